@@ -1,0 +1,68 @@
+"""dgrr: dependency-guided rollback repair for memory-augmented LLM agents.
+
+>>> from repair_core import load_example, plan_case
+>>> plan_case(load_example()).report().memory["m3"]
+'delete'
+"""
+
+from ._analysis import Analysis, analyse, find_seed, lineage
+from ._case import (
+    CASE_FORMAT,
+    Answer,
+    Case,
+    Claim,
+    Dep,
+    EvalLabels,
+    MemoryRead,
+    MemoryRecord,
+    MemoryWrite,
+    Plan,
+    Step,
+    Tool,
+    ToolAction,
+    ToolObservation,
+    Turn,
+)
+from ._errors import CaseError, DgrrError, ModelError, PlanEditError
+from ._fixtures import fixture_path, load_example
+from ._graph import build_graph
+from ._load import case_from_data, check_case_data, load_case, parse_case
+from ._plan import PlanReport, RepairPlan, plan_case
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CASE_FORMAT",
+    "Analysis",
+    "Answer",
+    "Case",
+    "CaseError",
+    "Claim",
+    "Dep",
+    "DgrrError",
+    "EvalLabels",
+    "MemoryRead",
+    "MemoryRecord",
+    "MemoryWrite",
+    "ModelError",
+    "Plan",
+    "PlanEditError",
+    "PlanReport",
+    "RepairPlan",
+    "Step",
+    "Tool",
+    "ToolAction",
+    "ToolObservation",
+    "Turn",
+    "analyse",
+    "build_graph",
+    "case_from_data",
+    "check_case_data",
+    "find_seed",
+    "fixture_path",
+    "lineage",
+    "load_case",
+    "load_example",
+    "parse_case",
+    "plan_case",
+]

@@ -1,0 +1,231 @@
+"""Stage 2: seeds, the raw affected candidates `A0`, and the independent-support check."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from ._case import SUFFICIENT_LABELS, Case, MemoryRecord, Step
+from ._graph import build_graph, dependents, premises
+
+__all__ = ["Analysis", "analyse", "lineage", "find_seed", "CHECKABLE_STEP_TYPES"]
+
+LINEAGE_LABELS = frozenset({"delete", "update", "consolidate"})
+PRODUCE = frozenset({"produce"})
+CHECKABLE_STEP_TYPES = frozenset({"claim", "plan", "answer", "memory_write"})
+_NO_BOUND = float("-inf")
+
+
+@dataclass(frozen=True)
+class Origin:
+    """How a node entered `A0`: the fault it was reached from and the edge that reached it."""
+
+    fault: str
+    """The diagnosed fault whose seed or record reached the node."""
+    start: str
+    """Where the traversal started: the fault's seed or the fault itself."""
+    parent: str | None
+    """The premise the node was reached from (None for the start)."""
+    label: str | None
+    """Label of that edge."""
+
+
+@dataclass(frozen=True)
+class Support:
+    """Why a candidate was kept: a sufficient premise outside `A0`, or its producers."""
+
+    premise: str | None
+    label: str
+    inherited_from: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The result of stage 2 for one case."""
+
+    graph: nx.MultiDiGraph
+    seeds: dict[str, str]
+    """Each diagnosed fault -> its seed node."""
+    affected: frozenset[str]
+    """Raw candidates `A0`."""
+    supported: frozenset[str]
+    """Candidates kept by trusted independent support (or inherited from kept producers)."""
+    origin: dict[str, Origin] = field(repr=False)
+    support: dict[str, Support] = field(repr=False)
+    faults: frozenset[str] = frozenset()
+    final_answer: str = ""
+
+    @property
+    def unsupported(self) -> frozenset[str]:
+        """`A0` minus the kept candidates."""
+        return self.affected - self.supported
+
+    def path_from_fault(self, node: str, limit: int = 5) -> list[str]:
+        """The path fault -> start -> ... -> node by which `node` entered `A0`, with the
+        middle elided as '…' when longer than `limit` hops (constant time per node).
+
+        >>> from repair_core import load_example
+        >>> analyse(load_example()).path_from_fault("s5")
+        ['m3', 's1', 's3', 's5']
+        """
+        o = self.origin.get(node)
+        if o is None:
+            return []
+        tail = [node]
+        while o.parent is not None and len(tail) <= limit:
+            tail.append(o.parent)
+            o = self.origin[o.parent]
+        tail.reverse()
+        head = [] if o.fault == o.start else [o.fault]
+        if o.parent is not None:
+            head += [o.start, "…"]
+        return head + tail
+
+
+def lineage(G: nx.MultiDiGraph, record: str) -> Iterator[str]:
+    """Nodes joined to `record` by delete, update or consolidate edges, in either direction.
+
+    >>> from repair_core import load_example
+    >>> sorted(lineage(build_graph(load_example()), "m3"))
+    ['m3']
+    """
+    seen = {record}
+    queue = deque([record])
+    while queue:
+        node = queue.popleft()
+        yield node
+        for nxt, label in dependents(G, node, labels=LINEAGE_LABELS):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+        for nxt, label, _ in premises(G, node, labels=LINEAGE_LABELS):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+
+
+def find_seed(G: nx.MultiDiGraph, steps: Mapping[str, Step], record: str) -> str:
+    """The seed of a faulty record: a failed mutation in its lineage, else its producing
+    step, else the record itself. Ties go to the earliest step."""
+    failed = [n for n in lineage(G, record)
+              if n in steps and steps[n].status == "failed" and steps[n].type == "memory_write"]
+    if failed:
+        return min(failed, key=lambda n: (steps[n].seq, n))
+    producers = [p for p, _, _ in premises(G, record, labels=PRODUCE) if p in steps]
+    if producers:
+        return min(producers, key=lambda n: (steps[n].seq, n))
+    return record
+
+
+def analyse(case: Case, G: nx.MultiDiGraph | None = None) -> Analysis:
+    """Run stage 2 on `case` (building its graph unless given).
+
+    >>> from repair_core import load_example
+    >>> a = analyse(load_example())
+    >>> a.seeds
+    {'m3': 'm3'}
+    >>> sorted(a.supported)
+    ['s2', 's4']
+    """
+    if G is None:
+        G = build_graph(case)
+    steps = {s.id: s for s in case.trajectory}
+    records = {m.id: m for m in case.memory}
+    faults = frozenset(case.faults)
+    seeds = {m: find_seed(G, steps, m) for m in case.faults}
+    origin = _reach(G, steps, seeds)
+    affected = frozenset(origin)
+    final = case.final_answer()
+    support = _support(G, steps, records, faults, frozenset(seeds.values()), affected,
+                       final.turn)
+    return Analysis(graph=G, seeds=seeds, affected=affected, supported=frozenset(support),
+                    origin=origin, support=support, faults=faults, final_answer=final.id)
+
+
+def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, str]
+           ) -> dict[str, Origin]:
+    """`A0` with how each node was reached.
+
+    Sources are visited in increasing time bound: a node already expanded under a lower
+    bound has a reach that contains the one under a higher bound, so each node is
+    expanded once and the whole pass is linear in the graph.
+    """
+    sources: list[tuple[float, str, str]] = []
+    for fault, seed in seeds.items():
+        bound = float(steps[seed].seq) if seed in steps else _NO_BOUND
+        sources.append((bound, seed, fault))
+        if seed != fault:
+            sources.append((bound, fault, fault))
+    sources.sort(key=lambda s: (s[0], s[2], s[1]))
+    origin: dict[str, Origin] = {}
+    succ = G._succ
+    for bound, start, fault in sources:
+        if start in origin:
+            continue
+        origin[start] = Origin(fault, start, None, None)
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            for nxt, by_label in succ[node].items():
+                if nxt in origin:
+                    continue
+                label = next((lb for lb in by_label if lb != "chain"), None)
+                if label is None:
+                    continue
+                if nxt in steps and steps[nxt].seq < bound:
+                    continue
+                origin[nxt] = Origin(fault, start, node, label)
+                queue.append(nxt)
+    return origin
+
+
+def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str, MemoryRecord],
+             faults: frozenset[str], seed_nodes: frozenset[str], affected: frozenset[str],
+             current_turn: str) -> dict[str, Support]:
+    def admissible(p: str) -> bool:
+        if p in steps:
+            s = steps[p]
+            if s.type == "tool_observation":
+                return s.status == "ok"
+            return s.type == "claim" and bool(getattr(s, "verified", False))
+        if p in records:
+            return records[p].status == "active" and p not in faults
+        return p == current_turn
+
+    def producers(v: str) -> list[str]:
+        return [p for p, _, _ in premises(G, v, labels=PRODUCE) if p in steps]
+
+    def checkable(v: str) -> bool:
+        if v in steps:
+            return steps[v].type in CHECKABLE_STEP_TYPES
+        return v in records and not producers(v)
+
+    kept: dict[str, Support] = {}
+    never = faults | seed_nodes
+    inherit: list[str] = []
+    for v in affected:
+        if v in never:
+            continue
+        if not checkable(v):
+            inherit.append(v)
+            continue
+        for p, label, sufficient in premises(G, v):
+            if (label in SUFFICIENT_LABELS or (label == "cite" and sufficient)) \
+                    and p not in never and p not in affected and admissible(p):
+                kept[v] = Support(p, label)
+                break
+
+    # Produce-inheritance: kept when every producer is kept or unaffected. Producers come
+    # earlier in seq than steps they produce, so resolving in seq order (records last,
+    # as their producers are steps) sees every producer's verdict first.
+    def order(v: str) -> tuple[int, float]:
+        return (0, steps[v].seq) if v in steps else (1, 0.0)
+
+    for v in sorted(inherit, key=order):
+        prods = producers(v)
+        if prods and all(p not in affected or p in kept for p in prods):
+            kept[v] = Support(None, "produce", tuple(sorted(prods)))
+    return kept

@@ -1,0 +1,45 @@
+"""The small exception hierarchy of dgrr."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["DgrrError", "CaseError", "Problem", "PlanEditError", "ModelError"]
+
+
+class DgrrError(Exception):
+    """Base class of every error dgrr raises on purpose."""
+
+
+class Problem(str):
+    """One problem with an input, as `path: message` (e.g. `trajectory[4].deps[1]: unknown id 's99'`)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def at(cls, path: str, message: str) -> Problem:
+        return cls(f"{path}: {message}" if path else message)
+
+
+class CaseError(DgrrError, ValueError):
+    """A case could not be loaded; `problems` lists every problem found."""
+
+    def __init__(self, problems: Iterable[str], source: str | None = None) -> None:
+        self.problems = list(problems)
+        self.source = source
+        where = f"{source}: " if source else ""
+        n = len(self.problems)
+        head = f"{where}invalid case ({n} problem{'s' if n != 1 else ''})"
+        super().__init__("\n".join([head, *(f"  - {p}" for p in self.problems)]))
+
+
+class PlanEditError(DgrrError, ValueError):
+    """An edit to a plan was refused; `problems` says why."""
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("plan edit refused:\n" + "\n".join(f"  - {p}" for p in self.problems))
+
+
+class ModelError(DgrrError):
+    """A model call failed or its reply could not be used."""

@@ -1,0 +1,68 @@
+"""Stage 1: the typed dependency graph, built from the runtime's `deps` and nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import networkx as nx
+
+from ._case import Case
+
+__all__ = ["build_graph", "premises", "dependents", "node_kind", "CHAIN"]
+
+CHAIN = "chain"
+
+
+def build_graph(case: Case) -> nx.MultiDiGraph:
+    """The typed dependency graph of `case`.
+
+    Nodes are turns, steps and records (attributes `kind`, `type`, `seq`); each edge goes
+    from a premise to its dependent with key and attribute `label` (and `sufficient`).
+    `chain` edges join consecutive steps in seq order. `faults` and `eval` are never read.
+
+    >>> from repair_core import load_example
+    >>> G = build_graph(load_example())
+    >>> sorted(G.predecessors("s3"))
+    ['m3', 's1', 's2']
+    >>> G.edges["m3", "s3", "cite"]["sufficient"]
+    True
+    """
+    G = nx.MultiDiGraph(case_id=case.case_id)
+    G.add_nodes_from((t.id, {"kind": "turn", "type": "turn", "seq": t.seq}) for t in case.session)
+    G.add_nodes_from((s.id, {"kind": "step", "type": s.type, "seq": s.seq}) for s in case.trajectory)
+    G.add_nodes_from((m.id, {"kind": "record", "type": "record", "seq": m.created_seq})
+                     for m in case.memory)
+    edges = []
+    for node in (*case.trajectory, *case.memory):
+        for dep in node.deps:
+            edges.append((dep.id, node.id, dep.label,
+                          {"label": dep.label, "sufficient": dep.sufficient}))
+    ordered = case.steps_in_order()
+    edges.extend((a.id, b.id, CHAIN, {"label": CHAIN, "sufficient": False})
+                 for a, b in zip(ordered, ordered[1:]))
+    G.add_edges_from(edges)
+    return G
+
+
+def node_kind(G: nx.MultiDiGraph, node: str) -> str:
+    """`turn`, `step` or `record`."""
+    return str(G.nodes[node]["kind"])
+
+
+def premises(G: nx.MultiDiGraph, node: str, *, labels: frozenset[str] | None = None
+             ) -> Iterator[tuple[str, str, bool]]:
+    """Yield `(premise, label, sufficient)` for each edge into `node` (chain excluded
+    unless asked for)."""
+    for src, by_label in G._pred[node].items():
+        for label, attrs in by_label.items():
+            if (labels is None and label != CHAIN) or (labels is not None and label in labels):
+                yield src, label, attrs["sufficient"]
+
+
+def dependents(G: nx.MultiDiGraph, node: str, *, labels: frozenset[str] | None = None
+               ) -> Iterator[tuple[str, str]]:
+    """Yield `(dependent, label)` for each edge out of `node` (chain excluded unless asked for)."""
+    for dst, by_label in G._succ[node].items():
+        for label in by_label:
+            if (labels is None and label != CHAIN) or (labels is not None and label in labels):
+                yield dst, label

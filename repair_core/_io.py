@@ -1,0 +1,38 @@
+"""Atomic file writes: a reader sees the old file or the new one, never half of one."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["atomic_write_text", "atomic_write_json", "to_json"]
+
+
+def atomic_write_text(path: str | Path, text: str) -> Path:
+    """Write `text` to `path` through a temporary file in the same folder and a rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def to_json(data: Any, indent: int | None = 1) -> str:
+    """JSON text as dgrr writes it (UTF-8, stable key order as given, trailing newline)."""
+    return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+
+
+def atomic_write_json(path: str | Path, data: Any, indent: int | None = 1) -> Path:
+    """Write `data` as JSON atomically."""
+    return atomic_write_text(path, to_json(data, indent))

@@ -1,0 +1,237 @@
+"""Loading a case: every problem reported at once, never a traceback, never half a case."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ._case import CASE_FORMAT, LABELS, STEP_TYPES, TOOL_EFFECTS, WRITE_OPS, Case
+from ._errors import CaseError, Problem
+
+__all__ = ["load_case", "parse_case", "case_from_data", "check_case_data"]
+
+_REQUIRED = ("format", "case_id", "user_id", "session", "memory", "trajectory", "faults")
+
+
+def load_case(path: str | Path) -> Case:
+    """Read and validate a case file.
+
+    Raises :class:`CaseError` listing every problem (with field path and value).
+    """
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise CaseError([f"file not found: '{p}'"], source=str(p)) from None
+    except IsADirectoryError:
+        raise CaseError([f"is a directory, not a case file: '{p}'"], source=str(p)) from None
+    except OSError as exc:
+        raise CaseError([f"cannot read '{p}': {exc.strerror}"], source=str(p)) from None
+    return parse_case(raw, source=str(p))
+
+
+def parse_case(text: str | bytes, source: str | None = None) -> Case:
+    """Validate a case given as JSON text.
+
+    >>> parse_case('{"format": "dgrr.case/v2"}')
+    Traceback (most recent call last):
+    ...
+    repair_core._errors.CaseError: invalid case (7 problems)
+    ...
+    """
+    try:
+        data = json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise CaseError([f"not UTF-8 text (byte {exc.start})"], source=source) from None
+    except json.JSONDecodeError as exc:
+        raise CaseError(
+            [f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}"], source=source
+        ) from None
+    return case_from_data(data, source=source)
+
+
+def case_from_data(data: Any, source: str | None = None) -> Case:
+    """Validate already-parsed JSON data as a case."""
+    case, problems = _validate(data)
+    if case is None or problems:
+        raise CaseError(problems, source=source)
+    return case
+
+
+def check_case_data(data: Any) -> list[Problem]:
+    """Every problem of raw case data: shape (via pydantic) and cross-references."""
+    return _validate(data)[1]
+
+
+def _validate(data: Any) -> tuple[Case | None, list[Problem]]:
+    if not isinstance(data, Mapping):
+        return None, [Problem.at("(root)", f"expected a JSON object, got {_show(data)}")]
+    case: Case | None = None
+    try:
+        case = Case.model_validate(data)
+        problems: list[Problem] = []
+    except ValidationError as exc:
+        problems = [_describe(err) for err in exc.errors()]
+    problems.extend(_check_references(data))
+    return case, problems
+
+
+def _check_references(data: Mapping[str, Any]) -> Iterator[Problem]:
+    turns = _items(data, "session")
+    records = _items(data, "memory")
+    steps = _items(data, "trajectory")
+
+    seen_ids: dict[str, str] = {}
+    seq_of: dict[str, int] = {}
+    seen_seq: dict[int, str] = {}
+    for section, items, has_seq in (("session", turns, True), ("trajectory", steps, True),
+                                    ("memory", records, False)):
+        for i, item in items:
+            node_id = item.get("id")
+            if not isinstance(node_id, str):
+                continue
+            if node_id in seen_ids:
+                yield Problem.at(f"{section}[{i}].id",
+                                 f"duplicate id '{node_id}' (first at {seen_ids[node_id]})")
+                continue
+            seen_ids[node_id] = f"{section}[{i}]"
+            seq = item.get("seq")
+            if has_seq and isinstance(seq, int) and not isinstance(seq, bool):
+                seq_of[node_id] = seq
+                if seq in seen_seq:
+                    yield Problem.at(f"{section}[{i}].seq",
+                                     f"duplicate seq {seq} (also '{seen_seq[seq]}')")
+                else:
+                    seen_seq[seq] = node_id
+
+    record_ids = {r["id"] for _, r in records if isinstance(r.get("id"), str)}
+    turn_ids = {t["id"] for _, t in turns if isinstance(t.get("id"), str)}
+
+    for section, items in (("trajectory", steps), ("memory", records)):
+        for i, item in items:
+            yield from _check_deps(f"{section}[{i}]", item, seen_ids, seq_of)
+    for i, step in steps:
+        turn = step.get("turn")
+        if isinstance(turn, str) and turn not in turn_ids:
+            yield Problem.at(f"trajectory[{i}].turn", f"unknown turn '{turn}'")
+        for field in ("returned", "target"):
+            ids = step.get(field)
+            if isinstance(ids, list):
+                for j, rid in enumerate(ids):
+                    if isinstance(rid, str) and rid not in record_ids:
+                        yield Problem.at(f"trajectory[{i}].{field}[{j}]",
+                                         f"unknown memory record '{rid}'")
+
+    if steps and not any(s.get("type") == "answer" for _, s in steps):
+        yield Problem.at("trajectory", "no answer step (repair needs one)")
+    elif "trajectory" in data and isinstance(data["trajectory"], list) and not steps:
+        yield Problem.at("trajectory", "no answer step (repair needs one)")
+
+    faults = data.get("faults")
+    if isinstance(faults, list):
+        seen_faults: set[str] = set()
+        for i, fid in enumerate(faults):
+            if not isinstance(fid, str):
+                continue
+            if fid in seen_faults:
+                yield Problem.at(f"faults[{i}]", f"duplicate fault '{fid}'")
+            seen_faults.add(fid)
+            if fid not in record_ids:
+                what = "unknown id" if fid not in seen_ids else "not a memory record"
+                yield Problem.at(f"faults[{i}]", f"{what} '{fid}'")
+
+
+def _check_deps(path: str, item: Mapping[str, Any], known: Mapping[str, str],
+                seq_of: Mapping[str, int]) -> Iterator[Problem]:
+    deps = item.get("deps")
+    if not isinstance(deps, list):
+        return
+    own_seq = item.get("seq") if "seq" in item else None
+    own_id = item.get("id")
+    for j, dep in enumerate(deps):
+        if not isinstance(dep, Mapping):
+            continue
+        dep_id = dep.get("id")
+        if not isinstance(dep_id, str):
+            continue
+        if dep_id not in known:
+            yield Problem.at(f"{path}.deps[{j}]", f"unknown id '{dep_id}'")
+        elif dep_id == own_id:
+            yield Problem.at(f"{path}.deps[{j}]", f"'{dep_id}' depends on itself")
+        elif isinstance(own_seq, int) and dep_id in seq_of and seq_of[dep_id] > own_seq:
+            yield Problem.at(
+                f"{path}.deps[{j}]",
+                f"depends on '{dep_id}' (seq {seq_of[dep_id]}), which comes after it (seq {own_seq})",
+            )
+
+
+def _items(data: Mapping[str, Any], key: str) -> list[tuple[int, Mapping[str, Any]]]:
+    value = data.get(key)
+    if not isinstance(value, list):
+        return []
+    return [(i, v) for i, v in enumerate(value) if isinstance(v, Mapping)]
+
+
+_CHOICES = {
+    "label": ("label", LABELS),
+    "op": ("op", WRITE_OPS),
+    "effect": ("effect", TOOL_EFFECTS),
+    "type": ("step type", STEP_TYPES),
+}
+
+
+def _describe(err: Any) -> Problem:
+    loc = list(err["loc"])
+    # Discriminated unions put the tag in the location: trajectory.4.claim.deps -> drop "claim".
+    if len(loc) > 2 and loc[0] == "trajectory" and isinstance(loc[1], int) and loc[2] in STEP_TYPES:
+        del loc[2]
+    path = _path(loc)
+    kind = err["type"]
+    value = err.get("input")
+    if kind == "missing":
+        return Problem.at(path, "missing required field")
+    if kind == "union_tag_not_found":
+        return Problem.at(f"{path}.type", "missing required field")
+    if kind == "union_tag_invalid":
+        tag = value.get("type") if isinstance(value, Mapping) else value
+        return Problem.at(f"{path}.type",
+                          f"unknown step type {_show(tag)} (expected one of {', '.join(STEP_TYPES)})")
+    if kind == "literal_error":
+        field = loc[-1] if loc else ""
+        if field == "format":
+            return Problem.at(path, f"unknown format {_show(value)} (expected '{CASE_FORMAT}')")
+        if field == "label" and value == "chain":
+            return Problem.at(path, "label 'chain' is never written: chain edges are derived from seq")
+        if field in _CHOICES:
+            name, choices = _CHOICES[str(field)]
+            return Problem.at(path, f"unknown {name} {_show(value)} (expected one of {', '.join(choices)})")
+        expected = err.get("ctx", {}).get("expected", "")
+        return Problem.at(path, f"unknown value {_show(value)} (expected {expected})")
+    if kind == "extra_forbidden":
+        return Problem.at(path, "unknown field")
+    return Problem.at(path, f"{err['msg'].lower()}, got {_show(value)}")
+
+
+def _path(loc: list[Any]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "(root)"
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

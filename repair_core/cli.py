@@ -1,0 +1,64 @@
+"""The `dgrr` command line.
+
+Each subcommand lives in its own module under `repair_core/commands/` and exposes
+`register(subparsers)`; the parser sets `func(args) -> int`. User errors (`DgrrError`)
+print their message on stderr and exit 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from ._errors import DgrrError
+
+__all__ = ["main", "build_parser"]
+
+# Order is the order of `dgrr --help`.
+COMMAND_MODULES = (
+    "validate",
+    "plan",
+)
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_INVALID = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dgrr",
+        description="Dependency-guided rollback repair for memory-augmented LLM agents.",
+    )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"dgrr {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"repair_core.commands.{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return EXIT_INVALID
+    try:
+        return int(args.func(args))
+    except DgrrError as exc:
+        print(f"dgrr {args.command}: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print(f"dgrr {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of `dgrr`, one module each (see `repair_core.cli`)."""

@@ -1,0 +1,95 @@
+"""`dgrr plan CASE [--json]`: the rule-based repair plan, readable or as the plan report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from typing import TextIO
+
+from .._io import to_json
+from .._load import load_case
+from .._plan import RepairPlan, plan_case
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("plan", help="plan the repair of a case (stages 1-3)",
+                       description="Build the dependency graph, find what the diagnosed faults "
+                                   "affected, and plan the repair by fixed rules.")
+    p.add_argument("case", help="path of the case JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the plan report of the format spec as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    plan = plan_case(load_case(args.case))
+    if args.json:
+        sys.stdout.write(to_json(plan.report().model_dump(mode="json")))
+    else:
+        write_summary(plan, sys.stdout)
+    return 0
+
+
+def _clip(text: str, width: int = 56) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
+    """A plan a person can follow: faults and seeds, store changes, step actions, reasons."""
+    case, a = plan.case, plan.analysis
+    w = out.write
+    w(f"Case {case.case_id}" + (f" ({case.domain})" if case.domain else "")
+      + f", user {case.user_id}: {len(case.trajectory)} steps, {len(case.memory)} records, "
+      f"{len(case.faults)} diagnosed fault{'s' if len(case.faults) != 1 else ''}\n\n")
+    if not case.faults:
+        w("No faults are marked: nothing is affected; the final answer is regenerated as is.\n")
+    steps = {s.id: s for s in case.trajectory}
+    records = {m.id: m for m in case.memory}
+    w("Faults and their seeds\n")
+    for fault, seed in a.seeds.items():
+        if seed == fault:
+            how = "the record itself (it predates the execution and has no producer)"
+        elif steps[seed].status == "failed":
+            how = f"failed {steps[seed].type} {seed} (seq {steps[seed].seq})"
+        else:
+            how = f"its producer {seed} (seq {steps[seed].seq}, {steps[seed].type})"
+        w(f"  {fault}  \"{_clip(records[fault].text, 48)}\"  seed: {how}\n")
+    w(f"\nAffected (A0): {len(a.affected)} nodes; {len(a.supported)} kept by independent "
+      f"support, {len(a.unsupported)} unsupported; {len(plan.answer_relevant)} "
+      "answer-relevant\n\n")
+
+    mem_counts = Counter(plan.memory.values())
+    w("Memory store: " + ", ".join(f"{n} {k}" for k, n in sorted(mem_counts.items())) + "\n")
+    shown = 0
+    for rid, action in plan.memory.items():
+        if action == "keep" and rid not in plan.reasons:
+            continue
+        if shown >= max_rows:
+            w(f"  … {sum(1 for r in plan.memory if r in plan.reasons) - shown} more\n")
+            break
+        shown += 1
+        w(f"  {action:<10} {rid:<8} \"{_clip(records[rid].text, 40)}\"\n")
+        w(f"             {plan.reasons.get(rid, '')}\n")
+
+    step_counts = Counter(plan.steps.values())
+    w("\nTrajectory: " + ", ".join(f"{n} {k}" for k, n in sorted(step_counts.items())) + "\n")
+    shown = 0
+    for sid, action in plan.steps.items():
+        if action == "keep" and sid not in plan.reasons:
+            continue
+        if shown >= max_rows:
+            w(f"  … more decisions: see --json\n")
+            break
+        shown += 1
+        s = steps[sid]
+        w(f"  {action:<10} {sid:<8} seq {s.seq:<5} {s.type:<16} \"{_clip(s.text, 36)}\"\n")
+        w(f"             {plan.reasons.get(sid, '')}\n")
+
+    order = plan.replay_order()
+    shown_order = order if len(order) <= 40 else [*order[:20], "…", *order[-19:]]
+    w(f"\nReplay, in trajectory order ({len(order)} of {len(case.trajectory)} steps, ratio "
+      f"{len(order) / max(len(case.trajectory), 1):.3f}):\n  "
+      + " → ".join(f"{x}(refresh)" if plan.steps.get(x) == "refresh" else x
+                   for x in shown_order) + "\n")
