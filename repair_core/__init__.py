@@ -23,11 +23,12 @@ from ._case import (
     ToolObservation,
     Turn,
 )
+from ._edit import PlanChange, apply_edits, check_edits, edits_from_report, plan_diff
 from ._errors import CaseError, DgrrError, ModelError, PlanEditError
 from ._fixtures import fixture_path, load_example
 from ._graph import build_graph
 from ._load import case_from_data, check_case_data, load_case, parse_case
-from ._plan import PlanReport, RepairPlan, plan_case
+from ._plan import PlanEdit, PlanReport, RepairPlan, plan_case
 
 __version__ = "0.1.0"
 
@@ -46,6 +47,8 @@ __all__ = [
     "MemoryWrite",
     "ModelError",
     "Plan",
+    "PlanChange",
+    "PlanEdit",
     "PlanEditError",
     "PlanReport",
     "RepairPlan",
@@ -55,6 +58,10 @@ __all__ = [
     "ToolObservation",
     "Turn",
     "analyse",
+    "apply_edits",
+    "check_edits",
+    "edits_from_report",
+    "plan_diff",
     "build_graph",
     "case_from_data",
     "check_case_data",

@@ -15,6 +15,7 @@ from ._graph import premises
 __all__ = [
     "MemoryAction",
     "StepAction",
+    "PlanEdit",
     "PlanReport",
     "RepairPlan",
     "plan_case",
@@ -24,6 +25,20 @@ __all__ = [
 
 MemoryAction = Literal["keep", "delete", "quarantine", "restore"]
 StepAction = Literal["keep", "invalidate", "replay", "refresh"]
+
+
+class PlanEdit(BaseModel):
+    """A reviewer's decision overriding the computed plan for one record or step."""
+
+    node: str
+    """Record or step id."""
+    action: str
+    """New disposition (keep/delete/quarantine/restore) or step action
+    (keep/invalidate/replay/refresh)."""
+    before: str
+    """The decision it replaced."""
+    comment: str | None = None
+    """Why the reviewer changed it."""
 
 
 class PlanReport(BaseModel):
@@ -60,6 +75,10 @@ class RepairPlan:
     answer_relevant: frozenset[str]
     replay_set: frozenset[str]
     reasons: dict[str, str]
+    edits: tuple[PlanEdit, ...] = ()
+    """Reviewer edits applied on top of the computed plan (see `apply_edits`)."""
+    forced: bool = False
+    """True when an edit that breaks an invariant was applied with `force`."""
 
     def report(self) -> PlanReport:
         """The plan report of the format spec."""
@@ -123,11 +142,16 @@ def answer_relevant_steps(a: Analysis, removed: frozenset[str]) -> frozenset[str
     return frozenset(n for n in seen if n in unsupported and G.nodes[n]["kind"] == "step")
 
 
-def replay_closure(a: Analysis, start: set[str] | frozenset[str]
+def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
+                   fixed: frozenset[str] = frozenset()
                    ) -> tuple[frozenset[str], dict[str, str]]:
     """Close `start` under execution: add every unsupported step premise of a step in the
     set (an observation always brings its action), and the observations of every replayed
-    action. Returns the set and, for each added step, the step that pulled it in."""
+    action. Returns the set and, for each added step, the step that pulled it in.
+
+    Steps in `fixed` (a reviewer's keep or invalidate) are never added; `pulled` still
+    names the first step that needed each of them.
+    """
     G = a.graph
     unsupported = a.unsupported
     nodes = G.nodes
@@ -141,12 +165,13 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str]
             if p in replay or nodes[p]["kind"] != "step":
                 continue
             if p in unsupported or (is_obs and label == "produce"):
-                replay.add(p)
-                pulled[p] = v
-                queue.append(p)
+                pulled.setdefault(p, v)
+                if p not in fixed:
+                    replay.add(p)
+                    queue.append(p)
         if nodes[v]["type"] == "tool_action":
             for d, by_label in G._succ[v].items():
-                if ("produce" in by_label and d not in replay
+                if ("produce" in by_label and d not in replay and d not in fixed
                         and nodes[d]["type"] == "tool_observation" and d in unsupported):
                     replay.add(d)
                     pulled[d] = v
@@ -196,6 +221,7 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
     reasons: dict[str, str] = {}
     seed_of = {s: f for f, s in a.seeds.items()}
     unsupported = a.unsupported
+    tools = {t.name: t.effect for t in case.tools}
     for s in case.steps_in_order():
         sid = s.id
         if sid in replay:
@@ -212,6 +238,10 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
                 why = f"premise of replayed step {pulled.get(sid, '?')} (execution closure)"
             if sid in unsupported and sid not in seed_of:
                 why = f"affected via {_path(a, sid)}; no independent support; {why}"
+            tool = getattr(s, "tool", None)
+            if s.type == "tool_action" and tools.get(tool or "", "irreversible") == "irreversible":
+                why += (f"; its tool '{tool}' is irreversible (or undeclared): the executor "
+                        "will not re-issue it and reports the effect")
             reasons[sid] = why
         elif sid in unsupported:
             steps[sid] = "invalidate"

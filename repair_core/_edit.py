@@ -1,0 +1,211 @@
+"""Reviewer edits to a plan, as data: `apply_edits(plan, edits)` returns a new plan.
+
+An edit that breaks one of the method's invariants (a diagnosed fault kept active, an
+unsupported record or step kept as evidence, the final answer not regenerated, an
+irreversible tool replayed, a premise of a replayed step dropped) is refused with the
+reason unless `force=True`. Edits that make no sense at all (an unknown id, a step action
+on a record, restoring an active record) are refused even when forced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, get_args
+
+from ._errors import PlanEditError
+from ._plan import (
+    MemoryAction,
+    PlanEdit,
+    RepairPlan,
+    StepAction,
+    answer_relevant_steps,
+    replay_closure,
+)
+
+__all__ = ["apply_edits", "check_edits", "edits_from_report", "plan_diff", "PlanChange"]
+
+MEMORY_ACTIONS: tuple[str, ...] = get_args(MemoryAction)
+STEP_ACTIONS: tuple[str, ...] = get_args(StepAction)
+
+
+class PlanChange(PlanEdit):
+    """One decision that differs between two plans (`kind` is `record` or `step`)."""
+
+    kind: str
+    """`record` or `step`."""
+
+
+def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = False,
+                comment: str | None = None) -> RepairPlan:
+    """A new plan with the reviewer's `edits` (node id -> action) applied and the
+    answer-relevant and replay sets recomputed.
+
+    >>> from repair_core import load_example, plan_case
+    >>> p = plan_case(load_example())
+    >>> apply_edits(p, {"m3": "keep"})
+    Traceback (most recent call last):
+    ...
+    repair_core._errors.PlanEditError: plan edit refused: ...
+    >>> q = apply_edits(p, {"s11": "replay"})
+    >>> q.steps["s11"], q.memory["m6"]
+    ('replay', 'quarantine')
+    """
+    new_edits = dict(edits)
+    base = _base(plan)
+    prior = {e.node: e for e in plan.edits}
+    merged = {**{k: e.action for k, e in prior.items()}, **edits}
+    edits = {k: v for k, v in merged.items() if _current(base, k) != v}
+    hard, soft = _problems(base, edits)
+    a = base.analysis
+    memory = dict(base.memory)
+    memory.update({k: v for k, v in edits.items() if k in memory})  # type: ignore[misc]
+    step_edits = {k: v for k, v in edits.items() if k in base.steps}
+    removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
+    relevant = answer_relevant_steps(a, removed)
+    seed_steps = {s for s in a.seeds.values() if s in base.steps}
+    start = (relevant | {a.final_answer} | seed_steps
+             | {k for k, v in step_edits.items() if v in ("replay", "refresh")})
+    fixed = frozenset(k for k, v in step_edits.items() if v in ("keep", "invalidate"))
+    replay, pulled = replay_closure(a, start - fixed, fixed=fixed)
+    soft += [(k, f"is a premise of replayed step {pulled[k]}; it must be replayed too")
+             for k in sorted(fixed) if step_edits[k] == "invalidate" and k in pulled
+             and pulled[k] in replay and k in a.unsupported]
+    # Edits forced earlier stay accepted; only new ones need force.
+    if plan.forced:
+        soft = [(k, m) for k, m in soft if k in new_edits]
+    if hard or (soft and not force):
+        raise PlanEditError([f"{k}: {m}" for k, m in hard + soft]
+                            + ([] if hard else ["(apply with force and a comment to override)"]))
+    steps: dict[str, StepAction] = {}
+    for s in base.case.steps_in_order():
+        if s.id in replay:
+            steps[s.id] = "refresh" if s.type == "tool_observation" else "replay"
+        elif s.id in step_edits:
+            steps[s.id] = step_edits[s.id]  # type: ignore[assignment]
+        else:
+            steps[s.id] = "invalidate" if s.id in a.unsupported else "keep"
+    reasons = dict(base.reasons)
+    records = [PlanEdit(node=k, action=v, before=str(_current(base, k)),
+                        comment=comment if k not in prior or k in new_edits else prior[k].comment)
+               for k, v in sorted(edits.items())]
+    for e in records:
+        note = f"reviewer edit: {e.action} (computed: {e.before})"
+        reasons[e.node] = note + (f" — {e.comment}" if e.comment else "")
+    for k, v in steps.items():
+        if v != base.steps[k] and k not in edits:
+            reasons[k] = (f"follows reviewer edits: {v} (computed: {base.steps[k]})"
+                          + (f"; pulled in by {pulled[k]}" if k in pulled else ""))
+    return RepairPlan(case=base.case, analysis=a, memory=memory, steps=steps,
+                      answer_relevant=relevant, replay_set=replay, reasons=reasons,
+                      edits=tuple(records), forced=plan.forced or bool(soft))
+
+
+def check_edits(plan: RepairPlan, edits: Mapping[str, str]) -> list[str]:
+    """Every reason `edits` would be refused without `force` (empty when acceptable)."""
+    try:
+        apply_edits(plan, edits)
+    except PlanEditError as exc:
+        return [p for p in exc.problems if not p.startswith("(apply with force")]
+    return []
+
+
+def edits_from_report(plan: RepairPlan, report: Any) -> dict[str, str]:
+    """The edits an edited plan report (the `--plan` file) makes to `plan`.
+
+    Accepts the shape of `dgrr plan --json` (its `memory` and `steps` maps; other keys
+    are ignored) or `{"edits": {node: action}}`.
+    """
+    if not isinstance(report, Mapping):
+        raise PlanEditError([f"(root): expected a JSON object, got {type(report).__name__}"])
+    problems: list[str] = []
+    cid = report.get("case_id")
+    if cid is not None and cid != plan.case.case_id:
+        problems.append(f"case_id: the plan is for '{cid}', the case is '{plan.case.case_id}'")
+    edits: dict[str, str] = {}
+    sections = ("edits",) if "edits" in report else ("memory", "steps")
+    for section in sections:
+        value = report.get(section, {})
+        if not isinstance(value, Mapping):
+            problems.append(f"{section}: expected an object of id -> action, got {value!r}")
+            continue
+        for node, action in value.items():
+            if not isinstance(action, str):
+                problems.append(f"{section}.{node}: expected an action name, got {action!r}")
+            elif _current(plan, node) != action:
+                edits[str(node)] = action
+    if problems:
+        raise PlanEditError(problems)
+    return edits
+
+
+def plan_diff(computed: RepairPlan, edited: RepairPlan) -> list[PlanChange]:
+    """Decisions of `edited` that differ from `computed`, records first, then steps."""
+    changes = [PlanChange(node=k, kind="record", before=v, action=edited.memory[k])
+               for k, v in computed.memory.items() if edited.memory.get(k, v) != v]
+    changes += [PlanChange(node=k, kind="step", before=v, action=edited.steps[k])
+                for k, v in computed.steps.items() if edited.steps.get(k, v) != v]
+    notes = {e.node: e.comment for e in edited.edits}
+    for c in changes:
+        c.comment = notes.get(c.node)
+    return changes
+
+
+def _base(plan: RepairPlan) -> RepairPlan:
+    # Edits always apply to the computed plan: re-plan from the same analysis.
+    if not plan.edits:
+        return plan
+    from ._plan import plan_case
+
+    return plan_case(plan.case, plan.analysis)
+
+
+def _current(plan: RepairPlan, node: str) -> str | None:
+    return plan.memory.get(node) or plan.steps.get(node)
+
+
+def _problems(plan: RepairPlan, edits: Mapping[str, str]
+              ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    hard: list[tuple[str, str]] = []
+    soft: list[tuple[str, str]] = []
+    a = plan.analysis
+    case = plan.case
+    records = {m.id: m for m in case.memory}
+    steps = {s.id: s for s in case.trajectory}
+    tools = {t.name: t.effect for t in case.tools}
+    for node, action in edits.items():
+        if node in records:
+            if action not in MEMORY_ACTIONS:
+                hard.append((node, f"'{action}' is not a record disposition "
+                                   f"(expected one of {', '.join(MEMORY_ACTIONS)})"))
+            elif action == "restore" and records[node].status == "active":
+                hard.append((node, "is active; there is nothing to restore"))
+            elif node in a.faults and action in ("keep", "restore"):
+                soft.append((node, "is a diagnosed fault; it must leave the active store "
+                                   f"(delete or quarantine), not {action}"))
+            elif action == "keep" and plan.memory[node] == "quarantine":
+                soft.append((node, "is affected with no independent support; keeping it "
+                                   "active lets the fault's effect back into the store"))
+        elif node in steps:
+            step = steps[node]
+            tool = str(getattr(step, "tool", "") or "")
+            if action not in STEP_ACTIONS:
+                hard.append((node, f"'{action}' is not a step action "
+                                   f"(expected one of {', '.join(STEP_ACTIONS)})"))
+            elif action == "refresh" and step.type != "tool_observation":
+                hard.append((node, f"only tool observations are refreshed; a {step.type} "
+                                   "is replayed"))
+            elif action == "replay" and step.type == "tool_observation":
+                hard.append((node, "an observation is never replayed on its own; refresh it "
+                                   "(its action is replayed)"))
+            elif node == a.final_answer:
+                soft.append((node, "is the final answer; it is always regenerated"))
+            elif action == "keep" and node in a.unsupported:
+                soft.append((node, "is affected with no independent support; keeping it "
+                                   "lets its output be used as evidence"))
+            elif (action == "replay" and step.type == "tool_action"
+                    and tools.get(tool, "irreversible") == "irreversible"):
+                soft.append((node, f"calls '{tool}', an irreversible tool; it is never "
+                                   "replayed"))
+        else:
+            hard.append((node, "unknown record or step id"))
+    return hard, soft
