@@ -228,4 +228,9 @@ def summarise_by(results: Sequence[CaseResult], grouping: str) -> dict[str, Metr
     groups: dict[Any, list[CaseResult]] = {}
     for r in results:
         groups.setdefault(key(r), []).append(r)
-    return {str(k): summarise(v) for k, v in sorted(groups.items(), key=lambda kv: kv[0])}
+    return {str(k): summarise(groups[k]) for k in sorted(groups, key=_natural)}
+
+
+def _natural(key: Any) -> tuple[Any, ...]:
+    text = str(key)
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
