@@ -69,7 +69,7 @@ class Analysis:
 
         >>> from repair_core import load_example
         >>> analyse(load_example()).path_from_fault("s5")
-        ['m3', 's1', 's3', 's5']
+        ['m3', 's3', 's5']
         """
         o = self.origin.get(node)
         if o is None:
