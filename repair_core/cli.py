@@ -20,6 +20,7 @@ __all__ = ["main", "build_parser"]
 COMMAND_MODULES = (
     "validate",
     "plan",
+    "synth",
 )
 
 EXIT_OK = 0
