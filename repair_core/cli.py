@@ -20,6 +20,7 @@ __all__ = ["main", "build_parser"]
 COMMAND_MODULES = (
     "validate",
     "plan",
+    "graph",
     "synth",
 )
 

@@ -1,0 +1,50 @@
+"""`dgrr graph CASE --out graph.html`: the dependency graph as one standalone HTML file."""
+
+from __future__ import annotations
+
+import argparse
+
+from .._case import STEP_TYPES
+from .._errors import DgrrError
+from .._load import load_case
+from .._plan import plan_case
+
+NODE_TYPES = ("turn", "record", *STEP_TYPES)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("graph", help="draw the dependency graph as a standalone HTML file",
+                       description="Write the typed dependency graph of a case, coloured by the "
+                                   "repair plan, as one HTML file that needs no internet.")
+    p.add_argument("case", help="path of the case JSON")
+    p.add_argument("--out", required=True, help="HTML file to write")
+    p.add_argument("--affected-only", action="store_true", help="draw the affected subgraph only")
+    p.add_argument("--hide-chain", action="store_true", help="leave out chain (order) edges")
+    p.add_argument("--types", default=None,
+                   help=f"comma-separated node types to keep ({', '.join(NODE_TYPES)})")
+    p.add_argument("--layout", choices=("timeline", "force"), default="timeline",
+                   help="timeline: left to right by seq (default); force: physics layout")
+    p.add_argument("--max-nodes", type=int, default=2000,
+                   help="above this, draw only the affected neighbourhood (default 2000)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..viz import write_graph_html
+
+    types = None
+    if args.types is not None:
+        types = [t.strip() for t in args.types.split(",") if t.strip()]
+        unknown = [t for t in types if t not in NODE_TYPES]
+        if unknown:
+            raise DgrrError(f"--types: unknown node type(s) {', '.join(map(repr, unknown))} "
+                            f"(expected {', '.join(NODE_TYPES)})")
+    if args.max_nodes < 1:
+        raise DgrrError(f"--max-nodes: must be at least 1, got {args.max_nodes}")
+    plan = plan_case(load_case(args.case))
+    view = write_graph_html(plan, args.out, affected_only=args.affected_only,
+                            hide_chain=args.hide_chain, node_types=types, layout=args.layout,
+                            max_nodes=args.max_nodes)
+    print(f"{args.out}: {len(view.nodes)} of {view.total_nodes} nodes, {len(view.edges)} edges"
+          + (f" — {view.note}" if view.note else ""))
+    return 0

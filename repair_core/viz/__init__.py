@@ -1,0 +1,54 @@
+"""The dependency-graph picture: colour classes, legend, timeline layout, node details,
+large-graph neighbourhood, escaping, and the standalone HTML (pyvis, loaded lazily).
+
+>>> from repair_core import load_example, plan_case
+>>> from repair_core.viz import node_class
+>>> node_class(plan_case(load_example()), "m6")
+'quarantined'
+"""
+
+from ._html import external_resources, graph_html, write_graph_html
+from ._view import (
+    EDGE_STYLES,
+    LAYOUTS,
+    NEIGHBOURHOOD_LIMIT,
+    NODE_CLASSES,
+    PHYSICS_LIMIT,
+    GraphView,
+    NodeDetail,
+    ViewEdge,
+    ViewNode,
+    affected_neighbourhood,
+    escape_html,
+    graph_view,
+    json_for_script,
+    legend,
+    node_class,
+    node_classes,
+    node_detail,
+    timeline_positions,
+)
+
+__all__ = [
+    "EDGE_STYLES",
+    "LAYOUTS",
+    "NEIGHBOURHOOD_LIMIT",
+    "NODE_CLASSES",
+    "PHYSICS_LIMIT",
+    "GraphView",
+    "NodeDetail",
+    "ViewEdge",
+    "ViewNode",
+    "affected_neighbourhood",
+    "escape_html",
+    "external_resources",
+    "graph_html",
+    "graph_view",
+    "json_for_script",
+    "legend",
+    "node_class",
+    "node_classes",
+    "node_detail",
+    "timeline_positions",
+    "write_graph_html",
+]

@@ -1,0 +1,161 @@
+"""The graph picture as one standalone HTML file (pyvis / vis-network, all inline).
+
+pyvis is imported inside :func:`graph_html` only, so `import repair_core` never loads it.
+The output has no external script or style: pyvis's `in_line` mode still links Bootstrap
+from a CDN, so those tags are stripped, and :func:`external_resources` checks the result.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .._errors import DgrrError
+from .._io import atomic_write_text
+from .._plan import RepairPlan
+from ._view import NODE_CLASSES, GraphView, escape_html, graph_view, json_for_script
+
+__all__ = ["graph_html", "write_graph_html", "external_resources"]
+
+_SHAPES = {"turn": "diamond", "record": "box", "step": "dot"}
+
+# Bootstrap <link>/<script> blocks pyvis writes whatever cdn_resources says.
+_CDN_TAG = re.compile(
+    r"<link\b[^>]*\bhref\s*=\s*[\"']https?://[^>]*>|"
+    r"<script\b[^>]*\bsrc\s*=\s*[\"']https?://[^>]*>\s*</script>",
+    re.IGNORECASE | re.DOTALL)
+_EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>", re.IGNORECASE)
+_EXTERNAL = re.compile(
+    r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//[^>]*>|"
+    r"@import\s+(?:url\()?[\"']?(?:https?:)?//|url\(\s*[\"']?(?:https?:)?//",
+    re.IGNORECASE)
+
+
+def external_resources(html: str) -> list[str]:
+    """Every tag or CSS rule in `html` that would fetch a script, style or frame from
+    another host (an empty list for dgrr's own output)."""
+    return [m.group(0) for m in _EXTERNAL.finditer(html)]
+
+
+def _pyvis_network(view: GraphView, height: str) -> Any:
+    try:
+        from pyvis.network import Network
+    except ImportError:  # pragma: no cover - pyvis is a dependency
+        raise DgrrError("drawing the graph needs pyvis: install with pip install pyvis") from None
+    net = Network(height=height, width="100%", directed=True, cdn_resources="in_line")
+    fixed = view.layout == "timeline"
+    for n in view.nodes:
+        extra: dict[str, Any] = {}
+        if n.x is not None and n.y is not None:
+            extra.update(x=n.x, y=n.y)
+        net.add_node(n.id, label=n.label, title=n.title, color=n.colour,
+                     shape=_SHAPES.get(n.kind, "dot"), physics=not fixed,
+                     font={"multi": False, "size": 12}, **extra)
+    for e in view.edges:
+        net.add_edge(e.source, e.target, title=e.label, label="" if e.label == "chain" else e.label,
+                     dashes=e.dashed, color=e.colour, arrows="to",
+                     font={"size": 9, "color": "#555555", "strokeWidth": 0})
+    options = {
+        "physics": {"enabled": view.physics, "stabilization": {"iterations": 200}},
+        "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False},
+        "edges": {"smooth": {"enabled": True, "type": "curvedCW", "roundness": 0.15}},
+        "layout": {"improvedLayout": len(view.nodes) <= 300},
+    }
+    net.set_options(json.dumps(options))
+    return net
+
+
+def _render(net: Any) -> str:
+    # Rendered here rather than by Network.generate_html: pyvis switches to a popup that
+    # sets innerHTML whenever a title contains "href"; titles are plain text, and
+    # vis-network shows a string title as text, so that switch stays off.
+    template = net.templateEnv.get_template(net.path)
+    nodes, edges, heading, height, width, options = net.get_network_data()
+    return str(template.render(
+        height=height, width=width, nodes=nodes, edges=edges, heading="", options=options,
+        physics_enabled=net.options.physics.enabled if not isinstance(net.options, dict)
+        else net.options.get("physics", {}).get("enabled", True),
+        use_DOT=net.use_DOT, dot_lang=net.dot_lang, widget=net.widget, bgcolor=net.bgcolor,
+        conf=net.conf, tooltip_link=False, neighborhood_highlight=net.neighborhood_highlight,
+        select_menu=net.select_menu, filter_menu=net.filter_menu, notebook=False,
+        cdn_resources=net.cdn_resources))
+
+
+def _legend_html() -> str:
+    items = [f'<span class="dgrr-key"><span class="dgrr-dot" style="background:{colour}"></span>'
+             f'{escape_html(name)}</span>' for name, (colour, _) in NODE_CLASSES.items()]
+    items.append('<span class="dgrr-key"><span class="dgrr-line dgrr-dashed"></span>chain</span>')
+    items.append('<span class="dgrr-key"><span class="dgrr-line"></span>propagation '
+                 '(initiate, cite, support, produce, …)</span>')
+    return '<div id="dgrr-legend">' + "".join(items) + "</div>"
+
+
+_PANEL_CSS = """
+<style>
+#dgrr-header{font-family:system-ui,sans-serif;font-size:13px;padding:4px 6px}
+#dgrr-legend{display:flex;flex-wrap:wrap;gap:10px;margin:4px 0}
+.dgrr-key{display:inline-flex;align-items:center;gap:4px}
+.dgrr-dot{width:12px;height:12px;border-radius:50%;display:inline-block;border:1px solid #555}
+.dgrr-line{width:24px;border-top:2px solid #4c72b0;display:inline-block}
+.dgrr-dashed{border-top:2px dashed #999}
+#dgrr-note{color:#8a5a00}
+#dgrr-detail{font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap;
+  border:1px solid #ddd;padding:6px;margin:4px;min-height:3em;background:#fafafa}
+</style>
+"""
+
+_PANEL_JS = """
+<script>
+(function(){
+  var details = JSON.parse(document.getElementById("dgrr-details").textContent);
+  var panel = document.getElementById("dgrr-detail");
+  function show(id){ panel.textContent = details[id] || ""; panel.setAttribute("data-node", id); }
+  if (typeof network !== "undefined") {
+    network.on("click", function(p){ if (p.nodes && p.nodes.length) show(p.nodes[0]); });
+  }
+  window.dgrrNodeCount = %d;
+  window.dgrrShow = show;
+})();
+</script>
+"""
+
+
+def graph_html(plan: RepairPlan, *, view: GraphView | None = None, height: str = "640px",
+               title: str | None = None, **view_options: Any) -> str:
+    """The graph of `plan` as one standalone HTML document (no network access needed).
+
+    Every user string is escaped: labels are drawn on a canvas, tooltips are plain text,
+    and the data sit in script elements as JSON whose `<`, `>` and `&` are unicode escapes.
+    """
+    if view is None:
+        view = graph_view(plan, **view_options)
+    html = _render(_pyvis_network(view, height))
+    html = _CDN_TAG.sub("", html)
+    html = _EMPTY_HEADING.sub("", html)
+    heading = title if title is not None else f"dgrr · case {plan.case.case_id}"
+    note = f'<div id="dgrr-note">{escape_html(view.note)}</div>' if view.note else ""
+    header = (f'{_PANEL_CSS}<div id="dgrr-header"><b>{escape_html(heading)}</b> — '
+              f'{len(view.nodes)} of {view.total_nodes} nodes, {len(view.edges)} edges; '
+              f"click a node for its content, edges and reason.{_legend_html()}{note}</div>")
+    panel = ('<div id="dgrr-detail" data-node="">Click a node to see its content, its edges '
+             "and the reason for its decision.</div>"
+             f'<script type="application/json" id="dgrr-details">'
+             f"{json_for_script(view.details)}</script>" + _PANEL_JS % len(view.nodes))
+    html = re.sub(r"<body>", lambda m: "<body>" + header, html, count=1)
+    html = html.replace("</body>", panel + "</body>", 1) if "</body>" in html else html + panel
+    found = external_resources(html)
+    if found:  # pragma: no cover - guards against a pyvis template change
+        raise DgrrError(f"graph HTML would load external resources: {found[:3]}")
+    return html
+
+
+def write_graph_html(plan: RepairPlan, path: str, **options: Any) -> GraphView:
+    """Write the standalone graph HTML atomically; returns the view that was drawn."""
+    view = graph_view(plan, **{k: v for k, v in options.items()
+                               if k in ("affected_only", "hide_chain", "node_types", "layout",
+                                        "max_nodes", "physics_limit")})
+    rest = {k: v for k, v in options.items() if k in ("height", "title")}
+    atomic_write_text(path, graph_html(plan, view=view, **rest))
+    return view
+

@@ -1,0 +1,391 @@
+"""The graph picture as data: colour classes, legend, timeline layout, node details and
+the large-graph neighbourhood. Nothing here imports pyvis or streamlit; `_html.py` and the
+dashboard only draw what this module decides.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .._graph import CHAIN
+from .._plan import RepairPlan
+
+__all__ = [
+    "NodeClass",
+    "NODE_CLASSES",
+    "EDGE_STYLES",
+    "LAYOUTS",
+    "PHYSICS_LIMIT",
+    "NEIGHBOURHOOD_LIMIT",
+    "ViewNode",
+    "ViewEdge",
+    "GraphView",
+    "NodeDetail",
+    "node_class",
+    "node_classes",
+    "legend",
+    "graph_view",
+    "node_detail",
+    "timeline_positions",
+    "affected_neighbourhood",
+    "escape_html",
+    "json_for_script",
+]
+
+NodeClass = Literal[
+    "fault", "answer-relevant", "affected-unsupported", "kept", "quarantined", "restored",
+    "unaffected",
+]
+
+# (colour, meaning) per class, in legend order.
+NODE_CLASSES: dict[str, tuple[str, str]] = {
+    "fault": ("#d62728", "diagnosed fault (deleted from the active store)"),
+    "answer-relevant": ("#ff7f0e", "affected, unsupported and reaches the final answer (replayed)"),
+    "affected-unsupported": ("#f2c12e", "affected and unsupported (invalidated, not replayed)"),
+    "kept": ("#2ca02c", "affected but kept by independent support"),
+    "quarantined": ("#9467bd", "quarantined record (kept for audit, never retrieved)"),
+    "restored": ("#17becf", "restored record (its retiring mutation was unsupported)"),
+    "unaffected": ("#c7c7c7", "unaffected"),
+}
+
+# Edge label -> (dashed, colour, meaning).
+EDGE_STYLES: dict[str, tuple[bool, str, str]] = {
+    CHAIN: (True, "#bbbbbb", "execution order only (does not propagate)"),
+    "initiate": (False, "#7f7f7f", "user turn started the step"),
+    "cite": (False, "#4c72b0", "cites a premise"),
+    "support": (False, "#2ca02c", "sufficient support"),
+    "produce": (False, "#222222", "produced"),
+    "delete": (False, "#d62728", "deleted or retired"),
+    "update": (False, "#8c564b", "updated"),
+    "consolidate": (False, "#9467bd", "consolidated"),
+    "supersede": (False, "#17becf", "superseded"),
+    "derive": (False, "#e377c2", "derived"),
+}
+
+LAYOUTS = ("timeline", "force")
+# Above this many nodes the physics simulation is switched off (it stalls the browser).
+PHYSICS_LIMIT = 300
+# Above this many nodes only the affected neighbourhood is drawn.
+NEIGHBOURHOOD_LIMIT = 2000
+
+_LANES = {"turn": 0, "memory_read": 1, "claim": 2, "plan": 3, "tool_action": 4,
+          "tool_observation": 5, "answer": 6, "memory_write": 7, "record": 9}
+_X_STEP = 140
+_Y_LANE = 110
+_Y_STACK = 42
+
+
+@dataclass(frozen=True)
+class ViewNode:
+    """One node as drawn."""
+
+    id: str
+    label: str
+    title: str
+    """Plain-text tooltip (vis-network shows string titles as text)."""
+    cls: str
+    colour: str
+    kind: str
+    type: str
+    x: float | None = None
+    y: float | None = None
+
+
+@dataclass(frozen=True)
+class ViewEdge:
+    """One edge as drawn."""
+
+    source: str
+    target: str
+    label: str
+    dashed: bool
+    colour: str
+
+
+@dataclass(frozen=True)
+class GraphView:
+    """What to draw and what was left out."""
+
+    nodes: list[ViewNode]
+    edges: list[ViewEdge]
+    total_nodes: int
+    """Nodes in the whole graph."""
+    physics: bool
+    layout: str
+    note: str | None = None
+    """Says what is hidden, when anything is."""
+    details: dict[str, str] = field(default_factory=dict, repr=False)
+    """Node id -> plain-text detail (content, edges, decision and reason)."""
+
+
+@dataclass(frozen=True)
+class NodeDetail:
+    """Everything the dashboard shows for one selected node."""
+
+    id: str
+    kind: str
+    type: str
+    cls: str
+    seq: int | None
+    content: str
+    decision: str | None
+    reason: str | None
+    path_from_fault: list[str]
+    premises: list[tuple[str, str]]
+    dependents: list[tuple[str, str]]
+    extra: dict[str, Any]
+
+    def as_text(self) -> str:
+        """The detail as plain text (for tooltips and the standalone HTML panel)."""
+        lines = [f"{self.id} · {self.type} · {self.cls}"
+                 + (f" · seq {self.seq}" if self.seq is not None else "")]
+        lines.append(self.content)
+        for k, v in self.extra.items():
+            lines.append(f"{k}: {_short_json(v)}")
+        if self.decision:
+            lines.append(f"decision: {self.decision}")
+        if self.reason:
+            lines.append(f"reason: {self.reason}")
+        if self.path_from_fault:
+            lines.append("path from fault: " + " → ".join(self.path_from_fault))
+        if self.premises:
+            lines.append("premises: " + ", ".join(f"{p} ({lb})" for p, lb in self.premises))
+        if self.dependents:
+            lines.append("dependents: " + ", ".join(f"{d} ({lb})" for d, lb in self.dependents))
+        return "\n".join(lines)
+
+
+def escape_html(text: object) -> str:
+    """`text` safe to place in HTML element content or a quoted attribute.
+
+    >>> escape_html('<script>alert("x")</script>')
+    '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'
+    """
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#x27;"))
+
+
+def json_for_script(data: Any) -> str:
+    """JSON that can sit inside a `<script>` element: `<`, `>`, `&` and the JS line
+    separators are written as unicode escapes, so no string can close the element.
+
+    >>> json_for_script({"t": "</script>"})
+    '{"t": "\\\\u003c/script\\\\u003e"}'
+    """
+    text = json.dumps(data, ensure_ascii=False)
+    for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                    ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(ch, esc)
+    return text
+
+
+def node_classes(plan: RepairPlan) -> dict[str, str]:
+    """The colour class of every node of the plan's graph."""
+    return {n: node_class(plan, n) for n in plan.analysis.graph.nodes}
+
+
+def node_class(plan: RepairPlan, node: str) -> str:
+    """The colour class of one node (first match wins: fault, quarantined, restored,
+    answer-relevant, affected-unsupported, kept, unaffected)."""
+    a = plan.analysis
+    if node in a.faults:
+        return "fault"
+    disposition = plan.memory.get(node)
+    if disposition == "quarantine":
+        return "quarantined"
+    if disposition == "restore":
+        return "restored"
+    if node in plan.answer_relevant or (node in plan.replay_set and node in a.unsupported):
+        return "answer-relevant"
+    if node in a.unsupported:
+        return "affected-unsupported"
+    if node in a.supported:
+        return "kept"
+    return "unaffected"
+
+
+def legend() -> list[dict[str, str]]:
+    """Legend rows: node classes then edge styles."""
+    rows = [{"what": "node", "name": name, "colour": colour, "style": "dot", "meaning": meaning}
+            for name, (colour, meaning) in NODE_CLASSES.items()]
+    rows += [{"what": "edge", "name": label, "colour": colour,
+              "style": "dashed" if dashed else "solid", "meaning": meaning}
+             for label, (dashed, colour, meaning) in EDGE_STYLES.items()]
+    return rows
+
+
+def _node_data(plan: RepairPlan) -> dict[str, Any]:
+    case = plan.case
+    nodes: dict[str, Any] = {t.id: t for t in case.session}
+    nodes.update({s.id: s for s in case.trajectory})
+    nodes.update({m.id: m for m in case.memory})
+    return nodes
+
+
+def _short_json(value: Any, width: int = 160) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def node_detail(plan: RepairPlan, node: str) -> NodeDetail:
+    """Content, edges and the reason for the decision on `node`.
+
+    >>> from repair_core import load_example, plan_case
+    >>> d = node_detail(plan_case(load_example()), "m6")
+    >>> d.decision, d.path_from_fault
+    ('quarantine', ['m3', 's3', 's11', 'm6'])
+    """
+    G = plan.analysis.graph
+    if node not in G:
+        raise KeyError(node)
+    item = _node_data(plan)[node]
+    attrs = G.nodes[node]
+    extra: dict[str, Any] = {}
+    for name in ("status", "user_id", "key", "value", "trust", "query", "returned", "tool",
+                 "args", "output", "op", "target", "verified"):
+        value = getattr(item, name, None)
+        if value not in (None, [], {}, "") and not (name == "status" and value == "ok"):
+            extra[name] = value
+    decision = plan.memory.get(node) or plan.steps.get(node)
+    reason = plan.reasons.get(node)
+    if reason is None and decision == "keep":
+        reason = "unaffected: no fault reaches it"
+    premises = sorted(((src, lb) for src, _, lb in G.in_edges(node, keys=True)),
+                      key=lambda e: (e[1] == CHAIN, e[0]))
+    dependents = sorted(((dst, lb) for _, dst, lb in G.out_edges(node, keys=True)),
+                        key=lambda e: (e[1] == CHAIN, e[0]))
+    seq = attrs.get("seq")
+    return NodeDetail(id=node, kind=attrs["kind"], type=attrs["type"],
+                      cls=node_class(plan, node), seq=seq, content=str(item.text),
+                      decision=decision, reason=reason,
+                      path_from_fault=plan.analysis.path_from_fault(node),
+                      premises=premises, dependents=dependents, extra=extra)
+
+
+def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None
+                       ) -> dict[str, tuple[float, float]]:
+    """Left-to-right positions by `seq`, one horizontal lane per node type.
+
+    Records created in the execution sit at their `created_seq`; records that predate it
+    sit in a column left of the first turn.
+    """
+    G = plan.analysis.graph
+    chosen = list(G.nodes if nodes is None else nodes)
+    seqs = [G.nodes[n]["seq"] for n in chosen if G.nodes[n]["seq"] is not None]
+    first = min(seqs, default=0)
+    used: dict[tuple[float, int], int] = {}
+    pos: dict[str, tuple[float, float]] = {}
+    for n in sorted(chosen, key=lambda n: (G.nodes[n]["seq"] is None, G.nodes[n]["seq"] or 0, n)):
+        attrs = G.nodes[n]
+        seq = attrs["seq"]
+        x = float((seq if seq is not None else first - 1.5) * _X_STEP)
+        lane = _LANES.get(attrs["type"], 8)
+        stack = used.get((x, lane), 0)
+        used[(x, lane)] = stack + 1
+        pos[n] = (x, float(lane * _Y_LANE + stack * _Y_STACK))
+    return pos
+
+
+def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -> set[str]:
+    """The affected nodes plus their direct (non-chain) premises and dependents, at most
+    `limit` nodes: affected ones first (faults, then by seq), then neighbours by seq."""
+    G = plan.analysis.graph
+    a = plan.analysis
+
+    def by_time(n: str) -> tuple[int, int, str]:
+        seq = G.nodes[n]["seq"]
+        return (0 if n in a.faults else 1, seq if seq is not None else -1, n)
+
+    chosen = sorted(a.affected, key=by_time)[:limit]
+    picked = set(chosen)
+    around: set[str] = set()
+    for n in chosen:
+        for nb, by_label in (*G._pred[n].items(), *G._succ[n].items()):
+            if nb not in picked and any(lb != CHAIN for lb in by_label):
+                around.add(nb)
+    room = limit - len(picked)
+    picked.update(sorted(around, key=by_time)[:max(room, 0)])
+    return picked
+
+
+def _label(item: Any, node: str, kind: str, type_: str) -> str:
+    short = {"memory_read": "read", "tool_action": "action", "tool_observation": "obs",
+             "memory_write": "write", "record": "mem"}.get(type_, type_)
+    text = " ".join(str(getattr(item, "text", "")).split())
+    text = text if len(text) <= 28 else text[:27] + "…"
+    return f"{node} [{short}]\n{text}"
+
+
+def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: bool = False,
+               node_types: Collection[str] | None = None, layout: str = "timeline",
+               max_nodes: int = NEIGHBOURHOOD_LIMIT, physics_limit: int = PHYSICS_LIMIT
+               ) -> GraphView:
+    """Decide what to draw: filters, colour classes, positions, edge styles, and a note on
+    whatever is hidden.
+
+    `node_types` keeps only those types (`turn`, `record` or a step type). Above
+    `max_nodes` nodes only the affected neighbourhood is drawn.
+
+    >>> from repair_core import load_example, plan_case
+    >>> v = graph_view(plan_case(load_example()), affected_only=True)
+    >>> len(v.nodes), v.note
+    (11, 'Affected subgraph only: 8 unaffected nodes hidden.')
+    """
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout: unknown layout '{layout}' (expected one of {', '.join(LAYOUTS)})")
+    G = plan.analysis.graph
+    a = plan.analysis
+    total = G.number_of_nodes()
+    notes: list[str] = []
+    keep: set[str] = set(G.nodes)
+    if affected_only:
+        keep = set(a.affected)
+        notes.append(f"Affected subgraph only: {total - len(keep)} unaffected nodes hidden.")
+    if node_types is not None:
+        wanted = set(node_types)
+        before = len(keep)
+        keep = {n for n in keep if G.nodes[n]["type"] in wanted}
+        if len(keep) < before:
+            notes.append(f"Node types {', '.join(sorted(wanted)) or '(none)'} only: "
+                         f"{before - len(keep)} nodes of other types hidden.")
+    if len(keep) > max_nodes:
+        hood = affected_neighbourhood(plan, max_nodes) & keep
+        notes.append(
+            f"Large graph: {len(keep)} nodes exceed the drawing limit of {max_nodes}; showing "
+            f"{len(hood)} nodes — the affected subgraph and its direct neighbours — and hiding "
+            f"{len(keep) - len(hood)} others (use `dgrr plan` for the full decision list).")
+        keep = hood
+    data = _node_data(plan)
+    pos = timeline_positions(plan, keep) if layout == "timeline" else {}
+    nodes: list[ViewNode] = []
+    details: dict[str, str] = {}
+    order = sorted(keep, key=lambda n: (G.nodes[n]["seq"] is None, G.nodes[n]["seq"] or 0, n))
+    for n in order:
+        attrs = G.nodes[n]
+        cls = node_class(plan, n)
+        detail = node_detail(plan, n).as_text()
+        details[n] = detail
+        x, y = pos.get(n, (None, None))
+        nodes.append(ViewNode(id=n, label=_label(data[n], n, attrs["kind"], attrs["type"]),
+                              title=detail, cls=cls, colour=NODE_CLASSES[cls][0],
+                              kind=attrs["kind"], type=attrs["type"], x=x, y=y))
+    edges: list[ViewEdge] = []
+    hidden_chain = 0
+    for src, dst, label in G.edges(keys=True):
+        if src not in keep or dst not in keep:
+            continue
+        if hide_chain and label == CHAIN:
+            hidden_chain += 1
+            continue
+        dashed, colour, _ = EDGE_STYLES.get(label, (False, "#444444", ""))
+        edges.append(ViewEdge(src, dst, label, dashed, colour))
+    if hidden_chain:
+        notes.append(f"{hidden_chain} chain edges hidden.")
+    physics = layout == "force" and len(nodes) <= physics_limit
+    if layout == "force" and not physics:
+        notes.append(f"Physics is off above {physics_limit} nodes.")
+    return GraphView(nodes=nodes, edges=edges, total_nodes=total, physics=physics,
+                     layout=layout, note=" ".join(notes) or None, details=details)

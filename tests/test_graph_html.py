@@ -1,0 +1,221 @@
+"""The standalone graph HTML: offline, escaped, coloured by the plan, usable when large."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from repair_core import case_from_data, load_example, plan_case
+from repair_core.cli import main
+from repair_core.viz import (
+    NODE_CLASSES,
+    external_resources,
+    graph_html,
+    graph_view,
+    node_class,
+    node_detail,
+    timeline_positions,
+)
+
+EVIL = '<script>alert("pwned")</script> <a href="javascript:alert(1)">click</a>'
+URL_ATTR = re.compile(r"""(?:src|href)\s*=\s*["']?https?://""", re.IGNORECASE)
+
+
+def evil_case():
+    data = load_example().model_dump(mode="json")
+    data["memory"][2]["text"] = EVIL  # m3, the fault
+    data["trajectory"][2]["text"] = "claim " + EVIL  # s3
+    data["session"][0]["text"] = "</script><script>alert(2)</script>"
+    return case_from_data(data)
+
+
+def large_case(n_steps: int):
+    data = copy.deepcopy(load_example().model_dump(mode="json"))
+    data["trajectory"] = []
+    seq = 2
+    prev = None
+    for i in range(n_steps):
+        deps = [{"id": "u1", "label": "initiate"}]
+        if i == 0:
+            deps.append({"id": "m3", "label": "cite"})
+        elif i < 500:  # the affected chain
+            deps.append({"id": prev, "label": "cite"})
+        else:  # unaffected work after it
+            deps.append({"id": "m1", "label": "cite"})
+        data["trajectory"].append({"id": f"c{i}", "seq": seq, "turn": "u1", "type": "claim",
+                                   "text": f"claim {i}", "deps": deps})
+        prev = f"c{i}"
+        seq += 1
+    data["trajectory"].append({"id": "ans", "seq": seq, "turn": "u1", "type": "answer",
+                               "text": "done", "deps": [{"id": "c1", "label": "cite"}]})
+    data["memory"] = [m for m in data["memory"] if m["id"] != "m6"]
+    return case_from_data(data)
+
+
+def test_example_graph_is_offline_and_complete():
+    plan = plan_case(load_example())
+    html = graph_html(plan)
+    assert external_resources(html) == []
+    assert not URL_ATTR.search(html)
+    assert "cdn.jsdelivr.net" not in html and "bootstrap" not in html.lower()
+    nodes = json.loads(re.search(r"nodes = new vis\.DataSet\((.*?)\);", html).group(1))
+    assert len(nodes) == 19
+    colours = {n["id"]: n["color"] for n in nodes}
+    assert colours["m3"] == NODE_CLASSES["fault"][0]
+    assert colours["m6"] == NODE_CLASSES["quarantined"][0]
+    assert colours["s2"] == NODE_CLASSES["kept"][0]
+    assert colours["s3"] == NODE_CLASSES["answer-relevant"][0]
+    assert colours["s11"] == NODE_CLASSES["affected-unsupported"][0]
+    assert colours["m1"] == NODE_CLASSES["unaffected"][0]
+    edges = json.loads(re.search(r"edges = new vis\.DataSet\((.*?)\);", html).group(1))
+    chain = [e for e in edges if e["title"] == "chain"]
+    assert chain and all(e["dashes"] for e in chain)
+    assert all(not e["dashes"] for e in edges if e["title"] != "chain")
+    for name in NODE_CLASSES:  # the legend names every class
+        assert name in html
+
+
+def test_user_strings_are_escaped():
+    html = graph_html(plan_case(evil_case()))
+    assert "alert(\"pwned\")</script>" not in html
+    assert '<a href="javascript' not in html
+    assert "</script><script>alert(2)" not in html
+    # Only dgrr's and pyvis's own script elements exist.
+    clean = graph_html(plan_case(load_example()))
+    assert html.count("<script") == clean.count("<script")
+    assert "\\u003cscript\\u003ealert" in html  # the text is there, as data
+
+
+def test_title_with_href_does_not_switch_to_html_popup():
+    html = graph_html(plan_case(evil_case()))
+    assert "popup.innerHTML" not in html
+
+
+def test_node_classes_and_details_follow_the_plan():
+    plan = plan_case(load_example())
+    assert node_class(plan, "m3") == "fault"
+    d = node_detail(plan, "s2")
+    assert d.decision == "keep" and "independent support from m2" in d.reason
+    d = node_detail(plan, "s7")
+    assert d.decision == "refresh" and d.path_from_fault[0] == "m3"
+    assert ("s6", "produce") in d.premises
+    d = node_detail(plan, "m1")
+    assert d.reason.startswith("unaffected")
+
+
+def test_filters():
+    plan = plan_case(load_example())
+    v = graph_view(plan, affected_only=True, hide_chain=True)
+    assert {n.id for n in v.nodes} == set(plan.analysis.affected)
+    assert all(e.label != "chain" for e in v.edges)
+    assert "8 unaffected nodes hidden" in v.note and "chain edges hidden" in v.note
+    v = graph_view(plan, node_types=["claim", "record"])
+    assert {n.type for n in v.nodes} == {"claim", "record"}
+    with pytest.raises(ValueError, match="layout"):
+        graph_view(plan, layout="circle")
+
+
+def test_timeline_is_left_to_right_by_seq():
+    plan = plan_case(load_example())
+    pos = timeline_positions(plan)
+    steps = plan.case.steps_in_order()
+    xs = [pos[s.id][0] for s in steps]
+    assert xs == sorted(xs) and len(set(xs)) == len(xs)
+    assert pos["m1"][0] < pos["u1"][0]  # records that predate the run sit left
+    assert len(set(pos.values())) == len(pos)  # no two nodes on the same spot
+
+
+def test_large_graph_shows_affected_neighbourhood_with_note():
+    plan = plan_case(large_case(2600))
+    v = graph_view(plan, layout="force")
+    assert v.total_nodes > 2000
+    assert len(v.nodes) <= 2000
+    assert not v.physics
+    assert "exceed the drawing limit of 2000" in v.note and "hiding" in v.note
+    ids = {n.id for n in v.nodes}
+    assert set(plan.analysis.affected) <= ids
+    assert "c600" not in ids  # unaffected work far from the fault
+    html = graph_html(plan, view=v)
+    assert "exceed the drawing limit" in html
+
+
+def test_physics_off_above_limit_on_by_default_small():
+    plan = plan_case(load_example())
+    assert graph_view(plan, layout="force").physics
+    assert not graph_view(plan, layout="force", physics_limit=5).physics
+    assert not graph_view(plan).physics  # timeline positions are fixed
+
+
+def test_cli_writes_standalone_file(tmp_path, capsys):
+    case = tmp_path / "evil.json"
+    case.write_text(evil_case().model_dump_json())
+    out = tmp_path / "g.html"
+    assert main(["graph", str(case), "--out", str(out), "--hide-chain"]) == 0
+    html = out.read_text()
+    assert external_resources(html) == [] and "alert(\"pwned\")</script>" not in html
+    assert "19 of 19 nodes" in capsys.readouterr().out
+
+
+def test_cli_refuses_bad_case_without_writing(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "dgrr.case/v1", "case_id": 3}')
+    out = tmp_path / "g.html"
+    assert main(["graph", str(bad), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "case_id" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_importing_repair_core_does_not_import_pyvis():
+    code = ("import sys, repair_core, repair_core.viz; "
+            "assert 'pyvis' not in sys.modules and 'streamlit' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium (.ci/run installs it)")
+def test_escaped_label_renders_as_text_in_chromium(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    path = tmp_path / "evil.html"
+    path.write_text(graph_html(plan_case(evil_case())))
+    dialogs: list[str] = []
+    external: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+
+        def route(r):
+            if r.request.url.startswith(("file:", "data:", "about:")):
+                r.continue_()
+            else:
+                external.append(r.request.url)
+                r.abort()
+
+        page.route("**/*", route)
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto(path.as_uri())
+        page.wait_for_function("typeof network !== 'undefined' && network.body.data.nodes.length > 0")
+        assert page.evaluate("network.body.data.nodes.length") == 19
+        xy = page.evaluate("""() => {
+            const p = network.canvasToDOM(network.getPositions(['m3'])['m3']);
+            const r = document.getElementById('mynetwork').getBoundingClientRect();
+            return [r.left + p.x, r.top + p.y]; }""")
+        page.mouse.click(xy[0], xy[1])
+        page.wait_for_function("document.getElementById('dgrr-detail').dataset.node === 'm3'")
+        text = page.inner_text("#dgrr-detail")
+        browser.close()
+    assert '<script>alert("pwned")</script>' in text  # shown literally
+    assert dialogs == [] and external == []
