@@ -1,0 +1,347 @@
+"""The repair methods compared by the benchmark, as data: what each does to the store and
+which steps it replays.
+
+Every method maps a case (with its `eval` stripped: methods never see it) to a
+:class:`RepairDecision`; the runner hands every decision to the same rollback executor
+(`repair_core.execute`) and model layer. Ours and its three ablations are built from the
+core's stage-2/3 functions; the six baselines follow method.md's descriptions. Readings
+that go beyond the spec are documented on each function and in `docs/benchmark.md`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._analysis import Analysis, analyse
+from .._case import Case
+from .._plan import MemoryAction, plan_case, replay_closure
+
+__all__ = [
+    "RepairDecision",
+    "METHODS",
+    "METHOD_LABELS",
+    "BASELINES",
+    "ABLATIONS",
+    "method_names",
+    "decide",
+]
+
+
+@dataclass(frozen=True)
+class RepairDecision:
+    """What a method decided for one case, before execution."""
+
+    method: str
+    """Registry name of the method."""
+    store_edits: dict[str, MemoryAction]
+    """Record id -> keep | delete | quarantine | restore (missing = keep)."""
+    replay: frozenset[str]
+    """Step ids to replay (observations with their actions); the answer is always added."""
+    invalidated: frozenset[str] = frozenset()
+    """Steps whose old output is no longer evidence but which are not replayed."""
+    reasons: dict[str, str] = field(default_factory=dict)
+    """Node id -> why, copied into the executor's report."""
+    llm_calls: int = 0
+    """Model calls the method made to decide (auditor, judge, tracer)."""
+    tokens: int = 0
+    """Tokens of those calls."""
+    notes: tuple[str, ...] = ()
+    """Anything worth reporting about how the decision was reached."""
+
+    def predicted_claims(self, case: Case) -> list[str]:
+        """Claim ids the method invalidated or replayed (for claim-invalidation F1)."""
+        touched = self.replay | self.invalidated
+        return sorted(s.id for s in case.trajectory if s.type == "claim" and s.id in touched)
+
+
+MethodFn = Callable[[Case, Any], RepairDecision]
+
+
+def _with_answer(case: Case, steps: Iterable[str]) -> frozenset[str]:
+    return frozenset(steps) | {case.final_answer().id}
+
+
+def _seed_steps(a: Analysis) -> set[str]:
+    return {s for s in a.seeds.values() if a.graph.nodes[s]["kind"] == "step"}
+
+
+def _from_plan(name: str, plan: Any) -> RepairDecision:
+    invalid = frozenset(s for s, act in plan.steps.items() if act == "invalidate")
+    return RepairDecision(method=name, store_edits=dict(plan.memory),
+                          replay=frozenset(plan.replay_set), invalidated=invalid,
+                          reasons=dict(plan.reasons))
+
+
+# --- ours and its ablations -------------------------------------------------------------
+
+def ours(case: Case, client: Any = None) -> RepairDecision:
+    """The full method: the core's rule-guided plan (stages 1-3)."""
+    return _from_plan("ours", plan_case(case))
+
+
+def ours_no_support_check(case: Case, client: Any = None) -> RepairDecision:
+    """Ablation: every candidate in `A0` counts as unsupported (no independent-support
+    check); the stage-3 rules then run unchanged on that analysis."""
+    a = analyse(case)
+    blind = dataclasses.replace(a, supported=frozenset(), support={})
+    return _from_plan("ours_no_support_check", plan_case(case, analysis=blind))
+
+
+def ours_no_planner(case: Case, client: Any = None) -> RepairDecision:
+    """Ablation: no rule-guided planner. Our reading: delete the diagnosed faults and
+    quarantine nothing (no memory dispositions beyond deletion), and replay every
+    unsupported step (no answer-relevance cut), the seeds and the final answer, closed
+    under execution."""
+    a = analyse(case)
+    steps = {n for n in a.unsupported if a.graph.nodes[n]["kind"] == "step"}
+    replay, _ = replay_closure(a, steps | _seed_steps(a) | {a.final_answer})
+    edits: dict[str, MemoryAction] = {m: "delete" for m in case.faults}
+    return RepairDecision(method="ours_no_planner", store_edits=edits, replay=replay,
+                          reasons={m: "diagnosed fault" for m in case.faults})
+
+
+def ours_no_selective_replay(case: Case, client: Any = None) -> RepairDecision:
+    """Ablation: our memory dispositions, but replay every step from the earliest seed
+    on. A seed that is a record has no time of its own; then replay starts at the
+    earliest affected step."""
+    plan = plan_case(case)
+    a = plan.analysis
+    seqs = {s.id: s.seq for s in case.trajectory}
+    starts = [seqs[s] for s in _seed_steps(a)] or [seqs[n] for n in a.affected if n in seqs]
+    start = min(starts, default=seqs[a.final_answer])
+    replay = frozenset(s for s, q in seqs.items() if q >= start)
+    return RepairDecision(method="ours_no_selective_replay", store_edits=dict(plan.memory),
+                          replay=_with_answer(case, replay), reasons=dict(plan.reasons))
+
+
+# --- baselines that only edit the store (then retry the final turn) ---------------------
+
+def _final_turn_steps(case: Case) -> frozenset[str]:
+    turn = case.final_answer().turn
+    return frozenset(s.id for s in case.trajectory if s.turn == turn)
+
+
+def no_repair(case: Case, client: Any = None) -> RepairDecision:
+    """Baseline: change nothing; the failed answer stands (no replay at all)."""
+    return RepairDecision(method="no_repair", store_edits={}, replay=frozenset())
+
+
+def full_reset(case: Case, client: Any = None) -> RepairDecision:
+    """Baseline: wipe the whole active store, then retry the final user turn."""
+    edits: dict[str, MemoryAction] = {m.id: "delete" for m in case.memory
+                                      if m.status == "active"}
+    return RepairDecision(method="full_reset", store_edits=edits,
+                          replay=_with_answer(case, _final_turn_steps(case)))
+
+
+def delete_retrieved(case: Case, client: Any = None) -> RepairDecision:
+    """Baseline: delete every record any memory read of the failed run returned, then
+    retry the final user turn."""
+    returned = {r for s in case.trajectory if s.type == "memory_read"
+                for r in getattr(s, "returned", [])}
+    edits: dict[str, MemoryAction] = {m.id: "delete" for m in case.memory
+                                      if m.id in returned and m.status == "active"}
+    return RepairDecision(method="delete_retrieved", store_edits=edits,
+                          replay=_with_answer(case, _final_turn_steps(case)))
+
+
+# --- text-only helpers for the model-driven baselines -----------------------------------
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_.]*[A-Za-z0-9]|[A-Za-z0-9]")
+_STOP = frozenset(["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "at", "by", "from", "is", "are", "was", "were", "be", "i", "me", "my", "you", "your", "we", "our", "he", "she", "it", "its", "they", "their", "this", "that", "these", "those", "as", "not", "no", "yes", "do", "does", "did", "has", "have", "had", "will", "would", "can", "could", "should", "prefers", "prefer", "user", "s"])
+
+
+def _tokens(text: Any) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(str(text))} - _STOP
+
+
+def _fault_marks(case: Case) -> set[str]:
+    """What a text reader can take from the diagnosed records: the words of their values
+    that the user's turns do not use (the words of their text that no other active
+    record uses, when a record has no value)."""
+    records = {m.id: m for m in case.memory}
+    said = set().union(*(_tokens(t.text) for t in case.session))
+    other_texts = set().union(*(_tokens(m.text) for m in case.memory
+                                if m.id not in case.faults and m.status == "active"))
+    marks: set[str] = set()
+    for f in case.faults:
+        m = records[f]
+        own = _tokens(m.value) - said if m.value not in (None, "") else set()
+        marks |= own or (_tokens(m.text) - said - other_texts)
+    return marks
+
+
+def _step_text(s: Any) -> str:
+    parts = [s.text]
+    for name in ("args", "output", "value", "query"):
+        v = getattr(s, name, None)
+        if v not in (None, "", {}, []):
+            parts.append(str(v))
+    return " ".join(parts)
+
+
+def _execution_closure(case: Case, steps: set[str]) -> set[str]:
+    """Add the tool actions and observations that replaying `steps` needs: a plan brings
+    its action, an action its observation and an observation its action (execution
+    mechanics from the `produce` edges, not causal attribution)."""
+    by_id = {s.id: s for s in case.trajectory}
+    produced: dict[str, list[str]] = {}
+    for s in case.trajectory:
+        for d in s.deps:
+            if d.label == "produce" and d.id in by_id:
+                produced.setdefault(d.id, []).append(s.id)
+    out = set(steps)
+    queue = list(steps)
+    while queue:
+        sid = queue.pop()
+        s = by_id[sid]
+        nxt = [*produced.get(sid, [])] if s.type in ("plan", "tool_action") else []
+        if s.type in ("tool_action", "tool_observation"):
+            nxt += [d.id for d in s.deps if d.label == "produce" and d.id in by_id
+                    and by_id[d.id].type == "tool_action"]
+        for n in nxt:
+            if n not in out and by_id[n].type in ("tool_action", "tool_observation"):
+                out.add(n)
+                queue.append(n)
+    return out
+
+
+METHODS: dict[str, MethodFn] = {
+    "ours": ours,
+    "no_repair": no_repair,
+    "full_reset": full_reset,
+    "delete_retrieved": delete_retrieved,
+    "ours_no_planner": ours_no_planner,
+    "ours_no_support_check": ours_no_support_check,
+    "ours_no_selective_replay": ours_no_selective_replay,
+}
+"""Method name -> decision function, in the order of the result tables."""
+
+METHOD_LABELS: dict[str, str] = {
+    "no_repair": "No repair",
+    "full_reset": "Full memory reset",
+    "delete_retrieved": "Delete retrieved memories",
+    "memaudit": "MemAudit-style",
+    "llm_judge": "LLM-judge repair",
+    "agenttrace": "AgentTrace-style",
+    "ours": "Ours",
+    "ours_no_planner": "Ours w/o rollback planner",
+    "ours_no_support_check": "Ours w/o support check",
+    "ours_no_selective_replay": "Ours w/o selective replay",
+}
+"""Row labels of the result tables, in table order."""
+
+BASELINES = ("no_repair", "full_reset", "delete_retrieved", "memaudit", "llm_judge",
+             "agenttrace")
+ABLATIONS = ("ours_no_planner", "ours_no_support_check", "ours_no_selective_replay")
+
+
+def method_names(spec: str = "all") -> list[str]:
+    """Resolve `all`, `baselines`, `ablations` or a comma-separated list of names."""
+    from .._errors import DgrrError
+
+    if spec == "all":
+        return list(METHOD_LABELS)
+    if spec == "baselines":
+        return ["ours", *BASELINES]
+    if spec == "ablations":
+        return ["ours", *ABLATIONS]
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    unknown = [n for n in names if n not in METHODS]
+    if unknown or not names:
+        raise DgrrError(f"--methods: unknown method(s) {', '.join(unknown) or spec!r}; "
+                        f"choose from all, baselines, ablations or {', '.join(METHODS)}")
+    return names
+
+
+def decide(name: str, case: Case, client: Any = None) -> RepairDecision:
+    """Run method `name` on `case` with its evaluation labels stripped."""
+    return METHODS[name](case.without_eval(), client)
+
+
+# --- the model-driven baselines -----------------------------------------------------------
+# With the offline reference model these are deterministic approximations of what the
+# auditor, judge and tracer models decide: text procedures over what each baseline is
+# shown (records; the failed run's text and the diagnosed faults; the log text), never
+# the runtime's provenance edges (except produce edges for tool-call mechanics).
+
+def _audit_flags(case: Case) -> list[str]:
+    """Records an auditor reading the store alone would call suspicious: one attributed
+    to another user, or one contradicting another active record of the same key and
+    having the lower recorded trust (the later record on a tie)."""
+    active = [m for m in case.memory if m.status == "active"]
+    flags = []
+    for i, m in enumerate(active):
+        if m.user_id != case.user_id:
+            flags.append(m.id)
+            continue
+        if m.key is None:
+            continue
+        for j, o in enumerate(active):
+            if o is m or o.key != m.key or o.user_id != m.user_id or o.value == m.value:
+                continue
+            mt, ot = m.trust or 0.0, o.trust or 0.0
+            if mt < ot or (mt == ot and i > j):
+                flags.append(m.id)
+                break
+    return flags
+
+
+def memaudit(case: Case, client: Any = None) -> RepairDecision:
+    """Baseline (MemAudit-style): an auditor examines every active record and flags the
+    suspicious ones; the flagged records are deleted (the diagnosed faults when it flags
+    none), then the final user turn is retried. One audit per active record."""
+    flags = _audit_flags(case)
+    notes: tuple[str, ...] = ()
+    if not flags:
+        flags = list(case.faults)
+        notes = ("auditor flagged nothing: fell back to the diagnosed faults",)
+    edits: dict[str, MemoryAction] = {m: "delete" for m in flags}
+    return RepairDecision(method="memaudit", store_edits=edits,
+                          replay=_with_answer(case, _final_turn_steps(case)),
+                          reasons={m: "flagged by the auditor" for m in flags}, notes=notes)
+
+
+def _mentions(case: Case, marks: set[str]) -> list[str]:
+    return [s.id for s in case.steps_in_order() if _tokens(_step_text(s)) & marks]
+
+
+def llm_judge(case: Case, client: Any = None) -> RepairDecision:
+    """Baseline (LLM-judge repair, in the spirit of Reflexion/Self-Refine): a judge reads
+    the failed run and the diagnosed faults and decides what to revise. Our reading: it
+    deletes the faults and every record whose text repeats what is distinctive of them,
+    and revises (replays) every step whose text does, every read that returned a fault,
+    and the final answer."""
+    marks = _fault_marks(case)
+    faults = set(case.faults)
+    revise = set(_mentions(case, marks))
+    revise |= {s.id for s in case.trajectory if s.type == "memory_read"
+               and faults & set(getattr(s, "returned", []))}
+    revise = _execution_closure(case, revise)
+    echo = [m.id for m in case.memory if m.status == "active" and m.id not in faults
+            and _tokens(m.text) & marks]
+    edits: dict[str, MemoryAction] = {m: "delete" for m in [*case.faults, *echo]}
+    return RepairDecision(method="llm_judge", store_edits=edits,
+                          replay=_with_answer(case, revise),
+                          reasons={**{m: "diagnosed fault" for m in case.faults},
+                                   **{m: "repeats the fault's content" for m in echo}})
+
+
+def agenttrace(case: Case, client: Any = None) -> RepairDecision:
+    """Baseline (AgentTrace-style): a causal chain rebuilt from the log text (steps that
+    repeat what is distinctive of a diagnosed record), its earliest step taken as the
+    root cause, and every implicated step from there replayed. It never edits the
+    store."""
+    implicated = _mentions(case, _fault_marks(case))
+    return RepairDecision(method="agenttrace", store_edits={},
+                          replay=_with_answer(case, _execution_closure(case, set(implicated))),
+                          notes=(f"root cause localised at {implicated[0]}",) if implicated
+                          else ("no step repeats the fault: only the answer is replayed",))
+
+
+METHODS.update({"memaudit": memaudit, "llm_judge": llm_judge, "agenttrace": agenttrace})
+METHODS = {name: METHODS[name] for name in METHOD_LABELS}
