@@ -1,0 +1,50 @@
+"""The model layer: prompt contracts, the one call wrapper, and the offline reference model.
+
+Importing this package does not import litellm; the first call does.
+"""
+
+from ._client import CallRecord, ModelClient
+from ._contracts import (
+    OUTPUT_SCHEMAS,
+    PROMPT_VERSION,
+    STAGES,
+    AnswerOut,
+    ClaimOut,
+    ConsolidateOut,
+    MemoryWriteOut,
+    PlanOut,
+    ReplyError,
+    WrittenRecord,
+    evidence_ids,
+    parse_prompt,
+    render_prompt,
+    template,
+    validate_reply,
+)
+from ._provider import REFERENCE_MODEL, import_litellm, register_provider
+from ._reference import count_tokens, reference_reply
+
+__all__ = [
+    "OUTPUT_SCHEMAS",
+    "PROMPT_VERSION",
+    "REFERENCE_MODEL",
+    "STAGES",
+    "AnswerOut",
+    "CallRecord",
+    "ClaimOut",
+    "ConsolidateOut",
+    "MemoryWriteOut",
+    "ModelClient",
+    "PlanOut",
+    "ReplyError",
+    "WrittenRecord",
+    "count_tokens",
+    "evidence_ids",
+    "import_litellm",
+    "parse_prompt",
+    "reference_reply",
+    "register_provider",
+    "render_prompt",
+    "template",
+    "validate_reply",
+]

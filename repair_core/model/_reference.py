@@ -1,0 +1,229 @@
+"""The offline reference model: a deterministic policy that answers dgrr prompts.
+
+It reads the same rendered prompts a real model reads (the stage header and the INPUT
+JSON) and answers the same JSON contract. It is right when the evidence is right and is
+misled the way a real agent is when it is not: it trusts the most recent matching record
+of the user, copies what it trusts, and never checks a record against the world. Its
+policy is documented in `docs/replay.md`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ._contracts import ReplyError, parse_prompt
+
+__all__ = ["reference_reply", "count_tokens", "POLICIES"]
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def count_tokens(text: str) -> int:
+    """A deterministic token count (words and punctuation marks)."""
+    return len(_TOKEN.findall(text or ""))
+
+
+def reference_reply(messages: list[dict[str, Any]]) -> str:
+    """The reference model's reply (JSON text) to a rendered dgrr prompt."""
+    try:
+        stage, inputs = parse_prompt(messages)
+    except (ReplyError, json.JSONDecodeError) as exc:
+        return json.dumps({"error": f"cannot read prompt: {exc}"})
+    policy = POLICIES.get(stage)
+    if policy is None:
+        return json.dumps({"error": f"no policy for stage {stage!r}"})
+    return json.dumps(policy(inputs), ensure_ascii=False)
+
+
+def _evidence(inputs: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(inputs.get("evidence") or [])
+
+
+def _of_user(item: dict[str, Any], user_id: str | None) -> bool:
+    return item.get("user_id") in (None, user_id)
+
+
+def _value_for(item: dict[str, Any], slot: str) -> tuple[bool, Any]:
+    """Whether an evidence item speaks about `slot`, and the value it gives."""
+    if item.get("kind") == "observation":
+        out = item.get("output")
+        if isinstance(out, dict) and slot in out:
+            return True, out[slot]
+        return False, None
+    if item.get("key") == slot and item.get("kind") in ("record", "claim"):
+        return True, item.get("value")
+    return False, None
+
+
+def claim_policy(inputs: dict[str, Any]) -> dict[str, Any]:
+    """Trust the most recent evidence item of the user that speaks about the slot."""
+    slot, user = inputs.get("slot"), inputs.get("user_id")
+    chosen: tuple[dict[str, Any], Any] | None = None
+    for item in _evidence(inputs):
+        if not _of_user(item, user):
+            continue
+        if slot is None:
+            if item.get("kind") == "record":
+                chosen = (item, item.get("value"))
+            continue
+        speaks, value = _value_for(item, slot)
+        if speaks:
+            chosen = (item, value)
+    if chosen is None:
+        return {"text": f"Nothing in the evidence says {slot or 'what the request needs'}.",
+                "key": slot, "value": None, "cites": [], "support": None}
+    item, value = chosen
+    text = item.get("text") or f"{slot} is {value}."
+    if item.get("kind") == "observation":
+        text = f"{slot} is {value} (from {item.get('tool', 'a tool')})."
+    return {"text": text, "key": slot if slot is not None else item.get("key"), "value": value,
+            "cites": [item["id"]], "support": item["id"]}
+
+
+def _mentions(text: str, phrase: str) -> int:
+    """Position of `phrase` as whole words in `text` (case-insensitive), or -1."""
+    m = re.search(rf"(?<!\w){re.escape(phrase.lower())}(?!\w)", text.lower())
+    return m.start() if m else -1
+
+
+def _pick_tool(inputs: dict[str, Any]) -> dict[str, Any] | None:
+    tools = list(inputs.get("tools") or [])
+    hint = inputs.get("tool_hint")
+    if hint:
+        for t in tools:
+            if t.get("name") == hint:
+                return t
+        return {"name": hint, "params": [{"name": n} for n in inputs.get("arg_names") or []]}
+    request = (inputs.get("request") or {}).get("text", "")
+    done = set(inputs.get("done") or [])
+    for t in tools:
+        if t.get("name") in done:
+            continue
+        if any(_mentions(request, kw) >= 0 for kw in t.get("keywords") or []):
+            return t
+    return None
+
+
+def _fill(param: dict[str, Any], inputs: dict[str, Any]) -> tuple[bool, Any, str | None]:
+    """(found, value, cited id) for one parameter."""
+    request = (inputs.get("request") or {}).get("text", "")
+    best: tuple[int, Any] | None = None
+    for value, synonyms in (param.get("choices") or {}).items():
+        for phrase in [value, *synonyms]:
+            pos = _mentions(request, str(phrase))
+            if pos >= 0 and (best is None or pos < best[0]):
+                best = (pos, value)
+    if best is not None:
+        return True, best[1], (inputs.get("request") or {}).get("id")
+    slot = param.get("slot") or param.get("name")
+    found: tuple[Any, str] | None = None
+    for item in _evidence(inputs):
+        if item.get("kind") == "record":
+            continue
+        speaks, value = _value_for(item, slot)
+        if not speaks and slot != param.get("name"):
+            speaks, value = _value_for(item, param.get("name", ""))
+        if speaks and value is not None:
+            found = (value, item["id"])
+    if found is not None:
+        return True, found[0], found[1]
+    if param.get("name") == "user_id" and inputs.get("user_id"):
+        return True, inputs["user_id"], None
+    if param.get("default") is not None:
+        return True, param["default"], None
+    return bool(param.get("required", True)), None, None
+
+
+def plan_policy(inputs: dict[str, Any]) -> dict[str, Any]:
+    """Plan the hinted tool (or the first unused tool the request names) and fill each
+    parameter: a choice the request names, else the most recent claim or observation for
+    its slot, else the user's id or the declared default."""
+    tool = _pick_tool(inputs)
+    if tool is None:
+        return {"tool": None, "args": {}, "text": "No further tool call is needed.", "cites": []}
+    args: dict[str, Any] = {}
+    cites: list[str] = []
+    for param in tool.get("params") or []:
+        found, value, cited = _fill(param, inputs)
+        if found:
+            args[param["name"]] = value
+        if cited and cited not in cites:
+            cites.append(cited)
+    shown = ", ".join(f"{k}={v}" for k, v in args.items())
+    return {"tool": tool["name"], "args": args, "text": f"Call {tool['name']}({shown}).",
+            "cites": cites}
+
+
+def answer_policy(inputs: dict[str, Any]) -> dict[str, Any]:
+    """Report every observation, then every claim that has a value, in input order."""
+    obs = [e for e in _evidence(inputs) if e.get("kind") == "observation"]
+    claims = [e for e in _evidence(inputs)
+              if e.get("kind") == "claim" and e.get("value") is not None]
+    used = obs + claims
+    if not used:
+        return {"text": "I could not find the information needed to answer that.", "cites": []}
+    text = " ".join(_sentence(e.get("text", "")) for e in used)
+    return {"text": text, "cites": [e["id"] for e in used]}
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def memory_write_policy(inputs: dict[str, Any]) -> dict[str, Any]:
+    """With a slot: rewrite the record for that slot from the most recent evidence that
+    speaks about it (else from the last claim or observation). Without: remember the
+    outcome of each tool observation as `last_<tool>`, unless memory already has it."""
+    slot, user = inputs.get("slot"), inputs.get("user_id")
+    items = [e for e in _evidence(inputs) if e.get("kind") != "request"]
+    if slot is not None:
+        chosen = None
+        for item in items:
+            speaks, value = _value_for(item, slot)
+            if speaks:
+                chosen = (item, value)
+        if chosen is None and items:
+            chosen = (items[-1], items[-1].get("value"))
+        if chosen is None:
+            return {"records": []}
+        item, value = chosen
+        return {"records": [{"text": item.get("text", ""), "key": slot, "value": value,
+                             "cites": [item["id"]], "derive": item["id"]}]}
+    known = {(m.get("key"), json.dumps(m.get("value"), sort_keys=True))
+             for m in inputs.get("memory") or []}
+    records = []
+    for item in items:
+        if item.get("kind") != "observation":
+            continue
+        key = f"last_{item.get('tool', 'tool')}"
+        value = item.get("output")
+        if (key, json.dumps(value, sort_keys=True)) in known:
+            continue
+        records.append({"text": f"{user}'s last {item.get('tool', 'tool')}: "
+                                f"{_sentence(item.get('text', ''))}",
+                        "key": key, "value": value, "cites": [item["id"]],
+                        "derive": item["id"]})
+    return {"records": records}
+
+
+def consolidate_policy(inputs: dict[str, Any]) -> dict[str, Any]:
+    """Keep the most recent record's content as current; cite every record folded in."""
+    records = list(inputs.get("records") or [])
+    if not records:
+        return {"text": "", "key": inputs.get("key"), "value": None, "cites": []}
+    latest = records[-1]
+    return {"text": latest.get("text", ""), "key": inputs.get("key") or latest.get("key"),
+            "value": latest.get("value"), "cites": [r["id"] for r in records]}
+
+
+POLICIES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "claim": claim_policy,
+    "plan": plan_policy,
+    "answer": answer_policy,
+    "memory_write": memory_write_policy,
+    "consolidate": consolidate_policy,
+}
