@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "validate",
     "plan",
     "graph",
+    "approve",
     "synth",
 )
 

@@ -1,0 +1,189 @@
+"""The append-only approvals store and `dgrr approve` / `dgrr history`."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from sqlalchemy import delete, update
+from sqlalchemy.orm import Session
+
+from repair_core import DgrrError, apply_edits, load_example, plan_case
+from repair_core.approvals import (
+    AppendOnlyError,
+    ApprovalStore,
+    approval_hashes,
+    db_url,
+    markdown_report,
+    record_decision,
+    repaired_store,
+    repaired_trajectory,
+)
+from repair_core.approvals._store import _ApprovalRow
+from repair_core.cli import main
+
+FIXTURE = "repair_core/fixtures/figure1-travel.json"
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = ApprovalStore(str(tmp_path / "a.db"))
+    yield s
+    s.close()
+
+
+def test_records_everything_a_reviewer_signs(store):
+    plan = apply_edits(plan_case(load_example()), {"s11": "replay"}, comment="re-learn it")
+    rec = record_decision(store, plan, reviewer="ana", decision="approve", comment="ok")
+    assert rec.case_id == "fig1-travel" and rec.reviewer == "ana" and rec.decision == "approve"
+    assert rec.plan_edits == [{"node": "s11", "action": "replay", "before": "invalidate",
+                               "comment": "re-learn it"}]
+    inputs, outputs = approval_hashes(plan)
+    assert (rec.inputs_sha256, rec.outputs_sha256) == (inputs, outputs)
+    assert rec.created_at.tzinfo is not None
+    [again] = ApprovalStore(store.url).history()  # persisted, readable by a new store
+    assert again == rec
+
+
+def test_hashes_change_with_edits_and_results():
+    plan = plan_case(load_example())
+    edited = apply_edits(plan, {"s11": "replay"})
+    assert approval_hashes(plan)[0] != approval_hashes(edited)[0]
+    assert approval_hashes(plan)[1] != approval_hashes(edited)[1]
+    assert approval_hashes(plan, {"answer": "a"})[1] != approval_hashes(plan, {"answer": "b"})[1]
+    assert approval_hashes(plan) == approval_hashes(plan_case(load_example()))
+
+
+def test_history_is_newest_first_and_filters_by_case(store):
+    h = "a" * 64
+    for i, case in enumerate(["c1", "c2", "c1"]):
+        store.add(case_id=case, reviewer=f"r{i}", decision="approve", inputs_sha256=h,
+                  outputs_sha256=h)
+    assert [r.reviewer for r in store.history()] == ["r2", "r1", "r0"]
+    assert [r.reviewer for r in store.history(case_id="c1")] == ["r2", "r0"]
+    assert len(store.history(limit=1)) == 1
+
+
+def test_orm_update_and_delete_are_refused(store):
+    h = "a" * 64
+    store.add(case_id="c", reviewer="ana", decision="approve", inputs_sha256=h, outputs_sha256=h)
+    with Session(store.engine) as s:
+        row = s.get(_ApprovalRow, 1)
+        row.decision = "reject"
+        with pytest.raises(AppendOnlyError):
+            s.commit()
+    with Session(store.engine) as s:
+        s.delete(s.get(_ApprovalRow, 1))
+        with pytest.raises(AppendOnlyError):
+            s.commit()
+    with Session(store.engine) as s, pytest.raises(AppendOnlyError):
+        s.execute(update(_ApprovalRow).values(decision="reject"))
+    with Session(store.engine) as s, pytest.raises(AppendOnlyError):
+        s.execute(delete(_ApprovalRow))
+    assert [r.decision for r in store.history()] == ["approve"]
+
+
+def test_raw_sql_cannot_rewrite_history(store):
+    h = "a" * 64
+    store.add(case_id="c", reviewer="ana", decision="approve", inputs_sha256=h, outputs_sha256=h)
+    path = store.url.removeprefix("sqlite:///")
+    con = sqlite3.connect(path)
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        con.execute("UPDATE dgrr_approvals SET decision='reject'")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        con.execute("DELETE FROM dgrr_approvals")
+    con.close()
+    assert len(store.history()) == 1
+
+
+def test_bad_decisions_are_refused_with_field_names(store):
+    with pytest.raises(DgrrError) as err:
+        store.add(case_id="c", reviewer=" ", decision="maybe", inputs_sha256="x",
+                  outputs_sha256="a" * 64)
+    msg = str(err.value)
+    assert "reviewer:" in msg and "decision: expected 'approve' or 'reject', got 'maybe'" in msg
+    assert "inputs_sha256:" in msg
+    assert store.history() == []  # nothing half-written
+
+
+def test_forced_edits_need_a_comment(store):
+    plan = apply_edits(plan_case(load_example()), {"m3": "keep"}, force=True, comment="test")
+    with pytest.raises(DgrrError, match="comment"):
+        record_decision(store, plan, reviewer="ana", decision="approve")
+    rec = record_decision(store, plan, reviewer="ana", decision="approve", comment="I checked")
+    assert rec.forced
+
+
+def test_db_url_from_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("DGRR_DB", str(tmp_path / "x.db"))
+    assert db_url() == f"sqlite:///{tmp_path / 'x.db'}"
+    assert db_url("postgresql://u@h/db") == "postgresql://u@h/db"
+    with pytest.raises(DgrrError, match="--db"):
+        ApprovalStore("nosuchdialect://x")
+
+
+def test_exports_and_markdown_before_replay(store):
+    plan = plan_case(load_example())
+    st = repaired_store(plan)
+    assert {m["id"] for m in st["active"]} == {"m1", "m2", "m4", "m5", "m8"}
+    assert [m["id"] for m in st["quarantine"]] == ["m6"]
+    traj = repaired_trajectory(plan)
+    assert {s["id"]: s["action"] for s in traj["steps"]}["s7"] == "refresh"
+    rec = record_decision(store, plan, reviewer="ana", decision="reject", comment="a | b")
+    md = markdown_report(plan, approvals=[rec])
+    assert "# Repair report — case `fig1-travel`" in md
+    assert "| m6 | quarantine |" in md and "(not replayed yet)" in md
+    assert "| ana | reject | a \\| b |" in md
+
+
+def test_markdown_uses_result():
+    plan = plan_case(load_example())
+    result = {"answer": "Booked JL1 aisle seat", "store": {"active": [], "quarantine": []},
+              "cost": {"llm_calls": 3, "tokens": 120, "replay_ratio": 0.5},
+              "report": {"irreversible_effects": [{"step": "s6", "tool": "pay"}]}}
+    md = markdown_report(plan, result)
+    assert "corrected: Booked JL1 aisle seat" in md and "3 model calls, 120 tokens" in md
+    assert "Irreversible effects" in md
+    assert repaired_store(plan, result) == {"active": [], "quarantine": []}
+
+
+def test_cli_approve_and_history(tmp_path, capsys):
+    db = str(tmp_path / "cli.db")
+    edits = tmp_path / "edits.json"
+    edits.write_text(json.dumps({"edits": {"s11": "replay"}}))
+    assert main(["approve", FIXTURE, "--reviewer", "ana", "--decision", "approve",
+                 "--comment", "fine", "--plan", str(edits), "--db", db]) == 0
+    assert "recorded #1: approve of case 'fig1-travel' by ana (1 plan edits)" in \
+        capsys.readouterr().out
+    assert main(["history", "--db", db, "--json"]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    row = json.loads(line)
+    assert row["reviewer"] == "ana" and row["plan_edits"][0]["node"] == "s11"
+    assert main(["history", "--db", db, "--case", "other"]) == 0
+    assert "no approvals recorded for case 'other'" in capsys.readouterr().out
+
+
+def test_cli_refuses_invariant_breaking_edit_without_force(tmp_path, capsys):
+    db = str(tmp_path / "cli.db")
+    edits = tmp_path / "edits.json"
+    edits.write_text(json.dumps({"edits": {"m3": "keep"}}))
+    args = ["approve", FIXTURE, "--reviewer", "bo", "--decision", "approve",
+            "--plan", str(edits), "--db", db]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "m3: is a diagnosed fault" in err and "Traceback" not in err
+    assert main([*args, "--force"]) == 2  # forced needs a comment
+    assert "comment" in capsys.readouterr().err
+    assert main([*args, "--force", "--comment", "audited by hand"]) == 0
+    capsys.readouterr()
+    assert main(["history", "--db", db]) == 0
+    assert "audited by hand" in capsys.readouterr().out
+
+
+def test_cli_bad_plan_file(tmp_path, capsys):
+    bad = tmp_path / "p.json"
+    bad.write_text("{nope")
+    assert main(["approve", FIXTURE, "--reviewer", "a", "--decision", "approve",
+                 "--plan", str(bad), "--db", str(tmp_path / "d.db")]) == 2
+    assert "--plan:" in capsys.readouterr().err
