@@ -395,7 +395,7 @@ class _Generator:
             rng.shuffle(group)
         chosen: dict[str, str] = {}
         kinds = list(by_kind)
-        turn = 0
+        turn = pre_picked = 0
         while len(chosen) < k and any(by_kind.values()):
             kind = kinds[turn % len(kinds)]
             turn += 1
@@ -404,12 +404,12 @@ class _Generator:
                 rec = group.pop()
                 if rec.id in chosen:
                     continue
-                if kind == "poisoned" and sum(t in ("poisoned", "wrong-user")
-                                              for t in chosen.values()) % 2 == 1:
+                if kind == "poisoned" and pre_picked % 2 == 1:
                     rec.user_id = OTHER_USER
                     chosen[rec.id] = "wrong-user"
                 else:
                     chosen[rec.id] = "poisoned" if kind == "produced" else kind
+                pre_picked += kind == "poisoned"
                 break
         if len(chosen) < k:
             rest = [r for r in self.records if r.id not in chosen]
