@@ -8,6 +8,15 @@ from ._longmemeval import (
     longmemeval_fixture_path,
     parse_longmemeval,
 )
+from ._methods import (
+    ABLATIONS,
+    BASELINES,
+    METHOD_LABELS,
+    METHODS,
+    RepairDecision,
+    decide,
+    method_names,
+)
 from ._metrics import (
     GROUPINGS,
     CaseResult,
@@ -25,8 +34,27 @@ from ._metrics import (
     summarise,
     summarise_by,
 )
+from ._runner import evaluate, load_results, result_path, run_bench, suite_case_paths
+from ._tables import PAPER_FIGURES, markdown_table, results_csv, summaries, write_outputs
 
 __all__ = [
+    "ABLATIONS",
+    "BASELINES",
+    "METHODS",
+    "METHOD_LABELS",
+    "PAPER_FIGURES",
+    "RepairDecision",
+    "decide",
+    "evaluate",
+    "load_results",
+    "markdown_table",
+    "method_names",
+    "result_path",
+    "results_csv",
+    "run_bench",
+    "suite_case_paths",
+    "summaries",
+    "write_outputs",
     "GROUPINGS",
     "CaseResult",
     "LongMemEvalItem",

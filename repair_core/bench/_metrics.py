@@ -82,6 +82,9 @@ class CaseResult(BaseModel):
     """Wall-clock time of the repair and its evaluation."""
     notes: list[str] = Field(default_factory=list)
     """What the method or executor reported (skipped writes, irreversible tools, ...)."""
+    error: str | None = None
+    """Set when the repair crashed; the case then counts as not recovered and a re-run
+    tries it again."""
 
 
 def _normalise(text: str) -> str:

@@ -1,0 +1,218 @@
+"""The resumable benchmark runner.
+
+Each case x method is repaired through the shared rollback executor, judged by the
+deterministic oracle, probed for recurrence when recovered, and stored at once as
+`DIR/results/<method>/<case_id>.json` (atomic write): an interrupted run loses nothing
+finished, and a re-run skips every result already stored (except crashed ones).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from .._case import Case
+from .._errors import DgrrError
+from .._io import atomic_write_json
+from .._load import load_case
+from ._methods import RepairDecision, decide
+from ._metrics import CaseResult, contains_required_facts
+
+__all__ = ["evaluate", "run_bench", "result_path", "load_results", "suite_case_paths",
+           "SUITE_DIRS"]
+
+SUITE_DIRS = {"controlled": "sample_traces/controlled", "adapted": "sample_traces/adapted"}
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+def result_path(out: Path, method: str, case_id: str) -> Path:
+    """Where the result of `method` on `case_id` is stored."""
+    return out / "results" / _safe(method) / f"{_safe(case_id)}.json"
+
+
+def _labels(case: Case) -> dict[str, Any]:
+    ev = case.eval
+    if ev is None or not ev.required_facts:
+        raise DgrrError(f"case {case.case_id}: eval.required_facts: missing; a benchmark case "
+                        "needs evaluation labels")
+    primary = ev.fault_types.get(case.faults[0], "") if case.faults else ""
+    return dict(domain=case.domain or "", fault_type=primary, n_faults=len(case.faults),
+                n_benign=len(ev.benign))
+
+
+def _final_turn_text(case: Case) -> str:
+    turn = case.final_answer().turn
+    return next(t.text for t in case.session if t.id == turn)
+
+
+def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
+             api_base: str | None = None) -> CaseResult:
+    """Repair `case` with `method` and measure everything the metrics need."""
+    from .. import execute  # issue 3's executor; imported lazily (model layer is slow)
+    from ..agent import recurrence_probe
+
+    start = time.perf_counter()
+    labels = _labels(case)
+    ev = case.eval
+    assert ev is not None
+    d: RepairDecision = decide(method, case)
+    blind = case.without_eval()
+    notes = list(d.notes)
+    if method == "no_repair":
+        answer = case.final_answer().text
+        active = [m for m in case.memory if m.status == "active"]
+        replayed, calls, tokens = 0, 0, 0
+    else:
+        res = execute(blind, d.store_edits, sorted(d.replay), invalidated=sorted(d.invalidated),
+                      model=model, api_base=api_base, decisions=d.reasons)
+        answer = res.answer or ""
+        active = list(res.store.active)
+        replayed = sum(1 for s in res.report.steps if s.outcome in ("replayed", "refreshed"))
+        calls, tokens = res.cost.llm_calls + d.llm_calls, res.cost.tokens + d.tokens
+        notes += [f"skipped write {w.step}: {w.reason}" for w in res.report.skipped_writes]
+        notes += [f"failure at {f.step} ({f.stage}): {f.error}" for f in res.report.failures]
+    active_ids = {m.id for m in active}
+    recovered = contains_required_facts(answer, ev.required_facts)
+    recurred: bool | None = None
+    probe_answer = None
+    if recovered:
+        probe_answer = recurrence_probe(active, case.user_id, _final_turn_text(case),
+                                        model=model, api_base=api_base, domain=case.domain)
+        recurred = not contains_required_facts(probe_answer, ev.required_facts)
+    return CaseResult(
+        case_id=case.case_id, method=method, **labels, answer=answer, recovered=recovered,
+        recurred=recurred, probe_answer=probe_answer,
+        faults_total=len(case.faults),
+        faults_removed=sum(1 for f in case.faults if f not in active_ids),
+        benign_total=len(ev.benign), benign_kept=sum(1 for b in ev.benign if b in active_ids),
+        gold_claims=sorted(ev.gold_claims), predicted_claims=d.predicted_claims(case),
+        replayed_steps=replayed, trajectory_steps=len(case.trajectory),
+        llm_calls=calls, tokens=tokens, seconds=time.perf_counter() - start, notes=notes)
+
+
+def _run_one(path: str, method: str, out: str, model: str, api_base: str | None
+             ) -> tuple[str, str, bool]:
+    case = load_case(path)
+    try:
+        result = evaluate(case, method, model=model, api_base=api_base)
+    except DgrrError:
+        raise
+    except Exception as exc:  # a crash is recorded as a result, and retried on a re-run
+        result = CaseResult(case_id=case.case_id, method=method, **_labels(case),
+                            faults_total=len(case.faults),
+                            benign_total=len(case.eval.benign) if case.eval else 0,
+                            trajectory_steps=len(case.trajectory),
+                            error=f"{type(exc).__name__}: {exc}")
+    atomic_write_json(result_path(Path(out), method, case.case_id),
+                      result.model_dump(mode="json"))
+    return method, case.case_id, result.error is None
+
+
+def _done(out: Path, method: str, case_id: str) -> bool:
+    p = result_path(out, method, case_id)
+    try:
+        return CaseResult.model_validate_json(p.read_bytes()).error is None
+    except (OSError, ValueError):
+        return False
+
+
+def suite_case_paths(suite: str, root: Path | None = None) -> list[Path]:
+    """Case files of a suite: `controlled`, `adapted`, a folder of case JSON, or one file."""
+    base = root or Path.cwd()
+    p = Path(SUITE_DIRS[suite]) if suite in SUITE_DIRS else Path(suite)
+    if not p.is_absolute():
+        p = base / p
+    if p.is_file():
+        return [p]
+    if not p.is_dir():
+        raise DgrrError(f"--suite: {suite!r} is neither a known suite ({', '.join(SUITE_DIRS)}) "
+                        "nor a case file or folder" + (" (generate it first: dgrr bench "
+                                                       f"generate --suite {suite})"
+                                                       if suite in SUITE_DIRS else ""))
+    paths = sorted(f for f in p.glob("*.json") if not f.name.startswith(("manifest", "."))
+                   and not f.name.endswith(".plan.json"))
+    if not paths:
+        raise DgrrError(f"--suite: no case files in {p}")
+    return paths
+
+
+def _case_ids(paths: Sequence[Path]) -> list[str]:
+    ids = []
+    for p in paths:
+        data = json.loads(p.read_bytes())
+        ids.append(str(data.get("case_id", p.stem)) if isinstance(data, dict) else p.stem)
+    return ids
+
+
+def _check_meta(out: Path, meta: dict[str, Any]) -> None:
+    f = out / "run.json"
+    if f.exists():
+        old = json.loads(f.read_text())
+        for key in ("model", "api_base"):
+            if old.get(key) != meta.get(key):
+                raise DgrrError(f"--out {out}: holds results of {key} {old.get(key)!r}, not "
+                                f"{meta.get(key)!r}; use another --out to keep them apart")
+    atomic_write_json(f, meta)
+
+
+def load_results(out: Path, methods: Iterable[str] | None = None,
+                 case_ids: Iterable[str] | None = None) -> list[CaseResult]:
+    """Every stored result in `out` (optionally only these methods and cases)."""
+    wanted_m = set(methods) if methods is not None else None
+    wanted_c = set(case_ids) if case_ids is not None else None
+    results = []
+    for f in sorted((out / "results").glob("*/*.json")):
+        r = CaseResult.model_validate_json(f.read_bytes())
+        if (wanted_m is None or r.method in wanted_m) and (wanted_c is None
+                                                            or r.case_id in wanted_c):
+            results.append(r)
+    return results
+
+
+def run_bench(paths: Sequence[Path], methods: Sequence[str], out: Path, *,
+              model: str = "dgrr/reference", api_base: str | None = None, workers: int = 1,
+              suite: str = "custom", progress: bool = True,
+              on_result: Callable[[str, str], None] | None = None) -> list[CaseResult]:
+    """Run every method on every case not already done, storing each result as it
+    finishes; return all results of these cases and methods."""
+    out.mkdir(parents=True, exist_ok=True)
+    _check_meta(out, {"suite": suite, "model": model, "api_base": api_base})
+    ids = _case_ids(paths)
+    todo = [(str(p), m) for p, cid in zip(paths, ids, strict=True) for m in methods if not _done(out, m, cid)]
+    bar = _progress(len(paths) * len(methods), len(paths) * len(methods) - len(todo), progress)
+    try:
+        if workers <= 1:
+            for path, m in todo:
+                done = _run_one(path, m, str(out), model, api_base)
+                bar.update(1)
+                if on_result:
+                    on_result(done[0], done[1])
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(_run_one, path, m, str(out), model, api_base)
+                           for path, m in todo]
+                for fut in as_completed(futures):
+                    done = fut.result()
+                    bar.update(1)
+                    if on_result:
+                        on_result(done[0], done[1])
+    finally:
+        bar.close()
+    return load_results(out, methods, ids)
+
+
+def _progress(total: int, initial: int, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="run", desc="dgrr bench",
+                disable=not enabled or os.environ.get("DGRR_NO_PROGRESS") == "1",
+                dynamic_ncols=True)
