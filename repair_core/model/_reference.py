@@ -118,16 +118,16 @@ def _fill(param: dict[str, Any], inputs: dict[str, Any]) -> tuple[bool, Any, str
                 best = (pos, value)
     if best is not None:
         return True, best[1], (inputs.get("request") or {}).get("id")
-    slot = param.get("slot") or param.get("name")
+    slots = [*(param.get("slots") or []), param.get("name", "")]
     found: tuple[Any, str] | None = None
     for item in _evidence(inputs):
         if item.get("kind") == "record":
             continue
-        speaks, value = _value_for(item, slot)
-        if not speaks and slot != param.get("name"):
-            speaks, value = _value_for(item, param.get("name", ""))
-        if speaks and value is not None:
-            found = (value, item["id"])
+        for slot in slots:
+            speaks, value = _value_for(item, slot)
+            if speaks and value is not None:
+                found = (value, item["id"])
+                break
     if found is not None:
         return True, found[0], found[1]
     if param.get("name") == "user_id" and inputs.get("user_id"):
