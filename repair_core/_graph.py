@@ -27,17 +27,22 @@ def build_graph(case: Case) -> nx.MultiDiGraph:
     >>> G.edges["m3", "s3", "cite"]["sufficient"]
     True
     """
+    # Everything is inserted in a canonical order (turns and steps by seq, records by id,
+    # deps by id and label) so traversals, and the reasons they produce, do not depend on
+    # the order of the file.
+    ordered = case.steps_in_order()
+    records = sorted(case.memory, key=lambda m: m.id)
     G = nx.MultiDiGraph(case_id=case.case_id)
-    G.add_nodes_from((t.id, {"kind": "turn", "type": "turn", "seq": t.seq}) for t in case.session)
-    G.add_nodes_from((s.id, {"kind": "step", "type": s.type, "seq": s.seq}) for s in case.trajectory)
+    G.add_nodes_from((t.id, {"kind": "turn", "type": "turn", "seq": t.seq})
+                     for t in sorted(case.session, key=lambda t: t.seq))
+    G.add_nodes_from((s.id, {"kind": "step", "type": s.type, "seq": s.seq}) for s in ordered)
     G.add_nodes_from((m.id, {"kind": "record", "type": "record", "seq": m.created_seq})
-                     for m in case.memory)
+                     for m in records)
     edges = []
-    for node in (*case.trajectory, *case.memory):
-        for dep in node.deps:
+    for node in (*ordered, *records):
+        for dep in sorted(node.deps, key=lambda d: (d.id, d.label, d.sufficient)):
             edges.append((dep.id, node.id, dep.label,
                           {"label": dep.label, "sufficient": dep.sufficient}))
-    ordered = case.steps_in_order()
     edges.extend((a.id, b.id, CHAIN, {"label": CHAIN, "sufficient": False})
                  for a, b in zip(ordered, ordered[1:]))
     G.add_edges_from(edges)

@@ -1,0 +1,70 @@
+"""`dgrr validate` and `dgrr plan`: exit codes, stdout/stderr, the JSON report."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from repair_core import load_case, plan_case
+from repair_core.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "sample_traces" / "figure1-travel.json"
+
+
+def test_validate_ok(capsys):
+    assert main(["validate", str(EXAMPLE)]) == 0
+    assert "valid dgrr.case/v1 case 'fig1-travel'" in capsys.readouterr().out
+
+
+def test_validate_bad_case_exits_2_with_every_problem_on_stderr(tmp_path, capsys):
+    data = json.loads(EXAMPLE.read_text())
+    data["format"] = "nope"
+    data["trajectory"][4]["deps"][1]["id"] = "s99"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert main(["validate", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "format: unknown format 'nope'" in captured.err
+    assert "trajectory[4].deps[1]: unknown id 's99'" in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_plan_json_is_exactly_the_report(capsys):
+    assert main(["plan", str(EXAMPLE), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == plan_case(load_case(EXAMPLE)).report().model_dump(mode="json")
+    assert set(out) == {"case_id", "seeds", "affected", "supported", "unsupported",
+                        "answer_relevant", "memory", "steps", "reasons"}
+
+
+def test_plan_summary_is_readable(capsys):
+    assert main(["plan", str(ROOT / "sample_traces" / "shop-summary-drift.json")]) == 0
+    out = capsys.readouterr().out
+    assert "seed: its producer s2" in out
+    assert "restore    m1" in out
+    assert "quarantine m6" in out
+    assert "s2 → s3 → s4" in out
+
+
+@pytest.mark.parametrize("args", [["plan", "missing.json"], ["validate", "/"]])
+def test_bad_paths_exit_2(args, capsys):
+    assert main(args) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_module_entry_point_and_console_script_agree():
+    a = subprocess.run([sys.executable, "-m", "repair_core", "plan", str(EXAMPLE), "--json"],
+                       capture_output=True, text=True)
+    assert a.returncode == 0
+    assert json.loads(a.stdout)["memory"]["m3"] == "delete"
+
+
+def test_no_command_prints_help_and_exits_2(capsys):
+    assert main([]) == 2
+    assert "validate" in capsys.readouterr().err

@@ -1,0 +1,38 @@
+"""The library stays a library: importing it pulls in no UI and no litellm."""
+
+import subprocess
+import sys
+
+
+def _imported_after(statement: str) -> set[str]:
+    code = f"import sys; {statement}; print('\\n'.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_import_repair_core_does_not_import_streamlit_pyvis_or_litellm():
+    mods = _imported_after("import repair_core")
+    assert "repair_core" in mods
+    for heavy in ("streamlit", "pyvis", "litellm"):
+        assert heavy not in mods, heavy
+
+
+def test_planning_a_case_does_not_import_them_either():
+    mods = _imported_after(
+        "import repair_core as r; r.plan_case(r.load_example()).report()")
+    for heavy in ("streamlit", "pyvis", "litellm"):
+        assert heavy not in mods, heavy
+
+
+def test_no_module_in_the_package_imports_the_ui_at_top_level():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "repair_core"
+    offenders = []
+    for path in root.rglob("*.py"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            stripped = line.strip()
+            if line == stripped and stripped.startswith(("import streamlit", "from streamlit",
+                                                         "import pyvis", "from pyvis")):
+                offenders.append(f"{path.name}: {stripped}")
+    assert offenders == []
