@@ -29,6 +29,8 @@ def test_oracle_needs_every_fact_case_insensitively():
     assert contains_required_facts("Booked JL1,  AISLE seat", ["jl1", "aisle seat"])
     assert not contains_required_facts("Booked JL1, window seat", ["JL1", "aisle"])
     assert not contains_required_facts("anything", [])
+    assert contains_required_facts("Size M, 12 Pine St, Seattle.", ["m", "12 pine st, seattle"])
+    assert not contains_required_facts("Mike in Seattle", ["m"])
 
 
 def test_recovery_is_share_of_cases():

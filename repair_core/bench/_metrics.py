@@ -92,20 +92,22 @@ def _normalise(text: str) -> str:
 
 
 def contains_required_facts(answer: str, required_facts: Iterable[str]) -> bool:
-    """The deterministic oracle: every required fact occurs in the answer (case and
-    whitespace insensitive). An empty requirement list is never a recovery: a case
-    without required facts cannot be judged.
+    """The deterministic oracle: every required fact occurs in the answer as whole words
+    (case and whitespace insensitive, so a size "M" is not found inside "Mike"). An
+    empty requirement list is never a recovery: such a case cannot be judged.
 
     >>> contains_required_facts("Booked JL1, aisle seat 31C", ["jl1", "AISLE"])
     True
     >>> contains_required_facts("Booked JL1, window seat", ["JL1", "aisle"])
     False
+    >>> contains_required_facts("Mike wears size M.", ["m"]), contains_required_facts("Mike", ["m"])
+    (True, False)
     """
     facts = [_normalise(f) for f in required_facts]
-    if not facts:
+    if not facts or not all(facts):
         return False
     text = _normalise(answer)
-    return all(f in text for f in facts)
+    return all(re.search(rf"(?<!\w){re.escape(f)}(?!\w)", text) for f in facts)
 
 
 def claim_counts(gold: Iterable[str], predicted: Iterable[str]) -> tuple[int, int, int]:
