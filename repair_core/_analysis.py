@@ -97,11 +97,11 @@ def lineage(G: nx.MultiDiGraph, record: str) -> Iterator[str]:
     while queue:
         node = queue.popleft()
         yield node
-        for nxt, label in dependents(G, node, labels=LINEAGE_LABELS):
+        for nxt, _label in dependents(G, node, labels=LINEAGE_LABELS):
             if nxt not in seen:
                 seen.add(nxt)
                 queue.append(nxt)
-        for nxt, label, _ in premises(G, node, labels=LINEAGE_LABELS):
+        for nxt, _label, _ in premises(G, node, labels=LINEAGE_LABELS):
             if nxt not in seen:
                 seen.add(nxt)
                 queue.append(nxt)

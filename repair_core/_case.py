@@ -8,7 +8,7 @@ problem at once.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -196,7 +196,7 @@ class MemoryWrite(StepBase):
 
 
 Step = Annotated[
-    Union[MemoryRead, Claim, Plan, ToolAction, ToolObservation, Answer, MemoryWrite],
+    MemoryRead | Claim | Plan | ToolAction | ToolObservation | Answer | MemoryWrite,
     Field(discriminator="type"),
 ]
 

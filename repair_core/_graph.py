@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
+from typing import Any
 
 import networkx as nx
 
@@ -38,13 +40,13 @@ def build_graph(case: Case) -> nx.MultiDiGraph:
     G.add_nodes_from((s.id, {"kind": "step", "type": s.type, "seq": s.seq}) for s in ordered)
     G.add_nodes_from((m.id, {"kind": "record", "type": "record", "seq": m.created_seq})
                      for m in records)
-    edges = []
+    edges: list[tuple[str, str, str, dict[str, Any]]] = []
     for node in (*ordered, *records):
         for dep in sorted(node.deps, key=lambda d: (d.id, d.label, d.sufficient)):
             edges.append((dep.id, node.id, dep.label,
                           {"label": dep.label, "sufficient": dep.sufficient}))
     edges.extend((a.id, b.id, CHAIN, {"label": CHAIN, "sufficient": False})
-                 for a, b in zip(ordered, ordered[1:]))
+                 for a, b in pairwise(ordered))
     G.add_edges_from(edges)
     return G
 

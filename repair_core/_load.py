@@ -126,9 +126,8 @@ def _check_references(data: Mapping[str, Any]) -> Iterator[Problem]:
                         yield Problem.at(f"trajectory[{i}].{field}[{j}]",
                                          f"unknown memory record '{rid}'")
 
-    if steps and not any(s.get("type") == "answer" for _, s in steps):
-        yield Problem.at("trajectory", "no answer step (repair needs one)")
-    elif "trajectory" in data and isinstance(data["trajectory"], list) and not steps:
+    has_answer = any(s.get("type") == "answer" for _, s in steps)
+    if isinstance(data.get("trajectory"), list) and not has_answer:
         yield Problem.at("trajectory", "no answer step (repair needs one)")
 
     faults = data.get("faults")

@@ -76,15 +76,15 @@ def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
     step_counts = Counter(plan.steps.values())
     w("\nTrajectory: " + ", ".join(f"{n} {k}" for k, n in sorted(step_counts.items())) + "\n")
     shown = 0
-    for sid, action in plan.steps.items():
-        if action == "keep" and sid not in plan.reasons:
+    for sid, step_action in plan.steps.items():
+        if step_action == "keep" and sid not in plan.reasons:
             continue
         if shown >= max_rows:
-            w(f"  … more decisions: see --json\n")
+            w("  … more decisions: see --json\n")
             break
         shown += 1
         s = steps[sid]
-        w(f"  {action:<10} {sid:<8} seq {s.seq:<5} {s.type:<16} \"{_clip(s.text, 36)}\"\n")
+        w(f"  {step_action:<10} {sid:<8} seq {s.seq:<5} {s.type:<16} \"{_clip(s.text, 36)}\"\n")
         w(f"             {plan.reasons.get(sid, '')}\n")
 
     order = plan.replay_order()
