@@ -52,9 +52,17 @@ def _value_for(item: dict[str, Any], slot: str) -> tuple[bool, Any]:
         out = item.get("output")
         if isinstance(out, dict) and slot in out:
             return True, out[slot]
+        items = out.get("items") if isinstance(out, dict) else None
+        if isinstance(items, list) and items and isinstance(items[0], dict) and slot in items[0]:
+            return True, items[0][slot]
         return False, None
-    if item.get("key") == slot and item.get("kind") in ("record", "claim"):
-        return True, item.get("value")
+    if item.get("kind") not in ("record", "claim"):
+        return False, None
+    key, value = item.get("key"), item.get("value")
+    if key == slot:
+        return True, value
+    if isinstance(value, dict) and slot in value:  # a summary record folding several keys
+        return True, value[slot]
     return False, None
 
 
@@ -116,6 +124,10 @@ def _fill(param: dict[str, Any], inputs: dict[str, Any]) -> tuple[bool, Any, str
             pos = _mentions(request, str(phrase))
             if pos >= 0 and (best is None or pos < best[0]):
                 best = (pos, value)
+    if best is None and param.get("pattern"):
+        m = re.search(param["pattern"], request, re.I)
+        if m:
+            best = (m.start(), m.group(0))
     if best is not None:
         return True, best[1], (inputs.get("request") or {}).get("id")
     slots = [*(param.get("slots") or []), param.get("name", "")]
@@ -128,6 +140,11 @@ def _fill(param: dict[str, Any], inputs: dict[str, Any]) -> tuple[bool, Any, str
             if speaks and value is not None:
                 found = (value, item["id"])
                 break
+        else:
+            key = item.get("key") or ""
+            if item.get("kind") == "claim" and key.endswith("_" + param.get("name", "")) \
+                    and item.get("value") is not None:
+                found = (item["value"], item["id"])  # e.g. a jacket_size claim fills `size`
     if found is not None:
         return True, found[0], found[1]
     if param.get("name") == "user_id" and inputs.get("user_id"):
@@ -215,9 +232,19 @@ def consolidate_policy(inputs: dict[str, Any]) -> dict[str, Any]:
     records = list(inputs.get("records") or [])
     if not records:
         return {"text": "", "key": inputs.get("key"), "value": None, "cites": []}
+    latest_by_key: dict[Any, dict[str, Any]] = {}
+    for r in records:
+        latest_by_key.pop(r.get("key"), None)
+        latest_by_key[r.get("key")] = r
     latest = records[-1]
-    return {"text": latest.get("text", ""), "key": inputs.get("key") or latest.get("key"),
-            "value": latest.get("value"), "cites": [r["id"] for r in records]}
+    if len(latest_by_key) == 1:
+        return {"text": latest.get("text", ""), "key": inputs.get("key") or latest.get("key"),
+                "value": latest.get("value"), "cites": [r["id"] for r in records]}
+    kept = list(latest_by_key.values())
+    return {"text": " ".join(_sentence(r.get("text", "")) for r in kept),
+            "key": inputs.get("key") or "summary",
+            "value": {str(r.get("key")): r.get("value") for r in kept},
+            "cites": [r["id"] for r in records]}
 
 
 POLICIES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {

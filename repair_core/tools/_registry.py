@@ -27,6 +27,8 @@ class ParamSpec:
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Allowed values named in a request, each with its synonyms."""
     default: Any = None
+    pattern: str | None = None
+    """A regular expression that finds the value in a request (case-insensitive)."""
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "description": self.description,
@@ -37,6 +39,8 @@ class ParamSpec:
             out["choices"] = {k: list(v) for k, v in self.choices.items()}
         if self.default is not None:
             out["default"] = self.default
+        if self.pattern:
+            out["pattern"] = self.pattern
         return out
 
 

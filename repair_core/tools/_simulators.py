@@ -24,34 +24,41 @@ AIRPORTS: dict[str, tuple[str, ...]] = {
     "NRT": ("Tokyo", "Narita"), "CDG": ("Paris",), "LHR": ("London",),
     "JFK": ("New York",), "SFO": ("San Francisco",), "LAX": ("Los Angeles",),
     "SIN": ("Singapore",), "SYD": ("Sydney",), "SEA": ("Seattle",), "BOS": ("Boston",),
-    "ORD": ("Chicago",), "HKG": ("Hong Kong",),
+    "ORD": ("Chicago",), "HKG": ("Hong Kong",), "LIS": ("Lisbon",), "MAD": ("Madrid",),
 }
-KNOWN_FLIGHTS = {("SFO", "NRT"): ("JL1", "11:05"), ("SFO", "CDG"): ("AF83", "15:40"),
-                 ("JFK", "LHR"): ("BA178", "09:30"), ("SEA", "NRT"): ("JL67", "13:15")}
+# (origin, destination) -> (flight, departure, economy row)
+KNOWN_FLIGHTS = {("SFO", "NRT"): ("JL1", "11:05", 31), ("SFO", "CDG"): ("AF83", "15:40", 31),
+                 ("JFK", "LHR"): ("BA178", "09:30", 31), ("SEA", "NRT"): ("JL67", "13:15", 31),
+                 ("BOS", "LIS"): ("TP218", "18:25", 14), ("JFK", "LIS"): ("TP204", "19:10", 14)}
+DATE_PATTERN = (r"(next|this) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|week)"
+                r"|tomorrow|today|(january|february|march|april|may|june|july|august|september"
+                r"|october|november|december) \d{1,2}")
 SEAT_LETTER = {"window": "A", "middle": "B", "aisle": "C"}
 CABIN_ROW = {"economy": 31, "premium economy": 22, "business": 8, "first": 2}
-DAYS = ("next Friday", "next Monday", "next Tuesday", "next Wednesday", "next Thursday",
-        "next Saturday", "next Sunday", "tomorrow", "today", "next week")
 
 
-def _flight(origin: str, destination: str) -> tuple[str, str]:
+def _flight(origin: str, destination: str) -> tuple[str, str, int]:
     if (origin, destination) in KNOWN_FLIGHTS:
         return KNOWN_FLIGHTS[(origin, destination)]
     carrier = ("UA", "DL", "AA", "NH", "LH")[_num(origin, destination, mod=5)]
     return (f"{carrier}{100 + _num(origin, destination, 'n', mod=800)}",
-            f"{6 + _num(origin, destination, 'h', mod=16):02d}:{_num(origin, 'm', mod=12) * 5:02d}")
+            f"{6 + _num(origin, destination, 'h', mod=16):02d}:{_num(origin, 'm', mod=12) * 5:02d}",
+            CABIN_ROW["economy"])
 
 
 def search_flights(world: World, a: dict[str, Any]) -> ToolResult:
     origin, dest = str(a["origin"]).upper(), str(a["destination"]).upper()
     cabin = str(a.get("cabin", "economy")).lower()
     seat_type = str(a.get("seat", "aisle")).lower()
-    flight, departs = _flight(origin, dest)
-    seat = f"{CABIN_ROW.get(cabin, 31)}{SEAT_LETTER.get(seat_type, 'C')}"
-    out = {"flight": flight, "origin": origin, "destination": dest, "date": a["date"],
-           "departs": departs, "cabin": cabin, "seat": seat, "seat_type": seat_type}
-    return ToolResult(out, f"{flight} {origin} to {dest} {a['date']} departs {departs}, "
-                           f"{cabin}, {seat_type} seat {seat} free.")
+    flight, departs, economy_row = _flight(origin, dest)
+    row = economy_row if cabin == "economy" else CABIN_ROW.get(cabin, economy_row)
+    seat = f"{row}{SEAT_LETTER.get(seat_type, 'C')}"
+    city = AIRPORTS.get(dest, (dest,))[0]
+    out = {"flight": flight, "origin": origin, "destination": dest, "destination_city": city,
+           "date": a["date"], "departs": departs, "cabin": cabin, "seat": seat,
+           "seat_type": seat_type}
+    return ToolResult(out, f"{flight} {origin} to {dest} ({city}) {a['date']} departs "
+                           f"{departs}, {cabin}, {seat_type} seat {seat} free.")
 
 
 def hold_seat(world: World, a: dict[str, Any]) -> ToolResult:
@@ -76,7 +83,7 @@ TRAVEL = (
         ParamSpec("destination", "arrival airport code", slots=("destination",),
                   choices=AIRPORTS),
         ParamSpec("date", "travel date as the user said it", slots=("date",),
-                  choices={d: () for d in DAYS}),
+                  pattern=DATE_PATTERN),
         ParamSpec("cabin", "cabin class", slots=("cabin",),
                   choices={c: () for c in CABIN_ROW}, default="economy"),
         ParamSpec("seat", "seat type", slots=("seat_pref", "seat_type"),
@@ -91,19 +98,21 @@ TRAVEL = (
 # ---- shopping --------------------------------------------------------------------------
 
 CATALOG: dict[str, dict[str, Any]] = {
-    "running shoes": {"id": "RS", "name": "Trail running shoes", "price": 89,
+    "running shoes": {"id": "RS-310", "name": "Trail Runner", "material": "mesh", "price": 89,
                       "sizes": ("7", "8", "9", "10", "11", "12")},
-    "rain jacket": {"id": "RJ", "name": "Packable rain jacket", "price": 120,
+    "rain jacket": {"id": "RJ-220", "name": "Storm Shell", "material": "nylon", "price": 129,
                     "sizes": ("S", "M", "L", "XL")},
-    "t-shirt": {"id": "TS", "name": "Cotton t-shirt", "price": 19,
+    "t-shirt": {"id": "TS-105", "name": "Cotton tee", "material": "cotton", "price": 19,
                 "sizes": ("S", "M", "L", "XL")},
-    "jeans": {"id": "JN", "name": "Slim jeans", "price": 59, "sizes": ("30", "32", "34", "36")},
-    "backpack": {"id": "BP", "name": "Day backpack", "price": 75, "sizes": ("one size",)},
+    "jeans": {"id": "JN-412", "name": "Slim jeans", "material": "denim", "price": 59,
+              "sizes": ("30", "32", "34", "36")},
+    "backpack": {"id": "BP-075", "name": "Day pack", "material": "nylon", "price": 75,
+                 "sizes": ("one size",)},
 }
 QUERY_SYNONYMS = {"running shoes": ("running shoe", "sneakers", "trainers", "shoes"),
                   "rain jacket": ("raincoat", "jacket"), "t-shirt": ("tee", "t-shirts", "shirt"),
                   "jeans": ("denim",), "backpack": ("bag",)}
-COLORS = ("black", "blue", "red", "green", "white", "grey")
+COLORS = ("black", "navy", "blue", "red", "green", "white", "grey")
 
 
 def search_catalog(world: World, a: dict[str, Any]) -> ToolResult:
@@ -115,12 +124,12 @@ def search_catalog(world: World, a: dict[str, Any]) -> ToolResult:
     color = str(a.get("color") or "black").lower()
     size = str(a.get("size") or product["sizes"][0])
     in_stock = size in product["sizes"]
-    item_id = f"{product['id']}-{color[:3].upper()}"
-    out = {"item_id": item_id, "name": product["name"], "size": size, "color": color,
-           "price": product["price"], "in_stock": in_stock}
-    stock = "in stock" if in_stock else "not available in that size"
-    return ToolResult(out, f"{product['name']} {item_id}, {color}, size {size}, "
-                           f"${product['price']}, {stock}.")
+    item = {"item_id": product["id"], "name": product["name"], "material": product["material"],
+            "color": color, "size": size, "price": product["price"], "in_stock": in_stock}
+    stock = "in stock" if in_stock else "not available"
+    return ToolResult({**item, "items": [dict(item)]},
+                      f"{product['id']} {product['name']}, {product['material']}, {color}, "
+                      f"size {size} {stock}, ${product['price']}.")
 
 
 def add_to_cart(world: World, a: dict[str, Any]) -> ToolResult:
@@ -139,13 +148,13 @@ def remove_from_cart(world: World, a: dict[str, Any]) -> str:
     return f"removed {line['item_id']} size {line['size']} from the cart"
 
 
-SIZE_SLOTS = ("size", "shoe_size", "clothing_size", "shirt_size", "pants_size")
+SIZE_SLOTS = ("size", "shoe_size", "clothing_size", "jacket_size", "shirt_size")
 SHOPPING = (
     ToolSpec("search_catalog", "pure", "Search the product catalog; read-only.", (
         ParamSpec("query", "product named in the request", slots=("query", "product"),
                   choices=QUERY_SYNONYMS),
         ParamSpec("size", "size to look for", slots=SIZE_SLOTS, required=False),
-        ParamSpec("color", "colour to look for", slots=("color", "favorite_color", "colour"),
+        ParamSpec("color", "colour to look for", slots=("color", "favorite_color", "jacket_color", "colour"),
                   required=False, choices={c: () for c in COLORS}),
     ), search_catalog, domain="shopping",
         keywords=("find", "search", "looking for", "buy", "order", "get me", "need")),
