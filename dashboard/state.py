@@ -1,0 +1,131 @@
+"""The dashboard's working state in `st.session_state` (widget state is cleared on a page
+change, so everything that must survive lives under these keys)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from repair_core import Case, RepairPlan, case_from_data, parse_case, plan_case
+
+CASE = "dgrr_case"
+SOURCE = "dgrr_source"
+LOADED_FAULTS = "dgrr_loaded_faults"
+PLAN = "dgrr_plan"  # the edited plan; absent = the computed plan
+RESULT = "dgrr_result"
+RESULT_KEY = "dgrr_result_key"  # plan_key() of the plan the result was replayed from
+PROBLEMS = "dgrr_problems"
+FAULT_EDITOR_VERSION = "dgrr_fault_editor_version"
+PLAN_EDITOR_VERSION = "dgrr_plan_editor_version"
+DB = "dgrr_db"
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_traces"
+EXAMPLE = "(built-in) spec example: figure1-travel"
+
+
+def case() -> Case | None:
+    """The working case, or None before one is loaded."""
+    return st.session_state.get(CASE)
+
+
+def set_case(new: Case, source: str) -> None:
+    """Make `new` the working case; the plan edits and replay result of the old one go."""
+    st.session_state[CASE] = new
+    st.session_state[SOURCE] = source
+    st.session_state[LOADED_FAULTS] = list(new.faults)
+    st.session_state.pop(PROBLEMS, None)
+    _reset_downstream()
+
+
+def set_faults(faults: list[str]) -> None:
+    """Mark exactly `faults` as the diagnosed faults (everything downstream is redone)."""
+    current = case()
+    assert current is not None
+    ordered = [m.id for m in current.memory if m.id in set(faults)]
+    st.session_state[CASE] = case_from_data({**current.model_dump(mode="json"),
+                                             "faults": ordered}, source="dashboard")
+    _reset_downstream()
+
+
+def _reset_downstream() -> None:
+    for key in (PLAN, RESULT, RESULT_KEY):
+        st.session_state.pop(key, None)
+    for key in (FAULT_EDITOR_VERSION, PLAN_EDITOR_VERSION):
+        st.session_state[key] = st.session_state.get(key, 0) + 1
+
+
+def case_json(c: Case) -> str:
+    return c.model_dump_json()
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _computed_plan(case_text: str) -> RepairPlan:
+    return plan_case(parse_case(case_text))
+
+
+def computed_plan() -> RepairPlan | None:
+    """The rule-based plan of the working case (cached on the case's content)."""
+    c = case()
+    return None if c is None else _computed_plan(case_json(c))
+
+
+def plan() -> RepairPlan | None:
+    """The plan the reviewer is working on: the edited one, else the computed one."""
+    edited = st.session_state.get(PLAN)
+    return edited if edited is not None else computed_plan()
+
+
+def set_plan(new: RepairPlan | None) -> None:
+    """Store an edited plan (None resets to the computed plan); a stale result goes."""
+    if new is None or not new.edits:
+        st.session_state.pop(PLAN, None)
+    else:
+        st.session_state[PLAN] = new
+    st.session_state[PLAN_EDITOR_VERSION] = st.session_state.get(PLAN_EDITOR_VERSION, 0) + 1
+
+
+def plan_key(p: RepairPlan) -> str:
+    """A digest of everything a plan decides (for caches and result freshness)."""
+    data = {"case": p.case.case_id, "faults": p.case.faults, "memory": p.memory,
+            "steps": p.steps, "edits": [e.model_dump(mode="json") for e in p.edits]}
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def result() -> Any:
+    """The replay result of the current plan, or None (a result of another plan is stale)."""
+    p = plan()
+    if p is None or st.session_state.get(RESULT_KEY) != plan_key(p):
+        return None
+    return st.session_state.get(RESULT)
+
+
+def set_result(res: Any, p: RepairPlan) -> None:
+    st.session_state[RESULT] = res
+    st.session_state[RESULT_KEY] = plan_key(p)
+
+
+def sample_paths() -> dict[str, Path | None]:
+    """Sample cases: the built-in spec example, then `sample_traces/**/*.json` cases."""
+    found: dict[str, Path | None] = {EXAMPLE: None}
+    if SAMPLES.is_dir():
+        for path in sorted(SAMPLES.rglob("*.json")):
+            name = path.name
+            if name.endswith(".plan.json") or name in ("summary.json", "manifest.json"):
+                continue
+            if any(part in ("results", "runs") for part in path.relative_to(SAMPLES).parts):
+                continue
+            found[str(path.relative_to(ROOT))] = path
+    return found
+
+
+def load_sample(name: str) -> Case:
+    """Load a sample by its name in :func:`sample_paths` (raises CaseError)."""
+    from repair_core import load_case, load_example
+
+    path = sample_paths().get(name)
+    return load_example() if path is None else load_case(path)

@@ -1,0 +1,103 @@
+"""Load: pick a sample, upload a case, or upload a trajectory plus a memory store."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from dashboard import state
+from dashboard.widgets import page_setup, show_problems
+from repair_core import CaseError, case_from_data, parse_case
+
+page_setup("Load")
+st.title("1 · Load a case")
+st.write("A case is one `dgrr.case/v1` JSON document: the user turns, the memory store, the "
+         "failed trajectory and the diagnosed faults. Nothing of the current case is lost "
+         "if a new one is invalid.")
+
+
+def _load(build, source: str) -> None:
+    try:
+        new = build()
+    except CaseError as exc:
+        st.session_state[state.PROBLEMS] = (source, exc.problems)
+        return
+    state.set_case(new, source)
+    st.success(f"Loaded case `{new.case_id}` from {source}.")
+
+
+def _merge(trajectory_bytes: bytes, memory_bytes: bytes, source: str):
+    problems: list[str] = []
+    parsed = []
+    for label, raw in (("trajectory file", trajectory_bytes), ("memory file", memory_bytes)):
+        try:
+            parsed.append(json.loads(raw))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            where = (f"line {exc.lineno}, column {exc.colno}: "
+                     if isinstance(exc, json.JSONDecodeError) else "")
+            problems.append(f"{label}: {where}invalid JSON: {exc}")
+    if problems:
+        raise CaseError(problems, source=source)
+    trajectory, memory = parsed
+    if not isinstance(trajectory, dict):
+        raise CaseError([f"trajectory file: expected a JSON object, got {type(trajectory).__name__}"])
+    if isinstance(memory, dict) and "memory" in memory:
+        memory = memory["memory"]
+    if not isinstance(memory, list):
+        raise CaseError([f"memory file: expected a list of records or {{\"memory\": [...]}}, "
+                         f"got {type(memory).__name__}"])
+    data = {"format": "dgrr.case/v1", "faults": [], **trajectory, "memory": memory}
+    return case_from_data(data, source=source)
+
+
+tab_sample, tab_case, tab_pair = st.tabs(["Sample", "Upload a case", "Trajectory + memory files"])
+with tab_sample:
+    samples = list(state.sample_paths())
+    name = st.selectbox("Sample", samples, key="dgrr_w_sample",
+                        help="The spec example and every case under sample_traces/")
+    if st.button("Load sample", type="primary", key="dgrr_w_load_sample"):
+        _load(lambda: state.load_sample(name), name)
+with tab_case:
+    up = st.file_uploader("Case JSON", type=["json"], key="dgrr_w_upload_case")
+    if st.button("Load uploaded case", key="dgrr_w_load_upload", disabled=up is None):
+        assert up is not None
+        _load(lambda: parse_case(up.getvalue(), source=up.name), up.name)
+with tab_pair:
+    st.caption("The trajectory file is a case without `memory` (format, case_id, user_id, "
+               "session, trajectory, faults, tools); the memory file is a list of records or "
+               "`{\"memory\": [...]}`.")
+    traj = st.file_uploader("Trajectory JSON", type=["json"], key="dgrr_w_upload_traj")
+    mem = st.file_uploader("Memory store JSON", type=["json"], key="dgrr_w_upload_mem")
+    if st.button("Load trajectory + memory", key="dgrr_w_load_pair",
+                 disabled=traj is None or mem is None):
+        assert traj is not None and mem is not None
+        src = f"{traj.name} + {mem.name}"
+        _load(lambda: _merge(traj.getvalue(), mem.getvalue(), src), src)
+
+if state.PROBLEMS in st.session_state:
+    source, problems = st.session_state[state.PROBLEMS]
+    show_problems(f"Could not load {source}", problems)
+    current = state.case()
+    if current is not None:
+        st.info(f"The previous case `{current.case_id}` is still loaded, unchanged.")
+
+c = state.case()
+st.divider()
+if c is None:
+    st.info("No case loaded yet.")
+else:
+    st.subheader(f"Current case: `{c.case_id}`")
+    cols = st.columns(5)
+    cols[0].metric("Domain", c.domain or "—")
+    cols[1].metric("User turns", len(c.session))
+    cols[2].metric("Trajectory steps", len(c.trajectory))
+    cols[3].metric("Memory records", len(c.memory))
+    cols[4].metric("Diagnosed faults", len(c.faults))
+    st.caption(f"Source: {st.session_state.get(state.SOURCE, '?')}")
+    st.markdown("**Final answer of the failed run**")
+    st.text(c.final_answer().text)
+    st.markdown("**User turns**")
+    st.dataframe([{"id": t.id, "seq": t.seq, "text": t.text} for t in c.session],
+                 hide_index=True, width="stretch")
+    st.page_link("pages/2_Faults.py", label="Next: mark the diagnosed faults", icon="➡️")

@@ -1,0 +1,87 @@
+"""Faults: the memory store as a filterable table; mark and unmark diagnosed faults."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import state
+from dashboard.widgets import page_setup, require_case
+
+page_setup("Faults")
+st.title("2 · Diagnosed faults")
+st.write("Diagnosis is not part of the method: you say which records are wrong. Tick the "
+         "**fault** column and press **Apply fault marks**; the graph, plan and replay "
+         "follow the new choice.")
+
+c = require_case()
+faults = set(c.faults)
+
+
+def _show(value: object) -> str:
+    return "" if value is None else value if isinstance(value, str) else json.dumps(value)
+
+
+rows = pd.DataFrame([{"fault": m.id in faults, "id": m.id, "user": m.user_id,
+                      "key": m.key or "", "value": _show(m.value), "status": m.status,
+                      "trust": m.trust, "created": m.created_seq, "text": m.text}
+                     for m in c.memory])
+
+f1, f2, f3, f4 = st.columns([2, 2, 2, 1])
+text = f1.text_input("Search text, key or value", key="dgrr_w_fault_search")
+statuses = f2.multiselect("Status", ["active", "superseded", "deleted"], key="dgrr_w_fault_status")
+users = sorted(rows["user"].unique())
+user = f3.selectbox("User", ["(all)", *users], key="dgrr_w_fault_user")
+only = f4.checkbox("Faults only", key="dgrr_w_fault_only")
+
+shown = rows
+if text:
+    needle = text.lower()
+    shown = shown[shown[["id", "key", "value", "text"]].apply(
+        lambda r: any(needle in str(v).lower() for v in r), axis=1)]
+if statuses:
+    shown = shown[shown["status"].isin(statuses)]
+if user != "(all)":
+    shown = shown[shown["user"] == user]
+if only:
+    shown = shown[shown["fault"]]
+shown = shown.reset_index(drop=True)
+
+st.caption(f"{len(shown)} of {len(rows)} records shown · {len(faults)} marked as faults")
+editor_key = f"dgrr_faults_editor_{st.session_state.get(state.FAULT_EDITOR_VERSION, 0)}"
+edited = st.data_editor(
+    shown, key=editor_key, hide_index=True, width="stretch",
+    disabled=[col for col in shown.columns if col != "fault"],
+    column_config={"fault": st.column_config.CheckboxColumn("fault", help="diagnosed faulty"),
+                   "trust": st.column_config.NumberColumn("trust", format="%.2f"),
+                   "text": st.column_config.TextColumn("text", width="large")})
+
+# Rows hidden by the filters keep their current mark.
+marked = (faults - set(shown["id"])) | set(edited.loc[edited["fault"], "id"])
+if st.button("Apply fault marks", type="primary", key="dgrr_w_apply_faults",
+             disabled=marked == faults):
+    state.set_faults(sorted(marked))
+    st.rerun()
+
+with st.expander("Mark or unmark by id"):
+    pick = st.multiselect("Diagnosed faults", [m.id for m in c.memory], default=sorted(faults),
+                          key=f"dgrr_w_fault_pick_{st.session_state.get(state.FAULT_EDITOR_VERSION, 0)}")
+    if st.button("Set these as the faults", key="dgrr_w_apply_pick", disabled=set(pick) == faults):
+        state.set_faults(list(pick))
+        st.rerun()
+
+loaded = set(st.session_state.get(state.LOADED_FAULTS, []))
+if faults != loaded:
+    st.info(f"Changed from the loaded case's faults ({', '.join(sorted(loaded)) or 'none'}).")
+if not faults:
+    st.warning("No fault is marked: nothing is affected and the plan keeps everything.")
+else:
+    p = state.plan()
+    assert p is not None
+    a = p.analysis
+    st.success(f"{len(faults)} fault(s) marked: {', '.join(sorted(faults))}. They reach "
+               f"{len(a.affected)} nodes; {len(a.supported)} are kept by independent support; "
+               f"the plan replays {len(p.replay_set)} of {len(c.trajectory)} steps.")
+st.page_link("pages/3_Graph.py", label="Next: see what the faults reached", icon="➡️")

@@ -1,0 +1,109 @@
+"""Plan: every decision with its reason; reviewer edits validated by the library."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import state
+from dashboard.widgets import page_setup, require_plan, show_problems
+from repair_core import PlanEditError, apply_edits, plan_diff
+
+page_setup("Plan")
+st.title("4 · Repair plan")
+st.write("The plan follows fixed rules: delete the faults, quarantine affected records with "
+         "no independent support, invalidate unsupported steps, and replay only what the "
+         "corrected answer needs. You may change a decision; the library refuses an edit "
+         "that breaks an invariant unless you override it with a comment.")
+
+p = require_plan()
+computed = state.computed_plan()
+assert computed is not None
+c = p.case
+a = p.analysis
+
+m = st.columns(5)
+m[0].metric("Affected (A0)", len(a.affected))
+m[1].metric("Kept by support", len(a.supported))
+m[2].metric("Unsupported", len(a.unsupported))
+m[3].metric("Replayed steps", len(p.replay_set))
+m[4].metric("Replay ratio", f"{len(p.replay_set) / max(len(c.trajectory), 1):.3f}")
+st.markdown("**Replay order:** " + " → ".join(f"`{s}`" for s in p.replay_order()))
+
+MEMORY_ACTIONS = ["keep", "delete", "quarantine", "restore"]
+STEP_ACTIONS = ["keep", "invalidate", "replay", "refresh"]
+texts = {**{m.id: m.text for m in c.memory}, **{s.id: s.text for s in c.trajectory}}
+kinds = {**{m.id: "record" for m in c.memory}, **{s.id: s.type for s in c.trajectory}}
+
+
+def apply(edits: dict[str, str], force: bool, comment: str) -> None:
+    if force and not comment.strip():
+        show_problems("Override refused", ["an override needs a comment saying why"])
+        return
+    try:
+        new = apply_edits(p, edits, force=force, comment=comment.strip() or None)
+    except PlanEditError as exc:
+        show_problems("Edit refused", exc.problems)
+        return
+    state.set_plan(new)
+    st.session_state["dgrr_plan_flash"] = f"Applied {len(edits)} edit(s): " + ", ".join(
+        f"{k} → {v}" for k, v in edits.items())
+    st.rerun()
+
+
+if "dgrr_plan_flash" in st.session_state:
+    st.success(st.session_state.pop("dgrr_plan_flash"))
+
+st.subheader("Change one decision")
+with st.form("dgrr_w_edit_form"):
+    e1, e2 = st.columns(2)
+    node = e1.selectbox("Record or step", list(kinds), key="dgrr_w_edit_node",
+                        format_func=lambda n: f"{n} · {kinds[n]} · now {p.memory.get(n) or p.steps.get(n)}")
+    action = e2.selectbox("New decision", [*STEP_ACTIONS, "delete", "quarantine", "restore"],
+                          key="dgrr_w_edit_action")
+    comment = st.text_input("Comment (why)", key="dgrr_w_edit_comment")
+    force = st.checkbox("Override an invariant (needs a comment)", key="dgrr_w_edit_force")
+    submitted = st.form_submit_button("Apply edit", type="primary")
+if submitted:
+    apply({node: action}, force, comment)
+
+st.subheader("All decisions")
+only = st.checkbox("Only affected nodes and changed decisions", key="dgrr_w_plan_only")
+rows = []
+for nid, act in [*p.memory.items(), *p.steps.items()]:
+    before = computed.memory.get(nid) or computed.steps.get(nid)
+    if only and nid not in a.affected and act == before:
+        continue
+    rows.append({"id": nid, "type": kinds[nid], "text": texts[nid][:90], "computed": before,
+                 "decision": act, "reason": p.reasons.get(nid, "unaffected")})
+table = pd.DataFrame(rows)
+editor_key = f"dgrr_plan_editor_{st.session_state.get(state.PLAN_EDITOR_VERSION, 0)}"
+edited = st.data_editor(
+    table, key=editor_key, hide_index=True, width="stretch",
+    disabled=["id", "type", "text", "computed", "reason"],
+    column_config={"decision": st.column_config.SelectboxColumn(
+        "decision", options=[*MEMORY_ACTIONS, "invalidate", "replay", "refresh"], required=True),
+        "reason": st.column_config.TextColumn("reason", width="large")})
+changed = {r["id"]: e["decision"] for r, (_, e) in zip(rows, edited.iterrows(), strict=True)
+           if e["decision"] != r["decision"]}
+t1, t2 = st.columns([1, 3])
+table_force = t2.checkbox("Override invariants for the table edits (uses the comment above)",
+                          key="dgrr_w_table_force")
+if t1.button(f"Apply {len(changed)} table edit(s)", key="dgrr_w_apply_table",
+             disabled=not changed):
+    apply(changed, table_force, st.session_state.get("dgrr_w_edit_comment", ""))
+
+st.subheader("Difference from the computed plan")
+diff = plan_diff(computed, p)
+if not diff:
+    st.caption("No reviewer edits: this is the computed plan.")
+else:
+    st.dataframe(pd.DataFrame([{"id": ch.node, "kind": ch.kind, "computed": ch.before,
+                                "now": ch.action, "comment": ch.comment or ""} for ch in diff]),
+                 hide_index=True, width="stretch")
+    if p.forced:
+        st.warning("Some edits override an invariant of the method; approval needs a comment.")
+    if st.button("Reset to the computed plan", key="dgrr_w_reset_plan"):
+        state.set_plan(None)
+        st.rerun()
+st.page_link("pages/5_Replay.py", label="Next: replay the plan", icon="➡️")

@@ -1,0 +1,124 @@
+"""Replay: run the selective replay of the plan with a chosen model."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import streamlit as st
+
+from dashboard import state
+from dashboard.widgets import page_setup, require_plan, show_problems
+
+page_setup("Replay")
+st.title("5 · Selective replay")
+st.write("Only the replay set is re-run, in trajectory order, against the repaired store. "
+         "The offline reference model (`dgrr/reference`) needs no network or key; any "
+         "litellm model string works too, with an optional API base.")
+
+p = require_plan()
+c = p.case
+
+
+def _repair_fn() -> Any:
+    try:
+        from repair_core import repair
+    except ImportError:
+        return None
+    return repair
+
+
+def _unavailable_tools() -> list[Any]:
+    """Tool actions in the replay set whose tool this installation cannot call."""
+    try:
+        from repair_core.tools import default_registry
+        registry = default_registry()
+    except ImportError:
+        registry = None
+    steps = {s.id: s for s in c.trajectory}
+    out = []
+    for sid in p.replay_order():
+        s = steps[sid]
+        if s.type == "tool_action" and (registry is None or getattr(s, "tool", "") not in registry):
+            out.append(s)
+    return out
+
+
+repair = _repair_fn()
+m1, m2 = st.columns([2, 2])
+model = m1.text_input("Model", value="dgrr/reference", key="dgrr_w_model",
+                      help="dgrr/reference (offline), or e.g. openai/gpt-4o, ollama/llama3")
+api_base = m2.text_input("API base (optional)", key="dgrr_w_api_base",
+                         help="e.g. http://127.0.0.1:8000/v1 for a local server")
+
+observations: dict[str, Any] = {}
+problems: list[str] = []
+missing = _unavailable_tools()
+if missing:
+    st.subheader("Tool observations by hand")
+    st.caption("These actions call tools this installation cannot run. Give the output the "
+               "tool would return now (JSON, or plain text); left empty, the step is reported "
+               "as needing an observation.")
+    for s in missing:
+        raw = st.text_area(f"{s.id}: {getattr(s, 'tool', '')}({json.dumps(getattr(s, 'args', {}))})",
+                           key=f"dgrr_w_obs_{s.id}")
+        if raw.strip():
+            try:
+                observations[s.id] = json.loads(raw)
+            except json.JSONDecodeError:
+                observations[s.id] = raw
+
+st.markdown(f"Replays **{len(p.replay_set)}** of {len(c.trajectory)} steps: "
+            + " → ".join(f"`{x}`" for x in p.replay_order()))
+if repair is None:
+    st.warning("Replay is not available in this installation: `repair_core.repair` (issue 3) "
+               "has not landed yet. The plan, graph and approvals work without it.")
+run = st.button("Run replay", type="primary", key="dgrr_w_run_replay", disabled=repair is None)
+if run and repair is not None:
+    bar = st.progress(0.0, text="starting…")
+    live = st.empty()
+    started = time.monotonic()
+
+    def on_progress(done: int, total: int, step_id: str, cost: Any) -> None:
+        calls = getattr(cost, "llm_calls", 0)
+        tokens = getattr(cost, "tokens", 0)
+        bar.progress(done / max(total, 1), text=f"step {done}/{total}: {step_id}")
+        live.markdown(f"**{calls}** model calls · **{tokens}** tokens · "
+                      f"{time.monotonic() - started:.1f}s")
+
+    try:
+        res = repair(c, p, model=model.strip() or "dgrr/reference",
+                     api_base=api_base.strip() or None, observations=observations or None,
+                     on_progress=on_progress)
+    except Exception as exc:  # a user-facing page: show the error, keep the state
+        show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
+    else:
+        bar.progress(1.0, text="done")
+        state.set_result(res, p)
+        st.success("Replay finished.")
+
+res = state.result()
+if res is not None:
+    st.subheader("Result")
+    cost = res.cost
+    k = st.columns(3)
+    k[0].metric("Model calls", cost.llm_calls)
+    k[1].metric("Tokens", cost.tokens)
+    k[2].metric("Replay ratio", f"{cost.replay_ratio:.3f}")
+    st.markdown("**Corrected answer**")
+    st.success(res.answer if res.answer is not None else "(answer generation failed)")
+    st.caption(f"Original: {res.original_answer}")
+    rep = res.report
+    for key, title in (("failures", "Failures"), ("needs_observation", "Needs an observation"),
+                       ("irreversible_effects", "Irreversible effects (not undone)"),
+                       ("skipped_writes", "Skipped writes")):
+        items = getattr(rep, key, None) or []
+        if items:
+            st.warning(f"**{title}**")
+            st.json([i.model_dump(mode="json") if hasattr(i, "model_dump") else i for i in items])
+    st.dataframe([s.model_dump(mode="json") for s in rep.steps], hide_index=True,
+                 width="stretch")
+    st.page_link("pages/6_Compare.py", label="Next: compare before and after", icon="➡️")
+elif state.RESULT in st.session_state:
+    st.info("The plan changed since the last replay; run it again.")

@@ -1,0 +1,91 @@
+"""Compare: the answers, the memory store and the trajectory before and after the repair."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import state
+from dashboard.widgets import answer_diff_html, page_setup, require_plan
+
+page_setup("Compare")
+st.title("6 · Before and after")
+
+p = require_plan()
+c = p.case
+res: Any = state.result()
+if res is None:
+    st.info("No replay of this plan yet: the store below is what the plan's dispositions "
+            "give, and the corrected answer appears after a replay.")
+    st.page_link("pages/5_Replay.py", label="Run the replay", icon="▶️")
+
+st.subheader("Answer")
+before = c.final_answer().text
+after = res.answer if res is not None and res.answer is not None else None
+left_html, right_html = answer_diff_html(before, after or before)
+a1, a2 = st.columns(2)
+with a1:
+    st.markdown("**Original (failed run)**")
+    st.html(f'<div id="dgrr-answer-before">{left_html}</div>')
+with a2:
+    st.markdown("**Corrected**")
+    if after is None:
+        st.caption("(not replayed yet)")
+    else:
+        st.html(f'<div id="dgrr-answer-after">{right_html}</div>')
+
+st.subheader("Memory store")
+if res is not None:
+    changes = res.report.store_changes
+    change_of = {}
+    for kind in ("deleted", "quarantined", "restored", "added", "retired"):
+        for rid in getattr(changes, kind, None) or []:
+            change_of[rid] = kind
+    active_after = {m.id: m for m in res.store.active}
+    quarantine_after = {m.id: m for m in res.store.quarantine}
+else:
+    change_of = {rid: {"delete": "deleted", "quarantine": "quarantined",
+                       "restore": "restored"}[d] for rid, d in p.memory.items() if d != "keep"}
+    active_after = {m.id: m for m in c.memory
+                    if (m.status == "active" and p.memory[m.id] == "keep")
+                    or p.memory[m.id] == "restore"}
+    quarantine_after = {m.id: m for m in c.memory if p.memory[m.id] == "quarantine"}
+records = {m.id: m for m in c.memory}
+rows = []
+for rid in [*records, *[r for r in active_after if r not in records]]:
+    old = records.get(rid)
+    new = active_after.get(rid) or quarantine_after.get(rid)
+    status_after = ("active" if rid in active_after else "quarantine" if rid in quarantine_after
+                    else "gone")
+    rows.append({"id": rid, "change": change_of.get(rid, "added" if old is None else "kept"),
+                 "before": old.status if old else "—", "after": status_after,
+                 "text before": old.text if old else "", "text after": new.text if new else ""})
+mem = pd.DataFrame(rows)
+order = {"deleted": 0, "quarantined": 1, "restored": 2, "added": 3, "retired": 4, "kept": 5}
+mem = mem.sort_values("change", key=lambda s: s.map(order), kind="stable")
+counts = mem["change"].value_counts()
+st.caption(" · ".join(f"{n} {k}" for k, n in counts.items()))
+st.dataframe(mem, hide_index=True, width="stretch")
+
+st.subheader("Trajectory")
+steps = {s.id: s for s in c.trajectory}
+if res is not None:
+    new_steps = {s.id: s for s in res.trajectory.trajectory}
+    outcome = {o.id: (o.outcome, o.detail) for o in res.report.steps}
+else:
+    new_steps = {}
+    outcome = {}
+plan_word = {"keep": "kept", "invalidate": "invalidated", "replay": "replayed",
+             "refresh": "refreshed"}
+traj = []
+for s in c.steps_in_order():
+    what, detail = outcome.get(s.id, (plan_word[p.steps[s.id]] + ("" if res else " (planned)"), ""))
+    new = new_steps.get(s.id)
+    traj.append({"seq": s.seq, "id": s.id, "type": s.type, "outcome": what,
+                 "old output": s.text,
+                 "new output": new.text if new is not None and what in ("replayed", "refreshed")
+                 else "", "detail": detail or ""})
+st.dataframe(pd.DataFrame(traj), hide_index=True, width="stretch")
+st.page_link("pages/7_Approve.py", label="Next: approve or reject", icon="➡️")
