@@ -1,7 +1,94 @@
-"""dgrr dashboard entry page (placeholder until the dashboard lands)."""
+"""dgrr dashboard: home page and the guided demo (`streamlit run app.py`).
+
+The pages in `pages/` walk one case from its diagnosed fault to an approved repair.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
 
 import streamlit as st
 
-st.set_page_config(page_title="dgrr", layout="wide")
+from dashboard import state
+from dashboard.widgets import answer_diff_html, graph_frame, page_setup, show_problems
+from repair_core import CaseError
+
+page_setup("Home")
 st.title("dgrr — dependency-guided rollback repair")
-st.write("Use the pages on the left to load a case, mark faults, review the plan and replay.")
+st.write(
+    "A memory-augmented agent answered wrongly because a memory record was wrong. Deleting "
+    "the record does not undo what it caused. dgrr follows the recorded dependencies from "
+    "the fault, keeps everything that still has independent evidence, and re-runs only what "
+    "the corrected answer needs.")
+st.markdown(
+    "**Pages:** 1 Load a case · 2 mark the Faults · 3 see the Graph · 4 review and edit the "
+    "Plan · 5 Replay · 6 Compare before and after · 7 Approve · 8 Benchmark")
+
+st.header("Guided demo")
+st.write("Pick a sample and press the button: the whole story runs — fault, graph, plan, "
+         "replay, compare — with one sentence per step. The case stays loaded for the other "
+         "pages.")
+samples = list(state.sample_paths())
+name = st.selectbox("Sample", samples, key="dgrr_w_demo_sample")
+if st.button("Run the whole story", type="primary", key="dgrr_w_demo_run"):
+    try:
+        state.set_case(state.load_sample(name), name)
+    except CaseError as exc:
+        show_problems(f"Could not load {name}", exc.problems)
+    else:
+        st.session_state["dgrr_demo"] = name
+        p = state.plan()
+        try:
+            from repair_core import repair
+        except ImportError:
+            repair = None
+        if repair is not None and p is not None:
+            with st.spinner("Replaying with the offline reference model…"):
+                state.set_result(repair(p.case, p), p)
+
+c = state.case()
+if st.session_state.get("dgrr_demo") and c is not None:
+    p = state.plan()
+    assert p is not None
+    a = p.analysis
+    records = {m.id: m for m in c.memory}
+
+    st.subheader("1 · The fault")
+    if not c.faults:
+        st.write("This case has no diagnosed fault: nothing needs repair.")
+    for f in c.faults:
+        seed = a.seeds[f]
+        how = ("it predates the run, so the record itself is where the damage starts"
+               if seed == f else f"the step `{seed}` that produced or mutated it is the seed")
+        st.write(f"Record `{f}` — “{records[f].text}” — was diagnosed as wrong; {how}.")
+
+    st.subheader("2 · What it reached")
+    st.write(f"Following the dependency edges (never the mere order of steps) the fault "
+             f"reaches {len(a.affected)} nodes. {len(a.supported)} of them are kept because "
+             f"they have independent evidence: "
+             + (", ".join(f"`{n}`" for n in sorted(a.supported)) or "none") + ".")
+    graph_frame(p, height=560, affected_only=False, hide_chain=True)
+
+    st.subheader("3 · The plan")
+    mem = Counter(p.memory.values())
+    st.write(
+        "Memory: " + ", ".join(f"{n} {k}" for k, n in sorted(mem.items())) + ". "
+        f"Trajectory: replay {len(p.replay_set)} of {len(c.trajectory)} steps "
+        f"({' → '.join(p.replay_order())}); the rest is kept or invalidated without "
+        "re-running.")
+
+    st.subheader("4 · Replay")
+    res = state.result()
+    if res is None:
+        st.write("Replay is not available in this installation yet (issue 3), so the story "
+                 "stops at the plan.")
+    else:
+        st.write(f"The replay re-ran the plan with `{res.report.model}`: "
+                 f"{res.cost.llm_calls} model calls, {res.cost.tokens} tokens, replay ratio "
+                 f"{res.cost.replay_ratio:.3f}.")
+
+        st.subheader("5 · Compare")
+        before, after = answer_diff_html(res.original_answer, res.answer or "")
+        st.write("The corrected answer differs only where the fault had reached it:")
+        st.html(f"<p><b>Before:</b> {before}</p><p><b>After:</b> {after}</p>")
+    st.page_link("pages/7_Approve.py", label="Review and approve this repair", icon="✅")
