@@ -10,6 +10,7 @@ import networkx as nx
 
 from ._case import SUFFICIENT_LABELS, Case, MemoryRecord, Step
 from ._graph import build_graph, dependents, premises
+from ._perf import without_gc
 
 __all__ = ["Analysis", "analyse", "lineage", "find_seed", "CHECKABLE_STEP_TYPES"]
 
@@ -120,6 +121,7 @@ def find_seed(G: nx.MultiDiGraph, steps: Mapping[str, Step], record: str) -> str
     return record
 
 
+@without_gc
 def analyse(case: Case, G: nx.MultiDiGraph | None = None) -> Analysis:
     """Run stage 2 on `case` (building its graph unless given).
 

@@ -9,12 +9,14 @@ from typing import Any
 import networkx as nx
 
 from ._case import Case
+from ._perf import without_gc
 
 __all__ = ["build_graph", "premises", "dependents", "node_kind", "CHAIN"]
 
 CHAIN = "chain"
 
 
+@without_gc
 def build_graph(case: Case) -> nx.MultiDiGraph:
     """The typed dependency graph of `case`.
 

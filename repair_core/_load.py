@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from ._case import CASE_FORMAT, LABELS, STEP_TYPES, TOOL_EFFECTS, WRITE_OPS, Case
 from ._errors import CaseError, Problem
+from ._perf import without_gc
 
 __all__ = ["load_case", "parse_case", "case_from_data", "check_case_data"]
 
@@ -34,6 +35,7 @@ def load_case(path: str | Path) -> Case:
     return parse_case(raw, source=str(p))
 
 
+@without_gc
 def parse_case(text: str | bytes, source: str | None = None) -> Case:
     """Validate a case given as JSON text.
 
@@ -54,6 +56,7 @@ def parse_case(text: str | bytes, source: str | None = None) -> Case:
     return case_from_data(data, source=source)
 
 
+@without_gc
 def case_from_data(data: Any, source: str | None = None) -> Case:
     """Validate already-parsed JSON data as a case."""
     case, problems = _validate(data)

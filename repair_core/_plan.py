@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from ._analysis import Analysis, Support, analyse
 from ._case import Case
 from ._graph import premises
+from ._perf import without_gc
 
 __all__ = [
     "MemoryAction",
@@ -100,6 +101,7 @@ class RepairPlan:
         return [s.id for s in self.case.steps_in_order() if s.id in self.replay_set]
 
 
+@without_gc
 def plan_case(case: Case, analysis: Analysis | None = None) -> RepairPlan:
     """Plan the repair of `case` by the fixed rules of stage 3.
 
