@@ -1,0 +1,159 @@
+"""Benchmark: browse the suites, open any case, run methods, see metrics by group."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import state
+from dashboard.widgets import page_setup, show_problems
+from repair_core import CaseError, DgrrError
+
+page_setup("Benchmark")
+st.title("8 · Benchmark")
+
+SUITES = {"controlled": state.SAMPLES / "controlled", "adapted": state.SAMPLES / "adapted"}
+
+
+@st.cache_data(show_spinner=False)
+def _index(paths_and_mtimes: tuple[tuple[str, float], ...]) -> pd.DataFrame:
+    rows = []
+    for path, _ in paths_and_mtimes:
+        try:
+            data = json.loads(Path(path).read_bytes())
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict) or data.get("format") != "dgrr.case/v1":
+            continue
+        ev = data.get("eval") or {}
+        types = ev.get("fault_types") or {}
+        faults = data.get("faults") or []
+        rel = Path(path).relative_to(state.ROOT)
+        rows.append({"case_id": str(data.get("case_id", rel.stem)),
+                     "suite": rel.parent.name if rel.parent != Path("sample_traces") else "samples",
+                     "domain": data.get("domain") or "-",
+                     "fault_type": types.get(faults[0], "-") if faults else "-",
+                     "n_faults": len(faults), "steps": len(data.get("trajectory") or []),
+                     "path": str(rel)})
+    return pd.DataFrame(rows, columns=["case_id", "suite", "domain", "fault_type", "n_faults",
+                                       "steps", "path"])
+
+
+paths = [p for p in state.sample_paths().values() if p is not None]
+cases = _index(tuple((str(p), p.stat().st_mtime) for p in paths))
+missing = [name for name, folder in SUITES.items() if not folder.is_dir()]
+if missing:
+    st.warning("Not generated yet: " + ", ".join(f"the **{m}** suite (`sample_traces/{m}/`)"
+                                                   for m in missing)
+               + ". Generate it with `dgrr bench generate --suite NAME`; meanwhile this page "
+               "browses the cases that are there.")
+st.caption(f"{len(cases)} cases under `sample_traces/`.")
+
+out_dir = st.text_input("Results folder (`dgrr bench run --out`)", value="bench-out",
+                        key="dgrr_w_bench_out")
+out = (state.ROOT / out_dir) if not Path(out_dir).is_absolute() else Path(out_dir)
+try:
+    from repair_core.bench import load_results
+
+    results = load_results(out) if (out / "results").is_dir() else []
+except (ImportError, ValueError, OSError) as exc:
+    results = []
+    st.warning(f"Could not read results in `{out}`: {exc}")
+recovered = pd.DataFrame([{"case_id": r.case_id, "method": r.method, "recovered": r.recovered}
+                          for r in results])
+if not recovered.empty:
+    wide = recovered.pivot_table(index="case_id", columns="method", values="recovered",
+                                 aggfunc="first")
+    cases = cases.merge(wide, left_on="case_id", right_index=True, how="left")
+
+f = st.columns(5)
+suite = f[0].multiselect("Suite", sorted(cases["suite"].unique()), key="dgrr_w_b_suite")
+domain = f[1].multiselect("Domain", sorted(cases["domain"].unique()), key="dgrr_w_b_domain")
+ftype = f[2].multiselect("Fault type", sorted(cases["fault_type"].unique()), key="dgrr_w_b_type")
+nf = f[3].multiselect("Faults", sorted(cases["n_faults"].unique()), key="dgrr_w_b_nf")
+methods_seen = sorted(recovered["method"].unique()) if not recovered.empty else []
+rec_filter = f[4].selectbox("Recovered by", ["(any)", *[f"{m}: yes" for m in methods_seen],
+                                             *[f"{m}: no" for m in methods_seen]],
+                            key="dgrr_w_b_rec")
+shown = cases
+for col, chosen in (("suite", suite), ("domain", domain), ("fault_type", ftype),
+                    ("n_faults", nf)):
+    if chosen:
+        shown = shown[shown[col].isin(chosen)]
+if rec_filter != "(any)":
+    m, yes = rec_filter.rsplit(": ", 1)
+    shown = shown[shown[m].fillna(False).astype(bool) == (yes == "yes")]
+st.dataframe(shown, hide_index=True, width="stretch")
+
+o1, o2 = st.columns([3, 1])
+pick = o1.selectbox("Open a case in the other pages", shown["path"].tolist(),
+                    key="dgrr_w_b_pick")
+if o2.button("Open", key="dgrr_w_b_open", disabled=pick is None):
+    try:
+        state.set_case(state.load_sample(pick), pick)
+    except CaseError as exc:
+        show_problems(f"Could not load {pick}", exc.problems)
+    else:
+        st.success(f"Opened `{state.case().case_id}`.")  # type: ignore[union-attr]
+        st.page_link("pages/3_Graph.py", label="See its graph", icon="➡️")
+
+st.subheader("Run methods on the selection")
+try:
+    from repair_core.bench import METHOD_LABELS, run_bench
+except ImportError:
+    METHOD_LABELS, run_bench = {}, None
+try:
+    from repair_core import execute  # noqa: F401  (the benchmark replays through it)
+    can_run = run_bench is not None
+except ImportError:
+    can_run = False
+methods = st.multiselect("Methods", list(METHOD_LABELS), default=["ours"] if METHOD_LABELS else [],
+                         format_func=lambda m: METHOD_LABELS.get(m, m), key="dgrr_w_b_methods")
+if not can_run:
+    st.info("Running methods needs the replay executor (issue 3) and the benchmark runner "
+            "(issue 4); one of them is not in this installation yet.")
+if st.button(f"Run {len(methods)} method(s) on {len(shown)} case(s)", key="dgrr_w_b_run",
+             disabled=not can_run or not methods or shown.empty):
+    bar = st.progress(0.0, text="starting…")
+    total = len(methods) * len(shown)
+    done: list[Any] = []
+
+    def on_result(method: str, case_id: str) -> None:
+        done.append((method, case_id))
+        bar.progress(len(done) / max(total, 1), text=f"{len(done)}/{total}: {method} on {case_id}")
+
+    try:
+        assert run_bench is not None
+        run_bench([state.ROOT / p for p in shown["path"]], methods, out, progress=False,
+                  suite="dashboard", on_result=on_result)
+    except DgrrError as exc:
+        show_problems("Run failed", [str(exc)])
+    else:
+        bar.progress(1.0, text=f"done: {len(done)} new result(s), the rest were stored already")
+        st.rerun()
+
+st.subheader("Metrics")
+if not results:
+    st.caption(f"No results in `{out}` yet.")
+else:
+    from repair_core.bench import summaries, summarise_by
+
+    ids = set(shown["case_id"])
+    sel = [r for r in results if r.case_id in ids]
+    table = pd.DataFrame({METHOD_LABELS.get(m, m): s.model_dump() for m, s in
+                          summaries(sel).items()}).T
+    st.dataframe(table, width="stretch")
+    for grouping in ("domain", "fault_type"):
+        rows = []
+        for m in sorted({r.method for r in sel}):
+            for g, s in summarise_by([r for r in sel if r.method == m], grouping).items():
+                rows.append({"method": METHOD_LABELS.get(m, m), grouping: g, "recovery": s.recovery})
+        if rows:
+            st.markdown(f"**Recovery by {grouping.replace('_', ' ')}**")
+            chart = pd.DataFrame(rows).pivot_table(index=grouping, columns="method",
+                                                   values="recovery")
+            st.bar_chart(chart, stack=False)
