@@ -85,6 +85,8 @@ def claim_policy(inputs: dict[str, Any]) -> dict[str, Any]:
                 "key": slot, "value": None, "cites": [], "support": None}
     item, value = chosen
     text = item.get("text") or f"{slot} is {value}."
+    if isinstance(item.get("value"), dict) and item.get("key") != slot:
+        text = f"{str(slot).replace('_', ' ').capitalize()}: {value}."
     if item.get("kind") == "observation":
         text = f"{slot} is {value} (from {item.get('tool', 'a tool')})."
     return {"text": text, "key": slot if slot is not None else item.get("key"), "value": value,
@@ -182,8 +184,8 @@ def answer_policy(inputs: dict[str, Any]) -> dict[str, Any]:
     used = obs + claims
     if not used:
         return {"text": "I could not find the information needed to answer that.", "cites": []}
-    text = " ".join(_sentence(e.get("text", "")) for e in used)
-    return {"text": text, "cites": [e["id"] for e in used]}
+    sentences = list(dict.fromkeys(_sentence(e.get("text", "")) for e in used))
+    return {"text": " ".join(sentences), "cites": [e["id"] for e in used]}
 
 
 def _sentence(text: str) -> str:

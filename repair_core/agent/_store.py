@@ -1,0 +1,90 @@
+"""The memory store the agent reads and writes, and a deterministic lexical retriever."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from .._case import MemoryRecord
+
+__all__ = ["MemoryStore", "Retriever", "LexicalRetriever", "tokens"]
+
+_STOP = frozenset(
+    "a an and are as at be by for from i in is it me my of on or please the to with you your "
+    "what when where which who will can do does did this that there their our we us".split())
+
+
+def tokens(text: str) -> set[str]:
+    """Lower-case word stems (a plural `s` dropped), without stop words."""
+    out = set()
+    for word in re.findall(r"[a-z0-9]+", str(text).lower()):
+        if word in _STOP:
+            continue
+        out.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return out
+
+
+def record_tokens(record: MemoryRecord) -> set[str]:
+    """What a record can be found by: its text and its key."""
+    return tokens(record.text) | tokens((record.key or "").replace("_", " "))
+
+
+class Retriever(Protocol):
+    def retrieve(self, records: Sequence[MemoryRecord], query: str, user_id: str,
+                 k: int = 5) -> list[str]:
+        """Ids of the records that answer `query`, best first."""
+        ...
+
+
+class LexicalRetriever:
+    """Ranks the user's active records by how many query words they contain (ties: store
+    order); returns at most `k` records that share at least one word with the query."""
+
+    def __init__(self, k: int = 5) -> None:
+        self.k = k
+
+    def retrieve(self, records: Sequence[MemoryRecord], query: str, user_id: str,
+                 k: int | None = None) -> list[str]:
+        wanted = tokens(query)
+        scored = []
+        for pos, rec in enumerate(records):
+            if rec.status != "active" or rec.user_id != user_id:
+                continue
+            score = len(wanted & record_tokens(rec))
+            if score:
+                scored.append((-score, pos, rec.id))
+        scored.sort()
+        return [rid for _, _, rid in scored[: k or self.k]]
+
+
+class MemoryStore:
+    """Records in store order (oldest first); only `active` ones are retrieved."""
+
+    def __init__(self, records: Iterable[MemoryRecord | dict[str, Any]] = ()) -> None:
+        self.records: list[MemoryRecord] = [
+            r if isinstance(r, MemoryRecord) else MemoryRecord.model_validate(r) for r in records]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def get(self, rid: str) -> MemoryRecord | None:
+        return next((r for r in self.records if r.id == rid), None)
+
+    def active(self) -> list[MemoryRecord]:
+        return [r for r in self.records if r.status == "active"]
+
+    def add(self, record: MemoryRecord) -> None:
+        if self.get(record.id) is not None:
+            raise ValueError(f"record id {record.id!r} already in the store")
+        self.records.append(record)
+
+    def new_id(self, prefix: str = "m") -> str:
+        taken = {r.id for r in self.records}
+        n = len(self.records) + 1
+        while f"{prefix}{n}" in taken:
+            n += 1
+        return f"{prefix}{n}"

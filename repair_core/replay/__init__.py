@@ -1,0 +1,31 @@
+"""Stage 4 (selective replay) and stage 5 (repair outputs)."""
+
+from ._executor import ProgressFn, execute, repair
+from ._models import (
+    Cost,
+    Decision,
+    Failure,
+    RepairedStore,
+    RepairReport,
+    RepairResult,
+    SkippedWrite,
+    StepOutcome,
+    StoreChanges,
+    ToolNote,
+)
+
+__all__ = [
+    "Cost",
+    "Decision",
+    "Failure",
+    "ProgressFn",
+    "RepairReport",
+    "RepairResult",
+    "RepairedStore",
+    "SkippedWrite",
+    "StepOutcome",
+    "StoreChanges",
+    "ToolNote",
+    "execute",
+    "repair",
+]

@@ -1,0 +1,167 @@
+"""What a repair returns: the corrected answer, store, trajectory, report and cost."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .._case import Case, MemoryRecord
+
+__all__ = [
+    "Cost",
+    "Decision",
+    "StepOutcome",
+    "SkippedWrite",
+    "ToolNote",
+    "Failure",
+    "StoreChanges",
+    "RepairReport",
+    "RepairedStore",
+    "RepairResult",
+]
+
+Outcome = Literal["kept", "invalidated", "replayed", "refreshed", "skipped", "failed",
+                  "needs_observation", "irreversible"]
+
+
+class Cost(BaseModel):
+    """What the repair spent."""
+
+    llm_calls: int = 0
+    """Model calls made during the repair (retries included)."""
+    tokens: int = 0
+    """Prompt plus completion tokens of those calls."""
+    replay_ratio: float = 0.0
+    """Replayed steps / trajectory steps."""
+
+
+class Decision(BaseModel):
+    """One plan decision and why it was made."""
+
+    id: str
+    """Record or step id."""
+    kind: Literal["record", "step"]
+    """What the id names."""
+    action: str
+    """keep, delete, quarantine, restore (records); keep, invalidate, replay, refresh (steps)."""
+    reason: str
+    """Why (the path from a fault, the support that kept it, or `unaffected`)."""
+
+
+class StepOutcome(BaseModel):
+    """What the executor did with one step."""
+
+    id: str
+    """Step id."""
+    type: str
+    """Step type."""
+    outcome: Outcome
+    """What happened to it."""
+    detail: str = ""
+    """One line: the new output, or why it was not produced."""
+    llm_calls: int = 0
+    """Model calls spent on this step."""
+    tokens: int = 0
+    """Tokens spent on this step."""
+
+
+class SkippedWrite(BaseModel):
+    """A record a replayed write did not apply."""
+
+    step: str
+    """The memory_write step."""
+    text: str
+    """The record it would have written."""
+    reason: str
+    """Why it was skipped (re-admits a diagnosed fault, no longer supported, ...)."""
+
+
+class ToolNote(BaseModel):
+    """A tool call that needs attention: an irreversible effect, a missing tool, a reset."""
+
+    step: str
+    """The tool_action step."""
+    tool: str
+    """Tool name."""
+    args: dict[str, Any] = Field(default_factory=dict)
+    """Arguments of the call concerned."""
+    reason: str
+    """What happened or what is needed."""
+
+
+class Failure(BaseModel):
+    """A step the repair could not regenerate."""
+
+    step: str
+    """Step id."""
+    stage: str
+    """Prompt stage or executor phase that failed."""
+    error: str
+    """What went wrong."""
+
+
+class StoreChanges(BaseModel):
+    """Record ids by what the repair did to them."""
+
+    deleted: list[str] = Field(default_factory=list)
+    """Left the active store (diagnosed faults, or deleted by the store edits)."""
+    quarantined: list[str] = Field(default_factory=list)
+    """Moved to the audit partition."""
+    restored: list[str] = Field(default_factory=list)
+    """Back in the active store."""
+    added: list[str] = Field(default_factory=list)
+    """Written by replayed steps."""
+    retired: list[str] = Field(default_factory=list)
+    """Superseded or deleted by replayed steps."""
+
+
+class RepairReport(BaseModel):
+    """Every decision with its reason, and everything the replay did or could not do."""
+
+    case_id: str
+    """The case repaired."""
+    model: str
+    """The model string used."""
+    decisions: list[Decision] = Field(default_factory=list)
+    """One per record and step."""
+    steps: list[StepOutcome] = Field(default_factory=list)
+    """One per step, in trajectory order."""
+    store_changes: StoreChanges = Field(default_factory=StoreChanges)
+    """What changed in the store."""
+    skipped_writes: list[SkippedWrite] = Field(default_factory=list)
+    """Writes not applied, with the reason."""
+    needs_observation: list[ToolNote] = Field(default_factory=list)
+    """Actions whose tool is not registered: supply the observation by hand."""
+    irreversible_effects: list[ToolNote] = Field(default_factory=list)
+    """External effects that rollback cannot undo."""
+    resets: list[ToolNote] = Field(default_factory=list)
+    """Resets and compensations issued before re-issuing a call."""
+    failures: list[Failure] = Field(default_factory=list)
+    """Steps that could not be regenerated."""
+
+
+class RepairedStore(BaseModel):
+    """The repaired store, partitioned."""
+
+    active: list[MemoryRecord]
+    """Records the agent may retrieve after the repair."""
+    quarantine: list[MemoryRecord]
+    """Records kept for audit only; never retrieved."""
+
+
+class RepairResult(BaseModel):
+    """The outputs of stage 5 (`dgrr repair --json` prints this object)."""
+
+    answer: str | None
+    """The corrected final answer (None only if regenerating it failed)."""
+    original_answer: str
+    """The failed run's final answer."""
+    store: RepairedStore
+    """Active store and quarantine partition."""
+    trajectory: Case
+    """The repaired trajectory, a valid `dgrr.case/v1` case."""
+    report: RepairReport
+    """Decisions, outcomes and problems."""
+    cost: Cost
+    """LLM calls, tokens, replay ratio."""
