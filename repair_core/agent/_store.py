@@ -11,8 +11,7 @@ from .._case import MemoryRecord
 __all__ = ["MemoryStore", "Retriever", "LexicalRetriever", "tokens"]
 
 _STOP = frozenset(
-    "a an and are as at be by for from i in is it me my of on or please the to with you your "
-    "what when where which who will can do does did this that there their our we us".split())
+    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "i", "in", "is", "it", "me", "my", "of", "on", "or", "please", "the", "to", "with", "you", "your", "what", "when", "where", "which", "who", "will", "can", "do", "does", "did", "this", "that", "there", "their", "our", "we", "us"])
 
 
 def tokens(text: str) -> set[str]:

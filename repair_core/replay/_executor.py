@@ -8,6 +8,7 @@ effect; the final answer is always regenerated.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -49,7 +50,6 @@ from ._models import (
     RepairResult,
     SkippedWrite,
     StepOutcome,
-    StoreChanges,
     ToolNote,
 )
 
@@ -230,10 +230,8 @@ class _Run:
         for step in self.order:
             if (isinstance(step, ToolAction) and step.status == "ok" and step.tool in self.tools
                     and self.tools.get(step.tool).effect != "pure"):  # type: ignore[union-attr]
-                try:
+                with contextlib.suppress(ToolError):
                     self.tools.call(self.world, step.tool, step.args)
-                except ToolError:
-                    pass
 
     # ---- evidence --------------------------------------------------------------------
 
