@@ -1,0 +1,134 @@
+"""`dgrr repair CASE`: plan and selectively replay a repair (stages 1-5)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from .._errors import DgrrError
+from .._io import atomic_write_json, atomic_write_text, to_json
+from .._load import load_case
+from .._plan import plan_case
+
+EXIT_OK, EXIT_FAILED = 0, 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "repair", help="repair a case: plan, then selectively replay (stages 1-5)",
+        description="Plan the repair of a case and replay only what the corrected answer "
+                    "needs, through a litellm model (default: the offline reference model).")
+    p.add_argument("case", help="path of the case JSON")
+    p.add_argument("--model", default="dgrr/reference",
+                   help="litellm model string (default: dgrr/reference, offline, no key)")
+    p.add_argument("--api-base", default=None, help="API base URL for the model")
+    p.add_argument("--plan", metavar="EDITED_PLAN.json", default=None,
+                   help="an edited plan report (same shape as `dgrr plan --json`)")
+    p.add_argument("--force", action="store_true",
+                   help="apply plan edits even when they break the method's invariants")
+    p.add_argument("--observation", action="append", default=[], metavar="STEP=JSON",
+                   help="hand-supplied output for a tool_action whose tool is not registered "
+                        "(JSON, plain text, or @file); repeatable")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="write result.json, answer.txt, trajectory.json, store.json, "
+                        "report.json atomically into DIR")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..replay import repair
+
+    case = load_case(args.case)
+    plan = plan_case(case)
+    if args.plan:
+        plan = _edited_plan(plan, args.plan, args.force)
+    observations = dict(_observation(o) for o in args.observation)
+    result = repair(case, plan, model=args.model, api_base=args.api_base,
+                    observations=observations)
+    data = result.model_dump(mode="json")
+    if args.out:
+        write_outputs(Path(args.out), data)
+    if args.json:
+        sys.stdout.write(to_json(data))
+    else:
+        write_summary(result, sys.stdout, out_dir=args.out)
+    return EXIT_OK if result.answer is not None and not result.report.failures else EXIT_FAILED
+
+
+def _edited_plan(plan: Any, path: str, force: bool) -> Any:
+    from .._edit import apply_edits, edits_from_report
+
+    try:
+        report = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DgrrError(f"--plan: no such file: {path}") from None
+    except json.JSONDecodeError as exc:
+        raise DgrrError(f"--plan {path}: not JSON (line {exc.lineno} column {exc.colno}: "
+                        f"{exc.msg})") from None
+    edits = edits_from_report(plan, report)
+    return apply_edits(plan, edits, force=force, comment=f"edited plan {path}")
+
+
+def _observation(spec: str) -> tuple[str, Any]:
+    step, sep, value = spec.partition("=")
+    if not sep or not step:
+        raise DgrrError(f"--observation {spec!r}: expected STEP=VALUE")
+    if value.startswith("@"):
+        try:
+            value = Path(value[1:]).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise DgrrError(f"--observation {step}: cannot read {value[1:]}: {exc}") from None
+    try:
+        return step, json.loads(value)
+    except json.JSONDecodeError:
+        return step, value
+
+
+def write_outputs(out: Path, data: dict[str, Any]) -> None:
+    """The result and its parts, each written atomically."""
+    if out.exists() and not out.is_dir():
+        raise DgrrError(f"--out {out}: exists and is not a folder")
+    atomic_write_json(out / "trajectory.json", data["trajectory"])
+    atomic_write_json(out / "store.json", data["store"])
+    atomic_write_json(out / "report.json", {**data["report"], "cost": data["cost"]})
+    atomic_write_text(out / "answer.txt", (data["answer"] or "") + "\n")
+    atomic_write_json(out / "result.json", data)
+
+
+def write_summary(result: Any, out: TextIO, out_dir: str | None = None) -> None:
+    """The corrected answer next to the original, the store changes and the cost."""
+    w = out.write
+    r = result.report
+    w(f"Repair of {r.case_id} with {r.model}\n\n")
+    w(f"  original answer:  {result.original_answer}\n")
+    w(f"  corrected answer: {result.answer if result.answer is not None else '(failed)'}\n\n")
+    ch = r.store_changes
+    w(f"Store: {len(result.store.active)} active, {len(result.store.quarantine)} quarantined\n")
+    for label, ids in (("deleted", ch.deleted), ("quarantined", ch.quarantined),
+                       ("restored", ch.restored), ("added", ch.added), ("retired", ch.retired)):
+        if ids:
+            w(f"  {label:<12} {', '.join(ids)}\n")
+    texts = {m.id: m.text for m in result.trajectory.memory}
+    for rid in ch.added:
+        w(f"  + {rid}: {texts.get(rid, '')}\n")
+    w("\nReplay:\n")
+    for o in r.steps:
+        if o.outcome not in ("kept",):
+            calls = f" [{o.llm_calls} call{'s' if o.llm_calls != 1 else ''}]" if o.llm_calls else ""
+            w(f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} {o.detail[:90]}\n")
+    for title, notes in (("Skipped writes", r.skipped_writes),
+                         ("Needs a hand-supplied observation", r.needs_observation),
+                         ("Irreversible effects (rollback cannot undo)", r.irreversible_effects),
+                         ("Resets and compensations", r.resets), ("Failures", r.failures)):
+        if notes:
+            w(f"\n{title}:\n")
+            for n in notes:
+                w("  " + " | ".join(f"{v}" for v in n.model_dump().values() if v not in ({}, "")) + "\n")
+    c = result.cost
+    w(f"\nCost: {c.llm_calls} LLM calls, {c.tokens} tokens, replay ratio {c.replay_ratio:.3f}\n")
+    if out_dir:
+        w(f"Wrote result.json, answer.txt, trajectory.json, store.json, report.json to {out_dir}\n")
