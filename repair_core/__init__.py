@@ -29,10 +29,18 @@ from ._fixtures import fixture_path, load_example
 from ._graph import build_graph
 from ._load import case_from_data, check_case_data, load_case, parse_case
 from ._plan import PlanEdit, PlanReport, RepairPlan, plan_case
+from .model import ModelClient
+from .replay import Cost, RepairReport, RepairResult, execute, repair
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Cost",
+    "ModelClient",
+    "RepairReport",
+    "RepairResult",
+    "execute",
+    "repair",
     "CASE_FORMAT",
     "Analysis",
     "Answer",

@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "graph",
     "approve",
     "synth",
+    "repair",
 )
 
 EXIT_OK = 0
