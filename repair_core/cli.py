@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "approve",
     "synth",
     "repair",
+    "serve_model",
 )
 
 EXIT_OK = 0

@@ -1,0 +1,40 @@
+"""`dgrr serve-model --port P`: the reference model over OpenAI-compatible HTTP."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .._errors import DgrrError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve-model", help="serve the reference model at 127.0.0.1:P/v1/chat/completions",
+        description="An OpenAI-compatible server for the offline reference model. Use it with "
+                    "--model openai/dgrr-reference --api-base http://127.0.0.1:P/v1.")
+    p.add_argument("--port", type=int, default=8765, help="port (0 picks a free one)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..model._server import SERVED_MODEL, make_server
+
+    if not 0 <= args.port <= 65535:
+        raise DgrrError(f"--port {args.port}: must be between 0 and 65535")
+    try:
+        server = make_server(args.port, args.host, verbose=args.verbose)
+    except OSError as exc:
+        raise DgrrError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    host, port = server.server_address[:2]
+    print(f"serving {SERVED_MODEL} at http://{host}:{port}/v1 "
+          f"(use --model openai/{SERVED_MODEL} --api-base http://{host}:{port}/v1)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped", file=sys.stderr)
+    finally:
+        server.server_close()
+    return 0
