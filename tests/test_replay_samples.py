@@ -1,0 +1,101 @@
+"""Every sample trace repairs correctly through the offline reference model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from repair_core import case_from_data, load_case, plan_case
+from repair_core.replay import repair
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
+CASES = sorted(p for p in SAMPLES.glob("*.json") if not p.name.endswith(".plan.json"))
+
+
+@pytest.fixture(scope="module", params=CASES, ids=lambda p: p.stem)
+def repaired(request):
+    case = load_case(request.param)
+    plan = plan_case(case.without_eval())
+    return case, plan, repair(case.without_eval(), plan)
+
+
+def test_there_are_sample_traces():
+    assert len(CASES) >= 4
+
+
+def test_answer_contains_every_required_fact(repaired):
+    case, _, result = repaired
+    assert result.answer is not None
+    missing = [f for f in case.eval.required_facts if f not in result.answer]
+    assert not missing, f"{case.case_id}: answer {result.answer!r} lacks {missing}"
+    assert result.original_answer == case.final_answer().text
+    assert not result.report.failures
+
+
+def test_no_diagnosed_fault_is_active(repaired):
+    case, _, result = repaired
+    active = {r.id for r in result.store.active}
+    assert not active & set(case.faults)
+    for r in result.store.active:  # nor was a fault re-admitted under a new id
+        for f in (m for m in case.memory if m.id in case.faults):
+            assert r.text != f.text
+            assert not (r.key == f.key and r.value == f.value and r.key is not None)
+
+
+def test_records_are_where_the_plan_says(repaired):
+    _, plan, result = repaired
+    active = {r.id for r in result.store.active}
+    quarantine = {r.id for r in result.store.quarantine}
+    for rid, action in plan.memory.items():
+        if action == "quarantine":
+            assert rid in quarantine and rid not in active
+        elif action == "delete":
+            assert rid not in active and rid not in quarantine
+        elif action == "restore":
+            assert rid in active
+        else:
+            original = next(m for m in plan.case.memory if m.id == rid)
+            assert (rid in active) == (original.status == "active"), rid
+
+
+def test_repaired_trajectory_is_a_valid_case(repaired):
+    case, plan, result = repaired
+    again = case_from_data(result.trajectory.model_dump(mode="json"))
+    assert [s.id for s in again.steps_in_order()] == [s.id for s in case.steps_in_order()]
+    assert again.final_answer().text == result.answer
+    marks = {s.id: s.model_extra["repair"] for s in again.trajectory}
+    for sid, action in plan.steps.items():
+        expected = {"keep": {"kept"}, "invalidate": {"invalidated"}, "replay": {"replayed"},
+                    "refresh": {"refreshed"}}[action]
+        assert marks[sid] in expected, (sid, action, marks[sid])
+
+
+def test_replayed_steps_cite_only_valid_evidence(repaired):
+    _, plan, result = repaired
+    bad = set(plan.case.faults) | {r.id for r in result.store.quarantine}
+    for step in result.trajectory.trajectory:
+        if step.model_extra.get("repair") in ("replayed", "refreshed"):
+            assert not {d.id for d in step.deps} & bad, step.id
+
+
+def test_cost_counts_calls_tokens_and_replay_ratio(repaired):
+    case, plan, result = repaired
+    llm_steps = [o for o in result.report.steps if o.llm_calls]
+    assert result.cost.llm_calls == sum(o.llm_calls for o in llm_steps) > 0
+    assert result.cost.tokens == sum(o.tokens for o in result.report.steps) > 0
+    assert result.cost.replay_ratio == pytest.approx(len(plan.replay_set) / len(case.trajectory),
+                                                     abs=1e-6)
+
+
+def test_every_decision_has_a_reason(repaired):
+    case, _, result = repaired
+    ids = {d.id for d in result.report.decisions}
+    assert ids == {m.id for m in case.memory} | {s.id for s in case.trajectory}
+    assert all(d.reason for d in result.report.decisions)
+
+
+def test_eval_labels_change_nothing():
+    case = load_case(CASES[0])
+    a, b = repair(case), repair(case.without_eval())
+    assert a.answer == b.answer and a.cost == b.cost
