@@ -1,0 +1,102 @@
+"""`dgrr repair`: text and JSON output, --out files, edited plans, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from repair_core import case_from_data, load_case
+from repair_core.cli import main
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
+FIG1 = str(SAMPLES / "figure1-travel.json")
+
+
+def test_text_output_shows_both_answers_store_changes_and_cost(capsys):
+    assert main(["repair", FIG1]) == 0
+    out = capsys.readouterr().out
+    assert "original answer:  Booked JL1 SFO to NRT next Friday, economy, window seat 31A" in out
+    assert "corrected answer: JL1 SFO to NRT" in out and "aisle seat 31C" in out
+    assert "deleted      m3" in out and "quarantined  m6" in out
+    assert "Cost: 3 LLM calls" in out and "replay ratio 0.545" in out
+
+
+def test_json_is_one_object_with_the_issue_fields(capsys):
+    assert main(["repair", FIG1, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"answer", "original_answer", "store", "trajectory", "report", "cost"}
+    assert set(data["store"]) == {"active", "quarantine"}
+    assert set(data["cost"]) == {"llm_calls", "tokens", "replay_ratio"}
+    assert data["cost"]["llm_calls"] == 3
+    assert [r["id"] for r in data["store"]["quarantine"]] == ["m6"]
+    assert "m3" not in {r["id"] for r in data["store"]["active"]}
+    case_from_data(data["trajectory"])
+    for fact in load_case(FIG1).eval.required_facts:
+        assert fact in data["answer"]
+
+
+def test_out_writes_every_part(tmp_path, capsys):
+    out = tmp_path / "res"
+    assert main(["repair", FIG1, "--out", str(out)]) == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["answer.txt", "report.json", "result.json", "store.json", "trajectory.json"]
+    assert "31C" in (out / "answer.txt").read_text()
+    case_from_data(json.loads((out / "trajectory.json").read_text()))
+    assert json.loads((out / "report.json").read_text())["cost"]["llm_calls"] == 3
+
+
+def _plan_json(capsys) -> dict:
+    assert main(["plan", FIG1, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_edit_that_keeps_a_fault_is_refused_unless_forced(tmp_path, capsys):
+    report = _plan_json(capsys)
+    report["memory"]["m3"] = "keep"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(report))
+    assert main(["repair", FIG1, "--plan", str(edited)]) == 2
+    err = capsys.readouterr().err
+    assert "m3" in err and "Traceback" not in err
+    assert main(["repair", FIG1, "--plan", str(edited), "--force", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "m3" in {r["id"] for r in data["store"]["active"]}
+
+
+def test_valid_edit_changes_the_replay(tmp_path, capsys):
+    report = _plan_json(capsys)
+    report["steps"]["s11"] = "replay"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(report))
+    assert main(["repair", FIG1, "--plan", str(edited), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    outcomes = {o["id"]: o["outcome"] for o in data["report"]["steps"]}
+    assert outcomes["s11"] in ("replayed", "skipped")
+    assert data["cost"]["replay_ratio"] == pytest.approx(7 / 11, abs=1e-6)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["repair", "missing.json"], "file not found"),
+    (["repair", FIG1, "--plan", "missing-plan.json"], "no such file"),
+    (["repair", FIG1, "--observation", "nonsense"], "STEP=VALUE"),
+])
+def test_bad_input_exits_2_with_a_message(argv, needle, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err
+
+
+def test_bad_plan_json_names_line_and_column(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{\n  \"memory\": }")
+    assert main(["repair", FIG1, "--plan", str(bad)]) == 2
+    assert "line 2 column" in capsys.readouterr().err
+
+
+def test_out_over_a_file_is_refused_and_writes_nothing(tmp_path, capsys):
+    target = tmp_path / "taken"
+    target.write_text("keep me")
+    assert main(["repair", FIG1, "--out", str(target)]) == 2
+    assert target.read_text() == "keep me"
