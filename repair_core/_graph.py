@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import pairwise
-from typing import Any
 
 import networkx as nx
 
@@ -37,20 +36,63 @@ def build_graph(case: Case) -> nx.MultiDiGraph:
     ordered = case.steps_in_order()
     records = sorted(case.memory, key=lambda m: m.id)
     G = nx.MultiDiGraph(case_id=case.case_id)
-    G.add_nodes_from((t.id, {"kind": "turn", "type": "turn", "seq": t.seq})
-                     for t in sorted(case.session, key=lambda t: t.seq))
-    G.add_nodes_from((s.id, {"kind": "step", "type": s.type, "seq": s.seq}) for s in ordered)
-    G.add_nodes_from((m.id, {"kind": "record", "type": "record", "seq": m.created_seq})
-                     for m in records)
-    edges: list[tuple[str, str, str, dict[str, Any]]] = []
+    _add_nodes(G, ((t.id, "turn", "turn", t.seq)
+                   for t in sorted(case.session, key=lambda t: t.seq)))
+    _add_nodes(G, ((s.id, "step", s.type, s.seq) for s in ordered))
+    _add_nodes(G, ((m.id, "record", "record", m.created_seq) for m in records))
+    edges: list[tuple[str, str, str, bool]] = []
     for node in (*ordered, *records):
-        for dep in sorted(node.deps, key=lambda d: (d.id, d.label, d.sufficient)):
-            edges.append((dep.id, node.id, dep.label,
-                          {"label": dep.label, "sufficient": dep.sufficient}))
-    edges.extend((a.id, b.id, CHAIN, {"label": CHAIN, "sufficient": False})
-                 for a, b in pairwise(ordered))
-    G.add_edges_from(edges)
+        deps = node.deps
+        if len(deps) > 1:
+            deps = sorted(deps, key=lambda d: (d.id, d.label, d.sufficient))
+        node_id = node.id
+        edges.extend((dep.id, node_id, dep.label, dep.sufficient) for dep in deps)
+    edges.extend((a.id, b.id, CHAIN, False) for a, b in pairwise(ordered))
+    _add_edges(G, edges)
     return G
+
+
+# The two helpers below fill networkx's adjacency dicts directly, exactly as
+# `add_nodes_from` / `add_edges_from` would (same insertion order, same merging of a
+# repeated (premise, dependent, label)), at a fraction of the per-call overhead: building
+# dominated planning time on large cases (see docs/performance.md).
+def _add_nodes(G: nx.MultiDiGraph, nodes: Iterable[tuple[str, str, str, int | None]]) -> None:
+    node_attrs, succ, pred = G._node, G._succ, G._pred
+    for node, kind, type_, seq in nodes:
+        attrs = {"kind": kind, "type": type_, "seq": seq}
+        if node in node_attrs:
+            node_attrs[node].update(attrs)
+        else:
+            succ[node] = {}
+            pred[node] = {}
+            node_attrs[node] = attrs
+    nx._clear_cache(G)
+
+
+def _add_edges(G: nx.MultiDiGraph, edges: Iterable[tuple[str, str, str, bool]]) -> None:
+    node_attrs, succ, pred = G._node, G._succ, G._pred
+    for u, v, label, sufficient in edges:
+        if u not in succ:
+            _add_bare_node(u, node_attrs, succ, pred)
+        if v not in succ:
+            _add_bare_node(v, node_attrs, succ, pred)
+        keydict = succ[u].get(v)
+        if keydict is None:
+            keydict = {label: {"label": label, "sufficient": sufficient}}
+            succ[u][v] = keydict
+            pred[v][u] = keydict
+        elif label in keydict:
+            keydict[label].update(label=label, sufficient=sufficient)
+        else:
+            keydict[label] = {"label": label, "sufficient": sufficient}
+    nx._clear_cache(G)
+
+
+def _add_bare_node(node: str, node_attrs: dict, succ: dict, pred: dict) -> None:
+    # Only for a dependency on an id that is not a node (a case built without the loader).
+    succ[node] = {}
+    pred[node] = {}
+    node_attrs[node] = {}
 
 
 def node_kind(G: nx.MultiDiGraph, node: str) -> str:
