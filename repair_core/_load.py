@@ -88,7 +88,7 @@ def _check_references(data: Mapping[str, Any]) -> Iterator[Problem]:
     records = _items(data, "memory")
     steps = _items(data, "trajectory")
 
-    seen_ids: dict[str, str] = {}
+    seen_ids: dict[str, tuple[str, int]] = {}  # id -> where it is first defined
     seq_of: dict[str, int] = {}
     seen_seq: dict[int, str] = {}
     for section, items, has_seq in (("session", turns, True), ("trajectory", steps, True),
@@ -98,10 +98,11 @@ def _check_references(data: Mapping[str, Any]) -> Iterator[Problem]:
             if not isinstance(node_id, str):
                 continue
             if node_id in seen_ids:
-                yield Problem.at(f"{section}[{i}].id",
-                                 f"duplicate id '{node_id}' (first at {seen_ids[node_id]})")
+                first_section, first_index = seen_ids[node_id]
+                yield Problem.at(f"{section}[{i}].id", f"duplicate id '{node_id}' "
+                                 f"(first at {first_section}[{first_index}])")
                 continue
-            seen_ids[node_id] = f"{section}[{i}]"
+            seen_ids[node_id] = (section, i)
             seq = item.get("seq")
             if has_seq and isinstance(seq, int) and not isinstance(seq, bool):
                 seq_of[node_id] = seq
@@ -116,7 +117,7 @@ def _check_references(data: Mapping[str, Any]) -> Iterator[Problem]:
 
     for section, items in (("trajectory", steps), ("memory", records)):
         for i, item in items:
-            yield from _check_deps(f"{section}[{i}]", item, seen_ids, seq_of)
+            yield from _check_deps(section, i, item, seen_ids, seq_of)
     for i, step in steps:
         turn = step.get("turn")
         if isinstance(turn, str) and turn not in turn_ids:
@@ -147,7 +148,7 @@ def _check_references(data: Mapping[str, Any]) -> Iterator[Problem]:
                 yield Problem.at(f"faults[{i}]", f"{what} '{fid}'")
 
 
-def _check_deps(path: str, item: Mapping[str, Any], known: Mapping[str, str],
+def _check_deps(section: str, index: int, item: Mapping[str, Any], known: Mapping[str, Any],
                 seq_of: Mapping[str, int]) -> Iterator[Problem]:
     deps = item.get("deps")
     if not isinstance(deps, list):
@@ -155,18 +156,18 @@ def _check_deps(path: str, item: Mapping[str, Any], known: Mapping[str, str],
     own_seq = item.get("seq") if "seq" in item else None
     own_id = item.get("id")
     for j, dep in enumerate(deps):
-        if not isinstance(dep, Mapping):
+        if not _is_mapping(dep):
             continue
         dep_id = dep.get("id")
         if not isinstance(dep_id, str):
             continue
         if dep_id not in known:
-            yield Problem.at(f"{path}.deps[{j}]", f"unknown id '{dep_id}'")
+            yield Problem.at(f"{section}[{index}].deps[{j}]", f"unknown id '{dep_id}'")
         elif dep_id == own_id:
-            yield Problem.at(f"{path}.deps[{j}]", f"'{dep_id}' depends on itself")
+            yield Problem.at(f"{section}[{index}].deps[{j}]", f"'{dep_id}' depends on itself")
         elif isinstance(own_seq, int) and dep_id in seq_of and seq_of[dep_id] > own_seq:
             yield Problem.at(
-                f"{path}.deps[{j}]",
+                f"{section}[{index}].deps[{j}]",
                 f"depends on '{dep_id}' (seq {seq_of[dep_id]}), which comes after it (seq {own_seq})",
             )
 
@@ -175,7 +176,12 @@ def _items(data: Mapping[str, Any], key: str) -> list[tuple[int, Mapping[str, An
     value = data.get(key)
     if not isinstance(value, list):
         return []
-    return [(i, v) for i, v in enumerate(value) if isinstance(v, Mapping)]
+    return [(i, v) for i, v in enumerate(value) if _is_mapping(v)]
+
+
+def _is_mapping(value: Any) -> bool:
+    # JSON objects are dicts; the exact-type test skips the slow ABC check for them.
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 _CHOICES = {
