@@ -132,21 +132,22 @@ def _fill(param: dict[str, Any], inputs: dict[str, Any]) -> tuple[bool, Any, str
             best = (m.start(), m.group(0))
     if best is not None:
         return True, best[1], (inputs.get("request") or {}).get("id")
-    slots = [*(param.get("slots") or []), param.get("name", "")]
+    slots = list(dict.fromkeys([*(param.get("slots") or []), param.get("name", "")]))
+    items = [e for e in _evidence(inputs) if e.get("kind") != "record"]
     found: tuple[Any, str] | None = None
-    for item in _evidence(inputs):
-        if item.get("kind") == "record":
-            continue
-        for slot in slots:
+    for slot in slots:  # the most specific slot first; within it, the latest evidence
+        for item in items:
             speaks, value = _value_for(item, slot)
             if speaks and value is not None:
                 found = (value, item["id"])
-                break
-        else:
-            key = item.get("key") or ""
-            if item.get("kind") == "claim" and key.endswith("_" + param.get("name", "")) \
+        if found is not None:
+            break
+    if found is None:
+        suffix = "_" + param.get("name", "")
+        for item in items:  # e.g. a jacket_size claim fills `size`
+            if item.get("kind") == "claim" and str(item.get("key") or "").endswith(suffix) \
                     and item.get("value") is not None:
-                found = (item["value"], item["id"])  # e.g. a jacket_size claim fills `size`
+                found = (item["value"], item["id"])
     if found is not None:
         return True, found[0], found[1]
     if param.get("name") == "user_id" and inputs.get("user_id"):

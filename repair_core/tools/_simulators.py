@@ -231,7 +231,7 @@ CUSTOMER_SERVICE = (
              "Change an order's shipping address; compensated by restoring the old one.", (
         ParamSpec("order_id", "order id", slots=ORDER_SLOTS),
         ParamSpec("address", "new shipping address",
-                  slots=("address", "shipping_address", "home_address")),
+                  slots=("shipping_address", "address", "home_address")),
     ), update_shipping_address, undo=restore_shipping_address, domain="customer_service",
         keywords=("address", "ship it to", "ship to", "moved")),
 )
