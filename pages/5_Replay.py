@@ -94,11 +94,13 @@ if run and repair is not None:
     except Exception as exc:  # a user-facing page: show the error, keep the state
         show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
     else:
-        bar.progress(1.0, text="done")
         state.set_result(res, p)
-        st.success("Replay finished.")
+        st.session_state["dgrr_replay_flash"] = "Replay finished."
+        st.rerun()  # so the sidebar and the next pages see the result
 
 res = state.result()
+if "dgrr_replay_flash" in st.session_state:
+    st.success(st.session_state.pop("dgrr_replay_flash"))
 if res is not None:
     st.subheader("Result")
     cost = res.cost

@@ -11,7 +11,7 @@ from dashboard import state
 from dashboard.widgets import answer_diff_html, page_setup, require_plan
 
 page_setup("Compare")
-st.title("6 · Before and after")
+st.title("6 · Compare before and after")
 
 p = require_plan()
 c = p.case

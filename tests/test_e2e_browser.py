@@ -1,0 +1,208 @@
+"""The main journey in real headless Chromium against `streamlit run app.py`:
+load a sample, mark a fault, see the graph, edit a decision, replay, compare, approve,
+and find the approval in the history. External requests are blocked."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium (.ci/run installs it)"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = _free_port()
+    db = tmp_path / "approvals.db"
+    env = {**os.environ, "DGRR_DB": str(db), "HOME": str(tmp_path)}
+    log = open(tmp_path / "streamlit.log", "w")  # noqa: SIM115 - closed after the server stops
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                raise RuntimeError("streamlit did not start:\n"
+                                   + (tmp_path / "streamlit.log").read_text()[-3000:])
+            time.sleep(0.5)
+        yield url, db
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def _goto_page(page, label: str) -> None:
+    page.locator('[data-testid="stSidebarNav"] a', has_text=label).first.click()
+    page.get_by_role("heading", level=1).filter(has_text=label).first.wait_for(timeout=60_000)
+
+
+def _choose(page, label: str, text: str) -> None:
+    """Pick an option of the st.selectbox labelled `label` by typing `text`."""
+    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    box.locator("input").click()
+    box.locator("input").fill(text)
+    page.locator('[role="option"]').filter(has_text=text).first.click()
+
+
+def _idle(page) -> None:
+    page.wait_for_timeout(300)
+    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=120_000)
+
+
+def test_main_journey(server):
+    from playwright.sync_api import expect, sync_playwright
+
+    url, db = server
+    external: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        page.set_default_timeout(60_000)
+
+        def route(r):
+            u = r.request.url
+            if u.startswith((url, "data:", "blob:", "about:")):
+                r.continue_()
+            else:
+                external.append(u)
+                r.abort()
+
+        page.route("**/*", route)
+        page.goto(url)
+        expect(page.get_by_role("heading", name="dgrr — dependency-guided rollback repair")
+               ).to_be_visible()
+
+        # 1. Load a sample.
+        _goto_page(page, "Load")
+        page.get_by_role("button", name="Load sample").click()
+        expect(page.get_by_text("Loaded case fig1-travel")).to_be_visible()
+        _shot(page, "1-load")
+
+        # 2. Mark the fault: clear the marks, then mark m3 by id.
+        _goto_page(page, "Faults")
+        page.get_by_text("Mark or unmark by id").click()
+        ms = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Diagnosed faults")
+        ms.get_by_role("button", name="Remove m3").click()
+        page.get_by_role("button", name="Set these as the faults").click()
+        expect(page.get_by_text("No fault is marked")).to_be_visible()
+        ms = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Diagnosed faults")
+        ms.locator("input").click()
+        ms.locator("input").fill("m3")
+        page.locator('[role="option"]').filter(has_text="m3").first.click()
+        page.keyboard.press("Escape")
+        page.get_by_role("button", name="Set these as the faults").click()
+        expect(page.get_by_text("1 fault(s) marked: m3")).to_be_visible()
+        _shot(page, "2-faults")
+
+        # 3. The graph renders every node, offline.
+        _goto_page(page, "Graph")
+        frame_el = page.locator("iframe").first
+        frame_el.wait_for()
+        frame = frame_el.element_handle().content_frame()
+        assert frame is not None
+        frame.locator("#mynetwork canvas").wait_for()
+        page.wait_for_function(
+            "() => { const f = document.querySelector('iframe');"
+            " return f && f.contentWindow.network &&"
+            " f.contentWindow.network.body.data.nodes.length === 19; }")
+        assert frame.evaluate("window.dgrrNodeCount") == 19
+        xy = frame.evaluate("""() => {
+            const p = network.canvasToDOM(network.getPositions(['m6'])['m6']);
+            const r = document.getElementById('mynetwork').getBoundingClientRect();
+            return [r.left + p.x, r.top + p.y]; }""")
+        box = frame.evaluate("(() => { const r = document.getElementById('mynetwork')"
+                             ".getBoundingClientRect(); return [r.left, r.top]; })()")
+        frame.locator("#mynetwork").click(position={"x": xy[0] - box[0], "y": xy[1] - box[1]})
+        expect(frame.locator("#dgrr-detail")).to_contain_text("quarantine")
+        graph_shot = _shot(page, "3-graph")
+
+        # 4. Edit one decision: replay the memory write s11.
+        _goto_page(page, "Plan")
+        _choose(page, "Record or step", "s11")
+        _choose(page, "New decision", "replay")
+        page.get_by_label("Comment (why)").fill("re-learn the seat preference")
+        page.get_by_role("button", name="Apply edit").click()
+        expect(page.get_by_text("Applied 1 edit(s): s11 → replay")).to_be_visible()
+        _shot(page, "4-plan")
+
+        # 5. Replay with the offline reference model.
+        _goto_page(page, "Replay")
+        page.get_by_role("button", name="Run replay").click()
+        expect(page.get_by_text("Replay finished.")).to_be_visible(timeout=120_000)
+        _idle(page)
+        _shot(page, "5-replay")
+
+        # 6. The corrected answer, changed words highlighted.
+        _goto_page(page, "Compare")
+        after = page.locator("#dgrr-answer-after")
+        expect(after).to_contain_text("aisle")
+        assert after.locator("mark").count() >= 1
+        compare_shot = _shot(page, "6-compare")
+
+        # 7. Approve, and find it in the history.
+        _goto_page(page, "Approve")
+        page.get_by_label("Reviewer").fill("Ana Reviewer")
+        page.get_by_label("Comment").fill("aisle seat restored; s11 re-learned")
+        page.get_by_role("button", name="Record decision").click()
+        expect(page.get_by_text("Recorded #1: approve by Ana Reviewer")).to_be_visible()
+        _idle(page)
+        history = page.locator('[data-testid="stDataFrame"]').first
+        history.wait_for()
+        _shot(page, "7-approve")
+        browser.close()
+
+    from repair_core.approvals import ApprovalStore
+
+    [rec] = ApprovalStore(str(db)).history()
+    assert rec.reviewer == "Ana Reviewer" and rec.decision == "approve"
+    assert [e["node"] for e in rec.plan_edits] == ["s11"] and rec.model
+    assert external == [], external
+    if os.environ.get("DGRR_UPDATE_SCREENSHOT") == "1":
+        shutil.copy(graph_shot, ROOT / "docs" / "dashboard.png")
+        shutil.copy(compare_shot, ROOT / "docs" / "dashboard-compare.png")
