@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from repair_core._case import TOOL_EFFECTS
-from repair_core.tools import ParamSpec, ToolError, ToolRegistry, ToolResult, ToolSpec, default_registry
+from repair_core.tools import (
+    ParamSpec,
+    ToolError,
+    ToolRegistry,
+    ToolResult,
+    ToolSpec,
+    default_registry,
+)
 
 FLIGHT = {"origin": "SFO", "destination": "NRT", "date": "next Friday", "cabin": "economy",
           "seat": "aisle"}

@@ -96,9 +96,9 @@ class Agent:
         order = {r.id: i for i, r in enumerate(store.records)}
         records = ordered([record_item(store.get(r)) for r in read.returned  # type: ignore[arg-type]
                            if store.get(r) is not None], order)
-        claims = [self._claim(rec, turn, user_id, read, records, key)
-                  for key in dict.fromkeys(r["key"] for r in records if r.get("key"))]
-        claims = [c for c in claims if c is not None]
+        made = [self._claim(rec, turn, user_id, read, records, key)
+                for key in dict.fromkeys(r["key"] for r in records if r.get("key"))]
+        claims = [c for c in made if c is not None]
         observations: list[ToolObservation] = []
         tools_of: dict[str, str] = {}
         done: list[str] = []

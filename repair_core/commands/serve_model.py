@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         server = make_server(args.port, args.host, verbose=args.verbose)
     except OSError as exc:
         raise DgrrError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
-    host, port = server.server_address[:2]
+    host, port = str(server.server_address[0]), int(server.server_address[1])
     print(f"serving {SERVED_MODEL} at http://{host}:{port}/v1 "
           f"(use --model openai/{SERVED_MODEL} --api-base http://{host}:{port}/v1)", flush=True)
     try:

@@ -283,8 +283,10 @@ class _Run:
             if cid in seen:
                 continue
             seen.add(cid)
-            label = "initiate" if cid in self.turns else "cite"
-            deps.append(Dep(id=cid, label=label, sufficient=(cid == support and label == "cite")))
+            if cid in self.turns:
+                deps.append(Dep(id=cid, label="initiate"))
+            else:
+                deps.append(Dep(id=cid, label="cite", sufficient=(cid == support)))
         if support and support not in seen and support in self.turns:
             deps.append(Dep(id=support, label="support"))
         return deps
@@ -292,7 +294,7 @@ class _Run:
     # ---- replay by step type ---------------------------------------------------------
 
     def _replay_step(self, step: Step) -> StepOutcome:
-        handler = {
+        handler: Callable[[Any], StepOutcome] = {  # type: ignore[assignment]
             "memory_read": self._read, "claim": self._claim, "plan": self._plan,
             "tool_action": self._action, "tool_observation": self._observation,
             "answer": self._answer, "memory_write": self._write,
@@ -306,8 +308,10 @@ class _Run:
     def _replaced(self, step: Step, **update: Any) -> StepOutcome:
         new = step.model_copy(update=update, deep=True)
         self.new_steps[step.id] = new
-        kind = "refreshed" if step.type == "tool_observation" else "replayed"
-        return StepOutcome(id=step.id, type=step.type, outcome=kind, detail=_clip(new.text))
+        if step.type == "tool_observation":
+            return StepOutcome(id=step.id, type=step.type, outcome="refreshed",
+                               detail=_clip(new.text))
+        return StepOutcome(id=step.id, type=step.type, outcome="replayed", detail=_clip(new.text))
 
     def _read(self, step: MemoryRead) -> StepOutcome:
         returned = self.retriever.retrieve(self._active_records(), step.query,
@@ -427,8 +431,8 @@ class _Run:
         if new_records is None:
             return StepOutcome(id=step.id, type=step.type, outcome="skipped",
                                detail=self.report.skipped_writes[-1].reason)
-        added = [self._admit(step, rec) for rec in new_records]
-        added = [rid for rid in added if rid is not None]
+        admitted = [self._admit(step, rec) for rec in new_records]
+        added = [rid for rid in admitted if rid is not None]
         if step.op != "add" and (added or step.op == "delete"):
             for rid in retired or ([] if step.op == "consolidate" else produced):
                 self._retire(step, rid)
