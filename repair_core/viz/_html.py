@@ -51,7 +51,7 @@ def _pyvis_network(view: GraphView, height: str) -> Any:
             extra.update(x=n.x, y=n.y)
         net.add_node(n.id, label=n.label, title=n.title, color=n.colour,
                      shape=_SHAPES.get(n.kind, "dot"), physics=not fixed,
-                     font={"multi": False, "size": 12}, **extra)
+                     font={"multi": False, "size": 14}, **extra)
     for e in view.edges:
         net.add_edge(e.source, e.target, title=e.label, label="" if e.label == "chain" else e.label,
                      dashes=e.dashed, color=e.colour, arrows="to",

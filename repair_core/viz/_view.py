@@ -72,7 +72,7 @@ PHYSICS_LIMIT = 300
 NEIGHBOURHOOD_LIMIT = 2000
 
 _LANES = {"turn": 0, "memory_read": 1, "claim": 2, "plan": 3, "tool_action": 4,
-          "tool_observation": 5, "answer": 6, "memory_write": 7, "record": 9}
+          "tool_observation": 5, "answer": 6, "memory_write": 7, "record": 8}
 _X_STEP = 140
 _Y_LANE = 110
 _Y_STACK = 42
@@ -269,23 +269,37 @@ def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None
                        ) -> dict[str, tuple[float, float]]:
     """Left-to-right positions by `seq`, one horizontal lane per node type.
 
-    Records created in the execution sit at their `created_seq`; records that predate it
-    sit in a column left of the first turn.
+    Records created in the execution sit at their `created_seq`; a record that predates
+    it sits just before the first step that uses it (or left of the first turn if none
+    does).
     """
     G = plan.analysis.graph
     chosen = list(G.nodes if nodes is None else nodes)
     seqs = [G.nodes[n]["seq"] for n in chosen if G.nodes[n]["seq"] is not None]
     first = min(seqs, default=0)
+
+    def column(n: str) -> float:
+        seq = G.nodes[n]["seq"]
+        if seq is not None:
+            return float(seq)
+        users = [G.nodes[d]["seq"] for d in G._succ[n] if G.nodes[d]["seq"] is not None]
+        return min(users) - 0.5 if users else first - 1.5
+
+    cols = {n: column(n) for n in chosen}
     used: dict[tuple[float, int], int] = {}
+    lane_count: dict[int, int] = {}
     pos: dict[str, tuple[float, float]] = {}
-    for n in sorted(chosen, key=lambda n: (G.nodes[n]["seq"] is None, G.nodes[n]["seq"] or 0, n)):
+    for n in sorted(chosen, key=lambda n: (cols[n], n)):
         attrs = G.nodes[n]
-        seq = attrs["seq"]
-        x = float((seq if seq is not None else first - 1.5) * _X_STEP)
+        x = cols[n] * _X_STEP
         lane = _LANES.get(attrs["type"], 8)
         stack = used.get((x, lane), 0)
         used[(x, lane)] = stack + 1
-        pos[n] = (x, float(lane * _Y_LANE + stack * _Y_STACK))
+        # Neighbours in one lane alternate up and down so their labels do not overlap.
+        stagger = (_Y_STACK * 0.8 if attrs["kind"] == "step" and lane_count.get(lane, 0) % 2
+                   else 0.0)
+        lane_count[lane] = lane_count.get(lane, 0) + 1
+        pos[n] = (x, float(lane * _Y_LANE + stack * _Y_STACK + stagger))
     return pos
 
 
@@ -315,7 +329,7 @@ def _label(item: Any, node: str, kind: str, type_: str) -> str:
     short = {"memory_read": "read", "tool_action": "action", "tool_observation": "obs",
              "memory_write": "write", "record": "mem"}.get(type_, type_)
     text = " ".join(str(getattr(item, "text", "")).split())
-    text = text if len(text) <= 28 else text[:27] + "…"
+    text = text if len(text) <= 24 else text[:23] + "…"
     return f"{node} [{short}]\n{text}"
 
 
