@@ -194,6 +194,8 @@ def test_main_journey(server):
         _idle(page)
         history = page.locator('[data-testid="stDataFrame"]').first
         history.wait_for()
+        expect(history).to_contain_text("Ana Reviewer")
+        expect(history).to_contain_text("s11→replay")
         _shot(page, "7-approve")
         browser.close()
 
