@@ -124,3 +124,29 @@ def test_retriever_only_returns_the_users_active_records():
             MemoryRecord(id="c", user_id="lin", text="Lin prefers window seats.",
                          key="seat_pref", status="superseded")]
     assert LexicalRetriever().retrieve(recs, "seat preference", "lin") == ["a"]
+
+
+def test_no_recurrence_on_the_sample_traces_after_repair():
+    from pathlib import Path
+
+    from repair_core import load_case
+
+    samples = Path(__file__).resolve().parent.parent / "sample_traces"
+    for path in sorted(p for p in samples.glob("*.json") if not p.name.endswith(".plan.json")):
+        case = load_case(path)
+        result = repair(case.without_eval())
+        turn = max(case.session, key=lambda t: t.seq).text
+        probe = recurrence_probe(result.store.active, case.user_id, turn, domain=case.domain)
+        missing = [f for f in case.eval.required_facts if f not in probe]
+        assert not missing, (case.case_id, probe)
+
+
+def test_execute_accepts_reasons_by_node_id():
+    from repair_core.replay import execute
+
+    case = load_example()
+    plan = plan_case(case)
+    res = execute(case, plan.memory, plan.replay_set, decisions={"m3": "my reason"})
+    by_id = {d.id: d for d in res.report.decisions}
+    assert by_id["m3"].reason == "my reason" and by_id["m3"].action == "delete"
+    assert by_id["s3"].action == "replay"

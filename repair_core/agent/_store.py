@@ -15,13 +15,21 @@ _STOP = frozenset(
 
 
 def tokens(text: str) -> set[str]:
-    """Lower-case word stems (a plural `s` dropped), without stop words."""
+    """Lower-case word stems (a plural `s` or an `-ing` dropped), without stop words."""
     out = set()
     for word in re.findall(r"[a-z0-9]+", str(text).lower()):
-        if word in _STOP:
-            continue
-        out.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+        if word not in _STOP:
+            out.add(_stem(word))
     return out
+
+
+def _stem(word: str) -> str:
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+        if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+            word = word[:-1]  # shipping -> ship
+        return word
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
 def record_tokens(record: MemoryRecord) -> set[str]:

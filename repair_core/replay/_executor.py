@@ -79,17 +79,19 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
             observations: Mapping[str, Any] | None = None,
             on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
             retriever: Retriever | None = None, client: ModelClient | None = None,
-            decisions: Iterable[Decision] | None = None) -> RepairResult:
+            decisions: Iterable[Decision] | Mapping[str, str] | None = None
+            ) -> RepairResult:
     """Apply `store_edits` and replay `replay_ids` (plus the final answer) in trajectory
     order. The executor behind `repair`, usable for baselines and ablations."""
     run = _Run(case, dict(store_edits), set(replay_ids), set(invalidated),
                set(case.faults if faults is None else faults),
                client or ModelClient(model, api_base), tools or default_registry(),
                retriever or LexicalRetriever(), dict(observations or {}), on_progress)
-    if decisions is not None:
-        run.report.decisions = list(decisions)
+    if decisions is None or isinstance(decisions, Mapping):
+        run.report.decisions = _edit_decisions(case, run.store_edits, run.replay, run.invalid,
+                                               dict(decisions or {}))
     else:
-        run.report.decisions = _edit_decisions(case, run.store_edits, run.replay, run.invalid)
+        run.report.decisions = list(decisions)
     return run.execute()
 
 
@@ -104,15 +106,16 @@ def _plan_decisions(plan: RepairPlan) -> list[Decision]:
 
 
 def _edit_decisions(case: Case, edits: dict[str, str], replay: set[str],
-                    invalid: set[str]) -> list[Decision]:
+                    invalid: set[str], reasons: dict[str, str]) -> list[Decision]:
     out = [Decision(id=m.id, kind="record", action=edits.get(m.id, "keep"),
-                    reason="given store edit" if m.id in edits else "no edit: kept")
+                    reason=reasons.get(m.id) or (
+                        "given store edit" if m.id in edits else "no edit: kept"))
            for m in case.memory]
     for s in case.steps_in_order():
         action = ("refresh" if s.type == "tool_observation" else "replay") if s.id in replay \
             else "invalidate" if s.id in invalid else "keep"
-        out.append(Decision(id=s.id, kind="step", action=action,
-                            reason="given replay set" if action != "keep" else "not replayed"))
+        out.append(Decision(id=s.id, kind="step", action=action, reason=reasons.get(s.id) or (
+            "given replay set" if action != "keep" else "not replayed")))
     return out
 
 

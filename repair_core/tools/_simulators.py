@@ -186,14 +186,20 @@ def get_billing(world: World, a: dict[str, Any]) -> ToolResult:
                            f"{out['card']}, next due {out['due_date']}.")
 
 
+# order id -> (status, carrier, arrival day); other orders are derived from the id
+KNOWN_ORDERS = {"O-5521": ("packed", "UPS", "Thursday")}
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+
+
 def get_shipment(world: World, a: dict[str, Any]) -> ToolResult:
     oid = str(a["order_id"])
-    status = ("in transit", "out for delivery", "delivered", "processing")[_num(oid, mod=4)]
-    carrier = ("UPS", "FedEx", "DHL")[_num(oid, "c", mod=3)]
+    status, carrier, eta = KNOWN_ORDERS.get(oid) or (
+        ("in transit", "packed", "out for delivery", "processing")[_num(oid, mod=4)],
+        ("UPS", "FedEx", "DHL")[_num(oid, "c", mod=3)], WEEKDAYS[_num(oid, "eta", mod=5)])
     address = world.addresses.get(oid, "the address on file")
-    out = {"order_id": oid, "status": status, "carrier": carrier,
-           "eta": f"{1 + _num(oid, 'eta', mod=5)} days", "address": address}
-    return ToolResult(out, f"Order {oid} is {status} with {carrier}, arriving in {out['eta']}, "
+    out = {"order_id": oid, "status": status, "carrier": carrier, "eta": eta,
+           "address": address}
+    return ToolResult(out, f"Order {oid} is {status} with {carrier}, arriving {eta}, "
                            f"to {address}.")
 
 
