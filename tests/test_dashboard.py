@@ -336,3 +336,27 @@ def test_guided_demo_tells_the_story():
     if _has_repair():
         assert "5 · Compare" in heads
     assert at.session_state["dgrr_case"].case_id == "fig1-travel"
+
+
+@pytest.mark.skipif(not _has_repair(), reason="replay (issue 3) not in this installation")
+def test_replay_with_observation_typed_by_hand():
+    data = load_example().model_dump(mode="json")
+    for step in data["trajectory"]:
+        if step.get("tool") == "search_flights":
+            step["tool"] = "search_trains"  # a tool this installation cannot call
+    data["tools"] = [{"name": "search_trains", "effect": "pure"}]
+    at = _ok(AppTest.from_file(APP, default_timeout=120).run())
+    page(at, "1_Load")
+    at.file_uploader(key="dgrr_w_upload_case").set_value(
+        ("trains.json", json.dumps(data).encode(), "application/json"))
+    at.run()
+    _ok(at.button(key="dgrr_w_load_upload").click().run())
+    page(at, "5_Replay")
+    assert "Tool observations by hand" in [s.value for s in at.subheader]
+    at.text_area(key="dgrr_w_obs_s6").set_value('{"train": "T9", "seat": "12C aisle"}')
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    res = at.session_state["dgrr_result"]
+    outcomes = {o.id: (o.outcome, o.detail) for o in res.report.steps}
+    assert outcomes["s6"] == ("replayed", "observation supplied by hand")
+    assert "T9" in outcomes["s7"][1]
+    assert res.report.needs_observation == []
