@@ -164,6 +164,7 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
     sources.sort(key=lambda s: (s[0], s[2], s[1]))
     origin: dict[str, Origin] = {}
     succ = G._succ
+    seq_of = {sid: s.seq for sid, s in steps.items()}
     for bound, start, fault in sources:
         if start in origin:
             continue
@@ -174,10 +175,13 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
             for nxt, by_label in succ[node].items():
                 if nxt in origin:
                     continue
-                label = next((lb for lb in by_label if lb != "chain"), None)
-                if label is None:
+                for label in by_label:  # the first label that is not chain
+                    if label != "chain":
+                        break
+                else:
                     continue
-                if nxt in steps and steps[nxt].seq < bound:
+                seq = seq_of.get(nxt)
+                if seq is not None and seq < bound:
                     continue
                 origin[nxt] = Origin(fault, start, node, label)
                 queue.append(nxt)
@@ -205,6 +209,18 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
             return steps[v].type in CHECKABLE_STEP_TYPES
         return v in records and not producers(v)
 
+    def first_support(v: str) -> Support | None:
+        # premises(G, v) inlined: this runs once per candidate
+        for p, by_label in pred[v].items():
+            for label, attrs in by_label.items():
+                if label == "chain":
+                    continue
+                if (label in SUFFICIENT_LABELS or (label == "cite" and attrs["sufficient"])) \
+                        and p not in never and p not in affected and admissible(p):
+                    return Support(p, label)
+        return None
+
+    pred = G._pred
     kept: dict[str, Support] = {}
     never = faults | seed_nodes
     inherit: list[str] = []
@@ -214,11 +230,9 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
         if not checkable(v):
             inherit.append(v)
             continue
-        for p, label, sufficient in premises(G, v):
-            if (label in SUFFICIENT_LABELS or (label == "cite" and sufficient)) \
-                    and p not in never and p not in affected and admissible(p):
-                kept[v] = Support(p, label)
-                break
+        support = first_support(v)
+        if support is not None:
+            kept[v] = support
 
     # Produce-inheritance: kept when every producer is kept or unaffected. Producers come
     # earlier in seq than steps they produce, so resolving in seq order (records last,
