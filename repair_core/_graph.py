@@ -42,11 +42,13 @@ def build_graph(case: Case) -> nx.MultiDiGraph:
     _add_nodes(G, ((m.id, "record", "record", m.created_seq) for m in records))
     edges: list[tuple[str, str, str, bool]] = []
     for node in (*ordered, *records):
-        deps = node.deps
-        if len(deps) > 1:
-            deps = sorted(deps, key=lambda d: (d.id, d.label, d.sufficient))
         node_id = node.id
-        edges.extend((dep.id, node_id, dep.label, dep.sufficient) for dep in deps)
+        # Sorting the (id, label, sufficient) triples is sorting the deps by that key:
+        # nothing else of a dep goes into the graph.
+        deps = [(d.id, d.label, d.sufficient) for d in node.deps]
+        if len(deps) > 1:
+            deps.sort()
+        edges.extend((dep_id, node_id, label, sufficient) for dep_id, label, sufficient in deps)
     edges.extend((a.id, b.id, CHAIN, False) for a, b in pairwise(ordered))
     _add_edges(G, edges)
     return G
