@@ -84,8 +84,10 @@ class ModelClient:
                             {"role": "user", "content":
                              f"Your reply was refused: {exc}. Reply again with one JSON object "
                              "that follows the contract, citing only ids from the INPUT."}]
+        distinct = list(dict.fromkeys(problems))
         raise ModelError(f"{stage}: no valid reply after {len(problems)} attempt(s): "
-                         + " | ".join(problems))
+                         + " | ".join(distinct)
+                         + (" (every attempt)" if len(distinct) < len(problems) else ""))
 
     def _send(self, messages: list[dict[str, Any]], record: CallRecord) -> str:
         litellm = import_litellm()
