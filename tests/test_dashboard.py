@@ -360,3 +360,31 @@ def test_replay_with_observation_typed_by_hand():
     assert outcomes["s6"] == ("replayed", "observation supplied by hand")
     assert "T9" in outcomes["s7"][1]
     assert res.report.needs_observation == []
+
+
+def _has_bench_runner() -> bool:
+    try:
+        from repair_core import execute  # noqa: F401
+        from repair_core.bench import run_bench  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_bench_runner(), reason="replay executor or bench runner missing")
+def test_benchmark_runs_a_method_and_shows_metrics(tmp_path):
+    at = _ok(AppTest.from_file(APP, default_timeout=300).run())
+    page(at, "8_Benchmark")
+    at.text_input(key="dgrr_w_bench_out").set_value(str(tmp_path / "bench")).run()
+    at.multiselect(key="dgrr_w_b_domain").set_value(["travel"]).run()
+    at.multiselect(key="dgrr_w_b_methods").set_value(["ours"]).run()
+    _ok(at.button(key="dgrr_w_b_run").click().run())
+    cases = at.dataframe[0].value
+    assert set(cases["domain"]) == {"travel"} and "ours" in cases.columns
+    assert len(list((tmp_path / "bench" / "results" / "ours").glob("*.json"))) == len(cases)
+    metrics_table = at.dataframe[1].value
+    assert list(metrics_table.index) == ["Ours"]
+    assert metrics_table.loc["Ours", "cases"] == len(cases)
+    assert "**Recovery by domain**" in texts(at)
+    at.selectbox(key="dgrr_w_b_rec").set_value("ours: yes").run()
+    assert set(at.dataframe[0].value["case_id"]) == set(cases.loc[cases["ours"] == True, "case_id"])  # noqa: E712
