@@ -48,7 +48,8 @@ def measure(path: str) -> dict[str, float | int]:
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     return {**times, "total": sum(times.values()), "peak_mb": peak_mb,
             "steps": len(case.trajectory), "records": len(case.memory),
-            "edges": G.number_of_edges(), "replayed": len(plan.replay_set),
+            "edges": G.number_of_edges(), "affected": len(analysis.affected),
+            "replayed": len(plan.replay_set),
             "file_mb": len(raw) / 2**20}
 
 
@@ -85,11 +86,11 @@ def machine() -> str:
 
 
 def table(rows: list[dict[str, float | int]]) -> str:
-    head = ("| steps | records | edges | " + " | ".join(f"{p} s" for p in PHASES)
+    head = ("| steps | records | edges | affected | " + " | ".join(f"{p} s" for p in PHASES)
             + " | total s | peak MB |")
     lines = [head, "|" + "---:|" * (head.count("|") - 1)]
     for r in rows:
-        lines.append(f"| {r['steps']:,} | {r['records']:,} | {r['edges']:,} | "
+        lines.append(f"| {r['steps']:,} | {r['records']:,} | {r['edges']:,} | {r['affected']:,} | "
                      + " | ".join(f"{r[p]:.3f}" for p in PHASES)
                      + f" | {r['total']:.3f} | {r['peak_mb']:.0f} |")
     return "\n".join(lines)
