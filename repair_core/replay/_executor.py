@@ -28,7 +28,7 @@ from .._case import (
     ToolObservation,
     Turn,
 )
-from .._errors import ModelError
+from .._errors import DgrrError, ModelError
 from .._load import case_from_data
 from .._plan import RepairPlan, plan_case
 from ..agent._evidence import (
@@ -65,6 +65,8 @@ def repair(case: Case, plan: RepairPlan | None = None, *, model: str = REFERENCE
            ) -> RepairResult:
     """Plan (unless given) and replay the repair of `case` (stages 4–5)."""
     plan = plan if plan is not None else plan_case(case)
+    if plan.case.case_id != case.case_id:
+        raise DgrrError(f"plan is for case {plan.case.case_id!r}, not {case.case_id!r}")
     case = plan.case
     invalidated = [s for s, a in plan.steps.items() if a == "invalidate"]
     decisions = _plan_decisions(plan)
@@ -428,7 +430,7 @@ class _Run:
         if step.op == "consolidate":
             new_records = self._consolidate(step, produced, retired)
         elif step.op == "delete":
-            new_records = []
+            new_records = [] if self._still_justified(step) else None
         else:
             new_records = self._rewrite(step, produced)
         if new_records is None:
@@ -451,6 +453,15 @@ class _Run:
                                  self.records[r].text for r in added) if added else step.text)
         return out
 
+    def _still_justified(self, step: MemoryWrite) -> bool:
+        """A delete is re-applied only while one of its premises is still valid."""
+        if self._evidence(step) or any(d.id in self.turns for d in step.deps):
+            return True
+        self.report.skipped_writes.append(SkippedWrite(
+            step=step.id, text=step.text,
+            reason="no longer supported: none of its premises is valid after the repair"))
+        return False
+
     def _rewrite(self, step: MemoryWrite, produced: list[str]) -> list[dict[str, Any]] | None:
         slot = next((self.records[r].key for r in produced if self.records[r].key), None)
         evidence = self._evidence(step)
@@ -461,7 +472,8 @@ class _Run:
             return None
         inputs = {"user_id": self.case.user_id, "request": self._request(step), "op": step.op,
                   "slot": slot, "evidence": evidence,
-                  "memory": [record_item(r) for r in self._active_records()]}
+                  "memory": [record_item(r) for r in self._active_records()
+                             if r.user_id == self.case.user_id]}
         out = self.client.complete_json("memory_write", inputs)
         records = []
         for rec in out.records:
@@ -500,7 +512,7 @@ class _Run:
                 reason=f"equals diagnosed fault {clash}: never re-admitted"))
             return None
         rid = self._new_id(rec.get("base") or f"{step.id}.m")
-        deps = [Dep(id=step.id, label="produce")]
+        deps = [Dep(id=step.id, label="update" if step.op == "update" else "produce")]
         deps += [Dep(id=s, label="consolidate") for s in rec.get("sources", [])]
         self.records[rid] = MemoryRecord(id=rid, user_id=self.case.user_id, text=rec["text"],
                                          key=rec.get("key"), value=rec.get("value"),
