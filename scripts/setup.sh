@@ -9,6 +9,8 @@ want_tests=0
 
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
     -e ".$([ $want_tests = 1 ] && echo '[test]')"
+# pyenv only sees a new console script (dgrr) after a rehash.
+if command -v pyenv >/dev/null 2>&1; then pyenv rehash || true; fi
 
 if [ $want_tests = 1 ] && [ ! -x /usr/bin/chromium ]; then
     echo "setup: installing Debian's chromium for the browser test" >&2
