@@ -120,14 +120,28 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None) -> None:
         if o.outcome not in ("kept",):
             calls = f" [{o.llm_calls} call{'s' if o.llm_calls != 1 else ''}]" if o.llm_calls else ""
             w(f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} {o.detail[:90]}\n")
-    for title, notes in (("Skipped writes", r.skipped_writes),
-                         ("Needs a hand-supplied observation", r.needs_observation),
-                         ("Irreversible effects (rollback cannot undo)", r.irreversible_effects),
-                         ("Resets and compensations", r.resets), ("Failures", r.failures)):
-        if notes:
+    if r.skipped_writes:
+        w("\nSkipped writes:\n")
+        for sw in r.skipped_writes:
+            w(f"  {sw.step}: \"{sw.text}\": {sw.reason}\n")
+    for title, tool_notes in (("Needs a hand-supplied observation (--observation STEP=JSON)",
+                               r.needs_observation),
+                              ("Irreversible effects (rollback cannot undo)",
+                               r.irreversible_effects),
+                              ("Resets and compensations", r.resets)):
+        if tool_notes:
             w(f"\n{title}:\n")
-            for n in notes:
-                w("  " + " | ".join(f"{v}" for v in n.model_dump().values() if v not in ({}, "")) + "\n")
+            for n in tool_notes:
+                shown = ", ".join(f"{k}={v}" for k, v in n.args.items())
+                w(f"  {n.step}: {n.tool}({shown}): {n.reason}\n")
+    if r.failures:
+        w("\nFailures:\n")
+        for f in r.failures:
+            w(f"  {f.step} ({f.stage}): {f.error}\n")
+    if r.notes:
+        w("\nNotes:\n")
+        for note in r.notes:
+            w(f"  {note}\n")
     c = result.cost
     w(f"\nCost: {c.llm_calls} LLM calls, {c.tokens} tokens, replay ratio {c.replay_ratio:.3f}\n")
     if out_dir:

@@ -536,9 +536,8 @@ class _Run:
 
     def _retire(self, step: MemoryWrite, rid: str) -> None:
         if self.record_marks.get(rid) == "restored":
-            self.report.steps.append(StepOutcome(
-                id=step.id, type=step.type, outcome="kept",
-                detail=f"{rid} stays active: the plan restored it"))
+            self.report.notes.append(f"{rid} stays active: the plan restored it, so replayed "
+                                     f"{step.op} {step.id} does not retire it again")
             return
         rec = self.records.get(rid)
         if rec is None or not self._active(rid):
@@ -558,7 +557,6 @@ class _Run:
     # ---- outputs ---------------------------------------------------------------------
 
     def _result(self) -> RepairResult:
-        notes = [o for o in self.report.steps]  # notes about restored records, if any
         outcomes: list[StepOutcome] = []
         for s in self.order:
             if s.id in self._outcomes:
@@ -569,8 +567,6 @@ class _Run:
             else:
                 outcomes.append(StepOutcome(id=s.id, type=s.type, outcome="kept"))
         self.report.steps = outcomes
-        for note in notes:
-            self.report.steps.append(note)
         trajectory = self._trajectory()
         final = self.new_steps.get(self.final)
         return RepairResult(

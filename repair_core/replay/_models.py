@@ -139,6 +139,9 @@ class RepairReport(BaseModel):
     """Resets and compensations issued before re-issuing a call."""
     failures: list[Failure] = Field(default_factory=list)
     """Steps that could not be regenerated."""
+    notes: list[str] = Field(default_factory=list)
+    """Other decisions the executor made, one line each (e.g. a restored record that a
+    replayed write did not retire again)."""
 
 
 class RepairedStore(BaseModel):
