@@ -155,3 +155,20 @@ def test_progress_is_reported_per_replayed_step_with_live_cost():
     assert seen[-1][0] == seen[-1][1] == len(plan.replay_set)
     assert [c for *_, c in seen] == sorted(c for *_, c in seen)
     assert seen[-1][3] == result.cost.llm_calls
+
+
+def test_invalidated_irreversible_effects_are_listed_even_when_not_replayed():
+    case = _with_tool("irreversible")
+    plan = plan_case(case)
+    # an ablation that invalidates the search but replays only the answer
+    result = execute(case, plan.memory, {"s10"}, invalidated={"s5", "s6", "s7"})
+    notes = {n.step: n.reason for n in result.report.irreversible_effects}
+    assert list(notes) == ["s6"] and "cannot undo" in notes["s6"]
+    assert {o.id: o.outcome for o in result.report.steps}["s6"] == "invalidated"
+
+
+def test_report_has_one_outcome_per_step():
+    for path in CASES:
+        result = repair(load_case(path))
+        ids = [o.id for o in result.report.steps]
+        assert ids == [s.id for s in result.trajectory.steps_in_order()]

@@ -557,6 +557,14 @@ class _Run:
     # ---- outputs ---------------------------------------------------------------------
 
     def _result(self) -> RepairResult:
+        for s in self.order:  # effects of invalidated calls that no rollback can undo
+            if (isinstance(s, ToolAction) and s.id in self.invalid and s.id not in self.replay
+                    and s.status == "ok"
+                    and self.declared.get(s.tool, "irreversible") == "irreversible"):
+                self.report.irreversible_effects.append(ToolNote(
+                    step=s.id, tool=s.tool, args=dict(s.args),
+                    reason=f"invalidated; {s.tool} is irreversible (or not declared): its "
+                           "external effect stands and rollback cannot undo it"))
         outcomes: list[StepOutcome] = []
         for s in self.order:
             if s.id in self._outcomes:
