@@ -6,7 +6,7 @@ dashboard only draw what this module decides.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -230,7 +230,8 @@ def _short_json(value: Any, width: int = 160) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def node_detail(plan: RepairPlan, node: str) -> NodeDetail:
+def node_detail(plan: RepairPlan, node: str, items: Mapping[str, Any] | None = None
+                ) -> NodeDetail:
     """Content, edges and the reason for the decision on `node`.
 
     >>> from repair_core import load_example, plan_case
@@ -241,7 +242,7 @@ def node_detail(plan: RepairPlan, node: str) -> NodeDetail:
     G = plan.analysis.graph
     if node not in G:
         raise KeyError(node)
-    item = _node_data(plan)[node]
+    item = (items if items is not None else _node_data(plan))[node]
     attrs = G.nodes[node]
     extra: dict[str, Any] = {}
     for name in ("status", "user_id", "key", "value", "trust", "query", "returned", "tool",
@@ -267,7 +268,8 @@ def node_detail(plan: RepairPlan, node: str) -> NodeDetail:
 
 def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None
                        ) -> dict[str, tuple[float, float]]:
-    """Left-to-right positions by `seq`, one horizontal lane per node type.
+    """Left-to-right positions in `seq` order (one column per distinct position, so gaps
+    in seq take no room), one horizontal lane per node type.
 
     Records created in the execution sit at their `created_seq`; a record that predates
     it sits just before the first step that uses it (or left of the first turn if none
@@ -286,12 +288,14 @@ def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None
         return min(users) - 0.5 if users else first - 1.5
 
     cols = {n: column(n) for n in chosen}
+    # Columns are ranks, not raw seq: a neighbourhood cut from a huge run stays compact.
+    rank = {c: i for i, c in enumerate(sorted(set(cols.values())))}
     used: dict[tuple[float, int], int] = {}
     lane_count: dict[int, int] = {}
     pos: dict[str, tuple[float, float]] = {}
     for n in sorted(chosen, key=lambda n: (cols[n], n)):
         attrs = G.nodes[n]
-        x = cols[n] * _X_STEP
+        x = float(rank[cols[n]] * _X_STEP)
         lane = _LANES.get(attrs["type"], 8)
         stack = used.get((x, lane), 0)
         used[(x, lane)] = stack + 1
@@ -380,7 +384,7 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
     for n in order:
         attrs = G.nodes[n]
         cls = node_class(plan, n)
-        detail = node_detail(plan, n).as_text()
+        detail = node_detail(plan, n, data).as_text()
         details[n] = detail
         x, y = pos.get(n, (None, None))
         nodes.append(ViewNode(id=n, label=_label(data[n], n, attrs["kind"], attrs["type"]),
