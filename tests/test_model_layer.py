@@ -136,3 +136,20 @@ def test_plan_prefers_an_explicit_request_over_memory():
     out = json.loads(reference_reply(render_prompt("plan", inputs)))
     assert out["args"] == {"origin": "SFO", "destination": "CDG", "date": "next Monday",
                            "cabin": "economy", "seat": "window"}
+
+
+def test_fenced_json_reply_is_accepted():
+    _scripted("fenced", ["```json\n" + GOOD_CLAIM + "\n```"])
+    client = ModelClient("fenced/x")
+    assert client.complete_json("claim", CLAIM_INPUTS).value == "aisle"
+    assert client.calls == 1
+
+
+def test_litellm_completion_reaches_the_reference_provider_directly():
+    from repair_core.model import import_litellm
+
+    litellm = import_litellm()
+    resp = litellm.completion(model="dgrr/reference", messages=render_prompt("claim", CLAIM_INPUTS),
+                              temperature=0, seed=42)
+    assert json.loads(resp.choices[0].message.content)["support"] == "m3"
+    assert resp.usage.total_tokens == resp.usage.prompt_tokens + resp.usage.completion_tokens > 0
