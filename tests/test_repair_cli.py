@@ -100,3 +100,22 @@ def test_out_over_a_file_is_refused_and_writes_nothing(tmp_path, capsys):
     target.write_text("keep me")
     assert main(["repair", FIG1, "--out", str(target)]) == 2
     assert target.read_text() == "keep me"
+
+
+def test_progress_goes_to_stderr(capsys):
+    assert main(["repair", FIG1, "--progress", "--json"]) == 0
+    captured = capsys.readouterr()
+    json.loads(captured.out)
+    lines = captured.err.strip().splitlines()
+    assert lines[0].startswith("[1/6] s1: 0 LLM calls")
+    assert lines[-1].startswith("[6/6] s10: 3 LLM calls")
+
+
+def test_a_failing_model_exits_1_with_the_failures_in_the_report(capsys):
+    from repair_core.model import register_provider
+
+    register_provider("clibroken", lambda messages: "nope")
+    assert main(["repair", FIG1, "--model", "clibroken/x", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["answer"] is None and {f["step"] for f in data["report"]["failures"]} == {
+        "s3", "s5", "s10"}

@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--observation", action="append", default=[], metavar="STEP=JSON",
                    help="hand-supplied output for a tool_action whose tool is not registered "
                         "(JSON, plain text, or @file); repeatable")
+    p.add_argument("--progress", action="store_true",
+                   help="print each replayed step with the running call and token count on "
+                        "stderr")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write result.json, answer.txt, trajectory.json, store.json, "
@@ -48,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         plan = _edited_plan(plan, args.plan, args.force)
     observations = dict(_observation(o) for o in args.observation)
     result = repair(case, plan, model=args.model, api_base=args.api_base,
-                    observations=observations)
+                    observations=observations,
+                    on_progress=_print_progress if args.progress else None)
     data = result.model_dump(mode="json")
     if args.out:
         write_outputs(Path(args.out), data)
@@ -57,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_summary(result, sys.stdout, out_dir=args.out)
     return EXIT_OK if result.answer is not None and not result.report.failures else EXIT_FAILED
+
+
+def _print_progress(done: int, total: int, step_id: str, cost: Any) -> None:
+    print(f"[{done}/{total}] {step_id}: {cost.llm_calls} LLM calls, {cost.tokens} tokens so far",
+          file=sys.stderr, flush=True)
 
 
 def _edited_plan(plan: Any, path: str, force: bool) -> Any:
