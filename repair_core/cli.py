@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "synth",
     "repair",
     "serve_model",
+    "bench",
 )
 
 EXIT_OK = 0

@@ -79,6 +79,8 @@ def test_baselines_on_the_example():
     assert decide("memaudit", case).store_edits == {"m3": "delete"}
     judge = decide("llm_judge", case)
     assert judge.store_edits == {"m3": "delete", "m6": "delete"}
-    assert {"s3", "s5", "s6", "s7", "s10"} <= judge.replay
+    # the first wrong step is the read s1 that returned m3: everything from it is redone
+    assert judge.replay == {s.id for s in case.trajectory}
     trace = decide("agenttrace", case)
-    assert trace.store_edits == {} and "s3" in trace.replay and "s1" not in trace.replay
+    assert trace.store_edits == {"m3": "quarantine"} and not trace.persist_store
+    assert {"s1", "s3", "s5", "s6", "s7", "s10", "s11"} == trace.replay

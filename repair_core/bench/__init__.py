@@ -35,6 +35,7 @@ from ._metrics import (
     summarise_by,
 )
 from ._runner import evaluate, load_results, result_path, run_bench, suite_case_paths
+from ._suites import generate_suite, suite_manifest
 from ._tables import PAPER_FIGURES, markdown_table, results_csv, summaries, write_outputs
 
 __all__ = [
@@ -46,6 +47,8 @@ __all__ = [
     "RepairDecision",
     "decide",
     "evaluate",
+    "generate_suite",
+    "suite_manifest",
     "load_results",
     "markdown_table",
     "method_names",

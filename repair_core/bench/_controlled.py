@@ -454,6 +454,10 @@ def _run(design: _Design, faulty: bool, case_id: str, model: str) -> Case:
     faults = design.faults if faulty else []
     case = agent.run_session(design.user, design.turns, store, case_id=case_id,
                              domain=design.domain, faults=faults)
+    if drifting:  # the drifted summary is only known once the run has written it
+        summary = [m.id for m in case.memory if m.created_seq is not None
+                   and m.key == design.consolidate_after[1] and m.value == design.drift]
+        case = case.model_copy(update={"faults": [*summary, *case.faults]})
     return case
 
 
@@ -518,10 +522,15 @@ def _labels(design: _Design, clean: Case, faulty: Case) -> dict[str, Any] | None
     clean_active = {m.id for m in clean.memory if m.status == "active"}
     faulty_active = {m.id for m in faulty.memory if m.status == "active"}
     benign = [b for b in design.benign if b in clean_active and b in faulty_active]
+    fault_types = dict(design.fault_types)
+    if design.drift is not None:
+        if len(faulty.faults) != len(design.faults) + 1:
+            return None  # the drifted summary was not written
+        fault_types = {faulty.faults[0]: "summary-drift", **fault_types}
     if not 6 <= len(benign) <= 14:
         return None
     return {"required_facts": facts, "clean_answer": clean_answer, "benign": benign,
-            "gold_claims": gold, "fault_types": dict(design.fault_types)}
+            "gold_claims": gold, "fault_types": fault_types}
 
 
 def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference",

@@ -51,6 +51,9 @@ class RepairDecision:
     """Tokens of those calls."""
     notes: tuple[str, ...] = ()
     """Anything worth reporting about how the decision was reached."""
+    persist_store: bool = True
+    """False for a method that never edits the store: `store_edits` then only shape the
+    replay, and the store it leaves is the original one."""
 
     def predicted_claims(self, case: Case) -> list[str]:
         """Claim ids the method invalidated or replayed (for claim-invalidation F1)."""
@@ -310,37 +313,51 @@ def _mentions(case: Case, marks: set[str]) -> list[str]:
     return [s.id for s in case.steps_in_order() if _tokens(_step_text(s)) & marks]
 
 
+def _implicated(case: Case) -> list[str]:
+    """Steps a reader of the log links to the diagnosed records: those that repeat what is
+    distinctive of them, and the reads that returned them (in trajectory order)."""
+    marks = _fault_marks(case)
+    faults = set(case.faults)
+    return [s.id for s in case.steps_in_order()
+            if _tokens(_step_text(s)) & marks
+            or (s.type == "memory_read" and faults & set(getattr(s, "returned", [])))]
+
+
 def llm_judge(case: Case, client: Any = None) -> RepairDecision:
     """Baseline (LLM-judge repair, in the spirit of Reflexion/Self-Refine): a judge reads
     the failed run and the diagnosed faults and decides what to revise. Our reading: it
-    deletes the faults and every record whose text repeats what is distinctive of them,
-    and revises (replays) every step whose text does, every read that returned a fault,
-    and the final answer."""
+    deletes the faults and every active record whose text repeats what is distinctive of
+    them, finds the first step that went wrong (the first that repeats a fault or read
+    one) and redoes the run from there: every later step is replayed."""
     marks = _fault_marks(case)
     faults = set(case.faults)
-    revise = set(_mentions(case, marks))
-    revise |= {s.id for s in case.trajectory if s.type == "memory_read"
-               and faults & set(getattr(s, "returned", []))}
-    revise = _execution_closure(case, revise)
+    implicated = _implicated(case)
+    seqs = {s.id: s.seq for s in case.trajectory}
+    start = min((seqs[s] for s in implicated), default=seqs[case.final_answer().id])
+    revise = {sid for sid, q in seqs.items() if q >= start}
     echo = [m.id for m in case.memory if m.status == "active" and m.id not in faults
             and _tokens(m.text) & marks]
     edits: dict[str, MemoryAction] = {m: "delete" for m in [*case.faults, *echo]}
     return RepairDecision(method="llm_judge", store_edits=edits,
                           replay=_with_answer(case, revise),
                           reasons={**{m: "diagnosed fault" for m in case.faults},
-                                   **{m: "repeats the fault's content" for m in echo}})
+                                   **{m: "repeats the fault's content" for m in echo}},
+                          notes=(f"first wrong step: {implicated[0]}",) if implicated else ())
 
 
 def agenttrace(case: Case, client: Any = None) -> RepairDecision:
-    """Baseline (AgentTrace-style): a causal chain rebuilt from the log text (steps that
-    repeat what is distinctive of a diagnosed record), its earliest step taken as the
-    root cause, and every implicated step from there replayed. It never edits the
-    store."""
-    implicated = _mentions(case, _fault_marks(case))
-    return RepairDecision(method="agenttrace", store_edits={},
+    """Baseline (AgentTrace-style): a causal chain rebuilt from the log text (the steps
+    that repeat what is distinctive of a diagnosed record, or read one), localising the
+    root cause at its earliest step; the implicated steps are replayed with the root-cause
+    records left out of their context. It never edits the store: the records are set
+    aside for the replay only, and the persisted store is the original one."""
+    implicated = _implicated(case)
+    hidden: dict[str, MemoryAction] = {m: "quarantine" for m in case.faults}
+    return RepairDecision(method="agenttrace", store_edits=hidden,
                           replay=_with_answer(case, _execution_closure(case, set(implicated))),
+                          persist_store=False,
                           notes=(f"root cause localised at {implicated[0]}",) if implicated
-                          else ("no step repeats the fault: only the answer is replayed",))
+                          else ("no step linked to the faults: only the answer is replayed",))
 
 
 METHODS.update({"memaudit": memaudit, "llm_judge": llm_judge, "agenttrace": agenttrace})

@@ -58,7 +58,6 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
              api_base: str | None = None) -> CaseResult:
     """Repair `case` with `method` and measure everything the metrics need."""
     from .. import execute  # issue 3's executor; imported lazily (model layer is slow)
-    from ..agent import recurrence_probe
 
     start = time.perf_counter()
     labels = _labels(case)
@@ -75,7 +74,8 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         res = execute(blind, d.store_edits, sorted(d.replay), invalidated=sorted(d.invalidated),
                       model=model, api_base=api_base, decisions=d.reasons)
         answer = res.answer or ""
-        active = list(res.store.active)
+        active = (list(res.store.active) if d.persist_store
+                  else [m for m in case.memory if m.status == "active"])
         replayed = sum(1 for s in res.report.steps if s.outcome in ("replayed", "refreshed"))
         calls, tokens = res.cost.llm_calls + d.llm_calls, res.cost.tokens + d.tokens
         notes += [f"skipped write {w.step}: {w.reason}" for w in res.report.skipped_writes]
@@ -85,6 +85,8 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
     recurred: bool | None = None
     probe_answer = None
     if recovered:
+        from ..agent import recurrence_probe
+
         probe_answer = recurrence_probe(active, case.user_id, _final_turn_text(case),
                                         model=model, api_base=api_base, domain=case.domain)
         recurred = not contains_required_facts(probe_answer, ev.required_facts)
