@@ -153,3 +153,37 @@ def test_litellm_completion_reaches_the_reference_provider_directly():
                               temperature=0, seed=42)
     assert json.loads(resp.choices[0].message.content)["support"] == "m3"
     assert resp.usage.total_tokens == resp.usage.prompt_tokens + resp.usage.completion_tokens > 0
+
+
+def test_audit_and_judge_stages_run_through_the_model_layer():
+    from pathlib import Path
+
+    from repair_core import load_case
+    from repair_core.model import AuditOut, JudgeOut, audit_inputs, judge_inputs
+
+    case = load_case(Path(__file__).resolve().parent.parent / "sample_traces"
+                     / "travel-two-faults.json")
+    client = ModelClient()
+    verdicts = {m.id: client.complete_json("audit", audit_inputs(case, m.id))
+                for m in case.memory if m.status == "active"}
+    assert all(isinstance(v, AuditOut) for v in verdicts.values())
+    # m2 (JFK, trust lower or later than BOS) conflicts with m1 on home_airport
+    flagged = sorted(r for r, v in verdicts.items() if v.suspicious)
+    assert "m1" not in flagged and all(verdicts[r].reason for r in flagged)
+    assert client.calls == len(verdicts)
+    judged = client.complete_json("judge", judge_inputs(case))
+    assert isinstance(judged, JudgeOut)
+    assert {"m2", "m5"} <= set(judged.delete) and "m1" not in judged.delete
+    assert "s3" in judged.revise and "s2" in judged.revise  # repeats JFK; read returned m2
+
+
+def test_audit_flags_a_record_of_another_user():
+    from repair_core.model import audit_inputs
+
+    data = load_example().model_dump(mode="json")
+    data["memory"][1]["user_id"] = "sam"
+    from repair_core import case_from_data
+
+    case = case_from_data(data)
+    out = ModelClient().complete_json("audit", audit_inputs(case, data["memory"][1]["id"]))
+    assert out.suspicious and "sam" in out.reason

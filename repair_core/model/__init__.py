@@ -9,8 +9,10 @@ from ._contracts import (
     PROMPT_VERSION,
     STAGES,
     AnswerOut,
+    AuditOut,
     ClaimOut,
     ConsolidateOut,
+    JudgeOut,
     MemoryWriteOut,
     PlanOut,
     ReplyError,
@@ -21,6 +23,7 @@ from ._contracts import (
     template,
     validate_reply,
 )
+from ._inputs import audit_inputs, judge_inputs
 from ._provider import REFERENCE_MODEL, import_litellm, register_provider
 from ._reference import count_tokens, reference_reply
 
@@ -30,17 +33,21 @@ __all__ = [
     "REFERENCE_MODEL",
     "STAGES",
     "AnswerOut",
+    "AuditOut",
     "CallRecord",
     "ClaimOut",
     "ConsolidateOut",
+    "JudgeOut",
     "MemoryWriteOut",
     "ModelClient",
     "PlanOut",
     "ReplyError",
     "WrittenRecord",
+    "audit_inputs",
     "count_tokens",
     "evidence_ids",
     "import_litellm",
+    "judge_inputs",
     "parse_prompt",
     "reference_reply",
     "register_provider",

@@ -26,6 +26,8 @@ __all__ = [
     "WrittenRecord",
     "MemoryWriteOut",
     "ConsolidateOut",
+    "AuditOut",
+    "JudgeOut",
     "OUTPUT_SCHEMAS",
     "template",
     "render_prompt",
@@ -117,12 +119,38 @@ class ConsolidateOut(_Out):
     """Every record folded in."""
 
 
+class AuditOut(_Out):
+    """An auditor's verdict on one record."""
+
+    suspicious: bool
+    """The record should be removed."""
+    reason: str = ""
+    """Why, in one sentence."""
+    cites: list[str] = Field(default_factory=list)
+    """Records it conflicts with."""
+
+
+class JudgeOut(_Out):
+    """A repair judge's decision over a failed run."""
+
+    delete: list[str] = Field(default_factory=list)
+    """Record ids to delete."""
+    revise: list[str] = Field(default_factory=list)
+    """Step ids to re-run."""
+    reason: str = ""
+    """Why, in one sentence."""
+    cites: list[str] = Field(default_factory=list)
+    """The faults the decision rests on."""
+
+
 OUTPUT_SCHEMAS: dict[str, type[_Out]] = {
     "claim": ClaimOut,
     "plan": PlanOut,
     "answer": AnswerOut,
     "memory_write": MemoryWriteOut,
     "consolidate": ConsolidateOut,
+    "audit": AuditOut,
+    "judge": JudgeOut,
 }
 STAGES: tuple[str, ...] = tuple(OUTPUT_SCHEMAS)
 
@@ -190,7 +218,7 @@ def validate_reply(stage: str, reply: str, evidence_ids: Iterable[str]) -> _Out:
 
 def _cited(out: _Out) -> list[str]:
     ids: list[str] = []
-    for name in ("cites",):
+    for name in ("cites", "delete", "revise"):
         ids.extend(getattr(out, name, None) or [])
     for name in ("support", "derive"):
         if (v := getattr(out, name, None)) is not None:
@@ -207,7 +235,10 @@ def evidence_ids(inputs: dict[str, Any]) -> list[str]:
     request = inputs.get("request")
     if isinstance(request, dict) and request.get("id"):
         ids.append(request["id"])
-    for field in ("evidence", "records", "memory"):
+    for field in ("evidence", "records", "memory", "store", "faults", "trajectory"):
         ids.extend(item["id"] for item in inputs.get(field) or [] if isinstance(item, dict)
                    and "id" in item)
+    record = inputs.get("record")
+    if isinstance(record, dict) and record.get("id"):
+        ids.append(record["id"])
     return ids

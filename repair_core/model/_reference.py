@@ -250,10 +250,59 @@ def consolidate_policy(inputs: dict[str, Any]) -> dict[str, Any]:
             "cites": [r["id"] for r in records]}
 
 
+def audit_policy(inputs: dict[str, Any]) -> dict[str, Any]:
+    """Flag a record of another user, or one that contradicts a record of the same key
+    and has the lower trust (the later one on a tie)."""
+    record = inputs.get("record") or {}
+    if record.get("user_id") not in (None, inputs.get("user_id")):
+        return {"suspicious": True, "cites": [],
+                "reason": f"attributed to {record.get('user_id')}, not {inputs.get('user_id')}"}
+    if record.get("key") is None:
+        return {"suspicious": False, "reason": "no structured fact to check", "cites": []}
+    mine = (record.get("trust") or 0.0, record.get("position", 0))
+    for other in inputs.get("store") or []:
+        if (other.get("id") == record.get("id") or other.get("key") != record.get("key")
+                or other.get("user_id") != record.get("user_id")
+                or json.dumps(other.get("value"), sort_keys=True)
+                == json.dumps(record.get("value"), sort_keys=True)):
+            continue
+        theirs = (other.get("trust") or 0.0, other.get("position", 0))
+        if mine[0] < theirs[0] or (mine[0] == theirs[0] and mine[1] > theirs[1]):
+            return {"suspicious": True, "cites": [other["id"]],
+                    "reason": f"contradicts {other['id']} on {record.get('key')} and is "
+                              "less trusted"}
+    return {"suspicious": False, "reason": "consistent with the rest of the store", "cites": []}
+
+
+def judge_policy(inputs: dict[str, Any]) -> dict[str, Any]:
+    """The words of each fault's value (else the words of its text that no other record
+    has) mark what it touched: delete the faults and records repeating those words;
+    revise steps repeating them and reads that returned a fault."""
+    from ..agent._store import tokens
+
+    faults = list(inputs.get("faults") or [])
+    fault_ids = {f["id"] for f in faults}
+    others = [m for m in inputs.get("memory") or [] if m.get("id") not in fault_ids]
+    common = set().union(*(tokens(m.get("text", "")) for m in others)) if others else set()
+    marks: set[str] = set()
+    for f in faults:
+        value = f.get("value")
+        marks |= (tokens(json.dumps(value) if not isinstance(value, str) else value)
+                  if value is not None else tokens(f.get("text", "")) - common)
+    revise = [s["id"] for s in inputs.get("trajectory") or []
+              if tokens(s.get("text", "")) & marks or fault_ids & set(s.get("returned") or [])]
+    delete = [f["id"] for f in faults] + [m["id"] for m in others
+                                          if tokens(m.get("text", "")) & marks]
+    return {"delete": delete, "revise": revise, "cites": sorted(fault_ids),
+            "reason": f"the faults are marked by {', '.join(sorted(marks)) or 'nothing distinctive'}"}
+
+
 POLICIES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "claim": claim_policy,
     "plan": plan_policy,
     "answer": answer_policy,
     "memory_write": memory_write_policy,
     "consolidate": consolidate_policy,
+    "audit": audit_policy,
+    "judge": judge_policy,
 }
