@@ -10,11 +10,12 @@ from typing import Any
 
 import streamlit as st
 
-from repair_core import Case, RepairPlan, case_from_data, parse_case, plan_case
+from repair_core import Case, RepairPlan, case_from_data, plan_case
 
 CASE = "dgrr_case"
 SOURCE = "dgrr_source"
 LOADED_FAULTS = "dgrr_loaded_faults"
+COMPUTED = "dgrr_computed_plan"
 PLAN = "dgrr_plan"  # the edited plan; absent = the computed plan
 RESULT = "dgrr_result"
 RESULT_KEY = "dgrr_result_key"  # plan_key() of the plan the result was replayed from
@@ -53,25 +54,26 @@ def set_faults(faults: list[str]) -> None:
 
 
 def _reset_downstream() -> None:
-    for key in (PLAN, RESULT, RESULT_KEY):
+    for key in (COMPUTED, PLAN, RESULT, RESULT_KEY):
         st.session_state.pop(key, None)
     for key in (FAULT_EDITOR_VERSION, PLAN_EDITOR_VERSION):
         st.session_state[key] = st.session_state.get(key, 0) + 1
 
 
-def case_json(c: Case) -> str:
-    return c.model_dump_json()
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def _computed_plan(case_text: str) -> RepairPlan:
-    return plan_case(parse_case(case_text))
-
-
 def computed_plan() -> RepairPlan | None:
-    """The rule-based plan of the working case (cached on the case's content)."""
+    """The rule-based plan of the working case, computed once per case and fault choice.
+
+    Kept in the session next to the case rather than in `st.cache_data`: a cached plan is
+    pickled and unpickled on every read, which costs seconds for a case of 20k steps.
+    """
     c = case()
-    return None if c is None else _computed_plan(case_json(c))
+    if c is None:
+        return None
+    held = st.session_state.get(COMPUTED)
+    if held is None or held.case is not c:
+        held = plan_case(c)
+        st.session_state[COMPUTED] = held
+    return held
 
 
 def plan() -> RepairPlan | None:

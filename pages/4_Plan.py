@@ -68,7 +68,8 @@ if submitted:
     apply({node: action}, force, comment)
 
 st.subheader("All decisions")
-only = st.checkbox("Only affected nodes and changed decisions", key="dgrr_w_plan_only")
+only = st.checkbox("Only affected nodes and changed decisions", key="dgrr_w_plan_only",
+                   value=len(kinds) > 2000, help="on by default for cases over 2,000 nodes")
 rows = []
 for nid, act in [*p.memory.items(), *p.steps.items()]:
     before = computed.memory.get(nid) or computed.steps.get(nid)

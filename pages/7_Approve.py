@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -47,7 +48,16 @@ except DgrrError as exc:
     show_problems("Cannot open the approvals database", [str(exc)])
     st.stop()
 
-inputs, outputs = approval_hashes(p, res)
+@st.cache_data(show_spinner=False, max_entries=8)
+def _signed(key: str, _plan: Any, _res: Any) -> tuple[str, str, str, str]:
+    """Hashes and JSON exports of one plan and result (key: plan digest + result id)."""
+    inputs, outputs = approval_hashes(_plan, _res)
+    return (inputs, outputs, json.dumps(repaired_store(_plan, _res), indent=1),
+            json.dumps(repaired_trajectory(_plan, _res), indent=1))
+
+
+inputs, outputs, store_json, trajectory_json = _signed(
+    f"{state.plan_key(p)}:{id(res) if res is not None else 'none'}", p, res)
 st.markdown(f"Case `{p.case.case_id}` · {len(p.edits)} plan edit(s)"
             + (" (some override an invariant)" if p.forced else "")
             + f" · replay: {'done' if res is not None else 'not run'}")
@@ -86,12 +96,13 @@ else:
 st.subheader("Export")
 cid = p.case.case_id
 x1, x2, x3 = st.columns(3)
-x1.download_button("Repaired store (JSON)", json.dumps(repaired_store(p, res), indent=1),
+x1.download_button("Repaired store (JSON)", store_json,
                    file_name=f"{cid}-store.json", mime="application/json",
                    key="dgrr_w_dl_store")
-x2.download_button("Trajectory (JSON)", json.dumps(repaired_trajectory(p, res), indent=1),
+x2.download_button("Trajectory (JSON)", trajectory_json,
                    file_name=f"{cid}-trajectory.json", mime="application/json",
                    key="dgrr_w_dl_traj")
 x3.download_button("Report (Markdown)",
-                   markdown_report(p, res, store.history(case_id=cid, limit=50)),
+                   markdown_report(p, res, store.history(case_id=cid, limit=50),
+                                   hashes=(inputs, outputs)),
                    file_name=f"{cid}-report.md", mime="text/markdown", key="dgrr_w_dl_report")

@@ -85,9 +85,10 @@ def _md(text: Any) -> str:
 
 
 def markdown_report(plan: RepairPlan, result: Any = None,
-                    approvals: Iterable[ApprovalRecord] = ()) -> str:
+                    approvals: Iterable[ApprovalRecord] = (),
+                    hashes: tuple[str, str] | None = None) -> str:
     """A Markdown report of the repair: faults, decisions with reasons, edits, answers,
-    cost and the recorded approvals."""
+    cost and the recorded approvals (`hashes` saves recomputing `approval_hashes`)."""
     case = plan.case
     data = result_data(result)
     lines = [f"# Repair report — case `{case.case_id}`", ""]
@@ -101,7 +102,7 @@ def markdown_report(plan: RepairPlan, result: Any = None,
     lines.append("- trajectory: " + ", ".join(f"{n} {k}" for k, n in sorted(steps.items())))
     lines.append(f"- replay: {len(plan.replay_set)} of {len(case.trajectory)} steps "
                  f"({' → '.join(plan.replay_order())})")
-    inputs, outputs = approval_hashes(plan, result)
+    inputs, outputs = hashes if hashes is not None else approval_hashes(plan, result)
     lines.append(f"- inputs sha256: `{inputs}`; outputs sha256: `{outputs}`")
     lines += ["", "## Decisions", "", "| node | decision | reason |", "|---|---|---|"]
     for node, action in [*plan.memory.items(), *plan.steps.items()]:
