@@ -14,6 +14,9 @@ from repair_core.bench import METHOD_LABELS, METHODS, decide, method_names
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted(p for p in glob.glob(str(ROOT / "sample_traces" / "*.json"))
                if not p.endswith(".plan.json"))
+# and a spread of generated cases: every fault type and domain, several faults
+CASES += sorted(glob.glob(str(ROOT / "sample_traces" / "controlled" / "ctl-00*.json")))
+CASES += sorted(glob.glob(str(ROOT / "sample_traces" / "adapted" / "adp-00[1-4]*.json")))
 
 
 def test_registry_has_the_ten_methods():

@@ -202,5 +202,5 @@ def case_from_longmemeval(item: LongMemEvalItem, *, n_faults: int, wrong: Sequen
             and clean_claims.get((c.turn, c.key), object()) != c.value]
     labels = EvalLabels(required_facts=[answer], clean_answer=clean.final_answer().text,
                         benign=benign, gold_claims=gold,
-                        fault_types={r["id"]: "poisoned" for r in faults})
+                        fault_types={str(r["id"]): "poisoned" for r in faults})
     return bad_run.model_copy(update={"eval": labels})

@@ -425,8 +425,8 @@ def _design(slot: Slot, seed: int, attempt: int) -> _Design:
     for i, r in enumerate(records, start=1):
         r["id"] = f"m{i}"
     for r, ftype in fault_records:
-        design.faults.append(r["id"])
-        design.fault_types[r["id"]] = ftype
+        design.faults.append(str(r["id"]))
+        design.fault_types[str(r["id"])] = ftype
     design.benign = [r["id"] for r in records if r["tag"] == "true"]
     return design
 

@@ -1,0 +1,116 @@
+"""The runner: a resumed run gives the same results as an uninterrupted one, finished
+results are never redone, and the CLI writes summary.json in the issue's shape."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from repair_core.bench import load_results, run_bench, suite_case_paths
+from repair_core.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+PATHS = suite_case_paths("controlled", ROOT)[:4]
+METHODS = ["ours", "no_repair", "llm_judge", "agenttrace"]
+
+
+def _comparable(results):
+    return sorted((r.model_dump(exclude={"seconds"}) for r in results),
+                  key=lambda d: (d["method"], d["case_id"]))
+
+
+class Interrupt(Exception):
+    pass
+
+
+def test_resumed_run_equals_uninterrupted(tmp_path):
+    whole = run_bench(PATHS, METHODS, tmp_path / "a", progress=False)
+    assert len(whole) == len(PATHS) * len(METHODS)
+
+    seen: list[tuple[str, str]] = []
+
+    def stop_after_five(method: str, case_id: str) -> None:
+        seen.append((method, case_id))
+        if len(seen) == 5:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        run_bench(PATHS, METHODS, tmp_path / "b", progress=False, on_result=stop_after_five)
+    assert len(load_results(tmp_path / "b")) == 5  # what finished is kept
+
+    redone: list[tuple[str, str]] = []
+    resumed = run_bench(PATHS, METHODS, tmp_path / "b", progress=False,
+                        on_result=lambda m, c: redone.append((m, c)))
+    assert len(redone) == len(PATHS) * len(METHODS) - 5
+    assert not set(redone) & set(seen)  # nothing finished was run again
+    assert _comparable(resumed) == _comparable(whole)
+
+    again: list[tuple[str, str]] = []
+    run_bench(PATHS, METHODS, tmp_path / "b", progress=False,
+              on_result=lambda m, c: again.append((m, c)))
+    assert again == []
+
+
+def test_parallel_run_equals_serial(tmp_path):
+    serial = run_bench(PATHS[:2], ["ours", "full_reset"], tmp_path / "s", progress=False)
+    parallel = run_bench(PATHS[:2], ["ours", "full_reset"], tmp_path / "p", workers=2,
+                         progress=False)
+    assert _comparable(serial) == _comparable(parallel)
+
+
+def test_crashed_results_are_retried(tmp_path):
+    from repair_core.bench import result_path
+    from repair_core.bench._metrics import CaseResult
+
+    run_bench(PATHS[:1], ["ours"], tmp_path, progress=False)
+    case_id = load_results(tmp_path)[0].case_id
+    p = result_path(tmp_path, "ours", case_id)
+    crashed = CaseResult.model_validate_json(p.read_bytes()).model_copy(
+        update={"error": "RuntimeError: boom", "recovered": False})
+    p.write_text(crashed.model_dump_json())
+    redone = []
+    results = run_bench(PATHS[:1], ["ours"], tmp_path, progress=False,
+                        on_result=lambda m, c: redone.append(c))
+    assert redone == [case_id] and results[0].error is None and results[0].recovered
+
+
+def test_cli_writes_summary_csv_and_table(tmp_path, capsys):
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    for p in PATHS[:2]:
+        (folder / p.name).write_bytes(p.read_bytes())
+    out = tmp_path / "out"
+    rc = main(["bench", "run", "--suite", str(folder), "--methods", "ours,no_repair",
+               "--out", str(out), "--no-progress"])
+    assert rc == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary) == {"ours", "no_repair"}
+    assert set(summary["ours"]) == {"recovery", "recurrence", "faulty_removal",
+                                    "benign_preservation", "claim_f1", "replay_ratio",
+                                    "llm_calls", "tokens", "cases"}
+    assert summary["ours"]["cases"] == 2 and summary["no_repair"]["recovery"] == 0.0
+    csv_lines = (out / "results.csv").read_text().splitlines()
+    assert csv_lines[0].startswith("case_id,method") and len(csv_lines) == 5
+    table = (out / "table.md").read_text()
+    assert "| Ours | 2 |" in table and "| No repair | 2 |" in table
+    assert "Ours" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--methods", "ours,bogus"], "unknown method"),
+    (["--workers", "0"], "--workers: must be at least 1"),
+    (["--suite", "/nonexistent/suite"], "neither a known suite"),
+])
+def test_cli_bad_input_exits_2_with_a_message(tmp_path, capsys, argv, needle):
+    rc = main(["bench", "run", "--out", str(tmp_path / "o"), "--no-progress", *argv])
+    err = capsys.readouterr().err
+    assert rc == 2 and needle in err and "Traceback" not in err
+
+
+def test_out_folder_refuses_another_model(tmp_path, capsys):
+    run_bench(PATHS[:1], ["no_repair"], tmp_path, progress=False)
+    rc = main(["bench", "run", "--suite", str(PATHS[0]), "--methods", "no_repair",
+               "--model", "openai/other", "--out", str(tmp_path), "--no-progress"])
+    assert rc == 2 and "holds results of model 'dgrr/reference'" in capsys.readouterr().err
