@@ -335,9 +335,15 @@ class _Run:
                               value=out.value, verified=False,
                               deps=self._deps_from(step, out.cites, out.support))
 
+    def _registered(self, name: str, args: Mapping[str, Any]) -> bool:
+        """The tool is registered with a signature that accepts the trace's arguments (a
+        foreign trace may use a registered name for a different tool)."""
+        spec = self.tools.get(name)
+        return spec is not None and set(args) <= {p.name for p in spec.params}
+
     def _tool_description(self, name: str, old_args: Mapping[str, Any]) -> dict[str, Any]:
         spec = self.tools.get(name)
-        if spec is not None:
+        if spec is not None and self._registered(name, old_args):
             return spec.describe()
         return {"name": name, "description": "(not registered)", "keywords": [],
                 "params": [{"name": k, "required": True} for k in old_args]}
@@ -373,8 +379,10 @@ class _Run:
                            "earlier call's external effect stands and rollback cannot undo it")
             self.report.irreversible_effects.append(note)
             return self._action_blocked(step, "irreversible", note.reason)
-        if tool not in self.tools:
-            note.reason = (f"tool {tool} is not registered: supply its observation for "
+        if not (self._registered(tool, step.args) and self._registered(tool, args)):
+            what = ("is not registered" if tool not in self.tools else
+                    "is registered with another signature than this trace's call")
+            note.reason = (f"tool {tool} {what}: supply its observation for "
                            f"{step.id} by hand (the old observation is not reused)")
             self.report.needs_observation.append(note)
             return self._action_blocked(step, "needs_observation", note.reason)
