@@ -147,6 +147,7 @@ class _Run:
     pending: dict[str, _Pending] = field(init=False, default_factory=dict)
     record_marks: dict[str, str] = field(init=False, default_factory=dict)
     quarantined: list[str] = field(init=False, default_factory=list)
+    _outcomes: dict[str, StepOutcome] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.report = RepairReport(case_id=self.case.case_id, model=self.client.model)
@@ -186,12 +187,6 @@ class _Run:
                 self.on_progress(done, len(todo), step.id, self._cost())
         self.client.tags = {}
         return self._result()
-
-    @property
-    def _outcomes(self) -> dict[str, StepOutcome]:
-        if not hasattr(self, "_outcome_map"):
-            self._outcome_map: dict[str, StepOutcome] = {}
-        return self._outcome_map
 
     def _cost(self) -> Cost:
         n = len(self.case.trajectory)
