@@ -50,7 +50,10 @@ if only:
 shown = shown.reset_index(drop=True)
 
 st.caption(f"{len(shown)} of {len(rows)} records shown · {len(faults)} marked as faults")
-editor_key = f"dgrr_faults_editor_{st.session_state.get(state.FAULT_EDITOR_VERSION, 0)}"
+# Pending ticks refer to rows of this filtered view: a new filter starts a fresh editor.
+view_id = abs(hash((text, tuple(statuses), user, only))) % 10**8
+editor_key = (f"dgrr_faults_editor_{st.session_state.get(state.FAULT_EDITOR_VERSION, 0)}"
+              f"_{view_id}")
 edited = st.data_editor(
     shown, key=editor_key, hide_index=True, width="stretch",
     disabled=[col for col in shown.columns if col != "fault"],

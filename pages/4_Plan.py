@@ -78,7 +78,7 @@ for nid, act in [*p.memory.items(), *p.steps.items()]:
     rows.append({"id": nid, "type": kinds[nid], "text": texts[nid][:90], "computed": before,
                  "decision": act, "reason": p.reasons.get(nid, "unaffected")})
 table = pd.DataFrame(rows)
-editor_key = f"dgrr_plan_editor_{st.session_state.get(state.PLAN_EDITOR_VERSION, 0)}"
+editor_key = f"dgrr_plan_editor_{st.session_state.get(state.PLAN_EDITOR_VERSION, 0)}_{int(only)}"
 edited = st.data_editor(
     table, key=editor_key, hide_index=True, width="stretch",
     disabled=["id", "type", "text", "computed", "reason"],
