@@ -99,3 +99,9 @@ def test_eval_labels_change_nothing():
     case = load_case(CASES[0])
     a, b = repair(case), repair(case.without_eval())
     assert a.answer == b.answer and a.cost == b.cost
+
+
+def test_repaired_trajectory_can_be_planned_again(repaired):
+    _, _, result = repaired
+    again = plan_case(result.trajectory)
+    assert set(again.memory) == {m.id for m in result.trajectory.memory}

@@ -449,7 +449,9 @@ class _Run:
                                detail=self.report.skipped_writes[-1].reason
                                if self.report.skipped_writes else "nothing to write")
         cites = sorted({c for rec in new_records for c in rec.get("cites", [])})
-        deps = self._deps_from(step, cites)
+        derived = {rec["derive"] for rec in new_records if rec.get("derive")}
+        deps = [Dep(id=d.id, label="derive") if d.id in derived else d
+                for d in self._deps_from(step, cites)]
         out = self._replaced(step, target=[*added, *[r for r in retired if r not in added]],
                              deps=deps, status="ok",
                              text=f"{step.op}: " + " | ".join(
