@@ -45,6 +45,7 @@ if st.button("Run the whole story", type="primary", key="dgrr_w_demo_run"):
         if repair is not None and p is not None:
             with st.spinner("Replaying with the offline reference model…"):
                 state.set_result(repair(p.case, p), p)
+        st.rerun()  # so the sidebar shows the loaded case
 
 c = state.case()
 if st.session_state.get("dgrr_demo") and c is not None:
