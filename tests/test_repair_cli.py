@@ -119,3 +119,8 @@ def test_a_failing_model_exits_1_with_the_failures_in_the_report(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["answer"] is None and {f["step"] for f in data["report"]["failures"]} == {
         "s3", "s5", "s10"}
+
+
+def test_observation_for_a_step_that_is_not_an_action_is_refused(capsys):
+    assert main(["repair", FIG1, "--observation", 's7={"flight": "JL1"}']) == 2
+    assert "not tool_action steps" in capsys.readouterr().err

@@ -85,6 +85,11 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
             ) -> RepairResult:
     """Apply `store_edits` and replay `replay_ids` (plus the final answer) in trajectory
     order. The executor behind `repair`, usable for baselines and ablations."""
+    actions = {s.id for s in case.trajectory if s.type == "tool_action"}
+    wrong = sorted(set(observations or {}) - actions)
+    if wrong:
+        raise DgrrError("observations: not tool_action steps of case "
+                        f"{case.case_id}: {', '.join(wrong)}")
     run = _Run(case, dict(store_edits), set(replay_ids), set(invalidated),
                set(case.faults if faults is None else faults),
                client or ModelClient(model, api_base), tools or default_registry(),
