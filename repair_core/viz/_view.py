@@ -309,7 +309,8 @@ def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None
 
 def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -> set[str]:
     """The affected nodes plus their direct (non-chain) premises and dependents, at most
-    `limit` nodes: affected ones first (faults, then by seq), then neighbours by seq."""
+    `limit` nodes: affected ones first (faults, then by seq), then neighbours by seq.
+    With no fault marked, the final answer and its direct premises stand in."""
     G = plan.analysis.graph
     a = plan.analysis
 
@@ -317,7 +318,7 @@ def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -
         seq = G.nodes[n]["seq"]
         return (0 if n in a.faults else 1, seq if seq is not None else -1, n)
 
-    chosen = sorted(a.affected, key=by_time)[:limit]
+    chosen = sorted(a.affected or {a.final_answer}, key=by_time)[:limit]
     picked = set(chosen)
     around: set[str] = set()
     for n in chosen:
@@ -371,9 +372,11 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
                          f"{before - len(keep)} nodes of other types hidden.")
     if len(keep) > max_nodes:
         hood = affected_neighbourhood(plan, max_nodes) & keep
+        what = ("the affected subgraph and its direct neighbours" if a.affected else
+                "no fault is marked, so the final answer and its direct premises")
         notes.append(
             f"Large graph: {len(keep)} nodes exceed the drawing limit of {max_nodes}; showing "
-            f"{len(hood)} nodes — the affected subgraph and its direct neighbours — and hiding "
+            f"{len(hood)} nodes — {what} — and hiding "
             f"{len(keep) - len(hood)} others (use `dgrr plan` for the full decision list).")
         keep = hood
     data = _node_data(plan)
