@@ -219,3 +219,20 @@ def test_escaped_label_renders_as_text_in_chromium(tmp_path):
         browser.close()
     assert '<script>alert("pwned")</script>' in text  # shown literally
     assert dialogs == [] and external == []
+
+
+def test_small_limit_keeps_faults_first_and_says_what_is_hidden():
+    plan = plan_case(load_example())
+    v = graph_view(plan, max_nodes=5)
+    ids = [n.id for n in v.nodes]
+    assert len(ids) == 5 and "m3" in ids
+    assert "exceed the drawing limit of 5" in v.note and "hiding 14 others" in v.note
+
+
+def test_large_graph_without_faults_draws_the_answer_neighbourhood():
+    data = large_case(2600).model_dump(mode="json")
+    data["faults"] = []
+    plan = plan_case(case_from_data(data))
+    v = graph_view(plan)
+    assert "ans" in {n.id for n in v.nodes} and len(v.nodes) < 10
+    assert "no fault is marked" in v.note
