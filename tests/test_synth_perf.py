@@ -86,3 +86,32 @@ def test_gc_left_off_when_it_was_off_before():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_objects_made_while_paused_skip_the_young_generation_but_cycles_are_still_freed():
+    import weakref
+
+    class Node:
+        pass
+
+    events: list[str] = []
+
+    def watch(phase, info):
+        events.append(phase)
+
+    gc.callbacks.append(watch)
+    try:
+        with gc_paused():
+            made = [[] for _ in range(50_000)]  # far above the generation-0 threshold
+            a, b = Node(), Node()
+            a.other, b.other = b, a  # a reference cycle: only the collector can free it
+            probe = weakref.ref(a)
+        more = [[] for _ in range(10)]  # would trigger a walk of all 50,000 if left young
+    finally:
+        gc.callbacks.remove(watch)
+    assert events == [] and len(made) + len(more) == 50_010
+    assert gc.get_freeze_count() == 0
+    del a, b
+    assert probe() is not None
+    gc.collect()
+    assert probe() is None
