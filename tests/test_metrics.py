@@ -88,3 +88,4 @@ def test_summary_and_groups():
     assert {k: v.cases for k, v in summarise_by(rs, "n_benign").items()} == {
         "6-8": 1, "9-11": 1, "12-14": 1}
     assert list(summarise_by(rs, "n_benign")) == ["6-8", "9-11", "12-14"]
+    assert list(summarise_by([R(n_benign=4)], "n_benign")) == ["0-5"]

@@ -212,7 +212,9 @@ def summarise(results: Sequence[CaseResult]) -> MetricSummary:
 
 
 def _benign_bucket(r: CaseResult) -> str:
-    lo = (max(r.n_benign, 6) - 6) // 3 * 3 + 6
+    if r.n_benign < 6:
+        return "0-5"
+    lo = (r.n_benign - 6) // 3 * 3 + 6
     return f"{lo}-{lo + 2}"
 
 
