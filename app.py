@@ -41,7 +41,7 @@ if st.button("Run the whole story", type="primary", key="dgrr_w_demo_run"):
         try:
             from repair_core import repair
         except ImportError:
-            repair = None
+            repair = None  # type: ignore[assignment]
         if repair is not None and p is not None:
             with st.spinner("Replaying with the offline reference model…"):
                 state.set_result(repair(p.case, p), p)

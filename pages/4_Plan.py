@@ -85,7 +85,7 @@ edited = st.data_editor(
     column_config={"decision": st.column_config.SelectboxColumn(
         "decision", options=[*MEMORY_ACTIONS, "invalidate", "replay", "refresh"], required=True),
         "reason": st.column_config.TextColumn("reason", width="large")})
-changed = {r["id"]: e["decision"] for r, (_, e) in zip(rows, edited.iterrows(), strict=True)
+changed = {str(r["id"]): str(e["decision"]) for r, (_, e) in zip(rows, edited.iterrows(), strict=True)
            if e["decision"] != r["decision"]}
 t1, t2 = st.columns([1, 3])
 table_force = t2.checkbox("Override invariants for the table edits (uses the comment above)",

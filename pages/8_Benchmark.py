@@ -105,7 +105,7 @@ st.subheader("Run methods on the selection")
 try:
     from repair_core.bench import METHOD_LABELS, run_bench
 except ImportError:
-    METHOD_LABELS, run_bench = {}, None
+    METHOD_LABELS, run_bench = {}, None  # type: ignore[assignment]
 try:
     from repair_core import execute  # noqa: F401  (the benchmark replays through it)
     can_run = run_bench is not None
