@@ -20,8 +20,19 @@ from pydantic import BaseModel, Field
 
 from .._errors import CaseError
 
-__all__ = ["LongMemEvalTurn", "LongMemEvalItem", "load_longmemeval", "parse_longmemeval",
+__all__ = ["LongMemEvalError", "LongMemEvalTurn", "LongMemEvalItem", "load_longmemeval", "parse_longmemeval",
            "longmemeval_fixture_path"]
+
+
+class LongMemEvalError(CaseError):
+    """A LongMemEval-format file could not be read; `problems` lists every problem."""
+
+    def __init__(self, problems: list[str], source: str | None = None) -> None:
+        super().__init__(problems, source)
+        n = len(self.problems)
+        where = f"{source}: " if source else ""
+        head = f"{where}invalid LongMemEval file ({n} problem{'s' if n != 1 else ''})"
+        self.args = ("\n".join([head, *(f"  - {p}" for p in self.problems)]),)
 
 
 class LongMemEvalTurn(BaseModel):
@@ -126,12 +137,13 @@ def parse_longmemeval(data: bytes | str, source: str | None = None) -> list[Long
     try:
         raw = json.loads(data)
     except json.JSONDecodeError as exc:
-        raise CaseError([f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"],
+        raise LongMemEvalError([f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"],
                         source) from None
     if isinstance(raw, dict):
         raw = [raw]
     if not isinstance(raw, list):
-        raise CaseError([f"must be a list of LongMemEval instances, got {type(raw).__name__}"],
+        raise LongMemEvalError(
+            [f"must be a list of LongMemEval instances, got {type(raw).__name__}"],
                         source)
     problems: list[str] = []
     seen: dict[str, int] = {}
@@ -143,7 +155,7 @@ def parse_longmemeval(data: bytes | str, source: str | None = None) -> list[Long
                 problems.append(f"[{i}].question_id: duplicate {qid!r} (first at [{seen[qid]}])")
             seen.setdefault(qid, i)
     if problems:
-        raise CaseError(problems, source)
+        raise LongMemEvalError(problems, source)
     return [LongMemEvalItem.model_validate({**item, "answer": str(item["answer"])})
             for item in raw]
 
@@ -154,7 +166,7 @@ def load_longmemeval(path: str | Path) -> list[LongMemEvalItem]:
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise CaseError([f"cannot read: {exc.strerror}"], str(p)) from None
+        raise LongMemEvalError([f"cannot read: {exc.strerror}"], str(p)) from None
     return parse_longmemeval(data, source=str(p))
 
 
