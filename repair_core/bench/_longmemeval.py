@@ -143,8 +143,7 @@ def parse_longmemeval(data: bytes | str, source: str | None = None) -> list[Long
         raw = [raw]
     if not isinstance(raw, list):
         raise LongMemEvalError(
-            [f"must be a list of LongMemEval instances, got {type(raw).__name__}"],
-                        source)
+            [f"must be a list of LongMemEval instances, got {type(raw).__name__}"], source)
     problems: list[str] = []
     seen: dict[str, int] = {}
     for i, item in enumerate(raw):
