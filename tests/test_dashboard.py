@@ -319,8 +319,12 @@ def test_benchmark_browses_samples_and_opens_a_case():
     at.selectbox(key="dgrr_w_b_pick").set_value("sample_traces/travel-two-faults.json")
     _ok(at.button(key="dgrr_w_b_open").click().run())
     assert at.session_state["dgrr_case"].case_id == "travel-two-faults"
-    if not (ROOT / "sample_traces" / "controlled").is_dir():
-        assert "Not generated yet" in texts(at)
+    suites = set(table["suite"])
+    for suite in ("controlled", "adapted"):
+        if (ROOT / "sample_traces" / suite).is_dir():
+            assert suite in suites
+        else:
+            assert f"the **{suite}** suite" in texts(at)  # says what is missing
 
 
 def test_guided_demo_tells_the_story():
@@ -376,6 +380,7 @@ def test_benchmark_runs_a_method_and_shows_metrics(tmp_path):
     at = _ok(AppTest.from_file(APP, default_timeout=300).run())
     page(at, "8_Benchmark")
     at.text_input(key="dgrr_w_bench_out").set_value(str(tmp_path / "bench")).run()
+    at.multiselect(key="dgrr_w_b_suite").set_value(["samples"]).run()  # the small one
     at.multiselect(key="dgrr_w_b_domain").set_value(["travel"]).run()
     at.multiselect(key="dgrr_w_b_methods").set_value(["ours"]).run()
     _ok(at.button(key="dgrr_w_b_run").click().run())
