@@ -187,3 +187,21 @@ def test_cli_bad_plan_file(tmp_path, capsys):
     assert main(["approve", FIXTURE, "--reviewer", "a", "--decision", "approve",
                  "--plan", str(bad), "--db", str(tmp_path / "d.db")]) == 2
     assert "--plan:" in capsys.readouterr().err
+
+
+def test_cli_and_library_sign_the_same_replay_result(tmp_path, capsys):
+    try:
+        from repair_core import repair
+    except ImportError:
+        pytest.skip("replay (issue 3) not in this installation")
+    case = load_example()
+    plan = plan_case(case)
+    result = repair(case, plan)
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(result.model_dump(mode="json")))
+    db = str(tmp_path / "same.db")
+    assert main(["approve", FIXTURE, "--reviewer", "cli", "--decision", "approve",
+                 "--result", str(path), "--db", db]) == 0
+    [rec] = ApprovalStore(db).history()
+    assert (rec.inputs_sha256, rec.outputs_sha256) == approval_hashes(plan, result)
+    assert rec.model == "dgrr/reference"
