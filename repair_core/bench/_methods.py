@@ -267,50 +267,80 @@ def decide(name: str, case: Case, client: Any = None) -> RepairDecision:
 
 
 # --- the model-driven baselines -----------------------------------------------------------
-# With the offline reference model these are deterministic approximations of what the
-# auditor, judge and tracer models decide: text procedures over what each baseline is
-# shown (records; the failed run's text and the diagnosed faults; the log text), never
-# the runtime's provenance edges (except produce edges for tool-call mechanics).
+# MemAudit-style and LLM-judge repair ask the model layer (stages `audit` and `judge`):
+# with the offline reference model their decisions are deterministic, and their calls
+# and tokens count in the method's LLM count. AgentTrace-style rebuilds its causal chain
+# from the log text with the text procedure below (no model stage exists for it), so its
+# decision makes no model calls. None of them sees the runtime's provenance edges (tool
+# actions and observations follow their plans through produce edges: execution mechanics).
 
-def _audit_flags(case: Case) -> list[str]:
-    """Records an auditor reading the store alone would call suspicious: one attributed
-    to another user, or one contradicting another active record of the same key and
-    having the lower recorded trust (the later record on a tie)."""
-    active = [m for m in case.memory if m.status == "active"]
-    flags = []
-    for i, m in enumerate(active):
-        if m.user_id != case.user_id:
-            flags.append(m.id)
-            continue
-        if m.key is None:
-            continue
-        for j, o in enumerate(active):
-            if o is m or o.key != m.key or o.user_id != m.user_id or o.value == m.value:
-                continue
-            mt, ot = m.trust or 0.0, o.trust or 0.0
-            if mt < ot or (mt == ot and i > j):
-                flags.append(m.id)
-                break
-    return flags
+def _client(client: Any) -> Any:
+    if client is not None:
+        return client
+    from ..model import ModelClient
+
+    return ModelClient()
+
+
 
 
 def memaudit(case: Case, client: Any = None) -> RepairDecision:
-    """Baseline (MemAudit-style): an auditor examines every active record and flags the
-    suspicious ones; the flagged records are deleted (the diagnosed faults when it flags
-    none), then the final user turn is retried. One audit per active record."""
-    flags = _audit_flags(case)
-    notes: tuple[str, ...] = ()
+    """Baseline (MemAudit-style): the auditor model examines every active record against
+    the rest of the active store (one call per record); flagged records are deleted (the
+    diagnosed faults when it flags none), then the final user turn is retried."""
+    from .._errors import ModelError
+    from ..model import audit_inputs
+
+    client = _client(client)
+    calls0, tokens0 = client.calls, client.tokens
+    flags: list[str] = []
+    notes: list[str] = []
+    for m in case.memory:
+        if m.status != "active":
+            continue
+        try:
+            if client.complete_json("audit", audit_inputs(case, m.id)).suspicious:
+                flags.append(m.id)
+        except ModelError as exc:
+            notes.append(f"audit of {m.id} failed: {exc}")
     if not flags:
         flags = list(case.faults)
-        notes = ("auditor flagged nothing: fell back to the diagnosed faults",)
+        notes.append("auditor flagged nothing: fell back to the diagnosed faults")
     edits: dict[str, MemoryAction] = {m: "delete" for m in flags}
     return RepairDecision(method="memaudit", store_edits=edits,
                           replay=_with_answer(case, _final_turn_steps(case)),
-                          reasons={m: "flagged by the auditor" for m in flags}, notes=notes)
+                          reasons={m: "flagged by the auditor" for m in flags},
+                          notes=tuple(notes), llm_calls=client.calls - calls0,
+                          tokens=client.tokens - tokens0)
 
 
-def _mentions(case: Case, marks: set[str]) -> list[str]:
-    return [s.id for s in case.steps_in_order() if _tokens(_step_text(s)) & marks]
+def llm_judge(case: Case, client: Any = None) -> RepairDecision:
+    """Baseline (LLM-judge repair, in the spirit of Reflexion/Self-Refine): the judge
+    model reads the failed run, the active memory and the diagnosed faults (one call) and
+    names the records to delete and the steps to revise. Our reading of "revise": redo
+    the run from the first step the judge names, replaying every later step. If the call
+    fails, the faults are deleted and only the answer is regenerated."""
+    from .._errors import ModelError
+    from ..model import judge_inputs
+
+    client = _client(client)
+    calls0, tokens0 = client.calls, client.tokens
+    try:
+        out = client.complete_json("judge", judge_inputs(case))
+        delete, revise, notes = list(out.delete), list(out.revise), (out.reason,)
+    except ModelError as exc:
+        delete, revise, notes = list(case.faults), [], (f"judge failed: {exc}",)
+    records = {m.id for m in case.memory}
+    seqs = {s.id: s.seq for s in case.trajectory}
+    named = [seqs[s] for s in revise if s in seqs]
+    start = min(named, default=seqs[case.final_answer().id])
+    redo = {sid for sid, q in seqs.items() if q >= start}
+    edits: dict[str, MemoryAction] = {m: "delete" for m in delete if m in records}
+    return RepairDecision(method="llm_judge", store_edits=edits,
+                          replay=_with_answer(case, redo),
+                          reasons={m: "the judge deleted it" for m in edits},
+                          notes=notes, llm_calls=client.calls - calls0,
+                          tokens=client.tokens - tokens0)
 
 
 def _implicated(case: Case) -> list[str]:
@@ -321,28 +351,6 @@ def _implicated(case: Case) -> list[str]:
     return [s.id for s in case.steps_in_order()
             if _tokens(_step_text(s)) & marks
             or (s.type == "memory_read" and faults & set(getattr(s, "returned", [])))]
-
-
-def llm_judge(case: Case, client: Any = None) -> RepairDecision:
-    """Baseline (LLM-judge repair, in the spirit of Reflexion/Self-Refine): a judge reads
-    the failed run and the diagnosed faults and decides what to revise. Our reading: it
-    deletes the faults and every active record whose text repeats what is distinctive of
-    them, finds the first step that went wrong (the first that repeats a fault or read
-    one) and redoes the run from there: every later step is replayed."""
-    marks = _fault_marks(case)
-    faults = set(case.faults)
-    implicated = _implicated(case)
-    seqs = {s.id: s.seq for s in case.trajectory}
-    start = min((seqs[s] for s in implicated), default=seqs[case.final_answer().id])
-    revise = {sid for sid, q in seqs.items() if q >= start}
-    echo = [m.id for m in case.memory if m.status == "active" and m.id not in faults
-            and _tokens(m.text) & marks]
-    edits: dict[str, MemoryAction] = {m: "delete" for m in [*case.faults, *echo]}
-    return RepairDecision(method="llm_judge", store_edits=edits,
-                          replay=_with_answer(case, revise),
-                          reasons={**{m: "diagnosed fault" for m in case.faults},
-                                   **{m: "repeats the fault's content" for m in echo}},
-                          notes=(f"first wrong step: {implicated[0]}",) if implicated else ())
 
 
 def agenttrace(case: Case, client: Any = None) -> RepairDecision:

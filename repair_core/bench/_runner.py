@@ -63,7 +63,10 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
     labels = _labels(case)
     ev = case.eval
     assert ev is not None
-    d: RepairDecision = decide(method, case)
+    from ..model import ModelClient
+
+    # the model-driven baselines decide through the same model as the replay
+    d: RepairDecision = decide(method, case, ModelClient(model, api_base))
     blind = case.without_eval()
     notes = list(d.notes)
     if method == "no_repair":
