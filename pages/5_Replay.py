@@ -36,11 +36,16 @@ def _unavailable_tools() -> list[Any]:
         registry = default_registry()
     except ImportError:
         registry = None
+    # The last replay may also have asked for some (e.g. a known tool name whose
+    # arguments do not fit this installation's tool).
+    last = st.session_state.get(state.RESULT)
+    asked = {n.step for n in last.report.needs_observation} if last is not None else set()
     steps = {s.id: s for s in c.trajectory}
     out = []
     for sid in p.replay_order():
         s = steps[sid]
-        if s.type == "tool_action" and (registry is None or getattr(s, "tool", "") not in registry):
+        if s.type == "tool_action" and (sid in asked or registry is None
+                                        or getattr(s, "tool", "") not in registry):
             out.append(s)
     return out
 

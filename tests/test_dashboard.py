@@ -393,3 +393,27 @@ def test_benchmark_runs_a_method_and_shows_metrics(tmp_path):
     assert "**Recovery by domain**" in texts(at)
     at.selectbox(key="dgrr_w_b_rec").set_value("ours: yes").run()
     assert set(at.dataframe[0].value["case_id"]) == set(cases.loc[cases["ours"] == True, "case_id"])  # noqa: E712
+
+
+@pytest.mark.skipif(not _has_repair(), reason="replay (issue 3) not in this installation")
+def test_replay_asks_for_observations_the_last_run_needed():
+    data = load_example().model_dump(mode="json")
+    for step in data["trajectory"]:
+        if step.get("tool") == "search_flights":
+            step["args"] = {"route": "SFO-NRT"}  # a registered tool, a foreign signature
+    at = _ok(AppTest.from_file(APP, default_timeout=120).run())
+    page(at, "1_Load")
+    at.file_uploader(key="dgrr_w_upload_case").set_value(
+        ("route.json", json.dumps(data).encode(), "application/json"))
+    at.run()
+    _ok(at.button(key="dgrr_w_load_upload").click().run())
+    page(at, "5_Replay")
+    assert "Tool observations by hand" not in [s.value for s in at.subheader]
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    assert "Needs an observation" in texts(at)
+    assert "Tool observations by hand" in [s.value for s in at.subheader]
+    at.text_area(key="dgrr_w_obs_s6").set_value("JL1 seat 31C (aisle) free")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    res = at.session_state["dgrr_result"]
+    assert res.report.needs_observation == []
+    assert dict((o.id, o.detail) for o in res.report.steps)["s6"] == "observation supplied by hand"
