@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "to the approvals database.")
     p.add_argument("case", help="path of the case JSON")
     p.add_argument("--reviewer", required=True, help="who decides")
-    p.add_argument("--decision", required=True, choices=("approve", "reject"))
+    p.add_argument("--decision", required=True, choices=("approve", "reject"),
+                   help="approve or reject the repair")
     p.add_argument("--comment", default="", help="why (required when edits are forced)")
     p.add_argument("--plan", default=None,
                    help="edited plan report JSON (dgrr plan --json, edited) or {\"edits\": {...}}")
