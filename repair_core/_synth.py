@@ -15,6 +15,7 @@ million-step case needs memory for its records only, not for pydantic objects.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import random
@@ -34,6 +35,7 @@ __all__ = ["SynthStats", "synth_case_data", "write_synth_case", "check_synth_arg
 USER = "user-0"
 OTHER_USER = "user-1"
 _CONSOLIDATE_EVERY = 8  # turns between consolidations
+_MIN_LAST_TURN = 6  # steps the last turn gets at least (when the run is long enough)
 _WRITE_OPS = ("add", "add", "add", "update", "update", "delete", "failed_update")
 # Mean steps and produced records per turn of the episode template below, used to size
 # the pre-existing store so that most records exist before the run and some are written.
@@ -96,7 +98,7 @@ class SynthStats:
 
 class _Record:
     __slots__ = ("num", "user_id", "text", "key", "value", "status", "created_seq", "trust",
-                 "deps", "kind", "read")
+                 "deps", "kind", "seen")
 
     def __init__(self, num: int, key: str, value: str, text: str, created_seq: int | None,
                  trust: float, kind: str) -> None:
@@ -110,7 +112,7 @@ class _Record:
         self.trust = trust
         self.deps: list[tuple[str, str]] = []
         self.kind = kind  # pre | added | summary (generator bookkeeping, not written)
-        self.read = False
+        self.seen = created_seq  # seq at which the run first used it (read or created)
 
     @property
     def id(self) -> str:
@@ -143,7 +145,8 @@ class _Generator:
         self.pool: list[_Record] = []  # active records, for reads
         self.pool_pos: dict[int, int] = {}
         self.recent: list[_Record] = []  # records written lately; later reads bring them back
-        self.failed_update_targets: list[_Record] = []
+        self.failed_updates: list[tuple[int, _Record]] = []  # (seq of the write, target)
+        self.episode_returned: list[_Record] = []  # records read in the latest turn
         expected = int(n_steps / _STEPS_PER_TURN * _PRODUCED_PER_TURN * 0.9)
         self.produce_quota = max(0, min(n_memories - 1, expected))
         self.n_memories = n_memories
@@ -225,6 +228,10 @@ class _Generator:
                 reads[0] -= 1
             else:
                 reads.pop()
+        # A turn that would leave too few steps for a full last turn takes them as claims,
+        # so the final answer rests on claims from memory like every other answer.
+        if reads and 0 < budget - size() < _MIN_LAST_TURN:
+            reads[-1] += budget - size()
         kinds: list[str] = []
         for claims in reads:
             kinds += ["read"] + ["claim"] * claims
@@ -244,26 +251,29 @@ class _Generator:
         self.turns.append({"id": turn, "seq": self.seq, "text": rng.choice(_REQUESTS)})
         claims: list[tuple[str, _Record | None]] = []
         observations: list[str] = []
+        self.episode_returned = []
         read_id = ""
         returned: list[_Record] = []
         for kind in self._skeleton(turn_index, budget):
             if kind == "read":
                 returned = self._sample_pool(rng.randint(1, 4))
-                for rec in returned:
-                    rec.read = True
                 step = self._step(
                     turn, "memory_read", f"retrieve memories for: {returned[0].key if returned else 'request'}",
                     [_dep(turn, "initiate"), *(_dep(r.id, "cite") for r in returned)],
                     query=" ".join(sorted({r.key for r in returned})) or "request",
                     returned=[r.id for r in returned])
                 read_id = step["id"]
+                self.episode_returned.extend(returned)
+                for rec in returned:
+                    if rec.seen is None:
+                        rec.seen = step["seq"]
                 yield step
             elif kind == "claim":
                 yield self._claim(turn, read_id, returned, claims)
             elif kind == "tool":
                 yield from self._tool_call(turn, claims, observations)
             elif kind == "answer":
-                cited = [c for c, _ in claims] + observations
+                cited = [c for c, _ in claims] + observations or ([read_id] if read_id else [])
                 deps = [_dep(c, "cite") for c in cited] or [_dep(turn, "initiate")]
                 yield self._step(turn, "answer",
                                  f"Done: {len(claims)} facts used, {len(observations)} tool results.",
@@ -367,7 +377,7 @@ class _Generator:
                           **({"status": "failed"} if failed else {}))
         target.deps.append((step["id"], "update"))
         if failed:
-            self.failed_update_targets.append(target)
+            self.failed_updates.append((step["seq"], target))
         else:
             target.value = value
             target.text = template.format(v=value)
@@ -376,47 +386,76 @@ class _Generator:
 
     # -- faults -----------------------------------------------------------------------
     def choose_faults(self, k: int) -> dict[str, str]:
-        """`k` faulty records taken in turn from each kind; record id -> fault type.
+        """`k` faulty records spread over the run and over kinds; record id -> fault type.
 
-        Kinds: pre-existing records that were read (every other one is attributed to
-        another user: wrong-user), records produced by add writes, stale records whose
-        update failed, and consolidation summaries (drifted). When the kinds run out,
-        any other record makes up the count.
+        Kinds, taken in turn: pre-existing records the run read (every other one is
+        attributed to another user: wrong-user), records produced by add writes, stale
+        records whose update failed, and consolidation summaries (drifted). The run is cut
+        into `k` equal spans of seq and the i-th fault is a record the run first used in
+        the i-th span (a stale record: where its update failed), or the nearest one, so
+        faults fall early, midway and late whatever the size. The last fault is a record
+        read in the final turn, so the final answer is one the faults made wrong. When the
+        kinds run out, any other record makes up the count.
         """
         rng = self.rng
-        by_kind: dict[str, list[_Record]] = {
-            "poisoned": [r for r in self.records if r.kind == "pre" and r.read],
-            "produced": [r for r in self.records if r.kind == "added"],
-            "stale": list({r.num: r for r in self.failed_update_targets
-                           if r.status == "active"}.values()),
-            "summary-drift": [r for r in self.records if r.kind == "summary"],
+        by_kind: dict[str, list[tuple[int, int, _Record]]] = {
+            "poisoned": [(r.seen, r.num, r) for r in self.records
+                         if r.kind == "pre" and r.seen is not None],
+            "produced": [(r.seen, r.num, r) for r in self.records
+                         if r.kind == "added" and r.seen is not None],
+            "stale": [(seq, r.num, r) for seq, r in self.failed_updates if r.status == "active"],
+            "summary-drift": [(r.seen, r.num, r) for r in self.records
+                              if r.kind == "summary" and r.seen is not None],
         }
         for group in by_kind.values():
-            rng.shuffle(group)
+            group.sort(key=lambda c: (c[0], c[1]))
+        kinds = [kind for kind, group in by_kind.items() if group]
         chosen: dict[str, str] = {}
-        kinds = list(by_kind)
-        turn = pre_picked = 0
-        while len(chosen) < k and any(by_kind.values()):
-            kind = kinds[turn % len(kinds)]
-            turn += 1
-            group = by_kind[kind]
-            while group:
-                rec = group.pop()
-                if rec.id in chosen:
-                    continue
-                if kind == "poisoned" and pre_picked % 2 == 1:
-                    rec.user_id = OTHER_USER
-                    chosen[rec.id] = "wrong-user"
-                else:
-                    chosen[rec.id] = "poisoned" if kind == "produced" else kind
-                pre_picked += kind == "poisoned"
+        span = max(self.seq, 1) / max(k, 1)
+        pre_picked = 0
+        stale = {r.num for _, _, r in by_kind["stale"]}
+        final_reads = [r for r in self.episode_returned if r.status == "active"]
+        if k and final_reads:
+            last = rng.choice(final_reads)
+            chosen[last.id] = ("stale" if last.num in stale else
+                               "summary-drift" if last.kind == "summary" else "poisoned")
+        for i in range(k - len(chosen)):
+            if not kinds:
                 break
+            kind = kinds[i % len(kinds)]
+            rec = self._pick_near(by_kind[kind], i * span, (i + 1) * span, chosen)
+            if rec is None:
+                kinds.remove(kind)
+                continue
+            if kind == "poisoned" and pre_picked % 2 == 1:
+                rec.user_id = OTHER_USER
+                chosen[rec.id] = "wrong-user"
+            else:
+                chosen[rec.id] = "poisoned" if kind == "produced" else kind
+            pre_picked += kind == "poisoned"
         if len(chosen) < k:
             rest = [r for r in self.records if r.id not in chosen]
             rng.shuffle(rest)
             for rec in rest[: k - len(chosen)]:
                 chosen[rec.id] = "poisoned"
         return chosen
+
+    def _pick_near(self, group: list[tuple[int, int, _Record]], lo: float, hi: float,
+                   chosen: dict[str, str]) -> _Record | None:
+        """A random unchosen record of `group` (sorted by position) placed in [lo, hi), or
+        the unchosen one nearest to that span."""
+        start = bisect.bisect_left(group, lo, key=lambda c: c[0])
+        stop = bisect.bisect_left(group, hi, key=lambda c: c[0])
+        for _ in range(8 if stop > start else 0):
+            rec = group[self.rng.randrange(start, stop)][2]
+            if rec.id not in chosen:
+                return rec
+        middle = min(start, len(group) - 1)
+        for offset in range(len(group)):
+            for j in (middle - offset, middle + offset):
+                if 0 <= j < len(group) and group[j][2].id not in chosen:
+                    return group[j][2]
+        return None
 
     def fill_unused_records(self) -> None:
         """Pre-existing records for the part of the write quota the run did not use."""

@@ -127,3 +127,27 @@ def test_cli_writes_a_valid_case_and_says_so(tmp_path, capsys):
     assert f"wrote {out}: 1000 steps, 200 records, 3 faults" in said and " s\n" in said
     assert main(["validate", str(out)]) == 0
     assert [p.name for p in out.parent.iterdir()] == ["case.json"]  # no temporary left behind
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_faults_make_the_final_answer_wrong_and_the_last_turn_is_full(seed):
+    case = case_from_data(synth_case_data(1500, 300, 3, seed))
+    plan = plan_case(case)
+    final = case.final_answer()
+    assert final.id in plan.analysis.affected
+    assert plan.answer_relevant and plan.steps[final.id] == "replay"
+    last_turn = [s for s in case.trajectory if s.turn == final.turn]
+    assert len(last_turn) >= 6 and any(s.type == "claim" for s in last_turn)
+
+
+def test_faults_are_spread_over_the_run():
+    data = synth_case_data(6000, 1200, 3, seed=3)
+    case = case_from_data(data)
+    first_use: dict[str, int] = {}
+    for s in case.steps_in_order():
+        for rid in getattr(s, "returned", []):
+            first_use.setdefault(rid, s.seq)
+    created = {m.id: m.created_seq for m in case.memory}
+    where = sorted(created[f] or first_use.get(f, 0) for f in case.faults)
+    last_seq = case.steps_in_order()[-1].seq
+    assert where[0] < last_seq / 2 < where[-1]
