@@ -17,8 +17,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     bsub = p.add_subparsers(dest="bench_command", metavar="ACTION")
 
     g = bsub.add_parser("generate", help="generate a suite deterministically from a seed")
-    g.add_argument("--suite", choices=("controlled", "adapted"), required=True)
-    g.add_argument("--seed", type=int, default=42)
+    g.add_argument("--suite", choices=("controlled", "adapted"), required=True,
+                   help="which suite: the 150-case controlled one or the 50-case adapted one")
+    g.add_argument("--seed", type=int, default=42,
+                   help="seed of every random choice; the same seed gives identical files")
     g.add_argument("--out", help="folder to write (default sample_traces/<suite>)")
     g.add_argument("--longmemeval", metavar="FILE",
                    help="adapted suite: build it from this LongMemEval-format file instead "
@@ -30,11 +32,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="controlled, adapted, or a folder of case files (default controlled)")
     r.add_argument("--methods", default="all",
                    help="all, baselines, ablations, or a comma-separated list of names")
-    r.add_argument("--model", default="dgrr/reference")
-    r.add_argument("--api-base", default=None)
-    r.add_argument("--workers", type=int, default=1)
+    r.add_argument("--model", default="dgrr/reference",
+                   help="litellm model for the replay and the model-driven baselines "
+                        "(default: the offline reference model)")
+    r.add_argument("--api-base", default=None,
+                   help="base URL of an OpenAI-compatible server for --model")
+    r.add_argument("--workers", type=int, default=1,
+                   help="cases repaired in parallel processes")
     r.add_argument("--out", required=True, help="results folder (re-use it to resume)")
-    r.add_argument("--no-progress", action="store_true")
+    r.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (also DGRR_NO_PROGRESS=1)")
     r.set_defaults(func=run_run)
 
     t = bsub.add_parser("table", help="rewrite the summary and tables of a results folder")
