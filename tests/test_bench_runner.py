@@ -114,3 +114,19 @@ def test_out_folder_refuses_another_model(tmp_path, capsys):
     rc = main(["bench", "run", "--suite", str(PATHS[0]), "--methods", "no_repair",
                "--model", "openai/other", "--out", str(tmp_path), "--no-progress"])
     assert rc == 2 and "holds results of model 'dgrr/reference'" in capsys.readouterr().err
+
+
+def test_table_puts_the_paper_figures_beside_ours():
+    from repair_core.bench import markdown_table
+    from repair_core.bench._metrics import CaseResult
+
+    rs = [CaseResult(case_id="a", method="ours", recovered=True, recurred=False,
+                     faults_total=1, faults_removed=1, benign_total=2, benign_kept=2,
+                     replayed_steps=3, trajectory_steps=10, llm_calls=4, tokens=100),
+          CaseResult(case_id="a", method="no_repair", trajectory_steps=10)]
+    table = markdown_table(rs, "controlled")
+    ours = next(line for line in table.splitlines() if line.startswith("| Ours |"))
+    assert "1.000 (0.853)" in ours and "0.300 (0.123)" in ours and "4.00 (5.70)" in ours
+    no_repair = next(line for line in table.splitlines() if line.startswith("| No repair |"))
+    assert "– (–)" in no_repair  # nothing recovered: no recurrence, as in the paper
+    assert "(0.853)" not in markdown_table(rs, "custom")
