@@ -202,7 +202,8 @@ def run_bench(paths: Sequence[Path], methods: Sequence[str], out: Path, *,
                 if on_result:
                     on_result(done[0], done[1])
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            pool = ProcessPoolExecutor(max_workers=workers)
+            try:
                 futures = [pool.submit(_run_one, path, m, str(out), model, api_base)
                            for path, m in todo]
                 for fut in as_completed(futures):
@@ -210,6 +211,11 @@ def run_bench(paths: Sequence[Path], methods: Sequence[str], out: Path, *,
                     bar.update(1)
                     if on_result:
                         on_result(done[0], done[1])
+            except BaseException:
+                # interrupted: drop what has not started; finished results are stored
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
     finally:
         bar.close()
     return load_results(out, methods, ids)
