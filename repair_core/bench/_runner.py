@@ -221,9 +221,19 @@ def run_bench(paths: Sequence[Path], methods: Sequence[str], out: Path, *,
     return load_results(out, methods, ids)
 
 
-def _progress(total: int, initial: int, enabled: bool) -> Any:
-    from tqdm import tqdm
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
 
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, initial: int, enabled: bool) -> Any:
+    try:  # tqdm comes with litellm's openai client; without it, run without a bar
+        from tqdm import tqdm
+    except ImportError:
+        return _NoBar()
     return tqdm(total=total, initial=initial, unit="run", desc="dgrr bench",
                 disable=not enabled or os.environ.get("DGRR_NO_PROGRESS") == "1",
                 dynamic_ncols=True)
