@@ -218,35 +218,44 @@ class Agent:
 
     def _consolidate(self, rec: _Recorder, turn: Turn, user_id: str, store: MemoryStore,
                      created: set[str]) -> None:
-        groups: dict[str, list[MemoryRecord]] = {}
-        for r in store.active():
-            if r.user_id == user_id and r.key:
-                groups.setdefault(r.key, []).append(r)
+        keys = dict.fromkeys(r.key for r in store.active() if r.user_id == user_id and r.key)
+        for key in keys:
+            if key is not None:
+                self._consolidate_key(rec, turn, user_id, store, created, key)
+
+    def _consolidate_key(self, rec: _Recorder, turn: Turn, user_id: str, store: MemoryStore,
+                         created: set[str], key: str) -> None:
+        """Fold the user's active records under `key` into one summary record."""
+        members = [r for r in store.active() if r.user_id == user_id and r.key == key]
+        if len(members) < 2:
+            return
         order = {r.id: i for i, r in enumerate(store.records)}
-        for key, members in groups.items():
-            if len(members) < 2:
-                continue
-            items = ordered([record_item(r) for r in members], order)
-            try:
-                out = self.client.complete_json("consolidate", {"user_id": user_id, "key": key,
-                                                                "records": items})
-            except ModelError:
-                continue
-            rid = store.new_id()
-            sources = [r for r in members if r.id in out.cites]
-            write = rec.step(MemoryWrite, turn, type="memory_write", op="consolidate",
-                             target=[*(r.id for r in sources), rid],
-                             text=f"consolidate {key}: {', '.join(r.id for r in sources)}",
-                             deps=[Dep(id=turn.id, label="initiate"),
-                                   *(Dep(id=r.id, label="cite") for r in sources)])
-            for r in sources:
-                r.status = "superseded"
-                r.deps = [*r.deps, Dep(id=write.id, label="delete")]
-            store.add(MemoryRecord(id=rid, user_id=user_id, text=out.text, key=out.key or key,
-                                   value=out.value, status="active", created_seq=write.seq,
-                                   deps=[Dep(id=write.id, label="produce"),
-                                         *(Dep(id=r.id, label="consolidate") for r in sources)]))
-            created.add(rid)
+        items = ordered([record_item(r) for r in members], order)
+        try:
+            out = self.client.complete_json("consolidate", {"user_id": user_id, "key": key,
+                                                            "records": items})
+        except ModelError:
+            return
+        value, text = self._consolidated(out.value, out.text)
+        rid = store.new_id()
+        sources = [r for r in members if r.id in out.cites]
+        write = rec.step(MemoryWrite, turn, type="memory_write", op="consolidate",
+                         target=[*(r.id for r in sources), rid],
+                         text=f"consolidate {key}: {', '.join(r.id for r in sources)}",
+                         deps=[Dep(id=turn.id, label="initiate"),
+                               *(Dep(id=r.id, label="cite") for r in sources)])
+        for r in sources:
+            r.status = "superseded"
+            r.deps = [*r.deps, Dep(id=write.id, label="delete")]
+        store.add(MemoryRecord(id=rid, user_id=user_id, text=text, key=out.key or key,
+                               value=value, status="active", created_seq=write.seq,
+                               deps=[Dep(id=write.id, label="produce"),
+                                     *(Dep(id=r.id, label="consolidate") for r in sources)]))
+        created.add(rid)
+
+    def _consolidated(self, value: Any, text: str) -> tuple[Any, str]:
+        """The summary's value and text as stored (a hook: fault injection changes them)."""
+        return value, text
 
     # ---- the case ----------------------------------------------------------------------
 

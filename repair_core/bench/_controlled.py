@@ -247,35 +247,10 @@ def _agent_class() -> type:
                      text=f"Done: I have updated your {key.replace('_', ' ')} to {value}.",
                      deps=[Dep(id=turn.id, label="initiate"), Dep(id=claim.id, label="cite")])
 
-        def _consolidate_key(self, rec: Any, turn: Any, user_id: str, store: Any,
-                             created: set[str], key: str) -> None:
-            from ..agent import ordered, record_item
-
-            members = [r for r in store.active() if r.user_id == user_id and r.key == key]
-            if len(members) < 2:
-                return
-            order = {r.id: i for i, r in enumerate(store.records)}
-            items = ordered([record_item(r) for r in members], order)
-            out = self.client.complete_json("consolidate", {"user_id": user_id, "key": key,
-                                                            "records": items})
-            value, text = out.value, out.text
+        def _consolidated(self, value: Any, text: str) -> tuple[Any, str]:
             if self.drift is not None:  # the consolidating model changed the value
-                value, text = self.drift, self.drift_text or text
-            rid = store.new_id()
-            sources = [r for r in members if r.id in out.cites]
-            write = rec.step(MemoryWrite, turn, type="memory_write", op="consolidate",
-                             target=[*(r.id for r in sources), rid],
-                             text=f"consolidate {key}: {', '.join(r.id for r in sources)}",
-                             deps=[Dep(id=turn.id, label="initiate"),
-                                   *(Dep(id=r.id, label="cite") for r in sources)])
-            for r in sources:
-                r.status = "superseded"
-                r.deps = [*r.deps, Dep(id=write.id, label="delete")]
-            store.add(MemoryRecord(id=rid, user_id=user_id, text=text, key=key, value=value,
-                                   status="active", created_seq=write.seq,
-                                   deps=[Dep(id=write.id, label="produce"),
-                                         *(Dep(id=r.id, label="consolidate") for r in sources)]))
-            created.add(rid)
+                return self.drift, self.drift_text or text
+            return value, text
 
     return ScriptedAgent
 
