@@ -53,10 +53,59 @@ def test_records_are_where_the_plan_says(repaired):
         elif action == "delete":
             assert rid not in active and rid not in quarantine
         elif action == "restore":
-            assert rid in active
+            if rid not in active:  # its mutation was replayed and retired it again
+                _assert_retired_again_by_its_replayed_mutation(result, rid)
         else:
             original = next(m for m in plan.case.memory if m.id == rid)
             assert (rid in active) == (original.status == "active"), rid
+
+
+def _facts(record) -> set[tuple[str, str]]:
+    items = record.value.items() if isinstance(record.value, dict) else [(record.key, record.value)]
+    return {(str(k), str(v)) for k, v in items}
+
+
+def _assert_retired_again_by_its_replayed_mutation(result, rid):
+    changes = result.report.store_changes
+    assert rid in changes.restored and rid in changes.retired, rid
+    records = {m.id: m for m in result.trajectory.memory}
+    assert records[rid].model_extra["repair"] == "restored-then-retired"
+    retirer = [d.id for d in records[rid].deps if d.label == "delete"][-1]
+    steps = {s.id: s for s in result.trajectory.trajectory}
+    assert steps[retirer].model_extra["repair"] == "replayed"
+    new = [records[t] for t in steps[retirer].target if t in changes.added]
+    # the restore made the source's content available to the replayed write
+    assert new and any(_facts(records[rid]) <= _facts(n) for n in new), rid
+    assert any(n.startswith(f"{rid} restored, then ") and retirer in n
+               for n in result.report.notes)
+
+
+def test_restored_sources_are_consolidated_again_like_the_clean_run():
+    case = load_case(SAMPLES / "shop-summary-drift.json")
+    result = repair(case.without_eval())
+    active = {r.id: r for r in result.store.active}
+    # the clean run's shape: the untouched records plus one correct summary, no sources
+    assert set(active) == set(case.eval.benign) | {"m5~r1"}
+    assert active["m5~r1"].value == {"jacket_size": "L", "jacket_color": "navy"}
+    assert result.report.notes == [
+        "m1 restored, then consolidated again by replayed s2 into m5~r1",
+        "m2 restored, then consolidated again by replayed s2 into m5~r1"]
+    assert result.report.store_changes.restored == ["m1", "m2"]
+    assert result.report.store_changes.retired == ["m1", "m2"]
+
+
+def test_no_fact_is_held_by_two_active_records(repaired):
+    _, _, result = repaired
+    seen: dict[tuple[str, str], str] = {}
+    for r in result.store.active:
+        for fact in _facts(r):
+            assert fact not in seen, (fact, seen.get(fact), r.id)
+            seen[fact] = r.id
+
+
+def test_benign_records_stay_active(repaired):
+    case, _, result = repaired
+    assert set(case.eval.benign) <= {r.id for r in result.store.active}
 
 
 def test_repaired_trajectory_is_a_valid_case(repaired):

@@ -25,6 +25,8 @@ def test_synthetic_case_repairs_safely(seed, size):
     assert not {m.id for m in result.store.active} & set(case.faults)
     assert result.answer is not None and not result.report.failures
     valid = [m.text for m in result.store.active]
+    retired = set(result.report.store_changes.retired)  # valid until a replayed write retired them
+    valid += [m.text for m in result.trajectory.memory if m.id in retired]
     valid += [s.text for s in case.trajectory if plan.steps[s.id] == "keep"]
     valid += [s.text for s in result.trajectory.trajectory
               if s.model_extra.get("repair") in ("replayed", "refreshed")]

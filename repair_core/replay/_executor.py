@@ -173,6 +173,7 @@ class _Run:
         self.declared = {t.name: t.effect for t in self.case.tools}
         self.calls0, self.tokens0 = self.client.calls, self.client.tokens
         self.store_order = {m.id: i for i, m in enumerate(self.case.memory)}
+        self.taken = {m.id for m in self.case.memory} | set(self.steps) | set(self.turns)
 
     # ---- the run ---------------------------------------------------------------------
 
@@ -448,7 +449,7 @@ class _Run:
         added = [rid for rid in admitted if rid is not None]
         if step.op != "add" and (added or step.op == "delete"):
             for rid in retired or ([] if step.op == "consolidate" else produced):
-                self._retire(step, rid)
+                self._retire(step, rid, added)
         if not added and step.op != "delete":
             return StepOutcome(id=step.id, type=step.type, outcome="skipped",
                                detail=self.report.skipped_writes[-1].reason
@@ -544,25 +545,30 @@ class _Run:
                 return fid
         return None
 
-    def _retire(self, step: MemoryWrite, rid: str) -> None:
-        if self.record_marks.get(rid) == "restored":
-            self.report.notes.append(f"{rid} stays active: the plan restored it, so replayed "
-                                     f"{step.op} {step.id} does not retire it again")
-            return
+    def _retire(self, step: MemoryWrite, rid: str, by: list[str]) -> None:
+        """Retire `rid` as the original mutation did, a record the plan restored included:
+        the restore made its content available to this replayed write, which now
+        consolidates or replaces it again."""
         rec = self.records.get(rid)
         if rec is None or not self._active(rid):
             return
+        restored = self.record_marks.get(rid) == "restored"
         rec.status = "superseded"
-        rec.deps = [*rec.deps, Dep(id=step.id, label="delete")]
-        self.record_marks[rid] = "retired"
+        if not any(d.id == step.id and d.label == "delete" for d in rec.deps):
+            rec.deps = [*rec.deps, Dep(id=step.id, label="delete")]
+        self.record_marks[rid] = "restored-then-retired" if restored else "retired"
         self.report.store_changes.retired.append(rid)
+        if restored:
+            self.report.notes.append(f"{rid} restored, then {_AGAIN[step.op]} by replayed "
+                                     f"{step.id}" + (f" into {', '.join(by)}" if by else ""))
 
     def _new_id(self, base: str) -> str:
-        taken = set(self.records) | set(self.steps) | set(self.turns)
         n = 1
-        while f"{base}~r{n}" in taken:
+        while f"{base}~r{n}" in self.taken:
             n += 1
-        return f"{base}~r{n}"
+        rid = f"{base}~r{n}"
+        self.taken.add(rid)
+        return rid
 
     # ---- outputs ---------------------------------------------------------------------
 
@@ -617,6 +623,10 @@ class _Run:
         doc.update(memory=memory, trajectory=steps, eval=None)
         doc.pop("eval")
         return case_from_data(doc, source=f"repaired {self.case.case_id}")
+
+
+_AGAIN = {"consolidate": "consolidated again", "update": "updated again",
+          "supersede": "superseded again", "delete": "deleted again", "add": "retired"}
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -141,7 +141,7 @@ class RepairReport(BaseModel):
     """Steps that could not be regenerated."""
     notes: list[str] = Field(default_factory=list)
     """Other decisions the executor made, one line each (e.g. a restored record that a
-    replayed write did not retire again)."""
+    replayed write consolidated or replaced again)."""
 
 
 class RepairedStore(BaseModel):
