@@ -274,25 +274,63 @@ def audit_policy(inputs: dict[str, Any]) -> dict[str, Any]:
     return {"suspicious": False, "reason": "consistent with the rest of the store", "cites": []}
 
 
-def judge_policy(inputs: dict[str, Any]) -> dict[str, Any]:
-    """The words of each fault's value (else the words of its text that no other record
-    has) mark what it touched: delete the faults and records repeating those words;
-    revise steps repeating them and reads that returned a fault."""
+_MIN_MARK = 3  # a shorter token (the `o` of an order id `O-5387`, a size `S`) marks nothing
+
+
+def _value_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _meaningful(text: str) -> set[str]:
     from ..agent._store import tokens
 
+    return {t for t in tokens(text) if len(t) >= _MIN_MARK}
+
+
+def _fault_marks(fault: dict[str, Any], others: list[dict[str, Any]]) -> set[str]:
+    """What distinguishes one fault: the meaningful tokens of its value that no other
+    record shares, except records that repeat the whole value under another key (copies
+    the fault spread to). A record of the same key with another value (`premium economy`
+    beside a faulty `economy`) is a rival, never a copy, so its words mark nothing. With
+    no such value token, the meaningful tokens of its text that no other record has."""
+    value = fault.get("value")
+    own = _meaningful(_value_text(value)) if value not in (None, "") else set()
+    if own:
+        copies = [m for m in others if m.get("key") != fault.get("key")
+                  and own <= _meaningful(m.get("text", ""))]
+        common = set().union(*(_meaningful(m.get("text", "")) for m in others
+                               if m not in copies))
+        if own - common:
+            return own - common
+    common = set().union(*(_meaningful(m.get("text", "")) for m in others))
+    return _meaningful(fault.get("text", "")) - common
+
+
+def _repeats(record: dict[str, Any], fault: dict[str, Any]) -> bool:
+    """The same fact: the fault's key with the fault's value."""
+    return (fault.get("key") is not None and record.get("key") == fault.get("key")
+            and _value_text(record.get("value")).casefold()
+            == _value_text(fault.get("value")).casefold())
+
+
+def judge_policy(inputs: dict[str, Any]) -> dict[str, Any]:
+    """Each fault is marked by its distinguishing content (`_fault_marks`): meaningful
+    tokens (three characters or more, not stop words) of its value that other records do
+    not share, else of its text. Delete the faults, records stating the same key and
+    value, and records carrying a mark; revise steps carrying a mark and reads that
+    returned a fault."""
     faults = list(inputs.get("faults") or [])
     fault_ids = {f["id"] for f in faults}
     others = [m for m in inputs.get("memory") or [] if m.get("id") not in fault_ids]
-    common = set().union(*(tokens(m.get("text", "")) for m in others)) if others else set()
     marks: set[str] = set()
     for f in faults:
-        value = f.get("value")
-        marks |= (tokens(json.dumps(value) if not isinstance(value, str) else value)
-                  if value is not None else tokens(f.get("text", "")) - common)
+        marks |= _fault_marks(f, others)
     revise = [s["id"] for s in inputs.get("trajectory") or []
-              if tokens(s.get("text", "")) & marks or fault_ids & set(s.get("returned") or [])]
-    delete = [f["id"] for f in faults] + [m["id"] for m in others
-                                          if tokens(m.get("text", "")) & marks]
+              if _meaningful(s.get("text", "")) & marks
+              or fault_ids & set(s.get("returned") or [])]
+    delete = [f["id"] for f in faults] + [
+        m["id"] for m in others
+        if _meaningful(m.get("text", "")) & marks or any(_repeats(m, f) for f in faults)]
     return {"delete": delete, "revise": revise, "cites": sorted(fault_ids),
             "reason": f"the faults are marked by {', '.join(sorted(marks)) or 'nothing distinctive'}"}
 
