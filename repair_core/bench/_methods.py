@@ -14,7 +14,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .._analysis import Analysis, analyse
 from .._case import Case
@@ -54,9 +54,16 @@ class RepairDecision:
     persist_store: bool = True
     """False for a method that never edits the store: `store_edits` then only shape the
     replay, and the store it leaves is the original one."""
+    kind: Literal["rollback", "store_only"] = "rollback"
+    """`store_only`: the method only edits the store and retries the final user turn as a
+    fresh run on it; that run neither invalidates nor re-derives the failed trajectory's
+    claims, so it predicts none (method.md: such a method scores 0 claim-invalidation F1)."""
 
     def predicted_claims(self, case: Case) -> list[str]:
-        """Claim ids the method invalidated or replayed (for claim-invalidation F1)."""
+        """Claim ids the method invalidated or replayed (for claim-invalidation F1); none
+        for a store-only method, by its kind."""
+        if self.kind == "store_only":
+            return []
         touched = self.replay | self.invalidated
         return sorted(s.id for s in case.trajectory if s.type == "claim" and s.id in touched)
 
@@ -130,7 +137,8 @@ def _final_turn_steps(case: Case) -> frozenset[str]:
 
 def no_repair(case: Case, client: Any = None) -> RepairDecision:
     """Baseline: change nothing; the failed answer stands (no replay at all)."""
-    return RepairDecision(method="no_repair", store_edits={}, replay=frozenset())
+    return RepairDecision(method="no_repair", store_edits={}, replay=frozenset(),
+                          kind="store_only")
 
 
 def full_reset(case: Case, client: Any = None) -> RepairDecision:
@@ -138,7 +146,7 @@ def full_reset(case: Case, client: Any = None) -> RepairDecision:
     edits: dict[str, MemoryAction] = {m.id: "delete" for m in case.memory
                                       if m.status == "active"}
     return RepairDecision(method="full_reset", store_edits=edits,
-                          replay=_with_answer(case, _final_turn_steps(case)))
+                          replay=_with_answer(case, _final_turn_steps(case)), kind="store_only")
 
 
 def delete_retrieved(case: Case, client: Any = None) -> RepairDecision:
@@ -149,7 +157,7 @@ def delete_retrieved(case: Case, client: Any = None) -> RepairDecision:
     edits: dict[str, MemoryAction] = {m.id: "delete" for m in case.memory
                                       if m.id in returned and m.status == "active"}
     return RepairDecision(method="delete_retrieved", store_edits=edits,
-                          replay=_with_answer(case, _final_turn_steps(case)))
+                          replay=_with_answer(case, _final_turn_steps(case)), kind="store_only")
 
 
 # --- text-only helpers for the model-driven baselines -----------------------------------
@@ -311,7 +319,7 @@ def memaudit(case: Case, client: Any = None) -> RepairDecision:
                           replay=_with_answer(case, _final_turn_steps(case)),
                           reasons={m: "flagged by the auditor" for m in flags},
                           notes=tuple(notes), llm_calls=client.calls - calls0,
-                          tokens=client.tokens - tokens0)
+                          tokens=client.tokens - tokens0, kind="store_only")
 
 
 def llm_judge(case: Case, client: Any = None) -> RepairDecision:
