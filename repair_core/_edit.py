@@ -117,6 +117,10 @@ def edits_from_report(plan: RepairPlan, report: Any) -> dict[str, str]:
     """
     if not isinstance(report, Mapping):
         raise PlanEditError([f"(root): expected a JSON object, got {type(report).__name__}"])
+    if not any(k in report for k in ("edits", "memory", "steps")):
+        raise PlanEditError(["(root): expected a plan report (with 'memory' and 'steps', as "
+                             "printed by dgrr plan --json) or {\"edits\": {id: action}}, "
+                             f"got keys {sorted(report)}"])
     problems: list[str] = []
     cid = report.get("case_id")
     if cid is not None and cid != plan.case.case_id:

@@ -558,3 +558,17 @@ def test_edits_recompute_the_replay_set_and_accumulate():
     r = apply_edits(q, {"s5": "replay"})
     assert r.memory["m2"] == "keep" and r.forced
     assert [e.node for e in r.edits] == ["m2"]
+
+
+def test_edits_from_report_reads_both_shapes_and_refuses_others():
+    from repair_core import edits_from_report
+
+    p = plan_case(_basic())
+    report = p.report().model_dump()
+    report["steps"]["s4"] = "replay"
+    assert edits_from_report(p, report) == {"s4": "replay"}
+    assert edits_from_report(p, {"edits": {"s4": "replay", "s3": "replay"}}) == {"s4": "replay"}
+    with pytest.raises(PlanEditError, match="expected a plan report"):
+        edits_from_report(p, {})
+    with pytest.raises(PlanEditError, match="case_id"):
+        edits_from_report(p, {"case_id": "other", "memory": {}})
