@@ -9,8 +9,8 @@ from collections import Counter
 
 import streamlit as st
 
-from dashboard import state
-from dashboard.widgets import answer_diff_html, graph_frame, page_setup, show_problems
+from dgrr_dashboard import state
+from dgrr_dashboard.widgets import answer_diff_html, graph_frame, page_setup, show_problems
 from repair_core import CaseError
 
 page_setup("Home")

@@ -6,8 +6,8 @@ import json
 
 import streamlit as st
 
-from dashboard import state
-from dashboard.widgets import page_setup, show_problems
+from dgrr_dashboard import state
+from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, case_from_data, parse_case
 
 page_setup("Load")

@@ -7,8 +7,8 @@ import json
 import pandas as pd
 import streamlit as st
 
-from dashboard import state
-from dashboard.widgets import page_setup, require_case
+from dgrr_dashboard import state
+from dgrr_dashboard.widgets import page_setup, require_case
 
 page_setup("Faults")
 st.title("2 · Diagnosed faults")

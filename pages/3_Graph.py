@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.widgets import graph_frame, page_setup, require_plan
+from dgrr_dashboard.widgets import graph_frame, page_setup, require_plan
 from repair_core._case import STEP_TYPES
 from repair_core.viz import NEIGHBOURHOOD_LIMIT, graph_view, legend, node_detail
 

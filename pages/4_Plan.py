@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import state
-from dashboard.widgets import page_setup, require_plan, show_problems
+from dgrr_dashboard import state
+from dgrr_dashboard.widgets import page_setup, require_plan, show_problems
 from repair_core import PlanEditError, apply_edits, plan_diff
 
 page_setup("Plan")

@@ -8,8 +8,8 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import state
-from dashboard.widgets import page_setup, require_plan, show_problems
+from dgrr_dashboard import state
+from dgrr_dashboard.widgets import page_setup, require_plan, show_problems
 
 page_setup("Replay")
 st.title("5 · Selective replay")

@@ -7,8 +7,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import state
-from dashboard.widgets import answer_diff_html, page_setup, require_plan
+from dgrr_dashboard import state
+from dgrr_dashboard.widgets import answer_diff_html, page_setup, require_plan
 
 page_setup("Compare")
 st.title("6 · Compare before and after")

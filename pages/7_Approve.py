@@ -8,8 +8,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import state
-from dashboard.widgets import db_url, page_setup, require_plan, show_problems
+from dgrr_dashboard import state
+from dgrr_dashboard.widgets import db_url, page_setup, require_plan, show_problems
 from repair_core import DgrrError
 from repair_core.approvals import (
     ApprovalStore,

@@ -9,8 +9,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import state
-from dashboard.widgets import page_setup, show_problems
+from dgrr_dashboard import state
+from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, DgrrError
 
 page_setup("Benchmark")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # the pages import the `dashboard` helpers from the repo root
+if str(ROOT) not in sys.path:  # the pages import the `dgrr_dashboard` helpers from the repo root
     sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402

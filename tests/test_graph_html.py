@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from dgrr_dashboard.graph_html import graph_html
 from repair_core import case_from_data, load_example, plan_case
 from repair_core.cli import main
 from repair_core.viz import (
     NODE_CLASSES,
     external_resources,
-    graph_html,
     graph_view,
     node_class,
     node_detail,

@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..viz import write_graph_html
+    from dgrr_dashboard.graph_html import write_graph_html
 
     types = None
     if args.types is not None:

@@ -1,5 +1,6 @@
 """The dependency-graph picture: colour classes, legend, timeline layout, node details,
-large-graph neighbourhood, escaping, and the standalone HTML (pyvis, loaded lazily).
+large-graph neighbourhood and escaping, as data. The HTML rendering (pyvis) lives with the
+dashboard, in `dgrr_dashboard.graph_html`: the library never imports pyvis.
 
 >>> from repair_core import load_example, plan_case
 >>> from repair_core.viz import node_class
@@ -7,7 +8,6 @@ large-graph neighbourhood, escaping, and the standalone HTML (pyvis, loaded lazi
 'quarantined'
 """
 
-from ._html import external_resources, graph_html, write_graph_html
 from ._view import (
     EDGE_STYLES,
     LAYOUTS,
@@ -20,6 +20,7 @@ from ._view import (
     ViewNode,
     affected_neighbourhood,
     escape_html,
+    external_resources,
     graph_view,
     json_for_script,
     legend,
@@ -42,7 +43,6 @@ __all__ = [
     "affected_neighbourhood",
     "escape_html",
     "external_resources",
-    "graph_html",
     "graph_view",
     "json_for_script",
     "legend",
@@ -50,5 +50,4 @@ __all__ = [
     "node_classes",
     "node_detail",
     "timeline_positions",
-    "write_graph_html",
 ]

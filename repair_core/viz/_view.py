@@ -6,6 +6,7 @@ dashboard only draw what this module decides.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -410,3 +411,15 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
         notes.append(f"Physics is off above {physics_limit} nodes.")
     return GraphView(nodes=nodes, edges=edges, total_nodes=total, physics=physics,
                      layout=layout, note=" ".join(notes) or None, details=details)
+
+
+_EXTERNAL = re.compile(
+    r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//[^>]*>|"
+    r"@import\s+(?:url\()?[\"']?(?:https?:)?//|url\(\s*[\"']?(?:https?:)?//",
+    re.IGNORECASE)
+
+
+def external_resources(html: str) -> list[str]:
+    """Every tag or CSS rule in `html` that would fetch a script, style or frame from
+    another host (an empty list for dgrr's own output)."""
+    return [m.group(0) for m in _EXTERNAL.finditer(html)]

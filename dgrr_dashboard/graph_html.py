@@ -1,6 +1,7 @@
 """The graph picture as one standalone HTML file (pyvis / vis-network, all inline).
 
-pyvis is imported inside :func:`graph_html` only, so `import repair_core` never loads it.
+It lives with the dashboard, outside `repair_core`, because it needs pyvis (imported inside
+:func:`graph_html` only); `dgrr graph` and the Graph page both use it.
 The output has no external script or style: pyvis's `in_line` mode still links Bootstrap
 from a CDN, so those tags are stripped, and :func:`external_resources` checks the result.
 """
@@ -11,12 +12,18 @@ import json
 import re
 from typing import Any
 
-from .._errors import DgrrError
-from .._io import atomic_write_text
-from .._plan import RepairPlan
-from ._view import NODE_CLASSES, GraphView, escape_html, graph_view, json_for_script
+from repair_core import DgrrError, RepairPlan
+from repair_core._io import atomic_write_text
+from repair_core.viz import (
+    NODE_CLASSES,
+    GraphView,
+    escape_html,
+    external_resources,
+    graph_view,
+    json_for_script,
+)
 
-__all__ = ["graph_html", "write_graph_html", "external_resources"]
+__all__ = ["graph_html", "write_graph_html"]
 
 _SHAPES = {"turn": "diamond", "record": "box", "step": "dot"}
 
@@ -26,16 +33,6 @@ _CDN_TAG = re.compile(
     r"<script\b[^>]*\bsrc\s*=\s*[\"']https?://[^>]*>\s*</script>",
     re.IGNORECASE | re.DOTALL)
 _EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>", re.IGNORECASE)
-_EXTERNAL = re.compile(
-    r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//[^>]*>|"
-    r"@import\s+(?:url\()?[\"']?(?:https?:)?//|url\(\s*[\"']?(?:https?:)?//",
-    re.IGNORECASE)
-
-
-def external_resources(html: str) -> list[str]:
-    """Every tag or CSS rule in `html` that would fetch a script, style or frame from
-    another host (an empty list for dgrr's own output)."""
-    return [m.group(0) for m in _EXTERNAL.finditer(html)]
 
 
 def _pyvis_network(view: GraphView, height: str) -> Any:

@@ -11,8 +11,8 @@ from typing import Any
 
 import streamlit as st
 
+from dgrr_dashboard.graph_html import graph_html
 from repair_core import RepairPlan
-from repair_core.viz import graph_html
 
 from . import state
 
