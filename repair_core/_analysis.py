@@ -202,7 +202,8 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
         return p == current_turn
 
     def producers(v: str) -> list[str]:
-        return [p for p, _, _ in premises(G, v, labels=PRODUCE) if p in steps]
+        # premises(G, v, labels=PRODUCE) inlined: called for most candidates
+        return [p for p, by_label in pred[v].items() if "produce" in by_label and p in steps]
 
     def checkable(v: str) -> bool:
         if v in steps:
