@@ -151,3 +151,20 @@ def test_faults_are_spread_over_the_run():
     where = sorted(created[f] or first_use.get(f, 0) for f in case.faults)
     last_seq = case.steps_in_order()[-1].seq
     assert where[0] < last_seq / 2 < where[-1]
+
+
+@pytest.mark.slow
+def test_scale_benchmark_runs_and_prints_its_table(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "plan_scale.py"
+    out = subprocess.run([sys.executable, str(script), "--sizes", "200", "2000", "--cache",
+                          str(tmp_path), "--json", str(tmp_path / "rows.json")],
+                         capture_output=True, text=True, check=True, timeout=300).stdout
+    assert "| steps | records | edges | affected | validate s |" in out
+    assert "| 200 | 40 |" in out and "| 2,000 | 400 |" in out
+    rows = json.loads((tmp_path / "rows.json").read_text())["rows"]
+    assert [(r["steps"], r["records"]) for r in rows] == [(200, 40), (2000, 400)]
+    assert all(r["peak_mb"] > 0 and r["total"] > 0 for r in rows)
