@@ -555,6 +555,14 @@ def write_synth_case(path: str | Path, steps: int, memories: int, faults: int, s
     if target.is_dir():
         raise DgrrError(f"--out '{target}' is a directory, not a file")
     check_synth_args(steps, memories, faults)
+    try:
+        return _write(target, steps, memories, faults, seed)
+    except OSError as exc:
+        raise DgrrError(f"--out '{target}': cannot write there: "
+                        f"{exc.strerror or exc}") from None
+
+
+def _write(target: Path, steps: int, memories: int, faults: int, seed: int) -> SynthStats:
     with _atomic_file(target) as out, \
             tempfile.TemporaryFile("w+", encoding="utf-8", dir=target.parent) as spool:
         # Steps are spooled while they are generated; records and turns are only final at

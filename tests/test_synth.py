@@ -119,6 +119,14 @@ def test_cli_rejects_a_directory_as_out(tmp_path, capsys):
     assert "is a directory" in capsys.readouterr().err
 
 
+def test_cli_reports_an_unwritable_out_path_with_exit_2(tmp_path, capsys):
+    (tmp_path / "plain-file").write_text("x")
+    out = tmp_path / "plain-file" / "case.json"
+    assert main(["synth", "--steps", "10", "--memories", "5", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"--out '{out}': cannot write there" in err and "Traceback" not in err
+
+
 def test_cli_writes_a_valid_case_and_says_so(tmp_path, capsys):
     out = tmp_path / "sub" / "case.json"
     assert main(["synth", "--steps", "1000", "--memories", "200", "--faults", "3", "--seed", "4",

@@ -32,7 +32,14 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     stats = write_synth_case(args.out, args.steps, memories, args.faults, args.seed)
     seconds = time.perf_counter() - start
-    print(f"wrote {args.out}: {stats.steps} steps, {stats.records} records, {stats.faults} "
-          f"faults, {stats.turns} turns, {stats.deps} dependencies (seed {args.seed}) "
-          f"in {seconds:.2f} s")
+    counts = ", ".join(_count(n, what) for n, what in (
+        (stats.steps, "step"), (stats.records, "record"), (stats.faults, "fault"),
+        (stats.turns, "turn"), (stats.deps, "dependency")))
+    print(f"wrote {args.out}: {counts} (seed {args.seed}) in {seconds:.2f} s")
     return 0
+
+
+def _count(n: int, what: str) -> str:
+    if n == 1:
+        return f"1 {what}"
+    return f"{n} {what[:-1]}ies" if what.endswith("y") else f"{n} {what}s"
