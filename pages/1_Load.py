@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.widgets import page_setup, show_problems
-from repair_core import CaseError, case_from_data, parse_case
+from repair_core import CaseError, case_from_parts, parse_case
 
 page_setup("Load")
 st.title("1 · Load a case")
@@ -25,30 +23,6 @@ def _load(build, source: str) -> None:
         return
     state.set_case(new, source)
     st.success(f"Loaded case `{new.case_id}` from {source}.")
-
-
-def _merge(trajectory_bytes: bytes, memory_bytes: bytes, source: str):
-    problems: list[str] = []
-    parsed = []
-    for label, raw in (("trajectory file", trajectory_bytes), ("memory file", memory_bytes)):
-        try:
-            parsed.append(json.loads(raw))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            where = (f"line {exc.lineno}, column {exc.colno}: "
-                     if isinstance(exc, json.JSONDecodeError) else "")
-            problems.append(f"{label}: {where}invalid JSON: {exc}")
-    if problems:
-        raise CaseError(problems, source=source)
-    trajectory, memory = parsed
-    if not isinstance(trajectory, dict):
-        raise CaseError([f"trajectory file: expected a JSON object, got {type(trajectory).__name__}"])
-    if isinstance(memory, dict) and "memory" in memory:
-        memory = memory["memory"]
-    if not isinstance(memory, list):
-        raise CaseError([f"memory file: expected a list of records or {{\"memory\": [...]}}, "
-                         f"got {type(memory).__name__}"])
-    data = {"format": "dgrr.case/v1", "faults": [], **trajectory, "memory": memory}
-    return case_from_data(data, source=source)
 
 
 tab_sample, tab_case, tab_pair = st.tabs(["Sample", "Upload a case", "Trajectory + memory files"])
@@ -73,7 +47,7 @@ with tab_pair:
                  disabled=traj is None or mem is None):
         assert traj is not None and mem is not None
         src = f"{traj.name} + {mem.name}"
-        _load(lambda: _merge(traj.getvalue(), mem.getvalue(), src), src)
+        _load(lambda: case_from_parts(traj.getvalue(), mem.getvalue(), source=src), src)
 
 if state.PROBLEMS in st.session_state:
     source, problems = st.session_state[state.PROBLEMS]

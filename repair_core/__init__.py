@@ -27,7 +27,14 @@ from ._edit import PlanChange, apply_edits, check_edits, edits_from_report, plan
 from ._errors import CaseError, DgrrError, ModelError, PlanEditError
 from ._fixtures import fixture_path, load_example
 from ._graph import build_graph
-from ._load import case_from_data, check_case_data, load_case, parse_case
+from ._load import (
+    case_from_data,
+    case_from_parts,
+    check_case_data,
+    load_case,
+    load_case_parts,
+    parse_case,
+)
 from ._plan import PlanEdit, PlanReport, RepairPlan, plan_case
 from .model import ModelClient
 from .replay import Cost, RepairReport, RepairResult, execute, repair
@@ -72,11 +79,13 @@ __all__ = [
     "plan_diff",
     "build_graph",
     "case_from_data",
+    "case_from_parts",
     "check_case_data",
     "find_seed",
     "fixture_path",
     "lineage",
     "load_case",
+    "load_case_parts",
     "load_example",
     "parse_case",
     "plan_case",

@@ -13,7 +13,8 @@ from ._case import CASE_FORMAT, LABELS, STEP_TYPES, TOOL_EFFECTS, WRITE_OPS, Cas
 from ._errors import CaseError, Problem
 from ._perf import without_gc
 
-__all__ = ["load_case", "parse_case", "case_from_data", "check_case_data"]
+__all__ = ["load_case", "parse_case", "case_from_data", "check_case_data", "case_from_parts",
+           "load_case_parts"]
 
 _REQUIRED = ("format", "case_id", "user_id", "session", "memory", "trajectory", "faults")
 
@@ -36,6 +37,56 @@ def load_case(path: str | Path) -> Case:
 
 
 @without_gc
+def load_case_parts(trajectory: str | Path, memory: str | Path) -> Case:
+    """Read a case given as two files: the trajectory (a case without `memory`) and the
+    memory store (a list of records, or `{"memory": [...]}`)."""
+    raws = []
+    for label, path in (("trajectory file", Path(trajectory)), ("memory file", Path(memory))):
+        try:
+            raws.append(path.read_bytes())
+        except OSError as exc:
+            raise CaseError([f"{label}: cannot read '{path}': {exc.strerror}"],
+                            source=f"{trajectory} + {memory}") from None
+    return case_from_parts(raws[0], raws[1], source=f"{trajectory} + {memory}")
+
+
+def case_from_parts(trajectory: str | bytes, memory: str | bytes,
+                    source: str | None = None) -> Case:
+    """Validate a case given as trajectory JSON plus memory-store JSON (see
+    :func:`load_case_parts`). `format` defaults to dgrr.case/v1 and `faults` to none yet.
+
+    >>> from repair_core import load_example
+    >>> traj = load_example().model_dump(exclude={"memory"})
+    >>> mem = [m.model_dump() for m in load_example().memory]
+    >>> case_from_parts(json.dumps(traj), json.dumps(mem)).case_id
+    'fig1-travel'
+    """
+    problems: list[str] = []
+    parsed: list[Any] = []
+    for label, raw in (("trajectory file", trajectory), ("memory file", memory)):
+        try:
+            parsed.append(json.loads(raw))
+        except UnicodeDecodeError as exc:
+            problems.append(f"{label}: not UTF-8 text (byte {exc.start})")
+        except json.JSONDecodeError as exc:
+            problems.append(f"{label}: line {exc.lineno}, column {exc.colno}: "
+                            f"invalid JSON: {exc.msg}")
+    if problems:
+        raise CaseError(problems, source=source)
+    traj, mem = parsed
+    if not isinstance(traj, Mapping):
+        problems.append(f"trajectory file: expected a JSON object, got {_show(traj)}")
+    if isinstance(mem, Mapping) and "memory" in mem:
+        mem = mem["memory"]
+    if not isinstance(mem, list):
+        problems.append('memory file: expected a list of records or {"memory": [...]}, '
+                        f"got {_show(mem)}")
+    if problems:
+        raise CaseError(problems, source=source)
+    return case_from_data({"format": CASE_FORMAT, "faults": [], **traj, "memory": mem},
+                          source=source)
+
+
 def parse_case(text: str | bytes, source: str | None = None) -> Case:
     """Validate a case given as JSON text.
 

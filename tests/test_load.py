@@ -176,3 +176,34 @@ def test_loading_does_not_mutate_input():
     before = copy.deepcopy(data)
     problems_of(data)
     assert data == before
+
+
+def test_case_from_two_files_trajectory_and_memory(tmp_path):
+    from repair_core import load_case_parts
+    from repair_core.cli import main
+
+    data = good()
+    memory = data.pop("memory")
+    (tmp_path / "t.json").write_text(json.dumps(data))
+    (tmp_path / "m.json").write_text(json.dumps({"memory": memory}))
+    (tmp_path / "m2.json").write_text(json.dumps(memory))
+    assert load_case_parts(tmp_path / "t.json", tmp_path / "m.json") == load_example()
+    assert load_case_parts(tmp_path / "t.json", tmp_path / "m2.json") == load_example()
+    assert main(["plan", str(tmp_path / "t.json"), "--memory", str(tmp_path / "m.json")]) == 0
+
+
+def test_two_files_with_problems_name_the_file(tmp_path):
+    from repair_core import load_case_parts
+
+    (tmp_path / "t.json").write_text("{oops")
+    (tmp_path / "m.json").write_text('"not a list"')
+    with pytest.raises(CaseError) as err:
+        load_case_parts(tmp_path / "t.json", tmp_path / "m.json")
+    assert err.value.problems[0].startswith("trajectory file: line 1, column 2: invalid JSON")
+    (tmp_path / "t.json").write_text(json.dumps({"case_id": "x"}))
+    with pytest.raises(CaseError) as err:
+        load_case_parts(tmp_path / "t.json", tmp_path / "m.json")
+    assert err.value.problems == [
+        "memory file: expected a list of records or {\"memory\": [...]}, got 'not a list'"]
+    with pytest.raises(CaseError, match="memory file: cannot read"):
+        load_case_parts(tmp_path / "t.json", tmp_path / "missing.json")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from .._errors import DgrrError
 from .._io import to_json
-from .._load import load_case
 from .._plan import plan_case
+from . import add_case_argument, read_case
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Plan the case (with the reviewer's edits, if given) and "
                                    "append the decision, with hashes of inputs and outputs, "
                                    "to the approvals database.")
-    p.add_argument("case", help="path of the case JSON")
+    add_case_argument(p)
     p.add_argument("--reviewer", required=True, help="who decides")
     p.add_argument("--decision", required=True, choices=("approve", "reject"),
                    help="approve or reject the repair")
@@ -62,7 +62,7 @@ def run_approve(args: argparse.Namespace) -> int:
     from .._edit import apply_edits, edits_from_report
     from ..approvals import ApprovalStore, record_decision
 
-    plan = plan_case(load_case(args.case))
+    plan = plan_case(read_case(args))
     if args.plan:
         edits = edits_from_report(plan, _read_json(args.plan, "--plan"))
         if edits:

@@ -6,8 +6,8 @@ import argparse
 
 from .._case import STEP_TYPES
 from .._errors import DgrrError
-from .._load import load_case
 from .._plan import plan_case
+from . import add_case_argument, read_case
 
 NODE_TYPES = ("turn", "record", *STEP_TYPES)
 
@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("graph", help="draw the dependency graph as a standalone HTML file",
                        description="Write the typed dependency graph of a case, coloured by the "
                                    "repair plan, as one HTML file that needs no internet.")
-    p.add_argument("case", help="path of the case JSON")
+    add_case_argument(p)
     p.add_argument("--out", required=True, help="HTML file to write")
     p.add_argument("--affected-only", action="store_true", help="draw the affected subgraph only")
     p.add_argument("--hide-chain", action="store_true", help="leave out chain (order) edges")
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
                             f"(expected {', '.join(NODE_TYPES)})")
     if args.max_nodes < 1:
         raise DgrrError(f"--max-nodes: must be at least 1, got {args.max_nodes}")
-    plan = plan_case(load_case(args.case))
+    plan = plan_case(read_case(args))
     view = write_graph_html(plan, args.out, affected_only=args.affected_only,
                             hide_chain=args.hide_chain, node_types=types, layout=args.layout,
                             max_nodes=args.max_nodes)

@@ -8,22 +8,22 @@ from collections import Counter
 from typing import TextIO
 
 from .._io import to_json
-from .._load import load_case
 from .._plan import RepairPlan, plan_case
+from . import add_case_argument, read_case
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("plan", help="plan the repair of a case (stages 1-3)",
                        description="Build the dependency graph, find what the diagnosed faults "
                                    "affected, and plan the repair by fixed rules.")
-    p.add_argument("case", help="path of the case JSON")
+    add_case_argument(p)
     p.add_argument("--json", action="store_true",
                    help="print the plan report of the format spec as JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    plan = plan_case(load_case(args.case))
+    plan = plan_case(read_case(args))
     if args.json:
         sys.stdout.write(to_json(plan.report().model_dump(mode="json")))
     else:

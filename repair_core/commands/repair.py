@@ -10,8 +10,8 @@ from typing import Any, TextIO
 
 from .._errors import DgrrError
 from .._io import atomic_write_json, atomic_write_text, to_json
-from .._load import load_case
 from .._plan import plan_case
+from . import add_case_argument, read_case
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "repair", help="repair a case: plan, then selectively replay (stages 1-5)",
         description="Plan the repair of a case and replay only what the corrected answer "
                     "needs, through a litellm model (default: the offline reference model).")
-    p.add_argument("case", help="path of the case JSON")
+    add_case_argument(p)
     p.add_argument("--model", default="dgrr/reference",
                    help="litellm model string (default: dgrr/reference, offline, no key)")
     p.add_argument("--api-base", default=None, help="API base URL for the model")
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..replay import repair
 
-    case = load_case(args.case)
+    case = read_case(args)
     plan = plan_case(case)
     if args.plan:
         plan = _edited_plan(plan, args.plan, args.force)

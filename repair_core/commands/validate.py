@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import argparse
 
-from .._load import load_case
+from . import add_case_argument, read_case
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("validate", help="check a dgrr.case/v1 file",
                        description="Check a case file; list every problem with its field path.")
-    p.add_argument("case", help="path of the case JSON")
+    add_case_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    case = load_case(args.case)
+    case = read_case(args)
     print(f"{args.case}: valid {case.format} case '{case.case_id}' "
           f"({len(case.session)} turns, {len(case.trajectory)} steps, "
           f"{len(case.memory)} records, {len(case.faults)} faults)")
