@@ -10,7 +10,7 @@ from typing import Any
 
 import streamlit as st
 
-from repair_core import Case, RepairPlan, case_from_data, plan_case
+from repair_core import Case, RepairPlan, plan_case, with_faults
 
 CASE = "dgrr_case"
 SOURCE = "dgrr_source"
@@ -47,9 +47,7 @@ def set_faults(faults: list[str]) -> None:
     """Mark exactly `faults` as the diagnosed faults (everything downstream is redone)."""
     current = case()
     assert current is not None
-    ordered = [m.id for m in current.memory if m.id in set(faults)]
-    st.session_state[CASE] = case_from_data({**current.model_dump(mode="json"),
-                                             "faults": ordered}, source="dashboard")
+    st.session_state[CASE] = with_faults(current, faults)
     _reset_downstream()
 
 

@@ -34,6 +34,7 @@ from ._load import (
     load_case,
     load_case_parts,
     parse_case,
+    with_faults,
 )
 from ._plan import PlanEdit, PlanReport, RepairPlan, plan_case
 from .model import ModelClient
@@ -89,4 +90,5 @@ __all__ = [
     "load_example",
     "parse_case",
     "plan_case",
+    "with_faults",
 ]

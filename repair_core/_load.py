@@ -14,7 +14,7 @@ from ._errors import CaseError, Problem
 from ._perf import without_gc
 
 __all__ = ["load_case", "parse_case", "case_from_data", "check_case_data", "case_from_parts",
-           "load_case_parts"]
+           "load_case_parts", "with_faults"]
 
 _REQUIRED = ("format", "case_id", "user_id", "session", "memory", "trajectory", "faults")
 
@@ -85,6 +85,28 @@ def case_from_parts(trajectory: str | bytes, memory: str | bytes,
         raise CaseError(problems, source=source)
     return case_from_data({"format": CASE_FORMAT, "faults": [], **traj, "memory": mem},
                           source=source)
+
+
+def with_faults(case: Case, faults: list[str] | tuple[str, ...]) -> Case:
+    """`case` with exactly `faults` as its diagnosed faults (in store order), validated.
+
+    >>> from repair_core import load_example
+    >>> with_faults(load_example(), ["m6", "m3"]).faults
+    ['m3', 'm6']
+    >>> with_faults(load_example(), ["s3"])
+    Traceback (most recent call last):
+    ...
+    repair_core._errors.CaseError: faults: invalid case (1 problem)
+      - faults[0]: not a memory record 's3'
+    """
+    records = {m.id for m in case.memory}
+    known = records | {s.id for s in case.trajectory} | {t.id for t in case.session}
+    problems = [f"faults[{i}]: {'not a memory record' if f in known else 'unknown id'} '{f}'"
+                for i, f in enumerate(faults) if f not in records]
+    if problems:
+        raise CaseError(problems, source="faults")
+    chosen = set(faults)
+    return case.model_copy(update={"faults": [m.id for m in case.memory if m.id in chosen]})
 
 
 def parse_case(text: str | bytes, source: str | None = None) -> Case:

@@ -68,3 +68,13 @@ def test_module_entry_point_and_console_script_agree():
 def test_no_command_prints_help_and_exits_2(capsys):
     assert main([]) == 2
     assert "validate" in capsys.readouterr().err
+
+
+def test_faults_option_overrides_the_case_faults(capsys):
+    assert main(["plan", str(EXAMPLE), "--json", "--faults", "m5"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["memory"]["m5"] == "delete" and out["memory"]["m3"] == "keep"
+    assert main(["plan", str(EXAMPLE), "--json", "--faults", ""]) == 0
+    assert json.loads(capsys.readouterr().out)["affected"] == []
+    assert main(["plan", str(EXAMPLE), "--faults", "m3,s2"]) == 2
+    assert "faults[1]: not a memory record 's2'" in capsys.readouterr().err
