@@ -11,12 +11,24 @@ from typing import Any
 __all__ = ["atomic_write_text", "atomic_write_json", "to_json"]
 
 
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# mkstemp makes files readable by their owner only; a written file gets the permissions
+# an ordinary open() would give it (or keeps those of the file it replaces).
+_DEFAULT_MODE = 0o666 & ~_read_umask()
+
+
 def atomic_write_text(path: str | Path, text: str) -> Path:
     """Write `text` to `path` through a temporary file in the same folder and a rename."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, target.stat().st_mode & 0o7777 if target.exists() else _DEFAULT_MODE)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
