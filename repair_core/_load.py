@@ -36,7 +36,6 @@ def load_case(path: str | Path) -> Case:
     return parse_case(raw, source=str(p))
 
 
-@without_gc
 def load_case_parts(trajectory: str | Path, memory: str | Path) -> Case:
     """Read a case given as two files: the trajectory (a case without `memory`) and the
     memory store (a list of records, or `{"memory": [...]}`)."""
@@ -109,6 +108,7 @@ def with_faults(case: Case, faults: list[str] | tuple[str, ...]) -> Case:
     return case.model_copy(update={"faults": [m.id for m in case.memory if m.id in chosen]})
 
 
+@without_gc
 def parse_case(text: str | bytes, source: str | None = None) -> Case:
     """Validate a case given as JSON text.
 

@@ -115,3 +115,29 @@ def test_objects_made_while_paused_skip_the_young_generation_but_cycles_are_stil
     assert probe() is not None
     gc.collect()
     assert probe() is None
+
+
+def test_parsing_json_runs_with_the_collector_paused(monkeypatch):
+    import json as real_json
+
+    import repair_core._load as load_module
+
+    seen = []
+
+    class SpyJson:
+        JSONDecodeError = real_json.JSONDecodeError
+
+        @staticmethod
+        def loads(text):
+            seen.append(gc.isenabled())
+            return real_json.loads(text)
+
+    monkeypatch.setattr(load_module, "json", SpyJson)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        parse_case(load_example().model_dump_json())
+    finally:
+        if not was:
+            gc.disable()
+    assert seen == [False]
