@@ -122,6 +122,7 @@ def test_parsing_json_runs_with_the_collector_paused(monkeypatch):
 
     import repair_core._load as load_module
 
+    text = load_example().model_dump_json()
     seen = []
 
     class SpyJson:
@@ -136,7 +137,7 @@ def test_parsing_json_runs_with_the_collector_paused(monkeypatch):
     was = gc.isenabled()
     gc.enable()
     try:
-        parse_case(load_example().model_dump_json())
+        parse_case(text)
     finally:
         if not was:
             gc.disable()
