@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -156,56 +156,45 @@ def _validate(data: Any) -> tuple[Case | None, list[Problem]]:
     return case, problems
 
 
-def _check_references(data: Mapping[str, Any]) -> Iterator[Problem]:
+def _check_references(data: Mapping[str, Any]) -> list[Problem]:
+    # One loop per section with the checks inlined: this runs once per step, record and
+    # dependency of the case, so a generator or helper call per item is measurable on
+    # large cases (docs/performance.md). Problems keep the order of the separate passes:
+    # ids and seqs, trajectory deps, memory deps, then turns/returned/target per step.
     turns = _items(data, "session")
     records = _items(data, "memory")
     steps = _items(data, "trajectory")
+    problems: list[Problem] = []
+    at = Problem.at
 
-    seen_ids: dict[str, tuple[str, int]] = {}  # id -> where it is first defined
-    seq_of: dict[str, int] = {}
-    seen_seq: dict[int, str] = {}
-    for section, items, has_seq in (("session", turns, True), ("trajectory", steps, True),
-                                    ("memory", records, False)):
-        for i, item in items:
-            node_id = item.get("id")
-            if not isinstance(node_id, str):
-                continue
-            if node_id in seen_ids:
-                first_section, first_index = seen_ids[node_id]
-                yield Problem.at(f"{section}[{i}].id", f"duplicate id '{node_id}' "
-                                 f"(first at {first_section}[{first_index}])")
-                continue
-            seen_ids[node_id] = (section, i)
-            seq = item.get("seq")
-            if has_seq and isinstance(seq, int) and not isinstance(seq, bool):
-                seq_of[node_id] = seq
-                if seq in seen_seq:
-                    yield Problem.at(f"{section}[{i}].seq",
-                                     f"duplicate seq {seq} (also '{seen_seq[seq]}')")
-                else:
-                    seen_seq[seq] = node_id
+    seen_ids, seq_of, record_ids, turn_ids = _index_ids(turns, steps, records, problems)
 
-    record_ids = {r["id"] for _, r in records if isinstance(r.get("id"), str)}
-    turn_ids = {t["id"] for _, t in turns if isinstance(t.get("id"), str)}
-
+    step_problems: list[Problem] = []
+    has_answer = False
     for section, items in (("trajectory", steps), ("memory", records)):
+        in_trajectory = section == "trajectory"
         for i, item in items:
-            yield from _check_deps(section, i, item, seen_ids, seq_of)
-    for i, step in steps:
-        turn = step.get("turn")
-        if isinstance(turn, str) and turn not in turn_ids:
-            yield Problem.at(f"trajectory[{i}].turn", f"unknown turn '{turn}'")
-        for field in ("returned", "target"):
-            ids = step.get(field)
-            if isinstance(ids, list):
-                for j, rid in enumerate(ids):
-                    if isinstance(rid, str) and rid not in record_ids:
-                        yield Problem.at(f"trajectory[{i}].{field}[{j}]",
-                                         f"unknown memory record '{rid}'")
+            deps = item.get("deps")
+            if isinstance(deps, list):
+                _check_deps(section, i, item, deps, seen_ids, seq_of, problems)
+            if not in_trajectory:
+                continue
+            if item.get("type") == "answer":
+                has_answer = True
+            turn = item.get("turn")
+            if isinstance(turn, str) and turn not in turn_ids:
+                step_problems.append(at(f"trajectory[{i}].turn", f"unknown turn '{turn}'"))
+            for field in ("returned", "target"):
+                ids = item.get(field)
+                if isinstance(ids, list):
+                    for j, rid in enumerate(ids):
+                        if isinstance(rid, str) and rid not in record_ids:
+                            step_problems.append(at(f"trajectory[{i}].{field}[{j}]",
+                                                    f"unknown memory record '{rid}'"))
+    problems.extend(step_problems)
 
-    has_answer = any(s.get("type") == "answer" for _, s in steps)
     if isinstance(data.get("trajectory"), list) and not has_answer:
-        yield Problem.at("trajectory", "no answer step (repair needs one)")
+        problems.append(at("trajectory", "no answer step (repair needs one)"))
 
     faults = data.get("faults")
     if isinstance(faults, list):
@@ -214,47 +203,88 @@ def _check_references(data: Mapping[str, Any]) -> Iterator[Problem]:
             if not isinstance(fid, str):
                 continue
             if fid in seen_faults:
-                yield Problem.at(f"faults[{i}]", f"duplicate fault '{fid}'")
+                problems.append(at(f"faults[{i}]", f"duplicate fault '{fid}'"))
             seen_faults.add(fid)
             if fid not in record_ids:
                 what = "unknown id" if fid not in seen_ids else "not a memory record"
-                yield Problem.at(f"faults[{i}]", f"{what} '{fid}'")
+                problems.append(at(f"faults[{i}]", f"{what} '{fid}'"))
+    return problems
 
 
-def _check_deps(section: str, index: int, item: Mapping[str, Any], known: Mapping[str, Any],
-                seq_of: Mapping[str, int]) -> Iterator[Problem]:
-    deps = item.get("deps")
-    if not isinstance(deps, list):
-        return
-    own_seq = item.get("seq") if "seq" in item else None
+_Index = tuple[dict[str, tuple[str, int]], dict[str, int], set[str], set[str]]
+
+
+def _index_ids(turns: list[tuple[int, Mapping[str, Any]]],
+                     steps: list[tuple[int, Mapping[str, Any]]],
+                     records: list[tuple[int, Mapping[str, Any]]],
+                     problems: list[Problem]) -> _Index:
+    """Where each id is first defined, the seq of each turn and step, the record ids and
+    the turn ids; each duplicate id or seq is reported."""
+    at = Problem.at
+    seen_ids: dict[str, tuple[str, int]] = {}  # id -> where it is first defined
+    seq_of: dict[str, int] = {}
+    seen_seq: dict[int, str] = {}
+    record_ids: set[str] = set()
+    turn_ids: set[str] = set()
+    for section, items, has_seq, ids in (("session", turns, True, turn_ids),
+                                         ("trajectory", steps, True, None),
+                                         ("memory", records, False, record_ids)):
+        for i, item in items:
+            node_id = item.get("id")
+            if not isinstance(node_id, str):
+                continue
+            if ids is not None:
+                ids.add(node_id)
+            if node_id in seen_ids:
+                first_section, first_index = seen_ids[node_id]
+                problems.append(at(f"{section}[{i}].id", f"duplicate id '{node_id}' "
+                                   f"(first at {first_section}[{first_index}])"))
+                continue
+            seen_ids[node_id] = (section, i)
+            seq = item.get("seq")
+            if has_seq and isinstance(seq, int) and not isinstance(seq, bool):
+                seq_of[node_id] = seq
+                if seq in seen_seq:
+                    problems.append(at(f"{section}[{i}].seq",
+                                       f"duplicate seq {seq} (also '{seen_seq[seq]}')"))
+                else:
+                    seen_seq[seq] = node_id
+    return seen_ids, seq_of, record_ids, turn_ids
+
+
+def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[Any],
+                known: Mapping[str, Any], seq_of: Mapping[str, int],
+                problems: list[Problem]) -> None:
+    own_seq = item.get("seq")
     own_id = item.get("id")
+    seq_bound = own_seq if isinstance(own_seq, int) else None
     for j, dep in enumerate(deps):
-        if not _is_mapping(dep):
+        if type(dep) is dict or isinstance(dep, Mapping):
+            dep_id = dep.get("id")
+        else:
             continue
-        dep_id = dep.get("id")
         if not isinstance(dep_id, str):
             continue
         if dep_id not in known:
-            yield Problem.at(f"{section}[{index}].deps[{j}]", f"unknown id '{dep_id}'")
+            problems.append(Problem.at(f"{section}[{index}].deps[{j}]", f"unknown id '{dep_id}'"))
         elif dep_id == own_id:
-            yield Problem.at(f"{section}[{index}].deps[{j}]", f"'{dep_id}' depends on itself")
-        elif isinstance(own_seq, int) and dep_id in seq_of and seq_of[dep_id] > own_seq:
-            yield Problem.at(
-                f"{section}[{index}].deps[{j}]",
-                f"depends on '{dep_id}' (seq {seq_of[dep_id]}), which comes after it (seq {own_seq})",
-            )
+            problems.append(Problem.at(f"{section}[{index}].deps[{j}]",
+                                       f"'{dep_id}' depends on itself"))
+        elif seq_bound is not None:
+            dep_seq = seq_of.get(dep_id)
+            if dep_seq is not None and dep_seq > seq_bound:
+                problems.append(Problem.at(
+                    f"{section}[{index}].deps[{j}]",
+                    f"depends on '{dep_id}' (seq {dep_seq}), which comes after it "
+                    f"(seq {own_seq})",
+                ))
 
 
 def _items(data: Mapping[str, Any], key: str) -> list[tuple[int, Mapping[str, Any]]]:
     value = data.get(key)
     if not isinstance(value, list):
         return []
-    return [(i, v) for i, v in enumerate(value) if _is_mapping(v)]
-
-
-def _is_mapping(value: Any) -> bool:
-    # JSON objects are dicts; the exact-type test skips the slow ABC check for them.
-    return type(value) is dict or isinstance(value, Mapping)
+    return [(i, v) for i, v in enumerate(value) if type(v) is dict or isinstance(v, Mapping)]
 
 
 _CHOICES = {
