@@ -40,16 +40,16 @@ def build_graph(case: Case) -> nx.MultiDiGraph:
                    for t in sorted(case.session, key=lambda t: t.seq)))
     _add_nodes(G, ((s.id, "step", s.type, s.seq) for s in ordered))
     _add_nodes(G, ((m.id, "record", "record", m.created_seq) for m in records))
-    edges: list[tuple[str, str, str, bool]] = []
+    # Edges as (premise, label, sufficient, dependent): sorting one node's deps by
+    # (id, label, sufficient) sorts these tuples, which go into the list as they are.
+    edges: list[tuple[str, str, bool, str]] = []
     for node in (*ordered, *records):
         node_id = node.id
-        # Sorting the (id, label, sufficient) triples is sorting the deps by that key:
-        # nothing else of a dep goes into the graph.
-        deps = [(d.id, d.label, d.sufficient) for d in node.deps]
+        deps = [(d.id, d.label, d.sufficient, node_id) for d in node.deps]
         if len(deps) > 1:
             deps.sort()
-        edges.extend((dep_id, node_id, label, sufficient) for dep_id, label, sufficient in deps)
-    edges.extend((a.id, b.id, CHAIN, False) for a, b in pairwise(ordered))
+        edges += deps
+    edges += [(a.id, CHAIN, False, b.id) for a, b in pairwise(ordered)]
     _add_edges(G, edges)
     return G
 
@@ -71,18 +71,19 @@ def _add_nodes(G: nx.MultiDiGraph, nodes: Iterable[tuple[str, str, str, int | No
     nx._clear_cache(G)
 
 
-def _add_edges(G: nx.MultiDiGraph, edges: Iterable[tuple[str, str, str, bool]]) -> None:
+def _add_edges(G: nx.MultiDiGraph, edges: Iterable[tuple[str, str, bool, str]]) -> None:
     node_attrs, succ, pred = G._node, G._succ, G._pred
-    for u, v, label, sufficient in edges:
-        if u not in succ:
-            _add_bare_node(u, node_attrs, succ, pred)
-        if v not in succ:
+    for u, label, sufficient, v in edges:
+        succ_u = succ.get(u)
+        if succ_u is None:
+            succ_u = _add_bare_node(u, node_attrs, succ, pred)
+        pred_v = pred.get(v)
+        if pred_v is None:
             _add_bare_node(v, node_attrs, succ, pred)
-        keydict = succ[u].get(v)
+            pred_v = pred[v]
+        keydict = succ_u.get(v)
         if keydict is None:
-            keydict = {label: {"label": label, "sufficient": sufficient}}
-            succ[u][v] = keydict
-            pred[v][u] = keydict
+            succ_u[v] = pred_v[u] = {label: {"label": label, "sufficient": sufficient}}
         elif label in keydict:
             keydict[label].update(label=label, sufficient=sufficient)
         else:
@@ -90,11 +91,13 @@ def _add_edges(G: nx.MultiDiGraph, edges: Iterable[tuple[str, str, str, bool]]) 
     nx._clear_cache(G)
 
 
-def _add_bare_node(node: str, node_attrs: dict, succ: dict, pred: dict) -> None:
+def _add_bare_node(node: str, node_attrs: dict, succ: dict, pred: dict) -> dict:
     # Only for a dependency on an id that is not a node (a case built without the loader).
-    succ[node] = {}
+    succ_of_node: dict = {}
+    succ[node] = succ_of_node
     pred[node] = {}
     node_attrs[node] = {}
+    return succ_of_node
 
 
 def node_kind(G: nx.MultiDiGraph, node: str) -> str:
