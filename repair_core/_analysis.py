@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import networkx as nx
 
@@ -59,9 +60,9 @@ class Analysis:
     faults: frozenset[str] = frozenset()
     final_answer: str = ""
 
-    @property
+    @cached_property
     def unsupported(self) -> frozenset[str]:
-        """`A0` minus the kept candidates."""
+        """`A0` minus the kept candidates (computed once: planning asks for it per stage)."""
         return self.affected - self.supported
 
     def path_from_fault(self, node: str, limit: int = 5) -> list[str]:
