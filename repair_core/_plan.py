@@ -119,11 +119,24 @@ def plan_case(case: Case, analysis: Analysis | None = None) -> RepairPlan:
     steps, step_reasons = _step_actions(case, a, relevant, replay, why)
     reasons = {**memory_reasons, **step_reasons}
     for v, sup in a.support.items():
-        reasons.setdefault(v, _kept_reason(sup))
-    order = {n: i for i, n in enumerate([*(m.id for m in case.memory), *steps])}
+        if v not in reasons:
+            reasons[v] = _kept_reason(sup)
     return RepairPlan(case=case, analysis=a, memory=memory, steps=steps,
                       answer_relevant=relevant, replay_set=replay,
-                      reasons=dict(sorted(reasons.items(), key=lambda kv: order.get(kv[0], -1))))
+                      reasons=_in_case_order(reasons, [*(m.id for m in case.memory), *steps]))
+
+
+def _in_case_order(reasons: dict[str, str], ids: list[str]) -> dict[str, str]:
+    """`reasons` with records first (in store order), then steps (in seq order); any other
+    node first of all, in its original order."""
+    order = {n: i for i, n in enumerate(ids)}
+    if len(order) != len(ids):  # an id used twice (a case built without the loader)
+        return dict(sorted(reasons.items(), key=lambda kv: order.get(kv[0], -1)))
+    ordered = {n: r for n, r in reasons.items() if n not in order}
+    for n in ids:
+        if n in reasons:
+            ordered[n] = reasons[n]
+    return ordered
 
 
 def answer_relevant_steps(a: Analysis, removed: frozenset[str]) -> frozenset[str]:
