@@ -6,6 +6,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import networkx as nx
 
@@ -21,9 +22,11 @@ CHECKABLE_STEP_TYPES = frozenset({"claim", "plan", "answer", "memory_write"})
 _NO_BOUND = float("-inf")
 
 
-@dataclass(frozen=True)
-class Origin:
-    """How a node entered `A0`: the fault it was reached from and the edge that reached it."""
+class Origin(NamedTuple):
+    """How a node entered `A0`: the fault it was reached from and the edge that reached it.
+
+    A named tuple rather than a frozen dataclass: one is made per candidate, and a tuple
+    is made in half the time."""
 
     fault: str
     """The diagnosed fault whose seed or record reached the node."""
@@ -35,9 +38,9 @@ class Origin:
     """Label of that edge."""
 
 
-@dataclass(frozen=True)
-class Support:
-    """Why a candidate was kept: a sufficient premise outside `A0`, or its producers."""
+class Support(NamedTuple):
+    """Why a candidate was kept: a sufficient premise outside `A0`, or its producers
+    (a named tuple, like `Origin`)."""
 
     premise: str | None
     label: str
