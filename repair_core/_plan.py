@@ -237,26 +237,31 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
     seed_of = {s: f for f, s in a.seeds.items()}
     unsupported = a.unsupported
     tools = {t.name: t.effect for t in case.tools}
+    final = a.final_answer
     for s in case.steps_in_order():
         sid = s.id
         if sid in replay:
-            steps[sid] = "refresh" if s.type == "tool_observation" else "replay"
-            if s.type == "tool_observation":
+            step_type = s.type
+            if step_type == "tool_observation":
+                steps[sid] = "refresh"
                 why = "observation re-produced by replaying its action"
-            elif sid == a.final_answer:
-                why = "final answer: always regenerated"
-            elif sid in seed_of:
-                why = f"seed of fault {seed_of[sid]}: replayed so the store gets the correct record"
-            elif sid in relevant:
-                why = "reaches the final answer"
             else:
-                why = f"premise of replayed step {pulled.get(sid, '?')} (execution closure)"
+                steps[sid] = "replay"
+                if sid == final:
+                    why = "final answer: always regenerated"
+                elif sid in seed_of:
+                    why = f"seed of fault {seed_of[sid]}: replayed so the store gets the correct record"
+                elif sid in relevant:
+                    why = "reaches the final answer"
+                else:
+                    why = f"premise of replayed step {pulled.get(sid, '?')} (execution closure)"
             if sid in unsupported and sid not in seed_of:
                 why = f"affected via {_path(a, sid)}; no independent support; {why}"
-            tool = getattr(s, "tool", None)
-            if s.type == "tool_action" and tools.get(tool or "", "irreversible") == "irreversible":
-                why += (f"; its tool '{tool}' is irreversible (or undeclared): the executor "
-                        "will not re-issue it and reports the effect")
+            if step_type == "tool_action":
+                tool = getattr(s, "tool", None)
+                if tools.get(tool or "", "irreversible") == "irreversible":
+                    why += (f"; its tool '{tool}' is irreversible (or undeclared): the executor "
+                            "will not re-issue it and reports the effect")
             reasons[sid] = why
         elif sid in unsupported:
             steps[sid] = "invalidate"
