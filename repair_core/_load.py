@@ -265,19 +265,17 @@ def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[An
             continue
         if not isinstance(dep_id, str):
             continue
-        if dep_id not in known:
+        dep_seq = seq_of.get(dep_id)  # a dep with a seq is known: one lookup for most
+        if dep_seq is None and dep_id not in known:
             problems.append(Problem.at(f"{section}[{index}].deps[{j}]", f"unknown id '{dep_id}'"))
         elif dep_id == own_id:
             problems.append(Problem.at(f"{section}[{index}].deps[{j}]",
                                        f"'{dep_id}' depends on itself"))
-        elif seq_bound is not None:
-            dep_seq = seq_of.get(dep_id)
-            if dep_seq is not None and dep_seq > seq_bound:
-                problems.append(Problem.at(
-                    f"{section}[{index}].deps[{j}]",
-                    f"depends on '{dep_id}' (seq {dep_seq}), which comes after it "
-                    f"(seq {own_seq})",
-                ))
+        elif seq_bound is not None and dep_seq is not None and dep_seq > seq_bound:
+            problems.append(Problem.at(
+                f"{section}[{index}].deps[{j}]",
+                f"depends on '{dep_id}' (seq {dep_seq}), which comes after it (seq {own_seq})",
+            ))
 
 
 def _items(data: Mapping[str, Any], key: str) -> list[tuple[int, Mapping[str, Any]]]:
