@@ -161,7 +161,8 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
     """
     sources: list[tuple[float, str, str]] = []
     for fault, seed in seeds.items():
-        bound = float(steps[seed].seq) if seed in steps else _NO_BOUND
+        # an int bound where there is one: comparing ints is faster than int with float
+        bound = steps[seed].seq if seed in steps else _NO_BOUND
         sources.append((bound, seed, fault))
         if seed != fault:
             sources.append((bound, fault, fault))
@@ -173,9 +174,11 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
         if start in origin:
             continue
         origin[start] = Origin(fault, start, None, None)
+        bounded = bound != _NO_BOUND
         queue = deque([start])
+        pop, push = queue.popleft, queue.append
         while queue:
-            node = queue.popleft()
+            node = pop()
             for nxt, by_label in succ[node].items():
                 if nxt in origin:
                     continue
@@ -184,11 +187,12 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
                         break
                 else:
                     continue
-                seq = seq_of.get(nxt)
-                if seq is not None and seq < bound:
-                    continue
+                if bounded:
+                    seq = seq_of.get(nxt)
+                    if seq is not None and seq < bound:
+                        continue
                 origin[nxt] = Origin(fault, start, node, label)
-                queue.append(nxt)
+                push(nxt)
     return origin
 
 
