@@ -224,13 +224,14 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
         return v in records and not producers(v)
 
     def first_support(v: str) -> Support | None:
-        # premises(G, v) inlined: this runs once per candidate
+        # premises(G, v) inlined: this runs once per candidate. Most premises of a
+        # candidate are candidates too, so they are ruled out before their edges are read.
         for p, by_label in pred[v].items():
+            if p in affected or p in never:
+                continue
             for label, attrs in by_label.items():
-                if label == "chain":
-                    continue
                 if (label in SUFFICIENT_LABELS or (label == "cite" and attrs["sufficient"])) \
-                        and p not in never and p not in affected and admissible(p):
+                        and admissible(p):
                     return Support(p, label)
         return None
 
