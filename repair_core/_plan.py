@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from ._analysis import Analysis, Support, analyse
 from ._case import Case
-from ._graph import premises
+from ._graph import CHAIN, premises
 from ._perf import without_gc
 
 __all__ = [
@@ -196,6 +196,8 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
 
 def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryAction], dict[str, str]]:
     G = a.graph
+    pred = G._pred
+    affected = a.affected
     unsupported = a.unsupported
     memory: dict[str, MemoryAction] = {}
     reasons: dict[str, str] = {}
@@ -210,7 +212,9 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
         if rid not in unsupported:
             memory[rid] = "keep"
             continue
-        in_a0 = [(p, lb) for p, lb, _ in premises(G, rid) if p in a.affected]
+        # premises(G, rid) inlined, a premise's labels read only when it is in A0
+        in_a0 = [(p, lb) for p, by_label in pred[rid].items() if p in affected
+                 for lb in by_label if lb != CHAIN]
         if in_a0 and all(lb == "delete" for _, lb in in_a0):
             retirers = sorted({p for p, lb, _ in premises(G, rid) if lb == "delete"})
             if m.status != "active" and all(r in unsupported for r in retirers):
