@@ -76,16 +76,19 @@ class Analysis:
         >>> analyse(load_example()).path_from_fault("s5")
         ['m3', 's3', 's5']
         """
-        o = self.origin.get(node)
+        origin = self.origin
+        o = origin.get(node)
         if o is None:
             return []
         tail = [node]
-        while o.parent is not None and len(tail) <= limit:
-            tail.append(o.parent)
-            o = self.origin[o.parent]
+        parent = o.parent
+        while parent is not None and len(tail) <= limit:
+            tail.append(parent)
+            o = origin[parent]
+            parent = o.parent
         tail.reverse()
         head = [] if o.fault == o.start else [o.fault]
-        if o.parent is not None:
+        if parent is not None:
             head += [o.start, "…"]
         return head + tail
 
