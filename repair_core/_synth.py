@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import bisect
 import json
-import os
 import random
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from ._case import CASE_FORMAT
 from ._errors import DgrrError
+from ._io import atomic_open
 
 __all__ = ["SynthStats", "synth_case_data", "write_synth_case", "check_synth_args"]
 
@@ -526,24 +525,6 @@ def _write_list(out: IO[str], name: str, items: Iterator[Any] | list[Any], last:
     out.write("\n" if last else ",\n")
 
 
-@contextmanager
-def _atomic_file(path: Path) -> Iterator[IO[str]]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the case is an ordinary file
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_synth_case(path: str | Path, steps: int, memories: int, faults: int, seed: int = 0
                      ) -> SynthStats:
     """Write a synthetic case to `path` atomically, streaming the trajectory.
@@ -563,7 +544,7 @@ def write_synth_case(path: str | Path, steps: int, memories: int, faults: int, s
 
 
 def _write(target: Path, steps: int, memories: int, faults: int, seed: int) -> SynthStats:
-    with _atomic_file(target) as out, \
+    with atomic_open(target) as out, \
             tempfile.TemporaryFile("w+", encoding="utf-8", dir=target.parent) as spool:
         # Steps are spooled while they are generated; records and turns are only final at
         # the end, and the file keeps the order of the format spec.
