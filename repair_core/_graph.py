@@ -68,7 +68,7 @@ def _add_nodes(G: nx.MultiDiGraph, nodes: Iterable[tuple[str, str, str, int | No
             succ[node] = {}
             pred[node] = {}
             node_attrs[node] = attrs
-    nx._clear_cache(G)
+    _clear_cache(G)
 
 
 def _add_edges(G: nx.MultiDiGraph, edges: Iterable[tuple[str, str, bool, str]]) -> None:
@@ -88,7 +88,14 @@ def _add_edges(G: nx.MultiDiGraph, edges: Iterable[tuple[str, str, bool, str]]) 
             keydict[label].update(label=label, sufficient=sufficient)
         else:
             keydict[label] = {"label": label, "sufficient": sufficient}
-    nx._clear_cache(G)
+    _clear_cache(G)
+
+
+def _clear_cache(G: nx.MultiDiGraph) -> None:
+    # What networkx's own add_* methods do after a change (its private nx._clear_cache).
+    cache = getattr(G, "__networkx_cache__", None)
+    if cache:
+        cache.clear()
 
 
 def _add_bare_node(node: str, node_attrs: dict, succ: dict, pred: dict) -> dict:
