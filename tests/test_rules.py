@@ -394,16 +394,20 @@ def test_unsupported_step_off_the_answer_path_is_invalidated():
     assert "s2" not in p.replay_set
 
 
+def _written_then_read():
+    """s2 (from the fault m1) derives the write s3 of m2; the final answer reads m2."""
+    return make_case(turn("u1", 1), rec("m1"), rec("m2", "s3:produce"),
+                     step("s2", 2, "claim", "m1:cite!"),
+                     step("s3", 3, "memory_write", "s2:derive", target=["m2"]),
+                     step("s4", 4, "memory_read", "u1:initiate m2:cite"),
+                     step("s5", 5, "answer", "s4:cite"),
+                     faults=["m1"])
+
+
 @rule("step.answer-relevant")
 def test_answer_relevance_cuts_deleted_and_quarantined_records():
     # s2 reaches the answer only through m2, which is quarantined: not answer-relevant
-    c = make_case(turn("u1", 1), rec("m1"), rec("m2", "s3:produce"),
-                  step("s2", 2, "claim", "m1:cite!"),
-                  step("s3", 3, "memory_write", "s2:derive", target=["m2"]),
-                  step("s4", 4, "memory_read", "u1:initiate m2:cite"),
-                  step("s5", 5, "answer", "s4:cite"),
-                  faults=["m1"])
-    p = plan_case(c)
+    p = plan_case(_written_then_read())
     assert p.memory["m2"] == "quarantine"
     # the read of the cut record reaches the answer directly and must re-read the store
     assert p.answer_relevant == {"s4", "s5"}
@@ -544,13 +548,7 @@ def test_nonsense_edits_are_refused_even_when_forced(edit):
 
 @rule("edit.recompute")
 def test_edits_recompute_the_replay_set_and_accumulate():
-    c = make_case(turn("u1", 1), rec("m1"), rec("m2", "s3:produce"),
-                  step("s2", 2, "claim", "m1:cite!"),
-                  step("s3", 3, "memory_write", "s2:derive", target=["m2"]),
-                  step("s4", 4, "memory_read", "u1:initiate m2:cite"),
-                  step("s5", 5, "answer", "s4:cite"),
-                  faults=["m1"])
-    p = plan_case(c)
+    p = plan_case(_written_then_read())
     assert p.steps["s3"] == "invalidate"
     # keeping m2 (forced) puts it back on the answer path: s2 and s3 become answer-relevant
     q = apply_edits(p, {"m2": "keep"}, force=True)

@@ -161,14 +161,13 @@ class _Run:
         self.order = self.case.steps_in_order()
         self.final = self.case.final_answer().id
         self.replay = {s for s in self.replay if s in self.steps} | {self.final}
-        for sid in list(self.replay):  # an observation is refreshed through its action
-            if self.steps[sid].type == "tool_observation":
-                self.replay |= {d.id for d in self.steps[sid].deps
-                                if d.label == "produce" and d.id in self.steps}
-        for sid in list(self.replay):
-            if self.steps[sid].type == "tool_action":
-                self.replay |= {s.id for s in self.order if s.type == "tool_observation"
-                                and any(d.id == sid and d.label == "produce" for d in s.deps)}
+        # An observation is refreshed through its action, and a re-issued action
+        # produces its observations anew: (observation, action) pairs, found once.
+        produced = [(s.id, d.id) for s in self.order if s.type == "tool_observation"
+                    for d in s.deps if d.label == "produce" and d.id in self.steps]
+        self.replay |= {act for obs, act in produced if obs in self.replay}
+        self.replay |= {obs for obs, act in produced
+                        if act in self.replay and self.steps[act].type == "tool_action"}
         self.stale = self.replay | self.invalid
         self.declared = {t.name: t.effect for t in self.case.tools}
         self.calls0, self.tokens0 = self.client.calls, self.client.tokens
