@@ -11,7 +11,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.widgets import answer_diff_html, graph_frame, page_setup, show_problems
-from repair_core import CaseError
+from repair_core import CaseError, repair
 
 page_setup("Home")
 st.title("dgrr — dependency-guided rollback repair")
@@ -38,11 +38,7 @@ if st.button("Run the whole story", type="primary", key="dgrr_w_demo_run"):
     else:
         st.session_state["dgrr_demo"] = name
         p = state.plan()
-        try:
-            from repair_core import repair
-        except ImportError:
-            repair = None  # type: ignore[assignment]
-        if repair is not None and p is not None:
+        if p is not None:
             with st.spinner("Replaying with the offline reference model…"):
                 state.set_result(repair(p.case, p), p)
         st.rerun()  # so the sidebar shows the loaded case

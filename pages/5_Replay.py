@@ -10,6 +10,8 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.widgets import page_setup, require_plan, show_problems
+from repair_core import repair
+from repair_core.tools import default_registry
 
 page_setup("Replay")
 st.title("5 · Selective replay")
@@ -21,21 +23,9 @@ p = require_plan()
 c = p.case
 
 
-def _repair_fn() -> Any:
-    try:
-        from repair_core import repair
-    except ImportError:
-        return None
-    return repair
-
-
 def _unavailable_tools() -> list[Any]:
     """Tool actions in the replay set whose tool this installation cannot call."""
-    try:
-        from repair_core.tools import default_registry
-        registry = default_registry()
-    except ImportError:
-        registry = None
+    registry = default_registry()
     # The last replay may also have asked for some (e.g. a known tool name whose
     # arguments do not fit this installation's tool).
     last = st.session_state.get(state.RESULT)
@@ -44,13 +34,12 @@ def _unavailable_tools() -> list[Any]:
     out = []
     for sid in p.replay_order():
         s = steps[sid]
-        if s.type == "tool_action" and (sid in asked or registry is None
+        if s.type == "tool_action" and (sid in asked
                                         or getattr(s, "tool", "") not in registry):
             out.append(s)
     return out
 
 
-repair = _repair_fn()
 m1, m2 = st.columns([2, 2])
 model = m1.text_input("Model", value="dgrr/reference", key="dgrr_w_model",
                       help="dgrr/reference (offline), or e.g. openai/gpt-4o, ollama/llama3")
@@ -76,11 +65,8 @@ if missing:
 
 st.markdown(f"Replays **{len(p.replay_set)}** of {len(c.trajectory)} steps: "
             + " → ".join(f"`{x}`" for x in p.replay_order()))
-if repair is None:
-    st.warning("Replay is not available in this installation: `repair_core.repair` (issue 3) "
-               "has not landed yet. The plan, graph and approvals work without it.")
-run = st.button("Run replay", type="primary", key="dgrr_w_run_replay", disabled=repair is None)
-if run and repair is not None:
+run = st.button("Run replay", type="primary", key="dgrr_w_run_replay")
+if run:
     bar = st.progress(0.0, text="starting…")
     live = st.empty()
     started = time.monotonic()

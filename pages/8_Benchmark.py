@@ -12,6 +12,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, DgrrError
+from repair_core.bench import METHOD_LABELS, load_results, run_bench
 
 page_setup("Benchmark")
 st.title("8 · Benchmark")
@@ -57,10 +58,8 @@ out_dir = st.text_input("Results folder (`dgrr bench run --out`)", value="bench-
                         key="dgrr_w_bench_out")
 out = (state.ROOT / out_dir) if not Path(out_dir).is_absolute() else Path(out_dir)
 try:
-    from repair_core.bench import load_results
-
     results = load_results(out) if (out / "results").is_dir() else []
-except (ImportError, ValueError, OSError) as exc:
+except (ValueError, OSError) as exc:
     results = []
     st.warning(f"Could not read results in `{out}`: {exc}")
 recovered = pd.DataFrame([{"case_id": r.case_id, "method": r.method, "recovered": r.recovered}
@@ -102,22 +101,10 @@ if o2.button("Open", key="dgrr_w_b_open", disabled=pick is None):
         st.page_link("pages/3_Graph.py", label="See its graph", icon="➡️")
 
 st.subheader("Run methods on the selection")
-try:
-    from repair_core.bench import METHOD_LABELS, run_bench
-except ImportError:
-    METHOD_LABELS, run_bench = {}, None  # type: ignore[assignment]
-try:
-    from repair_core import execute  # noqa: F401  (the benchmark replays through it)
-    can_run = run_bench is not None
-except ImportError:
-    can_run = False
-methods = st.multiselect("Methods", list(METHOD_LABELS), default=["ours"] if METHOD_LABELS else [],
+methods = st.multiselect("Methods", list(METHOD_LABELS), default=["ours"],
                          format_func=lambda m: METHOD_LABELS.get(m, m), key="dgrr_w_b_methods")
-if not can_run:
-    st.info("Running methods needs the replay executor (issue 3) and the benchmark runner "
-            "(issue 4); one of them is not in this installation yet.")
 if st.button(f"Run {len(methods)} method(s) on {len(shown)} case(s)", key="dgrr_w_b_run",
-             disabled=not can_run or not methods or shown.empty):
+             disabled=not methods or shown.empty):
     bar = st.progress(0.0, text="starting…")
     total = len(methods) * len(shown)
     done: list[Any] = []

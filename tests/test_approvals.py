@@ -190,10 +190,8 @@ def test_cli_bad_plan_file(tmp_path, capsys):
 
 
 def test_cli_and_library_sign_the_same_replay_result(tmp_path, capsys):
-    try:
-        from repair_core import repair
-    except ImportError:
-        pytest.skip("replay (issue 3) not in this installation")
+    from repair_core import repair
+
     case = load_example()
     plan = plan_case(case)
     result = repair(case, plan)

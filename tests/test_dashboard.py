@@ -21,14 +21,6 @@ APP = str(ROOT / "app.py")
 EXAMPLE = "(built-in) spec example: figure1-travel"
 
 
-def _has_repair() -> bool:
-    try:
-        from repair_core import repair  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.fixture(autouse=True)
 def _db(tmp_path, monkeypatch):
     monkeypatch.setenv("DGRR_DB", str(tmp_path / "approvals.db"))
@@ -258,7 +250,6 @@ def test_compare_before_replay_shows_planned_store():
     assert traj.loc["s11", "outcome"] == "invalidated (planned)"
 
 
-@pytest.mark.skipif(not _has_repair(), reason="replay (issue 3) not in this installation")
 def test_replay_and_compare_with_reference_model():
     at = loaded()
     page(at, "5_Replay")
@@ -275,11 +266,7 @@ def test_replay_and_compare_with_reference_model():
 def test_replay_page_without_replay_says_so():
     at = loaded()
     page(at, "5_Replay")
-    if _has_repair():
-        assert not at.button(key="dgrr_w_run_replay").disabled
-    else:
-        assert "has not landed yet" in texts(at)
-        assert at.button(key="dgrr_w_run_replay").disabled
+    assert not at.button(key="dgrr_w_run_replay").disabled
 
 
 def test_approve_records_and_lists_history(tmp_path):
@@ -337,12 +324,10 @@ def test_guided_demo_tells_the_story():
     assert "reaches 11 nodes. 2 of them are kept" in t
     assert "replay 6 of 11 steps (s1 → s3 → s5 → s6 → s7 → s10)" in t
     assert len(at.get("iframe")) == 1
-    if _has_repair():
-        assert "5 · Compare" in heads
+    assert "5 · Compare" in heads
     assert at.session_state["dgrr_case"].case_id == "fig1-travel"
 
 
-@pytest.mark.skipif(not _has_repair(), reason="replay (issue 3) not in this installation")
 def test_replay_with_observation_typed_by_hand():
     data = load_example().model_dump(mode="json")
     for step in data["trajectory"]:
@@ -366,16 +351,6 @@ def test_replay_with_observation_typed_by_hand():
     assert res.report.needs_observation == []
 
 
-def _has_bench_runner() -> bool:
-    try:
-        from repair_core import execute  # noqa: F401
-        from repair_core.bench import run_bench  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _has_bench_runner(), reason="replay executor or bench runner missing")
 def test_benchmark_runs_a_method_and_shows_metrics(tmp_path):
     at = _ok(AppTest.from_file(APP, default_timeout=300).run())
     page(at, "8_Benchmark")
@@ -395,7 +370,6 @@ def test_benchmark_runs_a_method_and_shows_metrics(tmp_path):
     assert set(at.dataframe[0].value["case_id"]) == set(cases.loc[cases["ours"] == True, "case_id"])  # noqa: E712
 
 
-@pytest.mark.skipif(not _has_repair(), reason="replay (issue 3) not in this installation")
 def test_replay_asks_for_observations_the_last_run_needed():
     data = load_example().model_dump(mode="json")
     for step in data["trajectory"]:
