@@ -10,7 +10,7 @@ import networkx as nx
 from ._case import Case
 from ._perf import without_gc
 
-__all__ = ["build_graph", "premises", "dependents", "node_kind", "CHAIN"]
+__all__ = ["build_graph", "premises", "dependents", "CHAIN"]
 
 CHAIN = "chain"
 
@@ -105,11 +105,6 @@ def _add_bare_node(node: str, node_attrs: dict, succ: dict, pred: dict) -> dict:
     pred[node] = {}
     node_attrs[node] = {}
     return succ_of_node
-
-
-def node_kind(G: nx.MultiDiGraph, node: str) -> str:
-    """`turn`, `step` or `record`."""
-    return str(G.nodes[node]["kind"])
 
 
 def premises(G: nx.MultiDiGraph, node: str, *, labels: frozenset[str] | None = None
