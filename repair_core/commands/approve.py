@@ -4,14 +4,12 @@ append-only approvals database, and list the decisions recorded."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 
 from .._errors import DgrrError
 from .._io import to_json
 from .._plan import plan_case
-from . import add_case_argument, read_case
+from . import add_case_argument, edited_plan, read_case, read_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,26 +46,13 @@ def _db_arg(p: argparse.ArgumentParser) -> None:
                         "~/.dgrr/approvals.db)")
 
 
-def _read_json(path: str, flag: str) -> object:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DgrrError(f"{flag}: cannot read '{path}': {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise DgrrError(f"{flag}: '{path}' line {exc.lineno}, column {exc.colno}: "
-                        f"invalid JSON: {exc.msg}") from None
-
-
 def run_approve(args: argparse.Namespace) -> int:
-    from .._edit import apply_edits, edits_from_report
     from ..approvals import ApprovalStore, record_decision
 
     plan = plan_case(read_case(args))
     if args.plan:
-        edits = edits_from_report(plan, _read_json(args.plan, "--plan"))
-        if edits:
-            plan = apply_edits(plan, edits, force=args.force, comment=args.comment or None)
-    result = _read_json(args.result, "--result") if args.result else None
+        plan = edited_plan(plan, args.plan, force=args.force, comment=args.comment or None)
+    result = read_json(args.result, "--result") if args.result else None
     if result is not None and not isinstance(result, dict):
         raise DgrrError(f"--result: expected a JSON object, got {type(result).__name__}")
     store = ApprovalStore(args.db)

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 from .._errors import DgrrError
 from .._io import atomic_write_json, atomic_write_text, to_json
 from .._plan import plan_case
-from . import add_case_argument, read_case
+from . import add_case_argument, edited_plan, read_case
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     case = read_case(args)
     plan = plan_case(case)
     if args.plan:
-        plan = _edited_plan(plan, args.plan, args.force)
+        plan = edited_plan(plan, args.plan, force=args.force,
+                           comment=f"edited plan {args.plan}")
     observations = dict(_observation(o) for o in args.observation)
     result = repair(case, plan, model=args.model, api_base=args.api_base,
                     observations=observations,
@@ -66,20 +67,6 @@ def run(args: argparse.Namespace) -> int:
 def _print_progress(done: int, total: int, step_id: str, cost: Any) -> None:
     print(f"[{done}/{total}] {step_id}: {cost.llm_calls} LLM calls, {cost.tokens} tokens so far",
           file=sys.stderr, flush=True)
-
-
-def _edited_plan(plan: Any, path: str, force: bool) -> Any:
-    from .._edit import apply_edits, edits_from_report
-
-    try:
-        report = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DgrrError(f"--plan: no such file: {path}") from None
-    except json.JSONDecodeError as exc:
-        raise DgrrError(f"--plan {path}: not JSON (line {exc.lineno} column {exc.colno}: "
-                        f"{exc.msg})") from None
-    edits = edits_from_report(plan, report)
-    return apply_edits(plan, edits, force=force, comment=f"edited plan {path}")
 
 
 def _observation(spec: str) -> tuple[str, Any]:
