@@ -8,7 +8,6 @@ effect; the final answer is always regenerated.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -51,7 +50,9 @@ from ._models import (
     SkippedWrite,
     StepOutcome,
     ToolNote,
+    WorldEffect,
 )
+from ._world import NEEDS_HUMAN, ToolWorld
 
 __all__ = ["repair", "execute", "ProgressFn"]
 
@@ -169,7 +170,6 @@ class _Run:
         self.replay |= {obs for obs, act in produced
                         if act in self.replay and self.steps[act].type == "tool_action"}
         self.stale = self.replay | self.invalid
-        self.declared = {t.name: t.effect for t in self.case.tools}
         self.calls0, self.tokens0 = self.client.calls, self.client.tokens
         self.store_order = {m.id: i for i, m in enumerate(self.case.memory)}
         self.taken = {m.id for m in self.case.memory} | set(self.steps) | set(self.turns)
@@ -178,8 +178,7 @@ class _Run:
 
     def execute(self) -> RepairResult:
         self._edit_store()
-        self.world = self.tools.new_world()
-        self._rebuild_world()
+        self.world = ToolWorld.after_failed_run(self.case, self.tools, removed=self.stale)
         todo = [s for s in self.order if s.id in self.replay]
         for done, step in enumerate(todo, start=1):
             calls, tokens = self.client.calls, self.client.tokens
@@ -229,14 +228,6 @@ class _Run:
 
     def _active_records(self) -> list[MemoryRecord]:
         return [r for r in self.records.values() if self._active(r.id)]
-
-    def _rebuild_world(self) -> None:
-        """Put the simulated world in the state the failed run left it in."""
-        for step in self.order:
-            if (isinstance(step, ToolAction) and step.status == "ok" and step.tool in self.tools
-                    and self.tools.get(step.tool).effect != "pure"):  # type: ignore[union-attr]
-                with contextlib.suppress(ToolError):
-                    self.tools.call(self.world, step.tool, step.args)
 
     # ---- evidence --------------------------------------------------------------------
 
@@ -366,7 +357,6 @@ class _Run:
                 return self._action_blocked(step, "skipped",
                                             f"its plan {plan_id} could not be regenerated")
             tool, args = plan.tool or tool, dict(plan.args)
-        effect = self.declared.get(tool, "irreversible")
         note = ToolNote(step=step.id, tool=tool, args=args, reason="")
         if step.id in self.observations:
             supplied = self.observations[step.id]
@@ -374,11 +364,12 @@ class _Run:
             out = self._replaced(step, tool=tool, args=args)
             out.detail = "observation supplied by hand"
             return out
-        if effect == "irreversible":
-            note.reason = (f"{tool} is irreversible (or not declared): never replayed; the "
-                           "earlier call's external effect stands and rollback cannot undo it")
-            self.report.irreversible_effects.append(note)
-            return self._action_blocked(step, "irreversible", note.reason)
+        if self.world.effect_of(tool) == "irreversible":
+            earlier = self.world.entry(step.id)
+            why = (f"{tool} is irreversible (or not declared): never replayed; " + (
+                f"its earlier call {NEEDS_HUMAN}" if earlier is not None else
+                "the failed run's call did not succeed, so there is no effect to undo"))
+            return self._action_blocked(step, "irreversible", why)
         if not (self._registered(tool, step.args) and self._registered(tool, args)):
             what = ("is not registered" if tool not in self.tools else
                     "is registered with another signature than this trace's call")
@@ -386,15 +377,14 @@ class _Run:
                            f"{step.id} by hand (the old observation is not reused)")
             self.report.needs_observation.append(note)
             return self._action_blocked(step, "needs_observation", note.reason)
-        if effect in ("resettable", "compensable") and step.status == "ok":
-            try:
-                how = self.tools.undo(self.world, step.tool, step.args)
-                self.report.resets.append(ToolNote(step=step.id, tool=step.tool,
-                                                   args=dict(step.args), reason=how))
-            except ToolError as exc:
-                return self._action_failed(step, f"could not reset the earlier call: {exc}")
+        # The state this call reads must be the state it should have seen: undo every
+        # removed action's effect on it first, earlier or later in the failed run.
+        self.world.prepare(step.id, tool)
+        earlier = self.world.entry(step.id)
+        if earlier is not None and earlier.disposition == "needs_human":
+            return self._action_failed(step, f"could not undo the earlier call: {earlier.detail}")
         try:
-            result = self.tools.call(self.world, tool, args)
+            result = self.world.call(tool, args)
         except ToolError as exc:
             return self._action_failed(step, str(exc))
         self.pending[step.id] = _Pending(result.output, result.text)
@@ -572,21 +562,19 @@ class _Run:
     # ---- outputs ---------------------------------------------------------------------
 
     def _result(self) -> RepairResult:
-        for s in self.order:  # effects of invalidated calls that no rollback can undo
-            if (isinstance(s, ToolAction) and s.id in self.invalid and s.id not in self.replay
-                    and s.status == "ok"
-                    and self.declared.get(s.tool, "irreversible") == "irreversible"):
-                self.report.irreversible_effects.append(ToolNote(
-                    step=s.id, tool=s.tool, args=dict(s.args),
-                    reason=f"invalidated; {s.tool} is irreversible (or not declared): its "
-                           "external effect stands and rollback cannot undo it"))
+        self.world.finish()
+        self._report_world()
         outcomes: list[StepOutcome] = []
         for s in self.order:
             if s.id in self._outcomes:
                 outcomes.append(self._outcomes[s.id])
             elif s.id in self.invalid:
-                outcomes.append(StepOutcome(id=s.id, type=s.type, outcome="invalidated",
-                                            detail="old output no longer evidence; not replayed"))
+                effect = self.world.entry(s.id)
+                stands = (f"; its effect {NEEDS_HUMAN}" if effect is not None
+                          and effect.disposition == "needs_human" else "")
+                outcomes.append(StepOutcome(
+                    id=s.id, type=s.type, outcome="invalidated",
+                    detail=f"old output no longer evidence; not replayed{stands}"))
             else:
                 outcomes.append(StepOutcome(id=s.id, type=s.type, outcome="kept"))
         self.report.steps = outcomes
@@ -599,6 +587,22 @@ class _Run:
                 active=[r for r in trajectory.memory if self._active(r.id)],
                 quarantine=[r for r in trajectory.memory if r.id in self.quarantined]),
             trajectory=trajectory, report=self.report, cost=self._cost())
+
+    def _report_world(self) -> None:
+        """The ledger into the report: what became of every effect of the failed run."""
+        for e in self.world.ledger:
+            self.report.world.append(WorldEffect(
+                step=e.step, tool=e.tool, args=dict(e.args), effect=e.declared,
+                removed=e.removed, disposition=e.disposition,  # type: ignore[arg-type]
+                detail=e.detail, undone_before=e.undone_before))
+        for e in self.world.undone:
+            when = (f"before replayed {e.undone_before}" if e.undone_before
+                    else "after the replay (no replayed call touched its state)")
+            self.report.resets.append(ToolNote(step=e.step, tool=e.tool, args=dict(e.args),
+                                               reason=f"{e.detail}, {when}"))
+        for e in self.world.needing_a_human():
+            self.report.irreversible_effects.append(ToolNote(
+                step=e.step, tool=e.tool, args=dict(e.args), reason=e.detail))
 
     def _trajectory(self) -> Case:
         memory = []
