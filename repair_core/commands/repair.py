@@ -35,6 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--progress", action="store_true",
                    help="print each replayed step with the running call and token count on "
                         "stderr")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when an effect of the failed run cannot be undone and needs a "
+                        "human (irreversible tools); without it such effects are reported and "
+                        "the exit code stays 0")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write result.json, answer.txt, trajectory.json, store.json, "
@@ -61,7 +65,14 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(to_json(data))
     else:
         write_summary(result, sys.stdout, out_dir=args.out)
-    return EXIT_OK if result.answer is not None and not result.report.failures else EXIT_FAILED
+    if result.answer is None or result.report.failures:
+        return EXIT_FAILED
+    if args.strict and result.needs_human:
+        print(f"--strict: {len(result.needs_human)} effect(s) of the failed run cannot be "
+              "undone and need a human: " + ", ".join(n.step for n in result.needs_human),
+              file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
 
 
 def _print_progress(done: int, total: int, step_id: str, cost: Any) -> None:
@@ -122,9 +133,9 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None) -> None:
             w(f"  {sw.step}: \"{sw.text}\": {sw.reason}\n")
     for title, tool_notes in (("Needs a hand-supplied observation (--observation STEP=JSON)",
                                r.needs_observation),
-                              ("Irreversible effects (rollback cannot undo)",
-                               r.irreversible_effects),
-                              ("Resets and compensations", r.resets)):
+                              ("Happened in the failed run and cannot be undone: needs a human",
+                               result.needs_human),
+                              ("Resets and compensations of the failed run's effects", r.resets)):
         if tool_notes:
             w(f"\n{title}:\n")
             for n in tool_notes:

@@ -387,10 +387,18 @@ class _Run:
             result = self.world.call(tool, args)
         except ToolError as exc:
             return self._action_failed(step, str(exc))
+        self.world.reissued(step.id)
         self.pending[step.id] = _Pending(result.output, result.text)
         shown = ", ".join(f"{k}={v}" for k, v in args.items())
-        return self._replaced(step, tool=tool, args=args, text=f"{tool}({shown})",
-                              status="ok")
+        out = self._replaced(step, tool=tool, args=args, text=f"{tool}({shown})", status="ok")
+        seen = [e for e in self.world.standing(tool) if e.step != step.id]
+        if seen:
+            which = ", ".join(f"{e.step} ({e.tool}, {e.declared})" for e in seen)
+            out.detail += f"; ran on state still carrying removed effects it could not undo: {which}"
+            self.report.notes.append(f"{step.id} ran on tool state that still carried the failed "
+                                     f"run's effect of {which}: no declared undo, so its result "
+                                     "may show what that call did")
+        return out
 
     def _action_blocked(self, step: ToolAction, outcome: Any, why: str) -> StepOutcome:
         return StepOutcome(id=step.id, type=step.type, outcome=outcome, detail=why)

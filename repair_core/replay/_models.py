@@ -105,9 +105,11 @@ class WorldEffect(BaseModel):
     """The effect the case declares for the tool (irreversible when not declared)."""
     removed: bool
     """The repair removes the action (invalidated or replayed): its effect must not stay."""
-    disposition: Literal["kept", "undone", "stands", "needs_human"]
+    disposition: Literal["kept", "undone", "overwritten", "needs_human"]
     """kept: the action stands, so does its effect; undone: reset or compensated;
-    stands: idempotent, left as it is; needs_human: cannot be undone."""
+    overwritten: idempotent, left as it is until the re-issued call overwrote it;
+    needs_human: cannot be undone (irreversible, an undo that could not run, or an
+    idempotent effect whose call was not re-issued)."""
     detail: str = ""
     """How it was undone, or why it was not."""
     undone_before: str | None = None

@@ -9,7 +9,8 @@ repair removes (invalidated or replayed), is undone first, whether that action c
 before or after the step in the failed run:
 
 - `resettable` -> the tool's reset, `compensable` -> its compensation, newest first;
-- `idempotent` -> left as it is (no undo is declared; re-issuing it is safe);
+- `idempotent` -> left as it is (no undo is declared; re-issuing it is safe): the replayed
+  call overwrites it; if the call is not re-issued, nothing can, and it needs a human;
 - `irreversible` (or undeclared) -> cannot be undone: the effect happened in the failed
   run and needs a human.
 
@@ -36,7 +37,7 @@ __all__ = ["NEEDS_HUMAN", "Effect", "ToolWorld"]
 NEEDS_HUMAN = "happened in the failed run and cannot be undone: needs a human"
 """What the report says, per step, of an effect no rollback can undo."""
 
-Disposition = Literal["kept", "pending", "undone", "stands", "needs_human"]
+Disposition = Literal["kept", "pending", "undone", "stands", "overwritten", "needs_human"]
 
 
 @dataclass
@@ -58,8 +59,9 @@ class Effect:
     state: frozenset[str] | None
     """The parts of the world the call touched; None when unknown (all of it)."""
     disposition: Disposition = "kept"
-    """kept (its action stands), pending (to be undone), undone, stands (idempotent,
-    left as it is) or needs_human (cannot be undone)."""
+    """kept (its action stands), pending (to be undone), undone, stands (idempotent, left
+    as it is until its call is re-issued), overwritten (by that re-issued call) or
+    needs_human (cannot be undone)."""
     detail: str = ""
     """How it was undone, or why it was not."""
     undone_before: str | None = None
@@ -121,8 +123,7 @@ class ToolWorld:
             entry.disposition = "pending"
         elif declared == "idempotent":
             entry.disposition = "stands"
-            entry.detail = ("idempotent: no undo is declared, the effect is left as it is "
-                            "(a re-issued call overwrites it)")
+            entry.detail = "idempotent: no undo is declared, the effect is left as it is"
         else:
             entry.disposition = "needs_human"
             entry.detail = f"{step.tool} is irreversible (or not declared): {NEEDS_HUMAN}"
@@ -138,11 +139,31 @@ class ToolWorld:
             self._undo(e, before=step)
         return due
 
+    def standing(self, tool: str) -> list[Effect]:
+        """Effects of removed actions on the state `tool` touches that no undo removed
+        (idempotent ones left as they are, irreversible ones): a call sees them."""
+        touched = self._touches(tool)
+        return [e for e in self.ledger if e.removed and e.disposition in ("stands", "needs_human")
+                and _overlap(e.state, touched)]
+
+    def reissued(self, step: str) -> None:
+        """Replayed `step` ran: an idempotent effect of its earlier call is overwritten."""
+        e = self.entry(step)
+        if e is not None and e.disposition == "stands":
+            e.disposition = "overwritten"
+            e.detail = "idempotent: overwritten by the re-issued call"
+
     def finish(self) -> list[Effect]:
-        """Undo the removed effects on state no replayed call touched."""
+        """Undo the removed effects on state no replayed call touched; an idempotent
+        effect whose call was not re-issued stays, and needs a human."""
         due = [e for e in reversed(self.ledger) if e.disposition == "pending"]
         for e in due:
             self._undo(e, before=None)
+        for e in self.ledger:
+            if e.disposition == "stands":
+                e.disposition = "needs_human"
+                e.detail = ("idempotent: no undo is declared and the call was not re-issued "
+                            f"to overwrite it: {NEEDS_HUMAN}")
         return due
 
     def _undo(self, e: Effect, before: str | None) -> None:
