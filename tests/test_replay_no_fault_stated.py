@@ -54,9 +54,12 @@ def states(text: str, phrase: str, longer: tuple[str, ...] = ()) -> bool:
 
 
 def benign_containers(case: Case, phrase: str) -> tuple[str, ...]:
-    """Values of records that are not faults and contain `phrase` as a longer phrase."""
+    """Values of records that predate the run (no producing step), are not faults and
+    contain `phrase` as a longer phrase. Records the run wrote are left out: they may
+    carry a fault onward (a summary built from it)."""
     values = {m.value for m in case.memory
-              if m.id not in case.faults and isinstance(m.value, str)}
+              if m.id not in case.faults and isinstance(m.value, str)
+              and not any(d.label == "produce" for d in m.deps)}
     return tuple(v for v in sorted(values, key=len, reverse=True)
                  if len(v) > len(phrase) and states(v, phrase))
 

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from casebuild import make_case, rec, step, turn
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from repair_core import Case, case_from_data, load_case, plan_case
 from repair_core.cli import main
@@ -310,3 +312,54 @@ def test_strict_exits_1_only_when_an_effect_needs_a_human(tmp_path, capsys):
     assert main(["repair", str(path), "--strict"]) == 1
     assert "--strict" in capsys.readouterr().err
     assert main(["repair", str(STALE_ADDRESS), "--strict"]) == 0
+
+
+# ---- an invariant over random failed runs (hypothesis) ------------------------------------
+
+CALLS = st.lists(
+    st.tuples(st.sampled_from(["update_shipping_address", "hold_seat", "add_to_cart",
+                               "get_shipment"]),
+              st.sampled_from(["O-1", "O-2"]), st.booleans()),
+    min_size=1, max_size=8)
+
+
+def _args(tool: str, order: str, n: int) -> dict[str, Any]:
+    if tool == "update_shipping_address":
+        return {"order_id": order, "address": f"{n} Main St"}  # distinct per call
+    if tool == "hold_seat":
+        return {"flight": f"F{n}", "seat": "1A"}
+    if tool == "add_to_cart":
+        return {"item_id": f"I-{n}", "size": "M"}
+    return {"order_id": order}
+
+
+@settings(max_examples=150, deadline=None)
+@given(CALLS, st.sampled_from(["resettable", "compensable"]))
+def test_undoing_every_removed_effect_leaves_the_world_of_the_kept_calls(calls, how):
+    """Whatever the order of kept and removed calls, once every removed effect is undone
+    the world is the one the kept calls alone would have left."""
+    from repair_core.tools import default_registry
+
+    reg = default_registry()
+    steps, removed, kept_world = [], set(), reg.new_world()
+    for n, (tool, order, remove) in enumerate(calls, start=2):
+        args = _args(tool, order, n)
+        steps.append(step(f"s{n}", n, "tool_action", "u1:initiate", tool=tool, args=args))
+        if remove:
+            removed.add(f"s{n}")
+        else:
+            reg.call(kept_world, tool, args)
+    declared = [{"name": "get_shipment", "effect": "pure"}] + [
+        {"name": t, "effect": how} for t in ("update_shipping_address", "hold_seat",
+                                              "add_to_cart")]
+    answer = step("s99", 99, "answer", "u1:initiate")
+    case = make_case(turn("u1", 1), *steps, answer, tools=declared)
+    world = ToolWorld.after_failed_run(case, reg, removed)
+    world.prepare("sX", "get_shipment")  # a replayed read: its state is clean from here
+    assert world.state.addresses == kept_world.addresses
+    world.finish()
+    assert world.state.addresses == kept_world.addresses
+    assert world.state.holds == kept_world.holds
+    assert sorted(map(str, world.state.cart)) == sorted(map(str, kept_world.cart))
+    assert {e.step for e in world.undone} == removed - {
+        s["id"] for s in steps if s["tool"] == "get_shipment"}
