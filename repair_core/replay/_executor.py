@@ -19,7 +19,6 @@ from .._case import (
     Claim,
     Dep,
     MemoryRead,
-    MemoryRecord,
     MemoryWrite,
     Plan,
     Step,
@@ -40,6 +39,7 @@ from ..agent._evidence import (
 from ..agent._store import LexicalRetriever, Retriever
 from ..model import REFERENCE_MODEL, ModelClient
 from ..tools import ToolError, ToolRegistry, default_registry
+from ._memory import RepairedMemory
 from ._models import (
     Cost,
     Decision,
@@ -148,11 +148,8 @@ class _Run:
     observations: dict[str, Any]
     on_progress: ProgressFn | None
     report: RepairReport = field(init=False)
-    records: dict[str, MemoryRecord] = field(init=False)
     new_steps: dict[str, Step] = field(init=False, default_factory=dict)
     pending: dict[str, _Pending] = field(init=False, default_factory=dict)
-    record_marks: dict[str, str] = field(init=False, default_factory=dict)
-    quarantined: list[str] = field(init=False, default_factory=list)
     _outcomes: dict[str, StepOutcome] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -171,13 +168,14 @@ class _Run:
                         if act in self.replay and self.steps[act].type == "tool_action"}
         self.stale = self.replay | self.invalid
         self.calls0, self.tokens0 = self.client.calls, self.client.tokens
-        self.store_order = {m.id: i for i, m in enumerate(self.case.memory)}
-        self.taken = {m.id for m in self.case.memory} | set(self.steps) | set(self.turns)
+        self.memory = RepairedMemory(
+            self.case, self.faults, self.report.store_changes, self.report.notes,
+            taken={m.id for m in self.case.memory} | set(self.steps) | set(self.turns))
 
     # ---- the run ---------------------------------------------------------------------
 
     def execute(self) -> RepairResult:
-        self._edit_store()
+        self.memory.apply_edits(self.store_edits)
         self.world = ToolWorld.after_failed_run(self.case, self.tools, removed=self.stale)
         todo = [s for s in self.order if s.id in self.replay]
         for done, step in enumerate(todo, start=1):
@@ -197,37 +195,6 @@ class _Run:
         return Cost(llm_calls=self.client.calls - self.calls0,
                     tokens=self.client.tokens - self.tokens0,
                     replay_ratio=round(len(self.replay) / n, 6) if n else 0.0)
-
-    # ---- store -----------------------------------------------------------------------
-
-    def _edit_store(self) -> None:
-        self.records = {m.id: m.model_copy(deep=True) for m in self.case.memory}
-        changes = self.report.store_changes
-        for rid, action in self.store_edits.items():
-            rec = self.records.get(rid)
-            if rec is None:
-                continue
-            if action == "delete":
-                if rec.status == "active":
-                    rec.status = "deleted"
-                self.record_marks[rid] = "deleted"
-                changes.deleted.append(rid)
-            elif action == "quarantine":
-                self.record_marks[rid] = "quarantined"
-                self.quarantined.append(rid)
-                changes.quarantined.append(rid)
-            elif action == "restore":
-                rec.status = "active"
-                self.record_marks[rid] = "restored"
-                changes.restored.append(rid)
-
-    def _active(self, rid: str) -> bool:
-        rec = self.records.get(rid)
-        return (rec is not None and rec.status == "active"
-                and self.record_marks.get(rid) not in ("deleted", "quarantined"))
-
-    def _active_records(self) -> list[MemoryRecord]:
-        return [r for r in self.records.values() if self._active(r.id)]
 
     # ---- evidence --------------------------------------------------------------------
 
@@ -249,18 +216,18 @@ class _Run:
     def _evidence(self, step: Step) -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
         for d in step.deps:
-            if d.id in self.records:
-                if self._active(d.id):
-                    items.append(record_item(self.records[d.id]))
+            if d.id in self.memory:
+                if self.memory.active(d.id):
+                    items.append(record_item(self.memory[d.id]))
                 continue
             prem = self._current(d.id)
             if isinstance(prem, MemoryRead):
-                items += [record_item(self.records[r]) for r in prem.returned if self._active(r)]
+                items += [record_item(self.memory[r]) for r in prem.returned if self.memory.active(r)]
             elif isinstance(prem, Claim):
                 items.append(claim_item(prem))
             elif isinstance(prem, ToolObservation) and prem.status == "ok":
                 items.append(observation_item(prem, self._tool_of(prem)))
-        return ordered(items, self.store_order)
+        return ordered(items, self.memory.order)
 
     def _request(self, step: Step) -> dict[str, Any]:
         turn = self.turns.get(step.turn) or Turn(id=step.turn, seq=0, text="")
@@ -310,7 +277,7 @@ class _Run:
         return StepOutcome(id=step.id, type=step.type, outcome="replayed", detail=_clip(new.text))
 
     def _read(self, step: MemoryRead) -> StepOutcome:
-        returned = self.retriever.retrieve(self._active_records(), step.query,
+        returned = self.retriever.retrieve(self.memory.active_records(), step.query,
                                            self.case.user_id)
         deps = [Dep(id=d.id, label=d.label) for d in step.deps if d.label == "initiate"]
         deps += [Dep(id=r, label="cite") for r in returned]
@@ -424,11 +391,11 @@ class _Run:
     # ---- writes ----------------------------------------------------------------------
 
     def _write(self, step: MemoryWrite) -> StepOutcome:
-        produced = [r for r in step.target if r in self.records and any(
+        produced = [r for r in step.target if r in self.memory and any(
             d.id == step.id and d.label in ("produce", "update", "consolidate", "supersede")
-            for d in self.records[r].deps)]
-        retired = [r for r in step.target if r in self.records and any(
-            d.id == step.id and d.label == "delete" for d in self.records[r].deps)]
+            for d in self.memory[r].deps)]
+        retired = [r for r in step.target if r in self.memory and any(
+            d.id == step.id and d.label == "delete" for d in self.memory[r].deps)]
         if step.op == "delete":
             retired = retired or list(step.target)
         elif not produced:
@@ -446,7 +413,7 @@ class _Run:
         added = [rid for rid in admitted if rid is not None]
         if step.op != "add" and (added or step.op == "delete"):
             for rid in retired or ([] if step.op == "consolidate" else produced):
-                self._retire(step, rid, added)
+                self.memory.retire(step, rid, added)
         if not added and step.op != "delete":
             return StepOutcome(id=step.id, type=step.type, outcome="skipped",
                                detail=self.report.skipped_writes[-1].reason
@@ -458,7 +425,7 @@ class _Run:
         out = self._replaced(step, target=[*added, *[r for r in retired if r not in added]],
                              deps=deps, status="ok",
                              text=f"{step.op}: " + " | ".join(
-                                 self.records[r].text for r in added) if added else step.text)
+                                 self.memory[r].text for r in added) if added else step.text)
         return out
 
     def _still_justified(self, step: MemoryWrite) -> bool:
@@ -471,7 +438,7 @@ class _Run:
         return False
 
     def _rewrite(self, step: MemoryWrite, produced: list[str]) -> list[dict[str, Any]] | None:
-        slot = next((self.records[r].key for r in produced if self.records[r].key), None)
+        slot = next((self.memory[r].key for r in produced if self.memory[r].key), None)
         evidence = self._evidence(step)
         if not evidence:
             self.report.skipped_writes.append(SkippedWrite(
@@ -480,7 +447,7 @@ class _Run:
             return None
         inputs = {"user_id": self.case.user_id, "request": self._request(step), "op": step.op,
                   "slot": slot, "evidence": evidence,
-                  "memory": [record_item(r) for r in self._active_records()
+                  "memory": [record_item(r) for r in self.memory.active_records()
                              if r.user_id == self.case.user_id]}
         out = self.client.complete_json("memory_write", inputs)
         records = []
@@ -498,74 +465,28 @@ class _Run:
 
     def _consolidate(self, step: MemoryWrite, produced: list[str], retired: list[str]
                      ) -> list[dict[str, Any]] | None:
-        sources = [d.id for d in step.deps if d.id in self.records]
+        sources = [d.id for d in step.deps if d.id in self.memory]
         sources += [r for r in retired if r not in sources]
-        live = [self.records[r] for r in sources if self._active(r)]
+        live = [self.memory[r] for r in sources if self.memory.active(r)]
         if not live:
             self.report.skipped_writes.append(SkippedWrite(
                 step=step.id, text=step.text, reason="no source record is active any more"))
             return None
-        key = next((self.records[r].key for r in produced if self.records[r].key), None)
-        items = ordered([record_item(r) for r in live], self.store_order)
+        key = next((self.memory[r].key for r in produced if self.memory[r].key), None)
+        items = ordered([record_item(r) for r in live], self.memory.order)
         out = self.client.complete_json("consolidate", {"user_id": self.case.user_id,
                                                         "key": key, "records": items})
         return [{**out.model_dump(), "derive": None, "sources": list(out.cites),
                  "base": produced[0] if produced else None}]
 
     def _admit(self, step: MemoryWrite, rec: dict[str, Any]) -> str | None:
-        clash = self._fault_twin(rec)
+        clash = self.memory.fault_twin(rec)
         if clash is not None:
             self.report.skipped_writes.append(SkippedWrite(
                 step=step.id, text=rec.get("text", ""),
                 reason=f"equals diagnosed fault {clash}: never re-admitted"))
             return None
-        rid = self._new_id(rec.get("base") or f"{step.id}.m")
-        deps = [Dep(id=step.id, label="update" if step.op == "update" else "produce")]
-        deps += [Dep(id=s, label="consolidate") for s in rec.get("sources", [])]
-        self.records[rid] = MemoryRecord(id=rid, user_id=self.case.user_id, text=rec["text"],
-                                         key=rec.get("key"), value=rec.get("value"),
-                                         status="active", created_seq=step.seq, deps=deps)
-        self.record_marks[rid] = "added"
-        self.report.store_changes.added.append(rid)
-        return rid
-
-    def _fault_twin(self, rec: dict[str, Any]) -> str | None:
-        text = " ".join(str(rec.get("text", "")).lower().split())
-        for fid in sorted(self.faults):
-            f = self.records.get(fid) or next((m for m in self.case.memory if m.id == fid), None)
-            if f is None:
-                continue
-            if " ".join(f.text.lower().split()) == text:
-                return fid
-            if (f.key is not None and f.key == rec.get("key")
-                    and _same(f.value, rec.get("value"))):
-                return fid
-        return None
-
-    def _retire(self, step: MemoryWrite, rid: str, by: list[str]) -> None:
-        """Retire `rid` as the original mutation did, a record the plan restored included:
-        the restore made its content available to this replayed write, which now
-        consolidates or replaces it again."""
-        rec = self.records.get(rid)
-        if rec is None or not self._active(rid):
-            return
-        restored = self.record_marks.get(rid) == "restored"
-        rec.status = "superseded"
-        if not any(d.id == step.id and d.label == "delete" for d in rec.deps):
-            rec.deps = [*rec.deps, Dep(id=step.id, label="delete")]
-        self.record_marks[rid] = "restored-then-retired" if restored else "retired"
-        self.report.store_changes.retired.append(rid)
-        if restored:
-            self.report.notes.append(f"{rid} restored, then {_AGAIN[step.op]} by replayed "
-                                     f"{step.id}" + (f" into {', '.join(by)}" if by else ""))
-
-    def _new_id(self, base: str) -> str:
-        n = 1
-        while f"{base}~r{n}" in self.taken:
-            n += 1
-        rid = f"{base}~r{n}"
-        self.taken.add(rid)
-        return rid
+        return self.memory.add(step, rec, sources=rec.get("sources", []))
 
     # ---- outputs ---------------------------------------------------------------------
 
@@ -592,8 +513,8 @@ class _Run:
             answer=final.text if final is not None else None,
             original_answer=self.steps[self.final].text,
             store=RepairedStore(
-                active=[r for r in trajectory.memory if self._active(r.id)],
-                quarantine=[r for r in trajectory.memory if r.id in self.quarantined]),
+                active=[r for r in trajectory.memory if self.memory.active(r.id)],
+                quarantine=[r for r in trajectory.memory if r.id in self.memory.quarantined]),
             trajectory=trajectory, report=self.report, cost=self._cost())
 
     def _report_world(self) -> None:
@@ -613,15 +534,6 @@ class _Run:
                 step=e.step, tool=e.tool, args=dict(e.args), reason=e.detail))
 
     def _trajectory(self) -> Case:
-        memory = []
-        for rid, rec in self.records.items():
-            data = rec.model_dump(mode="json")
-            mark = self.record_marks.get(rid)
-            if mark == "quarantined":
-                data["status"] = "deleted"
-            if mark:
-                data["repair"] = mark
-            memory.append(data)
         steps = []
         for s in self.order:
             new = self.new_steps.get(s.id)
@@ -631,18 +543,9 @@ class _Run:
                               else "invalidated" if s.id in self.invalid else "kept")
             steps.append(data)
         doc = self.case.model_dump(mode="json")
-        doc.update(memory=memory, trajectory=steps, eval=None)
+        doc.update(memory=self.memory.dump(), trajectory=steps, eval=None)
         doc.pop("eval")
         return case_from_data(doc, source=f"repaired {self.case.case_id}")
-
-
-_AGAIN = {"consolidate": "consolidated again", "update": "updated again",
-          "supersede": "superseded again", "delete": "deleted again", "add": "retired"}
-
-
-def _same(a: Any, b: Any) -> bool:
-    norm = lambda v: json.dumps(v, sort_keys=True, default=str).lower()  # noqa: E731
-    return norm(a) == norm(b)
 
 
 def _text_of(output: Any) -> str:
