@@ -3,7 +3,9 @@
 Reads re-query the repaired store; a step whose old output is invalidated (or being
 replayed) never contributes it to a prompt; writes are applied only while still supported
 and never re-admit a diagnosed fault; tools are re-issued only through their declared
-effect; the final answer is always regenerated.
+effect, on a world from which every removed action's effect has been undone first; the
+final answer is always regenerated. The store lives in `_memory.py`, the tool world and its
+ledger of effects in `_world.py`; `_Run` orders the replay and asks the model.
 """
 
 from __future__ import annotations
