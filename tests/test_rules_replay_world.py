@@ -18,7 +18,7 @@ from casebuild import make_case, rec, step, turn
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repair_core import Case, case_from_data, load_case, plan_case
+from repair_core import Case, apply_edits, case_from_data, load_case, plan_case
 from repair_core.cli import main
 from repair_core.replay import RepairResult, execute, repair
 from repair_core.replay._world import NEEDS_HUMAN, ToolWorld
@@ -149,6 +149,22 @@ def test_world_starts_as_the_failed_run_left_it_and_ledgers_state_changing_calls
         s["text"] = "something else entirely"
     reworded = ToolWorld.after_failed_run(case_from_data(data), registry("compensable"), {"s6"})
     assert reworded.ledger == world.ledger
+
+
+@rule("replay.world.removed")
+def test_an_unsupported_action_a_forced_edit_kept_still_loses_its_effect():
+    case = kv_case("resettable", "read-after")
+    plan = apply_edits(plan_case(case), {"s5": "keep", "s6": "keep", "s7": "keep"},
+                       force=True, comment="keep the write")
+    assert plan.steps["s6"] == "keep" and "s6" in plan.analysis.unsupported
+    result = repair(case, plan, tools=registry("resettable"))
+    assert [(w.step, w.removed, w.disposition) for w in result.report.world] == [
+        ("s6", True, "undone")]
+    steps = {s.id: s for s in result.trajectory.trajectory}
+    assert steps["s10"].output["value"] == "unset"  # the kept write's effect is gone
+    # an ablation through `execute` that keeps the write keeps its effect
+    kept = execute(case, plan.memory, {"s9", "s10", "s11"}, tools=registry("resettable"))
+    assert [(w.removed, w.disposition) for w in kept.report.world] == [(False, "kept")]
 
 
 @rule("replay.world.kept")

@@ -73,9 +73,11 @@ def repair(case: Case, plan: RepairPlan | None = None, *, model: str = REFERENCE
     case = plan.case
     invalidated = [s for s, a in plan.steps.items() if a == "invalidate"]
     decisions = _plan_decisions(plan)
+    # An affected, unsupported action a forced edit kept is still removed from the world.
     return execute(case, plan.memory, plan.replay_set, invalidated=invalidated, model=model,
                    api_base=api_base, observations=observations, on_progress=on_progress,
-                   tools=tools, retriever=retriever, client=client, decisions=decisions)
+                   tools=tools, retriever=retriever, client=client, decisions=decisions,
+                   undo_effects_of=plan.analysis.unsupported)
 
 
 def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str], *,
@@ -84,10 +86,15 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
             observations: Mapping[str, Any] | None = None,
             on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
             retriever: Retriever | None = None, client: ModelClient | None = None,
-            decisions: Iterable[Decision] | Mapping[str, str] | None = None
+            decisions: Iterable[Decision] | Mapping[str, str] | None = None,
+            undo_effects_of: Iterable[str] = ()
             ) -> RepairResult:
     """Apply `store_edits` and replay `replay_ids` (plus the final answer) in trajectory
-    order. The executor behind `repair`, usable for baselines and ablations."""
+    order. The executor behind `repair`, usable for baselines and ablations.
+
+    The world effects of every invalidated or replayed action are undone before a
+    replayed call reads their state; `undo_effects_of` names further actions whose
+    effects go too (`repair` passes the plan's affected, unsupported steps)."""
     actions = {s.id for s in case.trajectory if s.type == "tool_action"}
     wrong = sorted(set(observations or {}) - actions)
     if wrong:
@@ -96,7 +103,8 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
     run = _Run(case, dict(store_edits), set(replay_ids), set(invalidated),
                set(case.faults if faults is None else faults),
                client or ModelClient(model, api_base), tools or default_registry(),
-               retriever or LexicalRetriever(), dict(observations or {}), on_progress)
+               retriever or LexicalRetriever(), dict(observations or {}), on_progress,
+               set(undo_effects_of))
     if decisions is None or isinstance(decisions, Mapping):
         run.report.decisions = _edit_decisions(case, run.store_edits, run.replay, run.invalid,
                                                dict(decisions or {}))
@@ -149,6 +157,8 @@ class _Run:
     retriever: Retriever
     observations: dict[str, Any]
     on_progress: ProgressFn | None
+    also_removed: set[str]
+    """Actions neither invalidated nor replayed whose world effects go all the same."""
     report: RepairReport = field(init=False)
     new_steps: dict[str, Step] = field(init=False, default_factory=dict)
     pending: dict[str, _Pending] = field(init=False, default_factory=dict)
@@ -178,7 +188,8 @@ class _Run:
 
     def execute(self) -> RepairResult:
         self.memory.apply_edits(self.store_edits)
-        self.world = ToolWorld.after_failed_run(self.case, self.tools, removed=self.stale)
+        self.world = ToolWorld.after_failed_run(self.case, self.tools,
+                                                removed=self.stale | self.also_removed)
         todo = [s for s in self.order if s.id in self.replay]
         for done, step in enumerate(todo, start=1):
             calls, tokens = self.client.calls, self.client.tokens
