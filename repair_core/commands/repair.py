@@ -108,6 +108,8 @@ def write_outputs(out: Path, data: dict[str, Any]) -> None:
 
 def write_summary(result: Any, out: TextIO, out_dir: str | None = None) -> None:
     """The corrected answer next to the original, the store changes and the cost."""
+    from ..replay._world import NEEDS_HUMAN
+
     w = out.write
     r = result.report
     w(f"Repair of {r.case_id} with {r.model}\n\n")
@@ -126,7 +128,8 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None) -> None:
     for o in r.steps:
         if o.outcome not in ("kept",):
             calls = f" [{o.llm_calls} call{'s' if o.llm_calls != 1 else ''}]" if o.llm_calls else ""
-            w(f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} {o.detail[:90]}\n")
+            detail = o.detail if NEEDS_HUMAN in o.detail else o.detail[:90]
+            w(f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} {detail}\n")
     if r.skipped_writes:
         w("\nSkipped writes:\n")
         for sw in r.skipped_writes:
