@@ -1,0 +1,95 @@
+"""`dgrr fleet SOURCES... --match-text TEXT --out DIR`: find, plan and repair every case a
+bad memory touched, on a local process pool or on Ray."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .._errors import DgrrError
+from .._io import to_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "fleet", help="plan (and repair) every case a bad memory touched, at scale",
+        description="Mark the records that match as the diagnosed faults of every case in "
+                    "SOURCES (folders of case files, case files, JSON-lines or Parquet "
+                    "datasets of cases), plan each repair and, with --replay, carry it out. "
+                    "Writes DIR/cases.parquet (one row per case) and DIR/summary.json; a "
+                    "rerun into the same DIR skips the cases already done.")
+    p.add_argument("sources", nargs="+", metavar="SOURCE",
+                   help="case file, folder of cases, .jsonl or .parquet dataset")
+    match = p.add_mutually_exclusive_group(required=True)
+    match.add_argument("--faults", metavar="IDS",
+                       help="comma-separated record ids to mark as faults in every case")
+    match.add_argument("--match-text", metavar="TEXT",
+                       help="mark every record whose text contains TEXT (case-sensitive)")
+    match.add_argument("--match-key", metavar="KEY=VALUE",
+                       help="mark every record whose structured key is KEY and value VALUE "
+                            "(VALUE as JSON when it parses, else as text)")
+    p.add_argument("--replay", action="store_true",
+                   help="repair each matched case (selective replay), not only plan it")
+    p.add_argument("--model", default="dgrr/reference",
+                   help="litellm model string for --replay (default: dgrr/reference, "
+                        "offline, no key)")
+    p.add_argument("--api-base", default=None, help="API base URL for the model")
+    p.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local: a process pool on this machine (default); ray: Ray Data")
+    p.add_argument("--address", metavar="RAY_ADDRESS", default=None,
+                   help="join this Ray cluster instead of starting Ray locally (--engine ray)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes (local) or CPUs given to a local Ray (default: CPU count)")
+    p.add_argument("--chunk-size", type=int, default=None, metavar="C",
+                   help="cases per task and per part file (default: chosen from the fleet "
+                        "size and workers)")
+    p.add_argument("--json", action="store_true", help="print summary.json on stdout")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="folder for cases.parquet and summary.json (and resumable parts)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..fleet import FleetSpec, parse_match_key, run_fleet
+
+    if args.address and args.engine != "ray":
+        raise DgrrError("--address: only with --engine ray")
+    if args.faults is not None:
+        spec = FleetSpec(mode="faults", value=args.faults)
+    elif args.match_text is not None:
+        if not args.match_text:
+            raise DgrrError("--match-text: empty text would match every record")
+        spec = FleetSpec(mode="text", value=args.match_text)
+    else:
+        key, value = parse_match_key(args.match_key)
+        spec = FleetSpec(mode="key", key=key, value=value)
+    spec = spec.model_copy(update={"replay": args.replay, "model": args.model,
+                                   "api_base": args.api_base})
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    summary = run_fleet(args.sources, spec, args.out, engine=args.engine, workers=workers,
+                        address=args.address, chunk_size=args.chunk_size)
+    if args.json:
+        sys.stdout.write(to_json(summary))
+    else:
+        write_summary(summary, args.out)
+    return 0
+
+
+def write_summary(s: dict, out: str) -> None:
+    """The counts a person reads first, then where the rows are."""
+    w = sys.stdout.write
+    w(f"Fleet {s['match']}: {s['cases']} cases ({s['resumed_cases']} from an earlier run), "
+      f"{s['engine']} engine, {s['workers']} worker{'s' if s['workers'] != 1 else ''}, "
+      f"{s['wall_seconds']:.1f} s\n")
+    w(f"  matched (a record matches):          {s['matched_cases']}\n")
+    w(f"  affected (the faults reached steps):  {s['affected_cases']}\n")
+    w(f"  answer-relevant steps to replay:      {s['answer_relevant_cases']}\n")
+    if s["answers_changed"] is not None:
+        w(f"  answers changed by the repair:        {s['answers_changed']}\n")
+    w(f"  cases with an error:                  {s['error_cases']}\n")
+    t = s["totals"]
+    w(f"Totals: {t['affected']} affected nodes, {t['replay_size']} steps to replay, "
+      f"{t['store_operations']} store operations, {t['irreversible']} irreversible tool "
+      f"calls, {t['llm_calls']} LLM calls, {t['tokens']} tokens\n")
+    w(f"Wrote {out}/cases.parquet and {out}/summary.json\n")
