@@ -93,3 +93,45 @@ def write_summary(s: dict, out: str) -> None:
       f"{t['store_operations']} store operations, {t['irreversible']} irreversible tool "
       f"calls, {t['llm_calls']} LLM calls, {t['tokens']} tokens\n")
     w(f"Wrote {out}/cases.parquet and {out}/summary.json\n")
+
+
+def register_synth_fleet(kinds: argparse._SubParsersAction) -> None:
+    """`dgrr synth fleet`: registered under `dgrr synth`."""
+    p = kinds.add_parser(
+        "fleet", help="write a synthetic fleet: many agents whose stores share records",
+        description="Write N synthetic cases (20-80 steps, from the benchmark's domains) "
+                    "whose stores share K knowledge-base records, P of them poisoned (the "
+                    "cases' diagnosed faults), and DIR/manifest.json with the generator's "
+                    "truth: which case holds which shared record and which cases read it. "
+                    "The same arguments always give the same files.")
+    p.add_argument("--agents", type=int, required=True, metavar="N", help="cases to write")
+    p.add_argument("--shared-records", type=int, required=True, metavar="K",
+                   help="knowledge-base records shared across the stores")
+    p.add_argument("--poison", type=int, required=True, metavar="P",
+                   help="how many of the K shared records are poisoned")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
+    p.add_argument("--min-steps", type=int, default=20, metavar="N",
+                   help="fewest trajectory steps per case (default: 20)")
+    p.add_argument("--max-steps", type=int, default=80, metavar="N",
+                   help="most trajectory steps per case (default: 80)")
+    p.add_argument("--coverage", type=float, default=0.5, metavar="F",
+                   help="chance that an agent of a shared record's domain holds it "
+                        "(default: 0.5)")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for the case files")
+    p.set_defaults(func=run_synth_fleet)
+
+
+def run_synth_fleet(args: argparse.Namespace) -> int:
+    import time
+
+    from ..fleet._synth_fleet import write_synth_fleet
+
+    start = time.perf_counter()
+    m = write_synth_fleet(args.out, args.agents, args.shared_records, args.poison, args.seed,
+                          min_steps=args.min_steps, max_steps=args.max_steps,
+                          coverage=args.coverage)
+    holding = sum(1 for c in m["cases"] if c["faults"])
+    print(f"wrote {args.agents} cases and manifest.json to {args.out} in "
+          f"{time.perf_counter() - start:.1f} s: {args.shared_records} shared records, "
+          f"{args.poison} poisoned, held by {holding} case{'s' if holding != 1 else ''}")
+    return 0

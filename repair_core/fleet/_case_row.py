@@ -52,11 +52,9 @@ ROW_FIELDS: dict[str, str] = {
 
 def empty_row(item: WorkItem) -> dict[str, Any]:
     """The row of a case nothing is known about yet (every count zero)."""
-    row: dict[str, Any] = {k: 0 for k, t in ROW_FIELDS.items() if t == "int64"}
-    row.update(index=item.index, case_id=None, source=item.source, domain=None,
-               matched=False, faults=[], answer_affected=False, replayed=False,
-               answer_changed=None, error=None)
-    return row
+    start = {"index": item.index, "source": item.source, "matched": False, "faults": [],
+             "answer_affected": False, "replayed": False}
+    return {k: start.get(k, 0 if t == "int64" else None) for k, t in ROW_FIELDS.items()}
 
 
 def case_row(item: WorkItem, spec: FleetSpec) -> dict[str, Any]:

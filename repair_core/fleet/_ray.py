@@ -13,6 +13,8 @@ the work files, so the cluster's nodes need not see this machine's folders).
 
 from __future__ import annotations
 
+import logging
+import shutil
 import uuid
 from pathlib import Path
 from typing import Any
@@ -51,6 +53,8 @@ def run_on_ray(pending: list[WorkItem], spec: FleetSpec, parts: Path, *, workers
     try:
         ctx = ray.data.DataContext.get_current()
         ctx.enable_progress_bars = progress
+        if not progress:
+            logging.getLogger("ray.data").setLevel(logging.WARNING)
         if address:
             pending = [_with_text(i) for i in pending]
         wave = chunk_size * wave_chunks
@@ -66,9 +70,11 @@ def _start(ray: Any, workers: int, address: str | None) -> bool:
         return False
     try:
         if address:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.WARNING)
         else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.WARNING)
     except Exception as exc:
         where = f"the Ray cluster at {address}" if address else "a local Ray"
         raise DgrrError(f"--engine ray: could not start {where}: {exc}") from None
@@ -88,8 +94,6 @@ def _run_wave(ray: Any, items: list[WorkItem], spec: FleetSpec, parts: Path,
                         batch_size=chunk_size, batch_format="pyarrow")
     ds.write_parquet(str(written.resolve()))
     written.rename(parts / f"ray-{run_id}")
-    import shutil
-
     shutil.rmtree(work, ignore_errors=True)
 
 
