@@ -241,6 +241,8 @@ def _check_run(out: Path, sources: Sequence[str], spec: FleetSpec,
             before = json.loads(run_file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             before = None
+        if isinstance(before, dict):
+            before.pop("cwd", None)
         if before != asked:
             diff = sorted(k for k in asked if not isinstance(before, dict)
                           or before.get(k) != asked[k])
@@ -249,4 +251,4 @@ def _check_run(out: Path, sources: Sequence[str], spec: FleetSpec,
         return
     if (out / PARTS).exists():
         raise DgrrError(f"--out {out}: has parts but no fleet-run.json; remove the folder")
-    atomic_write_json(run_file, asked)
+    atomic_write_json(run_file, {**asked, "cwd": os.getcwd()})

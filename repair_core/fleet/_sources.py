@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from .._errors import DgrrError
+from .._case import Case
+from .._errors import CaseError, DgrrError
+from .._load import load_case, parse_case
 from ._spec import WorkItem
 
-__all__ = ["fleet_items", "NOT_CASES", "DATASET_COLUMN"]
+__all__ = ["fleet_items", "case_at", "NOT_CASES", "DATASET_COLUMN"]
 
 NOT_CASES = ("manifest.json",)
 """File names in a case folder that are never cases (besides `*.plan.json`)."""
@@ -83,3 +85,30 @@ def _parquet_items(f: Path) -> Iterator[WorkItem]:
     for n, text in enumerate(table.column(DATASET_COLUMN).to_pylist()):
         yield WorkItem(index=0, source=f"{f}#{n}", text=text if isinstance(text, str) else
                        ("" if text is None else str(text)))
+
+
+def case_at(source: str, base: Path | None = None) -> Case:
+    """The case a row's `source` names (a file, `FILE.jsonl:LINE` or `FILE.parquet#ROW`),
+    with relative paths taken from `base` (the folder the fleet ran in)."""
+    def where(name: str) -> Path:
+        p = Path(name)
+        return p if p.is_absolute() or base is None else base / p
+
+    name, sep, line = source.rpartition(":")
+    if sep and name.endswith(".jsonl") and line.isdigit():
+        try:
+            with where(name).open(encoding="utf-8") as fh:
+                for n, text in enumerate(fh, start=1):
+                    if n == int(line):
+                        return parse_case(text, source=source)
+        except OSError as exc:
+            raise CaseError([f"cannot read '{name}': {exc.strerror}"], source=source) from None
+        raise CaseError([f"'{name}' has no line {line}"], source=source)
+    name, sep, row = source.rpartition("#")
+    if sep and name.endswith(".parquet") and row.isdigit():
+        items = list(_parquet_items(where(name)))
+        if int(row) >= len(items):
+            raise CaseError([f"'{name}' has no row {row}"], source=source)
+        text = items[int(row)].text or ""
+        return parse_case(text, source=source)
+    return load_case(where(source))
