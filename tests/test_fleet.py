@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pa = pytest.importorskip("pyarrow")
 import pyarrow.parquet as pq  # noqa: E402
@@ -139,7 +141,7 @@ def test_bad_arguments_exit_2_without_writing(tmp_path, capsys):
 
 # -- whole runs --------------------------------------------------------------------------
 
-def test_done_when_local_reports_exactly_the_cases_holding_the_text(tmp_path):
+def test_done_when_local_reports_exactly_the_cases_holding_the_text(tmp_path, capsys):
     expected = {}
     for f in sorted(CONTROLLED.glob("*.json")):
         data = json.loads(f.read_text())
@@ -150,6 +152,12 @@ def test_done_when_local_reports_exactly_the_cases_holding_the_text(tmp_path):
     out = tmp_path / "local"
     assert main(["fleet", str(CONTROLLED), "--match-text", QUAY, "--out", str(out),
                  "--workers", "2"]) == 0
+    listing = capsys.readouterr().out.split("Matched cases, most severe first")[1]
+    listed = [line.split()[0] for line in listing.splitlines()[2:] if line.strip()]
+    assert sorted(listed) == sorted(expected)
+    for line in listing.splitlines()[2:]:
+        case_id, faults = line.split()[:2]
+        assert faults == ",".join(expected[case_id])
     rows = _rows(out)
     assert {r["case_id"]: r["faults"] for r in rows if r["matched"]} == expected
     assert all(r["error"] is None for r in rows)
@@ -276,3 +284,26 @@ def test_synth_fleet_is_reproducible_and_checks_its_arguments(tmp_path, capsys):
                  "--out", str(tmp_path / "c")]) == 2
     assert "--poison" in capsys.readouterr().err
     assert not (tmp_path / "c").exists()
+
+
+def _controlled_cases() -> list[dict]:
+    return [json.loads(f.read_text()) for f in sorted(CONTROLLED.glob("ctl-00*.json"))]
+
+CASES = _controlled_cases()
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_text_match_marks_every_record_holding_any_substring(data):
+    case = data.draw(st.sampled_from(CASES))
+    record = data.draw(st.sampled_from(case["memory"]))
+    start = data.draw(st.integers(0, max(0, len(record["text"]) - 1)))
+    length = data.draw(st.integers(1, 20))
+    needle = record["text"][start:start + length] or record["text"]
+    row = case_row(WorkItem(index=0, source="x", text=json.dumps(case)),
+                   FleetSpec(mode="text", value=needle))
+    assert row["faults"] == _record_ids_with_text(case, needle)
+    assert record["id"] in row["faults"] and row["matched"] and row["error"] is None
+    # the faults are never beyond the affected set's reach: A0 ⊇ faults, counted apart
+    assert row["unsupported"] <= row["affected"]
+    assert row["answer_relevant"] <= row["unsupported"]

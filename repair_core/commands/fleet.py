@@ -73,7 +73,37 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(to_json(summary))
     else:
         write_summary(summary, args.out)
+        write_cases(args.out)
     return 0
+
+
+def _plain(text: object, width: int = 48) -> str:
+    """Case text for a terminal: control characters shown escaped, long text cut."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    return shown if len(shown) <= width else shown[: width - 1] + "…"
+
+
+def write_cases(out: str, limit: int = 20) -> None:
+    """The matched cases, most severe first: what each plan affects."""
+    from ..fleet import by_severity, read_fleet_result
+
+    rows = read_fleet_result(out).rows
+    matched = by_severity(rows[rows["matched"]])
+    if matched.empty:
+        return
+    w = sys.stdout.write
+    w(f"\nMatched cases, most severe first ({min(limit, len(matched))} of {len(matched)}):\n")
+    w(f"  {'case':<40} {'faults':<14} {'affected':>8} {'ans-rel':>7} {'replay':>6} "
+      f"{'store':>5} {'irrev':>5}  answer\n")
+    for _, r in matched.head(limit).iterrows():
+        changed = r["answer_changed"]
+        answer = ("affected" if r["answer_affected"] else "-") if changed is None or \
+            changed != changed else ("changed" if changed else "unchanged")
+        w(f"  {_plain(r['case_id'], 40):<40} {_plain(','.join(r['faults']), 14):<14} "
+          f"{r['affected']:>8} {r['answer_relevant']:>7} {r['replay_size']:>6} "
+          f"{r['store_operations']:>5} {r['irreversible']:>5}  {answer}\n")
+    if len(matched) > limit:
+        w(f"  … {len(matched) - limit} more in {out}/cases.parquet\n")
 
 
 def write_summary(s: dict, out: str) -> None:
