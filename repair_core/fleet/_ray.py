@@ -45,9 +45,9 @@ def process_batch(batch: Any, spec: dict[str, Any]) -> Any:
 
 def run_on_ray(pending: list[WorkItem], spec: FleetSpec, parts: Path, *, workers: int,
                address: str | None, chunk_size: int, progress: bool,
-               wave_chunks: int = 64) -> None:
+               wave_chunks: int | None = None) -> None:
     """Rows of every pending case, written under `parts/` by Ray in waves of
-    `wave_chunks` chunks."""
+    `wave_chunks` chunks (default: four per CPU of the cluster, at least 16)."""
     ray = require_ray()
     started = _start(ray, workers, address)
     try:
@@ -57,6 +57,9 @@ def run_on_ray(pending: list[WorkItem], spec: FleetSpec, parts: Path, *, workers
             logging.getLogger("ray.data").setLevel(logging.WARNING)
         if address:
             pending = [_with_text(i) for i in pending]
+        if wave_chunks is None:
+            cpus = int(ray.cluster_resources().get("CPU", workers))
+            wave_chunks = max(16, 4 * cpus)
         wave = chunk_size * wave_chunks
         for start in range(0, len(pending), wave):
             _run_wave(ray, pending[start:start + wave], spec, parts, chunk_size)
