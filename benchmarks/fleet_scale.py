@@ -169,6 +169,71 @@ def page_timings(result: Path) -> list[dict[str, Any]]:
     return timings
 
 
+def browser_timings(result: Path) -> list[dict[str, Any]]:
+    """The same interactions in headless Chromium against `streamlit run app.py`: seconds
+    from the action until the page is idle again (what a person waits for)."""
+    import socket
+    import urllib.request
+
+    from playwright.sync_api import sync_playwright
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**_env(), "DGRR_FLEET_DIR": str(result)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    timings: list[dict[str, Any]] = []
+    try:
+        for _ in range(180):
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.5)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                        args=["--headless", "--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1500, "height": 1100})
+            page.set_default_timeout(120_000)
+            page.goto(url)
+            page.locator('[data-testid="stSidebarNav"] a', has_text="Fleet").first.wait_for()
+
+            def idle() -> None:
+                page.wait_for_timeout(100)
+                page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
+
+            def timed(name: str, act: Any, until: Any) -> None:
+                t = time.perf_counter()
+                act()
+                until()
+                idle()
+                timings.append({"interaction": name,
+                                "seconds": round(time.perf_counter() - t, 2)})
+
+            timed("open the Fleet page (read 10k rows, table shown)",
+                  lambda: page.locator('[data-testid="stSidebarNav"] a',
+                                       has_text="Fleet").first.click(),
+                  lambda: page.locator('[data-testid="stDataFrame"]').first.wait_for())
+            timed("filter: all cases",
+                  lambda: page.get_by_text("all", exact=True).first.click(), lambda: None)
+            timed("filter: case id contains",
+                  lambda: (page.get_by_label("Case id contains").fill("00042"),
+                           page.keyboard.press("Enter")), lambda: None)
+            timed("open a case in the workbench",
+                  lambda: page.get_by_role("button", name="Open in the workbench").click(),
+                  lambda: page.get_by_text("Opened as the working case").wait_for())
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    return timings
+
+
 def table(rows: list[dict[str, Any]], cols: list[str]) -> str:
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     lines += ["| " + " | ".join(str(r.get(c, "")) for c in cols) + " |" for r in rows]
@@ -182,10 +247,21 @@ def main() -> None:
     parser.add_argument("--cache", default="/tmp/dgrr-fleet-bench")
     parser.add_argument("--engines", nargs="+", default=["local", "ray"])
     parser.add_argument("--skip-page", action="store_true")
+    parser.add_argument("--skip-runs", action="store_true",
+                        help="only the page timings, over an earlier plan-only result")
+    parser.add_argument("--result", default=None,
+                        help="the fleet result the page timings read (with --skip-runs)")
     parser.add_argument("--json-out", default=None, help="also write the results here")
     args = parser.parse_args()
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
+    if args.skip_runs:
+        result = Path(args.result)
+        print(table(page_timings(result), ["interaction", "seconds"]))
+        print()
+        print(table(browser_timings(result), ["interaction", "seconds"]))
+        print(f"\nload: {loadavg()}")
+        return
     src = fleet(cache, args.cases)
     runs = cache / f"runs-{int(time.time())}"
     print(f"machine: {machine()}; load before: {loadavg()}", file=sys.stderr)
@@ -209,6 +285,7 @@ def main() -> None:
                        ["--faults", "m1,m2", "--replay"])
     print(replay, file=sys.stderr)
     page = [] if args.skip_page else page_timings(runs / "local-2")
+    browser = [] if args.skip_page else browser_timings(runs / "local-2")
     cols = ["engine", "workers", "cases", "planned", "run_s", "process_s", "cases_per_s",
             "cpu_s", "cpu_ms_per_case", "worker_peak_mb", "errors", "load"]
     print("## Plan only\n")
@@ -219,11 +296,13 @@ def main() -> None:
     if page:
         print("\n## Fleet page over the plan-only result\n")
         print(table(page, ["interaction", "seconds"]))
+        print("\n## Fleet page in headless Chromium (until the page is idle)\n")
+        print(table(browser, ["interaction", "seconds"]))
     print(f"\nmachine: {machine()}; load after: {loadavg()}")
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(
             {"machine": machine(), "plan": plan_rows, "flat": flat, "speedups": speedups,
-             "replay": replay, "page": page}, indent=1) + "\n")
+             "replay": replay, "page": page, "browser": browser}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
