@@ -307,3 +307,12 @@ def test_text_match_marks_every_record_holding_any_substring(data):
     # the faults are never beyond the affected set's reach: A0 ⊇ faults, counted apart
     assert row["unsupported"] <= row["affected"]
     assert row["answer_relevant"] <= row["unsupported"]
+
+
+def test_ray_engine_without_ray_says_how_to_install_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    code = main(["fleet", str(EXAMPLE), "--faults", "m3", "--engine", "ray",
+                 "--out", str(tmp_path / "o")])
+    assert code == 2
+    assert "pip install 'dgrr[fleet]'" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

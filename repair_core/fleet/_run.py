@@ -43,6 +43,12 @@ def run_fleet(sources: Sequence[str], spec: FleetSpec, out: str | Path, *,
     and `summary.json`; return the summary."""
     start = time.perf_counter()
     require_pyarrow()
+    if engine not in ("local", "ray"):
+        raise DgrrError(f"--engine {engine!r}: expected local or ray")
+    if engine == "ray":
+        from ._ray import require_ray
+
+        require_ray()
     if workers < 1:
         raise DgrrError(f"--workers must be at least 1, got {workers}")
     if chunk_size is not None and chunk_size < 1:
@@ -65,11 +71,9 @@ def run_fleet(sources: Sequence[str], spec: FleetSpec, out: str | Path, *,
 
             run_on_ray(pending, spec, parts, workers=workers, address=address,
                        chunk_size=size, progress=show)
-        elif engine == "local":
+        else:
             peak = _run_local(pending, spec, parts, workers=workers, chunk_size=size,
                               total=len(items), progress=show)
-        else:
-            raise DgrrError(f"--engine {engine!r}: expected local or ray")
     table = _combine(parts, len(items))
     write_parquet_atomic(table, out / "cases.parquet")
     summary = _summary(table.to_pylist(), spec, engine=engine, workers=workers,
