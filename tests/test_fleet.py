@@ -90,6 +90,20 @@ def test_row_by_key_and_value():
     assert other["faults"] == [] and not other["matched"] and other["affected"] == 0
 
 
+def test_row_by_any_record_field(tmp_path, capsys):
+    case = json.loads(EXAMPLE.read_text())
+    case["memory"][1]["source"] = "https://faq.example.com/seats?v=2"  # an importer's field
+    item = WorkItem(index=0, source="x", text=json.dumps(case))
+    row = case_row(item, FleetSpec(mode="field", key="source", value="faq.example.com"))
+    assert row["faults"] == [case["memory"][1]["id"]]
+    by_user = case_row(item, FleetSpec(mode="field", key="user_id", value=case["user_id"]))
+    assert by_user["faults"] == [m["id"] for m in case["memory"]
+                                 if case["user_id"] in m["user_id"]]
+    assert main(["fleet", str(EXAMPLE), "--match-field", "source=", "--out",
+                 str(tmp_path / "o")]) == 2
+    assert "empty text would match every record" in capsys.readouterr().err
+
+
 def test_unmatched_case_is_a_row_with_nothing_to_repair():
     row = case_row(_example_item(), FleetSpec(mode="text", value="text in no record"))
     assert row["case_id"] == "fig1-travel" and row["steps"] > 0

@@ -29,6 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     match.add_argument("--match-key", metavar="KEY=VALUE",
                        help="mark every record whose structured key is KEY and value VALUE "
                             "(VALUE as JSON when it parses, else as text)")
+    match.add_argument("--match-field", metavar="FIELD=TEXT",
+                       help="mark every record whose field FIELD (any record field, e.g. an "
+                            "importer's source or user_id) contains TEXT")
     p.add_argument("--replay", action="store_true",
                    help="repair each matched case (selective replay), not only plan it")
     p.add_argument("--model", default="dgrr/reference",
@@ -61,9 +64,12 @@ def run(args: argparse.Namespace) -> int:
         if not args.match_text:
             raise DgrrError("--match-text: empty text would match every record")
         spec = FleetSpec(mode="text", value=args.match_text)
-    else:
+    elif args.match_key is not None:
         key, value = parse_match_key(args.match_key)
         spec = FleetSpec(mode="key", key=key, value=value)
+    else:
+        key, value = parse_match_key(args.match_field, "--match-field")
+        spec = FleetSpec(mode="field", key=key, value=value)
     spec = spec.model_copy(update={"replay": args.replay, "model": args.model,
                                    "api_base": args.api_base})
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)

@@ -6,13 +6,14 @@ import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
+from pydantic_core import to_jsonable_python
 
 from .._case import Case
 from .._errors import DgrrError
 
 __all__ = ["FleetSpec", "WorkItem", "MatchMode", "parse_match_key"]
 
-MatchMode = Literal["faults", "text", "key"]
+MatchMode = Literal["faults", "text", "key", "field"]
 
 
 class FleetSpec(BaseModel):
@@ -22,11 +23,13 @@ class FleetSpec(BaseModel):
 
     mode: MatchMode
     """`faults`: records with these ids; `text`: records whose text contains `value`;
-    `key`: records whose structured key is `key` and value is `value`."""
+    `key`: records whose structured key is `key` and value is `value`; `field`: records
+    whose field `key` (any record field, e.g. an importer's `source`) contains `value`."""
     value: str
     """The ids (comma-separated), the text, or the value to match."""
     key: str | None = None
-    """For `key` mode: the structured key a record must have."""
+    """For `key` mode: the structured key a record must have; for `field` mode: the
+    record field to search."""
     replay: bool = False
     """Repair (replay) each matched case, not only plan it."""
     model: str = "dgrr/reference"
@@ -45,6 +48,13 @@ class FleetSpec(BaseModel):
             return [m.id for m in case.memory if m.id in wanted]
         if self.mode == "text":
             return [m.id for m in case.memory if self.value in m.text]
+        if self.mode == "field":
+            found = []
+            for m in case.memory:
+                text = _field_text(getattr(m, str(self.key), None))
+                if text is not None and self.value in text:
+                    found.append(m.id)
+            return found
         target = _json_or_text(self.value)
         return [m.id for m in case.memory
                 if m.key == self.key and (m.value == self.value or m.value == target)]
@@ -55,6 +65,8 @@ class FleetSpec(BaseModel):
             return f"--faults {self.value}"
         if self.mode == "text":
             return f"--match-text {self.value}"
+        if self.mode == "field":
+            return f"--match-field {self.key}={self.value}"
         return f"--match-key {self.key}={self.value}"
 
 
@@ -72,13 +84,25 @@ class WorkItem(BaseModel):
     """The case's JSON text, when it came from a dataset."""
 
 
-def parse_match_key(spec: str) -> tuple[str, str]:
-    """`KEY=VALUE` of `--match-key`, or a clear error naming the option."""
+def parse_match_key(spec: str, option: str = "--match-key") -> tuple[str, str]:
+    """`KEY=VALUE` of `--match-key` (or `--match-field`), or a clear error naming it."""
     key, sep, value = spec.partition("=")
     if not sep or not key.strip():
-        raise DgrrError(f"--match-key {spec!r}: expected KEY=VALUE (e.g. shipping_address="
-                        "\"5 Quay Ln, Dublin\")")
+        example = ("shipping_address=\"5 Quay Ln, Dublin\"" if option == "--match-key"
+                   else "source=faq.example.com")
+        raise DgrrError(f"{option} {spec!r}: expected {option[8:].upper()}=VALUE "
+                        f"(e.g. {example})")
+    if option == "--match-field" and not value:
+        raise DgrrError(f"{option} {spec!r}: empty text would match every record")
     return key.strip(), value
+
+
+def _field_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    return json.dumps(to_jsonable_python(value), ensure_ascii=False)
 
 
 def _json_or_text(value: str) -> Any:
