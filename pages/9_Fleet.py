@@ -85,29 +85,50 @@ if needle:
 if only:
     view = view[view["answer_affected"] | view["answer_changed"].fillna(False).astype(bool)]
 
-st.caption(f"{len(view)} of {len(rows)} cases")
-st.dataframe(view[COLUMNS], hide_index=True, width="stretch", height=420)
+st.caption(f"{len(view)} of {len(rows)} cases · click a row to open that case")
+# The table's key follows the filters: a new filter is a new table with no selection, so a
+# selected position never points at another row of a changed view.
+filters = "|".join([show, ",".join(chosen), needle, str(only)])
+table = st.dataframe(view[COLUMNS], hide_index=True, width="stretch", height=420,
+                     on_select="rerun", selection_mode="single-row",
+                     key=f"dgrr_w_fleet_table:{filters}")
 
-st.subheader("Open a case")
-openable = view[view["error"].isna()].head(SHOWN)
-if openable.empty:
-    st.info("No case to open under these filters.")
-    st.stop()
-labels = {int(r["index"]): f"{r['case_id']}  ·  replay {r['replay_size']}  ·  {r['source']}"
-          for _, r in openable.iterrows()}
-pick = st.selectbox(f"Case (the {min(len(view), SHOWN)} most severe shown)", list(labels),
-                    format_func=labels.__getitem__, key="dgrr_w_fleet_pick")
-if st.button("Open in the workbench", type="primary", key="dgrr_w_fleet_open"):
-    row = rows[rows["index"] == pick].iloc[0]
+
+def _open(row: Any) -> None:
+    """Make the case of `row` the working case, with the fleet's matching records as its
+    faults (shown as text: case ids and sources are untrusted)."""
     try:
         case = case_at(str(row["source"]), Path(base) if base else None)
         faults = [f for f in str(row["faults"]).split(", ") if f]
         case = with_faults(case, faults)
     except CaseError as exc:
         show_problems(f"Could not open {row['source']}", exc.problems)
-    else:
-        state.set_case(case, f"fleet {folder}: {row['source']}")
-        st.session_state["dgrr_fleet_opened"] = case.case_id
+        return
+    state.set_case(case, f"fleet {folder}: {row['source']}")
+    st.session_state["dgrr_fleet_opened"] = case.case_id
+    st.session_state["dgrr_fleet_opened_index"] = int(row["index"])
+
+
+selected = list(table.selection.rows) if table is not None else []
+if selected and selected[0] < len(view):
+    row = view.iloc[selected[0]]
+    if row["error"] is not None and row["error"] == row["error"]:
+        st.warning("That case could not be processed; its error:")
+        st.text(str(row["error"]))
+    elif st.session_state.get("dgrr_fleet_opened_index") != int(row["index"]):
+        _open(row)
+
+st.subheader("Open a case")
+openable = view[view["error"].isna()].head(SHOWN)
+if openable.empty:
+    st.info("No case to open under these filters.")
+else:
+    labels = {int(r["index"]): f"{r['case_id']}  ·  replay {r['replay_size']}  ·  {r['source']}"
+              for _, r in openable.iterrows()}
+    pick = st.selectbox(f"Case (the {min(len(view), SHOWN)} most severe shown)", list(labels),
+                        format_func=labels.__getitem__, key="dgrr_w_fleet_pick")
+    if st.button("Open in the workbench", type="primary", key="dgrr_w_fleet_open"):
+        _open(rows[rows["index"] == pick].iloc[0])
 
 opened = st.session_state.get("dgrr_fleet_opened")
 current = state.case()

@@ -98,6 +98,25 @@ def test_counts_order_filters_and_open(result):
     assert "Recorded #1: approve by Ana" in at.success[0].value
 
 
+def test_clicking_a_row_opens_that_case(result):
+    at = _fleet_page(result)
+    table = at.dataframe[0].value
+    second = table.iloc[1]
+    key = at.dataframe[0].key
+    assert key.startswith("dgrr_w_fleet_table:")
+    at.session_state[key] = {"selection": {"rows": [1], "columns": []}}
+    _ok(at.run())
+    case = at.session_state["dgrr_case"]
+    assert case.case_id == second["case_id"]
+    assert case.faults == [f for f in second["faults"].split(", ") if f]
+    assert f"{case.case_id} · faults: {', '.join(case.faults)}" in [t.value for t in at.text]
+    # a rerun (a filter change) does not open it again: the working state stays
+    version = at.session_state["dgrr_fault_editor_version"]  # bumped by every set_case
+    at.checkbox(key="dgrr_w_fleet_answer").check()
+    _ok(at.run())
+    assert at.session_state["dgrr_fault_editor_version"] == version
+
+
 def test_untrusted_text_stays_text(result):
     # A case id with markup is shown as text (table cell, select label, st.text), never
     # as Markdown or HTML.
