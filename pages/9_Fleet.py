@@ -51,15 +51,14 @@ except DgrrError as exc:
     st.stop()
 
 st.text(f"{summary.get('match', '?')} · {summary.get('engine', '?')} engine · "
-        f"{summary.get('workers', '?')} workers · {summary.get('wall_seconds', 0):.1f} s")
+        f"{summary.get('workers', '?')} workers · {summary.get('wall_seconds', '?')} s")
 cols = st.columns(6)
-cols[0].metric("Cases", summary["cases"])
-cols[1].metric("Matched", summary["matched_cases"])
-cols[2].metric("Affected", summary["affected_cases"])
-cols[3].metric("Answers affected", summary.get("answers_affected", 0))
-changed = summary.get("answers_changed")
-cols[4].metric("Answers changed", "—" if changed is None else changed)
-cols[5].metric("Errors", summary["error_cases"])
+for col, (label, key) in zip(cols, [
+        ("Cases", "cases"), ("Matched", "matched_cases"), ("Affected", "affected_cases"),
+        ("Answers affected", "answers_affected"), ("Answers changed", "answers_changed"),
+        ("Errors", "error_cases")], strict=True):
+    value = summary.get(key)
+    col.metric(label, "—" if value is None else str(value))
 
 st.subheader("Cases, most severe first")
 f1, f2, f3 = st.columns([2, 2, 3])
