@@ -22,9 +22,16 @@ from hypothesis import strategies as st
 pa = pytest.importorskip("pyarrow")
 import pyarrow.parquet as pq  # noqa: E402
 
-from repair_core import fixture_path  # noqa: E402
+from repair_core import CaseError, fixture_path  # noqa: E402
 from repair_core.cli import main  # noqa: E402
-from repair_core.fleet import ROW_FIELDS, FleetSpec, WorkItem, case_row, run_fleet  # noqa: E402
+from repair_core.fleet import (  # noqa: E402
+    ROW_FIELDS,
+    FleetSpec,
+    WorkItem,
+    case_at,
+    case_row,
+    run_fleet,
+)
 from repair_core.fleet._synth_fleet import write_synth_fleet  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -239,6 +246,12 @@ def test_datasets_give_the_same_rows_as_the_folder(fleet, tmp_path):
     assert any(r["matched"] for r in results[0])
     assert [r["source"] for r in _rows(tmp_path / "parquet")][:2] == [
         f"{parquet}#0", f"{parquet}#1"]
+    # every row's source leads back to its case (what the Fleet page opens)
+    for name in ("dir", "jsonl", "parquet"):
+        for r in _rows(tmp_path / name)[::17]:
+            assert case_at(r["source"]).case_id == r["case_id"]
+    with pytest.raises(CaseError, match="no line 999"):
+        case_at(f"{jsonl}:999")
 
 
 def test_rerun_with_other_question_into_the_same_folder_is_refused(fleet, tmp_path, capsys):
