@@ -43,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--address", metavar="RAY_ADDRESS", default=None,
                    help="join this Ray cluster instead of starting Ray locally (--engine ray)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="processes (local) or CPUs given to a local Ray (default: CPU count)")
+                   help="processes (local) or CPUs given to a local Ray (default: CPU count; "
+                        "with --address Ray uses the cluster's CPUs)")
     p.add_argument("--chunk-size", type=int, default=None, metavar="C",
                    help="cases per task and per part file (default: chosen from the fleet "
                         "size and workers)")
