@@ -343,3 +343,16 @@ def test_ray_engine_without_ray_says_how_to_install_it(tmp_path, monkeypatch, ca
     assert code == 2
     assert "pip install 'dgrr[fleet]'" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_case_in_two_parts_is_counted_once(fleet, tmp_path):
+    src, _ = fleet
+    out = tmp_path / "o"
+    spec = FleetSpec(mode="faults", value="m1")
+    first = run_fleet([str(src)], spec, out, workers=1, chunk_size=8, progress=False)
+    before = (out / "cases.parquet").read_bytes()
+    part = sorted((out / "parts").glob("part-*.parquet"))[2]
+    (out / "parts" / "copy-of-a-part.parquet").write_bytes(part.read_bytes())
+    again = run_fleet([str(src)], spec, out, workers=1, progress=False)
+    assert (out / "cases.parquet").read_bytes() == before
+    assert again["cases"] == first["cases"] == 60 and again["processed_cases"] == 0

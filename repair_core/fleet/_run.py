@@ -196,11 +196,16 @@ def _combine(parts: Path, n: int) -> Any:
     table = (pa.concat_tables([t.select(schema.names).cast(schema) for t in tables])
              if tables else schema.empty_table())
     table = table.sort_by("index")
-    index = table.column("index").to_pylist()
-    keep = [i for i, v in enumerate(index) if i == 0 or index[i - 1] != v]
-    if len(keep) != len(index):
-        table = table.take(keep)
-    if table.column("index").to_pylist() != list(range(n)):
+    import numpy as np
+
+    index = table.column("index").to_numpy()
+    if len(index) > 1:
+        first = np.ones(len(index), dtype=bool)  # a case redone by a resumed run: keep one
+        first[1:] = index[1:] != index[:-1]
+        if not first.all():
+            table = table.filter(pa.array(first))
+            index = index[first]
+    if len(index) != n or (n and (index[0] != 0 or index[-1] != n - 1)):
         raise DgrrError(f"{parts}: the parts do not cover the fleet's {n} cases; remove the "
                         "folder and rerun")
     return table.combine_chunks()
