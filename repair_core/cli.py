@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "repair",
     "serve_model",
     "bench",
+    "fleet",
 )
 
 EXIT_OK = 0

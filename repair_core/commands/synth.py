@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from .._errors import DgrrError
 from .._synth import check_synth_args, write_synth_case
 
 
@@ -15,18 +16,27 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "of memory reads, claims, plans, tool calls, an answer and memory writes, "
                     "with periodic consolidations and faults of several kinds. The same "
                     "arguments always give the same file.")
-    p.add_argument("--steps", type=int, required=True, metavar="N",
-                   help="trajectory steps (at least 1)")
+    p.add_argument("--steps", type=int, default=None, metavar="N",
+                   help="trajectory steps (at least 1; required for a single case)")
     p.add_argument("--memories", type=int, default=None, metavar="M",
                    help="memory records (default: steps/5, at least 1)")
     p.add_argument("--faults", type=int, default=3, metavar="K",
                    help="diagnosed faulty records (default: 3; at most --memories)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default: 0)")
-    p.add_argument("--out", required=True, metavar="FILE", help="where to write the case")
+    p.add_argument("--out", metavar="FILE", default=None, help="where to write the case")
     p.set_defaults(func=run)
+    kinds = p.add_subparsers(dest="synth_kind", metavar="KIND")
+    from .fleet import register_synth_fleet
+
+    register_synth_fleet(kinds)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.steps is None or args.out is None:
+        missing = " and ".join(f for f, v in (("--steps", args.steps), ("--out", args.out))
+                               if v is None)
+        raise DgrrError(f"{missing}: required to write a single synthetic case "
+                        "(or use `dgrr synth fleet` for a fleet)")
     memories = args.memories if args.memories is not None else max(1, args.steps // 5)
     check_synth_args(args.steps, memories, args.faults)
     start = time.perf_counter()

@@ -1,0 +1,139 @@
+"""Fleet triage in real headless Chromium against `streamlit run app.py`: read a fleet
+result, open the most severe case, look at its plan, approve it, and find the approval in
+the same log. External requests are blocked."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyarrow")
+
+from repair_core.fleet import FleetSpec, run_fleet  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+QUAY = "5 Quay Ln, Dublin"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
+                       reason="needs Debian chromium (.ci/run installs it; in CI its absence fails)"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path):
+    fleet = tmp_path / "fleet"
+    run_fleet([str(ROOT / "sample_traces" / "controlled")], FleetSpec(mode="text", value=QUAY),
+              fleet, workers=1, progress=False)
+    port = _free_port()
+    db = tmp_path / "approvals.db"
+    env = {**os.environ, "DGRR_DB": str(db), "HOME": str(tmp_path),
+           "DGRR_FLEET_DIR": str(fleet)}
+    log = open(tmp_path / "streamlit.log", "w")  # noqa: SIM115 - closed after the server stops
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                raise RuntimeError("streamlit did not start:\n"
+                                   + (tmp_path / "streamlit.log").read_text()[-3000:])
+            time.sleep(0.5)
+        yield url, db, fleet
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _goto_page(page, label: str) -> None:
+    page.locator('[data-testid="stSidebarNav"] a', has_text=label).first.click()
+    page.get_by_role("heading", level=1).filter(has_text=label).first.wait_for(timeout=60_000)
+
+
+def test_triage_open_and_approve(server):
+    from playwright.sync_api import expect, sync_playwright
+
+    url, db, fleet = server
+    summary = json.loads((fleet / "summary.json").read_text())
+    holders = {}
+    for f in sorted((ROOT / "sample_traces" / "controlled").glob("*.json")):
+        data = json.loads(f.read_text())
+        ids = [m["id"] for m in data.get("memory", []) if QUAY in m["text"]]
+        if ids:
+            holders[data["case_id"]] = ids
+    external: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        page.set_default_timeout(60_000)
+
+        def route(r):
+            u = r.request.url
+            if u.startswith((url, "data:", "blob:", "about:")):
+                r.continue_()
+            else:
+                external.append(u)
+                r.abort()
+
+        page.route("**/*", route)
+        page.goto(url)
+        _goto_page(page, "Fleet")
+        matched = page.locator('[data-testid="stMetric"]').filter(has_text="Matched")
+        expect(matched).to_contain_text(str(len(holders)))
+        assert summary["matched_cases"] == len(holders)
+        page.get_by_role("button", name="Open in the workbench").click()
+        expect(page.get_by_text("Opened as the working case")).to_be_visible()
+        opened = page.locator('[data-testid="stText"]').filter(has_text="faults:").first
+        text = opened.inner_text()
+        case_id = text.split(" · ")[0].strip()
+        assert case_id in holders
+        assert text.endswith(", ".join(holders[case_id]))
+
+        page.get_by_role("link", name="Plan").first.click()
+        page.get_by_role("heading", level=1).filter(has_text="Plan").first.wait_for()
+        _goto_page(page, "Approve")
+        page.get_by_label("Reviewer").fill("Fleet Reviewer")
+        page.get_by_label("Comment").fill("triaged from the fleet page")
+        page.get_by_role("button", name="Record decision").click()
+        expect(page.get_by_text("Recorded #1: approve by Fleet Reviewer")).to_be_visible()
+        browser.close()
+
+    from repair_core.approvals import ApprovalStore
+
+    [rec] = ApprovalStore(str(db)).history()
+    assert rec.case_id == case_id and rec.reviewer == "Fleet Reviewer"
+    assert external == [], external
