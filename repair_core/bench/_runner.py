@@ -22,7 +22,8 @@ from .._errors import DgrrError
 from .._io import atomic_write_json
 from .._load import load_case
 from ._methods import RepairDecision, decide
-from ._metrics import CaseResult, contains_required_facts
+from ._metrics import CaseResult
+from ._normalise import all_facts_stated
 
 __all__ = ["evaluate", "run_bench", "result_path", "load_results", "suite_case_paths",
            "SUITE_DIRS"]
@@ -84,7 +85,7 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         notes += [f"skipped write {w.step}: {w.reason}" for w in res.report.skipped_writes]
         notes += [f"failure at {f.step} ({f.stage}): {f.error}" for f in res.report.failures]
     active_ids = {m.id for m in active}
-    recovered = contains_required_facts(answer, ev.required_facts)
+    recovered = all_facts_stated(answer, ev.required_facts)
     recurred: bool | None = None
     probe_answer = None
     if recovered:
@@ -92,7 +93,7 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
 
         probe_answer = recurrence_probe(active, case.user_id, _final_turn_text(case),
                                         model=model, api_base=api_base, domain=case.domain)
-        recurred = not contains_required_facts(probe_answer, ev.required_facts)
+        recurred = not all_facts_stated(probe_answer, ev.required_facts)
     return CaseResult(
         case_id=case.case_id, method=method, **labels, answer=answer, recovered=recovered,
         recurred=recurred, probe_answer=probe_answer,
