@@ -23,7 +23,7 @@ _STREET = re.compile(r"\b(" + "|".join(sorted(_BOTH, key=len, reverse=True)) + r
 
 def paraphrase(value: str, *, drop_commas: bool = False) -> str:
     """Swap each street-type word between its abbreviation and its full form, and (with
-    `drop_commas`) drop the commas.
+    `drop_commas`) drop the commas (each becomes a space; runs of spaces become one).
 
     >>> paraphrase("7 Elm Rd, Austin")
     '7 Elm Road, Austin'
@@ -33,4 +33,4 @@ def paraphrase(value: str, *, drop_commas: bool = False) -> str:
     'O-4873'
     """
     out = _STREET.sub(lambda m: _BOTH[m.group(1)], value)
-    return out.replace(",", "") if drop_commas else out
+    return re.sub(r" {2,}", " ", out.replace(",", " ")).strip() if drop_commas else out
