@@ -12,14 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from repair_core import ModelError
-from repair_core.agent import Agent, MemoryStore
 from repair_core._case import MemoryRecord
+from repair_core.agent import Agent, MemoryStore
 from repair_core.bench._normalise import all_facts_stated, fact_stated, normalise
 from repair_core.model import ModelClient, render_prompt, resolve_builtin
 from repair_core.model._builtin import POLICIES
 from repair_core.model._paraphrase import STREET_SWAPS, paraphrase
-from repair_core.model._reference_b import claim_b, reference_b_reply, stated_in_conversation
 from repair_core.model._reference import reference_reply
+from repair_core.model._reference_b import claim_b, reference_b_reply, stated_in_conversation
 
 ROOT = Path(__file__).resolve().parent.parent
 ADDRESSES = ["12 Pine St, Seattle", "48 Harbor Ave, Boston", "7 Elm Rd, Austin",
@@ -115,7 +115,12 @@ def test_reference_b_is_written_apart():
 
 def test_stated_in_conversation_reads_each_update_template():
     from repair_core.bench._controlled import (
-        ADDRESS_KEY, COLOR_KEY, ORDER_KEY, SIZE_KEYS, TRAVEL_KEYS)
+        ADDRESS_KEY,
+        COLOR_KEY,
+        ORDER_KEY,
+        SIZE_KEYS,
+        TRAVEL_KEYS,
+    )
 
     for spec in [*TRAVEL_KEYS, *SIZE_KEYS.values(), COLOR_KEY, ORDER_KEY, ADDRESS_KEY]:
         for v in spec.values:

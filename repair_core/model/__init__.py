@@ -3,6 +3,7 @@
 Importing this package does not import litellm; the first call does.
 """
 
+from ._builtin import POLICIES, resolve_builtin
 from ._client import CallRecord, ModelClient
 from ._contracts import (
     OUTPUT_SCHEMAS,
@@ -26,7 +27,6 @@ from ._contracts import (
 )
 from ._inputs import audit_inputs, judge_inputs
 from ._provider import REFERENCE_MODEL, import_litellm, register_provider
-from ._builtin import POLICIES, resolve_builtin
 from ._reference import count_tokens, reference_reply
 from ._reference_b import reference_b_reply
 
