@@ -152,3 +152,17 @@ def test_grid_is_resumable_and_writes_each_cell(tmp_path):
     assert {p: p.stat().st_mtime_ns for p in results} == results
     text = doc.read_text()
     assert "prose kept" in text and "old" not in text and "reference → reference-b @ 0.1" in text
+
+
+def test_generate_against_a_served_model_matches_in_process(tmp_path, counting_server):
+    api_base, calls = counting_server
+    served, local = tmp_path / "served", tmp_path / "local"
+    assert main(["bench", "generate", "--suite", "controlled", "--seed", "3", "--count", "1",
+                 "--model", "openai/dgrr-reference", "--api-base", api_base,
+                 "--out", str(served)]) == 0
+    assert calls  # the agent really called the server
+    assert main(["bench", "generate", "--suite", "controlled", "--seed", "3", "--count", "1",
+                 "--out", str(local)]) == 0
+    files = json.loads((served / "manifest.json").read_text())["files"]
+    assert json.loads((served / "manifest.json").read_text())["model"] == "openai/dgrr-reference"
+    assert [(served / f).read_bytes() for f in files] == [(local / f).read_bytes() for f in files]

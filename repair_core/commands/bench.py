@@ -103,10 +103,15 @@ def run_generate(args: argparse.Namespace) -> int:
         from ..model import import_litellm
 
         litellm = import_litellm()
+        saved = litellm.api_base, litellm.api_key
         litellm.api_base = args.api_base
         litellm.api_key = litellm.api_key or "dgrr-local"
-    manifest = generate_suite(args.suite, out, seed=args.seed, longmemeval=args.longmemeval,
-                              model=model, count=args.count)
+    try:
+        manifest = generate_suite(args.suite, out, seed=args.seed,
+                                  longmemeval=args.longmemeval, model=model, count=args.count)
+    finally:
+        if args.api_base:
+            litellm.api_base, litellm.api_key = saved
     print(f"wrote {manifest['cases']} cases to {out} (manifest: {out / 'manifest.json'})")
     return 0
 
