@@ -9,8 +9,8 @@ does not score a policy against itself:
   own word is the newest evidence there is), and is cited by its turn id;
 - among memory it takes the value most items agree on (a tie goes to the newest), and
   cites up to two agreeing items for one claim (the newest is its `support`);
-- it fills a tool argument from the conversation first (newest turn first), then from
-  observations, then claims;
+- it fills a tool argument with an allowed value the user named (newest turn first),
+  else a tool result, else a value the user stated, else a claim;
 - it phrases answers its own way (claims first, as "your <slot>: <value>", then tool
   results) and writes street names out ("7 Elm Rd" -> "7 Elm Road", see
   `_paraphrase.py`); the benchmark's matcher tolerates exactly that rewrite;
@@ -201,7 +201,9 @@ def _choose_tool(inputs: dict[str, Any]) -> dict[str, Any] | None:
     return min(named, key=lambda x: (x[0], x[1]))[2] if named else None
 
 
-def _from_turns(param: dict[str, Any], inputs: dict[str, Any]) -> tuple[Any, str] | None:
+def _named_in_turns(param: dict[str, Any], inputs: dict[str, Any]) -> tuple[Any, str] | None:
+    """An allowed value (a choice or its synonym, or the parameter's pattern) the user
+    named, newest turn first."""
     for turn in _turns_newest_first(inputs):
         text = str(turn.get("text") or "")
         hits = [(p, value) for value, syns in (param.get("choices") or {}).items()
@@ -210,33 +212,37 @@ def _from_turns(param: dict[str, Any], inputs: dict[str, Any]) -> tuple[Any, str
             return min(hits, key=lambda h: h[0])[1], str(turn.get("id"))
         if param.get("pattern") and (m := re.search(param["pattern"], text, re.I)):
             return m.group(0), str(turn.get("id"))
-        for slot in param.get("slots") or []:
-            if (said := stated_in_conversation({"request": {"id": turn.get("id"),
-                                                            "text": text}}, slot)):
-                return said
     return None
 
 
-def _from_evidence(param: dict[str, Any], inputs: dict[str, Any]) -> tuple[Any, str] | None:
-    evidence = [e for e in inputs.get("evidence") or [] if e.get("kind") != "record"]
-    ordered = ([e for e in evidence if e.get("kind") == "observation"]
-               + [e for e in evidence if e.get("kind") == "claim"])
+def _said_in_turns(param: dict[str, Any], inputs: dict[str, Any]) -> tuple[Any, str] | None:
+    """A value the user stated for one of the parameter's slots."""
+    for slot in param.get("slots") or []:
+        if (said := stated_in_conversation(inputs, slot)) is not None:
+            return said
+    return None
+
+
+def _from_evidence(param: dict[str, Any], inputs: dict[str, Any],
+                   kind: str) -> tuple[Any, str] | None:
+    items = [e for e in inputs.get("evidence") or [] if e.get("kind") == kind]
     for slot in dict.fromkeys([*(param.get("slots") or []), str(param.get("name") or "")]):
-        for item in reversed(ordered):
+        for item in reversed(items):
             ok, value = _speaks(item, slot)
             if ok and value is not None:
                 return value, item["id"]
     name = str(param.get("name") or "")
-    for item in reversed(ordered):  # a jacket_size claim fills `size`
-        if item.get("kind") == "claim" and str(item.get("key") or "").endswith("_" + name) \
+    for item in reversed(items):  # a jacket_size claim fills `size`
+        if kind == "claim" and str(item.get("key") or "").endswith("_" + name) \
                 and item.get("value") is not None:
             return item["value"], item["id"]
     return None
 
 
 def plan_b(inputs: dict[str, Any]) -> dict[str, Any]:
-    """The hinted tool, else the unused tool the request names first; each argument
-    from the conversation, else an observation, else a claim, else id or default."""
+    """The hinted tool, else the unused tool the request names first; each argument is
+    an allowed value the user named, else a tool result, else a value the user stated,
+    else a claim, else the user's id or the default."""
     tool = _choose_tool(inputs)
     if tool is None:
         return {"tool": None, "args": {}, "text": "Nothing more to call.", "cites": []}
@@ -244,7 +250,8 @@ def plan_b(inputs: dict[str, Any]) -> dict[str, Any]:
     cites: list[str] = []
     for param in tool.get("params") or []:
         name = param.get("name")
-        got = _from_turns(param, inputs) or _from_evidence(param, inputs)
+        got = (_named_in_turns(param, inputs) or _from_evidence(param, inputs, "observation")
+               or _said_in_turns(param, inputs) or _from_evidence(param, inputs, "claim"))
         if got is None and name == "user_id" and inputs.get("user_id"):
             got = (inputs["user_id"], "")
         if got is None and param.get("default") is not None:
