@@ -109,6 +109,9 @@ def test_served_model_and_disk_cache_make_a_rerun_free(suite, tmp_path, counting
                  "--methods", "ours,llm_judge", "--no-progress", "--out", str(local)]) == 0
     assert answers("local") == answers("one")  # the served model is the same policy
     assert (local / ".litellm-cache").is_dir()  # the default cache: in the results folder
+    from repair_core.model import import_litellm
+
+    assert import_litellm().cache is None  # a process setting: off again after the run
 
 
 def _grid_module():

@@ -93,12 +93,20 @@ def _cache(args: argparse.Namespace, out: Path | None) -> Path | None:
     return folder
 
 
+def _uncache(args: argparse.Namespace) -> None:
+    """Turn the cache off again: it is a process setting, and `main` may be called
+    again in the same process (tests, the dashboard)."""
+    if args.no_cache or args.cache or getattr(args, "bench_command", "") == "run":
+        from ..bench._cache import use_disk_cache
+
+        use_disk_cache(None)
+
+
 def run_generate(args: argparse.Namespace) -> int:
     from ..bench import generate_suite
 
     model = _model(args)
     out = Path(args.out or f"sample_traces/{args.suite}")
-    _cache(args, None)
     if args.api_base:  # the generator's agents call the model without an api_base of their own
         from ..model import import_litellm
 
@@ -107,9 +115,11 @@ def run_generate(args: argparse.Namespace) -> int:
         litellm.api_base = args.api_base
         litellm.api_key = litellm.api_key or "dgrr-local"
     try:
+        _cache(args, None)
         manifest = generate_suite(args.suite, out, seed=args.seed,
                                   longmemeval=args.longmemeval, model=model, count=args.count)
     finally:
+        _uncache(args)
         if args.api_base:
             litellm.api_base, litellm.api_key = saved
     print(f"wrote {manifest['cases']} cases to {out} (manifest: {out / 'manifest.json'})")
@@ -125,11 +135,13 @@ def run_run(args: argparse.Namespace) -> int:
     model = _model(args)
     paths = suite_case_paths(args.suite)
     out = Path(args.out)
-    cache = _cache(args, out)
     start = time.perf_counter()
-    results = run_bench(paths, methods, out, model=model, api_base=args.api_base,
-                        workers=args.workers, suite=args.suite, progress=not args.no_progress,
-                        cache_dir=cache)
+    try:
+        results = run_bench(paths, methods, out, model=model, api_base=args.api_base,
+                            workers=args.workers, suite=args.suite,
+                            progress=not args.no_progress, cache_dir=_cache(args, out))
+    finally:
+        _uncache(args)
     suite = args.suite if args.suite in ("controlled", "adapted") else "custom"
     write_outputs(results, out, suite, {"model": model})
     errors = sum(1 for r in results if r.error)
