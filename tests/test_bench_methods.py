@@ -19,9 +19,10 @@ CASES += sorted(glob.glob(str(ROOT / "sample_traces" / "controlled" / "ctl-00*.j
 CASES += sorted(glob.glob(str(ROOT / "sample_traces" / "adapted" / "adp-00[1-4]*.json")))
 
 
-def test_registry_has_the_ten_methods():
+def test_registry_has_the_twelve_methods():
     assert set(METHODS) == set(METHOD_LABELS) == {
-        "ours", "no_repair", "full_reset", "delete_retrieved", "memaudit", "llm_judge",
+        "ours", "no_repair", "full_reset", "delete_retrieved", "delete_faults_rerun",
+        "delete_restore_rerun", "memaudit", "llm_judge",
         "agenttrace", "ours_no_planner", "ours_no_support_check",
         "ours_no_selective_replay"}
     assert method_names("all") == list(METHOD_LABELS)
@@ -78,10 +79,13 @@ def test_baselines_on_the_example():
         set(full.store_edits.values()) == {"delete"}
     dr = decide("delete_retrieved", case)
     assert set(dr.store_edits) == {"m2", "m3", "m4", "m5"}
-    # the auditor flags m3: it contradicts m1 on seat_pref with lower trust
+    # the auditor flags m3: it contradicts m1 on seat_pref with the lower trust (trust
+    # now drawn from one distribution for every record)
     assert decide("memaudit", case).store_edits == {"m3": "delete"}
     judge = decide("llm_judge", case)
-    assert judge.store_edits == {"m3": "delete", "m6": "delete"}
+    # the open judge (judge/v2), by the reference model's own reading, deletes the flagged
+    # record only: nothing tells it m6 was derived from m3 (no rule of ours, no edges)
+    assert judge.store_edits == {"m3": "delete"}
     # the first wrong step is the read s1 that returned m3: everything from it is redone
     assert judge.replay == {s.id for s in case.trajectory}
     trace = decide("agenttrace", case)

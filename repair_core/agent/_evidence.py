@@ -10,8 +10,14 @@ from .._case import Claim, MemoryRecord, ToolObservation, Turn
 __all__ = ["record_item", "claim_item", "observation_item", "request_item", "ordered"]
 
 
-def request_item(turn: Turn) -> dict[str, Any]:
-    return {"id": turn.id, "kind": "request", "text": turn.text}
+def request_item(turn: Turn, earlier: Iterable[Turn] = ()) -> dict[str, Any]:
+    """The current user turn; with `earlier`, the conversation's earlier user turns too
+    (oldest first), which a policy may read and cite by id."""
+    item: dict[str, Any] = {"id": turn.id, "kind": "request", "text": turn.text}
+    before = [{"id": t.id, "text": t.text} for t in earlier if t.seq < turn.seq]
+    if before:
+        item["earlier"] = before
+    return item
 
 
 def record_item(rec: MemoryRecord) -> dict[str, Any]:

@@ -134,24 +134,27 @@ class Agent:
 
     def _claim(self, rec: _Recorder, turn: Turn, user_id: str, read: MemoryRead,
                records: list[dict[str, Any]], key: str) -> Claim | None:
-        inputs = {"user_id": user_id, "request": request_item(turn), "slot": key,
+        inputs = {"user_id": user_id, "request": request_item(turn, rec.turns), "slot": key,
                   "evidence": records}
         try:
             out = self.client.complete_json("claim", inputs)
         except ModelError:
             return None
+        said = {t.id for t in rec.turns}  # a cited user turn (this one or an earlier one)
         deps = [Dep(id=read.id, label="cite")]
         deps += [Dep(id=c, label="cite", sufficient=(c == out.support))
-                 for c in dict.fromkeys(out.cites) if c != turn.id]
-        if out.support and out.support not in out.cites and out.support != turn.id:
+                 for c in dict.fromkeys(out.cites) if c not in said]
+        if out.support and out.support not in out.cites and out.support not in said:
             deps.append(Dep(id=out.support, label="cite", sufficient=True))
+        if out.support in said:
+            deps.append(Dep(id=out.support, label="support"))
         return rec.step(Claim, turn, type="claim", text=out.text, key=out.key or key,
                         value=out.value, deps=deps)
 
     def _tool_step(self, rec: _Recorder, turn: Turn, user_id: str, tool_names: list[str],
                    done: list[str], evidence: list[dict[str, Any]], world: World
                    ) -> ToolObservation | None:
-        inputs = {"user_id": user_id, "request": request_item(turn),
+        inputs = {"user_id": user_id, "request": request_item(turn, rec.turns),
                   "tools": self.tools.describe(tool_names), "tool_hint": None, "done": done,
                   "evidence": evidence}
         try:
@@ -164,8 +167,7 @@ class Agent:
         plan = rec.step(Plan, turn, type="plan", text=out.text, tool=out.tool,
                         args=dict(out.args),
                         deps=[Dep(id=turn.id, label="initiate"),
-                              *(Dep(id=c, label="cite") for c in dict.fromkeys(out.cites)
-                                if c != turn.id)])
+                              *_cite_deps(out.cites, rec.turns)])
         shown = ", ".join(f"{k}={v}" for k, v in out.args.items())
         action = rec.step(ToolAction, turn, type="tool_action", text=f"{out.tool}({shown})",
                           tool=out.tool, args=dict(out.args),
@@ -183,7 +185,8 @@ class Agent:
 
     def _answer(self, rec: _Recorder, turn: Turn, user_id: str,
                 evidence: list[dict[str, Any]]) -> Answer:
-        inputs = {"user_id": user_id, "request": request_item(turn), "evidence": evidence}
+        inputs = {"user_id": user_id, "request": request_item(turn, rec.turns),
+                  "evidence": evidence}
         try:
             out = self.client.complete_json("answer", inputs)
             text, cites = out.text, list(out.cites)
@@ -191,12 +194,12 @@ class Agent:
             text, cites = f"(no answer: {exc})", []
         return rec.step(Answer, turn, type="answer", text=text,
                         deps=[Dep(id=turn.id, label="initiate"),
-                              *(Dep(id=c, label="cite") for c in dict.fromkeys(cites)
-                                if c != turn.id)])
+                              *_cite_deps(cites, rec.turns)])
 
     def _remember(self, rec: _Recorder, turn: Turn, user_id: str, store: MemoryStore,
                   evidence: list[dict[str, Any]], created: set[str]) -> None:
-        inputs = {"user_id": user_id, "request": request_item(turn), "op": "add", "slot": None,
+        inputs = {"user_id": user_id, "request": request_item(turn, rec.turns), "op": "add",
+                  "slot": None,
                   "evidence": evidence,
                   "memory": [record_item(r) for r in store.active() if r.user_id == user_id]}
         try:
@@ -277,6 +280,15 @@ class Agent:
                "trajectory": [s.model_dump(mode="json") for s in rec.steps],
                "faults": list(faults), "tools": tools}
         return case_from_data(doc, source=f"agent run {case_id}")
+
+
+def _cite_deps(cites: Iterable[str], turns: Sequence[Turn]) -> list[Dep]:
+    """Deps of cited ids: an earlier user turn is an `initiate` premise (the current
+    one already is), anything else a `cite`."""
+    said = {t.id for t in turns}
+    current = turns[-1].id if turns else None
+    return [Dep(id=c, label="initiate" if c in said else "cite")
+            for c in dict.fromkeys(cites) if c != current]
 
 
 def _mentions(text: str, phrase: str) -> bool:

@@ -26,6 +26,10 @@ __all__ = [
     "METHOD_LABELS",
     "BASELINES",
     "ABLATIONS",
+    "AUDIT_TRUST",
+    "audit_view",
+    "open_judge_inputs",
+    "retired_by_faults",
     "method_names",
     "decide",
 ]
@@ -141,23 +145,74 @@ def no_repair(case: Case, client: Any = None) -> RepairDecision:
                           kind="store_only")
 
 
+def _whole_session(case: Case) -> frozenset[str]:
+    return _with_answer(case, (s.id for s in case.trajectory))
+
+
 def full_reset(case: Case, client: Any = None) -> RepairDecision:
-    """Baseline: wipe the whole active store, then retry the final user turn."""
+    """Baseline: wipe the whole active store, then re-run the whole session on the empty
+    store: every step of every turn is replayed in order, each prompt showing the
+    conversation up to its turn (so a model that reads the user's earlier turns can
+    recover what the user said; facts only memory held are gone)."""
     edits: dict[str, MemoryAction] = {m.id: "delete" for m in case.memory
                                       if m.status == "active"}
     return RepairDecision(method="full_reset", store_edits=edits,
-                          replay=_with_answer(case, _final_turn_steps(case)), kind="store_only")
+                          replay=_whole_session(case), kind="store_only")
 
 
 def delete_retrieved(case: Case, client: Any = None) -> RepairDecision:
     """Baseline: delete every record any memory read of the failed run returned, then
-    retry the final user turn."""
+    re-run the whole session (as `full_reset`) on what is left."""
     returned = {r for s in case.trajectory if s.type == "memory_read"
                 for r in getattr(s, "returned", [])}
     edits: dict[str, MemoryAction] = {m.id: "delete" for m in case.memory
                                       if m.id in returned and m.status == "active"}
     return RepairDecision(method="delete_retrieved", store_edits=edits,
-                          replay=_with_answer(case, _final_turn_steps(case)), kind="store_only")
+                          replay=_whole_session(case), kind="store_only")
+
+
+def delete_faults_rerun(case: Case, client: Any = None) -> RepairDecision:
+    """Naive baseline: delete the diagnosed faults and re-run the final user turn (no
+    dependency analysis: copies of a fault stay, and records a fault retired stay
+    retired)."""
+    edits: dict[str, MemoryAction] = {m: "delete" for m in case.faults}
+    return RepairDecision(method="delete_faults_rerun", store_edits=edits,
+                          replay=_with_answer(case, _final_turn_steps(case)),
+                          reasons={m: "diagnosed fault" for m in case.faults},
+                          kind="store_only")
+
+
+def retired_by_faults(case: Case) -> list[str]:
+    """Records the faults' lineage retired: an inactive record that the write producing
+    a fault also retired (a consolidation's sources, a superseded record), or that a
+    fault names as consolidated or superseded."""
+    records = {m.id: m for m in case.memory}
+    faults = [records[f] for f in case.faults if f in records]
+    writers = {d.id for f in faults for d in f.deps if d.label == "produce"}
+    named = {d.id for f in faults for d in f.deps
+             if d.label in ("consolidate", "supersede", "update") and d.id in records}
+    out = []
+    for m in case.memory:
+        if m.status == "active" or m.id in case.faults:
+            continue
+        if m.id in named or any(d.id in writers and d.label in ("delete", "supersede",
+                                                                 "consolidate", "update")
+                                for d in m.deps):
+            out.append(m.id)
+    return out
+
+
+def delete_restore_rerun(case: Case, client: Any = None) -> RepairDecision:
+    """Naive baseline: delete the diagnosed faults, restore the records their lineage
+    retired (`retired_by_faults`), and re-run the final user turn."""
+    edits: dict[str, MemoryAction] = {m: "delete" for m in case.faults}
+    back = retired_by_faults(case)
+    edits.update({m: "restore" for m in back})
+    reasons = {m: "diagnosed fault" for m in case.faults}
+    reasons.update({m: "retired by a fault's lineage" for m in back})
+    return RepairDecision(method="delete_restore_rerun", store_edits=edits,
+                          replay=_with_answer(case, _final_turn_steps(case)),
+                          reasons=reasons, kind="store_only")
 
 
 # --- text-only helpers for the model-driven baselines -----------------------------------
@@ -226,6 +281,8 @@ METHODS: dict[str, MethodFn] = {
     "no_repair": no_repair,
     "full_reset": full_reset,
     "delete_retrieved": delete_retrieved,
+    "delete_faults_rerun": delete_faults_rerun,
+    "delete_restore_rerun": delete_restore_rerun,
     "ours_no_planner": ours_no_planner,
     "ours_no_support_check": ours_no_support_check,
     "ours_no_selective_replay": ours_no_selective_replay,
@@ -236,6 +293,8 @@ METHOD_LABELS: dict[str, str] = {
     "no_repair": "No repair",
     "full_reset": "Full memory reset",
     "delete_retrieved": "Delete retrieved memories",
+    "delete_faults_rerun": "Delete faults, re-run turn",
+    "delete_restore_rerun": "Delete faults + restore, re-run turn",
     "memaudit": "MemAudit-style",
     "llm_judge": "LLM-judge repair",
     "agenttrace": "AgentTrace-style",
@@ -246,8 +305,8 @@ METHOD_LABELS: dict[str, str] = {
 }
 """Row labels of the result tables, in table order."""
 
-BASELINES = ("no_repair", "full_reset", "delete_retrieved", "memaudit", "llm_judge",
-             "agenttrace")
+BASELINES = ("no_repair", "full_reset", "delete_retrieved", "delete_faults_rerun",
+             "delete_restore_rerun", "memaudit", "llm_judge", "agenttrace")
 ABLATIONS = ("ours_no_planner", "ours_no_support_check", "ours_no_selective_replay")
 
 
@@ -292,9 +351,26 @@ def _client(client: Any) -> Any:
 
 
 
+AUDIT_TRUST = (0.5, 0.95)
+"""MemAudit's trust scores: one distribution, U(0.5, 0.95), for every record, faulty or
+not (the auditor cannot learn a record's status from its score)."""
+
+
+def audit_view(case: Case) -> Case:
+    """The case as MemAudit sees it: every record's trust drawn afresh from
+    `AUDIT_TRUST`, seeded by case and record id (the generator's scores are not used)."""
+    import random
+
+    lo, hi = AUDIT_TRUST
+    memory = [m.model_copy(update={"trust": round(random.Random(
+        f"memaudit:{case.case_id}:{m.id}").uniform(lo, hi), 2)}) for m in case.memory]
+    return case.model_copy(update={"memory": memory})
+
+
 def memaudit(case: Case, client: Any = None) -> RepairDecision:
     """Baseline (MemAudit-style): the auditor model examines every active record against
-    the rest of the active store (one call per record); flagged records are deleted (the
+    the rest of the active store (one call per record), with trust scores from one
+    distribution for every record (`audit_view`); flagged records are deleted (the
     diagnosed faults when it flags none), then the final user turn is retried."""
     from .._errors import ModelError
     from ..model import audit_inputs
@@ -303,11 +379,12 @@ def memaudit(case: Case, client: Any = None) -> RepairDecision:
     calls0, tokens0 = client.calls, client.tokens
     flags: list[str] = []
     notes: list[str] = []
-    for m in case.memory:
+    view = audit_view(case)
+    for m in view.memory:
         if m.status != "active":
             continue
         try:
-            if client.complete_json("audit", audit_inputs(case, m.id)).suspicious:
+            if client.complete_json("audit", audit_inputs(view, m.id)).suspicious:
                 flags.append(m.id)
         except ModelError as exc:
             notes.append(f"audit of {m.id} failed: {exc}")
@@ -322,31 +399,80 @@ def memaudit(case: Case, client: Any = None) -> RepairDecision:
                           tokens=client.tokens - tokens0, kind="store_only")
 
 
+def open_judge_inputs(case: Case) -> dict[str, Any]:
+    """What the open judge (judge/v2) is shown: the run as a log (user turns and steps in
+    order, reads with the ids they returned), the active memory with the step that wrote
+    each record, the retired records with the step that retired them, and the diagnosed
+    faults as flagged records. No dependency edges, no rules."""
+    steps = {s.id: s for s in case.trajectory}
+
+    def writer(m: Any) -> str | None:
+        return next((d.id for d in m.deps if d.label == "produce" and d.id in steps), None)
+
+    def retirer(m: Any) -> str | None:
+        return next((d.id for d in m.deps if d.label in ("delete", "supersede", "update",
+                                                            "consolidate")
+                     and d.id in steps), None)
+
+    def rec(m: Any) -> dict[str, Any]:
+        return {"id": m.id, "user_id": m.user_id, "text": m.text, "key": m.key,
+                "value": m.value, "written_by": writer(m)}
+
+    log: list[tuple[int, dict[str, Any]]] = [
+        (t.seq, {"id": t.id, "type": "turn", "text": t.text}) for t in case.session]
+    for s in case.trajectory:
+        item: dict[str, Any] = {"id": s.id, "type": s.type, "turn": s.turn, "text": s.text}
+        if s.type == "memory_read":
+            item["returned"] = list(getattr(s, "returned", []))
+        if s.type == "claim":
+            item["key"], item["value"] = getattr(s, "key", None), getattr(s, "value", None)
+        log.append((s.seq, item))
+    by_id = {m.id: m for m in case.memory}
+    return {"user_id": case.user_id,
+            "flagged": [rec(by_id[f]) for f in case.faults if f in by_id],
+            "trajectory": [item for _, item in sorted(log, key=lambda x: x[0])],
+            "memory": [rec(m) for m in case.memory if m.status == "active"],
+            "retired": [{**rec(m), "status": m.status, "retired_by": retirer(m)}
+                        for m in case.memory if m.status != "active"]}
+
+
 def llm_judge(case: Case, client: Any = None) -> RepairDecision:
     """Baseline (LLM-judge repair, in the spirit of Reflexion/Self-Refine): the judge
-    model reads the failed run, the active memory and the diagnosed faults (one call) and
-    names the records to delete and the steps to revise. Our reading of "revise": redo
-    the run from the first step the judge names, replaying every later step. If the call
-    fails, the faults are deleted and only the answer is regenerated."""
+    model gets the open prompt judge/v2 (one call) with `open_judge_inputs`, and
+    chooses per record delete, revise (removed; the redo writes again), restore or keep,
+    and the step to redo from. The run is redone from that step: every later step is
+    replayed with the edited store (only the final turn when it names none). If the
+    call fails, the faults are deleted and only the final turn is re-run."""
     from .._errors import ModelError
-    from ..model import judge_inputs
 
     client = _client(client)
     calls0, tokens0 = client.calls, client.tokens
-    try:
-        out = client.complete_json("judge", judge_inputs(case))
-        delete, revise, notes = list(out.delete), list(out.revise), (out.reason,)
-    except ModelError as exc:
-        delete, revise, notes = list(case.faults), [], (f"judge failed: {exc}",)
-    records = {m.id for m in case.memory}
+    records = {m.id: m for m in case.memory}
+    edits: dict[str, MemoryAction] = {}
+    reasons: dict[str, str] = {}
     seqs = {s.id: s.seq for s in case.trajectory}
-    named = [seqs[s] for s in revise if s in seqs]
-    start = min(named, default=seqs[case.final_answer().id])
-    redo = {sid for sid, q in seqs.items() if q >= start}
-    edits: dict[str, MemoryAction] = {m: "delete" for m in delete if m in records}
+    try:
+        out = client.complete_json("judge", open_judge_inputs(case))
+        for v in out.records:
+            if v.id not in records:
+                continue
+            active = records[v.id].status == "active"
+            if v.action in ("delete", "revise") and active:
+                edits[v.id] = "delete"
+            elif v.action == "restore" and not active:
+                edits[v.id] = "restore"
+            else:
+                continue
+            reasons[v.id] = f"the judge chose {v.action}: {v.reason}".rstrip(": ")
+        start = seqs.get(out.redo_from or "")
+        notes: tuple[str, ...] = (out.reason,)
+    except ModelError as exc:
+        edits = {m: "delete" for m in case.faults}
+        start, notes = None, (f"judge failed: {exc}",)
+    redo = ({sid for sid, q in seqs.items() if q >= start} if start is not None
+            else set(_final_turn_steps(case)))
     return RepairDecision(method="llm_judge", store_edits=edits,
-                          replay=_with_answer(case, redo),
-                          reasons={m: "the judge deleted it" for m in edits},
+                          replay=_with_answer(case, redo), reasons=reasons,
                           notes=notes, llm_calls=client.calls - calls0,
                           tokens=client.tokens - tokens0)
 

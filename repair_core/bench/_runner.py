@@ -22,7 +22,8 @@ from .._errors import DgrrError
 from .._io import atomic_write_json
 from .._load import load_case
 from ._methods import RepairDecision, decide
-from ._metrics import CaseResult, contains_required_facts
+from ._metrics import CaseResult
+from ._normalise import all_facts_stated
 
 __all__ = ["evaluate", "run_bench", "result_path", "load_results", "suite_case_paths",
            "SUITE_DIRS"]
@@ -84,7 +85,7 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         notes += [f"skipped write {w.step}: {w.reason}" for w in res.report.skipped_writes]
         notes += [f"failure at {f.step} ({f.stage}): {f.error}" for f in res.report.failures]
     active_ids = {m.id for m in active}
-    recovered = contains_required_facts(answer, ev.required_facts)
+    recovered = all_facts_stated(answer, ev.required_facts)
     recurred: bool | None = None
     probe_answer = None
     if recovered:
@@ -92,7 +93,7 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
 
         probe_answer = recurrence_probe(active, case.user_id, _final_turn_text(case),
                                         model=model, api_base=api_base, domain=case.domain)
-        recurred = not contains_required_facts(probe_answer, ev.required_facts)
+        recurred = not all_facts_stated(probe_answer, ev.required_facts)
     return CaseResult(
         case_id=case.case_id, method=method, **labels, answer=answer, recovered=recovered,
         recurred=recurred, probe_answer=probe_answer,
@@ -104,8 +105,12 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         llm_calls=calls, tokens=tokens, seconds=time.perf_counter() - start, notes=notes)
 
 
-def _run_one(path: str, method: str, out: str, model: str, api_base: str | None
-             ) -> tuple[str, str, bool]:
+def _run_one(path: str, method: str, out: str, model: str, api_base: str | None,
+             cache_dir: str | None = None) -> tuple[str, str, bool]:
+    if cache_dir is not None:
+        from ._cache import use_disk_cache
+
+        use_disk_cache(cache_dir)
     case = load_case(path)
     try:
         result = evaluate(case, method, model=model, api_base=api_base)
@@ -186,25 +191,28 @@ def load_results(out: Path, methods: Iterable[str] | None = None,
 def run_bench(paths: Sequence[Path], methods: Sequence[str], out: Path, *,
               model: str = "dgrr/reference", api_base: str | None = None, workers: int = 1,
               suite: str = "custom", progress: bool = True,
-              on_result: Callable[[str, str], None] | None = None) -> list[CaseResult]:
+              on_result: Callable[[str, str], None] | None = None,
+              cache_dir: Path | None = None) -> list[CaseResult]:
     """Run every method on every case not already done, storing each result as it
-    finishes; return all results of these cases and methods."""
+    finishes; return all results of these cases and methods. With `cache_dir`, every
+    model call goes through litellm's disk cache there (a re-run is free)."""
     out.mkdir(parents=True, exist_ok=True)
     _check_meta(out, {"suite": suite, "model": model, "api_base": api_base})
     ids = _case_ids(paths)
     todo = [(str(p), m) for p, cid in zip(paths, ids, strict=True) for m in methods if not _done(out, m, cid)]
     bar = _progress(len(paths) * len(methods), len(paths) * len(methods) - len(todo), progress)
+    cache = str(cache_dir) if cache_dir is not None else None
     try:
         if workers <= 1:
             for path, m in todo:
-                done = _run_one(path, m, str(out), model, api_base)
+                done = _run_one(path, m, str(out), model, api_base, cache)
                 bar.update(1)
                 if on_result:
                     on_result(done[0], done[1])
         else:
             pool = ProcessPoolExecutor(max_workers=workers)
             try:
-                futures = [pool.submit(_run_one, path, m, str(out), model, api_base)
+                futures = [pool.submit(_run_one, path, m, str(out), model, api_base, cache)
                            for path, m in todo]
                 for fut in as_completed(futures):
                     done = fut.result()

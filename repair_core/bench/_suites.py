@@ -58,25 +58,57 @@ def _write(out: Path, suite: str, seed: int, cases: list[Case], **extra: Any) ->
 
 
 def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | None = None,
-                   model: str = "dgrr/reference", progress: bool = False) -> dict[str, Any]:
-    """Generate the `controlled` or `adapted` suite into `out`; returns the manifest."""
+                   model: str = "dgrr/reference", progress: bool = False,
+                   count: int | None = None) -> dict[str, Any]:
+    """Generate the `controlled` or `adapted` suite into `out` with `model` playing the
+    agent; returns the manifest. `count` keeps only the first `count` cases."""
+    if count is not None and count < 1:
+        raise DgrrError(f"--count: must be at least 1, got {count}")
     if suite == "controlled":
         if longmemeval:
             raise DgrrError("--longmemeval: only for --suite adapted")
-        return _write(out, suite, seed, _controlled(seed, model))
+        cases, skipped = _controlled(seed, model, count)
+        if not cases:
+            raise DgrrError(f"--model {model}: no slot of the controlled suite could be "
+                            "filled (the injected faults never change its answer)")
+        return _write(out, suite, seed, cases, **_by(model),
+                      **({"skipped_slots": skipped} if skipped else {}))
     if suite == "adapted":
-        cases, source = _adapted(seed, longmemeval, model)
-        return _write(out, suite, seed, cases, source=source)
+        cases, source = _adapted(seed, longmemeval, model, count)
+        return _write(out, suite, seed, cases, source=source, **_by(model))
     raise DgrrError(f"--suite: unknown suite {suite!r}; choose controlled or adapted")
 
 
-def _controlled(seed: int, model: str) -> list[Case]:
+def _by(model: str) -> dict[str, str]:
+    """The manifest names the generating model unless it is the default one."""
+    return {} if model == "dgrr/reference" else {"model": model}
+
+
+def _controlled(seed: int, model: str, count: int | None = None
+                ) -> tuple[list[Case], list[str]]:
+    """The cases, and the slots no design could fill with this model. Only the default
+    model must fill every slot: another model may be one a fault cannot mislead (the
+    `reference-b` policy reads the user's earlier turns, so a stale record whose new value
+    the user stated does not change its answer); its unfillable slots are skipped and
+    listed, and later slots are used until `count` cases exist."""
     from ._controlled import build_controlled_case, controlled_slots
 
-    return [build_controlled_case(slot, seed, model=model)[0] for slot in controlled_slots(seed)]
+    cases: list[Case] = []
+    skipped: list[str] = []
+    for slot in controlled_slots(seed):
+        if count is not None and len(cases) >= count:
+            break
+        try:
+            cases.append(build_controlled_case(slot, seed, model=model)[0])
+        except DgrrError as exc:
+            if model == "dgrr/reference":
+                raise
+            skipped.append(f"slot {slot.index} ({slot.domain}, {slot.fault_type}): {exc}")
+    return cases, skipped
 
 
-def _adapted(seed: int, path: str | None, model: str) -> tuple[list[Case], str]:
+def _adapted(seed: int, path: str | None, model: str, count: int | None = None
+             ) -> tuple[list[Case], str]:
     from ._adapted import (
         ADAPTED_COUNTS,
         FACTS,
@@ -96,7 +128,7 @@ def _adapted(seed: int, path: str | None, model: str) -> tuple[list[Case], str]:
         source = "built-in synthetic LongMemEval-format histories"
         by_q = {f[1]: list(f[4]) for f in FACTS}
         wrong_of = {i.question_id: by_q[i.question] for i in items}
-    counts = adapted_fault_counts(seed)
+    counts = adapted_fault_counts(seed)[:count]
     cases: list[Case] = []
     for item in items:
         if len(cases) == len(counts):

@@ -22,6 +22,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--seed", type=int, default=42,
                    help="seed of every random choice; the same seed gives identical files")
     g.add_argument("--out", help="folder to write (default sample_traces/<suite>)")
+    g.add_argument("--model", default="dgrr/reference",
+                   help="litellm model string of the agent whose failed runs are recorded "
+                        "(default dgrr/reference; built-in: dgrr/reference, "
+                        "dgrr/reference-b, with an optional /noise=P)")
+    g.add_argument("--noise", type=float, default=None, metavar="P",
+                   help="slip rate of a built-in dgrr/ model (same as the /noise=P suffix)")
+    g.add_argument("--count", type=int, default=None, metavar="K",
+                   help="generate only the first K cases of the suite")
+    g.add_argument("--api-base", default=None,
+                   help="base URL of an OpenAI-compatible server for --model")
+    g.add_argument("--cache", default=None, metavar="DIR",
+                   help="litellm disk cache folder (default: none, so a suite folder stays "
+                        "clean)")
+    g.add_argument("--no-cache", action="store_true", help="call the model every time")
     g.add_argument("--longmemeval", metavar="FILE",
                    help="adapted suite: build it from this LongMemEval-format file instead "
                         "of the built-in chat histories")
@@ -37,6 +51,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(default: the offline reference model)")
     r.add_argument("--api-base", default=None,
                    help="base URL of an OpenAI-compatible server for --model")
+    r.add_argument("--noise", type=float, default=None, metavar="P",
+                   help="slip rate of a built-in dgrr/ model (same as the /noise=P suffix)")
+    r.add_argument("--cache", default=None, metavar="DIR",
+                   help="litellm disk cache folder: a re-run with the same prompts makes no "
+                        "model requests (default: <out>/.litellm-cache)")
+    r.add_argument("--no-cache", action="store_true", help="call the model every time")
     r.add_argument("--workers", type=int, default=1,
                    help="cases repaired in parallel processes")
     r.add_argument("--out", required=True, help="results folder (re-use it to resume)")
@@ -50,11 +70,58 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=lambda args: (p.print_help(sys.stderr), 2)[1])
 
 
+def _model(args: argparse.Namespace) -> str:
+    """--model with --noise folded in, checked before any work starts."""
+    from ..bench._cache import with_noise_suffix
+    from ..model._builtin import resolve_builtin
+
+    model = with_noise_suffix(args.model, args.noise)
+    try:
+        resolve_builtin(model)
+    except DgrrError as exc:
+        raise DgrrError(f"--model: {exc}") from None
+    return model
+
+
+def _cache(args: argparse.Namespace, out: Path | None) -> Path | None:
+    """The disk cache folder: --cache, else `<out>/.litellm-cache` (for a run), else none."""
+    from ..bench._cache import use_disk_cache
+
+    folder = (None if args.no_cache else Path(args.cache) if args.cache
+              else out / ".litellm-cache" if out is not None else None)
+    use_disk_cache(folder)
+    return folder
+
+
+def _uncache(args: argparse.Namespace) -> None:
+    """Turn the cache off again: it is a process setting, and `main` may be called
+    again in the same process (tests, the dashboard)."""
+    if args.no_cache or args.cache or getattr(args, "bench_command", "") == "run":
+        from ..bench._cache import use_disk_cache
+
+        use_disk_cache(None)
+
+
 def run_generate(args: argparse.Namespace) -> int:
     from ..bench import generate_suite
 
+    model = _model(args)
     out = Path(args.out or f"sample_traces/{args.suite}")
-    manifest = generate_suite(args.suite, out, seed=args.seed, longmemeval=args.longmemeval)
+    if args.api_base:  # the generator's agents call the model without an api_base of their own
+        from ..model import import_litellm
+
+        litellm = import_litellm()
+        saved = litellm.api_base, litellm.api_key
+        litellm.api_base = args.api_base
+        litellm.api_key = litellm.api_key or "dgrr-local"
+    try:
+        _cache(args, None)
+        manifest = generate_suite(args.suite, out, seed=args.seed,
+                                  longmemeval=args.longmemeval, model=model, count=args.count)
+    finally:
+        _uncache(args)
+        if args.api_base:
+            litellm.api_base, litellm.api_key = saved
     print(f"wrote {manifest['cases']} cases to {out} (manifest: {out / 'manifest.json'})")
     return 0
 
@@ -65,13 +132,18 @@ def run_run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise DgrrError(f"--workers: must be at least 1, got {args.workers}")
     methods = method_names(args.methods)
+    model = _model(args)
     paths = suite_case_paths(args.suite)
     out = Path(args.out)
     start = time.perf_counter()
-    results = run_bench(paths, methods, out, model=args.model, api_base=args.api_base,
-                        workers=args.workers, suite=args.suite, progress=not args.no_progress)
+    try:
+        results = run_bench(paths, methods, out, model=model, api_base=args.api_base,
+                            workers=args.workers, suite=args.suite,
+                            progress=not args.no_progress, cache_dir=_cache(args, out))
+    finally:
+        _uncache(args)
     suite = args.suite if args.suite in ("controlled", "adapted") else "custom"
-    write_outputs(results, out, suite, {"model": args.model})
+    write_outputs(results, out, suite, {"model": model})
     errors = sum(1 for r in results if r.error)
     print(f"{len(results)} results ({len(paths)} cases x {len(methods)} methods) in "
           f"{time.perf_counter() - start:.1f} s; tables in {out / 'table.md'}"

@@ -3,10 +3,12 @@
 Importing this package does not import litellm; the first call does.
 """
 
+from ._builtin import POLICIES, resolve_builtin
 from ._client import CallRecord, ModelClient
 from ._contracts import (
     OUTPUT_SCHEMAS,
     PROMPT_VERSION,
+    STAGE_VERSIONS,
     STAGES,
     AnswerOut,
     AuditOut,
@@ -26,11 +28,14 @@ from ._contracts import (
 from ._inputs import audit_inputs, judge_inputs
 from ._provider import REFERENCE_MODEL, import_litellm, register_provider
 from ._reference import count_tokens, reference_reply
+from ._reference_b import reference_b_reply
 
 __all__ = [
     "OUTPUT_SCHEMAS",
+    "POLICIES",
     "PROMPT_VERSION",
     "REFERENCE_MODEL",
+    "STAGE_VERSIONS",
     "STAGES",
     "AnswerOut",
     "AuditOut",
@@ -49,7 +54,9 @@ __all__ = [
     "import_litellm",
     "judge_inputs",
     "parse_prompt",
+    "reference_b_reply",
     "reference_reply",
+    "resolve_builtin",
     "register_provider",
     "render_prompt",
     "template",

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -28,6 +28,8 @@ __all__ = [
     "ConsolidateOut",
     "AuditOut",
     "JudgeOut",
+    "RecordVerdict",
+    "STAGE_VERSIONS",
     "OUTPUT_SCHEMAS",
     "template",
     "render_prompt",
@@ -38,6 +40,8 @@ __all__ = [
 ]
 
 PROMPT_VERSION = "v1"
+STAGE_VERSIONS: dict[str, str] = {"judge": "v2"}
+"""Stages whose current template is not PROMPT_VERSION (judge/v2: the open judge)."""
 PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
 _HEADER = re.compile(r"^dgrr-prompt: (\w+)/(v\d+)\s*$", re.M)
 _INPUT_MARK = "INPUT:\n"
@@ -130,13 +134,28 @@ class AuditOut(_Out):
     """Records it conflicts with."""
 
 
+class RecordVerdict(_Out):
+    """An open judge's action on one record (judge/v2)."""
+
+    id: str
+    """The record."""
+    action: Literal["keep", "delete", "revise", "restore"]
+    """What to do with it."""
+    reason: str = ""
+    """Why."""
+
+
 class JudgeOut(_Out):
     """A repair judge's decision over a failed run."""
 
     delete: list[str] = Field(default_factory=list)
-    """Record ids to delete."""
+    """Record ids to delete (judge/v1)."""
     revise: list[str] = Field(default_factory=list)
-    """Step ids to re-run."""
+    """Step ids to re-run (judge/v1)."""
+    records: list[RecordVerdict] = Field(default_factory=list)
+    """Per-record actions (judge/v2)."""
+    redo_from: str | None = None
+    """The step the run is redone from (judge/v2); null: only the final turn."""
     reason: str = ""
     """Why, in one sentence."""
     cites: list[str] = Field(default_factory=list)
@@ -164,7 +183,8 @@ def template(stage: str) -> str:
     """The stage's versioned template text."""
     if stage not in OUTPUT_SCHEMAS:
         raise KeyError(f"unknown prompt stage {stage!r}; known: {', '.join(STAGES)}")
-    return (PROMPTS_DIR / f"{stage}.{PROMPT_VERSION}.txt").read_text(encoding="utf-8")
+    version = STAGE_VERSIONS.get(stage, PROMPT_VERSION)
+    return (PROMPTS_DIR / f"{stage}.{version}.txt").read_text(encoding="utf-8")
 
 
 def render_prompt(stage: str, inputs: dict[str, Any]) -> list[dict[str, str]]:
@@ -220,9 +240,11 @@ def _cited(out: _Out) -> list[str]:
     ids: list[str] = []
     for name in ("cites", "delete", "revise"):
         ids.extend(getattr(out, name, None) or [])
-    for name in ("support", "derive"):
+    for name in ("support", "derive", "redo_from"):
         if (v := getattr(out, name, None)) is not None:
             ids.append(v)
+    if isinstance(out, JudgeOut):
+        ids.extend(v.id for v in out.records)
     if isinstance(out, MemoryWriteOut):
         for r in out.records:
             ids.extend(_cited(r))
@@ -235,7 +257,10 @@ def evidence_ids(inputs: dict[str, Any]) -> list[str]:
     request = inputs.get("request")
     if isinstance(request, dict) and request.get("id"):
         ids.append(request["id"])
-    for field in ("evidence", "records", "memory", "store", "faults", "trajectory"):
+        ids.extend(t["id"] for t in request.get("earlier") or [] if isinstance(t, dict)
+                   and "id" in t)
+    for field in ("evidence", "records", "memory", "store", "faults", "trajectory", "flagged",
+                  "retired"):
         ids.extend(item["id"] for item in inputs.get(field) or [] if isinstance(item, dict)
                    and "id" in item)
     record = inputs.get("record")

@@ -23,10 +23,17 @@ def import_litellm() -> Any:
     litellm.telemetry = False
     litellm.suppress_debug_info = True
     if "dgrr" not in _HANDLERS:
-        from ._reference import reference_reply
-
-        _install(litellm, "dgrr", reference_reply)
+        _install(litellm, "dgrr", _builtin_reply)
     return litellm
+
+
+def _builtin_reply(messages: list[dict[str, Any]], model: str = "reference") -> str:
+    """Serve `dgrr/<policy>[/noise=P]` through `_builtin.resolve_builtin`."""
+    from ._builtin import resolve_builtin
+
+    reply = resolve_builtin(f"dgrr/{model}")
+    assert reply is not None
+    return reply(messages)
 
 
 def register_provider(provider: str, reply: Callable[[list[dict[str, Any]]], str]) -> None:
@@ -45,7 +52,8 @@ def _install(litellm: Any, provider: str, reply: Callable[[list[dict[str, Any]]]
             model_response = kwargs.get("model_response")
             if model_response is None:
                 model_response = litellm.ModelResponse()
-            text = reply(messages)
+            text = (_builtin_reply(messages, model) if reply is _builtin_reply
+                    else reply(messages))
             prompt = sum(count_tokens(str(m.get("content") or "")) for m in messages)
             model_response.choices[0].message.content = text
             model_response.model = f"{provider}/{model}"

@@ -335,6 +335,32 @@ def judge_policy(inputs: dict[str, Any]) -> dict[str, Any]:
             "reason": f"the faults are marked by {', '.join(sorted(marks)) or 'nothing distinctive'}"}
 
 
+def open_judge_policy(inputs: dict[str, Any]) -> dict[str, Any]:
+    """judge/v2 (the open prompt), by this model's own reading: a flagged record is
+    wrong, so delete it; what it replaced is what was right, so restore the retired
+    records of its key that the step writing it retired; the run went wrong where it
+    first read a flagged record, so redo from that read."""
+    flagged = [f for f in inputs.get("flagged") or [] if isinstance(f, dict)]
+    ids = {f["id"] for f in flagged}
+    verdicts = [{"id": f["id"], "action": "delete", "reason": "flagged as suspect"}
+                for f in flagged]
+    for r in inputs.get("retired") or []:
+        if any(r.get("key") == f.get("key") and r.get("retired_by") is not None
+               and r.get("retired_by") == f.get("written_by") for f in flagged):
+            verdicts.append({"id": r["id"], "action": "restore",
+                             "reason": "replaced by a flagged record"})
+    first = next((s["id"] for s in inputs.get("trajectory") or []
+                  if ids & set(s.get("returned") or [])), None)
+    return {"records": verdicts, "redo_from": first, "cites": sorted(ids),
+            "reason": f"the run first read a flagged record at {first}" if first
+            else "no step read a flagged record"}
+
+
+def _judge(inputs: dict[str, Any]) -> dict[str, Any]:
+    """judge/v2 inputs carry `flagged`; judge/v1 inputs carry `faults`."""
+    return open_judge_policy(inputs) if "flagged" in inputs else judge_policy(inputs)
+
+
 POLICIES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "claim": claim_policy,
     "plan": plan_policy,
@@ -342,5 +368,5 @@ POLICIES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "memory_write": memory_write_policy,
     "consolidate": consolidate_policy,
     "audit": audit_policy,
-    "judge": judge_policy,
+    "judge": _judge,
 }

@@ -244,7 +244,7 @@ class _Run:
 
     def _request(self, step: Step) -> dict[str, Any]:
         turn = self.turns.get(step.turn) or Turn(id=step.turn, seq=0, text="")
-        return request_item(turn)
+        return request_item(turn, self.turns.values())  # earlier turns: the conversation
 
     def _deps_from(self, step: Step, cites: Iterable[str], support: str | None = None,
                    keep_labels: tuple[str, ...] = ("initiate",)) -> list[Dep]:
