@@ -28,7 +28,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--plan", metavar="EDITED_PLAN.json", default=None,
                    help="an edited plan report (same shape as `dgrr plan --json`)")
     p.add_argument("--force", action="store_true",
-                   help="apply plan edits even when they break the method's invariants")
+                   help="apply plan edits that override an invariant (needs --comment; a "
+                        "diagnosed fault is never re-admitted, even forced)")
+    p.add_argument("--comment", default=None,
+                   help="the reviewer's reason for the plan edits (required with --force)")
     p.add_argument("--observation", action="append", default=[], metavar="STEP=JSON",
                    help="hand-supplied output for a tool_action whose tool is not registered "
                         "(JSON, plain text, or @file); repeatable")
@@ -47,11 +50,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.out is not None:  # refuse a bad target before any model call
         check_output_folder(args.out, OUTPUT_FILES)
+    if args.force and not (args.comment or "").strip():
+        raise DgrrError("--force needs --comment: say in your own words why the edits "
+                        "override an invariant")
     case = read_case(args)
     plan = plan_case(case)
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force,
-                           comment=f"edited plan {args.plan}")
+                           comment=(args.comment or "").strip() or None)
     observations = dict(_observation(o) for o in args.observation)
     result = repair(case, plan, model=args.model, api_base=args.api_base,
                     observations=observations,
