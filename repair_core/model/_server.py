@@ -78,7 +78,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "dgrr-serve-model"
     quiet = True
     max_body = DEFAULT_MAX_BODY
-    timeout: float = DEFAULT_READ_TIMEOUT  # socket timeout for every read of a request
+    timeout = DEFAULT_READ_TIMEOUT  # socket timeout for every read of a request
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
         if not self.quiet:
