@@ -20,9 +20,14 @@ from typing import Any
 
 from ._errors import Problem
 
-__all__ = ["loads_strict", "data_problems", "MAX_INT_DIGITS"]
+__all__ = ["loads_strict", "data_problems", "MAX_INT_DIGITS", "MAX_NESTING"]
 
 MAX_INT_DIGITS = sys.get_int_max_str_digits() or 4300
+MAX_NESTING = 500
+"""Deepest nesting of lists and objects accepted in data given as Python objects (JSON
+text is limited by the parser itself, at a similar depth)."""
+_MAX_INT = 10 ** MAX_INT_DIGITS
+_MAX_INT_BITS = _MAX_INT.bit_length() - 1
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -110,8 +115,9 @@ def loads_strict(raw: str | bytes) -> tuple[Any, list[Problem]]:
 
 
 def data_problems(data: Any) -> list[Problem]:
-    """Problems of already-parsed data that JSON text could not hold: non-finite floats
-    and lone surrogates (for data that did not come through :func:`loads_strict`)."""
+    """Problems of already-parsed data that JSON text could not hold: non-finite floats,
+    lone surrogates and integers too long to print (for data that did not come through
+    :func:`loads_strict`)."""
     try:
         return list(_walk(data, {}, check_strings=True, check_floats=True))
     except RecursionError:
@@ -143,23 +149,27 @@ def _join(path: str, key: str | int) -> str:
 
 def _walk(data: Any, duplicates: dict[int, list[str]], *, check_strings: bool,
           check_floats: bool) -> Iterator[Problem]:
-    stack: list[tuple[Any, str]] = [(data, "")]
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
     while stack:
-        value, path = stack.pop()
+        value, path, depth = stack.pop()
+        if check_floats and depth > MAX_NESTING and isinstance(value, (dict, list)):
+            yield Problem.at(path, f"nested too deeply (more than {MAX_NESTING} levels)")
+            continue
         if isinstance(value, dict):
             for k in duplicates.get(id(value), ()):
                 yield Problem.at(_join(path, k), "duplicate key")
-            items: list[tuple[Any, str]] = []
+            items: list[tuple[Any, str, int]] = []
             for k, v in value.items():
                 sub = _join(path, k)
                 if check_strings and isinstance(k, str):
                     p = _surrogate(sub, k)
                     if p is not None:
                         yield Problem.at(sub, "key: " + p.split(": ", 1)[1])
-                items.append((v, sub))
+                items.append((v, sub, depth + 1))
             stack.extend(reversed(items))
         elif isinstance(value, list):
-            stack.extend((v, _join(path, i)) for i, v in reversed(list(enumerate(value))))
+            stack.extend((v, _join(path, i), depth + 1)
+                         for i, v in reversed(list(enumerate(value))))
         elif isinstance(value, _Bad):
             yield Problem.at(path or "(root)", value.message)
         elif check_strings and isinstance(value, str):
@@ -168,3 +178,6 @@ def _walk(data: Any, duplicates: dict[int, list[str]], *, check_strings: bool,
                 yield p
         elif check_floats and isinstance(value, float) and not math.isfinite(value):
             yield Problem.at(path or "(root)", f"not a finite number ({value})")
+        elif (check_floats and isinstance(value, int)
+                and value.bit_length() > _MAX_INT_BITS and abs(value) >= _MAX_INT):
+            yield Problem.at(path or "(root)", f"integer with more than {MAX_INT_DIGITS} digits")

@@ -295,7 +295,7 @@ def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[An
             ))
 
 
-_LIFECYCLE = frozenset({"delete", "update"})
+_LIFECYCLE = ("delete", "update")  # a tuple: a label may be any JSON value, even a list
 
 
 def _cycles(records: list[tuple[int, Mapping[str, Any]]],
@@ -457,6 +457,9 @@ def _show(value: Any, limit: int = 60) -> str:
     else:
         try:
             text = json.dumps(value)
-        except (TypeError, ValueError):
-            text = repr(value)
+        except (TypeError, ValueError, RecursionError):
+            try:
+                text = repr(value)
+            except RecursionError:
+                text = f"a {type(value).__name__} nested too deeply to show"
     return text if len(text) <= limit else text[: limit - 1] + "…"
