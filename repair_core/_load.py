@@ -321,10 +321,15 @@ def _cycles(records: list[tuple[int, Mapping[str, Any]]],
     # latest[r]: the latest seq among r's premises, through its record premises
     latest: dict[str, int] = {}
     suspicious = False
-    for root in premises:
+    for root, ids in premises.items():
         if root in latest:
             continue
-        stack = [(root, iter(premises[root]))]
+        # most records' premises are all steps or turns (their producing write): no walk
+        seqs = [seq_of.get(p) for p in ids]
+        if None not in seqs:
+            latest[root] = max(seqs)  # type: ignore[type-var]
+            continue
+        stack = [(root, iter(ids))]
         on_path = {root}
         best = {root: -1}
         while stack:
@@ -350,7 +355,8 @@ def _cycles(records: list[tuple[int, Mapping[str, Any]]],
                 best[nxt] = -1
                 stack.append((nxt, iter(premises[nxt])))
     if not suspicious:
-        suspicious = any(latest.get(rid, -1) >= seq for seq, rid in record_reads)
+        get = latest.get
+        suspicious = any(get(rid, -1) >= seq for seq, rid in record_reads)
     if not suspicious:
         return []
     return _find_cycles(premises, steps, where)
