@@ -325,9 +325,8 @@ def _cycles(records: list[tuple[int, Mapping[str, Any]]],
         if root in latest:
             continue
         # most records' premises are all steps or turns (their producing write): no walk
-        seqs = [seq_of.get(p) for p in ids]
-        if None not in seqs:
-            latest[root] = max(seqs)  # type: ignore[type-var]
+        if all(p in seq_of for p in ids):
+            latest[root] = max(seq_of[p] for p in ids)
             continue
         stack = [(root, iter(ids))]
         on_path = {root}
