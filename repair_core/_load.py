@@ -314,7 +314,7 @@ def _cycles(records: list[tuple[int, Mapping[str, Any]]],
     for _, item in records:
         rid, deps = item.get("id"), item.get("deps")
         if isinstance(rid, str) and isinstance(deps, list):
-            ids = [str(d["id"]) for d in deps if isinstance(d, Mapping)
+            ids = [str(d.get("id")) for d in deps if isinstance(d, Mapping)
                    and d.get("label") not in _LIFECYCLE and isinstance(d.get("id"), str)]
             if ids:
                 premises[rid] = ids
@@ -367,7 +367,7 @@ def _find_cycles(premises: Mapping[str, list[str]], steps: list[tuple[int, Mappi
     for _, item in steps:
         sid, deps = item.get("id"), item.get("deps")
         if isinstance(sid, str) and isinstance(deps, list):
-            graph[sid] = [str(d["id"]) for d in deps if isinstance(d, Mapping)
+            graph[sid] = [str(d.get("id")) for d in deps if isinstance(d, Mapping)
                           and isinstance(d.get("id"), str)]
     problems: list[Problem] = []
     done: set[str] = set()
