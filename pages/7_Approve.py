@@ -81,6 +81,12 @@ if submitted:
                    f"{rec.created_at:%Y-%m-%d %H:%M:%S} UTC.")
 
 st.subheader("History")
+chain = store.verify()
+if chain.ok:
+    st.caption(f"Approvals log verified: {chain.rows} rows, hash chain intact.")
+else:
+    where = f"row #{chain.first_broken}" if chain.first_broken is not None else "its triggers"
+    st.error(f"Approvals log BROKEN at {where}: {chain.reason}", icon="⚠️")
 scope = st.radio("Show", ["this case", "all cases"], horizontal=True, key="dgrr_w_hist_scope")
 rows = store.history(case_id=p.case.case_id if scope == "this case" else None, limit=500)
 if not rows:

@@ -1,10 +1,13 @@
 """Reviewer edits to a plan, as data: `apply_edits(plan, edits)` returns a new plan.
 
-An edit that breaks one of the method's invariants (a diagnosed fault kept active, an
-unsupported record or step kept as evidence, the final answer not regenerated, an
-irreversible tool replayed, a premise of a replayed step dropped) is refused with the
-reason unless `force=True`. Edits that make no sense at all (an unknown id, a step action
-on a record, restoring an active record) are refused even when forced.
+An edit that breaks one of the method's invariants (an unsupported record or step kept
+as evidence, an irreversible tool replayed, a premise of a replayed step dropped) is
+refused with the reason unless `force=True`. Refused even when forced: edits that make no
+sense at all (an unknown id, a step action on a record, restoring an active record), an
+edit that re-admits a diagnosed fault (replay never re-admits one: unmark the fault
+instead), and edits the replay could not honour (keeping the final answer, which is
+always regenerated; keeping an observation whose action is replayed, or an action whose
+observation is refreshed), so the plan's decisions are the replay's outcomes.
 """
 
 from __future__ import annotations
@@ -67,6 +70,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
              | {k for k, v in step_edits.items() if v in ("replay", "refresh")})
     fixed = frozenset(k for k, v in step_edits.items() if v in ("keep", "invalidate"))
     replay, pulled = replay_closure(a, start - fixed, fixed=fixed)
+    replay, paired = _with_pairs(base, replay, fixed)
+    hard += paired
     soft += [(k, f"is a premise of replayed step {pulled[k]}; it must be replayed too")
              for k in sorted(fixed) if step_edits[k] == "invalidate" and k in pulled
              and pulled[k] in replay and k in a.unsupported]
@@ -74,6 +79,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
     if plan.forced:
         soft = [(k, m) for k, m in soft if k in new_edits]
     if hard or (soft and not force):
+        if hard:
+            soft = [(k, m) for k, m in soft if k not in {h for h, _ in hard}]
         raise PlanEditError([f"{k}: {m}" for k, m in hard + soft]
                             + ([] if hard else ["(apply with force and a comment to override)"]))
     steps: dict[str, StepAction] = {}
@@ -154,6 +161,38 @@ def plan_diff(computed: RepairPlan, edited: RepairPlan) -> list[PlanChange]:
     return changes
 
 
+def _with_pairs(plan: RepairPlan, replay: frozenset[str], fixed: frozenset[str]
+                ) -> tuple[frozenset[str], list[tuple[str, str]]]:
+    """`replay` closed the way the replay runs it: a refreshed observation re-issues its
+    action and a re-issued action refreshes all its observations. A reviewer's keep or
+    invalidate on the other half of such a pair cannot be honoured: a problem each."""
+    steps = {s.id: s for s in plan.case.trajectory}
+    pairs = [(s.id, d.id) for s in plan.case.steps_in_order() if s.type == "tool_observation"
+             for d in s.deps if d.label == "produce" and d.id in steps
+             and steps[d.id].type == "tool_action"]
+    out = set(replay)
+    problems: list[tuple[str, str]] = []
+    changed = True
+    while changed:
+        changed = False
+        for obs, act in pairs:
+            if obs in out and act not in out:
+                if act in fixed:
+                    problems.append((act, f"its observation {obs} is refreshed, which re-issues "
+                                          "this action; it cannot be kept out of the replay"))
+                    fixed = fixed - {act}
+                out.add(act)
+                changed = True
+            if act in out and obs not in out:
+                if obs in fixed:
+                    problems.append((obs, f"its action {act} is replayed, which refreshes this "
+                                          "observation; it cannot be kept out of the replay"))
+                    fixed = fixed - {obs}
+                out.add(obs)
+                changed = True
+    return frozenset(out), problems
+
+
 def _base(plan: RepairPlan) -> RepairPlan:
     # Edits always apply to the computed plan: re-plan from the same analysis.
     if not plan.edits:
@@ -184,8 +223,9 @@ def _problems(plan: RepairPlan, edits: Mapping[str, str]
             elif action == "restore" and records[node].status == "active":
                 hard.append((node, "is active; there is nothing to restore"))
             elif node in a.faults and action in ("keep", "restore"):
-                soft.append((node, "is a diagnosed fault; it must leave the active store "
-                                   f"(delete or quarantine), not {action}"))
+                hard.append((node, "is a diagnosed fault; replay never re-admits it, even "
+                                   f"forced ({action}): unmark the fault instead (--faults, "
+                                   "or the Faults page)"))
             elif action == "keep" and plan.memory[node] == "quarantine":
                 soft.append((node, "is affected with no independent support; keeping it "
                                    "active lets the fault's effect back into the store"))
@@ -202,7 +242,8 @@ def _problems(plan: RepairPlan, edits: Mapping[str, str]
                 hard.append((node, "an observation is never replayed on its own; refresh it "
                                    "(its action is replayed)"))
             elif node == a.final_answer:
-                soft.append((node, "is the final answer; it is always regenerated"))
+                hard.append((node, "is the final answer; it is always regenerated (this "
+                                   "cannot be overridden)"))
             elif action == "keep" and node in a.unsupported:
                 soft.append((node, "is affected with no independent support; keeping it "
                                    "lets its output be used as evidence"))

@@ -21,8 +21,13 @@ class Problem(str):
         return cls(f"{path}: {message}" if path else message)
 
 
+MAX_SHOWN_PROBLEMS = 100
+"""A message lists at most this many problems, then how many more there are."""
+
+
 class CaseError(DgrrError, ValueError):
-    """A case could not be loaded; `problems` lists every problem found."""
+    """A case could not be loaded; `problems` lists every problem found (the message shows
+    the first :data:`MAX_SHOWN_PROBLEMS` and a count of the rest)."""
 
     def __init__(self, problems: Iterable[str], source: str | None = None) -> None:
         self.problems = list(problems)
@@ -30,7 +35,10 @@ class CaseError(DgrrError, ValueError):
         where = f"{source}: " if source else ""
         n = len(self.problems)
         head = f"{where}invalid case ({n} problem{'s' if n != 1 else ''})"
-        super().__init__("\n".join([head, *(f"  - {p}" for p in self.problems)]))
+        lines = [head, *(f"  - {p}" for p in self.problems[:MAX_SHOWN_PROBLEMS])]
+        if n > MAX_SHOWN_PROBLEMS:
+            lines.append(f"  ... and {n - MAX_SHOWN_PROBLEMS} more problems ({n} in all)")
+        super().__init__("\n".join(lines))
 
 
 class PlanEditError(DgrrError, ValueError):

@@ -1,16 +1,38 @@
-"""Atomic file writes: a reader sees the old file or the new one, never half of one."""
+"""Atomic file writes: a reader sees the old file or the new one, never half of one.
+
+A single file is written to a temporary file beside it, fsynced and renamed over it. A
+set of files (`dgrr repair --out DIR`) is written into a temporary sibling folder and
+swapped in whole (an atomic exchange of the two folders where Linux offers it), so a
+reader sees the old set or the new one. Existing targets that are not ours to replace
+(a device such as /dev/null, a FIFO, a symbolic link, a folder where a file is expected,
+a folder holding other files) are refused with a :class:`OutputError`. Temporary files
+are removed on every exit path; those a killed writer (kill -9) left behind are swept by
+the next write to the same target once their writer's process is gone.
+"""
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import json
 import os
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+import re
+import secrets
+import shutil
+import stat
+from collections.abc import Collection, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["atomic_open", "atomic_write_text", "atomic_write_json", "to_json"]
+from ._errors import DgrrError
+
+__all__ = ["OutputError", "atomic_open", "atomic_write_text", "atomic_write_json",
+           "check_output_file", "check_output_folder", "to_json", "write_output_set"]
+
+
+class OutputError(DgrrError):
+    """An output target that dgrr refuses to write (or could not write)."""
 
 
 def _read_umask() -> int:
@@ -21,40 +43,250 @@ def _read_umask() -> int:
 
 # mkstemp makes files readable by their owner only; a written file gets the permissions
 # an ordinary open() would give it (or keeps those of the file it replaces).
-_DEFAULT_MODE = 0o666 & ~_read_umask()
+_UMASK = _read_umask()
+_DEFAULT_MODE = 0o666 & ~_UMASK
+_DEFAULT_DIR_MODE = 0o777 & ~_UMASK
+
+
+def _describe_mode(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _check_common(path: str | Path, flag: str) -> tuple[Path, os.stat_result | None]:
+    if str(path) == "":
+        raise OutputError(f"{flag}: an empty path is not a file name")
+    target = Path(path)
+    try:
+        st = target.lstat()
+    except FileNotFoundError:
+        return target, None
+    except OSError as exc:
+        raise OutputError(f"{flag}: cannot write '{target}': {exc.strerror}") from None
+    if stat.S_ISLNK(st.st_mode):
+        where = "a dangling symbolic link" if not target.exists() else "a symbolic link"
+        raise OutputError(f"{flag}: '{target}' is {where}; give the real path")
+    return target, st
+
+
+def check_output_file(path: str | Path, flag: str = "--out") -> Path:
+    """`path` if it is free or an existing regular file; :class:`OutputError` otherwise."""
+    target, st = _check_common(path, flag)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise OutputError(f"{flag}: '{target}' exists and is {_describe_mode(st.st_mode)}, "
+                          "not a regular file; refusing to replace it")
+    return target
+
+
+def check_output_folder(path: str | Path, allowed: Collection[str],
+                        flag: str = "--out") -> Path:
+    """`path` if it is free or a folder holding only files named in `allowed` (an
+    earlier output set); :class:`OutputError` otherwise."""
+    target, st = _check_common(path, flag)
+    if st is None:
+        return target
+    if not stat.S_ISDIR(st.st_mode):
+        raise OutputError(f"{flag}: '{target}' exists and is {_describe_mode(st.st_mode)}, "
+                          "not a folder")
+    try:
+        foreign = sorted(p.name for p in target.iterdir() if p.name not in allowed
+                         or not p.is_file() or p.is_symlink())
+    except OSError as exc:
+        raise OutputError(f"{flag}: cannot read folder '{target}': {exc.strerror}") from None
+    if foreign:
+        shown = ", ".join(repr(n) for n in foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise OutputError(f"{flag}: '{target}' is not a dgrr output folder (it holds {shown}); "
+                          "give an empty or new folder")
+    return target
+
+
+_TEMP = re.compile(r"\.(?P<name>.+)\.dgrr-(?P<pid>\d+)-[0-9a-f]+\.(?:tmp|old)$")
+
+
+def _temp_name(target: Path, suffix: str) -> Path:
+    return target.parent / f".{target.name}.dgrr-{os.getpid()}-{secrets.token_hex(4)}.{suffix}"
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _sweep_stale(target: Path) -> None:
+    """Remove temporaries of `target` whose writer process no longer runs."""
+    try:
+        entries = list(target.parent.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        m = _TEMP.match(entry.name)
+        if not m or m["name"] != target.name or _pid_alive(int(m["pid"])):
+            continue
+        _remove(entry)
+
+
+def _remove(path: Path) -> None:
+    with suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def _write_error(target: Path, flag: str, exc: OSError) -> OutputError:
+    return OutputError(f"{flag}: cannot write '{target}': {exc.strerror or exc}")
 
 
 @contextmanager
-def atomic_open(path: str | Path) -> Iterator[IO[str]]:
+def atomic_open(path: str | Path, flag: str = "--out") -> Iterator[IO[str]]:
     """A text file to write that appears at `path` only when the block ends without error
-    (through a temporary file in the same folder, fsync and a rename)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    (through a temporary file in the same folder, fsync and a rename). An existing target
+    that is not a regular file is refused."""
+    target = check_output_file(path, flag)
     try:
-        os.chmod(tmp, target.stat().st_mode & 0o7777 if target.exists() else _DEFAULT_MODE)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _sweep_stale(target)
+        tmp = _temp_name(target, "tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise _write_error(target, flag, exc) from None
+    try:
+        try:
+            os.chmod(tmp, target.stat().st_mode & 0o7777 if target.exists() else _DEFAULT_MODE)
+            fh = os.fdopen(fd, "w", encoding="utf-8")
+        except OSError as exc:
+            os.close(fd)
+            raise _write_error(target, flag, exc) from None
+        with fh:
             yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
+            try:
+                fh.flush()
+                os.fsync(fh.fileno())
+            except OSError as exc:
+                raise _write_error(target, flag, exc) from None
+        check_output_file(target, flag)  # nothing special appeared meanwhile
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise _write_error(target, flag, exc) from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
-def atomic_write_text(path: str | Path, text: str) -> Path:
+def atomic_write_text(path: str | Path, text: str, flag: str = "--out") -> Path:
     """Write `text` to `path` atomically (see :func:`atomic_open`)."""
-    with atomic_open(path) as fh:
+    with atomic_open(path, flag) as fh:
         fh.write(text)
     return Path(path)
 
 
 def to_json(data: Any, indent: int | None = 1) -> str:
     """JSON text as dgrr writes it (UTF-8, stable key order as given, trailing newline)."""
-    return json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+    return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def atomic_write_json(path: str | Path, data: Any, indent: int | None = 1) -> Path:
+def atomic_write_json(path: str | Path, data: Any, indent: int | None = 1,
+                      flag: str = "--out") -> Path:
     """Write `data` as JSON atomically."""
-    return atomic_write_text(path, to_json(data, indent))
+    return atomic_write_text(path, to_json(data, indent), flag)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two existing paths (Linux renameat2 RENAME_EXCHANGE); False when
+    the system or file system cannot."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                          ctypes.c_uint]
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def write_output_set(path: str | Path, files: Mapping[str, Any], *,
+                     allowed: Collection[str], flag: str = "--out") -> Path:
+    """Write `files` (name -> text) as the whole content of folder `path`, swapped in at
+    once: a reader sees the earlier set or this one, never a mix. An existing `path`
+    must be a folder holding only names in `allowed` (an earlier output set).
+
+    (A value that is an exception class raises it mid-write; tests use this.)
+    """
+    target = check_output_folder(path, allowed, flag)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _sweep_stale(target)
+        tmp = _temp_name(target, "tmp")
+        tmp.mkdir(mode=0o700)
+    except OSError as exc:
+        raise _write_error(target, flag, exc) from None
+    old: Path | None = None
+    try:
+        try:
+            os.chmod(tmp, _DEFAULT_DIR_MODE)
+            for name, content in files.items():
+                if isinstance(content, type) and issubclass(content, BaseException):
+                    raise content(f"write of {name} failed")
+                text = content() if callable(content) else content
+                fd = os.open(tmp / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _DEFAULT_MODE)
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    fh.write(text)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            _fsync_dir(tmp)
+            check_output_folder(target, allowed, flag)
+            if target.exists():
+                if _exchange(tmp, target):
+                    old = tmp  # after the exchange the temporary name holds the old set
+                else:  # two renames: a reader may briefly find no folder, never a mix
+                    old = _temp_name(target, "old")
+                    os.rename(target, old)
+                    os.rename(tmp, target)
+            else:
+                os.rename(tmp, target)
+            _fsync_dir(target.parent)
+        except OSError as exc:
+            raise _write_error(target, flag, exc) from None
+    except BaseException:
+        if old is None:
+            _remove(tmp)
+        raise
+    finally:
+        if old is not None:
+            _remove(old)
+    return target
+
+
+def _fsync_dir(path: Path) -> None:
+    with suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

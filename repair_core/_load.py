@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from ._case import CASE_FORMAT, LABELS, STEP_TYPES, TOOL_EFFECTS, WRITE_OPS, Case
 from ._errors import CaseError, Problem
+from ._json import data_problems, loads_strict
 from ._perf import without_gc
 
 __all__ = ["load_case", "parse_case", "case_from_data", "check_case_data", "case_from_parts",
@@ -63,13 +64,9 @@ def case_from_parts(trajectory: str | bytes, memory: str | bytes,
     problems: list[str] = []
     parsed: list[Any] = []
     for label, raw in (("trajectory file", trajectory), ("memory file", memory)):
-        try:
-            parsed.append(json.loads(raw))
-        except UnicodeDecodeError as exc:
-            problems.append(f"{label}: not UTF-8 text (byte {exc.start})")
-        except json.JSONDecodeError as exc:
-            problems.append(f"{label}: line {exc.lineno}, column {exc.colno}: "
-                            f"invalid JSON: {exc.msg}")
+        data, found = loads_strict(raw)
+        parsed.append(data)
+        problems.extend(f"{label}: {p}" for p in found)
     if problems:
         raise CaseError(problems, source=source)
     traj, mem = parsed
@@ -82,8 +79,8 @@ def case_from_parts(trajectory: str | bytes, memory: str | bytes,
                         f"got {_show(mem)}")
     if problems:
         raise CaseError(problems, source=source)
-    return case_from_data({"format": CASE_FORMAT, "faults": [], **traj, "memory": mem},
-                          source=source)
+    return _checked_case({"format": CASE_FORMAT, "faults": [], **traj, "memory": mem},
+                         source=source)
 
 
 def with_faults(case: Case, faults: list[str] | tuple[str, ...]) -> Case:
@@ -118,21 +115,28 @@ def parse_case(text: str | bytes, source: str | None = None) -> Case:
     repair_core._errors.CaseError: invalid case (7 problems)
     ...
     """
-    try:
-        data = json.loads(text)
-    except UnicodeDecodeError as exc:
-        raise CaseError([f"not UTF-8 text (byte {exc.start})"], source=source) from None
-    except json.JSONDecodeError as exc:
-        raise CaseError(
-            [f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}"], source=source
-        ) from None
-    return case_from_data(data, source=source)
+    data, problems = loads_strict(text)  # duplicate keys, NaN, lone surrogates, limits
+    if problems:
+        raise CaseError(problems, source=source)
+    return _checked_case(data, source=source)
 
 
 @without_gc
-def case_from_data(data: Any, source: str | None = None) -> Case:
-    """Validate already-parsed JSON data as a case."""
-    case, problems = _validate(data)
+def case_from_data(data: Any, source: str | None = None, *, cycles: bool = True) -> Case:
+    """Validate already-parsed JSON data as a case (also refusing what JSON text could
+    not hold: non-finite numbers and lone surrogates).
+
+    `cycles=False` skips the dependency-cycle check; only for a trajectory dgrr itself
+    produced by replay, whose re-run reads may cite records the original run made later.
+    """
+    problems = data_problems(data)
+    if problems:
+        raise CaseError(problems, source=source)
+    return _checked_case(data, source=source, cycles=cycles)
+
+
+def _checked_case(data: Any, source: str | None, cycles: bool = True) -> Case:
+    case, problems = _validate(data, cycles=cycles)
     if case is None or problems:
         raise CaseError(problems, source=source)
     return case
@@ -140,23 +144,27 @@ def case_from_data(data: Any, source: str | None = None) -> Case:
 
 def check_case_data(data: Any) -> list[Problem]:
     """Every problem of raw case data: shape (via pydantic) and cross-references."""
-    return _validate(data)[1]
+    return data_problems(data) or _validate(data)[1]
 
 
-def _validate(data: Any) -> tuple[Case | None, list[Problem]]:
+def _validate(data: Any, cycles: bool = True) -> tuple[Case | None, list[Problem]]:
     if not isinstance(data, Mapping):
         return None, [Problem.at("(root)", f"expected a JSON object, got {_show(data)}")]
     case: Case | None = None
     try:
-        case = Case.model_validate(data)
+        # strict: the format's integers, numbers, strings and booleans are never coerced
+        # ("2", 2.0 and true are not a seq)
+        case = Case.model_validate(data, strict=True)
         problems: list[Problem] = []
     except ValidationError as exc:
         problems = [_describe(err) for err in exc.errors()]
-    problems.extend(_check_references(data))
+    except RecursionError:
+        return None, [Problem.at("(root)", "nested too deeply")]
+    problems.extend(_check_references(data, cycles=cycles))
     return case, problems
 
 
-def _check_references(data: Mapping[str, Any]) -> list[Problem]:
+def _check_references(data: Mapping[str, Any], cycles: bool = True) -> list[Problem]:
     # One loop per section with the checks inlined: this runs once per step, record and
     # dependency of the case, so a generator or helper call per item is measurable on
     # large cases (docs/performance.md). Problems keep the order of the separate passes:
@@ -170,13 +178,15 @@ def _check_references(data: Mapping[str, Any]) -> list[Problem]:
     seen_ids, seq_of, record_ids, turn_ids = _index_ids(turns, steps, records, problems)
 
     step_problems: list[Problem] = []
+    record_reads: list[tuple[int, str]] = []  # (seq of a step, record it depends on)
     has_answer = False
     for section, items in (("trajectory", steps), ("memory", records)):
         in_trajectory = section == "trajectory"
         for i, item in items:
             deps = item.get("deps")
             if isinstance(deps, list):
-                _check_deps(section, i, item, deps, seen_ids, seq_of, problems)
+                _check_deps(section, i, item, deps, seen_ids, seq_of, problems,
+                            record_reads if in_trajectory else None)
             if not in_trajectory:
                 continue
             if item.get("type") == "answer":
@@ -192,6 +202,8 @@ def _check_references(data: Mapping[str, Any]) -> list[Problem]:
                             step_problems.append(at(f"trajectory[{i}].{field}[{j}]",
                                                     f"unknown memory record '{rid}'"))
     problems.extend(step_problems)
+    if cycles:
+        problems.extend(_cycles(records, steps, seen_ids, seq_of, record_reads))
 
     if isinstance(data.get("trajectory"), list) and not has_answer:
         problems.append(at("trajectory", "no answer step (repair needs one)"))
@@ -254,7 +266,7 @@ def _index_ids(turns: list[tuple[int, Mapping[str, Any]]],
 
 def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[Any],
                 known: Mapping[str, Any], seq_of: Mapping[str, int],
-                problems: list[Problem]) -> None:
+                problems: list[Problem], record_reads: list[tuple[int, str]] | None) -> None:
     own_seq = item.get("seq")
     own_id = item.get("id")
     seq_bound = own_seq if isinstance(own_seq, int) else None
@@ -266,9 +278,14 @@ def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[An
         if not isinstance(dep_id, str):
             continue
         dep_seq = seq_of.get(dep_id)  # a dep with a seq is known: one lookup for most
-        if dep_seq is None and dep_id not in known:
-            problems.append(Problem.at(f"{section}[{index}].deps[{j}]", f"unknown id '{dep_id}'"))
-        elif dep_id == own_id:
+        if dep_seq is None:
+            if dep_id not in known:
+                problems.append(Problem.at(f"{section}[{index}].deps[{j}]",
+                                           f"unknown id '{dep_id}'"))
+                continue
+            if record_reads is not None and seq_bound is not None:
+                record_reads.append((seq_bound, dep_id))
+        if dep_id == own_id:
             problems.append(Problem.at(f"{section}[{index}].deps[{j}]",
                                        f"'{dep_id}' depends on itself"))
         elif seq_bound is not None and dep_seq is not None and dep_seq > seq_bound:
@@ -276,6 +293,110 @@ def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[An
                 f"{section}[{index}].deps[{j}]",
                 f"depends on '{dep_id}' (seq {dep_seq}), which comes after it (seq {own_seq})",
             ))
+
+
+_LIFECYCLE = ("delete", "update")  # a tuple: a label may be any JSON value, even a list
+
+
+def _cycles(records: list[tuple[int, Mapping[str, Any]]],
+            steps: list[tuple[int, Mapping[str, Any]]],
+            where: Mapping[str, tuple[str, int]], seq_of: Mapping[str, int],
+            record_reads: list[tuple[int, str]]) -> list[Problem]:
+    """Dependency cycles, each named. A `delete` or `update` edge into a record is left
+    out: a write that retires or rewrites a record may come after the steps that read it
+    (and depend on them), so such loops are ordinary history, not circular reasoning.
+
+    Steps only depend on earlier steps (checked above), so a cycle passes through a
+    record. The full search runs only when a cheap necessary condition holds: some record
+    cycle exists, or a step depends on a record whose premises (through other records)
+    include a step that is not earlier than it."""
+    premises: dict[str, list[str]] = {}  # record -> its non-lifecycle premise ids
+    for _, item in records:
+        rid, deps = item.get("id"), item.get("deps")
+        if isinstance(rid, str) and isinstance(deps, list):
+            ids = [str(d.get("id")) for d in deps if isinstance(d, Mapping)
+                   and d.get("label") not in _LIFECYCLE and isinstance(d.get("id"), str)]
+            if ids:
+                premises[rid] = ids
+    # latest[r]: the latest seq among r's premises, through its record premises
+    latest: dict[str, int] = {}
+    suspicious = False
+    for root, ids in premises.items():
+        if root in latest:
+            continue
+        # most records' premises are all steps or turns (their producing write): no walk
+        if all(p in seq_of for p in ids):
+            latest[root] = max(seq_of[p] for p in ids)
+            continue
+        stack = [(root, iter(ids))]
+        on_path = {root}
+        best = {root: -1}
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                on_path.discard(node)
+                latest[node] = best[node]
+                if stack:
+                    parent = stack[-1][0]
+                    best[parent] = max(best[parent], best[node])
+                continue
+            seq = seq_of.get(nxt)
+            if seq is not None:
+                best[node] = max(best[node], seq)
+            elif nxt in on_path:
+                suspicious = True  # a cycle among records
+            elif nxt in latest:
+                best[node] = max(best[node], latest[nxt])
+            elif nxt in premises:
+                on_path.add(nxt)
+                best[nxt] = -1
+                stack.append((nxt, iter(premises[nxt])))
+    if not suspicious:
+        get = latest.get
+        suspicious = any(get(rid, -1) >= seq for seq, rid in record_reads)
+    if not suspicious:
+        return []
+    return _find_cycles(premises, steps, where)
+
+
+def _find_cycles(premises: Mapping[str, list[str]], steps: list[tuple[int, Mapping[str, Any]]],
+                 where: Mapping[str, tuple[str, int]]) -> list[Problem]:
+    graph: dict[str, list[str]] = dict(premises)  # node -> premises (edges reversed)
+    for _, item in steps:
+        sid, deps = item.get("id"), item.get("deps")
+        if isinstance(sid, str) and isinstance(deps, list):
+            graph[sid] = [str(d.get("id")) for d in deps if isinstance(d, Mapping)
+                          and isinstance(d.get("id"), str)]
+    problems: list[Problem] = []
+    done: set[str] = set()
+    for root in graph:
+        if root in done:
+            continue
+        path = [root]
+        index = {root: 0}
+        stack = [iter(graph[root])]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                stack.pop()
+                done.add(path.pop())
+                continue
+            if nxt in index and index[nxt] < len(path) and path[index[nxt]] == nxt:
+                loop = path[index[nxt]:]  # each depends on the next: print premises first
+                shown = " → ".join(reversed([*loop, nxt]))
+                section, i = where.get(nxt, ("trajectory", 0))
+                problems.append(Problem.at(f"{section}[{i}].deps",
+                                           f"dependency cycle {shown}"))
+                done.update(loop)
+                continue
+            if nxt in done or nxt not in graph:
+                continue
+            index[nxt] = len(path)
+            path.append(nxt)
+            stack.append(iter(graph[nxt]))
+    return problems
 
 
 def _items(data: Mapping[str, Any], key: str) -> list[tuple[int, Mapping[str, Any]]]:
@@ -341,6 +462,9 @@ def _show(value: Any, limit: int = 60) -> str:
     else:
         try:
             text = json.dumps(value)
-        except (TypeError, ValueError):
-            text = repr(value)
+        except (TypeError, ValueError, RecursionError):
+            try:
+                text = repr(value)
+            except RecursionError:
+                text = f"a {type(value).__name__} nested too deeply to show"
     return text if len(text) <= limit else text[: limit - 1] + "…"

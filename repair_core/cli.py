@@ -60,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DgrrError as exc:
         print(f"dgrr {args.command}: {exc}", file=sys.stderr)
         return EXIT_INVALID
+    except RecursionError:  # an input nested deeper than a check before it caught
+        print(f"dgrr {args.command}: input nested too deeply to process", file=sys.stderr)
+        return EXIT_INVALID
     except KeyboardInterrupt:
         print(f"dgrr {args.command}: interrupted", file=sys.stderr)
         return 130

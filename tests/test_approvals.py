@@ -108,7 +108,7 @@ def test_bad_decisions_are_refused_with_field_names(store):
 
 
 def test_forced_edits_need_a_comment(store):
-    plan = apply_edits(plan_case(load_example()), {"m3": "keep"}, force=True, comment="test")
+    plan = apply_edits(plan_case(load_example()), {"s3": "keep"}, force=True, comment="test")
     with pytest.raises(DgrrError, match="comment"):
         record_decision(store, plan, reviewer="ana", decision="approve")
     rec = record_decision(store, plan, reviewer="ana", decision="approve", comment="I checked")
@@ -167,12 +167,12 @@ def test_cli_approve_and_history(tmp_path, capsys):
 def test_cli_refuses_invariant_breaking_edit_without_force(tmp_path, capsys):
     db = str(tmp_path / "cli.db")
     edits = tmp_path / "edits.json"
-    edits.write_text(json.dumps({"edits": {"m3": "keep"}}))
+    edits.write_text(json.dumps({"edits": {"s3": "keep"}}))
     args = ["approve", FIXTURE, "--reviewer", "bo", "--decision", "approve",
             "--plan", str(edits), "--db", db]
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert "m3: is a diagnosed fault" in err and "Traceback" not in err
+    assert "s3: is affected with no independent support" in err and "Traceback" not in err
     assert main([*args, "--force"]) == 2  # forced needs a comment
     assert "comment" in capsys.readouterr().err
     assert main([*args, "--force", "--comment", "audited by hand"]) == 0

@@ -285,6 +285,7 @@ def test_approve_records_and_lists_history(tmp_path):
     at.text_area(key="dgrr_w_comment").set_value("aisle seat restored")
     _ok([b for b in at.button if b.label == "Record decision"][0].click().run())
     assert "Recorded #1: approve by Ana" in at.success[0].value
+    assert "Approvals log verified: 1 rows, hash chain intact." in texts(at)
     hist = at.dataframe[0].value
     assert hist.loc[0, "reviewer"] == "Ana" and hist.loc[0, "edits"] == "s11→replay"
     assert hist.loc[0, "comment"] == "aisle seat restored"

@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from repair_core._io import atomic_write_json, atomic_write_text
+from repair_core._io import OutputError, atomic_write_json, atomic_write_text
 
 
 def test_atomic_write_replaces_whole_file_with_ordinary_permissions(tmp_path):
@@ -30,7 +30,7 @@ def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", fail)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(OutputError, match="disk full"):
         atomic_write_text(target, "new")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]

@@ -54,7 +54,7 @@ def _plan_json(capsys) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def test_edit_that_keeps_a_fault_is_refused_unless_forced(tmp_path, capsys):
+def test_edit_that_keeps_a_fault_is_refused_even_forced(tmp_path, capsys):
     report = _plan_json(capsys)
     report["memory"]["m3"] = "keep"
     edited = tmp_path / "edited.json"
@@ -62,9 +62,9 @@ def test_edit_that_keeps_a_fault_is_refused_unless_forced(tmp_path, capsys):
     assert main(["repair", FIG1, "--plan", str(edited)]) == 2
     err = capsys.readouterr().err
     assert "m3" in err and "Traceback" not in err
-    assert main(["repair", FIG1, "--plan", str(edited), "--force", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert "m3" in {r["id"] for r in data["store"]["active"]}
+    assert main(["repair", FIG1, "--plan", str(edited), "--force", "--comment", "sure",
+                 "--json"]) == 2
+    assert "unmark the fault instead" in capsys.readouterr().err
 
 
 def test_valid_edit_changes_the_replay(tmp_path, capsys):

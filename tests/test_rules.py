@@ -491,14 +491,13 @@ def test_every_non_keep_decision_has_a_reason():
 # --- edits ------------------------------------------------------------------------------
 
 @rule("edit.fault-active")
-def test_edit_keeping_a_fault_is_refused_unless_forced():
+def test_edit_keeping_a_fault_is_refused_even_forced():
     p = plan_case(_basic())
     with pytest.raises(PlanEditError) as err:
         apply_edits(p, {"m1": "keep"})
     assert "m1" in err.value.problems[0] and "diagnosed fault" in err.value.problems[0]
-    q = apply_edits(p, {"m1": "keep"}, force=True, comment="reviewer knows")
-    assert q.memory["m1"] == "keep" and q.forced
-    assert "reviewer knows" in q.reasons["m1"]
+    with pytest.raises(PlanEditError, match="unmark the fault instead"):
+        apply_edits(p, {"m1": "keep"}, force=True, comment="reviewer knows")
 
 
 @rule("edit.unsupported-kept")
@@ -515,6 +514,8 @@ def test_edit_keeping_unsupported_nodes_is_refused():
 def test_edit_skipping_the_final_answer_is_refused():
     with pytest.raises(PlanEditError, match="final answer"):
         apply_edits(plan_case(_basic()), {"s5": "invalidate"})
+    with pytest.raises(PlanEditError, match="cannot be overridden"):
+        apply_edits(plan_case(_basic()), {"s5": "keep"}, force=True, comment="no")
 
 
 @rule("edit.closure")

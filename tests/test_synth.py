@@ -124,7 +124,7 @@ def test_cli_reports_an_unwritable_out_path_with_exit_2(tmp_path, capsys):
     out = tmp_path / "plain-file" / "case.json"
     assert main(["synth", "--steps", "10", "--memories", "5", "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert f"--out '{out}': cannot write there" in err and "Traceback" not in err
+    assert f"--out: cannot write '{out}'" in err and "Traceback" not in err
 
 
 def test_cli_writes_a_valid_case_and_says_so(tmp_path, capsys):

@@ -118,22 +118,18 @@ def test_objects_made_while_paused_skip_the_young_generation_but_cycles_are_stil
 
 
 def test_parsing_json_runs_with_the_collector_paused(monkeypatch):
-    import json as real_json
 
     import repair_core._load as load_module
 
     text = load_example().model_dump_json()
     seen = []
+    real_loads = load_module.loads_strict
 
-    class SpyJson:
-        JSONDecodeError = real_json.JSONDecodeError
+    def spy_loads(text):  # the loader parses through _json.loads_strict
+        seen.append(gc.isenabled())
+        return real_loads(text)
 
-        @staticmethod
-        def loads(text):
-            seen.append(gc.isenabled())
-            return real_json.loads(text)
-
-    monkeypatch.setattr(load_module, "json", SpyJson)
+    monkeypatch.setattr(load_module, "loads_strict", spy_loads)
     was = gc.isenabled()
     gc.enable()
     try:

@@ -1,8 +1,25 @@
-"""The append-only approvals store (SQLAlchemy; SQLite by default).
+"""The append-only, tamper-evident approvals log (SQLAlchemy; SQLite by default).
 
 Rows are only ever inserted. The API has no update or delete; the ORM session refuses
 to flush a changed or deleted row and refuses bulk UPDATE/DELETE statements, and on
-SQLite triggers refuse them in the database too (so raw SQL cannot rewrite history).
+SQLite triggers refuse them in the database too, as well as any insert that names an id
+(`INSERT OR REPLACE` of an existing row would otherwise delete it without firing the
+delete trigger) or that does not chain to the last row.
+
+Each row carries `row_hash`, the sha256 of its content and of the previous row's hash
+(`prev_hash`; 64 zeros for the first row). :meth:`ApprovalStore.verify` recomputes the
+chain and names the first row that does not match, so a row changed, replaced or deleted
+behind the store's back (after dropping the triggers) is detected. The chain has no
+secret: someone who can write the database file and recomputes every later hash can
+still forge it, and removing the newest rows leaves a shorter valid chain (compare the
+`head` hash with one quoted earlier); what it guarantees is that no edit of a row goes
+unnoticed when made by a tool that does not know the chain, and dropped triggers are
+reported too.
+
+Writers serialise on the database's write lock (SQLite: `BEGIN IMMEDIATE`) so that two
+writers never chain to the same row; a locked database is waited for (busy timeout) and
+the insert retried. Every database failure becomes a one-line :class:`DgrrError` that
+names the database (password hidden) and never shows SQL or its parameters.
 """
 
 from __future__ import annotations
@@ -10,10 +27,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+import random
+import time
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 from sqlalchemy import (
@@ -25,11 +45,14 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    insert,
+    inspect,
+    make_url,
     select,
     text,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from .._errors import DgrrError
@@ -39,6 +62,9 @@ __all__ = [
     "Decision",
     "AppendOnlyError",
     "ApprovalRecord",
+    "ChainCheck",
+    "EventKind",
+    "GENESIS_HASH",
     "ApprovalStore",
     "db_url",
     "sha256_json",
@@ -46,6 +72,10 @@ __all__ = [
 
 DEFAULT_DB = "~/.dgrr/approvals.db"
 Decision = Literal["approve", "reject"]
+EventKind = Literal["decision", "applied"]
+GENESIS_HASH = "0" * 64
+MAX_NAME = 200
+"""Longest reviewer name, case id or model name stored (the columns' size)."""
 
 
 class AppendOnlyError(DgrrError):
@@ -77,6 +107,33 @@ class ApprovalRecord(BaseModel):
     """Model the replay ran with, when there was a replay."""
     created_at: datetime
     """When it was recorded (UTC)."""
+    kind: EventKind = "decision"
+    """`decision`: a reviewer's approve/reject; `applied`: an approved repair was applied
+    to a real store (see :meth:`ApprovalStore.record_applied`)."""
+    refers_to: int | None = None
+    """For an `applied` event: the id of the approval it applied."""
+    target: str | None = None
+    """For an `applied` event: where the repair was applied (e.g. a store URL)."""
+    prev_hash: str = GENESIS_HASH
+    """`row_hash` of the previous row (64 zeros for the first)."""
+    row_hash: str | None = None
+    """sha256 of this row's content and `prev_hash` (None: recorded before the chain)."""
+
+
+class ChainCheck(BaseModel):
+    """What :meth:`ApprovalStore.verify` found."""
+
+    ok: bool
+    """Every row matches its hash and chains to the previous one, and the append-only
+    triggers are in place."""
+    rows: int
+    """Rows checked."""
+    first_broken: int | None = None
+    """Id of the first row that does not verify (None when the rows verify)."""
+    reason: str | None = None
+    """Why the log does not verify."""
+    head: str | None = None
+    """`row_hash` of the last row (quote it to pin the log's current state)."""
 
 
 class _Base(DeclarativeBase):
@@ -97,14 +154,39 @@ class _ApprovalRow(_Base):
     outputs_sha256: Mapped[str] = mapped_column(String(64))
     model: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    kind: Mapped[str] = mapped_column(String(16), default="decision",
+                                      server_default="decision")
+    refers_to: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    target: Mapped[str | None] = mapped_column(Text, nullable=True)
+    prev_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    row_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
-_SQLITE_TRIGGERS = (
-    "CREATE TRIGGER IF NOT EXISTS dgrr_approvals_no_update BEFORE UPDATE ON dgrr_approvals "
-    "BEGIN SELECT RAISE(ABORT, 'dgrr approvals are append-only'); END",
-    "CREATE TRIGGER IF NOT EXISTS dgrr_approvals_no_delete BEFORE DELETE ON dgrr_approvals "
-    "BEGIN SELECT RAISE(ABORT, 'dgrr approvals are append-only'); END",
-)
+# Columns added after the first release: an older database gets them on open.
+_ADDED_COLUMNS = {"kind": "VARCHAR(16) DEFAULT 'decision'", "refers_to": "INTEGER",
+                  "target": "TEXT", "prev_hash": "VARCHAR(64)", "row_hash": "VARCHAR(64)"}
+
+
+_SQLITE_TRIGGERS = {
+    "dgrr_approvals_no_update":
+        "CREATE TRIGGER IF NOT EXISTS dgrr_approvals_no_update BEFORE UPDATE ON dgrr_approvals "
+        "BEGIN SELECT RAISE(ABORT, 'dgrr approvals are append-only'); END",
+    "dgrr_approvals_no_delete":
+        "CREATE TRIGGER IF NOT EXISTS dgrr_approvals_no_delete BEFORE DELETE ON dgrr_approvals "
+        "BEGIN SELECT RAISE(ABORT, 'dgrr approvals are append-only'); END",
+    # An insert that names an id (SQLite gives NEW.id = -1 when it assigns the id) would
+    # let INSERT OR REPLACE delete a row without firing the delete trigger.
+    "dgrr_approvals_no_named_id":
+        "CREATE TRIGGER IF NOT EXISTS dgrr_approvals_no_named_id BEFORE INSERT ON "
+        "dgrr_approvals WHEN NEW.id IS NOT NULL AND NEW.id <> -1 BEGIN SELECT RAISE(ABORT, "
+        "'dgrr approvals are append-only: an insert may not name an id'); END",
+    "dgrr_approvals_chained":
+        "CREATE TRIGGER IF NOT EXISTS dgrr_approvals_chained BEFORE INSERT ON dgrr_approvals "
+        "WHEN NEW.prev_hash IS NOT COALESCE((SELECT row_hash FROM dgrr_approvals ORDER BY id "
+        f"DESC LIMIT 1), '{GENESIS_HASH}') OR NEW.row_hash IS NULL BEGIN SELECT RAISE(ABORT, "
+        "'dgrr approvals are append-only: a new row must chain to the last row (prev_hash)'); "
+        "END",
+}
 
 
 @event.listens_for(Session, "before_flush")
@@ -145,44 +227,168 @@ def sha256_json(data: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _utc_text(value: datetime) -> str:
+    if value.tzinfo is None:  # SQLite drops the zone; it was stored as UTC
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def row_hash(fields: Mapping[str, Any], prev_hash: str) -> str:
+    """The chained hash of one row: sha256 of its content (everything but `id` and the
+    hashes) and the previous row's hash."""
+    content = {k: fields.get(k) for k in _HASHED}
+    content["created_at"] = _utc_text(fields["created_at"])
+    content["forced"] = bool(content["forced"])
+    content["plan_edits"] = list(content["plan_edits"] or [])
+    content["comment"] = content["comment"] or ""
+    content["kind"] = content["kind"] or "decision"
+    return sha256_json({"prev_hash": prev_hash, "row": content})
+
+
+_HASHED = ("kind", "case_id", "reviewer", "decision", "comment", "plan_edits", "forced",
+           "inputs_sha256", "outputs_sha256", "model", "created_at", "refers_to", "target")
+
+_T = TypeVar("_T")
+
+
+def _has_control(value: str) -> bool:
+    return any(unicodedata.category(c) in ("Cc", "Cf") for c in value)
+
+
 class ApprovalStore:
-    """Append-only approvals at a database URL (see :func:`db_url`).
+    """Append-only, hash-chained approvals at a database URL (see :func:`db_url`).
+
+    `busy_timeout` is how long (seconds) an insert waits for another writer's lock
+    before it is retried (`retries` times, with a short random back-off).
 
     >>> store = ApprovalStore("sqlite://")
     >>> r = store.add(case_id="c1", reviewer="ana", decision="approve",
     ...               inputs_sha256="0" * 64, outputs_sha256="1" * 64)
     >>> [a.reviewer for a in store.history()]
     ['ana']
+    >>> store.verify().ok
+    True
     """
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, busy_timeout: float = 10.0,
+                 retries: int = 5) -> None:
         self.url = db_url(url)
+        self.busy_timeout = busy_timeout
+        self.retries = retries
+        self.missing_triggers: list[str] = []
+        """Append-only triggers an earlier open created that were found dropped."""
         try:
-            if self.url.startswith("sqlite:///"):
+            shown = make_url(self.url).render_as_string(hide_password=True)
+        except ArgumentError:
+            shown = self.url
+        self.shown_url = shown
+        try:
+            if self.url.startswith("sqlite:///") and not self.url.startswith("sqlite:///file:"):
                 Path(self.url.removeprefix("sqlite:///")).parent.mkdir(parents=True,
                                                                        exist_ok=True)
             self.engine: Engine = create_engine(self.url)
-            _Base.metadata.create_all(self.engine)
-            if self.engine.dialect.name == "sqlite":
+        except ArgumentError as exc:
+            raise DgrrError(f"--db: not a database URL '{shown}': {_first_line(exc)}") from None
+        except ImportError as exc:
+            raise DgrrError(f"--db: no database driver for '{shown}' ({exc.name or exc}); "
+                            "install it or use a SQLite file") from None
+        except OSError as exc:
+            raise DgrrError(f"--db: cannot open approvals database '{shown}': "
+                            f"{exc.strerror}") from None
+        if self.engine.dialect.name == "sqlite":
+            self._sqlite_setup()
+        self._guard(self._create_schema)
+
+    # -- setup ---------------------------------------------------------------------
+
+    def _sqlite_setup(self) -> None:
+        timeout_ms = int(self.busy_timeout * 1000)
+
+        @event.listens_for(self.engine, "connect")
+        def _connect(dbapi_conn: Any, record: Any) -> None:
+            dbapi_conn.isolation_level = None  # transactions are begun below, not by pysqlite
+            cur = dbapi_conn.cursor()
+            cur.execute(f"PRAGMA busy_timeout = {timeout_ms}")
+            cur.close()
+
+        @event.listens_for(self.engine, "begin")
+        def _begin(conn: Connection) -> None:
+            # A writer takes the write lock before it reads the chain's last hash.
+            write = conn.get_execution_options().get("dgrr_write", False)
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    def _create_schema(self) -> None:
+        had_table = inspect(self.engine).has_table(_ApprovalRow.__tablename__)
+        if had_table:
+            columns = {c["name"] for c in inspect(self.engine).get_columns(
+                _ApprovalRow.__tablename__)}
+            missing = [c for c in _ADDED_COLUMNS if c not in columns]
+            if missing:
                 with self.engine.begin() as conn:
-                    for ddl in _SQLITE_TRIGGERS:
+                    for col in missing:
+                        conn.execute(text(f"ALTER TABLE dgrr_approvals ADD COLUMN {col} "
+                                          f"{_ADDED_COLUMNS[col]}"))
+        else:
+            _Base.metadata.create_all(self.engine)
+        if self.engine.dialect.name == "sqlite":
+            with self.engine.connect() as conn:
+                present = {r[0] for r in conn.execute(text(
+                    "SELECT name FROM sqlite_master WHERE type = 'trigger'"))}
+            if had_table:
+                # Triggers of the first release (no-update, no-delete) are expected on any
+                # existing table; the newer ones are added on open like the columns.
+                old = ("dgrr_approvals_no_update", "dgrr_approvals_no_delete")
+                self.missing_triggers = [t for t in old if t not in present]
+            todo = [ddl for name, ddl in _SQLITE_TRIGGERS.items() if name not in present]
+            if todo and not self.missing_triggers:
+                with self.engine.begin() as conn:
+                    for ddl in todo:
                         conn.execute(text(ddl))
-        except (ArgumentError, SQLAlchemyError, OSError) as exc:
-            raise DgrrError(f"--db: cannot open approvals database '{self.url}': "
-                            f"{exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
+
+    # -- errors and retries ----------------------------------------------------------
+
+    def _guard(self, fn: Callable[[], _T], *, write: bool = False) -> _T:
+        """Run `fn`; a locked database is retried; any database error becomes one line."""
+        attempt = 0
+        while True:
+            try:
+                return fn()
+            except OperationalError as exc:
+                if _is_locked(exc) and write and attempt < self.retries:
+                    attempt += 1
+                    time.sleep(random.uniform(0.02, 0.1) * attempt)
+                    continue
+                raise self._error(exc) from None
+            except SQLAlchemyError as exc:
+                raise self._error(exc) from None
+            except ImportError as exc:
+                raise DgrrError(f"--db: no database driver for '{self.shown_url}' "
+                                f"({exc.name or exc}); install it or use a SQLite file"
+                                ) from None
+
+    def _error(self, exc: SQLAlchemyError) -> DgrrError:
+        orig = getattr(exc, "orig", None)
+        message = _first_line(orig if orig is not None else exc)
+        if "append-only" in message or "chain" in message:
+            return AppendOnlyError(message)
+        low = message.lower()
+        if "readonly" in low or "read-only" in low:
+            message = "the database is read-only"
+        elif _is_locked(exc):
+            message = (f"the database is locked by another writer (waited "
+                       f"{self.busy_timeout:g} s, retried {self.retries} times)")
+        return DgrrError(f"approvals database '{self.shown_url}': {message}")
+
+    # -- writing ---------------------------------------------------------------------
 
     def add(self, *, case_id: str, reviewer: str, decision: str, inputs_sha256: str,
             outputs_sha256: str, comment: str = "",
             plan_edits: Iterable[Mapping[str, Any]] = (), forced: bool = False,
             model: str | None = None) -> ApprovalRecord:
         """Append one decision; returns it as stored."""
-        problems = []
-        if not reviewer or not reviewer.strip():
-            problems.append("reviewer: a reviewer name is required")
+        problems = _name_problems(reviewer=reviewer, case_id=case_id, model=model)
         if decision not in ("approve", "reject"):
             problems.append(f"decision: expected 'approve' or 'reject', got {decision!r}")
-        if not case_id:
-            problems.append("case_id: required")
         for name, value in (("inputs_sha256", inputs_sha256), ("outputs_sha256", outputs_sha256)):
             if len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
                 problems.append(f"{name}: expected 64 hex digits, got {value!r}")
@@ -191,38 +397,175 @@ class ApprovalStore:
                             "a comment")
         if problems:
             raise DgrrError("approval refused:\n" + "\n".join(f"  - {p}" for p in problems))
-        row = _ApprovalRow(case_id=case_id, reviewer=reviewer.strip(), decision=decision,
-                           comment=comment, plan_edits=[dict(e) for e in plan_edits],
-                           forced=forced, inputs_sha256=inputs_sha256,
-                           outputs_sha256=outputs_sha256, model=model,
-                           created_at=datetime.now(UTC))
-        with Session(self.engine, expire_on_commit=False) as session:
-            session.add(row)
-            session.commit()
-            return _record(row)
+        return self._append(dict(kind="decision", case_id=case_id, reviewer=reviewer.strip(),
+                                 decision=decision, comment=comment,
+                                 plan_edits=[dict(e) for e in plan_edits], forced=forced,
+                                 inputs_sha256=inputs_sha256, outputs_sha256=outputs_sha256,
+                                 model=model, refers_to=None, target=None))
+
+    def record_applied(self, approval_id: int, *, reviewer: str, target: str,
+                       outputs_sha256: str | None = None, comment: str = "") -> ApprovalRecord:
+        """Append an `applied` event: the approved repair #`approval_id` was applied to
+        `target` (e.g. a memory store URL) by `reviewer`. The event copies the approval's
+        case id, model and input hash; `outputs_sha256` is the digest of what was applied
+        (default: the approval's). Refused unless `approval_id` is an `approve` decision.
+        """
+        problems = _name_problems(reviewer=reviewer)
+        if not target or not target.strip():
+            problems.append("target: where the repair was applied is required")
+        elif _has_control(target):
+            problems.append("target: control characters are not allowed")
+        if outputs_sha256 is not None and (len(outputs_sha256) != 64 or any(
+                c not in "0123456789abcdef" for c in outputs_sha256)):
+            problems.append(f"outputs_sha256: expected 64 hex digits, got {outputs_sha256!r}")
+        if problems:
+            raise DgrrError("applied event refused:\n" + "\n".join(f"  - {p}" for p in problems))
+        found = self.find(id=approval_id, kind=None)
+        if not found:
+            raise DgrrError(f"applied event refused: no approval #{approval_id}")
+        approval = found[0]
+        if approval.kind != "decision" or approval.decision != "approve":
+            raise DgrrError(f"applied event refused: #{approval_id} is not an approval "
+                            f"({approval.kind} {approval.decision})")
+        return self._append(dict(kind="applied", case_id=approval.case_id,
+                                 reviewer=reviewer.strip(), decision="approve",
+                                 comment=comment, plan_edits=[], forced=approval.forced,
+                                 inputs_sha256=approval.inputs_sha256,
+                                 outputs_sha256=outputs_sha256 or approval.outputs_sha256,
+                                 model=approval.model, refers_to=approval_id,
+                                 target=target.strip()))
+
+    def _append(self, fields: dict[str, Any]) -> ApprovalRecord:
+        def attempt() -> ApprovalRecord:
+            with self.engine.connect() as conn:
+                conn = conn.execution_options(dgrr_write=True)
+                with conn.begin():
+                    if self.engine.dialect.name == "postgresql":
+                        conn.execute(text("LOCK TABLE dgrr_approvals IN EXCLUSIVE MODE"))
+                    last = conn.execute(select(_ApprovalRow.row_hash)
+                                        .order_by(_ApprovalRow.id.desc()).limit(1)).first()
+                    prev = (last[0] if last is not None else None) or GENESIS_HASH
+                    row = {**fields, "created_at": datetime.now(UTC), "prev_hash": prev}
+                    row["row_hash"] = row_hash(row, prev)
+                    key = conn.execute(insert(_ApprovalRow).values(**row)).inserted_primary_key
+                    new_id = int(key[0]) if key is not None else 0
+            return ApprovalRecord(id=new_id, **{**row, "created_at": _as_utc(row["created_at"])})
+
+        return self._guard(attempt, write=True)
+
+    # -- reading ---------------------------------------------------------------------
 
     def history(self, case_id: str | None = None, limit: int | None = None
                 ) -> list[ApprovalRecord]:
-        """Stored decisions, newest first (optionally for one case)."""
+        """Stored rows (decisions and applied events), newest first (optionally for one
+        case)."""
         query = select(_ApprovalRow).order_by(_ApprovalRow.id.desc())
         if case_id is not None:
             query = query.where(_ApprovalRow.case_id == case_id)
         if limit is not None:
             query = query.limit(limit)
+        return self._guard(lambda: self._rows(query))
+
+    def find(self, *, case_id: str | None = None, reviewer: str | None = None,
+             decision: str | None = None, inputs_sha256: str | None = None,
+             outputs_sha256: str | None = None, kind: str | None = "decision",
+             refers_to: int | None = None, id: int | None = None  # noqa: A002
+             ) -> list[ApprovalRecord]:
+        """Rows matching every given field, newest first; `kind` defaults to decisions
+        (pass `kind=None` for every kind). E.g. whether this reviewer already approved
+        this case with these input and output digests::
+
+            store.find(case_id=cid, reviewer=who, decision="approve",
+                       inputs_sha256=inputs, outputs_sha256=outputs) != []
+        """
+        query = select(_ApprovalRow).order_by(_ApprovalRow.id.desc())
+        for column, value in ((_ApprovalRow.case_id, case_id),
+                              (_ApprovalRow.reviewer, reviewer.strip() if reviewer else reviewer),
+                              (_ApprovalRow.decision, decision),
+                              (_ApprovalRow.inputs_sha256, inputs_sha256),
+                              (_ApprovalRow.outputs_sha256, outputs_sha256),
+                              (_ApprovalRow.kind, kind), (_ApprovalRow.refers_to, refers_to),
+                              (_ApprovalRow.id, id)):
+            if value is not None:
+                query = query.where(column == value)
+        return self._guard(lambda: self._rows(query))
+
+    def _rows(self, query: Any) -> list[ApprovalRecord]:
         with Session(self.engine) as session:
             return [_record(r) for r in session.scalars(query)]
+
+    def verify(self) -> ChainCheck:
+        """Recompute the hash chain in id order; the first row that does not match its
+        hash or does not chain to the previous row, or dropped append-only triggers."""
+        def check() -> ChainCheck:
+            prev = GENESIS_HASH
+            n = 0
+            with self.engine.connect() as conn:
+                result = conn.execute(select(_ApprovalRow.__table__).order_by(
+                    _ApprovalRow.id))
+                for row in result.mappings():
+                    n += 1
+                    data = dict(row)
+                    if data["row_hash"] is None:
+                        return ChainCheck(ok=False, rows=n, first_broken=data["id"],
+                                          reason="recorded before the hash chain existed; "
+                                                 "it cannot be verified")
+                    if data["prev_hash"] != prev:
+                        return ChainCheck(ok=False, rows=n, first_broken=data["id"],
+                                          reason="does not chain to the previous row (a row "
+                                                 "before it was deleted or replaced)")
+                    if row_hash(data, prev) != data["row_hash"]:
+                        return ChainCheck(ok=False, rows=n, first_broken=data["id"],
+                                          reason="its content does not match its hash (the "
+                                                 "row was changed)")
+                    prev = data["row_hash"]
+            if self.missing_triggers:
+                return ChainCheck(ok=False, rows=n, head=prev, reason=(
+                    "append-only triggers were dropped: " + ", ".join(self.missing_triggers)))
+            return ChainCheck(ok=True, rows=n, head=prev if n else None)
+
+        return self._guard(check)
 
     def close(self) -> None:
         self.engine.dispose()
 
 
+def _name_problems(**names: str | None) -> list[str]:
+    problems = []
+    for field, value in names.items():
+        if value is None and field == "model":
+            continue
+        if not value or not value.strip():
+            problems.append(f"{field}: required" if field != "reviewer"
+                            else "reviewer: a reviewer name is required")
+        elif len(value) > MAX_NAME:
+            problems.append(f"{field}: at most {MAX_NAME} characters, got {len(value)}")
+        elif field == "reviewer" and _has_control(value):
+            problems.append("reviewer: control characters are not allowed in a name")
+    return problems
+
+
+def _is_locked(exc: BaseException) -> bool:
+    low = str(getattr(exc, "orig", exc)).lower()
+    return "locked" in low or "busy" in low
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else exc.__class__.__name__
+
+
+def _as_utc(created: datetime) -> datetime:
+    return created.replace(tzinfo=UTC) if created.tzinfo is None else created
+
+
 def _record(row: _ApprovalRow) -> ApprovalRecord:
-    created = row.created_at
-    if created.tzinfo is None:  # SQLite drops the zone; it was stored as UTC
-        created = created.replace(tzinfo=UTC)
     return ApprovalRecord(id=row.id, case_id=row.case_id, reviewer=row.reviewer,
                           decision=row.decision,  # type: ignore[arg-type]
                           comment=row.comment or "", plan_edits=list(row.plan_edits or []),
                           forced=bool(row.forced), inputs_sha256=row.inputs_sha256,
                           outputs_sha256=row.outputs_sha256, model=row.model,
-                          created_at=created)
+                          created_at=_as_utc(row.created_at),
+                          kind=row.kind or "decision",  # type: ignore[arg-type]
+                          refers_to=row.refers_to, target=row.target,
+                          prev_hash=row.prev_hash or GENESIS_HASH, row_hash=row.row_hash)

@@ -8,6 +8,7 @@ finished, and a re-run skips every result already stored (except crashed ones).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -35,9 +36,19 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
+def _file_stem(name: str) -> str:
+    # A name of safe characters is its own stem; any other name gets `~` and a digest
+    # of the original (`~` is never in a safe name), so two names never share a file
+    # (`x/y` and `x_y` used to).
+    safe = _safe(name)
+    if safe == name and name not in (".", ".."):
+        return name
+    return f"{safe[:80]}~{hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:16]}"
+
+
 def result_path(out: Path, method: str, case_id: str) -> Path:
-    """Where the result of `method` on `case_id` is stored."""
-    return out / "results" / _safe(method) / f"{_safe(case_id)}.json"
+    """Where the result of `method` on `case_id` is stored (one file per distinct id)."""
+    return out / "results" / _file_stem(method) / f"{_file_stem(case_id)}.json"
 
 
 def _labels(case: Case) -> dict[str, Any]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
+import re
 from pathlib import Path
 
 from .._case import Case
 from .._edit import apply_edits, edits_from_report
-from .._errors import DgrrError
+from .._errors import MAX_SHOWN_PROBLEMS, DgrrError
+from .._json import loads_strict
 from .._load import load_case, load_case_parts, with_faults
 from .._plan import RepairPlan
 
@@ -33,16 +34,30 @@ def read_case(args: argparse.Namespace) -> Case:
 
 
 def read_json(path: str, flag: str) -> object:
-    """The JSON document an option names; a clear error naming the option otherwise."""
+    """The JSON document an option names; a clear error naming the option otherwise
+    (strictly parsed: duplicate keys, NaN, lone surrogates, too deep nesting and huge
+    integers are refused with their path)."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise DgrrError(f"{flag}: no such file: '{path}'") from None
+    except IsADirectoryError:
+        raise DgrrError(f"{flag}: '{path}' is a folder, not a JSON file") from None
     except OSError as exc:
         raise DgrrError(f"{flag}: cannot read '{path}': {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise DgrrError(f"{flag}: '{path}' is not JSON (line {exc.lineno} column "
-                        f"{exc.colno}: {exc.msg})") from None
+    data, problems = loads_strict(raw)
+    syntax = re.fullmatch(r"line (\d+), column (\d+): invalid JSON: (.*)", problems[0]) \
+        if len(problems) == 1 else None
+    if syntax:
+        raise DgrrError(f"{flag}: '{path}' is not JSON (line {syntax[1]} column {syntax[2]}: "
+                        f"{syntax[3]})")
+    if problems:
+        shown = problems[:MAX_SHOWN_PROBLEMS]
+        more = len(problems) - len(shown)
+        raise DgrrError(f"{flag}: '{path}' is not usable JSON:\n"
+                        + "\n".join(f"  - {p}" for p in shown)
+                        + (f"\n  ... and {more} more problems" if more else ""))
+    return data
 
 
 def edited_plan(plan: RepairPlan, path: str, *, force: bool, comment: str | None) -> RepairPlan:

@@ -4,10 +4,10 @@ append-only approvals database, and list the decisions recorded."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from .._errors import DgrrError
-from .._io import to_json
 from .._plan import plan_case
 from . import add_case_argument, edited_plan, read_case, read_json
 
@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     h.add_argument("--case", default=None, help="only this case id")
     h.add_argument("--limit", type=int, default=None, help="at most this many rows")
     h.add_argument("--json", action="store_true", help="print JSON lines")
+    h.add_argument("--verify", action="store_true",
+                   help="check the hash chain of the whole log: exit 0 when intact, 1 with "
+                        "the first broken row otherwise")
     _db_arg(h)
     h.set_defaults(func=run_history)
 
@@ -63,23 +66,45 @@ def run_approve(args: argparse.Namespace) -> int:
     return 0
 
 
+def printable(value: str) -> str:
+    """`value` with control and format characters (ANSI escapes, BEL, bidi overrides,
+    line breaks) shown as escapes, so stored text cannot drive the terminal."""
+    return "".join(c if c.isprintable() else
+                   (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+                   for c in value)
+
+
 def run_history(args: argparse.Namespace) -> int:
     from ..approvals import ApprovalStore
 
-    rows = ApprovalStore(args.db).history(case_id=args.case, limit=args.limit)
+    store = ApprovalStore(args.db)
     out = sys.stdout
+    if args.verify:
+        check = store.verify()
+        if check.ok:
+            out.write(f"approvals log intact: {check.rows} rows"
+                      + (f", head {check.head}" if check.head else "") + "\n")
+            return 0
+        where = f"row #{check.first_broken}" if check.first_broken is not None else "triggers"
+        print(f"dgrr history: approvals log BROKEN at {where}: {check.reason}",
+              file=sys.stderr)
+        return 1
+    rows = store.history(case_id=args.case, limit=args.limit)
     if args.json:
-        for r in rows:
-            out.write(to_json(r.model_dump(mode="json"), indent=None))
+        for r in rows:  # ASCII escapes: no control character reaches the terminal raw
+            out.write(json.dumps(r.model_dump(mode="json"), ensure_ascii=True) + "\n")
         return 0
     if not rows:
-        out.write("no approvals recorded" + (f" for case '{args.case}'" if args.case else "")
-                  + "\n")
+        out.write("no approvals recorded"
+                  + (f" for case '{printable(args.case)}'" if args.case else "") + "\n")
         return 0
     out.write(f"{'#':>4}  {'time (UTC)':<19}  {'case':<20}  {'reviewer':<14}  {'decision':<8}  "
               "edits  comment\n")
     for r in rows:
-        out.write(f"{r.id:>4}  {r.created_at:%Y-%m-%d %H:%M:%S}  {r.case_id[:20]:<20}  "
-                  f"{r.reviewer[:14]:<14}  {r.decision:<8}  {len(r.plan_edits):>5}  "
-                  f"{' '.join(r.comment.split())[:60]}\n")
+        decision = r.decision if r.kind == "decision" else r.kind
+        comment = r.comment if r.kind == "decision" else f"#{r.refers_to} -> {r.target}: {r.comment}"
+        out.write(f"{r.id:>4}  {r.created_at:%Y-%m-%d %H:%M:%S}  "
+                  f"{printable(r.case_id[:20]):<20}  {printable(r.reviewer[:14]):<14}  "
+                  f"{decision:<8}  {len(r.plan_edits):>5}  "
+                  f"{printable(' '.join(comment.split())[:60])}\n")
     return 0

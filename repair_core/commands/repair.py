@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .._errors import DgrrError
-from .._io import atomic_write_json, atomic_write_text, to_json
+from .._io import check_output_folder, to_json, write_output_set
 from .._plan import plan_case
 from . import add_case_argument, edited_plan, read_case
 
@@ -28,7 +28,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--plan", metavar="EDITED_PLAN.json", default=None,
                    help="an edited plan report (same shape as `dgrr plan --json`)")
     p.add_argument("--force", action="store_true",
-                   help="apply plan edits even when they break the method's invariants")
+                   help="apply plan edits that override an invariant (needs --comment; a "
+                        "diagnosed fault is never re-admitted, even forced)")
+    p.add_argument("--comment", default=None,
+                   help="the reviewer's reason for the plan edits (required with --force)")
     p.add_argument("--observation", action="append", default=[], metavar="STEP=JSON",
                    help="hand-supplied output for a tool_action whose tool is not registered "
                         "(JSON, plain text, or @file); repeatable")
@@ -49,23 +52,33 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..replay import repair
 
+    if args.out is not None:  # refuse a bad target before any model call
+        check_output_folder(args.out, OUTPUT_FILES)
+    if args.force and not (args.comment or "").strip():
+        raise DgrrError("--force needs --comment: say in your own words why the edits "
+                        "override an invariant")
     case = read_case(args)
     plan = plan_case(case)
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force,
-                           comment=f"edited plan {args.plan}")
+                           comment=(args.comment or "").strip() or None)
     observations = dict(_observation(o) for o in args.observation)
     result = repair(case, plan, model=args.model, api_base=args.api_base,
                     observations=observations,
                     on_progress=_print_progress if args.progress else None)
     data = result.model_dump(mode="json")
-    if args.out:
-        write_outputs(Path(args.out), data)
+    failed = result.answer is None or bool(result.report.failures)
+    if args.out is not None:
+        write_outputs(Path(args.out), data, failed=failed)
     if args.json:
         sys.stdout.write(to_json(data))
     else:
-        write_summary(result, sys.stdout, out_dir=args.out)
-    if result.answer is None or result.report.failures:
+        write_summary(result, sys.stdout, out_dir=args.out, failed=failed)
+    if failed:
+        print(f"dgrr repair: repair failed ({len(result.report.failures)} failed step(s)"
+              + (", no corrected answer" if result.answer is None else "")
+              + (f"; wrote only {Path(args.out) / 'failure.json'}" if args.out else "") + ")",
+              file=sys.stderr)
         return EXIT_FAILED
     if args.strict and result.needs_human:
         print(f"--strict: {len(result.needs_human)} effect(s) of the failed run cannot be "
@@ -95,18 +108,32 @@ def _observation(spec: str) -> tuple[str, Any]:
         return step, value
 
 
-def write_outputs(out: Path, data: dict[str, Any]) -> None:
-    """The result and its parts, each written atomically."""
-    if out.exists() and not out.is_dir():
-        raise DgrrError(f"--out {out}: exists and is not a folder")
-    atomic_write_json(out / "trajectory.json", data["trajectory"])
-    atomic_write_json(out / "store.json", data["store"])
-    atomic_write_json(out / "report.json", {**data["report"], "cost": data["cost"]})
-    atomic_write_text(out / "answer.txt", (data["answer"] or "") + "\n")
-    atomic_write_json(out / "result.json", data)
+RESULT_FILES = ("result.json", "answer.txt", "trajectory.json", "store.json", "report.json")
+OUTPUT_FILES = frozenset({*RESULT_FILES, "failure.json"})
 
 
-def write_summary(result: Any, out: TextIO, out_dir: str | None = None) -> None:
+def write_outputs(out: Path, data: dict[str, Any], *, failed: bool = False) -> None:
+    """The result and its parts as one set swapped into `out` whole (a reader sees the
+    earlier set or this one). A failed repair writes only `failure.json`: no answer file
+    or repaired store that could be mistaken for a result."""
+    if failed:
+        report = data["report"]
+        failure = {"failed": True, "case_id": report.get("case_id"), "model": report.get("model"),
+                   "answer": data["answer"], "failures": report.get("failures", []),
+                   "cost": data["cost"]}
+        write_output_set(out, {"failure.json": to_json(failure)}, allowed=OUTPUT_FILES)
+        return
+    write_output_set(out, {
+        "trajectory.json": to_json(data["trajectory"]),
+        "store.json": to_json(data["store"]),
+        "report.json": to_json({**data["report"], "cost": data["cost"]}),
+        "answer.txt": (data["answer"] or "") + "\n",
+        "result.json": to_json(data),
+    }, allowed=OUTPUT_FILES)
+
+
+def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
+                  failed: bool = False) -> None:
     """The corrected answer next to the original, the store changes and the cost."""
     from ..replay._world import NEEDS_HUMAN
 
@@ -154,5 +181,7 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None) -> None:
             w(f"  {note}\n")
     c = result.cost
     w(f"\nCost: {c.llm_calls} LLM calls, {c.tokens} tokens, replay ratio {c.replay_ratio:.3f}\n")
-    if out_dir:
+    if out_dir and failed:
+        w(f"Wrote only failure.json to {out_dir}\n")
+    elif out_dir:
         w(f"Wrote result.json, answer.txt, trajectory.json, store.json, report.json to {out_dir}\n")

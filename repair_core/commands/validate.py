@@ -15,6 +15,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.memory is None and args.faults is None:
+        # checked item by item, never built whole: memory stays a few times the file size
+        from .._stream import validate_file
+
+        s = validate_file(args.case)
+        print(f"{args.case}: valid {s['format']} case '{s['case_id']}' ({s['turns']} turns, "
+              f"{s['steps']} steps, {s['records']} records, {s['faults']} faults)")
+        return 0
     case = read_case(args)
     print(f"{args.case}: valid {case.format} case '{case.case_id}' "
           f"({len(case.session)} turns, {len(case.trajectory)} steps, "

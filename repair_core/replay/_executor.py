@@ -558,7 +558,9 @@ class _Run:
         doc = self.case.model_dump(mode="json")
         doc.update(memory=self.memory.dump(), trajectory=steps, eval=None)
         doc.pop("eval")
-        return case_from_data(doc, source=f"repaired {self.case.case_id}")
+        # cycles=False: a replayed read queries the repaired store, which holds records the
+        # original run only made later, so a re-run read may cite them (baselines do).
+        return case_from_data(doc, source=f"repaired {self.case.case_id}", cycles=False)
 
 
 def _text_of(output: Any) -> str:
