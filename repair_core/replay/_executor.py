@@ -171,6 +171,7 @@ class _Run:
         self.stale = self.replay | self.invalid
         self.declared = {t.name: t.effect for t in self.case.tools}
         self.calls0, self.tokens0 = self.client.calls, self.client.tokens
+        self.failures0 = self.client.connection_failures
         self.store_order = {m.id: i for i, m in enumerate(self.case.memory)}
         self.taken = {m.id for m in self.case.memory} | set(self.steps) | set(self.turns)
 
@@ -196,6 +197,7 @@ class _Run:
     def _cost(self) -> Cost:
         n = len(self.case.trajectory)
         return Cost(llm_calls=self.client.calls - self.calls0,
+                    connection_failures=self.client.connection_failures - self.failures0,
                     tokens=self.client.tokens - self.tokens0,
                     replay_ratio=round(len(self.replay) / n, 6) if n else 0.0)
 
