@@ -44,9 +44,12 @@ else
     # --locked: refuse a lock that no longer matches pyproject.toml (re-lock with `uv lock`).
     "${uv[@]}" export --locked --quiet --no-hashes --no-emit-project --format requirements-txt \
         ${extra:+--extra "$extra"} -o "$requirements"
-    "${uv[@]}" pip install --quiet "${target[@]}" -r "$requirements"
-    "${uv[@]}" pip install --quiet "${target[@]}" --no-deps -e .
+    # --compile-bytecode: this machine sets PYTHONDONTWRITEBYTECODE=1, so .pyc files not
+    # written now are never written, and every `dgrr` start would compile its imports again.
+    "${uv[@]}" pip install --quiet --compile-bytecode "${target[@]}" -r "$requirements"
+    "${uv[@]}" pip install --quiet --compile-bytecode "${target[@]}" --no-deps -e .
 fi
+"$python" -m compileall -q -j 0 repair_core dgrr_dashboard >/dev/null
 # pyenv only sees a new console script (dgrr) after a rehash.
 if command -v pyenv >/dev/null 2>&1; then pyenv rehash || true; fi
 
