@@ -43,6 +43,21 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 1")
+    return value
+
+
+def checkout_root() -> Path | None:
+    """The dgrr checkout this package runs from (the folder holding `sample_traces/`), or
+    None for an installed copy: suite names resolve there, not in the current folder."""
+    root = Path(__file__).resolve().parent.parent.parent
+    return root if (root / "sample_traces").is_dir() else None
+
+
 def add_bounds_arguments(parser: argparse.ArgumentParser) -> None:
     """--timeout and --deadline: how long model calls may take."""
     parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT,

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from .._errors import DgrrError
+from . import checkout_root, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="which suite: the 150-case controlled one or the 50-case adapted one")
     g.add_argument("--seed", type=int, default=42,
                    help="seed of every random choice; the same seed gives identical files")
-    g.add_argument("--out", help="folder to write (default sample_traces/<suite>)")
+    g.add_argument("--out", metavar="DIR",
+                   help="folder to write (default: sample_traces/<suite> of the dgrr checkout, "
+                        "wherever you run the command from; required outside a checkout)")
     g.add_argument("--longmemeval", metavar="FILE",
                    help="adapted suite: build it from this LongMemEval-format file instead "
                         "of the built-in chat histories")
@@ -29,7 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     r = bsub.add_parser("run", help="run methods on a suite; resumable")
     r.add_argument("--suite", default="controlled",
-                   help="controlled, adapted, or a folder of case files (default controlled)")
+                   help="controlled or adapted (the checkout's sample_traces/<suite>, wherever "
+                        "you run the command from), or a folder of case files (default "
+                        "controlled)")
     r.add_argument("--methods", default="all",
                    help="all, baselines, ablations, or a comma-separated list of names")
     r.add_argument("--model", default="dgrr/reference",
@@ -37,11 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(default: the offline reference model)")
     r.add_argument("--api-base", default=None,
                    help="base URL of an OpenAI-compatible server for --model")
-    r.add_argument("--workers", type=int, default=1,
+    r.add_argument("--workers", type=positive_int, default=1,
                    help="cases repaired in parallel processes")
     r.add_argument("--out", required=True, help="results folder (re-use it to resume)")
     r.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (also DGRR_NO_PROGRESS=1)")
+                   help="no progress bar (also DGRR_NO_PROGRESS=1; the bar is only drawn when "
+                        "stderr is a terminal)")
     r.set_defaults(func=run_run)
 
     t = bsub.add_parser("table", help="rewrite the summary and tables of a results folder")
@@ -53,7 +59,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_generate(args: argparse.Namespace) -> int:
     from ..bench import generate_suite
 
-    out = Path(args.out or f"sample_traces/{args.suite}")
+    if args.out:
+        out = Path(args.out)
+    else:
+        root = checkout_root()
+        if root is None:
+            raise DgrrError("--out: required here (dgrr is not run from a checkout with "
+                            "sample_traces/)")
+        out = root / "sample_traces" / args.suite
     manifest = generate_suite(args.suite, out, seed=args.seed, longmemeval=args.longmemeval)
     print(f"wrote {manifest['cases']} cases to {out} (manifest: {out / 'manifest.json'})")
     return 0
@@ -65,11 +78,13 @@ def run_run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise DgrrError(f"--workers: must be at least 1, got {args.workers}")
     methods = method_names(args.methods)
-    paths = suite_case_paths(args.suite)
+    root = checkout_root() if args.suite in ("controlled", "adapted") else None
+    paths = suite_case_paths(args.suite, root)
     out = Path(args.out)
     start = time.perf_counter()
     results = run_bench(paths, methods, out, model=args.model, api_base=args.api_base,
-                        workers=args.workers, suite=args.suite, progress=not args.no_progress)
+                        workers=args.workers, suite=args.suite,
+                        progress=not args.no_progress and sys.stderr.isatty())
     suite = args.suite if args.suite in ("controlled", "adapted") else "custom"
     write_outputs(results, out, suite, {"model": args.model})
     errors = sum(1 for r in results if r.error)

@@ -183,21 +183,22 @@ class ModelClient:
         return self._last_timeout
 
     def _send(self, messages: list[dict[str, Any]], record: CallRecord) -> str:
-        timeout = self._call_timeout()
         if self.builtin is not None:
+            self._call_timeout()
             text = self.builtin(messages)
             prompt, completion = usage(messages, text)
             total = prompt + completion
         else:
-            text, total = self._send_litellm(messages, timeout)
+            litellm = import_litellm()  # before the clock starts: importing takes seconds
+            text, total = self._send_litellm(litellm, messages, self._call_timeout())
         self.calls += 1
         self.tokens += total
         record.tokens = total
         record.reply = text
         return text
 
-    def _send_litellm(self, messages: list[dict[str, Any]], timeout: float) -> tuple[str, int]:
-        litellm = import_litellm()
+    def _send_litellm(self, litellm: Any, messages: list[dict[str, Any]], timeout: float
+                      ) -> tuple[str, int]:
         kwargs: dict[str, Any] = {
             "model": self.model, "messages": messages, "temperature": 0, "seed": self.seed,
             "response_format": {"type": "json_object"}, "timeout": timeout,
