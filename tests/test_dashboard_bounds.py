@@ -35,4 +35,4 @@ def test_replay_page_bounds_a_silent_server_and_counts_connection_failures():
     shown = metrics(at)
     assert shown["Model calls"] == "0"
     assert shown["Connection failures"] == str(res.cost.connection_failures)
-    assert took < 3 + 60  # the deadline, plus litellm's import on a busy machine
+    assert took < 150  # the deadline, plus litellm's import on a busy machine
