@@ -61,7 +61,6 @@ def test_history_reads_an_existing_database(tmp_path, capsys):
 @pytest.mark.parametrize("args", [
     ["history", "--limit", "-1"], ["history", "--limit", "0"], ["history", "--limit", "x"],
     ["repair", str(FIG1), "--timeout", "-5"], ["repair", str(FIG1), "--deadline", "inf"],
-    ["bench", "run", "--out", "o", "--workers", "0"],
 ])
 def test_out_of_range_arguments_are_refused(args, capsys):
     with pytest.raises(SystemExit) as exc:

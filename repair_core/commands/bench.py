@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from .._errors import DgrrError
-from . import checkout_root, positive_int
+from . import checkout_root
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(default: the offline reference model)")
     r.add_argument("--api-base", default=None,
                    help="base URL of an OpenAI-compatible server for --model")
-    r.add_argument("--workers", type=positive_int, default=1,
+    r.add_argument("--workers", type=int, default=1,
                    help="cases repaired in parallel processes")
     r.add_argument("--out", required=True, help="results folder (re-use it to resume)")
     r.add_argument("--no-progress", action="store_true",
