@@ -166,7 +166,8 @@ class ModelClient:
             where = self.api_base or self.model
             chain = f"{type(exc).__name__} {type(cause).__name__} {exc} {cause}".lower()
             if "timeout" in chain or "timed out" in chain:
-                return f"no reply from {where} within {self._last_timeout:g} s (--timeout)"
+                bound = "--timeout" if self._last_timeout >= self.timeout else "what --deadline left"
+                return f"no reply from {where} within {self._last_timeout:g} s ({bound})"
             return f"cannot reach {where}: {type(cause).__name__}: {_first_line(cause)}"
         self.calls += 1  # the model answered, with an error
         return f"call failed: {type(exc).__name__}: {_first_line(exc)}"
