@@ -30,6 +30,7 @@ quiet_pip=(--quiet --disable-pip-version-check --root-user-action=ignore)
 
 if [ $use_pip = 1 ]; then
     echo "setup: installing with pip from pyproject.toml's ranges (not the lock)" >&2
+    # (pip has no "all extras": with --test add any extra the tests need to the line below)
     "$python" -m pip install "${quiet_pip[@]}" -e ".${extra:+[$extra]}"
 else
     if ! command -v uv >/dev/null 2>&1 && ! "$python" -m uv --version >/dev/null 2>&1; then
@@ -42,8 +43,9 @@ else
     requirements=$(mktemp)
     trap 'rm -f "$requirements"' EXIT
     # --locked: refuse a lock that no longer matches pyproject.toml (re-lock with `uv lock`).
+    # With --test every extra is installed (test, and any other extra whose tests run too).
     "${uv[@]}" export --locked --quiet --no-hashes --no-emit-project --format requirements-txt \
-        ${extra:+--extra "$extra"} -o "$requirements"
+        $([ $want_tests = 1 ] && echo --all-extras) -o "$requirements"
     "${uv[@]}" pip install --quiet "${target[@]}" -r "$requirements"
     "${uv[@]}" pip install --quiet "${target[@]}" --no-deps -e .
 fi
