@@ -11,6 +11,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.widgets import page_setup, require_plan, show_problems
 from repair_core import repair
+from repair_core.model import ModelClient
 from repair_core.tools import default_registry
 
 page_setup("Replay")
@@ -45,6 +46,13 @@ model = m1.text_input("Model", value="dgrr/reference", key="dgrr_w_model",
                       help="dgrr/reference (offline), or e.g. openai/gpt-4o, ollama/llama3")
 api_base = m2.text_input("API base (optional)", key="dgrr_w_api_base",
                          help="e.g. http://127.0.0.1:8000/v1 for a local server")
+b1, b2 = st.columns([2, 2])
+timeout = b1.number_input("Timeout per call (s)", min_value=1.0, max_value=3600.0, value=60.0,
+                          step=5.0, key="dgrr_w_timeout",
+                          help="a call with no reply after this long fails (no SDK retries)")
+deadline = b2.number_input("Deadline for the replay (s, 0 = none)", min_value=0.0,
+                           max_value=86400.0, value=0.0, step=30.0, key="dgrr_w_deadline",
+                           help="no model call starts after this long, retries included")
 
 observations: dict[str, Any] = {}
 problems: list[str] = []
@@ -79,8 +87,9 @@ if run:
                       f"{time.monotonic() - started:.1f}s")
 
     try:
-        res = repair(c, p, model=model.strip() or "dgrr/reference",
-                     api_base=api_base.strip() or None, observations=observations or None,
+        client = ModelClient(model.strip() or "dgrr/reference", api_base.strip() or None,
+                             timeout=float(timeout), deadline=float(deadline) or None)
+        res = repair(c, p, client=client, observations=observations or None,
                      on_progress=on_progress)
     except Exception as exc:  # a user-facing page: show the error, keep the state
         show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
@@ -95,10 +104,12 @@ if "dgrr_replay_flash" in st.session_state:
 if res is not None:
     st.subheader("Result")
     cost = res.cost
-    k = st.columns(3)
+    k = st.columns(4)
     k[0].metric("Model calls", cost.llm_calls)
-    k[1].metric("Tokens", cost.tokens)
-    k[2].metric("Replay ratio", f"{cost.replay_ratio:.3f}")
+    k[1].metric("Connection failures", cost.connection_failures,
+                help="calls that got no reply (refused, dropped, timed out); not model calls")
+    k[2].metric("Tokens", cost.tokens)
+    k[3].metric("Replay ratio", f"{cost.replay_ratio:.3f}")
     st.markdown("**Corrected answer**")
     st.success(res.answer if res.answer is not None else "(answer generation failed)")
     st.caption(f"Original: {res.original_answer}")

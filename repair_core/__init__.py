@@ -5,6 +5,9 @@
 'delete'
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._analysis import Analysis, analyse, find_seed, lineage
 from ._case import (
     CASE_FORMAT,
@@ -37,8 +40,23 @@ from ._load import (
     with_faults,
 )
 from ._plan import PlanEdit, PlanReport, RepairPlan, plan_case
-from .model import ModelClient
-from .replay import Cost, RepairReport, RepairResult, execute, repair
+
+if TYPE_CHECKING:
+    from .model import ModelClient
+    from .replay import Cost, RepairReport, RepairResult, execute, repair
+
+# The model layer and the replay are imported on first use, so that `dgrr plan` and other
+# commands that never replay do not pay for them at start-up.
+_LAZY = {"ModelClient": "model", "Cost": "replay", "RepairReport": "replay",
+         "RepairResult": "replay", "execute": "replay", "repair": "replay"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __version__ = "0.1.0"
 

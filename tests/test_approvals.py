@@ -154,7 +154,7 @@ def test_cli_approve_and_history(tmp_path, capsys):
     edits.write_text(json.dumps({"edits": {"s11": "replay"}}))
     assert main(["approve", FIXTURE, "--reviewer", "ana", "--decision", "approve",
                  "--comment", "fine", "--plan", str(edits), "--db", db]) == 0
-    assert "recorded #1: approve of case 'fig1-travel' by ana (1 plan edits)" in \
+    assert "recorded #1: approve of case 'fig1-travel' by ana (1 plan edit)" in \
         capsys.readouterr().out
     assert main(["history", "--db", db, "--json"]) == 0
     [line] = capsys.readouterr().out.splitlines()

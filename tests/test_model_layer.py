@@ -90,7 +90,7 @@ def test_calls_send_temperature_zero_seed_and_json_mode(monkeypatch):
         return real(**kwargs)
 
     monkeypatch.setattr(litellm, "completion", spy)
-    ModelClient(seed=7).complete_json("claim", CLAIM_INPUTS)
+    ModelClient(seed=7, via_litellm=True).complete_json("claim", CLAIM_INPUTS)
     assert sent["temperature"] == 0 and sent["seed"] == 7
     assert sent["response_format"] == {"type": "json_object"}
 

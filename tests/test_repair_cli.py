@@ -30,7 +30,7 @@ def test_json_is_one_object_with_the_issue_fields(capsys):
                          "needs_human"}
     assert data["needs_human"] == data["report"]["irreversible_effects"] == []
     assert set(data["store"]) == {"active", "quarantine"}
-    assert set(data["cost"]) == {"llm_calls", "tokens", "replay_ratio"}
+    assert set(data["cost"]) == {"llm_calls", "connection_failures", "tokens", "replay_ratio"}
     assert data["cost"]["llm_calls"] == 3
     assert [r["id"] for r in data["store"]["quarantine"]] == ["m6"]
     assert "m3" not in {r["id"] for r in data["store"]["active"]}

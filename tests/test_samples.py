@@ -8,7 +8,6 @@ import pytest
 from repair_core import load_case, plan_case
 
 ROOT = Path(__file__).resolve().parent.parent
-SPEC_EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
 EXPECTED = sorted((ROOT / "sample_traces").glob("*.plan.json"))
 
 
@@ -28,9 +27,23 @@ def test_sample_plan_matches_expected(plan_path: Path):
     _compare(plan_path.with_name(plan_path.name.replace(".plan.json", ".json")), plan_path)
 
 
-@pytest.mark.skipif(not SPEC_EXAMPLES.exists(), reason="shared/spec is not beside the checkout")
-def test_spec_example_plan_matches_the_spec_file():
-    _compare(SPEC_EXAMPLES / "figure1-travel.json", SPEC_EXAMPLES / "figure1-travel.plan.json")
+def test_the_documented_example_plan_matches():
+    """docs/case-format.md names the Figure-1 case and its expected plan as the example."""
+    page = (ROOT / "docs" / "case-format.md").read_text(encoding="utf-8")
+    case, plan = "sample_traces/figure1-travel.json", "sample_traces/figure1-travel.plan.json"
+    assert f"`{case}`" in page and f"`{plan}`" in page
+    _compare(ROOT / case, ROOT / plan)
+
+
+def test_docs_point_at_nothing_outside_the_repository():
+    """A clone has no ../shared or ../reference: every pointer stays inside the repository."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for outside in ("../shared", "shared/spec", "../reference"):
+            assert outside not in text, f"{page.name} points at {outside}"
+    for name in ("method.md", "case-format.md"):
+        assert (ROOT / "docs" / name).stat().st_size > 3000
 
 
 def test_shipped_fixture_is_the_spec_example():

@@ -3,15 +3,101 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
+import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._case import Case
 from .._edit import apply_edits, edits_from_report
-from .._errors import MAX_SHOWN_PROBLEMS, DgrrError
+from .._errors import MAX_SHOWN_PROBLEMS, DgrrError, PlanEditError
 from .._json import loads_strict
 from .._load import load_case, load_case_parts, with_faults
 from .._plan import RepairPlan
+
+if TYPE_CHECKING:
+    from ..model import ModelClient
+
+DEFAULT_TIMEOUT = 60.0  # the same default as ModelClient's (kept here so --help needs no import)
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 1")
+    return value
+
+
+def checkout_root() -> Path | None:
+    """The dgrr checkout this package runs from (the folder holding `sample_traces/`), or
+    None for an installed copy: suite names resolve there, not in the current folder."""
+    root = Path(__file__).resolve().parent.parent.parent
+    return root if (root / "sample_traces").is_dir() else None
+
+
+def add_bounds_arguments(parser: argparse.ArgumentParser) -> None:
+    """--timeout and --deadline: how long model calls may take."""
+    parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT,
+                        metavar="SECONDS",
+                        help=f"give up on one model call after this long (default "
+                             f"{DEFAULT_TIMEOUT:g}); the SDK's own retries are off")
+    parser.add_argument("--deadline", type=positive_seconds, default=None, metavar="SECONDS",
+                        help="give up on the whole run's model calls after this long, counted "
+                             "from the first call, retries included (default: none)")
+
+
+def model_client(args: argparse.Namespace) -> ModelClient:
+    """The model client the command's --model/--api-base/--timeout/--deadline describe."""
+    from ..model import ModelClient
+
+    return ModelClient(args.model, args.api_base, timeout=args.timeout, deadline=args.deadline)
+
+
+def plural(n: int, noun: str) -> str:
+    """`1 turn`, `2 turns`, `0 turns`.
+
+    >>> plural(1, "plan edit"), plural(3, "fault")
+    ('1 plan edit', '3 faults')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def wrap(text: str, head: str, indent: int, width: int = 100) -> str:
+    """`head` followed by `text` wrapped at word boundaries to `width` columns, every
+    further line indented by `indent` spaces; nothing is cut.
+
+    >>> print(wrap("alpha beta gamma", "  x: ", indent=5, width=16))
+      x: alpha beta
+         gamma
+    """
+    text = " ".join(str(text).split())
+    return textwrap.fill(text, width=width, initial_indent=head,
+                         subsequent_indent=" " * indent, break_long_words=False,
+                         break_on_hyphens=False) or head.rstrip()
 
 
 def add_case_argument(parser: argparse.ArgumentParser) -> None:
@@ -63,4 +149,11 @@ def read_json(path: str, flag: str) -> object:
 def edited_plan(plan: RepairPlan, path: str, *, force: bool, comment: str | None) -> RepairPlan:
     """`plan` with the edits of the `--plan` file (an edited plan report or {"edits": ...})."""
     edits = edits_from_report(plan, read_json(path, "--plan"))
-    return apply_edits(plan, edits, force=force, comment=comment) if edits else plan
+    if not edits:
+        return plan
+    try:
+        return apply_edits(plan, edits, force=force, comment=comment)
+    except PlanEditError as exc:  # name the options that exist, not the library's arguments
+        raise PlanEditError([p if not p.startswith("(apply with force") else
+                             "(to override, give --force and --comment WHY)"
+                             for p in exc.problems]) from None

@@ -9,7 +9,7 @@ import sys
 
 from .._errors import DgrrError
 from .._plan import plan_case
-from . import add_case_argument, edited_plan, read_case, read_json
+from . import add_case_argument, edited_plan, plural, positive_int, read_case, read_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,7 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     h = sub.add_parser("history", help="list recorded approvals, newest first",
                        description="List the decisions in the approvals database.")
     h.add_argument("--case", default=None, help="only this case id")
-    h.add_argument("--limit", type=int, default=None, help="at most this many rows")
+    h.add_argument("--limit", type=positive_int, default=None,
+                   help="at most this many rows (a whole number >= 1)")
     h.add_argument("--json", action="store_true", help="print JSON lines")
     h.add_argument("--verify", action="store_true",
                    help="check the hash chain of the whole log: exit 0 when intact, 1 with "
@@ -47,6 +48,23 @@ def _db_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=None,
                    help="database URL or SQLite file (default: $DGRR_DB, else "
                         "~/.dgrr/approvals.db)")
+
+
+def missing_database(db: str | None) -> str | None:
+    """The SQLite file `db` names (or the default one) when it does not exist yet; None
+    when it exists or `db` is a server URL."""
+    import os
+    from pathlib import Path
+
+    from ..approvals._store import db_url
+
+    url = db_url(db)
+    if not url.startswith("sqlite:///"):
+        return None  # a server, or an in-memory SQLite database
+    path = url.removeprefix("sqlite:///").split("?", 1)[0]
+    if not path or path == ":memory:":
+        return None
+    return None if Path(path).exists() else os.path.normpath(path)
 
 
 def run_approve(args: argparse.Namespace) -> int:
@@ -62,7 +80,7 @@ def run_approve(args: argparse.Namespace) -> int:
     rec = record_decision(store, plan, reviewer=args.reviewer, decision=args.decision,
                           comment=args.comment, result=result)
     print(f"recorded #{rec.id}: {rec.decision} of case '{rec.case_id}' by {rec.reviewer} "
-          f"({len(rec.plan_edits)} plan edits) in {store.url}")
+          f"({plural(len(rec.plan_edits), 'plan edit')}) in {store.url}")
     return 0
 
 
@@ -77,6 +95,12 @@ def printable(value: str) -> str:
 def run_history(args: argparse.Namespace) -> int:
     from ..approvals import ApprovalStore
 
+    missing = missing_database(args.db)
+    if missing is not None:  # a read-only command never creates a database (or its folder)
+        if args.db is not None:
+            raise DgrrError(f"--db {args.db}: no such database ({missing} does not exist)")
+        print(f"no approvals recorded (no database yet at {missing})")
+        return 0
     store = ApprovalStore(args.db)
     out = sys.stdout
     if args.verify:

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from .._errors import DgrrError
+from . import checkout_root, positive_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,14 +22,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="which suite: the 150-case controlled one or the 50-case adapted one")
     g.add_argument("--seed", type=int, default=42,
                    help="seed of every random choice; the same seed gives identical files")
-    g.add_argument("--out", help="folder to write (default sample_traces/<suite>)")
+    g.add_argument("--out", metavar="DIR",
+                   help="folder to write (default: sample_traces/<suite> of the dgrr checkout, "
+                        "wherever you run the command from; required outside a checkout)")
     g.add_argument("--model", default="dgrr/reference",
                    help="litellm model string of the agent whose failed runs are recorded "
                         "(default dgrr/reference; built-in: dgrr/reference, "
                         "dgrr/reference-b, with an optional /noise=P)")
     g.add_argument("--noise", type=float, default=None, metavar="P",
                    help="slip rate of a built-in dgrr/ model (same as the /noise=P suffix)")
-    g.add_argument("--count", type=int, default=None, metavar="K",
+    g.add_argument("--count", type=positive_int, default=None, metavar="K",
                    help="generate only the first K cases of the suite")
     g.add_argument("--api-base", default=None,
                    help="base URL of an OpenAI-compatible server for --model")
@@ -43,7 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     r = bsub.add_parser("run", help="run methods on a suite; resumable")
     r.add_argument("--suite", default="controlled",
-                   help="controlled, adapted, or a folder of case files (default controlled)")
+                   help="controlled or adapted (the checkout's sample_traces/<suite>, wherever "
+                        "you run the command from), or a folder of case files (default "
+                        "controlled)")
     r.add_argument("--methods", default="all",
                    help="all, baselines, ablations, or a comma-separated list of names")
     r.add_argument("--model", default="dgrr/reference",
@@ -61,7 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="cases repaired in parallel processes")
     r.add_argument("--out", required=True, help="results folder (re-use it to resume)")
     r.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (also DGRR_NO_PROGRESS=1)")
+                   help="no progress bar (also DGRR_NO_PROGRESS=1; the bar is only drawn when "
+                        "stderr is a terminal)")
     r.set_defaults(func=run_run)
 
     t = bsub.add_parser("table", help="rewrite the summary and tables of a results folder")
@@ -106,7 +112,14 @@ def run_generate(args: argparse.Namespace) -> int:
     from ..bench import generate_suite
 
     model = _model(args)
-    out = Path(args.out or f"sample_traces/{args.suite}")
+    if args.out:
+        out = Path(args.out)
+    else:
+        root = checkout_root()
+        if root is None:
+            raise DgrrError("--out: required here (dgrr is not run from a checkout with "
+                            "sample_traces/)")
+        out = root / "sample_traces" / args.suite
     if args.api_base:  # the generator's agents call the model without an api_base of their own
         from ..model import import_litellm
 
@@ -133,13 +146,15 @@ def run_run(args: argparse.Namespace) -> int:
         raise DgrrError(f"--workers: must be at least 1, got {args.workers}")
     methods = method_names(args.methods)
     model = _model(args)
-    paths = suite_case_paths(args.suite)
+    root = checkout_root() if args.suite in ("controlled", "adapted") else None
+    paths = suite_case_paths(args.suite, root)
     out = Path(args.out)
     start = time.perf_counter()
     try:
         results = run_bench(paths, methods, out, model=model, api_base=args.api_base,
                             workers=args.workers, suite=args.suite,
-                            progress=not args.no_progress, cache_dir=_cache(args, out))
+                            progress=not args.no_progress and sys.stderr.isatty(),
+                            cache_dir=_cache(args, out))
     finally:
         _uncache(args)
     suite = args.suite if args.suite in ("controlled", "adapted") else "custom"

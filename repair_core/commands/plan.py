@@ -9,7 +9,7 @@ from typing import TextIO
 
 from .._io import to_json
 from .._plan import RepairPlan, plan_case
-from . import add_case_argument, read_case
+from . import add_case_argument, plural, read_case, wrap
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,9 +31,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _clip(text: str, width: int = 56) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+REASON_INDENT = 13
 
 
 def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
@@ -42,7 +40,7 @@ def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
     w = out.write
     w(f"Case {case.case_id}" + (f" ({case.domain})" if case.domain else "")
       + f", user {case.user_id}: {len(case.trajectory)} steps, {len(case.memory)} records, "
-      f"{len(case.faults)} diagnosed fault{'s' if len(case.faults) != 1 else ''}\n\n")
+      f"{plural(len(case.faults), 'diagnosed fault')}\n\n")
     if not case.faults:
         w("No faults are marked: nothing is affected; the final answer is regenerated as is.\n")
     steps = {s.id: s for s in case.trajectory}
@@ -55,7 +53,7 @@ def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
             how = f"failed {steps[seed].type} {seed} (seq {steps[seed].seq})"
         else:
             how = f"its producer {seed} (seq {steps[seed].seq}, {steps[seed].type})"
-        w(f"  {fault}  \"{_clip(records[fault].text, 48)}\"  seed: {how}\n")
+        w(wrap(f"\"{records[fault].text}\"  seed: {how}", f"  {fault}  ", indent=6) + "\n")
     w(f"\nAffected (A0): {len(a.affected)} nodes; {len(a.supported)} kept by independent "
       f"support, {len(a.unsupported)} unsupported; {len(plan.answer_relevant)} "
       "answer-relevant\n\n")
@@ -70,8 +68,8 @@ def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
             w(f"  … {sum(1 for r in plan.memory if r in plan.reasons) - shown} more\n")
             break
         shown += 1
-        w(f"  {action:<10} {rid:<8} \"{_clip(records[rid].text, 40)}\"\n")
-        w(f"             {plan.reasons.get(rid, '')}\n")
+        w(wrap(f"\"{records[rid].text}\"", f"  {action:<10} {rid:<8} ", indent=22) + "\n")
+        w(wrap(plan.reasons.get(rid, ""), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
 
     step_counts = Counter(plan.steps.values())
     w("\nTrajectory: " + ", ".join(f"{n} {k}" for k, n in sorted(step_counts.items())) + "\n")
@@ -84,8 +82,9 @@ def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
             break
         shown += 1
         s = steps[sid]
-        w(f"  {step_action:<10} {sid:<8} seq {s.seq:<5} {s.type:<16} \"{_clip(s.text, 36)}\"\n")
-        w(f"             {plan.reasons.get(sid, '')}\n")
+        head = f"  {step_action:<10} {sid:<8} seq {s.seq:<5} {s.type:<16} "
+        w(wrap(f"\"{s.text}\"", head, indent=len(head)) + "\n")
+        w(wrap(plan.reasons.get(sid, ""), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
 
     order = plan.replay_order()
     shown_order = order if len(order) <= 40 else [*order[:20], "…", *order[-19:]]

@@ -11,7 +11,15 @@ from typing import Any, TextIO
 from .._errors import DgrrError
 from .._io import check_output_folder, to_json, write_output_set
 from .._plan import plan_case
-from . import add_case_argument, edited_plan, read_case
+from . import (
+    add_bounds_arguments,
+    add_case_argument,
+    edited_plan,
+    model_client,
+    plural,
+    read_case,
+    wrap,
+)
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -23,15 +31,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "needs, through a litellm model (default: the offline reference model).")
     add_case_argument(p)
     p.add_argument("--model", default="dgrr/reference",
-                   help="litellm model string (default: dgrr/reference, offline, no key)")
+                   help="dgrr/reference (the default: built-in, offline, no key, answered "
+                        "in-process) or any litellm model string, e.g. openai/dgrr-reference "
+                        "with --api-base for `dgrr serve-model`")
     p.add_argument("--api-base", default=None, help="API base URL for the model")
+    add_bounds_arguments(p)
     p.add_argument("--plan", metavar="EDITED_PLAN.json", default=None,
                    help="an edited plan report (same shape as `dgrr plan --json`)")
     p.add_argument("--force", action="store_true",
                    help="apply plan edits that override an invariant (needs --comment; a "
                         "diagnosed fault is never re-admitted, even forced)")
     p.add_argument("--comment", default=None,
-                   help="the reviewer's reason for the plan edits (required with --force)")
+                   help="the reviewer's reason for the plan edits (recorded with each edit; "
+                        "required with --force)")
     p.add_argument("--observation", action="append", default=[], metavar="STEP=JSON",
                    help="hand-supplied output for a tool_action whose tool is not registered "
                         "(JSON, plain text, or @file); repeatable")
@@ -59,12 +71,12 @@ def run(args: argparse.Namespace) -> int:
                         "override an invariant")
     case = read_case(args)
     plan = plan_case(case)
+    client = model_client(args)
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force,
                            comment=(args.comment or "").strip() or None)
     observations = dict(_observation(o) for o in args.observation)
-    result = repair(case, plan, model=args.model, api_base=args.api_base,
-                    observations=observations,
+    result = repair(case, plan, client=client, observations=observations,
                     on_progress=_print_progress if args.progress else None)
     data = result.model_dump(mode="json")
     failed = result.answer is None or bool(result.report.failures)
@@ -75,22 +87,34 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_summary(result, sys.stdout, out_dir=args.out, failed=failed)
     if failed:
-        print(f"dgrr repair: repair failed ({len(result.report.failures)} failed step(s)"
-              + (", no corrected answer" if result.answer is None else "")
-              + (f"; wrote only {Path(args.out) / 'failure.json'}" if args.out else "") + ")",
+        reasons = result.report.failures
+        why = (f"no model reply ({plural(result.cost.connection_failures, 'connection failure')}; "
+               f"check --api-base, --timeout, --deadline)"
+               if result.cost.connection_failures and not result.cost.llm_calls
+               else reasons[0].error if reasons else "no corrected answer")
+        print(f"dgrr repair: repair failed ({plural(len(reasons), 'failed step')}): {why}"
+              + (f"; wrote only {Path(args.out) / 'failure.json'}" if args.out else ""),
               file=sys.stderr)
         return EXIT_FAILED
     if args.strict and result.needs_human:
-        print(f"--strict: {len(result.needs_human)} effect(s) of the failed run cannot be "
-              "undone and need a human: " + ", ".join(n.step for n in result.needs_human),
+        print(f"--strict: {plural(len(result.needs_human), 'effect')} of the failed run cannot "
+              "be undone and need a human: " + ", ".join(n.step for n in result.needs_human),
               file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 
 
 def _print_progress(done: int, total: int, step_id: str, cost: Any) -> None:
-    print(f"[{done}/{total}] {step_id}: {cost.llm_calls} LLM calls, {cost.tokens} tokens so far",
-          file=sys.stderr, flush=True)
+    print(f"[{done}/{total}] {step_id}: {cost_text(cost)} so far", file=sys.stderr, flush=True)
+
+
+def cost_text(cost: Any) -> str:
+    """`3 LLM calls, 2293 tokens`, plus the calls that got no reply when there were any."""
+    text = f"{plural(cost.llm_calls, 'LLM call')}, {plural(cost.tokens, 'token')}"
+    failures = getattr(cost, "connection_failures", 0)
+    if failures:
+        text += f", {plural(failures, 'connection failure')} (no reply, not counted as calls)"
+    return text
 
 
 def _observation(spec: str) -> tuple[str, Any]:
@@ -135,8 +159,6 @@ def write_outputs(out: Path, data: dict[str, Any], *, failed: bool = False) -> N
 def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
                   failed: bool = False) -> None:
     """The corrected answer next to the original, the store changes and the cost."""
-    from ..replay._world import NEEDS_HUMAN
-
     w = out.write
     r = result.report
     w(f"Repair of {r.case_id} with {r.model}\n\n")
@@ -154,9 +176,9 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
     w("\nReplay:\n")
     for o in r.steps:
         if o.outcome not in ("kept",):
-            calls = f" [{o.llm_calls} call{'s' if o.llm_calls != 1 else ''}]" if o.llm_calls else ""
-            detail = o.detail if NEEDS_HUMAN in o.detail else o.detail[:90]
-            w(f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} {detail}\n")
+            calls = f" [{plural(o.llm_calls, 'call')}]" if o.llm_calls else ""
+            head = f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} "
+            w(wrap(o.detail, head, indent=len(head)) + "\n")
     if r.skipped_writes:
         w("\nSkipped writes:\n")
         for sw in r.skipped_writes:
@@ -180,7 +202,7 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
         for note in r.notes:
             w(f"  {note}\n")
     c = result.cost
-    w(f"\nCost: {c.llm_calls} LLM calls, {c.tokens} tokens, replay ratio {c.replay_ratio:.3f}\n")
+    w(f"\nCost: {cost_text(c)}, replay ratio {c.replay_ratio:.3f}\n")
     if out_dir and failed:
         w(f"Wrote only failure.json to {out_dir}\n")
     elif out_dir:

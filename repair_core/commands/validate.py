@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from . import add_case_argument, read_case
+from . import add_case_argument, plural, read_case
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,6 +25,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     case = read_case(args)
     print(f"{args.case}: valid {case.format} case '{case.case_id}' "
-          f"({len(case.session)} turns, {len(case.trajectory)} steps, "
-          f"{len(case.memory)} records, {len(case.faults)} faults)")
+          f"({plural(len(case.session), 'turn')}, {plural(len(case.trajectory), 'step')}, "
+          f"{plural(len(case.memory), 'record')}, {plural(len(case.faults), 'fault')})")
     return 0

@@ -1,72 +1,97 @@
-"""Built-in models: `dgrr/<policy>` with an optional noise suffix `dgrr/<policy>/noise=P`.
+"""The built-in models: `dgrr/<policy>` strings answered in-process, without litellm.
 
-`POLICIES` maps a policy name to a factory taking the noise rate and returning the reply
-function `messages -> text`. `resolve_builtin` parses a model string; the in-process path
-and the litellm custom provider both call it. The policies are deterministic: noise is
-seeded from the message content (`_noise.py`), never from global randomness.
+A built-in model string is `dgrr/<policy>` with an optional noise suffix
+`dgrr/<policy>/noise=P` (P a float in [0, 1]). `POLICIES` maps a policy name to a factory
+taking the noise rate and returning the reply function `messages -> text`;
+`resolve_builtin` parses a model string. The model client calls the reply function directly
+(no litellm import) and the litellm custom provider `dgrr` calls the same function, so both
+paths give one answer.
+
+Built-in policies are deterministic: noise is seeded from the message content
+(`_noise.py`), never from global randomness.
+
+>>> reply = resolve_builtin("dgrr/reference")
+>>> reply is not None and callable(reply)
+True
+>>> resolve_builtin("gpt-4o") is None
+True
 """
 
 from __future__ import annotations
 
-import re
+import math
 from collections.abc import Callable
 from typing import Any
 
 from .._errors import ModelError
+from ._reference import count_tokens
 
-__all__ = ["POLICIES", "resolve_builtin"]
+__all__ = ["POLICIES", "PREFIX", "ReplyFn", "resolve_builtin", "usage"]
 
-Reply = Callable[[list[dict[str, Any]]], str]
+PREFIX = "dgrr/"
+"""Model strings with this prefix are built-in models."""
+
+ReplyFn = Callable[[list[dict[str, Any]]], str]
+"""A model: the rendered messages in, the reply text out."""
 
 
-def _reference(noise: float) -> Reply:
+def _reference(noise: float) -> ReplyFn:
     from ._noise import with_noise
     from ._reference import reference_reply
 
     return with_noise(reference_reply, noise, salt="reference")
 
 
-def _reference_b(noise: float) -> Reply:
+def _reference_b(noise: float) -> ReplyFn:
     from ._noise import with_noise
     from ._reference_b import reference_b_reply
 
     return with_noise(reference_b_reply, noise, salt="reference-b")
 
 
-POLICIES: dict[str, Callable[[float], Reply]] = {
+POLICIES: dict[str, Callable[[float], ReplyFn]] = {
     "reference": _reference,
     "reference-b": _reference_b,
 }
 """Policy name -> factory (noise rate -> reply function)."""
 
-_MODEL = re.compile(r"^dgrr/(?P<policy>[^/]+)(?:/noise=(?P<noise>[^/]*))?$")
 
+def resolve_builtin(model: str) -> ReplyFn | None:
+    """The reply function of a built-in model string; None for any other model string.
 
-def resolve_builtin(model: str) -> Reply | None:
-    """The reply function of a built-in model string; None for a model that is not
-    `dgrr/...`; ModelError for an unknown policy or a bad noise rate.
+    Raises ModelError for an unknown policy or a bad option.
 
-    >>> resolve_builtin("openai/gpt-4o") is None
-    True
     >>> callable(resolve_builtin("dgrr/reference-b/noise=0.1"))
     True
+    >>> resolve_builtin("dgrr/nope")
+    Traceback (most recent call last):
+    ModelError: model 'dgrr/nope': unknown built-in policy 'nope' (known: reference, reference-b)
     """
-    if not model.startswith("dgrr/"):
+    if not model.startswith(PREFIX):
         return None
-    m = _MODEL.match(model)
-    if m is None:
-        raise ModelError(f"model {model!r}: expected dgrr/<policy> or dgrr/<policy>/noise=P")
-    policy = m.group("policy")
-    if policy not in POLICIES:
-        raise ModelError(f"model {model!r}: unknown built-in policy {policy!r}; known: "
-                         f"{', '.join(POLICIES)}")
+    policy, *options = model[len(PREFIX):].split("/")
+    factory = POLICIES.get(policy)
+    if factory is None:
+        raise ModelError(f"model {model!r}: unknown built-in policy {policy!r} "
+                         f"(known: {', '.join(sorted(POLICIES))})")
     noise = 0.0
-    if m.group("noise") is not None:
+    for option in options:
+        key, sep, value = option.partition("=")
+        if key != "noise" or not sep:
+            raise ModelError(f"model {model!r}: unknown option {option!r} "
+                             "(the only option is noise=P with P in [0, 1])")
         try:
-            noise = float(m.group("noise"))
+            noise = float(value)
         except ValueError:
-            noise = -1.0
-        if not 0.0 <= noise <= 1.0:
-            raise ModelError(f"model {model!r}: noise must be a number in [0, 1], got "
-                             f"{m.group('noise')!r}")
-    return POLICIES[policy](noise)
+            noise = math.nan
+        if not 0.0 <= noise <= 1.0:  # also refuses NaN
+            raise ModelError(f"model {model!r}: noise={value!r} is not a number in [0, 1]")
+    return factory(noise)
+
+
+def usage(messages: list[dict[str, Any]], text: str) -> tuple[int, int]:
+    """(prompt tokens, completion tokens) of a built-in model's call, counted the same way
+    on every path (in-process, litellm custom provider, `dgrr serve-model`)."""
+    prompt = sum(count_tokens(str(m.get("content") or "")) for m in messages
+                 if isinstance(m, dict))
+    return prompt, count_tokens(text)

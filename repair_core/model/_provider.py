@@ -1,4 +1,9 @@
-"""litellm plumbing: the lazy import and the `dgrr/...` custom providers."""
+"""litellm plumbing: the lazy import and the custom providers.
+
+litellm is imported only here, only when a call needs it (a model string that is not a
+built-in `dgrr/...` model, or a test that asks for the litellm path), and always with the
+offline settings: importing it takes seconds and must never reach the network.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from typing import Any
 __all__ = ["import_litellm", "register_provider", "REFERENCE_MODEL"]
 
 REFERENCE_MODEL = "dgrr/reference"
-_HANDLERS: dict[str, Callable[[list[dict[str, Any]]], str]] = {}
+_HANDLERS: dict[str, Callable[[list[dict[str, Any]], str], str]] = {}
 
 
 def import_litellm() -> Any:
@@ -27,11 +32,11 @@ def import_litellm() -> Any:
     return litellm
 
 
-def _builtin_reply(messages: list[dict[str, Any]], model: str = "reference") -> str:
-    """Serve `dgrr/<policy>[/noise=P]` through `_builtin.resolve_builtin`."""
-    from ._builtin import resolve_builtin
+def _builtin_reply(messages: list[dict[str, Any]], model: str) -> str:
+    """The `dgrr` provider: the same reply function the in-process path calls."""
+    from ._builtin import PREFIX, resolve_builtin
 
-    reply = resolve_builtin(f"dgrr/{model}")
+    reply = resolve_builtin(PREFIX + model)
     assert reply is not None
     return reply(messages)
 
@@ -39,28 +44,28 @@ def _builtin_reply(messages: list[dict[str, Any]], model: str = "reference") -> 
 def register_provider(provider: str, reply: Callable[[list[dict[str, Any]]], str]) -> None:
     """Serve `provider/<anything>` from `reply(messages) -> text` (tests use this to
     register deliberately broken models)."""
-    _install(import_litellm(), provider, reply)
+    _install(import_litellm(), provider, lambda messages, model: reply(messages))
 
 
-def _install(litellm: Any, provider: str, reply: Callable[[list[dict[str, Any]]], str]) -> None:
+def _install(litellm: Any, provider: str,
+             reply: Callable[[list[dict[str, Any]], str], str]) -> None:
     from litellm import CustomLLM
 
-    from ._reference import count_tokens
+    from ._builtin import usage
 
     class _Handler(CustomLLM):  # type: ignore[misc]
         def completion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
             model_response = kwargs.get("model_response")
             if model_response is None:
                 model_response = litellm.ModelResponse()
-            text = (_builtin_reply(messages, model) if reply is _builtin_reply
-                    else reply(messages))
-            prompt = sum(count_tokens(str(m.get("content") or "")) for m in messages)
+            text = reply(messages, model)
+            prompt, completion = usage(messages, text)
             model_response.choices[0].message.content = text
             model_response.model = f"{provider}/{model}"
             model_response.created = int(time.time())
             model_response.usage = litellm.Usage(  # type: ignore[attr-defined]
-                prompt_tokens=prompt, completion_tokens=count_tokens(text),
-                total_tokens=prompt + count_tokens(text))
+                prompt_tokens=prompt, completion_tokens=completion,
+                total_tokens=prompt + completion)
             return model_response
 
     _HANDLERS[provider] = reply

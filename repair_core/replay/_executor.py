@@ -183,6 +183,7 @@ class _Run:
         self.memory = RepairedMemory(
             self.case, self.faults, self.report.store_changes, self.report.notes,
             taken={m.id for m in self.case.memory} | set(self.steps) | set(self.turns))
+        self.failures0 = self.client.connection_failures
 
     # ---- the run ---------------------------------------------------------------------
 
@@ -206,6 +207,7 @@ class _Run:
     def _cost(self) -> Cost:
         n = len(self.case.trajectory)
         return Cost(llm_calls=self.client.calls - self.calls0,
+                    connection_failures=self.client.connection_failures - self.failures0,
                     tokens=self.client.tokens - self.tokens0,
                     replay_ratio=round(len(self.replay) / n, 6) if n else 0.0)
 

@@ -30,7 +30,10 @@ class Cost(BaseModel):
     """What the repair spent."""
 
     llm_calls: int = 0
-    """Model calls made during the repair (retries included)."""
+    """Model calls made during the repair that got a reply (retries included)."""
+    connection_failures: int = 0
+    """Calls that got no reply at all (refused or dropped connection, timeout); not counted
+    in `llm_calls`."""
     tokens: int = 0
     """Prompt plus completion tokens of those calls."""
     replay_ratio: float = 0.0
