@@ -58,9 +58,12 @@ def test_bad_model_or_noise_exits_2(suite, tmp_path, capsys, argv, needle):
                  "--no-progress", *argv])
     assert code == 2 and needle in capsys.readouterr().err
     assert not (tmp_path / "r").exists()  # nothing half-written
-    code = main(["bench", "generate", "--suite", "controlled", "--count", "0",
-                 "--out", str(tmp_path / "g")])
-    assert code == 2 and "--count: must be at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:  # argparse refuses it before any work
+        main(["bench", "generate", "--suite", "controlled", "--count", "0",
+              "--out", str(tmp_path / "g")])
+    assert exit_.value.code == 2
+    assert "--count: '0' is not a whole number >= 1" in capsys.readouterr().err
+    assert not (tmp_path / "g").exists()
 
 
 @pytest.fixture()
