@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "repair",
     "serve_model",
     "bench",
+    "import_",
 )
 
 EXIT_OK = 0

@@ -1,0 +1,104 @@
+"""A Mem0 history database (`mem0ai`'s SQLite `history` table) read as memory records
+with status and lineage.
+
+Each memory's events are ordered by `updated_at` (an UPDATE row keeps the original ADD
+time in `created_at`). The memory's current text keeps the memory's own id (what searches
+return) and is active, or deleted after a DELETE; each earlier text becomes a superseded
+record named by the id of the history row that wrote it, retired by the newer version
+(a `delete` edge newer → older), so diagnosing the newer version as a fault restores the
+older one (rule `memory.restore`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from .._errors import CaseError
+
+__all__ = ["read_mem0_history", "MEM0_COLUMNS", "is_sqlite"]
+
+MEM0_COLUMNS = ("id", "memory_id", "old_memory", "new_memory", "event", "created_at",
+                "updated_at", "is_deleted")
+
+
+def is_sqlite(raw: bytes) -> bool:
+    """True when `raw` starts like an SQLite database file."""
+    return raw.startswith(b"SQLite format 3\x00")
+
+
+def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
+    """Memory records (as case JSON) from a Mem0 history database, in the order memories
+    were first added."""
+    p = Path(path)
+    if not p.is_file():
+        raise CaseError([f"--store: no such file: '{p}'"], source=str(p))
+    if not is_sqlite(p.read_bytes()[:16]):
+        raise CaseError(["--store: not an SQLite database (expected a Mem0 history.db)"],
+                        source=str(p))
+    try:
+        con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise CaseError([f"--store: cannot open: {exc}"], source=str(p)) from None
+    try:
+        cols = [r[1] for r in con.execute("PRAGMA table_info(history)")]
+        missing = [c for c in MEM0_COLUMNS if c not in cols]
+        if missing:
+            raise CaseError([f"--store: table 'history': missing column(s) {', '.join(missing)} "
+                             "(not a Mem0 history database)"], source=str(p))
+        rows = con.execute(
+            "SELECT id, memory_id, old_memory, new_memory, event, created_at, updated_at, "
+            "is_deleted FROM history").fetchall()
+    except sqlite3.Error as exc:
+        raise CaseError([f"--store: cannot read table 'history': {exc}"], source=str(p)) from None
+    finally:
+        con.close()
+    return records_from_history(rows, user=user, source=str(p))
+
+
+def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str | None = None
+                         ) -> list[dict[str, Any]]:
+    """Records from history rows `(id, memory_id, old_memory, new_memory, event,
+    created_at, updated_at, is_deleted)`."""
+    problems: list[str] = []
+    by_memory: dict[str, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        event = str(row[4]).upper() if row[4] is not None else ""
+        if event not in ("ADD", "UPDATE", "DELETE", "NONE"):
+            problems.append(f"history row {row[0]!r}: event: unknown {row[4]!r} "
+                            "(expected ADD, UPDATE or DELETE)")
+            continue
+        if row[1] is None:
+            problems.append(f"history row {row[0]!r}: memory_id: missing")
+            continue
+        by_memory.setdefault(str(row[1]), []).append(row)
+    if problems:
+        raise CaseError(problems, source=source)
+    out: list[dict[str, Any]] = []
+
+    def when(row: tuple[Any, ...]) -> tuple[str, str, str]:
+        return (str(row[6] or row[5] or ""), str(row[5] or ""), str(row[0]))
+
+    for memory_id, events in sorted(by_memory.items(), key=lambda kv: min(map(when, kv[1]))):
+        events.sort(key=when)
+        versions: list[tuple[str, str]] = []  # (row id that wrote it, text)
+        deleted = False
+        for row in events:
+            event = str(row[4]).upper()
+            if event in ("ADD", "UPDATE") and row[3] is not None:
+                versions.append((str(row[0]), str(row[3])))
+                deleted = False
+            elif event == "DELETE" or row[7]:
+                deleted = True
+        if not versions:
+            continue
+        current_text = versions[-1][1]
+        out.append({"id": memory_id, "user_id": user, "text": current_text,
+                    "status": "deleted" if deleted else "active", "deps": []})
+        newer = memory_id
+        for row_id, text in reversed(versions[:-1]):
+            out.append({"id": row_id, "user_id": user, "text": text, "status": "superseded",
+                        "deps": [{"id": newer, "label": "delete"}]})
+            newer = row_id
+    return out
