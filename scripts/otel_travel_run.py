@@ -50,8 +50,17 @@ def _say(text: str) -> str:
     return json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": text}]}])
 
 
-def run(tracer) -> None:
-    """The traced agent run (one `invoke_agent` span and its children)."""
+def run(tracer, ids: dict[str, str] | None = None, write=None) -> None:
+    """The traced agent run (one `invoke_agent` span and its children).
+
+    `ids` maps the names m2..m6 to the ids a real store gave those records (default: the
+    names themselves); `write(text)`, when given, stores the record the run writes and
+    returns its id (e.g. a Mem0 `add`)."""
+    ids = ids or {}
+
+    def rid(name: str) -> str:
+        return ids.get(name, name)
+
     agent_attrs = {
         "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "travel-agent",
         "gen_ai.conversation.id": "conv-1", "user.id": "lin",
@@ -63,19 +72,20 @@ def run(tracer) -> None:
             "gen_ai.operation.name": "search_memory", "gen_ai.memory.store.id": "lin-prefs",
             "gen_ai.memory.query.text": "travel preferences seat airport cabin",
             "gen_ai.memory.records": memory_records(
-                [{"id": i, "content": STORE[i]} for i in ("m2", "m3", "m5")]),
+                [{"id": rid(i), "content": STORE[i]} for i in ("m2", "m3", "m5")]),
         }) as read1:
             pass
         r1 = span_ref(read1)
         # claims with provenance: each cites the read and one record as sufficient
         claims = {}
-        for key, rid, text in (("home", "m2", "Lin's home airport is SFO."),
-                               ("seat", "m3", "Lin prefers a window seat."),
-                               ("cabin", "m5", "Lin flies economy.")):
+        for key, name, text in (("home", "m2", "Lin's home airport is SFO."),
+                                ("seat", "m3", "Lin prefers a window seat."),
+                                ("cabin", "m5", "Lin flies economy.")):
             with tracer.start_as_current_span("chat", attributes={
                 "gen_ai.operation.name": "chat", "gen_ai.request.model": "fake-model",
                 "gen_ai.output.messages": _say(text),
-                **step_attributes("claim", [dep(r1, "cite"), dep(rid, "cite", sufficient=True)]),
+                **step_attributes("claim", [dep(r1, "cite"),
+                                            dep(rid(name), "cite", sufficient=True)]),
             }) as claim:
                 claims[key] = span_ref(claim)
         # the plan: a chat span with a tool call and NO provenance (dgrr infers its deps)
@@ -99,14 +109,15 @@ def run(tracer) -> None:
         with tracer.start_as_current_span("search_memory", attributes={
             "gen_ai.operation.name": "search_memory", "gen_ai.memory.store.id": "lin-prefs",
             "gen_ai.memory.query.text": "meal diet",
-            "gen_ai.memory.records": memory_records([{"id": "m4", "content": STORE["m4"]}]),
+            "gen_ai.memory.records": memory_records([{"id": rid("m4"), "content": STORE["m4"]}]),
         }) as read2:
             pass
         # a verified claim whose read is named by a span link instead of dgrr.deps
         with tracer.start_as_current_span("chat", links=[dep_link(read2, "cite")], attributes={
             "gen_ai.operation.name": "chat", "gen_ai.request.model": "fake-model",
             "gen_ai.output.messages": _say("Lin is vegetarian."),
-            **step_attributes("claim", [dep("m4", "cite", sufficient=True)], verified=True),
+            **step_attributes("claim", [dep(rid("m4"), "cite", sufficient=True)],
+                             verified=True),
         }):
             pass
         # the final answer: typed, but its premises are left to inference
@@ -123,20 +134,23 @@ def run(tracer) -> None:
                                           attributes={"http.request.method": "POST"}):
             pass
         # what the faulty claim made the agent write, with its provenance
+        learned = "Lin books window seats on long-haul flights."
         with tracer.start_as_current_span("create_memory", attributes={
             "gen_ai.operation.name": "create_memory", "gen_ai.memory.store.id": "lin-prefs",
-            "gen_ai.memory.record.id": "m6",
-            "gen_ai.memory.content": "Lin books window seats on long-haul flights.",
+            "gen_ai.memory.content": learned,
             **step_attributes(deps=[dep(claims["seat"], "derive")]),
-        }):
-            pass
+        }) as create:
+            create.set_attribute("gen_ai.memory.record.id",
+                                 write(learned) if write is not None else rid("m6"))
     # a span that is not GenAI at all (skipped and counted by the importer)
     with tracer.start_as_current_span("GET /healthz", attributes={"http.request.method": "GET"}):
         pass
 
 
-def write_both(outdir: str | Path, stem: str = "figure1-travel") -> tuple[Path, Path]:
-    """Run the agent once and write the hex JSON lines file and the base64 document."""
+def write_both(outdir: str | Path, stem: str = "figure1-travel", ids: dict[str, str] | None = None,
+               write=None) -> tuple[Path, Path]:
+    """Run the agent once (see :func:`run`) and write the hex JSON lines file and the
+    base64 document."""
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     hex_path, b64_path = out / f"{stem}.otlp.jsonl", out / f"{stem}.otlp.json"
@@ -146,7 +160,7 @@ def write_both(outdir: str | Path, stem: str = "figure1-travel") -> tuple[Path, 
     file_exporter = FileSpanExporter(hex_path)
     provider.add_span_processor(SimpleSpanProcessor(file_exporter))
     provider.add_span_processor(SimpleSpanProcessor(memory))
-    run(provider.get_tracer("dgrr.examples.travel"))
+    run(provider.get_tracer("dgrr.examples.travel"), ids, write)
     provider.shutdown()
     from google.protobuf.json_format import MessageToDict
 

@@ -119,7 +119,7 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
                             source="import")
     store_records = []
     if store is not None:
-        store_records = read_mem0_history(store, user=user or "unknown")
+        store_records = read_mem0_history(store, user=user or "")
         sources.append(f"{Path(store).name} (Mem0 history)")
     built = assemble(spans, store=store_records, user=user, case_id=case_id,
                      trace_id=trace_id, faults=faults)

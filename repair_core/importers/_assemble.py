@@ -118,8 +118,10 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     session: list[dict[str, Any]] = []
     trajectory: list[dict[str, Any]] = []
     records: dict[str, dict[str, Any]] = {}
+    default_user = user or _first_user(spans, chosen) or "unknown"
     for stored in store:
-        records[str(stored["id"])] = {**stored, "deps": list(stored.get("deps", []))}
+        records[str(stored["id"])] = {**stored, "user_id": stored.get("user_id") or default_user,
+                                      "deps": list(stored.get("deps", []))}
     from_store = set(records)
     node_of_span: dict[str, str] = {}
     step_op: dict[str, Operation] = {}
@@ -129,7 +131,6 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         seq += 1
         session.append({"id": _DEFAULT_TURN, "seq": seq,
                         "text": "(the trace records no agent span: no user turn)"})
-    default_user = user or _first_user(spans, chosen) or "unknown"
     for op in ordered:
         sid = op.span.span_id
         seq += 1

@@ -1,8 +1,9 @@
 """A Mem0 history database (`mem0ai`'s SQLite `history` table) read as memory records
 with status and lineage.
 
-Each memory's events are ordered by `updated_at` (an UPDATE row keeps the original ADD
-time in `created_at`). The memory's current text keeps the memory's own id (what searches
+Each memory's events are taken in the order Mem0 appended them (SQLite's rowid): the
+times are no order to trust, as an UPDATE row keeps the original ADD time in
+`created_at` and a DELETE row has neither `created_at` nor `updated_at`. The memory's current text keeps the memory's own id (what searches
 return) and is active, or deleted after a DELETE; each earlier text becomes a superseded
 record named by the id of the history row that wrote it, retired by the newer version
 (a `delete` edge newer → older), so diagnosing the newer version as a fault restores the
@@ -49,7 +50,7 @@ def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
                              "(not a Mem0 history database)"], source=str(p))
         rows = con.execute(
             "SELECT id, memory_id, old_memory, new_memory, event, created_at, updated_at, "
-            "is_deleted FROM history").fetchall()
+            "is_deleted, rowid FROM history ORDER BY rowid").fetchall()
     except sqlite3.Error as exc:
         raise CaseError([f"--store: cannot read table 'history': {exc}"], source=str(p)) from None
     finally:
@@ -60,7 +61,7 @@ def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
 def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str | None = None
                          ) -> list[dict[str, Any]]:
     """Records from history rows `(id, memory_id, old_memory, new_memory, event,
-    created_at, updated_at, is_deleted)`."""
+    created_at, updated_at, is_deleted)`, in the order they were appended."""
     problems: list[str] = []
     by_memory: dict[str, list[tuple[Any, ...]]] = {}
     for row in rows:
@@ -77,11 +78,7 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
         raise CaseError(problems, source=source)
     out: list[dict[str, Any]] = []
 
-    def when(row: tuple[Any, ...]) -> tuple[str, str, str]:
-        return (str(row[6] or row[5] or ""), str(row[5] or ""), str(row[0]))
-
-    for memory_id, events in sorted(by_memory.items(), key=lambda kv: min(map(when, kv[1]))):
-        events.sort(key=when)
+    for memory_id, events in by_memory.items():  # memories in order of their first event
         versions: list[tuple[str, str]] = []  # (row id that wrote it, text)
         deleted = False
         for row in events:
