@@ -13,6 +13,7 @@ the poisoned update whose current text is the fault.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sys
@@ -99,6 +100,7 @@ if __name__ == "__main__":
     (target / "history.db").unlink(missing_ok=True)
     ids, db, hex_path, b64_path = build(target)
     shutil.rmtree(target / "qdrant", ignore_errors=True)
+    (target / "ids.json").write_text(json.dumps(ids, indent=1, sort_keys=True) + "\n")
     for name, mid in sorted(ids.items()):
         print(name, mid)
     print(db, hex_path, b64_path, sep="\n")

@@ -113,3 +113,19 @@ def test_store_that_is_not_a_mem0_history_is_refused(mem0_run, tmp_path, capsys)
     with pytest.raises(CaseError, match="not an SQLite database"):
         import_trace([hex_path], store=text)
     assert not out.exists()
+
+
+def test_committed_mem0_sample_imports_to_the_documented_plan():
+    import json
+
+    folder = ROOT / "sample_traces" / "mem0"
+    ids = json.loads((folder / "ids.json").read_text())
+    case = import_trace([folder / "mem0-travel.otlp.jsonl"], store=folder / "history.db",
+                        faults=[ids["m3"]]).case
+    plan = plan_case(case)
+    assert plan.memory[ids["m3"]] == "delete" and plan.memory[ids["m6"]] == "quarantine"
+    restored = [m for m, d in plan.memory.items() if d == "restore"]
+    assert [next(r.text for r in case.memory if r.id == m) for m in restored] == \
+        ["Lin prefers aisle seats."]
+    doc = (ROOT / "docs" / "import.md").read_text(encoding="utf-8")
+    assert ids["m3"] in doc and restored[0] in doc

@@ -136,6 +136,13 @@ def test_committed_samples_import_to_the_figure1_plan():
         plan = plan_case(case)
         assert plan.memory["m3"] == "delete" and plan.memory["m6"] == "quarantine"
         assert plan.steps[case.final_answer().id] == "replay"
+    # docs/import.md shows this very file's trace and plan
+    doc = (ROOT / "docs" / "import.md").read_text(encoding="utf-8")
+    assert f"trace {case.session[0].id}" not in doc  # turn ids are span ids, not trace ids
+    trace = case.case_id.removeprefix("trace-")
+    assert f"trace {trace}" in doc
+    plan_step = next(s for s in case.trajectory if s.type == "plan")
+    assert f"replay     {plan_step.id} seq 6     plan" in doc
 
 
 def test_cli_import_writes_a_valid_case_and_prints_the_summary(traces, tmp_path, capsys):
