@@ -95,7 +95,7 @@ def build(outdir: str | Path) -> tuple[dict[str, str], Path, Path, Path]:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1] if len(sys.argv) > 1 else "sample_traces/mem0")
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "sample_imports/mem0")
     shutil.rmtree(target / "qdrant", ignore_errors=True)
     (target / "history.db").unlink(missing_ok=True)
     ids, db, hex_path, b64_path = build(target)

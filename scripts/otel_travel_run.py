@@ -1,6 +1,6 @@
 """An agent run like `figure1-travel`, traced with the real OpenTelemetry SDK, written in
 both OTLP JSON id encodings (used by tests/test_import_otlp.py and to regenerate
-sample_traces/otlp/):
+sample_imports/otlp/):
 
 - `figure1-travel.otlp.jsonl`: the SDK's OTLP JSON file exporter
   (`opentelemetry-exporter-otlp-json-file`), one `resourceSpans` object per line, hex ids;
@@ -170,5 +170,5 @@ def write_both(outdir: str | Path, stem: str = "figure1-travel", ids: dict[str, 
 
 
 if __name__ == "__main__":
-    for p in write_both(sys.argv[1] if len(sys.argv) > 1 else "sample_traces/otlp"):
+    for p in write_both(sys.argv[1] if len(sys.argv) > 1 else "sample_imports/otlp"):
         print(p)

@@ -118,7 +118,7 @@ def test_store_that_is_not_a_mem0_history_is_refused(mem0_run, tmp_path, capsys)
 def test_committed_mem0_sample_imports_to_the_documented_plan():
     import json
 
-    folder = ROOT / "sample_traces" / "mem0"
+    folder = ROOT / "sample_imports" / "mem0"
     ids = json.loads((folder / "ids.json").read_text())
     case = import_trace([folder / "mem0-travel.otlp.jsonl"], store=folder / "history.db",
                         faults=[ids["m3"]]).case

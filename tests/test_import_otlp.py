@@ -132,7 +132,7 @@ def test_summary_counts_what_was_read_made_and_skipped(traces):
 
 def test_committed_samples_import_to_the_figure1_plan():
     for name in ("figure1-travel.otlp.jsonl", "figure1-travel.otlp.json"):
-        case = import_trace([ROOT / "sample_traces" / "otlp" / name], faults=["m3"]).case
+        case = import_trace([ROOT / "sample_imports" / "otlp" / name], faults=["m3"]).case
         plan = plan_case(case)
         assert plan.memory["m3"] == "delete" and plan.memory["m6"] == "quarantine"
         assert plan.steps[case.final_answer().id] == "replay"
