@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "serve_model",
     "bench",
     "import_",
+    "apply",
 )
 
 EXIT_OK = 0

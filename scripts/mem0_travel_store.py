@@ -17,9 +17,13 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ["MEM0_TELEMETRY"] = "False"
+# Mem0 opens a second local Qdrant (for telemetry) under MEM0_DIR (default ~/.mem0) with
+# every Memory: keep it out of the home folder and private to this process
+os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="dgrr-mem0-"))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -61,6 +65,9 @@ def make_memory(folder: str | Path):
                                                       "embedding_dims": DIMS}},
     }
     memory = Memory.from_config(config)
+    telemetry_store = getattr(memory, "_telemetry_vector_store", None)
+    if telemetry_store is not None:  # unused with telemetry off; it would hold a lock
+        telemetry_store.client.close()
     memory.embedding_model = HashEmbedder(memory.embedding_model.config)
     memory.llm = NoLLM()
     return memory

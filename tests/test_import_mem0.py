@@ -8,11 +8,13 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ["MEM0_TELEMETRY"] = "False"
+os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="dgrr-mem0-"))  # not ~/.mem0
 pytest.importorskip("mem0", reason="needs the 'import' extra (mem0ai)")
 pytest.importorskip("opentelemetry.exporter.otlp.json.file", reason="needs the 'import' extra")
 

@@ -81,21 +81,28 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
     for memory_id, events in by_memory.items():  # memories in order of their first event
         versions: list[tuple[str, str]] = []  # (row id that wrote it, text)
         deleted = False
+        changed_at = None
         for row in events:
             event = str(row[4]).upper()
             if event in ("ADD", "UPDATE") and row[3] is not None:
                 versions.append((str(row[0]), str(row[3])))
                 deleted = False
+                # Mem0 stamps the memory with the UPDATE's updated_at, else the ADD's time
+                changed_at = row[6] if event == "UPDATE" and row[6] else row[5]
             elif event == "DELETE" or row[7]:
                 deleted = True
         if not versions:
             continue
         current_text = versions[-1][1]
+        # mem0_* fields (kept as extra fields of the record) let `dgrr apply` check that
+        # the store has not changed since and find the memory a version belonged to
         out.append({"id": memory_id, "user_id": user, "text": current_text,
-                    "status": "deleted" if deleted else "active", "deps": []})
+                    "status": "deleted" if deleted else "active", "deps": [],
+                    "mem0_memory_id": memory_id, "mem0_changed_at": changed_at})
         newer = memory_id
         for row_id, text in reversed(versions[:-1]):
             out.append({"id": row_id, "user_id": user, "text": text, "status": "superseded",
-                        "deps": [{"id": newer, "label": "delete"}]})
+                        "deps": [{"id": newer, "label": "delete"}],
+                        "mem0_memory_id": memory_id})
             newer = row_id
     return out
