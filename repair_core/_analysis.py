@@ -233,11 +233,15 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
         return p == current_turn
 
     def producers(v: str) -> list[str]:
-        # premises(G, v, labels=PRODUCE) inlined: called for most candidates. An inferred
-        # produce edge names no producer here: a guessed edge never vouches (a candidate
-        # whose producers are all guessed is checked, or unsupported, on its own).
-        return [p for p, by_label in pred[v].items() if "produce" in by_label and p in steps
-                and not by_label["produce"].get("inferred")]
+        # premises(G, v, labels=PRODUCE) inlined: called for most candidates
+        return [p for p, by_label in pred[v].items() if "produce" in by_label and p in steps]
+
+    def vouching(v: str, prods: list[str]) -> bool:
+        # A guessed produce edge carries harm (its producer must be kept too) but never
+        # vouches: inheritance needs at least one recorded producer.
+        if not has_inferred:
+            return True
+        return any(not pred[v][p]["produce"].get("inferred") for p in prods)
 
     def checkable(v: str) -> bool:
         if v in steps:
@@ -258,6 +262,7 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
         return None
 
     pred = G._pred
+    has_inferred = bool(G.graph.get("has_inferred"))
     kept: dict[str, Support] = {}
     never = faults | seed_nodes
     inherit: list[str] = []
@@ -279,6 +284,6 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
 
     for v in sorted(inherit, key=order):
         prods = producers(v)
-        if prods and all(p not in affected or p in kept for p in prods):
+        if prods and all(p not in affected or p in kept for p in prods) and vouching(v, prods):
             kept[v] = Support(None, "produce", tuple(sorted(prods)))
     return kept

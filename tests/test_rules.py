@@ -553,6 +553,17 @@ def test_an_inferred_edge_never_vouches_for_support():
     b = analyse(c)
     assert "s2" in b.supported and "s4" in b.supported
     assert "s3" in b.unsupported
+    # a guessed producer still carries harm: with a recorded producer that is kept and an
+    # inferred one that is not, the action is not kept (marking the edge inferred can
+    # never turn "some producer unsupported" into "supported")
+    c = make_case(
+        turn("u1", 1), rec("m1"), rec("m2"),
+        step("s2", 2, "plan", "m1:cite m2:support", tool="t"),
+        step("s3", 3, "plan", "m1:cite", tool="t"),
+        step("s4", 4, "tool_action", "s2:produce s3:produce~", tool="t"),
+        step("s5", 5, "answer", "s4:cite"), faults=["m1"])
+    b = analyse(c)
+    assert "s2" in b.supported and "s3" in b.unsupported and "s4" in b.unsupported
 
 
 @rule("plan.inferred-reasons")
