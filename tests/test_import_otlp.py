@@ -152,6 +152,10 @@ def test_cli_import_writes_a_valid_case_and_prints_the_summary(traces, tmp_path,
     assert "read 13 spans" in printed and "inferred" in printed and "skipped" in printed
     case = load_case(out)
     assert case.faults == ["m3"]
+    written = json.loads(out.read_text())
+    flags = [d.get("inferred") for s in written["trajectory"] for d in s["deps"]]
+    assert True in flags and False not in flags  # written only when true
+    assert sum(d.inferred for s in case.trajectory for d in s.deps) == flags.count(True)
     assert main(["plan", str(out)]) == 0
 
 
