@@ -217,3 +217,22 @@ def test_unknown_fault_and_bad_provenance_name_the_span(traces, tmp_path):
     with pytest.raises(CaseError) as err:
         import_trace([bad])
     assert f"span {span_id}: dgrr.deps: not JSON" in str(err.value)
+
+
+def test_a_dep_on_an_unknown_id_names_the_span(traces, tmp_path):
+    lines = traces[0].read_text().splitlines()
+    for i, line in enumerate(lines):
+        if '"dgrr.deps"' in line and '"m2' in line:
+            doc = json.loads(line)
+            sp = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+            for kv in sp["attributes"]:
+                if kv["key"] == "dgrr.deps":
+                    kv["value"] = {"stringValue": json.dumps([{"id": "m99", "label": "cite"}])}
+            lines[i] = json.dumps(doc)
+            span_id = sp["spanId"]
+            break
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    with pytest.raises(CaseError) as err:
+        import_trace([bad])
+    assert f"(span {span_id}): unknown id 'm99'" in str(err.value)
