@@ -236,3 +236,43 @@ def test_a_dep_on_an_unknown_id_names_the_span(traces, tmp_path):
     with pytest.raises(CaseError) as err:
         import_trace([bad])
     assert f"(span {span_id}): unknown id 'm99'" in str(err.value)
+
+
+def test_trace_choice_and_a_failed_tool_call(tmp_path):
+    """Two agent runs in one file (two traces): --trace picks one, the default is the one
+    with the most GenAI spans; a tool span with ERROR status becomes a failed
+    observation (not admissible evidence)."""
+    from opentelemetry.exporter.otlp.json.file import FileSpanExporter
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.trace import Status, StatusCode
+
+    from repair_core.provenance import step_attributes
+
+    path = tmp_path / "two.jsonl"
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(FileSpanExporter(path)))
+    tracer = provider.get_tracer("t")
+    traces = []
+    for n_tools in (1, 2):
+        with tracer.start_as_current_span("invoke_agent", attributes={
+                "gen_ai.operation.name": "invoke_agent"}) as agent:
+            traces.append(format(agent.get_span_context().trace_id, "032x"))
+            for _ in range(n_tools):
+                with tracer.start_as_current_span("execute_tool", attributes={
+                        "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "book",
+                        "gen_ai.tool.call.arguments": "{}"}) as tool:
+                    tool.set_status(Status(StatusCode.ERROR, "timeout"))
+            with tracer.start_as_current_span("chat", attributes={
+                    "gen_ai.operation.name": "chat", **step_attributes("answer")}):
+                pass
+    provider.shutdown()
+    default = import_trace([path])
+    assert default.summary.trace_id == traces[1]
+    assert default.summary.skipped == {"span of another trace": 3}
+    first = import_trace([path], trace_id=traces[0].upper())
+    assert first.summary.trace_id == traces[0] and first.summary.steps == 3
+    obs = next(s for s in first.case.trajectory if s.type == "tool_observation")
+    assert obs.status == "failed"
+    with pytest.raises(CaseError, match="--trace: no span of trace 'abc'"):
+        import_trace([path], trace_id="abc")
