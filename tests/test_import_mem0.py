@@ -62,6 +62,31 @@ def test_history_becomes_records_with_status_and_lineage(mem0_run):
         assert records[ids[name]]["status"] == "active"
 
 
+def test_a_poisoned_second_update_restores_only_the_text_it_replaced(tmp_path, capsys):
+    from mem0_travel_store import make_memory
+
+    memory = make_memory(tmp_path)
+    mid = memory.add("Lin prefers aisle seats.", user_id="lin", infer=False)["results"][0]["id"]
+    memory.update(mid, "Lin prefers aisle seats, near the front.")
+    memory.update(mid, "Lin prefers window seats.")
+    memory.vector_store.client.close()
+    records = read_mem0_history(tmp_path / "history.db", user="lin")
+    assert [(r["text"], r["status"]) for r in records] == [
+        ("Lin prefers window seats.", "active"),
+        ("Lin prefers aisle seats, near the front.", "superseded"),
+        ("Lin prefers aisle seats.", "superseded")]
+    from repair_core import case_from_data
+
+    case = case_from_data({
+        "format": "dgrr.case/v1", "case_id": "c", "user_id": "lin",
+        "session": [{"id": "u1", "seq": 1, "text": "seat?"}], "memory": records,
+        "trajectory": [{"id": "s1", "seq": 2, "turn": "u1", "type": "answer", "text": "window",
+                        "deps": [{"id": mid, "label": "cite"}]}], "faults": [mid]})
+    plan = plan_case(case)
+    assert plan.memory == {mid: "delete", records[1]["id"]: "restore",
+                           records[2]["id"]: "keep"}
+
+
 def test_deleted_memory_is_a_deleted_record(tmp_path):
     from mem0_travel_store import make_memory
 

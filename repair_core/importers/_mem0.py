@@ -3,11 +3,13 @@ with status and lineage.
 
 Each memory's events are taken in the order Mem0 appended them (SQLite's rowid): the
 times are no order to trust, as an UPDATE row keeps the original ADD time in
-`created_at` and a DELETE row has neither `created_at` nor `updated_at`. The memory's current text keeps the memory's own id (what searches
-return) and is active, or deleted after a DELETE; each earlier text becomes a superseded
-record named by the id of the history row that wrote it, retired by the newer version
-(a `delete` edge newer → older), so diagnosing the newer version as a fault restores the
-older one (rule `memory.restore`).
+`created_at` and a DELETE row has neither `created_at` nor `updated_at`.
+
+The memory's current text keeps the memory's own id (what searches return) and is
+active, or deleted after a DELETE. Each earlier text becomes a superseded record named by
+the id of the history row that wrote it. The text the current one replaced is retired by
+it (a `delete` edge current → previous), so diagnosing the current text as a fault
+restores the previous one (rule `memory.restore`); older texts stay superseded.
 """
 
 from __future__ import annotations
@@ -99,10 +101,11 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
         out.append({"id": memory_id, "user_id": user, "text": current_text,
                     "status": "deleted" if deleted else "active", "deps": [],
                     "mem0_memory_id": memory_id, "mem0_changed_at": changed_at})
-        newer = memory_id
-        for row_id, text in reversed(versions[:-1]):
+        # Only the text the current one replaced is retired by it (a `delete` edge): were
+        # each older text retired by the next, diagnosing the current text would restore
+        # every earlier version at once, as they would all be retired by unsupported nodes.
+        for n, (row_id, text) in enumerate(reversed(versions[:-1])):
             out.append({"id": row_id, "user_id": user, "text": text, "status": "superseded",
-                        "deps": [{"id": newer, "label": "delete"}],
+                        "deps": [{"id": memory_id, "label": "delete"}] if n == 0 else [],
                         "mem0_memory_id": memory_id})
-            newer = row_id
     return out
