@@ -125,6 +125,10 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
                      trace_id=trace_id, faults=faults)
     if built.problems:
         raise CaseError(built.problems, source="import")
+    if built.spans_used == 0:
+        why = ", ".join(f"{k} {r}" for r, k in sorted(built.skipped.items()))
+        raise CaseError([f"no OTel GenAI or OpenInference span to import ({len(spans)} spans "
+                         f"read; skipped: {why})"], source="import")
     try:
         case = case_from_data(built.data, source="import")
     except CaseError as exc:

@@ -58,25 +58,21 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
              trace_id: str | None = None, faults: Iterable[str] = ()) -> Assembled:
     """The case document of the trace `trace_id` (default: the trace with the most GenAI
     spans) in `spans`, with `store` records (e.g. from a Mem0 history) added first."""
-    skipped: Counter[str] = Counter()
+    classified = [(span, classify(span)) for span in spans]
     ops: dict[str, list[Operation]] = {}
-    for span in spans:
-        op = classify(span)
-        if isinstance(op, str):
-            skipped[op] += 1  # counted now; re-counted below if it is in another trace
-            ops.setdefault(span.trace_id, [])
-        else:
-            ops.setdefault(span.trace_id, []).append(op)
+    for span, op in classified:
+        ops.setdefault(span.trace_id, [])
+        if not isinstance(op, str):
+            ops[span.trace_id].append(op)
+    order = {t: i for i, t in enumerate(ops)}
     chosen = trace_id if trace_id is not None else max(
-        ops, key=lambda t: (len(ops[t]), -list(ops).index(t)), default="")
-    skipped = Counter()
-    for span in spans:
+        ops, key=lambda t: (len(ops[t]), -order[t]), default="")
+    skipped: Counter[str] = Counter()
+    for span, op in classified:
         if span.trace_id != chosen:
             skipped["span of another trace"] += 1
-        else:
-            op = classify(span)
-            if isinstance(op, str):
-                skipped[op] += 1
+        elif isinstance(op, str):
+            skipped[op] += 1
     out = Assembled(data={}, trace_id=chosen, spans_used=0, skipped=skipped)
     mine = [op for op in ops.get(chosen, [])]
     parent = {s.span_id: s.parent_id for s in spans if s.trace_id == chosen}
