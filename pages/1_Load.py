@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from dgrr_dashboard import state
@@ -25,7 +27,8 @@ def _load(build, source: str) -> None:
     st.success(f"Loaded case `{new.case_id}` from {source}.")
 
 
-tab_sample, tab_case, tab_pair = st.tabs(["Sample", "Upload a case", "Trajectory + memory files"])
+tab_sample, tab_case, tab_pair, tab_trace = st.tabs(
+    ["Sample", "Upload a case", "Trajectory + memory files", "Trace (OTLP) + Mem0 store"])
 with tab_sample:
     samples = list(state.sample_paths())
     name = st.selectbox("Sample", samples, key="dgrr_w_sample",
@@ -48,6 +51,72 @@ with tab_pair:
         assert traj is not None and mem is not None
         src = f"{traj.name} + {mem.name}"
         _load(lambda: case_from_parts(traj.getvalue(), mem.getvalue(), source=src), src)
+
+with tab_trace:
+    st.caption("OTLP JSON traces (OTel GenAI or OpenInference spans; JSON lines with hex ids "
+               "or one document with base64 ids) and optionally a Mem0 history database, "
+               "imported as by `dgrr import` (docs/import.md). Dependencies a span did not "
+               "record are inferred and marked so.")
+    traces = st.file_uploader("Trace file(s)", type=["json", "jsonl"], accept_multiple_files=True,
+                              key="dgrr_w_upload_trace")
+    store_up = st.file_uploader("Mem0 history database (optional)", type=["db", "sqlite"],
+                                key="dgrr_w_upload_store")
+    fault_text = st.text_input("Diagnosed faults (record ids, comma-separated; optional)",
+                               key="dgrr_w_import_faults")
+    if st.button("Import trace", key="dgrr_w_import", disabled=not traces):
+        faults = [f.strip() for f in fault_text.split(",") if f.strip()]
+        src = " + ".join([*(t.name for t in traces), *([store_up.name] if store_up else [])])
+
+        def _import():
+            import tempfile
+
+            from repair_core.importers import import_trace
+
+            # uploaded bytes go to fixed file names in a private folder: an uploaded name
+            # never becomes a path
+            with tempfile.TemporaryDirectory(prefix="dgrr-import-") as tmp:
+                paths = []
+                for i, t in enumerate(traces):
+                    paths.append(Path(tmp) / f"trace-{i}.json")
+                    paths[-1].write_bytes(t.getvalue())
+                store_path = None
+                if store_up is not None:
+                    store_path = Path(tmp) / "store.db"
+                    store_path.write_bytes(store_up.getvalue())
+                imported = import_trace(paths, store=store_path, faults=faults)
+            st.session_state["dgrr_import_summary"] = imported.summary.describe()
+            return imported.case
+
+        st.session_state.pop("dgrr_import_summary", None)
+        _load(_import, src)
+    samples_dir = Path(__file__).resolve().parent.parent / "sample_imports"
+    sample_imports = {
+        "otlp/figure1-travel.otlp.jsonl (OTel GenAI, hex ids)":
+            (["otlp/figure1-travel.otlp.jsonl"], None),
+        "otlp/figure1-travel.otlp.json (OTel GenAI, base64 ids)":
+            (["otlp/figure1-travel.otlp.json"], None),
+        "mem0/mem0-travel.otlp.jsonl + mem0/history.db (Mem0 store)":
+            (["mem0/mem0-travel.otlp.jsonl"], "mem0/history.db"),
+    }
+    pick = st.selectbox("Or a sample import (sample_imports/)", list(sample_imports),
+                        key="dgrr_w_import_sample")
+    if st.button("Import sample", key="dgrr_w_import_sample_go"):
+        from repair_core.importers import import_trace
+
+        files, store_name = sample_imports[pick]
+        faults = [f.strip() for f in fault_text.split(",") if f.strip()]
+
+        def _import_sample():
+            imported = import_trace([samples_dir / f for f in files],
+                                    store=samples_dir / store_name if store_name else None,
+                                    faults=faults)
+            st.session_state["dgrr_import_summary"] = imported.summary.describe()
+            return imported.case
+
+        st.session_state.pop("dgrr_import_summary", None)
+        _load(_import_sample, pick)
+    if "dgrr_import_summary" in st.session_state:
+        st.text(st.session_state["dgrr_import_summary"])
 
 if state.PROBLEMS in st.session_state:
     source, problems = st.session_state[state.PROBLEMS]

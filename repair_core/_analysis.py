@@ -11,7 +11,7 @@ from typing import NamedTuple
 import networkx as nx
 
 from ._case import SUFFICIENT_LABELS, Case, MemoryRecord, Step
-from ._graph import build_graph, dependents, premises
+from ._graph import build_graph, dependents, is_inferred, premises
 from ._perf import without_gc
 
 __all__ = ["Analysis", "analyse", "lineage", "find_seed", "CHECKABLE_STEP_TYPES"]
@@ -67,6 +67,21 @@ class Analysis:
     def unsupported(self) -> frozenset[str]:
         """`A0` minus the kept candidates (computed once: planning asks for it per stage)."""
         return self.affected - self.supported
+
+    def inferred_hops(self, node: str) -> list[tuple[str, str]]:
+        """The hops (premise, dependent) of the whole path by which `node` entered `A0`
+        that run over inferred edges, earliest first (empty when the graph has none)."""
+        if not self.graph.graph.get("has_inferred"):
+            return []
+        hops: list[tuple[str, str]] = []
+        o = self.origin.get(node)
+        while o is not None and o.parent is not None:
+            if is_inferred(self.graph, o.parent, node, o.label or ""):
+                hops.append((o.parent, node))
+            node = o.parent
+            o = self.origin.get(node)
+        hops.reverse()
+        return hops
 
     def path_from_fault(self, node: str, limit: int = 5) -> list[str]:
         """The path fault -> start -> ... -> node by which `node` entered `A0`, with the
@@ -221,6 +236,13 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
         # premises(G, v, labels=PRODUCE) inlined: called for most candidates
         return [p for p, by_label in pred[v].items() if "produce" in by_label and p in steps]
 
+    def vouching(v: str, prods: list[str]) -> bool:
+        # A guessed produce edge carries harm (its producer must be kept too) but never
+        # vouches: inheritance needs at least one recorded producer.
+        if not has_inferred:
+            return True
+        return any(not pred[v][p]["produce"].get("inferred") for p in prods)
+
     def checkable(v: str) -> bool:
         if v in steps:
             return steps[v].type in CHECKABLE_STEP_TYPES
@@ -233,12 +255,14 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
             if p in affected or p in never:
                 continue
             for label, attrs in by_label.items():
+                # an inferred edge never vouches for support (method.md, "Inferred edges")
                 if (label in SUFFICIENT_LABELS or (label == "cite" and attrs["sufficient"])) \
-                        and admissible(p):
+                        and not attrs.get("inferred") and admissible(p):
                     return Support(p, label)
         return None
 
     pred = G._pred
+    has_inferred = bool(G.graph.get("has_inferred"))
     kept: dict[str, Support] = {}
     never = faults | seed_nodes
     inherit: list[str] = []
@@ -260,6 +284,6 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
 
     for v in sorted(inherit, key=order):
         prods = producers(v)
-        if prods and all(p not in affected or p in kept for p in prods):
+        if prods and all(p not in affected or p in kept for p in prods) and vouching(v, prods):
             kept[v] = Support(None, "produce", tuple(sorted(prods)))
     return kept

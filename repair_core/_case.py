@@ -76,6 +76,10 @@ class Dep(_Model):
     """Edge label; see `method.md` for what each label means."""
     sufficient: bool = False
     """For `cite` edges: this premise alone justifies the dependent."""
+    # Written only when true, so cases without inferred edges serialise as before.
+    inferred: bool = Field(default=False, exclude_if=lambda v: not v)
+    """The edge was guessed by an importer, not recorded by the runtime: it carries harm
+    (counts for `A0`) but never vouches for support (see method.md, "Inferred edges")."""
 
 
 class Turn(_Model):

@@ -10,7 +10,7 @@ import networkx as nx
 from ._case import Case
 from ._perf import without_gc
 
-__all__ = ["build_graph", "premises", "dependents", "CHAIN"]
+__all__ = ["build_graph", "premises", "dependents", "is_inferred", "CHAIN"]
 
 CHAIN = "chain"
 
@@ -21,6 +21,9 @@ def build_graph(case: Case) -> nx.MultiDiGraph:
 
     Nodes are turns, steps and records (attributes `kind`, `type`, `seq`); each edge goes
     from a premise to its dependent with key and attribute `label` (and `sufficient`).
+    An edge an importer guessed (`Dep.inferred`) also has `inferred: True`; the attribute
+    is absent on recorded edges. When a recorded and an inferred dep name the same
+    (premise, dependent, label), the recorded one wins.
     `chain` edges join consecutive steps in seq order. `faults` and `eval` are never read.
 
     >>> from repair_core import load_example
@@ -43,15 +46,31 @@ def build_graph(case: Case) -> nx.MultiDiGraph:
     # Edges as (premise, label, sufficient, dependent): sorting one node's deps by
     # (id, label, sufficient) sorts these tuples, which go into the list as they are.
     edges: list[tuple[str, str, bool, str]] = []
+    inferred: list[tuple[str, str, bool, str]] = []
     for node in (*ordered, *records):
         node_id = node.id
-        deps = [(d.id, d.label, d.sufficient, node_id) for d in node.deps]
+        deps = [(d.id, d.label, d.sufficient, node_id) for d in node.deps if not d.inferred]
         if len(deps) > 1:
             deps.sort()
         edges += deps
+        if len(deps) != len(node.deps):
+            inferred += sorted((d.id, d.label, d.sufficient, node_id)
+                               for d in node.deps if d.inferred)
     edges += [(a.id, CHAIN, False, b.id) for a, b in pairwise(ordered)]
     _add_edges(G, edges)
+    if inferred:
+        _add_inferred_edges(G, inferred)
+        G.graph["has_inferred"] = True
     return G
+
+
+def _add_inferred_edges(G: nx.MultiDiGraph, edges: list[tuple[str, str, bool, str]]) -> None:
+    """Add edges an importer guessed, marked `inferred: True`; an edge already recorded
+    with the same (premise, dependent, label) stays as recorded."""
+    for u, label, sufficient, v in edges:
+        if G.has_edge(u, v, key=label):
+            continue
+        G.add_edge(u, v, key=label, label=label, sufficient=sufficient, inferred=True)
 
 
 # The two helpers below fill networkx's adjacency dicts directly, exactly as
@@ -105,6 +124,12 @@ def _add_bare_node(node: str, node_attrs: dict, succ: dict, pred: dict) -> dict:
     pred[node] = {}
     node_attrs[node] = {}
     return succ_of_node
+
+
+def is_inferred(G: nx.MultiDiGraph, premise: str, dependent: str, label: str) -> bool:
+    """True when the edge premise -> dependent with `label` was guessed by an importer."""
+    attrs = G._succ.get(premise, {}).get(dependent, {}).get(label)
+    return bool(attrs and attrs.get("inferred"))
 
 
 def premises(G: nx.MultiDiGraph, node: str, *, labels: frozenset[str] | None = None

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ._analysis import Analysis, Support, analyse
-from ._case import Case
+from ._case import SUFFICIENT_LABELS, Case
 from ._graph import CHAIN, premises
 from ._perf import without_gc
 
@@ -121,6 +121,10 @@ def plan_case(case: Case, analysis: Analysis | None = None) -> RepairPlan:
     for v, sup in a.support.items():
         if v not in reasons:
             reasons[v] = _kept_reason(sup)
+            hops = a.inferred_hops(v)
+            if hops:
+                reasons[v] += (" (it was reached over inferred edge(s) "
+                               + ", ".join(f"{u} → {w}" for u, w in hops) + ")")
     return RepairPlan(case=case, analysis=a, memory=memory, steps=steps,
                       answer_relevant=relevant, replay_set=replay,
                       reasons=_in_case_order(reasons, [*(m.id for m in case.memory), *steps]))
@@ -277,7 +281,21 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
 
 
 def _path(a: Analysis, node: str) -> str:
-    return " → ".join(a.path_from_fault(node))
+    path = " → ".join(a.path_from_fault(node))
+    if not a.graph.graph.get("has_inferred"):
+        return path
+    hops = a.inferred_hops(node)
+    if hops:
+        path += " (over inferred edge" + ("s " if len(hops) > 1 else " ") + ", ".join(
+            f"{u} → {v}" for u, v in hops) + ": guessed by the importer, not recorded)"
+    unvouched = sorted({p for p, by_label in a.graph._pred[node].items()
+                        for lb, attrs in by_label.items()
+                        if attrs.get("inferred") and (lb in SUFFICIENT_LABELS or attrs["sufficient"]
+                                                       or lb == "produce")})
+    if unvouched:
+        path += (f"; inferred edge(s) from {', '.join(unvouched)} not counted as support "
+                 "(an inferred edge never vouches)")
+    return path
 
 
 def _kept_reason(sup: Support) -> str:

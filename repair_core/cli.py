@@ -27,6 +27,8 @@ COMMAND_MODULES = (
     "serve_model",
     "bench",
     "fleet",
+    "import_",
+    "apply",
 )
 
 EXIT_OK = 0

@@ -9,7 +9,8 @@
         faults=["m1"],
     )
 
-A dependency is `id:label`; a trailing `!` marks a sufficient cite.
+A dependency is `id:label`; a trailing `!` marks a sufficient cite, a trailing `~` an
+inferred edge (an importer's guess), e.g. `m1:cite!~`.
 """
 
 from __future__ import annotations
@@ -23,9 +24,13 @@ def deps(spec: str) -> list[dict[str, Any]]:
     out = []
     for token in spec.split():
         node, label = token.split(":")
+        inferred = label.endswith("~")
+        label = label.rstrip("~")
         d: dict[str, Any] = {"id": node, "label": label.rstrip("!")}
         if label.endswith("!"):
             d["sufficient"] = True
+        if inferred:
+            d["inferred"] = True
         out.append(d)
     return out
 

@@ -392,3 +392,21 @@ def test_replay_asks_for_observations_the_last_run_needed():
     res = at.session_state["dgrr_result"]
     assert res.report.needs_observation == []
     assert dict((o.id, o.detail) for o in res.report.steps)["s6"] == "observation supplied by hand"
+
+
+def test_load_page_imports_a_sample_trace_with_its_summary():
+    pytest.importorskip("opentelemetry.sdk.trace", reason="needs the 'import' extra")
+    at = _ok(AppTest.from_file(APP, default_timeout=60).run())
+    page(at, "1_Load")
+    at.text_input(key="dgrr_w_import_faults").set_value("m3")
+    at.selectbox(key="dgrr_w_import_sample").set_value(
+        "otlp/figure1-travel.otlp.json (OTel GenAI, base64 ids)")
+    _ok(at.button(key="dgrr_w_import_sample_go").click().run())
+    assert "Loaded case `trace-" in at.success[0].value
+    summary = "\n".join(t.value for t in at.text)
+    assert "base64 ids" in summary and "inferred" in summary and "skipped" in summary
+    assert metrics(at)["Diagnosed faults"] == "1"
+    # a bad fault id is reported like a malformed case; nothing is loaded
+    at.text_input(key="dgrr_w_import_faults").set_value("nope")
+    _ok(at.button(key="dgrr_w_import_sample_go").click().run())
+    assert "unknown id 'nope'" in texts(at)

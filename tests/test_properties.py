@@ -211,3 +211,22 @@ def test_plan_shape_invariants(data):
 
 def G_kind(a, node):
     return a.graph.nodes[node]["kind"]
+
+
+@SETTINGS
+@given(random_cases(), st.randoms(use_true_random=False))
+def test_marking_edges_inferred_keeps_a0_and_never_adds_support(data, rnd):
+    """An inferred edge carries harm exactly like a recorded one (A0 unchanged) and never
+    vouches: marking any deps inferred can only shrink the supported set."""
+    before = plan_case(case_from_data(data)).analysis
+    marked = json.loads(json.dumps(data))
+    for node in marked["memory"] + marked["trajectory"]:
+        for dep in node["deps"]:
+            if rnd.random() < 0.5:
+                dep["inferred"] = True
+    after = plan_case(case_from_data(marked)).analysis
+    assert after.affected == before.affected
+    assert after.supported <= before.supported
+    for v, sup in after.support.items():
+        if sup.premise is not None:
+            assert not after.graph.edges[sup.premise, v, sup.label].get("inferred")

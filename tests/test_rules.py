@@ -488,6 +488,98 @@ def test_every_non_keep_decision_has_a_reason():
     assert p.reasons["s3"].startswith("affected via m1 → s3")
 
 
+# --- inferred edges (imported traces) -------------------------------------------------
+
+def _inferred(**kw):
+    """u1 -> read(m1, m2); claim s3 cites m2 sufficiently only by an inferred edge and m1
+    by a recorded one; claim s4 has a recorded sufficient cite on m2; the answer cites
+    s4 by an inferred edge. m1 is the fault."""
+    return make_case(
+        turn("u1", 1),
+        rec("m1"), rec("m2"),
+        step("s2", 2, "memory_read", "u1:initiate m1:cite m2:cite", returned=["m1", "m2"]),
+        step("s3", 3, "claim", "s2:cite~ m2:support~"),
+        step("s4", 4, "claim", "m1:cite~ m2:cite!"),
+        step("s5", 5, "answer", "s3:cite s4:cite~"),
+        faults=["m1"], **kw,
+    )
+
+
+@rule("graph.inferred")
+def test_inferred_deps_become_edges_marked_inferred():
+    G = build_graph(_inferred())
+    assert G.edges["m2", "s3", "support"] == {"label": "support", "sufficient": False,
+                                              "inferred": True}
+    # recorded edges carry no `inferred` attribute at all
+    assert G.edges["m2", "s4", "cite"] == {"label": "cite", "sufficient": True}
+    # a recorded dep wins over an inferred one on the same (premise, dependent, label)
+    c = make_case(turn("u1", 1), rec("m1"),
+                  step("s2", 2, "claim", "m1:cite~ m1:cite!"), step("s3", 3, "answer", "s2:cite"))
+    assert build_graph(c).edges["m1", "s2", "cite"] == {"label": "cite", "sufficient": True}
+    # the field is optional and backward compatible: absent means recorded
+    assert _basic().trajectory[1].deps[0].inferred is False
+
+
+@rule("reach.inferred")
+def test_an_inferred_edge_carries_harm():
+    a = analyse(_inferred())
+    # s4 is reached from m1 only over the inferred cite m1 -> s4
+    assert "s4" in a.affected
+    assert a.inferred_hops("s4") == [("m1", "s4")]
+    assert {"s2", "s3", "s5"} <= a.affected
+
+
+@rule("support.inferred-never-vouches")
+def test_an_inferred_edge_never_vouches_for_support():
+    a = analyse(_inferred())
+    # s4 keeps its recorded sufficient cite on m2; s3's only sufficient premise is inferred
+    assert "s4" in a.supported
+    assert "s3" in a.unsupported
+    # the same case with s3's support recorded keeps s3
+    recorded = make_case(
+        turn("u1", 1), rec("m1"), rec("m2"),
+        step("s2", 2, "memory_read", "u1:initiate m1:cite m2:cite"),
+        step("s3", 3, "claim", "s2:cite~ m2:support"),
+        step("s5", 5, "answer", "s3:cite"), faults=["m1"])
+    assert "s3" in analyse(recorded).supported
+    # an inferred produce edge names no producer: the action does not inherit the plan's
+    # verdict, and with no recorded producer it is unsupported
+    c = make_case(
+        turn("u1", 1), rec("m1"), rec("m2"),
+        step("s2", 2, "plan", "m1:cite m2:support", tool="t"),
+        step("s3", 3, "tool_action", "s2:produce~ m1:cite", tool="t"),
+        step("s4", 4, "tool_action", "s2:produce m1:cite", tool="t"),
+        step("s5", 5, "answer", "s3:cite s4:cite"), faults=["m1"])
+    b = analyse(c)
+    assert "s2" in b.supported and "s4" in b.supported
+    assert "s3" in b.unsupported
+    # a guessed producer still carries harm: with a recorded producer that is kept and an
+    # inferred one that is not, the action is not kept (marking the edge inferred can
+    # never turn "some producer unsupported" into "supported")
+    c = make_case(
+        turn("u1", 1), rec("m1"), rec("m2"),
+        step("s2", 2, "plan", "m1:cite m2:support", tool="t"),
+        step("s3", 3, "plan", "m1:cite", tool="t"),
+        step("s4", 4, "tool_action", "s2:produce s3:produce~", tool="t"),
+        step("s5", 5, "answer", "s4:cite"), faults=["m1"])
+    b = analyse(c)
+    assert "s2" in b.supported and "s3" in b.unsupported and "s4" in b.unsupported
+
+
+@rule("plan.inferred-reasons")
+def test_every_reason_resting_on_an_inferred_edge_says_so():
+    p = plan_case(_inferred())
+    # s4 is kept by its recorded support, but was reached over an inferred edge
+    assert p.reasons["s4"].startswith("affected but kept: independent support from m2")
+    assert "inferred edge(s) m1 → s4" in p.reasons["s4"]
+    assert "inferred" in p.reasons["s3"] and "never vouches" in p.reasons["s3"]
+    # reasons of a case without inferred edges never mention them
+    assert not any("inferred" in r for r in plan_case(_basic()).reasons.values())
+    for node in p.analysis.unsupported:
+        if p.analysis.inferred_hops(node):
+            assert "inferred" in p.reasons[node], node
+
+
 # --- edits ------------------------------------------------------------------------------
 
 @rule("edit.fault-active")

@@ -1,0 +1,136 @@
+"""`dgrr apply RESULT.json --case CASE.json --to mem0 --store STORE`: write an approved
+repair back to the real store (dry run unless --apply)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+from .._case import Case
+from .._edit import apply_edits
+from .._errors import DgrrError
+from .._load import load_case
+from .._plan import plan_case
+from . import read_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "apply", help="write an approved repair back to a Mem0 store (dry run by default)",
+        description="Show the store operations a repair result asks for (delete, quarantine, "
+                    "restore, add), and with --apply perform them on the real store: only "
+                    "for a result with an approval in the approvals log, and only when every "
+                    "touched memory still has the text and change time the trace saw. What "
+                    "was applied is recorded in the log next to the approval. See "
+                    "docs/import.md.")
+    p.add_argument("result", metavar="RESULT.json", help="repair result (dgrr repair --json)")
+    p.add_argument("--case", metavar="CASE.json", required=True,
+                   help="the imported case the result repaired (to find its approval)")
+    p.add_argument("--to", choices=["mem0"], required=True, help="kind of store to write to")
+    p.add_argument("--store", metavar="STORE", required=True,
+                   help="the Mem0 store: a Mem0 config JSON (Memory.from_config) or "
+                        "MODULE:FUNCTION returning a mem0 Memory")
+    p.add_argument("--apply", action="store_true",
+                   help="perform the operations (default: only show them)")
+    p.add_argument("--reviewer", default=None,
+                   help="who applies (recorded in the approvals log; required with --apply)")
+    p.add_argument("--db", default=None,
+                   help="approvals database URL or SQLite file (default: $DGRR_DB, else "
+                        "~/.dgrr/approvals.db)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..approvals import ApprovalStore, approval_hashes
+    from ..integrations import store_ops
+
+    result = read_json(args.result, "RESULT")
+    if not isinstance(result, dict):
+        raise DgrrError(f"RESULT: expected a JSON object, got {type(result).__name__}")
+    case = load_case(args.case)
+    ops = store_ops(case, result)
+    store = ApprovalStore(args.db)
+    try:
+        approval = _approval(store, case, result, approval_hashes)
+        print(f"{len(ops)} operation{'s' if len(ops) != 1 else ''} on the Mem0 store "
+              f"for case '{case.case_id}':")
+        for op in ops:
+            print("  " + op.describe())
+        if approval is None:
+            print("approval: none for this result (dgrr approve CASE --result RESULT)")
+        else:
+            print(f"approval: #{approval.id} by {approval.reviewer}")
+        if not args.apply:
+            print("dry run: nothing written (add --apply to write)")
+            return 0
+        if approval is None:
+            raise DgrrError("refused: this result has no approval in the approvals log; "
+                            "nothing written")
+        if not args.reviewer or not args.reviewer.strip():
+            raise DgrrError("--reviewer: who applies the repair is required with --apply")
+        from ..integrations.mem0 import apply_mem0, check_mem0, close_mem0
+
+        memory = _open_mem0(args.store)
+        try:
+            check_mem0(memory, ops)
+            record_applied = getattr(store, "record_applied", None)
+            if record_applied is None:
+                raise DgrrError("refused: this approvals log cannot record an applied event "
+                                "(it needs the hash-chained log); nothing written")
+            done = apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id)
+        finally:
+            close_mem0(memory)
+        from ..approvals import sha256_json
+
+        event = record_applied(approval.id, reviewer=args.reviewer, target=f"mem0:{args.store}",
+                               outputs_sha256=sha256_json(done),
+                               comment=json.dumps(done, ensure_ascii=False))
+        for d in done:
+            print(f"  applied {d['op']:<10} {d['record']} -> mem0 {d['mem0_id']}")
+        print(f"recorded as #{event.id} next to approval #{approval.id}")
+        return 0
+    finally:
+        store.close()
+
+
+def _approval(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any:
+    """The newest `approve` decision whose inputs and outputs digests match this case,
+    its recorded plan edits and this result."""
+    base = plan_case(case)
+    for record in store.history(case.case_id):
+        if record.decision != "approve" or getattr(record, "kind", "decision") != "decision":
+            continue
+        plan = base
+        if record.plan_edits:
+            edits = {e["node"]: e["action"] for e in record.plan_edits}
+            try:
+                plan = apply_edits(base, edits, force=record.forced, comment=record.comment)
+            except DgrrError:
+                continue
+        if approval_hashes(plan, result) == (record.inputs_sha256, record.outputs_sha256):
+            return record
+    return None
+
+
+def _open_mem0(spec: str) -> Any:
+    """A mem0 `Memory` from a config JSON file or a MODULE:FUNCTION factory."""
+    path = Path(spec)
+    if path.suffix == ".json" or path.is_file():
+        config = read_json(spec, "--store")
+        if not isinstance(config, dict):
+            raise DgrrError("--store: a Mem0 config must be a JSON object")
+        from mem0 import Memory
+
+        return Memory.from_config(config)
+    module_name, _, func = spec.partition(":")
+    if not module_name or not func:
+        raise DgrrError(f"--store: expected a Mem0 config JSON file or MODULE:FUNCTION, "
+                        f"got {spec!r}")
+    try:
+        factory = getattr(importlib.import_module(module_name), func)
+    except (ImportError, AttributeError) as exc:
+        raise DgrrError(f"--store: cannot load {spec!r}: {exc}") from None
+    return factory()

@@ -1,0 +1,51 @@
+"""`dgrr import TRACE... --out CASE.json`: a case from what a real agent stack recorded."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .._io import atomic_write_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "import", help="make a dgrr.case/v1 from OTLP traces (OTel GenAI, OpenInference) "
+                       "and a Mem0 history",
+        description="Read OTLP JSON traces (JSON lines with hex ids or one document with "
+                    "base64 ids; OTel GenAI or OpenInference spans, with dgrr.* provenance "
+                    "where the agent recorded it) and optionally a Mem0 history database, "
+                    "and write a valid dgrr.case/v1. Step ids are the spans' hex ids, record "
+                    "ids the source's ids; dependencies a span did not record are inferred "
+                    "and marked inferred. See docs/import.md.")
+    p.add_argument("traces", nargs="+", metavar="TRACE", help="OTLP JSON file(s)")
+    p.add_argument("--store", metavar="STORE", default=None,
+                   help="Mem0 history database (SQLite) to take the memory store from, "
+                        "with status and lineage")
+    p.add_argument("--faults", metavar="IDS", default="",
+                   help="comma-separated record ids (the source's ids) diagnosed as faulty")
+    p.add_argument("--user", metavar="U", default=None,
+                   help="user id of the session and of records that name none "
+                        "(default: the spans' user.id, else 'unknown')")
+    p.add_argument("--trace", metavar="TRACE_ID", default=None,
+                   help="hex id of the trace to import (default: the one with the most "
+                        "GenAI spans; spans of other traces are skipped and counted)")
+    p.add_argument("--case-id", metavar="ID", default=None,
+                   help="case id to write (default: trace-<trace id>)")
+    p.add_argument("--out", metavar="CASE.json", required=True,
+                   help="where to write the case (written atomically, only when valid)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..importers import import_trace
+
+    faults = [f.strip() for f in args.faults.split(",") if f.strip()]
+    imported = import_trace(args.traces, store=args.store, faults=faults, user=args.user,
+                            case_id=args.case_id, trace_id=args.trace)
+    atomic_write_json(args.out, imported.case.model_dump(mode="json", exclude_none=True))
+    print(imported.summary.describe())
+    case = imported.case
+    print(f"wrote {args.out}: case '{case.case_id}' ({len(case.faults)} "
+          f"fault{'' if len(case.faults) == 1 else 's'})", file=sys.stdout)
+    return 0

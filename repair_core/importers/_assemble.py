@@ -1,0 +1,372 @@
+"""Turning the operations of one trace into a `dgrr.case/v1` document: turns, steps,
+records and the dependencies given by the spans, with the missing ones inferred
+(`_infer`). Step ids are the spans' hex ids; record ids are the source's ids."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import provenance as pv
+from ._infer import infer_deps
+from ._otlp import Span
+from ._semconv import Operation, classify
+
+__all__ = ["Assembled", "assemble", "action_id", "observation_id"]
+
+_CHAT_TYPES = ("claim", "plan", "answer")
+_USER_ATTRS = ("user.id", "enduser.id", "gen_ai.user.id")
+
+
+def action_id(span_id: str) -> str:
+    """Step id of the tool_action a tool span becomes."""
+    return f"{span_id}-action"
+
+
+def observation_id(span_id: str) -> str:
+    """Step id of the tool_observation a tool span becomes."""
+    return f"{span_id}-observation"
+
+
+@dataclass
+class Assembled:
+    """A case document built from spans, with what was counted on the way."""
+
+    data: dict[str, Any]
+    """The case as JSON data (validated by the caller)."""
+    trace_id: str
+    """The trace imported."""
+    spans_used: int
+    """Spans that became a turn or steps."""
+    skipped: Counter[str] = field(default_factory=Counter)
+    """Spans (or returned documents) left out, by reason."""
+    problems: list[str] = field(default_factory=list)
+    """Malformed provenance, each naming the span and attribute."""
+    span_of: dict[str, str] = field(default_factory=dict)
+    """Step or turn id -> the span id it came from."""
+    deps_given: int = 0
+    """Dependencies the spans (or the store) recorded."""
+    deps_inferred: int = 0
+    """Dependencies guessed where a span recorded none (`inferred: true`)."""
+
+
+def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
+             user: str | None = None, case_id: str | None = None,
+             trace_id: str | None = None, faults: Iterable[str] = ()) -> Assembled:
+    """The case document of the trace `trace_id` (default: the trace with the most GenAI
+    spans) in `spans`, with `store` records (e.g. from a Mem0 history) added first."""
+    classified = [(span, classify(span)) for span in spans]
+    ops: dict[str, list[Operation]] = {}
+    for span, op in classified:
+        ops.setdefault(span.trace_id, [])
+        if not isinstance(op, str):
+            ops[span.trace_id].append(op)
+    order = {t: i for i, t in enumerate(ops)}
+    chosen = trace_id if trace_id is not None else max(
+        ops, key=lambda t: (len(ops[t]), -order[t]), default="")
+    skipped: Counter[str] = Counter()
+    for span, op in classified:
+        if span.trace_id != chosen:
+            skipped["span of another trace"] += 1
+        elif isinstance(op, str):
+            skipped[op] += 1
+    out = Assembled(data={}, trace_id=chosen, spans_used=0, skipped=skipped)
+    mine = [op for op in ops.get(chosen, [])]
+    parent = {s.span_id: s.parent_id for s in spans if s.trace_id == chosen}
+    by_span = {op.span.span_id: op for op in mine}
+
+    def agent_ancestor(span_id: str) -> str | None:
+        seen = set()
+        p = parent.get(span_id)
+        while p is not None and p not in seen:
+            seen.add(p)
+            anc = by_span.get(p)
+            if anc is not None and anc.kind == "agent":
+                return p
+            p = parent.get(p)
+        return None
+
+    turns: dict[str, Operation] = {}
+    for op in mine:
+        if op.kind == "agent":
+            if agent_ancestor(op.span.span_id) is None:
+                turns[op.span.span_id] = op
+            else:
+                skipped["nested agent span (its steps belong to the outer turn)"] += 1
+    steps_ops = [op for op in mine if op.kind != "agent"]
+
+    def turn_of(op: Operation) -> str:
+        tid = op.span.span_id if op.span.span_id in turns else None
+        p = parent.get(op.span.span_id)
+        seen = set()
+        while tid is None and p is not None and p not in seen:
+            seen.add(p)
+            if p in turns:
+                tid = p
+            p = parent.get(p)
+        return tid or _DEFAULT_TURN
+
+    ordered = sorted([*turns.values(), *steps_ops],
+                     key=lambda o: (o.span.start, o.kind != "agent", o.span.span_id))
+    session: list[dict[str, Any]] = []
+    trajectory: list[dict[str, Any]] = []
+    records: dict[str, dict[str, Any]] = {}
+    default_user = user or _first_user(spans, chosen) or "unknown"
+    for stored in store:
+        records[str(stored["id"])] = {**stored, "user_id": stored.get("user_id") or default_user,
+                                      "deps": list(stored.get("deps", []))}
+    from_store = set(records)
+    node_of_span: dict[str, str] = {}
+    step_op: dict[str, Operation] = {}
+    turn_id_of: dict[str, str] = {}
+    seq = 0
+    if steps_ops and any(turn_of(op) == _DEFAULT_TURN for op in steps_ops):
+        seq += 1
+        session.append({"id": _DEFAULT_TURN, "seq": seq,
+                        "text": "(the trace records no agent span: no user turn)"})
+    for op in ordered:
+        sid = op.span.span_id
+        seq += 1
+        if op.kind == "agent":
+            session.append({"id": sid, "seq": seq, "text": op.text})
+            node_of_span[sid] = sid
+            out.span_of[sid] = sid
+            continue
+        turn = turn_of(op)
+        base: dict[str, Any] = {"seq": seq, "turn": turn}
+        if op.kind == "memory_search":
+            returned = []
+            for r in op.records:
+                if r.id not in records:
+                    records[r.id] = {"id": r.id, "user_id": _record_user(r.metadata, default_user),
+                                     "text": r.content, "status": "active", "deps": []}
+                if r.id not in returned:
+                    returned.append(r.id)
+            if op.skipped_documents:
+                skipped["returned document without an id"] += op.skipped_documents
+            step = {"id": sid, **base, "type": "memory_read",
+                    "text": f"search memory: {op.query}" if op.query else "search memory",
+                    "query": op.query, "returned": returned}
+        elif op.kind == "chat":
+            step_type = _chat_type(op, out.problems)
+            step = {"id": sid, **base, "type": step_type or "claim", "text": op.text,
+                    "_explicit_type": step_type is not None}
+            if op.tool_calls:
+                call = op.tool_calls[0]
+                step.update(tool=call.name, args=call.args)
+                if not op.text:
+                    step["text"] = f"call {call.name}({json.dumps(call.args, sort_keys=True)})"
+            verified = op.span.attributes.get(pv.VERIFIED)
+            if verified is not None:
+                step["verified"] = bool(verified)
+        elif op.kind == "tool":
+            act, obs = action_id(sid), observation_id(sid)
+            trajectory.append({"id": act, **base, "type": "tool_action",
+                               "text": f"{op.tool}({json.dumps(op.args, sort_keys=True)})",
+                               "tool": op.tool, "args": op.args, "deps": []})
+            step_op[act] = op
+            out.span_of[act] = sid
+            seq += 1
+            step = {"id": obs, "seq": seq, "turn": turn, "type": "tool_observation",
+                    "text": op.result if isinstance(op.result, str) else json.dumps(op.result),
+                    "output": op.result, "status": "failed" if op.span.status_error else "ok"}
+            node_of_span[sid] = obs
+        else:  # memory_write
+            if op.record_id is None:
+                skipped["memory write without a record id"] += 1
+                seq -= 1
+                continue
+            step = {"id": sid, **base, "type": "memory_write", "op": op.write_op,
+                    "text": f"{op.write_op} memory {op.record_id}: {op.records[0].content}"
+                    if op.records and op.records[0].content else
+                    f"{op.write_op} memory {op.record_id}",
+                    "target": [op.record_id],
+                    "status": "failed" if op.span.status_error else "ok"}
+            _write_record(records, from_store, op, sid, seq, default_user)
+        step["deps"] = []
+        node_of_span.setdefault(sid, step["id"])
+        trajectory.append(step)
+        step_op[step["id"]] = op
+        turn_id_of[step["id"]] = turn
+        out.span_of[step["id"]] = sid
+    _default_answers(trajectory)
+    out.spans_used = len(turns) + len(steps_ops)
+
+    _attach_deps(trajectory, step_op, node_of_span, out.problems)
+    infer_deps(trajectory, step_op)
+    all_deps = [d for node in (*trajectory, *records.values()) for d in node["deps"]]
+    out.deps_inferred = sum(1 for d in all_deps if d.get("inferred"))
+    out.deps_given = len(all_deps) - out.deps_inferred
+    tools = sorted({s["tool"] for s in trajectory if s["type"] == "tool_action"})
+    effects = {}
+    for s in trajectory:
+        if s["type"] == "tool_action":
+            eff = step_op[s["id"]].span.attributes.get(pv.TOOL_EFFECT)
+            if eff is not None:
+                effects[s["tool"]] = eff
+    out.data = {
+        "format": "dgrr.case/v1",
+        "case_id": case_id or f"trace-{chosen}",
+        "user_id": default_user,
+        "session": session,
+        "memory": list(records.values()),
+        "trajectory": trajectory,
+        "faults": list(faults),
+        "tools": [{"name": t, **({"effect": effects[t]} if t in effects else {})}
+                  for t in tools],
+    }
+    return out
+
+
+_DEFAULT_TURN = "turn-0"
+
+
+def _first_user(spans: list[Span], trace_id: str) -> str | None:
+    for s in spans:
+        if s.trace_id != trace_id:
+            continue
+        for key in _USER_ATTRS:
+            v = s.attributes.get(key)
+            if isinstance(v, str) and v:
+                return v
+    return None
+
+
+def _record_user(meta: Mapping[str, Any], default: str) -> str:
+    for key in ("user_id", "user"):
+        v = meta.get(key)
+        if isinstance(v, str) and v:
+            return v
+    return default
+
+
+def _chat_type(op: Operation, problems: list[str]) -> str | None:
+    t = op.span.attributes.get(pv.STEP_TYPE)
+    if t is None:
+        return None
+    if t not in _CHAT_TYPES:
+        problems.append(f"span {op.span.span_id}: {pv.STEP_TYPE}: a model call is one of "
+                        f"{', '.join(_CHAT_TYPES)}, got {t!r}")
+        return None
+    return str(t)
+
+
+def _default_answers(trajectory: list[dict[str, Any]]) -> None:
+    """In each turn without an explicit answer, an untyped model call without tool calls,
+    the last of the turn, is the answer; any other untyped call with tool calls is a plan."""
+    by_turn: dict[str, list[dict[str, Any]]] = {}
+    for s in trajectory:
+        if "_explicit_type" in s:
+            by_turn.setdefault(s["turn"], []).append(s)
+    for chats in by_turn.values():
+        for s in chats:
+            if not s["_explicit_type"] and "tool" in s:
+                s["type"] = "plan"
+        if not any(s["type"] == "answer" and s["_explicit_type"] for s in chats):
+            free = [s for s in chats if not s["_explicit_type"] and "tool" not in s]
+            if free:
+                free[-1]["type"] = "answer"
+    for s in trajectory:
+        explicit = s.pop("_explicit_type", None)
+        if explicit is not None and s["type"] != "plan":
+            s.pop("tool", None)
+            s.pop("args", None)
+
+
+def _write_record(records: dict[str, dict[str, Any]], from_store: set[str], op: Operation,
+                  write: str, seq: int, user: str) -> None:
+    rid = str(op.record_id)
+    content = op.records[0].content if op.records else ""
+    label = {"add": "produce", "update": "update", "delete": "delete"}[op.write_op or "add"]
+    rec = records.get(rid)
+    if rec is None:
+        rec = records[rid] = {"id": rid, "user_id": user, "text": content,
+                              "status": "deleted" if op.write_op == "delete" else "active",
+                              "deps": []}
+    elif rid not in from_store:
+        if op.write_op == "delete":
+            rec["status"] = "deleted"
+        elif content:
+            rec["text"] = content
+    if op.write_op == "add" and rec.get("created_seq") is None:
+        rec["created_seq"] = seq
+    rec["deps"].append({"id": write, "label": label})
+
+
+def _attach_deps(trajectory: list[dict[str, Any]], step_op: Mapping[str, Operation],
+                 node_of_span: Mapping[str, str], problems: list[str]) -> None:
+    """Deps the spans give: `dgrr.deps`, links with `dgrr.dep.label`, and what the span
+    structure records (the turn that started a read, the records it returned, the action
+    an observation came from). Marks each step `_provenance` when the span had any."""
+    for s in trajectory:
+        op = step_op[s["id"]]
+        deps: list[dict[str, Any]] = []
+        sid = op.span.span_id
+        if s["type"] == "tool_observation":
+            deps.append({"id": action_id(sid), "label": "produce"})
+        else:
+            explicit = _explicit_deps(op, node_of_span, problems)
+            if explicit is not None:
+                deps += explicit
+                s["_provenance"] = True
+            elif s["type"] == "memory_read":
+                deps.append({"id": s["turn"], "label": "initiate"})
+        if s["type"] == "memory_read" and "_provenance" not in s:
+            deps += [{"id": r, "label": "cite"} for r in s["returned"]]
+        if s["type"] == "plan" and "_provenance" not in s:
+            deps.append({"id": s["turn"], "label": "initiate"})
+        s["deps"] = _dedupe(deps)
+
+
+def _explicit_deps(op: Operation, node_of_span: Mapping[str, str], problems: list[str]
+                   ) -> list[dict[str, Any]] | None:
+    a = op.span.attributes
+    where = f"span {op.span.span_id}"
+    out: list[dict[str, Any]] = []
+    found = False
+    raw = a.get(pv.DEPS)
+    if raw is not None:
+        found = True
+        try:
+            items = json.loads(raw) if isinstance(raw, str) else None
+        except ValueError as exc:
+            problems.append(f"{where}: {pv.DEPS}: not JSON ({exc})")
+            items = []
+        if not isinstance(items, list):
+            problems.append(f"{where}: {pv.DEPS}: expected a JSON list of "
+                            "{id, label, sufficient?}")
+            items = []
+        for n, d in enumerate(items):
+            if not isinstance(d, dict) or not isinstance(d.get("id"), str) \
+                    or not isinstance(d.get("label"), str):
+                problems.append(f"{where}: {pv.DEPS}[{n}]: expected {{id, label, sufficient?}}, "
+                                f"got {json.dumps(d)[:60]}")
+                continue
+            dep = {"id": node_of_span.get(d["id"].lower(), d["id"]), "label": d["label"]}
+            if d.get("sufficient"):
+                dep["sufficient"] = True
+            out.append(dep)
+    for link in op.span.links:
+        label = link.attributes.get(pv.DEP_LABEL)
+        if label is None:
+            continue
+        found = True
+        dep = {"id": node_of_span.get(link.span_id, link.span_id), "label": str(label)}
+        if link.attributes.get(pv.DEP_SUFFICIENT):
+            dep["sufficient"] = True
+        out.append(dep)
+    return out if found else None
+
+
+def _dedupe(deps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for d in deps:
+        key = (d["id"], d["label"])
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out

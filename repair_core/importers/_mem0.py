@@ -1,0 +1,111 @@
+"""A Mem0 history database (`mem0ai`'s SQLite `history` table) read as memory records
+with status and lineage.
+
+Each memory's events are taken in the order Mem0 appended them (SQLite's rowid): the
+times are no order to trust, as an UPDATE row keeps the original ADD time in
+`created_at` and a DELETE row has neither `created_at` nor `updated_at`.
+
+The memory's current text keeps the memory's own id (what searches return) and is
+active, or deleted after a DELETE. Each earlier text becomes a superseded record named by
+the id of the history row that wrote it. The text the current one replaced is retired by
+it (a `delete` edge current → previous), so diagnosing the current text as a fault
+restores the previous one (rule `memory.restore`); older texts stay superseded.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from .._errors import CaseError
+
+__all__ = ["read_mem0_history", "MEM0_COLUMNS", "is_sqlite"]
+
+MEM0_COLUMNS = ("id", "memory_id", "old_memory", "new_memory", "event", "created_at",
+                "updated_at", "is_deleted")
+
+
+def is_sqlite(raw: bytes) -> bool:
+    """True when `raw` starts like an SQLite database file."""
+    return raw.startswith(b"SQLite format 3\x00")
+
+
+def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
+    """Memory records (as case JSON) from a Mem0 history database, in the order memories
+    were first added."""
+    p = Path(path)
+    if not p.is_file():
+        raise CaseError([f"--store: no such file: '{p}'"], source=str(p))
+    if not is_sqlite(p.read_bytes()[:16]):
+        raise CaseError(["--store: not an SQLite database (expected a Mem0 history.db)"],
+                        source=str(p))
+    try:
+        con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise CaseError([f"--store: cannot open: {exc}"], source=str(p)) from None
+    try:
+        cols = [r[1] for r in con.execute("PRAGMA table_info(history)")]
+        missing = [c for c in MEM0_COLUMNS if c not in cols]
+        if missing:
+            raise CaseError([f"--store: table 'history': missing column(s) {', '.join(missing)} "
+                             "(not a Mem0 history database)"], source=str(p))
+        rows = con.execute(
+            "SELECT id, memory_id, old_memory, new_memory, event, created_at, updated_at, "
+            "is_deleted, rowid FROM history ORDER BY rowid").fetchall()
+    except sqlite3.Error as exc:
+        raise CaseError([f"--store: cannot read table 'history': {exc}"], source=str(p)) from None
+    finally:
+        con.close()
+    return records_from_history(rows, user=user, source=str(p))
+
+
+def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str | None = None
+                         ) -> list[dict[str, Any]]:
+    """Records from history rows `(id, memory_id, old_memory, new_memory, event,
+    created_at, updated_at, is_deleted)`, in the order they were appended."""
+    problems: list[str] = []
+    by_memory: dict[str, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        event = str(row[4]).upper() if row[4] is not None else ""
+        if event not in ("ADD", "UPDATE", "DELETE", "NONE"):
+            problems.append(f"history row {row[0]!r}: event: unknown {row[4]!r} "
+                            "(expected ADD, UPDATE or DELETE)")
+            continue
+        if row[1] is None:
+            problems.append(f"history row {row[0]!r}: memory_id: missing")
+            continue
+        by_memory.setdefault(str(row[1]), []).append(row)
+    if problems:
+        raise CaseError(problems, source=source)
+    out: list[dict[str, Any]] = []
+
+    for memory_id, events in by_memory.items():  # memories in order of their first event
+        versions: list[tuple[str, str]] = []  # (row id that wrote it, text)
+        deleted = False
+        changed_at = None
+        for row in events:
+            event = str(row[4]).upper()
+            if event in ("ADD", "UPDATE") and row[3] is not None:
+                versions.append((str(row[0]), str(row[3])))
+                deleted = False
+                # Mem0 stamps the memory with the UPDATE's updated_at, else the ADD's time
+                changed_at = row[6] if event == "UPDATE" and row[6] else row[5]
+            elif event == "DELETE" or row[7]:
+                deleted = True
+        if not versions:
+            continue
+        current_text = versions[-1][1]
+        # mem0_* fields (kept as extra fields of the record) let `dgrr apply` check that
+        # the store has not changed since and find the memory a version belonged to
+        out.append({"id": memory_id, "user_id": user, "text": current_text,
+                    "status": "deleted" if deleted else "active", "deps": [],
+                    "mem0_memory_id": memory_id, "mem0_changed_at": changed_at})
+        # Only the text the current one replaced is retired by it (a `delete` edge): were
+        # each older text retired by the next, diagnosing the current text would restore
+        # every earlier version at once, as they would all be retired by unsupported nodes.
+        for n, (row_id, text) in enumerate(reversed(versions[:-1])):
+            out.append({"id": row_id, "user_id": user, "text": text, "status": "superseded",
+                        "deps": [{"id": memory_id, "label": "delete"}] if n == 0 else [],
+                        "mem0_memory_id": memory_id})
+    return out

@@ -1,0 +1,175 @@
+"""`dgrr apply --to mem0`: an approved repair written back to a real Mem0 store (mem0ai,
+offline), checked record by record; refused without an approval or when the store
+changed since the trace; a dry run by default."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+os.environ["MEM0_TELEMETRY"] = "False"
+os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="dgrr-mem0-"))  # not ~/.mem0
+pytest.importorskip("mem0", reason="needs the 'import' extra (mem0ai)")
+pytest.importorskip("opentelemetry.exporter.otlp.json.file", reason="needs the 'import' extra")
+
+from repair_core import load_case  # noqa: E402
+from repair_core.approvals import ApprovalStore  # noqa: E402
+from repair_core.cli import main  # noqa: E402
+from repair_core.integrations import store_ops  # noqa: E402
+from repair_core.integrations.mem0 import QUARANTINE_SUFFIX, apply_mem0  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from mem0_travel_store import build, make_memory  # noqa: E402
+from otel_travel_run import STORE  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture()
+def repaired(tmp_path, capsys):
+    """A Mem0 store, the traced run, the imported case, its repair result."""
+    ids, db, hex_path, _ = build(tmp_path / "mem0")
+    case = tmp_path / "case.json"
+    assert main(["import", str(hex_path), "--store", str(db), "--faults", ids["m3"],
+                 "--out", str(case)]) == 0
+    capsys.readouterr()
+    assert main(["repair", str(case), "--json"]) in (0, 1)  # 1: the offline model's answer
+    result = tmp_path / "result.json"
+    result.write_text(capsys.readouterr().out)
+    factory = tmp_path / "mem0_factory.py"
+    factory.write_text(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT / "scripts")!r})
+        from mem0_travel_store import make_memory
+
+        def memory():
+            return make_memory({str(tmp_path / "mem0")!r})
+    """))
+    sys.path.insert(0, str(tmp_path))
+    yield {"ids": ids, "case": case, "result": result, "folder": tmp_path / "mem0",
+           "db": str(tmp_path / "approvals.db")}
+    sys.path.remove(str(tmp_path))
+    sys.modules.pop("mem0_factory", None)
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[str, str]]:
+    memory = make_memory(folder)
+    try:
+        out = {}
+        for user in ("lin", "lin" + QUARANTINE_SUFFIX):
+            for m in memory.get_all(user_id=user)["results"]:
+                out[m["id"]] = (user, m["memory"])
+        return out
+    finally:
+        memory.vector_store.client.close()
+
+
+def _apply(r, *extra):
+    return main(["apply", str(r["result"]), "--case", str(r["case"]), "--to", "mem0",
+                 "--store", "mem0_factory:memory", "--db", r["db"], *extra])
+
+
+def _approve(r):
+    assert main(["approve", str(r["case"]), "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(r["result"]), "--db", r["db"]]) == 0
+
+
+def test_operations_come_from_the_result_and_apply_record_by_record(repaired):
+    r = repaired
+    ids = r["ids"]
+    case = load_case(r["case"])
+    ops = store_ops(case, json.loads(r["result"].read_text()))
+    restored = next(o.record for o in ops if o.op == "restore")
+    assert [(o.op, o.record) for o in ops] == [
+        ("delete", ids["m3"]), ("quarantine", ids["m6"]), ("restore", restored)]
+    before = _snapshot(r["folder"])
+    memory = make_memory(r["folder"])
+    try:
+        done = apply_mem0(memory, ops, user="lin", case_id=case.case_id)
+    finally:
+        memory.vector_store.client.close()
+    after = _snapshot(r["folder"])
+    new_id = next(d["mem0_id"] for d in done if d["op"] == "restore")
+    # record by record: the fault gone, the learned record hidden, the old text back,
+    # everything else exactly as before
+    assert ids["m3"] not in after
+    assert after[ids["m6"]] == ("lin" + QUARANTINE_SUFFIX, before[ids["m6"]][1])
+    assert after[new_id] == ("lin", "Lin prefers aisle seats.")
+    for name in ("m2", "m4", "m5"):
+        assert after[ids[name]] == before[ids[name]] == ("lin", STORE[name])
+    assert set(after) == {ids["m2"], ids["m4"], ids["m5"], ids["m6"], new_id}
+    memory = make_memory(r["folder"])
+    try:
+        hits = [h["id"] for h in memory.search("window seats", user_id="lin")["results"]]
+        assert ids["m6"] not in hits and ids["m3"] not in hits
+        assert memory.get(new_id)["metadata"] == {"dgrr_restored_from": restored}
+    finally:
+        memory.vector_store.client.close()
+
+
+def test_dry_run_by_default_and_no_apply_without_approval(repaired, capsys):
+    r = repaired
+    before = _snapshot(r["folder"])
+    assert _apply(r) == 0
+    out = capsys.readouterr().out
+    assert "delete" in out and "quarantine" in out and "restore" in out
+    assert "approval: none" in out and "dry run: nothing written" in out
+    assert _apply(r, "--apply", "--reviewer", "ops") == 2
+    assert "no approval" in capsys.readouterr().err
+    assert _snapshot(r["folder"]) == before
+    # an approval of another result (an edited plan) does not count either
+    _approve(r)
+    other = json.loads(r["result"].read_text())
+    other["answer"] = "something else"
+    r["result"].write_text(json.dumps(other))
+    assert _apply(r) == 0
+    assert "approval: none" in capsys.readouterr().out
+
+
+def test_refused_when_the_store_changed_since_the_trace(repaired, capsys):
+    r = repaired
+    _approve(r)
+    capsys.readouterr()
+    memory = make_memory(r["folder"])
+    try:
+        memory.update(r["ids"]["m6"], "Lin books aisle seats on long-haul flights.")
+    finally:
+        memory.vector_store.client.close()
+    before = _snapshot(r["folder"])
+    assert _apply(r, "--apply", "--reviewer", "ops") == 2
+    err = capsys.readouterr().err
+    assert f"{r['ids']['m6']}: text is now" in err and "nothing applied" in err
+    assert _snapshot(r["folder"]) == before
+
+
+def test_approved_result_is_applied_and_recorded(repaired, capsys):
+    r = repaired
+    _approve(r)
+    if not hasattr(ApprovalStore, "record_applied"):
+        # without the hash-chained log (helper i12) nothing is applied at all
+        before = _snapshot(r["folder"])
+        assert _apply(r, "--apply", "--reviewer", "ops") == 2
+        assert "cannot record an applied event" in capsys.readouterr().err
+        assert _snapshot(r["folder"]) == before
+        pytest.skip("the approvals log of this branch cannot record applied events (i12)")
+    assert _apply(r, "--apply", "--reviewer", "ops") == 0
+    out = capsys.readouterr().out
+    assert "applied delete" in out and "recorded as #" in out
+    after = _snapshot(r["folder"])
+    assert r["ids"]["m3"] not in after
+    assert after[r["ids"]["m6"]][0] == "lin" + QUARANTINE_SUFFIX
+    assert "Lin prefers aisle seats." in {text for _, text in after.values()}
+    log = ApprovalStore(r["db"])
+    try:
+        applied = log.find(case_id=load_case(r["case"]).case_id, kind="applied")
+        assert len(applied) == 1 and applied[0].reviewer == "ops"
+    finally:
+        log.close()
