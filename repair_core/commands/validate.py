@@ -20,8 +20,9 @@ def run(args: argparse.Namespace) -> int:
         from .._stream import validate_file
 
         s = validate_file(args.case)
-        print(f"{args.case}: valid {s['format']} case '{s['case_id']}' ({s['turns']} turns, "
-              f"{s['steps']} steps, {s['records']} records, {s['faults']} faults)")
+        print(f"{args.case}: valid {s['format']} case '{s['case_id']}' "
+              f"({plural(s['turns'], 'turn')}, {plural(s['steps'], 'step')}, "
+              f"{plural(s['records'], 'record')}, {plural(s['faults'], 'fault')})")
         return 0
     case = read_case(args)
     print(f"{args.case}: valid {case.format} case '{case.case_id}' "
