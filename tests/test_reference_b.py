@@ -72,9 +72,9 @@ def test_resolve_builtin_contract():
     assert resolve_builtin("dgrr/reference") is not None
     assert resolve_builtin("dgrr/reference-b/noise=0.25") is not None
     for bad, needle in [("dgrr/nope", "unknown built-in policy"),
-                        ("dgrr/reference/noise=2", "noise must be"),
-                        ("dgrr/reference/noise=x", "noise must be"),
-                        ("dgrr/reference/extra/bits", "expected dgrr/")]:
+                        ("dgrr/reference/noise=2", r"noise='2' is not a number in \[0, 1\]"),
+                        ("dgrr/reference/noise=x", r"noise='x' is not a number in \[0, 1\]"),
+                        ("dgrr/reference/extra/bits", "unknown option 'extra'")]:
         with pytest.raises(ModelError, match=needle):
             resolve_builtin(bad)
 
