@@ -66,5 +66,5 @@ def test_broken_files_get_the_loaders_problems(tmp_path, edit):
 
 def test_cli_validate_says_valid(capsys):
     assert main(["validate", str(ROOT / "sample_traces" / "figure1-travel.json")]) == 0
-    assert "valid dgrr.case/v1 case 'fig1-travel' (1 turns, 11 steps, 7 records, 1 faults)" \
+    assert "valid dgrr.case/v1 case 'fig1-travel' (1 turn, 11 steps, 7 records, 1 fault)" \
         in capsys.readouterr().out
