@@ -62,8 +62,10 @@ def validate_file(path: str | Path) -> CaseSummary:
     except UnicodeDecodeError as exc:
         raise CaseError([f"not UTF-8 text (byte {exc.start})"], source=str(p)) from None
     del raw
+    holder = [text]
+    del text  # _validate_text drops the text once every item is parsed
     try:
-        return _validate_text(text, str(p))
+        return _validate_text(holder, str(p))
     except _Bad as bad:
         raise CaseError([bad.problem], source=str(p)) from None
 
@@ -72,7 +74,8 @@ def _syntax(exc: json.JSONDecodeError) -> _Bad:
     return _Bad(f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}")
 
 
-def _validate_text(text: str, source: str) -> CaseSummary:
+def _validate_text(holder: list[str], source: str) -> CaseSummary:
+    text = holder[0]
     check_strings = _SURROGATE_ESCAPE.search(text) is not None
     decoder_state = _Parse()
     decoder = json.JSONDecoder(object_pairs_hook=decoder_state.pairs,
@@ -116,6 +119,7 @@ def _validate_text(text: str, source: str) -> CaseSummary:
 
     start = _WS.match(text, 0).end()  # type: ignore[union-attr]
     if text[start:start + 1] != "{":  # not an object: small or broken, the loader words it
+        holder.clear()
         return _summary(parse_case(text, source=source))
     idx = start + 1
     top: dict[str, Any] = {}
@@ -150,6 +154,8 @@ def _validate_text(text: str, source: str) -> CaseSummary:
     end = _WS.match(text, idx).end()  # type: ignore[union-attr]
     if end != len(text):
         raise _syntax(json.JSONDecodeError("Extra data", text, end))
+    holder.clear()
+    del text  # the checks below need only the skeletons
     if json_problems:
         raise CaseError(json_problems, source=source)
     problems = _shape_problems(top, item_problems)
