@@ -74,6 +74,11 @@ def _inputs(tmp: Path) -> list[tuple[str, list[str], int]]:
         os.mknod(tmp / "null", stat.S_IFCHR | 0o666, os.makedev(1, 3))
         runs.append(("graph --out device", ["graph", FIG1, "--out", str(tmp / "null")], 2))
     runs.append(("repair --out FIFO", ["repair", FIG1, "--out", str(tmp / "fifo")], 2))
+    runs.append(("bench run --out FIFO", ["bench", "run", "--suite", FIG1, "--methods", "ours",
+                                          "--out", str(tmp / "fifo")], 2))
+    runs.append(("bench generate --out FIFO", ["bench", "generate", "--suite", "controlled",
+                                               "--out", str(tmp / "fifo")], 2))
+    runs.append(("bench table FIFO", ["bench", "table", str(tmp / "fifo")], 2))
     runs.append(("history --db postgresql", ["history", "--db",
                                              "postgresql://u:pw@127.0.0.1:1/x"], 2))
     runs.append(("serve-model --host 0.0.0.0", ["serve-model", "--host", "0.0.0.0",

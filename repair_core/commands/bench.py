@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from .._errors import DgrrError
+from .._io import check_output_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_generate(args: argparse.Namespace) -> int:
     from ..bench import generate_suite
 
-    out = Path(args.out or f"sample_traces/{args.suite}")
+    out = check_output_dir(args.out or f"sample_traces/{args.suite}")
     manifest = generate_suite(args.suite, out, seed=args.seed, longmemeval=args.longmemeval)
     print(f"wrote {manifest['cases']} cases to {out} (manifest: {out / 'manifest.json'})")
     return 0
@@ -66,7 +67,7 @@ def run_run(args: argparse.Namespace) -> int:
         raise DgrrError(f"--workers: must be at least 1, got {args.workers}")
     methods = method_names(args.methods)
     paths = suite_case_paths(args.suite)
-    out = Path(args.out)
+    out = check_output_dir(args.out)
     start = time.perf_counter()
     results = run_bench(paths, methods, out, model=args.model, api_base=args.api_base,
                         workers=args.workers, suite=args.suite, progress=not args.no_progress)
@@ -86,7 +87,7 @@ def run_table(args: argparse.Namespace) -> int:
     from ..bench import load_results, write_outputs
 
     out = Path(args.out)
-    if not (out / "run.json").exists():
+    if not out.is_dir() or not (out / "run.json").is_file():
         raise DgrrError(f"{out}: not a results folder (no run.json)")
     meta = json.loads((out / "run.json").read_text())
     results = load_results(out)
