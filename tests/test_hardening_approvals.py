@@ -312,3 +312,8 @@ def test_a_database_of_the_first_release_is_migrated_and_reported(tmp_path, caps
     assert new.id == 2 and [r.reviewer for r in store.history()] == ["bo", "ana"]
     code, out = _verify(str(db), capsys)
     assert code == 1 and "row #1" in out and "before the hash chain" in out
+
+
+def test_history_limit_must_be_positive(tmp_path, capsys):
+    assert main(["history", "--db", str(tmp_path / "a.db"), "--limit", "-1"]) == 2
+    assert "--limit: must be at least 1, got -1" in capsys.readouterr().err

@@ -77,6 +77,8 @@ def printable(value: str) -> str:
 def run_history(args: argparse.Namespace) -> int:
     from ..approvals import ApprovalStore
 
+    if args.limit is not None and args.limit < 1:
+        raise DgrrError(f"--limit: must be at least 1, got {args.limit}")
     store = ApprovalStore(args.db)
     out = sys.stdout
     if args.verify:
