@@ -28,7 +28,7 @@ from typing import IO, Any
 from ._errors import DgrrError
 
 __all__ = ["OutputError", "atomic_open", "atomic_write_text", "atomic_write_json",
-           "check_output_file", "check_output_folder", "to_json", "write_output_set"]
+           "check_output_dir", "check_output_file", "check_output_folder", "to_json", "write_output_set"]
 
 
 class OutputError(DgrrError):
@@ -106,6 +106,20 @@ def check_output_folder(path: str | Path, allowed: Collection[str],
         shown = ", ".join(repr(n) for n in foreign[:5]) + (", ..." if len(foreign) > 5 else "")
         raise OutputError(f"{flag}: '{target}' is not a dgrr output folder (it holds {shown}); "
                           "give an empty or new folder")
+    return target
+
+
+def check_output_dir(path: str | Path, flag: str = "--out") -> Path:
+    """`path` if it is free or an existing folder (whatever it holds: a results folder
+    that is resumed); :class:`OutputError` for anything else."""
+    target, st = _check_common(path, flag)
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise OutputError(f"{flag}: '{target}' exists and is {_describe_mode(st.st_mode)}, "
+                          "not a folder")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _write_error(target, flag, exc) from None
     return target
 
 

@@ -148,8 +148,8 @@ def _join(path: str, key: str | int) -> str:
 
 
 def _walk(data: Any, duplicates: dict[int, list[str]], *, check_strings: bool,
-          check_floats: bool) -> Iterator[Problem]:
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+          check_floats: bool, root: str = "") -> Iterator[Problem]:
+    stack: list[tuple[Any, str, int]] = [(data, root, 0)]
     while stack:
         value, path, depth = stack.pop()
         if check_floats and depth > MAX_NESTING and isinstance(value, (dict, list)):

@@ -17,6 +17,10 @@ from ._perf import without_gc
 __all__ = ["load_case", "parse_case", "case_from_data", "check_case_data", "case_from_parts",
            "load_case_parts", "with_faults"]
 
+RECORD_TYPES: set[type] = set()
+"""Mapping types besides dict that the reference checks meet (the compact items of
+`_stream`), recognised without an ABC isinstance check."""
+
 _REQUIRED = ("format", "case_id", "user_id", "session", "memory", "trajectory", "faults")
 
 
@@ -271,7 +275,7 @@ def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[An
     own_id = item.get("id")
     seq_bound = own_seq if isinstance(own_seq, int) else None
     for j, dep in enumerate(deps):
-        if type(dep) is dict or isinstance(dep, Mapping):
+        if type(dep) is dict or type(dep) in RECORD_TYPES or isinstance(dep, Mapping):
             dep_id = dep.get("id")
         else:
             continue
@@ -403,7 +407,8 @@ def _items(data: Mapping[str, Any], key: str) -> list[tuple[int, Mapping[str, An
     value = data.get(key)
     if not isinstance(value, list):
         return []
-    return [(i, v) for i, v in enumerate(value) if type(v) is dict or isinstance(v, Mapping)]
+    return [(i, v) for i, v in enumerate(value)
+            if type(v) is dict or type(v) in RECORD_TYPES or isinstance(v, Mapping)]
 
 
 _CHOICES = {

@@ -23,7 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 from ._case import Case, MemoryRecord, Step, Turn
 from ._errors import CaseError, Problem
 from ._json import _Parse, _walk
-from ._load import _check_references, _describe, _show, parse_case
+from ._load import RECORD_TYPES, _check_references, _describe, _show, parse_case
 
 __all__ = ["validate_file", "CaseSummary"]
 
@@ -62,8 +62,10 @@ def validate_file(path: str | Path) -> CaseSummary:
     except UnicodeDecodeError as exc:
         raise CaseError([f"not UTF-8 text (byte {exc.start})"], source=str(p)) from None
     del raw
+    holder = [text]
+    del text  # _validate_text drops the text once every item is parsed
     try:
-        return _validate_text(text, str(p))
+        return _validate_text(holder, str(p))
     except _Bad as bad:
         raise CaseError([bad.problem], source=str(p)) from None
 
@@ -72,7 +74,8 @@ def _syntax(exc: json.JSONDecodeError) -> _Bad:
     return _Bad(f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}")
 
 
-def _validate_text(text: str, source: str) -> CaseSummary:
+def _validate_text(holder: list[str], source: str) -> CaseSummary:
+    text = holder[0]
     check_strings = _SURROGATE_ESCAPE.search(text) is not None
     decoder_state = _Parse()
     decoder = json.JSONDecoder(object_pairs_hook=decoder_state.pairs,
@@ -97,9 +100,8 @@ def _validate_text(text: str, source: str) -> CaseSummary:
                 parse_float=state.number, parse_int=state.integer,
             ).raw_decode(text, idx)
         if state.duplicates or state.bad or check_strings:
-            for prob in _walk(value, state.duplicates, check_strings=check_strings,
-                              check_floats=False):
-                json_problems.append(_prefixed(prob, path))
+            json_problems.extend(_walk(value, state.duplicates, check_strings=check_strings,
+                                       check_floats=False, root=path))
             decoder_state.duplicates.clear()
             decoder_state.bad = False
         return value, end
@@ -116,6 +118,7 @@ def _validate_text(text: str, source: str) -> CaseSummary:
 
     start = _WS.match(text, 0).end()  # type: ignore[union-attr]
     if text[start:start + 1] != "{":  # not an object: small or broken, the loader words it
+        holder.clear()
         return _summary(parse_case(text, source=source))
     idx = start + 1
     top: dict[str, Any] = {}
@@ -150,6 +153,8 @@ def _validate_text(text: str, source: str) -> CaseSummary:
     end = _WS.match(text, idx).end()  # type: ignore[union-attr]
     if end != len(text):
         raise _syntax(json.JSONDecodeError("Extra data", text, end))
+    holder.clear()
+    text = ""  # the checks below need only the skeletons
     if json_problems:
         raise CaseError(json_problems, source=source)
     problems = _shape_problems(top, item_problems)
@@ -226,6 +231,7 @@ class _Dep(tuple):  # type: ignore[type-arg]
 
 Mapping.register(_Item)
 Mapping.register(_Dep)
+RECORD_TYPES.update({_Item, _Dep})
 
 
 def _skeleton(item: Any, intern: Any) -> Any:
@@ -268,15 +274,3 @@ def _shape_problems(top: dict[str, Any], items: dict[str, list[Problem]]) -> lis
         keyed.extend((_FIELD_ORDER[key], n, p) for n, p in enumerate(probs))
     keyed.sort(key=lambda t: (t[0], t[1]))
     return [p for _, _, p in keyed]
-
-
-def _prefixed(problem: Problem, path: str) -> Problem:
-    if not path:
-        return problem
-    head, sep, rest = problem.partition(": ")
-    if not sep:
-        return Problem.at(path, problem)
-    if head == "(root)":
-        return Problem.at(path, rest)
-    joined = f"{path}{head}" if head.startswith("[") else f"{path}.{head}"
-    return Problem.at(joined, rest)

@@ -62,14 +62,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DgrrError as exc:
         print(f"dgrr {args.command}: {exc}", file=sys.stderr)
         return EXIT_INVALID
+    except BrokenPipeError:
+        return EXIT_OK
+    except OSError as exc:  # a file-system failure no check above foresaw: one line
+        where = f" '{exc.filename}'" if exc.filename else ""
+        print(f"dgrr {args.command}: {exc.strerror or exc}{where}", file=sys.stderr)
+        return EXIT_INVALID
     except RecursionError:  # an input nested deeper than a check before it caught
         print(f"dgrr {args.command}: input nested too deeply to process", file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
         print(f"dgrr {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -273,3 +273,47 @@ def test_applied_events_refer_to_an_approval_and_join_the_chain(tmp_path):
                          outputs_sha256=H)
     with pytest.raises(DgrrError, match="not an approval"):
         store.record_applied(rejected.id, reviewer="ops", target="x")
+
+
+@pytest.mark.parametrize("kind", ["not a database", "a folder", "unknown dialect"])
+def test_other_database_failures_are_one_line(tmp_path, capsys, kind):
+    if kind == "not a database":
+        bad = tmp_path / "x.db"
+        bad.write_text("garbage")
+        db = str(bad)
+    elif kind == "a folder":
+        db = str(tmp_path)
+    else:
+        db = "nosuch://x"
+    assert main(["history", "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err and "SELECT" not in err
+
+
+def test_a_database_of_the_first_release_is_migrated_and_reported(tmp_path, capsys):
+    db = tmp_path / "old.db"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE dgrr_approvals (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+                "case_id VARCHAR(200), reviewer VARCHAR(200), decision VARCHAR(16), "
+                "comment TEXT, plan_edits JSON, forced BOOLEAN, inputs_sha256 VARCHAR(64), "
+                "outputs_sha256 VARCHAR(64), model VARCHAR(200), created_at DATETIME)")
+    con.execute("CREATE TRIGGER dgrr_approvals_no_update BEFORE UPDATE ON dgrr_approvals "
+                "BEGIN SELECT RAISE(ABORT, 'dgrr approvals are append-only'); END")
+    con.execute("CREATE TRIGGER dgrr_approvals_no_delete BEFORE DELETE ON dgrr_approvals "
+                "BEGIN SELECT RAISE(ABORT, 'dgrr approvals are append-only'); END")
+    con.execute("INSERT INTO dgrr_approvals (case_id, reviewer, decision, comment, plan_edits, "
+                "forced, inputs_sha256, outputs_sha256, created_at) VALUES ('c', 'ana', "
+                "'approve', '', '[]', 0, ?, ?, '2026-01-01 00:00:00.000000')", (H, H))
+    con.commit()
+    con.close()
+    store = ApprovalStore(str(db))
+    new = store.add(case_id="c", reviewer="bo", decision="reject", inputs_sha256=H,
+                    outputs_sha256=H)
+    assert new.id == 2 and [r.reviewer for r in store.history()] == ["bo", "ana"]
+    code, out = _verify(str(db), capsys)
+    assert code == 1 and "row #1" in out and "before the hash chain" in out
+
+
+def test_history_limit_must_be_positive(tmp_path, capsys):
+    assert main(["history", "--db", str(tmp_path / "a.db"), "--limit", "-1"]) == 2
+    assert "--limit: must be at least 1, got -1" in capsys.readouterr().err

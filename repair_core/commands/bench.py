@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from .._errors import DgrrError
+from .._io import check_output_dir
 from . import checkout_root, positive_int
 
 
@@ -113,13 +114,13 @@ def run_generate(args: argparse.Namespace) -> int:
 
     model = _model(args)
     if args.out:
-        out = Path(args.out)
+        out = check_output_dir(args.out)
     else:
         root = checkout_root()
         if root is None:
             raise DgrrError("--out: required here (dgrr is not run from a checkout with "
                             "sample_traces/)")
-        out = root / "sample_traces" / args.suite
+        out = check_output_dir(root / "sample_traces" / args.suite)
     if args.api_base:  # the generator's agents call the model without an api_base of their own
         from ..model import import_litellm
 
@@ -148,7 +149,7 @@ def run_run(args: argparse.Namespace) -> int:
     model = _model(args)
     root = checkout_root() if args.suite in ("controlled", "adapted") else None
     paths = suite_case_paths(args.suite, root)
-    out = Path(args.out)
+    out = check_output_dir(args.out)
     start = time.perf_counter()
     try:
         results = run_bench(paths, methods, out, model=model, api_base=args.api_base,
@@ -173,7 +174,7 @@ def run_table(args: argparse.Namespace) -> int:
     from ..bench import load_results, write_outputs
 
     out = Path(args.out)
-    if not (out / "run.json").exists():
+    if not out.is_dir() or not (out / "run.json").is_file():
         raise DgrrError(f"{out}: not a results folder (no run.json)")
     meta = json.loads((out / "run.json").read_text())
     results = load_results(out)
