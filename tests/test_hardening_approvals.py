@@ -315,5 +315,8 @@ def test_a_database_of_the_first_release_is_migrated_and_reported(tmp_path, caps
 
 
 def test_history_limit_must_be_positive(tmp_path, capsys):
-    assert main(["history", "--db", str(tmp_path / "a.db"), "--limit", "-1"]) == 2
-    assert "--limit: must be at least 1, got -1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:  # argparse refuses it before any work
+        main(["history", "--db", str(tmp_path / "a.db"), "--limit", "-1"])
+    assert exit_.value.code == 2
+    assert "--limit: '-1' is not a whole number >= 1" in capsys.readouterr().err
+    assert not (tmp_path / "a.db").exists()
