@@ -46,7 +46,10 @@ def non_negative_int(text: str) -> int:
 
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""
-    value = non_negative_int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 1")
     return value
