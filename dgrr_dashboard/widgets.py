@@ -15,24 +15,34 @@ from dgrr_dashboard.graph_html import graph_html
 from repair_core import RepairPlan
 
 from . import state
+from .text import code, md
+
+_SIDEBAR_SLOT = "_dgrr_sidebar_slot"
 
 
 def page_setup(title: str) -> None:
     st.set_page_config(page_title=f"dgrr · {title}", layout="wide")
+    st.session_state[_SIDEBAR_SLOT] = st.sidebar.empty()
+    state.on_change(sidebar_status)
     sidebar_status()
 
 
 def sidebar_status() -> None:
+    """Draw the working-case summary into the sidebar slot (again after every change of
+    the case, faults, plan or result, so it never lags one run behind)."""
+    slot = st.session_state.get(_SIDEBAR_SLOT)
+    if slot is None:
+        return
     c = state.case()
-    with st.sidebar:
+    with slot.container():
         st.markdown("**Working case**")
         if c is None:
             st.caption("none loaded — start on the Load page")
             return
         p = state.plan()
-        st.caption(f"`{c.case_id}` · {c.domain or 'no domain'} · {len(c.trajectory)} steps · "
-                   f"{len(c.memory)} records")
-        st.caption("faults: " + (", ".join(c.faults) or "none marked"))
+        st.caption(f"{code(c.case_id)} · {md(c.domain or 'no domain')} · "
+                   f"{len(c.trajectory)} steps · {len(c.memory)} records")
+        st.caption("faults: " + (", ".join(code(f) for f in c.faults) or "none marked"))
         if p is not None:
             st.caption(f"plan: {len(p.edits)} reviewer edit(s), replay {len(p.replay_set)} "
                        f"of {len(c.trajectory)} steps")
@@ -56,10 +66,15 @@ def require_plan() -> RepairPlan:
     return p
 
 
-def show_problems(title: str, problems: Sequence[str]) -> None:
-    lines = "\n".join(f"- `{p}`" if "`" not in p else f"- {p}" for p in problems)
-    st.error(f"**{title}** ({len(problems)} problem{'s' if len(problems) != 1 else ''})\n\n"
-             f"{lines}")
+def show_problems(title: str, problems: Sequence[str], hint: str | None = None) -> None:
+    """An error box: `title` (plain text), one line per problem (plain text, since problems
+    quote case values), and an optional `hint` that is not counted as a problem."""
+    lines = "\n".join(f"- {md(p)}" for p in problems)
+    text = (f"**{md(title)}** ({len(problems)} problem{'s' if len(problems) != 1 else ''})"
+            f"\n\n{lines}")
+    if hint:
+        text += f"\n\n{md(hint)}"
+    st.error(text)
 
 
 def answer_diff_html(before: str, after: str) -> tuple[str, str]:
@@ -99,3 +114,40 @@ def db_url() -> str | None:
     """The approvals database the dashboard writes to (setting on the Approve page,
     else `$DGRR_DB`, else the default file)."""
     return st.session_state.get(state.DB) or os.environ.get("DGRR_DB") or None
+
+
+def node_details_panel(p: RepairPlan, node: str) -> None:
+    """Everything about one node, as plain text: content, status, decision, reason, the
+    path from the fault, premises and dependents, and the replay's cost for a step."""
+    import pandas as pd
+
+    from repair_core.viz import node_detail
+
+    d = node_detail(p, node)
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown(f"{code(d.id)} · {md(d.type)} · class **{md(d.cls)}**"
+                    + (f" · seq {d.seq}" if d.seq is not None else ""))
+        st.text(d.content)
+        if d.extra:
+            st.json(d.extra, expanded=False)
+        st.markdown(f"**Decision:** {md(d.decision or '—')}")
+        st.markdown(f"**Reason:** {md(d.reason or '—')}")
+        if d.path_from_fault:
+            st.markdown("**Path from the fault:** "
+                        + " → ".join(code(x) for x in d.path_from_fault))
+        res = state.result()
+        if res is not None:
+            outcome = next((o for o in res.report.steps if o.id == node), None)
+            if outcome is not None:
+                st.markdown(f"**Replay:** {md(outcome.outcome)} · {outcome.llm_calls} model "
+                            f"call(s) · {outcome.tokens} tokens")
+                if outcome.detail:
+                    st.text(outcome.detail)
+    with right:
+        st.markdown("**Premises** (edges in)")
+        st.dataframe(pd.DataFrame(d.premises, columns=["premise", "label"]), hide_index=True,
+                     width="stretch")
+        st.markdown("**Dependents** (edges out)")
+        st.dataframe(pd.DataFrame(d.dependents, columns=["dependent", "label"]),
+                     hide_index=True, width="stretch")

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.text import code
 from dgrr_dashboard.widgets import page_setup, require_case
 
 page_setup("Faults")
@@ -77,14 +78,14 @@ with st.expander("Mark or unmark by id"):
 
 loaded = set(st.session_state.get(state.LOADED_FAULTS, []))
 if faults != loaded:
-    st.info(f"Changed from the loaded case's faults ({', '.join(sorted(loaded)) or 'none'}).")
+    st.info(f"Changed from the loaded case's faults ({', '.join(code(f) for f in sorted(loaded)) or 'none'}).")
 if not faults:
     st.warning("No fault is marked: nothing is affected and the plan keeps everything.")
 else:
     p = state.plan()
     assert p is not None
     a = p.analysis
-    st.success(f"{len(faults)} fault(s) marked: {', '.join(sorted(faults))}. They reach "
+    st.success(f"{len(faults)} fault(s) marked: {', '.join(code(f) for f in sorted(faults))}. They reach "
                f"{len(a.affected)} nodes; {len(a.supported)} are kept by independent support; "
                f"the plan replays {len(p.replay_set)} of {len(c.trajectory)} steps.")
 st.page_link("pages/3_Graph.py", label="Next: see what the faults reached", icon="➡️")

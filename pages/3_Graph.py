@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dgrr_dashboard.widgets import graph_frame, page_setup, require_plan
+from dgrr_dashboard.widgets import graph_frame, node_details_panel, page_setup, require_plan
 from repair_core._case import STEP_TYPES
-from repair_core.viz import NEIGHBOURHOOD_LIMIT, graph_view, legend, node_detail
+from repair_core.viz import NEIGHBOURHOOD_LIMIT, graph_view, legend
 
 page_setup("Graph")
 st.title("3 · Dependency graph")
@@ -46,23 +46,5 @@ ids = [n.id for n in view.nodes] or list(p.analysis.graph.nodes)
 default = next((i for i, n in enumerate(ids) if n in p.case.faults), 0)
 node = st.selectbox("Node", ids, index=default, key="dgrr_w_g_node",
                     format_func=lambda n: f"{n} · {p.analysis.graph.nodes[n]['type']}")
-d = node_detail(p, node)
-left, right = st.columns([3, 2])
-with left:
-    st.markdown(f"**{d.id}** · {d.type} · class **{d.cls}**"
-                + (f" · seq {d.seq}" if d.seq is not None else ""))
-    st.text(d.content)
-    if d.extra:
-        st.json(d.extra, expanded=False)
-    st.markdown(f"**Decision:** {d.decision or '—'}")
-    st.markdown(f"**Reason:** {d.reason or '—'}")
-    if d.path_from_fault:
-        st.markdown("**Path from the fault:** " + " → ".join(f"`{x}`" for x in d.path_from_fault))
-with right:
-    st.markdown("**Premises** (edges in)")
-    st.dataframe(pd.DataFrame(d.premises, columns=["premise", "label"]), hide_index=True,
-                 width="stretch")
-    st.markdown("**Dependents** (edges out)")
-    st.dataframe(pd.DataFrame(d.dependents, columns=["dependent", "label"]), hide_index=True,
-                 width="stretch")
+node_details_panel(p, node)
 st.page_link("pages/4_Plan.py", label="Next: review the plan", icon="➡️")

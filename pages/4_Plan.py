@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.text import code
 from dgrr_dashboard.widgets import page_setup, require_plan, show_problems
 from repair_core import PlanEditError, apply_edits, plan_diff
 
@@ -28,7 +29,7 @@ m[1].metric("Kept by support", len(a.supported))
 m[2].metric("Unsupported", len(a.unsupported))
 m[3].metric("Replayed steps", len(p.replay_set))
 m[4].metric("Replay ratio", f"{len(p.replay_set) / max(len(c.trajectory), 1):.3f}")
-st.markdown("**Replay order:** " + " → ".join(f"`{s}`" for s in p.replay_order()))
+st.markdown("**Replay order:** " + " → ".join(code(s) for s in p.replay_order()))
 
 MEMORY_ACTIONS = ["keep", "delete", "quarantine", "restore"]
 STEP_ACTIONS = ["keep", "invalidate", "replay", "refresh"]
@@ -47,7 +48,7 @@ def apply(edits: dict[str, str], force: bool, comment: str) -> None:
         return
     state.set_plan(new)
     st.session_state["dgrr_plan_flash"] = f"Applied {len(edits)} edit(s): " + ", ".join(
-        f"{k} → {v}" for k, v in edits.items())
+        f"{code(k)} → {v}" for k, v in edits.items())
     st.rerun()
 
 

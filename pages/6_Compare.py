@@ -67,6 +67,14 @@ order = {"deleted": 0, "quarantined": 1, "restored": 2, "added": 3, "retired": 4
 mem = mem.sort_values("change", key=lambda s: s.map(order), kind="stable")
 counts = mem["change"].value_counts()
 st.caption(" · ".join(f"{n} {k}" for k, n in counts.items()))
+st.caption("deleted: left the active store (the faults) · quarantined: kept for audit, never "
+           "retrieved · restored: back in the active store · added: written by a replayed "
+           "step · retired: superseded or deleted by a replayed step · kept: unchanged")
+mem_changed = st.checkbox("Changed records only", value=len(mem) > 200,
+                          key="dgrr_w_cmp_mem_changed",
+                          help="on by default for stores over 200 records")
+if mem_changed:
+    mem = mem[mem["change"] != "kept"]
 st.dataframe(mem, hide_index=True, width="stretch")
 
 st.subheader("Trajectory")
@@ -87,5 +95,10 @@ for s in c.steps_in_order():
                  "old output": s.text,
                  "new output": new.text if new is not None and what in ("replayed", "refreshed")
                  else "", "detail": detail or ""})
+traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
+                           key="dgrr_w_cmp_traj_changed",
+                           help="hide kept steps; on by default for runs over 200 steps")
+if traj_changed:
+    traj = [t for t in traj if not str(t["outcome"]).startswith("kept")]
 st.dataframe(pd.DataFrame(traj), hide_index=True, width="stretch")
 st.page_link("pages/7_Approve.py", label="Next: approve or reject", icon="➡️")

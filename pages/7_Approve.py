@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import db_url, page_setup, require_plan, show_problems
 from repair_core import DgrrError
 from repair_core.approvals import (

@@ -42,11 +42,17 @@ def loaded(sample: str = EXAMPLE) -> AppTest:
     return _ok(at.button(key="dgrr_w_load_sample").click().run())
 
 
+def plain(markdown: str) -> str:
+    """Markdown source as the text it shows: the dashboard backslash-escapes every
+    punctuation character of untrusted text (dgrr_dashboard.text.md)."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
+
+
 def texts(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
     parts += [e.value for e in at.success] + [e.value for e in at.info]
     parts += [e.value for e in at.warning] + [e.value for e in at.error]
-    return "\n".join(map(str, parts))
+    return plain("\n".join(map(str, parts)))
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -73,7 +79,7 @@ def test_invalid_upload_lists_every_problem_and_keeps_the_case():
         ("bad.json", json.dumps(bad).encode(), "application/json"))
     at.run()
     _ok(at.button(key="dgrr_w_load_upload").click().run())
-    err = at.error[0].value
+    err = plain(at.error[0].value)
     assert "Could not load bad.json" in err
     assert "trajectory[0].deps[0]: unknown id 's99'" in err
     assert "trajectory[1]" in err and "wizard" in err
@@ -87,7 +93,7 @@ def test_broken_json_upload_names_line_and_column():
     at.file_uploader(key="dgrr_w_upload_case").set_value(("x.json", b'{"a": 1,,}', "application/json"))
     at.run()
     _ok(at.button(key="dgrr_w_load_upload").click().run())
-    assert re.search(r"line 1, column \d+: invalid JSON", at.error[0].value)
+    assert re.search(r"line 1, column \d+: invalid JSON", plain(at.error[0].value))
 
 
 def test_trajectory_plus_memory_upload():
@@ -101,7 +107,7 @@ def test_trajectory_plus_memory_upload():
         ("m.json", json.dumps({"memory": memory}).encode(), "application/json"))
     at.run()
     _ok(at.button(key="dgrr_w_load_pair").click().run())
-    assert "Loaded case `fig1-travel` from t.json + m.json" in at.success[0].value
+    assert "Loaded case `fig1-travel` from t.json + m.json" in plain(at.success[0].value)
     assert metrics(at)["Memory records"] == "7"
 
 
@@ -127,7 +133,7 @@ def test_faults_editor_marks_and_unmarks():
     assert at.session_state["dgrr_case"].faults == ["m8"]
     table = at.data_editor[0].value
     assert list(table.loc[table["fault"], "id"]) == ["m8"]
-    assert "Changed from the loaded case's faults (m3)" in texts(at)
+    assert "Changed from the loaded case's faults (`m3`)" in texts(at)
     assert "1 fault(s) marked: m8" in texts(at)
     # Downstream follows: the plan now deletes m8 and keeps m3.
     page(at, "4_Plan")
@@ -192,7 +198,7 @@ def test_plan_edit_validated_diffed_and_reset():
     at.selectbox(key="dgrr_w_edit_action").set_value("keep")
     submit = [b for b in at.button if b.label == "Apply edit"][0]
     _ok(submit.click().run())
-    assert "m3: is a diagnosed fault" in at.error[0].value
+    assert "m3: is a diagnosed fault" in plain(at.error[0].value)
     assert "dgrr_plan" not in at.session_state
     # A valid edit is applied and the replay set recomputed.
     at.selectbox(key="dgrr_w_edit_node").set_value("s11")
@@ -200,7 +206,7 @@ def test_plan_edit_validated_diffed_and_reset():
     at.text_input(key="dgrr_w_edit_comment").set_value("re-learn the preference")
     submit = [b for b in at.button if b.label == "Apply edit"][0]
     _ok(submit.click().run())
-    assert "Applied 1 edit(s): s11 → replay" in at.success[0].value
+    assert "Applied 1 edit(s): `s11` → replay" in at.success[0].value
     assert metrics(at)["Replayed steps"] == "7"
     diff = at.dataframe[-1].value
     assert diff.to_dict("records") == [{"id": "s11", "kind": "step", "computed": "invalidate",
@@ -217,7 +223,7 @@ def test_plan_override_needs_comment_then_is_marked_forced():
     at.selectbox(key="dgrr_w_edit_action").set_value("keep")
     at.checkbox(key="dgrr_w_edit_force").check()
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
-    assert "an override needs a comment" in at.error[0].value
+    assert "an override needs a comment" in plain(at.error[0].value)
     at.text_input(key="dgrr_w_edit_comment").set_value("checked by hand")
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
     assert at.session_state["dgrr_plan"].steps["s11"] == "keep"
@@ -279,12 +285,12 @@ def test_approve_records_and_lists_history(tmp_path):
     assert "No decisions recorded yet." in texts(at)
     submit = [b for b in at.button if b.label == "Record decision"][0]
     _ok(submit.click().run())  # no reviewer
-    assert "reviewer: a reviewer name is required" in at.error[0].value
+    assert "reviewer: a reviewer name is required" in plain(at.error[0].value)
     at.text_input(key="dgrr_w_reviewer").set_value("Ana")
     at.radio(key="dgrr_w_decision").set_value("approve")
     at.text_area(key="dgrr_w_comment").set_value("aisle seat restored")
     _ok([b for b in at.button if b.label == "Record decision"][0].click().run())
-    assert "Recorded #1: approve by Ana" in at.success[0].value
+    assert "Recorded #1: approve by Ana" in plain(at.success[0].value)
     hist = at.dataframe[0].value
     assert hist.loc[0, "reviewer"] == "Ana" and hist.loc[0, "edits"] == "s11→replay"
     assert hist.loc[0, "comment"] == "aisle seat restored"
