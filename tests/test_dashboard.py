@@ -275,6 +275,14 @@ def test_replay_page_without_replay_says_so():
     assert not at.button(key="dgrr_w_run_replay").disabled
 
 
+def _history(at: AppTest):
+    return next(d.value for d in at.dataframe if "reviewer" in d.value.columns)
+
+
+def _record(at: AppTest) -> AppTest:
+    return _ok([b for b in at.button if b.label == "Record decision"][0].click().run())
+
+
 def test_approve_records_and_lists_history(tmp_path):
     at = loaded()
     page(at, "4_Plan")
@@ -283,15 +291,20 @@ def test_approve_records_and_lists_history(tmp_path):
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
     page(at, "7_Approve")
     assert "No decisions recorded yet." in texts(at)
-    submit = [b for b in at.button if b.label == "Record decision"][0]
-    _ok(submit.click().run())  # no reviewer
+    _record(at)  # no reviewer
     assert "reviewer: a reviewer name is required" in plain(at.error[0].value)
     at.text_input(key="dgrr_w_reviewer").set_value("Ana")
     at.radio(key="dgrr_w_decision").set_value("approve")
     at.text_area(key="dgrr_w_comment").set_value("aisle seat restored")
-    _ok([b for b in at.button if b.label == "Record decision"][0].click().run())
+    # Not replayed: one warning, which must be ticked before an approval is recorded.
+    [warning] = at.checkbox
+    assert "This plan has not been replayed" in plain(warning.label)
+    _record(at)
+    assert "acknowledge every warning" in plain(at.error[0].value)
+    at.checkbox[0].check()
+    _record(at)
     assert "Recorded #1: approve by Ana" in plain(at.success[0].value)
-    hist = at.dataframe[0].value
+    hist = _history(at)
     assert hist.loc[0, "reviewer"] == "Ana" and hist.loc[0, "edits"] == "s11→replay"
     assert hist.loc[0, "comment"] == "aisle seat restored"
     from repair_core.approvals import ApprovalStore
@@ -300,6 +313,34 @@ def test_approve_records_and_lists_history(tmp_path):
     assert rec.case_id == "fig1-travel" and rec.plan_edits[0]["node"] == "s11"
     labels = [d.label for d in at.get("download_button")]
     assert labels == ["Repaired store (JSON)", "Trajectory (JSON)", "Report (Markdown)"]
+
+
+def test_approve_summary_double_click_and_rejection_reason(tmp_path):
+    from repair_core import load_example, plan_case, repair
+    from repair_core.approvals import ApprovalStore
+
+    at = loaded()
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    page(at, "7_Approve")
+    result = repair(load_example(), plan_case(load_example()))
+    t = texts(at)
+    assert "What you approve" in [h.value for h in at.subheader]
+    store_ops = next(d.value for d in at.dataframe if "operation" in d.value.columns)
+    assert dict(zip(store_ops["operation"], store_ops["ids"], strict=True))["deleted"] == "m3"
+    steps = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
+    replayed = [o.id for o in result.report.steps if o.outcome == "replayed"]
+    assert dict(zip(steps["outcome"], steps["ids"], strict=True))["replayed"] == ", ".join(replayed)
+    assert "none reported" in t and not at.checkbox  # a clean replay has no warning
+    at.text_input(key="dgrr_w_reviewer").set_value("Bo")
+    at.radio(key="dgrr_w_decision").set_value("reject")
+    _record(at)
+    assert "a rejection needs a reason" in plain(at.error[0].value)
+    at.radio(key="dgrr_w_decision").set_value("approve")
+    _record(at)
+    _record(at)  # the same click again: refused, nothing appended
+    assert "already recorded: #1 (approve) by Bo" in plain(at.error[0].value)
+    assert len(ApprovalStore(str(tmp_path / "approvals.db")).history()) == 1
 
 
 def test_benchmark_browses_samples_and_opens_a_case():
