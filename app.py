@@ -66,7 +66,7 @@ if st.session_state.get("dgrr_demo") and c is not None:
              f"reaches {len(a.affected)} nodes. {len(a.supported)} of them are kept because "
              f"they have independent evidence: "
              + (", ".join(code(n) for n in sorted(a.supported)) or "none") + ".")
-    graph_frame(p, height=560, affected_only=False, hide_chain=True)
+    graph_frame(p, height=520, key="dgrr_w_demo_graph", affected_only=False, hide_chain=True)
 
     st.subheader("3 · The plan")
     mem = Counter(p.memory.values())

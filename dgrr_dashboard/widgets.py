@@ -102,12 +102,22 @@ def _graph_html(key: str, options: tuple[tuple[str, Any], ...], _plan: RepairPla
     return graph_html(_plan, **dict(options))
 
 
-def graph_frame(p: RepairPlan, height: int = 700, **options: Any) -> str:
-    """Embed the plan's graph (offline HTML) and return it."""
+# Room the header (title, search box, legend) takes above the canvas inside the frame.
+_HEADER_PX = 120
+
+
+def graph_frame(p: RepairPlan, height: int = 700, *, key: str = "dgrr_w_graph",
+                selected: str | None = None, **options: Any) -> tuple[str, str | None]:
+    """Embed the plan's graph (offline HTML in dgrr's component) and return the HTML and
+    the id of a node clicked (or found by the search box) since the last run, if any."""
+    from .component import clicked, graph_component
+
     opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+    opts += (("height", f"{height - _HEADER_PX}px"), ("panel", False))
+    digest = f"{state.plan_key(p)}:{hash(opts)}"
     html = _graph_html(state.plan_key(p), opts, p)
-    st.iframe(html, height=height)
-    return html
+    value = graph_component(html, key=key, digest=digest, height=height, selected=selected)
+    return html, clicked(value, f"{key}_seen", st.session_state)
 
 
 def db_url() -> str | None:
@@ -151,3 +161,30 @@ def node_details_panel(p: RepairPlan, node: str) -> None:
         st.markdown("**Dependents** (edges out)")
         st.dataframe(pd.DataFrame(d.dependents, columns=["dependent", "label"]),
                      hide_index=True, width="stretch")
+
+
+def legend_html() -> str:
+    """The graph legend with colour swatches, the node shapes and the edge styles
+    (static text, escaped all the same)."""
+    from repair_core.viz import EDGE_STYLES, NODE_CLASSES
+
+    def swatch(colour: str, shape: str = "border-radius:50%") -> str:
+        return (f'<span style="display:inline-block;width:12px;height:12px;{shape};'
+                f'background:{escape(colour)};border:1px solid #555;margin-right:4px"></span>')
+
+    classes = "".join(f'<span style="margin-right:14px" title="{escape(meaning)}">'
+                      f"{swatch(colour)}{escape(name)}</span>"
+                      for name, (colour, meaning) in NODE_CLASSES.items())
+    edges = "".join(
+        f'<span style="margin-right:12px" title="{escape(meaning)}"><span style="display:'
+        f'inline-block;width:22px;border-top:2px {"dashed" if dashed else "solid"} '
+        f'{escape(colour)};margin-right:4px;vertical-align:middle"></span>{escape(label)}</span>'
+        for label, (dashed, colour, meaning) in EDGE_STYLES.items())
+    edges += ('<span title="recorded by an importer as inferred, not observed"><span style="'
+              "display:inline-block;width:22px;border-top:2px dotted #4c72b0;margin-right:4px;"
+              'vertical-align:middle"></span>inferred</span>')
+    return (f'<div id="dgrr-page-legend" style="font-size:13px;line-height:1.9">'
+            f"<div><b>Nodes</b> (colour = the plan's decision): {classes}</div>"
+            "<div><b>Shapes</b>: ◆ user turn · ● trajectory step · ■ memory record</div>"
+            f"<div><b>Edges</b> (premise → dependent; hover one in the picture for its "
+            f"label): {edges}</div></div>")

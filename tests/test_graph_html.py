@@ -75,9 +75,12 @@ def test_example_graph_is_offline_and_complete():
     assert colours["s11"] == NODE_CLASSES["affected-unsupported"][0]
     assert colours["m1"] == NODE_CLASSES["unaffected"][0]
     edges = json.loads(re.search(r"edges = new vis\.DataSet\((.*?)\);", html).group(1))
-    chain = [e for e in edges if e["title"] == "chain"]
+    chain = [e for e in edges if e["title"].startswith("chain:")]
     assert chain and all(e["dashes"] for e in chain)
-    assert all(not e["dashes"] for e in edges if e["title"] != "chain")
+    assert all(not e["dashes"] for e in edges if not e["title"].startswith("chain:"))
+    assert all(e["label"] == "" for e in edges)  # names on hover, not on the canvas
+    assert {"title": "cite: m3 → s3"}.items() <= next(
+        e for e in edges if e["from"] == "m3" and e["to"] == "s3").items()
     for name in NODE_CLASSES:  # the legend names every class
         assert name in html
 
