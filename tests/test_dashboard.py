@@ -450,3 +450,39 @@ def test_replay_asks_for_observations_the_last_run_needed():
     res = at.session_state["dgrr_result"]
     assert res.report.needs_observation == []
     assert dict((o.id, o.detail) for o in res.report.steps)["s6"] == "observation supplied by hand"
+
+
+def test_trace_tree_groups_colours_and_clicks_to_details():
+    from dgrr_dashboard.trace import DECISION_COLOURS
+
+    at = loaded()
+    page(at, "3_Trace")
+    data = component_args(at, "tree")["data"]
+    case = load_example()
+    [turn, memory] = data["groups"]
+    assert turn["title"].startswith("turn u1")
+    assert [r["id"] for r in turn["rows"]] == [s.id for s in case.steps_in_order()]
+    assert [r["id"] for r in memory["rows"]] == [m.id for m in case.memory]
+    decisions = {r["id"]: r["decision"] for g in data["groups"] for r in g["rows"]}
+    assert decisions["m3"] == "delete" and decisions["s11"] == "invalidate"
+    assert decisions["s7"] == "refresh" and decisions["s2"] == "keep"
+    assert data["colours"] == DECISION_COLOURS
+    assert [r["id"] for r in data["timeline"]] == [s.id for s in case.steps_in_order()]
+    # Default details: the fault; a click in the tree shows that node instead.
+    assert "Decision: delete" in texts(at).replace("**", "")  # m3
+    at.session_state["dgrr_w_t_component"] = {"id": "s11", "n": 1, "t": 5}
+    _ok(at.run())
+    t = texts(at)
+    assert "Decision: invalidate" in t.replace("**", "")
+    _ok(at.run())
+    assert component_args(at, "tree")["selected"] == "s11"  # the tree keeps the selection
+    # The Graph page opens on the same node.
+    page(at, "3_Graph")
+    assert at.selectbox(key="dgrr_w_g_node").value == "s11"
+    # Only changed: kept, unaffected steps leave.
+    page(at, "3_Trace")
+    at.checkbox(key="dgrr_w_t_changed").check().run()
+    data = component_args(at, "tree")["data"]
+    shown = {r["id"] for g in data["groups"] for r in g["rows"]}
+    assert "m1" not in shown and {"m3", "s11", "s2"} <= shown  # s2 is affected (kept)
+    assert "shown (only affected or changed nodes)" in data["note"]
