@@ -66,7 +66,9 @@ if st.session_state.get("dgrr_demo") and c is not None:
              f"reaches {len(a.affected)} nodes. {len(a.supported)} of them are kept because "
              f"they have independent evidence: "
              + (", ".join(code(n) for n in sorted(a.supported)) or "none") + ".")
-    graph_frame(p, height=520, key="dgrr_w_demo_graph", affected_only=False, hide_chain=True)
+    # Ids and types only: the whole story's graph fits the page with legible labels.
+    graph_frame(p, height=480, key="dgrr_w_demo_graph", affected_only=False, hide_chain=True,
+                label_chars=0)
 
     st.subheader("3 · The plan")
     mem = Counter(p.memory.values())

@@ -125,12 +125,12 @@ _VIEW_JS = """
   var focus = JSON.parse(document.getElementById("dgrr-focus").textContent);
   var details = JSON.parse(document.getElementById("dgrr-details").textContent);
   var panel = document.getElementById("dgrr-detail");
-  function centre(ids) {
+  function bbox(ids) {
     var pos = network.getPositions(ids), xs = [], ys = [];
     for (var k in pos) { xs.push(pos[k].x); ys.push(pos[k].y); }
     if (!xs.length) return null;
-    return {x: (Math.min.apply(null, xs) + Math.max.apply(null, xs)) / 2,
-            y: (Math.min.apply(null, ys) + Math.max.apply(null, ys)) / 2};
+    return {left: Math.min.apply(null, xs), right: Math.max.apply(null, xs),
+            top: Math.min.apply(null, ys), bottom: Math.max.apply(null, ys)};
   }
   function defaultView() {
     network.fit({animation: false});
@@ -139,16 +139,23 @@ _VIEW_JS = """
     if (s >= MIN) return;
     var ids = focus.length ? focus : null;
     if (ids) { network.fit({nodes: ids, animation: false}); }
-    if (!ids || network.getScale() < MIN) {
-      var c = centre(ids && ids.length ? ids : undefined) || {x: 0, y: 0};
-      var faults = JSON.parse(document.getElementById("dgrr-faults").textContent);
-      var fc = faults.length ? centre(faults) : null;
-      var half = (document.getElementById("mynetwork").clientWidth / 2) / MIN;
-      if (fc && Math.abs(fc.x - c.x) > half * 0.8) { c = fc; }
-      network.moveTo({position: c, scale: MIN, animation: false});
-    } else if (network.getScale() > MAX) {
-      network.moveTo({scale: MAX, animation: false});
+    if (ids && network.getScale() >= MIN) {
+      if (network.getScale() > MAX) network.moveTo({scale: MAX, animation: false});
+      return;
     }
+    // Too wide even for the affected nodes: centre on them at MIN, shifted so that the
+    // faults (with room for their labels) stay in view.
+    var b = bbox(ids || undefined) || {left: 0, right: 0, top: 0, bottom: 0};
+    var c = {x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2};
+    var faults = JSON.parse(document.getElementById("dgrr-faults").textContent);
+    var fb = faults.length ? bbox(faults) : null;
+    var el = document.getElementById("mynetwork");
+    var W = el.clientWidth / 2 / MIN, H = el.clientHeight / 2 / MIN, mx = 110, my = 60;
+    if (fb) {
+      c.x = Math.min(Math.max(c.x, fb.right + mx - W), fb.left - mx + W);
+      c.y = Math.min(Math.max(c.y, fb.bottom + my - H), fb.top - my + H);
+    }
+    network.moveTo({position: c, scale: MIN, animation: false});
   }
   function show(id) {
     if (panel) { panel.textContent = details[id] || ""; panel.setAttribute("data-node", id); }
@@ -242,7 +249,7 @@ def write_graph_html(plan: RepairPlan, path: str, **options: Any) -> GraphView:
     """Write the standalone graph HTML atomically; returns the view that was drawn."""
     view = graph_view(plan, **{k: v for k, v in options.items()
                                if k in ("affected_only", "hide_chain", "node_types", "layout",
-                                        "max_nodes", "physics_limit")})
+                                        "max_nodes", "physics_limit", "label_chars")})
     rest = {k: v for k, v in options.items() if k in ("height", "title")}
     atomic_write_text(path, graph_html(plan, view=view, **rest))
     return view

@@ -87,10 +87,11 @@ DOT_SIZE = 12
 """Radius of step dots and turn diamonds."""
 LABEL_CHARS = 18
 """Text characters on a node label's second line."""
-_X_STEP = 110.0
+_X_STEP_MIN = 60.0
 _STAGGER = 84.0
-_RECORD_Y = 215.0
-_RECORD_GAP = 28.0
+_RECORD_Y = 200.0
+_RECORD_ROW = 66.0
+_RECORD_GAP = 24.0
 _CHAR_PX = 0.62 * LABEL_FONT_PX  # generous average glyph width of the label font
 
 
@@ -319,24 +320,35 @@ def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None,
                         key=lambda n: (cols[n], n))
     records = sorted((n for n in chosen if G.nodes[n]["kind"] == "record"),
                      key=lambda n: (cols[n], n))
+
+    def width(n: str) -> float:
+        return label_width(labels[n]) if labels and n in labels else 180.0
+
+    # Same-row neighbours are two columns apart: the widest label must fit in that.
+    step = max([_X_STEP_MIN, *(width(n) / 2 + 10 for n in trajectory)])
     # Columns are ranks, not raw seq: a neighbourhood cut from a huge run stays compact.
     rank = {c: i for i, c in enumerate(sorted({cols[n] for n in trajectory}))}
     pos: dict[str, tuple[float, float]] = {}
     for n in trajectory:
         i = rank[cols[n]]
-        pos[n] = (i * _X_STEP, _STAGGER if i % 2 else 0.0)
+        pos[n] = (i * step, _STAGGER if i % 2 else 0.0)
 
     def desired(n: str) -> float:
         c = cols[n]
         later = [r for v, r in rank.items() if v > c]
-        return (min(later) - 0.5) * _X_STEP if later else (len(rank) - 0.5) * _X_STEP
+        return (min(later) - 0.5) * step if later else (len(rank) - 0.5) * step
 
-    right = -float("inf")
-    for n in records:
-        width = label_width(labels[n]) if labels and n in labels else 180.0
-        x = max(desired(n), right + width / 2 + _RECORD_GAP)
-        pos[n] = (x, _RECORD_Y)
-        right = x + width / 2
+    # Records alternate between two rows; each keeps clear of the last one in its row, and
+    # consecutive records stay in time order.
+    right = [-float("inf"), -float("inf")]
+    last_x = -float("inf")
+    for k, n in enumerate(records):
+        row = k % 2
+        w = width(n)
+        x = max(desired(n), right[row] + w / 2 + _RECORD_GAP, last_x + 1.0)
+        pos[n] = (x, _RECORD_Y + row * _RECORD_ROW)
+        right[row] = x + w / 2
+        last_x = x
     return pos
 
 
@@ -363,24 +375,27 @@ def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -
     return picked
 
 
-def _label(item: Any, node: str, kind: str, type_: str) -> str:
+def _label(item: Any, node: str, kind: str, type_: str, chars: int = LABEL_CHARS) -> str:
     short = {"memory_read": "read", "tool_action": "action", "tool_observation": "obs",
              "memory_write": "write", "record": "mem"}.get(type_, type_)
     text = " ".join(str(getattr(item, "text", "")).split())
-    text = text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
     head = node if len(node) <= LABEL_CHARS else node[: LABEL_CHARS - 1] + "…"
+    if chars <= 0:
+        return f"{head} [{short}]"
+    text = text if len(text) <= chars else text[: chars - 1] + "…"
     return f"{head} [{short}]\n{text}"
 
 
 def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: bool = False,
                node_types: Collection[str] | None = None, layout: str = "timeline",
-               max_nodes: int = NEIGHBOURHOOD_LIMIT, physics_limit: int = PHYSICS_LIMIT
-               ) -> GraphView:
+               max_nodes: int = NEIGHBOURHOOD_LIMIT, physics_limit: int = PHYSICS_LIMIT,
+               label_chars: int = LABEL_CHARS) -> GraphView:
     """Decide what to draw: filters, colour classes, positions, edge styles, and a note on
     whatever is hidden.
 
     `node_types` keeps only those types (`turn`, `record` or a step type). Above
-    `max_nodes` nodes only the affected neighbourhood is drawn.
+    `max_nodes` nodes only the affected neighbourhood is drawn. `label_chars` characters
+    of each node's text go on its label (0: the id and type only, a compact picture).
 
     >>> from repair_core import load_example, plan_case
     >>> v = graph_view(plan_case(load_example()), affected_only=True)
@@ -414,7 +429,8 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
             f"{len(keep) - len(hood)} others (use `dgrr plan` for the full decision list).")
         keep = hood
     data = _node_data(plan)
-    labels = {n: _label(data[n], n, G.nodes[n]["kind"], G.nodes[n]["type"]) for n in keep}
+    labels = {n: _label(data[n], n, G.nodes[n]["kind"], G.nodes[n]["type"], label_chars)
+              for n in keep}
     pos = timeline_positions(plan, keep, labels) if layout == "timeline" else {}
     nodes: list[ViewNode] = []
     details: dict[str, str] = {}
