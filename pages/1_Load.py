@@ -64,7 +64,7 @@ if c is None:
 else:
     st.subheader(f"Current case: {code(c.case_id)}")
     cols = st.columns(5)
-    cols[0].metric("Domain", c.domain or "—")
+    cols[0].metric("Domain", md(c.domain or "—"))
     cols[1].metric("User turns", len(c.session))
     cols[2].metric("Trajectory steps", len(c.trajectory))
     cols[3].metric("Memory records", len(c.memory))

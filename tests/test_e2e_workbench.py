@@ -242,6 +242,27 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
         _graph(page)
         _goto_page(page, "Trace")
         _tree(page)
+        # Approve before any replay: one warning (not replayed) gates the approval; a
+        # double click and one more click record one decision.
+        _goto_page(page, "Approve")
+        expect(page.get_by_role("heading", name="What you approve")).to_be_visible()
+        page.get_by_label("Reviewer").fill("Ana Reviewer")
+        page.get_by_label("Comment (a rejection needs a reason)").fill("checked")
+        warnings = page.locator('[data-testid="stCheckbox"]')
+        assert warnings.count() == 1
+        expect(warnings.first).to_contain_text("This plan has not been replayed")
+        page.get_by_role("button", name="Record decision").click()
+        page.get_by_text("acknowledge every warning").first.wait_for()
+        warnings.first.locator("label").click()
+        _idle(page)
+        page.get_by_role("button", name="Record decision").dblclick()
+        page.get_by_text("by Ana Reviewer").first.wait_for(timeout=30_000)
+        _idle(page)
+        page.get_by_role("button", name="Record decision").click()  # and once more
+        page.get_by_text("already recorded").first.wait_for(timeout=30_000)
+        alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
+        assert any("already recorded: #1 (approve) by Ana Reviewer" in a for a in alerts), alerts
+
         _goto_page(page, "Replay")
         page.get_by_role("button", name="Run replay").click()
         expect(page.get_by_text("Replay finished.")).to_be_visible(timeout=120_000)
@@ -250,27 +271,12 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
             _goto_page(page, label)
             _idle(page)
         _graph(page)
-
-        # Approve: the summary, the warnings gate (an unreplayed plan has one), a double click.
         _goto_page(page, "Approve")
         expect(page.get_by_role("heading", name="What you approve")).to_be_visible()
-        page.get_by_label("Reviewer").fill("Ana Reviewer")
-        page.get_by_label("Comment (a rejection needs a reason)").fill("checked")
-        warnings = page.locator('[data-testid="stCheckbox"]')
-        n_warn = warnings.count()
-        if n_warn:
-            page.get_by_role("button", name="Record decision").click()
-            expect(page.get_by_text("acknowledge every warning").first).to_be_visible()
-            for i in range(n_warn):
-                warnings.nth(i).locator("label").click()
-                _idle(page)
+        _idle(page)
         summary_shot = ARTIFACTS / "workbench-approve.png"
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(summary_shot), full_page=True)
-        page.get_by_role("button", name="Record decision").dblclick()
-        _idle(page)
-        page.get_by_role("button", name="Record decision").click()  # and once more
-        expect(page.get_by_text("already recorded: #1").first).to_be_visible(timeout=30_000)
         _goto_page(page, "Benchmark")
         _idle(page)
         _goto_page(page, "Load")
