@@ -14,18 +14,26 @@ import re
 __all__ = ["md", "code"]
 
 # CommonMark lets a backslash escape any ASCII punctuation character; escaping all of them
-# leaves no link, image, emphasis, HTML, directive (`:red[...]`), maths (`$`) or literal
-# autolink (`www.`, `http://`, `a@b.c`) for the parser to find.
+# leaves no link, image, emphasis, HTML, directive (`:red[...]`) or maths (`$`) for the
+# parser to find.
 _PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+# Streamlit's GFM autolinks are found in the parsed text (after escapes are resolved), so a
+# word joiner (U+2060, invisible) goes where those patterns need adjacent characters.
+_WJ = "\u2060"
+_AUTOLINK = re.compile(r"(?i)(https?|ftp|mailto)(:)|(w)(ww\.)|(@)")
 
 
 def md(text: object) -> str:
     """`text` as Markdown that renders as exactly that text, on one line.
 
-    >>> md("![t](http://evil.example/p.png)")
-    '\\\\!\\\\[t\\\\]\\\\(http\\\\:\\\\/\\\\/evil\\\\.example\\\\/p\\\\.png\\\\)'
+    >>> md("![t](x.png)")
+    '\\\\!\\\\[t\\\\]\\\\(x\\\\.png\\\\)'
+    >>> "http\\u2060" in md("see http://a.example")  # no autolink either
+    True
     """
     flat = " ".join(str(text).split())
+    flat = _AUTOLINK.sub(lambda m: _WJ.join(g for g in m.groups() if g) if m.group(5) is None
+                         else _WJ + "@", flat)
     return _PUNCT.sub(r"\\\1", flat)
 
 

@@ -199,6 +199,18 @@ PAYLOAD = (f"![t](http://{EVIL}/img.png) <img src=\"http://{EVIL}/tag.png\" oner
            f"<script>alert(2)</script> `tick` **b**")
 
 
+def _nothing_live(page) -> None:
+    """No link or image in the page (or dgrr's frames) points at the payloads' host."""
+    for frame in page.frames:
+        try:
+            found = frame.evaluate(
+                f"() => [...document.querySelectorAll('a[href*=\"{EVIL}\"], img[src*=\"{EVIL}\"]')]"
+                ".map(e => e.outerHTML)")
+        except Exception:  # noqa: BLE001 - a frame that went away
+            continue
+        assert found == [], found
+
+
 def payload_case() -> str:
     """Figure 1 with Markdown, HTML and backtick payloads in ids, texts, the case id and
     the domain (ids renamed everywhere they are referenced)."""
@@ -235,9 +247,11 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
         page.get_by_role("button", name="Load uploaded case").click()
         page.get_by_text("Loaded case").first.wait_for()
         _idle(page)
+        _nothing_live(page)
         for label in ("Faults", "Graph", "Trace", "Plan"):
             _goto_page(page, label)
             _idle(page)
+            _nothing_live(page)
         _goto_page(page, "Graph")
         _graph(page)
         _goto_page(page, "Trace")
@@ -267,13 +281,16 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
         page.get_by_role("button", name="Run replay").click()
         expect(page.get_by_text("Replay finished.")).to_be_visible(timeout=120_000)
         _idle(page)
+        _nothing_live(page)
         for label in ("Compare", "Trace", "Graph"):
             _goto_page(page, label)
             _idle(page)
+            _nothing_live(page)
         _graph(page)
         _goto_page(page, "Approve")
         expect(page.get_by_role("heading", name="What you approve")).to_be_visible()
         _idle(page)
+        _nothing_live(page)
         summary_shot = ARTIFACTS / "workbench-approve.png"
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(summary_shot), full_page=True)
@@ -281,8 +298,10 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
         _idle(page)
         _goto_page(page, "Load")
         _idle(page)
+        _nothing_live(page)
         page.goto(url)  # the home page with the case loaded
         _idle(page)
+        _nothing_live(page)
         browser.close()
 
     from repair_core.approvals import ApprovalStore
