@@ -71,14 +71,21 @@ if submitted:
 st.subheader("All decisions")
 only = st.checkbox("Only affected nodes and changed decisions", key="dgrr_w_plan_only",
                    value=len(kinds) > 2000, help="on by default for cases over 2,000 nodes")
-rows = []
-for nid, act in [*p.memory.items(), *p.steps.items()]:
-    before = computed.memory.get(nid) or computed.steps.get(nid)
-    if only and nid not in a.affected and act == before:
-        continue
-    rows.append({"id": nid, "type": kinds[nid], "text": texts[nid][:90], "computed": before,
-                 "decision": act, "reason": p.reasons.get(nid, "unaffected")})
-table = pd.DataFrame(rows)
+TABLES = "dgrr_plan_tables"  # (plan key, filter) -> decisions table, built once
+tables = st.session_state.setdefault(TABLES, {})
+tkey = (state.plan_key(p), state.plan_key(computed), only)
+table = tables.get(tkey)
+if table is None:
+    rows = []
+    for nid, act in [*p.memory.items(), *p.steps.items()]:
+        before = computed.memory.get(nid) or computed.steps.get(nid)
+        if only and nid not in a.affected and act == before:
+            continue
+        rows.append({"id": nid, "type": kinds[nid], "text": texts[nid][:90], "computed": before,
+                     "decision": act, "reason": p.reasons.get(nid, "unaffected")})
+    table = pd.DataFrame(rows, columns=["id", "type", "text", "computed", "decision", "reason"])
+    tables.clear()
+    tables[tkey] = table
 editor_key = f"dgrr_plan_editor_{st.session_state.get(state.PLAN_EDITOR_VERSION, 0)}_{int(only)}"
 edited = st.data_editor(
     table, key=editor_key, hide_index=True, width="stretch",
@@ -86,8 +93,9 @@ edited = st.data_editor(
     column_config={"decision": st.column_config.SelectboxColumn(
         "decision", options=[*MEMORY_ACTIONS, "invalidate", "replay", "refresh"], required=True),
         "reason": st.column_config.TextColumn("reason", width="large")})
-changed = {str(r["id"]): str(e["decision"]) for r, (_, e) in zip(rows, edited.iterrows(), strict=True)
-           if e["decision"] != r["decision"]}
+differs = edited["decision"].to_numpy() != table["decision"].to_numpy()
+changed = {str(i): str(d) for i, d in zip(table["id"][differs], edited["decision"][differs],
+                                           strict=True)}
 t1, t2 = st.columns([1, 3])
 table_force = t2.checkbox("Override invariants for the table edits (uses the comment above)",
                           key="dgrr_w_table_force")
