@@ -44,7 +44,10 @@ def apply(edits: dict[str, str], force: bool, comment: str) -> None:
     try:
         new = apply_edits(p, edits, force=force, comment=comment.strip() or None)
     except PlanEditError as exc:
-        show_problems("Edit refused", exc.problems)
+        # The library appends how to override as a last line; it is a hint, not a problem.
+        hints = [x for x in exc.problems if x.startswith("(apply with force")]
+        show_problems("Edit refused", [x for x in exc.problems if x not in hints],
+                      hint="Tick Override and give a comment to force it." if hints else None)
         return
     state.set_plan(new)
     st.session_state["dgrr_plan_flash"] = f"Applied {len(edits)} edit(s): " + ", ".join(
@@ -56,17 +59,31 @@ if "dgrr_plan_flash" in st.session_state:
     st.success(st.session_state.pop("dgrr_plan_flash"))
 
 st.subheader("Change one decision")
+# On a large case the picker lists the affected nodes and the changed decisions (a list of
+# 100k options costs a second on every run); any other id can be typed.
+PICK_LIMIT = 5000
+if len(kinds) <= PICK_LIMIT:
+    choices = list(kinds)
+else:
+    choices = [n for n in kinds if n in a.affected or (p.memory.get(n) or p.steps.get(n))
+               != (computed.memory.get(n) or computed.steps.get(n))][:PICK_LIMIT]
 with st.form("dgrr_w_edit_form"):
     e1, e2 = st.columns(2)
-    node = e1.selectbox("Record or step", list(kinds), key="dgrr_w_edit_node",
+    node = e1.selectbox("Record or step", choices, key="dgrr_w_edit_node",
                         format_func=lambda n: f"{n} · {kinds[n]} · now {p.memory.get(n) or p.steps.get(n)}")
     action = e2.selectbox("New decision", [*STEP_ACTIONS, "delete", "quarantine", "restore"],
                           key="dgrr_w_edit_action")
+    typed = (st.text_input("…or any other id", key="dgrr_w_edit_typed")
+             if len(kinds) > PICK_LIMIT else "")
     comment = st.text_input("Comment (why)", key="dgrr_w_edit_comment")
     force = st.checkbox("Override an invariant (needs a comment)", key="dgrr_w_edit_force")
     submitted = st.form_submit_button("Apply edit", type="primary")
 if submitted:
-    apply({node: action}, force, comment)
+    target = typed.strip() or node
+    if target not in kinds:
+        show_problems("Edit refused", [f"id: no record or step '{target}' in this case"])
+    else:
+        apply({target: action}, force, comment)
 
 st.subheader("All decisions")
 only = st.checkbox("Only affected nodes and changed decisions", key="dgrr_w_plan_only",

@@ -134,6 +134,9 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
         _load_sample(page, SAMPLES[0])
         _goto_page(page, "Graph")
         g = _graph(page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        graph_shot = ARTIFACTS / "workbench-graph.png"
+        page.locator("iframe").first.screenshot(path=str(graph_shot))
         xy = g.evaluate("""() => { const p = network.canvasToDOM(network.getPositions(['m6'])['m6']);
             return [p.x, p.y]; }""")  # relative to #mynetwork
         g.locator("#mynetwork").click(position={"x": xy[0], "y": xy[1]})
@@ -155,9 +158,6 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
         assert off[0] < 5 and off[1] < 5, (off, dbg)
         expect(picker).to_have_value("s11 · memory_write", timeout=30_000)
         _idle(page)
-        graph_shot = ARTIFACTS / "workbench-graph.png"
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(graph_shot), full_page=True)
 
         # The trace tree: search filters rows, a click shows the details in the page.
         _goto_page(page, "Trace")
@@ -176,7 +176,20 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
         t.locator("#tree-search").fill("")
         _idle(page)
         tree_shot = ARTIFACTS / "workbench-tree.png"
-        page.screenshot(path=str(tree_shot), full_page=True)
+        page.locator("iframe").first.screenshot(path=str(tree_shot))
+
+        # The approval summary of the replayed Figure-1 repair.
+        _goto_page(page, "Replay")
+        page.get_by_role("button", name="Run replay").click()
+        expect(page.get_by_text("Replay finished.")).to_be_visible(timeout=120_000)
+        _goto_page(page, "Approve")
+        heading = page.get_by_role("heading", name="What you approve")
+        heading.scroll_into_view_if_needed()
+        _idle(page)
+        page.mouse.wheel(0, 150)
+        page.wait_for_timeout(300)
+        summary_shot = ARTIFACTS / "workbench-approve.png"
+        page.screenshot(path=str(summary_shot))
 
         # The guided demo draws the whole Figure-1 graph, the fault in view, legibly.
         page.goto(url)
@@ -191,6 +204,7 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
     if os.environ.get("DGRR_UPDATE_SCREENSHOT") == "1":
         shutil.copy(graph_shot, ROOT / "docs" / "dashboard.png")
         shutil.copy(tree_shot, ROOT / "docs" / "dashboard-trace.png")
+        shutil.copy(summary_shot, ROOT / "docs" / "dashboard-approve.png")
 
 
 EVIL = "evil.example"
@@ -291,9 +305,6 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
         expect(page.get_by_role("heading", name="What you approve")).to_be_visible()
         _idle(page)
         _nothing_live(page)
-        summary_shot = ARTIFACTS / "workbench-approve.png"
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(summary_shot), full_page=True)
         _goto_page(page, "Benchmark")
         _idle(page)
         _goto_page(page, "Load")
@@ -310,8 +321,6 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
     assert len(rows) == 1 and rows[0].reviewer == "Ana Reviewer"
     assert external == [], external
     assert dialogs == []
-    if os.environ.get("DGRR_UPDATE_SCREENSHOT") == "1":
-        shutil.copy(summary_shot, ROOT / "docs" / "dashboard-approve.png")
 
 
 def test_payload_case_is_valid():
