@@ -212,7 +212,7 @@ def test_plan_edit_validated_diffed_and_reset():
     _ok(submit.click().run())
     assert "m3: is a diagnosed fault" in plain(at.error[0].value)
     # The override hint is said, not counted as a problem.
-    assert "Edit refused (1 problem)" in plain(at.error[0].value)
+    assert "**Edit refused** (1 problem)" in plain(at.error[0].value)
     assert "Tick Override and give a comment" in plain(at.error[0].value)
     assert "dgrr_plan" not in at.session_state
     # A valid edit is applied and the replay set recomputed.
