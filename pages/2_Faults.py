@@ -25,10 +25,15 @@ def _show(value: object) -> str:
     return "" if value is None else value if isinstance(value, str) else json.dumps(value)
 
 
-rows = pd.DataFrame([{"fault": m.id in faults, "id": m.id, "user": m.user_id,
-                      "key": m.key or "", "value": _show(m.value), "status": m.status,
-                      "trust": m.trust, "created": m.created_seq, "text": m.text}
-                     for m in c.memory])
+STORE_TABLE = "dgrr_fault_table"  # the store as a table, built once per case
+_held = st.session_state.get(STORE_TABLE)
+if _held is None or _held[0] is not c:
+    _held = (c, pd.DataFrame([{"fault": m.id in faults, "id": m.id, "user": m.user_id,
+                               "key": m.key or "", "value": _show(m.value), "status": m.status,
+                               "trust": m.trust, "created": m.created_seq, "text": m.text}
+                              for m in c.memory]))
+    st.session_state[STORE_TABLE] = _held
+rows = _held[1]
 
 f1, f2, f3, f4 = st.columns([2, 2, 2, 1])
 text = f1.text_input("Search text, key or value", key="dgrr_w_fault_search")

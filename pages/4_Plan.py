@@ -33,8 +33,23 @@ st.markdown("**Replay order:** " + " → ".join(code(s) for s in p.replay_order(
 
 MEMORY_ACTIONS = ["keep", "delete", "quarantine", "restore"]
 STEP_ACTIONS = ["keep", "invalidate", "replay", "refresh"]
-texts = {**{m.id: m.text for m in c.memory}, **{s.id: s.text for s in c.trajectory}}
-kinds = {**{m.id: "record" for m in c.memory}, **{s.id: s.type for s in c.trajectory}}
+PICK_LIMIT = 5000
+INDEX = "dgrr_plan_index"  # (case, plan key) -> texts, kinds, picker choices: built once
+_index = st.session_state.get(INDEX)
+if _index is None or _index[0] is not c or _index[1] != state.plan_key(p):
+    texts = {**{m.id: m.text for m in c.memory}, **{s.id: s.text for s in c.trajectory}}
+    kinds = {**{m.id: "record" for m in c.memory}, **{s.id: s.type for s in c.trajectory}}
+    # On a large case the picker lists the affected nodes and the changed decisions (a list
+    # of 100k options costs a second on every run); any other id can be typed.
+    if len(kinds) <= PICK_LIMIT:
+        choices = list(kinds)
+    else:
+        choices = [n for n in kinds if n in a.affected
+                   or (p.memory.get(n) or p.steps.get(n))
+                   != (computed.memory.get(n) or computed.steps.get(n))][:PICK_LIMIT]
+    _index = (c, state.plan_key(p), texts, kinds, choices)
+    st.session_state[INDEX] = _index
+_, _, texts, kinds, choices = _index
 
 
 def apply(edits: dict[str, str], force: bool, comment: str) -> None:
@@ -59,14 +74,6 @@ if "dgrr_plan_flash" in st.session_state:
     st.success(st.session_state.pop("dgrr_plan_flash"))
 
 st.subheader("Change one decision")
-# On a large case the picker lists the affected nodes and the changed decisions (a list of
-# 100k options costs a second on every run); any other id can be typed.
-PICK_LIMIT = 5000
-if len(kinds) <= PICK_LIMIT:
-    choices = list(kinds)
-else:
-    choices = [n for n in kinds if n in a.affected or (p.memory.get(n) or p.steps.get(n))
-               != (computed.memory.get(n) or computed.steps.get(n))][:PICK_LIMIT]
 with st.form("dgrr_w_edit_form"):
     e1, e2 = st.columns(2)
     node = e1.selectbox("Record or step", choices, key="dgrr_w_edit_node",
