@@ -188,3 +188,21 @@ def legend_html() -> str:
             "<div><b>Shapes</b>: ◆ user turn · ● trajectory step · ■ memory record</div>"
             f"<div><b>Edges</b> (premise → dependent; hover one in the picture for its "
             f"label): {edges}</div></div>")
+
+
+PAGE_ROWS = 1000
+
+
+def page_of(rows: Any, key: str, size: int = PAGE_ROWS) -> Any:
+    """The page of `rows` (a DataFrame or a list) the reviewer chose: a table of a large
+    case is sent to the browser one page at a time, with a page picker above it."""
+    n = len(rows)
+    if n <= size:
+        return rows
+    pages = (n + size - 1) // size
+    c1, c2 = st.columns([1, 4])
+    number = int(c1.number_input("Page", min_value=1, max_value=pages, value=1, step=1,
+                                 key=key))
+    start = (number - 1) * size
+    c2.caption(f"rows {start + 1}–{min(start + size, n)} of {n} ({pages} pages of {size})")
+    return rows[start:start + size]

@@ -7,7 +7,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.text import code
-from dgrr_dashboard.widgets import page_setup, require_plan, show_problems
+from dgrr_dashboard.widgets import page_of, page_setup, require_plan, show_problems
 from repair_core import PlanEditError, apply_edits, plan_diff
 
 page_setup("Plan")
@@ -110,7 +110,11 @@ if table is None:
     table = pd.DataFrame(rows, columns=["id", "type", "text", "computed", "decision", "reason"])
     tables.clear()
     tables[tkey] = table
-editor_key = f"dgrr_plan_editor_{st.session_state.get(state.PLAN_EDITOR_VERSION, 0)}_{int(only)}"
+full_table = table
+table = page_of(full_table, "dgrr_w_plan_page").reset_index(drop=True)
+page_no = st.session_state.get("dgrr_w_plan_page", 1) if len(full_table) > len(table) else 1
+editor_key = (f"dgrr_plan_editor_{st.session_state.get(state.PLAN_EDITOR_VERSION, 0)}"
+              f"_{int(only)}_{page_no}")
 edited = st.data_editor(
     table, key=editor_key, hide_index=True, width="stretch",
     disabled=["id", "type", "text", "computed", "reason"],

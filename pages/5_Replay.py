@@ -11,7 +11,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.text import code, md
-from dgrr_dashboard.widgets import page_setup, require_plan, show_problems
+from dgrr_dashboard.widgets import page_of, page_setup, require_plan, show_problems
 from repair_core import repair
 from repair_core.tools import default_registry
 
@@ -132,7 +132,8 @@ if res is not None:
                                help="hide the steps the replay kept as they were")
     shown = [s for s in steps if s["outcome"] != "kept"] if changed_only else steps
     st.caption(f"{len(shown)} of {len(steps)} steps shown")
-    st.dataframe(pd.DataFrame(shown, columns=list(steps[0]) if steps else None),
+    st.dataframe(pd.DataFrame(page_of(shown, "dgrr_w_replay_page"),
+                              columns=list(steps[0]) if steps else None),
                  hide_index=True, width="stretch")
     st.page_link("pages/6_Compare.py", label="Next: compare before and after", icon="➡️")
 elif state.RESULT in st.session_state:

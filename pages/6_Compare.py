@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.widgets import answer_diff_html, page_setup, require_plan
+from dgrr_dashboard.widgets import answer_diff_html, page_of, page_setup, require_plan
 
 page_setup("Compare")
 st.title("6 · Compare before and after")
@@ -107,7 +107,7 @@ mem_changed = st.checkbox("Changed records only", value=len(mem) > 200,
                           help="on by default for stores over 200 records")
 if mem_changed:
     mem = mem[mem["change"] != "kept"]
-st.dataframe(mem, hide_index=True, width="stretch")
+st.dataframe(page_of(mem, "dgrr_w_cmp_mem_page"), hide_index=True, width="stretch")
 
 st.subheader("Trajectory")
 traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
@@ -115,5 +115,6 @@ traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
                            help="hide kept steps; on by default for runs over 200 steps")
 if traj_changed:
     traj = [t for t in traj if not str(t["outcome"]).startswith("kept")]
-st.dataframe(pd.DataFrame(traj), hide_index=True, width="stretch")
+st.dataframe(pd.DataFrame(page_of(traj, "dgrr_w_cmp_traj_page")), hide_index=True,
+             width="stretch")
 st.page_link("pages/7_Approve.py", label="Next: approve or reject", icon="➡️")

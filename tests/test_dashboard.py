@@ -489,3 +489,29 @@ def test_trace_tree_groups_colours_and_clicks_to_details():
     shown = {r["id"] for g in data["groups"] for r in g["rows"]}
     assert "m1" not in shown and {"m3", "s11", "s2"} <= shown  # s2 is affected (kept)
     assert "shown (only affected or changed nodes)" in data["note"]
+
+
+def test_large_case_tables_are_paged_and_filtered(tmp_path):
+    from repair_core import load_case
+    from repair_core.cli import main
+
+    path = tmp_path / "big.json"
+    assert main(["synth", "--steps", "3000", "--seed", "1", "--out", str(path)]) == 0
+    case = load_case(path)
+    at = _ok(AppTest.from_file(APP, default_timeout=120).run())
+    at.session_state["dgrr_case"] = case
+    page(at, "6_Compare")
+    assert at.checkbox(key="dgrr_w_cmp_traj_changed").value  # on by default when large
+    [traj] = [d.value for d in at.dataframe if "old output" in d.value.columns]
+    kept = sum(1 for s in case.trajectory if at.session_state["dgrr_computed_plan"].steps[s.id]
+               == "keep")
+    assert len(traj) == min(1000, len(case.trajectory) - kept) and "kept" not in set(traj["outcome"])
+    if len(case.trajectory) - kept > 1000:
+        assert at.number_input(key="dgrr_w_cmp_traj_page").value == 1
+    page(at, "3_Trace")
+    assert at.checkbox(key="dgrr_w_t_changed").value
+    data = component_args(at, "tree")["data"]
+    plan = at.session_state["dgrr_computed_plan"]
+    shown = [r for g in data["groups"] for r in g["rows"]]
+    assert shown and all(r["decision"] != "keep" or r["id"] in plan.analysis.affected
+                         for r in shown)
