@@ -65,6 +65,9 @@ def test_load_sample_shows_the_case():
     assert metrics(at) == {"Domain": "travel", "User turns": "1", "Trajectory steps": "11",
                            "Memory records": "7", "Diagnosed faults": "1"}
     assert load_example().final_answer().text in [t.value for t in at.text]
+    # The sidebar says so in the same run (it used to say "none loaded" until the next one).
+    side = "\n".join(c.value for c in at.sidebar.caption)
+    assert "`fig1-travel`" in side and "none loaded" not in side
 
 
 def test_invalid_upload_lists_every_problem_and_keeps_the_case():
