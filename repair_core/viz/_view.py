@@ -92,7 +92,7 @@ _STAGGER = 84.0
 _RECORD_Y = 200.0
 _RECORD_ROW = 66.0
 _RECORD_GAP = 24.0
-_CHAR_PX = 0.62 * LABEL_FONT_PX  # generous average glyph width of the label font
+_CHAR_PX = 0.56 * LABEL_FONT_PX  # average glyph width of the label font, rounded up
 
 
 def label_width(label: str) -> float:
