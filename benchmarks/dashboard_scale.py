@@ -98,7 +98,7 @@ def main() -> int:
         t0 = time.perf_counter()
         at.button(key="dgrr_w_run_replay").click().run()
         print(f"run replay      {time.perf_counter() - t0:6.2f} s")
-        for name in ("6_Compare", "7_Approve", "3_Trace"):
+        for name in ("5_Replay", "6_Compare", "7_Approve", "3_Trace"):
             first = open_page(name)
             again = open_page(name)
             print(f"{name:<10} first {first:6.2f} s   again {again:6.2f} s (after replay)")

@@ -127,7 +127,11 @@ if res is not None:
             st.warning(f"**{title}** ({len(items)})")
             st.dataframe(pd.DataFrame([_row(i) for i in items]), hide_index=True,
                          width="stretch")
-    steps = [s.model_dump(mode="json") for s in rep.steps]
+    held = st.session_state.get("dgrr_replay_steps")  # built once per result
+    if held is None or held[0] is not res:
+        held = (res, [s.model_dump(mode="json") for s in rep.steps])
+        st.session_state["dgrr_replay_steps"] = held
+    steps = held[1]
     changed_only = st.checkbox("Changed steps only", value=True, key="dgrr_w_replay_changed",
                                help="hide the steps the replay kept as they were")
     shown = [s for s in steps if s["outcome"] != "kept"] if changed_only else steps
