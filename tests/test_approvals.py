@@ -322,3 +322,14 @@ def test_summary_before_a_replay_warns_and_lists_the_plan():
     assert s.store["deleted"] == ["m3"] and s.store["quarantined"] == ["m6"]
     assert sorted(s.steps["replayed"] + s.steps["refreshed"]) == sorted(plan.replay_set)
     assert any("not been replayed" in w for w in s.warnings)
+
+
+def test_a_result_without_decisions_is_refused(store, tmp_path):
+    from repair_core.approvals import ResultMismatchError
+
+    _, plan, result = _result_file(tmp_path)
+    data = result.model_dump(mode="json")
+    data["report"]["decisions"] = []
+    with pytest.raises(ResultMismatchError, match="lists no decisions"):
+        record_decision(store, plan, reviewer="ana", decision="approve", result=data)
+    assert store.history() == []

@@ -196,7 +196,10 @@ def result_problems(plan: RepairPlan, result: Any) -> list[str]:
                         "another version of the case)")
     theirs = {str(_get(d, "id")): str(_get(d, "action")) for d in _get(report, "decisions") or []}
     ours = {**plan.memory, **plan.steps}
-    if not problems and theirs != ours:
+    if not problems and not theirs:
+        problems.append("report.decisions: the result lists no decisions, so it cannot be "
+                        "matched to the plan")
+    elif not problems and theirs != ours:
         differ = sorted(n for n in set(ours) | set(theirs) if ours.get(n) != theirs.get(n))
         example = ", ".join(f"{n}: plan {ours.get(n, '—')}, result {theirs.get(n, '—')}"
                             for n in differ[:3])
