@@ -283,3 +283,22 @@ def test_timeline_layout_never_overlaps(steps, seed, faults, chars):
     xs = {n.id: n.x for n in view.nodes}
     order = [s.id for s in case.steps_in_order() if s.id in xs]
     assert [xs[s] for s in order] == sorted(xs[s] for s in order)
+
+
+def test_inferred_edges_are_drawn_dotted():
+    """An edge whose graph data says `inferred: True` (an importer's guess) is drawn with
+    short dashes and says so on hover; recorded edges are unchanged."""
+    plan = plan_case(load_example())
+    G = plan.analysis.graph
+    G.edges["m3", "s3", "cite"]["inferred"] = True
+    try:
+        view = graph_view(plan)
+        [edge] = [e for e in view.edges if (e.source, e.target, e.label) == ("m3", "s3", "cite")]
+        assert edge.inferred and edge.dashed
+        assert not any(e.inferred for e in view.edges if e is not edge)
+        edges = json.loads(re.search(r"edges = new vis\.DataSet\((.*?)\);",
+                                     graph_html(plan, view=view)).group(1))
+        drawn = next(e for e in edges if e["from"] == "m3" and e["to"] == "s3")
+        assert drawn["dashes"] == [2, 5] and drawn["title"] == "cite (inferred): m3 → s3"
+    finally:
+        del G.edges["m3", "s3", "cite"]["inferred"]
