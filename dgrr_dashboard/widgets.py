@@ -97,9 +97,17 @@ def answer_diff_html(before: str, after: str) -> tuple[str, str]:
     return " ".join(left), " ".join(right)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _graph_html(key: str, options: tuple[tuple[str, Any], ...], _plan: RepairPlan) -> str:
-    return graph_html(_plan, **dict(options))
+_GRAPHS = "dgrr_graph_html"  # digest -> HTML, in the session (no pickling on every run)
+
+
+def _graph_html(digest: str, options: tuple[tuple[str, Any], ...], plan: RepairPlan) -> str:
+    held: dict[str, str] = st.session_state.setdefault(_GRAPHS, {})
+    html = held.get(digest)
+    if html is None:
+        if len(held) >= 4:
+            held.clear()
+        html = held[digest] = graph_html(plan, **dict(options))
+    return html
 
 
 # Room the header (title, search box, legend) takes above the canvas inside the frame.
@@ -115,7 +123,7 @@ def graph_frame(p: RepairPlan, height: int = 700, *, key: str = "dgrr_w_graph",
     opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
     opts += (("height", f"{height - _HEADER_PX}px"), ("panel", False))
     digest = f"{state.plan_key(p)}:{hash(opts)}"
-    html = _graph_html(state.plan_key(p), opts, p)
+    html = _graph_html(digest, opts, p)
     value = graph_component(html, key=key, digest=digest, height=height, selected=selected)
     return html, clicked(value, f"{key}_seen", st.session_state)
 
