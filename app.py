@@ -10,6 +10,7 @@ from collections import Counter
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import answer_diff_html, graph_frame, page_setup, show_problems
 from repair_core import CaseError, repair
 
@@ -56,22 +57,25 @@ if st.session_state.get("dgrr_demo") and c is not None:
     for f in c.faults:
         seed = a.seeds[f]
         how = ("it predates the run, so the record itself is where the damage starts"
-               if seed == f else f"the step `{seed}` that produced or mutated it is the seed")
-        st.write(f"Record `{f}` — “{records[f].text}” — was diagnosed as wrong; {how}.")
+               if seed == f else f"the step {code(seed)} that produced or mutated it is the seed")
+        st.markdown(f"Record {code(f)} — “{md(records[f].text)}” — was diagnosed as wrong; "
+                    f"{how}.")
 
     st.subheader("2 · What it reached")
-    st.write(f"Following the dependency edges (never the mere order of steps) the fault "
+    st.markdown(f"Following the dependency edges (never the mere order of steps) the fault "
              f"reaches {len(a.affected)} nodes. {len(a.supported)} of them are kept because "
              f"they have independent evidence: "
-             + (", ".join(f"`{n}`" for n in sorted(a.supported)) or "none") + ".")
-    graph_frame(p, height=560, affected_only=False, hide_chain=True)
+             + (", ".join(code(n) for n in sorted(a.supported)) or "none") + ".")
+    # Ids and types only: the whole story's graph fits the page with legible labels.
+    graph_frame(p, height=480, key="dgrr_w_demo_graph", affected_only=False, hide_chain=True,
+                label_chars=0)
 
     st.subheader("3 · The plan")
     mem = Counter(p.memory.values())
     st.write(
         "Memory: " + ", ".join(f"{n} {k}" for k, n in sorted(mem.items())) + ". "
         f"Trajectory: replay {len(p.replay_set)} of {len(c.trajectory)} steps "
-        f"({' → '.join(p.replay_order())}); the rest is kept or invalidated without "
+        f"({md(' → '.join(p.replay_order()))}); the rest is kept or invalidated without "
         "re-running.")
 
     st.subheader("4 · Replay")
@@ -80,7 +84,7 @@ if st.session_state.get("dgrr_demo") and c is not None:
         st.write("Replay is not available in this installation yet (issue 3), so the story "
                  "stops at the plan.")
     else:
-        st.write(f"The replay re-ran the plan with `{res.report.model}`: "
+        st.markdown(f"The replay re-ran the plan with {code(res.report.model)}: "
                  f"{res.cost.llm_calls} model calls, {res.cost.tokens} tokens, replay ratio "
                  f"{res.cost.replay_ratio:.3f}.")
 

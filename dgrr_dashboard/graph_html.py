@@ -15,6 +15,9 @@ from typing import Any
 from repair_core import DgrrError, RepairPlan
 from repair_core._io import atomic_write_text
 from repair_core.viz import (
+    DOT_SIZE,
+    LABEL_FONT_PX,
+    MIN_LABEL_PX,
     NODE_CLASSES,
     GraphView,
     escape_html,
@@ -47,15 +50,18 @@ def _pyvis_network(view: GraphView, height: str) -> Any:
         if n.x is not None and n.y is not None:
             extra.update(x=n.x, y=n.y)
         net.add_node(n.id, label=n.label, title=n.title, color=n.colour,
-                     shape=_SHAPES.get(n.kind, "dot"), physics=not fixed,
-                     font={"multi": False, "size": 14}, **extra)
+                     shape=_SHAPES.get(n.kind, "dot"), physics=not fixed, size=DOT_SIZE,
+                     font={"multi": False, "size": LABEL_FONT_PX}, **extra)
     for e in view.edges:
-        net.add_edge(e.source, e.target, title=e.label, label="" if e.label == "chain" else e.label,
-                     dashes=e.dashed, color=e.colour, arrows="to",
-                     font={"size": 9, "color": "#555555", "strokeWidth": 0})
+        # Edge names show on hover (the title), not on the canvas, where they collide.
+        what = e.label + (" (inferred)" if e.inferred else "")
+        dashes: Any = [2, 5] if e.inferred else ([6, 5] if e.dashed else False)
+        net.add_edge(e.source, e.target, title=f"{what}: {e.source} → {e.target}", label="",
+                     dashes=dashes, color=e.colour, arrows="to", width=2 if e.inferred else 1)
     options = {
         "physics": {"enabled": view.physics, "stabilization": {"iterations": 200}},
-        "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False},
+        "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False,
+                        "hoverConnectedEdges": True},
         "edges": {"smooth": {"enabled": True, "type": "curvedCW", "roundness": 0.15}},
         "layout": {"improvedLayout": len(view.nodes) <= 300},
     }
@@ -82,9 +88,13 @@ def _render(net: Any) -> str:
 def _legend_html() -> str:
     items = [f'<span class="dgrr-key"><span class="dgrr-dot" style="background:{colour}"></span>'
              f'{escape_html(name)}</span>' for name, (colour, _) in NODE_CLASSES.items()]
-    items.append('<span class="dgrr-key"><span class="dgrr-line dgrr-dashed"></span>chain</span>')
+    items.append('<span class="dgrr-key">◆ turn · ● step · ■ record</span>')
+    items.append('<span class="dgrr-key"><span class="dgrr-line dgrr-dashed"></span>chain '
+                 '(order only)</span>')
+    items.append('<span class="dgrr-key"><span class="dgrr-line dgrr-dotted"></span>inferred '
+                 '</span>')
     items.append('<span class="dgrr-key"><span class="dgrr-line"></span>propagation '
-                 '(initiate, cite, support, produce, …)</span>')
+                 '(hover an edge for its label)</span>')
     return '<div id="dgrr-legend">' + "".join(items) + "</div>"
 
 
@@ -96,34 +106,113 @@ _PANEL_CSS = """
 .dgrr-dot{width:12px;height:12px;border-radius:50%;display:inline-block;border:1px solid #555}
 .dgrr-line{width:24px;border-top:2px solid #4c72b0;display:inline-block}
 .dgrr-dashed{border-top:2px dashed #999}
+.dgrr-dotted{border-top:2px dotted #4c72b0}
+#dgrr-search{font-size:13px;padding:2px 6px;width:16em}
+#dgrr-search-note{color:#8a5a00;margin-left:6px}
+body{margin:0}
 #dgrr-note{color:#8a5a00}
 #dgrr-detail{font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap;
   border:1px solid #ddd;padding:6px;margin:4px;min-height:3em;background:#fafafa}
 </style>
 """
 
-_PANEL_JS = """
+_VIEW_JS = """
 <script>
 (function(){
+  // The default view: the whole graph if its labels stay legible, else the faults and
+  // what they affect, never zoomed out below MIN (labels >= %(min_px)d px).
+  var MIN = %(min_scale).4f, MAX = 1.5;
+  var focus = JSON.parse(document.getElementById("dgrr-focus").textContent);
   var details = JSON.parse(document.getElementById("dgrr-details").textContent);
   var panel = document.getElementById("dgrr-detail");
-  function show(id){ panel.textContent = details[id] || ""; panel.setAttribute("data-node", id); }
-  if (typeof network !== "undefined") {
-    network.on("click", function(p){ if (p.nodes && p.nodes.length) show(p.nodes[0]); });
+  function bbox(ids) {
+    var pos = network.getPositions(ids), xs = [], ys = [];
+    for (var k in pos) { xs.push(pos[k].x); ys.push(pos[k].y); }
+    if (!xs.length) return null;
+    return {left: Math.min.apply(null, xs), right: Math.max.apply(null, xs),
+            top: Math.min.apply(null, ys), bottom: Math.max.apply(null, ys)};
   }
-  window.dgrrNodeCount = %d;
+  function defaultView() {
+    network.fit({animation: false});
+    var s = network.getScale();
+    if (s > MAX) { network.moveTo({scale: MAX, animation: false}); }
+    if (s >= MIN) return;
+    var ids = focus.length ? focus : null;
+    if (ids) { network.fit({nodes: ids, animation: false}); }
+    if (ids && network.getScale() >= MIN) {
+      if (network.getScale() > MAX) network.moveTo({scale: MAX, animation: false});
+      return;
+    }
+    // Too wide even for the affected nodes: centre on them at MIN, shifted so that the
+    // faults (with room for their labels) stay in view.
+    var b = bbox(ids || undefined) || {left: 0, right: 0, top: 0, bottom: 0};
+    var c = {x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2};
+    var faults = JSON.parse(document.getElementById("dgrr-faults").textContent);
+    var fb = faults.length ? bbox(faults) : null;
+    var el = document.getElementById("mynetwork");
+    var W = el.clientWidth / 2 / MIN, H = el.clientHeight / 2 / MIN, mx = 110, my = 60;
+    if (fb) {
+      c.x = Math.min(Math.max(c.x, fb.right + mx - W), fb.left - mx + W);
+      c.y = Math.min(Math.max(c.y, fb.bottom + my - H), fb.top - my + H);
+    }
+    network.moveTo({position: c, scale: MIN, animation: false});
+  }
+  function show(id) {
+    if (panel) { panel.textContent = details[id] || ""; panel.setAttribute("data-node", id); }
+  }
+  function focusNode(id, report) {
+    if (!network.body.data.nodes.get(id)) return false;
+    network.selectNodes([id], true);
+    network.focus(id, {scale: Math.max(network.getScale(), MIN), animation: false});
+    show(id);
+    if (report && window.dgrrReport) window.dgrrReport(id);
+    return true;
+  }
+  function search(text) {
+    var q = (text || "").trim().toLowerCase(), note = document.getElementById("dgrr-search-note");
+    if (!q) { note.textContent = ""; return null; }
+    var all = network.body.data.nodes.get(), hit = null, i;
+    for (i = 0; i < all.length && !hit; i++) if (String(all[i].id).toLowerCase() === q) hit = all[i].id;
+    for (i = 0; i < all.length && !hit; i++) if (String(all[i].id).toLowerCase().indexOf(q) === 0) hit = all[i].id;
+    for (i = 0; i < all.length && !hit; i++) if (String(all[i].label).toLowerCase().indexOf(q) >= 0) hit = all[i].id;
+    for (i = 0; i < all.length && !hit; i++) if (String(details[all[i].id] || "").toLowerCase().indexOf(q) >= 0) hit = all[i].id;
+    note.textContent = hit ? "" : "no node matches";
+    if (hit) focusNode(hit, true);
+    return hit;
+  }
+  if (typeof network !== "undefined") {
+    network.on("click", function(p){
+      if (p.nodes && p.nodes.length) { show(p.nodes[0]); if (window.dgrrReport) window.dgrrReport(p.nodes[0]); }
+    });
+    var box = document.getElementById("dgrr-search");
+    box.addEventListener("keydown", function(e){ if (e.key === "Enter") search(box.value); });
+    box.addEventListener("change", function(){ search(box.value); });
+    var done = false;
+    function once() { if (!done) { done = true; defaultView(); window.dgrrReady = true; } }
+    network.once("afterDrawing", once);
+    setTimeout(once, 400);
+  }
+  window.dgrrNodeCount = %(count)d;
   window.dgrrShow = show;
+  window.dgrrFocus = focusNode;
+  window.dgrrSearch = search;
+  window.dgrrDefaultView = defaultView;
+  window.dgrrMinScale = MIN;
+  window.dgrrFontPx = %(font_px)d;
 })();
 </script>
 """
 
 
 def graph_html(plan: RepairPlan, *, view: GraphView | None = None, height: str = "640px",
-               title: str | None = None, **view_options: Any) -> str:
+               title: str | None = None, panel: bool = True, **view_options: Any) -> str:
     """The graph of `plan` as one standalone HTML document (no network access needed).
 
     Every user string is escaped: labels are drawn on a canvas, tooltips are plain text,
     and the data sit in script elements as JSON whose `<`, `>` and `&` are unicode escapes.
+    The default view never draws a label smaller than MIN_LABEL_PX (it zooms to the
+    affected nodes instead); a search box centres and selects a node. `panel=False` leaves
+    out the detail box under the picture (the dashboard shows details in the page).
     """
     if view is None:
         view = graph_view(plan, **view_options)
@@ -134,13 +223,22 @@ def graph_html(plan: RepairPlan, *, view: GraphView | None = None, height: str =
     note = f'<div id="dgrr-note">{escape_html(view.note)}</div>' if view.note else ""
     header = (f'{_PANEL_CSS}<div id="dgrr-header"><b>{escape_html(heading)}</b> — '
               f'{len(view.nodes)} of {view.total_nodes} nodes, {len(view.edges)} edges; '
-              f"click a node for its content, edges and reason.{_legend_html()}{note}</div>")
-    panel = ('<div id="dgrr-detail" data-node="">Click a node to see its content, its edges '
-             "and the reason for its decision.</div>"
-             f'<script type="application/json" id="dgrr-details">'
-             f"{json_for_script(view.details)}</script>" + _PANEL_JS % len(view.nodes))
+              'click a node for its details. <input id="dgrr-search" type="search" '
+              'placeholder="find a node (id or text), Enter" aria-label="find a node">'
+              f'<span id="dgrr-search-note"></span>{_legend_html()}{note}</div>')
+    faults = [n for n in plan.case.faults if any(v.id == n for v in view.nodes)]
+    tail = (('<div id="dgrr-detail" data-node="">Click a node to see its content, its edges '
+             "and the reason for its decision.</div>") if panel else "")
+    tail += (f'<script type="application/json" id="dgrr-details">'
+             f"{json_for_script(view.details)}</script>"
+             f'<script type="application/json" id="dgrr-focus">{json_for_script(view.focus)}'
+             f'</script><script type="application/json" id="dgrr-faults">'
+             f"{json_for_script(faults)}</script>"
+             + _VIEW_JS % {"min_scale": MIN_LABEL_PX / LABEL_FONT_PX + 0.02,
+                           "min_px": MIN_LABEL_PX, "count": len(view.nodes),
+                           "font_px": LABEL_FONT_PX})
     html = re.sub(r"<body>", lambda m: "<body>" + header, html, count=1)
-    html = html.replace("</body>", panel + "</body>", 1) if "</body>" in html else html + panel
+    html = html.replace("</body>", tail + "</body>", 1) if "</body>" in html else html + tail
     found = external_resources(html)
     if found:  # pragma: no cover - guards against a pyvis template change
         raise DgrrError(f"graph HTML would load external resources: {found[:3]}")
@@ -151,7 +249,7 @@ def write_graph_html(plan: RepairPlan, path: str, **options: Any) -> GraphView:
     """Write the standalone graph HTML atomically; returns the view that was drawn."""
     view = graph_view(plan, **{k: v for k, v in options.items()
                                if k in ("affected_only", "hide_chain", "node_types", "layout",
-                                        "max_nodes", "physics_limit")})
+                                        "max_nodes", "physics_limit", "label_chars")})
     rest = {k: v for k, v in options.items() if k in ("height", "title")}
     atomic_write_text(path, graph_html(plan, view=view, **rest))
     return view

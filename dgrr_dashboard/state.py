@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +24,25 @@ PROBLEMS = "dgrr_problems"
 FAULT_EDITOR_VERSION = "dgrr_fault_editor_version"
 PLAN_EDITOR_VERSION = "dgrr_plan_editor_version"
 DB = "dgrr_db"
+PLAN_KEYS = "dgrr_plan_keys"  # id(plan) -> (plan, plan_key): a digest is computed once
+SELECTED = "dgrr_selected_node"  # the node the reviewer inspects (graph click, tree, picker)
+_HOOK = "_dgrr_on_change"
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_traces"
 EXAMPLE = "(built-in) spec example: figure1-travel"
+
+
+def on_change(hook: Callable[[], None]) -> None:
+    """Call `hook` after every change of the case, faults, plan or result in this run
+    (the sidebar redraws itself with it)."""
+    st.session_state[_HOOK] = hook
+
+
+def _changed() -> None:
+    hook = st.session_state.get(_HOOK)
+    if hook is not None:
+        hook()
 
 
 def case() -> Case | None:
@@ -40,7 +56,9 @@ def set_case(new: Case, source: str) -> None:
     st.session_state[SOURCE] = source
     st.session_state[LOADED_FAULTS] = list(new.faults)
     st.session_state.pop(PROBLEMS, None)
+    st.session_state.pop(SELECTED, None)
     _reset_downstream()
+    _changed()
 
 
 def set_faults(faults: list[str]) -> None:
@@ -49,6 +67,7 @@ def set_faults(faults: list[str]) -> None:
     assert current is not None
     st.session_state[CASE] = with_faults(current, faults)
     _reset_downstream()
+    _changed()
 
 
 def _reset_downstream() -> None:
@@ -87,10 +106,24 @@ def set_plan(new: RepairPlan | None) -> None:
     else:
         st.session_state[PLAN] = new
     st.session_state[PLAN_EDITOR_VERSION] = st.session_state.get(PLAN_EDITOR_VERSION, 0) + 1
+    _changed()
 
 
 def plan_key(p: RepairPlan) -> str:
-    """A digest of everything a plan decides (for caches and result freshness)."""
+    """A digest of everything a plan decides (for caches and result freshness); computed
+    once per plan object in a session (it costs a JSON dump of every decision)."""
+    held = st.session_state.setdefault(PLAN_KEYS, {})
+    hit = held.get(id(p))
+    if hit is not None and hit[0] is p:
+        return str(hit[1])
+    key = _plan_digest(p)
+    if len(held) > 8:
+        held.clear()
+    held[id(p)] = (p, key)
+    return key
+
+
+def _plan_digest(p: RepairPlan) -> str:
     data = {"case": p.case.case_id, "faults": p.case.faults, "memory": p.memory,
             "steps": p.steps, "edits": [e.model_dump(mode="json") for e in p.edits]}
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
@@ -107,6 +140,7 @@ def result() -> Any:
 def set_result(res: Any, p: RepairPlan) -> None:
     st.session_state[RESULT] = res
     st.session_state[RESULT_KEY] = plan_key(p)
+    _changed()
 
 
 def sample_paths() -> dict[str, Path | None]:

@@ -15,24 +15,34 @@ from dgrr_dashboard.graph_html import graph_html
 from repair_core import RepairPlan
 
 from . import state
+from .text import code, md
+
+_SIDEBAR_SLOT = "_dgrr_sidebar_slot"
 
 
 def page_setup(title: str) -> None:
     st.set_page_config(page_title=f"dgrr · {title}", layout="wide")
+    st.session_state[_SIDEBAR_SLOT] = st.sidebar.empty()
+    state.on_change(sidebar_status)
     sidebar_status()
 
 
 def sidebar_status() -> None:
+    """Draw the working-case summary into the sidebar slot (again after every change of
+    the case, faults, plan or result, so it never lags one run behind)."""
+    slot = st.session_state.get(_SIDEBAR_SLOT)
+    if slot is None:
+        return
     c = state.case()
-    with st.sidebar:
+    with slot.container():
         st.markdown("**Working case**")
         if c is None:
             st.caption("none loaded — start on the Load page")
             return
         p = state.plan()
-        st.caption(f"`{c.case_id}` · {c.domain or 'no domain'} · {len(c.trajectory)} steps · "
-                   f"{len(c.memory)} records")
-        st.caption("faults: " + (", ".join(c.faults) or "none marked"))
+        st.caption(f"{code(c.case_id)} · {md(c.domain or 'no domain')} · "
+                   f"{len(c.trajectory)} steps · {len(c.memory)} records")
+        st.caption("faults: " + (", ".join(code(f) for f in c.faults) or "none marked"))
         if p is not None:
             st.caption(f"plan: {len(p.edits)} reviewer edit(s), replay {len(p.replay_set)} "
                        f"of {len(c.trajectory)} steps")
@@ -56,10 +66,15 @@ def require_plan() -> RepairPlan:
     return p
 
 
-def show_problems(title: str, problems: Sequence[str]) -> None:
-    lines = "\n".join(f"- `{p}`" if "`" not in p else f"- {p}" for p in problems)
-    st.error(f"**{title}** ({len(problems)} problem{'s' if len(problems) != 1 else ''})\n\n"
-             f"{lines}")
+def show_problems(title: str, problems: Sequence[str], hint: str | None = None) -> None:
+    """An error box: `title` (plain text), one line per problem (plain text, since problems
+    quote case values), and an optional `hint` that is not counted as a problem."""
+    lines = "\n".join(f"- {md(p)}" for p in problems)
+    text = (f"**{md(title)}** ({len(problems)} problem{'s' if len(problems) != 1 else ''})"
+            f"\n\n{lines}")
+    if hint:
+        text += f"\n\n{md(hint)}"
+    st.error(text)
 
 
 def answer_diff_html(before: str, after: str) -> tuple[str, str]:
@@ -82,20 +97,120 @@ def answer_diff_html(before: str, after: str) -> tuple[str, str]:
     return " ".join(left), " ".join(right)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _graph_html(key: str, options: tuple[tuple[str, Any], ...], _plan: RepairPlan) -> str:
-    return graph_html(_plan, **dict(options))
+_GRAPHS = "dgrr_graph_html"  # digest -> HTML, in the session (no pickling on every run)
 
 
-def graph_frame(p: RepairPlan, height: int = 700, **options: Any) -> str:
-    """Embed the plan's graph (offline HTML) and return it."""
-    opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
-    html = _graph_html(state.plan_key(p), opts, p)
-    st.iframe(html, height=height)
+def _graph_html(digest: str, options: tuple[tuple[str, Any], ...], plan: RepairPlan) -> str:
+    held: dict[str, str] = st.session_state.setdefault(_GRAPHS, {})
+    html = held.get(digest)
+    if html is None:
+        if len(held) >= 4:
+            held.clear()
+        html = held[digest] = graph_html(plan, **dict(options))
     return html
+
+
+# Room the header (title, search box, legend) takes above the canvas inside the frame.
+_HEADER_PX = 120
+
+
+def graph_frame(p: RepairPlan, height: int = 700, *, key: str = "dgrr_w_graph",
+                selected: str | None = None, **options: Any) -> tuple[str, str | None]:
+    """Embed the plan's graph (offline HTML in dgrr's component) and return the HTML and
+    the id of a node clicked (or found by the search box) since the last run, if any."""
+    from .component import clicked, graph_component
+
+    opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+    opts += (("height", f"{height - _HEADER_PX}px"), ("panel", False))
+    digest = f"{state.plan_key(p)}:{hash(opts)}"
+    html = _graph_html(digest, opts, p)
+    value = graph_component(html, key=key, digest=digest, height=height, selected=selected)
+    return html, clicked(value, f"{key}_seen", st.session_state)
 
 
 def db_url() -> str | None:
     """The approvals database the dashboard writes to (setting on the Approve page,
     else `$DGRR_DB`, else the default file)."""
     return st.session_state.get(state.DB) or os.environ.get("DGRR_DB") or None
+
+
+def node_details_panel(p: RepairPlan, node: str) -> None:
+    """Everything about one node, as plain text: content, status, decision, reason, the
+    path from the fault, premises and dependents, and the replay's cost for a step."""
+    import pandas as pd
+
+    from repair_core.viz import node_detail
+
+    d = node_detail(p, node)
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown(f"{code(d.id)} · {md(d.type)} · class **{md(d.cls)}**"
+                    + (f" · seq {d.seq}" if d.seq is not None else ""))
+        st.text(d.content)
+        if d.extra:
+            st.json(d.extra, expanded=False)
+        st.markdown(f"**Decision:** {md(d.decision or '—')}")
+        st.markdown(f"**Reason:** {md(d.reason or '—')}")
+        if d.path_from_fault:
+            st.markdown("**Path from the fault:** "
+                        + " → ".join(code(x) for x in d.path_from_fault))
+        res = state.result()
+        if res is not None:
+            outcome = next((o for o in res.report.steps if o.id == node), None)
+            if outcome is not None:
+                st.markdown(f"**Replay:** {md(outcome.outcome)} · {outcome.llm_calls} model "
+                            f"call(s) · {outcome.tokens} tokens")
+                if outcome.detail:
+                    st.text(outcome.detail)
+    with right:
+        st.markdown("**Premises** (edges in)")
+        st.dataframe(pd.DataFrame(d.premises, columns=["premise", "label"]), hide_index=True,
+                     width="stretch")
+        st.markdown("**Dependents** (edges out)")
+        st.dataframe(pd.DataFrame(d.dependents, columns=["dependent", "label"]),
+                     hide_index=True, width="stretch")
+
+
+def legend_html() -> str:
+    """The graph legend with colour swatches, the node shapes and the edge styles
+    (static text, escaped all the same)."""
+    from repair_core.viz import EDGE_STYLES, NODE_CLASSES
+
+    def swatch(colour: str, shape: str = "border-radius:50%") -> str:
+        return (f'<span style="display:inline-block;width:12px;height:12px;{shape};'
+                f'background:{escape(colour)};border:1px solid #555;margin-right:4px"></span>')
+
+    classes = "".join(f'<span style="margin-right:14px" title="{escape(meaning)}">'
+                      f"{swatch(colour)}{escape(name)}</span>"
+                      for name, (colour, meaning) in NODE_CLASSES.items())
+    edges = "".join(
+        f'<span style="margin-right:12px" title="{escape(meaning)}"><span style="display:'
+        f'inline-block;width:22px;border-top:2px {"dashed" if dashed else "solid"} '
+        f'{escape(colour)};margin-right:4px;vertical-align:middle"></span>{escape(label)}</span>'
+        for label, (dashed, colour, meaning) in EDGE_STYLES.items())
+    edges += ('<span title="recorded by an importer as inferred, not observed"><span style="'
+              "display:inline-block;width:22px;border-top:2px dotted #4c72b0;margin-right:4px;"
+              'vertical-align:middle"></span>inferred</span>')
+    return (f'<div id="dgrr-page-legend" style="font-size:13px;line-height:1.9">'
+            f"<div><b>Nodes</b> (colour = the plan's decision): {classes}</div>"
+            "<div><b>Shapes</b>: ◆ user turn · ● trajectory step · ■ memory record</div>"
+            f"<div><b>Edges</b> (premise → dependent; hover one in the picture for its "
+            f"label): {edges}</div></div>")
+
+
+PAGE_ROWS = 1000
+
+
+def page_of(rows: Any, key: str, size: int = PAGE_ROWS) -> Any:
+    """The page of `rows` (a DataFrame or a list) the reviewer chose: a table of a large
+    case is sent to the browser one page at a time, with a page picker above it."""
+    n = len(rows)
+    if n <= size:
+        return rows
+    pages = (n + size - 1) // size
+    c1, c2 = st.columns([1, 4])
+    number = int(c1.number_input("Page", min_value=1, max_value=pages, value=1, step=1,
+                                 key=key))
+    start = (number - 1) * size
+    c2.caption(f"rows {start + 1}–{min(start + size, n)} of {n} ({pages} pages of {size})")
+    return rows[start:start + size]

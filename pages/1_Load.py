@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, case_from_parts, parse_case
 
@@ -24,7 +25,7 @@ def _load(build, source: str) -> None:
         st.session_state[state.PROBLEMS] = (source, exc.problems)
         return
     state.set_case(new, source)
-    st.success(f"Loaded case `{new.case_id}` from {source}.")
+    st.success(f"Loaded case {code(new.case_id)} from {md(source)}.")
 
 
 tab_sample, tab_case, tab_pair, tab_trace = st.tabs(
@@ -123,21 +124,21 @@ if state.PROBLEMS in st.session_state:
     show_problems(f"Could not load {source}", problems)
     current = state.case()
     if current is not None:
-        st.info(f"The previous case `{current.case_id}` is still loaded, unchanged.")
+        st.info(f"The previous case {code(current.case_id)} is still loaded, unchanged.")
 
 c = state.case()
 st.divider()
 if c is None:
     st.info("No case loaded yet.")
 else:
-    st.subheader(f"Current case: `{c.case_id}`")
+    st.subheader(f"Current case: {code(c.case_id)}")
     cols = st.columns(5)
-    cols[0].metric("Domain", c.domain or "—")
+    cols[0].metric("Domain", md(c.domain or "—"))
     cols[1].metric("User turns", len(c.session))
     cols[2].metric("Trajectory steps", len(c.trajectory))
     cols[3].metric("Memory records", len(c.memory))
     cols[4].metric("Diagnosed faults", len(c.faults))
-    st.caption(f"Source: {st.session_state.get(state.SOURCE, '?')}")
+    st.caption(f"Source: {md(st.session_state.get(state.SOURCE, '?'))}")
     st.markdown("**Final answer of the failed run**")
     st.text(c.final_answer().text)
     st.markdown("**User turns**")

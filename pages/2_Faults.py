@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.text import code
 from dgrr_dashboard.widgets import page_setup, require_case
 
 page_setup("Faults")
@@ -24,10 +25,15 @@ def _show(value: object) -> str:
     return "" if value is None else value if isinstance(value, str) else json.dumps(value)
 
 
-rows = pd.DataFrame([{"fault": m.id in faults, "id": m.id, "user": m.user_id,
-                      "key": m.key or "", "value": _show(m.value), "status": m.status,
-                      "trust": m.trust, "created": m.created_seq, "text": m.text}
-                     for m in c.memory])
+STORE_TABLE = "dgrr_fault_table"  # the store as a table, built once per case
+_held = st.session_state.get(STORE_TABLE)
+if _held is None or _held[0] is not c:
+    _held = (c, pd.DataFrame([{"fault": m.id in faults, "id": m.id, "user": m.user_id,
+                               "key": m.key or "", "value": _show(m.value), "status": m.status,
+                               "trust": m.trust, "created": m.created_seq, "text": m.text}
+                              for m in c.memory]))
+    st.session_state[STORE_TABLE] = _held
+rows = _held[1]
 
 f1, f2, f3, f4 = st.columns([2, 2, 2, 1])
 text = f1.text_input("Search text, key or value", key="dgrr_w_fault_search")
@@ -77,14 +83,14 @@ with st.expander("Mark or unmark by id"):
 
 loaded = set(st.session_state.get(state.LOADED_FAULTS, []))
 if faults != loaded:
-    st.info(f"Changed from the loaded case's faults ({', '.join(sorted(loaded)) or 'none'}).")
+    st.info(f"Changed from the loaded case's faults ({', '.join(code(f) for f in sorted(loaded)) or 'none'}).")
 if not faults:
     st.warning("No fault is marked: nothing is affected and the plan keeps everything.")
 else:
     p = state.plan()
     assert p is not None
     a = p.analysis
-    st.success(f"{len(faults)} fault(s) marked: {', '.join(sorted(faults))}. They reach "
+    st.success(f"{len(faults)} fault(s) marked: {', '.join(code(f) for f in sorted(faults))}. They reach "
                f"{len(a.affected)} nodes; {len(a.supported)} are kept by independent support; "
                f"the plan replays {len(p.replay_set)} of {len(c.trajectory)} steps.")
 st.page_link("pages/3_Graph.py", label="Next: see what the faults reached", icon="➡️")

@@ -1,20 +1,28 @@
-"""Graph: the typed dependency graph coloured by the plan, with filters and node details."""
+"""Graph: the typed dependency graph coloured by the plan; click a node (or find it with
+the search box in the picture, or pick it below) to see its details in the page."""
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from dgrr_dashboard.widgets import graph_frame, page_setup, require_plan
+from dgrr_dashboard import state
+from dgrr_dashboard.text import md
+from dgrr_dashboard.widgets import (
+    graph_frame,
+    legend_html,
+    node_details_panel,
+    page_setup,
+    require_plan,
+)
 from repair_core._case import STEP_TYPES
-from repair_core.viz import NEIGHBOURHOOD_LIMIT, graph_view, legend, node_detail
+from repair_core.viz import NEIGHBOURHOOD_LIMIT, graph_view
 
 page_setup("Graph")
 st.title("3 · Dependency graph")
 st.write("Edges point from a premise to what depends on it. Colours say what the plan "
          "decided; dashed grey edges are execution order (`chain`) and never carry a fault. "
-         "Hover a node for its details, click it to show them under the picture, or pick it "
-         "below.")
+         "Hover a node or an edge for its details; click a node, or find it with the search "
+         "box in the picture, to show everything about it below.")
 
 p = require_plan()
 types_all = ["turn", "record", *STEP_TYPES]
@@ -26,43 +34,45 @@ layout = c4.radio("Layout", ["timeline", "force"], key="dgrr_w_g_layout", horizo
 
 options = {"affected_only": affected_only, "hide_chain": hide_chain, "layout": layout,
            "node_types": None if set(types) == set(types_all) else sorted(types)}
-view = graph_view(p, **options)  # type: ignore[arg-type]
+VIEWS = "dgrr_graph_views"  # (plan key, options) -> view: a view of a big case costs seconds
+views = st.session_state.setdefault(VIEWS, {})
+vkey = (state.plan_key(p), tuple(sorted((k, str(v)) for k, v in options.items())))
+view = views.get(vkey)
+if view is None:
+    if len(views) > 4:
+        views.clear()
+    view = views[vkey] = graph_view(p, **options)  # type: ignore[arg-type]
 st.caption(f"Showing {len(view.nodes)} of {view.total_nodes} nodes and {len(view.edges)} edges"
            f" · physics {'on' if view.physics else 'off'}")
 if view.note:
-    st.info(view.note)
+    st.info(md(view.note))
 if view.total_nodes > NEIGHBOURHOOD_LIMIT:
     st.caption("Large graph: only the affected neighbourhood is drawn.")
-html = graph_frame(p, height=760, **options)
-st.download_button("Download this picture as standalone HTML", html,
-                   file_name=f"{p.case.case_id}-graph.html", mime="text/html",
-                   key="dgrr_w_g_download")
+st.html(legend_html())
 
-with st.expander("Legend"):
-    st.dataframe(pd.DataFrame(legend()), hide_index=True, width="stretch")
+ids = [n.id for n in view.nodes] or list(p.analysis.graph.nodes)
+html, hit = graph_frame(p, height=760, key="dgrr_w_g_component",
+                        selected=st.session_state.get(state.SELECTED), **options)
+if hit is not None and hit in p.analysis.graph:
+    st.session_state[state.SELECTED] = hit
+    if hit in ids:
+        st.session_state["dgrr_w_g_node"] = hit
+st.download_button("Download this picture as standalone HTML", html,
+                   file_name=f"{''.join(ch for ch in p.case.case_id if ch.isalnum() or ch in '-_')[:80] or 'case'}-graph.html",
+                   mime="text/html", key="dgrr_w_g_download")
 
 st.subheader("Node details")
-ids = [n.id for n in view.nodes] or list(p.analysis.graph.nodes)
-default = next((i for i, n in enumerate(ids) if n in p.case.faults), 0)
-node = st.selectbox("Node", ids, index=default, key="dgrr_w_g_node",
+if st.session_state.get("dgrr_w_g_node") not in ids:
+    chosen = st.session_state.get(state.SELECTED)
+    st.session_state["dgrr_w_g_node"] = (
+        chosen if chosen in ids else next((n for n in ids if n in p.case.faults), ids[0]))
+
+
+def _picked() -> None:
+    st.session_state[state.SELECTED] = st.session_state["dgrr_w_g_node"]
+
+
+node = st.selectbox("Node", ids, key="dgrr_w_g_node", on_change=_picked,
                     format_func=lambda n: f"{n} · {p.analysis.graph.nodes[n]['type']}")
-d = node_detail(p, node)
-left, right = st.columns([3, 2])
-with left:
-    st.markdown(f"**{d.id}** · {d.type} · class **{d.cls}**"
-                + (f" · seq {d.seq}" if d.seq is not None else ""))
-    st.text(d.content)
-    if d.extra:
-        st.json(d.extra, expanded=False)
-    st.markdown(f"**Decision:** {d.decision or '—'}")
-    st.markdown(f"**Reason:** {d.reason or '—'}")
-    if d.path_from_fault:
-        st.markdown("**Path from the fault:** " + " → ".join(f"`{x}`" for x in d.path_from_fault))
-with right:
-    st.markdown("**Premises** (edges in)")
-    st.dataframe(pd.DataFrame(d.premises, columns=["premise", "label"]), hide_index=True,
-                 width="stretch")
-    st.markdown("**Dependents** (edges out)")
-    st.dataframe(pd.DataFrame(d.dependents, columns=["dependent", "label"]), hide_index=True,
-                 width="stretch")
+node_details_panel(p, node)
 st.page_link("pages/4_Plan.py", label="Next: review the plan", icon="➡️")

@@ -6,7 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.widgets import page_setup, require_plan, show_problems
+from dgrr_dashboard.text import code
+from dgrr_dashboard.widgets import page_of, page_setup, require_plan, show_problems
 from repair_core import PlanEditError, apply_edits, plan_diff
 
 page_setup("Plan")
@@ -28,12 +29,27 @@ m[1].metric("Kept by support", len(a.supported))
 m[2].metric("Unsupported", len(a.unsupported))
 m[3].metric("Replayed steps", len(p.replay_set))
 m[4].metric("Replay ratio", f"{len(p.replay_set) / max(len(c.trajectory), 1):.3f}")
-st.markdown("**Replay order:** " + " → ".join(f"`{s}`" for s in p.replay_order()))
+st.markdown("**Replay order:** " + " → ".join(code(s) for s in p.replay_order()))
 
 MEMORY_ACTIONS = ["keep", "delete", "quarantine", "restore"]
 STEP_ACTIONS = ["keep", "invalidate", "replay", "refresh"]
-texts = {**{m.id: m.text for m in c.memory}, **{s.id: s.text for s in c.trajectory}}
-kinds = {**{m.id: "record" for m in c.memory}, **{s.id: s.type for s in c.trajectory}}
+PICK_LIMIT = 5000
+INDEX = "dgrr_plan_index"  # (case, plan key) -> texts, kinds, picker choices: built once
+_index = st.session_state.get(INDEX)
+if _index is None or _index[0] is not c or _index[1] != state.plan_key(p):
+    texts = {**{m.id: m.text for m in c.memory}, **{s.id: s.text for s in c.trajectory}}
+    kinds = {**{m.id: "record" for m in c.memory}, **{s.id: s.type for s in c.trajectory}}
+    # On a large case the picker lists the affected nodes and the changed decisions (a list
+    # of 100k options costs a second on every run); any other id can be typed.
+    if len(kinds) <= PICK_LIMIT:
+        choices = list(kinds)
+    else:
+        choices = [n for n in kinds if n in a.affected
+                   or (p.memory.get(n) or p.steps.get(n))
+                   != (computed.memory.get(n) or computed.steps.get(n))][:PICK_LIMIT]
+    _index = (c, state.plan_key(p), texts, kinds, choices)
+    st.session_state[INDEX] = _index
+_, _, texts, kinds, choices = _index
 
 
 def apply(edits: dict[str, str], force: bool, comment: str) -> None:
@@ -43,11 +59,14 @@ def apply(edits: dict[str, str], force: bool, comment: str) -> None:
     try:
         new = apply_edits(p, edits, force=force, comment=comment.strip() or None)
     except PlanEditError as exc:
-        show_problems("Edit refused", exc.problems)
+        # The library appends how to override as a last line; it is a hint, not a problem.
+        hints = [x for x in exc.problems if x.startswith("(apply with force")]
+        show_problems("Edit refused", [x for x in exc.problems if x not in hints],
+                      hint="Tick Override and give a comment to force it." if hints else None)
         return
     state.set_plan(new)
     st.session_state["dgrr_plan_flash"] = f"Applied {len(edits)} edit(s): " + ", ".join(
-        f"{k} → {v}" for k, v in edits.items())
+        f"{code(k)} → {v}" for k, v in edits.items())
     st.rerun()
 
 
@@ -57,36 +76,54 @@ if "dgrr_plan_flash" in st.session_state:
 st.subheader("Change one decision")
 with st.form("dgrr_w_edit_form"):
     e1, e2 = st.columns(2)
-    node = e1.selectbox("Record or step", list(kinds), key="dgrr_w_edit_node",
+    node = e1.selectbox("Record or step", choices, key="dgrr_w_edit_node",
                         format_func=lambda n: f"{n} · {kinds[n]} · now {p.memory.get(n) or p.steps.get(n)}")
     action = e2.selectbox("New decision", [*STEP_ACTIONS, "delete", "quarantine", "restore"],
                           key="dgrr_w_edit_action")
+    typed = (st.text_input("…or any other id", key="dgrr_w_edit_typed")
+             if len(kinds) > PICK_LIMIT else "")
     comment = st.text_input("Comment (why)", key="dgrr_w_edit_comment")
     force = st.checkbox("Override an invariant (needs a comment)", key="dgrr_w_edit_force")
     submitted = st.form_submit_button("Apply edit", type="primary")
 if submitted:
-    apply({node: action}, force, comment)
+    target = typed.strip() or node
+    if target not in kinds:
+        show_problems("Edit refused", [f"id: no record or step '{target}' in this case"])
+    else:
+        apply({target: action}, force, comment)
 
 st.subheader("All decisions")
 only = st.checkbox("Only affected nodes and changed decisions", key="dgrr_w_plan_only",
                    value=len(kinds) > 2000, help="on by default for cases over 2,000 nodes")
-rows = []
-for nid, act in [*p.memory.items(), *p.steps.items()]:
-    before = computed.memory.get(nid) or computed.steps.get(nid)
-    if only and nid not in a.affected and act == before:
-        continue
-    rows.append({"id": nid, "type": kinds[nid], "text": texts[nid][:90], "computed": before,
-                 "decision": act, "reason": p.reasons.get(nid, "unaffected")})
-table = pd.DataFrame(rows)
-editor_key = f"dgrr_plan_editor_{st.session_state.get(state.PLAN_EDITOR_VERSION, 0)}_{int(only)}"
+TABLES = "dgrr_plan_tables"  # (plan key, filter) -> decisions table, built once
+tables = st.session_state.setdefault(TABLES, {})
+tkey = (state.plan_key(p), state.plan_key(computed), only)
+table = tables.get(tkey)
+if table is None:
+    rows = []
+    for nid, act in [*p.memory.items(), *p.steps.items()]:
+        before = computed.memory.get(nid) or computed.steps.get(nid)
+        if only and nid not in a.affected and act == before:
+            continue
+        rows.append({"id": nid, "type": kinds[nid], "text": texts[nid][:90], "computed": before,
+                     "decision": act, "reason": p.reasons.get(nid, "unaffected")})
+    table = pd.DataFrame(rows, columns=["id", "type", "text", "computed", "decision", "reason"])
+    tables.clear()
+    tables[tkey] = table
+full_table = table
+table = page_of(full_table, "dgrr_w_plan_page").reset_index(drop=True)
+page_no = st.session_state.get("dgrr_w_plan_page", 1) if len(full_table) > len(table) else 1
+editor_key = (f"dgrr_plan_editor_{st.session_state.get(state.PLAN_EDITOR_VERSION, 0)}"
+              f"_{int(only)}_{page_no}")
 edited = st.data_editor(
     table, key=editor_key, hide_index=True, width="stretch",
     disabled=["id", "type", "text", "computed", "reason"],
     column_config={"decision": st.column_config.SelectboxColumn(
         "decision", options=[*MEMORY_ACTIONS, "invalidate", "replay", "refresh"], required=True),
         "reason": st.column_config.TextColumn("reason", width="large")})
-changed = {str(r["id"]): str(e["decision"]) for r, (_, e) in zip(rows, edited.iterrows(), strict=True)
-           if e["decision"] != r["decision"]}
+differs = edited["decision"].to_numpy() != table["decision"].to_numpy()
+changed = {str(i): str(d) for i, d in zip(table["id"][differs], edited["decision"][differs],
+                                           strict=True)}
 t1, t2 = st.columns([1, 3])
 table_force = t2.checkbox("Override invariants for the table edits (uses the comment above)",
                           key="dgrr_w_table_force")

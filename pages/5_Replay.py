@@ -6,10 +6,12 @@ import json
 import time
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.widgets import page_setup, require_plan, show_problems
+from dgrr_dashboard.text import code, md
+from dgrr_dashboard.widgets import page_of, page_setup, require_plan, show_problems
 from repair_core import repair
 from repair_core.model import ModelClient
 from repair_core.tools import default_registry
@@ -41,6 +43,13 @@ def _unavailable_tools() -> list[Any]:
     return out
 
 
+def _row(item: Any) -> dict[str, Any]:
+    """One report item as a table row (nested values as JSON text)."""
+    data = item.model_dump(mode="json") if hasattr(item, "model_dump") else dict(item)
+    return {k: v if isinstance(v, str | int | float | bool) or v is None else json.dumps(v)
+            for k, v in data.items()}
+
+
 m1, m2 = st.columns([2, 2])
 model = m1.text_input("Model", value="dgrr/reference", key="dgrr_w_model",
                       help="dgrr/reference (offline), or e.g. openai/gpt-4o, ollama/llama3")
@@ -62,9 +71,16 @@ if missing:
     st.caption("These actions call tools this installation cannot run. Give the output the "
                "tool would return now (JSON, or plain text); left empty, the step is reported "
                "as needing an observation.")
+    last = st.session_state.get(state.RESULT)
+    # The replayed call's arguments (from the last replay) are what the tool must answer;
+    # before any replay, the failed run's arguments are all there is.
+    replayed_args = ({n.step: n.args for n in last.report.needs_observation}
+                     if last is not None else {})
     for s in missing:
-        raw = st.text_area(f"{s.id}: {getattr(s, 'tool', '')}({json.dumps(getattr(s, 'args', {}))})",
-                           key=f"dgrr_w_obs_{s.id}")
+        args = replayed_args.get(s.id, getattr(s, "args", {}))
+        which = "replayed call" if s.id in replayed_args else "failed run's call"
+        raw = st.text_area(md(f"{s.id}: {getattr(s, 'tool', '')}({json.dumps(args)}) — "
+                              f"{which}"), key=f"dgrr_w_obs_{s.id}")
         if raw.strip():
             try:
                 observations[s.id] = json.loads(raw)
@@ -72,7 +88,7 @@ if missing:
                 observations[s.id] = raw
 
 st.markdown(f"Replays **{len(p.replay_set)}** of {len(c.trajectory)} steps: "
-            + " → ".join(f"`{x}`" for x in p.replay_order()))
+            + " → ".join(code(x) for x in p.replay_order()))
 run = st.button("Run replay", type="primary", key="dgrr_w_run_replay")
 if run:
     bar = st.progress(0.0, text="starting…")
@@ -111,15 +127,16 @@ if res is not None:
     k[2].metric("Tokens", cost.tokens)
     k[3].metric("Replay ratio", f"{cost.replay_ratio:.3f}")
     st.markdown("**Corrected answer**")
-    st.success(res.answer if res.answer is not None else "(answer generation failed)")
-    st.caption(f"Original: {res.original_answer}")
+    st.success(md(res.answer) if res.answer is not None else "(answer generation failed)")
+    st.caption(f"Original: {md(res.original_answer)}")
     rep = res.report
     for key, title in (("failures", "Failures"), ("needs_observation", "Needs an observation"),
                        ("skipped_writes", "Skipped writes")):
         items = getattr(rep, key, None) or []
         if items:
-            st.warning(f"**{title}**")
-            st.json([i.model_dump(mode="json") if hasattr(i, "model_dump") else i for i in items])
+            st.warning(f"**{title}** ({len(items)})")
+            st.dataframe(pd.DataFrame([_row(i) for i in items]), hide_index=True,
+                         width="stretch")
     # Effects of the failed run the repair could not undo, and the world ledger: plain
     # text and tables only (tool names, arguments and reasons come from the case).
     if res.needs_human:
@@ -138,8 +155,18 @@ if res is not None:
                        "args": json.dumps(w.args, ensure_ascii=False, default=str),
                        "detail": w.detail} for w in rep.world],
                      hide_index=True, width="stretch")
-    st.dataframe([s.model_dump(mode="json") for s in rep.steps], hide_index=True,
-                 width="stretch")
+    held = st.session_state.get("dgrr_replay_steps")  # built once per result
+    if held is None or held[0] is not res:
+        held = (res, [s.model_dump(mode="json") for s in rep.steps])
+        st.session_state["dgrr_replay_steps"] = held
+    steps = held[1]
+    changed_only = st.checkbox("Changed steps only", value=True, key="dgrr_w_replay_changed",
+                               help="hide the steps the replay kept as they were")
+    shown = [s for s in steps if s["outcome"] != "kept"] if changed_only else steps
+    st.caption(f"{len(shown)} of {len(steps)} steps shown")
+    st.dataframe(pd.DataFrame(page_of(shown, "dgrr_w_replay_page"),
+                              columns=list(steps[0]) if steps else None),
+                 hide_index=True, width="stretch")
     st.page_link("pages/6_Compare.py", label="Next: compare before and after", icon="➡️")
 elif state.RESULT in st.session_state:
     st.info("The plan changed since the last replay; run it again.")

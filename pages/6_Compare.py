@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.widgets import answer_diff_html, page_setup, require_plan
+from dgrr_dashboard.widgets import answer_diff_html, page_of, page_setup, require_plan
 
 page_setup("Compare")
 st.title("6 · Compare before and after")
@@ -36,56 +36,85 @@ with a2:
     else:
         st.html(f'<div id="dgrr-answer-after">{right_html}</div>')
 
+def _memory_table() -> pd.DataFrame:
+    if res is not None:
+        changes = res.report.store_changes
+        change_of = {}
+        for kind in ("deleted", "quarantined", "restored", "added", "retired"):
+            for rid in getattr(changes, kind, None) or []:
+                change_of[rid] = kind
+        active_after = {m.id: m for m in res.store.active}
+        quarantine_after = {m.id: m for m in res.store.quarantine}
+    else:
+        change_of = {rid: {"delete": "deleted", "quarantine": "quarantined",
+                           "restore": "restored"}[d] for rid, d in p.memory.items() if d != "keep"}
+        active_after = {m.id: m for m in c.memory
+                        if (m.status == "active" and p.memory[m.id] == "keep")
+                        or p.memory[m.id] == "restore"}
+        quarantine_after = {m.id: m for m in c.memory if p.memory[m.id] == "quarantine"}
+    records = {m.id: m for m in c.memory}
+    rows = []
+    for rid in [*records, *[r for r in active_after if r not in records]]:
+        old = records.get(rid)
+        new = active_after.get(rid) or quarantine_after.get(rid)
+        status_after = ("active" if rid in active_after else "quarantine" if rid in quarantine_after
+                        else "gone")
+        rows.append({"id": rid, "change": change_of.get(rid, "added" if old is None else "kept"),
+                     "before": old.status if old else "—", "after": status_after,
+                     "text before": old.text if old else "", "text after": new.text if new else ""})
+    mem = pd.DataFrame(rows)
+    order = {"deleted": 0, "quarantined": 1, "restored": 2, "added": 3, "retired": 4, "kept": 5}
+    mem = mem.sort_values("change", key=lambda s: s.map(order), kind="stable")
+    return mem
+
+
+def _trajectory_rows() -> list[dict[str, Any]]:
+    if res is not None:
+        new_steps = {s.id: s for s in res.trajectory.trajectory}
+        outcome = {o.id: (o.outcome, o.detail) for o in res.report.steps}
+    else:
+        new_steps = {}
+        outcome = {}
+    plan_word = {"keep": "kept", "invalidate": "invalidated", "replay": "replayed",
+                 "refresh": "refreshed"}
+    traj = []
+    for s in c.steps_in_order():
+        what, detail = outcome.get(s.id, (plan_word[p.steps[s.id]] + ("" if res else " (planned)"), ""))
+        new = new_steps.get(s.id)
+        traj.append({"seq": s.seq, "id": s.id, "type": s.type, "outcome": what,
+                     "old output": s.text,
+                     "new output": new.text if new is not None and what in ("replayed", "refreshed")
+                     else "", "detail": detail or ""})
+    return traj
+
+
+TABLES = "dgrr_compare_tables"  # (plan key, result) -> both tables, built once
+_key = (state.plan_key(p), id(res) if res is not None else None)
+_held = st.session_state.get(TABLES)
+if _held is None or _held[0] != _key:
+    _held = (_key, _memory_table(), _trajectory_rows())
+    st.session_state[TABLES] = _held
+_, mem, traj = _held
+
 st.subheader("Memory store")
-if res is not None:
-    changes = res.report.store_changes
-    change_of = {}
-    for kind in ("deleted", "quarantined", "restored", "added", "retired"):
-        for rid in getattr(changes, kind, None) or []:
-            change_of[rid] = kind
-    active_after = {m.id: m for m in res.store.active}
-    quarantine_after = {m.id: m for m in res.store.quarantine}
-else:
-    change_of = {rid: {"delete": "deleted", "quarantine": "quarantined",
-                       "restore": "restored"}[d] for rid, d in p.memory.items() if d != "keep"}
-    active_after = {m.id: m for m in c.memory
-                    if (m.status == "active" and p.memory[m.id] == "keep")
-                    or p.memory[m.id] == "restore"}
-    quarantine_after = {m.id: m for m in c.memory if p.memory[m.id] == "quarantine"}
-records = {m.id: m for m in c.memory}
-rows = []
-for rid in [*records, *[r for r in active_after if r not in records]]:
-    old = records.get(rid)
-    new = active_after.get(rid) or quarantine_after.get(rid)
-    status_after = ("active" if rid in active_after else "quarantine" if rid in quarantine_after
-                    else "gone")
-    rows.append({"id": rid, "change": change_of.get(rid, "added" if old is None else "kept"),
-                 "before": old.status if old else "—", "after": status_after,
-                 "text before": old.text if old else "", "text after": new.text if new else ""})
-mem = pd.DataFrame(rows)
-order = {"deleted": 0, "quarantined": 1, "restored": 2, "added": 3, "retired": 4, "kept": 5}
-mem = mem.sort_values("change", key=lambda s: s.map(order), kind="stable")
 counts = mem["change"].value_counts()
 st.caption(" · ".join(f"{n} {k}" for k, n in counts.items()))
-st.dataframe(mem, hide_index=True, width="stretch")
+st.caption("deleted: left the active store (the faults) · quarantined: kept for audit, never "
+           "retrieved · restored: back in the active store · added: written by a replayed "
+           "step · retired: superseded or deleted by a replayed step · kept: unchanged")
+mem_changed = st.checkbox("Changed records only", value=len(mem) > 200,
+                          key="dgrr_w_cmp_mem_changed",
+                          help="on by default for stores over 200 records")
+if mem_changed:
+    mem = mem[mem["change"] != "kept"]
+st.dataframe(page_of(mem, "dgrr_w_cmp_mem_page"), hide_index=True, width="stretch")
 
 st.subheader("Trajectory")
-steps = {s.id: s for s in c.trajectory}
-if res is not None:
-    new_steps = {s.id: s for s in res.trajectory.trajectory}
-    outcome = {o.id: (o.outcome, o.detail) for o in res.report.steps}
-else:
-    new_steps = {}
-    outcome = {}
-plan_word = {"keep": "kept", "invalidate": "invalidated", "replay": "replayed",
-             "refresh": "refreshed"}
-traj = []
-for s in c.steps_in_order():
-    what, detail = outcome.get(s.id, (plan_word[p.steps[s.id]] + ("" if res else " (planned)"), ""))
-    new = new_steps.get(s.id)
-    traj.append({"seq": s.seq, "id": s.id, "type": s.type, "outcome": what,
-                 "old output": s.text,
-                 "new output": new.text if new is not None and what in ("replayed", "refreshed")
-                 else "", "detail": detail or ""})
-st.dataframe(pd.DataFrame(traj), hide_index=True, width="stretch")
+traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
+                           key="dgrr_w_cmp_traj_changed",
+                           help="hide kept steps; on by default for runs over 200 steps")
+if traj_changed:
+    traj = [t for t in traj if not str(t["outcome"]).startswith("kept")]
+st.dataframe(pd.DataFrame(page_of(traj, "dgrr_w_cmp_traj_page")), hide_index=True,
+             width="stretch")
 st.page_link("pages/7_Approve.py", label="Next: approve or reject", icon="➡️")

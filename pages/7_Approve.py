@@ -1,19 +1,21 @@
-"""Approve: record the reviewer's decision (append-only), see the history, export."""
+"""Approve: see what the repair does, acknowledge each warning, record the reviewer's
+decision once (append-only), see the history, export."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.widgets import db_url, page_setup, require_plan, show_problems
+from dgrr_dashboard.text import code, md
+from dgrr_dashboard.widgets import answer_diff_html, db_url, page_setup, require_plan, show_problems
 from repair_core import DgrrError
 from repair_core.approvals import (
     ApprovalStore,
     approval_hashes,
+    approval_summary,
     markdown_report,
     record_decision,
     repaired_store,
@@ -34,7 +36,7 @@ with st.expander("Approvals database"):
                            help="Empty: $DGRR_DB, else ~/.dgrr/approvals.db. Any SQLAlchemy URL works, "
                                 "e.g. postgresql://user@host/dgrr.")
     st.session_state[state.DB] = url_in.strip() or None
-    st.caption(f"Writing to `{resolve_db_url(db_url())}` (append-only).")
+    st.caption(f"Writing to {code(resolve_db_url(db_url()))} (append-only).")
 
 
 @st.cache_resource(show_spinner=False)
@@ -48,37 +50,84 @@ except DgrrError as exc:
     show_problems("Cannot open the approvals database", [str(exc)])
     st.stop()
 
-@st.cache_data(show_spinner=False, max_entries=8)
-def _signed(key: str, _plan: Any, _res: Any) -> tuple[str, str, str, str]:
-    """Hashes and JSON exports of one plan and result (key: plan digest + result id)."""
-    inputs, outputs = approval_hashes(_plan, _res)
-    return (inputs, outputs, json.dumps(repaired_store(_plan, _res), indent=1),
-            json.dumps(repaired_trajectory(_plan, _res), indent=1))
+# What is signed, computed once per plan and result in the session (hashing a large case
+# takes seconds; a rerun of this page, or recording, must not redo it).
+SIGNED = "dgrr_signed"
+sign_key = f"{state.plan_key(p)}:{id(res) if res is not None else 'none'}"
+held = st.session_state.get(SIGNED)
+if held is None or held[0] != sign_key:
+    with st.spinner("Hashing the case, the plan and the result…"):
+        held = (sign_key, approval_hashes(p, res), approval_summary(p, res))
+    st.session_state[SIGNED] = held
+_, (inputs, outputs), summary = held
 
-
-inputs, outputs, store_json, trajectory_json = _signed(
-    f"{state.plan_key(p)}:{id(res) if res is not None else 'none'}", p, res)
-st.markdown(f"Case `{p.case.case_id}` · {len(p.edits)} plan edit(s)"
+st.markdown(f"Case {code(p.case.case_id)} · {len(p.edits)} plan edit(s)"
             + (" (some override an invariant)" if p.forced else "")
             + f" · replay: {'done' if res is not None else 'not run'}")
-st.caption(f"inputs sha256 `{inputs}` · outputs sha256 `{outputs}`")
-if res is None:
-    st.warning("This plan has not been replayed: you would approve the plan only.")
+
+st.subheader("What you approve")
+before, after = answer_diff_html(summary.answer_before, summary.answer_after or "")
+a1, a2 = st.columns(2)
+with a1:
+    st.markdown("**Answer before (failed run)**")
+    st.html(f'<div id="dgrr-approve-before">{before}</div>')
+with a2:
+    st.markdown("**Answer after the repair**")
+    if summary.answer_after is None:
+        st.caption("(no corrected answer)")
+    else:
+        st.html(f'<div id="dgrr-approve-after">{after}</div>')
+
+s1, s2 = st.columns(2)
+with s1:
+    st.markdown("**Store operations**")
+    st.dataframe(pd.DataFrame([{"operation": k, "records": len(v), "ids": ", ".join(v[:50])
+                                + (" …" if len(v) > 50 else "")}
+                               for k, v in summary.store.items()],
+                              columns=["operation", "records", "ids"]),
+                 hide_index=True, width="stretch", key="dgrr_w_sum_store")
+with s2:
+    st.markdown("**Steps**" + ("" if summary.replayed else " (planned, not replayed)"))
+    st.dataframe(pd.DataFrame([{"outcome": k, "steps": len(v), "ids": ", ".join(v[:50])
+                                + (" …" if len(v) > 50 else "")}
+                               for k, v in summary.steps.items()],
+                              columns=["outcome", "steps", "ids"]),
+                 hide_index=True, width="stretch", key="dgrr_w_sum_steps")
+st.markdown("**Irreversible effects** (external effects the rollback does not undo)")
+if summary.irreversible_effects:
+    st.text("\n".join(summary.irreversible_effects))
+else:
+    st.caption("none reported" if summary.replayed else "unknown until the plan is replayed")
+
+acknowledged = True
+if summary.warnings:
+    st.markdown(f"**Warnings** — tick each one to confirm you have read it; an approval "
+                f"needs all {len(summary.warnings)}.")
+    for i, warning in enumerate(summary.warnings):
+        ticked = st.checkbox(md(warning), key=f"dgrr_w_ack_{sign_key}_{i}")
+        acknowledged = acknowledged and ticked
+st.caption(f"inputs sha256 {code(inputs)} · outputs sha256 {code(outputs)}")
 
 with st.form("dgrr_w_approve_form"):
     reviewer = st.text_input("Reviewer", key="dgrr_w_reviewer")
     decision = st.radio("Decision", ["approve", "reject"], horizontal=True, key="dgrr_w_decision")
-    comment = st.text_area("Comment", key="dgrr_w_comment")
+    comment = st.text_area("Comment (a rejection needs a reason)", key="dgrr_w_comment")
     submitted = st.form_submit_button("Record decision", type="primary")
 if submitted:
-    try:
-        rec = record_decision(store, p, reviewer=reviewer, decision=decision, comment=comment,
-                              result=res)
-    except DgrrError as exc:
-        show_problems("Not recorded", str(exc).splitlines()[1:] or [str(exc)])
+    if decision == "approve" and not acknowledged:
+        show_problems("Not recorded", ["acknowledge every warning above before approving"]
+                      + ([] if reviewer.strip() else ["reviewer: a reviewer name is required"]))
     else:
-        st.success(f"Recorded #{rec.id}: {rec.decision} by {rec.reviewer} at "
-                   f"{rec.created_at:%Y-%m-%d %H:%M:%S} UTC.")
+        try:
+            rec = record_decision(store, p, reviewer=reviewer, decision=decision,
+                                  comment=comment, result=res, hashes=(inputs, outputs))
+        except DgrrError as exc:
+            lines = str(exc).splitlines()
+            show_problems("Not recorded", [x.strip().removeprefix("- ") for x in lines[1:]]
+                          or lines)
+        else:
+            st.success(f"Recorded #{rec.id}: {rec.decision} by {md(rec.reviewer)} at "
+                       f"{rec.created_at:%Y-%m-%d %H:%M:%S} UTC.")
 
 st.subheader("History")
 chain = store.verify()
@@ -97,18 +146,24 @@ else:
         "reviewer": r.reviewer, "decision": r.decision, "comment": r.comment,
         "edits": ", ".join(f"{e['node']}→{e['action']}" for e in r.plan_edits),
         "forced": r.forced, "inputs": r.inputs_sha256[:12], "outputs": r.outputs_sha256[:12]}
-        for r in rows]), hide_index=True, width="stretch")
+        for r in rows]), hide_index=True, width="stretch", key="dgrr_w_history")
 
 st.subheader("Export")
 cid = p.case.case_id
+safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in cid)[:80] or "case"
 x1, x2, x3 = st.columns(3)
-x1.download_button("Repaired store (JSON)", store_json,
-                   file_name=f"{cid}-store.json", mime="application/json",
-                   key="dgrr_w_dl_store")
-x2.download_button("Trajectory (JSON)", trajectory_json,
-                   file_name=f"{cid}-trajectory.json", mime="application/json",
-                   key="dgrr_w_dl_traj")
+# Each export is built when its button is clicked, not on every run of the page.
+
+x1.download_button("Repaired store (JSON)",
+                   lambda: json.dumps(repaired_store(p, res), indent=1),
+                   file_name=f"{safe}-store.json", mime="application/json",
+                   key="dgrr_w_dl_store", on_click="ignore")
+x2.download_button("Trajectory (JSON)",
+                   lambda: json.dumps(repaired_trajectory(p, res), indent=1),
+                   file_name=f"{safe}-trajectory.json", mime="application/json",
+                   key="dgrr_w_dl_traj", on_click="ignore")
 x3.download_button("Report (Markdown)",
-                   markdown_report(p, res, store.history(case_id=cid, limit=50),
-                                   hashes=(inputs, outputs)),
-                   file_name=f"{cid}-report.md", mime="text/markdown", key="dgrr_w_dl_report")
+                   lambda: markdown_report(p, res, store.history(case_id=cid, limit=50),
+                                           hashes=(inputs, outputs)),
+                   file_name=f"{safe}-report.md", mime="text/markdown", key="dgrr_w_dl_report",
+                   on_click="ignore")

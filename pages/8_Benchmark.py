@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, DgrrError
 from repair_core.bench import METHOD_LABELS, load_results, run_bench
@@ -61,7 +62,7 @@ try:
     results = load_results(out) if (out / "results").is_dir() else []
 except (ValueError, OSError) as exc:
     results = []
-    st.warning(f"Could not read results in `{out}`: {exc}")
+    st.warning(f"Could not read results in {code(out)}: {md(exc)}")
 recovered = pd.DataFrame([{"case_id": r.case_id, "method": r.method, "recovered": r.recovered}
                           for r in results])
 if not recovered.empty:
@@ -97,7 +98,7 @@ if o2.button("Open", key="dgrr_w_b_open", disabled=pick is None):
     except CaseError as exc:
         show_problems(f"Could not load {pick}", exc.problems)
     else:
-        st.success(f"Opened `{state.case().case_id}`.")  # type: ignore[union-attr]
+        st.success(f"Opened {code(state.case().case_id)}.")  # type: ignore[union-attr]
         st.page_link("pages/3_Graph.py", label="See its graph", icon="➡️")
 
 st.subheader("Run methods on the selection")
@@ -125,7 +126,7 @@ if st.button(f"Run {len(methods)} method(s) on {len(shown)} case(s)", key="dgrr_
 
 st.subheader("Metrics")
 if not results:
-    st.caption(f"No results in `{out}` yet.")
+    st.caption(f"No results in {code(out)} yet.")
 else:
     from repair_core.bench import summaries, summarise_by
 

@@ -203,3 +203,133 @@ def test_cli_and_library_sign_the_same_replay_result(tmp_path, capsys):
     [rec] = ApprovalStore(db).history()
     assert (rec.inputs_sha256, rec.outputs_sha256) == approval_hashes(plan, result)
     assert rec.model == "dgrr/reference"
+
+
+def _result_file(tmp_path, case_path=None, edits=None, name="result.json"):
+    from repair_core import load_case, repair
+
+    case = load_example() if case_path is None else load_case(case_path)
+    plan = plan_case(case)
+    if edits:
+        plan = apply_edits(plan, edits)
+    result = repair(case, plan)
+    path = tmp_path / name
+    path.write_text(json.dumps(result.model_dump(mode="json")))
+    return path, plan, result
+
+
+def test_cli_refuses_a_result_of_another_case(tmp_path, capsys):
+    path, _, _ = _result_file(tmp_path, "sample_traces/shop-summary-drift.json")
+    db = str(tmp_path / "x.db")
+    assert main(["approve", FIXTURE, "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(path), "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert "not the repair of this case and plan" in err and "Traceback" not in err
+    assert "repairs case 'shop-summary-drift', not 'fig1-travel'" in err
+    assert ApprovalStore(db).history() == []
+
+
+def test_cli_refuses_a_result_of_another_plan(tmp_path, capsys):
+    path, _, _ = _result_file(tmp_path)  # replayed from the computed plan
+    edits = tmp_path / "edits.json"
+    edits.write_text(json.dumps({"edits": {"s11": "replay"}}))
+    db = str(tmp_path / "x.db")
+    args = ["approve", FIXTURE, "--reviewer", "ana", "--decision", "approve",
+            "--result", str(path), "--db", db]
+    assert main([*args, "--plan", str(edits)]) == 2
+    err = capsys.readouterr().err
+    assert "replayed from another plan" in err and "s11: plan replay, result invalidate" in err
+    assert ApprovalStore(db).history() == []
+    # The matching pair is accepted.
+    edited_path, _, _ = _result_file(tmp_path, edits={"s11": "replay"}, name="edited.json")
+    assert main([*args[:-4], "--result", str(edited_path), "--db", db, "--plan", str(edits)]) == 0
+
+
+def test_one_reviewer_records_one_decision_per_repair(store, tmp_path, capsys):
+    from repair_core.approvals import DuplicateApprovalError
+
+    _, plan, result = _result_file(tmp_path)
+    first = record_decision(store, plan, reviewer="ana", decision="approve", result=result)
+    with pytest.raises(DuplicateApprovalError, match=f"already recorded: #{first.id}"):
+        record_decision(store, plan, reviewer="ana", decision="approve", result=result)
+    with pytest.raises(DuplicateApprovalError):  # changing one's mind is not a second click
+        record_decision(store, plan, reviewer=" ana ", decision="reject", comment="no",
+                        result=result)
+    record_decision(store, plan, reviewer="bo", decision="approve", result=result)
+    edited = apply_edits(plan, {"s11": "replay"})
+    record_decision(store, edited, reviewer="ana", decision="approve")  # another plan
+    assert [r.reviewer for r in store.history()] == ["ana", "bo", "ana"]
+    # The CLI refuses the same way, with exit 2.
+    path = tmp_path / "result.json"
+    args = ["approve", FIXTURE, "--reviewer", "cy", "--decision", "approve",
+            "--result", str(path), "--db", store.url]
+    assert main(args) == 0
+    assert main(args) == 2
+    assert "already recorded" in capsys.readouterr().err
+    assert len(store.history()) == 4
+
+
+def test_a_rejection_needs_a_reason(store):
+    plan = plan_case(load_example())
+    with pytest.raises(DgrrError, match="a rejection needs a reason"):
+        record_decision(store, plan, reviewer="ana", decision="reject", comment="  ")
+    assert store.history() == []
+
+
+def test_summary_says_what_is_approved(tmp_path):
+    from repair_core.approvals import approval_summary
+
+    _, plan, result = _result_file(tmp_path)
+    s = approval_summary(plan, result)
+    assert s.replayed and s.answer_before == load_example().final_answer().text
+    assert s.answer_after == result.answer and "aisle" in s.answer_after
+    changes = result.report.store_changes
+    assert s.store.get("deleted") == changes.deleted == ["m3"]
+    assert s.store.get("quarantined") == changes.quarantined
+    by_outcome: dict[str, list[str]] = {}
+    for o in result.report.steps:
+        if o.outcome != "kept":
+            by_outcome.setdefault(o.outcome, []).append(o.id)
+    assert s.steps == by_outcome and set(s.steps.get("replayed", [])) <= plan.replay_set
+    assert s.warnings == []  # a clean replay: nothing to acknowledge
+    # The JSON form reads the same, and report fields are read when present.
+    data = result.model_dump(mode="json")
+    assert approval_summary(plan, data) == s
+    data["report"]["failures"] = [{"step": "s9", "stage": "answer", "error": "timeout"}]
+    data["report"]["needs_observation"] = [{"step": "s5", "tool": "search_flights",
+                                            "args": {"to": "Tokyo"}, "reason": "no tool"}]
+    data["report"]["irreversible_effects"] = [{"step": "s6", "tool": "pay",
+                                               "args": {"eur": 420}, "effect": "charged"}]
+    data["answer"] = None
+    w = approval_summary(plan, data).warnings
+    assert len(w) == 4
+    assert any("could not be generated" in x for x in w)
+    assert any(x.startswith("Failed step — step s9") and "timeout" in x for x in w)
+    assert any("search_flights" in x and "Tokyo" in x for x in w)
+    assert approval_summary(plan, data).irreversible_effects == [
+        'step s6: pay({"eur": 420}): charged']
+    # An older result without the field still reads.
+    del data["report"]["irreversible_effects"]
+    assert approval_summary(plan, data).irreversible_effects == []
+
+
+def test_summary_before_a_replay_warns_and_lists_the_plan():
+    from repair_core.approvals import approval_summary
+
+    plan = plan_case(load_example())
+    s = approval_summary(plan)
+    assert not s.replayed and s.answer_after is None
+    assert s.store["deleted"] == ["m3"] and s.store["quarantined"] == ["m6"]
+    assert sorted(s.steps["replayed"] + s.steps["refreshed"]) == sorted(plan.replay_set)
+    assert any("not been replayed" in w for w in s.warnings)
+
+
+def test_a_result_without_decisions_is_refused(store, tmp_path):
+    from repair_core.approvals import ResultMismatchError
+
+    _, plan, result = _result_file(tmp_path)
+    data = result.model_dump(mode="json")
+    data["report"]["decisions"] = []
+    with pytest.raises(ResultMismatchError, match="lists no decisions"):
+        record_decision(store, plan, reviewer="ana", decision="approve", result=data)
+    assert store.history() == []

@@ -42,11 +42,17 @@ def loaded(sample: str = EXAMPLE) -> AppTest:
     return _ok(at.button(key="dgrr_w_load_sample").click().run())
 
 
+def plain(markdown: str) -> str:
+    """Markdown source as the text it shows: the dashboard backslash-escapes every
+    punctuation character of untrusted text (dgrr_dashboard.text.md)."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace("\u2060", "")
+
+
 def texts(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
     parts += [e.value for e in at.success] + [e.value for e in at.info]
     parts += [e.value for e in at.warning] + [e.value for e in at.error]
-    return "\n".join(map(str, parts))
+    return plain("\n".join(map(str, parts))).replace("`", "")
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -59,6 +65,9 @@ def test_load_sample_shows_the_case():
     assert metrics(at) == {"Domain": "travel", "User turns": "1", "Trajectory steps": "11",
                            "Memory records": "7", "Diagnosed faults": "1"}
     assert load_example().final_answer().text in [t.value for t in at.text]
+    # The sidebar says so in the same run (it used to say "none loaded" until the next one).
+    side = "\n".join(c.value for c in at.sidebar.caption)
+    assert "`fig1-travel`" in side and "none loaded" not in side
 
 
 def test_invalid_upload_lists_every_problem_and_keeps_the_case():
@@ -73,12 +82,12 @@ def test_invalid_upload_lists_every_problem_and_keeps_the_case():
         ("bad.json", json.dumps(bad).encode(), "application/json"))
     at.run()
     _ok(at.button(key="dgrr_w_load_upload").click().run())
-    err = at.error[0].value
+    err = plain(at.error[0].value)
     assert "Could not load bad.json" in err
     assert "trajectory[0].deps[0]: unknown id 's99'" in err
     assert "trajectory[1]" in err and "wizard" in err
     assert "m404" in err
-    assert "The previous case `fig1-travel` is still loaded, unchanged." in texts(at)
+    assert "The previous case fig1-travel is still loaded, unchanged." in texts(at)
     assert metrics(at)["Trajectory steps"] == "11"
 
 
@@ -87,7 +96,7 @@ def test_broken_json_upload_names_line_and_column():
     at.file_uploader(key="dgrr_w_upload_case").set_value(("x.json", b'{"a": 1,,}', "application/json"))
     at.run()
     _ok(at.button(key="dgrr_w_load_upload").click().run())
-    assert re.search(r"line 1, column \d+: invalid JSON", at.error[0].value)
+    assert re.search(r"line 1, column \d+: invalid JSON", plain(at.error[0].value))
 
 
 def test_trajectory_plus_memory_upload():
@@ -101,7 +110,7 @@ def test_trajectory_plus_memory_upload():
         ("m.json", json.dumps({"memory": memory}).encode(), "application/json"))
     at.run()
     _ok(at.button(key="dgrr_w_load_pair").click().run())
-    assert "Loaded case `fig1-travel` from t.json + m.json" in at.success[0].value
+    assert "Loaded case `fig1-travel` from t.json + m.json" in plain(at.success[0].value)
     assert metrics(at)["Memory records"] == "7"
 
 
@@ -157,11 +166,17 @@ def test_faults_pick_by_id_and_no_faults_warning():
     assert "No fault is marked" in texts(at)
 
 
+def component_args(at: AppTest, mode: str) -> dict:
+    """The arguments dgrr's component got (its HTML or tree data)."""
+    found = [json.loads(e.proto.json_args) for e in at.get("component_instance")
+             if e.proto.component_name.endswith("dgrr_view")]
+    return next(a for a in found if a["mode"] == mode)
+
+
 def test_graph_page_embeds_offline_graph_and_node_detail():
     at = loaded()
     page(at, "3_Graph")
-    [frame] = at.get("iframe")
-    html = frame.proto.srcdoc
+    html = component_args(at, "graph")["html"]
     assert "cdn.jsdelivr" not in html and not re.search(r"(src|href)=\"https?://", html)
     nodes = json.loads(re.search(r"nodes = new vis\.DataSet\((.*?)\);", html).group(1))
     assert len(nodes) == 19
@@ -172,14 +187,20 @@ def test_graph_page_embeds_offline_graph_and_node_detail():
     t = texts(at)
     assert "**Decision:** quarantine" in t
     assert "no independent support: quarantined" in t
-    assert "`m3` → `s3` → `s11` → `m6`" in t
+    assert "m3 → s3 → s11 → m6" in t
+    assert component_args(at, "graph")["selected"] == "m6"  # the picture follows the picker
+    # A click in the picture (the component's value) selects the node on the page.
+    at.session_state["dgrr_w_g_component"] = {"id": "s11", "n": 1, "t": 1}
+    _ok(at.run())
+    assert at.selectbox(key="dgrr_w_g_node").value == "s11"
+    assert "**Decision:** invalidate" in texts(at)
     # Filters
     at.checkbox(key="dgrr_w_g_affected").check()
     at.checkbox(key="dgrr_w_g_chain").check().run()
-    html = at.get("iframe")[0].proto.srcdoc
+    html = component_args(at, "graph")["html"]
     nodes = json.loads(re.search(r"nodes = new vis\.DataSet\((.*?)\);", html).group(1))
     edges = json.loads(re.search(r"edges = new vis\.DataSet\((.*?)\);", html).group(1))
-    assert len(nodes) == 11 and all(e["title"] != "chain" for e in edges)
+    assert len(nodes) == 11 and all(not e["title"].startswith("chain") for e in edges)
     assert "8 unaffected nodes hidden" in texts(at)
 
 
@@ -192,7 +213,17 @@ def test_plan_edit_validated_diffed_and_reset():
     at.selectbox(key="dgrr_w_edit_action").set_value("keep")
     submit = [b for b in at.button if b.label == "Apply edit"][0]
     _ok(submit.click().run())
-    assert "m3: is a diagnosed fault" in at.error[0].value
+    assert "m3: is a diagnosed fault" in plain(at.error[0].value)
+    # Re-admitting a fault cannot be forced, so no override is offered for it ...
+    assert "**Edit refused** (1 problem)" in plain(at.error[0].value)
+    assert "Tick Override" not in plain(at.error[0].value)
+    assert "dgrr_plan" not in at.session_state
+    # ... while an edit that can be forced gets the hint, said and not counted as a problem.
+    at.selectbox(key="dgrr_w_edit_node").set_value("s11")
+    at.selectbox(key="dgrr_w_edit_action").set_value("keep")
+    _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
+    assert "**Edit refused** (1 problem)" in plain(at.error[0].value)
+    assert "Tick Override and give a comment" in plain(at.error[0].value)
     assert "dgrr_plan" not in at.session_state
     # A valid edit is applied and the replay set recomputed.
     at.selectbox(key="dgrr_w_edit_node").set_value("s11")
@@ -200,7 +231,7 @@ def test_plan_edit_validated_diffed_and_reset():
     at.text_input(key="dgrr_w_edit_comment").set_value("re-learn the preference")
     submit = [b for b in at.button if b.label == "Apply edit"][0]
     _ok(submit.click().run())
-    assert "Applied 1 edit(s): s11 → replay" in at.success[0].value
+    assert "Applied 1 edit(s): `s11` → replay" in at.success[0].value
     assert metrics(at)["Replayed steps"] == "7"
     diff = at.dataframe[-1].value
     assert diff.to_dict("records") == [{"id": "s11", "kind": "step", "computed": "invalidate",
@@ -217,7 +248,7 @@ def test_plan_override_needs_comment_then_is_marked_forced():
     at.selectbox(key="dgrr_w_edit_action").set_value("keep")
     at.checkbox(key="dgrr_w_edit_force").check()
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
-    assert "an override needs a comment" in at.error[0].value
+    assert "an override needs a comment" in plain(at.error[0].value)
     at.text_input(key="dgrr_w_edit_comment").set_value("checked by hand")
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
     assert at.session_state["dgrr_plan"].steps["s11"] == "keep"
@@ -269,6 +300,14 @@ def test_replay_page_without_replay_says_so():
     assert not at.button(key="dgrr_w_run_replay").disabled
 
 
+def _history(at: AppTest):
+    return next(d.value for d in at.dataframe if "reviewer" in d.value.columns)
+
+
+def _record(at: AppTest) -> AppTest:
+    return _ok([b for b in at.button if b.label == "Record decision"][0].click().run())
+
+
 def test_approve_records_and_lists_history(tmp_path):
     at = loaded()
     page(at, "4_Plan")
@@ -277,16 +316,21 @@ def test_approve_records_and_lists_history(tmp_path):
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
     page(at, "7_Approve")
     assert "No decisions recorded yet." in texts(at)
-    submit = [b for b in at.button if b.label == "Record decision"][0]
-    _ok(submit.click().run())  # no reviewer
-    assert "reviewer: a reviewer name is required" in at.error[0].value
+    _record(at)  # no reviewer
+    assert "reviewer: a reviewer name is required" in plain(at.error[0].value)
     at.text_input(key="dgrr_w_reviewer").set_value("Ana")
     at.radio(key="dgrr_w_decision").set_value("approve")
     at.text_area(key="dgrr_w_comment").set_value("aisle seat restored")
-    _ok([b for b in at.button if b.label == "Record decision"][0].click().run())
-    assert "Recorded #1: approve by Ana" in at.success[0].value
-    assert "Approvals log verified: 1 rows, hash chain intact." in texts(at)
-    hist = at.dataframe[0].value
+    # Not replayed: one warning, which must be ticked before an approval is recorded.
+    [warning] = at.checkbox
+    assert "This plan has not been replayed" in plain(warning.label)
+    _record(at)
+    assert "acknowledge every warning" in plain(at.error[0].value)
+    at.checkbox[0].check()
+    _record(at)
+    assert "Recorded #1: approve by Ana" in plain(at.success[0].value)
+    assert "Approvals log verified: 1 rows, hash chain intact." in plain(texts(at))
+    hist = _history(at)
     assert hist.loc[0, "reviewer"] == "Ana" and hist.loc[0, "edits"] == "s11→replay"
     assert hist.loc[0, "comment"] == "aisle seat restored"
     from repair_core.approvals import ApprovalStore
@@ -295,6 +339,34 @@ def test_approve_records_and_lists_history(tmp_path):
     assert rec.case_id == "fig1-travel" and rec.plan_edits[0]["node"] == "s11"
     labels = [d.label for d in at.get("download_button")]
     assert labels == ["Repaired store (JSON)", "Trajectory (JSON)", "Report (Markdown)"]
+
+
+def test_approve_summary_double_click_and_rejection_reason(tmp_path):
+    from repair_core import load_example, plan_case, repair
+    from repair_core.approvals import ApprovalStore
+
+    at = loaded()
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    page(at, "7_Approve")
+    result = repair(load_example(), plan_case(load_example()))
+    t = texts(at)
+    assert "What you approve" in [h.value for h in at.subheader]
+    store_ops = next(d.value for d in at.dataframe if "operation" in d.value.columns)
+    assert dict(zip(store_ops["operation"], store_ops["ids"], strict=True))["deleted"] == "m3"
+    steps = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
+    replayed = [o.id for o in result.report.steps if o.outcome == "replayed"]
+    assert dict(zip(steps["outcome"], steps["ids"], strict=True))["replayed"] == ", ".join(replayed)
+    assert "none reported" in t and not at.checkbox  # a clean replay has no warning
+    at.text_input(key="dgrr_w_reviewer").set_value("Bo")
+    at.radio(key="dgrr_w_decision").set_value("reject")
+    _record(at)
+    assert "a rejection needs a reason" in plain(at.error[0].value)
+    at.radio(key="dgrr_w_decision").set_value("approve")
+    _record(at)
+    _record(at)  # the same click again: refused, nothing appended
+    assert "already recorded: #1 (approve) by Bo" in plain(at.error[0].value)
+    assert len(ApprovalStore(str(tmp_path / "approvals.db")).history()) == 1
 
 
 def test_benchmark_browses_samples_and_opens_a_case():
@@ -321,10 +393,10 @@ def test_guided_demo_tells_the_story():
     heads = [s.value for s in at.subheader]
     assert heads[:4] == ["1 · The fault", "2 · What it reached", "3 · The plan", "4 · Replay"]
     t = texts(at)
-    assert "Record `m3` — “Lin prefers window seats.” — was diagnosed as wrong" in t
+    assert "Record m3 — “Lin prefers window seats.” — was diagnosed as wrong" in t
     assert "reaches 11 nodes. 2 of them are kept" in t
     assert "replay 6 of 11 steps (s1 → s3 → s5 → s6 → s7 → s10)" in t
-    assert len(at.get("iframe")) == 1
+    assert component_args(at, "graph")["html"]
     assert "5 · Compare" in heads
     assert at.session_state["dgrr_case"].case_id == "fig1-travel"
 
@@ -410,3 +482,63 @@ def test_load_page_imports_a_sample_trace_with_its_summary():
     at.text_input(key="dgrr_w_import_faults").set_value("nope")
     _ok(at.button(key="dgrr_w_import_sample_go").click().run())
     assert "unknown id 'nope'" in texts(at)
+def test_trace_tree_groups_colours_and_clicks_to_details():
+    from dgrr_dashboard.trace import DECISION_COLOURS
+
+    at = loaded()
+    page(at, "3_Trace")
+    data = component_args(at, "tree")["data"]
+    case = load_example()
+    [turn, memory] = data["groups"]
+    assert turn["title"].startswith("turn u1")
+    assert [r["id"] for r in turn["rows"]] == [s.id for s in case.steps_in_order()]
+    assert [r["id"] for r in memory["rows"]] == [m.id for m in case.memory]
+    decisions = {r["id"]: r["decision"] for g in data["groups"] for r in g["rows"]}
+    assert decisions["m3"] == "delete" and decisions["s11"] == "invalidate"
+    assert decisions["s7"] == "refresh" and decisions["s2"] == "keep"
+    assert data["colours"] == DECISION_COLOURS
+    assert [r["id"] for r in data["timeline"]] == [s.id for s in case.steps_in_order()]
+    # Default details: the fault; a click in the tree shows that node instead.
+    assert "Decision: delete" in texts(at).replace("**", "")  # m3
+    at.session_state["dgrr_w_t_component"] = {"id": "s11", "n": 1, "t": 5}
+    _ok(at.run())
+    t = texts(at)
+    assert "Decision: invalidate" in t.replace("**", "")
+    _ok(at.run())
+    assert component_args(at, "tree")["selected"] == "s11"  # the tree keeps the selection
+    # The Graph page opens on the same node.
+    page(at, "3_Graph")
+    assert at.selectbox(key="dgrr_w_g_node").value == "s11"
+    # Only changed: kept, unaffected steps leave.
+    page(at, "3_Trace")
+    at.checkbox(key="dgrr_w_t_changed").check().run()
+    data = component_args(at, "tree")["data"]
+    shown = {r["id"] for g in data["groups"] for r in g["rows"]}
+    assert "m1" not in shown and {"m3", "s11", "s2"} <= shown  # s2 is affected (kept)
+    assert "shown (only affected or changed nodes)" in data["note"]
+
+
+def test_large_case_tables_are_paged_and_filtered(tmp_path):
+    from repair_core import load_case
+    from repair_core.cli import main
+
+    path = tmp_path / "big.json"
+    assert main(["synth", "--steps", "3000", "--seed", "1", "--out", str(path)]) == 0
+    case = load_case(path)
+    at = _ok(AppTest.from_file(APP, default_timeout=120).run())
+    at.session_state["dgrr_case"] = case
+    page(at, "6_Compare")
+    assert at.checkbox(key="dgrr_w_cmp_traj_changed").value  # on by default when large
+    [traj] = [d.value for d in at.dataframe if "old output" in d.value.columns]
+    kept = sum(1 for s in case.trajectory if at.session_state["dgrr_computed_plan"].steps[s.id]
+               == "keep")
+    assert len(traj) == min(1000, len(case.trajectory) - kept) and "kept" not in set(traj["outcome"])
+    if len(case.trajectory) - kept > 1000:
+        assert at.number_input(key="dgrr_w_cmp_traj_page").value == 1
+    page(at, "3_Trace")
+    assert at.checkbox(key="dgrr_w_t_changed").value
+    data = component_args(at, "tree")["data"]
+    plan = at.session_state["dgrr_computed_plan"]
+    shown = [r for g in data["groups"] for r in g["rows"]]
+    assert shown and all(r["decision"] != "keep" or r["id"] in plan.analysis.affected
+                         for r in shown)

@@ -141,26 +141,23 @@ def test_main_journey(server):
         expect(page.get_by_text("1 fault(s) marked: m3")).to_be_visible()
         _shot(page, "2-faults")
 
-        # 3. The graph renders every node, offline.
+        # 3. The graph renders every node, offline; a click shows the node in the page.
         _goto_page(page, "Graph")
-        frame_el = page.locator("iframe").first
-        frame_el.wait_for()
-        frame = frame_el.element_handle().content_frame()
-        assert frame is not None
-        frame.locator("#mynetwork canvas").wait_for()
-        page.wait_for_function(
-            "() => { const f = document.querySelector('iframe');"
-            " return f && f.contentWindow.network &&"
-            " f.contentWindow.network.body.data.nodes.length === 19; }")
+        page.wait_for_function("""() => { for (const f of document.querySelectorAll('iframe')) {
+            try { const g = f.contentDocument.getElementById('dgrr-graph');
+                  if (g && g.contentWindow.dgrrReady) return true; } catch (e) {} }
+            return false; }""")
+        frame = next(f for f in page.frames
+                     if f.evaluate("() => typeof network !== 'undefined' && !!window.dgrrReady"))
+        assert frame.evaluate("network.body.data.nodes.length") == 19
         assert frame.evaluate("window.dgrrNodeCount") == 19
         xy = frame.evaluate("""() => {
             const p = network.canvasToDOM(network.getPositions(['m6'])['m6']);
-            const r = document.getElementById('mynetwork').getBoundingClientRect();
-            return [r.left + p.x, r.top + p.y]; }""")
-        box = frame.evaluate("(() => { const r = document.getElementById('mynetwork')"
-                             ".getBoundingClientRect(); return [r.left, r.top]; })()")
-        frame.locator("#mynetwork").click(position={"x": xy[0] - box[0], "y": xy[1] - box[1]})
-        expect(frame.locator("#dgrr-detail")).to_contain_text("quarantine")
+            return [p.x, p.y]; }""")
+        frame.locator("#mynetwork").click(position={"x": xy[0], "y": xy[1]})
+        expect(page.get_by_role("combobox", name="Node", exact=True)).to_have_value(
+            "m6 · record")
+        expect(page.get_by_text("Decision: quarantine").first).to_be_visible()
         graph_shot = _shot(page, "3-graph")
 
         # 4. Edit one decision: replay the memory write s11.
@@ -189,11 +186,15 @@ def test_main_journey(server):
         # 7. Approve, and find it in the history.
         _goto_page(page, "Approve")
         page.get_by_label("Reviewer").fill("Ana Reviewer")
-        page.get_by_label("Comment").fill("aisle seat restored; s11 re-learned")
+        page.get_by_label("Comment (a rejection needs a reason)").fill(
+            "aisle seat restored; s11 re-learned")
+        for box in page.locator('[data-testid="stCheckbox"]').all():  # acknowledge warnings
+            box.locator("label").click()
+            _idle(page)
         page.get_by_role("button", name="Record decision").click()
         expect(page.get_by_text("Recorded #1: approve by Ana Reviewer")).to_be_visible()
         _idle(page)
-        history = page.locator('[data-testid="stDataFrame"]').first
+        history = page.locator('[data-testid="stDataFrame"]').filter(has_text="Ana Reviewer")
         history.wait_for()
         expect(history).to_contain_text("Ana Reviewer")
         expect(history).to_contain_text("s11→replay")
@@ -207,5 +208,5 @@ def test_main_journey(server):
     assert [e["node"] for e in rec.plan_edits] == ["s11"] and rec.model
     assert external == [], external
     if os.environ.get("DGRR_UPDATE_SCREENSHOT") == "1":
-        shutil.copy(graph_shot, ROOT / "docs" / "dashboard.png")
         shutil.copy(compare_shot, ROOT / "docs" / "dashboard-compare.png")
+    assert graph_shot.exists()

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dgrr_dashboard.graph_html import graph_html
 from repair_core import case_from_data, load_example, plan_case
@@ -75,9 +77,12 @@ def test_example_graph_is_offline_and_complete():
     assert colours["s11"] == NODE_CLASSES["affected-unsupported"][0]
     assert colours["m1"] == NODE_CLASSES["unaffected"][0]
     edges = json.loads(re.search(r"edges = new vis\.DataSet\((.*?)\);", html).group(1))
-    chain = [e for e in edges if e["title"] == "chain"]
+    chain = [e for e in edges if e["title"].startswith("chain:")]
     assert chain and all(e["dashes"] for e in chain)
-    assert all(not e["dashes"] for e in edges if e["title"] != "chain")
+    assert all(not e["dashes"] for e in edges if not e["title"].startswith("chain:"))
+    assert all(e["label"] == "" for e in edges)  # names on hover, not on the canvas
+    assert {"title": "cite: m3 → s3"}.items() <= next(
+        e for e in edges if e["from"] == "m3" and e["to"] == "s3").items()
     for name in NODE_CLASSES:  # the legend names every class
         assert name in html
 
@@ -238,3 +243,62 @@ def test_large_graph_without_faults_draws_the_answer_neighbourhood():
     v = graph_view(plan)
     assert "ans" in {n.id for n in v.nodes} and len(v.nodes) < 10
     assert "no fault is marked" in v.note
+
+
+def _boxes(view):
+    """Estimated canvas boxes of every drawn node, label included (as vis-network lays a
+    dot's label under it and a box's label inside it)."""
+    from repair_core.viz import DOT_SIZE, LABEL_FONT_PX, label_width
+
+    out = {}
+    for n in view.nodes:
+        w = label_width(n.label)
+        lines = n.label.count("\n") + 1
+        h = lines * LABEL_FONT_PX * 1.2
+        if n.kind == "record":
+            out[n.id] = (n.x - w / 2, n.x + w / 2, n.y - h / 2 - 6, n.y + h / 2 + 6)
+        else:
+            out[n.id] = (n.x - w / 2, n.x + w / 2, n.y - DOT_SIZE, n.y + DOT_SIZE + 4 + h)
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(steps=st.integers(1, 400), seed=st.integers(0, 10_000), faults=st.integers(0, 3),
+       chars=st.sampled_from([0, 8, 18]))
+def test_timeline_layout_never_overlaps(steps, seed, faults, chars):
+    """Whatever the case, no two drawn nodes' label boxes intersect, steps run left to
+    right in trajectory order and records stay in time order in their lane."""
+    from repair_core._synth import synth_case_data
+
+    memories = max(1, steps // 5)
+    case = case_from_data(synth_case_data(steps, memories, min(faults, memories), seed))
+    plan = plan_case(case)
+    view = graph_view(plan, label_chars=chars)
+    boxes = sorted(_boxes(view).items(), key=lambda kv: kv[1][0])
+    for i, (a, (_, r1, t1, b1)) in enumerate(boxes):
+        for b, (l2, _, t2, b2) in boxes[i + 1:]:
+            if l2 >= r1:
+                break
+            assert not (t1 < b2 and t2 < b1), (a, b)
+    xs = {n.id: n.x for n in view.nodes}
+    order = [s.id for s in case.steps_in_order() if s.id in xs]
+    assert [xs[s] for s in order] == sorted(xs[s] for s in order)
+
+
+def test_inferred_edges_are_drawn_dotted():
+    """An edge whose graph data says `inferred: True` (an importer's guess) is drawn with
+    short dashes and says so on hover; recorded edges are unchanged."""
+    plan = plan_case(load_example())
+    G = plan.analysis.graph
+    G.edges["m3", "s3", "cite"]["inferred"] = True
+    try:
+        view = graph_view(plan)
+        [edge] = [e for e in view.edges if (e.source, e.target, e.label) == ("m3", "s3", "cite")]
+        assert edge.inferred and edge.dashed
+        assert not any(e.inferred for e in view.edges if e is not edge)
+        edges = json.loads(re.search(r"edges = new vis\.DataSet\((.*?)\);",
+                                     graph_html(plan, view=view)).group(1))
+        drawn = next(e for e in edges if e["from"] == "m3" and e["to"] == "s3")
+        assert drawn["dashes"] == [2, 5] and drawn["title"] == "cite (inferred): m3 → s3"
+    finally:
+        del G.edges["m3", "s3", "cite"]["inferred"]

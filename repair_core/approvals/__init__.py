@@ -2,12 +2,19 @@
 reviewer signs — hashes of inputs and outputs, exports and a Markdown report."""
 
 from ._review import (
+    ApprovalSummary,
+    DuplicateApprovalError,
+    ResultMismatchError,
     approval_hashes,
+    approval_summary,
+    decisions_sha256,
+    find_decision,
     markdown_report,
     record_decision,
     repaired_store,
     repaired_trajectory,
     result_data,
+    result_problems,
 )
 from ._store import (
     DEFAULT_DB,
@@ -22,6 +29,13 @@ from ._store import (
 __all__ = [
     "DEFAULT_DB",
     "AppendOnlyError",
+    "ApprovalSummary",
+    "DuplicateApprovalError",
+    "ResultMismatchError",
+    "approval_summary",
+    "decisions_sha256",
+    "find_decision",
+    "result_problems",
     "ApprovalRecord",
     "ApprovalStore",
     "Decision",

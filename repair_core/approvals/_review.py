@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pydantic import BaseModel, Field
+
+from .._errors import DgrrError
 from .._plan import RepairPlan
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
 
 __all__ = [
+    "ApprovalSummary",
+    "DuplicateApprovalError",
+    "ResultMismatchError",
     "approval_hashes",
+    "approval_summary",
+    "decisions_sha256",
+    "find_decision",
     "record_decision",
+    "result_problems",
     "repaired_store",
     "repaired_trajectory",
     "markdown_report",
@@ -28,6 +39,188 @@ def result_data(result: Any) -> dict[str, Any] | None:
     return dict(result)
 
 
+class ResultMismatchError(DgrrError):
+    """A repair result offered for approval is not the replay of this case and plan."""
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("--result: not the repair of this case and plan:\n"
+                         + "\n".join(f"  - {p}" for p in self.problems))
+
+
+class DuplicateApprovalError(DgrrError):
+    """The reviewer already recorded a decision on exactly this case, plan and result."""
+
+    def __init__(self, existing: ApprovalRecord) -> None:
+        self.existing = existing
+        super().__init__(
+            f"already recorded: #{existing.id} ({existing.decision}) by {existing.reviewer} at "
+            f"{existing.created_at:%Y-%m-%d %H:%M:%S} UTC on the same case, plan and result "
+            "(inputs and outputs sha256 match); a reviewer decides once per repair")
+
+
+class ApprovalSummary(BaseModel):
+    """What an approval approves, in words: the answer change, the store operations, the
+    replay outcome of every step that changed, irreversible effects, and the warnings a
+    reviewer must acknowledge one by one before approving."""
+
+    case_id: str
+    """The case repaired."""
+    replayed: bool
+    """A repair result is there (else only the plan is approved)."""
+    answer_before: str
+    """The failed run's final answer."""
+    answer_after: str | None = None
+    """The corrected answer (None before a replay, or when regenerating it failed)."""
+    store: dict[str, list[str]] = Field(default_factory=dict)
+    """Record ids by store operation: deleted, quarantined, restored, added, retired."""
+    steps: dict[str, list[str]] = Field(default_factory=dict)
+    """Step ids by outcome (replayed, refreshed, invalidated, failed, needs_observation,
+    skipped, irreversible); kept steps are left out."""
+    irreversible_effects: list[str] = Field(default_factory=list)
+    """External effects the rollback cannot undo, one line each."""
+    warnings: list[str] = Field(default_factory=list)
+    """Each one needs the reviewer's explicit acknowledgement before an approval."""
+
+
+def _get(obj: Any, key: str, default: Any = None) -> Any:
+    """`obj[key]` for JSON data, `obj.key` for models; `default` when absent (so results
+    from before and after a report field was added both read)."""
+    if obj is None:
+        return default
+    if isinstance(obj, Mapping):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+def _line(item: Any) -> str:
+    """One report item (a ToolNote, a Failure, a string, any dict) as one line of text."""
+    if isinstance(item, str):
+        return item
+    data = item.model_dump(mode="json") if hasattr(item, "model_dump") else item
+    if not isinstance(data, Mapping):
+        return str(data)
+    step = data.get("step") or data.get("id")
+    tool = data.get("tool")
+    args = data.get("args")
+    call = f"{tool}({json.dumps(args, ensure_ascii=False, sort_keys=True)})" if tool else ""
+    what = data.get("reason") or data.get("error") or data.get("effect") or data.get("detail")
+    rest = {k: v for k, v in data.items()
+            if k not in ("step", "id", "tool", "args", "reason", "error", "effect", "detail")}
+    parts = [p for p in (f"step {step}" if step else "", call, str(what) if what else "") if p]
+    if rest:
+        parts.append(json.dumps(rest, ensure_ascii=False, sort_keys=True, default=str))
+    return ": ".join(parts) if parts else json.dumps(data, default=str)
+
+
+_STEP_OUTCOMES = ("replayed", "refreshed", "invalidated", "failed", "needs_observation",
+                  "skipped", "irreversible")
+
+
+def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
+    """What approving `plan` with its replay `result` (a RepairResult or its JSON) means.
+
+    Reads only the report and the answers (not the whole store), and reads report fields
+    added later (e.g. irreversible effects) when they are there.
+    """
+    case = plan.case
+    before = case.final_answer().text
+    warnings: list[str] = []
+    if plan.forced:
+        warnings.append("Some plan edits override an invariant of the method (forced).")
+    if result is None:
+        steps: dict[str, list[str]] = {}
+        for sid, action in plan.steps.items():
+            if action != "keep":
+                word = {"invalidate": "invalidated", "replay": "replayed",
+                        "refresh": "refreshed"}[action]
+                steps.setdefault(word, []).append(sid)
+        store: dict[str, list[str]] = {}
+        for rid, disposition in plan.memory.items():
+            if disposition != "keep":
+                done = {"delete": "deleted", "quarantine": "quarantined",
+                        "restore": "restored"}[disposition]
+                store.setdefault(done, []).append(rid)
+        warnings.append("This plan has not been replayed: you would approve the plan only, "
+                        "with no corrected answer.")
+        return ApprovalSummary(case_id=case.case_id, replayed=False, answer_before=before,
+                               store=store, steps=steps, warnings=warnings)
+    report = _get(result, "report")
+    after = _get(result, "answer")
+    changes = _get(report, "store_changes")
+    store = {kind: list(_get(changes, kind) or []) for kind in
+             ("deleted", "quarantined", "restored", "added", "retired")}
+    store = {k: v for k, v in store.items() if v}
+    steps = {}
+    for o in _get(report, "steps") or []:
+        outcome = str(_get(o, "outcome"))
+        if outcome in _STEP_OUTCOMES:
+            steps.setdefault(outcome, []).append(str(_get(o, "id")))
+    irreversible = [_line(i) for i in _get(report, "irreversible_effects") or []]
+    if after is None:
+        warnings.append("The corrected answer could not be generated (the answer step "
+                        "failed).")
+    elif " ".join(after.split()) == " ".join(before.split()):
+        warnings.append("The corrected answer is the same as the failed run's answer.")
+    for f in _get(report, "failures") or []:
+        warnings.append("Failed step — " + _line(f))
+    for n in _get(report, "needs_observation") or []:
+        warnings.append("Needs an observation (its output was not produced) — " + _line(n))
+    for line in irreversible:
+        warnings.append("Irreversible effect, not undone by the repair — " + line)
+    for w in _get(report, "skipped_writes") or []:
+        warnings.append("Write not applied — " + _line(w))
+    return ApprovalSummary(case_id=case.case_id, replayed=True, answer_before=before,
+                           answer_after=after, store=store, steps=steps,
+                           irreversible_effects=irreversible, warnings=warnings)
+
+
+def decisions_sha256(decisions: Mapping[str, str]) -> str:
+    """sha256 of a plan's decisions (`id -> action` over records and steps)."""
+    return sha256_json(sorted(decisions.items()))
+
+
+def result_problems(plan: RepairPlan, result: Any) -> list[str]:
+    """Why `result` is not the repair of `plan`'s case with `plan`'s decisions (empty if
+    it is): compares the case id, the failed run's answer, and the sha256 of the
+    decisions the result was replayed from with the plan's."""
+    case = plan.case
+    report = _get(result, "report")
+    problems = []
+    rid = _get(report, "case_id")
+    if rid != case.case_id:
+        problems.append(f"report.case_id: the result repairs case {rid!r}, not {case.case_id!r}")
+    original = _get(result, "original_answer")
+    if rid == case.case_id and original != case.final_answer().text:
+        problems.append("original_answer: differs from this case's final answer (a result of "
+                        "another version of the case)")
+    theirs = {str(_get(d, "id")): str(_get(d, "action")) for d in _get(report, "decisions") or []}
+    ours = {**plan.memory, **plan.steps}
+    if not problems and not theirs:
+        problems.append("report.decisions: the result lists no decisions, so it cannot be "
+                        "matched to the plan")
+    elif not problems and theirs != ours:
+        differ = sorted(n for n in set(ours) | set(theirs) if ours.get(n) != theirs.get(n))
+        example = ", ".join(f"{n}: plan {ours.get(n, '—')}, result {theirs.get(n, '—')}"
+                            for n in differ[:3])
+        problems.append(
+            f"report.decisions: replayed from another plan — decisions sha256 "
+            f"{decisions_sha256(theirs)[:12]} in the result, {decisions_sha256(ours)[:12]} in "
+            f"the plan given; {len(differ)} decision(s) differ ({example})")
+    return problems
+
+
+def find_decision(store: ApprovalStore, *, case_id: str, reviewer: str, inputs_sha256: str,
+                  outputs_sha256: str) -> ApprovalRecord | None:
+    """The decision `reviewer` already recorded on exactly these inputs and outputs."""
+    name = reviewer.strip()
+    for rec in store.history(case_id=case_id):
+        if (rec.reviewer == name and rec.inputs_sha256 == inputs_sha256
+                and rec.outputs_sha256 == outputs_sha256):
+            return rec
+    return None
+
+
 def approval_hashes(plan: RepairPlan, result: Any = None) -> tuple[str, str]:
     """(inputs, outputs) sha256: inputs = the case and the plan edits; outputs = the plan
     report and the repair result (when there is one)."""
@@ -39,11 +232,28 @@ def approval_hashes(plan: RepairPlan, result: Any = None) -> tuple[str, str]:
 
 
 def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, decision: str,
-                    comment: str = "", result: Any = None) -> ApprovalRecord:
-    """Append the reviewer's decision on `plan` (and its replay `result`, if any)."""
-    inputs, outputs = approval_hashes(plan, result)
-    data = result_data(result)
-    model = (data or {}).get("report", {}).get("model") if data else None
+                    comment: str = "", result: Any = None,
+                    hashes: tuple[str, str] | None = None) -> ApprovalRecord:
+    """Append the reviewer's decision on `plan` (and its replay `result`, if any).
+
+    Refuses (DgrrError) a result that is not the repair of this case and plan
+    (:class:`ResultMismatchError`), a rejection without a reason, and a second decision by
+    the same reviewer on the same inputs and outputs (:class:`DuplicateApprovalError`).
+    `hashes` saves recomputing :func:`approval_hashes` (seconds on a large case).
+    """
+    if result is not None:
+        problems = result_problems(plan, result)
+        if problems:
+            raise ResultMismatchError(problems)
+    if decision == "reject" and not comment.strip():
+        raise DgrrError("approval refused:\n  - comment: a rejection needs a reason")
+    inputs, outputs = hashes if hashes is not None else approval_hashes(plan, result)
+    if reviewer.strip():
+        existing = find_decision(store, case_id=plan.case.case_id, reviewer=reviewer,
+                                 inputs_sha256=inputs, outputs_sha256=outputs)
+        if existing is not None:
+            raise DuplicateApprovalError(existing)
+    model = _get(_get(result, "report"), "model")
     return store.add(case_id=plan.case.case_id, reviewer=reviewer, decision=decision,
                      comment=comment, plan_edits=[e.model_dump(mode="json") for e in plan.edits],
                      forced=plan.forced, inputs_sha256=inputs, outputs_sha256=outputs,

@@ -16,18 +16,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("approve", help="record a reviewer's decision on a repair",
                        description="Plan the case (with the reviewer's edits, if given) and "
                                    "append the decision, with hashes of inputs and outputs, "
-                                   "to the approvals database.")
+                                   "to the approvals database. A reviewer records one decision "
+                                   "per case, plan and result.")
     add_case_argument(p)
     p.add_argument("--reviewer", required=True, help="who decides")
     p.add_argument("--decision", required=True, choices=("approve", "reject"),
                    help="approve or reject the repair")
-    p.add_argument("--comment", default="", help="why (required when edits are forced)")
+    p.add_argument("--comment", default="",
+                   help="why (required for a rejection and when edits are forced)")
     p.add_argument("--plan", default=None,
                    help="edited plan report JSON (dgrr plan --json, edited) or {\"edits\": {...}}")
     p.add_argument("--force", action="store_true",
                    help="accept plan edits that override an invariant (needs --comment)")
     p.add_argument("--result", default=None,
-                   help="repair result JSON (dgrr repair --json) whose outputs are approved")
+                   help="repair result JSON (dgrr repair --json) whose outputs are approved; "
+                        "refused unless it is the repair of this case and plan")
     _db_arg(p)
     p.set_defaults(func=run_approve)
 

@@ -9,8 +9,11 @@ dashboard, in `dgrr_dashboard.graph_html`: the library never imports pyvis.
 """
 
 from ._view import (
+    DOT_SIZE,
     EDGE_STYLES,
+    LABEL_FONT_PX,
     LAYOUTS,
+    MIN_LABEL_PX,
     NEIGHBOURHOOD_LIMIT,
     NODE_CLASSES,
     PHYSICS_LIMIT,
@@ -23,6 +26,7 @@ from ._view import (
     external_resources,
     graph_view,
     json_for_script,
+    label_width,
     legend,
     node_class,
     node_classes,
@@ -31,6 +35,10 @@ from ._view import (
 )
 
 __all__ = [
+    "DOT_SIZE",
+    "LABEL_FONT_PX",
+    "MIN_LABEL_PX",
+    "label_width",
     "EDGE_STYLES",
     "LAYOUTS",
     "NEIGHBOURHOOD_LIMIT",

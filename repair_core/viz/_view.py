@@ -21,6 +21,10 @@ __all__ = [
     "LAYOUTS",
     "PHYSICS_LIMIT",
     "NEIGHBOURHOOD_LIMIT",
+    "LABEL_FONT_PX",
+    "MIN_LABEL_PX",
+    "DOT_SIZE",
+    "label_width",
     "ViewNode",
     "ViewEdge",
     "GraphView",
@@ -72,11 +76,28 @@ PHYSICS_LIMIT = 300
 # Above this many nodes only the affected neighbourhood is drawn.
 NEIGHBOURHOOD_LIMIT = 2000
 
-_LANES = {"turn": 0, "memory_read": 1, "claim": 2, "plan": 3, "tool_action": 4,
-          "tool_observation": 5, "answer": 6, "memory_write": 7, "record": 8}
-_X_STEP = 140
-_Y_LANE = 110
-_Y_STACK = 42
+# Timeline layout: turns and steps in trajectory order, one column each, alternate columns
+# dropped by a stagger so neighbouring labels never meet; records in their own lane below,
+# ordered by time and spread so no two boxes touch. Sizes are canvas pixels at zoom 1.
+LABEL_FONT_PX = 14
+"""Node label font size (canvas px at zoom 1)."""
+MIN_LABEL_PX = 11
+"""The dashboard never zooms out so far that a label is drawn smaller than this."""
+DOT_SIZE = 12
+"""Radius of step dots and turn diamonds."""
+LABEL_CHARS = 18
+"""Text characters on a node label's second line."""
+_X_STEP_MIN = 60.0
+_STAGGER = 84.0
+_RECORD_Y = 200.0
+_RECORD_ROW = 66.0
+_RECORD_GAP = 24.0
+_CHAR_PX = 0.56 * LABEL_FONT_PX  # average glyph width of the label font, rounded up
+
+
+def label_width(label: str) -> float:
+    """Estimated width in canvas px of a node's label (its longest line), generous."""
+    return max((len(line) for line in label.split("\n")), default=0) * _CHAR_PX + 20.0
 
 
 @dataclass(frozen=True)
@@ -104,6 +125,8 @@ class ViewEdge:
     label: str
     dashed: bool
     colour: str
+    inferred: bool = False
+    """The edge was inferred by an importer rather than recorded (drawn with short dashes)."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +143,8 @@ class GraphView:
     """Says what is hidden, when anything is."""
     details: dict[str, str] = field(default_factory=dict, repr=False)
     """Node id -> plain-text detail (content, edges, decision and reason)."""
+    focus: list[str] = field(default_factory=list)
+    """Drawn nodes the default view must show: the faults and what they affect."""
 
 
 @dataclass(frozen=True)
@@ -267,14 +292,16 @@ def node_detail(plan: RepairPlan, node: str, items: Mapping[str, Any] | None = N
                       premises=premises, dependents=dependents, extra=extra)
 
 
-def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None
+def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None,
+                       labels: Mapping[str, str] | None = None
                        ) -> dict[str, tuple[float, float]]:
-    """Left-to-right positions in `seq` order (one column per distinct position, so gaps
-    in seq take no room), one horizontal lane per node type.
+    """Left-to-right positions: turns and steps in `seq` order, one column each (gaps in
+    seq take no room), alternate columns dropped by a stagger; records in a lane below,
+    ordered by time and spread so that no two boxes (of the widths their `labels` need)
+    overlap.
 
-    Records created in the execution sit at their `created_seq`; a record that predates
-    it sits just before the first step that uses it (or left of the first turn if none
-    does).
+    A record created in the execution sits at its `created_seq`; one that predates it sits
+    just before the first step that uses it (or left of the first turn if none does).
     """
     G = plan.analysis.graph
     chosen = list(G.nodes if nodes is None else nodes)
@@ -289,22 +316,39 @@ def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None
         return min(users) - 0.5 if users else first - 1.5
 
     cols = {n: column(n) for n in chosen}
+    trajectory = sorted((n for n in chosen if G.nodes[n]["kind"] != "record"),
+                        key=lambda n: (cols[n], n))
+    records = sorted((n for n in chosen if G.nodes[n]["kind"] == "record"),
+                     key=lambda n: (cols[n], n))
+
+    def width(n: str) -> float:
+        return label_width(labels[n]) if labels and n in labels else 180.0
+
+    # Same-row neighbours are two columns apart: the widest label must fit in that.
+    step = max([_X_STEP_MIN, *(width(n) / 2 + 10 for n in trajectory)])
     # Columns are ranks, not raw seq: a neighbourhood cut from a huge run stays compact.
-    rank = {c: i for i, c in enumerate(sorted(set(cols.values())))}
-    used: dict[tuple[float, int], int] = {}
-    lane_count: dict[int, int] = {}
+    rank = {c: i for i, c in enumerate(sorted({cols[n] for n in trajectory}))}
     pos: dict[str, tuple[float, float]] = {}
-    for n in sorted(chosen, key=lambda n: (cols[n], n)):
-        attrs = G.nodes[n]
-        x = float(rank[cols[n]] * _X_STEP)
-        lane = _LANES.get(attrs["type"], 8)
-        stack = used.get((x, lane), 0)
-        used[(x, lane)] = stack + 1
-        # Neighbours in one lane alternate up and down so their labels do not overlap.
-        stagger = (_Y_STACK * 0.8 if attrs["kind"] == "step" and lane_count.get(lane, 0) % 2
-                   else 0.0)
-        lane_count[lane] = lane_count.get(lane, 0) + 1
-        pos[n] = (x, float(lane * _Y_LANE + stack * _Y_STACK + stagger))
+    for n in trajectory:
+        i = rank[cols[n]]
+        pos[n] = (i * step, _STAGGER if i % 2 else 0.0)
+
+    def desired(n: str) -> float:
+        c = cols[n]
+        later = [r for v, r in rank.items() if v > c]
+        return (min(later) - 0.5) * step if later else (len(rank) - 0.5) * step
+
+    # Records alternate between two rows; each keeps clear of the last one in its row, and
+    # consecutive records stay in time order.
+    right = [-float("inf"), -float("inf")]
+    last_x = -float("inf")
+    for k, n in enumerate(records):
+        row = k % 2
+        w = width(n)
+        x = max(desired(n), right[row] + w / 2 + _RECORD_GAP, last_x + 1.0)
+        pos[n] = (x, _RECORD_Y + row * _RECORD_ROW)
+        right[row] = x + w / 2
+        last_x = x
     return pos
 
 
@@ -331,23 +375,27 @@ def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -
     return picked
 
 
-def _label(item: Any, node: str, kind: str, type_: str) -> str:
+def _label(item: Any, node: str, kind: str, type_: str, chars: int = LABEL_CHARS) -> str:
     short = {"memory_read": "read", "tool_action": "action", "tool_observation": "obs",
              "memory_write": "write", "record": "mem"}.get(type_, type_)
     text = " ".join(str(getattr(item, "text", "")).split())
-    text = text if len(text) <= 24 else text[:23] + "…"
-    return f"{node} [{short}]\n{text}"
+    head = node if len(node) <= LABEL_CHARS else node[: LABEL_CHARS - 1] + "…"
+    if chars <= 0:
+        return f"{head} [{short}]"
+    text = text if len(text) <= chars else text[: chars - 1] + "…"
+    return f"{head} [{short}]\n{text}"
 
 
 def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: bool = False,
                node_types: Collection[str] | None = None, layout: str = "timeline",
-               max_nodes: int = NEIGHBOURHOOD_LIMIT, physics_limit: int = PHYSICS_LIMIT
-               ) -> GraphView:
+               max_nodes: int = NEIGHBOURHOOD_LIMIT, physics_limit: int = PHYSICS_LIMIT,
+               label_chars: int = LABEL_CHARS) -> GraphView:
     """Decide what to draw: filters, colour classes, positions, edge styles, and a note on
     whatever is hidden.
 
     `node_types` keeps only those types (`turn`, `record` or a step type). Above
-    `max_nodes` nodes only the affected neighbourhood is drawn.
+    `max_nodes` nodes only the affected neighbourhood is drawn. `label_chars` characters
+    of each node's text go on its label (0: the id and type only, a compact picture).
 
     >>> from repair_core import load_example, plan_case
     >>> v = graph_view(plan_case(load_example()), affected_only=True)
@@ -381,7 +429,9 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
             f"{len(keep) - len(hood)} others (use `dgrr plan` for the full decision list).")
         keep = hood
     data = _node_data(plan)
-    pos = timeline_positions(plan, keep) if layout == "timeline" else {}
+    labels = {n: _label(data[n], n, G.nodes[n]["kind"], G.nodes[n]["type"], label_chars)
+              for n in keep}
+    pos = timeline_positions(plan, keep, labels) if layout == "timeline" else {}
     nodes: list[ViewNode] = []
     details: dict[str, str] = {}
     order = sorted(keep, key=lambda n: (G.nodes[n]["seq"] is None, G.nodes[n]["seq"] or 0, n))
@@ -391,26 +441,29 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
         detail = node_detail(plan, n, data).as_text()
         details[n] = detail
         x, y = pos.get(n, (None, None))
-        nodes.append(ViewNode(id=n, label=_label(data[n], n, attrs["kind"], attrs["type"]),
+        nodes.append(ViewNode(id=n, label=labels[n],
                               title=detail, cls=cls, colour=NODE_CLASSES[cls][0],
                               kind=attrs["kind"], type=attrs["type"], x=x, y=y))
     edges: list[ViewEdge] = []
     hidden_chain = 0
-    for src, dst, label in G.edges(keys=True):
+    for src, dst, label, edata in G.edges(keys=True, data=True):
         if src not in keep or dst not in keep:
             continue
         if hide_chain and label == CHAIN:
             hidden_chain += 1
             continue
         dashed, colour, _ = EDGE_STYLES.get(label, (False, "#444444", ""))
-        edges.append(ViewEdge(src, dst, label, dashed, colour))
+        inferred = bool(edata.get("inferred")) if isinstance(edata, Mapping) else False
+        edges.append(ViewEdge(src, dst, label, dashed or inferred, colour, inferred))
     if hidden_chain:
         notes.append(f"{hidden_chain} chain edges hidden.")
     physics = layout == "force" and len(nodes) <= physics_limit
     if layout == "force" and not physics:
         notes.append(f"Physics is off above {physics_limit} nodes.")
+    focus = sorted(n for n in keep if n in a.affected) or sorted(
+        n for n in keep if n == a.final_answer)
     return GraphView(nodes=nodes, edges=edges, total_nodes=total, physics=physics,
-                     layout=layout, note=" ".join(notes) or None, details=details)
+                     layout=layout, note=" ".join(notes) or None, details=details, focus=focus)
 
 
 _EXTERNAL = re.compile(
