@@ -11,6 +11,7 @@ from typing import Any
 
 from .._io import atomic_write_json, atomic_write_text
 from ._methods import METHOD_LABELS
+from ._gallery import write_failure_gallery
 from ._metrics import GROUPINGS, CaseResult, MetricSummary, summarise, summarise_by
 
 __all__ = ["PAPER_FIGURES", "summaries", "breakdowns", "results_csv", "markdown_table",
@@ -85,7 +86,7 @@ def breakdowns(results: Sequence[CaseResult]) -> dict[str, dict[str, dict[str, A
 
 
 CSV_FIELDS = ("case_id", "method", "domain", "fault_type", "n_faults", "n_benign", "recovered",
-              "recurred", "faults_total", "faults_removed", "benign_total", "benign_kept",
+              "missing_facts", "forbidden_stated", "recurred", "faults_total", "faults_removed", "benign_total", "benign_kept",
               "gold_claims", "predicted_claims", "replayed_steps", "trajectory_steps",
               "llm_calls", "tokens", "seconds", "error", "answer")
 
@@ -99,6 +100,8 @@ def results_csv(results: Sequence[CaseResult]) -> str:
         row = r.model_dump(include=set(CSV_FIELDS))
         row["gold_claims"] = " ".join(r.gold_claims)
         row["predicted_claims"] = " ".join(r.predicted_claims)
+        row["missing_facts"] = " | ".join(r.missing_facts)
+        row["forbidden_stated"] = " | ".join(r.forbidden_stated)
         row["seconds"] = f"{r.seconds:.3f}"
         w.writerow(row)
     return buf.getvalue()
@@ -159,8 +162,11 @@ def group_tables(results: Sequence[CaseResult], methods: Sequence[str] = ("ours"
 
 def write_outputs(results: Sequence[CaseResult], out: Path, suite: str = "controlled",
                   meta: dict[str, Any] | None = None) -> dict[str, MetricSummary]:
-    """Write summary.json, breakdown.json, results.csv and table.md into `out`."""
+    """Write summary.json, breakdown.json, results.csv, table.md and failures.md into
+    `out`."""
     s = summaries(results)
+    write_failure_gallery([r for rs in _by_method(results).values() for r in rs], out,
+                          METHOD_LABELS)
     atomic_write_json(out / "summary.json", {m: v.model_dump() for m, v in s.items()})
     atomic_write_json(out / "breakdown.json", breakdowns(results))
     atomic_write_text(out / "results.csv", results_csv(results))
