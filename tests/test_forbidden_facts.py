@@ -12,8 +12,8 @@ from repair_core import load_case
 from repair_core.bench import (
     CaseResult,
     evaluate,
-    failure_gallery,
     fact_stated,
+    failure_gallery,
     forbidden_stated,
     is_recovered,
     normalise_fact,

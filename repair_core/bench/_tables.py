@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from .._io import atomic_write_json, atomic_write_text
-from ._methods import METHOD_LABELS
 from ._gallery import write_failure_gallery
+from ._methods import METHOD_LABELS
 from ._metrics import GROUPINGS, CaseResult, MetricSummary, summarise, summarise_by
 
 __all__ = ["PAPER_FIGURES", "summaries", "breakdowns", "results_csv", "markdown_table",
