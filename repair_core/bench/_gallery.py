@@ -53,13 +53,15 @@ def _entry(r: CaseResult) -> str:
     return "\n".join(lines)
 
 
-def failure_gallery(results: Sequence[CaseResult], labels: dict[str, str] | None = None) -> str:
-    """The gallery as Markdown text: per method (in `results` order), a count of failures
-    by cause, then one plain-text block per failed case."""
+def failure_gallery(results: Sequence[CaseResult], labels: dict[str, str] | None = None,
+                    methods: Sequence[str] | None = None) -> str:
+    """The gallery as Markdown text: per method (in `results` order; only `methods` when
+    given), a count of failures by cause, then one plain-text block per failed case."""
     labels = labels or {}
     by_method: dict[str, list[CaseResult]] = {}
     for r in results:
-        by_method.setdefault(r.method, []).append(r)
+        if methods is None or r.method in methods:
+            by_method.setdefault(r.method, []).append(r)
     out = ["# Failure gallery", "",
            "Every case a method did not recover: a required fact missing from the corrected "
            "answer, or a forbidden fact (a value only a fault put into the run) stated in it. "

@@ -58,57 +58,58 @@ def _write(out: Path, suite: str, seed: int, cases: list[Case], **extra: Any) ->
 
 
 def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | None = None,
-                   model: str = "dgrr/reference", progress: bool = False) -> dict[str, Any]:
-    """Generate the `controlled` or `adapted` suite into `out`; returns the manifest."""
+                   model: str = "dgrr/reference", noise: float = 0.0, count: int | None = None,
+                   progress: bool = False) -> dict[str, Any]:
+    """Generate the `controlled` or `adapted` suite into `out`, the failed runs made by
+    `model` with `noise` (built-in policies only); `count` keeps the first K cases.
+    Returns the manifest."""
+    from ._controlled import model_with_noise
+
+    if count is not None and count < 1:
+        raise DgrrError(f"--count: must be at least 1, got {count}")
+    run_model = model_with_noise(model, noise)
+    meta = {"model": model, "noise": noise}
     if suite == "controlled":
         if longmemeval:
             raise DgrrError("--longmemeval: only for --suite adapted")
-        return _write(out, suite, seed, _controlled(seed, model))
+        return _write(out, suite, seed, _controlled(seed, run_model, count), **meta)
     if suite == "adapted":
-        cases, source = _adapted(seed, longmemeval, model)
-        return _write(out, suite, seed, cases, source=source)
+        cases, extra = _adapted(seed, longmemeval, run_model, count)
+        return _write(out, suite, seed, cases, **extra, **meta)
     raise DgrrError(f"--suite: unknown suite {suite!r}; choose controlled or adapted")
 
 
-def _controlled(seed: int, model: str) -> list[Case]:
+def _controlled(seed: int, model: str, count: int | None = None) -> list[Case]:
     from ._controlled import build_controlled_case, controlled_slots
 
-    return [build_controlled_case(slot, seed, model=model)[0] for slot in controlled_slots(seed)]
+    slots = controlled_slots(seed)[:count]
+    return [build_controlled_case(slot, seed, model=model)[0] for slot in slots]
 
 
-def _adapted(seed: int, path: str | None, model: str) -> tuple[list[Case], str]:
-    from ._adapted import (
-        ADAPTED_COUNTS,
-        FACTS,
-        adapted_fault_counts,
-        case_from_longmemeval,
-        synthetic_longmemeval,
-    )
+def _adapted(seed: int, path: str | None, model: str, count: int | None = None
+             ) -> tuple[list[Case], dict[str, Any]]:
+    from ._adapted import ADAPTED_COUNTS, adapt_items, synthetic_longmemeval
     from ._longmemeval import load_longmemeval
 
     if path:
         items = load_longmemeval(path)
         source = f"LongMemEval-format file {Path(path).name}"
-        answers = [i.answer for i in items]
-        wrong_of = {i.question_id: [a for a in answers if a != i.answer] for i in items}
     else:
         items = synthetic_longmemeval(3 * ADAPTED_COUNTS["cases"], seed)
         source = "built-in synthetic LongMemEval-format histories"
-        by_q = {f[1]: list(f[4]) for f in FACTS}
-        wrong_of = {i.question_id: by_q[i.question] for i in items}
-    counts = adapted_fault_counts(seed)
-    cases: list[Case] = []
-    for item in items:
-        if len(cases) == len(counts):
-            break
-        case = case_from_longmemeval(item, n_faults=counts[len(cases)],
-                                     wrong=wrong_of[item.question_id], seed=seed,
-                                     case_id=f"adp-{len(cases) + 1:03d}-{item.question_id}",
-                                     model=model)
-        if case is not None:
-            cases.append(case)
+    cases, drops = adapt_items(items, seed=seed, model=model, count=count)
     if not cases:
         raise DgrrError(f"{source}: no instance could be turned into a case (the answer must "
-                        "appear in a user turn marked has_answer)")
-    return cases, source + ("" if len(cases) == len(counts) else
-                            f"; only {len(cases)} of {len(counts)} instances were usable")
+                        "appear verbatim in a turn marked has_answer)")
+    wanted = min(count or ADAPTED_COUNTS["cases"], ADAPTED_COUNTS["cases"])
+    if len(cases) < wanted:
+        source += f"; only {len(cases)} of {wanted} instances were usable"
+    kept = Counter(_qtype(items, c.case_id) for c in cases)
+    return cases, {"source": source, "question_types": dict(sorted(kept.items())),
+                   "dropped": drops}
+
+
+def _qtype(items: list[Any], case_id: str) -> str:
+    qid = case_id.split("-", 2)[2]
+    item = next(i for i in items if i.question_id == qid)
+    return "abstention" if "_abs" in item.question_id else str(item.question_type)
