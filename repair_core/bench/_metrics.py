@@ -10,11 +10,13 @@ recovered cases only (None when no case was recovered, the paper's "–").
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, Field
+
+from ._normalise import fact_stated as _fact_stated
+from ._normalise import normalise
 
 __all__ = [
     "CaseResult",
@@ -99,39 +101,28 @@ class CaseResult(BaseModel):
     tries it again."""
 
 
-# Spelled-out and abbreviated forms a paraphrase may swap (both policies and the
-# generators use these forms); both sides of a comparison map to the short form.
-_ABBREVIATIONS = {"road": "rd", "street": "st", "avenue": "ave", "lane": "ln", "drive": "dr",
-                  "place": "pl", "boulevard": "blvd"}
-
-
 def normalise_fact(text: str) -> str:
-    """The normalisation every fact comparison uses: Unicode NFKC, case-folded, every run
-    of characters that are not letters or digits turned into one space, and the street
-    words Road/Street/Avenue/Lane/Drive/Place/Boulevard mapped to Rd/St/Ave/Ln/Dr/Pl/Blvd.
-    So "7 Elm Road, Austin" and "7 elm rd austin" are the same fact, and "O-4873" is
-    "o 4873" on both sides.
+    """The normalisation every fact comparison uses (:func:`._normalise.normalise`):
+    case-folded, every character that is not a letter, digit, `-` or `'` turned into a
+    space, and street-type words mapped to one form (Road/Rd, Street/St, ...). So
+    "7 Elm Rd., Austin" and "7 elm road austin" are the same fact.
 
-    >>> normalise_fact("7 Elm Road,  Austin.")
-    '7 elm rd austin'
+    >>> normalise_fact("7 Elm Rd.,  Austin")
+    '7 elm road austin'
     """
-    words = re.sub(r"[\W_]+", " ", unicodedata.normalize("NFKC", str(text)).casefold()).split()
-    return " ".join(_ABBREVIATIONS.get(w, w) for w in words)
-
-
-def _occurs(fact: str, text: str) -> bool:
-    return bool(fact) and f" {fact} " in f" {text} "
+    return normalise(text)
 
 
 def fact_stated(answer: str, fact: str) -> bool:
-    """`fact` occurs in `answer` as whole words after :func:`normalise_fact`.
+    """`fact` occurs in `answer` as whole words after :func:`normalise_fact`
+    (:func:`._normalise.fact_stated`).
 
     >>> fact_stated("Ship to 7 Elm Road, Austin.", "7 Elm Rd, Austin")
     True
     >>> fact_stated("Mike wears size M.", "m"), fact_stated("Mike", "m")
     (True, False)
     """
-    return _occurs(normalise_fact(fact), normalise_fact(answer))
+    return _fact_stated(answer, fact)
 
 
 def missing_facts(answer: str, required_facts: Iterable[str]) -> list[str]:

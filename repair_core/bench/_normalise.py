@@ -1,0 +1,80 @@
+"""Normalised fact matching: is a required (or forbidden) fact stated in an answer?
+
+The benchmark's policies do not copy values verbatim: `dgrr/reference-b` and the noise
+of both policies paraphrase them ("7 Elm Rd, Austin" -> "7 Elm Road, Austin"). A fact
+counts as stated when, after normalising both texts the same way, the fact occurs in the
+answer as whole words. The normalisation tolerates exactly the paraphrases the policies
+generate (`repair_core.model._paraphrase`), and nothing else:
+
+1. Unicode case folding (`Aisle` = `aisle`);
+2. every character that is not a letter, digit, `-` or `'` becomes a space, so commas,
+   full stops, colons and brackets never matter (`Austin.` = `Austin`);
+3. each street-type word is mapped to one canonical form, whichever of its spellings the
+   text uses: Road/Rd, Street/St, Avenue/Ave, Drive/Dr, Lane/Ln, Boulevard/Blvd,
+   Place/Pl, Court/Ct;
+4. runs of whitespace become one space.
+
+A different value is never tolerated: `O-4873` is not `O-4874`, size `M` is not found
+inside `Mike`, and `aisle` is not `window`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["normalise", "fact_stated", "all_facts_stated", "STREET_WORDS"]
+
+STREET_WORDS: dict[str, tuple[str, ...]] = {
+    "road": ("rd",),
+    "street": ("st",),
+    "avenue": ("ave", "av"),
+    "drive": ("dr",),
+    "lane": ("ln",),
+    "boulevard": ("blvd",),
+    "place": ("pl",),
+    "court": ("ct",),
+}
+"""Canonical street-type word -> its abbreviations (both spellings normalise to the
+canonical word)."""
+
+_CANON = {abbr: full for full, abbrs in STREET_WORDS.items() for abbr in abbrs}
+_NOT_WORD = re.compile(r"[^\w'\-]+|_+")
+_WORD = re.compile(r"[\w'\-]+")
+
+
+def normalise(text: str) -> str:
+    """The text in the form facts are compared in (see the module docstring).
+
+    >>> normalise("7 Elm Rd.,  Austin")
+    '7 elm road austin'
+    >>> normalise("Seat: AISLE (31C)")
+    'seat aisle 31c'
+    """
+    words = _NOT_WORD.sub(" ", str(text).casefold()).split()
+    return " ".join(_CANON.get(w, w) for w in words)
+
+
+def fact_stated(answer: str, fact: str) -> bool:
+    """Whether `fact` is stated in `answer`: the normalised fact occurs in the normalised
+    answer as whole words. An empty fact is never stated.
+
+    >>> fact_stated("Your parcel goes to 7 Elm Road, Austin.", "7 Elm Rd, Austin")
+    True
+    >>> fact_stated("Order O-4873 ships Monday.", "o-4873")
+    True
+    >>> fact_stated("Mike wears size L.", "M")
+    False
+    >>> fact_stated("Order O-48731 ships.", "O-4873")
+    False
+    """
+    f = normalise(fact)
+    if not f:
+        return False
+    return re.search(rf"(?<![\w'\-]){re.escape(f)}(?![\w'\-])", normalise(answer)) is not None
+
+
+def all_facts_stated(answer: str, facts: Iterable[str]) -> bool:
+    """Every fact is stated (False for an empty list: such a case cannot be judged)."""
+    wanted = list(facts)
+    return bool(wanted) and all(fact_stated(answer, f) for f in wanted)
