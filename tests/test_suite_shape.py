@@ -154,3 +154,13 @@ def test_noise_out_of_range_is_refused(noise):
 def test_noise_goes_into_the_builtin_model_string():
     assert ctl.model_with_noise("dgrr/reference-b", 0.1) == "dgrr/reference-b/noise=0.1"
     assert ctl.model_with_noise("openai/gpt-4o", 0.0) == "openai/gpt-4o"
+
+
+def test_count_keeps_the_first_cases_and_the_manifest_names_model_and_noise(tmp_path):
+    manifest = generate_suite("controlled", tmp_path, seed=42, count=3)
+    assert manifest["cases"] == 3 and manifest["model"] == "dgrr/reference"
+    assert manifest["noise"] == 0.0 and "skipped_slots" not in manifest
+    committed = json.loads((CONTROLLED / "manifest.json").read_text())["files"][:3]
+    assert manifest["files"] == committed
+    for name in committed:
+        assert (tmp_path / name).read_bytes() == (CONTROLLED / name).read_bytes()

@@ -237,10 +237,13 @@ def drop_reason(item: LongMemEvalItem, wrong: Sequence[str]) -> str | None:
 
 def case_from_longmemeval(item: LongMemEvalItem, *, n_faults: int, wrong: Sequence[str],
                           seed: int, case_id: str | None = None,
-                          model: str = "dgrr/reference") -> Case | None:
-    """The case of one instance with `n_faults` poisoned records, or None when the
-    instance cannot carry a judgeable poisoned memory (:func:`drop_reason`) or the poison
-    does not make the failed run fail."""
+                          model: str = "dgrr/reference", noise: float = 0.0) -> Case | None:
+    """The case of one instance with `n_faults` poisoned records, its runs made by
+    `model` (with `noise`), or None when the instance cannot carry a judgeable poisoned
+    memory (:func:`drop_reason`) or the poison does not make the failed run fail."""
+    from ._controlled import model_with_noise
+
+    model = model_with_noise(model, noise)
     if drop_reason(item, wrong) is not None:
         return None
     rng = random.Random(f"adapted:{seed}:{item.question_id}")
@@ -299,7 +302,8 @@ def case_from_longmemeval(item: LongMemEvalItem, *, n_faults: int, wrong: Sequen
 
 
 def adapt_items(items: Sequence[LongMemEvalItem], *, seed: int, model: str,
-                count: int | None = None) -> tuple[list[Case], dict[str, dict[str, int]]]:
+                noise: float = 0.0, count: int | None = None
+                ) -> tuple[list[Case], dict[str, dict[str, int]]]:
     """Cases from `items` in order until the fault-count plan is filled, and the drops:
     question type -> reason -> number of instances dropped."""
     counts = adapted_fault_counts(seed)[:count]
@@ -316,7 +320,7 @@ def adapt_items(items: Sequence[LongMemEvalItem], *, seed: int, model: str,
             case = case_from_longmemeval(item, n_faults=counts[len(cases)],
                                          wrong=wrong_of[item.question_id], seed=seed,
                                          case_id=f"adp-{len(cases) + 1:03d}-{item.question_id}",
-                                         model=model)
+                                         model=model, noise=noise)
             if case is None:
                 reason = "the poison did not make the failed run fail"
         if case is None:

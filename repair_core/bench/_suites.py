@@ -72,18 +72,39 @@ def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | 
     if suite == "controlled":
         if longmemeval:
             raise DgrrError("--longmemeval: only for --suite adapted")
-        return _write(out, suite, seed, _controlled(seed, run_model, count), **meta)
+        cases, skipped = _controlled(seed, run_model, count)
+        if not cases:
+            raise DgrrError(f"--model {run_model}: no slot of the controlled suite could be "
+                            "filled (the injected faults never make its runs fail)")
+        return _write(out, suite, seed, cases, **meta,
+                      **({"skipped_slots": skipped} if skipped else {}))
     if suite == "adapted":
         cases, extra = _adapted(seed, longmemeval, run_model, count)
         return _write(out, suite, seed, cases, **extra, **meta)
     raise DgrrError(f"--suite: unknown suite {suite!r}; choose controlled or adapted")
 
 
-def _controlled(seed: int, model: str, count: int | None = None) -> list[Case]:
+def _controlled(seed: int, model: str, count: int | None = None
+                ) -> tuple[list[Case], list[str]]:
+    """The cases, and the slots no design could fill with this model. Only the default
+    model must fill every slot: another model may be one a fault cannot mislead (a policy
+    that reads the user's earlier turns is not misled by a stale record whose new value
+    the user stated); its unfillable slots are skipped and listed, and later slots are
+    used until `count` cases exist."""
     from ._controlled import build_controlled_case, controlled_slots
 
-    slots = controlled_slots(seed)[:count]
-    return [build_controlled_case(slot, seed, model=model)[0] for slot in slots]
+    cases: list[Case] = []
+    skipped: list[str] = []
+    for slot in controlled_slots(seed):
+        if count is not None and len(cases) >= count:
+            break
+        try:
+            cases.append(build_controlled_case(slot, seed, model=model)[0])
+        except DgrrError as exc:
+            if model == "dgrr/reference":
+                raise
+            skipped.append(f"slot {slot.index} ({slot.domain}, {slot.fault_type}): {exc}")
+    return cases, skipped
 
 
 def _adapted(seed: int, path: str | None, model: str, count: int | None = None
