@@ -104,12 +104,29 @@ if res is not None:
     st.caption(f"Original: {res.original_answer}")
     rep = res.report
     for key, title in (("failures", "Failures"), ("needs_observation", "Needs an observation"),
-                       ("irreversible_effects", "Irreversible effects (not undone)"),
                        ("skipped_writes", "Skipped writes")):
         items = getattr(rep, key, None) or []
         if items:
             st.warning(f"**{title}**")
             st.json([i.model_dump(mode="json") if hasattr(i, "model_dump") else i for i in items])
+    # Effects of the failed run the repair could not undo, and the world ledger: plain
+    # text and tables only (tool names, arguments and reasons come from the case).
+    if res.needs_human:
+        st.subheader("Needs a human")
+        st.text("These effects happened in the failed run and cannot be undone: the "
+                "repaired world may still carry them.")
+        st.dataframe([{"step": n.step, "tool": n.tool,
+                       "args": json.dumps(n.args, ensure_ascii=False, default=str),
+                       "reason": n.reason} for n in res.needs_human],
+                     hide_index=True, width="stretch")
+    if rep.world:
+        st.subheader("Tool world: the failed run's effects")
+        st.dataframe([{"step": w.step, "tool": w.tool, "effect": w.effect,
+                       "removed": w.removed, "disposition": w.disposition,
+                       "undone before": w.undone_before or "",
+                       "args": json.dumps(w.args, ensure_ascii=False, default=str),
+                       "detail": w.detail} for w in rep.world],
+                     hide_index=True, width="stretch")
     st.dataframe([s.model_dump(mode="json") for s in rep.steps], hide_index=True,
                  width="stretch")
     st.page_link("pages/6_Compare.py", label="Next: compare before and after", icon="➡️")

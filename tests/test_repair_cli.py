@@ -26,7 +26,9 @@ def test_text_output_shows_both_answers_store_changes_and_cost(capsys):
 def test_json_is_one_object_with_the_issue_fields(capsys):
     assert main(["repair", FIG1, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"answer", "original_answer", "store", "trajectory", "report", "cost"}
+    assert set(data) == {"answer", "original_answer", "store", "trajectory", "report", "cost",
+                         "needs_human"}
+    assert data["needs_human"] == data["report"]["irreversible_effects"] == []
     assert set(data["store"]) == {"active", "quarantine"}
     assert set(data["cost"]) == {"llm_calls", "tokens", "replay_ratio"}
     assert data["cost"]["llm_calls"] == 3

@@ -163,7 +163,7 @@ def test_invalidated_irreversible_effects_are_listed_even_when_not_replayed():
     # an ablation that invalidates the search but replays only the answer
     result = execute(case, plan.memory, {"s10"}, invalidated={"s5", "s6", "s7"})
     notes = {n.step: n.reason for n in result.report.irreversible_effects}
-    assert list(notes) == ["s6"] and "cannot undo" in notes["s6"]
+    assert list(notes) == ["s6"] and "cannot be undone: needs a human" in notes["s6"]
     assert {o.id: o.outcome for o in result.report.steps}["s6"] == "invalidated"
 
 

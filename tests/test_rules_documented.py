@@ -13,7 +13,15 @@ def documented_rules() -> set[str]:
 
 
 def rules_with_tests() -> set[str]:
-    tree = ast.parse((ROOT / "tests" / "test_rules.py").read_text(encoding="utf-8"))
+    """Rule ids named by `rule("...")` in tests/test_rules*.py (stage 4's world rules live
+    in test_rules_replay_world.py)."""
+    found = set()
+    for path in sorted((ROOT / "tests").glob("test_rules*.py")):
+        found |= _rules_in(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+def _rules_in(tree: ast.AST) -> set[str]:
     found = set()
     for node in ast.walk(tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)

@@ -35,6 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--progress", action="store_true",
                    help="print each replayed step with the running call and token count on "
                         "stderr")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when an effect of the failed run cannot be undone and needs a "
+                        "human (irreversible tools); without it such effects are reported and "
+                        "the exit code stays 0")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write result.json, answer.txt, trajectory.json, store.json, "
@@ -61,7 +65,14 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(to_json(data))
     else:
         write_summary(result, sys.stdout, out_dir=args.out)
-    return EXIT_OK if result.answer is not None and not result.report.failures else EXIT_FAILED
+    if result.answer is None or result.report.failures:
+        return EXIT_FAILED
+    if args.strict and result.needs_human:
+        print(f"--strict: {len(result.needs_human)} effect(s) of the failed run cannot be "
+              "undone and need a human: " + ", ".join(n.step for n in result.needs_human),
+              file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
 
 
 def _print_progress(done: int, total: int, step_id: str, cost: Any) -> None:
@@ -97,6 +108,8 @@ def write_outputs(out: Path, data: dict[str, Any]) -> None:
 
 def write_summary(result: Any, out: TextIO, out_dir: str | None = None) -> None:
     """The corrected answer next to the original, the store changes and the cost."""
+    from ..replay._world import NEEDS_HUMAN
+
     w = out.write
     r = result.report
     w(f"Repair of {r.case_id} with {r.model}\n\n")
@@ -115,16 +128,17 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None) -> None:
     for o in r.steps:
         if o.outcome not in ("kept",):
             calls = f" [{o.llm_calls} call{'s' if o.llm_calls != 1 else ''}]" if o.llm_calls else ""
-            w(f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} {o.detail[:90]}\n")
+            detail = o.detail if NEEDS_HUMAN in o.detail else o.detail[:90]
+            w(f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} {detail}\n")
     if r.skipped_writes:
         w("\nSkipped writes:\n")
         for sw in r.skipped_writes:
             w(f"  {sw.step}: \"{sw.text}\": {sw.reason}\n")
     for title, tool_notes in (("Needs a hand-supplied observation (--observation STEP=JSON)",
                                r.needs_observation),
-                              ("Irreversible effects (rollback cannot undo)",
-                               r.irreversible_effects),
-                              ("Resets and compensations", r.resets)):
+                              ("Happened in the failed run and cannot be undone: needs a human",
+                               result.needs_human),
+                              ("Resets and compensations of the failed run's effects", r.resets)):
         if tool_notes:
             w(f"\n{title}:\n")
             for n in tool_notes:

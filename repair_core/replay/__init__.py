@@ -12,6 +12,7 @@ from ._models import (
     StepOutcome,
     StoreChanges,
     ToolNote,
+    WorldEffect,
 )
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "StepOutcome",
     "StoreChanges",
     "ToolNote",
+    "WorldEffect",
     "execute",
     "repair",
 ]

@@ -3,12 +3,13 @@
 Reads re-query the repaired store; a step whose old output is invalidated (or being
 replayed) never contributes it to a prompt; writes are applied only while still supported
 and never re-admit a diagnosed fault; tools are re-issued only through their declared
-effect; the final answer is always regenerated.
+effect, on a world from which every removed action's effect has been undone first; the
+final answer is always regenerated. The store lives in `_memory.py`, the tool world and its
+ledger of effects in `_world.py`; `_Run` orders the replay and asks the model.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -20,7 +21,6 @@ from .._case import (
     Claim,
     Dep,
     MemoryRead,
-    MemoryRecord,
     MemoryWrite,
     Plan,
     Step,
@@ -41,6 +41,7 @@ from ..agent._evidence import (
 from ..agent._store import LexicalRetriever, Retriever
 from ..model import REFERENCE_MODEL, ModelClient
 from ..tools import ToolError, ToolRegistry, default_registry
+from ._memory import RepairedMemory
 from ._models import (
     Cost,
     Decision,
@@ -51,7 +52,9 @@ from ._models import (
     SkippedWrite,
     StepOutcome,
     ToolNote,
+    WorldEffect,
 )
+from ._world import NEEDS_HUMAN, ToolWorld
 
 __all__ = ["repair", "execute", "ProgressFn"]
 
@@ -70,9 +73,11 @@ def repair(case: Case, plan: RepairPlan | None = None, *, model: str = REFERENCE
     case = plan.case
     invalidated = [s for s, a in plan.steps.items() if a == "invalidate"]
     decisions = _plan_decisions(plan)
+    # An affected, unsupported action a forced edit kept is still removed from the world.
     return execute(case, plan.memory, plan.replay_set, invalidated=invalidated, model=model,
                    api_base=api_base, observations=observations, on_progress=on_progress,
-                   tools=tools, retriever=retriever, client=client, decisions=decisions)
+                   tools=tools, retriever=retriever, client=client, decisions=decisions,
+                   undo_effects_of=plan.analysis.unsupported)
 
 
 def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str], *,
@@ -81,10 +86,15 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
             observations: Mapping[str, Any] | None = None,
             on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
             retriever: Retriever | None = None, client: ModelClient | None = None,
-            decisions: Iterable[Decision] | Mapping[str, str] | None = None
+            decisions: Iterable[Decision] | Mapping[str, str] | None = None,
+            undo_effects_of: Iterable[str] = ()
             ) -> RepairResult:
     """Apply `store_edits` and replay `replay_ids` (plus the final answer) in trajectory
-    order. The executor behind `repair`, usable for baselines and ablations."""
+    order. The executor behind `repair`, usable for baselines and ablations.
+
+    The world effects of every invalidated or replayed action are undone before a
+    replayed call reads their state; `undo_effects_of` names further actions whose
+    effects go too (`repair` passes the plan's affected, unsupported steps)."""
     actions = {s.id for s in case.trajectory if s.type == "tool_action"}
     wrong = sorted(set(observations or {}) - actions)
     if wrong:
@@ -93,7 +103,8 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
     run = _Run(case, dict(store_edits), set(replay_ids), set(invalidated),
                set(case.faults if faults is None else faults),
                client or ModelClient(model, api_base), tools or default_registry(),
-               retriever or LexicalRetriever(), dict(observations or {}), on_progress)
+               retriever or LexicalRetriever(), dict(observations or {}), on_progress,
+               set(undo_effects_of))
     if decisions is None or isinstance(decisions, Mapping):
         run.report.decisions = _edit_decisions(case, run.store_edits, run.replay, run.invalid,
                                                dict(decisions or {}))
@@ -146,12 +157,11 @@ class _Run:
     retriever: Retriever
     observations: dict[str, Any]
     on_progress: ProgressFn | None
+    also_removed: set[str]
+    """Actions neither invalidated nor replayed whose world effects go all the same."""
     report: RepairReport = field(init=False)
-    records: dict[str, MemoryRecord] = field(init=False)
     new_steps: dict[str, Step] = field(init=False, default_factory=dict)
     pending: dict[str, _Pending] = field(init=False, default_factory=dict)
-    record_marks: dict[str, str] = field(init=False, default_factory=dict)
-    quarantined: list[str] = field(init=False, default_factory=list)
     _outcomes: dict[str, StepOutcome] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -169,17 +179,17 @@ class _Run:
         self.replay |= {obs for obs, act in produced
                         if act in self.replay and self.steps[act].type == "tool_action"}
         self.stale = self.replay | self.invalid
-        self.declared = {t.name: t.effect for t in self.case.tools}
         self.calls0, self.tokens0 = self.client.calls, self.client.tokens
-        self.store_order = {m.id: i for i, m in enumerate(self.case.memory)}
-        self.taken = {m.id for m in self.case.memory} | set(self.steps) | set(self.turns)
+        self.memory = RepairedMemory(
+            self.case, self.faults, self.report.store_changes, self.report.notes,
+            taken={m.id for m in self.case.memory} | set(self.steps) | set(self.turns))
 
     # ---- the run ---------------------------------------------------------------------
 
     def execute(self) -> RepairResult:
-        self._edit_store()
-        self.world = self.tools.new_world()
-        self._rebuild_world()
+        self.memory.apply_edits(self.store_edits)
+        self.world = ToolWorld.after_failed_run(self.case, self.tools,
+                                                removed=self.stale | self.also_removed)
         todo = [s for s in self.order if s.id in self.replay]
         for done, step in enumerate(todo, start=1):
             calls, tokens = self.client.calls, self.client.tokens
@@ -198,45 +208,6 @@ class _Run:
         return Cost(llm_calls=self.client.calls - self.calls0,
                     tokens=self.client.tokens - self.tokens0,
                     replay_ratio=round(len(self.replay) / n, 6) if n else 0.0)
-
-    # ---- store -----------------------------------------------------------------------
-
-    def _edit_store(self) -> None:
-        self.records = {m.id: m.model_copy(deep=True) for m in self.case.memory}
-        changes = self.report.store_changes
-        for rid, action in self.store_edits.items():
-            rec = self.records.get(rid)
-            if rec is None:
-                continue
-            if action == "delete":
-                if rec.status == "active":
-                    rec.status = "deleted"
-                self.record_marks[rid] = "deleted"
-                changes.deleted.append(rid)
-            elif action == "quarantine":
-                self.record_marks[rid] = "quarantined"
-                self.quarantined.append(rid)
-                changes.quarantined.append(rid)
-            elif action == "restore":
-                rec.status = "active"
-                self.record_marks[rid] = "restored"
-                changes.restored.append(rid)
-
-    def _active(self, rid: str) -> bool:
-        rec = self.records.get(rid)
-        return (rec is not None and rec.status == "active"
-                and self.record_marks.get(rid) not in ("deleted", "quarantined"))
-
-    def _active_records(self) -> list[MemoryRecord]:
-        return [r for r in self.records.values() if self._active(r.id)]
-
-    def _rebuild_world(self) -> None:
-        """Put the simulated world in the state the failed run left it in."""
-        for step in self.order:
-            if (isinstance(step, ToolAction) and step.status == "ok" and step.tool in self.tools
-                    and self.tools.get(step.tool).effect != "pure"):  # type: ignore[union-attr]
-                with contextlib.suppress(ToolError):
-                    self.tools.call(self.world, step.tool, step.args)
 
     # ---- evidence --------------------------------------------------------------------
 
@@ -258,18 +229,18 @@ class _Run:
     def _evidence(self, step: Step) -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
         for d in step.deps:
-            if d.id in self.records:
-                if self._active(d.id):
-                    items.append(record_item(self.records[d.id]))
+            if d.id in self.memory:
+                if self.memory.active(d.id):
+                    items.append(record_item(self.memory[d.id]))
                 continue
             prem = self._current(d.id)
             if isinstance(prem, MemoryRead):
-                items += [record_item(self.records[r]) for r in prem.returned if self._active(r)]
+                items += [record_item(self.memory[r]) for r in prem.returned if self.memory.active(r)]
             elif isinstance(prem, Claim):
                 items.append(claim_item(prem))
             elif isinstance(prem, ToolObservation) and prem.status == "ok":
                 items.append(observation_item(prem, self._tool_of(prem)))
-        return ordered(items, self.store_order)
+        return ordered(items, self.memory.order)
 
     def _request(self, step: Step) -> dict[str, Any]:
         turn = self.turns.get(step.turn) or Turn(id=step.turn, seq=0, text="")
@@ -319,7 +290,7 @@ class _Run:
         return StepOutcome(id=step.id, type=step.type, outcome="replayed", detail=_clip(new.text))
 
     def _read(self, step: MemoryRead) -> StepOutcome:
-        returned = self.retriever.retrieve(self._active_records(), step.query,
+        returned = self.retriever.retrieve(self.memory.active_records(), step.query,
                                            self.case.user_id)
         deps = [Dep(id=d.id, label=d.label) for d in step.deps if d.label == "initiate"]
         deps += [Dep(id=r, label="cite") for r in returned]
@@ -366,7 +337,6 @@ class _Run:
                 return self._action_blocked(step, "skipped",
                                             f"its plan {plan_id} could not be regenerated")
             tool, args = plan.tool or tool, dict(plan.args)
-        effect = self.declared.get(tool, "irreversible")
         note = ToolNote(step=step.id, tool=tool, args=args, reason="")
         if step.id in self.observations:
             supplied = self.observations[step.id]
@@ -374,11 +344,12 @@ class _Run:
             out = self._replaced(step, tool=tool, args=args)
             out.detail = "observation supplied by hand"
             return out
-        if effect == "irreversible":
-            note.reason = (f"{tool} is irreversible (or not declared): never replayed; the "
-                           "earlier call's external effect stands and rollback cannot undo it")
-            self.report.irreversible_effects.append(note)
-            return self._action_blocked(step, "irreversible", note.reason)
+        if self.world.effect_of(tool) == "irreversible":
+            earlier = self.world.entry(step.id)
+            why = (f"{tool} is irreversible (or not declared): never replayed; " + (
+                f"its earlier call {NEEDS_HUMAN}" if earlier is not None else
+                "the failed run's call did not succeed, so there is no effect to undo"))
+            return self._action_blocked(step, "irreversible", why)
         if not (self._registered(tool, step.args) and self._registered(tool, args)):
             what = ("is not registered" if tool not in self.tools else
                     "is registered with another signature than this trace's call")
@@ -386,21 +357,28 @@ class _Run:
                            f"{step.id} by hand (the old observation is not reused)")
             self.report.needs_observation.append(note)
             return self._action_blocked(step, "needs_observation", note.reason)
-        if effect in ("resettable", "compensable") and step.status == "ok":
-            try:
-                how = self.tools.undo(self.world, step.tool, step.args)
-                self.report.resets.append(ToolNote(step=step.id, tool=step.tool,
-                                                   args=dict(step.args), reason=how))
-            except ToolError as exc:
-                return self._action_failed(step, f"could not reset the earlier call: {exc}")
+        # The state this call reads must be the state it should have seen: undo every
+        # removed action's effect on it first, earlier or later in the failed run.
+        self.world.prepare(step.id, tool)
+        earlier = self.world.entry(step.id)
+        if earlier is not None and earlier.disposition == "needs_human":
+            return self._action_failed(step, f"could not undo the earlier call: {earlier.detail}")
         try:
-            result = self.tools.call(self.world, tool, args)
+            result = self.world.call(tool, args)
         except ToolError as exc:
             return self._action_failed(step, str(exc))
+        self.world.reissued(step.id)
         self.pending[step.id] = _Pending(result.output, result.text)
         shown = ", ".join(f"{k}={v}" for k, v in args.items())
-        return self._replaced(step, tool=tool, args=args, text=f"{tool}({shown})",
-                              status="ok")
+        out = self._replaced(step, tool=tool, args=args, text=f"{tool}({shown})", status="ok")
+        seen = [e for e in self.world.standing(tool) if e.step != step.id]
+        if seen:
+            which = ", ".join(f"{e.step} ({e.tool}, {e.declared})" for e in seen)
+            out.detail += f"; ran on state still carrying removed effects it could not undo: {which}"
+            self.report.notes.append(f"{step.id} ran on tool state that still carried the failed "
+                                     f"run's effect of {which}: no declared undo, so its result "
+                                     "may show what that call did")
+        return out
 
     def _action_blocked(self, step: ToolAction, outcome: Any, why: str) -> StepOutcome:
         return StepOutcome(id=step.id, type=step.type, outcome=outcome, detail=why)
@@ -426,11 +404,11 @@ class _Run:
     # ---- writes ----------------------------------------------------------------------
 
     def _write(self, step: MemoryWrite) -> StepOutcome:
-        produced = [r for r in step.target if r in self.records and any(
+        produced = [r for r in step.target if r in self.memory and any(
             d.id == step.id and d.label in ("produce", "update", "consolidate", "supersede")
-            for d in self.records[r].deps)]
-        retired = [r for r in step.target if r in self.records and any(
-            d.id == step.id and d.label == "delete" for d in self.records[r].deps)]
+            for d in self.memory[r].deps)]
+        retired = [r for r in step.target if r in self.memory and any(
+            d.id == step.id and d.label == "delete" for d in self.memory[r].deps)]
         if step.op == "delete":
             retired = retired or list(step.target)
         elif not produced:
@@ -448,7 +426,7 @@ class _Run:
         added = [rid for rid in admitted if rid is not None]
         if step.op != "add" and (added or step.op == "delete"):
             for rid in retired or ([] if step.op == "consolidate" else produced):
-                self._retire(step, rid, added)
+                self.memory.retire(step, rid, added)
         if not added and step.op != "delete":
             return StepOutcome(id=step.id, type=step.type, outcome="skipped",
                                detail=self.report.skipped_writes[-1].reason
@@ -460,7 +438,7 @@ class _Run:
         out = self._replaced(step, target=[*added, *[r for r in retired if r not in added]],
                              deps=deps, status="ok",
                              text=f"{step.op}: " + " | ".join(
-                                 self.records[r].text for r in added) if added else step.text)
+                                 self.memory[r].text for r in added) if added else step.text)
         return out
 
     def _still_justified(self, step: MemoryWrite) -> bool:
@@ -473,7 +451,7 @@ class _Run:
         return False
 
     def _rewrite(self, step: MemoryWrite, produced: list[str]) -> list[dict[str, Any]] | None:
-        slot = next((self.records[r].key for r in produced if self.records[r].key), None)
+        slot = next((self.memory[r].key for r in produced if self.memory[r].key), None)
         evidence = self._evidence(step)
         if not evidence:
             self.report.skipped_writes.append(SkippedWrite(
@@ -482,7 +460,7 @@ class _Run:
             return None
         inputs = {"user_id": self.case.user_id, "request": self._request(step), "op": step.op,
                   "slot": slot, "evidence": evidence,
-                  "memory": [record_item(r) for r in self._active_records()
+                  "memory": [record_item(r) for r in self.memory.active_records()
                              if r.user_id == self.case.user_id]}
         out = self.client.complete_json("memory_write", inputs)
         records = []
@@ -500,93 +478,45 @@ class _Run:
 
     def _consolidate(self, step: MemoryWrite, produced: list[str], retired: list[str]
                      ) -> list[dict[str, Any]] | None:
-        sources = [d.id for d in step.deps if d.id in self.records]
+        sources = [d.id for d in step.deps if d.id in self.memory]
         sources += [r for r in retired if r not in sources]
-        live = [self.records[r] for r in sources if self._active(r)]
+        live = [self.memory[r] for r in sources if self.memory.active(r)]
         if not live:
             self.report.skipped_writes.append(SkippedWrite(
                 step=step.id, text=step.text, reason="no source record is active any more"))
             return None
-        key = next((self.records[r].key for r in produced if self.records[r].key), None)
-        items = ordered([record_item(r) for r in live], self.store_order)
+        key = next((self.memory[r].key for r in produced if self.memory[r].key), None)
+        items = ordered([record_item(r) for r in live], self.memory.order)
         out = self.client.complete_json("consolidate", {"user_id": self.case.user_id,
                                                         "key": key, "records": items})
         return [{**out.model_dump(), "derive": None, "sources": list(out.cites),
                  "base": produced[0] if produced else None}]
 
     def _admit(self, step: MemoryWrite, rec: dict[str, Any]) -> str | None:
-        clash = self._fault_twin(rec)
+        clash = self.memory.fault_twin(rec)
         if clash is not None:
             self.report.skipped_writes.append(SkippedWrite(
                 step=step.id, text=rec.get("text", ""),
                 reason=f"equals diagnosed fault {clash}: never re-admitted"))
             return None
-        rid = self._new_id(rec.get("base") or f"{step.id}.m")
-        deps = [Dep(id=step.id, label="update" if step.op == "update" else "produce")]
-        deps += [Dep(id=s, label="consolidate") for s in rec.get("sources", [])]
-        self.records[rid] = MemoryRecord(id=rid, user_id=self.case.user_id, text=rec["text"],
-                                         key=rec.get("key"), value=rec.get("value"),
-                                         status="active", created_seq=step.seq, deps=deps)
-        self.record_marks[rid] = "added"
-        self.report.store_changes.added.append(rid)
-        return rid
-
-    def _fault_twin(self, rec: dict[str, Any]) -> str | None:
-        text = " ".join(str(rec.get("text", "")).lower().split())
-        for fid in sorted(self.faults):
-            f = self.records.get(fid) or next((m for m in self.case.memory if m.id == fid), None)
-            if f is None:
-                continue
-            if " ".join(f.text.lower().split()) == text:
-                return fid
-            if (f.key is not None and f.key == rec.get("key")
-                    and _same(f.value, rec.get("value"))):
-                return fid
-        return None
-
-    def _retire(self, step: MemoryWrite, rid: str, by: list[str]) -> None:
-        """Retire `rid` as the original mutation did, a record the plan restored included:
-        the restore made its content available to this replayed write, which now
-        consolidates or replaces it again."""
-        rec = self.records.get(rid)
-        if rec is None or not self._active(rid):
-            return
-        restored = self.record_marks.get(rid) == "restored"
-        rec.status = "superseded"
-        if not any(d.id == step.id and d.label == "delete" for d in rec.deps):
-            rec.deps = [*rec.deps, Dep(id=step.id, label="delete")]
-        self.record_marks[rid] = "restored-then-retired" if restored else "retired"
-        self.report.store_changes.retired.append(rid)
-        if restored:
-            self.report.notes.append(f"{rid} restored, then {_AGAIN[step.op]} by replayed "
-                                     f"{step.id}" + (f" into {', '.join(by)}" if by else ""))
-
-    def _new_id(self, base: str) -> str:
-        n = 1
-        while f"{base}~r{n}" in self.taken:
-            n += 1
-        rid = f"{base}~r{n}"
-        self.taken.add(rid)
-        return rid
+        return self.memory.add(step, rec, sources=rec.get("sources", []))
 
     # ---- outputs ---------------------------------------------------------------------
 
     def _result(self) -> RepairResult:
-        for s in self.order:  # effects of invalidated calls that no rollback can undo
-            if (isinstance(s, ToolAction) and s.id in self.invalid and s.id not in self.replay
-                    and s.status == "ok"
-                    and self.declared.get(s.tool, "irreversible") == "irreversible"):
-                self.report.irreversible_effects.append(ToolNote(
-                    step=s.id, tool=s.tool, args=dict(s.args),
-                    reason=f"invalidated; {s.tool} is irreversible (or not declared): its "
-                           "external effect stands and rollback cannot undo it"))
+        self.world.finish()
+        self._report_world()
         outcomes: list[StepOutcome] = []
         for s in self.order:
             if s.id in self._outcomes:
                 outcomes.append(self._outcomes[s.id])
             elif s.id in self.invalid:
-                outcomes.append(StepOutcome(id=s.id, type=s.type, outcome="invalidated",
-                                            detail="old output no longer evidence; not replayed"))
+                effect = self.world.entry(s.id)
+                stands = (f"; its effect {NEEDS_HUMAN}" if effect is not None
+                          and effect.disposition == "needs_human" else "")
+                outcomes.append(StepOutcome(
+                    id=s.id, type=s.type, outcome="invalidated",
+                    detail=f"old output no longer evidence; not replayed{stands}"))
             else:
                 outcomes.append(StepOutcome(id=s.id, type=s.type, outcome="kept"))
         self.report.steps = outcomes
@@ -596,20 +526,27 @@ class _Run:
             answer=final.text if final is not None else None,
             original_answer=self.steps[self.final].text,
             store=RepairedStore(
-                active=[r for r in trajectory.memory if self._active(r.id)],
-                quarantine=[r for r in trajectory.memory if r.id in self.quarantined]),
+                active=[r for r in trajectory.memory if self.memory.active(r.id)],
+                quarantine=[r for r in trajectory.memory if r.id in self.memory.quarantined]),
             trajectory=trajectory, report=self.report, cost=self._cost())
 
+    def _report_world(self) -> None:
+        """The ledger into the report: what became of every effect of the failed run."""
+        for e in self.world.ledger:
+            self.report.world.append(WorldEffect(
+                step=e.step, tool=e.tool, args=dict(e.args), effect=e.declared,
+                removed=e.removed, disposition=e.disposition,  # type: ignore[arg-type]
+                detail=e.detail, undone_before=e.undone_before))
+        for e in self.world.undone:
+            when = (f"before replayed {e.undone_before}" if e.undone_before
+                    else "after the replay (no replayed call touched its state)")
+            self.report.resets.append(ToolNote(step=e.step, tool=e.tool, args=dict(e.args),
+                                               reason=f"{e.detail}, {when}"))
+        for e in self.world.needing_a_human():
+            self.report.irreversible_effects.append(ToolNote(
+                step=e.step, tool=e.tool, args=dict(e.args), reason=e.detail))
+
     def _trajectory(self) -> Case:
-        memory = []
-        for rid, rec in self.records.items():
-            data = rec.model_dump(mode="json")
-            mark = self.record_marks.get(rid)
-            if mark == "quarantined":
-                data["status"] = "deleted"
-            if mark:
-                data["repair"] = mark
-            memory.append(data)
         steps = []
         for s in self.order:
             new = self.new_steps.get(s.id)
@@ -619,18 +556,9 @@ class _Run:
                               else "invalidated" if s.id in self.invalid else "kept")
             steps.append(data)
         doc = self.case.model_dump(mode="json")
-        doc.update(memory=memory, trajectory=steps, eval=None)
+        doc.update(memory=self.memory.dump(), trajectory=steps, eval=None)
         doc.pop("eval")
         return case_from_data(doc, source=f"repaired {self.case.case_id}")
-
-
-_AGAIN = {"consolidate": "consolidated again", "update": "updated again",
-          "supersede": "superseded again", "delete": "deleted again", "add": "retired"}
-
-
-def _same(a: Any, b: Any) -> bool:
-    norm = lambda v: json.dumps(v, sort_keys=True, default=str).lower()  # noqa: E731
-    return norm(a) == norm(b)
 
 
 def _text_of(output: Any) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
-from .._case import Case, MemoryRecord
+from .._case import Case, MemoryRecord, ToolEffect
 
 __all__ = [
     "Cost",
@@ -14,6 +14,7 @@ __all__ = [
     "StepOutcome",
     "SkippedWrite",
     "ToolNote",
+    "WorldEffect",
     "Failure",
     "StoreChanges",
     "RepairReport",
@@ -90,6 +91,31 @@ class ToolNote(BaseModel):
     """What happened or what is needed."""
 
 
+class WorldEffect(BaseModel):
+    """One state-changing call of the failed run, and what the repair did with its effect
+    (the world ledger, `method.md` stage 4 step 6a)."""
+
+    step: str
+    """The tool_action step of the failed run."""
+    tool: str
+    """Tool name."""
+    args: dict[str, Any] = Field(default_factory=dict)
+    """Arguments of the failed run's call."""
+    effect: ToolEffect
+    """The effect the case declares for the tool (irreversible when not declared)."""
+    removed: bool
+    """The repair removes the action (invalidated or replayed): its effect must not stay."""
+    disposition: Literal["kept", "undone", "overwritten", "needs_human"]
+    """kept: the action stands, so does its effect; undone: reset or compensated;
+    overwritten: idempotent, left as it is until the re-issued call overwrote it;
+    needs_human: cannot be undone (irreversible, an undo that could not run, or an
+    idempotent effect whose call was not re-issued)."""
+    detail: str = ""
+    """How it was undone, or why it was not."""
+    undone_before: str | None = None
+    """The replayed step it was undone for (None: at the end of the replay, or not undone)."""
+
+
 class Failure(BaseModel):
     """A step the repair could not regenerate."""
 
@@ -134,9 +160,15 @@ class RepairReport(BaseModel):
     needs_observation: list[ToolNote] = Field(default_factory=list)
     """Actions whose tool is not registered: supply the observation by hand."""
     irreversible_effects: list[ToolNote] = Field(default_factory=list)
-    """External effects that rollback cannot undo."""
+    """Effects of removed actions that happened in the failed run and that rollback cannot
+    undo (irreversible or undeclared tools, or an undo that could not run): each needs a
+    human."""
     resets: list[ToolNote] = Field(default_factory=list)
-    """Resets and compensations issued before re-issuing a call."""
+    """Resets and compensations of removed actions' effects, in the order issued; the
+    reason names the replayed step they were issued for."""
+    world: list[WorldEffect] = Field(default_factory=list)
+    """The failed run's state-changing calls, in trajectory order, and what became of
+    each effect."""
     failures: list[Failure] = Field(default_factory=list)
     """Steps that could not be regenerated."""
     notes: list[str] = Field(default_factory=list)
@@ -168,3 +200,11 @@ class RepairResult(BaseModel):
     """Decisions, outcomes and problems."""
     cost: Cost
     """LLM calls, tokens, replay ratio."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def needs_human(self) -> list[ToolNote]:
+        """Effects that happened in the failed run and cannot be undone (the same notes as
+        `report.irreversible_effects`): the repaired world may still carry them, so a
+        person must deal with each. `dgrr repair --strict` exits 1 when there is any."""
+        return list(self.report.irreversible_effects)

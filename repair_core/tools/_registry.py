@@ -59,6 +59,8 @@ class World:
     holds: dict[tuple[str, str], str] = field(default_factory=dict)
     cart: list[dict[str, Any]] = field(default_factory=list)
     addresses: dict[str, str] = field(default_factory=dict)
+    address_history: dict[str, list[str]] = field(default_factory=dict)
+    """Per order, every address set and not compensated, oldest first."""
     effects: list[str] = field(default_factory=list)
     """Log of every state change, in order."""
 
@@ -81,6 +83,9 @@ class ToolSpec:
     domain: str = ""
     keywords: tuple[str, ...] = ()
     """Words in a request that call for this tool."""
+    state: tuple[str, ...] | None = None
+    """The parts of the world the tool reads or changes (`()`: none); None when unknown,
+    which counts as all of it. A replay undoes removed effects on this state first."""
 
     def __post_init__(self) -> None:
         if self.effect not in TOOL_EFFECTS:

@@ -88,11 +88,12 @@ TRAVEL = (
                   choices={c: () for c in CABIN_ROW}, default="economy"),
         ParamSpec("seat", "seat type", slots=("seat_pref", "seat_type"),
                   choices={"aisle": (), "window": (), "middle": ()}, default="aisle"),
-    ), search_flights, domain="travel", keywords=("flight", "fly", "flights")),
+    ), search_flights, domain="travel", keywords=("flight", "fly", "flights"), state=()),
     ToolSpec("hold_seat", "resettable", "Hold a seat on a flight; released by reset.", (
         ParamSpec("flight", "flight number", slots=("flight",)),
         ParamSpec("seat", "seat number", slots=("seat",)),
-    ), hold_seat, undo=release_seat, domain="travel", keywords=("book", "hold", "reserve")),
+    ), hold_seat, undo=release_seat, domain="travel", keywords=("book", "hold", "reserve"),
+        state=("holds",)),
 )
 
 # ---- shopping --------------------------------------------------------------------------
@@ -157,12 +158,12 @@ SHOPPING = (
         ParamSpec("color", "colour to look for", slots=("color", "favorite_color", "jacket_color", "colour"),
                   required=False, choices={c: () for c in COLORS}),
     ), search_catalog, domain="shopping",
-        keywords=("find", "search", "looking for", "buy", "order", "get me", "need")),
+        keywords=("find", "search", "looking for", "buy", "order", "get me", "need"), state=()),
     ToolSpec("add_to_cart", "resettable", "Add an item to the cart; removed by reset.", (
         ParamSpec("item_id", "catalog item id", slots=("item_id",)),
         ParamSpec("size", "size", slots=SIZE_SLOTS),
     ), add_to_cart, undo=remove_from_cart, domain="shopping",
-        keywords=("buy", "add to cart", "add it", "purchase", "order")),
+        keywords=("buy", "add to cart", "add it", "purchase", "order"), state=("cart",)),
 )
 
 # ---- customer service ------------------------------------------------------------------
@@ -207,6 +208,7 @@ def update_shipping_address(world: World, a: dict[str, Any]) -> ToolResult:
     oid, address = str(a["order_id"]), str(a["address"])
     previous = world.addresses.get(oid)
     world.addresses[oid] = address
+    world.address_history.setdefault(oid, []).append(address)
     world.effects.append(f"address {oid} -> {address}")
     return ToolResult({"order_id": oid, "address": address, "previous": previous,
                        "status": "updated"},
@@ -214,8 +216,16 @@ def update_shipping_address(world: World, a: dict[str, Any]) -> ToolResult:
 
 
 def restore_shipping_address(world: World, a: dict[str, Any]) -> str:
-    oid = str(a["order_id"])
-    world.addresses.pop(oid, None)
+    """Compensate one earlier change to `address`: the order ships to the address set
+    before it (or the address on file), even when later changes were compensated first."""
+    oid, address = str(a["order_id"]), str(a["address"])
+    history = world.address_history.get(oid, [])
+    if address in history:
+        del history[len(history) - 1 - history[::-1].index(address)]
+    if history:
+        world.addresses[oid] = history[-1]
+    else:
+        world.addresses.pop(oid, None)
     world.effects.append(f"address {oid} restored")
     return f"restored the shipping address of order {oid}"
 
@@ -224,22 +234,23 @@ ORDER_SLOTS = ("order_id", "last_order", "order")
 CUSTOMER_SERVICE = (
     ToolSpec("get_account", "pure", "Look up the user's account; read-only.", (
         ParamSpec("user_id", "the user's id", slots=("user_id",)),
-    ), get_account, domain="customer_service", keywords=("account", "plan", "subscription")),
+    ), get_account, domain="customer_service", keywords=("account", "plan", "subscription"),
+        state=()),
     ToolSpec("get_billing", "pure", "Look up the user's billing; read-only.", (
         ParamSpec("user_id", "the user's id", slots=("user_id",)),
     ), get_billing, domain="customer_service",
-        keywords=("bill", "billing", "charge", "charged", "payment", "invoice")),
+        keywords=("bill", "billing", "charge", "charged", "payment", "invoice"), state=()),
     ToolSpec("get_shipment", "pure", "Look up an order's shipment; read-only.", (
         ParamSpec("order_id", "order id", slots=ORDER_SLOTS),
     ), get_shipment, domain="customer_service",
-        keywords=("order", "shipment", "package", "delivery", "where is")),
+        keywords=("order", "shipment", "package", "delivery", "where is"), state=("addresses",)),
     ToolSpec("update_shipping_address", "compensable",
              "Change an order's shipping address; compensated by restoring the old one.", (
         ParamSpec("order_id", "order id", slots=ORDER_SLOTS),
         ParamSpec("address", "new shipping address",
                   slots=("shipping_address", "address", "home_address")),
     ), update_shipping_address, undo=restore_shipping_address, domain="customer_service",
-        keywords=("address", "ship it to", "ship to", "moved")),
+        keywords=("address", "ship it to", "ship to", "moved"), state=("addresses",)),
 )
 
 
