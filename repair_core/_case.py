@@ -221,6 +221,10 @@ class EvalLabels(_Model):
 
     required_facts: list[str] = Field(default_factory=list)
     """Strings the corrected answer must contain."""
+    forbidden_facts: list[str] = Field(default_factory=list)
+    """Strings the corrected answer must not state: values only a fault put into the run
+    (each fault's value and the values its lineage introduced). A forbidden fact that is
+    also required does not count."""
     clean_answer: str | None = None
     """The answer of the clean (uncorrupted) run."""
     benign: list[str] = Field(default_factory=list)

@@ -116,7 +116,7 @@ def test_out_folder_refuses_another_model(tmp_path, capsys):
     assert rc == 2 and "holds results of model 'dgrr/reference'" in capsys.readouterr().err
 
 
-def test_table_puts_the_paper_figures_beside_ours():
+def test_table_keeps_the_paper_figures_in_their_own_column():
     from repair_core.bench import markdown_table
     from repair_core.bench._metrics import CaseResult
 
@@ -125,8 +125,15 @@ def test_table_puts_the_paper_figures_beside_ours():
                      replayed_steps=3, trajectory_steps=10, llm_calls=4, tokens=100),
           CaseResult(case_id="a", method="no_repair", trajectory_steps=10)]
     table = markdown_table(rs, "controlled")
+    head = next(line for line in table.splitlines() if line.startswith("| Method |"))
+    assert head.endswith("| Paper's figures (GPT-4o; another model, not comparable cell by "
+                         "cell) |")
     ours = next(line for line in table.splitlines() if line.startswith("| Ours |"))
-    assert "1.000 (0.853)" in ours and "0.300 (0.123)" in ours and "4.00 (5.70)" in ours
+    cells = [c.strip() for c in ours.strip("|").split("|")]
+    assert cells[2] == "1.000" and cells[5] == "0.300" and cells[6] == "4.00"
+    assert "(" not in "".join(cells[2:-1])  # no paper figure inside a measured cell
+    assert cells[-1].startswith("Recovery 0.853, Recurrence 0.266")
     no_repair = next(line for line in table.splitlines() if line.startswith("| No repair |"))
-    assert "– (–)" in no_repair  # nothing recovered: no recurrence, as in the paper
-    assert "(0.853)" not in markdown_table(rs, "custom")
+    assert "| – |" in no_repair  # nothing recovered: no recurrence
+    assert "0.853" not in markdown_table(rs, "custom")
+    assert "met" not in table.split()

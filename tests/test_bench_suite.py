@@ -35,6 +35,8 @@ def test_slots_have_exactly_the_table1_counts():
     assert Counter(s.fault_type for s in slots) == CONTROLLED_COUNTS["fault_type"]
     assert Counter(s.n_faults for s in slots) == CONTROLLED_COUNTS["n_faults"]
     assert {s.n_benign for s in slots} == set(range(6, 15))
+    assert {s.n_turns for s in slots} == {1, 2, 3, 4, 5}
+    assert all(s.n_turns > 1 for s in slots if s.fault_type in ("stale", "summary-drift"))
     assert controlled_slots(7) != slots  # the seed matters
 
 
@@ -48,15 +50,15 @@ def test_committed_controlled_suite_matches_the_distribution():
     assert Counter(len(c.faults) for c in cases) == {1: 128, 2: 17, 3: 5}
     benign = [len(c.eval.benign) for c in cases]
     assert min(benign) == 6 and max(benign) == 14 and len(set(benign)) == 9
+    from repair_core.bench import is_recovered
+
     for c in cases:
         ev = c.eval
-        assert ev.required_facts and ev.clean_answer
+        assert ev.required_facts and ev.forbidden_facts and ev.clean_answer
         assert set(ev.fault_types) == set(c.faults)
         assert not set(ev.benign) & set(c.faults)
-        # the injection changed the answer: the failed answer fails the oracle
-        from repair_core.bench import contains_required_facts
-        assert contains_required_facts(ev.clean_answer, ev.required_facts)
-        assert not contains_required_facts(c.final_answer().text, ev.required_facts)
+        # the injection made the run fail: the failed answer fails the oracle
+        assert not is_recovered(c.final_answer().text, ev.required_facts, ev.forbidden_facts)
 
 
 def test_fault_types_are_injected_as_they_happen():
@@ -106,11 +108,12 @@ def test_committed_adapted_suite_matches_the_issue():
 
 
 def test_longmemeval_fixture_becomes_cases(tmp_path):
-    from repair_core.bench import longmemeval_fixture_path
+    from repair_core.bench import is_recovered, longmemeval_fixture_path
 
     manifest = generate_suite("adapted", tmp_path, seed=3,
                               longmemeval=str(longmemeval_fixture_path()))
-    assert manifest["cases"] == 4 and "fixture.json" in manifest["source"]
+    assert manifest["cases"] == 11 and "fixture.json" in manifest["source"]
     case = load_case(tmp_path / manifest["files"][0])
-    assert case.eval.required_facts == ["Lisbon"]
-    assert "Lisbon" in case.eval.clean_answer and "Lisbon" not in case.final_answer().text
+    assert case.eval.required_facts == ["Priya"]  # fx_0002 (fx_0001's poison is not read)
+    assert "Priya" in case.eval.clean_answer
+    assert not is_recovered(case.final_answer().text, ["Priya"], case.eval.forbidden_facts)

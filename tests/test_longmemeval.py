@@ -16,7 +16,7 @@ def _fixture() -> list[dict]:
 
 def test_fixture_parses_with_every_field():
     items = load_longmemeval(longmemeval_fixture_path())
-    assert len(items) == 4
+    assert len(items) == 14
     first = items[0]
     assert first.question_id == "fx_0001" and first.answer == "Lisbon"
     assert len(first.haystack_sessions) == len(first.haystack_session_ids) == 3

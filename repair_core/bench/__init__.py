@@ -1,6 +1,7 @@
 """The benchmark: suites, repair methods (ours, six baselines, three ablations), the
 paper's metrics, a resumable runner and Table-2-style result tables."""
 
+from ._gallery import failure_gallery, write_failure_gallery
 from ._longmemeval import (
     LongMemEvalItem,
     LongMemEvalTurn,
@@ -25,9 +26,14 @@ from ._metrics import (
     claim_counts,
     claim_f1,
     contains_required_facts,
+    fact_stated,
     faulty_removal,
+    forbidden_stated,
+    is_recovered,
     mean_llm_calls,
     mean_tokens,
+    missing_facts,
+    normalise_fact,
     recovery,
     recurrence,
     replay_ratio,
@@ -67,6 +73,13 @@ __all__ = [
     "claim_counts",
     "claim_f1",
     "contains_required_facts",
+    "fact_stated",
+    "failure_gallery",
+    "forbidden_stated",
+    "is_recovered",
+    "missing_facts",
+    "normalise_fact",
+    "write_failure_gallery",
     "faulty_removal",
     "load_longmemeval",
     "longmemeval_fixture_path",

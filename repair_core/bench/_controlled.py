@@ -1,6 +1,7 @@
-"""The controlled suite: cases made by running the reference agent clean and with
-injected faulty records, kept only when the injection changes the final answer and has a
-downstream effect beyond it.
+"""The controlled suite: cases made by running the agent on a designed user (a true
+profile, a pre-existing store, a conversation of one to five turns) with injected faulty
+records, kept only when the failed run fails the oracle and the fault has a downstream
+effect beyond the answer.
 
 Fault types are injected the way they happen in life:
 
@@ -12,18 +13,22 @@ Fault types are injected the way they happen in life:
 - summary-drift: a consolidation of two agreeing records writes a summary whose value
   changed (the consolidating model's reply is altered in the faulty run only).
 
-`eval` is filled from the clean run and the clean/faulty difference only: required facts
-are what the clean answer states from its claims (and tool results the faulty answer
-lost), benign ids are pre-existing records active after both runs, gold claims are the
-faulty run's claims whose value differs from the clean run's. Nothing comes from the
-planner. Every choice is drawn from `random.Random` seeded per case, so a seed gives a
-byte-identical suite.
+**Gold comes from the world, never from a model's text.** The generator knows the true
+profile and calls the domain simulators itself with the arguments the final request
+needs under that profile: `required_facts` are the simulator's key outputs (flight and
+seat, item and size, order and status or address) plus the true value of every faulted
+key; `forbidden_facts` are each fault's value and the values the simulators return under
+the faulted arguments (the fault's lineage) that the true outputs do not state;
+`benign` are the true pre-existing records a correct run keeps active; `gold_claims` are
+the failed run's claims whose value contradicts the true profile or states a forbidden
+fact. A clean run is made only for `clean_answer` (information) and for the keep rule
+"the fault changed a tool call or a memory write". Every choice is drawn from
+`random.Random` seeded per case, so a seed gives a byte-identical suite.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +37,7 @@ from .._case import Answer as AnswerStep
 from .._case import Case, Dep, EvalLabels, MemoryRecord, MemoryWrite
 from .._case import Claim as ClaimStep
 from .._case import MemoryRead as ReadStep
-from ._metrics import contains_required_facts
+from ._metrics import fact_stated, forbidden_stated, is_recovered, normalise_fact
 
 __all__ = ["CONTROLLED_COUNTS", "Slot", "controlled_slots", "build_controlled_case",
            "FAULT_TYPES", "DOMAINS"]
@@ -59,10 +64,18 @@ class Slot:
     fault_type: str
     n_faults: int
     n_benign: int
+    n_turns: int = 2
+    """User turns of the conversation, the final request included (1-5)."""
+
+
+TURN_COUNTS = {1: 10, 2: 24, 3: 36, 4: 40, 5: 40}
+"""How many cases have one to five user turns (a stale or summary-drift case needs at
+least two: the update or consolidation happens before the final request)."""
 
 
 def controlled_slots(seed: int) -> list[Slot]:
-    """The 150 case slots with exactly the Table 1 counts, attributes shuffled per seed."""
+    """The 150 case slots with exactly the Table 1 counts, attributes shuffled per seed;
+    each slot also gets its number of user turns."""
     rng = random.Random(f"controlled-slots:{seed}")
     lists = []
     for name in ("domain", "fault_type", "n_faults"):
@@ -72,8 +85,16 @@ def controlled_slots(seed: int) -> list[Slot]:
     total = len(lists[0])
     benign = [6 + (i % 9) for i in range(total)]  # 6..14, every size about equally often
     rng.shuffle(benign)
-    return [Slot(i, d, f, int(n), b)
-            for i, (d, f, n, b) in enumerate(zip(*lists, benign, strict=True))]
+    turns = [t for t, n in TURN_COUNTS.items() for _ in range(n)]
+    rng.shuffle(turns)
+    faults = lists[1]
+    for i in range(total):  # a one-turn stale or drift case cannot happen: swap it
+        if turns[i] == 1 and faults[i] in ("stale", "summary-drift"):
+            j = next(j for j in range(total) if turns[j] > 1
+                     and faults[j] not in ("stale", "summary-drift"))
+            turns[i], turns[j] = turns[j], turns[i]
+    return [Slot(i, d, f, int(n), b, t)
+            for i, (d, f, n, b, t) in enumerate(zip(*lists, benign, turns, strict=True))]
 
 
 # ---- domain knowledge -------------------------------------------------------------------
@@ -171,11 +192,34 @@ FILL_WORDS = {
 }
 WARMUP = {
     "travel": ("What is my loyalty number?", "Remind me which food I eat.",
-               "Which language do I speak at home?"),
+               "Which language do I speak at home?", "Which time zone am I in?",
+               "What is my seat preference?", "Which cabin do I usually fly?",
+               "Search flights from my home airport to {city} {day}.",
+               "Are there flights from my home airport to {city} {day}?",
+               "What is my email?", "Do I have any allergies?"),
     "shopping": ("How do I like to be contacted?", "Which card do I pay with?",
-                 "What is my email?"),
+                 "What is my email?", "Find a backpack for me.",
+                 "Search the catalog for a t-shirt in my size.", "What size do I wear?",
+                 "Which colour do I like?", "Find jeans in my size.",
+                 "Do I have a loyalty number?"),
     "customer_service": ("What plan is my account on?", "What was my last charge?",
-                         "What is my email?"),
+                         "What is my email?", "When is my next bill due?",
+                         "Is my subscription still active?", "Where is my latest order?",
+                         "Which card do I pay with?", "Can you check my billing?"),
+}
+"""Earlier turns of a conversation, per domain: questions about the profile, lookups
+through the domain's read-only tools, searches. `{city}`/`{day}` are filled per case."""
+
+# A true record that mentions a fault's value in another context (never retrieved for
+# the request): an over-eager repair that deletes whatever repeats a fault's words
+# removes it. Keyed by the faulted profile key.
+DECOYS = {
+    "home_airport": "{n}'s sister lives near {v} and visits twice a year.",
+    "seat_pref": "{n} asked the restaurant for a {v} table on the anniversary.",
+    "cabin": "{n}'s manager always takes {v} on client visits.",
+    "favorite_color": "{n}'s car is {v}.",
+    "last_order": "{n} referred a friend with code {v}.",
+    "shipping_address": "{n}'s parents live at {v}.",
 }
 
 
@@ -259,7 +303,7 @@ def _agent_class() -> type:
 
 @dataclass
 class _Design:
-    """Everything about a case before the agent runs."""
+    """Everything about a case before the agent runs, the world's truth included."""
 
     user: str
     name: str
@@ -273,6 +317,12 @@ class _Design:
     drift: Any = None
     drift_text: str | None = None
     benign: list[str] = field(default_factory=list)
+    truth: dict[str, Any] = field(default_factory=dict)
+    """The true profile at the final request (after the user's stated updates)."""
+    request: dict[str, Any] = field(default_factory=dict)
+    """What the final request names: destination and day, product, ship or look up."""
+    fault_values: dict[str, Any] = field(default_factory=dict)
+    """Faulted profile key -> the wrong values the faults carry."""
 
 
 def _other(rng: random.Random, values: Sequence[str], not_: Any) -> str:
@@ -285,20 +335,38 @@ def _filler_text(rng: random.Random, template: str, name: str) -> str:
                            d2=rng.randint(4, 28), **words)
 
 
-def _request(rng: random.Random, domain: str, profile: dict[str, KeySpec]) -> str:
+def _request(rng: random.Random, domain: str, profile: dict[str, Any],
+             wrong: dict[str, list[Any]]) -> tuple[str, dict]:
+    """The final request's text and what it names (never a flight to the true or a
+    faulty home airport's city)."""
     if domain == "travel":
-        home = profile["home_airport"]
-        city = rng.choice([c for c in DESTINATIONS if c != CITY_OF.get(str(home))])
-        return f"Book me a flight from my home airport to {city} {rng.choice(DAYS)}."
+        homes = [profile["home_airport"], *wrong.get("home_airport", [])]
+        city = rng.choice([c for c in DESTINATIONS
+                           if c not in {CITY_OF.get(str(h)) for h in homes}])
+        day = rng.choice(DAYS)
+        text = rng.choice(("Book me a flight from my home airport to {c} {d}.",
+                           "Please book a flight from my home airport to {c} {d}.",
+                           "Book a flight to {c} {d} from my home airport, please."))
+        return text.format(c=city, d=day), {"city": city, "day": day}
     if domain == "shopping":
         product = str(profile["product"])
-        return (f"Find {product} in my size and favourite colour and add it to my cart."
+        text = (f"Find {product} in my size and favourite colour and add it to my cart."
                 if "favorite_color" in profile else
                 f"Find {product} in my size and add it to my cart.")
+        return text, {"product": product}
     if "shipping_address" in profile:
         return rng.choice(("Please ship my latest order to my shipping address.",
-                           "Send my latest order to my shipping address, please."))
-    return rng.choice(("Where is my latest order?", "Where is my order right now?"))
+                           "Send my latest order to my shipping address, please.")), {"ship": True}
+    return rng.choice(("Where is my latest order?", "Where is my order right now?")), {
+        "ship": False}
+
+
+def _warmups(rng: random.Random, domain: str, n: int, avoid: Sequence[str]) -> list[str]:
+    out = []
+    for template in rng.sample(WARMUP[domain], n):
+        city = rng.choice([c for c in DESTINATIONS if c not in avoid])
+        out.append(template.format(city=city, day=rng.choice(DAYS)))
+    return out
 
 
 def _design(slot: Slot, seed: int, attempt: int) -> _Design:
@@ -313,12 +381,10 @@ def _design(slot: Slot, seed: int, attempt: int) -> _Design:
     elif domain == "shopping":
         product = rng.choice(sorted(SIZE_KEYS))
         chosen["product"] = product
-        keys = [SIZE_KEYS[product], COLOR_KEY]
+        keys = [SIZE_KEYS[product], COLOR_KEY] if rng.random() < 0.8 else [SIZE_KEYS[product]]
     else:
         keys = [ORDER_KEY, ADDRESS_KEY] if rng.random() < 0.6 or slot.fault_type == "stale" \
             else [ORDER_KEY]
-        if slot.fault_type == "stale" and ADDRESS_KEY not in keys:
-            keys.append(ADDRESS_KEY)
     values = {k.key: rng.choice(k.values) for k in keys}
     spec_of = {k.key: k for k in keys}
 
@@ -333,7 +399,7 @@ def _design(slot: Slot, seed: int, attempt: int) -> _Design:
     extra_types = [rng.choice(("poisoned", "wrong-user")) for _ in fault_keys[1:]]
     types = [slot.fault_type, *extra_types]
 
-    # Pre-existing store: true records for every key, filler, and the injected faults.
+    # Pre-existing store: true records for every key, decoys, filler, and the faults.
     records: list[dict[str, Any]] = []
 
     def add(text: str, key: str | None, value: Any, trust: float, tag: str) -> dict[str, Any]:
@@ -343,28 +409,25 @@ def _design(slot: Slot, seed: int, attempt: int) -> _Design:
 
     for k in keys:
         add(k.text.format(n=name, v=values[k.key]), k.key, values[k.key],
-            rng.uniform(0.6, 0.95), "true")
+            rng.uniform(0.3, 0.95), "true")
     drift_key = fault_keys[0] if slot.fault_type == "summary-drift" else None
     if drift_key:  # a second agreeing record, so there is something to consolidate
         k = spec_of[drift_key]
         add(k.again.format(n=name, v=values[drift_key]), drift_key, values[drift_key],
-            rng.uniform(0.6, 0.95), "true")
-    n_true_active = len(keys) - (1 if slot.fault_type in ("stale", "summary-drift") else 0)
-    n_fill = max(0, slot.n_benign - n_true_active)
-    fillers = rng.sample(FILLER, min(n_fill, len(FILLER)))
-    for key, template, _ in fillers:
-        add(_filler_text(rng, template, name), key, None, rng.uniform(0.5, 0.95), "true")
-    rng.shuffle(records)
+            rng.uniform(0.3, 0.95), "source")
 
     design = _Design(user=user, name=name, domain=domain, turns=[], records=records,
                      faults=[], fault_types={})
     fault_records: list[tuple[dict[str, Any], str]] = []
+    wrong_values: dict[str, list[Any]] = {}
+    update_turn = False
     for i, (fkey, ftype) in enumerate(zip(fault_keys, types, strict=True)):
         k = spec_of[fkey]
         if i == 0 and ftype == "stale":
             new = _other(rng, k.values, values[fkey])
             design.updates[1] = (fkey, new, k.text.format(n=name, v=new))
-            design.turns.append(k.update.format(v=new))
+            update_turn = True
+            wrong_values.setdefault(fkey, []).append(values[fkey])
             values[fkey] = new
             old = next(r for r in records if r["key"] == fkey and r["tag"] == "true")
             old["tag"] = "fault"
@@ -373,10 +436,13 @@ def _design(slot: Slot, seed: int, attempt: int) -> _Design:
         if i == 0 and ftype == "summary-drift":
             design.drift = _other(rng, k.values, values[fkey])
             design.drift_text = k.text.format(n=name, v=design.drift)
-            design.consolidate_after[1] = fkey
-            design.turns.append(rng.choice(WARMUP[domain]))
+            wrong_values.setdefault(fkey, []).append(design.drift)
+            for r in records:
+                if r["key"] == fkey:
+                    r["tag"] = "source"  # a correct run folds them into a summary too
             continue
         wrong = _other(rng, k.values, values[fkey])
+        wrong_values.setdefault(fkey, []).append(wrong)
         if ftype == "wrong-user":
             other_name = rng.choice([n for n in NAMES if n != name])
             text = k.text.format(n=other_name, v=wrong)
@@ -384,18 +450,44 @@ def _design(slot: Slot, seed: int, attempt: int) -> _Design:
             source = rng.choice(("a product page", "a travel forum", "a shared email",
                                  "a tool result", "a web page"))
             text = k.text.format(n=name, v=wrong).rstrip(".") + f" (noted from {source})."
-        r = {"text": text, "key": fkey, "value": wrong, "trust": round(rng.uniform(0.3, 0.8), 2),
+        r = {"text": text, "key": fkey, "value": wrong, "trust": round(rng.uniform(0.3, 0.95), 2),
              "tag": "fault"}
-        # after the true record of the key, so the agent (which trusts the most recent)
-        # picks it up, but not always last in the store
-        after = max(j for j, x in enumerate(records) if x["key"] == fkey)
-        records.insert(rng.randint(after + 1, len(records)), r)
         fault_records.append((r, ftype))
 
-    if not design.turns and rng.random() < 0.35:
-        design.turns.append(rng.choice(WARMUP[domain]))
+    # decoys: true records repeating a fault's value elsewhere, for some faulted keys
+    n_true_active = sum(1 for r in records if r["tag"] == "true")
+    decoys: list[dict[str, Any]] = []
+    for fkey, wrongs in wrong_values.items():
+        if fkey in DECOYS and rng.random() < 0.6 and n_true_active + len(decoys) < slot.n_benign:
+            decoys.append({"text": DECOYS[fkey].format(n=name, v=wrongs[0]), "key": None,
+                           "value": None, "trust": round(rng.uniform(0.3, 0.95), 2),
+                           "tag": "true"})
+    records.extend(decoys)
+    n_fill = max(0, slot.n_benign - n_true_active - len(decoys))
+    for key, template, _ in rng.sample(FILLER, min(n_fill, len(FILLER))):
+        add(_filler_text(rng, template, name), key, None, rng.uniform(0.3, 0.95), "true")
+    rng.shuffle(records)
+    for r, _ftype in fault_records:
+        if r in records:
+            continue
+        # after the true record of the key, so the agent (which trusts the most recent)
+        # picks it up, but not always last in the store
+        after = max(j for j, x in enumerate(records) if x["key"] == r["key"])
+        records.insert(rng.randint(after + 1, len(records)), r)
+
     profile: dict[str, Any] = {**chosen, **values}
-    design.turns.append(_request(rng, domain, profile))
+    final, named = _request(rng, domain, profile, wrong_values)
+    n_warm = slot.n_turns - 1 - (1 if update_turn else 0)
+    avoid = [named.get("city"), *(CITY_OF.get(str(v)) for v in
+                                   [values.get("home_airport"),
+                                    *wrong_values.get("home_airport", [])])]
+    warm = _warmups(rng, domain, n_warm, [c for c in avoid if c])
+    if update_turn:
+        k = spec_of[fault_keys[0]]
+        design.turns.append(k.update.format(v=values[fault_keys[0]]))
+    design.turns += [*warm, final]
+    if drift_key:  # the consolidation happens after one of the turns before the request
+        design.consolidate_after[rng.randint(1, len(design.turns) - 1)] = drift_key
 
     for i, r in enumerate(records, start=1):
         r["id"] = f"m{i}"
@@ -403,6 +495,9 @@ def _design(slot: Slot, seed: int, attempt: int) -> _Design:
         design.faults.append(str(r["id"]))
         design.fault_types[str(r["id"])] = ftype
     design.benign = [r["id"] for r in records if r["tag"] == "true"]
+    design.truth = profile
+    design.request = named
+    design.fault_values = wrong_values
     return design
 
 
@@ -430,15 +525,105 @@ def _run(design: _Design, faulty: bool, case_id: str, model: str) -> Case:
     case = agent.run_session(design.user, design.turns, store, case_id=case_id,
                              domain=design.domain, faults=faults)
     if drifting:  # the drifted summary is only known once the run has written it
+        key = next(iter(design.consolidate_after.values()))
         summary = [m.id for m in case.memory if m.created_seq is not None
-                   and m.key == design.consolidate_after[1] and m.value == design.drift]
+                   and m.key == key and m.value == design.drift]
         case = case.model_copy(update={"faults": [*summary, *case.faults]})
     return case
 
 
-def _final_turn_steps(case: Case, types: tuple[str, ...]) -> list[Any]:
-    turn = case.final_answer().turn
-    return [s for s in case.steps_in_order() if s.turn == turn and s.type in types]
+# ---- the world's truth ------------------------------------------------------------------
+
+def _airport(city: str) -> str:
+    from ..tools._simulators import AIRPORTS
+
+    return next(code for code, names in AIRPORTS.items() if city in names)
+
+
+def _size_fact(key: str, value: Any) -> str:
+    return f"size {value}" if key.endswith("_size") else str(value)
+
+
+def _world_calls(domain: str, profile: dict[str, Any], request: dict[str, Any]
+                 ) -> list[tuple[str, dict[str, Any]]]:
+    """The tool calls the final request needs under `profile`, in order; arguments that
+    depend on an earlier call's output are filled by :func:`_simulate`."""
+    if domain == "travel":
+        return [("search_flights", {"origin": profile["home_airport"],
+                                    "destination": _airport(request["city"]),
+                                    "date": request["day"], "cabin": profile["cabin"],
+                                    "seat": profile["seat_pref"]}),
+                ("hold_seat", {})]
+    if domain == "shopping":
+        size = next(v for k, v in profile.items() if k.endswith("_size"))
+        args = {"query": profile["product"], "size": size}
+        if "favorite_color" in profile:
+            args["color"] = profile["favorite_color"]
+        return [("search_catalog", args), ("add_to_cart", {"size": size})]
+    calls: list[tuple[str, dict[str, Any]]] = [("get_shipment",
+                                                {"order_id": profile["last_order"]})]
+    if request.get("ship"):
+        calls.append(("update_shipping_address", {"order_id": profile["last_order"],
+                                                  "address": profile["shipping_address"]}))
+    return calls
+
+
+def _simulate(domain: str, profile: dict[str, Any], request: dict[str, Any]
+              ) -> list[tuple[str, dict[str, Any], str]]:
+    """(tool, output, text) of each call the request needs, from the simulators."""
+    from ..tools import default_registry
+
+    reg = default_registry()
+    world = reg.new_world()
+    out: list[tuple[str, dict[str, Any], str]] = []
+    for tool, args in _world_calls(domain, profile, request):
+        if tool == "hold_seat":
+            args = {"flight": out[-1][1]["flight"], "seat": out[-1][1]["seat"]}
+        if tool == "add_to_cart":
+            args = {"item_id": out[-1][1]["item_id"], **args}
+        res = reg.call(world, tool, args)
+        out.append((tool, dict(res.output), res.text))
+    return out
+
+
+# What the request needs stated, per tool: the outputs a correct answer reports.
+REQUIRED_OUTPUTS = {"search_flights": ("flight", "seat"), "search_catalog": ("item_id",),
+                    "get_shipment": ("order_id", "status", "eta"),
+                    "update_shipping_address": ("order_id", "address")}
+
+
+# Outputs that identify what a call acted on: under a fault's arguments they are the
+# values the fault's lineage put into the world.
+LINEAGE_OUTPUTS = ("flight", "seat", "hold", "item_id", "order_id", "address")
+
+
+def world_labels(design: _Design) -> tuple[list[str], list[str]]:
+    """(required_facts, forbidden_facts) from the true profile, the simulators and the
+    fault injection only."""
+    true_calls = _simulate(design.domain, design.truth, design.request)
+    required: list[str] = []
+    for tool, output, _ in true_calls:
+        required += [str(output[k]) for k in REQUIRED_OUTPUTS.get(tool, ()) if k in output]
+    for key in design.fault_values:
+        required.append(_size_fact(key, design.truth[key]))
+    if design.domain == "shopping":
+        required += [_size_fact(k, v) for k, v in design.truth.items() if k.endswith("_size")]
+        if "favorite_color" in design.truth:
+            required.append(str(design.truth["favorite_color"]))
+    required = list(dict.fromkeys(required))
+    truth_text = " ".join([*required, *(text for _, _, text in true_calls),
+                           *(str(v) for v in design.truth.values())])
+    candidates: list[str] = []
+    for key, wrongs in design.fault_values.items():
+        for wrong in wrongs:
+            candidates.append(_size_fact(key, wrong))
+            profile = {**design.truth, key: wrong}  # the fault's lineage in the world
+            for _tool, output, _ in _simulate(design.domain, profile, design.request):
+                candidates += [str(output[k]) for k in LINEAGE_OUTPUTS
+                               if output.get(k) not in (None, "")]
+    forbidden = [c for c in dict.fromkeys(candidates)
+                 if c.strip() and not fact_stated(truth_text, c)]
+    return required, forbidden
 
 
 def _effects(case: Case) -> list[tuple[str, str]]:
@@ -453,67 +638,72 @@ def _effects(case: Case) -> list[tuple[str, str]]:
     return out
 
 
-def _scalar_values(output: Any) -> list[str]:
-    if isinstance(output, dict):
-        return [str(v) for v in output.values() if isinstance(v, (str, int, float))
-                and not isinstance(v, bool)]
-    return []
-
-
-def _words_in(fact: str, text: str) -> bool:
-    return contains_required_facts(text, [fact])
+def _gold_claims(design: _Design, faulty: Case, forbidden: list[str]) -> list[str]:
+    """Claims of the failed run that contradict the true profile (as it stood at that
+    turn) or state a forbidden fact."""
+    turn_no = {t.id: i for i, t in enumerate(faulty.session, start=1)}
+    gold = []
+    for c in faulty.steps_in_order():
+        if c.type != "claim" or c.value is None:
+            continue
+        key, value = c.key, c.value
+        truth = design.truth.get(key) if key else None
+        if key in design.updates.get(turn_no[c.turn], ("",))[:1]:
+            truth = design.updates[turn_no[c.turn]][1]
+        wrong = truth is not None and normalise_fact(str(value)) != normalise_fact(str(truth))
+        stated = forbidden_stated(f"{c.text} {value}", forbidden)
+        if wrong or stated:
+            gold.append(c.id)
+    return gold
 
 
 def _labels(design: _Design, clean: Case, faulty: Case) -> dict[str, Any] | None:
-    """`eval` from the clean run and the clean/faulty difference, or None to reject."""
-    clean_answer, faulty_answer = clean.final_answer().text, faulty.final_answer().text
-    if " ".join(clean_answer.split()).casefold() == " ".join(faulty_answer.split()).casefold():
-        return None  # the injection did not change the final answer
+    """`eval` from the world's truth and the fault injection, or None to reject."""
+    required, forbidden = world_labels(design)
+    if is_recovered(faulty.final_answer().text, required, forbidden):
+        return None  # the injection did not make the run fail
     if _effects(clean) == _effects(faulty):
         return None  # no downstream effect beyond the answer
-    facts: list[str] = []
-    for c in _final_turn_steps(clean, ("claim",)):
-        v = getattr(c, "value", None)
-        if v not in (None, "") and _words_in(str(v), clean_answer):
-            facts.append(str(v))
-    for o in _final_turn_steps(clean, ("tool_observation",)):
-        for v in _scalar_values(o.output):
-            if len(v) > 1 and _words_in(v, clean_answer) and not _words_in(v, faulty_answer):
-                facts.append(v)
-    facts = list(dict.fromkeys(facts))
-    if not facts or contains_required_facts(faulty_answer, facts):
-        return None  # the oracle could not tell the failed answer from the clean one
-    if not contains_required_facts(clean_answer, facts):
+    if not 8 <= len(faulty.trajectory) <= 80:
         return None
-    clean_claims = {}
-    turn_index = {t.id: i for i, t in enumerate(clean.session)}
-    for c in clean.trajectory:
-        if c.type == "claim":
-            clean_claims[(turn_index[c.turn], c.key)] = c.value
-    f_turn_index = {t.id: i for i, t in enumerate(faulty.session)}
-    gold = sorted((c.id for c in faulty.trajectory if c.type == "claim"
-                   and clean_claims.get((f_turn_index[c.turn], c.key), object()) != c.value),
-                  key=lambda s: int(re.sub(r"\D", "", s) or 0))
-    clean_active = {m.id for m in clean.memory if m.status == "active"}
-    faulty_active = {m.id for m in faulty.memory if m.status == "active"}
-    benign = [b for b in design.benign if b in clean_active and b in faulty_active]
     fault_types = dict(design.fault_types)
     if design.drift is not None:
         if len(faulty.faults) != len(design.faults) + 1:
             return None  # the drifted summary was not written
         fault_types = {faulty.faults[0]: "summary-drift", **fault_types}
+    active = {m.id for m in faulty.memory if m.status == "active"}
+    benign = [b for b in design.benign if b in active]
     if not 6 <= len(benign) <= 14:
         return None
-    return {"required_facts": facts, "clean_answer": clean_answer, "benign": benign,
-            "gold_claims": gold, "fault_types": fault_types}
+    return {"required_facts": required, "forbidden_facts": forbidden,
+            "clean_answer": clean.final_answer().text, "benign": benign,
+            "gold_claims": _gold_claims(design, faulty, forbidden),
+            "fault_types": fault_types}
+
+
+def model_with_noise(model: str, noise: float) -> str:
+    """The model string of a built-in policy with a noise rate (`dgrr/<policy>/noise=P`);
+    any other model takes no noise."""
+    from .._errors import DgrrError
+
+    if not 0.0 <= noise <= 1.0:
+        raise DgrrError(f"--noise: must be between 0 and 1, got {noise}")
+    if noise == 0.0 or "/noise=" in model:
+        return model
+    if not model.startswith("dgrr/"):
+        raise DgrrError(f"--noise: only the built-in policies (dgrr/...) take a noise rate, "
+                        f"not {model!r}")
+    return f"{model}/noise={noise:g}"
 
 
 def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference",
-                          max_attempts: int = 40) -> tuple[Case, int]:
-    """The case of `slot`: designs are drawn until one passes the keep rules. Returns the
-    case and the number of designs tried."""
+                          noise: float = 0.0, max_attempts: int = 40) -> tuple[Case, int]:
+    """The case of `slot`, its failed (and clean) run made by `model` (with `noise`):
+    designs are drawn until one passes the keep rules. Returns the case and the number of
+    designs tried."""
     from .._errors import DgrrError
 
+    model = model_with_noise(model, noise)
     case_id = f"ctl-{slot.index + 1:03d}-{slot.domain.replace('_', '-')}-{slot.fault_type}"
     for attempt in range(max_attempts):
         design = _design(slot, seed, attempt)

@@ -15,10 +15,18 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from ._normalise import fact_stated as _fact_stated
+from ._normalise import normalise
+
 __all__ = [
     "CaseResult",
     "MetricSummary",
     "contains_required_facts",
+    "fact_stated",
+    "forbidden_stated",
+    "is_recovered",
+    "missing_facts",
+    "normalise_fact",
     "claim_counts",
     "recovery",
     "recurrence",
@@ -52,7 +60,11 @@ class CaseResult(BaseModel):
     answer: str = ""
     """The corrected final answer the method produced."""
     recovered: bool = False
-    """The corrected answer contains every required fact."""
+    """The corrected answer states every required fact and no forbidden fact."""
+    missing_facts: list[str] = Field(default_factory=list)
+    """Required facts the corrected answer does not state."""
+    forbidden_stated: list[str] = Field(default_factory=list)
+    """Forbidden facts the corrected answer states."""
     recurred: bool | None = None
     """Recurrence probe on the repaired store failed; None when not recovered (not probed)."""
     probe_answer: str | None = None
@@ -71,6 +83,8 @@ class CaseResult(BaseModel):
     """Claim ids the method invalidated or replayed."""
     replayed_steps: int = 0
     """Trajectory steps replayed (refreshed observations included)."""
+    replayed_step_ids: list[str] = Field(default_factory=list)
+    """Ids of those steps, in trajectory order."""
     trajectory_steps: int = 0
     """Steps in the failed trajectory."""
     llm_calls: int = 0
@@ -87,27 +101,90 @@ class CaseResult(BaseModel):
     tries it again."""
 
 
-def _normalise(text: str) -> str:
-    return re.sub(r"\s+", " ", str(text)).strip().casefold()
+def normalise_fact(text: str) -> str:
+    """The normalisation every fact comparison uses (:func:`._normalise.normalise`):
+    case-folded, every character that is not a letter, digit, `-` or `'` turned into a
+    space, and street-type words mapped to one form (Road/Rd, Street/St, ...). So
+    "7 Elm Rd., Austin" and "7 elm road austin" are the same fact.
+
+    >>> normalise_fact("7 Elm Rd.,  Austin")
+    '7 elm road austin'
+    """
+    return normalise(text)
+
+
+def fact_stated(answer: str, fact: str) -> bool:
+    """`fact` occurs in `answer` as whole words after :func:`normalise_fact`
+    (:func:`._normalise.fact_stated`).
+
+    >>> fact_stated("Ship to 7 Elm Road, Austin.", "7 Elm Rd, Austin")
+    True
+    >>> fact_stated("Mike wears size M.", "m"), fact_stated("Mike", "m")
+    (True, False)
+    """
+    return _fact_stated(answer, fact)
+
+
+def missing_facts(answer: str, required_facts: Iterable[str]) -> list[str]:
+    """The required facts `answer` does not state."""
+    return [f for f in required_facts if not fact_stated(answer, f)]
+
+
+def forbidden_stated(answer: str, forbidden_facts: Iterable[str],
+                     required_facts: Iterable[str] = ()) -> list[str]:
+    """The forbidden facts `answer` states. A forbidden fact that is also required does
+    not count, nor does one found only inside a required fact the answer states (a
+    forbidden "economy" inside a required "premium economy").
+
+    >>> forbidden_stated("Seat in premium economy.", ["economy"], ["premium economy"])
+    []
+    >>> forbidden_stated("Ship to 7 Elm Rd, Austin.", ["7 Elm Road, Austin"], ["O-4873"])
+    ['7 Elm Road, Austin']
+    """
+    required = {normalise_fact(f) for f in required_facts}
+    words = normalise_fact(answer).split()
+    inside = [span for f in required if f for span in _spans(f.split(), words)]
+    return [f for f in forbidden_facts
+            if normalise_fact(f) and normalise_fact(f) not in required
+            and any(not any(a <= lo and hi <= b for a, b in inside)
+                    for lo, hi in _spans(normalise_fact(f).split(), words))]
+
+
+def _spans(fact: list[str], words: list[str]) -> list[tuple[int, int]]:
+    n = len(fact)
+    return [(i, i + n) for i in range(len(words) - n + 1) if words[i:i + n] == fact]
+
+
+def is_recovered(answer: str, required_facts: Sequence[str],
+                 forbidden_facts: Sequence[str] = ()) -> bool:
+    """The deterministic oracle (method.md, "Recovery"): every required fact stated and no
+    forbidden fact stated. An empty requirement list is never a recovery: such a case
+    cannot be judged.
+
+    >>> is_recovered("Order O-4873 to 16 Rue Verte, Lyon.", ["O-4873"], ["7 Elm Rd, Austin"])
+    True
+    >>> is_recovered("Order O-4873 to 7 Elm Road, Austin.", ["O-4873"], ["7 Elm Rd, Austin"])
+    False
+    """
+    facts = list(required_facts)
+    if not facts or not all(normalise_fact(f) for f in facts):
+        return False
+    return not missing_facts(answer, facts) and not forbidden_stated(answer, forbidden_facts,
+                                                                     facts)
 
 
 def contains_required_facts(answer: str, required_facts: Iterable[str]) -> bool:
-    """The deterministic oracle: every required fact occurs in the answer as whole words
-    (case and whitespace insensitive, so a size "M" is not found inside "Mike"). An
-    empty requirement list is never a recovery: such a case cannot be judged.
+    """Every required fact occurs in the answer as whole words (after
+    :func:`normalise_fact`, so a size "M" is not found inside "Mike"). An empty
+    requirement list is never a recovery. This is the first half of the oracle; recovery
+    is :func:`is_recovered`, which also checks forbidden facts.
 
     >>> contains_required_facts("Booked JL1, aisle seat 31C", ["jl1", "AISLE"])
     True
     >>> contains_required_facts("Booked JL1, window seat", ["JL1", "aisle"])
     False
-    >>> contains_required_facts("Mike wears size M.", ["m"]), contains_required_facts("Mike", ["m"])
-    (True, False)
     """
-    facts = [_normalise(f) for f in required_facts]
-    if not facts or not all(facts):
-        return False
-    text = _normalise(answer)
-    return all(re.search(rf"(?<!\w){re.escape(f)}(?!\w)", text) for f in facts)
+    return is_recovered(answer, list(required_facts))
 
 
 def claim_counts(gold: Iterable[str], predicted: Iterable[str]) -> tuple[int, int, int]:
@@ -125,7 +202,7 @@ def _ratio(num: float, den: float) -> float:
 
 
 def recovery(results: Sequence[CaseResult]) -> float:
-    """Share of cases whose corrected answer contains every required fact."""
+    """Share of cases recovered: every required fact stated and no forbidden fact."""
     return _ratio(sum(r.recovered for r in results), len(results))
 
 

@@ -23,8 +23,7 @@ from .._errors import DgrrError
 from .._io import atomic_write_json
 from .._load import load_case
 from ._methods import RepairDecision, decide
-from ._metrics import CaseResult
-from ._normalise import all_facts_stated
+from ._metrics import CaseResult, forbidden_stated, is_recovered, missing_facts
 
 __all__ = ["evaluate", "run_bench", "result_path", "load_results", "suite_case_paths",
            "SUITE_DIRS"]
@@ -85,18 +84,21 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         answer = case.final_answer().text
         active = [m for m in case.memory if m.status == "active"]
         replayed, calls, tokens = 0, 0, 0
+        replayed_ids: list[str] = []
     else:
         res = execute(blind, d.store_edits, sorted(d.replay), invalidated=sorted(d.invalidated),
                       model=model, api_base=api_base, decisions=d.reasons)
         answer = res.answer or ""
         active = (list(res.store.active) if d.persist_store
                   else [m for m in case.memory if m.status == "active"])
-        replayed = sum(1 for s in res.report.steps if s.outcome in ("replayed", "refreshed"))
+        replayed_ids = [s.id for s in res.report.steps
+                        if s.outcome in ("replayed", "refreshed")]
+        replayed = len(replayed_ids)
         calls, tokens = res.cost.llm_calls + d.llm_calls, res.cost.tokens + d.tokens
         notes += [f"skipped write {w.step}: {w.reason}" for w in res.report.skipped_writes]
         notes += [f"failure at {f.step} ({f.stage}): {f.error}" for f in res.report.failures]
     active_ids = {m.id for m in active}
-    recovered = all_facts_stated(answer, ev.required_facts)
+    recovered = is_recovered(answer, ev.required_facts, ev.forbidden_facts)
     recurred: bool | None = None
     probe_answer = None
     if recovered:
@@ -104,15 +106,17 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
 
         probe_answer = recurrence_probe(active, case.user_id, _final_turn_text(case),
                                         model=model, api_base=api_base, domain=case.domain)
-        recurred = not all_facts_stated(probe_answer, ev.required_facts)
+        recurred = not is_recovered(probe_answer, ev.required_facts, ev.forbidden_facts)
     return CaseResult(
         case_id=case.case_id, method=method, **labels, answer=answer, recovered=recovered,
+        missing_facts=missing_facts(answer, ev.required_facts),
+        forbidden_stated=forbidden_stated(answer, ev.forbidden_facts, ev.required_facts),
         recurred=recurred, probe_answer=probe_answer,
         faults_total=len(case.faults),
         faults_removed=sum(1 for f in case.faults if f not in active_ids),
         benign_total=len(ev.benign), benign_kept=sum(1 for b in ev.benign if b in active_ids),
         gold_claims=sorted(ev.gold_claims), predicted_claims=d.predicted_claims(case),
-        replayed_steps=replayed, trajectory_steps=len(case.trajectory),
+        replayed_steps=replayed, replayed_step_ids=replayed_ids, trajectory_steps=len(case.trajectory),
         llm_calls=calls, tokens=tokens, seconds=time.perf_counter() - start, notes=notes)
 
 

@@ -58,39 +58,39 @@ def _write(out: Path, suite: str, seed: int, cases: list[Case], **extra: Any) ->
 
 
 def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | None = None,
-                   model: str = "dgrr/reference", progress: bool = False,
-                   count: int | None = None) -> dict[str, Any]:
-    """Generate the `controlled` or `adapted` suite into `out` with `model` playing the
-    agent; returns the manifest. `count` keeps only the first `count` cases."""
+                   model: str = "dgrr/reference", noise: float = 0.0, count: int | None = None,
+                   progress: bool = False) -> dict[str, Any]:
+    """Generate the `controlled` or `adapted` suite into `out`, the failed runs made by
+    `model` with `noise` (built-in policies only); `count` keeps the first K cases.
+    Returns the manifest."""
+    from ._controlled import model_with_noise
+
     if count is not None and count < 1:
         raise DgrrError(f"--count: must be at least 1, got {count}")
+    run_model = model_with_noise(model, noise)
+    meta = {"model": model, "noise": noise}
     if suite == "controlled":
         if longmemeval:
             raise DgrrError("--longmemeval: only for --suite adapted")
-        cases, skipped = _controlled(seed, model, count)
+        cases, skipped = _controlled(seed, run_model, count)
         if not cases:
-            raise DgrrError(f"--model {model}: no slot of the controlled suite could be "
-                            "filled (the injected faults never change its answer)")
-        return _write(out, suite, seed, cases, **_by(model),
+            raise DgrrError(f"--model {run_model}: no slot of the controlled suite could be "
+                            "filled (the injected faults never make its runs fail)")
+        return _write(out, suite, seed, cases, **meta,
                       **({"skipped_slots": skipped} if skipped else {}))
     if suite == "adapted":
-        cases, source = _adapted(seed, longmemeval, model, count)
-        return _write(out, suite, seed, cases, source=source, **_by(model))
+        cases, extra = _adapted(seed, longmemeval, run_model, count)
+        return _write(out, suite, seed, cases, **extra, **meta)
     raise DgrrError(f"--suite: unknown suite {suite!r}; choose controlled or adapted")
-
-
-def _by(model: str) -> dict[str, str]:
-    """The manifest names the generating model unless it is the default one."""
-    return {} if model == "dgrr/reference" else {"model": model}
 
 
 def _controlled(seed: int, model: str, count: int | None = None
                 ) -> tuple[list[Case], list[str]]:
     """The cases, and the slots no design could fill with this model. Only the default
-    model must fill every slot: another model may be one a fault cannot mislead (the
-    `reference-b` policy reads the user's earlier turns, so a stale record whose new value
-    the user stated does not change its answer); its unfillable slots are skipped and
-    listed, and later slots are used until `count` cases exist."""
+    model must fill every slot: another model may be one a fault cannot mislead (a policy
+    that reads the user's earlier turns is not misled by a stale record whose new value
+    the user stated); its unfillable slots are skipped and listed, and later slots are
+    used until `count` cases exist."""
     from ._controlled import build_controlled_case, controlled_slots
 
     cases: list[Case] = []
@@ -108,39 +108,29 @@ def _controlled(seed: int, model: str, count: int | None = None
 
 
 def _adapted(seed: int, path: str | None, model: str, count: int | None = None
-             ) -> tuple[list[Case], str]:
-    from ._adapted import (
-        ADAPTED_COUNTS,
-        FACTS,
-        adapted_fault_counts,
-        case_from_longmemeval,
-        synthetic_longmemeval,
-    )
+             ) -> tuple[list[Case], dict[str, Any]]:
+    from ._adapted import ADAPTED_COUNTS, adapt_items, synthetic_longmemeval
     from ._longmemeval import load_longmemeval
 
     if path:
         items = load_longmemeval(path)
         source = f"LongMemEval-format file {Path(path).name}"
-        answers = [i.answer for i in items]
-        wrong_of = {i.question_id: [a for a in answers if a != i.answer] for i in items}
     else:
         items = synthetic_longmemeval(3 * ADAPTED_COUNTS["cases"], seed)
         source = "built-in synthetic LongMemEval-format histories"
-        by_q = {f[1]: list(f[4]) for f in FACTS}
-        wrong_of = {i.question_id: by_q[i.question] for i in items}
-    counts = adapted_fault_counts(seed)[:count]
-    cases: list[Case] = []
-    for item in items:
-        if len(cases) == len(counts):
-            break
-        case = case_from_longmemeval(item, n_faults=counts[len(cases)],
-                                     wrong=wrong_of[item.question_id], seed=seed,
-                                     case_id=f"adp-{len(cases) + 1:03d}-{item.question_id}",
-                                     model=model)
-        if case is not None:
-            cases.append(case)
+    cases, drops = adapt_items(items, seed=seed, model=model, count=count)
     if not cases:
         raise DgrrError(f"{source}: no instance could be turned into a case (the answer must "
-                        "appear in a user turn marked has_answer)")
-    return cases, source + ("" if len(cases) == len(counts) else
-                            f"; only {len(cases)} of {len(counts)} instances were usable")
+                        "appear verbatim in a turn marked has_answer)")
+    wanted = min(count or ADAPTED_COUNTS["cases"], ADAPTED_COUNTS["cases"])
+    if len(cases) < wanted:
+        source += f"; only {len(cases)} of {wanted} instances were usable"
+    kept = Counter(_qtype(items, c.case_id) for c in cases)
+    return cases, {"source": source, "question_types": dict(sorted(kept.items())),
+                   "dropped": drops}
+
+
+def _qtype(items: list[Any], case_id: str) -> str:
+    qid = case_id.split("-", 2)[2]
+    item = next(i for i in items if i.question_id == qid)
+    return "abstention" if "_abs" in item.question_id else str(item.question_type)

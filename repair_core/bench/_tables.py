@@ -1,5 +1,6 @@
-"""Result files of a benchmark run: summary JSON, per-case CSV, breakdowns and a Markdown
-table in the layout of the paper's Table 2 with the paper's GPT-4o figures beside ours."""
+"""Result files of a benchmark run: summary JSON, per-case CSV, breakdowns, a Markdown
+table in the layout of the paper's Table 2 (the paper's GPT-4o figures in a column of
+their own) and the failure gallery."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from .._io import atomic_write_json, atomic_write_text
+from ._gallery import write_failure_gallery
 from ._methods import METHOD_LABELS
 from ._metrics import GROUPINGS, CaseResult, MetricSummary, summarise, summarise_by
 
-__all__ = ["PAPER_FIGURES", "summaries", "breakdowns", "results_csv", "markdown_table",
+__all__ = ["PAPER_FIGURES", "paper_cell", "summaries", "breakdowns", "results_csv", "markdown_table",
            "write_outputs"]
 
 # The paper's figures (GPT-4o, one run), from method.md and the paper notes: Table 2 and
@@ -85,7 +87,7 @@ def breakdowns(results: Sequence[CaseResult]) -> dict[str, dict[str, dict[str, A
 
 
 CSV_FIELDS = ("case_id", "method", "domain", "fault_type", "n_faults", "n_benign", "recovered",
-              "recurred", "faults_total", "faults_removed", "benign_total", "benign_kept",
+              "missing_facts", "forbidden_stated", "recurred", "faults_total", "faults_removed", "benign_total", "benign_kept",
               "gold_claims", "predicted_claims", "replayed_steps", "trajectory_steps",
               "llm_calls", "tokens", "seconds", "error", "answer")
 
@@ -99,6 +101,8 @@ def results_csv(results: Sequence[CaseResult]) -> str:
         row = r.model_dump(include=set(CSV_FIELDS))
         row["gold_claims"] = " ".join(r.gold_claims)
         row["predicted_claims"] = " ".join(r.predicted_claims)
+        row["missing_facts"] = " | ".join(r.missing_facts)
+        row["forbidden_stated"] = " | ".join(r.forbidden_stated)
         row["seconds"] = f"{r.seconds:.3f}"
         w.writerow(row)
     return buf.getvalue()
@@ -114,28 +118,35 @@ def _fmt(value: float | None, key: str) -> str:
     return f"{value:.3f}"
 
 
+_SHORT = {"recovery": "Recovery", "recurrence": "Recurrence", "claim_f1": "F1",
+          "replay_ratio": "replay", "llm_calls": "LLM", "faulty_removal": "removal",
+          "benign_preservation": "benign", "tokens": "tokens"}
+
+
+def paper_cell(suite: str, method: str) -> str:
+    """The paper's figures for one method, as one cell ("–" when it reports none)."""
+    ref = PAPER_FIGURES.get(suite, {}).get(method, {})
+    parts = [f"{_SHORT[k]} {'≈' if (suite, method, k) in APPROXIMATE else ''}"
+             f"{_fmt(ref[k], k)}" for k, _ in COLUMNS if k in ref]
+    return ", ".join(parts) or "–"
+
+
 def markdown_table(results: Sequence[CaseResult], suite: str = "controlled",
                    title: str | None = None) -> str:
-    """Table 2's layout: one row per method, each cell `ours (paper)`; the paper's figure
-    is shown where the paper reports it for this suite."""
-    paper = PAPER_FIGURES.get(suite, {})
-    head = "| Method | n | " + " | ".join(label for _, label in COLUMNS) + " |"
+    """Table 2's layout: one row per method with the metrics measured here; the paper's
+    figures (GPT-4o, another model) sit in their own last column, never in our cells."""
+    head = ("| Method | n | " + " | ".join(label for _, label in COLUMNS)
+            + " | Paper's figures (GPT-4o; another model, not comparable cell by cell) |")
     lines = [f"### {title}" if title else "", "", head,
-             "|---|---:|" + "---:|" * len(COLUMNS)]
+             "|---|---:|" + "---:|" * len(COLUMNS) + "---|"]
     for method, s in summaries(results).items():
-        cells = []
-        for key, _ in COLUMNS:
-            cell = _fmt(getattr(s, key), key)
-            ref = paper.get(method, {})
-            if key in ref:
-                approx = "≈" if (suite, method, key) in APPROXIMATE else ""
-                cell += f" ({approx}{_fmt(ref[key], key)})"
-            cells.append(cell)
+        cells = [_fmt(getattr(s, key), key) for key, _ in COLUMNS]
         lines.append(f"| {METHOD_LABELS.get(method, method)} | {s.cases} | "
-                     + " | ".join(cells) + " |")
+                     + " | ".join(cells) + f" | {paper_cell(suite, method)} |")
     lines.append("")
-    lines.append("Cells: measured here (paper, GPT-4o, where reported). Recurrence is over "
-                 "recovered cases only; – means no case was recovered.")
+    lines.append("Recovery: every required fact stated and no forbidden fact. Recurrence is "
+                 "over recovered cases only; – means no case was recovered. ≈ marks a paper "
+                 "figure derived from a relative change it quotes.")
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
@@ -159,8 +170,11 @@ def group_tables(results: Sequence[CaseResult], methods: Sequence[str] = ("ours"
 
 def write_outputs(results: Sequence[CaseResult], out: Path, suite: str = "controlled",
                   meta: dict[str, Any] | None = None) -> dict[str, MetricSummary]:
-    """Write summary.json, breakdown.json, results.csv and table.md into `out`."""
+    """Write summary.json, breakdown.json, results.csv, table.md and failures.md into
+    `out`."""
     s = summaries(results)
+    write_failure_gallery([r for rs in _by_method(results).values() for r in rs], out,
+                          METHOD_LABELS)
     atomic_write_json(out / "summary.json", {m: v.model_dump() for m, v in s.items()})
     atomic_write_json(out / "breakdown.json", breakdowns(results))
     atomic_write_text(out / "results.csv", results_csv(results))
