@@ -37,7 +37,9 @@ def result(tmp_path_factory):
     for f in sorted(CONTROLLED.glob("ctl-0[0-2]*.json")):
         (src / f.name).write_bytes(f.read_bytes())
     (src / "zz-broken.json").write_text('{"format": "dgrr.case/v1", "case_id": "<b>x</b>"}')
-    hostile = json.loads((CONTROLLED / "ctl-003-customer-service-wrong-user.json").read_text())
+    # a copy of a case that holds the text in a record, under a hostile case id
+    cases = (json.loads(f.read_text()) for f in sorted(CONTROLLED.glob("ctl-*.json")))
+    hostile = next(c for c in cases if any(QUAY in m["text"] for m in c["memory"]))
     hostile["case_id"] = HOSTILE
     (src / "zz-hostile.json").write_text(json.dumps(hostile))
     run_fleet([str(src)], FleetSpec(mode="text", value=QUAY), out, workers=1, progress=False)
