@@ -127,7 +127,12 @@ def test_triage_open_and_approve(server):
         page.get_by_role("heading", level=1).filter(has_text="Plan").first.wait_for()
         _goto_page(page, "Approve")
         page.get_by_label("Reviewer").fill("Fleet Reviewer")
-        page.get_by_label("Comment").fill("triaged from the fleet page")
+        page.get_by_label("Comment (a rejection needs a reason)").fill(
+            "triaged from the fleet page")
+        for box in page.locator('[data-testid="stCheckbox"]').all():  # acknowledge warnings
+            box.locator("label").click()
+            page.wait_for_timeout(300)
+            page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
         page.get_by_role("button", name="Record decision").click()
         expect(page.get_by_text("Recorded #1: approve by Fleet Reviewer")).to_be_visible()
         browser.close()
