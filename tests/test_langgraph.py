@@ -212,3 +212,13 @@ def test_missing_langgraph_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "langgraph.store.base", None)
     with pytest.raises(ImportError, match=r"pip install 'dgrr\[import\]'"):
         traced_store(inner)
+
+
+def test_the_committed_sample_imports_to_the_documented_plan():
+    sample = ROOT / "sample_imports" / "langgraph" / "travel.otlp.json"
+    case = import_trace([sample], faults=[SEAT]).case
+    plan = plan_case(case)
+    old_cabin = next(m.id for m in case.memory if m.id.startswith(CABIN + "@"))
+    assert {k: v for k, v in plan.memory.items() if v != "keep"} == {
+        SEAT: "delete", CABIN: "quarantine", HABIT: "quarantine", old_cabin: "restore"}
+    assert old_cabin in (ROOT / "docs" / "import.md").read_text()
