@@ -222,3 +222,53 @@ def test_the_committed_sample_imports_to_the_documented_plan():
     assert {k: v for k, v in plan.memory.items() if v != "keep"} == {
         SEAT: "delete", CABIN: "quarantine", HABIT: "quarantine", old_cabin: "restore"}
     assert old_cabin in (ROOT / "docs" / "import.md").read_text()
+
+
+def test_async_store_calls_are_recorded_too():
+    import asyncio
+
+    from langgraph.store.memory import InMemoryStore
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    store = traced_store(InMemoryStore(), tracer=provider.get_tracer("t"))
+
+    async def use():
+        await store.aput(("u",), "k", {"text": "one"})
+        await store.aput(("u",), "k", {"text": "two"})
+        assert [i.value["text"] for i in await store.asearch(("u",))] == ["two"]
+        await store.adelete(("u",), "k")
+
+    asyncio.run(use())
+    spans = [dict(s.attributes) for s in exporter.get_finished_spans()]
+    assert [s["gen_ai.operation.name"] for s in spans] == [
+        "create_memory", "update_memory", "search_memory", "delete_memory"]
+    assert spans[1]["dgrr.memory.old_content"] == "one"
+    assert spans[3]["dgrr.memory.old_content"] == "two"
+    assert [(v.op, v.value and v.value["text"]) for v in store.history["u/k"]] == [
+        ("add", "one"), ("update", "two"), ("delete", None)]
+
+
+def test_cli_apply_with_an_approval(repaired, capsys):
+    r = repaired
+    assert main(["approve", str(r["case"]), "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(r["result"]), "--db", r["db"]]) == 0
+    capsys.readouterr()
+    from repair_core.approvals import ApprovalStore
+
+    before = _items(r["store"])
+    code = _apply(r, "--apply", "--reviewer", "ops")
+    if not hasattr(ApprovalStore, "record_applied"):
+        # without the hash-chained log (helper i12) nothing is applied at all
+        assert code == 2 and "cannot record an applied event" in capsys.readouterr().err
+        assert _items(r["store"]) == before
+        return
+    assert code == 0
+    out = capsys.readouterr().out
+    assert f"applied delete     {SEAT} -> langgraph {SEAT}" in out
+    after = _items(r["store"])
+    assert SEAT not in after and after[CABIN] == STORE["cabin"]
