@@ -34,6 +34,8 @@ DEP_LABEL = "dgrr.dep.label"
 DEP_SUFFICIENT = "dgrr.dep.sufficient"
 VERIFIED = "dgrr.claim.verified"
 TOOL_EFFECT = "dgrr.tool.effect"
+OLD_CONTENT = "dgrr.memory.old_content"
+"""On an update_memory / delete_memory span: the text the write replaced or removed."""
 
 
 def dep(id: str, label: str, *, sufficient: bool = False) -> dict[str, Any]:

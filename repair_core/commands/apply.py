@@ -1,5 +1,5 @@
-"""`dgrr apply RESULT.json --case CASE.json --to mem0 --store STORE`: write an approved
-repair back to the real store (dry run unless --apply)."""
+"""`dgrr apply RESULT.json --case CASE.json --to mem0|langgraph --store STORE`: write an
+approved repair back to the real store (dry run unless --apply)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from . import read_json
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "apply", help="write an approved repair back to a Mem0 store (dry run by default)",
+        "apply", help="write an approved repair back to a Mem0 or LangGraph store (dry run by default)",
         description="Show the store operations a repair result asks for (delete, quarantine, "
                     "restore, add), and with --apply perform them on the real store: only "
                     "for a result with an approval in the approvals log, and only when every "
@@ -29,10 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("result", metavar="RESULT.json", help="repair result (dgrr repair --json)")
     p.add_argument("--case", metavar="CASE.json", required=True,
                    help="the imported case the result repaired (to find its approval)")
-    p.add_argument("--to", choices=["mem0"], required=True, help="kind of store to write to")
+    p.add_argument("--to", choices=["mem0", "langgraph"], required=True,
+                   help="kind of store to write to")
     p.add_argument("--store", metavar="STORE", required=True,
-                   help="the Mem0 store: a Mem0 config JSON (Memory.from_config) or "
-                        "MODULE:FUNCTION returning a mem0 Memory")
+                   help="mem0: a Mem0 config JSON (Memory.from_config) or MODULE:FUNCTION "
+                        "returning a mem0 Memory; langgraph: MODULE:FUNCTION returning the "
+                        "LangGraph BaseStore the agent uses")
     p.add_argument("--apply", action="store_true",
                    help="perform the operations (default: only show them)")
     p.add_argument("--reviewer", default=None,
@@ -55,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     store = ApprovalStore(args.db)
     try:
         approval = _approval(store, case, result, approval_hashes)
-        print(f"{len(ops)} operation{'s' if len(ops) != 1 else ''} on the Mem0 store "
+        kind = "Mem0" if args.to == "mem0" else "LangGraph"
+        print(f"{len(ops)} operation{'s' if len(ops) != 1 else ''} on the {kind} store "
               f"for case '{case.case_id}':")
         for op in ops:
             print("  " + op.describe())
@@ -71,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
                             "nothing written")
         if not args.reviewer or not args.reviewer.strip():
             raise DgrrError("--reviewer: who applies the repair is required with --apply")
+        if args.to == "langgraph":
+            return _apply_langgraph(args, ops, case, store, approval)
         from ..integrations.mem0 import apply_mem0, check_mem0, close_mem0
 
         memory = _open_mem0(args.store)
@@ -94,6 +99,39 @@ def run(args: argparse.Namespace) -> int:
         return 0
     finally:
         store.close()
+
+
+def _apply_langgraph(args: argparse.Namespace, ops: Any, case: Case, store: Any,
+                     approval: Any) -> int:
+    from ..approvals import sha256_json
+    from ..integrations.langgraph import apply_langgraph, check_langgraph
+
+    lg_store = _factory(args.store, "a LangGraph BaseStore")
+    check_langgraph(lg_store, ops)
+    record_applied = getattr(store, "record_applied", None)
+    if record_applied is None:
+        raise DgrrError("refused: this approvals log cannot record an applied event "
+                        "(it needs the hash-chained log); nothing written")
+    done = apply_langgraph(lg_store, ops, case_id=case.case_id)
+    event = record_applied(approval.id, reviewer=args.reviewer, target=f"langgraph:{args.store}",
+                           outputs_sha256=sha256_json(done),
+                           comment=json.dumps(done, ensure_ascii=False))
+    for d in done:
+        print(f"  applied {d['op']:<10} {d['record']} -> langgraph {d['item']}")
+    print(f"recorded as #{event.id} next to approval #{approval.id}")
+    return 0
+
+
+def _factory(spec: str, what: str) -> Any:
+    """What a MODULE:FUNCTION factory returns."""
+    module_name, _, func = spec.partition(":")
+    if not module_name or not func:
+        raise DgrrError(f"--store: expected MODULE:FUNCTION returning {what}, got {spec!r}")
+    try:
+        factory = getattr(importlib.import_module(module_name), func)
+    except (ImportError, AttributeError) as exc:
+        raise DgrrError(f"--store: cannot load {spec!r}: {exc}") from None
+    return factory()
 
 
 def _approval(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any:

@@ -281,6 +281,9 @@ def _write_record(records: dict[str, dict[str, Any]], from_store: set[str], op: 
     rid = str(op.record_id)
     content = op.records[0].content if op.records else ""
     label = {"add": "produce", "update": "update", "delete": "delete"}[op.write_op or "add"]
+    old = op.span.attributes.get(pv.OLD_CONTENT)
+    if op.write_op == "delete" and not content and isinstance(old, str):
+        content = old
     rec = records.get(rid)
     if rec is None:
         rec = records[rid] = {"id": rid, "user_id": user, "text": content,
@@ -291,6 +294,13 @@ def _write_record(records: dict[str, dict[str, Any]], from_store: set[str], op: 
             rec["status"] = "deleted"
         elif content:
             rec["text"] = content
+    if op.write_op == "update" and isinstance(old, str) and rid not in from_store:
+        # the text this update replaced (dgrr.memory.old_content): a superseded version
+        # retired by the write, restored should the write be undone (rule memory.restore)
+        records[f"{rid}@{write}"] = {"id": f"{rid}@{write}", "user_id": rec["user_id"],
+                                     "text": old, "status": "superseded",
+                                     "deps": [{"id": write, "label": "delete"}],
+                                     "version_of": rid}
     if op.write_op == "add" and rec.get("created_seq") is None:
         rec["created_seq"] = seq
     rec["deps"].append({"id": write, "label": label})

@@ -213,13 +213,23 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
                            for _, c in sorted(calls.items()))
         text = a.get("llm.output_messages.0.message.content")
         if not isinstance(text, str):
-            text = _oi_input_text(a.get("output.value"))
+            # a reply that is only tool calls has no content; output.value is then the
+            # framework's raw result object, not text
+            text = "" if tool_calls else _oi_input_text(a.get("output.value"))
         return Operation(span, kind, "openinference", text=text, tool_calls=tool_calls)
     if kind == "tool":
         params = a.get("input.value", a.get("tool.parameters"))
+        result = json_attr(a.get("output.value"))
+        call_id = a.get("tool_call.id")
+        # the LangChain instrumentor records the ToolMessage: the result is its content and
+        # the call id it answered is only there
+        message = result.get("data") if isinstance(result, dict) and result.get("type") == "tool" \
+            else None
+        if isinstance(message, dict) and "content" in message:
+            result = json_attr(message["content"])
+            call_id = call_id or message.get("tool_call_id")
         return Operation(span, kind, "openinference", tool=str(a.get("tool.name", span.name)),
-                         call_id=a.get("tool_call.id"), args=_args(params),
-                         result=json_attr(a.get("output.value")))
+                         call_id=call_id, args=_args(params), result=result)
     docs: dict[int, dict[str, Any]] = {}
     for key, value in a.items():
         m = _OI_DOC.match(key)

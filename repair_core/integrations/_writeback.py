@@ -66,7 +66,7 @@ def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
                 problems.append(f"report.store_changes.{kind}: '{rid}' is not a record of the case")
                 continue
             extra = m.model_extra or {}
-            memory_id = extra.get("mem0_memory_id", rid)
+            memory_id = extra.get("mem0_memory_id") or extra.get("version_of") or rid
             op: Literal["delete", "quarantine", "restore"] = (
                 "delete" if kind == "deleted" else
                 "quarantine" if kind == "quarantined" else "restore")

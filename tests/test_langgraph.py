@@ -1,0 +1,274 @@
+"""A real LangGraph agent run (scripts/langgraph_travel_run.py: StateGraph, ToolNode, a
+GenericFakeChatModel, InMemoryStore behind dgrr's traced store, the OpenInference
+LangChain instrumentor) imported, planned, repaired, and written back with
+`dgrr apply --to langgraph`, checked record by record."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("langgraph.store.memory", reason="needs the 'import' extra (langgraph)")
+pytest.importorskip("openinference.instrumentation.langchain", reason="needs the 'import' extra")
+
+from repair_core import load_case, plan_case  # noqa: E402
+from repair_core.cli import main  # noqa: E402
+from repair_core.importers import import_trace  # noqa: E402
+from repair_core.integrations import StoreChanged, store_ops  # noqa: E402
+from repair_core.integrations.langgraph import (  # noqa: E402
+    QUARANTINE_NAMESPACE,
+    apply_langgraph,
+    record_id,
+    traced_store,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from langgraph_travel_run import LEARNED, NAMESPACE, STORE, run  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+SEAT, CABIN, HABIT = (record_id(NAMESPACE, k) for k in ("seat", "cabin", "habit"))
+
+
+@pytest.fixture()
+def traced(tmp_path):
+    """(OTLP JSON path, the traced store) of one run of the real graph."""
+    return run(tmp_path)
+
+
+def _spans(path: Path) -> list[dict]:
+    doc = json.loads(path.read_text())
+    return [s for rs in doc["resourceSpans"] for ss in rs["scopeSpans"] for s in ss["spans"]]
+
+
+def _attrs(span: dict) -> dict:
+    return {a["key"]: next(iter(a["value"].values())) for a in span.get("attributes", [])}
+
+
+def _items(store) -> dict[str, str]:
+    """Every item of the store: record id -> text."""
+    out = {}
+    for ns in store.list_namespaces():
+        for item in store.search(ns, limit=100):
+            out[record_id(item.namespace, item.key)] = item.value["text"]
+    return out
+
+
+def test_the_wrapper_records_memory_spans_inside_the_graph_and_keeps_history(traced):
+    path, store = traced
+    spans = _spans(path)
+    by_id = {s["spanId"]: s for s in spans}
+    memory = [s for s in spans if _attrs(s).get("gen_ai.operation.name", "").endswith("memory")]
+    ops = [_attrs(s)["gen_ai.operation.name"] for s in memory]
+    assert ops == ["search_memory", "create_memory", "update_memory"]
+    for s in memory:
+        assert _attrs(s)["gen_ai.memory.store.id"] == "lin-prefs"
+        # each is a child of the LangGraph node that made it (recall, learn)
+        assert _attrs(by_id[s["parentSpanId"]])["openinference.span.kind"] == "CHAIN"
+    search, create, update = (_attrs(s) for s in memory)
+    assert {r["id"] for r in json.loads(search["gen_ai.memory.records"])} == {
+        record_id(NAMESPACE, k) for k in STORE}
+    assert create["gen_ai.memory.record.id"] == HABIT
+    assert create["gen_ai.memory.content"] == LEARNED
+    assert update["gen_ai.memory.record.id"] == CABIN
+    assert update["dgrr.memory.old_content"] == STORE["cabin"]
+    # LangGraph keeps only the current value; the wrapper keeps each version
+    assert [(v.op, v.value["text"]) for v in store.history[CABIN]] == [
+        ("add", STORE["cabin"]), ("update", "Lin flies economy, window seat.")]
+    store.delete(NAMESPACE, "habit")
+    assert [v.op for v in store.history[HABIT]] == ["add", "delete"]
+    assert store.inner.get(NAMESPACE, "habit") is None
+
+
+def test_the_real_trace_imports_and_plans_like_figure1(traced):
+    path, _ = traced
+    imported = import_trace([path], faults=[SEAT])
+    case = imported.case
+    steps = case.steps_in_order()
+    assert [s.type for s in steps] == ["memory_read", "plan", "tool_action", "tool_observation",
+                                       "answer", "memory_write", "memory_write"]
+    plan_step, action, observation = steps[1], steps[2], steps[3]
+    # the plan's text is its tool call, not the instrumentor's raw output object
+    assert plan_step.text.startswith("call search_flights(")
+    # the tool span has no call id attribute: it is found inside the ToolMessage
+    assert observation.output == {"flight": "JL1", "seat": "31A"}
+    assert action.args["seat"] == "window"
+    records = {m.id: m for m in case.memory}
+    old_cabin = next(m for m in case.memory if m.id.startswith(CABIN + "@"))
+    assert old_cabin.text == STORE["cabin"] and old_cabin.status == "superseded"
+    assert records[CABIN].text == "Lin flies economy, window seat."
+    plan = plan_case(case)
+    assert plan.memory[SEAT] == "delete"
+    assert plan.memory[CABIN] == plan.memory[HABIT] == "quarantine"
+    assert plan.memory[old_cabin.id] == "restore"
+    for k in ("home", "meal"):
+        assert plan.memory[record_id(NAMESPACE, k)] == "keep"
+
+
+@pytest.fixture()
+def repaired(traced, tmp_path, capsys):
+    path, store = traced
+    case = tmp_path / "case.json"
+    assert main(["import", str(path), "--faults", SEAT, "--out", str(case)]) == 0
+    assert main(["validate", str(case)]) == 0
+    capsys.readouterr()
+    assert main(["repair", str(case), "--json"]) in (0, 1)  # 1: the offline model's answer
+    result = tmp_path / "result.json"
+    result.write_text(capsys.readouterr().out)
+    (tmp_path / "lg_factory.py").write_text(textwrap.dedent("""
+        STORE = None
+
+        def store():
+            return STORE
+    """))
+    sys.path.insert(0, str(tmp_path))
+    import lg_factory
+
+    lg_factory.STORE = store.inner
+    yield {"case": case, "result": result, "store": store.inner,
+           "db": str(tmp_path / "approvals.db")}
+    sys.path.remove(str(tmp_path))
+    sys.modules.pop("lg_factory", None)
+
+
+def test_apply_round_trip_record_by_record(repaired):
+    r = repaired
+    case = load_case(r["case"])
+    ops = store_ops(case, json.loads(r["result"].read_text()))
+    assert [(o.op, o.record.split("@")[0]) for o in ops] == [
+        ("delete", SEAT), ("quarantine", CABIN), ("quarantine", HABIT), ("restore", CABIN)]
+    before = _items(r["store"])
+    done = apply_langgraph(r["store"], ops, case_id=case.case_id)
+    after = _items(r["store"])
+    quarantine = (*NAMESPACE, QUARANTINE_NAMESPACE)
+    assert SEAT not in after
+    assert after[record_id(quarantine, "cabin")] == before[CABIN] == "Lin flies economy, window seat."
+    assert after[record_id(quarantine, "habit")] == before[HABIT] == LEARNED
+    assert after[CABIN] == STORE["cabin"]  # the text the poisoned update replaced is back
+    for k in ("home", "meal"):
+        assert after[record_id(NAMESPACE, k)] == before[record_id(NAMESPACE, k)] == STORE[k]
+    assert set(after) == {record_id(NAMESPACE, "home"), record_id(NAMESPACE, "meal"), CABIN,
+                          record_id(quarantine, "cabin"), record_id(quarantine, "habit")}
+    # a search of the agent's namespace no longer returns what was quarantined
+    hits = {i.key for i in r["store"].search(NAMESPACE, limit=100) if i.namespace == NAMESPACE}
+    assert hits == {"home", "meal", "cabin"}
+    restored = r["store"].get(NAMESPACE, "cabin").value
+    assert restored["dgrr_restored_from"] == ops[-1].record
+    assert r["store"].get(quarantine, "habit").value["dgrr_quarantined"] is True
+    assert [d["op"] for d in done] == ["delete", "quarantine", "quarantine", "restore"]
+
+
+def test_refused_when_the_store_changed_since_the_trace(repaired):
+    r = repaired
+    case = load_case(r["case"])
+    ops = store_ops(case, json.loads(r["result"].read_text()))
+    r["store"].put(NAMESPACE, "habit", {"text": "Lin books aisle seats."})
+    before = _items(r["store"])
+    with pytest.raises(StoreChanged, match=f"{HABIT}: text is now 'Lin books aisle seats.'"):
+        apply_langgraph(r["store"], ops, case_id=case.case_id)
+    assert _items(r["store"]) == before
+
+
+def _apply(r, *extra):
+    return main(["apply", str(r["result"]), "--case", str(r["case"]), "--to", "langgraph",
+                 "--store", "lg_factory:store", "--db", r["db"], *extra])
+
+
+def test_cli_dry_run_by_default_and_refused_without_approval(repaired, capsys):
+    r = repaired
+    before = _items(r["store"])
+    assert _apply(r) == 0
+    out = capsys.readouterr().out
+    assert "on the LangGraph store" in out and "dry run: nothing written" in out
+    assert f"delete     {SEAT}" in out and f"quarantine {HABIT}" in out
+    assert _apply(r, "--apply", "--reviewer", "ops") == 2
+    assert "no approval" in capsys.readouterr().err
+    assert _items(r["store"]) == before
+
+
+def test_cli_refuses_a_changed_store_with_an_approval(repaired, capsys):
+    r = repaired
+    assert main(["approve", str(r["case"]), "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(r["result"]), "--db", r["db"]]) == 0
+    r["store"].delete(NAMESPACE, "seat")
+    before = _items(r["store"])
+    capsys.readouterr()
+    assert _apply(r, "--apply", "--reviewer", "ops") == 2
+    err = capsys.readouterr().err
+    assert f"{SEAT}: no longer in the store" in err and "nothing applied" in err
+    assert _items(r["store"]) == before
+
+
+def test_missing_langgraph_names_the_extra(monkeypatch):
+    from langgraph.store.memory import InMemoryStore
+
+    inner = InMemoryStore()
+    monkeypatch.setitem(sys.modules, "langgraph.store.base", None)
+    with pytest.raises(ImportError, match=r"pip install 'dgrr\[import\]'"):
+        traced_store(inner)
+
+
+def test_the_committed_sample_imports_to_the_documented_plan():
+    sample = ROOT / "sample_imports" / "langgraph" / "travel.otlp.json"
+    case = import_trace([sample], faults=[SEAT]).case
+    plan = plan_case(case)
+    old_cabin = next(m.id for m in case.memory if m.id.startswith(CABIN + "@"))
+    assert {k: v for k, v in plan.memory.items() if v != "keep"} == {
+        SEAT: "delete", CABIN: "quarantine", HABIT: "quarantine", old_cabin: "restore"}
+    assert old_cabin in (ROOT / "docs" / "import.md").read_text()
+
+
+def test_async_store_calls_are_recorded_too():
+    import asyncio
+
+    from langgraph.store.memory import InMemoryStore
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    store = traced_store(InMemoryStore(), tracer=provider.get_tracer("t"))
+
+    async def use():
+        await store.aput(("u",), "k", {"text": "one"})
+        await store.aput(("u",), "k", {"text": "two"})
+        assert [i.value["text"] for i in await store.asearch(("u",))] == ["two"]
+        await store.adelete(("u",), "k")
+
+    asyncio.run(use())
+    spans = [dict(s.attributes) for s in exporter.get_finished_spans()]
+    assert [s["gen_ai.operation.name"] for s in spans] == [
+        "create_memory", "update_memory", "search_memory", "delete_memory"]
+    assert spans[1]["dgrr.memory.old_content"] == "one"
+    assert spans[3]["dgrr.memory.old_content"] == "two"
+    assert [(v.op, v.value and v.value["text"]) for v in store.history["u/k"]] == [
+        ("add", "one"), ("update", "two"), ("delete", None)]
+
+
+def test_cli_apply_with_an_approval(repaired, capsys):
+    r = repaired
+    assert main(["approve", str(r["case"]), "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(r["result"]), "--db", r["db"]]) == 0
+    capsys.readouterr()
+    from repair_core.approvals import ApprovalStore
+
+    before = _items(r["store"])
+    code = _apply(r, "--apply", "--reviewer", "ops")
+    if not hasattr(ApprovalStore, "record_applied"):
+        # without the hash-chained log (helper i12) nothing is applied at all
+        assert code == 2 and "cannot record an applied event" in capsys.readouterr().err
+        assert _items(r["store"]) == before
+        return
+    assert code == 0
+    out = capsys.readouterr().out
+    assert f"applied delete     {SEAT} -> langgraph {SEAT}" in out
+    after = _items(r["store"])
+    assert SEAT not in after and after[CABIN] == STORE["cabin"]
