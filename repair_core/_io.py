@@ -304,3 +304,20 @@ def _fsync_dir(path: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def read_input(path: str | Path, what: str = "case file") -> bytes:
+    """The bytes of an input file; :class:`CaseError` naming the file when it is missing,
+    a folder or unreadable (one message for every reader of cases and traces)."""
+    from ._errors import CaseError
+
+    p = Path(path)
+    try:
+        return p.read_bytes()
+    except FileNotFoundError:
+        raise CaseError([f"file not found: '{p}'"], source=str(p)) from None
+    except IsADirectoryError:
+        raise CaseError([f"is a directory, not a {what}: '{p}'"], source=str(p)) from None
+    except OSError as exc:
+        raise CaseError([f"cannot read '{p}': {exc.strerror}"], source=str(p)) from None
+

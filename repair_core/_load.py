@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from ._case import CASE_FORMAT, LABELS, STEP_TYPES, TOOL_EFFECTS, WRITE_OPS, Case
 from ._errors import CaseError, Problem
+from ._io import read_input
 from ._json import data_problems, loads_strict
 from ._perf import without_gc
 
@@ -30,14 +31,7 @@ def load_case(path: str | Path) -> Case:
     Raises :class:`CaseError` listing every problem (with field path and value).
     """
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise CaseError([f"file not found: '{p}'"], source=str(p)) from None
-    except IsADirectoryError:
-        raise CaseError([f"is a directory, not a case file: '{p}'"], source=str(p)) from None
-    except OSError as exc:
-        raise CaseError([f"cannot read '{p}': {exc.strerror}"], source=str(p)) from None
+    raw = read_input(p)
     return parse_case(raw, source=str(p))
 
 

@@ -22,6 +22,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from ._case import Case, MemoryRecord, Step, Turn
 from ._errors import CaseError, Problem
+from ._io import read_input
 from ._json import _Parse, _walk
 from ._load import RECORD_TYPES, _check_references, _describe, _show, parse_case
 
@@ -49,14 +50,7 @@ def validate_file(path: str | Path) -> CaseSummary:
     """Check the case file at `path` without building it; a summary when valid,
     :class:`CaseError` with every problem otherwise."""
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise CaseError([f"file not found: '{p}'"], source=str(p)) from None
-    except IsADirectoryError:
-        raise CaseError([f"is a directory, not a case file: '{p}'"], source=str(p)) from None
-    except OSError as exc:
-        raise CaseError([f"cannot read '{p}': {exc.strerror}"], source=str(p)) from None
+    raw = read_input(p)
     try:
         text = raw.decode(json.detect_encoding(raw))
     except UnicodeDecodeError as exc:

@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 
 from .._case import Case
 from .._errors import CaseError
+from .._io import read_input
 from .._load import case_from_data
 from ._assemble import action_id, assemble, observation_id
 from ._mem0 import is_sqlite, read_mem0_history
@@ -92,14 +93,7 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
     sources: list[str] = []
     for path in traces:
         p = Path(path)
-        try:
-            raw = p.read_bytes()
-        except FileNotFoundError:
-            raise CaseError([f"file not found: '{p}'"], source=str(p)) from None
-        except IsADirectoryError:
-            raise CaseError([f"is a directory, not a trace file: '{p}'"], source=str(p)) from None
-        except OSError as exc:
-            raise CaseError([f"cannot read '{p}': {exc.strerror}"], source=str(p)) from None
+        raw = read_input(p, "trace file")
         if is_sqlite(raw):
             raise CaseError(["an SQLite database is not a trace: give a Mem0 history "
                              "database with --store"], source=str(p))

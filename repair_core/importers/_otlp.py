@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import CaseError
+from .._io import read_input
 
 __all__ = ["Span", "SpanLink", "read_otlp", "parse_otlp", "looks_like_otlp"]
 
@@ -69,14 +70,7 @@ def read_otlp(path: str | Path) -> tuple[list[Span], str]:
 
     Raises :class:`CaseError` naming the file, line and field of every problem."""
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise CaseError([f"file not found: '{p}'"], source=str(p)) from None
-    except IsADirectoryError:
-        raise CaseError([f"is a directory, not a trace file: '{p}'"], source=str(p)) from None
-    except OSError as exc:
-        raise CaseError([f"cannot read '{p}': {exc.strerror}"], source=str(p)) from None
+    raw = read_input(p, "trace file")
     return parse_otlp(raw, source=str(p))
 
 
