@@ -22,7 +22,7 @@ from ._plan import (
     RepairPlan,
     StepAction,
     answer_relevant_steps,
-    replay_closure,
+    replay_set,
 )
 
 __all__ = ["apply_edits", "check_edits", "edits_from_report", "plan_diff", "PlanChange"]
@@ -69,7 +69,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
     start = (relevant | {a.final_answer} | seed_steps
              | {k for k, v in step_edits.items() if v in ("replay", "refresh")})
     fixed = frozenset(k for k, v in step_edits.items() if v in ("keep", "invalidate"))
-    replay, pulled = replay_closure(a, start - fixed, fixed=fixed)
+    quarantined = frozenset(m for m, d in memory.items() if d == "quarantine")
+    replay, pulled = replay_set(a, start - fixed, quarantined, fixed=fixed)
     replay, paired = _with_pairs(base, replay, fixed)
     hard += paired
     soft += [(k, f"is a premise of replayed step {pulled[k]}; it must be replayed too")

@@ -22,6 +22,8 @@ __all__ = [
     "plan_case",
     "answer_relevant_steps",
     "replay_closure",
+    "replay_set",
+    "rederivable_producers",
 ]
 
 MemoryAction = Literal["keep", "delete", "quarantine", "restore"]
@@ -115,7 +117,8 @@ def plan_case(case: Case, analysis: Analysis | None = None) -> RepairPlan:
     removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
     relevant = answer_relevant_steps(a, removed)
     seed_steps = {s for s in a.seeds.values() if a.graph.nodes[s]["kind"] == "step"}
-    replay, why = replay_closure(a, relevant | {a.final_answer} | seed_steps)
+    quarantined = frozenset(m for m, d in memory.items() if d == "quarantine")
+    replay, why = replay_set(a, relevant | {a.final_answer} | seed_steps, quarantined)
     steps, step_reasons = _step_actions(case, a, relevant, replay, why)
     reasons = {**memory_reasons, **step_reasons}
     for v, sup in a.support.items():
@@ -159,6 +162,42 @@ def answer_relevant_steps(a: Analysis, removed: frozenset[str]) -> frozenset[str
             queue.append(p)
     unsupported = a.unsupported
     return frozenset(n for n in seen if n in unsupported and G.nodes[n]["kind"] == "step")
+
+
+def replay_set(a: Analysis, start: set[str] | frozenset[str], quarantined: frozenset[str],
+               *, fixed: frozenset[str] = frozenset()) -> tuple[frozenset[str], dict[str, str]]:
+    """The execution closure of `start`, plus the producers of the quarantined records
+    that a step of the set reads (and their closure), repeated until nothing is added.
+    Returns the set and, for each added step, the step (or record) that pulled it in."""
+    replay, why = replay_closure(a, start, fixed=fixed)
+    while True:
+        producers = {p: r for p, r in rederivable_producers(a, quarantined, replay).items()
+                     if p not in replay and p not in fixed}
+        if not producers:
+            return replay, why
+        more, more_why = replay_closure(a, replay | producers.keys(), fixed=fixed)
+        why = {**more_why, **producers, **why}
+        replay = more
+
+
+def rederivable_producers(a: Analysis, quarantined: frozenset[str],
+                          replay: frozenset[str]) -> dict[str, str]:
+    """The unsupported producing steps of every quarantined record that a step of `replay`
+    reads, each mapped to the record. Replaying the producer writes the record again from
+    the repaired run (as a fault's seed step is replayed), so the replayed reader does not
+    lose an input that the clean run would have had."""
+    G = a.graph
+    unsupported = a.unsupported
+    found: dict[str, str] = {}
+    for v in sorted(replay):
+        for rec, _label, _ in premises(G, v):
+            if rec not in quarantined:
+                continue
+            for p, label, _ in premises(G, rec):
+                if (label == "produce" and G.nodes[p]["kind"] == "step" and p in unsupported
+                        and G.nodes[p]["type"] == "memory_write"):
+                    found.setdefault(p, rec)
+    return found
 
 
 def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
@@ -261,6 +300,9 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
                     why = f"seed of fault {seed_of[sid]}: replayed so the store gets the correct record"
                 elif sid in relevant:
                     why = "reaches the final answer"
+                elif a.graph.nodes.get(pulled.get(sid, ""), {}).get("kind") == "record":
+                    why = (f"producer of quarantined record {pulled[sid]}, which a replayed "
+                           "step reads: replayed so the store gets it re-derived")
                 else:
                     why = f"premise of replayed step {pulled.get(sid, '?')} (execution closure)"
             if sid in unsupported and sid not in seed_of:

@@ -107,13 +107,4 @@ def test_no_corrected_answer_states_a_fault():
         found = faults_stated(case, answer)
         if found:
             stated[f"{path.parent.name}/{path.name}"] = (found, answer)
-    # Known, documented limit of step-level replay (docs/results.md, "Where Ours fails",
-    # cause 1): in these shopping cases the final plan took its size or colour only from a
-    # remembered search that derives from the fault; Ours quarantines that record, the
-    # replayed plan has no value and the catalogue's default is the fault's value. Listed
-    # exactly, so a new case stating a fault, or a fix of these, fails this test.
-    known = {"controlled/ctl-028-shopping-stale.json", "controlled/ctl-078-shopping-poisoned.json",
-             "controlled/ctl-087-shopping-poisoned.json",
-             "controlled/ctl-107-shopping-wrong-user.json",
-             "controlled/ctl-120-shopping-wrong-user.json"}
-    assert set(stated) == known, f"{len(stated)} corrected answers state a fault: {stated}"
+    assert not stated, f"{len(stated)} corrected answers state a fault: {stated}"

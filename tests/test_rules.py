@@ -411,8 +411,27 @@ def test_answer_relevance_cuts_deleted_and_quarantined_records():
     assert p.memory["m2"] == "quarantine"
     # the read of the cut record reaches the answer directly and must re-read the store
     assert p.answer_relevant == {"s4", "s5"}
-    assert p.steps["s2"] == "invalidate" and p.steps["s3"] == "invalidate"
     assert p.steps["s4"] == "replay"
+
+
+@rule("step.rederive")
+def test_producer_of_a_quarantined_record_that_a_replayed_step_reads_is_replayed():
+    # the replayed read s4 reads m2, which is quarantined: its producer s3 and s3's
+    # unsupported premise s2 are replayed so the store gets m2 re-derived
+    p = plan_case(_written_then_read())
+    assert p.memory["m2"] == "quarantine"
+    assert "s3" not in p.answer_relevant
+    assert p.steps["s3"] == "replay" and p.steps["s2"] == "replay"
+    assert "producer of quarantined record m2" in p.reasons["s3"]
+    # a quarantined record nobody replayed reads: its producer stays invalidated
+    c = make_case(turn("u1", 1), rec("m1"), rec("m2", "s3:produce"),
+                  step("s2", 2, "claim", "m1:cite!"),
+                  step("s3", 3, "memory_write", "s2:derive", target=["m2"]),
+                  step("s4", 4, "answer", "u1:initiate"),
+                  faults=["m1"])
+    q = plan_case(c)
+    assert q.memory["m2"] == "quarantine"
+    assert q.steps["s3"] == "invalidate" and q.steps["s2"] == "invalidate"
 
 
 @rule("step.final-answer")
@@ -642,7 +661,7 @@ def test_nonsense_edits_are_refused_even_when_forced(edit):
 @rule("edit.recompute")
 def test_edits_recompute_the_replay_set_and_accumulate():
     p = plan_case(_written_then_read())
-    assert p.steps["s3"] == "invalidate"
+    assert p.steps["s3"] == "replay" and "s3" not in p.answer_relevant  # step.rederive
     # keeping m2 (forced) puts it back on the answer path: s2 and s3 become answer-relevant
     q = apply_edits(p, {"m2": "keep"}, force=True)
     assert {"s2", "s3"} <= q.answer_relevant and q.steps["s3"] == "replay"

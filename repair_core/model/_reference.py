@@ -207,7 +207,9 @@ def memory_write_policy(inputs: dict[str, Any]) -> dict[str, Any]:
             if speaks:
                 chosen = (item, value)
         if chosen is None and items:
-            chosen = (items[-1], items[-1].get("value"))
+            last = items[-1]  # an observation's value is its output
+            chosen = (last, last.get("output") if last.get("kind") == "observation"
+                      else last.get("value"))
         if chosen is None:
             return {"records": []}
         item, value = chosen
