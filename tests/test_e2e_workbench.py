@@ -21,7 +21,8 @@ pytestmark = [
 ]
 
 ARTIFACTS = ROOT / "test-artifacts"
-SAMPLES = ["(built-in) spec example: figure1-travel", "sample_traces/travel-two-faults.json",
+SAMPLES = ["(built-in) spec example: figure1-travel", "sample_traces/figure1-travel.json",
+           "sample_traces/travel-two-faults.json",
            "sample_traces/cs-stale-address.json", "sample_traces/shop-summary-drift.json",
            "sample_traces/adapted/adp-001-syn_42_001.json"]
 GRAPH_READY = """() => {
@@ -104,10 +105,15 @@ MEASURE = """() => {
   const r = document.getElementById('mynetwork').getBoundingClientRect();
   const inView = id => { const p = network.canvasToDOM(network.getPositions([id])[id]);
     return p.x >= 0 && p.y >= 0 && p.x <= r.width && p.y <= r.height; };
+  // The whole node, label included, inside the canvas (not just its centre).
+  const boxInView = id => { const b = network.getBoundingBox(id);
+    const a = network.canvasToDOM({x: b.left, y: b.top}), c = network.canvasToDOM({x: b.right, y: b.bottom});
+    return a.x >= 0 && a.y >= 0 && c.x <= r.width && c.y <= r.height; };
   const faults = JSON.parse(document.getElementById('dgrr-faults').textContent);
   return {n: ids.length, scale: network.getScale(), minFont: Math.min(...fonts),
           overlaps: overlaps, faultsInView: faults.every(inView),
-          allInView: ids.every(inView)}; }"""
+          allInView: ids.every(inView), outside: ids.filter(id => !boxInView(id)),
+          canvas: [r.width, r.height]}; }"""
 
 
 def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(server):  # noqa: F811
@@ -129,6 +135,8 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
             assert m["minFont"] * m["scale"] >= 11, (name, m)  # every label >= 11 px
             assert m["overlaps"] == [], (name, m["overlaps"][:5])
             assert m["faultsInView"], name
+            # A small case opens whole: every node (label included) inside the frame.
+            assert m["allInView"] and m["outside"] == [], (name, m)
 
         # Click a node: its details appear in the page and the picker follows.
         _load_sample(page, SAMPLES[0])
@@ -197,7 +205,7 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
         page.get_by_text("1 · The fault").wait_for(timeout=120_000)
         _idle(page)
         m = _graph(page).evaluate(MEASURE)
-        assert m["n"] == 19 and m["allInView"] and m["faultsInView"], m
+        assert m["n"] == 19 and m["allInView"] and m["faultsInView"] and m["outside"] == [], m
         assert m["minFont"] * m["scale"] >= 11 and m["overlaps"] == []
         browser.close()
     assert external == [], external

@@ -76,8 +76,8 @@ PHYSICS_LIMIT = 300
 # Above this many nodes only the affected neighbourhood is drawn.
 NEIGHBOURHOOD_LIMIT = 2000
 
-# Timeline layout: turns and steps in trajectory order, one column each, alternate columns
-# dropped by a stagger so neighbouring labels never meet; records in their own lane below,
+# Timeline layout: turns and steps in trajectory order, one column each, columns
+# dropped by a three-level stagger so neighbouring labels never meet; records in a lane below,
 # ordered by time and spread so no two boxes touch. Sizes are canvas pixels at zoom 1.
 LABEL_FONT_PX = 14
 """Node label font size (canvas px at zoom 1)."""
@@ -85,13 +85,15 @@ MIN_LABEL_PX = 11
 """The dashboard never zooms out so far that a label is drawn smaller than this."""
 DOT_SIZE = 12
 """Radius of step dots and turn diamonds."""
-LABEL_CHARS = 18
-"""Text characters on a node label's second line."""
-_X_STEP_MIN = 60.0
-_STAGGER = 84.0
-_RECORD_Y = 200.0
+LABEL_CHARS = 12
+"""Text characters on a node label's second line (the full text is on hover and in the
+details): short enough that a sample case fits the frame whole at >= MIN_LABEL_PX."""
+_X_STEP_MIN = 46.0
+_STAGGER = 70.0
+_LEVELS = 3  # columns cycle through three heights, so same-height neighbours are 3 apart
+_RECORD_Y = 230.0
 _RECORD_ROW = 66.0
-_RECORD_GAP = 24.0
+_RECORD_GAP = 14.0
 _CHAR_PX = 0.56 * LABEL_FONT_PX  # average glyph width of the label font, rounded up
 
 
@@ -296,7 +298,7 @@ def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None,
                        labels: Mapping[str, str] | None = None
                        ) -> dict[str, tuple[float, float]]:
     """Left-to-right positions: turns and steps in `seq` order, one column each (gaps in
-    seq take no room), alternate columns dropped by a stagger; records in a lane below,
+    seq take no room), columns dropped by a three-level stagger; records in a lane below,
     ordered by time and spread so that no two boxes (of the widths their `labels` need)
     overlap.
 
@@ -324,26 +326,26 @@ def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None,
     def width(n: str) -> float:
         return label_width(labels[n]) if labels and n in labels else 180.0
 
-    # Same-row neighbours are two columns apart: the widest label must fit in that.
-    step = max([_X_STEP_MIN, *(width(n) / 2 + 10 for n in trajectory)])
+    # Same-height neighbours are _LEVELS columns apart: the widest label must fit in that.
+    step = max([_X_STEP_MIN, *((width(n) + 20) / _LEVELS for n in trajectory)])
     # Columns are ranks, not raw seq: a neighbourhood cut from a huge run stays compact.
     rank = {c: i for i, c in enumerate(sorted({cols[n] for n in trajectory}))}
     pos: dict[str, tuple[float, float]] = {}
     for n in trajectory:
         i = rank[cols[n]]
-        pos[n] = (i * step, _STAGGER if i % 2 else 0.0)
+        pos[n] = (i * step, _STAGGER * (i % _LEVELS))
 
     def desired(n: str) -> float:
         c = cols[n]
         later = [r for v, r in rank.items() if v > c]
         return (min(later) - 0.5) * step if later else (len(rank) - 0.5) * step
 
-    # Records alternate between two rows; each keeps clear of the last one in its row, and
+    # Records cycle through _LEVELS rows; each keeps clear of the last one in its row, and
     # consecutive records stay in time order.
-    right = [-float("inf"), -float("inf")]
+    right = [-float("inf")] * _LEVELS
     last_x = -float("inf")
     for k, n in enumerate(records):
-        row = k % 2
+        row = k % _LEVELS
         w = width(n)
         x = max(desired(n), right[row] + w / 2 + _RECORD_GAP, last_x + 1.0)
         pos[n] = (x, _RECORD_Y + row * _RECORD_ROW)
