@@ -280,10 +280,12 @@ def main() -> None:
         one = next(r for r in plan_rows if r["engine"] == engine and r["workers"] == 1)
         two = next(r for r in plan_rows if r["engine"] == engine and r["workers"] == 2)
         speedups[engine] = round(one["run_s"] / two["run_s"], 2)
-    replay_src = fleet(cache, args.replay_cases)
-    replay = run_fleet(replay_src, runs / "replay", "local", 2,
-                       ["--faults", "m1,m2", "--replay"])
-    print(replay, file=sys.stderr)
+    replay = None
+    if args.replay_cases > 0:  # --replay-cases 0 measures planning only
+        replay_src = fleet(cache, args.replay_cases)
+        replay = run_fleet(replay_src, runs / "replay", "local", 2,
+                           ["--faults", "m1,m2", "--replay"])
+        print(replay, file=sys.stderr)
     page = [] if args.skip_page else page_timings(runs / "local-2")
     browser = [] if args.skip_page else browser_timings(runs / "local-2")
     cols = ["engine", "workers", "cases", "planned", "run_s", "process_s", "cases_per_s",
@@ -291,8 +293,9 @@ def main() -> None:
     print("## Plan only\n")
     print(table(plan_rows + [flat], cols))
     print(f"\n2-vs-1 worker speed-up: {speedups}\n")
-    print("## Replay (built-in reference model)\n")
-    print(table([replay], cols + ["llm_calls"]))
+    if replay is not None:
+        print("## Replay (built-in reference model)\n")
+        print(table([replay], cols + ["llm_calls"]))
     if page:
         print("\n## Fleet page over the plan-only result\n")
         print(table(page, ["interaction", "seconds"]))
