@@ -65,17 +65,11 @@ def benign_containers(case: Case, phrase: str) -> tuple[str, ...]:
 
 
 def faults_stated(case: Case, answer: str) -> list[str]:
-    """The faults whose phrase the answer states. A phrase that the fault-free run's own
-    answer states as well (`eval.clean_answer`, when the case has one) is not something
-    only the fault put into the run, so it is not counted: e.g. a poisoned home airport
-    that is also the destination the user asked for."""
-    clean = case.eval.clean_answer if case.eval is not None else None
+    """The faults whose phrase the answer states. Nothing here reads `eval`: no model
+    run's text (such as a clean run's answer) decides which phrases are excused."""
     out = []
     for fid, phrase in fault_phrases(case).items():
-        longer = benign_containers(case, phrase)
-        if clean and states(clean, phrase, longer):
-            continue
-        if states(answer, phrase, longer):
+        if states(answer, phrase, benign_containers(case, phrase)):
             out.append(f"{fid}={phrase!r}")
     return out
 
