@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from test_bench_suite import ADAPTED, CONTROLLED, ROOT, _cases
 
 from repair_core import load_case
 from repair_core.bench import _controlled as ctl
@@ -23,15 +23,6 @@ from repair_core.bench import (
 )
 from repair_core.bench._adapted import QUESTION_TYPES, wrong_answers_by_type
 from repair_core.bench._describe import CONTROLLED_FLOORS, describe_suite
-
-ROOT = Path(__file__).resolve().parent.parent
-CONTROLLED = ROOT / "sample_traces" / "controlled"
-ADAPTED = ROOT / "sample_traces" / "adapted"
-
-
-def _cases(folder: Path):
-    manifest = json.loads((folder / "manifest.json").read_text())
-    return manifest, [load_case(folder / name) for name in manifest["files"]]
 
 
 def test_committed_controlled_suite_meets_the_shape_floors():
