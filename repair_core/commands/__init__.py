@@ -33,17 +33,6 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
-    return value
-
-
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""
     try:

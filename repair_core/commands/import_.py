@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from .._io import atomic_write_json
+from . import plural
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,6 +47,6 @@ def run(args: argparse.Namespace) -> int:
     atomic_write_json(args.out, imported.case.model_dump(mode="json", exclude_none=True))
     print(imported.summary.describe())
     case = imported.case
-    print(f"wrote {args.out}: case '{case.case_id}' ({len(case.faults)} "
-          f"fault{'' if len(case.faults) == 1 else 's'})", file=sys.stdout)
+    print(f"wrote {args.out}: case '{case.case_id}' ({plural(len(case.faults), 'fault')})",
+          file=sys.stdout)
     return 0

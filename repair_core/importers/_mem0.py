@@ -37,7 +37,9 @@ def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
     p = Path(path)
     if not p.is_file():
         raise CaseError([f"--store: no such file: '{p}'"], source=str(p))
-    if not is_sqlite(p.read_bytes()[:16]):
+    with p.open("rb") as fh:
+        head = fh.read(16)
+    if not is_sqlite(head):
         raise CaseError(["--store: not an SQLite database (expected a Mem0 history.db)"],
                         source=str(p))
     try:

@@ -10,13 +10,11 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .._errors import CaseError
-from .._io import read_input
 
-__all__ = ["Span", "SpanLink", "read_otlp", "parse_otlp", "looks_like_otlp"]
+__all__ = ["Span", "SpanLink", "parse_otlp", "looks_like_otlp"]
 
 _HEX = re.compile(r"[0-9a-f]+")
 
@@ -63,15 +61,6 @@ def looks_like_otlp(raw: bytes) -> bool:
     """True when `raw` starts like OTLP JSON (an object with `resourceSpans`)."""
     head = raw[:4096].lstrip()
     return head.startswith(b"{") and b'"resourceSpans"' in head
-
-
-def read_otlp(path: str | Path) -> tuple[list[Span], str]:
-    """The spans of an OTLP JSON file and the id encoding it used (`hex` or `base64`).
-
-    Raises :class:`CaseError` naming the file, line and field of every problem."""
-    p = Path(path)
-    raw = read_input(p, "trace file")
-    return parse_otlp(raw, source=str(p))
 
 
 def parse_otlp(raw: bytes | str, source: str | None = None) -> tuple[list[Span], str]:
