@@ -15,6 +15,7 @@ from .._errors import MAX_SHOWN_PROBLEMS, DgrrError, PlanEditError
 from .._json import loads_strict
 from .._load import load_case, load_case_parts, with_faults
 from .._plan import RepairPlan
+from .._text import plural as plural  # the command modules import it from here
 
 if TYPE_CHECKING:
     from ..model import ModelClient
@@ -67,15 +68,6 @@ def model_client(args: argparse.Namespace) -> ModelClient:
     from ..model import ModelClient
 
     return ModelClient(args.model, args.api_base, timeout=args.timeout, deadline=args.deadline)
-
-
-def plural(n: int, noun: str) -> str:
-    """`1 turn`, `2 turns`, `0 turns`.
-
-    >>> plural(1, "plan edit"), plural(3, "fault")
-    ('1 plan edit', '3 faults')
-    """
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def wrap(text: str, head: str, indent: int, width: int = 100) -> str:

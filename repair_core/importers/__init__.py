@@ -27,6 +27,7 @@ from .._case import Case
 from .._errors import CaseError
 from .._io import read_input
 from .._load import case_from_data
+from .._text import plural
 from ._assemble import action_id, assemble, observation_id
 from ._mem0 import is_sqlite, read_mem0_history
 from ._otlp import Span, looks_like_otlp, parse_otlp
@@ -60,12 +61,10 @@ class ImportSummary(BaseModel):
 
     def describe(self) -> str:
         """A few lines for a person."""
-        def n(k: int, word: str) -> str:
-            return f"{k} {word}{'' if k == 1 else 's'}"
-        lines = [f"read {n(self.spans_read, 'span')} from {', '.join(self.sources)}; "
+        lines = [f"read {plural(self.spans_read, 'span')} from {', '.join(self.sources)}; "
                  f"trace {self.trace_id}",
-                 f"made {n(self.turns, 'turn')}, {n(self.steps, 'step')}, "
-                 f"{n(self.records, 'record')}; dependencies: {self.deps_given} given, "
+                 f"made {plural(self.turns, 'turn')}, {plural(self.steps, 'step')}, "
+                 f"{plural(self.records, 'record')}; dependencies: {self.deps_given} given, "
                  f"{self.deps_inferred} inferred"]
         if self.skipped:
             lines.append("skipped: " + ", ".join(f"{k} {why}" for why, k in
