@@ -98,7 +98,7 @@ if run:
     def on_progress(done: int, total: int, step_id: str, cost: Any) -> None:
         calls = getattr(cost, "llm_calls", 0)
         tokens = getattr(cost, "tokens", 0)
-        bar.progress(done / max(total, 1), text=f"step {done}/{total}: {step_id}")
+        bar.progress(done / max(total, 1), text=f"step {done}/{total}: {code(step_id)}")
         live.markdown(f"**{calls}** model calls · **{tokens}** tokens · "
                       f"{time.monotonic() - started:.1f}s")
 

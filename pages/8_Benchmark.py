@@ -112,7 +112,7 @@ if st.button(f"Run {len(methods)} method(s) on {len(shown)} case(s)", key="dgrr_
 
     def on_result(method: str, case_id: str) -> None:
         done.append((method, case_id))
-        bar.progress(len(done) / max(total, 1), text=f"{len(done)}/{total}: {method} on {case_id}")
+        bar.progress(len(done) / max(total, 1), text=f"{len(done)}/{total}: {md(method)} on {code(case_id)}")
 
     try:
         assert run_bench is not None

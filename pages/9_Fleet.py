@@ -11,6 +11,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.widgets import page_setup, show_problems
+from dgrr_dashboard.text import md
 from repair_core import CaseError, DgrrError, with_faults
 from repair_core.fleet import by_severity, case_at, read_fleet_result
 
@@ -58,7 +59,7 @@ for col, (label, key) in zip(cols, [
         ("Answers affected", "answers_affected"), ("Answers changed", "answers_changed"),
         ("Errors", "error_cases")], strict=True):
     value = summary.get(key)
-    col.metric(label, "—" if value is None else str(value))
+    col.metric(label, "—" if value is None else md(value))
 
 st.subheader("Cases, most severe first")
 f1, f2, f3 = st.columns([2, 2, 3])
