@@ -10,8 +10,8 @@ from typing import Any
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.widgets import page_setup, show_problems
 from dgrr_dashboard.text import md
+from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, DgrrError, with_faults
 from repair_core.fleet import by_severity, case_at, read_fleet_result
 
