@@ -46,10 +46,16 @@ def _goto_page(page, label: str) -> None:
 
 def _choose(page, label: str, text: str) -> None:
     """Pick an option of the st.selectbox labelled `label` by typing `text`."""
-    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    box = _fresh(page, "stSelectbox").filter(has_text=label).first
     box.locator("input").click()
     box.locator("input").fill(text)
     page.locator('[role="option"]').filter(has_text=text).first.click()
+
+
+def _fresh(page, testid: str):
+    """Widgets of `testid` that are not left-over (stale) copies from before a rerun."""
+    return page.locator(
+        f'[data-testid="stElementContainer"]:not([data-stale="true"]) [data-testid="{testid}"]')
 
 
 def _idle(page) -> None:
@@ -89,11 +95,15 @@ def test_main_journey(server):
         # 2. Mark the fault: clear the marks, then mark m3 by id.
         _goto_page(page, "Faults")
         page.get_by_text("Mark or unmark by id").click()
-        ms = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Diagnosed faults")
+        _idle(page)
+        ms = _fresh(page, "stMultiSelect").filter(has_text="Diagnosed faults")
         ms.get_by_role("button", name="Remove m3").click()
+        _idle(page)
         page.get_by_role("button", name="Set these as the faults").click()
         expect(page.get_by_text("No fault is marked")).to_be_visible()
-        ms = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Diagnosed faults")
+        _idle(page)
+        ms = _fresh(page, "stMultiSelect").filter(has_text="Diagnosed faults")
+        expect(ms.locator("input")).to_have_count(1)
         ms.locator("input").click()
         ms.locator("input").fill("m3")
         page.locator('[role="option"]').filter(has_text="m3").first.click()
