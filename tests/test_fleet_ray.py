@@ -17,6 +17,7 @@ pytest.importorskip("ray.data")
 import pyarrow.parquet as pq  # noqa: E402
 
 from repair_core.fleet import FleetSpec, run_fleet  # noqa: E402
+from repair_core.fleet._spec import WorkItem  # noqa: E402
 from repair_core.fleet._synth_fleet import write_synth_fleet  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -79,8 +80,10 @@ def test_both_engines_identical_on_a_synthetic_fleet_with_errors_and_resumption(
                            chunk_size=4, progress=False)
         fresh = run_fleet([str(src)], spec, tmp_path / "ray", engine="ray", workers=2,
                           progress=False)
+        blocks = _blocks_of_a_wave(src, spec, tmp_path / "work")
     finally:
         ray.shutdown()
+    assert blocks == 4  # one task per chunk, so both CPUs work (Ray alone made it 1 block)
     assert on_ray["processed_cases"] == lost and on_ray["resumed_cases"] == 51 - lost
     assert fresh["processed_cases"] == 51
     local_bytes = (tmp_path / "local" / "cases.parquet").read_bytes()
@@ -88,3 +91,14 @@ def test_both_engines_identical_on_a_synthetic_fleet_with_errors_and_resumption(
     assert (tmp_path / "ray" / "cases.parquet").read_bytes() == local_bytes
     for key in ("cases", "matched_cases", "affected_cases", "error_cases", "totals"):
         assert fresh[key] == local[key], key
+
+
+def _blocks_of_a_wave(src: Path, spec: FleetSpec, work: Path) -> int:
+    from repair_core.fleet._ray import work_dataset
+    from repair_core.fleet._table import work_table, write_parquet_atomic
+
+    items = [WorkItem(index=i, source=str(f), path=str(f))
+             for i, f in enumerate(sorted(src.glob("*.json"))[:40])]
+    for n, start in enumerate(range(0, 40, 10)):
+        write_parquet_atomic(work_table(items[start:start + 10]), work / f"w-{n}.parquet")
+    return work_dataset(ray, work, 4, spec, 10).materialize().num_blocks()

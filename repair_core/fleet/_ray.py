@@ -1,8 +1,8 @@
 """The Ray engine: the same per-case function on Ray Data, reading and writing Parquet.
 
-Pending cases are written as Parquet work files (one per chunk, so Ray reads them as
-separate blocks and runs them in parallel), read with `ray.data.read_parquet`, mapped in
-batches through :func:`case_row`, and written with `Dataset.write_parquet` into a hidden
+Pending cases are written as Parquet work files (one per chunk), read with
+`ray.data.read_parquet`, split into one block per chunk (so the chunks run as parallel
+tasks), mapped in batches through :func:`case_row`, and written with `Dataset.write_parquet` into a hidden
 folder that is renamed into `parts/` when the write has finished. Cases go through Ray in
 waves, so a killed run keeps every wave that finished.
 
@@ -24,7 +24,7 @@ from ._case_row import case_row
 from ._spec import FleetSpec, WorkItem
 from ._table import INSTALL_HINT, items_of_table, rows_table, work_table, write_parquet_atomic
 
-__all__ = ["run_on_ray", "require_ray", "process_batch"]
+__all__ = ["run_on_ray", "require_ray", "process_batch", "work_dataset"]
 
 
 def require_ray() -> Any:
@@ -89,15 +89,24 @@ def _run_wave(ray: Any, items: list[WorkItem], spec: FleetSpec, parts: Path,
     run_id = uuid.uuid4().hex[:12]
     work = parts / f".work-{run_id}"
     written = parts / f".ray-{run_id}"
-    for n, start in enumerate(range(0, len(items), chunk_size)):
+    chunks = range(0, len(items), chunk_size)
+    for n, start in enumerate(chunks):
         write_parquet_atomic(work_table(items[start:start + chunk_size]),
                              work / f"work-{n:06d}.parquet")
-    ds = ray.data.read_parquet(str(work.resolve()))
-    ds = ds.map_batches(process_batch, fn_kwargs={"spec": spec.model_dump()},
-                        batch_size=chunk_size, batch_format="pyarrow")
-    ds.write_parquet(str(written.resolve()))
+    work_dataset(ray, work, len(chunks), spec, chunk_size).write_parquet(str(written.resolve()))
     written.rename(parts / f"ray-{run_id}")
     shutil.rmtree(work, ignore_errors=True)
+
+
+def work_dataset(ray: Any, work: Path, n_chunks: int, spec: FleetSpec, chunk_size: int) -> Any:
+    """The Ray dataset of the rows of the work files in `work`: one block, hence one task,
+    per chunk."""
+    # The work files are small (paths, not cases) and Ray Data sizes read blocks by bytes:
+    # left to itself it reads a whole wave as one block, so one task would plan every case
+    # of the wave while the other CPUs sit idle.
+    ds = ray.data.read_parquet(str(work.resolve())).repartition(n_chunks)
+    return ds.map_batches(process_batch, fn_kwargs={"spec": spec.model_dump()},
+                          batch_size=chunk_size, batch_format="pyarrow")
 
 
 def _with_text(item: WorkItem) -> WorkItem:
