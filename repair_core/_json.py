@@ -20,7 +20,7 @@ from typing import Any
 
 from ._errors import Problem
 
-__all__ = ["loads_strict", "data_problems", "MAX_INT_DIGITS", "MAX_NESTING"]
+__all__ = ["loads_strict", "data_problems", "json_or_text", "MAX_INT_DIGITS", "MAX_NESTING"]
 
 MAX_INT_DIGITS = sys.get_int_max_str_digits() or 4300
 MAX_NESTING = 500
@@ -181,3 +181,17 @@ def _walk(data: Any, duplicates: dict[int, list[str]], *, check_strings: bool,
         elif (check_floats and isinstance(value, int)
                 and value.bit_length() > _MAX_INT_BITS and abs(value) >= _MAX_INT):
             yield Problem.at(path or "(root)", f"integer with more than {MAX_INT_DIGITS} digits")
+
+
+def json_or_text(value: Any) -> Any:
+    """`value` parsed as JSON when it is JSON text; anything else as it is.
+
+    >>> json_or_text('{"a": 1}'), json_or_text("5 Quay Ln"), json_or_text(3)
+    ({'a': 1}, '5 Quay Ln', 3)
+    """
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value

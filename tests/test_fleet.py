@@ -254,6 +254,14 @@ def test_datasets_give_the_same_rows_as_the_folder(fleet, tmp_path):
             assert case_at(r["source"]).case_id == r["case_id"]
     with pytest.raises(CaseError, match="no line 999"):
         case_at(f"{jsonl}:999")
+    # a row is read from its own row group, past the first one too
+    grouped = tmp_path / "grouped.parquet"
+    pq.write_table(pa.table({"case": [f.read_text() for f in files]}), grouped, row_group_size=7)
+    assert pq.ParquetFile(grouped).num_row_groups > 2
+    for n in (0, 6, 7, 15, len(files) - 1):
+        assert case_at(f"{grouped}#{n}").case_id == json.loads(files[n].read_text())["case_id"]
+    with pytest.raises(CaseError, match=f"no row {len(files)}"):
+        case_at(f"{grouped}#{len(files)}")
 
 
 def test_rerun_with_other_question_into_the_same_folder_is_refused(fleet, tmp_path, capsys):

@@ -106,9 +106,33 @@ def case_at(source: str, base: Path | None = None) -> Case:
         raise CaseError([f"'{name}' has no line {line}"], source=source)
     name, sep, row = source.rpartition("#")
     if sep and name.endswith(".parquet") and row.isdigit():
-        items = list(_parquet_items(where(name)))
-        if int(row) >= len(items):
+        case_text = _parquet_row(where(name), int(row))
+        if case_text is None:
             raise CaseError([f"'{name}' has no row {row}"], source=source)
-        text = items[int(row)].text or ""
-        return parse_case(text, source=source)
+        return parse_case(case_text, source=source)
     return load_case(where(source))
+
+
+def _parquet_row(f: Path, row: int) -> str | None:
+    """The case text in row `row` of a Parquet dataset (None past its end), reading only
+    the row group that holds it."""
+    from ._table import require_pyarrow
+
+    pq = require_pyarrow().parquet
+    try:
+        pf = pq.ParquetFile(f)
+        if DATASET_COLUMN not in pf.schema_arrow.names:
+            raise DgrrError(f"source '{f}': a Parquet dataset of cases needs a "
+                            f"'{DATASET_COLUMN}' column of case JSON text")
+        for group in range(pf.num_row_groups):
+            rows = pf.metadata.row_group(group).num_rows
+            if row < rows:
+                text = pf.read_row_group(group, columns=[DATASET_COLUMN]).column(0)[row]
+                value = text.as_py()
+                return value if isinstance(value, str) else ("" if value is None else str(value))
+            row -= rows
+    except DgrrError:
+        raise
+    except Exception as exc:
+        raise DgrrError(f"source '{f}': not a readable Parquet file: {exc}") from None
+    return None

@@ -10,6 +10,7 @@ from pydantic_core import to_jsonable_python
 
 from .._case import Case
 from .._errors import DgrrError
+from .._json import json_or_text
 
 __all__ = ["FleetSpec", "WorkItem", "MatchMode", "parse_match_key"]
 
@@ -55,7 +56,7 @@ class FleetSpec(BaseModel):
                 if text is not None and self.value in text:
                     found.append(m.id)
             return found
-        target = _json_or_text(self.value)
+        target = json_or_text(self.value)
         return [m.id for m in case.memory
                 if m.key == self.key and (m.value == self.value or m.value == target)]
 
@@ -104,9 +105,3 @@ def _field_text(value: Any) -> str | None:
         return value
     return json.dumps(to_jsonable_python(value), ensure_ascii=False)
 
-
-def _json_or_text(value: str) -> Any:
-    try:
-        return json.loads(value)
-    except ValueError:
-        return value

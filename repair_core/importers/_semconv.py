@@ -9,9 +9,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .._json import json_or_text
 from ._otlp import Span
 
-__all__ = ["Operation", "ToolCall", "Retrieved", "classify", "json_attr"]
+__all__ = ["Operation", "ToolCall", "Retrieved", "classify"]
 
 OpKind = Literal["agent", "chat", "tool", "memory_search", "memory_write"]
 
@@ -94,16 +95,6 @@ class Operation:
     """memory_search: returned documents without an id (they cannot be named)."""
 
 
-def json_attr(value: Any) -> Any:
-    """An attribute that may hold JSON text, parsed (the text itself when it is not JSON)."""
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value
-
-
 def classify(span: Span) -> Operation | str:
     """The operation a span records, or why it is skipped (a short reason)."""
     a = span.attributes
@@ -143,18 +134,18 @@ def _text_parts(messages: Any, role: str | None) -> str:
 
 
 def _args(value: Any) -> dict[str, Any]:
-    parsed = json_attr(value)
+    parsed = json_or_text(value)
     return parsed if isinstance(parsed, dict) else ({} if parsed in (None, "") else {"input": parsed})
 
 
 def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
     a = span.attributes
     if kind == "agent":
-        messages = json_attr(a.get("gen_ai.input.messages"))
+        messages = json_or_text(a.get("gen_ai.input.messages"))
         user = _text_parts(messages, "user") if isinstance(messages, list) else ""
         return Operation(span, kind, "gen_ai", text=user or str(a.get("gen_ai.agent.name", "")))
     if kind == "chat":
-        out = json_attr(a.get("gen_ai.output.messages"))
+        out = json_or_text(a.get("gen_ai.output.messages"))
         calls: list[ToolCall] = []
         if isinstance(out, list):
             for m in out:
@@ -168,7 +159,7 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
         return Operation(span, kind, "gen_ai", tool=str(a.get("gen_ai.tool.name", span.name)),
                          call_id=a.get("gen_ai.tool.call.id"),
                          args=_args(a.get("gen_ai.tool.call.arguments")),
-                         result=json_attr(a.get("gen_ai.tool.call.result")))
+                         result=json_or_text(a.get("gen_ai.tool.call.result")))
     records, skipped = _genai_records(a.get("gen_ai.memory.records"))
     if kind == "memory_search":
         return Operation(span, kind, "gen_ai", query=str(a.get("gen_ai.memory.query.text", "")),
@@ -185,7 +176,7 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
 
 
 def _genai_records(value: Any) -> tuple[tuple[Retrieved, ...], int]:
-    items = json_attr(value)
+    items = json_or_text(value)
     out: list[Retrieved] = []
     skipped = 0
     for r in items if isinstance(items, list) else []:
@@ -219,14 +210,14 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
         return Operation(span, kind, "openinference", text=text, tool_calls=tool_calls)
     if kind == "tool":
         params = a.get("input.value", a.get("tool.parameters"))
-        result = json_attr(a.get("output.value"))
+        result = json_or_text(a.get("output.value"))
         call_id = a.get("tool_call.id")
         # the LangChain instrumentor records the ToolMessage: the result is its content and
         # the call id it answered is only there
         message = result.get("data") if isinstance(result, dict) and result.get("type") == "tool" \
             else None
         if isinstance(message, dict) and "content" in message:
-            result = json_attr(message["content"])
+            result = json_or_text(message["content"])
             call_id = call_id or message.get("tool_call_id")
         return Operation(span, kind, "openinference", tool=str(a.get("tool.name", span.name)),
                          call_id=call_id, args=_args(params), result=result)
@@ -238,7 +229,7 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
     records: list[Retrieved] = []
     skipped = 0
     for _, d in sorted(docs.items()):
-        meta = json_attr(d.get("metadata"))
+        meta = json_or_text(d.get("metadata"))
         meta = meta if isinstance(meta, dict) else {}
         rid = d.get("id", meta.get("id"))
         if rid is None:
@@ -250,7 +241,7 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
 
 
 def _oi_input_text(value: Any) -> str:
-    parsed = json_attr(value)
+    parsed = json_or_text(value)
     if isinstance(parsed, str):
         return parsed
     if isinstance(parsed, dict):
