@@ -654,16 +654,20 @@ def _simulate_calls(domain: str, profile: dict[str, Any], request: dict[str, Any
 
 
 def _makes_the_world_calls(design: _Design, clean: Case) -> bool:
-    """Whether the fault-free run's final turn makes every call the request needs under
-    the true profile, with the true arguments (compared as text). When it does not, the
-    agent cannot reach the truth even without faults (e.g. the store holds more matching
-    records than a read returns), and a failure of the faulty run says nothing about the
-    fault. Only the run's tool calls are compared, never its answer text."""
+    """Whether a fault-free run's final turn makes every call the request needs under
+    the true profile, with the true arguments (compared normalised, as facts are). The
+    generator asks it of the built-in reference policy's fault-free run, whatever model
+    makes the case: it is a property of the design (the store and the conversation let an
+    agent that trusts the true records reach the truth), not of a model's quirks. When it
+    does not hold, e.g. the store holds more matching records than a read returns and the
+    record the request needs is never read, a failure of the faulty run says nothing
+    about the fault. Only the run's tool calls are compared, never its answer text."""
     last = clean.session[-1].id
-    made = [(s.tool, {k: str(v) for k, v in s.args.items()}) for s in clean.steps_in_order()
-            if s.type == "tool_action" and s.turn == last]
-    needed = [(tool, {k: str(v) for k, v in args.items()}) for tool, args, _, _
-              in _simulate_calls(design.domain, design.truth, design.request)]
+    made = [(s.tool, {k: normalise_fact(str(v)) for k, v in s.args.items()})
+            for s in clean.steps_in_order() if s.type == "tool_action" and s.turn == last]
+    needed = [(tool, {k: normalise_fact(str(v)) for k, v in args.items()})
+              for tool, args, _, _ in _simulate_calls(design.domain, design.truth,
+                                                      design.request)]
     return all(call in made for call in needed)
 
 
@@ -738,15 +742,17 @@ def _gold_claims(design: _Design, faulty: Case, forbidden: list[str]) -> list[st
     return gold
 
 
-def _labels(design: _Design, clean: Case, faulty: Case) -> dict[str, Any] | None:
-    """`eval` from the world's truth and the fault injection, or None to reject."""
+def _labels(design: _Design, clean: Case, faulty: Case, solvable: Case | None = None
+            ) -> dict[str, Any] | None:
+    """`eval` from the world's truth and the fault injection, or None to reject.
+    `solvable` is the reference policy's fault-free run (`clean` when it is one)."""
     required, forbidden = world_labels(design)
     if is_recovered(faulty.final_answer().text, required, forbidden):
         return None  # the injection did not make the run fail
     if _effects(clean) == _effects(faulty):
         return None  # no downstream effect beyond the answer
-    if not _makes_the_world_calls(design, clean):
-        return None  # the agent misses the truth without faults too
+    if not _makes_the_world_calls(design, solvable or clean):
+        return None  # the design hides the truth from a fault-free agent too
     if not 8 <= len(faulty.trajectory) <= 80:
         return None
     fault_types = dict(design.fault_types)
@@ -785,6 +791,7 @@ def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference
     designs are drawn until one passes the keep rules. Returns the case and the number of
     designs tried."""
     from .._errors import DgrrError
+    from ..model import REFERENCE_MODEL
 
     model = model_with_noise(model, noise)
     case_id = f"ctl-{slot.index + 1:03d}-{slot.domain.replace('_', '-')}-{slot.fault_type}"
@@ -792,7 +799,9 @@ def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference
         design = _design(slot, seed, attempt)
         clean = _run(design, False, case_id, model)
         faulty = _run(design, True, case_id, model)
-        labels = _labels(design, clean, faulty)
+        solvable = clean if model == REFERENCE_MODEL else _run(design, False, case_id,
+                                                                REFERENCE_MODEL)
+        labels = _labels(design, clean, faulty, solvable)
         if labels is None:
             continue
         case = faulty.model_copy(update={"eval": EvalLabels(**labels)})
