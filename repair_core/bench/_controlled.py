@@ -1,7 +1,9 @@
 """The controlled suite: cases made by running the agent on a designed user (a true
 profile, a pre-existing store, a conversation of one to five turns) with injected faulty
 records, kept only when the failed run fails the oracle and the fault has a downstream
-effect beyond the answer.
+effect beyond the answer. Sessions run from 8 to 80 steps: some users pack several
+lookups and questions into each earlier turn ("busy" turns), and some one-turn requests
+only look something up.
 
 Fault types are injected the way they happen in life:
 
@@ -73,12 +75,13 @@ class Slot:
 
 
 TURN_COUNTS = {1: 10, 2: 24, 3: 36, 4: 40, 5: 40}
+"""How many cases have one to five user turns (a stale or summary-drift case needs at
+least two: the update or consolidation happens before the final request)."""
+
 ACTIVITY_COUNTS = {"quiet": 80, "some": 35, "busy": 35}
 """How many users ask one thing per turn (quiet), make one of their earlier turns busy
 (some), or make every earlier turn busy (busy): a busy turn packs several lookups and
 questions into one request, and busy users make the long sessions of the suite."""
-"""How many cases have one to five user turns (a stale or summary-drift case needs at
-least two: the update or consolidation happens before the final request)."""
 
 
 def controlled_slots(seed: int) -> list[Slot]:
@@ -534,7 +537,7 @@ def _design(slot: Slot, seed: int, attempt: int) -> _Design:
     light = slot.n_turns == 1 and domain != "customer_service" and rng.random() < 0.6
     final, named = _request(rng, domain, profile, wrong_values, light)
     n_warm = slot.n_turns - 1 - (1 if update_turn else 0)
-    # a design that runs past the step limit is drawn again with one busy turn fewer
+    # every eight rejected designs, one busy turn fewer (e.g. a session past 80 steps)
     n_busy = max(0, min(slot.n_busy, n_warm) - attempt // 8)
     avoid = [named.get("city"), *(CITY_OF.get(str(v)) for v in
                                    [values.get("home_airport"),
