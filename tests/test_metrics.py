@@ -89,3 +89,10 @@ def test_summary_and_groups():
         "6-8": 1, "9-11": 1, "12-14": 1}
     assert list(summarise_by(rs, "n_benign")) == ["6-8", "9-11", "12-14"]
     assert list(summarise_by([R(n_benign=4)], "n_benign")) == ["0-5"]
+
+
+def test_results_break_down_by_trajectory_length_in_the_shape_buckets():
+    rs = [R(trajectory_steps=n) for n in (8, 10, 15, 16, 49, 50, 64, 65, 80, 81, 5)]
+    got = {k: v.cases for k, v in summarise_by(rs, "trajectory_steps").items()}
+    assert got == {"8-15": 3, "16-24": 1, "35-49": 1, "50-64": 2, "65-80": 2, ">80": 1,
+                   "<8": 1}

@@ -214,3 +214,21 @@ def test_reference_b_through_litellm_and_the_agent_cites_an_earlier_turn():
     c = ModelClient("dgrr/reference-b/noise=0.1")
     assert c.complete_json("answer", {"request": {"id": "u1", "text": "hi"},
                                       "evidence": []}).cites == []
+
+
+def test_reference_b_rewrites_a_remembered_tool_result_from_the_new_result():
+    """A replayed write asked for the `last_get_shipment` record (rule step.rederive)
+    writes the repaired lookup's output, as the reference policy does; nothing else in the
+    evidence speaks about that key."""
+    from repair_core.model._reference_b import memory_write_b
+
+    obs = {"id": "s10", "kind": "observation", "seq": 10, "tool": "get_shipment",
+           "text": "Order O-6929 is in transit.", "output": {"order_id": "O-6929"}}
+    inputs = {"user_id": "zara-1", "slot": "last_get_shipment", "op": "add",
+              "request": {"id": "u2", "kind": "request", "text": "Where is my order?"},
+              "evidence": [obs], "memory": []}
+    [rec] = memory_write_b(inputs)["records"]
+    assert rec["key"] == "last_get_shipment" and rec["value"] == {"order_id": "O-6929"}
+    assert rec["derive"] == "s10" and "O-6929" in rec["text"]
+    other = {**obs, "tool": "get_billing"}
+    assert memory_write_b({**inputs, "evidence": [other]})["records"] == []

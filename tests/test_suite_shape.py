@@ -31,6 +31,10 @@ def test_committed_controlled_suite_meets_the_shape_floors():
     assert d["cases"] == 150
     assert f["min_steps"] <= d["steps"]["min"] and d["steps"]["max"] <= f["max_steps"]
     assert d["steps"]["median"] >= f["median_steps"]
+    # the suite spans the range, not just sits inside it: short and long sessions exist
+    assert d["steps"]["min"] <= 10 and d["steps"]["max"] >= 65, d["steps"]
+    hist = d["steps_histogram"]
+    assert hist["8-15"] and hist["50-64"] and hist["65-80"], hist
     assert set(d["turns"]) == set(range(f["min_turns"], f["max_turns"] + 1))
     assert d["distinct_sequences"] >= f["distinct_sequences"]
     assert d["off_ancestry_share"] >= f["off_ancestry_share"]
@@ -40,6 +44,41 @@ def test_committed_controlled_suite_meets_the_shape_floors():
     table = d["domain_x_fault_type"]
     assert {k: sum(v.values()) for k, v in table.items()} == {
         "customer_service": 53, "shopping": 48, "travel": 49}
+
+
+def test_long_sessions_are_long_because_the_user_asks_for_more():
+    """A slot whose user is busy gets earlier turns that each ask for several lookups
+    and profile facts; the extra steps are reads, claims, tool calls and remembered
+    results, never repeated or empty steps."""
+    slot = next(s for s in ctl.controlled_slots(42) if s.n_turns == 5 and s.n_busy == 4)
+    design = ctl._design(slot, 42, 0)
+    busy = [t for t in design.turns
+            if t in {b.format(city=c, day=d, product=design.request.get("product", ""))
+                     for b in ctl.BUSY_WARMUP[slot.domain] for c in ctl.DESTINATIONS
+                     for d in ctl.DAYS}]
+    assert len(busy) == 4 - (1 if design.updates else 0)
+    case, _ = ctl.build_controlled_case(slot, 42)
+    by_turn: dict[str, list[str]] = {}
+    for s in case.steps_in_order():
+        by_turn.setdefault(s.turn, []).append(s.type)
+    for t in case.session[:-1]:
+        if t.text in busy:
+            kinds = by_turn[t.id]
+            assert kinds.count("tool_action") >= 2 and kinds.count("claim") >= 2, kinds
+    assert len(case.trajectory) >= 50
+
+
+@pytest.mark.parametrize("domain", ["travel", "shopping"])
+def test_a_light_one_turn_request_only_looks_up(domain):
+    """The shortest sessions: one turn whose request needs a search only; the world's
+    labels then need no hold or cart line."""
+    slot = ctl.Slot(0, domain, "poisoned", 1, 8, 1)
+    design = next(d for d in (ctl._design(slot, 42, a) for a in range(40))
+                  if not d.request.get("hold", d.request.get("cart", True)))
+    tools = [t for t, _ in ctl._world_calls(domain, design.truth, design.request)]
+    assert tools == [("search_flights" if domain == "travel" else "search_catalog")]
+    required, _ = ctl.world_labels(design)
+    assert not any(r.startswith("H-") for r in required)
 
 
 def test_docs_print_the_shape_of_the_committed_suites():

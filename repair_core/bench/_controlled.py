@@ -1,7 +1,9 @@
 """The controlled suite: cases made by running the agent on a designed user (a true
 profile, a pre-existing store, a conversation of one to five turns) with injected faulty
 records, kept only when the failed run fails the oracle and the fault has a downstream
-effect beyond the answer.
+effect beyond the answer. Sessions run from 8 to 80 steps: some users pack several
+lookups and questions into each earlier turn ("busy" turns), and some one-turn requests
+only look something up.
 
 Fault types are injected the way they happen in life:
 
@@ -66,11 +68,20 @@ class Slot:
     n_benign: int
     n_turns: int = 2
     """User turns of the conversation, the final request included (1-5)."""
+    n_busy: int = 0
+    """Earlier turns that are busy (several lookups, a tool with a side effect and a
+    handful of questions about the profile in one request); at most the earlier turns
+    the case has."""
 
 
 TURN_COUNTS = {1: 10, 2: 24, 3: 36, 4: 40, 5: 40}
 """How many cases have one to five user turns (a stale or summary-drift case needs at
 least two: the update or consolidation happens before the final request)."""
+
+ACTIVITY_COUNTS = {"quiet": 80, "some": 35, "busy": 35}
+"""How many users ask one thing per turn (quiet), make one of their earlier turns busy
+(some), or make every earlier turn busy (busy): a busy turn packs several lookups and
+questions into one request, and busy users make the long sessions of the suite."""
 
 
 def controlled_slots(seed: int) -> list[Slot]:
@@ -93,8 +104,14 @@ def controlled_slots(seed: int) -> list[Slot]:
             j = next(j for j in range(total) if turns[j] > 1
                      and faults[j] not in ("stale", "summary-drift"))
             turns[i], turns[j] = turns[j], turns[i]
-    return [Slot(i, d, f, int(n), b, t)
-            for i, (d, f, n, b, t) in enumerate(zip(*lists, benign, turns, strict=True))]
+    # drawn from their own stream, so the Table 1 attributes above stay as they were
+    busy_rng = random.Random(f"controlled-busy:{seed}")
+    activity = [a for a, n in ACTIVITY_COUNTS.items() for _ in range(n)]
+    busy_rng.shuffle(activity)
+    busy = [{"quiet": 0, "some": 1, "busy": 4}[a] for a in activity]
+    return [Slot(i, d, f, int(n), b, t, min(u, t - 1))
+            for i, (d, f, n, b, t, u) in enumerate(zip(*lists, benign, turns, busy,
+                                                       strict=True))]
 
 
 # ---- domain knowledge -------------------------------------------------------------------
@@ -209,6 +226,38 @@ WARMUP = {
 }
 """Earlier turns of a conversation, per domain: questions about the profile, lookups
 through the domain's read-only tools, searches. `{city}`/`{day}` are filled per case."""
+
+BUSY_WARMUP = {
+    "travel": ("I am planning a trip to {city} {day}: hold a seat on a flight from my home "
+               "airport in my usual cabin, and remind me of my loyalty number and which "
+               "food I eat.",
+               "Search flights from my home airport to {city} {day} and hold a seat for me. "
+               "Also, which time zone am I in and do I have any allergies?",
+               "Before I fly to {city} {day}, hold my usual seat on a flight from my home "
+               "airport and tell me my email and the language I speak at home.",
+               "Find me a flight from my home airport to {city} {day} and reserve a seat; "
+               "what is my phone number and my loyalty number again?"),
+    "shopping": ("Buy me a backpack, and remind me which card I pay with and what my "
+                 "loyalty number is.",
+                 "Search the catalog for {product} in my size and favourite colour, and "
+                 "tell me my email, how I like to be contacted and which card I pay with.",
+                 "I need a backpack for a trip: add it to my cart, and what is my phone "
+                 "number and my email?",
+                 "Buy a second backpack as a gift, and remind me of my loyalty number, my "
+                 "birthday and which card I pay with."),
+    "customer_service": ("Check my account: what plan am I on, what was my last charge, "
+                         "and where is my latest order?",
+                         "Is my subscription still active, when is my next bill due, and "
+                         "where is my package? Also, what is my email?",
+                         "What plan is my account on, which card was charged for my last "
+                         "payment, and what is the delivery status of my latest order?",
+                         "Tell me about my account and my billing, and where is my latest "
+                         "order? How do I like to be contacted?"),
+}
+"""Busy earlier turns, per domain: one request that asks for several lookups (a search
+and a seat hold, a search and a cart addition, the account, billing and a shipment) and
+a few facts of the profile at once, as users do when they pack a to-do list into one
+message. `{city}`/`{day}`/`{product}` are filled per case."""
 
 # A true record that mentions a fault's value in another context (never retrieved for
 # the request): an over-eager repair that deletes whatever repeats a fault's words
@@ -336,24 +385,27 @@ def _filler_text(rng: random.Random, template: str, name: str) -> str:
 
 
 def _request(rng: random.Random, domain: str, profile: dict[str, Any],
-             wrong: dict[str, list[Any]]) -> tuple[str, dict]:
+             wrong: dict[str, list[Any]], light: bool = False) -> tuple[str, dict]:
     """The final request's text and what it names (never a flight to the true or a
-    faulty home airport's city)."""
+    faulty home airport's city). A light request only looks up (a flight search without
+    a hold, a catalogue search without a cart addition)."""
     if domain == "travel":
         homes = [profile["home_airport"], *wrong.get("home_airport", [])]
         city = rng.choice([c for c in DESTINATIONS
                            if c not in {CITY_OF.get(str(h)) for h in homes}])
         day = rng.choice(DAYS)
-        text = rng.choice(("Book me a flight from my home airport to {c} {d}.",
+        text = rng.choice(("Which flight could I take from my home airport to {c} {d}?",
+                           "Search flights from my home airport to {c} {d}.") if light else
+                          ("Book me a flight from my home airport to {c} {d}.",
                            "Please book a flight from my home airport to {c} {d}.",
                            "Book a flight to {c} {d} from my home airport, please."))
-        return text.format(c=city, d=day), {"city": city, "day": day}
+        return text.format(c=city, d=day), {"city": city, "day": day, "hold": not light}
     if domain == "shopping":
         product = str(profile["product"])
-        text = (f"Find {product} in my size and favourite colour and add it to my cart."
-                if "favorite_color" in profile else
-                f"Find {product} in my size and add it to my cart.")
-        return text, {"product": product}
+        colour = " and favourite colour" if "favorite_color" in profile else ""
+        text = (f"Find {product} in my size{colour}." if light else
+                f"Find {product} in my size{colour} and add it to my cart.")
+        return text, {"product": product, "cart": not light}
     if "shipping_address" in profile:
         return rng.choice(("Please ship my latest order to my shipping address.",
                            "Send my latest order to my shipping address, please.")), {"ship": True}
@@ -361,11 +413,16 @@ def _request(rng: random.Random, domain: str, profile: dict[str, Any],
         "ship": False}
 
 
-def _warmups(rng: random.Random, domain: str, n: int, avoid: Sequence[str]) -> list[str]:
+def _warmups(rng: random.Random, domain: str, n: int, n_busy: int, avoid: Sequence[str],
+             product: str = "") -> list[str]:
+    """`n` earlier turns, `n_busy` of them busy, in a random order."""
+    templates = [*rng.sample(BUSY_WARMUP[domain], n_busy),
+                 *rng.sample(WARMUP[domain], n - n_busy)]
+    rng.shuffle(templates)
     out = []
-    for template in rng.sample(WARMUP[domain], n):
+    for template in templates:
         city = rng.choice([c for c in DESTINATIONS if c not in avoid])
-        out.append(template.format(city=city, day=rng.choice(DAYS)))
+        out.append(template.format(city=city, day=rng.choice(DAYS), product=product))
     return out
 
 
@@ -476,12 +533,17 @@ def _design(slot: Slot, seed: int, attempt: int) -> _Design:
         records.insert(rng.randint(after + 1, len(records)), r)
 
     profile: dict[str, Any] = {**chosen, **values}
-    final, named = _request(rng, domain, profile, wrong_values)
+    # a one-turn request that needs little (a lookup only) makes the shortest sessions
+    light = slot.n_turns == 1 and domain != "customer_service" and rng.random() < 0.6
+    final, named = _request(rng, domain, profile, wrong_values, light)
     n_warm = slot.n_turns - 1 - (1 if update_turn else 0)
+    # every eight rejected designs, one busy turn fewer (e.g. a session past 80 steps)
+    n_busy = max(0, min(slot.n_busy, n_warm) - attempt // 8)
     avoid = [named.get("city"), *(CITY_OF.get(str(v)) for v in
                                    [values.get("home_airport"),
                                     *wrong_values.get("home_airport", [])])]
-    warm = _warmups(rng, domain, n_warm, [c for c in avoid if c])
+    warm = _warmups(rng, domain, n_warm, n_busy, [c for c in avoid if c],
+                    str(chosen.get("product", "")))
     if update_turn:
         k = spec_of[fault_keys[0]]
         design.turns.append(k.update.format(v=values[fault_keys[0]]))
@@ -553,13 +615,14 @@ def _world_calls(domain: str, profile: dict[str, Any], request: dict[str, Any]
                                     "destination": _airport(request["city"]),
                                     "date": request["day"], "cabin": profile["cabin"],
                                     "seat": profile["seat_pref"]}),
-                ("hold_seat", {})]
+                *([("hold_seat", {})] if request.get("hold", True) else [])]
     if domain == "shopping":
         size = next(v for k, v in profile.items() if k.endswith("_size"))
         args = {"query": profile["product"], "size": size}
         if "favorite_color" in profile:
             args["color"] = profile["favorite_color"]
-        return [("search_catalog", args), ("add_to_cart", {"size": size})]
+        return [("search_catalog", args),
+                *([("add_to_cart", {"size": size})] if request.get("cart", True) else [])]
     calls: list[tuple[str, dict[str, Any]]] = [("get_shipment",
                                                 {"order_id": profile["last_order"]})]
     if request.get("ship"):
@@ -571,19 +634,44 @@ def _world_calls(domain: str, profile: dict[str, Any], request: dict[str, Any]
 def _simulate(domain: str, profile: dict[str, Any], request: dict[str, Any]
               ) -> list[tuple[str, dict[str, Any], str]]:
     """(tool, output, text) of each call the request needs, from the simulators."""
+    return [(tool, output, text) for tool, _, output, text
+            in _simulate_calls(domain, profile, request)]
+
+
+def _simulate_calls(domain: str, profile: dict[str, Any], request: dict[str, Any]
+                    ) -> list[tuple[str, dict[str, Any], dict[str, Any], str]]:
+    """(tool, arguments, output, text) of each call the request needs."""
     from ..tools import default_registry
 
     reg = default_registry()
     world = reg.new_world()
-    out: list[tuple[str, dict[str, Any], str]] = []
+    out: list[tuple[str, dict[str, Any], dict[str, Any], str]] = []
     for tool, args in _world_calls(domain, profile, request):
         if tool == "hold_seat":
-            args = {"flight": out[-1][1]["flight"], "seat": out[-1][1]["seat"]}
+            args = {"flight": out[-1][2]["flight"], "seat": out[-1][2]["seat"]}
         if tool == "add_to_cart":
-            args = {"item_id": out[-1][1]["item_id"], **args}
+            args = {"item_id": out[-1][2]["item_id"], **args}
         res = reg.call(world, tool, args)
-        out.append((tool, dict(res.output), res.text))
+        out.append((tool, dict(args), dict(res.output), res.text))
     return out
+
+
+def _makes_the_world_calls(design: _Design, clean: Case) -> bool:
+    """Whether a fault-free run's final turn makes every call the request needs under
+    the true profile, with the true arguments (compared normalised, as facts are). The
+    generator asks it of the built-in reference policy's fault-free run, whatever model
+    makes the case: it is a property of the design (the store and the conversation let an
+    agent that trusts the true records reach the truth), not of a model's quirks. When it
+    does not hold, e.g. the store holds more matching records than a read returns and the
+    record the request needs is never read, a failure of the faulty run says nothing
+    about the fault. Only the run's tool calls are compared, never its answer text."""
+    last = clean.session[-1].id
+    made = [(s.tool, {k: normalise_fact(str(v)) for k, v in s.args.items()})
+            for s in clean.steps_in_order() if s.type == "tool_action" and s.turn == last]
+    needed = [(tool, {k: normalise_fact(str(v)) for k, v in args.items()})
+              for tool, args, _, _ in _simulate_calls(design.domain, design.truth,
+                                                      design.request)]
+    return all(call in made for call in needed)
 
 
 # What the request needs stated, per tool: the outputs a correct answer reports.
@@ -657,13 +745,17 @@ def _gold_claims(design: _Design, faulty: Case, forbidden: list[str]) -> list[st
     return gold
 
 
-def _labels(design: _Design, clean: Case, faulty: Case) -> dict[str, Any] | None:
-    """`eval` from the world's truth and the fault injection, or None to reject."""
+def _labels(design: _Design, clean: Case, faulty: Case, solvable: Case | None = None
+            ) -> dict[str, Any] | None:
+    """`eval` from the world's truth and the fault injection, or None to reject.
+    `solvable` is the reference policy's fault-free run (`clean` when it is one)."""
     required, forbidden = world_labels(design)
     if is_recovered(faulty.final_answer().text, required, forbidden):
         return None  # the injection did not make the run fail
     if _effects(clean) == _effects(faulty):
         return None  # no downstream effect beyond the answer
+    if not _makes_the_world_calls(design, solvable or clean):
+        return None  # the design hides the truth from a fault-free agent too
     if not 8 <= len(faulty.trajectory) <= 80:
         return None
     fault_types = dict(design.fault_types)
@@ -702,6 +794,7 @@ def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference
     designs are drawn until one passes the keep rules. Returns the case and the number of
     designs tried."""
     from .._errors import DgrrError
+    from ..model import REFERENCE_MODEL
 
     model = model_with_noise(model, noise)
     case_id = f"ctl-{slot.index + 1:03d}-{slot.domain.replace('_', '-')}-{slot.fault_type}"
@@ -709,7 +802,9 @@ def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference
         design = _design(slot, seed, attempt)
         clean = _run(design, False, case_id, model)
         faulty = _run(design, True, case_id, model)
-        labels = _labels(design, clean, faulty)
+        solvable = clean if model == REFERENCE_MODEL else _run(design, False, case_id,
+                                                                REFERENCE_MODEL)
+        labels = _labels(design, clean, faulty, solvable)
         if labels is None:
             continue
         case = faulty.model_copy(update={"eval": EvalLabels(**labels)})

@@ -295,15 +295,29 @@ def _benign_bucket(r: CaseResult) -> str:
     return f"{lo}-{lo + 2}"
 
 
+STEP_BUCKETS = (8, 16, 25, 35, 50, 65, 81)
+"""Edges of the trajectory-length buckets (the suite-shape histogram's, docs/benchmark.md)."""
+
+
+def _steps_bucket(r: CaseResult) -> str:
+    n = r.trajectory_steps
+    for lo, hi in zip(STEP_BUCKETS, STEP_BUCKETS[1:], strict=False):
+        if lo <= n < hi:
+            return f"{lo}-{hi - 1}"
+    return f"<{STEP_BUCKETS[0]}" if n < STEP_BUCKETS[0] else f">{STEP_BUCKETS[-1] - 1}"
+
+
 GROUPINGS: dict[str, Callable[[CaseResult], Any]] = {
     "domain": lambda r: r.domain or "-",
     "fault_type": lambda r: r.fault_type or "-",
     "n_faults": lambda r: r.n_faults,
     "n_benign": _benign_bucket,
+    "trajectory_steps": _steps_bucket,
 }
 """How results are broken down: per domain, per primary fault type, per number of
-faults, and per benign-store size in buckets of three (6-8, 9-11, 12-14) as in the
-paper's Table 19."""
+faults, per benign-store size in buckets of three (6-8, 9-11, 12-14) as in the
+paper's Table 19, and per trajectory length (the buckets of the suite-shape
+histogram), which shows whether long sessions are repaired as well as short ones."""
 
 
 def summarise_by(results: Sequence[CaseResult], grouping: str) -> dict[str, MetricSummary]:

@@ -80,7 +80,8 @@ def summaries(results: Sequence[CaseResult]) -> dict[str, MetricSummary]:
 
 
 def breakdowns(results: Sequence[CaseResult]) -> dict[str, dict[str, dict[str, Any]]]:
-    """Grouping (domain, fault_type, n_faults, n_benign) -> method -> group -> metrics."""
+    """Grouping (domain, fault_type, n_faults, n_benign, trajectory_steps) -> method ->
+    group -> metrics."""
     by_method = _by_method(results)
     return {g: {m: {k: v.model_dump() for k, v in summarise_by(rs, g).items()}
                 for m, rs in by_method.items()} for g in GROUPINGS}
@@ -151,7 +152,8 @@ def markdown_table(results: Sequence[CaseResult], suite: str = "controlled",
 
 
 def group_tables(results: Sequence[CaseResult], methods: Sequence[str] = ("ours",)) -> str:
-    """Per-domain, per-fault-type, per-number-of-faults and per-store-size tables."""
+    """Per-domain, per-fault-type, per-number-of-faults, per-store-size and
+    per-trajectory-length tables."""
     out = []
     keys = ("recovery", "recurrence", "claim_f1", "replay_ratio", "llm_calls",
             "faulty_removal", "benign_preservation")

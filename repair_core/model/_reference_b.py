@@ -291,8 +291,9 @@ def answer_b(inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def memory_write_b(inputs: dict[str, Any]) -> dict[str, Any]:
-    """With a slot: the conversation's value, else the value the evidence agrees on.
-    Without: one record per new tool result."""
+    """With a slot: the conversation's value, else the value the evidence agrees on,
+    else, for a remembered tool result (`last_<tool>`), that tool's latest result (a
+    replayed write re-deriving the record). Without: one record per new tool result."""
     slot, user = inputs.get("slot"), inputs.get("user_id")
     evidence = [e for e in inputs.get("evidence") or [] if e.get("kind") != "request"]
     if slot is not None:
@@ -302,6 +303,15 @@ def memory_write_b(inputs: dict[str, Any]) -> dict[str, Any]:
                                  "key": slot, "value": said[0], "cites": [said[1]],
                                  "derive": said[1]}]}
         items = [(e, v) for e in evidence for ok, v in [_speaks(e, slot)] if ok]
+        tool = slot[len("last_"):] if str(slot).startswith("last_") else None
+        results = [e for e in evidence if e.get("kind") == "observation"
+                   and e.get("tool") == tool]
+        if not items and results:  # rewriting a remembered tool result: the new result
+            e = results[-1]
+            return {"records": [{"text": f"Result of {tool} for {user}: "
+                                         f"{_end(e.get('text', ''))}", "key": slot,
+                                 "value": e.get("output"), "cites": [e["id"]],
+                                 "derive": e["id"]}]}
         if not items:
             return {"records": []}
         value, agreeing = _agreed(items)
