@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
@@ -54,6 +55,34 @@ IDLE_JS = """([title, text]) => {
 
 def loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds (user + system) used so far by this script's descendants, summed by kind:
+    the dashboard server, Chromium (both sessions' pages), the rest."""
+    tick = os.sysconf("SC_CLK_TCK")
+    procs: dict[int, tuple[int, str, float]] = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        procs[int(d.name)] = (int(fields[1]), cmd,
+                              (int(fields[11]) + int(fields[12])) / tick)
+    mine = {os.getpid()}
+    for _ in range(8):
+        mine |= {pid for pid, (ppid, _, _) in procs.items() if ppid in mine}
+    out = {"server": 0.0, "chromium": 0.0, "other": 0.0}
+    for pid in mine - {os.getpid()}:
+        _, cmd, cpu = procs.get(pid, (0, "", 0.0))
+        kind = ("server" if "streamlit" in cmd else "chromium" if "chrom" in cmd
+                else "other")
+        out[kind] += cpu
+    return out
 
 
 def big_case(steps: int, seed: int) -> Path:
@@ -145,7 +174,8 @@ def stats(xs: list[float]) -> str:
             f"max {xs[-1]:5.2f}")
 
 
-async def run(url: str, case_file: Path, rounds: int) -> tuple[Session, Session]:
+async def run(url: str, case_file: Path, rounds: int
+              ) -> tuple[Session, Session, list[tuple[str, float, dict[str, float]]]]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -168,20 +198,24 @@ async def run(url: str, case_file: Path, rounds: int) -> tuple[Session, Session]
             await page.get_by_role("heading", name="dgrr — dependency-guided").wait_for()
             sessions.append(Session(name, page, t0))
         a, b = sessions
+        marks = [("start", time.perf_counter(), cpu_seconds())]
         for _ in range(rounds):
             await b_round(b, "baseline (A idle)")
+        marks.append(("baseline (A idle)", time.perf_counter(), cpu_seconds()))
         a_task = asyncio.create_task(a_work(a, case_file))
         while not a_task.done():
             await b_round(b, "while A works")
         await a_task
+        marks.append(("while A works", time.perf_counter(), cpu_seconds()))
         a_end = a.timings[-1]["end"]
         for row in b.timings:  # a round that A finished during: only what overlapped A
             if row["phase"] == "while A works" and row["start"] > a_end:
                 row["phase"] = "after A (A idle)"
         for _ in range(rounds):
             await b_round(b, "after A (A idle)")
+        marks.append(("after A (A idle)", time.perf_counter(), cpu_seconds()))
         await browser.close()
-    return a, b
+    return a, b, marks
 
 
 def main() -> int:
@@ -199,7 +233,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="dgrr-sessions-") as tmp:
         env = {"DGRR_DB": str(Path(tmp) / "approvals.db"), "HOME": tmp}
         with running_dashboard(Path(tmp), env) as url:
-            a, b = asyncio.run(run(url, case_file, args.rounds))
+            a, b, marks = asyncio.run(run(url, case_file, args.rounds))
     print(f"load average at end:   {loadavg()}")
     print("\nSession B (small case), seconds from click until idle:")
     for phase in ("baseline (A idle)", "while A works", "after A (A idle)"):
@@ -209,6 +243,10 @@ def main() -> int:
             ys = [r["seconds"] for r in b.timings if r["phase"] == phase and r["what"] == what]
             if ys:
                 print(f"      {what:<14} {' '.join(f'{y:.2f}' for y in ys)}")
+    print("\nCPU seconds used per phase (wall seconds; server process, Chromium):")
+    for (_, t0, c0), (name, t1, c1) in zip(marks, marks[1:], strict=False):
+        print(f"  {name:<20} wall {t1 - t0:6.1f}   server {c1['server'] - c0['server']:6.1f}"
+              f"   chromium {c1['chromium'] - c0['chromium']:6.1f}")
     print("\nSession A (big case), seconds from action until idle:")
     for r in a.timings:
         print(f"  {r['what']:<40} {r['seconds']:6.2f}   (t={r['start']:.0f}–{r['end']:.0f} s)")
