@@ -224,15 +224,25 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=3,
                     help="B's rounds (6 interactions each) before and after A works")
+    ap.add_argument("--post-script-gc", action="store_true",
+                    help="run the server with Streamlit's default runner.postScriptGC=true "
+                         "(a full garbage collection after every script run), as before "
+                         "the project's config turned it off")
     args = ap.parse_args()
     from dashboard_server import running_dashboard
 
     case_file = big_case(args.steps, args.seed)
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "?"
+    print(f"commit {commit}; {os.cpu_count()} CPUs")
     print(f"A's case: {case_file.name} ({case_file.stat().st_size / 1e6:.1f} MB)")
-    print(f"load average at start: {loadavg()}", flush=True)
+    print(f"load average at start: {loadavg()}; runner.postScriptGC "
+          f"{'true (--post-script-gc)' if args.post_script_gc else 'as configured (false)'}",
+          flush=True)
     with tempfile.TemporaryDirectory(prefix="dgrr-sessions-") as tmp:
         env = {"DGRR_DB": str(Path(tmp) / "approvals.db"), "HOME": tmp}
-        with running_dashboard(Path(tmp), env) as url:
+        options = {"runner.postScriptGC": "true"} if args.post_script_gc else {}
+        with running_dashboard(Path(tmp), env, options) as url:
             a, b, marks = asyncio.run(run(url, case_file, args.rounds))
     print(f"load average at end:   {loadavg()}")
     print("\nSession B (small case), seconds from click until idle:")
