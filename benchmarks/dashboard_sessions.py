@@ -253,6 +253,13 @@ def main() -> int:
             ys = [r["seconds"] for r in b.timings if r["phase"] == phase and r["what"] == what]
             if ys:
                 print(f"      {what:<14} {' '.join(f'{y:.2f}' for y in ys)}")
+    slow = [r for r in b.timings if r["phase"] == "while A works" and r["seconds"] > 1.0]
+    if slow:
+        print("  B's interactions over 1 s while A works, and what A was doing then:")
+    for r in slow:
+        during = [x["what"] for x in a.timings if x["start"] < r["end"] and x["end"] > r["start"]]
+        print(f"      {r['what']:<14} {r['seconds']:5.2f}  (t={r['start']:.0f} s; A: "
+              f"{', '.join(during) or 'between steps'})")
     print("\nCPU seconds used per phase (wall seconds; server process, Chromium):")
     for (_, t0, c0), (name, t1, c1) in zip(marks, marks[1:], strict=False):
         print(f"  {name:<20} wall {t1 - t0:6.1f}   server {c1['server'] - c0['server']:6.1f}"
