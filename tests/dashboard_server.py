@@ -22,16 +22,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_dashboard(tmp_path: Path, env: dict[str, str]) -> Iterator[str]:
-    """The dashboard's URL while it runs with `env` added to this process's environment;
-    its log is `tmp_path/streamlit.log` (its tail is in the error if it does not start)."""
+def running_dashboard(tmp_path: Path, env: dict[str, str],
+                      options: dict[str, str] | None = None) -> Iterator[str]:
+    """The dashboard's URL while it runs with `env` added to this process's environment
+    and `options` as `--name value` flags (they override .streamlit/config.toml); its log
+    is `tmp_path/streamlit.log` (its tail is in the error if it does not start)."""
     port = free_port()
     log_path = tmp_path / "streamlit.log"
     log = open(log_path, "w")  # noqa: SIM115 - closed after the server stops
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+         *(arg for name, value in (options or {}).items() for arg in (f"--{name}", value))],
         cwd=ROOT, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -10,7 +10,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from .._errors import DgrrError
+from .._perf import without_gc
 from .._plan import RepairPlan
+from ._canonical import model_json
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
 
 __all__ = [
@@ -34,6 +36,8 @@ def result_data(result: Any) -> dict[str, Any] | None:
     """A repair result (pydantic model or its JSON dict) as JSON data."""
     if result is None:
         return None
+    if isinstance(result, BaseModel):
+        return model_json(result)
     if hasattr(result, "model_dump"):
         return dict(result.model_dump(mode="json"))
     return dict(result)
@@ -221,12 +225,18 @@ def find_decision(store: ApprovalStore, *, case_id: str, reviewer: str, inputs_s
     return None
 
 
+@without_gc
 def approval_hashes(plan: RepairPlan, result: Any = None) -> tuple[str, str]:
     """(inputs, outputs) sha256: inputs = the case and the plan edits; outputs = the plan
     report and the repair result (when there is one)."""
-    inputs = sha256_json({"case": plan.case.model_dump(mode="json"),
+    # model_json and sha256_json work in pieces: on a large case one model_dump or
+    # json.dumps call would hold the interpreter lock for a second (other dashboard
+    # sessions in the same server stand still meanwhile); the digests are unchanged. The
+    # JSON data of a 130k-node case is a million short-lived containers: without the
+    # pause they set off a full collection of the whole heap (another second, lock held).
+    inputs = sha256_json({"case": model_json(plan.case),
                           "edits": [e.model_dump(mode="json") for e in plan.edits]})
-    outputs = sha256_json({"plan": plan.report().model_dump(mode="json"),
+    outputs = sha256_json({"plan": model_json(plan.report()),
                            "result": result_data(result)})
     return inputs, outputs
 

@@ -25,7 +25,6 @@ names the database (password hidden) and never shows SQL or its parameters.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import random
 import time
@@ -56,6 +55,7 @@ from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from .._errors import DgrrError
+from ._canonical import canonical_pieces
 
 __all__ = [
     "DEFAULT_DB",
@@ -222,9 +222,10 @@ def db_url(value: str | None = None) -> str:
 
 def sha256_json(data: Any) -> str:
     """sha256 of canonical JSON (sorted keys, no spaces, UTF-8)."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    digest = hashlib.sha256()
+    for piece in canonical_pieces(data):  # large data in pieces: the GIL is let go between
+        digest.update(piece.encode("utf-8"))
+    return digest.hexdigest()
 
 
 def _utc_text(value: datetime) -> str:

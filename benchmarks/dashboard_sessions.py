@@ -1,0 +1,274 @@
+"""Does one reviewer's big case slow another reviewer's dashboard session?
+
+    python benchmarks/dashboard_sessions.py                  # dgrr synth --steps 100000
+    python benchmarks/dashboard_sessions.py --steps 10000 --rounds 2
+
+One real server (`streamlit run app.py` on a free loopback port, as the browser tests
+start it) and two headless Chromium pages, i.e. two Streamlit sessions:
+
+- Session B (a reviewer on a small case) loops over small page changes on the built-in
+  sample: Load sample, Faults, Graph, Trace, Plan, Compare. Each interaction is timed from
+  the click until the page is idle again (the new page's title is shown and the app's
+  script state is back to "notRunning"): what a person waits for.
+- Session A (a reviewer on a 130k-node case) uploads the `dgrr synth` case, loads it,
+  opens every page twice and records an approval, each timed the same way.
+
+B first loops alone (baseline, A idle), then while A works, then alone again. B's times
+are reported per phase (median, p95, max), A's per step. The machine's load average is
+printed at the start and the end: other work on the machine slows both phases alike, so
+compare the phases of one run and repeat runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TITLES = {"Load": "1 · Load a case", "Faults": "2 · Diagnosed faults",
+          "Graph": "3 · Dependency graph", "Trace": "3b · Trace tree and timeline",
+          "Plan": "4 · Repair plan", "Compare": "6 · Compare before and after",
+          "Approve": "7 · Approve or reject"}
+B_PAGES = ["Faults", "Graph", "Trace", "Plan", "Compare"]
+A_PAGES = ["Faults", "Graph", "Trace", "Plan", "Compare", "Approve"]
+IDLE_JS = """([title, text]) => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+    const live = [...document.querySelectorAll(
+        '[data-testid="stElementContainer"]:not([data-stale="true"])')];
+    const has = (s) => live.some((e) => e.innerText && e.innerText.includes(s));
+    return has(title) && (!text || has(text));
+}"""
+
+
+def loadavg() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds (user + system) used so far by this script's descendants, summed by kind:
+    the dashboard server, Chromium (both sessions' pages), the rest."""
+    tick = os.sysconf("SC_CLK_TCK")
+    procs: dict[int, tuple[int, str, float]] = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        procs[int(d.name)] = (int(fields[1]), cmd,
+                              (int(fields[11]) + int(fields[12])) / tick)
+    mine = {os.getpid()}
+    for _ in range(8):
+        mine |= {pid for pid, (ppid, _, _) in procs.items() if ppid in mine}
+    out = {"server": 0.0, "chromium": 0.0, "other": 0.0}
+    for pid in mine - {os.getpid()}:
+        _, cmd, cpu = procs.get(pid, (0, "", 0.0))
+        kind = ("server" if "streamlit" in cmd else "chromium" if "chrom" in cmd
+                else "other")
+        out[kind] += cpu
+    return out
+
+
+def big_case(steps: int, seed: int) -> Path:
+    cache = Path(tempfile.gettempdir()) / "dgrr-bench-cases"
+    cache.mkdir(exist_ok=True)
+    path = cache / f"synth-{steps}-s{seed}.json"
+    if not path.exists():
+        subprocess.run([sys.executable, "-m", "repair_core", "synth", "--steps", str(steps),
+                        "--seed", str(seed), "--out", str(path)], check=True)
+    return path
+
+
+class Session:
+    """One browser page (one Streamlit session) and the timings of its interactions."""
+
+    def __init__(self, name: str, page: Any, t0: float) -> None:
+        self.name, self.page, self.t0 = name, page, t0
+        self.timings: list[dict[str, Any]] = []
+
+    async def idle(self, title: str, text: str | None = None) -> None:
+        # a rerun starts a moment after the click; wait for the new page's own content
+        await self.page.wait_for_function(IDLE_JS, arg=[title, text], polling=50,
+                                          timeout=600_000)
+
+    async def timed(self, label: str, act: Any, title: str, text: str | None = None) -> float:
+        start = time.perf_counter()
+        await act()
+        await self.idle(title, text)
+        end = time.perf_counter()
+        self.timings.append({"what": label, "start": start - self.t0, "end": end - self.t0,
+                             "seconds": end - start})
+        return end - start
+
+    async def goto(self, label: str) -> float:
+        link = self.page.locator('[data-testid="stSidebarNav"] a', has_text=label).first
+        return await self.timed(f"open {label}", link.click, TITLES[label])
+
+
+async def b_round(b: Session, phase: str) -> None:
+    await b.goto("Load")
+    b.timings[-1]["phase"] = phase
+    await b.timed("Load sample", b.page.get_by_role("button", name="Load sample").click,
+                  TITLES["Load"], "Loaded case")
+    b.timings[-1]["phase"] = phase
+    for label in B_PAGES:
+        await b.goto(label)
+        b.timings[-1]["phase"] = phase
+
+
+async def a_work(a: Session, case_file: Path) -> None:
+    page = a.page
+    await a.goto("Load")
+    await page.get_by_role("tab", name="Upload a case").click()
+    await a.idle(TITLES["Load"])
+    button = page.get_by_role("button", name="Load uploaded case")
+    start = time.perf_counter()
+    await page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+        str(case_file))
+    await button.wait_for(state="visible")
+    await page.wait_for_function(
+        """() => [...document.querySelectorAll('button')].some(
+               (b) => b.innerText.includes('Load uploaded case') && !b.disabled)""",
+        polling=100, timeout=600_000)
+    end = time.perf_counter()
+    a.timings.append({"what": "upload the case file", "start": start - a.t0,
+                      "end": end - a.t0, "seconds": end - start})
+    await a.timed("Load uploaded case (parse, validate)", button.click, TITLES["Load"],
+                  "Loaded case")
+    for visit in ("first", "again"):
+        for label in A_PAGES:
+            await a.goto(label)
+            a.timings[-1]["what"] += f" ({visit})"
+    await page.get_by_label("Reviewer").fill("bench A")
+    await page.get_by_label("Comment (a rejection needs a reason)").fill("timed")
+    for box in await page.locator('[data-testid="stCheckbox"]').all():
+        await box.locator("label").click()
+        await a.idle(TITLES["Approve"])
+    await a.timed("record an approval",
+                  page.get_by_role("button", name="Record decision").click,
+                  TITLES["Approve"], "Recorded #")
+
+
+def stats(xs: list[float]) -> str:
+    if not xs:
+        return "n=0"
+    xs = sorted(xs)
+    p95 = xs[min(len(xs) - 1, round(0.95 * (len(xs) - 1)))]
+    return (f"n={len(xs):3d}  median {statistics.median(xs):5.2f}  p95 {p95:5.2f}  "
+            f"max {xs[-1]:5.2f}")
+
+
+async def run(url: str, case_file: Path, rounds: int
+              ) -> tuple[Session, Session, list[tuple[str, float, dict[str, float]]]]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        t0 = time.perf_counter()
+        sessions = []
+        for name in ("A", "B"):
+            ctx = await browser.new_context(viewport={"width": 1440, "height": 900})
+            page = await ctx.new_page()
+            page.set_default_timeout(600_000)
+
+            async def only_local(route: Any) -> None:
+                if route.request.url.startswith((url, "data:", "blob:", "about:")):
+                    await route.continue_()
+                else:
+                    await route.abort()
+
+            await page.route("**/*", only_local)
+            await page.goto(url)
+            await page.get_by_role("heading", name="dgrr — dependency-guided").wait_for()
+            sessions.append(Session(name, page, t0))
+        a, b = sessions
+        marks = [("start", time.perf_counter(), cpu_seconds())]
+        for _ in range(rounds):
+            await b_round(b, "baseline (A idle)")
+        marks.append(("baseline (A idle)", time.perf_counter(), cpu_seconds()))
+        a_task = asyncio.create_task(a_work(a, case_file))
+        while not a_task.done():
+            await b_round(b, "while A works")
+        await a_task
+        marks.append(("while A works", time.perf_counter(), cpu_seconds()))
+        a_end = a.timings[-1]["end"]
+        for row in b.timings:  # a round that A finished during: only what overlapped A
+            if row["phase"] == "while A works" and row["start"] > a_end:
+                row["phase"] = "after A (A idle)"
+        for _ in range(rounds):
+            await b_round(b, "after A (A idle)")
+        marks.append(("after A (A idle)", time.perf_counter(), cpu_seconds()))
+        await browser.close()
+    return a, b, marks
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=100_000, help="dgrr synth --steps (A's case)")
+    ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="B's rounds (6 interactions each) before and after A works")
+    ap.add_argument("--post-script-gc", action="store_true",
+                    help="run the server with Streamlit's default runner.postScriptGC=true "
+                         "(a full garbage collection after every script run), as before "
+                         "the project's config turned it off")
+    args = ap.parse_args()
+    from dashboard_server import running_dashboard
+
+    case_file = big_case(args.steps, args.seed)
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "?"
+    print(f"commit {commit}; {os.cpu_count()} CPUs")
+    print(f"A's case: {case_file.name} ({case_file.stat().st_size / 1e6:.1f} MB)")
+    print(f"load average at start: {loadavg()}; runner.postScriptGC "
+          f"{'true (--post-script-gc)' if args.post_script_gc else 'as configured (false)'}",
+          flush=True)
+    with tempfile.TemporaryDirectory(prefix="dgrr-sessions-") as tmp:
+        env = {"DGRR_DB": str(Path(tmp) / "approvals.db"), "HOME": tmp}
+        options = {"runner.postScriptGC": "true"} if args.post_script_gc else {}
+        with running_dashboard(Path(tmp), env, options) as url:
+            a, b, marks = asyncio.run(run(url, case_file, args.rounds))
+    print(f"load average at end:   {loadavg()}")
+    print("\nSession B (small case), seconds from click until idle:")
+    for phase in ("baseline (A idle)", "while A works", "after A (A idle)"):
+        xs = [r["seconds"] for r in b.timings if r["phase"] == phase]
+        print(f"  {phase:<20} {stats(xs)}")
+        for what in ["open Load", "Load sample", *(f"open {x}" for x in B_PAGES)]:
+            ys = [r["seconds"] for r in b.timings if r["phase"] == phase and r["what"] == what]
+            if ys:
+                print(f"      {what:<14} {' '.join(f'{y:.2f}' for y in ys)}")
+    slow = [r for r in b.timings if r["phase"] == "while A works" and r["seconds"] > 1.0]
+    if slow:
+        print("  B's interactions over 1 s while A works, and what A was doing then:")
+    for r in slow:
+        during = [x["what"] for x in a.timings if x["start"] < r["end"] and x["end"] > r["start"]]
+        print(f"      {r['what']:<14} {r['seconds']:5.2f}  (t={r['start']:.0f} s; A: "
+              f"{', '.join(during) or 'between steps'})")
+    print("\nCPU seconds used per phase (wall seconds; server process, Chromium):")
+    for (_, t0, c0), (name, t1, c1) in zip(marks, marks[1:], strict=False):
+        print(f"  {name:<20} wall {t1 - t0:6.1f}   server {c1['server'] - c0['server']:6.1f}"
+              f"   chromium {c1['chromium'] - c0['chromium']:6.1f}")
+    print("\nSession A (big case), seconds from action until idle:")
+    for r in a.timings:
+        print(f"  {r['what']:<40} {r['seconds']:6.2f}   (t={r['start']:.0f}–{r['end']:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,51 @@
+"""Issue 11, point 7: one reviewer's big case must not slow other sessions of the same
+dashboard server. By default Streamlit runs a full garbage collection after every script
+run of every session; with a 130k-node case in the process that walk takes about a second
+with the interpreter lock held, so every page change of every other reviewer waited for it
+(benchmarks/dashboard_sessions.py, docs/performance.md). The project's config turns it
+off; these tests pin that the server `streamlit run app.py` starts really reads it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PROBE = """
+import json
+from streamlit import config
+config.get_config_options(force_reparse=True)
+print(json.dumps({k: config.get_option(k) for k in
+                  ("runner.postScriptGC", "server.address", "server.enableXsrfProtection")}))
+"""
+
+
+def _options_as_served(cwd: Path, home: Path) -> dict[str, object]:
+    """The options Streamlit resolves when started in `cwd` (as `streamlit run app.py` is)
+    with no per-user config (HOME is an empty folder)."""
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=cwd, capture_output=True,
+                         text=True, timeout=120, check=True,
+                         env={"HOME": str(home), "PATH": "/usr/bin:/bin",
+                              "PYTHONPATH": str(ROOT)})
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def test_the_served_dashboard_runs_no_full_gc_after_every_script_run(tmp_path):
+    served = _options_as_served(ROOT, tmp_path)
+    assert served["runner.postScriptGC"] is False, served
+    # the same probe elsewhere sees Streamlit's default, so the project's file is what did it
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert _options_as_served(elsewhere, tmp_path)["runner.postScriptGC"] is True
+    # and the local-by-default settings of the same file still hold
+    assert served["server.address"] == "127.0.0.1"
+    assert served["server.enableXsrfProtection"] is True
+
+
+def test_the_config_file_says_why():
+    text = (ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8")
+    assert tomllib.loads(text)["runner"]["postScriptGC"] is False
+    assert "dashboard_sessions.py" in text
