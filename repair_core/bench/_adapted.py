@@ -303,12 +303,14 @@ def case_from_longmemeval(item: LongMemEvalItem, *, n_faults: int, wrong: Sequen
 
 def adapt_items(items: Sequence[LongMemEvalItem], *, seed: int, model: str,
                 noise: float = 0.0, count: int | None = None
-                ) -> tuple[list[Case], dict[str, dict[str, int]]]:
-    """Cases from `items` in order until the fault-count plan is filled, and the drops:
-    question type -> reason -> number of instances dropped."""
+                ) -> tuple[list[Case], dict[str, int], dict[str, dict[str, int]]]:
+    """Cases from `items` in order until the fault-count plan is filled, the kept cases
+    per question type, and the drops: question type -> reason -> number of instances
+    dropped."""
     counts = adapted_fault_counts(seed)[:count]
     wrong_of = wrong_answers_by_type(items)
     cases: list[Case] = []
+    kept: Counter[str] = Counter()
     drops: dict[str, Counter[str]] = {}
     for item in items:
         if len(cases) == len(counts):
@@ -327,4 +329,6 @@ def adapt_items(items: Sequence[LongMemEvalItem], *, seed: int, model: str,
             drops.setdefault(qtype, Counter())[str(reason)] += 1
         else:
             cases.append(case)
-    return cases, {t: dict(sorted(c.items())) for t, c in sorted(drops.items())}
+            kept[qtype] += 1
+    return (cases, dict(sorted(kept.items())),
+            {t: dict(sorted(c.items())) for t, c in sorted(drops.items())})
