@@ -194,3 +194,26 @@ def test_count_keeps_the_first_cases_and_the_manifest_names_model_and_noise(tmp_
     assert manifest["files"] == committed
     for name in committed:
         assert (tmp_path / name).read_bytes() == (CONTROLLED / name).read_bytes()
+
+
+def test_adapter_drops_are_counted_once_with_their_reason():
+    from repair_core.bench._adapted import (
+        NOT_FAILED,
+        adapt_items,
+        case_from_longmemeval,
+        drop_reason,
+    )
+
+    items = load_longmemeval(longmemeval_fixture_path())
+    wrong = wrong_answers_by_type(items)
+    cases, kept, drops = adapt_items(items, seed=3, model="dgrr/reference")
+    assert sum(kept.values()) == len(cases)
+    assert sum(n for by in drops.values() for n in by.values()) == len(items) - len(cases)
+    for it in items:
+        reason = drop_reason(it, wrong[it.question_id])
+        case = case_from_longmemeval(it, n_faults=2, wrong=wrong[it.question_id], seed=3)
+        if reason is not None:
+            assert case is None, it.question_id
+            qtype = "abstention" if "_abs" in it.question_id else it.question_type
+            assert drops[qtype][reason] >= 1
+    assert NOT_FAILED in drops["single-session-user"]
