@@ -45,7 +45,9 @@ def main() -> int:
             return 1
         return 0
     if new != old:
-        DOC.write_text(new)
+        from repair_core._io import atomic_write_text
+
+        atomic_write_text(DOC, new)  # never a half-written doc
     print(f"wrote the suite shapes into {DOC}")
     return 0
 

@@ -111,3 +111,10 @@ def test_gallery_lists_every_failure_as_plain_text(tmp_path):
     written = (tmp_path / "failures.md").read_text()
     assert (tmp_path / "summary.json").exists()
     assert hostile in written and "c2" not in written
+
+
+def test_a_required_fact_that_normalises_to_nothing_is_never_stated():
+    # "..." normalises to "": such a case cannot be judged, whatever the answer says
+    assert not is_recovered("Order O-5521 ... ships Thursday.", ["O-5521", "..."])
+    assert not is_recovered("x", ["  "])
+    assert is_recovered("x", ["x"], ["..."])  # an empty forbidden fact is never stated

@@ -96,3 +96,15 @@ def test_results_break_down_by_trajectory_length_in_the_shape_buckets():
     got = {k: v.cases for k, v in summarise_by(rs, "trajectory_steps").items()}
     assert got == {"8-15": 3, "16-24": 1, "35-49": 1, "50-64": 2, "65-80": 2, ">80": 1,
                    "<8": 1}
+
+
+def test_trajectory_length_groups_are_the_suite_shape_histogram_bins():
+    from repair_core.bench._describe import _histogram
+    from repair_core.bench._metrics import STEP_BUCKETS
+
+    lengths = list(range(8, 81))
+    hist = _histogram(lengths, STEP_BUCKETS)
+    got = {k: v.cases for k, v in summarise_by([R(trajectory_steps=n) for n in lengths],
+                                                "trajectory_steps").items()}
+    assert got == {k: v for k, v in hist.items() if k != "other"}
+    assert hist["other"] == 0

@@ -194,3 +194,63 @@ def test_count_keeps_the_first_cases_and_the_manifest_names_model_and_noise(tmp_
     assert manifest["files"] == committed
     for name in committed:
         assert (tmp_path / name).read_bytes() == (CONTROLLED / name).read_bytes()
+
+
+def test_adapter_drops_are_counted_once_with_their_reason():
+    from repair_core.bench._adapted import (
+        NOT_FAILED,
+        adapt_items,
+        case_from_longmemeval,
+        drop_reason,
+    )
+
+    items = load_longmemeval(longmemeval_fixture_path())
+    wrong = wrong_answers_by_type(items)
+    cases, kept, drops = adapt_items(items, seed=3, model="dgrr/reference")
+    assert sum(kept.values()) == len(cases)
+    assert sum(n for by in drops.values() for n in by.values()) == len(items) - len(cases)
+    for it in items:
+        reason = drop_reason(it, wrong[it.question_id])
+        case = case_from_longmemeval(it, n_faults=2, wrong=wrong[it.question_id], seed=3)
+        if reason is not None:
+            assert case is None, it.question_id
+            qtype = "abstention" if "_abs" in it.question_id else it.question_type
+            assert drops[qtype][reason] >= 1
+    assert NOT_FAILED in drops["single-session-user"]
+
+
+def test_adapted_gold_does_not_come_from_the_clean_run(monkeypatch):
+    """As for the controlled suite: garbling the fault-free run's answer changes only
+    `clean_answer`, never the labels the metrics read."""
+    from repair_core.bench import _adapted as adp
+
+    items = [it for it in adp.synthetic_longmemeval(6, 42) if "_abs" not in it.question_id]
+    wrong = wrong_answers_by_type(items)
+    real_agent = adp._agent_class()
+
+    class GarbledClean(real_agent):  # type: ignore[misc, valid-type]
+        def run_session(self, *a, **kw):
+            out = super().run_session(*a, **kw)
+            if kw.get("faults"):
+                return out
+            answer = out.final_answer()
+            steps = [s.model_copy(update={"text": "nothing useful"}) if s.id == answer.id
+                     else s for s in out.trajectory]
+            return out.model_copy(update={"trajectory": steps})
+
+    def build():
+        return [adp.case_from_longmemeval(it, n_faults=2, wrong=wrong[it.question_id],
+                                          seed=42) for it in items]
+
+    before = build()
+    monkeypatch.setattr(adp, "_agent_class", lambda: GarbledClean)
+    after = build()
+    assert any(c is not None for c in before)
+    for b, a in zip(before, after, strict=True):
+        assert (b is None) == (a is None)
+        if b is None or a is None:
+            continue
+        assert a.eval.clean_answer == "nothing useful" != b.eval.clean_answer
+        for field in ("required_facts", "forbidden_facts", "benign", "gold_claims",
+                      "fault_types"):
+            assert getattr(a.eval, field) == getattr(b.eval, field), field

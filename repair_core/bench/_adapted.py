@@ -241,11 +241,24 @@ def case_from_longmemeval(item: LongMemEvalItem, *, n_faults: int, wrong: Sequen
     """The case of one instance with `n_faults` poisoned records, its runs made by
     `model` (with `noise`), or None when the instance cannot carry a judgeable poisoned
     memory (:func:`drop_reason`) or the poison does not make the failed run fail."""
+    out = _adapt(item, n_faults=n_faults, wrong=wrong, seed=seed, case_id=case_id,
+                 model=model, noise=noise)
+    return out if isinstance(out, Case) else None
+
+
+NOT_FAILED = "the poison did not make the failed run fail"
+"""The drop reason of an instance whose poisoned run still passes the oracle."""
+
+
+def _adapt(item: LongMemEvalItem, *, n_faults: int, wrong: Sequence[str], seed: int,
+           case_id: str | None, model: str, noise: float) -> Case | str:
+    """:func:`case_from_longmemeval`, or why the instance was dropped."""
     from ._controlled import model_with_noise
 
     model = model_with_noise(model, noise)
-    if drop_reason(item, wrong) is not None:
-        return None
+    reason = drop_reason(item, wrong)
+    if reason is not None:
+        return reason
     rng = random.Random(f"adapted:{seed}:{item.question_id}")
     answer = item.answer.strip()
     wrong = [w for w in wrong if w.strip() and not fact_stated(w, answer)]
@@ -290,7 +303,7 @@ def case_from_longmemeval(item: LongMemEvalItem, *, n_faults: int, wrong: Sequen
                                       faults=[r["id"] for r in faults] if faulty else []))
     clean, bad_run = runs
     if is_recovered(bad_run.final_answer().text, [answer], forbidden):
-        return None  # the poison did not make the run fail
+        return NOT_FAILED
     benign = [str(r["id"]) for r in records if not r["fault"]]
     gold = [c.id for c in bad_run.steps_in_order() if c.type == "claim"
             and forbidden_stated(f"{c.text} {c.value or ''}", forbidden, [answer])]
@@ -303,28 +316,26 @@ def case_from_longmemeval(item: LongMemEvalItem, *, n_faults: int, wrong: Sequen
 
 def adapt_items(items: Sequence[LongMemEvalItem], *, seed: int, model: str,
                 noise: float = 0.0, count: int | None = None
-                ) -> tuple[list[Case], dict[str, dict[str, int]]]:
-    """Cases from `items` in order until the fault-count plan is filled, and the drops:
-    question type -> reason -> number of instances dropped."""
+                ) -> tuple[list[Case], dict[str, int], dict[str, dict[str, int]]]:
+    """Cases from `items` in order until the fault-count plan is filled, the kept cases
+    per question type, and the drops: question type -> reason -> number of instances
+    dropped."""
     counts = adapted_fault_counts(seed)[:count]
     wrong_of = wrong_answers_by_type(items)
     cases: list[Case] = []
+    kept: Counter[str] = Counter()
     drops: dict[str, Counter[str]] = {}
     for item in items:
         if len(cases) == len(counts):
             break
         qtype = "abstention" if is_abstention(item) else item.question_type
-        reason = drop_reason(item, wrong_of[item.question_id])
-        case = None
-        if reason is None:
-            case = case_from_longmemeval(item, n_faults=counts[len(cases)],
-                                         wrong=wrong_of[item.question_id], seed=seed,
-                                         case_id=f"adp-{len(cases) + 1:03d}-{item.question_id}",
-                                         model=model, noise=noise)
-            if case is None:
-                reason = "the poison did not make the failed run fail"
-        if case is None:
-            drops.setdefault(qtype, Counter())[str(reason)] += 1
+        out = _adapt(item, n_faults=counts[len(cases)], wrong=wrong_of[item.question_id],
+                     seed=seed, case_id=f"adp-{len(cases) + 1:03d}-{item.question_id}",
+                     model=model, noise=noise)
+        if isinstance(out, Case):
+            cases.append(out)
+            kept[qtype] += 1
         else:
-            cases.append(case)
-    return cases, {t: dict(sorted(c.items())) for t, c in sorted(drops.items())}
+            drops.setdefault(qtype, Counter())[out] += 1
+    return (cases, dict(sorted(kept.items())),
+            {t: dict(sorted(c.items())) for t, c in sorted(drops.items())})

@@ -18,6 +18,7 @@ from typing import Any
 import networkx as nx
 
 from .._case import Case
+from ._metrics import STEP_BUCKETS
 
 __all__ = ["describe_cases", "describe_suite", "describe_markdown", "CONTROLLED_FLOORS",
            "benign_at_risk"]
@@ -96,7 +97,7 @@ def describe_cases(cases: Sequence[Case]) -> dict[str, Any]:
         "cases": len(cases),
         "steps": {"min": min(steps, default=0), "median": statistics.median(steps or [0]),
                   "max": max(steps, default=0), "total": sum(steps)},
-        "steps_histogram": _histogram(steps, (8, 16, 25, 35, 50, 65, 81)),
+        "steps_histogram": _histogram(steps, STEP_BUCKETS),
         "turns": dict(sorted(Counter(turns).items())),
         "distinct_sequences": len(sequences),
         "off_ancestry_share": off / (sum(steps) or 1),

@@ -144,10 +144,10 @@ def forbidden_stated(answer: str, forbidden_facts: Iterable[str],
     required = {normalise_fact(f) for f in required_facts}
     words = normalise_fact(answer).split()
     inside = [span for f in required if f for span in _spans(f.split(), words)]
-    return [f for f in forbidden_facts
-            if normalise_fact(f) and normalise_fact(f) not in required
+    return [f for f, n in ((f, normalise_fact(f)) for f in forbidden_facts)
+            if n and n not in required
             and any(not any(a <= lo and hi <= b for a, b in inside)
-                    for lo, hi in _spans(normalise_fact(f).split(), words))]
+                    for lo, hi in _spans(n.split(), words))]
 
 
 def _spans(fact: list[str], words: list[str]) -> list[tuple[int, int]]:
@@ -167,8 +167,8 @@ def is_recovered(answer: str, required_facts: Sequence[str],
     False
     """
     facts = list(required_facts)
-    if not facts or not all(normalise_fact(f) for f in facts):
-        return False
+    if not facts:
+        return False  # an empty fact is never stated, so it is always missing
     return not missing_facts(answer, facts) and not forbidden_stated(answer, forbidden_facts,
                                                                      facts)
 

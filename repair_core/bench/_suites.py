@@ -118,19 +118,11 @@ def _adapted(seed: int, path: str | None, model: str, count: int | None = None
     else:
         items = synthetic_longmemeval(3 * ADAPTED_COUNTS["cases"], seed)
         source = "built-in synthetic LongMemEval-format histories"
-    cases, drops = adapt_items(items, seed=seed, model=model, count=count)
+    cases, kept, drops = adapt_items(items, seed=seed, model=model, count=count)
     if not cases:
         raise DgrrError(f"{source}: no instance could be turned into a case (the answer must "
                         "appear verbatim in a turn marked has_answer)")
     wanted = min(count or ADAPTED_COUNTS["cases"], ADAPTED_COUNTS["cases"])
     if len(cases) < wanted:
         source += f"; only {len(cases)} of {wanted} instances were usable"
-    kept = Counter(_qtype(items, c.case_id) for c in cases)
-    return cases, {"source": source, "question_types": dict(sorted(kept.items())),
-                   "dropped": drops}
-
-
-def _qtype(items: list[Any], case_id: str) -> str:
-    qid = case_id.split("-", 2)[2]
-    item = next(i for i in items if i.question_id == qid)
-    return "abstention" if "_abs" in item.question_id else str(item.question_type)
+    return cases, {"source": source, "question_types": kept, "dropped": drops}
