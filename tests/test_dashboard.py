@@ -518,6 +518,28 @@ def test_trace_tree_groups_colours_and_clicks_to_details():
     assert "shown (only affected or changed nodes)" in data["note"]
 
 
+def test_trace_data_row_limit_counts_every_node_and_keeps_the_first():
+    from dgrr_dashboard.trace import trace_data
+    from repair_core import plan_case
+
+    plan = plan_case(load_example())
+    case = plan.case
+    total = len(case.trajectory) + len(case.memory)
+    full = trace_data(plan)
+    assert full["note"] is None
+    order = [r["id"] for g in full["groups"] for r in g["rows"]]
+    assert len(order) == total
+    cut = trace_data(plan, limit=len(case.trajectory) + 2)
+    rows = [r["id"] for g in cut["groups"] for r in g["rows"]]
+    assert rows == order[:len(case.trajectory) + 2]  # steps first, then the first records
+    assert cut["note"] == (f"{len(rows)} of {total} steps and records shown "
+                           f"(the first {len(rows)}).")
+    both = trace_data(plan, changed_only=True, limit=3)
+    assert len([r for g in both["groups"] for r in g["rows"]]) == 3
+    assert both["note"] == (f"3 of {total} steps and records shown (only affected or changed "
+                            "nodes; the first 3).")
+
+
 def test_large_case_tables_are_paged_and_filtered(tmp_path):
     from repair_core import load_case
     from repair_core.cli import main
