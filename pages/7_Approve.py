@@ -10,7 +10,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.text import code, md
-from dgrr_dashboard.widgets import answer_diff_html, db_url, page_setup, require_plan, show_problems
+from dgrr_dashboard.widgets import answer_columns, db_url, page_setup, require_plan, show_problems
 from repair_core import DgrrError
 from repair_core.approvals import (
     ApprovalStore,
@@ -66,17 +66,9 @@ st.markdown(f"Case {code(p.case.case_id)} · {len(p.edits)} plan edit(s)"
             + f" · replay: {'done' if res is not None else 'not run'}")
 
 st.subheader("What you approve")
-before, after = answer_diff_html(summary.answer_before, summary.answer_after or "")
-a1, a2 = st.columns(2)
-with a1:
-    st.markdown("**Answer before (failed run)**")
-    st.html(f'<div id="dgrr-approve-before">{before}</div>')
-with a2:
-    st.markdown("**Answer after the repair**")
-    if summary.answer_after is None:
-        st.caption("(no corrected answer)")
-    else:
-        st.html(f'<div id="dgrr-approve-after">{after}</div>')
+answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-approve",
+               titles=("Answer before (failed run)", "Answer after the repair"),
+               missing="(no corrected answer)")
 
 s1, s2 = st.columns(2)
 with s1:

@@ -316,6 +316,8 @@ def test_approve_records_and_lists_history(tmp_path):
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
     page(at, "7_Approve")
     assert "No decisions recorded yet." in texts(at)
+    assert "(no corrected answer)" in texts(at)  # not replayed: no "after" column yet
+    assert not [h for h in at.get("html") if "dgrr-approve-after" in h.proto.body]
     _record(at)  # no reviewer
     assert "reviewer: a reviewer name is required" in plain(at.error[0].value)
     at.text_input(key="dgrr_w_reviewer").set_value("Ana")
@@ -352,6 +354,10 @@ def test_approve_summary_double_click_and_rejection_reason(tmp_path):
     result = repair(load_example(), plan_case(load_example()))
     t = texts(at)
     assert "What you approve" in [h.value for h in at.subheader]
+    html = [h.proto.body for h in at.get("html")]
+    [after] = [h for h in html if "dgrr-approve-after" in h]
+    assert "<mark" in after and "aisle" in after
+    assert any("dgrr-approve-before" in h and "<del" in h for h in html)
     store_ops = next(d.value for d in at.dataframe if "operation" in d.value.columns)
     assert dict(zip(store_ops["operation"], store_ops["ids"], strict=True))["deleted"] == "m3"
     steps = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
