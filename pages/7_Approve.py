@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.text import code, md
+from dgrr_dashboard.text import code, file_stem, md
 from dgrr_dashboard.widgets import answer_columns, db_url, page_setup, require_plan, show_problems
 from repair_core import DgrrError
 from repair_core.approvals import (
@@ -142,7 +142,7 @@ else:
 
 st.subheader("Export")
 cid = p.case.case_id
-safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in cid)[:80] or "case"
+safe = file_stem(cid)
 x1, x2, x3 = st.columns(3)
 # Each export is built when its button is clicked, not on every run of the page.
 
