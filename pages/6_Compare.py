@@ -79,13 +79,9 @@ def _trajectory_rows() -> list[dict[str, Any]]:
     return traj
 
 
-TABLES = "dgrr_compare_tables"  # (plan key, result) -> both tables, built once
-_key = (state.plan_key(p), id(res) if res is not None else None)
-_held = st.session_state.get(TABLES)
-if _held is None or _held[0] != _key:
-    _held = (_key, _memory_table(), _trajectory_rows())
-    st.session_state[TABLES] = _held
-_, mem, traj = _held
+mem, traj = state.derived("dgrr_compare_tables",  # both tables, once per plan and result
+                          (state.plan_key(p), id(res) if res is not None else None),
+                          lambda: (_memory_table(), _trajectory_rows()))
 
 st.subheader("Memory store")
 counts = mem["change"].value_counts()

@@ -4,6 +4,7 @@ decision once (append-only), see the history, export."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -52,14 +53,15 @@ except DgrrError as exc:
 
 # What is signed, computed once per plan and result in the session (hashing a large case
 # takes seconds; a rerun of this page, or recording, must not redo it).
-SIGNED = "dgrr_signed"
 sign_key = f"{state.plan_key(p)}:{id(res) if res is not None else 'none'}"
-held = st.session_state.get(SIGNED)
-if held is None or held[0] != sign_key:
+
+
+def _sign() -> tuple[tuple[str, str], Any]:
     with st.spinner("Hashing the case, the plan and the result…"):
-        held = (sign_key, approval_hashes(p, res), approval_summary(p, res))
-    st.session_state[SIGNED] = held
-_, (inputs, outputs), summary = held
+        return approval_hashes(p, res), approval_summary(p, res)
+
+
+(inputs, outputs), summary = state.derived("dgrr_signed", sign_key, _sign)
 
 st.markdown(f"Case {code(p.case.case_id)} · {len(p.edits)} plan edit(s)"
             + (" (some override an invariant)" if p.forced else "")

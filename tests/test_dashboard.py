@@ -570,3 +570,23 @@ def test_large_case_tables_are_paged_and_filtered(tmp_path):
     shown = [r for g in data["groups"] for r in g["rows"]]
     assert shown and all(r["decision"] != "keep" or r["id"] in plan.analysis.affected
                          for r in shown)
+
+
+def test_pages_derive_once_per_plan_and_result(monkeypatch):
+    """Coming back to Approve or Compare reuses what they derived (state.derived)."""
+    import repair_core.approvals as approvals
+
+    calls: list[str] = []
+    real = approvals.approval_hashes
+    monkeypatch.setattr(approvals, "approval_hashes",
+                        lambda *a, **k: calls.append("hash") or real(*a, **k))
+    at = loaded()
+    page(at, "7_Approve")
+    page(at, "6_Compare")
+    page(at, "7_Approve")
+    assert calls == ["hash"]
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    page(at, "7_Approve")  # a new result: hashed again, once
+    page(at, "7_Approve")
+    assert calls == ["hash", "hash"]
