@@ -34,9 +34,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TITLES = {"Load": "1 · Load a case", "Faults": "2 · Diagnosed faults",
           "Graph": "3 · Dependency graph", "Trace": "3b · Trace tree and timeline",
           "Plan": "4 · Repair plan", "Compare": "6 · Compare before and after",
@@ -176,10 +173,11 @@ def stats(xs: list[float]) -> str:
 
 async def run(url: str, case_file: Path, rounds: int
               ) -> tuple[Session, Session, list[tuple[str, float, dict[str, float]]]]:
+    from dashboard_server import ARGS, CHROMIUM
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         t0 = time.perf_counter()
         sessions = []
         for name in ("A", "B"):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -43,6 +43,19 @@ def _changed() -> None:
     hook = st.session_state.get(_HOOK)
     if hook is not None:
         hook()
+
+
+_T = TypeVar("_T")
+
+
+def derived(name: str, key: Hashable, build: Callable[[], _T]) -> _T:
+    """What a page derives, built once per `key` (e.g. the plan's digest and the result)
+    and kept in the session under `name`; only the latest key's value is kept."""
+    held = st.session_state.get(name)
+    if held is None or held[0] != key:
+        held = (key, build())
+        st.session_state[name] = held
+    return held[1]  # type: ignore[no-any-return]
 
 
 def case() -> Case | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["md", "code"]
+__all__ = ["md", "code", "file_stem"]
 
 # CommonMark lets a backslash escape any ASCII punctuation character; escaping all of them
 # leaves no link, image, emphasis, HTML, directive (`:red[...]`) or maths (`$`) for the
@@ -51,3 +51,16 @@ def code(text: object) -> str:
     fence = "`" * (max(runs, default=0) + 1)
     pad = " " if runs or flat.startswith(" ") or flat.endswith(" ") else ""
     return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def file_stem(text: object, limit: int = 80) -> str:
+    """`text` (a case id) as the start of a download's file name: letters, digits, `-`,
+    `_` and `.` kept, anything else `_`, no leading dot, at most `limit` characters.
+
+    >>> file_stem("../x y/<b>")
+    '_x_y__b_'
+    >>> file_stem("")
+    'case'
+    """
+    kept = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in str(text))
+    return kept.lstrip(".")[:limit] or "case"

@@ -43,28 +43,24 @@ def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = Fal
     by_turn: dict[str, list[dict[str, Any]]] = defaultdict(list)
     total = 0
     kept_rows = 0
+
+    def shown(node: str, decision: str) -> bool:
+        """Count the node; whether it gets a row (the filter, then the row limit)."""
+        nonlocal total, kept_rows
+        total += 1
+        if (changed_only and decision == "keep" and node not in affected) or kept_rows >= limit:
+            return False
+        kept_rows += 1
+        return True
+
     for s in case.steps_in_order():
-        total += 1
-        decision = plan.steps[s.id]
-        if changed_only and decision == "keep" and s.id not in affected:
-            continue
-        if kept_rows >= limit:
-            continue
-        kept_rows += 1
-        by_turn[s.turn].append({"id": s.id, "type": s.type, "seq": s.seq, "decision": decision,
-                                "outcome": outcome.get(s.id, ""), "text": _short(s.text)})
-    memory = []
-    for m in case.memory:
-        total += 1
-        decision = plan.memory[m.id]
-        if changed_only and decision == "keep" and m.id not in affected:
-            continue
-        if kept_rows >= limit:
-            continue
-        kept_rows += 1
-        memory.append({"id": m.id, "type": "record", "seq": m.created_seq, "decision": decision,
-                       "outcome": "fault" if m.id in case.faults else "",
-                       "text": _short(m.text)})
+        if shown(s.id, plan.steps[s.id]):
+            by_turn[s.turn].append({"id": s.id, "type": s.type, "seq": s.seq,
+                                    "decision": plan.steps[s.id],
+                                    "outcome": outcome.get(s.id, ""), "text": _short(s.text)})
+    memory = [{"id": m.id, "type": "record", "seq": m.created_seq, "decision": plan.memory[m.id],
+               "outcome": "fault" if m.id in case.faults else "", "text": _short(m.text)}
+              for m in case.memory if shown(m.id, plan.memory[m.id])]
     small = kept_rows <= 400
     groups = []
     for t in sorted(case.session, key=lambda t: t.seq):
@@ -80,7 +76,7 @@ def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = Fal
                        "rows": memory})
     timeline = [r for g in groups[:-1 if memory else None] for r in g["rows"]]
     timeline.sort(key=lambda r: r["seq"])
-    shown = {r["type"] for g in groups for r in g["rows"]}
+    types = {r["type"] for g in groups for r in g["rows"]}
     note = None
     if kept_rows < total:
         why = "only affected or changed nodes" if changed_only else ""
@@ -88,7 +84,7 @@ def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = Fal
         note = (f"{kept_rows} of {total} steps and records shown ("
                 + "; ".join(x for x in (why, over) if x) + ").")
     return {"groups": groups, "timeline": timeline,
-            "types": sorted(shown), "decisions": [d for d in DECISION_COLOURS
+            "types": sorted(types), "decisions": [d for d in DECISION_COLOURS
                                                    if any(r["decision"] == d for g in groups
                                                           for r in g["rows"])],
             "colours": DECISION_COLOURS, "note": note}

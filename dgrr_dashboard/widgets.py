@@ -97,6 +97,23 @@ def answer_diff_html(before: str, after: str) -> tuple[str, str]:
     return " ".join(left), " ".join(right)
 
 
+def answer_columns(before: str, after: str | None, *, id_prefix: str, titles: tuple[str, str],
+                   missing: str) -> None:
+    """The two answers side by side as a word diff in elements `#{id_prefix}-before` and
+    `#{id_prefix}-after`; `missing` (a caption) stands in for an `after` of None."""
+    left, right = answer_diff_html(before, after if after is not None else before)
+    a1, a2 = st.columns(2)
+    with a1:
+        st.markdown(f"**{titles[0]}**")
+        st.html(f'<div id="{id_prefix}-before">{left}</div>')
+    with a2:
+        st.markdown(f"**{titles[1]}**")
+        if after is None:
+            st.caption(missing)
+        else:
+            st.html(f'<div id="{id_prefix}-after">{right}</div>')
+
+
 _GRAPHS = "dgrr_graph_html"  # digest -> HTML, in the session (no pickling on every run)
 
 

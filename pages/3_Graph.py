@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.text import md
+from dgrr_dashboard.text import file_stem, md
 from dgrr_dashboard.widgets import (
     graph_frame,
     legend_html,
@@ -58,7 +58,7 @@ if hit is not None and hit in p.analysis.graph:
     if hit in ids:
         st.session_state["dgrr_w_g_node"] = hit
 st.download_button("Download this picture as standalone HTML", html,
-                   file_name=f"{''.join(ch for ch in p.case.case_id if ch.isalnum() or ch in '-_')[:80] or 'case'}-graph.html",
+                   file_name=f"{file_stem(p.case.case_id)}-graph.html",
                    mime="text/html", key="dgrr_w_g_download")
 
 st.subheader("Node details")

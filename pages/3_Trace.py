@@ -26,13 +26,9 @@ large = len(c.trajectory) + len(c.memory) > 2000
 changed_only = st.checkbox("Affected or changed nodes only", value=large,
                            key="dgrr_w_t_changed",
                            help="on by default for cases over 2,000 steps and records")
-TREES = "dgrr_trace_trees"  # (plan key, result, filter) -> tree data, built once
-trees = st.session_state.setdefault(TREES, {})
 tkey = (state.plan_key(p), id(res) if res is not None else None, changed_only)
-data = trees.get(tkey)
-if data is None:
-    trees.clear()
-    data = trees[tkey] = trace_data(p, res, changed_only=changed_only)
+data = state.derived("dgrr_trace_tree", tkey,
+                     lambda: trace_data(p, res, changed_only=changed_only))
 if data["note"]:
     st.caption(md(data["note"]))
 value = tree_component(data, key="dgrr_w_t_component", digest=f"{tkey}", height=460,

@@ -95,11 +95,9 @@ if submitted:
 st.subheader("All decisions")
 only = st.checkbox("Only affected nodes and changed decisions", key="dgrr_w_plan_only",
                    value=len(kinds) > 2000, help="on by default for cases over 2,000 nodes")
-TABLES = "dgrr_plan_tables"  # (plan key, filter) -> decisions table, built once
-tables = st.session_state.setdefault(TABLES, {})
-tkey = (state.plan_key(p), state.plan_key(computed), only)
-table = tables.get(tkey)
-if table is None:
+
+
+def _decisions_table() -> pd.DataFrame:
     rows = []
     for nid, act in [*p.memory.items(), *p.steps.items()]:
         before = computed.memory.get(nid) or computed.steps.get(nid)
@@ -107,9 +105,11 @@ if table is None:
             continue
         rows.append({"id": nid, "type": kinds[nid], "text": texts[nid][:90], "computed": before,
                      "decision": act, "reason": p.reasons.get(nid, "unaffected")})
-    table = pd.DataFrame(rows, columns=["id", "type", "text", "computed", "decision", "reason"])
-    tables.clear()
-    tables[tkey] = table
+    return pd.DataFrame(rows, columns=["id", "type", "text", "computed", "decision", "reason"])
+
+
+table = state.derived("dgrr_plan_table", (state.plan_key(p), state.plan_key(computed), only),
+                      _decisions_table)
 full_table = table
 table = page_of(full_table, "dgrr_w_plan_page").reset_index(drop=True)
 page_no = st.session_state.get("dgrr_w_plan_page", 1) if len(full_table) > len(table) else 1

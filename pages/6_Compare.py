@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.widgets import answer_diff_html, page_of, page_setup, require_plan
+from dgrr_dashboard.widgets import answer_columns, page_of, page_setup, require_plan
 
 page_setup("Compare")
 st.title("6 · Compare before and after")
@@ -24,17 +24,8 @@ if res is None:
 st.subheader("Answer")
 before = c.final_answer().text
 after = res.answer if res is not None and res.answer is not None else None
-left_html, right_html = answer_diff_html(before, after or before)
-a1, a2 = st.columns(2)
-with a1:
-    st.markdown("**Original (failed run)**")
-    st.html(f'<div id="dgrr-answer-before">{left_html}</div>')
-with a2:
-    st.markdown("**Corrected**")
-    if after is None:
-        st.caption("(not replayed yet)")
-    else:
-        st.html(f'<div id="dgrr-answer-after">{right_html}</div>')
+answer_columns(before, after, id_prefix="dgrr-answer",
+               titles=("Original (failed run)", "Corrected"), missing="(not replayed yet)")
 
 def _memory_table() -> pd.DataFrame:
     if res is not None:
@@ -88,13 +79,9 @@ def _trajectory_rows() -> list[dict[str, Any]]:
     return traj
 
 
-TABLES = "dgrr_compare_tables"  # (plan key, result) -> both tables, built once
-_key = (state.plan_key(p), id(res) if res is not None else None)
-_held = st.session_state.get(TABLES)
-if _held is None or _held[0] != _key:
-    _held = (_key, _memory_table(), _trajectory_rows())
-    st.session_state[TABLES] = _held
-_, mem, traj = _held
+mem, traj = state.derived("dgrr_compare_tables",  # both tables, once per plan and result
+                          (state.plan_key(p), id(res) if res is not None else None),
+                          lambda: (_memory_table(), _trajectory_rows()))
 
 st.subheader("Memory store")
 counts = mem["change"].value_counts()

@@ -4,13 +4,14 @@ decision once (append-only), see the history, export."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.text import code, md
-from dgrr_dashboard.widgets import answer_diff_html, db_url, page_setup, require_plan, show_problems
+from dgrr_dashboard.text import code, file_stem, md
+from dgrr_dashboard.widgets import answer_columns, db_url, page_setup, require_plan, show_problems
 from repair_core import DgrrError
 from repair_core.approvals import (
     ApprovalStore,
@@ -52,31 +53,24 @@ except DgrrError as exc:
 
 # What is signed, computed once per plan and result in the session (hashing a large case
 # takes seconds; a rerun of this page, or recording, must not redo it).
-SIGNED = "dgrr_signed"
 sign_key = f"{state.plan_key(p)}:{id(res) if res is not None else 'none'}"
-held = st.session_state.get(SIGNED)
-if held is None or held[0] != sign_key:
+
+
+def _sign() -> tuple[tuple[str, str], Any]:
     with st.spinner("Hashing the case, the plan and the result…"):
-        held = (sign_key, approval_hashes(p, res), approval_summary(p, res))
-    st.session_state[SIGNED] = held
-_, (inputs, outputs), summary = held
+        return approval_hashes(p, res), approval_summary(p, res)
+
+
+(inputs, outputs), summary = state.derived("dgrr_signed", sign_key, _sign)
 
 st.markdown(f"Case {code(p.case.case_id)} · {len(p.edits)} plan edit(s)"
             + (" (some override an invariant)" if p.forced else "")
             + f" · replay: {'done' if res is not None else 'not run'}")
 
 st.subheader("What you approve")
-before, after = answer_diff_html(summary.answer_before, summary.answer_after or "")
-a1, a2 = st.columns(2)
-with a1:
-    st.markdown("**Answer before (failed run)**")
-    st.html(f'<div id="dgrr-approve-before">{before}</div>')
-with a2:
-    st.markdown("**Answer after the repair**")
-    if summary.answer_after is None:
-        st.caption("(no corrected answer)")
-    else:
-        st.html(f'<div id="dgrr-approve-after">{after}</div>')
+answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-approve",
+               titles=("Answer before (failed run)", "Answer after the repair"),
+               missing="(no corrected answer)")
 
 s1, s2 = st.columns(2)
 with s1:
@@ -150,7 +144,7 @@ else:
 
 st.subheader("Export")
 cid = p.case.case_id
-safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in cid)[:80] or "case"
+safe = file_stem(cid)
 x1, x2, x3 = st.columns(3)
 # Each export is built when its button is clicked, not on every run of the page.
 

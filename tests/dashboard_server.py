@@ -1,4 +1,6 @@
-"""`streamlit run app.py` on a free loopback port for browser tests, stopped afterwards."""
+"""For browser tests: `streamlit run app.py` on a free loopback port, stopped afterwards;
+Debian's Chromium with every non-local request blocked and recorded; the sidebar
+navigation."""
 
 from __future__ import annotations
 
@@ -11,8 +13,21 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# Every browser test module: `pytestmark = BROWSER_MARKS`.
+BROWSER_MARKS = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
+                       reason="needs Debian chromium (.ci/run installs it; in CI its absence fails)"),
+]
 
 
 def free_port() -> int:
@@ -58,3 +73,38 @@ def running_dashboard(tmp_path: Path, env: dict[str, str],
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+def open_page(p: Any, base: str, external: list[str], *, width: int = 1500,
+              height: int = 1100) -> tuple[Any, Any]:
+    """(browser, page) in Debian's Chromium from Playwright `p`: a request to anything but
+    `base` (and data:, blob:, about:) is aborted and its URL appended to `external`.
+    Requests a frame makes (srcdoc documents included) go through the same route; a
+    request listener also records what a route might miss."""
+    local = (base, "data:", "blob:", "about:")
+    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(60_000)
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(local):
+            r.continue_()
+        else:
+            external.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("request", lambda r: None if r.url.startswith(local) else external.append(r.url))
+    return browser, page
+
+
+def goto_page(page: Any, label: str) -> None:
+    """Open the page `label` from the sidebar and wait for its title."""
+    page.locator('[data-testid="stSidebarNav"] a', has_text=label).first.click()
+    page.get_by_role("heading", level=1).filter(has_text=label).first.wait_for(timeout=60_000)
+
+
+def idle(page: Any) -> None:
+    """Wait until the app has finished its run (the status widget is gone)."""
+    page.wait_for_timeout(300)
+    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=120_000)

@@ -316,6 +316,8 @@ def test_approve_records_and_lists_history(tmp_path):
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
     page(at, "7_Approve")
     assert "No decisions recorded yet." in texts(at)
+    assert "(no corrected answer)" in texts(at)  # not replayed: no "after" column yet
+    assert not [h for h in at.get("html") if "dgrr-approve-after" in h.proto.body]
     _record(at)  # no reviewer
     assert "reviewer: a reviewer name is required" in plain(at.error[0].value)
     at.text_input(key="dgrr_w_reviewer").set_value("Ana")
@@ -352,6 +354,10 @@ def test_approve_summary_double_click_and_rejection_reason(tmp_path):
     result = repair(load_example(), plan_case(load_example()))
     t = texts(at)
     assert "What you approve" in [h.value for h in at.subheader]
+    html = [h.proto.body for h in at.get("html")]
+    [after] = [h for h in html if "dgrr-approve-after" in h]
+    assert "<mark" in after and "aisle" in after
+    assert any("dgrr-approve-before" in h and "<del" in h for h in html)
     store_ops = next(d.value for d in at.dataframe if "operation" in d.value.columns)
     assert dict(zip(store_ops["operation"], store_ops["ids"], strict=True))["deleted"] == "m3"
     steps = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
@@ -518,6 +524,28 @@ def test_trace_tree_groups_colours_and_clicks_to_details():
     assert "shown (only affected or changed nodes)" in data["note"]
 
 
+def test_trace_data_row_limit_counts_every_node_and_keeps_the_first():
+    from dgrr_dashboard.trace import trace_data
+    from repair_core import plan_case
+
+    plan = plan_case(load_example())
+    case = plan.case
+    total = len(case.trajectory) + len(case.memory)
+    full = trace_data(plan)
+    assert full["note"] is None
+    order = [r["id"] for g in full["groups"] for r in g["rows"]]
+    assert len(order) == total
+    cut = trace_data(plan, limit=len(case.trajectory) + 2)
+    rows = [r["id"] for g in cut["groups"] for r in g["rows"]]
+    assert rows == order[:len(case.trajectory) + 2]  # steps first, then the first records
+    assert cut["note"] == (f"{len(rows)} of {total} steps and records shown "
+                           f"(the first {len(rows)}).")
+    both = trace_data(plan, changed_only=True, limit=3)
+    assert len([r for g in both["groups"] for r in g["rows"]]) == 3
+    assert both["note"] == (f"3 of {total} steps and records shown (only affected or changed "
+                            "nodes; the first 3).")
+
+
 def test_large_case_tables_are_paged_and_filtered(tmp_path):
     from repair_core import load_case
     from repair_core.cli import main
@@ -542,3 +570,23 @@ def test_large_case_tables_are_paged_and_filtered(tmp_path):
     shown = [r for g in data["groups"] for r in g["rows"]]
     assert shown and all(r["decision"] != "keep" or r["id"] in plan.analysis.affected
                          for r in shown)
+
+
+def test_pages_derive_once_per_plan_and_result(monkeypatch):
+    """Coming back to Approve or Compare reuses what they derived (state.derived)."""
+    import repair_core.approvals as approvals
+
+    calls: list[str] = []
+    real = approvals.approval_hashes
+    monkeypatch.setattr(approvals, "approval_hashes",
+                        lambda *a, **k: calls.append("hash") or real(*a, **k))
+    at = loaded()
+    page(at, "7_Approve")
+    page(at, "6_Compare")
+    page(at, "7_Approve")
+    assert calls == ["hash"]
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    page(at, "7_Approve")  # a new result: hashed again, once
+    page(at, "7_Approve")
+    assert calls == ["hash", "hash"]

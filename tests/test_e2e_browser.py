@@ -9,20 +9,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from dashboard_server import running_dashboard
+from dashboard_server import BROWSER_MARKS, ROOT, goto_page, idle, open_page, running_dashboard
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
-                       reason="needs Debian chromium (.ci/run installs it; in CI its absence fails)"),
-]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture
@@ -39,11 +29,6 @@ def _shot(page, name: str) -> Path:
     return path
 
 
-def _goto_page(page, label: str) -> None:
-    page.locator('[data-testid="stSidebarNav"] a', has_text=label).first.click()
-    page.get_by_role("heading", level=1).filter(has_text=label).first.wait_for(timeout=60_000)
-
-
 def _choose(page, label: str, text: str) -> None:
     """Pick an option of the st.selectbox labelled `label` by typing `text`."""
     box = _fresh(page, "stSelectbox").filter(has_text=label).first
@@ -58,50 +43,33 @@ def _fresh(page, testid: str):
         f'[data-testid="stElementContainer"]:not([data-stale="true"]) [data-testid="{testid}"]')
 
 
-def _idle(page) -> None:
-    page.wait_for_timeout(300)
-    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=120_000)
-
-
 def test_main_journey(server):
     from playwright.sync_api import expect, sync_playwright
 
     url, db = server
     external: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 1500, "height": 1100})
-        page.set_default_timeout(60_000)
-
-        def route(r):
-            u = r.request.url
-            if u.startswith((url, "data:", "blob:", "about:")):
-                r.continue_()
-            else:
-                external.append(u)
-                r.abort()
-
-        page.route("**/*", route)
+        browser, page = open_page(p, url, external)
         page.goto(url)
         expect(page.get_by_role("heading", name="dgrr — dependency-guided rollback repair")
                ).to_be_visible()
 
         # 1. Load a sample.
-        _goto_page(page, "Load")
+        goto_page(page, "Load")
         page.get_by_role("button", name="Load sample").click()
         expect(page.get_by_text("Loaded case fig1-travel")).to_be_visible()
         _shot(page, "1-load")
 
         # 2. Mark the fault: clear the marks, then mark m3 by id.
-        _goto_page(page, "Faults")
+        goto_page(page, "Faults")
         page.get_by_text("Mark or unmark by id").click()
-        _idle(page)
+        idle(page)
         ms = _fresh(page, "stMultiSelect").filter(has_text="Diagnosed faults")
         ms.get_by_role("button", name="Remove m3").click()
-        _idle(page)
+        idle(page)
         page.get_by_role("button", name="Set these as the faults").click()
         expect(page.get_by_text("No fault is marked")).to_be_visible()
-        _idle(page)
+        idle(page)
         ms = _fresh(page, "stMultiSelect").filter(has_text="Diagnosed faults")
         expect(ms.locator("input")).to_have_count(1)
         ms.locator("input").click()
@@ -113,7 +81,7 @@ def test_main_journey(server):
         _shot(page, "2-faults")
 
         # 3. The graph renders every node, offline; a click shows the node in the page.
-        _goto_page(page, "Graph")
+        goto_page(page, "Graph")
         page.wait_for_function("""() => { for (const f of document.querySelectorAll('iframe')) {
             try { const g = f.contentDocument.getElementById('dgrr-graph');
                   if (g && g.contentWindow.dgrrReady) return true; } catch (e) {} }
@@ -132,7 +100,7 @@ def test_main_journey(server):
         graph_shot = _shot(page, "3-graph")
 
         # 4. Edit one decision: replay the memory write s11.
-        _goto_page(page, "Plan")
+        goto_page(page, "Plan")
         _choose(page, "Record or step", "s11")
         _choose(page, "New decision", "replay")
         page.get_by_label("Comment (why)").fill("re-learn the seat preference")
@@ -141,30 +109,30 @@ def test_main_journey(server):
         _shot(page, "4-plan")
 
         # 5. Replay with the offline reference model.
-        _goto_page(page, "Replay")
+        goto_page(page, "Replay")
         page.get_by_role("button", name="Run replay").click()
         expect(page.get_by_text("Replay finished.")).to_be_visible(timeout=120_000)
-        _idle(page)
+        idle(page)
         _shot(page, "5-replay")
 
         # 6. The corrected answer, changed words highlighted.
-        _goto_page(page, "Compare")
+        goto_page(page, "Compare")
         after = page.locator("#dgrr-answer-after")
         expect(after).to_contain_text("aisle")
         assert after.locator("mark").count() >= 1
         compare_shot = _shot(page, "6-compare")
 
         # 7. Approve, and find it in the history.
-        _goto_page(page, "Approve")
+        goto_page(page, "Approve")
         page.get_by_label("Reviewer").fill("Ana Reviewer")
         page.get_by_label("Comment (a rejection needs a reason)").fill(
             "aisle seat restored; s11 re-learned")
         for box in page.locator('[data-testid="stCheckbox"]').all():  # acknowledge warnings
             box.locator("label").click()
-            _idle(page)
+            idle(page)
         page.get_by_role("button", name="Record decision").click()
         expect(page.get_by_text("Recorded #1: approve by Ana Reviewer")).to_be_visible()
-        _idle(page)
+        idle(page)
         history = page.locator('[data-testid="stDataFrame"]').filter(has_text="Ana Reviewer")
         history.wait_for()
         expect(history).to_contain_text("Ana Reviewer")

@@ -10,15 +10,10 @@ import json
 import os
 import shutil
 
-import pytest
-from test_e2e_browser import ARGS, CHROMIUM, ROOT, _goto_page, _idle, server  # noqa: F401
+from dashboard_server import BROWSER_MARKS, ROOT, goto_page, idle, open_page
+from test_e2e_browser import server  # noqa: F401
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
-                       reason="needs Debian chromium (.ci/run installs it; in CI its absence fails)"),
-]
+pytestmark = BROWSER_MARKS
 
 ARTIFACTS = ROOT / "test-artifacts"
 SAMPLES = ["(built-in) spec example: figure1-travel", "sample_traces/figure1-travel.json",
@@ -33,27 +28,6 @@ GRAPH_READY = """() => {
     } catch (e) {}
   }
   return false; }"""
-
-
-def _browser(p, external: list[str], base: str):
-    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-    page = browser.new_page(viewport={"width": 1440, "height": 900})
-    page.set_default_timeout(60_000)
-
-    def route(r):
-        u = r.request.url
-        if u.startswith((base, "data:", "blob:", "about:")):
-            r.continue_()
-        else:
-            external.append(u)
-            r.abort()
-
-    page.route("**/*", route)
-    # Requests a frame makes (srcdoc documents included) go through the same route; a
-    # request listener also sees what a route might miss.
-    page.on("request", lambda r: None if r.url.startswith((base, "data:", "blob:", "about:"))
-            else external.append(r.url))
-    return browser, page
 
 
 def _graph(page):
@@ -82,14 +56,14 @@ def _tree(page):
 
 
 def _load_sample(page, name: str) -> None:
-    _goto_page(page, "Load")
+    goto_page(page, "Load")
     box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Sample").first
     box.locator("input").click()
     box.locator("input").fill(name)
     page.locator('[role="option"]').filter(has_text=name).first.click()
     page.get_by_role("button", name="Load sample").click()
     page.get_by_text("Loaded case").first.wait_for()
-    _idle(page)
+    idle(page)
 
 
 MEASURE = """() => {
@@ -123,12 +97,12 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
     external: list[str] = []
     seen = {}
     with sync_playwright() as p:
-        browser, page = _browser(p, external, url)
+        browser, page = open_page(p, url, external, width=1440, height=900)
         page.goto(url)
         page.get_by_role("heading", name="dgrr — dependency-guided rollback repair").wait_for()
         for name in SAMPLES:
             _load_sample(page, name)
-            _goto_page(page, "Graph")
+            goto_page(page, "Graph")
             m = _graph(page).evaluate(MEASURE)
             seen[name] = m
             assert m["n"] <= 200
@@ -140,7 +114,7 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
 
         # Click a node: its details appear in the page and the picker follows.
         _load_sample(page, SAMPLES[0])
-        _goto_page(page, "Graph")
+        goto_page(page, "Graph")
         g = _graph(page)
         ARTIFACTS.mkdir(exist_ok=True)
         graph_shot = ARTIFACTS / "workbench-graph.png"
@@ -151,7 +125,7 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
         picker = page.get_by_role("combobox", name="Node", exact=True)
         expect(picker).to_have_value("m6 · record", timeout=30_000)
         expect(page.get_by_text("no independent support: quarantined").first).to_be_visible()
-        _idle(page)
+        idle(page)
         # Search: centres and selects the node, and the page shows it.
         g = _graph(page)
         g.locator("#dgrr-search").fill("s11")
@@ -165,10 +139,10 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
             return [p.x, p.y, el.clientWidth, el.clientHeight, network.getScale(), window.innerHeight, document.body.scrollHeight]; }""")
         assert off[0] < 5 and off[1] < 5, (off, dbg)
         expect(picker).to_have_value("s11 · memory_write", timeout=30_000)
-        _idle(page)
+        idle(page)
 
         # The trace tree: search filters rows, a click shows the details in the page.
-        _goto_page(page, "Trace")
+        goto_page(page, "Trace")
         t = _tree(page)
         t.locator("#tree-search").fill("seat")
         shown = t.locator(".row:visible")
@@ -182,18 +156,18 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
         expect(page.get_by_text("Decision: quarantine").first).to_be_visible(timeout=30_000)
         t.locator("#tree-decision").select_option("")
         t.locator("#tree-search").fill("")
-        _idle(page)
+        idle(page)
         tree_shot = ARTIFACTS / "workbench-tree.png"
         page.locator("iframe").first.screenshot(path=str(tree_shot))
 
         # The approval summary of the replayed Figure-1 repair.
-        _goto_page(page, "Replay")
+        goto_page(page, "Replay")
         page.get_by_role("button", name="Run replay").click()
         expect(page.get_by_text("Replay finished.")).to_be_visible(timeout=120_000)
-        _goto_page(page, "Approve")
+        goto_page(page, "Approve")
         heading = page.get_by_role("heading", name="What you approve")
         heading.scroll_into_view_if_needed()
-        _idle(page)
+        idle(page)
         page.mouse.wheel(0, 150)
         page.wait_for_timeout(300)
         summary_shot = ARTIFACTS / "workbench-approve.png"
@@ -203,7 +177,7 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
         page.goto(url)
         page.get_by_role("button", name="Run the whole story").click()
         page.get_by_text("1 · The fault").wait_for(timeout=120_000)
-        _idle(page)
+        idle(page)
         m = _graph(page).evaluate(MEASURE)
         assert m["n"] == 19 and m["allInView"] and m["faultsInView"] and m["outside"] == [], m
         assert m["minFont"] * m["scale"] >= 11 and m["overlaps"] == []
@@ -259,12 +233,12 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
     case_file = tmp_path / "evil-case.json"
     case_file.write_text(payload_case())
     with sync_playwright() as p:
-        browser, page = _browser(p, external, url)
+        browser, page = open_page(p, url, external, width=1440, height=900)
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(url)
-        _goto_page(page, "Load")
+        goto_page(page, "Load")
         page.get_by_role("tab", name="Upload a case").click()
-        _idle(page)
+        idle(page)
         button = page.get_by_role("button", name="Load uploaded case")
         for _ in range(3):  # the upload is a request of its own; on a busy machine retry it
             page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
@@ -274,22 +248,22 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
                 break
             except AssertionError:
                 continue
-        _idle(page)
+        idle(page)
         button.click()
         page.get_by_text("Loaded case").first.wait_for()
-        _idle(page)
+        idle(page)
         _nothing_live(page)
         for label in ("Faults", "Graph", "Trace", "Plan"):
-            _goto_page(page, label)
-            _idle(page)
+            goto_page(page, label)
+            idle(page)
             _nothing_live(page)
-        _goto_page(page, "Graph")
+        goto_page(page, "Graph")
         _graph(page)
-        _goto_page(page, "Trace")
+        goto_page(page, "Trace")
         _tree(page)
         # Approve before any replay: one warning (not replayed) gates the approval; a
         # double click and one more click record one decision.
-        _goto_page(page, "Approve")
+        goto_page(page, "Approve")
         expect(page.get_by_role("heading", name="What you approve")).to_be_visible()
         page.get_by_label("Reviewer").fill("Ana Reviewer")
         page.get_by_label("Comment (a rejection needs a reason)").fill("checked")
@@ -299,36 +273,36 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
         page.get_by_role("button", name="Record decision").click()
         page.get_by_text("acknowledge every warning").first.wait_for()
         warnings.first.locator("label").click()
-        _idle(page)
+        idle(page)
         page.get_by_role("button", name="Record decision").dblclick()
         page.get_by_text("by Ana Reviewer").first.wait_for(timeout=30_000)
-        _idle(page)
+        idle(page)
         page.get_by_role("button", name="Record decision").click()  # and once more
         page.get_by_text("already recorded").first.wait_for(timeout=30_000)
         alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
         assert any("already recorded: #1 (approve) by Ana Reviewer" in a for a in alerts), alerts
 
-        _goto_page(page, "Replay")
+        goto_page(page, "Replay")
         page.get_by_role("button", name="Run replay").click()
         expect(page.get_by_text("Replay finished.")).to_be_visible(timeout=120_000)
-        _idle(page)
+        idle(page)
         _nothing_live(page)
         for label in ("Compare", "Trace", "Graph"):
-            _goto_page(page, label)
-            _idle(page)
+            goto_page(page, label)
+            idle(page)
             _nothing_live(page)
         _graph(page)
-        _goto_page(page, "Approve")
+        goto_page(page, "Approve")
         expect(page.get_by_role("heading", name="What you approve")).to_be_visible()
-        _idle(page)
+        idle(page)
         _nothing_live(page)
-        _goto_page(page, "Benchmark")
-        _idle(page)
-        _goto_page(page, "Load")
-        _idle(page)
+        goto_page(page, "Benchmark")
+        idle(page)
+        goto_page(page, "Load")
+        idle(page)
         _nothing_live(page)
         page.goto(url)  # the home page with the case loaded
-        _idle(page)
+        idle(page)
         _nothing_live(page)
         browser.close()
 

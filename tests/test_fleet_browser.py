@@ -5,28 +5,16 @@ the same log. External requests are blocked."""
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
-from dashboard_server import running_dashboard
+from dashboard_server import BROWSER_MARKS, ROOT, goto_page, open_page, running_dashboard
 
 pytest.importorskip("pyarrow")
 
 from repair_core.fleet import FleetSpec, run_fleet  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 QUAY = "5 Quay Ln, Dublin"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
-                       reason="needs Debian chromium (.ci/run installs it; in CI its absence fails)"),
-]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture
@@ -38,11 +26,6 @@ def server(tmp_path):
     env = {"DGRR_DB": str(db), "HOME": str(tmp_path), "DGRR_FLEET_DIR": str(fleet)}
     with running_dashboard(tmp_path, env) as url:
         yield url, db, fleet
-
-
-def _goto_page(page, label: str) -> None:
-    page.locator('[data-testid="stSidebarNav"] a', has_text=label).first.click()
-    page.get_by_role("heading", level=1).filter(has_text=label).first.wait_for(timeout=60_000)
 
 
 def test_triage_open_and_approve(server):
@@ -58,21 +41,9 @@ def test_triage_open_and_approve(server):
             holders[data["case_id"]] = ids
     external: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 1500, "height": 1100})
-        page.set_default_timeout(60_000)
-
-        def route(r):
-            u = r.request.url
-            if u.startswith((url, "data:", "blob:", "about:")):
-                r.continue_()
-            else:
-                external.append(u)
-                r.abort()
-
-        page.route("**/*", route)
+        browser, page = open_page(p, url, external)
         page.goto(url)
-        _goto_page(page, "Fleet")
+        goto_page(page, "Fleet")
         matched = page.locator('[data-testid="stMetric"]').filter(has_text="Matched")
         expect(matched).to_contain_text(str(len(holders)))
         assert summary["matched_cases"] == len(holders)
@@ -86,7 +57,7 @@ def test_triage_open_and_approve(server):
 
         page.get_by_role("link", name="Plan").first.click()
         page.get_by_role("heading", level=1).filter(has_text="Plan").first.wait_for()
-        _goto_page(page, "Approve")
+        goto_page(page, "Approve")
         page.get_by_label("Reviewer").fill("Fleet Reviewer")
         page.get_by_label("Comment (a rejection needs a reason)").fill(
             "triaged from the fleet page")

@@ -8,9 +8,9 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from dashboard_server import CHROMIUM, open_page
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -184,15 +184,10 @@ def test_importing_repair_core_does_not_import_pyvis():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
-                       reason="needs Debian chromium (.ci/run installs it; in CI its absence fails)")
+                    reason="needs Debian chromium (.ci/run installs it; in CI its absence fails)")
 def test_escaped_label_renders_as_text_in_chromium(tmp_path):
     from playwright.sync_api import sync_playwright
 
@@ -201,17 +196,7 @@ def test_escaped_label_renders_as_text_in_chromium(tmp_path):
     dialogs: list[str] = []
     external: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-
-        def route(r):
-            if r.request.url.startswith(("file:", "data:", "about:")):
-                r.continue_()
-            else:
-                external.append(r.request.url)
-                r.abort()
-
-        page.route("**/*", route)
+        browser, page = open_page(p, "file:", external, width=1400, height=900)
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(path.as_uri())
         page.wait_for_function("typeof network !== 'undefined' && network.body.data.nodes.length > 0")

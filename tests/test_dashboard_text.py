@@ -1,0 +1,49 @@
+"""dgrr_dashboard.text: untrusted strings made inert for Markdown elements and file names
+(its doctests are not collected: `testpaths` holds tests/ and repair_core/ only)."""
+
+from __future__ import annotations
+
+import doctest
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dgrr_dashboard import text
+from dgrr_dashboard.text import code, file_stem, md
+
+
+def test_doctests_hold():
+    failures, tried = doctest.testmod(text)
+    assert tried >= 6 and failures == 0
+
+
+@given(st.text())
+def test_md_leaves_no_markdown_syntax_and_shows_the_text(s):
+    out = md(s)
+    # every ASCII punctuation character is escaped ...
+    assert not re.search(r"[!-/:-@\[-`{-~]", re.sub(r"\\[!-/:-@\[-`{-~]", "", out))
+    # ... and removing the escapes and word joiners gives the text back, on one line
+    assert re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", out).replace("\u2060", "") == " ".join(s.split())
+
+
+@given(st.text())
+def test_code_span_cannot_be_broken_out_of(s):
+    out = code(s)
+    fence = re.match(r"`+", out).group(0)
+    inner = out[len(fence):-len(fence)]
+    assert out.endswith(fence) and fence not in inner
+
+
+@given(st.text())
+def test_file_stem_is_one_plain_name(s):
+    stem = file_stem(s)
+    assert 1 <= len(stem) <= 80 and not stem.startswith(".")
+    assert all(ch.isalnum() or ch in "-_." for ch in stem)
+    assert "/" not in stem and "\\" not in stem
+
+
+def test_file_stem_keeps_an_ordinary_case_id():
+    assert file_stem("fig1-travel") == "fig1-travel"
+    assert file_stem("ctl_003.v2") == "ctl_003.v2"
+    assert file_stem("..") == "case"
