@@ -272,3 +272,24 @@ def test_cli_apply_with_an_approval(repaired, capsys):
     assert f"applied delete     {SEAT} -> langgraph {SEAT}" in out
     after = _items(r["store"])
     assert SEAT not in after and after[CABIN] == STORE["cabin"]
+
+
+def test_cli_apply_hashes_each_plan_once_however_many_approvals(repaired, capsys, monkeypatch):
+    """Finding the approval computes the (seconds-long on a large case) digests once per
+    distinct set of plan edits, not once per approval in the log."""
+    r = repaired
+    assert main(["approve", str(r["case"]), "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(r["result"]), "--db", r["db"]]) == 0
+    for reviewer in ("bo", "cy"):  # newer approvals of the plan alone: not this result's
+        assert main(["approve", str(r["case"]), "--reviewer", reviewer, "--decision",
+                     "approve", "--db", r["db"]]) == 0
+    import repair_core.approvals as approvals
+
+    calls = []
+    real = approvals.approval_hashes
+    monkeypatch.setattr(approvals, "approval_hashes",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    capsys.readouterr()
+    assert _apply(r) == 0
+    assert "approval: #1 by ana" in capsys.readouterr().out  # the one of this result
+    assert len(calls) == 1

@@ -14,7 +14,7 @@ from .._edit import apply_edits
 from .._errors import DgrrError
 from .._load import load_case
 from .._plan import plan_case
-from . import read_json
+from . import plural, read_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         approval = _approval(store, case, result, approval_hashes)
         kind = "Mem0" if args.to == "mem0" else "LangGraph"
-        print(f"{len(ops)} operation{'s' if len(ops) != 1 else ''} on the {kind} store "
+        print(f"{plural(len(ops), 'operation')} on the {kind} store "
               f"for case '{case.case_id}':")
         for op in ops:
             print("  " + op.describe())
@@ -123,21 +123,34 @@ def _factory(spec: str, what: str) -> Any:
 
 def _approval(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any:
     """The newest `approve` decision whose inputs and outputs digests match this case,
-    its recorded plan edits and this result."""
+    its recorded plan edits and this result (the digests computed once per distinct set
+    of edits: on a large case each costs seconds)."""
     base = plan_case(case)
+    hashes: dict[str, tuple[str, str] | None] = {}
     for record in store.history(case.case_id):
-        if record.decision != "approve" or getattr(record, "kind", "decision") != "decision":
+        if record.decision != "approve" or record.kind != "decision":
             continue
-        plan = base
-        if record.plan_edits:
-            edits = {e["node"]: e["action"] for e in record.plan_edits}
-            try:
-                plan = apply_edits(base, edits, force=record.forced, comment=record.comment)
-            except DgrrError:
-                continue
-        if approval_hashes(plan, result) == (record.inputs_sha256, record.outputs_sha256):
+        key = json.dumps([record.plan_edits, record.forced,
+                          record.comment if record.plan_edits else ""], sort_keys=True)
+        if key not in hashes:
+            hashes[key] = _plan_hashes(base, record, result, approval_hashes)
+        if hashes[key] == (record.inputs_sha256, record.outputs_sha256):
             return record
     return None
+
+
+def _plan_hashes(base: Any, record: Any, result: dict, approval_hashes: Any
+                 ) -> tuple[str, str] | None:
+    """The (inputs, outputs) digests of `base` with `record`'s plan edits and `result`;
+    None when those edits no longer apply."""
+    plan = base
+    if record.plan_edits:
+        edits = {e["node"]: e["action"] for e in record.plan_edits}
+        try:
+            plan = apply_edits(base, edits, force=record.forced, comment=record.comment)
+        except DgrrError:
+            return None
+    return approval_hashes(plan, result)
 
 
 def _open_mem0(spec: str) -> Any:
