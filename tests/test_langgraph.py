@@ -214,14 +214,23 @@ def test_missing_langgraph_names_the_extra(monkeypatch):
         traced_store(inner)
 
 
-def test_the_committed_sample_imports_to_the_documented_plan():
+def test_the_committed_sample_imports_to_the_documented_plan(tmp_path, capsys):
     sample = ROOT / "sample_imports" / "langgraph" / "travel.otlp.json"
     case = import_trace([sample], faults=[SEAT]).case
     plan = plan_case(case)
     old_cabin = next(m.id for m in case.memory if m.id.startswith(CABIN + "@"))
     assert {k: v for k, v in plan.memory.items() if v != "keep"} == {
         SEAT: "delete", CABIN: "quarantine", HABIT: "quarantine", old_cabin: "restore"}
-    assert old_cabin in (ROOT / "docs" / "import.md").read_text()
+    doc = (ROOT / "docs" / "import.md").read_text()
+    assert old_cabin in doc
+    # every plan line the doc shows for this sample is a line `dgrr plan` prints
+    shown = doc.split("$ dgrr plan lg.json", 1)[1].split("```", 1)[0].splitlines()[1:]
+    out = tmp_path / "lg.json"
+    assert main(["import", str(sample), "--faults", SEAT, "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["plan", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert len(shown) == 5 and all(line in printed for line in shown), shown
 
 
 def test_async_store_calls_are_recorded_too():
