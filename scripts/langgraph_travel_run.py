@@ -1,5 +1,5 @@
 """A real LangGraph agent run like `figure1-travel`, traced offline, written as OTLP JSON
-(used by tests/test_import_langgraph.py and to regenerate sample_imports/langgraph/).
+(used by tests/test_langgraph.py and to regenerate sample_imports/langgraph/).
 
 - the graph: `recall` (searches the store) -> `agent` (a chat model) -> `tools`
   (LangGraph's `ToolNode` running `search_flights`) -> `agent` -> `learn` (writes what the
@@ -23,14 +23,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# the same run as otel_travel_run.py: the same records and the same user turn
+from otel_travel_run import STORE as OTEL_STORE  # noqa: E402
+from otel_travel_run import USER_TURN  # noqa: E402
+
 NAMESPACE = ("lin", "prefs")
-STORE = {
-    "home": "Lin's home airport is SFO.",
-    "seat": "Lin prefers window seats.",  # the poisoned record
-    "meal": "Lin is vegetarian.",
-    "cabin": "Lin flies economy.",
+STORE = {  # otel_travel_run's records under LangGraph keys
+    "home": OTEL_STORE["m2"],
+    "seat": OTEL_STORE["m3"],  # the poisoned record
+    "meal": OTEL_STORE["m4"],
+    "cabin": OTEL_STORE["m5"],
 }
-USER_TURN = "Book me a flight from my home airport to Tokyo next Friday, and order my usual meal."
 ARGS = {"origin": "SFO", "destination": "NRT", "date": "next Friday", "cabin": "economy",
         "seat": "window"}
 LEARNED = "Lin books window seats on long-haul flights."

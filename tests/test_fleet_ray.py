@@ -94,11 +94,9 @@ def test_both_engines_identical_on_a_synthetic_fleet_with_errors_and_resumption(
 
 
 def _blocks_of_a_wave(src: Path, spec: FleetSpec, work: Path) -> int:
+    """Blocks of the dataset of one wave of 40 cases in chunks of 10 (as _run_wave makes it)."""
     from repair_core.fleet._ray import work_dataset
-    from repair_core.fleet._table import work_table, write_parquet_atomic
 
     items = [WorkItem(index=i, source=str(f), path=str(f))
              for i, f in enumerate(sorted(src.glob("*.json"))[:40])]
-    for n, start in enumerate(range(0, 40, 10)):
-        write_parquet_atomic(work_table(items[start:start + 10]), work / f"w-{n}.parquet")
-    return work_dataset(ray, work, 4, spec, 10).materialize().num_blocks()
+    return work_dataset(ray, items, work, spec, 10).materialize().num_blocks()

@@ -214,14 +214,23 @@ def test_missing_langgraph_names_the_extra(monkeypatch):
         traced_store(inner)
 
 
-def test_the_committed_sample_imports_to_the_documented_plan():
+def test_the_committed_sample_imports_to_the_documented_plan(tmp_path, capsys):
     sample = ROOT / "sample_imports" / "langgraph" / "travel.otlp.json"
     case = import_trace([sample], faults=[SEAT]).case
     plan = plan_case(case)
     old_cabin = next(m.id for m in case.memory if m.id.startswith(CABIN + "@"))
     assert {k: v for k, v in plan.memory.items() if v != "keep"} == {
         SEAT: "delete", CABIN: "quarantine", HABIT: "quarantine", old_cabin: "restore"}
-    assert old_cabin in (ROOT / "docs" / "import.md").read_text()
+    doc = (ROOT / "docs" / "import.md").read_text()
+    assert old_cabin in doc
+    # every plan line the doc shows for this sample is a line `dgrr plan` prints
+    shown = doc.split("$ dgrr plan lg.json", 1)[1].split("```", 1)[0].splitlines()[1:]
+    out = tmp_path / "lg.json"
+    assert main(["import", str(sample), "--faults", SEAT, "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["plan", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert len(shown) == 5 and all(line in printed for line in shown), shown
 
 
 def test_async_store_calls_are_recorded_too():
@@ -272,3 +281,24 @@ def test_cli_apply_with_an_approval(repaired, capsys):
     assert f"applied delete     {SEAT} -> langgraph {SEAT}" in out
     after = _items(r["store"])
     assert SEAT not in after and after[CABIN] == STORE["cabin"]
+
+
+def test_cli_apply_hashes_each_plan_once_however_many_approvals(repaired, capsys, monkeypatch):
+    """Finding the approval computes the (seconds-long on a large case) digests once per
+    distinct set of plan edits, not once per approval in the log."""
+    r = repaired
+    assert main(["approve", str(r["case"]), "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(r["result"]), "--db", r["db"]]) == 0
+    for reviewer in ("bo", "cy"):  # newer approvals of the plan alone: not this result's
+        assert main(["approve", str(r["case"]), "--reviewer", reviewer, "--decision",
+                     "approve", "--db", r["db"]]) == 0
+    import repair_core.approvals as approvals
+
+    calls = []
+    real = approvals.approval_hashes
+    monkeypatch.setattr(approvals, "approval_hashes",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    capsys.readouterr()
+    assert _apply(r) == 0
+    assert "approval: #1 by ana" in capsys.readouterr().out  # the one of this result
+    assert len(calls) == 1

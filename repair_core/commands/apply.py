@@ -14,7 +14,7 @@ from .._edit import apply_edits
 from .._errors import DgrrError
 from .._load import load_case
 from .._plan import plan_case
-from . import read_json
+from . import plural, read_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         approval = _approval(store, case, result, approval_hashes)
         kind = "Mem0" if args.to == "mem0" else "LangGraph"
-        print(f"{len(ops)} operation{'s' if len(ops) != 1 else ''} on the {kind} store "
+        print(f"{plural(len(ops), 'operation')} on the {kind} store "
               f"for case '{case.case_id}':")
         for op in ops:
             print("  " + op.describe())
@@ -75,49 +75,36 @@ def run(args: argparse.Namespace) -> int:
         if not args.reviewer or not args.reviewer.strip():
             raise DgrrError("--reviewer: who applies the repair is required with --apply")
         if args.to == "langgraph":
-            return _apply_langgraph(args, ops, case, store, approval)
-        from ..integrations.mem0 import apply_mem0, check_mem0, close_mem0
+            from ..integrations.langgraph import apply_langgraph
+
+            # apply_* check every touched record against the trace before writing
+            lg_store = _factory(args.store, "a LangGraph BaseStore")
+            done = apply_langgraph(lg_store, ops, case_id=case.case_id)
+            return _record_applied(store, approval, args, done, item="item")
+        from ..integrations.mem0 import apply_mem0, close_mem0
 
         memory = _open_mem0(args.store)
         try:
-            check_mem0(memory, ops)
-            record_applied = getattr(store, "record_applied", None)
-            if record_applied is None:
-                raise DgrrError("refused: this approvals log cannot record an applied event "
-                                "(it needs the hash-chained log); nothing written")
             done = apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id)
         finally:
             close_mem0(memory)
-        from ..approvals import sha256_json
-
-        event = record_applied(approval.id, reviewer=args.reviewer, target=f"mem0:{args.store}",
-                               outputs_sha256=sha256_json(done),
-                               comment=json.dumps(done, ensure_ascii=False))
-        for d in done:
-            print(f"  applied {d['op']:<10} {d['record']} -> mem0 {d['mem0_id']}")
-        print(f"recorded as #{event.id} next to approval #{approval.id}")
-        return 0
+        return _record_applied(store, approval, args, done, item="mem0_id")
     finally:
         store.close()
 
 
-def _apply_langgraph(args: argparse.Namespace, ops: Any, case: Case, store: Any,
-                     approval: Any) -> int:
+def _record_applied(store: Any, approval: Any, args: argparse.Namespace,
+                    done: list[dict[str, Any]], *, item: str) -> int:
+    """Record what was written to the `--to` store next to its approval, and show it
+    (`item`: the key of each done operation naming the store's own item)."""
     from ..approvals import sha256_json
-    from ..integrations.langgraph import apply_langgraph, check_langgraph
 
-    lg_store = _factory(args.store, "a LangGraph BaseStore")
-    check_langgraph(lg_store, ops)
-    record_applied = getattr(store, "record_applied", None)
-    if record_applied is None:
-        raise DgrrError("refused: this approvals log cannot record an applied event "
-                        "(it needs the hash-chained log); nothing written")
-    done = apply_langgraph(lg_store, ops, case_id=case.case_id)
-    event = record_applied(approval.id, reviewer=args.reviewer, target=f"langgraph:{args.store}",
-                           outputs_sha256=sha256_json(done),
-                           comment=json.dumps(done, ensure_ascii=False))
+    event = store.record_applied(approval.id, reviewer=args.reviewer,
+                                 target=f"{args.to}:{args.store}",
+                                 outputs_sha256=sha256_json(done),
+                                 comment=json.dumps(done, ensure_ascii=False))
     for d in done:
-        print(f"  applied {d['op']:<10} {d['record']} -> langgraph {d['item']}")
+        print(f"  applied {d['op']:<10} {d['record']} -> {args.to} {d[item]}")
     print(f"recorded as #{event.id} next to approval #{approval.id}")
     return 0
 
@@ -136,21 +123,34 @@ def _factory(spec: str, what: str) -> Any:
 
 def _approval(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any:
     """The newest `approve` decision whose inputs and outputs digests match this case,
-    its recorded plan edits and this result."""
+    its recorded plan edits and this result (the digests computed once per distinct set
+    of edits: on a large case each costs seconds)."""
     base = plan_case(case)
+    hashes: dict[str, tuple[str, str] | None] = {}
     for record in store.history(case.case_id):
-        if record.decision != "approve" or getattr(record, "kind", "decision") != "decision":
+        if record.decision != "approve" or record.kind != "decision":
             continue
-        plan = base
-        if record.plan_edits:
-            edits = {e["node"]: e["action"] for e in record.plan_edits}
-            try:
-                plan = apply_edits(base, edits, force=record.forced, comment=record.comment)
-            except DgrrError:
-                continue
-        if approval_hashes(plan, result) == (record.inputs_sha256, record.outputs_sha256):
+        key = json.dumps([record.plan_edits, record.forced,
+                          record.comment if record.plan_edits else ""], sort_keys=True)
+        if key not in hashes:
+            hashes[key] = _plan_hashes(base, record, result, approval_hashes)
+        if hashes[key] == (record.inputs_sha256, record.outputs_sha256):
             return record
     return None
+
+
+def _plan_hashes(base: Any, record: Any, result: dict, approval_hashes: Any
+                 ) -> tuple[str, str] | None:
+    """The (inputs, outputs) digests of `base` with `record`'s plan edits and `result`;
+    None when those edits no longer apply."""
+    plan = base
+    if record.plan_edits:
+        edits = {e["node"]: e["action"] for e in record.plan_edits}
+        try:
+            plan = apply_edits(base, edits, force=record.forced, comment=record.comment)
+        except DgrrError:
+            return None
+    return approval_hashes(plan, result)
 
 
 def _open_mem0(spec: str) -> Any:
@@ -163,12 +163,4 @@ def _open_mem0(spec: str) -> Any:
         from mem0 import Memory
 
         return Memory.from_config(config)
-    module_name, _, func = spec.partition(":")
-    if not module_name or not func:
-        raise DgrrError(f"--store: expected a Mem0 config JSON file or MODULE:FUNCTION, "
-                        f"got {spec!r}")
-    try:
-        factory = getattr(importlib.import_module(module_name), func)
-    except (ImportError, AttributeError) as exc:
-        raise DgrrError(f"--store: cannot load {spec!r}: {exc}") from None
-    return factory()
+    return _factory(spec, "a mem0 Memory")

@@ -89,22 +89,24 @@ def _run_wave(ray: Any, items: list[WorkItem], spec: FleetSpec, parts: Path,
     run_id = uuid.uuid4().hex[:12]
     work = parts / f".work-{run_id}"
     written = parts / f".ray-{run_id}"
-    chunks = range(0, len(items), chunk_size)
-    for n, start in enumerate(chunks):
-        write_parquet_atomic(work_table(items[start:start + chunk_size]),
-                             work / f"work-{n:06d}.parquet")
-    work_dataset(ray, work, len(chunks), spec, chunk_size).write_parquet(str(written.resolve()))
+    work_dataset(ray, items, work, spec, chunk_size).write_parquet(str(written.resolve()))
     written.rename(parts / f"ray-{run_id}")
     shutil.rmtree(work, ignore_errors=True)
 
 
-def work_dataset(ray: Any, work: Path, n_chunks: int, spec: FleetSpec, chunk_size: int) -> Any:
-    """The Ray dataset of the rows of the work files in `work`: one block, hence one task,
-    per chunk."""
+def work_dataset(ray: Any, items: list[WorkItem], work: Path, spec: FleetSpec,
+                 chunk_size: int) -> Any:
+    """`items` written to `work` as Parquet work files of `chunk_size` rows, and the Ray
+    dataset mapping them through :func:`process_batch`: one block, hence one task, per
+    work file."""
+    chunks = range(0, len(items), chunk_size)
+    for n, start in enumerate(chunks):
+        write_parquet_atomic(work_table(items[start:start + chunk_size]),
+                             work / f"work-{n:06d}.parquet")
     # The work files are small (paths, not cases) and Ray Data sizes read blocks by bytes:
     # left to itself it reads a whole wave as one block, so one task would plan every case
     # of the wave while the other CPUs sit idle.
-    ds = ray.data.read_parquet(str(work.resolve())).repartition(n_chunks)
+    ds = ray.data.read_parquet(str(work.resolve())).repartition(len(chunks))
     return ds.map_batches(process_batch, fn_kwargs={"spec": spec.model_dump()},
                           batch_size=chunk_size, batch_format="pyarrow")
 

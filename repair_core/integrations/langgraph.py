@@ -14,8 +14,10 @@ operation goes through the wrapped store's `batch` / `abatch` (LangGraph's `sear
 
 All carry `gen_ai.memory.store.id`. A record's id is its namespace and key joined by
 `/` (`lin/prefs/seat`). LangGraph's store keeps only the current value (a put overwrites,
-a delete leaves nothing), so the wrapper keeps every version in :attr:`history`; that is
-what `dgrr apply --to langgraph` needs to restore a text a poisoned update replaced.
+a delete leaves nothing), so the wrapper keeps every version in :attr:`history` for
+inspection. `dgrr apply --to langgraph` does not read it: the text a poisoned update
+replaced comes from the trace (`dgrr.memory.old_content`, imported as the superseded
+record), so a restore works on a plain store too.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ dashboard only draw what this module decides.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Collection, Iterable, Mapping
@@ -335,10 +336,12 @@ def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None,
         i = rank[cols[n]]
         pos[n] = (i * step, _STAGGER * (i % _LEVELS))
 
+    ranked = sorted(rank)
+
     def desired(n: str) -> float:
-        c = cols[n]
-        later = [r for v, r in rank.items() if v > c]
-        return (min(later) - 0.5) * step if later else (len(rank) - 0.5) * step
+        # just left of the first trajectory column after the record's own (the rank of
+        # that column is how many columns are at or before the record's)
+        return (bisect.bisect_right(ranked, cols[n]) - 0.5) * step
 
     # Records cycle through _LEVELS rows; each keeps clear of the last one in its row, and
     # consecutive records stay in time order.
