@@ -61,10 +61,18 @@ env -u PYTHONDONTWRITEBYTECODE LITELLM_OFFLINE_MODE=true LITELLM_MODE=PRODUCTION
 # pyenv only sees a new console script (dgrr) after a rehash.
 if command -v pyenv >/dev/null 2>&1; then pyenv rehash || true; fi
 
-if [ $want_tests = 1 ] && [ ! -x /usr/bin/chromium ]; then
-    echo "setup: installing Debian's chromium for the browser test" >&2
-    SUDO=""
-    [ "$(id -u)" != 0 ] && SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+# Debian's packages the tests need: Chromium for the browser tests, PostgreSQL for the
+# store and queue tests (tests/postgres_server.py starts a throwaway cluster on loopback).
+if [ $want_tests = 1 ]; then
+    apt_packages=()
+    [ -x /usr/bin/chromium ] || apt_packages+=(chromium)
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
+        || apt_packages+=(postgresql)
+    if [ ${#apt_packages[@]} -gt 0 ]; then
+        echo "setup: installing Debian's ${apt_packages[*]} for the tests" >&2
+        SUDO=""
+        [ "$(id -u)" != 0 ] && SUDO="sudo"
+        $SUDO apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+    fi
 fi

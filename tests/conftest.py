@@ -22,3 +22,13 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture(scope="session")
+def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """A SQLAlchemy URL of a throwaway PostgreSQL cluster on loopback, for the whole session
+    (of one xdist worker); tests use their own schema or tables within database `dgrr`."""
+    from postgres_server import running_postgres
+
+    with running_postgres(tmp_path_factory.mktemp("pg")) as url:
+        yield url
