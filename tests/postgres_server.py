@@ -17,7 +17,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-
 from dashboard_server import free_port
 
 # Every test module that needs it: `pytestmark = POSTGRES_MARKS`.
