@@ -141,7 +141,7 @@ def _plan_from(snapshots: list[Any], thread_id: str, poisoned: list[str]) -> Thr
                         "compiled without its checkpointer?)")
     by_id = {_checkpoint_id(s.config): s for s in snapshots}
     head = max(by_id)  # checkpoint ids are uuid6: newest sorts last
-    chain = []  # head first, following parents
+    chain: list[Any] = []  # head first, following parents
     cid: str | None = head
     while cid is not None and cid in by_id and len(chain) <= len(by_id):
         snap = by_id[cid]
