@@ -279,3 +279,78 @@ def test_poison_from_the_user_forks_before_the_turn_and_an_unknown_thread_is_ref
     assert fork is not None and fork.next == ("__start__",)
     with pytest.raises(DgrrError, match="no checkpoints"):
         plan_fork(graph, {"configurable": {"thread_id": "nobody"}}, [POISON])
+
+
+def test_cli_fork_thread_dry_run_refusal_and_apply(tmp_path, capsys, monkeypatch):
+    import textwrap
+
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.store.memory import InMemoryStore
+
+    inner = InMemoryStore()
+    for key, text in STORE.items():
+        inner.put(NAMESPACE, key, {"text": text})
+    saver = InMemorySaver()
+    provider, exporter, instrumentor = _tracing()
+    try:
+        store = traced_store(inner, store_id="lin-prefs", tracer=provider.get_tracer("t"))
+        build(store, checkpointer=saver).invoke({"messages": [("user", USER_TURN)]}, THREAD)
+    finally:
+        instrumentor.uninstrument()
+    provider.shutdown()
+    trace = _write_otlp(exporter, tmp_path / "t.otlp.json")
+    case = tmp_path / "case.json"
+    assert main(["import", str(trace), "--faults", SEAT, "--out", str(case)]) == 0
+    capsys.readouterr()
+    assert main(["repair", str(case), "--json"]) in (0, 1)
+    result = tmp_path / "result.json"
+    result.write_text(capsys.readouterr().out)
+    (tmp_path / "thread_factory.py").write_text(textwrap.dedent("""
+        GRAPH = None
+
+        def graph():
+            return GRAPH
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import thread_factory
+
+    graph = build(inner, checkpointer=saver, replies=_replies(), learns={})
+    thread_factory.GRAPH = graph
+    db = str(tmp_path / "approvals.db")
+    base = ["fork-thread", str(case), "--graph", "thread_factory:graph", "--thread", "lin-1",
+            "--db", db]
+    before = _snapshot(list(graph.get_state_history(THREAD)))
+    try:
+        assert main(base) == 0
+        out = capsys.readouterr().out
+        assert "fork from checkpoint" in out and "dry run: nothing written" in out
+        assert repr(POISON) in out
+        assert main([*base, "--apply", "--reviewer", "ops", "--result", str(result)]) == 2
+        assert "no approval" in capsys.readouterr().err
+        assert main([*base, "--apply", "--reviewer", "ops"]) == 2
+        assert "--result" in capsys.readouterr().err
+        assert _snapshot(list(graph.get_state_history(THREAD))) == before
+        assert main(["fork-thread", str(case), "--graph", "nosuchmodule:graph",
+                     "--thread", "lin-1"]) == 2
+        assert "--graph: cannot load" in capsys.readouterr().err
+
+        assert main(["approve", str(case), "--reviewer", "ana", "--decision", "approve",
+                     "--result", str(result), "--db", db]) == 0
+        capsys.readouterr()
+        assert main([*base, "--apply", "--reviewer", "ops", "--result", str(result)]) == 0
+        out = capsys.readouterr().out
+        assert "forked: new head" in out and "recorded as #" in out
+        after = _snapshot(list(graph.get_state_history(THREAD)))
+        assert {k: after[k] for k in before} == before and len(after) == len(before) + 1
+        assert POISON not in _texts(graph.get_state(THREAD).values)
+        from repair_core.approvals import ApprovalStore
+
+        log = ApprovalStore(db)
+        try:
+            applied = [r for r in log.history(load_case(case).case_id) if r.kind == "applied"]
+        finally:
+            log.close()
+        assert len(applied) == 1 and applied[0].target == "langgraph-thread:lin-1"
+        assert json.loads(applied[0].comment)["fork_from"] in before
+    finally:
+        sys.modules.pop("thread_factory", None)
