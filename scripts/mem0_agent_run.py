@@ -3,8 +3,8 @@ OpenInference's LangChain instrumentor, written as OTLP JSON (used by
 tests/test_mem0_trace.py and docs/import.md).
 
 - the store: a real `mem0.Memory` (scripts/mem0_travel_store.py: local Qdrant, a hash
-  embedder, no LLM; every write is `infer=False`, `update` or `delete`) holding Lin's
-  travel preferences, wrapped with :func:`repair_core.integrations.mem0_trace.traced_memory`;
+  embedder, no LLM; every write is `infer=False`, `update` or `delete`; mem0ai 0.1.x or
+  2.x) holding Lin's travel preferences, wrapped with :func:`repair_core.integrations.mem0_trace.traced_memory`;
 - the agent: one LangChain runnable (`travel-agent`) per turn, a `GenericFakeChatModel`
   with a scripted answer; the instrumentor records the turn (a CHAIN span) and the model
   call (an LLM span), the wrapper the memory calls inside it (children of the turn);
@@ -37,6 +37,15 @@ TRUE_SEAT = "Lin prefers aisle seats."
 LEARNED = "Lin books window seats on long-haul flights."
 ANSWER = ("Booked JL1 SFO to NRT next Friday, economy, window seat 31A, "
           "with a vegetarian meal.")
+
+
+def scoped(user: str) -> dict[str, Any]:
+    """Scope arguments of `search` / `get_all`: `user_id=` in mem0ai 0.1.x, `filters=` in
+    2.x (which refuses the keyword)."""
+    from importlib.metadata import version
+
+    major = int(version("mem0ai").split(".")[0])
+    return {"user_id": user} if major < 1 else {"filters": {"user_id": user}}
 
 
 def fill(memory: Any, user: str = "lin") -> dict[str, str]:
@@ -78,7 +87,7 @@ def run(outdir: str | Path, stem: str = "mem0-agent") -> tuple[Path, dict[str, s
     def turn(inputs: dict[str, Any]) -> str:
         # the note the agent was handed rewrites the seat preference (the poisoned update)
         memory.update(ids["m3"], POISONED)
-        hits = memory.search("travel preferences seat airport cabin meal", user_id="lin")
+        hits = memory.search("travel preferences seat airport cabin meal", **scoped("lin"))
         notes = "\n".join(h["memory"] for h in hits["results"])
         reply = model.invoke([SystemMessage(content=f"What you know about Lin:\n{notes}"),
                               HumanMessage(content=inputs["input"])])

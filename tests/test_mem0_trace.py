@@ -39,7 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import mem0_agent_run as agent_run  # noqa: E402
+from mem0_agent_run import scoped  # noqa: E402
 from mem0_travel_store import DIMS, HashEmbedder, make_memory  # noqa: E402
+
+MEM0_2 = "filters" in scoped("lin")  # mem0ai 2.x: scope ids of a search go in filters=
 
 pytestmark = pytest.mark.slow
 
@@ -96,9 +99,9 @@ def test_each_call_is_a_memory_span_with_ids_scope_and_lineage(tmp_path: Path) -
                           run_id="r1", metadata={"source": "onboarding"},
                           infer=False)["results"][0]["id"]
         meal = memory.add("Lin is vegetarian.", user_id="lin", infer=False)["results"][0]["id"]
-        hits = memory.search("seat", user_id="lin")["results"]
+        hits = memory.search("seat", **scoped("lin"))["results"]
         assert memory.get(seat)["memory"] == "Lin prefers aisle seats."
-        memory.get_all(user_id="lin")
+        memory.get_all(**scoped("lin"))
         memory.update(seat, "Lin prefers window seats.")
         memory.delete(meal)
         memory.delete_all(user_id="lin")
@@ -150,6 +153,8 @@ def test_each_call_is_a_memory_span_with_ids_scope_and_lineage(tmp_path: Path) -
     assert spans[7][1][HISTORY_ID] == history["DELETE"]
 
 
+@pytest.mark.skipif(MEM0_2, reason="mem0ai 2.x's inferring add only adds: no UPDATE or "
+                    "DELETE events to record")
 def test_an_inferring_add_records_each_event_mem0_reports(tmp_path: Path) -> None:
     tracer, exporter = _tracer()
     raw = make_memory(tmp_path)
@@ -200,7 +205,9 @@ def test_async_memory_is_wrapped_with_async_methods(tmp_path: Path) -> None:
             "embedder": {"provider": "openai", "config": {"api_key": "offline",
                                                           "embedding_dims": DIMS}},
         }
-        raw = await AsyncMemory.from_config(config)
+        raw = AsyncMemory.from_config(config)
+        if asyncio.iscoroutine(raw):  # 0.1.x: a coroutine; 2.x: the memory
+            raw = await raw
         raw.embedding_model = HashEmbedder(raw.embedding_model.config)
         try:
             memory = traced_memory(raw, tracer=tracer)
@@ -208,7 +215,7 @@ def test_async_memory_is_wrapped_with_async_methods(tmp_path: Path) -> None:
             seat = (await memory.add("Lin prefers aisle seats.", user_id="lin",
                                      infer=False))["results"][0]["id"]
             await memory.update(seat, "Lin prefers window seats.")
-            hits = await memory.search("seat", user_id="lin")
+            hits = await memory.search("seat", **scoped("lin"))
             assert [h["memory"] for h in hits["results"]] == ["Lin prefers window seats."]
             await memory.delete(seat)
             history = {r["event"]: r["id"] for r in await raw.history(seat)}
@@ -307,7 +314,7 @@ def test_only_the_text_an_update_replaced_comes_back(tmp_path: Path, capsys) -> 
                 "gen_ai.operation.name": "invoke_agent", "user.id": "lin"}):
             memory.update(seat, "Lin prefers middle seats.")
             memory.update(seat, "Lin prefers window seats.")
-            memory.search("seat", user_id="lin")
+            memory.search("seat", **scoped("lin"))
             with tracer.start_as_current_span("chat", attributes={
                     "gen_ai.operation.name": "chat", "gen_ai.output.messages": json.dumps(
                         [{"role": "assistant", "parts": [

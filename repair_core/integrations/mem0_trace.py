@@ -163,7 +163,20 @@ class _Spans:
 
 
 def _scope(kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: kwargs[k] for k in _SCOPES if kwargs.get(k) is not None}
+    """The scope ids of a call: keyword arguments (0.1.x) or `filters` (2.x's search and
+    get_all take them only there)."""
+    filters = kwargs.get("filters")
+    filters = filters if isinstance(filters, Mapping) else {}
+    scope = {k: filters[k] for k in _SCOPES if isinstance(filters.get(k), str)}
+    scope.update({k: kwargs[k] for k in _SCOPES if kwargs.get(k) is not None})
+    return scope
+
+
+def _new_text(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Any:
+    """The text of `update(memory_id, data)` (0.1.x) or `update(memory_id, text=…)` (2.x)."""
+    if args:
+        return args[0]
+    return kwargs.get("text", kwargs.get("data"))
 
 
 def _add_events(out: Any, metadata: Any) -> list[tuple[str, dict[str, Any], str | None]]:
@@ -223,9 +236,12 @@ class TracedMemory:
                               self._lineage(str(item.get("id")), event, item.get("memory"), old))
         return out
 
-    def update(self, memory_id: str, data: str) -> Any:
+    def update(self, memory_id: str, *args: Any, **kwargs: Any) -> Any:
         before = self.inner.get(memory_id)
-        out = self.inner.update(memory_id, data)
+        out = self.inner.update(memory_id, *args, **kwargs)
+        data = _new_text(args, kwargs)
+        if data is None:  # a metadata-only update (2.x): the text stays
+            data = before.get("memory") if isinstance(before, Mapping) else None
         item = {**(before or {}), "id": memory_id, "memory": data}
         old = before.get("memory") if isinstance(before, Mapping) else None
         self._spans.write("UPDATE", item, _scope(before or {}), old,
@@ -241,7 +257,11 @@ class TracedMemory:
         return out
 
     def delete_all(self, **kwargs: Any) -> Any:
-        before = _results(self.inner.get_all(**kwargs))
+        try:
+            listed = self.inner.get_all(**kwargs)
+        except (TypeError, ValueError):  # 2.x: get_all takes scope ids only as filters=
+            listed = self.inner.get_all(filters=_scope(kwargs))
+        before = _results(listed)
         out = self.inner.delete_all(**kwargs)
         scope = _scope(kwargs)
         for item in before:
@@ -291,10 +311,12 @@ class TracedAsyncMemory:
             self._spans.write(event, item, scope, old, lineage)
         return out
 
-    async def update(self, memory_id: str, data: str) -> Any:
+    async def update(self, memory_id: str, *args: Any, **kwargs: Any) -> Any:
         before = await self.inner.get(memory_id)
-        out = await self.inner.update(memory_id, data)
+        out = await self.inner.update(memory_id, *args, **kwargs)
         old = before.get("memory") if isinstance(before, Mapping) else None
+        data = _new_text(args, kwargs)
+        data = old if data is None else data
         lineage = await self._lineage(memory_id, "UPDATE", data, old)
         self._spans.write("UPDATE", {**(before or {}), "id": memory_id, "memory": data},
                           _scope(before or {}), old, lineage)
@@ -310,7 +332,11 @@ class TracedAsyncMemory:
         return out
 
     async def delete_all(self, **kwargs: Any) -> Any:
-        before = _results(await self.inner.get_all(**kwargs))
+        try:
+            listed = await self.inner.get_all(**kwargs)
+        except (TypeError, ValueError):  # 2.x: get_all takes scope ids only as filters=
+            listed = await self.inner.get_all(filters=_scope(kwargs))
+        before = _results(listed)
         out = await self.inner.delete_all(**kwargs)
         scope = _scope(kwargs)
         for item in before:
