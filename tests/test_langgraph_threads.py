@@ -6,7 +6,8 @@ before the poison with LangGraph's own API. The agent's next turn on the thread 
 the poisoned text, and the old branch is still there, unchanged, for audit.
 
 Sync (InMemorySaver + InMemoryStore, `invoke`) and async (AsyncSqliteSaver +
-AsyncSqliteStore, `ainvoke`, async store nodes)."""
+AsyncSqliteStore, and AsyncPostgresSaver + AsyncPostgresStore on a throwaway cluster;
+`ainvoke`, async store nodes)."""
 
 from __future__ import annotations
 
@@ -199,14 +200,36 @@ def test_sync_next_turns_never_read_a_quarantined_text(tmp_path, capsys):
     assert "window" not in _texts(nxt.get_state(THREAD).values)
 
 
-def test_async_sqlite_thread_forked_with_aupdate_state(tmp_path, capsys):
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-    from langgraph.store.sqlite.aio import AsyncSqliteStore
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def async_backend(request, tmp_path) -> Any:
+    """A function opening (async store, async checkpointer) context managers: SQLite files,
+    or a schema of the throwaway PostgreSQL cluster."""
+    if request.param == "sqlite":
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+        from langgraph.store.sqlite.aio import AsyncSqliteStore
 
+        return lambda: (AsyncSqliteStore.from_conn_string(str(tmp_path / "store.db")),
+                        AsyncSqliteSaver.from_conn_string(str(tmp_path / "threads.db")))
+    import psycopg
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    from langgraph.store.postgres.aio import AsyncPostgresStore
+
+    url = request.getfixturevalue("postgres_url").replace("postgresql+psycopg://",
+                                                          "postgresql://")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DROP SCHEMA IF EXISTS threads_async CASCADE")
+        conn.execute("CREATE SCHEMA threads_async")
+    scoped = f"{url}?options=-csearch_path%3Dthreads_async"
+    return lambda: (AsyncPostgresStore.from_conn_string(scoped),
+                    AsyncPostgresSaver.from_conn_string(scoped))
+
+
+def test_async_thread_forked_with_aupdate_state(async_backend, tmp_path, capsys):
     async def scenario() -> None:
-        async with AsyncSqliteStore.from_conn_string(str(tmp_path / "store.db")) as inner, \
-                AsyncSqliteSaver.from_conn_string(str(tmp_path / "threads.db")) as saver:
+        open_store, open_saver = async_backend()
+        async with open_store as inner, open_saver as saver:
             await inner.setup()
+            await saver.setup()
             for key, text in STORE.items():
                 await inner.aput(NAMESPACE, key, {"text": text})
             provider, exporter, instrumentor = _tracing()
