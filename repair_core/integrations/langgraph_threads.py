@@ -18,6 +18,7 @@ repaired store; a new turn on the thread starts from the clean state.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,6 +127,9 @@ def _describe(m: Any) -> dict[str, str]:
     strings: list[str] = []
     _texts_in(m.content, strings)
     text = " ".join(strings)
+    if not text and getattr(m, "tool_calls", None):
+        text = "; ".join(f"call {c.get('name')}({json.dumps(c.get('args'), sort_keys=True)})"
+                         for c in m.tool_calls if isinstance(c, Mapping))
     return {"id": str(getattr(m, "id", "") or ""), "type": str(getattr(m, "type", "")),
             "text": text if len(text) <= 200 else text[:199] + "…"}
 
