@@ -179,6 +179,8 @@ def test_sync_thread_is_forked_before_the_poison_and_resumed_without_it(tmp_path
     assert POISON not in text and "window seat 31A" not in text
     assert "aisle seat 31C" in state["messages"][-1].content
     assert STORE["home"] in text and STORE["meal"] in text
+    # the resumed branch no longer holds the deleted record: nothing more to fork for it
+    assert plan_fork(graph, THREAD, [POISON]) is None
 
 
 def test_sync_next_turns_never_read_a_quarantined_text(tmp_path, capsys):

@@ -12,8 +12,7 @@ checkpoint is edited or deleted: the poisoned branch stays in the thread's histo
 Resuming the fork (`graph.invoke(None, config)`) re-runs the rest of that turn against the
 repaired store; a new turn on the thread starts from the clean state.
 
->>> fork = fork_thread(graph, {"configurable": {"thread_id": "t1"}},  # doctest: +SKIP
-...                    poisoned_texts(case))
+    fork = fork_thread(graph, {"configurable": {"thread_id": "t1"}}, poisoned_texts(case))
 """
 
 from __future__ import annotations
