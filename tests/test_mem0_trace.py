@@ -333,3 +333,22 @@ def test_only_the_text_an_update_replaced_comes_back(tmp_path: Path, capsys) -> 
     assert versions == {"Lin prefers aisle seats.": "keep",
                         "Lin prefers middle seats.": "restore"}
     assert plan.memory[seat] == "delete"
+
+
+def test_a_failing_call_is_an_error_span_and_still_raises(tmp_path: Path) -> None:
+    from opentelemetry.trace import StatusCode
+
+    tracer, exporter = _tracer()
+    raw = make_memory(tmp_path)
+    missing = "00000000-0000-0000-0000-000000000000"
+    try:
+        memory = traced_memory(raw, tracer=tracer)
+        with pytest.raises(Exception) as raised:
+            memory.update(missing, "Lin prefers window seats.")
+    finally:
+        _close(raw)
+    (span,) = exporter.get_finished_spans()
+    assert span.name == "update_memory"
+    assert span.status.status_code == StatusCode.ERROR
+    assert span.attributes["error.type"] == type(raised.value).__qualname__
+    assert span.attributes["gen_ai.memory.record.id"] == missing

@@ -33,14 +33,17 @@ dgrr's are added:
   table this write appended, and the row that wrote the text it replaced (read with
   `history(memory_id)` after the write; off with `history=False`).
 
-`dgrr import` reads these spans like any other GenAI memory spans (see docs/import.md).
+A call that raises is recorded as a span of its operation with `error.type` and an error
+status (and the record id, for `update` and `delete`), then re-raised. `dgrr import` reads
+these spans like any other GenAI memory spans (see docs/import.md).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 __all__ = ["traced_memory", "AGENT_ID", "RUN_ID", "HISTORY_ID", "HISTORY_PREVIOUS_ID"]
@@ -133,6 +136,21 @@ class _Spans:
                 ctx = self.trace.set_span_in_context(node)
         return self.tracer.start_as_current_span(name, context=ctx, attributes=attrs)
 
+    @contextmanager
+    def failing(self, op: str, scope: Mapping[str, Any], record_id: Any = None
+                ) -> Iterator[None]:
+        """Run a Mem0 call; when it raises, record a span with the error and re-raise."""
+        try:
+            yield
+        except Exception as exc:
+            attrs = {**self.base(op, scope), "error.type": type(exc).__qualname__}
+            if record_id is not None:
+                attrs["gen_ai.memory.record.id"] = str(record_id)
+            with self.span(op, attrs) as span:
+                span.set_status(self.trace.Status(self.trace.StatusCode.ERROR,
+                                                  str(exc)[:200]))
+            raise
+
     def base(self, op: str, scope: Mapping[str, Any]) -> dict[str, Any]:
         return {"gen_ai.operation.name": op, "gen_ai.provider.name": "mem0",
                 "gen_ai.memory.store.id": self.store_id, **_scope_attrs(scope)}
@@ -214,22 +232,26 @@ class TracedMemory:
         return _lineage(self.inner.history(memory_id), event, content, old)
 
     def search(self, query: str, **kwargs: Any) -> Any:
-        out = self.inner.search(query, **kwargs)
+        with self._spans.failing("search_memory", _scope(kwargs)):
+            out = self.inner.search(query, **kwargs)
         self._spans.read(query, _results(out), _scope(kwargs))
         return out
 
     def get(self, memory_id: str) -> Any:
-        out = self.inner.get(memory_id)
+        with self._spans.failing("search_memory", {}):
+            out = self.inner.get(memory_id)
         self._spans.read(str(memory_id), [out] if isinstance(out, Mapping) else [], {})
         return out
 
     def get_all(self, **kwargs: Any) -> Any:
-        out = self.inner.get_all(**kwargs)
+        with self._spans.failing("search_memory", _scope(kwargs)):
+            out = self.inner.get_all(**kwargs)
         self._spans.read("", _results(out), _scope(kwargs))
         return out
 
     def add(self, messages: Any, **kwargs: Any) -> Any:
-        out = self.inner.add(messages, **kwargs)
+        with self._spans.failing("create_memory", _scope(kwargs)):
+            out = self.inner.add(messages, **kwargs)
         scope = _scope(kwargs)
         for event, item, old in _add_events(out, kwargs.get("metadata")):
             self._spans.write(event, item, scope, old,
@@ -238,7 +260,8 @@ class TracedMemory:
 
     def update(self, memory_id: str, *args: Any, **kwargs: Any) -> Any:
         before = self.inner.get(memory_id)
-        out = self.inner.update(memory_id, *args, **kwargs)
+        with self._spans.failing("update_memory", _scope(before or {}), memory_id):
+            out = self.inner.update(memory_id, *args, **kwargs)
         data = _new_text(args, kwargs)
         if data is None:  # a metadata-only update (2.x): the text stays
             data = before.get("memory") if isinstance(before, Mapping) else None
@@ -250,7 +273,8 @@ class TracedMemory:
 
     def delete(self, memory_id: str) -> Any:
         before = self.inner.get(memory_id)
-        out = self.inner.delete(memory_id)
+        with self._spans.failing("delete_memory", _scope(before or {}), memory_id):
+            out = self.inner.delete(memory_id)
         old = before.get("memory") if isinstance(before, Mapping) else None
         self._spans.write("DELETE", {**(before or {}), "id": memory_id}, _scope(before or {}),
                           old, self._lineage(memory_id, "DELETE", None, old))
@@ -262,7 +286,8 @@ class TracedMemory:
         except (TypeError, ValueError):  # 2.x: get_all takes scope ids only as filters=
             listed = self.inner.get_all(filters=_scope(kwargs))
         before = _results(listed)
-        out = self.inner.delete_all(**kwargs)
+        with self._spans.failing("delete_memory", _scope(kwargs)):
+            out = self.inner.delete_all(**kwargs)
         scope = _scope(kwargs)
         for item in before:
             mid, old = str(item.get("id")), item.get("memory")
@@ -289,22 +314,26 @@ class TracedAsyncMemory:
         return _lineage(await self.inner.history(memory_id), event, content, old)
 
     async def search(self, query: str, **kwargs: Any) -> Any:
-        out = await self.inner.search(query, **kwargs)
+        with self._spans.failing("search_memory", _scope(kwargs)):
+            out = await self.inner.search(query, **kwargs)
         self._spans.read(query, _results(out), _scope(kwargs))
         return out
 
     async def get(self, memory_id: str) -> Any:
-        out = await self.inner.get(memory_id)
+        with self._spans.failing("search_memory", {}):
+            out = await self.inner.get(memory_id)
         self._spans.read(str(memory_id), [out] if isinstance(out, Mapping) else [], {})
         return out
 
     async def get_all(self, **kwargs: Any) -> Any:
-        out = await self.inner.get_all(**kwargs)
+        with self._spans.failing("search_memory", _scope(kwargs)):
+            out = await self.inner.get_all(**kwargs)
         self._spans.read("", _results(out), _scope(kwargs))
         return out
 
     async def add(self, messages: Any, **kwargs: Any) -> Any:
-        out = await self.inner.add(messages, **kwargs)
+        with self._spans.failing("create_memory", _scope(kwargs)):
+            out = await self.inner.add(messages, **kwargs)
         scope = _scope(kwargs)
         for event, item, old in _add_events(out, kwargs.get("metadata")):
             lineage = await self._lineage(str(item.get("id")), event, item.get("memory"), old)
@@ -313,7 +342,8 @@ class TracedAsyncMemory:
 
     async def update(self, memory_id: str, *args: Any, **kwargs: Any) -> Any:
         before = await self.inner.get(memory_id)
-        out = await self.inner.update(memory_id, *args, **kwargs)
+        with self._spans.failing("update_memory", _scope(before or {}), memory_id):
+            out = await self.inner.update(memory_id, *args, **kwargs)
         old = before.get("memory") if isinstance(before, Mapping) else None
         data = _new_text(args, kwargs)
         data = old if data is None else data
@@ -324,7 +354,8 @@ class TracedAsyncMemory:
 
     async def delete(self, memory_id: str) -> Any:
         before = await self.inner.get(memory_id)
-        out = await self.inner.delete(memory_id)
+        with self._spans.failing("delete_memory", _scope(before or {}), memory_id):
+            out = await self.inner.delete(memory_id)
         old = before.get("memory") if isinstance(before, Mapping) else None
         lineage = await self._lineage(memory_id, "DELETE", None, old)
         self._spans.write("DELETE", {**(before or {}), "id": memory_id}, _scope(before or {}),
@@ -337,7 +368,8 @@ class TracedAsyncMemory:
         except (TypeError, ValueError):  # 2.x: get_all takes scope ids only as filters=
             listed = await self.inner.get_all(filters=_scope(kwargs))
         before = _results(listed)
-        out = await self.inner.delete_all(**kwargs)
+        with self._spans.failing("delete_memory", _scope(kwargs)):
+            out = await self.inner.delete_all(**kwargs)
         scope = _scope(kwargs)
         for item in before:
             mid, old = str(item.get("id")), item.get("memory")
