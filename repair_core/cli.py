@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "fleet",
     "import_",
     "apply",
+    "fork_thread",
 )
 
 EXIT_OK = 0

@@ -41,8 +41,14 @@ ARGS = {"origin": "SFO", "destination": "NRT", "date": "next Friday", "cabin": "
 LEARNED = "Lin books window seats on long-haul flights."
 
 
-def build(store: Any) -> Any:
-    """The compiled graph (with `store` as its LangGraph store)."""
+def build(store: Any, *, checkpointer: Any = None, replies: list[Any] | None = None,
+          learns: dict[str, str] | None = None, use_async: bool = False) -> Any:
+    """The compiled graph (with `store` as its LangGraph store and `checkpointer`, if any,
+    keeping its threads); `replies` replace the model's script and `learns` (key -> text)
+    what `learn` writes; `use_async`: the store nodes are coroutines (`asearch`, `aput`),
+    for an async store and `ainvoke`."""
+    learns = {"habit": LEARNED, "cabin": "Lin flies economy, window seat."} \
+        if learns is None else learns
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage, SystemMessage
     from langchain_core.tools import tool
@@ -61,7 +67,7 @@ def build(store: Any) -> Any:
         """Search flights."""
         return json.dumps({"flight": "JL1", "seat": "31A" if seat == "window" else "31C"})
 
-    model = ScriptedModel(messages=iter([
+    model = ScriptedModel(messages=iter(replies if replies is not None else [
         AIMessage(content="", tool_calls=[{"name": "search_flights", "args": ARGS,
                                            "id": "call_1", "type": "tool_call"}]),
         AIMessage(content="Booked JL1 SFO to NRT next Friday, economy, window seat 31A, "
@@ -77,21 +83,31 @@ def build(store: Any) -> Any:
         return {"messages": [model.invoke(state["messages"])]}
 
     def learn(state: MessagesState, *, store: BaseStore) -> dict[str, Any]:
-        store.put(NAMESPACE, "habit", {"text": LEARNED})
-        store.put(NAMESPACE, "cabin", {"text": "Lin flies economy, window seat."})
+        for key, text in learns.items():
+            store.put(NAMESPACE, key, {"text": text})
+        return {}
+
+    async def arecall(state: MessagesState, *, store: BaseStore) -> dict[str, Any]:
+        hits = await store.asearch(NAMESPACE, query="travel preferences seat airport cabin meal")
+        notes = "\n".join(h.value["text"] for h in hits)
+        return {"messages": [SystemMessage(content=f"What you know about Lin:\n{notes}")]}
+
+    async def alearn(state: MessagesState, *, store: BaseStore) -> dict[str, Any]:
+        for key, text in learns.items():
+            await store.aput(NAMESPACE, key, {"text": text})
         return {}
 
     g = StateGraph(MessagesState)
-    g.add_node("recall", recall)
+    g.add_node("recall", arecall if use_async else recall)
     g.add_node("agent", agent)
     g.add_node("tools", ToolNode([search_flights]))
-    g.add_node("learn", learn)
+    g.add_node("learn", alearn if use_async else learn)
     g.add_edge(START, "recall")
     g.add_edge("recall", "agent")
     g.add_conditional_edges("agent", tools_condition, {"tools": "tools", END: "learn"})
     g.add_edge("tools", "agent")
     g.add_edge("learn", END)
-    return g.compile(store=store)
+    return g.compile(store=store, checkpointer=checkpointer)
 
 
 def run(outdir: str | Path, stem: str = "travel") -> tuple[Path, Any]:

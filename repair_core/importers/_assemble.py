@@ -122,6 +122,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     node_of_span: dict[str, str] = {}
     step_op: dict[str, Operation] = {}
     turn_id_of: dict[str, str] = {}
+    latest_version: dict[str, tuple[str, str]] = {}
     seq = 0
     if steps_ops and any(turn_of(op) == _DEFAULT_TURN for op in steps_ops):
         seq += 1
@@ -185,7 +186,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                     f"{op.write_op} memory {op.record_id}",
                     "target": [op.record_id],
                     "status": "failed" if op.span.status_error else "ok"}
-            _write_record(records, from_store, op, sid, seq, default_user)
+            _write_record(records, from_store, op, sid, seq, default_user, latest_version)
         step["deps"] = []
         node_of_span.setdefault(sid, step["id"])
         trajectory.append(step)
@@ -277,8 +278,10 @@ def _default_answers(trajectory: list[dict[str, Any]]) -> None:
 
 
 def _write_record(records: dict[str, dict[str, Any]], from_store: set[str], op: Operation,
-                  write: str, seq: int, user: str) -> None:
+                  write: str, seq: int, user: str,
+                  latest: dict[str, tuple[str, str]] | None = None) -> None:
     rid = str(op.record_id)
+    latest = {} if latest is None else latest  # record id -> (its latest version, the write)
     content = op.records[0].content if op.records else ""
     label = {"add": "produce", "update": "update", "delete": "delete"}[op.write_op or "add"]
     old = op.span.attributes.get(pv.OLD_CONTENT)
@@ -295,11 +298,19 @@ def _write_record(records: dict[str, dict[str, Any]], from_store: set[str], op: 
         elif content:
             rec["text"] = content
     if op.write_op == "update" and isinstance(old, str) and rid not in from_store:
-        # the text this update replaced (dgrr.memory.old_content): a superseded version
-        # retired by the write, restored should the write be undone (rule memory.restore)
+        # the text this update replaced (dgrr.memory.old_content): a superseded version,
+        # retired by the record's current text (as in a Mem0 history import), so that a
+        # fault diagnosed on the current text, or an affected write that produced it,
+        # restores it (rule memory.restore). Once a later update replaces that text, the
+        # version is retired by the write that replaced it instead: else diagnosing the
+        # current text would bring every earlier text back at once.
+        if rid in latest:
+            prev_id, prev_write = latest[rid]
+            records[prev_id]["deps"] = [{"id": prev_write, "label": "delete"}]
+        latest[rid] = (f"{rid}@{write}", write)
         records[f"{rid}@{write}"] = {"id": f"{rid}@{write}", "user_id": rec["user_id"],
                                      "text": old, "status": "superseded",
-                                     "deps": [{"id": write, "label": "delete"}],
+                                     "deps": [{"id": rid, "label": "delete"}],
                                      "version_of": rid}
     if op.write_op == "add" and rec.get("created_seq") is None:
         rec["created_seq"] = seq

@@ -2,7 +2,9 @@
 
 :func:`traced_store` wraps any LangGraph `BaseStore` (e.g. `InMemoryStore`). Every
 operation goes through the wrapped store's `batch` / `abatch` (LangGraph's `search`,
-`get`, `put`, `delete` and their async forms all do), and each is recorded as one span:
+`get`, `put`, `delete` go through `batch`; `asearch`, `aget`, `aput`, `adelete` through
+`abatch`, so an `AsyncSqliteStore` or `AsyncPostgresStore` is only called on its async
+path), and each is recorded as one span:
 
 | store call | span (`gen_ai.operation.name`) | attributes |
 |---|---|---|
@@ -128,7 +130,7 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
             with self._span("search_memory", attrs):
                 pass
 
-        def _write(self, op: Any, old: Any, run: Any) -> Any:
+        def _write_span(self, op: Any, old: Any) -> tuple[Any, str, str]:
             rid = record_id(op.namespace, op.key)
             kind = "delete" if op.value is None else ("add" if old is None else "update")
             name = {"add": "create_memory", "update": "update_memory",
@@ -140,23 +142,26 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
                 attrs["gen_ai.memory.content"] = record_text(op.value)
             if old is not None:
                 attrs[OLD_CONTENT] = record_text(old)
-            with self._span(name, attrs):
-                out = run()
+            return self._span(name, attrs), rid, kind
+
+        def _keep(self, op: Any, old: Any, rid: str, kind: str) -> None:
             if kind != "delete" or old is not None:
                 if old is not None and rid not in self.history:
                     # first seen already stored: keep the value it had as its first version
                     self.history[rid] = [RecordVersion(rid, "add", dict(old), "")]
                 self.history.setdefault(rid, []).append(RecordVersion(
                     rid, kind, None if op.value is None else dict(op.value), _now()))
-            return out
 
         # -- BaseStore -----------------------------------------------------------
         def batch(self, ops: Iterable[Any]) -> list[Any]:
             results: list[Any] = []
-            for op in ops:
+            for op in ops:  # one op at a time: spans stay in call order
                 if isinstance(op, PutOp):
                     old = self._current(op)
-                    results.append(self._write(op, old, lambda op=op: self.inner.batch([op])[0]))
+                    span, rid, kind = self._write_span(op, old)
+                    with span:
+                        results.append(self.inner.batch([op])[0])
+                    self._keep(op, old, rid, kind)
                     continue
                 result = self.inner.batch([op])[0]
                 if isinstance(op, (GetOp, SearchOp)):
@@ -165,8 +170,23 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
             return results
 
         async def abatch(self, ops: Iterable[Any]) -> list[Any]:
-            # one op at a time, through the sync path: spans stay in call order
-            return self.batch(ops)
+            # the wrapped store's own async path (an AsyncSqliteStore or AsyncPostgresStore
+            # refuses synchronous calls from the event loop)
+            results: list[Any] = []
+            for op in ops:
+                if isinstance(op, PutOp):
+                    got = (await self.inner.abatch([GetOp(op.namespace, op.key)]))[0]
+                    old = None if got is None else got.value
+                    span, rid, kind = self._write_span(op, old)
+                    with span:
+                        results.append((await self.inner.abatch([op]))[0])
+                    self._keep(op, old, rid, kind)
+                    continue
+                result = (await self.inner.abatch([op]))[0]
+                if isinstance(op, (GetOp, SearchOp)):
+                    self._read_span(op, result)
+                results.append(result)
+            return results
 
     return TracedStore()
 
