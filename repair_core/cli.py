@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "fleet",
     "import_",
     "apply",
+    "queue",
 )
 
 EXIT_OK = 0
