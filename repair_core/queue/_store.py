@@ -2,7 +2,7 @@
 user, PostgreSQL for a team) and the transitions a request goes through.
 
     pending ──claim──▶ claimed ──decide──▶ approved ──worker──▶ applied
-       ▲                  │                   │                   
+       ▲                  │                   │
        └────release───────┘                   └───────────────▶ failed
                           └──decide──▶ rejected
 
