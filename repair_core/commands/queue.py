@@ -57,19 +57,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     ls.set_defaults(func=run_list)
 
     sh = qs.add_parser("show", help="one request and its history")
-    sh.add_argument("id", type=positive_int)
+    sh.add_argument("id", type=positive_int, help="the request number")
     sh.add_argument("--json", action="store_true", help="print one JSON object")
     _db_arg(sh)
     sh.set_defaults(func=run_show)
 
     c = qs.add_parser("claim", help="claim a request (or the oldest pending one)")
-    c.add_argument("id", type=positive_int, nargs="?", default=None)
+    c.add_argument("id", type=positive_int, nargs="?", default=None,
+                   help="the request number (default: the oldest pending one)")
     c.add_argument("--reviewer", required=True, help="who claims it")
     _db_arg(c)
     c.set_defaults(func=run_claim)
 
     r = qs.add_parser("release", help="give a claimed request back to the queue")
-    r.add_argument("id", type=positive_int)
+    r.add_argument("id", type=positive_int, help="the request number")
     r.add_argument("--reviewer", required=True, help="who holds it")
     _db_arg(r)
     r.set_defaults(func=run_release)
@@ -77,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     d = qs.add_parser("decide", help="approve or reject a request you hold",
                       description="Plan the request's case, replay it when approving, and "
                                   "record the decision in the approvals log.")
-    d.add_argument("id", type=positive_int)
+    d.add_argument("id", type=positive_int, help="the request number")
     d.add_argument("--reviewer", required=True, help="who decides (must hold the claim)")
     d.add_argument("--decision", required=True, choices=("approve", "reject"))
     d.add_argument("--comment", default="", help="why (required for a rejection)")
