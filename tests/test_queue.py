@@ -165,3 +165,40 @@ def test_cli_submit_claim_decide_show(tmp_path, capsys):
     assert main(["queue", "submit", str(FIG1), "--by", "d", "--to", "mem0", "--db", db]) == 2
     assert "--to and --store go together" in capsys.readouterr().err
     assert len(ApprovalStore(db).history()) == 1
+
+
+def test_two_reviewers_when_the_rule_says_so_and_the_first_cannot_claim_again(queue):
+    from repair_core.queue import ReviewRule
+
+    assert queue.rule() == ReviewRule()
+    queue.set_rule(ReviewRule(over_ops=1), actor="admin")  # figure 1 deletes m3, quarantines m6
+    assert queue.rule().over_ops == 1
+    r = queue.submit(load_example(), ["m3"], diagnosed_by="d")
+    queue.claim(r.id, reviewer="ana")
+    first = review(queue, r.id, reviewer="ana", decision="approve")
+    assert (first.status, first.needed, [a["reviewer"] for a in first.approved_by]) == (
+        "pending", 2, ["ana"])
+    assert "approval 1 of 2" in queue.events(r.id)[-1].note
+    with pytest.raises(QueueError, match="ana already approved it"):
+        queue.claim(r.id, reviewer="ana")
+    assert queue.claim(reviewer="ana") is None  # passed over for ana
+    assert queue.claim(reviewer="bo").id == r.id
+    second = review(queue, r.id, reviewer="bo", decision="approve")
+    assert second.status == "approved"
+    assert [a["reviewer"] for a in second.approved_by] == ["ana", "bo"]
+    assert queue.result(r.id) is not None
+    # one reviewer suffices again once the rule allows it
+    queue.set_rule(ReviewRule(over_ops=10), actor="admin")
+    r2 = queue.submit(load_example(), ["m3"], diagnosed_by="d")
+    queue.claim(r2.id, reviewer="cy")
+    assert review(queue, r2.id, reviewer="cy", decision="approve").status == "approved"
+
+
+def test_irreversible_effects_need_two_reviewers_when_the_rule_says_so():
+    from repair_core.queue import ReviewRule
+
+    rule = ReviewRule(irreversible=True)
+    assert rule.needed(ops=0, irreversible=True) == 2
+    assert rule.needed(ops=100, irreversible=False) == 1
+    with pytest.raises(Exception, match="greater than or equal to 0"):
+        ReviewRule(over_ops=-1)

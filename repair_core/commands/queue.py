@@ -87,6 +87,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     _db_arg(d)
     d.set_defaults(func=run_decide)
 
+    ru = qs.add_parser("rule", help="show or set when two different reviewers must approve",
+                       description="The two-reviewer rule, stored in the database so every "
+                                   "server and CLI on it applies the same one.")
+    ru.add_argument("--over-ops", type=int, default=None, metavar="N",
+                    help="two reviewers when the repair asks for more than N store "
+                         "operations (a whole number >= 0)")
+    ru.add_argument("--irreversible", choices=("yes", "no"), default=None,
+                    help="two reviewers when the failed run had effects that cannot be undone")
+    ru.add_argument("--no-limit", action="store_true",
+                    help="drop the store-operation limit")
+    ru.add_argument("--by", default=None, help="who changes the rule (required to change it)")
+    _db_arg(ru)
+    ru.set_defaults(func=run_rule)
+
     w = sub.add_parser("worker", help="write approved repairs from the queue back to their "
                                       "stores",
                        description="Take approved requests one at a time, write each back "
@@ -226,6 +240,33 @@ def run_decide(args: argparse.Namespace) -> int:
     print(f"request #{r.id}: {r.status} by {printable(r.decided_by or '')}, "
           f"recorded as #{r.decision_id} in the approvals log"
           + (f" (head {head})" if head else ""))
+    return 0
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    from ..queue import ReviewRule
+
+    queue = _open(args)
+    try:
+        rule = queue.rule()
+        changes: dict[str, Any] = {}
+        if args.over_ops is not None:
+            if args.over_ops < 0:
+                raise DgrrError(f"--over-ops: expected a whole number >= 0, got {args.over_ops}")
+            changes["over_ops"] = args.over_ops
+        if args.no_limit:
+            changes["over_ops"] = None
+        if args.irreversible is not None:
+            changes["irreversible"] = args.irreversible == "yes"
+        if changes:
+            if not args.by or not args.by.strip():
+                raise DgrrError("--by: who changes the rule is required")
+            rule = queue.set_rule(ReviewRule(**{**rule.model_dump(), **changes}), actor=args.by)
+    finally:
+        queue.close()
+    limit = "no limit" if rule.over_ops is None else f"more than {rule.over_ops}"
+    print(f"two reviewers when: store operations {limit}; irreversible effects "
+          f"{'yes' if rule.irreversible else 'no'}")
     return 0
 
 

@@ -24,6 +24,8 @@ from ._store import (
     RepairRequest,
     RequestEvent,
     RequestStatus,
+    ReviewRule,
+    reviewer_label,
 )
 
 __all__ = [
@@ -35,6 +37,8 @@ __all__ = [
     "RepairRequest",
     "RequestEvent",
     "RequestStatus",
+    "ReviewRule",
+    "reviewer_label",
     "apply_next",
     "apply_request",
     "review",

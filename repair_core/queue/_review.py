@@ -23,7 +23,8 @@ __all__ = ["review", "apply_next", "apply_request"]
 
 def review(queue: RepairQueue, request_id: int, *, reviewer: str,
            decision: Literal["approve", "reject"], comment: str = "", plan: Any = None,
-           result: Any = None, model: str | None = None) -> RepairRequest:
+           result: Any = None, model: str | None = None,
+           hashes: tuple[str, str] | None = None) -> RepairRequest:
     """The holder `reviewer` approves or rejects request `request_id`.
 
     `plan` (a :class:`~repair_core.RepairPlan` of the request's case, possibly edited) and
@@ -46,16 +47,40 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
     elif plan.case.case_id != case.case_id:
         raise DgrrError(f"plan is for case {plan.case.case_id!r}, not the request's "
                         f"{case.case_id!r}")
-    if decision == "approve" and result is None:
+    replayed = decision == "approve" and result is None
+    if replayed:
         from ..model import REFERENCE_MODEL
         from ..replay import repair
 
         result = repair(case, plan, model=model or REFERENCE_MODEL)
+    needed = 1
+    if decision == "approve":
+        needed = queue.rule().needed(ops=_store_operations(current, case, plan, result),
+                                     irreversible=bool(_get(result, "needs_human")))
     record = record_decision(queue.approvals, plan, reviewer=who, decision=decision,
-                             comment=comment, result=result)
+                             comment=comment, result=result,
+                             hashes=None if replayed else hashes)
     data = result_data(result) if result is not None else None
     return queue.decide(request_id, reviewer=who, decision=decision, decision_id=record.id,
-                        result=data, note=comment)
+                        result=data, note=comment, needed=needed)
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+
+def _store_operations(request: RepairRequest, case: Any, plan: Any, result: Any) -> int:
+    """How many operations the repair asks of the store: those the write-back would
+    perform when there is a store target, else every record the plan does not keep."""
+    if request.store_target and result is not None:
+        from ..approvals import result_data
+        from ..integrations import store_ops
+
+        try:
+            return len(store_ops(case, result_data(result) or {}))
+        except DgrrError:
+            pass
+    return sum(1 for action in plan.memory.values() if action != "keep")
 
 
 def apply_request(queue: RepairQueue, request: RepairRequest, *, worker: str,

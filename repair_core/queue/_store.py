@@ -43,6 +43,8 @@ from ..approvals._store import ApprovalStore, _has_control
 
 __all__ = [
     "Objective",
+    "ReviewRule",
+    "reviewer_label",
     "RepairQueue",
     "RepairRequest",
     "RequestEvent",
@@ -59,6 +61,9 @@ STATUSES: tuple[RequestStatus, ...] = ("pending", "claimed", "approved", "reject
 TERMINAL: frozenset[str] = frozenset({"rejected", "applied", "failed"})
 """Statuses a request never leaves."""
 MAX_NAME = 200
+_CLAIM_WINDOW = 50
+"""Pending requests looked at per claim of "the next one" (those the reviewer already
+approved are passed over)."""
 
 
 class QueueError(DgrrError):
@@ -102,7 +107,12 @@ class RepairRequest(BaseModel):
     decided_by: str | None = None
     """The reviewer who approved or rejected it."""
     decision_id: int | None = None
-    """The decision's row in the approvals log."""
+    """The decision's row in the approvals log (the last one, when several were needed)."""
+    approved_by: list[dict[str, Any]] = Field(default_factory=list)
+    """Approvals so far: {"reviewer", "decision_id"} each, in order (a request that needs
+    two reviewers goes back to pending after the first)."""
+    needed: int = 1
+    """How many different reviewers must approve (see :class:`ReviewRule`)."""
     worker: str | None = None
     """The worker applying (or that applied) the approved repair."""
     applied_id: int | None = None
@@ -135,8 +145,55 @@ class RequestEvent(BaseModel):
     """Why, or what came of it."""
 
 
+class ReviewRule(BaseModel):
+    """When an approval needs two different reviewers (stored in the database, so every
+    dashboard server and CLI on it applies the same rule)."""
+
+    over_ops: int | None = Field(default=None, ge=0)
+    """Two reviewers when the repair asks for more than this many store operations (None:
+    no limit)."""
+    irreversible: bool = False
+    """Two reviewers when the failed run had effects the rollback cannot undo."""
+
+    def needed(self, *, ops: int, irreversible: bool) -> int:
+        """How many different reviewers a repair with `ops` store operations (and
+        `irreversible` effects or not) needs.
+
+        >>> ReviewRule(over_ops=3).needed(ops=4, irreversible=False)
+        2
+        >>> ReviewRule(irreversible=True).needed(ops=0, irreversible=False)
+        1
+        """
+        if (self.over_ops is not None and ops > self.over_ops) or (
+                self.irreversible and irreversible):
+            return 2
+        return 1
+
+
+def reviewer_label(*, issuer: str, subject: str, email: str) -> str:
+    """How a reviewer signed in through OpenID Connect is recorded: the provider's e-mail,
+    issuer and subject (the subject is what makes two reviewers different).
+
+    >>> reviewer_label(issuer="https://id.example", subject="42", email="ana@example.org")
+    'ana@example.org <oidc:https://id.example#42>'
+    """
+    if not subject:
+        raise DgrrError("sign-in: the identity provider gave no subject ('sub') claim")
+    label = f"{email or '(no e-mail)'} <oidc:{issuer}#{subject}>"
+    return label if len(label) <= MAX_NAME else f"{label[:MAX_NAME - 1]}…"
+
+
 class _Base(DeclarativeBase):
     pass
+
+
+class _SettingRow(_Base):
+    __tablename__ = "dgrr_queue_settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[dict[str, Any]] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_by: Mapped[str] = mapped_column(String(MAX_NAME))
 
 
 class _RequestRow(_Base):
@@ -162,6 +219,8 @@ class _RequestRow(_Base):
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     decided_by: Mapped[str | None] = mapped_column(String(MAX_NAME), nullable=True)
     decision_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    approved_by: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    needed: Mapped[int] = mapped_column(Integer, default=1)
     worker: Mapped[str | None] = mapped_column(String(MAX_NAME), nullable=True)
     worker_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     applied_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -334,15 +393,21 @@ class RepairQueue:
         who = _name("reviewer", reviewer)
         now = datetime.now(UTC)
         if request_id is not None:
+            current = self.get(request_id)
+            if any(a["reviewer"] == who for a in current.approved_by):
+                raise QueueError(f"request #{request_id}: {who} already approved it; it needs "
+                                 "a different reviewer")
             return self._move(request_id, actor=who, allowed=("pending",), to="claimed",
                               values={"claimed_by": who, "claimed_at": now})
 
         def take(conn: Connection) -> int | None:
-            query = (select(_RequestRow.id).where(_RequestRow.status == "pending")
-                     .order_by(_RequestRow.id).limit(1))
+            query = (select(_RequestRow.id, _RequestRow.approved_by)
+                     .where(_RequestRow.status == "pending").order_by(_RequestRow.id)
+                     .limit(_CLAIM_WINDOW))
             if self.engine.dialect.name == "postgresql":
                 query = query.with_for_update(skip_locked=True)
-            rid = conn.execute(query).scalar_one_or_none()
+            rid = next((r.id for r in conn.execute(query)
+                        if not any(a["reviewer"] == who for a in (r.approved_by or []))), None)
             if rid is None:
                 return None
             changed = conn.execute(update(_RequestRow).where(
@@ -366,20 +431,57 @@ class RepairQueue:
                                                          "claimed_at": None})
 
     def decide(self, request_id: int, *, reviewer: str, decision: Literal["approve", "reject"],
-               decision_id: int, result: Mapping[str, Any] | None = None, note: str = ""
-               ) -> RepairRequest:
+               decision_id: int, result: Mapping[str, Any] | None = None, note: str = "",
+               needed: int = 1) -> RepairRequest:
         """Record the holder's decision: `decision_id` is the decision's row in the
         approvals log (see :func:`repair_core.queue.review`), `result` the approved repair
-        result the worker writes back."""
+        result the worker writes back. An approval counts towards `needed` different
+        reviewers: until there are that many the request goes back to pending (and its
+        earlier approvers cannot claim it again); a rejection ends it at once."""
         who = _name("reviewer", reviewer)
         if decision not in ("approve", "reject"):
             raise DgrrError(f"decision: expected 'approve' or 'reject', got {decision!r}")
-        values: dict[str, Any] = {"decided_by": who, "decision_id": int(decision_id)}
-        if result is not None:
-            values["result_json"] = json.dumps(result, ensure_ascii=False)
-        return self._move(request_id, actor=who, allowed=("claimed",),
-                          to="approved" if decision == "approve" else "rejected",
-                          holder=who, note=note, values=values)
+        now = datetime.now(UTC)
+
+        def do(conn: Connection) -> str | None:
+            query = select(_RequestRow).where(_RequestRow.id == request_id,
+                                              _RequestRow.status == "claimed",
+                                              _RequestRow.claimed_by == who)
+            if self.engine.dialect.name == "postgresql":
+                query = query.with_for_update()
+            row = conn.execute(query).first()
+            if row is None:
+                return None
+            values: dict[str, Any] = {"decided_by": who, "decision_id": int(decision_id),
+                                      "updated_at": now}
+            if decision == "reject":
+                to, why = "rejected", note
+            else:
+                approvers = [*(row.approved_by or []),
+                             {"reviewer": who, "decision_id": int(decision_id)}]
+                need = max(int(row.needed or 1), needed)
+                distinct = len({a["reviewer"] for a in approvers})
+                values.update(approved_by=approvers, needed=need)
+                if distinct >= need:
+                    to, why = "approved", note
+                    if result is not None:
+                        values["result_json"] = json.dumps(result, ensure_ascii=False)
+                else:
+                    to = "pending"
+                    why = (f"approval {distinct} of {need}: needs another reviewer"
+                           + (f"; {note}" if note else ""))
+                    values.update(claimed_by=None, claimed_at=None)
+            conn.execute(update(_RequestRow).where(_RequestRow.id == request_id)
+                         .values(status=to, **values))
+            self._event(conn, request_id, who, "claimed", to, why, now)
+            return to
+
+        if self._write(do) is None:
+            current = self.get(request_id)
+            holder = f" by {current.claimed_by}" if current.status == "claimed" else ""
+            raise QueueError(f"request #{request_id}: is {current.status}{holder}; only the "
+                             "reviewer holding the claim decides")
+        return self.get(request_id)
 
     def take_approved(self, *, worker: str, lease: float = 600.0) -> RepairRequest | None:
         """The oldest approved request with a store target that no worker holds (or whose
@@ -432,7 +534,34 @@ class RepairQueue:
                              f"{current.worker}; {who} cannot finish it")
         return self.get(request_id)
 
+    def set_rule(self, rule: ReviewRule, *, actor: str) -> ReviewRule:
+        """Store the two-reviewer rule for every server on this database."""
+        who = _name("actor", actor)
+        data = rule.model_dump()
+
+        def do(conn: Connection) -> None:
+            now = datetime.now(UTC)
+            changed = conn.execute(update(_SettingRow).where(_SettingRow.key == "review_rule")
+                                   .values(value=data, updated_at=now, updated_by=who)
+                                   ).rowcount
+            if changed != 1:
+                conn.execute(insert(_SettingRow).values(key="review_rule", value=data,
+                                                        updated_at=now, updated_by=who))
+
+        self._write(do)
+        return self.rule()
+
     # -- reading ---------------------------------------------------------------------
+
+    def rule(self) -> ReviewRule:
+        """The two-reviewer rule in force (default: one reviewer suffices)."""
+        def read() -> Any:
+            with self.engine.connect() as conn:
+                return conn.execute(select(_SettingRow.value).where(
+                    _SettingRow.key == "review_rule")).scalar_one_or_none()
+
+        raw = self.approvals._guard(read)
+        return ReviewRule.model_validate(raw) if raw else ReviewRule()
 
     def find(self, request_id: int) -> RepairRequest | None:
         """Request `request_id`, or None."""
