@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from dgrr_dashboard.text import md
 from repair_core.queue import reviewer_label
 
 __all__ = ["Reviewer", "auth_configured", "reviewer_identity"]
@@ -60,7 +61,7 @@ def reviewer_identity() -> Reviewer:
         issuer = str(st.user.get("iss") or "")
         label = reviewer_label(issuer=issuer, subject=subject, email=email)
         with st.sidebar:
-            st.caption(f"Signed in as {email or subject}")
+            st.caption(f"Signed in as {md(email or subject)}")
             st.button("Sign out", on_click=st.logout, key="dgrr_w_logout")
         return Reviewer(name=label, authenticated=True, email=email or None,
                         subject=subject or None)
