@@ -24,6 +24,7 @@ PROBLEMS = "dgrr_problems"
 FAULT_EDITOR_VERSION = "dgrr_fault_editor_version"
 PLAN_EDITOR_VERSION = "dgrr_plan_editor_version"
 DB = "dgrr_db"
+REQUEST = "dgrr_queue_request"  # the queue request the reviewer holds (its case is loaded)
 PLAN_KEYS = "dgrr_plan_keys"  # id(plan) -> (plan, plan_key): a digest is computed once
 SELECTED = "dgrr_selected_node"  # the node the reviewer inspects (graph click, tree, picker)
 _HOOK = "_dgrr_on_change"

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.identity import auth_configured, reviewer_identity
 from dgrr_dashboard.text import code, file_stem, md
 from dgrr_dashboard.widgets import answer_columns, db_url, page_setup, require_plan, show_problems
 from repair_core import DgrrError
@@ -23,6 +24,7 @@ from repair_core.approvals import (
     repaired_trajectory,
 )
 from repair_core.approvals import db_url as resolve_db_url
+from repair_core.queue import RepairQueue, review
 
 page_setup("Approve")
 st.title("7 · Approve or reject")
@@ -102,8 +104,20 @@ if summary.warnings:
         acknowledged = acknowledged and ticked
 st.caption(f"inputs sha256 {code(inputs)} · outputs sha256 {code(outputs)}")
 
+# A queue request the reviewer claimed on the Inbox: the decision also moves the request.
+request_id = st.session_state.get(state.REQUEST)
+# Signed in (OIDC), or the name the Inbox claimed with: the same reviewer decides.
+signed_in = reviewer_identity() if auth_configured() or request_id is not None else None
+if request_id is not None:
+    st.info(f"This decision is on queue request #{request_id}: approving hands it to the "
+            "worker, which writes the repair back to the agent's store.")
 with st.form("dgrr_w_approve_form"):
-    reviewer = st.text_input("Reviewer", key="dgrr_w_reviewer")
+    if signed_in is not None:
+        st.markdown(f"Reviewer: {md(signed_in.email or signed_in.name)}"
+                    + (" (signed in)" if signed_in.authenticated else ""))
+        reviewer = signed_in.name
+    else:
+        reviewer = st.text_input("Reviewer", key="dgrr_w_reviewer")
     decision = st.radio("Decision", ["approve", "reject"], horizontal=True, key="dgrr_w_decision")
     comment = st.text_area("Comment (a rejection needs a reason)", key="dgrr_w_comment")
     submitted = st.form_submit_button("Record decision", type="primary")
@@ -113,8 +127,16 @@ if submitted:
                       + ([] if reviewer.strip() else ["reviewer: a reviewer name is required"]))
     else:
         try:
-            rec = record_decision(store, p, reviewer=reviewer, decision=decision,
-                                  comment=comment, result=res, hashes=(inputs, outputs))
+            if request_id is not None:
+                request = review(RepairQueue(store.url, approvals=store), request_id,
+                                 reviewer=reviewer, decision=decision, comment=comment,
+                                 plan=p, result=res, hashes=(inputs, outputs))
+                rec = store.find(id=request.decision_id, kind=None)[0]
+                st.session_state.pop(state.REQUEST, None)
+                st.success(f"Request #{request.id} is now {request.status}.")
+            else:
+                rec = record_decision(store, p, reviewer=reviewer, decision=decision,
+                                      comment=comment, result=res, hashes=(inputs, outputs))
         except DgrrError as exc:
             lines = str(exc).splitlines()
             show_problems("Not recorded", [x.strip().removeprefix("- ") for x in lines[1:]]

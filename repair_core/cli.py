@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "import_",
     "apply",
     "fork_thread",
+    "queue",
 )
 
 EXIT_OK = 0

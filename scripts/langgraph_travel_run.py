@@ -110,8 +110,10 @@ def build(store: Any, *, checkpointer: Any = None, replies: list[Any] | None = N
     return g.compile(store=store, checkpointer=checkpointer)
 
 
-def run(outdir: str | Path, stem: str = "travel") -> tuple[Path, Any]:
-    """Run the graph once; write `<stem>.otlp.json` and return it with the traced store."""
+def run(outdir: str | Path, stem: str = "travel", inner: Any = None) -> tuple[Path, Any]:
+    """Run the graph once; write `<stem>.otlp.json` and return it with the traced store.
+    `inner`: the LangGraph store to wrap (default: a new `InMemoryStore`); it is seeded
+    with the earlier sessions' records."""
     from google.protobuf.json_format import MessageToDict
     from langgraph.store.memory import InMemoryStore
     from openinference.instrumentation.langchain import LangChainInstrumentor
@@ -126,7 +128,7 @@ def run(outdir: str | Path, stem: str = "travel") -> tuple[Path, Any]:
     exporter = InMemorySpanExporter()
     provider = TracerProvider(resource=Resource.create({"service.name": "travel-agent"}))
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    inner = InMemoryStore()
+    inner = InMemoryStore() if inner is None else inner
     for key, text in STORE.items():  # what earlier sessions left in the store
         inner.put(NAMESPACE, key, {"text": text})
     store = traced_store(inner, store_id="lin-prefs", tracer=provider.get_tracer("travel"))

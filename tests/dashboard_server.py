@@ -76,12 +76,13 @@ def running_dashboard(tmp_path: Path, env: dict[str, str],
 
 
 def open_page(p: Any, base: str, external: list[str], *, width: int = 1500,
-              height: int = 1100) -> tuple[Any, Any]:
+              height: int = 1100, allow: tuple[str, ...] = ()) -> tuple[Any, Any]:
     """(browser, page) in Debian's Chromium from Playwright `p`: a request to anything but
     `base` (and data:, blob:, about:) is aborted and its URL appended to `external`.
     Requests a frame makes (srcdoc documents included) go through the same route; a
-    request listener also records what a route might miss."""
-    local = (base, "data:", "blob:", "about:")
+    request listener also records what a route might miss. `allow`: further URL prefixes
+    let through (a test's own loopback servers, e.g. an identity provider)."""
+    local = (base, *allow, "data:", "blob:", "about:")
     browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
     page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(60_000)

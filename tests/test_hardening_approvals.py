@@ -189,15 +189,23 @@ def test_a_read_only_database_is_one_line_without_sql(tmp_path, capsys):
 
 def test_postgres_without_a_driver_is_one_line(capsys):
     pytest.importorskip("sqlalchemy")
-    try:
-        import psycopg2  # noqa: F401
-        pytest.skip("psycopg2 is installed")
+    try:  # psycopg (3) comes with the postgres extra; pg8000 is a driver dgrr never installs
+        import pg8000  # noqa: F401
+        pytest.skip("pg8000 is installed")
     except ImportError:
         pass
-    code = main(["history", "--db", "postgresql://u:secret@127.0.0.1:1/x"])
+    code = main(["history", "--db", "postgresql+pg8000://u:secret@127.0.0.1:1/x"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "no database driver" in err and "secret" not in err and "Traceback" not in err
+
+
+def test_postgres_that_refuses_is_one_line_without_the_password(capsys):
+    pytest.importorskip("psycopg", reason="needs the postgres extra")
+    code = main(["history", "--db", "postgresql+psycopg://u:secret@127.0.0.1:1/x"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "connection failed" in err and "secret" not in err and "Traceback" not in err
 
 
 def _stress_writer(db: str, n: int, who: int) -> None:

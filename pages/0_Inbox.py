@@ -1,0 +1,118 @@
+"""Inbox: repair requests from live agents. Filter, claim one (one reviewer at a time), work
+it through Graph → Plan → Replay → Compare → Approve, and come back here."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dgrr_dashboard import state
+from dgrr_dashboard.identity import reviewer_identity
+from dgrr_dashboard.text import code, md
+from dgrr_dashboard.widgets import db_url, page_setup, show_problems
+from repair_core import DgrrError
+from repair_core.approvals import db_url as resolve_db_url
+from repair_core.queue import RepairQueue
+
+page_setup("Inbox")
+st.title("0 · Inbox")
+st.caption("Repair requests submitted by agents and detectors (`repair_core.queue.submit`, "
+           "`dgrr queue submit`). Claim one to review it; nobody else can claim it while you "
+           "hold it. Approved repairs are written back by `dgrr worker`.")
+
+who = reviewer_identity()
+
+with st.expander("Queue database"):
+    url_in = st.text_input("Database URL or SQLite file", key="dgrr_w_inbox_db",
+                           value=st.session_state.get(state.DB) or "",
+                           placeholder=resolve_db_url(None),
+                           help="The approvals database the queue lives in (the same one the "
+                                "Approve page writes to).")
+    st.session_state[state.DB] = url_in.strip() or None
+    st.caption(f"Reading {code(resolve_db_url(db_url()))}.")
+
+
+@st.cache_resource(show_spinner=False)
+def _queue(url: str) -> RepairQueue:
+    return RepairQueue(url)
+
+
+try:
+    queue = _queue(resolve_db_url(db_url()))
+except DgrrError as exc:
+    show_problems("Cannot open the queue", [str(exc)])
+    st.stop()
+
+active = st.session_state.get(state.REQUEST)
+if active is not None:
+    current = queue.find(active)
+    if current is None or current.status != "claimed" or current.claimed_by != who.name:
+        st.session_state.pop(state.REQUEST, None)
+        active = None
+    else:
+        st.info(f"You hold request #{current.id} (case {code(current.case_id)}): it is the "
+                "working case. Review it on Graph, Plan, Replay and Compare, then record "
+                "your decision on **Approve**.")
+        g1, g2 = st.columns(2)
+        g1.page_link("pages/3_Graph.py", label="Go to Graph", icon="🕸️")
+        if g2.button("Release it back to the queue", key="dgrr_w_inbox_release"):
+            try:
+                queue.release(current.id, reviewer=who.name)
+            except DgrrError as exc:
+                show_problems("Not released", [str(exc)])
+            else:
+                st.session_state.pop(state.REQUEST, None)
+                st.rerun()
+
+st.subheader("Requests")
+f1, f2, f3, f4, f5 = st.columns(5)
+statuses = f1.multiselect("Status", ["pending", "claimed", "approved", "rejected", "applied",
+                                     "failed"], default=["pending", "claimed"],
+                          key="dgrr_w_inbox_status")
+agent = f2.text_input("Agent", key="dgrr_w_inbox_agent")
+user = f3.text_input("User", key="dgrr_w_inbox_user")
+kind = f4.selectbox("Fault kind", ["any", "memory_record", "tool_observation", "memory_read",
+                                   "user_turn", "document"], key="dgrr_w_inbox_kind")
+age = f5.number_input("Older than (minutes)", min_value=0, value=0, step=5,
+                      key="dgrr_w_inbox_age")
+try:
+    rows = queue.requests(status=statuses or None, agent=agent.strip() or None,
+                          user_id=user.strip() or None,
+                          fault_kind=None if kind == "any" else kind,
+                          older_than=age * 60 if age else None, limit=2000)
+except DgrrError as exc:
+    show_problems("Cannot read the queue", [str(exc)])
+    st.stop()
+
+if not rows:
+    st.caption("No request matches.")
+else:
+    st.dataframe(pd.DataFrame([{
+        "#": r.id, "status": r.status, "case": r.case_id, "agent": r.agent, "user": r.user_id,
+        "faults": ", ".join(f"{f} ({k})" for f, k in zip(r.faults, r.fault_kinds, strict=True)),
+        "diagnosed by": r.diagnosed_by, "objective": r.objective,
+        "submitted (UTC)": f"{r.created_at:%Y-%m-%d %H:%M:%S}",
+        "reviewer": r.claimed_by or "", "write back": (r.store_target or {}).get("to", "")}
+        for r in rows]), hide_index=True, width="stretch", key="dgrr_w_inbox_table")
+
+pending = [r.id for r in rows if r.status == "pending"]
+c1, c2 = st.columns([2, 1])
+pick = c1.selectbox("Claim request", ["the oldest pending"] + [f"#{i}" for i in pending],
+                    key="dgrr_w_inbox_pick", disabled=active is not None,
+                    help="Release the request you hold before claiming another.")
+if c2.button("Claim", type="primary", key="dgrr_w_inbox_claim", disabled=active is not None):
+    try:
+        wanted = None if pick == "the oldest pending" else int(pick.removeprefix("#"))
+        got = queue.claim(wanted, reviewer=who.name)
+    except DgrrError as exc:
+        show_problems("Not claimed", [str(exc)])
+    else:
+        if got is None:
+            st.warning("Nothing is pending.")
+        else:
+            state.set_case(queue.case(got.id), f"queue request #{got.id}")
+            st.session_state[state.REQUEST] = got.id
+            st.rerun()
+
+if active is None and rows:
+    st.caption(f"Claiming as {md(who.name)}.")

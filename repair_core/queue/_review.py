@@ -1,0 +1,141 @@
+"""A reviewer's decision on a queued request, and a worker's write-back of approved ones.
+
+`review` is what the CLI and the dashboard's Inbox both call: the request's case is planned
+(with the reviewer's plan, if edited), replayed when approving without a result in hand,
+the decision appended to the hash-chained approvals log, and the request moved — all by
+the reviewer holding the claim. `apply_next` is one step of `dgrr worker`: the oldest
+approved request with a store target is written back through the same adapters `dgrr
+apply` uses, its outcome recorded in the log and on the request; a store's refusal makes
+the request `failed` and is never retried.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Literal
+
+from .._errors import DgrrError
+from ._store import QueueError, RepairQueue, RepairRequest
+
+__all__ = ["review", "apply_next", "apply_request"]
+
+
+def review(queue: RepairQueue, request_id: int, *, reviewer: str,
+           decision: Literal["approve", "reject"], comment: str = "", plan: Any = None,
+           result: Any = None, model: str | None = None,
+           hashes: tuple[str, str] | None = None) -> RepairRequest:
+    """The holder `reviewer` approves or rejects request `request_id`.
+
+    `plan` (a :class:`~repair_core.RepairPlan` of the request's case, possibly edited) and
+    `result` (its replay) are what the reviewer saw; without them the case is planned, and
+    for an approval replayed with `model` (default: the offline reference model), so that
+    what is approved is exactly what the worker will write back.
+    """
+    from .._plan import plan_case
+    from ..approvals import record_decision, result_data
+
+    current = queue.get(request_id)
+    who = reviewer.strip()
+    if current.status != "claimed" or current.claimed_by != who:
+        holder = f" by {current.claimed_by}" if current.status == "claimed" else ""
+        raise QueueError(f"request #{request_id}: is {current.status}{holder}; claim it "
+                         "before deciding")
+    case = queue.case(request_id)
+    if plan is None:
+        plan = plan_case(case)
+    elif plan.case.case_id != case.case_id:
+        raise DgrrError(f"plan is for case {plan.case.case_id!r}, not the request's "
+                        f"{case.case_id!r}")
+    replayed = decision == "approve" and result is None
+    if replayed:
+        from ..model import REFERENCE_MODEL
+        from ..replay import repair
+
+        result = repair(case, plan, model=model or REFERENCE_MODEL)
+    needed = 1
+    if decision == "approve":
+        needed = queue.rule().needed(ops=_store_operations(current, case, plan, result),
+                                     irreversible=bool(_get(result, "needs_human")))
+    record = record_decision(queue.approvals, plan, reviewer=who, decision=decision,
+                             comment=comment, result=result,
+                             hashes=None if replayed else hashes)
+    data = result_data(result) if result is not None else None
+    return queue.decide(request_id, reviewer=who, decision=decision, decision_id=record.id,
+                        result=data, note=comment, needed=needed)
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+
+def _store_operations(request: RepairRequest, case: Any, plan: Any, result: Any) -> int:
+    """How many operations the repair asks of the store: those the write-back would
+    perform when there is a store target, else every record the plan does not keep."""
+    if request.store_target and result is not None:
+        from ..approvals import result_data
+        from ..integrations import store_ops
+
+        try:
+            return len(store_ops(case, result_data(result) or {}))
+        except DgrrError:
+            pass
+    return sum(1 for action in plan.memory.values() if action != "keep")
+
+
+def apply_request(queue: RepairQueue, request: RepairRequest, *, worker: str,
+                  open_store: Callable[[dict[str, str]], Any] | None = None
+                  ) -> RepairRequest:
+    """Write approved `request` (held by `worker`) back to its store target, record the
+    `applied` event next to its approval, and finish it (failed with the store's refusal:
+    a refused write-back is not retried)."""
+    from ..integrations import store_ops
+
+    target = request.store_target or {}
+    result = queue.result(request.id)
+    try:
+        if result is None or request.decision_id is None:
+            raise DgrrError("the approval carries no repair result to apply")
+        case = queue.case(request.id)
+        ops = store_ops(case, result)
+        done = _write_back(target, ops, case, open_store)
+        event = queue.approvals.record_applied(
+            request.decision_id, reviewer=worker,
+            target=f"{target.get('to')}:{target.get('store')}",
+            comment=json.dumps(done, ensure_ascii=False))
+    except DgrrError as exc:
+        return queue.finish(request.id, worker=worker, error=str(exc))
+    return queue.finish(request.id, worker=worker, applied_id=event.id)
+
+
+def apply_next(queue: RepairQueue, *, worker: str,
+               open_store: Callable[[dict[str, str]], Any] | None = None
+               ) -> RepairRequest | None:
+    """Apply the oldest approved request no worker holds; None when there is none."""
+    request = queue.take_approved(worker=worker)
+    if request is None:
+        return None
+    return apply_request(queue, request, worker=worker, open_store=open_store)
+
+
+def _write_back(target: dict[str, str], ops: Any, case: Any,
+                open_store: Callable[[dict[str, str]], Any] | None) -> list[dict[str, Any]]:
+    """Perform `ops` on the target store (checked against the trace first, as `dgrr apply`
+    does); what was done, one dict per operation."""
+    from ..commands.apply import _factory, _open_mem0
+
+    kind, spec = target.get("to"), target.get("store", "")
+    if kind == "langgraph":
+        from ..integrations.langgraph import apply_langgraph
+
+        store = open_store(target) if open_store else _factory(spec, "a LangGraph BaseStore")
+        return list(apply_langgraph(store, ops, case_id=case.case_id))
+    if kind == "mem0":
+        from ..integrations.mem0 import apply_mem0, close_mem0
+
+        memory = open_store(target) if open_store else _open_mem0(spec)
+        try:
+            return list(apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id))
+        finally:
+            close_mem0(memory)
+    raise DgrrError(f"store_target: unknown store kind {kind!r}")
