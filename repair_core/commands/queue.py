@@ -9,6 +9,8 @@ import os
 import socket
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .._errors import DgrrError
@@ -117,10 +119,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     w.set_defaults(func=run_worker)
 
 
-def _open(args: argparse.Namespace) -> Any:
+@contextmanager
+def _open(args: argparse.Namespace) -> Iterator[Any]:
+    """The queue at --db, closed when the command is done with it."""
     from ..queue import RepairQueue
 
-    return RepairQueue(args.db)
+    queue = RepairQueue(args.db)
+    try:
+        yield queue
+    finally:
+        queue.close()
 
 
 def _line(r: Any) -> str:
@@ -137,26 +145,20 @@ def run_submit(args: argparse.Namespace) -> int:
     faults = list(case.faults)
     if not faults:
         raise DgrrError("no diagnosed faults: give --faults IDS or a case with faults")
-    queue = _open(args)
-    try:
+    with _open(args) as queue:
         target = {"to": args.to, "store": args.store} if args.to else None
         r = queue.submit(case, faults, diagnosed_by=args.diagnosed_by, agent=args.agent,
                          objective=args.objective, store_target=target,
                          source=os.path.basename(args.case))
-    finally:
-        queue.close()
     print(f"submitted request #{r.id}: case '{printable(r.case_id)}', "
           f"faults {', '.join(printable(f) for f in r.faults)} ({r.status})")
     return 0
 
 
 def run_list(args: argparse.Namespace) -> int:
-    queue = _open(args)
-    try:
+    with _open(args) as queue:
         rows = queue.requests(status=args.status, agent=args.agent, user_id=args.user,
                               fault_kind=args.fault_kind)
-    finally:
-        queue.close()
     if args.json:
         for r in rows:
             sys.stdout.write(json.dumps(r.model_dump(mode="json"), ensure_ascii=True) + "\n")
@@ -172,12 +174,9 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    queue = _open(args)
-    try:
+    with _open(args) as queue:
         r = queue.get(args.id)
         events = queue.events(args.id)
-    finally:
-        queue.close()
     if args.json:
         data = {**r.model_dump(mode="json"),
                 "events": [e.model_dump(mode="json") for e in events]}
@@ -204,11 +203,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_claim(args: argparse.Namespace) -> int:
-    queue = _open(args)
-    try:
+    with _open(args) as queue:
         r = queue.claim(args.id, reviewer=args.reviewer)
-    finally:
-        queue.close()
     if r is None:
         print("nothing pending")
         return 1
@@ -218,11 +214,8 @@ def run_claim(args: argparse.Namespace) -> int:
 
 
 def run_release(args: argparse.Namespace) -> int:
-    queue = _open(args)
-    try:
+    with _open(args) as queue:
         r = queue.release(args.id, reviewer=args.reviewer)
-    finally:
-        queue.close()
     print(f"released request #{r.id}: {r.status}")
     return 0
 
@@ -230,13 +223,10 @@ def run_release(args: argparse.Namespace) -> int:
 def run_decide(args: argparse.Namespace) -> int:
     from ..queue import review
 
-    queue = _open(args)
-    try:
+    with _open(args) as queue:
         r = review(queue, args.id, reviewer=args.reviewer, decision=args.decision,
                    comment=args.comment, model=args.model)
         head = queue.approvals.verify().head
-    finally:
-        queue.close()
     print(f"request #{r.id}: {r.status} by {printable(r.decided_by or '')}, "
           f"recorded as #{r.decision_id} in the approvals log"
           + (f" (head {head})" if head else ""))
@@ -246,8 +236,7 @@ def run_decide(args: argparse.Namespace) -> int:
 def run_rule(args: argparse.Namespace) -> int:
     from ..queue import ReviewRule
 
-    queue = _open(args)
-    try:
+    with _open(args) as queue:
         rule = queue.rule()
         changes: dict[str, Any] = {}
         if args.over_ops is not None:
@@ -262,8 +251,6 @@ def run_rule(args: argparse.Namespace) -> int:
             if not args.by or not args.by.strip():
                 raise DgrrError("--by: who changes the rule is required")
             rule = queue.set_rule(ReviewRule(**{**rule.model_dump(), **changes}), actor=args.by)
-    finally:
-        queue.close()
     limit = "no limit" if rule.over_ops is None else f"more than {rule.over_ops}"
     print(f"two reviewers when: store operations {limit}; irreversible effects "
           f"{'yes' if rule.irreversible else 'no'}")
@@ -274,9 +261,8 @@ def run_worker(args: argparse.Namespace) -> int:
     from ..queue import apply_next
 
     name = args.name or f"worker@{socket.gethostname()}:{os.getpid()}"
-    queue = _open(args)
     failed = 0
-    try:
+    with _open(args) as queue:
         while True:
             r = apply_next(queue, worker=name)
             if r is None:
@@ -289,6 +275,4 @@ def run_worker(args: argparse.Namespace) -> int:
             else:
                 failed += 1
                 print(f"request #{r.id}: failed: {printable(r.error or '')}", flush=True)
-    finally:
-        queue.close()
     return 1 if failed else 0
