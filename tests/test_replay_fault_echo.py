@@ -31,11 +31,10 @@ def _hostile(extra: str, stages: set[str]) -> Callable[[float], Callable]:
             if "records" in out and "memory_write" in stages:
                 for r in out["records"]:
                     r["text"] = f"{r['text']} {extra}"
-            elif "key" in out and "claim" in stages:
-                out["text"] = f"{out['text']} {extra}"
-            elif "text" in out and "tool" not in out and "key" not in out \
-                    and "answer" in stages:
-                out["text"] = f"{out['text']} {extra}"
+            elif "text" in out and "tool" not in out:
+                stage = "claim" if "key" in out else "answer"
+                if stage in stages:
+                    out["text"] = f"{out['text']} {extra}"
             return json.dumps(out)
         return reply
     return factory
