@@ -370,3 +370,17 @@ def test_a_tampered_database_gives_one_line_not_a_traceback(tmp_path, capsys, mo
     with pytest.raises(DgrrError):
         ApprovalStore(db).history()
     assert honoured_approval(ApprovalStore(db), "c1", _all).record is None
+
+
+def test_an_unsigned_applied_event_is_reported_not_fatal(keyed, capsys):
+    store = _fill(keyed["db"], 1)
+    approval = store.history()[0]
+    event = store.record_applied(approval.id, reviewer="ops-without-key", target="mem0:x")
+    assert event.signature is None
+    check = store.verify(TrustFile.load())
+    assert check.ok and check.unsigned_applied == 1
+    assert main(["history", "--db", keyed["db"], "--verify"]) == 0
+    assert "1 applied event(s) unsigned" in capsys.readouterr().out
+    # an applied event signed by the applier's key must verify like any row
+    signed = store.record_applied(approval.id, reviewer="bob", target="mem0:x")
+    assert signed.signature and store.verify(TrustFile.load()).ok

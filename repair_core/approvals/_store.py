@@ -146,6 +146,10 @@ class ChainCheck(BaseModel):
     """Every row's signature was checked against a trust file."""
     checkpoint: bool = False
     """The log was compared with a signed checkpoint (and contains it)."""
+    unsigned_applied: int = 0
+    """`applied` events recorded without a signature (the applier had no key). They
+    authorise nothing, so they do not fail verification. They are counted here, and
+    they stay protected by the chain and the checkpoints."""
 
 
 class _Base(DeclarativeBase):
@@ -558,6 +562,7 @@ class ApprovalStore:
             prev = GENESIS_HASH
             n = 0
             last_id = None
+            unsigned_applied = 0
             at_checkpoint: str | None = None
             with self.engine.connect() as conn:
                 result = conn.execute(_raw_select().order_by(_ApprovalRow.id))
@@ -583,7 +588,11 @@ class ApprovalStore:
                         return ChainCheck(ok=False, rows=n, first_broken=rid,
                                           reason="its content does not match its hash (the "
                                                  "row was changed)")
-                    if trust is not None:
+                    unsigned_event = (fields["kind"] == "applied" and not data.get("key_id")
+                                      and not data.get("signature"))
+                    if trust is not None and unsigned_event:
+                        unsigned_applied += 1
+                    elif trust is not None:
                         problem = trust.check(str(fields["reviewer"]), data.get("key_id"),
                                               row_message(data["row_hash"]),
                                               data.get("signature"))
@@ -608,7 +617,8 @@ class ApprovalStore:
                         f"checkpoint of {against.created_at} recorded {against.head}: the "
                         "log was rewritten or replaced since the checkpoint"))
             return ChainCheck(ok=True, rows=n, head=prev if n else None, last_id=last_id,
-                              signed=trust is not None, checkpoint=against is not None)
+                              signed=trust is not None, checkpoint=against is not None,
+                              unsigned_applied=unsigned_applied)
 
         return self._guard(check)
 

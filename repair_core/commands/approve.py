@@ -139,6 +139,9 @@ def run_history(args: argparse.Namespace) -> int:
                    "chain only: no trust file, signatures not checked")
             out.write(f"approvals log intact: {check.rows} rows"
                       + (f", head {check.head}" if check.head else "") + f" ({how})\n")
+            if check.unsigned_applied:
+                out.write(f"note: {check.unsigned_applied} applied event(s) unsigned (the "
+                          "applier had no key); they authorise nothing\n")
             if against is not None:
                 out.write(f"contains the checkpoint of {against.created_at} by "
                           f"{printable(against.reviewer)} ({against.rows} rows, head "
