@@ -384,3 +384,12 @@ def test_an_unsigned_applied_event_is_reported_not_fatal(keyed, capsys):
     # an applied event signed by the applier's key must verify like any row
     signed = store.record_applied(approval.id, reviewer="bob", target="mem0:x")
     assert signed.signature and store.verify(TrustFile.load()).ok
+
+
+def test_a_checkpoint_may_not_overwrite_the_database_or_the_trust_file(keyed, capsys):
+    _fill(keyed["db"], 2)
+    before = Path(keyed["db"]).read_bytes()
+    for target in (keyed["db"], str(keyed["tmp"] / "trust.json")):
+        code = main(["history", "--db", keyed["db"], "--checkpoint", target, "--reviewer", "ana"])
+        assert code == 2 and "is also an input" in capsys.readouterr().err
+    assert Path(keyed["db"]).read_bytes() == before

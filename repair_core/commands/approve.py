@@ -175,13 +175,14 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def _write_checkpoint(store: object, args: argparse.Namespace) -> int:
-    from .._io import check_output_file
+    from .._io import check_not_input, check_output_file
     from ..approvals import (
         ApprovalStore,
         TrustFile,
         key_dir,
         load_signer,
         make_checkpoint,
+        trust_path,
         write_checkpoint,
     )
 
@@ -189,6 +190,9 @@ def _write_checkpoint(store: object, args: argparse.Namespace) -> int:
     if not args.reviewer:
         raise DgrrError("--checkpoint: --reviewer (who signs it) is required")
     check_output_file(args.checkpoint, "--checkpoint")
+    db_file = store.url.removeprefix("sqlite:///").split("?", 1)[0]
+    check_not_input(args.checkpoint, [db_file if store.url.startswith("sqlite:///") else None,
+                                      trust_path(args.trust)], "--checkpoint")
     signer = load_signer(args.reviewer, args.keys)
     if signer is None:
         raise DgrrError(f"--reviewer: no private key for {printable(args.reviewer)!r} in "
