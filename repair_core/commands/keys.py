@@ -111,6 +111,9 @@ def run_list(args: argparse.Namespace) -> int:
     out.write(f"private keys here ({folder}):\n")
     if folder.is_dir():
         for path in sorted(folder.glob("*.key.json")):
+            if path.is_symlink() or not path.is_file():  # a FIFO here must not hang `list`
+                out.write(f"  (not a regular file: {path.name})\n")
+                continue
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
                 who, kid = str(data["reviewer"]), str(data["key_id"])
