@@ -153,7 +153,11 @@ else:
     where = f"row #{chain.first_broken}" if chain.first_broken is not None else "its triggers"
     st.error(f"Approvals log BROKEN at {where}: {chain.reason}", icon="⚠️")
 scope = st.radio("Show", ["this case", "all cases"], horizontal=True, key="dgrr_w_hist_scope")
-rows = store.history(case_id=p.case.case_id if scope == "this case" else None, limit=500)
+try:
+    rows = store.history(case_id=p.case.case_id if scope == "this case" else None, limit=500)
+except DgrrError as exc:  # a row changed outside dgrr (issue 21): one line, no traceback
+    show_problems("Cannot list the approvals", [str(exc)])
+    rows = []
 if not rows:
     st.caption("No decisions recorded yet.")
 else:

@@ -306,14 +306,53 @@ def _fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
+def check_not_input(out: str | Path, inputs: Collection[str | Path | None],
+                    flag: str = "--out") -> None:
+    """Refuse an output path that names one of the command's inputs (the same file, by
+    any path or link): writing it would replace what was read."""
+    target = Path(out)
+    for given in inputs:
+        if given is None or str(given) == "":
+            continue
+        src = Path(given)
+        try:
+            same = target.exists() and src.exists() and os.path.samefile(target, src)
+        except OSError:
+            same = False
+        if same or os.path.abspath(target) == os.path.abspath(src):
+            raise OutputError(f"{flag}: '{target}' is also an input ('{src}'); writing it "
+                              "would replace what was read: give another path")
+
+
+def _read_regular(p: Path) -> bytes:
+    """The bytes of a regular file; a FIFO, device or socket is refused before any read
+    (opened non-blocking, so a FIFO without a writer cannot hang the open)."""
+    fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as fh:
+        mode = os.fstat(fh.fileno()).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, "Is a directory", str(p))
+        if not stat.S_ISREG(mode):
+            raise _NotRegular(_describe_mode(mode))
+        return fh.read()
+
+
+class _NotRegular(OSError):
+    pass
+
+
 def read_input(path: str | Path, what: str = "case file") -> bytes:
     """The bytes of an input file; :class:`CaseError` naming the file when it is missing,
-    a folder or unreadable (one message for every reader of cases and traces)."""
+    a folder, not a regular file (FIFO, device: refused before reading) or unreadable (one
+    message for every reader of cases and traces)."""
     from ._errors import CaseError
 
     p = Path(path)
     try:
-        return p.read_bytes()
+        return _read_regular(p)
+    except _NotRegular as exc:
+        raise CaseError([f"'{p}' is {exc.args[0]}, not a regular file: refused before "
+                         f"reading (give a {what})"], source=str(p)) from None
     except FileNotFoundError:
         raise CaseError([f"file not found: '{p}'"], source=str(p)) from None
     except IsADirectoryError:

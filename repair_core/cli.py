@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "plan",
     "graph",
     "approve",
+    "keys",
     "synth",
     "repair",
     "serve_model",

@@ -1,6 +1,8 @@
 """Reviewer approvals: an append-only store (SQLAlchemy, SQLite by default) and what a
 reviewer signs — hashes of inputs and outputs, exports and a Markdown report."""
 
+from ._checkpoint import Checkpoint, make_checkpoint, read_checkpoint, write_checkpoint
+from ._keys import Signer, TrustFile, generate_key, key_dir, load_signer, trust_path
 from ._review import (
     ApprovalSummary,
     DuplicateApprovalError,
@@ -16,6 +18,7 @@ from ._review import (
     result_data,
     result_problems,
 )
+from ._rules import ApprovalStanding, honoured_approval
 from ._store import (
     DEFAULT_DB,
     AppendOnlyError,
@@ -27,6 +30,18 @@ from ._store import (
 )
 
 __all__ = [
+    "ApprovalStanding",
+    "Checkpoint",
+    "Signer",
+    "TrustFile",
+    "generate_key",
+    "honoured_approval",
+    "key_dir",
+    "load_signer",
+    "make_checkpoint",
+    "read_checkpoint",
+    "trust_path",
+    "write_checkpoint",
     "DEFAULT_DB",
     "AppendOnlyError",
     "ApprovalSummary",

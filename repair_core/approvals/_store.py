@@ -25,6 +25,7 @@ names the database (password hidden) and never shows SQL or its parameters.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import time
@@ -46,6 +47,7 @@ from sqlalchemy import (
     event,
     insert,
     inspect,
+    literal_column,
     make_url,
     select,
     text,
@@ -118,6 +120,10 @@ class ApprovalRecord(BaseModel):
     """`row_hash` of the previous row (64 zeros for the first)."""
     row_hash: str | None = None
     """sha256 of this row's content and `prev_hash` (None: recorded before the chain)."""
+    key_id: str | None = None
+    """The reviewer's Ed25519 key that signed `row_hash` (None: unsigned)."""
+    signature: str | None = None
+    """base64 Ed25519 signature of `row_hash` (see :func:`row_message`)."""
 
 
 class ChainCheck(BaseModel):
@@ -134,6 +140,16 @@ class ChainCheck(BaseModel):
     """Why the log does not verify."""
     head: str | None = None
     """`row_hash` of the last row (quote it to pin the log's current state)."""
+    last_id: int | None = None
+    """Id of the last row."""
+    signed: bool = False
+    """Every row's signature was checked against a trust file."""
+    checkpoint: bool = False
+    """The log was compared with a signed checkpoint (and contains it)."""
+    unsigned_applied: int = 0
+    """`applied` events recorded without a signature (the applier had no key). They
+    authorise nothing, so they do not fail verification. They are counted here, and
+    they stay protected by the chain and the checkpoints."""
 
 
 class _Base(DeclarativeBase):
@@ -160,11 +176,14 @@ class _ApprovalRow(_Base):
     target: Mapped[str | None] = mapped_column(Text, nullable=True)
     prev_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     row_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    key_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    signature: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 # Columns added after the first release: an older database gets them on open.
 _ADDED_COLUMNS = {"kind": "VARCHAR(16) DEFAULT 'decision'", "refers_to": "INTEGER",
-                  "target": "TEXT", "prev_hash": "VARCHAR(64)", "row_hash": "VARCHAR(64)"}
+                  "target": "TEXT", "prev_hash": "VARCHAR(64)", "row_hash": "VARCHAR(64)",
+                  "key_id": "VARCHAR(80)", "signature": "TEXT"}
 
 
 _SQLITE_TRIGGERS = {
@@ -272,8 +291,15 @@ class ApprovalStore:
     """
 
     def __init__(self, url: str | None = None, *, busy_timeout: float = 10.0,
-                 retries: int = 5) -> None:
+                 retries: int = 5, keys: str | Path | None = None,
+                 trust: str | Path | None = None) -> None:
         self.url = db_url(url)
+        self.key_dir = keys
+        """Folder of reviewers' private keys (default: $DGRR_KEYS, else ~/.dgrr/keys):
+        a row is signed with its reviewer's key when there is one."""
+        self.trust = trust
+        """Trust file (default: $DGRR_TRUST, else ~/.dgrr/trusted_keys.json): when it
+        exists, a decision is refused unless its reviewer can sign it."""
         self.busy_timeout = busy_timeout
         self.retries = retries
         self.missing_triggers: list[str] = []
@@ -436,7 +462,22 @@ class ApprovalStore:
                                  model=approval.model, refers_to=approval_id,
                                  target=target.strip()))
 
+    def _signer(self, reviewer: str, kind: str) -> Any:
+        from ._keys import TrustFile, key_dir, load_signer
+
+        signer = load_signer(reviewer, self.key_dir)
+        if signer is None and kind == "decision" and TrustFile.load(
+                self.trust, missing_ok=True) is not None:
+            raise DgrrError(
+                f"approval refused: reviewer {reviewer[:60]!r} has no signing key in "
+                f"{key_dir(self.key_dir)} and a trust file is in use, so an unsigned decision "
+                "would never be honoured; create one with `dgrr keys generate --reviewer "
+                "NAME` (docs/approvals.md)")
+        return signer
+
     def _append(self, fields: dict[str, Any]) -> ApprovalRecord:
+        signer = self._signer(fields["reviewer"], fields["kind"])
+
         def attempt() -> ApprovalRecord:
             with self.engine.connect() as conn:
                 conn = conn.execution_options(dgrr_write=True)
@@ -448,6 +489,9 @@ class ApprovalStore:
                     prev = (last[0] if last is not None else None) or GENESIS_HASH
                     row = {**fields, "created_at": datetime.now(UTC), "prev_hash": prev}
                     row["row_hash"] = row_hash(row, prev)
+                    if signer is not None:
+                        row["key_id"] = signer.key_id
+                        row["signature"] = signer.sign(row_message(row["row_hash"]))
                     key = conn.execute(insert(_ApprovalRow).values(**row)).inserted_primary_key
                     new_id = int(key[0]) if key is not None else 0
             return ApprovalRecord(id=new_id, **{**row, "created_at": _as_utc(row["created_at"])})
@@ -460,7 +504,7 @@ class ApprovalStore:
                 ) -> list[ApprovalRecord]:
         """Stored rows (decisions and applied events), newest first (optionally for one
         case)."""
-        query = select(_ApprovalRow).order_by(_ApprovalRow.id.desc())
+        query = _raw_select().order_by(_ApprovalRow.id.desc())
         if case_id is not None:
             query = query.where(_ApprovalRow.case_id == case_id)
         if limit is not None:
@@ -479,7 +523,7 @@ class ApprovalStore:
             store.find(case_id=cid, reviewer=who, decision="approve",
                        inputs_sha256=inputs, outputs_sha256=outputs) != []
         """
-        query = select(_ApprovalRow).order_by(_ApprovalRow.id.desc())
+        query = _raw_select().order_by(_ApprovalRow.id.desc())
         for column, value in ((_ApprovalRow.case_id, case_id),
                               (_ApprovalRow.reviewer, reviewer.strip() if reviewer else reviewer),
                               (_ApprovalRow.decision, decision),
@@ -492,38 +536,89 @@ class ApprovalStore:
         return self._guard(lambda: self._rows(query))
 
     def _rows(self, query: Any) -> list[ApprovalRecord]:
-        with Session(self.engine) as session:
-            return [_record(r) for r in session.scalars(query)]
+        with self.engine.connect() as conn:
+            return [self._record(dict(r)) for r in conn.execute(query).mappings()]
 
-    def verify(self) -> ChainCheck:
+    def _record(self, raw: dict[str, Any]) -> ApprovalRecord:
+        try:
+            return _record(raw)
+        except _Malformed as exc:
+            raise DgrrError(f"approvals database '{self.shown_url}': row #{raw.get('id')} is "
+                            f"malformed ({exc}); the file was changed outside dgrr "
+                            "(`dgrr history --verify`)") from None
+
+    def verify(self, trust: Any = None, against: Any = None) -> ChainCheck:
         """Recompute the hash chain in id order; the first row that does not match its
-        hash or does not chain to the previous row, or dropped append-only triggers."""
+        hash or does not chain to the previous row, or dropped append-only triggers.
+
+        With `trust` (a :class:`~._keys.TrustFile`) every row must also carry a signature
+        of its hash by a key the trust file trusts for the row's reviewer, so a row forged
+        or re-chained by someone without the reviewers' keys fails. With `against` (a
+        :class:`~._checkpoint.Checkpoint`, already verified) the log must still hold the
+        checkpoint's row with the checkpoint's hash: deleted newest rows, an emptied log
+        and an older copy of the file put in its place are detected.
+        """
         def check() -> ChainCheck:
             prev = GENESIS_HASH
             n = 0
+            last_id = None
+            unsigned_applied = 0
+            at_checkpoint: str | None = None
             with self.engine.connect() as conn:
-                result = conn.execute(select(_ApprovalRow.__table__).order_by(
-                    _ApprovalRow.id))
+                result = conn.execute(_raw_select().order_by(_ApprovalRow.id))
                 for row in result.mappings():
                     n += 1
                     data = dict(row)
+                    rid = data.get("id")
+                    last_id = rid
+                    try:
+                        fields = _row_fields(data)
+                    except _Malformed as exc:
+                        return ChainCheck(ok=False, rows=n, first_broken=rid,
+                                          reason=f"the row is malformed ({exc})")
                     if data["row_hash"] is None:
-                        return ChainCheck(ok=False, rows=n, first_broken=data["id"],
+                        return ChainCheck(ok=False, rows=n, first_broken=rid,
                                           reason="recorded before the hash chain existed; "
                                                  "it cannot be verified")
                     if data["prev_hash"] != prev:
-                        return ChainCheck(ok=False, rows=n, first_broken=data["id"],
+                        return ChainCheck(ok=False, rows=n, first_broken=rid,
                                           reason="does not chain to the previous row (a row "
                                                  "before it was deleted or replaced)")
-                    if row_hash(data, prev) != data["row_hash"]:
-                        return ChainCheck(ok=False, rows=n, first_broken=data["id"],
+                    if row_hash(fields, prev) != data["row_hash"]:
+                        return ChainCheck(ok=False, rows=n, first_broken=rid,
                                           reason="its content does not match its hash (the "
                                                  "row was changed)")
+                    unsigned_event = (fields["kind"] == "applied" and not data.get("key_id")
+                                      and not data.get("signature"))
+                    if trust is not None and unsigned_event:
+                        unsigned_applied += 1
+                    elif trust is not None:
+                        problem = trust.check(str(fields["reviewer"]), data.get("key_id"),
+                                              row_message(data["row_hash"]),
+                                              data.get("signature"))
+                        if problem is not None:
+                            return ChainCheck(ok=False, rows=n, first_broken=rid,
+                                              reason=problem)
                     prev = data["row_hash"]
+                    if against is not None and n == against.rows:
+                        at_checkpoint = prev
             if self.missing_triggers:
                 return ChainCheck(ok=False, rows=n, head=prev, reason=(
                     "append-only triggers were dropped: " + ", ".join(self.missing_triggers)))
-            return ChainCheck(ok=True, rows=n, head=prev if n else None)
+            if against is not None:
+                if n < against.rows:
+                    return ChainCheck(ok=False, rows=n, head=prev if n else None, reason=(
+                        f"the log has {n} rows but the checkpoint of {against.created_at} "
+                        f"recorded {against.rows} (head {against.head}): rows were deleted "
+                        "or the file was replaced by an older copy"))
+                if at_checkpoint != against.head:
+                    return ChainCheck(ok=False, rows=n, head=prev, reason=(
+                        f"row {against.rows} of the log has hash {at_checkpoint} but the "
+                        f"checkpoint of {against.created_at} recorded {against.head}: the "
+                        "log was rewritten or replaced since the checkpoint"))
+            return ChainCheck(ok=True, rows=n, head=prev if n else None, last_id=last_id,
+                              signed=trust is not None, checkpoint=against is not None,
+                              unsigned_applied=unsigned_applied)
 
         return self._guard(check)
 
@@ -560,13 +655,88 @@ def _as_utc(created: datetime) -> datetime:
     return created.replace(tzinfo=UTC) if created.tzinfo is None else created
 
 
-def _record(row: _ApprovalRow) -> ApprovalRecord:
-    return ApprovalRecord(id=row.id, case_id=row.case_id, reviewer=row.reviewer,
-                          decision=row.decision,  # type: ignore[arg-type]
-                          comment=row.comment or "", plan_edits=list(row.plan_edits or []),
-                          forced=bool(row.forced), inputs_sha256=row.inputs_sha256,
-                          outputs_sha256=row.outputs_sha256, model=row.model,
-                          created_at=_as_utc(row.created_at),
-                          kind=row.kind or "decision",  # type: ignore[arg-type]
-                          refers_to=row.refers_to, target=row.target,
-                          prev_hash=row.prev_hash or GENESIS_HASH, row_hash=row.row_hash)
+class _Malformed(ValueError):
+    """A stored row whose values dgrr never writes (the file was edited)."""
+
+
+def _raw_select() -> Any:
+    """Every column, without SQLAlchemy's result processing: a malformed value (a time
+    that is not one, JSON that is not JSON) reaches :func:`_row_fields` as stored."""
+    return select(*[literal_column(c.name) for c in _ApprovalRow.__table__.columns]
+                  ).select_from(_ApprovalRow.__table__)
+
+
+def row_message(hash_hex: str) -> bytes:
+    """What a reviewer's key signs for one row: a domain tag and the row's chained hash."""
+    return f"dgrr.approval-row/v1\n{hash_hex}".encode("ascii")
+
+
+def _text(data: Mapping[str, Any], name: str, *, optional: bool = False) -> str | None:
+    value = data.get(name)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise _Malformed(f"{name}: expected text, got {type(value).__name__}")
+    return value
+
+
+def _row_fields(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored row's fields as Python values; :class:`_Malformed` naming the field."""
+    out: dict[str, Any] = {}
+    for name in ("case_id", "reviewer", "inputs_sha256", "outputs_sha256"):
+        out[name] = _text(data, name)
+    for name in ("model", "target", "comment", "kind"):
+        out[name] = _text(data, name, optional=True)
+    for name in ("row_hash", "prev_hash", "key_id", "signature"):
+        _text(data, name, optional=True)
+    decision = data.get("decision")
+    if decision not in ("approve", "reject"):
+        raise _Malformed(f"decision: expected 'approve' or 'reject', got {str(decision)[:40]!r}")
+    out["decision"] = decision
+    if (out["kind"] or "decision") not in ("decision", "applied"):
+        raise _Malformed(f"kind: expected 'decision' or 'applied', got {out['kind'][:40]!r}")
+    created: Any = data.get("created_at")
+    if isinstance(created, str):
+        try:
+            created = datetime.fromisoformat(created)
+        except ValueError:
+            raise _Malformed(f"created_at: not a time: {data['created_at'][:40]!r}") from None
+    if not isinstance(created, datetime):
+        raise _Malformed(f"created_at: not a time ({type(created).__name__})")
+    out["created_at"] = created
+    edits = data.get("plan_edits")
+    if isinstance(edits, str | bytes):
+        try:
+            edits = json.loads(edits)
+        except ValueError:
+            raise _Malformed("plan_edits: not JSON") from None
+    if edits is None:
+        edits = []
+    if not isinstance(edits, list) or not all(isinstance(e, dict) for e in edits):
+        raise _Malformed("plan_edits: expected a list of objects")
+    out["plan_edits"] = edits
+    forced = data.get("forced")
+    if forced not in (None, 0, 1, True, False):
+        raise _Malformed(f"forced: expected a boolean, got {str(forced)[:20]!r}")
+    out["forced"] = bool(forced)
+    refers = data.get("refers_to")
+    if refers is not None and (not isinstance(refers, int) or isinstance(refers, bool)):
+        raise _Malformed("refers_to: expected a row id")
+    out["refers_to"] = refers
+    return out
+
+
+def _record(raw: Mapping[str, Any]) -> ApprovalRecord:
+    f = _row_fields(raw)
+    rid = raw.get("id")
+    if not isinstance(rid, int):
+        raise _Malformed("id: expected a whole number")
+    return ApprovalRecord(id=rid, case_id=f["case_id"], reviewer=f["reviewer"],
+                          decision=f["decision"], comment=f["comment"] or "",
+                          plan_edits=f["plan_edits"], forced=f["forced"],
+                          inputs_sha256=f["inputs_sha256"], outputs_sha256=f["outputs_sha256"],
+                          model=f["model"], created_at=_as_utc(f["created_at"]),
+                          kind=f["kind"] or "decision", refers_to=f["refers_to"],
+                          target=f["target"], prev_hash=raw.get("prev_hash") or GENESIS_HASH,
+                          row_hash=raw.get("row_hash"), key_id=raw.get("key_id"),
+                          signature=raw.get("signature"))

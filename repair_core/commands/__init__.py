@@ -107,8 +107,13 @@ def read_json(path: str, flag: str) -> object:
     """The JSON document an option names; a clear error naming the option otherwise
     (strictly parsed: duplicate keys, NaN, lone surrogates, too deep nesting and huge
     integers are refused with their path)."""
+    from .._io import _NotRegular, _read_regular
+
     try:
-        raw = Path(path).read_bytes()
+        raw = _read_regular(Path(path))
+    except _NotRegular as exc:
+        raise DgrrError(f"{flag}: '{path}' is {exc.args[0]}, not a regular file: refused "
+                        "before reading") from None
     except FileNotFoundError:
         raise DgrrError(f"{flag}: no such file: '{path}'") from None
     except IsADirectoryError:

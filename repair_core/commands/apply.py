@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -122,21 +123,26 @@ def _factory(spec: str, what: str) -> Any:
 
 
 def _approval(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any:
-    """The newest `approve` decision whose inputs and outputs digests match this case,
+    """The newest decision whose inputs and outputs digests match this case,
     its recorded plan edits and this result (the digests computed once per distinct set
     of edits: on a large case each costs seconds)."""
+    from ..approvals import honoured_approval
+
     base = plan_case(case)
     hashes: dict[str, tuple[str, str] | None] = {}
-    for record in store.history(case.case_id):
-        if record.decision != "approve" or record.kind != "decision":
-            continue
+
+    def matches(record: Any) -> bool:
         key = json.dumps([record.plan_edits, record.forced,
                           record.comment if record.plan_edits else ""], sort_keys=True)
         if key not in hashes:
             hashes[key] = _plan_hashes(base, record, result, approval_hashes)
-        if hashes[key] == (record.inputs_sha256, record.outputs_sha256):
-            return record
-    return None
+        return hashes[key] == (record.inputs_sha256, record.outputs_sha256)
+
+    # the latest matching decision wins; a log that does not verify honours nothing
+    standing = honoured_approval(store, case.case_id, matches)
+    if standing.reason:
+        print(f"approval: {standing.reason}", file=sys.stderr)
+    return standing.record
 
 
 def _plan_hashes(base: Any, record: Any, result: dict, approval_hashes: Any

@@ -41,8 +41,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="at most this many rows (a whole number >= 1)")
     h.add_argument("--json", action="store_true", help="print JSON lines")
     h.add_argument("--verify", action="store_true",
-                   help="check the hash chain of the whole log: exit 0 when intact, 1 with "
-                        "the first broken row otherwise")
+                   help="check the hash chain of the whole log (and every row's signature "
+                        "when a trust file exists): exit 0 when intact, 1 with the first "
+                        "broken row otherwise")
+    h.add_argument("--against", default=None, metavar="FILE",
+                   help="with --verify: also check the log still holds the signed checkpoint "
+                        "FILE (detects deleted newest rows, an emptied log, an older copy)")
+    h.add_argument("--checkpoint", default=None, metavar="FILE",
+                   help="write a checkpoint of the log's head to FILE, signed by --reviewer "
+                        "(keep it away from the database)")
+    h.add_argument("--reviewer", default=None,
+                   help="who signs the --checkpoint (their key must be in the key folder)")
+    h.add_argument("--trust", default=None, metavar="FILE",
+                   help="trust file (default: $DGRR_TRUST, else ~/.dgrr/trusted_keys.json)")
+    h.add_argument("--keys", default=None, metavar="DIR",
+                   help="private key folder (default: $DGRR_KEYS, else ~/.dgrr/keys)")
     _db_arg(h)
     h.set_defaults(func=run_history)
 
@@ -82,8 +95,11 @@ def run_approve(args: argparse.Namespace) -> int:
     store = ApprovalStore(args.db)
     rec = record_decision(store, plan, reviewer=args.reviewer, decision=args.decision,
                           comment=args.comment, result=result)
-    print(f"recorded #{rec.id}: {rec.decision} of case '{rec.case_id}' by {rec.reviewer} "
-          f"({plural(len(rec.plan_edits), 'plan edit')}) in {store.url}")
+    print(f"recorded #{rec.id}: {rec.decision} of case '{printable(rec.case_id)}' by "
+          f"{printable(rec.reviewer)} ({plural(len(rec.plan_edits), 'plan edit')}) in "
+          f"{store.url}")
+    signed = f"signed with {rec.key_id}" if rec.signature else "unsigned (no key for the reviewer)"
+    print(f"log head now {rec.row_hash} (#{rec.id}, {signed})")
     return 0
 
 
@@ -104,19 +120,40 @@ def run_history(args: argparse.Namespace) -> int:
             raise DgrrError(f"--db {args.db}: no such database ({missing} does not exist)")
         print(f"no approvals recorded (no database yet at {missing})")
         return 0
-    store = ApprovalStore(args.db)
+    if args.against and not args.verify:
+        raise DgrrError("--against: only with --verify")
+    if args.checkpoint and args.verify:
+        raise DgrrError("--checkpoint: make a checkpoint or --verify, not both at once")
+    store = ApprovalStore(args.db, keys=args.keys, trust=args.trust)
     out = sys.stdout
+    if args.checkpoint:
+        return _write_checkpoint(store, args)
     if args.verify:
-        check = store.verify()
+        from ..approvals import TrustFile, read_checkpoint
+
+        trust = TrustFile.load(args.trust, missing_ok=args.trust is None and not args.against)
+        against = read_checkpoint(args.against, trust) if args.against and trust else None
+        check = store.verify(trust, against)
         if check.ok:
+            how = ("chain and signatures checked against " + str(trust.path) if trust else
+                   "chain only: no trust file, signatures not checked")
             out.write(f"approvals log intact: {check.rows} rows"
-                      + (f", head {check.head}" if check.head else "") + "\n")
+                      + (f", head {check.head}" if check.head else "") + f" ({how})\n")
+            if check.unsigned_applied:
+                out.write(f"note: {check.unsigned_applied} applied event(s) unsigned (the "
+                          "applier had no key); they authorise nothing\n")
+            if against is not None:
+                out.write(f"contains the checkpoint of {against.created_at} by "
+                          f"{printable(against.reviewer)} ({against.rows} rows, head "
+                          f"{against.head})\n")
             return 0
-        where = f"row #{check.first_broken}" if check.first_broken is not None else "triggers"
-        print(f"dgrr history: approvals log BROKEN at {where}: {check.reason}",
+        where = f" at row #{check.first_broken}" if check.first_broken is not None else ""
+        print(f"dgrr history: approvals log BROKEN{where}: {check.reason}",
               file=sys.stderr)
         return 1
     rows = store.history(case_id=args.case, limit=args.limit)
+    if args.reviewer or args.keys or args.trust:
+        raise DgrrError("--reviewer, --keys and --trust: only with --checkpoint or --verify")
     if args.json:
         for r in rows:  # ASCII escapes: no control character reaches the terminal raw
             out.write(json.dumps(r.model_dump(mode="json"), ensure_ascii=True) + "\n")
@@ -134,4 +171,35 @@ def run_history(args: argparse.Namespace) -> int:
                   f"{printable(r.case_id[:20]):<20}  {printable(r.reviewer[:14]):<14}  "
                   f"{decision:<8}  {len(r.plan_edits):>5}  "
                   f"{printable(' '.join(comment.split())[:60])}\n")
+    return 0
+
+
+def _write_checkpoint(store: object, args: argparse.Namespace) -> int:
+    from .._io import check_not_input, check_output_file
+    from ..approvals import (
+        ApprovalStore,
+        TrustFile,
+        key_dir,
+        load_signer,
+        make_checkpoint,
+        trust_path,
+        write_checkpoint,
+    )
+
+    assert isinstance(store, ApprovalStore)
+    if not args.reviewer:
+        raise DgrrError("--checkpoint: --reviewer (who signs it) is required")
+    check_output_file(args.checkpoint, "--checkpoint")
+    db_file = store.url.removeprefix("sqlite:///").split("?", 1)[0]
+    check_not_input(args.checkpoint, [db_file if store.url.startswith("sqlite:///") else None,
+                                      trust_path(args.trust)], "--checkpoint")
+    signer = load_signer(args.reviewer, args.keys)
+    if signer is None:
+        raise DgrrError(f"--reviewer: no private key for {printable(args.reviewer)!r} in "
+                        f"{key_dir(args.keys)} (dgrr keys generate --reviewer NAME)")
+    cp = make_checkpoint(store, signer, TrustFile.load(args.trust, missing_ok=True))
+    write_checkpoint(cp, args.checkpoint)
+    print(f"checkpoint of {cp.rows} rows, head {cp.head}, signed by "
+          f"{printable(cp.reviewer)} ({cp.key_id}) written to {args.checkpoint}; keep it "
+          "away from the database")
     return 0

@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
     spec = spec.model_copy(update={"replay": args.replay, "model": args.model,
                                    "api_base": args.api_base})
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    check_fleet_out(args.out)
     summary = run_fleet(args.sources, spec, args.out, engine=args.engine, workers=workers,
                         address=args.address, chunk_size=args.chunk_size)
     if args.json:
@@ -81,7 +82,44 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_summary(summary, args.out)
         write_cases(args.out)
+    if summary.get("error_cases"):  # issue 21: errored rows are a failed run, not a pass
+        print(f"dgrr fleet: {summary['error_cases']} of {summary['cases']} cases errored "
+              f"(their rows in {args.out}/cases.parquet say why)", file=sys.stderr)
+        return 1
     return 0
+
+
+FLEET_OUTPUTS = ("cases.parquet", "summary.json", "fleet-run.json")
+
+
+def check_fleet_out(out: str) -> None:
+    """The output rules every command follows: no symbolic link, and an existing path must
+    be a folder holding only what an earlier fleet run wrote there (its outputs, its
+    `parts/` folder, leftover temporary files of an interrupted write)."""
+    import re
+    import stat
+    from pathlib import Path
+
+    from .._io import OutputError, _check_common
+
+    target, st = _check_common(out, "--out")
+    if st is None:
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        raise OutputError(f"--out: '{target}' exists and is not a folder")
+    from ..fleet._run import PARTS
+
+    temp = re.compile(r"\..+\.dgrr-\d+-[0-9a-f]+\.(?:tmp|old)$")
+    foreign = []
+    for entry in sorted(Path(target).iterdir(), key=lambda p: p.name):
+        ours = (entry.is_dir() if entry.name == PARTS else entry.is_file() and (
+            entry.name in FLEET_OUTPUTS or bool(temp.match(entry.name))))
+        if entry.is_symlink() or not ours:
+            foreign.append(entry.name)
+    if foreign:
+        shown = ", ".join(repr(n) for n in foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise OutputError(f"--out: '{target}' is not a dgrr fleet output folder (it holds "
+                          f"{shown}); give an empty or new folder")
 
 
 def _plain(text: object, width: int = 48) -> str:

@@ -41,6 +41,9 @@ def run(args: argparse.Namespace) -> int:
                             f"(expected {', '.join(NODE_TYPES)})")
     if args.max_nodes < 1:
         raise DgrrError(f"--max-nodes: must be at least 1, got {args.max_nodes}")
+    from .._io import check_not_input
+
+    check_not_input(args.out, [args.case, getattr(args, "memory", None)])
     plan = plan_case(read_case(args))
     view = write_graph_html(plan, args.out, affected_only=args.affected_only,
                             hide_chain=args.hide_chain, node_types=types, layout=args.layout,

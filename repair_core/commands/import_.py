@@ -39,8 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .._io import check_not_input
     from ..importers import import_trace
 
+    check_not_input(args.out, [*args.traces, args.store])  # before reading anything
     faults = [f.strip() for f in args.faults.split(",") if f.strip()]
     imported = import_trace(args.traces, store=args.store, faults=faults, user=args.user,
                             case_id=args.case_id, trace_id=args.trace)

@@ -52,7 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "stderr")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when an effect of the failed run cannot be undone and needs a "
-                        "human (irreversible tools); without it such effects are reported and "
+                        "human (irreversible tools), or when a replayed claim, answer or write "
+                        "states a diagnosed fault's value; without it both are reported and "
                         "the exit code stays 0")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--out", metavar="DIR", default=None,
@@ -95,6 +96,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"dgrr repair: repair failed ({plural(len(reasons), 'failed step')}): {why}"
               + (f"; wrote only {Path(args.out) / 'failure.json'}" if args.out else ""),
               file=sys.stderr)
+        return EXIT_FAILED
+    echoes = result.report.fault_echoes
+    if args.strict and echoes:
+        print(f"--strict: {plural(len(echoes), 'replayed output')} state a diagnosed fault's "
+              "value: " + ", ".join(f"{e.step} ({e.type}, {e.action}) states {e.fault}'s "
+                                    f"{e.value!r}" for e in echoes), file=sys.stderr)
         return EXIT_FAILED
     if args.strict and result.needs_human:
         print(f"--strict: {plural(len(result.needs_human), 'effect')} of the failed run cannot "
@@ -179,6 +186,10 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
             calls = f" [{plural(o.llm_calls, 'call')}]" if o.llm_calls else ""
             head = f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} "
             w(wrap(o.detail, head, indent=len(head)) + "\n")
+    if r.fault_echoes:
+        w("\nWARNING: replayed outputs state a diagnosed fault's value (--strict: exit 1):\n")
+        for e in r.fault_echoes:
+            w(f"  {e.step} ({e.type}, {e.action}): states {e.fault}'s value {e.value!r}\n")
     if r.skipped_writes:
         w("\nSkipped writes:\n")
         for sw in r.skipped_writes:

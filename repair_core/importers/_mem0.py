@@ -43,7 +43,9 @@ def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
         raise CaseError(["--store: not an SQLite database (expected a Mem0 history.db)"],
                         source=str(p))
     try:
-        con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+        # read-only, by the file's own path: as_uri() percent-encodes '#', '?' and '%',
+        # so no part of the user's text becomes a URI fragment, query or parameter
+        con = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
     except sqlite3.Error as exc:
         raise CaseError([f"--store: cannot open: {exc}"], source=str(p)) from None
     try:

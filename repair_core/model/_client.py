@@ -210,7 +210,12 @@ class ModelClient:
             kwargs["api_key"] = self.api_key or os.environ.get("OPENAI_API_KEY") or "dgrr-local"
         elif self.api_key:
             kwargs["api_key"] = self.api_key
-        response = litellm.completion(**kwargs)
+        from ._bounded import GRACE, install_no_redirects, within
+
+        install_no_redirects(litellm)  # issue 21: no prompt re-sent where a 3xx points
+        # the SDK's timeout bounds each read; the wall clock bounds the call (a grace of
+        # GRACE s lets the SDK's own, clearer timeout fire first on a silent server)
+        response = within(timeout + GRACE, lambda: litellm.completion(**kwargs))
         text = response.choices[0].message.content or ""
         usage_ = getattr(response, "usage", None)
         total = getattr(usage_, "total_tokens", None) if usage_ is not None else None

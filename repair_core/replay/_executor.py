@@ -163,6 +163,7 @@ class _Run:
     new_steps: dict[str, Step] = field(init=False, default_factory=dict)
     pending: dict[str, _Pending] = field(init=False, default_factory=dict)
     _outcomes: dict[str, StepOutcome] = field(init=False, default_factory=dict)
+    _fault_values: Any = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.report = RepairReport(case_id=self.case.case_id, model=self.client.model)
@@ -278,10 +279,29 @@ class _Run:
             "answer": self._answer, "memory_write": self._write,
         }[step.type]
         try:
-            return handler(step)
+            outcome = handler(step)
         except ModelError as exc:
             self.report.failures.append(Failure(step=step.id, stage=step.type, error=str(exc)))
             return StepOutcome(id=step.id, type=step.type, outcome="failed", detail=str(exc))
+        new = self.new_steps.get(step.id)
+        if isinstance(new, Claim | Answer):  # issue 21: a reply that restates a fault
+            self._echo(new, new.text, getattr(new, "value", None), "flagged")
+        return outcome
+
+    def _echo(self, step: Step, text: Any, value: Any, action: str) -> tuple[str, str] | None:
+        """Report (and return) the diagnosed fault value `text`/`value` states, if any."""
+        from ._echo import FaultValues
+        from ._models import FaultEcho
+
+        if self._fault_values is None:  # after the plan's store edits, before any write
+            self._fault_values = FaultValues(self.case, self.faults,
+                                             self.memory.active_records())
+        hit = self._fault_values.stated(text, value)
+        if hit is not None:
+            self.report.fault_echoes.append(FaultEcho(
+                step=step.id, type=step.type, fault=hit[0], value=hit[1],
+                text=str(text or "")[:300], action=action))  # type: ignore[arg-type]
+        return hit
 
     def _replaced(self, step: Step, **update: Any) -> StepOutcome:
         new = step.model_copy(update=update, deep=True)
@@ -500,6 +520,12 @@ class _Run:
             self.report.skipped_writes.append(SkippedWrite(
                 step=step.id, text=rec.get("text", ""),
                 reason=f"equals diagnosed fault {clash}: never re-admitted"))
+            return None
+        echo = self._echo(step, rec.get("text"), rec.get("value"), "refused")
+        if echo is not None:
+            self.report.skipped_writes.append(SkippedWrite(
+                step=step.id, text=rec.get("text", ""), reason=f"states diagnosed fault "
+                f"{echo[0]}'s value {echo[1]!r}: never re-admitted"))
             return None
         return self.memory.add(step, rec, sources=rec.get("sources", []))
 

@@ -81,6 +81,25 @@ class SkippedWrite(BaseModel):
     """Why it was skipped (re-admits a diagnosed fault, no longer supported, ...)."""
 
 
+class FaultEcho(BaseModel):
+    """A replayed output that states a diagnosed fault's value (normalised as the
+    benchmark oracle matches facts)."""
+
+    step: str
+    """The replayed claim, answer or memory_write step."""
+    type: str
+    """Its step type."""
+    fault: str
+    """The diagnosed fault whose value it states."""
+    value: str
+    """That value (or the fault's text when it has no value)."""
+    text: str
+    """What the model produced (clipped to 300 characters)."""
+    action: Literal["flagged", "refused"]
+    """flagged: kept and reported (claims, answers); refused: a write kept out of the
+    active store."""
+
+
 class ToolNote(BaseModel):
     """A tool call that needs attention: an irreversible effect, a missing tool, a reset."""
 
@@ -174,6 +193,9 @@ class RepairReport(BaseModel):
     each effect."""
     failures: list[Failure] = Field(default_factory=list)
     """Steps that could not be regenerated."""
+    fault_echoes: list[FaultEcho] = Field(default_factory=list)
+    """Replayed outputs that state a diagnosed fault's value: flagged, and refused for
+    writes (`dgrr repair --strict` exits 1 when there is any)."""
     notes: list[str] = Field(default_factory=list)
     """Other decisions the executor made, one line each (e.g. a restored record that a
     replayed write consolidated or replaced again)."""
