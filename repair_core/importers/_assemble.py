@@ -160,8 +160,11 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 if not op.text:
                     step["text"] = f"call {call.name}({json.dumps(call.args, sort_keys=True)})"
             verified = op.span.attributes.get(pv.VERIFIED)
-            if verified is not None:
-                step["verified"] = bool(verified)
+            if verified is not None and not isinstance(verified, bool):
+                out.problems.append(f"span {sid}: {pv.VERIFIED}: expected a boolean "
+                                    f"(true or false), got {_show(verified)}")
+            elif verified is not None:
+                step["verified"] = verified
         elif op.kind == "tool":
             act, obs = action_id(sid), observation_id(sid)
             trajectory.append({"id": act, **base, "type": "tool_action",
@@ -342,8 +345,8 @@ def _explicit_deps(op: Operation, node_of_span: Mapping[str, str], problems: lis
         found = True
         try:
             items = json.loads(raw) if isinstance(raw, str) else None
-        except ValueError as exc:
-            problems.append(f"{where}: {pv.DEPS}: not JSON ({exc})")
+        except (ValueError, RecursionError) as exc:
+            problems.append(f"{where}: {pv.DEPS}: not JSON ({exc.__class__.__name__}: {exc})")
             items = []
         if not isinstance(items, list):
             problems.append(f"{where}: {pv.DEPS}: expected a JSON list of "
@@ -355,8 +358,13 @@ def _explicit_deps(op: Operation, node_of_span: Mapping[str, str], problems: lis
                 problems.append(f"{where}: {pv.DEPS}[{n}]: expected {{id, label, sufficient?}}, "
                                 f"got {json.dumps(d)[:60]}")
                 continue
+            sufficient = d.get("sufficient", False)
+            if not isinstance(sufficient, bool):
+                problems.append(f"{where}: {pv.DEPS}[{n}].sufficient: expected a boolean "
+                                f"(true or false), got {_show(sufficient)}")
+                continue
             dep = {"id": node_of_span.get(d["id"].lower(), d["id"]), "label": d["label"]}
-            if d.get("sufficient"):
+            if sufficient:
                 dep["sufficient"] = True
             out.append(dep)
     for link in op.span.links:
@@ -364,11 +372,29 @@ def _explicit_deps(op: Operation, node_of_span: Mapping[str, str], problems: lis
         if label is None:
             continue
         found = True
-        dep = {"id": node_of_span.get(link.span_id, link.span_id), "label": str(label)}
-        if link.attributes.get(pv.DEP_SUFFICIENT):
+        if not isinstance(label, str):
+            problems.append(f"{where}: link to span {link.span_id}: {pv.DEP_LABEL}: expected "
+                            f"a string, got {_show(label)}")
+            continue
+        sufficient = link.attributes.get(pv.DEP_SUFFICIENT, False)
+        if not isinstance(sufficient, bool):
+            problems.append(f"{where}: link to span {link.span_id}: {pv.DEP_SUFFICIENT}: "
+                            f"expected a boolean (true or false), got {_show(sufficient)}")
+            continue
+        dep = {"id": node_of_span.get(link.span_id, link.span_id), "label": label}
+        if sufficient:
             dep["sufficient"] = True
         out.append(dep)
     return out if found else None
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    """A value as the JSON (or text) a person would recognise, cut to `limit`."""
+    try:
+        text = json.dumps(value, allow_nan=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _dedupe(deps: list[dict[str, Any]]) -> list[dict[str, Any]]:
