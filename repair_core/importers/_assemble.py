@@ -78,16 +78,25 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     parent = {s.span_id: s.parent_id for s in spans if s.trace_id == chosen}
     by_span = {op.span.span_id: op for op in mine}
 
+    agent_memo: dict[str, str | None] = {}
+
     def agent_ancestor(span_id: str) -> str | None:
-        seen = set()
+        """The nearest agent span above `span_id` (memoised: linear over all spans)."""
+        path: list[str] = []
         p = parent.get(span_id)
-        while p is not None and p not in seen:
-            seen.add(p)
+        found: str | None = None
+        while p is not None and p not in agent_memo and p not in path:
             anc = by_span.get(p)
             if anc is not None and anc.kind == "agent":
-                return p
+                found = p
+                break
+            path.append(p)
             p = parent.get(p)
-        return None
+        else:
+            found = agent_memo.get(p) if p is not None else None
+        for q in path:
+            agent_memo[q] = found
+        return found
 
     turns: dict[str, Operation] = {}
     for op in mine:
@@ -98,16 +107,27 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 skipped["nested agent span (its steps belong to the outer turn)"] += 1
     steps_ops = [op for op in mine if op.kind != "agent"]
 
+    turn_memo: dict[str, str] = {}
+
     def turn_of(op: Operation) -> str:
-        tid = op.span.span_id if op.span.span_id in turns else None
+        """The turn span above (or at) `op` (memoised: linear over all spans)."""
+        if op.span.span_id in turns:
+            return op.span.span_id
+        path: list[str] = []
         p = parent.get(op.span.span_id)
-        seen = set()
-        while tid is None and p is not None and p not in seen:
-            seen.add(p)
+        tid = _DEFAULT_TURN
+        while p is not None and p not in path:
             if p in turns:
                 tid = p
+                break
+            if p in turn_memo:
+                tid = turn_memo[p]
+                break
+            path.append(p)
             p = parent.get(p)
-        return tid or _DEFAULT_TURN
+        for q in path:
+            turn_memo[q] = tid
+        return tid
 
     ordered = sorted([*turns.values(), *steps_ops],
                      key=lambda o: (o.span.start, o.kind != "agent", o.span.span_id))
