@@ -13,12 +13,11 @@ from typing import Any
 from .. import provenance as pv
 from ._infer import infer_deps
 from ._otlp import Span
-from ._semconv import Operation, classify
+from ._semconv import Operation, classify, session_of, user_of
 
 __all__ = ["Assembled", "assemble", "action_id", "observation_id"]
 
 _CHAT_TYPES = ("claim", "plan", "answer")
-_USER_ATTRS = ("user.id", "enduser.id", "gen_ai.user.id")
 
 
 def action_id(span_id: str) -> str:
@@ -51,6 +50,12 @@ class Assembled:
     """Dependencies the spans (or the store) recorded."""
     deps_inferred: int = 0
     """Dependencies guessed where a span recorded none (`inferred: true`)."""
+    traces: list[str] = field(default_factory=list)
+    """Every trace imported: the chosen one and the traces of its session, in order."""
+    session: str | None = None
+    """The session (conversation, thread) id that stitched the traces, when there was one."""
+    incomplete: Counter[str] = field(default_factory=Counter)
+    """Spans used without some of their content, by what was missing."""
 
 
 def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
@@ -67,15 +72,27 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     order = {t: i for i, t in enumerate(ops)}
     chosen = trace_id if trace_id is not None else max(
         ops, key=lambda t: (len(ops[t]), -order[t]), default="")
+    # several traces of one session (session.id, gen_ai.conversation.id, a LangGraph
+    # thread) are one case: each trace is usually one turn
+    session_of_trace: dict[str, str] = {}
+    for span in spans:
+        if span.trace_id not in session_of_trace:
+            sid = session_of(span)
+            if sid is not None:
+                session_of_trace[span.trace_id] = sid
+    session = session_of_trace.get(chosen)
+    selected = {t for t in ops if t == chosen or
+                (session is not None and session_of_trace.get(t) == session)}
     skipped: Counter[str] = Counter()
     for span, op in classified:
-        if span.trace_id != chosen:
+        if span.trace_id not in selected:
             skipped["span of another trace"] += 1
         elif isinstance(op, str):
             skipped[op] += 1
-    out = Assembled(data={}, trace_id=chosen, spans_used=0, skipped=skipped)
-    mine = [op for op in ops.get(chosen, [])]
-    parent = {s.span_id: s.parent_id for s in spans if s.trace_id == chosen}
+    out = Assembled(data={}, trace_id=chosen, spans_used=0, skipped=skipped,
+                    traces=[t for t in ops if t in selected], session=session)
+    mine = [op for t in ops if t in selected for op in ops[t]]
+    parent = {s.span_id: s.parent_id for s in spans if s.trace_id in selected}
     by_span = {op.span.span_id: op for op in mine}
 
     agent_memo: dict[str, str | None] = {}
@@ -134,7 +151,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     session: list[dict[str, Any]] = []
     trajectory: list[dict[str, Any]] = []
     records: dict[str, dict[str, Any]] = {}
-    default_user = user or _first_user(spans, chosen) or "unknown"
+    default_user = user or _first_user(spans, selected) or "unknown"
     for stored in store:
         records[str(stored["id"])] = {**stored, "user_id": stored.get("user_id") or default_user,
                                       "deps": list(stored.get("deps", []))}
@@ -150,6 +167,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     for op in ordered:
         sid = op.span.span_id
         seq += 1
+        if op.missing is not None:
+            out.incomplete[f"{op.kind} span without {op.missing}"] += 1
         if op.kind == "agent":
             session.append({"id": sid, "seq": seq, "text": op.text})
             node_of_span[sid] = sid
@@ -166,7 +185,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 if r.id not in returned:
                     returned.append(r.id)
             if op.skipped_documents:
-                skipped["returned document without an id"] += op.skipped_documents
+                skipped["returned document with neither id nor content"] += \
+                    op.skipped_documents
             step = {"id": sid, **base, "type": "memory_read",
                     "text": f"search memory: {op.query}" if op.query else "search memory",
                     "query": op.query, "returned": returned}
@@ -199,7 +219,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
             node_of_span[sid] = obs
         else:  # memory_write
             if op.record_id is None:
-                skipped["memory write without a record id"] += 1
+                skipped["memory write without gen_ai.memory.record.id or "
+                        "gen_ai.memory.content"] += 1
                 seq -= 1
                 continue
             step = {"id": sid, **base, "type": "memory_write", "op": op.write_op,
@@ -247,13 +268,11 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
 _DEFAULT_TURN = "turn-0"
 
 
-def _first_user(spans: list[Span], trace_id: str) -> str | None:
+def _first_user(spans: list[Span], traces: set[str]) -> str | None:
     for s in spans:
-        if s.trace_id != trace_id:
-            continue
-        for key in _USER_ATTRS:
-            v = s.attributes.get(key)
-            if isinstance(v, str) and v:
+        if s.trace_id in traces:
+            v = user_of(s)
+            if v is not None:
                 return v
     return None
 

@@ -84,36 +84,43 @@ def parse_otlp(raw: bytes | str, source: str | None = None) -> tuple[list[Span],
     except UnicodeDecodeError as exc:
         raise CaseError([f"not UTF-8 text (byte {exc.start})"], source=source) from None
     problems: list[str] = []
-    documents: list[tuple[str, Any]] = []
-    try:
-        documents.append(("", json.loads(text)))
-    except RecursionError:
-        raise CaseError(["(root): JSON nested too deep"], source=source) from None
-    except json.JSONDecodeError as whole_exc:
-        lines = text.splitlines()
-        if len(lines) < 2:
-            raise CaseError([f"line {whole_exc.lineno}, column {whole_exc.colno}: invalid JSON: "
-                             f"{whole_exc.msg}"], source=source) from None
-        for n, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                documents.append((f"line {n}: ", json.loads(line)))
-            except json.JSONDecodeError as exc:
-                problems.append(f"line {n}, column {exc.colno}: invalid JSON: {exc.msg}")
-            except RecursionError:
-                problems.append(f"line {n}: JSON nested too deep")
-    if problems:
-        raise CaseError(problems, source=source)
     spans: list[Span] = []
     encodings: set[str] = set()
-    for where, doc in documents:
+
+    def take(where: str, doc: Any) -> None:
         if not isinstance(doc, Mapping) or not isinstance(doc.get("resourceSpans"), list):
             problems.append(f"{where}(root): expected an OTLP JSON object with a "
                             "'resourceSpans' list")
-            continue
-        for item in _spans_of(doc, where, problems, encodings):
-            spans.append(item)
+            return
+        spans.extend(_spans_of(doc, where, problems, encodings))
+
+    whole: Any = None
+    try:
+        whole = json.loads(text)
+    except RecursionError:
+        raise CaseError(["(root): JSON nested too deep"], source=source) from None
+    except json.JSONDecodeError as whole_exc:
+        if text.count("\n", 0, len(text.rstrip())) < 1:
+            raise CaseError([f"line {whole_exc.lineno}, column {whole_exc.colno}: invalid JSON: "
+                             f"{whole_exc.msg}"], source=source) from None
+        # JSON lines: each line is read into spans and dropped, so a large file is never
+        # held twice as parsed JSON
+        for n, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                doc = json.loads(line)
+            except json.JSONDecodeError as exc:
+                problems.append(f"line {n}, column {exc.colno}: invalid JSON: {exc.msg}")
+                continue
+            except RecursionError:
+                problems.append(f"line {n}: JSON nested too deep")
+                continue
+            take(f"line {n}: ", doc)
+            del doc
+    else:
+        take("", whole)
+        del whole
     if not problems and not spans:
         problems.append("(root): no spans in the file")
     if problems:
