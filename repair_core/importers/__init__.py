@@ -102,8 +102,7 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
                  case_id: str | None = None, trace_id: str | None = None) -> Imported:
     """Import OTLP JSON files (and optionally a Mem0 history database as the store) as a
     validated case. Raises :class:`CaseError` naming file, line and field of every
-    problem; nothing is half-imported. With a store and no trace, the case holds the
-    store's records and lineage and no steps."""
+    problem; nothing is half-imported."""
     if not traces and store is None:
         raise CaseError(["no trace file and no --store given"], source="import")
     # Import builds millions of small acyclic objects; the cyclic collector would walk
@@ -148,8 +147,10 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
         store_records = read_mem0_history(store, user=user or "")
         sources.append(f"{Path(store).name} (Mem0 history)")
     if not spans:
-        return _store_only(store_records, sources, faults=faults, user=user, case_id=case_id,
-                           store=Path(str(store)))
+        raise CaseError([f"--store {Path(str(store)).name}: {plural(len(store_records), 'record')}"
+                         " read, but a case needs the trace of a run (dgrr.case/v1 requires an "
+                         "answer step to repair); give the OTLP trace of the session that "
+                         "read this store"], source="import")
     built = assemble(spans, store=store_records, user=user, case_id=case_id,
                      trace_id=trace_id, faults=faults)
     spans_read = len(spans)
@@ -174,22 +175,6 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
         deps_given=built.deps_given, deps_inferred=built.deps_inferred,
         skipped=dict(sorted(built.skipped.items())), traces=built.traces,
         session=built.session, incomplete=dict(sorted(built.incomplete.items())))
-    return Imported(case=case, summary=summary)
-
-
-def _store_only(records: list[dict], sources: list[str], *, faults: Sequence[str],
-                user: str | None, case_id: str | None, store: Path) -> Imported:
-    """A case of a store's records and lineage alone (no trace: no turns, no steps)."""
-    owner = user or "unknown"
-    data = {"format": "dgrr.case/v1", "case_id": case_id or f"store-{store.stem}",
-            "user_id": owner, "session": [], "trajectory": [],
-            "memory": [{**r, "user_id": r.get("user_id") or owner} for r in records],
-            "faults": list(faults), "tools": []}
-    case = case_from_data(data, source="import")
-    given = sum(len(r.get("deps", [])) for r in records)
-    summary = ImportSummary(sources=sources, trace_id="", spans_read=0, spans_used=0,
-                            turns=0, steps=0, records=len(records), deps_given=given,
-                            deps_inferred=0)
     return Imported(case=case, summary=summary)
 
 

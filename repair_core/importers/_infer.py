@@ -31,7 +31,7 @@ from ._semconv import Operation
 
 __all__ = ["infer_deps", "WINDOW", "INFERRED_BY"]
 
-WINDOW = 8
+WINDOW = 4
 """How many earlier context steps (or model calls) of a turn an inferred edge may reach."""
 
 INFERRED_BY = ("context-window", "call-id", "same-tool", "latest-plan", "text-overlap",
