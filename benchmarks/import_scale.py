@@ -8,7 +8,8 @@ trace in `--turns` turns (default one turn, as a long-running agent loop), repea
 search_memory (two records) -> chat (claim) -> chat (tool call) -> execute_tool ->
 create_memory -> chat (answer). The import runs in a fresh process (`dgrr import`), so
 the peak RSS is that of the whole command, Python and all. Prints one JSON object per
-size; results are recorded in docs/performance.md.
+size (wall and CPU seconds: on a shared machine the CPU time is the better estimate of an
+unloaded run); results are recorded in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -93,7 +94,9 @@ def measure(path: Path, out: Path) -> dict:
         f"imp = import_trace([{str(path)!r}])\n"
         "wall = time.perf_counter() - t\n"
         "s = imp.summary\n"
+        "ru = resource.getrusage(resource.RUSAGE_SELF)\n"
         "print(json.dumps({'seconds': round(wall, 2), "
+        "'cpu_seconds': round(ru.ru_utime + ru.ru_stime, 2), "
         "'peak_rss_mb': round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024), "
         "'spans': s.spans_read, 'steps': s.steps, 'records': s.records, "
         "'deps_given': s.deps_given, 'deps_inferred': s.deps_inferred}))\n")
