@@ -80,9 +80,9 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
             sid = session_of(span)
             if sid is not None:
                 session_of_trace[span.trace_id] = sid
-    session = session_of_trace.get(chosen)
+    session_id = session_of_trace.get(chosen)
     selected = {t for t in ops if t == chosen or
-                (session is not None and session_of_trace.get(t) == session)}
+                (session_id is not None and session_of_trace.get(t) == session_id)}
     skipped: Counter[str] = Counter()
     for span, op in classified:
         if span.trace_id not in selected:
@@ -90,7 +90,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         elif isinstance(op, str):
             skipped[op] += 1
     out = Assembled(data={}, trace_id=chosen, spans_used=0, skipped=skipped,
-                    traces=[t for t in ops if t in selected], session=session)
+                    traces=[t for t in ops if t in selected], session=session_id)
     mine = [op for t in ops if t in selected for op in ops[t]]
     parent = {s.span_id: s.parent_id for s in spans if s.trace_id in selected}
     by_span = {op.span.span_id: op for op in mine}

@@ -41,8 +41,7 @@ INFERRED_BY = ("context-window", "call-id", "same-tool", "latest-plan", "text-ov
 _MODEL_STEPS = ("claim", "plan", "answer")
 _CONTEXT_STEPS = ("memory_read", "tool_observation", "claim")
 _WORD = re.compile(r"[^\W_]{3,}")
-_STOP = frozenset("the and for with that this from are was were has have had not you your "
-                  "but his her its their they them our".split())
+_STOP = frozenset(["the", "and", "for", "with", "that", "this", "from", "are", "was", "were", "has", "have", "had", "not", "you", "your", "but", "his", "her", "its", "their", "they", "them", "our"])
 
 
 class _Turn:

@@ -40,9 +40,9 @@ _OI_DOC = re.compile(r"retrieval\.documents\.(\d+)\.document\.(id|content|score|
 _OLLM_MSG = re.compile(r"gen_ai\.(prompt|completion)\.(\d+)\.(role|content)$")
 _OLLM_CALL = re.compile(r"gen_ai\.completion\.(\d+)\.tool_calls\.(\d+)\.(id|name|arguments)$")
 # span events that carry message content (OpenLit; the GenAI event names of semconv <= 1.36)
-_PROMPT_EVENTS = {"gen_ai.content.prompt": ("gen_ai.prompt", "gen_ai.input.messages"),
+_PROMPT_EVENTS: dict[str, tuple[str, ...]] = {"gen_ai.content.prompt": ("gen_ai.prompt", "gen_ai.input.messages"),
                   "gen_ai.user.message": ("content", "gen_ai.event.content")}
-_COMPLETION_EVENTS = {"gen_ai.content.completion": ("gen_ai.completion",
+_COMPLETION_EVENTS: dict[str, tuple[str, ...]] = {"gen_ai.content.completion": ("gen_ai.completion",
                                                     "gen_ai.output.messages"),
                       "gen_ai.choice": ("message", "content", "gen_ai.event.content")}
 NOT_GENAI = "not a GenAI span"
@@ -359,11 +359,11 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
                                     str(c.get("function.name", "")),
                                     _args(c.get("function.arguments")))
                            for _, c in sorted(calls.items()))
-        text = a.get("llm.output_messages.0.message.content")
-        if not isinstance(text, str):
-            # a reply that is only tool calls has no content; output.value is then the
-            # framework's raw result object, not text
-            text = "" if tool_calls else _oi_output_text(a.get("output.value"))
+        content = a.get("llm.output_messages.0.message.content")
+        # a reply that is only tool calls has no content; output.value is then the
+        # framework's raw result object, not text
+        text = content if isinstance(content, str) else \
+            "" if tool_calls else _oi_output_text(a.get("output.value"))
         return Operation(span, kind, "openinference", text=text, tool_calls=tool_calls,
                          missing=None if text or tool_calls else _CHAT_NEEDS)
     if kind == "tool":
