@@ -99,7 +99,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
 
     def agent_ancestor(span_id: str) -> str | None:
         """The nearest agent span above `span_id` (memoised: linear over all spans)."""
-        path: list[str] = []
+        path: dict[str, None] = {}  # ordered, with O(1) membership (a cycle stops the walk)
         p = parent.get(span_id)
         found: str | None = None
         while p is not None and p not in agent_memo and p not in path:
@@ -107,7 +107,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
             if anc is not None and anc.kind == "agent":
                 found = p
                 break
-            path.append(p)
+            path[p] = None
             p = parent.get(p)
         else:
             found = agent_memo.get(p) if p is not None else None
@@ -130,7 +130,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         """The turn span above (or at) `op` (memoised: linear over all spans)."""
         if op.span.span_id in turns:
             return op.span.span_id
-        path: list[str] = []
+        path: dict[str, None] = {}
         p = parent.get(op.span.span_id)
         tid = _DEFAULT_TURN
         while p is not None and p not in path:
@@ -140,7 +140,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
             if p in turn_memo:
                 tid = turn_memo[p]
                 break
-            path.append(p)
+            path[p] = None
             p = parent.get(p)
         for q in path:
             turn_memo[q] = tid
