@@ -134,9 +134,12 @@ def classify(span: Span) -> Operation | str:
         return _openinference(span, kind)
     # no operation name: OpenLLMetry's indexed prompt/completion attributes, pydantic-ai's
     # (and others') tool and agent-run spans
-    if a.get("llm.request.type") in ("chat", "completion") or any(
-            _OLLM_MSG.match(k) for k in a):
+    request = a.get("llm.request.type")
+    if request in ("chat", "completion") or (request is None and any(
+            _OLLM_MSG.match(k) for k in a)):
         return _openllmetry(span)
+    if isinstance(request, str):
+        return f"OpenLLMetry {request} span"  # embedding, rerank: no step of the agent
     if isinstance(a.get("gen_ai.tool.name"), str):
         return _genai(span, "tool", None)
     if isinstance(a.get("gen_ai.agent.name") or a.get("agent_name"), str):
