@@ -376,3 +376,28 @@ def _no_stray_env(monkeypatch):
     for key in ("OTEL_SEMCONV_STABILITY_OPT_IN",):
         if key in os.environ and "genai" not in os.environ[key]:
             monkeypatch.delenv(key)
+
+
+def test_two_traces_of_one_conversation_are_one_case(tmp_path, monkeypatch):
+    monkeypatch.setenv("OTEL_SEMCONV_STABILITY_OPT_IN", "gen_ai_latest_experimental")
+    monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "SPAN_ONLY")
+    handler_mod = pytest.importorskip("opentelemetry.util.genai.handler")
+    from opentelemetry.util.genai.types import InputMessage, OutputMessage, Text
+
+    path = tmp_path / "conv.jsonl"
+    provider = _provider(path)
+    h = handler_mod.TelemetryHandler(tracer_provider=provider)
+    for conversation, question in (("conv-1", "Which seat?"), ("conv-2", "Other user"),
+                                   ("conv-1", "And the meal?")):
+        with h.invoke_local_agent(agent_name="booker", conversation_id=conversation) as agent:
+            agent.input_messages = [InputMessage(role="user", parts=[Text(content=question)])]
+            with h.inference("openai", request_model="gpt-4o",
+                             conversation_id=conversation) as inf:
+                inf.output_messages = [OutputMessage(role="assistant", parts=[
+                    Text(content=f"answer to {question}")], finish_reason="stop")]
+    provider.shutdown()
+    imported = import_trace([path])
+    assert [t.text for t in imported.case.session] == ["Which seat?", "And the meal?"]
+    assert imported.summary.session == "conv-1" and len(imported.summary.traces) == 2
+    assert imported.summary.skipped == {"span of another trace": 2}
+    assert "and 1 other trace of session 'conv-1'" in imported.summary.describe()
