@@ -19,7 +19,7 @@ from opentelemetry.sdk.trace import TracerProvider  # noqa: E402
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
 
 from repair_core import plan_case  # noqa: E402
-from repair_core.importers import import_trace  # noqa: E402
+from repair_core.importers import content_id, import_trace  # noqa: E402
 
 A = semconv.SpanAttributes
 D = semconv.DocumentAttributes
@@ -78,15 +78,16 @@ def test_openinference_spans_import_with_inferred_deps(tmp_path):
     types = [s.type for s in case.steps_in_order()]
     assert types == ["memory_read", "plan", "tool_action", "tool_observation", "answer"]
     read = case.steps_in_order()[0]
-    assert read.returned == ["mem-1", "mem-2"] and read.query == "seat preference"
-    assert summary.skipped == {"OpenInference CHAIN span": 1, "OpenInference EMBEDDING span": 1,
-                               "returned document without an id": 1}
+    # a document without an id gets an id made from its content
+    anonymous = content_id("a document without id")
+    assert read.returned == ["mem-1", "mem-2", anonymous] and read.query == "seat preference"
+    assert summary.skipped == {"OpenInference CHAIN span": 1, "OpenInference EMBEDDING span": 1}
     plan_step = case.steps_in_order()[1]
     assert plan_step.tool == "search_flights" and plan_step.args == {"seat": "window"}
     action = case.steps_in_order()[2]
     assert [(d.id, d.label, d.inferred) for d in action.deps] == [(plan_step.id, "produce", True)]
     plan = plan_case(case)
-    assert plan.memory == {"mem-1": "delete", "mem-2": "keep"}
+    assert plan.memory == {"mem-1": "delete", "mem-2": "keep", anonymous: "keep"}
     assert {plan.steps[s.id] for s in case.trajectory} == {"replay", "refresh"}
     assert all("inferred" in plan.reasons[s.id] for s in case.trajectory
                if s.type in ("plan", "tool_action", "answer"))

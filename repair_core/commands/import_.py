@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and write a valid dgrr.case/v1. Step ids are the spans' hex ids, record "
                     "ids the source's ids; dependencies a span did not record are inferred "
                     "and marked inferred. See docs/import.md.")
-    p.add_argument("traces", nargs="+", metavar="TRACE", help="OTLP JSON file(s)")
+    p.add_argument("traces", nargs="*", metavar="TRACE",
+                   help="OTLP JSON file(s) (OTel GenAI, OpenInference, OpenLLMetry spans)")
     p.add_argument("--store", metavar="STORE", default=None,
                    help="Mem0 history database (SQLite) to take the memory store from, "
                         "with status and lineage")
@@ -27,10 +28,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="comma-separated record ids (the source's ids) diagnosed as faulty")
     p.add_argument("--user", metavar="U", default=None,
                    help="user id of the session and of records that name none "
-                        "(default: the spans' user.id, else 'unknown')")
+                        "(default: the spans' user.id or LangChain metadata user_id, else "
+                        "'unknown')")
     p.add_argument("--trace", metavar="TRACE_ID", default=None,
                    help="hex id of the trace to import (default: the one with the most "
-                        "GenAI spans; spans of other traces are skipped and counted)")
+                        "GenAI spans) with the other traces of its session (session.id, "
+                        "gen_ai.conversation.id, thread id); spans of other traces are "
+                        "skipped and counted")
     p.add_argument("--case-id", metavar="ID", default=None,
                    help="case id to write (default: trace-<trace id>)")
     p.add_argument("--out", metavar="CASE.json", required=True,

@@ -17,6 +17,7 @@ skipped: 1 not a GenAI span
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,8 +32,10 @@ from .._text import plural
 from ._assemble import action_id, assemble, observation_id
 from ._mem0 import is_sqlite, read_mem0_history
 from ._otlp import Span, looks_like_otlp, parse_otlp
+from ._semconv import NEEDED, content_id
 
-__all__ = ["ImportSummary", "Imported", "import_trace", "action_id", "observation_id"]
+__all__ = ["ImportSummary", "Imported", "import_trace", "action_id", "observation_id",
+           "content_id"]
 
 
 class ImportSummary(BaseModel):
@@ -58,17 +61,31 @@ class ImportSummary(BaseModel):
     """Dependencies guessed where a span recorded none (`inferred: true`)."""
     skipped: dict[str, int] = Field(default_factory=dict)
     """Spans (or returned documents) left out, by reason."""
+    traces: list[str] = Field(default_factory=list)
+    """Every trace imported (the chosen one and the other traces of its session)."""
+    session: str | None = None
+    """The session id (`session.id`, `gen_ai.conversation.id`, a LangGraph thread) that
+    stitched the traces, when the spans name one."""
+    incomplete: dict[str, int] = Field(default_factory=dict)
+    """Spans used without some of their content, by what was missing."""
 
     def describe(self) -> str:
         """A few lines for a person."""
+        where = f"trace {self.trace_id}" if self.trace_id else "no trace"
+        others = len(self.traces) - 1
+        if self.session is not None and others > 0:
+            where += f" and {plural(others, 'other trace')} of session {self.session!r}"
         lines = [f"read {plural(self.spans_read, 'span')} from {', '.join(self.sources)}; "
-                 f"trace {self.trace_id}",
+                 f"{where}",
                  f"made {plural(self.turns, 'turn')}, {plural(self.steps, 'step')}, "
                  f"{plural(self.records, 'record')}; dependencies: {self.deps_given} given, "
                  f"{self.deps_inferred} inferred"]
         if self.skipped:
             lines.append("skipped: " + ", ".join(f"{k} {why}" for why, k in
                                                  sorted(self.skipped.items())))
+        if self.incomplete:
+            lines.append("incomplete: " + ", ".join(f"{k} {why}" for why, k in
+                                                    sorted(self.incomplete.items())))
         return "\n".join(lines)
 
 
@@ -86,8 +103,23 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
     """Import OTLP JSON files (and optionally a Mem0 history database as the store) as a
     validated case. Raises :class:`CaseError` naming file, line and field of every
     problem; nothing is half-imported."""
-    if not traces:
-        raise CaseError(["no trace file given"], source="import")
+    if not traces and store is None:
+        raise CaseError(["no trace file and no --store given"], source="import")
+    # Import builds millions of small acyclic objects; the cyclic collector would walk
+    # them all again and again (time growing with their square), so it waits until the end.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _import(traces, store=store, faults=faults, user=user, case_id=case_id,
+                       trace_id=trace_id)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _import(traces: Sequence[str | Path], *, store: str | Path | None,
+            faults: Sequence[str], user: str | None, case_id: str | None,
+            trace_id: str | None) -> Imported:
     spans: list[Span] = []
     sources: list[str] = []
     for path in traces:
@@ -114,14 +146,22 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
     if store is not None:
         store_records = read_mem0_history(store, user=user or "")
         sources.append(f"{Path(store).name} (Mem0 history)")
+    if not spans:
+        raise CaseError([f"--store {Path(str(store)).name}: {plural(len(store_records), 'record')}"
+                         " read, but a case needs the trace of a run (dgrr.case/v1 requires an "
+                         "answer step to repair); give the OTLP trace of the session that "
+                         "read this store"], source="import")
     built = assemble(spans, store=store_records, user=user, case_id=case_id,
                      trace_id=trace_id, faults=faults)
+    spans_read = len(spans)
+    del spans  # the case data holds what is needed from here on
     if built.problems:
         raise CaseError(built.problems, source="import")
     if built.spans_used == 0:
         why = ", ".join(f"{k} {r}" for r, k in sorted(built.skipped.items()))
-        raise CaseError([f"no OTel GenAI or OpenInference span to import ({len(spans)} spans "
-                         f"read; skipped: {why})"], source="import")
+        raise CaseError([f"no OTel GenAI, OpenInference or OpenLLMetry span to import "
+                         f"({spans_read} spans read; skipped: {why}); a span needs one of "
+                         f"{NEEDED}"], source="import")
     try:
         case = case_from_data(built.data, source="import")
     except CaseError as exc:
@@ -129,11 +169,12 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
                         source=exc.source) from None
     data = built.data
     summary = ImportSummary(
-        sources=sources, trace_id=built.trace_id, spans_read=len(spans),
+        sources=sources, trace_id=built.trace_id, spans_read=spans_read,
         spans_used=built.spans_used, turns=len(data["session"]),
         steps=len(data["trajectory"]), records=len(data["memory"]),
         deps_given=built.deps_given, deps_inferred=built.deps_inferred,
-        skipped=dict(sorted(built.skipped.items())))
+        skipped=dict(sorted(built.skipped.items())), traces=built.traces,
+        session=built.session, incomplete=dict(sorted(built.incomplete.items())))
     return Imported(case=case, summary=summary)
 
 

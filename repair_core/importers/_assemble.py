@@ -13,12 +13,11 @@ from typing import Any
 from .. import provenance as pv
 from ._infer import infer_deps
 from ._otlp import Span
-from ._semconv import Operation, classify
+from ._semconv import Operation, classify, session_of, user_of
 
 __all__ = ["Assembled", "assemble", "action_id", "observation_id"]
 
 _CHAT_TYPES = ("claim", "plan", "answer")
-_USER_ATTRS = ("user.id", "enduser.id", "gen_ai.user.id")
 
 
 def action_id(span_id: str) -> str:
@@ -51,6 +50,12 @@ class Assembled:
     """Dependencies the spans (or the store) recorded."""
     deps_inferred: int = 0
     """Dependencies guessed where a span recorded none (`inferred: true`)."""
+    traces: list[str] = field(default_factory=list)
+    """Every trace imported: the chosen one and the traces of its session, in order."""
+    session: str | None = None
+    """The session (conversation, thread) id that stitched the traces, when there was one."""
+    incomplete: Counter[str] = field(default_factory=Counter)
+    """Spans used without some of their content, by what was missing."""
 
 
 def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
@@ -67,27 +72,48 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     order = {t: i for i, t in enumerate(ops)}
     chosen = trace_id if trace_id is not None else max(
         ops, key=lambda t: (len(ops[t]), -order[t]), default="")
+    # several traces of one session (session.id, gen_ai.conversation.id, a LangGraph
+    # thread) are one case: each trace is usually one turn
+    session_of_trace: dict[str, str] = {}
+    for span in spans:
+        if span.trace_id not in session_of_trace:
+            sid = session_of(span)
+            if sid is not None:
+                session_of_trace[span.trace_id] = sid
+    session_id = session_of_trace.get(chosen)
+    selected = {t for t in ops if t == chosen or
+                (session_id is not None and session_of_trace.get(t) == session_id)}
     skipped: Counter[str] = Counter()
     for span, op in classified:
-        if span.trace_id != chosen:
+        if span.trace_id not in selected:
             skipped["span of another trace"] += 1
         elif isinstance(op, str):
             skipped[op] += 1
-    out = Assembled(data={}, trace_id=chosen, spans_used=0, skipped=skipped)
-    mine = [op for op in ops.get(chosen, [])]
-    parent = {s.span_id: s.parent_id for s in spans if s.trace_id == chosen}
+    out = Assembled(data={}, trace_id=chosen, spans_used=0, skipped=skipped,
+                    traces=[t for t in ops if t in selected], session=session_id)
+    mine = [op for t in ops if t in selected for op in ops[t]]
+    parent = {s.span_id: s.parent_id for s in spans if s.trace_id in selected}
     by_span = {op.span.span_id: op for op in mine}
 
+    agent_memo: dict[str, str | None] = {}
+
     def agent_ancestor(span_id: str) -> str | None:
-        seen = set()
+        """The nearest agent span above `span_id` (memoised: linear over all spans)."""
+        path: dict[str, None] = {}  # ordered, with O(1) membership (a cycle stops the walk)
         p = parent.get(span_id)
-        while p is not None and p not in seen:
-            seen.add(p)
+        found: str | None = None
+        while p is not None and p not in agent_memo and p not in path:
             anc = by_span.get(p)
             if anc is not None and anc.kind == "agent":
-                return p
+                found = p
+                break
+            path[p] = None
             p = parent.get(p)
-        return None
+        else:
+            found = agent_memo.get(p) if p is not None else None
+        for q in path:
+            agent_memo[q] = found
+        return found
 
     turns: dict[str, Operation] = {}
     for op in mine:
@@ -98,23 +124,34 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 skipped["nested agent span (its steps belong to the outer turn)"] += 1
     steps_ops = [op for op in mine if op.kind != "agent"]
 
+    turn_memo: dict[str, str] = {}
+
     def turn_of(op: Operation) -> str:
-        tid = op.span.span_id if op.span.span_id in turns else None
+        """The turn span above (or at) `op` (memoised: linear over all spans)."""
+        if op.span.span_id in turns:
+            return op.span.span_id
+        path: dict[str, None] = {}
         p = parent.get(op.span.span_id)
-        seen = set()
-        while tid is None and p is not None and p not in seen:
-            seen.add(p)
+        tid = _DEFAULT_TURN
+        while p is not None and p not in path:
             if p in turns:
                 tid = p
+                break
+            if p in turn_memo:
+                tid = turn_memo[p]
+                break
+            path[p] = None
             p = parent.get(p)
-        return tid or _DEFAULT_TURN
+        for q in path:
+            turn_memo[q] = tid
+        return tid
 
     ordered = sorted([*turns.values(), *steps_ops],
                      key=lambda o: (o.span.start, o.kind != "agent", o.span.span_id))
     session: list[dict[str, Any]] = []
     trajectory: list[dict[str, Any]] = []
     records: dict[str, dict[str, Any]] = {}
-    default_user = user or _first_user(spans, chosen) or "unknown"
+    default_user = user or _first_user(spans, selected) or "unknown"
     for stored in store:
         records[str(stored["id"])] = {**stored, "user_id": stored.get("user_id") or default_user,
                                       "deps": list(stored.get("deps", []))}
@@ -131,6 +168,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     for op in ordered:
         sid = op.span.span_id
         seq += 1
+        if op.missing is not None:
+            out.incomplete[f"{op.kind} span without {op.missing}"] += 1
         if op.kind == "agent":
             session.append({"id": sid, "seq": seq, "text": op.text})
             node_of_span[sid] = sid
@@ -147,7 +186,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 if r.id not in returned:
                     returned.append(r.id)
             if op.skipped_documents:
-                skipped["returned document without an id"] += op.skipped_documents
+                skipped["returned document with neither id nor content"] += \
+                    op.skipped_documents
             step = {"id": sid, **base, "type": "memory_read",
                     "text": f"search memory: {op.query}" if op.query else "search memory",
                     "query": op.query, "returned": returned}
@@ -161,8 +201,11 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 if not op.text:
                     step["text"] = f"call {call.name}({json.dumps(call.args, sort_keys=True)})"
             verified = op.span.attributes.get(pv.VERIFIED)
-            if verified is not None:
-                step["verified"] = bool(verified)
+            if verified is not None and not isinstance(verified, bool):
+                out.problems.append(f"span {sid}: {pv.VERIFIED}: expected a boolean "
+                                    f"(true or false), got {_show(verified)}")
+            elif verified is not None:
+                step["verified"] = verified
         elif op.kind == "tool":
             act, obs = action_id(sid), observation_id(sid)
             trajectory.append({"id": act, **base, "type": "tool_action",
@@ -177,7 +220,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
             node_of_span[sid] = obs
         else:  # memory_write
             if op.record_id is None:
-                skipped["memory write without a record id"] += 1
+                skipped["memory write without gen_ai.memory.record.id or "
+                        "gen_ai.memory.content"] += 1
                 seq -= 1
                 continue
             step = {"id": sid, **base, "type": "memory_write", "op": op.write_op,
@@ -225,13 +269,11 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
 _DEFAULT_TURN = "turn-0"
 
 
-def _first_user(spans: list[Span], trace_id: str) -> str | None:
+def _first_user(spans: list[Span], traces: set[str]) -> str | None:
     for s in spans:
-        if s.trace_id != trace_id:
-            continue
-        for key in _USER_ATTRS:
-            v = s.attributes.get(key)
-            if isinstance(v, str) and v:
+        if s.trace_id in traces:
+            v = user_of(s)
+            if v is not None:
                 return v
     return None
 
@@ -353,8 +395,8 @@ def _explicit_deps(op: Operation, node_of_span: Mapping[str, str], problems: lis
         found = True
         try:
             items = json.loads(raw) if isinstance(raw, str) else None
-        except ValueError as exc:
-            problems.append(f"{where}: {pv.DEPS}: not JSON ({exc})")
+        except (ValueError, RecursionError) as exc:
+            problems.append(f"{where}: {pv.DEPS}: not JSON ({exc.__class__.__name__}: {exc})")
             items = []
         if not isinstance(items, list):
             problems.append(f"{where}: {pv.DEPS}: expected a JSON list of "
@@ -366,8 +408,13 @@ def _explicit_deps(op: Operation, node_of_span: Mapping[str, str], problems: lis
                 problems.append(f"{where}: {pv.DEPS}[{n}]: expected {{id, label, sufficient?}}, "
                                 f"got {json.dumps(d)[:60]}")
                 continue
+            sufficient = d.get("sufficient", False)
+            if not isinstance(sufficient, bool):
+                problems.append(f"{where}: {pv.DEPS}[{n}].sufficient: expected a boolean "
+                                f"(true or false), got {_show(sufficient)}")
+                continue
             dep = {"id": node_of_span.get(d["id"].lower(), d["id"]), "label": d["label"]}
-            if d.get("sufficient"):
+            if sufficient:
                 dep["sufficient"] = True
             out.append(dep)
     for link in op.span.links:
@@ -375,11 +422,29 @@ def _explicit_deps(op: Operation, node_of_span: Mapping[str, str], problems: lis
         if label is None:
             continue
         found = True
-        dep = {"id": node_of_span.get(link.span_id, link.span_id), "label": str(label)}
-        if link.attributes.get(pv.DEP_SUFFICIENT):
+        if not isinstance(label, str):
+            problems.append(f"{where}: link to span {link.span_id}: {pv.DEP_LABEL}: expected "
+                            f"a string, got {_show(label)}")
+            continue
+        sufficient = link.attributes.get(pv.DEP_SUFFICIENT, False)
+        if not isinstance(sufficient, bool):
+            problems.append(f"{where}: link to span {link.span_id}: {pv.DEP_SUFFICIENT}: "
+                            f"expected a boolean (true or false), got {_show(sufficient)}")
+            continue
+        dep = {"id": node_of_span.get(link.span_id, link.span_id), "label": label}
+        if sufficient:
             dep["sufficient"] = True
         out.append(dep)
     return out if found else None
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    """A value as the JSON (or text) a person would recognise, cut to `limit`."""
+    try:
+        text = json.dumps(value, allow_nan=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _dedupe(deps: list[dict[str, Any]]) -> list[dict[str, Any]]:

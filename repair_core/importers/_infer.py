@@ -1,62 +1,140 @@
-"""Dependencies a span did not record, guessed and marked `inferred: true`.
+"""Dependencies a span did not record, inferred from evidence and marked `inferred: true`
+with how each was inferred (`inferred_by`).
 
-Only for steps whose span carries no `dgrr.*` provenance. The guesses are generous on
-purpose (recall first): an inferred edge carries harm but never vouches for support
-(method.md, "Inferred edges"), so a generous guess can only make the repair redo more.
+Only for steps whose span carries no `dgrr.*` provenance, and only where the trace holds
+evidence; every step gets at most :data:`WINDOW` + 1 inferred premises, so the edges grow
+linearly with the spans (never with their square):
 
-- a model call (claim, plan, answer) cites every memory read, tool observation and claim
-  before it in the same turn (what its context held);
-- a tool call is produced by the plan whose output holds its call id, else by the latest
-  plan before it in the same turn that called the same tool, else by the latest plan;
-- a memory write cites every model call before it in the same turn.
+- a model call (claim, plan, answer) cites the memory reads, tool observations and claims
+  of its own turn among the last :data:`WINDOW` of them before it (`context-window`: what
+  its context held);
+- a tool call is produced by the plan whose output holds its call id (`call-id`), else by
+  the latest plan of its turn that called the same tool (`same-tool`), else by the latest
+  plan of its turn (`latest-plan`), else it was started by its turn (`turn-start`);
+- a memory write cites the model calls among the last :data:`WINDOW` of its turn whose
+  output shares words with what it wrote (`text-overlap`), else the latest model call of
+  its turn (`latest-model-call`), else it was started by its turn (`turn-start`).
+
+An inferred edge carries harm but never vouches for support (method.md, "Inferred
+edges"), so a guess can only make the repair redo more; the evidence rules keep it from
+redoing everything.
 """
 
 from __future__ import annotations
 
+import re
+from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
 from ._semconv import Operation
 
-__all__ = ["infer_deps"]
+__all__ = ["infer_deps", "WINDOW", "INFERRED_BY"]
+
+WINDOW = 4
+"""How many earlier context steps (or model calls) of a turn an inferred edge may reach."""
+
+INFERRED_BY = ("context-window", "call-id", "same-tool", "latest-plan", "text-overlap",
+               "latest-model-call", "turn-start")
+"""The ways an edge is inferred (the values of a dep's `inferred_by`)."""
 
 _MODEL_STEPS = ("claim", "plan", "answer")
+_CONTEXT_STEPS = ("memory_read", "tool_observation", "claim")
+_WORD = re.compile(r"[^\W_]{3,}")
+_STOP = frozenset(["the", "and", "for", "with", "that", "this", "from", "are", "was", "were", "has", "have", "had", "not", "you", "your", "but", "his", "her", "its", "their", "they", "them", "our"])
+
+
+class _Turn:
+    """What inference remembers of one turn: bounded windows and last-seen indexes."""
+
+    __slots__ = ("context", "models", "plan", "plan_by_tool", "plan_by_call")
+
+    def __init__(self) -> None:
+        self.context: deque[dict[str, Any]] = deque(maxlen=WINDOW)
+        self.models: deque[tuple[dict[str, Any], frozenset[str]]] = deque(maxlen=WINDOW)
+        self.plan: dict[str, Any] | None = None
+        self.plan_by_tool: dict[str, dict[str, Any]] = {}
+        self.plan_by_call: dict[str, dict[str, Any]] = {}
 
 
 def infer_deps(trajectory: list[dict[str, Any]], step_op: Mapping[str, Operation]) -> None:
     """Add inferred deps, in place, to the steps of `trajectory` without provenance (the
-    `_provenance` marker is removed on the way)."""
-    earlier: dict[str, list[dict[str, Any]]] = {}  # turn -> steps so far, in seq order
+    `_provenance` marker is removed on the way). Linear in the steps."""
+    turns: dict[str, _Turn] = {}
     for s in sorted(trajectory, key=lambda s: s["seq"]):
-        before = earlier.setdefault(s["turn"], [])
+        turn = turns.get(s["turn"])
+        if turn is None:
+            turn = turns[s["turn"]] = _Turn()
         if not s.pop("_provenance", False):
             have = {(d["id"], d["label"]) for d in s["deps"]}
-            for dep in _guess(s, before, step_op):
+            for dep in _guess(s, turn, step_op):
                 if (dep["id"], dep["label"]) not in have:
                     have.add((dep["id"], dep["label"]))
                     s["deps"].append({**dep, "inferred": True})
-        before.append(s)
+        _remember(s, turn, step_op)
 
 
-def _guess(s: dict[str, Any], before: list[dict[str, Any]],
-           step_op: Mapping[str, Operation]) -> list[dict[str, Any]]:
+def _remember(s: dict[str, Any], turn: _Turn, step_op: Mapping[str, Operation]) -> None:
+    kind = s["type"]
+    if kind in _CONTEXT_STEPS:
+        turn.context.append(s)
+    if kind in _MODEL_STEPS:
+        turn.models.append((s, words(s.get("text", ""))))
+    if kind == "plan":
+        turn.plan = s
+        if s.get("tool"):
+            turn.plan_by_tool[s["tool"]] = s
+        for call in step_op[s["id"]].tool_calls:
+            if call.id is not None:
+                turn.plan_by_call[call.id] = s
+
+
+def _edge(node: dict[str, Any] | str, label: str, how: str) -> dict[str, Any]:
+    return {"id": node if isinstance(node, str) else node["id"], "label": label,
+            "inferred_by": how}
+
+
+def _guess(s: dict[str, Any], turn: _Turn, step_op: Mapping[str, Operation]
+           ) -> list[dict[str, Any]]:
     kind = s["type"]
     if kind in _MODEL_STEPS:
-        return [{"id": p["id"], "label": "cite"} for p in before
-                if p["type"] in ("memory_read", "tool_observation", "claim")]
+        return [_edge(p, "cite", "context-window") for p in turn.context]
     if kind == "tool_action":
         op = step_op[s["id"]]
-        plans = [p for p in before if p["type"] == "plan"]
-        if op.call_id is not None:
-            by_call = [p for p in plans
-                       if any(c.id == op.call_id for c in step_op[p["id"]].tool_calls)]
-            if by_call:
-                return [{"id": by_call[-1]["id"], "label": "produce"}]
-        same_tool = [p for p in plans if p.get("tool") == s.get("tool")]
-        chosen = same_tool or plans
-        return [{"id": chosen[-1]["id"], "label": "produce"}] if chosen else \
-            [{"id": s["turn"], "label": "initiate"}]
+        if op.call_id is not None and op.call_id in turn.plan_by_call:
+            return [_edge(turn.plan_by_call[op.call_id], "produce", "call-id")]
+        same = turn.plan_by_tool.get(s.get("tool", ""))
+        if same is not None:
+            return [_edge(same, "produce", "same-tool")]
+        if turn.plan is not None:
+            return [_edge(turn.plan, "produce", "latest-plan")]
+        return [_edge(s["turn"], "initiate", "turn-start")]
     if kind == "memory_write":
-        calls = [{"id": p["id"], "label": "cite"} for p in before if p["type"] in _MODEL_STEPS]
-        return calls or [{"id": s["turn"], "label": "initiate"}]
+        written = words(s.get("text", ""))
+        overlapping = [m for m, w in turn.models if _overlaps(written, w)]
+        if overlapping:
+            return [_edge(m, "cite", "text-overlap") for m in overlapping]
+        if turn.models:
+            return [_edge(turn.models[-1][0], "cite", "latest-model-call")]
+        return [_edge(s["turn"], "initiate", "turn-start")]
     return []
+
+
+def words(text: Any) -> frozenset[str]:
+    """The content words of `text` (lowercase, 3+ letters, a few stop words left out).
+
+    >>> sorted(words("Lin prefers WINDOW seats, and the aisle."))
+    ['aisle', 'lin', 'prefers', 'seats', 'window']
+    """
+    if not isinstance(text, str):
+        return frozenset()
+    return frozenset(w for w in _WORD.findall(text.lower()) if w not in _STOP)
+
+
+def _overlaps(written: frozenset[str], output: frozenset[str]) -> bool:
+    """A write overlaps a model output when they share at least two content words, or
+    half of the write's words when it has fewer than four."""
+    if not written or not output:
+        return False
+    shared = len(written & output)
+    return shared >= 2 or shared * 2 >= len(written)

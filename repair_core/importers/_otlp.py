@@ -14,7 +14,7 @@ from typing import Any
 
 from .._errors import CaseError
 
-__all__ = ["Span", "SpanLink", "parse_otlp", "looks_like_otlp"]
+__all__ = ["Span", "SpanEvent", "SpanLink", "parse_otlp", "looks_like_otlp"]
 
 _HEX = re.compile(r"[0-9a-f]+")
 
@@ -29,6 +29,18 @@ class SpanLink:
     """Hex span id of the linked span."""
     attributes: dict[str, Any] = field(default_factory=dict)
     """The link's attributes (e.g. `dgrr.dep.label`)."""
+
+
+@dataclass(frozen=True)
+class SpanEvent:
+    """An event recorded on a span (some instrumentors put message content there)."""
+
+    name: str
+    """Event name, e.g. `gen_ai.content.completion`."""
+    time: int
+    """Nanoseconds since the epoch."""
+    attributes: dict[str, Any] = field(default_factory=dict)
+    """The event's attributes."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,8 @@ class Span:
     """Links to other spans."""
     resource: dict[str, Any] = field(default_factory=dict)
     """Attributes of the resource that emitted the span."""
+    events: tuple[SpanEvent, ...] = ()
+    """Events recorded on the span, in order."""
 
 
 def looks_like_otlp(raw: bytes) -> bool:
@@ -70,32 +84,43 @@ def parse_otlp(raw: bytes | str, source: str | None = None) -> tuple[list[Span],
     except UnicodeDecodeError as exc:
         raise CaseError([f"not UTF-8 text (byte {exc.start})"], source=source) from None
     problems: list[str] = []
-    documents: list[tuple[str, Any]] = []
-    try:
-        documents.append(("", json.loads(text)))
-    except json.JSONDecodeError as whole_exc:
-        lines = text.splitlines()
-        if len(lines) < 2:
-            raise CaseError([f"line {whole_exc.lineno}, column {whole_exc.colno}: invalid JSON: "
-                             f"{whole_exc.msg}"], source=source) from None
-        for n, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                documents.append((f"line {n}: ", json.loads(line)))
-            except json.JSONDecodeError as exc:
-                problems.append(f"line {n}, column {exc.colno}: invalid JSON: {exc.msg}")
-    if problems:
-        raise CaseError(problems, source=source)
     spans: list[Span] = []
     encodings: set[str] = set()
-    for where, doc in documents:
+
+    def take(where: str, doc: Any) -> None:
         if not isinstance(doc, Mapping) or not isinstance(doc.get("resourceSpans"), list):
             problems.append(f"{where}(root): expected an OTLP JSON object with a "
                             "'resourceSpans' list")
-            continue
-        for item in _spans_of(doc, where, problems, encodings):
-            spans.append(item)
+            return
+        spans.extend(_spans_of(doc, where, problems, encodings))
+
+    whole: Any = None
+    try:
+        whole = json.loads(text)
+    except RecursionError:
+        raise CaseError(["(root): JSON nested too deep"], source=source) from None
+    except json.JSONDecodeError as whole_exc:
+        if text.count("\n", 0, len(text.rstrip())) < 1:
+            raise CaseError([f"line {whole_exc.lineno}, column {whole_exc.colno}: invalid JSON: "
+                             f"{whole_exc.msg}"], source=source) from None
+        # JSON lines: each line is read into spans and dropped, so a large file is never
+        # held twice as parsed JSON
+        for n, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                doc = json.loads(line)
+            except json.JSONDecodeError as exc:
+                problems.append(f"line {n}, column {exc.colno}: invalid JSON: {exc.msg}")
+                continue
+            except RecursionError:
+                problems.append(f"line {n}: JSON nested too deep")
+                continue
+            take(f"line {n}: ", doc)
+            del doc
+    else:
+        take("", whole)
+        del whole
     if not problems and not spans:
         problems.append("(root): no spans in the file")
     if problems:
@@ -107,27 +132,43 @@ def parse_otlp(raw: bytes | str, source: str | None = None) -> tuple[list[Span],
 def _spans_of(doc: Mapping[str, Any], where: str, problems: list[str],
               encodings: set[str]) -> Iterator[Span]:
     for i, rs in enumerate(doc["resourceSpans"]):
-        at_rs = f"resourceSpans[{i}]"
+        at_rs = f"{where}resourceSpans[{i}]"
         if not isinstance(rs, Mapping):
-            problems.append(f"{where}{at_rs}: expected an object")
+            problems.append(f"{at_rs}: expected an object, got {_show(rs)}")
             continue
-        resource = _attributes((rs.get("resource") or {}).get("attributes"),
-                               f"{where}{at_rs}.resource.attributes", problems)
-        for j, ss in enumerate(rs.get("scopeSpans") or []):
+        res = rs.get("resource")
+        resource: dict[str, Any] = {}
+        if res is not None and not isinstance(res, Mapping):
+            problems.append(f"{at_rs}.resource: expected an object, got {_show(res)}")
+        elif res is not None:
+            resource = _attributes(res.get("attributes"), f"{at_rs}.resource.attributes",
+                                   problems)
+        for j, ss in enumerate(_list(rs.get("scopeSpans"), f"{at_rs}.scopeSpans", problems)):
             at_ss = f"{at_rs}.scopeSpans[{j}]"
-            if not isinstance(ss, Mapping) or not isinstance(ss.get("spans", []), list):
-                problems.append(f"{where}{at_ss}: expected an object with a 'spans' list")
+            if not isinstance(ss, Mapping):
+                problems.append(f"{at_ss}: expected an object with a 'spans' list, got "
+                                f"{_show(ss)}")
                 continue
-            for k, sp in enumerate(ss.get("spans", [])):
-                span = _span(sp, f"{where}{at_ss}.spans[{k}]", resource, problems, encodings)
+            for k, sp in enumerate(_list(ss.get("spans"), f"{at_ss}.spans", problems)):
+                span = _span(sp, f"{at_ss}.spans[{k}]", resource, problems, encodings)
                 if span is not None:
                     yield span
+
+
+def _list(value: Any, at: str, problems: list[str]) -> list[Any]:
+    """`value` when it is a list; absent or null is empty; anything else is a problem."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        problems.append(f"{at}: expected a list, got {_show(value)}")
+        return []
+    return value
 
 
 def _span(sp: Any, at: str, resource: dict[str, Any], problems: list[str],
           encodings: set[str]) -> Span | None:
     if not isinstance(sp, Mapping):
-        problems.append(f"{at}: expected a span object")
+        problems.append(f"{at}: expected a span object, got {_show(sp)}")
         return None
     before = len(problems)
     trace_id = _id(sp.get("traceId"), 16, f"{at}.traceId", problems, encodings)
@@ -138,27 +179,55 @@ def _span(sp: Any, at: str, resource: dict[str, Any], problems: list[str],
     if not isinstance(name, str):
         problems.append(f"{at}.name: expected a string, got {_show(name)}")
     start = _nanos(sp.get("startTimeUnixNano"), f"{at}.startTimeUnixNano", problems)
-    end = _nanos(sp.get("endTimeUnixNano", sp.get("startTimeUnixNano")),
-                 f"{at}.endTimeUnixNano", problems)
+    end_raw = sp.get("endTimeUnixNano")
+    end = start if end_raw is None else _nanos(end_raw, f"{at}.endTimeUnixNano", problems)
+    if end < start:
+        problems.append(f"{at}.endTimeUnixNano: {end} is before startTimeUnixNano {start}")
     attributes = _attributes(sp.get("attributes"), f"{at}.attributes", problems)
     links = []
-    for n, link in enumerate(sp.get("links") or []):
+    for n, link in enumerate(_list(sp.get("links"), f"{at}.links", problems)):
         la = f"{at}.links[{n}]"
         if not isinstance(link, Mapping):
-            problems.append(f"{la}: expected an object")
+            problems.append(f"{la}: expected an object, got {_show(link)}")
             continue
         lt = _id(link.get("traceId"), 16, f"{la}.traceId", problems, encodings)
         ls = _id(link.get("spanId"), 8, f"{la}.spanId", problems, encodings)
+        la_attrs = _attributes(link.get("attributes"), f"{la}.attributes", problems)
         if lt and ls:
-            links.append(SpanLink(lt, ls, _attributes(link.get("attributes"),
-                                                      f"{la}.attributes", problems)))
-    status = sp.get("status") or {}
-    code = status.get("code") if isinstance(status, Mapping) else None
+            links.append(SpanLink(lt, ls, la_attrs))
+    events = []
+    for n, event in enumerate(_list(sp.get("events"), f"{at}.events", problems)):
+        ea = f"{at}.events[{n}]"
+        if not isinstance(event, Mapping) or not isinstance(event.get("name"), str):
+            problems.append(f"{ea}: expected an object with a 'name' string, got "
+                            f"{_show(event)}")
+            continue
+        t = event.get("timeUnixNano")
+        events.append(SpanEvent(event["name"],
+                                start if t is None else _nanos(t, f"{ea}.timeUnixNano",
+                                                              problems),
+                                _attributes(event.get("attributes"), f"{ea}.attributes",
+                                            problems)))
+    status = sp.get("status")
+    code = None
+    if status is not None and not isinstance(status, Mapping):
+        problems.append(f"{at}.status: expected an object, got {_show(status)}")
+    elif status is not None:
+        code = status.get("code")
+        if code is not None and code not in _STATUS_CODES:
+            problems.append(f"{at}.status.code: expected one of 0, 1, 2 or "
+                            f"STATUS_CODE_UNSET/OK/ERROR, got {_show(code)}")
     if len(problems) > before or trace_id is None or span_id is None:
         return None
     return Span(trace_id=trace_id, span_id=span_id, parent_id=parent_id, name=str(name),
                 start=start, end=end, status_error=code in (2, "STATUS_CODE_ERROR"),
-                attributes=attributes, links=tuple(links), resource=resource)
+                attributes=attributes, links=tuple(links), resource=resource,
+                events=tuple(events))
+
+
+_STATUS_CODES = (0, 1, 2, "STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR")
+# nanoseconds since the epoch fit in a fixed64 (protobuf's type for them)
+_MAX_NANOS = 2**64 - 1
 
 
 def _id(value: Any, size: int, at: str, problems: list[str], encodings: set[str]) -> str | None:
@@ -182,15 +251,17 @@ def _id(value: Any, size: int, at: str, problems: list[str], encodings: set[str]
 
 
 def _nanos(value: Any, at: str, problems: list[str]) -> int:
-    if isinstance(value, bool) or value is None:
-        problems.append(f"{at}: expected nanoseconds, got {_show(value)}")
+    """Nanoseconds since the epoch: a non-negative integer or its decimal text."""
+    n: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        n = value
+    elif isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20:
+        n = int(value)
+    if n is None or not 0 <= n <= _MAX_NANOS:
+        problems.append(f"{at}: expected nanoseconds since the epoch (a non-negative integer), "
+                        f"got {_show(value)}")
         return 0
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.isdigit():
-        return int(value)
-    problems.append(f"{at}: expected nanoseconds, got {_show(value)}")
-    return 0
+    return n
 
 
 def _attributes(items: Any, at: str, problems: list[str]) -> dict[str, Any]:
@@ -204,34 +275,74 @@ def _attributes(items: Any, at: str, problems: list[str]) -> dict[str, Any]:
         if not isinstance(kv, Mapping) or not isinstance(kv.get("key"), str):
             problems.append(f"{at}[{n}]: expected {{key, value}}, got {_show(kv)}")
             continue
-        out[kv["key"]] = _any_value(kv.get("value"))
+        out[kv["key"]] = _any_value(kv.get("value"), f"{at}[{n}].value", problems)
     return out
 
 
-def _any_value(value: Any) -> Any:
-    """An OTLP AnyValue as a Python value."""
-    if not isinstance(value, Mapping):
+_SCALARS: dict[str, tuple[type, ...]] = {"stringValue": (str,), "boolValue": (bool,),
+                                         "bytesValue": (str,)}
+
+
+def _any_value(value: Any, at: str, problems: list[str], depth: int = 0) -> Any:
+    """An OTLP AnyValue as a Python value; a malformed one is a problem naming `at`."""
+    if value is None:
         return None
-    if "stringValue" in value:
-        return value["stringValue"]
-    if "boolValue" in value:
-        return bool(value["boolValue"])
-    if "intValue" in value:
-        try:
-            return int(value["intValue"])
-        except (TypeError, ValueError):
-            return value["intValue"]
-    if "doubleValue" in value:
-        return value["doubleValue"]
-    if "arrayValue" in value:
-        return [_any_value(v) for v in (value["arrayValue"] or {}).get("values", [])]
-    if "kvlistValue" in value:
-        return {kv.get("key"): _any_value(kv.get("value"))
-                for kv in (value["kvlistValue"] or {}).get("values", [])
-                if isinstance(kv, Mapping)}
-    if "bytesValue" in value:
-        return value["bytesValue"]
-    return None
+    if not isinstance(value, Mapping):
+        problems.append(f"{at}: expected an AnyValue object, got {_show(value)}")
+        return None
+    if depth > _MAX_DEPTH:
+        problems.append(f"{at}: values nested more than {_MAX_DEPTH} deep")
+        return None
+    known = [k for k in value if k in _VALUE_KINDS]
+    if len(known) > 1:
+        problems.append(f"{at}: more than one value ({', '.join(sorted(known))})")
+        return None
+    if not known:
+        return None  # an empty AnyValue (the attribute was set to nothing)
+    kind = known[0]
+    v = value[kind]
+    if kind in _SCALARS:
+        if not isinstance(v, _SCALARS[kind]):
+            problems.append(f"{at}.{kind}: expected a {'boolean' if kind == 'boolValue' else 'string'}"
+                            f", got {_show(v)}")
+            return None
+        return v
+    if kind == "intValue":
+        if isinstance(v, int) and not isinstance(v, bool):
+            return v
+        if isinstance(v, str) and re.fullmatch(r"-?[0-9]{1,20}", v):
+            return int(v)
+        problems.append(f"{at}.intValue: expected an integer, got {_show(v)}")
+        return None
+    if kind == "doubleValue":
+        if isinstance(v, str) and v in ("NaN", "Infinity", "-Infinity"):
+            v = float(v)  # the protobuf JSON mapping's spelling
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return float(v)
+        problems.append(f"{at}.doubleValue: expected a number, got {_show(v)}")
+        return None
+    if v is None:
+        return [] if kind == "arrayValue" else {}
+    if not isinstance(v, Mapping):
+        problems.append(f"{at}.{kind}: expected an object with a 'values' list, got {_show(v)}")
+        return None
+    items = _list(v.get("values"), f"{at}.{kind}.values", problems)
+    if kind == "arrayValue":
+        return [_any_value(x, f"{at}.arrayValue.values[{n}]", problems, depth + 1)
+                for n, x in enumerate(items)]
+    out: dict[str, Any] = {}
+    for n, kv in enumerate(items):
+        kat = f"{at}.kvlistValue.values[{n}]"
+        if not isinstance(kv, Mapping) or not isinstance(kv.get("key"), str):
+            problems.append(f"{kat}: expected {{key, value}}, got {_show(kv)}")
+            continue
+        out[kv["key"]] = _any_value(kv.get("value"), f"{kat}.value", problems, depth + 1)
+    return out
+
+
+_VALUE_KINDS = ("stringValue", "boolValue", "intValue", "doubleValue", "arrayValue",
+                "kvlistValue", "bytesValue")
+_MAX_DEPTH = 32
 
 
 def _show(value: Any, limit: int = 60) -> str:

@@ -4,6 +4,7 @@ an agent may add (see docs/import.md). Spans that are neither are reported, not 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -12,13 +13,16 @@ from typing import Any, Literal
 from .._json import json_or_text
 from ._otlp import Span
 
-__all__ = ["Operation", "ToolCall", "Retrieved", "classify"]
+__all__ = ["Operation", "ToolCall", "Retrieved", "classify", "content_id", "session_of",
+           "user_of", "NOT_GENAI", "NEEDED"]
 
 OpKind = Literal["agent", "chat", "tool", "memory_search", "memory_write"]
 
 # gen_ai.operation.name -> dgrr's operation (and, for writes, the write op)
 _GENAI_OPS: dict[str, tuple[OpKind, str | None]] = {
     "invoke_agent": ("agent", None),
+    "invoke_workflow": ("agent", None),
+    "retrieval": ("memory_search", None),
     "chat": ("chat", None),
     "text_completion": ("chat", None),
     "generate_content": ("chat", None),
@@ -33,6 +37,18 @@ _OI_KINDS: dict[str, OpKind] = {
     "AGENT": "agent", "LLM": "chat", "TOOL": "tool", "RETRIEVER": "memory_search",
 }
 _OI_DOC = re.compile(r"retrieval\.documents\.(\d+)\.document\.(id|content|score|metadata)$")
+_OLLM_MSG = re.compile(r"gen_ai\.(prompt|completion)\.(\d+)\.(role|content)$")
+_OLLM_CALL = re.compile(r"gen_ai\.completion\.(\d+)\.tool_calls\.(\d+)\.(id|name|arguments)$")
+# span events that carry message content (OpenLit; the GenAI event names of semconv <= 1.36)
+_PROMPT_EVENTS: dict[str, tuple[str, ...]] = {"gen_ai.content.prompt": ("gen_ai.prompt", "gen_ai.input.messages"),
+                  "gen_ai.user.message": ("content", "gen_ai.event.content")}
+_COMPLETION_EVENTS: dict[str, tuple[str, ...]] = {"gen_ai.content.completion": ("gen_ai.completion",
+                                                    "gen_ai.output.messages"),
+                      "gen_ai.choice": ("message", "content", "gen_ai.event.content")}
+NOT_GENAI = "not a GenAI span"
+NEEDED = ("gen_ai.operation.name, openinference.span.kind, llm.request.type or "
+          "gen_ai.completion.N.*, gen_ai.tool.name, gen_ai.agent.name")
+"""What a span needs for dgrr to read it (any one of these)."""
 _OI_CALL = re.compile(
     r"llm\.output_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)$")
 
@@ -69,7 +85,7 @@ class Operation:
     """The span it came from."""
     kind: OpKind
     """agent, chat, tool, memory_search or memory_write."""
-    convention: Literal["gen_ai", "openinference"]
+    convention: Literal["gen_ai", "openinference", "openllmetry"]
     """Which semantic convention the span followed."""
     text: str = ""
     """chat: the model's output text; agent: the user's input."""
@@ -92,7 +108,10 @@ class Operation:
     record_id: str | None = None
     """memory_write: the record's id."""
     skipped_documents: int = 0
-    """memory_search: returned documents without an id (they cannot be named)."""
+    """memory_search: returned documents with neither an id nor content."""
+    missing: str | None = None
+    """What the span lacked (the attributes that would have carried it), when it is used
+    without some of its content."""
 
 
 def classify(span: Span) -> Operation | str:
@@ -113,7 +132,80 @@ def classify(span: Span) -> Operation | str:
             else:
                 return f"OpenInference {oi_kind.upper()} span"
         return _openinference(span, kind)
-    return "not a GenAI span"
+    # no operation name: OpenLLMetry's indexed prompt/completion attributes, pydantic-ai's
+    # (and others') tool and agent-run spans
+    request = a.get("llm.request.type")
+    if request in ("chat", "completion") or (request is None and any(
+            _OLLM_MSG.match(k) for k in a)):
+        return _openllmetry(span)
+    if isinstance(request, str):
+        return f"OpenLLMetry {request} span"  # embedding, rerank: no step of the agent
+    if isinstance(a.get("gen_ai.tool.name"), str):
+        return _genai(span, "tool", None)
+    if isinstance(a.get("gen_ai.agent.name") or a.get("agent_name"), str):
+        return _genai(span, "agent", None)
+    return NOT_GENAI
+
+
+def content_id(text: str) -> str:
+    """A record id made from its content (for sources that give none): the same text
+    always gets the same id, in every import.
+
+    >>> content_id("Lin prefers window seats.")
+    'sha256:071042124af59398'
+    """
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _json_obj(value: Any) -> dict[str, Any]:
+    parsed = json_or_text(value)
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def user_of(span: Span) -> str | None:
+    """The user a span names: `user.id`, `enduser.id`, `gen_ai.user.id`, or `user_id` in
+    the LangChain run metadata (`metadata`) the OpenInference instrumentor records."""
+    a = span.attributes
+    for key in ("user.id", "enduser.id", "gen_ai.user.id"):
+        v = a.get(key)
+        if isinstance(v, str) and v:
+            return v
+    v = _json_obj(a.get("metadata")).get("user_id")
+    return v if isinstance(v, str) and v else None
+
+
+def session_of(span: Span) -> str | None:
+    """The session (conversation, thread) a span belongs to: `session.id`,
+    `gen_ai.conversation.id`, or `session_id` / `thread_id` / `conversation_id` in the
+    LangChain run metadata."""
+    a = span.attributes
+    for key in ("session.id", "gen_ai.conversation.id"):
+        v = a.get(key)
+        if isinstance(v, str) and v:
+            return v
+    meta = _json_obj(a.get("metadata"))
+    for key in ("session_id", "thread_id", "conversation_id"):
+        v = meta.get(key)
+        if isinstance(v, str) and v:
+            return v
+    return None
+
+
+def _event_text(span: Span, events: dict[str, tuple[str, ...]], role: str | None) -> str:
+    """Message text carried in span events (OpenLit's `gen_ai.content.*`, semconv's
+    `gen_ai.choice` / `gen_ai.user.message`)."""
+    texts = []
+    for event in span.events:
+        keys = events.get(event.name)
+        for key in keys or ():
+            value = json_or_text(event.attributes.get(key))
+            if isinstance(value, dict):
+                value = [value.get("message", value)] if "message" in value else [value]
+            text = _text_parts(value, role) if isinstance(value, list) else value
+            if isinstance(text, str) and text:
+                texts.append(text)
+                break
+    return "\n".join(texts)
 
 
 def _text_parts(messages: Any, role: str | None) -> str:
@@ -122,7 +214,7 @@ def _text_parts(messages: Any, role: str | None) -> str:
         return messages if isinstance(messages, str) else ""
     texts: list[str] = []
     for m in messages:
-        if not isinstance(m, dict) or (role and m.get("role") != role):
+        if not isinstance(m, dict) or (role and m.get("role", role) != role):
             continue
         parts = m.get("parts")
         if isinstance(parts, list):
@@ -143,7 +235,16 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
     if kind == "agent":
         messages = json_or_text(a.get("gen_ai.input.messages"))
         user = _text_parts(messages, "user") if isinstance(messages, list) else ""
-        return Operation(span, kind, "gen_ai", text=user or str(a.get("gen_ai.agent.name", "")))
+        if not user:  # pydantic-ai keeps the run's messages here
+            everything = json_or_text(a.get("pydantic_ai.all_messages"))
+            users = [m for m in everything if isinstance(m, dict) and m.get("role") == "user"] \
+                if isinstance(everything, list) else []
+            user = _text_parts(users[:1], "user")
+        user = user or _event_text(span, _PROMPT_EVENTS, "user")
+        name = a.get("gen_ai.agent.name") or a.get("gen_ai.workflow.name") or ""
+        return Operation(span, kind, "gen_ai", text=user or str(name),
+                         missing=None if user else "the user's message (gen_ai.input.messages "
+                         "or a gen_ai.content.prompt event)")
     if kind == "chat":
         out = json_or_text(a.get("gen_ai.output.messages"))
         calls: list[ToolCall] = []
@@ -151,28 +252,68 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
             for m in out:
                 for p in (m.get("parts") or []) if isinstance(m, dict) else []:
                     if isinstance(p, dict) and p.get("type") == "tool_call":
-                        calls.append(ToolCall(p.get("id"), str(p.get("name", "")),
+                        calls.append(ToolCall(None if p.get("id") is None else str(p["id"]),
+                                              str(p.get("name", "")),
                                               _args(p.get("arguments"))))
-        return Operation(span, kind, "gen_ai", text=_text_parts(out, "assistant"),
-                         tool_calls=tuple(calls))
+        text = _text_parts(out, "assistant") or _event_text(span, _COMPLETION_EVENTS,
+                                                            "assistant")
+        return Operation(span, kind, "gen_ai", text=text, tool_calls=tuple(calls),
+                         missing=None if text or calls else _CHAT_NEEDS)
     if kind == "tool":
+        call_id = a.get("gen_ai.tool.call.id")
         return Operation(span, kind, "gen_ai", tool=str(a.get("gen_ai.tool.name", span.name)),
-                         call_id=a.get("gen_ai.tool.call.id"),
-                         args=_args(a.get("gen_ai.tool.call.arguments")),
-                         result=json_or_text(a.get("gen_ai.tool.call.result")))
-    records, skipped = _genai_records(a.get("gen_ai.memory.records"))
+                         call_id=None if call_id is None else str(call_id),
+                         args=_args(a.get("gen_ai.tool.call.arguments",
+                                          a.get("tool_arguments"))),
+                         result=json_or_text(a.get("gen_ai.tool.call.result",
+                                                   a.get("tool_response"))))
+    records, skipped = _genai_records(a.get("gen_ai.memory.records",
+                                            a.get("gen_ai.retrieval.documents")))
     if kind == "memory_search":
-        return Operation(span, kind, "gen_ai", query=str(a.get("gen_ai.memory.query.text", "")),
-                         records=records, skipped_documents=skipped)
+        query = a.get("gen_ai.memory.query.text", a.get("gen_ai.retrieval.query.text", ""))
+        return Operation(span, kind, "gen_ai", query=str(query), records=records,
+                         skipped_documents=skipped)
     record_id = a.get("gen_ai.memory.record.id")
     if record_id is None and len(records) == 1:
         record_id = records[0].id
     content = a.get("gen_ai.memory.content")
     if content is None and records:
         content = records[0].content
+    if record_id is None and isinstance(content, str) and content:
+        record_id = content_id(content)
     written = (Retrieved(str(record_id), str(content or "")),) if record_id is not None else ()
     return Operation(span, kind, "gen_ai", records=written, write_op=write_op,
                      record_id=None if record_id is None else str(record_id))
+
+
+_CHAT_NEEDS = ("the model's output (gen_ai.output.messages, gen_ai.completion.N.content, "
+               "llm.output_messages.N.message.content or a gen_ai.content.completion event)")
+
+
+def _openllmetry(span: Span) -> Operation:
+    """OpenLLMetry (traceloop) before the GenAI message attributes: indexed
+    `gen_ai.prompt.N.{role,content}`, `gen_ai.completion.N.{role,content}` and
+    `gen_ai.completion.N.tool_calls.M.{id,name,arguments}`."""
+    a = span.attributes
+    completions: dict[int, dict[str, Any]] = {}
+    calls: dict[tuple[int, int], dict[str, Any]] = {}
+    for key, value in a.items():
+        m = _OLLM_MSG.match(key)
+        if m and m[1] == "completion":
+            completions.setdefault(int(m[2]), {})[m[3]] = value
+            continue
+        c = _OLLM_CALL.match(key)
+        if c:
+            calls.setdefault((int(c[1]), int(c[2])), {})[c[3]] = value
+    texts = [c["content"] for _, c in sorted(completions.items())
+             if isinstance(c.get("content"), str) and c.get("role", "assistant") == "assistant"]
+    tool_calls = tuple(ToolCall(None if c.get("id") is None else str(c["id"]),
+                                str(c.get("name", "")), _args(c.get("arguments")))
+                       for _, c in sorted(calls.items()))
+    text = "\n".join(t for t in texts if t) or _event_text(span, _COMPLETION_EVENTS,
+                                                           "assistant")
+    return Operation(span, "chat", "openllmetry", text=text, tool_calls=tool_calls,
+                     missing=None if text or tool_calls else _CHAT_NEEDS)
 
 
 def _genai_records(value: Any) -> tuple[tuple[Retrieved, ...], int]:
@@ -180,34 +321,54 @@ def _genai_records(value: Any) -> tuple[tuple[Retrieved, ...], int]:
     out: list[Retrieved] = []
     skipped = 0
     for r in items if isinstance(items, list) else []:
-        if isinstance(r, dict) and r.get("id") is not None:
-            meta = r.get("metadata")
-            out.append(Retrieved(str(r["id"]), str(r.get("content", "")),
-                                 meta if isinstance(meta, dict) else {}))
-        else:
+        record = _record(r) if isinstance(r, dict) else None
+        if record is None:
             skipped += 1
+        else:
+            out.append(record)
     return tuple(out), skipped
+
+
+def _record(r: dict[str, Any], content_key: str = "content") -> Retrieved | None:
+    """A returned record: its id, else (with content) an id made from the content."""
+    meta = r.get("metadata")
+    meta = json_or_text(meta)
+    meta = meta if isinstance(meta, dict) else {}
+    content = r.get(content_key)
+    content = "" if content is None else content if isinstance(content, str) else \
+        json.dumps(content)
+    rid = r.get("id", meta.get("id"))
+    if rid is None or rid == "":
+        if not content:
+            return None
+        rid = content_id(content)
+    return Retrieved(str(rid), content, meta)
 
 
 def _openinference(span: Span, kind: OpKind) -> Operation:
     a = span.attributes
     if kind == "agent":
-        return Operation(span, kind, "openinference", text=_oi_input_text(a.get("input.value")))
+        text = _oi_user_text(a)
+        return Operation(span, kind, "openinference", text=text,
+                         missing=None if text else "the user's message (input.value or "
+                         "llm.input_messages.N.message.content)")
     if kind == "chat":
         calls: dict[tuple[int, int], dict[str, Any]] = {}
         for key, value in a.items():
             m = _OI_CALL.match(key)
             if m:
                 calls.setdefault((int(m[1]), int(m[2])), {})[m[3]] = value
-        tool_calls = tuple(ToolCall(c.get("id"), str(c.get("function.name", "")),
+        tool_calls = tuple(ToolCall(None if c.get("id") is None else str(c["id"]),
+                                    str(c.get("function.name", "")),
                                     _args(c.get("function.arguments")))
                            for _, c in sorted(calls.items()))
-        text = a.get("llm.output_messages.0.message.content")
-        if not isinstance(text, str):
-            # a reply that is only tool calls has no content; output.value is then the
-            # framework's raw result object, not text
-            text = "" if tool_calls else _oi_input_text(a.get("output.value"))
-        return Operation(span, kind, "openinference", text=text, tool_calls=tool_calls)
+        content = a.get("llm.output_messages.0.message.content")
+        # a reply that is only tool calls has no content; output.value is then the
+        # framework's raw result object, not text
+        text = content if isinstance(content, str) else \
+            "" if tool_calls else _oi_output_text(a.get("output.value"))
+        return Operation(span, kind, "openinference", text=text, tool_calls=tool_calls,
+                         missing=None if text or tool_calls else _CHAT_NEEDS)
     if kind == "tool":
         params = a.get("input.value", a.get("tool.parameters"))
         result = json_or_text(a.get("output.value"))
@@ -220,24 +381,81 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
             result = json_or_text(message["content"])
             call_id = call_id or message.get("tool_call_id")
         return Operation(span, kind, "openinference", tool=str(a.get("tool.name", span.name)),
-                         call_id=call_id, args=_args(params), result=result)
+                         call_id=None if call_id is None else str(call_id), args=_args(params),
+                         result=result)
     docs: dict[int, dict[str, Any]] = {}
     for key, value in a.items():
         m = _OI_DOC.match(key)
         if m:
             docs.setdefault(int(m[1]), {})[m[2]] = value
+    # the LangChain instrumentor writes the ids only in output.value
+    # ({"documents": [{"id", "page_content", "metadata"}]}), in the same order
+    out = _json_obj(a.get("output.value")).get("documents")
+    for n, d in enumerate(out if isinstance(out, list) else []):
+        if not isinstance(d, dict):
+            continue
+        doc = docs.setdefault(n, {})
+        if doc.get("id") is None and d.get("id") is not None:
+            doc["id"] = d["id"]
+        if "content" not in doc and isinstance(d.get("page_content"), str):
+            doc["content"] = d["page_content"]
+        if "metadata" not in doc and isinstance(d.get("metadata"), dict):
+            doc["metadata"] = d["metadata"]
     records: list[Retrieved] = []
     skipped = 0
     for _, d in sorted(docs.items()):
-        meta = json_or_text(d.get("metadata"))
-        meta = meta if isinstance(meta, dict) else {}
-        rid = d.get("id", meta.get("id"))
-        if rid is None:
+        record = _record(d)
+        if record is None:
             skipped += 1
-            continue
-        records.append(Retrieved(str(rid), str(d.get("content", "")), meta))
+        else:
+            records.append(record)
     return Operation(span, kind, "openinference", query=_oi_input_text(a.get("input.value")),
                      records=tuple(records), skipped_documents=skipped)
+
+
+_OI_IN = re.compile(r"llm\.input_messages\.(\d+)\.message\.(role|content)$")
+
+
+def _oi_user_text(a: dict[str, Any]) -> str:
+    """The user's message of an agent (or root chain) span: the last user message of
+    `llm.input_messages.*`, else of `input.value` (LangChain-serialized messages too)."""
+    msgs: dict[int, dict[str, Any]] = {}
+    for key, value in a.items():
+        m = _OI_IN.match(key)
+        if m:
+            msgs.setdefault(int(m[1]), {})[m[2]] = value
+    users = [m["content"] for _, m in sorted(msgs.items())
+             if m.get("role") in ("user", "human") and isinstance(m.get("content"), str)]
+    return users[-1] if users else _oi_input_text(a.get("input.value"))
+
+
+def _lc_message(m: Any) -> tuple[str, str] | None:
+    """(role, text) of a message as LangChain serializes it: `{"type": "human", "data":
+    {...}}`, `{"lc": 1, "type": "constructor", "id": [..., "HumanMessage"], "kwargs":
+    {...}}`, `{"role", "content"}`, or a `(role, text)` pair."""
+    if isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m):
+        return m[0], m[1]
+    if not isinstance(m, dict):
+        return None
+    body = m
+    role = m.get("role") or m.get("type")
+    if isinstance(m.get("kwargs"), dict):
+        body = m["kwargs"]
+        ids = m.get("id")
+        role = body.get("type") or (ids[-1] if isinstance(ids, list) and ids else role)
+    elif isinstance(m.get("data"), dict):
+        body = m["data"]
+        role = body.get("type") or role
+    content = body.get("content")
+    if isinstance(content, list):  # content blocks
+        content = "\n".join(str(p.get("text", "")) for p in content
+                            if isinstance(p, dict) and p.get("type") == "text")
+    if not isinstance(content, str):
+        return None
+    role = str(role or "")
+    role = {"human": "user", "HumanMessage": "user", "ai": "assistant",
+            "AIMessage": "assistant"}.get(role, role)
+    return role, content
 
 
 def _oi_input_text(value: Any) -> str:
@@ -245,16 +463,35 @@ def _oi_input_text(value: Any) -> str:
     if isinstance(parsed, str):
         return parsed
     if isinstance(parsed, dict):
-        for key in ("input", "query", "content", "text"):
+        for key in ("input", "query", "content", "text", "question"):
             if isinstance(parsed.get(key), str):
                 return parsed[key]
         msgs = parsed.get("messages")
         if isinstance(msgs, list):
-            texts = []
-            for m in msgs:
-                if isinstance(m, dict) and isinstance(m.get("content"), str):
-                    texts.append(m["content"])
-                elif isinstance(m, list) and len(m) == 2 and isinstance(m[1], str):
-                    texts.append(m[1])
-            return texts[-1] if texts else ""
+            if len(msgs) == 1 and isinstance(msgs[0], list) and \
+                    not all(isinstance(x, str) for x in msgs[0]):
+                msgs = msgs[0]  # a chat model's input: one list per prompt
+            read = [r for r in (_lc_message(m) for m in msgs) if r is not None]
+            users = [t for role, t in read if role == "user"]
+            return users[-1] if users else read[-1][1] if read else ""
     return "" if parsed is None else json.dumps(parsed)[:500]
+
+
+def _oi_output_text(value: Any) -> str:
+    """A model's reply in `output.value`: LangChain's `generations` (text or message), a
+    serialized message, or text."""
+    parsed = json_or_text(value)
+    if isinstance(parsed, dict):
+        gens = parsed.get("generations")
+        if isinstance(gens, list) and gens and isinstance(gens[0], list) and gens[0]:
+            g = gens[0][0]
+            if isinstance(g, dict):
+                if isinstance(g.get("text"), str) and g["text"]:
+                    return g["text"]
+                read = _lc_message(g.get("message"))
+                if read:
+                    return read[1]
+        read = _lc_message(parsed)
+        if read:
+            return read[1]
+    return _oi_input_text(value)

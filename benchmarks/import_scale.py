@@ -1,0 +1,129 @@
+"""Time and peak memory of `dgrr import` as the spans grow (10^3, 10^4, 10^5).
+
+Usage: python benchmarks/import_scale.py [--sizes 1000,10000,100000] [--turns 1]
+
+Each size is a trace written by the real OpenTelemetry SDK (file exporter, JSON lines)
+of an agent with no provenance at all, the worst case for inference: every span of the
+trace in `--turns` turns (default one turn, as a long-running agent loop), repeating
+search_memory (two records) -> chat (claim) -> chat (tool call) -> execute_tool ->
+create_memory -> chat (answer). The import runs in a fresh process (`dgrr import`), so
+the peak RSS is that of the whole command, Python and all. Prints one JSON object per
+size (wall and CPU seconds: on a shared machine the CPU time is the better estimate of an
+unloaded run); results are recorded in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+_GROUP = 6  # spans per repetition
+
+
+def write_trace(path: Path, spans: int, turns: int = 1) -> None:
+    """An OTLP JSON lines trace of about `spans` spans, made by the OTel SDK."""
+    from opentelemetry.exporter.otlp.json.file import FileSpanExporter
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    provider = TracerProvider()
+    provider.add_span_processor(BatchSpanProcessor(FileSpanExporter(str(path)),
+                                                   max_queue_size=spans + 4096,
+                                                   max_export_batch_size=2048))
+    tracer = provider.get_tracer("import-scale")
+    groups = max(1, (spans - turns) // _GROUP)
+    per_turn = max(1, groups // turns)
+    n = 0
+    for t in range(turns):
+        with tracer.start_as_current_span("invoke_agent", attributes={
+                "gen_ai.operation.name": "invoke_agent", "user.id": "lin",
+                "gen_ai.input.messages": json.dumps([{"role": "user", "parts": [
+                    {"type": "text", "content": f"turn {t}: plan my trip"}]}])}):
+            for _ in range(per_turn):
+                n += 1
+                recs = [{"id": f"m{n}a", "content": f"Lin likes city {n} in spring."},
+                        {"id": f"m{n}b", "content": f"Lin flies economy on route {n}."}]
+                with tracer.start_as_current_span("search_memory", attributes={
+                        "gen_ai.operation.name": "search_memory",
+                        "gen_ai.memory.query.text": f"trip {n}",
+                        "gen_ai.memory.records": json.dumps(recs)}):
+                    pass
+                _chat(tracer, f"Lin likes city {n}.")
+                _chat(tracer, "", tool_call={"type": "tool_call", "id": f"c{n}",
+                                             "name": "search_flights",
+                                             "arguments": {"route": n}})
+                with tracer.start_as_current_span("execute_tool", attributes={
+                        "gen_ai.operation.name": "execute_tool",
+                        "gen_ai.tool.name": "search_flights", "gen_ai.tool.call.id": f"c{n}",
+                        "gen_ai.tool.call.arguments": json.dumps({"route": n}),
+                        "gen_ai.tool.call.result": f"flight F{n}"}):
+                    pass
+                with tracer.start_as_current_span("create_memory", attributes={
+                        "gen_ai.operation.name": "create_memory",
+                        "gen_ai.memory.record.id": f"w{n}",
+                        "gen_ai.memory.content": f"Lin booked flight F{n} to city {n}."}):
+                    pass
+                _chat(tracer, f"Booked flight F{n} to city {n}.")
+    provider.shutdown()
+
+
+def _chat(tracer, text: str, tool_call: dict | None = None) -> None:
+    parts = [{"type": "text", "content": text}] if text else []
+    if tool_call:
+        parts.append(tool_call)
+    with tracer.start_as_current_span("chat", attributes={
+            "gen_ai.operation.name": "chat",
+            "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": parts}])}):
+        pass
+
+
+def measure(path: Path, out: Path) -> dict:
+    """Run `dgrr import` in a fresh process; wall seconds, peak RSS and what it made."""
+    code = (
+        "import resource, sys, time, json\n"
+        "t = time.perf_counter()\n"
+        "from repair_core.importers import import_trace\n"
+        f"imp = import_trace([{str(path)!r}])\n"
+        "wall = time.perf_counter() - t\n"
+        "s = imp.summary\n"
+        "ru = resource.getrusage(resource.RUSAGE_SELF)\n"
+        "print(json.dumps({'seconds': round(wall, 2), "
+        "'cpu_seconds': round(ru.ru_utime + ru.ru_stime, 2), "
+        "'peak_rss_mb': round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024), "
+        "'spans': s.spans_read, 'steps': s.steps, 'records': s.records, "
+        "'deps_given': s.deps_given, 'deps_inferred': s.deps_inferred}))\n")
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                          text=True)
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--sizes", default="1000,10000,100000")
+    p.add_argument("--turns", type=int, default=1)
+    a = p.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in (int(x) for x in a.sizes.split(",")):
+            path = Path(tmp) / f"trace-{size}.otlp.jsonl"
+            t = time.perf_counter()
+            write_trace(path, size, a.turns)
+            made = time.perf_counter() - t
+            row = measure(path, Path(tmp) / "case.json")
+            row.update(target_spans=size, turns=a.turns,
+                       inferred_per_span=round(row["deps_inferred"] / row["spans"], 2),
+                       file_mb=round(path.stat().st_size / 2**20, 1),
+                       seconds_to_write_trace=round(made, 1),
+                       cpus=os.cpu_count(), python=platform.python_version(),
+                       load_average_1min=round(os.getloadavg()[0], 1))
+            print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
