@@ -118,6 +118,7 @@ class _Planner:
         self.faults = np.array(c.faults, np.int64)
         self.fault_mask = np.zeros(n, bool)
         self.fault_mask[self.faults] = True
+        self._origin_lists: tuple[list[int], list[int], list[int]] | None = None
 
     # -- stage 2 -----------------------------------------------------------------
     def seed_of(self, record: int) -> int:
@@ -312,16 +313,20 @@ class _Planner:
 
     # -- reasons -----------------------------------------------------------------
     def path(self, node: int, limit: int = 5) -> str:
-        ids, parent_of, fault_of, start_of = self.ids, self.o_parent, self.o_fault, self.o_start
+        if self._origin_lists is None:
+            self._origin_lists = (self.o_parent.tolist(), self.o_fault.tolist(),
+                                  self.o_start.tolist())
+        ids = self.ids
+        parent_of, fault_of, start_of = self._origin_lists
         tail = [node]
-        parent = int(parent_of[node])
+        parent = parent_of[node]
         o = node
         while parent >= 0 and len(tail) <= limit:
             tail.append(parent)
             o = parent
-            parent = int(parent_of[parent])
+            parent = parent_of[parent]
         tail.reverse()
-        fault, start = int(fault_of[o]), int(start_of[o])
+        fault, start = fault_of[o], start_of[o]
         head = [] if fault == start else [ids[fault]]
         if parent >= 0:
             head += [ids[start], "…"]
@@ -346,19 +351,19 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
     in_a0 = affected[src]
     a0_count = np.bincount(dst[in_a0], minlength=n)
     a0_delete = np.bincount(dst[in_a0 & (label == _DELETE)], minlength=n)
-    memory: dict[str, str] = {}
+    record_ids = ids[n_t + n_s:]
+    memory: dict[str, str] = dict.fromkeys(record_ids, "keep")
     reasons: dict[str, str] = {}
     seed_of_fault = {f: s for f, s in seeds.items()}
-    for r in range(n_t + n_s, n):
+    for r in np.flatnonzero(pl.fault_mask | unsupported).tolist():
+        if r < n_t + n_s:
+            continue
         rid = ids[r]
         if pl.fault_mask[r]:
             memory[rid] = "delete"
             seed = seed_of_fault[r]
             reasons[rid] = "diagnosed fault: leaves the active store" + (
                 "" if seed == r else f" (seed {ids[seed]} is replayed)")
-            continue
-        if not unsupported[r]:
-            memory[rid] = "keep"
             continue
         if a0_count[r] and a0_count[r] == a0_delete[r]:
             e, _ = pl.pred.edges_of(np.array([r]))
@@ -383,8 +388,8 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
                         "(kept for audit, never retrieved)")
     removed = np.zeros(n, bool)
     quarantined = np.zeros(n, bool)
-    for r in range(n_t + n_s, n):
-        d = memory[ids[r]]
+    for r in np.flatnonzero(pl.fault_mask | unsupported).tolist():
+        d = memory.get(ids[r])
         if d in ("delete", "quarantine"):
             removed[r] = True
         if d == "quarantine":
@@ -397,16 +402,19 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
     replay, why = pl.replay_set(np.flatnonzero(start), quarantined)
 
     # step actions, in seq order
-    steps: dict[str, str] = {}
+    seq_order = c.step_seq_order
+    steps: dict[str, str] = dict.fromkeys([ids[i] for i in seq_order.tolist()], "keep")
     step_reasons: dict[str, str] = {}
     seed_fault = {s: f for f, s in seeds.items()}
     tools = c.tools
     final = pl.final
-    types = pl.type
-    for sn in c.step_seq_order.tolist():
+    types = pl.type.tolist()
+    replay_l, unsupported_l, relevant_l = replay.tolist(), unsupported.tolist(), relevant.tolist()
+    touched = seq_order[(replay | unsupported)[seq_order]]
+    for sn in touched.tolist():
         sid = ids[sn]
-        if replay[sn]:
-            step_type = int(types[sn])
+        if replay_l[sn]:
+            step_type = types[sn]
             if step_type == _OBS:
                 steps[sid] = "refresh"
                 reason = "observation re-produced by replaying its action"
@@ -417,7 +425,7 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
                 elif sn in seed_fault:
                     reason = (f"seed of fault {ids[seed_fault[sn]]}: replayed so the store gets "
                               "the correct record")
-                elif relevant[sn]:
+                elif relevant_l[sn]:
                     reason = "reaches the final answer"
                 elif sn in why and pl.is_record[why[sn]]:
                     reason = (f"producer of quarantined record {ids[why[sn]]}, which a replayed "
@@ -425,7 +433,7 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
                 else:
                     puller = ids[why[sn]] if sn in why else "?"
                     reason = f"premise of replayed step {puller} (execution closure)"
-            if unsupported[sn] and sn not in seed_fault:
+            if unsupported_l[sn] and sn not in seed_fault:
                 reason = f"affected via {pl.path(sn)}; no independent support; {reason}"
             if step_type == _ACTION:
                 tool = c.step_tool[sn - n_t]
@@ -433,13 +441,11 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
                     reason += (f"; its tool '{tool}' is irreversible (or undeclared): the "
                                "executor will not re-issue it and reports the effect")
             step_reasons[sid] = reason
-        elif unsupported[sn]:
+        else:
             steps[sid] = "invalidate"
             step_reasons[sid] = (f"affected via {pl.path(sn)}; no independent support; does "
                                  "not reach the final answer once faults are cut: invalidated, "
                                  "not replayed")
-        else:
-            steps[sid] = "keep"
     reasons.update(step_reasons)
     for v in np.flatnonzero(kept).tolist():
         vid = ids[v]
@@ -456,14 +462,7 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
             suffix = ", sufficient" if lb == "cite" else ""
             reasons[vid] = (f"affected but kept: independent support from "
                             f"{ids[int(pl.support_premise[v])]} ({lb}{suffix})")
-    ordered: dict[str, str] = {}
-    for r in range(n_t + n_s, n):
-        rid = ids[r]
-        if rid in reasons:
-            ordered[rid] = reasons[rid]
-    for sid in steps:
-        if sid in reasons:
-            ordered[sid] = reasons[sid]
+    ordered = {node: reasons[node] for node in (*record_ids, *steps) if node in reasons}
 
     def sorted_ids(mask: np.ndarray) -> list[str]:
         order = pl.id_order[mask[pl.id_order]]
@@ -503,9 +502,9 @@ def report_json(report: dict[str, Any]) -> str:
             if not value:
                 out.append(head + "{}" + comma)
             else:
-                out.append(head + "{\n  " + ",\n  ".join(
-                    f"{encode_basestring(a)}: {encode_basestring(b)}"
-                    for a, b in value.items()) + "\n }" + comma)
+                out.append(head + "{\n  " + ",\n  ".join(map(
+                    "{}: {}".format, map(encode_basestring, value),
+                    map(encode_basestring, value.values()))) + "\n }" + comma)
         else:
             raise TypeError(f"unexpected value in a plan report: {type(value).__name__}")
     out.append("\n}\n")

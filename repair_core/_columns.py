@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Literal
 
 import msgspec
@@ -134,6 +135,8 @@ class _Case(_Strict, kw_only=True):
 
 
 _DECODER = msgspec.json.Decoder(_Case)
+_ID, _SEQ, _DEPS, _TURN, _STATUS = (attrgetter(f) for f in ("id", "seq", "deps", "turn", "status"))
+_LABEL, _SUFFICIENT, _INFERRED = (attrgetter(f) for f in ("label", "sufficient", "inferred"))
 _SHORT_FIELDS = ("format", "case_id", "domain", "user_id", "faults", "tools", "eval")
 # NUL characters: numpy's fixed-width strings would drop a trailing one from an id.
 _NUL = b"\\u0000"
@@ -191,18 +194,18 @@ def read_columns(raw: bytes, *, keep_text: bool = False) -> CaseColumns | None:
     if raw.find(_NUL) >= 0:
         return None
     limit = sys.getrecursionlimit()
-    try:
-        sys.setrecursionlimit(max(limit - _DEPTH_MARGIN, 100))
-        with gc_paused():
+    with gc_paused():
+        try:
+            sys.setrecursionlimit(max(limit - _DEPTH_MARGIN, 100))
             doc = _DECODER.decode(raw)
-    except (msgspec.DecodeError, ValueError, RecursionError):
-        return None
-    finally:
-        sys.setrecursionlimit(limit)
-    short = _short_fields(doc)
-    if short is None:
-        return None
-    return _columns(doc, short, keep_text)
+        except (msgspec.DecodeError, ValueError, RecursionError):
+            return None
+        finally:
+            sys.setrecursionlimit(limit)
+        short = _short_fields(doc)
+        if short is None:
+            return None
+        return _columns(doc, short, keep_text)
 
 
 def _short_fields(doc: _Case) -> dict[str, Any] | None:
@@ -233,16 +236,14 @@ def _short_fields(doc: _Case) -> dict[str, Any] | None:
 def _columns(doc: _Case, short: dict[str, Any], keep_text: bool) -> CaseColumns | None:
     turns, steps, records = doc.session, doc.trajectory, doc.memory
     n_t, n_s, n_r = len(turns), len(steps), len(records)
-    ids = [t.id for t in turns]
-    ids += [s.id for s in steps]
-    ids += [m.id for m in records]
+    ids = [*map(_ID, turns), *map(_ID, steps), *map(_ID, records)]
     n = len(ids)
     index = {node: i for i, node in enumerate(ids)}
     if len(index) != n:
         return None  # a repeated id
     seq = np.empty(n, np.int64)
-    seq[:n_t] = np.fromiter((t.seq for t in turns), np.int64, n_t)
-    seq[n_t:n_t + n_s] = np.fromiter((s.seq for s in steps), np.int64, n_s)
+    seq[:n_t] = np.fromiter(map(_SEQ, turns), np.int64, n_t)
+    seq[n_t:n_t + n_s] = np.fromiter(map(_SEQ, steps), np.int64, n_s)
     created = [m.created_seq for m in records]
     seq[n_t + n_s:] = np.fromiter((-1 if c is None else c for c in created), np.int64, n_r)
     timed = seq[:n_t + n_s]
@@ -251,49 +252,53 @@ def _columns(doc: _Case, short: dict[str, Any], keep_text: bool) -> CaseColumns 
     type_code = np.empty(n, np.int8)
     type_code[:n_t] = TYPE_CODE["turn"]
     step_codes = {cls: TYPE_CODE[cls.__struct_config__.tag] for cls in _AnyStep.__args__}
-    type_code[n_t:n_t + n_s] = np.fromiter((step_codes[type(s)] for s in steps), np.int8, n_s)
+    type_code[n_t:n_t + n_s] = np.fromiter(map(step_codes.__getitem__, map(type, steps)),
+                                           np.int8, n_s)
     type_code[n_t + n_s:] = TYPE_CODE["record"]
     if not (type_code == TYPE_CODE["answer"]).any():
         return None
 
     failed = np.zeros(n, bool)
-    failed[n_t:n_t + n_s] = np.fromiter((s.status == "failed" for s in steps), bool, n_s)
+    failed[n_t:n_t + n_s] = np.fromiter(map("failed".__eq__, map(_STATUS, steps)), bool, n_s)
     verified = np.zeros(n, bool)
-    verified[n_t:n_t + n_s] = np.fromiter(
-        (type(s) is _Claim and s.verified for s in steps), bool, n_s)
-    active = np.zeros(n, bool)
-    statuses = [m.status for m in records]
-    active[n_t + n_s:] = np.fromiter((st == "active" for st in statuses), bool, n_r)
+    step_types = type_code[n_t:n_t + n_s]
 
-    turn_ids = set(ids[:n_t])
+    def of_type(name: str) -> list[Any]:
+        return [steps[i] for i in np.flatnonzero(step_types == TYPE_CODE[name]).tolist()]
+
+    claims = np.flatnonzero(step_types == TYPE_CODE["claim"])
+    verified[n_t + claims] = np.fromiter(
+        map(attrgetter("verified"), of_type("claim")), bool, len(claims))
+    active = np.zeros(n, bool)
+    statuses = [*map(_STATUS, records)]
+    active[n_t + n_s:] = np.fromiter(map("active".__eq__, statuses), bool, n_r)
+
     record_ids = set(ids[n_t + n_s:])
     try:
-        step_turn = np.fromiter((index[s.turn] for s in steps), np.int64, n_s)
+        step_turn = np.fromiter(map(index.__getitem__, map(_TURN, steps)), np.int64, n_s)
     except KeyError:
         return None
     if (step_turn >= n_t).any():
         return None  # a turn that names a step or record
-    for s in steps:
-        ref = s.returned if type(s) is _MemoryRead else (
-            s.target if type(s) is _MemoryWrite else None)
-        if ref and not record_ids.issuperset(ref):
-            return None
-    del turn_ids
+    issuperset = record_ids.issuperset
+    if not (all(map(issuperset, map(attrgetter("returned"), of_type("memory_read"))))
+            and all(map(issuperset, map(attrgetter("target"), of_type("memory_write"))))):
+        return None
 
     # dependency edges: dependents in file order (steps, then records)
-    dep_lists = [s.deps for s in steps] + [m.deps for m in records]
-    counts = np.fromiter((len(d) for d in dep_lists), np.int64, n_s + n_r)
+    dep_lists = [*map(_DEPS, steps), *map(_DEPS, records)]
+    counts = np.fromiter(map(len, dep_lists), np.int64, n_s + n_r)
     dst = np.repeat(np.arange(n_t, n, dtype=np.int64), counts)
     flat = [d for deps in dep_lists for d in deps]
     del dep_lists
-    if any(d.inferred for d in flat):
+    if any(map(_INFERRED, flat)):
         return None  # inferred edges: the networkx planner handles them
     try:
-        src = np.fromiter((index[d.id] for d in flat), np.int64, len(flat))
+        src = np.fromiter(map(index.__getitem__, map(_ID, flat)), np.int64, len(flat))
     except KeyError:
         return None  # an unknown id
-    label = np.fromiter((LABEL_CODE[d.label] for d in flat), np.int8, len(flat))
-    sufficient = np.fromiter((d.sufficient for d in flat), bool, len(flat))
+    label = np.fromiter(map(LABEL_CODE.__getitem__, map(_LABEL, flat)), np.int8, len(flat))
+    sufficient = np.fromiter(map(_SUFFICIENT, flat), bool, len(flat))
     del flat
     if (src == dst).any():
         return None
@@ -317,8 +322,10 @@ def _columns(doc: _Case, short: dict[str, Any], keep_text: bool) -> CaseColumns 
         return None
     if len(ids) and max(map(len, ids)) > _MAX_ID_CHARS:
         return None  # keep numpy's fixed-width id strings small
-    tools = [getattr(s, "tool", None) if type(s) in (_Plan, _ToolAction) else None
-             for s in steps]
+    tools: list[str | None] = [None] * n_s
+    for name in ("plan", "tool_action"):
+        for i in np.flatnonzero(step_types == TYPE_CODE[name]).tolist():
+            tools[i] = steps[i].tool
     texts: list[str] = []
     if keep_text:
         texts = [t.text for t in turns] + [s.text for s in steps] + [m.text for m in records]

@@ -1,0 +1,72 @@
+"""Which planner runs: the networkx planner (the reference) or the columnar fast path.
+
+`auto` (the default) takes the columnar path for case files of at least
+:data:`COLUMNAR_MIN_BYTES` when nothing asks for more than it implements; `columnar`
+takes it for any size; `networkx` never does. Whenever the columnar path declines (an
+invalid case, inferred edges, an option it does not implement), the networkx planner
+runs instead, so the output never depends on the choice: only the time does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from ._progress import Progress
+
+__all__ = ["PLANNERS", "COLUMNAR_MIN_BYTES", "columnar_plan_json", "columnar_summary",
+           "wants_columnar"]
+
+Planner = Literal["auto", "columnar", "networkx"]
+PLANNERS: tuple[str, ...] = ("auto", "columnar", "networkx")
+COLUMNAR_MIN_BYTES = 2_000_000
+"""From this file size up (about 6,000 steps) `auto` uses the columnar path: below it the
+networkx planner takes a few tens of milliseconds and builds the graph other tools use."""
+
+
+def wants_columnar(planner: str, size: int) -> bool:
+    """Whether `planner` asks for the columnar path for a file of `size` bytes."""
+    return planner == "columnar" or (planner == "auto" and size >= COLUMNAR_MIN_BYTES)
+
+
+def columnar_plan_json(raw: bytes, progress: Progress | None = None) -> str | None:
+    """The plan report of the case in `raw` as `dgrr plan --json` writes it, or None when
+    the columnar path declines (the caller then runs the networkx planner)."""
+    from ._columnar_plan import columnar_plan_report, report_json
+    from ._columns import read_columns
+    from ._perf import gc_paused
+
+    bar = progress or Progress()
+    with gc_paused():
+        bar.stage("read")
+        cols = read_columns(raw)
+        if cols is None:
+            return None
+        bar.stage("plan")
+        report = columnar_plan_report(cols)
+        bar.stage("write")
+        return report_json(report)
+
+
+def columnar_summary(raw: bytes) -> dict[str, object] | None:
+    """format, case_id and counts of the valid case in `raw` (what `dgrr validate`
+    prints), or None when the columnar reader declines."""
+    from ._columns import read_columns
+    from ._perf import gc_paused
+
+    with gc_paused():
+        cols = read_columns(raw)
+    if cols is None:
+        return None
+    return {"format": "dgrr.case/v1", "case_id": cols.case_id, "turns": cols.n_turns,
+            "steps": cols.n_steps, "records": cols.n_nodes - cols.n_turns - cols.n_steps,
+            "faults": len(cols.faults)}
+
+
+def file_size(path: str | Path) -> int:
+    """Size of the file at `path` in bytes (0 when it cannot be read: the exact loader
+    then words the problem)."""
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
