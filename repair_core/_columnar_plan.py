@@ -118,7 +118,6 @@ class _Planner:
         self.faults = np.array(c.faults, np.int64)
         self.fault_mask = np.zeros(n, bool)
         self.fault_mask[self.faults] = True
-        self._origin_lists: tuple[list[int], list[int], list[int]] | None = None
 
     # -- stage 2 -----------------------------------------------------------------
     def seed_of(self, record: int) -> int:
@@ -312,25 +311,27 @@ class _Planner:
             why = {**more_why, **producers, **why}
 
     # -- reasons -----------------------------------------------------------------
-    def path(self, node: int, limit: int = 5) -> str:
-        if self._origin_lists is None:
-            self._origin_lists = (self.o_parent.tolist(), self.o_fault.tolist(),
-                                  self.o_start.tolist())
+    def paths(self, nodes: np.ndarray, limit: int = 5) -> dict[int, str]:
+        """`Analysis.path_from_fault(node, limit)` joined with arrows, for each of `nodes`
+        (ancestors looked up a level at a time for all of them together)."""
         ids = self.ids
-        parent_of, fault_of, start_of = self._origin_lists
-        tail = [node]
-        parent = parent_of[node]
-        o = node
-        while parent >= 0 and len(tail) <= limit:
-            tail.append(parent)
-            o = parent
-            parent = parent_of[parent]
-        tail.reverse()
-        fault, start = fault_of[o], start_of[o]
-        head = [] if fault == start else [ids[fault]]
-        if parent >= 0:
-            head += [ids[start], "…"]
-        return " → ".join(head + [ids[x] for x in tail])
+        parent = np.append(self.o_parent, -1)  # parent[-1] == -1
+        levels = [nodes]
+        for _ in range(limit):
+            levels.append(parent[levels[-1]])
+        beyond = parent[levels[-1]] >= 0  # the path is longer than shown: elided
+        fault, start = self.o_fault[nodes], self.o_start[nodes]
+        columns = [[ids[i] if i >= 0 else None for i in level.tolist()]
+                   for level in reversed(levels)]
+        out: dict[int, str] = {}
+        for k, (node, f, st, elided) in enumerate(zip(nodes.tolist(), fault.tolist(),
+                                                      start.tolist(), beyond.tolist(),
+                                                      strict=True)):
+            head = [] if f == st else [ids[f]]
+            if elided:
+                head += [ids[st], "…"]
+            out[node] = " → ".join(head + [col[k] for col in columns if col[k] is not None])
+        return out
 
 
 def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
@@ -355,6 +356,7 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
     memory: dict[str, str] = dict.fromkeys(record_ids, "keep")
     reasons: dict[str, str] = {}
     seed_of_fault = {f: s for f, s in seeds.items()}
+    path = pl.paths(np.flatnonzero(unsupported))
     for r in np.flatnonzero(pl.fault_mask | unsupported).tolist():
         if r < n_t + n_s:
             continue
@@ -384,7 +386,7 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
                                 "affected only through delete edges and still active: kept")
             continue
         memory[rid] = "quarantine"
-        reasons[rid] = (f"affected via {pl.path(r)}; no independent support: quarantined "
+        reasons[rid] = (f"affected via {path[r]}; no independent support: quarantined "
                         "(kept for audit, never retrieved)")
     removed = np.zeros(n, bool)
     quarantined = np.zeros(n, bool)
@@ -434,7 +436,7 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
                     puller = ids[why[sn]] if sn in why else "?"
                     reason = f"premise of replayed step {puller} (execution closure)"
             if unsupported_l[sn] and sn not in seed_fault:
-                reason = f"affected via {pl.path(sn)}; no independent support; {reason}"
+                reason = f"affected via {path[sn]}; no independent support; {reason}"
             if step_type == _ACTION:
                 tool = c.step_tool[sn - n_t]
                 if tools.get(tool or "", "irreversible") == "irreversible":
@@ -443,7 +445,7 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
             step_reasons[sid] = reason
         else:
             steps[sid] = "invalidate"
-            step_reasons[sid] = (f"affected via {pl.path(sn)}; no independent support; does "
+            step_reasons[sid] = (f"affected via {path[sn]}; no independent support; does "
                                  "not reach the final answer once faults are cut: invalidated, "
                                  "not replayed")
     reasons.update(step_reasons)
@@ -462,7 +464,11 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
             suffix = ", sufficient" if lb == "cite" else ""
             reasons[vid] = (f"affected but kept: independent support from "
                             f"{ids[int(pl.support_premise[v])]} ({lb}{suffix})")
-    ordered = {node: reasons[node] for node in (*record_ids, *steps) if node in reasons}
+    # records (store order), then steps (seq order): every node that got a reason above
+    with_reason = (pl.fault_mask | unsupported | kept) & pl.is_record
+    step_with_reason = (replay | unsupported | kept) & pl.is_step
+    order = np.concatenate([np.flatnonzero(with_reason), seq_order[step_with_reason[seq_order]]])
+    ordered = {node: reasons[node] for node in map(ids.__getitem__, order.tolist())}
 
     def sorted_ids(mask: np.ndarray) -> list[str]:
         order = pl.id_order[mask[pl.id_order]]

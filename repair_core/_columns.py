@@ -198,6 +198,7 @@ def read_columns(raw: bytes, *, keep_text: bool = False) -> CaseColumns | None:
         try:
             sys.setrecursionlimit(max(limit - _DEPTH_MARGIN, 100))
             doc = _DECODER.decode(raw)
+            del raw  # the caller passes the file's bytes on: they go here, not at return
         except (msgspec.DecodeError, ValueError, RecursionError):
             return None
         finally:
@@ -238,7 +239,7 @@ def _columns(doc: _Case, short: dict[str, Any], keep_text: bool) -> CaseColumns 
     n_t, n_s, n_r = len(turns), len(steps), len(records)
     ids = [*map(_ID, turns), *map(_ID, steps), *map(_ID, records)]
     n = len(ids)
-    index = {node: i for i, node in enumerate(ids)}
+    index = dict(zip(ids, range(n), strict=True))
     if len(index) != n:
         return None  # a repeated id
     seq = np.empty(n, np.int64)
@@ -325,7 +326,7 @@ def _columns(doc: _Case, short: dict[str, Any], keep_text: bool) -> CaseColumns 
     tools: list[str | None] = [None] * n_s
     for name in ("plan", "tool_action"):
         for i in np.flatnonzero(step_types == TYPE_CODE[name]).tolist():
-            tools[i] = steps[i].tool
+            tools[i] = getattr(steps[i], "tool", None)
     texts: list[str] = []
     if keep_text:
         texts = [t.text for t in turns] + [s.text for s in steps] + [m.text for m in records]

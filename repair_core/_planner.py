@@ -29,17 +29,18 @@ def wants_columnar(planner: str, size: int) -> bool:
     return planner == "columnar" or (planner == "auto" and size >= COLUMNAR_MIN_BYTES)
 
 
-def columnar_plan_json(raw: bytes, progress: Progress | None = None) -> str | None:
-    """The plan report of the case in `raw` as `dgrr plan --json` writes it, or None when
-    the columnar path declines (the caller then runs the networkx planner)."""
+def columnar_plan_json(path: str | Path, progress: Progress | None = None) -> str | None:
+    """The plan report of the case file at `path` as `dgrr plan --json` writes it, or None
+    when the columnar path declines (the caller then runs the networkx planner)."""
     from ._columnar_plan import columnar_plan_report, report_json
     from ._columns import read_columns
+    from ._io import read_input
     from ._perf import gc_paused
 
     bar = progress or Progress()
     with gc_paused():
         bar.stage("read")
-        cols = read_columns(raw)
+        cols = read_columns(read_input(path))  # the bytes are dropped once decoded
         if cols is None:
             return None
         bar.stage("plan")
@@ -48,14 +49,15 @@ def columnar_plan_json(raw: bytes, progress: Progress | None = None) -> str | No
         return report_json(report)
 
 
-def columnar_summary(raw: bytes) -> dict[str, object] | None:
-    """format, case_id and counts of the valid case in `raw` (what `dgrr validate`
+def columnar_summary(path: str | Path) -> dict[str, object] | None:
+    """format, case_id and counts of the valid case file at `path` (what `dgrr validate`
     prints), or None when the columnar reader declines."""
     from ._columns import read_columns
+    from ._io import read_input
     from ._perf import gc_paused
 
     with gc_paused():
-        cols = read_columns(raw)
+        cols = read_columns(read_input(path))
     if cols is None:
         return None
     return {"format": "dgrr.case/v1", "case_id": cols.case_id, "turns": cols.n_turns,

@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 from typing import TextIO
 
-from .._io import read_input, to_json
+from .._io import to_json
 from .._plan import RepairPlan, plan_case
 from .._planner import PLANNERS, columnar_plan_json, file_size, wants_columnar
 from .._progress import progress
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json and _columnar_allowed(args) and wants_columnar(args.planner,
                                                                 file_size(args.case)):
         with progress("dgrr plan", total=4) as bar:
-            text = columnar_plan_json(read_input(args.case), bar)
+            text = columnar_plan_json(args.case, bar)
         if text is not None:
             sys.stdout.write(text)
             return 0
