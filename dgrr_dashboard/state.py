@@ -12,6 +12,11 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from repair_core import Case, RepairPlan, plan_case, with_faults
+from repair_core._perf import freeze_after_pauses
+
+# a case loaded or planned in one session stays out of the collector's walks, which
+# would otherwise stall every other session (docs/performance.md, "Dashboard sessions")
+freeze_after_pauses()
 
 CASE = "dgrr_case"
 SOURCE = "dgrr_source"
