@@ -17,6 +17,7 @@ Not handled here (the caller falls back to the networkx planner): inferred edges
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from ._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _ranges
 
-__all__ = ["columnar_plan_report", "report_json"]
+__all__ = ["columnar_plan_report", "report_json", "report_json_parts"]
 
 _CITE = LABEL_CODE["cite"]
 _PRODUCE = LABEL_CODE["produce"]
@@ -491,27 +492,34 @@ def report_json(report: dict[str, Any]) -> str:
     """`to_json(report)` (indent 1, UTF-8) for a plan report, at C speed: the report is
     an object of strings, lists of strings and objects of strings, written here with the
     C string encoder instead of json's pure-Python indenting encoder."""
-    out = ["{"]
+    return "".join(report_json_parts(report))
+
+
+def report_json_parts(report: dict[str, Any]) -> Iterator[str]:
+    """The text of :func:`report_json` in pieces (one per top-level field), to write a
+    large report without holding it twice."""
+    yield "{"
     items = list(report.items())
     for k, (key, value) in enumerate(items):
         comma = "," if k < len(items) - 1 else ""
         head = f"\n {encode_basestring(key)}: "
         if isinstance(value, str):
-            out.append(head + encode_basestring(value) + comma)
+            yield head + encode_basestring(value) + comma
         elif isinstance(value, list):
             if not value:
-                out.append(head + "[]" + comma)
+                yield head + "[]" + comma
             else:
-                out.append(head + "[\n  " + ",\n  ".join(map(encode_basestring, value))
-                           + "\n ]" + comma)
+                yield head + "[\n  "
+                yield ",\n  ".join(map(encode_basestring, value))
+                yield "\n ]" + comma
         elif isinstance(value, dict):
             if not value:
-                out.append(head + "{}" + comma)
+                yield head + "{}" + comma
             else:
-                out.append(head + "{\n  " + ",\n  ".join(map(
-                    "{}: {}".format, map(encode_basestring, value),
-                    map(encode_basestring, value.values()))) + "\n }" + comma)
+                yield head + "{\n  "
+                yield ",\n  ".join(map("{}: {}".format, map(encode_basestring, value),
+                                         map(encode_basestring, value.values())))
+                yield "\n }" + comma
         else:
             raise TypeError(f"unexpected value in a plan report: {type(value).__name__}")
-    out.append("\n}\n")
-    return "".join(out)
+    yield "\n}\n"

@@ -38,9 +38,10 @@ LABEL_CODE = {name: i for i, name in enumerate(LABEL_NAMES)}
 TYPE_NAMES: tuple[str, ...] = ("turn", *STEP_TYPES, "record")
 TYPE_CODE = {name: i for i, name in enumerate(TYPE_NAMES)}
 
-class _Strict(msgspec.Struct, forbid_unknown_fields=True):
+class _Strict(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """Fields beyond the format's send the case to the exact loader: msgspec skips an
-    unknown field without checking its numbers, which the loader does."""
+    unknown field without checking its numbers, which the loader does. (`gc=False`: the
+    structs hold no cycles, so the collector need not track millions of them.)"""
 
 
 _Label = Literal["initiate", "cite", "support", "produce", "delete", "update", "consolidate",

@@ -10,7 +10,7 @@ runs instead, so the output never depends on the choice: only the time does.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TextIO
 
 from ._progress import Progress
 
@@ -29,10 +29,12 @@ def wants_columnar(planner: str, size: int) -> bool:
     return planner == "columnar" or (planner == "auto" and size >= COLUMNAR_MIN_BYTES)
 
 
-def columnar_plan_json(path: str | Path, progress: Progress | None = None) -> str | None:
-    """The plan report of the case file at `path` as `dgrr plan --json` writes it, or None
-    when the columnar path declines (the caller then runs the networkx planner)."""
-    from ._columnar_plan import columnar_plan_report, report_json
+def columnar_plan_json(path: str | Path, out: TextIO,
+                       progress: Progress | None = None) -> bool:
+    """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
+    does; False (nothing written) when the columnar path declines and the caller should
+    run the networkx planner."""
+    from ._columnar_plan import columnar_plan_report, report_json_parts
     from ._columns import read_columns
     from ._io import read_input
     from ._perf import gc_paused
@@ -42,11 +44,14 @@ def columnar_plan_json(path: str | Path, progress: Progress | None = None) -> st
         bar.stage("read")
         cols = read_columns(read_input(path))  # the bytes are dropped once decoded
         if cols is None:
-            return None
+            return False
         bar.stage("plan")
         report = columnar_plan_report(cols)
+        del cols
         bar.stage("write")
-        return report_json(report)
+        for part in report_json_parts(report):
+            out.write(part)
+        return True
 
 
 def columnar_summary(path: str | Path) -> dict[str, object] | None:

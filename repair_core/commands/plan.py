@@ -35,11 +35,9 @@ def add_planner_argument(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.json and _columnar_allowed(args) and wants_columnar(args.planner,
                                                                 file_size(args.case)):
-        with progress("dgrr plan", total=4) as bar:
-            text = columnar_plan_json(args.case, bar)
-        if text is not None:
-            sys.stdout.write(text)
-            return 0
+        with progress("dgrr plan", total=3) as bar:
+            if columnar_plan_json(args.case, sys.stdout, bar):
+                return 0
     plan = plan_case(read_case(args))
     if args.json:
         sys.stdout.write(to_json(plan.report().model_dump(mode="json")))
