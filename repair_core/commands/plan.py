@@ -38,11 +38,16 @@ def run(args: argparse.Namespace) -> int:
         with progress("dgrr plan", total=3) as bar:
             if columnar_plan_json(args.case, sys.stdout, bar):
                 return 0
-    plan = plan_case(read_case(args))
-    if args.json:
-        sys.stdout.write(to_json(plan.report().model_dump(mode="json")))
-    else:
-        write_summary(plan, sys.stdout)
+    with progress("dgrr plan", total=3) as bar:
+        bar.stage("read")
+        case = read_case(args)
+        bar.stage("plan")
+        plan = plan_case(case)
+        bar.stage("write")
+        if args.json:
+            sys.stdout.write(to_json(plan.report().model_dump(mode="json")))
+        else:
+            write_summary(plan, sys.stdout)
     return 0
 
 

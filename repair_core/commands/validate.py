@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._planner import PLANNERS, file_size, wants_columnar
+from .._progress import progress
 from . import add_case_argument, plural, read_case
 
 
@@ -29,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
         # goes to the exact checks below, which word every problem
         from .._planner import columnar_summary
 
-        found = columnar_summary(args.case)
+        with progress("dgrr validate", total=1) as bar:
+            bar.stage("check")
+            found = columnar_summary(args.case)
         if found is not None:
             _print_valid(args.case, found)
             return 0
@@ -37,7 +40,10 @@ def run(args: argparse.Namespace) -> int:
         # checked item by item, never built whole: memory stays a few times the file size
         from .._stream import validate_file
 
-        _print_valid(args.case, validate_file(args.case))
+        with progress("dgrr validate", total=1) as bar:
+            bar.stage("check")
+            summary = validate_file(args.case)
+        _print_valid(args.case, summary)
         return 0
     case = read_case(args)
     print(f"{args.case}: valid {case.format} case '{case.case_id}' "
