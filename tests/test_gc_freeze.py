@@ -11,6 +11,7 @@ from repair_core._perf import freeze_after_pauses, gc_paused
 def test_objects_built_in_a_pause_are_frozen_only_when_asked() -> None:
     gc.collect()
     gc.unfreeze()
+    freeze_after_pauses(False)
     try:
         with gc_paused():
             held = [{"n": i} for i in range(1000)]
