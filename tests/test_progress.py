@@ -11,6 +11,8 @@ import sys
 import termios
 from pathlib import Path
 
+import pytest
+
 from repair_core._progress import Progress, progress
 
 
@@ -43,6 +45,7 @@ def _stderr_on_a_terminal(args: list[str], cwd: Path) -> str:
     return out.decode(errors="replace")
 
 
+@pytest.mark.slow
 def test_long_synth_shows_a_bar_on_a_terminal_short_one_does_not(tmp_path: Path) -> None:
     short = _stderr_on_a_terminal(["synth", "--steps", "200", "--out", "a.json"], tmp_path)
     assert "dgrr synth" not in short
