@@ -2,6 +2,13 @@
 
     python benchmarks/plan_scale.py                    # 1k, 10k, 100k, 1M steps
     python benchmarks/plan_scale.py --sizes 1000 10000 --repeat 3
+    python benchmarks/plan_scale.py --cli                       # whole `dgrr` processes
+
+With `--cli` it times whole processes instead, as a user runs them: `dgrr plan --json CASE`
+(output to /dev/null) and `dgrr validate CASE`, each with `--planner columnar` and
+`--planner networkx` (`--planners` to choose), wall-clock seconds from start to exit and
+its CPU seconds (user + system) and peak RSS, best of `--repeat`. The load average
+before and after is printed: on a shared machine the CPU column is the steadier one.
 
 Each size gets a synthetic case (`dgrr synth`, records = steps/5, 3 faults, seed 2 by
 default; the `affected` column is |A0|, which analysis and planning follow) written to a
@@ -18,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import resource
 import subprocess
@@ -58,6 +66,60 @@ def measure(path: str) -> dict[str, float | int]:
             "file_mb": len(raw) / 2**20}
 
 
+CLI_COMMANDS = {"plan": ["plan", "--json"], "validate": ["validate"]}
+
+
+def measure_cli(argv: list[str]) -> dict[str, float]:
+    """Run one dgrr process (in the child that measures it): wall seconds, peak MB."""
+    t = time.perf_counter()
+    with open(os.devnull, "wb") as sink:
+        subprocess.run(argv, check=True, stdout=sink)
+    wall = time.perf_counter() - t
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+            "peak_mb": usage.ru_maxrss / 1024}
+
+
+def run_cli(path: Path, command: str, planner: str, repeat: int) -> dict[str, float]:
+    dgrr = [sys.executable, "-m", "repair_core", *CLI_COMMANDS[command], "--planner", planner,
+            str(path)]
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, __file__, "--cli-child", json.dumps(dgrr)],
+                             check=True, capture_output=True, text=True)
+        runs.append(json.loads(out.stdout))
+    return {"wall": min(r["wall"] for r in runs), "cpu": min(r["cpu"] for r in runs),
+            "peak_mb": max(r["peak_mb"] for r in runs)}
+
+
+def cli_main(args: argparse.Namespace) -> None:
+    print(machine())
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    head = "| steps | file MB | command | planner | wall s | CPU s | peak MB |"
+    lines = [head, "|---:|---:|---|---|---:|---:|---:|"]
+    walls: dict[tuple[str, str, int], float] = {}
+    cpus: dict[tuple[str, str, int], float] = {}
+    for steps in args.sizes:
+        path = case_file(args.cache, steps, args.seed, args.faults)
+        mb = path.stat().st_size / 2**20
+        for command in ("plan", "validate"):
+            for planner in args.planners:
+                r = run_cli(path, command, planner, args.repeat)
+                walls[(command, planner, steps)] = r["wall"]
+                cpus[(command, planner, steps)] = r["cpu"]
+                line = (f"| {steps:,} | {mb:.0f} | `dgrr {command}` | {planner} | "
+                        f"{r['wall']:.2f} | {r['cpu']:.2f} | {r['peak_mb']:.0f} |")
+                print(line, file=sys.stderr)
+                lines.append(line)
+    print("\n".join(lines))
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    for (command, planner, steps), wall in sorted(walls.items()):
+        big = walls.get((command, planner, steps * 10))
+        if big:
+            print(f"{command} {planner}: {steps * 10:,}/{steps:,} wall ratio {big / wall:.1f}, "
+                  f"CPU ratio {cpus[(command, planner, steps * 10)] / cpus[(command, planner, steps)]:.1f}")
+
+
 def run_child(path: Path) -> dict[str, float | int]:
     out = subprocess.run([sys.executable, __file__, "--child", str(path)],
                          check=True, capture_output=True, text=True)
@@ -84,8 +146,6 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    import os
-
     return (f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
             f"{platform.system()} {platform.release()}")
 
@@ -112,10 +172,21 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "dgrr-bench",
                         help="where generated cases are kept between runs")
     parser.add_argument("--json", type=Path, help="also write the rows here")
+    parser.add_argument("--cli", action="store_true",
+                        help="time whole `dgrr plan --json` and `dgrr validate` processes")
+    parser.add_argument("--planners", nargs="+", default=["columnar", "networkx"],
+                        choices=["columnar", "networkx", "auto"])
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--cli-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(measure(args.child)))
+        return
+    if args.cli_child:
+        print(json.dumps(measure_cli(json.loads(args.cli_child))))
+        return
+    if args.cli:
+        cli_main(args)
         return
 
     print(machine())

@@ -12,6 +12,20 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from repair_core import Case, RepairPlan, plan_case, with_faults
+from repair_core._perf import freeze_after_pauses
+
+
+def _freeze_loaded_cases() -> None:
+    """A case loaded or planned in one session stays out of the collector's walks, which
+    would otherwise stall every other session (docs/performance.md). Only in a real
+    server: under AppTest (a mocked runtime) the tests share their process."""
+    from streamlit.runtime import Runtime, exists, get_instance
+
+    if exists() and type(get_instance()) is Runtime:  # a spec mock passes isinstance
+        freeze_after_pauses()
+
+
+_freeze_loaded_cases()
 
 CASE = "dgrr_case"
 SOURCE = "dgrr_source"

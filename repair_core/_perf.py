@@ -18,11 +18,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
 
-__all__ = ["gc_paused", "without_gc"]
+__all__ = ["gc_paused", "without_gc", "freeze_after_pauses"]
 
 _lock = threading.Lock()
 _depth = 0
 _was_enabled = False
+_freeze_after = False
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -48,7 +49,24 @@ def gc_paused() -> Iterator[None]:
                 gc.enable()
 
 
+def freeze_after_pauses(enabled: bool = True) -> None:
+    """From now on, end every pause with `gc.freeze()`: what the paused call built (a
+    loaded case, its graph and plan) goes to the permanent generation, which no collection
+    ever walks, instead of the oldest one, which the next full collection walks whole.
+
+    For a long-running server that holds large cases for many sessions (the dashboard):
+    there a full collection walking one session's 1.6M-object case stalled every other
+    session for a second or more (docs/performance.md). The price: a reference cycle made
+    during a pause is never collected (objects without cycles are still freed as usual);
+    the case, graph and plan objects form none."""
+    global _freeze_after
+    _freeze_after = enabled
+
+
 def _promote_young_objects() -> None:
+    if _freeze_after:
+        gc.freeze()
+        return
     # Everything allocated during the pause sits in the youngest generation; the first
     # collection after it would walk all of it (0.6 s after loading and planning 100k
     # steps). Freezing then unfreezing moves every tracked object into the oldest

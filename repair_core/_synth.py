@@ -513,6 +513,9 @@ def _dumps(item: Any) -> str:
     return json.dumps(item, ensure_ascii=False)
 
 
+_PROGRESS_EVERY = 4096
+
+
 def _write_list(out: IO[str], name: str, items: Iterator[Any] | list[Any], last: bool = False
                 ) -> None:
     out.write(f' "{name}": [')
@@ -525,35 +528,42 @@ def _write_list(out: IO[str], name: str, items: Iterator[Any] | list[Any], last:
     out.write("\n" if last else ",\n")
 
 
-def write_synth_case(path: str | Path, steps: int, memories: int, faults: int, seed: int = 0
-                     ) -> SynthStats:
+def write_synth_case(path: str | Path, steps: int, memories: int, faults: int, seed: int = 0,
+                     on_steps: Callable[[int], None] | None = None) -> SynthStats:
     """Write a synthetic case to `path` atomically, streaming the trajectory.
 
     The file is one JSON object with one list item per line; it holds the same data as
-    :func:`synth_case_data` for the same arguments.
+    :func:`synth_case_data` for the same arguments. `on_steps(n)` is told every few
+    thousand steps how many more were generated (for progress).
     """
     target = Path(path)
     if target.is_dir():
         raise DgrrError(f"--out '{target}' is a directory, not a file")
     check_synth_args(steps, memories, faults)
     try:
-        return _write(target, steps, memories, faults, seed)
+        return _write(target, steps, memories, faults, seed, on_steps)
     except OSError as exc:
         raise DgrrError(f"--out '{target}': cannot write there: "
                         f"{exc.strerror or exc}") from None
 
 
-def _write(target: Path, steps: int, memories: int, faults: int, seed: int) -> SynthStats:
+def _write(target: Path, steps: int, memories: int, faults: int, seed: int,
+           on_steps: Callable[[int], None] | None = None) -> SynthStats:
     with atomic_open(target) as out, \
             tempfile.TemporaryFile("w+", encoding="utf-8", dir=target.parent) as spool:
         # Steps are spooled while they are generated; records and turns are only final at
         # the end, and the file keeps the order of the format spec.
         first = [True]
 
+        count = [0]
+
         def emit(step: dict[str, Any]) -> None:
             spool.write("\n  " if first[0] else ",\n  ")
             spool.write(_dumps(step))
             first[0] = False
+            count[0] += 1
+            if on_steps is not None and count[0] % _PROGRESS_EVERY == 0:
+                on_steps(_PROGRESS_EVERY)
 
         gen, chosen = _run(steps, memories, faults, seed, emit)
         head = _head(steps, memories, seed)

@@ -199,12 +199,14 @@ def register_synth_fleet(kinds: argparse._SubParsersAction) -> None:
 def run_synth_fleet(args: argparse.Namespace) -> int:
     import time
 
+    from .._progress import progress
     from ..fleet._synth_fleet import write_synth_fleet
 
     start = time.perf_counter()
-    m = write_synth_fleet(args.out, args.agents, args.shared_records, args.poison, args.seed,
-                          min_steps=args.min_steps, max_steps=args.max_steps,
-                          coverage=args.coverage)
+    with progress("dgrr synth fleet", total=args.agents, unit="case") as bar:
+        m = write_synth_fleet(args.out, args.agents, args.shared_records, args.poison,
+                              args.seed, min_steps=args.min_steps, max_steps=args.max_steps,
+                              coverage=args.coverage, on_case=bar.update)
     holding = sum(1 for c in m["cases"] if c["faults"])
     print(f"wrote {args.agents} cases and manifest.json to {args.out} in "
           f"{time.perf_counter() - start:.1f} s: {args.shared_records} shared records, "

@@ -9,6 +9,8 @@ from typing import TextIO
 
 from .._io import to_json
 from .._plan import RepairPlan, plan_case
+from .._planner import PLANNERS, columnar_plan_json, file_size, wants_columnar
+from .._progress import progress
 from . import add_case_argument, plural, read_case, wrap
 
 
@@ -19,16 +21,40 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_case_argument(p)
     p.add_argument("--json", action="store_true",
                    help="print the plan report of the format spec as JSON")
+    add_planner_argument(p)
     p.set_defaults(func=run)
 
 
+def add_planner_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--planner", choices=PLANNERS, default="auto",
+                   help="auto (default): the columnar fast path for case files of 2 MB and "
+                        "more, the networkx planner below; the report is the same either way "
+                        "(docs/performance.md)")
+
+
 def run(args: argparse.Namespace) -> int:
-    plan = plan_case(read_case(args))
-    if args.json:
-        sys.stdout.write(to_json(plan.report().model_dump(mode="json")))
-    else:
-        write_summary(plan, sys.stdout)
+    if args.json and _columnar_allowed(args) and wants_columnar(args.planner,
+                                                                file_size(args.case)):
+        with progress("dgrr plan", total=3) as bar:
+            if columnar_plan_json(args.case, sys.stdout, bar):
+                return 0
+    with progress("dgrr plan", total=3) as bar:
+        bar.stage("read")
+        case = read_case(args)
+        bar.stage("plan")
+        plan = plan_case(case)
+        bar.stage("write")
+        if args.json:
+            sys.stdout.write(to_json(plan.report().model_dump(mode="json")))
+        else:
+            write_summary(plan, sys.stdout)
     return 0
+
+
+def _columnar_allowed(args: argparse.Namespace) -> bool:
+    # the columnar path plans the case file as it is, for the default objective only
+    return (args.memory is None and args.faults is None
+            and getattr(args, "objective", "answer") == "answer")
 
 
 REASON_INDENT = 13

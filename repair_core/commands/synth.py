@@ -6,6 +6,7 @@ import argparse
 import time
 
 from .._errors import DgrrError
+from .._progress import progress
 from .._synth import check_synth_args, write_synth_case
 
 
@@ -40,7 +41,9 @@ def run(args: argparse.Namespace) -> int:
     memories = args.memories if args.memories is not None else max(1, args.steps // 5)
     check_synth_args(args.steps, memories, args.faults)
     start = time.perf_counter()
-    stats = write_synth_case(args.out, args.steps, memories, args.faults, args.seed)
+    with progress("dgrr synth", total=args.steps, unit="step") as bar:
+        stats = write_synth_case(args.out, args.steps, memories, args.faults, args.seed,
+                                 on_steps=bar.update)
     seconds = time.perf_counter() - start
     counts = ", ".join(_count(n, what) for n, what in (
         (stats.steps, "step"), (stats.records, "record"), (stats.faults, "fault"),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,9 +150,10 @@ def _carry(data: dict[str, Any], slot: dict[str, Any], record: SharedRecord) -> 
 
 
 def write_synth_fleet(out: str | Path, agents: int, shared_k: int, poison: int, seed: int, *,
-                      min_steps: int = 20, max_steps: int = 80, coverage: float = 0.5
-                      ) -> dict[str, Any]:
-    """Write `agents` case files and `manifest.json` into `out`; return the manifest."""
+                      min_steps: int = 20, max_steps: int = 80, coverage: float = 0.5,
+                      on_case: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Write `agents` case files and `manifest.json` into `out`; return the manifest
+    (`on_case` is called after each case file, for progress)."""
     check_fleet_args(agents, shared_k, poison, min_steps, max_steps, coverage)
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -163,6 +165,8 @@ def write_synth_fleet(out: str | Path, agents: int, shared_k: int, poison: int, 
                                        max_steps=max_steps, coverage=coverage)
         atomic_write_text(out / truth["file"], json.dumps(data, ensure_ascii=False) + "\n")
         cases.append(truth)
+        if on_case is not None:
+            on_case()
     manifest = {"format": SYNTH_FLEET_FORMAT, "agents": agents, "seed": seed,
                 "min_steps": min_steps, "max_steps": max_steps, "coverage": coverage,
                 "shared_records": [s.as_json() for s in shared], "cases": cases}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .._case import (
@@ -41,6 +42,7 @@ from ..agent._evidence import (
 from ..agent._store import LexicalRetriever, Retriever
 from ..model import REFERENCE_MODEL, ModelClient
 from ..tools import ToolError, ToolRegistry, default_registry
+from ._bounds import Conversation, store_view
 from ._memory import RepairedMemory
 from ._models import (
     Cost,
@@ -247,7 +249,12 @@ class _Run:
 
     def _request(self, step: Step) -> dict[str, Any]:
         turn = self.turns.get(step.turn) or Turn(id=step.turn, seq=0, text="")
-        return request_item(turn, self.turns.values())  # earlier turns: the conversation
+        # earlier turns: the recent conversation and the turns the step depends on (bounded)
+        return request_item(turn, self._conversation.earlier(turn, step))
+
+    @cached_property
+    def _conversation(self) -> Conversation:
+        return Conversation(self.case.session)
 
     def _deps_from(self, step: Step, cites: Iterable[str], support: str | None = None,
                    keep_labels: tuple[str, ...] = ("initiate",)) -> list[Dep]:
@@ -482,8 +489,8 @@ class _Run:
             return None
         inputs = {"user_id": self.case.user_id, "request": self._request(step), "op": step.op,
                   "slot": slot, "evidence": evidence,
-                  "memory": [record_item(r) for r in self.memory.active_records()
-                             if r.user_id == self.case.user_id]}
+                  "memory": [record_item(r) for r in store_view(  # bounded, see _bounds
+                      self.memory.active_records(), self.case.user_id, step, slot, evidence)]}
         out = self.client.complete_json("memory_write", inputs)
         records = []
         for rec in out.records:

@@ -359,8 +359,13 @@ def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None,
 
 def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -> set[str]:
     """The affected nodes plus their direct (non-chain) premises and dependents, at most
-    `limit` nodes: affected ones first (faults, then by seq), then neighbours by seq.
-    With no fault marked, the final answer and its direct premises stand in."""
+    `limit` nodes: affected ones first, then neighbours by seq. With no fault marked, the
+    final answer and its direct premises stand in.
+
+    When `A0` alone exceeds `limit`, the part kept is the one nearest the faults: a
+    breadth-first walk from every fault and seed together along the propagation edges,
+    so each kept node arrives with the edge that affected it (a cut by seq alone kept
+    only records, which have no seq, and no edge between them)."""
     G = plan.analysis.graph
     a = plan.analysis
 
@@ -368,7 +373,11 @@ def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -
         seq = G.nodes[n]["seq"]
         return (0 if n in a.faults else 1, seq if seq is not None else -1, n)
 
-    chosen = sorted(a.affected or {a.final_answer}, key=by_time)[:limit]
+    affected = a.affected or {a.final_answer}
+    if len(affected) <= limit:
+        chosen = sorted(affected, key=by_time)
+    else:
+        chosen = _nearest_affected(G, a, limit, by_time)
     picked = set(chosen)
     around: set[str] = set()
     for n in chosen:
@@ -378,6 +387,26 @@ def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -
     room = limit - len(picked)
     picked.update(sorted(around, key=by_time)[:max(room, 0)])
     return picked
+
+
+def _nearest_affected(G: Any, a: Any, limit: int, by_time: Any) -> list[str]:
+    """Up to `limit` affected nodes in breadth-first order from the faults and seeds
+    (together, ties by seq), over non-chain edges into affected nodes."""
+    starts = sorted({*a.faults, *a.seeds.values()}, key=by_time)[:limit]
+    chosen = list(starts)
+    seen = set(starts)
+    frontier = starts
+    while frontier and len(chosen) < limit:
+        nxt: list[str] = []
+        for node in frontier:
+            for dst, by_label in G._succ[node].items():
+                if dst in a.affected and dst not in seen and any(lb != CHAIN for lb in by_label):
+                    seen.add(dst)
+                    nxt.append(dst)
+        nxt.sort(key=by_time)
+        chosen += nxt[:limit - len(chosen)]
+        frontier = nxt
+    return chosen
 
 
 def _label(item: Any, node: str, kind: str, type_: str, chars: int = LABEL_CHARS) -> str:

@@ -1,0 +1,81 @@
+"""Which planner runs: the networkx planner (the reference) or the columnar fast path.
+
+`auto` (the default) takes the columnar path for case files of at least
+:data:`COLUMNAR_MIN_BYTES` when nothing asks for more than it implements; `columnar`
+takes it for any size; `networkx` never does. Whenever the columnar path declines (an
+invalid case, inferred edges, an option it does not implement), the networkx planner
+runs instead, so the output does not depend on the choice, only the time does. The one
+exception: a key repeated inside one JSON object, which the exact loader refuses and the
+columnar reader takes the last value of (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal, TextIO
+
+from ._progress import Progress
+
+__all__ = ["PLANNERS", "COLUMNAR_MIN_BYTES", "columnar_plan_json", "columnar_summary",
+           "wants_columnar"]
+
+Planner = Literal["auto", "columnar", "networkx"]
+PLANNERS: tuple[str, ...] = ("auto", "columnar", "networkx")
+COLUMNAR_MIN_BYTES = 2_000_000
+"""From this file size up (about 6,000 steps) `auto` uses the columnar path; below it the
+networkx planner takes well under a second and keeps every check of the exact loader."""
+
+
+def wants_columnar(planner: str, size: int) -> bool:
+    """Whether `planner` asks for the columnar path for a file of `size` bytes."""
+    return planner == "columnar" or (planner == "auto" and size >= COLUMNAR_MIN_BYTES)
+
+
+def columnar_plan_json(path: str | Path, out: TextIO,
+                       progress: Progress | None = None) -> bool:
+    """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
+    does; False (nothing written) when the columnar path declines and the caller should
+    run the networkx planner."""
+    from ._columnar_plan import columnar_plan_report, report_json_parts
+    from ._columns import read_columns
+    from ._io import read_input
+    from ._perf import gc_paused
+
+    bar = progress or Progress()
+    with gc_paused():
+        bar.stage("read")
+        cols = read_columns(read_input(path))  # the bytes are dropped once decoded
+        if cols is None:
+            return False
+        bar.stage("plan")
+        report = columnar_plan_report(cols)
+        del cols
+        bar.stage("write")
+        for part in report_json_parts(report):
+            out.write(part)
+        return True
+
+
+def columnar_summary(path: str | Path) -> dict[str, object] | None:
+    """format, case_id and counts of the valid case file at `path` (what `dgrr validate`
+    prints), or None when the columnar reader declines."""
+    from ._columns import read_columns
+    from ._io import read_input
+    from ._perf import gc_paused
+
+    with gc_paused():
+        cols = read_columns(read_input(path))
+    if cols is None:
+        return None
+    return {"format": "dgrr.case/v1", "case_id": cols.case_id, "turns": cols.n_turns,
+            "steps": cols.n_steps, "records": cols.n_nodes - cols.n_turns - cols.n_steps,
+            "faults": len(cols.faults)}
+
+
+def file_size(path: str | Path) -> int:
+    """Size of the file at `path` in bytes (0 when it cannot be read: the exact loader
+    then words the problem)."""
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0

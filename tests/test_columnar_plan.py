@@ -1,0 +1,186 @@
+"""The columnar fast path against the networkx planner, compared at run time.
+
+Nothing here reads a stored plan: each case is planned by both planners in the test and
+the report texts must be equal byte for byte. When the networkx planner's semantics
+change, these tests say exactly which cases and which entries the two now disagree on.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from repair_core import case_from_data, parse_case, plan_case
+from repair_core._columnar_plan import columnar_plan_report, report_json
+from repair_core._columns import read_columns
+from repair_core._io import to_json
+from repair_core._synth import synth_case_data
+from tests.test_properties import random_cases
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMITTED = sorted(
+    p for folder in ("sample_traces", "repair_core/fixtures")
+    for p in (ROOT / folder).rglob("*.json")
+    if not p.name.endswith(".plan.json") and p.name not in ("manifest.json", "fixture.json"))
+
+
+def reference_json(raw: bytes) -> str:
+    return to_json(plan_case(parse_case(raw)).report().model_dump(mode="json"))
+
+
+def columnar_json(raw: bytes) -> str | None:
+    cols = read_columns(raw)
+    return None if cols is None else report_json(columnar_plan_report(cols))
+
+
+def assert_same(raw: bytes, name: str) -> None:
+    ref = reference_json(raw)
+    fast = columnar_json(raw)
+    assert fast is not None, f"{name}: the columnar path declined a valid case"
+    if fast != ref:
+        diff = "".join(list(difflib.unified_diff(ref.splitlines(True), fast.splitlines(True),
+                                                 "networkx", "columnar"))[:60])
+        pytest.fail(f"{name}: the planners disagree\n{diff}")
+
+
+def has_inferred(raw: bytes) -> bool:
+    return b'"inferred": true' in raw or b'"inferred":true' in raw
+
+
+def test_committed_cases_are_found() -> None:
+    assert len(COMMITTED) > 100  # samples, the controlled and adapted suites, fixtures
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_committed_case_reports_are_identical(path: Path) -> None:
+    raw = path.read_bytes()
+    if has_inferred(raw):
+        assert read_columns(raw) is None  # the networkx planner handles inferred edges
+        return
+    assert_same(raw, path.name)
+
+
+@pytest.mark.parametrize("steps,seed", [(60, 0), (300, 1), (1000, 2), (2000, 3), (2500, 7),
+                                        (4000, 11), (800, 5), (150, 9)])
+def test_synthetic_case_reports_are_identical(steps: int, seed: int) -> None:
+    data = synth_case_data(steps, max(1, steps // 5), 3, seed)
+    assert_same(json.dumps(data).encode(), f"synth {steps} seed {seed}")
+
+
+def shuffled(data: dict, rng: random.Random) -> dict:
+    """The same case with every list the format leaves unordered in another order, and
+    ids renamed so that their string order differs from their seq order."""
+    out = json.loads(json.dumps(data))
+    for key in ("session", "memory", "trajectory"):
+        rng.shuffle(out[key])
+    for item in out["memory"] + out["trajectory"]:
+        rng.shuffle(item["deps"])
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_cases(), st.integers(0, 2**16))
+def test_random_case_reports_are_identical(data: dict, shuffle_seed: int) -> None:
+    case_from_data(data)  # the generator makes valid cases
+    assert_same(json.dumps(data).encode(), "random case")
+    assert_same(json.dumps(shuffled(data, random.Random(shuffle_seed))).encode(),
+                "random case, shuffled")
+
+
+def test_report_json_is_to_json() -> None:
+    report = {"case_id": "c \"q\" é", "seeds": {}, "affected": [], "supported": ["a"],
+              "unsupported": ["a", "b\n"], "answer_relevant": [], "memory": {"m": "keep"},
+              "steps": {}, "reasons": {"m": "x → y\t\u2028"}}
+    assert report_json(report) == to_json(report)
+
+
+BASE = json.loads((ROOT / "sample_traces" / "figure1-travel.json").read_text())
+
+
+def mutated(change) -> bytes:
+    data = json.loads(json.dumps(BASE))
+    change(data)
+    return json.dumps(data).encode()
+
+
+def _set(path: list, value) -> object:
+    def change(data: dict) -> None:
+        target = data
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return change
+
+
+INVALID = {
+    "duplicate id": lambda d: d["memory"].append(dict(d["memory"][0])),
+    "duplicate seq": lambda d: d["trajectory"][1].update(seq=d["trajectory"][2]["seq"]),
+    "unknown dep": lambda d: d["trajectory"][2]["deps"].append({"id": "nope", "label": "cite"}),
+    "later dep": lambda d: d["trajectory"][0]["deps"].append(
+        {"id": d["trajectory"][-1]["id"], "label": "cite"}),
+    "self dep": lambda d: d["trajectory"][2]["deps"].append(
+        {"id": d["trajectory"][2]["id"], "label": "cite"}),
+    "unknown turn": _set(["trajectory", 0, "turn"], "u99"),
+    "turn is a step": lambda d: d["trajectory"][1].update(turn=d["trajectory"][0]["id"]),
+    "bad label": _set(["trajectory", 2, "deps", 0, "label"], "chain"),
+    "bool seq": _set(["trajectory", 0, "seq"], True),
+    "string seq": _set(["session", 0, "seq"], "1"),
+    "no answer": lambda d: d.update(trajectory=[s for s in d["trajectory"]
+                                                if s["type"] != "answer"]),
+    "unknown fault": _set(["faults"], ["zz"]),
+    "fault is a step": lambda d: d.update(faults=[d["trajectory"][0]["id"]]),
+    "repeated fault": lambda d: d.update(faults=d["faults"] * 2),
+    "bad format": _set(["format"], "dgrr.case/v2"),
+    "missing case_id": lambda d: d.pop("case_id"),
+    "bad tool effect": _set(["tools"], [{"name": "x", "effect": "magic"}]),
+    "eval not an object": _set(["eval"], 3),
+    "unknown step type": _set(["trajectory", 0, "type"], "dream"),
+    "record cycle": lambda d: (d["memory"][0]["deps"].append({"id": d["memory"][1]["id"],
+                                                               "label": "cite"}),
+                               d["memory"][1]["deps"].append({"id": d["memory"][0]["id"],
+                                                              "label": "cite"})),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_invalid_cases_are_declined(name: str) -> None:
+    raw = mutated(INVALID[name])
+    assert read_columns(raw) is None
+    with pytest.raises(Exception):  # noqa: B017 - the exact loader words it (CaseError)
+        parse_case(raw)
+
+
+@pytest.mark.parametrize("text", [
+    b'{"v": 1e999}', b'{"v": NaN}', b'{"v": "\\ud800"}', b'{"v": ' + b"1" * 5000 + b"}",
+    b'{"v": ' + b"[" * 2000 + b"]" * 2000 + b"}"])
+def test_what_json_cannot_hold_is_declined(text: bytes) -> None:
+    def change(data: dict) -> None:
+        data["trajectory"][0]["args_marker"] = 0
+    raw = mutated(change).replace(b'"args_marker": 0', b'"output": ' + text[6:-1])
+    assert read_columns(raw) is None
+
+
+def test_extra_fields_go_to_the_exact_loader() -> None:
+    # the loader keeps unknown fields; the columnar reader leaves such cases to it
+    raw = mutated(_set(["trajectory", 0, "note"], "hi"))
+    parse_case(raw)
+    assert read_columns(raw) is None
+
+
+def test_cli_planners_print_the_same_report(tmp_path: Path) -> None:
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(synth_case_data(1500, 300, 3, 4)))
+    outs = [subprocess.run([sys.executable, "-m", "repair_core", "plan", "--json",
+                            "--planner", planner, str(path)],
+                           check=True, capture_output=True).stdout
+            for planner in ("columnar", "networkx", "auto")]
+    assert outs[0] == outs[1] == outs[2]
+    assert json.loads(outs[0])["affected"]
