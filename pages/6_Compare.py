@@ -33,7 +33,9 @@ def _memory_table() -> pd.DataFrame:
         change_of = {}
         for kind in ("deleted", "quarantined", "restored", "added", "retired"):
             for rid in getattr(changes, kind, None) or []:
-                change_of[rid] = kind
+                # restored by the plan, then retired by a replayed write: one final state
+                change_of[rid] = ("retired again" if kind == "retired"
+                                  and change_of.get(rid) == "restored" else kind)
         active_after = {m.id: m for m in res.store.active}
         quarantine_after = {m.id: m for m in res.store.quarantine}
     else:
@@ -53,8 +55,10 @@ def _memory_table() -> pd.DataFrame:
         rows.append({"id": rid, "change": change_of.get(rid, "added" if old is None else "kept"),
                      "before": old.status if old else "—", "after": status_after,
                      "text before": old.text if old else "", "text after": new.text if new else ""})
-    mem = pd.DataFrame(rows)
-    order = {"deleted": 0, "quarantined": 1, "restored": 2, "added": 3, "retired": 4, "kept": 5}
+    mem = pd.DataFrame(rows, columns=["id", "change", "before", "after", "text before",
+                                      "text after"])
+    order = {"deleted": 0, "quarantined": 1, "restored": 2, "added": 3, "retired": 4,
+             "retired again": 5, "kept": 6}
     mem = mem.sort_values("change", key=lambda s: s.map(order), kind="stable")
     return mem
 
@@ -88,7 +92,8 @@ counts = mem["change"].value_counts()
 st.caption(" · ".join(f"{n} {k}" for k, n in counts.items()))
 st.caption("deleted: left the active store (the faults) · quarantined: kept for audit, never "
            "retrieved · restored: back in the active store · added: written by a replayed "
-           "step · retired: superseded or deleted by a replayed step · kept: unchanged")
+           "step · retired: superseded or deleted by a replayed step · retired again: restored by "
+           "the plan, then superseded again by a replayed step · kept: unchanged")
 mem_changed = st.checkbox("Changed records only", value=len(mem) > 200,
                           key="dgrr_w_cmp_mem_changed",
                           help="on by default for stores over 200 records")

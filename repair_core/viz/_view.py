@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from typing import Any, Literal
 
 from .._graph import CHAIN
@@ -471,13 +472,79 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
                      layout=layout, note=" ".join(notes) or None, details=details, focus=focus)
 
 
-_EXTERNAL = re.compile(
-    r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//[^>]*>|"
-    r"@import\s+(?:url\()?[\"']?(?:https?:)?//|url\(\s*[\"']?(?:https?:)?//",
-    re.IGNORECASE)
+# Attributes through which an element fetches a resource as the page loads.
+_RESOURCE_ATTRS: dict[str, tuple[str, ...]] = {
+    "script": ("src",), "link": ("href",), "img": ("src", "srcset"), "iframe": ("src",),
+    "frame": ("src",), "source": ("src", "srcset"), "embed": ("src",), "object": ("data",),
+    "video": ("src", "poster"), "audio": ("src",), "track": ("src",), "input": ("src",),
+    "image": ("href", "xlink:href"), "use": ("href", "xlink:href"),
+}
+# An address that leaves the page's own origin: a scheme (other than data:) or `//host`.
+_REMOTE = re.compile(r"^\s*(?!data:)(?:[a-z][a-z0-9+.\-]*:|//|\\\\)", re.IGNORECASE)
+_CSS_URL = re.compile(r"url\(\s*[\"']?([^\"')]*)|@import\s+[\"']([^\"']*)", re.IGNORECASE)
+
+
+def _css_remote(css: str) -> list[str]:
+    out = []
+    for m in _CSS_URL.finditer(css):
+        target = m.group(1) if m.group(1) is not None else m.group(2)
+        if _REMOTE.match(target or ""):
+            out.append(m.group(0))
+    return out
+
+
+class _ResourceScan(HTMLParser):
+    """Collects the resources an HTML page would fetch: tag attributes, `<style>` sheets
+    and `style` attributes. Element text (escaped user data) and scripts' own text are
+    not resources."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        wanted = _RESOURCE_ATTRS.get(tag, ())
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in wanted:
+                parts = value.split(",") if name == "srcset" else [value]
+                if any(_REMOTE.match(part) for part in parts):
+                    self.found.append(f"<{tag} {name}={value!r}>")
+            elif name == "style":
+                self.found += _css_remote(value)
+        if tag == "style":
+            self._in_style = True
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag == "style":
+            self._in_style = False
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self.found += _css_remote(data)
 
 
 def external_resources(html: str) -> list[str]:
-    """Every tag or CSS rule in `html` that would fetch a script, style or frame from
-    another host (an empty list for dgrr's own output)."""
-    return [m.group(0) for m in _EXTERNAL.finditer(html)]
+    """Every resource `html` would fetch from another host as it loads: `src`/`href` of
+    scripts, stylesheets, images and frames, and CSS `url()`/`@import` in `<style>`
+    elements and `style` attributes (an empty list for dgrr's own output). Text that only
+    mentions a URL is data, not a resource.
+
+    >>> external_resources('<p>see url(http://x.example/a.css)</p>')
+    []
+    >>> external_resources('<script src="https://cdn.example/a.js"></script>')
+    ["<script src='https://cdn.example/a.js'>"]
+    >>> external_resources('<style>@import url(//x.example/b.css);</style>')
+    ['url(//x.example/b.css']
+    """
+    scan = _ResourceScan()
+    scan.feed(html)
+    scan.close()
+    return scan.found

@@ -1,0 +1,128 @@
+"""The workbench on cases it had never seen (issue 23): an imported trace with no memory
+records, data that mentions CSS urls, a backtick in the case id; every page, no exception."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+for p in (ROOT, ROOT / "tests"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+from workbench_cases import URL_TEXT, no_record_case, url_text_case  # noqa: E402
+
+from repair_core import load_case, plan_case, repair  # noqa: E402
+
+APP = str(ROOT / "app.py")
+PAGES = ["1_Load", "2_Faults", "3_Graph", "3_Trace", "4_Plan", "5_Replay", "6_Compare",
+         "7_Approve", "8_Benchmark", "9_Fleet"]
+
+
+@pytest.fixture(autouse=True)
+def _db(tmp_path, monkeypatch):
+    monkeypatch.setenv("DGRR_DB", str(tmp_path / "approvals.db"))
+
+
+def walk(case, *, replay: bool = False) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = case
+    if replay:
+        at.switch_page("pages/5_Replay.py").run()
+        p = plan_case(case)
+        at.session_state["dgrr_result"] = repair(case, p)
+        from dgrr_dashboard.state import _plan_digest
+        at.session_state["dgrr_result_key"] = _plan_digest(p)
+    for name in PAGES:
+        at.switch_page(f"pages/{name}.py").run()
+        assert not at.exception, (name, [e.value for e in at.exception])
+    return at
+
+
+@pytest.mark.parametrize("replay", [False, True])
+def test_imported_trace_without_records_walks_every_page(tmp_path, replay):
+    case = no_record_case(tmp_path)
+    at = walk(case, replay=replay)
+    at.switch_page("pages/2_Faults.py").run()
+    assert any("no memory records" in i.value for i in at.info)
+    at.switch_page("pages/6_Compare.py").run()
+    assert not at.exception
+
+
+def test_text_mentioning_css_urls_is_drawn(tmp_path):
+    from dgrr_dashboard.graph_html import graph_html
+    from repair_core.viz import external_resources
+
+    case = url_text_case()
+    walk(case, replay=True)
+    html = graph_html(plan_case(case))
+    assert external_resources(html) == []
+    assert "evil.example" in html  # the text is there, as data
+
+
+def test_external_resources_reads_tags_not_text():
+    from repair_core.viz import escape_html, external_resources
+
+    assert external_resources(f"<div>{escape_html(URL_TEXT)}</div>") == []
+    assert external_resources(f"<div>{URL_TEXT}</div>")  # its <img> unescaped is a tag
+    assert external_resources("<p>&lt;img src=http://x/i.png&gt;</p>") == []
+    assert external_resources('<script type="application/json">["url(http://x/a)"]</script>') == []
+    assert external_resources('<script src="https://cdn.example/a.js"></script>')
+    assert external_resources('<link rel="stylesheet" href="//cdn.example/a.css">')
+    assert external_resources('<img src="http://x.example/i.png">')
+    assert external_resources('<style>body{background:url("http://x.example/b.png")}</style>')
+    assert external_resources("<style>@import 'https://x.example/b.css';</style>")
+    assert external_resources('<div style="background:url(//x.example/b.png)"></div>')
+    assert external_resources('<img src="data:image/png;base64,AAAA">') == []
+
+
+def test_cli_graph_draws_text_mentioning_urls(tmp_path):
+    from repair_core.cli import main
+
+    src = tmp_path / "url.json"
+    src.write_text(url_text_case().model_dump_json())
+    assert main(["graph", str(src), "--out", str(tmp_path / "g.html")]) == 0
+
+
+def test_markdown_report_escapes_every_untrusted_field():
+    import re
+
+    from repair_core.approvals import markdown_report
+
+    case = url_text_case()
+    p = plan_case(case)
+    md = markdown_report(p, repair(case, p))
+    assert md.splitlines()[0] == ("# Repair report — case "
+                                  "`` fig`1 <b>x</b> ![i](http://evil.example/c.png) ``")
+    body = "\n".join(md.splitlines()[1:])
+    assert "evil\\.example" in body  # the text is in the report ...
+    # ... with no unescaped markup: every <, >, [, ], (, ), !, | of the data is escaped
+    for ch in "<>[]!":
+        assert not re.search(rf"(?<!\\){re.escape(ch)}", body), ch
+    assert "http:" not in body  # autolinks are broken by a word joiner
+
+
+def test_restored_then_retired_is_listed_once():
+    from repair_core.approvals import approval_summary
+
+    case = load_case(ROOT / "sample_traces" / "shop-summary-drift.json")
+    p = plan_case(case)
+    res = repair(case, p)
+    assert set(res.report.store_changes.restored) & set(res.report.store_changes.retired)
+    s = approval_summary(p, res)
+    assert not set(s.store.get("restored", [])) & set(s.store.get("retired", []))
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = case
+    at.switch_page("pages/6_Compare.py").run()
+    at.session_state["dgrr_result"] = res
+    at.session_state["dgrr_result_key"] = at.session_state["dgrr_plan_keys"][
+        id(at.session_state["dgrr_computed_plan"])][1]
+    at.switch_page("pages/6_Compare.py").run()
+    assert not at.exception
+    [mem] = [d.value for d in at.dataframe if "change" in d.value.columns]
+    again = set(res.report.store_changes.restored) & set(res.report.store_changes.retired)
+    assert set(mem[mem["id"].isin(again)]["change"]) == {"retired again"}
