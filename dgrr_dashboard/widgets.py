@@ -188,18 +188,53 @@ def node_details_panel(p: RepairPlan, node: str) -> None:
                      hide_index=True, width="stretch")
 
 
+def decision_legend_html() -> str:
+    """The one colour legend of the plan's decisions (repair_core.viz.DECISION_STYLES),
+    the same on every page that colours by decision."""
+    from repair_core.viz import decision_legend
+
+    keys = "".join(
+        f'<span style="margin-right:14px" title="{escape(meaning)}" data-key="{escape(key)}">'
+        f'<span style="display:inline-block;width:12px;height:12px;border-radius:50%;'
+        f'background:{escape(colour)};border:1px solid #555;margin-right:4px"></span>'
+        f"{escape(label)}</span>" for key, colour, label, meaning in decision_legend())
+    return (f'<div class="dgrr-decision-legend" style="font-size:13px;line-height:1.9">'
+            f"<b>Colour = the plan's decision</b>: {keys}</div>")
+
+
+# Words the pages use for a decision's effect -> its colour key.
+_EFFECT_KEYS = {"deleted": "delete", "quarantined": "quarantine", "restored": "restore",
+                "replayed": "replay", "refreshed": "refresh", "invalidated": "invalidate",
+                "kept": "keep"}
+
+
+def decision_colour(word: object) -> str | None:
+    """The decision colour of a decision or its effect (`quarantine`, `quarantined`,
+    `replayed (planned)`), or None for a word that names no decision."""
+    from repair_core.viz import DECISION_STYLES
+
+    head = str(word).split(" ")[0]
+    key = head if head in DECISION_STYLES else _EFFECT_KEYS.get(head)
+    return DECISION_STYLES[key][0] if key else None
+
+
+def coloured(frame: Any, column: str) -> Any:
+    """`frame` styled with the decision colour as the left border of `column`'s cells
+    (for a page of at most a thousand rows: styling is per cell)."""
+    def css(value: object) -> str:
+        colour = decision_colour(value)
+        return f"border-left: 6px solid {colour}" if colour else ""
+
+    if column not in getattr(frame, "columns", ()) or len(frame) > PAGE_ROWS:
+        return frame
+    return frame.style.map(css, subset=[column])
+
+
 def legend_html() -> str:
-    """The graph legend with colour swatches, the node shapes and the edge styles
+    """The graph legend: the decision colours, the node shapes and the edge styles
     (static text, escaped all the same)."""
-    from repair_core.viz import EDGE_STYLES, NODE_CLASSES
+    from repair_core.viz import EDGE_STYLES
 
-    def swatch(colour: str, shape: str = "border-radius:50%") -> str:
-        return (f'<span style="display:inline-block;width:12px;height:12px;{shape};'
-                f'background:{escape(colour)};border:1px solid #555;margin-right:4px"></span>')
-
-    classes = "".join(f'<span style="margin-right:14px" title="{escape(meaning)}">'
-                      f"{swatch(colour)}{escape(name)}</span>"
-                      for name, (colour, meaning) in NODE_CLASSES.items())
     edges = "".join(
         f'<span style="margin-right:12px" title="{escape(meaning)}"><span style="display:'
         f'inline-block;width:22px;border-top:2px {"dashed" if dashed else "solid"} '
@@ -209,7 +244,7 @@ def legend_html() -> str:
               "display:inline-block;width:22px;border-top:2px dotted #4c72b0;margin-right:4px;"
               'vertical-align:middle"></span>inferred</span>')
     return (f'<div id="dgrr-page-legend" style="font-size:13px;line-height:1.9">'
-            f"<div><b>Nodes</b> (colour = the plan's decision): {classes}</div>"
+            f"{decision_legend_html()}"
             "<div><b>Shapes</b>: ◆ user turn · ● trajectory step · ■ memory record</div>"
             f"<div><b>Edges</b> (premise → dependent; hover one in the picture for its "
             f"label): {edges}</div></div>")

@@ -7,7 +7,14 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.text import code
-from dgrr_dashboard.widgets import page_of, page_setup, require_plan, show_problems
+from dgrr_dashboard.widgets import (
+    coloured,
+    decision_legend_html,
+    page_of,
+    page_setup,
+    require_plan,
+    show_problems,
+)
 from repair_core import PlanEditError, apply_edits, plan_diff
 
 page_setup("Plan")
@@ -93,6 +100,7 @@ if submitted:
         apply({target: action}, force, comment)
 
 st.subheader("All decisions")
+st.html(decision_legend_html())
 only = st.checkbox("Only affected nodes and changed decisions", key="dgrr_w_plan_only",
                    value=len(kinds) > 2000, help="on by default for cases over 2,000 nodes")
 
@@ -136,8 +144,9 @@ diff = plan_diff(computed, p)
 if not diff:
     st.caption("No reviewer edits: this is the computed plan.")
 else:
-    st.dataframe(pd.DataFrame([{"id": ch.node, "kind": ch.kind, "computed": ch.before,
-                                "now": ch.action, "comment": ch.comment or ""} for ch in diff]),
+    st.dataframe(coloured(pd.DataFrame([{"id": ch.node, "kind": ch.kind, "computed": ch.before,
+                                         "now": ch.action, "comment": ch.comment or ""}
+                                        for ch in diff]), "now"),
                  hide_index=True, width="stretch")
     if p.forced:
         st.warning("Some edits override an invariant of the method; approval needs a comment.")

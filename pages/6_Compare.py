@@ -8,7 +8,14 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.widgets import answer_columns, page_of, page_setup, require_plan
+from dgrr_dashboard.widgets import (
+    answer_columns,
+    coloured,
+    decision_legend_html,
+    page_of,
+    page_setup,
+    require_plan,
+)
 
 page_setup("Compare")
 st.title("6 · Compare before and after")
@@ -21,6 +28,7 @@ if res is None:
             "give, and the corrected answer appears after a replay.")
     st.page_link("pages/5_Replay.py", label="Run the replay", icon="▶️")
 
+st.html(decision_legend_html())
 st.subheader("Answer")
 before = c.final_answer().text
 after = res.answer if res is not None and res.answer is not None else None
@@ -99,7 +107,8 @@ mem_changed = st.checkbox("Changed records only", value=len(mem) > 200,
                           help="on by default for stores over 200 records")
 if mem_changed:
     mem = mem[mem["change"] != "kept"]
-st.dataframe(page_of(mem, "dgrr_w_cmp_mem_page"), hide_index=True, width="stretch")
+st.dataframe(coloured(page_of(mem, "dgrr_w_cmp_mem_page"), "change"), hide_index=True,
+             width="stretch")
 
 st.subheader("Trajectory")
 traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
@@ -107,6 +116,6 @@ traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
                            help="hide kept steps; on by default for runs over 200 steps")
 if traj_changed:
     traj = [t for t in traj if not str(t["outcome"]).startswith("kept")]
-st.dataframe(pd.DataFrame(page_of(traj, "dgrr_w_cmp_traj_page")), hide_index=True,
-             width="stretch")
+st.dataframe(coloured(pd.DataFrame(page_of(traj, "dgrr_w_cmp_traj_page")), "outcome"),
+             hide_index=True, width="stretch")
 st.page_link("pages/7_Approve.py", label="Next: approve or reject", icon="➡️")

@@ -11,7 +11,15 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.text import code, file_stem, md
-from dgrr_dashboard.widgets import answer_columns, db_url, page_setup, require_plan, show_problems
+from dgrr_dashboard.widgets import (
+    answer_columns,
+    coloured,
+    db_url,
+    decision_legend_html,
+    page_setup,
+    require_plan,
+    show_problems,
+)
 from repair_core import DgrrError
 from repair_core.approvals import (
     ApprovalStore,
@@ -68,6 +76,7 @@ st.markdown(f"Case {code(p.case.case_id)} · {len(p.edits)} plan edit(s)"
             + f" · replay: {'done' if res is not None else 'not run'}")
 
 st.subheader("What you approve")
+st.html(decision_legend_html())
 answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-approve",
                titles=("Answer before (failed run)", "Answer after the repair"),
                missing="(no corrected answer)")
@@ -75,17 +84,17 @@ answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-appr
 s1, s2 = st.columns(2)
 with s1:
     st.markdown("**Store operations**")
-    st.dataframe(pd.DataFrame([{"operation": k, "records": len(v), "ids": ", ".join(v[:50])
-                                + (" …" if len(v) > 50 else "")}
-                               for k, v in summary.store.items()],
-                              columns=["operation", "records", "ids"]),
+    st.dataframe(coloured(pd.DataFrame([{"operation": k, "records": len(v),
+                                         "ids": ", ".join(v[:50]) + (" …" if len(v) > 50 else "")}
+                                        for k, v in summary.store.items()],
+                                       columns=["operation", "records", "ids"]), "operation"),
                  hide_index=True, width="stretch", key="dgrr_w_sum_store")
 with s2:
     st.markdown("**Steps**" + ("" if summary.replayed else " (planned, not replayed)"))
-    st.dataframe(pd.DataFrame([{"outcome": k, "steps": len(v), "ids": ", ".join(v[:50])
-                                + (" …" if len(v) > 50 else "")}
-                               for k, v in summary.steps.items()],
-                              columns=["outcome", "steps", "ids"]),
+    st.dataframe(coloured(pd.DataFrame([{"outcome": k, "steps": len(v),
+                                         "ids": ", ".join(v[:50]) + (" …" if len(v) > 50 else "")}
+                                        for k, v in summary.steps.items()],
+                                       columns=["outcome", "steps", "ids"]), "outcome"),
                  hide_index=True, width="stretch", key="dgrr_w_sum_steps")
 st.markdown("**Irreversible effects** (external effects the rollback does not undo)")
 if summary.irreversible_effects:

@@ -126,3 +126,43 @@ def test_restored_then_retired_is_listed_once():
     [mem] = [d.value for d in at.dataframe if "change" in d.value.columns]
     again = set(res.report.store_changes.restored) & set(res.report.store_changes.retired)
     assert set(mem[mem["id"].isin(again)]["change"]) == {"retired again"}
+
+
+def _legends(at: AppTest) -> list[str]:
+    import re
+
+    return [m.group(0) for e in at.get("html")
+            for m in re.finditer(r'<div class="dgrr-decision-legend".*?</div>', e.proto.body)]
+
+
+def test_one_decision_legend_on_every_page_that_colours_by_decision():
+    from repair_core.viz import DECISION_STYLES, graph_view
+
+    case = load_case(ROOT / "sample_traces" / "shop-summary-drift.json")
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = case
+    seen = {}
+    for name in ("3_Graph", "3_Trace", "4_Plan", "6_Compare", "7_Approve"):
+        at.switch_page(f"pages/{name}.py").run()
+        assert not at.exception
+        legends = _legends(at)
+        assert legends, name
+        seen[name] = legends[0]
+    assert len(set(seen.values())) == 1, seen
+    # the trace rows and the graph nodes take their colours from the same table
+    p = at.session_state["dgrr_computed_plan"]
+    colours = {n.id: n.colour for n in graph_view(p).nodes}
+    at.switch_page("pages/3_Trace.py").run()
+    rows = [r for g in _tree_data(at)["groups"] for r in g["rows"]]
+    for r in rows:
+        assert DECISION_STYLES[r["key"]][0] == colours[r["id"]], r
+
+
+def _tree_data(at: AppTest) -> dict:
+    import json
+
+    for e in at.get("component_instance"):
+        args = json.loads(e.proto.json_args)
+        if args.get("mode") == "tree":
+            return dict(args["data"])
+    raise AssertionError("no trace component")

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from .._graph import CHAIN
 from .._plan import RepairPlan
+from ._colours import DECISION_STYLES, decision_key
 
 __all__ = [
     "NodeClass",
@@ -448,7 +449,8 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
         details[n] = detail
         x, y = pos.get(n, (None, None))
         nodes.append(ViewNode(id=n, label=labels[n],
-                              title=detail, cls=cls, colour=NODE_CLASSES[cls][0],
+                              title=detail, cls=cls,
+                              colour=DECISION_STYLES[decision_key(plan, n)][0],
                               kind=attrs["kind"], type=attrs["type"], x=x, y=y))
     edges: list[ViewEdge] = []
     hidden_chain = 0
