@@ -65,8 +65,8 @@ def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = Fal
     every = rows if rows is not None else trace_rows(plan, result)
     needle = " ".join(search.split()).lower()
 
-    def passes(r: dict[str, Any]) -> bool:
-        return not ((changed_only and r["decision"] == "keep" and r["id"] not in affected)
+    def passes(r: dict[str, Any], changed: bool = changed_only) -> bool:
+        return not ((changed and r["decision"] == "keep" and r["id"] not in affected)
                     or (node_type and r["type"] != node_type)
                     or (decision and r["decision"] != decision)
                     or (needle and not _matches(r, needle, False)))
@@ -78,9 +78,13 @@ def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = Fal
             matching += 1
             if len(picked) < limit:
                 picked.append(r)
-    # an id typed exactly is shown even when more than `limit` rows match
+    # an id typed exactly is shown first, even beyond `limit` or when unchanged
     exact = next((r for r in every if needle and r["id"].lower() == needle), None)
-    if exact is not None and passes(exact) and exact not in picked:
+    if exact is not None and passes(exact, False):
+        if exact in picked:
+            picked.remove(exact)
+        elif not passes(exact):
+            matching += 1
         picked = [exact, *picked[:limit - 1]]
     by_turn: dict[str, list[dict[str, Any]]] = defaultdict(list)
     memory = []

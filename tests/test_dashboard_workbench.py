@@ -166,3 +166,40 @@ def _tree_data(at: AppTest) -> dict:
         if args.get("mode") == "tree":
             return dict(args["data"])
     raise AssertionError("no trace component")
+
+
+def test_trace_search_and_filters_run_over_every_row(tmp_path):
+    from dgrr_dashboard.trace import trace_data, trace_rows
+    from repair_core.cli import main
+
+    path = tmp_path / "big.json"
+    assert main(["synth", "--steps", "12000", "--seed", "1", "--out", str(path)]) == 0
+    p = plan_case(load_case(path))
+    rows = trace_rows(p)
+    assert len(rows) == len(p.case.trajectory) + len(p.case.memory)
+    # an id far beyond the row limit, typed exactly, is found (and not s99990…)
+    hit = trace_data(p, search="s9999", limit=50, rows=rows)
+    shown = [r["id"] for g in hit["groups"] for r in g["rows"]]
+    assert shown[0] == "s9999" and hit["matching"] >= 1
+    # the decision filter offers every decision present and keeps exactly those rows
+    replayed = {s for s, d in p.steps.items() if d == "replay"}
+    data = trace_data(p, decision="replay", limit=5000, rows=rows)
+    assert "replay" in data["decisions"] and set(data["decisions"]) == {r["decision"] for r in rows}
+    assert {r["id"] for g in data["groups"] for r in g["rows"]} == replayed
+    assert data["matching"] == len(replayed)
+
+
+def test_trace_page_filters_server_side(tmp_path):
+    from repair_core.cli import main
+
+    path = tmp_path / "big.json"
+    assert main(["synth", "--steps", "12000", "--seed", "1", "--out", str(path)]) == 0
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = load_case(path)
+    at.switch_page("pages/3_Trace.py").run()
+    at.text_input(key="dgrr_w_t_search").set_value("s9999").run()
+    assert not at.exception
+    rows = [r["id"] for g in _tree_data(at)["groups"] for r in g["rows"]]
+    assert "s9999" in rows
+    assert at.session_state["dgrr_selected_node"] == "s9999"
+    assert "replay" in at.selectbox(key="dgrr_w_t_decision").options
