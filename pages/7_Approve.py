@@ -29,6 +29,7 @@ from repair_core.approvals import (
     record_decision,
     repaired_store,
     repaired_trajectory,
+    warning_groups,
 )
 from repair_core.approvals import db_url as resolve_db_url
 
@@ -104,10 +105,18 @@ else:
 
 acknowledged = True
 if summary.warnings:
-    st.markdown(f"**Warnings** — tick each one to confirm you have read it; an approval "
-                f"needs all {len(summary.warnings)}.")
-    for i, warning in enumerate(summary.warnings):
-        ticked = st.checkbox(md(warning), key=f"dgrr_w_ack_{sign_key}_{i}")
+    groups = warning_groups(summary.warnings)
+    st.markdown(f"**Warnings** — {len(summary.warnings)} in {len(groups)} kind(s). Read each "
+                f"kind and tick it to confirm; an approval needs all {len(groups)}.")
+    for i, (kind, items) in enumerate(groups):
+        many = len(items) > 1 or items[0] != kind
+        label = (f"I have read all {len(items)} warning(s) of this kind: {md(kind)}" if many
+                 else md(kind))
+        ticked = st.checkbox(label, key=f"dgrr_w_ack_{sign_key}_{i}")
+        if many:
+            with st.expander(f"{len(items)} × {md(kind)} — what this covers",
+                             expanded=len(items) <= 5):
+                st.text("\n".join(w.split(" — ", 1)[-1] for w in items))
         acknowledged = acknowledged and ticked
 st.caption(f"inputs sha256 {code(inputs)} · outputs sha256 {code(outputs)}")
 

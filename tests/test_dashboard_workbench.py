@@ -16,7 +16,7 @@ for p in (ROOT, ROOT / "tests"):
 from streamlit.testing.v1 import AppTest  # noqa: E402
 from workbench_cases import URL_TEXT, no_record_case, url_text_case  # noqa: E402
 
-from repair_core import load_case, plan_case, repair  # noqa: E402
+from repair_core import load_case, load_example, plan_case, repair  # noqa: E402
 
 APP = str(ROOT / "app.py")
 PAGES = ["1_Load", "2_Faults", "3_Graph", "3_Trace", "4_Plan", "5_Replay", "6_Compare",
@@ -203,3 +203,60 @@ def test_trace_page_filters_server_side(tmp_path):
     assert "s9999" in rows
     assert at.session_state["dgrr_selected_node"] == "s9999"
     assert "replay" in at.selectbox(key="dgrr_w_t_decision").options
+
+
+def test_hand_typed_observation_is_its_own_warning():
+    from repair_core import case_from_data
+    from repair_core.approvals import approval_summary
+
+    data = load_example().model_dump(mode="json")
+    data["tools"] = [{"name": "legacy_flight_search", "effect": "pure"}]
+    for s in data["trajectory"]:
+        if s.get("tool") == "search_flights":
+            s["tool"] = "legacy_flight_search"
+    case = case_from_data(data)
+    p = plan_case(case)
+    res = repair(case, p, observations={"s6": {"flight": "JL1", "seat": "31C"}})
+    warnings = approval_summary(p, res).warnings
+    assert [w for w in warnings if w.startswith("Observation typed by hand")] == [
+        "Observation typed by hand (not returned by the tool) — step s6"]
+    clean = approval_summary(p, repair(case, p)).warnings
+    assert not [w for w in clean if w.startswith("Observation typed by hand")]
+
+
+def test_approval_warnings_are_acknowledged_once_per_kind():
+    from repair_core.approvals import approval_summary, warning_groups
+
+    case = load_example()
+    p = plan_case(case)
+    res = repair(case, p)
+    data = res.model_dump(mode="json")
+    data["report"]["failures"] = [{"step": f"s{i}", "error": "timeout"} for i in range(300)]
+    data["report"]["skipped_writes"] = [{"step": "s4", "reason": "target gone"}]
+    summary = approval_summary(p, data)
+    groups = dict(warning_groups(summary.warnings))
+    assert len(groups["Failed step"]) == 300 and len(groups["Write not applied"]) == 1
+    assert sum(len(v) for v in groups.values()) == len(summary.warnings)
+
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = case
+    at.switch_page("pages/7_Approve.py").run()
+    at.session_state["dgrr_result"] = res.model_copy(update={"report": res.report.model_copy(
+        update={"failures": [{"step": f"s{i}", "error": "timeout"} for i in range(300)]})})
+    at.session_state["dgrr_result_key"] = at.session_state["dgrr_plan_keys"][
+        id(at.session_state["dgrr_computed_plan"])][1]
+    at.switch_page("pages/7_Approve.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    boxes = [b for b in at.checkbox if b.key.startswith("dgrr_w_ack_")]
+    kinds = warning_groups(approval_summary(p, at.session_state["dgrr_result"]).warnings)
+    assert len(boxes) == len(kinds) < 300
+    assert any("all 300 warning(s)" in b.label for b in boxes)
+    # approving needs every kind ticked, once
+    at.text_input(key="dgrr_w_reviewer").set_value("ana")
+    at.button(key="FormSubmitter:dgrr_w_approve_form-Record decision").click().run()
+    assert any("acknowledge every warning" in e.value for e in at.error)
+    for b in [b for b in at.checkbox if b.key.startswith("dgrr_w_ack_")]:
+        b.check()
+    at.run()
+    at.button(key="FormSubmitter:dgrr_w_approve_form-Record decision").click().run()
+    assert any("Recorded #" in s.value for s in at.success), [e.value for e in at.error]

@@ -179,9 +179,31 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
         warnings.append("Irreversible effect, not undone by the repair — " + line)
     for w in _get(report, "skipped_writes") or []:
         warnings.append("Write not applied — " + _line(w))
+    for o in _get(report, "steps") or []:
+        if str(_get(o, "detail") or "") == "observation supplied by hand":
+            warnings.append(f"Observation typed by hand (not returned by the tool) — step "
+                            f"{_get(o, 'id')}")
     return ApprovalSummary(case_id=case.case_id, replayed=True, answer_before=before,
                            answer_after=after, store=store, steps=steps,
                            irreversible_effects=irreversible, warnings=warnings)
+
+
+WARNING_KIND_SEPARATOR = " — "
+
+
+def warning_groups(warnings: Iterable[str]) -> list[tuple[str, list[str]]]:
+    """`warnings` grouped by kind (the words before " — "; a warning without one is a
+    kind of its own), kinds in order of first appearance: a reviewer acknowledges a kind
+    once, seeing every warning it covers.
+
+    >>> warning_groups(["Failed step — step s1", "Forced.", "Failed step — step s2"])
+    [('Failed step', ['Failed step — step s1', 'Failed step — step s2']), ('Forced.', ['Forced.'])]
+    """
+    groups: dict[str, list[str]] = {}
+    for w in warnings:
+        kind = w.split(WARNING_KIND_SEPARATOR, 1)[0] if WARNING_KIND_SEPARATOR in w else w
+        groups.setdefault(kind, []).append(w)
+    return list(groups.items())
 
 
 def decisions_sha256(decisions: Mapping[str, str]) -> str:
