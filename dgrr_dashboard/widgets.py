@@ -151,15 +151,49 @@ def db_url() -> str | None:
     return st.session_state.get(state.DB) or os.environ.get("DGRR_DB") or None
 
 
-def node_details_panel(p: RepairPlan, node: str) -> None:
-    """Everything about one node, as plain text: content, status, decision, reason, the
-    path from the fault, premises and dependents, and the replay's cost for a step."""
+LINKED_IDS = 40  # premises or dependents shown as buttons; the rest in a table
+
+
+def _goto(node: str, picker: str | None) -> None:
+    st.session_state[state.SELECTED] = node
+    if picker is not None:
+        st.session_state[picker] = node
+
+
+def _linked_ids(edges: list[tuple[str, str]], what: str, key: str, picker: str | None,
+                known: Any) -> None:
+    """Each id of `edges` as a button that inspects that node (within the app, never a
+    link); past LINKED_IDS the rest are listed in a table."""
     import pandas as pd
 
+    st.markdown(f"**{what}** ({len(edges)})")
+    if not edges:
+        st.caption("none")
+        return
+    cols = st.columns(2)
+    for i, (nid, label) in enumerate(edges[:LINKED_IDS]):
+        cols[i % 2].button(f"{md(nid)} · {md(label)}", key=f"{key}_{what}_{i}",
+                           on_click=_goto, args=(nid, picker if nid in known else None),
+                           help=f"inspect {nid}", width="stretch")
+    if len(edges) > LINKED_IDS:
+        st.dataframe(pd.DataFrame(edges[LINKED_IDS:], columns=["id", "label"]),
+                     hide_index=True, width="stretch")
+
+
+def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
+                       picker: str | None = None, known: Any = ()) -> None:
+    """Everything about one node, as plain text: content, status, decision, reason, the
+    path from the fault, premises and dependents (buttons that inspect that node), and
+    the replay's cost for a step. `beside`: one column (next to the graph); `picker`: the
+    page's node picker to move with a click on an id among `known`."""
     from repair_core.viz import node_detail
 
     d = node_detail(p, node)
-    left, right = st.columns([3, 2])
+    key = f"dgrr_w_nd_{node}"
+    if beside:
+        left = right = st.container()
+    else:
+        left, right = st.columns([3, 2])
     with left:
         st.markdown(f"{code(d.id)} · {md(d.type)} · class **{md(d.cls)}**"
                     + (f" · seq {d.seq}" if d.seq is not None else ""))
@@ -180,12 +214,8 @@ def node_details_panel(p: RepairPlan, node: str) -> None:
                 if outcome.detail:
                     st.text(outcome.detail)
     with right:
-        st.markdown("**Premises** (edges in)")
-        st.dataframe(pd.DataFrame(d.premises, columns=["premise", "label"]), hide_index=True,
-                     width="stretch")
-        st.markdown("**Dependents** (edges out)")
-        st.dataframe(pd.DataFrame(d.dependents, columns=["dependent", "label"]),
-                     hide_index=True, width="stretch")
+        _linked_ids(d.premises, "Premises", key, picker, known)
+        _linked_ids(d.dependents, "Dependents", key, picker, known)
 
 
 def decision_legend_html() -> str:

@@ -208,25 +208,18 @@ def test_plan_edit_validated_diffed_and_reset():
     at = loaded()
     page(at, "4_Plan")
     assert metrics(at)["Replayed steps"] == "6"
-    # An invariant-breaking edit is refused with the reason.
-    at.selectbox(key="dgrr_w_edit_node").set_value("m3")
-    at.selectbox(key="dgrr_w_edit_action").set_value("keep")
-    submit = [b for b in at.button if b.label == "Apply edit"][0]
-    _ok(submit.click().run())
-    assert "m3: is a diagnosed fault" in plain(at.error[0].value)
-    # Re-admitting a fault cannot be forced, so no override is offered for it ...
-    assert "**Edit refused** (1 problem)" in plain(at.error[0].value)
-    assert "Tick Override" not in plain(at.error[0].value)
-    assert "dgrr_plan" not in at.session_state
+    # Re-admitting a fault is refused outright, so the picker does not offer it ...
+    _ok(at.selectbox(key="dgrr_w_edit_node").set_value("m3").run())
+    assert at.selectbox(key="dgrr_w_edit_action").options == ["delete", "quarantine"]
     # ... while an edit that can be forced gets the hint, said and not counted as a problem.
-    at.selectbox(key="dgrr_w_edit_node").set_value("s11")
+    _ok(at.selectbox(key="dgrr_w_edit_node").set_value("s11").run())
     at.selectbox(key="dgrr_w_edit_action").set_value("keep")
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
     assert "**Edit refused** (1 problem)" in plain(at.error[0].value)
     assert "Tick Override and give a comment" in plain(at.error[0].value)
     assert "dgrr_plan" not in at.session_state
     # A valid edit is applied and the replay set recomputed.
-    at.selectbox(key="dgrr_w_edit_node").set_value("s11")
+    _ok(at.selectbox(key="dgrr_w_edit_node").set_value("s11").run())
     at.selectbox(key="dgrr_w_edit_action").set_value("replay")
     at.text_input(key="dgrr_w_edit_comment").set_value("re-learn the preference")
     submit = [b for b in at.button if b.label == "Apply edit"][0]
@@ -244,7 +237,7 @@ def test_plan_edit_validated_diffed_and_reset():
 def test_plan_override_needs_comment_then_is_marked_forced():
     at = loaded()
     page(at, "4_Plan")
-    at.selectbox(key="dgrr_w_edit_node").set_value("s11")
+    _ok(at.selectbox(key="dgrr_w_edit_node").set_value("s11").run())
     at.selectbox(key="dgrr_w_edit_action").set_value("keep")
     at.checkbox(key="dgrr_w_edit_force").check()
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
@@ -311,7 +304,7 @@ def _record(at: AppTest) -> AppTest:
 def test_approve_records_and_lists_history(tmp_path):
     at = loaded()
     page(at, "4_Plan")
-    at.selectbox(key="dgrr_w_edit_node").set_value("s11")
+    _ok(at.selectbox(key="dgrr_w_edit_node").set_value("s11").run())
     at.selectbox(key="dgrr_w_edit_action").set_value("replay")
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
     page(at, "7_Approve")

@@ -260,3 +260,37 @@ def test_approval_warnings_are_acknowledged_once_per_kind():
     at.run()
     at.button(key="FormSubmitter:dgrr_w_approve_form-Record decision").click().run()
     assert any("Recorded #" in s.value for s in at.success), [e.value for e in at.error]
+
+
+def test_inspector_ids_are_buttons_that_inspect_that_node():
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = load_example()
+    at.switch_page("pages/3_Graph.py").run()
+    at.selectbox(key="dgrr_w_g_node").set_value("s3").run()
+    [premise] = [b for b in at.button if b.label.startswith("m3")]  # s3 cites m3
+    premise.click().run()
+    assert not at.exception
+    assert at.session_state["dgrr_selected_node"] == "m3"
+    assert at.selectbox(key="dgrr_w_g_node").value == "m3"
+    assert any("Decision:** delete" in m.value for m in at.markdown)
+
+
+def test_plan_typed_id_is_an_exact_match_and_actions_fit_the_node(tmp_path):
+    from repair_core.cli import main
+
+    path = tmp_path / "c.json"
+    assert main(["synth", "--steps", "40", "--seed", "1", "--out", str(path)]) == 0
+    case = load_case(path)
+    assert {"s1", "s10"} <= {s.id for s in case.trajectory}
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = case
+    at.switch_page("pages/4_Plan.py").run()
+    at.text_input(key="dgrr_w_edit_typed").set_value("s1").run()
+    action = at.selectbox(key="dgrr_w_edit_action")
+    assert action.label == "New decision for s1"
+    kind = next(s.type for s in case.trajectory if s.id == "s1")
+    assert "refresh" not in action.options or kind == "tool_observation"
+    assert not {"delete", "quarantine", "restore"} & set(action.options)
+    at.text_input(key="dgrr_w_edit_typed").set_value("s1x").run()
+    assert not at.exception
+    assert any("no record or step" in c.value for c in at.caption)
