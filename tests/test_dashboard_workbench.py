@@ -294,3 +294,17 @@ def test_plan_typed_id_is_an_exact_match_and_actions_fit_the_node(tmp_path):
     at.text_input(key="dgrr_w_edit_typed").set_value("s1x").run()
     assert not at.exception
     assert any("no record or step" in c.value for c in at.caption)
+
+
+def test_imported_nodes_are_labelled_by_what_they_are(tmp_path):
+    from repair_core.viz import graph_view
+
+    case = no_record_case(tmp_path)
+    view = graph_view(plan_case(case))
+    steps = {s.id: s for s in case.trajectory}
+    for n in view.nodes:
+        if n.id in steps:
+            assert n.id.split("-")[0] not in n.label, n.label  # no 16-hex span id
+            assert n.label.startswith("[") and steps[n.id].text[:8] in n.label
+    example = {n.id: n.label for n in graph_view(plan_case(load_example())).nodes}
+    assert example["s3"].startswith("s3 [claim]")  # readable ids stay

@@ -382,10 +382,20 @@ def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -
     return picked
 
 
+_MACHINE_ID = re.compile(r"^[0-9a-f]{12,}(?:[-_@~][\w.-]*)?$", re.IGNORECASE)
+
+
 def _label(item: Any, node: str, kind: str, type_: str, chars: int = LABEL_CHARS) -> str:
+    """`id [type]` and the start of the text; an id that is a machine id (an imported
+    span's hex id) or too long to read gives its place to what the node is: `[type]`
+    and more of its text (the id is in the tooltip and the details)."""
     short = {"memory_read": "read", "tool_action": "action", "tool_observation": "obs",
              "memory_write": "write", "record": "mem"}.get(type_, type_)
     text = " ".join(str(getattr(item, "text", "")).split())
+    if _MACHINE_ID.match(node) or len(node) > 2 * LABEL_CHARS:
+        width = max(chars, LABEL_CHARS)
+        text = text if len(text) <= width else text[: width - 1] + "…"
+        return f"[{short}]\n{text}" if text else f"[{short}]"
     head = node if len(node) <= LABEL_CHARS else node[: LABEL_CHARS - 1] + "…"
     if chars <= 0:
         return f"{head} [{short}]"
