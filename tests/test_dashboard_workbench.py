@@ -308,3 +308,88 @@ def test_imported_nodes_are_labelled_by_what_they_are(tmp_path):
             assert n.label.startswith("[") and steps[n.id].text[:8] in n.label
     example = {n.id: n.label for n in graph_view(plan_case(load_example())).nodes}
     assert example["s3"].startswith("s3 [claim]")  # readable ids stay
+
+
+@pytest.fixture(scope="module")
+def bench_out(tmp_path_factory):
+    """A results folder outside the repository: three methods on five controlled cases,
+    written by `dgrr bench run` itself."""
+    import shutil
+
+    from repair_core.cli import main
+
+    root = tmp_path_factory.mktemp("bench")
+    cases = root / "cases"
+    cases.mkdir()
+    for name in ("ctl-002-shopping-stale", "ctl-004-customer-service-summary-drift",
+                 "ctl-001-travel-wrong-user", "ctl-006-customer-service-stale"):
+        shutil.copy(ROOT / "sample_traces" / "controlled" / f"{name}.json", cases)
+    out = root / "out"
+    assert main(["bench", "run", "--suite", str(cases), "--methods",
+                 "ours,delete_faults_rerun,no_repair", "--out", str(out)]) == 0
+    return out
+
+
+def test_results_folder_is_read_generically(bench_out, tmp_path):
+    import json
+    import shutil
+
+    from dgrr_dashboard.bench_browse import case_table, read_folder, rule_columns
+
+    copy = tmp_path / "copy"
+    shutil.copytree(bench_out, copy)
+    # a newer results format: another rule and another method, unknown to this page
+    for f in (copy / "results" / "ours").glob("*.json"):
+        data = json.loads(f.read_text())
+        data["recovered_paper"] = True
+        data["state_ok"] = None
+        (copy / "results" / "ours").joinpath(f.name).write_text(json.dumps(data))
+        other = copy / "results" / "redo_first_exposure"
+        other.mkdir(exist_ok=True)
+        (other / f.name).write_text(json.dumps({**data, "method": "redo_first_exposure",
+                                                "recovered": False}))
+    (copy / "results" / "ours" / "junk.json").write_text("not json")
+    folder = read_folder(copy)
+    assert rule_columns(folder.rows) == ["recovered", "recovered_paper", "state_ok"]
+    assert len(folder.problems) == 1 and "junk.json" in folder.problems[0]
+    row = case_table(folder.rows)[0]
+    assert {"ours · strict", "ours · paper", "ours · state", "redo_first_exposure · strict",
+            "no_repair · paper"} <= set(row)
+
+
+def test_researcher_opens_a_disagreement_with_a_baselines_repair(bench_out):
+    from dgrr_dashboard.bench_browse import disagreeing, read_folder
+
+    rows = read_folder(bench_out).rows
+    differ = disagreeing(rows, "ours", "delete_faults_rerun")
+    assert differ
+    at = AppTest.from_file(APP, default_timeout=300).run()
+    at.switch_page("pages/8_Benchmark.py").run()
+    at.text_input(key="dgrr_w_bench_out").set_value(str(bench_out)).run()
+    at.selectbox(key="dgrr_w_bs_b").set_value("delete_faults_rerun").run()
+    assert not at.exception, [e.value for e in at.exception]
+    [table] = [d.value for d in at.dataframe if "ours · strict" in d.value.columns]
+    assert set(table["case_id"]) == differ
+    cid = at.selectbox(key="dgrr_w_bs_case").value
+    panes = {d.value.columns[1]: d.value for d in at.dataframe
+             if len(d.value.columns) == 2 and d.value.columns[0] == ""}
+    assert set(panes) == {"ours", "delete_faults_rerun"}
+    ours = dict(zip(panes["ours"][""], panes["ours"]["ours"], strict=True))
+    base = dict(zip(panes["delete_faults_rerun"][""], panes["delete_faults_rerun"][
+        "delete_faults_rerun"], strict=True))
+    assert ours["recovered (strict)"] != base["recovered (strict)"]
+    answers = [t.value for t in at.text]
+    by = {str(r["method"]): r for r in rows if r["case_id"] == cid}
+    assert by["ours"]["answer"] in answers and by["delete_faults_rerun"]["answer"] in answers
+    # open it in the workbench with the baseline's repair loaded as the plan
+    at.selectbox(key="dgrr_w_bs_open_method").set_value("delete_faults_rerun").run()
+    at.button(key="dgrr_w_bs_open").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["dgrr_case"].case_id == cid
+    plan = at.session_state["dgrr_plan"]
+    assert plan.edits and all(e.comment == "benchmark method delete_faults_rerun"
+                              for e in plan.edits)
+    from repair_core.bench import decide
+
+    d = decide("delete_faults_rerun", at.session_state["dgrr_case"])
+    assert {s for s, a in plan.steps.items() if a in ("replay", "refresh")} == set(d.replay)
