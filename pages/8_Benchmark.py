@@ -11,8 +11,8 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.bench_browse import default_out
-from dgrr_dashboard.text import code, md
 from dgrr_dashboard.bench_view import recovery_bars, side_by_side
+from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, DgrrError
 from repair_core.bench import METHOD_LABELS, load_results, run_bench

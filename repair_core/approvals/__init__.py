@@ -7,7 +7,6 @@ from ._review import (
     ResultMismatchError,
     approval_hashes,
     approval_summary,
-    warning_groups,
     decisions_sha256,
     find_decision,
     markdown_report,
@@ -16,6 +15,7 @@ from ._review import (
     repaired_trajectory,
     result_data,
     result_problems,
+    warning_groups,
 )
 from ._store import (
     DEFAULT_DB,
