@@ -177,8 +177,10 @@ _VIEW_JS = """
     for (i = 0; i < all.length && !hit; i++) if (String(all[i].id).toLowerCase().indexOf(q) === 0) hit = all[i].id;
     for (i = 0; i < all.length && !hit; i++) if (String(all[i].label).toLowerCase().indexOf(q) >= 0) hit = all[i].id;
     for (i = 0; i < all.length && !hit; i++) if (String(details[all[i].id] || "").toLowerCase().indexOf(q) >= 0) hit = all[i].id;
-    note.textContent = hit ? "" : "no node matches";
+    note.textContent = hit ? "" : (window.dgrrReport
+      ? "not drawn in this view: looked up in the whole case" : "no node matches");
     if (hit) focusNode(hit, true);
+    else if (window.dgrrReport) window.dgrrReport(String(text).trim());
     return hit;
   }
   if (typeof network !== "undefined") {

@@ -59,6 +59,8 @@ if hit is not None and hit in p.analysis.graph:
     st.session_state[state.SELECTED] = hit
     if hit in ids:
         st.session_state["dgrr_w_g_node"] = hit
+elif hit is not None:
+    st.warning(f"No node {code(hit)} in this case.")
 if st.session_state.get("dgrr_w_g_node") not in ids:
     chosen = st.session_state.get(state.SELECTED)
     st.session_state["dgrr_w_g_node"] = (

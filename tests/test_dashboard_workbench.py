@@ -393,3 +393,20 @@ def test_researcher_opens_a_disagreement_with_a_baselines_repair(bench_out):
 
     d = decide("delete_faults_rerun", at.session_state["dgrr_case"])
     assert {s for s, a in plan.steps.items() if a in ("replay", "refresh")} == set(d.replay)
+
+
+def test_graph_search_for_an_undrawn_node_inspects_it():
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = load_example()
+    at.switch_page("pages/3_Graph.py").run()
+    at.checkbox(key="dgrr_w_g_affected").check().run()
+    drawn = at.selectbox(key="dgrr_w_g_node").options
+    assert not any(o.startswith("m1 ") for o in drawn)  # m1 is unaffected: not drawn
+    at.session_state["dgrr_w_g_component"] = {"id": "m1", "n": 7, "t": 7}  # the search box
+    at.run()
+    assert not at.exception
+    assert at.session_state["dgrr_selected_node"] == "m1"
+    assert any("is not drawn in this view" in c.value for c in at.caption)
+    at.session_state["dgrr_w_g_component"] = {"id": "nope", "n": 8, "t": 8}
+    at.run()
+    assert any("No node" in w.value for w in at.warning)
