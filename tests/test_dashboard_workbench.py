@@ -222,6 +222,15 @@ def test_hand_typed_observation_is_its_own_warning():
         "Observation typed by hand (not returned by the tool) — step s6"]
     clean = approval_summary(p, repair(case, p)).warnings
     assert not [w for w in clean if w.startswith("Observation typed by hand")]
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = case
+    at.switch_page("pages/5_Replay.py").run()
+    at.session_state["dgrr_result"] = res
+    at.session_state["dgrr_result_key"] = at.session_state["dgrr_plan_keys"][
+        id(at.session_state["dgrr_computed_plan"])][1]
+    at.switch_page("pages/5_Replay.py").run()
+    assert not at.exception
+    assert any("typed by hand" in w.value for w in at.warning) and not at.success
 
 
 def test_approval_warnings_are_acknowledged_once_per_kind():
