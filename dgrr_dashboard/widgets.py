@@ -161,7 +161,7 @@ def _goto(node: str, picker: str | None) -> None:
 
 
 def _linked_ids(edges: list[tuple[str, str]], what: str, key: str, picker: str | None,
-                known: Any) -> None:
+                known: Any, beside: bool = False) -> None:
     """Each id of `edges` as a button that inspects that node (within the app, never a
     link); past LINKED_IDS the rest are listed in a table."""
     import pandas as pd
@@ -170,9 +170,9 @@ def _linked_ids(edges: list[tuple[str, str]], what: str, key: str, picker: str |
     if not edges:
         st.caption("none")
         return
-    cols = st.columns(2)
+    cols = [st.container()] if beside else st.columns(2)
     for i, (nid, label) in enumerate(edges[:LINKED_IDS]):
-        cols[i % 2].button(f"{md(nid)} · {md(label)}", key=f"{key}_{what}_{i}",
+        cols[i % len(cols)].button(f"{md(nid)} · {md(label)}", key=f"{key}_{what}_{i}",
                            on_click=_goto, args=(nid, picker if nid in known else None),
                            help=f"inspect {nid}", width="stretch")
     if len(edges) > LINKED_IDS:
@@ -214,8 +214,8 @@ def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
                 if outcome.detail:
                     st.text(outcome.detail)
     with right:
-        _linked_ids(d.premises, "Premises", key, picker, known)
-        _linked_ids(d.dependents, "Dependents", key, picker, known)
+        _linked_ids(d.premises, "Premises", key, picker, known, beside)
+        _linked_ids(d.dependents, "Dependents", key, picker, known, beside)
 
 
 def decision_legend_html() -> str:

@@ -51,7 +51,12 @@ if view.total_nodes > NEIGHBOURHOOD_LIMIT:
 st.html(legend_html())
 
 ids = [n.id for n in view.nodes] or list(p.analysis.graph.nodes)
-picture, inspector = st.columns([3, 2], gap="small")
+beside = st.radio("Inspector", ["beside the picture", "below the picture (a wider picture)"],
+                  horizontal=True, key="dgrr_w_g_inspector") == "beside the picture"
+if beside:
+    picture, inspector = st.columns([3, 1], gap="small")
+else:
+    picture, inspector = st.container(), st.container()
 with picture:
     html, hit = graph_frame(p, height=760, key="dgrr_w_g_component",
                             selected=st.session_state.get(state.SELECTED), **options)
@@ -81,8 +86,8 @@ with inspector:
         st.caption(f"{code(chosen)} is not drawn in this view (filters or the drawing "
                    "limit); its details:")
         node = chosen
-    with st.container(height=700, border=False):
-        node_details_panel(p, node, beside=True, picker="dgrr_w_g_node", known=drawn)
+    with st.container(height=700 if beside else None, border=False):
+        node_details_panel(p, node, beside=beside, picker="dgrr_w_g_node", known=drawn)
 st.download_button("Download this picture as standalone HTML", html,
                    file_name=f"{file_stem(p.case.case_id)}-graph.html",
                    mime="text/html", key="dgrr_w_g_download")

@@ -117,6 +117,14 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
         for name in SAMPLES:
             _load_sample(page, name)
             goto_page(page, "Graph")
+            # beside the inspector the picture is narrower: labels stay legible and the
+            # faults in view (the default view zooms to them when the whole does not fit)
+            beside = _graph(page).evaluate(MEASURE)
+            assert beside["minFont"] * beside["scale"] >= 11 and beside["faultsInView"], beside
+            # with the inspector below, the full-width picture opens whole
+            page.get_by_text("below the picture (a wider picture)").click()
+            idle(page)
+            page.wait_for_timeout(500)
             m = _graph(page).evaluate(MEASURE)
             seen[name] = m
             assert m["n"] <= 200
