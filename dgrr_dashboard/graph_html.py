@@ -18,8 +18,8 @@ from repair_core.viz import (
     DOT_SIZE,
     LABEL_FONT_PX,
     MIN_LABEL_PX,
-    NODE_CLASSES,
     GraphView,
+    decision_legend,
     escape_html,
     external_resources,
     graph_view,
@@ -86,8 +86,9 @@ def _render(net: Any) -> str:
 
 
 def _legend_html() -> str:
-    items = [f'<span class="dgrr-key"><span class="dgrr-dot" style="background:{colour}"></span>'
-             f'{escape_html(name)}</span>' for name, (colour, _) in NODE_CLASSES.items()]
+    items = [f'<span class="dgrr-key" title="{escape_html(meaning)}"><span class="dgrr-dot" '
+             f'style="background:{colour}"></span>{escape_html(label)}</span>'
+             for _, colour, label, meaning in decision_legend()]
     items.append('<span class="dgrr-key">◆ turn · ● step · ■ record</span>')
     items.append('<span class="dgrr-key"><span class="dgrr-line dgrr-dashed"></span>chain '
                  '(order only)</span>')
@@ -176,8 +177,10 @@ _VIEW_JS = """
     for (i = 0; i < all.length && !hit; i++) if (String(all[i].id).toLowerCase().indexOf(q) === 0) hit = all[i].id;
     for (i = 0; i < all.length && !hit; i++) if (String(all[i].label).toLowerCase().indexOf(q) >= 0) hit = all[i].id;
     for (i = 0; i < all.length && !hit; i++) if (String(details[all[i].id] || "").toLowerCase().indexOf(q) >= 0) hit = all[i].id;
-    note.textContent = hit ? "" : "no node matches";
+    note.textContent = hit ? "" : (window.dgrrReport
+      ? "not drawn in this view: looked up in the whole case" : "no node matches");
     if (hit) focusNode(hit, true);
+    else if (window.dgrrReport) window.dgrrReport(String(text).trim());
     return hit;
   }
   if (typeof network !== "undefined") {

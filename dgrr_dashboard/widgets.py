@@ -151,15 +151,49 @@ def db_url() -> str | None:
     return st.session_state.get(state.DB) or os.environ.get("DGRR_DB") or None
 
 
-def node_details_panel(p: RepairPlan, node: str) -> None:
-    """Everything about one node, as plain text: content, status, decision, reason, the
-    path from the fault, premises and dependents, and the replay's cost for a step."""
+LINKED_IDS = 40  # premises or dependents shown as buttons; the rest in a table
+
+
+def _goto(node: str, picker: str | None) -> None:
+    st.session_state[state.SELECTED] = node
+    if picker is not None:
+        st.session_state[picker] = node
+
+
+def _linked_ids(edges: list[tuple[str, str]], what: str, key: str, picker: str | None,
+                known: Any, beside: bool = False) -> None:
+    """Each id of `edges` as a button that inspects that node (within the app, never a
+    link); past LINKED_IDS the rest are listed in a table."""
     import pandas as pd
 
+    st.markdown(f"**{what}** ({len(edges)})")
+    if not edges:
+        st.caption("none")
+        return
+    cols = [st.container()] if beside else st.columns(2)
+    for i, (nid, label) in enumerate(edges[:LINKED_IDS]):
+        cols[i % len(cols)].button(f"{md(nid)} · {md(label)}", key=f"{key}_{what}_{i}",
+                           on_click=_goto, args=(nid, picker if nid in known else None),
+                           help=f"inspect {nid}", width="stretch")
+    if len(edges) > LINKED_IDS:
+        st.dataframe(pd.DataFrame(edges[LINKED_IDS:], columns=["id", "label"]),
+                     hide_index=True, width="stretch")
+
+
+def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
+                       picker: str | None = None, known: Any = ()) -> None:
+    """Everything about one node, as plain text: content, status, decision, reason, the
+    path from the fault, premises and dependents (buttons that inspect that node), and
+    the replay's cost for a step. `beside`: one column (next to the graph); `picker`: the
+    page's node picker to move with a click on an id among `known`."""
     from repair_core.viz import node_detail
 
     d = node_detail(p, node)
-    left, right = st.columns([3, 2])
+    key = f"dgrr_w_nd_{node}"
+    if beside:
+        left = right = st.container()
+    else:
+        left, right = st.columns([3, 2])
     with left:
         st.markdown(f"{code(d.id)} · {md(d.type)} · class **{md(d.cls)}**"
                     + (f" · seq {d.seq}" if d.seq is not None else ""))
@@ -180,26 +214,57 @@ def node_details_panel(p: RepairPlan, node: str) -> None:
                 if outcome.detail:
                     st.text(outcome.detail)
     with right:
-        st.markdown("**Premises** (edges in)")
-        st.dataframe(pd.DataFrame(d.premises, columns=["premise", "label"]), hide_index=True,
-                     width="stretch")
-        st.markdown("**Dependents** (edges out)")
-        st.dataframe(pd.DataFrame(d.dependents, columns=["dependent", "label"]),
-                     hide_index=True, width="stretch")
+        _linked_ids(d.premises, "Premises", key, picker, known, beside)
+        _linked_ids(d.dependents, "Dependents", key, picker, known, beside)
+
+
+def decision_legend_html() -> str:
+    """The one colour legend of the plan's decisions (repair_core.viz.DECISION_STYLES),
+    the same on every page that colours by decision."""
+    from repair_core.viz import decision_legend
+
+    keys = "".join(
+        f'<span style="margin-right:14px" title="{escape(meaning)}" data-key="{escape(key)}">'
+        f'<span style="display:inline-block;width:12px;height:12px;border-radius:50%;'
+        f'background:{escape(colour)};border:1px solid #555;margin-right:4px"></span>'
+        f"{escape(label)}</span>" for key, colour, label, meaning in decision_legend())
+    return (f'<div class="dgrr-decision-legend" style="font-size:13px;line-height:1.9">'
+            f"<b>Colour = the plan's decision</b>: {keys}</div>")
+
+
+# Words the pages use for a decision's effect -> its colour key.
+_EFFECT_KEYS = {"deleted": "delete", "quarantined": "quarantine", "restored": "restore",
+                "replayed": "replay", "refreshed": "refresh", "invalidated": "invalidate",
+                "kept": "keep"}
+
+
+def decision_colour(word: object) -> str | None:
+    """The decision colour of a decision or its effect (`quarantine`, `quarantined`,
+    `replayed (planned)`), or None for a word that names no decision."""
+    from repair_core.viz import DECISION_STYLES
+
+    head = str(word).split(" ")[0]
+    key = head if head in DECISION_STYLES else _EFFECT_KEYS.get(head)
+    return DECISION_STYLES[key][0] if key else None
+
+
+def coloured(frame: Any, column: str) -> Any:
+    """`frame` styled with the decision colour as the left border of `column`'s cells
+    (for a page of at most a thousand rows: styling is per cell)."""
+    def css(value: object) -> str:
+        colour = decision_colour(value)
+        return f"border-left: 6px solid {colour}" if colour else ""
+
+    if column not in getattr(frame, "columns", ()) or len(frame) > PAGE_ROWS:
+        return frame
+    return frame.style.map(css, subset=[column])
 
 
 def legend_html() -> str:
-    """The graph legend with colour swatches, the node shapes and the edge styles
+    """The graph legend: the decision colours, the node shapes and the edge styles
     (static text, escaped all the same)."""
-    from repair_core.viz import EDGE_STYLES, NODE_CLASSES
+    from repair_core.viz import EDGE_STYLES
 
-    def swatch(colour: str, shape: str = "border-radius:50%") -> str:
-        return (f'<span style="display:inline-block;width:12px;height:12px;{shape};'
-                f'background:{escape(colour)};border:1px solid #555;margin-right:4px"></span>')
-
-    classes = "".join(f'<span style="margin-right:14px" title="{escape(meaning)}">'
-                      f"{swatch(colour)}{escape(name)}</span>"
-                      for name, (colour, meaning) in NODE_CLASSES.items())
     edges = "".join(
         f'<span style="margin-right:12px" title="{escape(meaning)}"><span style="display:'
         f'inline-block;width:22px;border-top:2px {"dashed" if dashed else "solid"} '
@@ -209,7 +274,7 @@ def legend_html() -> str:
               "display:inline-block;width:22px;border-top:2px dotted #4c72b0;margin-right:4px;"
               'vertical-align:middle"></span>inferred</span>')
     return (f'<div id="dgrr-page-legend" style="font-size:13px;line-height:1.9">'
-            f"<div><b>Nodes</b> (colour = the plan's decision): {classes}</div>"
+            f"{decision_legend_html()}"
             "<div><b>Shapes</b>: ◆ user turn · ● trajectory step · ■ memory record</div>"
             f"<div><b>Edges</b> (premise → dependent; hover one in the picture for its "
             f"label): {edges}</div></div>")

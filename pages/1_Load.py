@@ -74,18 +74,30 @@ with tab_trace:
             from repair_core.importers import import_trace
 
             # uploaded bytes go to fixed file names in a private folder: an uploaded name
-            # never becomes a path
+            # never becomes a path; messages then name each file as it was uploaded
             with tempfile.TemporaryDirectory(prefix="dgrr-import-") as tmp:
-                paths = []
+                paths, given = [], {}
                 for i, t in enumerate(traces):
                     paths.append(Path(tmp) / f"trace-{i}.json")
                     paths[-1].write_bytes(t.getvalue())
+                    given[paths[-1]] = t.name
                 store_path = None
                 if store_up is not None:
                     store_path = Path(tmp) / "store.db"
                     store_path.write_bytes(store_up.getvalue())
-                imported = import_trace(paths, store=store_path, faults=faults)
-            st.session_state["dgrr_import_summary"] = imported.summary.describe()
+                    given[store_path] = store_up.name
+
+                def as_given(text: str) -> str:
+                    for path, name in given.items():
+                        text = text.replace(str(path), name).replace(path.name, name)
+                    return text
+
+                try:
+                    imported = import_trace(paths, store=store_path, faults=faults)
+                except CaseError as exc:
+                    raise CaseError([as_given(x) for x in exc.problems],
+                                    source=as_given(exc.source or "import")) from None
+            st.session_state["dgrr_import_summary"] = as_given(imported.summary.describe())
             return imported.case
 
         st.session_state.pop("dgrr_import_summary", None)

@@ -19,19 +19,24 @@ st.write("Diagnosis is not part of the method: you say which records are wrong. 
 
 c = require_case()
 faults = set(c.faults)
+if not c.memory:
+    st.info("This case has no memory records (e.g. an imported trace of an agent without a "
+            "memory tool), so there is no record to mark as a fault. The graph, plan and "
+            "replay still work: with no fault, the plan keeps everything.")
 
 
 def _show(value: object) -> str:
     return "" if value is None else value if isinstance(value, str) else json.dumps(value)
 
 
+STORE_COLUMNS = ["fault", "id", "user", "key", "value", "status", "trust", "created", "text"]
 STORE_TABLE = "dgrr_fault_table"  # the store as a table, built once per case
 _held = st.session_state.get(STORE_TABLE)
 if _held is None or _held[0] is not c:
     _held = (c, pd.DataFrame([{"fault": m.id in faults, "id": m.id, "user": m.user_id,
                                "key": m.key or "", "value": _show(m.value), "status": m.status,
                                "trust": m.trust, "created": m.created_seq, "text": m.text}
-                              for m in c.memory]))
+                              for m in c.memory], columns=STORE_COLUMNS))
     st.session_state[STORE_TABLE] = _held
 rows = _held[1]
 
@@ -43,7 +48,7 @@ user = f3.selectbox("User", ["(all)", *users], key="dgrr_w_fault_user")
 only = f4.checkbox("Faults only", key="dgrr_w_fault_only")
 
 shown = rows
-if text:
+if text and len(shown):
     needle = text.lower()
     shown = shown[shown[["id", "key", "value", "text"]].apply(
         lambda r: any(needle in str(v).lower() for v in r), axis=1)]

@@ -1,12 +1,12 @@
 """Graph: the typed dependency graph coloured by the plan; click a node (or find it with
-the search box in the picture, or pick it below) to see its details in the page."""
+the search box in the picture, or pick it) to see its details beside the picture."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.text import file_stem, md
+from dgrr_dashboard.text import code, file_stem, md
 from dgrr_dashboard.widgets import (
     graph_frame,
     legend_html,
@@ -22,7 +22,7 @@ st.title("3 · Dependency graph")
 st.write("Edges point from a premise to what depends on it. Colours say what the plan "
          "decided; dashed grey edges are execution order (`chain`) and never carry a fault. "
          "Hover a node or an edge for its details; click a node, or find it with the search "
-         "box in the picture, to show everything about it below.")
+         "box in the picture, to show everything about it beside the picture.")
 
 p = require_plan()
 types_all = ["turn", "record", *STEP_TYPES]
@@ -51,17 +51,21 @@ if view.total_nodes > NEIGHBOURHOOD_LIMIT:
 st.html(legend_html())
 
 ids = [n.id for n in view.nodes] or list(p.analysis.graph.nodes)
-html, hit = graph_frame(p, height=760, key="dgrr_w_g_component",
-                        selected=st.session_state.get(state.SELECTED), **options)
+beside = st.radio("Inspector", ["beside the picture", "below the picture (a wider picture)"],
+                  horizontal=True, key="dgrr_w_g_inspector") == "beside the picture"
+if beside:
+    picture, inspector = st.columns([3, 1], gap="small")
+else:
+    picture, inspector = st.container(), st.container()
+with picture:
+    html, hit = graph_frame(p, height=760, key="dgrr_w_g_component",
+                            selected=st.session_state.get(state.SELECTED), **options)
 if hit is not None and hit in p.analysis.graph:
     st.session_state[state.SELECTED] = hit
     if hit in ids:
         st.session_state["dgrr_w_g_node"] = hit
-st.download_button("Download this picture as standalone HTML", html,
-                   file_name=f"{file_stem(p.case.case_id)}-graph.html",
-                   mime="text/html", key="dgrr_w_g_download")
-
-st.subheader("Node details")
+elif hit is not None:
+    st.warning(f"No node {code(hit)} in this case.")
 if st.session_state.get("dgrr_w_g_node") not in ids:
     chosen = st.session_state.get(state.SELECTED)
     st.session_state["dgrr_w_g_node"] = (
@@ -72,7 +76,19 @@ def _picked() -> None:
     st.session_state[state.SELECTED] = st.session_state["dgrr_w_g_node"]
 
 
-node = st.selectbox("Node", ids, key="dgrr_w_g_node", on_change=_picked,
-                    format_func=lambda n: f"{n} · {p.analysis.graph.nodes[n]['type']}")
-node_details_panel(p, node)
+drawn = set(ids)
+with inspector:
+    st.subheader("Node details")
+    node = st.selectbox("Node", ids, key="dgrr_w_g_node", on_change=_picked,
+                        format_func=lambda n: f"{n} · {p.analysis.graph.nodes[n]['type']}")
+    chosen = st.session_state.get(state.SELECTED)
+    if chosen in p.analysis.graph and chosen not in drawn:
+        st.caption(f"{code(chosen)} is not drawn in this view (filters or the drawing "
+                   "limit); its details:")
+        node = chosen
+    with st.container(height=700 if beside else None, border=False):
+        node_details_panel(p, node, beside=beside, picker="dgrr_w_g_node", known=drawn)
+st.download_button("Download this picture as standalone HTML", html,
+                   file_name=f"{file_stem(p.case.case_id)}-graph.html",
+                   mime="text/html", key="dgrr_w_g_download")
 st.page_link("pages/4_Plan.py", label="Next: review the plan", icon="➡️")

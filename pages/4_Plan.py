@@ -7,8 +7,16 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.text import code
-from dgrr_dashboard.widgets import page_of, page_setup, require_plan, show_problems
+from dgrr_dashboard.widgets import (
+    coloured,
+    decision_legend_html,
+    page_of,
+    page_setup,
+    require_plan,
+    show_problems,
+)
 from repair_core import PlanEditError, apply_edits, plan_diff
+from repair_core._edit import allowed_actions
 
 page_setup("Plan")
 st.title("4 · Repair plan")
@@ -74,25 +82,31 @@ if "dgrr_plan_flash" in st.session_state:
     st.success(st.session_state.pop("dgrr_plan_flash"))
 
 st.subheader("Change one decision")
-with st.form("dgrr_w_edit_form"):
-    e1, e2 = st.columns(2)
-    node = e1.selectbox("Record or step", choices, key="dgrr_w_edit_node",
-                        format_func=lambda n: f"{n} · {kinds[n]} · now {p.memory.get(n) or p.steps.get(n)}")
-    action = e2.selectbox("New decision", [*STEP_ACTIONS, "delete", "quarantine", "restore"],
-                          key="dgrr_w_edit_action")
-    typed = (st.text_input("…or any other id", key="dgrr_w_edit_typed")
-             if len(kinds) > PICK_LIMIT else "")
-    comment = st.text_input("Comment (why)", key="dgrr_w_edit_comment")
-    force = st.checkbox("Override an invariant (needs a comment)", key="dgrr_w_edit_force")
-    submitted = st.form_submit_button("Apply edit", type="primary")
-if submitted:
-    target = typed.strip() or node
-    if target not in kinds:
-        show_problems("Edit refused", [f"id: no record or step '{target}' in this case"])
-    else:
-        apply({target: action}, force, comment)
+e1, e2, e3 = st.columns([2, 2, 2])
+node = e1.selectbox("Record or step", choices, key="dgrr_w_edit_node",
+                    format_func=lambda n: f"{n} · {kinds[n]} · now {p.memory.get(n) or p.steps.get(n)}")
+typed = e2.text_input("…or type an id (exact match)", key="dgrr_w_edit_typed",
+                      help="the id exactly as written: s1 picks s1, never s10")
+target = typed.strip() or node
+if target not in kinds:
+    e3.caption(f"no record or step {code(target)} in this case")
+    allowed: list[str] = []
+else:
+    now = p.memory.get(target) or p.steps.get(target)
+    allowed = allowed_actions(p, target)
+    if now not in allowed:
+        allowed = [now, *allowed]
+action = e3.selectbox(f"New decision for {target}" if target in kinds else "New decision",
+                      allowed, key="dgrr_w_edit_action",
+                      help="only the actions the library accepts for this kind of node")
+comment = st.text_input("Comment (why)", key="dgrr_w_edit_comment")
+force = st.checkbox("Override an invariant (needs a comment)", key="dgrr_w_edit_force")
+if st.button("Apply edit", type="primary", key="dgrr_w_edit_apply",
+             disabled=target not in kinds or action is None):
+    apply({target: str(action)}, force, comment)
 
 st.subheader("All decisions")
+st.html(decision_legend_html())
 only = st.checkbox("Only affected nodes and changed decisions", key="dgrr_w_plan_only",
                    value=len(kinds) > 2000, help="on by default for cases over 2,000 nodes")
 
@@ -136,8 +150,9 @@ diff = plan_diff(computed, p)
 if not diff:
     st.caption("No reviewer edits: this is the computed plan.")
 else:
-    st.dataframe(pd.DataFrame([{"id": ch.node, "kind": ch.kind, "computed": ch.before,
-                                "now": ch.action, "comment": ch.comment or ""} for ch in diff]),
+    st.dataframe(coloured(pd.DataFrame([{"id": ch.node, "kind": ch.kind, "computed": ch.before,
+                                         "now": ch.action, "comment": ch.comment or ""}
+                                        for ch in diff]), "now"),
                  hide_index=True, width="stretch")
     if p.forced:
         st.warning("Some edits override an invariant of the method; approval needs a comment.")

@@ -127,7 +127,14 @@ if res is not None:
     k[2].metric("Tokens", cost.tokens)
     k[3].metric("Replay ratio", f"{cost.replay_ratio:.3f}")
     st.markdown("**Corrected answer**")
-    st.success(md(res.answer) if res.answer is not None else "(answer generation failed)")
+    typed = [o.id for o in res.report.steps if o.detail == "observation supplied by hand"]
+    if typed:
+        # not a green box: the answer rests on what a person typed, not on a tool's output
+        st.warning("This answer uses observation(s) typed by hand, not returned by the tool: "
+                   + ", ".join(code(x) for x in typed) + ". The approval lists each one.")
+        st.info(md(res.answer) if res.answer is not None else "(answer generation failed)")
+    else:
+        st.success(md(res.answer) if res.answer is not None else "(answer generation failed)")
     st.caption(f"Original: {md(res.original_answer)}")
     rep = res.report
     for key, title in (("failures", "Failures"), ("needs_observation", "Needs an observation"),

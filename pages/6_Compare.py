@@ -8,7 +8,14 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.widgets import answer_columns, page_of, page_setup, require_plan
+from dgrr_dashboard.widgets import (
+    answer_columns,
+    coloured,
+    decision_legend_html,
+    page_of,
+    page_setup,
+    require_plan,
+)
 
 page_setup("Compare")
 st.title("6 · Compare before and after")
@@ -21,6 +28,7 @@ if res is None:
             "give, and the corrected answer appears after a replay.")
     st.page_link("pages/5_Replay.py", label="Run the replay", icon="▶️")
 
+st.html(decision_legend_html())
 st.subheader("Answer")
 before = c.final_answer().text
 after = res.answer if res is not None and res.answer is not None else None
@@ -33,7 +41,9 @@ def _memory_table() -> pd.DataFrame:
         change_of = {}
         for kind in ("deleted", "quarantined", "restored", "added", "retired"):
             for rid in getattr(changes, kind, None) or []:
-                change_of[rid] = kind
+                # restored by the plan, then retired by a replayed write: one final state
+                change_of[rid] = ("retired again" if kind == "retired"
+                                  and change_of.get(rid) == "restored" else kind)
         active_after = {m.id: m for m in res.store.active}
         quarantine_after = {m.id: m for m in res.store.quarantine}
     else:
@@ -53,8 +63,10 @@ def _memory_table() -> pd.DataFrame:
         rows.append({"id": rid, "change": change_of.get(rid, "added" if old is None else "kept"),
                      "before": old.status if old else "—", "after": status_after,
                      "text before": old.text if old else "", "text after": new.text if new else ""})
-    mem = pd.DataFrame(rows)
-    order = {"deleted": 0, "quarantined": 1, "restored": 2, "added": 3, "retired": 4, "kept": 5}
+    mem = pd.DataFrame(rows, columns=["id", "change", "before", "after", "text before",
+                                      "text after"])
+    order = {"deleted": 0, "quarantined": 1, "restored": 2, "added": 3, "retired": 4,
+             "retired again": 5, "kept": 6}
     mem = mem.sort_values("change", key=lambda s: s.map(order), kind="stable")
     return mem
 
@@ -88,13 +100,15 @@ counts = mem["change"].value_counts()
 st.caption(" · ".join(f"{n} {k}" for k, n in counts.items()))
 st.caption("deleted: left the active store (the faults) · quarantined: kept for audit, never "
            "retrieved · restored: back in the active store · added: written by a replayed "
-           "step · retired: superseded or deleted by a replayed step · kept: unchanged")
+           "step · retired: superseded or deleted by a replayed step · retired again: restored by "
+           "the plan, then superseded again by a replayed step · kept: unchanged")
 mem_changed = st.checkbox("Changed records only", value=len(mem) > 200,
                           key="dgrr_w_cmp_mem_changed",
                           help="on by default for stores over 200 records")
 if mem_changed:
     mem = mem[mem["change"] != "kept"]
-st.dataframe(page_of(mem, "dgrr_w_cmp_mem_page"), hide_index=True, width="stretch")
+st.dataframe(coloured(page_of(mem, "dgrr_w_cmp_mem_page"), "change"), hide_index=True,
+             width="stretch")
 
 st.subheader("Trajectory")
 traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
@@ -102,6 +116,6 @@ traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
                            help="hide kept steps; on by default for runs over 200 steps")
 if traj_changed:
     traj = [t for t in traj if not str(t["outcome"]).startswith("kept")]
-st.dataframe(pd.DataFrame(page_of(traj, "dgrr_w_cmp_traj_page")), hide_index=True,
-             width="stretch")
+st.dataframe(coloured(pd.DataFrame(page_of(traj, "dgrr_w_cmp_traj_page")), "outcome"),
+             hide_index=True, width="stretch")
 st.page_link("pages/7_Approve.py", label="Next: approve or reject", icon="➡️")

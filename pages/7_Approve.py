@@ -12,7 +12,15 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import auth_configured, reviewer_identity
 from dgrr_dashboard.text import code, file_stem, md
-from dgrr_dashboard.widgets import answer_columns, db_url, page_setup, require_plan, show_problems
+from dgrr_dashboard.widgets import (
+    answer_columns,
+    coloured,
+    db_url,
+    decision_legend_html,
+    page_setup,
+    require_plan,
+    show_problems,
+)
 from repair_core import DgrrError
 from repair_core.approvals import (
     ApprovalStore,
@@ -22,6 +30,7 @@ from repair_core.approvals import (
     record_decision,
     repaired_store,
     repaired_trajectory,
+    warning_groups,
 )
 from repair_core.approvals import db_url as resolve_db_url
 from repair_core.queue import RepairQueue, review
@@ -70,6 +79,7 @@ st.markdown(f"Case {code(p.case.case_id)} · {len(p.edits)} plan edit(s)"
             + f" · replay: {'done' if res is not None else 'not run'}")
 
 st.subheader("What you approve")
+st.html(decision_legend_html())
 answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-approve",
                titles=("Answer before (failed run)", "Answer after the repair"),
                missing="(no corrected answer)")
@@ -77,17 +87,17 @@ answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-appr
 s1, s2 = st.columns(2)
 with s1:
     st.markdown("**Store operations**")
-    st.dataframe(pd.DataFrame([{"operation": k, "records": len(v), "ids": ", ".join(v[:50])
-                                + (" …" if len(v) > 50 else "")}
-                               for k, v in summary.store.items()],
-                              columns=["operation", "records", "ids"]),
+    st.dataframe(coloured(pd.DataFrame([{"operation": k, "records": len(v),
+                                         "ids": ", ".join(v[:50]) + (" …" if len(v) > 50 else "")}
+                                        for k, v in summary.store.items()],
+                                       columns=["operation", "records", "ids"]), "operation"),
                  hide_index=True, width="stretch", key="dgrr_w_sum_store")
 with s2:
     st.markdown("**Steps**" + ("" if summary.replayed else " (planned, not replayed)"))
-    st.dataframe(pd.DataFrame([{"outcome": k, "steps": len(v), "ids": ", ".join(v[:50])
-                                + (" …" if len(v) > 50 else "")}
-                               for k, v in summary.steps.items()],
-                              columns=["outcome", "steps", "ids"]),
+    st.dataframe(coloured(pd.DataFrame([{"outcome": k, "steps": len(v),
+                                         "ids": ", ".join(v[:50]) + (" …" if len(v) > 50 else "")}
+                                        for k, v in summary.steps.items()],
+                                       columns=["outcome", "steps", "ids"]), "outcome"),
                  hide_index=True, width="stretch", key="dgrr_w_sum_steps")
 st.markdown("**Irreversible effects** (external effects the rollback does not undo)")
 if summary.irreversible_effects:
@@ -97,10 +107,18 @@ else:
 
 acknowledged = True
 if summary.warnings:
-    st.markdown(f"**Warnings** — tick each one to confirm you have read it; an approval "
-                f"needs all {len(summary.warnings)}.")
-    for i, warning in enumerate(summary.warnings):
-        ticked = st.checkbox(md(warning), key=f"dgrr_w_ack_{sign_key}_{i}")
+    groups = warning_groups(summary.warnings)
+    st.markdown(f"**Warnings** — {len(summary.warnings)} in {len(groups)} kind(s). Read each "
+                f"kind and tick it to confirm; an approval needs all {len(groups)}.")
+    for i, (kind, items) in enumerate(groups):
+        many = len(items) > 1 or items[0] != kind
+        label = (f"I have read all {len(items)} warning(s) of this kind: {md(kind)}" if many
+                 else md(kind))
+        ticked = st.checkbox(label, key=f"dgrr_w_ack_{sign_key}_{i}")
+        if many:
+            with st.expander(f"{len(items)} × {md(kind)} — what this covers",
+                             expanded=len(items) <= 5):
+                st.text("\n".join(w.split(" — ", 1)[-1] for w in items))
         acknowledged = acknowledged and ticked
 st.caption(f"inputs sha256 {code(inputs)} · outputs sha256 {code(outputs)}")
 

@@ -10,6 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.bench_browse import default_out
+from dgrr_dashboard.bench_view import recovery_bars, side_by_side
 from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, DgrrError
@@ -55,9 +57,14 @@ if missing:
                "browses the cases that are there.")
 st.caption(f"{len(cases)} cases under `sample_traces/`.")
 
-out_dir = st.text_input("Results folder (`dgrr bench run --out`)", value="bench-out",
-                        key="dgrr_w_bench_out")
-out = (state.ROOT / out_dir) if not Path(out_dir).is_absolute() else Path(out_dir)
+out_dir = st.text_input("Results folder (`dgrr bench run --out`: a committed suite's, a "
+                        "generated one, anywhere)", value=str(default_out()),
+                        key="dgrr_w_bench_out",
+                        help="results this page runs are written here; the default is "
+                             "$DGRR_BENCH_OUT, else ~/.dgrr/bench-out (outside the repository)")
+out = Path(out_dir).expanduser()
+if not out.is_absolute():
+    out = Path.cwd() / out
 try:
     results = load_results(out) if (out / "results").is_dir() else []
 except (ValueError, OSError) as exc:
@@ -70,6 +77,9 @@ if not recovered.empty:
                                  aggfunc="first")
     cases = cases.merge(wide, left_on="case_id", right_index=True, how="left")
 
+side_by_side(out)
+
+st.subheader("Cases of the suites")
 f = st.columns(5)
 suite = f[0].multiselect("Suite", sorted(cases["suite"].unique()), key="dgrr_w_b_suite")
 domain = f[1].multiselect("Domain", sorted(cases["domain"].unique()), key="dgrr_w_b_domain")
@@ -142,6 +152,4 @@ else:
                 rows.append({"method": METHOD_LABELS.get(m, m), grouping: g, "recovery": s.recovery})
         if rows:
             st.markdown(f"**Recovery by {grouping.replace('_', ' ')}**")
-            chart = pd.DataFrame(rows).pivot_table(index=grouping, columns="method",
-                                                   values="recovery")
-            st.bar_chart(chart, stack=False)
+            st.altair_chart(recovery_bars(pd.DataFrame(rows), grouping), width="stretch")

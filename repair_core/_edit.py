@@ -255,3 +255,21 @@ def _problems(plan: RepairPlan, edits: Mapping[str, str]
         else:
             hard.append((node, "unknown record or step id"))
     return hard, soft
+
+
+def allowed_actions(plan: RepairPlan, node: str) -> list[str]:
+    """The actions an edit of `node` may set without being refused outright (forcing
+    overrides only the softer checks): what a picker should offer for that node.
+
+    >>> from repair_core import load_example, plan_case
+    >>> p = plan_case(load_example())
+    >>> allowed_actions(p, "s7"), allowed_actions(p, "m3")
+    (['keep', 'invalidate', 'refresh'], ['delete', 'quarantine'])
+    """
+    if node in plan.memory:
+        candidates: tuple[str, ...] = MEMORY_ACTIONS
+    elif node in plan.steps:
+        candidates = STEP_ACTIONS
+    else:
+        return []
+    return [a for a in candidates if not _problems(plan, {node: a})[0]]

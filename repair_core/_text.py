@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["plural"]
+import re
+
+__all__ = ["plural", "markdown_text", "markdown_code"]
 
 
 def plural(n: int, noun: str) -> str:
@@ -12,3 +14,37 @@ def plural(n: int, noun: str) -> str:
     ('1 plan edit', '3 faults')
     """
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+# CommonMark lets a backslash escape any ASCII punctuation character; escaping all of them
+# leaves no link, image, emphasis, HTML or table cell break for a renderer to find. GFM
+# autolinks are found after escapes are resolved, so a word joiner (U+2060) splits them.
+_MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+_MD_AUTOLINK = re.compile(r"(?i)(https?|ftp|mailto)(:)|(w)(ww\.)|(@)")
+
+
+def markdown_text(text: object) -> str:
+    """Untrusted `text` as Markdown that renders as exactly that text, on one line.
+
+    >>> print(markdown_text("![x](y.png) a|b"))
+    \\!\\[x\\]\\(y\\.png\\) a\\|b
+    """
+    flat = " ".join(str(text).split())
+    flat = _MD_AUTOLINK.sub(lambda m: "\u2060".join(g for g in m.groups() if g)
+                            if m.group(5) is None else "\u2060@", flat)
+    return _MD_PUNCT.sub(r"\\\1", flat)
+
+
+def markdown_code(text: object) -> str:
+    """Untrusted `text` as an inline code span, whatever backticks it holds (a code span
+    shows its content literally: no link, image or HTML). A `|` is escaped so that the
+    span can sit in a table cell.
+
+    >>> markdown_code("m3"), markdown_code("a`b")
+    ('`m3`', '`` a`b ``')
+    """
+    flat = " ".join(str(text).split()) or " "
+    runs = [len(r) for r in re.findall(r"`+", flat)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if runs or flat.startswith(" ") or flat.endswith(" ") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}".replace("|", "\\|")

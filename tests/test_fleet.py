@@ -127,6 +127,12 @@ def test_replay_row_counts_calls_and_compares_answers():
     assert row["deleted"] >= 1
 
 
+def test_a_fault_that_reached_nothing_does_not_change_the_answer():
+    row = case_row(_example_item(), FleetSpec(mode="faults", value="m1", replay=True))
+    assert row["affected"] == 0 and row["replayed"]
+    assert row["answer_changed"] is False  # regenerated wording is not a changed answer
+
+
 def test_broken_cases_become_error_rows_and_the_run_finishes(tmp_path):
     src = tmp_path / "src"
     src.mkdir()

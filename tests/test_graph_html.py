@@ -83,8 +83,10 @@ def test_example_graph_is_offline_and_complete():
     assert all(e["label"] == "" for e in edges)  # names on hover, not on the canvas
     assert {"title": "cite: m3 → s3"}.items() <= next(
         e for e in edges if e["from"] == "m3" and e["to"] == "s3").items()
-    for name in NODE_CLASSES:  # the legend names every class
-        assert name in html
+    from repair_core.viz import DECISION_STYLES
+
+    for _, label, _ in DECISION_STYLES.values():  # the legend names every decision colour
+        assert label in html
 
 
 def test_user_strings_are_escaped():

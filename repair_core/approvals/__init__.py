@@ -17,6 +17,7 @@ from ._review import (
     repaired_trajectory,
     result_data,
     result_problems,
+    warning_groups,
 )
 from ._rules import ApprovalStanding, honoured_approval
 from ._store import (
@@ -48,6 +49,7 @@ __all__ = [
     "DuplicateApprovalError",
     "ResultMismatchError",
     "approval_summary",
+    "warning_groups",
     "decisions_sha256",
     "find_decision",
     "result_problems",

@@ -50,23 +50,75 @@ def _small(value: Any) -> bool:
     return True
 
 
+def _size(value: Any) -> int:
+    """Containers and items of `value`, counted two levels deep (cheap; a large value
+    hidden deeper makes one json.dumps call longer, never the text different)."""
+    if isinstance(value, dict):
+        inner: Any = value.values()
+    elif isinstance(value, list | tuple):
+        inner = value
+    else:
+        return 1
+    return len(value) + 1 + sum(len(v) for v in inner if isinstance(v, dict | list | tuple))
+
+
 def canonical_pieces(data: Any) -> Iterator[str]:
     """Pieces whose concatenation is the canonical JSON text of `data` (sorted keys, no
     spaces, non-ASCII kept, `str()` for what JSON cannot hold)."""
     if _small(data):
         yield _dumps(data)
     elif isinstance(data, dict) and all(isinstance(k, str) for k in data):
+        # Batched like lists below: consecutive keys (in sorted order) with modest values
+        # are one json.dumps call of a dict holding just them.
         yield "{"
-        for i, key in enumerate(sorted(data)):
-            yield ("," if i else "") + _dumps(key) + ":"
-            yield from canonical_pieces(data[key])
+        part: dict[str, Any] = {}
+        room = SMALL
+        lead = ""
+        for key in sorted(data):
+            value = data[key]
+            size = _size(value)
+            if size > SMALL:
+                if part:
+                    yield lead + _dumps(part)[1:-1]
+                    lead, part, room = ",", {}, SMALL
+                yield lead + _dumps(key) + ":"
+                lead = ","
+                yield from canonical_pieces(value)
+                continue
+            if size > room and part:
+                yield lead + _dumps(part)[1:-1]
+                lead, part, room = ",", {}, SMALL
+            part[key] = value
+            room -= size
+        if part:
+            yield lead + _dumps(part)[1:-1]
         yield "}"
     elif isinstance(data, list | tuple):
+        # Consecutive items of modest size are written by one json.dumps call (its text
+        # without the brackets is exactly the items joined by commas): one call per item
+        # cost a second per 100k items. Sizes are counted two levels deep (_size).
         yield "["
-        for i, item in enumerate(data):
-            if i:
-                yield ","
-            yield from canonical_pieces(item)
+        batch: list[Any] = []
+        budget = SMALL
+        first = True
+        for item in data:
+            size = _size(item)
+            if size > SMALL:
+                if batch:
+                    yield ("" if first else ",") + _dumps(batch)[1:-1]
+                    first, batch, budget = False, [], SMALL
+                if not first:
+                    yield ","
+                first = False
+                yield from canonical_pieces(item)
+                continue
+            if size > budget and batch:
+                yield ("" if first else ",") + _dumps(batch)[1:-1]
+                first, batch, budget = False, [], SMALL
+            batch.append(item)
+            budget -= size
+        if batch:
+            yield ("" if first else ",") + _dumps(batch)[1:-1]
         yield "]"
     else:  # a dict with keys json.dumps converts: left to it
         yield _dumps(data)

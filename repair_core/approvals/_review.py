@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from .._errors import DgrrError
 from .._perf import without_gc
 from .._plan import RepairPlan
+from .._text import markdown_code, markdown_text
 from ._canonical import model_json
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
 
@@ -154,6 +155,10 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
     changes = _get(report, "store_changes")
     store = {kind: list(_get(changes, kind) or []) for kind in
              ("deleted", "quarantined", "restored", "added", "retired")}
+    # A record the plan restored and a replayed write retired again ends retired: it is
+    # listed once, under its final state.
+    again = set(store["retired"]) & set(store["restored"])
+    store["restored"] = [r for r in store["restored"] if r not in again]
     store = {k: v for k, v in store.items() if v}
     steps = {}
     for o in _get(report, "steps") or []:
@@ -174,9 +179,31 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
         warnings.append("Irreversible effect, not undone by the repair — " + line)
     for w in _get(report, "skipped_writes") or []:
         warnings.append("Write not applied — " + _line(w))
+    for o in _get(report, "steps") or []:
+        if str(_get(o, "detail") or "") == "observation supplied by hand":
+            warnings.append(f"Observation typed by hand (not returned by the tool) — step "
+                            f"{_get(o, 'id')}")
     return ApprovalSummary(case_id=case.case_id, replayed=True, answer_before=before,
                            answer_after=after, store=store, steps=steps,
                            irreversible_effects=irreversible, warnings=warnings)
+
+
+WARNING_KIND_SEPARATOR = " — "
+
+
+def warning_groups(warnings: Iterable[str]) -> list[tuple[str, list[str]]]:
+    """`warnings` grouped by kind (the words before " — "; a warning without one is a
+    kind of its own), kinds in order of first appearance: a reviewer acknowledges a kind
+    once, seeing every warning it covers.
+
+    >>> warning_groups(["Failed step — step s1", "Forced.", "Failed step — step s2"])
+    [('Failed step', ['Failed step — step s1', 'Failed step — step s2']), ('Forced.', ['Forced.'])]
+    """
+    groups: dict[str, list[str]] = {}
+    for w in warnings:
+        kind = w.split(WARNING_KIND_SEPARATOR, 1)[0] if WARNING_KIND_SEPARATOR in w else w
+        groups.setdefault(kind, []).append(w)
+    return list(groups.items())
 
 
 def decisions_sha256(decisions: Mapping[str, str]) -> str:
@@ -301,47 +328,56 @@ def repaired_trajectory(plan: RepairPlan, result: Any = None) -> dict[str, Any]:
 
 
 def _md(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return markdown_text(text)
+
+
+def _ids(ids: Iterable[Any], sep: str = ", ") -> str:
+    return sep.join(_md(i) for i in ids)
 
 
 def markdown_report(plan: RepairPlan, result: Any = None,
                     approvals: Iterable[ApprovalRecord] = (),
                     hashes: tuple[str, str] | None = None) -> str:
     """A Markdown report of the repair: faults, decisions with reasons, edits, answers,
-    cost and the recorded approvals (`hashes` saves recomputing `approval_hashes`)."""
+    cost and the recorded approvals (`hashes` saves recomputing `approval_hashes`).
+
+    Every string from the case, the model or a reviewer is escaped (no link, image, HTML
+    or table break survives) and the case id is a code span whatever backticks it holds.
+    """
     case = plan.case
     data = result_data(result)
-    lines = [f"# Repair report — case `{case.case_id}`", ""]
-    lines.append(f"- domain: {case.domain or '—'}; user: {case.user_id}")
-    lines.append(f"- diagnosed faults: {', '.join(case.faults) or 'none'}")
-    lines.append("- seeds: " + (", ".join(f"{f} → {s}" for f, s in plan.analysis.seeds.items())
-                                 or "none"))
+    lines = [f"# Repair report — case {markdown_code(case.case_id)}", ""]
+    lines.append(f"- domain: {_md(case.domain or '—')}; user: {_md(case.user_id)}")
+    lines.append(f"- diagnosed faults: {_ids(case.faults) or 'none'}")
+    lines.append("- seeds: " + (", ".join(f"{_md(f)} → {_md(s)}"
+                                          for f, s in plan.analysis.seeds.items()) or "none"))
     mem = Counter(plan.memory.values())
     steps = Counter(plan.steps.values())
     lines.append("- memory: " + ", ".join(f"{n} {k}" for k, n in sorted(mem.items())))
     lines.append("- trajectory: " + ", ".join(f"{n} {k}" for k, n in sorted(steps.items())))
     lines.append(f"- replay: {len(plan.replay_set)} of {len(case.trajectory)} steps "
-                 f"({' → '.join(plan.replay_order())})")
+                 f"({_ids(plan.replay_order(), ' → ')})")
     inputs, outputs = hashes if hashes is not None else approval_hashes(plan, result)
     lines.append(f"- inputs sha256: `{inputs}`; outputs sha256: `{outputs}`")
     lines += ["", "## Decisions", "", "| node | decision | reason |", "|---|---|---|"]
     for node, action in [*plan.memory.items(), *plan.steps.items()]:
         if action != "keep" or node in plan.reasons:
-            lines.append(f"| {node} | {action} | {_md(plan.reasons.get(node, ''))} |")
+            lines.append(f"| {_md(node)} | {action} | {_md(plan.reasons.get(node, ''))} |")
     if plan.edits:
         lines += ["", "## Reviewer edits", "", "| node | computed | edited | comment |",
                   "|---|---|---|---|"]
-        lines += [f"| {e.node} | {e.before} | {e.action} | {_md(e.comment or '')} |"
+        lines += [f"| {_md(e.node)} | {e.before} | {e.action} | {_md(e.comment or '')} |"
                   for e in plan.edits]
         if plan.forced:
             lines.append("\nSome edits override an invariant of the method (forced).")
     lines += ["", "## Answers", "", f"- original: {_md(case.final_answer().text)}"]
     if data is not None:
-        lines.append(f"- corrected: {_md(data.get('answer'))}")
+        answer = data.get("answer")
+        lines.append(f"- corrected: {_md(answer) if answer is not None else '(none)'}")
         cost = data.get("cost") or {}
-        lines.append(f"- cost: {cost.get('llm_calls', '?')} model calls, "
-                     f"{cost.get('tokens', '?')} tokens, replay ratio "
-                     f"{cost.get('replay_ratio', '?')}")
+        lines.append(f"- cost: {_md(cost.get('llm_calls', '?'))} model calls, "
+                     f"{_md(cost.get('tokens', '?'))} tokens, replay ratio "
+                     f"{_md(cost.get('replay_ratio', '?'))}")
         report = data.get("report") or {}
         for key, title in (("irreversible_effects", "Irreversible effects (not undone)"),
                            ("skipped_writes", "Skipped writes"),
@@ -349,13 +385,13 @@ def markdown_report(plan: RepairPlan, result: Any = None,
             items = report.get(key) or []
             if items:
                 lines += ["", f"## {title}", ""]
-                lines += [f"- {_md(item)}" for item in items]
+                lines += [f"- {_md(_line(item))}" for item in items]
     else:
         lines.append("- corrected: (not replayed yet)")
     approvals = list(approvals)
     if approvals:
         lines += ["", "## Approvals", "", "| time (UTC) | reviewer | decision | comment |",
                   "|---|---|---|---|"]
-        lines += [f"| {a.created_at:%Y-%m-%d %H:%M:%S} | {_md(a.reviewer)} | {a.decision} | "
+        lines += [f"| {a.created_at:%Y-%m-%d %H:%M:%S} | {_md(a.reviewer)} | {_md(a.decision)} | "
                   f"{_md(a.comment)} |" for a in approvals]
     return "\n".join(lines) + "\n"

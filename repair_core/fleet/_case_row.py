@@ -126,8 +126,11 @@ def _repair_columns(plan: RepairPlan, spec: FleetSpec) -> dict[str, Any]:
     ch = result.report.store_changes
     counts = {"deleted": len(ch.deleted), "quarantined": len(ch.quarantined),
               "restored": len(ch.restored), "added": len(ch.added), "retired": len(ch.retired)}
-    changed = None if result.answer is None else \
-        " ".join(result.answer.split()) != " ".join(result.original_answer.split())
+    # A fault that never reached the answer changes nothing there: the answer step is
+    # regenerated all the same, but a different wording of it is not a changed answer.
+    reached = plan.analysis.final_answer in plan.analysis.affected
+    changed = None if result.answer is None else reached and (
+        " ".join(result.answer.split()) != " ".join(result.original_answer.split()))
     return {**counts, "store_operations": sum(counts.values()), "replayed": True,
             "answer_changed": changed, "failures": len(result.report.failures),
             "irreversible": len(result.report.irreversible_effects),

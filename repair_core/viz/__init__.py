@@ -8,6 +8,7 @@ dashboard, in `dgrr_dashboard.graph_html`: the library never imports pyvis.
 'quarantined'
 """
 
+from ._colours import DECISION_STYLES, decision_key, decision_keys, decision_legend
 from ._view import (
     DOT_SIZE,
     EDGE_STYLES,
@@ -35,6 +36,10 @@ from ._view import (
 )
 
 __all__ = [
+    "DECISION_STYLES",
+    "decision_key",
+    "decision_keys",
+    "decision_legend",
     "DOT_SIZE",
     "LABEL_FONT_PX",
     "MIN_LABEL_PX",

@@ -10,10 +10,12 @@ import json
 import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from typing import Any, Literal
 
 from .._graph import CHAIN
 from .._plan import RepairPlan
+from ._colours import DECISION_STYLES, decision_key
 
 __all__ = [
     "NodeClass",
@@ -409,10 +411,20 @@ def _nearest_affected(G: Any, a: Any, limit: int, by_time: Any) -> list[str]:
     return chosen
 
 
+_MACHINE_ID = re.compile(r"^[0-9a-f]{12,}(?:[-_@~][\w.-]*)?$", re.IGNORECASE)
+
+
 def _label(item: Any, node: str, kind: str, type_: str, chars: int = LABEL_CHARS) -> str:
+    """`id [type]` and the start of the text; an id that is a machine id (an imported
+    span's hex id) or too long to read gives its place to what the node is: `[type]`
+    and more of its text (the id is in the tooltip and the details)."""
     short = {"memory_read": "read", "tool_action": "action", "tool_observation": "obs",
              "memory_write": "write", "record": "mem"}.get(type_, type_)
     text = " ".join(str(getattr(item, "text", "")).split())
+    if _MACHINE_ID.match(node) or len(node) > 2 * LABEL_CHARS:
+        width = max(chars, LABEL_CHARS)
+        text = text if len(text) <= width else text[: width - 1] + "…"
+        return f"[{short}]\n{text}" if text else f"[{short}]"
     head = node if len(node) <= LABEL_CHARS else node[: LABEL_CHARS - 1] + "…"
     if chars <= 0:
         return f"{head} [{short}]"
@@ -476,7 +488,8 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
         details[n] = detail
         x, y = pos.get(n, (None, None))
         nodes.append(ViewNode(id=n, label=labels[n],
-                              title=detail, cls=cls, colour=NODE_CLASSES[cls][0],
+                              title=detail, cls=cls,
+                              colour=DECISION_STYLES[decision_key(plan, n)][0],
                               kind=attrs["kind"], type=attrs["type"], x=x, y=y))
     edges: list[ViewEdge] = []
     hidden_chain = 0
@@ -500,13 +513,79 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
                      layout=layout, note=" ".join(notes) or None, details=details, focus=focus)
 
 
-_EXTERNAL = re.compile(
-    r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//[^>]*>|"
-    r"@import\s+(?:url\()?[\"']?(?:https?:)?//|url\(\s*[\"']?(?:https?:)?//",
-    re.IGNORECASE)
+# Attributes through which an element fetches a resource as the page loads.
+_RESOURCE_ATTRS: dict[str, tuple[str, ...]] = {
+    "script": ("src",), "link": ("href",), "img": ("src", "srcset"), "iframe": ("src",),
+    "frame": ("src",), "source": ("src", "srcset"), "embed": ("src",), "object": ("data",),
+    "video": ("src", "poster"), "audio": ("src",), "track": ("src",), "input": ("src",),
+    "image": ("href", "xlink:href"), "use": ("href", "xlink:href"),
+}
+# An address that leaves the page's own origin: a scheme (other than data:) or `//host`.
+_REMOTE = re.compile(r"^\s*(?!data:)(?:[a-z][a-z0-9+.\-]*:|//|\\\\)", re.IGNORECASE)
+_CSS_URL = re.compile(r"url\(\s*[\"']?([^\"')]*)|@import\s+[\"']([^\"']*)", re.IGNORECASE)
+
+
+def _css_remote(css: str) -> list[str]:
+    out = []
+    for m in _CSS_URL.finditer(css):
+        target = m.group(1) if m.group(1) is not None else m.group(2)
+        if _REMOTE.match(target or ""):
+            out.append(m.group(0))
+    return out
+
+
+class _ResourceScan(HTMLParser):
+    """Collects the resources an HTML page would fetch: tag attributes, `<style>` sheets
+    and `style` attributes. Element text (escaped user data) and scripts' own text are
+    not resources."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        wanted = _RESOURCE_ATTRS.get(tag, ())
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in wanted:
+                parts = value.split(",") if name == "srcset" else [value]
+                if any(_REMOTE.match(part) for part in parts):
+                    self.found.append(f"<{tag} {name}={value!r}>")
+            elif name == "style":
+                self.found += _css_remote(value)
+        if tag == "style":
+            self._in_style = True
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag == "style":
+            self._in_style = False
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self.found += _css_remote(data)
 
 
 def external_resources(html: str) -> list[str]:
-    """Every tag or CSS rule in `html` that would fetch a script, style or frame from
-    another host (an empty list for dgrr's own output)."""
-    return [m.group(0) for m in _EXTERNAL.finditer(html)]
+    """Every resource `html` would fetch from another host as it loads: `src`/`href` of
+    scripts, stylesheets, images and frames, and CSS `url()`/`@import` in `<style>`
+    elements and `style` attributes (an empty list for dgrr's own output). Text that only
+    mentions a URL is data, not a resource.
+
+    >>> external_resources('<p>see url(http://x.example/a.css)</p>')
+    []
+    >>> external_resources('<script src="https://cdn.example/a.js"></script>')
+    ["<script src='https://cdn.example/a.js'>"]
+    >>> external_resources('<style>@import url(//x.example/b.css);</style>')
+    ['url(//x.example/b.css']
+    """
+    scan = _ResourceScan()
+    scan.feed(html)
+    scan.close()
+    return scan.found

@@ -1,0 +1,201 @@
+"""Reading any `dgrr bench run --out` folder for the Benchmark page, generically: every
+method folder under `results/` and every recovery rule a result carries (`recovered`,
+`recovered_<rule>`, `<rule>_ok` booleans), whatever methods and rules a version of the
+benchmark wrote. Pure: no Streamlit here."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["BenchFolder", "default_out", "read_folder", "rule_columns", "case_table",
+           "method_columns", "disagreeing", "find_case_file", "method_plan"]
+
+
+def default_out() -> Path:
+    """Where the dashboard writes benchmark results unless told otherwise: `$DGRR_BENCH_OUT`,
+    else `~/.dgrr/bench-out` (outside the repository)."""
+    return Path(os.environ.get("DGRR_BENCH_OUT") or Path.home() / ".dgrr" / "bench-out")
+
+
+@dataclass
+class BenchFolder:
+    """The results of one folder: run metadata and one dict per (method, case)."""
+
+    path: Path
+    run: dict[str, Any]
+    rows: list[dict[str, Any]]
+    problems: list[str] = field(default_factory=list)
+    """Files that could not be read, one line each (the rest is shown)."""
+
+
+def read_folder(path: Path) -> BenchFolder:
+    """Every result file under `path/results/<method>/`; a file that is not a result is
+    named in `problems`, never fatal."""
+    run: dict[str, Any] = {}
+    problems: list[str] = []
+    meta = path / "run.json"
+    if meta.is_file():
+        try:
+            loaded = json.loads(meta.read_text())
+            run = loaded if isinstance(loaded, dict) else {}
+        except (OSError, ValueError) as exc:
+            problems.append(f"run.json: {exc}")
+    rows = []
+    for f in sorted((path / "results").glob("*/*.json")):
+        try:
+            data = json.loads(f.read_bytes())
+        except (OSError, ValueError) as exc:
+            problems.append(f"{f.parent.name}/{f.name}: {exc}")
+            continue
+        if not isinstance(data, dict) or "case_id" not in data or "method" not in data:
+            problems.append(f"{f.parent.name}/{f.name}: not a result (no case_id and method)")
+            continue
+        rows.append(data)
+    return BenchFolder(path=path, run=run, rows=rows, problems=problems)
+
+
+def rule_columns(rows: list[dict[str, Any]]) -> list[str]:
+    """The recovery rules present: `recovered` first, then `recovered_*` and `*_ok`
+    fields holding booleans (or None: not judged), in name order."""
+    names: set[str] = set()
+    for r in rows:
+        for k, v in r.items():
+            if (k == "recovered" or k.startswith("recovered_") or k.endswith("_ok")) \
+                    and (isinstance(v, bool) or v is None):
+                names.add(k)
+    return sorted(names, key=lambda k: (k != "recovered", k))
+
+
+def rule_label(column: str) -> str:
+    """`recovered` -> `strict`, `recovered_paper` -> `paper`, `state_ok` -> `state`."""
+    if column == "recovered":
+        return "strict"
+    return column.removeprefix("recovered_").removesuffix("_ok")
+
+
+def case_table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per case: id, domain, fault type, then `<method> · <rule>` per method and
+    rule (True/False, None when not judged or not run)."""
+    rules = rule_columns(rows)
+    methods = sorted({str(r["method"]) for r in rows})
+    by_case: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        cid = str(r["case_id"])
+        row = by_case.setdefault(cid, {"case_id": cid, "domain": r.get("domain", ""),
+                                       "fault_type": r.get("fault_type", "")})
+        for rule in rules:
+            row[f"{r['method']} · {rule_label(rule)}"] = r.get(rule)
+    columns = [f"{m} · {rule_label(rule)}" for m in methods for rule in rules]
+    return [{**{c: None for c in columns}, **row} for row in by_case.values()]
+
+
+def disagreeing(rows: list[dict[str, Any]], a: str, b: str) -> set[str]:
+    """Cases where methods `a` and `b` differ under some rule."""
+    rules = rule_columns(rows)
+    of: dict[tuple[str, str], dict[str, Any]] = {(str(r["method"]), str(r["case_id"])): r
+                                                 for r in rows}
+    cases = {c for m, c in of if m == a} & {c for m, c in of if m == b}
+    return {c for c in cases
+            if any(of[(a, c)].get(rule) != of[(b, c)].get(rule) for rule in rules)}
+
+
+_SHOWN = ("forbidden_stated", "missing_facts", "state_missing", "state_forbidden",
+          "needs_human", "llm_calls", "tokens", "replayed_steps", "replayed_step_ids",
+          "faults_removed", "benign_kept", "recurred", "notes", "error", "answer")
+
+
+def method_columns(rows: list[dict[str, Any]], case_id: str) -> dict[str, dict[str, str]]:
+    """Per method (in name order), what it did to `case_id`: each rule, the forbidden
+    facts stated, the calls, ... and the answer, as text (field -> value)."""
+    rules = rule_columns(rows)
+    out: dict[str, dict[str, str]] = {}
+    for r in sorted((r for r in rows if str(r["case_id"]) == case_id),
+                    key=lambda r: str(r["method"])):
+        col: dict[str, str] = {}
+        for rule in rules:
+            v = r.get(rule)
+            col[f"recovered ({rule_label(rule)})"] = "—" if v is None else "yes" if v else "no"
+        for k in _SHOWN:
+            if k in r:
+                v = r[k]
+                col[k] = ("—" if v is None or v == [] else ", ".join(map(str, v))
+                          if isinstance(v, list) else str(v))
+        out[str(r["method"])] = col
+    return out
+
+
+def find_case_file(case_id: str, folder: BenchFolder, roots: list[Path]) -> Path | None:
+    """The case file of `case_id`: looked for in the run's suite folder (a known suite or
+    a path), next to the results folder, then under `roots`; matched by the `case_id`
+    inside the file (file names are not trusted to say it)."""
+    from repair_core.bench._runner import SUITE_DIRS
+
+    places: list[Path] = []
+    suite = str(folder.run.get("suite") or "")
+    repo = Path(__file__).resolve().parents[1]
+    if suite in SUITE_DIRS:
+        places.append(repo / SUITE_DIRS[suite])
+    elif suite and Path(suite).is_dir():
+        places.append(Path(suite))
+    places += [folder.path / "cases", folder.path.parent, *roots]
+    seen: set[Path] = set()
+    for place in places:
+        if not place.is_dir() or place in seen:
+            continue
+        seen.add(place)
+        for f in sorted(place.rglob("*.json")):
+            if "results" in f.relative_to(place).parts:
+                continue
+            try:
+                head = f.read_bytes()[:4096]
+            except OSError:
+                continue
+            if case_id.encode() not in head and json.dumps(case_id).encode() not in head:
+                continue
+            try:
+                data = json.loads(f.read_bytes())
+            except (OSError, ValueError):
+                continue
+            if isinstance(data, dict) and data.get("case_id") == case_id:
+                return f
+    return None
+
+
+def method_plan(case: Any, method: str) -> tuple[Any, list[str]]:
+    """The plan that carries out what benchmark method `method` decided for `case`, as
+    reviewer edits of the computed plan (forced, commented with the method's name), and
+    the decisions the plan could not take (refused outright by the library)."""
+    from repair_core import PlanEditError, apply_edits, plan_case
+    from repair_core._edit import _problems
+    from repair_core.bench import decide
+
+    plan = plan_case(case)
+    decision = decide(method, case)
+    edits: dict[str, str] = {}
+    for m in case.memory:
+        want = decision.store_edits.get(m.id, "keep")
+        if want != plan.memory[m.id]:
+            edits[m.id] = want
+    replay = set(decision.replay)
+    for s in case.trajectory:
+        if s.id in replay:
+            want = "refresh" if s.type == "tool_observation" else "replay"
+        elif s.id in decision.invalidated:
+            want = "invalidate"
+        else:
+            want = "keep"
+        if want != plan.steps[s.id]:
+            edits[s.id] = want
+    hard = {n for n, _ in _problems(plan, edits)[0]}
+    skipped = [f"{n}: {edits[n]}" for n in sorted(hard)]
+    kept = {n: a for n, a in edits.items() if n not in hard}
+    if not kept:
+        return plan, skipped
+    try:
+        return apply_edits(plan, kept, force=True, comment=f"benchmark method {method}"), skipped
+    except PlanEditError as exc:
+        return plan, [*skipped, *exc.problems]

@@ -1,0 +1,196 @@
+"""Issue 23's journeys in real Chromium: an imported trace with no memory records, a case
+whose text mentions CSS urls, and a 100k-step case walked through every page with no
+exception and one decision legend everywhere; a researcher opening a bench results folder,
+picking a case where Ours and a baseline disagree and seeing both repairs side by side."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from dashboard_server import BROWSER_MARKS, ROOT, goto_page, idle, open_page, running_dashboard
+from workbench_cases import no_record_otlp, url_text_case
+
+pytestmark = BROWSER_MARKS
+
+PAGES = ["Faults", "Graph", "Trace", "Plan", "Replay", "Compare", "Approve", "Benchmark",
+         "Fleet"]
+LEGEND_PAGES = {"Graph", "Trace", "Plan", "Compare", "Approve"}
+TIMES: dict[str, float] = {}
+
+
+@pytest.fixture
+def server(tmp_path):
+    env = {"DGRR_DB": str(tmp_path / "approvals.db"), "HOME": str(tmp_path),
+           "DGRR_BENCH_OUT": str(tmp_path / "bench-out")}
+    with running_dashboard(tmp_path, env) as url:
+        yield url
+
+
+def _upload(page, tab: str, button: str, path: Path) -> None:
+    from playwright.sync_api import expect
+
+    goto_page(page, "Load")
+    page.get_by_role("tab", name=tab).click()
+    idle(page)
+    go = page.get_by_role("button", name=button)
+    panel = page.locator('[role="tabpanel"]:visible')
+    for _ in range(3):  # the upload is a request of its own; on a busy machine retry it
+        panel.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+            str(path))
+        try:
+            expect(go).to_be_enabled(timeout=60_000)
+            break
+        except AssertionError:
+            continue
+    idle(page)
+    go.click()
+    page.get_by_text(re.compile(r"^Loaded case")).first.wait_for(timeout=300_000)
+    idle(page)
+
+
+def _no_exception(page, where: str) -> None:
+    shown = page.locator('[data-testid="stException"]')
+    assert shown.count() == 0, (where, shown.first.inner_text()[:500])
+
+
+def _walk(page) -> dict[str, str]:
+    """Every page after Load: no exception; the decision legend's text per page."""
+    legends = {}
+    for label in PAGES:
+        goto_page(page, label)
+        idle(page)
+        _no_exception(page, label)
+        if label in LEGEND_PAGES:
+            legend = page.locator(".dgrr-decision-legend").first
+            legend.wait_for(timeout=60_000)
+            legends[label] = " ".join(legend.inner_text().split())
+    return legends
+
+
+def test_unseen_cases_walk_every_page_with_one_legend(server, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    external: list[str] = []
+    url_case = tmp_path / "url-case.json"
+    url_case.write_text(url_text_case().model_dump_json())
+    otlp = no_record_otlp(tmp_path)
+    name = tmp_path / "my run (no memory).otlp.json"
+    otlp.rename(name)
+    seen: list[str] = []
+    with sync_playwright() as p:
+        browser, page = open_page(p, server, external, width=1440, height=900)
+        page.goto(server)
+        t = time.monotonic()
+        _upload(page, "Trace (OTLP) + Mem0 store", "Import trace", name)
+        # the uploaded file is named as given in the import summary
+        page.get_by_text("my run (no memory).otlp.json").first.wait_for()
+        assert page.get_by_text("trace-0.json").count() == 0
+        legends = _walk(page)
+        seen.append(legends["Graph"])
+        assert len(set(legends.values())) == 1, legends
+        goto_page(page, "Faults")
+        page.get_by_text("no memory records").first.wait_for()
+        TIMES["no-record trace"] = time.monotonic() - t
+
+        t = time.monotonic()
+        _upload(page, "Upload a case", "Load uploaded case", url_case)
+        legends = _walk(page)
+        assert len(set(legends.values())) == 1 and set(legends.values()) == set(seen)
+        goto_page(page, "Graph")
+        page.wait_for_function("""() => { for (const f of document.querySelectorAll('iframe')) {
+            try { const g = f.contentDocument.getElementById('dgrr-graph');
+                  if (g && g.contentWindow.dgrrReady) return true; } catch (e) {} }
+            return false; }""", timeout=60_000)
+        TIMES["url( case"] = time.monotonic() - t
+        browser.close()
+    assert external == [], external
+
+
+@pytest.mark.parametrize("steps", [100_000])
+def test_large_case_walks_every_page(server, tmp_path, steps):
+    from playwright.sync_api import sync_playwright
+
+    from repair_core.cli import main
+
+    path = tmp_path / f"synth-{steps}.json"
+    assert main(["synth", "--steps", str(steps), "--seed", "2", "--out", str(path)]) == 0
+    external: list[str] = []
+    with sync_playwright() as p:
+        browser, page = open_page(p, server, external, width=1440, height=900)
+        page.set_default_timeout(300_000)
+        page.goto(server)
+        t = time.monotonic()
+        _upload(page, "Upload a case", "Load uploaded case", path)
+        legends = _walk(page)
+        assert len(set(legends.values())) == 1, legends
+        # server-side search over every step: s9999 is found
+        goto_page(page, "Trace")
+        search = page.get_by_label("Search id or text (every step and record)")
+        search.fill("s9999")
+        search.press("Enter")
+        idle(page)
+        page.wait_for_function("""() => { for (const f of document.querySelectorAll('iframe')) {
+            try { const r = f.contentDocument.querySelector('.row[data-id="s9999"]');
+                  if (r) return true; } catch (e) {} }
+            return false; }""", timeout=120_000)
+        _no_exception(page, "Trace search")
+        TIMES[f"{steps}-step case"] = time.monotonic() - t
+        browser.close()
+    assert external == [], external
+
+
+def test_researcher_sees_ours_and_a_baseline_side_by_side(server, tmp_path):
+    import shutil
+
+    from playwright.sync_api import expect, sync_playwright
+
+    from dgrr_dashboard.bench_browse import disagreeing, read_folder
+    from repair_core.cli import main
+
+    cases = tmp_path / "suite"
+    cases.mkdir()
+    for stem in ("ctl-002-shopping-stale", "ctl-001-travel-wrong-user"):
+        shutil.copy(ROOT / "sample_traces" / "controlled" / f"{stem}.json", cases)
+    out = tmp_path / "results-elsewhere"
+    assert main(["bench", "run", "--suite", str(cases), "--methods",
+                 "ours,delete_faults_rerun", "--out", str(out)]) == 0
+    rows = read_folder(out).rows
+    differ = disagreeing(rows, "ours", "delete_faults_rerun")
+    assert differ
+    cid = sorted(differ)[0]
+    answers = {str(r["method"]): str(r["answer"]) for r in rows if r["case_id"] == cid}
+    external: list[str] = []
+    with sync_playwright() as p:
+        browser, page = open_page(p, server, external, width=1440, height=900)
+        t = time.monotonic()
+        page.goto(server)
+        goto_page(page, "Benchmark")
+        box = page.get_by_label(re.compile("^Results folder"))
+        box.fill(str(out))
+        box.press("Enter")
+        idle(page)
+        page.get_by_text("Methods side by side").first.wait_for()
+        page.get_by_text(re.compile(r"\d+ case\(s\) where ours and delete_faults_rerun "
+                                    r"disagree")).first.wait_for()
+        # both repairs, side by side: their answers as text
+        for method in ("ours", "delete_faults_rerun"):
+            expect(page.get_by_text(answers[method], exact=True).first).to_be_visible()
+        _no_exception(page, "Benchmark")
+        page.get_by_role("button", name="Open in the workbench").click()
+        page.get_by_text("Opened").first.wait_for()
+        idle(page)
+        goto_page(page, "Plan")
+        idle(page)
+        page.get_by_text("Difference from the computed plan").first.wait_for()
+        _no_exception(page, "Plan after opening")
+        TIMES["researcher"] = time.monotonic() - t
+        browser.close()
+    assert external == [], external
+
+
+def teardown_module() -> None:
+    if TIMES:
+        print("\nbrowser journeys (s): " + ", ".join(f"{k} {v:.1f}" for k, v in TIMES.items()))
