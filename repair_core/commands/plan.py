@@ -8,8 +8,9 @@ from collections import Counter
 from typing import TextIO
 
 from .._io import to_json
+from .._ops import plan_ops
 from .._plan import RepairPlan, plan_case
-from . import add_case_argument, plural, read_case, wrap
+from . import add_case_argument, add_objective_argument, plural, read_case, wrap
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,16 +20,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_case_argument(p)
     p.add_argument("--json", action="store_true",
                    help="print the plan report of the format spec as JSON")
+    add_objective_argument(p, default="answer")
+    p.add_argument("--ops", action="store_true",
+                   help="print the plan as ordered operations (revoke, quarantine, restore, "
+                        "invalidate, needs_human, replay with drop/replace) an external runtime "
+                        "can execute (docs/replay-api.md); with --json the report carries them "
+                        "as `ops`")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    plan = plan_case(read_case(args))
+    plan = plan_case(read_case(args), objective=args.objective)
     if args.json:
-        sys.stdout.write(to_json(plan.report().model_dump(mode="json")))
+        report = plan.report()
+        if args.ops:
+            report.ops = ops_json(plan)
+        sys.stdout.write(to_json(report.model_dump(mode="json")))
+    elif args.ops:
+        sys.stdout.write(to_json(ops_json(plan)))
     else:
         write_summary(plan, sys.stdout)
     return 0
+
+
+def ops_json(plan: RepairPlan) -> list[dict]:
+    """The plan's operations as JSON data."""
+    return [op.model_dump(mode="json") for op in plan_ops(plan)]
 
 
 REASON_INDENT = 13
@@ -41,12 +58,23 @@ def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
     w(f"Case {case.case_id}" + (f" ({case.domain})" if case.domain else "")
       + f", user {case.user_id}: {len(case.trajectory)} steps, {len(case.memory)} records, "
       f"{plural(len(case.faults), 'diagnosed fault')}\n\n")
+    if plan.objective != "answer":
+        w(f"Objective: {plan.objective} (" + ("the memory the next session reads; past "
+          "answers are not regenerated" if plan.objective == "store" else "the final answer "
+          "and the memory the next session reads") + ")\n\n")
     if not case.faults:
         w("No faults are marked: nothing is affected; the final answer is regenerated as is.\n")
     steps = {s.id: s for s in case.trajectory}
     records = {m.id: m for m in case.memory}
+    turns = {t.id: t for t in case.session}
     w("Faults and their seeds\n")
     for fault, seed in a.seeds.items():
+        if fault in steps or fault in turns:
+            node = steps.get(fault) or turns[fault]
+            what = getattr(node, "type", "user turn").replace("_", " ")
+            w(wrap(f"\"{node.text}\"  a {what}: dropped from every replayed step's inputs",
+                   f"  {fault}  ", indent=6) + "\n")
+            continue
         if seed == fault:
             how = "the record itself (it predates the execution and has no producer)"
         elif steps[seed].status == "failed":
