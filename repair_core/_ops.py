@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -23,12 +24,12 @@ if TYPE_CHECKING:
     from ._plan import RepairPlan
 
 __all__ = ["Revoke", "Quarantine", "Restore", "Invalidate", "NeedsHuman", "Replay", "Op",
-           "OPS_ADAPTER", "plan_ops", "ops_inputs", "ops_schema", "cleaned_inputs",
+           "OPS_ADAPTER", "plan_ops", "ops_inputs", "ops_schema", "plan_schema", "SCHEMA_DIR", "cleaned_inputs",
            "OpsInputs"]
 
 
 class _Op(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
 
 
 class Revoke(_Op):
@@ -112,12 +113,30 @@ Op = Annotated[Revoke | Quarantine | Restore | Invalidate | NeedsHuman | Replay,
 OPS_ADAPTER: TypeAdapter[list[Op]] = TypeAdapter(list[Op])
 
 
+SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
+"""Where the committed schemas live (`plan-ops.schema.json`, `plan.schema.json`)."""
+
+
 def ops_schema() -> dict[str, Any]:
-    """The JSON Schema of an operation list (committed as schemas/plan-ops.schema.json)."""
-    schema = OPS_ADAPTER.json_schema()
+    """The JSON Schema of an operation list, as dgrr writes it (every field present),
+    committed as schemas/plan-ops.schema.json."""
+    schema = OPS_ADAPTER.json_schema(mode="serialization")
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://dgrr.invalid/schemas/plan-ops.schema.json",
             "title": "dgrr plan operations", **schema}
+
+
+def plan_schema() -> dict[str, Any]:
+    """The JSON Schema of the plan JSON (`dgrr plan --json [--ops]`), committed as
+    schemas/plan.schema.json."""
+    from ._plan import PlanReport
+
+    schema = PlanReport.model_json_schema(mode="serialization")
+    # `objective` and `ops` are left out of an answer plan's JSON: not required
+    schema["required"] = [k for k in schema.get("required", []) if k not in ("objective", "ops")]
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://dgrr.invalid/schemas/plan.schema.json",
+            "title": "dgrr plan report", **schema}
 
 
 def cleaned_inputs(plan: RepairPlan) -> dict[str, tuple[list[str], dict[str, str]]]:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from ._analysis import Analysis, Support, analyse
 from ._case import SUFFICIENT_LABELS, Case
 from ._graph import CHAIN, premises
+from ._ops import Op
 from ._perf import without_gc
 
 __all__ = [
@@ -77,7 +78,7 @@ class PlanReport(BaseModel):
     # Written only when not `answer`, so an answer plan's report reads as before.
     objective: Objective = Field(default="answer", exclude_if=lambda v: v == "answer")
     """What the plan repairs: answer (the paper), store or both."""
-    ops: list[dict[str, Any]] | None = Field(default=None, exclude_if=lambda v: v is None)
+    ops: list[Op] | None = Field(default=None, exclude_if=lambda v: v is None)
     """The plan as ordered operations (`dgrr plan --ops`, docs/replay-api.md); absent
     unless asked for."""
 
@@ -296,7 +297,9 @@ def answer_relevant_steps(a: Analysis, removed: frozenset[str]) -> frozenset[str
             seen.add(p)
             queue.append(p)
     unsupported = a.unsupported
-    return frozenset(n for n in seen if n in unsupported and G.nodes[n]["kind"] == "step")
+    # a diagnosed observation is dropped, never re-run (fault.input-seed)
+    return frozenset(n for n in seen if n in unsupported and G.nodes[n]["kind"] == "step"
+                     and n not in a.faults)
 
 
 def replay_set(a: Analysis, start: set[str] | frozenset[str], quarantined: frozenset[str],
@@ -343,10 +346,12 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
     action. Returns the set and, for each added step, the step that pulled it in.
 
     Steps in `fixed` (a reviewer's keep or invalidate) are never added; `pulled` still
-    names the first step that needed each of them.
+    names the first step that needed each of them. A diagnosed fault (an observation) is
+    never added: it is dropped from its dependents' inputs.
     """
     G = a.graph
     unsupported = a.unsupported
+    faults = a.faults
     nodes = G.nodes
     replay = set(start)
     pulled: dict[str, str] = {}
@@ -355,7 +360,7 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
         v = queue.popleft()
         is_obs = nodes[v]["type"] == "tool_observation"
         for p, label, _ in premises(G, v):
-            if p in replay or nodes[p]["kind"] != "step":
+            if p in replay or nodes[p]["kind"] != "step" or p in faults:
                 continue
             if p in unsupported or (is_obs and label == "produce"):
                 pulled.setdefault(p, v)
@@ -365,7 +370,8 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
         if nodes[v]["type"] == "tool_action":
             for d, by_label in G._succ[v].items():
                 if ("produce" in by_label and d not in replay and d not in fixed
-                        and nodes[d]["type"] == "tool_observation" and d in unsupported):
+                        and nodes[d]["type"] == "tool_observation" and d in unsupported
+                        and d not in faults):
                     replay.add(d)
                     pulled[d] = v
                     queue.append(d)

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         report = plan.report()
         if args.ops:
-            report.ops = ops_json(plan)
+            report.ops = plan_ops(plan)
         sys.stdout.write(to_json(report.model_dump(mode="json")))
     elif args.ops:
         sys.stdout.write(to_json(ops_json(plan)))
