@@ -259,13 +259,13 @@ def _store_record_reasons(a: Analysis, memory: dict[str, MemoryAction],
         base = f"affected via {_path(a, rec)}; no independent support: quarantined " \
                "(kept for audit, never retrieved)"
         if redo:
-            out[rec] = (f"{base}; objective store: re-derived by replaying {', '.join(redo)} "
+            out[rec] = (f"{base}. Objective store: re-derived by replaying {', '.join(redo)} "
                         "on cleaned inputs")
         elif producers:
-            out[rec] = (f"{base}; objective store: not re-derived, no input of its producer "
+            out[rec] = (f"{base}. Objective store: not re-derived, no input of its producer "
                         f"{', '.join(producers)} survives the cleaning")
         else:
-            out[rec] = f"{base}; objective store: no producer in this run to re-derive it"
+            out[rec] = f"{base}. Objective store: no producer in this run to re-derive it"
     return out
 
 
