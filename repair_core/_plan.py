@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ._analysis import Analysis, Support, analyse
-from ._case import SUFFICIENT_LABELS, Case
+from ._case import SUFFICIENT_LABELS, Case, MemoryRecord
 from ._graph import CHAIN, premises
 from ._ops import Op
 from ._perf import without_gc
@@ -385,6 +385,7 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
     unsupported = a.unsupported
     memory: dict[str, MemoryAction] = {}
     reasons: dict[str, str] = {}
+    fault_records = [m for m in case.memory if m.id in a.faults]
     for m in case.memory:
         rid = m.id
         if rid in a.faults:
@@ -401,7 +402,12 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
                  for lb in by_label if lb != CHAIN]
         if in_a0 and all(lb == "delete" for _, lb in in_a0):
             retirers = sorted({p for p, lb, _ in premises(G, rid) if lb == "delete"})
-            if m.status != "active" and all(r in unsupported for r in retirers):
+            poisoned = _poisoned_value(a, fault_records, m) if m.status != "active" else None
+            if poisoned is not None:
+                memory[rid] = "keep"
+                reasons[rid] = (f"retired by {', '.join(retirers)}; its value is the fault's "
+                                f"own ({poisoned}): never restored, stays retired")
+            elif m.status != "active" and all(r in unsupported for r in retirers):
                 memory[rid] = "restore"
                 reasons[rid] = (f"retired only by unsupported mutation(s) {', '.join(retirers)}: "
                                 "restored to the active store with its content")
@@ -416,6 +422,20 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
         reasons[rid] = (f"affected via {_path(a, rid)}; no independent support: quarantined "
                         "(kept for audit, never retrieved)")
     return memory, reasons
+
+
+def _poisoned_value(a: Analysis, fault_records: list[MemoryRecord], m: MemoryRecord
+                    ) -> str | None:
+    """Why restoring retired record `m` would restore a fault's value (None if it would
+    not): it carries a fault's text, or states a diagnosed record's key and value."""
+    if m.id in a.carried:
+        return f"it carries the text of {a.origin[m.id].fault}"
+    if m.key is None:
+        return None
+    for f in fault_records:
+        if f.key == m.key and f.value == m.value and f.value is not None:
+            return f"same {m.key} = {m.value!r} as diagnosed {f.id}"
+    return None
 
 
 def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: frozenset[str],

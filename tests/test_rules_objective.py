@@ -267,3 +267,33 @@ def test_the_executor_runs_from_the_operations():
     with pytest.raises(DgrrError, match="unknown step 'nope'"):
         ops_inputs(c, [{"op": "replay", "step": "nope", "refresh": False, "drop": [],
                         "replace": {}, "reason": ""}])
+
+
+# --- updates and history -------------------------------------------------------------------
+
+def _updated(old_value: str, new_value: str):
+    """m1 (seat) is replaced by update s3, which wrote m2; m2 is diagnosed."""
+    return make_case(
+        turn("u1", 1, "I prefer the aisle"),
+        rec("m1", "s3:delete", status="superseded", key="seat", value=old_value),
+        rec("m2", "s3:update", key="seat", value=new_value),
+        step("s2", 2, "claim", "u1:support", key="seat", value=new_value),
+        step("s3", 3, "memory_write", "s2:derive", op="update", target=["m1", "m2"]),
+        step("s4", 4, "memory_read", "u1:initiate m2:cite", returned=["m2"]),
+        step("s5", 5, "answer", "u1:initiate s4:cite"), faults=["m2"])
+
+
+@rule("memory.update-undone")
+def test_a_faulty_update_is_undone_by_restoring_the_value_before_it():
+    p = plan_case(_updated("window", "evil"))
+    assert p.analysis.seeds == {"m2": "s3"}
+    assert p.memory["m1"] == "restore" and p.memory["m2"] == "delete"
+    ops = plan_ops(p)
+    assert any(o.op == "restore" and o.record == "m1" and o.version == "m1" for o in ops)
+
+
+@rule("memory.never-restore-poison")
+def test_a_record_whose_earliest_value_is_the_poison_is_never_restored():
+    p = plan_case(_updated("evil", "evil"))
+    assert p.memory["m1"] == "keep" and "never restored" in p.reasons["m1"]
+    assert not any(o.op == "restore" for o in plan_ops(p))
