@@ -22,6 +22,7 @@ from ._plan import (
     RepairPlan,
     StepAction,
     answer_relevant_steps,
+    cleanable_steps,
     objective_starts,
     replay_set,
 )
@@ -72,7 +73,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
                                            quarantined).values())
              | {k for k, v in step_edits.items() if v in ("replay", "refresh")})
     fixed = frozenset(k for k, v in step_edits.items() if v in ("keep", "invalidate"))
-    replay, pulled = replay_set(a, start - fixed, quarantined, fixed=fixed)
+    replay, pulled = replay_set(a, start - fixed, quarantined, fixed=fixed,
+                                only=None if base.objective == "answer" else cleanable_steps(a))
     replay, paired = _with_pairs(base, replay, fixed)
     hard += paired
     soft += [(k, f"is a premise of replayed step {pulled[k]}; it must be replayed too")

@@ -6,6 +6,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
+import networkx as nx
 from pydantic import BaseModel, Field
 
 from ._analysis import Analysis, Support, analyse
@@ -178,10 +179,12 @@ def _objective_replay(a: Analysis, objective: Objective, relevant: frozenset[str
     sets: dict[str, frozenset[str]] = {}
     why: dict[str, str] = {}
     starts = objective_starts(a, objective, relevant, seed_steps, quarantined)
+    # a producer none of whose inputs survives the cleaning would write nothing true
+    cleanable = cleanable_steps(a)
     if "answer" in starts:
-        sets["answer"], why = replay_set(a, starts["answer"], quarantined)
+        sets["answer"], why = replay_set(a, starts["answer"], quarantined, only=cleanable)
     producers = store_producers(a, quarantined)
-    sets["store"], store_why = replay_set(a, starts["store"], quarantined)
+    sets["store"], store_why = replay_set(a, starts["store"], quarantined, only=cleanable)
     why = {**store_why, **producers, **why}
     replay = frozenset().union(*sets.values())
     need = {s: " and ".join(o for o, members in sets.items() if s in members) for s in replay}
@@ -303,14 +306,16 @@ def answer_relevant_steps(a: Analysis, removed: frozenset[str]) -> frozenset[str
 
 
 def replay_set(a: Analysis, start: set[str] | frozenset[str], quarantined: frozenset[str],
-               *, fixed: frozenset[str] = frozenset()) -> tuple[frozenset[str], dict[str, str]]:
+               *, fixed: frozenset[str] = frozenset(), only: frozenset[str] | None = None
+               ) -> tuple[frozenset[str], dict[str, str]]:
     """The execution closure of `start`, plus the producers of the quarantined records
     that a step of the set reads (and their closure), repeated until nothing is added.
-    Returns the set and, for each added step, the step (or record) that pulled it in."""
+    Returns the set and, for each added step, the step (or record) that pulled it in.
+    `only` (store and both plans: the cleanable steps) limits which producers are added."""
     replay, why = replay_closure(a, start, fixed=fixed)
     while True:
         producers = {p: r for p, r in rederivable_producers(a, quarantined, replay).items()
-                     if p not in replay and p not in fixed}
+                     if p not in replay and p not in fixed and (only is None or p in only)}
         if not producers:
             return replay, why
         more, more_why = replay_closure(a, replay | producers.keys(), fixed=fixed)
@@ -396,6 +401,8 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
             continue
         if rid not in unsupported:
             memory[rid] = "keep"
+            if rid in affected and m.status != "active":
+                _restore_kept(G, a, m, memory, reasons)
             continue
         # premises(G, rid) inlined, a premise's labels read only when it is in A0
         in_a0 = [(p, lb) for p, by_label in pred[rid].items() if p in affected
@@ -422,6 +429,18 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
         reasons[rid] = (f"affected via {_path(a, rid)}; no independent support: quarantined "
                         "(kept for audit, never retrieved)")
     return memory, reasons
+
+
+def _restore_kept(G: nx.MultiDiGraph, a: Analysis, m: MemoryRecord,
+                  memory: dict[str, MemoryAction], reasons: dict[str, str]) -> None:
+    """A retired record whose own content is kept by support or inheritance, and that only
+    unsupported mutations retired, is restored like an unsupported one (memory.restore):
+    otherwise the rollback loses a true record that a faulty mutation retired."""
+    retirers = sorted({p for p, lb, _ in premises(G, m.id) if lb == "delete"})
+    if retirers and all(r in a.unsupported for r in retirers):
+        memory[m.id] = "restore"
+        reasons[m.id] = (f"kept by support, retired only by unsupported mutation(s) "
+                         f"{', '.join(retirers)}: restored to the active store with its content")
 
 
 def _poisoned_value(a: Analysis, fault_records: list[MemoryRecord], m: MemoryRecord

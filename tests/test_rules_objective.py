@@ -297,3 +297,31 @@ def test_a_record_whose_earliest_value_is_the_poison_is_never_restored():
     p = plan_case(_updated("evil", "evil"))
     assert p.memory["m1"] == "keep" and "never restored" in p.reasons["m1"]
     assert not any(o.op == "restore" for o in plan_ops(p))
+
+
+@rule("memory.restore-kept")
+def test_a_kept_record_retired_by_an_unsupported_mutation_is_restored():
+    # m1 is kept (its producer is clean), but the fold s4 that retired it read the fault
+    c = make_case(
+        turn("u1", 1), rec("m9"), rec("m1", "s2:produce s4:delete", status="superseded"),
+        rec("m5", "s4:produce m1:consolidate m9:consolidate"),
+        step("s2", 2, "memory_write", "u1:cite", target=["m1"]),
+        step("s4", 4, "memory_write", "m1:cite m9:cite", op="consolidate",
+             target=["m5", "m1"]),
+        step("s6", 6, "answer", "u1:initiate"), faults=["m9"])
+    p = plan_case(c)
+    assert "m1" in p.analysis.supported and p.memory["m1"] == "restore"
+
+
+@rule("objective.rederive-cleanable")
+def test_store_plans_rederive_only_cleanable_producers():
+    # m8's producer s5 has no clean input; s8 reads m8 directly and is re-derived for the
+    # store, but s5 is not pulled in (it would write nothing true)
+    c = make_case(
+        turn("u1", 1), rec("m1"), rec("m8", "s5:produce"), rec("m9", "s8:produce"),
+        step("s3", 3, "claim", "m1:cite!"),
+        step("s5", 5, "memory_write", "s3:derive", target=["m8"]),
+        step("s8", 8, "memory_write", "m8:cite u1:cite", target=["m9"]),
+        step("s9", 9, "answer", "u1:initiate"), faults=["m1"])
+    store = plan_case(c, objective="store")
+    assert "s8" in store.replay_set and "s5" not in store.replay_set

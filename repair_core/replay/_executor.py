@@ -241,8 +241,9 @@ class _Run:
         items: list[dict[str, Any]] = []
         for d in step.deps:
             if d.id in self.memory:
-                if self.memory.active(d.id):
-                    items.append(record_item(self.memory[d.id]))
+                rid = self.memory.current(d.id)  # a re-derived record stands in for its old one
+                if self.memory.active(rid):
+                    items.append(record_item(self.memory[rid]))
                 continue
             prem = self._current(d.id)
             if isinstance(prem, MemoryRead):
@@ -493,6 +494,7 @@ class _Run:
                      ) -> list[dict[str, Any]] | None:
         sources = [d.id for d in step.deps if d.id in self.memory]
         sources += [r for r in retired if r not in sources]
+        sources = list(dict.fromkeys(self.memory.current(r) for r in sources))
         live = [self.memory[r] for r in sources if self.memory.active(r)]
         if not live:
             self.report.skipped_writes.append(SkippedWrite(
