@@ -605,3 +605,14 @@ def test_plan_page_objective_selector_defaults_to_both():
     assert metrics(at)["Replayed steps"] == "6"
     at.radio(key="dgrr_w_objective").set_value("store").run()
     assert metrics(_ok(at))["Replayed steps"] == "3"
+
+
+def test_faults_page_marks_a_tool_observation():
+    at = loaded()
+    page(at, "2_Faults")
+    pick = next(m for m in at.multiselect if m.label == "Diagnosed faults")
+    assert "s7" in pick.options and "u1" in pick.options
+    pick.set_value(["s7"]).run()
+    _ok(at.button(key="dgrr_w_apply_pick").click().run())
+    assert at.session_state["dgrr_case"].faults == ["s7"]
+    assert "1 fault(s) marked: s7" in texts(at)
