@@ -19,7 +19,6 @@ __all__ = ["Analysis", "analyse", "lineage", "find_seed", "CHECKABLE_STEP_TYPES"
 
 LINEAGE_LABELS = frozenset({"delete", "update", "consolidate"})
 PRODUCE = frozenset({"produce"})
-UPDATE = frozenset({"update"})
 CHECKABLE_STEP_TYPES = frozenset({"claim", "plan", "answer", "memory_write"})
 CARRIES = "carries"
 """The origin label of a node that carries a fault's text without a recorded edge."""
@@ -150,12 +149,6 @@ def find_seed(G: nx.MultiDiGraph, steps: Mapping[str, Step], record: str) -> str
     producers = [p for p, _, _ in premises(G, record, labels=PRODUCE) if p in steps]
     if producers:
         return min(producers, key=lambda n: (steps[n].seq, n))
-    # A successful update that wrote this version is its producer too: undoing it
-    # restores the value it replaced (method.md, "Updates").
-    updaters = [p for p, _, _ in premises(G, record, labels=UPDATE) if p in steps
-                and steps[p].type == "memory_write" and steps[p].status == "ok"]
-    if updaters:
-        return min(updaters, key=lambda n: (steps[n].seq, n))
     return record
 
 

@@ -391,8 +391,16 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
     memory: dict[str, MemoryAction] = {}
     reasons: dict[str, str] = {}
     fault_records = [m for m in case.memory if m.id in a.faults]
+    undone = _undone_updates(case, a, fault_records)
     for m in case.memory:
         rid = m.id
+        if rid in undone and m.status != "active" and rid not in a.faults:
+            poisoned = _poisoned_value(a, fault_records, m)
+            memory[rid] = "keep" if poisoned else "restore"
+            reasons[rid] = (f"the value before faulty update {undone[rid]}: " + (
+                f"its value is the fault's own ({poisoned}): never restored, stays retired"
+                if poisoned else "restored to the active store with its content"))
+            continue
         if rid in a.faults:
             memory[rid] = "delete"
             seed = a.seeds[rid]
@@ -429,6 +437,31 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
         reasons[rid] = (f"affected via {_path(a, rid)}; no independent support: quarantined "
                         "(kept for audit, never retrieved)")
     return memory, reasons
+
+
+def _undone_updates(case: Case, a: Analysis, fault_records: list[MemoryRecord]
+                    ) -> dict[str, str]:
+    """Records retired by a successful `update` write that wrote a diagnosed record (an
+    `update` edge into it, no `produce` edge) -> that write: undoing the faulty update
+    restores the value before it (method.md, "Updates"; memory.update-undone)."""
+    G = a.graph
+    nodes = G.nodes
+    out: dict[str, str] = {}
+    if not fault_records:
+        return out
+    failed = {s.id for s in case.trajectory if s.status == "failed"}
+    for f in fault_records:
+        labels = {lb for _p, lb, _ in premises(G, f.id)}
+        if "produce" in labels:
+            continue
+        for w, lb, _ in premises(G, f.id):
+            if (lb != "update" or nodes[w]["kind"] != "step" or w in failed
+                    or nodes[w]["type"] != "memory_write"):
+                continue
+            for old, by_label in G._succ[w].items():
+                if "delete" in by_label and nodes[old]["kind"] == "record":
+                    out.setdefault(old, w)
+    return out
 
 
 def _restore_kept(G: nx.MultiDiGraph, a: Analysis, m: MemoryRecord,

@@ -286,8 +286,9 @@ def _updated(old_value: str, new_value: str):
 @rule("memory.update-undone")
 def test_a_faulty_update_is_undone_by_restoring_the_value_before_it():
     p = plan_case(_updated("window", "evil"))
-    assert p.analysis.seeds == {"m2": "s3"}
+    assert p.analysis.seeds == {"m2": "m2"}  # seed.producer: an update edge is not production
     assert p.memory["m1"] == "restore" and p.memory["m2"] == "delete"
+    assert "the value before faulty update s3" in p.reasons["m1"]
     ops = plan_ops(p)
     assert any(o.op == "restore" and o.record == "m1" and o.version == "m1" for o in ops)
 
