@@ -91,8 +91,9 @@ def carriers(case: Case, bounds: Mapping[str, float] | None = None
              ) -> Iterable[tuple[str, str]]:
     """`(node, fault)` for every tool observation and record that carries a diagnosed
     fault's text, other than the fault itself, in case order. A step earlier than the
-    fault's time bound (`bounds`: fault -> seq) does not carry it; records are never
-    cut off by time.
+    fault's time bound (`bounds`: fault -> seq) does not carry it, nor does a record
+    created before it (a record older than the run counts as created before every step):
+    the fault may have copied such a record, not the other way round.
     """
     index = _index(fault_texts(case))
     if not index:
@@ -100,14 +101,15 @@ def carriers(case: Case, bounds: Mapping[str, float] | None = None
     bounds = bounds or {}
     faults = set(case.faults)
     out: list[tuple[str, str]] = []
-    nodes: list[tuple[str, Any, float | None]] = [
+    nodes: list[tuple[str, Any, float]] = [
         (s.id, s, s.seq) for s in case.steps_in_order() if s.type == "tool_observation"]
-    nodes += [(m.id, m, None) for m in case.memory]
+    nodes += [(m.id, m, m.created_seq if m.created_seq is not None else float("-inf"))
+              for m in case.memory]
     for node_id, node, seq in nodes:
         if node_id in faults:
             continue
         for fault in sorted(_hits(_tokens(_text_of(node)), index)):
-            if seq is not None and seq < bounds.get(fault, float("-inf")):
+            if seq < bounds.get(fault, float("-inf")):
                 continue
             out.append((node_id, fault))
     return out

@@ -417,7 +417,7 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
                  for lb in by_label if lb != CHAIN]
         if in_a0 and all(lb == "delete" for _, lb in in_a0):
             retirers = sorted({p for p, lb, _ in premises(G, rid) if lb == "delete"})
-            poisoned = _poisoned_value(a, fault_records, m) if m.status != "active" else None
+            poisoned = _poisoned_value(a, [], m) if m.status != "active" else None
             if poisoned is not None:
                 memory[rid] = "keep"
                 reasons[rid] = (f"retired by {', '.join(retirers)}; its value is the fault's "
@@ -479,7 +479,9 @@ def _restore_kept(G: nx.MultiDiGraph, a: Analysis, m: MemoryRecord,
 def _poisoned_value(a: Analysis, fault_records: list[MemoryRecord], m: MemoryRecord
                     ) -> str | None:
     """Why restoring retired record `m` would restore a fault's value (None if it would
-    not): it carries a fault's text, or states a diagnosed record's key and value."""
+    not): it carries a fault's text, or states the key and value of one of
+    `fault_records` (given for the record a faulty update replaced: the update did not
+    change the value, so its earliest value is the poison)."""
     if m.id in a.carried:
         return f"it carries the text of {a.origin[m.id].fault}"
     if m.key is None:
