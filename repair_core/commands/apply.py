@@ -125,17 +125,20 @@ def _approval(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any
     """The newest `approve` decision whose inputs and outputs digests match this case,
     its recorded plan edits and this result (the digests computed once per distinct set
     of edits: on a large case each costs seconds)."""
-    base = plan_case(case)
+    # the approval may be of a plan for any objective (dgrr repair and approve: both)
+    # (one pass per objective, the default first, so each plan is hashed once)
+    history = [r for r in store.history(case.case_id)
+               if r.decision == "approve" and r.kind == "decision"]
     hashes: dict[str, tuple[str, str] | None] = {}
-    for record in store.history(case.case_id):
-        if record.decision != "approve" or record.kind != "decision":
-            continue
-        key = json.dumps([record.plan_edits, record.forced,
-                          record.comment if record.plan_edits else ""], sort_keys=True)
-        if key not in hashes:
-            hashes[key] = _plan_hashes(base, record, result, approval_hashes)
-        if hashes[key] == (record.inputs_sha256, record.outputs_sha256):
-            return record
+    for objective in ("both", "answer", "store"):
+        base = plan_case(case, objective=objective)
+        for record in history:
+            key = json.dumps([objective, record.plan_edits, record.forced,
+                              record.comment if record.plan_edits else ""], sort_keys=True)
+            if key not in hashes:
+                hashes[key] = _plan_hashes(base, record, result, approval_hashes)
+            if hashes[key] == (record.inputs_sha256, record.outputs_sha256):
+                return record
     return None
 
 

@@ -9,7 +9,15 @@ import sys
 
 from .._errors import DgrrError
 from .._plan import plan_case
-from . import add_case_argument, edited_plan, plural, positive_int, read_case, read_json
+from . import (
+    add_case_argument,
+    add_objective_argument,
+    edited_plan,
+    plural,
+    positive_int,
+    read_case,
+    read_json,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--result", default=None,
                    help="repair result JSON (dgrr repair --json) whose outputs are approved; "
                         "refused unless it is the repair of this case and plan")
+    add_objective_argument(p, default="both")  # the plan `dgrr repair` made by default
     _db_arg(p)
     p.set_defaults(func=run_approve)
 
@@ -73,7 +82,7 @@ def missing_database(db: str | None) -> str | None:
 def run_approve(args: argparse.Namespace) -> int:
     from ..approvals import ApprovalStore, record_decision
 
-    plan = plan_case(read_case(args))
+    plan = plan_case(read_case(args), objective=args.objective)
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force, comment=args.comment or None)
     result = read_json(args.result, "--result") if args.result else None
