@@ -82,6 +82,7 @@ def repair(case: Case, plan: RepairPlan | None = None, *, model: str = REFERENCE
                      retriever=retriever, client=client, decisions=decisions,
                      undo_effects_of=plan.analysis.unsupported, answer=ops.answer)
     result.report.no_longer_sees = ops.no_longer_sees
+    result.report.objective = plan.objective
     return result
 
 
