@@ -41,6 +41,7 @@ DB = "dgrr_db"
 REQUEST = "dgrr_queue_request"  # the queue request the reviewer holds (its case is loaded)
 PLAN_KEYS = "dgrr_plan_keys"  # id(plan) -> (plan, plan_key): a digest is computed once
 SELECTED = "dgrr_selected_node"  # the node the reviewer inspects (graph click, tree, picker)
+OBJECTIVE = "dgrr_objective"  # what the plan repairs: answer | store | both (default both)
 _HOOK = "_dgrr_on_change"
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,6 +106,19 @@ def _reset_downstream() -> None:
         st.session_state[key] = st.session_state.get(key, 0) + 1
 
 
+def objective() -> str:
+    """What the plan repairs; the dashboard's default is `both` (a reviewer wants a
+    corrected answer and a clean store)."""
+    return str(st.session_state.get(OBJECTIVE, "both"))
+
+
+def set_objective(new: str) -> None:
+    """Plan for `new` (answer, store or both): the plan, its edits and the result go."""
+    st.session_state[OBJECTIVE] = new
+    _reset_downstream()
+    _changed()
+
+
 def computed_plan() -> RepairPlan | None:
     """The rule-based plan of the working case, computed once per case and fault choice.
 
@@ -115,8 +129,8 @@ def computed_plan() -> RepairPlan | None:
     if c is None:
         return None
     held = st.session_state.get(COMPUTED)
-    if held is None or held.case is not c:
-        held = plan_case(c)
+    if held is None or held.case is not c or held.objective != objective():
+        held = plan_case(c, objective=objective())  # type: ignore[arg-type]
         st.session_state[COMPUTED] = held
     return held
 

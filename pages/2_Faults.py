@@ -80,7 +80,12 @@ if st.button("Apply fault marks", type="primary", key="dgrr_w_apply_faults",
     st.rerun()
 
 with st.expander("Mark or unmark by id"):
-    pick = st.multiselect("Diagnosed faults", [m.id for m in c.memory], default=sorted(faults),
+    # records, and untrusted inputs that are not records: tool results/documents, user turns
+    inputs = [s.id for s in c.steps_in_order() if s.type == "tool_observation"]
+    pick = st.multiselect("Diagnosed faults", [m.id for m in c.memory] + inputs
+                          + [t.id for t in c.session], default=sorted(faults),
+                          help="memory records, tool observations (a tool result or a retrieved "
+                               "document) or user turns",
                           key=f"dgrr_w_fault_pick_{st.session_state.get(state.FAULT_EDITOR_VERSION, 0)}")
     if st.button("Set these as the faults", key="dgrr_w_apply_pick", disabled=set(pick) == faults):
         state.set_faults(list(pick))

@@ -25,6 +25,15 @@ st.write("The plan follows fixed rules: delete the faults, quarantine affected r
          "corrected answer needs. You may change a decision; the library refuses an edit "
          "that breaks an invariant unless you override it with a comment.")
 
+_objectives = ["both", "answer", "store"]
+_picked = st.radio("Objective", _objectives, index=_objectives.index(state.objective()),
+                   horizontal=True, key="dgrr_w_objective",
+                   help="both: a corrected answer and a clean store for the next session; "
+                        "answer: only the last answer (the paper); store: only the memory "
+                        "the next session reads (no past answer is regenerated)")
+if _picked != state.objective():
+    state.set_objective(_picked)
+    st.rerun()
 p = require_plan()
 computed = state.computed_plan()
 assert computed is not None

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import networkx as nx
 
+from ._carry import carriers
 from ._case import SUFFICIENT_LABELS, Case, MemoryRecord, Step
 from ._graph import build_graph, dependents, is_inferred, premises
 from ._perf import without_gc
@@ -19,6 +20,8 @@ __all__ = ["Analysis", "analyse", "lineage", "find_seed", "CHECKABLE_STEP_TYPES"
 LINEAGE_LABELS = frozenset({"delete", "update", "consolidate"})
 PRODUCE = frozenset({"produce"})
 CHECKABLE_STEP_TYPES = frozenset({"claim", "plan", "answer", "memory_write"})
+CARRIES = "carries"
+"""The origin label of a node that carries a fault's text without a recorded edge."""
 _NO_BOUND = float("-inf")
 
 
@@ -62,6 +65,9 @@ class Analysis:
     support: dict[str, Support] = field(repr=False)
     faults: frozenset[str] = frozenset()
     final_answer: str = ""
+    carried: frozenset[str] = frozenset()
+    """Observations and records that carry a fault's text (see `_carry`): affected and
+    never kept, whatever their recorded edges say."""
 
     @cached_property
     def unsupported(self) -> frozenset[str]:
@@ -76,7 +82,7 @@ class Analysis:
         hops: list[tuple[str, str]] = []
         o = self.origin.get(node)
         while o is not None and o.parent is not None:
-            if is_inferred(self.graph, o.parent, node, o.label or ""):
+            if o.label != CARRIES and is_inferred(self.graph, o.parent, node, o.label or ""):
                 hops.append((o.parent, node))
             node = o.parent
             o = self.origin.get(node)
@@ -132,7 +138,10 @@ def lineage(G: nx.MultiDiGraph, record: str) -> Iterator[str]:
 
 def find_seed(G: nx.MultiDiGraph, steps: Mapping[str, Step], record: str) -> str:
     """The seed of a faulty record: a failed mutation in its lineage, else its producing
-    step, else the record itself. Ties go to the earliest step."""
+    step, else the record itself. Ties go to the earliest step. A fault that is not a
+    record (a tool observation, a retrieved document, a user turn) is its own seed."""
+    if G.nodes[record]["kind"] != "record":
+        return record
     failed = [n for n in lineage(G, record)
               if n in steps and steps[n].status == "failed" and steps[n].type == "memory_write"]
     if failed:
@@ -160,18 +169,33 @@ def analyse(case: Case, G: nx.MultiDiGraph | None = None) -> Analysis:
     records = {m.id: m for m in case.memory}
     faults = frozenset(case.faults)
     seeds = {m: find_seed(G, steps, m) for m in case.faults}
-    origin = _reach(G, steps, seeds)
+    turn_seq = {t.id: t.seq for t in case.session}
+    bounds = {f: _bound(steps, turn_seq, s) for f, s in seeds.items()}
+    carried = {node: fault for node, fault in carriers(case, bounds)}
+    origin = _reach(G, steps, seeds, turn_seq, carried)
     affected = frozenset(origin)
     final = case.final_answer()
-    support = _support(G, steps, records, faults, frozenset(seeds.values()), affected,
-                       final.turn, visit_order=origin)
+    support = _support(G, steps, records, faults | frozenset(carried),
+                       frozenset(seeds.values()), affected, final.turn, visit_order=origin)
     return Analysis(graph=G, seeds=seeds, affected=affected, supported=frozenset(support),
-                    origin=origin, support=support, faults=faults, final_answer=final.id)
+                    origin=origin, support=support, faults=faults, final_answer=final.id,
+                    carried=frozenset(carried))
 
 
-def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, str]
+def _bound(steps: Mapping[str, Step], turn_seq: Mapping[str, int], seed: str) -> float:
+    """The time bound of a seed: its seq when it is a step or a user turn."""
+    if seed in steps:
+        return steps[seed].seq
+    return turn_seq.get(seed, _NO_BOUND)
+
+
+def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, str],
+           turn_seq: Mapping[str, int] | None = None, carried: Mapping[str, str] | None = None
            ) -> dict[str, Origin]:
     """`A0` with how each node was reached.
+
+    A node that carries a fault's text (`carried`: node -> fault) is a further start,
+    reached from that fault by the pseudo-label `carries`.
 
     Sources are visited in increasing time bound: a node already expanded under a lower
     bound has a reach that contains the one under a higher bound, so each node is
@@ -180,10 +204,13 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
     sources: list[tuple[float, str, str]] = []
     for fault, seed in seeds.items():
         # an int bound where there is one: comparing ints is faster than int with float
-        bound = steps[seed].seq if seed in steps else _NO_BOUND
+        bound = _bound(steps, turn_seq or {}, seed)
         sources.append((bound, seed, fault))
         if seed != fault:
             sources.append((bound, fault, fault))
+    fault_bound = {f: b for b, _s, f in sources}
+    for node, fault in (carried or {}).items():
+        sources.append((fault_bound[fault], node, fault))
     sources.sort(key=lambda s: (s[0], s[2], s[1]))
     origin: dict[str, Origin] = {}
     succ = G._succ
@@ -191,7 +218,8 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
     for bound, start, fault in sources:
         if start in origin:
             continue
-        origin[start] = Origin(fault, start, None, None)
+        origin[start] = (Origin(fault, fault, fault, CARRIES) if carried and start in carried
+                         else Origin(fault, start, None, None))
         bounded = bound != _NO_BOUND
         queue = deque([start])
         pop, push = queue.popleft, queue.append
@@ -230,7 +258,9 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
             return s.type == "claim" and bool(getattr(s, "verified", False))
         if p in records:
             return records[p].status == "active" and p not in faults
-        return p == current_turn
+        # what the user said, in this turn or an earlier turn or session (a diagnosed
+        # turn is in A0, so never reaches here)
+        return p == current_turn or (p in G._node and G._node[p]["kind"] == "turn")
 
     def producers(v: str) -> list[str]:
         # premises(G, v, labels=PRODUCE) inlined: called for most candidates

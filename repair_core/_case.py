@@ -18,6 +18,7 @@ __all__ = [
     "PROPAGATING_LABELS",
     "SUFFICIENT_LABELS",
     "STEP_TYPES",
+    "FAULTABLE_STEP_TYPES",
     "WRITE_OPS",
     "TOOL_EFFECTS",
     "Dep",
@@ -60,6 +61,9 @@ StepType = Literal[
     "memory_write",
 ]
 STEP_TYPES: tuple[str, ...] = StepType.__args__  # type: ignore[attr-defined]
+# Untrusted inputs that can be diagnosed besides memory records and user turns: a tool
+# result or a retrieved (external) document is a tool observation.
+FAULTABLE_STEP_TYPES: frozenset[str] = frozenset({"tool_observation"})
 
 
 class _Model(BaseModel):
@@ -257,7 +261,8 @@ class Case(_Model):
     trajectory: list[Step]
     """The failed execution `T` (ordered by seq, any order in the file)."""
     faults: list[str]
-    """Diagnosed faulty record ids `F`."""
+    """Diagnosed faults `F`: memory record ids, and untrusted inputs that are not records
+    (a tool observation, a retrieved document, a user turn) by their step or turn id."""
     tools: list[Tool] = Field(default_factory=list)
     """Tools available; a tool not listed is treated as irreversible."""
     eval: EvalLabels | None = None

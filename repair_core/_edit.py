@@ -22,6 +22,8 @@ from ._plan import (
     RepairPlan,
     StepAction,
     answer_relevant_steps,
+    cleanable_steps,
+    objective_starts,
     replay_set,
 )
 
@@ -65,12 +67,14 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
     step_edits = {k: v for k, v in edits.items() if k in base.steps}
     removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
     relevant = answer_relevant_steps(a, removed)
-    seed_steps = {s for s in a.seeds.values() if s in base.steps}
-    start = (relevant | {a.final_answer} | seed_steps
+    seed_steps = {s for f, s in a.seeds.items() if s in base.steps and s != f}
+    quarantined = frozenset(m for m, d in memory.items() if d == "quarantine")
+    start = (set().union(*objective_starts(a, base.objective, relevant, seed_steps,
+                                           quarantined).values())
              | {k for k, v in step_edits.items() if v in ("replay", "refresh")})
     fixed = frozenset(k for k, v in step_edits.items() if v in ("keep", "invalidate"))
-    quarantined = frozenset(m for m, d in memory.items() if d == "quarantine")
-    replay, pulled = replay_set(a, start - fixed, quarantined, fixed=fixed)
+    replay, pulled = replay_set(a, start - fixed, quarantined, fixed=fixed,
+                                only=None if base.objective == "answer" else cleanable_steps(a))
     replay, paired = _with_pairs(base, replay, fixed)
     hard += paired
     soft += [(k, f"is a premise of replayed step {pulled[k]}; it must be replayed too")
@@ -105,7 +109,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
                           + (f"; pulled in by {pulled[k]}" if k in pulled else ""))
     return RepairPlan(case=base.case, analysis=a, memory=memory, steps=steps,
                       answer_relevant=relevant, replay_set=replay, reasons=reasons,
-                      edits=tuple(records), forced=plan.forced or bool(soft))
+                      edits=tuple(records), forced=plan.forced or bool(soft),
+                      objective=base.objective)
 
 
 def check_edits(plan: RepairPlan, edits: Mapping[str, str]) -> list[str]:
@@ -200,7 +205,7 @@ def _base(plan: RepairPlan) -> RepairPlan:
         return plan
     from ._plan import plan_case
 
-    return plan_case(plan.case, plan.analysis)
+    return plan_case(plan.case, plan.analysis, objective=plan.objective)
 
 
 def _current(plan: RepairPlan, node: str) -> str | None:
@@ -236,6 +241,9 @@ def _problems(plan: RepairPlan, edits: Mapping[str, str]
             if action not in STEP_ACTIONS:
                 hard.append((node, f"'{action}' is not a step action "
                                    f"(expected one of {', '.join(STEP_ACTIONS)})"))
+            elif node in a.faults and action != "invalidate":
+                hard.append((node, "is a diagnosed fault; it is never evidence again and "
+                                   f"never re-run, even forced ({action})"))
             elif action == "refresh" and step.type != "tool_observation":
                 hard.append((node, f"only tool observations are refreshed; a {step.type} "
                                    "is replayed"))

@@ -9,7 +9,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ._case import CASE_FORMAT, LABELS, STEP_TYPES, TOOL_EFFECTS, WRITE_OPS, Case
+from ._case import (
+    CASE_FORMAT,
+    FAULTABLE_STEP_TYPES,
+    LABELS,
+    STEP_TYPES,
+    TOOL_EFFECTS,
+    WRITE_OPS,
+    Case,
+)
 from ._errors import CaseError, Problem
 from ._io import read_input
 from ._json import data_problems, loads_strict
@@ -91,16 +99,22 @@ def with_faults(case: Case, faults: list[str] | tuple[str, ...]) -> Case:
     Traceback (most recent call last):
     ...
     repair_core._errors.CaseError: faults: invalid case (1 problem)
-      - faults[0]: not a memory record 's3'
+      - faults[0]: not a memory record, tool observation or user turn 's3'
     """
     records = {m.id for m in case.memory}
     known = records | {s.id for s in case.trajectory} | {t.id for t in case.session}
-    problems = [f"faults[{i}]: {'not a memory record' if f in known else 'unknown id'} '{f}'"
-                for i, f in enumerate(faults) if f not in records]
+    allowed = records | {t.id for t in case.session} | {
+        s.id for s in case.trajectory if s.type in FAULTABLE_STEP_TYPES}
+    problems = [f"faults[{i}]: "
+                f"{'not a memory record, tool observation or user turn' if f in known else 'unknown id'}"
+                f" '{f}'" for i, f in enumerate(faults) if f not in allowed]
     if problems:
         raise CaseError(problems, source="faults")
     chosen = set(faults)
-    return case.model_copy(update={"faults": [m.id for m in case.memory if m.id in chosen]})
+    # records in store order, then observations in seq order, then turns in seq order
+    order = [m.id for m in case.memory] + [s.id for s in case.steps_in_order()] + [
+        t.id for t in sorted(case.session, key=lambda t: t.seq)]
+    return case.model_copy(update={"faults": [n for n in order if n in chosen]})
 
 
 @without_gc
@@ -208,6 +222,9 @@ def _check_references(data: Mapping[str, Any], cycles: bool = True) -> list[Prob
 
     faults = data.get("faults")
     if isinstance(faults, list):
+        # untrusted inputs that can be diagnosed besides records (FAULTABLE_STEP_TYPES)
+        fault_steps = {s.get("id") for _, s in steps
+                       if isinstance(s.get("type"), str) and s.get("type") in FAULTABLE_STEP_TYPES}
         seen_faults: set[str] = set()
         for i, fid in enumerate(faults):
             if not isinstance(fid, str):
@@ -215,8 +232,9 @@ def _check_references(data: Mapping[str, Any], cycles: bool = True) -> list[Prob
             if fid in seen_faults:
                 problems.append(at(f"faults[{i}]", f"duplicate fault '{fid}'"))
             seen_faults.add(fid)
-            if fid not in record_ids:
-                what = "unknown id" if fid not in seen_ids else "not a memory record"
+            if fid not in record_ids and fid not in turn_ids and fid not in fault_steps:
+                what = "unknown id" if fid not in seen_ids else \
+                    "not a memory record, tool observation or user turn"
                 problems.append(at(f"faults[{i}]", f"{what} '{fid}'"))
     return problems
 

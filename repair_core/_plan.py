@@ -6,15 +6,19 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
+import networkx as nx
 from pydantic import BaseModel, Field
 
 from ._analysis import Analysis, Support, analyse
-from ._case import SUFFICIENT_LABELS, Case
+from ._case import SUFFICIENT_LABELS, Case, MemoryRecord
 from ._graph import CHAIN, premises
+from ._ops import Op
 from ._perf import without_gc
 
 __all__ = [
     "MemoryAction",
+    "Objective",
+    "OBJECTIVES",
     "StepAction",
     "PlanEdit",
     "PlanReport",
@@ -24,10 +28,17 @@ __all__ = [
     "replay_closure",
     "replay_set",
     "rederivable_producers",
+    "store_producers",
+    "objective_starts",
+    "cleanable_steps",
 ]
 
 MemoryAction = Literal["keep", "delete", "quarantine", "restore"]
 StepAction = Literal["keep", "invalidate", "replay", "refresh"]
+Objective = Literal["answer", "store", "both"]
+OBJECTIVES: tuple[str, ...] = Objective.__args__  # type: ignore[attr-defined]
+"""What a plan repairs: the last run's final `answer` (the paper), the `store` the next
+session reads, or `both`."""
 
 
 class PlanEdit(BaseModel):
@@ -65,6 +76,12 @@ class PlanReport(BaseModel):
     """One entry per step."""
     reasons: dict[str, str] = Field(default_factory=dict)
     """One line per non-keep decision (and per affected node kept by support)."""
+    # Written only when not `answer`, so an answer plan's report reads as before.
+    objective: Objective = Field(default="answer", exclude_if=lambda v: v == "answer")
+    """What the plan repairs: answer (the paper), store or both."""
+    ops: list[Op] | None = Field(default=None, exclude_if=lambda v: v is None)
+    """The plan as ordered operations (`dgrr plan --ops`, docs/replay-api.md); absent
+    unless asked for."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +99,8 @@ class RepairPlan:
     """Reviewer edits applied on top of the computed plan (see `apply_edits`)."""
     forced: bool = False
     """True when an edit that breaks an invariant was applied with `force`."""
+    objective: Objective = "answer"
+    """What the plan repairs (see `plan_case`)."""
 
     def report(self) -> PlanReport:
         """The plan report of the format spec."""
@@ -96,6 +115,7 @@ class RepairPlan:
             memory=dict(self.memory),
             steps=dict(self.steps),
             reasons=dict(self.reasons),
+            objective=self.objective,
         )
 
     def replay_order(self) -> list[str]:
@@ -104,22 +124,39 @@ class RepairPlan:
 
 
 @without_gc
-def plan_case(case: Case, analysis: Analysis | None = None) -> RepairPlan:
+def plan_case(case: Case, analysis: Analysis | None = None, *,
+              objective: Objective = "answer") -> RepairPlan:
     """Plan the repair of `case` by the fixed rules of stage 3.
+
+    `objective` says what the plan repairs: `answer` (the paper: the last run's final
+    answer), `store` (the memory the next session reads: every quarantined record whose
+    producer's inputs can be cleaned is re-derived, no past answer is regenerated) or
+    `both` (the union).
 
     >>> from repair_core import load_example
     >>> p = plan_case(load_example())
     >>> p.memory["m3"], p.memory["m6"], p.steps["s7"], p.steps["s11"]
     ('delete', 'quarantine', 'refresh', 'invalidate')
+    >>> plan_case(load_example(), objective="store").steps["s11"]
+    'replay'
     """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective: expected one of {', '.join(OBJECTIVES)}, got {objective!r}")
     a = analysis if analysis is not None else analyse(case)
     memory, memory_reasons = _memory_dispositions(case, a)
     removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
     relevant = answer_relevant_steps(a, removed)
-    seed_steps = {s for s in a.seeds.values() if a.graph.nodes[s]["kind"] == "step"}
+    # A fault that is a step (an observation, a document) is dropped, never replayed.
+    seed_steps = {s for f, s in a.seeds.items() if a.graph.nodes[s]["kind"] == "step" and s != f}
     quarantined = frozenset(m for m, d in memory.items() if d == "quarantine")
-    replay, why = replay_set(a, relevant | {a.final_answer} | seed_steps, quarantined)
-    steps, step_reasons = _step_actions(case, a, relevant, replay, why)
+    need: dict[str, str] | None = None
+    if objective == "answer":
+        replay, why = replay_set(a, relevant | {a.final_answer} | seed_steps, quarantined)
+    else:
+        replay, why, need = _objective_replay(a, objective, relevant, seed_steps, quarantined)
+        for rid, line in _store_record_reasons(a, memory, quarantined, replay).items():
+            memory_reasons[rid] = line
+    steps, step_reasons = _step_actions(case, a, relevant, replay, why, need)
     reasons = {**memory_reasons, **step_reasons}
     for v, sup in a.support.items():
         if v not in reasons:
@@ -130,7 +167,109 @@ def plan_case(case: Case, analysis: Analysis | None = None) -> RepairPlan:
                                + ", ".join(f"{u} → {w}" for u, w in hops) + ")")
     return RepairPlan(case=case, analysis=a, memory=memory, steps=steps,
                       answer_relevant=relevant, replay_set=replay,
-                      reasons=_in_case_order(reasons, [*(m.id for m in case.memory), *steps]))
+                      reasons=_in_case_order(reasons, [*(m.id for m in case.memory), *steps]),
+                      objective=objective)
+
+
+def _objective_replay(a: Analysis, objective: Objective, relevant: frozenset[str],
+                      seed_steps: set[str], quarantined: frozenset[str]
+                      ) -> tuple[frozenset[str], dict[str, str], dict[str, str]]:
+    """The replay set of a `store` or `both` plan, why each step was pulled in, and which
+    objective needed each replayed step ("answer", "store" or "answer and store")."""
+    sets: dict[str, frozenset[str]] = {}
+    why: dict[str, str] = {}
+    starts = objective_starts(a, objective, relevant, seed_steps, quarantined)
+    # a producer none of whose inputs survives the cleaning would write nothing true
+    cleanable = cleanable_steps(a)
+    if "answer" in starts:
+        sets["answer"], why = replay_set(a, starts["answer"], quarantined, only=cleanable)
+    producers = store_producers(a, quarantined)
+    sets["store"], store_why = replay_set(a, starts["store"], quarantined, only=cleanable)
+    why = {**store_why, **producers, **why}
+    replay = frozenset().union(*sets.values())
+    need = {s: " and ".join(o for o, members in sets.items() if s in members) for s in replay}
+    return replay, why, need
+
+
+def objective_starts(a: Analysis, objective: Objective, relevant: frozenset[str],
+                     seed_steps: set[str], quarantined: frozenset[str]) -> dict[str, set[str]]:
+    """The steps each objective of the plan starts its replay set from: `answer` the
+    answer-relevant steps, the final answer and the seed steps; `store` the seed steps and
+    the producers that re-derive quarantined records (`store_producers`)."""
+    starts: dict[str, set[str]] = {}
+    if objective != "store":
+        starts["answer"] = set(relevant) | {a.final_answer} | seed_steps
+    if objective != "answer":
+        starts["store"] = set(seed_steps) | store_producers(a, quarantined).keys()
+    return starts
+
+
+def store_producers(a: Analysis, quarantined: frozenset[str]) -> dict[str, str]:
+    """The producing memory writes of quarantined records that the store objective
+    replays, each mapped to the (first) record: unsupported writes whose inputs can be
+    cleaned (`cleanable_steps`). A fault's own producer is its seed, replayed anyway."""
+    G = a.graph
+    cleanable = cleanable_steps(a)
+    found: dict[str, str] = {}
+    for rec in sorted(quarantined):
+        for p, label, _ in premises(G, rec):
+            if label == "produce" and p in cleanable and G.nodes[p]["type"] == "memory_write":
+                found.setdefault(p, rec)
+    return found
+
+
+def cleanable_steps(a: Analysis) -> frozenset[str]:
+    """Unsupported steps that still have an input once every fault and every unsupported
+    input is dropped: a premise (other than `initiate`) that is clean (a user turn, a kept
+    or unaffected step or record), a memory read (it re-queries the repaired store), or
+    an unsupported step or record that is itself cleanable. Premises come earlier in seq,
+    so one pass in seq order sees every premise's verdict (records: by their producers)."""
+    G = a.graph
+    unsupported = a.unsupported
+    nodes = G.nodes
+    ok: set[str] = set()
+
+    def clean(p: str) -> bool:
+        if p in a.faults or p in a.carried:
+            return False
+        if p not in unsupported:
+            return True
+        kind = nodes[p]["kind"]
+        if kind == "step":
+            return nodes[p]["type"] == "memory_read" or p in ok
+        return kind == "record" and any(q in ok for q, lb, _ in premises(G, p) if lb == "produce")
+
+    steps = sorted((n for n in unsupported if nodes[n]["kind"] == "step"),
+                   key=lambda n: (nodes[n]["seq"], n))
+    for v in steps:
+        if v in a.faults:
+            continue
+        if any(clean(p) for p, label, _ in premises(G, v) if label != "initiate"):
+            ok.add(v)
+    return frozenset(ok)
+
+
+def _store_record_reasons(a: Analysis, memory: dict[str, MemoryAction],
+                          quarantined: frozenset[str], replay: frozenset[str]
+                          ) -> dict[str, str]:
+    """A quarantined record's reason, saying whether the store objective re-derives it."""
+    G = a.graph
+    out: dict[str, str] = {}
+    for rec in sorted(quarantined):
+        producers = sorted(p for p, lb, _ in premises(G, rec)
+                           if lb == "produce" and G.nodes[p]["kind"] == "step")
+        redo = [p for p in producers if p in replay]
+        base = f"affected via {_path(a, rec)}; no independent support: quarantined " \
+               "(kept for audit, never retrieved)"
+        if redo:
+            out[rec] = (f"{base}. Objective store: re-derived by replaying {', '.join(redo)} "
+                        "on cleaned inputs")
+        elif producers:
+            out[rec] = (f"{base}. Objective store: not re-derived, no input of its producer "
+                        f"{', '.join(producers)} survives the cleaning")
+        else:
+            out[rec] = f"{base}. Objective store: no producer in this run to re-derive it"
+    return out
 
 
 def _in_case_order(reasons: dict[str, str], ids: list[str]) -> dict[str, str]:
@@ -161,18 +300,22 @@ def answer_relevant_steps(a: Analysis, removed: frozenset[str]) -> frozenset[str
             seen.add(p)
             queue.append(p)
     unsupported = a.unsupported
-    return frozenset(n for n in seen if n in unsupported and G.nodes[n]["kind"] == "step")
+    # a diagnosed observation is dropped, never re-run (fault.input-seed)
+    return frozenset(n for n in seen if n in unsupported and G.nodes[n]["kind"] == "step"
+                     and n not in a.faults)
 
 
 def replay_set(a: Analysis, start: set[str] | frozenset[str], quarantined: frozenset[str],
-               *, fixed: frozenset[str] = frozenset()) -> tuple[frozenset[str], dict[str, str]]:
+               *, fixed: frozenset[str] = frozenset(), only: frozenset[str] | None = None
+               ) -> tuple[frozenset[str], dict[str, str]]:
     """The execution closure of `start`, plus the producers of the quarantined records
     that a step of the set reads (and their closure), repeated until nothing is added.
-    Returns the set and, for each added step, the step (or record) that pulled it in."""
+    Returns the set and, for each added step, the step (or record) that pulled it in.
+    `only` (store and both plans: the cleanable steps) limits which producers are added."""
     replay, why = replay_closure(a, start, fixed=fixed)
     while True:
         producers = {p: r for p, r in rederivable_producers(a, quarantined, replay).items()
-                     if p not in replay and p not in fixed}
+                     if p not in replay and p not in fixed and (only is None or p in only)}
         if not producers:
             return replay, why
         more, more_why = replay_closure(a, replay | producers.keys(), fixed=fixed)
@@ -208,10 +351,12 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
     action. Returns the set and, for each added step, the step that pulled it in.
 
     Steps in `fixed` (a reviewer's keep or invalidate) are never added; `pulled` still
-    names the first step that needed each of them.
+    names the first step that needed each of them. A diagnosed fault (an observation) is
+    never added: it is dropped from its dependents' inputs.
     """
     G = a.graph
     unsupported = a.unsupported
+    faults = a.faults
     nodes = G.nodes
     replay = set(start)
     pulled: dict[str, str] = {}
@@ -220,7 +365,7 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
         v = queue.popleft()
         is_obs = nodes[v]["type"] == "tool_observation"
         for p, label, _ in premises(G, v):
-            if p in replay or nodes[p]["kind"] != "step":
+            if p in replay or nodes[p]["kind"] != "step" or p in faults:
                 continue
             if p in unsupported or (is_obs and label == "produce"):
                 pulled.setdefault(p, v)
@@ -230,7 +375,8 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
         if nodes[v]["type"] == "tool_action":
             for d, by_label in G._succ[v].items():
                 if ("produce" in by_label and d not in replay and d not in fixed
-                        and nodes[d]["type"] == "tool_observation" and d in unsupported):
+                        and nodes[d]["type"] == "tool_observation" and d in unsupported
+                        and d not in faults):
                     replay.add(d)
                     pulled[d] = v
                     queue.append(d)
@@ -244,8 +390,17 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
     unsupported = a.unsupported
     memory: dict[str, MemoryAction] = {}
     reasons: dict[str, str] = {}
+    fault_records = [m for m in case.memory if m.id in a.faults]
+    undone = _undone_updates(case, a, fault_records)
     for m in case.memory:
         rid = m.id
+        if rid in undone and m.status != "active" and rid not in a.faults:
+            poisoned = _poisoned_value(a, fault_records, m)
+            memory[rid] = "keep" if poisoned else "restore"
+            reasons[rid] = (f"the value before faulty update {undone[rid]}: " + (
+                f"its value is the fault's own ({poisoned}): never restored, stays retired"
+                if poisoned else "restored to the active store with its content"))
+            continue
         if rid in a.faults:
             memory[rid] = "delete"
             seed = a.seeds[rid]
@@ -254,13 +409,20 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
             continue
         if rid not in unsupported:
             memory[rid] = "keep"
+            if rid in affected and m.status != "active":
+                _restore_kept(G, a, m, memory, reasons)
             continue
         # premises(G, rid) inlined, a premise's labels read only when it is in A0
         in_a0 = [(p, lb) for p, by_label in pred[rid].items() if p in affected
                  for lb in by_label if lb != CHAIN]
         if in_a0 and all(lb == "delete" for _, lb in in_a0):
             retirers = sorted({p for p, lb, _ in premises(G, rid) if lb == "delete"})
-            if m.status != "active" and all(r in unsupported for r in retirers):
+            poisoned = _poisoned_value(a, [], m) if m.status != "active" else None
+            if poisoned is not None:
+                memory[rid] = "keep"
+                reasons[rid] = (f"retired by {', '.join(retirers)}; its value is the fault's "
+                                f"own ({poisoned}): never restored, stays retired")
+            elif m.status != "active" and all(r in unsupported for r in retirers):
                 memory[rid] = "restore"
                 reasons[rid] = (f"retired only by unsupported mutation(s) {', '.join(retirers)}: "
                                 "restored to the active store with its content")
@@ -277,8 +439,64 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
     return memory, reasons
 
 
+def _undone_updates(case: Case, a: Analysis, fault_records: list[MemoryRecord]
+                    ) -> dict[str, str]:
+    """Records retired by a successful `update` write that wrote a diagnosed record (an
+    `update` edge into it, no `produce` edge) -> that write: undoing the faulty update
+    restores the value before it (method.md, "Updates"; memory.update-undone)."""
+    G = a.graph
+    nodes = G.nodes
+    out: dict[str, str] = {}
+    if not fault_records:
+        return out
+    failed = {s.id for s in case.trajectory if s.status == "failed"}
+    for f in fault_records:
+        labels = {lb for _p, lb, _ in premises(G, f.id)}
+        if "produce" in labels:
+            continue
+        for w, lb, _ in premises(G, f.id):
+            if (lb != "update" or nodes[w]["kind"] != "step" or w in failed
+                    or nodes[w]["type"] != "memory_write"):
+                continue
+            for old, by_label in G._succ[w].items():
+                if "delete" in by_label and nodes[old]["kind"] == "record":
+                    out.setdefault(old, w)
+    return out
+
+
+def _restore_kept(G: nx.MultiDiGraph, a: Analysis, m: MemoryRecord,
+                  memory: dict[str, MemoryAction], reasons: dict[str, str]) -> None:
+    """A retired record whose own content is kept by support or inheritance, and that only
+    unsupported mutations retired, is restored like an unsupported one (memory.restore):
+    otherwise the rollback loses a true record that a faulty mutation retired."""
+    retirers = sorted({p for p, lb, _ in premises(G, m.id) if lb == "delete"})
+    if retirers and all(r in a.unsupported for r in retirers):
+        memory[m.id] = "restore"
+        reasons[m.id] = (f"kept by support, retired only by unsupported mutation(s) "
+                         f"{', '.join(retirers)}: restored to the active store with its content")
+
+
+def _poisoned_value(a: Analysis, fault_records: list[MemoryRecord], m: MemoryRecord
+                    ) -> str | None:
+    """Why restoring retired record `m` would restore a fault's value (None if it would
+    not): it carries a fault's text, or states the key and value of one of
+    `fault_records` (given for the record a faulty update replaced: the update did not
+    change the value, so its earliest value is the poison)."""
+    if m.id in a.carried:
+        return f"it carries the text of {a.origin[m.id].fault}"
+    if m.key is None:
+        return None
+    for f in fault_records:
+        if f.key == m.key and f.value == m.value and f.value is not None:
+            return f"same {m.key} = {m.value!r} as diagnosed {f.id}"
+    return None
+
+
 def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: frozenset[str],
-                  pulled: dict[str, str]) -> tuple[dict[str, StepAction], dict[str, str]]:
+                  pulled: dict[str, str], need: dict[str, str] | None = None
+                  ) -> tuple[dict[str, StepAction], dict[str, str]]:
+    """Step actions and reasons. `need` (store and both plans only) names the objective
+    that required each replayed step; an answer plan's reasons carry no objective."""
     steps: dict[str, StepAction] = {}
     reasons: dict[str, str] = {}
     seed_of = {s: f for f, s in a.seeds.items()}
@@ -298,8 +516,12 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
                     why = "final answer: always regenerated"
                 elif sid in seed_of:
                     why = f"seed of fault {seed_of[sid]}: replayed so the store gets the correct record"
-                elif sid in relevant:
+                elif sid in relevant and (need is None or "answer" in need[sid]):
                     why = "reaches the final answer"
+                elif need is not None and "store" in need[sid] and a.graph.nodes.get(
+                        pulled.get(sid, ""), {}).get("kind") == "record":
+                    why = (f"producer of quarantined record {pulled[sid]}: replayed on cleaned "
+                           "inputs so the store gets it re-derived")
                 elif a.graph.nodes.get(pulled.get(sid, ""), {}).get("kind") == "record":
                     why = (f"producer of quarantined record {pulled[sid]}, which a replayed "
                            "step reads: replayed so the store gets it re-derived")
@@ -307,12 +529,23 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
                     why = f"premise of replayed step {pulled.get(sid, '?')} (execution closure)"
             if sid in unsupported and sid not in seed_of:
                 why = f"affected via {_path(a, sid)}; no independent support; {why}"
+            if need is not None:
+                why = f"objective {need[sid]}: {why}"
             if step_type == "tool_action":
                 tool = getattr(s, "tool", None)
                 if tools.get(tool or "", "irreversible") == "irreversible":
                     why += (f"; its tool '{tool}' is irreversible (or undeclared): the executor "
                             "will not re-issue it and reports the effect")
             reasons[sid] = why
+        elif sid in a.faults:
+            steps[sid] = "invalidate"
+            reasons[sid] = ("diagnosed fault: never evidence again, dropped from every "
+                            "replayed step's inputs")
+        elif sid in unsupported and need is not None:
+            steps[sid] = "invalidate"
+            reasons[sid] = f"affected via {_path(a, sid)}; no independent support; " + (
+                "a past answer: not regenerated (objective store)" if s.type == "answer"
+                else _not_needed(_objective_of(need)))
         elif sid in unsupported:
             steps[sid] = "invalidate"
             reasons[sid] = (f"affected via {_path(a, sid)}; no independent support; does not "
@@ -320,6 +553,20 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
         else:
             steps[sid] = "keep"
     return steps, reasons
+
+
+def _objective_of(need: dict[str, str]) -> str:
+    # a both plan always replays the final answer for the answer objective
+    return "both" if any("answer" in v for v in need.values()) else "store"
+
+
+def _not_needed(objective: str) -> str:
+    if objective == "store":
+        return ("not needed to re-derive any quarantined record (objective store): "
+                "invalidated, not replayed")
+    return ("does not reach the final answer once faults are cut (objective answer) and is "
+            "not needed to re-derive any quarantined record (objective store): invalidated, "
+            "not replayed")
 
 
 def _path(a: Analysis, node: str) -> str:

@@ -61,7 +61,7 @@ def test_in_process_litellm_provider_and_http_give_identical_repairs(api_base, n
 
 def test_the_builtin_model_never_imports_litellm():
     code = ("import sys; from repair_core.cli import main; "
-            "rc = main(['repair', sys.argv[1]]); "
+            "rc = main(['repair', sys.argv[1], '--objective', 'answer']); "
             "assert 'litellm' not in sys.modules, 'litellm imported'; sys.exit(rc)")
     out = subprocess.run([sys.executable, "-c", code, str(SAMPLES / "figure1-travel.json")],
                          capture_output=True, text=True, timeout=120)

@@ -77,4 +77,4 @@ def test_faults_option_overrides_the_case_faults(capsys):
     assert main(["plan", str(EXAMPLE), "--json", "--faults", ""]) == 0
     assert json.loads(capsys.readouterr().out)["affected"] == []
     assert main(["plan", str(EXAMPLE), "--faults", "m3,s2"]) == 2
-    assert "faults[1]: not a memory record 's2'" in capsys.readouterr().err
+    assert "faults[1]: not a memory record, tool observation or user turn 's2'" in capsys.readouterr().err

@@ -35,8 +35,10 @@ def page(at: AppTest, name: str) -> AppTest:
     return _ok(at.switch_page(f"pages/{name}.py").run())
 
 
-def loaded(sample: str = EXAMPLE) -> AppTest:
-    at = _ok(AppTest.from_file(APP, default_timeout=60).run())
+def loaded(sample: str = EXAMPLE, objective: str = "answer") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["dgrr_objective"] = objective  # these tests check the paper's plan
+    at = _ok(at.run())
     page(at, "1_Load")
     at.selectbox(key="dgrr_w_sample").set_value(sample)
     return _ok(at.button(key="dgrr_w_load_sample").click().run())
@@ -394,7 +396,8 @@ def test_guided_demo_tells_the_story():
     t = texts(at)
     assert "Record m3 — “Lin prefers window seats.” — was diagnosed as wrong" in t
     assert "reaches 11 nodes. 2 of them are kept" in t
-    assert "replay 6 of 11 steps (s1 → s3 → s5 → s6 → s7 → s10)" in t
+    # the dashboard plans for both objectives: s11 re-derives the quarantined m6
+    assert "replay 7 of 11 steps (s1 → s3 → s5 → s6 → s7 → s10 → s11)" in t
     assert component_args(at, "graph")["html"]
     assert "5 · Compare" in heads
     assert at.session_state["dgrr_case"].case_id == "fig1-travel"
@@ -585,3 +588,26 @@ def test_pages_derive_once_per_plan_and_result(monkeypatch):
     page(at, "7_Approve")  # a new result: hashed again, once
     page(at, "7_Approve")
     assert calls == ["hash", "hash"]
+
+
+def test_plan_page_objective_selector_defaults_to_both():
+    at = loaded(objective="both")
+    page(at, "4_Plan")
+    assert at.radio(key="dgrr_w_objective").value == "both"
+    assert metrics(at)["Replayed steps"] == "7"  # s11 re-derives m6 for the store
+    at.radio(key="dgrr_w_objective").set_value("answer").run()
+    at = _ok(at)
+    assert metrics(at)["Replayed steps"] == "6"
+    at.radio(key="dgrr_w_objective").set_value("store").run()
+    assert metrics(_ok(at))["Replayed steps"] == "3"
+
+
+def test_faults_page_marks_a_tool_observation():
+    at = loaded()
+    page(at, "2_Faults")
+    pick = next(m for m in at.multiselect if m.label == "Diagnosed faults")
+    assert "s7" in pick.options and "u1" in pick.options
+    pick.set_value(["s7"]).run()
+    _ok(at.button(key="dgrr_w_apply_pick").click().run())
+    assert at.session_state["dgrr_case"].faults == ["s7"]
+    assert "1 fault(s) marked: s7" in texts(at)

@@ -99,8 +99,12 @@ def test_main_journey(server):
         expect(page.get_by_text("Decision: quarantine").first).to_be_visible()
         graph_shot = _shot(page, "3-graph")
 
-        # 4. Edit one decision: replay the memory write s11.
+        # 4. Edit one decision: replay the memory write s11 (under the paper's objective,
+        # answer, which does not re-derive the quarantined m6 by itself; both would).
         goto_page(page, "Plan")
+        page.locator('[data-testid="stRadio"]').get_by_text("answer", exact=True).click()
+        idle(page)
+        expect(page.get_by_text("Replayed steps")).to_be_visible()
         _choose(page, "Record or step", "s11")
         _choose(page, "New decision", "replay")
         page.get_by_label("Comment (why)").fill("re-learn the seat preference")

@@ -112,7 +112,7 @@ def test_fault_that_is_not_a_memory_record():
     data = good()
     data["faults"] = ["m3", "s3", "m42"]
     probs = problems_of(data)
-    assert "faults[1]: not a memory record 's3'" in probs
+    assert "faults[1]: not a memory record, tool observation or user turn 's3'" in probs
     assert "faults[2]: unknown id 'm42'" in probs
 
 

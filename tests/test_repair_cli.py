@@ -15,7 +15,7 @@ FIG1 = str(SAMPLES / "figure1-travel.json")
 
 
 def test_text_output_shows_both_answers_store_changes_and_cost(capsys):
-    assert main(["repair", FIG1]) == 0
+    assert main(["repair", FIG1, "--objective", "answer"]) == 0  # the paper's numbers
     out = capsys.readouterr().out
     assert "original answer:  Booked JL1 SFO to NRT next Friday, economy, window seat 31A" in out
     assert "corrected answer: JL1 SFO to NRT" in out and "aisle seat 31C" in out
@@ -24,7 +24,7 @@ def test_text_output_shows_both_answers_store_changes_and_cost(capsys):
 
 
 def test_json_is_one_object_with_the_issue_fields(capsys):
-    assert main(["repair", FIG1, "--json"]) == 0
+    assert main(["repair", FIG1, "--json", "--objective", "answer"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"answer", "original_answer", "store", "trajectory", "report", "cost",
                          "needs_human"}
@@ -41,7 +41,7 @@ def test_json_is_one_object_with_the_issue_fields(capsys):
 
 def test_out_writes_every_part(tmp_path, capsys):
     out = tmp_path / "res"
-    assert main(["repair", FIG1, "--out", str(out)]) == 0
+    assert main(["repair", FIG1, "--out", str(out), "--objective", "answer"]) == 0
     names = sorted(p.name for p in out.iterdir())
     assert names == ["answer.txt", "report.json", "result.json", "store.json", "trajectory.json"]
     assert "31C" in (out / "answer.txt").read_text()
@@ -105,7 +105,7 @@ def test_out_over_a_file_is_refused_and_writes_nothing(tmp_path, capsys):
 
 
 def test_progress_goes_to_stderr(capsys):
-    assert main(["repair", FIG1, "--progress", "--json"]) == 0
+    assert main(["repair", FIG1, "--progress", "--json", "--objective", "answer"]) == 0
     captured = capsys.readouterr()
     json.loads(captured.out)
     lines = captured.err.strip().splitlines()
@@ -126,3 +126,29 @@ def test_a_failing_model_exits_1_with_the_failures_in_the_report(capsys):
 def test_observation_for_a_step_that_is_not_an_action_is_refused(capsys):
     assert main(["repair", FIG1, "--observation", 's7={"flight": "JL1"}']) == 2
     assert "not tool_action steps" in capsys.readouterr().err
+
+
+def test_default_objective_is_both_and_rederives_the_quarantined_record(capsys):
+    # objective both: the corrected answer as with answer, and m6 (which s11 wrote from the
+    # fault's claim) is re-derived by replaying s11 on cleaned inputs
+    assert main(["repair", FIG1, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "31C" in data["answer"]
+    outcomes = {o["id"]: o["outcome"] for o in data["report"]["steps"]}
+    assert outcomes["s11"] == "replayed" and outcomes["s10"] == "replayed"
+    assert data["report"]["no_longer_sees"] == {"s1": ["m3"], "s3": ["m3"]}
+    assert data["cost"]["llm_calls"] == 4
+    decisions = {d["id"]: d["reason"] for d in data["report"]["decisions"]}
+    assert decisions["s11"].startswith("objective store:")
+    assert decisions["s10"].startswith("objective answer:")
+
+
+def test_objective_store_leaves_the_past_answer(capsys):
+    assert main(["repair", FIG1, "--json", "--objective", "store"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["answer"] is None
+    outcomes = {o["id"]: o["outcome"] for o in data["report"]["steps"]}
+    assert outcomes["s10"] == "invalidated" and outcomes["s11"] == "replayed"
+    assert data["cost"]["llm_calls"] == 2
+    assert main(["repair", FIG1, "--objective", "store"]) == 0
+    assert "not regenerated: objective store" in capsys.readouterr().out

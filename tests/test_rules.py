@@ -208,7 +208,7 @@ def test_admissible_evidence():
         return "s9" in analyse(_claim_with(spec, *extra, current=current)).supported
 
     assert kept("u1:support")                     # the current user turn
-    assert not kept("u0:support")                 # an earlier turn
+    assert kept("u0:support")                     # an earlier turn (or session): support.earlier-turns
     assert kept("m2:cite!")                       # an active record not in F
     assert not kept("m3:cite!")                   # a superseded record
     ok = [step("s3", 3, "tool_action", "u1:initiate", tool="t"),

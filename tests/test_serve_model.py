@@ -62,7 +62,8 @@ def test_plain_openai_client_request(server):
 def test_cli_repair_through_the_server(server):
     out = subprocess.run(
         [sys.executable, "-m", "repair_core", "repair", str(SAMPLES / "figure1-travel.json"),
-         "--model", "openai/dgrr-reference", "--api-base", server, "--json"],
+         "--model", "openai/dgrr-reference", "--api-base", server, "--json",
+         "--objective", "answer"],
         capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)

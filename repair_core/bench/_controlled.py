@@ -811,3 +811,15 @@ def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference
         return case, attempt + 1
     raise DgrrError(f"controlled suite: no design for slot {slot} passed the keep rules in "
                     f"{max_attempts} attempts")
+
+
+# ---- multi-session cases (issue 17) -------------------------------------------------------
+# A poisoned document in session 1, memories written in sessions 1 and 2, retrieval-memory
+# and rolling-summary variants, scored on sessions 3-4's reads from the world's truth. Built
+# by `_multisession` (the trace as a runtime records it), not by the agent run above.
+
+def controlled_multisession_cases(seed: int = 42, count: int = 4) -> list[Case]:
+    """`count` multi-session cases of each memory architecture (see `_multisession`)."""
+    from ._multisession import multisession_cases
+
+    return multisession_cases(seed, count)

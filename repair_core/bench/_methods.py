@@ -58,6 +58,9 @@ class RepairDecision:
     persist_store: bool = True
     """False for a method that never edits the store: `store_edits` then only shape the
     replay, and the store it leaves is the original one."""
+    answer: bool = True
+    """False for a store-objective plan: the final answer is not regenerated (the user
+    already has it); the bench then scores the next session on the repaired store."""
     kind: Literal["rollback", "store_only"] = "rollback"
     """`store_only`: the method only edits the store and retries the final user turn as a
     fresh run on it; that run neither invalidates nor re-derives the failed trajectory's
@@ -87,7 +90,8 @@ def _from_plan(name: str, plan: Any) -> RepairDecision:
     invalid = frozenset(s for s, act in plan.steps.items() if act == "invalidate")
     return RepairDecision(method=name, store_edits=dict(plan.memory),
                           replay=frozenset(plan.replay_set), invalidated=invalid,
-                          reasons=dict(plan.reasons))
+                          reasons=dict(plan.reasons),
+                          answer=getattr(plan, "objective", "answer") != "store")
 
 
 # --- ours and its ablations -------------------------------------------------------------
@@ -95,6 +99,12 @@ def _from_plan(name: str, plan: Any) -> RepairDecision:
 def ours(case: Case, client: Any = None) -> RepairDecision:
     """The full method: the core's rule-guided plan (stages 1-3)."""
     return _from_plan("ours", plan_case(case))
+
+
+def ours_store(case: Case, client: Any = None) -> RepairDecision:
+    """The core's plan with objective `store`: every quarantined record whose producer's
+    inputs can be cleaned is re-derived; no past answer is regenerated."""
+    return _from_plan("ours_store", plan_case(case, objective="store"))
 
 
 def ours_no_support_check(case: Case, client: Any = None) -> RepairDecision:
@@ -278,6 +288,7 @@ def _execution_closure(case: Case, steps: set[str]) -> set[str]:
 
 METHODS: dict[str, MethodFn] = {
     "ours": ours,
+    "ours_store": ours_store,
     "no_repair": no_repair,
     "full_reset": full_reset,
     "delete_retrieved": delete_retrieved,
@@ -299,6 +310,7 @@ METHOD_LABELS: dict[str, str] = {
     "llm_judge": "LLM-judge repair",
     "agenttrace": "AgentTrace-style",
     "ours": "Ours",
+    "ours_store": "Ours (store)",
     "ours_no_planner": "Ours w/o rollback planner",
     "ours_no_support_check": "Ours w/o support check",
     "ours_no_selective_replay": "Ours w/o selective replay",

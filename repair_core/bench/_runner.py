@@ -87,8 +87,9 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         replayed_ids: list[str] = []
     else:
         res = execute(blind, d.store_edits, sorted(d.replay), invalidated=sorted(d.invalidated),
-                      model=model, api_base=api_base, decisions=d.reasons)
-        answer = res.answer or ""
+                      model=model, api_base=api_base, decisions=d.reasons, answer=d.answer)
+        # a store-objective method leaves the answer the user already has
+        answer = (res.answer or "") if d.answer else case.final_answer().text
         active = (list(res.store.active) if d.persist_store
                   else [m for m in case.memory if m.status == "active"])
         replayed_ids = [s.id for s in res.report.steps
@@ -101,7 +102,7 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
     recovered = is_recovered(answer, ev.required_facts, ev.forbidden_facts)
     recurred: bool | None = None
     probe_answer = None
-    if recovered:
+    if recovered or not d.answer:  # store objective: judged by the next session
         from ..agent import recurrence_probe
 
         probe_answer = recurrence_probe(active, case.user_id, _final_turn_text(case),

@@ -91,8 +91,19 @@ def add_case_argument(parser: argparse.ArgumentParser) -> None:
                         help="memory-store JSON (a list of records or {\"memory\": [...]}) "
                              "when CASE is a trajectory without its store")
     parser.add_argument("--faults", metavar="IDS", default=None,
-                        help="comma-separated record ids to mark as the diagnosed faults, "
-                             "instead of the case's own (an empty string marks none)")
+                        help="comma-separated ids to mark as the diagnosed faults, instead "
+                             "of the case's own (an empty string marks none): memory records, "
+                             "tool observations (a tool result or retrieved document) or user "
+                             "turns")
+
+
+def add_objective_argument(parser: argparse.ArgumentParser, default: str) -> None:
+    """--objective answer|store|both (see `plan_case`)."""
+    parser.add_argument("--objective", choices=("answer", "store", "both"), default=default,
+                        help="what the plan repairs: answer (the last run's final answer, as "
+                             "the paper defines it), store (the memory the next session "
+                             "reads; no past answer is regenerated) or both "
+                             f"(default: {default})")
 
 
 def read_case(args: argparse.Namespace) -> Case:

@@ -128,15 +128,22 @@ def _approval(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any
     of edits: on a large case each costs seconds)."""
     from ..approvals import honoured_approval
 
-    base = plan_case(case)
+    # The approval may be of a plan for any objective (dgrr repair and approve: both); each
+    # objective's plan is made once, and hashed once per distinct set of edits.
+    bases: dict[str, Any] = {}
     hashes: dict[str, tuple[str, str] | None] = {}
 
     def matches(record: Any) -> bool:
-        key = json.dumps([record.plan_edits, record.forced,
-                          record.comment if record.plan_edits else ""], sort_keys=True)
-        if key not in hashes:
-            hashes[key] = _plan_hashes(base, record, result, approval_hashes)
-        return hashes[key] == (record.inputs_sha256, record.outputs_sha256)
+        for objective in ("both", "answer", "store"):
+            key = json.dumps([objective, record.plan_edits, record.forced,
+                              record.comment if record.plan_edits else ""], sort_keys=True)
+            if key not in hashes:
+                if objective not in bases:
+                    bases[objective] = plan_case(case, objective=objective)
+                hashes[key] = _plan_hashes(bases[objective], record, result, approval_hashes)
+            if hashes[key] == (record.inputs_sha256, record.outputs_sha256):
+                return True
+        return False
 
     # the latest matching decision wins; a log that does not verify honours nothing
     standing = honoured_approval(store, case.case_id, matches)

@@ -9,7 +9,14 @@ import sys
 
 from .._errors import DgrrError
 from .._plan import plan_case
-from . import add_case_argument, edited_plan, plural, positive_int, read_case, read_json
+from . import (
+    add_case_argument,
+    edited_plan,
+    plural,
+    positive_int,
+    read_case,
+    read_json,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--result", default=None,
                    help="repair result JSON (dgrr repair --json) whose outputs are approved; "
                         "refused unless it is the repair of this case and plan")
+    p.add_argument("--objective", choices=("answer", "store", "both"), default=None,
+                   help="what the approved plan repairs (answer, store or both); default: the "
+                        "objective the --result was repaired for, else answer")
     _db_arg(p)
     p.set_defaults(func=run_approve)
 
@@ -83,15 +93,23 @@ def missing_database(db: str | None) -> str | None:
     return None if Path(path).exists() else os.path.normpath(path)
 
 
+def _result_objective(result: object) -> str:
+    """The objective a repair result was made for (its report says so unless answer)."""
+    report = result.get("report") if isinstance(result, dict) else None
+    objective = report.get("objective") if isinstance(report, dict) else None
+    return objective if objective in ("answer", "store", "both") else "answer"
+
+
 def run_approve(args: argparse.Namespace) -> int:
     from ..approvals import ApprovalStore, record_decision
 
-    plan = plan_case(read_case(args))
-    if args.plan:
-        plan = edited_plan(plan, args.plan, force=args.force, comment=args.comment or None)
     result = read_json(args.result, "--result") if args.result else None
     if result is not None and not isinstance(result, dict):
         raise DgrrError(f"--result: expected a JSON object, got {type(result).__name__}")
+    objective = args.objective or _result_objective(result)
+    plan = plan_case(read_case(args), objective=objective)  # type: ignore[arg-type]
+    if args.plan:
+        plan = edited_plan(plan, args.plan, force=args.force, comment=args.comment or None)
     store = ApprovalStore(args.db)
     rec = record_decision(store, plan, reviewer=args.reviewer, decision=args.decision,
                           comment=args.comment, result=result)

@@ -9,6 +9,7 @@ import sys
 
 from .._errors import DgrrError
 from .._io import to_json
+from . import add_objective_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--chunk-size", type=int, default=None, metavar="C",
                    help="cases per task and per part file (default: chosen from the fleet "
                         "size and workers)")
+    add_objective_argument(p, default="answer")
     p.add_argument("--json", action="store_true", help="print summary.json on stdout")
     p.add_argument("--out", required=True, metavar="DIR",
                    help="folder for cases.parquet and summary.json (and resumable parts)")
@@ -72,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         key, value = parse_match_key(args.match_field, "--match-field")
         spec = FleetSpec(mode="field", key=key, value=value)
     spec = spec.model_copy(update={"replay": args.replay, "model": args.model,
-                                   "api_base": args.api_base})
+                                   "api_base": args.api_base, "objective": args.objective})
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     check_fleet_out(args.out)
     summary = run_fleet(args.sources, spec, args.out, engine=args.engine, workers=workers,

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="Mem0 history database (SQLite) to take the memory store from, "
                         "with status and lineage")
     p.add_argument("--faults", metavar="IDS", default="",
-                   help="comma-separated record ids (the source's ids) diagnosed as faulty")
+                   help="comma-separated ids diagnosed as faulty: record ids (the source's ids), or the span id of a tool observation (a tool result or retrieved document) or of a user turn")
     p.add_argument("--user", metavar="U", default=None,
                    help="user id of the session and of records that name none "
                         "(default: the spans' user.id or LangChain metadata user_id, else "

@@ -8,10 +8,11 @@ from collections import Counter
 from typing import TextIO
 
 from .._io import to_json
+from .._ops import plan_ops
 from .._plan import RepairPlan, plan_case
 from .._planner import PLANNERS, columnar_plan_json, file_size, wants_columnar
 from .._progress import progress
-from . import add_case_argument, plural, read_case, wrap
+from . import add_case_argument, add_objective_argument, plural, read_case, wrap
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,6 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="print the plan report of the format spec as JSON")
     add_planner_argument(p)
+    add_objective_argument(p, default="answer")
+    p.add_argument("--ops", action="store_true",
+                   help="print the plan as ordered operations (revoke, quarantine, restore, "
+                        "invalidate, needs_human, replay with drop/replace) an external runtime "
+                        "can execute (docs/replay-api.md); with --json the report carries them "
+                        "as `ops`")
     p.set_defaults(func=run)
 
 
@@ -42,19 +49,29 @@ def run(args: argparse.Namespace) -> int:
         bar.stage("read")
         case = read_case(args)
         bar.stage("plan")
-        plan = plan_case(case)
+        plan = plan_case(case, objective=args.objective)
         bar.stage("write")
         if args.json:
-            sys.stdout.write(to_json(plan.report().model_dump(mode="json")))
+            report = plan.report()
+            if args.ops:
+                report.ops = plan_ops(plan)
+            sys.stdout.write(to_json(report.model_dump(mode="json")))
+        elif args.ops:
+            sys.stdout.write(to_json(ops_json(plan)))
         else:
             write_summary(plan, sys.stdout)
     return 0
 
 
 def _columnar_allowed(args: argparse.Namespace) -> bool:
-    # the columnar path plans the case file as it is, for the default objective only
-    return (args.memory is None and args.faults is None
-            and getattr(args, "objective", "answer") == "answer")
+    # the columnar path plans the case file as it is, for the paper's objective, no ops
+    return (args.memory is None and args.faults is None and args.objective == "answer"
+            and not args.ops)
+
+
+def ops_json(plan: RepairPlan) -> list[dict]:
+    """The plan's operations as JSON data."""
+    return [op.model_dump(mode="json") for op in plan_ops(plan)]
 
 
 REASON_INDENT = 13
@@ -67,12 +84,23 @@ def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
     w(f"Case {case.case_id}" + (f" ({case.domain})" if case.domain else "")
       + f", user {case.user_id}: {len(case.trajectory)} steps, {len(case.memory)} records, "
       f"{plural(len(case.faults), 'diagnosed fault')}\n\n")
+    if plan.objective != "answer":
+        w(f"Objective: {plan.objective} (" + ("the memory the next session reads; past "
+          "answers are not regenerated" if plan.objective == "store" else "the final answer "
+          "and the memory the next session reads") + ")\n\n")
     if not case.faults:
         w("No faults are marked: nothing is affected; the final answer is regenerated as is.\n")
     steps = {s.id: s for s in case.trajectory}
     records = {m.id: m for m in case.memory}
+    turns = {t.id: t for t in case.session}
     w("Faults and their seeds\n")
     for fault, seed in a.seeds.items():
+        if fault in steps or fault in turns:
+            node = steps.get(fault) or turns[fault]
+            what = getattr(node, "type", "user turn").replace("_", " ")
+            w(wrap(f"\"{node.text}\"  a {what}: dropped from every replayed step's inputs",
+                   f"  {fault}  ", indent=6) + "\n")
+            continue
         if seed == fault:
             how = "the record itself (it predates the execution and has no producer)"
         elif steps[seed].status == "failed":

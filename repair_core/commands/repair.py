@@ -14,6 +14,7 @@ from .._plan import plan_case
 from . import (
     add_bounds_arguments,
     add_case_argument,
+    add_objective_argument,
     edited_plan,
     model_client,
     plural,
@@ -55,6 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "human (irreversible tools), or when a replayed claim, answer or write "
                         "states a diagnosed fault's value; without it both are reported and "
                         "the exit code stays 0")
+    add_objective_argument(p, default="both")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write result.json, answer.txt, trajectory.json, store.json, "
@@ -71,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise DgrrError("--force needs --comment: say in your own words why the edits "
                         "override an invariant")
     case = read_case(args)
-    plan = plan_case(case)
+    plan = plan_case(case, objective=args.objective)
     client = model_client(args)
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force,
@@ -80,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     result = repair(case, plan, client=client, observations=observations,
                     on_progress=_print_progress if args.progress else None)
     data = result.model_dump(mode="json")
-    failed = result.answer is None or bool(result.report.failures)
+    failed = ((result.answer is None and plan.objective != "store")
+              or bool(result.report.failures))
     if args.out is not None:
         write_outputs(Path(args.out), data, failed=failed)
     if args.json:
@@ -170,7 +173,9 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
     r = result.report
     w(f"Repair of {r.case_id} with {r.model}\n\n")
     w(f"  original answer:  {result.original_answer}\n")
-    w(f"  corrected answer: {result.answer if result.answer is not None else '(failed)'}\n\n")
+    w(f"  corrected answer: {result.answer if result.answer is not None else '(failed)'}\n\n"
+      if result.answer is not None or failed else
+      "  corrected answer: (not regenerated: objective store repairs the memory only)\n\n")
     ch = r.store_changes
     w(f"Store: {len(result.store.active)} active, {len(result.store.quarantine)} quarantined\n")
     for label, ids in (("deleted", ch.deleted), ("quarantined", ch.quarantined),
@@ -190,6 +195,10 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
         w("\nWARNING: replayed outputs state a diagnosed fault's value (--strict: exit 1):\n")
         for e in r.fault_echoes:
             w(f"  {e.step} ({e.type}, {e.action}): states {e.fault}'s value {e.value!r}\n")
+    if r.no_longer_sees:
+        w("\nInputs the replayed steps no longer see:\n")
+        for sid, dropped in r.no_longer_sees.items():
+            w(f"  {sid}: {', '.join(dropped)}\n")
     if r.skipped_writes:
         w("\nSkipped writes:\n")
         for sw in r.skipped_writes:

@@ -76,7 +76,7 @@ def case_row(item: WorkItem, spec: FleetSpec) -> dict[str, Any]:
         if not faults:
             return row
         row["matched"] = True
-        plan = plan_case(with_faults(case, faults))
+        plan = plan_case(with_faults(case, faults), objective=spec.objective)
         row.update(_plan_columns(plan))
         if spec.replay:
             row.update(_repair_columns(plan, spec))

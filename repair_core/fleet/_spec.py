@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import to_jsonable_python
 
 from .._case import Case
@@ -37,6 +37,10 @@ class FleetSpec(BaseModel):
     """litellm model string used by the replay."""
     api_base: str | None = None
     """API base URL of the model."""
+    # Written only when not `answer`, so existing runs' recorded specs read as before.
+    objective: Literal["answer", "store", "both"] = Field(
+        default="answer", exclude_if=lambda v: v == "answer")
+    """What each case's plan repairs (`plan_case(..., objective=)`)."""
 
     def matching_records(self, case: Case) -> list[str]:
         """Ids of the records of `case` this spec marks as faults, in store order.

@@ -31,6 +31,7 @@ from .._case import (
 )
 from .._errors import DgrrError, ModelError
 from .._load import case_from_data
+from .._ops import ops_inputs, plan_ops
 from .._plan import RepairPlan, plan_case
 from ..agent._evidence import (
     claim_item,
@@ -73,13 +74,18 @@ def repair(case: Case, plan: RepairPlan | None = None, *, model: str = REFERENCE
     if plan.case.case_id != case.case_id:
         raise DgrrError(f"plan is for case {plan.case.case_id!r}, not {case.case_id!r}")
     case = plan.case
-    invalidated = [s for s, a in plan.steps.items() if a == "invalidate"]
+    # The executor runs from the plan's operations only (docs/replay-api.md).
+    ops = ops_inputs(case, plan_ops(plan))
     decisions = _plan_decisions(plan)
     # An affected, unsupported action a forced edit kept is still removed from the world.
-    return execute(case, plan.memory, plan.replay_set, invalidated=invalidated, model=model,
-                   api_base=api_base, observations=observations, on_progress=on_progress,
-                   tools=tools, retriever=retriever, client=client, decisions=decisions,
-                   undo_effects_of=plan.analysis.unsupported)
+    result = execute(case, ops.store_edits, ops.replay, invalidated=ops.invalidated,
+                     faults=ops.revoked, model=model, api_base=api_base,
+                     observations=observations, on_progress=on_progress, tools=tools,
+                     retriever=retriever, client=client, decisions=decisions,
+                     undo_effects_of=plan.analysis.unsupported, answer=ops.answer)
+    result.report.no_longer_sees = ops.no_longer_sees
+    result.report.objective = plan.objective
+    return result
 
 
 def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str], *,
@@ -89,14 +95,15 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
             on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
             retriever: Retriever | None = None, client: ModelClient | None = None,
             decisions: Iterable[Decision] | Mapping[str, str] | None = None,
-            undo_effects_of: Iterable[str] = ()
+            undo_effects_of: Iterable[str] = (), answer: bool = True
             ) -> RepairResult:
     """Apply `store_edits` and replay `replay_ids` (plus the final answer) in trajectory
     order. The executor behind `repair`, usable for baselines and ablations.
 
     The world effects of every invalidated or replayed action are undone before a
     replayed call reads their state; `undo_effects_of` names further actions whose
-    effects go too (`repair` passes the plan's affected, unsupported steps)."""
+    effects go too (`repair` passes the plan's affected, unsupported steps).
+    `answer=False` (a store-objective plan) leaves the final answer as it was."""
     actions = {s.id for s in case.trajectory if s.type == "tool_action"}
     wrong = sorted(set(observations or {}) - actions)
     if wrong:
@@ -106,7 +113,7 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
                set(case.faults if faults is None else faults),
                client or ModelClient(model, api_base), tools or default_registry(),
                retriever or LexicalRetriever(), dict(observations or {}), on_progress,
-               set(undo_effects_of))
+               set(undo_effects_of), answer)
     if decisions is None or isinstance(decisions, Mapping):
         run.report.decisions = _edit_decisions(case, run.store_edits, run.replay, run.invalid,
                                                dict(decisions or {}))
@@ -161,6 +168,8 @@ class _Run:
     on_progress: ProgressFn | None
     also_removed: set[str]
     """Actions neither invalidated nor replayed whose world effects go all the same."""
+    answer: bool = True
+    """Regenerate the final answer (always, unless a store-objective plan)."""
     report: RepairReport = field(init=False)
     new_steps: dict[str, Step] = field(init=False, default_factory=dict)
     pending: dict[str, _Pending] = field(init=False, default_factory=dict)
@@ -173,7 +182,8 @@ class _Run:
         self.turns = {t.id: t for t in self.case.session}
         self.order = self.case.steps_in_order()
         self.final = self.case.final_answer().id
-        self.replay = {s for s in self.replay if s in self.steps} | {self.final}
+        self.replay = {s for s in self.replay if s in self.steps} | (
+            {self.final} if self.answer else set())
         # An observation is refreshed through its action, and a re-issued action
         # produces its observations anew: (observation, action) pairs, found once.
         produced = [(s.id, d.id) for s in self.order if s.type == "tool_observation"
@@ -235,8 +245,9 @@ class _Run:
         items: list[dict[str, Any]] = []
         for d in step.deps:
             if d.id in self.memory:
-                if self.memory.active(d.id):
-                    items.append(record_item(self.memory[d.id]))
+                rid = self.memory.current(d.id)  # a re-derived record stands in for its old one
+                if self.memory.active(rid):
+                    items.append(record_item(self.memory[rid]))
                 continue
             prem = self._current(d.id)
             if isinstance(prem, MemoryRead):
@@ -249,8 +260,11 @@ class _Run:
 
     def _request(self, step: Step) -> dict[str, Any]:
         turn = self.turns.get(step.turn) or Turn(id=step.turn, seq=0, text="")
+        if turn.id in self.faults:  # a diagnosed (injected) user turn is never shown
+            turn = Turn(id=turn.id, seq=turn.seq, text="")
         # earlier turns: the recent conversation and the turns the step depends on (bounded)
-        return request_item(turn, self._conversation.earlier(turn, step))
+        earlier = [t for t in self._conversation.earlier(turn, step) if t.id not in self.faults]
+        return request_item(turn, earlier)
 
     @cached_property
     def _conversation(self) -> Conversation:
@@ -509,6 +523,7 @@ class _Run:
                      ) -> list[dict[str, Any]] | None:
         sources = [d.id for d in step.deps if d.id in self.memory]
         sources += [r for r in retired if r not in sources]
+        sources = list(dict.fromkeys(self.memory.current(r) for r in sources))
         live = [self.memory[r] for r in sources if self.memory.active(r)]
         if not live:
             self.report.skipped_writes.append(SkippedWrite(

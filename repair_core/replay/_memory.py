@@ -42,6 +42,10 @@ class RepairedMemory:
     quarantined: list[str] = field(init=False, default_factory=list)
     order: dict[str, int] = field(init=False)
     """The case's store order (evidence is listed in it)."""
+    versions: dict[str, str] = field(init=False, default_factory=dict)
+    """A record of the case -> the record a replayed write re-derived from it (`base`):
+    what a replayed step that named the old record sees instead (a replay op's
+    `replace`)."""
 
     def __post_init__(self) -> None:
         self.records = {m.id: m.model_copy(deep=True) for m in self.case.memory}
@@ -73,6 +77,15 @@ class RepairedMemory:
     def __getitem__(self, rid: str) -> MemoryRecord:
         return self.records[rid]
 
+    def current(self, rid: str) -> str:
+        """`rid`, or the record a replayed write re-derived from it when `rid` itself is
+        no longer active (the newest such record)."""
+        seen = {rid}
+        while not self.active(rid) and rid in self.versions and self.versions[rid] not in seen:
+            rid = self.versions[rid]
+            seen.add(rid)
+        return rid
+
     def active(self, rid: str) -> bool:
         rec = self.records.get(rid)
         return (rec is not None and rec.status == "active"
@@ -102,6 +115,9 @@ class RepairedMemory:
         rid = self._new_id(rec.get("base") or f"{step.id}.m")
         deps = [Dep(id=step.id, label="update" if step.op == "update" else "produce")]
         deps += [Dep(id=s, label="consolidate") for s in sources]
+        base = rec.get("base")
+        if base in self.order:
+            self.versions[base] = rid
         self.records[rid] = MemoryRecord(id=rid, user_id=self.case.user_id, text=rec["text"],
                                          key=rec.get("key"), value=rec.get("value"),
                                          status="active", created_seq=step.seq, deps=deps)

@@ -199,6 +199,14 @@ class RepairReport(BaseModel):
     notes: list[str] = Field(default_factory=list)
     """Other decisions the executor made, one line each (e.g. a restored record that a
     replayed write consolidated or replaced again)."""
+    # Written only when not answer, so reports of answer plans read as before.
+    objective: str = Field(default="answer", exclude_if=lambda v: v == "answer")
+    """What the executed plan repaired: answer, store or both."""
+    # Written only when non-empty, so reports of plans that drop nothing read as before.
+    no_longer_sees: dict[str, list[str]] = Field(default_factory=dict,
+                                                 exclude_if=lambda v: not v)
+    """Each replayed step -> the recorded inputs it no longer sees (its replay op's
+    `drop`: faults and affected inputs neither kept nor replayed)."""
 
 
 class RepairedStore(BaseModel):
