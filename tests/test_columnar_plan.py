@@ -8,6 +8,7 @@ change, these tests say exactly which cases and which entries the two now disagr
 from __future__ import annotations
 
 import difflib
+import io
 import json
 import random
 import subprocess
@@ -22,6 +23,7 @@ from repair_core import case_from_data, parse_case, plan_case
 from repair_core._columnar_plan import columnar_plan_report, report_json
 from repair_core._columns import read_columns
 from repair_core._io import to_json
+from repair_core._planner import columnar_plan_json
 from repair_core._synth import synth_case_data
 from tests.test_properties import random_cases
 
@@ -59,15 +61,34 @@ def test_committed_cases_are_found() -> None:
     assert len(COMMITTED) > 100  # samples, the controlled and adapted suites, fixtures
 
 
+def non_record_faults(raw: bytes) -> bool:
+    """Judged by the exact loader: a fault that is an observation or a turn (issue 17)."""
+    case = parse_case(raw)
+    records = {m.id for m in case.memory}
+    return any(f not in records for f in case.faults)
+
+
 @pytest.mark.parametrize("path", COMMITTED, ids=lambda p: str(p.relative_to(ROOT)))
 def test_committed_case_reports_are_identical(path: Path) -> None:
     raw = path.read_bytes()
     if has_inferred(raw):
         assert read_columns(raw) is None  # the networkx planner handles inferred edges
         return
+    if non_record_faults(raw):  # issue 17's faults on observations and turns
+        assert not columnar_plan_json(path, io.StringIO())  # declined: networkx plans it
+        return
     assert_same(raw, path.name)
 
 
+# The columnar planner has the rules before issue 17. On these generated cases the issue-17
+# rules change the networkx plan (carried fault text, earlier turns as support, the new
+# restore rules), so the two disagree; strict: when the port is done these fail, and the
+# marks go (docs/performance.md, "The columnar planner").
+PRE_ISSUE_17 = pytest.mark.xfail(strict=True, reason="the columnar planner does not yet "
+                                 "implement the issue-17 rules")
+
+
+@PRE_ISSUE_17
 @pytest.mark.parametrize("steps,seed", [(60, 0), (300, 1), (1000, 2), (2000, 3), (2500, 7),
                                         (4000, 11), (800, 5), (150, 9)])
 def test_synthetic_case_reports_are_identical(steps: int, seed: int) -> None:
@@ -86,6 +107,7 @@ def shuffled(data: dict, rng: random.Random) -> dict:
     return out
 
 
+@PRE_ISSUE_17
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_cases(), st.integers(0, 2**16))
 def test_random_case_reports_are_identical(data: dict, shuffle_seed: int) -> None:
@@ -182,5 +204,5 @@ def test_cli_planners_print_the_same_report(tmp_path: Path) -> None:
                             "--planner", planner, str(path)],
                            check=True, capture_output=True).stdout
             for planner in ("columnar", "networkx", "auto")]
-    assert outs[0] == outs[1] == outs[2]
-    assert json.loads(outs[0])["affected"]
+    assert outs[1] == outs[2]  # auto plans with networkx
+    assert json.loads(outs[0])["affected"] and json.loads(outs[1])["affected"]

@@ -34,9 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def add_planner_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--planner", choices=PLANNERS, default="auto",
-                   help="auto (default): the columnar fast path for case files of 2 MB and "
-                        "more, the networkx planner below; the report is the same either way "
-                        "(docs/performance.md)")
+                   help="auto (default) and networkx: the networkx planner; columnar: the "
+                        "columnar fast path, which has the rules before issue 17 and differs "
+                        "where carried fault text, earlier-turn support or the new restore "
+                        "rules apply (docs/performance.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,9 +65,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _columnar_allowed(args: argparse.Namespace) -> bool:
-    # the columnar path plans the case file as it is, for the paper's objective, no ops
-    return (args.memory is None and args.faults is None and args.objective == "answer"
-            and not args.ops)
+    # only when asked for: the columnar planner has the rules before issue 17 (_planner.py);
+    # it plans the case file as it is, for the paper's objective, without operations
+    return (args.planner == "columnar" and args.memory is None and args.faults is None
+            and args.objective == "answer" and not args.ops)
 
 
 def ops_json(plan: RepairPlan) -> list[dict]:
