@@ -260,3 +260,71 @@ def test_a_value_changed_with_the_same_text_is_refused_with_the_field_named():
     assert "u/seat: value.pinned was added (True)" in msg
     assert "confidence" not in msg
     assert store.get(("u",), "seat").value["source"] == "admin"  # nothing written
+
+
+class _Raising:
+    """An InMemoryStore whose Nth write raises (a full disk, a dropped connection)."""
+
+    def __init__(self, at: int) -> None:
+        from langgraph.store.memory import InMemoryStore
+
+        self.inner, self.at, self.writes = InMemoryStore(), at, 0
+
+    def get(self, *a, **k):
+        return self.inner.get(*a, **k)
+
+    def search(self, *a, **k):
+        return self.inner.search(*a, **k)
+
+    def list_namespaces(self, *a, **k):
+        return self.inner.list_namespaces(*a, **k)
+
+    def _write(self) -> None:
+        self.writes += 1
+        if self.writes == self.at:
+            raise ConnectionError("connection dropped")
+
+    def put(self, *a, **k):
+        self._write()
+        return self.inner.put(*a, **k)
+
+    def delete(self, *a, **k):
+        self._write()
+        return self.inner.delete(*a, **k)
+
+
+def _all_items(store) -> dict:
+    return {(tuple(i.namespace), i.key): i.value for ns in store.list_namespaces(limit=1000)
+            for i in store.search(ns, limit=1000)}
+
+
+@pytest.mark.parametrize("at", range(1, 7))
+def test_a_store_raising_at_any_write_leaves_it_as_before(at):
+    from repair_core import DgrrError
+
+    store = _Raising(at=10**6)
+    _fill(store)
+    store.at, store.writes = at, 0
+    before = _all_items(store)
+    with pytest.raises(DgrrError, match="connection dropped.*rolled back"):
+        apply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL)
+    assert _all_items(store) == before
+
+
+def test_a_pending_or_unreadable_journal_blocks_a_new_apply(tmp_path):
+    from langgraph.store.memory import InMemoryStore
+
+    from repair_core import DgrrError
+    from repair_core.integrations import ApplyPending, Intent, Journal
+
+    store = InMemoryStore()
+    _fill(store)
+    journal = Journal(tmp_path, "k")
+    journal.write(Intent(apply_id="a1", store="langgraph", target="t", case_id="other",
+                         created_at="2026-01-01T00:00:00+00:00"))
+    with pytest.raises(ApplyPending, match="--resume.*--rollback"):
+        apply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL, journal=journal)
+    journal.path.write_text("{not json")
+    with pytest.raises(DgrrError, match="cannot be read"):
+        apply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL, journal=journal)
+    assert store.get(NAMESPACE, "habit").value == {"text": LEARNED}  # nothing written
