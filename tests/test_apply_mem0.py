@@ -21,8 +21,8 @@ pytest.importorskip("opentelemetry.exporter.otlp.json.file", reason="needs the '
 from repair_core import load_case  # noqa: E402
 from repair_core.approvals import ApprovalStore  # noqa: E402
 from repair_core.cli import main  # noqa: E402
-from repair_core.integrations import store_ops  # noqa: E402
-from repair_core.integrations.mem0 import QUARANTINE_SUFFIX, apply_mem0  # noqa: E402
+from repair_core.integrations import find_approval, store_ops  # noqa: E402
+from repair_core.integrations.mem0 import QUARANTINE_USER, apply_mem0  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -55,7 +55,7 @@ def repaired(tmp_path, capsys):
     """))
     sys.path.insert(0, str(tmp_path))
     yield {"ids": ids, "case": case, "result": result, "folder": tmp_path / "mem0",
-           "db": str(tmp_path / "approvals.db")}
+           "db": str(tmp_path / "approvals.db"), "journal": str(tmp_path / "journal")}
     sys.path.remove(str(tmp_path))
     sys.modules.pop("mem0_factory", None)
 
@@ -64,7 +64,7 @@ def _snapshot(folder: Path) -> dict[str, tuple[str, str]]:
     memory = make_memory(folder)
     try:
         out = {}
-        for user in ("lin", "lin" + QUARANTINE_SUFFIX):
+        for user in ("lin", QUARANTINE_USER):
             for m in memory.get_all(user_id=user)["results"]:
                 out[m["id"]] = (user, m["memory"])
         return out
@@ -74,7 +74,8 @@ def _snapshot(folder: Path) -> dict[str, tuple[str, str]]:
 
 def _apply(r, *extra):
     return main(["apply", str(r["result"]), "--case", str(r["case"]), "--to", "mem0",
-                 "--store", "mem0_factory:memory", "--db", r["db"], *extra])
+                 "--store", "mem0_factory:memory", "--db", r["db"], "--journal", r["journal"],
+                 *extra])
 
 
 def _approve(r):
@@ -91,9 +92,11 @@ def test_operations_come_from_the_result_and_apply_record_by_record(repaired):
     assert [(o.op, o.record) for o in ops] == [
         ("delete", ids["m3"]), ("quarantine", ids["m6"]), ("restore", restored)]
     before = _snapshot(r["folder"])
+    _approve(r)
+    approval = find_approval(case, json.loads(r["result"].read_text()), r["db"])
     memory = make_memory(r["folder"])
     try:
-        done = apply_mem0(memory, ops, user="lin", case_id=case.case_id)
+        done = apply_mem0(memory, ops, user="lin", case_id=case.case_id, approval=approval)
     finally:
         memory.vector_store.client.close()
     after = _snapshot(r["folder"])
@@ -101,7 +104,7 @@ def test_operations_come_from_the_result_and_apply_record_by_record(repaired):
     # record by record: the fault gone, the learned record hidden, the old text back,
     # everything else exactly as before
     assert ids["m3"] not in after
-    assert after[ids["m6"]] == ("lin" + QUARANTINE_SUFFIX, before[ids["m6"]][1])
+    assert after[ids["m6"]] == (QUARANTINE_USER, before[ids["m6"]][1])
     assert after[new_id] == ("lin", "Lin prefers aisle seats.")
     for name in ("m2", "m4", "m5"):
         assert after[ids[name]] == before[ids[name]] == ("lin", STORE[name])
@@ -110,7 +113,8 @@ def test_operations_come_from_the_result_and_apply_record_by_record(repaired):
     try:
         hits = [h["id"] for h in memory.search("window seats", user_id="lin")["results"]]
         assert ids["m6"] not in hits and ids["m3"] not in hits
-        assert memory.get(new_id)["metadata"] == {"dgrr_restored_from": restored}
+        assert memory.get(new_id)["metadata"]["dgrr_restored_from"] == restored
+        assert memory.get(new_id)["user_id"] == "lin"
     finally:
         memory.vector_store.client.close()
 
@@ -165,7 +169,7 @@ def test_approved_result_is_applied_and_recorded(repaired, capsys):
     assert "applied delete" in out and "recorded as #" in out
     after = _snapshot(r["folder"])
     assert r["ids"]["m3"] not in after
-    assert after[r["ids"]["m6"]][0] == "lin" + QUARANTINE_SUFFIX
+    assert after[r["ids"]["m6"]][0] == QUARANTINE_USER
     assert "Lin prefers aisle seats." in {text for _, text in after.values()}
     log = ApprovalStore(r["db"])
     try:

@@ -18,11 +18,12 @@ pytest.importorskip("openinference.instrumentation.langchain", reason="needs the
 from repair_core import load_case, plan_case  # noqa: E402
 from repair_core.cli import main  # noqa: E402
 from repair_core.importers import import_trace  # noqa: E402
-from repair_core.integrations import StoreChanged, store_ops  # noqa: E402
+from repair_core.integrations import NotApproved, StoreChanged, find_approval, store_ops  # noqa: E402
 from repair_core.integrations.langgraph import (  # noqa: E402
     QUARANTINE_NAMESPACE,
     apply_langgraph,
     record_id,
+    record_text,
     traced_store,
 )
 
@@ -56,7 +57,8 @@ def _items(store) -> dict[str, str]:
     out = {}
     for ns in store.list_namespaces():
         for item in store.search(ns, limit=100):
-            out[record_id(item.namespace, item.key)] = item.value["text"]
+            out[record_id(item.namespace, item.key)] = record_text(
+                item.value.get("value", item.value))  # a quarantined copy keeps the value
     return out
 
 
@@ -132,9 +134,15 @@ def repaired(traced, tmp_path, capsys):
 
     lg_factory.STORE = store.inner
     yield {"case": case, "result": result, "store": store.inner,
-           "db": str(tmp_path / "approvals.db")}
+           "db": str(tmp_path / "approvals.db"), "journal": str(tmp_path / "journal")}
     sys.path.remove(str(tmp_path))
     sys.modules.pop("lg_factory", None)
+
+
+def _approval(r):
+    assert main(["approve", str(r["case"]), "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(r["result"]), "--db", r["db"]]) == 0
+    return find_approval(load_case(r["case"]), json.loads(r["result"].read_text()), r["db"])
 
 
 def test_apply_round_trip_record_by_record(repaired):
@@ -144,9 +152,13 @@ def test_apply_round_trip_record_by_record(repaired):
     assert [(o.op, o.record.split("@")[0]) for o in ops] == [
         ("delete", SEAT), ("quarantine", CABIN), ("quarantine", HABIT), ("restore", CABIN)]
     before = _items(r["store"])
-    done = apply_langgraph(r["store"], ops, case_id=case.case_id)
+    with pytest.raises(NotApproved):  # the library has the approval gate too
+        apply_langgraph(r["store"], ops, case_id=case.case_id, approval=None)
+    assert _items(r["store"]) == before
+    done = apply_langgraph(r["store"], ops, case_id=case.case_id, approval=_approval(r))
     after = _items(r["store"])
-    quarantine = (*NAMESPACE, QUARANTINE_NAMESPACE)
+    apply_id = done[1]["item"].split("/")[1]
+    quarantine = (QUARANTINE_NAMESPACE, apply_id, *NAMESPACE)
     assert SEAT not in after
     assert after[record_id(quarantine, "cabin")] == before[CABIN] == "Lin flies economy, window seat."
     assert after[record_id(quarantine, "habit")] == before[HABIT] == LEARNED
@@ -160,7 +172,9 @@ def test_apply_round_trip_record_by_record(repaired):
     assert hits == {"home", "meal", "cabin"}
     restored = r["store"].get(NAMESPACE, "cabin").value
     assert restored["dgrr_restored_from"] == ops[-1].record
-    assert r["store"].get(quarantine, "habit").value["dgrr_quarantined"] is True
+    copy = r["store"].get(quarantine, "habit").value
+    assert copy["dgrr_quarantined"] is True and copy["namespace"] == list(NAMESPACE)
+    assert copy["key"] == "habit" and copy["value"] == {"text": LEARNED}
     assert [d["op"] for d in done] == ["delete", "quarantine", "quarantine", "restore"]
 
 
@@ -170,14 +184,16 @@ def test_refused_when_the_store_changed_since_the_trace(repaired):
     ops = store_ops(case, json.loads(r["result"].read_text()))
     r["store"].put(NAMESPACE, "habit", {"text": "Lin books aisle seats."})
     before = _items(r["store"])
+    approval = _approval(r)
     with pytest.raises(StoreChanged, match=f"{HABIT}: text is now 'Lin books aisle seats.'"):
-        apply_langgraph(r["store"], ops, case_id=case.case_id)
+        apply_langgraph(r["store"], ops, case_id=case.case_id, approval=approval)
     assert _items(r["store"]) == before
 
 
 def _apply(r, *extra):
     return main(["apply", str(r["result"]), "--case", str(r["case"]), "--to", "langgraph",
-                 "--store", "lg_factory:store", "--db", r["db"], *extra])
+                 "--store", "lg_factory:store", "--db", r["db"], "--journal", r["journal"],
+                 *extra])
 
 
 def test_cli_dry_run_by_default_and_refused_without_approval(repaired, capsys):

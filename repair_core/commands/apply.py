@@ -24,22 +24,37 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Show the store operations a repair result asks for (delete, quarantine, "
                     "restore, add), and with --apply perform them on the real store: only "
                     "for a result with an approval in the approvals log, and only when every "
-                    "touched memory still has the text and change time the trace saw. What "
-                    "was applied is recorded in the log next to the approval. See "
-                    "docs/import.md.")
-    p.add_argument("result", metavar="RESULT.json", help="repair result (dgrr repair --json)")
-    p.add_argument("--case", metavar="CASE.json", required=True,
-                   help="the imported case the result repaired (to find its approval)")
+                    "touched memory still has the text and change time the trace saw. The "
+                    "whole apply is planned and written to a journal before the first write; "
+                    "an interrupted apply is finished with --resume or undone with "
+                    "--rollback, and one store takes one apply at a time. What was applied "
+                    "is recorded in the log next to the approval. See docs/writeback.md.")
+    p.add_argument("result", metavar="RESULT.json", nargs="?",
+                   help="repair result (dgrr repair --json); not with --resume/--rollback")
+    p.add_argument("--case", metavar="CASE.json",
+                   help="the imported case the result repaired (to find its approval); "
+                        "required unless --resume/--rollback")
     p.add_argument("--to", choices=["mem0", "langgraph"], required=True,
                    help="kind of store to write to")
     p.add_argument("--store", metavar="STORE", required=True,
                    help="mem0: a Mem0 config JSON (Memory.from_config) or MODULE:FUNCTION "
                         "returning a mem0 Memory; langgraph: MODULE:FUNCTION returning the "
-                        "LangGraph BaseStore the agent uses")
+                        "LangGraph BaseStore the agent uses (or a coroutine / async context "
+                        "manager giving an async store, e.g. AsyncSqliteStore)")
     p.add_argument("--apply", action="store_true",
                    help="perform the operations (default: only show them)")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--resume", action="store_true",
+                      help="finish this store's interrupted apply from its journal")
+    what.add_argument("--rollback", action="store_true",
+                      help="undo this store's interrupted apply: every touched item back to "
+                           "its exact state before")
+    p.add_argument("--journal", metavar="DIR", default=None,
+                   help="folder of the write-ahead journals and locks (default: "
+                        "$DGRR_APPLY_DIR, else ~/.dgrr/apply)")
     p.add_argument("--reviewer", default=None,
-                   help="who applies (recorded in the approvals log; required with --apply)")
+                   help="who applies (recorded in the approvals log; required with --apply "
+                        "and --resume)")
     p.add_argument("--db", default=None,
                    help="approvals database URL or SQLite file (default: $DGRR_DB, else "
                         "~/.dgrr/approvals.db)")
@@ -48,8 +63,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..approvals import ApprovalStore, approval_hashes
-    from ..integrations import store_ops
+    from ..integrations import Journal, journal_dir, store_key, store_ops
 
+    journal = Journal(journal_dir(args.journal), store_key(args.to, _store_ident(args)))
+    if args.resume or args.rollback:
+        if args.result or args.case or args.apply:
+            raise DgrrError("--resume/--rollback: give only --to, --store (and --journal, "
+                            "--reviewer, --db); the journal holds the rest")
+        return _finish(args, journal)
+    if not args.result:
+        raise DgrrError("RESULT.json: the repair result to apply is required")
+    if not args.case:
+        raise DgrrError("--case: the imported case the result repaired is required")
     result = read_json(args.result, "RESULT")
     if not isinstance(result, dict):
         raise DgrrError(f"RESULT: expected a JSON object, got {type(result).__name__}")
@@ -75,39 +100,123 @@ def run(args: argparse.Namespace) -> int:
                             "nothing written")
         if not args.reviewer or not args.reviewer.strip():
             raise DgrrError("--reviewer: who applies the repair is required with --apply")
+        target = f"{args.to}:{args.store}"
+        record = _recorder(store, approval.id, args)
         if args.to == "langgraph":
             from ..integrations.langgraph import apply_langgraph
 
             # apply_* check every touched record against the trace before writing
-            lg_store = _factory(args.store, "a LangGraph BaseStore")
-            done = apply_langgraph(lg_store, ops, case_id=case.case_id)
-            return _record_applied(store, approval, args, done, item="item")
+            done = _with_langgraph(args.store, lambda lg: apply_langgraph(
+                lg, ops, case_id=case.case_id, approval=approval, journal=journal,
+                target=target, reviewer=args.reviewer, record=record))
+            return _show(done, args, item="item")
         from ..integrations.mem0 import apply_mem0, close_mem0
 
         memory = _open_mem0(args.store)
         try:
-            done = apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id)
+            done = apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id,
+                              approval=approval, journal=journal, target=target,
+                              reviewer=args.reviewer, record=record)
         finally:
             close_mem0(memory)
-        return _record_applied(store, approval, args, done, item="mem0_id")
+        return _show(done, args, item="mem0_id")
     finally:
         store.close()
 
 
-def _record_applied(store: Any, approval: Any, args: argparse.Namespace,
-                    done: list[dict[str, Any]], *, item: str) -> int:
-    """Record what was written to the `--to` store next to its approval, and show it
-    (`item`: the key of each done operation naming the store's own item)."""
+def _store_ident(args: argparse.Namespace) -> str:
+    """The `--store` as one store is named whatever the working folder."""
+    path = Path(args.store)
+    if args.to == "mem0" and (path.suffix == ".json" or path.is_file()):
+        return str(path.resolve())
+    return str(args.store)
+
+
+def _recorder(store: Any, approval_id: int, args: argparse.Namespace) -> Any:
+    """What records a finished apply in the approvals log, next to its approval."""
     from ..approvals import sha256_json
 
-    event = store.record_applied(approval.id, reviewer=args.reviewer,
-                                 target=f"{args.to}:{args.store}",
-                                 outputs_sha256=sha256_json(done),
-                                 comment=json.dumps(done, ensure_ascii=False))
+    def record(intent: Any) -> None:
+        event = store.record_applied(
+            approval_id, reviewer=args.reviewer, target=f"{args.to}:{args.store}",
+            outputs_sha256=sha256_json(intent.operations),
+            comment=json.dumps({"apply": intent.apply_id, "operations": intent.operations},
+                               ensure_ascii=False))
+        print(f"recorded as #{event.id} next to approval #{approval_id} "
+              f"(apply {intent.apply_id})")
+    return record
+
+
+def _show(done: list[dict[str, Any]], args: argparse.Namespace, *, item: str) -> int:
     for d in done:
         print(f"  applied {d['op']:<10} {d['record']} -> {args.to} {d[item]}")
-    print(f"recorded as #{event.id} next to approval #{approval.id}")
     return 0
+
+
+def _finish(args: argparse.Namespace, journal: Any) -> int:
+    """--resume / --rollback of the store's interrupted apply."""
+    from ..approvals import ApprovalStore
+    from ..integrations import resume_apply, rollback_apply
+
+    pending = journal.pending()
+    if pending is None:
+        raise DgrrError(f"{'--resume' if args.resume else '--rollback'}: no interrupted "
+                        f"apply for this store in '{journal.folder}'")
+    if pending.store != args.to:
+        raise DgrrError(f"--to: the interrupted apply was to {pending.store}, not {args.to}")
+    if args.resume and (not args.reviewer or not args.reviewer.strip()):
+        raise DgrrError("--reviewer: who finishes the apply is required with --resume")
+
+    def act(backend: Any) -> Any:
+        if args.rollback:
+            return rollback_apply(backend, journal)
+        if pending.approval_id is None:
+            return resume_apply(backend, journal)
+        log = ApprovalStore(args.db)
+        try:
+            return resume_apply(backend, journal, _recorder(log, pending.approval_id, args))
+        finally:
+            log.close()
+
+    if args.to == "langgraph":
+        from ..integrations.langgraph import LangGraphSlots
+
+        intent = _with_langgraph(args.store, lambda lg: act(LangGraphSlots(lg)))
+    else:
+        from ..integrations.mem0 import Mem0Slots, close_mem0
+
+        memory = _open_mem0(args.store)
+        try:
+            intent = act(Mem0Slots(memory))
+        finally:
+            close_mem0(memory)
+    verb = "rolled back: every touched item is as before" if args.rollback else \
+        "resumed: every planned write is done"
+    print(f"apply {intent.apply_id} (case {intent.case_id!r}) {verb} "
+          f"({plural(len(intent.operations), 'operation')})")
+    return 0
+
+
+def _with_langgraph(spec: str, act: Any) -> Any:
+    """`act(store)` on the LangGraph store a factory gives: a store, a context manager
+    (PostgresStore.from_conn_string), or for an async store a coroutine or async context
+    manager (then `act` runs in a worker thread while the store's loop serves it)."""
+    import asyncio
+    import inspect
+
+    made = _factory(spec, "a LangGraph BaseStore")
+    if inspect.isawaitable(made) or hasattr(made, "__aenter__"):
+        async def main() -> Any:
+            if hasattr(made, "__aenter__"):
+                async with made as store:
+                    return await asyncio.to_thread(act, store)
+            store = await made
+            return await asyncio.to_thread(act, store)
+        return asyncio.run(main())
+    if hasattr(made, "__enter__") and not hasattr(made, "batch"):
+        with made as store:
+            return act(store)
+    return act(made)
 
 
 def _factory(spec: str, what: str) -> Any:

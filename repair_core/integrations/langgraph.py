@@ -31,7 +31,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 __all__ = ["RecordVersion", "record_id", "split_record_id", "record_text", "traced_store",
-           "check_langgraph", "apply_langgraph", "QUARANTINE_NAMESPACE"]
+           "check_langgraph", "plan_langgraph", "apply_langgraph", "aapply_langgraph",
+           "resolve_item", "LangGraphSlots", "QUARANTINE_NAMESPACE"]
 
 from ..provenance import OLD_CONTENT
 
@@ -192,65 +193,233 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
 
 
 QUARANTINE_NAMESPACE = "dgrr-quarantine"
-"""Last namespace part under which a quarantined item is kept (`lin/prefs/dgrr-quarantine`)."""
+"""First namespace part under which quarantined items are kept:
+`("dgrr-quarantine", <apply id>, *original namespace)`, outside every namespace the
+agent searches (LangGraph's search is a prefix search)."""
+
+
+def _item_state(item: Any) -> dict[str, Any] | None:
+    return None if item is None else {"value": dict(item.value)}
+
+
+class LangGraphSlots:
+    """The journal's view of a LangGraph `BaseStore`: a slot is `[namespace, key]`, its
+    state `{"value": ..., "index": false|null}` (None: no item). States compare by value
+    (a store does not say how an item was indexed)."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def read(self, ref: Any) -> Any:
+        return _item_state(self.store.get(tuple(ref[0]), ref[1]))
+
+    def write(self, ref: Any, state: Any) -> None:
+        ns, key = tuple(ref[0]), ref[1]
+        if state is None:
+            self.store.delete(ns, key)
+        elif state.get("index") is False:
+            self.store.put(ns, key, state["value"], index=False)
+        else:
+            self.store.put(ns, key, state["value"])
+
+    def same(self, a: Any, b: Any) -> bool:
+        if a is None or b is None:
+            return a is None and b is None
+        return bool(_jsonable(a["value"]) == _jsonable(b["value"]))
+
+    def effect(self, effect: dict[str, Any]) -> None:  # LangGraph keeps no history
+        return None
+
+    def undo_effect(self, ref: Any, current: Any, before: Any) -> None:
+        return None
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, sort_keys=True, default=str))
+
+
+def resolve_item(store: Any, rid: str) -> list[tuple[tuple[str, ...], str]]:
+    """Every (namespace, key) of `store` whose record id is `rid` (a key may hold `/`, so
+    `a/b/c` may be key `c` in `a/b` or key `b/c` in `a`): the ones holding an item."""
+    from langgraph.store.base import InvalidNamespaceError
+
+    parts = rid.split("/")
+    found = []
+    for cut in range(len(parts) - 1, 0, -1):
+        ns, key = tuple(parts[:cut]), "/".join(parts[cut:])
+        try:
+            item = store.get(ns, key)
+        except (InvalidNamespaceError, ValueError):
+            continue
+        if item is not None:
+            found.append((ns, key))
+    return found
+
+
+def _locate(store: Any, op: Any) -> tuple[tuple[str, ...], str] | None:
+    """The item `op` is about: the case's namespace/key when it names them, else the one
+    item of the store with that record id (None: no such item)."""
+    from ._writeback import StoreChanged
+
+    if op.namespace is not None and op.key is not None:
+        return tuple(op.namespace), op.key
+    rid = op.memory_id or op.record
+    found = resolve_item(store, rid)
+    if len(found) > 1:
+        names = ", ".join(f"namespace {list(ns)} key {key!r}" for ns, key in found)
+        raise StoreChanged(f"{rid}: names more than one item of the store ({names}); "
+                           "nothing applied")
+    return found[0] if found else None
+
+
+def _value_problems(rid: str, got: Mapping[str, Any], want: Mapping[str, Any]) -> list[str]:
+    """One line per field of the value that differs from the trace."""
+    out = []
+    for field in sorted(set(got) | set(want), key=str):
+        if field not in got:
+            out.append(f"{rid}: value.{field} was removed (the trace saw {want[field]!r})")
+        elif field not in want:
+            out.append(f"{rid}: value.{field} was added ({got[field]!r})")
+        elif _jsonable(got[field]) != _jsonable(want[field]):
+            out.append(f"{rid}: value.{field} is now {got[field]!r}, the trace saw "
+                       f"{want[field]!r}")
+    return out
 
 
 def check_langgraph(store: Any, ops: Any) -> None:
-    """Raise :class:`StoreChanged` naming every touched record whose current text differs
-    from what the trace saw (gone, or another text)."""
+    """Raise :class:`StoreChanged` naming every touched record whose current text (or,
+    when the case kept it, any field of its value) differs from what the trace saw."""
     from ._writeback import StoreChanged
 
     problems: list[str] = []
     for op in ops:
         if op.memory_id is None or op.expect_text is None:
             continue
-        ns, key = split_record_id(op.memory_id)
-        got = store.get(ns, key)
+        where = _locate(store, op)
+        got = None if where is None else store.get(*where)
         if got is None:
             problems.append(f"{op.memory_id}: no longer in the store")
         elif record_text(got.value) != op.expect_text:
             problems.append(f"{op.memory_id}: text is now {record_text(got.value)!r}, the "
                             f"trace saw {op.expect_text!r}")
+        elif op.expect_value is not None:
+            problems.extend(_value_problems(op.memory_id, got.value, op.expect_value))
     if problems:
         raise StoreChanged("the LangGraph store changed since the trace; nothing applied:\n"
                            + "\n".join(f"  - {p}" for p in problems))
 
 
-def apply_langgraph(store: Any, ops: Any, *, case_id: str, namespace: tuple[str, ...] = ()
-                    ) -> list[dict[str, Any]]:
-    """Check, then apply `ops` (from :func:`repair_core.integrations.store_ops`) to a
-    LangGraph `store`; one entry per operation with the item it touched or wrote.
+def plan_langgraph(store: Any, ops: Any, *, case_id: str, apply_id: str,
+                   namespace: tuple[str, ...] = ()) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The operations' report entries and the journal steps of applying `ops` to `store`
+    (nothing written): every slot with its exact state now and after.
 
-    - delete: `store.delete`;
-    - quarantine: the item moves to `<namespace>/dgrr-quarantine/<key>` with
-      `dgrr_quarantined: true` (a search of the namespace never returns it; an auditor
-      can read it there);
-    - restore: the retired text is put back under its record's key (with
-      `dgrr_restored_from`), or under `<key>@restored` if that key is still taken;
-    - add: a record the replay created, under `namespace` (default: `dgrr-added`).
+    - delete: the item is removed;
+    - quarantine: the item is removed from its namespace and a copy is put (not indexed)
+      at `("dgrr-quarantine", apply_id, *namespace)` under the same key, its value
+      `{"dgrr_quarantined": true, "namespace", "key", "value", "index": null, "case",
+      "record", "apply", "created_at", "updated_at"}` (enough to audit and to put back);
+    - restore: the retired text under its record's key (`{"text", "dgrr_restored_from"}`),
+      or `<key>@restored` if that key is still taken;
+    - add: a record the replay created, under `namespace` (default `("dgrr-added",)`).
     """
-    check_langgraph(store, ops)
+    from ._journal import Step
+    from ._writeback import StoreChanged
+
+    planned: dict[str, Any] = {}  # slot -> its state after the steps so far
+    steps: list[Step] = []
     done: list[dict[str, Any]] = []
-    for op in ops:
+    located: dict[str, tuple[tuple[str, ...], str]] = {}
+
+    def state(ref: list[Any]) -> Any:
+        ident = json.dumps(ref)
+        if ident not in planned:
+            planned[ident] = _item_state(store.get(tuple(ref[0]), ref[1]))
+        return planned[ident]
+
+    def set_slot(ref: list[Any], after: Any, n: int) -> None:
+        steps.append(Step(kind="slot", ref=ref, before=state(ref), after=after, op=n))
+        planned[json.dumps(ref)] = after
+
+    for n, op in enumerate(ops):
         if op.op in ("delete", "quarantine"):
-            ns, key = split_record_id(op.memory_id or op.record)
+            where = _locate(store, op)
+            if where is None or state([list(where[0]), where[1]]) is None:
+                raise StoreChanged(f"{op.memory_id}: no longer in the store; nothing applied")
+            located[op.memory_id or op.record] = where
+            ns, key = where
+            ref = [list(ns), key]
             item = store.get(ns, key)
-            if op.op == "quarantine" and item is not None:
-                target = (*ns, QUARANTINE_NAMESPACE)
-                store.put(target, key, {**item.value, "dgrr_quarantined": True,
-                                        "dgrr_case": case_id}, index=False)
-                done.append({"op": op.op, "record": op.record, "item": record_id(target, key)})
+            if op.op == "quarantine":
+                q_ns = (QUARANTINE_NAMESPACE, apply_id, *ns)
+                target: list[Any] = [list(q_ns), key]
+                copy = {"dgrr_quarantined": True, "namespace": list(ns), "key": key,
+                        "value": state(ref)["value"], "index": None, "case": case_id,
+                        "record": op.record, "apply": apply_id,
+                        "created_at": _iso(item.created_at), "updated_at": _iso(item.updated_at)}
+                if state(target) is not None:
+                    raise StoreChanged(f"{record_id(q_ns, key)}: already holds a quarantined "
+                                       "item; nothing applied")
+                set_slot(target, {"value": copy, "index": False}, n)
+                done.append({"op": op.op, "record": op.record, "item": record_id(q_ns, key)})
             else:
                 done.append({"op": op.op, "record": op.record, "item": record_id(ns, key)})
-            store.delete(ns, key)
+            set_slot(ref, None, n)
         elif op.op == "restore":
-            ns, key = split_record_id(op.memory_id or op.record)
-            if store.get(ns, key) is not None:
-                key = f"{key}@restored"
-            store.put(ns, key, {"text": op.text, "dgrr_restored_from": op.record})
+            rid = op.memory_id or op.record
+            where = located.get(rid) or _locate(store, op) or split_record_id(rid)
+            ns, key = where
+            base = key
+            suffix = 0
+            while state([list(ns), key]) is not None:
+                suffix += 1
+                key = f"{base}@restored" + (str(suffix) if suffix > 1 else "")
+            set_slot([list(ns), key], {"value": {"text": op.text, "dgrr_restored_from": op.record},
+                                       "index": None}, n)
             done.append({"op": op.op, "record": op.record, "item": record_id(ns, key)})
         else:
             ns = namespace or ("dgrr-added",)
-            store.put(ns, op.record, {"text": op.text, "dgrr_added_by": case_id})
+            ref = [list(ns), op.record]
+            value = {"text": op.text, "dgrr_added_by": case_id}
+            current = state(ref)
+            if current is not None and _jsonable(current["value"]) != _jsonable(value):
+                raise StoreChanged(f"{record_id(ns, op.record)}: already holds another item; "
+                                   "nothing applied")
+            set_slot(ref, {"value": value, "index": None}, n)
             done.append({"op": op.op, "record": op.record, "item": record_id(ns, op.record)})
-    return done
+    return done, steps
+
+
+def _iso(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+def apply_langgraph(store: Any, ops: Any, *, case_id: str, approval: Any,
+                    namespace: tuple[str, ...] = (), journal: Any = None,
+                    target: str = "langgraph", reviewer: str | None = None,
+                    record: Any = None) -> list[dict[str, Any]]:
+    """Check, then apply `ops` (from :func:`repair_core.integrations.store_ops`) to a
+    LangGraph `store` (see :func:`plan_langgraph`); one entry per operation with the item
+    it touched or wrote. `approval` must be the `approve` decision of this case (see
+    :func:`repair_core.integrations.find_approval`). All or nothing: with a `journal`
+    (:class:`~repair_core.integrations.Journal`) the intent is written before the first
+    write, so a crash can be resumed or rolled back; a write the store refuses rolls
+    back what was written and raises :class:`~repair_core.DgrrError`."""
+    from ._apply import run_apply
+
+    return run_apply(LangGraphSlots(store), "langgraph", ops, case_id=case_id,
+                     approval=approval, journal=journal, target=target, reviewer=reviewer,
+                     check=lambda: check_langgraph(store, ops),
+                     plan=lambda apply_id: plan_langgraph(store, ops, case_id=case_id,
+                                                          apply_id=apply_id,
+                                                          namespace=namespace),
+                     record=record)
+
+
+async def aapply_langgraph(store: Any, ops: Any, **kwargs: Any) -> list[dict[str, Any]]:
+    """:func:`apply_langgraph` for an async store (`AsyncSqliteStore`,
+    `AsyncPostgresStore`, ...), from inside its event loop: the apply runs in a worker
+    thread, whose sync calls the store hands to its loop."""
+    import asyncio
+
+    return await asyncio.to_thread(apply_langgraph, store, ops, **kwargs)

@@ -1,0 +1,123 @@
+"""The one way dgrr writes a repair to a store: approved, checked, planned in full, the
+intent journaled, then written; a failed write rolls back (see `_journal`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from .._errors import DgrrError
+from ._journal import Intent, Journal, SlotBackend, Step, new_apply_id, run_forward, run_rollback
+
+__all__ = ["NotApproved", "require_approval", "run_apply", "resume_apply", "rollback_apply"]
+
+
+class NotApproved(DgrrError):
+    """An apply without the approve decision of its case."""
+
+
+def require_approval(approval: Any, case_id: str) -> None:
+    """Refuse unless `approval` is an `approve` decision on `case_id` (an
+    :class:`~repair_core.approvals.ApprovalRecord`, as
+    :func:`repair_core.integrations.find_approval` returns)."""
+    if approval is None:
+        raise NotApproved("refused: this result has no approval in the approvals log; "
+                          "nothing written")
+    if getattr(approval, "decision", None) != "approve" or \
+            getattr(approval, "kind", "decision") != "decision":
+        raise NotApproved(f"refused: approval #{getattr(approval, 'id', '?')} is not an "
+                          "approve decision; nothing written")
+    if getattr(approval, "case_id", None) != case_id:
+        raise NotApproved(f"refused: approval #{getattr(approval, 'id', '?')} is for case "
+                          f"{getattr(approval, 'case_id', None)!r}, not {case_id!r}; "
+                          "nothing written")
+
+
+def run_apply(backend: SlotBackend, kind: Literal["langgraph", "mem0"], ops: Any, *,
+              case_id: str, approval: Any, journal: Journal | None, target: str,
+              reviewer: str | None, check: Callable[[], None],
+              plan: Callable[[str], tuple[list[dict[str, Any]], list[Step]]],
+              record: Callable[[Intent], None] | None = None) -> list[dict[str, Any]]:
+    """Gate, lock, check, plan, journal, write; the report entries of the operations.
+    With a journal, `record(intent)` (e.g. the approvals log's `applied` event) runs
+    after the last write and before the journal is marked applied."""
+    require_approval(approval, case_id)
+    if journal is None:
+        check()
+        apply_id = new_apply_id(case_id, target)
+        done, steps = plan(apply_id)
+        _write(backend, steps, None, None)
+        return done
+    with journal.locked():
+        pending = journal.pending()
+        if pending is not None:
+            raise _pending_error(pending, journal)
+        check()  # under the lock: a concurrent apply finished first is seen here
+        apply_id = new_apply_id(case_id, target)
+        done, steps = plan(apply_id)
+        intent = Intent(apply_id=apply_id, store=kind, target=target, case_id=case_id,
+                        approval_id=getattr(approval, "id", None), reviewer=reviewer,
+                        created_at=datetime.now(UTC).isoformat(), operations=done, steps=steps)
+        journal.write(intent)
+        _write(backend, steps, journal, intent)
+        if record is not None:
+            record(intent)
+        journal.finish(intent, "applied")
+        return done
+
+
+def _pending_error(pending: Intent, journal: Journal) -> DgrrError:
+    from ._journal import ApplyPending
+
+    return ApplyPending(
+        f"an interrupted apply ({pending.apply_id}, case {pending.case_id!r}, started "
+        f"{pending.created_at}) is recorded in '{journal.path}': finish it with "
+        "`dgrr apply --resume` or undo it with `dgrr apply --rollback`; nothing written")
+
+
+def _write(backend: SlotBackend, steps: list[Step], journal: Journal | None,
+           intent: Intent | None) -> None:
+    try:
+        run_forward(backend, steps)
+    except Exception as exc:
+        what = f"{type(exc).__name__}: {str(exc)[:300]}"
+        try:
+            run_rollback(backend, steps)
+        except Exception as again:
+            where = f" (the journal '{journal.path}' keeps the before-state: run " \
+                    "`dgrr apply --rollback`)" if journal is not None else ""
+            raise DgrrError(f"the store refused a write ({what}) and the rollback failed "
+                            f"too ({type(again).__name__}: {str(again)[:300]}){where}") from None
+        if journal is not None and intent is not None:
+            journal.finish(intent, "rolled-back")
+        raise DgrrError(f"the store refused a write ({what}); everything written was "
+                        "rolled back: the store is as before") from None
+
+
+def resume_apply(backend: SlotBackend, journal: Journal,
+                 record: Callable[[Intent], None] | None = None) -> Intent:
+    """Finish the store's interrupted apply: every step written again (idempotent),
+    `record(intent)`, the journal marked applied."""
+    with journal.locked():
+        intent = journal.pending()
+        if intent is None:
+            raise DgrrError(f"--resume: no interrupted apply for this store in "
+                            f"'{journal.folder}'")
+        _write(backend, intent.steps, journal, intent)
+        if record is not None:
+            record(intent)
+        journal.finish(intent, "applied")
+        return intent
+
+
+def rollback_apply(backend: SlotBackend, journal: Journal) -> Intent:
+    """Undo the store's interrupted apply: every touched slot back to its before-state."""
+    with journal.locked():
+        intent = journal.pending()
+        if intent is None:
+            raise DgrrError(f"--rollback: no interrupted apply for this store in "
+                            f"'{journal.folder}'")
+        run_rollback(backend, intent.steps)
+        journal.finish(intent, "rolled-back")
+        return intent
