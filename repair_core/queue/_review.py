@@ -86,26 +86,20 @@ def _store_operations(request: RepairRequest, case: Any, plan: Any, result: Any)
 def apply_request(queue: RepairQueue, request: RepairRequest, *, worker: str,
                   open_store: Callable[[dict[str, str]], Any] | None = None
                   ) -> RepairRequest:
-    """Write approved `request` (held by `worker`) back to its store target, record the
-    `applied` event next to its approval, and finish it (failed with the store's refusal:
-    a refused write-back is not retried)."""
-    from ..integrations import store_ops
-
+    """Write approved `request` (held by `worker`) back to its store target as `dgrr apply
+    --apply` does (the approval must still be honoured; an intent journal makes it
+    resumable), record the `applied` event next to its approval, and finish it (failed
+    with the store's refusal: a refused write-back is not retried)."""
     target = request.store_target or {}
     result = queue.result(request.id)
     try:
         if result is None or request.decision_id is None:
             raise DgrrError("the approval carries no repair result to apply")
-        case = queue.case(request.id)
-        ops = store_ops(case, result)
-        done = _write_back(target, ops, case, open_store)
-        event = queue.approvals.record_applied(
-            request.decision_id, reviewer=worker,
-            target=f"{target.get('to')}:{target.get('store')}",
-            comment=json.dumps(done, ensure_ascii=False))
+        applied = _write_back(queue, queue.case(request.id), result, target, worker,
+                              open_store)
     except DgrrError as exc:
         return queue.finish(request.id, worker=worker, error=str(exc))
-    return queue.finish(request.id, worker=worker, applied_id=event.id)
+    return queue.finish(request.id, worker=worker, applied_id=applied)
 
 
 def apply_next(queue: RepairQueue, *, worker: str,
@@ -118,24 +112,56 @@ def apply_next(queue: RepairQueue, *, worker: str,
     return apply_request(queue, request, worker=worker, open_store=open_store)
 
 
-def _write_back(target: dict[str, str], ops: Any, case: Any,
-                open_store: Callable[[dict[str, str]], Any] | None) -> list[dict[str, Any]]:
-    """Perform `ops` on the target store (checked against the trace first, as `dgrr apply`
-    does); what was done, one dict per operation."""
-    from ..commands.apply import _factory, _open_mem0
+def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
+                target: dict[str, str], worker: str,
+                open_store: Callable[[dict[str, str]], Any] | None) -> int:
+    """Perform the result's store operations on the target store (checked against the
+    trace first, journalled, under the store's lock, as `dgrr apply` does); the id of the
+    `applied` event recorded in the approvals log."""
+    from ..approvals import approval_hashes, sha256_json
+    from ..commands.apply import _approval, _open_mem0, _with_langgraph
+    from ..integrations import Journal, journal_dir, store_key, store_ops
 
     kind, spec = target.get("to"), target.get("store", "")
+    if kind not in ("langgraph", "mem0"):
+        raise DgrrError(f"store_target: unknown store kind {kind!r}")
+    ops = store_ops(case, result)
+    approval = _approval(queue.approvals, case, result, approval_hashes)
+    if approval is None:
+        raise DgrrError("refused: the approval is not honoured (a later decision, or an "
+                        "approvals log that does not verify); nothing written")
+    where = f"{kind}:{spec}"
+    journal = Journal(journal_dir(None), store_key(kind, spec))
+    events: list[int] = []
+
+    def record(intent: Any) -> None:
+        event = queue.approvals.record_applied(
+            approval.id, reviewer=worker, target=where,
+            outputs_sha256=sha256_json(intent.operations),
+            comment=json.dumps({"apply": intent.apply_id, "operations": intent.operations},
+                               ensure_ascii=False))
+        events.append(event.id)
+
+    common = dict(case_id=case.case_id, approval=approval, journal=journal, target=where,
+                  reviewer=worker, record=record)
     if kind == "langgraph":
         from ..integrations.langgraph import apply_langgraph
 
-        store = open_store(target) if open_store else _factory(spec, "a LangGraph BaseStore")
-        return list(apply_langgraph(store, ops, case_id=case.case_id))
-    if kind == "mem0":
+        def act(store: Any) -> Any:
+            return apply_langgraph(store, ops, **common)
+
+        if open_store is not None:
+            act(open_store(target))
+        else:
+            _with_langgraph(spec, act)
+    else:
         from ..integrations.mem0 import apply_mem0, close_mem0
 
         memory = open_store(target) if open_store else _open_mem0(spec)
         try:
-            return list(apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id))
+            apply_mem0(memory, ops, user=case.user_id, **common)
         finally:
             close_mem0(memory)
-    raise DgrrError(f"store_target: unknown store kind {kind!r}")
+    if not events:
+        raise DgrrError("the store took the writes but no applied event was recorded")
+    return events[-1]
