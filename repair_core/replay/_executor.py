@@ -422,6 +422,7 @@ class _Run:
         else:
             new_records = self._rewrite(step, produced)
         if new_records is None:
+            self._supersede_own(step, [])
             return StepOutcome(id=step.id, type=step.type, outcome="skipped",
                                detail=self.report.skipped_writes[-1].reason)
         admitted = [self._admit(step, rec) for rec in new_records]
@@ -429,6 +430,7 @@ class _Run:
         if step.op != "add" and (added or step.op == "delete"):
             for rid in retired or ([] if step.op == "consolidate" else produced):
                 self.memory.retire(step, rid, added)
+        self._supersede_own(step, added)
         if not added and step.op != "delete":
             return StepOutcome(id=step.id, type=step.type, outcome="skipped",
                                detail=self.report.skipped_writes[-1].reason
@@ -442,6 +444,16 @@ class _Run:
                              text=f"{step.op}: " + " | ".join(
                                  self.memory[r].text for r in added) if added else step.text)
         return out
+
+    def _supersede_own(self, step: MemoryWrite, added: list[str]) -> None:
+        """A replayed write supersedes what it wrote in the failed run (rule
+        `replay.write.supersedes-own`): its old output is stale like any replayed step's,
+        so a record it produced there leaves the active store, replaced by what the replay
+        wrote (or by nothing when the replay writes nothing)."""
+        for rec in self.case.memory:
+            if rec.id not in added and any(d.id == step.id and d.label == "produce"
+                                           for d in rec.deps):
+                self.memory.retire(step, rec.id, added)
 
     def _still_justified(self, step: MemoryWrite) -> bool:
         """A delete is re-applied only while one of its premises is still valid."""
