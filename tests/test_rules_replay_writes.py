@@ -57,3 +57,13 @@ def test_a_redo_of_a_generated_case_leaves_none_of_its_range_writes_active():
     assert not own & active
     # and the replay wrote their replacements
     assert {r.id for r in result.store.active if "~r" in r.id}
+
+
+@rule("replay.write.supersedes-own")
+def test_a_replayed_read_before_the_write_does_not_retrieve_its_old_record():
+    # s2 reads before s3 wrote m2 in the failed run; m2 was written later, so a redo of
+    # s2..s4 must not let the replayed s2 see m2 (the failed run's output of s3).
+    case = _write_case()
+    result = execute(case, {"m1": "delete"}, ["s2", "s3", "s4"])
+    read = next(s for s in result.trajectory.trajectory if s.id == "s2")
+    assert "m2" not in read.returned

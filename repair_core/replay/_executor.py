@@ -189,6 +189,7 @@ class _Run:
 
     def execute(self) -> RepairResult:
         self.memory.apply_edits(self.store_edits)
+        self._retire_replayed_writes()
         self.world = ToolWorld.after_failed_run(self.case, self.tools,
                                                 removed=self.stale | self.also_removed)
         todo = [s for s in self.order if s.id in self.replay]
@@ -422,7 +423,6 @@ class _Run:
         else:
             new_records = self._rewrite(step, produced)
         if new_records is None:
-            self._supersede_own(step, [])
             return StepOutcome(id=step.id, type=step.type, outcome="skipped",
                                detail=self.report.skipped_writes[-1].reason)
         admitted = [self._admit(step, rec) for rec in new_records]
@@ -430,7 +430,6 @@ class _Run:
         if step.op != "add" and (added or step.op == "delete"):
             for rid in retired or ([] if step.op == "consolidate" else produced):
                 self.memory.retire(step, rid, added)
-        self._supersede_own(step, added)
         if not added and step.op != "delete":
             return StepOutcome(id=step.id, type=step.type, outcome="skipped",
                                detail=self.report.skipped_writes[-1].reason
@@ -445,15 +444,16 @@ class _Run:
                                  self.memory[r].text for r in added) if added else step.text)
         return out
 
-    def _supersede_own(self, step: MemoryWrite, added: list[str]) -> None:
-        """A replayed write supersedes what it wrote in the failed run (rule
-        `replay.write.supersedes-own`): its old output is stale like any replayed step's,
-        so a record it produced there leaves the active store, replaced by what the replay
-        wrote (or by nothing when the replay writes nothing)."""
+    def _retire_replayed_writes(self) -> None:
+        """Rule `replay.write.supersedes-own`: a record a replayed write produced in the
+        failed run is that step's old output, so it is stale from the start of the replay
+        (no replayed read retrieves it) and the replayed write supersedes it: it leaves
+        the active store, replaced by what the replay writes, or by nothing."""
         for rec in self.case.memory:
-            if rec.id not in added and any(d.id == step.id and d.label == "produce"
-                                           for d in rec.deps):
-                self.memory.retire(step, rec.id, added)
+            writer = next((self.steps[d.id] for d in rec.deps if d.label == "produce"
+                           and d.id in self.replay and d.id in self.steps), None)
+            if isinstance(writer, MemoryWrite):
+                self.memory.retire(writer, rec.id, [])
 
     def _still_justified(self, step: MemoryWrite) -> bool:
         """A delete is re-applied only while one of its premises is still valid."""
