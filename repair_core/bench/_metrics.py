@@ -29,6 +29,8 @@ __all__ = [
     "normalise_fact",
     "claim_counts",
     "recovery",
+    "recovery_paper",
+    "recovery_state",
     "recurrence",
     "faulty_removal",
     "benign_preservation",
@@ -60,7 +62,23 @@ class CaseResult(BaseModel):
     answer: str = ""
     """The corrected final answer the method produced."""
     recovered: bool = False
-    """The corrected answer states every required fact and no forbidden fact."""
+    """Strict rule: the corrected answer states every required fact and no forbidden
+    fact (the recovery every table has always reported)."""
+    recovered_paper: bool = False
+    """Paper rule: the corrected answer states every required fact (forbidden facts not
+    checked)."""
+    state_ok: bool | None = None
+    """State rule: the final tool state holds every `eval.required_state` entry and no
+    entry states a forbidden fact; None when the case's world is not judged."""
+    state_missing: list[str] = Field(default_factory=list)
+    """Required state entries the final tool state lacks."""
+    state_forbidden: list[str] = Field(default_factory=list)
+    """Forbidden facts some entry of the final tool state states."""
+    final_state: list[str] = Field(default_factory=list)
+    """The final tool state, one entry per object (`_state.state_entries`)."""
+    needs_human: list[str] = Field(default_factory=list)
+    """Effects of the failed run no rollback could undo (tool and step): never counted as
+    recovered by the state rule."""
     missing_facts: list[str] = Field(default_factory=list)
     """Required facts the corrected answer does not state."""
     forbidden_stated: list[str] = Field(default_factory=list)
@@ -206,6 +224,18 @@ def recovery(results: Sequence[CaseResult]) -> float:
     return _ratio(sum(r.recovered for r in results), len(results))
 
 
+def recovery_paper(results: Sequence[CaseResult]) -> float:
+    """Share of cases whose answer states every required fact (the paper's rule)."""
+    return _ratio(sum(r.recovered_paper for r in results), len(results))
+
+
+def recovery_state(results: Sequence[CaseResult]) -> float | None:
+    """Share of the cases with a judged world whose final tool state passes the state
+    rule; None when no case has one."""
+    judged = [r for r in results if r.state_ok is not None]
+    return _ratio(sum(bool(r.state_ok) for r in judged), len(judged)) if judged else None
+
+
 def recurrence(results: Sequence[CaseResult]) -> float | None:
     """Share of recovered cases whose recurrence probe failed; None if none recovered."""
     probed = [r for r in results if r.recovered and r.recurred is not None]
@@ -254,7 +284,13 @@ class MetricSummary(BaseModel):
     """The metrics of one method over a set of cases (one row of Table 2)."""
 
     recovery: float
-    """Share of cases recovered."""
+    """Share of cases recovered under the strict rule (required facts, no forbidden
+    fact): the recovery of every table."""
+    recovery_paper: float = 0.0
+    """Share of cases recovered under the paper's rule (required facts only)."""
+    recovery_state: float | None = None
+    """Share of cases whose final tool state passes the state rule; None when no case
+    has a judged world."""
     recurrence: float | None
     """Share of recovered cases that recur; None when none was recovered."""
     faulty_removal: float
@@ -277,6 +313,8 @@ def summarise(results: Sequence[CaseResult]) -> MetricSummary:
     """All metrics over `results` (one method)."""
     return MetricSummary(
         recovery=recovery(results),
+        recovery_paper=recovery_paper(results),
+        recovery_state=recovery_state(results),
         recurrence=recurrence(results),
         faulty_removal=faulty_removal(results),
         benign_preservation=benign_preservation(results),

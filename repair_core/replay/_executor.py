@@ -542,7 +542,8 @@ class _Run:
             store=RepairedStore(
                 active=[r for r in trajectory.memory if self.memory.active(r.id)],
                 quarantine=[r for r in trajectory.memory if r.id in self.memory.quarantined]),
-            trajectory=trajectory, report=self.report, cost=self._cost())
+            trajectory=trajectory, report=self.report, cost=self._cost(),
+            final_world=self.world.state)
 
     def _report_world(self) -> None:
         """The ledger into the report: what became of every effect of the failed run."""
