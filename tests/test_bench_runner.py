@@ -87,7 +87,8 @@ def test_cli_writes_summary_csv_and_table(tmp_path, capsys):
     assert rc == 0
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary) == {"ours", "no_repair"}
-    assert set(summary["ours"]) == {"recovery", "recurrence", "faulty_removal",
+    assert set(summary["ours"]) == {"recovery", "recovery_paper", "recovery_state",
+                                    "recurrence", "faulty_removal",
                                     "benign_preservation", "claim_f1", "replay_ratio",
                                     "llm_calls", "tokens", "cases"}
     assert summary["ours"]["cases"] == 2 and summary["no_repair"]["recovery"] == 0.0
