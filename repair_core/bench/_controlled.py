@@ -720,7 +720,7 @@ def state_truth(design: _Design) -> list[str]:
     from ._state import address_entry, cart_entry, hold_entry
 
     out = []
-    for tool, args, output, _ in _simulate_calls(design.domain, design.truth, design.request):
+    for tool, _args, output, _ in _simulate_calls(design.domain, design.truth, design.request):
         if tool == "hold_seat":
             out.append(hold_entry(output["flight"], output["seat"]))
         elif tool == "add_to_cart":
