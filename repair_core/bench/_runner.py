@@ -29,7 +29,8 @@ from ._state import state_entries, state_verdict
 __all__ = ["evaluate", "run_bench", "result_path", "load_results", "suite_case_paths",
            "SUITE_DIRS"]
 
-SUITE_DIRS = {"controlled": "sample_traces/controlled", "adapted": "sample_traces/adapted"}
+SUITE_DIRS = {"controlled": "sample_traces/controlled", "adapted": "sample_traces/adapted",
+              "agentdojo": "sample_traces/agentdojo"}
 
 
 def _safe(name: str) -> str:
@@ -53,6 +54,9 @@ def result_path(out: Path, method: str, case_id: str) -> Path:
 
 def _labels(case: Case) -> dict[str, Any]:
     ev = case.eval
+    if ev is not None and "agentdojo" in (case.model_extra or {}):
+        return dict(domain=case.domain or "", fault_type="poisoned", n_faults=len(case.faults),
+                    n_benign=len(ev.benign))  # judged by AgentDojo's checks, not by facts
     if ev is None or not ev.required_facts:
         raise DgrrError(f"case {case.case_id}: eval.required_facts: missing; a benchmark case "
                         "needs evaluation labels")
@@ -152,7 +156,12 @@ def _run_one(path: str, method: str, out: str, model: str, api_base: str | None,
         use_disk_cache(cache_dir)
     case = load_case(path)
     try:
-        result = evaluate(case, method, model=model, api_base=api_base)
+        if "agentdojo" in (case.model_extra or {}):
+            from ._agentdojo import evaluate_case
+
+            result = evaluate_case(case, method, model=model, api_base=api_base)
+        else:
+            result = evaluate(case, method, model=model, api_base=api_base)
     except DgrrError:
         raise
     except Exception as exc:  # a crash is recorded as a result, and retried on a re-run

@@ -67,7 +67,14 @@ POLICIES: dict[str, Callable[[float], ReplyFn]] = {
     "reference-b": _reference_b,
     "rolling": _rolling(False),
     "rolling-vulnerable": _rolling(True),
+    "agentdojo-vulnerable": lambda noise: _agentdojo_reply(),
 }
+
+
+def _agentdojo_reply() -> ReplyFn:
+    from ..bench._agentdojo import reply
+
+    return reply
 """Policy name -> factory (noise rate -> reply function)."""
 
 
@@ -80,7 +87,7 @@ def resolve_builtin(model: str) -> ReplyFn | None:
     True
     >>> resolve_builtin("dgrr/nope")
     Traceback (most recent call last):
-    ModelError: model 'dgrr/nope': unknown built-in policy 'nope' (known: reference, reference-b, rolling, rolling-vulnerable)
+    ModelError: model 'dgrr/nope': unknown built-in policy 'nope' (known: agentdojo-vulnerable, reference, reference-b, rolling, rolling-vulnerable)
     """
     if not model.startswith(PREFIX):
         return None
