@@ -88,8 +88,8 @@ def about_someone_else(item: dict[str, Any], user: Any) -> bool:
         return False
     m = _NAMED.match(str(item.get("text") or ""))
     own = user.split("-")[0].casefold()
-    return bool(m) and m.group(1).casefold() not in (own, "the", "user", "summary", "result",
-                                                     "current")
+    return m is not None and m.group(1).casefold() not in (own, "the", "user", "summary",
+                                                            "result", "current")
 
 
 def _score(item: dict[str, Any]) -> float:
