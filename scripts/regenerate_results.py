@@ -5,7 +5,8 @@
 1. `dgrr bench run --methods all` on the controlled, adapted and (when the `agentdojo`
    extra is installed) AgentDojo suites, each into a fresh folder under DIR
    (default `out/regen`);
-2. copies each run's `summary.json` and `results.csv` (one row per case x method) to
+2. copies each run's `summary.json`, `table.md` and `results.csv` (one row per case x
+   method) to
    `docs/results/<suite>/`, and the Ours failure galleries to `docs/results/`;
 3. rewrites the fair-comparison table at the top of `docs/results.md` (between its
    `fair` markers) from those summaries;
@@ -115,7 +116,7 @@ def main() -> int:
               str(args.workers), "--no-progress", "--out", str(out)])
         dest = ROOT / "docs" / "results" / suite
         dest.mkdir(parents=True, exist_ok=True)
-        for name in ("summary.json", "results.csv"):
+        for name in ("summary.json", "results.csv", "table.md"):
             shutil.copyfile(out / name, dest / name)
         summaries[suite] = json.loads((out / "summary.json").read_text())
         if suite in ("controlled", "adapted"):
