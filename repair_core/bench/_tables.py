@@ -142,7 +142,7 @@ def markdown_table(results: Sequence[CaseResult], suite: str = "controlled",
                    title: str | None = None) -> str:
     """Table 2's layout: one row per method with the metrics measured here; the paper's
     figures (GPT-4o, another model) sit in their own last column, never in our cells."""
-    columns = COLUMNS
+    columns: tuple[tuple[str, str], ...] = COLUMNS
     if any(r.utility is not None for r in results):  # AgentDojo: its own checks first
         columns = AGENTDOJO_COLUMNS + COLUMNS
     head = ("| Method | n | " + " | ".join(label for _, label in columns)
