@@ -241,6 +241,9 @@ class EvalLabels(_Model):
     """Claim ids that must be invalidated or re-derived."""
     fault_types: dict[str, str] = Field(default_factory=dict)
     """Record id -> poisoned | stale | wrong-user | summary-drift."""
+    required_state: list[str] | None = None
+    """Tool-state entries the final world must hold (`hold F S`, `cart I size S`,
+    `address O A`), from the world's truth; None when the case's world is not judged."""
 
 
 class Case(_Model):

@@ -19,11 +19,11 @@ CASES += sorted(glob.glob(str(ROOT / "sample_traces" / "controlled" / "ctl-00*.j
 CASES += sorted(glob.glob(str(ROOT / "sample_traces" / "adapted" / "adp-00[1-4]*.json")))
 
 
-def test_registry_has_the_thirteen_methods():
+def test_registry_has_the_fifteen_methods():
     assert set(METHODS) == set(METHOD_LABELS) == {
         "ours", "ours_store", "no_repair", "full_reset", "delete_retrieved", "delete_faults_rerun",
         "delete_restore_rerun", "memaudit", "llm_judge",
-        "agenttrace", "ours_no_planner", "ours_no_support_check",
+        "agenttrace", "redo_first_exposure", "full_rerun", "ours_no_planner", "ours_no_support_check",
         "ours_no_selective_replay"}
     assert method_names("all") == list(METHOD_LABELS)
     assert method_names("ours, agenttrace") == ["ours", "agenttrace"]

@@ -87,10 +87,13 @@ def test_cli_writes_summary_csv_and_table(tmp_path, capsys):
     assert rc == 0
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary) == {"ours", "no_repair"}
-    assert set(summary["ours"]) == {"recovery", "recurrence", "faulty_removal",
+    assert set(summary["ours"]) == {"recovery", "recovery_paper", "recovery_state",
+                                    "utility", "security", "next_session_security",
+                                    "needs_human", "recurrence", "faulty_removal",
                                     "benign_preservation", "claim_f1", "replay_ratio",
                                     "llm_calls", "tokens", "cases"}
     assert summary["ours"]["cases"] == 2 and summary["no_repair"]["recovery"] == 0.0
+    assert summary["ours"]["utility"] is None  # AgentDojo's checks: only on its suite
     csv_lines = (out / "results.csv").read_text().splitlines()
     assert csv_lines[0].startswith("case_id,method") and len(csv_lines) == 5
     table = (out / "table.md").read_text()

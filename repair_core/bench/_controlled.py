@@ -714,6 +714,22 @@ def world_labels(design: _Design) -> tuple[list[str], list[str]]:
     return required, forbidden
 
 
+def state_truth(design: _Design) -> list[str]:
+    """The tool-state entries the request's true calls leave (`_state.state_entries`
+    format), from the simulators under the true profile only."""
+    from ._state import address_entry, cart_entry, hold_entry
+
+    out = []
+    for tool, _args, output, _ in _simulate_calls(design.domain, design.truth, design.request):
+        if tool == "hold_seat":
+            out.append(hold_entry(output["flight"], output["seat"]))
+        elif tool == "add_to_cart":
+            out.append(cart_entry(output["item_id"], output["size"]))
+        elif tool == "update_shipping_address":
+            out.append(address_entry(output["order_id"], output["address"]))
+    return out
+
+
 def _effects(case: Case) -> list[tuple[str, str]]:
     """What the run did beyond its answer: tool calls and memory writes, as text."""
     out = []
@@ -770,7 +786,7 @@ def _labels(design: _Design, clean: Case, faulty: Case, solvable: Case | None = 
     return {"required_facts": required, "forbidden_facts": forbidden,
             "clean_answer": clean.final_answer().text, "benign": benign,
             "gold_claims": _gold_claims(design, faulty, forbidden),
-            "fault_types": fault_types}
+            "fault_types": fault_types, "required_state": state_truth(design)}
 
 
 def model_with_noise(model: str, noise: float) -> str:

@@ -30,6 +30,7 @@ __all__ = [
     "audit_view",
     "open_judge_inputs",
     "retired_by_faults",
+    "first_exposure",
     "method_names",
     "decide",
 ]
@@ -225,6 +226,84 @@ def delete_restore_rerun(case: Case, client: Any = None) -> RepairDecision:
                           reasons=reasons, kind="store_only")
 
 
+
+# --- the strong simple redo baselines (issue 19) -----------------------------------------
+# Neither reads the dependency graph: they use the diagnosed faults, which step read or
+# wrote a record (the `returned` list of a read, a record's `produce` edge) and trajectory
+# order. With rule `replay.write.supersedes-own` a replayed write retires what it wrote
+# in the failed run, so a redo never keeps the failed run's writes beside their replays.
+
+def _writer_of(case: Case) -> dict[str, str]:
+    """Record id -> the step that produced it in the run (session writes only)."""
+    steps = {s.id for s in case.trajectory}
+    return {m.id: d.id for m in case.memory for d in m.deps
+            if d.label == "produce" and d.id in steps}
+
+
+def first_exposure(case: Case) -> str | None:
+    """The earliest step that read a diagnosed fault (a read that returned it, or any
+    step with an edge from it) or wrote one; None when no step touched a fault."""
+    faults = set(case.faults)
+    writer = _writer_of(case)
+    touching = {writer[f] for f in faults if f in writer}
+    for s in case.trajectory:
+        if s.type == "memory_read" and faults & set(getattr(s, "returned", [])):
+            touching.add(s.id)
+        if any(d.id in faults for d in s.deps):
+            touching.add(s.id)
+    ordered_steps = [s.id for s in case.steps_in_order() if s.id in touching]
+    return ordered_steps[0] if ordered_steps else None
+
+
+def redo_first_exposure(case: Case, client: Any = None) -> RepairDecision:
+    """Strong simple baseline: delete the diagnosed faults, restore the records their
+    lineage retired (`retired_by_faults`), drop every record the run wrote from the
+    first exposure on (the first step that read or wrote a fault), and replay every
+    step from that exposure to the end. No dependency graph, no support check."""
+    start_id = first_exposure(case)
+    seqs = {s.id: s.seq for s in case.trajectory}
+    start = seqs[start_id] if start_id is not None else seqs[case.final_answer().id]
+    redo = {sid for sid, q in seqs.items() if q >= start}
+    edits: dict[str, MemoryAction] = {m: "delete" for m in case.faults}
+    reasons = {m: "diagnosed fault" for m in case.faults}
+    for m in retired_by_faults(case):
+        edits[m] = "restore"
+        reasons[m] = "retired by a fault's lineage"
+    records = {m.id: m for m in case.memory}
+    for rid, sid in _writer_of(case).items():
+        if sid in redo and rid not in edits and records[rid].status == "active":
+            edits[rid] = "delete"
+            reasons[rid] = f"written by {sid}, at or after the first exposure {start_id}"
+    return RepairDecision(method="redo_first_exposure", store_edits=edits,
+                          replay=_with_answer(case, redo), reasons=reasons,
+                          notes=(f"redo from first exposure {start_id}",) if start_id
+                          else ("no step touched a fault: only the answer is replayed",))
+
+
+def full_rerun(case: Case, client: Any = None) -> RepairDecision:
+    """Strong simple baseline ("delete session writes + full re-run"): delete the
+    diagnosed faults and every record the session wrote, restore every record the
+    session retired (the store as it stood before the session, minus the faults), and
+    re-run the whole session. Each replayed prompt shows the conversation up to its
+    turn."""
+    steps = {s.id for s in case.trajectory}
+    edits: dict[str, MemoryAction] = {m: "delete" for m in case.faults}
+    reasons = {m: "diagnosed fault" for m in case.faults}
+    for m in case.memory:
+        if m.id in edits:
+            continue
+        wrote = any(d.label == "produce" and d.id in steps for d in m.deps)
+        retired = m.status != "active" and any(
+            d.id in steps and d.label in ("delete", "supersede", "update", "consolidate")
+            for d in m.deps)
+        if wrote and m.status == "active":
+            edits[m.id], reasons[m.id] = "delete", "written during the session"
+        elif retired and not wrote:
+            edits[m.id], reasons[m.id] = "restore", "retired during the session"
+    return RepairDecision(method="full_rerun", store_edits=edits,
+                          replay=_whole_session(case), reasons=reasons)
+
+
 # --- text-only helpers for the model-driven baselines -----------------------------------
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-_.]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -294,6 +373,8 @@ METHODS: dict[str, MethodFn] = {
     "delete_retrieved": delete_retrieved,
     "delete_faults_rerun": delete_faults_rerun,
     "delete_restore_rerun": delete_restore_rerun,
+    "redo_first_exposure": redo_first_exposure,
+    "full_rerun": full_rerun,
     "ours_no_planner": ours_no_planner,
     "ours_no_support_check": ours_no_support_check,
     "ours_no_selective_replay": ours_no_selective_replay,
@@ -309,6 +390,8 @@ METHOD_LABELS: dict[str, str] = {
     "memaudit": "MemAudit-style",
     "llm_judge": "LLM-judge repair",
     "agenttrace": "AgentTrace-style",
+    "redo_first_exposure": "Redo from first exposure",
+    "full_rerun": "Delete session writes + full re-run",
     "ours": "Ours",
     "ours_store": "Ours (store)",
     "ours_no_planner": "Ours w/o rollback planner",
@@ -318,7 +401,8 @@ METHOD_LABELS: dict[str, str] = {
 """Row labels of the result tables, in table order."""
 
 BASELINES = ("no_repair", "full_reset", "delete_retrieved", "delete_faults_rerun",
-             "delete_restore_rerun", "memaudit", "llm_judge", "agenttrace")
+             "delete_restore_rerun", "memaudit", "llm_judge", "agenttrace",
+             "redo_first_exposure", "full_rerun")
 ABLATIONS = ("ours_no_planner", "ours_no_support_check", "ours_no_selective_replay")
 
 

@@ -12,7 +12,11 @@ generate (`repair_core.model._paraphrase`), and nothing else:
 3. each street-type word is mapped to one canonical form, whichever of its spellings the
    text uses: Road/Rd, Street/St, Avenue/Ave, Drive/Dr, Lane/Ln, Boulevard/Blvd,
    Place/Pl, Court/Ct;
-4. runs of whitespace become one space.
+4. runs of whitespace become one space;
+5. other spellings of one value become one form (issue 19's adversarial answers): number
+   words up to twenty become digits (`size nine` = `size 9`), weekday abbreviations become
+   the day (`Wed.` = `Wednesday`), and a two-letter code split from its number by a space
+   or hyphen is joined (`NH 347` = `NH-347` = `NH347`).
 
 A different value is never tolerated: `O-4873` is not `O-4874`, size `M` is not found
 inside `Mike`, and `aisle` is not `window`.
@@ -38,7 +42,18 @@ STREET_WORDS: dict[str, tuple[str, ...]] = {
 """Canonical street-type word -> its abbreviations (both spellings normalise to the
 canonical word)."""
 
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                "seventeen", "eighteen", "nineteen", "twenty")
+WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday",
+                         "wed": "wednesday", "thu": "thursday", "thur": "thursday",
+                         "thurs": "thursday", "fri": "friday", "sat": "saturday",
+                         "sun": "sunday"}
+
 _CANON = {abbr: full for full, abbrs in STREET_WORDS.items() for abbr in abbrs}
+_CANON.update({w: str(i) for i, w in enumerate(NUMBER_WORDS)})
+_CANON.update(WEEKDAY_ABBREVIATIONS)
+_CODE = re.compile(r"\b([A-Z]{2})[ -](\d{1,5})\b")
 _NOT_WORD = re.compile(r"[^\w'\-]+|_+")
 _WORD = re.compile(r"[\w'\-]+")
 
@@ -51,7 +66,9 @@ def normalise(text: str) -> str:
     >>> normalise("Seat: AISLE (31C)")
     'seat aisle 31c'
     """
-    words = _NOT_WORD.sub(" ", str(text).casefold()).split()
+    text = _CODE.sub(r"\1\2", str(text))
+    text = re.sub(r"\b([A-Z]{2})-(?=\d)", r"\1", text)
+    words = _NOT_WORD.sub(" ", text.casefold()).split()
     return " ".join(_CANON.get(w, w) for w in words)
 
 

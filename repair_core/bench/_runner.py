@@ -24,11 +24,13 @@ from .._io import atomic_write_json
 from .._load import load_case
 from ._methods import RepairDecision, decide
 from ._metrics import CaseResult, forbidden_stated, is_recovered, missing_facts
+from ._state import state_entries, state_verdict
 
 __all__ = ["evaluate", "run_bench", "result_path", "load_results", "suite_case_paths",
            "SUITE_DIRS"]
 
-SUITE_DIRS = {"controlled": "sample_traces/controlled", "adapted": "sample_traces/adapted"}
+SUITE_DIRS = {"controlled": "sample_traces/controlled", "adapted": "sample_traces/adapted",
+              "agentdojo": "sample_traces/agentdojo"}
 
 
 def _safe(name: str) -> str:
@@ -52,6 +54,9 @@ def result_path(out: Path, method: str, case_id: str) -> Path:
 
 def _labels(case: Case) -> dict[str, Any]:
     ev = case.eval
+    if ev is not None and "agentdojo" in (case.model_extra or {}):
+        return dict(domain=case.domain or "", fault_type="poisoned", n_faults=len(case.faults),
+                    n_benign=len(ev.benign))  # judged by AgentDojo's checks, not by facts
     if ev is None or not ev.required_facts:
         raise DgrrError(f"case {case.case_id}: eval.required_facts: missing; a benchmark case "
                         "needs evaluation labels")
@@ -85,6 +90,8 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         active = [m for m in case.memory if m.status == "active"]
         replayed, calls, tokens = 0, 0, 0
         replayed_ids: list[str] = []
+        world = _failed_world(blind)
+        human: list[str] = []
     else:
         res = execute(blind, d.store_edits, sorted(d.replay), invalidated=sorted(d.invalidated),
                       model=model, api_base=api_base, decisions=d.reasons, answer=d.answer)
@@ -98,8 +105,18 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         calls, tokens = res.cost.llm_calls + d.llm_calls, res.cost.tokens + d.tokens
         notes += [f"skipped write {w.step}: {w.reason}" for w in res.report.skipped_writes]
         notes += [f"failure at {f.step} ({f.stage}): {f.error}" for f in res.report.failures]
+        world = res.final_world
+        human = [f"{n.step} ({n.tool})" for n in res.needs_human]
     active_ids = {m.id for m in active}
     recovered = is_recovered(answer, ev.required_facts, ev.forbidden_facts)
+    entries = state_entries(world) if world is not None else []
+    state_ok: bool | None = None
+    state_missing: list[str] = []
+    state_bad: list[str] = []
+    if ev.required_state is not None:
+        state_missing, state_bad = state_verdict(entries, ev.required_state,
+                                                 ev.forbidden_facts, ev.required_facts)
+        state_ok = not state_missing and not state_bad and not human
     recurred: bool | None = None
     probe_answer = None
     if recovered or not d.answer:  # store objective: judged by the next session
@@ -110,6 +127,9 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         recurred = not is_recovered(probe_answer, ev.required_facts, ev.forbidden_facts)
     return CaseResult(
         case_id=case.case_id, method=method, **labels, answer=answer, recovered=recovered,
+        recovered_paper=not missing_facts(answer, ev.required_facts),
+        state_ok=state_ok, state_missing=state_missing, state_forbidden=state_bad,
+        final_state=entries, needs_human=human,
         missing_facts=missing_facts(answer, ev.required_facts),
         forbidden_stated=forbidden_stated(answer, ev.forbidden_facts, ev.required_facts),
         recurred=recurred, probe_answer=probe_answer,
@@ -121,6 +141,14 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         llm_calls=calls, tokens=tokens, seconds=time.perf_counter() - start, notes=notes)
 
 
+def _failed_world(case: Case) -> Any:
+    """The tool world the failed run left (what `no_repair` leaves)."""
+    from ..replay._world import ToolWorld
+    from ..tools import default_registry
+
+    return ToolWorld.after_failed_run(case, default_registry(), removed=()).state
+
+
 def _run_one(path: str, method: str, out: str, model: str, api_base: str | None,
              cache_dir: str | None = None) -> tuple[str, str, bool]:
     if cache_dir is not None:
@@ -129,7 +157,12 @@ def _run_one(path: str, method: str, out: str, model: str, api_base: str | None,
         use_disk_cache(cache_dir)
     case = load_case(path)
     try:
-        result = evaluate(case, method, model=model, api_base=api_base)
+        if "agentdojo" in (case.model_extra or {}):
+            from ._agentdojo import evaluate_case
+
+            result = evaluate_case(case, method, model=model, api_base=api_base)
+        else:
+            result = evaluate(case, method, model=model, api_base=api_base)
     except DgrrError:
         raise
     except Exception as exc:  # a crash is recorded as a result, and retried on a re-run

@@ -65,6 +65,12 @@ COLUMNS = (("recovery", "Recovery"), ("recurrence", "Recurrence"), ("claim_f1", 
            ("tokens", "Tokens"))
 
 
+AGENTDOJO_COLUMNS = (("utility", "Utility (AgentDojo)"), ("security", "Security (AgentDojo)"),
+                     ("next_session_security", "Next-session security"),
+                     ("needs_human", "Needs a human"))
+"""Columns an AgentDojo results table adds in front (None elsewhere)."""
+
+
 def _by_method(results: Sequence[CaseResult]) -> dict[str, list[CaseResult]]:
     groups: dict[str, list[CaseResult]] = {}
     for r in results:
@@ -136,12 +142,15 @@ def markdown_table(results: Sequence[CaseResult], suite: str = "controlled",
                    title: str | None = None) -> str:
     """Table 2's layout: one row per method with the metrics measured here; the paper's
     figures (GPT-4o, another model) sit in their own last column, never in our cells."""
-    head = ("| Method | n | " + " | ".join(label for _, label in COLUMNS)
+    columns: tuple[tuple[str, str], ...] = COLUMNS
+    if any(r.utility is not None for r in results):  # AgentDojo: its own checks first
+        columns = AGENTDOJO_COLUMNS + COLUMNS
+    head = ("| Method | n | " + " | ".join(label for _, label in columns)
             + " | Paper's figures (GPT-4o; another model, not comparable cell by cell) |")
     lines = [f"### {title}" if title else "", "", head,
-             "|---|---:|" + "---:|" * len(COLUMNS) + "---|"]
+             "|---|---:|" + "---:|" * len(columns) + "---|"]
     for method, s in summaries(results).items():
-        cells = [_fmt(getattr(s, key), key) for key, _ in COLUMNS]
+        cells = [_fmt(getattr(s, key), key) for key, _ in columns]
         lines.append(f"| {METHOD_LABELS.get(method, method)} | {s.cases} | "
                      + " | ".join(cells) + f" | {paper_cell(suite, method)} |")
     lines.append("")

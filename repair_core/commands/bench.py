@@ -19,8 +19,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     bsub = p.add_subparsers(dest="bench_command", metavar="ACTION")
 
     g = bsub.add_parser("generate", help="generate a suite deterministically from a seed")
-    g.add_argument("--suite", choices=("controlled", "adapted"), required=True,
-                   help="which suite: the 150-case controlled one or the 50-case adapted one")
+    g.add_argument("--suite", choices=("controlled", "adapted", "agentdojo"), required=True,
+                   help="which suite: the 150-case controlled one, the 50-case adapted one, "
+                        "or multi-session cases built from AgentDojo's suites (needs the "
+                        "agentdojo extra)")
     g.add_argument("--seed", type=int, default=42,
                    help="seed of every random choice; the same seed gives identical files")
     g.add_argument("--out", metavar="DIR",
@@ -128,6 +130,12 @@ def run_generate(args: argparse.Namespace) -> int:
         saved = litellm.api_base, litellm.api_key
         litellm.api_base = args.api_base
         litellm.api_key = litellm.api_key or "dgrr-local"
+    if args.suite == "agentdojo":
+        from ..bench._agentdojo import generate_agentdojo
+
+        paths = generate_agentdojo(out)
+        print(f"wrote {len(paths)} cases to {out} (manifest: {out / 'manifest.json'})")
+        return 0
     try:
         _cache(args, None)
         manifest = generate_suite(args.suite, out, seed=args.seed,
@@ -147,7 +155,9 @@ def run_run(args: argparse.Namespace) -> int:
         raise DgrrError(f"--workers: must be at least 1, got {args.workers}")
     methods = method_names(args.methods)
     model = _model(args)
-    root = checkout_root() if args.suite in ("controlled", "adapted") else None
+    if args.suite == "agentdojo" and args.model == "dgrr/reference":
+        model = "dgrr/agentdojo-vulnerable"  # the scripted tool agent the cases were made by
+    root = checkout_root() if args.suite in ("controlled", "adapted", "agentdojo") else None
     paths = suite_case_paths(args.suite, root)
     out = check_output_dir(args.out)
     start = time.perf_counter()
@@ -158,7 +168,7 @@ def run_run(args: argparse.Namespace) -> int:
                             cache_dir=_cache(args, out))
     finally:
         _uncache(args)
-    suite = args.suite if args.suite in ("controlled", "adapted") else "custom"
+    suite = args.suite if args.suite in ("controlled", "adapted", "agentdojo") else "custom"
     write_outputs(results, out, suite, {"model": model})
     errors = sum(1 for r in results if r.error)
     print(f"{len(results)} results ({len(paths)} cases x {len(methods)} methods) in "

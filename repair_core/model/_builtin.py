@@ -49,10 +49,32 @@ def _reference_b(noise: float) -> ReplyFn:
     return with_noise(reference_b_reply, noise, salt="reference-b")
 
 
+def _rolling(vulnerable: bool) -> Callable[[float], ReplyFn]:
+    def factory(noise: float) -> ReplyFn:
+        from ._noise import with_noise
+        from ._rolling import rolling_reply
+
+        def reply(messages: list[dict[str, Any]]) -> str:
+            return rolling_reply(messages, vulnerable)
+
+        return with_noise(reply, noise, salt="rolling-vulnerable" if vulnerable else "rolling")
+
+    return factory
+
+
 POLICIES: dict[str, Callable[[float], ReplyFn]] = {
     "reference": _reference,
     "reference-b": _reference_b,
+    "rolling": _rolling(False),
+    "rolling-vulnerable": _rolling(True),
+    "agentdojo-vulnerable": lambda noise: _agentdojo_reply(),
 }
+
+
+def _agentdojo_reply() -> ReplyFn:
+    from ..bench._agentdojo import reply
+
+    return reply
 """Policy name -> factory (noise rate -> reply function)."""
 
 
@@ -65,7 +87,7 @@ def resolve_builtin(model: str) -> ReplyFn | None:
     True
     >>> resolve_builtin("dgrr/nope")
     Traceback (most recent call last):
-    ModelError: model 'dgrr/nope': unknown built-in policy 'nope' (known: reference, reference-b)
+    ModelError: model 'dgrr/nope': unknown built-in policy 'nope' (known: agentdojo-vulnerable, reference, reference-b, rolling, rolling-vulnerable)
     """
     if not model.startswith(PREFIX):
         return None

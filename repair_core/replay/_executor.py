@@ -202,6 +202,7 @@ class _Run:
 
     def execute(self) -> RepairResult:
         self.memory.apply_edits(self.store_edits)
+        self._retire_replayed_writes()
         self.world = ToolWorld.after_failed_run(self.case, self.tools,
                                                 removed=self.stale | self.also_removed)
         todo = [s for s in self.order if s.id in self.replay]
@@ -484,6 +485,17 @@ class _Run:
                                  self.memory[r].text for r in added) if added else step.text)
         return out
 
+    def _retire_replayed_writes(self) -> None:
+        """Rule `replay.write.supersedes-own`: a record a replayed write produced in the
+        failed run is that step's old output, so it is stale from the start of the replay
+        (no replayed read retrieves it) and the replayed write supersedes it: it leaves
+        the active store, replaced by what the replay writes, or by nothing."""
+        for rec in self.case.memory:
+            writer = next((self.steps[d.id] for d in rec.deps if d.label == "produce"
+                           and d.id in self.replay and d.id in self.steps), None)
+            if isinstance(writer, MemoryWrite):
+                self.memory.retire(writer, rec.id, [])
+
     def _still_justified(self, step: MemoryWrite) -> bool:
         """A delete is re-applied only while one of its premises is still valid."""
         if self._evidence(step) or any(d.id in self.turns for d in step.deps):
@@ -578,7 +590,8 @@ class _Run:
             store=RepairedStore(
                 active=[r for r in trajectory.memory if self.memory.active(r.id)],
                 quarantine=[r for r in trajectory.memory if r.id in self.memory.quarantined]),
-            trajectory=trajectory, report=self.report, cost=self._cost())
+            trajectory=trajectory, report=self.report, cost=self._cost(),
+            final_world=self.world.state)
 
     def _report_world(self) -> None:
         """The ledger into the report: what became of every effect of the failed run."""

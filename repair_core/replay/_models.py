@@ -233,6 +233,9 @@ class RepairResult(BaseModel):
     """Decisions, outcomes and problems."""
     cost: Cost
     """LLM calls, tokens, replay ratio."""
+    final_world: Any = Field(default=None, exclude=True, repr=False)
+    """The simulated tool world as the repair left it (`repair_core.tools.World`; not
+    serialised): what the benchmark's state oracle judges."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

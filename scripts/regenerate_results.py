@@ -1,0 +1,144 @@
+"""Regenerate every committed result file with one command:
+
+    python scripts/regenerate_results.py [--work DIR] [--workers 2] [--skip-grid]
+
+1. `dgrr bench run --methods all` on the controlled, adapted and (when the `agentdojo`
+   extra is installed) AgentDojo suites, each into a fresh folder under DIR
+   (default `out/regen`);
+2. copies each run's `summary.json`, `table.md` and `results.csv` (one row per case x
+   method) to
+   `docs/results/<suite>/`, and the Ours failure galleries to `docs/results/`;
+3. rewrites the fair-comparison table at the top of `docs/results.md` (between its
+   `fair` markers) from those summaries;
+4. runs `benchmarks/policy_agreement.py` (per-decision agreement of every pair of
+   policies) into `docs/results-cross-model.md` and `docs/results/policy-agreement.json`;
+5. unless `--skip-grid`, runs `benchmarks/cross_model_grid.py` over reference, reference-b
+   and rolling into `docs/results-cross-model.md`.
+
+Methods come from `repair_core.bench.METHOD_LABELS`: a method added there (e.g. an
+"Ours (store)" row) appears in every table without touching this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+BEGIN, END = "<!-- fair:begin -->", "<!-- fair:end -->"
+SUITES = ("controlled", "adapted", "agentdojo")
+
+
+def _run(cmd: list[str]) -> None:
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, cwd=ROOT, check=True)
+
+
+def _fmt(v: object, digits: int = 3) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def fair_table(summaries: dict[str, dict[str, dict]]) -> str:
+    """The fair comparison: every method under the three rules, with its cost."""
+    from repair_core.bench._methods import METHOD_LABELS
+    from repair_core.bench._tables import paper_cell
+
+    out = []
+    for suite, s in summaries.items():
+        out.append(f"### {suite} ({next(iter(s.values()))['cases']} cases)\n")
+        if suite == "agentdojo":
+            out.append("| Method | Utility (AgentDojo) | Security (AgentDojo) | Next-session "
+                       "security | Needs a human | Faulty removal | Benign pres. | Replay "
+                       "ratio | LLM calls |")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for m in METHOD_LABELS:
+                if m in s:
+                    r = s[m]
+                    out.append(f"| {METHOD_LABELS[m]} | {_fmt(r.get('utility'))} | "
+                               f"{_fmt(r.get('security'))} | "
+                               f"{_fmt(r.get('next_session_security'))} | "
+                               f"{_fmt(r.get('needs_human'))} | {_fmt(r['faulty_removal'])} | "
+                               f"{_fmt(r['benign_preservation'])} | {_fmt(r['replay_ratio'])} | "
+                               f"{_fmt(r['llm_calls'], 2)} |")
+            out.append("")
+            continue
+        out.append("| Method | Recovery: paper rule (required facts) | strict rule (+ no "
+                   "forbidden fact) | state rule (tool state) | Replay ratio | LLM calls | "
+                   "Tokens | Faulty removal | Benign pres. | Paper's figures (GPT-4o, not "
+                   "comparable cell by cell) |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for m in METHOD_LABELS:
+            if m not in s:
+                continue
+            r = s[m]
+            paper = paper_cell(suite, m)
+            out.append(f"| {METHOD_LABELS[m]} | {_fmt(r.get('recovery_paper'))} | "
+                       f"{_fmt(r['recovery'])} | {_fmt(r.get('recovery_state'))} | "
+                       f"{_fmt(r['replay_ratio'])} | {_fmt(r['llm_calls'], 2)} | "
+                       f"{r['tokens']:,.0f} | {_fmt(r['faulty_removal'])} | "
+                       f"{_fmt(r['benign_preservation'])} | {paper} |")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--work", type=Path, default=ROOT / "out" / "regen")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--skip-grid", action="store_true")
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    dgrr = [sys.executable, "-m", "repair_core"]
+    summaries: dict[str, dict[str, dict]] = {}
+    for suite in SUITES:
+        if suite == "agentdojo" and importlib.util.find_spec("agentdojo") is None:
+            print("agentdojo extra not installed: its results are left as they are "
+                  "(pip install 'dgrr[agentdojo]')", flush=True)
+            old = ROOT / "docs" / "results" / suite / "summary.json"
+            if old.exists():
+                summaries[suite] = json.loads(old.read_text())
+            continue
+        out = args.work / suite
+        if out.exists():
+            shutil.rmtree(out)
+        _run([*dgrr, "bench", "run", "--suite", suite, "--methods", "all", "--workers",
+              str(args.workers), "--no-progress", "--out", str(out)])
+        dest = ROOT / "docs" / "results" / suite
+        dest.mkdir(parents=True, exist_ok=True)
+        for name in ("summary.json", "results.csv", "table.md"):
+            shutil.copyfile(out / name, dest / name)
+        summaries[suite] = json.loads((out / "summary.json").read_text())
+        if suite in ("controlled", "adapted"):
+            _run([sys.executable, "scripts/gallery_of.py", str(out),
+                  f"docs/results/{suite}-ours-failures.md"])
+    doc = ROOT / "docs" / "results.md"
+    text = doc.read_text()
+    block = f"{BEGIN}\n{fair_table(summaries)}{END}"
+    if BEGIN in text:
+        text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
+    else:
+        raise SystemExit(f"{doc}: no {BEGIN} marker")
+    doc.write_text(text)
+    _run([sys.executable, "benchmarks/policy_agreement.py", "--json-out",
+          "docs/results/policy-agreement.json", "--doc", "docs/results-cross-model.md"])
+    if not args.skip_grid:
+        _run([sys.executable, "benchmarks/cross_model_grid.py", "--out",
+              str(args.work / "grid"), "--policies", "reference,reference-b,rolling",
+              "--workers", str(args.workers), "--doc", "docs/results-cross-model.md"])
+    print(f"regenerated in {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

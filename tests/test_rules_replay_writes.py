@@ -1,0 +1,69 @@
+"""Stage 4 rule `replay.write.supersedes-own` (docs/rules.md): a replayed memory write
+supersedes the record it produced in the failed run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from casebuild import make_case, rec, step, turn
+
+from repair_core import load_case
+from repair_core.replay import execute
+
+rule = pytest.mark.rule
+CONTROLLED = Path(__file__).resolve().parent.parent / "sample_traces" / "controlled"
+
+
+def _write_case():
+    # s2 reads the (faulty) m1, s3 remembers what it read as m2 (an `add`), s4 answers.
+    return make_case(
+        turn("u1", 1, "What is my colour? It is green."),
+        rec("m1", text="The user's colour is red.", key="colour", value="red"),
+        rec("m2", "s3:produce", text="The user's colour is red (remembered).",
+            key="colour_note", value="red", created_seq=3),
+        step("s2", 2, "memory_read", "u1:initiate m1:cite", returned=["m1"], query="colour"),
+        step("s3", 3, "memory_write", "s2:cite u1:initiate", target=["m2"]),
+        step("s4", 4, "answer", "s2:cite"),
+        faults=["m1"],
+    )
+
+
+@rule("replay.write.supersedes-own")
+def test_replayed_add_retires_the_record_it_wrote_in_the_failed_run():
+    case = _write_case()
+    # Without the replay the failed run's m2 stays (nothing touched s3).
+    kept = execute(case, {"m1": "delete"}, ["s4"])
+    assert "m2" in {r.id for r in kept.store.active}
+    redone = execute(case, {"m1": "delete"}, ["s2", "s3", "s4"])
+    active = {r.id for r in redone.store.active}
+    assert "m2" not in active
+    m2 = next(r for r in redone.trajectory.memory if r.id == "m2")
+    assert m2.status == "superseded"
+    assert "m2" in redone.report.store_changes.retired
+
+
+@rule("replay.write.supersedes-own")
+def test_a_redo_of_a_generated_case_leaves_none_of_its_range_writes_active():
+    path = CONTROLLED / "ctl-001-travel-wrong-user.json"
+    case = load_case(path)
+    writes = {s.id for s in case.trajectory if s.type == "memory_write"}
+    own = {m.id for m in case.memory
+           if any(d.label == "produce" and d.id in writes for d in m.deps)}
+    assert own, "the case must have records written during the run"
+    result = execute(case, {f: "delete" for f in case.faults},
+                     [s.id for s in case.trajectory])
+    active = {r.id for r in result.store.active}
+    assert not own & active
+    # and the replay wrote their replacements
+    assert {r.id for r in result.store.active if "~r" in r.id}
+
+
+@rule("replay.write.supersedes-own")
+def test_a_replayed_read_before_the_write_does_not_retrieve_its_old_record():
+    # s2 reads before s3 wrote m2 in the failed run; m2 was written later, so a redo of
+    # s2..s4 must not let the replayed s2 see m2 (the failed run's output of s3).
+    case = _write_case()
+    result = execute(case, {"m1": "delete"}, ["s2", "s3", "s4"])
+    read = next(s for s in result.trajectory.trajectory if s.id == "s2")
+    assert "m2" not in read.returned
