@@ -223,8 +223,9 @@ def _check_references(data: Mapping[str, Any], cycles: bool = True) -> list[Prob
     faults = data.get("faults")
     if isinstance(faults, list):
         # untrusted inputs that can be diagnosed besides records (FAULTABLE_STEP_TYPES)
-        fault_steps = {s.get("id") for _, s in steps
-                       if isinstance(s.get("type"), str) and s.get("type") in FAULTABLE_STEP_TYPES}
+        fault_steps = {s.get("id") for _, s in steps if isinstance(s.get("id"), str)
+                       and isinstance(s.get("type"), str)
+                       and s.get("type") in FAULTABLE_STEP_TYPES}
         seen_faults: set[str] = set()
         for i, fid in enumerate(faults):
             if not isinstance(fid, str):

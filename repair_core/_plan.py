@@ -441,9 +441,10 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
 
 def _undone_updates(case: Case, a: Analysis, fault_records: list[MemoryRecord]
                     ) -> dict[str, str]:
-    """Records retired by a successful `update` write that wrote a diagnosed record (an
-    `update` edge into it, no `produce` edge) -> that write: undoing the faulty update
-    restores the value before it (method.md, "Updates"; memory.update-undone)."""
+    """Records retired by the successful `update` write that wrote a diagnosed record's
+    value (the latest `update` edge into it, no `produce` edge) -> that write: undoing the
+    faulty update restores the value before it (method.md, "Updates";
+    memory.update-undone)."""
     G = a.graph
     nodes = G.nodes
     out: dict[str, str] = {}
@@ -454,13 +455,17 @@ def _undone_updates(case: Case, a: Analysis, fault_records: list[MemoryRecord]
         labels = {lb for _p, lb, _ in premises(G, f.id)}
         if "produce" in labels:
             continue
-        for w, lb, _ in premises(G, f.id):
-            if (lb != "update" or nodes[w]["kind"] != "step" or w in failed
-                    or nodes[w]["type"] != "memory_write"):
-                continue
-            for old, by_label in G._succ[w].items():
-                if "delete" in by_label and nodes[old]["kind"] == "record":
-                    out.setdefault(old, w)
+        writes = [w for w, lb, _ in premises(G, f.id)
+                  if lb == "update" and nodes[w]["kind"] == "step" and w not in failed
+                  and nodes[w]["type"] == "memory_write"]
+        if not writes:
+            continue
+        # the diagnosed value is what the latest update wrote; earlier updates of the same
+        # record wrote values it since replaced, and what they retired stays retired
+        w = max(writes, key=lambda s: (nodes[s]["seq"], s))
+        for old, by_label in G._succ[w].items():
+            if "delete" in by_label and nodes[old]["kind"] == "record":
+                out.setdefault(old, w)
     return out
 
 

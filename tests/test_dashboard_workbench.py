@@ -249,6 +249,7 @@ def test_approval_warnings_are_acknowledged_once_per_kind():
 
     at = AppTest.from_file(APP, default_timeout=120).run()
     at.session_state["dgrr_case"] = case
+    at.session_state["dgrr_objective"] = "answer"  # the plan `res` was replayed from
     at.switch_page("pages/7_Approve.py").run()
     at.session_state["dgrr_result"] = res.model_copy(update={"report": res.report.model_copy(
         update={"failures": [{"step": f"s{i}", "error": "timeout"} for i in range(300)]})})

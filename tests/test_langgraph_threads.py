@@ -82,13 +82,29 @@ def _write_otlp(exporter: Any, path: Path) -> Path:
 
 
 def _import_and_repair(trace: Path, tmp_path: Path, capsys) -> tuple[Any, dict[str, Any]]:
-    """The case (fault: the seat record) and `dgrr repair --json`'s result."""
+    """The case (fault: the seat record) and `dgrr repair --json`'s result, approved in
+    `tmp_path/approvals.db` (what a write-back needs; see `_approved`)."""
     case_path = tmp_path / "case.json"
     assert main(["import", str(trace), "--faults", SEAT, "--out", str(case_path)]) == 0
     capsys.readouterr()
     assert main(["repair", str(case_path), "--json"]) in (0, 1)
-    result = json.loads(capsys.readouterr().out)
+    out = capsys.readouterr().out
+    result = json.loads(out)
+    result_path = tmp_path / "result.json"
+    result_path.write_text(out)
+    assert main(["approve", str(case_path), "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(result_path), "--db", str(tmp_path / "approvals.db")]) == 0
+    capsys.readouterr()
     return load_case(case_path), result
+
+
+def _approved(case: Any, result: dict[str, Any], tmp_path: Path) -> Any:
+    """The approval `_import_and_repair` recorded, as `dgrr apply` finds it."""
+    from repair_core.integrations import find_approval
+
+    found = find_approval(case, result, str(tmp_path / "approvals.db"))
+    assert found is not None
+    return found
 
 
 def _check_plan(case: Any) -> None:
@@ -138,7 +154,8 @@ def _sync_scenario(tmp_path: Path, capsys) -> dict[str, Any]:
     assert planned is not None and planned.fork is None
     assert _snapshot(list(graph.get_state_history(THREAD))) == before  # a dry run
 
-    apply_langgraph(inner, store_ops(case, result), case_id=case.case_id)
+    apply_langgraph(inner, store_ops(case, result), case_id=case.case_id,
+                    approval=_approved(case, result, tmp_path))
     fork = fork_thread(graph, THREAD, poisoned)
     assert fork is not None and fork.fork is not None
     forked_head = graph.get_state(THREAD)
@@ -184,9 +201,8 @@ def test_sync_thread_is_forked_before_the_poison_and_resumed_without_it(tmp_path
 
 
 def test_sync_next_turns_never_read_a_quarantined_text(tmp_path, capsys):
-    """Depends on the quarantine the agent cannot read (issue 18 item 1, helper h18w):
-    until then `apply_langgraph` leaves quarantined items under the searched prefix and the
-    resumed turn's recall reads them back."""
+    """The quarantine the agent cannot read (issue 18 item 1): after `apply_langgraph` the
+    resumed turn's recall never reads a quarantined text back."""
     run = _sync_scenario(tmp_path, capsys)
     graph = run["graph"]
     text = _texts(graph.get_state(THREAD).values)
@@ -252,7 +268,8 @@ def test_async_thread_forked_with_aupdate_state(async_backend, tmp_path, capsys)
             _check_plan(case)
             # apply_langgraph is synchronous: off the event loop, as an app would call it
             await asyncio.to_thread(apply_langgraph, inner, store_ops(case, result),
-                                    case_id=case.case_id)
+                                    case_id=case.case_id,
+                                    approval=_approved(case, result, tmp_path))
             graph = build(inner, checkpointer=saver, replies=_replies(), learns={},
                           use_async=True)
             before = {s.config["configurable"]["checkpoint_id"]: _texts(s.values)

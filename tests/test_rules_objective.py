@@ -67,8 +67,10 @@ def _document_case():
 def test_answer_plans_are_byte_identical_to_before_objectives():
     digests = json.loads((ROOT / "tests" / "data" / "answer-plan-digests.json").read_text())
     cases = _committed_cases()
-    assert set(digests) == set(cases) and len(cases) > 200
-    for f in cases:
+    # every case committed before objectives existed (cases committed later, such as the
+    # AgentDojo suite, have no "before" to compare with)
+    assert set(digests) <= set(cases) and len(digests) > 200
+    for f in sorted(digests):
         report = to_json(plan_case(load_case(ROOT / f)).report().model_dump(mode="json"))
         assert hashlib.sha256(report.encode()).hexdigest() == digests[f], f
         again = plan_case(load_case(ROOT / f), objective="answer").report()

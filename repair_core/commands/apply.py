@@ -16,6 +16,7 @@ from .._errors import DgrrError
 from .._load import load_case
 from .._plan import plan_case
 from . import plural, read_json
+from .approve import _result_objective
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -237,22 +238,17 @@ def _approval(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any
     of edits: on a large case each costs seconds)."""
     from ..approvals import honoured_approval
 
-    # The approval may be of a plan for any objective (dgrr repair and approve: both); each
-    # objective's plan is made once, and hashed once per distinct set of edits.
-    bases: dict[str, Any] = {}
+    # The approved plan is the one the result was repaired from: its objective is the
+    # result's (an approval of another objective's plan cannot match this result).
+    base = plan_case(case, objective=_result_objective(result))  # type: ignore[arg-type]
     hashes: dict[str, tuple[str, str] | None] = {}
 
     def matches(record: Any) -> bool:
-        for objective in ("both", "answer", "store"):
-            key = json.dumps([objective, record.plan_edits, record.forced,
-                              record.comment if record.plan_edits else ""], sort_keys=True)
-            if key not in hashes:
-                if objective not in bases:
-                    bases[objective] = plan_case(case, objective=objective)
-                hashes[key] = _plan_hashes(bases[objective], record, result, approval_hashes)
-            if hashes[key] == (record.inputs_sha256, record.outputs_sha256):
-                return True
-        return False
+        key = json.dumps([record.plan_edits, record.forced,
+                          record.comment if record.plan_edits else ""], sort_keys=True)
+        if key not in hashes:
+            hashes[key] = _plan_hashes(base, record, result, approval_hashes)
+        return hashes[key] == (record.inputs_sha256, record.outputs_sha256)
 
     # the latest matching decision wins; a log that does not verify honours nothing
     standing = honoured_approval(store, case.case_id, matches)
