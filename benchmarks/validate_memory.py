@@ -26,7 +26,7 @@ CHILD = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 from repair_core import load_case
-from repair_core._stream import validate_file
+from repair_core.case._stream import validate_file
 def rss_mb():
     with open("/proc/self/status") as f:
         for line in f:

@@ -170,8 +170,8 @@ def method_plan(case: Any, method: str) -> tuple[Any, list[str]]:
     reviewer edits of the computed plan (forced, commented with the method's name), and
     the decisions the plan could not take (refused outright by the library)."""
     from repair_core import PlanEditError, apply_edits, plan_case
-    from repair_core._edit import _problems
     from repair_core.bench import decide
+    from repair_core.plan._edit import _problems
 
     plan = plan_case(case)
     decision = decide(method, case)

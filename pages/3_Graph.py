@@ -14,7 +14,7 @@ from dgrr_dashboard.widgets import (
     page_setup,
     require_plan,
 )
-from repair_core._case import STEP_TYPES
+from repair_core.case._case import STEP_TYPES
 from repair_core.viz import NEIGHBOURHOOD_LIMIT, graph_view
 
 page_setup("Graph")

@@ -16,7 +16,7 @@ from dgrr_dashboard.widgets import (
     show_problems,
 )
 from repair_core import PlanEditError, apply_edits, plan_diff
-from repair_core._edit import allowed_actions
+from repair_core.plan._edit import allowed_actions
 
 page_setup("Plan")
 st.title("4 · Repair plan")

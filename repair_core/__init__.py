@@ -1,5 +1,12 @@
 """dgrr: dependency-guided rollback repair for memory-augmented LLM agents.
 
+The pipeline, folder by folder: `case/` reads the case, `graph/` builds the dependency
+graph (stage 1), `analysis/` finds what the faults affected and what keeps independent
+support (stage 2), `plan/` plans the repair by fixed rules (stage 3), `replay/` replays
+what needs it and reports (stages 4-5). Around them: `model/` (the model layer), `agent/`
+and `tools/` (the agent runtime), `approvals/` and `queue/` (review), `integrations/`
+(write-back to real stores), `importers/`, `bench/`, `fleet/`, `viz/`, `commands/` (CLI).
+
 >>> from repair_core import load_example, plan_case
 >>> plan_case(load_example()).report().memory["m3"]
 'delete'
@@ -8,8 +15,10 @@
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ._analysis import Analysis, analyse, find_seed, lineage
-from ._case import (
+from ._errors import CaseError, DgrrError, ModelError, PlanEditError
+from ._fixtures import fixture_path, load_example
+from .analysis._analysis import Analysis, analyse, find_seed, lineage
+from .case._case import (
     CASE_FORMAT,
     Answer,
     Case,
@@ -26,11 +35,7 @@ from ._case import (
     ToolObservation,
     Turn,
 )
-from ._edit import PlanChange, apply_edits, check_edits, edits_from_report, plan_diff
-from ._errors import CaseError, DgrrError, ModelError, PlanEditError
-from ._fixtures import fixture_path, load_example
-from ._graph import build_graph
-from ._load import (
+from .case._load import (
     case_from_data,
     case_from_parts,
     check_case_data,
@@ -39,7 +44,9 @@ from ._load import (
     parse_case,
     with_faults,
 )
-from ._plan import PlanEdit, PlanReport, RepairPlan, plan_case
+from .graph._graph import build_graph
+from .plan._edit import PlanChange, apply_edits, check_edits, edits_from_report, plan_diff
+from .plan._plan import PlanEdit, PlanReport, RepairPlan, plan_case
 
 if TYPE_CHECKING:
     from .model import ModelClient

@@ -5,8 +5,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from ._case import Case
-from ._load import parse_case
+from .case._case import Case
+from .case._load import parse_case
 
 __all__ = ["fixture_path", "load_example"]
 

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from ._case import CASE_FORMAT
 from ._errors import DgrrError
 from ._io import atomic_open
+from .case._case import CASE_FORMAT
 
 __all__ = ["SynthStats", "synth_case_data", "write_synth_case", "check_synth_args"]
 

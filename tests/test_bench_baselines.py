@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from repair_core._case import Case, EvalLabels, MemoryRecord
 from repair_core.agent import Agent, MemoryStore
 from repair_core.bench import decide, evaluate
 from repair_core.bench._methods import (
@@ -21,6 +20,7 @@ from repair_core.bench._methods import (
     retired_by_faults,
 )
 from repair_core.bench._normalise import all_facts_stated
+from repair_core.case._case import Case, EvalLabels, MemoryRecord
 from repair_core.model import render_prompt, template
 from repair_core.tools import World, default_registry
 

@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from repair_core import case_from_data, parse_case, plan_case
-from repair_core._columnar_plan import columnar_plan_report, report_json
-from repair_core._columns import read_columns
 from repair_core._io import to_json
-from repair_core._planner import columnar_plan_json
 from repair_core._synth import synth_case_data
+from repair_core.case._columns import read_columns
+from repair_core.plan._columnar_plan import columnar_plan_report, report_json
+from repair_core.plan._planner import columnar_plan_json
 from tests.test_properties import random_cases
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from repair_core import PlanEditError, apply_edits, load_case, load_example, plan_case
-from repair_core._edit import STEP_ACTIONS
 from repair_core.cli import main
+from repair_core.plan._edit import STEP_ACTIONS
 from repair_core.replay import repair
 
 ROOT = Path(__file__).resolve().parent.parent

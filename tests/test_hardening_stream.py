@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_hardening_fuzz import PATHS, SAMPLES, _mutate, values
 
 from repair_core import CaseError, load_case
-from repair_core._stream import validate_file
+from repair_core.case._stream import validate_file
 from repair_core.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from repair_core import Turn, case_from_data
-from repair_core._case import Answer, Dep
 from repair_core._synth import synth_case_data
+from repair_core.case._case import Answer, Dep
 from repair_core.replay import repair
 from repair_core.replay._bounds import EARLIER_TURNS, Conversation
 

@@ -119,7 +119,7 @@ def test_objects_made_while_paused_skip_the_young_generation_but_cycles_are_stil
 
 def test_parsing_json_runs_with_the_collector_paused(monkeypatch):
 
-    import repair_core._load as load_module
+    import repair_core.case._load as load_module
 
     text = load_example().model_dump_json()
     seen = []

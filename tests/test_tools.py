@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from repair_core._case import TOOL_EFFECTS
+from repair_core.case._case import TOOL_EFFECTS
 from repair_core.tools import (
     ParamSpec,
     ToolError,

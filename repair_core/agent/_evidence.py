@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .._case import Claim, MemoryRecord, ToolObservation, Turn
+from ..case._case import Claim, MemoryRecord, ToolObservation, Turn
 
 __all__ = ["record_item", "claim_item", "observation_item", "request_item", "ordered"]
 

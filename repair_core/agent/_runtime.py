@@ -7,7 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._case import (
+from .._errors import ModelError
+from ..case._case import (
     CASE_FORMAT,
     Answer,
     Case,
@@ -22,8 +23,7 @@ from .._case import (
     ToolObservation,
     Turn,
 )
-from .._errors import ModelError
-from .._load import case_from_data
+from ..case._load import case_from_data
 from ..model import REFERENCE_MODEL, ModelClient
 from ..tools import ToolError, ToolRegistry, World, default_registry
 from ._evidence import claim_item, observation_item, ordered, record_item, request_item

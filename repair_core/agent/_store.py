@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from .._case import MemoryRecord
+from ..case._case import MemoryRecord
 
 __all__ = ["MemoryStore", "Retriever", "LexicalRetriever", "tokens"]
 

@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field
 
 from .._errors import DgrrError
 from .._perf import without_gc
-from .._plan import RepairPlan
 from .._text import markdown_code, markdown_text
+from ..plan._plan import RepairPlan
 from ._canonical import model_json
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
 

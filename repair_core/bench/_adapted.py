@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .._case import Case, EvalLabels, MemoryRecord
+from ..case._case import Case, EvalLabels, MemoryRecord
 from ._controlled import _agent_class
 from ._longmemeval import LongMemEvalItem, LongMemEvalTurn
 from ._metrics import fact_stated, forbidden_stated, is_recovered

@@ -288,7 +288,7 @@ def generate_agentdojo(out: Path, suites: Sequence[str] = SUITES,
                        per_suite: int = 6) -> list[Path]:
     """Write the cases and a manifest to `out`."""
     from .._io import atomic_write_json
-    from .._load import case_from_data
+    from ..case._load import case_from_data
 
     out.mkdir(parents=True, exist_ok=True)
     paths = []

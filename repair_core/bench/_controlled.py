@@ -35,10 +35,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._case import Answer as AnswerStep
-from .._case import Case, Dep, EvalLabels, MemoryRecord, MemoryWrite
-from .._case import Claim as ClaimStep
-from .._case import MemoryRead as ReadStep
+from ..case._case import Answer as AnswerStep
+from ..case._case import Case, Dep, EvalLabels, MemoryRecord, MemoryWrite
+from ..case._case import Claim as ClaimStep
+from ..case._case import MemoryRead as ReadStep
 from ._metrics import fact_stated, forbidden_stated, is_recovered, normalise_fact
 
 __all__ = ["CONTROLLED_COUNTS", "Slot", "controlled_slots", "build_controlled_case",

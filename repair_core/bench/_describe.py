@@ -17,7 +17,7 @@ from typing import Any
 
 import networkx as nx
 
-from .._case import Case
+from ..case._case import Case
 from ._metrics import STEP_BUCKETS
 
 __all__ = ["describe_cases", "describe_suite", "describe_markdown", "CONTROLLED_FLOORS",
@@ -125,7 +125,7 @@ def _histogram(values: Sequence[int], edges: Sequence[int]) -> dict[str, int]:
 
 def describe_suite(folder: Path) -> dict[str, Any]:
     """:func:`describe_cases` of every case file in `folder`."""
-    from .._load import load_case
+    from ..case._load import load_case
     from ._runner import suite_case_paths
 
     return describe_cases([load_case(p) for p in suite_case_paths(str(folder))])

@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._analysis import Analysis, analyse
-from .._case import Case
-from .._plan import MemoryAction, plan_case, replay_closure
+from ..analysis._analysis import Analysis, analyse
+from ..case._case import Case
+from ..plan._plan import MemoryAction, plan_case, replay_closure
 
 __all__ = [
     "RepairDecision",

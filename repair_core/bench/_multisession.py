@@ -28,8 +28,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .._case import Case, EvalLabels, MemoryRecord
-from .._load import case_from_data
+from ..case._case import Case, EvalLabels, MemoryRecord
+from ..case._load import case_from_data
 
 __all__ = ["MULTISESSION_VARIANTS", "build_multisession_case", "multisession_cases",
            "later_sessions", "score_later_sessions", "LaterSessionScore", "world_of"]

@@ -18,10 +18,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from .._case import Case
 from .._errors import DgrrError
 from .._io import atomic_write_json
-from .._load import load_case
+from ..case._case import Case
+from ..case._load import load_case
 from ._methods import RepairDecision, decide
 from ._metrics import CaseResult, forbidden_stated, is_recovered, missing_facts
 from ._state import state_entries, state_verdict

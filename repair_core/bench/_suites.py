@@ -8,9 +8,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .._case import Case
 from .._errors import DgrrError
 from .._io import atomic_write_json
+from ..case._case import Case
 
 __all__ = ["generate_suite", "suite_manifest", "GENERATOR_VERSION"]
 

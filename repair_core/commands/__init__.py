@@ -9,13 +9,13 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .._case import Case
-from .._edit import apply_edits, edits_from_report
 from .._errors import MAX_SHOWN_PROBLEMS, DgrrError, PlanEditError
-from .._json import loads_strict
-from .._load import load_case, load_case_parts, with_faults
-from .._plan import RepairPlan
 from .._text import plural as plural  # the command modules import it from here
+from ..case._case import Case
+from ..case._json import loads_strict
+from ..case._load import load_case, load_case_parts, with_faults
+from ..plan._edit import apply_edits, edits_from_report
+from ..plan._plan import RepairPlan
 
 if TYPE_CHECKING:
     from ..model import ModelClient

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._case import Case
-from .._edit import apply_edits
 from .._errors import DgrrError
-from .._load import load_case
-from .._plan import plan_case
+from ..case._case import Case
+from ..case._load import load_case
+from ..plan._edit import apply_edits
+from ..plan._plan import plan_case
 from . import plural, read_json
 from .approve import _result_objective
 

@@ -8,7 +8,7 @@ import json
 import sys
 
 from .._errors import DgrrError
-from .._plan import plan_case
+from ..plan._plan import plan_case
 from . import (
     add_case_argument,
     edited_plan,

@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from .._errors import DgrrError
-from .._load import load_case
+from ..case._load import load_case
 from . import plural, read_json
 
 

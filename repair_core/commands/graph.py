@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from .._case import STEP_TYPES
 from .._errors import DgrrError
-from .._plan import plan_case
+from ..case._case import STEP_TYPES
+from ..plan._plan import plan_case
 from . import add_case_argument, read_case
 
 NODE_TYPES = ("turn", "record", *STEP_TYPES)

@@ -8,10 +8,10 @@ from collections import Counter
 from typing import TextIO
 
 from .._io import to_json
-from .._ops import plan_ops
-from .._plan import RepairPlan, plan_case
-from .._planner import PLANNERS, columnar_plan_json, file_size, wants_columnar
 from .._progress import progress
+from ..plan._ops import plan_ops
+from ..plan._plan import RepairPlan, plan_case
+from ..plan._planner import PLANNERS, columnar_plan_json, file_size, wants_columnar
 from . import add_case_argument, add_objective_argument, plural, read_case, wrap
 
 

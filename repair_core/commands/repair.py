@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from .._errors import DgrrError
 from .._io import check_output_folder, to_json, write_output_set
-from .._plan import plan_case
+from ..plan._plan import plan_case
 from . import (
     add_bounds_arguments,
     add_case_argument,

@@ -6,8 +6,8 @@ import argparse
 from collections.abc import Mapping
 from typing import Any
 
-from .._planner import PLANNERS, file_size, wants_columnar
 from .._progress import progress
+from ..plan._planner import PLANNERS, file_size, wants_columnar
 from . import add_case_argument, plural, read_case
 
 
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
                                                                       file_size(args.case)):
         # one typed parse and a linear cross-reference pass; anything it does not accept
         # goes to the exact checks below, which word every problem
-        from .._planner import columnar_summary
+        from ..plan._planner import columnar_summary
 
         with progress("dgrr validate", total=1) as bar:
             bar.stage("check")
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
     if args.memory is None and args.faults is None:
         # checked item by item, never built whole: memory stays a few times the file size
-        from .._stream import validate_file
+        from ..case._stream import validate_file
 
         with progress("dgrr validate", total=1) as bar:
             bar.stage("check")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._case import Case, ToolAction
 from .._errors import DgrrError
-from .._load import load_case, parse_case, with_faults
-from .._plan import RepairPlan, plan_case
+from ..case._case import Case, ToolAction
+from ..case._load import load_case, parse_case, with_faults
+from ..plan._plan import RepairPlan, plan_case
 from ._spec import FleetSpec, WorkItem
 
 __all__ = ["case_row", "ROW_FIELDS", "empty_row", "ERROR_LIMIT"]

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from .._case import Case
 from .._errors import CaseError, DgrrError
-from .._load import load_case, parse_case
+from ..case._case import Case
+from ..case._load import load_case, parse_case
 from ._spec import WorkItem
 
 __all__ = ["fleet_items", "case_at", "NOT_CASES", "DATASET_COLUMN"]

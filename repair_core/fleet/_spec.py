@@ -8,9 +8,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import to_jsonable_python
 
-from .._case import Case
 from .._errors import DgrrError
-from .._json import json_or_text
+from ..case._case import Case
+from ..case._json import json_or_text
 
 __all__ = ["FleetSpec", "WorkItem", "MatchMode", "parse_match_key"]
 

@@ -24,11 +24,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from .._case import Case
 from .._errors import CaseError
 from .._io import read_input
-from .._load import case_from_data
 from .._text import plural
+from ..case._case import Case
+from ..case._load import case_from_data
 from ._assemble import action_id, assemble, observation_id
 from ._mem0 import is_sqlite, read_mem0_history
 from ._otlp import Span, looks_like_otlp, parse_otlp

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._json import json_or_text
+from ..case._json import json_or_text
 from ._otlp import Span
 
 __all__ = ["Operation", "ToolCall", "Retrieved", "classify", "content_id", "session_of",

@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from .._case import Case
 from .._errors import DgrrError
+from ..case._case import Case
 
 __all__ = ["StoreOp", "StoreChanged", "store_ops"]
 

@@ -69,7 +69,7 @@ def poisoned_texts(case: Any, plan: Any = None) -> list[str]:
     results it replays or invalidates (longest first; shorter than :data:`MIN_MATCH`
     characters left out)."""
     if plan is None:
-        from .._plan import plan_case
+        from ..plan._plan import plan_case
 
         plan = plan_case(case)
     texts: set[str] = set()

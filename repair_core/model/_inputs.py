@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._case import Case, MemoryRecord
+from ..case._case import Case, MemoryRecord
 
 __all__ = ["audit_inputs", "judge_inputs"]
 

@@ -32,8 +32,8 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
     for an approval replayed with `model` (default: the offline reference model), so that
     what is approved is exactly what the worker will write back.
     """
-    from .._plan import plan_case
     from ..approvals import record_decision, result_data
+    from ..plan._plan import plan_case
 
     current = queue.get(request_id)
     who = reviewer.strip()

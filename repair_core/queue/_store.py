@@ -318,7 +318,7 @@ class RepairQueue:
                ) -> RepairRequest:
         """Queue `case` (a :class:`~repair_core.Case`) with the diagnosed `faults` for
         review. The faults are checked against the case now: an unknown id is refused."""
-        from .._load import with_faults
+        from ..case._load import with_faults
 
         fault_ids = [str(f) for f in faults]
         if not fault_ids:
@@ -584,7 +584,7 @@ class RepairQueue:
 
     def case(self, request_id: int) -> Any:
         """The request's case (a :class:`~repair_core.Case`, faults applied)."""
-        from .._load import case_from_data
+        from ..case._load import case_from_data
 
         def read() -> Any:
             with self.engine.connect() as conn:

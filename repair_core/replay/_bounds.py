@@ -22,7 +22,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .._case import MemoryRecord, MemoryWrite, Step, Turn
+from ..case._case import MemoryRecord, MemoryWrite, Step, Turn
 
 __all__ = ["EARLIER_TURNS", "MEMORY_ITEMS", "Conversation", "store_view"]
 

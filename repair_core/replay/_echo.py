@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._case import Case, MemoryRecord
 from ..bench._normalise import fact_stated, normalise
+from ..case._case import Case, MemoryRecord
 
 __all__ = ["FaultValues"]
 

@@ -16,7 +16,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .._case import (
+from .._errors import DgrrError, ModelError
+from ..agent._evidence import (
+    claim_item,
+    observation_item,
+    ordered,
+    record_item,
+    request_item,
+)
+from ..agent._store import LexicalRetriever, Retriever
+from ..case._case import (
     Answer,
     Case,
     Claim,
@@ -29,19 +38,10 @@ from .._case import (
     ToolObservation,
     Turn,
 )
-from .._errors import DgrrError, ModelError
-from .._load import case_from_data
-from .._ops import ops_inputs, plan_ops
-from .._plan import RepairPlan, plan_case
-from ..agent._evidence import (
-    claim_item,
-    observation_item,
-    ordered,
-    record_item,
-    request_item,
-)
-from ..agent._store import LexicalRetriever, Retriever
+from ..case._load import case_from_data
 from ..model import REFERENCE_MODEL, ModelClient
+from ..plan._ops import ops_inputs, plan_ops
+from ..plan._plan import RepairPlan, plan_case
 from ..tools import ToolError, ToolRegistry, default_registry
 from ._bounds import Conversation, store_view
 from ._memory import RepairedMemory

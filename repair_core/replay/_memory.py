@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._case import Case, Dep, MemoryRecord, MemoryWrite
+from ..case._case import Case, Dep, MemoryRecord, MemoryWrite
 from ._models import StoreChanges
 
 __all__ = ["RepairedMemory"]

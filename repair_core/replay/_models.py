@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from .._case import Case, MemoryRecord, ToolEffect
+from ..case._case import Case, MemoryRecord, ToolEffect
 
 __all__ = [
     "Cost",

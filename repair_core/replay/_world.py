@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._case import Case, ToolAction, ToolEffect
+from ..case._case import Case, ToolAction, ToolEffect
 from ..tools import ToolError, ToolRegistry, ToolResult, World
 
 __all__ = ["NEEDS_HUMAN", "Effect", "ToolWorld"]

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._case import TOOL_EFFECTS, Tool
+from ..case._case import TOOL_EFFECTS, Tool
 
 __all__ = ["ParamSpec", "ToolSpec", "ToolResult", "ToolError", "World", "ToolRegistry"]
 

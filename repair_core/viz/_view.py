@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any, Literal
 
-from .._graph import CHAIN
-from .._plan import RepairPlan
+from ..graph._graph import CHAIN
+from ..plan._plan import RepairPlan
 from ._colours import DECISION_STYLES, decision_key
 
 __all__ = [

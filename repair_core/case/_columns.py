@@ -26,8 +26,8 @@ from typing import Any, Literal
 import msgspec
 import numpy as np
 
+from .._perf import gc_paused
 from ._case import LABELS, STEP_TYPES
-from ._perf import gc_paused
 
 __all__ = ["CaseColumns", "read_columns", "LABEL_CODE", "TYPE_CODE"]
 

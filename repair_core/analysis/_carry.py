@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from ._case import Case
+from ..case._case import Case
 
 __all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carriers", "fault_texts", "carries"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal, TextIO
 
-from ._progress import Progress
+from .._progress import Progress
 
 __all__ = ["PLANNERS", "COLUMNAR_MIN_BYTES", "columnar_plan_json", "columnar_summary",
            "wants_columnar"]
@@ -39,10 +39,10 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
     does; False (nothing written) when the columnar path declines and the caller should
     run the networkx planner."""
+    from .._io import read_input
+    from .._perf import gc_paused
+    from ..case._columns import read_columns
     from ._columnar_plan import columnar_plan_report, report_json_parts
-    from ._columns import read_columns
-    from ._io import read_input
-    from ._perf import gc_paused
 
     bar = progress or Progress()
     with gc_paused():
@@ -63,9 +63,9 @@ def columnar_plan_json(path: str | Path, out: TextIO,
 def columnar_summary(path: str | Path) -> dict[str, object] | None:
     """format, case_id and counts of the valid case file at `path` (what `dgrr validate`
     prints), or None when the columnar reader declines."""
-    from ._columns import read_columns
-    from ._io import read_input
-    from ._perf import gc_paused
+    from .._io import read_input
+    from .._perf import gc_paused
+    from ..case._columns import read_columns
 
     with gc_paused():
         cols = read_columns(read_input(path))

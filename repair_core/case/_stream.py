@@ -20,9 +20,9 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from .._errors import CaseError, Problem
+from .._io import read_input
 from ._case import Case, MemoryRecord, Step, Turn
-from ._errors import CaseError, Problem
-from ._io import read_input
 from ._json import _Parse, _walk
 from ._load import RECORD_TYPES, _check_references, _describe, _show, parse_case
 

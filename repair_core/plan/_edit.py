@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, get_args
 
-from ._errors import PlanEditError
+from .._errors import PlanEditError
 from ._plan import (
     MemoryAction,
     PlanEdit,

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ._case import Case
-from ._errors import DgrrError
-from ._graph import premises
+from .._errors import DgrrError
+from ..case._case import Case
+from ..graph._graph import premises
 
 if TYPE_CHECKING:
     from ._plan import RepairPlan
@@ -113,7 +113,7 @@ Op = Annotated[Revoke | Quarantine | Restore | Invalidate | NeedsHuman | Replay,
 OPS_ADAPTER: TypeAdapter[list[Op]] = TypeAdapter(list[Op])
 
 
-SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 """Where the committed schemas live (`plan-ops.schema.json`, `plan.schema.json`)."""
 
 

@@ -10,10 +10,10 @@ from typing import NamedTuple
 
 import networkx as nx
 
+from .._perf import without_gc
+from ..case._case import SUFFICIENT_LABELS, Case, MemoryRecord, Step
+from ..graph._graph import build_graph, dependents, is_inferred, premises
 from ._carry import carriers
-from ._case import SUFFICIENT_LABELS, Case, MemoryRecord, Step
-from ._graph import build_graph, dependents, is_inferred, premises
-from ._perf import without_gc
 
 __all__ = ["Analysis", "analyse", "lineage", "find_seed", "CHECKABLE_STEP_TYPES"]
 

@@ -7,8 +7,8 @@ from itertools import pairwise
 
 import networkx as nx
 
-from ._case import Case
-from ._perf import without_gc
+from .._perf import without_gc
+from ..case._case import Case
 
 __all__ = ["build_graph", "premises", "dependents", "is_inferred", "CHAIN"]
 

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ._errors import Problem
+from .._errors import Problem
 
 __all__ = ["loads_strict", "data_problems", "json_or_text", "MAX_INT_DIGITS", "MAX_NESTING"]
 

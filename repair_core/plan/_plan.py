@@ -9,11 +9,11 @@ from typing import Literal
 import networkx as nx
 from pydantic import BaseModel, Field
 
-from ._analysis import Analysis, Support, analyse
-from ._case import SUFFICIENT_LABELS, Case, MemoryRecord
-from ._graph import CHAIN, premises
+from .._perf import without_gc
+from ..analysis._analysis import Analysis, Support, analyse
+from ..case._case import SUFFICIENT_LABELS, Case, MemoryRecord
+from ..graph._graph import CHAIN, premises
 from ._ops import Op
-from ._perf import without_gc
 
 __all__ = [
     "MemoryAction",

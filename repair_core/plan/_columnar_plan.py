@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _ranges
+from ..case._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _ranges
 
 __all__ = ["columnar_plan_report", "report_json", "report_json_parts"]
 

@@ -9,6 +9,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .._errors import CaseError, Problem
+from .._io import read_input
+from .._perf import without_gc
 from ._case import (
     CASE_FORMAT,
     FAULTABLE_STEP_TYPES,
@@ -18,10 +21,7 @@ from ._case import (
     WRITE_OPS,
     Case,
 )
-from ._errors import CaseError, Problem
-from ._io import read_input
 from ._json import data_problems, loads_strict
-from ._perf import without_gc
 
 __all__ = ["load_case", "parse_case", "case_from_data", "check_case_data", "case_from_parts",
            "load_case_parts", "with_faults"]
