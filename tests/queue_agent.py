@@ -1,6 +1,6 @@
 """A LangGraph agent process for the queue tests (run as its own process):
 
-    python tests/queue_agent.py run STORE_DB OUT_DIR QUEUE_DB
+    python tests/queue_agent.py run STORE_DB OUT_DIR QUEUE_DB [TARGET]
         runs scripts/langgraph_travel_run.py's real graph once against LangGraph's
         SqliteStore at STORE_DB (traced: OTel SDK + OpenInference + dgrr's traced_store),
         imports its trace, and submits the poisoned seat record to the review queue at
@@ -36,7 +36,34 @@ def open_store(path: str | None = None) -> Any:
     return store
 
 
-def run(store_db: str, out_dir: str, queue_db: str) -> int:
+def open_store_killed_at_write() -> Any:
+    """The agent's store, but the process is killed (SIGKILL) before its Nth write, N from
+    $DGRR_KILL_AT_WRITE: a worker dying in the middle of a write-back."""
+    import signal
+
+    from langgraph.store.base import BaseStore, PutOp
+
+    class Killing(BaseStore):
+        def __init__(self, inner: Any, at: int) -> None:
+            self.inner, self.at, self.writes = inner, at, 0
+
+        def batch(self, ops: Any) -> Any:
+            ops = list(ops)
+            for op in ops:
+                if isinstance(op, PutOp):
+                    self.writes += 1
+                    if self.writes == self.at:
+                        os.kill(os.getpid(), signal.SIGKILL)
+            return self.inner.batch(ops)
+
+        async def abatch(self, ops: Any) -> Any:
+            return self.batch(ops)
+
+    return Killing(open_store(), int(os.environ["DGRR_KILL_AT_WRITE"]))
+
+
+def run(store_db: str, out_dir: str, queue_db: str, target: str = "queue_agent:open_store"
+        ) -> int:
     from langgraph_travel_run import NAMESPACE
     from langgraph_travel_run import run as run_graph
 
@@ -49,7 +76,7 @@ def run(store_db: str, out_dir: str, queue_db: str) -> int:
     case = import_trace([path], faults=[seat]).case
     request = submit(case, [seat], diagnosed_by="seat-detector", agent="travel-agent",
                      objective="store", db=queue_db, source=path.name,
-                     store_target={"to": "langgraph", "store": "queue_agent:open_store"})
+                     store_target={"to": "langgraph", "store": target})
     print(request.id)
     return 0
 

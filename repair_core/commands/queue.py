@@ -115,6 +115,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="apply what is approved now, then exit (default: keep polling)")
     w.add_argument("--poll", type=positive_seconds, default=2.0, metavar="SECONDS",
                    help="seconds between looks at the queue (default 2)")
+    w.add_argument("--lease", type=positive_seconds, default=600.0, metavar="SECONDS",
+                   help="take over a request another worker has held this long without "
+                        "finishing (it died); its interrupted apply is resumed (default 600)")
     _db_arg(w)
     w.set_defaults(func=run_worker)
 
@@ -264,7 +267,7 @@ def run_worker(args: argparse.Namespace) -> int:
     failed = 0
     with _open(args) as queue:
         while True:
-            r = apply_next(queue, worker=name)
+            r = apply_next(queue, worker=name, lease=args.lease)
             if r is None:
                 if args.once:
                     break

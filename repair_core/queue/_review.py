@@ -103,10 +103,12 @@ def apply_request(queue: RepairQueue, request: RepairRequest, *, worker: str,
 
 
 def apply_next(queue: RepairQueue, *, worker: str,
-               open_store: Callable[[dict[str, str]], Any] | None = None
-               ) -> RepairRequest | None:
-    """Apply the oldest approved request no worker holds; None when there is none."""
-    request = queue.take_approved(worker=worker)
+               open_store: Callable[[dict[str, str]], Any] | None = None,
+               lease: float = 600.0) -> RepairRequest | None:
+    """Apply the oldest approved request no worker holds (or whose worker has not finished
+    within `lease` seconds: it died, and its interrupted apply is resumed); None when there
+    is none."""
+    request = queue.take_approved(worker=worker, lease=lease)
     if request is None:
         return None
     return apply_request(queue, request, worker=worker, open_store=open_store)
@@ -142,12 +144,20 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
                                ensure_ascii=False))
         events.append(event.id)
 
+    # A worker that died mid-apply left this repair's intent in the store's journal: the
+    # next worker finishes it (every planned write is idempotent) instead of starting anew.
+    pending = journal.pending()
+    resume = (pending is not None and pending.approval_id == approval.id
+              and pending.case_id == case.case_id)
     common = dict(case_id=case.case_id, approval=approval, journal=journal, target=where,
                   reviewer=worker, record=record)
     if kind == "langgraph":
-        from ..integrations.langgraph import apply_langgraph
+        from ..integrations import resume_apply
+        from ..integrations.langgraph import LangGraphSlots, apply_langgraph
 
         def act(store: Any) -> Any:
+            if resume:
+                return resume_apply(LangGraphSlots(store), journal, record)
             return apply_langgraph(store, ops, **common)
 
         if open_store is not None:
@@ -155,11 +165,15 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
         else:
             _with_langgraph(spec, act)
     else:
-        from ..integrations.mem0 import apply_mem0, close_mem0
+        from ..integrations import resume_apply
+        from ..integrations.mem0 import Mem0Slots, apply_mem0, close_mem0
 
         memory = open_store(target) if open_store else _open_mem0(spec)
         try:
-            apply_mem0(memory, ops, user=case.user_id, **common)
+            if resume:
+                resume_apply(Mem0Slots(memory), journal, record)
+            else:
+                apply_mem0(memory, ops, user=case.user_id, **common)
         finally:
             close_mem0(memory)
     if not events:
