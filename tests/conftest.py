@@ -32,3 +32,19 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> object:
 
     with running_postgres(tmp_path_factory.mktemp("pg")) as url:
         yield url
+
+
+@pytest.fixture
+def postgres_db(postgres_url: str) -> str:
+    """A SQLAlchemy URL of a new, empty database of its own in the session's PostgreSQL
+    cluster (tests that count rows or ids must not see another test's)."""
+    import uuid
+
+    import sqlalchemy as sa
+
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    engine = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return postgres_url.rsplit("/", 1)[0] + "/" + name

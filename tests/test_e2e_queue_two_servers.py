@@ -19,17 +19,17 @@ def _inbox_as(page, url: str, name: str) -> None:
     idle(page)
 
 
-def test_two_servers_one_queue(postgres_url, tmp_path):
+def test_two_servers_one_queue(postgres_db, tmp_path):
     from playwright.sync_api import expect, sync_playwright
 
     from repair_core import load_example
     from repair_core.queue import RepairQueue
 
-    q = RepairQueue(postgres_url)
+    q = RepairQueue(postgres_db)
     q.submit(load_example(), ["m3"], diagnosed_by="detector", agent="bot-a")
     q.submit(load_example(), ["m6"], diagnosed_by="detector", agent="bot-b")
     q.close()
-    env = {"DGRR_DB": postgres_url, "HOME": str(tmp_path)}
+    env = {"DGRR_DB": postgres_db, "HOME": str(tmp_path)}
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     with running_dashboard(tmp_path / "a", env) as url_a, \
@@ -49,7 +49,7 @@ def test_two_servers_one_queue(postgres_url, tmp_path):
         browser_a.close()
         browser_b.close()
     assert external == []
-    q = RepairQueue(postgres_url)
+    q = RepairQueue(postgres_db)
     held = {r.id: r.claimed_by for r in q.requests(status=["claimed"])}
     q.close()
     assert held == {1: "ana", 2: "bo"}

@@ -79,8 +79,8 @@ def _worker(url: str, name: str, decided: Any, out: mp.Queue) -> None:
     q.close()
 
 
-def test_thousand_requests_two_reviewers_two_workers(postgres_url):
-    url = postgres_url
+def test_thousand_requests_two_reviewers_two_workers(postgres_db):
+    url = postgres_db
     from repair_core.queue import RepairQueue
 
     RepairQueue(url).close()  # create the tables once, before the race

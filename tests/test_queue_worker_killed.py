@@ -1,4 +1,4 @@
-"""A worker killed in the middle of a write-back (SIGKILL before its 2nd store write): the
+"""The queue on PostgreSQL, a worker killed in the middle of a write-back (SIGKILL before its 2nd store write): the
 request stays held until its lease runs out, then the next worker resumes the interrupted
 apply from the intent journal and finishes it — the agent's next turn reads the repaired
 store, and the applied event is recorded once."""
@@ -13,9 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
+from postgres_server import POSTGRES_MARKS
 
 ROOT = Path(__file__).resolve().parents[1]
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, *POSTGRES_MARKS]
 
 
 def _env(store: Path, journal: Path, **extra: str) -> dict[str, str]:
@@ -27,20 +28,22 @@ def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
 
 
-def test_a_killed_workers_apply_is_resumed_by_the_next(tmp_path):
+def test_a_killed_workers_apply_is_resumed_by_the_next(tmp_path, postgres_db):
     pytest.importorskip("langgraph.store.sqlite", reason="needs the 'postgres' extra")
     sys.path.insert(0, str(ROOT / "scripts"))
     from langgraph_travel_run import LEARNED, STORE
 
     from repair_core.queue import RepairQueue, review
 
-    store, journal, db = tmp_path / "store.db", tmp_path / "journal", tmp_path / "q.db"
+    # the queue on PostgreSQL (as a team runs it), the agent's store on LangGraph's SQLite
+    store, journal = tmp_path / "store.db", tmp_path / "journal"
+    db = postgres_db
     env = _env(store, journal)
     agent = ROOT / "tests" / "queue_agent.py"
     done = _run([sys.executable, str(agent), "run", str(store), str(tmp_path / "t"), str(db),
                  "queue_agent:open_store_killed_at_write"], env)
     assert done.returncode == 0, done.stderr[-2000:]
-    q = RepairQueue(str(db))
+    q = RepairQueue(db)
     q.claim(1, reviewer="ana")
     assert review(q, 1, reviewer="ana", decision="approve").status == "approved"
 
