@@ -151,6 +151,21 @@ def db_url() -> str | None:
     return st.session_state.get(state.DB) or os.environ.get("DGRR_DB") or None
 
 
+def database_picker(title: str, key: str, caption: str, help: str) -> str:
+    """An expander to set the approvals database (the queue lives there too) for the
+    session; the database URL in force. `caption` names what the page does with it."""
+    from repair_core.approvals import db_url as resolve_db_url
+
+    with st.expander(title):
+        url_in = st.text_input("Database URL or SQLite file", key=key,
+                               value=st.session_state.get(state.DB) or "",
+                               placeholder=resolve_db_url(None), help=help)
+        st.session_state[state.DB] = url_in.strip() or None
+        url = resolve_db_url(db_url())
+        st.caption(f"{caption} {code(url)}.")
+    return url
+
+
 LINKED_IDS = 40  # premises or dependents shown as buttons; the rest in a table
 
 

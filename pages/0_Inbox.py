@@ -9,9 +9,8 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.text import code, md
-from dgrr_dashboard.widgets import db_url, page_setup, show_problems
+from dgrr_dashboard.widgets import database_picker, page_setup, show_problems
 from repair_core import DgrrError
-from repair_core.approvals import db_url as resolve_db_url
 from repair_core.queue import RepairQueue
 
 page_setup("Inbox")
@@ -22,14 +21,9 @@ st.caption("Repair requests submitted by agents and detectors (`repair_core.queu
 
 who = reviewer_identity()
 
-with st.expander("Queue database"):
-    url_in = st.text_input("Database URL or SQLite file", key="dgrr_w_inbox_db",
-                           value=st.session_state.get(state.DB) or "",
-                           placeholder=resolve_db_url(None),
-                           help="The approvals database the queue lives in (the same one the "
-                                "Approve page writes to).")
-    st.session_state[state.DB] = url_in.strip() or None
-    st.caption(f"Reading {code(resolve_db_url(db_url()))}.")
+url = database_picker("Queue database", "dgrr_w_inbox_db", "Reading",
+                      "The approvals database the queue lives in (the same one the Approve "
+                      "page writes to).")
 
 
 @st.cache_resource(show_spinner=False)
@@ -38,7 +32,7 @@ def _queue(url: str) -> RepairQueue:
 
 
 try:
-    queue = _queue(resolve_db_url(db_url()))
+    queue = _queue(url)
 except DgrrError as exc:
     show_problems("Cannot open the queue", [str(exc)])
     st.stop()

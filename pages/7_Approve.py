@@ -15,7 +15,7 @@ from dgrr_dashboard.text import code, file_stem, md
 from dgrr_dashboard.widgets import (
     answer_columns,
     coloured,
-    db_url,
+    database_picker,
     decision_legend_html,
     page_setup,
     require_plan,
@@ -32,7 +32,6 @@ from repair_core.approvals import (
     repaired_trajectory,
     warning_groups,
 )
-from repair_core.approvals import db_url as resolve_db_url
 from repair_core.queue import RepairQueue, review
 
 page_setup("Approve")
@@ -41,14 +40,9 @@ st.title("7 · Approve or reject")
 p = require_plan()
 res = state.result()
 
-with st.expander("Approvals database"):
-    url_in = st.text_input("Database URL or SQLite file", key="dgrr_w_db",
-                           value=st.session_state.get(state.DB) or "",
-                           placeholder=resolve_db_url(None),
-                           help="Empty: $DGRR_DB, else ~/.dgrr/approvals.db. Any SQLAlchemy URL works, "
-                                "e.g. postgresql://user@host/dgrr.")
-    st.session_state[state.DB] = url_in.strip() or None
-    st.caption(f"Writing to {code(resolve_db_url(db_url()))} (append-only).")
+url = database_picker("Approvals database", "dgrr_w_db", "Writing (append-only) to",
+                      "Empty: $DGRR_DB, else ~/.dgrr/approvals.db. Any SQLAlchemy URL works, "
+                      "e.g. postgresql://user@host/dgrr.")
 
 
 @st.cache_resource(show_spinner=False)
@@ -57,7 +51,7 @@ def _store(url: str) -> ApprovalStore:
 
 
 try:
-    store = _store(resolve_db_url(db_url()))
+    store = _store(url)
 except DgrrError as exc:
     show_problems("Cannot open the approvals database", [str(exc)])
     st.stop()
