@@ -4,19 +4,18 @@ approved repair back to the real store (dry run unless --apply)."""
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from .._errors import DgrrError
-from ..case._case import Case
 from ..case._load import load_case
-from ..plan._edit import apply_edits
-from ..plan._plan import plan_case
+from ..integrations._target import (
+    approval_of_result,
+    open_mem0,
+    with_langgraph,
+)
 from . import plural, read_json
-from .approve import _result_objective
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -83,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     ops = store_ops(case, result)
     store = ApprovalStore(args.db)
     try:
-        approval = _approval(store, case, result, approval_hashes)
+        approval = approval_of_result(store, case, result, approval_hashes)
         kind = "Mem0" if args.to == "mem0" else "LangGraph"
         print(f"{plural(len(ops), 'operation')} on the {kind} store "
               f"for case '{case.case_id}':")
@@ -107,13 +106,13 @@ def run(args: argparse.Namespace) -> int:
             from ..integrations.langgraph import apply_langgraph
 
             # apply_* check every touched record against the trace before writing
-            done = _with_langgraph(args.store, lambda lg: apply_langgraph(
+            done = with_langgraph(args.store, lambda lg: apply_langgraph(
                 lg, ops, case_id=case.case_id, approval=approval, journal=journal,
                 target=target, reviewer=args.reviewer, record=record))
             return _show(done, args, item="item")
         from ..integrations.mem0 import apply_mem0, close_mem0
 
-        memory = _open_mem0(args.store)
+        memory = open_mem0(args.store)
         try:
             done = apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id,
                               approval=approval, journal=journal, target=target,
@@ -182,11 +181,11 @@ def _finish(args: argparse.Namespace, journal: Any) -> int:
     if args.to == "langgraph":
         from ..integrations.langgraph import LangGraphSlots
 
-        intent = _with_langgraph(args.store, lambda lg: act(LangGraphSlots(lg)))
+        intent = with_langgraph(args.store, lambda lg: act(LangGraphSlots(lg)))
     else:
         from ..integrations.mem0 import Mem0Slots, close_mem0
 
-        memory = _open_mem0(args.store)
+        memory = open_mem0(args.store)
         try:
             intent = act(Mem0Slots(memory))
         finally:
@@ -198,87 +197,3 @@ def _finish(args: argparse.Namespace, journal: Any) -> int:
     return 0
 
 
-def _with_langgraph(spec: str, act: Any) -> Any:
-    """`act(store)` on the LangGraph store a factory gives: a store, a context manager
-    (PostgresStore.from_conn_string), or for an async store a coroutine or async context
-    manager (then `act` runs in a worker thread while the store's loop serves it)."""
-    import asyncio
-    import inspect
-
-    made = _factory(spec, "a LangGraph BaseStore")
-    if inspect.isawaitable(made) or hasattr(made, "__aenter__"):
-        async def main() -> Any:
-            if hasattr(made, "__aenter__"):
-                async with made as store:
-                    return await asyncio.to_thread(act, store)
-            store = await made
-            return await asyncio.to_thread(act, store)
-        return asyncio.run(main())
-    if hasattr(made, "__enter__") and not hasattr(made, "batch"):
-        with made as store:
-            return act(store)
-    return act(made)
-
-
-def _factory(spec: str, what: str) -> Any:
-    """What a MODULE:FUNCTION factory returns."""
-    module_name, _, func = spec.partition(":")
-    if not module_name or not func:
-        raise DgrrError(f"--store: expected MODULE:FUNCTION returning {what}, got {spec!r}")
-    try:
-        factory = getattr(importlib.import_module(module_name), func)
-    except (ImportError, AttributeError) as exc:
-        raise DgrrError(f"--store: cannot load {spec!r}: {exc}") from None
-    return factory()
-
-
-def _approval(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any:
-    """The newest decision whose inputs and outputs digests match this case,
-    its recorded plan edits and this result (the digests computed once per distinct set
-    of edits: on a large case each costs seconds)."""
-    from ..approvals import honoured_approval
-
-    # The approved plan is the one the result was repaired from: its objective is the
-    # result's (an approval of another objective's plan cannot match this result).
-    base = plan_case(case, objective=_result_objective(result))  # type: ignore[arg-type]
-    hashes: dict[str, tuple[str, str] | None] = {}
-
-    def matches(record: Any) -> bool:
-        key = json.dumps([record.plan_edits, record.forced,
-                          record.comment if record.plan_edits else ""], sort_keys=True)
-        if key not in hashes:
-            hashes[key] = _plan_hashes(base, record, result, approval_hashes)
-        return hashes[key] == (record.inputs_sha256, record.outputs_sha256)
-
-    # the latest matching decision wins; a log that does not verify honours nothing
-    standing = honoured_approval(store, case.case_id, matches)
-    if standing.reason:
-        print(f"approval: {standing.reason}", file=sys.stderr)
-    return standing.record
-
-
-def _plan_hashes(base: Any, record: Any, result: dict, approval_hashes: Any
-                 ) -> tuple[str, str] | None:
-    """The (inputs, outputs) digests of `base` with `record`'s plan edits and `result`;
-    None when those edits no longer apply."""
-    plan = base
-    if record.plan_edits:
-        edits = {e["node"]: e["action"] for e in record.plan_edits}
-        try:
-            plan = apply_edits(base, edits, force=record.forced, comment=record.comment)
-        except DgrrError:
-            return None
-    return approval_hashes(plan, result)
-
-
-def _open_mem0(spec: str) -> Any:
-    """A mem0 `Memory` from a config JSON file or a MODULE:FUNCTION factory."""
-    path = Path(spec)
-    if path.suffix == ".json" or path.is_file():
-        config = read_json(spec, "--store")
-        if not isinstance(config, dict):
-            raise DgrrError("--store: a Mem0 config must be a JSON object")
-        from mem0 import Memory
-
-        return Memory.from_config(config)
-    return _factory(spec, "a mem0 Memory")

@@ -8,6 +8,7 @@ import json
 import sys
 
 from .._errors import DgrrError
+from ..integrations._target import result_objective
 from ..plan._plan import plan_case
 from . import (
     add_case_argument,
@@ -93,20 +94,13 @@ def missing_database(db: str | None) -> str | None:
     return None if Path(path).exists() else os.path.normpath(path)
 
 
-def _result_objective(result: object) -> str:
-    """The objective a repair result was made for (its report says so unless answer)."""
-    report = result.get("report") if isinstance(result, dict) else None
-    objective = report.get("objective") if isinstance(report, dict) else None
-    return objective if objective in ("answer", "store", "both") else "answer"
-
-
 def run_approve(args: argparse.Namespace) -> int:
     from ..approvals import ApprovalStore, record_decision
 
     result = read_json(args.result, "--result") if args.result else None
     if result is not None and not isinstance(result, dict):
         raise DgrrError(f"--result: expected a JSON object, got {type(result).__name__}")
-    objective = args.objective or _result_objective(result)
+    objective = args.objective or result_objective(result)
     plan = plan_case(read_case(args), objective=objective)  # type: ignore[arg-type]
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force, comment=args.comment or None)

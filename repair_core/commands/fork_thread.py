@@ -126,7 +126,7 @@ def _fork(args: argparse.Namespace, graph: Any, config: dict[str, Any], texts: l
 def _approval(args: argparse.Namespace, case: Any) -> tuple[Any, Any]:
     """The approval of `--result` for this case (refused without one), and the open log."""
     from ..approvals import ApprovalStore, approval_hashes
-    from .apply import _approval as find_approval
+    from ..integrations._target import approval_of_result as find_approval
 
     if not args.result:
         raise DgrrError("--result: the approved repair result is required with --apply")

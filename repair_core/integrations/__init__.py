@@ -37,10 +37,10 @@ def find_approval(case: Any, result: Any, db: str | None = None) -> Any:
     approvals log `db` (default: $DGRR_DB, else ~/.dgrr/approvals.db), or None: what
     `apply_langgraph` / `apply_mem0` require, as `dgrr apply` finds it."""
     from ..approvals import ApprovalStore, approval_hashes
-    from ..commands.apply import _approval
+    from ._target import approval_of_result
 
     store = ApprovalStore(db)
     try:
-        return _approval(store, case, result, approval_hashes)
+        return approval_of_result(store, case, result, approval_hashes)
     finally:
         store.close()

@@ -121,14 +121,14 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
     trace first, journalled, under the store's lock, as `dgrr apply` does); the id of the
     `applied` event recorded in the approvals log."""
     from ..approvals import approval_hashes, sha256_json
-    from ..commands.apply import _approval, _open_mem0, _with_langgraph
     from ..integrations import Journal, journal_dir, store_key, store_ops
+    from ..integrations._target import approval_of_result, open_mem0, with_langgraph
 
     kind, spec = target.get("to"), target.get("store", "")
     if kind not in ("langgraph", "mem0"):
         raise DgrrError(f"store_target: unknown store kind {kind!r}")
     ops = store_ops(case, result)
-    approval = _approval(queue.approvals, case, result, approval_hashes)
+    approval = approval_of_result(queue.approvals, case, result, approval_hashes)
     if approval is None:
         raise DgrrError("refused: the approval is not honoured (a later decision, or an "
                         "approvals log that does not verify); nothing written")
@@ -163,12 +163,12 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
         if open_store is not None:
             act(open_store(target))
         else:
-            _with_langgraph(spec, act)
+            with_langgraph(spec, act)
     else:
         from ..integrations import resume_apply
         from ..integrations.mem0 import Mem0Slots, apply_mem0, close_mem0
 
-        memory = open_store(target) if open_store else _open_mem0(spec)
+        memory = open_store(target) if open_store else open_mem0(spec)
         try:
             if resume:
                 resume_apply(Mem0Slots(memory), journal, record)

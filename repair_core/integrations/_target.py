@@ -1,0 +1,113 @@
+"""Where an approved repair goes, shared by `dgrr apply`, `dgrr worker` and the library:
+the approval that stands for a result, and the stores that `--store` specs name."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .._errors import DgrrError
+from ..case._case import Case
+from ..plan._edit import apply_edits
+from ..plan._plan import plan_case
+
+__all__ = ["approval_of_result", "open_factory", "open_mem0", "result_objective",
+           "with_langgraph"]
+
+
+def result_objective(result: object) -> str:
+    """The objective a repair result was made for (its report says so unless answer)."""
+    report = result.get("report") if isinstance(result, dict) else None
+    objective = report.get("objective") if isinstance(report, dict) else None
+    return objective if objective in ("answer", "store", "both") else "answer"
+
+
+def with_langgraph(spec: str, act: Any) -> Any:
+    """`act(store)` on the LangGraph store a factory gives: a store, a context manager
+    (PostgresStore.from_conn_string), or for an async store a coroutine or async context
+    manager (then `act` runs in a worker thread while the store's loop serves it)."""
+    import asyncio
+    import inspect
+
+    made = open_factory(spec, "a LangGraph BaseStore")
+    if inspect.isawaitable(made) or hasattr(made, "__aenter__"):
+        async def main() -> Any:
+            if hasattr(made, "__aenter__"):
+                async with made as store:
+                    return await asyncio.to_thread(act, store)
+            store = await made
+            return await asyncio.to_thread(act, store)
+        return asyncio.run(main())
+    if hasattr(made, "__enter__") and not hasattr(made, "batch"):
+        with made as store:
+            return act(store)
+    return act(made)
+
+
+def open_factory(spec: str, what: str) -> Any:
+    """What a MODULE:FUNCTION factory returns."""
+    module_name, _, func = spec.partition(":")
+    if not module_name or not func:
+        raise DgrrError(f"--store: expected MODULE:FUNCTION returning {what}, got {spec!r}")
+    try:
+        factory = getattr(importlib.import_module(module_name), func)
+    except (ImportError, AttributeError) as exc:
+        raise DgrrError(f"--store: cannot load {spec!r}: {exc}") from None
+    return factory()
+
+
+def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any:
+    """The newest decision whose inputs and outputs digests match this case,
+    its recorded plan edits and this result (the digests computed once per distinct set
+    of edits: on a large case each costs seconds)."""
+    from ..approvals import honoured_approval
+
+    # The approved plan is the one the result was repaired from: its objective is the
+    # result's (an approval of another objective's plan cannot match this result).
+    base = plan_case(case, objective=result_objective(result))  # type: ignore[arg-type]
+    hashes: dict[str, tuple[str, str] | None] = {}
+
+    def matches(record: Any) -> bool:
+        key = json.dumps([record.plan_edits, record.forced,
+                          record.comment if record.plan_edits else ""], sort_keys=True)
+        if key not in hashes:
+            hashes[key] = _plan_hashes(base, record, result, approval_hashes)
+        return hashes[key] == (record.inputs_sha256, record.outputs_sha256)
+
+    # the latest matching decision wins; a log that does not verify honours nothing
+    standing = honoured_approval(store, case.case_id, matches)
+    if standing.reason:
+        print(f"approval: {standing.reason}", file=sys.stderr)
+    return standing.record
+
+
+def _plan_hashes(base: Any, record: Any, result: dict, approval_hashes: Any
+                 ) -> tuple[str, str] | None:
+    """The (inputs, outputs) digests of `base` with `record`'s plan edits and `result`;
+    None when those edits no longer apply."""
+    plan = base
+    if record.plan_edits:
+        edits = {e["node"]: e["action"] for e in record.plan_edits}
+        try:
+            plan = apply_edits(base, edits, force=record.forced, comment=record.comment)
+        except DgrrError:
+            return None
+    return approval_hashes(plan, result)
+
+
+def open_mem0(spec: str) -> Any:
+    """A mem0 `Memory` from a config JSON file or a MODULE:FUNCTION factory."""
+    path = Path(spec)
+    if path.suffix == ".json" or path.is_file():
+        from ..commands import read_json  # the strict JSON reader, errors naming --store
+
+        config = read_json(spec, "--store")
+        if not isinstance(config, dict):
+            raise DgrrError("--store: a Mem0 config must be a JSON object")
+        from mem0 import Memory
+
+        return Memory.from_config(config)
+    return open_factory(spec, "a mem0 Memory")
