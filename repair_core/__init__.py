@@ -16,46 +16,60 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ._errors import CaseError, DgrrError, ModelError, PlanEditError
-from ._fixtures import fixture_path, load_example
-from .analysis._analysis import Analysis, analyse, find_seed, lineage
-from .case._case import (
-    CASE_FORMAT,
-    Answer,
-    Case,
-    Claim,
-    Dep,
-    EvalLabels,
-    MemoryRead,
-    MemoryRecord,
-    MemoryWrite,
-    Plan,
-    Step,
-    Tool,
-    ToolAction,
-    ToolObservation,
-    Turn,
-)
-from .case._load import (
-    case_from_data,
-    case_from_parts,
-    check_case_data,
-    load_case,
-    load_case_parts,
-    parse_case,
-    with_faults,
-)
-from .graph._graph import build_graph
-from .plan._edit import PlanChange, apply_edits, check_edits, edits_from_report, plan_diff
-from .plan._plan import PlanEdit, PlanReport, RepairPlan, plan_case
 
 if TYPE_CHECKING:
+    from ._fixtures import fixture_path, load_example
+    from .analysis._analysis import Analysis, analyse, find_seed, lineage
+    from .case._case import (
+        CASE_FORMAT,
+        Answer,
+        Case,
+        Claim,
+        Dep,
+        EvalLabels,
+        MemoryRead,
+        MemoryRecord,
+        MemoryWrite,
+        Plan,
+        Step,
+        Tool,
+        ToolAction,
+        ToolObservation,
+        Turn,
+    )
+    from .case._load import (
+        case_from_data,
+        case_from_parts,
+        check_case_data,
+        load_case,
+        load_case_parts,
+        parse_case,
+        with_faults,
+    )
+    from .graph._graph import build_graph
     from .model import ModelClient
+    from .plan._edit import PlanChange, apply_edits, check_edits, edits_from_report, plan_diff
+    from .plan._plan import PlanEdit, PlanReport, RepairPlan, plan_case
     from .replay import Cost, RepairReport, RepairResult, execute, repair
 
-# The model layer and the replay are imported on first use, so that `dgrr plan` and other
-# commands that never replay do not pay for them at start-up.
-_LAZY = {"ModelClient": "model", "Cost": "replay", "RepairReport": "replay",
-         "RepairResult": "replay", "execute": "replay", "repair": "replay"}
+# Every name is imported on first use (module `__getattr__`), so that a command that needs
+# only part of the library (`dgrr validate`, `dgrr plan --json` on the columnar path) does
+# not pay at start-up for networkx, pydantic, the model layer and the replay.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("fixture_path", "load_example"), "_fixtures"),
+    **dict.fromkeys(("Analysis", "analyse", "find_seed", "lineage"), "analysis._analysis"),
+    **dict.fromkeys(("CASE_FORMAT", "Answer", "Case", "Claim", "Dep", "EvalLabels",
+                     "MemoryRead", "MemoryRecord", "MemoryWrite", "Plan", "Step", "Tool",
+                     "ToolAction", "ToolObservation", "Turn"), "case._case"),
+    **dict.fromkeys(("case_from_data", "case_from_parts", "check_case_data", "load_case",
+                     "load_case_parts", "parse_case", "with_faults"), "case._load"),
+    "build_graph": "graph._graph",
+    "ModelClient": "model",
+    **dict.fromkeys(("PlanChange", "apply_edits", "check_edits", "edits_from_report",
+                     "plan_diff"), "plan._edit"),
+    **dict.fromkeys(("PlanEdit", "PlanReport", "RepairPlan", "plan_case"), "plan._plan"),
+    **dict.fromkeys(("Cost", "RepairReport", "RepairResult", "execute", "repair"), "replay"),
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -64,6 +78,10 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 __version__ = "0.1.0"
 

@@ -34,12 +34,24 @@ COMMAND_MODULES = (
     "queue",
 )
 
+# The module that registers each command (tests/test_cli_startup.py checks this against the
+# modules): when the first argument names a command, `main` imports only its module, so
+# `dgrr validate` does not pay at start-up for what `dgrr repair` or `dgrr queue` import.
+COMMAND_MODULE = {
+    "validate": "validate", "plan": "plan", "graph": "graph", "approve": "approve",
+    "history": "approve", "keys": "keys", "synth": "synth", "repair": "repair",
+    "serve-model": "serve_model", "bench": "bench", "fleet": "fleet", "import": "import_",
+    "apply": "apply", "fork-thread": "fork_thread", "queue": "queue", "worker": "queue",
+}
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_INVALID = 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or only of `command` (and those its module registers)
+    when it names one."""
     parser = argparse.ArgumentParser(
         prog="dgrr",
         description="Dependency-guided rollback repair for memory-augmented LLM agents.",
@@ -48,14 +60,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"dgrr {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    names = (COMMAND_MODULE[command],) if command in COMMAND_MODULE else COMMAND_MODULES
+    for name in names:
         module = importlib.import_module(f"repair_core.commands.{name}")
         module.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)

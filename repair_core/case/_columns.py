@@ -19,7 +19,9 @@ accepts them, planning with the last value. docs/performance.md says so.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any, Literal
 
@@ -27,10 +29,15 @@ import msgspec
 import numpy as np
 
 from .._perf import gc_paused
-from ._case import LABELS, STEP_TYPES
 
 __all__ = ["CaseColumns", "read_columns", "LABEL_CODE", "TYPE_CODE"]
 
+# The vocabulary of `_case` (the pydantic models), repeated here so that the columnar path
+# starts without importing pydantic (tests/test_columnar_read.py checks they agree).
+LABELS: tuple[str, ...] = ("initiate", "cite", "support", "produce", "delete", "update",
+                           "consolidate", "supersede", "derive")
+STEP_TYPES: tuple[str, ...] = ("memory_read", "claim", "plan", "tool_action",
+                               "tool_observation", "answer", "memory_write")
 # Label codes in alphabetical order, so the smallest code is the label networkx's
 # multigraph lists first for a (premise, dependent) pair (deps are inserted sorted).
 LABEL_NAMES: tuple[str, ...] = tuple(sorted(LABELS))
@@ -52,7 +59,8 @@ class _Dep(_Strict):
     id: str
     label: _Label
     sufficient: bool = False
-    inferred: bool = False
+    # an inferred edge (an importer's guess) fails the decode: the networkx planner plans it
+    inferred: Literal[False] = False
 
 
 class _Turn(_Strict):
@@ -122,10 +130,10 @@ _Unset = msgspec.UnsetType
 
 
 class _Case(_Strict, kw_only=True):
-    session: list[_Turn]
-    memory: list[_Record]
-    trajectory: list[_AnyStep]
-    # the short fields are checked by the pydantic model itself (exact messages)
+    # the lists are split into items here and decoded a batch at a time (_batches)
+    session: list[msgspec.Raw]
+    memory: list[msgspec.Raw]
+    trajectory: list[msgspec.Raw]
     format: msgspec.Raw | _Unset = msgspec.UNSET
     case_id: msgspec.Raw | _Unset = msgspec.UNSET
     domain: msgspec.Raw | _Unset = msgspec.UNSET
@@ -135,12 +143,51 @@ class _Case(_Strict, kw_only=True):
     eval: msgspec.Raw | _Unset = msgspec.UNSET
 
 
+# The short fields, as strict as the pydantic models in strict mode (anything these do not
+# accept is checked by the models themselves: `_short_fields`).
+class _Tool(_Strict):
+    name: str
+    effect: Literal["pure", "idempotent", "resettable", "compensable",
+                    "irreversible"] = "irreversible"
+    description: str | None = None
+
+
+class _EvalLabels(_Strict, kw_only=True):
+    required_facts: list[str] = []
+    forbidden_facts: list[str] = []
+    clean_answer: str | None = None
+    benign: list[str] = []
+    gold_claims: list[str] = []
+    fault_types: dict[str, str] = {}
+    required_state: list[str] | None = None
+
+
+class _Shell(_Strict, kw_only=True):
+    format: Literal["dgrr.case/v1"]
+    case_id: str
+    domain: str | None = None
+    user_id: str
+    faults: list[str]
+    tools: list[_Tool] = []
+    eval: _EvalLabels | None = None
+
+
 _DECODER = msgspec.json.Decoder(_Case)
-_ID, _SEQ, _DEPS, _TURN, _STATUS = (attrgetter(f) for f in ("id", "seq", "deps", "turn", "status"))
-_LABEL, _SUFFICIENT, _INFERRED = (attrgetter(f) for f in ("label", "sufficient", "inferred"))
+_TURNS = msgspec.json.Decoder(list[_Turn])
+_RECORDS = msgspec.json.Decoder(list[_Record])
+_STEPS = msgspec.json.Decoder(list[_AnyStep])  # type: ignore[arg-type]
+_BATCH = 20_000
+"""Items decoded at a time: their structs are dropped once their columns are taken, so a
+large case is never held whole as Python objects."""
+_ID, _SEQ, _DEPS, _TURN, _STATUS, _TEXT = (
+    attrgetter(f) for f in ("id", "seq", "deps", "turn", "status", "text"))
+_LABEL, _SUFFICIENT = attrgetter("label"), attrgetter("sufficient")
+_VERIFIED, _RETURNED, _TARGET, _TOOL = (
+    attrgetter(f) for f in ("verified", "returned", "target", "tool"))
+_CREATED = attrgetter("created_seq")
 _SHORT_FIELDS = ("format", "case_id", "domain", "user_id", "faults", "tools", "eval")
-# NUL characters: numpy's fixed-width strings would drop a trailing one from an id.
-_NUL = b"\\u0000"
+_STEP_CODE = {cls: TYPE_CODE[cls.__struct_config__.tag]  # type: ignore[union-attr]
+              for cls in _AnyStep.__args__}  # type: ignore[attr-defined]
 # Nesting: msgspec and json both stop at Python's recursion limit; msgspec is given a
 # margin below it so that what it accepts the loader accepts too.
 _DEPTH_MARGIN = 50
@@ -192,28 +239,25 @@ class CaseColumns:
 def read_columns(raw: bytes, *, keep_text: bool = False) -> CaseColumns | None:
     """The case in `raw` as columns, or None when it is invalid or not judged here (the
     caller then runs the exact loader, which reports the problems)."""
-    if raw.find(_NUL) >= 0:
-        return None
     limit = sys.getrecursionlimit()
     with gc_paused():
         try:
             sys.setrecursionlimit(max(limit - _DEPTH_MARGIN, 100))
+            # the items are kept as slices of `raw` (msgspec.Raw), decoded batch by batch
+            # below; this first pass checks the syntax and nesting of the whole file
             doc = _DECODER.decode(raw)
-            del raw  # the caller passes the file's bytes on: they go here, not at return
+            del raw
+            short = _short_fields(doc)
+            if short is None:
+                return None
+            return _Reader(doc, short, keep_text).columns()
         except (msgspec.DecodeError, ValueError, RecursionError):
             return None
         finally:
             sys.setrecursionlimit(limit)
-        short = _short_fields(doc)
-        if short is None:
-            return None
-        return _columns(doc, short, keep_text)
 
 
 def _short_fields(doc: _Case) -> dict[str, Any] | None:
-    from pydantic import ValidationError
-
-    from ._case import Case
     from ._json import data_problems
 
     shell: dict[str, Any] = {}
@@ -227,6 +271,19 @@ def _short_fields(doc: _Case) -> dict[str, Any] | None:
     if data_problems(shell):
         return None
     try:
+        typed = msgspec.convert(shell, _Shell, strict=True)
+    except msgspec.ValidationError:
+        return _short_fields_by_model(shell)  # e.g. a field the format allows beyond these
+    return {"case_id": typed.case_id, "domain": typed.domain, "user_id": typed.user_id,
+            "faults": typed.faults, "tools": {t.name: t.effect for t in typed.tools}}
+
+
+def _short_fields_by_model(shell: dict[str, Any]) -> dict[str, Any] | None:
+    from pydantic import ValidationError
+
+    from ._case import Case
+
+    try:
         case = Case.model_validate({**shell, "session": [], "memory": [], "trajectory": []},
                                    strict=True)
     except (ValidationError, RecursionError):
@@ -235,109 +292,183 @@ def _short_fields(doc: _Case) -> dict[str, Any] | None:
             "faults": case.faults, "tools": {t.name: t.effect for t in case.tools}}
 
 
-def _columns(doc: _Case, short: dict[str, Any], keep_text: bool) -> CaseColumns | None:
-    turns, steps, records = doc.session, doc.trajectory, doc.memory
-    n_t, n_s, n_r = len(turns), len(steps), len(records)
-    ids = [*map(_ID, turns), *map(_ID, steps), *map(_ID, records)]
-    n = len(ids)
-    index = dict(zip(ids, range(n), strict=True))
-    if len(index) != n:
-        return None  # a repeated id
-    seq = np.empty(n, np.int64)
-    seq[:n_t] = np.fromiter(map(_SEQ, turns), np.int64, n_t)
-    seq[n_t:n_t + n_s] = np.fromiter(map(_SEQ, steps), np.int64, n_s)
-    created = [m.created_seq for m in records]
-    seq[n_t + n_s:] = np.fromiter((-1 if c is None else c for c in created), np.int64, n_r)
-    timed = seq[:n_t + n_s]
-    if len(np.unique(timed)) != n_t + n_s:
-        return None  # a repeated seq
-    type_code = np.empty(n, np.int8)
-    type_code[:n_t] = TYPE_CODE["turn"]
-    step_codes = {cls: TYPE_CODE[cls.__struct_config__.tag] for cls in _AnyStep.__args__}
-    type_code[n_t:n_t + n_s] = np.fromiter(map(step_codes.__getitem__, map(type, steps)),
-                                           np.int8, n_s)
-    type_code[n_t + n_s:] = TYPE_CODE["record"]
-    if not (type_code == TYPE_CODE["answer"]).any():
-        return None
+def _batches(items: list[msgspec.Raw], decoder: msgspec.json.Decoder) -> Iterator[list[Any]]:
+    for i in range(0, len(items), _BATCH):
+        yield decoder.decode(b"".join((b"[", b",".join(items[i:i + _BATCH]), b"]")))
 
-    failed = np.zeros(n, bool)
-    failed[n_t:n_t + n_s] = np.fromiter(map("failed".__eq__, map(_STATUS, steps)), bool, n_s)
-    verified = np.zeros(n, bool)
-    step_types = type_code[n_t:n_t + n_s]
 
-    def of_type(name: str) -> list[Any]:
-        return [steps[i] for i in np.flatnonzero(step_types == TYPE_CODE[name]).tolist()]
+class _Declined(Exception):
+    """The case is invalid or not judged here: the exact loader runs."""
 
-    claims = np.flatnonzero(step_types == TYPE_CODE["claim"])
-    verified[n_t + claims] = np.fromiter(
-        map(attrgetter("verified"), of_type("claim")), bool, len(claims))
-    active = np.zeros(n, bool)
-    statuses = [*map(_STATUS, records)]
-    active[n_t + n_s:] = np.fromiter(map("active".__eq__, statuses), bool, n_r)
 
-    record_ids = set(ids[n_t + n_s:])
-    try:
-        step_turn = np.fromiter(map(index.__getitem__, map(_TURN, steps)), np.int64, n_s)
-    except KeyError:
-        return None
-    if (step_turn >= n_t).any():
-        return None  # a turn that names a step or record
-    issuperset = record_ids.issuperset
-    if not (all(map(issuperset, map(attrgetter("returned"), of_type("memory_read"))))
-            and all(map(issuperset, map(attrgetter("target"), of_type("memory_write"))))):
-        return None
+def _need(ok: bool | np.bool_) -> None:
+    if not ok:
+        raise _Declined
 
-    # dependency edges: dependents in file order (steps, then records)
-    dep_lists = [*map(_DEPS, steps), *map(_DEPS, records)]
-    counts = np.fromiter(map(len, dep_lists), np.int64, n_s + n_r)
-    dst = np.repeat(np.arange(n_t, n, dtype=np.int64), counts)
-    flat = [d for deps in dep_lists for d in deps]
-    del dep_lists
-    if any(map(_INFERRED, flat)):
-        return None  # inferred edges: the networkx planner handles them
-    try:
-        src = np.fromiter(map(index.__getitem__, map(_ID, flat)), np.int64, len(flat))
-    except KeyError:
-        return None  # an unknown id
-    label = np.fromiter(map(LABEL_CODE.__getitem__, map(_LABEL, flat)), np.int8, len(flat))
-    sufficient = np.fromiter(map(_SUFFICIENT, flat), bool, len(flat))
-    del flat
-    if (src == dst).any():
-        return None
-    # a step may not depend on a later turn or step
-    step_dep = dst < n_t + n_s
-    timed_src = src < n_t + n_s
-    both = step_dep & timed_src
-    if (seq[src[both]] > seq[dst[both]]).any():
-        return None
-    if _cycle_suspected(n_t, n_s, seq, src, dst, label):
-        return None
 
-    faults = short["faults"]
-    fault_nodes = []
-    for f in faults:
-        i = index.get(f)
-        if i is None or i < n_t + n_s:
+class _Reader:
+    """One pass over the items, a batch at a time: turns, then records (so that reads and
+    writes can be checked against the record ids), then steps. Node numbers are fixed from
+    the list lengths, so each batch writes straight into its slice of the arrays."""
+
+    def __init__(self, doc: _Case, short: dict[str, Any], keep_text: bool) -> None:
+        self.doc, self.short, self.keep_text = doc, short, keep_text
+        self.n_t, self.n_s, self.n_r = len(doc.session), len(doc.trajectory), len(doc.memory)
+
+    def columns(self) -> CaseColumns | None:
+        try:
+            return self._columns()
+        except _Declined:
             return None
-        fault_nodes.append(i)
-    if len(set(fault_nodes)) != len(fault_nodes):
-        return None
-    if len(ids) and max(map(len, ids)) > _MAX_ID_CHARS:
-        return None  # keep numpy's fixed-width id strings small
-    tools: list[str | None] = [None] * n_s
-    for name in ("plan", "tool_action"):
-        for i in np.flatnonzero(step_types == TYPE_CODE[name]).tolist():
-            tools[i] = getattr(steps[i], "tool", None)
-    texts: list[str] = []
-    if keep_text:
-        texts = [t.text for t in turns] + [s.text for s in steps] + [m.text for m in records]
-    return CaseColumns(
-        case_id=short["case_id"], domain=short["domain"], user_id=short["user_id"], ids=ids,
-        n_turns=n_t, n_steps=n_s, type_code=type_code, seq=seq, failed=failed,
-        verified=verified, active=active, record_status=statuses, step_turn=step_turn,
-        step_tool=tools, src=src, dst=dst, label=label, sufficient=sufficient,
-        faults=fault_nodes, tools=short["tools"], texts=texts,
-        step_seq_order=n_t + np.argsort(seq[n_t:n_t + n_s], kind="stable"))
+
+    def _columns(self) -> CaseColumns:
+        doc, n_t, n_s, n_r = self.doc, self.n_t, self.n_s, self.n_r
+        n = n_t + n_s + n_r
+        first_record = n_t + n_s
+        ids: list[str] = [""] * n
+        seq = np.empty(n, np.int64)
+        type_code = np.empty(n, np.int8)
+        texts: list[str] = [""] * n if self.keep_text else []
+
+        # turns
+        turns = _TURNS.decode(b"".join((b"[", b",".join(doc.session), b"]")))
+        ids[:n_t] = map(_ID, turns)
+        seq[:n_t] = np.fromiter(map(_SEQ, turns), np.int64, n_t)
+        type_code[:n_t] = TYPE_CODE["turn"]
+        if self.keep_text:
+            texts[:n_t] = map(_TEXT, turns)
+        del turns
+        turn_index = dict(zip(ids[:n_t], range(n_t)))
+        index = turn_index.copy()
+
+        # records: their premises are looked up once every id is known
+        active = np.zeros(n, bool)
+        statuses: list[str] = []
+        record_dep_ids: list[str] = []
+        record_counts = np.empty(n_r, np.int64)
+        record_labels, record_suff = [], []
+        done = 0
+        for batch in _batches(doc.memory, _RECORDS):
+            k, at = len(batch), first_record + done
+            ids[at:at + k] = map(_ID, batch)
+            index.update(zip(ids[at:at + k], range(at, at + k)))
+            seq[at:at + k] = np.fromiter(
+                (-1 if c is None else c for c in map(_CREATED, batch)), np.int64, k)
+            statuses += map(_STATUS, batch)
+            active[at:at + k] = np.fromiter(map("active".__eq__, statuses[done:done + k]),
+                                            bool, k)
+            if self.keep_text:
+                texts[at:at + k] = map(_TEXT, batch)
+            dep_lists = [*map(_DEPS, batch)]
+            record_counts[done:done + k] = np.fromiter(map(len, dep_lists), np.int64, k)
+            deps = [*chain.from_iterable(dep_lists)]
+            record_dep_ids += map(_ID, deps)
+            record_labels.append(_label_codes(deps))
+            record_suff.append(np.fromiter(map(_SUFFICIENT, deps), bool, len(deps)))
+            done += k
+        type_code[first_record:] = TYPE_CODE["record"]
+        record_ids = ids[first_record:]
+        _need(len(index) == n_t + n_r)  # no repeated id among turns and records
+        issuperset = set(record_ids).issuperset
+
+        # steps
+        failed = np.zeros(n, bool)
+        verified = np.zeros(n, bool)
+        step_turn = np.empty(n_s, np.int64)
+        tools: list[str | None] = [None] * n_s
+        step_counts = np.empty(n_s, np.int64)
+        src_parts, label_parts, suff_parts = [], [], []
+        unresolved: list[tuple[int, str]] = []  # (edge, id) of premises not yet seen
+        edges = 0
+        done = 0
+        claim, read, write = TYPE_CODE["claim"], TYPE_CODE["memory_read"], \
+            TYPE_CODE["memory_write"]
+        with_tool = np.array([TYPE_CODE["plan"], TYPE_CODE["tool_action"]], np.int8)
+        index_get = index.get
+        for batch in _batches(doc.trajectory, _STEPS):
+            k, at = len(batch), n_t + done
+            ids[at:at + k] = map(_ID, batch)
+            index.update(zip(ids[at:at + k], range(at, at + k)))
+            seq[at:at + k] = np.fromiter(map(_SEQ, batch), np.int64, k)
+            codes = np.fromiter(map(_STEP_CODE.__getitem__, map(type, batch)), np.int8, k)
+            type_code[at:at + k] = codes
+            failed[at:at + k] = np.fromiter(map("failed".__eq__, map(_STATUS, batch)), bool, k)
+            pick = batch.__getitem__
+            claims = np.flatnonzero(codes == claim)
+            verified[at + claims] = np.fromiter(map(_VERIFIED, map(pick, claims.tolist())),
+                                                bool, len(claims))
+            step_turn[done:done + k] = np.fromiter(
+                map(turn_index.get, map(_TURN, batch), repeat(-1)), np.int64, k)
+            reads = np.flatnonzero(codes == read).tolist()
+            writes = np.flatnonzero(codes == write).tolist()
+            _need(all(map(issuperset, map(_RETURNED, map(pick, reads))))
+                  and all(map(issuperset, map(_TARGET, map(pick, writes)))))
+            for i in np.flatnonzero(np.isin(codes, with_tool)).tolist():
+                tools[done + i] = batch[i].tool
+            if self.keep_text:
+                texts[at:at + k] = map(_TEXT, batch)
+            dep_lists = [*map(_DEPS, batch)]
+            step_counts[done:done + k] = np.fromiter(map(len, dep_lists), np.int64, k)
+            deps = [*chain.from_iterable(dep_lists)]
+            del dep_lists
+            dep_ids = [*map(_ID, deps)]
+            src = np.fromiter(map(index_get, dep_ids, repeat(-1)), np.int64, len(deps))
+            # a premise later in the file than its dependent (any order is allowed)
+            unresolved += ((edges + i, dep_ids[i]) for i in np.flatnonzero(src < 0).tolist())
+            src_parts.append(src)
+            label_parts.append(_label_codes(deps))
+            suff_parts.append(np.fromiter(map(_SUFFICIENT, deps), bool, len(deps)))
+            edges += len(deps)
+            done += k
+        del doc, self.doc
+        _need(len(index) == n)  # no repeated id
+        _need(not (step_turn < 0).any())  # every step's turn is a turn
+        if n and (max(map(len, ids)) > _MAX_ID_CHARS or "\0" in "".join(ids)):
+            # numpy's fixed-width id strings: kept small, and they would drop a trailing NUL
+            raise _Declined
+        timed = seq[:first_record]
+        _need(len(np.unique(timed)) == first_record)  # no repeated seq
+        _need((type_code == TYPE_CODE["answer"]).any())
+
+        # dependency edges: dependents in file order (steps, then records)
+        record_src = np.fromiter(map(index_get, record_dep_ids, repeat(-1)), np.int64,
+                                 len(record_dep_ids))
+        src = np.concatenate([*src_parts, record_src])
+        del src_parts, record_src, record_dep_ids
+        for edge, premise in unresolved:
+            src[edge] = index_get(premise, -1)
+        _need(not (src < 0).any())  # an unknown id
+        label = np.concatenate([*label_parts, *record_labels]).astype(np.int8, copy=False)
+        sufficient = np.concatenate([*suff_parts, *record_suff]).astype(bool, copy=False)
+        dst = np.repeat(np.arange(n_t, n, dtype=np.int64),
+                        np.concatenate([step_counts, record_counts]))
+        _need(not (src == dst).any())
+        # a step may not depend on a later turn or step
+        both = (dst < first_record) & (src < first_record)
+        _need(not (seq[src[both]] > seq[dst[both]]).any())
+        _need(not _cycle_suspected(n_t, n_s, seq, src, dst, label))
+
+        fault_nodes = []
+        for f in self.short["faults"]:
+            i = index_get(f)
+            _need(i is not None and i >= first_record)
+            fault_nodes.append(i)
+        _need(len(set(fault_nodes)) == len(fault_nodes))
+        short = self.short
+        return CaseColumns(
+            case_id=short["case_id"], domain=short["domain"], user_id=short["user_id"],
+            ids=ids, n_turns=n_t, n_steps=n_s, type_code=type_code, seq=seq, failed=failed,
+            verified=verified, active=active, record_status=statuses, step_turn=step_turn,
+            step_tool=tools, src=src, dst=dst, label=label, sufficient=sufficient,
+            faults=fault_nodes, tools=short["tools"], texts=texts,
+            step_seq_order=n_t + np.argsort(seq[n_t:first_record], kind="stable"))
+
+
+_LABEL_OF: Callable[[str], int] = LABEL_CODE.__getitem__
+
+
+def _label_codes(deps: list[_Dep]) -> np.ndarray:
+    return np.fromiter(map(_LABEL_OF, map(_LABEL, deps)), np.int8, len(deps))
 
 
 _LIFECYCLE = (LABEL_CODE["delete"], LABEL_CODE["update"])

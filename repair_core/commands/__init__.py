@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING
 
 from .._errors import MAX_SHOWN_PROBLEMS, DgrrError, PlanEditError
 from .._text import plural as plural  # the command modules import it from here
-from ..case._case import Case
-from ..case._json import loads_strict
-from ..case._load import load_case, load_case_parts, with_faults
-from ..plan._edit import apply_edits, edits_from_report
-from ..plan._plan import RepairPlan
 
+# The library is imported where it is used, so that a command's start-up pays only for
+# what that command needs (`dgrr validate` on a large case needs no pydantic model).
 if TYPE_CHECKING:
+    from ..case._case import Case
     from ..model import ModelClient
+    from ..plan._plan import RepairPlan
 
 DEFAULT_TIMEOUT = 60.0  # the same default as ModelClient's (kept here so --help needs no import)
 
@@ -108,6 +107,8 @@ def add_objective_argument(parser: argparse.ArgumentParser, default: str) -> Non
 
 def read_case(args: argparse.Namespace) -> Case:
     """The case the command's arguments name."""
+    from ..case._load import load_case, load_case_parts, with_faults
+
     case = load_case_parts(args.case, args.memory) if args.memory else load_case(args.case)
     if args.faults is not None:
         case = with_faults(case, [f.strip() for f in args.faults.split(",") if f.strip()])
@@ -119,6 +120,7 @@ def read_json(path: str, flag: str) -> object:
     (strictly parsed: duplicate keys, NaN, lone surrogates, too deep nesting and huge
     integers are refused with their path)."""
     from .._io import _NotRegular, _read_regular
+    from ..case._json import loads_strict
 
     try:
         raw = _read_regular(Path(path))
@@ -148,6 +150,8 @@ def read_json(path: str, flag: str) -> object:
 
 def edited_plan(plan: RepairPlan, path: str, *, force: bool, comment: str | None) -> RepairPlan:
     """`plan` with the edits of the `--plan` file (an edited plan report or {"edits": ...})."""
+    from ..plan._edit import apply_edits, edits_from_report
+
     edits = edits_from_report(plan, read_json(path, "--plan"))
     if not edits:
         return plan

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from .._io import to_json
 from .._progress import progress
-from ..plan._ops import plan_ops
-from ..plan._plan import RepairPlan, plan_case
 from ..plan._planner import PLANNERS, columnar_plan_json, file_size, wants_columnar
 from . import add_case_argument, add_objective_argument, plural, read_case, wrap
+
+if TYPE_CHECKING:
+    from ..plan._plan import RepairPlan
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,6 +46,11 @@ def run(args: argparse.Namespace) -> int:
         with progress("dgrr plan", total=3) as bar:
             if columnar_plan_json(args.case, sys.stdout, bar):
                 return 0
+    # the networkx planner (imported here: the columnar path above needs none of it)
+    from .._io import to_json
+    from ..plan._ops import plan_ops
+    from ..plan._plan import plan_case
+
     with progress("dgrr plan", total=3) as bar:
         bar.stage("read")
         case = read_case(args)
@@ -73,6 +78,8 @@ def _columnar_allowed(args: argparse.Namespace) -> bool:
 
 def ops_json(plan: RepairPlan) -> list[dict]:
     """The plan's operations as JSON data."""
+    from ..plan._ops import plan_ops
+
     return [op.model_dump(mode="json") for op in plan_ops(plan)]
 
 
