@@ -426,8 +426,9 @@ class _Reader:
         if n and (max(map(len, ids)) > _MAX_ID_CHARS or "\0" in "".join(ids)):
             # numpy's fixed-width id strings: kept small, and they would drop a trailing NUL
             raise _Declined
-        timed = seq[:first_record]
-        _need(len(np.unique(timed)) == first_record)  # no repeated seq
+        step_seq_order = n_t + np.argsort(seq[n_t:first_record], kind="stable")
+        timed = np.sort(seq[:first_record])
+        _need(not (timed[1:] == timed[:-1]).any())  # no repeated seq
         _need((type_code == TYPE_CODE["answer"]).any())
 
         # dependency edges: dependents in file order (steps, then records)
@@ -461,7 +462,7 @@ class _Reader:
             verified=verified, active=active, record_status=statuses, step_turn=step_turn,
             step_tool=tools, src=src, dst=dst, label=label, sufficient=sufficient,
             faults=fault_nodes, tools=short["tools"], texts=texts,
-            step_seq_order=n_t + np.argsort(seq[n_t:first_record], kind="stable"))
+            step_seq_order=step_seq_order)
 
 
 _LABEL_OF: Callable[[str], int] = LABEL_CODE.__getitem__

@@ -17,15 +17,16 @@ Not handled here (the caller falls back to the networkx planner): inferred edges
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from collections.abc import Iterable, Iterator
+from itertools import repeat
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from ..case._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _ranges
 
-__all__ = ["columnar_plan_report", "report_json", "report_json_parts"]
+__all__ = ["columnar_plan_report", "report_json", "report_json_bytes", "report_json_parts"]
 
 _CITE = LABEL_CODE["cite"]
 _PRODUCE = LABEL_CODE["produce"]
@@ -322,16 +323,22 @@ class _Planner:
             levels.append(parent[levels[-1]])
         beyond = parent[levels[-1]] >= 0  # the path is longer than shown: elided
         fault, start = self.o_fault[nodes], self.o_start[nodes]
-        columns = [[ids[i] if i >= 0 else None for i in level.tolist()]
-                   for level in reversed(levels)]
+        # the strings are joined in groups of the same shape (how many levels, which
+        # heads), a whole column at a time, so no Python code runs per node
+        depth = sum((level >= 0).astype(np.int64) for level in levels)
+        shape = depth * 4 + (fault != start) * 2 + beyond
+        name = ids.__getitem__
         out: dict[int, str] = {}
-        for k, (node, f, st, elided) in enumerate(zip(nodes.tolist(), fault.tolist(),
-                                                      start.tolist(), beyond.tolist(),
-                                                      strict=True)):
-            head = [] if f == st else [ids[f]]
+        for key in np.unique(shape).tolist():
+            at = np.flatnonzero(shape == key)
+            d, with_fault, elided = key // 4, key % 4 // 2, key % 2
+            columns: list[Iterable[str]] = []
+            if with_fault:
+                columns.append(map(name, fault[at].tolist()))
             if elided:
-                head += [ids[st], "…"]
-            out[node] = " → ".join(head + [col[k] for col in columns if col[k] is not None])
+                columns += [map(name, start[at].tolist()), repeat("…")]
+            columns += [map(name, levels[j][at].tolist()) for j in reversed(range(d))]
+            out.update(zip(nodes[at].tolist(), map(" → ".join, zip(*columns))))
         return out
 
 
@@ -489,37 +496,28 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
 
 
 def report_json(report: dict[str, Any]) -> str:
-    """`to_json(report)` (indent 1, UTF-8) for a plan report, at C speed: the report is
-    an object of strings, lists of strings and objects of strings, written here with the
-    C string encoder instead of json's pure-Python indenting encoder."""
-    return "".join(report_json_parts(report))
+    """`to_json(report)` (indent 1, UTF-8) for a plan report, at C speed (json's indenting
+    encoder is pure Python)."""
+    return b"".join(report_json_bytes(report)).decode()
 
 
 def report_json_parts(report: dict[str, Any]) -> Iterator[str]:
     """The text of :func:`report_json` in pieces (one per top-level field), to write a
     large report without holding it twice."""
-    yield "{"
-    items = list(report.items())
-    for k, (key, value) in enumerate(items):
-        comma = "," if k < len(items) - 1 else ""
-        head = f"\n {encode_basestring(key)}: "
-        if isinstance(value, str):
-            yield head + encode_basestring(value) + comma
-        elif isinstance(value, list):
-            if not value:
-                yield head + "[]" + comma
-            else:
-                yield head + "[\n  "
-                yield ",\n  ".join(map(encode_basestring, value))
-                yield "\n ]" + comma
-        elif isinstance(value, dict):
-            if not value:
-                yield head + "{}" + comma
-            else:
-                yield head + "{\n  "
-                yield ",\n  ".join(map("{}: {}".format, map(encode_basestring, value),
-                                         map(encode_basestring, value.values())))
-                yield "\n }" + comma
-        else:
+    return (part.decode() for part in report_json_bytes(report))
+
+
+def report_json_bytes(report: dict[str, Any]) -> Iterator[bytes]:
+    """The UTF-8 text of :func:`report_json` in pieces, one per top-level field: each
+    field is encoded and indented by msgspec (whose compact encoding and `format(indent=1)`
+    give exactly what `json.dumps(indent=1, ensure_ascii=False)` gives for strings, lists
+    and objects; tests/test_columnar_plan.py checks it on random text)."""
+    yield b"{"
+    last = len(report) - 1
+    for k, (key, value) in enumerate(report.items()):
+        if isinstance(value, float):  # json and msgspec may spell a float differently
             raise TypeError(f"unexpected value in a plan report: {type(value).__name__}")
-    yield "\n}\n"
+        # '{\n "key": ...\n}' -> '\n "key": ...', the member at its depth
+        text = msgspec.json.format(msgspec.json.encode({key: value}), indent=1)
+        yield text[1:-2] + (b"," if k < last else b"")
+    yield b"\n}\n"

@@ -14,8 +14,10 @@ columnar reader takes the last value of (docs/performance.md).
 
 from __future__ import annotations
 
+import codecs
+import os
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import BinaryIO, Literal, TextIO
 
 from .._progress import Progress
 
@@ -42,7 +44,7 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     from .._io import read_input
     from .._perf import gc_paused
     from ..case._columns import read_columns
-    from ._columnar_plan import columnar_plan_report, report_json_parts
+    from ._columnar_plan import columnar_plan_report, report_json_bytes
 
     bar = progress or Progress()
     with gc_paused():
@@ -55,9 +57,30 @@ def columnar_plan_json(path: str | Path, out: TextIO,
         report = columnar_plan_report(cols)
         del cols
         bar.stage("write")
-        for part in report_json_parts(report):
-            out.write(part)
+        binary = _utf8_buffer(out)
+        if binary is not None:
+            out.flush()
+        for part in report_json_bytes(report):
+            if binary is not None:
+                binary.write(part)
+            else:
+                out.write(part.decode())
+        if binary is not None:
+            binary.flush()
         return True
+
+
+def _utf8_buffer(out: TextIO) -> BinaryIO | None:
+    """The byte stream under `out` when the report's UTF-8 bytes can go there as they are
+    (a UTF-8 text stream that does not translate newlines, e.g. stdout on Linux): this
+    spares encoding a report of hundreds of megabytes again."""
+    binary = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None)
+    try:
+        utf8 = encoding is not None and codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        utf8 = False
+    return binary if utf8 and os.linesep == "\n" and binary is not None else None
 
 
 def columnar_summary(path: str | Path) -> dict[str, object] | None:
