@@ -1,0 +1,240 @@
+"""The columnar reader and writer (issue 20): what `dgrr plan --json` and `dgrr validate`
+read and write on the columnar path, and what they import at start-up.
+
+The plan rules are compared with the networkx planner in tests/test_columnar_plan.py;
+here: reading in batches and in any item order gives the same columns, the short fields
+are judged as strictly as the pydantic models, the report text is json's, and the
+columnar commands start without pydantic, networkx or the model layer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import json
+import random
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from repair_core._io import to_json
+from repair_core._synth import synth_case_data
+from repair_core.case import _case, _columns
+from repair_core.case._columns import read_columns
+from repair_core.cli import COMMAND_MODULE, COMMAND_MODULES
+from repair_core.plan._columnar_plan import columnar_plan_report, report_json
+from repair_core.plan._planner import columnar_plan_json
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def synth_raw(steps: int = 400, seed: int = 3) -> bytes:
+    return json.dumps(synth_case_data(steps, steps // 5, 3, seed)).encode()
+
+
+def shuffled_raw(raw: bytes, seed: int, *, memory: bool = True) -> bytes:
+    data = json.loads(raw)
+    rng = random.Random(seed)
+    for key in ("session", "memory", "trajectory") if memory else ("session", "trajectory"):
+        rng.shuffle(data[key])
+    for item in data["trajectory"] + data["memory"]:
+        rng.shuffle(item.get("deps", []))
+    return json.dumps(data).encode()
+
+
+def same_columns(a: _columns.CaseColumns, b: _columns.CaseColumns) -> None:
+    for name in a.__dataclass_fields__:
+        x, y = getattr(a, name), getattr(b, name)
+        if isinstance(x, np.ndarray):
+            assert x.shape == y.shape and (x == y).all(), name
+        else:
+            assert x == y, name
+
+
+# -- the vocabulary and the short fields mirror the pydantic models ------------------------
+
+def test_vocabulary_is_the_models() -> None:
+    assert _columns.LABELS == _case.LABELS
+    assert _columns.STEP_TYPES == _case.STEP_TYPES
+    assert set(typing.get_args(_columns._Label)) == set(_case.LABELS)
+    assert set(typing.get_args(typing.get_type_hints(_columns._MemoryWrite)["op"])) == \
+        set(_case.WRITE_OPS)
+    assert set(typing.get_args(typing.get_type_hints(_columns._Tool)["effect"])) == \
+        set(_case.TOOL_EFFECTS)
+
+
+@pytest.mark.parametrize(("struct", "model"), [
+    (_columns._Tool, _case.Tool), (_columns._EvalLabels, _case.EvalLabels),
+    (_columns._Turn, _case.Turn), (_columns._Record, _case.MemoryRecord)])
+def test_structs_have_the_model_fields(struct: type, model: type) -> None:
+    # a field the model gains and the struct lacks would only send cases to the slow
+    # checks; a field the struct has and the model lacks would accept what it refuses
+    fields = set(struct.__struct_fields__)  # type: ignore[attr-defined]
+    assert fields <= set(model.model_fields)  # type: ignore[attr-defined]
+    required = {n for n, f in model.model_fields.items()  # type: ignore[attr-defined]
+                if f.is_required()}
+    assert required <= fields
+
+
+def test_short_fields_checked_without_the_models() -> None:
+    data = json.loads(synth_raw())
+    data["eval"] = {"required_facts": ["a"], "fault_types": {"m1": "poisoned"},
+                    "required_state": None, "clean_answer": "x"}
+    cols = read_columns(json.dumps(data).encode())
+    assert cols is not None and cols.tools == {t["name"]: t.get("effect", "irreversible")
+                                               for t in data["tools"]}
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d["tools"].append({"name": "t", "note": "a field beyond the format's"}),
+    lambda d: d.update(eval={"required_facts": [], "extra": {"kept": True}}),
+])
+def test_short_fields_beyond_the_structs_are_judged_by_the_models(change) -> None:
+    data = json.loads(synth_raw())
+    change(data)
+    _case.Case.model_validate(data, strict=True)  # the format allows it...
+    assert read_columns(json.dumps(data).encode()) is not None  # ...and so does the reader
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.update(case_id=7),
+    lambda d: d.update(domain=["x"]),
+    lambda d: d.update(faults="m1"),
+    lambda d: d["tools"].append({"name": "t", "effect": "sometimes"}),
+    lambda d: d.update(eval={"fault_types": {"m1": 3}}),
+    lambda d: d.update(eval={"required_facts": "x"}),
+    lambda d: d.pop("user_id"),
+])
+def test_bad_short_fields_are_declined(change) -> None:
+    data = json.loads(synth_raw())
+    change(data)
+    assert read_columns(json.dumps(data).encode()) is None
+
+
+# -- reading in batches, in any order ------------------------------------------------------
+
+@pytest.mark.parametrize("batch", [1, 7, 64])
+def test_batches_read_the_same_columns(monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+    for raw in (synth_raw(), shuffled_raw(synth_raw(), 1)):
+        whole = read_columns(raw, keep_text=True)
+        monkeypatch.setattr(_columns, "_BATCH", batch)
+        small = read_columns(raw, keep_text=True)
+        monkeypatch.undo()
+        assert whole is not None and small is not None
+        same_columns(whole, small)
+        assert whole.texts and len(whole.texts) == whole.n_nodes
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_item_order_does_not_change_the_report(monkeypatch: pytest.MonkeyPatch,
+                                                seed: int) -> None:
+    # premises later in the file than their dependents, across batch boundaries (the
+    # store's order is kept: the report lists records in it)
+    monkeypatch.setattr(_columns, "_BATCH", 50)
+    raw = synth_raw(600, seed)
+    cols, cols_shuffled = read_columns(raw), read_columns(shuffled_raw(raw, seed,
+                                                                       memory=False))
+    assert cols is not None and cols_shuffled is not None
+    assert report_json(columnar_plan_report(cols)) == \
+        report_json(columnar_plan_report(cols_shuffled))
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d["trajectory"][-1]["deps"].append({"id": "nowhere", "label": "cite"}),
+    lambda d: d["memory"][-1]["deps"].append({"id": "nowhere", "label": "cite"}),
+    lambda d: d["trajectory"][-1].update(id=d["trajectory"][0]["id"]),
+    lambda d: d["memory"][-1].update(id=d["trajectory"][-1]["id"]),
+    lambda d: d["trajectory"][-1].update(turn=d["trajectory"][0]["id"]),
+    lambda d: d["trajectory"][-1]["deps"].append({"id": "s1", "label": "cite",
+                                                  "inferred": True}),
+    lambda d: d["trajectory"][-1].update(id="s\u0000"),
+    lambda d: d["trajectory"][-1].update(seq=d["session"][0]["seq"]),
+])
+def test_invalid_items_are_declined_in_any_batch(monkeypatch: pytest.MonkeyPatch,
+                                                 change) -> None:
+    monkeypatch.setattr(_columns, "_BATCH", 30)
+    data = json.loads(synth_raw())
+    change(data)
+    assert read_columns(json.dumps(data).encode()) is None
+
+
+# -- the report text -----------------------------------------------------------------------
+
+text = st.text(st.characters(exclude_categories=["Cs"]), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.fixed_dictionaries({
+    "case_id": text, "seeds": st.dictionaries(text, text, max_size=3),
+    "affected": st.lists(text, max_size=4), "memory": st.dictionaries(text, text, max_size=4),
+    "reasons": st.dictionaries(text, text, max_size=4)}))
+def test_report_json_is_json_dumps(report: dict) -> None:
+    assert report_json(report) == to_json(report)
+
+
+def test_report_written_as_bytes_or_text_is_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "case.json"
+    path.write_bytes(synth_raw(1500, 4))
+    cols = read_columns(path.read_bytes())
+    assert cols is not None
+    expected = report_json(columnar_plan_report(cols))
+    text_out = io.StringIO()
+    assert columnar_plan_json(path, text_out)
+    assert text_out.getvalue() == expected
+    byte_out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="\n")
+    assert columnar_plan_json(path, byte_out)
+    assert byte_out.buffer.getvalue() == expected.encode()  # type: ignore[attr-defined]
+    cli = subprocess.run([sys.executable, "-m", "repair_core", "plan", "--json", "--planner",
+                          "columnar", str(path)], check=True, capture_output=True).stdout
+    assert cli == expected.encode()
+
+
+# -- start-up ------------------------------------------------------------------------------
+
+HEAVY = ("pydantic", "networkx", "litellm", "pandas", "scipy")
+
+
+def imported_after(code: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint(' '.join("
+                          f"m for m in {HEAVY!r} if m in sys.modules))"],
+                         check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    return out.split()
+
+
+@pytest.mark.parametrize("argv", [["validate", "--planner", "columnar"],
+                                  ["plan", "--json", "--planner", "columnar"]])
+def test_columnar_commands_start_light(tmp_path: Path, argv: list[str]) -> None:
+    path = tmp_path / "case.json"
+    path.write_bytes(synth_raw())
+    code = ("import contextlib, io\nfrom repair_core.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    assert main({[*argv, str(path)]!r}) == 0")
+    assert imported_after(code) == []
+
+
+def test_library_imports_lazily() -> None:
+    assert imported_after("import repair_core") == []
+    import repair_core
+
+    for name in repair_core.__all__:
+        assert getattr(repair_core, name) is not None
+    assert set(repair_core.__all__) <= set(dir(repair_core))
+    assert repair_core.plan_case is importlib.import_module("repair_core.plan._plan").plan_case
+    with pytest.raises(AttributeError):
+        repair_core.no_such_name  # noqa: B018
+
+
+def test_command_modules_are_known() -> None:
+    registered = {}
+    for module in COMMAND_MODULES:
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(f"repair_core.commands.{module}").register(sub)
+        registered.update(dict.fromkeys(sub.choices, module))
+    assert registered == COMMAND_MODULE
