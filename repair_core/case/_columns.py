@@ -338,7 +338,7 @@ class _Reader:
         if self.keep_text:
             texts[:n_t] = map(_TEXT, turns)
         del turns
-        turn_index = dict(zip(ids[:n_t], range(n_t)))
+        turn_index = dict(zip(ids[:n_t], range(n_t), strict=True))
         index = turn_index.copy()
 
         # records: their premises are looked up once every id is known
@@ -351,7 +351,7 @@ class _Reader:
         for batch in _batches(doc.memory, _RECORDS):
             k, at = len(batch), first_record + done
             ids[at:at + k] = map(_ID, batch)
-            index.update(zip(ids[at:at + k], range(at, at + k)))
+            index.update(zip(ids[at:at + k], range(at, at + k), strict=True))
             seq[at:at + k] = np.fromiter(
                 (-1 if c is None else c for c in map(_CREATED, batch)), np.int64, k)
             statuses += map(_STATUS, batch)
@@ -388,7 +388,7 @@ class _Reader:
         for batch in _batches(doc.trajectory, _STEPS):
             k, at = len(batch), n_t + done
             ids[at:at + k] = map(_ID, batch)
-            index.update(zip(ids[at:at + k], range(at, at + k)))
+            index.update(zip(ids[at:at + k], range(at, at + k), strict=True))
             seq[at:at + k] = np.fromiter(map(_SEQ, batch), np.int64, k)
             codes = np.fromiter(map(_STEP_CODE.__getitem__, map(type, batch)), np.int8, k)
             type_code[at:at + k] = codes
@@ -449,11 +449,11 @@ class _Reader:
         _need(not (seq[src[both]] > seq[dst[both]]).any())
         _need(not _cycle_suspected(n_t, n_s, seq, src, dst, label))
 
-        fault_nodes = []
+        fault_nodes: list[int] = []
         for f in self.short["faults"]:
-            i = index_get(f)
-            _need(i is not None and i >= first_record)
-            fault_nodes.append(i)
+            node = index_get(f, -1)
+            _need(node >= first_record)
+            fault_nodes.append(node)
         _need(len(set(fault_nodes)) == len(fault_nodes))
         short = self.short
         return CaseColumns(

@@ -338,7 +338,8 @@ class _Planner:
             if elided:
                 columns += [map(name, start[at].tolist()), repeat("…")]
             columns += [map(name, levels[j][at].tolist()) for j in reversed(range(d))]
-            out.update(zip(nodes[at].tolist(), map(" → ".join, zip(*columns))))
+            paths = map(" → ".join, zip(*columns, strict=False))  # "…" repeats
+            out.update(zip(nodes[at].tolist(), paths, strict=True))
         return out
 
 
