@@ -133,12 +133,18 @@ class _Case(_Strict, kw_only=True):
     faults: msgspec.Raw | _Unset = msgspec.UNSET
     tools: msgspec.Raw | _Unset = msgspec.UNSET
     eval: msgspec.Raw | _Unset = msgspec.UNSET
+    # beyond the format: what the committed AgentDojo and multi-session suites record of
+    # their tasks (decoded and checked like the short fields; any other extra field still
+    # sends the case to the exact loader)
+    agentdojo: msgspec.Raw | _Unset = msgspec.UNSET
+    multisession: msgspec.Raw | _Unset = msgspec.UNSET
 
 
 _DECODER = msgspec.json.Decoder(_Case)
 _ID, _SEQ, _DEPS, _TURN, _STATUS = (attrgetter(f) for f in ("id", "seq", "deps", "turn", "status"))
 _LABEL, _SUFFICIENT, _INFERRED = (attrgetter(f) for f in ("label", "sufficient", "inferred"))
-_SHORT_FIELDS = ("format", "case_id", "domain", "user_id", "faults", "tools", "eval")
+_SHORT_FIELDS = ("format", "case_id", "domain", "user_id", "faults", "tools", "eval",
+                 "agentdojo", "multisession")
 # NUL characters: numpy's fixed-width strings would drop a trailing one from an id.
 _NUL = b"\\u0000"
 # Nesting: msgspec and json both stop at Python's recursion limit; msgspec is given a
@@ -183,6 +189,13 @@ class CaseColumns:
     texts: list[str] = field(repr=False, default_factory=list)
     """Text of each node (for the readable summary)."""
     step_seq_order: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    carry_hits: list[tuple[int, float, set[int]]] = field(repr=False, default_factory=list)
+    """Each tool observation or record whose text carries a fault's text (`_carry`), its
+    time (an observation's seq, a record's created_seq, -inf when it has none) and those
+    faults (before the faults' time bounds, which the planner applies)."""
+    record_kv: dict[int, tuple[str | None, Any]] = field(repr=False, default_factory=dict)
+    """(key, value) of the faulty records and of the records that share a key with one
+    (what `memory.never-restore-poison` compares)."""
 
     @property
     def n_nodes(self) -> int:
@@ -317,11 +330,13 @@ def _columns(doc: _Case, short: dict[str, Any], keep_text: bool) -> CaseColumns 
     fault_nodes = []
     for f in faults:
         i = index.get(f)
-        if i is None or i < n_t + n_s:
+        # a record, a user turn or a tool observation (FAULTABLE_STEP_TYPES)
+        if i is None or (n_t <= i < n_t + n_s and type_code[i] != TYPE_CODE["tool_observation"]):
             return None
         fault_nodes.append(i)
     if len(set(fault_nodes)) != len(fault_nodes):
         return None
+    carry_hits, record_kv = _fault_content(turns, steps, records, fault_nodes, step_types)
     if len(ids) and max(map(len, ids)) > _MAX_ID_CHARS:
         return None  # keep numpy's fixed-width id strings small
     tools: list[str | None] = [None] * n_s
@@ -336,8 +351,47 @@ def _columns(doc: _Case, short: dict[str, Any], keep_text: bool) -> CaseColumns 
         n_turns=n_t, n_steps=n_s, type_code=type_code, seq=seq, failed=failed,
         verified=verified, active=active, record_status=statuses, step_turn=step_turn,
         step_tool=tools, src=src, dst=dst, label=label, sufficient=sufficient,
-        faults=fault_nodes, tools=short["tools"], texts=texts,
+        faults=fault_nodes, tools=short["tools"], texts=texts, carry_hits=carry_hits,
+        record_kv=record_kv,
         step_seq_order=n_t + np.argsort(seq[n_t:n_t + n_s], kind="stable"))
+
+
+def _fault_content(turns: list[_Turn], steps: list[Any], records: list[_Record],
+                   fault_nodes: list[int], step_types: np.ndarray
+                   ) -> tuple[list[tuple[int, float, set[int]]], dict[int, tuple[str | None, Any]]]:
+    """What the planner needs of the faults' content (issue 17): the observations and
+    records that carry a fault's text, and the keys and values of faulty records."""
+    if not fault_nodes:
+        return [], {}
+    from ..analysis._carry import text_hits
+
+    n_t, n_s = len(turns), len(steps)
+
+    def text_of(node: Any) -> str:  # _carry._text_of
+        output = getattr(node, "output", None)
+        if isinstance(output, str) and output not in node.text:
+            return node.text + " " + output
+        return node.text
+
+    nodes: list[Any] = [*turns, *steps, *records]
+    fault_texts = {f: text_of(nodes[f]) for f in fault_nodes}
+    observations = (n_t + np.flatnonzero(step_types == TYPE_CODE["tool_observation"])).tolist()
+    candidates = [*observations, *range(n_t + n_s, n_t + n_s + len(records))]
+    first_record = n_t + n_s
+
+    def time_of(node: int) -> float:
+        if node < first_record:
+            return nodes[node].seq
+        created = nodes[node].created_seq
+        return float("-inf") if created is None else created
+
+    hits = [(candidates[i], time_of(candidates[i]), found) for i, found in
+            text_hits(fault_texts, [text_of(nodes[c]) for c in candidates])]
+    keys = {records[f - first_record].key for f in fault_nodes if f >= first_record}
+    keys.discard(None)
+    record_kv = {first_record + i: (m.key, m.value) for i, m in enumerate(records)
+                 if m.key in keys} if keys else {}
+    return hits, record_kv
 
 
 _LIFECYCLE = (LABEL_CODE["delete"], LABEL_CODE["update"])

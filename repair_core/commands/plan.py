@@ -34,10 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def add_planner_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--planner", choices=PLANNERS, default="auto",
-                   help="auto (default) and networkx: the networkx planner; columnar: the "
-                        "columnar fast path, which has the rules before issue 17 and differs "
-                        "where carried fault text, earlier-turn support or the new restore "
-                        "rules apply (docs/performance.md)")
+                   help="auto (default): the columnar fast path for case files of 2 MB or "
+                        "more, else the networkx planner; columnar: the fast path for any "
+                        "size; networkx: never the fast path. The report is the same either "
+                        "way; the fast path declines (networkx plans) what it does not "
+                        "implement (docs/performance.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _columnar_allowed(args: argparse.Namespace) -> bool:
-    # only when asked for: the columnar planner has the rules before issue 17 (_planner.py);
-    # it plans the case file as it is, for the paper's objective, without operations
-    return (args.planner == "columnar" and args.memory is None and args.faults is None
-            and args.objective == "answer" and not args.ops)
+    # the columnar planner plans the case file as it is (no --memory or --faults), for the
+    # paper's objective, without operations (docs/performance.md)
+    return (args.memory is None and args.faults is None and args.objective == "answer"
+            and not args.ops)
 
 
 def ops_json(plan: RepairPlan) -> list[dict]:

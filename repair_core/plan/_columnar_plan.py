@@ -30,6 +30,8 @@ __all__ = ["columnar_plan_report", "report_json", "report_json_parts"]
 _CITE = LABEL_CODE["cite"]
 _PRODUCE = LABEL_CODE["produce"]
 _DELETE = LABEL_CODE["delete"]
+_UPDATE = LABEL_CODE["update"]
+_CARRIES = -2  # the origin label of a node that carries a fault's text (`_analysis.CARRIES`)
 _SUFFICIENT = np.array([LABEL_CODE[x] for x in ("support", "derive", "supersede")])
 _LINEAGE = np.array([LABEL_CODE[x] for x in ("delete", "update", "consolidate")])
 _CHECKABLE = np.array([TYPE_CODE[x] for x in ("claim", "plan", "answer", "memory_write")])
@@ -76,6 +78,7 @@ class _Planner:
         kinds = np.zeros(n, np.int8)
         kinds[t:t + s] = 1
         kinds[t + s:] = 2
+        self.is_turn = kinds == 0
         self.is_step = kinds == 1
         self.is_record = kinds == 2
         self.type = c.type_code
@@ -112,16 +115,20 @@ class _Planner:
                 (dst[sorder][1:] != dst[sorder][:-1])
             sorder = sorder[pair_new]
         self.succ = _CSR(src, sorder, n)
+        # every edge out of a premise (all labels), for the updates a fault undoes
+        self.out = _CSR(src, np.argsort(src, kind="stable"), n)
         self.dep_rank = dep_rank
         answers = np.flatnonzero(self.type == _ANSWER)
         self.final = int(answers[np.argmax(self.seq[answers])])
-        self.current_turn = int(c.step_turn[self.final - t])
         self.faults = np.array(c.faults, np.int64)
         self.fault_mask = np.zeros(n, bool)
         self.fault_mask[self.faults] = True
+        self.carried_mask = np.zeros(n, bool)
 
     # -- stage 2 -----------------------------------------------------------------
     def seed_of(self, record: int) -> int:
+        if not self.is_record[record]:
+            return record  # an observation or a user turn is its own seed
         lin = np.isin(self.label, _LINEAGE)
         ls, ld = self.src[lin], self.dst[lin]
         both_s, both_d = np.concatenate([ls, ld]), np.concatenate([ld, ls])
@@ -146,14 +153,37 @@ class _Planner:
             return int(prods[np.argmin(self.seq[prods])])
         return record
 
-    def reach(self, seeds: dict[int, int]) -> None:
+    def bound(self, seed: int) -> float:
+        """`_analysis._bound`: the seq of a step or turn seed, else no bound."""
+        return float(self.seq[seed]) if not self.is_record[seed] else float("-inf")
+
+    def carriers(self, seeds: dict[int, int]) -> dict[int, int]:
+        """`_carry.carriers` as `analyse` keeps it: each carrier -> the fault it carries
+        (of several, the last by id); not a fault, not earlier than the fault's bound."""
+        ids = self.ids
+        bounds = {f: self.bound(s) for f, s in seeds.items()}
+        carried: dict[int, int] = {}
+        for node, time, found in self.c.carry_hits:
+            if self.fault_mask[node]:
+                continue
+            ok = [f for f in found if not time < bounds[f]]
+            if ok:
+                carried[node] = max(ok, key=ids.__getitem__)
+        self.carried_mask[list(carried)] = True
+        return carried
+
+    def reach(self, seeds: dict[int, int], carried: dict[int, int]) -> None:
         n = self.n
         sources = []
+        fault_bound = {}
         for fault, seed in seeds.items():
-            bound = float(self.seq[seed]) if self.is_step[seed] else float("-inf")
+            bound = self.bound(seed)
+            fault_bound[fault] = bound
             sources.append((bound, seed, fault))
             if seed != fault:
                 sources.append((bound, fault, fault))
+        for node, fault in carried.items():
+            sources.append((fault_bound[fault], node, fault))
         ids = self.ids
         sources.sort(key=lambda x: (x[0], ids[x[2]], ids[x[1]]))
         self.o_fault = np.full(n, -1, np.int64)
@@ -165,7 +195,11 @@ class _Planner:
             if reached[start]:
                 continue
             reached[start] = True
-            self.o_fault[start], self.o_start[start] = fault, start
+            if self.carried_mask[start]:  # reached from the fault by its text
+                self.o_fault[start], self.o_start[start] = fault, fault
+                self.o_parent[start], self.o_label[start] = fault, _CARRIES
+            else:
+                self.o_fault[start], self.o_start[start] = fault, start
             frontier = np.array([start])
             while len(frontier):
                 e, pos = self.succ.edges_of(frontier)
@@ -185,7 +219,7 @@ class _Planner:
 
     def support(self, seed_nodes: np.ndarray) -> None:
         n, src, dst, label = self.n, self.src, self.dst, self.label
-        never = self.fault_mask.copy()
+        never = self.fault_mask | self.carried_mask
         never[seed_nodes] = True
         candidate = self.affected & ~never
         step_producer = (label == _PRODUCE) & self.is_step[src]
@@ -200,8 +234,8 @@ class _Planner:
         admissible = np.zeros(n, bool)
         admissible |= self.is_step & (t == _OBS) & ~self.c.failed
         admissible |= self.is_step & (t == _CLAIM) & self.c.verified
-        admissible |= self.is_record & self.c.active & ~self.fault_mask
-        admissible[self.current_turn] = True
+        admissible |= self.is_record & self.c.active & ~self.fault_mask & ~self.carried_mask
+        admissible |= self.is_turn  # what the user said, in this turn or an earlier one
         vouching = (np.isin(label, _SUFFICIENT) | ((label == _CITE) & self.suff))
         ok = check[dst] & ~self.affected[src] & ~never[src] & vouching & admissible[src]
         ok_idx = np.flatnonzero(ok)
@@ -240,7 +274,7 @@ class _Planner:
             p = p[~seen[p] & ~removed[p]]
             seen[p] = True
             frontier = p
-        return seen & self.unsupported & self.is_step
+        return seen & self.unsupported & self.is_step & ~self.fault_mask
 
     def replay_closure(self, start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = self.n
@@ -249,7 +283,7 @@ class _Planner:
         frontier = start[np.argsort(self.id_rank[start])]
         replay[frontier] = True
         produce_obs = (self.label == _PRODUCE) & (self.type[self.dst] == _OBS) & \
-            self.unsupported[self.dst]
+            self.unsupported[self.dst] & ~self.fault_mask[self.dst]
         action_edges = np.flatnonzero(produce_obs)
         act_order = action_edges[np.lexsort((self.dep_rank[self.dst[action_edges]],
                                              self.src[action_edges]))]
@@ -258,7 +292,7 @@ class _Planner:
             e, pos = self.pred.edges_of(frontier)
             p = self.src[e]
             is_obs = self.type[frontier] == _OBS
-            ok = self.is_step[p] & ~replay[p] & (
+            ok = self.is_step[p] & ~replay[p] & ~self.fault_mask[p] & (
                 self.unsupported[p] | (is_obs[pos] & (self.label[e] == _PRODUCE)))
             cand_a, pos_a = p[ok], pos[ok]
             ea, pos_b = actions.edges_of(frontier)
@@ -321,7 +355,12 @@ class _Planner:
         for _ in range(limit):
             levels.append(parent[levels[-1]])
         beyond = parent[levels[-1]] >= 0  # the path is longer than shown: elided
-        fault, start = self.o_fault[nodes], self.o_start[nodes]
+        # fault and start as the origin of the last node shown says (a carrier's start
+        # is its fault, not the carrier its own dependents were reached from)
+        last = nodes.copy()
+        for level in levels[1:]:
+            last = np.where(level >= 0, level, last)
+        fault, start = self.o_fault[last], self.o_start[last]
         columns = [[ids[i] if i >= 0 else None for i in level.tolist()]
                    for level in reversed(levels)]
         out: dict[int, str] = {}
@@ -340,59 +379,19 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
     gives it for the same case."""
     pl = _Planner(c)
     ids = c.ids
-    n_t, n_s = c.n_turns, c.n_steps
     seeds = {int(f): pl.seed_of(int(f)) for f in pl.faults}
-    pl.reach(seeds)
+    carried = pl.carriers(seeds)
+    pl.reach(seeds, carried)
     seed_nodes = np.array(sorted(set(seeds.values())), np.int64)
     pl.support(seed_nodes)
     affected, unsupported, kept = pl.affected, pl.unsupported, pl.kept
-
-    # memory dispositions
-    n = pl.n
-    src, dst, label = pl.src, pl.dst, pl.label
-    in_a0 = affected[src]
-    a0_count = np.bincount(dst[in_a0], minlength=n)
-    a0_delete = np.bincount(dst[in_a0 & (label == _DELETE)], minlength=n)
-    record_ids = ids[n_t + n_s:]
-    memory: dict[str, str] = dict.fromkeys(record_ids, "keep")
-    reasons: dict[str, str] = {}
-    seed_of_fault = {f: s for f, s in seeds.items()}
     path = pl.paths(np.flatnonzero(unsupported))
-    for r in np.flatnonzero(pl.fault_mask | unsupported).tolist():
-        if r < n_t + n_s:
-            continue
-        rid = ids[r]
-        if pl.fault_mask[r]:
-            memory[rid] = "delete"
-            seed = seed_of_fault[r]
-            reasons[rid] = "diagnosed fault: leaves the active store" + (
-                "" if seed == r else f" (seed {ids[seed]} is replayed)")
-            continue
-        if a0_count[r] and a0_count[r] == a0_delete[r]:
-            e, _ = pl.pred.edges_of(np.array([r]))
-            retirers = sorted({ids[p] for p, lb in zip(src[e].tolist(), label[e].tolist(),
-                                                        strict=True) if lb == _DELETE})
-            retirer_nodes = [p for p, lb in zip(src[e].tolist(), label[e].tolist(), strict=True)
-                             if lb == _DELETE]
-            status = c.record_status[r - n_t - n_s]
-            if status != "active" and all(unsupported[p] for p in retirer_nodes):
-                memory[rid] = "restore"
-                reasons[rid] = (f"retired only by unsupported mutation(s) {', '.join(retirers)}: "
-                                "restored to the active store with its content")
-            else:
-                memory[rid] = "keep"
-                reasons[rid] = ("affected only through delete edges: keeps its content and "
-                                "status (a mutation that retired it still stands)"
-                                if status != "active" else
-                                "affected only through delete edges and still active: kept")
-            continue
-        memory[rid] = "quarantine"
-        reasons[rid] = (f"affected via {path[r]}; no independent support: quarantined "
-                        "(kept for audit, never retrieved)")
+    memory, reasons = _memory_dispositions(pl, seeds, path)
+
+    n = pl.n
     removed = np.zeros(n, bool)
     quarantined = np.zeros(n, bool)
-    for r in np.flatnonzero(pl.fault_mask | unsupported).tolist():
-        d = memory.get(ids[r])
+    for r, d in memory.items():
         if d in ("delete", "quarantine"):
             removed[r] = True
         if d == "quarantine":
@@ -400,29 +399,166 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
     relevant = pl.answer_relevant(removed)
     start = relevant.copy()
     start[pl.final] = True
-    seed_steps = seed_nodes[pl.is_step[seed_nodes]]
+    # a fault that is a step (an observation) is dropped, never replayed
+    seed_steps = np.array([s for f, s in seeds.items() if s != f and pl.is_step[s]], np.int64)
     start[seed_steps] = True
     replay, why = pl.replay_set(np.flatnonzero(start), quarantined)
+    steps = _step_actions(pl, seeds, relevant, replay, why, path, reasons)
+    _kept_reasons(pl, reasons)
 
-    # step actions, in seq order
+    # records (store order), then steps (seq order)
+    with_reason = np.zeros(n, bool)
+    with_reason[np.fromiter(reasons, np.int64, len(reasons))] = True
     seq_order = c.step_seq_order
-    steps: dict[str, str] = dict.fromkeys([ids[i] for i in seq_order.tolist()], "keep")
-    step_reasons: dict[str, str] = {}
+    order = np.concatenate([np.flatnonzero(with_reason & pl.is_record),
+                            seq_order[with_reason[seq_order]]])
+
+    def sorted_ids(mask: np.ndarray) -> list[str]:
+        order = pl.id_order[mask[pl.id_order]]
+        return [ids[i] for i in order.tolist()]
+
+    first_record = c.n_turns + c.n_steps
+    return {
+        "case_id": c.case_id,
+        "seeds": {ids[f]: ids[s] for f, s in seeds.items()},
+        "affected": sorted_ids(affected),
+        "supported": sorted_ids(affected & kept),
+        "unsupported": sorted_ids(unsupported),
+        "answer_relevant": sorted_ids(relevant),
+        "memory": {ids[r]: memory.get(r, "keep") for r in range(first_record, n)},
+        "steps": {ids[s]: steps.get(s, "keep") for s in seq_order.tolist()},
+        "reasons": {ids[v]: reasons[v] for v in order.tolist()},
+    }
+
+
+def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, str]
+                         ) -> tuple[dict[int, str], dict[int, str]]:
+    """`_plan._memory_dispositions` for the records that are not simply kept."""
+    c, ids = pl.c, pl.ids
+    n, first_record = pl.n, c.n_turns + c.n_steps
+    src, dst, label = pl.src, pl.dst, pl.label
+    affected, unsupported = pl.affected, pl.unsupported
+    active = c.active
+    in_a0 = affected[src]
+    a0_count = np.bincount(dst[in_a0], minlength=n)
+    a0_delete = np.bincount(dst[in_a0 & (label == _DELETE)], minlength=n)
+    fault_records = [f for f in sorted(pl.faults.tolist()) if f >= first_record]
+    undone = _undone_updates(pl, fault_records)
+    memory: dict[int, str] = {}
+    reasons: dict[int, str] = {}
+
+    def retirers(r: int) -> list[int]:
+        e, _ = pl.pred.edges_of(np.array([r]))
+        return src[e][label[e] == _DELETE].tolist()
+
+    def poisoned_value(r: int, faulty: list[int]) -> str | None:  # _plan._poisoned_value
+        if pl.carried_mask[r]:
+            return f"it carries the text of {ids[pl.o_fault[r]]}"
+        kv = c.record_kv.get(r)
+        if kv is None:  # no key, or a key no faulty record has
+            return None
+        for f in faulty:
+            fkv = c.record_kv.get(f)
+            if fkv is not None and fkv[0] == kv[0] and fkv[1] == kv[1] and fkv[1] is not None:
+                return f"same {kv[0]} = {kv[1]!r} as diagnosed {ids[f]}"
+        return None
+
+    touched = pl.fault_mask | unsupported | (affected & ~active)
+    touched[list(undone)] = True
+    for r in np.flatnonzero(touched).tolist():
+        if r < first_record:
+            continue
+        if r in undone and not active[r] and not pl.fault_mask[r]:
+            poisoned = poisoned_value(r, fault_records)
+            memory[r] = "keep" if poisoned else "restore"
+            reasons[r] = (f"the value before faulty update {ids[undone[r]]}: " + (
+                f"its value is the fault's own ({poisoned}): never restored, stays retired"
+                if poisoned else "restored to the active store with its content"))
+            continue
+        if pl.fault_mask[r]:
+            memory[r] = "delete"
+            seed = seeds[r]
+            reasons[r] = "diagnosed fault: leaves the active store" + (
+                "" if seed == r else f" (seed {ids[seed]} is replayed)")
+            continue
+        if not unsupported[r]:
+            if affected[r] and not active[r]:  # _plan._restore_kept
+                by = retirers(r)
+                if by and all(unsupported[p] for p in by):
+                    memory[r] = "restore"
+                    reasons[r] = ("kept by support, retired only by unsupported mutation(s) "
+                                  f"{', '.join(sorted({ids[p] for p in by}))}: restored to "
+                                  "the active store with its content")
+            continue
+        if a0_count[r] and a0_count[r] == a0_delete[r]:
+            by = retirers(r)
+            names = ", ".join(sorted({ids[p] for p in by}))
+            poisoned = poisoned_value(r, []) if not active[r] else None
+            if poisoned is not None:
+                memory[r] = "keep"
+                reasons[r] = (f"retired by {names}; its value is the fault's own ({poisoned}): "
+                              "never restored, stays retired")
+            elif not active[r] and all(unsupported[p] for p in by):
+                memory[r] = "restore"
+                reasons[r] = (f"retired only by unsupported mutation(s) {names}: "
+                              "restored to the active store with its content")
+            else:
+                memory[r] = "keep"
+                reasons[r] = ("affected only through delete edges: keeps its content and "
+                              "status (a mutation that retired it still stands)"
+                              if not active[r] else
+                              "affected only through delete edges and still active: kept")
+            continue
+        memory[r] = "quarantine"
+        reasons[r] = (f"affected via {path[r]}; no independent support: quarantined "
+                      "(kept for audit, never retrieved)")
+    return memory, reasons
+
+
+def _undone_updates(pl: _Planner, fault_records: list[int]) -> dict[int, int]:
+    """`_plan._undone_updates`: each record retired by the latest successful update write
+    into a faulty record that no step produced -> that write."""
+    src, dst, label = pl.src, pl.dst, pl.label
+    out: dict[int, int] = {}
+    for f in fault_records:
+        e, _ = pl.pred.edges_of(np.array([f]))
+        if (label[e] == _PRODUCE).any():
+            continue
+        w = src[e][label[e] == _UPDATE]
+        w = w[pl.is_step[w] & ~pl.c.failed[w] & (pl.type[w] == _WRITE)]
+        if not len(w):
+            continue
+        write = int(w[np.argmax(pl.seq[w])])  # seqs of steps are unique
+        e, _ = pl.out.edges_of(np.array([write]))
+        for old in dst[e][(label[e] == _DELETE) & pl.is_record[dst[e]]].tolist():
+            out.setdefault(old, write)
+    return out
+
+
+def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
+                  replay: np.ndarray, why: dict[int, int], path: dict[int, str],
+                  reasons: dict[int, str]) -> dict[int, str]:
+    """`_plan._step_actions` for the steps that are not simply kept (their reasons go
+    into `reasons`)."""
+    c, ids = pl.c, pl.ids
+    n_t = c.n_turns
+    seq_order = c.step_seq_order
+    steps: dict[int, str] = {}
     seed_fault = {s: f for f, s in seeds.items()}
     tools = c.tools
     final = pl.final
     types = pl.type.tolist()
-    replay_l, unsupported_l, relevant_l = replay.tolist(), unsupported.tolist(), relevant.tolist()
-    touched = seq_order[(replay | unsupported)[seq_order]]
+    replay_l, relevant_l = replay.tolist(), relevant.tolist()
+    unsupported_l, fault_l = pl.unsupported.tolist(), pl.fault_mask.tolist()
+    touched = seq_order[(replay | pl.unsupported | pl.fault_mask)[seq_order]]
     for sn in touched.tolist():
-        sid = ids[sn]
         if replay_l[sn]:
             step_type = types[sn]
             if step_type == _OBS:
-                steps[sid] = "refresh"
+                steps[sn] = "refresh"
                 reason = "observation re-produced by replaying its action"
             else:
-                steps[sid] = "replay"
+                steps[sn] = "replay"
                 if sn == final:
                     reason = "final answer: always regenerated"
                 elif sn in seed_fault:
@@ -443,49 +579,36 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
                 if tools.get(tool or "", "irreversible") == "irreversible":
                     reason += (f"; its tool '{tool}' is irreversible (or undeclared): the "
                                "executor will not re-issue it and reports the effect")
-            step_reasons[sid] = reason
-        else:
-            steps[sid] = "invalidate"
-            step_reasons[sid] = (f"affected via {path[sn]}; no independent support; does "
-                                 "not reach the final answer once faults are cut: invalidated, "
-                                 "not replayed")
-    reasons.update(step_reasons)
-    for v in np.flatnonzero(kept).tolist():
-        vid = ids[v]
-        if vid in reasons:
+            reasons[sn] = reason
+        elif fault_l[sn]:
+            steps[sn] = "invalidate"
+            reasons[sn] = ("diagnosed fault: never evidence again, dropped from every "
+                           "replayed step's inputs")
+        elif unsupported_l[sn]:
+            steps[sn] = "invalidate"
+            reasons[sn] = (f"affected via {path[sn]}; no independent support; does "
+                           "not reach the final answer once faults are cut: invalidated, "
+                           "not replayed")
+    return steps
+
+
+def _kept_reasons(pl: _Planner, reasons: dict[int, str]) -> None:
+    """`_plan._kept_reason` for every kept candidate without a reason yet."""
+    ids, src, label = pl.ids, pl.src, pl.label
+    for v in np.flatnonzero(pl.kept).tolist():
+        if v in reasons:
             continue
         if pl.inherited[v]:
             e, _ = pl.pred.edges_of(np.array([v]))
             prods = sorted({ids[p] for p, lb in zip(src[e].tolist(), label[e].tolist(),
                                                      strict=True)
                             if lb == _PRODUCE and pl.is_step[p]})
-            reasons[vid] = f"affected but kept: every producer ({', '.join(prods)}) is kept"
+            reasons[v] = f"affected but kept: every producer ({', '.join(prods)}) is kept"
         else:
             lb = _LABEL_NAMES[int(pl.support_label[v])]
             suffix = ", sufficient" if lb == "cite" else ""
-            reasons[vid] = (f"affected but kept: independent support from "
-                            f"{ids[int(pl.support_premise[v])]} ({lb}{suffix})")
-    # records (store order), then steps (seq order): every node that got a reason above
-    with_reason = (pl.fault_mask | unsupported | kept) & pl.is_record
-    step_with_reason = (replay | unsupported | kept) & pl.is_step
-    order = np.concatenate([np.flatnonzero(with_reason), seq_order[step_with_reason[seq_order]]])
-    ordered = {node: reasons[node] for node in map(ids.__getitem__, order.tolist())}
-
-    def sorted_ids(mask: np.ndarray) -> list[str]:
-        order = pl.id_order[mask[pl.id_order]]
-        return [ids[i] for i in order.tolist()]
-
-    return {
-        "case_id": c.case_id,
-        "seeds": {ids[f]: ids[s] for f, s in seeds.items()},
-        "affected": sorted_ids(affected),
-        "supported": sorted_ids(affected & kept),
-        "unsupported": sorted_ids(unsupported),
-        "answer_relevant": sorted_ids(relevant),
-        "memory": memory,
-        "steps": steps,
-        "reasons": ordered,
-    }
+            reasons[v] = (f"affected but kept: independent support from "
+                          f"{ids[int(pl.support_premise[v])]} ({lb}{suffix})")
 
 
 def report_json(report: dict[str, Any]) -> str:
