@@ -152,6 +152,32 @@ def test_issue17_case_reports_are_identical(data: dict, shuffle_seed: int) -> No
                 "issue-17 case, shuffled")
 
 
+WORDS = ["the", "user", "ß", "SS", "straße", "evil", "a", "dot", "com", "x1", "é"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=40), min_size=1,
+                max_size=4),
+       st.lists(st.lists(st.sampled_from(WORDS), max_size=30), max_size=8),
+       st.lists(st.sampled_from([" ", ", ", "! ", "\n", "-", "_"]), min_size=1))
+def test_text_hits_finds_what_carriers_finds(faults, texts, gaps) -> None:
+    # the one-search candidate finder against tokenising every text
+    from repair_core.analysis._carry import _hits, _index, _tokens, text_hits
+
+    def join(words: list[str], k: int) -> str:
+        return "".join(w + gaps[(i + k) % len(gaps)] for i, w in enumerate(words))
+
+    # half of the texts copy a slice of a fault's words between words of their own
+    copied = [w[: len(w) // 2] + faults[i % len(faults)][i % 5: i % 5 + 6 + 3 * (i % 4)]
+              + w[len(w) // 2:] if i % 2 else w for i, w in enumerate(texts)]
+    fault_texts = {f"f{i}": join(w, i) for i, w in enumerate(faults)}
+    node_texts = [join(w, i) for i, w in enumerate(copied)]
+    index = _index(fault_texts)
+    expected = [(i, found) for i, t in enumerate(node_texts)
+                if (found := _hits(_tokens(t), index))] if index else []
+    assert text_hits(fault_texts, node_texts) == expected
+
+
 def test_report_json_is_to_json() -> None:
     report = {"case_id": "c \"q\" é", "seeds": {}, "affected": [], "supported": ["a"],
               "unsupported": ["a", "b\n"], "answer_relevant": [], "memory": {"m": "keep"},

@@ -10,6 +10,7 @@ carrier is affected and is never kept by inheritance from a clean parent.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -24,6 +25,8 @@ MIN_TOKENS = 3
 
 _WORD = re.compile(r"\w+")
 _K = TypeVar("_K", bound=Hashable)
+_MAX_WINDOWS = 16
+"""A fault with at most this many windows is searched for by its windows (`text_hits`)."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -120,18 +123,29 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
               ) -> list[tuple[int, set[_K]]]:
     """`(i, faults)` for each of `texts` that carries a text of `fault_texts` (by the
     rule of :func:`carries`), in order: what :func:`carriers` finds, for texts given as a
-    list (the columnar planner's). Linear in the total text: a text is tokenised only
-    when it contains an *anchor* of some fault (the words at every `n`-th position of
-    its text, `n` its window length: every window holds one), found by one search over
-    all the texts together."""
+    list (the columnar planner's). Linear in the total text: one regular-expression
+    search over all the texts together finds the candidates, and only those are
+    tokenised. It looks for a fault's windows themselves when it has few, else for its
+    *anchors* (the words at every `n`-th position of its text from one offset, `n` its
+    window length: every window holds one)."""
     index = _index(fault_texts)
     if not index or not texts:
         return []
-    anchors: set[str] = set()
+    between = r"[^\w\0]+"  # what separates two words of one text
+    patterns: set[str] = set()
     for text in fault_texts.values():
         tokens = _tokens(text)
-        if len(tokens) >= MIN_TOKENS:
-            anchors.update(tokens[::min(SPAN_TOKENS, len(tokens))])
+        if len(tokens) < MIN_TOKENS:
+            continue
+        n = min(SPAN_TOKENS, len(tokens))
+        if len(tokens) - n < _MAX_WINDOWS:
+            patterns.update(between.join(map(re.escape, w)) for w in _windows(tokens, n))
+        else:
+            # any offset will do; the one whose shortest anchor is longest matches least
+            # often ("the" would match nearly every text)
+            patterns.update(map(re.escape, max(
+                (tokens[k::n] for k in range(n)),
+                key=lambda a: (min(map(len, a)), sum(map(len, a))))))
     # NUL never occurs in a case's text (the readers refuse it), so it separates texts
     folded = "\0".join(texts).casefold()
     starts = [0]
@@ -141,11 +155,9 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
         at = folded.find("\0", at + 1)
     if len(starts) != len(texts):
         raise ValueError("a text contains NUL")
-    pattern = re.compile("|".join(map(re.escape, sorted(anchors, key=len, reverse=True))))
-    import bisect
-
-    candidates = sorted({bisect.bisect_right(starts, m.start()) - 1
-                         for m in pattern.finditer(folded)})
+    search = re.compile(r"(?<!\w)(?:" + "|".join(sorted(patterns, key=len, reverse=True))
+                        + r")(?!\w)")
+    candidates = sorted({bisect_right(starts, m.start()) - 1 for m in search.finditer(folded)})
     out: list[tuple[int, set[_K]]] = []
     for i in candidates:
         found = _hits(_tokens(texts[i]), index)
