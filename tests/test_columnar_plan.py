@@ -32,23 +32,29 @@ COMMITTED = sorted(
     if not p.name.endswith(".plan.json") and p.name not in ("manifest.json", "fixture.json"))
 
 
-def reference_json(raw: bytes) -> str:
-    return to_json(plan_case(parse_case(raw)).report().model_dump(mode="json"))
+OBJECTIVES = ("answer", "store", "both")
 
 
-def columnar_json(raw: bytes) -> str | None:
+def reference_json(raw: bytes, objective: str = "answer") -> str:
+    plan = plan_case(parse_case(raw), objective=objective)  # type: ignore[arg-type]
+    return to_json(plan.report().model_dump(mode="json"))
+
+
+def columnar_json(raw: bytes, objective: str = "answer") -> str | None:
     cols = read_columns(raw)
-    return None if cols is None else report_json(columnar_plan_report(cols))
+    return None if cols is None else report_json(columnar_plan_report(cols, objective))
 
 
-def assert_same(raw: bytes, name: str) -> None:
-    ref = reference_json(raw)
-    fast = columnar_json(raw)
-    assert fast is not None, f"{name}: the columnar path declined a valid case"
-    if fast != ref:
-        diff = "".join(list(difflib.unified_diff(ref.splitlines(True), fast.splitlines(True),
-                                                 "networkx", "columnar"))[:60])
-        pytest.fail(f"{name}: the planners disagree\n{diff}")
+def assert_same(raw: bytes, name: str, objectives: tuple[str, ...] = ("answer",)) -> None:
+    for objective in objectives:
+        ref = reference_json(raw, objective)
+        fast = columnar_json(raw, objective)
+        assert fast is not None, f"{name}: the columnar path declined a valid case"
+        if fast != ref:
+            diff = "".join(list(difflib.unified_diff(ref.splitlines(True),
+                                                     fast.splitlines(True),
+                                                     "networkx", "columnar"))[:60])
+            pytest.fail(f"{name}, objective {objective}: the planners disagree\n{diff}")
 
 
 def has_inferred(raw: bytes) -> bool:
@@ -65,14 +71,14 @@ def test_committed_case_reports_are_identical(path: Path) -> None:
     if has_inferred(raw):
         assert read_columns(raw) is None  # the networkx planner handles inferred edges
         return
-    assert_same(raw, path.name)
+    assert_same(raw, path.name, OBJECTIVES)
 
 
 @pytest.mark.parametrize("steps,seed", [(60, 0), (300, 1), (1000, 2), (2000, 3), (2500, 7),
                                         (4000, 11), (800, 5), (150, 9)])
 def test_synthetic_case_reports_are_identical(steps: int, seed: int) -> None:
     data = synth_case_data(steps, max(1, steps // 5), 3, seed)
-    assert_same(json.dumps(data).encode(), f"synth {steps} seed {seed}")
+    assert_same(json.dumps(data).encode(), f"synth {steps} seed {seed}", OBJECTIVES)
 
 
 def shuffled(data: dict, rng: random.Random) -> dict:
@@ -90,7 +96,7 @@ def shuffled(data: dict, rng: random.Random) -> dict:
 @given(random_cases(), st.integers(0, 2**16))
 def test_random_case_reports_are_identical(data: dict, shuffle_seed: int) -> None:
     case_from_data(data)  # the generator makes valid cases
-    assert_same(json.dumps(data).encode(), "random case")
+    assert_same(json.dumps(data).encode(), "random case", OBJECTIVES)
     assert_same(json.dumps(shuffled(data, random.Random(shuffle_seed))).encode(),
                 "random case, shuffled")
 
@@ -144,12 +150,13 @@ def issue17_cases(draw) -> dict:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(issue17_cases(), st.integers(0, 2**16))
-def test_issue17_case_reports_are_identical(data: dict, shuffle_seed: int) -> None:
+@given(issue17_cases(), st.integers(0, 2**16), st.sampled_from(OBJECTIVES))
+def test_issue17_case_reports_are_identical(data: dict, shuffle_seed: int,
+                                            objective: str) -> None:
     case_from_data(data)  # the generator makes valid cases
-    assert_same(json.dumps(data).encode(), "issue-17 case")
+    assert_same(json.dumps(data).encode(), "issue-17 case", OBJECTIVES)
     assert_same(json.dumps(shuffled(data, random.Random(shuffle_seed))).encode(),
-                "issue-17 case, shuffled")
+                "issue-17 case, shuffled", (objective,))
 
 
 WORDS = ["the", "user", "ß", "SS", "straße", "evil", "a", "dot", "com", "x1", "é"]
@@ -303,3 +310,7 @@ def test_auto_plans_a_large_case_columnar_with_the_issue17_rules(tmp_path: Path,
     monkeypatch.setattr(plan_command, "plan_case", refuse)
     assert main(["plan", "--json", str(path)]) == 0
     assert capsys.readouterr().out == reference
+    for objective in ("store", "both"):
+        reference = reference_json(path.read_bytes(), objective)
+        assert main(["plan", "--json", "--objective", objective, str(path)]) == 0
+        assert capsys.readouterr().out == reference

@@ -31,6 +31,7 @@ _CITE = LABEL_CODE["cite"]
 _PRODUCE = LABEL_CODE["produce"]
 _DELETE = LABEL_CODE["delete"]
 _UPDATE = LABEL_CODE["update"]
+_INITIATE = LABEL_CODE["initiate"]
 _CARRIES = -2  # the origin label of a node that carries a fault's text (`_analysis.CARRIES`)
 _SUFFICIENT = np.array([LABEL_CODE[x] for x in ("support", "derive", "supersede")])
 _LINEAGE = np.array([LABEL_CODE[x] for x in ("delete", "update", "consolidate")])
@@ -40,6 +41,7 @@ _ACTION = TYPE_CODE["tool_action"]
 _CLAIM = TYPE_CODE["claim"]
 _WRITE = TYPE_CODE["memory_write"]
 _ANSWER = TYPE_CODE["answer"]
+_READ = TYPE_CODE["memory_read"]
 _LABEL_NAMES = sorted(LABEL_CODE, key=LABEL_CODE.__getitem__)
 
 
@@ -57,6 +59,11 @@ class _CSR:
         lo, hi = self.indptr[nodes], self.indptr[nodes + 1]
         pos = np.repeat(np.arange(len(nodes)), hi - lo)
         return self.order[_ranges(lo, hi)], pos
+
+
+def _grouped(key: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """`edges` ordered by `key` (stable), as :class:`_CSR` wants them."""
+    return edges[np.argsort(key[edges], kind="stable")]
 
 
 def _first_occurrences(values: np.ndarray) -> np.ndarray:
@@ -328,14 +335,14 @@ class _Planner:
                     found.setdefault(p, rec)
         return found
 
-    def replay_set(self, start: np.ndarray, quarantined: np.ndarray
-                   ) -> tuple[np.ndarray, dict[int, int]]:
+    def replay_set(self, start: np.ndarray, quarantined: np.ndarray,
+                   only: np.ndarray | None = None) -> tuple[np.ndarray, dict[int, int]]:
         replay, pulled = self.replay_closure(start)
         why = {int(v): int(p) for v, p in zip(np.flatnonzero(pulled >= 0).tolist(),
                                                pulled[pulled >= 0].tolist(), strict=True)}
         while True:
             producers = {p: r for p, r in self.rederivable_producers(quarantined, replay).items()
-                         if not replay[p]}
+                         if not replay[p] and (only is None or only[p])}
             if not producers:
                 return replay, why
             more_start = replay.copy()
@@ -344,6 +351,49 @@ class _Planner:
             more_why = {int(v): int(p) for v, p in zip(np.flatnonzero(more >= 0).tolist(),
                                                        more[more >= 0].tolist(), strict=True)}
             why = {**more_why, **producers, **why}
+
+    # -- store and both objectives ---------------------------------------------------
+    def cleanable(self) -> np.ndarray:
+        """`_plan.cleanable_steps` as a reachability: an unsupported step (not a fault)
+        is cleanable when a premise other than `initiate` is clean (not a fault or a
+        carrier, and unaffected or kept, or a memory read), or is a cleanable step, or is
+        an unsupported record produced by one. Premises are earlier, so this is the
+        verdict of the networkx planner's one pass in seq order."""
+        src, dst, label = self.src, self.dst, self.label
+        unsupported = self.unsupported
+        dirty = self.fault_mask | self.carried_mask
+        target = unsupported & self.is_step & ~self.fault_mask
+        inputs = (label != _INITIATE) & target[dst] & ~dirty[src]
+        clean_now = ~unsupported | (self.is_step & (self.type == _READ))
+        ok = np.zeros(self.n, bool)
+        ok[dst[inputs & clean_now[src]]] = True
+        # what a newly cleanable step makes clean: its dependents, and through the
+        # unsupported records it produces, theirs
+        step_in = _CSR(src, _grouped(src, np.flatnonzero(inputs)), self.n)
+        produced = (label == _PRODUCE) & self.is_step[src] & self.is_record[dst] & \
+            unsupported[dst] & ~dirty[dst]
+        makes = _CSR(src, _grouped(src, np.flatnonzero(produced)), self.n)
+        frontier = np.flatnonzero(ok)
+        while len(frontier):
+            e, _ = step_in.edges_of(frontier)
+            r, _ = makes.edges_of(frontier)
+            e2, _ = step_in.edges_of(np.unique(dst[r]))
+            nxt = np.unique(np.concatenate([dst[e], dst[e2]]))
+            nxt = nxt[~ok[nxt]]
+            ok[nxt] = True
+            frontier = nxt
+        return ok
+
+    def store_producers(self, quarantined: np.ndarray, cleanable: np.ndarray
+                        ) -> dict[int, int]:
+        """`_plan.store_producers`: each cleanable memory write producing a quarantined
+        record -> the first such record by id."""
+        src, dst = self.src, self.dst
+        e = np.flatnonzero((self.label == _PRODUCE) & quarantined[dst] & cleanable[src]
+                           & (self.type[src] == _WRITE))
+        e = e[np.lexsort((e, self.id_rank[dst[e]]))]
+        first = _first_occurrences(src[e])
+        return dict(zip(src[e][first].tolist(), dst[e][first].tolist(), strict=True))
 
     # -- reasons -----------------------------------------------------------------
     def paths(self, nodes: np.ndarray, limit: int = 5) -> dict[int, str]:
@@ -374,9 +424,11 @@ class _Planner:
         return out
 
 
-def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
-    """The plan report of the case in `c`, as `RepairPlan.report().model_dump(mode="json")`
-    gives it for the same case."""
+def columnar_plan_report(c: CaseColumns, objective: str = "answer") -> dict[str, Any]:
+    """The plan report of the case in `c` for `objective` (answer, store or both), as
+    `plan_case(case, objective=objective).report().model_dump(mode="json")` gives it."""
+    if objective not in ("answer", "store", "both"):
+        raise ValueError(f"objective: expected answer, store or both, got {objective!r}")
     pl = _Planner(c)
     ids = c.ids
     seeds = {int(f): pl.seed_of(int(f)) for f in pl.faults}
@@ -402,8 +454,30 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
     # a fault that is a step (an observation) is dropped, never replayed
     seed_steps = np.array([s for f, s in seeds.items() if s != f and pl.is_step[s]], np.int64)
     start[seed_steps] = True
-    replay, why = pl.replay_set(np.flatnonzero(start), quarantined)
-    steps = _step_actions(pl, seeds, relevant, replay, why, path, reasons)
+    need: dict[int, str] | None = None
+    if objective == "answer":
+        replay, why = pl.replay_set(np.flatnonzero(start), quarantined)
+    else:  # _plan._objective_replay
+        sets: dict[str, np.ndarray] = {}
+        why = {}
+        cleanable = pl.cleanable()
+        producers = pl.store_producers(quarantined, cleanable)
+        if objective != "store":
+            sets["answer"], why = pl.replay_set(np.flatnonzero(start), quarantined,
+                                                only=cleanable)
+        store_start = np.zeros(n, bool)
+        store_start[seed_steps] = True
+        store_start[list(producers)] = True
+        sets["store"], store_why = pl.replay_set(np.flatnonzero(store_start), quarantined,
+                                                 only=cleanable)
+        why = {**store_why, **producers, **why}
+        replay = np.logical_or.reduce(list(sets.values()))
+        names = list(sets)
+        need = {v: " and ".join(o for o, members in zip(names, flags, strict=True) if members)
+                for v, *flags in zip(np.flatnonzero(replay).tolist(),
+                                     *(m[replay].tolist() for m in sets.values()), strict=True)}
+        _store_record_reasons(pl, quarantined, replay, path, reasons)
+    steps = _step_actions(pl, seeds, relevant, replay, why, path, reasons, need)
     _kept_reasons(pl, reasons)
 
     # records (store order), then steps (seq order)
@@ -418,7 +492,7 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
         return [ids[i] for i in order.tolist()]
 
     first_record = c.n_turns + c.n_steps
-    return {
+    report = {
         "case_id": c.case_id,
         "seeds": {ids[f]: ids[s] for f, s in seeds.items()},
         "affected": sorted_ids(affected),
@@ -429,6 +503,35 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
         "steps": {ids[s]: steps.get(s, "keep") for s in seq_order.tolist()},
         "reasons": {ids[v]: reasons[v] for v in order.tolist()},
     }
+    if objective != "answer":
+        report["objective"] = objective
+    return report
+
+
+def _store_record_reasons(pl: _Planner, quarantined: np.ndarray, replay: np.ndarray,
+                          path: dict[int, str], reasons: dict[int, str]) -> None:
+    """`_plan._store_record_reasons`: a quarantined record's reason says whether the store
+    objective re-derives it."""
+    ids, src, dst = pl.ids, pl.src, pl.dst
+    e = np.flatnonzero((pl.label == _PRODUCE) & quarantined[dst] & pl.is_step[src])
+    e = e[np.lexsort((pl.id_rank[src[e]], dst[e]))]
+    producers: dict[int, list[int]] = {}
+    for r, p in zip(dst[e].tolist(), src[e].tolist(), strict=True):
+        producers.setdefault(r, []).append(p)
+    replay_l = replay.tolist()
+    for r in np.flatnonzero(quarantined).tolist():
+        prods = producers.get(r, [])
+        redo = [ids[p] for p in prods if replay_l[p]]
+        base = (f"affected via {path[r]}; no independent support: quarantined "
+                "(kept for audit, never retrieved)")
+        if redo:
+            reasons[r] = (f"{base}. Objective store: re-derived by replaying {', '.join(redo)} "
+                          "on cleaned inputs")
+        elif prods:
+            reasons[r] = (f"{base}. Objective store: not re-derived, no input of its producer "
+                          f"{', '.join(ids[p] for p in prods)} survives the cleaning")
+        else:
+            reasons[r] = f"{base}. Objective store: no producer in this run to re-derive it"
 
 
 def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, str]
@@ -537,7 +640,8 @@ def _undone_updates(pl: _Planner, fault_records: list[int]) -> dict[int, int]:
 
 def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
                   replay: np.ndarray, why: dict[int, int], path: dict[int, str],
-                  reasons: dict[int, str]) -> dict[int, str]:
+                  reasons: dict[int, str], need: dict[int, str] | None = None
+                  ) -> dict[int, str]:
     """`_plan._step_actions` for the steps that are not simply kept (their reasons go
     into `reasons`)."""
     c, ids = pl.c, pl.ids
@@ -551,6 +655,14 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
     replay_l, relevant_l = replay.tolist(), relevant.tolist()
     unsupported_l, fault_l = pl.unsupported.tolist(), pl.fault_mask.tolist()
     touched = seq_order[(replay | pl.unsupported | pl.fault_mask)[seq_order]]
+    # _plan._not_needed(_plan._objective_of(need)): a both plan replays the final answer
+    not_needed = ""
+    if need is not None:
+        not_needed = ("not needed to re-derive any quarantined record (objective store): "
+                      "invalidated, not replayed")
+        if any("answer" in v for v in need.values()):
+            not_needed = ("does not reach the final answer once faults are cut (objective "
+                          "answer) and is " + not_needed)
     for sn in touched.tolist():
         if replay_l[sn]:
             step_type = types[sn]
@@ -564,8 +676,12 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
                 elif sn in seed_fault:
                     reason = (f"seed of fault {ids[seed_fault[sn]]}: replayed so the store gets "
                               "the correct record")
-                elif relevant_l[sn]:
+                elif relevant_l[sn] and (need is None or "answer" in need[sn]):
                     reason = "reaches the final answer"
+                elif need is not None and "store" in need[sn] and sn in why \
+                        and pl.is_record[why[sn]]:
+                    reason = (f"producer of quarantined record {ids[why[sn]]}: replayed on "
+                              "cleaned inputs so the store gets it re-derived")
                 elif sn in why and pl.is_record[why[sn]]:
                     reason = (f"producer of quarantined record {ids[why[sn]]}, which a replayed "
                               "step reads: replayed so the store gets it re-derived")
@@ -574,6 +690,8 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
                     reason = f"premise of replayed step {puller} (execution closure)"
             if unsupported_l[sn] and sn not in seed_fault:
                 reason = f"affected via {path[sn]}; no independent support; {reason}"
+            if need is not None:
+                reason = f"objective {need[sn]}: {reason}"
             if step_type == _ACTION:
                 tool = c.step_tool[sn - n_t]
                 if tools.get(tool or "", "irreversible") == "irreversible":
@@ -584,6 +702,11 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
             steps[sn] = "invalidate"
             reasons[sn] = ("diagnosed fault: never evidence again, dropped from every "
                            "replayed step's inputs")
+        elif unsupported_l[sn] and need is not None:
+            steps[sn] = "invalidate"
+            reasons[sn] = f"affected via {path[sn]}; no independent support; " + (
+                "a past answer: not regenerated (objective store)" if types[sn] == _ANSWER
+                else not_needed)
         elif unsupported_l[sn]:
             steps[sn] = "invalidate"
             reasons[sn] = (f"affected via {path[sn]}; no independent support; does "

@@ -4,9 +4,9 @@ For `dgrr plan --json` and `dgrr validate`, `auto` (the default) takes the colum
 for case files of at least :data:`COLUMNAR_MIN_BYTES`; `columnar` takes it for any size;
 `networkx` never does. The columnar planner implements the same rules (those of issue 17
 included: carried fault text, earlier turns as support, the restore rules, faults on
-observations and user turns) for the paper's objective (`answer`). Whenever the columnar
-path declines (an invalid case, inferred edges, an option it does not implement: another
-objective, `--ops`, `--memory`, `--faults`), the networkx planner runs instead, so the
+observations and user turns) for every objective (`answer`, `store`, `both`). Whenever
+the columnar path declines (an invalid case, inferred edges, an option it does not
+implement: `--ops`, `--memory`, `--faults`), the networkx planner runs instead, so the
 output does not depend on the choice, only the time does. The one exception: a key
 repeated inside one JSON object, which the exact loader refuses and the columnar reader
 takes the last value of (docs/performance.md).
@@ -35,7 +35,7 @@ def wants_columnar(planner: str, size: int) -> bool:
 
 
 def columnar_plan_json(path: str | Path, out: TextIO,
-                       progress: Progress | None = None) -> bool:
+                       progress: Progress | None = None, objective: str = "answer") -> bool:
     """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
     does; False (nothing written) when the columnar path declines and the caller should
     run the networkx planner."""
@@ -51,7 +51,7 @@ def columnar_plan_json(path: str | Path, out: TextIO,
         if cols is None:
             return False
         bar.stage("plan")
-        report = columnar_plan_report(cols)
+        report = columnar_plan_report(cols, objective)
         del cols
         bar.stage("write")
         for part in report_json_parts(report):
