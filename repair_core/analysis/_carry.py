@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from itertools import accumulate
 from typing import Any, TypeVar
 
 from ..case._case import Case
@@ -147,14 +148,19 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
                 (tokens[k::n] for k in range(n)),
                 key=lambda a: (min(map(len, a)), sum(map(len, a))))))
     # NUL never occurs in a case's text (the readers refuse it), so it separates texts
-    folded = "\0".join(texts).casefold()
+    joined = "\0".join(texts)
+    folded = joined.casefold()
     starts = [0]
-    at = folded.find("\0")
-    while at >= 0:
-        starts.append(at + 1)
-        at = folded.find("\0", at + 1)
-    if len(starts) != len(texts):
-        raise ValueError("a text contains NUL")
+    if len(folded) == len(joined):  # casefolding never shortens: no text changed length
+        starts += accumulate(map((1).__add__, map(len, texts[:-1])))
+    else:
+        at = folded.find("\0")
+        while at >= 0:
+            starts.append(at + 1)
+            at = folded.find("\0", at + 1)
+        if len(starts) != len(texts):
+            raise ValueError("a text contains NUL")
+    del joined
     search = re.compile(r"(?<!\w)(?:" + "|".join(sorted(patterns, key=len, reverse=True))
                         + r")(?!\w)")
     candidates = sorted({bisect_right(starts, m.start()) - 1 for m in search.finditer(folded)})

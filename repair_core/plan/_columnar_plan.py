@@ -499,13 +499,22 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer") -> dict[str,
         "supported": sorted_ids(affected & kept),
         "unsupported": sorted_ids(unsupported),
         "answer_relevant": sorted_ids(relevant),
-        "memory": {ids[r]: memory.get(r, "keep") for r in range(first_record, n)},
-        "steps": {ids[s]: steps.get(s, "keep") for s in seq_order.tolist()},
+        "memory": _with_decisions(ids[first_record:], memory, ids),
+        "steps": _with_decisions([ids[s] for s in seq_order.tolist()], steps, ids),
         "reasons": {ids[v]: reasons[v] for v in order.tolist()},
     }
     if objective != "answer":
         report["objective"] = objective
     return report
+
+
+def _with_decisions(names: list[str], decisions: dict[int, str], ids: list[str]
+                    ) -> dict[str, str]:
+    """Every one of `names` -> keep, but for the nodes `decisions` names."""
+    out = dict.fromkeys(names, "keep")
+    for node, decision in decisions.items():
+        out[ids[node]] = decision
+    return out
 
 
 def _store_record_reasons(pl: _Planner, quarantined: np.ndarray, replay: np.ndarray,
