@@ -9,10 +9,18 @@ parent a node is first reached from, the first premise that supports it, the ste
 first pulls another into the replay set), the arrays are sorted the way networkx's
 adjacency dicts are filled, and each level keeps the first occurrence in that order, so
 the report is the same byte for byte (`tests/test_columnar_plan.py` checks this against
-the networkx planner on every committed case, synthetic cases and random ones).
+the networkx planner on every committed case, synthetic cases and random ones, under
+every objective).
+
+The issue-17 rules are here too: text carried from a fault (the reader finds the
+carriers, `CaseColumns.carry_hits`; the fault's time bound is applied here), every user
+turn as support, the restore rules (a faulty update undone, a kept record retired by
+unsupported mutations restored, a poisoned value never restored), faults on observations
+and user turns, and the `store` and `both` objectives (cleanable steps as a reachability
+over array frontiers).
 
 Not handled here (the caller falls back to the networkx planner): inferred edges
-(importers' guesses), reviewer edits, and any planning option other than the default.
+(importers' guesses), reviewer edits and plan operations (`--ops`).
 """
 
 from __future__ import annotations
