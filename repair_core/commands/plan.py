@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json and _columnar_allowed(args) and wants_columnar(args.planner,
                                                                 file_size(args.case)):
         with progress("dgrr plan", total=3) as bar:
-            if columnar_plan_json(args.case, sys.stdout, bar, args.objective):
+            if columnar_plan_json(args.case, sys.stdout, bar, args.objective, args.ops):
                 return 0
     with progress("dgrr plan", total=3) as bar:
         bar.stage("read")
@@ -66,9 +66,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _columnar_allowed(args: argparse.Namespace) -> bool:
-    # the columnar planner plans the case file as it is (no --memory or --faults), without
-    # operations (docs/performance.md)
-    return args.memory is None and args.faults is None and not args.ops
+    # the columnar planner plans the case file as it is: no --memory, no --faults
+    # (docs/performance.md)
+    return args.memory is None and args.faults is None
 
 
 def ops_json(plan: RepairPlan) -> list[dict]:

@@ -19,12 +19,14 @@ unsupported mutations restored, a poisoned value never restored), faults on obse
 and user turns, and the `store` and `both` objectives (cleanable steps as a reachability
 over array frontiers).
 
-Not handled here (the caller falls back to the networkx planner): inferred edges
-(importers' guesses), reviewer edits and plan operations (`--ops`).
+With `ops`, the report carries the plan's operations (`_ops.plan_ops`, `dgrr plan
+--json --ops`). Not handled here (the caller falls back to the networkx planner):
+inferred edges (importers' guesses) and reviewer edits.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
@@ -432,9 +434,11 @@ class _Planner:
         return out
 
 
-def columnar_plan_report(c: CaseColumns, objective: str = "answer") -> dict[str, Any]:
+def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool = False
+                         ) -> dict[str, Any]:
     """The plan report of the case in `c` for `objective` (answer, store or both), as
-    `plan_case(case, objective=objective).report().model_dump(mode="json")` gives it."""
+    `plan_case(case, objective=objective).report().model_dump(mode="json")` gives it;
+    with `ops`, carrying the plan's operations as `dgrr plan --json --ops` does."""
     if objective not in ("answer", "store", "both"):
         raise ValueError(f"objective: expected answer, store or both, got {objective!r}")
     pl = _Planner(c)
@@ -500,7 +504,7 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer") -> dict[str,
         return [ids[i] for i in order.tolist()]
 
     first_record = c.n_turns + c.n_steps
-    report = {
+    report: dict[str, Any] = {
         "case_id": c.case_id,
         "seeds": {ids[f]: ids[s] for f, s in seeds.items()},
         "affected": sorted_ids(affected),
@@ -513,7 +517,82 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer") -> dict[str,
     }
     if objective != "answer":
         report["objective"] = objective
+    if ops:
+        report["ops"] = _ops(pl, memory, steps, reasons, replay)
     return report
+
+
+def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
+         reasons: dict[int, str], replay: np.ndarray) -> list[dict[str, Any]]:
+    """`_ops.plan_ops` as JSON data: store edits, invalidations, effects needing a human,
+    then replays in trajectory order with the inputs each drops or replaces."""
+    c, ids = pl.c, pl.ids
+    n_t, first_record = c.n_turns, c.n_turns + c.n_steps
+    out: list[dict[str, Any]] = []
+    for f in c.faults:
+        if f < first_record:
+            out.append({"op": "revoke", "id": ids[f], "kind": "turn" if f < n_t else "step",
+                        "reason": reasons.get(f, "diagnosed fault")})
+    for r in sorted(memory):  # store order
+        action, why = memory[r], reasons.get(r, "")
+        if action == "delete":
+            out.append({"op": "revoke", "id": ids[r], "kind": "record", "reason": why})
+        elif action == "quarantine":
+            out.append({"op": "quarantine", "record": ids[r], "reason": why})
+        elif action == "restore":
+            out.append({"op": "restore", "record": ids[r], "version": ids[r], "reason": why})
+    seq_order = c.step_seq_order.tolist()
+    fault = pl.fault_mask
+    for s in seq_order:
+        if steps.get(s) == "invalidate" and not fault[s]:
+            out.append({"op": "invalidate", "step": ids[s], "reason": reasons.get(s, "")})
+    tools = c.tools
+    actions = pl.is_step & (pl.type == _ACTION) & ~c.failed & pl.unsupported
+    for s in seq_order:
+        if actions[s]:
+            tool = c.step_tool[s - n_t]
+            if tools.get(tool or "", "irreversible") == "irreversible":
+                out.append({"op": "needs_human", "step": ids[s], "reason": (
+                    f"tool '{tool or ''}' is irreversible (or undeclared): its call in the "
+                    "failed run cannot be undone or re-issued")})
+    # _ops.cleaned_inputs: each replayed step's premises (one per premise, by id)
+    src, dst, label = pl.src, pl.dst, pl.label
+    removed = np.zeros(pl.n, bool)
+    removed[[r for r, d in memory.items() if d in ("delete", "quarantine")]] = True
+    invalid = np.zeros(pl.n, bool)
+    invalid[[s for s, d in steps.items() if d == "invalidate"]] = True
+    redo = np.full(pl.n, -1, np.int64)  # a removed record's first replayed producer by id
+    e = np.flatnonzero((label == _PRODUCE) & removed[dst] & replay[src])
+    e = e[np.lexsort((pl.id_rank[src[e]], dst[e]))]
+    first = _first_occurrences(dst[e])
+    redo[dst[e][first]] = src[e][first]
+    e = np.flatnonzero(replay[dst])  # edges are grouped by dependent, premises by id
+    keep = np.ones(len(e), bool)
+    keep[1:] = (src[e][1:] != src[e][:-1]) | (dst[e][1:] != dst[e][:-1])
+    e = e[keep]
+    inputs: dict[int, list[int]] = {}
+    for d, p in zip(dst[e].tolist(), src[e].tolist(), strict=True):
+        inputs.setdefault(d, []).append(p)
+    replay_l, removed_l, fault_l = replay.tolist(), removed.tolist(), fault.tolist()
+    invalid_l, redo_l = invalid.tolist(), redo.tolist()
+    for s in seq_order:
+        if not replay_l[s]:
+            continue
+        drop: list[str] = []
+        replace: dict[str, str] = {}
+        for p in inputs.get(s, []):
+            if replay_l[p]:
+                replace[ids[p]] = ids[p]
+            elif removed_l[p]:
+                if redo_l[p] >= 0 and not fault_l[p]:
+                    replace[ids[p]] = ids[redo_l[p]]
+                else:
+                    drop.append(ids[p])
+            elif fault_l[p] or invalid_l[p]:
+                drop.append(ids[p])
+        out.append({"op": "replay", "step": ids[s], "refresh": steps.get(s) == "refresh",
+                    "drop": drop, "replace": replace, "reason": reasons.get(s, "")})
+    return out
 
 
 def _with_decisions(names: list[str], decisions: dict[int, str], ids: list[str]
@@ -768,6 +847,9 @@ def report_json_parts(report: dict[str, Any]) -> Iterator[str]:
         head = f"\n {encode_basestring(key)}: "
         if isinstance(value, str):
             yield head + encode_basestring(value) + comma
+        elif key == "ops":  # a list of objects: json's own encoder, one level deeper
+            yield head + json.dumps(value, indent=1, ensure_ascii=False).replace("\n", "\n ") \
+                + comma
         elif isinstance(value, list):
             if not value:
                 yield head + "[]" + comma

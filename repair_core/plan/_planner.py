@@ -6,7 +6,7 @@ for case files of at least :data:`COLUMNAR_MIN_BYTES`; `columnar` takes it for a
 included: carried fault text, earlier turns as support, the restore rules, faults on
 observations and user turns) for every objective (`answer`, `store`, `both`). Whenever
 the columnar path declines (an invalid case, inferred edges, an option it does not
-implement: `--ops`, `--memory`, `--faults`), the networkx planner runs instead, so the
+implement: `--memory`, `--faults`), the networkx planner runs instead, so the
 output does not depend on the choice, only the time does. The one exception: a key
 repeated inside one JSON object, which the exact loader refuses and the columnar reader
 takes the last value of (docs/performance.md).
@@ -35,7 +35,8 @@ def wants_columnar(planner: str, size: int) -> bool:
 
 
 def columnar_plan_json(path: str | Path, out: TextIO,
-                       progress: Progress | None = None, objective: str = "answer") -> bool:
+                       progress: Progress | None = None, objective: str = "answer",
+                       ops: bool = False) -> bool:
     """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
     does; False (nothing written) when the columnar path declines and the caller should
     run the networkx planner."""
@@ -51,7 +52,7 @@ def columnar_plan_json(path: str | Path, out: TextIO,
         if cols is None:
             return False
         bar.stage("plan")
-        report = columnar_plan_report(cols, objective)
+        report = columnar_plan_report(cols, objective, ops=ops)
         del cols
         bar.stage("write")
         for part in report_json_parts(report):
