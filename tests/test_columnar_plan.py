@@ -327,3 +327,20 @@ def test_auto_plans_a_large_case_columnar_with_the_issue17_rules(tmp_path: Path,
         assert main(["plan", "--json", "--objective", objective, str(path)]
                     + (["--ops"] if objective == "both" else [])) == 0
         assert capsys.readouterr().out == reference
+
+
+@pytest.mark.parametrize("name", ["multisession/ms-summary-42-000.json",
+                                  "agentdojo/adj-banking-usertask0-injectiontask0-usertask2.json"])
+def test_validate_reads_observation_faults_and_suite_fields(name: str, capsys) -> None:
+    # an observation fault and the suites' own fields no longer send validate to the
+    # exact loader; the summary is the same
+    from repair_core.cli import main
+    from repair_core.plan._planner import columnar_summary
+
+    path = ROOT / "sample_traces" / name
+    assert columnar_summary(path) is not None
+    outs = []
+    for planner in ("columnar", "networkx"):
+        assert main(["validate", "--planner", planner, str(path)]) == 0
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1]

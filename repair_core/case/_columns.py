@@ -202,9 +202,12 @@ class CaseColumns:
         return len(self.ids)
 
 
-def read_columns(raw: bytes, *, keep_text: bool = False) -> CaseColumns | None:
+def read_columns(raw: bytes, *, keep_text: bool = False, fault_content: bool = True
+                 ) -> CaseColumns | None:
     """The case in `raw` as columns, or None when it is invalid or not judged here (the
-    caller then runs the exact loader, which reports the problems)."""
+    caller then runs the exact loader, which reports the problems). `fault_content`:
+    also find what the planner reads of the faults' content (`carry_hits`, `record_kv`);
+    validating does not need it."""
     if raw.find(_NUL) >= 0:
         return None
     limit = sys.getrecursionlimit()
@@ -220,7 +223,7 @@ def read_columns(raw: bytes, *, keep_text: bool = False) -> CaseColumns | None:
         short = _short_fields(doc)
         if short is None:
             return None
-        return _columns(doc, short, keep_text)
+        return _columns(doc, short, keep_text, fault_content)
 
 
 def _short_fields(doc: _Case) -> dict[str, Any] | None:
@@ -248,7 +251,8 @@ def _short_fields(doc: _Case) -> dict[str, Any] | None:
             "faults": case.faults, "tools": {t.name: t.effect for t in case.tools}}
 
 
-def _columns(doc: _Case, short: dict[str, Any], keep_text: bool) -> CaseColumns | None:
+def _columns(doc: _Case, short: dict[str, Any], keep_text: bool, fault_content: bool = True
+             ) -> CaseColumns | None:
     turns, steps, records = doc.session, doc.trajectory, doc.memory
     n_t, n_s, n_r = len(turns), len(steps), len(records)
     ids = [*map(_ID, turns), *map(_ID, steps), *map(_ID, records)]
@@ -336,7 +340,8 @@ def _columns(doc: _Case, short: dict[str, Any], keep_text: bool) -> CaseColumns 
         fault_nodes.append(i)
     if len(set(fault_nodes)) != len(fault_nodes):
         return None
-    carry_hits, record_kv = _fault_content(turns, steps, records, fault_nodes, step_types)
+    carry_hits, record_kv = _fault_content(
+        turns, steps, records, fault_nodes if fault_content else [], step_types)
     if len(ids) and max(map(len, ids)) > _MAX_ID_CHARS:
         return None  # keep numpy's fixed-width id strings small
     tools: list[str | None] = [None] * n_s

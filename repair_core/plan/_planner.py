@@ -68,7 +68,7 @@ def columnar_summary(path: str | Path) -> dict[str, object] | None:
     from ..case._columns import read_columns
 
     with gc_paused():
-        cols = read_columns(read_input(path))
+        cols = read_columns(read_input(path), fault_content=False)
     if cols is None:
         return None
     return {"format": "dgrr.case/v1", "case_id": cols.case_id, "turns": cols.n_turns,
