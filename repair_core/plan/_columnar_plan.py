@@ -336,13 +336,14 @@ class _Planner:
             return {}
         # readers in id order, each reader's premises in its premise order
         reads = reads[np.argsort(self.id_rank[dst[reads]], kind="stable")]
-        found: dict[int, int] = {}
-        for rec in src[reads].tolist():
-            e, _ = self.pred.edges_of(np.array([rec]))
-            for p, lb in zip(src[e].tolist(), label[e].tolist(), strict=True):
-                if (lb == _PRODUCE and self.is_step[p] and self.unsupported[p]
-                        and self.type[p] == _WRITE):
-                    found.setdefault(p, rec)
+        # each read record's unsupported producing writes, in its premise order; the
+        # first (reader, record) pair that names a producer wins (setdefault)
+        made = np.flatnonzero((label == _PRODUCE) & self.is_step[src] & self.unsupported[src]
+                              & (self.type[src] == _WRITE) & quarantined[dst])
+        producers = _CSR(dst, made, self.n)  # edges are grouped by dependent already
+        e, pos = producers.edges_of(src[reads])
+        first = _first_occurrences(src[e])
+        found = dict(zip(src[e][first].tolist(), src[reads][pos[first]].tolist(), strict=True))
         return found
 
     def replay_set(self, start: np.ndarray, quarantined: np.ndarray,
