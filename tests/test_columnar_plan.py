@@ -22,6 +22,7 @@ from repair_core import case_from_data, parse_case, plan_case
 from repair_core._io import to_json
 from repair_core._synth import synth_case_data
 from repair_core.case._columns import read_columns
+from repair_core.case._load import with_faults
 from repair_core.plan._columnar_plan import columnar_plan_report, report_json
 from repair_core.plan._ops import plan_ops
 from tests.test_properties import random_cases
@@ -327,6 +328,27 @@ def test_auto_plans_a_large_case_columnar_with_the_issue17_rules(tmp_path: Path,
         assert main(["plan", "--json", "--objective", objective, str(path)]
                     + (["--ops"] if objective == "both" else [])) == 0
         assert capsys.readouterr().out == reference
+    # --faults marks other faults (as with_faults does: any order, store order out)
+    marked = [obs[len(obs) // 3]["id"], data["memory"][7]["id"], data["session"][2]["id"],
+              data["memory"][3]["id"]]
+    case = with_faults(parse_case(path.read_bytes()), marked)
+    assert case.faults != marked
+    expected = to_json(plan_case(case, objective="store").report().model_dump(mode="json"))
+    assert main(["plan", "--json", "--objective", "store", "--faults", ",".join(marked),
+                 str(path)]) == 0
+    assert capsys.readouterr().out == expected
+
+
+def test_columnar_faults_that_are_not_faultable_are_worded_by_the_loader(tmp_path: Path) -> None:
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(BASE))
+    step = next(s["id"] for s in BASE["trajectory"] if s["type"] == "claim")
+    for bad, words in ((step, "not a memory record, tool observation or user turn"),
+                       ("nope", "unknown id")):
+        out = subprocess.run([sys.executable, "-m", "repair_core", "plan", "--json",
+                              "--planner", "columnar", "--faults", bad, str(path)],
+                             capture_output=True, text=True)
+        assert out.returncode != 0 and words in out.stderr and not out.stdout
 
 
 @pytest.mark.parametrize("name", ["multisession/ms-summary-42-000.json",

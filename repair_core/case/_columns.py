@@ -202,12 +202,13 @@ class CaseColumns:
         return len(self.ids)
 
 
-def read_columns(raw: bytes, *, keep_text: bool = False, fault_content: bool = True
-                 ) -> CaseColumns | None:
+def read_columns(raw: bytes, *, keep_text: bool = False, fault_content: bool = True,
+                 faults_override: list[str] | None = None) -> CaseColumns | None:
     """The case in `raw` as columns, or None when it is invalid or not judged here (the
     caller then runs the exact loader, which reports the problems). `fault_content`:
     also find what the planner reads of the faults' content (`carry_hits`, `record_kv`);
-    validating does not need it."""
+    validating does not need it. `faults_override`: the faults `dgrr plan --faults` marks
+    instead of the file's (as `with_faults` sets them)."""
     if raw.find(_NUL) >= 0:
         return None
     limit = sys.getrecursionlimit()
@@ -223,7 +224,7 @@ def read_columns(raw: bytes, *, keep_text: bool = False, fault_content: bool = T
         short = _short_fields(doc)
         if short is None:
             return None
-        return _columns(doc, short, keep_text, fault_content)
+        return _columns(doc, short, keep_text, fault_content, faults_override)
 
 
 def _short_fields(doc: _Case) -> dict[str, Any] | None:
@@ -251,8 +252,8 @@ def _short_fields(doc: _Case) -> dict[str, Any] | None:
             "faults": case.faults, "tools": {t.name: t.effect for t in case.tools}}
 
 
-def _columns(doc: _Case, short: dict[str, Any], keep_text: bool, fault_content: bool = True
-             ) -> CaseColumns | None:
+def _columns(doc: _Case, short: dict[str, Any], keep_text: bool, fault_content: bool = True,
+             faults_override: list[str] | None = None) -> CaseColumns | None:
     turns, steps, records = doc.session, doc.trajectory, doc.memory
     n_t, n_s, n_r = len(turns), len(steps), len(records)
     ids = [*map(_ID, turns), *map(_ID, steps), *map(_ID, records)]
@@ -340,6 +341,13 @@ def _columns(doc: _Case, short: dict[str, Any], keep_text: bool, fault_content: 
         fault_nodes.append(i)
     if len(set(fault_nodes)) != len(fault_nodes):
         return None
+    if faults_override is not None:  # `with_faults`: valid ids, store order, no repeats
+        chosen = {index.get(f, -1) for f in faults_override}
+        if any(i < 0 or (n_t <= i < n_t + n_s and type_code[i] != TYPE_CODE["tool_observation"])
+               for i in chosen):
+            return None  # the exact loader names the id
+        fault_nodes = sorted(chosen, key=lambda i: (0, i) if i >= n_t + n_s
+                             else (1, int(seq[i])) if i >= n_t else (2, int(seq[i])))
     carry_hits, record_kv = _fault_content(
         turns, steps, records, fault_nodes if fault_content else [], step_types)
     if len(ids) and max(map(len, ids)) > _MAX_ID_CHARS:

@@ -6,7 +6,7 @@ for case files of at least :data:`COLUMNAR_MIN_BYTES`; `columnar` takes it for a
 included: carried fault text, earlier turns as support, the restore rules, faults on
 observations and user turns) for every objective (`answer`, `store`, `both`). Whenever
 the columnar path declines (an invalid case, inferred edges, an option it does not
-implement: `--memory`, `--faults`), the networkx planner runs instead, so the
+implement: `--memory`), the networkx planner runs instead, so the
 output does not depend on the choice, only the time does. The one exception: a key
 repeated inside one JSON object, which the exact loader refuses and the columnar reader
 takes the last value of (docs/performance.md).
@@ -36,7 +36,7 @@ def wants_columnar(planner: str, size: int) -> bool:
 
 def columnar_plan_json(path: str | Path, out: TextIO,
                        progress: Progress | None = None, objective: str = "answer",
-                       ops: bool = False) -> bool:
+                       ops: bool = False, faults: list[str] | None = None) -> bool:
     """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
     does; False (nothing written) when the columnar path declines and the caller should
     run the networkx planner."""
@@ -48,7 +48,8 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     bar = progress or Progress()
     with gc_paused():
         bar.stage("read")
-        cols = read_columns(read_input(path))  # the bytes are dropped once decoded
+        # the bytes are dropped once decoded
+        cols = read_columns(read_input(path), faults_override=faults)
         if cols is None:
             return False
         bar.stage("plan")
