@@ -141,25 +141,31 @@ class _Planner:
         self.fault_mask = np.zeros(n, bool)
         self.fault_mask[self.faults] = True
         self.carried_mask = np.zeros(n, bool)
+        self._lineage: tuple[_CSR, np.ndarray, np.ndarray] | None = None
 
     # -- stage 2 -----------------------------------------------------------------
     def seed_of(self, record: int) -> int:
         if not self.is_record[record]:
             return record  # an observation or a user turn is its own seed
-        lin = np.isin(self.label, _LINEAGE)
-        ls, ld = self.src[lin], self.dst[lin]
-        both_s, both_d = np.concatenate([ls, ld]), np.concatenate([ld, ls])
-        adj = _CSR(both_s, np.argsort(both_s, kind="stable"), self.n)
-        seen = np.zeros(self.n, bool)
+        if self._lineage is None:  # built once: a case may have many faults
+            lin = np.isin(self.label, _LINEAGE)
+            ls, ld = self.src[lin], self.dst[lin]
+            both_s, both_d = np.concatenate([ls, ld]), np.concatenate([ld, ls])
+            self._lineage = (_CSR(both_s, np.argsort(both_s, kind="stable"), self.n), both_d,
+                             np.zeros(self.n, bool))
+        adj, both_d, seen = self._lineage
         seen[record] = True
         frontier = np.array([record])
+        visited = [frontier]
         while len(frontier):
             e, _ = adj.edges_of(frontier)
             nxt = np.unique(both_d[e])
             nxt = nxt[~seen[nxt]]
             seen[nxt] = True
+            visited.append(nxt)
             frontier = nxt
-        lineage = np.flatnonzero(seen)
+        lineage = np.concatenate(visited)
+        seen[lineage] = False  # the buffer is clean for the next fault
         failed = lineage[self.is_step[lineage] & self.c.failed[lineage]
                          & (self.type[lineage] == _WRITE)]
         if len(failed):
