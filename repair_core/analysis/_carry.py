@@ -13,9 +13,10 @@ import re
 from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..case._case import Case
+if TYPE_CHECKING:  # the columnar reader imports this module: keep it light
+    from ..case._case import Case
 
 __all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carriers", "fault_texts", "carries", "text_hits"]
 
