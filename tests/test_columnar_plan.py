@@ -94,6 +94,16 @@ def test_synthetic_case_reports_are_identical(steps: int, seed: int) -> None:
     assert_same(json.dumps(data).encode(), f"synth {steps} seed {seed}", OBJECTIVES)
 
 
+@pytest.mark.parametrize("steps,seed", [(800, 24), (2000, 21)])
+def test_synthetic_cases_with_input_faults_are_identical(steps: int, seed: int) -> None:
+    # two tool observations and a user turn diagnosed beside the records
+    data = synth_case_data(steps, steps // 5, 4, seed)
+    rng = random.Random(seed)
+    obs = [s["id"] for s in data["trajectory"] if s["type"] == "tool_observation"]
+    data["faults"] += rng.sample(obs, 2) + [rng.choice(data["session"])["id"]]
+    assert_same(json.dumps(data).encode(), f"synth {steps} seed {seed}", OBJECTIVES)
+
+
 def shuffled(data: dict, rng: random.Random) -> dict:
     """The same case with every list the format leaves unordered in another order, and
     ids renamed so that their string order differs from their seq order."""
