@@ -141,6 +141,11 @@ class _Case(_Strict, kw_only=True):
     faults: msgspec.Raw | _Unset = msgspec.UNSET
     tools: msgspec.Raw | _Unset = msgspec.UNSET
     eval: msgspec.Raw | _Unset = msgspec.UNSET
+    # beyond the format: what the committed AgentDojo and multi-session suites record of
+    # their tasks (decoded and checked like the short fields; any other extra field still
+    # sends the case to the exact loader)
+    agentdojo: msgspec.Raw | _Unset = msgspec.UNSET
+    multisession: msgspec.Raw | _Unset = msgspec.UNSET
 
 
 # The short fields, as strict as the pydantic models in strict mode (anything these do not
@@ -185,7 +190,8 @@ _LABEL, _SUFFICIENT = attrgetter("label"), attrgetter("sufficient")
 _VERIFIED, _RETURNED, _TARGET, _TOOL = (
     attrgetter(f) for f in ("verified", "returned", "target", "tool"))
 _CREATED = attrgetter("created_seq")
-_SHORT_FIELDS = ("format", "case_id", "domain", "user_id", "faults", "tools", "eval")
+_SHORT_FIELDS = ("format", "case_id", "domain", "user_id", "faults", "tools", "eval",
+                 "agentdojo", "multisession")
 _STEP_CODE = {cls: TYPE_CODE[cls.__struct_config__.tag]  # type: ignore[union-attr]
               for cls in _AnyStep.__args__}  # type: ignore[attr-defined]
 # Nesting: msgspec and json both stop at Python's recursion limit; msgspec is given a
@@ -230,15 +236,26 @@ class CaseColumns:
     texts: list[str] = field(repr=False, default_factory=list)
     """Text of each node (for the readable summary)."""
     step_seq_order: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    carry_hits: list[tuple[int, float, set[int]]] = field(repr=False, default_factory=list)
+    """Each tool observation or record whose text carries a fault's text (`_carry`), its
+    time (an observation's seq, a record's created_seq, -inf when it has none) and those
+    faults (before the faults' time bounds, which the planner applies)."""
+    record_kv: dict[int, tuple[str | None, Any]] = field(repr=False, default_factory=dict)
+    """(key, value) of the faulty records and of the records that share a key with one
+    (what `memory.never-restore-poison` compares)."""
 
     @property
     def n_nodes(self) -> int:
         return len(self.ids)
 
 
-def read_columns(raw: bytes, *, keep_text: bool = False) -> CaseColumns | None:
+def read_columns(raw: bytes, *, keep_text: bool = False, fault_content: bool = True,
+                 faults_override: list[str] | None = None) -> CaseColumns | None:
     """The case in `raw` as columns, or None when it is invalid or not judged here (the
-    caller then runs the exact loader, which reports the problems)."""
+    caller then runs the exact loader, which reports the problems). `fault_content`:
+    also find what the planner reads of the faults' content (`carry_hits`, `record_kv`);
+    validating does not need it. `faults_override`: the faults `dgrr plan --faults` marks
+    instead of the file's (as `with_faults` sets them)."""
     limit = sys.getrecursionlimit()
     with gc_paused():
         try:
@@ -250,7 +267,7 @@ def read_columns(raw: bytes, *, keep_text: bool = False) -> CaseColumns | None:
             short = _short_fields(doc)
             if short is None:
                 return None
-            return _Reader(doc, short, keep_text).columns()
+            return _Reader(doc, short, keep_text, fault_content, faults_override).columns()
         except (msgspec.DecodeError, ValueError, RecursionError):
             return None
         finally:
@@ -311,8 +328,16 @@ class _Reader:
     writes can be checked against the record ids), then steps. Node numbers are fixed from
     the list lengths, so each batch writes straight into its slice of the arrays."""
 
-    def __init__(self, doc: _Case, short: dict[str, Any], keep_text: bool) -> None:
+    def __init__(self, doc: _Case, short: dict[str, Any], keep_text: bool,
+                 fault_content: bool, faults_override: list[str] | None) -> None:
         self.doc, self.short, self.keep_text = doc, short, keep_text
+        self.fault_content, self.faults_override = fault_content, faults_override
+        # what `_fault_content` reads (only for planning): the text of each turn,
+        # observation and record, and the records' created_seq, key and value
+        self.content_text: dict[int, str] = {}
+        self.observations: list[int] = []
+        self.record_created: list[int | None] = []
+        self.record_kv: list[tuple[str | None, Any]] = []
         self.n_t, self.n_s, self.n_r = len(doc.session), len(doc.trajectory), len(doc.memory)
 
     def columns(self) -> CaseColumns | None:
@@ -337,6 +362,8 @@ class _Reader:
         type_code[:n_t] = TYPE_CODE["turn"]
         if self.keep_text:
             texts[:n_t] = map(_TEXT, turns)
+        if self.fault_content:
+            self.content_text.update(zip(range(n_t), map(_TEXT, turns), strict=True))
         del turns
         turn_index = dict(zip(ids[:n_t], range(n_t), strict=True))
         index = turn_index.copy()
@@ -359,6 +386,10 @@ class _Reader:
                                             bool, k)
             if self.keep_text:
                 texts[at:at + k] = map(_TEXT, batch)
+            if self.fault_content:
+                self.content_text.update(zip(range(at, at + k), map(_TEXT, batch), strict=True))
+                self.record_created += map(_CREATED, batch)
+                self.record_kv += ((m.key, m.value) for m in batch)
             dep_lists = [*map(_DEPS, batch)]
             record_counts[done:done + k] = np.fromiter(map(len, dep_lists), np.int64, k)
             deps = [*chain.from_iterable(dep_lists)]
@@ -383,6 +414,7 @@ class _Reader:
         done = 0
         claim, read, write = TYPE_CODE["claim"], TYPE_CODE["memory_read"], \
             TYPE_CODE["memory_write"]
+        observation = TYPE_CODE["tool_observation"]
         with_tool = np.array([TYPE_CODE["plan"], TYPE_CODE["tool_action"]], np.int8)
         index_get = index.get
         for batch in _batches(doc.trajectory, _STEPS):
@@ -407,6 +439,10 @@ class _Reader:
                 tools[done + i] = batch[i].tool
             if self.keep_text:
                 texts[at:at + k] = map(_TEXT, batch)
+            if self.fault_content:
+                for i in np.flatnonzero(codes == observation).tolist():
+                    self.observations.append(at + i)
+                    self.content_text[at + i] = _text_of(batch[i])
             dep_lists = [*map(_DEPS, batch)]
             step_counts[done:done + k] = np.fromiter(map(len, dep_lists), np.int64, k)
             deps = [*chain.from_iterable(dep_lists)]
@@ -448,21 +484,59 @@ class _Reader:
         both = (dst < first_record) & (src < first_record)
         _need(not (seq[src[both]] > seq[dst[both]]).any())
         _need(not _cycle_suspected(n_t, n_s, seq, src, dst, label))
+        self.seq_of = seq
 
-        fault_nodes: list[int] = []
-        for f in self.short["faults"]:
-            node = index_get(f, -1)
-            _need(node >= first_record)
-            fault_nodes.append(node)
-        _need(len(set(fault_nodes)) == len(fault_nodes))
+        def faultable(node: int) -> bool:  # a record, a user turn or a tool observation
+            return node >= 0 and not (n_t <= node < first_record
+                                      and type_code[node] != observation)
+
+        fault_nodes: list[int] = [index_get(f, -1) for f in self.short["faults"]]
+        _need(all(map(faultable, fault_nodes)) and len(set(fault_nodes)) == len(fault_nodes))
+        if self.faults_override is not None:  # `with_faults`: valid ids, store order
+            chosen = {index_get(f, -1) for f in self.faults_override}
+            _need(all(map(faultable, chosen)))  # else the exact loader names the id
+            fault_nodes = sorted(chosen, key=lambda i: (0, i) if i >= first_record
+                                 else (1, int(seq[i])) if i >= n_t else (2, int(seq[i])))
+        carry_hits, record_kv = self._fault_content(fault_nodes, first_record) \
+            if self.fault_content else ([], {})
         short = self.short
         return CaseColumns(
             case_id=short["case_id"], domain=short["domain"], user_id=short["user_id"],
             ids=ids, n_turns=n_t, n_steps=n_s, type_code=type_code, seq=seq, failed=failed,
             verified=verified, active=active, record_status=statuses, step_turn=step_turn,
             step_tool=tools, src=src, dst=dst, label=label, sufficient=sufficient,
-            faults=fault_nodes, tools=short["tools"], texts=texts,
-            step_seq_order=step_seq_order)
+            faults=fault_nodes, tools=short["tools"], texts=texts, carry_hits=carry_hits,
+            record_kv=record_kv, step_seq_order=step_seq_order)
+
+    def _fault_content(self, fault_nodes: list[int], first_record: int
+                       ) -> tuple[list[tuple[int, float, set[int]]],
+                                  dict[int, tuple[str | None, Any]]]:
+        """What the planner needs of the faults' content (issue 17): the observations and
+        records that carry a fault's text, and the keys and values of faulty records."""
+        if not fault_nodes:
+            return [], {}
+        from ..analysis._carry import text_hits
+
+        text = self.content_text
+        fault_texts = {f: text[f] for f in fault_nodes}
+        n_r = len(self.record_kv)
+        candidates = [*self.observations, *range(first_record, first_record + n_r)]
+        created = self.record_created
+
+        def time_of(node: int) -> float:
+            if node < first_record:
+                return int(self.seq_of[node])
+            c = created[node - first_record]
+            return float("-inf") if c is None else c
+
+        hits = [(candidates[i], time_of(candidates[i]), found) for i, found in
+                text_hits(fault_texts, [text[c] for c in candidates])]
+        kv = self.record_kv
+        keys = {kv[f - first_record][0] for f in fault_nodes if f >= first_record}
+        keys.discard(None)
+        record_kv = {first_record + i: m for i, m in enumerate(kv)
+                     if m[0] in keys} if keys else {}
+        return hits, record_kv
 
 
 _LABEL_OF: Callable[[str], int] = LABEL_CODE.__getitem__
@@ -470,6 +544,13 @@ _LABEL_OF: Callable[[str], int] = LABEL_CODE.__getitem__
 
 def _label_codes(deps: list[_Dep]) -> np.ndarray:
     return np.fromiter(map(_LABEL_OF, map(_LABEL, deps)), np.int8, len(deps))
+
+
+def _text_of(node: Any) -> str:  # _carry._text_of
+    output = getattr(node, "output", None)
+    if isinstance(output, str) and output not in node.text:
+        return str(node.text + " " + output)
+    return str(node.text)
 
 
 _LIFECYCLE = (LABEL_CODE["delete"], LABEL_CODE["update"])

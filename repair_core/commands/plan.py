@@ -34,17 +34,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def add_planner_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--planner", choices=PLANNERS, default="auto",
-                   help="auto (default) and networkx: the networkx planner; columnar: the "
-                        "columnar fast path, which has the rules before issue 17 and differs "
-                        "where carried fault text, earlier-turn support or the new restore "
-                        "rules apply (docs/performance.md)")
+                   help="auto (default): the columnar fast path for case files of 2 MB or "
+                        "more, else the networkx planner; columnar: the fast path for any "
+                        "size; networkx: never the fast path. The report is the same either "
+                        "way; the fast path declines (networkx plans) what it does not "
+                        "implement (docs/performance.md)")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.json and _columnar_allowed(args) and wants_columnar(args.planner,
                                                                 file_size(args.case)):
         with progress("dgrr plan", total=3) as bar:
-            if columnar_plan_json(args.case, sys.stdout, bar):
+            faults = None if args.faults is None else [
+                f.strip() for f in args.faults.split(",") if f.strip()]
+            if columnar_plan_json(args.case, sys.stdout, bar, args.objective, args.ops, faults):
                 return 0
     # the networkx planner (imported here: the columnar path above needs none of it)
     from .._io import to_json
@@ -70,10 +73,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _columnar_allowed(args: argparse.Namespace) -> bool:
-    # only when asked for: the columnar planner has the rules before issue 17 (_planner.py);
-    # it plans the case file as it is, for the paper's objective, without operations
-    return (args.planner == "columnar" and args.memory is None and args.faults is None
-            and args.objective == "answer" and not args.ops)
+    # the columnar planner reads one case file: no --memory (docs/performance.md)
+    return args.memory is None
 
 
 def ops_json(plan: RepairPlan) -> list[dict]:

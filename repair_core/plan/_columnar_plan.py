@@ -9,14 +9,24 @@ parent a node is first reached from, the first premise that supports it, the ste
 first pulls another into the replay set), the arrays are sorted the way networkx's
 adjacency dicts are filled, and each level keeps the first occurrence in that order, so
 the report is the same byte for byte (`tests/test_columnar_plan.py` checks this against
-the networkx planner on every committed case, synthetic cases and random ones).
+the networkx planner on every committed case, synthetic cases and random ones, under
+every objective).
 
-Not handled here (the caller falls back to the networkx planner): inferred edges
-(importers' guesses), reviewer edits, and any planning option other than the default.
+The issue-17 rules are here too: text carried from a fault (the reader finds the
+carriers, `CaseColumns.carry_hits`; the fault's time bound is applied here), every user
+turn as support, the restore rules (a faulty update undone, a kept record retired by
+unsupported mutations restored, a poisoned value never restored), faults on observations
+and user turns, and the `store` and `both` objectives (cleanable steps as a reachability
+over array frontiers).
+
+With `ops`, the report carries the plan's operations (`_ops.plan_ops`, `dgrr plan
+--json --ops`). Not handled here (the caller falls back to the networkx planner):
+inferred edges (importers' guesses) and reviewer edits.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from itertools import repeat
 from typing import Any
@@ -31,6 +41,9 @@ __all__ = ["columnar_plan_report", "report_json", "report_json_bytes", "report_j
 _CITE = LABEL_CODE["cite"]
 _PRODUCE = LABEL_CODE["produce"]
 _DELETE = LABEL_CODE["delete"]
+_UPDATE = LABEL_CODE["update"]
+_INITIATE = LABEL_CODE["initiate"]
+_CARRIES = -2  # the origin label of a node that carries a fault's text (`_analysis.CARRIES`)
 _SUFFICIENT = np.array([LABEL_CODE[x] for x in ("support", "derive", "supersede")])
 _LINEAGE = np.array([LABEL_CODE[x] for x in ("delete", "update", "consolidate")])
 _CHECKABLE = np.array([TYPE_CODE[x] for x in ("claim", "plan", "answer", "memory_write")])
@@ -39,6 +52,7 @@ _ACTION = TYPE_CODE["tool_action"]
 _CLAIM = TYPE_CODE["claim"]
 _WRITE = TYPE_CODE["memory_write"]
 _ANSWER = TYPE_CODE["answer"]
+_READ = TYPE_CODE["memory_read"]
 _LABEL_NAMES = sorted(LABEL_CODE, key=LABEL_CODE.__getitem__)
 
 
@@ -56,6 +70,11 @@ class _CSR:
         lo, hi = self.indptr[nodes], self.indptr[nodes + 1]
         pos = np.repeat(np.arange(len(nodes)), hi - lo)
         return self.order[_ranges(lo, hi)], pos
+
+
+def _grouped(key: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """`edges` ordered by `key` (stable), as :class:`_CSR` wants them."""
+    return edges[np.argsort(key[edges], kind="stable")]
 
 
 def _first_occurrences(values: np.ndarray) -> np.ndarray:
@@ -77,6 +96,7 @@ class _Planner:
         kinds = np.zeros(n, np.int8)
         kinds[t:t + s] = 1
         kinds[t + s:] = 2
+        self.is_turn = kinds == 0
         self.is_step = kinds == 1
         self.is_record = kinds == 2
         self.type = c.type_code
@@ -113,30 +133,40 @@ class _Planner:
                 (dst[sorder][1:] != dst[sorder][:-1])
             sorder = sorder[pair_new]
         self.succ = _CSR(src, sorder, n)
+        # every edge out of a premise (all labels), for the updates a fault undoes
+        self.out = _CSR(src, np.argsort(src, kind="stable"), n)
         self.dep_rank = dep_rank
         answers = np.flatnonzero(self.type == _ANSWER)
         self.final = int(answers[np.argmax(self.seq[answers])])
-        self.current_turn = int(c.step_turn[self.final - t])
         self.faults = np.array(c.faults, np.int64)
         self.fault_mask = np.zeros(n, bool)
         self.fault_mask[self.faults] = True
+        self.carried_mask = np.zeros(n, bool)
+        self._lineage: tuple[_CSR, np.ndarray, np.ndarray] | None = None
 
     # -- stage 2 -----------------------------------------------------------------
     def seed_of(self, record: int) -> int:
-        lin = np.isin(self.label, _LINEAGE)
-        ls, ld = self.src[lin], self.dst[lin]
-        both_s, both_d = np.concatenate([ls, ld]), np.concatenate([ld, ls])
-        adj = _CSR(both_s, np.argsort(both_s, kind="stable"), self.n)
-        seen = np.zeros(self.n, bool)
+        if not self.is_record[record]:
+            return record  # an observation or a user turn is its own seed
+        if self._lineage is None:  # built once: a case may have many faults
+            lin = np.isin(self.label, _LINEAGE)
+            ls, ld = self.src[lin], self.dst[lin]
+            both_s, both_d = np.concatenate([ls, ld]), np.concatenate([ld, ls])
+            self._lineage = (_CSR(both_s, np.argsort(both_s, kind="stable"), self.n), both_d,
+                             np.zeros(self.n, bool))
+        adj, both_d, seen = self._lineage
         seen[record] = True
         frontier = np.array([record])
+        visited = [frontier]
         while len(frontier):
             e, _ = adj.edges_of(frontier)
             nxt = np.unique(both_d[e])
             nxt = nxt[~seen[nxt]]
             seen[nxt] = True
+            visited.append(nxt)
             frontier = nxt
-        lineage = np.flatnonzero(seen)
+        lineage = np.concatenate(visited)
+        seen[lineage] = False  # the buffer is clean for the next fault
         failed = lineage[self.is_step[lineage] & self.c.failed[lineage]
                          & (self.type[lineage] == _WRITE)]
         if len(failed):
@@ -147,14 +177,37 @@ class _Planner:
             return int(prods[np.argmin(self.seq[prods])])
         return record
 
-    def reach(self, seeds: dict[int, int]) -> None:
+    def bound(self, seed: int) -> float:
+        """`_analysis._bound`: the seq of a step or turn seed, else no bound."""
+        return float(self.seq[seed]) if not self.is_record[seed] else float("-inf")
+
+    def carriers(self, seeds: dict[int, int]) -> dict[int, int]:
+        """`_carry.carriers` as `analyse` keeps it: each carrier -> the fault it carries
+        (of several, the last by id); not a fault, not earlier than the fault's bound."""
+        ids = self.ids
+        bounds = {f: self.bound(s) for f, s in seeds.items()}
+        carried: dict[int, int] = {}
+        for node, time, found in self.c.carry_hits:
+            if self.fault_mask[node]:
+                continue
+            ok = [f for f in found if not time < bounds[f]]
+            if ok:
+                carried[node] = max(ok, key=ids.__getitem__)
+        self.carried_mask[list(carried)] = True
+        return carried
+
+    def reach(self, seeds: dict[int, int], carried: dict[int, int]) -> None:
         n = self.n
         sources = []
+        fault_bound = {}
         for fault, seed in seeds.items():
-            bound = float(self.seq[seed]) if self.is_step[seed] else float("-inf")
+            bound = self.bound(seed)
+            fault_bound[fault] = bound
             sources.append((bound, seed, fault))
             if seed != fault:
                 sources.append((bound, fault, fault))
+        for node, fault in carried.items():
+            sources.append((fault_bound[fault], node, fault))
         ids = self.ids
         sources.sort(key=lambda x: (x[0], ids[x[2]], ids[x[1]]))
         self.o_fault = np.full(n, -1, np.int64)
@@ -166,7 +219,11 @@ class _Planner:
             if reached[start]:
                 continue
             reached[start] = True
-            self.o_fault[start], self.o_start[start] = fault, start
+            if self.carried_mask[start]:  # reached from the fault by its text
+                self.o_fault[start], self.o_start[start] = fault, fault
+                self.o_parent[start], self.o_label[start] = fault, _CARRIES
+            else:
+                self.o_fault[start], self.o_start[start] = fault, start
             frontier = np.array([start])
             while len(frontier):
                 e, pos = self.succ.edges_of(frontier)
@@ -186,7 +243,7 @@ class _Planner:
 
     def support(self, seed_nodes: np.ndarray) -> None:
         n, src, dst, label = self.n, self.src, self.dst, self.label
-        never = self.fault_mask.copy()
+        never = self.fault_mask | self.carried_mask
         never[seed_nodes] = True
         candidate = self.affected & ~never
         step_producer = (label == _PRODUCE) & self.is_step[src]
@@ -201,8 +258,8 @@ class _Planner:
         admissible = np.zeros(n, bool)
         admissible |= self.is_step & (t == _OBS) & ~self.c.failed
         admissible |= self.is_step & (t == _CLAIM) & self.c.verified
-        admissible |= self.is_record & self.c.active & ~self.fault_mask
-        admissible[self.current_turn] = True
+        admissible |= self.is_record & self.c.active & ~self.fault_mask & ~self.carried_mask
+        admissible |= self.is_turn  # what the user said, in this turn or an earlier one
         vouching = (np.isin(label, _SUFFICIENT) | ((label == _CITE) & self.suff))
         ok = check[dst] & ~self.affected[src] & ~never[src] & vouching & admissible[src]
         ok_idx = np.flatnonzero(ok)
@@ -241,7 +298,7 @@ class _Planner:
             p = p[~seen[p] & ~removed[p]]
             seen[p] = True
             frontier = p
-        return seen & self.unsupported & self.is_step
+        return seen & self.unsupported & self.is_step & ~self.fault_mask
 
     def replay_closure(self, start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = self.n
@@ -250,7 +307,7 @@ class _Planner:
         frontier = start[np.argsort(self.id_rank[start])]
         replay[frontier] = True
         produce_obs = (self.label == _PRODUCE) & (self.type[self.dst] == _OBS) & \
-            self.unsupported[self.dst]
+            self.unsupported[self.dst] & ~self.fault_mask[self.dst]
         action_edges = np.flatnonzero(produce_obs)
         act_order = action_edges[np.lexsort((self.dep_rank[self.dst[action_edges]],
                                              self.src[action_edges]))]
@@ -259,7 +316,7 @@ class _Planner:
             e, pos = self.pred.edges_of(frontier)
             p = self.src[e]
             is_obs = self.type[frontier] == _OBS
-            ok = self.is_step[p] & ~replay[p] & (
+            ok = self.is_step[p] & ~replay[p] & ~self.fault_mask[p] & (
                 self.unsupported[p] | (is_obs[pos] & (self.label[e] == _PRODUCE)))
             cand_a, pos_a = p[ok], pos[ok]
             ea, pos_b = actions.edges_of(frontier)
@@ -286,23 +343,24 @@ class _Planner:
             return {}
         # readers in id order, each reader's premises in its premise order
         reads = reads[np.argsort(self.id_rank[dst[reads]], kind="stable")]
-        found: dict[int, int] = {}
-        for rec in src[reads].tolist():
-            e, _ = self.pred.edges_of(np.array([rec]))
-            for p, lb in zip(src[e].tolist(), label[e].tolist(), strict=True):
-                if (lb == _PRODUCE and self.is_step[p] and self.unsupported[p]
-                        and self.type[p] == _WRITE):
-                    found.setdefault(p, rec)
+        # each read record's unsupported producing writes, in its premise order; the
+        # first (reader, record) pair that names a producer wins (setdefault)
+        made = np.flatnonzero((label == _PRODUCE) & self.is_step[src] & self.unsupported[src]
+                              & (self.type[src] == _WRITE) & quarantined[dst])
+        producers = _CSR(dst, made, self.n)  # edges are grouped by dependent already
+        e, pos = producers.edges_of(src[reads])
+        first = _first_occurrences(src[e])
+        found = dict(zip(src[e][first].tolist(), src[reads][pos[first]].tolist(), strict=True))
         return found
 
-    def replay_set(self, start: np.ndarray, quarantined: np.ndarray
-                   ) -> tuple[np.ndarray, dict[int, int]]:
+    def replay_set(self, start: np.ndarray, quarantined: np.ndarray,
+                   only: np.ndarray | None = None) -> tuple[np.ndarray, dict[int, int]]:
         replay, pulled = self.replay_closure(start)
         why = {int(v): int(p) for v, p in zip(np.flatnonzero(pulled >= 0).tolist(),
                                                pulled[pulled >= 0].tolist(), strict=True)}
         while True:
             producers = {p: r for p, r in self.rederivable_producers(quarantined, replay).items()
-                         if not replay[p]}
+                         if not replay[p] and (only is None or only[p])}
             if not producers:
                 return replay, why
             more_start = replay.copy()
@@ -311,6 +369,49 @@ class _Planner:
             more_why = {int(v): int(p) for v, p in zip(np.flatnonzero(more >= 0).tolist(),
                                                        more[more >= 0].tolist(), strict=True)}
             why = {**more_why, **producers, **why}
+
+    # -- store and both objectives ---------------------------------------------------
+    def cleanable(self) -> np.ndarray:
+        """`_plan.cleanable_steps` as a reachability: an unsupported step (not a fault)
+        is cleanable when a premise other than `initiate` is clean (not a fault or a
+        carrier, and unaffected or kept, or a memory read), or is a cleanable step, or is
+        an unsupported record produced by one. Premises are earlier, so this is the
+        verdict of the networkx planner's one pass in seq order."""
+        src, dst, label = self.src, self.dst, self.label
+        unsupported = self.unsupported
+        dirty = self.fault_mask | self.carried_mask
+        target = unsupported & self.is_step & ~self.fault_mask
+        inputs = (label != _INITIATE) & target[dst] & ~dirty[src]
+        clean_now = ~unsupported | (self.is_step & (self.type == _READ))
+        ok = np.zeros(self.n, bool)
+        ok[dst[inputs & clean_now[src]]] = True
+        # what a newly cleanable step makes clean: its dependents, and through the
+        # unsupported records it produces, theirs
+        step_in = _CSR(src, _grouped(src, np.flatnonzero(inputs)), self.n)
+        produced = (label == _PRODUCE) & self.is_step[src] & self.is_record[dst] & \
+            unsupported[dst] & ~dirty[dst]
+        makes = _CSR(src, _grouped(src, np.flatnonzero(produced)), self.n)
+        frontier = np.flatnonzero(ok)
+        while len(frontier):
+            e, _ = step_in.edges_of(frontier)
+            r, _ = makes.edges_of(frontier)
+            e2, _ = step_in.edges_of(np.unique(dst[r]))
+            nxt = np.unique(np.concatenate([dst[e], dst[e2]]))
+            nxt = nxt[~ok[nxt]]
+            ok[nxt] = True
+            frontier = nxt
+        return ok
+
+    def store_producers(self, quarantined: np.ndarray, cleanable: np.ndarray
+                        ) -> dict[int, int]:
+        """`_plan.store_producers`: each cleanable memory write producing a quarantined
+        record -> the first such record by id."""
+        src, dst = self.src, self.dst
+        e = np.flatnonzero((self.label == _PRODUCE) & quarantined[dst] & cleanable[src]
+                           & (self.type[src] == _WRITE))
+        e = e[np.lexsort((e, self.id_rank[dst[e]]))]
+        first = _first_occurrences(src[e])
+        return dict(zip(src[e][first].tolist(), dst[e][first].tolist(), strict=True))
 
     # -- reasons -----------------------------------------------------------------
     def paths(self, nodes: np.ndarray, limit: int = 5) -> dict[int, str]:
@@ -322,7 +423,12 @@ class _Planner:
         for _ in range(limit):
             levels.append(parent[levels[-1]])
         beyond = parent[levels[-1]] >= 0  # the path is longer than shown: elided
-        fault, start = self.o_fault[nodes], self.o_start[nodes]
+        # fault and start as the origin of the last node shown says (a carrier's start
+        # is its fault, not the carrier its own dependents were reached from)
+        last = nodes.copy()
+        for level in levels[1:]:
+            last = np.where(level >= 0, level, last)
+        fault, start = self.o_fault[last], self.o_start[last]
         # the strings are joined in groups of the same shape (how many levels, which
         # heads), a whole column at a time, so no Python code runs per node
         depth = sum((level >= 0).astype(np.int64) for level in levels)
@@ -343,64 +449,28 @@ class _Planner:
         return out
 
 
-def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
-    """The plan report of the case in `c`, as `RepairPlan.report().model_dump(mode="json")`
-    gives it for the same case."""
+def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool = False
+                         ) -> dict[str, Any]:
+    """The plan report of the case in `c` for `objective` (answer, store or both), as
+    `plan_case(case, objective=objective).report().model_dump(mode="json")` gives it;
+    with `ops`, carrying the plan's operations as `dgrr plan --json --ops` does."""
+    if objective not in ("answer", "store", "both"):
+        raise ValueError(f"objective: expected answer, store or both, got {objective!r}")
     pl = _Planner(c)
     ids = c.ids
-    n_t, n_s = c.n_turns, c.n_steps
     seeds = {int(f): pl.seed_of(int(f)) for f in pl.faults}
-    pl.reach(seeds)
+    carried = pl.carriers(seeds)
+    pl.reach(seeds, carried)
     seed_nodes = np.array(sorted(set(seeds.values())), np.int64)
     pl.support(seed_nodes)
     affected, unsupported, kept = pl.affected, pl.unsupported, pl.kept
-
-    # memory dispositions
-    n = pl.n
-    src, dst, label = pl.src, pl.dst, pl.label
-    in_a0 = affected[src]
-    a0_count = np.bincount(dst[in_a0], minlength=n)
-    a0_delete = np.bincount(dst[in_a0 & (label == _DELETE)], minlength=n)
-    record_ids = ids[n_t + n_s:]
-    memory: dict[str, str] = dict.fromkeys(record_ids, "keep")
-    reasons: dict[str, str] = {}
-    seed_of_fault = {f: s for f, s in seeds.items()}
     path = pl.paths(np.flatnonzero(unsupported))
-    for r in np.flatnonzero(pl.fault_mask | unsupported).tolist():
-        if r < n_t + n_s:
-            continue
-        rid = ids[r]
-        if pl.fault_mask[r]:
-            memory[rid] = "delete"
-            seed = seed_of_fault[r]
-            reasons[rid] = "diagnosed fault: leaves the active store" + (
-                "" if seed == r else f" (seed {ids[seed]} is replayed)")
-            continue
-        if a0_count[r] and a0_count[r] == a0_delete[r]:
-            e, _ = pl.pred.edges_of(np.array([r]))
-            retirers = sorted({ids[p] for p, lb in zip(src[e].tolist(), label[e].tolist(),
-                                                        strict=True) if lb == _DELETE})
-            retirer_nodes = [p for p, lb in zip(src[e].tolist(), label[e].tolist(), strict=True)
-                             if lb == _DELETE]
-            status = c.record_status[r - n_t - n_s]
-            if status != "active" and all(unsupported[p] for p in retirer_nodes):
-                memory[rid] = "restore"
-                reasons[rid] = (f"retired only by unsupported mutation(s) {', '.join(retirers)}: "
-                                "restored to the active store with its content")
-            else:
-                memory[rid] = "keep"
-                reasons[rid] = ("affected only through delete edges: keeps its content and "
-                                "status (a mutation that retired it still stands)"
-                                if status != "active" else
-                                "affected only through delete edges and still active: kept")
-            continue
-        memory[rid] = "quarantine"
-        reasons[rid] = (f"affected via {path[r]}; no independent support: quarantined "
-                        "(kept for audit, never retrieved)")
+    memory, reasons = _memory_dispositions(pl, seeds, path)
+
+    n = pl.n
     removed = np.zeros(n, bool)
     quarantined = np.zeros(n, bool)
-    for r in np.flatnonzero(pl.fault_mask | unsupported).tolist():
-        d = memory.get(ids[r])
+    for r, d in memory.items():
         if d in ("delete", "quarantine"):
             removed[r] = True
         if d == "quarantine":
@@ -408,36 +478,321 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
     relevant = pl.answer_relevant(removed)
     start = relevant.copy()
     start[pl.final] = True
-    seed_steps = seed_nodes[pl.is_step[seed_nodes]]
+    # a fault that is a step (an observation) is dropped, never replayed
+    seed_steps = np.array([s for f, s in seeds.items() if s != f and pl.is_step[s]], np.int64)
     start[seed_steps] = True
-    replay, why = pl.replay_set(np.flatnonzero(start), quarantined)
+    need: dict[int, str] | None = None
+    if objective == "answer":
+        replay, why = pl.replay_set(np.flatnonzero(start), quarantined)
+    else:  # _plan._objective_replay
+        sets: dict[str, np.ndarray] = {}
+        why = {}
+        cleanable = pl.cleanable()
+        producers = pl.store_producers(quarantined, cleanable)
+        if objective != "store":
+            sets["answer"], why = pl.replay_set(np.flatnonzero(start), quarantined,
+                                                only=cleanable)
+        store_start = np.zeros(n, bool)
+        store_start[seed_steps] = True
+        store_start[list(producers)] = True
+        sets["store"], store_why = pl.replay_set(np.flatnonzero(store_start), quarantined,
+                                                 only=cleanable)
+        why = {**store_why, **producers, **why}
+        replay = np.logical_or.reduce(list(sets.values()))
+        names = list(sets)
+        need = {v: " and ".join(o for o, members in zip(names, flags, strict=True) if members)
+                for v, *flags in zip(np.flatnonzero(replay).tolist(),
+                                     *(m[replay].tolist() for m in sets.values()), strict=True)}
+        _store_record_reasons(pl, quarantined, replay, path, reasons)
+    steps = _step_actions(pl, seeds, relevant, replay, why, path, reasons, need)
+    _kept_reasons(pl, reasons)
 
-    # step actions, in seq order
+    # records (store order), then steps (seq order)
+    with_reason = np.zeros(n, bool)
+    with_reason[np.fromiter(reasons, np.int64, len(reasons))] = True
     seq_order = c.step_seq_order
-    steps: dict[str, str] = dict.fromkeys([ids[i] for i in seq_order.tolist()], "keep")
-    step_reasons: dict[str, str] = {}
+    order = np.concatenate([np.flatnonzero(with_reason & pl.is_record),
+                            seq_order[with_reason[seq_order]]])
+
+    def sorted_ids(mask: np.ndarray) -> list[str]:
+        order = pl.id_order[mask[pl.id_order]]
+        return [ids[i] for i in order.tolist()]
+
+    first_record = c.n_turns + c.n_steps
+    report: dict[str, Any] = {
+        "case_id": c.case_id,
+        "seeds": {ids[f]: ids[s] for f, s in seeds.items()},
+        "affected": sorted_ids(affected),
+        "supported": sorted_ids(affected & kept),
+        "unsupported": sorted_ids(unsupported),
+        "answer_relevant": sorted_ids(relevant),
+        "memory": _with_decisions(ids[first_record:], memory, ids),
+        "steps": _with_decisions([ids[s] for s in seq_order.tolist()], steps, ids),
+        "reasons": {ids[v]: reasons[v] for v in order.tolist()},
+    }
+    if objective != "answer":
+        report["objective"] = objective
+    if ops:
+        report["ops"] = _ops(pl, memory, steps, reasons, replay)
+    return report
+
+
+def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
+         reasons: dict[int, str], replay: np.ndarray) -> list[dict[str, Any]]:
+    """`_ops.plan_ops` as JSON data: store edits, invalidations, effects needing a human,
+    then replays in trajectory order with the inputs each drops or replaces."""
+    c, ids = pl.c, pl.ids
+    n_t, first_record = c.n_turns, c.n_turns + c.n_steps
+    out: list[dict[str, Any]] = []
+    for f in c.faults:
+        if f < first_record:
+            out.append({"op": "revoke", "id": ids[f], "kind": "turn" if f < n_t else "step",
+                        "reason": reasons.get(f, "diagnosed fault")})
+    for r in sorted(memory):  # store order
+        action, why = memory[r], reasons.get(r, "")
+        if action == "delete":
+            out.append({"op": "revoke", "id": ids[r], "kind": "record", "reason": why})
+        elif action == "quarantine":
+            out.append({"op": "quarantine", "record": ids[r], "reason": why})
+        elif action == "restore":
+            out.append({"op": "restore", "record": ids[r], "version": ids[r], "reason": why})
+    seq_order = c.step_seq_order.tolist()
+    fault = pl.fault_mask
+    for s in seq_order:
+        if steps.get(s) == "invalidate" and not fault[s]:
+            out.append({"op": "invalidate", "step": ids[s], "reason": reasons.get(s, "")})
+    tools = c.tools
+    actions = pl.is_step & (pl.type == _ACTION) & ~c.failed & pl.unsupported
+    for s in seq_order:
+        if actions[s]:
+            tool = c.step_tool[s - n_t]
+            if tools.get(tool or "", "irreversible") == "irreversible":
+                out.append({"op": "needs_human", "step": ids[s], "reason": (
+                    f"tool '{tool or ''}' is irreversible (or undeclared): its call in the "
+                    "failed run cannot be undone or re-issued")})
+    # _ops.cleaned_inputs: each replayed step's premises (one per premise, by id)
+    src, dst, label = pl.src, pl.dst, pl.label
+    removed = np.zeros(pl.n, bool)
+    removed[[r for r, d in memory.items() if d in ("delete", "quarantine")]] = True
+    invalid = np.zeros(pl.n, bool)
+    invalid[[s for s, d in steps.items() if d == "invalidate"]] = True
+    redo = np.full(pl.n, -1, np.int64)  # a removed record's first replayed producer by id
+    e = np.flatnonzero((label == _PRODUCE) & removed[dst] & replay[src])
+    e = e[np.lexsort((pl.id_rank[src[e]], dst[e]))]
+    first = _first_occurrences(dst[e])
+    redo[dst[e][first]] = src[e][first]
+    e = np.flatnonzero(replay[dst])  # edges are grouped by dependent, premises by id
+    keep = np.ones(len(e), bool)
+    keep[1:] = (src[e][1:] != src[e][:-1]) | (dst[e][1:] != dst[e][:-1])
+    e = e[keep]
+    inputs: dict[int, list[int]] = {}
+    for d, p in zip(dst[e].tolist(), src[e].tolist(), strict=True):
+        inputs.setdefault(d, []).append(p)
+    replay_l, removed_l, fault_l = replay.tolist(), removed.tolist(), fault.tolist()
+    invalid_l, redo_l = invalid.tolist(), redo.tolist()
+    for s in seq_order:
+        if not replay_l[s]:
+            continue
+        drop: list[str] = []
+        replace: dict[str, str] = {}
+        for p in inputs.get(s, []):
+            if replay_l[p]:
+                replace[ids[p]] = ids[p]
+            elif removed_l[p]:
+                if redo_l[p] >= 0 and not fault_l[p]:
+                    replace[ids[p]] = ids[redo_l[p]]
+                else:
+                    drop.append(ids[p])
+            elif fault_l[p] or invalid_l[p]:
+                drop.append(ids[p])
+        out.append({"op": "replay", "step": ids[s], "refresh": steps.get(s) == "refresh",
+                    "drop": drop, "replace": replace, "reason": reasons.get(s, "")})
+    return out
+
+
+def _with_decisions(names: list[str], decisions: dict[int, str], ids: list[str]
+                    ) -> dict[str, str]:
+    """Every one of `names` -> keep, but for the nodes `decisions` names."""
+    out = dict.fromkeys(names, "keep")
+    for node, decision in decisions.items():
+        out[ids[node]] = decision
+    return out
+
+
+def _store_record_reasons(pl: _Planner, quarantined: np.ndarray, replay: np.ndarray,
+                          path: dict[int, str], reasons: dict[int, str]) -> None:
+    """`_plan._store_record_reasons`: a quarantined record's reason says whether the store
+    objective re-derives it."""
+    ids, src, dst = pl.ids, pl.src, pl.dst
+    e = np.flatnonzero((pl.label == _PRODUCE) & quarantined[dst] & pl.is_step[src])
+    e = e[np.lexsort((pl.id_rank[src[e]], dst[e]))]
+    producers: dict[int, list[int]] = {}
+    for r, p in zip(dst[e].tolist(), src[e].tolist(), strict=True):
+        producers.setdefault(r, []).append(p)
+    replay_l = replay.tolist()
+    for r in np.flatnonzero(quarantined).tolist():
+        prods = producers.get(r, [])
+        redo = [ids[p] for p in prods if replay_l[p]]
+        base = (f"affected via {path[r]}; no independent support: quarantined "
+                "(kept for audit, never retrieved)")
+        if redo:
+            reasons[r] = (f"{base}. Objective store: re-derived by replaying {', '.join(redo)} "
+                          "on cleaned inputs")
+        elif prods:
+            reasons[r] = (f"{base}. Objective store: not re-derived, no input of its producer "
+                          f"{', '.join(ids[p] for p in prods)} survives the cleaning")
+        else:
+            reasons[r] = f"{base}. Objective store: no producer in this run to re-derive it"
+
+
+def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, str]
+                         ) -> tuple[dict[int, str], dict[int, str]]:
+    """`_plan._memory_dispositions` for the records that are not simply kept."""
+    c, ids = pl.c, pl.ids
+    n, first_record = pl.n, c.n_turns + c.n_steps
+    src, dst, label = pl.src, pl.dst, pl.label
+    affected, unsupported = pl.affected, pl.unsupported
+    active = c.active
+    in_a0 = affected[src]
+    a0_count = np.bincount(dst[in_a0], minlength=n)
+    a0_delete = np.bincount(dst[in_a0 & (label == _DELETE)], minlength=n)
+    fault_records = [f for f in sorted(pl.faults.tolist()) if f >= first_record]
+    undone = _undone_updates(pl, fault_records)
+    memory: dict[int, str] = {}
+    reasons: dict[int, str] = {}
+
+    def retirers(r: int) -> list[int]:
+        e, _ = pl.pred.edges_of(np.array([r]))
+        return src[e][label[e] == _DELETE].tolist()
+
+    def poisoned_value(r: int, faulty: list[int]) -> str | None:  # _plan._poisoned_value
+        if pl.carried_mask[r]:
+            return f"it carries the text of {ids[pl.o_fault[r]]}"
+        kv = c.record_kv.get(r)
+        if kv is None:  # no key, or a key no faulty record has
+            return None
+        for f in faulty:
+            fkv = c.record_kv.get(f)
+            if fkv is not None and fkv[0] == kv[0] and fkv[1] == kv[1] and fkv[1] is not None:
+                return f"same {kv[0]} = {kv[1]!r} as diagnosed {ids[f]}"
+        return None
+
+    touched = pl.fault_mask | unsupported | (affected & ~active)
+    touched[list(undone)] = True
+    for r in np.flatnonzero(touched).tolist():
+        if r < first_record:
+            continue
+        if r in undone and not active[r] and not pl.fault_mask[r]:
+            poisoned = poisoned_value(r, fault_records)
+            memory[r] = "keep" if poisoned else "restore"
+            reasons[r] = (f"the value before faulty update {ids[undone[r]]}: " + (
+                f"its value is the fault's own ({poisoned}): never restored, stays retired"
+                if poisoned else "restored to the active store with its content"))
+            continue
+        if pl.fault_mask[r]:
+            memory[r] = "delete"
+            seed = seeds[r]
+            reasons[r] = "diagnosed fault: leaves the active store" + (
+                "" if seed == r else f" (seed {ids[seed]} is replayed)")
+            continue
+        if not unsupported[r]:
+            if affected[r] and not active[r]:  # _plan._restore_kept
+                by = retirers(r)
+                if by and all(unsupported[p] for p in by):
+                    memory[r] = "restore"
+                    reasons[r] = ("kept by support, retired only by unsupported mutation(s) "
+                                  f"{', '.join(sorted({ids[p] for p in by}))}: restored to "
+                                  "the active store with its content")
+            continue
+        if a0_count[r] and a0_count[r] == a0_delete[r]:
+            by = retirers(r)
+            names = ", ".join(sorted({ids[p] for p in by}))
+            poisoned = poisoned_value(r, []) if not active[r] else None
+            if poisoned is not None:
+                memory[r] = "keep"
+                reasons[r] = (f"retired by {names}; its value is the fault's own ({poisoned}): "
+                              "never restored, stays retired")
+            elif not active[r] and all(unsupported[p] for p in by):
+                memory[r] = "restore"
+                reasons[r] = (f"retired only by unsupported mutation(s) {names}: "
+                              "restored to the active store with its content")
+            else:
+                memory[r] = "keep"
+                reasons[r] = ("affected only through delete edges: keeps its content and "
+                              "status (a mutation that retired it still stands)"
+                              if not active[r] else
+                              "affected only through delete edges and still active: kept")
+            continue
+        memory[r] = "quarantine"
+        reasons[r] = (f"affected via {path[r]}; no independent support: quarantined "
+                      "(kept for audit, never retrieved)")
+    return memory, reasons
+
+
+def _undone_updates(pl: _Planner, fault_records: list[int]) -> dict[int, int]:
+    """`_plan._undone_updates`: each record retired by the latest successful update write
+    into a faulty record that no step produced -> that write."""
+    src, dst, label = pl.src, pl.dst, pl.label
+    out: dict[int, int] = {}
+    for f in fault_records:
+        e, _ = pl.pred.edges_of(np.array([f]))
+        if (label[e] == _PRODUCE).any():
+            continue
+        w = src[e][label[e] == _UPDATE]
+        w = w[pl.is_step[w] & ~pl.c.failed[w] & (pl.type[w] == _WRITE)]
+        if not len(w):
+            continue
+        write = int(w[np.argmax(pl.seq[w])])  # seqs of steps are unique
+        e, _ = pl.out.edges_of(np.array([write]))
+        for old in dst[e][(label[e] == _DELETE) & pl.is_record[dst[e]]].tolist():
+            out.setdefault(old, write)
+    return out
+
+
+def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
+                  replay: np.ndarray, why: dict[int, int], path: dict[int, str],
+                  reasons: dict[int, str], need: dict[int, str] | None = None
+                  ) -> dict[int, str]:
+    """`_plan._step_actions` for the steps that are not simply kept (their reasons go
+    into `reasons`)."""
+    c, ids = pl.c, pl.ids
+    n_t = c.n_turns
+    seq_order = c.step_seq_order
+    steps: dict[int, str] = {}
     seed_fault = {s: f for f, s in seeds.items()}
     tools = c.tools
     final = pl.final
     types = pl.type.tolist()
-    replay_l, unsupported_l, relevant_l = replay.tolist(), unsupported.tolist(), relevant.tolist()
-    touched = seq_order[(replay | unsupported)[seq_order]]
+    replay_l, relevant_l = replay.tolist(), relevant.tolist()
+    unsupported_l, fault_l = pl.unsupported.tolist(), pl.fault_mask.tolist()
+    touched = seq_order[(replay | pl.unsupported | pl.fault_mask)[seq_order]]
+    # _plan._not_needed(_plan._objective_of(need)): a both plan replays the final answer
+    not_needed = ""
+    if need is not None:
+        not_needed = ("not needed to re-derive any quarantined record (objective store): "
+                      "invalidated, not replayed")
+        if any("answer" in v for v in need.values()):
+            not_needed = ("does not reach the final answer once faults are cut (objective "
+                          "answer) and is " + not_needed)
     for sn in touched.tolist():
-        sid = ids[sn]
         if replay_l[sn]:
             step_type = types[sn]
             if step_type == _OBS:
-                steps[sid] = "refresh"
+                steps[sn] = "refresh"
                 reason = "observation re-produced by replaying its action"
             else:
-                steps[sid] = "replay"
+                steps[sn] = "replay"
                 if sn == final:
                     reason = "final answer: always regenerated"
                 elif sn in seed_fault:
                     reason = (f"seed of fault {ids[seed_fault[sn]]}: replayed so the store gets "
                               "the correct record")
-                elif relevant_l[sn]:
+                elif relevant_l[sn] and (need is None or "answer" in need[sn]):
                     reason = "reaches the final answer"
+                elif need is not None and "store" in need[sn] and sn in why \
+                        and pl.is_record[why[sn]]:
+                    reason = (f"producer of quarantined record {ids[why[sn]]}: replayed on "
+                              "cleaned inputs so the store gets it re-derived")
                 elif sn in why and pl.is_record[why[sn]]:
                     reason = (f"producer of quarantined record {ids[why[sn]]}, which a replayed "
                               "step reads: replayed so the store gets it re-derived")
@@ -446,54 +801,48 @@ def columnar_plan_report(c: CaseColumns) -> dict[str, Any]:
                     reason = f"premise of replayed step {puller} (execution closure)"
             if unsupported_l[sn] and sn not in seed_fault:
                 reason = f"affected via {path[sn]}; no independent support; {reason}"
+            if need is not None:
+                reason = f"objective {need[sn]}: {reason}"
             if step_type == _ACTION:
                 tool = c.step_tool[sn - n_t]
                 if tools.get(tool or "", "irreversible") == "irreversible":
                     reason += (f"; its tool '{tool}' is irreversible (or undeclared): the "
                                "executor will not re-issue it and reports the effect")
-            step_reasons[sid] = reason
-        else:
-            steps[sid] = "invalidate"
-            step_reasons[sid] = (f"affected via {path[sn]}; no independent support; does "
-                                 "not reach the final answer once faults are cut: invalidated, "
-                                 "not replayed")
-    reasons.update(step_reasons)
-    for v in np.flatnonzero(kept).tolist():
-        vid = ids[v]
-        if vid in reasons:
+            reasons[sn] = reason
+        elif fault_l[sn]:
+            steps[sn] = "invalidate"
+            reasons[sn] = ("diagnosed fault: never evidence again, dropped from every "
+                           "replayed step's inputs")
+        elif unsupported_l[sn] and need is not None:
+            steps[sn] = "invalidate"
+            reasons[sn] = f"affected via {path[sn]}; no independent support; " + (
+                "a past answer: not regenerated (objective store)" if types[sn] == _ANSWER
+                else not_needed)
+        elif unsupported_l[sn]:
+            steps[sn] = "invalidate"
+            reasons[sn] = (f"affected via {path[sn]}; no independent support; does "
+                           "not reach the final answer once faults are cut: invalidated, "
+                           "not replayed")
+    return steps
+
+
+def _kept_reasons(pl: _Planner, reasons: dict[int, str]) -> None:
+    """`_plan._kept_reason` for every kept candidate without a reason yet."""
+    ids, src, label = pl.ids, pl.src, pl.label
+    for v in np.flatnonzero(pl.kept).tolist():
+        if v in reasons:
             continue
         if pl.inherited[v]:
             e, _ = pl.pred.edges_of(np.array([v]))
             prods = sorted({ids[p] for p, lb in zip(src[e].tolist(), label[e].tolist(),
                                                      strict=True)
                             if lb == _PRODUCE and pl.is_step[p]})
-            reasons[vid] = f"affected but kept: every producer ({', '.join(prods)}) is kept"
+            reasons[v] = f"affected but kept: every producer ({', '.join(prods)}) is kept"
         else:
             lb = _LABEL_NAMES[int(pl.support_label[v])]
             suffix = ", sufficient" if lb == "cite" else ""
-            reasons[vid] = (f"affected but kept: independent support from "
-                            f"{ids[int(pl.support_premise[v])]} ({lb}{suffix})")
-    # records (store order), then steps (seq order): every node that got a reason above
-    with_reason = (pl.fault_mask | unsupported | kept) & pl.is_record
-    step_with_reason = (replay | unsupported | kept) & pl.is_step
-    order = np.concatenate([np.flatnonzero(with_reason), seq_order[step_with_reason[seq_order]]])
-    ordered = {node: reasons[node] for node in map(ids.__getitem__, order.tolist())}
-
-    def sorted_ids(mask: np.ndarray) -> list[str]:
-        order = pl.id_order[mask[pl.id_order]]
-        return [ids[i] for i in order.tolist()]
-
-    return {
-        "case_id": c.case_id,
-        "seeds": {ids[f]: ids[s] for f, s in seeds.items()},
-        "affected": sorted_ids(affected),
-        "supported": sorted_ids(affected & kept),
-        "unsupported": sorted_ids(unsupported),
-        "answer_relevant": sorted_ids(relevant),
-        "memory": memory,
-        "steps": steps,
-        "reasons": ordered,
-    }
+            reasons[v] = (f"affected but kept: independent support from "
+                          f"{ids[int(pl.support_premise[v])]} ({lb}{suffix})")
 
 
 def report_json(report: dict[str, Any]) -> str:
@@ -510,12 +859,19 @@ def report_json_parts(report: dict[str, Any]) -> Iterator[str]:
 
 def report_json_bytes(report: dict[str, Any]) -> Iterator[bytes]:
     """The UTF-8 text of :func:`report_json` in pieces, one per top-level field: each
-    field is encoded and indented by msgspec (whose compact encoding and `format(indent=1)`
-    give exactly what `json.dumps(indent=1, ensure_ascii=False)` gives for strings, lists
-    and objects; tests/test_columnar_plan.py checks it on random text)."""
+    field of strings is encoded and indented by msgspec (whose compact encoding and
+    `format(indent=1)` give exactly what `json.dumps(indent=1, ensure_ascii=False)` gives
+    for strings, lists and objects of strings: tests/test_columnar_read.py checks it on
+    random text); `ops` (objects with numbers) by json's own encoder, one level deeper."""
     yield b"{"
     last = len(report) - 1
     for k, (key, value) in enumerate(report.items()):
+        comma = b"," if k < last else b""
+        if key == "ops":
+            head = "\n " + json.dumps(key) + ": "
+            yield (head + json.dumps(value, indent=1, ensure_ascii=False).replace("\n", "\n ")
+                   ).encode() + comma
+            continue
         if isinstance(value, float):  # json and msgspec may spell a float differently
             raise TypeError(f"unexpected value in a plan report: {type(value).__name__}")
         # '{\n "key": ...\n}' -> '\n "key": ...', the member at its depth

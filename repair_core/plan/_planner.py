@@ -1,15 +1,15 @@
 """Which planner runs: the networkx planner (the reference) or the columnar fast path.
 
-For `dgrr validate`, `auto` (the default) takes the columnar path for case files of at least
-:data:`COLUMNAR_MIN_BYTES`; `columnar` takes it for any size; `networkx` never does. For
-`dgrr plan`, `auto` is the networkx planner: the columnar planner implements the rules as
-they stood before issue 17 and differs from the networkx planner where the issue-17 rules
-apply (carried fault text, earlier turns as support, the new restore rules), so it runs
-only when asked for (`--planner columnar`, docs/performance.md). Whenever the columnar path declines (an
-invalid case, inferred edges, an option it does not implement), the networkx planner
-runs instead, so the output does not depend on the choice, only the time does. The one
-exception: a key repeated inside one JSON object, which the exact loader refuses and the
-columnar reader takes the last value of (docs/performance.md).
+For `dgrr plan --json` and `dgrr validate`, `auto` (the default) takes the columnar path
+for case files of at least :data:`COLUMNAR_MIN_BYTES`; `columnar` takes it for any size;
+`networkx` never does. The columnar planner implements the same rules (those of issue 17
+included: carried fault text, earlier turns as support, the restore rules, faults on
+observations and user turns) for every objective (`answer`, `store`, `both`). Whenever
+the columnar path declines (an invalid case, inferred edges, an option it does not
+implement: `--memory`), the networkx planner runs instead, so the
+output does not depend on the choice, only the time does. The one exception: a key
+repeated inside one JSON object, which the exact loader refuses and the columnar reader
+takes the last value of (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def wants_columnar(planner: str, size: int) -> bool:
 
 
 def columnar_plan_json(path: str | Path, out: TextIO,
-                       progress: Progress | None = None) -> bool:
+                       progress: Progress | None = None, objective: str = "answer",
+                       ops: bool = False, faults: list[str] | None = None) -> bool:
     """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
     does; False (nothing written) when the columnar path declines and the caller should
     run the networkx planner."""
@@ -49,12 +50,12 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     bar = progress or Progress()
     with gc_paused():
         bar.stage("read")
-        cols = read_columns(read_input(path))  # the bytes are dropped once decoded
-        # faults on observations and turns (issue 17) are not implemented here
-        if cols is None or any(f < cols.n_turns + cols.n_steps for f in cols.faults):
+        # the bytes are dropped once decoded
+        cols = read_columns(read_input(path), faults_override=faults)
+        if cols is None:
             return False
         bar.stage("plan")
-        report = columnar_plan_report(cols)
+        report = columnar_plan_report(cols, objective, ops=ops)
         del cols
         bar.stage("write")
         binary = _utf8_buffer(out)
@@ -91,7 +92,7 @@ def columnar_summary(path: str | Path) -> dict[str, object] | None:
     from ..case._columns import read_columns
 
     with gc_paused():
-        cols = read_columns(read_input(path))
+        cols = read_columns(read_input(path), fault_content=False)
     if cols is None:
         return None
     return {"format": "dgrr.case/v1", "case_id": cols.case_id, "turns": cols.n_turns,
