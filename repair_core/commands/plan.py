@@ -10,7 +10,7 @@ from typing import TextIO
 from .._io import to_json
 from .._progress import progress
 from ..plan._ops import plan_ops
-from ..plan._plan import RepairPlan, plan_case
+from ..plan._plan import RepairPlan, plan_case, resolve_objective
 from ..plan._planner import PLANNERS, columnar_plan_json, file_size, wants_columnar
 from . import add_case_argument, add_objective_argument, plural, read_case, wrap
 
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         bar.stage("read")
         case = read_case(args)
         bar.stage("plan")
-        plan = plan_case(case, objective=args.objective)
+        plan = plan_case(case, objective=resolve_objective(case, args.objective, "answer"))
         bar.stage("write")
         if args.json:
             report = plan.report()
@@ -68,7 +68,7 @@ def _columnar_allowed(args: argparse.Namespace) -> bool:
     # only when asked for: the columnar planner has the rules before issue 17 (_planner.py);
     # it plans the case file as it is, for the paper's objective, without operations
     return (args.planner == "columnar" and args.memory is None and args.faults is None
-            and args.objective == "answer" and not args.ops)
+            and args.objective in (None, "answer") and not args.ops)
 
 
 def ops_json(plan: RepairPlan) -> list[dict]:
@@ -127,6 +127,10 @@ def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
         w(wrap(f"\"{records[rid].text}\"", f"  {action:<10} {rid:<8} ", indent=22) + "\n")
         w(wrap(plan.reasons.get(rid, ""), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
 
+    if not case.trajectory:  # case.store-only: a store's records and lineage
+        w("\nTrajectory: none (the case is a store's records and their lineage): nothing "
+          "to replay\n")
+        return
     step_counts = Counter(plan.steps.values())
     w("\nTrajectory: " + ", ".join(f"{n} {k}" for k, n in sorted(step_counts.items())) + "\n")
     shown = 0
