@@ -102,7 +102,7 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
         for row in events:
             event = str(row[4]).upper()
             if event in ("ADD", "UPDATE") and row[3] is not None:
-                who = {k: str(v) for k, v in zip(("mem0_actor_id", "mem0_role"), row[8:10])
+                who = {k: str(v) for k, v in zip(("mem0_actor_id", "mem0_role"), row[8:10], strict=True)
                        if v is not None} if len(row) > 9 else {}
                 versions.append((str(row[0]), str(row[3]), event == "UPDATE" and bool(versions),
                                  who))
@@ -114,16 +114,15 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
         if not versions:
             continue
         ids = [row_id for row_id, *_ in versions[:-1]] + [memory_id]
-
-        def derived(k: int) -> list[dict[str, str]]:
-            # an UPDATE's text derives from the text it replaced (Mem0 merges into it)
-            return [{"id": ids[k - 1], "label": "derive"}] if versions[k][2] else []
+        # an UPDATE's text derives from the text it replaced (Mem0 merges into it)
+        derived = [[{"id": ids[k - 1], "label": "derive"}] if v[2] else []
+                   for k, v in enumerate(versions)]
 
         last = len(versions) - 1
         # mem0_* fields (kept as extra fields of the record) let `dgrr apply` check that
         # the store has not changed since and find the memory a version belonged to
         out.append({"id": memory_id, "user_id": user, "text": versions[last][1],
-                    "status": "deleted" if deleted else "active", "deps": derived(last),
+                    "status": "deleted" if deleted else "active", "deps": derived[last],
                     "mem0_memory_id": memory_id, "mem0_changed_at": changed_at,
                     **versions[last][3]})
         # Only the text the current one replaced is retired by it (a `delete` edge): were
@@ -133,5 +132,5 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
             row_id, text, _, who = versions[k]
             retired = [{"id": memory_id, "label": "delete"}] if k == last - 1 else []
             out.append({"id": row_id, "user_id": user, "text": text, "status": "superseded",
-                        "deps": retired + derived(k), "mem0_memory_id": memory_id, **who})
+                        "deps": retired + derived[k], "mem0_memory_id": memory_id, **who})
     return out
