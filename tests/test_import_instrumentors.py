@@ -275,8 +275,8 @@ def test_pydantic_ai_agent_run_and_tool_arguments(tmp_path):
 # --- content in span events (OpenLit's event names) --------------------------------------
 
 def test_content_in_span_events_is_read(tmp_path):
-    # openlit itself cannot be installed beside litellm (it pins openai<3); the events are
-    # written by the OTel SDK with the names openlit's semcov module defines
+    # the event names of openlit's semcov module, written by the OTel SDK; traces made by
+    # openlit itself are tested in tests/test_import_openlit.py
     path = tmp_path / "events.jsonl"
     provider = _provider(path)
     tracer = provider.get_tracer("events")
