@@ -81,11 +81,11 @@ def test_history_alone_is_a_case_of_records_and_lineage(history, tmp_path, capsy
     assert (window.text, window.status) == (run.WINDOW, "superseded")
     assert (aisle.text, aisle.status) == (run.AISLE, "superseded")
     assert records[ids["delta"]].status == "deleted"
-    # lineage: each UPDATE's text derives from the text it replaced; the current text
-    # retires the one it replaced
-    assert [(d.id, d.label) for d in seat.deps] == [(ids["seat-window"], "derive")]
+    # lineage: each UPDATE's text rewrote the text it replaced; the current text retires
+    # the one it replaced
+    assert [(d.id, d.label) for d in seat.deps] == [(ids["seat-window"], "update")]
     assert [(d.id, d.label) for d in window.deps] == [(ids["seat"], "delete"),
-                                                      (ids["seat-aisle"], "derive")]
+                                                      (ids["seat-aisle"], "update")]
     assert aisle.deps == []
     assert {(m.model_extra or {}).get("mem0_memory_id") for m in (seat, window, aisle)} == \
         {ids["seat"]}
@@ -102,7 +102,7 @@ def test_store_plan_quarantines_what_derives_from_the_poison(history, tmp_path, 
     assert report["objective"] == "store"  # the default for a case without an answer
     assert report["memory"] == {
         ids["home"]: "keep", ids["seat"]: "quarantine", ids["seat-window"]: "delete",
-        ids["seat-aisle"]: "keep", ids["meal"]: "delete", ids["meal-vegetarian"]: "restore",
+        ids["seat-aisle"]: "restore", ids["meal"]: "delete", ids["meal-vegetarian"]: "restore",
         ids["delta"]: "keep"}
     assert report["steps"] == {}
     assert ids["seat-window"] in report["reasons"][ids["seat"]]
@@ -115,7 +115,7 @@ def test_store_plan_quarantines_what_derives_from_the_poison(history, tmp_path, 
     ops = json.loads(capsys.readouterr().out)
     assert {(o["op"], o.get("record") or o.get("id")) for o in ops} == {
         ("revoke", ids["meal"]), ("revoke", ids["seat-window"]), ("quarantine", ids["seat"]),
-        ("restore", ids["meal-vegetarian"])}
+        ("restore", ids["meal-vegetarian"]), ("restore", ids["seat-aisle"])}
 
 
 @pytest.mark.parametrize("objective", ["answer", "both"])
@@ -180,15 +180,17 @@ def test_approved_store_repair_is_applied_to_mem0(tmp_path, capsys):
             reachable |= {m["memory"] for m in mem0_get_all(memory, **scope)}
             for query in ("seat preference", "window seats", "what does Lin eat"):
                 reachable |= {m["memory"] for m in mem0_search(memory, query, **scope)}
-        assert reachable == {run.HOME, run.VEGETARIAN}
+        assert reachable == {run.HOME, run.AISLE, run.VEGETARIAN}
         hidden = {m["memory"] for m in mem0_get_all(memory, user_id=QUARANTINE_USER)}
         assert hidden == {run.LEGROOM}
-        restored = next(m for m in mem0_get_all(memory, **run.SCOPE)
-                        if m["memory"] == run.VEGETARIAN)
-        # the restored memory keeps every scope id and the metadata of the memory it was a
-        # version of, and names the history row it came from
-        assert (restored["user_id"], restored["agent_id"], restored["run_id"]) == \
-            ("lin", "travel-bot", "trip-42")
+        listed = {m["memory"]: m for m in mem0_get_all(memory, **run.SCOPE)}
+        restored = listed[run.VEGETARIAN]
+        # the restored memories keep every scope id and the metadata of the memory they
+        # were a version of, and name the history row they came from
+        for text in (run.AISLE, run.VEGETARIAN):
+            assert (listed[text]["user_id"], listed[text]["agent_id"],
+                    listed[text]["run_id"]) == ("lin", "travel-bot", "trip-42")
+        assert listed[run.AISLE]["metadata"]["dgrr_restored_from"] == ids["seat-aisle"]
         kept = {k: v for k, v in restored["metadata"].items() if k != "dgrr_restored_from"}
         assert kept == (meal_before.get("metadata") or {})
         assert restored["metadata"]["dgrr_restored_from"] == ids["meal-vegetarian"]
@@ -206,6 +208,8 @@ def test_committed_history_sample_plans_as_documented():
     assert plan.objective == "store"
     assert plan.memory[ids["seat"]] == "quarantine" and plan.memory[ids["meal"]] == "delete"
     assert plan.memory[ids["meal-vegetarian"]] == "restore"
+    assert plan.memory[ids["seat-aisle"]] == "restore"
+    assert plan.memory[ids["seat-aisle"]] == "restore"
     doc = (ROOT / "docs" / "import.md").read_text(encoding="utf-8")
     assert ids["seat"] in doc and ids["meal-vegetarian"] in doc
 
@@ -242,3 +246,4 @@ def test_dashboard_marks_faults_and_plans_the_store(history, tmp_path, capsys):
     assert plan.objective == "store"
     assert plan.memory[ids["seat"]] == "quarantine"
     assert plan.memory[ids["meal-vegetarian"]] == "restore"
+    assert plan.memory[ids["seat-aisle"]] == "restore"

@@ -11,10 +11,11 @@ the id of the history row that wrote it. The text the current one replaced is re
 it (a `delete` edge current → previous), so diagnosing the current text as a fault
 restores the previous one (rule `memory.restore`); older texts stay superseded.
 
-Each text an UPDATE wrote derives from the text it replaced (a `derive` edge previous →
-new): Mem0 writes an UPDATE by merging new facts into the old memory (its history row
-holds both), so a poisoned version taints every later text of that memory, which is
-quarantined when the poisoned version is diagnosed. The history's `actor_id` and `role`
+Each text an UPDATE wrote is the version that rewrote the text it replaced (an `update`
+edge previous → new): Mem0 writes an UPDATE by merging new facts into the old memory (its
+history row holds both), so a poisoned version taints every later text of that memory,
+which is quarantined when the poisoned version is diagnosed, and the text the poisoned
+version rewrote is restored (rule `memory.version-undone`). The history's `actor_id` and `role`
 (who said what the memory came from) are kept as `mem0_actor_id` / `mem0_role`.
 """
 
@@ -114,8 +115,8 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
         if not versions:
             continue
         ids = [row_id for row_id, *_ in versions[:-1]] + [memory_id]
-        # an UPDATE's text derives from the text it replaced (Mem0 merges into it)
-        derived = [[{"id": ids[k - 1], "label": "derive"}] if v[2] else []
+        # an UPDATE's text rewrote the text it replaced (Mem0 merges into it)
+        derived = [[{"id": ids[k - 1], "label": "update"}] if v[2] else []
                    for k, v in enumerate(versions)]
 
         last = len(versions) - 1

@@ -474,7 +474,9 @@ def _undone_updates(case: Case, a: Analysis, fault_records: list[MemoryRecord]
     """Records retired by the successful `update` write that wrote a diagnosed record's
     value (the latest `update` edge into it, no `produce` edge) -> that write: undoing the
     faulty update restores the value before it (method.md, "Updates";
-    memory.update-undone)."""
+    memory.update-undone). Without such a write, the retired versions a diagnosed record
+    rewrote (`update` edges record → record) -> the diagnosed record
+    (memory.version-undone)."""
     G = a.graph
     nodes = G.nodes
     out: dict[str, str] = {}
@@ -489,6 +491,12 @@ def _undone_updates(case: Case, a: Analysis, fault_records: list[MemoryRecord]
                   if lb == "update" and nodes[w]["kind"] == "step" and w not in failed
                   and nodes[w]["type"] == "memory_write"]
         if not writes:
+            # a version that rewrote an earlier, retired version of the record (an
+            # `update` edge record → record, as a Mem0 history import writes): that
+            # version is the value before the faulty rewrite (memory.version-undone)
+            for old in sorted(p for p, lb, _ in premises(G, f.id) if lb == "update"
+                              and nodes[p]["kind"] == "record"):
+                out.setdefault(old, f.id)
             continue
         # the diagnosed value is what the latest update wrote; earlier updates of the same
         # record wrote values it since replaced, and what they retired stays retired
