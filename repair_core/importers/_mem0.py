@@ -15,8 +15,8 @@ Each text an UPDATE wrote is the version that rewrote the text it replaced (an `
 edge previous → new): Mem0 writes an UPDATE by merging new facts into the old memory (its
 history row holds both), so a poisoned version taints every later text of that memory,
 which is quarantined when the poisoned version is diagnosed, and the text the poisoned
-version rewrote is restored (rule `memory.version-undone`). The history's `actor_id` and `role`
-(who said what the memory came from) are kept as `mem0_actor_id` / `mem0_role`.
+version rewrote is restored (rule `memory.version-undone`). The history's `actor_id` and
+`role` (who said what the memory came from) are kept as `mem0_actor_id` / `mem0_role`.
 """
 
 from __future__ import annotations
@@ -103,8 +103,9 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
         for row in events:
             event = str(row[4]).upper()
             if event in ("ADD", "UPDATE") and row[3] is not None:
-                who = {k: str(v) for k, v in zip(("mem0_actor_id", "mem0_role"), row[8:10], strict=True)
-                       if v is not None} if len(row) > 9 else {}
+                said = zip(("mem0_actor_id", "mem0_role"), row[8:10], strict=True) \
+                    if len(row) > 9 else ()
+                who = {k: str(v) for k, v in said if v is not None}
                 versions.append((str(row[0]), str(row[3]), event == "UPDATE" and bool(versions),
                                  who))
                 deleted = False
