@@ -212,28 +212,30 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
         if seed != fault:
             sources.append((bound, fault, fault))
     fault_bound = {f: b for b, _s, f in sources}
-    # a fault's own seed and record start before the nodes that carry its text: a carrier
-    # reached first would otherwise become the fault's parent (a path that loops)
-    own = {s[1] for s in sources}
-    late = {node for node in (carried or {}) if node not in own}
+    # the seeds and faults not yet expanded: a carrier expanded before its fault never
+    # claims them (the fault would get the carrier as its parent: a path that loops)
+    pending = {s[1] for s in sources}
+    own = frozenset(pending)
     for node, fault in (carried or {}).items():
         sources.append((fault_bound[fault], node, fault))
-    sources.sort(key=lambda s: (s[0], s[2], s[1] in late, s[1]))
+    sources.sort(key=lambda s: (s[0], s[2], s[1]))
     origin: dict[str, Origin] = {}
     succ = G._succ
     seq_of = {sid: s.seq for sid, s in steps.items()}
     for bound, start, fault in sources:
+        pending.discard(start)
         if start in origin:
             continue
         origin[start] = (Origin(fault, fault, fault, CARRIES) if carried and start in carried
                          else Origin(fault, start, None, None))
         bounded = bound != _NO_BOUND
+        reserved = pending if start not in own else frozenset()
         queue = deque([start])
         pop, push = queue.popleft, queue.append
         while queue:
             node = pop()
             for nxt, by_label in succ[node].items():
-                if nxt in origin:
+                if nxt in origin or nxt in reserved:
                     continue
                 for label in by_label:  # the first label that is not chain
                     if label != "chain":

@@ -186,7 +186,7 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
     texts = {m.id: m.text for m in result.trajectory.memory}
     for rid in ch.added:
         w(f"  + {rid}: {texts.get(rid, '')}\n")
-    w("\nReplay:\n")
+    w("\nReplay:\n" if r.steps else "\nReplay: none (the case has no steps)\n")
     for o in r.steps:
         if o.outcome not in ("kept",):
             calls = f" [{plural(o.llm_calls, 'call')}]" if o.llm_calls else ""
