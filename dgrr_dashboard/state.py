@@ -108,7 +108,12 @@ def _reset_downstream() -> None:
 
 def objective() -> str:
     """What the plan repairs; the dashboard's default is `both` (a reviewer wants a
-    corrected answer and a clean store)."""
+    corrected answer and a clean store). A case without an answer step (a store's records
+    and lineage alone, e.g. a Mem0 history imported on its own) is always planned for the
+    `store` (rule `objective.no-answer`)."""
+    c = case()
+    if c is not None and not c.has_answer():
+        return "store"
     return str(st.session_state.get(OBJECTIVE, "both"))
 
 

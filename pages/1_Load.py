@@ -152,7 +152,8 @@ else:
     cols[4].metric("Diagnosed faults", len(c.faults))
     st.caption(f"Source: {md(st.session_state.get(state.SOURCE, '?'))}")
     st.markdown("**Final answer of the failed run**")
-    st.text(c.final_answer().text)
+    st.text(c.final_answer().text if c.has_answer()
+            else "(none: the case has no steps, only a store's records and their lineage)")
     st.markdown("**User turns**")
     st.dataframe([{"id": t.id, "seq": t.seq, "text": t.text} for t in c.session],
                  hide_index=True, width="stretch")

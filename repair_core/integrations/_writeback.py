@@ -68,6 +68,10 @@ def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
             if m is None:
                 problems.append(f"report.store_changes.{kind}: '{rid}' is not a record of the case")
                 continue
+            if kind != "restored" and m.status != "active":
+                # a retired version (a superseded text of a Mem0 history, an old LangGraph
+                # value) is not in the store: deleting or hiding it changes nothing there
+                continue
             extra = m.model_extra or {}
             memory_id = extra.get("mem0_memory_id") or extra.get("version_of") or rid
             op: Literal["delete", "quarantine", "restore"] = (

@@ -181,9 +181,10 @@ class _Run:
         self.steps = {s.id: s for s in self.case.trajectory}
         self.turns = {t.id: t for t in self.case.session}
         self.order = self.case.steps_in_order()
-        self.final = self.case.final_answer().id
+        # "" for a case without steps (case.store-only): no answer to regenerate
+        self.final = self.case.final_answer().id if self.case.has_answer() else ""
         self.replay = {s for s in self.replay if s in self.steps} | (
-            {self.final} if self.answer else set())
+            {self.final} if self.answer and self.final else set())
         # An observation is refreshed through its action, and a re-issued action
         # produces its observations anew: (observation, action) pairs, found once.
         produced = [(s.id, d.id) for s in self.order if s.type == "tool_observation"
@@ -586,7 +587,7 @@ class _Run:
         final = self.new_steps.get(self.final)
         return RepairResult(
             answer=final.text if final is not None else None,
-            original_answer=self.steps[self.final].text,
+            original_answer=self.steps[self.final].text if self.final else "",
             store=RepairedStore(
                 active=[r for r in trajectory.memory if self.memory.active(r.id)],
                 quarantine=[r for r in trajectory.memory if r.id in self.memory.quarantined]),
