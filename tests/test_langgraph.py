@@ -20,12 +20,12 @@ from repair_core.cli import main  # noqa: E402
 from repair_core.importers import import_trace  # noqa: E402
 from repair_core.integrations import NotApproved, StoreChanged, find_approval, store_ops  # noqa: E402
 from repair_core.integrations.langgraph import (  # noqa: E402
-    QUARANTINE_NAMESPACE,
     apply_langgraph,
     record_id,
     record_text,
     traced_store,
 )
+from repair_core.integrations.langgraph_vault import quarantined  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -53,13 +53,9 @@ def _attrs(span: dict) -> dict:
 
 
 def _items(store) -> dict[str, str]:
-    """Every item of the store: record id -> text."""
-    out = {}
-    for ns in store.list_namespaces():
-        for item in store.search(ns, limit=100):
-            out[record_id(item.namespace, item.key)] = record_text(
-                item.value.get("value", item.value))  # a quarantined copy keeps the value
-    return out
+    """Every item of the store (`search(())`: any namespace): record id -> text."""
+    return {record_id(item.namespace, item.key): record_text(item.value)
+            for item in store.search((), limit=1000)}
 
 
 def test_the_wrapper_records_memory_spans_inside_the_graph_and_keeps_history(traced):
@@ -158,23 +154,24 @@ def test_apply_round_trip_record_by_record(repaired):
     done = apply_langgraph(r["store"], ops, case_id=case.case_id, approval=_approval(r))
     after = _items(r["store"])
     apply_id = done[1]["item"].split("/")[1]
-    quarantine = (QUARANTINE_NAMESPACE, apply_id, *NAMESPACE)
+    vault = {(tuple(e["namespace"]), e["key"]): e for e in quarantined(r["store"])}
     assert SEAT not in after
-    assert after[record_id(quarantine, "cabin")] == before[CABIN] == "Lin flies economy, window seat."
-    assert after[record_id(quarantine, "habit")] == before[HABIT] == LEARNED
+    assert record_text(vault[NAMESPACE, "cabin"]["value"]) == before[CABIN] == \
+        "Lin flies economy, window seat."
+    assert record_text(vault[NAMESPACE, "habit"]["value"]) == before[HABIT] == LEARNED
     assert after[CABIN] == STORE["cabin"]  # the text the poisoned update replaced is back
     for k in ("home", "meal"):
         assert after[record_id(NAMESPACE, k)] == before[record_id(NAMESPACE, k)] == STORE[k]
-    assert set(after) == {record_id(NAMESPACE, "home"), record_id(NAMESPACE, "meal"), CABIN,
-                          record_id(quarantine, "cabin"), record_id(quarantine, "habit")}
+    # every item any namespace holds: the quarantined ones are in the vault, not the store
+    assert set(after) == {record_id(NAMESPACE, "home"), record_id(NAMESPACE, "meal"), CABIN}
     # a search of the agent's namespace no longer returns what was quarantined
     hits = {i.key for i in r["store"].search(NAMESPACE, limit=100) if i.namespace == NAMESPACE}
     assert hits == {"home", "meal", "cabin"}
     restored = r["store"].get(NAMESPACE, "cabin").value
     assert restored["dgrr_restored_from"] == ops[-1].record
-    copy = r["store"].get(quarantine, "habit").value
-    assert copy["dgrr_quarantined"] is True and copy["namespace"] == list(NAMESPACE)
-    assert copy["key"] == "habit" and copy["value"] == {"text": LEARNED}
+    entry = vault[NAMESPACE, "habit"]
+    assert entry["apply"] == apply_id and entry["case"] == case.case_id
+    assert entry["key"] == "habit" and entry["value"] == {"text": LEARNED}
     assert [d["op"] for d in done] == ["delete", "quarantine", "quarantine", "restore"]
 
 
