@@ -109,6 +109,44 @@ def test_the_real_trace_imports_and_plans_like_figure1(traced):
         assert plan.memory[record_id(NAMESPACE, k)] == "keep"
 
 
+def test_the_case_keeps_each_items_namespace_key_and_whole_value(traced):
+    """traced_store records each item's namespace, key and value (canonical JSON) on its
+    writes and in the records a search returns; the importer puts them on the case
+    record (`langgraph_namespace`, `langgraph_key`, `langgraph_value`): the value the
+    agent last saw."""
+    path, _ = traced
+    spans = [_attrs(s) for s in _spans(path)]
+    update = next(a for a in spans if a.get("gen_ai.operation.name") == "update_memory")
+    assert update["dgrr.memory.value"] == '{"text":"Lin flies economy, window seat."}'
+    assert json.loads(update["dgrr.memory.namespace"]) == list(NAMESPACE)
+    assert update["dgrr.memory.key"] == "cabin"
+    records = {m.id: m.model_extra for m in import_trace([path], faults=[SEAT]).case.memory}
+    for key in ("home", "seat", "meal"):  # seen by the recall search only
+        extra = records[record_id(NAMESPACE, key)]
+        assert extra["langgraph_value"] == {"text": STORE[key]}
+        assert (extra["langgraph_namespace"], extra["langgraph_key"]) == (list(NAMESPACE), key)
+    # the cabin was read, then updated: the case keeps the value the update wrote
+    assert records[CABIN]["langgraph_value"] == {"text": "Lin flies economy, window seat."}
+    assert records[HABIT]["langgraph_value"] == {"text": LEARNED}
+
+
+def test_a_bad_recorded_value_is_a_named_import_error(traced, tmp_path, capsys):
+    path, _ = traced
+    doc = json.loads(path.read_text())
+    for rs in doc["resourceSpans"]:
+        for ss in rs["scopeSpans"]:
+            for span in ss["spans"]:
+                for a in span.get("attributes", []):
+                    if a["key"] == "dgrr.memory.value":
+                        a["value"] = {"stringValue": "[1, 2]"}
+    bad = tmp_path / "bad.otlp.json"
+    bad.write_text(json.dumps(doc))
+    assert main(["import", str(bad), "--out", str(tmp_path / "c.json")]) == 2
+    err = capsys.readouterr().err
+    assert "dgrr.memory.value: expected a JSON object, got \"[1, 2]\"" in err
+    assert "Traceback" not in err and not (tmp_path / "c.json").exists()
+
+
 @pytest.fixture()
 def repaired(traced, tmp_path, capsys):
     path, store = traced
@@ -185,6 +223,29 @@ def test_refused_when_the_store_changed_since_the_trace(repaired):
     with pytest.raises(StoreChanged, match=f"{HABIT}: text is now 'Lin books aisle seats.'"):
         apply_langgraph(r["store"], ops, case_id=case.case_id, approval=approval)
     assert _items(r["store"]) == before
+
+
+def test_a_value_changed_since_the_trace_with_the_same_text_is_refused(repaired, capsys):
+    """The habit's text is what the trace saw, but someone added a field to its value:
+    `dgrr apply --apply` refuses with the field named and writes nothing."""
+    r = repaired
+    r["store"].put(NAMESPACE, "habit", {"text": LEARNED, "source": "admin"})
+    r["store"].put(NAMESPACE, "cabin", {"text": "Lin flies economy, window seat.",
+                                        "pinned": True})
+    before = _items(r["store"])
+    _approval(r)
+    capsys.readouterr()
+    assert _apply(r, "--apply", "--reviewer", "ops") == 2
+    err = capsys.readouterr().err
+    assert f"{HABIT}: value.source was added ('admin')" in err
+    assert f"{CABIN}: value.pinned was added (True)" in err
+    assert "Traceback" not in err
+    assert _items(r["store"]) == before and quarantined(r["store"]) == []
+    # the same values as the trace: applied
+    r["store"].put(NAMESPACE, "habit", {"text": LEARNED})
+    r["store"].put(NAMESPACE, "cabin", {"text": "Lin flies economy, window seat."})
+    assert _apply(r, "--apply", "--reviewer", "ops") == 0
+    assert {e["key"] for e in quarantined(r["store"])} == {"cabin", "habit"}
 
 
 def _apply(r, *extra):

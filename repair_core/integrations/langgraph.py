@@ -14,7 +14,11 @@ path), and each is recorded as one span:
 | `put` of an existing key | `update_memory` | also `dgrr.memory.old_content` |
 | `delete` (`put` with value None) | `delete_memory` | `dgrr.memory.old_content` |
 
-All carry `gen_ai.memory.store.id`. A record's id is its namespace and key joined by
+All carry `gen_ai.memory.store.id`. A put also carries the item's namespace
+(`dgrr.memory.namespace`, a JSON list), key (`dgrr.memory.key`) and whole value
+(`dgrr.memory.value`, canonical JSON); each returned record carries the same three in its
+`metadata`, so an apply can refuse an item whose value changed since the trace even
+when its text did not. A record's id is its namespace and key joined by
 `/` (`lin/prefs/seat`). LangGraph's store keeps only the current value (a put overwrites,
 a delete leaves nothing), so the wrapper keeps every version in :attr:`history` for
 inspection. `dgrr apply --to langgraph` does not read it: the text a poisoned update
@@ -32,9 +36,9 @@ from typing import Any
 
 __all__ = ["RecordVersion", "record_id", "split_record_id", "record_text", "traced_store",
            "check_langgraph", "plan_langgraph", "apply_langgraph", "aapply_langgraph",
-           "resolve_item", "LangGraphSlots", "QUARANTINE_NAMESPACE", "VAULT_ITEM"]
+           "resolve_item", "LangGraphSlots", "QUARANTINE_NAMESPACE", "VAULT_ITEM", "item_fields"]
 
-from ..provenance import OLD_CONTENT
+from ..provenance import MEMORY_KEY, MEMORY_NAMESPACE, MEMORY_VALUE, OLD_CONTENT, canonical_json
 
 _INSTALL = "LangGraph integration needs langgraph: install with pip install 'dgrr[import]'"
 
@@ -79,6 +83,13 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
+def item_fields(namespace: Iterable[str], key: str, value: Mapping[str, Any]) -> dict[str, str]:
+    """The span attributes (or returned-record metadata) naming a LangGraph item and its
+    whole value: `dgrr.memory.namespace`, `dgrr.memory.key`, `dgrr.memory.value`."""
+    return {MEMORY_NAMESPACE: json.dumps(list(namespace), ensure_ascii=False),
+            MEMORY_KEY: key, MEMORY_VALUE: canonical_json(dict(value))}
+
+
 def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None) -> Any:
     """`store` wrapped so that each operation is an OTel GenAI memory span (see the
     module doc). `tracer` defaults to the global tracer provider's `dgrr.langgraph`."""
@@ -121,7 +132,8 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
             items = [result] if (isinstance(op, GetOp) and result is not None) else (
                 list(result) if isinstance(op, SearchOp) else [])
             records = [{"id": record_id(i.namespace, i.key), "content": record_text(i.value),
-                        **({"score": i.score} if getattr(i, "score", None) is not None else {})}
+                        **({"score": i.score} if getattr(i, "score", None) is not None else {}),
+                        "metadata": item_fields(i.namespace, i.key, i.value)}
                        for i in items]
             query = op.query if isinstance(op, SearchOp) else record_id(op.namespace, op.key)
             attrs = {"gen_ai.operation.name": "search_memory",
@@ -141,6 +153,7 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
                                      "gen_ai.memory.record.id": rid}
             if op.value is not None:
                 attrs["gen_ai.memory.content"] = record_text(op.value)
+                attrs.update(item_fields(op.namespace, op.key, op.value))
             if old is not None:
                 attrs[OLD_CONTENT] = record_text(old)
             return self._span(name, attrs), rid, kind
