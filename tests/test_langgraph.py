@@ -248,6 +248,48 @@ def test_a_value_changed_since_the_trace_with_the_same_text_is_refused(repaired,
     assert {e["key"] for e in quarantined(r["store"])} == {"cabin", "habit"}
 
 
+class _Opaque:
+    """A BaseStore dgrr knows nothing about (it keeps its backing store privately)."""
+
+    def __new__(cls, backing):
+        from langgraph.store.base import BaseStore
+
+        class Opaque(BaseStore):
+            def batch(self, ops):
+                return backing.batch(ops)
+
+            async def abatch(self, ops):
+                return backing.batch(ops)
+
+        return Opaque()
+
+
+def test_cli_apply_to_a_store_dgrr_has_no_vault_for_needs_a_vault_file(repaired, capsys,
+                                                                       tmp_path):
+    import lg_factory
+
+    from repair_core.integrations.langgraph_vault import SqliteVault
+
+    r = repaired
+    lg_factory.STORE = _Opaque(r["store"])
+    _approval(r)
+    before = _items(r["store"])
+    capsys.readouterr()
+    assert _apply(r, "--apply", "--reviewer", "ops") == 2
+    err = capsys.readouterr().err
+    assert "dgrr apply --vault FILE" in err and "Traceback" not in err
+    assert _items(r["store"]) == before
+    vault = tmp_path / "quarantine.db"
+    assert _apply(r, "--apply", "--reviewer", "ops", "--vault", str(vault)) == 0
+    entries = {e["key"]: e for e in SqliteVault(str(vault)).entries()}
+    assert set(entries) == {"cabin", "habit"}
+    assert entries["habit"]["value"] == {"text": LEARNED}
+    assert all(LEARNED not in str(i.value) for i in r["store"].search((), limit=1000))
+    capsys.readouterr()
+    assert _apply(r, "--to", "mem0", "--vault", str(vault)) == 2  # the last --to wins
+    assert "--vault: only for --to langgraph" in capsys.readouterr().err
+
+
 def _apply(r, *extra):
     return main(["apply", str(r["result"]), "--case", str(r["case"]), "--to", "langgraph",
                  "--store", "lg_factory:store", "--db", r["db"], "--journal", r["journal"],

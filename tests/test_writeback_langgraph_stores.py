@@ -269,7 +269,7 @@ def test_a_store_dgrr_has_no_vault_for_is_refused_before_anything_is_written():
     store = Custom()
     _fill(store)
     before = _snapshot(store.backing)
-    with pytest.raises(DgrrError, match="pass vault="):
+    with pytest.raises(DgrrError, match="dgrr apply --vault FILE"):
         apply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL)
     assert _snapshot(store.backing) == before
 

@@ -148,7 +148,12 @@ class SqliteVault(_SqlVault):
         import sqlite3
 
         super().__init__()
-        self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        try:
+            self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self.conn.execute(_CREATE)
+        except sqlite3.Error as exc:
+            raise DgrrError(f"--vault: cannot use {path!r} as a SQLite file: {exc}") from None
+        self._ready = True
 
     def _run(self, statement: str, params: tuple[Any, ...], fetch: bool) -> list[Any]:
         cur = self.conn.execute(statement, params)
@@ -220,8 +225,8 @@ def vault_for(store: Any, vault: Vault | None = None) -> Vault:
     raise DgrrError(f"quarantine: dgrr keeps quarantined items outside the store, in a "
                     f"vault, and has none for a {type(store).__name__} (it knows SqliteStore, "
                     "PostgresStore, their async classes and InMemoryStore, or a wrapper "
-                    "keeping one as .inner): pass vault= (e.g. SqliteVault('q.db')); "
-                    "nothing written")
+                    "keeping one as .inner): give one with `dgrr apply --vault FILE` or "
+                    "apply_langgraph(..., vault=SqliteVault('q.db')); nothing written")
 
 
 def _cached(store: Any, make: Any) -> Any:
