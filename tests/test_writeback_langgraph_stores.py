@@ -26,6 +26,7 @@ from repair_core.integrations import (  # noqa: E402
     Journal,
     StoreChanged,
     StoreOp,
+    intent_state,
     resume_apply,
     rollback_apply,
 )
@@ -160,10 +161,13 @@ def _interrupted_then(store, tmp_path: Path, what: str, vault=None) -> None:
     with pytest.raises(_Crash):
         apply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL,
                         journal=journal, vault=vault, record=_crash)
-    assert journal.pending() is not None
+    pending = journal.pending()
+    assert pending is not None
     slots = LangGraphSlots(store, vault)
+    assert intent_state(slots, pending.steps) == "after"  # every store and vault slot
     if what == "rollback":
         rollback_apply(slots, journal)
+        assert intent_state(slots, pending.steps) == "before"
         assert _snapshot(store, vault) == before
         assert quarantined(store, vault) == []
         assert LEARNED in _agent_turn(store)  # the quarantined record is back where it was
@@ -302,6 +306,10 @@ async def _async_round_trip(store, tmp_path: Path) -> None:
     await store.aput(NAMESPACE, "cabin", {"text": UPDATED_CABIN})
     await store.aput(("ana", "prefs"), "seat", {"text": "Ana prefers aisle seats."})
     done = await aapply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL)
+    from repair_core import DgrrError
+
+    with pytest.raises(DgrrError, match="from a worker thread"):  # not from the loop itself
+        quarantined(store)
     await asyncio.to_thread(_check_store, store, done)
     await asyncio.to_thread(_check_hidden, store)
     for ns in [(), *await store.alist_namespaces()]:  # the async API too

@@ -196,9 +196,9 @@ def _on_loop(store: Any, coro: Any) -> Any:
         running = None
     if loop is None or running is loop:
         coro.close()
-        raise DgrrError(f"{type(store).__name__}: the quarantine vault is written from a "
-                        "worker thread while the store's event loop runs (use "
-                        "aapply_langgraph)")
+        raise DgrrError(f"{type(store).__name__}: its quarantine vault is reached from a "
+                        "worker thread while the store's event loop runs (asyncio.to_thread, "
+                        "as aapply_langgraph does), not from the loop itself")
     return asyncio.run_coroutine_threadsafe(coro, loop).result()
 
 
