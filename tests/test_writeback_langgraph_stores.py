@@ -493,3 +493,26 @@ def test_a_pending_or_unreadable_journal_blocks_a_new_apply(tmp_path):
     with pytest.raises(DgrrError, match="cannot be read"):
         apply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL, journal=journal)
     assert store.get(NAMESPACE, "habit").value == {"text": LEARNED}  # nothing written
+
+
+def test_copies_an_earlier_dgrr_left_in_the_store_move_to_the_vault(tmp_path):
+    """dgrr before the vault kept quarantined copies under ("dgrr-quarantine", apply id,
+    *namespace), where `search(())` found them: move_legacy_quarantine takes them out."""
+    from repair_core.integrations.langgraph_vault import move_legacy_quarantine
+
+    with _sync_store("sqlite", tmp_path, None) as store:
+        _fill(store)
+        store.delete(NAMESPACE, "habit")
+        old = {"dgrr_quarantined": True, "namespace": list(NAMESPACE), "key": "habit",
+               "value": {"text": LEARNED}, "index": None, "case": "lg-case",
+               "record": record_id(NAMESPACE, "habit"), "apply": "0123abcd",
+               "created_at": "2026-01-01T00:00:00", "updated_at": "2026-01-01T00:00:00"}
+        store.put(("dgrr-quarantine", "0123abcd", *NAMESPACE), "habit", old, index=False)
+        store.put(("dgrr-quarantine", "notes"), "n", {"text": "not a copy of dgrr's"})
+        assert any(LEARNED in str(i.value) for i in store.search(()))  # the old leak
+        [entry] = move_legacy_quarantine(store)
+        assert entry["value"] == {"text": LEARNED} and entry["apply"] == "0123abcd"
+        assert quarantined(store) == [entry]
+        assert all(LEARNED not in str(i.value) for i in store.search((), limit=1000))
+        assert store.get(("dgrr-quarantine", "notes"), "n") is not None  # left alone
+        assert move_legacy_quarantine(store) == []  # done once

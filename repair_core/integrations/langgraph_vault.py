@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from .._errors import DgrrError
 
 __all__ = ["Vault", "MemoryVault", "SqliteVault", "StoreVault", "vault_for", "quarantined",
-           "VAULT_TABLE"]
+           "move_legacy_quarantine", "VAULT_TABLE", "LEGACY_NAMESPACE"]
 
 VAULT_TABLE = "dgrr_quarantine"
 """The table of quarantined items in a SQLite or PostgreSQL store's database."""
@@ -243,3 +243,30 @@ def quarantined(store: Any, vault: Vault | None = None) -> list[dict[str, Any]]:
     """Every item dgrr quarantined from `store` (for audit): each entry's `namespace`,
     `key`, `value`, `index`, `created_at`, `updated_at`, `case`, `record` and `apply`."""
     return vault_for(store, vault).entries()
+
+
+LEGACY_NAMESPACE = "dgrr-quarantine"
+"""Where dgrr before the vault kept quarantined copies *in* the store:
+`("dgrr-quarantine", <apply id>, *namespace)`, which `search(())` still returned."""
+
+
+def move_legacy_quarantine(store: Any, vault: Vault | None = None) -> list[dict[str, Any]]:
+    """Move the copies an earlier dgrr left under `("dgrr-quarantine", ...)` in `store`
+    into its vault (each entry first, then the copy deleted: running it again after a
+    crash finishes the move); the entries moved. Items there that are not dgrr's copies
+    are left alone."""
+    target = vault_for(store, vault)
+    moved = []
+    for item in store.search((LEGACY_NAMESPACE,), limit=1_000_000):
+        value = dict(item.value)
+        ns = tuple(item.namespace)
+        if value.get("dgrr_quarantined") is not True or len(ns) < 2 or \
+                not isinstance(value.get("namespace"), list) or \
+                not isinstance(value.get("key"), str):
+            continue
+        entry = {k: v for k, v in value.items() if k != "dgrr_quarantined"}
+        entry["apply"] = entry.get("apply") or ns[1]
+        target.put(entry["apply"], entry["namespace"], entry["key"], entry)
+        store.delete(ns, item.key)
+        moved.append(entry)
+    return moved
