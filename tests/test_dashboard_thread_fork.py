@@ -159,3 +159,49 @@ def test_no_fork_recorded_says_how_to_make_one(tmp_path, monkeypatch):
     assert "LangGraph thread forks" in [h.value for h in at.subheader]
     assert "No thread fork recorded for this case" in _markdown(at)
     assert not [t for t in at.text if "old head (kept for audit):" in t.value]
+
+
+@pytest.mark.browser
+def test_the_fork_in_real_chromium(tmp_path, capsys, monkeypatch):
+    """The same view in Debian's Chromium: the case uploaded on the Load page, the fork on
+    the Approve page as plain text; a hostile record makes no link, bold text or script,
+    and the page asks nothing from outside the loopback server."""
+    from dashboard_server import CHROMIUM, goto_page, idle, open_page, running_dashboard
+
+    if not CHROMIUM.exists():
+        pytest.skip("needs Debian chromium")
+    from playwright.sync_api import sync_playwright
+    from test_e2e_issue23 import _upload
+
+    case, db = _real_fork(tmp_path, capsys, monkeypatch)
+    log = ApprovalStore(db)
+    [event] = [r for r in log.history() if r.kind == "applied"]
+    record = json.loads(event.comment)
+    hostile = {**record, "thread_id": HOSTILE,
+               "dropped": [{"id": "m-x", "type": "ai", "text": HOSTILE}]}
+    log.record_applied(event.refers_to, reviewer=HOSTILE, target=f"langgraph-thread:{HOSTILE}",
+                       outputs_sha256=sha256_json(hostile), comment=json.dumps(hostile))
+    log.close()
+    env = {"DGRR_DB": db, "HOME": str(tmp_path)}
+    external: list[str] = []
+    with running_dashboard(tmp_path, env) as url, sync_playwright() as p:
+        browser, page = open_page(p, url, external, width=1440, height=900)
+        try:
+            page.goto(url)
+            idle(page)
+            _upload(page, "Upload a case", "Load uploaded case", case)
+            goto_page(page, "Approve")
+            idle(page)
+            page.get_by_role("heading", name="LangGraph thread forks").wait_for()
+            body = page.locator("body").inner_text()
+            assert f"old head (kept for audit):    {record['head']}" in body
+            assert f"new head (the fork):          {record['fork']}" in body
+            assert f"forked from checkpoint:       {record['fork_from']}" in body
+            assert f"thread:                       {HOSTILE}" in body  # verbatim
+            assert page.locator('a[href*="evil.example"]').count() == 0
+            assert page.locator("b", has_text="bold").count() == 0
+            assert page.locator("strong", has_text=re.compile(r"^x$")).count() == 0
+            assert page.locator("script", has_text="alert(1)").count() == 0
+        finally:
+            browser.close()
+    assert external == [], external
