@@ -516,3 +516,14 @@ def test_copies_an_earlier_dgrr_left_in_the_store_move_to_the_vault(tmp_path):
         assert all(LEARNED not in str(i.value) for i in store.search((), limit=1000))
         assert store.get(("dgrr-quarantine", "notes"), "n") is not None  # left alone
         assert move_legacy_quarantine(store) == []  # done once
+
+
+def test_vault_entries_compare_on_every_field_and_items_on_their_value():
+    from langgraph.store.memory import InMemoryStore
+
+    slots = LangGraphSlots(InMemoryStore())
+    entry = {"namespace": ["u"], "key": "k", "value": {"text": "t"}, "apply": "1"}
+    assert slots.same(entry, dict(entry)) and not slots.same(entry, {**entry, "apply": "2"})
+    item = {"value": {"text": "t"}, "index": None}
+    assert slots.same(item, {**item, "index": False})  # a store does not report its index
+    assert not slots.same(item, {"value": {"text": "u"}})

@@ -206,7 +206,7 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
 
 
 QUARANTINE_NAMESPACE = "dgrr-quarantine"
-"""First namespace part under which dgrr before 0.2 kept quarantined items *in* the store
+"""First namespace part under which dgrr before the vault kept quarantined items *in* the store
 (`("dgrr-quarantine", <apply id>, *namespace)`); a search of the root prefix `()` still
 returned them. Quarantined items now go to a vault outside the store
 (:mod:`~repair_core.integrations.langgraph_vault`); journals that name such items are
@@ -264,7 +264,7 @@ class LangGraphSlots:
     def same(self, a: Any, b: Any) -> bool:
         if a is None or b is None:
             return a is None and b is None
-        if "value" not in a or "value" not in b:  # vault entries
+        if "namespace" in a or "namespace" in b:  # vault entries: every field
             return bool(_jsonable(a) == _jsonable(b))
         return bool(_jsonable(a["value"]) == _jsonable(b["value"]))
 
