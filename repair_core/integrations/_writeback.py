@@ -37,9 +37,9 @@ class StoreOp(BaseModel):
     expect_changed_at: str | None = None
     """Last-change time the store must still show for `memory_id` (None: not checked)."""
     expect_value: dict[str, Any] | None = None
-    """The whole value the trace saw for `memory_id` (the record's `value` in the case,
-    when the importer kept it): any field that differs refuses the apply (None: only the
-    text is checked)."""
+    """The whole value the trace saw for `memory_id` (the record's `langgraph_value` in
+    the case, which the importer keeps from `dgrr.memory.value`): any field that differs
+    refuses the apply (None: only the text is checked)."""
     namespace: list[str] | None = None
     """LangGraph: the namespace of `memory_id`, when the case names it
     (`langgraph_namespace`); otherwise it is found in the store from the record id."""
@@ -159,7 +159,7 @@ def _result_parts(result: Any) -> tuple[dict[str, list[str]], dict[str, list[dic
 
 
 def _value(extra: Mapping[str, Any]) -> dict[str, Any] | None:
-    value = extra.get("value", extra.get("langgraph_value"))
+    value = extra.get("langgraph_value")
     return dict(value) if isinstance(value, Mapping) else None
 
 
