@@ -75,7 +75,8 @@ def bootstrap_ci(values: list[float], *, resamples: int = 10_000, seed: int = 0
 def summarise(units: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
     """cell "G -> R @ P" -> method -> {mean, lo, hi, seeds}."""
     cells: dict[str, dict[str, list[float]]] = {}
-    for u in units:
+    # in seed order, not completion order: the bootstrap resamples by position
+    for u in sorted(units, key=lambda u: (u["gen"], u["noise"], u["seed"])):
         for rep, by_m in u["recovery"].items():
             cell = f"{u['gen']} -> {rep} @ {u['noise']:g}"
             for m, v in by_m.items():
