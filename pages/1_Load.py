@@ -163,31 +163,38 @@ with tab_trace:
     if "dgrr_import_summary" in st.session_state:
         st.text(st.session_state["dgrr_import_summary"])
 
-if _LOADED in st.session_state:
-    st.success(st.session_state.pop(_LOADED))
-if state.PROBLEMS in st.session_state:
-    source, problems = st.session_state[state.PROBLEMS]
-    show_problems(f"Could not load {source}", problems)
-    current = state.case()
-    if current is not None:
-        st.info(f"The previous case {code(current.case_id)} is still loaded, unchanged.")
 
-c = state.case()
-st.divider()
-if c is None:
-    st.info("No case loaded yet.")
-else:
-    st.subheader(f"Current case: {code(c.case_id)}")
-    cols = st.columns(5)
-    cols[0].metric("Domain", md(c.domain or "—"))
-    cols[1].metric("User turns", len(c.session))
-    cols[2].metric("Trajectory steps", len(c.trajectory))
-    cols[3].metric("Memory records", len(c.memory))
-    cols[4].metric("Diagnosed faults", len(c.faults))
-    st.caption(f"Source: {md(st.session_state.get(state.SOURCE, '?'))}")
-    st.markdown("**Final answer of the failed run**")
-    st.text(c.final_answer().text)
-    st.markdown("**User turns**")
-    st.dataframe([{"id": t.id, "seq": t.seq, "text": t.text} for t in c.session],
-                 hide_index=True, width="stretch")
-    st.page_link("pages/2_Faults.py", label="Next: mark the diagnosed faults", icon="➡️")
+def _outcome_and_case() -> None:
+    # In a function, not the page's namespace: a namespace frozen while the sidebar plans
+    # (dgrr_dashboard/uploads.py) kept the case it named after the case was replaced.
+    if _LOADED in st.session_state:
+        st.success(st.session_state.pop(_LOADED))
+    if state.PROBLEMS in st.session_state:
+        source, problems = st.session_state[state.PROBLEMS]
+        show_problems(f"Could not load {source}", problems)
+        current = state.case()
+        if current is not None:
+            st.info(f"The previous case {code(current.case_id)} is still loaded, unchanged.")
+
+    c = state.case()
+    st.divider()
+    if c is None:
+        st.info("No case loaded yet.")
+    else:
+        st.subheader(f"Current case: {code(c.case_id)}")
+        cols = st.columns(5)
+        cols[0].metric("Domain", md(c.domain or "—"))
+        cols[1].metric("User turns", len(c.session))
+        cols[2].metric("Trajectory steps", len(c.trajectory))
+        cols[3].metric("Memory records", len(c.memory))
+        cols[4].metric("Diagnosed faults", len(c.faults))
+        st.caption(f"Source: {md(st.session_state.get(state.SOURCE, '?'))}")
+        st.markdown("**Final answer of the failed run**")
+        st.text(c.final_answer().text)
+        st.markdown("**User turns**")
+        st.dataframe([{"id": t.id, "seq": t.seq, "text": t.text} for t in c.session],
+                     hide_index=True, width="stretch")
+        st.page_link("pages/2_Faults.py", label="Next: mark the diagnosed faults", icon="➡️")
+
+
+_outcome_and_case()

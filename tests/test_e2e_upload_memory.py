@@ -4,7 +4,8 @@ case is the small spec example) and then a 120 MB case the page refuses (1,200 r
 100 kB text and a wrong format) are uploaded on the Load page. After each, the server's
 resident size (/proc/PID/status VmRSS) must come back to within BOUND_MB of what it was
 before the first big upload, the parsed case must work (Load shows it, the Graph draws it)
-and the uploader must be empty and usable again.
+and the uploader must be empty and usable again. A second test replaces a 20k-step case
+on the Load page and checks that the server lets go of it.
 
 The bound: 40 MB, a third of the smaller upload. It leaves room for what a run may
 legitimately keep (Streamlit's per-session message cache, the objects the dashboard
@@ -157,3 +158,53 @@ def test_a_large_upload_is_released_after_it_is_parsed(tmp_path):
     assert external == []
     assert after_valid - before <= BOUND_MB, (before, after_valid)
     assert after_refused - before <= BOUND_MB, (before, after_refused)
+
+
+def _load_sample(page, name: str) -> None:
+    goto_page(page, "Load")
+    page.get_by_role("tab", name="Sample").click()
+    idle(page)
+    box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Sample").first
+    box.locator("input").click()
+    box.locator("input").fill(name)
+    page.locator('[role="option"]').filter(has_text=name).first.click()
+    page.get_by_role("button", name="Load sample").click()
+    page.get_by_text(f"Loaded case fig1-travel from {name}").first.wait_for()
+    idle(page)
+
+
+def test_a_case_replaced_on_the_load_page_is_released(tmp_path):
+    """A 20k-step case uploaded, then the spec example loaded over it on the Load page: the
+    server's RSS comes back to within BOUND_MB of what it was before the big case (it grew
+    by about 110 MB with it; the Load page's namespace and the session's plan-digest cache
+    kept it before)."""
+    from playwright.sync_api import sync_playwright
+
+    from repair_core.cli import main
+
+    big = tmp_path / "synth-20k.json"
+    assert main(["synth", "--steps", "20000", "--seed", "2", "--out", str(big)]) == 0
+    env = {"DGRR_DB": str(tmp_path / "approvals.db"), "HOME": str(tmp_path)}
+    with running_dashboard(tmp_path, env) as url, sync_playwright() as p:
+        pid = _server_pid(url)
+        browser, page = open_page(p, url, [])
+        page.goto(url)
+        idle(page)
+        _load_sample(page, "sample_traces/figure1-travel.json")
+        _upload_tab(page)
+        time.sleep(2)
+        before = rss_mb(pid)
+        _upload(page, big, "Loaded case synth-20000s-4000m-seed2 from synth-20k.json")
+        with_big = rss_mb(pid)
+        _load_sample(page, "sample_traces/figure1-travel.json")
+        # Streamlit lets go of a session-state key's previous value at the next run
+        goto_page(page, "Faults")
+        idle(page)
+        goto_page(page, "Load")
+        idle(page)
+        after = settled_rss(pid, before + BOUND_MB)
+        browser.close()
+    print(f"server RSS: before {before:.0f} MB, with the 20k-step case {with_big:.0f} MB, "
+          f"after replacing it {after:.0f} MB")
+    assert with_big - before > 2 * BOUND_MB  # the big case was really held
+    assert after - before <= BOUND_MB, (before, with_big, after)
