@@ -90,7 +90,7 @@ def _import_uploaded_trace(faults: list[str]) -> None:
                 imported = import_trace(paths, store=store_path, faults=faults)
             except CaseError as exc:
                 problems, source = [as_given(x) for x in exc.problems], exc.source
-                del exc  # its traceback holds the importer's frames and their data
+                del exc  # bound while raising, this frame -> exc -> traceback -> frame is a cycle
                 raise CaseError(problems, source=as_given(source or "import")) from None
         st.session_state["dgrr_import_summary"] = as_given(imported.summary.describe())
         return imported.case
