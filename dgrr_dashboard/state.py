@@ -86,6 +86,7 @@ def set_case(new: Case, source: str) -> None:
     st.session_state[LOADED_FAULTS] = list(new.faults)
     st.session_state.pop(PROBLEMS, None)
     st.session_state.pop(SELECTED, None)
+    st.session_state.pop(PLAN_KEYS, None)  # its plans hold the old case (kept it alive)
     _reset_downstream()
     _changed()
 
