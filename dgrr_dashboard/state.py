@@ -86,6 +86,7 @@ def set_case(new: Case, source: str) -> None:
     st.session_state[LOADED_FAULTS] = list(new.faults)
     st.session_state.pop(PROBLEMS, None)
     st.session_state.pop(SELECTED, None)
+    st.session_state.pop(PLAN_KEYS, None)  # its plans hold the old case (kept it alive)
     _reset_downstream()
     _changed()
 
@@ -108,7 +109,12 @@ def _reset_downstream() -> None:
 
 def objective() -> str:
     """What the plan repairs; the dashboard's default is `both` (a reviewer wants a
-    corrected answer and a clean store)."""
+    corrected answer and a clean store). A case without an answer step (a store's records
+    and lineage alone, e.g. a Mem0 history imported on its own) is always planned for the
+    `store` (rule `objective.no-answer`)."""
+    c = case()
+    if c is not None and not c.has_answer():
+        return "store"
     return str(st.session_state.get(OBJECTIVE, "both"))
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dgrr_dashboard import state
+from dgrr_dashboard import state, uploads
 from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, case_from_parts, parse_case
@@ -18,14 +18,85 @@ st.write("A case is one `dgrr.case/v1` JSON document: the user turns, the memory
          "if a new one is invalid.")
 
 
+_LOADED = "dgrr_loaded_message"  # shown once, below the tabs, after a load
+
+
 def _load(build, source: str) -> None:
+    st.session_state.pop(_LOADED, None)
     try:
         new = build()
     except CaseError as exc:
         st.session_state[state.PROBLEMS] = (source, exc.problems)
         return
     state.set_case(new, source)
-    st.success(f"Loaded case {code(new.case_id)} from {md(source)}.")
+    st.session_state[_LOADED] = f"Loaded case {code(new.case_id)} from {md(source)}."
+
+
+# Uploads are read only inside these functions, never into the page's namespace: that
+# namespace outlives the run (dgrr_dashboard/uploads.py), a function's locals do not.
+CASE_UP, TRAJ_UP, MEM_UP, TRACE_UP, STORE_UP = (
+    "dgrr_w_upload_case", "dgrr_w_upload_traj", "dgrr_w_upload_mem", "dgrr_w_upload_trace",
+    "dgrr_w_upload_store")
+
+
+def _load_uploaded_case() -> None:
+    held = uploads.files(CASE_UP)
+    if not held:  # removed in the browser meanwhile
+        return
+    up = held[0]
+    _load(lambda: parse_case(up.getvalue(), source=up.name), up.name)
+
+
+def _load_uploaded_pair() -> None:
+    both = uploads.files(TRAJ_UP), uploads.files(MEM_UP)
+    if not all(both):
+        return
+    traj, mem = both[0][0], both[1][0]
+    src = f"{traj.name} + {mem.name}"
+    _load(lambda: case_from_parts(traj.getvalue(), mem.getvalue(), source=src), src)
+
+
+def _import_uploaded_trace(faults: list[str]) -> None:
+    import tempfile
+
+    from repair_core.importers import import_trace
+
+    traces, stores = uploads.files(TRACE_UP), uploads.files(STORE_UP)
+    if not traces:
+        return
+    src = " + ".join(f.name for f in (*traces, *stores))
+
+    def _import():
+        # uploaded bytes go to fixed file names in a private folder: an uploaded name
+        # never becomes a path; messages then name each file as it was uploaded
+        with tempfile.TemporaryDirectory(prefix="dgrr-import-") as tmp:
+            paths, given = [], {}
+            for i, t in enumerate(traces):
+                paths.append(Path(tmp) / f"trace-{i}.json")
+                paths[-1].write_bytes(t.getvalue())
+                given[paths[-1]] = t.name
+            store_path = None
+            for store_up in stores:
+                store_path = Path(tmp) / "store.db"
+                store_path.write_bytes(store_up.getvalue())
+                given[store_path] = store_up.name
+
+            def as_given(text: str) -> str:
+                for path, name in given.items():
+                    text = text.replace(str(path), name).replace(path.name, name)
+                return text
+
+            try:
+                imported = import_trace(paths, store=store_path, faults=faults)
+            except CaseError as exc:
+                problems, source = [as_given(x) for x in exc.problems], exc.source
+                del exc  # bound while raising, this frame -> exc -> traceback -> frame is a cycle
+                raise CaseError(problems, source=as_given(source or "import")) from None
+        st.session_state["dgrr_import_summary"] = as_given(imported.summary.describe())
+        return imported.case
+
+    st.session_state.pop("dgrr_import_summary", None)
+    _load(_import, src)
 
 
 tab_sample, tab_case, tab_pair, tab_trace = st.tabs(
@@ -37,71 +108,32 @@ with tab_sample:
     if st.button("Load sample", type="primary", key="dgrr_w_load_sample"):
         _load(lambda: state.load_sample(name), name)
 with tab_case:
-    up = st.file_uploader("Case JSON", type=["json"], key="dgrr_w_upload_case")
-    if st.button("Load uploaded case", key="dgrr_w_load_upload", disabled=up is None):
-        assert up is not None
-        _load(lambda: parse_case(up.getvalue(), source=up.name), up.name)
+    has_case = uploads.uploader("Case JSON", CASE_UP, type=["json"])
+    if st.button("Load uploaded case", key="dgrr_w_load_upload", disabled=not has_case):
+        uploads.load_and_release(_load_uploaded_case, CASE_UP)
 with tab_pair:
     st.caption("The trajectory file is a case without `memory` (format, case_id, user_id, "
                "session, trajectory, faults, tools); the memory file is a list of records or "
                "`{\"memory\": [...]}`.")
-    traj = st.file_uploader("Trajectory JSON", type=["json"], key="dgrr_w_upload_traj")
-    mem = st.file_uploader("Memory store JSON", type=["json"], key="dgrr_w_upload_mem")
+    has_traj = uploads.uploader("Trajectory JSON", TRAJ_UP, type=["json"])
+    has_mem = uploads.uploader("Memory store JSON", MEM_UP, type=["json"])
     if st.button("Load trajectory + memory", key="dgrr_w_load_pair",
-                 disabled=traj is None or mem is None):
-        assert traj is not None and mem is not None
-        src = f"{traj.name} + {mem.name}"
-        _load(lambda: case_from_parts(traj.getvalue(), mem.getvalue(), source=src), src)
+                 disabled=not (has_traj and has_mem)):
+        uploads.load_and_release(_load_uploaded_pair, TRAJ_UP, MEM_UP)
 
 with tab_trace:
     st.caption("OTLP JSON traces (OTel GenAI or OpenInference spans; JSON lines with hex ids "
                "or one document with base64 ids) and optionally a Mem0 history database, "
                "imported as by `dgrr import` (docs/import.md). Dependencies a span did not "
                "record are inferred and marked so.")
-    traces = st.file_uploader("Trace file(s)", type=["json", "jsonl"], accept_multiple_files=True,
-                              key="dgrr_w_upload_trace")
-    store_up = st.file_uploader("Mem0 history database (optional)", type=["db", "sqlite"],
-                                key="dgrr_w_upload_store")
+    has_traces = uploads.uploader("Trace file(s)", TRACE_UP, type=["json", "jsonl"],
+                                  accept_multiple_files=True)
+    uploads.uploader("Mem0 history database (optional)", STORE_UP, type=["db", "sqlite"])
     fault_text = st.text_input("Diagnosed faults (record ids, comma-separated; optional)",
                                key="dgrr_w_import_faults")
-    if st.button("Import trace", key="dgrr_w_import", disabled=not traces):
+    if st.button("Import trace", key="dgrr_w_import", disabled=not has_traces):
         faults = [f.strip() for f in fault_text.split(",") if f.strip()]
-        src = " + ".join([*(t.name for t in traces), *([store_up.name] if store_up else [])])
-
-        def _import():
-            import tempfile
-
-            from repair_core.importers import import_trace
-
-            # uploaded bytes go to fixed file names in a private folder: an uploaded name
-            # never becomes a path; messages then name each file as it was uploaded
-            with tempfile.TemporaryDirectory(prefix="dgrr-import-") as tmp:
-                paths, given = [], {}
-                for i, t in enumerate(traces):
-                    paths.append(Path(tmp) / f"trace-{i}.json")
-                    paths[-1].write_bytes(t.getvalue())
-                    given[paths[-1]] = t.name
-                store_path = None
-                if store_up is not None:
-                    store_path = Path(tmp) / "store.db"
-                    store_path.write_bytes(store_up.getvalue())
-                    given[store_path] = store_up.name
-
-                def as_given(text: str) -> str:
-                    for path, name in given.items():
-                        text = text.replace(str(path), name).replace(path.name, name)
-                    return text
-
-                try:
-                    imported = import_trace(paths, store=store_path, faults=faults)
-                except CaseError as exc:
-                    raise CaseError([as_given(x) for x in exc.problems],
-                                    source=as_given(exc.source or "import")) from None
-            st.session_state["dgrr_import_summary"] = as_given(imported.summary.describe())
-            return imported.case
-
-        st.session_state.pop("dgrr_import_summary", None)
-        _load(_import, src)
+        uploads.load_and_release(lambda: _import_uploaded_trace(faults), TRACE_UP, STORE_UP)
     samples_dir = Path(__file__).resolve().parent.parent / "sample_imports"
     sample_imports = {
         "otlp/figure1-travel.otlp.jsonl (OTel GenAI, hex ids)":
@@ -131,29 +163,39 @@ with tab_trace:
     if "dgrr_import_summary" in st.session_state:
         st.text(st.session_state["dgrr_import_summary"])
 
-if state.PROBLEMS in st.session_state:
-    source, problems = st.session_state[state.PROBLEMS]
-    show_problems(f"Could not load {source}", problems)
-    current = state.case()
-    if current is not None:
-        st.info(f"The previous case {code(current.case_id)} is still loaded, unchanged.")
 
-c = state.case()
-st.divider()
-if c is None:
-    st.info("No case loaded yet.")
-else:
-    st.subheader(f"Current case: {code(c.case_id)}")
-    cols = st.columns(5)
-    cols[0].metric("Domain", md(c.domain or "—"))
-    cols[1].metric("User turns", len(c.session))
-    cols[2].metric("Trajectory steps", len(c.trajectory))
-    cols[3].metric("Memory records", len(c.memory))
-    cols[4].metric("Diagnosed faults", len(c.faults))
-    st.caption(f"Source: {md(st.session_state.get(state.SOURCE, '?'))}")
-    st.markdown("**Final answer of the failed run**")
-    st.text(c.final_answer().text)
-    st.markdown("**User turns**")
-    st.dataframe([{"id": t.id, "seq": t.seq, "text": t.text} for t in c.session],
-                 hide_index=True, width="stretch")
-    st.page_link("pages/2_Faults.py", label="Next: mark the diagnosed faults", icon="➡️")
+def _outcome_and_case() -> None:
+    # In a function, not the page's namespace: a namespace frozen while the sidebar plans
+    # (dgrr_dashboard/uploads.py) kept the case it named after the case was replaced.
+    if _LOADED in st.session_state:
+        st.success(st.session_state.pop(_LOADED))
+    if state.PROBLEMS in st.session_state:
+        source, problems = st.session_state[state.PROBLEMS]
+        show_problems(f"Could not load {source}", problems)
+        current = state.case()
+        if current is not None:
+            st.info(f"The previous case {code(current.case_id)} is still loaded, unchanged.")
+
+    c = state.case()
+    st.divider()
+    if c is None:
+        st.info("No case loaded yet.")
+    else:
+        st.subheader(f"Current case: {code(c.case_id)}")
+        cols = st.columns(5)
+        cols[0].metric("Domain", md(c.domain or "—"))
+        cols[1].metric("User turns", len(c.session))
+        cols[2].metric("Trajectory steps", len(c.trajectory))
+        cols[3].metric("Memory records", len(c.memory))
+        cols[4].metric("Diagnosed faults", len(c.faults))
+        st.caption(f"Source: {md(st.session_state.get(state.SOURCE, '?'))}")
+        st.markdown("**Final answer of the failed run**")
+        st.text(c.final_answer().text if c.has_answer()
+                else "(none: the case has no steps, only a store's records and their lineage)")
+        st.markdown("**User turns**")
+        st.dataframe([{"id": t.id, "seq": t.seq, "text": t.text} for t in c.session],
+                     hide_index=True, width="stretch")
+        st.page_link("pages/2_Faults.py", label="Next: mark the diagnosed faults", icon="➡️")
+
+
+_outcome_and_case()

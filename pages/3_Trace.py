@@ -63,6 +63,7 @@ st.session_state["dgrr_t_last_search"] = search
 st.subheader("Details")
 node = st.session_state.get(state.SELECTED)
 if node not in p.analysis.graph:
-    node = next(iter(c.faults), None) or c.final_answer().id
+    node = next(iter(c.faults), None) or (c.final_answer().id if c.has_answer() else
+                                          next((m.id for m in c.memory), None))
 node_details_panel(p, node)
 st.page_link("pages/4_Plan.py", label="Next: review the plan", icon="➡️")

@@ -26,6 +26,12 @@ st.write("The plan follows fixed rules: delete the faults, quarantine affected r
          "that breaks an invariant unless you override it with a comment.")
 
 _objectives = ["both", "answer", "store"]
+_case = state.case()
+if _case is not None and not _case.has_answer():
+    # a store's records and lineage alone: there is no answer to repair
+    _objectives = ["store"]
+    st.caption("This case has no steps, only a store's records and their lineage: the plan "
+               "repairs the store the next session reads.")
 _picked = st.radio("Objective", _objectives, index=_objectives.index(state.objective()),
                    horizontal=True, key="dgrr_w_objective",
                    help="both: a corrected answer and a clean store for the next session; "

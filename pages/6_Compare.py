@@ -30,7 +30,7 @@ if res is None:
 
 st.html(decision_legend_html())
 st.subheader("Answer")
-before = c.final_answer().text
+before = c.final_answer().text if c.has_answer() else "(none: the case has no steps)"
 after = res.answer if res is not None and res.answer is not None else None
 answer_columns(before, after, id_prefix="dgrr-answer",
                titles=("Original (failed run)", "Corrected"), missing="(not replayed yet)")

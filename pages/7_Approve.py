@@ -32,6 +32,7 @@ from repair_core.approvals import (
     repaired_trajectory,
     warning_groups,
 )
+from repair_core.integrations.langgraph_threads import fork_lines, recorded_forks
 from repair_core.queue import RepairQueue, review
 
 page_setup("Approve")
@@ -179,6 +180,31 @@ else:
         "edits": ", ".join(f"{e['node']}→{e['action']}" for e in r.plan_edits),
         "forced": r.forced, "inputs": r.inputs_sha256[:12], "outputs": r.outputs_sha256[:12]}
         for r in rows]), hide_index=True, width="stretch", key="dgrr_w_history")
+
+st.subheader("LangGraph thread forks")
+# What `dgrr fork-thread --apply` recorded for this case: shown as plain text (thread and
+# checkpoint ids, message texts come from the agent's state).
+try:
+    forks, fork_problems = recorded_forks(store, p.case.case_id)
+except DgrrError as exc:
+    forks, fork_problems = [], [str(exc)]
+if fork_problems:
+    show_problems("Some recorded forks cannot be read", fork_problems)
+if not forks:
+    st.caption("No thread fork recorded for this case. When the poison reached a LangGraph "
+               "thread's state, `dgrr fork-thread CASE --graph MODULE:FUNCTION --thread ID "
+               "--result RESULT --apply` forks it from the last clean checkpoint and records "
+               "the fork here.")
+for n, rf in enumerate(forks):
+    st.markdown(f"**Fork #{rf.event_id}** of approval #{rf.approval_id} by "
+                f"{md(rf.reviewer)} at {code(rf.created_at[:19])} UTC")
+    digest = ("the record matches its digest in the log" if rf.digest_matches else
+              "THE RECORD DOES NOT MATCH ITS DIGEST IN THE LOG")
+    st.text("\n".join([*fork_lines(rf.fork), f"audit:                        {digest}"]))
+    if rf.fork.dropped:
+        st.dataframe(pd.DataFrame([dict(d) for d in rf.fork.dropped],
+                                  columns=["type", "id", "text"]),
+                     hide_index=True, width="stretch", key=f"dgrr_w_fork_dropped_{n}")
 
 st.subheader("Export")
 cid = p.case.case_id

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["DgrrError", "CaseError", "Problem", "PlanEditError", "ModelError"]
+__all__ = ["DgrrError", "CaseError", "Problem", "PlanEditError", "ModelError",
+           "ObjectiveError"]
 
 
 class DgrrError(Exception):
@@ -47,6 +48,11 @@ class PlanEditError(DgrrError, ValueError):
     def __init__(self, problems: Iterable[str]) -> None:
         self.problems = list(problems)
         super().__init__("plan edit refused:\n" + "\n".join(f"  - {p}" for p in self.problems))
+
+
+class ObjectiveError(DgrrError, ValueError):
+    """A plan objective the case cannot be planned for (e.g. `answer` for a case without
+    an answer step)."""
 
 
 class ModelError(DgrrError):

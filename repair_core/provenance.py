@@ -25,7 +25,8 @@ from typing import Any
 
 __all__ = [
     "STEP_TYPE", "DEPS", "DEP_LABEL", "DEP_SUFFICIENT", "VERIFIED", "TOOL_EFFECT",
-    "dep", "step_attributes", "span_ref", "dep_link", "memory_records",
+    "dep", "step_attributes", "span_ref", "dep_link", "memory_records", "OLD_CONTENT",
+    "MEMORY_VALUE", "MEMORY_NAMESPACE", "MEMORY_KEY", "canonical_json",
 ]
 
 STEP_TYPE = "dgrr.step.type"
@@ -36,6 +37,24 @@ VERIFIED = "dgrr.claim.verified"
 TOOL_EFFECT = "dgrr.tool.effect"
 OLD_CONTENT = "dgrr.memory.old_content"
 """On an update_memory / delete_memory span: the text the write replaced or removed."""
+MEMORY_VALUE = "dgrr.memory.value"
+"""On a create_memory / update_memory span (and in a returned record's `metadata`): the
+record's whole stored value as canonical JSON (keys sorted, no spaces), so that a value
+changed since the trace is seen even when its text is the same."""
+MEMORY_NAMESPACE = "dgrr.memory.namespace"
+"""With :data:`MEMORY_VALUE`: a LangGraph item's namespace, a JSON list of strings."""
+MEMORY_KEY = "dgrr.memory.key"
+"""With :data:`MEMORY_VALUE`: a LangGraph item's key (any string, `/` included)."""
+
+
+def canonical_json(value: Any) -> str:
+    """`value` as canonical JSON: keys sorted, no spaces, non-ASCII kept.
+
+    >>> canonical_json({"text": "é", "a": [1, 2]})
+    '{"a":[1,2],"text":"é"}'
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      default=str)
 
 
 def dep(id: str, label: str, *, sufficient: bool = False) -> dict[str, Any]:

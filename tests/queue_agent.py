@@ -87,7 +87,10 @@ def next_turn(store_db: str) -> int:
     store = open_store(store_db)
     hits = store.search(NAMESPACE, query="travel preferences seat airport cabin meal")
     print(json.dumps({"recall": [h.value.get("text") for h in hits],
-                      "prefix": [i.value.get("text") for i in store.search(("lin",))]}))
+                      "prefix": [i.value.get("text") for i in store.search(("lin",))],
+                      # every item of every namespace (root prefix), and every namespace
+                      "root": [str(i.value) for i in store.search((), limit=10_000)]
+                      + [str(ns) for ns in store.list_namespaces(limit=10_000)]}))
     return 0
 
 

@@ -65,3 +65,52 @@ def test_committed_cases_load_and_name_their_tasks():
         assert {"suite", "user_task", "injection_task", "vector"} <= set(meta)
     manifest = json.loads((COMMITTED[0].parent / "manifest.json").read_text())
     assert manifest["cases"] == len(COMMITTED)
+
+
+def test_every_function_declared_pure_leaves_agentdojos_environment_unchanged():
+    """A call dgrr declares `pure` is never applied when the failed run's world is rebuilt
+    and never reported when removed, so it must really change nothing: every distinct
+    ground-truth call (all user and injection tasks of the four suites) of a function
+    declared pure, run by AgentDojo's runtime, leaves the environment equal to before."""
+    from agentdojo.functions_runtime import FunctionsRuntime
+
+    from repair_core.bench._agentdojo import SUITES, _suite
+
+    checked, writers = 0, set()
+    for name in SUITES:
+        suite = _suite(name)
+        runtime = FunctionsRuntime(suite.tools)
+        pristine = suite.load_and_inject_default_environment({})
+        calls = {}
+        for task in [*suite.user_tasks.values(), *suite.injection_tasks.values()]:
+            for c in task.ground_truth(pristine.model_copy(deep=True)):
+                calls.setdefault((c.function, repr(sorted(c.args.items()))), c)
+        for c in calls.values():
+            env = pristine.model_copy(deep=True)
+            runtime.run_function(env, c.function, dict(c.args))
+            if is_pure(c.function):
+                checked += 1
+                assert env == pristine, f"{name}: {c.function}({dict(c.args)}) changed the world"
+            elif env != pristine and c.function.startswith(("get_", "read_", "search_")):
+                writers.add(c.function)
+    assert checked > 50
+    # the reads that write, which a name alone would call pure
+    assert {"get_webpage", "get_unread_emails"} <= writers
+
+
+@pytest.mark.skipif(not COMMITTED, reason="no committed AgentDojo cases")
+def test_a_web_visit_of_the_failed_run_stays_in_the_scored_world():
+    """AgentDojo's get_webpage records the visit (`web.web_requests`), which its own checks
+    read. Slack user task 6 needs the restaurant page visited: Ours keeps that visit (it
+    does not depend on the injection), so the repaired world still has it. Slack injection
+    task 3's goal is a visit to a phishing link: it happened in the failed run, cannot be
+    taken back, and is reported as needing a human, never as secure."""
+    kept = load_case(ROOT / "sample_traces" / "agentdojo"
+                     / "adj-slack-usertask5-injectiontask1-usertask6.json")
+    r = evaluate_case(kept, "ours")
+    assert r.utility is True
+    phish = load_case(ROOT / "sample_traces" / "agentdojo"
+                      / "adj-slack-usertask2-injectiontask3-usertask3.json")
+    r = evaluate_case(phish, "ours")
+    assert r.security is False and not r.recovered
+    assert any("get_webpage" in h for h in r.needs_human)

@@ -148,24 +148,24 @@ def lg(tmp_path_factory):
 
 
 def _lg_snapshot(path: Path) -> dict:
-    """Every item of the SQLite store, apply ids masked (they differ run to run)."""
+    """Every item of the SQLite store and every entry of its quarantine vault (a table of
+    the same database), apply ids masked (they differ run to run)."""
     import sqlite3
 
     from langgraph.store.sqlite import SqliteStore
 
+    from repair_core.integrations.langgraph_vault import quarantined
+
     store = SqliteStore(sqlite3.connect(path, check_same_thread=False, isolation_level=None))
     out = {}
     try:
-        for ns in store.list_namespaces(limit=1000):
-            for item in store.search(ns, limit=1000):
-                ns_ = list(item.namespace)
-                value = dict(item.value)
-                if ns_[0] == "dgrr-quarantine":
-                    # the apply id differs run to run; a rolled-back item is put again,
-                    # and LangGraph stamps it anew (its value is what is restored)
-                    ns_[1] = "*"
-                    value.update(apply="*", created_at="*", updated_at="*")
-                out[json.dumps([ns_, item.key])] = value
+        for item in store.search((), limit=1000):
+            out[json.dumps([list(item.namespace), item.key])] = dict(item.value)
+        for entry in quarantined(store):
+            # an item rolled back is put again and LangGraph stamps it anew: its value is
+            # what is restored
+            out[json.dumps(["vault", entry["namespace"], entry["key"]])] = {
+                **entry, "apply": "*", "created_at": "*", "updated_at": "*"}
     finally:
         store.conn.close()
     return out
@@ -202,7 +202,7 @@ def lg_reference(lg, tmp_path_factory):
     return {"before": before, "after": after, "ops": writes}
 
 
-N_LG_WRITES = 6  # delete seat; quarantine cabin, habit (copy + delete each); restore cabin
+N_LG_WRITES = 4  # store writes: delete seat; cabin, habit (each after its vault entry); restore
 
 
 @pytest.mark.parametrize("kill_at", range(1, N_LG_WRITES + 1))

@@ -133,6 +133,17 @@ def test_bootstrap_interval_brackets_the_mean():
     assert grid.bootstrap_ci([0.5] * 5) == (0.5, 0.5)
 
 
+def test_grid_table_leaves_out_methods_that_keep_the_answer():
+    """Ours (store) leaves the user's answer as it was: scored on answers it is 0 by
+    construction, so the grid, which scores answers, neither runs nor shows it."""
+    grid = _grid_module()
+    cell = {"mean": 0.5, "lo": 0.4, "hi": 0.6, "seeds": 2, "per_seed": [0.4, 0.6]}
+    md = grid.table({"reference -> rolling @ 0": {"ours": cell, "ours_store": cell}},
+                    ["ours", "ours_store"])
+    assert "| Ours |" in md and "Ours (store)" not in md
+    assert "ours_store" in grid.STORE_OBJECTIVE
+
+
 @pytest.mark.slow
 def test_grid_is_resumable_and_writes_each_cell(tmp_path):
     doc = tmp_path / "doc.md"

@@ -148,4 +148,8 @@ def test_a_signed_in_reviewer_claims_and_approves(signed_in_dashboard):
         assert LEARNED not in texts  # quarantined: derived from it
         assert "Lin flies economy, window seat." not in texts  # the poisoned update
         assert STORE["cabin"] in texts  # restored to its value before the poison
+    anywhere = "\n".join(seen["root"])  # search(()) and list_namespaces(): nowhere either
+    assert STORE["cabin"] in anywhere
+    for hidden in (STORE["seat"], LEARNED, "Lin flies economy, window seat."):
+        assert hidden not in anywhere
         assert STORE["home"] in texts and STORE["meal"] in texts

@@ -275,8 +275,8 @@ def test_pydantic_ai_agent_run_and_tool_arguments(tmp_path):
 # --- content in span events (OpenLit's event names) --------------------------------------
 
 def test_content_in_span_events_is_read(tmp_path):
-    # openlit itself cannot be installed beside litellm (it pins openai<3); the events are
-    # written by the OTel SDK with the names openlit's semcov module defines
+    # the event names of openlit's semcov module, written by the OTel SDK; traces made by
+    # openlit itself are tested in tests/test_import_openlit.py
     path = tmp_path / "events.jsonl"
     provider = _provider(path)
     tracer = provider.get_tracer("events")
@@ -356,14 +356,19 @@ def test_records_without_ids_get_content_ids_stable_across_imports(tmp_path):
 
 # --- a Mem0 history database on its own ---------------------------------------------------
 
-def test_mem0_history_alone_is_read_then_refused_with_the_reason(tmp_path, capsys):
-    # a store-only case needs the planner to accept a case without an answer (not yet)
-    history = ROOT / "sample_imports" / "mem0" / "history.db"
+def test_mem0_history_alone_is_a_case_planned_for_the_store(tmp_path, capsys):
+    # a store-only case (case.store-only), planned for the store (objective.no-answer);
+    # tests/test_import_mem0_history.py covers it end to end
+    folder = ROOT / "sample_imports" / "mem0"
+    ids = json.loads((folder / "ids.json").read_text())
     out = tmp_path / "store.json"
-    assert main(["import", "--store", str(history), "--out", str(out)]) == 2
-    err = capsys.readouterr().err
-    assert "records read, but a case needs the trace of a run" in err
-    assert "Traceback" not in err and not out.exists()
+    assert main(["import", "--store", str(folder / "history.db"), "--faults", ids["m3"],
+                 "--out", str(out)]) == 0
+    assert "no trace: a case of the store's records" in capsys.readouterr().out
+    assert main(["plan", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["objective"] == "store" and report["memory"][ids["m3"]] == "delete"
+    assert sorted(report["memory"].values()).count("restore") == 1
 
 
 def test_import_without_trace_or_store_is_a_clear_error(tmp_path, capsys):

@@ -20,12 +20,12 @@ from repair_core.cli import main  # noqa: E402
 from repair_core.importers import import_trace  # noqa: E402
 from repair_core.integrations import NotApproved, StoreChanged, find_approval, store_ops  # noqa: E402
 from repair_core.integrations.langgraph import (  # noqa: E402
-    QUARANTINE_NAMESPACE,
     apply_langgraph,
     record_id,
     record_text,
     traced_store,
 )
+from repair_core.integrations.langgraph_vault import quarantined  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -53,13 +53,9 @@ def _attrs(span: dict) -> dict:
 
 
 def _items(store) -> dict[str, str]:
-    """Every item of the store: record id -> text."""
-    out = {}
-    for ns in store.list_namespaces():
-        for item in store.search(ns, limit=100):
-            out[record_id(item.namespace, item.key)] = record_text(
-                item.value.get("value", item.value))  # a quarantined copy keeps the value
-    return out
+    """Every item of the store (`search(())`: any namespace): record id -> text."""
+    return {record_id(item.namespace, item.key): record_text(item.value)
+            for item in store.search((), limit=1000)}
 
 
 def test_the_wrapper_records_memory_spans_inside_the_graph_and_keeps_history(traced):
@@ -113,6 +109,44 @@ def test_the_real_trace_imports_and_plans_like_figure1(traced):
         assert plan.memory[record_id(NAMESPACE, k)] == "keep"
 
 
+def test_the_case_keeps_each_items_namespace_key_and_whole_value(traced):
+    """traced_store records each item's namespace, key and value (canonical JSON) on its
+    writes and in the records a search returns; the importer puts them on the case
+    record (`langgraph_namespace`, `langgraph_key`, `langgraph_value`): the value the
+    agent last saw."""
+    path, _ = traced
+    spans = [_attrs(s) for s in _spans(path)]
+    update = next(a for a in spans if a.get("gen_ai.operation.name") == "update_memory")
+    assert update["dgrr.memory.value"] == '{"text":"Lin flies economy, window seat."}'
+    assert json.loads(update["dgrr.memory.namespace"]) == list(NAMESPACE)
+    assert update["dgrr.memory.key"] == "cabin"
+    records = {m.id: m.model_extra for m in import_trace([path], faults=[SEAT]).case.memory}
+    for key in ("home", "seat", "meal"):  # seen by the recall search only
+        extra = records[record_id(NAMESPACE, key)]
+        assert extra["langgraph_value"] == {"text": STORE[key]}
+        assert (extra["langgraph_namespace"], extra["langgraph_key"]) == (list(NAMESPACE), key)
+    # the cabin was read, then updated: the case keeps the value the update wrote
+    assert records[CABIN]["langgraph_value"] == {"text": "Lin flies economy, window seat."}
+    assert records[HABIT]["langgraph_value"] == {"text": LEARNED}
+
+
+def test_a_bad_recorded_value_is_a_named_import_error(traced, tmp_path, capsys):
+    path, _ = traced
+    doc = json.loads(path.read_text())
+    for rs in doc["resourceSpans"]:
+        for ss in rs["scopeSpans"]:
+            for span in ss["spans"]:
+                for a in span.get("attributes", []):
+                    if a["key"] == "dgrr.memory.value":
+                        a["value"] = {"stringValue": "[1, 2]"}
+    bad = tmp_path / "bad.otlp.json"
+    bad.write_text(json.dumps(doc))
+    assert main(["import", str(bad), "--out", str(tmp_path / "c.json")]) == 2
+    err = capsys.readouterr().err
+    assert "dgrr.memory.value: expected a JSON object, got \"[1, 2]\"" in err
+    assert "Traceback" not in err and not (tmp_path / "c.json").exists()
+
+
 @pytest.fixture()
 def repaired(traced, tmp_path, capsys):
     path, store = traced
@@ -158,23 +192,24 @@ def test_apply_round_trip_record_by_record(repaired):
     done = apply_langgraph(r["store"], ops, case_id=case.case_id, approval=_approval(r))
     after = _items(r["store"])
     apply_id = done[1]["item"].split("/")[1]
-    quarantine = (QUARANTINE_NAMESPACE, apply_id, *NAMESPACE)
+    vault = {(tuple(e["namespace"]), e["key"]): e for e in quarantined(r["store"])}
     assert SEAT not in after
-    assert after[record_id(quarantine, "cabin")] == before[CABIN] == "Lin flies economy, window seat."
-    assert after[record_id(quarantine, "habit")] == before[HABIT] == LEARNED
+    assert record_text(vault[NAMESPACE, "cabin"]["value"]) == before[CABIN] == \
+        "Lin flies economy, window seat."
+    assert record_text(vault[NAMESPACE, "habit"]["value"]) == before[HABIT] == LEARNED
     assert after[CABIN] == STORE["cabin"]  # the text the poisoned update replaced is back
     for k in ("home", "meal"):
         assert after[record_id(NAMESPACE, k)] == before[record_id(NAMESPACE, k)] == STORE[k]
-    assert set(after) == {record_id(NAMESPACE, "home"), record_id(NAMESPACE, "meal"), CABIN,
-                          record_id(quarantine, "cabin"), record_id(quarantine, "habit")}
+    # every item any namespace holds: the quarantined ones are in the vault, not the store
+    assert set(after) == {record_id(NAMESPACE, "home"), record_id(NAMESPACE, "meal"), CABIN}
     # a search of the agent's namespace no longer returns what was quarantined
     hits = {i.key for i in r["store"].search(NAMESPACE, limit=100) if i.namespace == NAMESPACE}
     assert hits == {"home", "meal", "cabin"}
     restored = r["store"].get(NAMESPACE, "cabin").value
     assert restored["dgrr_restored_from"] == ops[-1].record
-    copy = r["store"].get(quarantine, "habit").value
-    assert copy["dgrr_quarantined"] is True and copy["namespace"] == list(NAMESPACE)
-    assert copy["key"] == "habit" and copy["value"] == {"text": LEARNED}
+    entry = vault[NAMESPACE, "habit"]
+    assert entry["apply"] == apply_id and entry["case"] == case.case_id
+    assert entry["key"] == "habit" and entry["value"] == {"text": LEARNED}
     assert [d["op"] for d in done] == ["delete", "quarantine", "quarantine", "restore"]
 
 
@@ -188,6 +223,71 @@ def test_refused_when_the_store_changed_since_the_trace(repaired):
     with pytest.raises(StoreChanged, match=f"{HABIT}: text is now 'Lin books aisle seats.'"):
         apply_langgraph(r["store"], ops, case_id=case.case_id, approval=approval)
     assert _items(r["store"]) == before
+
+
+def test_a_value_changed_since_the_trace_with_the_same_text_is_refused(repaired, capsys):
+    """The habit's text is what the trace saw, but someone added a field to its value:
+    `dgrr apply --apply` refuses with the field named and writes nothing."""
+    r = repaired
+    r["store"].put(NAMESPACE, "habit", {"text": LEARNED, "source": "admin"})
+    r["store"].put(NAMESPACE, "cabin", {"text": "Lin flies economy, window seat.",
+                                        "pinned": True})
+    before = _items(r["store"])
+    _approval(r)
+    capsys.readouterr()
+    assert _apply(r, "--apply", "--reviewer", "ops") == 2
+    err = capsys.readouterr().err
+    assert f"{HABIT}: value.source was added ('admin')" in err
+    assert f"{CABIN}: value.pinned was added (True)" in err
+    assert "Traceback" not in err
+    assert _items(r["store"]) == before and quarantined(r["store"]) == []
+    # the same values as the trace: applied
+    r["store"].put(NAMESPACE, "habit", {"text": LEARNED})
+    r["store"].put(NAMESPACE, "cabin", {"text": "Lin flies economy, window seat."})
+    assert _apply(r, "--apply", "--reviewer", "ops") == 0
+    assert {e["key"] for e in quarantined(r["store"])} == {"cabin", "habit"}
+
+
+class _Opaque:
+    """A BaseStore dgrr knows nothing about (it keeps its backing store privately)."""
+
+    def __new__(cls, backing):
+        from langgraph.store.base import BaseStore
+
+        class Opaque(BaseStore):
+            def batch(self, ops):
+                return backing.batch(ops)
+
+            async def abatch(self, ops):
+                return backing.batch(ops)
+
+        return Opaque()
+
+
+def test_cli_apply_to_a_store_dgrr_has_no_vault_for_needs_a_vault_file(repaired, capsys,
+                                                                       tmp_path):
+    import lg_factory
+
+    from repair_core.integrations.langgraph_vault import SqliteVault
+
+    r = repaired
+    lg_factory.STORE = _Opaque(r["store"])
+    _approval(r)
+    before = _items(r["store"])
+    capsys.readouterr()
+    assert _apply(r, "--apply", "--reviewer", "ops") == 2
+    err = capsys.readouterr().err
+    assert "dgrr apply --vault FILE" in err and "Traceback" not in err
+    assert _items(r["store"]) == before
+    vault = tmp_path / "quarantine.db"
+    assert _apply(r, "--apply", "--reviewer", "ops", "--vault", str(vault)) == 0
+    entries = {e["key"]: e for e in SqliteVault(str(vault)).entries()}
+    assert set(entries) == {"cabin", "habit"}
+    assert entries["habit"]["value"] == {"text": LEARNED}
+    assert all(LEARNED not in str(i.value) for i in r["store"].search((), limit=1000))
+    capsys.readouterr()
+    assert _apply(r, "--to", "mem0", "--vault", str(vault)) == 2  # the last --to wins
+    assert "--vault: only for --to langgraph" in capsys.readouterr().err
 
 
 def _apply(r, *extra):

@@ -328,3 +328,60 @@ def test_store_plans_rederive_only_cleanable_producers():
         step("s9", 9, "answer", "u1:initiate"), faults=["m1"])
     store = plan_case(c, objective="store")
     assert "s8" in store.replay_set and "s5" not in store.replay_set
+
+
+# --- a store on its own (a Mem0 history imported without a trace) ----------------------
+
+def _store_only(**kw):
+    """No turns, no steps: m1 (current) rewrote m0, the text it replaced and retired."""
+    return make_case(rec("m0", "m1:delete", status="superseded"), rec("m1", "m0:update"),
+                     rec("m2"), **kw)
+
+
+@rule("case.store-only")
+def test_a_case_without_steps_loads_and_one_with_steps_needs_an_answer():
+    from repair_core import CaseError, case_from_data
+
+    case = _store_only(faults=["m1"])
+    assert case.trajectory == [] and not case.has_answer()
+    data = case.model_dump(mode="json", exclude_none=True)
+    data["session"] = [{"id": "u1", "seq": 1, "text": "hi"}]
+    data["trajectory"] = [{"id": "s2", "seq": 2, "turn": "u1", "type": "claim", "text": "x",
+                           "deps": []}]
+    with pytest.raises(CaseError, match="no answer step"):
+        case_from_data(data)
+
+
+@rule("objective.no-answer")
+def test_a_case_without_an_answer_is_planned_for_the_store():
+    from repair_core._errors import ObjectiveError
+
+    case = _store_only(faults=["m1"])
+    plan = plan_case(case)
+    assert plan.objective == "store"
+    assert plan.memory == {"m0": "restore", "m1": "delete", "m2": "keep"}
+    for objective in ("answer", "both"):
+        with pytest.raises(ObjectiveError, match=f"objective '{objective}'.*no answer step"):
+            plan_case(case, objective=objective)  # type: ignore[arg-type]
+    result = repair(case, plan)
+    assert result.answer is None and result.original_answer == ""
+    assert result.report.store_changes.restored == ["m0"]
+
+
+@rule("memory.version-undone")
+def test_a_diagnosed_version_restores_what_it_rewrote_and_quarantines_what_rewrote_it():
+    """A Mem0-style history: v0 rewritten by v1 (the poison), v1 rewritten by v2 (the
+    current text, merged into the poison)."""
+    case = make_case(rec("v0", status="superseded"),
+                     rec("v1", "v2:delete v0:update", status="superseded"),
+                     rec("v2", "v1:update"), rec("m9"), faults=["v1"])
+    plan = plan_case(case)
+    assert plan.memory == {"v0": "restore", "v1": "delete", "v2": "quarantine", "m9": "keep"}
+    assert "the value before faulty update v1" in plan.reasons["v0"]
+    # a rewrite whose earlier version carried the fault's text is never restored
+    poisoned = make_case(rec("v0", "v1:delete", status="superseded",
+                             text="Lin now prefers window seats on every flight she books"),
+                         rec("v1", "v0:update",
+                             text="Lin now prefers window seats on every flight she books"),
+                         faults=["v1"])
+    assert plan_case(poisoned).memory["v0"] == "keep"

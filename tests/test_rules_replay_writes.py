@@ -1,5 +1,6 @@
-"""Stage 4 rule `replay.write.supersedes-own` (docs/rules.md): a replayed memory write
-supersedes the record it produced in the failed run."""
+"""Stage 4 rules of replayed memory writes (docs/rules.md): `replay.write.supersedes-own`
+(a replayed write supersedes the record it produced in the failed run),
+`replay.write.no-value` and `replay.write.retire-current`."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from pathlib import Path
 import pytest
 from casebuild import make_case, rec, step, turn
 
-from repair_core import load_case
-from repair_core.replay import execute
+from repair_core import load_case, plan_case
+from repair_core.replay import execute, repair
 
 rule = pytest.mark.rule
 CONTROLLED = Path(__file__).resolve().parent.parent / "sample_traces" / "controlled"
+MULTI = Path(__file__).resolve().parent.parent / "sample_traces" / "multisession"
 
 
 def _write_case():
@@ -67,3 +69,39 @@ def test_a_replayed_read_before_the_write_does_not_retrieve_its_old_record():
     result = execute(case, {"m1": "delete"}, ["s2", "s3", "s4"])
     read = next(s for s in result.trajectory.trajectory if s.id == "s2")
     assert "m2" not in read.returned
+
+
+@rule("replay.write.no-value")
+@pytest.mark.parametrize("name", ["ms-retrieval-42-000", "ms-summary-42-000"])
+def test_a_claim_that_found_no_value_is_not_remembered(name):
+    """Issue 17's multi-session cases, answer objective: the replayed agency claim finds
+    no value once the poisoned document is gone; its write must not remember that."""
+    case = load_case(MULTI / f"{name}.json")
+    result = repair(case, plan_case(case, objective="answer"))
+    valueless = [(r.id, r.key, r.text) for r in result.store.active
+                 if r.key is not None and r.value is None]
+    assert valueless == []
+    # the write is reported as skipped, naming the premise that stated nothing
+    reasons = [w.reason for w in result.report.skipped_writes]
+    assert any("states no value for agency" in r for r in reasons), reasons
+    # the failed run's poisoned agency record is not what replaced it either
+    assert not any("SkyBargain" in r.text for r in result.store.active)
+
+
+@rule("replay.write.retire-current")
+@pytest.mark.parametrize("name", ["ms-summary-42-000", "ms-summary-42-003"])
+def test_a_re_run_fold_leaves_one_summary_active(name):
+    """Rolling-summary variant, store objective: session 2's fold is re-run over the
+    re-derived session-1 summary, which it must retire (the next session reads one
+    summary)."""
+    case = load_case(MULTI / f"{name}.json")
+    result = repair(case, plan_case(case, objective="store"))
+    profiles = [r for r in result.store.active if r.key == "profile"]
+    assert len(profiles) == 1, [(r.id, r.text) for r in profiles]
+    [summary] = profiles
+    # the new summary folds the re-derived session-2 record, which it retired
+    folded = {d.id for d in summary.deps if d.label == "consolidate"}
+    assert folded and not folded & {r.id for r in result.store.active}
+    assert "SkyBargain" not in summary.text
+    fold = next(s for s in result.trajectory.trajectory if s.id == "s24")
+    assert set(fold.target) >= folded

@@ -65,6 +65,7 @@ class Analysis:
     support: dict[str, Support] = field(repr=False)
     faults: frozenset[str] = frozenset()
     final_answer: str = ""
+    """The final answer's step id; "" for a case without steps (`case.store-only`)."""
     carried: frozenset[str] = frozenset()
     """Observations and records that carry a fault's text (see `_carry`): affected and
     never kept, whatever their recorded edges say."""
@@ -174,12 +175,14 @@ def analyse(case: Case, G: nx.MultiDiGraph | None = None) -> Analysis:
     carried = {node: fault for node, fault in carriers(case, bounds)}
     origin = _reach(G, steps, seeds, turn_seq, carried)
     affected = frozenset(origin)
-    final = case.final_answer()
+    # a case without steps (a store's records and lineage) has no final answer: ""
+    final = case.final_answer() if case.has_answer() else None
     support = _support(G, steps, records, faults | frozenset(carried),
-                       frozenset(seeds.values()), affected, final.turn, visit_order=origin)
+                       frozenset(seeds.values()), affected, final.turn if final else "",
+                       visit_order=origin)
     return Analysis(graph=G, seeds=seeds, affected=affected, supported=frozenset(support),
-                    origin=origin, support=support, faults=faults, final_answer=final.id,
-                    carried=frozenset(carried))
+                    origin=origin, support=support, faults=faults,
+                    final_answer=final.id if final else "", carried=frozenset(carried))
 
 
 def _bound(steps: Mapping[str, Step], turn_seq: Mapping[str, int], seed: str) -> float:
@@ -209,6 +212,10 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
         if seed != fault:
             sources.append((bound, fault, fault))
     fault_bound = {f: b for b, _s, f in sources}
+    # the seeds and faults not yet expanded: a carrier expanded before its fault never
+    # claims them (the fault would get the carrier as its parent: a path that loops)
+    pending = {s[1] for s in sources}
+    own = frozenset(pending)
     for node, fault in (carried or {}).items():
         sources.append((fault_bound[fault], node, fault))
     sources.sort(key=lambda s: (s[0], s[2], s[1]))
@@ -216,17 +223,19 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
     succ = G._succ
     seq_of = {sid: s.seq for sid, s in steps.items()}
     for bound, start, fault in sources:
+        pending.discard(start)
         if start in origin:
             continue
         origin[start] = (Origin(fault, fault, fault, CARRIES) if carried and start in carried
                          else Origin(fault, start, None, None))
         bounded = bound != _NO_BOUND
+        reserved = pending if start not in own else frozenset()
         queue = deque([start])
         pop, push = queue.popleft, queue.append
         while queue:
             node = pop()
             for nxt, by_label in succ[node].items():
-                if nxt in origin:
+                if nxt in origin or nxt in reserved:
                     continue
                 for label in by_label:  # the first label that is not chain
                     if label != "chain":

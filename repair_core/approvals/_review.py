@@ -122,6 +122,12 @@ _STEP_OUTCOMES = ("replayed", "refreshed", "invalidated", "failed", "needs_obser
                   "skipped", "irreversible")
 
 
+def _original_answer(case: Any) -> str:
+    """The failed run's final answer; "" for a case without steps (`case.store-only`),
+    as `RepairResult.original_answer` says."""
+    return case.final_answer().text if case.has_answer() else ""
+
+
 def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
     """What approving `plan` with its replay `result` (a RepairResult or its JSON) means.
 
@@ -129,7 +135,7 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
     added later (e.g. irreversible effects) when they are there.
     """
     case = plan.case
-    before = case.final_answer().text
+    before = _original_answer(case)
     warnings: list[str] = []
     if plan.forced:
         warnings.append("Some plan edits override an invariant of the method (forced).")
@@ -222,7 +228,7 @@ def result_problems(plan: RepairPlan, result: Any) -> list[str]:
     if rid != case.case_id:
         problems.append(f"report.case_id: the result repairs case {rid!r}, not {case.case_id!r}")
     original = _get(result, "original_answer")
-    if rid == case.case_id and original != case.final_answer().text:
+    if rid == case.case_id and original != _original_answer(case):
         problems.append("original_answer: differs from this case's final answer (a result of "
                         "another version of the case)")
     theirs = {str(_get(d, "id")): str(_get(d, "action")) for d in _get(report, "decisions") or []}
@@ -370,7 +376,7 @@ def markdown_report(plan: RepairPlan, result: Any = None,
                   for e in plan.edits]
         if plan.forced:
             lines.append("\nSome edits override an invariant of the method (forced).")
-    lines += ["", "## Answers", "", f"- original: {_md(case.final_answer().text)}"]
+    lines += ["", "## Answers", "", f"- original: {_md(_original_answer(case))}"]
     if data is not None:
         answer = data.get("answer")
         lines.append(f"- corrected: {_md(answer) if answer is not None else '(none)'}")

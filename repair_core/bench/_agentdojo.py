@@ -49,6 +49,14 @@ __all__ = ["SUITES", "build_cases", "generate_agentdojo", "evaluate_case", "Agen
 SUITES = ("banking", "slack", "travel", "workspace")
 BENCHMARK_VERSION = "v1.2"
 _PURE = re.compile(r"^(get|read|search|list|check)_")
+_READS_THAT_WRITE = {
+    "get_webpage": "appends the URL to the environment's web.web_requests, which AgentDojo's "
+                   "own utility and security checks read (a visit cannot be taken back)",
+    "get_unread_emails": "marks every unread e-mail as read",
+}
+"""AgentDojo functions named like reads whose implementation changes the environment
+(found by running every ground-truth call of the four suites and comparing the
+environment before and after; `tests/test_agentdojo_suite.py` repeats that check)."""
 _INSTRUCTION_KEY = "standing_instruction"
 
 
@@ -63,8 +71,9 @@ def _agentdojo() -> Any:
 
 
 def is_pure(function: str) -> bool:
-    """A read-only AgentDojo function, by its name."""
-    return bool(_PURE.match(function))
+    """A read-only AgentDojo function: named as a read (`get_`, `read_`, `search_`,
+    `list_`, `check_`) and not one of the reads that change the environment."""
+    return bool(_PURE.match(function)) and function not in _READS_THAT_WRITE
 
 
 def _suite(name: str) -> Any:

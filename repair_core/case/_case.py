@@ -276,9 +276,16 @@ class Case(_Model):
         return sorted(self.trajectory, key=lambda s: s.seq)
 
     def final_answer(self) -> Answer:
-        """The answer step with the highest seq (a loaded case always has one)."""
+        """The answer step with the highest seq. A loaded case has one unless it has no
+        steps at all (a store's records and lineage, `case.store-only`): then ValueError."""
         answers = [s for s in self.trajectory if isinstance(s, Answer)]
+        if not answers:
+            raise ValueError(f"case {self.case_id!r} has no answer step")
         return max(answers, key=lambda s: s.seq)
+
+    def has_answer(self) -> bool:
+        """True when the trajectory has an answer step (every loaded case with steps)."""
+        return any(isinstance(s, Answer) for s in self.trajectory)
 
     def without_eval(self) -> Case:
         """The same case with its evaluation labels removed."""

@@ -217,7 +217,9 @@ def _check_references(data: Mapping[str, Any], cycles: bool = True) -> list[Prob
     if cycles:
         problems.extend(_cycles(records, steps, seen_ids, seq_of, record_reads))
 
-    if isinstance(data.get("trajectory"), list) and not has_answer:
+    # a case without any step is a store's records and lineage (case.store-only), planned
+    # for the store; a run that has steps is repaired for its answer and needs one
+    if isinstance(data.get("trajectory"), list) and data["trajectory"] and not has_answer:
         problems.append(at("trajectory", "no answer step (repair needs one)"))
 
     faults = data.get("faults")

@@ -97,12 +97,15 @@ def add_case_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_objective_argument(parser: argparse.ArgumentParser, default: str) -> None:
-    """--objective answer|store|both (see `plan_case`)."""
-    parser.add_argument("--objective", choices=("answer", "store", "both"), default=default,
+    """--objective answer|store|both (see `plan_case`). Left unset it is None, and the
+    command plans for `default`, or for `store` when the case has no answer step
+    (`resolve_objective`)."""
+    parser.add_argument("--objective", choices=("answer", "store", "both"), default=None,
                         help="what the plan repairs: answer (the last run's final answer, as "
                              "the paper defines it), store (the memory the next session "
                              "reads; no past answer is regenerated) or both "
-                             f"(default: {default})")
+                             f"(default: {default}; store for a case without an answer "
+                             "step, e.g. a Mem0 history imported on its own)")
 
 
 def read_case(args: argparse.Namespace) -> Case:

@@ -49,6 +49,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     what.add_argument("--rollback", action="store_true",
                       help="undo this store's interrupted apply: every touched item back to "
                            "its exact state before")
+    p.add_argument("--vault", metavar="FILE", default=None,
+                   help="langgraph: a SQLite file to keep quarantined items in, outside the "
+                        "store (default: a table of a SqliteStore's or PostgresStore's own "
+                        "database, or memory beside an InMemoryStore); needed for other "
+                        "stores, and again with --resume/--rollback")
     p.add_argument("--journal", metavar="DIR", default=None,
                    help="folder of the write-ahead journals and locks (default: "
                         "$DGRR_APPLY_DIR, else ~/.dgrr/apply)")
@@ -66,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
     from ..integrations import Journal, journal_dir, store_key, store_ops
 
     journal = Journal(journal_dir(args.journal), store_key(args.to, _store_ident(args)))
+    if args.vault is not None and args.to != "langgraph":
+        raise DgrrError("--vault: only for --to langgraph (Mem0 keeps its quarantine in the "
+                        "store, out of every scope)")
     if args.resume or args.rollback:
         if args.result or args.case or args.apply:
             raise DgrrError("--resume/--rollback: give only --to, --store (and --journal, "
@@ -106,9 +114,10 @@ def run(args: argparse.Namespace) -> int:
             from ..integrations.langgraph import apply_langgraph
 
             # apply_* check every touched record against the trace before writing
+            vault = _vault(args)
             done = with_langgraph(args.store, lambda lg: apply_langgraph(
                 lg, ops, case_id=case.case_id, approval=approval, journal=journal,
-                target=target, reviewer=args.reviewer, record=record))
+                target=target, reviewer=args.reviewer, record=record, vault=vault))
             return _show(done, args, item="item")
         from ..integrations.mem0 import apply_mem0, close_mem0
 
@@ -122,6 +131,15 @@ def run(args: argparse.Namespace) -> int:
         return _show(done, args, item="mem0_id")
     finally:
         store.close()
+
+
+def _vault(args: argparse.Namespace) -> Any:
+    """The --vault file, opened (None: the store's own vault)."""
+    if args.vault is None:
+        return None
+    from ..integrations.langgraph_vault import SqliteVault
+
+    return SqliteVault(args.vault)
 
 
 def _store_ident(args: argparse.Namespace) -> str:
@@ -181,7 +199,8 @@ def _finish(args: argparse.Namespace, journal: Any) -> int:
     if args.to == "langgraph":
         from ..integrations.langgraph import LangGraphSlots
 
-        intent = with_langgraph(args.store, lambda lg: act(LangGraphSlots(lg)))
+        vault = _vault(args)
+        intent = with_langgraph(args.store, lambda lg: act(LangGraphSlots(lg, vault)))
     else:
         from ..integrations.mem0 import Mem0Slots, close_mem0
 

@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "refused unless it is the repair of this case and plan")
     p.add_argument("--objective", choices=("answer", "store", "both"), default=None,
                    help="what the approved plan repairs (answer, store or both); default: the "
-                        "objective the --result was repaired for, else answer")
+                        "objective the --result was repaired for, else answer (store for a "
+                        "case without an answer step)")
     _db_arg(p)
     p.set_defaults(func=run_approve)
 
@@ -100,7 +101,9 @@ def run_approve(args: argparse.Namespace) -> int:
     result = read_json(args.result, "--result") if args.result else None
     if result is not None and not isinstance(result, dict):
         raise DgrrError(f"--result: expected a JSON object, got {type(result).__name__}")
-    objective = args.objective or result_objective(result)
+    # unset: the result's objective, else plan_case's default (answer; store for a case
+    # without an answer step)
+    objective = args.objective or (result_objective(result) if result is not None else None)
     plan = plan_case(read_case(args), objective=objective)  # type: ignore[arg-type]
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force, comment=args.comment or None)

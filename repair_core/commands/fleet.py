@@ -74,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
         key, value = parse_match_key(args.match_field, "--match-field")
         spec = FleetSpec(mode="field", key=key, value=value)
     spec = spec.model_copy(update={"replay": args.replay, "model": args.model,
-                                   "api_base": args.api_base, "objective": args.objective})
+                                   "api_base": args.api_base,
+                                   "objective": args.objective or "answer"})
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     check_fleet_out(args.out)
     summary = run_fleet(args.sources, spec, args.out, engine=args.engine, workers=workers,

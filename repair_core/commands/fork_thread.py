@@ -111,10 +111,11 @@ def _fork(args: argparse.Namespace, graph: Any, config: dict[str, Any], texts: l
     if done is None or done.fork is None or done.fork_from != fork.fork_from:
         raise DgrrError(f"thread {args.thread!r} changed while forking; nothing recorded")
     from ..approvals import sha256_json
+    from ..integrations.langgraph_threads import FORK_TARGET
 
     record = done.as_dict()
     event = store.record_applied(approval.id, reviewer=args.reviewer,
-                                 target=f"langgraph-thread:{args.thread}",
+                                 target=f"{FORK_TARGET}{args.thread}",
                                  outputs_sha256=sha256_json(record),
                                  comment=json.dumps(record, ensure_ascii=False))
     print(f"forked: new head {done.fork}; the old head {done.head} stays in the thread's "

@@ -47,18 +47,21 @@ def run(args: argparse.Namespace) -> int:
         with progress("dgrr plan", total=3) as bar:
             faults = None if args.faults is None else [
                 f.strip() for f in args.faults.split(",") if f.strip()]
-            if columnar_plan_json(args.case, sys.stdout, bar, args.objective, args.ops, faults):
+            # a case without an answer step is declined by the columnar reader, so an unset
+            # objective is the answer's here (resolve_objective)
+            if columnar_plan_json(args.case, sys.stdout, bar, args.objective or "answer",
+                                  args.ops, faults):
                 return 0
     # the networkx planner (imported here: the columnar path above needs none of it)
     from .._io import to_json
     from ..plan._ops import plan_ops
-    from ..plan._plan import plan_case
+    from ..plan._plan import plan_case, resolve_objective
 
     with progress("dgrr plan", total=3) as bar:
         bar.stage("read")
         case = read_case(args)
         bar.stage("plan")
-        plan = plan_case(case, objective=args.objective)
+        plan = plan_case(case, objective=resolve_objective(case, args.objective, "answer"))
         bar.stage("write")
         if args.json:
             report = plan.report()
@@ -135,6 +138,10 @@ def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
         w(wrap(f"\"{records[rid].text}\"", f"  {action:<10} {rid:<8} ", indent=22) + "\n")
         w(wrap(plan.reasons.get(rid, ""), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
 
+    if not case.trajectory:  # case.store-only: a store's records and lineage
+        w("\nTrajectory: none (the case is a store's records and their lineage): nothing "
+          "to replay\n")
+        return
     step_counts = Counter(plan.steps.values())
     w("\nTrajectory: " + ", ".join(f"{n} {k}" for k, n in sorted(step_counts.items())) + "\n")
     shown = 0

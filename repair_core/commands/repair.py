@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from .._errors import DgrrError
 from .._io import check_output_folder, to_json, write_output_set
-from ..plan._plan import plan_case
+from ..plan._plan import plan_case, resolve_objective
 from . import (
     add_bounds_arguments,
     add_case_argument,
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise DgrrError("--force needs --comment: say in your own words why the edits "
                         "override an invariant")
     case = read_case(args)
-    plan = plan_case(case, objective=args.objective)
+    plan = plan_case(case, objective=resolve_objective(case, args.objective, "both"))
     client = model_client(args)
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force,
@@ -172,7 +172,8 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
     w = out.write
     r = result.report
     w(f"Repair of {r.case_id} with {r.model}\n\n")
-    w(f"  original answer:  {result.original_answer}\n")
+    w(f"  original answer:  {result.original_answer}\n" if result.trajectory.has_answer()
+      else "  original answer:  (none: the case has no steps, only a store's records)\n")
     w(f"  corrected answer: {result.answer if result.answer is not None else '(failed)'}\n\n"
       if result.answer is not None or failed else
       "  corrected answer: (not regenerated: objective store repairs the memory only)\n\n")
@@ -185,7 +186,7 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
     texts = {m.id: m.text for m in result.trajectory.memory}
     for rid in ch.added:
         w(f"  + {rid}: {texts.get(rid, '')}\n")
-    w("\nReplay:\n")
+    w("\nReplay:\n" if r.steps else "\nReplay: none (the case has no steps)\n")
     for o in r.steps:
         if o.outcome not in ("kept",):
             calls = f" [{plural(o.llm_calls, 'call')}]" if o.llm_calls else ""

@@ -18,6 +18,7 @@ skipped: 1 not a GenAI span
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,6 +72,11 @@ class ImportSummary(BaseModel):
 
     def describe(self) -> str:
         """A few lines for a person."""
+        if not self.trace_id and not self.spans_read:  # a store on its own
+            return (f"read {', '.join(self.sources)}; no trace: a case of the store's "
+                    f"records and their lineage alone (no steps; planned for the store)\n"
+                    f"made {plural(self.records, 'record')}; dependencies: "
+                    f"{self.deps_given} given (lineage)")
         where = f"trace {self.trace_id}" if self.trace_id else "no trace"
         others = len(self.traces) - 1
         if self.session is not None and others > 0:
@@ -146,11 +152,9 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
     if store is not None:
         store_records = read_mem0_history(store, user=user or "")
         sources.append(f"{Path(store).name} (Mem0 history)")
-    if not spans:
-        raise CaseError([f"--store {Path(str(store)).name}: {plural(len(store_records), 'record')}"
-                         " read, but a case needs the trace of a run (dgrr.case/v1 requires an "
-                         "answer step to repair); give the OTLP trace of the session that "
-                         "read this store"], source="import")
+    if not traces and store is not None:
+        return _store_only(store, store_records, sources=sources, faults=faults, user=user,
+                           case_id=case_id)
     built = assemble(spans, store=store_records, user=user, case_id=case_id,
                      trace_id=trace_id, faults=faults)
     spans_read = len(spans)
@@ -188,3 +192,25 @@ def _name_span(problem: str, data: dict, span_of: dict[str, str]) -> str:
             if sid:
                 return f"{head} (span {sid}):{rest}"
     return problem
+
+
+def _store_only(store: str | Path, records: list[dict], *, sources: list[str],
+                faults: Sequence[str], user: str | None, case_id: str | None) -> Imported:
+    """A case of a Mem0 history alone: its records with their lineage, no turns and no
+    steps (`case.store-only`), planned for the store (`objective.no-answer`). The case id
+    defaults to `mem0-` and the first 12 hex digits of the database's SHA-256, so the same
+    history imports to the same case."""
+    user_id = user or "unknown"
+    for r in records:
+        r["user_id"] = r.get("user_id") or user_id
+    if case_id is None:
+        digest = hashlib.sha256(Path(store).read_bytes()).hexdigest()
+        case_id = f"mem0-{digest[:12]}"
+    data = {"format": "dgrr.case/v1", "case_id": case_id, "user_id": user_id,
+            "session": [], "memory": records, "trajectory": [], "faults": list(faults)}
+    case = case_from_data(data, source="import")
+    summary = ImportSummary(
+        sources=sources, trace_id="", spans_read=0, spans_used=0, turns=0, steps=0,
+        records=len(records), deps_given=sum(len(r["deps"]) for r in records),
+        deps_inferred=0)
+    return Imported(case=case, summary=summary)

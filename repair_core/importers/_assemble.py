@@ -183,6 +183,9 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 if r.id not in records:
                     records[r.id] = {"id": r.id, "user_id": _record_user(r.metadata, default_user),
                                      "text": r.content, "status": "active", "deps": []}
+                if r.id not in from_store:  # the value the agent last saw
+                    records[r.id].update(item_fields(r.metadata, f"span {sid}: "
+                                                     "gen_ai.memory.records", out.problems))
                 if r.id not in returned:
                     returned.append(r.id)
             if op.skipped_documents:
@@ -231,6 +234,9 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                     "target": [op.record_id],
                     "status": "failed" if op.span.status_error else "ok"}
             _write_record(records, from_store, op, sid, seq, default_user, latest_version)
+            if op.write_op != "delete" and str(op.record_id) not in from_store:
+                records[str(op.record_id)].update(
+                    item_fields(op.span.attributes, f"span {sid}", out.problems))
         step["deps"] = []
         node_of_span.setdefault(sid, step["id"])
         trajectory.append(step)
@@ -276,6 +282,42 @@ def _first_user(spans: list[Span], traces: set[str]) -> str | None:
             if v is not None:
                 return v
     return None
+
+
+def item_fields(source: Mapping[str, Any], where: str, problems: list[str]) -> dict[str, Any]:
+    """A LangGraph item's namespace, key and whole value as the trace saw them
+    (`dgrr.memory.namespace`, `dgrr.memory.key`, `dgrr.memory.value` on a write span or in
+    a returned record's metadata), as the case record's `langgraph_namespace`,
+    `langgraph_key` and `langgraph_value` (what an apply checks the store against); {}
+    when the trace did not record them."""
+    raw_value = source.get(pv.MEMORY_VALUE)
+    if raw_value is None:
+        return {}
+    out: dict[str, Any] = {}
+    try:
+        value = json.loads(raw_value) if isinstance(raw_value, str) else None
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, dict):
+        problems.append(f"{where}: {pv.MEMORY_VALUE}: expected a JSON object, got "
+                        f"{_show(raw_value)}")
+        return {}
+    out["langgraph_value"] = value
+    raw_ns, key = source.get(pv.MEMORY_NAMESPACE), source.get(pv.MEMORY_KEY)
+    if raw_ns is None and key is None:
+        return out
+    try:
+        ns = json.loads(raw_ns) if isinstance(raw_ns, str) else raw_ns
+    except (ValueError, RecursionError):
+        ns = None
+    if not isinstance(ns, list) or not all(isinstance(p, str) for p in ns):
+        problems.append(f"{where}: {pv.MEMORY_NAMESPACE}: expected a JSON list of strings, "
+                        f"got {_show(raw_ns)}")
+    elif not isinstance(key, str):
+        problems.append(f"{where}: {pv.MEMORY_KEY}: expected a string, got {_show(key)}")
+    else:
+        out.update(langgraph_namespace=ns, langgraph_key=key)
+    return out
 
 
 def _record_user(meta: Mapping[str, Any], default: str) -> str:

@@ -10,6 +10,13 @@ active, or deleted after a DELETE. Each earlier text becomes a superseded record
 the id of the history row that wrote it. The text the current one replaced is retired by
 it (a `delete` edge current → previous), so diagnosing the current text as a fault
 restores the previous one (rule `memory.restore`); older texts stay superseded.
+
+Each text an UPDATE wrote is the version that rewrote the text it replaced (an `update`
+edge previous → new): Mem0 writes an UPDATE by merging new facts into the old memory (its
+history row holds both), so a poisoned version taints every later text of that memory,
+which is quarantined when the poisoned version is diagnosed, and the text the poisoned
+version rewrote is restored (rule `memory.version-undone`). The history's `actor_id` and
+`role` (who said what the memory came from) are kept as `mem0_actor_id` / `mem0_role`.
 """
 
 from __future__ import annotations
@@ -54,9 +61,12 @@ def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
         if missing:
             raise CaseError([f"--store: table 'history': missing column(s) {', '.join(missing)} "
                              "(not a Mem0 history database)"], source=str(p))
+        # actor_id and role are in Mem0's schema since 0.1.x's group-chat migration; an
+        # older table without them reads as NULL
+        who = ", ".join(c if c in cols else "NULL" for c in ("actor_id", "role"))
         rows = con.execute(
             "SELECT id, memory_id, old_memory, new_memory, event, created_at, updated_at, "
-            "is_deleted, rowid FROM history ORDER BY rowid").fetchall()
+            f"is_deleted, {who}, rowid FROM history ORDER BY rowid").fetchall()
     except sqlite3.Error as exc:
         raise CaseError([f"--store: cannot read table 'history': {exc}"], source=str(p)) from None
     finally:
@@ -67,7 +77,8 @@ def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
 def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str | None = None
                          ) -> list[dict[str, Any]]:
     """Records from history rows `(id, memory_id, old_memory, new_memory, event,
-    created_at, updated_at, is_deleted)`, in the order they were appended."""
+    created_at, updated_at, is_deleted[, actor_id, role])`, in the order they were
+    appended."""
     problems: list[str] = []
     by_memory: dict[str, list[tuple[Any, ...]]] = {}
     for row in rows:
@@ -85,13 +96,18 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
     out: list[dict[str, Any]] = []
 
     for memory_id, events in by_memory.items():  # memories in order of their first event
-        versions: list[tuple[str, str]] = []  # (row id that wrote it, text)
+        versions: list[tuple[str, str, bool, dict[str, str]]] = []
+        # (row id that wrote it, text, written by an UPDATE, who said it)
         deleted = False
         changed_at = None
         for row in events:
             event = str(row[4]).upper()
             if event in ("ADD", "UPDATE") and row[3] is not None:
-                versions.append((str(row[0]), str(row[3])))
+                said = zip(("mem0_actor_id", "mem0_role"), row[8:10], strict=True) \
+                    if len(row) > 9 else ()
+                who = {k: str(v) for k, v in said if v is not None}
+                versions.append((str(row[0]), str(row[3]), event == "UPDATE" and bool(versions),
+                                 who))
                 deleted = False
                 # Mem0 stamps the memory with the UPDATE's updated_at, else the ADD's time
                 changed_at = row[6] if event == "UPDATE" and row[6] else row[5]
@@ -99,17 +115,24 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
                 deleted = True
         if not versions:
             continue
-        current_text = versions[-1][1]
+        ids = [row_id for row_id, *_ in versions[:-1]] + [memory_id]
+        # an UPDATE's text rewrote the text it replaced (Mem0 merges into it)
+        derived = [[{"id": ids[k - 1], "label": "update"}] if v[2] else []
+                   for k, v in enumerate(versions)]
+
+        last = len(versions) - 1
         # mem0_* fields (kept as extra fields of the record) let `dgrr apply` check that
         # the store has not changed since and find the memory a version belonged to
-        out.append({"id": memory_id, "user_id": user, "text": current_text,
-                    "status": "deleted" if deleted else "active", "deps": [],
-                    "mem0_memory_id": memory_id, "mem0_changed_at": changed_at})
+        out.append({"id": memory_id, "user_id": user, "text": versions[last][1],
+                    "status": "deleted" if deleted else "active", "deps": derived[last],
+                    "mem0_memory_id": memory_id, "mem0_changed_at": changed_at,
+                    **versions[last][3]})
         # Only the text the current one replaced is retired by it (a `delete` edge): were
         # each older text retired by the next, diagnosing the current text would restore
         # every earlier version at once, as they would all be retired by unsupported nodes.
-        for n, (row_id, text) in enumerate(reversed(versions[:-1])):
+        for k in range(last - 1, -1, -1):
+            row_id, text, _, who = versions[k]
+            retired = [{"id": memory_id, "label": "delete"}] if k == last - 1 else []
             out.append({"id": row_id, "user_id": user, "text": text, "status": "superseded",
-                        "deps": [{"id": memory_id, "label": "delete"}] if n == 0 else [],
-                        "mem0_memory_id": memory_id})
+                        "deps": retired + derived[k], "mem0_memory_id": memory_id, **who})
     return out

@@ -4,6 +4,7 @@ an agent may add (see docs/import.md). Spans that are neither are reported, not 
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
@@ -208,6 +209,32 @@ def _event_text(span: Span, events: dict[str, tuple[str, ...]], role: str | None
     return "\n".join(texts)
 
 
+_MAX_REPR = 100_000
+"""The longest `gen_ai.response.tool_calls` text read as a Python literal."""
+
+
+def _openlit_calls(value: Any) -> list[ToolCall]:
+    """Tool calls of OpenLit's `gen_ai.response.tool_calls` (OpenLit <= 1.3x): the OpenAI
+    response's `tool_calls` as a Python repr (`str(list)`), or JSON. Read as data only
+    (`ast.literal_eval` of a bounded text: literals, never code); anything else is none."""
+    try:
+        parsed = json_or_text(value)
+    except RecursionError:
+        return []
+    if isinstance(parsed, str) and parsed.startswith("[") and len(parsed) <= _MAX_REPR:
+        try:
+            parsed = ast.literal_eval(parsed)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            return []
+    calls = []
+    for c in parsed if isinstance(parsed, list) else []:
+        fn = c.get("function") if isinstance(c, dict) else None
+        if isinstance(fn, dict) and isinstance(fn.get("name"), str):
+            calls.append(ToolCall(None if c.get("id") is None else str(c["id"]), fn["name"],
+                                  _args(fn.get("arguments"))))
+    return calls
+
+
 def _text_parts(messages: Any, role: str | None) -> str:
     """Text of the messages (of `role`, when given), in GenAI's `parts` or plain shape."""
     if not isinstance(messages, list):
@@ -257,6 +284,10 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
                                               _args(p.get("arguments"))))
         text = _text_parts(out, "assistant") or _event_text(span, _COMPLETION_EVENTS,
                                                             "assistant")
+        if not calls:
+            calls = _openlit_calls(a.get("gen_ai.response.tool_calls"))
+            if calls and text == "None":  # OpenLit writes str(None) for a tool call's content
+                text = ""
         return Operation(span, kind, "gen_ai", text=text, tool_calls=tuple(calls),
                          missing=None if text or calls else _CHAT_NEEDS)
     if kind == "tool":

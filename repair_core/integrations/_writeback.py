@@ -37,9 +37,9 @@ class StoreOp(BaseModel):
     expect_changed_at: str | None = None
     """Last-change time the store must still show for `memory_id` (None: not checked)."""
     expect_value: dict[str, Any] | None = None
-    """The whole value the trace saw for `memory_id` (the record's `value` in the case,
-    when the importer kept it): any field that differs refuses the apply (None: only the
-    text is checked)."""
+    """The whole value the trace saw for `memory_id` (the record's `langgraph_value` in
+    the case, which the importer keeps from `dgrr.memory.value`): any field that differs
+    refuses the apply (None: only the text is checked)."""
     namespace: list[str] | None = None
     """LangGraph: the namespace of `memory_id`, when the case names it
     (`langgraph_namespace`); otherwise it is found in the store from the record id."""
@@ -67,6 +67,10 @@ def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
             m = records.get(rid)
             if m is None:
                 problems.append(f"report.store_changes.{kind}: '{rid}' is not a record of the case")
+                continue
+            if kind != "restored" and m.status != "active":
+                # a retired version (a superseded text of a Mem0 history, an old LangGraph
+                # value) is not in the store: deleting or hiding it changes nothing there
                 continue
             extra = m.model_extra or {}
             memory_id = extra.get("mem0_memory_id") or extra.get("version_of") or rid
@@ -155,7 +159,7 @@ def _result_parts(result: Any) -> tuple[dict[str, list[str]], dict[str, list[dic
 
 
 def _value(extra: Mapping[str, Any]) -> dict[str, Any] | None:
-    value = extra.get("value", extra.get("langgraph_value"))
+    value = extra.get("langgraph_value")
     return dict(value) if isinstance(value, Mapping) else None
 
 

@@ -14,7 +14,11 @@ path), and each is recorded as one span:
 | `put` of an existing key | `update_memory` | also `dgrr.memory.old_content` |
 | `delete` (`put` with value None) | `delete_memory` | `dgrr.memory.old_content` |
 
-All carry `gen_ai.memory.store.id`. A record's id is its namespace and key joined by
+All carry `gen_ai.memory.store.id`. A put also carries the item's namespace
+(`dgrr.memory.namespace`, a JSON list), key (`dgrr.memory.key`) and whole value
+(`dgrr.memory.value`, canonical JSON); each returned record carries the same three in its
+`metadata`, so an apply can refuse an item whose value changed since the trace even
+when its text did not. A record's id is its namespace and key joined by
 `/` (`lin/prefs/seat`). LangGraph's store keeps only the current value (a put overwrites,
 a delete leaves nothing), so the wrapper keeps every version in :attr:`history` for
 inspection. `dgrr apply --to langgraph` does not read it: the text a poisoned update
@@ -32,9 +36,9 @@ from typing import Any
 
 __all__ = ["RecordVersion", "record_id", "split_record_id", "record_text", "traced_store",
            "check_langgraph", "plan_langgraph", "apply_langgraph", "aapply_langgraph",
-           "resolve_item", "LangGraphSlots", "QUARANTINE_NAMESPACE"]
+           "resolve_item", "LangGraphSlots", "QUARANTINE_NAMESPACE", "VAULT_ITEM", "item_fields"]
 
-from ..provenance import OLD_CONTENT
+from ..provenance import MEMORY_KEY, MEMORY_NAMESPACE, MEMORY_VALUE, OLD_CONTENT, canonical_json
 
 _INSTALL = "LangGraph integration needs langgraph: install with pip install 'dgrr[import]'"
 
@@ -79,6 +83,13 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
+def item_fields(namespace: Iterable[str], key: str, value: Mapping[str, Any]) -> dict[str, str]:
+    """The span attributes (or returned-record metadata) naming a LangGraph item and its
+    whole value: `dgrr.memory.namespace`, `dgrr.memory.key`, `dgrr.memory.value`."""
+    return {MEMORY_NAMESPACE: json.dumps(list(namespace), ensure_ascii=False),
+            MEMORY_KEY: key, MEMORY_VALUE: canonical_json(dict(value))}
+
+
 def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None) -> Any:
     """`store` wrapped so that each operation is an OTel GenAI memory span (see the
     module doc). `tracer` defaults to the global tracer provider's `dgrr.langgraph`."""
@@ -121,7 +132,8 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
             items = [result] if (isinstance(op, GetOp) and result is not None) else (
                 list(result) if isinstance(op, SearchOp) else [])
             records = [{"id": record_id(i.namespace, i.key), "content": record_text(i.value),
-                        **({"score": i.score} if getattr(i, "score", None) is not None else {})}
+                        **({"score": i.score} if getattr(i, "score", None) is not None else {}),
+                        "metadata": item_fields(i.namespace, i.key, i.value)}
                        for i in items]
             query = op.query if isinstance(op, SearchOp) else record_id(op.namespace, op.key)
             attrs = {"gen_ai.operation.name": "search_memory",
@@ -141,6 +153,7 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
                                      "gen_ai.memory.record.id": rid}
             if op.value is not None:
                 attrs["gen_ai.memory.content"] = record_text(op.value)
+                attrs.update(item_fields(op.namespace, op.key, op.value))
             if old is not None:
                 attrs[OLD_CONTENT] = record_text(old)
             return self._span(name, attrs), rid, kind
@@ -193,27 +206,53 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
 
 
 QUARANTINE_NAMESPACE = "dgrr-quarantine"
-"""First namespace part under which quarantined items are kept:
-`("dgrr-quarantine", <apply id>, *original namespace)`, outside every namespace the
-agent searches (LangGraph's search is a prefix search)."""
+"""First namespace part under which dgrr before the vault kept quarantined items *in* the store
+(`("dgrr-quarantine", <apply id>, *namespace)`); a search of the root prefix `()` still
+returned them. Quarantined items now go to a vault outside the store
+(:mod:`~repair_core.integrations.langgraph_vault`); journals that name such items are
+still resumed and rolled back."""
+
+VAULT_ITEM = "dgrr-vault"
+"""First part of the `item` an apply reports for a quarantined record:
+`dgrr-vault/<apply id>/<record id>` (the vault entry, not a store item)."""
 
 
 def _item_state(item: Any) -> dict[str, Any] | None:
     return None if item is None else {"value": dict(item.value)}
 
 
-class LangGraphSlots:
-    """The journal's view of a LangGraph `BaseStore`: a slot is `[namespace, key]`, its
-    state `{"value": ..., "index": false|null}` (None: no item). States compare by value
-    (a store does not say how an item was indexed)."""
+def _vault_ref(ref: Any) -> bool:
+    return isinstance(ref, dict) and "vault" in ref
 
-    def __init__(self, store: Any) -> None:
+
+class LangGraphSlots:
+    """The journal's view of a LangGraph `BaseStore` and its quarantine vault: a store
+    slot is `[namespace, key]`, its state `{"value": ..., "index": false|null}` (None: no
+    item); a vault slot is `{"vault": apply_id, "namespace": [...], "key": ...}`, its state
+    the entry (None: none). Item states compare by value (a store does not say how an item
+    was indexed)."""
+
+    def __init__(self, store: Any, vault: Any = None) -> None:
         self.store = store
+        self._vault = vault
+
+    @property
+    def vault(self) -> Any:
+        """The store's quarantine vault (found on first use)."""
+        from .langgraph_vault import vault_for
+
+        self._vault = vault_for(self.store, self._vault)
+        return self._vault
 
     def read(self, ref: Any) -> Any:
+        if _vault_ref(ref):
+            return self.vault.get(ref["vault"], ref["namespace"], ref["key"])
         return _item_state(self.store.get(tuple(ref[0]), ref[1]))
 
     def write(self, ref: Any, state: Any) -> None:
+        if _vault_ref(ref):
+            self.vault.put(ref["vault"], ref["namespace"], ref["key"], state)
+            return
         ns, key = tuple(ref[0]), ref[1]
         if state is None:
             self.store.delete(ns, key)
@@ -225,6 +264,8 @@ class LangGraphSlots:
     def same(self, a: Any, b: Any) -> bool:
         if a is None or b is None:
             return a is None and b is None
+        if "namespace" in a or "namespace" in b:  # vault entries: every field
+            return bool(_jsonable(a) == _jsonable(b))
         return bool(_jsonable(a["value"]) == _jsonable(b["value"]))
 
     def effect(self, effect: dict[str, Any]) -> None:  # LangGraph keeps no history
@@ -310,36 +351,44 @@ def check_langgraph(store: Any, ops: Any) -> None:
 
 
 def plan_langgraph(store: Any, ops: Any, *, case_id: str, apply_id: str,
-                   namespace: tuple[str, ...] = ()) -> tuple[list[dict[str, Any]], list[Any]]:
+                   namespace: tuple[str, ...] = (), vault: Any = None
+                   ) -> tuple[list[dict[str, Any]], list[Any]]:
     """The operations' report entries and the journal steps of applying `ops` to `store`
     (nothing written): every slot with its exact state now and after.
 
     - delete: the item is removed;
-    - quarantine: the item is removed from its namespace and a copy is put (not indexed)
-      at `("dgrr-quarantine", apply_id, *namespace)` under the same key, its value
-      `{"dgrr_quarantined": true, "namespace", "key", "value", "index": null, "case",
-      "record", "apply", "created_at", "updated_at"}` (enough to audit and to put back);
+    - quarantine: an entry `{"namespace", "key", "value", "index": null, "case",
+      "record", "apply", "created_at", "updated_at"}` (enough to audit and to put back)
+      goes to the store's vault (:mod:`~repair_core.integrations.langgraph_vault`), then
+      the item is removed from the store: no store call returns it;
     - restore: the retired text under its record's key (`{"text", "dgrr_restored_from"}`),
       or `<key>@restored` if that key is still taken;
     - add: a record the replay created, under `namespace` (default `("dgrr-added",)`).
     """
+    return _plan(LangGraphSlots(store, vault), ops, case_id=case_id, apply_id=apply_id,
+                 namespace=namespace)
+
+
+def _plan(slots: LangGraphSlots, ops: Any, *, case_id: str, apply_id: str,
+          namespace: tuple[str, ...]) -> tuple[list[dict[str, Any]], list[Any]]:
     from ._journal import Step
     from ._writeback import StoreChanged
 
+    store = slots.store
     planned: dict[str, Any] = {}  # slot -> its state after the steps so far
     steps: list[Step] = []
     done: list[dict[str, Any]] = []
     located: dict[str, tuple[tuple[str, ...], str]] = {}
 
-    def state(ref: list[Any]) -> Any:
-        ident = json.dumps(ref)
+    def state(ref: Any) -> Any:
+        ident = json.dumps(ref, sort_keys=True)
         if ident not in planned:
-            planned[ident] = _item_state(store.get(tuple(ref[0]), ref[1]))
+            planned[ident] = slots.read(ref)
         return planned[ident]
 
-    def set_slot(ref: list[Any], after: Any, n: int) -> None:
+    def set_slot(ref: Any, after: Any, n: int) -> None:
         steps.append(Step(kind="slot", ref=ref, before=state(ref), after=after, op=n))
-        planned[json.dumps(ref)] = after
+        planned[json.dumps(ref, sort_keys=True)] = after
 
     for n, op in enumerate(ops):
         if op.op in ("delete", "quarantine"):
@@ -351,17 +400,18 @@ def plan_langgraph(store: Any, ops: Any, *, case_id: str, apply_id: str,
             ref = [list(ns), key]
             item = store.get(ns, key)
             if op.op == "quarantine":
-                q_ns = (QUARANTINE_NAMESPACE, apply_id, *ns)
-                target: list[Any] = [list(q_ns), key]
-                copy = {"dgrr_quarantined": True, "namespace": list(ns), "key": key,
-                        "value": state(ref)["value"], "index": None, "case": case_id,
-                        "record": op.record, "apply": apply_id,
-                        "created_at": _iso(item.created_at), "updated_at": _iso(item.updated_at)}
+                target: dict[str, Any] = {"vault": apply_id, "namespace": list(ns),
+                                          "key": key}
+                entry = {"namespace": list(ns), "key": key, "value": state(ref)["value"],
+                         "index": None, "case": case_id, "record": op.record,
+                         "apply": apply_id, "created_at": _iso(item.created_at),
+                         "updated_at": _iso(item.updated_at)}
                 if state(target) is not None:
-                    raise StoreChanged(f"{record_id(q_ns, key)}: already holds a quarantined "
-                                       "item; nothing applied")
-                set_slot(target, {"value": copy, "index": False}, n)
-                done.append({"op": op.op, "record": op.record, "item": record_id(q_ns, key)})
+                    raise StoreChanged(f"{record_id(ns, key)}: the vault already holds it "
+                                       f"for apply {apply_id}; nothing applied")
+                set_slot(target, entry, n)
+                done.append({"op": op.op, "record": op.record,
+                             "item": "/".join((VAULT_ITEM, apply_id, record_id(ns, key)))})
             else:
                 done.append({"op": op.op, "record": op.record, "item": record_id(ns, key)})
             set_slot(ref, None, n)
@@ -395,7 +445,7 @@ def _iso(value: Any) -> Any:
 
 
 def apply_langgraph(store: Any, ops: Any, *, case_id: str, approval: Any,
-                    namespace: tuple[str, ...] = (), journal: Any = None,
+                    namespace: tuple[str, ...] = (), journal: Any = None, vault: Any = None,
                     target: str = "langgraph", reviewer: str | None = None,
                     record: Any = None) -> list[dict[str, Any]]:
     """Check, then apply `ops` (from :func:`repair_core.integrations.store_ops`) to a
@@ -404,15 +454,17 @@ def apply_langgraph(store: Any, ops: Any, *, case_id: str, approval: Any,
     :func:`repair_core.integrations.find_approval`). All or nothing: with a `journal`
     (:class:`~repair_core.integrations.Journal`) the intent is written before the first
     write, so a crash can be resumed or rolled back; a write the store refuses rolls
-    back what was written and raises :class:`~repair_core.DgrrError`."""
+    back what was written and raises :class:`~repair_core.DgrrError`. Quarantined items
+    go to `vault` (default: the store's own, see
+    :func:`~repair_core.integrations.langgraph_vault.vault_for`)."""
     from ._apply import run_apply
 
-    return run_apply(LangGraphSlots(store), "langgraph", ops, case_id=case_id,
+    slots = LangGraphSlots(store, vault)
+    return run_apply(slots, "langgraph", ops, case_id=case_id,
                      approval=approval, journal=journal, target=target, reviewer=reviewer,
                      check=lambda: check_langgraph(store, ops),
-                     plan=lambda apply_id: plan_langgraph(store, ops, case_id=case_id,
-                                                          apply_id=apply_id,
-                                                          namespace=namespace),
+                     plan=lambda apply_id: _plan(slots, ops, case_id=case_id,
+                                                 apply_id=apply_id, namespace=namespace),
                      record=record)
 
 

@@ -24,8 +24,8 @@ from typing import Any
 
 from .._errors import DgrrError
 
-__all__ = ["ThreadFork", "poisoned_texts", "plan_fork", "fork_thread", "afork_thread",
-           "MIN_MATCH"]
+__all__ = ["ThreadFork", "RecordedFork", "poisoned_texts", "plan_fork", "fork_thread",
+           "afork_thread", "recorded_forks", "fork_lines", "MIN_MATCH", "FORK_TARGET"]
 
 MIN_MATCH = 12
 """Shorter texts are not looked for in a thread's state (they would match by chance)."""
@@ -61,6 +61,108 @@ class ThreadFork:
                 "first_poisoned": self.first_poisoned, "fork_from": self.fork_from,
                 "next": list(self.next), "found": list(self.found),
                 "dropped": [dict(d) for d in self.dropped], "fork": self.fork}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ThreadFork:
+        """The fork :meth:`as_dict` wrote; a :class:`DgrrError` naming the first field
+        that is not what it wrote."""
+        if not isinstance(data, Mapping):
+            raise DgrrError(f"expected a JSON object, got {type(data).__name__}")
+        for name in ("thread_id", "head", "first_poisoned", "fork_from"):
+            if not isinstance(data.get(name), str):
+                raise DgrrError(f"{name}: expected a string, got {_short(data.get(name))}")
+        if data.get("fork") is not None and not isinstance(data["fork"], str):
+            raise DgrrError(f"fork: expected a string or null, got {_short(data['fork'])}")
+        for name in ("next", "found"):
+            v = data.get(name, [])
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise DgrrError(f"{name}: expected a list of strings, got {_short(v)}")
+        dropped = data.get("dropped", [])
+        if not isinstance(dropped, list):
+            raise DgrrError(f"dropped: expected a list, got {_short(dropped)}")
+        for i, d in enumerate(dropped):
+            if not isinstance(d, Mapping) or not all(
+                    isinstance(d.get(k), str) for k in ("id", "type", "text")):
+                raise DgrrError(f"dropped[{i}]: expected {{id, type, text}} strings, got "
+                                f"{_short(d)}")
+        return cls(thread_id=data["thread_id"], head=data["head"],
+                   first_poisoned=data["first_poisoned"], fork_from=data["fork_from"],
+                   next=tuple(data.get("next", [])), found=tuple(data.get("found", [])),
+                   dropped=tuple({k: d[k] for k in ("id", "type", "text")} for d in dropped),
+                   fork=data.get("fork"))
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+FORK_TARGET = "langgraph-thread:"
+"""Start of the `target` of the approvals-log event `dgrr fork-thread --apply` records
+(`langgraph-thread:<thread id>`; its comment is :meth:`ThreadFork.as_dict` as JSON)."""
+
+
+@dataclass(frozen=True)
+class RecordedFork:
+    """A thread fork as the approvals log records it."""
+
+    event_id: int
+    """The `applied` event's id."""
+    approval_id: int | None
+    """The approval it applied."""
+    reviewer: str
+    """Who forked."""
+    created_at: str
+    """When (UTC, ISO 8601)."""
+    fork: ThreadFork
+    """The fork: thread, old head (kept), new head, the checkpoint forked from, what the
+    new head no longer has."""
+    digest_matches: bool
+    """The event's `outputs_sha256` is the digest of this record (it was not altered)."""
+
+
+def fork_lines(fork: ThreadFork) -> list[str]:
+    """The fork as lines of plain text for a person (ids and texts as they are)."""
+    found = "; ".join(repr(t if len(t) <= 80 else t[:79] + "…") for t in fork.found)
+    return [
+        f"thread:                       {fork.thread_id} (LangGraph forks within the thread: "
+        "the id stays, a new head checkpoint is added)",
+        f"old head (kept for audit):    {fork.head}",
+        f"new head (the fork):          {fork.fork or '(not forked yet)'}",
+        f"forked from checkpoint:       {fork.fork_from}",
+        f"poison first in checkpoint:   {fork.first_poisoned}",
+        f"next on resume:               {', '.join(fork.next) or 'nothing'}",
+        f"poisoned texts found:         {found or 'none'}",
+        f"messages dropped from head:   {len(fork.dropped)}",
+    ]
+
+
+def recorded_forks(store: Any, case_id: str, limit: int = 500
+                   ) -> tuple[list[RecordedFork], list[str]]:
+    """The thread forks recorded for `case_id` in the approvals log `store` (newest
+    first), and one line per event that names a fork but cannot be read."""
+    from ..approvals import sha256_json
+
+    forks: list[RecordedFork] = []
+    problems: list[str] = []
+    for rec in store.history(case_id=case_id, limit=limit):
+        if rec.kind != "applied" or not str(rec.target or "").startswith(FORK_TARGET):
+            continue
+        try:
+            data = json.loads(rec.comment)
+            fork = ThreadFork.from_dict(data)
+        except (ValueError, RecursionError) as exc:
+            problems.append(f"approvals log #{rec.id}: the fork record is not JSON "
+                            f"({type(exc).__name__})")
+            continue
+        except DgrrError as exc:
+            problems.append(f"approvals log #{rec.id}: the fork record's {exc}")
+            continue
+        forks.append(RecordedFork(event_id=rec.id, approval_id=rec.refers_to,
+                                  reviewer=rec.reviewer,
+                                  created_at=rec.created_at.isoformat(), fork=fork,
+                                  digest_matches=sha256_json(data) == rec.outputs_sha256))
+    return forks, problems
 
 
 def poisoned_texts(case: Any, plan: Any = None) -> list[str]:

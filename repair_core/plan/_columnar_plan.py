@@ -206,6 +206,12 @@ class _Planner:
             sources.append((bound, seed, fault))
             if seed != fault:
                 sources.append((bound, fault, fault))
+        # the seeds and faults not yet expanded: a carrier expanded before its fault never
+        # claims them (`_analysis._reach`: the fault would get the carrier as its parent)
+        pending = np.zeros(n, bool)
+        for _b, start, _f in sources:
+            pending[start] = True
+        own = pending.copy()
         for node, fault in carried.items():
             sources.append((fault_bound[fault], node, fault))
         ids = self.ids
@@ -216,8 +222,10 @@ class _Planner:
         self.o_label = np.full(n, -1, np.int8)
         reached = self.o_fault >= 0
         for bound, start, fault in sources:
+            pending[start] = False
             if reached[start]:
                 continue
+            reserved = None if own[start] else pending  # not changed while this start runs
             reached[start] = True
             if self.carried_mask[start]:  # reached from the fault by its text
                 self.o_fault[start], self.o_start[start] = fault, fault
@@ -231,6 +239,8 @@ class _Planner:
                 ok = ~reached[nxt]
                 if bound != float("-inf"):
                     ok &= ~(self.is_step[nxt] & (self.seq[nxt] < bound))
+                if reserved is not None:
+                    ok &= ~reserved[nxt]
                 e, pos, nxt = e[ok], pos[ok], nxt[ok]
                 first = _first_occurrences(nxt)
                 e, nxt = e[first], nxt[first]

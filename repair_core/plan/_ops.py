@@ -258,6 +258,7 @@ def ops_inputs(case: Case, ops: Iterable[Op | Mapping[str, Any]]) -> OpsInputs:
                     sees[op.step] = list(op.drop)
     if problems:
         raise DgrrError("invalid operations: " + "; ".join(problems))
-    final = case.final_answer().id
+    # a case without steps (case.store-only) has no answer to regenerate
+    final = case.final_answer().id if case.has_answer() else None
     return OpsInputs(store_edits=edits, replay=replay, invalidated=invalid, revoked=revoked,
-                     answer=final in replay, no_longer_sees=sees)
+                     answer=final is not None and final in replay, no_longer_sees=sees)

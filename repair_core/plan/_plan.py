@@ -9,7 +9,9 @@ from typing import Literal
 import networkx as nx
 from pydantic import BaseModel, Field
 
+from .._errors import ObjectiveError
 from .._perf import without_gc
+from .._text import plural
 from ..analysis._analysis import Analysis, Support, analyse
 from ..case._case import SUFFICIENT_LABELS, Case, MemoryRecord
 from ..graph._graph import CHAIN, premises
@@ -31,6 +33,7 @@ __all__ = [
     "store_producers",
     "objective_starts",
     "cleanable_steps",
+    "resolve_objective",
 ]
 
 MemoryAction = Literal["keep", "delete", "quarantine", "restore"]
@@ -123,15 +126,41 @@ class RepairPlan:
         return [s.id for s in self.case.steps_in_order() if s.id in self.replay_set]
 
 
+def resolve_objective(case: Case, objective: str | None, default: Objective = "answer"
+                      ) -> Objective:
+    """The objective to plan `case` for: `objective` when given, else `default`, except
+    that a case without an answer step (`case.store-only`: a store's records and lineage,
+    no steps) is planned for the `store` when none is given, and refuses `answer` and
+    `both` with the reason (rule `objective.no-answer`).
+
+    >>> from repair_core import load_example
+    >>> resolve_objective(load_example(), None, "both")
+    'both'
+    """
+    if objective is not None and objective not in OBJECTIVES:
+        raise ValueError(f"objective: expected one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if case.has_answer():
+        return objective if objective is not None else default  # type: ignore[return-value]
+    if objective is None or objective == "store":
+        return "store"
+    raise ObjectiveError(
+        f"objective {objective!r}: case {case.case_id!r} has no answer step (trajectory: "
+        f"{plural(len(case.trajectory), 'step')}; a store's records and lineage), so there is "
+        "no answer to repair: plan it with --objective store (the default for a case "
+        "without an answer step)")
+
+
 @without_gc
 def plan_case(case: Case, analysis: Analysis | None = None, *,
-              objective: Objective = "answer") -> RepairPlan:
+              objective: Objective | None = None) -> RepairPlan:
     """Plan the repair of `case` by the fixed rules of stage 3.
 
     `objective` says what the plan repairs: `answer` (the paper: the last run's final
-    answer), `store` (the memory the next session reads: every quarantined record whose
-    producer's inputs can be cleaned is re-derived, no past answer is regenerated) or
-    `both` (the union).
+    answer; the default), `store` (the memory the next session reads: every quarantined
+    record whose producer's inputs can be cleaned is re-derived, no past answer is
+    regenerated) or `both` (the union). A case without an answer step (a store's records
+    and lineage alone) is planned for the `store` by default and refuses `answer` and
+    `both` with :class:`ObjectiveError` (`resolve_objective`).
 
     >>> from repair_core import load_example
     >>> p = plan_case(load_example())
@@ -140,8 +169,7 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     >>> plan_case(load_example(), objective="store").steps["s11"]
     'replay'
     """
-    if objective not in OBJECTIVES:
-        raise ValueError(f"objective: expected one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    objective = resolve_objective(case, objective)
     a = analysis if analysis is not None else analyse(case)
     memory, memory_reasons = _memory_dispositions(case, a)
     removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
@@ -289,6 +317,8 @@ def answer_relevant_steps(a: Analysis, removed: frozenset[str]) -> frozenset[str
     """Unsupported steps that reach the final answer over propagation edges once the
     deleted and quarantined records are cut out of the graph."""
     G = a.graph
+    if not a.final_answer:  # a case without steps: no answer to reach
+        return frozenset()
     seen = {a.final_answer}
     queue = deque([a.final_answer])
     pred = G._pred
@@ -444,7 +474,9 @@ def _undone_updates(case: Case, a: Analysis, fault_records: list[MemoryRecord]
     """Records retired by the successful `update` write that wrote a diagnosed record's
     value (the latest `update` edge into it, no `produce` edge) -> that write: undoing the
     faulty update restores the value before it (method.md, "Updates";
-    memory.update-undone)."""
+    memory.update-undone). Without such a write, the retired versions a diagnosed record
+    rewrote (`update` edges record → record) -> the diagnosed record
+    (memory.version-undone)."""
     G = a.graph
     nodes = G.nodes
     out: dict[str, str] = {}
@@ -459,6 +491,12 @@ def _undone_updates(case: Case, a: Analysis, fault_records: list[MemoryRecord]
                   if lb == "update" and nodes[w]["kind"] == "step" and w not in failed
                   and nodes[w]["type"] == "memory_write"]
         if not writes:
+            # a version that rewrote an earlier, retired version of the record (an
+            # `update` edge record → record, as a Mem0 history import writes): that
+            # version is the value before the faulty rewrite (memory.version-undone)
+            for old in sorted(p for p, lb, _ in premises(G, f.id) if lb == "update"
+                              and nodes[p]["kind"] == "record"):
+                out.setdefault(old, f.id)
             continue
         # the diagnosed value is what the latest update wrote; earlier updates of the same
         # record wrote values it since replaced, and what they retired stays retired

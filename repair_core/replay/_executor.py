@@ -181,9 +181,10 @@ class _Run:
         self.steps = {s.id: s for s in self.case.trajectory}
         self.turns = {t.id: t for t in self.case.session}
         self.order = self.case.steps_in_order()
-        self.final = self.case.final_answer().id
+        # "" for a case without steps (case.store-only): no answer to regenerate
+        self.final = self.case.final_answer().id if self.case.has_answer() else ""
         self.replay = {s for s in self.replay if s in self.steps} | (
-            {self.final} if self.answer else set())
+            {self.final} if self.answer and self.final else set())
         # An observation is refreshed through its action, and a re-issued action
         # produces its observations anew: (observation, action) pairs, found once.
         produced = [(s.id, d.id) for s in self.order if s.type == "tool_observation"
@@ -469,8 +470,13 @@ class _Run:
         admitted = [self._admit(step, rec) for rec in new_records]
         added = [rid for rid in admitted if rid is not None]
         if step.op != "add" and (added or step.op == "delete"):
-            for rid in retired or ([] if step.op == "consolidate" else produced):
+            # what the step retired, as it is now: a record an earlier replayed write
+            # re-derived stands in for its failed-run original (replay.write.retire-current)
+            now = {rid: c if (c := self.memory.current(rid)) not in added else rid
+                   for rid in retired or ([] if step.op == "consolidate" else produced)}
+            for rid in now.values():
                 self.memory.retire(step, rid, added)
+            retired = [now.get(r, r) for r in retired]
         if not added and step.op != "delete":
             return StepOutcome(id=step.id, type=step.type, outcome="skipped",
                                detail=self.report.skipped_writes[-1].reason
@@ -518,11 +524,22 @@ class _Run:
                   "memory": [record_item(r) for r in store_view(  # bounded, see _bounds
                       self.memory.active_records(), self.case.user_id, step, slot, evidence)]}
         out = self.client.complete_json("memory_write", inputs)
+        valueless = {e["id"] for e in evidence if e.get("kind") == "claim"
+                     and e.get("key") is not None and e.get("value") is None}
         records = []
         for rec in out.records:
             if not rec.cites and rec.derive is None:
                 self.report.skipped_writes.append(SkippedWrite(
                     step=step.id, text=rec.text, reason="cites no evidence: not supported"))
+                continue
+            premises = {*rec.cites, *([rec.derive] if rec.derive else [])}
+            if rec.key is not None and rec.value is None and premises <= valueless:
+                # rule replay.write.no-value: a replayed claim that found no value is
+                # not a fact to remember
+                self.report.skipped_writes.append(SkippedWrite(
+                    step=step.id, text=rec.text,
+                    reason=f"its premise {', '.join(sorted(premises))} states no value for "
+                           f"{rec.key}: nothing to remember"))
                 continue
             records.append({**rec.model_dump(), "base": produced[0] if produced else None})
         if not records and not out.records:
@@ -586,7 +603,7 @@ class _Run:
         final = self.new_steps.get(self.final)
         return RepairResult(
             answer=final.text if final is not None else None,
-            original_answer=self.steps[self.final].text,
+            original_answer=self.steps[self.final].text if self.final else "",
             store=RepairedStore(
                 active=[r for r in trajectory.memory if self.memory.active(r.id)],
                 quarantine=[r for r in trajectory.memory if r.id in self.memory.quarantined]),

@@ -224,7 +224,7 @@ class RepairResult(BaseModel):
     answer: str | None
     """The corrected final answer (None only if regenerating it failed)."""
     original_answer: str
-    """The failed run's final answer."""
+    """The failed run's final answer ("" for a case without steps, `case.store-only`)."""
     store: RepairedStore
     """Active store and quarantine partition."""
     trajectory: Case

@@ -375,7 +375,7 @@ def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -
         seq = G.nodes[n]["seq"]
         return (0 if n in a.faults else 1, seq if seq is not None else -1, n)
 
-    affected = a.affected or {a.final_answer}
+    affected = a.affected or ({a.final_answer} if a.final_answer else set())
     if len(affected) <= limit:
         chosen = sorted(affected, key=by_time)
     else:
