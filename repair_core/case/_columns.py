@@ -447,10 +447,9 @@ class _Reader:
             step_counts[done:done + k] = np.fromiter(map(len, dep_lists), np.int64, k)
             deps = [*chain.from_iterable(dep_lists)]
             del dep_lists
-            dep_ids = [*map(_ID, deps)]
-            src = np.fromiter(map(index_get, dep_ids, repeat(-1)), np.int64, len(deps))
+            src = np.fromiter(map(index_get, map(_ID, deps), repeat(-1)), np.int64, len(deps))
             # a premise later in the file than its dependent (any order is allowed)
-            unresolved += ((edges + i, dep_ids[i]) for i in np.flatnonzero(src < 0).tolist())
+            unresolved += ((edges + i, deps[i].id) for i in np.flatnonzero(src < 0).tolist())
             src_parts.append(src)
             label_parts.append(_label_codes(deps))
             suff_parts.append(np.fromiter(map(_SUFFICIENT, deps), bool, len(deps)))
