@@ -25,7 +25,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
 
-from ._errors import DgrrError
+from ._errors import MAX_SHOWN_PROBLEMS, DgrrError
 
 __all__ = ["OutputError", "atomic_open", "atomic_write_text", "atomic_write_json",
            "check_output_dir", "check_output_file", "check_output_folder", "to_json", "write_output_set"]
@@ -360,3 +360,34 @@ def read_input(path: str | Path, what: str = "case file") -> bytes:
     except OSError as exc:
         raise CaseError([f"cannot read '{p}': {exc.strerror}"], source=str(p)) from None
 
+
+def read_json(path: str, flag: str) -> object:
+    """The JSON document an option names; a clear error naming the option otherwise
+    (strictly parsed: duplicate keys, NaN, lone surrogates, too deep nesting and huge
+    integers are refused with their path)."""
+    from .case._json import loads_strict
+
+    try:
+        raw = _read_regular(Path(path))
+    except _NotRegular as exc:
+        raise DgrrError(f"{flag}: '{path}' is {exc.args[0]}, not a regular file: refused "
+                        "before reading") from None
+    except FileNotFoundError:
+        raise DgrrError(f"{flag}: no such file: '{path}'") from None
+    except IsADirectoryError:
+        raise DgrrError(f"{flag}: '{path}' is a folder, not a JSON file") from None
+    except OSError as exc:
+        raise DgrrError(f"{flag}: cannot read '{path}': {exc.strerror}") from None
+    data, problems = loads_strict(raw)
+    syntax = re.fullmatch(r"line (\d+), column (\d+): invalid JSON: (.*)", problems[0]) \
+        if len(problems) == 1 else None
+    if syntax:
+        raise DgrrError(f"{flag}: '{path}' is not JSON (line {syntax[1]} column {syntax[2]}: "
+                        f"{syntax[3]})")
+    if problems:
+        shown = problems[:MAX_SHOWN_PROBLEMS]
+        more = len(problems) - len(shown)
+        raise DgrrError(f"{flag}: '{path}' is not usable JSON:\n"
+                        + "\n".join(f"  - {p}" for p in shown)
+                        + (f"\n  ... and {more} more problems" if more else ""))
+    return data

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .._errors import MAX_SHOWN_PROBLEMS, DgrrError, PlanEditError
+from .._errors import PlanEditError
+from .._io import read_json as read_json  # the command modules import it from here
 from .._text import plural as plural  # the command modules import it from here
 
 # The library is imported where it is used, so that a command's start-up pays only for
@@ -118,37 +118,6 @@ def read_case(args: argparse.Namespace) -> Case:
     return case
 
 
-def read_json(path: str, flag: str) -> object:
-    """The JSON document an option names; a clear error naming the option otherwise
-    (strictly parsed: duplicate keys, NaN, lone surrogates, too deep nesting and huge
-    integers are refused with their path)."""
-    from .._io import _NotRegular, _read_regular
-    from ..case._json import loads_strict
-
-    try:
-        raw = _read_regular(Path(path))
-    except _NotRegular as exc:
-        raise DgrrError(f"{flag}: '{path}' is {exc.args[0]}, not a regular file: refused "
-                        "before reading") from None
-    except FileNotFoundError:
-        raise DgrrError(f"{flag}: no such file: '{path}'") from None
-    except IsADirectoryError:
-        raise DgrrError(f"{flag}: '{path}' is a folder, not a JSON file") from None
-    except OSError as exc:
-        raise DgrrError(f"{flag}: cannot read '{path}': {exc.strerror}") from None
-    data, problems = loads_strict(raw)
-    syntax = re.fullmatch(r"line (\d+), column (\d+): invalid JSON: (.*)", problems[0]) \
-        if len(problems) == 1 else None
-    if syntax:
-        raise DgrrError(f"{flag}: '{path}' is not JSON (line {syntax[1]} column {syntax[2]}: "
-                        f"{syntax[3]})")
-    if problems:
-        shown = problems[:MAX_SHOWN_PROBLEMS]
-        more = len(problems) - len(shown)
-        raise DgrrError(f"{flag}: '{path}' is not usable JSON:\n"
-                        + "\n".join(f"  - {p}" for p in shown)
-                        + (f"\n  ... and {more} more problems" if more else ""))
-    return data
 
 
 def edited_plan(plan: RepairPlan, path: str, *, force: bool, comment: str | None) -> RepairPlan:

@@ -102,7 +102,7 @@ def open_mem0(spec: str) -> Any:
     """A mem0 `Memory` from a config JSON file or a MODULE:FUNCTION factory."""
     path = Path(spec)
     if path.suffix == ".json" or path.is_file():
-        from ..commands import read_json  # the strict JSON reader, errors naming --store
+        from .._io import read_json  # the strict JSON reader, errors naming --store
 
         config = read_json(spec, "--store")
         if not isinstance(config, dict):
