@@ -9,8 +9,11 @@ The case is loaded into the session once (as the Load page does), then every pag
 opened twice: the first open computes what the page needs (plan, graph view, tree,
 hashes) and keeps it in the session, keyed by the plan's digest; the second open is what
 a reviewer sees when coming back to a page. Then one approval is recorded on the
-Approve page (the warning for an unreplayed plan ticked first) and timed. Peak memory is
-the process's RSS high-water mark. Times are wall-clock seconds.
+Approve page (the warning for an unreplayed plan ticked first) and timed, and on the
+Graph page the node type `record` is switched off and on again (each a rerun that
+filters the graph). Peak memory is the process's RSS high-water mark. Times are
+wall-clock seconds and, in brackets, the CPU seconds of this process (steadier than wall
+time on a shared machine); the load average is printed at the start and the end.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["1_Load", "2_Faults", "3_Graph", "3_Trace", "4_Plan", "6_Compare", "7_Approve"]
@@ -33,14 +37,19 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=100_000, help="dgrr synth --steps")
     ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--case", type=Path, default=None,
+                    help="an existing case file instead of dgrr synth's")
     ap.add_argument("--replay", action="store_true",
                     help="also time Run replay and the pages after it")
+    ap.add_argument("--objective", choices=["both", "answer", "store"], default="both",
+                    help="the plan's objective (the dashboard's default is both)")
     args = ap.parse_args()
+    print(f"load average at start: {os.getloadavg()[0]:.2f}")
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DGRR_DB", str(Path(tempfile.mkdtemp()) / "approvals.db"))
     cache = Path(tempfile.gettempdir()) / "dgrr-bench-cases"
     cache.mkdir(exist_ok=True)
-    path = cache / f"synth-{args.steps}-s{args.seed}.json"
+    path = args.case or cache / f"synth-{args.steps}-s{args.seed}.json"
     if not path.exists():
         subprocess.run([sys.executable, "-m", "repair_core", "synth", "--steps",
                         str(args.steps), "--seed", str(args.seed), "--out", str(path)],
@@ -59,25 +68,41 @@ def main() -> int:
     print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores")
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=900)
+    at.session_state["dgrr_objective"] = args.objective
     at.run()
     at.session_state["dgrr_case"] = case
     at.session_state["dgrr_source"] = path.name
     at.session_state["dgrr_loaded_faults"] = list(case.faults)
 
-    def open_page(name: str) -> float:
-        t0 = time.perf_counter()
-        at.switch_page(f"pages/{name}.py").run()
-        took = time.perf_counter() - t0
+    def timed(run: Any, what: str) -> str:
+        t0, c0 = time.perf_counter(), time.process_time()
+        run()
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         if at.exception:
-            raise SystemExit(f"{name}: {[e.value for e in at.exception]}")
-        return took
+            raise SystemExit(f"{what}: {[e.value for e in at.exception]}")
+        return f"{wall:6.2f} s ({cpu:5.2f} CPU s)"
 
-    rows = []
-    for name in PAGES:
+    def open_page(name: str) -> str:
+        return timed(lambda: at.switch_page(f"pages/{name}.py").run(), name)
+
+    def visit_twice(name: str, note: str = "") -> None:
         first = open_page(name)
         again = open_page(name)
-        rows.append((name, first, again))
-        print(f"{name:<10} first {first:6.2f} s   again {again:6.2f} s", flush=True)
+        print(f"{name:<10} first {first}   again {again}{note}", flush=True)
+
+    for name in PAGES:
+        visit_twice(name)
+
+    # The Graph page's node-type filter: `record` off, then on again.
+    open_page("3_Graph")
+    types = at.multiselect(key="dgrr_w_g_types")
+    every = list(types.value)
+    took = timed(lambda: types.set_value([t for t in every if t != "record"]).run(), "Graph")
+    shown = next((c.value for c in at.caption if c.value.startswith("Showing")), "?")
+    print(f"Graph, record off  {took}: {shown}")
+    took = timed(lambda: at.multiselect(key="dgrr_w_g_types").set_value(every).run(), "Graph")
+    print(f"Graph, record on   {took}")
+    open_page("7_Approve")
 
     # Record an approval (the page is open; the unreplayed-plan warning is ticked).
     for box in at.checkbox:
@@ -86,24 +111,20 @@ def main() -> int:
     at.run()
     at.text_input(key="dgrr_w_reviewer").set_value("bench")
     at.text_area(key="dgrr_w_comment").set_value("timed")
-    t0 = time.perf_counter()
-    [b for b in at.button if b.label == "Record decision"][0].click().run()
-    record = time.perf_counter() - t0
+    took = timed(lambda: [b for b in at.button if b.label == "Record decision"][0].click().run(),
+                 "record")
     ok = any("Recorded #" in s.value for s in at.success)
-    print(f"record approval {record:6.2f} s ({'recorded' if ok else 'NOT recorded'})")
+    print(f"record approval {took} ({'recorded' if ok else 'NOT recorded'})")
     if not ok:
         print("  ", [e.value for e in at.error])
     if args.replay:
         open_page("5_Replay")
-        t0 = time.perf_counter()
-        at.button(key="dgrr_w_run_replay").click().run()
-        print(f"run replay      {time.perf_counter() - t0:6.2f} s")
+        took = timed(lambda: at.button(key="dgrr_w_run_replay").click().run(), "replay")
+        print(f"run replay      {took}")
         for name in ("5_Replay", "6_Compare", "7_Approve", "3_Trace"):
-            first = open_page(name)
-            again = open_page(name)
-            print(f"{name:<10} first {first:6.2f} s   again {again:6.2f} s (after replay)")
+            visit_twice(name, " (after replay)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak RSS {peak:.0f} MB")
+    print(f"peak RSS {peak:.0f} MB; load average at the end: {os.getloadavg()[0]:.2f}")
     return 0
 
 

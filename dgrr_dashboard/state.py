@@ -42,6 +42,7 @@ REQUEST = "dgrr_queue_request"  # the queue request the reviewer holds (its case
 PLAN_KEYS = "dgrr_plan_keys"  # id(plan) -> (plan, plan_key): a digest is computed once
 SELECTED = "dgrr_selected_node"  # the node the reviewer inspects (graph click, tree, picker)
 OBJECTIVE = "dgrr_objective"  # what the plan repairs: answer | store | both (default both)
+HASHER = "dgrr_approval_hasher"  # the session's ApprovalHasher (a case is hashed once)
 _HOOK = "_dgrr_on_change"
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -175,6 +176,18 @@ def _plan_digest(p: RepairPlan) -> str:
     data = {"case": p.case.case_id, "faults": p.case.faults, "memory": p.memory,
             "steps": p.steps, "edits": [e.model_dump(mode="json") for e in p.edits]}
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def approval_hasher() -> Any:
+    """The session's `ApprovalHasher`: the case and each plan's report are hashed once,
+    whatever the plan edits and replays after (the session never changes a case or plan
+    in place: every change stores a new object)."""
+    from repair_core.approvals import ApprovalHasher
+
+    hasher = st.session_state.get(HASHER)
+    if hasher is None:
+        hasher = st.session_state[HASHER] = ApprovalHasher()
+    return hasher
 
 
 def result() -> Any:

@@ -117,13 +117,14 @@ def answer_columns(before: str, after: str | None, *, id_prefix: str, titles: tu
 _GRAPHS = "dgrr_graph_html"  # digest -> HTML, in the session (no pickling on every run)
 
 
-def _graph_html(digest: str, options: tuple[tuple[str, Any], ...], plan: RepairPlan) -> str:
+def _graph_html(digest: str, options: tuple[tuple[str, Any], ...], plan: RepairPlan,
+                view: Any = None) -> str:
     held: dict[str, str] = st.session_state.setdefault(_GRAPHS, {})
     html = held.get(digest)
     if html is None:
         if len(held) >= 4:
             held.clear()
-        html = held[digest] = graph_html(plan, **dict(options))
+        html = held[digest] = graph_html(plan, view=view, **dict(options))
     return html
 
 
@@ -132,15 +133,17 @@ _HEADER_PX = 120
 
 
 def graph_frame(p: RepairPlan, height: int = 700, *, key: str = "dgrr_w_graph",
-                selected: str | None = None, **options: Any) -> tuple[str, str | None]:
+                selected: str | None = None, view: Any = None,
+                **options: Any) -> tuple[str, str | None]:
     """Embed the plan's graph (offline HTML in dgrr's component) and return the HTML and
-    the id of a node clicked (or found by the search box) since the last run, if any."""
+    the id of a node clicked (or found by the search box) since the last run, if any.
+    `view`: the `graph_view(p, **options)` the page already has (not computed again)."""
     from .component import clicked, graph_component
 
     opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
     opts += (("height", f"{height - _HEADER_PX}px"), ("panel", False))
     digest = f"{state.plan_key(p)}:{hash(opts)}"
-    html = _graph_html(digest, opts, p)
+    html = _graph_html(digest, opts, p, view)
     value = graph_component(html, key=key, digest=digest, height=height, selected=selected)
     return html, clicked(value, f"{key}_seen", st.session_state)
 

@@ -59,7 +59,7 @@ else:
     picture, inspector = st.container(), st.container()
 with picture:
     html, hit = graph_frame(p, height=760, key="dgrr_w_g_component",
-                            selected=st.session_state.get(state.SELECTED), **options)
+                            selected=st.session_state.get(state.SELECTED), view=view, **options)
 if hit is not None and hit in p.analysis.graph:
     st.session_state[state.SELECTED] = hit
     if hit in ids:

@@ -16,7 +16,7 @@ from dgrr_dashboard.widgets import (
     show_problems,
 )
 from repair_core import PlanEditError, apply_edits, plan_diff
-from repair_core.plan._edit import allowed_actions
+from repair_core.plan._edit import EDIT_KINDS, allowed_actions, edit_kind, kind_actions
 
 page_setup("Plan")
 st.title("4 · Repair plan")
@@ -54,8 +54,6 @@ m[3].metric("Replayed steps", len(p.replay_set))
 m[4].metric("Replay ratio", f"{len(p.replay_set) / max(len(c.trajectory), 1):.3f}")
 st.markdown("**Replay order:** " + " → ".join(code(s) for s in p.replay_order()))
 
-MEMORY_ACTIONS = ["keep", "delete", "quarantine", "restore"]
-STEP_ACTIONS = ["keep", "invalidate", "replay", "refresh"]
 PICK_LIMIT = 5000
 INDEX = "dgrr_plan_index"  # (case, plan key) -> texts, kinds, picker choices: built once
 _index = st.session_state.get(INDEX)
@@ -126,33 +124,52 @@ only = st.checkbox("Only affected nodes and changed decisions", key="dgrr_w_plan
                    value=len(kinds) > 2000, help="on by default for cases over 2,000 nodes")
 
 
-def _decisions_table() -> pd.DataFrame:
-    rows = []
+def _decisions_tables() -> dict[str, pd.DataFrame]:
+    rows: dict[str, list[dict[str, str]]] = {k: [] for k in EDIT_KINDS}
     for nid, act in [*p.memory.items(), *p.steps.items()]:
         before = computed.memory.get(nid) or computed.steps.get(nid)
         if only and nid not in a.affected and act == before:
             continue
-        rows.append({"id": nid, "type": kinds[nid], "text": texts[nid][:90], "computed": before,
-                     "decision": act, "reason": p.reasons.get(nid, "unaffected")})
-    return pd.DataFrame(rows, columns=["id", "type", "text", "computed", "decision", "reason"])
+        rows[edit_kind(kinds[nid])].append({
+            "id": nid, "type": kinds[nid], "text": texts[nid][:90], "computed": before,
+            "decision": act, "reason": p.reasons.get(nid, "unaffected")})
+    columns = ["id", "type", "text", "computed", "decision", "reason"]
+    return {k: pd.DataFrame(v, columns=columns) for k, v in rows.items()}
 
 
-table = state.derived("dgrr_plan_table", (state.plan_key(p), state.plan_key(computed), only),
-                      _decisions_table)
-full_table = table
-table = page_of(full_table, "dgrr_w_plan_page").reset_index(drop=True)
-page_no = st.session_state.get("dgrr_w_plan_page", 1) if len(full_table) > len(table) else 1
-editor_key = (f"dgrr_plan_editor_{st.session_state.get(state.PLAN_EDITOR_VERSION, 0)}"
-              f"_{int(only)}_{page_no}")
-edited = st.data_editor(
-    table, key=editor_key, hide_index=True, width="stretch",
-    disabled=["id", "type", "text", "computed", "reason"],
-    column_config={"decision": st.column_config.SelectboxColumn(
-        "decision", options=[*MEMORY_ACTIONS, "invalidate", "replay", "refresh"], required=True),
-        "reason": st.column_config.TextColumn("reason", width="large")})
-differs = edited["decision"].to_numpy() != table["decision"].to_numpy()
-changed = {str(i): str(d) for i, d in zip(table["id"][differs], edited["decision"][differs],
-                                           strict=True)}
+# One table per kind of node, each offering only the decisions its kind can take (a data
+# editor's drop-down has one option list per column): what the library's edit rules say.
+tables = state.derived("dgrr_plan_tables", (state.plan_key(p), state.plan_key(computed), only),
+                       _decisions_tables)
+st.caption("Each table offers the decisions its kind of node can take: "
+           + "; ".join(f"{EDIT_KINDS[k].lower()}: {', '.join(kind_actions(k))}"
+                       for k in EDIT_KINDS)
+           + ". A diagnosed fault, the final answer and restoring an active record are still "
+             "refused with the reason; the picker above offers exactly what one node allows.")
+changed: dict[str, str] = {}
+version = st.session_state.get(state.PLAN_EDITOR_VERSION, 0)
+for (kind, full_table), tab in zip(tables.items(),
+                                   st.tabs([f"{EDIT_KINDS[k]} ({len(t)})"
+                                            for k, t in tables.items()]), strict=True):
+    with tab:
+        if full_table.empty:
+            st.caption("none" + (" affected or changed" if only else " in this case"))
+            continue
+        page_key = f"dgrr_w_plan_page_{kind}"
+        table = page_of(full_table, page_key).reset_index(drop=True)
+        page_no = st.session_state.get(page_key, 1) if len(full_table) > len(table) else 1
+        edited = st.data_editor(
+            table, key=f"dgrr_plan_editor_{kind}_{version}_{int(only)}_{page_no}",
+            hide_index=True, width="stretch",
+            disabled=["id", "type", "text", "computed", "reason"],
+            column_config={"decision": st.column_config.SelectboxColumn(
+                "decision", options=list(kind_actions(kind)), required=True,
+                help=f"what {EDIT_KINDS[kind].lower()} can take"),
+                "reason": st.column_config.TextColumn("reason", width="large")})
+        differs = edited["decision"].to_numpy() != table["decision"].to_numpy()
+        changed.update({str(i): str(d) for i, d in zip(table["id"][differs],
+                                                       edited["decision"][differs],
+                                                       strict=True)})
 t1, t2 = st.columns([1, 3])
 table_force = t2.checkbox("Override invariants for the table edits (uses the comment above)",
                           key="dgrr_w_table_force")

@@ -24,7 +24,6 @@ from dgrr_dashboard.widgets import (
 from repair_core import DgrrError
 from repair_core.approvals import (
     ApprovalStore,
-    approval_hashes,
     approval_summary,
     markdown_report,
     record_decision,
@@ -64,7 +63,7 @@ sign_key = f"{state.plan_key(p)}:{id(res) if res is not None else 'none'}"
 
 def _sign() -> tuple[tuple[str, str], Any]:
     with st.spinner("Hashing the case, the plan and the result…"):
-        return approval_hashes(p, res), approval_summary(p, res)
+        return state.approval_hasher()(p, res), approval_summary(p, res)
 
 
 (inputs, outputs), summary = state.derived("dgrr_signed", sign_key, _sign)

@@ -250,10 +250,19 @@ def test_plan_override_needs_comment_then_is_marked_forced():
     assert "override an invariant" in texts(at)
 
 
+def _editor(at: AppTest, kind: str):
+    """The Plan page's decision table for one kind of node (record, step, tool_observation)."""
+    return next(e for e in at.data_editor if e.key.startswith(f"dgrr_plan_editor_{kind}_"))
+
+
+def _options(editor) -> list[str]:
+    return json.loads(editor.proto.columns)["decision"]["type_config"]["options"]
+
+
 def test_plan_table_edits_apply_on_button_only():
     at = loaded()
     page(at, "4_Plan")
-    editor = at.data_editor[0]
+    editor = _editor(at, "step")
     rows = list(editor.value["id"])
     at.session_state[editor.key] = {"edited_rows": {rows.index("s11"): {"decision": "replay"}},
                                     "added_rows": [], "deleted_rows": []}
@@ -261,6 +270,59 @@ def test_plan_table_edits_apply_on_button_only():
     assert "dgrr_plan" not in at.session_state  # not applied yet
     _ok(at.button(key="dgrr_w_apply_table").click().run())
     assert at.session_state["dgrr_plan"].steps["s11"] == "replay"
+
+
+def test_plan_tables_offer_only_the_decisions_of_their_kind(tmp_path):
+    from repair_core import load_case
+    from repair_core.cli import main
+    from repair_core.plan._edit import allowed_actions, check_edits, kind_actions
+
+    path = tmp_path / "c.json"
+    assert main(["synth", "--steps", "60", "--seed", "3", "--out", str(path)]) == 0
+    case = load_case(path)
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = case
+    _ok(at.switch_page("pages/4_Plan.py").run())
+    p = at.session_state["dgrr_computed_plan"]
+    types = {s.id: s.type for s in case.trajectory}
+    assert [t.label.split(" (")[0] for t in at.tabs] == ["Records", "Steps", "Tool observations"]
+    seen = set()
+    for kind in ("record", "step", "tool_observation"):
+        editor = _editor(at, kind)
+        ids = list(editor.value["id"])
+        assert ids, kind
+        seen.update(ids)
+        options = _options(editor)
+        assert options == list(kind_actions(kind))
+        for nid in ids:
+            node_kind = "record" if nid in p.memory else types[nid]
+            assert (node_kind == kind if kind != "step"
+                    else node_kind not in ("record", "tool_observation")), (nid, kind)
+            # the table hides nothing the library accepts for the node ...
+            assert set(allowed_actions(p, nid)) <= set(options), nid
+            # ... and what it offers beyond that (and the node's own decision) is refused
+            # for that node alone (a fault, the final answer, restoring an active
+            # record), never for its kind
+            now = p.memory.get(nid) or p.steps[nid]
+            assert now in options
+            for action in set(options) - set(allowed_actions(p, nid)) - {now}:
+                problem = " ".join(check_edits(p, {nid: action}))
+                assert ("diagnosed fault" in problem or "final answer" in problem
+                        or "nothing to restore" in problem), (nid, action, problem)
+    assert seen == set(p.memory) | set(p.steps)
+    assert "restore" not in _options(_editor(at, "step"))
+    assert "replay" not in _options(_editor(at, "tool_observation"))
+    # An edit in the observations' table applies like any other.
+    editor = _editor(at, "tool_observation")
+    obs = editor.value.reset_index(drop=True)
+    row = next(i for i, r in obs.iterrows()
+               if r["decision"] == "keep" and "refresh" in allowed_actions(p, r["id"]))
+    at.session_state[editor.key] = {"edited_rows": {row: {"decision": "refresh"}},
+                                    "added_rows": [], "deleted_rows": []}
+    _ok(at.run())
+    assert at.button(key="dgrr_w_apply_table").label == "Apply 1 table edit(s)"
+    _ok(at.button(key="dgrr_w_apply_table").click().run())
+    assert at.session_state["dgrr_plan"].steps[obs["id"][row]] == "refresh"
 
 
 def test_compare_before_replay_shows_planned_store():
@@ -571,23 +633,27 @@ def test_large_case_tables_are_paged_and_filtered(tmp_path):
 
 
 def test_pages_derive_once_per_plan_and_result(monkeypatch):
-    """Coming back to Approve or Compare reuses what they derived (state.derived)."""
-    import repair_core.approvals as approvals
+    """Coming back to Approve or Compare reuses what they derived (state.derived), and
+    the session's hasher writes the case once, whatever is replayed after."""
+    import repair_core.approvals._review as review
+    from repair_core.approvals import ApprovalHasher
 
     calls: list[str] = []
-    real = approvals.approval_hashes
-    monkeypatch.setattr(approvals, "approval_hashes",
-                        lambda *a, **k: calls.append("hash") or real(*a, **k))
+    real_call, real_json = ApprovalHasher.__call__, review.model_json
+    monkeypatch.setattr(ApprovalHasher, "__call__",
+                        lambda *a, **k: calls.append("hash") or real_call(*a, **k))
+    monkeypatch.setattr(review, "model_json",
+                        lambda m, *a, **k: calls.append(type(m).__name__) or real_json(m))
     at = loaded()
     page(at, "7_Approve")
     page(at, "6_Compare")
     page(at, "7_Approve")
-    assert calls == ["hash"]
+    assert calls == ["hash", "Case", "PlanReport"]
     page(at, "5_Replay")
     _ok(at.button(key="dgrr_w_run_replay").click().run())
-    page(at, "7_Approve")  # a new result: hashed again, once
+    page(at, "7_Approve")  # a new result: hashed again, once; the case and report are not
     page(at, "7_Approve")
-    assert calls == ["hash", "hash"]
+    assert calls == ["hash", "Case", "PlanReport", "hash", "RepairResult"]
 
 
 def test_plan_page_objective_selector_defaults_to_both():

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
+import weakref
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -13,10 +16,11 @@ from .._errors import DgrrError
 from .._perf import without_gc
 from .._text import markdown_code, markdown_text
 from ..plan._plan import RepairPlan
-from ._canonical import model_json
+from ._canonical import canonical_chunks, model_json
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
 
 __all__ = [
+    "ApprovalHasher",
     "ApprovalSummary",
     "DuplicateApprovalError",
     "ResultMismatchError",
@@ -258,20 +262,79 @@ def find_decision(store: ApprovalStore, *, case_id: str, reviewer: str, inputs_s
     return None
 
 
-@without_gc
+class ApprovalHasher:
+    """:func:`approval_hashes` that writes each case and each plan's report once: the
+    sha256 state after a case's (or a plan report's) canonical JSON is kept, so another
+    plan of the same case, or a result of the same plan, only hashes what is new (the
+    edits, the result). The digests are exactly `approval_hashes`'.
+
+    Objects are recognised by identity (held weakly, the last `keep` of each): a case or
+    plan changed in place after it was hashed would keep its old digest, so use one only
+    where they are not (dgrr's edits return new objects; the dashboard keeps one per
+    session).
+
+    >>> from repair_core import load_example, plan_case
+    >>> hasher = ApprovalHasher()
+    >>> p = plan_case(load_example())
+    >>> hasher(p) == approval_hashes(p)
+    True
+    """
+
+    def __init__(self, keep: int = 2) -> None:
+        self.keep = keep
+        self._cases: list[tuple[weakref.ref[Any], Any]] = []
+        self._plans: list[tuple[weakref.ref[Any], Any]] = []
+        self._lock = threading.Lock()
+
+    @without_gc
+    def __call__(self, plan: RepairPlan, result: Any = None) -> tuple[str, str]:
+        """(inputs, outputs) sha256 of `plan` and its replay `result`."""
+        with self._lock:
+            inputs = self._prefix(self._cases, plan.case, b'{"case":',
+                                  lambda: model_json(plan.case))
+            outputs = self._prefix(self._plans, plan, b'{"plan":',
+                                   lambda: model_json(plan.report()))
+        _feed(inputs, b',"edits":', [e.model_dump(mode="json") for e in plan.edits])
+        _feed(outputs, b',"result":', result_data(result))
+        return inputs.hexdigest(), outputs.hexdigest()
+
+    def _prefix(self, held: list[tuple[weakref.ref[Any], Any]], obj: Any, head: bytes,
+                data: Any) -> Any:
+        """A copy of the sha256 state after `head` and `obj`'s canonical JSON."""
+        held[:] = [(ref, state) for ref, state in held if ref() is not None]
+        for ref, state in held:
+            if ref() is obj:
+                return state.copy()
+        state = hashlib.sha256(head)
+        for piece in canonical_chunks(data()):
+            state.update(piece)
+        held.append((weakref.ref(obj), state))
+        del held[:-self.keep]
+        return state.copy()
+
+
+def _feed(state: Any, head: bytes, value: Any) -> None:
+    """`head`, `value`'s canonical JSON and the closing brace into `state`."""
+    state.update(head)
+    for piece in canonical_chunks(value):
+        state.update(piece)
+    state.update(b"}")
+
+
 def approval_hashes(plan: RepairPlan, result: Any = None) -> tuple[str, str]:
     """(inputs, outputs) sha256: inputs = the case and the plan edits; outputs = the plan
-    report and the repair result (when there is one)."""
-    # model_json and sha256_json work in pieces: on a large case one model_dump or
-    # json.dumps call would hold the interpreter lock for a second (other dashboard
+    report and the repair result (when there is one): the sha256 of the canonical JSON of
+    `{"case": ..., "edits": [...]}` and of `{"plan": ..., "result": ...}`.
+
+    To hash several plans of one case, or several results of one plan, keep an
+    :class:`ApprovalHasher`: it writes the case and the report once."""
+    # model_json and the canonical chunks work in pieces: on a large case one model_dump
+    # or json.dumps call would hold the interpreter lock for a second (other dashboard
     # sessions in the same server stand still meanwhile); the digests are unchanged. The
     # JSON data of a 130k-node case is a million short-lived containers: without the
-    # pause they set off a full collection of the whole heap (another second, lock held).
-    inputs = sha256_json({"case": model_json(plan.case),
-                          "edits": [e.model_dump(mode="json") for e in plan.edits]})
-    outputs = sha256_json({"plan": model_json(plan.report()),
-                           "result": result_data(result)})
-    return inputs, outputs
+    # pause (ApprovalHasher pauses collection) they set off a full collection of the
+    # whole heap (another second, lock held).
+    return ApprovalHasher(keep=1)(plan, result)
 
 
 def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, decision: str,

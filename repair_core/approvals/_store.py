@@ -57,7 +57,7 @@ from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from .._errors import DgrrError
-from ._canonical import canonical_pieces
+from ._canonical import canonical_chunks
 
 __all__ = [
     "DEFAULT_DB",
@@ -242,8 +242,8 @@ def db_url(value: str | None = None) -> str:
 def sha256_json(data: Any) -> str:
     """sha256 of canonical JSON (sorted keys, no spaces, UTF-8)."""
     digest = hashlib.sha256()
-    for piece in canonical_pieces(data):  # large data in pieces: the GIL is let go between
-        digest.update(piece.encode("utf-8"))
+    for piece in canonical_chunks(data):  # large data in pieces: the GIL is let go between
+        digest.update(piece)
     return digest.hexdigest()
 
 

@@ -27,10 +27,45 @@ from ._plan import (
     replay_set,
 )
 
-__all__ = ["apply_edits", "check_edits", "edits_from_report", "plan_diff", "PlanChange"]
+__all__ = ["apply_edits", "check_edits", "edits_from_report", "plan_diff", "PlanChange",
+           "allowed_actions", "kind_actions", "edit_kind", "EDIT_KINDS"]
 
 MEMORY_ACTIONS: tuple[str, ...] = get_args(MemoryAction)
 STEP_ACTIONS: tuple[str, ...] = get_args(StepAction)
+
+EDIT_KINDS: dict[str, str] = {"record": "Records", "step": "Steps",
+                              "tool_observation": "Tool observations"}
+"""The kinds of node an edit treats differently (what `kind_actions` takes), with a
+heading for each: records take dispositions, tool observations are refreshed, every
+other step is replayed."""
+
+# Why a step action is refused for a kind of step (the kind rule of `_problems`).
+_KIND_REFUSALS = {
+    "refresh": "only tool observations are refreshed; a {type} is replayed",
+    "replay": "an observation is never replayed on its own; refresh it (its action is "
+              "replayed)",
+}
+
+
+def kind_actions(kind: str) -> tuple[str, ...]:
+    """The actions an edit may set on a node of `kind` (`record`, `step`, or a step
+    type): records take the record dispositions; a tool observation is refreshed, never
+    replayed; any other step is replayed, never refreshed. Rules about one node (a fault,
+    the final answer, restoring an active record) narrow this further: see
+    :func:`allowed_actions`.
+
+    >>> kind_actions("record"), kind_actions("tool_observation"), kind_actions("claim")
+    (('keep', 'delete', 'quarantine', 'restore'), ('keep', 'invalidate', 'refresh'), ('keep', 'invalidate', 'replay'))
+    """
+    if kind == "record":
+        return MEMORY_ACTIONS
+    unfit = "replay" if kind == "tool_observation" else "refresh"
+    return tuple(a for a in STEP_ACTIONS if a != unfit)
+
+
+def edit_kind(type_: str) -> str:
+    """The key of `EDIT_KINDS` for a node of type `type_` (`record` or a step type)."""
+    return type_ if type_ in ("record", "tool_observation") else "step"
 
 
 class PlanChange(PlanEdit):
@@ -223,7 +258,7 @@ def _problems(plan: RepairPlan, edits: Mapping[str, str]
     tools = {t.name: t.effect for t in case.tools}
     for node, action in edits.items():
         if node in records:
-            if action not in MEMORY_ACTIONS:
+            if action not in kind_actions("record"):
                 hard.append((node, f"'{action}' is not a record disposition "
                                    f"(expected one of {', '.join(MEMORY_ACTIONS)})"))
             elif action == "restore" and records[node].status == "active":
@@ -244,12 +279,8 @@ def _problems(plan: RepairPlan, edits: Mapping[str, str]
             elif node in a.faults and action != "invalidate":
                 hard.append((node, "is a diagnosed fault; it is never evidence again and "
                                    f"never re-run, even forced ({action})"))
-            elif action == "refresh" and step.type != "tool_observation":
-                hard.append((node, f"only tool observations are refreshed; a {step.type} "
-                                   "is replayed"))
-            elif action == "replay" and step.type == "tool_observation":
-                hard.append((node, "an observation is never replayed on its own; refresh it "
-                                   "(its action is replayed)"))
+            elif action not in kind_actions(step.type):
+                hard.append((node, _KIND_REFUSALS[action].format(type=step.type)))
             elif node == a.final_answer:
                 hard.append((node, "is the final answer; it is always regenerated (this "
                                    "cannot be overridden)"))
@@ -275,9 +306,9 @@ def allowed_actions(plan: RepairPlan, node: str) -> list[str]:
     (['keep', 'invalidate', 'refresh'], ['delete', 'quarantine'])
     """
     if node in plan.memory:
-        candidates: tuple[str, ...] = MEMORY_ACTIONS
+        candidates = kind_actions("record")
     elif node in plan.steps:
-        candidates = STEP_ACTIONS
+        candidates = kind_actions(plan.analysis.graph.nodes[node]["type"])
     else:
         return []
     return [a for a in candidates if not _problems(plan, {node: a})[0]]

@@ -248,12 +248,13 @@ def legend() -> list[dict[str, str]]:
     return rows
 
 
-def _node_data(plan: RepairPlan) -> dict[str, Any]:
+def _node_data(plan: RepairPlan, only: Collection[str] | None = None) -> dict[str, Any]:
+    """Node id -> its turn, step or record (those of `only`, when given)."""
     case = plan.case
-    nodes: dict[str, Any] = {t.id: t for t in case.session}
-    nodes.update({s.id: s for s in case.trajectory})
-    nodes.update({m.id: m for m in case.memory})
-    return nodes
+    items = (*case.session, *case.trajectory, *case.memory)
+    if only is None:
+        return {x.id: x for x in items}
+    return {x.id: x for x in items if x.id in only}
 
 
 def _short_json(value: Any, width: int = 160) -> str:
@@ -359,7 +360,8 @@ def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None,
     return pos
 
 
-def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -> set[str]:
+def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT,
+                           within: Collection[str] | None = None) -> set[str]:
     """The affected nodes plus their direct (non-chain) premises and dependents, at most
     `limit` nodes: affected ones first, then neighbours by seq. With no fault marked, the
     final answer and its direct premises stand in.
@@ -367,35 +369,52 @@ def affected_neighbourhood(plan: RepairPlan, limit: int = NEIGHBOURHOOD_LIMIT) -
     When `A0` alone exceeds `limit`, the part kept is the one nearest the faults: a
     breadth-first walk from every fault and seed together along the propagation edges,
     so each kept node arrives with the edge that affected it (a cut by seq alone kept
-    only records, which have no seq, and no edge between them)."""
+    only records, which have no seq, and no edge between them).
+
+    `within` (a filter, e.g. the node types a reviewer wants) limits what is chosen, not
+    the walk: the affected nodes of `within` nearest the faults come first even when the
+    path to them runs through nodes outside it, then the nodes of `within` next to an
+    affected node. Linear in the affected subgraph's size."""
     G = plan.analysis.graph
     a = plan.analysis
 
     def by_time(n: str) -> tuple[int, int, str]:
-        seq = G.nodes[n]["seq"]
+        seq = G._node[n]["seq"]
         return (0 if n in a.faults else 1, seq if seq is not None else -1, n)
 
-    affected = a.affected or ({a.final_answer} if a.final_answer else set())
-    if len(affected) <= limit:
-        chosen = sorted(affected, key=by_time)
+    affected: Collection[str] = a.affected or ({a.final_answer} if a.final_answer else set())
+    candidates = [n for n in affected if within is None or n in within]
+    if len(candidates) <= limit:
+        chosen = sorted(candidates, key=by_time)
     else:
-        chosen = _nearest_affected(G, a, limit, by_time)
+        chosen = _nearest_affected(G, a, limit, by_time, within)
     picked = set(chosen)
-    around: set[str] = set()
-    for n in chosen:
-        for nb, by_label in (*G._pred[n].items(), *G._succ[n].items()):
-            if nb not in picked and any(lb != CHAIN for lb in by_label):
-                around.add(nb)
     room = limit - len(picked)
-    picked.update(sorted(around, key=by_time)[:max(room, 0)])
+    if room <= 0:
+        return picked
+    # Room is left only when every affected node of `within` is chosen: the neighbours
+    # of every affected node (inside `within` or not) are candidates.
+    around: set[str] = set()
+    for n in affected:
+        for nb, by_label in (*G._pred[n].items(), *G._succ[n].items()):
+            if (nb not in picked and (within is None or nb in within)
+                    and any(lb != CHAIN for lb in by_label)):
+                around.add(nb)
+    picked.update(sorted(around, key=by_time)[:room])
     return picked
 
 
-def _nearest_affected(G: Any, a: Any, limit: int, by_time: Any) -> list[str]:
-    """Up to `limit` affected nodes in breadth-first order from the faults and seeds
-    (together, ties by seq), over non-chain edges into affected nodes."""
-    starts = sorted({*a.faults, *a.seeds.values()}, key=by_time)[:limit]
-    chosen = list(starts)
+def _nearest_affected(G: Any, a: Any, limit: int, by_time: Any,
+                      within: Collection[str] | None = None) -> list[str]:
+    """Up to `limit` affected nodes (of `within`, if given) in breadth-first order from
+    the faults and seeds (together, ties by seq), over non-chain edges into affected
+    nodes (the walk passes through nodes outside `within`)."""
+
+    def wanted(n: str) -> bool:
+        return within is None or n in within
+
+    starts = sorted({*a.faults, *a.seeds.values()}, key=by_time)
+    chosen = [n for n in starts if wanted(n)][:limit]
     seen = set(starts)
     frontier = starts
     while frontier and len(chosen) < limit:
@@ -406,7 +425,7 @@ def _nearest_affected(G: Any, a: Any, limit: int, by_time: Any) -> list[str]:
                     seen.add(dst)
                     nxt.append(dst)
         nxt.sort(key=by_time)
-        chosen += nxt[:limit - len(chosen)]
+        chosen += [n for n in nxt if wanted(n)][:limit - len(chosen)]
         frontier = nxt
     return chosen
 
@@ -452,37 +471,46 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
         raise ValueError(f"layout: unknown layout '{layout}' (expected one of {', '.join(LAYOUTS)})")
     G = plan.analysis.graph
     a = plan.analysis
+    attrs_of = G._node
     total = G.number_of_nodes()
     notes: list[str] = []
-    keep: set[str] = set(G.nodes)
+    keep: Collection[str] = attrs_of  # every node (a view, not a copy, until filtered)
     if affected_only:
         keep = set(a.affected)
         notes.append(f"Affected subgraph only: {total - len(keep)} unaffected nodes hidden.")
     if node_types is not None:
         wanted = set(node_types)
         before = len(keep)
-        keep = {n for n in keep if G.nodes[n]["type"] in wanted}
+        keep = {n for n in keep if attrs_of[n]["type"] in wanted}
         if len(keep) < before:
             notes.append(f"Node types {', '.join(sorted(wanted)) or '(none)'} only: "
                          f"{before - len(keep)} nodes of other types hidden.")
     if len(keep) > max_nodes:
-        hood = affected_neighbourhood(plan, max_nodes) & keep
+        # The neighbourhood is chosen among the nodes the filters keep (a neighbourhood
+        # cut first and filtered after could leave nothing of the wanted types).
+        hood = affected_neighbourhood(plan, max_nodes, within=keep)
         what = ("the affected subgraph and its direct neighbours" if a.affected else
                 "no fault is marked, so the final answer and its direct premises")
+        if not hood:
+            hood = set(sorted(keep, key=lambda n: (attrs_of[n]["seq"] is None,
+                                                   attrs_of[n]["seq"] or 0, n))[:max_nodes])
+            what = "none of them affected or next to an affected node: the first by time"
         notes.append(
             f"Large graph: {len(keep)} nodes exceed the drawing limit of {max_nodes}; showing "
             f"{len(hood)} nodes — {what} — and hiding "
             f"{len(keep) - len(hood)} others (use `dgrr plan` for the full decision list).")
         keep = hood
-    data = _node_data(plan)
-    labels = {n: _label(data[n], n, G.nodes[n]["kind"], G.nodes[n]["type"], label_chars)
+    elif not isinstance(keep, set):
+        keep = set(keep)
+    data = _node_data(plan, keep)
+    labels = {n: _label(data[n], n, attrs_of[n]["kind"], attrs_of[n]["type"], label_chars)
               for n in keep}
     pos = timeline_positions(plan, keep, labels) if layout == "timeline" else {}
     nodes: list[ViewNode] = []
     details: dict[str, str] = {}
-    order = sorted(keep, key=lambda n: (G.nodes[n]["seq"] is None, G.nodes[n]["seq"] or 0, n))
+    order = sorted(keep, key=lambda n: (attrs_of[n]["seq"] is None, attrs_of[n]["seq"] or 0, n))
     for n in order:
-        attrs = G.nodes[n]
+        attrs = attrs_of[n]
         cls = node_class(plan, n)
         detail = node_detail(plan, n, data).as_text()
         details[n] = detail
@@ -493,15 +521,21 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
                               kind=attrs["kind"], type=attrs["type"], x=x, y=y))
     edges: list[ViewEdge] = []
     hidden_chain = 0
-    for src, dst, label, edata in G.edges(keys=True, data=True):
-        if src not in keep or dst not in keep:
+    # The edges between kept nodes, in the graph's own order, visiting only the kept
+    # nodes' out-edges (every edge of a 130k-node graph cost a second per filter change).
+    for src, out in G._succ.items():
+        if src not in keep:
             continue
-        if hide_chain and label == CHAIN:
-            hidden_chain += 1
-            continue
-        dashed, colour, _ = EDGE_STYLES.get(label, (False, "#444444", ""))
-        inferred = bool(edata.get("inferred")) if isinstance(edata, Mapping) else False
-        edges.append(ViewEdge(src, dst, label, dashed or inferred, colour, inferred))
+        for dst, by_label in out.items():
+            if dst not in keep:
+                continue
+            for label, edata in by_label.items():
+                if hide_chain and label == CHAIN:
+                    hidden_chain += 1
+                    continue
+                dashed, colour, _ = EDGE_STYLES.get(label, (False, "#444444", ""))
+                inferred = bool(edata.get("inferred")) if isinstance(edata, Mapping) else False
+                edges.append(ViewEdge(src, dst, label, dashed or inferred, colour, inferred))
     if hidden_chain:
         notes.append(f"{hidden_chain} chain edges hidden.")
     physics = layout == "force" and len(nodes) <= physics_limit
