@@ -27,7 +27,6 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from repair_core import load_case  # noqa: E402
 from repair_core.approvals import ApprovalStore, sha256_json  # noqa: E402
 from repair_core.cli import main  # noqa: E402
-from repair_core.integrations.langgraph import traced_store  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -38,24 +37,10 @@ HOSTILE = "[click](http://evil.example) <b>bold</b> **x** <script>alert(1)</scri
 
 def _real_fork(tmp_path: Path, capsys, monkeypatch) -> tuple[Path, str]:
     """A real thread forked by `dgrr fork-thread --apply`; the case and approvals db."""
-    from langgraph.checkpoint.memory import InMemorySaver
-    from langgraph.store.memory import InMemoryStore
-    from langgraph_travel_run import NAMESPACE, STORE, build
-    from otel_travel_run import USER_TURN
-    from test_langgraph_threads import SEAT, _replies, _tracing, _write_otlp
+    from langgraph_travel_run import build
+    from test_langgraph_threads import SEAT, _replies, traced_thread_run
 
-    inner = InMemoryStore()
-    for key, text in STORE.items():
-        inner.put(NAMESPACE, key, {"text": text})
-    saver = InMemorySaver()
-    provider, exporter, instrumentor = _tracing()
-    try:
-        store = traced_store(inner, store_id="lin-prefs", tracer=provider.get_tracer("t"))
-        build(store, checkpointer=saver).invoke({"messages": [("user", USER_TURN)]}, THREAD)
-    finally:
-        instrumentor.uninstrument()
-    provider.shutdown()
-    trace = _write_otlp(exporter, tmp_path / "t.otlp.json")
+    inner, saver, trace = traced_thread_run(tmp_path)
     case, result, db = tmp_path / "case.json", tmp_path / "result.json", tmp_path / "a.db"
     assert main(["import", str(trace), "--faults", SEAT, "--out", str(case)]) == 0
     capsys.readouterr()

@@ -124,9 +124,9 @@ def _snapshot(history: list[Any]) -> dict[str, str]:
     return {s.config["configurable"]["checkpoint_id"]: _texts(s.values) for s in history}
 
 
-def _sync_scenario(tmp_path: Path, capsys) -> dict[str, Any]:
-    """The run traced, imported, planned; the store repaired; the thread forked and the
-    turn resumed on the fork (the agent's next turn)."""
+def traced_thread_run(tmp_path: Path) -> tuple[Any, Any, Path]:
+    """The travel agent run once on a checkpointed thread, its store behind `traced_store`
+    and its spans written as OTLP JSON: (the inner store, the checkpointer, the trace)."""
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.store.memory import InMemoryStore
 
@@ -141,8 +141,14 @@ def _sync_scenario(tmp_path: Path, capsys) -> dict[str, Any]:
     finally:
         instrumentor.uninstrument()
     provider.shutdown()
-    case, result = _import_and_repair(_write_otlp(exporter, tmp_path / "t.otlp.json"),
-                                      tmp_path, capsys)
+    return inner, saver, _write_otlp(exporter, tmp_path / "t.otlp.json")
+
+
+def _sync_scenario(tmp_path: Path, capsys) -> dict[str, Any]:
+    """The run traced, imported, planned; the store repaired; the thread forked and the
+    turn resumed on the fork (the agent's next turn)."""
+    inner, saver, trace = traced_thread_run(tmp_path)
+    case, result = _import_and_repair(trace, tmp_path, capsys)
     _check_plan(case)
     graph = build(inner, checkpointer=saver, replies=_replies(), learns={})
     poisoned = poisoned_texts(case)
@@ -326,21 +332,7 @@ def test_poison_from_the_user_forks_before_the_turn_and_an_unknown_thread_is_ref
 def test_cli_fork_thread_dry_run_refusal_and_apply(tmp_path, capsys, monkeypatch):
     import textwrap
 
-    from langgraph.checkpoint.memory import InMemorySaver
-    from langgraph.store.memory import InMemoryStore
-
-    inner = InMemoryStore()
-    for key, text in STORE.items():
-        inner.put(NAMESPACE, key, {"text": text})
-    saver = InMemorySaver()
-    provider, exporter, instrumentor = _tracing()
-    try:
-        store = traced_store(inner, store_id="lin-prefs", tracer=provider.get_tracer("t"))
-        build(store, checkpointer=saver).invoke({"messages": [("user", USER_TURN)]}, THREAD)
-    finally:
-        instrumentor.uninstrument()
-    provider.shutdown()
-    trace = _write_otlp(exporter, tmp_path / "t.otlp.json")
+    inner, saver, trace = traced_thread_run(tmp_path)
     case = tmp_path / "case.json"
     assert main(["import", str(trace), "--faults", SEAT, "--out", str(case)]) == 0
     capsys.readouterr()
