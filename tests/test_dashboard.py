@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -101,7 +102,9 @@ def test_broken_json_upload_names_line_and_column():
     assert re.search(r"line 1, column \d+: invalid JSON", plain(at.error[0].value))
 
 
-def test_trajectory_plus_memory_upload():
+def load_pair(memory_doc: Callable[[list], object]) -> AppTest:
+    """The Load page after the example's trajectory (t.json) and `memory_doc(memory)` of its
+    memory (m.json) were loaded as a pair."""
     data = load_example().model_dump(mode="json")
     memory = data.pop("memory")
     at = _ok(AppTest.from_file(APP, default_timeout=60).run())
@@ -109,9 +112,13 @@ def test_trajectory_plus_memory_upload():
     at.file_uploader(key="dgrr_w_upload_traj").set_value(
         ("t.json", json.dumps(data).encode(), "application/json"))
     at.file_uploader(key="dgrr_w_upload_mem").set_value(
-        ("m.json", json.dumps({"memory": memory}).encode(), "application/json"))
+        ("m.json", json.dumps(memory_doc(memory)).encode(), "application/json"))
     at.run()
-    _ok(at.button(key="dgrr_w_load_pair").click().run())
+    return _ok(at.button(key="dgrr_w_load_pair").click().run())
+
+
+def test_trajectory_plus_memory_upload():
+    at = load_pair(lambda memory: {"memory": memory})
     assert "Loaded case `fig1-travel` from t.json + m.json" in plain(at.success[0].value)
     assert metrics(at)["Memory records"] == "7"
 

@@ -5,10 +5,8 @@ itself is measured in a real server: tests/test_e2e_upload_memory.py."""
 
 from __future__ import annotations
 
-import json
-
 from streamlit.testing.v1 import AppTest
-from test_dashboard import APP, EXAMPLE, _ok, page, plain, texts
+from test_dashboard import APP, EXAMPLE, _ok, load_pair, page, plain, texts
 
 from repair_core import load_example
 
@@ -43,16 +41,7 @@ def test_a_loaded_or_refused_upload_leaves_the_uploader_empty_and_usable():
 
 
 def test_both_files_of_a_pair_are_let_go_of():
-    data = load_example().model_dump(mode="json")
-    memory = data.pop("memory")
-    at = _ok(AppTest.from_file(APP, default_timeout=60).run())
-    page(at, "1_Load")
-    at.file_uploader(key="dgrr_w_upload_traj").set_value(
-        ("t.json", json.dumps(data).encode(), "application/json"))
-    at.file_uploader(key="dgrr_w_upload_mem").set_value(
-        ("m.json", json.dumps(memory).encode(), "application/json"))
-    at.run()
-    _ok(at.button(key="dgrr_w_load_pair").click().run())
+    at = load_pair(lambda memory: memory)
     assert "Loaded case `fig1-travel` from t.json + m.json" in plain(at.success[0].value)
     shown = _uploaders(at)
     assert shown["dgrr_w_upload_traj-1"] is None and shown["dgrr_w_upload_mem-1"] is None
