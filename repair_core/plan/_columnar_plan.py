@@ -35,6 +35,7 @@ import msgspec
 import numpy as np
 
 from ..case._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _ranges
+from ._reasons import store_quarantine_reason
 
 __all__ = ["columnar_plan_report", "report_json", "report_json_bytes", "report_json_parts"]
 
@@ -642,17 +643,8 @@ def _store_record_reasons(pl: _Planner, quarantined: np.ndarray, replay: np.ndar
     replay_l = replay.tolist()
     for r in np.flatnonzero(quarantined).tolist():
         prods = producers.get(r, [])
-        redo = [ids[p] for p in prods if replay_l[p]]
-        base = (f"affected via {path[r]}; no independent support: quarantined "
-                "(kept for audit, never retrieved)")
-        if redo:
-            reasons[r] = (f"{base}. Objective store: re-derived by replaying {', '.join(redo)} "
-                          "on cleaned inputs")
-        elif prods:
-            reasons[r] = (f"{base}. Objective store: not re-derived, no input of its producer "
-                          f"{', '.join(ids[p] for p in prods)} survives the cleaning")
-        else:
-            reasons[r] = f"{base}. Objective store: no producer in this run to re-derive it"
+        reasons[r] = store_quarantine_reason(path[r], [ids[p] for p in prods],
+                                             [ids[p] for p in prods if replay_l[p]])
 
 
 def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, str]

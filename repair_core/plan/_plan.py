@@ -16,6 +16,7 @@ from ..analysis._analysis import Analysis, Support, analyse
 from ..case._case import SUFFICIENT_LABELS, Case, MemoryRecord
 from ..graph._graph import CHAIN, premises
 from ._ops import Op
+from ._reasons import store_quarantine_reason
 
 __all__ = [
     "MemoryAction",
@@ -286,17 +287,8 @@ def _store_record_reasons(a: Analysis, memory: dict[str, MemoryAction],
     for rec in sorted(quarantined):
         producers = sorted(p for p, lb, _ in premises(G, rec)
                            if lb == "produce" and G.nodes[p]["kind"] == "step")
-        redo = [p for p in producers if p in replay]
-        base = f"affected via {_path(a, rec)}; no independent support: quarantined " \
-               "(kept for audit, never retrieved)"
-        if redo:
-            out[rec] = (f"{base}. Objective store: re-derived by replaying {', '.join(redo)} "
-                        "on cleaned inputs")
-        elif producers:
-            out[rec] = (f"{base}. Objective store: not re-derived, no input of its producer "
-                        f"{', '.join(producers)} survives the cleaning")
-        else:
-            out[rec] = f"{base}. Objective store: no producer in this run to re-derive it"
+        out[rec] = store_quarantine_reason(_path(a, rec), producers,
+                                           [p for p in producers if p in replay])
     return out
 
 
