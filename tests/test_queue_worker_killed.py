@@ -12,7 +12,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from postgres_server import POSTGRES_MARKS
@@ -32,6 +34,25 @@ def _env(store: Path, journal: Path, **extra: str) -> dict[str, str]:
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+
+
+def _taken_over_after_lease(worker: list[str], env: dict[str, str], q: Any,
+                            within_lease: Callable[[], bool] = lambda: True) -> Any:
+    """Request #1, held by a killed worker w1: a second worker (w2) leaves it alone within
+    the lease (and `within_lease()` still holds), takes it over after it and applies it once;
+    the one `applied` record of the log."""
+    early = _run([*worker, "--name", "w2"], {**env, "DGRR_KILL_AT_WRITE": "0"})
+    assert early.returncode == 0 and "request #1" not in early.stdout
+    assert within_lease()  # left alone within the lease
+    time.sleep(1.5)
+    late = _run([*worker, "--name", "w2", "--lease", "1"], {**env, "DGRR_KILL_AT_WRITE": "0"})
+    assert late.returncode == 0, late.stderr[-2000:]
+    assert "request #1: applied" in late.stdout
+    request = q.get(1)
+    assert (request.status, request.worker) == ("applied", "w2")
+    applied = [r for r in q.approvals.history() if r.kind == "applied"]
+    assert len(applied) == 1 and applied[0].reviewer == "w2"
+    return applied[0]
 
 
 def test_a_killed_workers_apply_is_resumed_by_the_next(tmp_path, postgres_db):
@@ -58,18 +79,8 @@ def test_a_killed_workers_apply_is_resumed_by_the_next(tmp_path, postgres_db):
     assert killed.returncode == -9, killed.stderr[-2000:]
     held = q.get(1)
     assert (held.status, held.worker) == ("approved", "w1")  # held by the dead worker
-    # a second worker within the lease leaves it alone
-    early = _run([*worker, "--name", "w2"], {**env, "DGRR_KILL_AT_WRITE": "0"})
-    assert early.returncode == 0 and "request #1" not in early.stdout
-    time.sleep(1.5)
-    late = _run([*worker, "--name", "w2", "--lease", "1"], {**env, "DGRR_KILL_AT_WRITE": "0"})
-    assert late.returncode == 0, late.stderr[-2000:]
-    assert "request #1: applied" in late.stdout
-    request = q.get(1)
-    assert (request.status, request.worker) == ("applied", "w2")
-    applied = [r for r in q.approvals.history() if r.kind == "applied"]
-    assert len(applied) == 1 and applied[0].reviewer == "w2"
-    assert json.loads(applied[0].comment)["operations"]
+    applied = _taken_over_after_lease(worker, env, q)
+    assert json.loads(applied.comment)["operations"]
     q.close()
 
     seen = json.loads(_run([sys.executable, str(agent), "next-turn", str(store)],
@@ -125,20 +136,11 @@ def test_a_killed_workers_mem0_apply_is_resumed_by_the_next(tmp_path, postgres_d
     assert store_state(interrupted.steps) == "mixed"  # killed between two writes
     assert [o["op"] for o in interrupted.operations] == ["delete", "quarantine", "restore"]
 
-    early = _run([*worker, "--name", "w2"], {**env, "DGRR_KILL_AT_WRITE": "0"})
-    assert early.returncode == 0 and "request #1" not in early.stdout
-    assert book.pending() == interrupted  # left alone within the lease
-    time.sleep(1.5)
-    late = _run([*worker, "--name", "w2", "--lease", "1"], {**env, "DGRR_KILL_AT_WRITE": "0"})
-    assert late.returncode == 0, late.stderr[-2000:]
-    assert "request #1: applied" in late.stdout
-    request = q.get(1)
-    assert (request.status, request.worker) == ("applied", "w2")
-    applied = [r for r in q.approvals.history() if r.kind == "applied"]
-    assert len(applied) == 1 and applied[0].reviewer == "w2"
+    applied = _taken_over_after_lease(
+        worker, env, q, within_lease=lambda: book.pending() == interrupted)
     # resumed, not started anew: the same apply, its operations as planned before the kill
-    assert json.loads(applied[0].comment) == {"apply": interrupted.apply_id,
-                                              "operations": interrupted.operations}
+    assert json.loads(applied.comment) == {"apply": interrupted.apply_id,
+                                           "operations": interrupted.operations}
     assert book.pending() is None
     kept = Intent.model_validate_json(
         (journal / f"{book.key}.{interrupted.apply_id}.json").read_text())
