@@ -82,10 +82,20 @@ def open_page(p: Any, base: str, external: list[str], *, width: int = 1500,
     Requests a frame makes (srcdoc documents included) go through the same route; a
     request listener also records what a route might miss. `allow`: further URL prefixes
     let through (a test's own loopback servers, e.g. an identity provider)."""
-    local = (base, *allow, "data:", "blob:", "about:")
     browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
     page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(60_000)
+    local = route_local_only(page, base, external, allow)
+    page.on("request", lambda r: None if r.url.startswith(local) else external.append(r.url))
+    return browser, page
+
+
+def route_local_only(target: Any, base: str, external: list[str],
+                     allow: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Route every request of `target` (a Playwright page or context): those to `base`,
+    `allow`, data:, blob: and about: go through, any other is aborted and its URL appended
+    to `external`. The prefixes let through."""
+    local = (base, *allow, "data:", "blob:", "about:")
 
     def route(r: Any) -> None:
         if r.request.url.startswith(local):
@@ -94,9 +104,19 @@ def open_page(p: Any, base: str, external: list[str], *, width: int = 1500,
             external.append(r.request.url)
             r.abort()
 
-    page.route("**/*", route)
-    page.on("request", lambda r: None if r.url.startswith(local) else external.append(r.url))
-    return browser, page
+    target.route("**/*", route)
+    return local
+
+
+GRAPH_READY = """() => {
+  for (const f of document.querySelectorAll('iframe')) {
+    try {
+      const g = f.contentDocument && f.contentDocument.getElementById('dgrr-graph');
+      if (g && g.contentWindow.dgrrReady) return true;
+    } catch (e) {}
+  }
+  return false; }"""
+"""A Playwright predicate: the Graph page's network drawing has finished."""
 
 
 def goto_page(page: Any, label: str) -> None:

@@ -24,7 +24,15 @@ import re
 import time
 from pathlib import Path
 
-from dashboard_server import BROWSER_MARKS, ROOT, goto_page, idle, open_page, running_dashboard
+from dashboard_server import (
+    BROWSER_MARKS,
+    GRAPH_READY,
+    ROOT,
+    goto_page,
+    idle,
+    open_page,
+    running_dashboard,
+)
 
 pytestmark = BROWSER_MARKS
 
@@ -33,14 +41,6 @@ BOUND_MB = 40
 VALID_MB = 150
 REFUSED_MB = 120
 EXAMPLE = ROOT / "sample_traces" / "figure1-travel.json"
-GRAPH_READY = """() => {
-  for (const f of document.querySelectorAll('iframe')) {
-    try {
-      const g = f.contentDocument && f.contentDocument.getElementById('dgrr-graph');
-      if (g && g.contentWindow.dgrrReady) return true;
-    } catch (e) {}
-  }
-  return false; }"""
 
 
 def padded_case(path: Path, size: int) -> None:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 
-from dashboard_server import BROWSER_MARKS, ROOT, goto_page, idle, open_page
+from dashboard_server import BROWSER_MARKS, GRAPH_READY, ROOT, goto_page, idle, open_page
 from test_e2e_browser import server  # noqa: F401
 
 pytestmark = BROWSER_MARKS
@@ -20,14 +21,6 @@ SAMPLES = ["(built-in) spec example: figure1-travel", "sample_traces/figure1-tra
            "sample_traces/travel-two-faults.json",
            "sample_traces/cs-stale-address.json", "sample_traces/shop-summary-drift.json",
            "sample_traces/adapted/adp-001-syn_42_001.json"]
-GRAPH_READY = """() => {
-  for (const f of document.querySelectorAll('iframe')) {
-    try {
-      const g = f.contentDocument && f.contentDocument.getElementById('dgrr-graph');
-      if (g && g.contentWindow.dgrrReady) return true;
-    } catch (e) {}
-  }
-  return false; }"""
 
 
 def _graph(page):
@@ -76,7 +69,7 @@ def _load_sample(page, name: str) -> None:
     box.locator("input").fill(name)
     page.locator('[role="option"]').filter(has_text=name).first.click()
     page.get_by_role("button", name="Load sample").click()
-    page.get_by_text("Loaded case").first.wait_for()
+    page.get_by_text(re.compile(r"^Loaded case")).first.wait_for()
     idle(page)
 
 
@@ -281,7 +274,7 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
                 continue
         idle(page)
         button.click()
-        page.get_by_text("Loaded case").first.wait_for()
+        page.get_by_text(re.compile(r"^Loaded case")).first.wait_for()
         idle(page)
         _nothing_live(page)
         for label in ("Faults", "Graph", "Trace", "Plan"):

@@ -32,6 +32,7 @@ from dashboard_server import (
     ROOT,
     goto_page,
     idle,
+    route_local_only,
     running_dashboard,
 )
 from postgres_server import POSTGRES_MARKS
@@ -112,16 +113,7 @@ class _BrowserReviewer:
     def __init__(self, browser: Any, base: str, name: str, external: list[str]) -> None:
         self.name, self.base = name, base
         context = browser.new_context(viewport={"width": 1500, "height": 1100})
-        local = (base, "data:", "blob:", "about:")
-
-        def route(r: Any) -> None:
-            if r.request.url.startswith(local):
-                r.continue_()
-            else:
-                external.append(r.request.url)
-                r.abort()
-
-        context.route("**/*", route)
+        route_local_only(context, base, external)
         self.page = context.new_page()
         self.page.set_default_timeout(90_000)
         self.decided: list[int] = []
