@@ -35,7 +35,13 @@ import msgspec
 import numpy as np
 
 from ..case._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _ranges
-from ._reasons import store_quarantine_reason
+from ._reasons import (
+    fault_record_reason,
+    quarantine_reason,
+    retired_reason,
+    store_quarantine_reason,
+    undone_update_reason,
+)
 
 __all__ = ["columnar_plan_report", "report_json", "report_json_bytes", "report_json_parts"]
 
@@ -687,47 +693,32 @@ def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, st
         if r in undone and not active[r] and not pl.fault_mask[r]:
             poisoned = poisoned_value(r, fault_records)
             memory[r] = "keep" if poisoned else "restore"
-            reasons[r] = (f"the value before faulty update {ids[undone[r]]}: " + (
-                f"its value is the fault's own ({poisoned}): never restored, stays retired"
-                if poisoned else "restored to the active store with its content"))
+            reasons[r] = undone_update_reason(ids[undone[r]], poisoned)
             continue
         if pl.fault_mask[r]:
             memory[r] = "delete"
             seed = seeds[r]
-            reasons[r] = "diagnosed fault: leaves the active store" + (
-                "" if seed == r else f" (seed {ids[seed]} is replayed)")
+            reasons[r] = fault_record_reason(None if seed == r else ids[seed])
             continue
         if not unsupported[r]:
             if affected[r] and not active[r]:  # _plan._restore_kept
                 by = retirers(r)
                 if by and all(unsupported[p] for p in by):
                     memory[r] = "restore"
-                    reasons[r] = ("kept by support, retired only by unsupported mutation(s) "
-                                  f"{', '.join(sorted({ids[p] for p in by}))}: restored to "
-                                  "the active store with its content")
+                    reasons[r] = retired_reason(", ".join(sorted({ids[p] for p in by})),
+                                                None, True, False, kept_by_support=True)
             continue
         if a0_count[r] and a0_count[r] == a0_delete[r]:
             by = retirers(r)
             names = ", ".join(sorted({ids[p] for p in by}))
             poisoned = poisoned_value(r, []) if not active[r] else None
-            if poisoned is not None:
-                memory[r] = "keep"
-                reasons[r] = (f"retired by {names}; its value is the fault's own ({poisoned}): "
-                              "never restored, stays retired")
-            elif not active[r] and all(unsupported[p] for p in by):
-                memory[r] = "restore"
-                reasons[r] = (f"retired only by unsupported mutation(s) {names}: "
-                              "restored to the active store with its content")
-            else:
-                memory[r] = "keep"
-                reasons[r] = ("affected only through delete edges: keeps its content and "
-                              "status (a mutation that retired it still stands)"
-                              if not active[r] else
-                              "affected only through delete edges and still active: kept")
+            restored = (poisoned is None and not active[r]
+                        and all(unsupported[p] for p in by))
+            memory[r] = "restore" if restored else "keep"
+            reasons[r] = retired_reason(names, poisoned, restored, bool(active[r]))
             continue
         memory[r] = "quarantine"
-        reasons[r] = (f"affected via {path[r]}; no independent support: quarantined "
-                      "(kept for audit, never retrieved)")
+        reasons[r] = quarantine_reason(path[r])
     return memory, reasons
 
 

@@ -16,7 +16,13 @@ from ..analysis._analysis import Analysis, Support, analyse
 from ..case._case import SUFFICIENT_LABELS, Case, MemoryRecord
 from ..graph._graph import CHAIN, premises
 from ._ops import Op
-from ._reasons import store_quarantine_reason
+from ._reasons import (
+    fault_record_reason,
+    quarantine_reason,
+    retired_reason,
+    store_quarantine_reason,
+    undone_update_reason,
+)
 
 __all__ = [
     "MemoryAction",
@@ -419,15 +425,12 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
         if rid in undone and m.status != "active" and rid not in a.faults:
             poisoned = _poisoned_value(a, fault_records, m)
             memory[rid] = "keep" if poisoned else "restore"
-            reasons[rid] = (f"the value before faulty update {undone[rid]}: " + (
-                f"its value is the fault's own ({poisoned}): never restored, stays retired"
-                if poisoned else "restored to the active store with its content"))
+            reasons[rid] = undone_update_reason(undone[rid], poisoned)
             continue
         if rid in a.faults:
             memory[rid] = "delete"
             seed = a.seeds[rid]
-            reasons[rid] = "diagnosed fault: leaves the active store" + (
-                "" if seed == rid else f" (seed {seed} is replayed)")
+            reasons[rid] = fault_record_reason(None if seed == rid else seed)
             continue
         if rid not in unsupported:
             memory[rid] = "keep"
@@ -440,24 +443,14 @@ def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryActio
         if in_a0 and all(lb == "delete" for _, lb in in_a0):
             retirers = sorted({p for p, lb, _ in premises(G, rid) if lb == "delete"})
             poisoned = _poisoned_value(a, [], m) if m.status != "active" else None
-            if poisoned is not None:
-                memory[rid] = "keep"
-                reasons[rid] = (f"retired by {', '.join(retirers)}; its value is the fault's "
-                                f"own ({poisoned}): never restored, stays retired")
-            elif m.status != "active" and all(r in unsupported for r in retirers):
-                memory[rid] = "restore"
-                reasons[rid] = (f"retired only by unsupported mutation(s) {', '.join(retirers)}: "
-                                "restored to the active store with its content")
-            else:
-                memory[rid] = "keep"
-                reasons[rid] = ("affected only through delete edges: keeps its content and "
-                                "status (a mutation that retired it still stands)"
-                                if m.status != "active" else
-                                "affected only through delete edges and still active: kept")
+            restored = (poisoned is None and m.status != "active"
+                        and all(r in unsupported for r in retirers))
+            memory[rid] = "restore" if restored else "keep"
+            reasons[rid] = retired_reason(", ".join(retirers), poisoned, restored,
+                                          m.status == "active")
             continue
         memory[rid] = "quarantine"
-        reasons[rid] = (f"affected via {_path(a, rid)}; no independent support: quarantined "
-                        "(kept for audit, never retrieved)")
+        reasons[rid] = quarantine_reason(_path(a, rid))
     return memory, reasons
 
 
@@ -507,8 +500,8 @@ def _restore_kept(G: nx.MultiDiGraph, a: Analysis, m: MemoryRecord,
     retirers = sorted({p for p, lb, _ in premises(G, m.id) if lb == "delete"})
     if retirers and all(r in a.unsupported for r in retirers):
         memory[m.id] = "restore"
-        reasons[m.id] = (f"kept by support, retired only by unsupported mutation(s) "
-                         f"{', '.join(retirers)}: restored to the active store with its content")
+        reasons[m.id] = retired_reason(", ".join(retirers), None, True, False,
+                                       kept_by_support=True)
 
 
 def _poisoned_value(a: Analysis, fault_records: list[MemoryRecord], m: MemoryRecord
