@@ -51,6 +51,8 @@ def progress(desc: str, total: int | None = None, unit: str = "stage") -> Iterat
         return
     from tqdm import tqdm
 
+    # no monitor thread: the columnar reader forks only a process without other threads
+    tqdm.monitor_interval = 0
     bar = tqdm(total=total, desc=desc, unit=unit, delay=SHOW_AFTER_SECONDS, leave=False,
                file=sys.stderr, dynamic_ncols=True)
     try:

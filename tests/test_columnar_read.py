@@ -13,6 +13,7 @@ import argparse
 import importlib
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -163,6 +164,123 @@ def test_invalid_items_are_declined_in_any_batch(monkeypatch: pytest.MonkeyPatch
     data = json.loads(synth_raw())
     change(data)
     assert read_columns(json.dumps(data).encode()) is None
+
+
+# -- reading in two processes ---------------------------------------------------------------
+
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> list:
+    """Read with a second process whatever the size (xdist's workers run threads, which
+    `_may_fork` refuses); the list collects the second processes started."""
+    monkeypatch.setattr(_columns, "_PARALLEL_MIN_STEPS", 1)
+    monkeypatch.setattr(_columns, "_may_fork", lambda: True)
+    started: list = []
+    real = _columns._fork_part
+
+    def counted(*args: typing.Any) -> typing.Any:
+        child = real(*args)
+        started.append(child)
+        return child
+
+    monkeypatch.setattr(_columns, "_fork_part", counted)
+    return started
+
+
+def reaped(children: list) -> bool:
+    """Every second process has been waited for (none left as a zombie)."""
+    for child in children:
+        try:
+            os.waitpid(child.pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        return False
+    return True
+
+
+@pytest.mark.parametrize("batch", [7, 10_000])
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_two_processes_read_the_same_columns(monkeypatch: pytest.MonkeyPatch, forking: list,
+                                             batch: int, shuffle: bool) -> None:
+    raw = synth_raw(600, 5)
+    if shuffle:  # premises on both sides of the split, later in the file than dependents
+        raw = shuffled_raw(raw, 5, memory=False)
+    monkeypatch.setattr(_columns, "_BATCH", batch)
+    one = read_columns(raw, keep_text=True)
+    assert not forking
+    two = read_columns(raw, keep_text=True, parallel=True)
+    assert one is not None and two is not None
+    assert len(forking) == 1 and forking[0] is not None and reaped(forking)
+    same_columns(one, two)
+    assert one.carry_hits  # the faults' text search, split between the processes
+    assert report_json(columnar_plan_report(one)) == report_json(columnar_plan_report(two))
+
+
+@pytest.mark.parametrize("kind", ["tool_observation", "turn"])
+def test_two_processes_search_for_any_fault(forking: list, kind: str) -> None:
+    # a faulty observation is known only once the steps are read: searched after them
+    data = json.loads(synth_raw(600, 6))
+    items = data["session"] if kind == "turn" else \
+        [s for s in data["trajectory"] if s["type"] == kind]
+    faults = [data["memory"][0]["id"], items[len(items) // 2]["id"]]
+    raw = json.dumps(data).encode()
+    one = read_columns(raw, faults_override=faults)
+    two = read_columns(raw, faults_override=faults, parallel=True)
+    assert one is not None and two is not None and len(forking) == 1
+    same_columns(one, two)
+    assert len(one.faults) == 2
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d["trajectory"][-1]["deps"].append({"id": "nowhere", "label": "cite"}),
+    lambda d: d["trajectory"][0]["deps"].append({"id": "nowhere", "label": "cite"}),
+    lambda d: d["trajectory"][-1].update(returned=["nowhere"], type="memory_read"),
+    lambda d: d["trajectory"][-1].update(id=d["trajectory"][0]["id"]),
+    lambda d: d["trajectory"][-1].update(turn="nowhere"),
+    lambda d: d["trajectory"][-1].update(seq="1"),
+    lambda d: d["trajectory"][-1].update(id="s\u0000"),
+    lambda d: d["memory"][-1].update(id=d["trajectory"][-1]["id"]),
+    lambda d: d["memory"][-1].update(status="gone"),
+])
+def test_two_processes_decline_what_one_declines(forking: list, change) -> None:
+    data = json.loads(synth_raw(300, 2))
+    change(data)
+    raw = json.dumps(data).encode()
+    assert read_columns(raw) is None
+    assert read_columns(raw, parallel=True) is None
+    assert len(forking) == 1 and reaped(forking)
+
+
+def test_a_second_process_that_dies_is_replaced(monkeypatch: pytest.MonkeyPatch,
+                                                 forking: list) -> None:
+    parent = os.getpid()
+    real = _columns._Reader._step_part
+
+    def dying(self: typing.Any, *args: typing.Any) -> typing.Any:
+        if os.getpid() != parent:
+            os._exit(9)  # as if killed or out of memory
+        return real(self, *args)
+
+    monkeypatch.setattr(_columns._Reader, "_step_part", dying)
+    raw = synth_raw(300, 4)
+    two = read_columns(raw, parallel=True)
+    assert len(forking) == 1 and reaped(forking)
+    one = read_columns(raw)
+    assert one is not None and two is not None
+    same_columns(one, two)
+
+
+def test_threaded_processes_read_alone() -> None:
+    # a thread running (the dashboard's server, tqdm's monitor): no fork
+    import threading
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not _columns._may_fork()
+    finally:
+        stop.set()
+        thread.join()
 
 
 # -- the report text -----------------------------------------------------------------------

@@ -18,8 +18,13 @@ accepts them, planning with the last value. docs/performance.md says so.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pickle
+import signal
 import sys
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import attrgetter
@@ -250,12 +255,15 @@ class CaseColumns:
 
 
 def read_columns(raw: bytes, *, keep_text: bool = False, fault_content: bool = True,
-                 faults_override: list[str] | None = None) -> CaseColumns | None:
+                 faults_override: list[str] | None = None,
+                 parallel: bool = False) -> CaseColumns | None:
     """The case in `raw` as columns, or None when it is invalid or not judged here (the
     caller then runs the exact loader, which reports the problems). `fault_content`:
     also find what the planner reads of the faults' content (`carry_hits`, `record_kv`);
     validating does not need it. `faults_override`: the faults `dgrr plan --faults` marks
-    instead of the file's (as `with_faults` sets them)."""
+    instead of the file's (as `with_faults` sets them). `parallel`: read half of a large
+    trajectory in a forked second process (only where forking is safe: several CPUs, no
+    other thread running); the result is the same either way."""
     limit = sys.getrecursionlimit()
     with gc_paused():
         try:
@@ -267,7 +275,8 @@ def read_columns(raw: bytes, *, keep_text: bool = False, fault_content: bool = T
             short = _short_fields(doc)
             if short is None:
                 return None
-            return _Reader(doc, short, keep_text, fault_content, faults_override).columns()
+            return _Reader(doc, short, keep_text, fault_content, faults_override,
+                           parallel).columns()
         except (msgspec.DecodeError, ValueError, RecursionError):
             return None
         finally:
@@ -329,9 +338,14 @@ class _Reader:
     the list lengths, so each batch writes straight into its slice of the arrays."""
 
     def __init__(self, doc: _Case, short: dict[str, Any], keep_text: bool,
-                 fault_content: bool, faults_override: list[str] | None) -> None:
+                 fault_content: bool, faults_override: list[str] | None,
+                 parallel: bool = False) -> None:
         self.doc, self.short, self.keep_text = doc, short, keep_text
         self.fault_content, self.faults_override = fault_content, faults_override
+        self.parallel = parallel
+        # the faults' text search made while both processes read (`_early_hits`)
+        self.early: tuple[set[int], list[tuple[int, set[int]]], int] | None = None
+        self.child_hits: list[tuple[int, set[int]]] | None = None
         # what `_fault_content` reads (only for planning): the text of each turn,
         # observation and record, and the records' created_seq, key and value
         self.content_text: dict[int, str] = {}
@@ -368,7 +382,123 @@ class _Reader:
         turn_index = dict(zip(ids[:n_t], range(n_t), strict=True))
         index = turn_index.copy()
 
-        # records: their premises are looked up once every id is known
+        self.turn_index = turn_index
+        # a large trajectory is read in two processes (`parallel`): the second starts here
+        split = _split_point(n_s, self.parallel)
+        child = _fork_part(self, doc.trajectory[split:], split, index) \
+            if split < n_s else None
+        if child is None:
+            split = n_s
+        try:
+            active, statuses, record_dep_ids, record_counts, record_labels, record_suff = \
+                self._records(ids, seq, texts, index)
+            type_code[first_record:] = TYPE_CODE["record"]
+            _need(len(index) == n_t + n_r)  # no repeated id among turns and records
+            self.issuperset = set(ids[first_record:]).issuperset
+            parts = [self._step_part(doc.trajectory[:split], 0, index)]
+            if child is not None:  # while the child reads: this part's share of the search
+                self._early_hits(parts[0], index)
+        except BaseException:
+            if child is not None:
+                child.cancel()
+            raise
+        if child is not None:
+            part = child.result()
+            if part is None:  # the child failed (killed, out of memory): read it here
+                part = self._step_part(doc.trajectory[split:], split, index)
+            elif isinstance(part, _Declined):
+                raise part
+            else:
+                self.child_hits = part.observation_hits
+                at = n_t + split
+                index.update(zip(part.ids, range(at, at + len(part.ids)), strict=True))
+            parts.append(part)
+        failed = np.zeros(n, bool)
+        verified = np.zeros(n, bool)
+        step_turn = np.concatenate([p.step_turn for p in parts])
+        tools: list[str | None] = [None] * n_s
+        unresolved: list[tuple[int, str]] = []  # (edge, id) of premises not yet seen
+        edges = 0
+        for part in parts:
+            k, at = len(part.ids), n_t + part.first
+            ids[at:at + k] = part.ids
+            seq[at:at + k] = part.seq
+            type_code[at:at + k] = part.codes
+            failed[at:at + k] = part.failed
+            verified[at + part.claims] = part.verified
+            for i, tool in part.tools:
+                tools[part.first + i] = tool
+            if self.keep_text:
+                texts[at:at + k] = part.texts
+            if self.fault_content:
+                self.observations += part.observations
+                self.content_text.update(zip(part.observations, part.observation_texts,
+                                             strict=True))
+            unresolved += ((edges + e, premise) for e, premise in part.unresolved)
+            edges += len(part.src)
+        step_counts = np.concatenate([p.counts for p in parts])
+        src_parts = [p.src for p in parts]
+        label_parts = [p.label for p in parts]
+        suff_parts = [p.sufficient for p in parts]
+        del parts
+        del doc, self.doc
+        index_get = index.get
+        _need(len(index) == n)  # no repeated id
+        _need(not (step_turn < 0).any())  # every step's turn is a turn
+        _need(_plain_ids(ids[:n_t]) and _plain_ids(ids[first_record:]))  # steps: _step_part
+        step_seq_order = n_t + np.argsort(seq[n_t:first_record], kind="stable")
+        timed = np.sort(seq[:first_record])
+        _need(not (timed[1:] == timed[:-1]).any())  # no repeated seq
+        _need((type_code == TYPE_CODE["answer"]).any())
+
+        # dependency edges: dependents in file order (steps, then records)
+        record_src = np.fromiter(map(index_get, record_dep_ids, repeat(-1)), np.int64,
+                                 len(record_dep_ids))
+        src = np.concatenate([*src_parts, record_src])
+        del src_parts, record_src, record_dep_ids
+        for edge, premise in unresolved:
+            src[edge] = index_get(premise, -1)
+        _need(not (src < 0).any())  # an unknown id
+        label = np.concatenate([*label_parts, *record_labels]).astype(np.int8, copy=False)
+        sufficient = np.concatenate([*suff_parts, *record_suff]).astype(bool, copy=False)
+        dst = np.repeat(np.arange(n_t, n, dtype=np.int64),
+                        np.concatenate([step_counts, record_counts]))
+        _need(not (src == dst).any())
+        # a step may not depend on a later turn or step
+        both = (dst < first_record) & (src < first_record)
+        _need(not (seq[src[both]] > seq[dst[both]]).any())
+        _need(not _cycle_suspected(n_t, n_s, seq, src, dst, label))
+        self.seq_of = seq
+
+        def faultable(node: int) -> bool:  # a record, a user turn or a tool observation
+            return node >= 0 and not (n_t <= node < first_record
+                                      and type_code[node] != _OBSERVATION_CODE)
+
+        fault_nodes: list[int] = [index_get(f, -1) for f in self.short["faults"]]
+        _need(all(map(faultable, fault_nodes)) and len(set(fault_nodes)) == len(fault_nodes))
+        if self.faults_override is not None:  # `with_faults`: valid ids, store order
+            chosen = {index_get(f, -1) for f in self.faults_override}
+            _need(all(map(faultable, chosen)))  # else the exact loader names the id
+            fault_nodes = sorted(chosen, key=lambda i: (0, i) if i >= first_record
+                                 else (1, int(seq[i])) if i >= n_t else (2, int(seq[i])))
+        carry_hits, record_kv = self._fault_content(fault_nodes, first_record) \
+            if self.fault_content else ([], {})
+        short = self.short
+        return CaseColumns(
+            case_id=short["case_id"], domain=short["domain"], user_id=short["user_id"],
+            ids=ids, n_turns=n_t, n_steps=n_s, type_code=type_code, seq=seq, failed=failed,
+            verified=verified, active=active, record_status=statuses, step_turn=step_turn,
+            step_tool=tools, src=src, dst=dst, label=label, sufficient=sufficient,
+            faults=fault_nodes, tools=short["tools"], texts=texts, carry_hits=carry_hits,
+            record_kv=record_kv, step_seq_order=step_seq_order)
+
+    def _records(self, ids: list[str], seq: np.ndarray, texts: list[str],
+                 index: dict[str, int]) -> tuple[np.ndarray, list[str], list[str], np.ndarray,
+                                                 list[np.ndarray], list[np.ndarray]]:
+        """Read the records into their slices of `ids`, `seq` and `texts`, and add their
+        ids to `index`; their premises are looked up once every id is known."""
+        doc, n, n_r = self.doc, len(ids), self.n_r
+        first_record = n - n_r
         active = np.zeros(n, bool)
         statuses: list[str] = []
         record_dep_ids: list[str] = []
@@ -397,115 +527,101 @@ class _Reader:
             record_labels.append(_label_codes(deps))
             record_suff.append(np.fromiter(map(_SUFFICIENT, deps), bool, len(deps)))
             done += k
-        type_code[first_record:] = TYPE_CODE["record"]
-        record_ids = ids[first_record:]
-        _need(len(index) == n_t + n_r)  # no repeated id among turns and records
-        issuperset = set(record_ids).issuperset
+        return active, statuses, record_dep_ids, record_counts, record_labels, record_suff
 
-        # steps
-        failed = np.zeros(n, bool)
-        verified = np.zeros(n, bool)
-        step_turn = np.empty(n_s, np.int64)
-        tools: list[str | None] = [None] * n_s
-        step_counts = np.empty(n_s, np.int64)
-        src_parts, label_parts, suff_parts = [], [], []
-        unresolved: list[tuple[int, str]] = []  # (edge, id) of premises not yet seen
+    def _step_part(self, items: list[msgspec.Raw], first: int, index: dict[str, int]
+                   ) -> _StepPart:
+        """The columns of trajectory items `first`, `first + 1`, ... (`items`), read a
+        batch at a time. `index` (turn, record and step ids seen so far) gains these
+        steps' ids; a premise not in it yet is left in `unresolved`."""
+        n_t, keep_text, fault_content = self.n_t, self.keep_text, self.fault_content
+        turn_index, issuperset = self.turn_index, self.issuperset
+        part = _StepPart(first)
+        ids: list[str] = part.ids
+        seqs, codes_parts, failed_parts, step_turns, count_parts = [], [], [], [], []
+        claim_parts, verified_parts, src_parts, label_parts, suff_parts = [], [], [], [], []
         edges = 0
         done = 0
-        claim, read, write = TYPE_CODE["claim"], TYPE_CODE["memory_read"], \
-            TYPE_CODE["memory_write"]
-        observation = TYPE_CODE["tool_observation"]
-        with_tool = np.array([TYPE_CODE["plan"], TYPE_CODE["tool_action"]], np.int8)
         index_get = index.get
-        for batch in _batches(doc.trajectory, _STEPS):
-            k, at = len(batch), n_t + done
-            ids[at:at + k] = map(_ID, batch)
-            index.update(zip(ids[at:at + k], range(at, at + k), strict=True))
-            seq[at:at + k] = np.fromiter(map(_SEQ, batch), np.int64, k)
+        for batch in _batches(items, _STEPS):
+            k, at = len(batch), n_t + first + done
+            ids += map(_ID, batch)
+            index.update(zip(ids[done:done + k], range(at, at + k), strict=True))
+            seqs.append(np.fromiter(map(_SEQ, batch), np.int64, k))
             codes = np.fromiter(map(_STEP_CODE.__getitem__, map(type, batch)), np.int8, k)
-            type_code[at:at + k] = codes
-            failed[at:at + k] = np.fromiter(map("failed".__eq__, map(_STATUS, batch)), bool, k)
+            codes_parts.append(codes)
+            failed_parts.append(np.fromiter(map("failed".__eq__, map(_STATUS, batch)), bool, k))
             pick = batch.__getitem__
-            claims = np.flatnonzero(codes == claim)
-            verified[at + claims] = np.fromiter(map(_VERIFIED, map(pick, claims.tolist())),
-                                                bool, len(claims))
-            step_turn[done:done + k] = np.fromiter(
-                map(turn_index.get, map(_TURN, batch), repeat(-1)), np.int64, k)
-            reads = np.flatnonzero(codes == read).tolist()
-            writes = np.flatnonzero(codes == write).tolist()
+            claims = np.flatnonzero(codes == _CLAIM_CODE)
+            claim_parts.append(done + claims)
+            verified_parts.append(np.fromiter(map(_VERIFIED, map(pick, claims.tolist())),
+                                              bool, len(claims)))
+            step_turns.append(np.fromiter(
+                map(turn_index.get, map(_TURN, batch), repeat(-1)), np.int64, k))
+            reads = np.flatnonzero(codes == _READ_CODE).tolist()
+            writes = np.flatnonzero(codes == _WRITE_CODE).tolist()
             _need(all(map(issuperset, map(_RETURNED, map(pick, reads))))
                   and all(map(issuperset, map(_TARGET, map(pick, writes)))))
-            for i in np.flatnonzero(np.isin(codes, with_tool)).tolist():
-                tools[done + i] = batch[i].tool
-            if self.keep_text:
-                texts[at:at + k] = map(_TEXT, batch)
-            if self.fault_content:
-                for i in np.flatnonzero(codes == observation).tolist():
-                    self.observations.append(at + i)
-                    self.content_text[at + i] = _text_of(batch[i])
+            part.tools += ((done + i, batch[i].tool)
+                           for i in np.flatnonzero(np.isin(codes, _WITH_TOOL)).tolist())
+            if keep_text:
+                part.texts += map(_TEXT, batch)
+            if fault_content:
+                for i in np.flatnonzero(codes == _OBSERVATION_CODE).tolist():
+                    part.observations.append(at + i)
+                    part.observation_texts.append(_text_of(batch[i]))
             dep_lists = [*map(_DEPS, batch)]
-            step_counts[done:done + k] = np.fromiter(map(len, dep_lists), np.int64, k)
+            count_parts.append(np.fromiter(map(len, dep_lists), np.int64, k))
             deps = [*chain.from_iterable(dep_lists)]
             del dep_lists
             src = np.fromiter(map(index_get, map(_ID, deps), repeat(-1)), np.int64, len(deps))
             # a premise later in the file than its dependent (any order is allowed)
-            unresolved += ((edges + i, deps[i].id) for i in np.flatnonzero(src < 0).tolist())
+            part.unresolved += ((edges + i, deps[i].id)
+                                for i in np.flatnonzero(src < 0).tolist())
             src_parts.append(src)
             label_parts.append(_label_codes(deps))
             suff_parts.append(np.fromiter(map(_SUFFICIENT, deps), bool, len(deps)))
             edges += len(deps)
             done += k
-        del doc, self.doc
-        _need(len(index) == n)  # no repeated id
-        _need(not (step_turn < 0).any())  # every step's turn is a turn
-        if n and (max(map(len, ids)) > _MAX_ID_CHARS or "\0" in "".join(ids)):
-            # numpy's fixed-width id strings: kept small, and they would drop a trailing NUL
-            raise _Declined
-        step_seq_order = n_t + np.argsort(seq[n_t:first_record], kind="stable")
-        timed = np.sort(seq[:first_record])
-        _need(not (timed[1:] == timed[:-1]).any())  # no repeated seq
-        _need((type_code == TYPE_CODE["answer"]).any())
+        _need(_plain_ids(ids))
+        part.seq, part.codes, part.failed, part.step_turn, part.counts, part.claims, \
+            part.verified, part.src, part.label, part.sufficient = (
+                _joined(x, dtype) for x, dtype in (
+                    (seqs, np.int64), (codes_parts, np.int8), (failed_parts, bool),
+                    (step_turns, np.int64), (count_parts, np.int64), (claim_parts, np.int64),
+                    (verified_parts, bool), (src_parts, np.int64), (label_parts, np.int8),
+                    (suff_parts, bool)))
+        return part
 
-        # dependency edges: dependents in file order (steps, then records)
-        record_src = np.fromiter(map(index_get, record_dep_ids, repeat(-1)), np.int64,
-                                 len(record_dep_ids))
-        src = np.concatenate([*src_parts, record_src])
-        del src_parts, record_src, record_dep_ids
-        for edge, premise in unresolved:
-            src[edge] = index_get(premise, -1)
-        _need(not (src < 0).any())  # an unknown id
-        label = np.concatenate([*label_parts, *record_labels]).astype(np.int8, copy=False)
-        sufficient = np.concatenate([*suff_parts, *record_suff]).astype(bool, copy=False)
-        dst = np.repeat(np.arange(n_t, n, dtype=np.int64),
-                        np.concatenate([step_counts, record_counts]))
-        _need(not (src == dst).any())
-        # a step may not depend on a later turn or step
-        both = (dst < first_record) & (src < first_record)
-        _need(not (seq[src[both]] > seq[dst[both]]).any())
-        _need(not _cycle_suspected(n_t, n_s, seq, src, dst, label))
-        self.seq_of = seq
+    def _early_fault_texts(self, index: dict[str, int]) -> dict[int, str] | None:
+        """The faults' texts when every fault is a turn or a record (known before the
+        steps are read, so both processes can search the texts they read), else None."""
+        if not self.fault_content:
+            return None
+        first_record = self.n_t + self.n_s
+        found: dict[int, str] = {}
+        for fault in self.short["faults"] if self.faults_override is None \
+                else self.faults_override:
+            node = index.get(fault, -1)
+            if not (0 <= node < self.n_t or node >= first_record) \
+                    or node not in self.content_text:
+                return None
+            found[node] = self.content_text[node]
+        return found or None
 
-        def faultable(node: int) -> bool:  # a record, a user turn or a tool observation
-            return node >= 0 and not (n_t <= node < first_record
-                                      and type_code[node] != observation)
+    def _early_hits(self, part: _StepPart, index: dict[str, int]) -> None:
+        """Search this process's observations and the records for the faults' texts
+        (`_fault_content` takes the result when the faults turn out the same)."""
+        from ..analysis._carry import text_hits
 
-        fault_nodes: list[int] = [index_get(f, -1) for f in self.short["faults"]]
-        _need(all(map(faultable, fault_nodes)) and len(set(fault_nodes)) == len(fault_nodes))
-        if self.faults_override is not None:  # `with_faults`: valid ids, store order
-            chosen = {index_get(f, -1) for f in self.faults_override}
-            _need(all(map(faultable, chosen)))  # else the exact loader names the id
-            fault_nodes = sorted(chosen, key=lambda i: (0, i) if i >= first_record
-                                 else (1, int(seq[i])) if i >= n_t else (2, int(seq[i])))
-        carry_hits, record_kv = self._fault_content(fault_nodes, first_record) \
-            if self.fault_content else ([], {})
-        short = self.short
-        return CaseColumns(
-            case_id=short["case_id"], domain=short["domain"], user_id=short["user_id"],
-            ids=ids, n_turns=n_t, n_steps=n_s, type_code=type_code, seq=seq, failed=failed,
-            verified=verified, active=active, record_status=statuses, step_turn=step_turn,
-            step_tool=tools, src=src, dst=dst, label=label, sufficient=sufficient,
-            faults=fault_nodes, tools=short["tools"], texts=texts, carry_hits=carry_hits,
-            record_kv=record_kv, step_seq_order=step_seq_order)
+        fault_texts = self._early_fault_texts(index)
+        if fault_texts is not None:
+            first_record = self.n_t + self.n_s
+            texts = [*part.observation_texts,
+                     *map(self.content_text.__getitem__,
+                          range(first_record, first_record + self.n_r))]
+            self.early = (set(fault_texts), text_hits(fault_texts, texts),
+                          len(part.observations))
 
     def _fault_content(self, fault_nodes: list[int], first_record: int
                        ) -> tuple[list[tuple[int, float, set[int]]],
@@ -528,14 +644,191 @@ class _Reader:
             c = created[node - first_record]
             return float("-inf") if c is None else c
 
-        hits = [(candidates[i], time_of(candidates[i]), found) for i, found in
-                text_hits(fault_texts, [text[c] for c in candidates])]
+        found_in: Iterable[tuple[int, set[int]]]
+        if self.early is not None and self.child_hits is not None \
+                and self.early[0] == set(fault_nodes):
+            # searched in the two processes: this one's observations and the records,
+            # the child's observations (candidates: the observations in order, then records)
+            _, early_hits, n_first = self.early
+            n_child = len(self.observations) - n_first
+            found_in = chain(((i, f) for i, f in early_hits if i < n_first),
+                             ((n_first + i, f) for i, f in self.child_hits),
+                             ((n_child + i, f) for i, f in early_hits if i >= n_first))
+        else:
+            found_in = text_hits(fault_texts, [text[c] for c in candidates])
+        hits = [(candidates[i], time_of(candidates[i]), found) for i, found in found_in]
         kv = self.record_kv
         keys = {kv[f - first_record][0] for f in fault_nodes if f >= first_record}
         keys.discard(None)
         record_kv = {first_record + i: m for i, m in enumerate(kv)
                      if m[0] in keys} if keys else {}
         return hits, record_kv
+
+
+_CLAIM_CODE, _READ_CODE, _WRITE_CODE, _OBSERVATION_CODE = (
+    TYPE_CODE[t] for t in ("claim", "memory_read", "memory_write", "tool_observation"))
+_WITH_TOOL = np.array([TYPE_CODE["plan"], TYPE_CODE["tool_action"]], np.int8)
+
+
+def _no_ints() -> np.ndarray:
+    return np.zeros(0, np.int64)
+
+
+@dataclass
+class _StepPart:
+    """The columns of a run of trajectory items, starting at item `first`."""
+
+    first: int
+    ids: list[str] = field(default_factory=list)
+    tools: list[tuple[int, str]] = field(default_factory=list)
+    """(item within the part, tool) of plan and tool_action steps."""
+    texts: list[str] = field(default_factory=list)
+    observations: list[int] = field(default_factory=list)
+    """Node of each tool observation."""
+    observation_texts: list[str] = field(default_factory=list)
+    unresolved: list[tuple[int, str]] = field(default_factory=list)
+    """(edge within the part, premise id) of premises not in the index when read."""
+    observation_hits: list[tuple[int, set[int]]] | None = None
+    """`text_hits` of the observations (read by the second process, when every fault
+    is a turn or a record)."""
+    seq: np.ndarray = field(default_factory=_no_ints)
+    codes: np.ndarray = field(default_factory=_no_ints)
+    failed: np.ndarray = field(default_factory=_no_ints)
+    step_turn: np.ndarray = field(default_factory=_no_ints)
+    counts: np.ndarray = field(default_factory=_no_ints)
+    claims: np.ndarray = field(default_factory=_no_ints)
+    """Items (within the part) that are claims; `verified` is theirs."""
+    verified: np.ndarray = field(default_factory=_no_ints)
+    src: np.ndarray = field(default_factory=_no_ints)
+    label: np.ndarray = field(default_factory=_no_ints)
+    sufficient: np.ndarray = field(default_factory=_no_ints)
+
+
+_PARALLEL_MIN_STEPS = 20_000
+"""From this many steps up a second process reads part of the trajectory (below it the
+fork and the transfer cost more than they save)."""
+_CHILD_SHARE = 0.5
+"""The share of the trajectory the second process reads (the first also reads the
+records, but the second pickles its part and the first unpickles it)."""
+
+
+def _split_point(n_steps: int, parallel: bool) -> int:
+    """Trajectory items before this index are read here, the rest by a second process."""
+    if not parallel or n_steps < _PARALLEL_MIN_STEPS or not _may_fork():
+        return n_steps
+    return n_steps - int(n_steps * _CHILD_SHARE)
+
+
+def _may_fork() -> bool:
+    """A second process can help (two CPUs or more) and forking is safe: no other
+    thread runs (one holding a lock would leave it held in the child: the dashboard, a
+    server)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return cpus > 1 and hasattr(os, "fork") and threading.active_count() == 1
+
+
+class _Child:
+    """A forked process reading trajectory items into a :class:`_StepPart`."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self.fd = pid, fd
+
+    def result(self) -> _StepPart | _Declined | None:
+        """The child's part, its refusal, or None when it died without one."""
+        with os.fdopen(self.fd, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(self.pid, 0)
+        if not data or not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+            return None
+        part = pickle.loads(data)
+        return part if isinstance(part, (_StepPart, _Declined)) else None
+
+    def cancel(self) -> None:
+        """Stop the child (its part is not wanted: the case is declined or reading it
+        failed here)."""
+        os.close(self.fd)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+
+
+def _fork_part(reader: _Reader, items: list[msgspec.Raw], first: int,
+               index: dict[str, int]) -> _Child | None:
+    """Read `items` in a forked process (copy-on-write: it shares what is read so far);
+    None when no process could be started (the caller reads them itself)."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid:
+        os.close(write_end)
+        return _Child(pid, read_end)
+    code = 1  # the child: never returns, and leaves the parent's buffers alone
+    try:
+        os.close(read_end)
+        part: _StepPart | _Declined
+        try:
+            reader.issuperset = _with_record_ids(reader, index)
+            part = reader._step_part(items, first, index)
+            fault_texts = reader._early_fault_texts(index)
+            if fault_texts is not None:
+                from ..analysis._carry import text_hits
+
+                part.observation_hits = text_hits(fault_texts, part.observation_texts)
+        except _Declined as declined:
+            part = declined
+        except (msgspec.DecodeError, ValueError, RecursionError):
+            part = _Declined()
+        with os.fdopen(write_end, "wb") as pipe:
+            pickle.dump(part, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+        code = 0
+    finally:
+        os._exit(code)
+
+
+class _IdText(msgspec.Struct, gc=False):
+    id: str
+    text: str
+
+
+_RECORD_IDS = msgspec.json.Decoder(list[_IdText])
+
+
+def _with_record_ids(reader: _Reader, index: dict[str, int]) -> Callable[[Any], bool]:
+    """In the second process: add the record ids to `index` and the faulty records'
+    texts to `content_text` (only these fields are decoded: the first process checks
+    the records whole); return the record ids' `issuperset`."""
+    records = _RECORD_IDS.decode(b"".join((b"[", b",".join(reader.doc.memory), b"]")))
+    ids = [*map(_ID, records)]
+    first_record = reader.n_t + reader.n_s
+    index.update(zip(ids, range(first_record, first_record + len(ids)), strict=True))
+    if reader.fault_content:
+        for fault in reader.short["faults"] if reader.faults_override is None \
+                else reader.faults_override:
+            node = index.get(fault, -1)
+            if node >= first_record:
+                reader.content_text[node] = records[node - first_record].text
+    return set(ids).issuperset
+
+
+def _plain_ids(ids: list[str]) -> bool:
+    """The ids fit numpy's fixed-width strings the planner sorts them as: short, and
+    without NUL (which numpy would drop from the end)."""
+    return not ids or (max(map(len, ids)) <= _MAX_ID_CHARS and "\0" not in "".join(ids))
+
+
+def _joined(arrays: list[np.ndarray], dtype: type) -> np.ndarray:
+    return np.concatenate(arrays).astype(dtype, copy=False) if arrays \
+        else np.zeros(0, dtype)
 
 
 _LABEL_OF: Callable[[str], int] = LABEL_CODE.__getitem__

@@ -51,7 +51,7 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     with gc_paused():
         bar.stage("read")
         # the bytes are dropped once decoded
-        cols = read_columns(read_input(path), faults_override=faults)
+        cols = read_columns(read_input(path), faults_override=faults, parallel=True)
         if cols is None:
             return False
         bar.stage("plan")
@@ -92,7 +92,7 @@ def columnar_summary(path: str | Path) -> dict[str, object] | None:
     from ..case._columns import read_columns
 
     with gc_paused():
-        cols = read_columns(read_input(path), fault_content=False)
+        cols = read_columns(read_input(path), fault_content=False, parallel=True)
     if cols is None:
         return None
     return {"format": "dgrr.case/v1", "case_id": cols.case_id, "turns": cols.n_turns,
