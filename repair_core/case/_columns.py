@@ -358,6 +358,7 @@ class _Reader:
         # the faults' text search made while both processes read (`_early_hits`)
         self.early: tuple[set[int], list[tuple[int, set[int]]], int] | None = None
         self.child_hits: list[tuple[int, set[int]]] | None = None
+        self.record_texts: list[str] = []  # in the second process: for its search
         # what `_fault_content` reads (only for planning): the text of each turn,
         # observation and record, and the records' created_seq, key and value
         self.content_text: dict[int, str] = {}
@@ -421,7 +422,7 @@ class _Reader:
             elif isinstance(part, _Declined):
                 raise part
             else:
-                self.child_hits = part.observation_hits
+                self.child_hits = part.hits
                 at = n_t + split
                 index.update(zip(part.ids, range(at, at + len(part.ids)), strict=True))
             parts.append(part)
@@ -622,17 +623,14 @@ class _Reader:
         return found or None
 
     def _early_hits(self, part: _StepPart, index: dict[str, int]) -> None:
-        """Search this process's observations and the records for the faults' texts
-        (`_fault_content` takes the result when the faults turn out the same)."""
+        """Search this process's observations for the faults' texts (the second process
+        searches its own and the records; `_fault_content` takes the results when the
+        faults turn out the same)."""
         from ..analysis._carry import text_hits
 
         fault_texts = self._early_fault_texts(index)
         if fault_texts is not None:
-            first_record = self.n_t + self.n_s
-            texts = [*part.observation_texts,
-                     *map(self.content_text.__getitem__,
-                          range(first_record, first_record + self.n_r))]
-            self.early = (set(fault_texts), text_hits(fault_texts, texts),
+            self.early = (set(fault_texts), text_hits(fault_texts, part.observation_texts),
                           len(part.observations))
 
     def _fault_content(self, fault_nodes: list[int], first_record: int
@@ -659,13 +657,10 @@ class _Reader:
         found_in: Iterable[tuple[int, set[int]]]
         if self.early is not None and self.child_hits is not None \
                 and self.early[0] == set(fault_nodes):
-            # searched in the two processes: this one's observations and the records,
-            # the child's observations (candidates: the observations in order, then records)
+            # searched in the two processes: the candidates are this one's observations,
+            # then the child's and the records, which the child searched together
             _, early_hits, n_first = self.early
-            n_child = len(self.observations) - n_first
-            found_in = chain(((i, f) for i, f in early_hits if i < n_first),
-                             ((n_first + i, f) for i, f in self.child_hits),
-                             ((n_child + i, f) for i, f in early_hits if i >= n_first))
+            found_in = chain(early_hits, ((n_first + i, f) for i, f in self.child_hits))
         else:
             found_in = text_hits(fault_texts, [text[c] for c in candidates])
         hits = [(candidates[i], time_of(candidates[i]), found) for i, found in found_in]
@@ -700,9 +695,9 @@ class _StepPart:
     observation_texts: list[str] = field(default_factory=list)
     unresolved: list[tuple[int, str]] = field(default_factory=list)
     """(edge within the part, premise id) of premises not in the index when read."""
-    observation_hits: list[tuple[int, set[int]]] | None = None
-    """`text_hits` of the observations (read by the second process, when every fault
-    is a turn or a record)."""
+    hits: list[tuple[int, set[int]]] | None = None
+    """`text_hits` of the part's observations followed by the records (searched by the
+    second process, when every fault is a turn or a record)."""
     seq: np.ndarray = field(default_factory=_no_ints)
     codes: np.ndarray = field(default_factory=_no_ints)
     failed: np.ndarray = field(default_factory=_no_ints)
@@ -795,7 +790,8 @@ def _fork_part(reader: _Reader, items: list[msgspec.Raw], first: int,
             if fault_texts is not None:
                 from ..analysis._carry import text_hits
 
-                part.observation_hits = text_hits(fault_texts, part.observation_texts)
+                part.hits = text_hits(fault_texts,
+                                      [*part.observation_texts, *reader.record_texts])
         except _Declined as declined:
             part = declined
         except (msgspec.DecodeError, ValueError, OverflowError, RecursionError):
@@ -824,6 +820,7 @@ def _with_record_ids(reader: _Reader, index: dict[str, int]) -> Callable[[Any], 
     first_record = reader.n_t + reader.n_s
     index.update(zip(ids, range(first_record, first_record + len(ids)), strict=True))
     if reader.fault_content:
+        reader.record_texts = [*map(_TEXT, records)]
         for fault in reader.short["faults"] if reader.faults_override is None \
                 else reader.faults_override:
             node = index.get(fault, -1)
