@@ -577,7 +577,8 @@ class _Reader:
             _need(all(map(issuperset, map(_RETURNED, map(pick, reads))))
                   and all(map(issuperset, map(_TARGET, map(pick, writes)))))
             part.tools += ((done + i, batch[i].tool)
-                           for i in np.flatnonzero(np.isin(codes, _WITH_TOOL)).tolist())
+                           for i in np.flatnonzero((codes == _PLAN_CODE)
+                                                   | (codes == _ACTION_CODE)).tolist())
             if keep_text:
                 part.texts += map(_TEXT, batch)
             if fault_content:
@@ -674,7 +675,7 @@ class _Reader:
 
 _CLAIM_CODE, _READ_CODE, _WRITE_CODE, _OBSERVATION_CODE = (
     TYPE_CODE[t] for t in ("claim", "memory_read", "memory_write", "tool_observation"))
-_WITH_TOOL = np.array([TYPE_CODE["plan"], TYPE_CODE["tool_action"]], np.int8)
+_PLAN_CODE, _ACTION_CODE = TYPE_CODE["plan"], TYPE_CODE["tool_action"]
 
 
 def _no_ints() -> np.ndarray:
