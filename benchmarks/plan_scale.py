@@ -7,8 +7,13 @@
 With `--cli` it times whole processes instead, as a user runs them: `dgrr plan --json CASE`
 (output to /dev/null) and `dgrr validate CASE`, each with `--planner columnar` and
 `--planner networkx` (`--planners` to choose), wall-clock seconds from start to exit and
-its CPU seconds (user + system) and peak RSS, best of `--repeat`. The load average
-before and after is printed: on a shared machine the CPU column is the steadier one.
+its CPU seconds (user + system, the second reading process's included) and memory, best
+of `--repeat`. Memory is the process's peak RSS and, because a large case is read by two
+processes (the second forked, sharing the first's pages), the peak of the two processes'
+proportional set size summed (PSS, polled every 20 ms: shared pages counted once). With
+`--one-cpu` the command may use one CPU only (so it reads in one process). The load
+average before and after is printed: on a shared machine the CPU column is the steadier
+one.
 
 Each size gets a synthetic case (`dgrr synth`, records = steps/5, 3 faults, seed 2 by
 default; the `affected` column is |A0|, which analysis and planning follow) written to a
@@ -69,34 +74,64 @@ def measure(path: str) -> dict[str, float | int]:
 CLI_COMMANDS = {"plan": ["plan", "--json"], "validate": ["validate"]}
 
 
-def measure_cli(argv: list[str]) -> dict[str, float]:
-    """Run one dgrr process (in the child that measures it): wall seconds, peak MB."""
+def measure_cli(argv: list[str], one_cpu: bool = False) -> dict[str, float]:
+    """Run one dgrr process (in the child that measures it): wall seconds, CPU seconds,
+    peak RSS MB and the peak PSS of its process tree in MB."""
+    if one_cpu:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     t = time.perf_counter()
+    peak_pss = 0
     with open(os.devnull, "wb") as sink:
-        subprocess.run(argv, check=True, stdout=sink)
+        proc = subprocess.Popen(argv, stdout=sink)
+        while proc.poll() is None:
+            peak_pss = max(peak_pss, tree_pss_kb(proc.pid))
+            time.sleep(0.02)
     wall = time.perf_counter() - t
+    if proc.returncode:
+        raise SystemExit(f"{argv} exited with {proc.returncode}")
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
-            "peak_mb": usage.ru_maxrss / 1024}
+            "peak_mb": usage.ru_maxrss / 1024, "peak_pss_mb": peak_pss / 1024}
 
 
-def run_cli(path: Path, command: str, planner: str, repeat: int) -> dict[str, float]:
+def tree_pss_kb(pid: int) -> int:
+    """PSS of `pid` and its children (kB), 0 for what has already exited."""
+    total = 0
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    for p in (pid, *map(int, children)):
+        try:
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+                    break
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def run_cli(path: Path, command: str, planner: str, repeat: int,
+            one_cpu: bool = False) -> dict[str, float]:
     dgrr = [sys.executable, "-m", "repair_core", *CLI_COMMANDS[command], "--planner", planner,
             str(path)]
     runs = []
     for _ in range(repeat):
-        out = subprocess.run([sys.executable, __file__, "--cli-child", json.dumps(dgrr)],
+        out = subprocess.run([sys.executable, __file__, "--cli-child", json.dumps(dgrr),
+                              *(["--one-cpu"] if one_cpu else [])],
                              check=True, capture_output=True, text=True)
         runs.append(json.loads(out.stdout))
     return {"wall": min(r["wall"] for r in runs), "cpu": min(r["cpu"] for r in runs),
-            "peak_mb": max(r["peak_mb"] for r in runs)}
+            "peak_mb": max(r["peak_mb"] for r in runs),
+            "peak_pss_mb": max(r["peak_pss_mb"] for r in runs)}
 
 
 def cli_main(args: argparse.Namespace) -> None:
     print(machine())
     print(f"load average before: {os.getloadavg()[0]:.2f}")
-    head = "| steps | file MB | command | planner | wall s | CPU s | peak MB |"
-    lines = [head, "|---:|---:|---|---|---:|---:|---:|"]
+    head = "| steps | file MB | command | planner | wall s | CPU s | peak RSS MB | peak PSS MB |"
+    lines = [head, "|---:|---:|---|---|---:|---:|---:|---:|"]
     walls: dict[tuple[str, str, int], float] = {}
     cpus: dict[tuple[str, str, int], float] = {}
     for steps in args.sizes:
@@ -104,11 +139,12 @@ def cli_main(args: argparse.Namespace) -> None:
         mb = path.stat().st_size / 2**20
         for command in ("plan", "validate"):
             for planner in args.planners:
-                r = run_cli(path, command, planner, args.repeat)
+                r = run_cli(path, command, planner, args.repeat, args.one_cpu)
                 walls[(command, planner, steps)] = r["wall"]
                 cpus[(command, planner, steps)] = r["cpu"]
                 line = (f"| {steps:,} | {mb:.0f} | `dgrr {command}` | {planner} | "
-                        f"{r['wall']:.2f} | {r['cpu']:.2f} | {r['peak_mb']:.0f} |")
+                        f"{r['wall']:.2f} | {r['cpu']:.2f} | {r['peak_mb']:.0f} | "
+                        f"{r['peak_pss_mb']:.0f} |")
                 print(line, file=sys.stderr)
                 lines.append(line)
     print("\n".join(lines))
@@ -177,13 +213,15 @@ def main() -> None:
     parser.add_argument("--planners", nargs="+", default=["columnar", "networkx"],
                         choices=["columnar", "networkx", "auto"])
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--one-cpu", action="store_true",
+                        help="with --cli: let each dgrr process use one CPU only")
     parser.add_argument("--cli-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(measure(args.child)))
         return
     if args.cli_child:
-        print(json.dumps(measure_cli(json.loads(args.cli_child))))
+        print(json.dumps(measure_cli(json.loads(args.cli_child), args.one_cpu)))
         return
     if args.cli:
         cli_main(args)
