@@ -176,7 +176,7 @@ def test_invalid_items_are_declined_in_any_batch(monkeypatch: pytest.MonkeyPatch
 @pytest.fixture
 def forking(monkeypatch: pytest.MonkeyPatch) -> list:
     """Read with a second process whatever the size (xdist's workers run threads, which
-    `_may_fork` refuses); the list collects the second processes started."""
+    `_may_fork` refuses); the list collects the pids of the second processes started."""
     monkeypatch.setattr(_columns, "_PARALLEL_MIN_STEPS", 1)
     monkeypatch.setattr(_columns, "_may_fork", lambda: True)
     started: list = []
@@ -184,18 +184,18 @@ def forking(monkeypatch: pytest.MonkeyPatch) -> list:
 
     def counted(*args: typing.Any) -> typing.Any:
         child = real(*args)
-        started.append(child)
+        started.append(child.pid)
         return child
 
     monkeypatch.setattr(_columns, "_fork_part", counted)
     return started
 
 
-def reaped(children: list) -> bool:
+def reaped(pids: list[int]) -> bool:
     """Every second process has been waited for (none left as a zombie)."""
-    for child in children:
+    for pid in pids:
         try:
-            os.waitpid(child.pid, os.WNOHANG)
+            os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
             continue
         return False
@@ -214,7 +214,7 @@ def test_two_processes_read_the_same_columns(monkeypatch: pytest.MonkeyPatch, fo
     assert not forking
     two = read_columns(raw, keep_text=True, parallel=True)
     assert one is not None and two is not None
-    assert len(forking) == 1 and forking[0] is not None and reaped(forking)
+    assert len(forking) == 1 and forking[0] > 0 and reaped(forking)
     same_columns(one, two)
     assert one.carry_hits  # the faults' text search, split between the processes
     assert report_json(columnar_plan_report(one)) == report_json(columnar_plan_report(two))
@@ -273,6 +273,17 @@ def test_a_second_process_that_dies_is_replaced(monkeypatch: pytest.MonkeyPatch,
     one = read_columns(raw)
     assert one is not None and two is not None
     same_columns(one, two)
+
+
+def test_interrupted_while_waiting_stops_the_second_process(monkeypatch: pytest.MonkeyPatch,
+                                                             forking: list) -> None:
+    def interrupted(self: typing.Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_columns._Child, "result", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        read_columns(synth_raw(300, 4), parallel=True)
+    assert len(forking) == 1 and reaped(forking)
 
 
 def test_threaded_processes_read_alone() -> None:

@@ -416,7 +416,11 @@ class _Reader:
                 child.cancel()
             raise
         if child is not None:
-            part = child.result()
+            try:
+                part = child.result()
+            except BaseException:  # interrupted while waiting
+                child.cancel()
+                raise
             if part is None:  # the child failed (killed, out of memory): read it here
                 part = self._step_part(doc.trajectory[split:], split, index)
             elif isinstance(part, _Declined):
@@ -746,9 +750,11 @@ class _Child:
 
     def result(self) -> _StepPart | _Declined | None:
         """The child's part, its refusal, or None when it died without one."""
-        with os.fdopen(self.fd, "rb") as pipe:
+        fd, self.fd = self.fd, -1
+        with os.fdopen(fd, "rb") as pipe:
             data = pipe.read()
         _, status = os.waitpid(self.pid, 0)
+        self.pid = 0
         if not data or not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
             return None
         part = pickle.loads(data)
@@ -758,10 +764,14 @@ class _Child:
     def cancel(self) -> None:
         """Stop the child (its part is not wanted: the case is declined or reading it
         failed here)."""
-        os.close(self.fd)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+        if self.pid > 0:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid = 0
 
 
 def _fork_part(reader: _Reader, items: list[msgspec.Raw], first: int,
