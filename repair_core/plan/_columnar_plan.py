@@ -84,6 +84,28 @@ def _grouped(key: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return edges[np.argsort(key[edges], kind="stable")]
 
 
+def _string_order(strings: list[str]) -> np.ndarray:
+    """`np.argsort(np.array(strings), kind="stable")`, faster: the strings' UTF-8 bytes
+    (whose order is the code points' order) as one zero-padded byte matrix, sorted as
+    fixed-width bytes. Strings with a NUL fall back (padding would tie with it)."""
+    n = len(strings)
+    data = np.frombuffer(("\0".join(strings) + "\0").encode(), np.uint8)
+    ends = np.flatnonzero(data == 0)  # each string's terminating NUL
+    if n == 0 or len(ends) != n:
+        return np.argsort(np.array(strings), kind="stable")
+    starts = np.empty(n, np.int64)
+    starts[0] = 0
+    starts[1:] = ends[:-1] + 1
+    lengths = ends - starts
+    width = max(int(lengths.max()), 1)
+    # byte j of string i goes to i * width + j
+    at = np.arange(len(data)) + np.repeat(np.arange(n) * width - starts, lengths + 1)
+    text = data != 0
+    matrix = np.zeros(n * width, np.uint8)
+    matrix[at[text]] = data[text]
+    return np.argsort(matrix.view(f"S{width}"), kind="stable")
+
+
 def _first_occurrences(values: np.ndarray) -> np.ndarray:
     """Indices of the first occurrence of each distinct value, in order."""
     if len(values) == 0:
@@ -109,7 +131,7 @@ class _Planner:
         self.type = c.type_code
         self.seq = c.seq
         # rank of each id in string order (networkx sorts deps by id; reports sort ids)
-        id_order = np.argsort(np.array(c.ids), kind="stable")
+        id_order = _string_order(c.ids)
         self.id_order = id_order
         self.id_rank = np.empty(n, np.int64)
         self.id_rank[id_order] = np.arange(n)
@@ -120,7 +142,10 @@ class _Planner:
         dep_rank[records_by_id] = s + np.arange(len(records_by_id))
         # edges de-duplicated on (premise, dependent, label), sufficient if any copy is
         src, dst, label = c.src, c.dst, c.label
-        order = np.lexsort((label, self.id_rank[src], dst))
+        n_labels = len(LABEL_CODE)
+        # one int64 key per edge instead of a lexsort: the reader lists edges by
+        # dependent already, so the stable sort mostly meets sorted runs
+        order = np.argsort((dst * n + self.id_rank[src]) * n_labels + label, kind="stable")
         src, dst, label, suff = src[order], dst[order], label[order], c.sufficient[order]
         if len(src):
             new = np.ones(len(src), bool)
@@ -133,15 +158,14 @@ class _Planner:
         self.pred = _CSR(dst, np.arange(len(dst)), n)
         # successors of a premise in networkx's order: dependents in canonical order;
         # one entry per pair, with its first label
-        sorder = np.lexsort((label, dep_rank[dst], src))
+        sorder = np.argsort((src * n + dep_rank[dst]) * n_labels + label, kind="stable")
         if len(sorder):
+            s_src, s_dst = src[sorder], dst[sorder]
             pair_new = np.ones(len(sorder), bool)
-            pair_new[1:] = (src[sorder][1:] != src[sorder][:-1]) | \
-                (dst[sorder][1:] != dst[sorder][:-1])
+            pair_new[1:] = (s_src[1:] != s_src[:-1]) | (s_dst[1:] != s_dst[:-1])
             sorder = sorder[pair_new]
         self.succ = _CSR(src, sorder, n)
-        # every edge out of a premise (all labels), for the updates a fault undoes
-        self.out = _CSR(src, np.argsort(src, kind="stable"), n)
+        self._out: _CSR | None = None
         self.dep_rank = dep_rank
         answers = np.flatnonzero(self.type == _ANSWER)
         self.final = int(answers[np.argmax(self.seq[answers])])
@@ -150,6 +174,13 @@ class _Planner:
         self.fault_mask[self.faults] = True
         self.carried_mask = np.zeros(n, bool)
         self._lineage: tuple[_CSR, np.ndarray, np.ndarray] | None = None
+
+    @property
+    def out(self) -> _CSR:
+        """Every edge out of a premise (all labels), for the updates a fault undoes."""
+        if self._out is None:
+            self._out = _CSR(self.src, np.argsort(self.src, kind="stable"), self.n)
+        return self._out
 
     # -- stage 2 -----------------------------------------------------------------
     def seed_of(self, record: int) -> int:
