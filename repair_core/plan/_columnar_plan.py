@@ -61,6 +61,8 @@ _WRITE = TYPE_CODE["memory_write"]
 _ANSWER = TYPE_CODE["answer"]
 _READ = TYPE_CODE["memory_read"]
 _LABEL_NAMES = sorted(LABEL_CODE, key=LABEL_CODE.__getitem__)
+_SMALL_LEVEL = 64
+"""A breadth-first level of at most this many nodes is walked in Python."""
 
 
 class _CSR:
@@ -258,24 +260,56 @@ class _Planner:
         self.o_start = np.full(n, -1, np.int64)
         self.o_parent = np.full(n, -1, np.int64)
         self.o_label = np.full(n, -1, np.int8)
-        reached = self.o_fault >= 0
+        # `reached` and `pending` are bytearrays seen as numpy arrays too: most levels
+        # are a few nodes, walked in Python (a numpy level costs ~50 µs whatever its
+        # size); large levels are walked as arrays. Both keep the first occurrence in
+        # (frontier, successor) order, so they reach the same parents.
+        reached_bytes, pending_bytes = bytearray(n), bytearray(pending.tobytes())
+        reached = np.frombuffer(reached_bytes, bool)
+        pending = np.frombuffer(pending_bytes, bool)
+        succ = self.succ
+        succ_start = succ.indptr.tolist()
+        succ_dst = self.dst[succ.order].tolist()
+        step_time: list[float] = []  # compared as numpy compares: as floats
+        if any(bound != float("-inf") for bound, _s, _f in sources):
+            step_time = np.where(self.is_step, self.seq.astype(float), np.inf).tolist()
         for bound, start, fault in sources:
             pending[start] = False
             if reached[start]:
                 continue
             reserved = None if own[start] else pending  # not changed while this start runs
+            reserved_bytes = None if own[start] else pending_bytes
+            bounded = bound != float("-inf")
             reached[start] = True
             if self.carried_mask[start]:  # reached from the fault by its text
                 self.o_fault[start], self.o_start[start] = fault, fault
                 self.o_parent[start], self.o_label[start] = fault, _CARRIES
             else:
                 self.o_fault[start], self.o_start[start] = fault, start
-            frontier = np.array([start])
+            frontier: list[int] | np.ndarray = [start]
+            got: list[int] = []  # reached in Python levels, with parents and succ edges
+            parents: list[int] = []
+            via: list[int] = []
             while len(frontier):
-                e, pos = self.succ.edges_of(frontier)
+                if len(frontier) <= _SMALL_LEVEL:
+                    level_start = len(got)
+                    for u in (frontier if isinstance(frontier, list) else frontier.tolist()):
+                        for k in range(succ_start[u], succ_start[u + 1]):
+                            v = succ_dst[k]
+                            if reached_bytes[v] or (bounded and step_time[v] < bound) or (
+                                    reserved_bytes is not None and reserved_bytes[v]):
+                                continue
+                            reached_bytes[v] = 1
+                            got.append(v)
+                            parents.append(u)
+                            via.append(k)
+                    frontier = got[level_start:]
+                    continue
+                frontier = np.asarray(frontier, np.int64)
+                e, pos = succ.edges_of(frontier)
                 nxt = self.dst[e]
                 ok = ~reached[nxt]
-                if bound != float("-inf"):
+                if bounded:
                     ok &= ~(self.is_step[nxt] & (self.seq[nxt] < bound))
                 if reserved is not None:
                     ok &= ~reserved[nxt]
@@ -287,6 +321,10 @@ class _Planner:
                 self.o_parent[nxt] = frontier[pos[first]]
                 self.o_label[nxt] = self.label[e]
                 frontier = nxt
+            if got:
+                self.o_fault[got], self.o_start[got] = fault, start
+                self.o_parent[got] = parents
+                self.o_label[got] = self.label[succ.order[via]]
         self.affected = reached
 
     def support(self, seed_nodes: np.ndarray) -> None:
