@@ -168,6 +168,8 @@ class _Planner:
             sorder = sorder[pair_new]
         self.succ = _CSR(src, sorder, n)
         self._out: _CSR | None = None
+        # the ids as an object array: gathering strings by index runs in C
+        self.id_objects = np.array(c.ids, dtype=object)
         self.dep_rank = dep_rank
         answers = np.flatnonzero(self.type == _ANSWER)
         self.final = int(answers[np.argmax(self.seq[answers])])
@@ -503,7 +505,6 @@ class _Planner:
     def paths(self, nodes: np.ndarray, limit: int = 5) -> dict[int, str]:
         """`Analysis.path_from_fault(node, limit)` joined with arrows, for each of `nodes`
         (ancestors looked up a level at a time for all of them together)."""
-        ids = self.ids
         parent = np.append(self.o_parent, -1)  # parent[-1] == -1
         levels = [nodes]
         for _ in range(limit):
@@ -519,17 +520,17 @@ class _Planner:
         # heads), a whole column at a time, so no Python code runs per node
         depth = sum((level >= 0).astype(np.int64) for level in levels)
         shape = depth * 4 + (fault != start) * 2 + beyond
-        name = ids.__getitem__
+        names = self.id_objects
         out: dict[int, str] = {}
         for key in np.unique(shape).tolist():
             at = np.flatnonzero(shape == key)
             d, with_fault, elided = key // 4, key % 4 // 2, key % 2
             columns: list[Iterable[str]] = []
             if with_fault:
-                columns.append(map(name, fault[at].tolist()))
+                columns.append(names[fault[at]].tolist())
             if elided:
-                columns += [map(name, start[at].tolist()), repeat("…")]
-            columns += [map(name, levels[j][at].tolist()) for j in reversed(range(d))]
+                columns += [names[start[at]].tolist(), repeat("…")]
+            columns += [names[levels[j][at]].tolist() for j in reversed(range(d))]
             paths = map(" → ".join, zip(*columns, strict=False))  # "…" repeats
             out.update(zip(nodes[at].tolist(), paths, strict=True))
         return out
@@ -600,11 +601,13 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
     order = np.concatenate([np.flatnonzero(with_reason & pl.is_record),
                             seq_order[with_reason[seq_order]]])
 
+    id_objects = pl.id_objects
+
     def sorted_ids(mask: np.ndarray) -> list[str]:
-        order = pl.id_order[mask[pl.id_order]]
-        return [ids[i] for i in order.tolist()]
+        return id_objects[pl.id_order[mask[pl.id_order]]].tolist()
 
     first_record = c.n_turns + c.n_steps
+    order_l = order.tolist()
     report: dict[str, Any] = {
         "case_id": c.case_id,
         "seeds": {ids[f]: ids[s] for f, s in seeds.items()},
@@ -612,9 +615,10 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
         "supported": sorted_ids(affected & kept),
         "unsupported": sorted_ids(unsupported),
         "answer_relevant": sorted_ids(relevant),
-        "memory": _with_decisions(ids[first_record:], memory, ids),
-        "steps": _with_decisions([ids[s] for s in seq_order.tolist()], steps, ids),
-        "reasons": {ids[v]: reasons[v] for v in order.tolist()},
+        "memory": _with_decisions(pl, np.arange(first_record, n), memory),
+        "steps": _with_decisions(pl, seq_order, steps),
+        "reasons": dict(zip(id_objects[order].tolist(), map(reasons.__getitem__, order_l),
+                            strict=True)),
     }
     if objective != "answer":
         report["objective"] = objective
@@ -696,13 +700,14 @@ def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
     return out
 
 
-def _with_decisions(names: list[str], decisions: dict[int, str], ids: list[str]
+def _with_decisions(pl: _Planner, nodes: np.ndarray, decisions: dict[int, str]
                     ) -> dict[str, str]:
-    """Every one of `names` -> keep, but for the nodes `decisions` names."""
-    out = dict.fromkeys(names, "keep")
-    for node, decision in decisions.items():
-        out[ids[node]] = decision
-    return out
+    """The id of every one of `nodes` -> keep, but for the nodes `decisions` names."""
+    decided = np.full(pl.n, "keep", object)
+    if decisions:
+        decided[np.fromiter(decisions, np.int64, len(decisions))] = np.fromiter(
+            decisions.values(), object, len(decisions))
+    return dict(zip(pl.id_objects[nodes].tolist(), decided[nodes].tolist(), strict=True))
 
 
 def _store_record_reasons(pl: _Planner, quarantined: np.ndarray, replay: np.ndarray,
