@@ -703,11 +703,14 @@ def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
 def _with_decisions(pl: _Planner, nodes: np.ndarray, decisions: dict[int, str]
                     ) -> dict[str, str]:
     """The id of every one of `nodes` -> keep, but for the nodes `decisions` names."""
-    decided = np.full(pl.n, "keep", object)
+    values = ["keep"] * len(nodes)
     if decisions:
-        decided[np.fromiter(decisions, np.int64, len(decisions))] = np.fromiter(
-            decisions.values(), object, len(decisions))
-    return dict(zip(pl.id_objects[nodes].tolist(), decided[nodes].tolist(), strict=True))
+        position = np.zeros(pl.n, np.int64)
+        position[nodes] = np.arange(len(nodes))
+        decided = position[np.fromiter(decisions, np.int64, len(decisions))].tolist()
+        for i, decision in zip(decided, decisions.values(), strict=True):
+            values[i] = decision
+    return dict(zip(pl.id_objects[nodes].tolist(), values, strict=True))
 
 
 def _store_record_reasons(pl: _Planner, quarantined: np.ndarray, replay: np.ndarray,
@@ -743,9 +746,17 @@ def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, st
     memory: dict[int, str] = {}
     reasons: dict[int, str] = {}
 
+    touched = pl.fault_mask | unsupported | (affected & ~active)
+    touched[list(undone)] = True
+    touched[:first_record] = False
+    # the delete premises of the touched records, in their premise order
+    retired_by: dict[int, list[int]] = {}
+    deletes = np.flatnonzero((label == _DELETE) & touched[dst])
+    for r, p in zip(dst[deletes].tolist(), src[deletes].tolist(), strict=True):
+        retired_by.setdefault(r, []).append(p)
+
     def retirers(r: int) -> list[int]:
-        e, _ = pl.pred.edges_of(np.array([r]))
-        return src[e][label[e] == _DELETE].tolist()
+        return retired_by.get(r, [])
 
     def poisoned_value(r: int, faulty: list[int]) -> str | None:  # _plan._poisoned_value
         if pl.carried_mask[r]:
@@ -759,37 +770,36 @@ def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, st
                 return f"same {kv[0]} = {kv[1]!r} as diagnosed {ids[f]}"
         return None
 
-    touched = pl.fault_mask | unsupported | (affected & ~active)
-    touched[list(undone)] = True
+    active_l, fault_l = active.tolist(), pl.fault_mask.tolist()
+    unsupported_l, affected_l = unsupported.tolist(), affected.tolist()
+    a0_count_l, a0_delete_l = a0_count.tolist(), a0_delete.tolist()
     for r in np.flatnonzero(touched).tolist():
-        if r < first_record:
-            continue
-        if r in undone and not active[r] and not pl.fault_mask[r]:
+        if r in undone and not active_l[r] and not fault_l[r]:
             poisoned = poisoned_value(r, fault_records)
             memory[r] = "keep" if poisoned else "restore"
             reasons[r] = undone_update_reason(ids[undone[r]], poisoned)
             continue
-        if pl.fault_mask[r]:
+        if fault_l[r]:
             memory[r] = "delete"
             seed = seeds[r]
             reasons[r] = fault_record_reason(None if seed == r else ids[seed])
             continue
-        if not unsupported[r]:
-            if affected[r] and not active[r]:  # _plan._restore_kept
+        if not unsupported_l[r]:
+            if affected_l[r] and not active_l[r]:  # _plan._restore_kept
                 by = retirers(r)
-                if by and all(unsupported[p] for p in by):
+                if by and all(unsupported_l[p] for p in by):
                     memory[r] = "restore"
                     reasons[r] = retired_reason(", ".join(sorted({ids[p] for p in by})),
                                                 None, True, False, kept_by_support=True)
             continue
-        if a0_count[r] and a0_count[r] == a0_delete[r]:
+        if a0_count_l[r] and a0_count_l[r] == a0_delete_l[r]:
             by = retirers(r)
             names = ", ".join(sorted({ids[p] for p in by}))
-            poisoned = poisoned_value(r, []) if not active[r] else None
-            restored = (poisoned is None and not active[r]
-                        and all(unsupported[p] for p in by))
+            poisoned = poisoned_value(r, []) if not active_l[r] else None
+            restored = (poisoned is None and not active_l[r]
+                        and all(unsupported_l[p] for p in by))
             memory[r] = "restore" if restored else "keep"
-            reasons[r] = retired_reason(names, poisoned, restored, bool(active[r]))
+            reasons[r] = retired_reason(names, poisoned, restored, active_l[r])
             continue
         memory[r] = "quarantine"
         reasons[r] = quarantine_reason(path[r])
@@ -830,66 +840,67 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
     tools = c.tools
     final = pl.final
     types = pl.type.tolist()
-    replay_l, relevant_l = replay.tolist(), relevant.tolist()
-    unsupported_l, fault_l = pl.unsupported.tolist(), pl.fault_mask.tolist()
-    touched = seq_order[(replay | pl.unsupported | pl.fault_mask)[seq_order]]
+    relevant_l, unsupported_l = relevant.tolist(), pl.unsupported.tolist()
+    replayed = seq_order[replay[seq_order]]
+    # the steps not replayed are invalidated in bulk (faults, then unsupported ones)
+    dropped = ~replay & pl.fault_mask
+    faults = seq_order[dropped[seq_order]].tolist()
+    steps.update(dict.fromkeys(faults, "invalidate"))
+    reasons.update(dict.fromkeys(faults, "diagnosed fault: never evidence again, dropped "
+                                 "from every replayed step's inputs"))
+    invalid = seq_order[(pl.unsupported & ~replay & ~dropped)[seq_order]].tolist()
+    steps.update(dict.fromkeys(invalid, "invalidate"))
     # _plan._not_needed(_plan._objective_of(need)): a both plan replays the final answer
-    not_needed = ""
-    if need is not None:
+    if need is None:
+        reasons.update(zip(invalid, (
+            f"affected via {path[sn]}; no independent support; does not reach the final "
+            "answer once faults are cut: invalidated, not replayed" for sn in invalid),
+            strict=True))
+    else:
         not_needed = ("not needed to re-derive any quarantined record (objective store): "
                       "invalidated, not replayed")
         if any("answer" in v for v in need.values()):
             not_needed = ("does not reach the final answer once faults are cut (objective "
                           "answer) and is " + not_needed)
-    for sn in touched.tolist():
-        if replay_l[sn]:
-            step_type = types[sn]
-            if step_type == _OBS:
-                steps[sn] = "refresh"
-                reason = "observation re-produced by replaying its action"
+        past_answer = "a past answer: not regenerated (objective store)"
+        reasons.update(zip(invalid, (
+            f"affected via {path[sn]}; no independent support; "
+            + (past_answer if types[sn] == _ANSWER else not_needed) for sn in invalid),
+            strict=True))
+    for sn in replayed.tolist():
+        step_type = types[sn]
+        if step_type == _OBS:
+            steps[sn] = "refresh"
+            reason = "observation re-produced by replaying its action"
+        else:
+            steps[sn] = "replay"
+            if sn == final:
+                reason = "final answer: always regenerated"
+            elif sn in seed_fault:
+                reason = (f"seed of fault {ids[seed_fault[sn]]}: replayed so the store gets "
+                          "the correct record")
+            elif relevant_l[sn] and (need is None or "answer" in need[sn]):
+                reason = "reaches the final answer"
+            elif need is not None and "store" in need[sn] and sn in why \
+                    and pl.is_record[why[sn]]:
+                reason = (f"producer of quarantined record {ids[why[sn]]}: replayed on "
+                          "cleaned inputs so the store gets it re-derived")
+            elif sn in why and pl.is_record[why[sn]]:
+                reason = (f"producer of quarantined record {ids[why[sn]]}, which a replayed "
+                          "step reads: replayed so the store gets it re-derived")
             else:
-                steps[sn] = "replay"
-                if sn == final:
-                    reason = "final answer: always regenerated"
-                elif sn in seed_fault:
-                    reason = (f"seed of fault {ids[seed_fault[sn]]}: replayed so the store gets "
-                              "the correct record")
-                elif relevant_l[sn] and (need is None or "answer" in need[sn]):
-                    reason = "reaches the final answer"
-                elif need is not None and "store" in need[sn] and sn in why \
-                        and pl.is_record[why[sn]]:
-                    reason = (f"producer of quarantined record {ids[why[sn]]}: replayed on "
-                              "cleaned inputs so the store gets it re-derived")
-                elif sn in why and pl.is_record[why[sn]]:
-                    reason = (f"producer of quarantined record {ids[why[sn]]}, which a replayed "
-                              "step reads: replayed so the store gets it re-derived")
-                else:
-                    puller = ids[why[sn]] if sn in why else "?"
-                    reason = f"premise of replayed step {puller} (execution closure)"
-            if unsupported_l[sn] and sn not in seed_fault:
-                reason = f"affected via {path[sn]}; no independent support; {reason}"
-            if need is not None:
-                reason = f"objective {need[sn]}: {reason}"
-            if step_type == _ACTION:
-                tool = c.step_tool[sn - n_t]
-                if tools.get(tool or "", "irreversible") == "irreversible":
-                    reason += (f"; its tool '{tool}' is irreversible (or undeclared): the "
-                               "executor will not re-issue it and reports the effect")
-            reasons[sn] = reason
-        elif fault_l[sn]:
-            steps[sn] = "invalidate"
-            reasons[sn] = ("diagnosed fault: never evidence again, dropped from every "
-                           "replayed step's inputs")
-        elif unsupported_l[sn] and need is not None:
-            steps[sn] = "invalidate"
-            reasons[sn] = f"affected via {path[sn]}; no independent support; " + (
-                "a past answer: not regenerated (objective store)" if types[sn] == _ANSWER
-                else not_needed)
-        elif unsupported_l[sn]:
-            steps[sn] = "invalidate"
-            reasons[sn] = (f"affected via {path[sn]}; no independent support; does "
-                           "not reach the final answer once faults are cut: invalidated, "
-                           "not replayed")
+                puller = ids[why[sn]] if sn in why else "?"
+                reason = f"premise of replayed step {puller} (execution closure)"
+        if unsupported_l[sn] and sn not in seed_fault:
+            reason = f"affected via {path[sn]}; no independent support; {reason}"
+        if need is not None:
+            reason = f"objective {need[sn]}: {reason}"
+        if step_type == _ACTION:
+            tool = c.step_tool[sn - n_t]
+            if tools.get(tool or "", "irreversible") == "irreversible":
+                reason += (f"; its tool '{tool}' is irreversible (or undeclared): the "
+                           "executor will not re-issue it and reports the effect")
+        reasons[sn] = reason
     return steps
 
 
