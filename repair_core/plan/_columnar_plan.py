@@ -27,8 +27,7 @@ inferred edges (importers' guesses) and reviewer edits.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from itertools import repeat
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -62,6 +61,8 @@ _ANSWER = TYPE_CODE["answer"]
 _READ = TYPE_CODE["memory_read"]
 _LABEL_NAMES = sorted(LABEL_CODE, key=LABEL_CODE.__getitem__)
 _SMALL_LEVEL = 64
+_TEXT_ROWS = 32_768
+"""Texts cut out of one buffer at a time (bounds the index arrays' memory)."""
 """A breadth-first level of at most this many nodes is walked in Python."""
 
 
@@ -86,26 +87,44 @@ def _grouped(key: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return edges[np.argsort(key[edges], kind="stable")]
 
 
-def _string_order(strings: list[str]) -> np.ndarray:
-    """`np.argsort(np.array(strings), kind="stable")`, faster: the strings' UTF-8 bytes
-    (whose order is the code points' order) as one zero-padded byte matrix, sorted as
-    fixed-width bytes. Strings with a NUL fall back (padding would tie with it)."""
-    n = len(strings)
-    data = np.frombuffer(("\0".join(strings) + "\0").encode(), np.uint8)
+def _id_bytes(strings: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The UTF-8 bytes of `strings`, each followed by a NUL, with each one's start and
+    length in bytes; None when there are none, or one holds a NUL itself or a lone
+    surrogate."""
+    try:
+        data = np.frombuffer(("\0".join(strings) + "\0").encode(), np.uint8)
+    except UnicodeEncodeError:  # a lone surrogate
+        return None
     ends = np.flatnonzero(data == 0)  # each string's terminating NUL
-    if n == 0 or len(ends) != n:
-        return np.argsort(np.array(strings), kind="stable")
-    starts = np.empty(n, np.int64)
+    if not strings or len(ends) != len(strings):
+        return None
+    starts = np.empty(len(strings), np.int64)
     starts[0] = 0
     starts[1:] = ends[:-1] + 1
-    lengths = ends - starts
-    width = max(int(lengths.max()), 1)
+    return data, starts, ends - starts
+
+
+def _byte_matrix(encoded: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """The strings of :func:`_id_bytes` as the rows of a zero-padded byte matrix, its
+    width a multiple of 8 (rows are gathered as 64-bit words) and at least 8."""
+    data, starts, lengths = encoded
+    n = len(starts)
+    width = -(-max(int(lengths.max()), 1) // 8) * 8
     # byte j of string i goes to i * width + j
     at = np.arange(len(data)) + np.repeat(np.arange(n) * width - starts, lengths + 1)
     text = data != 0
     matrix = np.zeros(n * width, np.uint8)
     matrix[at[text]] = data[text]
-    return np.argsort(matrix.view(f"S{width}"), kind="stable")
+    return matrix.reshape(n, width)
+
+
+def _string_order(strings: list[str], matrix: np.ndarray | None) -> np.ndarray:
+    """`np.argsort(np.array(strings), kind="stable")`, faster: the strings' UTF-8 bytes
+    (whose order is the code points' order) in the rows of `matrix` (from
+    :func:`_byte_matrix`) sorted as fixed-width bytes."""
+    if matrix is None:  # a NUL in a string would tie with the padding
+        return np.argsort(np.array(strings), kind="stable")
+    return np.argsort(matrix.reshape(-1).view(f"S{matrix.shape[1]}"), kind="stable")
 
 
 def _first_occurrences(values: np.ndarray) -> np.ndarray:
@@ -133,7 +152,9 @@ class _Planner:
         self.type = c.type_code
         self.seq = c.seq
         # rank of each id in string order (networkx sorts deps by id; reports sort ids)
-        id_order = _string_order(c.ids)
+        encoded = _id_bytes(c.ids)
+        self.id_matrix = None if encoded is None else _byte_matrix(encoded)
+        id_order = _string_order(c.ids, self.id_matrix)
         self.id_order = id_order
         self.id_rank = np.empty(n, np.int64)
         self.id_rank[id_order] = np.arange(n)
@@ -170,6 +191,7 @@ class _Planner:
         self._out: _CSR | None = None
         # the ids as an object array: gathering strings by index runs in C
         self.id_objects = np.array(c.ids, dtype=object)
+        self._texts: tuple[np.ndarray, np.ndarray] | None = None
         self.dep_rank = dep_rank
         answers = np.flatnonzero(self.type == _ANSWER)
         self.final = int(answers[np.argmax(self.seq[answers])])
@@ -502,9 +524,18 @@ class _Planner:
         return dict(zip(src[e][first].tolist(), dst[e][first].tolist(), strict=True))
 
     # -- reasons -----------------------------------------------------------------
-    def paths(self, nodes: np.ndarray, limit: int = 5) -> dict[int, str]:
-        """`Analysis.path_from_fault(node, limit)` joined with arrows, for each of `nodes`
-        (ancestors looked up a level at a time for all of them together)."""
+    def paths(self, nodes: np.ndarray) -> dict[int, str]:
+        """`Analysis.path_from_fault(node, 5)` joined with arrows, for each of `nodes`."""
+        return dict(zip(nodes.tolist(), self.path_texts(nodes), strict=True))
+
+    def path_texts(self, nodes: np.ndarray, limit: int = 5) -> list[str]:
+        """`" → ".join(Analysis.path_from_fault(node, limit))` for each of `nodes`, in
+        order. The ancestors are looked up a level at a time for all of
+        them together, and the texts are cut out of one buffer of their UTF-8 bytes, so
+        no Python code runs per node (the ids' strings, scattered in memory, are never
+        touched)."""
+        if not len(nodes):
+            return []
         parent = np.append(self.o_parent, -1)  # parent[-1] == -1
         levels = [nodes]
         for _ in range(limit):
@@ -516,24 +547,65 @@ class _Planner:
         for level in levels[1:]:
             last = np.where(level >= 0, level, last)
         fault, start = self.o_fault[last], self.o_start[last]
-        # the strings are joined in groups of the same shape (how many levels, which
-        # heads), a whole column at a time, so no Python code runs per node
-        depth = sum((level >= 0).astype(np.int64) for level in levels)
-        shape = depth * 4 + (fault != start) * 2 + beyond
-        names = self.id_objects
-        out: dict[int, str] = {}
-        for key in np.unique(shape).tolist():
-            at = np.flatnonzero(shape == key)
-            d, with_fault, elided = key // 4, key % 4 // 2, key % 2
-            columns: list[Iterable[str]] = []
-            if with_fault:
-                columns.append(names[fault[at]].tolist())
-            if elided:
-                columns += [names[start[at]].tolist(), repeat("…")]
-            columns += [names[levels[j][at]].tolist() for j in reversed(range(d))]
-            paths = map(" → ".join, zip(*columns, strict=False))  # "…" repeats
-            out.update(zip(nodes[at].tolist(), paths, strict=True))
+        # each text as a row of tokens: an id (a node), an arrow, an ellipsis, the row's
+        # end or nothing
+        n = self.n
+        arrow, dots, end, none = range(n, n + 4)
+        with_fault = fault != start
+        columns = [np.where(with_fault, fault, none), np.where(with_fault, arrow, none),
+                   np.where(beyond, start, none), np.where(beyond, arrow, none),
+                   np.where(beyond, dots, none), np.where(beyond, arrow, none)]
+        for j in reversed(range(limit + 1)):
+            shown = levels[j] >= 0
+            columns.append(np.where(shown, levels[j], none))
+            if j:
+                columns.append(np.where(shown, arrow, none))
+        columns.append(np.full(len(nodes), end))
+        tokens = np.stack(columns, axis=1)
+        table = self._text_table()
+        if table is None:
+            strings = [*self.ids, " → ", "…", "", ""]
+            return ["".join(map(strings.__getitem__, row)) for row in tokens.tolist()]
+        words, filled = table
+        out: list[str] = []
+        for lo in range(0, len(nodes), _TEXT_ROWS):
+            rows = tokens[lo:lo + _TEXT_ROWS]
+            # (np.take: several times faster than indexing for rows of a 2-d array)
+            units = np.take(words, rows, axis=0).view(np.uint16)
+            own = np.take(filled, rows, axis=0).view(bool)
+            text = units[own].tobytes().decode("utf-16-le")
+            out += text.split("\0")[:-1]
         return out
+
+    def _text_table(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The tokens of :meth:`path_texts` in UTF-16 (whose decoding is several times
+        faster than UTF-8's), zero-padded rows of 64-bit words, and which units of each
+        row are the token's (a bool per unit, as 64-bit words too); None when an id holds a NUL (the texts' separator) or a
+        lone surrogate (not encodable)."""
+        if self._texts is None:
+            try:
+                encoded = ("\0".join(self.ids) + "\0").encode("utf-16-le")
+            except UnicodeEncodeError:
+                return None
+            units = np.frombuffer(encoded, np.uint16)
+            ends = np.flatnonzero(units == 0)  # each id's terminating NUL
+            n = self.n
+            if len(ends) != n:
+                return None
+            starts = np.concatenate([[0], ends[:-1] + 1])
+            lengths = ends - starts
+            width = -(-max(int(lengths.max()), 3) // 8) * 8
+            # the ids, then " → ", "…", the end of a row (a NUL) and nothing
+            table = np.zeros((n + 4, width), np.uint16)
+            at = np.arange(len(units)) + np.repeat(np.arange(n) * width - starts, lengths + 1)
+            text = units != 0
+            table.reshape(-1)[at[text]] = units[text]
+            table[n, :3] = np.frombuffer(" → ".encode("utf-16-le"), np.uint16)
+            table[n + 1, :1] = np.frombuffer("…".encode("utf-16-le"), np.uint16)
+            token_length = np.concatenate([lengths, [3, 1, 1, 0]])
+            filled = np.arange(width) < token_length[:, None]
+            self._texts = (table.view(np.uint64), filled.view(np.uint64))
+        return self._texts
 
 
 def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool = False
@@ -551,7 +623,7 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
     seed_nodes = np.array(sorted(set(seeds.values())), np.int64)
     pl.support(seed_nodes)
     affected, unsupported, kept = pl.affected, pl.unsupported, pl.kept
-    path = pl.paths(np.flatnonzero(unsupported))
+    path = pl.paths(np.flatnonzero(unsupported & ~pl.is_step))  # steps': _step_actions
     memory, reasons = _memory_dispositions(pl, seeds, path)
 
     n = pl.n
@@ -848,14 +920,15 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
     steps.update(dict.fromkeys(faults, "invalidate"))
     reasons.update(dict.fromkeys(faults, "diagnosed fault: never evidence again, dropped "
                                  "from every replayed step's inputs"))
-    invalid = seq_order[(pl.unsupported & ~replay & ~dropped)[seq_order]].tolist()
+    invalid_nodes = seq_order[(pl.unsupported & ~replay & ~dropped)[seq_order]]
+    invalid = invalid_nodes.tolist()
     steps.update(dict.fromkeys(invalid, "invalidate"))
     # _plan._not_needed(_plan._objective_of(need)): a both plan replays the final answer
     if need is None:
         reasons.update(zip(invalid, (
-            f"affected via {path[sn]}; no independent support; does not reach the final "
-            "answer once faults are cut: invalidated, not replayed" for sn in invalid),
-            strict=True))
+            f"affected via {p}; no independent support; does not reach the final answer "
+            "once faults are cut: invalidated, not replayed"
+            for p in pl.path_texts(invalid_nodes)), strict=True))
     else:
         not_needed = ("not needed to re-derive any quarantined record (objective store): "
                       "invalidated, not replayed")
@@ -864,9 +937,11 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
                           "answer) and is " + not_needed)
         past_answer = "a past answer: not regenerated (objective store)"
         reasons.update(zip(invalid, (
-            f"affected via {path[sn]}; no independent support; "
-            + (past_answer if types[sn] == _ANSWER else not_needed) for sn in invalid),
-            strict=True))
+            f"affected via {p}; no independent support; "
+            + (past_answer if step_type == _ANSWER else not_needed)
+            for p, step_type in zip(pl.path_texts(invalid_nodes), pl.type[invalid_nodes].tolist(),
+                                    strict=True)), strict=True))
+    path = {**path, **pl.paths(replayed[pl.unsupported[replayed]])}
     for sn in replayed.tolist():
         step_type = types[sn]
         if step_type == _OBS:
