@@ -189,8 +189,12 @@ class _Planner:
             sorder = sorder[pair_new]
         self.succ = _CSR(src, sorder, n)
         self._out: _CSR | None = None
-        # the ids as an object array: gathering strings by index runs in C
-        self.id_objects = np.array(c.ids, dtype=object)
+        # the ids as an object array: gathering strings by index runs in C. Fresh copies
+        # when they can be split apart again (no NUL): made one after the other, they sit
+        # together in memory, which makes the report's dicts and its encoding faster
+        # than with the reader's strings, scattered among everything it decoded
+        self.id_objects = np.array(c.ids if self.id_matrix is None
+                                   else "\0".join(c.ids).split("\0"), dtype=object)
         self._texts: tuple[np.ndarray, np.ndarray] | None = None
         self.dep_rank = dep_rank
         answers = np.flatnonzero(self.type == _ANSWER)
