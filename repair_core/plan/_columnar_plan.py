@@ -87,18 +87,18 @@ def _grouped(key: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return edges[np.argsort(key[edges], kind="stable")]
 
 
-def _id_bytes(strings: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The UTF-8 bytes of `strings`, each followed by a NUL, with each one's start and
-    length in bytes; None when there are none, or one holds a NUL itself or a lone
-    surrogate."""
+def _id_bytes(joined: str, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The UTF-8 bytes of `n` strings joined by NULs (`joined`), each followed by a
+    NUL, with each one's start and length in bytes; None when there are none, or one
+    holds a NUL itself or a lone surrogate."""
     try:
-        data = np.frombuffer(("\0".join(strings) + "\0").encode(), np.uint8)
+        data = np.frombuffer((joined + "\0").encode(), np.uint8)
     except UnicodeEncodeError:  # a lone surrogate
         return None
     ends = np.flatnonzero(data == 0)  # each string's terminating NUL
-    if not strings or len(ends) != len(strings):
+    if not n or len(ends) != n:
         return None
-    starts = np.empty(len(strings), np.int64)
+    starts = np.empty(n, np.int64)
     starts[0] = 0
     starts[1:] = ends[:-1] + 1
     return data, starts, ends - starts
@@ -152,7 +152,8 @@ class _Planner:
         self.type = c.type_code
         self.seq = c.seq
         # rank of each id in string order (networkx sorts deps by id; reports sort ids)
-        encoded = _id_bytes(c.ids)
+        self._joined_ids = "\0".join(c.ids)
+        encoded = _id_bytes(self._joined_ids, n)
         self.id_matrix = None if encoded is None else _byte_matrix(encoded)
         id_order = _string_order(c.ids, self.id_matrix)
         self.id_order = id_order
@@ -193,8 +194,8 @@ class _Planner:
         # when they can be split apart again (no NUL): made one after the other, they sit
         # together in memory, which makes the report's dicts and its encoding faster
         # than with the reader's strings, scattered among everything it decoded
-        self.id_objects = np.array(c.ids if self.id_matrix is None
-                                   else "\0".join(c.ids).split("\0"), dtype=object)
+        self.id_objects = np.fromiter(c.ids if self.id_matrix is None
+                                      else self._joined_ids.split("\0"), object, n)
         self._texts: tuple[np.ndarray, np.ndarray] | None = None
         self.dep_rank = dep_rank
         answers = np.flatnonzero(self.type == _ANSWER)
@@ -588,7 +589,7 @@ class _Planner:
         lone surrogate (not encodable)."""
         if self._texts is None:
             try:
-                encoded = ("\0".join(self.ids) + "\0").encode("utf-16-le")
+                encoded = (self._joined_ids + "\0").encode("utf-16-le")
             except UnicodeEncodeError:
                 return None
             units = np.frombuffer(encoded, np.uint16)
