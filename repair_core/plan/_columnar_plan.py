@@ -668,12 +668,17 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
                 for v, *flags in zip(np.flatnonzero(replay).tolist(),
                                      *(m[replay].tolist() for m in sets.values()), strict=True)}
         _store_record_reasons(pl, quarantined, replay, path, reasons)
-    steps = _step_actions(pl, seeds, relevant, replay, why, path, reasons, need)
+    steps, invalidated, invalidated_reasons = _step_actions(pl, seeds, relevant, replay, why,
+                                                            path, reasons, need)
     _kept_reasons(pl, reasons)
 
     # records (store order), then steps (seq order)
+    reason_of = np.empty(n, object)
     with_reason = np.zeros(n, bool)
-    with_reason[np.fromiter(reasons, np.int64, len(reasons))] = True
+    for nodes, texts in ((np.fromiter(reasons, np.int64, len(reasons)), reasons.values()),
+                         (invalidated, invalidated_reasons)):
+        reason_of[nodes] = np.fromiter(texts, object, len(nodes))
+        with_reason[nodes] = True
     seq_order = c.step_seq_order
     order = np.concatenate([np.flatnonzero(with_reason & pl.is_record),
                             seq_order[with_reason[seq_order]]])
@@ -684,7 +689,6 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
         return id_objects[pl.id_order[mask[pl.id_order]]].tolist()
 
     first_record = c.n_turns + c.n_steps
-    order_l = order.tolist()
     report: dict[str, Any] = {
         "case_id": c.case_id,
         "seeds": {ids[f]: ids[s] for f, s in seeds.items()},
@@ -693,14 +697,17 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
         "unsupported": sorted_ids(unsupported),
         "answer_relevant": sorted_ids(relevant),
         "memory": _with_decisions(pl, np.arange(first_record, n), memory),
-        "steps": _with_decisions(pl, seq_order, steps),
-        "reasons": dict(zip(id_objects[order].tolist(), map(reasons.__getitem__, order_l),
+        "steps": _with_decisions(pl, seq_order, steps, invalidated),
+        "reasons": dict(zip(id_objects[order].tolist(), reason_of[order].tolist(),
                             strict=True)),
     }
     if objective != "answer":
         report["objective"] = objective
     if ops:
-        report["ops"] = _ops(pl, memory, steps, reasons, replay)
+        invalid = invalidated.tolist()
+        report["ops"] = _ops(pl, memory, {**steps, **dict.fromkeys(invalid, "invalidate")},
+                             {**reasons, **dict(zip(invalid, invalidated_reasons, strict=True))},
+                             replay)
     return report
 
 
@@ -777,16 +784,18 @@ def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
     return out
 
 
-def _with_decisions(pl: _Planner, nodes: np.ndarray, decisions: dict[int, str]
-                    ) -> dict[str, str]:
-    """The id of every one of `nodes` -> keep, but for the nodes `decisions` names."""
-    values = ["keep"] * len(nodes)
+def _with_decisions(pl: _Planner, nodes: np.ndarray, decisions: dict[int, str],
+                    invalidated: np.ndarray | None = None) -> dict[str, str]:
+    """The id of every one of `nodes` -> keep, but for the nodes `decisions` names and
+    the `invalidated` ones."""
+    names = ["keep", "invalidate", *sorted(set(decisions.values()) - {"keep", "invalidate"})]
+    code = np.zeros(pl.n, np.int64)
     if decisions:
-        position = np.zeros(pl.n, np.int64)
-        position[nodes] = np.arange(len(nodes))
-        decided = position[np.fromiter(decisions, np.int64, len(decisions))].tolist()
-        for i, decision in zip(decided, decisions.values(), strict=True):
-            values[i] = decision
+        code[np.fromiter(decisions, np.int64, len(decisions))] = np.fromiter(
+            map(names.index, decisions.values()), np.int64, len(decisions))
+    if invalidated is not None:
+        code[invalidated] = 1
+    values = np.fromiter(names, object, len(names))[code[nodes]].tolist()
     return dict(zip(pl.id_objects[nodes].tolist(), values, strict=True))
 
 
@@ -906,9 +915,10 @@ def _undone_updates(pl: _Planner, fault_records: list[int]) -> dict[int, int]:
 def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
                   replay: np.ndarray, why: dict[int, int], path: dict[int, str],
                   reasons: dict[int, str], need: dict[int, str] | None = None
-                  ) -> dict[int, str]:
-    """`_plan._step_actions` for the steps that are not simply kept (their reasons go
-    into `reasons`)."""
+                  ) -> tuple[dict[int, str], np.ndarray, list[str]]:
+    """`_plan._step_actions` for the steps that are not simply kept: the decisions (their
+    reasons go into `reasons`) but for the unsupported steps invalidated, most of them,
+    which are returned apart as arrays (in seq order) with their reasons."""
     c, ids = pl.c, pl.ids
     n_t = c.n_turns
     seq_order = c.step_seq_order
@@ -925,15 +935,13 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
     steps.update(dict.fromkeys(faults, "invalidate"))
     reasons.update(dict.fromkeys(faults, "diagnosed fault: never evidence again, dropped "
                                  "from every replayed step's inputs"))
-    invalid_nodes = seq_order[(pl.unsupported & ~replay & ~dropped)[seq_order]]
-    invalid = invalid_nodes.tolist()
-    steps.update(dict.fromkeys(invalid, "invalidate"))
+    invalidated = seq_order[(pl.unsupported & ~replay & ~dropped)[seq_order]]
     # _plan._not_needed(_plan._objective_of(need)): a both plan replays the final answer
     if need is None:
-        reasons.update(zip(invalid, (
+        invalidated_reasons = [
             f"affected via {p}; no independent support; does not reach the final answer "
             "once faults are cut: invalidated, not replayed"
-            for p in pl.path_texts(invalid_nodes)), strict=True))
+            for p in pl.path_texts(invalidated)]
     else:
         not_needed = ("not needed to re-derive any quarantined record (objective store): "
                       "invalidated, not replayed")
@@ -941,11 +949,11 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
             not_needed = ("does not reach the final answer once faults are cut (objective "
                           "answer) and is " + not_needed)
         past_answer = "a past answer: not regenerated (objective store)"
-        reasons.update(zip(invalid, (
+        invalidated_reasons = [
             f"affected via {p}; no independent support; "
             + (past_answer if step_type == _ANSWER else not_needed)
-            for p, step_type in zip(pl.path_texts(invalid_nodes), pl.type[invalid_nodes].tolist(),
-                                    strict=True)), strict=True))
+            for p, step_type in zip(pl.path_texts(invalidated),
+                                    pl.type[invalidated].tolist(), strict=True)]
     path = {**path, **pl.paths(replayed[pl.unsupported[replayed]])}
     for sn in replayed.tolist():
         step_type = types[sn]
@@ -981,7 +989,7 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
                 reason += (f"; its tool '{tool}' is irreversible (or undeclared): the "
                            "executor will not re-issue it and reports the effect")
         reasons[sn] = reason
-    return steps
+    return steps, invalidated, invalidated_reasons
 
 
 def _kept_reasons(pl: _Planner, reasons: dict[int, str]) -> None:
