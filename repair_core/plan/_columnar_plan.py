@@ -189,7 +189,6 @@ class _Planner:
             pair_new[1:] = (s_src[1:] != s_src[:-1]) | (s_dst[1:] != s_dst[:-1])
             sorder = sorder[pair_new]
         self.succ = _CSR(src, sorder, n)
-        self._out: _CSR | None = None
         # the ids as an object array: gathering strings by index runs in C. Fresh copies
         # when they can be split apart again (no NUL): made one after the other, they sit
         # together in memory, which makes the report's dicts and its encoding faster
@@ -205,13 +204,6 @@ class _Planner:
         self.fault_mask[self.faults] = True
         self.carried_mask = np.zeros(n, bool)
         self._lineage: tuple[_CSR, np.ndarray, np.ndarray] | None = None
-
-    @property
-    def out(self) -> _CSR:
-        """Every edge out of a premise (all labels), for the updates a fault undoes."""
-        if self._out is None:
-            self._out = _CSR(self.src, np.argsort(self.src, kind="stable"), self.n)
-        return self._out
 
     # -- stage 2 -----------------------------------------------------------------
     def seed_of(self, record: int) -> int:
@@ -896,18 +888,23 @@ def _undone_updates(pl: _Planner, fault_records: list[int]) -> dict[int, int]:
     """`_plan._undone_updates`: each record retired by the latest successful update write
     into a faulty record that no step produced -> that write."""
     src, dst, label = pl.src, pl.dst, pl.label
-    out: dict[int, int] = {}
+    writes: list[int] = []  # of each faulty record in turn that has one
     for f in fault_records:
         e, _ = pl.pred.edges_of(np.array([f]))
         if (label[e] == _PRODUCE).any():
             continue
         w = src[e][label[e] == _UPDATE]
         w = w[pl.is_step[w] & ~pl.c.failed[w] & (pl.type[w] == _WRITE)]
-        if not len(w):
-            continue
-        write = int(w[np.argmax(pl.seq[w])])  # seqs of steps are unique
-        e, _ = pl.out.edges_of(np.array([write]))
-        for old in dst[e][(label[e] == _DELETE) & pl.is_record[dst[e]]].tolist():
+        if len(w):
+            writes.append(int(w[np.argmax(pl.seq[w])]))  # seqs of steps are unique
+    # the records each write retires, in edge order (one scan of the edges for all)
+    e = np.flatnonzero(np.isin(src, writes) & (label == _DELETE) & pl.is_record[dst])
+    retired: dict[int, list[int]] = {}
+    for write, old in zip(src[e].tolist(), dst[e].tolist(), strict=True):
+        retired.setdefault(write, []).append(old)
+    out: dict[int, int] = {}
+    for write in writes:
+        for old in retired.get(write, []):
             out.setdefault(old, write)
     return out
 
