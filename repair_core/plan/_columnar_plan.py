@@ -848,36 +848,37 @@ def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, st
                 return f"same {kv[0]} = {kv[1]!r} as diagnosed {ids[f]}"
         return None
 
-    active_l, fault_l = active.tolist(), pl.fault_mask.tolist()
-    unsupported_l, affected_l = unsupported.tolist(), affected.tolist()
-    a0_count_l, a0_delete_l = a0_count.tolist(), a0_delete.tolist()
-    for r in np.flatnonzero(touched).tolist():
-        if r in undone and not active_l[r] and not fault_l[r]:
+    records = np.flatnonzero(touched)
+    for r, r_active, r_fault, r_unsupported, r_affected, r_a0, r_a0_delete in zip(
+            records.tolist(), *(x[records].tolist() for x in (
+                active, pl.fault_mask, unsupported, affected, a0_count, a0_delete)),
+            strict=True):
+        if r in undone and not r_active and not r_fault:
             poisoned = poisoned_value(r, fault_records)
             memory[r] = "keep" if poisoned else "restore"
             reasons[r] = undone_update_reason(ids[undone[r]], poisoned)
             continue
-        if fault_l[r]:
+        if r_fault:
             memory[r] = "delete"
             seed = seeds[r]
             reasons[r] = fault_record_reason(None if seed == r else ids[seed])
             continue
-        if not unsupported_l[r]:
-            if affected_l[r] and not active_l[r]:  # _plan._restore_kept
+        if not r_unsupported:
+            if r_affected and not r_active:  # _plan._restore_kept
                 by = retirers(r)
-                if by and all(unsupported_l[p] for p in by):
+                if by and all(unsupported[p] for p in by):
                     memory[r] = "restore"
                     reasons[r] = retired_reason(", ".join(sorted({ids[p] for p in by})),
                                                 None, True, False, kept_by_support=True)
             continue
-        if a0_count_l[r] and a0_count_l[r] == a0_delete_l[r]:
+        if r_a0 and r_a0 == r_a0_delete:
             by = retirers(r)
             names = ", ".join(sorted({ids[p] for p in by}))
-            poisoned = poisoned_value(r, []) if not active_l[r] else None
-            restored = (poisoned is None and not active_l[r]
-                        and all(unsupported_l[p] for p in by))
+            poisoned = poisoned_value(r, []) if not r_active else None
+            restored = (poisoned is None and not r_active
+                        and all(unsupported[p] for p in by))
             memory[r] = "restore" if restored else "keep"
-            reasons[r] = retired_reason(names, poisoned, restored, active_l[r])
+            reasons[r] = retired_reason(names, poisoned, restored, r_active)
             continue
         memory[r] = "quarantine"
         reasons[r] = quarantine_reason(path[r])
@@ -1039,5 +1040,5 @@ def report_json_bytes(report: dict[str, Any]) -> Iterator[bytes]:
             raise TypeError(f"unexpected value in a plan report: {type(value).__name__}")
         # '{\n "key": ...\n}' -> '\n "key": ...', the member at its depth
         text = msgspec.json.format(msgspec.json.encode({key: value}), indent=1)
-        yield text[1:-2] + (b"," if k < last else b"")
+        yield b"".join((memoryview(text)[1:-2], comma))  # one copy, not two
     yield b"\n}\n"
