@@ -655,10 +655,15 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
                                                  only=cleanable)
         why = {**store_why, **producers, **why}
         replay = np.logical_or.reduce(list(sets.values()))
+        # each replayed step -> the objectives that need it, joined ("answer and store"):
+        # the sets it is in as the bits of an index into every such text
         names = list(sets)
-        need = {v: " and ".join(o for o, members in zip(names, flags, strict=True) if members)
-                for v, *flags in zip(np.flatnonzero(replay).tolist(),
-                                     *(m[replay].tolist() for m in sets.values()), strict=True)}
+        joined = [" and ".join(o for k, o in enumerate(names) if bits >> k & 1)
+                  for bits in range(1 << len(names))]
+        replayed = np.flatnonzero(replay)
+        bits = sum(m[replayed].astype(np.int64) << k for k, m in enumerate(sets.values()))
+        need = dict(zip(replayed.tolist(),
+                        np.fromiter(joined, object, len(joined))[bits].tolist(), strict=True))
         _store_record_reasons(pl, quarantined, replay, path, reasons)
     steps, invalidated, invalidated_reasons = _step_actions(pl, seeds, relevant, replay, why,
                                                             path, reasons, need)
