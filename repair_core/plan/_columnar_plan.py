@@ -62,7 +62,7 @@ _READ = TYPE_CODE["memory_read"]
 _LABEL_NAMES = sorted(LABEL_CODE, key=LABEL_CODE.__getitem__)
 _SMALL_LEVEL = 64
 _TEXT_ROWS = 32_768
-"""Texts cut out of one buffer at a time (bounds the index arrays' memory)."""
+"""Path texts made at a time (bounds the memory of their token rows)."""
 """A breadth-first level of at most this many nodes is walked in Python."""
 
 
@@ -196,6 +196,7 @@ class _Planner:
         self.id_objects = np.fromiter(c.ids if self.id_matrix is None
                                       else self._joined_ids.split("\0"), object, n)
         self._texts: tuple[np.ndarray, np.ndarray] | None = None
+        self._parent: np.ndarray | None = None  # o_parent and a -1 after it (paths)
         self.dep_rank = dep_rank
         answers = np.flatnonzero(self.type == _ANSWER)
         self.final = int(answers[np.argmax(self.seq[answers])])
@@ -527,13 +528,17 @@ class _Planner:
 
     def path_texts(self, nodes: np.ndarray, limit: int = 5) -> list[str]:
         """`" → ".join(Analysis.path_from_fault(node, limit))` for each of `nodes`, in
-        order. The ancestors are looked up a level at a time for all of
-        them together, and the texts are cut out of one buffer of their UTF-8 bytes, so
-        no Python code runs per node (the ids' strings, scattered in memory, are never
-        touched)."""
+        order. The ancestors are looked up a level at a time for all of them together,
+        and the texts are cut out of one buffer of their UTF-16 code units, so no Python
+        code runs per node (the ids' strings, scattered in memory, are never touched)."""
+        if len(nodes) > _TEXT_ROWS:  # a block at a time (bounds the token rows' memory)
+            return [text for lo in range(0, len(nodes), _TEXT_ROWS)
+                    for text in self.path_texts(nodes[lo:lo + _TEXT_ROWS], limit)]
         if not len(nodes):
             return []
-        parent = np.append(self.o_parent, -1)  # parent[-1] == -1
+        if self._parent is None:
+            self._parent = np.append(self.o_parent, -1)  # parent[-1] == -1
+        parent = self._parent
         levels = [nodes]
         for _ in range(limit):
             levels.append(parent[levels[-1]])
@@ -564,14 +569,11 @@ class _Planner:
             strings = [*self.ids, " → ", "…", "", ""]
             return ["".join(map(strings.__getitem__, row)) for row in tokens.tolist()]
         words, filled = table
-        out: list[str] = []
-        for lo in range(0, len(nodes), _TEXT_ROWS):
-            rows = tokens[lo:lo + _TEXT_ROWS]
-            # (np.take: several times faster than indexing for rows of a 2-d array)
-            units = np.take(words, rows, axis=0).view(np.uint16)
-            own = np.take(filled, rows, axis=0).view(bool)
-            text = units[own].tobytes().decode("utf-16-le")
-            out += text.split("\0")[:-1]
+        # (np.take: several times faster than indexing for rows of a 2-d array)
+        units = np.take(words, tokens, axis=0).view(np.uint16)
+        own = np.take(filled, tokens, axis=0).view(bool)
+        out = units[own].tobytes().decode("utf-16-le").split("\0")
+        out.pop()  # after the last NUL
         return out
 
     def _text_table(self) -> tuple[np.ndarray, np.ndarray] | None:
