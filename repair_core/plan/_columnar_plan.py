@@ -27,8 +27,7 @@ inferred edges (importers' guesses) and reviewer edits.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from itertools import repeat
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -61,6 +60,10 @@ _WRITE = TYPE_CODE["memory_write"]
 _ANSWER = TYPE_CODE["answer"]
 _READ = TYPE_CODE["memory_read"]
 _LABEL_NAMES = sorted(LABEL_CODE, key=LABEL_CODE.__getitem__)
+_SMALL_LEVEL = 64
+_TEXT_ROWS = 32_768
+"""Path texts made at a time (bounds the memory of their token rows)."""
+"""A breadth-first level of at most this many nodes is walked in Python."""
 
 
 class _CSR:
@@ -82,6 +85,51 @@ class _CSR:
 def _grouped(key: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """`edges` ordered by `key` (stable), as :class:`_CSR` wants them."""
     return edges[np.argsort(key[edges], kind="stable")]
+
+
+def _id_bytes(joined: str, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The UTF-8 bytes of `n` strings joined by NULs (`joined`), each followed by a
+    NUL, with each one's start and length in bytes; None when there are none, or one
+    holds a NUL itself or a lone surrogate."""
+    try:
+        data = np.frombuffer((joined + "\0").encode(), np.uint8)
+    except UnicodeEncodeError:  # a lone surrogate
+        return None
+    ends = np.flatnonzero(data == 0)  # each string's terminating NUL
+    if not n or len(ends) != n:
+        return None
+    starts = np.empty(n, np.int64)
+    starts[0] = 0
+    starts[1:] = ends[:-1] + 1
+    return data, starts, ends - starts
+
+
+def _padded(units: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int
+            ) -> np.ndarray:
+    """The strings at `starts` (of `lengths` units) in `units` as the rows of a matrix
+    `width` wide, zero-padded: made a column at a time, transposed (an index of every
+    unit, made with np.repeat, was several times slower at a million ids)."""
+    columns = np.zeros((width, len(starts)), units.dtype)
+    last = len(units) - 1
+    for j in range(int(lengths.max())):
+        np.copyto(columns[j], units[np.minimum(starts + j, last)], where=lengths > j)
+    return np.ascontiguousarray(columns.T)
+
+
+def _byte_matrix(encoded: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """The strings of :func:`_id_bytes` as the rows of a zero-padded byte matrix, its
+    width a multiple of 8 (rows are gathered as 64-bit words) and at least 8."""
+    data, starts, lengths = encoded
+    return _padded(data, starts, lengths, -(-max(int(lengths.max()), 1) // 8) * 8)
+
+
+def _string_order(strings: list[str], matrix: np.ndarray | None) -> np.ndarray:
+    """`np.argsort(np.array(strings), kind="stable")`, faster: the strings' UTF-8 bytes
+    (whose order is the code points' order) in the rows of `matrix` (from
+    :func:`_byte_matrix`) sorted as fixed-width bytes."""
+    if matrix is None:  # a NUL in a string would tie with the padding
+        return np.argsort(np.array(strings), kind="stable")
+    return np.argsort(matrix.reshape(-1).view(f"S{matrix.shape[1]}"), kind="stable")
 
 
 def _first_occurrences(values: np.ndarray) -> np.ndarray:
@@ -109,7 +157,10 @@ class _Planner:
         self.type = c.type_code
         self.seq = c.seq
         # rank of each id in string order (networkx sorts deps by id; reports sort ids)
-        id_order = np.argsort(np.array(c.ids), kind="stable")
+        self._joined_ids = "\0".join(c.ids)
+        encoded = _id_bytes(self._joined_ids, n)
+        self.id_matrix = None if encoded is None else _byte_matrix(encoded)
+        id_order = _string_order(c.ids, self.id_matrix)
         self.id_order = id_order
         self.id_rank = np.empty(n, np.int64)
         self.id_rank[id_order] = np.arange(n)
@@ -120,7 +171,10 @@ class _Planner:
         dep_rank[records_by_id] = s + np.arange(len(records_by_id))
         # edges de-duplicated on (premise, dependent, label), sufficient if any copy is
         src, dst, label = c.src, c.dst, c.label
-        order = np.lexsort((label, self.id_rank[src], dst))
+        n_labels = len(LABEL_CODE)
+        # one int64 key per edge instead of a lexsort: the reader lists edges by
+        # dependent already, so the stable sort mostly meets sorted runs
+        order = np.argsort((dst * n + self.id_rank[src]) * n_labels + label, kind="stable")
         src, dst, label, suff = src[order], dst[order], label[order], c.sufficient[order]
         if len(src):
             new = np.ones(len(src), bool)
@@ -133,15 +187,21 @@ class _Planner:
         self.pred = _CSR(dst, np.arange(len(dst)), n)
         # successors of a premise in networkx's order: dependents in canonical order;
         # one entry per pair, with its first label
-        sorder = np.lexsort((label, dep_rank[dst], src))
+        sorder = np.argsort((src * n + dep_rank[dst]) * n_labels + label, kind="stable")
         if len(sorder):
+            s_src, s_dst = src[sorder], dst[sorder]
             pair_new = np.ones(len(sorder), bool)
-            pair_new[1:] = (src[sorder][1:] != src[sorder][:-1]) | \
-                (dst[sorder][1:] != dst[sorder][:-1])
+            pair_new[1:] = (s_src[1:] != s_src[:-1]) | (s_dst[1:] != s_dst[:-1])
             sorder = sorder[pair_new]
         self.succ = _CSR(src, sorder, n)
-        # every edge out of a premise (all labels), for the updates a fault undoes
-        self.out = _CSR(src, np.argsort(src, kind="stable"), n)
+        # the ids as an object array: gathering strings by index runs in C. Fresh copies
+        # when they can be split apart again (no NUL): made one after the other, they sit
+        # together in memory, which makes the report's dicts and its encoding faster
+        # than with the reader's strings, scattered among everything it decoded
+        self.id_objects = np.fromiter(c.ids if self.id_matrix is None
+                                      else self._joined_ids.split("\0"), object, n)
+        self._texts: tuple[np.ndarray, np.ndarray] | None = None
+        self._parent: np.ndarray | None = None  # o_parent and a -1 after it (paths)
         self.dep_rank = dep_rank
         answers = np.flatnonzero(self.type == _ANSWER)
         self.final = int(answers[np.argmax(self.seq[answers])])
@@ -227,24 +287,56 @@ class _Planner:
         self.o_start = np.full(n, -1, np.int64)
         self.o_parent = np.full(n, -1, np.int64)
         self.o_label = np.full(n, -1, np.int8)
-        reached = self.o_fault >= 0
+        # `reached` and `pending` are bytearrays seen as numpy arrays too: most levels
+        # are a few nodes, walked in Python (a numpy level costs ~50 µs whatever its
+        # size); large levels are walked as arrays. Both keep the first occurrence in
+        # (frontier, successor) order, so they reach the same parents.
+        reached_bytes, pending_bytes = bytearray(n), bytearray(pending.tobytes())
+        reached = np.frombuffer(reached_bytes, bool)
+        pending = np.frombuffer(pending_bytes, bool)
+        succ = self.succ
+        succ_start = succ.indptr.tolist()
+        succ_dst = self.dst[succ.order].tolist()
+        step_time: list[float] = []  # compared as numpy compares: as floats
+        if any(bound != float("-inf") for bound, _s, _f in sources):
+            step_time = np.where(self.is_step, self.seq.astype(float), np.inf).tolist()
         for bound, start, fault in sources:
             pending[start] = False
             if reached[start]:
                 continue
             reserved = None if own[start] else pending  # not changed while this start runs
+            reserved_bytes = None if own[start] else pending_bytes
+            bounded = bound != float("-inf")
             reached[start] = True
             if self.carried_mask[start]:  # reached from the fault by its text
                 self.o_fault[start], self.o_start[start] = fault, fault
                 self.o_parent[start], self.o_label[start] = fault, _CARRIES
             else:
                 self.o_fault[start], self.o_start[start] = fault, start
-            frontier = np.array([start])
+            frontier: list[int] | np.ndarray = [start]
+            got: list[int] = []  # reached in Python levels, with parents and succ edges
+            parents: list[int] = []
+            via: list[int] = []
             while len(frontier):
-                e, pos = self.succ.edges_of(frontier)
+                if len(frontier) <= _SMALL_LEVEL:
+                    level_start = len(got)
+                    for u in (frontier if isinstance(frontier, list) else frontier.tolist()):
+                        for k in range(succ_start[u], succ_start[u + 1]):
+                            v = succ_dst[k]
+                            if reached_bytes[v] or (bounded and step_time[v] < bound) or (
+                                    reserved_bytes is not None and reserved_bytes[v]):
+                                continue
+                            reached_bytes[v] = 1
+                            got.append(v)
+                            parents.append(u)
+                            via.append(k)
+                    frontier = got[level_start:]
+                    continue
+                frontier = np.asarray(frontier, np.int64)
+                e, pos = succ.edges_of(frontier)
                 nxt = self.dst[e]
                 ok = ~reached[nxt]
-                if bound != float("-inf"):
+                if bounded:
                     ok &= ~(self.is_step[nxt] & (self.seq[nxt] < bound))
                 if reserved is not None:
                     ok &= ~reserved[nxt]
@@ -256,6 +348,10 @@ class _Planner:
                 self.o_parent[nxt] = frontier[pos[first]]
                 self.o_label[nxt] = self.label[e]
                 frontier = nxt
+            if got:
+                self.o_fault[got], self.o_start[got] = fault, start
+                self.o_parent[got] = parents
+                self.o_label[got] = self.label[succ.order[via]]
         self.affected = reached
 
     def support(self, seed_nodes: np.ndarray) -> None:
@@ -431,11 +527,23 @@ class _Planner:
         return dict(zip(src[e][first].tolist(), dst[e][first].tolist(), strict=True))
 
     # -- reasons -----------------------------------------------------------------
-    def paths(self, nodes: np.ndarray, limit: int = 5) -> dict[int, str]:
-        """`Analysis.path_from_fault(node, limit)` joined with arrows, for each of `nodes`
-        (ancestors looked up a level at a time for all of them together)."""
-        ids = self.ids
-        parent = np.append(self.o_parent, -1)  # parent[-1] == -1
+    def paths(self, nodes: np.ndarray) -> dict[int, str]:
+        """`Analysis.path_from_fault(node, 5)` joined with arrows, for each of `nodes`."""
+        return dict(zip(nodes.tolist(), self.path_texts(nodes), strict=True))
+
+    def path_texts(self, nodes: np.ndarray, limit: int = 5) -> list[str]:
+        """`" → ".join(Analysis.path_from_fault(node, limit))` for each of `nodes`, in
+        order. The ancestors are looked up a level at a time for all of them together,
+        and the texts are cut out of one buffer of their UTF-16 code units, so no Python
+        code runs per node (the ids' strings, scattered in memory, are never touched)."""
+        if len(nodes) > _TEXT_ROWS:  # a block at a time (bounds the token rows' memory)
+            return [text for lo in range(0, len(nodes), _TEXT_ROWS)
+                    for text in self.path_texts(nodes[lo:lo + _TEXT_ROWS], limit)]
+        if not len(nodes):
+            return []
+        if self._parent is None:
+            self._parent = np.append(self.o_parent, -1)  # parent[-1] == -1
+        parent = self._parent
         levels = [nodes]
         for _ in range(limit):
             levels.append(parent[levels[-1]])
@@ -446,24 +554,60 @@ class _Planner:
         for level in levels[1:]:
             last = np.where(level >= 0, level, last)
         fault, start = self.o_fault[last], self.o_start[last]
-        # the strings are joined in groups of the same shape (how many levels, which
-        # heads), a whole column at a time, so no Python code runs per node
-        depth = sum((level >= 0).astype(np.int64) for level in levels)
-        shape = depth * 4 + (fault != start) * 2 + beyond
-        name = ids.__getitem__
-        out: dict[int, str] = {}
-        for key in np.unique(shape).tolist():
-            at = np.flatnonzero(shape == key)
-            d, with_fault, elided = key // 4, key % 4 // 2, key % 2
-            columns: list[Iterable[str]] = []
-            if with_fault:
-                columns.append(map(name, fault[at].tolist()))
-            if elided:
-                columns += [map(name, start[at].tolist()), repeat("…")]
-            columns += [map(name, levels[j][at].tolist()) for j in reversed(range(d))]
-            paths = map(" → ".join, zip(*columns, strict=False))  # "…" repeats
-            out.update(zip(nodes[at].tolist(), paths, strict=True))
+        # each text as a row of tokens: an id (a node), an arrow, an ellipsis, the row's
+        # end or nothing
+        n = self.n
+        arrow, dots, end, none = range(n, n + 4)
+        with_fault = fault != start
+        columns = [np.where(with_fault, fault, none), np.where(with_fault, arrow, none),
+                   np.where(beyond, start, none), np.where(beyond, arrow, none),
+                   np.where(beyond, dots, none), np.where(beyond, arrow, none)]
+        for j in reversed(range(limit + 1)):
+            shown = levels[j] >= 0
+            columns.append(np.where(shown, levels[j], none))
+            if j:
+                columns.append(np.where(shown, arrow, none))
+        columns.append(np.full(len(nodes), end))
+        tokens = np.stack(columns, axis=1)
+        table = self._text_table()
+        if table is None:
+            strings = [*self.ids, " → ", "…", "", ""]
+            return ["".join(map(strings.__getitem__, row)) for row in tokens.tolist()]
+        words, filled = table
+        # (np.take: several times faster than indexing for rows of a 2-d array)
+        units = np.take(words, tokens, axis=0).view(np.uint16)
+        own = np.take(filled, tokens, axis=0).view(bool)
+        out = units[own].tobytes().decode("utf-16-le").split("\0")
+        out.pop()  # after the last NUL
         return out
+
+    def _text_table(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The tokens of :meth:`path_texts` in UTF-16 (whose decoding is several times
+        faster than UTF-8's), zero-padded rows of 64-bit words, and which units of each
+        row are the token's (a bool per unit, as 64-bit words too); None when an id
+        holds a NUL (the texts' separator) or a lone surrogate (not encodable)."""
+        if self._texts is None:
+            try:
+                encoded = (self._joined_ids + "\0").encode("utf-16-le")
+            except UnicodeEncodeError:
+                return None
+            units = np.frombuffer(encoded, np.uint16)
+            ends = np.flatnonzero(units == 0)  # each id's terminating NUL
+            n = self.n
+            if len(ends) != n:
+                return None
+            starts = np.concatenate([[0], ends[:-1] + 1])
+            lengths = ends - starts
+            width = -(-max(int(lengths.max()), 3) // 8) * 8
+            # the ids, then " → ", "…", the end of a row (a NUL) and nothing
+            table = np.zeros((n + 4, width), np.uint16)
+            table[:n] = _padded(units, starts, lengths, width)
+            table[n, :3] = np.frombuffer(" → ".encode("utf-16-le"), np.uint16)
+            table[n + 1, :1] = np.frombuffer("…".encode("utf-16-le"), np.uint16)
+            token_length = np.concatenate([lengths, [3, 1, 1, 0]])
+            filled = np.arange(width) < token_length[:, None]
+            self._texts = (table.view(np.uint64), filled.view(np.uint64))
+        return self._texts
 
 
 def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool = False
@@ -481,7 +625,7 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
     seed_nodes = np.array(sorted(set(seeds.values())), np.int64)
     pl.support(seed_nodes)
     affected, unsupported, kept = pl.affected, pl.unsupported, pl.kept
-    path = pl.paths(np.flatnonzero(unsupported))
+    path = pl.paths(np.flatnonzero(unsupported & ~pl.is_step))  # steps': _step_actions
     memory, reasons = _memory_dispositions(pl, seeds, path)
 
     n = pl.n
@@ -516,24 +660,35 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
                                                  only=cleanable)
         why = {**store_why, **producers, **why}
         replay = np.logical_or.reduce(list(sets.values()))
+        # each replayed step -> the objectives that need it, joined ("answer and store"):
+        # the sets it is in as the bits of an index into every such text
         names = list(sets)
-        need = {v: " and ".join(o for o, members in zip(names, flags, strict=True) if members)
-                for v, *flags in zip(np.flatnonzero(replay).tolist(),
-                                     *(m[replay].tolist() for m in sets.values()), strict=True)}
+        joined = [" and ".join(o for k, o in enumerate(names) if bits >> k & 1)
+                  for bits in range(1 << len(names))]
+        replayed = np.flatnonzero(replay)
+        bits = sum(m[replayed].astype(np.int64) << k for k, m in enumerate(sets.values()))
+        need = dict(zip(replayed.tolist(),
+                        np.fromiter(joined, object, len(joined))[bits].tolist(), strict=True))
         _store_record_reasons(pl, quarantined, replay, path, reasons)
-    steps = _step_actions(pl, seeds, relevant, replay, why, path, reasons, need)
+    steps, invalidated, invalidated_reasons = _step_actions(pl, seeds, relevant, replay, why,
+                                                            path, reasons, need)
     _kept_reasons(pl, reasons)
 
     # records (store order), then steps (seq order)
+    reason_of = np.empty(n, object)
     with_reason = np.zeros(n, bool)
-    with_reason[np.fromiter(reasons, np.int64, len(reasons))] = True
+    for nodes, texts in ((np.fromiter(reasons, np.int64, len(reasons)), reasons.values()),
+                         (invalidated, invalidated_reasons)):
+        reason_of[nodes] = np.fromiter(texts, object, len(nodes))
+        with_reason[nodes] = True
     seq_order = c.step_seq_order
     order = np.concatenate([np.flatnonzero(with_reason & pl.is_record),
                             seq_order[with_reason[seq_order]]])
 
+    id_objects = pl.id_objects
+
     def sorted_ids(mask: np.ndarray) -> list[str]:
-        order = pl.id_order[mask[pl.id_order]]
-        return [ids[i] for i in order.tolist()]
+        return id_objects[pl.id_order[mask[pl.id_order]]].tolist()
 
     first_record = c.n_turns + c.n_steps
     report: dict[str, Any] = {
@@ -543,14 +698,18 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
         "supported": sorted_ids(affected & kept),
         "unsupported": sorted_ids(unsupported),
         "answer_relevant": sorted_ids(relevant),
-        "memory": _with_decisions(ids[first_record:], memory, ids),
-        "steps": _with_decisions([ids[s] for s in seq_order.tolist()], steps, ids),
-        "reasons": {ids[v]: reasons[v] for v in order.tolist()},
+        "memory": _with_decisions(pl, np.arange(first_record, n), memory),
+        "steps": _with_decisions(pl, seq_order, steps, invalidated),
+        "reasons": dict(zip(id_objects[order].tolist(), reason_of[order].tolist(),
+                            strict=True)),
     }
     if objective != "answer":
         report["objective"] = objective
     if ops:
-        report["ops"] = _ops(pl, memory, steps, reasons, replay)
+        invalid = invalidated.tolist()
+        report["ops"] = _ops(pl, memory, {**steps, **dict.fromkeys(invalid, "invalidate")},
+                             {**reasons, **dict(zip(invalid, invalidated_reasons, strict=True))},
+                             replay)
     return report
 
 
@@ -627,13 +786,19 @@ def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
     return out
 
 
-def _with_decisions(names: list[str], decisions: dict[int, str], ids: list[str]
-                    ) -> dict[str, str]:
-    """Every one of `names` -> keep, but for the nodes `decisions` names."""
-    out = dict.fromkeys(names, "keep")
-    for node, decision in decisions.items():
-        out[ids[node]] = decision
-    return out
+def _with_decisions(pl: _Planner, nodes: np.ndarray, decisions: dict[int, str],
+                    invalidated: np.ndarray | None = None) -> dict[str, str]:
+    """The id of every one of `nodes` -> keep, but for the nodes `decisions` names and
+    the `invalidated` ones."""
+    names = ["keep", "invalidate", *sorted(set(decisions.values()) - {"keep", "invalidate"})]
+    code = np.zeros(pl.n, np.int64)
+    if decisions:
+        code[np.fromiter(decisions, np.int64, len(decisions))] = np.fromiter(
+            map(names.index, decisions.values()), np.int64, len(decisions))
+    if invalidated is not None:
+        code[invalidated] = 1
+    values = np.fromiter(names, object, len(names))[code[nodes]].tolist()
+    return dict(zip(pl.id_objects[nodes].tolist(), values, strict=True))
 
 
 def _store_record_reasons(pl: _Planner, quarantined: np.ndarray, replay: np.ndarray,
@@ -669,9 +834,17 @@ def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, st
     memory: dict[int, str] = {}
     reasons: dict[int, str] = {}
 
+    touched = pl.fault_mask | unsupported | (affected & ~active)
+    touched[list(undone)] = True
+    touched[:first_record] = False
+    # the delete premises of the touched records, in their premise order
+    retired_by: dict[int, list[int]] = {}
+    deletes = np.flatnonzero((label == _DELETE) & touched[dst])
+    for r, p in zip(dst[deletes].tolist(), src[deletes].tolist(), strict=True):
+        retired_by.setdefault(r, []).append(p)
+
     def retirers(r: int) -> list[int]:
-        e, _ = pl.pred.edges_of(np.array([r]))
-        return src[e][label[e] == _DELETE].tolist()
+        return retired_by.get(r, [])
 
     def poisoned_value(r: int, faulty: list[int]) -> str | None:  # _plan._poisoned_value
         if pl.carried_mask[r]:
@@ -685,37 +858,37 @@ def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, st
                 return f"same {kv[0]} = {kv[1]!r} as diagnosed {ids[f]}"
         return None
 
-    touched = pl.fault_mask | unsupported | (affected & ~active)
-    touched[list(undone)] = True
-    for r in np.flatnonzero(touched).tolist():
-        if r < first_record:
-            continue
-        if r in undone and not active[r] and not pl.fault_mask[r]:
+    records = np.flatnonzero(touched)
+    for r, r_active, r_fault, r_unsupported, r_affected, r_a0, r_a0_delete in zip(
+            records.tolist(), *(x[records].tolist() for x in (
+                active, pl.fault_mask, unsupported, affected, a0_count, a0_delete)),
+            strict=True):
+        if r in undone and not r_active and not r_fault:
             poisoned = poisoned_value(r, fault_records)
             memory[r] = "keep" if poisoned else "restore"
             reasons[r] = undone_update_reason(ids[undone[r]], poisoned)
             continue
-        if pl.fault_mask[r]:
+        if r_fault:
             memory[r] = "delete"
             seed = seeds[r]
             reasons[r] = fault_record_reason(None if seed == r else ids[seed])
             continue
-        if not unsupported[r]:
-            if affected[r] and not active[r]:  # _plan._restore_kept
+        if not r_unsupported:
+            if r_affected and not r_active:  # _plan._restore_kept
                 by = retirers(r)
                 if by and all(unsupported[p] for p in by):
                     memory[r] = "restore"
                     reasons[r] = retired_reason(", ".join(sorted({ids[p] for p in by})),
                                                 None, True, False, kept_by_support=True)
             continue
-        if a0_count[r] and a0_count[r] == a0_delete[r]:
+        if r_a0 and r_a0 == r_a0_delete:
             by = retirers(r)
             names = ", ".join(sorted({ids[p] for p in by}))
-            poisoned = poisoned_value(r, []) if not active[r] else None
-            restored = (poisoned is None and not active[r]
+            poisoned = poisoned_value(r, []) if not r_active else None
+            restored = (poisoned is None and not r_active
                         and all(unsupported[p] for p in by))
             memory[r] = "restore" if restored else "keep"
-            reasons[r] = retired_reason(names, poisoned, restored, bool(active[r]))
+            reasons[r] = retired_reason(names, poisoned, restored, r_active)
             continue
         memory[r] = "quarantine"
         reasons[r] = quarantine_reason(path[r])
@@ -726,18 +899,23 @@ def _undone_updates(pl: _Planner, fault_records: list[int]) -> dict[int, int]:
     """`_plan._undone_updates`: each record retired by the latest successful update write
     into a faulty record that no step produced -> that write."""
     src, dst, label = pl.src, pl.dst, pl.label
-    out: dict[int, int] = {}
+    writes: list[int] = []  # of each faulty record in turn that has one
     for f in fault_records:
         e, _ = pl.pred.edges_of(np.array([f]))
         if (label[e] == _PRODUCE).any():
             continue
         w = src[e][label[e] == _UPDATE]
         w = w[pl.is_step[w] & ~pl.c.failed[w] & (pl.type[w] == _WRITE)]
-        if not len(w):
-            continue
-        write = int(w[np.argmax(pl.seq[w])])  # seqs of steps are unique
-        e, _ = pl.out.edges_of(np.array([write]))
-        for old in dst[e][(label[e] == _DELETE) & pl.is_record[dst[e]]].tolist():
+        if len(w):
+            writes.append(int(w[np.argmax(pl.seq[w])]))  # seqs of steps are unique
+    # the records each write retires, in edge order (one scan of the edges for all)
+    e = np.flatnonzero(np.isin(src, writes) & (label == _DELETE) & pl.is_record[dst])
+    retired: dict[int, list[int]] = {}
+    for write, old in zip(src[e].tolist(), dst[e].tolist(), strict=True):
+        retired.setdefault(write, []).append(old)
+    out: dict[int, int] = {}
+    for write in writes:
+        for old in retired.get(write, []):
             out.setdefault(old, write)
     return out
 
@@ -745,9 +923,10 @@ def _undone_updates(pl: _Planner, fault_records: list[int]) -> dict[int, int]:
 def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
                   replay: np.ndarray, why: dict[int, int], path: dict[int, str],
                   reasons: dict[int, str], need: dict[int, str] | None = None
-                  ) -> dict[int, str]:
-    """`_plan._step_actions` for the steps that are not simply kept (their reasons go
-    into `reasons`)."""
+                  ) -> tuple[dict[int, str], np.ndarray, list[str]]:
+    """`_plan._step_actions` for the steps that are not simply kept: the decisions (their
+    reasons go into `reasons`) but for the unsupported steps invalidated, most of them,
+    which are returned apart as arrays (in seq order) with their reasons."""
     c, ids = pl.c, pl.ids
     n_t = c.n_turns
     seq_order = c.step_seq_order
@@ -756,67 +935,69 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
     tools = c.tools
     final = pl.final
     types = pl.type.tolist()
-    replay_l, relevant_l = replay.tolist(), relevant.tolist()
-    unsupported_l, fault_l = pl.unsupported.tolist(), pl.fault_mask.tolist()
-    touched = seq_order[(replay | pl.unsupported | pl.fault_mask)[seq_order]]
+    relevant_l, unsupported_l = relevant.tolist(), pl.unsupported.tolist()
+    replayed = seq_order[replay[seq_order]]
+    # the steps not replayed are invalidated in bulk (faults, then unsupported ones)
+    dropped = ~replay & pl.fault_mask
+    faults = seq_order[dropped[seq_order]].tolist()
+    steps.update(dict.fromkeys(faults, "invalidate"))
+    reasons.update(dict.fromkeys(faults, "diagnosed fault: never evidence again, dropped "
+                                 "from every replayed step's inputs"))
+    invalidated = seq_order[(pl.unsupported & ~replay & ~dropped)[seq_order]]
     # _plan._not_needed(_plan._objective_of(need)): a both plan replays the final answer
-    not_needed = ""
-    if need is not None:
+    if need is None:
+        invalidated_reasons = [
+            f"affected via {p}; no independent support; does not reach the final answer "
+            "once faults are cut: invalidated, not replayed"
+            for p in pl.path_texts(invalidated)]
+    else:
         not_needed = ("not needed to re-derive any quarantined record (objective store): "
                       "invalidated, not replayed")
         if any("answer" in v for v in need.values()):
             not_needed = ("does not reach the final answer once faults are cut (objective "
                           "answer) and is " + not_needed)
-    for sn in touched.tolist():
-        if replay_l[sn]:
-            step_type = types[sn]
-            if step_type == _OBS:
-                steps[sn] = "refresh"
-                reason = "observation re-produced by replaying its action"
+        past_answer = "a past answer: not regenerated (objective store)"
+        invalidated_reasons = [
+            f"affected via {p}; no independent support; "
+            + (past_answer if step_type == _ANSWER else not_needed)
+            for p, step_type in zip(pl.path_texts(invalidated),
+                                    pl.type[invalidated].tolist(), strict=True)]
+    path = {**path, **pl.paths(replayed[pl.unsupported[replayed]])}
+    for sn in replayed.tolist():
+        step_type = types[sn]
+        if step_type == _OBS:
+            steps[sn] = "refresh"
+            reason = "observation re-produced by replaying its action"
+        else:
+            steps[sn] = "replay"
+            if sn == final:
+                reason = "final answer: always regenerated"
+            elif sn in seed_fault:
+                reason = (f"seed of fault {ids[seed_fault[sn]]}: replayed so the store gets "
+                          "the correct record")
+            elif relevant_l[sn] and (need is None or "answer" in need[sn]):
+                reason = "reaches the final answer"
+            elif need is not None and "store" in need[sn] and sn in why \
+                    and pl.is_record[why[sn]]:
+                reason = (f"producer of quarantined record {ids[why[sn]]}: replayed on "
+                          "cleaned inputs so the store gets it re-derived")
+            elif sn in why and pl.is_record[why[sn]]:
+                reason = (f"producer of quarantined record {ids[why[sn]]}, which a replayed "
+                          "step reads: replayed so the store gets it re-derived")
             else:
-                steps[sn] = "replay"
-                if sn == final:
-                    reason = "final answer: always regenerated"
-                elif sn in seed_fault:
-                    reason = (f"seed of fault {ids[seed_fault[sn]]}: replayed so the store gets "
-                              "the correct record")
-                elif relevant_l[sn] and (need is None or "answer" in need[sn]):
-                    reason = "reaches the final answer"
-                elif need is not None and "store" in need[sn] and sn in why \
-                        and pl.is_record[why[sn]]:
-                    reason = (f"producer of quarantined record {ids[why[sn]]}: replayed on "
-                              "cleaned inputs so the store gets it re-derived")
-                elif sn in why and pl.is_record[why[sn]]:
-                    reason = (f"producer of quarantined record {ids[why[sn]]}, which a replayed "
-                              "step reads: replayed so the store gets it re-derived")
-                else:
-                    puller = ids[why[sn]] if sn in why else "?"
-                    reason = f"premise of replayed step {puller} (execution closure)"
-            if unsupported_l[sn] and sn not in seed_fault:
-                reason = f"affected via {path[sn]}; no independent support; {reason}"
-            if need is not None:
-                reason = f"objective {need[sn]}: {reason}"
-            if step_type == _ACTION:
-                tool = c.step_tool[sn - n_t]
-                if tools.get(tool or "", "irreversible") == "irreversible":
-                    reason += (f"; its tool '{tool}' is irreversible (or undeclared): the "
-                               "executor will not re-issue it and reports the effect")
-            reasons[sn] = reason
-        elif fault_l[sn]:
-            steps[sn] = "invalidate"
-            reasons[sn] = ("diagnosed fault: never evidence again, dropped from every "
-                           "replayed step's inputs")
-        elif unsupported_l[sn] and need is not None:
-            steps[sn] = "invalidate"
-            reasons[sn] = f"affected via {path[sn]}; no independent support; " + (
-                "a past answer: not regenerated (objective store)" if types[sn] == _ANSWER
-                else not_needed)
-        elif unsupported_l[sn]:
-            steps[sn] = "invalidate"
-            reasons[sn] = (f"affected via {path[sn]}; no independent support; does "
-                           "not reach the final answer once faults are cut: invalidated, "
-                           "not replayed")
-    return steps
+                puller = ids[why[sn]] if sn in why else "?"
+                reason = f"premise of replayed step {puller} (execution closure)"
+        if unsupported_l[sn] and sn not in seed_fault:
+            reason = f"affected via {path[sn]}; no independent support; {reason}"
+        if need is not None:
+            reason = f"objective {need[sn]}: {reason}"
+        if step_type == _ACTION:
+            tool = c.step_tool[sn - n_t]
+            if tools.get(tool or "", "irreversible") == "irreversible":
+                reason += (f"; its tool '{tool}' is irreversible (or undeclared): the "
+                           "executor will not re-issue it and reports the effect")
+        reasons[sn] = reason
+    return steps, invalidated, invalidated_reasons
 
 
 def _kept_reasons(pl: _Planner, reasons: dict[int, str]) -> None:
@@ -869,5 +1050,5 @@ def report_json_bytes(report: dict[str, Any]) -> Iterator[bytes]:
             raise TypeError(f"unexpected value in a plan report: {type(value).__name__}")
         # '{\n "key": ...\n}' -> '\n "key": ...', the member at its depth
         text = msgspec.json.format(msgspec.json.encode({key: value}), indent=1)
-        yield text[1:-2] + (b"," if k < last else b"")
+        yield b"".join((memoryview(text)[1:-2], comma))  # one copy, not two
     yield b"\n}\n"
