@@ -732,14 +732,11 @@ def _split_point(n_steps: int, parallel: bool) -> int:
 
 
 def _may_fork() -> bool:
-    """A second process can help (two CPUs or more) and forking is safe: no other
-    thread runs (one holding a lock would leave it held in the child: the dashboard, a
-    server)."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return cpus > 1 and hasattr(os, "fork") and threading.active_count() == 1
+    """A second process can help (two CPUs or more usable) and forking is safe: on Linux
+    (macOS's system libraries are not fork-safe) and no other thread running (one holding
+    a lock would leave it held in the child: the dashboard, a server)."""
+    return sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) > 1 \
+        and threading.active_count() == 1
 
 
 class _Child:
