@@ -35,9 +35,21 @@ import numpy as np
 
 from ..case._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _ranges
 from ._reasons import (
+    FAULT_STEP,
+    FINAL_ANSWER,
+    NOT_REACHING,
+    PAST_ANSWER,
+    REACHES_ANSWER,
+    REFRESHED,
+    closure_reason,
     fault_record_reason,
+    irreversible_note,
+    not_needed_reason,
+    producer_reason,
     quarantine_reason,
+    replayed_reason,
     retired_reason,
+    seed_reason,
     store_quarantine_reason,
     undone_update_reason,
 )
@@ -941,22 +953,16 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
     dropped = ~replay & pl.fault_mask
     faults = seq_order[dropped[seq_order]].tolist()
     steps.update(dict.fromkeys(faults, "invalidate"))
-    reasons.update(dict.fromkeys(faults, "diagnosed fault: never evidence again, dropped "
-                                 "from every replayed step's inputs"))
+    reasons.update(dict.fromkeys(faults, FAULT_STEP))
     invalidated = seq_order[(pl.unsupported & ~replay & ~dropped)[seq_order]]
-    # _plan._not_needed(_plan._objective_of(need)): a both plan replays the final answer
     if need is None:
-        invalidated_reasons = [
-            f"affected via {p}; no independent support; does not reach the final answer "
-            "once faults are cut: invalidated, not replayed"
-            for p in pl.path_texts(invalidated)]
+        invalidated_reasons = [f"affected via {p}; no independent support; {NOT_REACHING}"
+                               for p in pl.path_texts(invalidated)]
     else:
-        not_needed = ("not needed to re-derive any quarantined record (objective store): "
-                      "invalidated, not replayed")
-        if any("answer" in v for v in need.values()):
-            not_needed = ("does not reach the final answer once faults are cut (objective "
-                          "answer) and is " + not_needed)
-        past_answer = "a past answer: not regenerated (objective store)"
+        # _plan._objective_of(need): a both plan replays the final answer
+        not_needed = not_needed_reason(
+            "both" if any("answer" in v for v in need.values()) else "store")
+        past_answer = PAST_ANSWER
         invalidated_reasons = [
             f"affected via {p}; no independent support; "
             + (past_answer if step_type == _ANSWER else not_needed)
@@ -967,35 +973,27 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
         step_type = types[sn]
         if step_type == _OBS:
             steps[sn] = "refresh"
-            reason = "observation re-produced by replaying its action"
+            reason = REFRESHED
         else:
             steps[sn] = "replay"
             if sn == final:
-                reason = "final answer: always regenerated"
+                reason = FINAL_ANSWER
             elif sn in seed_fault:
-                reason = (f"seed of fault {ids[seed_fault[sn]]}: replayed so the store gets "
-                          "the correct record")
+                reason = seed_reason(ids[seed_fault[sn]])
             elif relevant_l[sn] and (need is None or "answer" in need[sn]):
-                reason = "reaches the final answer"
-            elif need is not None and "store" in need[sn] and sn in why \
-                    and pl.is_record[why[sn]]:
-                reason = (f"producer of quarantined record {ids[why[sn]]}: replayed on "
-                          "cleaned inputs so the store gets it re-derived")
+                reason = REACHES_ANSWER
             elif sn in why and pl.is_record[why[sn]]:
-                reason = (f"producer of quarantined record {ids[why[sn]]}, which a replayed "
-                          "step reads: replayed so the store gets it re-derived")
+                reason = producer_reason(ids[why[sn]],
+                                         store=need is not None and "store" in need[sn])
             else:
-                puller = ids[why[sn]] if sn in why else "?"
-                reason = f"premise of replayed step {puller} (execution closure)"
-        if unsupported_l[sn] and sn not in seed_fault:
-            reason = f"affected via {path[sn]}; no independent support; {reason}"
-        if need is not None:
-            reason = f"objective {need[sn]}: {reason}"
+                reason = closure_reason(ids[why[sn]] if sn in why else "?")
+        reason = replayed_reason(
+            reason, path[sn] if unsupported_l[sn] and sn not in seed_fault else None,
+            None if need is None else need[sn])
         if step_type == _ACTION:
             tool = c.step_tool[sn - n_t]
             if tools.get(tool or "", "irreversible") == "irreversible":
-                reason += (f"; its tool '{tool}' is irreversible (or undeclared): the "
-                           "executor will not re-issue it and reports the effect")
+                reason += irreversible_note(tool)
         reasons[sn] = reason
     return steps, invalidated, invalidated_reasons
 

@@ -17,9 +17,21 @@ from ..case._case import SUFFICIENT_LABELS, Case, MemoryRecord
 from ..graph._graph import CHAIN, premises
 from ._ops import Op
 from ._reasons import (
+    FAULT_STEP,
+    FINAL_ANSWER,
+    NOT_REACHING,
+    PAST_ANSWER,
+    REACHES_ANSWER,
+    REFRESHED,
+    closure_reason,
     fault_record_reason,
+    irreversible_note,
+    not_needed_reason,
+    producer_reason,
     quarantine_reason,
+    replayed_reason,
     retired_reason,
+    seed_reason,
     store_quarantine_reason,
     undone_update_reason,
 )
@@ -537,47 +549,38 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
             step_type = s.type
             if step_type == "tool_observation":
                 steps[sid] = "refresh"
-                why = "observation re-produced by replaying its action"
+                why = REFRESHED
             else:
                 steps[sid] = "replay"
                 if sid == final:
-                    why = "final answer: always regenerated"
+                    why = FINAL_ANSWER
                 elif sid in seed_of:
-                    why = f"seed of fault {seed_of[sid]}: replayed so the store gets the correct record"
+                    why = seed_reason(seed_of[sid])
                 elif sid in relevant and (need is None or "answer" in need[sid]):
-                    why = "reaches the final answer"
-                elif need is not None and "store" in need[sid] and a.graph.nodes.get(
-                        pulled.get(sid, ""), {}).get("kind") == "record":
-                    why = (f"producer of quarantined record {pulled[sid]}: replayed on cleaned "
-                           "inputs so the store gets it re-derived")
+                    why = REACHES_ANSWER
                 elif a.graph.nodes.get(pulled.get(sid, ""), {}).get("kind") == "record":
-                    why = (f"producer of quarantined record {pulled[sid]}, which a replayed "
-                           "step reads: replayed so the store gets it re-derived")
+                    why = producer_reason(pulled[sid],
+                                          store=need is not None and "store" in need[sid])
                 else:
-                    why = f"premise of replayed step {pulled.get(sid, '?')} (execution closure)"
-            if sid in unsupported and sid not in seed_of:
-                why = f"affected via {_path(a, sid)}; no independent support; {why}"
-            if need is not None:
-                why = f"objective {need[sid]}: {why}"
+                    why = closure_reason(pulled.get(sid, "?"))
+            why = replayed_reason(
+                why, _path(a, sid) if sid in unsupported and sid not in seed_of else None,
+                None if need is None else need[sid])
             if step_type == "tool_action":
                 tool = getattr(s, "tool", None)
                 if tools.get(tool or "", "irreversible") == "irreversible":
-                    why += (f"; its tool '{tool}' is irreversible (or undeclared): the executor "
-                            "will not re-issue it and reports the effect")
+                    why += irreversible_note(tool)
             reasons[sid] = why
         elif sid in a.faults:
             steps[sid] = "invalidate"
-            reasons[sid] = ("diagnosed fault: never evidence again, dropped from every "
-                            "replayed step's inputs")
+            reasons[sid] = FAULT_STEP
         elif sid in unsupported and need is not None:
             steps[sid] = "invalidate"
             reasons[sid] = f"affected via {_path(a, sid)}; no independent support; " + (
-                "a past answer: not regenerated (objective store)" if s.type == "answer"
-                else _not_needed(_objective_of(need)))
+                PAST_ANSWER if s.type == "answer" else not_needed_reason(_objective_of(need)))
         elif sid in unsupported:
             steps[sid] = "invalidate"
-            reasons[sid] = (f"affected via {_path(a, sid)}; no independent support; does not "
-                            "reach the final answer once faults are cut: invalidated, not replayed")
+            reasons[sid] = f"affected via {_path(a, sid)}; no independent support; {NOT_REACHING}"
         else:
             steps[sid] = "keep"
     return steps, reasons
@@ -586,15 +589,6 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
 def _objective_of(need: dict[str, str]) -> str:
     # a both plan always replays the final answer for the answer objective
     return "both" if any("answer" in v for v in need.values()) else "store"
-
-
-def _not_needed(objective: str) -> str:
-    if objective == "store":
-        return ("not needed to re-derive any quarantined record (objective store): "
-                "invalidated, not replayed")
-    return ("does not reach the final answer once faults are cut (objective answer) and is "
-            "not needed to re-derive any quarantined record (objective store): invalidated, "
-            "not replayed")
 
 
 def _path(a: Analysis, node: str) -> str:

@@ -61,3 +61,61 @@ def retired_reason(retirers: str, poisoned: str | None, restored: bool, active: 
     return ("affected only through delete edges: keeps its content and status (a mutation "
             "that retired it still stands)" if not active else
             "affected only through delete edges and still active: kept")
+
+
+# -- steps -----------------------------------------------------------------------------------
+
+REFRESHED = "observation re-produced by replaying its action"
+FINAL_ANSWER = "final answer: always regenerated"
+REACHES_ANSWER = "reaches the final answer"
+FAULT_STEP = "diagnosed fault: never evidence again, dropped from every replayed step's inputs"
+PAST_ANSWER = "a past answer: not regenerated (objective store)"
+NOT_REACHING = ("does not reach the final answer once faults are cut: invalidated, "
+                "not replayed")
+
+
+def seed_reason(fault: str) -> str:
+    """Why the step that wrote a faulty record is replayed."""
+    return f"seed of fault {fault}: replayed so the store gets the correct record"
+
+
+def producer_reason(record: str, *, store: bool) -> str:
+    """Why a producer of a quarantined record is replayed: for the store objective, or
+    because a replayed step reads the record (`store` False)."""
+    if store:
+        return (f"producer of quarantined record {record}: replayed on cleaned inputs so "
+                "the store gets it re-derived")
+    return (f"producer of quarantined record {record}, which a replayed step reads: "
+            "replayed so the store gets it re-derived")
+
+
+def closure_reason(puller: str) -> str:
+    """Why a step is replayed only because a replayed step depends on it."""
+    return f"premise of replayed step {puller} (execution closure)"
+
+
+def replayed_reason(why: str, path: str | None, objective: str | None) -> str:
+    """A replayed step's reason `why`, after the path it was affected by (when it has no
+    independent support) and the objectives that need it (under `store` or `both`).
+
+    >>> replayed_reason("reaches the final answer", "m3 → s5", "answer and store")
+    'objective answer and store: affected via m3 → s5; no independent support; reaches the final answer'
+    """
+    if path is not None:
+        why = f"affected via {path}; no independent support; {why}"
+    return why if objective is None else f"objective {objective}: {why}"
+
+
+def irreversible_note(tool: str | None) -> str:
+    """What is added to the reason of a replayed action whose tool is irreversible."""
+    return (f"; its tool '{tool}' is irreversible (or undeclared): the executor will not "
+            "re-issue it and reports the effect")
+
+
+def not_needed_reason(objective: str) -> str:
+    """Why an unsupported step is invalidated, not replayed, under `store` or `both`."""
+    store = ("not needed to re-derive any quarantined record (objective store): "
+             "invalidated, not replayed")
+    if objective == "store":
+        return store
+    return f"does not reach the final answer once faults are cut (objective answer) and is {store}"
