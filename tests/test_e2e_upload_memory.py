@@ -180,6 +180,9 @@ def _load_sample(page, name: str) -> None:
     box.locator("input").click()
     box.locator("input").fill(name)
     page.locator('[role="option"]').filter(has_text=name).first.click()
+    # choosing reruns the page, and a rerun after a large load can leave another tab
+    # selected (seen once in a fresh-clone run: the button was never visible)
+    _select_tab(page, "Sample")
     page.get_by_role("button", name="Load sample").click()
     page.get_by_text(f"Loaded case fig1-travel from {name}").first.wait_for()
     idle(page)
