@@ -201,8 +201,8 @@ seconds in batches of 1,000 against 10.5 in batches of 20,000 (500: 7.3; 100k st
 _ID, _SEQ, _DEPS, _TURN, _STATUS, _TEXT = (
     attrgetter(f) for f in ("id", "seq", "deps", "turn", "status", "text"))
 _LABEL, _SUFFICIENT = attrgetter("label"), attrgetter("sufficient")
-_VERIFIED, _RETURNED, _TARGET, _TOOL = (
-    attrgetter(f) for f in ("verified", "returned", "target", "tool"))
+_VERIFIED, _RETURNED, _TARGET = (
+    attrgetter(f) for f in ("verified", "returned", "target"))
 _CREATED, _KEY, _VALUE = attrgetter("created_seq"), attrgetter("key"), attrgetter("value")
 _SHORT_FIELDS = ("format", "case_id", "domain", "user_id", "faults", "tools", "eval",
                  "agentdojo", "multisession")
@@ -366,6 +366,11 @@ class _Reader:
         self.record_created: list[int | None] = []
         self.record_kv: list[tuple[str | None, Any]] = []
         self.n_t, self.n_s, self.n_r = len(doc.session), len(doc.trajectory), len(doc.memory)
+
+    @property
+    def fault_ids(self) -> list[str]:
+        """The faults planned for: `--faults`' when given, else the file's."""
+        return self.short["faults"] if self.faults_override is None else self.faults_override
 
     def columns(self) -> CaseColumns | None:
         try:
@@ -618,8 +623,7 @@ class _Reader:
             return None
         first_record = self.n_t + self.n_s
         found: dict[int, str] = {}
-        for fault in self.short["faults"] if self.faults_override is None \
-                else self.faults_override:
+        for fault in self.fault_ids:
             node = index.get(fault, -1)
             if not (0 <= node < self.n_t or node >= first_record) \
                     or node not in self.content_text:
@@ -831,8 +835,7 @@ def _with_record_ids(reader: _Reader, index: dict[str, int]) -> Callable[[Any], 
     index.update(zip(ids, range(first_record, first_record + len(ids)), strict=True))
     if reader.fault_content:
         reader.record_texts = [*map(_TEXT, records)]
-        for fault in reader.short["faults"] if reader.faults_override is None \
-                else reader.faults_override:
+        for fault in reader.fault_ids:
             node = index.get(fault, -1)
             if node >= first_record:
                 reader.content_text[node] = records[node - first_record].text

@@ -73,9 +73,9 @@ _ANSWER = TYPE_CODE["answer"]
 _READ = TYPE_CODE["memory_read"]
 _LABEL_NAMES = sorted(LABEL_CODE, key=LABEL_CODE.__getitem__)
 _SMALL_LEVEL = 64
+"""A breadth-first level of at most this many nodes is walked in Python."""
 _TEXT_ROWS = 32_768
 """Path texts made at a time (bounds the memory of their token rows)."""
-"""A breadth-first level of at most this many nodes is walked in Python."""
 
 
 class _CSR:
@@ -99,12 +99,14 @@ def _grouped(key: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return edges[np.argsort(key[edges], kind="stable")]
 
 
-def _id_bytes(joined: str, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The UTF-8 bytes of `n` strings joined by NULs (`joined`), each followed by a
-    NUL, with each one's start and length in bytes; None when there are none, or one
-    holds a NUL itself or a lone surrogate."""
+def _code_units(joined: str, n: int, encoding: str = "utf-8"
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The code units (UTF-8 bytes, or UTF-16 units for "utf-16-le") of `n` strings
+    joined by NULs (`joined`), each followed by a NUL, with each one's start and length
+    in units; None when there are none, or one holds a NUL itself or a lone surrogate."""
     try:
-        data = np.frombuffer((joined + "\0").encode(), np.uint8)
+        data = np.frombuffer((joined + "\0").encode(encoding),
+                             np.uint8 if encoding == "utf-8" else np.uint16)
     except UnicodeEncodeError:  # a lone surrogate
         return None
     ends = np.flatnonzero(data == 0)  # each string's terminating NUL
@@ -129,7 +131,7 @@ def _padded(units: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: i
 
 
 def _byte_matrix(encoded: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-    """The strings of :func:`_id_bytes` as the rows of a zero-padded byte matrix, its
+    """The strings of :func:`_code_units` as the rows of a zero-padded byte matrix, its
     width a multiple of 8 (rows are gathered as 64-bit words) and at least 8."""
     data, starts, lengths = encoded
     return _padded(data, starts, lengths, -(-max(int(lengths.max()), 1) // 8) * 8)
@@ -170,7 +172,7 @@ class _Planner:
         self.seq = c.seq
         # rank of each id in string order (networkx sorts deps by id; reports sort ids)
         self._joined_ids = "\0".join(c.ids)
-        encoded = _id_bytes(self._joined_ids, n)
+        encoded = _code_units(self._joined_ids, n)
         self.id_matrix = None if encoded is None else _byte_matrix(encoded)
         id_order = _string_order(c.ids, self.id_matrix)
         self.id_order = id_order
@@ -599,17 +601,11 @@ class _Planner:
         row are the token's (a bool per unit, as 64-bit words too); None when an id
         holds a NUL (the texts' separator) or a lone surrogate (not encodable)."""
         if self._texts is None:
-            try:
-                encoded = (self._joined_ids + "\0").encode("utf-16-le")
-            except UnicodeEncodeError:
-                return None
-            units = np.frombuffer(encoded, np.uint16)
-            ends = np.flatnonzero(units == 0)  # each id's terminating NUL
             n = self.n
-            if len(ends) != n:
+            encoded = _code_units(self._joined_ids, n, "utf-16-le")
+            if encoded is None:
                 return None
-            starts = np.concatenate([[0], ends[:-1] + 1])
-            lengths = ends - starts
+            units, starts, lengths = encoded
             width = -(-max(int(lengths.max()), 3) // 8) * 8
             # the ids, then " → ", "…", the end of a row (a NUL) and nothing
             table = np.zeros((n + 4, width), np.uint16)
