@@ -286,10 +286,16 @@ def test_interrupted_while_waiting_stops_the_second_process(monkeypatch: pytest.
     assert len(forking) == 1 and reaped(forking)
 
 
-def test_threaded_processes_read_alone() -> None:
-    # a thread running (the dashboard's server, tqdm's monitor): no fork
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux only")
+def test_threaded_processes_read_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a thread running (the dashboard's server, tqdm's monitor): no fork, whatever the CPUs
     import threading
 
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert _columns._may_fork()
+    monkeypatch.undo()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
     thread.start()
@@ -298,6 +304,9 @@ def test_threaded_processes_read_alone() -> None:
     finally:
         stop.set()
         thread.join()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert not _columns._may_fork()  # one CPU: nothing to gain
 
 
 # -- the report text -----------------------------------------------------------------------
