@@ -161,8 +161,9 @@ class _BrowserReviewer:
 
     def _still_claimed(self) -> bool:
         with self.engine.connect() as conn:
-            return conn.execute(sa.text("SELECT status FROM dgrr_repair_requests WHERE id = "
-                                        ":i"), {"i": self.holding}).scalar_one() == "claimed"
+            return conn.execute(sa.text(
+                "SELECT status = 'claimed' AND claimed_by = :who FROM dgrr_repair_requests "
+                "WHERE id = :i"), {"i": self.holding, "who": self.name}).scalar_one()
 
     def recorded(self) -> None:
         """Wait for the page's confirmation. A click on Record that lands while the page
@@ -170,13 +171,15 @@ class _BrowserReviewer:
         request still claimed after 90 s); while the request is still claimed, the
         warnings are ticked and Record clicked again (a decided request cannot be decided
         twice: `review` refuses it)."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         page = self.page
         done = page.locator(FRESH).filter(has_text=f"Request #{self.holding} is now approved")
         for attempt in range(3):
             try:
                 done.first.wait_for(timeout=30_000)
                 break
-            except Exception:
+            except PlaywrightTimeout:
                 if attempt == 2 or not self._still_claimed():
                     done.first.wait_for()  # decided (or out of tries): the message must come
                     break
