@@ -141,10 +141,18 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
         expect(picker).to_have_value("m6 · record", timeout=30_000)
         expect(page.get_by_text("no independent support: quarantined").first).to_be_visible()
         idle(page)
-        # Search: centres and selects the node, and the page shows it.
+        # Search: centres and selects the node, and the page shows it. Under load the
+        # re-run after the click can reach the graph after the search and select m6 again
+        # (seen once in a fresh-clone run), so the search is repeated until it holds.
+        for _ in range(3):
+            g = _graph(page)
+            g.locator("#dgrr-search").fill("s11")
+            g.locator("#dgrr-search").press("Enter")
+            page.wait_for_timeout(500)
+            idle(page)
+            if _graph(page).evaluate("network.getSelectedNodes()") == ["s11"]:
+                break
         g = _graph(page)
-        g.locator("#dgrr-search").fill("s11")
-        g.locator("#dgrr-search").press("Enter")
         assert g.evaluate("network.getSelectedNodes()") == ["s11"]
         off = g.evaluate("""() => { const p = network.canvasToDOM(network.getPositions(['s11'])['s11']);
             const el = document.getElementById('mynetwork');
