@@ -48,6 +48,10 @@ UI_MIN, RESERVE = 2, 6
 # Agents submit over time (a submitter alone would put its 125 in within a few seconds):
 # the browsers then decide while requests still arrive.
 SUBMIT_EVERY = 0.25
+# Each agent's last HOLD_BACK runs wait until both browsers have decided once, so the
+# reviewer processes decide those after the browsers' first decisions however slow the
+# browsers are (on a loaded CI machine a whole round once outlasted the submissions).
+HOLD_BACK = 3
 # Streamlit keeps the last run's elements, marked stale, while it re-runs a page
 FRESH = '[data-testid="stElementContainer"]:not([data-stale="true"])'
 
@@ -59,14 +63,18 @@ def _pending(engine: sa.Engine) -> int:
 
 
 def _submitter(url: str, case: Any, faults: list[str], stores: str, tag: int,
-               go: Any) -> None:
-    """Agent `tag`'s runs, one every SUBMIT_EVERY seconds: each with a store of its own (a copy of the run's store) and
-    its own case id, submitted with that store as the write-back target."""
+               go: Any, ui_started: Any) -> None:
+    """Agent `tag`'s runs, one every SUBMIT_EVERY seconds: each with a store of its own
+    (a copy of the run's store) and its own case id, submitted with that store as the
+    write-back target; the last HOLD_BACK once the browsers have decided (or after 10
+    minutes, when the test's own check then fails)."""
     from repair_core.queue import RepairQueue
 
     q = RepairQueue(url)
     go.wait()
     for i in range(PER_SUBMITTER):
+        if i == PER_SUBMITTER - HOLD_BACK:
+            ui_started.wait(timeout=600)
         n = tag * PER_SUBMITTER + i
         shutil.copyfile(Path(stores) / "base.db", Path(stores) / f"{n}.db")
         q.submit(case.model_copy(update={"case_id": f"{case.case_id}-{n}"}), faults,
@@ -192,12 +200,20 @@ class _BrowserReviewer:
         idle(page)
 
 
+def _decided_count(engine: sa.Engine) -> int:
+    with engine.connect() as conn:
+        return int(conn.execute(sa.text("SELECT count(*) FROM dgrr_repair_requests "
+                                        "WHERE decided_by IS NOT NULL")).scalar_one())
+
+
 def _review_in_browsers(ui: list[_BrowserReviewer], engine: sa.Engine,
-                        submitters: list[Any], submitted: Any) -> None:
+                        submitters: list[Any], submitted: Any, ui_started: Any) -> None:
     """The browsers' reviewers work while the load runs: claim on both servers, then
     record on both (each server replays and records while the other is driven), until
-    every request is submitted and only the reserve is left to them."""
-    while _pending(engine) < 2:  # the first submissions are in
+    every request is submitted and only the reserve is left to them. They start once the
+    reviewer processes have decided one, and `ui_started` is set once each has decided
+    one: between the two, the processes decide on either side of every browser's first."""
+    while _pending(engine) < 2 or not _decided_count(engine):
         time.sleep(0.1)
     rounds = 0
     while rounds < UI_MIN or not (submitted.is_set() and _pending(engine) <= RESERVE):
@@ -210,6 +226,8 @@ def _review_in_browsers(ui: list[_BrowserReviewer], engine: sa.Engine,
             r.record()
         for r in busy:
             r.recorded()
+        if all(r.decided for r in ui):
+            ui_started.set()
         rounds += 1
 
 
@@ -239,8 +257,9 @@ def test_thousand_requests_two_servers_two_workers(postgres_db, tmp_path):
     RepairQueue(url).close()  # create the tables once, before the race
     ctx = mp.get_context("fork")  # children start with repair_core already imported
     results: mp.Queue = ctx.Queue()
-    go, submitted, ui_done = ctx.Event(), ctx.Event(), ctx.Event()
-    submitters = [ctx.Process(target=_submitter, args=(url, case, faults, str(stores), t, go))
+    go, submitted, ui_done, ui_started = ctx.Event(), ctx.Event(), ctx.Event(), ctx.Event()
+    submitters = [ctx.Process(target=_submitter,
+                              args=(url, case, faults, str(stores), t, go, ui_started))
                   for t in range(SUBMITTERS)]
     reviewers = [ctx.Process(target=_reviewer, args=(url, f"rev{i}", go, submitted,
                                                      ui_done, results)) for i in range(2)]
@@ -272,7 +291,7 @@ def test_thousand_requests_two_servers_two_workers(postgres_db, tmp_path):
                 load_started = time.monotonic()
                 go.set()
                 try:
-                    _review_in_browsers(ui, engine, submitters, submitted)
+                    _review_in_browsers(ui, engine, submitters, submitted, ui_started)
                 except Exception:
                     for r in ui:  # what each page showed, for the failure report
                         r.page.screenshot(path=str(tmp_path / f"{r.name}.png"),
