@@ -138,6 +138,13 @@ def run_cli(path: Path, command: str, planner: str, repeat: int,
 
 
 def cli_main(args: argparse.Namespace) -> None:
+    import compileall
+
+    import repair_core
+
+    # timed as an installed package runs: byte-compiled (with PYTHONDONTWRITEBYTECODE set,
+    # as on some machines, every run would compile the modules it imports again: ~30 ms)
+    compileall.compile_dir(Path(repair_core.__file__).parent, quiet=1)
     print(machine())
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     head = "| steps | file MB | command | planner | wall s | CPU s | peak RSS MB | peak PSS MB |"

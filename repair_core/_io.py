@@ -12,12 +12,10 @@ the next write to the same target once their writer's process is gone.
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import json
 import os
 import re
-import secrets
 import shutil
 import stat
 from collections.abc import Collection, Iterator, Mapping
@@ -127,6 +125,8 @@ _TEMP = re.compile(r"\.(?P<name>.+)\.dgrr-(?P<pid>\d+)-[0-9a-f]+\.(?:tmp|old)$")
 
 
 def _temp_name(target: Path, suffix: str) -> Path:
+    import secrets  # here: its import (hmac, OpenSSL) costs a short command 4 ms
+
     return target.parent / f".{target.name}.dgrr-{os.getpid()}-{secrets.token_hex(4)}.{suffix}"
 
 
@@ -229,6 +229,8 @@ _AT_FDCWD = -100
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two existing paths (Linux renameat2 RENAME_EXCHANGE); False when
     the system or file system cannot."""
+    import ctypes  # here: only an exchange needs it
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         renameat2 = libc.renameat2

@@ -33,7 +33,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from ..case._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _ranges
+from ..case._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _distinct, _ranges
 from ._reasons import (
     FAULT_STEP,
     FINAL_ANSWER,
@@ -241,7 +241,7 @@ class _Planner:
         visited = [frontier]
         while len(frontier):
             e, _ = adj.edges_of(frontier)
-            nxt = np.unique(both_d[e])
+            nxt = _distinct(both_d[e])
             nxt = nxt[~seen[nxt]]
             seen[nxt] = True
             visited.append(nxt)
@@ -421,7 +421,7 @@ class _Planner:
         frontier = np.array([self.final])
         while len(frontier):
             e, _ = self.pred.edges_of(frontier)
-            p = np.unique(self.src[e])
+            p = _distinct(self.src[e])
             p = p[~seen[p] & ~removed[p]]
             seen[p] = True
             frontier = p
@@ -522,8 +522,8 @@ class _Planner:
         while len(frontier):
             e, _ = step_in.edges_of(frontier)
             r, _ = makes.edges_of(frontier)
-            e2, _ = step_in.edges_of(np.unique(dst[r]))
-            nxt = np.unique(np.concatenate([dst[e], dst[e2]]))
+            e2, _ = step_in.edges_of(_distinct(dst[r]))
+            nxt = _distinct(np.concatenate([dst[e], dst[e2]]))
             nxt = nxt[~ok[nxt]]
             ok[nxt] = True
             frontier = nxt
