@@ -382,3 +382,10 @@ def test_command_modules_are_known() -> None:
         importlib.import_module(f"repair_core.commands.{module}").register(sub)
         registered.update(dict.fromkeys(sub.choices, module))
     assert registered == COMMAND_MODULE
+
+
+@given(st.lists(st.integers(-5, 5), max_size=30))
+def test_distinct_is_np_unique(values: list[int]) -> None:
+    a = np.array(values, np.int64)
+    got = _columns._distinct(a)
+    assert got.dtype == a.dtype and got.tolist() == np.unique(a).tolist()
