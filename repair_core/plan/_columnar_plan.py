@@ -545,14 +545,17 @@ class _Planner:
         """`Analysis.path_from_fault(node, 5)` joined with arrows, for each of `nodes`."""
         return dict(zip(nodes.tolist(), self.path_texts(nodes), strict=True))
 
-    def path_texts(self, nodes: np.ndarray, limit: int = 5) -> list[str]:
-        """`" → ".join(Analysis.path_from_fault(node, limit))` for each of `nodes`, in
-        order. The ancestors are looked up a level at a time for all of them together,
-        and the texts are cut out of one buffer of their UTF-16 code units, so no Python
-        code runs per node (the ids' strings, scattered in memory, are never touched)."""
+    def path_texts(self, nodes: np.ndarray, limit: int = 5, before: str = "",
+                   after: str = "") -> list[str]:
+        """`before + " → ".join(Analysis.path_from_fault(node, limit)) + after` for each
+        of `nodes`, in order. The ancestors are looked up a level at a time for all of
+        them together, and the texts are cut out of one buffer of their UTF-16 code units,
+        so no Python code runs per node (the ids' strings, scattered in memory, are never
+        touched; `before` and `after` are put in around the NULs between the texts)."""
         if len(nodes) > _TEXT_ROWS:  # a block at a time (bounds the token rows' memory)
             return [text for lo in range(0, len(nodes), _TEXT_ROWS)
-                    for text in self.path_texts(nodes[lo:lo + _TEXT_ROWS], limit)]
+                    for text in self.path_texts(nodes[lo:lo + _TEXT_ROWS], limit, before,
+                                                after)]
         if not len(nodes):
             return []
         if self._parent is None:
@@ -586,12 +589,16 @@ class _Planner:
         table = self._text_table()
         if table is None:
             strings = [*self.ids, " → ", "…", "", ""]
-            return ["".join(map(strings.__getitem__, row)) for row in tokens.tolist()]
+            return [before + "".join(map(strings.__getitem__, row)) + after
+                    for row in tokens.tolist()]
         words, filled = table
         # (np.take: several times faster than indexing for rows of a 2-d array)
         units = np.take(words, tokens, axis=0).view(np.uint16)
         own = np.take(filled, tokens, axis=0).view(bool)
-        out = units[own].tobytes().decode("utf-16-le").split("\0")
+        joined = units[own].tobytes().decode("utf-16-le")
+        if before or after:  # neither holds a NUL: they are the planner's own words
+            joined = before + joined.replace("\0", f"{after}\0{before}")
+        out = joined.split("\0")
         out.pop()  # after the last NUL
         return out
 
@@ -952,8 +959,8 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
     reasons.update(dict.fromkeys(faults, FAULT_STEP))
     invalidated = seq_order[(pl.unsupported & ~replay & ~dropped)[seq_order]]
     if need is None:
-        invalidated_reasons = [f"affected via {p}; no independent support; {NOT_REACHING}"
-                               for p in pl.path_texts(invalidated)]
+        invalidated_reasons = pl.path_texts(
+            invalidated, before="affected via ", after=f"; no independent support; {NOT_REACHING}")
     else:
         # _plan._objective_of(need): a both plan replays the final answer
         not_needed = not_needed_reason(
