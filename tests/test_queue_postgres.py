@@ -213,7 +213,9 @@ def _review_in_browsers(ui: list[_BrowserReviewer], engine: sa.Engine,
     every request is submitted and only the reserve is left to them. They start once the
     reviewer processes have decided one, and `ui_started` is set once each has decided
     one: between the two, the processes decide on either side of every browser's first."""
+    deadline = time.monotonic() + 300
     while _pending(engine) < 2 or not _decided_count(engine):
+        assert time.monotonic() < deadline, "no request was decided by the reviewer processes"
         time.sleep(0.1)
     rounds = 0
     while rounds < UI_MIN or not (submitted.is_set() and _pending(engine) <= RESERVE):
