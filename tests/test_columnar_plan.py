@@ -215,6 +215,20 @@ def test_report_json_is_to_json() -> None:
     assert report_json(report) == to_json(report)
 
 
+# any text, with the separators the fast path joins by (U+0000, U+0001) and their escapes
+_report_text = st.lists(st.sampled_from(["a", "é", "\"", "\\", "\n", "\x00", "\x01", "\x1f",
+                                         "\u2028", "u0000", "u0001", ",", ":", " ", "→"]),
+                       max_size=8).map("".join) | st.text(max_size=8)
+
+
+@given(st.dictionaries(st.sampled_from(["affected", "memory", "reasons", "seeds"]),
+                       st.lists(_report_text, max_size=6)
+                       | st.dictionaries(_report_text, _report_text, max_size=6)
+                       | _report_text | st.none(), min_size=1))
+def test_report_json_is_to_json_for_any_strings(report: dict) -> None:
+    assert report_json(report) == to_json(report)
+
+
 BASE = json.loads((ROOT / "sample_traces" / "figure1-travel.json").read_text())
 
 

@@ -1036,7 +1036,7 @@ def report_json_bytes(report: dict[str, Any]) -> Iterator[bytes]:
     """The UTF-8 text of :func:`report_json` in pieces, one per top-level field: each
     field of strings is encoded and indented by msgspec (whose compact encoding and
     `format(indent=1)` give exactly what `json.dumps(indent=1, ensure_ascii=False)` gives
-    for strings, lists and objects of strings: tests/test_columnar_read.py checks it on
+    for strings, lists and objects of strings: tests/test_columnar_plan.py checks it on
     random text); `ops` (objects with numbers) by json's own encoder, one level deeper."""
     yield b"{"
     last = len(report) - 1
