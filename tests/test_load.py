@@ -207,3 +207,46 @@ def test_two_files_with_problems_name_the_file(tmp_path):
         "memory file: expected a list of records or {\"memory\": [...]}, got 'not a list'"]
     with pytest.raises(CaseError, match="memory file: cannot read"):
         load_case_parts(tmp_path / "t.json", tmp_path / "missing.json")
+
+
+# -- a long case is validated a chunk at a time (the interpreter lock is released between) --
+
+def test_chunked_validation_gives_the_one_call_case(monkeypatch: pytest.MonkeyPatch):
+    from pydantic import TypeAdapter
+
+    from repair_core._synth import synth_case_data
+    from repair_core.case import _load
+    from repair_core.case._case import Case
+
+    calls = []
+    validate = TypeAdapter.validate_python
+    monkeypatch.setattr(TypeAdapter, "validate_python",
+                        lambda self, items, **kw: calls.append(len(items))
+                        or validate(self, items, **kw))
+    monkeypatch.setattr(_load, "VALIDATE_CHUNK", 50)
+    data = synth_case_data(300, 60, 3, 1)
+    data["extra_field"] = {"kept": [1, 2]}  # extra fields are kept either way
+    data["trajectory"][7]["note"] = "an extra field of a step"
+    case = case_from_data(data)
+    assert max(calls) == 50 and sum(calls) == 300 + 60 + len(data["session"])
+    one_call = Case.model_validate(data, strict=True)
+    assert case == one_call and case.model_fields_set == one_call.model_fields_set
+    assert case.model_dump() == one_call.model_dump()
+    assert case.model_extra == {"extra_field": {"kept": [1, 2]}}
+
+
+@pytest.mark.parametrize("where", ["trajectory", "memory", "case_id"])
+def test_chunked_validation_reports_the_one_call_problems(monkeypatch: pytest.MonkeyPatch,
+                                                          where: str):
+    from repair_core._synth import synth_case_data
+    from repair_core.case import _load
+
+    data = synth_case_data(300, 60, 3, 1)
+    if where == "case_id":
+        data["case_id"] = 7
+    else:
+        data[where][-3]["text"] = 5  # in the last chunk
+        data[where][1]["id"] = None  # and in the first
+    expected = problems_of(data)  # one call: the chunk is larger than the case
+    monkeypatch.setattr(_load, "VALIDATE_CHUNK", 50)
+    assert problems_of(data) == expected and len(expected) >= 1

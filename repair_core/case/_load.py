@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from .._errors import CaseError, Problem
 from .._io import read_input
@@ -20,6 +21,9 @@ from ._case import (
     TOOL_EFFECTS,
     WRITE_OPS,
     Case,
+    MemoryRecord,
+    Step,
+    Turn,
 )
 from ._json import data_problems, loads_strict
 
@@ -166,7 +170,7 @@ def _validate(data: Any, cycles: bool = True) -> tuple[Case | None, list[Problem
     try:
         # strict: the format's integers, numbers, strings and booleans are never coerced
         # ("2", 2.0 and true are not a seq)
-        case = Case.model_validate(data, strict=True)
+        case = _model_validate(data)
         problems: list[Problem] = []
     except ValidationError as exc:
         problems = [_describe(err) for err in exc.errors()]
@@ -174,6 +178,44 @@ def _validate(data: Any, cycles: bool = True) -> tuple[Case | None, list[Problem
         return None, [Problem.at("(root)", "nested too deeply")]
     problems.extend(_check_references(data, cycles=cycles))
     return case, problems
+
+
+_LISTS = ("session", "memory", "trajectory")
+VALIDATE_CHUNK = 2_000
+"""Items of a long list validated per pydantic call. One call is one stretch of Rust
+holding the interpreter lock: for a 100k-step case, 0.57 s in which no other thread of
+the process ran (another reviewer's dashboard session); a chunk of 2,000 holds it for
+about 10 ms."""
+
+
+@functools.cache
+def _list_adapters() -> dict[str, TypeAdapter[Any]]:
+    return {"session": TypeAdapter(list[Turn]), "memory": TypeAdapter(list[MemoryRecord]),
+            "trajectory": TypeAdapter(list[Step])}
+
+
+def _model_validate(data: Mapping[str, Any]) -> Case:
+    """`Case.model_validate(data, strict=True)`, the same case or the same errors, with a
+    long list validated :data:`VALIDATE_CHUNK` items at a time (the lock is released
+    between calls). The model has no validators across fields, so validating the other
+    fields with the lists empty and then each list on its own gives the same case; any
+    error is raised by the one-call form, so the problems and their order are its own."""
+    lists = [data.get(name) for name in _LISTS]
+    if not all(isinstance(items, list) for items in lists) \
+            or sum(map(len, lists)) <= VALIDATE_CHUNK:  # type: ignore[arg-type]
+        return Case.model_validate(data, strict=True)
+    try:
+        case = Case.model_validate({**data, **dict.fromkeys(_LISTS, [])}, strict=True)
+        for name, items in zip(_LISTS, lists, strict=True):
+            adapter = _list_adapters()[name]
+            validated: list[Any] = []
+            for start in range(0, len(items), VALIDATE_CHUNK):  # type: ignore[arg-type]
+                validated += adapter.validate_python(
+                    items[start:start + VALIDATE_CHUNK], strict=True)  # type: ignore[index]
+            case.__dict__[name] = validated
+    except ValidationError:
+        return Case.model_validate(data, strict=True)  # raises the errors in their order
+    return case
 
 
 def _check_references(data: Mapping[str, Any], cycles: bool = True) -> list[Problem]:
