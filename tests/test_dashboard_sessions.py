@@ -3,15 +3,22 @@ dashboard server. By default Streamlit runs a full garbage collection after ever
 run of every session; with a 130k-node case in the process that walk takes about a second
 with the interpreter lock held, so every page change of every other reviewer waited for it
 (benchmarks/dashboard_sessions.py, docs/performance.md). The project's config turns it
-off; these tests pin that the server `streamlit run app.py` starts really reads it."""
+off; these tests pin that the server `streamlit run app.py` starts really reads it, and that
+the benchmark's websocket client (no browser) really drives a session."""
 
 from __future__ import annotations
 
+import asyncio
+import importlib.util
 import json
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = """
@@ -49,3 +56,45 @@ def test_the_config_file_says_why():
     text = (ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8")
     assert tomllib.loads(text)["runner"]["postScriptGC"] is False
     assert "dashboard_sessions.py" in text
+
+
+def _benchmark() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "dashboard_sessions", ROOT / "benchmarks" / "dashboard_sessions.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_the_benchmarks_websocket_session_sees_what_the_server_sends(tmp_path):
+    """`dashboard_sessions.py --b-websocket` times a session driven over Streamlit's own
+    protocol: it must really change pages and press Load sample, and notice when the page
+    it asked for is not what came back."""
+    from dashboard_server import running_dashboard
+
+    bench = _benchmark()
+
+    async def walk(url: str) -> list[str]:
+        import websockets
+
+        async with websockets.connect(url.replace("http", "ws", 1) + "/_stcore/stream",
+                                      subprotocols=["streamlit"], origin=url) as ws:
+            b = bench.WebsocketSession(ws, time.perf_counter())
+            await b.rerun()
+            assert set(bench.TITLES) <= set(b.pages), b.pages
+            await b.goto("Faults")
+            assert b.shown("No case is loaded yet")  # nothing loaded in this session yet
+            await bench.b_round(b, "test")
+            assert b.shown(bench.TITLES["Compare"], "Working case")
+            assert not b.shown("No case is loaded yet")
+            with pytest.raises(RuntimeError, match="did not send"):
+                await b.timed("open Plan", "Plan", (), "text no page shows")
+            return [t["what"] for t in b.timings]
+
+    env = {"DGRR_DB": str(tmp_path / "approvals.db"), "HOME": str(tmp_path)}
+    with running_dashboard(tmp_path, env) as url:
+        done = asyncio.run(walk(url))
+    assert done == ["open Faults", "open Load", "Load sample",
+                    *(f"open {p}" for p in bench.B_PAGES)]
