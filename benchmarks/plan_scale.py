@@ -14,7 +14,9 @@ proportional set size summed (PSS, polled every 20 ms: shared pages counted once
 in one more run whose time is not counted (the polling slows the process). With
 `--one-cpu` the command may use one CPU only (so it reads in one process). The load
 average before and after is printed: on a shared machine the CPU column is the steadier
-one.
+one. So are the time of a fixed pure-Python loop before and after (how fast the machine
+runs the interpreter then: compare it across runs) and the CPU time the hypervisor stole
+meanwhile (/proc/stat): a "quiet machine" is one where both hold still.
 
 Each size gets a synthetic case (`dgrr synth`, records = steps/5, 3 faults, seed 2 by
 default; the `affected` column is |A0|, which analysis and planning follow) written to a
@@ -137,6 +139,26 @@ def run_cli(path: Path, command: str, planner: str, repeat: int,
             "peak_pss_mb": runs[-1]["peak_pss_mb"]}
 
 
+def cpu_ticks() -> tuple[int, int]:
+    """(all, stolen) CPU ticks of the machine so far (/proc/stat: steal is the time a
+    hypervisor ran something else while this machine's CPUs wanted to run)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields[:8]), fields[7]
+
+
+def calibration_s() -> float:
+    """Best of 3 of a fixed pure-Python loop: how fast this machine runs the interpreter
+    now (compare across runs and sessions; the plans' times move with it)."""
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        total = 0
+        for i in range(3_000_000):
+            total += i * i
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
 def cli_main(args: argparse.Namespace) -> None:
     import compileall
 
@@ -147,7 +169,9 @@ def cli_main(args: argparse.Namespace) -> None:
     # of compile() in a 100k-step plan under cProfile)
     compileall.compile_dir(Path(repair_core.__file__).parent, quiet=1)
     print(machine())
-    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    print(f"load average before: {os.getloadavg()[0]:.2f}; calibration loop "
+          f"{calibration_s():.3f} s")
+    ticks_before = cpu_ticks()
     head = "| steps | file MB | command | planner | wall s | CPU s | peak RSS MB | peak PSS MB |"
     lines = [head, "|---:|---:|---|---|---:|---:|---:|---:|"]
     walls: dict[tuple[str, str, int], float] = {}
@@ -166,7 +190,11 @@ def cli_main(args: argparse.Namespace) -> None:
                 print(line, file=sys.stderr)
                 lines.append(line)
     print("\n".join(lines))
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    ticks_after = cpu_ticks()
+    all_ticks, stolen = (a - b for a, b in zip(ticks_after, ticks_before, strict=True))
+    print(f"load average after: {os.getloadavg()[0]:.2f}; calibration loop "
+          f"{calibration_s():.3f} s; CPU time stolen by the hypervisor meanwhile "
+          f"{stolen / os.sysconf('SC_CLK_TCK'):.1f} s ({100 * stolen / max(all_ticks, 1):.1f} %)")
     for (command, planner, steps), wall in sorted(walls.items()):
         big = walls.get((command, planner, steps * 10))
         if big:
