@@ -14,18 +14,22 @@ import streamlit as st
 from repair_core import Case, RepairPlan, plan_case, with_faults
 from repair_core._perf import freeze_after_pauses
 
+from .server_cpu import pin_server_threads
 
-def _freeze_loaded_cases() -> None:
+
+def _serve_sessions_side_by_side() -> None:
     """A case loaded or planned in one session stays out of the collector's walks, which
-    would otherwise stall every other session (docs/performance.md). Only in a real
-    server: under AppTest (a mocked runtime) the tests share their process."""
+    would otherwise stall every other session, and the server's threads share one CPU
+    (`server_cpu`: other sessions wait less for the interpreter lock; docs/performance.md).
+    Only in a real server: under AppTest (a mocked runtime) the tests share their process."""
     from streamlit.runtime import Runtime, exists, get_instance
 
     if exists() and type(get_instance()) is Runtime:  # a spec mock passes isinstance
         freeze_after_pauses()
+        pin_server_threads()
 
 
-_freeze_loaded_cases()
+_serve_sessions_side_by_side()
 
 CASE = "dgrr_case"
 SOURCE = "dgrr_source"

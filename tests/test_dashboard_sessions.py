@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import os
+import re
 import subprocess
 import sys
 import time
@@ -98,3 +100,75 @@ def test_the_benchmarks_websocket_session_sees_what_the_server_sends(tmp_path):
         done = asyncio.run(walk(url))
     assert done == ["open Faults", "open Load", "Load sample",
                     *(f"open {p}" for p in bench.B_PAGES)]
+
+
+def _threads_cpus(port: int) -> tuple[dict[int, str], Path]:
+    """The allowed-CPU list of every thread of the server listening on `port`."""
+    for proc in Path("/proc").iterdir():
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"streamlit" in b" ".join(argv) and str(port).encode() in argv:
+            cpus = {}
+            for task in (proc / "task").iterdir():
+                status = (task / "status").read_text()
+                cpus[int(task.name)] = next(line.split(":", 1)[1].strip()
+                                            for line in status.splitlines()
+                                            if line.startswith("Cpus_allowed_list"))
+            return cpus, proc
+    raise LookupError(f"no streamlit server on port {port}")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="pinning needs two CPUs")
+@pytest.mark.parametrize("setting", [None, "off", "nine"])
+def test_the_served_dashboard_keeps_its_threads_on_one_cpu(tmp_path, setting):
+    from dashboard_server import running_dashboard
+
+    bench = _benchmark()
+
+    async def first_run(url: str) -> None:
+        import websockets
+
+        async with websockets.connect(url.replace("http", "ws", 1) + "/_stcore/stream",
+                                      subprotocols=["streamlit"], origin=url) as ws:
+            b = bench.WebsocketSession(ws, time.perf_counter())
+            await b.rerun()  # the first page run imports the dashboard's state module
+            await b.goto("Load")  # and a second starts no thread that escapes the pin
+
+    env = {"DGRR_DB": str(tmp_path / "approvals.db"), "HOME": str(tmp_path)}
+    if setting is not None:
+        env["DGRR_SERVER_CPU"] = setting
+    saved = os.environ.pop("DGRR_SERVER_CPU", None)
+    try:
+        with running_dashboard(tmp_path, env) as url:
+            asyncio.run(first_run(url))
+            cpus, _ = _threads_cpus(int(url.rsplit(":", 1)[1]))
+    finally:
+        if saved is not None:
+            os.environ["DGRR_SERVER_CPU"] = saved
+    log = (tmp_path / "streamlit.log").read_text()
+    mine = os.sched_getaffinity(0)
+    if setting is None:  # auto: every thread on one and the same CPU this process may use
+        assert len(set(cpus.values())) == 1, cpus
+        assert int(next(iter(cpus.values()))) in mine
+        assert len(cpus) > 2  # the main thread, the event loop's, the script threads
+    else:  # not pinned: the threads keep what they started with
+        assert all("," in v or "-" in v for v in cpus.values()), cpus
+    bad = "DGRR_SERVER_CPU='nine': expected auto, off or one of the CPUs"
+    assert (bad in log) == (setting == "nine"), log[-2000:]
+
+
+def test_the_server_cpu_setting_is_checked():
+    from dgrr_dashboard.server_cpu import chosen_cpu
+
+    assert chosen_cpu(None, {2}) is None and chosen_cpu("auto", {2}) is None
+    assert chosen_cpu(" OFF ", {0, 1}) is None
+    assert chosen_cpu("1", {0, 1}) == 1
+    assert chosen_cpu("auto", {0, 1}) in {0, 1}
+    assert chosen_cpu(None, set(range(64))) in range(64)
+    assert chosen_cpu("", {0, 1}) in {0, 1}  # empty is unset: auto
+    for bad in ("2", "-1", "1.5", "one"):
+        with pytest.raises(ValueError, match=rf"DGRR_SERVER_CPU='{re.escape(bad)}'.*\(0, 1\)"):
+            chosen_cpu(bad, {0, 1})
