@@ -5,9 +5,9 @@ thread holding the interpreter lock (GIL) runs Python. While one reviewer's 130k
 loads, another reviewer's page change waits for the lock again and again (its script
 thread and the event-loop thread that sends its messages each take it many times). With
 the threads free to run on two CPUs, each hand-over of the lock to a thread waiting on the
-other CPU was slow enough that 8–10 of B's ~350 page changes during A's load took
-0.5–1.0 s as the server delivered them; with every thread of the server on one CPU, none
-did (the slowest 0.36–0.43 s), and A's own work took about as long
+other CPU was slow enough that 5–10 of B's 317–381 page changes a run took 0.5–1.0 s as
+the server delivered them; with every thread of the server on one CPU, none of 3,586 did
+(the slowest 0.32–0.50 s), and A's steps together took 45–59 s against 45–51 s
 (`benchmarks/dashboard_sessions.py --b-websocket`, docs/performance.md). The lock lets
 only one thread run Python at a time anyway, so the server gives up little.
 
