@@ -64,14 +64,15 @@ def pin_server_threads(value: str | None = None) -> int | None:
     raw = os.environ.get(SETTING) if value is None else value
     try:
         cpu = chosen_cpu(raw, os.sched_getaffinity(0))
-    except ValueError as exc:
+        if cpu is None:
+            return None
+        tasks = [int(task.name) for task in Path("/proc/self/task").iterdir()]
+    except (ValueError, OSError) as exc:  # a bad setting; no /proc to read
         print(f"dgrr dashboard: {exc}; the server's threads are not pinned", file=sys.stderr)
         return None
-    if cpu is None:
-        return None
-    for task in Path("/proc/self/task").iterdir():
+    for task in tasks:
         try:
-            os.sched_setaffinity(int(task.name), {cpu})
-        except (ProcessLookupError, PermissionError):  # a thread that has just ended
+            os.sched_setaffinity(task, {cpu})
+        except OSError:  # a thread that has just ended
             continue
     return cpu

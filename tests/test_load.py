@@ -250,3 +250,14 @@ def test_chunked_validation_reports_the_one_call_problems(monkeypatch: pytest.Mo
     expected = problems_of(data)  # one call: the chunk is larger than the case
     monkeypatch.setattr(_load, "VALIDATE_CHUNK", 50)
     assert problems_of(data) == expected and len(expected) >= 1
+
+
+def test_chunked_validation_assumes_no_validator_across_fields():
+    """`_load._model_validate` validates a case's lists apart from the rest, which gives the
+    one-call result only while no validator of the case looks across its fields: one
+    added to `Case` must come with a change there (or this test's removal, deliberately)."""
+    from repair_core.case._case import Case
+
+    decorators = Case.__pydantic_decorators__
+    assert not decorators.model_validators
+    assert not decorators.field_validators and not decorators.root_validators
