@@ -25,9 +25,10 @@ printed at the start and the end: other work on the machine slows both phases al
 compare the phases of one run and repeat runs.
 
 With `--pin`, the server runs on CPU 0 and the browser (both sessions' pages, and
-Playwright's driver) on CPU 1, as when reviewers use their own machines: B's times then
-hold the server's share (A's work in the same process, under one interpreter lock) and
-not the two pages' drawing competing with the server for the same cores.
+Playwright's driver) on CPU 1, so the server shares no CPU with the drawing. Both pages
+then draw on one CPU, so with B in Chromium its times grow (docs/performance.md, run 13);
+with `--b-websocket` they hold the server's share alone. (The server keeps its threads on
+one CPU by itself anyway: `DGRR_SERVER_CPU`, docs/dashboard.md.)
 """
 
 from __future__ import annotations
