@@ -29,7 +29,7 @@ SETTING = "DGRR_SERVER_CPU"
 
 
 def _current_cpu() -> int:
-    # field 39 of /proc/self/stat, "processor": the CPU this thread last ran on
+    # field 39 of /proc/thread-self/stat, "processor": the CPU this thread last ran on
     return int(Path("/proc/thread-self/stat").read_text().rsplit(")", 1)[1].split()[36])
 
 
