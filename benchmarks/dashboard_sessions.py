@@ -41,6 +41,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +207,21 @@ class WebsocketSession:
         return await self.timed("Load sample", "Load", (click,), TITLES["Load"], "Loaded case")
 
 
+@asynccontextmanager
+async def websocket_session(url: str, t0: float) -> AsyncIterator[WebsocketSession]:
+    """A new session of the server at `url` over its websocket, its first run done (the
+    server has sent its pages)."""
+    import websockets
+    from websockets.typing import Origin, Subprotocol
+
+    async with websockets.connect(url.replace("http", "ws", 1) + "/_stcore/stream",
+                                  subprotocols=[Subprotocol("streamlit")], origin=Origin(url),
+                                  max_size=None) as ws:
+        session = WebsocketSession(ws, t0)
+        await session.rerun()
+        yield session
+
+
 async def b_round(b: Session | WebsocketSession, phase: str) -> None:
     await b.goto("Load")
     b.timings[-1]["phase"] = phase
@@ -260,8 +277,6 @@ def stats(xs: list[float]) -> str:
 async def run(url: str, case_file: Path, rounds: int, b_websocket: bool
               ) -> tuple[Session, Session | WebsocketSession,
                          list[tuple[str, float, dict[str, float]]]]:
-    from contextlib import AsyncExitStack
-
     from dashboard_server import ARGS, CHROMIUM
     from playwright.async_api import async_playwright
 
@@ -287,14 +302,7 @@ async def run(url: str, case_file: Path, rounds: int, b_websocket: bool
         a = sessions[0]
         b: Session | WebsocketSession
         if b_websocket:
-            import websockets
-            from websockets.typing import Origin, Subprotocol
-
-            ws = await stack.enter_async_context(websockets.connect(
-                url.replace("http", "ws", 1) + "/_stcore/stream",
-                subprotocols=[Subprotocol("streamlit")], origin=Origin(url), max_size=None))
-            b = WebsocketSession(ws, t0)
-            await b.rerun()  # the session's first run; the server sends its pages
+            b = await stack.enter_async_context(websocket_session(url, t0))
         else:
             b = sessions[1]
         marks = [("start", time.perf_counter(), cpu_seconds())]

@@ -79,12 +79,7 @@ def test_the_benchmarks_websocket_session_sees_what_the_server_sends(tmp_path):
     bench = _benchmark()
 
     async def walk(url: str) -> list[str]:
-        import websockets
-
-        async with websockets.connect(url.replace("http", "ws", 1) + "/_stcore/stream",
-                                      subprotocols=["streamlit"], origin=url) as ws:
-            b = bench.WebsocketSession(ws, time.perf_counter())
-            await b.rerun()
+        async with bench.websocket_session(url, time.perf_counter()) as b:
             assert set(bench.TITLES) <= set(b.pages), b.pages
             await b.goto("Faults")
             assert b.shown("No case is loaded yet")  # nothing loaded in this session yet
@@ -102,7 +97,7 @@ def test_the_benchmarks_websocket_session_sees_what_the_server_sends(tmp_path):
                     *(f"open {p}" for p in bench.B_PAGES)]
 
 
-def _threads_cpus(port: int) -> tuple[dict[int, str], Path]:
+def _threads_cpus(port: int) -> dict[int, str]:
     """The allowed-CPU list of every thread of the server listening on `port`."""
     for proc in Path("/proc").iterdir():
         try:
@@ -116,38 +111,31 @@ def _threads_cpus(port: int) -> tuple[dict[int, str], Path]:
                 cpus[int(task.name)] = next(line.split(":", 1)[1].strip()
                                             for line in status.splitlines()
                                             if line.startswith("Cpus_allowed_list"))
-            return cpus, proc
+            return cpus
     raise LookupError(f"no streamlit server on port {port}")
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="pinning needs two CPUs")
 @pytest.mark.parametrize("setting", [None, "off", "nine"])
-def test_the_served_dashboard_keeps_its_threads_on_one_cpu(tmp_path, setting):
+def test_the_served_dashboard_keeps_its_threads_on_one_cpu(tmp_path, monkeypatch, setting):
     from dashboard_server import running_dashboard
 
     bench = _benchmark()
 
     async def first_run(url: str) -> None:
-        import websockets
-
-        async with websockets.connect(url.replace("http", "ws", 1) + "/_stcore/stream",
-                                      subprotocols=["streamlit"], origin=url) as ws:
-            b = bench.WebsocketSession(ws, time.perf_counter())
-            await b.rerun()  # the first page run imports the dashboard's state module
-            await b.goto("Load")  # and a second starts no thread that escapes the pin
+        # the first page run imports the dashboard's state module (which pins); a second
+        # run must start no thread that escapes the pin
+        async with bench.websocket_session(url, time.perf_counter()) as b:
+            await b.goto("Load")
 
     env = {"DGRR_DB": str(tmp_path / "approvals.db"), "HOME": str(tmp_path)}
     if setting is not None:
         env["DGRR_SERVER_CPU"] = setting
-    saved = os.environ.pop("DGRR_SERVER_CPU", None)
-    try:
-        with running_dashboard(tmp_path, env) as url:
-            asyncio.run(first_run(url))
-            cpus, _ = _threads_cpus(int(url.rsplit(":", 1)[1]))
-    finally:
-        if saved is not None:
-            os.environ["DGRR_SERVER_CPU"] = saved
+    monkeypatch.delenv("DGRR_SERVER_CPU", raising=False)  # the server inherits os.environ
+    with running_dashboard(tmp_path, env) as url:
+        asyncio.run(first_run(url))
+        cpus = _threads_cpus(int(url.rsplit(":", 1)[1]))
     log = (tmp_path / "streamlit.log").read_text()
     mine = os.sched_getaffinity(0)
     if setting is None:  # auto: every thread on one and the same CPU this process may use

@@ -10,14 +10,10 @@ CODE = [*(ROOT / "repair_core").rglob("*.py"), *(ROOT / "dgrr_dashboard").rglob(
 NAME = re.compile(r"\bDGRR_[A-Z][A-Z0-9_]*\b")
 
 
-def _read(paths):
-    return {p: p.read_text(encoding="utf-8") for p in paths}
-
-
 def test_every_setting_the_code_reads_is_documented():
-    code = _read(CODE)
-    names = {n for text in code.values() for n in NAME.findall(text)}
+    names = {n for p in CODE for n in NAME.findall(p.read_text(encoding="utf-8"))}
     assert {"DGRR_DB", "DGRR_SERVER_CPU", "DGRR_NO_PROGRESS"} <= names  # the scan works
-    docs = "\n".join(_read([*(ROOT / "docs").glob("*.md"), ROOT / "README.md"]).values())
+    docs = "\n".join(p.read_text(encoding="utf-8")
+                     for p in [*(ROOT / "docs").glob("*.md"), ROOT / "README.md"])
     missing = sorted(n for n in names if not re.search(rf"\b{n}\b", docs))
     assert not missing, f"settings read by the code but in no doc: {missing}"
