@@ -220,6 +220,29 @@ def test_two_processes_read_the_same_columns(monkeypatch: pytest.MonkeyPatch, fo
     assert report_json(columnar_plan_report(one)) == report_json(columnar_plan_report(two))
 
 
+def test_two_processes_find_carriers_on_both_sides_and_in_the_records(forking: list) -> None:
+    # the first process searches its observations and the records, the second its own
+    # observations: a fault's text copied into one observation of each part and into a
+    # record is found in all three, in the order one process finds them
+    data = json.loads(synth_raw(600, 5))
+    fault_text = next(m["text"] for m in data["memory"] if m["id"] == data["faults"][0])
+    observations = [s for s in data["trajectory"] if s["type"] == "tool_observation"]
+    for item in (observations[1], observations[-2],
+                 next(m for m in data["memory"] if m["id"] not in data["faults"])):
+        item["text"] = f"{item['text']}; {fault_text}"
+    raw = json.dumps(data).encode()
+    one = read_columns(raw)
+    two = read_columns(raw, parallel=True)
+    assert one is not None and two is not None and len(forking) == 1
+    same_columns(one, two)
+    first_record = one.n_turns + one.n_steps
+    split = one.n_turns + _columns._split_point(one.n_steps, True)
+    found = [node for node, _, _ in one.carry_hits]
+    assert any(node < split for node in found)
+    assert any(split <= node < first_record for node in found)
+    assert any(node >= first_record for node in found)
+
+
 @pytest.mark.parametrize("kind", ["tool_observation", "turn"])
 def test_two_processes_search_for_any_fault(forking: list, kind: str) -> None:
     # a faulty observation is known only once the steps are read: searched after them
