@@ -18,12 +18,8 @@ accepts them, planning with the last value. docs/performance.md says so.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import pickle
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, repeat
@@ -33,6 +29,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 import numpy as np
 
+from .._forked import Forked
+from .._forked import may_fork as _may_fork
 from .._perf import gc_paused
 
 __all__ = ["CaseColumns", "read_columns", "LABEL_CODE", "TYPE_CODE"]
@@ -422,7 +420,7 @@ class _Reader:
             raise
         if child is not None:
             try:
-                part = child.result()
+                part = child.part()
             except BaseException:  # interrupted while waiting
                 child.cancel()
                 raise
@@ -749,66 +747,24 @@ def _split_point(n_steps: int, parallel: bool) -> int:
     return n_steps - int(n_steps * _CHILD_SHARE)
 
 
-def _may_fork() -> bool:
-    """A second process can help (two CPUs or more usable) and forking is safe: on Linux
-    (macOS's system libraries are not fork-safe) and no other thread running (one holding
-    a lock would leave it held in the child: the dashboard, a server)."""
-    return sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) > 1 \
-        and threading.active_count() == 1
-
-
-class _Child:
+class _Child(Forked):
     """A forked process reading trajectory items into a :class:`_StepPart`."""
 
-    def __init__(self, pid: int, fd: int) -> None:
-        self.pid, self.fd = pid, fd
-
-    def result(self) -> _StepPart | _Declined | None:
+    def part(self) -> _StepPart | _Declined | None:
         """The child's part, its refusal, or None when it died without one."""
-        fd, self.fd = self.fd, -1
-        with os.fdopen(fd, "rb") as pipe:
-            data = pipe.read()
-        _, status = os.waitpid(self.pid, 0)
-        self.pid = 0
-        if not data or not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        data = self.result()
+        if not data:
             return None
         part = pickle.loads(data)
         return _unpack(part) if isinstance(part, dict) else part \
             if isinstance(part, _Declined) else None
-
-    def cancel(self) -> None:
-        """Stop the child (its part is not wanted: the case is declined or reading it
-        failed here)."""
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
-        if self.pid > 0:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-            self.pid = 0
 
 
 def _fork_part(reader: _Reader, items: list[msgspec.Raw], first: int,
                index: dict[str, int]) -> _Child | None:
     """Read `items` in a forked process (copy-on-write: it shares what is read so far);
     None when no process could be started (the caller reads them itself)."""
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:
-        return None
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_end)
-        os.close(write_end)
-        return None
-    if pid:
-        os.close(write_end)
-        return _Child(pid, read_end)
-    code = 1  # the child: never returns, and leaves the parent's buffers alone
-    try:
-        os.close(read_end)
+    def work() -> bytes:
         part: _StepPart | _Declined
         try:
             reader.issuperset = _with_record_ids(reader, index)
@@ -822,12 +778,10 @@ def _fork_part(reader: _Reader, items: list[msgspec.Raw], first: int,
             part = declined
         except (msgspec.DecodeError, ValueError, OverflowError, RecursionError):
             part = _Declined()
-        with os.fdopen(write_end, "wb") as pipe:
-            pickle.dump(_pack(part) if isinstance(part, _StepPart) else part, pipe,
-                        protocol=pickle.HIGHEST_PROTOCOL)
-        code = 0
-    finally:
-        os._exit(code)
+        return pickle.dumps(_pack(part) if isinstance(part, _StepPart) else part,
+                            protocol=pickle.HIGHEST_PROTOCOL)
+
+    return _Child.start(work)
 
 
 class _Id(msgspec.Struct, gc=False):
