@@ -734,10 +734,11 @@ _PARALLEL_MIN_STEPS = 20_000
 fork and the transfer cost more than they save)."""
 _CHILD_SHARE = 0.5
 """The share of the trajectory the second process reads. The first also reads the records
-and searches their texts; the second decodes the record ids, pickles its part, and pays
-copy-on-write faults for what it touches of the shared document. At 1M steps (in-process
-timelines, 2026-12-04) shares of 0.46, 0.48 and 0.5 each left one process or the other
-waiting 0.5-1.1 s, which one varying from run to run as much as with the share."""
+and searches their texts; the second decodes the record ids and pickles its part. At 1M
+steps (in-process timelines, 2026-12-04, one or two runs each) the first process waited
+about 0.5 s for the second at 0.5, and the second 0.8-1.1 s for the first at 0.48 and 0.46;
+the time per step of either process moved by up to 35% between runs, more than these
+shares move, so the share stays 0.5."""
 
 
 def _split_point(n_steps: int, parallel: bool) -> int:
