@@ -39,7 +39,10 @@ folder = st.text_input("Fleet result folder (the --out of dgrr fleet)",
                        value=st.session_state.get("dgrr_fleet_dir")
                        or os.environ.get("DGRR_FLEET_DIR", ""), key="dgrr_w_fleet_dir")
 if not folder:
-    st.info("Give the folder a `dgrr fleet … --out DIR` run wrote.")
+    st.info("Enter the folder a `dgrr fleet … --out DIR` run wrote. To try the page on the "
+            "committed samples (about 2 s), run `dgrr fleet sample_traces/controlled "
+            "--match-text \"5 Quay Ln, Dublin\" --out fleet-out` in the project folder and "
+            "enter `fleet-out`.")
     st.stop()
 st.session_state["dgrr_fleet_dir"] = folder
 cases_file = Path(folder) / "cases.parquet"

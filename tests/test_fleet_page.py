@@ -158,3 +158,26 @@ def test_a_folder_without_a_result_says_so(tmp_path):
     at = _fleet_page(tmp_path)
     assert "Could not read the fleet result" in at.error[0].value
     assert "no cases.parquet" in [t.value for t in at.text][0]
+
+
+def test_the_empty_page_offers_a_command_that_makes_a_result(tmp_path, monkeypatch):
+    # the hint's command, run as written from the project folder, writes a result the page
+    # opens
+    monkeypatch.delenv("DGRR_FLEET_DIR", raising=False)
+    at = _ok(AppTest.from_file(APP, default_timeout=60).run())
+    _ok(at.switch_page("pages/9_Fleet.py").run())
+    hint = " ".join(i.value for i in at.info)
+    command = re.search(r"run `(dgrr fleet [^`]+)`", hint)
+    folder = re.search(r"enter `([^`]+)`", hint)
+    assert command and folder, hint
+    import shlex
+
+    from repair_core.cli import main
+
+    monkeypatch.chdir(ROOT)
+    args = shlex.split(command.group(1))[1:]
+    out = tmp_path / folder.group(1)
+    args[args.index("--out") + 1] = str(out)  # the same run, written outside the clone
+    assert main(args) == 0
+    page = _fleet_page(out)
+    assert int({m.label: m.value for m in page.metric}["Affected"]) > 0
