@@ -356,7 +356,6 @@ class _Reader:
         # the faults' text search made while both processes read (`_early_hits`)
         self.early: tuple[set[int], list[tuple[int, set[int]]], int] | None = None
         self.child_hits: list[tuple[int, set[int]]] | None = None
-        self.record_texts: list[str] = []  # in the first process: for its search
         # what `_fault_content` reads (only for planning): the text of each turn,
         # observation and record, and the records' created_seq, key and value
         self.content_text: dict[int, str] = {}
@@ -538,9 +537,7 @@ class _Reader:
             if self.keep_text:
                 texts[at:at + k] = map(_TEXT, batch)
             if self.fault_content:
-                self.record_texts += map(_TEXT, batch)
-                self.content_text.update(zip(range(at, at + k), self.record_texts[done:],
-                                             strict=True))
+                self.content_text.update(zip(range(at, at + k), map(_TEXT, batch), strict=True))
                 self.record_created += map(_CREATED, batch)
                 self.record_kv += zip(map(_KEY, batch), map(_VALUE, batch), strict=True)
             dep_lists = [*map(_DEPS, batch)]
@@ -642,8 +639,11 @@ class _Reader:
 
         fault_texts = self._early_fault_texts(index)
         if fault_texts is not None:
+            first_record = self.n_t + self.n_s
+            records = map(self.content_text.__getitem__,
+                          range(first_record, first_record + self.n_r))
             self.early = (set(fault_texts),
-                          text_hits(fault_texts, [*part.observation_texts, *self.record_texts]),
+                          text_hits(fault_texts, [*part.observation_texts, *records]),
                           len(part.observations))
 
     def _fault_content(self, fault_nodes: list[int], first_record: int
