@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -18,6 +19,7 @@ if str(ROOT) not in sys.path:
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from repair_core.cli import main  # noqa: E402
 from repair_core.fleet import FleetSpec, run_fleet  # noqa: E402
 
 APP = str(ROOT / "app.py")
@@ -170,10 +172,6 @@ def test_the_empty_page_offers_a_command_that_makes_a_result(tmp_path, monkeypat
     command = re.search(r"run `(dgrr fleet [^`]+)`", hint)
     folder = re.search(r"enter `([^`]+)`", hint)
     assert command and folder, hint
-    import shlex
-
-    from repair_core.cli import main
-
     monkeypatch.chdir(ROOT)
     args = shlex.split(command.group(1))[1:]
     out = tmp_path / folder.group(1)
