@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 import numpy as np
 
 from ..case._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _distinct, _ranges
+from ._json_rows import RowTable, escaped, member, plain_ids
 from ._reasons import (
     FAULT_STEP,
     FINAL_ANSWER,
@@ -54,7 +56,8 @@ from ._reasons import (
     undone_update_reason,
 )
 
-__all__ = ["columnar_plan_report", "report_json", "report_json_bytes", "report_json_parts"]
+__all__ = ["columnar_plan_report", "columnar_plan_json_bytes", "report_json", "report_json_bytes",
+           "report_json_parts"]
 
 _CITE = LABEL_CODE["cite"]
 _PRODUCE = LABEL_CODE["produce"]
@@ -99,14 +102,12 @@ def _grouped(key: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return edges[np.argsort(key[edges], kind="stable")]
 
 
-def _code_units(joined: str, n: int, encoding: str = "utf-8"
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The code units (UTF-8 bytes, or UTF-16 units for "utf-16-le") of `n` strings
-    joined by NULs (`joined`), each followed by a NUL, with each one's start and length
-    in units; None when there are none, or one holds a NUL itself or a lone surrogate."""
+def _code_units(joined: str, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The UTF-8 bytes of `n` strings joined by NULs (`joined`), each followed by a NUL,
+    with each one's start and length in bytes; None when there are none, or one holds a
+    NUL itself or a lone surrogate."""
     try:
-        data = np.frombuffer((joined + "\0").encode(encoding),
-                             np.uint8 if encoding == "utf-8" else np.uint16)
+        data = np.frombuffer((joined + "\0").encode(), np.uint8)
     except UnicodeEncodeError:  # a lone surrogate
         return None
     ends = np.flatnonzero(data == 0)  # each string's terminating NUL
@@ -174,6 +175,9 @@ class _Planner:
         self._joined_ids = "\0".join(c.ids)
         encoded = _code_units(self._joined_ids, n)
         self.id_matrix = None if encoded is None else _byte_matrix(encoded)
+        self.id_lengths = None if encoded is None else encoded[2]
+        # whether the report's large members can be written from rows of tokens
+        self.plain_ids = encoded is not None and plain_ids(encoded[0], n)
         id_order = _string_order(c.ids, self.id_matrix)
         self.id_order = id_order
         self.id_rank = np.empty(n, np.int64)
@@ -208,13 +212,8 @@ class _Planner:
             pair_new[1:] = (s_src[1:] != s_src[:-1]) | (s_dst[1:] != s_dst[:-1])
             sorder = sorder[pair_new]
         self.succ = _CSR(src, sorder, n)
-        # the ids as an object array: gathering strings by index runs in C. Fresh copies
-        # when they can be split apart again (no NUL): made one after the other, they sit
-        # together in memory, which makes the report's dicts and its encoding faster
-        # than with the reader's strings, scattered among everything it decoded
-        self.id_objects = np.fromiter(c.ids if self.id_matrix is None
-                                      else self._joined_ids.split("\0"), object, n)
-        self._texts: tuple[np.ndarray, np.ndarray] | None = None
+        self._id_objects: np.ndarray | None = None
+        self._texts: RowTable | None = None
         self._parent: np.ndarray | None = None  # o_parent and a -1 after it (paths)
         self.dep_rank = dep_rank
         answers = np.flatnonzero(self.type == _ANSWER)
@@ -224,6 +223,18 @@ class _Planner:
         self.fault_mask[self.faults] = True
         self.carried_mask = np.zeros(n, bool)
         self._lineage: tuple[_CSR, np.ndarray, np.ndarray] | None = None
+
+    @property
+    def id_objects(self) -> np.ndarray:
+        """The ids as an object array: gathering strings by index runs in C. Fresh copies
+        when they can be split apart again (no NUL): made one after the other, they sit
+        together in memory, which makes the report's dicts and their encoding faster than
+        with the reader's strings, scattered among everything it decoded."""
+        if self._id_objects is None:
+            self._id_objects = np.fromiter(
+                self.ids if self.id_matrix is None else self._joined_ids.split("\0"),
+                object, self.n)
+        return self._id_objects
 
     # -- stage 2 -----------------------------------------------------------------
     def seed_of(self, record: int) -> int:
@@ -549,15 +560,34 @@ class _Planner:
                    after: str = "") -> list[str]:
         """`before + " → ".join(Analysis.path_from_fault(node, limit)) + after` for each
         of `nodes`, in order. The ancestors are looked up a level at a time for all of
-        them together, and the texts are cut out of one buffer of their UTF-16 code units,
-        so no Python code runs per node (the ids' strings, scattered in memory, are never
-        touched; `before` and `after` are put in around the NULs between the texts)."""
+        them together, and the texts are cut out of one buffer of their UTF-8 bytes
+        (`_json_rows.RowTable`), so no Python code runs per node (the ids' strings,
+        scattered in memory, are never touched; `before` and `after` are put in around
+        the NULs between the texts)."""
         if len(nodes) > _TEXT_ROWS:  # a block at a time (bounds the token rows' memory)
             return [text for lo in range(0, len(nodes), _TEXT_ROWS)
                     for text in self.path_texts(nodes[lo:lo + _TEXT_ROWS], limit, before,
                                                 after)]
         if not len(nodes):
             return []
+        tokens = self.path_tokens(nodes, limit, end=True)
+        table = self._text_table()
+        if table is None:
+            strings = [*self.ids, " → ", "…", "", ""]
+            return [before + "".join(map(strings.__getitem__, row)) + after
+                    for row in tokens.tolist()]
+        joined = table.render(tokens).decode()
+        if before or after:  # neither holds a NUL: they are the planner's own words
+            joined = before + joined.replace("\0", f"{after}\0{before}")
+        out = joined.split("\0")
+        out.pop()  # after the last NUL
+        return out
+
+    def path_tokens(self, nodes: np.ndarray, limit: int = 5, end: bool = False
+                    ) -> np.ndarray:
+        """The text of :meth:`path_texts` of each of `nodes` as a row of tokens: a node
+        (its id), ` → ` (n), `…` (n + 1), the end of a row (n + 2, with `end`) or
+        nothing (n + 3), n the number of nodes."""
         if self._parent is None:
             self._parent = np.append(self.o_parent, -1)  # parent[-1] == -1
         parent = self._parent
@@ -571,10 +601,8 @@ class _Planner:
         for level in levels[1:]:
             last = np.where(level >= 0, level, last)
         fault, start = self.o_fault[last], self.o_start[last]
-        # each text as a row of tokens: an id (a node), an arrow, an ellipsis, the row's
-        # end or nothing
         n = self.n
-        arrow, dots, end, none = range(n, n + 4)
+        arrow, dots, row_end, none = range(n, n + 4)
         with_fault = fault != start
         columns = [np.where(with_fault, fault, none), np.where(with_fault, arrow, none),
                    np.where(beyond, start, none), np.where(beyond, arrow, none),
@@ -584,44 +612,18 @@ class _Planner:
             columns.append(np.where(shown, levels[j], none))
             if j:
                 columns.append(np.where(shown, arrow, none))
-        columns.append(np.full(len(nodes), end))
-        tokens = np.stack(columns, axis=1)
-        table = self._text_table()
-        if table is None:
-            strings = [*self.ids, " → ", "…", "", ""]
-            return [before + "".join(map(strings.__getitem__, row)) + after
-                    for row in tokens.tolist()]
-        words, filled = table
-        # (np.take: several times faster than indexing for rows of a 2-d array)
-        units = np.take(words, tokens, axis=0).view(np.uint16)
-        own = np.take(filled, tokens, axis=0).view(bool)
-        joined = units[own].tobytes().decode("utf-16-le")
-        if before or after:  # neither holds a NUL: they are the planner's own words
-            joined = before + joined.replace("\0", f"{after}\0{before}")
-        out = joined.split("\0")
-        out.pop()  # after the last NUL
-        return out
+        if end:
+            columns.append(np.full(len(nodes), row_end))
+        return np.stack(columns, axis=1)
 
-    def _text_table(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """The tokens of :meth:`path_texts` in UTF-16 (whose decoding is several times
-        faster than UTF-8's), zero-padded rows of 64-bit words, and which units of each
-        row are the token's (a bool per unit, as 64-bit words too); None when an id
-        holds a NUL (the texts' separator) or a lone surrogate (not encodable)."""
-        if self._texts is None:
-            n = self.n
-            encoded = _code_units(self._joined_ids, n, "utf-16-le")
-            if encoded is None:
-                return None
-            units, starts, lengths = encoded
-            width = -(-max(int(lengths.max()), 3) // 8) * 8
-            # the ids, then " → ", "…", the end of a row (a NUL) and nothing
-            table = np.zeros((n + 4, width), np.uint16)
-            table[:n] = _padded(units, starts, lengths, width)
-            table[n, :3] = np.frombuffer(" → ".encode("utf-16-le"), np.uint16)
-            table[n + 1, :1] = np.frombuffer("…".encode("utf-16-le"), np.uint16)
-            token_length = np.concatenate([lengths, [3, 1, 1, 0]])
-            filled = np.arange(width) < token_length[:, None]
-            self._texts = (table.view(np.uint64), filled.view(np.uint64))
+    def _text_table(self) -> RowTable | None:
+        """The tokens of :meth:`path_texts` as the rows of a table of their UTF-8 bytes
+        (the ids, then " → ", "…", the end of a row and nothing), None when an id cannot
+        be told apart in it (it holds a NUL, or a lone surrogate)."""
+        if self._texts is None and self.id_matrix is not None:
+            assert self.id_lengths is not None
+            self._texts = RowTable(self.id_matrix, self.id_lengths,
+                                   [" → ".encode(), "…".encode(), b"\0", b""])
         return self._texts
 
 
@@ -630,16 +632,222 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
     """The plan report of the case in `c` for `objective` (answer, store or both), as
     `plan_case(case, objective=objective).report().model_dump(mode="json")` gives it;
     with `ops`, carrying the plan's operations as `dgrr plan --json --ops` does."""
+    return _decide(c, objective).report(ops)
+
+
+def columnar_plan_json_bytes(c: CaseColumns, objective: str = "answer", *,
+                             ops: bool = False) -> Iterator[bytes]:
+    """`report_json_bytes(columnar_plan_report(c, objective, ops=ops))`, the same bytes,
+    with the report's large members written from rows of tokens (`_json_rows`) instead
+    of dicts of strings where the ids allow it (no quote, backslash or control
+    character in any) and the operations are not asked for."""
+    decided = _decide(c, objective)
+    if ops or not decided.pl.plain_ids:
+        return report_json_bytes(decided.report(ops))
+    return decided.json_bytes()
+
+
+_INVALID_BEFORE = "affected via "
+_INVALID_AFTER = "; no independent support; "
+
+
+@dataclass
+class _Decided:
+    """What the planner decided for a case, before it is written as a report."""
+
+    pl: _Planner
+    objective: str
+    seeds: dict[int, int]
+    relevant: np.ndarray
+    memory: dict[int, str]
+    """Decision of each record not simply kept."""
+    steps: dict[int, str]
+    """Decision of each step not simply kept, but the `invalidated` ones."""
+    reasons: dict[int, str]
+    """Reason of each node that has one, but the `invalidated` steps."""
+    invalidated: np.ndarray
+    """The unsupported steps invalidated in bulk, in seq order."""
+    endings: list[str]
+    """The ends of the invalidated steps' reasons (after their paths)."""
+    ending_of: np.ndarray
+    """Which of `endings` each invalidated step's reason has."""
+    replay: np.ndarray
+
+    def invalidated_reasons(self) -> list[str]:
+        """The reason of each invalidated step: its path from the fault, then its ending."""
+        nodes, ending_of = self.invalidated, self.ending_of
+        if len(self.endings) == 1:
+            return self.pl.path_texts(nodes, before=_INVALID_BEFORE, after=self.endings[0])
+        texts = np.empty(len(nodes), object)
+        for k, ending in enumerate(self.endings):
+            rows = np.flatnonzero(ending_of == k)
+            texts[rows] = np.fromiter(self.pl.path_texts(nodes[rows], before=_INVALID_BEFORE,
+                                                         after=ending), object, len(rows))
+        return texts.tolist()  # type: ignore[no-any-return]
+
+    def order(self) -> np.ndarray:
+        """The nodes with a reason in the report's order: records (store order), then
+        steps (seq order)."""
+        pl = self.pl
+        with_reason = np.zeros(pl.n, bool)
+        with_reason[np.fromiter(self.reasons, np.int64, len(self.reasons))] = True
+        with_reason[self.invalidated] = True
+        seq_order = pl.c.step_seq_order
+        return np.concatenate([np.flatnonzero(with_reason & pl.is_record),
+                               seq_order[with_reason[seq_order]]])
+
+    def listed(self) -> dict[str, np.ndarray]:
+        """The nodes of the report's lists, each sorted by id."""
+        pl = self.pl
+        order = pl.id_order
+        return {name: order[mask[order]] for name, mask in (
+            ("affected", pl.affected), ("supported", pl.affected & pl.kept),
+            ("unsupported", pl.unsupported), ("answer_relevant", self.relevant))}
+
+    def head(self) -> dict[str, Any]:
+        ids = self.pl.ids
+        return {"case_id": self.pl.c.case_id,
+                "seeds": {ids[f]: ids[s] for f, s in self.seeds.items()}}
+
+    def report(self, ops: bool = False) -> dict[str, Any]:
+        """The report as data (`PlanReport.model_dump(mode="json")`)."""
+        pl, n = self.pl, self.pl.n
+        c = pl.c
+        invalidated_reasons = self.invalidated_reasons()
+        reason_of = np.empty(n, object)
+        for nodes, texts in ((np.fromiter(self.reasons, np.int64, len(self.reasons)),
+                              self.reasons.values()),
+                             (self.invalidated, invalidated_reasons)):
+            reason_of[nodes] = np.fromiter(texts, object, len(nodes))
+        order = self.order()
+        id_objects = pl.id_objects
+        first_record = c.n_turns + c.n_steps
+        report = self.head()
+        report.update({name: id_objects[nodes].tolist()
+                       for name, nodes in self.listed().items()})
+        report["memory"] = _with_decisions(pl, np.arange(first_record, n), self.memory)
+        report["steps"] = _with_decisions(pl, c.step_seq_order, self.steps, self.invalidated)
+        report["reasons"] = dict(zip(id_objects[order].tolist(), reason_of[order].tolist(),
+                                     strict=True))
+        if self.objective != "answer":
+            report["objective"] = self.objective
+        if ops:
+            invalid = self.invalidated.tolist()
+            report["ops"] = _ops(
+                pl, self.memory, {**self.steps, **dict.fromkeys(invalid, "invalidate")},
+                {**self.reasons, **dict(zip(invalid, invalidated_reasons, strict=True))},
+                self.replay)
+        return report
+
+    def json_bytes(self) -> Iterator[bytes]:
+        """:func:`report_json_bytes` of :meth:`report`, its lists, `memory`, `steps` and
+        `reasons` written from rows of tokens (only for plain ids: `_Planner.plain_ids`)."""
+        pl = self.pl
+        c = pl.c
+        n = pl.n
+        assert pl.id_matrix is not None and pl.id_lengths is not None
+        bulk = np.zeros(n, bool)
+        bulk[self.invalidated] = True
+        custom = [r for r in self.reasons if not bulk[r]]
+        names = _decision_names({**self.memory, **self.steps})
+        # the table's rows: the ids, then the path's tokens (as `path_tokens` numbers
+        # them), the punctuation, the decisions, the reasons' words, each custom reason
+        fixed = [" → ", "…", "", "", "\n  \"", "\": \"", "\","]
+        pieces = [escaped(t) if k < 2 else t.encode() for k, t in enumerate(fixed)]
+        pieces += map(escaped, [*names, _INVALID_BEFORE, *self.endings])
+        pieces += map(escaped, map(self.reasons.__getitem__, custom))
+        table = RowTable(pl.id_matrix, pl.id_lengths, pieces)
+        empty, opening, separator, closing = 3, 4, 5, 6
+        first_name = len(fixed)
+        before = first_name + len(names)
+        first_ending = before + 1
+        first_custom = first_ending + len(self.endings)
+        rows = table.first
+        piece_of = np.full(n, -1, np.int64)
+        piece_of[np.array(custom, np.int64)] = first_custom + np.arange(len(custom))
+
+        def listed(nodes: np.ndarray) -> Iterator[bytes]:
+            tokens = np.empty((len(nodes), 3), np.int64)
+            tokens[:, 0], tokens[:, 1], tokens[:, 2] = rows[opening], nodes, rows[closing]
+            return member(table.render_blocks(tokens), b"[]")
+
+        def decided(nodes: np.ndarray, decisions: dict[int, str],
+                    invalidated: np.ndarray | None = None) -> Iterator[bytes]:
+            code = _decision_codes(n, names, decisions, invalidated)
+            words = table.padded(first_name + np.arange(len(names)), empty)
+            value = words[code[nodes]]
+            tokens = np.empty((len(nodes), 3 + value.shape[1] + 1), np.int64)
+            tokens[:, 0], tokens[:, 1], tokens[:, 2] = rows[opening], nodes, rows[separator]
+            tokens[:, 3:-1], tokens[:, -1] = value, rows[closing]
+            return member(table.render_blocks(tokens), b"{}")
+
+        def reasons(order: np.ndarray) -> Iterator[bytes]:
+            ending_of = np.zeros(n, np.int64)
+            ending_of[self.invalidated] = self.ending_of
+            endings = table.padded(first_ending + np.arange(len(self.endings)), empty) \
+                if self.endings else np.zeros((0, 0), np.int64)
+            before_rows = table.tokens(before)
+            # tokens per entry: 4 around the value, the value's
+            widths = np.where(bulk[order], len(before_rows) + 17 + endings.shape[1],
+                              table.counts[np.maximum(piece_of[order], 0)])
+            lo = 0
+            while lo < len(order):
+                window = widths[lo:lo + _REASON_ROWS]
+                step = max(1, _BLOCK_TOKENS // (4 + int(window.max())))
+                block, width = order[lo:lo + step], int(window[:step].max())
+                lo += len(block)
+                tokens = np.full((len(block), 3 + width + 1), rows[empty], np.int64)
+                tokens[:, 0], tokens[:, 1], tokens[:, 2] = rows[opening], block, \
+                    rows[separator]
+                tokens[:, -1] = rows[closing]
+                is_bulk = bulk[block]
+                if is_bulk.any():
+                    nodes = block[is_bulk]
+                    path = pl.path_tokens(nodes)
+                    value = np.concatenate([np.broadcast_to(before_rows, (len(nodes),
+                                                                          len(before_rows))),
+                                            path, endings[ending_of[nodes]]], axis=1)
+                    tokens[is_bulk, 3:3 + value.shape[1]] = value
+                if not is_bulk.all():
+                    own = ~is_bulk
+                    value = table.padded(piece_of[block[own]], empty)
+                    tokens[own, 3:3 + value.shape[1]] = value
+                yield table.render(tokens)
+
+        first_record = c.n_turns + c.n_steps
+        report: dict[str, Any] = self.head()
+        report.update({name: _Written(listed(nodes)) for name, nodes in self.listed().items()})
+        report["memory"] = _Written(decided(np.arange(first_record, n), self.memory))
+        report["steps"] = _Written(decided(c.step_seq_order, self.steps, self.invalidated))
+        report["reasons"] = _Written(member(reasons(self.order()), b"{}"))
+        if self.objective != "answer":
+            report["objective"] = self.objective
+        return report_json_bytes(report)
+
+
+_REASON_ROWS = 16_384
+"""Reasons looked at a time to size a block of them (the longest sets its width)."""
+_BLOCK_TOKENS = 1 << 19
+"""Tokens of a block of reasons (bounds its memory: 8 bytes of each, and the rows)."""
+
+
+@dataclass
+class _Written:
+    """A report member's value already written as JSON text (at its depth), in pieces."""
+
+    parts: Iterator[bytes]
+
+
+def _decide(c: CaseColumns, objective: str) -> _Decided:
     if objective not in ("answer", "store", "both"):
         raise ValueError(f"objective: expected answer, store or both, got {objective!r}")
     pl = _Planner(c)
-    ids = c.ids
     seeds = {int(f): pl.seed_of(int(f)) for f in pl.faults}
     carried = pl.carriers(seeds)
     pl.reach(seeds, carried)
     seed_nodes = np.array(sorted(set(seeds.values())), np.int64)
     pl.support(seed_nodes)
-    affected, unsupported, kept = pl.affected, pl.unsupported, pl.kept
+    unsupported = pl.unsupported
     path = pl.paths(np.flatnonzero(unsupported & ~pl.is_step))  # steps': _step_actions
     memory, reasons = _memory_dispositions(pl, seeds, path)
 
@@ -685,47 +893,12 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
         need = dict(zip(replayed.tolist(),
                         np.fromiter(joined, object, len(joined))[bits].tolist(), strict=True))
         _store_record_reasons(pl, quarantined, replay, path, reasons)
-    steps, invalidated, invalidated_reasons = _step_actions(pl, seeds, relevant, replay, why,
-                                                            path, reasons, need)
+    steps, invalidated, endings, ending_of = _step_actions(pl, seeds, relevant, replay, why,
+                                                           path, reasons, need)
     _kept_reasons(pl, reasons)
-
-    # records (store order), then steps (seq order)
-    reason_of = np.empty(n, object)
-    with_reason = np.zeros(n, bool)
-    for nodes, texts in ((np.fromiter(reasons, np.int64, len(reasons)), reasons.values()),
-                         (invalidated, invalidated_reasons)):
-        reason_of[nodes] = np.fromiter(texts, object, len(nodes))
-        with_reason[nodes] = True
-    seq_order = c.step_seq_order
-    order = np.concatenate([np.flatnonzero(with_reason & pl.is_record),
-                            seq_order[with_reason[seq_order]]])
-
-    id_objects = pl.id_objects
-
-    def sorted_ids(mask: np.ndarray) -> list[str]:
-        return id_objects[pl.id_order[mask[pl.id_order]]].tolist()
-
-    first_record = c.n_turns + c.n_steps
-    report: dict[str, Any] = {
-        "case_id": c.case_id,
-        "seeds": {ids[f]: ids[s] for f, s in seeds.items()},
-        "affected": sorted_ids(affected),
-        "supported": sorted_ids(affected & kept),
-        "unsupported": sorted_ids(unsupported),
-        "answer_relevant": sorted_ids(relevant),
-        "memory": _with_decisions(pl, np.arange(first_record, n), memory),
-        "steps": _with_decisions(pl, seq_order, steps, invalidated),
-        "reasons": dict(zip(id_objects[order].tolist(), reason_of[order].tolist(),
-                            strict=True)),
-    }
-    if objective != "answer":
-        report["objective"] = objective
-    if ops:
-        invalid = invalidated.tolist()
-        report["ops"] = _ops(pl, memory, {**steps, **dict.fromkeys(invalid, "invalidate")},
-                             {**reasons, **dict(zip(invalid, invalidated_reasons, strict=True))},
-                             replay)
-    return report
+    return _Decided(pl=pl, objective=objective, seeds=seeds, relevant=relevant,
+                    memory=memory, steps=steps, reasons=reasons, invalidated=invalidated,
+                    endings=endings, ending_of=ending_of, replay=replay)
 
 
 def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
@@ -801,17 +974,30 @@ def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
     return out
 
 
-def _with_decisions(pl: _Planner, nodes: np.ndarray, decisions: dict[int, str],
-                    invalidated: np.ndarray | None = None) -> dict[str, str]:
-    """The id of every one of `nodes` -> keep, but for the nodes `decisions` names and
-    the `invalidated` ones."""
-    names = ["keep", "invalidate", *sorted(set(decisions.values()) - {"keep", "invalidate"})]
-    code = np.zeros(pl.n, np.int64)
+def _decision_names(decisions: dict[int, str]) -> list[str]:
+    """The decisions' words, numbered: keep, invalidate, then the others by name."""
+    return ["keep", "invalidate", *sorted(set(decisions.values()) - {"keep", "invalidate"})]
+
+
+def _decision_codes(n: int, names: list[str], decisions: dict[int, str],
+                    invalidated: np.ndarray | None = None) -> np.ndarray:
+    """Each node's decision as its number in `names`: keep, but for the nodes
+    `decisions` names and the `invalidated` ones."""
+    code = np.zeros(n, np.int64)
     if decisions:
         code[np.fromiter(decisions, np.int64, len(decisions))] = np.fromiter(
             map(names.index, decisions.values()), np.int64, len(decisions))
     if invalidated is not None:
         code[invalidated] = 1
+    return code
+
+
+def _with_decisions(pl: _Planner, nodes: np.ndarray, decisions: dict[int, str],
+                    invalidated: np.ndarray | None = None) -> dict[str, str]:
+    """The id of every one of `nodes` -> keep, but for the nodes `decisions` names and
+    the `invalidated` ones."""
+    names = _decision_names(decisions)
+    code = _decision_codes(pl.n, names, decisions, invalidated)
     values = np.fromiter(names, object, len(names))[code[nodes]].tolist()
     return dict(zip(pl.id_objects[nodes].tolist(), values, strict=True))
 
@@ -938,10 +1124,11 @@ def _undone_updates(pl: _Planner, fault_records: list[int]) -> dict[int, int]:
 def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
                   replay: np.ndarray, why: dict[int, int], path: dict[int, str],
                   reasons: dict[int, str], need: dict[int, str] | None = None
-                  ) -> tuple[dict[int, str], np.ndarray, list[str]]:
+                  ) -> tuple[dict[int, str], np.ndarray, list[str], np.ndarray]:
     """`_plan._step_actions` for the steps that are not simply kept: the decisions (their
     reasons go into `reasons`) but for the unsupported steps invalidated, most of them,
-    which are returned apart as arrays (in seq order) with their reasons."""
+    which are returned apart as an array (in seq order), with the ends of their reasons
+    and which end each one's has (`_Decided.invalidated_reasons`)."""
     c, ids = pl.c, pl.ids
     n_t = c.n_turns
     seq_order = c.step_seq_order
@@ -958,19 +1145,16 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
     steps.update(dict.fromkeys(faults, "invalidate"))
     reasons.update(dict.fromkeys(faults, FAULT_STEP))
     invalidated = seq_order[(pl.unsupported & ~replay & ~dropped)[seq_order]]
+    # their reasons: "affected via <path>" and one of `endings`
     if need is None:
-        invalidated_reasons = pl.path_texts(
-            invalidated, before="affected via ", after=f"; no independent support; {NOT_REACHING}")
+        endings = [f"{_INVALID_AFTER}{NOT_REACHING}"]
+        ending_of = np.zeros(len(invalidated), np.int64)
     else:
         # _plan._objective_of(need): a both plan replays the final answer
         not_needed = not_needed_reason(
             "both" if any("answer" in v for v in need.values()) else "store")
-        past_answer = PAST_ANSWER
-        invalidated_reasons = [
-            f"affected via {p}; no independent support; "
-            + (past_answer if step_type == _ANSWER else not_needed)
-            for p, step_type in zip(pl.path_texts(invalidated),
-                                    pl.type[invalidated].tolist(), strict=True)]
+        endings = [f"{_INVALID_AFTER}{not_needed}", f"{_INVALID_AFTER}{PAST_ANSWER}"]
+        ending_of = (pl.type[invalidated] == _ANSWER).astype(np.int64)
     path = {**path, **pl.paths(replayed[pl.unsupported[replayed]])}
     for sn in replayed.tolist():
         step_type = types[sn]
@@ -998,7 +1182,7 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
             if tools.get(tool or "", "irreversible") == "irreversible":
                 reason += irreversible_note(tool)
         reasons[sn] = reason
-    return steps, invalidated, invalidated_reasons
+    return steps, invalidated, endings, ending_of
 
 
 def _kept_reasons(pl: _Planner, reasons: dict[int, str]) -> None:
@@ -1037,7 +1221,8 @@ def report_json_bytes(report: dict[str, Any]) -> Iterator[bytes]:
     field of strings is encoded and indented by msgspec (whose compact encoding and
     `format(indent=1)` give exactly what `json.dumps(indent=1, ensure_ascii=False)` gives
     for strings, lists and objects of strings: tests/test_columnar_plan.py checks it on
-    random text); `ops` (objects with numbers) by json's own encoder, one level deeper."""
+    random text); `ops` (objects with numbers) by json's own encoder, one level deeper;
+    members already written (`_Written`) as they are."""
     yield b"{"
     last = len(report) - 1
     for k, (key, value) in enumerate(report.items()):
@@ -1046,6 +1231,11 @@ def report_json_bytes(report: dict[str, Any]) -> Iterator[bytes]:
             head = "\n " + json.dumps(key) + ": "
             yield (head + json.dumps(value, indent=1, ensure_ascii=False).replace("\n", "\n ")
                    ).encode() + comma
+            continue
+        if isinstance(value, _Written):  # `_Decided.json_bytes`
+            yield b"\n " + json.dumps(key).encode() + b": "
+            yield from value.parts
+            yield comma
             continue
         if isinstance(value, float):  # json and msgspec may spell a float differently
             raise TypeError(f"unexpected value in a plan report: {type(value).__name__}")

@@ -45,7 +45,7 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     from .._io import read_input
     from .._perf import gc_paused
     from ..case._columns import read_columns
-    from ._columnar_plan import columnar_plan_report, report_json_bytes
+    from ._columnar_plan import columnar_plan_json_bytes
 
     bar = progress or Progress()
     with gc_paused():
@@ -55,13 +55,13 @@ def columnar_plan_json(path: str | Path, out: TextIO,
         if cols is None:
             return False
         bar.stage("plan")
-        report = columnar_plan_report(cols, objective, ops=ops)
+        parts = columnar_plan_json_bytes(cols, objective, ops=ops)
         del cols
         bar.stage("write")
         binary = _utf8_buffer(out)
         if binary is not None:
             out.flush()
-        for part in report_json_bytes(report):
+        for part in parts:
             if binary is not None:
                 binary.write(part)
             else:

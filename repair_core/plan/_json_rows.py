@@ -1,0 +1,128 @@
+"""A plan report's large members written as JSON text straight from node arrays.
+
+A 1M-step report lists about three million (id, value) entries. Made into dicts of
+strings and then encoded, they cost more than the whole plan (docs/performance.md). Here
+each entry is a row of *tokens*, numbers of the rows of one table of UTF-8 byte strings:
+the case's ids, the punctuation of the JSON text, and the values' texts (each cut into
+pieces as wide as the table). Rows are gathered from the table as 64-bit words, the
+padding is masked out, and what is left is the text, for thousands of entries per numpy
+call.
+
+The text is `json.dumps(report, indent=1, ensure_ascii=False)`'s for the member: each
+entry on its own line, two spaces in. It is made only for ids that JSON writes as they
+are (no quote, backslash or control character: :func:`plain_ids`); values are escaped by
+msgspec, which escapes exactly what json does (tests/test_columnar_plan.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import msgspec
+import numpy as np
+
+__all__ = ["RowTable", "plain_ids", "escaped", "member"]
+
+_BLOCK_BYTES = 4 << 20
+"""Bytes of token rows gathered at a time (bounds the memory of a block)."""
+_encode = msgspec.json.Encoder().encode
+
+
+def escaped(text: str) -> bytes:
+    """The UTF-8 bytes of `text` inside a JSON string (quotes and control characters
+    escaped, as `json.dumps(text, ensure_ascii=False)[1:-1]`)."""
+    return _encode(text)[1:-1]
+
+
+def plain_ids(units: np.ndarray, n: int) -> bool:
+    """Whether the `n` ids whose UTF-8 bytes, each followed by a NUL, are `units` are
+    written by JSON as they are: no quote, no backslash, no control character (the NULs
+    are the only bytes below 0x20)."""
+    return (np.count_nonzero(units < 0x20) == n and not (units == 0x22).any()
+            and not (units == 0x5C).any())
+
+
+class RowTable:
+    """The ids' padded UTF-8 rows (row `i` is node `i`) followed by `pieces` (raw bytes,
+    each cut into one or more rows of the table's width); rows of tokens are rendered
+    with :meth:`render`.
+
+    >>> t = RowTable(np.array([[97, 0, 0, 0, 0, 0, 0, 0], [98, 99, 0, 0, 0, 0, 0, 0]],
+    ...              np.uint8), np.array([1, 2]), [b"-", b"0123456789"])
+    >>> t.tokens(1)  # ten bytes: two rows of the table's eight
+    array([3, 4])
+    >>> t.render(np.array([[0, *t.tokens(0), 1], [1, *t.tokens(1)]]))
+    b'a-bcbc0123456789'
+    """
+
+    def __init__(self, id_rows: np.ndarray, id_lengths: np.ndarray,
+                 pieces: Sequence[bytes]) -> None:
+        n, width = id_rows.shape
+        lengths = np.fromiter(map(len, pieces), np.int64, len(pieces))
+        counts = np.maximum(-(-lengths // width), 1)  # an empty piece: one empty row
+        self.first = n + np.cumsum(counts) - counts
+        """Row of each piece's first part."""
+        self.counts = counts
+        """Rows of each piece."""
+        data = np.frombuffer(b"".join(pieces), np.uint8)
+        starts = np.cumsum(lengths) - lengths
+        part = np.arange(int(counts.sum())) - np.repeat(self.first - n, counts)
+        part_start = np.repeat(starts, counts) + part * width
+        part_length = np.minimum(np.repeat(lengths, counts) - part * width, width)
+        rows = np.zeros((len(part_start), width), np.uint8)
+        if len(data):
+            last = len(data) - 1
+            for j in range(width):
+                np.copyto(rows[:, j], data[np.minimum(part_start + j, last)],
+                          where=part_length > j)
+        table = np.concatenate([id_rows, rows])
+        filled = np.arange(width) < np.concatenate([id_lengths, part_length])[:, None]
+        self._words = table.view(np.uint64)
+        self._filled = filled.view(np.uint64)
+        self.width = width
+
+    def tokens(self, piece: int) -> np.ndarray:
+        """The rows of piece number `piece`, in order."""
+        return self.first[piece] + np.arange(self.counts[piece])
+
+    def padded(self, pieces: np.ndarray, empty: int) -> np.ndarray:
+        """The rows of each of `pieces`, one line of tokens each, filled out with the
+        piece `empty` (which must be one empty row) to the longest."""
+        counts = self.counts[pieces]
+        columns = np.arange(int(counts.max()) if len(pieces) else 0)
+        return np.where(columns < counts[:, None], self.first[pieces][:, None] + columns,
+                        self.first[empty])
+
+    def render(self, tokens: np.ndarray) -> bytes:
+        """The texts of the rows of `tokens` (a 2-d array of table rows), one after the
+        other."""
+        units = np.take(self._words, tokens, axis=0).view(np.uint8)
+        own = np.take(self._filled, tokens, axis=0).view(bool)
+        return units[own].tobytes()
+
+    def render_blocks(self, tokens: np.ndarray) -> Iterator[bytes]:
+        """:meth:`render` of `tokens` a block of rows at a time."""
+        per_row = max(1, tokens.shape[1] * self.width)
+        step = max(1, _BLOCK_BYTES // per_row)
+        for lo in range(0, len(tokens), step):
+            yield self.render(tokens[lo:lo + step])
+
+
+def member(blocks: Iterator[bytes], brackets: bytes) -> Iterator[bytes]:
+    """A JSON list or object (`brackets`: b"[]" or b"{}") at depth one whose entries are
+    the texts in `blocks`, each entry written as its line (newline, two spaces, the entry)
+    and a comma: the comma after the last entry is dropped, and an empty one is `[]`."""
+    held = None
+    for block in blocks:
+        if not block:
+            continue
+        if held is None:
+            yield brackets[:1]
+        else:
+            yield held
+        held = block
+    if held is None:
+        yield brackets
+        return
+    yield held[:-1]  # the last entry's comma
+    yield b"\n " + brackets[1:]
