@@ -282,6 +282,35 @@ def test_two_processes_decline_what_one_declines(forking: list, change) -> None:
     assert len(forking) == 1 and reaped(forking)
 
 
+def test_an_id_in_both_processes_parts_is_declined(forking: list) -> None:
+    # a step of the second part, which nothing refers to, takes the id of one of the first
+    data = json.loads(synth_raw(600, 5))
+    steps = data["trajectory"]
+    named = {d["id"] for item in [*steps, *data["memory"]] for d in item["deps"]}
+    named |= {i for s in steps for i in s.get("returned", []) + s.get("target", [])}
+    split = _columns._split_point(len(steps), True)
+    alone = next(s for s in reversed(steps[split:]) if s["id"] not in named)
+    alone["id"] = steps[1]["id"]
+    raw = json.dumps(data).encode()
+    assert read_columns(raw) is None
+    assert read_columns(raw, parallel=True) is None
+    assert len(forking) == 1 and reaped(forking)
+
+
+@pytest.mark.parametrize("which", [0, -1])
+def test_faults_among_the_second_process_steps_are_found(forking: list, which: int) -> None:
+    # the faults are looked up once both processes' ids are known
+    data = json.loads(synth_raw(600, 6))
+    observations = [s for s in data["trajectory"] if s["type"] == "tool_observation"]
+    faults = [data["memory"][0]["id"], observations[which]["id"]]
+    raw = json.dumps(data).encode()
+    one = read_columns(raw, faults_override=faults)
+    two = read_columns(raw, faults_override=faults, parallel=True)
+    assert one is not None and two is not None and len(forking) == 1
+    same_columns(one, two)
+    assert one.ids[one.faults[1]] == faults[1]
+
+
 def test_a_second_process_that_dies_is_replaced(monkeypatch: pytest.MonkeyPatch,
                                                  forking: list) -> None:
     parent = os.getpid()
