@@ -22,7 +22,7 @@ from .bench_browse import (
     read_folder,
     rule_columns,
 )
-from .text import code, md
+from .text import MISSING, code, md
 from .widgets import show_problems
 
 
@@ -89,7 +89,7 @@ def side_by_side(out: Path) -> None:
     shown = table[table["case_id"].isin(differ)] if only else table
     st.caption(f"{len(differ)} case(s) where {code(a)} and {code(b)} disagree under some rule"
                f" · {len(shown)} shown")
-    st.dataframe(shown, hide_index=True, width="stretch", height=260)
+    st.dataframe(shown, hide_index=True, width="stretch", height=260, placeholder=MISSING)
     ids = shown["case_id"].tolist()
     if not ids:
         return
@@ -107,7 +107,8 @@ def side_by_side(out: Path) -> None:
                 answer = info.get("answer", "")
                 facts = {k: v for k, v in info.items() if k != "answer"}
                 st.dataframe(pd.DataFrame(list(facts.items()), columns=["", m]),
-                             hide_index=True, width="stretch", key=f"dgrr_w_bs_t_{m}")
+                             hide_index=True, width="stretch", key=f"dgrr_w_bs_t_{m}",
+                                 placeholder=MISSING)
                 st.markdown("Answer")
                 st.text(answer)
     o1, o2 = st.columns([2, 3])

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["md", "code", "file_stem"]
+__all__ = ["md", "code", "file_stem", "MISSING"]
+
+MISSING = "—"
+"""What a table shows where a value is not there (a record's `created_seq` or `trust` of
+None), instead of Streamlit's "None", which reads like a value."""
 
 # CommonMark lets a backslash escape any ASCII punctuation character; escaping all of them
 # leaves no link, image, emphasis, HTML, directive (`:red[...]`) or maths (`$`) for the

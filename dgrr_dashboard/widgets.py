@@ -15,7 +15,7 @@ from dgrr_dashboard.graph_html import graph_html
 from repair_core import RepairPlan
 
 from . import state
-from .text import code, md
+from .text import MISSING, code, md
 
 _SIDEBAR_SLOT = "_dgrr_sidebar_slot"
 
@@ -195,7 +195,7 @@ def _linked_ids(edges: list[tuple[str, str]], what: str, key: str, picker: str |
                            help=f"inspect {nid}", width="stretch")
     if len(edges) > LINKED_IDS:
         st.dataframe(pd.DataFrame(edges[LINKED_IDS:], columns=["id", "label"]),
-                     hide_index=True, width="stretch")
+                     hide_index=True, width="stretch", placeholder=MISSING)
 
 
 def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,

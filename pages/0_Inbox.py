@@ -8,7 +8,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
-from dgrr_dashboard.text import code, md
+from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import database_picker, page_setup, show_problems
 from repair_core import DgrrError
 from repair_core.queue import RepairQueue
@@ -87,7 +87,8 @@ else:
         "diagnosed by": r.diagnosed_by, "objective": r.objective,
         "submitted (UTC)": f"{r.created_at:%Y-%m-%d %H:%M:%S}",
         "reviewer": r.claimed_by or "", "write back": (r.store_target or {}).get("to", "")}
-        for r in rows]), hide_index=True, width="stretch", key="dgrr_w_inbox_table")
+        for r in rows]), hide_index=True, width="stretch", key="dgrr_w_inbox_table",
+            placeholder=MISSING)
 
 pending = [r.id for r in rows if r.status == "pending"]
 c1, c2 = st.columns([2, 1])

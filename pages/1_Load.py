@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from dgrr_dashboard import state, uploads
-from dgrr_dashboard.text import code, md
+from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, case_from_parts, parse_case
 
@@ -194,7 +194,7 @@ def _outcome_and_case() -> None:
                 else "(none: the case has no steps, only a store's records and their lineage)")
         st.markdown("**User turns**")
         st.dataframe([{"id": t.id, "seq": t.seq, "text": t.text} for t in c.session],
-                     hide_index=True, width="stretch")
+                     hide_index=True, width="stretch", placeholder=MISSING)
         st.page_link("pages/2_Faults.py", label="Next: mark the diagnosed faults", icon="➡️")
 
 

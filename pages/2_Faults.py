@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.text import code
+from dgrr_dashboard.text import MISSING, code
 from dgrr_dashboard.widgets import page_setup, require_case
 
 page_setup("Faults")
@@ -70,7 +70,8 @@ edited = st.data_editor(
     disabled=[col for col in shown.columns if col != "fault"],
     column_config={"fault": st.column_config.CheckboxColumn("fault", help="diagnosed faulty"),
                    "trust": st.column_config.NumberColumn("trust", format="%.2f"),
-                   "text": st.column_config.TextColumn("text", width="large")})
+                   "text": st.column_config.TextColumn("text", width="large")},
+    placeholder=MISSING)
 
 # Rows hidden by the filters keep their current mark.
 marked = (faults - set(shown["id"])) | set(edited.loc[edited["fault"], "id"])

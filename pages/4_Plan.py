@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.text import code
+from dgrr_dashboard.text import MISSING, code
 from dgrr_dashboard.widgets import (
     coloured,
     decision_legend_html,
@@ -165,7 +165,8 @@ for (kind, full_table), tab in zip(tables.items(),
             column_config={"decision": st.column_config.SelectboxColumn(
                 "decision", options=list(kind_actions(kind)), required=True,
                 help=f"what {EDIT_KINDS[kind].lower()} can take"),
-                "reason": st.column_config.TextColumn("reason", width="large")})
+                "reason": st.column_config.TextColumn("reason", width="large")},
+            placeholder=MISSING)
         differs = edited["decision"].to_numpy() != table["decision"].to_numpy()
         changed.update({str(i): str(d) for i, d in zip(table["id"][differs],
                                                        edited["decision"][differs],
@@ -185,7 +186,7 @@ else:
     st.dataframe(coloured(pd.DataFrame([{"id": ch.node, "kind": ch.kind, "computed": ch.before,
                                          "now": ch.action, "comment": ch.comment or ""}
                                         for ch in diff]), "now"),
-                 hide_index=True, width="stretch")
+                 hide_index=True, width="stretch", placeholder=MISSING)
     if p.forced:
         st.warning("Some edits override an invariant of the method; approval needs a comment.")
     if st.button("Reset to the computed plan", key="dgrr_w_reset_plan"):

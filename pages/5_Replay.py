@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.text import code, md
+from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import page_of, page_setup, require_plan, show_problems
 from repair_core import repair
 from repair_core.model import ModelClient
@@ -143,7 +143,7 @@ if res is not None:
         if items:
             st.warning(f"**{title}** ({len(items)})")
             st.dataframe(pd.DataFrame([_row(i) for i in items]), hide_index=True,
-                         width="stretch")
+                         width="stretch", placeholder=MISSING)
     # Effects of the failed run the repair could not undo, and the world ledger: plain
     # text and tables only (tool names, arguments and reasons come from the case).
     if res.needs_human:
@@ -153,7 +153,7 @@ if res is not None:
         st.dataframe([{"step": n.step, "tool": n.tool,
                        "args": json.dumps(n.args, ensure_ascii=False, default=str),
                        "reason": n.reason} for n in res.needs_human],
-                     hide_index=True, width="stretch")
+                     hide_index=True, width="stretch", placeholder=MISSING)
     if rep.world:
         st.subheader("Tool world: the failed run's effects")
         st.dataframe([{"step": w.step, "tool": w.tool, "effect": w.effect,
@@ -161,7 +161,7 @@ if res is not None:
                        "undone before": w.undone_before or "",
                        "args": json.dumps(w.args, ensure_ascii=False, default=str),
                        "detail": w.detail} for w in rep.world],
-                     hide_index=True, width="stretch")
+                     hide_index=True, width="stretch", placeholder=MISSING)
     held = st.session_state.get("dgrr_replay_steps")  # built once per result
     if held is None or held[0] is not res:
         held = (res, [s.model_dump(mode="json") for s in rep.steps])
@@ -173,7 +173,7 @@ if res is not None:
     st.caption(f"{len(shown)} of {len(steps)} steps shown")
     st.dataframe(pd.DataFrame(page_of(shown, "dgrr_w_replay_page"),
                               columns=list(steps[0]) if steps else None),
-                 hide_index=True, width="stretch")
+                 hide_index=True, width="stretch", placeholder=MISSING)
     st.page_link("pages/6_Compare.py", label="Next: compare before and after", icon="➡️")
 elif state.RESULT in st.session_state:
     st.info("The plan changed since the last replay; run it again.")

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.text import MISSING
 from dgrr_dashboard.widgets import (
     answer_columns,
     coloured,
@@ -108,7 +109,7 @@ mem_changed = st.checkbox("Changed records only", value=len(mem) > 200,
 if mem_changed:
     mem = mem[mem["change"] != "kept"]
 st.dataframe(coloured(page_of(mem, "dgrr_w_cmp_mem_page"), "change"), hide_index=True,
-             width="stretch")
+             width="stretch", placeholder=MISSING)
 
 st.subheader("Trajectory")
 traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
@@ -117,5 +118,5 @@ traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
 if traj_changed:
     traj = [t for t in traj if not str(t["outcome"]).startswith("kept")]
 st.dataframe(coloured(pd.DataFrame(page_of(traj, "dgrr_w_cmp_traj_page")), "outcome"),
-             hide_index=True, width="stretch")
+             hide_index=True, width="stretch", placeholder=MISSING)
 st.page_link("pages/7_Approve.py", label="Next: approve or reject", icon="➡️")

@@ -11,7 +11,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import auth_configured, reviewer_identity
-from dgrr_dashboard.text import code, file_stem, md
+from dgrr_dashboard.text import MISSING, code, file_stem, md
 from dgrr_dashboard.widgets import (
     answer_columns,
     coloured,
@@ -85,14 +85,14 @@ with s1:
                                          "ids": ", ".join(v[:50]) + (" …" if len(v) > 50 else "")}
                                         for k, v in summary.store.items()],
                                        columns=["operation", "records", "ids"]), "operation"),
-                 hide_index=True, width="stretch", key="dgrr_w_sum_store")
+                 hide_index=True, width="stretch", key="dgrr_w_sum_store", placeholder=MISSING)
 with s2:
     st.markdown("**Steps**" + ("" if summary.replayed else " (planned, not replayed)"))
     st.dataframe(coloured(pd.DataFrame([{"outcome": k, "steps": len(v),
                                          "ids": ", ".join(v[:50]) + (" …" if len(v) > 50 else "")}
                                         for k, v in summary.steps.items()],
                                        columns=["outcome", "steps", "ids"]), "outcome"),
-                 hide_index=True, width="stretch", key="dgrr_w_sum_steps")
+                 hide_index=True, width="stretch", key="dgrr_w_sum_steps", placeholder=MISSING)
 st.markdown("**Irreversible effects** (external effects the rollback does not undo)")
 if summary.irreversible_effects:
     st.text("\n".join(summary.irreversible_effects))
@@ -178,7 +178,8 @@ else:
         "reviewer": r.reviewer, "decision": r.decision, "comment": r.comment,
         "edits": ", ".join(f"{e['node']}→{e['action']}" for e in r.plan_edits),
         "forced": r.forced, "inputs": r.inputs_sha256[:12], "outputs": r.outputs_sha256[:12]}
-        for r in rows]), hide_index=True, width="stretch", key="dgrr_w_history")
+        for r in rows]), hide_index=True, width="stretch", key="dgrr_w_history",
+            placeholder=MISSING)
 
 st.subheader("LangGraph thread forks")
 # What `dgrr fork-thread --apply` recorded for this case: shown as plain text (thread and
@@ -203,7 +204,8 @@ for n, rf in enumerate(forks):
     if rf.fork.dropped:
         st.dataframe(pd.DataFrame([dict(d) for d in rf.fork.dropped],
                                   columns=["type", "id", "text"]),
-                     hide_index=True, width="stretch", key=f"dgrr_w_fork_dropped_{n}")
+                     hide_index=True, width="stretch", key=f"dgrr_w_fork_dropped_{n}",
+                         placeholder=MISSING)
 
 st.subheader("Export")
 cid = p.case.case_id

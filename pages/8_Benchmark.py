@@ -12,7 +12,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.bench_browse import default_out
 from dgrr_dashboard.bench_view import recovery_bars, side_by_side
-from dgrr_dashboard.text import code, md
+from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, DgrrError
 from repair_core.bench import METHOD_LABELS, load_results, run_bench
@@ -97,7 +97,7 @@ for col, chosen in (("suite", suite), ("domain", domain), ("fault_type", ftype),
 if rec_filter != "(any)":
     m, yes = rec_filter.rsplit(": ", 1)
     shown = shown[shown[m].fillna(False).astype(bool) == (yes == "yes")]
-st.dataframe(shown, hide_index=True, width="stretch")
+st.dataframe(shown, hide_index=True, width="stretch", placeholder=MISSING)
 
 o1, o2 = st.columns([3, 1])
 pick = o1.selectbox("Open a case in the other pages", shown["path"].tolist(),
@@ -144,7 +144,7 @@ else:
     sel = [r for r in results if r.case_id in ids]
     table = pd.DataFrame({METHOD_LABELS.get(m, m): s.model_dump() for m, s in
                           summaries(sel).items()}).T
-    st.dataframe(table, width="stretch")
+    st.dataframe(table, width="stretch", placeholder=MISSING)
     for grouping in ("domain", "fault_type"):
         rows = []
         for m in sorted({r.method for r in sel}):

@@ -10,7 +10,7 @@ from typing import Any
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.text import md
+from dgrr_dashboard.text import MISSING, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, DgrrError, with_faults
 from repair_core.fleet import by_severity, case_at, read_fleet_result
@@ -94,7 +94,7 @@ st.caption(f"{len(view)} of {len(rows)} cases · click a row to open that case")
 filters = "|".join([show, ",".join(chosen), needle, str(only)])
 table = st.dataframe(view[COLUMNS], hide_index=True, width="stretch", height=420,
                      on_select="rerun", selection_mode="single-row",
-                     key=f"dgrr_w_fleet_table:{filters}")
+                     key=f"dgrr_w_fleet_table:{filters}", placeholder=MISSING)
 
 
 def _open(row: Any) -> None:

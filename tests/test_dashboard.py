@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,6 +156,15 @@ def test_faults_editor_marks_and_unmarks():
     p = plan_case(plan)
     assert p.memory["m8"] == "delete" and p.memory["m3"] == "keep"
     assert metrics(at)["Affected (A0)"] == str(len(p.analysis.affected))
+
+
+def test_faults_table_shows_a_missing_created_seq_as_missing():
+    at = loaded()
+    page(at, "2_Faults")
+    editor = at.data_editor[0]
+    created = dict(zip(editor.value["id"], editor.value["created"], strict=True))
+    assert created["m6"] == 12 and pd.isna(created["m1"])  # the sample's m1 has none
+    assert editor.proto.placeholder == "—"  # shown for it, not Streamlit's "None"
 
 
 def test_faults_filters():

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import ast
 import doctest
 import re
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -47,3 +49,29 @@ def test_file_stem_keeps_an_ordinary_case_id():
     assert file_stem("fig1-travel") == "fig1-travel"
     assert file_stem("ctl_003.v2") == "ctl_003.v2"
     assert file_stem("..") == "case"
+
+
+DASHBOARD = Path(__file__).resolve().parent.parent
+
+
+def _table_calls() -> list[tuple[str, ast.Call]]:
+    calls = []
+    for path in [*DASHBOARD.glob("pages/*.py"), *DASHBOARD.glob("dgrr_dashboard/*.py"),
+                 DASHBOARD / "app.py"]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("dataframe", "data_editor") \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "st":
+                calls.append((f"{path.name}:{node.lineno}", node))
+    return calls
+
+
+def test_every_table_shows_missing_values_as_missing():
+    # Streamlit writes "None" in a cell whose value is None, which reads like a value
+    calls = _table_calls()
+    assert len(calls) >= 15
+    for where, call in calls:
+        given = {k.arg: k.value for k in call.keywords}
+        assert "placeholder" in given, f"{where}: st.{call.func.attr} without placeholder="
+        value = given["placeholder"]
+        assert isinstance(value, ast.Name) and value.id == "MISSING", where
