@@ -29,6 +29,9 @@ from repair_core.viz import (
 __all__ = ["graph_html", "write_graph_html"]
 
 _SHAPES = {"turn": "diamond", "record": "box", "step": "dot"}
+LABEL_BACKGROUND = "rgba(255,255,255,0.85)"
+"""Behind the label under a step or turn, so that the edges drawn there do not cross its
+letters."""
 
 # Bootstrap <link>/<script> blocks pyvis writes whatever cdn_resources says.
 _CDN_TAG = re.compile(
@@ -49,9 +52,12 @@ def _pyvis_network(view: GraphView, height: str) -> Any:
         extra: dict[str, Any] = {}
         if n.x is not None and n.y is not None:
             extra.update(x=n.x, y=n.y)
-        net.add_node(n.id, label=n.label, title=n.title, color=n.colour,
-                     shape=_SHAPES.get(n.kind, "dot"), physics=not fixed, size=DOT_SIZE,
-                     font={"multi": False, "size": LABEL_FONT_PX}, **extra)
+        shape = _SHAPES.get(n.kind, "dot")
+        font: dict[str, Any] = {"multi": False, "size": LABEL_FONT_PX}
+        if shape != "box":  # a box holds its label, on its own colour
+            font["background"] = LABEL_BACKGROUND
+        net.add_node(n.id, label=n.label, title=n.title, color=n.colour, shape=shape,
+                     physics=not fixed, size=DOT_SIZE, font=font, **extra)
     for e in view.edges:
         # Edge names show on hover (the title), not on the canvas, where they collide.
         what = e.label + (" (inferred)" if e.inferred else "")

@@ -81,6 +81,11 @@ def test_example_graph_is_offline_and_complete():
     assert chain and all(e["dashes"] for e in chain)
     assert all(not e["dashes"] for e in edges if not e["title"].startswith("chain:"))
     assert all(e["label"] == "" for e in edges)  # names on hover, not on the canvas
+    # labels under steps and turns on a light ground: edges pass under them, not through
+    # their letters (a record's box holds its label on the box's colour)
+    grounds = {n["shape"]: n["font"].get("background") for n in nodes}
+    assert grounds == {"dot": "rgba(255,255,255,0.85)", "diamond": "rgba(255,255,255,0.85)",
+                       "box": None}
     assert {"title": "cite: m3 → s3"}.items() <= next(
         e for e in edges if e["from"] == "m3" and e["to"] == "s3").items()
     from repair_core.viz import DECISION_STYLES
