@@ -64,10 +64,20 @@ def test_main_journey(server):
         goto_page(page, "Faults")
         page.get_by_text("Mark or unmark by id").click()
         idle(page)
-        ms = _fresh(page, "stMultiSelect").filter(has_text="Diagnosed faults")
-        ms.get_by_role("button", name="Remove m3").click()
-        idle(page)
-        page.get_by_role("button", name="Set these as the faults").click()
+        apply = page.get_by_role("button", name="Set these as the faults")
+        for attempt in range(2):
+            chip = _fresh(page, "stMultiSelect").filter(has_text="Diagnosed faults") \
+                .get_by_role("button", name="Remove m3")
+            if chip.count():
+                chip.click()
+            idle(page)
+            try:  # in one full suite run the removal was lost (clicked during a rerun)
+                expect(apply).to_be_enabled(timeout=15_000)
+                break
+            except AssertionError:
+                if attempt:
+                    raise
+        apply.click()
         expect(page.get_by_text("No fault is marked")).to_be_visible()
         idle(page)
         ms = _fresh(page, "stMultiSelect").filter(has_text="Diagnosed faults")
