@@ -79,6 +79,11 @@ _SMALL_LEVEL = 64
 """A breadth-first level of at most this many nodes is walked in Python."""
 _TEXT_ROWS = 32_768
 """Path texts made at a time (bounds the memory of their token rows)."""
+_PATH_LIMIT = 5
+"""Nodes of a path shown in a reason (`Analysis.path_from_fault(node, 5)`)."""
+_PATH_COLUMNS = 7 + 2 * _PATH_LIMIT
+"""Tokens of a path (`_Planner.path_tokens`): fault, arrow, start, arrow, dots, arrow,
+then the nodes shown with an arrow between each two."""
 
 
 class _CSR:
@@ -556,7 +561,7 @@ class _Planner:
         """`Analysis.path_from_fault(node, 5)` joined with arrows, for each of `nodes`."""
         return dict(zip(nodes.tolist(), self.path_texts(nodes), strict=True))
 
-    def path_texts(self, nodes: np.ndarray, limit: int = 5, before: str = "",
+    def path_texts(self, nodes: np.ndarray, limit: int = _PATH_LIMIT, before: str = "",
                    after: str = "") -> list[str]:
         """`before + " → ".join(Analysis.path_from_fault(node, limit)) + after` for each
         of `nodes`, in order. The ancestors are looked up a level at a time for all of
@@ -583,7 +588,7 @@ class _Planner:
         out.pop()  # after the last NUL
         return out
 
-    def path_tokens(self, nodes: np.ndarray, limit: int = 5, end: bool = False
+    def path_tokens(self, nodes: np.ndarray, limit: int = _PATH_LIMIT, end: bool = False
                     ) -> np.ndarray:
         """The text of :meth:`path_texts` of each of `nodes` as a row of tokens: a node
         (its id), ` → ` (n), `…` (n + 1), the end of a row (n + 2, with `end`) or
@@ -787,8 +792,8 @@ class _Decided:
             endings = table.padded(first_ending + np.arange(len(self.endings)), empty) \
                 if self.endings else np.zeros((0, 0), np.int64)
             before_rows = table.tokens(before)
-            # tokens per entry: 4 around the value, the value's
-            widths = np.where(bulk[order], len(before_rows) + 17 + endings.shape[1],
+            # tokens of each entry's value (four more go around it)
+            widths = np.where(bulk[order], len(before_rows) + _PATH_COLUMNS + endings.shape[1],
                               table.counts[np.maximum(piece_of[order], 0)])
             lo = 0
             while lo < len(order):
