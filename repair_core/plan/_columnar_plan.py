@@ -35,7 +35,7 @@ import msgspec
 import numpy as np
 
 from ..case._columns import LABEL_CODE, TYPE_CODE, CaseColumns, _distinct, _ranges
-from ._json_rows import RowTable, escaped, member, plain_ids
+from ._json_rows import RowTable, escaped, member, padded, plain_ids
 from ._reasons import (
     FAULT_STEP,
     FINAL_ANSWER,
@@ -124,23 +124,11 @@ def _code_units(joined: str, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return data, starts, ends - starts
 
 
-def _padded(units: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int
-            ) -> np.ndarray:
-    """The strings at `starts` (of `lengths` units) in `units` as the rows of a matrix
-    `width` wide, zero-padded: made a column at a time, transposed (an index of every
-    unit, made with np.repeat, was several times slower at a million ids)."""
-    columns = np.zeros((width, len(starts)), units.dtype)
-    last = len(units) - 1
-    for j in range(int(lengths.max())):
-        np.copyto(columns[j], units[np.minimum(starts + j, last)], where=lengths > j)
-    return np.ascontiguousarray(columns.T)
-
-
 def _byte_matrix(encoded: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
     """The strings of :func:`_code_units` as the rows of a zero-padded byte matrix, its
     width a multiple of 8 (rows are gathered as 64-bit words) and at least 8."""
     data, starts, lengths = encoded
-    return _padded(data, starts, lengths, -(-max(int(lengths.max()), 1) // 8) * 8)
+    return padded(data, starts, lengths, -(-max(int(lengths.max()), 1) // 8) * 8)
 
 
 def _string_order(strings: list[str], matrix: np.ndarray | None) -> np.ndarray:
