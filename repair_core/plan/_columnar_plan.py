@@ -56,8 +56,7 @@ from ._reasons import (
     undone_update_reason,
 )
 
-__all__ = ["columnar_plan_report", "columnar_plan_json_bytes", "report_json", "report_json_bytes",
-           "report_json_parts"]
+__all__ = ["columnar_plan_report", "columnar_plan_json_bytes", "report_json", "report_json_bytes"]
 
 _CITE = LABEL_CODE["cite"]
 _PRODUCE = LABEL_CODE["produce"]
@@ -1201,12 +1200,6 @@ def report_json(report: dict[str, Any]) -> str:
     """`to_json(report)` (indent 1, UTF-8) for a plan report, at C speed (json's indenting
     encoder is pure Python)."""
     return b"".join(report_json_bytes(report)).decode()
-
-
-def report_json_parts(report: dict[str, Any]) -> Iterator[str]:
-    """The text of :func:`report_json` in pieces (one per top-level field), to write a
-    large report without holding it twice."""
-    return (part.decode() for part in report_json_bytes(report))
 
 
 def report_json_bytes(report: dict[str, Any]) -> Iterator[bytes]:

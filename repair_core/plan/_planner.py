@@ -55,8 +55,8 @@ def columnar_plan_json(path: str | Path, out: TextIO,
         if cols is None:
             return False
         bar.stage("plan")
+        # the parts hold the planner, and so the columns, until the last is written
         parts = columnar_plan_json_bytes(cols, objective, ops=ops)
-        del cols
         bar.stage("write")
         binary = _utf8_buffer(out)
         if binary is not None:
