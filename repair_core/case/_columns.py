@@ -18,6 +18,7 @@ accepts them, planning with the last value. docs/performance.md says so.
 
 from __future__ import annotations
 
+import mmap
 import pickle
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -260,11 +261,12 @@ class CaseColumns:
         return len(self.ids)
 
 
-def read_columns(raw: bytes, *, keep_text: bool = False, fault_content: bool = True,
-                 faults_override: list[str] | None = None,
+def read_columns(raw: bytes | mmap.mmap, *, keep_text: bool = False,
+                 fault_content: bool = True, faults_override: list[str] | None = None,
                  parallel: bool = False) -> CaseColumns | None:
-    """The case in `raw` as columns, or None when it is invalid or not judged here (the
-    caller then runs the exact loader, which reports the problems). `fault_content`:
+    """The case in `raw` (bytes, or a file mapped by `_io.map_input`) as columns, or None
+    when it is invalid or not judged here (the caller then runs the exact loader, which
+    reports the problems). `fault_content`:
     also find what the planner reads of the faults' content (`carry_hits`, `record_kv`);
     validating does not need it. `faults_override`: the faults `dgrr plan --faults` marks
     instead of the file's (as `with_faults` sets them). `parallel`: read half of a large
@@ -276,7 +278,8 @@ def read_columns(raw: bytes, *, keep_text: bool = False, fault_content: bool = T
             sys.setrecursionlimit(max(limit - _DEPTH_MARGIN, 100))
             # the items are kept as slices of `raw` (msgspec.Raw), decoded batch by batch
             # below; this first pass checks the syntax and nesting of the whole file
-            if b"\\" in raw and b"\\u0000" in raw:  # a backslash first: memchr's speed
+            # (`find`, not `in`: a mapped file's `in` looks for one byte only)
+            if raw.find(b"\\") >= 0 and raw.find(b"\\u0000") >= 0:  # memchr's speed first
                 # NUL, which the exact loader refuses in texts and numpy would drop from
                 # the end of an id, can only be written escaped
                 return None
@@ -411,12 +414,17 @@ class _Reader:
             _need(len(index) == n_t + n_r)  # no repeated id among turns and records
             self.issuperset = set(ids[first_record:]).issuperset
             parts = [self._step_part(doc.trajectory[:split], 0, index)]
-            if child is not None:  # while the child reads: this part's share of the search
+            # while the child reads: the records' premises among turns, records and this
+            # part's steps (the rest are among the child's steps: `resolve` below) ...
+            record_src = np.fromiter(map(index.get, record_dep_ids, repeat(-1)), np.int64,
+                                     len(record_dep_ids))
+            if child is not None:  # ... and this part's share of the search
                 self._early_hits(parts[0], index)
         except BaseException:
             if child is not None:
                 child.cancel()
             raise
+        child_ids: list[str] = []  # the steps' ids the child read, not in `index`
         if child is not None:
             try:
                 part = child.part()
@@ -429,9 +437,25 @@ class _Reader:
                 raise part
             else:
                 self.child_hits = part.hits
-                at = n_t + split
-                index.update(zip(part.ids, range(at, at + len(part.ids)), strict=True))
+                # each part's ids are distinct and not among the turns' and records'
+                # (`_step_part`); here: distinct across the parts. Adding the child's ids
+                # to `index` instead cost 0.35 s at 1M steps; looking up what is not in it
+                # among them (`resolve`) costs a scan of a list.
+                child_ids = part.ids
+                _need(index.keys().isdisjoint(child_ids))
             parts.append(part)
+        index_get, child_at = index.get, n_t + split
+
+        def resolve(keys: list[str]) -> list[int]:
+            """The nodes of `keys`, -1 for an id not in the case."""
+            nodes = [*map(index_get, keys, repeat(-1))]
+            if child_ids and -1 in nodes:
+                rest = {key for key, node in zip(keys, nodes, strict=True) if node < 0}
+                found = {key: child_at + i for i, key in enumerate(child_ids) if key in rest}
+                nodes = [found.get(key, -1) if node < 0 else node
+                         for key, node in zip(keys, nodes, strict=True)]
+            return nodes
+
         failed = np.zeros(n, bool)
         verified = np.zeros(n, bool)
         step_turn = np.concatenate([p.step_turn for p in parts])
@@ -461,21 +485,27 @@ class _Reader:
         suff_parts = [p.sufficient for p in parts]
         del parts
         del doc, self.doc
-        index_get = index.get
-        _need(len(index) == n)  # no repeated id
         _need(not (step_turn < 0).any())  # every step's turn is a turn
         step_seq_order = n_t + np.argsort(seq[n_t:first_record], kind="stable")
-        timed = np.sort(seq[:first_record])
+        # stable: timsort, which merges the runs a trajectory's seqs mostly come in
+        timed = np.sort(seq[:first_record], kind="stable")
         _need(not (timed[1:] == timed[:-1]).any())  # no repeated seq
         _need((type_code == TYPE_CODE["answer"]).any())
 
         # dependency edges: dependents in file order (steps, then records)
-        record_src = np.fromiter(map(index_get, record_dep_ids, repeat(-1)), np.int64,
-                                 len(record_dep_ids))
+        # what `index` lacks, looked up at once: premises of records and steps, faults
+        later_records = np.flatnonzero(record_src < 0).tolist()
+        wanted = [*map(record_dep_ids.__getitem__, later_records),
+                  *(premise for _, premise in unresolved), *self.short["faults"],
+                  *(self.faults_override or ())]
+        nodes = resolve(wanted)
+        record_src[later_records] = nodes[:len(later_records)]
         src = np.concatenate([*src_parts, record_src])
         del src_parts, record_src, record_dep_ids
-        for edge, premise in unresolved:
-            src[edge] = index_get(premise, -1)
+        done = len(later_records)
+        src[[edge for edge, _ in unresolved]] = nodes[done:done + len(unresolved)]
+        done += len(unresolved)
+        node_of = dict(zip(wanted[done:], nodes[done:], strict=True))
         _need(not (src < 0).any())  # an unknown id
         label = np.concatenate([*label_parts, *record_labels]).astype(np.int8, copy=False)
         sufficient = np.concatenate([*suff_parts, *record_suff]).astype(bool, copy=False)
@@ -492,10 +522,10 @@ class _Reader:
             return node >= 0 and not (n_t <= node < first_record
                                       and type_code[node] != _OBSERVATION_CODE)
 
-        fault_nodes: list[int] = [index_get(f, -1) for f in self.short["faults"]]
+        fault_nodes: list[int] = [node_of[f] for f in self.short["faults"]]
         _need(all(map(faultable, fault_nodes)) and len(set(fault_nodes)) == len(fault_nodes))
         if self.faults_override is not None:  # `with_faults`: valid ids, store order
-            chosen = {index_get(f, -1) for f in self.faults_override}
+            chosen = {node_of[f] for f in self.faults_override}
             _need(all(map(faultable, chosen)))  # else the exact loader names the id
             fault_nodes = sorted(chosen, key=lambda i: (0, i) if i >= first_record
                                  else (1, int(seq[i])) if i >= n_t else (2, int(seq[i])))
@@ -553,7 +583,7 @@ class _Reader:
                    ) -> _StepPart:
         """The columns of trajectory items `first`, `first + 1`, ... (`items`), read a
         batch at a time. `index` (turn, record and step ids seen so far) gains these
-        steps' ids; a premise not in it yet is left in `unresolved`."""
+        steps' ids; a premise not in it once the part is read is left in `unresolved`."""
         n_t, keep_text, fault_content = self.n_t, self.keep_text, self.fault_content
         turn_index, issuperset = self.turn_index, self.issuperset
         part = _StepPart(first)
@@ -562,7 +592,7 @@ class _Reader:
         claim_parts, verified_parts, src_parts, label_parts, suff_parts = [], [], [], [], []
         edges = 0
         done = 0
-        index_get = index.get
+        index_get, indexed = index.get, len(index)
         for batch in _batches(items, _STEPS):
             k, at = len(batch), n_t + first + done
             ids += map(_ID, batch)
@@ -611,6 +641,16 @@ class _Reader:
                     (step_turns, np.int64), (count_parts, np.int64), (claim_parts, np.int64),
                     (verified_parts, bool), (src_parts, np.int64), (label_parts, np.int8),
                     (suff_parts, bool)))
+        _need(len(index) == indexed + len(ids))  # no id repeated or already indexed
+        if part.unresolved:  # a premise later in this part, or in another part
+            still = []
+            for edge, premise in part.unresolved:
+                node = index_get(premise, -1)
+                if node < 0:
+                    still.append((edge, premise))
+                else:
+                    part.src[edge] = node
+            part.unresolved = still
         return part
 
     def _early_fault_texts(self, index: dict[str, int]) -> dict[int, str] | None:
@@ -712,7 +752,8 @@ class _StepPart:
     """Node of each tool observation."""
     observation_texts: list[str] = field(default_factory=list)
     unresolved: list[tuple[int, str]] = field(default_factory=list)
-    """(edge within the part, premise id) of premises not in the index when read."""
+    """(edge within the part, premise id) of premises not among the ids the part's
+    process knew when the part was read (in another part, or not in the case)."""
     hits: list[tuple[int, set[int]]] | None = None
     """`text_hits` of the part's observations (searched by the second process, when
     every fault is a turn or a record)."""

@@ -42,7 +42,7 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
     does; False (nothing written) when the columnar path declines and the caller should
     run the networkx planner."""
-    from .._io import read_input
+    from .._io import map_input
     from .._perf import gc_paused
     from ..case._columns import read_columns
     from ._columnar_plan import columnar_plan_json_bytes
@@ -51,7 +51,7 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     with gc_paused():
         bar.stage("read")
         # the bytes are dropped once decoded
-        cols = read_columns(read_input(path), faults_override=faults, parallel=True)
+        cols = read_columns(map_input(path), faults_override=faults, parallel=True)
         if cols is None:
             return False
         bar.stage("plan")
@@ -87,12 +87,12 @@ def _utf8_buffer(out: TextIO) -> BinaryIO | None:
 def columnar_summary(path: str | Path) -> dict[str, object] | None:
     """format, case_id and counts of the valid case file at `path` (what `dgrr validate`
     prints), or None when the columnar reader declines."""
-    from .._io import read_input
+    from .._io import map_input
     from .._perf import gc_paused
     from ..case._columns import read_columns
 
     with gc_paused():
-        cols = read_columns(read_input(path), fault_content=False, parallel=True)
+        cols = read_columns(map_input(path), fault_content=False, parallel=True)
     if cols is None:
         return None
     return {"format": "dgrr.case/v1", "case_id": cols.case_id, "turns": cols.n_turns,
