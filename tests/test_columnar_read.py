@@ -179,6 +179,7 @@ def forking(monkeypatch: pytest.MonkeyPatch) -> list:
     `_may_fork` refuses); the list collects the pids of the second processes started."""
     monkeypatch.setattr(_columns, "_PARALLEL_MIN_STEPS", 1)
     monkeypatch.setattr(_columns, "_may_fork", lambda: True)
+    monkeypatch.setattr(_columns, "_CHUNK", 50)  # several claims from either end
     started: list = []
     real = _columns._fork_part
 
@@ -236,7 +237,7 @@ def test_two_processes_find_carriers_on_both_sides_and_in_the_records(forking: l
     assert one is not None and two is not None and len(forking) == 1
     same_columns(one, two)
     first_record = one.n_turns + one.n_steps
-    split = one.n_turns + _columns._split_point(one.n_steps, True)
+    split = one.n_turns + _columns._CHUNK
     found = [node for node, _, _ in one.carry_hits]
     assert any(node < split for node in found)
     assert any(split <= node < first_record for node in found)
@@ -288,7 +289,7 @@ def test_an_id_in_both_processes_parts_is_declined(forking: list) -> None:
     steps = data["trajectory"]
     named = {d["id"] for item in [*steps, *data["memory"]] for d in item["deps"]}
     named |= {i for s in steps for i in s.get("returned", []) + s.get("target", [])}
-    split = _columns._split_point(len(steps), True)
+    split = len(steps) - _columns._CHUNK
     alone = next(s for s in reversed(steps[split:]) if s["id"] not in named)
     alone["id"] = steps[1]["id"]
     raw = json.dumps(data).encode()
@@ -328,6 +329,112 @@ def test_a_second_process_that_dies_is_replaced(monkeypatch: pytest.MonkeyPatch,
     one = read_columns(raw)
     assert one is not None and two is not None
     same_columns(one, two)
+
+
+@pytest.fixture
+def meetings(monkeypatch: pytest.MonkeyPatch) -> list:
+    """The `_Meeting`s made, to read where the two processes met."""
+    made: list = []
+    real = _columns._Meeting.__init__
+
+    def init(self: typing.Any, n: int) -> None:
+        real(self, n)
+        made.append(self)
+
+    monkeypatch.setattr(_columns._Meeting, "__init__", init)
+    return made
+
+
+def met_at(meeting: typing.Any) -> int:
+    import struct
+
+    front, back = struct.unpack_from("qq", meeting.ends, 0)
+    assert front == back  # every item claimed by one side
+    return int(front)
+
+
+@pytest.mark.parametrize("slow", ["first", "second"])
+def test_the_processes_meet_where_the_faster_has_read_more(
+        monkeypatch: pytest.MonkeyPatch, forking: list, meetings: list, slow: str) -> None:
+    # no fixed share: whichever process reads faster claims more of the trajectory
+    import time
+
+    parent = os.getpid()
+    real = _columns._Reader._step_part
+
+    def slowed(self: typing.Any, *args: typing.Any) -> typing.Any:
+        if (os.getpid() == parent) == (slow == "first"):
+            time.sleep(0.05)
+        return real(self, *args)
+
+    monkeypatch.setattr(_columns._Reader, "_step_part", slowed)
+    raw = synth_raw(1000, 4)
+    two = read_columns(raw, keep_text=True, parallel=True)
+    assert len(forking) == 1 and reaped(forking) and len(meetings) == 1
+    monkeypatch.setattr(_columns._Reader, "_step_part", real)
+    one = read_columns(raw, keep_text=True)
+    assert one is not None and two is not None
+    same_columns(one, two)
+    at = met_at(meetings[0])
+    assert (at < 300) if slow == "first" else (at > 700)
+
+
+@pytest.mark.parametrize("after", [0, 3])
+def test_a_second_process_that_dies_holding_the_token_is_replaced(
+        monkeypatch: pytest.MonkeyPatch, forking: list, after: int) -> None:
+    # killed between taking the token and giving it back: the first process stops
+    # waiting for it once the second has gone, and reads the rest itself
+    parent = os.getpid()
+    real = _columns._Meeting._acquire
+    taken: list = []
+
+    def dying(self: typing.Any, watch: typing.Any) -> bool:
+        got = real(self, watch)
+        if os.getpid() != parent:
+            taken.append(1)
+            if len(taken) > after:
+                os._exit(9)
+        return got
+
+    monkeypatch.setattr(_columns._Meeting, "_acquire", dying)
+    raw = synth_raw(1000, 4)
+    two = read_columns(raw, parallel=True)
+    assert len(forking) == 1 and reaped(forking)
+    one = read_columns(raw)
+    assert one is not None and two is not None
+    same_columns(one, two)
+
+
+def test_a_second_process_waiting_for_a_first_that_has_gone_ends() -> None:
+    # the first process killed while holding the token: the second stops waiting
+    code = """if True:
+        import os, sys
+        from repair_core.case import _columns
+        meeting = _columns._Meeting(1000)
+        os.read(meeting.token_r, 1)  # taken, never given back
+        pid = os.fork()
+        if pid == 0:
+            meeting.claim(False)  # its first chunk: no token needed
+            meeting.claim(False)  # waits for the token
+            os._exit(0)
+        print(pid, flush=True)
+        os._exit(0)
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, check=True)
+    pid = int(out.stdout)
+    import time
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return
+        if state == "Z":  # ended, not yet reaped by its new parent
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"process {pid} still waiting")
 
 
 def test_interrupted_while_waiting_stops_the_second_process(monkeypatch: pytest.MonkeyPatch,

@@ -18,8 +18,12 @@ accepts them, planning with the last value. docs/performance.md says so.
 
 from __future__ import annotations
 
+import contextlib
 import mmap
+import os
 import pickle
+import select
+import struct
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -358,6 +362,7 @@ class _Reader:
         self.parallel = parallel
         # the faults' text search made while both processes read (`_early_hits`)
         self.early: tuple[set[int], list[tuple[int, set[int]]], int] | None = None
+        self.early_records: tuple[set[int], list[tuple[int, set[int]]]] | None = None
         self.child_hits: list[tuple[int, set[int]]] | None = None
         # what `_fault_content` reads (only for planning): the text of each turn,
         # observation and record, and the records' created_seq, key and value
@@ -401,29 +406,46 @@ class _Reader:
         index = turn_index.copy()
 
         self.turn_index = turn_index
-        # a large trajectory is read in two processes (`parallel`): the second starts here
-        split = _split_point(n_s, self.parallel)
-        child = _fork_part(self, doc.trajectory[split:], split, index) \
-            if split < n_s else None
-        if child is None:
-            split = n_s
+        # a large trajectory is read in two processes (`parallel`), this one from the
+        # front, the second (which starts here) from the back, until they meet
+        items = doc.trajectory
+        meeting = _Meeting.start(n_s) \
+            if self.parallel and n_s >= _PARALLEL_MIN_STEPS and _may_fork() else None
+        child = _fork_part(self, items, index, meeting) if meeting is not None else None
+        if child is None and meeting is not None:
+            meeting.close()
+            meeting = None
         try:
             active, statuses, record_dep_ids, record_counts, record_labels, record_suff = \
                 self._records(ids, seq, texts, index)
             type_code[first_record:] = TYPE_CODE["record"]
             _need(len(index) == n_t + n_r)  # no repeated id among turns and records
             self.issuperset = set(ids[first_record:]).issuperset
-            parts = [self._step_part(doc.trajectory[:split], 0, index)]
+            if child is not None:  # the records' share of the faults' text search
+                self._early_record_hits(index)
+            if meeting is None or child is None:
+                front = self._finished(self._step_part(items, 0, index), index)
+            else:
+                chunks = []
+                while (claimed := meeting.claim(True, child.fd)) is not None:
+                    lo, hi = claimed
+                    chunks.append(self._step_part(items[lo:hi], lo, index))
+                front = self._finished(_merged(chunks, 0), index)
+            split = len(front.ids)
             # while the child reads: the records' premises among turns, records and this
             # part's steps (the rest are among the child's steps: `resolve` below) ...
             record_src = np.fromiter(map(index.get, record_dep_ids, repeat(-1)), np.int64,
                                      len(record_dep_ids))
             if child is not None:  # ... and this part's share of the search
-                self._early_hits(parts[0], index)
+                self._early_hits(front, index)
         except BaseException:
             if child is not None:
                 child.cancel()
             raise
+        finally:
+            if meeting is not None:
+                meeting.close()
+        parts = [front]
         child_ids: list[str] = []  # the steps' ids the child read, not in `index`
         if child is not None:
             try:
@@ -431,11 +453,9 @@ class _Reader:
             except BaseException:  # interrupted while waiting
                 child.cancel()
                 raise
-            if part is None:  # the child failed (killed, out of memory): read it here
-                part = self._step_part(doc.trajectory[split:], split, index)
-            elif isinstance(part, _Declined):
+            if isinstance(part, _Declined):
                 raise part
-            else:
+            if part is not None:
                 self.child_hits = part.hits
                 # each part's ids are distinct and not among the turns' and records'
                 # (`_step_part`); here: distinct across the parts. Adding the child's ids
@@ -443,7 +463,14 @@ class _Reader:
                 # among them (`resolve`) costs a scan of a list.
                 child_ids = part.ids
                 _need(index.keys().isdisjoint(child_ids))
-            parts.append(part)
+            end = n_s if part is None else part.first
+            if split < end:  # the child failed (killed, out of memory): read its part here
+                parts[0] = front = self._finished(_merged(
+                    [front, self._step_part(items[split:end], split, index)], 0), index)
+                split = end
+                self._early_hits(front, index)
+            if part is not None:
+                parts.append(part)
         index_get, child_at = index.get, n_t + split
 
         def resolve(keys: list[str]) -> list[int]:
@@ -642,8 +669,14 @@ class _Reader:
                     (verified_parts, bool), (src_parts, np.int64), (label_parts, np.int8),
                     (suff_parts, bool)))
         _need(len(index) == indexed + len(ids))  # no id repeated or already indexed
-        if part.unresolved:  # a premise later in this part, or in another part
-            still = []
+        return part
+
+    @staticmethod
+    def _finished(part: _StepPart, index: dict[str, int]) -> _StepPart:
+        """`part` once all of it is read: the premises it left unresolved that `index`
+        now holds (later in the part) are filled in; the rest are in another part."""
+        if part.unresolved:
+            index_get, still = index.get, []
             for edge, premise in part.unresolved:
                 node = index_get(premise, -1)
                 if node < 0:
@@ -668,22 +701,29 @@ class _Reader:
             found[node] = self.content_text[node]
         return found or None
 
-    def _early_hits(self, part: _StepPart, index: dict[str, int]) -> None:
-        """Search this process's observations and the records for the faults' texts (the
-        second process searches its own observations; `_fault_content` takes the results
-        when the faults turn out the same). The records are searched here, not in the
-        second process, because this one has their texts already and, reading the
-        records too, would otherwise wait for the second: at 1M steps the second process
-        spent 0.95 s searching while this one waited 1.1 s for it."""
+    def _early_record_hits(self, index: dict[str, int]) -> None:
+        """Search the records for the faults' texts, before the steps are read (the
+        reading is shared out as it goes, so this costs the second process nothing). The
+        records are searched here, not in the second process, because this one has
+        their texts already."""
         from ..analysis._carry import text_hits
 
         fault_texts = self._early_fault_texts(index)
         if fault_texts is not None:
             first_record = self.n_t + self.n_s
-            records = map(self.content_text.__getitem__,
-                          range(first_record, first_record + self.n_r))
-            self.early = (set(fault_texts),
-                          text_hits(fault_texts, [*part.observation_texts, *records]),
+            records = [*map(self.content_text.__getitem__,
+                            range(first_record, first_record + self.n_r))]
+            self.early_records = (set(fault_texts), text_hits(fault_texts, records))
+
+    def _early_hits(self, part: _StepPart, index: dict[str, int]) -> None:
+        """Search this process's observations for the faults' texts (the second process
+        searches its own; `_fault_content` takes the results, with the records', when
+        the faults turn out the same)."""
+        from ..analysis._carry import text_hits
+
+        fault_texts = self._early_fault_texts(index)
+        if fault_texts is not None and self.early_records is not None:
+            self.early = (set(fault_texts), text_hits(fault_texts, part.observation_texts),
                           len(part.observations))
 
     def _fault_content(self, fault_nodes: list[int], first_record: int
@@ -708,17 +748,15 @@ class _Reader:
             return float("-inf") if c is None else c
 
         found_in: Iterable[tuple[int, set[int]]]
-        if self.early is not None and self.child_hits is not None \
-                and self.early[0] == set(fault_nodes):
+        if self.early is not None and self.early_records is not None \
+                and self.child_hits is not None and self.early[0] == set(fault_nodes):
             # searched in the two processes: the candidates are this one's observations,
             # the child's, then the records; this one searched its observations and the
-            # records together, the child its own observations
+            # records, the child its own observations
             _, early_hits, n_first = self.early
-            n_child = len(self.observations) - n_first
-            found_in = chain(
-                ((i, f) for i, f in early_hits if i < n_first),
-                ((n_first + i, f) for i, f in self.child_hits),
-                ((n_child + i, f) for i, f in early_hits if i >= n_first))
+            n_obs = len(self.observations)
+            found_in = chain(early_hits, ((n_first + i, f) for i, f in self.child_hits),
+                             ((n_obs + i, f) for i, f in self.early_records[1]))
         else:
             found_in = text_hits(fault_texts, [text[c] for c in candidates])
         hits = [(candidates[i], time_of(candidates[i]), found) for i, found in found_in]
@@ -773,20 +811,115 @@ class _StepPart:
 _PARALLEL_MIN_STEPS = 20_000
 """From this many steps up a second process reads part of the trajectory (below it the
 fork and the transfer cost more than they save)."""
-_CHILD_SHARE = 0.5
-"""The share of the trajectory the second process reads. The first also reads the records
-and searches their texts; the second decodes the record ids and pickles its part. At 1M
-steps (in-process timelines, 2026-12-04, one or two runs each) the first process waited
-about 0.5 s for the second at 0.5, and the second 0.8-1.1 s for the first at 0.48 and 0.46;
-the time per step of either process moved by up to 35% between runs, more than these
-shares move, so the share stays 0.5."""
+_CHUNK = 4 * _BATCH
+"""Trajectory items claimed at a time by either process (`_Meeting`). How fast each
+process reads moved by up to 35% between runs on a shared machine, so no fixed share of
+the trajectory keeps both busy: with a fixed half, one process waited 0.1-0.5 s for the
+other at 1M steps. Claimed a chunk at a time, the two finish within a chunk of each other
+(4,000 steps: 10-25 ms)."""
 
 
-def _split_point(n_steps: int, parallel: bool) -> int:
-    """Trajectory items before this index are read here, the rest by a second process."""
-    if not parallel or n_steps < _PARALLEL_MIN_STEPS or not _may_fork():
-        return n_steps
-    return n_steps - int(n_steps * _CHILD_SHARE)
+class _Meeting:
+    """Two processes reading the trajectory from its two ends until they meet: the first
+    claims chunks from the front, the second (forked after :meth:`start`) from the back.
+    The two ends are kept in shared memory and moved holding a token, one byte passed
+    through a pipe (a lock both processes hold a share of). Each side's first chunk is
+    its own from the start, so each reads at least one whenever there are two."""
+
+    def __init__(self, n: int) -> None:
+        self.ends = mmap.mmap(-1, 16)  # anonymous and shared: both processes see it
+        first = min(_CHUNK, n // 2)
+        struct.pack_into("qq", self.ends, 0, first, n - first)
+        self.first = {True: (0, first), False: (n - first, n)}
+        self.parent = os.getpid()
+        self.token_r, self.token_w = os.pipe()
+        os.set_blocking(self.token_r, False)
+        os.write(self.token_w, b"t")
+
+    @classmethod
+    def start(cls, n: int) -> _Meeting | None:
+        try:
+            return cls(n)
+        except OSError:  # no pipe: read in one process
+            return None
+
+    def claim(self, front: bool, watch: int | None = None) -> tuple[int, int] | None:
+        """The next chunk (lo, hi) for the front or the back; None once the two ends
+        have met or (`watch`, the other process's result pipe, being readable without
+        the token free) the other process has ended holding the token."""
+        first = self.first.pop(front, None)
+        if first is not None and first[0] < first[1]:
+            return first
+        if not self._acquire(watch):
+            return None
+        try:
+            lo, hi = struct.unpack_from("qq", self.ends, 0)
+            if lo >= hi:
+                return None
+            if front:
+                claimed = (lo, min(lo + _CHUNK, hi))
+                struct.pack_into("q", self.ends, 0, claimed[1])
+            else:
+                claimed = (max(hi - _CHUNK, lo), hi)
+                struct.pack_into("q", self.ends, 8, claimed[0])
+            return claimed
+        finally:
+            os.write(self.token_w, b"t")
+
+    def _acquire(self, watch: int | None) -> bool:
+        fds = [self.token_r] if watch is None else [self.token_r, watch]
+        while True:
+            ready, _, _ = select.select(fds, [], [], 1.0)
+            if self.token_r in ready:
+                try:
+                    if os.read(self.token_r, 1):
+                        return True
+                except BlockingIOError:  # the other process took it first
+                    continue
+            if watch is not None and watch in ready:
+                return False
+            if os.getpid() != self.parent and os.getppid() != self.parent:
+                os._exit(1)  # the second process, whose first has gone
+
+    def close(self) -> None:
+        """Release the pipe (the first process, once it has read its part)."""
+        for fd in (self.token_r, self.token_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.token_r = self.token_w = -1
+
+
+def _merged(parts: list[_StepPart], first: int) -> _StepPart:
+    """The chunks `parts` (together a run of items, in any order) as one part; an empty
+    part starting at `first` when there are none."""
+    parts = sorted(parts, key=attrgetter("first"))
+    if len(parts) == 1:
+        return parts[0]
+    whole = _StepPart(parts[0].first if parts else first)
+    items = edges = 0
+    for part in parts:
+        assert part.first == whole.first + items  # contiguous, by the claims
+        whole.ids += part.ids
+        whole.texts += part.texts
+        whole.observations += part.observations
+        whole.observation_texts += part.observation_texts
+        whole.tools += ((items + i, tool) for i, tool in part.tools)
+        whole.unresolved += ((edges + e, premise) for e, premise in part.unresolved)
+        items += len(part.ids)
+        edges += len(part.src)
+    for name in _ARRAYS:
+        arrays = [getattr(p, name) for p in parts]
+        if name == "claims":
+            starts = np.cumsum([0, *(len(p.ids) for p in parts[:-1])])
+            arrays = [a + s for a, s in zip(arrays, starts, strict=True)]
+        setattr(whole, name, _joined(arrays, _ARRAYS[name]))
+    return whole
+
+
+_ARRAYS: dict[str, type] = {
+    "seq": np.int64, "codes": np.int8, "failed": bool, "step_turn": np.int64,
+    "counts": np.int64, "claims": np.int64, "verified": bool, "src": np.int64,
+    "label": np.int8, "sufficient": bool}
 
 
 class _Child(Forked):
@@ -802,15 +935,20 @@ class _Child(Forked):
             if isinstance(part, _Declined) else None
 
 
-def _fork_part(reader: _Reader, items: list[msgspec.Raw], first: int,
-               index: dict[str, int]) -> _Child | None:
-    """Read `items` in a forked process (copy-on-write: it shares what is read so far);
-    None when no process could be started (the caller reads them itself)."""
+def _fork_part(reader: _Reader, items: list[msgspec.Raw], index: dict[str, int],
+               meeting: _Meeting) -> _Child | None:
+    """Read `items` from the back in a forked process (copy-on-write: it shares what is
+    read so far), claiming chunks from `meeting`; None when no process could be started
+    (the caller reads them itself)."""
     def work() -> bytes:
         part: _StepPart | _Declined
         try:
             reader.issuperset = _with_record_ids(reader, index)
-            part = reader._step_part(items, first, index)
+            chunks = []
+            while (claimed := meeting.claim(False)) is not None:
+                lo, hi = claimed
+                chunks.append(reader._step_part(items[lo:hi], lo, index))
+            part = reader._finished(_merged(chunks, len(items)), index)
             fault_texts = reader._early_fault_texts(index)
             if fault_texts is not None:
                 from ..analysis._carry import text_hits
