@@ -171,6 +171,35 @@ def test_invalid_items_are_declined_in_any_batch(monkeypatch: pytest.MonkeyPatch
     assert read_columns(json.dumps(data).encode()) is None
 
 
+def test_a_mapped_file_reads_as_its_bytes(tmp_path: Path) -> None:
+    # `dgrr plan` and `dgrr validate` map a large case instead of copying it
+    import mmap
+
+    from repair_core._errors import CaseError
+    from repair_core._io import map_input, read_input
+
+    path = tmp_path / "case.json"
+    raw = synth_raw(300, 4)
+    path.write_bytes(raw)
+    mapped = map_input(path)
+    assert isinstance(mapped, mmap.mmap)
+    one, two = read_columns(raw, keep_text=True), read_columns(mapped, keep_text=True)
+    assert one is not None and two is not None
+    same_columns(one, two)
+    # an escaped NUL is found in a mapping too (a mapping's `in` finds single bytes only)
+    path.write_bytes(raw.replace(b'"text": "', b'"text": "\\u0000', 1))
+    assert read_columns(read_input(path)) is None and read_columns(map_input(path)) is None
+    empty = tmp_path / "empty.json"
+    empty.write_bytes(b"")
+    assert map_input(empty) == b""  # an empty file cannot be mapped: its bytes
+    for bad in (tmp_path / "missing.json", tmp_path):
+        with pytest.raises(CaseError) as mapped_error:
+            map_input(bad)
+        with pytest.raises(CaseError) as read_error:
+            read_input(bad)
+        assert str(mapped_error.value) == str(read_error.value)
+
+
 # -- reading in two processes ---------------------------------------------------------------
 
 @pytest.fixture
