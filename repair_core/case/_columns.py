@@ -867,16 +867,19 @@ class _Meeting:
             os.write(self.token_w, b"t")
 
     def _acquire(self, watch: int | None) -> bool:
-        fds = [self.token_r] if watch is None else [self.token_r, watch]
+        poller = select.poll()  # not select(): it refuses descriptors from 1024 up
+        poller.register(self.token_r, select.POLLIN)
+        if watch is not None:
+            poller.register(watch, select.POLLIN)
         while True:
-            ready, _, _ = select.select(fds, [], [], 1.0)
+            ready = {fd for fd, _ in poller.poll(1000)}
             if self.token_r in ready:
                 try:
                     if os.read(self.token_r, 1):
                         return True
                 except BlockingIOError:  # the other process took it first
                     continue
-            if watch is not None and watch in ready:
+            if watch is not None and watch in ready:  # readable, or closed by its end
                 return False
             if os.getpid() != self.parent and os.getppid() != self.parent:
                 os._exit(1)  # the second process, whose first has gone
