@@ -341,6 +341,16 @@ def test_faults_among_the_second_process_steps_are_found(forking: list, which: i
     assert one.ids[one.faults[1]] == faults[1]
 
 
+def read_as_by_one_process(raw: bytes, forking: list) -> None:
+    """`raw` read with a second process (which the test makes fail) gives the columns
+    one process reads, and the second process is reaped."""
+    two = read_columns(raw, parallel=True)
+    assert len(forking) == 1 and reaped(forking)
+    one = read_columns(raw)
+    assert one is not None and two is not None
+    same_columns(one, two)
+
+
 def test_a_second_process_that_dies_is_replaced(monkeypatch: pytest.MonkeyPatch,
                                                  forking: list) -> None:
     parent = os.getpid()
@@ -352,12 +362,7 @@ def test_a_second_process_that_dies_is_replaced(monkeypatch: pytest.MonkeyPatch,
         return real(self, *args)
 
     monkeypatch.setattr(_columns._Reader, "_step_part", dying)
-    raw = synth_raw(300, 4)
-    two = read_columns(raw, parallel=True)
-    assert len(forking) == 1 and reaped(forking)
-    one = read_columns(raw)
-    assert one is not None and two is not None
-    same_columns(one, two)
+    read_as_by_one_process(synth_raw(300, 4), forking)
 
 
 @pytest.fixture
@@ -426,12 +431,7 @@ def test_a_second_process_that_dies_holding_the_token_is_replaced(
         return got
 
     monkeypatch.setattr(_columns._Meeting, "_acquire", dying)
-    raw = synth_raw(1000, 4)
-    two = read_columns(raw, parallel=True)
-    assert len(forking) == 1 and reaped(forking)
-    one = read_columns(raw)
-    assert one is not None and two is not None
-    same_columns(one, two)
+    read_as_by_one_process(synth_raw(1000, 4), forking)
 
 
 def test_a_second_process_waiting_for_a_first_that_has_gone_ends() -> None:
