@@ -270,12 +270,13 @@ def read_columns(raw: bytes | mmap.mmap, *, keep_text: bool = False,
                  parallel: bool = False) -> CaseColumns | None:
     """The case in `raw` (bytes, or a file mapped by `_io.map_input`) as columns, or None
     when it is invalid or not judged here (the caller then runs the exact loader, which
-    reports the problems). `fault_content`:
-    also find what the planner reads of the faults' content (`carry_hits`, `record_kv`);
-    validating does not need it. `faults_override`: the faults `dgrr plan --faults` marks
-    instead of the file's (as `with_faults` sets them). `parallel`: read half of a large
-    trajectory in a forked second process (only where forking is safe: several CPUs, no
-    other thread running); the result is the same either way."""
+    reports the problems). `fault_content`: also find what the planner reads of the
+    faults' content (`carry_hits`, `record_kv`); validating does not need it.
+    `faults_override`: the faults `dgrr plan --faults` marks instead of the file's (as
+    `with_faults` sets them). `parallel`: read a large trajectory
+    in two processes, this one from the front and a forked second one from the back
+    (only where forking is safe: several CPUs, no other thread running); the result is
+    the same either way."""
     limit = sys.getrecursionlimit()
     with gc_paused():
         try:
@@ -362,7 +363,7 @@ class _Reader:
         self.parallel = parallel
         # the faults' text search made while both processes read (`_early_hits`)
         self.early: tuple[set[int], list[tuple[int, set[int]]], int] | None = None
-        self.early_records: tuple[set[int], list[tuple[int, set[int]]]] | None = None
+        self.early_records: list[tuple[int, set[int]]] | None = None  # the records'
         self.child_hits: list[tuple[int, set[int]]] | None = None
         # what `_fault_content` reads (only for planning): the text of each turn,
         # observation and record, and the records' created_seq, key and value
@@ -713,7 +714,7 @@ class _Reader:
             first_record = self.n_t + self.n_s
             records = [*map(self.content_text.__getitem__,
                             range(first_record, first_record + self.n_r))]
-            self.early_records = (set(fault_texts), text_hits(fault_texts, records))
+            self.early_records = text_hits(fault_texts, records)
 
     def _early_hits(self, part: _StepPart, index: dict[str, int]) -> None:
         """Search this process's observations for the faults' texts (the second process
@@ -756,7 +757,7 @@ class _Reader:
             _, early_hits, n_first = self.early
             n_obs = len(self.observations)
             found_in = chain(early_hits, ((n_first + i, f) for i, f in self.child_hits),
-                             ((n_obs + i, f) for i, f in self.early_records[1]))
+                             ((n_obs + i, f) for i, f in self.early_records))
         else:
             found_in = text_hits(fault_texts, [text[c] for c in candidates])
         hits = [(candidates[i], time_of(candidates[i]), found) for i, found in found_in]
