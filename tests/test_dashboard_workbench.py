@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from workbench_cases import URL_TEXT, no_record_case, url_text_case  # noqa: E402
 
 from repair_core import load_case, load_example, plan_case, repair  # noqa: E402
+from repair_core.replay import Failure  # noqa: E402
 
 APP = str(ROOT / "app.py")
 PAGES = ["1_Load", "2_Faults", "3_Graph", "3_Trace", "4_Plan", "5_Replay", "6_Compare",
@@ -252,7 +253,8 @@ def test_approval_warnings_are_acknowledged_once_per_kind():
     at.session_state["dgrr_objective"] = "answer"  # the plan `res` was replayed from
     at.switch_page("pages/7_Approve.py").run()
     at.session_state["dgrr_result"] = res.model_copy(update={"report": res.report.model_copy(
-        update={"failures": [{"step": f"s{i}", "error": "timeout"} for i in range(300)]})})
+        update={"failures": [Failure(step=f"s{i}", stage="replay", error="timeout")
+                             for i in range(300)]})})
     at.session_state["dgrr_result_key"] = at.session_state["dgrr_plan_keys"][
         id(at.session_state["dgrr_computed_plan"])][1]
     at.switch_page("pages/7_Approve.py").run()
