@@ -1,11 +1,12 @@
-"""dgrr dashboard: home page and the guided demo (`streamlit run app.py`).
-
-The pages in `pages/` walk one case from its diagnosed fault to an approved repair.
+"""dgrr dashboard (`streamlit run app.py`): the home page with the guided demo, and the
+navigation to the pages in `pages/`, which walk one case from its diagnosed fault to an
+approved repair.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import streamlit as st
 
@@ -14,84 +15,95 @@ from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import answer_diff_html, graph_frame, page_setup, show_problems
 from repair_core import CaseError, repair
 
-page_setup("Home")
-st.title("dgrr — dependency-guided rollback repair")
-st.write(
-    "A memory-augmented agent answered wrongly because a memory record was wrong. Deleting "
-    "the record does not undo what it caused. dgrr follows the recorded dependencies from "
-    "the fault, keeps everything that still has independent evidence, and re-runs only what "
-    "the corrected answer needs.")
-st.markdown(
-    "**Pages:** 0 Inbox (repair requests from live agents) · 1 Load a case · 2 mark the "
-    "Faults · 3 see the Graph · 3b the Trace tree and timeline · 4 review and edit the "
-    "Plan · 5 Replay · 6 Compare before and after · 7 Approve · 8 Benchmark · 9 Fleet "
-    "(triage a `dgrr fleet` result)")
+PAGES = Path(__file__).resolve().parent / "pages"
 
-st.header("Guided demo")
-st.write("Pick a sample and press the button: the whole story runs — fault, graph, plan, "
-         "replay, compare — with one sentence per step. The case stays loaded for the other "
-         "pages.")
-samples = list(state.sample_paths())
-name = st.selectbox("Sample", samples, key="dgrr_w_demo_sample")
-if st.button("Run the whole story", type="primary", key="dgrr_w_demo_run"):
-    try:
-        state.set_case(state.load_sample(name), name)
-    except CaseError as exc:
-        show_problems(f"Could not load {name}", exc.problems)
-    else:
-        st.session_state["dgrr_demo"] = name
-        p = state.plan()
-        if p is not None:
-            with st.spinner("Replaying with the offline reference model…"):
-                state.set_result(repair(p.case, p), p)
-        st.rerun()  # so the sidebar shows the loaded case
 
-c = state.case()
-if st.session_state.get("dgrr_demo") and c is not None:
-    p = state.plan()
-    assert p is not None
-    a = p.analysis
-    records = {m.id: m for m in c.memory}
-
-    st.subheader("1 · The fault")
-    if not c.faults:
-        st.write("This case has no diagnosed fault: nothing needs repair.")
-    for f in c.faults:
-        seed = a.seeds[f]
-        how = ("it predates the run, so the record itself is where the damage starts"
-               if seed == f else f"the step {code(seed)} that produced or mutated it is the seed")
-        st.markdown(f"Record {code(f)} — “{md(records[f].text)}” — was diagnosed as wrong; "
-                    f"{how}.")
-
-    st.subheader("2 · What it reached")
-    st.markdown(f"Following the dependency edges (never the mere order of steps) the fault "
-             f"reaches {len(a.affected)} nodes. {len(a.supported)} of them are kept because "
-             f"they have independent evidence: "
-             + (", ".join(code(n) for n in sorted(a.supported)) or "none") + ".")
-    # Ids and types only: the whole story's graph fits the page with legible labels.
-    graph_frame(p, height=480, key="dgrr_w_demo_graph", affected_only=False, hide_chain=True,
-                label_chars=0)
-
-    st.subheader("3 · The plan")
-    mem = Counter(p.memory.values())
+def home() -> None:
+    """The home page: what dgrr does, and the guided demo."""
+    page_setup("Home")
+    st.title("dgrr — dependency-guided rollback repair")
     st.write(
-        "Memory: " + ", ".join(f"{n} {k}" for k, n in sorted(mem.items())) + ". "
-        f"Trajectory: replay {len(p.replay_set)} of {len(c.trajectory)} steps "
-        f"({md(' → '.join(p.replay_order()))}); the rest is kept or invalidated without "
-        "re-running.")
+        "A memory-augmented agent answered wrongly because a memory record was wrong. Deleting "
+        "the record does not undo what it caused. dgrr follows the recorded dependencies from "
+        "the fault, keeps everything that still has independent evidence, and re-runs only what "
+        "the corrected answer needs.")
+    st.markdown(
+        "**Pages:** 0 Inbox (repair requests from live agents) · 1 Load a case · 2 mark the "
+        "Faults · 3 see the Graph · 3b the Trace tree and timeline · 4 review and edit the "
+        "Plan · 5 Replay · 6 Compare before and after · 7 Approve · 8 Benchmark · 9 Fleet "
+        "(triage a `dgrr fleet` result)")
 
-    st.subheader("4 · Replay")
-    res = state.result()
-    if res is None:
-        st.write("Replay is not available in this installation yet (issue 3), so the story "
-                 "stops at the plan.")
-    else:
-        st.markdown(f"The replay re-ran the plan with {code(res.report.model)}: "
-                 f"{res.cost.llm_calls} model calls, {res.cost.tokens} tokens, replay ratio "
-                 f"{res.cost.replay_ratio:.3f}.")
+    st.header("Guided demo")
+    st.write("Pick a sample and press the button: the whole story runs — fault, graph, plan, "
+             "replay, compare — with one sentence per step. The case stays loaded for the other "
+             "pages.")
+    samples = list(state.sample_paths())
+    name = st.selectbox("Sample", samples, key="dgrr_w_demo_sample")
+    if st.button("Run the whole story", type="primary", key="dgrr_w_demo_run"):
+        try:
+            state.set_case(state.load_sample(name), name)
+        except CaseError as exc:
+            show_problems(f"Could not load {name}", exc.problems)
+        else:
+            st.session_state["dgrr_demo"] = name
+            p = state.plan()
+            if p is not None:
+                with st.spinner("Replaying with the offline reference model…"):
+                    state.set_result(repair(p.case, p), p)
+            st.rerun()  # so the sidebar shows the loaded case
 
-        st.subheader("5 · Compare")
-        before, after = answer_diff_html(res.original_answer, res.answer or "")
-        st.write("The corrected answer differs only where the fault had reached it:")
-        st.html(f"<p><b>Before:</b> {before}</p><p><b>After:</b> {after}</p>")
-    st.page_link("pages/7_Approve.py", label="Review and approve this repair", icon="✅")
+    c = state.case()
+    if st.session_state.get("dgrr_demo") and c is not None:
+        p = state.plan()
+        assert p is not None
+        a = p.analysis
+        records = {m.id: m for m in c.memory}
+
+        st.subheader("1 · The fault")
+        if not c.faults:
+            st.write("This case has no diagnosed fault: nothing needs repair.")
+        for f in c.faults:
+            seed = a.seeds[f]
+            how = ("it predates the run, so the record itself is where the damage starts"
+                   if seed == f else f"the step {code(seed)} that produced or mutated it is the seed")
+            st.markdown(f"Record {code(f)} — “{md(records[f].text)}” — was diagnosed as wrong; "
+                        f"{how}.")
+
+        st.subheader("2 · What it reached")
+        st.markdown(f"Following the dependency edges (never the mere order of steps) the fault "
+                 f"reaches {len(a.affected)} nodes. {len(a.supported)} of them are kept because "
+                 f"they have independent evidence: "
+                 + (", ".join(code(n) for n in sorted(a.supported)) or "none") + ".")
+        # Ids and types only: the whole story's graph fits the page with legible labels.
+        graph_frame(p, height=480, key="dgrr_w_demo_graph", affected_only=False, hide_chain=True,
+                    label_chars=0)
+
+        st.subheader("3 · The plan")
+        mem = Counter(p.memory.values())
+        st.write(
+            "Memory: " + ", ".join(f"{n} {k}" for k, n in sorted(mem.items())) + ". "
+            f"Trajectory: replay {len(p.replay_set)} of {len(c.trajectory)} steps "
+            f"({md(' → '.join(p.replay_order()))}); the rest is kept or invalidated without "
+            "re-running.")
+
+        st.subheader("4 · Replay")
+        res = state.result()
+        if res is None:
+            st.write("Replay is not available in this installation yet (issue 3), so the story "
+                     "stops at the plan.")
+        else:
+            st.markdown(f"The replay re-ran the plan with {code(res.report.model)}: "
+                     f"{res.cost.llm_calls} model calls, {res.cost.tokens} tokens, replay ratio "
+                     f"{res.cost.replay_ratio:.3f}.")
+
+            st.subheader("5 · Compare")
+            before, after = answer_diff_html(res.original_answer, res.answer or "")
+            st.write("The corrected answer differs only where the fault had reached it:")
+            st.html(f"<p><b>Before:</b> {before}</p><p><b>After:</b> {after}</p>")
+        st.page_link("pages/7_Approve.py", label="Review and approve this repair", icon="✅")
+
+
+# The pages listed here rather than found in `pages/`, so that the home page is called
+# "Home" in the sidebar (Streamlit names a found main page after its file: "app").
+st.navigation([st.Page(home, title="Home", default=True),
+               *(st.Page(f"pages/{page.name}") for page in sorted(PAGES.glob("*.py")))]).run()

@@ -53,6 +53,12 @@ def test_main_journey(server):
         page.goto(url)
         expect(page.get_by_role("heading", name="dgrr — dependency-guided rollback repair")
                ).to_be_visible()
+        # the sidebar names the home page "Home", not after its file ("app")
+        nav = page.locator('[data-testid="stSidebarNav"] a')
+        expect(nav.first).to_have_text("Home")
+        assert nav.all_inner_texts() == [
+            "Home", "Inbox", "Load", "Faults", "Graph", "Trace", "Plan", "Replay", "Compare",
+            "Approve", "Benchmark", "Fleet"]
 
         # 1. Load a sample.
         goto_page(page, "Load")
