@@ -86,7 +86,9 @@ with inspector:
         st.caption(f"{code(chosen)} is not drawn in this view (filters or the drawing "
                    "limit); its details:")
         node = chosen
-    with st.container(height=700 if beside else None, border=False):
+    # a fixed height scrolls beside the picture; below it the panel takes its length
+    # (no `height` at all: Streamlit 1.67 refuses None)
+    with st.container(height=700, border=False) if beside else st.container(border=False):
         node_details_panel(p, node, beside=beside, picker="dgrr_w_g_node", known=drawn)
 st.download_button("Download this picture as standalone HTML", html,
                    file_name=f"{file_stem(p.case.case_id)}-graph.html",

@@ -221,6 +221,10 @@ def test_graph_page_embeds_offline_graph_and_node_detail():
     edges = json.loads(re.search(r"edges = new vis\.DataSet\((.*?)\);", html).group(1))
     assert len(nodes) == 11 and all(not e["title"].startswith("chain") for e in edges)
     assert "8 unaffected nodes hidden" in texts(at)
+    # The inspector below the picture shows the same details
+    at.radio(key="dgrr_w_g_inspector").set_value("below the picture (a wider picture)")
+    _ok(at.run())
+    assert "**Decision:** invalidate" in texts(at)
 
 
 def test_plan_edit_validated_diffed_and_reset():

@@ -118,6 +118,9 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
             page.get_by_text("below the picture (a wider picture)").click()
             idle(page)
             page.wait_for_timeout(500)
+            # the inspector below the picture draws too (no error box in the page)
+            expect(page.get_by_role("heading", name="Node details")).to_be_visible()
+            assert page.locator('[data-testid="stException"]').count() == 0, name
             m = _graph(page).evaluate(MEASURE)
             seen[name] = m
             assert m["n"] <= 200
