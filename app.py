@@ -14,6 +14,7 @@ from dgrr_dashboard import state
 from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import answer_diff_html, graph_frame, page_setup, show_problems
 from repair_core import CaseError, repair
+from repair_core._text import plural
 
 PAGES = Path(__file__).resolve().parent / "pages"
 
@@ -70,10 +71,12 @@ def home() -> None:
                         f"{how}.")
 
         st.subheader("2 · What it reached")
+        kept = len(a.supported)
         st.markdown(f"Following the dependency edges (never the mere order of steps) the fault "
-                 f"reaches {len(a.affected)} nodes. {len(a.supported)} of them are kept because "
-                 f"they have independent evidence: "
-                 + (", ".join(code(n) for n in sorted(a.supported)) or "none") + ".")
+                    f"reaches {plural(len(a.affected), 'node')}. {kept} of them "
+                    + ("is kept because it has" if kept == 1 else "are kept because they have")
+                    + " independent evidence: "
+                    + (", ".join(code(n) for n in sorted(a.supported)) or "none") + ".")
         # Ids and types only: the whole story's graph fits the page with legible labels.
         graph_frame(p, height=480, key="dgrr_w_demo_graph", affected_only=False, hide_chain=True,
                     label_chars=0)

@@ -22,6 +22,7 @@ from dgrr_dashboard.widgets import (
     show_problems,
 )
 from repair_core import DgrrError
+from repair_core._text import plural
 from repair_core.approvals import (
     ApprovalStore,
     approval_summary,
@@ -160,7 +161,7 @@ if submitted:
 st.subheader("History")
 chain = store.verify()
 if chain.ok:
-    st.caption(f"Approvals log verified: {chain.rows} rows, hash chain intact.")
+    st.caption(f"Approvals log verified: {plural(chain.rows, 'row')}, hash chain intact.")
 else:
     where = f"row #{chain.first_broken}" if chain.first_broken is not None else "its triggers"
     st.error(f"Approvals log BROKEN at {where}: {chain.reason}", icon="⚠️")

@@ -40,9 +40,11 @@ folder = st.text_input("Fleet result folder (the --out of dgrr fleet)",
                        or os.environ.get("DGRR_FLEET_DIR", ""), key="dgrr_w_fleet_dir")
 if not folder:
     st.info("Enter the folder a `dgrr fleet … --out DIR` run wrote. To try the page on the "
-            "committed samples (about 2 s), run `dgrr fleet sample_traces/controlled "
-            "--match-text \"5 Quay Ln, Dublin\" --out fleet-out` in the project folder and "
-            "enter `fleet-out`.")
+            "committed samples (about 2 s), run this in the project folder and enter "
+            "`fleet-out`:")
+    # a block of its own: copied whole, never broken inside an option
+    st.code('dgrr fleet sample_traces/controlled --match-text "5 Quay Ln, Dublin" '
+            "--out fleet-out", language="bash")
     st.stop()
 st.session_state["dgrr_fleet_dir"] = folder
 cases_file = Path(folder) / "cases.parquet"

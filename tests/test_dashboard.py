@@ -409,7 +409,7 @@ def test_approve_records_and_lists_history(tmp_path):
     at.checkbox[0].check()
     _record(at)
     assert "Recorded #1: approve by Ana" in plain(at.success[0].value)
-    assert "Approvals log verified: 1 rows, hash chain intact." in plain(texts(at))
+    assert "Approvals log verified: 1 row, hash chain intact." in plain(texts(at))
     hist = _history(at)
     assert hist.loc[0, "reviewer"] == "Ana" and hist.loc[0, "edits"] == "s11→replay"
     assert hist.loc[0, "comment"] == "aisle seat restored"

@@ -169,11 +169,11 @@ def test_the_empty_page_offers_a_command_that_makes_a_result(tmp_path, monkeypat
     at = _ok(AppTest.from_file(APP, default_timeout=60).run())
     _ok(at.switch_page("pages/9_Fleet.py").run())
     hint = " ".join(i.value for i in at.info)
-    command = re.search(r"run `(dgrr fleet [^`]+)`", hint)
+    [command] = [c.value for c in at.code]  # a block of its own, copied whole
     folder = re.search(r"enter `([^`]+)`", hint)
-    assert command and folder, hint
+    assert command.startswith("dgrr fleet ") and folder, (hint, command)
     monkeypatch.chdir(ROOT)
-    args = shlex.split(command.group(1))[1:]
+    args = shlex.split(command)[1:]
     out = tmp_path / folder.group(1)
     args[args.index("--out") + 1] = str(out)  # the same run, written outside the clone
     assert main(args) == 0
