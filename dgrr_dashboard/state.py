@@ -209,10 +209,12 @@ def set_result(res: Any, p: RepairPlan) -> None:
 
 
 def sample_paths() -> dict[str, Path | None]:
-    """Sample cases: the built-in spec example, then `sample_traces/**/*.json` cases."""
+    """Sample cases: the built-in spec example, then `sample_traces/**/*.json` cases, the
+    hand-written ones at the top of the folder first (then the suites' folders)."""
     found: dict[str, Path | None] = {EXAMPLE: None}
     if SAMPLES.is_dir():
-        for path in sorted(SAMPLES.rglob("*.json")):
+        for path in sorted(SAMPLES.rglob("*.json"),
+                           key=lambda p: (len(p.relative_to(SAMPLES).parts), p)):
             name = path.name
             if name.endswith(".plan.json") or name in ("summary.json", "manifest.json"):
                 continue

@@ -698,3 +698,14 @@ def test_faults_page_marks_a_tool_observation():
     _ok(at.button(key="dgrr_w_apply_pick").click().run())
     assert at.session_state["dgrr_case"].faults == ["s7"]
     assert "1 fault(s) marked: s7" in texts(at)
+
+
+def test_the_hand_written_samples_come_first():
+    # a new user finds the four hand-written cases at the top of 237, not after the suites
+    from dgrr_dashboard import state
+
+    names = list(state.sample_paths())
+    top = sorted(p.name for p in state.SAMPLES.glob("*.json")
+                 if not p.name.endswith(".plan.json"))
+    assert len(top) >= 4 and len(names) > 100
+    assert [Path(n).name for n in names[1:1 + len(top)]] == top
