@@ -183,8 +183,13 @@ diff = plan_diff(computed, p)
 if not diff:
     st.caption("No reviewer edits: this is the computed plan.")
 else:
+    # a decision no reviewer edited changed because the replay set was recomputed
+    edited = {e.node for e in p.edits}
     st.dataframe(coloured(pd.DataFrame([{"id": ch.node, "kind": ch.kind, "computed": ch.before,
-                                         "now": ch.action, "comment": ch.comment or ""}
+                                         "now": ch.action,
+                                         "why": "reviewer edit" if ch.node in edited
+                                         else "follows from the edits",
+                                         "comment": ch.comment or ""}
                                         for ch in diff]), "now"),
                  hide_index=True, width="stretch", placeholder=MISSING)
     if p.forced:

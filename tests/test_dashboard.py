@@ -251,7 +251,8 @@ def test_plan_edit_validated_diffed_and_reset():
     assert metrics(at)["Replayed steps"] == "7"
     diff = at.dataframe[-1].value
     assert diff.to_dict("records") == [{"id": "s11", "kind": "step", "computed": "invalidate",
-                                        "now": "replay", "comment": "re-learn the preference"}]
+                                        "now": "replay", "why": "reviewer edit",
+                                        "comment": "re-learn the preference"}]
     _ok(at.button(key="dgrr_w_reset_plan").click().run())
     assert "dgrr_plan" not in at.session_state
     assert metrics(at)["Replayed steps"] == "6"
@@ -709,3 +710,16 @@ def test_the_hand_written_samples_come_first():
                  if not p.name.endswith(".plan.json"))
     assert len(top) >= 4 and len(names) > 100
     assert [Path(n).name for n in names[1:1 + len(top)]] == top
+
+
+def test_plan_diff_says_which_changes_follow_from_the_edits():
+    # deleting a quarantined record takes the write that re-derives it out of the replay:
+    # that step's row says it follows from the edit, not that a reviewer chose it
+    at = loaded("sample_traces/cs-stale-address.json", objective="both")
+    page(at, "4_Plan")
+    _ok(at.selectbox(key="dgrr_w_edit_node").set_value("m6").run())
+    at.selectbox(key="dgrr_w_edit_action").set_value("delete")
+    at.text_input(key="dgrr_w_edit_comment").set_value("gone for good")
+    _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
+    why = at.dataframe[-1].value.set_index("id")["why"].to_dict()
+    assert why == {"m6": "reviewer edit", "s17": "follows from the edits"}
