@@ -32,7 +32,7 @@ rkey = (state.plan_key(p), id(res) if res is not None else None)
 all_rows = state.derived("dgrr_trace_rows", rkey, lambda: trace_rows(p, res))
 types_present = sorted({r["type"] for r in all_rows})
 decisions_present = [d for d in DECISION_COLOURS if any(r["decision"] == d for r in all_rows)]
-f1, f2, f3, f4 = st.columns([3, 2, 2, 2])
+f1, f2, f3, f4 = st.columns([3, 2, 2, 3])  # the checkbox label on one line
 search = f1.text_input("Search id or text (every step and record)", key="dgrr_w_t_search")
 node_type = f2.selectbox("Type", ["(all)", *types_present], key="dgrr_w_t_type")
 decision = f3.selectbox("Decision", ["(all)", *decisions_present], key="dgrr_w_t_decision")
