@@ -18,13 +18,31 @@ from . import state
 from .text import MISSING, code, md
 
 _SIDEBAR_SLOT = "_dgrr_sidebar_slot"
+_NAVIGATED = "_dgrr_navigated"  # this session has run a page (a rerun would lose clicks)
 
 
 def page_setup(title: str) -> None:
+    _through_navigation()
     st.set_page_config(page_title=f"dgrr · {title}", layout="wide")
     st.session_state[_SIDEBAR_SLOT] = st.sidebar.empty()
     state.on_change(sidebar_status)
     sidebar_status()
+
+
+def _through_navigation() -> None:
+    """Run this page through app.py's navigation. Until some session of this server has
+    run app.py (which calls `st.navigation`), Streamlit serves the files of `pages/` by
+    itself, naming the home page after its file ("app"): a first visit straight to a
+    page's address did so for the whole server. Leaving that mode and running again
+    runs app.py, and through it the page asked for."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False  # what `st.navigation` itself sets
+        if _NAVIGATED not in st.session_state:  # a session's first run: nothing to lose
+            st.session_state[_NAVIGATED] = True
+            st.rerun()
+    st.session_state[_NAVIGATED] = True
 
 
 def sidebar_status() -> None:

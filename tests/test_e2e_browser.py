@@ -43,6 +43,32 @@ def _fresh(page, testid: str):
         f'[data-testid="stElementContainer"]:not([data-stale="true"]) [data-testid="{testid}"]')
 
 
+PAGE_LABELS = ["Home", "Inbox", "Load", "Faults", "Graph", "Trace", "Plan", "Replay",
+               "Compare", "Approve", "Benchmark", "Fleet"]
+
+
+def test_a_first_visit_straight_to_a_page_gets_the_navigation(server):
+    # the server's first request is a page's own address, before app.py ever ran: the
+    # page is still served through app.py's navigation (the home page named "Home")
+    from playwright.sync_api import expect, sync_playwright
+
+    url, _ = server
+    external: list[str] = []
+    with sync_playwright() as p:
+        browser, page = open_page(p, url, external)
+        page.goto(f"{url}/Load")
+        page.get_by_role("heading", level=1).filter(has_text="Load").first.wait_for()
+        nav = page.locator('[data-testid="stSidebarNav"] a')
+        expect(nav.first).to_have_text("Home")
+        assert nav.all_inner_texts() == PAGE_LABELS
+        page.get_by_role("button", name="Load sample").click()
+        expect(page.get_by_text("Loaded case fig1-travel")).to_be_visible()
+        goto_page(page, "Plan")
+        assert nav.all_inner_texts() == PAGE_LABELS
+        browser.close()
+    assert external == [], external
+
+
 def test_main_journey(server):
     from playwright.sync_api import expect, sync_playwright
 
@@ -56,9 +82,7 @@ def test_main_journey(server):
         # the sidebar names the home page "Home", not after its file ("app")
         nav = page.locator('[data-testid="stSidebarNav"] a')
         expect(nav.first).to_have_text("Home")
-        assert nav.all_inner_texts() == [
-            "Home", "Inbox", "Load", "Faults", "Graph", "Trace", "Plan", "Replay", "Compare",
-            "Approve", "Benchmark", "Fleet"]
+        assert nav.all_inner_texts() == PAGE_LABELS
 
         # 1. Load a sample.
         goto_page(page, "Load")
