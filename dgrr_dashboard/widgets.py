@@ -34,7 +34,9 @@ def _through_navigation() -> None:
     run app.py (which calls `st.navigation`), Streamlit serves the files of `pages/` by
     itself, naming the home page after its file ("app"): a first visit straight to a
     page's address did so for the whole server. Leaving that mode and running again
-    runs app.py, and through it the page asked for."""
+    runs app.py, and through it the page asked for. (`PagesManager.uses_pages_directory`
+    is Streamlit's own flag, not its public API: tests/test_e2e_browser.py opens a page
+    first on a fresh server and fails if this stops working.)"""
     from streamlit.runtime.pages_manager import PagesManager
 
     if PagesManager.uses_pages_directory:
