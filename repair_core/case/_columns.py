@@ -427,11 +427,7 @@ class _Reader:
             if meeting is None or child is None:
                 front = self._finished(self._step_part(items, 0, index), index)
             else:
-                chunks = []
-                while (claimed := meeting.claim(True, child.fd)) is not None:
-                    lo, hi = claimed
-                    chunks.append(self._step_part(items[lo:hi], lo, index))
-                front = self._finished(_merged(chunks, 0), index)
+                front = self._claimed_part(items, index, meeting, True, child.fd)
             split = len(front.ids)
             # while the child reads: the records' premises among turns, records and this
             # part's steps (the rest are among the child's steps: `resolve` below) ...
@@ -662,15 +658,22 @@ class _Reader:
             suff_parts.append(np.fromiter(map(_SUFFICIENT, deps), bool, len(deps)))
             edges += len(deps)
             done += k
-        part.seq, part.codes, part.failed, part.step_turn, part.counts, part.claims, \
-            part.verified, part.src, part.label, part.sufficient = (
-                _joined(x, dtype) for x, dtype in (
-                    (seqs, np.int64), (codes_parts, np.int8), (failed_parts, bool),
-                    (step_turns, np.int64), (count_parts, np.int64), (claim_parts, np.int64),
-                    (verified_parts, bool), (src_parts, np.int64), (label_parts, np.int8),
-                    (suff_parts, bool)))
+        for name, arrays in zip(_ARRAYS, (
+                seqs, codes_parts, failed_parts, step_turns, count_parts, claim_parts,
+                verified_parts, src_parts, label_parts, suff_parts), strict=True):
+            setattr(part, name, _joined(arrays, _ARRAYS[name]))
         _need(len(index) == indexed + len(ids))  # no id repeated or already indexed
         return part
+
+    def _claimed_part(self, items: list[msgspec.Raw], index: dict[str, int],
+                      meeting: _Meeting, front: bool, watch: int | None = None) -> _StepPart:
+        """The chunks of `items` this process claims from the `front` (or the back) of
+        `meeting` until the two ends meet, read and joined into one finished part."""
+        chunks = []
+        while (claimed := meeting.claim(front, watch)) is not None:
+            lo, hi = claimed
+            chunks.append(self._step_part(items[lo:hi], lo, index))
+        return self._finished(_merged(chunks, 0 if front else len(items)), index)
 
     @staticmethod
     def _finished(part: _StepPart, index: dict[str, int]) -> _StepPart:
@@ -920,7 +923,7 @@ def _merged(parts: list[_StepPart], first: int) -> _StepPart:
     return whole
 
 
-_ARRAYS: dict[str, type] = {
+_ARRAYS: dict[str, type] = {  # a _StepPart's arrays and their types, in this order
     "seq": np.int64, "codes": np.int8, "failed": bool, "step_turn": np.int64,
     "counts": np.int64, "claims": np.int64, "verified": bool, "src": np.int64,
     "label": np.int8, "sufficient": bool}
@@ -948,11 +951,7 @@ def _fork_part(reader: _Reader, items: list[msgspec.Raw], index: dict[str, int],
         part: _StepPart | _Declined
         try:
             reader.issuperset = _with_record_ids(reader, index)
-            chunks = []
-            while (claimed := meeting.claim(False)) is not None:
-                lo, hi = claimed
-                chunks.append(reader._step_part(items[lo:hi], lo, index))
-            part = reader._finished(_merged(chunks, len(items)), index)
+            part = reader._claimed_part(items, index, meeting, False)
             fault_texts = reader._early_fault_texts(index)
             if fault_texts is not None:
                 from ..analysis._carry import text_hits
