@@ -183,11 +183,9 @@ diff = plan_diff(computed, p)
 if not diff:
     st.caption("No reviewer edits: this is the computed plan.")
 else:
-    # a decision no reviewer edited changed because the replay set was recomputed
-    edited = {e.node for e in p.edits}
     st.dataframe(coloured(pd.DataFrame([{"id": ch.node, "kind": ch.kind, "computed": ch.before,
                                          "now": ch.action,
-                                         "why": "reviewer edit" if ch.node in edited
+                                         "why": "reviewer edit" if ch.edited
                                          else "follows from the edits",
                                          "comment": ch.comment or ""}
                                         for ch in diff]), "now"),

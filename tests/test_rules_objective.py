@@ -385,3 +385,16 @@ def test_a_diagnosed_version_restores_what_it_rewrote_and_quarantines_what_rewro
                              text="Lin now prefers window seats on every flight she books"),
                          faults=["v1"])
     assert plan_case(poisoned).memory["v0"] == "keep"
+
+
+def test_plan_diff_tells_edits_from_what_follows_from_them():
+    # deleting a record the store objective would re-derive takes its producing write out
+    # of the replay: plan_diff lists that step too, as not edited by the reviewer
+    from repair_core import plan_diff
+
+    case = load_case(ROOT / "sample_traces" / "cs-stale-address.json")
+    computed = plan_case(case, objective="both")
+    assert computed.memory["m6"] == "quarantine" and computed.steps["s17"] == "replay"
+    changes = plan_diff(computed, apply_edits(computed, {"m6": "delete"}, comment="gone"))
+    assert [(c.node, c.action, c.edited, c.comment) for c in changes] == [
+        ("m6", "delete", True, "gone"), ("s17", "invalidate", False, None)]

@@ -73,6 +73,10 @@ class PlanChange(PlanEdit):
 
     kind: str
     """`record` or `step`."""
+    edited: bool = False
+    """A reviewer's edit set this decision; False when it changed only because the
+    edits recomputed the replay set (e.g. a record deleted instead of quarantined takes
+    the write that re-derives it out of the replay)."""
 
 
 def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = False,
@@ -199,6 +203,7 @@ def plan_diff(computed: RepairPlan, edited: RepairPlan) -> list[PlanChange]:
     notes = {e.node: e.comment for e in edited.edits}
     for c in changes:
         c.comment = notes.get(c.node)
+        c.edited = c.node in notes
     return changes
 
 
