@@ -4,8 +4,9 @@
     python benchmarks/plan_scale.py --sizes 1000 10000 --repeat 3
     python benchmarks/plan_scale.py --cli                       # whole `dgrr` processes
 
-With `--cli` it times whole processes instead, as a user runs them: `dgrr plan --json CASE`
-(output to /dev/null) and `dgrr validate CASE`, each with `--planner columnar` and
+With `--cli` it times whole processes instead, as a user runs them: `dgrr plan --json CASE`,
+`dgrr plan CASE` (the readable plan; output to /dev/null) and `dgrr validate CASE`
+(`--commands` to choose), each with `--planner columnar` and
 `--planner networkx` (`--planners` to choose), wall-clock seconds from start to exit and
 its CPU seconds (user + system, the second reading process's included) and memory, best
 of `--repeat`. Memory is the process's peak RSS and, because a large case is read by two
@@ -74,7 +75,7 @@ def measure(path: str) -> dict[str, float | int]:
             "file_mb": len(raw) / 2**20}
 
 
-CLI_COMMANDS = {"plan": ["plan", "--json"], "validate": ["validate"]}
+CLI_COMMANDS = {"plan --json": ["plan", "--json"], "plan": ["plan"], "validate": ["validate"]}
 
 
 def measure_cli(argv: list[str], one_cpu: bool = False, pss: bool = False
@@ -179,7 +180,7 @@ def cli_main(args: argparse.Namespace) -> None:
     for steps in args.sizes:
         path = case_file(args.cache, steps, args.seed, args.faults)
         mb = path.stat().st_size / 2**20
-        for command in ("plan", "validate"):
+        for command in args.commands:
             for planner in args.planners:
                 r = run_cli(path, command, planner, args.repeat, args.one_cpu)
                 walls[(command, planner, steps)] = r["wall"]
@@ -258,6 +259,8 @@ def main() -> None:
                         help="time whole `dgrr plan --json` and `dgrr validate` processes")
     parser.add_argument("--planners", nargs="+", default=["columnar", "networkx"],
                         choices=["columnar", "networkx", "auto"])
+    parser.add_argument("--commands", nargs="+", default=list(CLI_COMMANDS),
+                        choices=list(CLI_COMMANDS), help="with --cli: the commands timed")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--one-cpu", action="store_true",
                         help="with --cli: let each dgrr process use one CPU only")

@@ -28,7 +28,9 @@ from repair_core.plan._columnar_plan import (
     columnar_plan_report,
     report_json,
 )
+from repair_core.plan._columnar_summary import columnar_plan_summary
 from repair_core.plan._ops import plan_ops
+from repair_core.plan._summary import MAX_ROWS, PlanSummary, plan_summary
 from tests.test_properties import random_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,11 +49,23 @@ def reference_json(raw: bytes, objective: str = "answer", ops: bool = False) -> 
 
 def reference_jsons(raw: bytes, objective: str = "answer") -> tuple[str, str]:
     """The networkx planner's report without and with its operations (`--ops`)."""
+    return reference_outputs(raw, objective)[:2]  # type: ignore[return-value]
+
+
+SUMMARY_ROWS = (MAX_ROWS, 2)
+"""The readable plan's row limits compared: `dgrr plan`'s, and one that cuts rows off."""
+
+
+def reference_outputs(raw: bytes, objective: str = "answer"
+                      ) -> tuple[str, str, list[PlanSummary]]:
+    """The networkx planner's report without and with its operations, and its readable
+    summaries (`dgrr plan`) at each of SUMMARY_ROWS."""
     plan = plan_case(parse_case(raw), objective=objective)  # type: ignore[arg-type]
     report = plan.report()
     plain = to_json(report.model_dump(mode="json"))
     report.ops = plan_ops(plan)
-    return plain, to_json(report.model_dump(mode="json"))
+    return (plain, to_json(report.model_dump(mode="json")),
+            [plan_summary(plan, rows) for rows in SUMMARY_ROWS])
 
 
 def columnar_json(raw: bytes, objective: str = "answer", ops: bool = False) -> str | None:
@@ -67,9 +81,22 @@ def columnar_json(raw: bytes, objective: str = "answer", ops: bool = False) -> s
 
 
 def assert_same(raw: bytes, name: str, objectives: tuple[str, ...] = ("answer",)) -> None:
-    """The two planners' reports, without and with operations, are the same text."""
+    """The two planners' reports, without and with operations, are the same text, and
+    their readable summaries the same data."""
     for objective in objectives:
-        for ops, ref in enumerate(reference_jsons(raw, objective)):
+        plain, with_ops, summaries = reference_outputs(raw, objective)
+        cols = read_columns(raw, keep_text=True)
+        assert cols is not None, f"{name}: the columnar path declined a valid case"
+        for rows, ref_summary in zip(SUMMARY_ROWS, summaries, strict=True):
+            fast_summary = columnar_plan_summary(cols, objective, rows)
+            if fast_summary != ref_summary:
+                pytest.fail(f"{name}, objective {objective}, {rows} rows: the readable "
+                            f"plans differ\n" + "\n".join(
+                                f"{k}: networkx {v!r}\n{' ' * len(k)}  columnar "
+                                f"{getattr(fast_summary, k)!r}"
+                                for k, v in vars(ref_summary).items()
+                                if getattr(fast_summary, k) != v)[:4000])
+        for ops, ref in enumerate((plain, with_ops)):
             fast = columnar_json(raw, objective, bool(ops))
             assert fast is not None, f"{name}: the columnar path declined a valid case"
             if fast != ref:
@@ -369,15 +396,26 @@ def test_suite_fields_are_read_and_checked(field: str) -> None:
         parse_case(bad)
 
 
-def test_cli_planners_print_the_same_report(tmp_path: Path) -> None:
+@pytest.mark.parametrize("form", [["--json"], [], ["--objective", "both"]])
+def test_cli_planners_print_the_same_plan(tmp_path: Path, form: list[str]) -> None:
     path = tmp_path / "case.json"
     path.write_text(json.dumps(synth_case_data(1500, 300, 3, 4)))
-    outs = [subprocess.run([sys.executable, "-m", "repair_core", "plan", "--json",
+    outs = [subprocess.run([sys.executable, "-m", "repair_core", "plan", *form,
                             "--planner", planner, str(path)],
                            check=True, capture_output=True).stdout
             for planner in ("columnar", "networkx", "auto")]
-    assert outs[0] == outs[1] == outs[2]  # auto: networkx below 2 MB, the same report
-    assert json.loads(outs[0])["affected"]
+    assert outs[0] == outs[1] == outs[2]  # auto: networkx below 2 MB, the same plan
+    if form == ["--json"]:
+        assert json.loads(outs[0])["affected"]
+    else:  # the readable plan, its rows cut at 200
+        assert b"Affected (A0): " in outs[0] and b"more decisions: see --json" in outs[0]
+
+
+def test_columnar_summary_needs_the_texts() -> None:
+    cols = read_columns((ROOT / "sample_traces" / "figure1-travel.json").read_bytes())
+    assert cols is not None
+    with pytest.raises(ValueError, match="without their texts"):
+        columnar_plan_summary(cols)
 
 
 def test_auto_plans_a_large_case_columnar_with_the_issue17_rules(tmp_path: Path, capsys,
@@ -399,9 +437,17 @@ def test_auto_plans_a_large_case_columnar_with_the_issue17_rules(tmp_path: Path,
     def refuse(*args, **kwargs):
         raise AssertionError("auto planned a large case with networkx")
 
+    readable = {}
+    for objective in ("answer", "both"):
+        assert main(["plan", "--planner", "networkx", "--objective", objective,
+                     str(path)]) == 0
+        readable[objective] = capsys.readouterr().out
     monkeypatch.setattr(_plan, "plan_case", refuse)
     assert main(["plan", "--json", str(path)]) == 0
     assert capsys.readouterr().out == reference
+    for objective, text in readable.items():  # the readable plan too, now columnar
+        assert main(["plan", "--objective", objective, str(path)]) == 0
+        assert capsys.readouterr().out == text
     for objective in ("store", "both"):
         reference = reference_json(path.read_bytes(), objective, ops=objective == "both")
         assert main(["plan", "--json", "--objective", objective, str(path)]

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from typing import TYPE_CHECKING, TextIO
 
 from .._progress import progress
-from ..plan._planner import PLANNERS, columnar_plan_json, file_size, wants_columnar
+from ..plan._planner import (
+    PLANNERS,
+    columnar_plan_json,
+    columnar_plan_summary_of,
+    file_size,
+    wants_columnar,
+)
 from . import add_case_argument, add_objective_argument, plural, read_case, wrap
 
 if TYPE_CHECKING:
     from ..plan._plan import RepairPlan
+    from ..plan._summary import PlanSummary
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,20 +48,28 @@ def add_planner_argument(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.json and _columnar_allowed(args) and wants_columnar(args.planner,
-                                                                file_size(args.case)):
+    if (args.json or not args.ops) and _columnar_allowed(args) and wants_columnar(
+            args.planner, file_size(args.case)):
         with progress("dgrr plan", total=3) as bar:
             faults = None if args.faults is None else [
                 f.strip() for f in args.faults.split(",") if f.strip()]
             # a case without an answer step is declined by the columnar reader, so an unset
             # objective is the answer's here (resolve_objective)
-            if columnar_plan_json(args.case, sys.stdout, bar, args.objective or "answer",
-                                  args.ops, faults):
-                return 0
+            objective = args.objective or "answer"
+            if args.json:
+                if columnar_plan_json(args.case, sys.stdout, bar, objective, args.ops, faults):
+                    return 0
+            else:
+                summary = columnar_plan_summary_of(args.case, bar, objective, faults)
+                if summary is not None:
+                    bar.stage("write")
+                    write_summary(summary, sys.stdout)
+                    return 0
     # the networkx planner (imported here: the columnar path above needs none of it)
     from .._io import to_json
     from ..plan._ops import plan_ops
     from ..plan._plan import plan_case, resolve_objective
+    from ..plan._summary import plan_summary
 
     with progress("dgrr plan", total=3) as bar:
         bar.stage("read")
@@ -71,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.ops:
             sys.stdout.write(to_json(ops_json(plan)))
         else:
-            write_summary(plan, sys.stdout)
+            write_summary(plan_summary(plan), sys.stdout)
     return 0
 
 
@@ -90,76 +104,48 @@ def ops_json(plan: RepairPlan) -> list[dict]:
 REASON_INDENT = 13
 
 
-def write_summary(plan: RepairPlan, out: TextIO, max_rows: int = 200) -> None:
+def write_summary(s: PlanSummary, out: TextIO) -> None:
     """A plan a person can follow: faults and seeds, store changes, step actions, reasons."""
-    case, a = plan.case, plan.analysis
     w = out.write
-    w(f"Case {case.case_id}" + (f" ({case.domain})" if case.domain else "")
-      + f", user {case.user_id}: {len(case.trajectory)} steps, {len(case.memory)} records, "
-      f"{plural(len(case.faults), 'diagnosed fault')}\n\n")
-    if plan.objective != "answer":
-        w(f"Objective: {plan.objective} (" + ("the memory the next session reads; past "
-          "answers are not regenerated" if plan.objective == "store" else "the final answer "
+    w(f"Case {s.case_id}" + (f" ({s.domain})" if s.domain else "")
+      + f", user {s.user_id}: {s.steps} steps, {s.records} records, "
+      f"{plural(s.faults, 'diagnosed fault')}\n\n")
+    if s.objective != "answer":
+        w(f"Objective: {s.objective} (" + ("the memory the next session reads; past "
+          "answers are not regenerated" if s.objective == "store" else "the final answer "
           "and the memory the next session reads") + ")\n\n")
-    if not case.faults:
+    if not s.faults:
         w("No faults are marked: nothing is affected; the final answer is regenerated as is.\n")
-    steps = {s.id: s for s in case.trajectory}
-    records = {m.id: m for m in case.memory}
-    turns = {t.id: t for t in case.session}
     w("Faults and their seeds\n")
-    for fault, seed in a.seeds.items():
-        if fault in steps or fault in turns:
-            node = steps.get(fault) or turns[fault]
-            what = getattr(node, "type", "user turn").replace("_", " ")
-            w(wrap(f"\"{node.text}\"  a {what}: dropped from every replayed step's inputs",
-                   f"  {fault}  ", indent=6) + "\n")
-            continue
-        if seed == fault:
-            how = "the record itself (it predates the execution and has no producer)"
-        elif steps[seed].status == "failed":
-            how = f"failed {steps[seed].type} {seed} (seq {steps[seed].seq})"
+    for f in s.fault_lines:
+        if f.what is not None:
+            w(wrap(f"\"{f.text}\"  a {f.what}: dropped from every replayed step's inputs",
+                   f"  {f.id}  ", indent=6) + "\n")
         else:
-            how = f"its producer {seed} (seq {steps[seed].seq}, {steps[seed].type})"
-        w(wrap(f"\"{records[fault].text}\"  seed: {how}", f"  {fault}  ", indent=6) + "\n")
-    w(f"\nAffected (A0): {len(a.affected)} nodes; {len(a.supported)} kept by independent "
-      f"support, {len(a.unsupported)} unsupported; {len(plan.answer_relevant)} "
-      "answer-relevant\n\n")
+            w(wrap(f"\"{f.text}\"  seed: {f.seed}", f"  {f.id}  ", indent=6) + "\n")
+    w(f"\nAffected (A0): {s.affected} nodes; {s.supported} kept by independent "
+      f"support, {s.unsupported} unsupported; {s.answer_relevant} answer-relevant\n\n")
 
-    mem_counts = Counter(plan.memory.values())
-    w("Memory store: " + ", ".join(f"{n} {k}" for k, n in sorted(mem_counts.items())) + "\n")
-    shown = 0
-    for rid, action in plan.memory.items():
-        if action == "keep" and rid not in plan.reasons:
-            continue
-        if shown >= max_rows:
-            w(f"  … {sum(1 for r in plan.memory if r in plan.reasons) - shown} more\n")
-            break
-        shown += 1
-        w(wrap(f"\"{records[rid].text}\"", f"  {action:<10} {rid:<8} ", indent=22) + "\n")
-        w(wrap(plan.reasons.get(rid, ""), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
+    w("Memory store: " + ", ".join(f"{n} {k}" for k, n in s.memory_counts.items()) + "\n")
+    for row in s.memory_rows:
+        w(wrap(f"\"{row.text}\"", f"  {row.action:<10} {row.id:<8} ", indent=22) + "\n")
+        w(wrap(row.reason, " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
+    if s.more_records:
+        w(f"  … {s.records_with_reasons - len(s.memory_rows)} more\n")
 
-    if not case.trajectory:  # case.store-only: a store's records and lineage
+    if not s.steps:  # case.store-only: a store's records and lineage
         w("\nTrajectory: none (the case is a store's records and their lineage): nothing "
           "to replay\n")
         return
-    step_counts = Counter(plan.steps.values())
-    w("\nTrajectory: " + ", ".join(f"{n} {k}" for k, n in sorted(step_counts.items())) + "\n")
-    shown = 0
-    for sid, step_action in plan.steps.items():
-        if step_action == "keep" and sid not in plan.reasons:
-            continue
-        if shown >= max_rows:
-            w("  … more decisions: see --json\n")
-            break
-        shown += 1
-        s = steps[sid]
-        head = f"  {step_action:<10} {sid:<8} seq {s.seq:<5} {s.type:<16} "
-        w(wrap(f"\"{s.text}\"", head, indent=len(head)) + "\n")
-        w(wrap(plan.reasons.get(sid, ""), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
+    w("\nTrajectory: " + ", ".join(f"{n} {k}" for k, n in s.step_counts.items()) + "\n")
+    for row in s.step_rows:
+        head = f"  {row.action:<10} {row.id:<8} seq {row.seq:<5} {row.type:<16} "
+        w(wrap(f"\"{row.text}\"", head, indent=len(head)) + "\n")
+        w(wrap(row.reason, " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
+    if s.more_steps:
+        w("  … more decisions: see --json\n")
 
-    order = plan.replay_order()
+    order = [f"{x}(refresh)" if refresh else x for x, refresh in s.replay]
     shown_order = order if len(order) <= 40 else [*order[:20], "…", *order[-19:]]
-    w(f"\nReplay, in trajectory order ({len(order)} of {len(case.trajectory)} steps, ratio "
-      f"{len(order) / max(len(case.trajectory), 1):.3f}):\n  "
-      + " → ".join(f"{x}(refresh)" if plan.steps.get(x) == "refresh" else x
-                   for x in shown_order) + "\n")
+    w(f"\nReplay, in trajectory order ({len(order)} of {s.steps} steps, ratio "
+      f"{len(order) / max(s.steps, 1):.3f}):\n  " + " → ".join(shown_order) + "\n")

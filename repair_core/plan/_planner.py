@@ -1,6 +1,6 @@
 """Which planner runs: the networkx planner (the reference) or the columnar fast path.
 
-For `dgrr plan --json` and `dgrr validate`, `auto` (the default) takes the columnar path
+For `dgrr plan` (readable or `--json`) and `dgrr validate`, `auto` (the default) takes the columnar path
 for case files of at least :data:`COLUMNAR_MIN_BYTES`; `columnar` takes it for any size;
 `networkx` never does. The columnar planner implements the same rules (those of issue 17
 included: carried fault text, earlier turns as support, the restore rules, faults on
@@ -17,12 +17,15 @@ from __future__ import annotations
 import codecs
 import os
 from pathlib import Path
-from typing import BinaryIO, Literal, TextIO
+from typing import TYPE_CHECKING, BinaryIO, Literal, TextIO
 
 from .._progress import Progress
 
-__all__ = ["PLANNERS", "COLUMNAR_MIN_BYTES", "columnar_plan_json", "columnar_summary",
-           "wants_columnar"]
+if TYPE_CHECKING:
+    from ._summary import PlanSummary
+
+__all__ = ["PLANNERS", "COLUMNAR_MIN_BYTES", "columnar_plan_json", "columnar_plan_summary_of",
+           "columnar_summary", "wants_columnar"]
 
 Planner = Literal["auto", "columnar", "networkx"]
 PLANNERS: tuple[str, ...] = ("auto", "columnar", "networkx")
@@ -69,6 +72,27 @@ def columnar_plan_json(path: str | Path, out: TextIO,
         if binary is not None:
             binary.flush()
         return True
+
+
+def columnar_plan_summary_of(path: str | Path, progress: Progress | None = None,
+                             objective: str = "answer", faults: list[str] | None = None
+                             ) -> PlanSummary | None:
+    """The readable plan of the case file at `path` (what `dgrr plan` prints), or None
+    when the columnar path declines and the caller should run the networkx planner."""
+    from .._io import map_input
+    from .._perf import gc_paused
+    from ..case._columns import read_columns
+    from ._columnar_summary import columnar_plan_summary
+
+    bar = progress or Progress()
+    with gc_paused():
+        bar.stage("read")
+        cols = read_columns(map_input(path), keep_text=True, faults_override=faults,
+                            parallel=True)
+        if cols is None:
+            return None
+        bar.stage("plan")
+        return columnar_plan_summary(cols, objective)
 
 
 def _utf8_buffer(out: TextIO) -> BinaryIO | None:
