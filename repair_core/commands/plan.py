@@ -42,9 +42,9 @@ def add_planner_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--planner", choices=PLANNERS, default="auto",
                    help="auto (default): the columnar fast path for case files of 2 MB or "
                         "more, else the networkx planner; columnar: the fast path for any "
-                        "size; networkx: never the fast path. The report is the same either "
-                        "way; the fast path declines (networkx plans) what it does not "
-                        "implement (docs/performance.md)")
+                        "size; networkx: never the fast path. The report and the readable "
+                        "plan are the same either way; the fast path declines (networkx "
+                        "plans) what it does not implement (docs/performance.md)")
 
 
 def run(args: argparse.Namespace) -> int:
