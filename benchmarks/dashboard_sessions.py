@@ -24,6 +24,13 @@ are reported per phase (median, p95, max), A's per step. The machine's load aver
 printed at the start and the end: other work on the machine slows both phases alike, so
 compare the phases of one run and repeat runs.
 
+With `--a-websocket`, A is driven the same way (its upload too: an upload URL asked of
+the session, the file PUT there, as the frontend does): the server does all of A's work
+and nothing of A is drawn on this machine, as when each reviewer's browser runs on their
+own. B's times in Chromium are then what B waits for: the server's share, with A's load
+in it, and B's own drawing. "during A load" reports B's changes that overlapped A's parse,
+validate and plan.
+
 With `--pin`, the server runs on CPU 0 and the browser (both sessions' pages, and
 Playwright's driver) on CPU 1, so the server shares no CPU with the drawing. Both pages
 then draw on one CPU, so with B in Chromium its times grow (docs/performance.md, run 13);
@@ -144,11 +151,13 @@ class WebsocketSession:
     interaction is timed from the rerun request until the server reports the script
     finished, and the page's title (and text) is checked in what it sent."""
 
-    def __init__(self, ws: Any, t0: float) -> None:
-        self.ws, self.t0 = ws, t0
+    def __init__(self, ws: Any, t0: float, url: str = "") -> None:
+        self.ws, self.t0, self.url = ws, t0, url
         self.pages: dict[str, str] = {}
         self.elements: list[Any] = []
         self.timings: list[dict[str, Any]] = []
+        self.session_id = ""
+        self.page = ""
 
     async def rerun(self, page: str = "", widgets: tuple[Any, ...] = ()) -> None:
         from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -161,11 +170,14 @@ class WebsocketSession:
         msg.rerun_script.widget_states.widgets.extend(widgets)
         await self.ws.send(msg.SerializeToString())
         self.elements = []
+        self.page = page
         while True:
             fwd = ForwardMsg()
             fwd.ParseFromString(await self.ws.recv())
             kind = fwd.WhichOneof("type")
-            if kind == "navigation":
+            if kind == "new_session":
+                self.session_id = fwd.new_session.initialize.session_id
+            elif kind == "navigation":
                 self.pages.update((p.page_name, p.page_script_hash)
                                   for p in fwd.navigation.app_pages)
             elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
@@ -196,15 +208,71 @@ class WebsocketSession:
     async def goto(self, label: str) -> float:
         return await self.timed(f"open {label}", label, (), TITLES[label])
 
+    def widget_id(self, kind: str, label: str | None = None) -> str:
+        """The id of the first `kind` widget (button, checkbox, ...) labelled `label` on
+        the page the server last sent."""
+        for e in self.elements:
+            if e.WhichOneof("type") == kind and label in (None, getattr(e, kind).label):
+                return str(getattr(e, kind).id)
+        raise RuntimeError(f"no {kind} {label!r} on the page the server sent")
+
+    def widget_ids(self, kind: str) -> list[str]:
+        return [str(getattr(e, kind).id) for e in self.elements if e.WhichOneof("type") == kind]
+
     async def load_sample(self) -> float:
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-        ids = [e.button.id for e in self.elements
-               if e.WhichOneof("type") == "button" and e.button.label == "Load sample"]
-        if not ids:
-            raise RuntimeError("no Load sample button on the page the server sent")
-        click = WidgetState(id=ids[0], trigger_value=True)
+        click = WidgetState(id=self.widget_id("button", "Load sample"), trigger_value=True)
         return await self.timed("Load sample", "Load", (click,), TITLES["Load"], "Loaded case")
+
+    async def upload(self, path: Path) -> Any:
+        """Upload `path` to the file uploader of the page shown, as the frontend does (ask
+        the session for an upload URL, PUT the file there): the uploader's widget state."""
+        import urllib.request
+        import uuid
+
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.Common_pb2 import FileUploaderState, UploadedFileInfo
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        uploader = self.widget_id("file_uploader")
+        msg = BackMsg()
+        msg.file_urls_request.request_id = "a-upload"
+        msg.file_urls_request.file_names.append(path.name)
+        msg.file_urls_request.session_id = self.session_id
+        await self.ws.send(msg.SerializeToString())
+        while True:
+            fwd = ForwardMsg()
+            fwd.ParseFromString(await self.ws.recv())
+            if fwd.WhichOneof("type") == "file_urls_response":
+                urls = fwd.file_urls_response.file_urls[0]
+                break
+        data = path.read_bytes()
+        boundary = uuid.uuid4().hex
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+                f"filename=\"{path.name}\"\r\nContent-Type: application/json\r\n\r\n"
+                ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+
+        def put() -> None:
+            # the XSRF token the server sets (on its health check, as the frontend reads
+            # it), sent back as cookie and header
+            with urllib.request.urlopen(self.url + "/_stcore/health") as r:
+                cookie = next((c.split(";", 1)[0] for c in r.headers.get_all("Set-Cookie") or []
+                               if c.startswith("_streamlit_xsrf=")), "")
+            req = urllib.request.Request(
+                self.url + urls.upload_url, data=body, method="PUT",
+                headers={"Content-Type": f"multipart/form-data; boundary={boundary}",
+                         "Cookie": cookie, "X-Xsrftoken": cookie.partition("=")[2]})
+            with urllib.request.urlopen(req) as r:
+                if r.status not in (200, 204):
+                    raise RuntimeError(f"upload: HTTP {r.status}")
+
+        await asyncio.to_thread(put)
+        state = FileUploaderState()
+        state.uploaded_file_info.append(UploadedFileInfo(
+            file_id=urls.file_id, name=path.name, size=len(data), file_urls=urls))
+        return WidgetState(id=uploader, file_uploader_state_value=state)
 
 
 @asynccontextmanager
@@ -217,7 +285,7 @@ async def websocket_session(url: str, t0: float) -> AsyncIterator[WebsocketSessi
     async with websockets.connect(url.replace("http", "ws", 1) + "/_stcore/stream",
                                   subprotocols=[Subprotocol("streamlit")], origin=Origin(url),
                                   max_size=None) as ws:
-        session = WebsocketSession(ws, t0)
+        session = WebsocketSession(ws, t0, url)
         await session.rerun()
         yield session
 
@@ -230,6 +298,36 @@ async def b_round(b: Session | WebsocketSession, phase: str) -> None:
     for label in B_PAGES:
         await b.goto(label)
         b.timings[-1]["phase"] = phase
+
+
+async def a_work_websocket(a: WebsocketSession, case_file: Path) -> None:
+    """`a_work` over the server's websocket: the same steps, nothing drawn (as if A's
+    browser ran on A's own machine)."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    await a.goto("Load")
+    start = time.perf_counter()
+    uploaded = await a.upload(case_file)
+    await a.rerun("Load", (uploaded,))
+    end = time.perf_counter()
+    a.timings.append({"what": "upload the case file", "start": start - a.t0,
+                      "end": end - a.t0, "seconds": end - start})
+    click = WidgetState(id=a.widget_id("button", "Load uploaded case"), trigger_value=True)
+    await a.timed("Load uploaded case (parse, validate)", "Load", (uploaded, click),
+                  TITLES["Load"], "Loaded case")
+    for visit in ("first", "again"):
+        for label in A_PAGES:
+            await a.goto(label)
+            a.timings[-1]["what"] += f" ({visit})"
+    states = [WidgetState(id=a.widget_id("text_input", "Reviewer"), string_value="bench A"),
+              WidgetState(id=a.widget_id("text_area", "Comment (a rejection needs a reason)"),
+                          string_value="timed")]
+    for box in a.widget_ids("checkbox"):
+        states.append(WidgetState(id=box, bool_value=True))
+        await a.rerun("Approve", tuple(states))
+    click = WidgetState(id=a.widget_id("button", "Record decision"), trigger_value=True)
+    await a.timed("record an approval", "Approve", (*states, click), TITLES["Approve"],
+                  "Recorded #")
 
 
 async def a_work(a: Session, case_file: Path) -> None:
@@ -274,8 +372,9 @@ def stats(xs: list[float]) -> str:
             f"max {xs[-1]:5.2f}")
 
 
-async def run(url: str, case_file: Path, rounds: int, b_websocket: bool
-              ) -> tuple[Session, Session | WebsocketSession,
+async def run(url: str, case_file: Path, rounds: int, b_websocket: bool,
+              a_websocket: bool = False
+              ) -> tuple[Session | WebsocketSession, Session | WebsocketSession,
                          list[tuple[str, float, dict[str, float]]]]:
     from dashboard_server import ARGS, CHROMIUM
     from playwright.async_api import async_playwright
@@ -284,7 +383,8 @@ async def run(url: str, case_file: Path, rounds: int, b_websocket: bool
         browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         t0 = time.perf_counter()
         sessions = []
-        for name in ("A",) if b_websocket else ("A", "B"):
+        in_browser = [name for name, ws in (("A", a_websocket), ("B", b_websocket)) if not ws]
+        for name in in_browser:
             ctx = await browser.new_context(viewport={"width": 1440, "height": 900})
             page = await ctx.new_page()
             page.set_default_timeout(600_000)
@@ -299,17 +399,19 @@ async def run(url: str, case_file: Path, rounds: int, b_websocket: bool
             await page.goto(url)
             await page.get_by_role("heading", name="dgrr — dependency-guided").wait_for()
             sessions.append(Session(name, page, t0))
-        a = sessions[0]
+        drawn = iter(sessions)
+        a: Session | WebsocketSession
         b: Session | WebsocketSession
-        if b_websocket:
-            b = await stack.enter_async_context(websocket_session(url, t0))
-        else:
-            b = sessions[1]
+        a = (await stack.enter_async_context(websocket_session(url, t0)) if a_websocket
+             else next(drawn))
+        b = (await stack.enter_async_context(websocket_session(url, t0)) if b_websocket
+             else next(drawn))
         marks = [("start", time.perf_counter(), cpu_seconds())]
         for _ in range(rounds):
             await b_round(b, "baseline (A idle)")
         marks.append(("baseline (A idle)", time.perf_counter(), cpu_seconds()))
-        a_task = asyncio.create_task(a_work(a, case_file))
+        a_task = asyncio.create_task(a_work_websocket(a, case_file)
+                                     if isinstance(a, WebsocketSession) else a_work(a, case_file))
         while not a_task.done():
             await b_round(b, "while A works")
         await a_task
@@ -338,6 +440,10 @@ def main() -> int:
     ap.add_argument("--b-websocket", action="store_true",
                     help="drive B over Streamlit's websocket protocol, no browser: its "
                          "times are the server's (request to script finished)")
+    ap.add_argument("--a-websocket", action="store_true",
+                    help="drive A over Streamlit's websocket protocol, no browser: the "
+                         "server does all of A's work, and A's drawing (on A's own machine "
+                         "in use) takes no CPU from B's browser")
     ap.add_argument("--pin", action="store_true",
                     help="the server on CPU 0, the browser on CPU 1 (needs 2 CPUs)")
     args = ap.parse_args()
@@ -364,7 +470,8 @@ def main() -> int:
         with running_dashboard(Path(tmp), env, options) as url:
             if args.pin:
                 os.sched_setaffinity(0, {1})
-            a, b, marks = asyncio.run(run(url, case_file, args.rounds, args.b_websocket))
+            a, b, marks = asyncio.run(run(url, case_file, args.rounds, args.b_websocket,
+                                          args.a_websocket))
     print(f"load average at end:   {loadavg()}")
     print("\nSession B (small case), seconds from "
           + ("rerun request until the server finished (websocket, no browser):"
@@ -376,6 +483,11 @@ def main() -> int:
             ys = [r["seconds"] for r in b.timings if r["phase"] == phase and r["what"] == what]
             if ys:
                 print(f"      {what:<14} {' '.join(f'{y:.2f}' for y in ys)}")
+    load = next(x for x in a.timings if x["what"].startswith("Load uploaded case"))
+    during_load = [r["seconds"] for r in b.timings
+                   if r["start"] < load["end"] and r["end"] > load["start"]]
+    print(f"  {'during A load':<20} {stats(during_load)}   (B's changes that overlapped "
+          "A's parse, validate and plan)")
     slow = [r for r in b.timings if r["phase"] == "while A works" and r["seconds"] > 0.5]
     if slow:
         print("  B's interactions over 0.5 s while A works, and what A was doing then:")
@@ -387,7 +499,9 @@ def main() -> int:
     for (_, t0, c0), (name, t1, c1) in zip(marks, marks[1:], strict=False):
         print(f"  {name:<20} wall {t1 - t0:6.1f}   server {c1['server'] - c0['server']:6.1f}"
               f"   chromium {c1['chromium'] - c0['chromium']:6.1f}")
-    print("\nSession A (big case), seconds from action until idle:")
+    print("\nSession A (big case), seconds from "
+          + ("request until the server finished (websocket, no browser):"
+             if args.a_websocket else "action until idle:"))
     for r in a.timings:
         print(f"  {r['what']:<40} {r['seconds']:6.2f}   (t={r['start']:.0f}–{r['end']:.0f} s)")
     return 0

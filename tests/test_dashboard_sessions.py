@@ -97,6 +97,36 @@ def test_the_benchmarks_websocket_session_sees_what_the_server_sends(tmp_path):
                     *(f"open {p}" for p in bench.B_PAGES)]
 
 
+@pytest.mark.slow
+def test_the_benchmarks_websocket_a_uploads_loads_and_approves(tmp_path):
+    """`dashboard_sessions.py --a-websocket` drives A over the same protocol: the case
+    must really be uploaded and loaded, every page opened, and the approval recorded."""
+    from dashboard_server import running_dashboard
+
+    from repair_core._synth import write_synth_case
+    from repair_core.approvals._store import ApprovalStore
+
+    bench = _benchmark()
+    case = tmp_path / "big.json"
+    write_synth_case(case, 300, 60, 2, 5)
+
+    async def walk(url: str) -> list[str]:
+        async with bench.websocket_session(url, time.perf_counter()) as a:
+            await bench.a_work_websocket(a, case)
+            assert a.shown("synth-300s")  # the uploaded case is the one loaded
+            return [t["what"] for t in a.timings]
+
+    db = tmp_path / "approvals.db"
+    with running_dashboard(tmp_path, {"DGRR_DB": str(db), "HOME": str(tmp_path)}) as url:
+        done = asyncio.run(walk(url))
+    assert done[:3] == ["open Load", "upload the case file",
+                        "Load uploaded case (parse, validate)"]
+    assert done[-1] == "record an approval" and len(done) == 4 + 2 * len(bench.A_PAGES)
+    history = ApprovalStore(f"sqlite:///{db}").history()
+    assert [(r.reviewer, r.comment) for r in history] == [("bench A", "timed")]
+    assert history[0].case_id.startswith("synth-300s")
+
+
 def _threads_cpus(port: int) -> dict[int, str]:
     """The allowed-CPU list of every thread of the server listening on `port`."""
     for proc in Path("/proc").iterdir():
