@@ -42,7 +42,7 @@ def home() -> None:
     name = st.selectbox("Sample", samples, key="dgrr_w_demo_sample")
     if st.button("Run the whole story", type="primary", key="dgrr_w_demo_run"):
         try:
-            state.set_case(state.load_sample(name), name)
+            state.set_case(state.load_sample(name), name, sample=True)
         except CaseError as exc:
             show_problems(f"Could not load {name}", exc.problems)
         else:

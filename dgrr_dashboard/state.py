@@ -33,6 +33,7 @@ _serve_sessions_side_by_side()
 
 CASE = "dgrr_case"
 SOURCE = "dgrr_source"
+SAMPLE = "dgrr_sample"  # the sample's name when the working case is one (address.py)
 LOADED_FAULTS = "dgrr_loaded_faults"
 COMPUTED = "dgrr_computed_plan"
 PLAN = "dgrr_plan"  # the edited plan; absent = the computed plan
@@ -46,6 +47,7 @@ REQUEST = "dgrr_queue_request"  # the queue request the reviewer holds (its case
 PLAN_KEYS = "dgrr_plan_keys"  # id(plan) -> (plan, plan_key): a digest is computed once
 SELECTED = "dgrr_selected_node"  # the node the reviewer inspects (graph click, tree, picker)
 OBJECTIVE = "dgrr_objective"  # what the plan repairs: answer | store | both (default both)
+DEFAULT_OBJECTIVE = "both"
 HASHER = "dgrr_approval_hasher"  # the session's ApprovalHasher (a case is hashed once)
 _HOOK = "_dgrr_on_change"
 
@@ -84,16 +86,32 @@ def case() -> Case | None:
     return st.session_state.get(CASE)
 
 
-def set_case(new: Case, source: str) -> None:
-    """Make `new` the working case; the plan edits and replay result of the old one go."""
+def set_case(new: Case, source: str, *, sample: bool = False) -> None:
+    """Make `new` the working case; the plan edits and replay result of the old one go.
+    `sample`: `source` is the name of the sample `new` was loaded from
+    (:func:`sample_paths`), which the page's address then keeps."""
     st.session_state[CASE] = new
     st.session_state[SOURCE] = source
+    if sample:
+        st.session_state[SAMPLE] = source
+    else:
+        st.session_state.pop(SAMPLE, None)
     st.session_state[LOADED_FAULTS] = list(new.faults)
     st.session_state.pop(PROBLEMS, None)
     st.session_state.pop(SELECTED, None)
     st.session_state.pop(PLAN_KEYS, None)  # its plans hold the old case (kept it alive)
     _reset_downstream()
     _changed()
+
+
+def loaded_sample() -> str | None:
+    """The name of the sample the working case was loaded from, if it was."""
+    return st.session_state.get(SAMPLE)
+
+
+def loaded_faults() -> list[str]:
+    """The faults the working case had when it was loaded."""
+    return list(st.session_state.get(LOADED_FAULTS, []))
 
 
 def set_faults(faults: list[str]) -> None:
@@ -120,7 +138,7 @@ def objective() -> str:
     c = case()
     if c is not None and not c.has_answer():
         return "store"
-    return str(st.session_state.get(OBJECTIVE, "both"))
+    return str(st.session_state.get(OBJECTIVE, DEFAULT_OBJECTIVE))
 
 
 def set_objective(new: str) -> None:

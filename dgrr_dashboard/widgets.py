@@ -14,7 +14,7 @@ import streamlit as st
 from dgrr_dashboard.graph_html import graph_html
 from repair_core import RepairPlan
 
-from . import state
+from . import address, state
 from .text import MISSING, code, md
 
 _SIDEBAR_SLOT = "_dgrr_sidebar_slot"
@@ -24,9 +24,19 @@ _NAVIGATED = "_dgrr_navigated"  # this session has run a page (a rerun would los
 def page_setup(title: str) -> None:
     _through_navigation()
     st.set_page_config(page_title=f"dgrr · {title}", layout="wide")
+    address.restore()
     st.session_state[_SIDEBAR_SLOT] = st.sidebar.empty()
-    state.on_change(sidebar_status)
+    state.on_change(_after_change)
     sidebar_status()
+    restored = st.session_state.pop(address.RESTORED, None)
+    if restored is not None:
+        (st.info if restored[0] == "info" else st.warning)(restored[1])
+    address.keep()
+
+
+def _after_change() -> None:
+    sidebar_status()
+    address.keep()
 
 
 def _through_navigation() -> None:

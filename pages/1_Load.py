@@ -21,14 +21,14 @@ st.write("A case is one `dgrr.case/v1` JSON document: the user turns, the memory
 _LOADED = "dgrr_loaded_message"  # shown once, below the tabs, after a load
 
 
-def _load(build, source: str) -> None:
+def _load(build, source: str, *, sample: bool = False) -> None:
     st.session_state.pop(_LOADED, None)
     try:
         new = build()
     except CaseError as exc:
         st.session_state[state.PROBLEMS] = (source, exc.problems)
         return
-    state.set_case(new, source)
+    state.set_case(new, source, sample=sample)
     st.session_state[_LOADED] = f"Loaded case {code(new.case_id)} from {md(source)}."
 
 
@@ -106,7 +106,7 @@ with tab_sample:
     name = st.selectbox("Sample", samples, key="dgrr_w_sample",
                         help="The spec example and every case under sample_traces/")
     if st.button("Load sample", type="primary", key="dgrr_w_load_sample"):
-        _load(lambda: state.load_sample(name), name)
+        _load(lambda: state.load_sample(name), name, sample=True)
 with tab_case:
     has_case = uploads.uploader("Case JSON", CASE_UP, type=["json"])
     if st.button("Load uploaded case", key="dgrr_w_load_upload", disabled=not has_case):

@@ -104,7 +104,7 @@ pick = o1.selectbox("Open a case in the other pages", shown["path"].tolist(),
                     key="dgrr_w_b_pick")
 if o2.button("Open", key="dgrr_w_b_open", disabled=pick is None):
     try:
-        state.set_case(state.load_sample(pick), pick)
+        state.set_case(state.load_sample(pick), pick, sample=True)
     except CaseError as exc:
         show_problems(f"Could not load {pick}", exc.problems)
     else:

@@ -5,6 +5,7 @@ and find the approval in the history. External requests are blocked."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -65,6 +66,30 @@ def test_a_first_visit_straight_to_a_page_gets_the_navigation(server):
         expect(page.get_by_text("Loaded case fig1-travel")).to_be_visible()
         goto_page(page, "Plan")
         assert nav.all_inner_texts() == PAGE_LABELS
+        browser.close()
+    assert external == [], external
+
+
+def test_a_reload_brings_the_sample_back(server):
+    # a reload is a new session: the sample the address names is loaded again (its
+    # faults and objective: tests/test_dashboard_address.py)
+    from playwright.sync_api import expect, sync_playwright
+
+    url, _ = server
+    external: list[str] = []
+    with sync_playwright() as p:
+        browser, page = open_page(p, url, external)
+        page.goto(f"{url}/Load")
+        _choose(page, "Sample", "travel-two-faults")
+        page.get_by_role("button", name="Load sample").click()
+        expect(page.get_by_text("Loaded case travel-two-faults")).to_be_visible()
+        goto_page(page, "Plan")
+        expect(page).to_have_url(re.compile(r"/Plan\?sample=sample_traces%2Ftravel-two"))
+        page.reload()
+        expect(page.get_by_text("Reloaded the sample case")).to_be_visible()
+        side = page.locator('[data-testid="stSidebar"]')
+        expect(side.get_by_text("travel-two-faults")).to_be_visible()
+        expect(page.get_by_role("heading", name="4 · Repair plan")).to_be_visible()
         browser.close()
     assert external == [], external
 

@@ -1,0 +1,106 @@
+"""The page's address keeps the loaded sample (dgrr_dashboard/address.py): a new session
+opened at that address (a reload, another tab) gets the sample back, with its faults and
+objective; what the address says is checked like any other input."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from tests.test_dashboard import APP, EXAMPLE, _ok, loaded, page, texts  # noqa: E402
+
+SAMPLE = "sample_traces/travel-two-faults.json"
+
+
+@pytest.fixture(autouse=True)
+def _db(tmp_path, monkeypatch):
+    monkeypatch.setenv("DGRR_DB", str(tmp_path / "approvals.db"))
+
+
+def address(at: AppTest) -> dict[str, str]:
+    return {k: at.query_params[k][0] if isinstance(at.query_params[k], list)
+            else at.query_params[k] for k in at.query_params}
+
+
+def reopened(params: dict[str, str], name: str = "2_Faults") -> AppTest:
+    """A new session (a reload) of page `name` at an address with `params`."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    return page(at, name)  # the session's first run is that page's
+
+
+def working_case(at: AppTest) -> str:
+    return "\n".join(c.value for c in at.sidebar.caption)
+
+
+def test_a_loaded_sample_is_in_the_address_and_comes_back_after_a_reload():
+    at = loaded(SAMPLE, objective="both")
+    kept = address(at)
+    assert kept == {"sample": SAMPLE}
+    again = reopened(kept)
+    assert "`travel-two-faults`" in working_case(again)
+    assert "Reloaded the sample case" in texts(again)
+    # shown once: the next page of that session says nothing of it
+    assert "Reloaded the sample case" not in texts(page(again, "4_Plan"))
+
+
+def test_changed_faults_and_objective_are_kept_too():
+    at = loaded(SAMPLE, objective="both")
+    page(at, "2_Faults")
+    at.session_state["dgrr_objective"] = "store"
+    from dgrr_dashboard import state
+
+    faults = list(at.session_state[state.LOADED_FAULTS])
+    assert len(faults) == 2
+    at.session_state[state.CASE] = at.session_state[state.CASE].model_copy(
+        update={"faults": faults[:1]})
+    _ok(at.run())
+    kept = address(at)
+    assert kept == {"sample": SAMPLE, "faults": faults[0], "objective": "store"}
+    again = reopened(kept, "4_Plan")
+    case = again.session_state[state.CASE]
+    assert list(case.faults) == faults[:1]
+    assert again.session_state["dgrr_objective"] == "store"
+
+
+def test_an_uploaded_case_is_not_in_the_address():
+    at = loaded(objective="answer")
+    assert address(at) == {"sample": EXAMPLE, "objective": "answer"}
+    data = (ROOT / SAMPLE).read_bytes()
+    at.file_uploader(key="dgrr_w_upload_case").set_value(
+        ("(built-in) spec example: figure1-travel.json", data, "application/json"))
+    at.run()
+    _ok(at.button(key="dgrr_w_load_upload").click().run())
+    assert "`travel-two-faults`" in working_case(at)
+    assert address(at) == {}  # an upload is no sample, whatever it is called
+
+
+@pytest.mark.parametrize("params,words", [
+    ({"sample": "../../etc/passwd"}, "names a sample this dashboard does not have"),
+    ({"sample": "sample_traces/nope.json"}, "names a sample this dashboard does not have"),
+])
+def test_an_address_naming_no_sample_loads_nothing(params, words):
+    at = reopened(params)
+    assert words in texts(at)
+    assert "none loaded" in working_case(at)
+
+
+def test_faults_or_objective_the_case_does_not_have_are_said_and_left_out():
+    at = reopened({"sample": SAMPLE, "faults": "m404,<b>x</b>", "objective": "everything"})
+    said = texts(at)
+    assert "the faults in the address are not all this case's" in said
+    assert "the objective in the address is not one of answer, store, both" in said
+    from dgrr_dashboard import state
+
+    assert list(at.session_state[state.CASE].faults) == \
+        list(at.session_state[state.LOADED_FAULTS])
+    assert "<b>" not in said  # the address's text is never shown
