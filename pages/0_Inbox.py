@@ -11,6 +11,7 @@ from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import database_picker, page_setup, show_problems
 from repair_core import DgrrError
+from repair_core.approvals import database_exists
 from repair_core.queue import RepairQueue
 
 page_setup("Inbox")
@@ -31,6 +32,11 @@ def _queue(url: str) -> RepairQueue:
     return RepairQueue(url)
 
 
+if not database_exists(url):  # opening it would create the file: a reader does not
+    st.subheader("Requests")
+    st.caption("No requests yet: this queue database does not exist yet (nothing has been "
+               "submitted to it).")
+    st.stop()
 try:
     queue = _queue(url)
 except DgrrError as exc:

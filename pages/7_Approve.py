@@ -26,6 +26,7 @@ from repair_core._text import plural
 from repair_core.approvals import (
     ApprovalStore,
     approval_summary,
+    database_exists,
     markdown_report,
     record_decision,
     repaired_store,
@@ -51,11 +52,17 @@ def _store(url: str) -> ApprovalStore:
     return ApprovalStore(url)
 
 
-try:
-    store = _store(url)
-except DgrrError as exc:
-    show_problems("Cannot open the approvals database", [str(exc)])
-    st.stop()
+def _opened() -> ApprovalStore:
+    try:
+        return _store(url)
+    except DgrrError as exc:
+        show_problems("Cannot open the approvals database", [str(exc)])
+        st.stop()
+
+
+# A SQLite file that does not exist yet is created with the first decision, not by
+# opening this page.
+store = _opened() if database_exists(url) else None
 
 # What is signed, computed once per plan and result in the session (hashing a large case
 # takes seconds; a rerun of this page, or recording, must not redo it).
@@ -139,6 +146,7 @@ if submitted:
         show_problems("Not recorded", ["acknowledge every warning above before approving"]
                       + ([] if reviewer.strip() else ["reviewer: a reviewer name is required"]))
     else:
+        store = store or _opened()
         try:
             if request_id is not None:
                 request = review(RepairQueue(store.url, approvals=store), request_id,
@@ -159,21 +167,28 @@ if submitted:
                        f"{rec.created_at:%Y-%m-%d %H:%M:%S} UTC.")
 
 st.subheader("History")
-chain = store.verify()
-if chain.ok:
-    st.caption(f"Approvals log verified: {plural(chain.rows, 'row')}, hash chain intact.")
-else:
-    where = f"row #{chain.first_broken}" if chain.first_broken is not None else "its triggers"
-    st.error(f"Approvals log BROKEN at {where}: {chain.reason}", icon="⚠️")
-scope = st.radio("Show", ["this case", "all cases"], horizontal=True, key="dgrr_w_hist_scope")
-try:
-    rows = store.history(case_id=p.case.case_id if scope == "this case" else None, limit=500)
-except DgrrError as exc:  # a row changed outside dgrr (issue 21): one line, no traceback
-    show_problems("Cannot list the approvals", [str(exc)])
+if store is None:
+    st.caption("No decisions recorded yet: the database file is created with the first one.")
     rows = []
-if not rows:
-    st.caption("No decisions recorded yet.")
 else:
+    chain = store.verify()
+    if chain.ok:
+        st.caption(f"Approvals log verified: {plural(chain.rows, 'row')}, hash chain intact.")
+    else:
+        where = (f"row #{chain.first_broken}" if chain.first_broken is not None
+                 else "its triggers")
+        st.error(f"Approvals log BROKEN at {where}: {chain.reason}", icon="⚠️")
+    scope = st.radio("Show", ["this case", "all cases"], horizontal=True,
+                     key="dgrr_w_hist_scope")
+    try:
+        rows = store.history(case_id=p.case.case_id if scope == "this case" else None,
+                             limit=500)
+    except DgrrError as exc:  # a row changed outside dgrr (issue 21): one line, no traceback
+        show_problems("Cannot list the approvals", [str(exc)])
+        rows = []
+    if not rows:
+        st.caption("No decisions recorded yet.")
+if rows:
     st.dataframe(pd.DataFrame([{
         "#": r.id, "time (UTC)": f"{r.created_at:%Y-%m-%d %H:%M:%S}", "case": r.case_id,
         "reviewer": r.reviewer, "decision": r.decision, "comment": r.comment,
@@ -186,7 +201,8 @@ st.subheader("LangGraph thread forks")
 # What `dgrr fork-thread --apply` recorded for this case: shown as plain text (thread and
 # checkpoint ids, message texts come from the agent's state).
 try:
-    forks, fork_problems = recorded_forks(store, p.case.case_id)
+    forks, fork_problems = (recorded_forks(store, p.case.case_id) if store is not None
+                            else ([], []))
 except DgrrError as exc:
     forks, fork_problems = [], [str(exc)]
 if fork_problems:
@@ -223,7 +239,8 @@ x2.download_button("Trajectory (JSON)",
                    file_name=f"{safe}-trajectory.json", mime="application/json",
                    key="dgrr_w_dl_traj", on_click="ignore")
 x3.download_button("Report (Markdown)",
-                   lambda: markdown_report(p, res, store.history(case_id=cid, limit=50),
-                                           hashes=(inputs, outputs)),
+                   lambda: markdown_report(
+                       p, res, store.history(case_id=cid, limit=50) if store else [],
+                       hashes=(inputs, outputs)),
                    file_name=f"{safe}-report.md", mime="text/markdown", key="dgrr_w_dl_report",
                    on_click="ignore")

@@ -394,7 +394,14 @@ def test_approve_records_and_lists_history(tmp_path):
     at.selectbox(key="dgrr_w_edit_action").set_value("replay")
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
     page(at, "7_Approve")
-    assert "No decisions recorded yet." in texts(at)
+    assert "No decisions recorded yet" in texts(at)
+    # opening the page (and the Inbox) creates no database file; the first decision does
+    assert not (tmp_path / "approvals.db").exists()
+    at.session_state["dgrr_reviewer_name"] = "Ana"  # the Inbox's reviewer (identity.py)
+    page(at, "0_Inbox")
+    assert "this queue database does not exist yet" in texts(at)
+    page(at, "7_Approve")
+    assert not (tmp_path / "approvals.db").exists()
     assert "(no corrected answer)" in texts(at)  # not replayed: no "after" column yet
     assert not [h for h in at.get("html") if "dgrr-approve-after" in h.proto.body]
     _record(at)  # no reviewer

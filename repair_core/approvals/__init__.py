@@ -27,6 +27,7 @@ from ._store import (
     ApprovalRecord,
     ApprovalStore,
     Decision,
+    database_exists,
     db_url,
     sha256_json,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "ApprovalStore",
     "Decision",
     "approval_hashes",
+    "database_exists",
     "db_url",
     "markdown_report",
     "record_decision",

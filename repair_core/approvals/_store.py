@@ -239,6 +239,26 @@ def db_url(value: str | None = None) -> str:
     return "sqlite:///" + str(Path(raw).expanduser().resolve())
 
 
+def database_exists(url: str) -> bool:
+    """Whether opening the database at `url` (:func:`db_url`'s form) finds it there:
+    False only for a SQLite file that does not exist yet, which opening would create;
+    True for every other database (a server's, SQLite in memory or by URI) and for a URL
+    that is not one (opening it words the problem).
+
+    >>> database_exists("sqlite:////nonexistent/dir/a.db"), database_exists("sqlite://")
+    (False, True)
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return True
+    name = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not name or name == ":memory:" \
+            or name.startswith("file:") or parsed.query.get("uri"):
+        return True
+    return Path(name).exists()
+
+
 def sha256_json(data: Any) -> str:
     """sha256 of canonical JSON (sorted keys, no spaces, UTF-8)."""
     digest = hashlib.sha256()
