@@ -103,7 +103,7 @@ def home() -> None:
             before, after = answer_diff_html(res.original_answer, res.answer or "")
             st.write("The corrected answer differs only where the fault had reached it:")
             st.html(f"<p><b>Before:</b> {before}</p><p><b>After:</b> {after}</p>")
-        st.page_link("pages/7_Approve.py", label="Review and approve this repair", icon="✅")
+        st.page_link("pages/7_Approve.py", label="Review and approve this repair", icon=":material/check_circle:")
 
 
 # The pages listed here rather than found in `pages/`, so that the home page is called

@@ -128,7 +128,7 @@ def side_by_side(out: Path) -> None:
                 ("pages/3_Graph.py", "Graph"), ("pages/4_Plan.py", "Plan"),
                 ("pages/5_Replay.py", "Replay"), ("pages/6_Compare.py", "Compare")],
                 strict=True):
-            col.page_link(page_file, label=label, icon="➡️")
+            col.page_link(page_file, label=label, icon=":material/arrow_forward:")
 
 
 def _open(case_id: str, method: str, folder: Any) -> None:

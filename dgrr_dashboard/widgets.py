@@ -84,7 +84,7 @@ def require_case() -> Any:
     c = state.case()
     if c is None:
         st.info("No case is loaded yet. Load a sample or upload a case on the **Load** page.")
-        st.page_link("pages/1_Load.py", label="Go to Load", icon="📂")
+        st.page_link("pages/1_Load.py", label="Go to Load", icon=":material/folder_open:")
         st.stop()
     return c
 

@@ -54,7 +54,7 @@ if active is not None:
                 "working case. Review it on Graph, Plan, Replay and Compare, then record "
                 "your decision on **Approve**.")
         g1, g2 = st.columns(2)
-        g1.page_link("pages/3_Graph.py", label="Go to Graph", icon="🕸️")
+        g1.page_link("pages/3_Graph.py", label="Go to Graph", icon=":material/hub:")
         if g2.button("Release it back to the queue", key="dgrr_w_inbox_release"):
             try:
                 queue.release(current.id, reviewer=who.name)

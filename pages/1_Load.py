@@ -195,7 +195,7 @@ def _outcome_and_case() -> None:
         st.markdown("**User turns**")
         st.dataframe([{"id": t.id, "seq": t.seq, "text": t.text} for t in c.session],
                      hide_index=True, width="stretch", placeholder=MISSING)
-        st.page_link("pages/2_Faults.py", label="Next: mark the diagnosed faults", icon="➡️")
+        st.page_link("pages/2_Faults.py", label="Next: mark the diagnosed faults", icon=":material/arrow_forward:")
 
 
 _outcome_and_case()

@@ -104,4 +104,4 @@ else:
     st.success(f"{len(faults)} fault(s) marked: {', '.join(code(f) for f in sorted(faults))}. They reach "
                f"{len(a.affected)} nodes; {len(a.supported)} are kept by independent support; "
                f"the plan replays {len(p.replay_set)} of {len(c.trajectory)} steps.")
-st.page_link("pages/3_Graph.py", label="Next: see what the faults reached", icon="➡️")
+st.page_link("pages/3_Graph.py", label="Next: see what the faults reached", icon=":material/arrow_forward:")

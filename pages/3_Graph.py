@@ -93,4 +93,4 @@ with inspector:
 st.download_button("Download this picture as standalone HTML", html,
                    file_name=f"{file_stem(p.case.case_id)}-graph.html",
                    mime="text/html", key="dgrr_w_g_download")
-st.page_link("pages/4_Plan.py", label="Next: review the plan", icon="➡️")
+st.page_link("pages/4_Plan.py", label="Next: review the plan", icon=":material/arrow_forward:")

@@ -66,4 +66,4 @@ if node not in p.analysis.graph:
     node = next(iter(c.faults), None) or (c.final_answer().id if c.has_answer() else
                                           next((m.id for m in c.memory), None))
 node_details_panel(p, node)
-st.page_link("pages/4_Plan.py", label="Next: review the plan", icon="➡️")
+st.page_link("pages/4_Plan.py", label="Next: review the plan", icon=":material/arrow_forward:")

@@ -195,4 +195,4 @@ else:
     if st.button("Reset to the computed plan", key="dgrr_w_reset_plan"):
         state.set_plan(None)
         st.rerun()
-st.page_link("pages/5_Replay.py", label="Next: replay the plan", icon="➡️")
+st.page_link("pages/5_Replay.py", label="Next: replay the plan", icon=":material/arrow_forward:")

@@ -174,6 +174,6 @@ if res is not None:
     st.dataframe(pd.DataFrame(page_of(shown, "dgrr_w_replay_page"),
                               columns=list(steps[0]) if steps else None),
                  hide_index=True, width="stretch", placeholder=MISSING)
-    st.page_link("pages/6_Compare.py", label="Next: compare before and after", icon="➡️")
+    st.page_link("pages/6_Compare.py", label="Next: compare before and after", icon=":material/arrow_forward:")
 elif state.RESULT in st.session_state:
     st.info("The plan changed since the last replay; run it again.")

@@ -27,7 +27,7 @@ res: Any = state.result()
 if res is None:
     st.info("No replay of this plan yet: the store below is what the plan's dispositions "
             "give, and the corrected answer appears after a replay.")
-    st.page_link("pages/5_Replay.py", label="Run the replay", icon="▶️")
+    st.page_link("pages/5_Replay.py", label="Run the replay", icon=":material/play_arrow:")
 
 st.html(decision_legend_html())
 st.subheader("Answer")
@@ -119,4 +119,4 @@ if traj_changed:
     traj = [t for t in traj if not str(t["outcome"]).startswith("kept")]
 st.dataframe(coloured(pd.DataFrame(page_of(traj, "dgrr_w_cmp_traj_page")), "outcome"),
              hide_index=True, width="stretch", placeholder=MISSING)
-st.page_link("pages/7_Approve.py", label="Next: approve or reject", icon="➡️")
+st.page_link("pages/7_Approve.py", label="Next: approve or reject", icon=":material/arrow_forward:")

@@ -177,7 +177,7 @@ else:
     else:
         where = (f"row #{chain.first_broken}" if chain.first_broken is not None
                  else "its triggers")
-        st.error(f"Approvals log BROKEN at {where}: {chain.reason}", icon="⚠️")
+        st.error(f"Approvals log BROKEN at {where}: {chain.reason}", icon=":material/warning:")
     scope = st.radio("Show", ["this case", "all cases"], horizontal=True,
                      key="dgrr_w_hist_scope")
     try:

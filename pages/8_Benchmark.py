@@ -109,7 +109,7 @@ if o2.button("Open", key="dgrr_w_b_open", disabled=pick is None):
         show_problems(f"Could not load {pick}", exc.problems)
     else:
         st.success(f"Opened {code(state.case().case_id)}.")  # type: ignore[union-attr]
-        st.page_link("pages/3_Graph.py", label="See its graph", icon="➡️")
+        st.page_link("pages/3_Graph.py", label="See its graph", icon=":material/arrow_forward:")
 
 st.subheader("Run methods on the selection")
 methods = st.multiselect("Methods", list(METHOD_LABELS), default=["ours"],

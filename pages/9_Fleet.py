@@ -145,4 +145,4 @@ if opened and current is not None and current.case_id == opened:
             ("pages/3_Graph.py", "Graph"), ("pages/4_Plan.py", "Plan"),
             ("pages/5_Replay.py", "Replay"), ("pages/6_Compare.py", "Compare"),
             ("pages/7_Approve.py", "Approve")], strict=True):
-        col.page_link(page_file, label=label, icon="➡️")
+        col.page_link(page_file, label=label, icon=":material/arrow_forward:")
