@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["plural", "markdown_text", "markdown_code"]
+__all__ = ["plural", "markdown_text", "markdown_code", "ratio_text"]
 
 
 def plural(n: int, noun: str) -> str:
@@ -48,3 +48,13 @@ def markdown_code(text: object) -> str:
     fence = "`" * (max(runs, default=0) + 1)
     pad = " " if runs or flat.startswith(" ") or flat.endswith(" ") else ""
     return f"{fence}{pad}{flat}{pad}{fence}".replace("|", "\\|")
+
+
+def ratio_text(ratio: float) -> str:
+    """A replay ratio to three decimals, or to two significant digits when that would
+    show a ratio above zero as 0.000 (22 of 100,000 steps).
+
+    >>> ratio_text(6 / 11), ratio_text(22 / 100_000), ratio_text(0.0)
+    ('0.545', '0.00022', '0.000')
+    """
+    return f"{ratio:.2g}" if 0 < ratio < 0.0005 else f"{ratio:.3f}"

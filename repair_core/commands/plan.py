@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from .._progress import progress
+from .._text import ratio_text
 from ..plan._planner import (
     PLANNERS,
     columnar_plan_json,
@@ -148,4 +149,5 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
     order = [f"{x}(refresh)" if refresh else x for x, refresh in s.replay]
     shown_order = order if len(order) <= 40 else [*order[:20], "…", *order[-19:]]
     w(f"\nReplay, in trajectory order ({len(order)} of {s.steps} steps, ratio "
-      f"{len(order) / max(s.steps, 1):.3f}):\n  " + " → ".join(shown_order) + "\n")
+      f"{ratio_text(len(order) / max(s.steps, 1))}):\n  " + " → ".join(shown_order) + "\n")
+

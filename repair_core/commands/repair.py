@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from .._errors import DgrrError
 from .._io import check_output_folder, to_json, write_output_set
+from .._text import ratio_text
 from ..plan._plan import plan_case, resolve_objective
 from . import (
     add_bounds_arguments,
@@ -223,7 +224,7 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
         for note in r.notes:
             w(f"  {note}\n")
     c = result.cost
-    w(f"\nCost: {cost_text(c)}, replay ratio {c.replay_ratio:.3f}\n")
+    w(f"\nCost: {cost_text(c)}, replay ratio {ratio_text(c.replay_ratio)}\n")
     if out_dir and failed:
         w(f"Wrote only failure.json to {out_dir}\n")
     elif out_dir:
