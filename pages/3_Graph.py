@@ -62,30 +62,35 @@ with picture:
                             selected=st.session_state.get(state.SELECTED), view=view, **options)
 if hit is not None and hit in p.analysis.graph:
     st.session_state[state.SELECTED] = hit
-    if hit in ids:
-        st.session_state["dgrr_w_g_node"] = hit
 elif hit is not None:
     st.warning(f"No node {code(hit)} in this case.")
-if st.session_state.get("dgrr_w_g_node") not in ids:
-    chosen = st.session_state.get(state.SELECTED)
-    st.session_state["dgrr_w_g_node"] = (
-        chosen if chosen in ids else next((n for n in ids if n in p.case.faults), ids[0]))
+drawn = set(ids)
+# The inspected node leads the picker, even when this view does not draw it (filters, the
+# drawing limit): the picker and the panel always name the same node.
+chosen = st.session_state.get(state.SELECTED)
+if chosen not in p.analysis.graph:
+    chosen = st.session_state.get("dgrr_w_g_node")
+    if chosen not in drawn:
+        chosen = next((n for n in ids if n in p.case.faults), ids[0])
+picker_ids = ids if chosen in drawn else [chosen, *ids]
+st.session_state["dgrr_w_g_node"] = chosen
 
 
 def _picked() -> None:
     st.session_state[state.SELECTED] = st.session_state["dgrr_w_g_node"]
 
 
-drawn = set(ids)
+def _label(n: str) -> str:
+    return f"{n} · {p.analysis.graph.nodes[n]['type']}" + ("" if n in drawn else " · not drawn")
+
+
 with inspector:
     st.subheader("Node details")
-    node = st.selectbox("Node", ids, key="dgrr_w_g_node", on_change=_picked,
-                        format_func=lambda n: f"{n} · {p.analysis.graph.nodes[n]['type']}")
-    chosen = st.session_state.get(state.SELECTED)
-    if chosen in p.analysis.graph and chosen not in drawn:
-        st.caption(f"{code(chosen)} is not drawn in this view (filters or the drawing "
+    node = st.selectbox("Node", picker_ids, key="dgrr_w_g_node", on_change=_picked,
+                        format_func=_label)
+    if node not in drawn:
+        st.caption(f"{code(node)} is not drawn in this view (filters or the drawing "
                    "limit); its details:")
-        node = chosen
     # a fixed height scrolls beside the picture; below it the panel takes its length
     # (no `height` at all: Streamlit 1.67 refuses None)
     with st.container(height=700, border=False) if beside else st.container(border=False):

@@ -419,6 +419,13 @@ def test_graph_search_for_an_undrawn_node_inspects_it():
     assert not at.exception
     assert at.session_state["dgrr_selected_node"] == "m1"
     assert any("is not drawn in this view" in c.value for c in at.caption)
+    # the picker names the node the panel inspects (it used to show a drawn one)
+    picker = at.selectbox(key="dgrr_w_g_node")
+    assert picker.value == "m1" and picker.options[0] == "m1 · record · not drawn"
+    picker.set_value("m3").run()  # picking a drawn node inspects it, and m1 leaves the list
+    assert at.session_state["dgrr_selected_node"] == "m3"
+    assert not any(o.startswith("m1 ") for o in at.selectbox(key="dgrr_w_g_node").options)
+    assert not any("is not drawn in this view" in c.value for c in at.caption)
     at.session_state["dgrr_w_g_component"] = {"id": "nope", "n": 8, "t": 8}
     at.run()
     assert any("No node" in w.value for w in at.warning)
