@@ -396,7 +396,8 @@ def test_suite_fields_are_read_and_checked(field: str) -> None:
         parse_case(bad)
 
 
-@pytest.mark.parametrize("form", [["--json"], [], ["--objective", "both"]])
+@pytest.mark.parametrize("form", [["--json"], [], ["--objective", "both"], ["--ops"],
+                                  ["--ops", "--objective", "store"]])
 def test_cli_planners_print_the_same_plan(tmp_path: Path, form: list[str]) -> None:
     path = tmp_path / "case.json"
     path.write_text(json.dumps(synth_case_data(1500, 300, 3, 4)))
@@ -407,6 +408,8 @@ def test_cli_planners_print_the_same_plan(tmp_path: Path, form: list[str]) -> No
     assert outs[0] == outs[1] == outs[2]  # auto: networkx below 2 MB, the same plan
     if form == ["--json"]:
         assert json.loads(outs[0])["affected"]
+    elif "--ops" in form:  # the operations alone
+        assert {op["op"] for op in json.loads(outs[0])} >= {"quarantine", "replay"}
     else:  # the readable plan, its rows cut at 200
         assert b"Affected (A0): " in outs[0] and b"more decisions: see --json" in outs[0]
 
@@ -442,12 +445,16 @@ def test_auto_plans_a_large_case_columnar_with_the_issue17_rules(tmp_path: Path,
         assert main(["plan", "--planner", "networkx", "--objective", objective,
                      str(path)]) == 0
         readable[objective] = capsys.readouterr().out
+    assert main(["plan", "--planner", "networkx", "--ops", str(path)]) == 0
+    ops = capsys.readouterr().out
     monkeypatch.setattr(_plan, "plan_case", refuse)
     assert main(["plan", "--json", str(path)]) == 0
     assert capsys.readouterr().out == reference
     for objective, text in readable.items():  # the readable plan too, now columnar
         assert main(["plan", "--objective", objective, str(path)]) == 0
         assert capsys.readouterr().out == text
+    assert main(["plan", "--ops", str(path)]) == 0  # and the operations alone
+    assert capsys.readouterr().out == ops
     for objective in ("store", "both"):
         reference = reference_json(path.read_bytes(), objective, ops=objective == "both")
         assert main(["plan", "--json", "--objective", objective, str(path)]

@@ -11,6 +11,7 @@ from .._text import ratio_text
 from ..plan._planner import (
     PLANNERS,
     columnar_plan_json,
+    columnar_plan_ops_of,
     columnar_plan_summary_of,
     file_size,
     wants_columnar,
@@ -49,8 +50,7 @@ def add_planner_argument(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if (args.json or not args.ops) and _columnar_allowed(args) and wants_columnar(
-            args.planner, file_size(args.case)):
+    if _columnar_allowed(args) and wants_columnar(args.planner, file_size(args.case)):
         with progress("dgrr plan", total=3) as bar:
             faults = None if args.faults is None else [
                 f.strip() for f in args.faults.split(",") if f.strip()]
@@ -59,6 +59,14 @@ def run(args: argparse.Namespace) -> int:
             objective = args.objective or "answer"
             if args.json:
                 if columnar_plan_json(args.case, sys.stdout, bar, objective, args.ops, faults):
+                    return 0
+            elif args.ops:
+                ops = columnar_plan_ops_of(args.case, bar, objective, faults)
+                if ops is not None:
+                    from .._io import to_json
+
+                    bar.stage("write")
+                    sys.stdout.write(to_json(ops))
                     return 0
             else:
                 summary = columnar_plan_summary_of(args.case, bar, objective, faults)

@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, BinaryIO, Literal, TextIO
 from .._progress import Progress
 
 if TYPE_CHECKING:
+    from ..case._columns import CaseColumns
     from ._summary import PlanSummary
 
-__all__ = ["PLANNERS", "COLUMNAR_MIN_BYTES", "columnar_plan_json", "columnar_plan_summary_of",
+__all__ = ["PLANNERS", "COLUMNAR_MIN_BYTES", "columnar_plan_json", "columnar_plan_ops_of", "columnar_plan_summary_of",
            "columnar_summary", "wants_columnar"]
 
 Planner = Literal["auto", "columnar", "networkx"]
@@ -79,20 +80,40 @@ def columnar_plan_summary_of(path: str | Path, progress: Progress | None = None,
                              ) -> PlanSummary | None:
     """The readable plan of the case file at `path` (what `dgrr plan` prints), or None
     when the columnar path declines and the caller should run the networkx planner."""
+    from ._columnar_summary import columnar_plan_summary
+
+    cols = _read_for_plan(path, progress, faults, keep_text=True)
+    return None if cols is None else columnar_plan_summary(cols, objective)
+
+
+def columnar_plan_ops_of(path: str | Path, progress: Progress | None = None,
+                         objective: str = "answer", faults: list[str] | None = None
+                         ) -> list[dict] | None:
+    """The plan's operations of the case file at `path` as JSON data (what `dgrr plan
+    --ops` prints), or None when the columnar path declines."""
+    from ._columnar_plan import columnar_plan_report
+
+    cols = _read_for_plan(path, progress, faults)
+    if cols is None:
+        return None
+    ops: list[dict] = columnar_plan_report(cols, objective, ops=True)["ops"]
+    return ops
+
+
+def _read_for_plan(path: str | Path, progress: Progress | None, faults: list[str] | None,
+                   keep_text: bool = False) -> CaseColumns | None:
     from .._io import map_input
     from .._perf import gc_paused
     from ..case._columns import read_columns
-    from ._columnar_summary import columnar_plan_summary
 
     bar = progress or Progress()
     with gc_paused():
         bar.stage("read")
-        cols = read_columns(map_input(path), keep_text=True, faults_override=faults,
+        cols = read_columns(map_input(path), keep_text=keep_text, faults_override=faults,
                             parallel=True)
-        if cols is None:
-            return None
-        bar.stage("plan")
-        return columnar_plan_summary(cols, objective)
+        if cols is not None:
+            bar.stage("plan")
+        return cols
 
 
 def _utf8_buffer(out: TextIO) -> BinaryIO | None:
