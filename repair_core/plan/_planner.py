@@ -1,12 +1,12 @@
 """Which planner runs: the networkx planner (the reference) or the columnar fast path.
 
-For `dgrr plan` (readable or `--json`) and `dgrr validate`, `auto` (the default) takes the columnar path
-for case files of at least :data:`COLUMNAR_MIN_BYTES`; `columnar` takes it for any size;
-`networkx` never does. The columnar planner implements the same rules (those of issue 17
-included: carried fault text, earlier turns as support, the restore rules, faults on
-observations and user turns) for every objective (`answer`, `store`, `both`). Whenever
-the columnar path declines (an invalid case, inferred edges, an option it does not
-implement: `--memory`), the networkx planner runs instead, so the
+For `dgrr plan` (readable, `--json` or `--ops`) and `dgrr validate`, `auto` (the default)
+takes the columnar path for case files of at least :data:`COLUMNAR_MIN_BYTES`; `columnar`
+takes it for any size; `networkx` never does. The columnar planner implements the same
+rules (those of issue 17 included: carried fault text, earlier turns as support, the
+restore rules, faults on observations and user turns) for every objective (`answer`,
+`store`, `both`). Whenever the columnar path declines (an invalid case, inferred edges, an
+option it does not implement: `--memory`), the networkx planner runs instead, so the
 output does not depend on the choice, only the time does. The one exception: a key
 repeated inside one JSON object, which the exact loader refuses and the columnar reader
 takes the last value of (docs/performance.md).
@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import codecs
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Literal, TextIO
+from typing import TYPE_CHECKING, BinaryIO, Literal, TextIO, TypeVar
 
 from .._progress import Progress
 
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
     from ..case._columns import CaseColumns
     from ._summary import PlanSummary
 
-__all__ = ["PLANNERS", "COLUMNAR_MIN_BYTES", "columnar_plan_json", "columnar_plan_ops_of", "columnar_plan_summary_of",
-           "columnar_summary", "wants_columnar"]
+__all__ = ["PLANNERS", "COLUMNAR_MIN_BYTES", "columnar_plan_json", "columnar_plan_ops_of",
+           "columnar_plan_summary_of", "columnar_summary", "wants_columnar"]
 
 Planner = Literal["auto", "columnar", "networkx"]
 PLANNERS: tuple[str, ...] = ("auto", "columnar", "networkx")
@@ -46,19 +47,11 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
     does; False (nothing written) when the columnar path declines and the caller should
     run the networkx planner."""
-    from .._io import map_input
-    from .._perf import gc_paused
-    from ..case._columns import read_columns
     from ._columnar_plan import columnar_plan_json_bytes
 
     bar = progress or Progress()
-    with gc_paused():
-        bar.stage("read")
-        # the bytes are dropped once decoded
-        cols = read_columns(map_input(path), faults_override=faults, parallel=True)
-        if cols is None:
-            return False
-        bar.stage("plan")
+
+    def write(cols: CaseColumns) -> bool:
         # the parts hold the planner, and so the columns, until the last is written
         parts = columnar_plan_json_bytes(cols, objective, ops=ops)
         bar.stage("write")
@@ -74,6 +67,8 @@ def columnar_plan_json(path: str | Path, out: TextIO,
             binary.flush()
         return True
 
+    return _planned(path, bar, faults, write) is not None
+
 
 def columnar_plan_summary_of(path: str | Path, progress: Progress | None = None,
                              objective: str = "answer", faults: list[str] | None = None
@@ -82,8 +77,8 @@ def columnar_plan_summary_of(path: str | Path, progress: Progress | None = None,
     when the columnar path declines and the caller should run the networkx planner."""
     from ._columnar_summary import columnar_plan_summary
 
-    cols = _read_for_plan(path, progress, faults, keep_text=True)
-    return None if cols is None else columnar_plan_summary(cols, objective)
+    return _planned(path, progress, faults, lambda c: columnar_plan_summary(c, objective),
+                    keep_text=True)
 
 
 def columnar_plan_ops_of(path: str | Path, progress: Progress | None = None,
@@ -93,15 +88,17 @@ def columnar_plan_ops_of(path: str | Path, progress: Progress | None = None,
     --ops` prints), or None when the columnar path declines."""
     from ._columnar_plan import columnar_plan_report
 
-    cols = _read_for_plan(path, progress, faults)
-    if cols is None:
-        return None
-    ops: list[dict] = columnar_plan_report(cols, objective, ops=True)["ops"]
-    return ops
+    return _planned(path, progress, faults,
+                    lambda c: columnar_plan_report(c, objective, ops=True)["ops"])
 
 
-def _read_for_plan(path: str | Path, progress: Progress | None, faults: list[str] | None,
-                   keep_text: bool = False) -> CaseColumns | None:
+_T = TypeVar("_T")
+
+
+def _planned(path: str | Path, progress: Progress | None, faults: list[str] | None,
+             plan: Callable[[CaseColumns], _T], keep_text: bool = False) -> _T | None:
+    """`plan` of the columns of the case file at `path` (None when the reader declines),
+    read and planned with the collector paused."""
     from .._io import map_input
     from .._perf import gc_paused
     from ..case._columns import read_columns
@@ -109,11 +106,13 @@ def _read_for_plan(path: str | Path, progress: Progress | None, faults: list[str
     bar = progress or Progress()
     with gc_paused():
         bar.stage("read")
+        # the file's bytes are dropped once decoded
         cols = read_columns(map_input(path), keep_text=keep_text, faults_override=faults,
                             parallel=True)
-        if cols is not None:
-            bar.stage("plan")
-        return cols
+        if cols is None:
+            return None
+        bar.stage("plan")
+        return plan(cols)
 
 
 def _utf8_buffer(out: TextIO) -> BinaryIO | None:
