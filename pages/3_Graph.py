@@ -26,11 +26,13 @@ st.write("Edges point from a premise to what depends on it. Colours say what the
 
 p = require_plan()
 types_all = ["turn", "record", *STEP_TYPES]
-c1, c2, c3, c4 = st.columns([1, 1, 3, 1])
+# the node types get a row of their own: in a column their chips and the checkboxes'
+# labels were cut off
+c1, c2, c3 = st.columns(3, vertical_alignment="bottom")
 affected_only = c1.checkbox("Affected subgraph only", key="dgrr_w_g_affected")
 hide_chain = c2.checkbox("Hide chain edges", key="dgrr_w_g_chain")
-types = c3.multiselect("Node types", types_all, default=types_all, key="dgrr_w_g_types")
-layout = c4.radio("Layout", ["timeline", "force"], key="dgrr_w_g_layout", horizontal=True)
+layout = c3.radio("Layout", ["timeline", "force"], key="dgrr_w_g_layout", horizontal=True)
+types = st.multiselect("Node types", types_all, default=types_all, key="dgrr_w_g_types")
 
 options = {"affected_only": affected_only, "hide_chain": hide_chain, "layout": layout,
            "node_types": None if set(types) == set(types_all) else sorted(types)}
