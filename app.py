@@ -14,7 +14,7 @@ from dgrr_dashboard import state
 from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import answer_diff_html, graph_frame, page_setup, show_problems
 from repair_core import CaseError, repair
-from repair_core._text import plural
+from repair_core._text import plural, ratio_text
 
 PAGES = Path(__file__).resolve().parent / "pages"
 
@@ -97,7 +97,7 @@ def home() -> None:
         else:
             st.markdown(f"The replay re-ran the plan with {code(res.report.model)}: "
                      f"{res.cost.llm_calls} model calls, {res.cost.tokens} tokens, replay ratio "
-                     f"{res.cost.replay_ratio:.3f}.")
+                     f"{ratio_text(res.cost.replay_ratio)}.")
 
             st.subheader("5 · Compare")
             before, after = answer_diff_html(res.original_answer, res.answer or "")

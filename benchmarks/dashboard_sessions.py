@@ -300,6 +300,14 @@ async def b_round(b: Session | WebsocketSession, phase: str) -> None:
         b.timings[-1]["phase"] = phase
 
 
+async def a_visits(a: Session | WebsocketSession) -> None:
+    """A opens each of A_PAGES, then each again."""
+    for visit in ("first", "again"):
+        for label in A_PAGES:
+            await a.goto(label)
+            a.timings[-1]["what"] += f" ({visit})"
+
+
 async def a_work_websocket(a: WebsocketSession, case_file: Path) -> None:
     """`a_work` over the server's websocket: the same steps, nothing drawn (as if A's
     browser ran on A's own machine)."""
@@ -315,10 +323,7 @@ async def a_work_websocket(a: WebsocketSession, case_file: Path) -> None:
     click = WidgetState(id=a.widget_id("button", "Load uploaded case"), trigger_value=True)
     await a.timed("Load uploaded case (parse, validate)", "Load", (uploaded, click),
                   TITLES["Load"], "Loaded case")
-    for visit in ("first", "again"):
-        for label in A_PAGES:
-            await a.goto(label)
-            a.timings[-1]["what"] += f" ({visit})"
+    await a_visits(a)
     states = [WidgetState(id=a.widget_id("text_input", "Reviewer"), string_value="bench A"),
               WidgetState(id=a.widget_id("text_area", "Comment (a rejection needs a reason)"),
                           string_value="timed")]
@@ -349,10 +354,7 @@ async def a_work(a: Session, case_file: Path) -> None:
                       "end": end - a.t0, "seconds": end - start})
     await a.timed("Load uploaded case (parse, validate)", button.click, TITLES["Load"],
                   "Loaded case")
-    for visit in ("first", "again"):
-        for label in A_PAGES:
-            await a.goto(label)
-            a.timings[-1]["what"] += f" ({visit})"
+    await a_visits(a)
     await page.get_by_label("Reviewer").fill("bench A")
     await page.get_by_label("Comment (a rejection needs a reason)").fill("timed")
     for box in await page.locator('[data-testid="stCheckbox"]').all():

@@ -13,6 +13,7 @@ from dgrr_dashboard import state
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import page_of, page_setup, require_plan, show_problems
 from repair_core import repair
+from repair_core._text import ratio_text
 from repair_core.model import ModelClient
 from repair_core.tools import default_registry
 
@@ -125,7 +126,7 @@ if res is not None:
     k[1].metric("Connection failures", cost.connection_failures,
                 help="calls that got no reply (refused, dropped, timed out); not model calls")
     k[2].metric("Tokens", cost.tokens)
-    k[3].metric("Replay ratio", f"{cost.replay_ratio:.3f}")
+    k[3].metric("Replay ratio", ratio_text(cost.replay_ratio))
     st.markdown("**Corrected answer**")
     typed = [o.id for o in res.report.steps if o.detail == "observation supplied by hand"]
     if typed:

@@ -53,6 +53,18 @@ def test_a_loaded_sample_is_in_the_address_and_comes_back_after_a_reload():
     assert "Reloaded the sample case" not in texts(page(again, "4_Plan"))
 
 
+def test_the_home_demo_and_the_benchmark_browser_name_their_sample_too():
+    at = _ok(AppTest.from_file(APP, default_timeout=60).run())
+    at.selectbox(key="dgrr_w_demo_sample").set_value(SAMPLE)
+    _ok(at.button(key="dgrr_w_demo_run").click().run())
+    assert address(at)["sample"] == SAMPLE
+    page(at, "8_Benchmark")
+    pick = at.selectbox(key="dgrr_w_b_pick").value
+    _ok(at.button(key="dgrr_w_b_open").click().run())
+    assert pick != SAMPLE and address(at)["sample"] == pick
+    assert "none loaded" not in working_case(reopened({"sample": pick}))
+
+
 def test_changed_faults_and_objective_are_kept_too():
     at = loaded(SAMPLE, objective="both")
     page(at, "2_Faults")

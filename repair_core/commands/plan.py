@@ -158,4 +158,3 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
     shown_order = order if len(order) <= 40 else [*order[:20], "…", *order[-19:]]
     w(f"\nReplay, in trajectory order ({len(order)} of {s.steps} steps, ratio "
       f"{ratio_text(len(order) / max(s.steps, 1))}):\n  " + " → ".join(shown_order) + "\n")
-

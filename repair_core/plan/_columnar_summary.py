@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from itertools import chain
 
 import numpy as np
 
@@ -45,7 +46,8 @@ def columnar_plan_summary(c: CaseColumns, objective: str = "answer",
     has_reason[np.fromiter(d.reasons, np.int64, len(d.reasons))] = True
     has_reason[d.invalidated] = True
     shown = has_reason.copy()
-    decided = [node for node, action in {**d.memory, **d.steps}.items() if action != "keep"]
+    decided = [node for node, action in chain(d.memory.items(), d.steps.items())
+               if action != "keep"]
     shown[np.array(decided, np.int64)] = True
     records = first_record + np.flatnonzero(shown[first_record:])[:max_rows + 1]
     steps = seq_order[shown[seq_order]][:max_rows + 1]

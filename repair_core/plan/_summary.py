@@ -6,8 +6,9 @@ written by `commands.plan.write_summary`."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Container, Iterable, Iterator
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -121,10 +122,10 @@ def plan_summary(plan: RepairPlan, max_rows: int = MAX_ROWS) -> PlanSummary:
             s = steps[seed]
             faults.append(FaultLine(fault, records[fault].text, None, seed_description(
                 fault, seed, failed=s.status == "failed", seq=s.seq, type=s.type)))
-    shown_records = list(_shown(plan.memory.items(), plan.reasons, max_rows + 1))
+    shown_records = _shown(plan.memory.items(), plan.reasons, max_rows + 1)
     memory_rows = [SummaryRow(rid, action, records[rid].text, plan.reasons.get(rid, ""))
                    for rid, action in shown_records[:max_rows]]
-    shown_steps = list(_shown(plan.steps.items(), plan.reasons, max_rows + 1))
+    shown_steps = _shown(plan.steps.items(), plan.reasons, max_rows + 1)
     step_rows = [SummaryRow(sid, action, steps[sid].text, plan.reasons.get(sid, ""),
                             steps[sid].seq, steps[sid].type)
                  for sid, action in shown_steps[:max_rows]]
@@ -143,12 +144,7 @@ def plan_summary(plan: RepairPlan, max_rows: int = MAX_ROWS) -> PlanSummary:
 
 
 def _shown(decisions: Iterable[tuple[str, str]], reasons: Container[str], limit: int
-           ) -> Iterator[tuple[str, str]]:
+           ) -> list[tuple[str, str]]:
     """The first `limit` (id, action) of `decisions` that are not a keep without a reason."""
-    n = 0
-    for node, action in decisions:
-        if n >= limit:
-            return
-        if action != "keep" or node in reasons:
-            n += 1
-            yield node, action
+    return list(islice(((node, action) for node, action in decisions
+                        if action != "keep" or node in reasons), limit))
