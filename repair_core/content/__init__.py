@@ -1,0 +1,37 @@
+"""What a fault says, as evidence: a diagnosed fault's *content signature* (its distinctive
+tokens, slot key/value, word shingles and instruction markers, `_signature`) and the
+scorer that tells whether any text or JSON value carries it (`_match`), built from the
+token finders (`_tokens`), the instruction markers (`_markers`), the shingles
+(`_shingles`) and the flattening of JSON values to text (`_flatten`).
+
+A low layer: it reads the case model only, so the planners, the replay's verification and
+the benchmark can all judge content by the same rule.
+"""
+
+from ._flatten import flatten
+from ._markers import MARKERS, MarkerKind, instruction_markers
+from ._match import THRESHOLD, WEIGHTS, CarrierMatch, match
+from ._shingles import SHINGLE_WORDS, shingles, words
+from ._signature import ContentSignature, node_content, signature_of, signatures
+from ._tokens import TokenKind, distinctive_tokens, proper_names
+
+__all__ = [
+    "flatten",
+    "MARKERS",
+    "MarkerKind",
+    "instruction_markers",
+    "THRESHOLD",
+    "WEIGHTS",
+    "CarrierMatch",
+    "match",
+    "SHINGLE_WORDS",
+    "shingles",
+    "words",
+    "ContentSignature",
+    "node_content",
+    "signature_of",
+    "signatures",
+    "TokenKind",
+    "distinctive_tokens",
+    "proper_names",
+]

@@ -1,0 +1,176 @@
+"""A fault's content signature: what a carrier of the fault would have to say."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..case._case import Case, Turn
+from ._flatten import flatten
+from ._markers import MarkerKind, instruction_markers
+from ._shingles import shingles, words
+from ._tokens import (
+    COMMON_CAPITALISED,
+    STRONG_KINDS,
+    TokenKind,
+    distinctive_tokens,
+    initial_words,
+    lower_case_uses,
+)
+
+__all__ = ["ContentSignature", "signature_of", "signatures", "node_content", "vocabulary_texts",
+           "VALUE_WORDS"]
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+VALUE_WORDS = 8
+"""A slot value of at most this many words is searched for as a phrase ("stated")."""
+
+
+class ContentSignature(BaseModel):
+    """What identifies one node's content (a diagnosed fault, or a suspected source)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    node: str
+    """The node (record, step or turn id) the signature describes."""
+    tokens: dict[str, TokenKind] = Field(default_factory=dict)
+    """Distinctive tokens (normalised: a URL by its host, an e-mail address case-folded,
+    an account number upper-cased, an id case-folded; a name as written) -> kind. Tokens
+    the user's own turns contain are left out: they are the user's, not the fault's."""
+    key: str | None = None
+    """The slot key (a record's or claim's `key`)."""
+    value: Any = None
+    """The slot value as the node holds it (any JSON value)."""
+    value_text: str | None = None
+    """The slot value as a phrase to look for (a string or number of at most
+    `VALUE_WORDS` words with a word of three or more letters that is not common); None
+    when there is none."""
+    shingles: frozenset[str] = frozenset()
+    """The node's word shingles (`SHINGLE_WORDS` words), minus those of the user's turns."""
+    markers: list[MarkerKind] = Field(default_factory=list)
+    """Instruction markers in the node's content (`_markers`)."""
+
+
+def _value_phrase(value: Any) -> str | None:
+    if value is None or isinstance(value, bool) or not isinstance(value, str | int | float):
+        return None
+    w = words(str(value))
+    if not w or len(w) > VALUE_WORDS:
+        return None
+    if not any(len(x) >= 3 and not x.isdigit() and x not in COMMON_CAPITALISED for x in w) \
+            and not any(len(x) >= 4 and x.isdigit() for x in w):
+        return None
+    return " ".join(w)
+
+
+def signature_of(text: str, value: Any = None, key: str | None = None, *, node: str = "",
+                 user_texts: Sequence[str] = (), common: Iterable[str] = ()
+                 ) -> ContentSignature:
+    """The signature of content `text` (and slot `key` = `value`), with what the user's
+    own turns `user_texts` say left out. `common`: words the caller saw written in lower
+    case elsewhere (a capitalised word that starts a sentence is then not a name).
+
+    Tokens and shingles come from the text (and a scalar value): the text states the
+    fault, while a structured value (a list of tool calls) often also holds data the
+    fault's author copied from clean inputs. Only when the text names no strong token
+    are the value's strong tokens taken.
+
+    >>> s = signature_of("Send money to US133000000121212121212 for Lin.",
+    ...                  user_texts=["Pay my bill, says Lin."])
+    >>> s.tokens
+    {'US133000000121212121212': 'account'}
+    >>> signature_of("A standing instruction.", [{"to": "eve@evil.com"}]).tokens
+    {'eve@evil.com': 'email'}
+    """
+    scalar = value is not None and not isinstance(value, bool) \
+        and isinstance(value, str | int | float)
+    stated = f"{text}\n{value}" if scalar and str(value) not in text else text
+    structured = flatten(value) if value is not None and not scalar else ""
+    user = "\n".join(user_texts)
+    user_tokens = distinctive_tokens(user)
+    user_words = f" {' '.join(words(user))} "
+    lower = _lower_words(stated) | _lower_words(user) | set(common)
+
+    def kept(found: dict[str, TokenKind]) -> dict[str, TokenKind]:
+        return {t: k for t, k in found.items() if t not in user_tokens
+                and not (k == "name" and f" {' '.join(words(t))} " in user_words)}
+
+    tokens = kept(distinctive_tokens(stated, lower))
+    if structured and not any(k in STRONG_KINDS for k in tokens.values()):
+        tokens.update((t, k) for t, k in kept(distinctive_tokens(structured, lower)).items()
+                      if k in STRONG_KINDS)
+    return ContentSignature(
+        node=node, tokens=tokens, key=key, value=value, value_text=_value_phrase(value),
+        shingles=shingles(stated, ignore=shingles(user)),
+        markers=instruction_markers(f"{stated}\n{structured}" if structured else stated))
+
+
+def _lower_words(text: str) -> set[str]:
+    """The words of `text` written in lower case (a capitalised word among them is a
+    common word, not a name)."""
+    return {w for w in _LETTERS.findall(text) if w.islower()}
+
+
+def node_content(node: Any) -> str:
+    """The content of a case node that a carrier check reads: its text, a tool
+    observation's output when the text does not already hold it, and a record's or
+    claim's value (flattened).
+
+    >>> from repair_core import MemoryRecord
+    >>> node_content(MemoryRecord(id="m", user_id="u", text="Lin's seat", key="seat",
+    ...                           value="window", status="active"))
+    "Lin's seat\\nwindow"
+
+    """
+    text = str(getattr(node, "text", "") or "")
+    output = getattr(node, "output", None)
+    if isinstance(output, str) and output not in text:
+        text += " " + output
+    value = getattr(node, "value", None)
+    if value is not None and not isinstance(node, Turn) and not (
+            isinstance(value, str) and value in text):
+        shown = flatten(value)
+        if shown:
+            text += "\n" + shown
+    return text
+
+
+def signatures(case: Case, nodes: Iterable[str] | None = None) -> dict[str, ContentSignature]:
+    """Each diagnosed fault of `case` (or each of `nodes`: records, steps or turns) ->
+    its content signature. The user's turns other than the node itself are left out of
+    it; a capitalised word that starts a sentence of the node is common (not a name)
+    when a turn, a record or a step of the case writes it in lower case."""
+    by_id: dict[str, Any] = {m.id: m for m in case.memory}
+    by_id.update((s.id, s) for s in case.trajectory)
+    by_id.update((t.id, t) for t in case.session)
+    wanted = [(n, by_id[n]) for n in (case.faults if nodes is None else nodes) if n in by_id]
+    parts = {n: _parts(node) for n, node in wanted}
+    starters = set().union(*(initial_words(text) for text, _k, _v in parts.values()))
+    common = lower_case_uses(starters, vocabulary_texts(case)) if starters else set()
+    return {n: signature_of(text, value, key, node=n, common=common,
+                            user_texts=[t.text for t in case.session if t.id != n])
+            for n, (text, key, value) in parts.items()}
+
+
+def vocabulary_texts(case: Case) -> list[str]:
+    """The texts whose lower-case words make a sentence-initial word common: every
+    turn's, record's and step's text."""
+    return [*(t.text for t in case.session), *(m.text for m in case.memory),
+            *(s.text for s in case.trajectory)]
+
+
+def _parts(node: Any) -> tuple[str, str | None, Any]:
+    """(text, key, value) of a node: a tool observation's value is its output when that
+    is not text."""
+    text = str(getattr(node, "text", "") or "")
+    output = getattr(node, "output", None)
+    if isinstance(output, str) and output not in text:
+        text += " " + output
+    value = getattr(node, "value", None)
+    if value is None and output is not None and not isinstance(output, str):
+        value = output
+    return text, getattr(node, "key", None), value
