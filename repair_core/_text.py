@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["plural", "markdown_text", "markdown_code", "ratio_text"]
+__all__ = ["plural", "markdown_text", "markdown_code", "ratio_text", "printable",
+           "printable_lines"]
 
 
 def plural(n: int, noun: str) -> str:
@@ -58,3 +59,25 @@ def ratio_text(ratio: float) -> str:
     ('0.545', '0.00022', '0.000')
     """
     return f"{ratio:.2g}" if 0 < ratio < 0.0005 else f"{ratio:.3f}"
+
+
+def printable(value: object) -> str:
+    r"""`value` with control and format characters (ANSI escapes, BEL, CR, line breaks, bidi
+    overrides) shown as escapes, so stored text cannot drive the terminal it is printed on.
+
+    >>> print(printable("m3\x1b[2J\r\u202e"))
+    m3\x1b[2J\x0d\u202e
+    """
+    text = str(value)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else
+                   (f"\\x{ord(c):02x}" if ord(c) < 0x100 else
+                    f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
+                   for c in text)
+
+
+def printable_lines(text: object) -> str:
+    """`text` line by line through `printable`: its line breaks stay line breaks (a message
+    listing problems one per line), every other control character is escaped."""
+    return "\n".join(printable(line) for line in str(text).split("\n"))

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from ._errors import DgrrError
+from ._text import printable, printable_lines
 
 __all__ = ["main", "build_parser"]
 
@@ -77,13 +78,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except DgrrError as exc:
-        print(f"dgrr {args.command}: {exc}", file=sys.stderr)
+        # messages quote ids and texts of the input: shown escaped, never raw
+        print(f"dgrr {args.command}: {printable_lines(exc)}", file=sys.stderr)
         return EXIT_INVALID
     except BrokenPipeError:
         return EXIT_OK
     except OSError as exc:  # a file-system failure no check above foresaw: one line
         where = f" '{exc.filename}'" if exc.filename else ""
-        print(f"dgrr {args.command}: {exc.strerror or exc}{where}", file=sys.stderr)
+        print(f"dgrr {args.command}: {printable_lines(exc.strerror or exc)}"
+              f"{printable(where)}", file=sys.stderr)
         return EXIT_INVALID
     except RecursionError:  # an input nested deeper than a check before it caught
         print(f"dgrr {args.command}: input nested too deeply to process", file=sys.stderr)

@@ -20,6 +20,7 @@ from ._review import (
     result_problems,
     warning_groups,
 )
+from ._reviewer import reviewer_key, same_reviewer
 from ._rules import ApprovalStanding, honoured_approval
 from ._store import (
     DEFAULT_DB,
@@ -67,5 +68,7 @@ __all__ = [
     "repaired_store",
     "repaired_trajectory",
     "result_data",
+    "reviewer_key",
+    "same_reviewer",
     "sha256_json",
 ]

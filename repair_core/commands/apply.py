@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import DgrrError
+from .._text import printable
 from ..case._load import load_case
 from ..integrations._target import (
     approval_of_result,
@@ -93,13 +94,13 @@ def run(args: argparse.Namespace) -> int:
         approval = approval_of_result(store, case, result, approval_hashes)
         kind = "Mem0" if args.to == "mem0" else "LangGraph"
         print(f"{plural(len(ops), 'operation')} on the {kind} store "
-              f"for case '{case.case_id}':")
+              f"for case '{printable(case.case_id)}':")
         for op in ops:
-            print("  " + op.describe())
+            print("  " + printable(op.describe()))
         if approval is None:
             print("approval: none for this result (dgrr approve CASE --result RESULT)")
         else:
-            print(f"approval: #{approval.id} by {approval.reviewer}")
+            print(f"approval: #{approval.id} by {printable(approval.reviewer)}")
         if not args.apply:
             print("dry run: nothing written (add --apply to write)")
             return 0
@@ -167,7 +168,8 @@ def _recorder(store: Any, approval_id: int, args: argparse.Namespace) -> Any:
 
 def _show(done: list[dict[str, Any]], args: argparse.Namespace, *, item: str) -> int:
     for d in done:
-        print(f"  applied {d['op']:<10} {d['record']} -> {args.to} {d[item]}")
+        print(f"  applied {d['op']:<10} {printable(d['record'])} -> {args.to} "
+              f"{printable(d[item])}")
     return 0
 
 
@@ -211,7 +213,7 @@ def _finish(args: argparse.Namespace, journal: Any) -> int:
             close_mem0(memory)
     verb = "rolled back: every touched item is as before" if args.rollback else \
         "resumed: every planned write is done"
-    print(f"apply {intent.apply_id} (case {intent.case_id!r}) {verb} "
+    print(f"apply {intent.apply_id} (case '{printable(intent.case_id)}') {verb} "
           f"({plural(len(intent.operations), 'operation')})")
     return 0
 

@@ -8,6 +8,7 @@ import json
 import sys
 
 from .._errors import DgrrError
+from .._text import printable
 from ..integrations._target import result_objective
 from ..plan._plan import plan_case
 from . import (
@@ -116,14 +117,6 @@ def run_approve(args: argparse.Namespace) -> int:
     signed = f"signed with {rec.key_id}" if rec.signature else "unsigned (no key for the reviewer)"
     print(f"log head now {rec.row_hash} (#{rec.id}, {signed})")
     return 0
-
-
-def printable(value: str) -> str:
-    """`value` with control and format characters (ANSI escapes, BEL, bidi overrides,
-    line breaks) shown as escapes, so stored text cannot drive the terminal."""
-    return "".join(c if c.isprintable() else
-                   (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-                   for c in value)
 
 
 def run_history(args: argparse.Namespace) -> int:

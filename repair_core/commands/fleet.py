@@ -9,6 +9,7 @@ import sys
 
 from .._errors import DgrrError
 from .._io import to_json
+from .._text import printable
 from . import add_objective_argument
 
 
@@ -127,7 +128,7 @@ def check_fleet_out(out: str) -> None:
 
 def _plain(text: object, width: int = 48) -> str:
     """Case text for a terminal: control characters shown escaped, long text cut."""
-    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    shown = printable(text)
     return shown if len(shown) <= width else shown[: width - 1] + "…"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .._errors import DgrrError
+from .._text import printable_lines
 from ..case._case import STEP_TYPES
 from ..plan._plan import plan_case
 from . import add_case_argument, read_case
@@ -48,6 +49,6 @@ def run(args: argparse.Namespace) -> int:
     view = write_graph_html(plan, args.out, affected_only=args.affected_only,
                             hide_chain=args.hide_chain, node_types=types, layout=args.layout,
                             max_nodes=args.max_nodes)
-    print(f"{args.out}: {len(view.nodes)} of {view.total_nodes} nodes, {len(view.edges)} edges"
-          + (f" — {view.note}" if view.note else ""))
+    print(printable_lines(f"{args.out}: {len(view.nodes)} of {view.total_nodes} nodes, "
+                          f"{len(view.edges)} edges" + (f" — {view.note}" if view.note else "")))
     return 0

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from .._io import atomic_write_json
+from .._text import printable, printable_lines
 from . import plural
 
 
@@ -51,8 +52,9 @@ def run(args: argparse.Namespace) -> int:
     imported = import_trace(args.traces, store=args.store, faults=faults, user=args.user,
                             case_id=args.case_id, trace_id=args.trace)
     atomic_write_json(args.out, imported.case.model_dump(mode="json", exclude_none=True))
-    print(imported.summary.describe())
+    print(printable_lines(imported.summary.describe()))
     case = imported.case
-    print(f"wrote {args.out}: case '{case.case_id}' ({plural(len(case.faults), 'fault')})",
+    print(f"wrote {printable(args.out)}: case '{printable(case.case_id)}' "
+          f"({plural(len(case.faults), 'fault')})",
           file=sys.stdout)
     return 0

@@ -56,7 +56,7 @@ def _trust_file(path: str | None) -> TrustFile:
 
 
 def _printable(value: str) -> str:
-    from .approve import printable
+    from .._text import printable
 
     return printable(value)
 

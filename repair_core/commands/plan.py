@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from .._progress import progress
+from .._text import printable as t
 from .._text import ratio_text
 from ..plan._planner import (
     PLANNERS,
@@ -114,10 +115,11 @@ REASON_INDENT = 13
 
 
 def write_summary(s: PlanSummary, out: TextIO) -> None:
-    """A plan a person can follow: faults and seeds, store changes, step actions, reasons."""
+    """A plan a person can follow: faults and seeds, store changes, step actions, reasons.
+    Every id and text of the case is shown through `printable` (`t`)."""
     w = out.write
-    w(f"Case {s.case_id}" + (f" ({s.domain})" if s.domain else "")
-      + f", user {s.user_id}: {s.steps} steps, {s.records} records, "
+    w(f"Case {t(s.case_id)}" + (f" ({t(s.domain)})" if s.domain else "")
+      + f", user {t(s.user_id)}: {s.steps} steps, {s.records} records, "
       f"{plural(s.faults, 'diagnosed fault')}\n\n")
     if s.objective != "answer":
         w(f"Objective: {s.objective} (" + ("the memory the next session reads; past "
@@ -128,17 +130,17 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
     w("Faults and their seeds\n")
     for f in s.fault_lines:
         if f.what is not None:
-            w(wrap(f"\"{f.text}\"  a {f.what}: dropped from every replayed step's inputs",
-                   f"  {f.id}  ", indent=6) + "\n")
+            w(wrap(f"\"{t(f.text)}\"  a {f.what}: dropped from every replayed step's inputs",
+                   f"  {t(f.id)}  ", indent=6) + "\n")
         else:
-            w(wrap(f"\"{f.text}\"  seed: {f.seed}", f"  {f.id}  ", indent=6) + "\n")
+            w(wrap(f"\"{t(f.text)}\"  seed: {t(f.seed)}", f"  {t(f.id)}  ", indent=6) + "\n")
     w(f"\nAffected (A0): {s.affected} nodes; {s.supported} kept by independent "
       f"support, {s.unsupported} unsupported; {s.answer_relevant} answer-relevant\n\n")
 
     w("Memory store: " + ", ".join(f"{n} {k}" for k, n in s.memory_counts.items()) + "\n")
     for row in s.memory_rows:
-        w(wrap(f"\"{row.text}\"", f"  {row.action:<10} {row.id:<8} ", indent=22) + "\n")
-        w(wrap(row.reason, " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
+        w(wrap(f"\"{t(row.text)}\"", f"  {row.action:<10} {t(row.id):<8} ", indent=22) + "\n")
+        w(wrap(t(row.reason), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
     if s.more_records:
         w(f"  … {s.records_with_reasons - len(s.memory_rows)} more\n")
 
@@ -148,13 +150,13 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
         return
     w("\nTrajectory: " + ", ".join(f"{n} {k}" for k, n in s.step_counts.items()) + "\n")
     for row in s.step_rows:
-        head = f"  {row.action:<10} {row.id:<8} seq {row.seq:<5} {row.type:<16} "
-        w(wrap(f"\"{row.text}\"", head, indent=len(head)) + "\n")
-        w(wrap(row.reason, " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
+        head = f"  {row.action:<10} {t(row.id):<8} seq {row.seq:<5} {row.type:<16} "
+        w(wrap(f"\"{t(row.text)}\"", head, indent=len(head)) + "\n")
+        w(wrap(t(row.reason), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
     if s.more_steps:
         w("  … more decisions: see --json\n")
 
-    order = [f"{x}(refresh)" if refresh else x for x, refresh in s.replay]
+    order = [f"{t(x)}(refresh)" if refresh else t(x) for x, refresh in s.replay]
     shown_order = order if len(order) <= 40 else [*order[:20], "…", *order[-19:]]
     w(f"\nReplay, in trajectory order ({len(order)} of {s.steps} steps, ratio "
       f"{ratio_text(len(order) / max(s.steps, 1))}):\n  " + " → ".join(shown_order) + "\n")

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from .._errors import DgrrError
+from .._text import printable
 from . import add_case_argument, positive_int, positive_seconds, read_case
-from .approve import printable
 
 
 def _db_arg(p: argparse.ArgumentParser) -> None:

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from .._errors import DgrrError
 from .._io import check_output_folder, to_json, write_output_set
-from .._text import ratio_text
+from .._text import printable_lines, ratio_text
 from ..plan._plan import plan_case, resolve_objective
 from . import (
     add_bounds_arguments,
@@ -97,26 +97,30 @@ def run(args: argparse.Namespace) -> int:
                f"check --api-base, --timeout, --deadline)"
                if result.cost.connection_failures and not result.cost.llm_calls
                else reasons[0].error if reasons else "no corrected answer")
-        print(f"dgrr repair: repair failed ({plural(len(reasons), 'failed step')}): {why}"
-              + (f"; wrote only {Path(args.out) / 'failure.json'}" if args.out else ""),
-              file=sys.stderr)
+        print(printable_lines(
+            f"dgrr repair: repair failed ({plural(len(reasons), 'failed step')}): {why}"
+            + (f"; wrote only {Path(args.out) / 'failure.json'}" if args.out else "")),
+            file=sys.stderr)
         return EXIT_FAILED
     echoes = result.report.fault_echoes
     if args.strict and echoes:
-        print(f"--strict: {plural(len(echoes), 'replayed output')} state a diagnosed fault's "
-              "value: " + ", ".join(f"{e.step} ({e.type}, {e.action}) states {e.fault}'s "
-                                    f"{e.value!r}" for e in echoes), file=sys.stderr)
+        print(printable_lines(
+            f"--strict: {plural(len(echoes), 'replayed output')} state a diagnosed fault's "
+            "value: " + ", ".join(f"{e.step} ({e.type}, {e.action}) states {e.fault}'s "
+                                  f"{e.value!r}" for e in echoes)), file=sys.stderr)
         return EXIT_FAILED
     if args.strict and result.needs_human:
-        print(f"--strict: {plural(len(result.needs_human), 'effect')} of the failed run cannot "
-              "be undone and need a human: " + ", ".join(n.step for n in result.needs_human),
-              file=sys.stderr)
+        print(printable_lines(
+            f"--strict: {plural(len(result.needs_human), 'effect')} of the failed run cannot "
+            "be undone and need a human: " + ", ".join(n.step for n in result.needs_human)),
+            file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 
 
 def _print_progress(done: int, total: int, step_id: str, cost: Any) -> None:
-    print(f"[{done}/{total}] {step_id}: {cost_text(cost)} so far", file=sys.stderr, flush=True)
+    print(printable_lines(f"[{done}/{total}] {step_id}: {cost_text(cost)} so far"),
+          file=sys.stderr, flush=True)
 
 
 def cost_text(cost: Any) -> str:
@@ -169,8 +173,13 @@ def write_outputs(out: Path, data: dict[str, Any], *, failed: bool = False) -> N
 
 def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
                   failed: bool = False) -> None:
-    """The corrected answer next to the original, the store changes and the cost."""
-    w = out.write
+    """The corrected answer next to the original, the store changes and the cost (every
+    line through `printable_lines`: ids, texts and answers come from the case and the
+    model)."""
+
+    def w(text: str) -> None:
+        out.write(printable_lines(text))
+
     r = result.report
     w(f"Repair of {r.case_id} with {r.model}\n\n")
     w(f"  original answer:  {result.original_answer}\n" if result.trajectory.has_answer()

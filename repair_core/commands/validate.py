@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._progress import progress
+from .._text import printable
 from ..plan._planner import PLANNERS, file_size, wants_columnar
 from . import add_case_argument, plural, read_case
 
@@ -46,13 +47,13 @@ def run(args: argparse.Namespace) -> int:
         _print_valid(args.case, summary)
         return 0
     case = read_case(args)
-    print(f"{args.case}: valid {case.format} case '{case.case_id}' "
+    print(f"{printable(args.case)}: valid {case.format} case '{printable(case.case_id)}' "
           f"({plural(len(case.session), 'turn')}, {plural(len(case.trajectory), 'step')}, "
           f"{plural(len(case.memory), 'record')}, {plural(len(case.faults), 'fault')})")
     return 0
 
 
 def _print_valid(path: str, s: Mapping[str, Any]) -> None:
-    print(f"{path}: valid {s['format']} case '{s['case_id']}' "
+    print(f"{printable(path)}: valid {s['format']} case '{printable(s['case_id'])}' "
           f"({plural(s['turns'], 'turn')}, {plural(s['steps'], 'step')}, "
           f"{plural(s['records'], 'record')}, {plural(s['faults'], 'fault')})")

@@ -18,6 +18,7 @@ applied repair to its `applied` event there (`applied_id`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Iterable, Mapping
@@ -61,6 +62,7 @@ STATUSES: tuple[RequestStatus, ...] = ("pending", "claimed", "approved", "reject
 TERMINAL: frozenset[str] = frozenset({"rejected", "applied", "failed"})
 """Statuses a request never leaves."""
 MAX_NAME = 200
+_MAX_IDENTITY = 120  # issuer#subject recorded whole up to this length, else its digest
 _CLAIM_WINDOW = 50
 """Pending requests looked at per claim of "the next one" (those the reviewer already
 approved are passed over)."""
@@ -171,16 +173,25 @@ class ReviewRule(BaseModel):
 
 
 def reviewer_label(*, issuer: str, subject: str, email: str) -> str:
-    """How a reviewer signed in through OpenID Connect is recorded: the provider's e-mail,
-    issuer and subject (the subject is what makes two reviewers different).
+    """How a reviewer signed in through OpenID Connect is recorded: the provider's e-mail
+    (lower-cased, so one person's label does not change with how the provider spells it),
+    then the issuer and subject whole, which is what makes two reviewers different. When
+    the label would be longer than a name may be, the e-mail is shortened; issuer and
+    subject longer than 120 characters are recorded as their SHA-256, never cut.
 
-    >>> reviewer_label(issuer="https://id.example", subject="42", email="ana@example.org")
+    >>> reviewer_label(issuer="https://id.example", subject="42", email="Ana@Example.org")
     'ana@example.org <oidc:https://id.example#42>'
     """
     if not subject:
         raise DgrrError("sign-in: the identity provider gave no subject ('sub') claim")
-    label = f"{email or '(no e-mail)'} <oidc:{issuer}#{subject}>"
-    return label if len(label) <= MAX_NAME else f"{label[:MAX_NAME - 1]}…"
+    who = f"{issuer}#{subject}"
+    identity = (f"oidc:{who}" if len(who) <= _MAX_IDENTITY else
+                f"oidc-sha256:{hashlib.sha256(who.encode()).hexdigest()}")
+    shown = email.lower() or "(no e-mail)"
+    room = MAX_NAME - len(identity) - 3
+    if len(shown) > room:
+        shown = shown[:room - 1] + "…"
+    return f"{shown} <{identity}>"
 
 
 class _Base(DeclarativeBase):
