@@ -296,12 +296,24 @@ def decision_colour(word: object) -> str | None:
     return DECISION_STYLES[key][0] if key else None
 
 
+def pale(colour: str, strength: float = 0.45) -> str:
+    """`colour` (#rrggbb) mixed with white, light enough for dark text on it.
+
+    >>> pale("#000000", 0.5)
+    '#808080'
+    """
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(255 - (255 - c) * strength):02x}" for c in rgb)
+
+
 def coloured(frame: Any, column: str) -> Any:
-    """`frame` styled with the decision colour as the left border of `column`'s cells
-    (for a page of at most a thousand rows: styling is per cell)."""
+    """`frame` styled with the decision colour (made pale, the text stays black) as the
+    background of `column`'s cells: the data grid draws a cell's background and text
+    colour from a Styler, not its borders. For a page of at most a thousand rows
+    (styling is per cell)."""
     def css(value: object) -> str:
         colour = decision_colour(value)
-        return f"border-left: 6px solid {colour}" if colour else ""
+        return f"background-color: {pale(colour)}; color: #000000" if colour else ""
 
     if column not in getattr(frame, "columns", ()) or len(frame) > PAGE_ROWS:
         return frame

@@ -42,11 +42,15 @@ def _memory_table() -> pd.DataFrame:
         change_of = {}
         for kind in ("deleted", "quarantined", "restored", "added", "retired"):
             for rid in getattr(changes, kind, None) or []:
-                # restored by the plan, then retired by a replayed write: one final state
-                change_of[rid] = ("retired again" if kind == "retired"
-                                  and change_of.get(rid) == "restored" else kind)
+                # restored by the plan, then retired by a replayed write (or written and
+                # retired by replayed steps): one final state, as the approval lists it
+                before = change_of.get(rid)
+                change_of[rid] = ("retired again" if kind == "retired" and before == "restored"
+                                  else "added then retired" if kind == "retired"
+                                  and before == "added" else kind)
         active_after = {m.id: m for m in res.store.active}
         quarantine_after = {m.id: m for m in res.store.quarantine}
+        written = {m.id: m for m in res.trajectory.memory}
     else:
         change_of = {rid: {"delete": "deleted", "quarantine": "quarantined",
                            "restore": "restored"}[d] for rid, d in p.memory.items() if d != "keep"}
@@ -54,11 +58,13 @@ def _memory_table() -> pd.DataFrame:
                         if (m.status == "active" and p.memory[m.id] == "keep")
                         or p.memory[m.id] == "restore"}
         quarantine_after = {m.id: m for m in c.memory if p.memory[m.id] == "quarantine"}
+        written = {}
     records = {m.id: m for m in c.memory}
     rows = []
-    for rid in [*records, *[r for r in active_after if r not in records]]:
+    for rid in [*records, *[r for r in active_after if r not in records],
+                *[r for r, k in change_of.items() if k == "added then retired"]]:
         old = records.get(rid)
-        new = active_after.get(rid) or quarantine_after.get(rid)
+        new = active_after.get(rid) or quarantine_after.get(rid) or written.get(rid)
         status_after = ("active" if rid in active_after else "quarantine" if rid in quarantine_after
                         else "gone")
         rows.append({"id": rid, "change": change_of.get(rid, "added" if old is None else "kept"),
@@ -67,7 +73,7 @@ def _memory_table() -> pd.DataFrame:
     mem = pd.DataFrame(rows, columns=["id", "change", "before", "after", "text before",
                                       "text after"])
     order = {"deleted": 0, "quarantined": 1, "restored": 2, "added": 3, "retired": 4,
-             "retired again": 5, "kept": 6}
+             "retired again": 5, "added then retired": 6, "kept": 7}
     mem = mem.sort_values("change", key=lambda s: s.map(order), kind="stable")
     return mem
 
@@ -102,7 +108,8 @@ st.caption(" · ".join(f"{n} {k}" for k, n in counts.items()))
 st.caption("deleted: left the active store (the faults) · quarantined: kept for audit, never "
            "retrieved · restored: back in the active store · added: written by a replayed "
            "step · retired: superseded or deleted by a replayed step · retired again: restored by "
-           "the plan, then superseded again by a replayed step · kept: unchanged")
+           "the plan, then superseded again by a replayed step · added then retired: written "
+           "by one replayed step and superseded by a later one · kept: unchanged")
 mem_changed = st.checkbox("Changed records only", value=len(mem) > 200,
                           key="dgrr_w_cmp_mem_changed",
                           help="on by default for stores over 200 records")

@@ -17,6 +17,7 @@ from dgrr_dashboard.widgets import (
     coloured,
     database_picker,
     decision_legend_html,
+    page_of,
     page_setup,
     require_plan,
     show_problems,
@@ -76,53 +77,44 @@ def _sign() -> tuple[tuple[str, str], Any]:
 
 (inputs, outputs), summary = state.derived("dgrr_signed", sign_key, _sign)
 
-st.markdown(f"Case {code(p.case.case_id)} · {len(p.edits)} plan edit(s)"
+def _counts(groups: dict[str, list[str]]) -> str:
+    return ", ".join(f"{len(v):,} {k}" for k, v in groups.items()) or "none"
+
+
+warning_kinds = warning_groups(summary.warnings)
+st.markdown(f"Case {code(p.case.case_id)} · {plural(len(p.edits), 'plan edit')}"
             + (" (some override an invariant)" if p.forced else "")
             + f" · replay: {'done' if res is not None else 'not run'}")
-
-st.subheader("What you approve")
-st.html(decision_legend_html())
+st.caption(f"Store: {_counts(summary.store)} · steps: {_counts(summary.steps)} · "
+           f"{plural(len(summary.irreversible_effects), 'irreversible effect')} · "
+           f"{plural(len(summary.warnings), 'warning')} in "
+           f"{plural(len(warning_kinds), 'kind')} (details below the decision)")
 answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-approve",
                titles=("Answer before (failed run)", "Answer after the repair"),
-               missing="(no corrected answer)")
+               missing="(no corrected answer)" if p.case.has_answer() and
+               p.objective != "store" else "(no answer: this repair is of the store)")
 
-s1, s2 = st.columns(2)
-with s1:
-    st.markdown("**Store operations**")
-    st.dataframe(coloured(pd.DataFrame([{"operation": k, "records": len(v),
-                                         "ids": ", ".join(v[:50]) + (" …" if len(v) > 50 else "")}
-                                        for k, v in summary.store.items()],
-                                       columns=["operation", "records", "ids"]), "operation"),
-                 hide_index=True, width="stretch", key="dgrr_w_sum_store", placeholder=MISSING)
-with s2:
-    st.markdown("**Steps**" + ("" if summary.replayed else " (planned, not replayed)"))
-    st.dataframe(coloured(pd.DataFrame([{"outcome": k, "steps": len(v),
-                                         "ids": ", ".join(v[:50]) + (" …" if len(v) > 50 else "")}
-                                        for k, v in summary.steps.items()],
-                                       columns=["outcome", "steps", "ids"]), "outcome"),
-                 hide_index=True, width="stretch", key="dgrr_w_sum_steps", placeholder=MISSING)
-st.markdown("**Irreversible effects** (external effects the rollback does not undo)")
-if summary.irreversible_effects:
-    st.text("\n".join(summary.irreversible_effects))
-else:
-    st.caption("none reported" if summary.replayed else "unknown until the plan is replayed")
-
+# First the decision (acknowledgements, reviewer, Record), then what it covers in detail:
+# on a large case the lists run to thousands of lines.
 acknowledged = True
-if summary.warnings:
-    groups = warning_groups(summary.warnings)
-    st.markdown(f"**Warnings** — {len(summary.warnings)} in {len(groups)} kind(s). Read each "
-                f"kind and tick it to confirm; an approval needs all {len(groups)}.")
-    for i, (kind, items) in enumerate(groups):
+if warning_kinds:
+    st.markdown(f"**Warnings** — tick each of the {plural(len(warning_kinds), 'kind')} to "
+                "confirm you have read it; its items are listed beside it.")
+    for i, (kind, items) in enumerate(warning_kinds):
         many = len(items) > 1 or items[0] != kind
-        label = (f"I have read all {len(items)} warning(s) of this kind: {md(kind)}" if many
-                 else md(kind))
-        ticked = st.checkbox(label, key=f"dgrr_w_ack_{sign_key}_{i}")
+        left, right = st.columns([3, 2], vertical_alignment="center")
+        label = (f"I have read all {plural(len(items), 'warning')} of this kind: {md(kind)}"
+                 if many else md(kind))
+        ticked = left.checkbox(label, key=f"dgrr_w_ack_{sign_key}_{i}")
         if many:
-            with st.expander(f"{len(items)} × {md(kind)} — what this covers",
-                             expanded=len(items) <= 5):
-                st.text("\n".join(w.split(" — ", 1)[-1] for w in items))
+            with right.expander(f"its {plural(len(items), 'item')}", expanded=False):
+                lines = [w.split(" — ", 1)[-1] for w in items]
+                if len(lines) <= 20:
+                    st.text("\n".join(lines))
+                else:
+                    st.dataframe(pd.DataFrame({"item": lines}), hide_index=True,
+                                 width="stretch", height=300, key=f"dgrr_w_ack_list_{i}")
         acknowledged = acknowledged and ticked
-st.caption(f"inputs sha256 {code(inputs)} · outputs sha256 {code(outputs)}")
 
 # A queue request the reviewer claimed on the Inbox: the decision also moves the request.
 request_id = st.session_state.get(state.REQUEST)
@@ -132,19 +124,31 @@ if request_id is not None:
     st.info(f"This decision is on queue request #{request_id}: approving hands it to the "
             "worker, which writes the repair back to the agent's store.")
 with st.form("dgrr_w_approve_form"):
-    if signed_in is not None:
-        st.markdown(f"Reviewer: {md(signed_in.email or signed_in.name)}"
-                    + (" (signed in)" if signed_in.authenticated else ""))
-        reviewer = signed_in.name
-    else:
-        reviewer = st.text_input("Reviewer", key="dgrr_w_reviewer")
-    decision = st.radio("Decision", ["approve", "reject"], horizontal=True, key="dgrr_w_decision")
-    comment = st.text_area("Comment (a rejection needs a reason)", key="dgrr_w_comment")
+    f1, f2 = st.columns([2, 1])
+    with f1:
+        if signed_in is not None:
+            st.markdown(f"Reviewer: {md(signed_in.email or signed_in.name)}"
+                        + (" (signed in)" if signed_in.authenticated else ""))
+            reviewer = signed_in.name
+        else:
+            reviewer = st.text_input("Reviewer", key="dgrr_w_reviewer")
+    decision = f2.radio("Decision", ["approve", "reject"], horizontal=True,
+                        key="dgrr_w_decision")
+    comment = st.text_area("Comment (a rejection needs a reason)", key="dgrr_w_comment",
+                           height=68)
     submitted = st.form_submit_button("Record decision", type="primary")
 if submitted:
+    # What can be refused without the database is refused before it is opened: a refused
+    # attempt creates no approvals file.
+    refused = []
     if decision == "approve" and not acknowledged:
-        show_problems("Not recorded", ["acknowledge every warning above before approving"]
-                      + ([] if reviewer.strip() else ["reviewer: a reviewer name is required"]))
+        refused.append("acknowledge every warning above before approving")
+    if not reviewer.strip():
+        refused.append("reviewer: a reviewer name is required")
+    if decision == "reject" and not comment.strip():
+        refused.append("comment: a rejection needs a reason")
+    if refused:
+        show_problems("Not recorded", refused)
     else:
         store = store or _opened()
         try:
@@ -165,6 +169,58 @@ if submitted:
         else:
             st.success(f"Recorded #{rec.id}: {rec.decision} by {md(rec.reviewer)} at "
                        f"{rec.created_at:%Y-%m-%d %H:%M:%S} UTC.")
+st.caption(f"inputs sha256 {code(inputs)} · outputs sha256 {code(outputs)}")
+
+st.subheader("What you approve")
+st.html(decision_legend_html())
+
+
+def _record_texts() -> dict[str, str]:
+    texts = {m.id: m.text for m in p.case.memory}
+    if res is not None:
+        texts.update((m.id, m.text) for m in res.trajectory.memory if m.id not in texts)
+    return texts
+
+
+texts = state.derived("dgrr_approve_texts", sign_key, _record_texts)
+st.markdown("**Store operations**")
+if not summary.store:
+    st.caption("none")
+else:
+    st.dataframe(coloured(pd.DataFrame([{"operation": k, "records": len(v)}
+                                        for k, v in summary.store.items()]), "operation"),
+                 hide_index=True, key="dgrr_w_sum_store", placeholder=MISSING)
+    for k, ids in summary.store.items():
+        with st.expander(f"{plural(len(ids), 'record')} {k}", expanded=False):
+            st.dataframe(coloured(pd.DataFrame(
+                page_of([{"operation": k, "id": r, "text": texts.get(r, "")} for r in ids],
+                        f"dgrr_w_store_page_{k}"), columns=["operation", "id", "text"]),
+                "operation"), hide_index=True, width="stretch", placeholder=MISSING)
+st.markdown(f"**Plan edits** ({len(p.edits)})")
+if p.edits:
+    st.dataframe(coloured(pd.DataFrame([{"node": e.node, "computed": e.before,
+                                         "edited": e.action, "comment": e.comment or ""}
+                                        for e in p.edits]), "edited"),
+                 hide_index=True, width="stretch", key="dgrr_w_sum_edits", placeholder=MISSING)
+else:
+    st.caption("none: the computed plan")
+st.markdown("**Steps**" + ("" if summary.replayed else " (planned, not replayed)"))
+st.dataframe(coloured(pd.DataFrame([{"outcome": k, "steps": len(v),
+                                     "ids": ", ".join(v[:50]) + (" …" if len(v) > 50 else "")}
+                                    for k, v in summary.steps.items()],
+                                   columns=["outcome", "steps", "ids"]), "outcome"),
+             hide_index=True, width="stretch", key="dgrr_w_sum_steps", placeholder=MISSING)
+st.markdown("**Irreversible effects** (external effects the rollback does not undo)")
+if summary.irreversible_effects:
+    kinds = [(k, v) for k, v in warning_kinds if k.startswith("Irreversible effect")]
+    st.dataframe(pd.DataFrame([{"tool and kind": k.removeprefix("Irreversible effect of "),
+                                "steps": len(v)} for k, v in kinds]),
+                 hide_index=True, key="dgrr_w_sum_effects", placeholder=MISSING)
+    with st.expander(f"all {plural(len(summary.irreversible_effects), 'effect')}"):
+        st.dataframe(pd.DataFrame({"effect": summary.irreversible_effects}), hide_index=True,
+                     width="stretch", height=300)
+else:
+    st.caption("none reported" if summary.replayed else "unknown until the plan is replayed")
 
 st.subheader("History")
 if store is None:

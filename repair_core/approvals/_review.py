@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import weakref
 from collections import Counter
@@ -82,7 +83,9 @@ class ApprovalSummary(BaseModel):
     answer_after: str | None = None
     """The corrected answer (None before a replay, or when regenerating it failed)."""
     store: dict[str, list[str]] = Field(default_factory=dict)
-    """Record ids by store operation: deleted, quarantined, restored, added, retired."""
+    """Record ids by their final state: deleted, quarantined, restored, added, retired,
+    added then retired (written by one replayed step, superseded by a later one); each
+    record under one of them."""
     steps: dict[str, list[str]] = Field(default_factory=dict)
     """Step ids by outcome (replayed, refreshed, invalidated, failed, needs_observation,
     skipped, irreversible); kept steps are left out."""
@@ -165,18 +168,28 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
     changes = _get(report, "store_changes")
     store = {kind: list(_get(changes, kind) or []) for kind in
              ("deleted", "quarantined", "restored", "added", "retired")}
-    # A record the plan restored and a replayed write retired again ends retired: it is
-    # listed once, under its final state.
+    # Each record is listed once, under its final state: one the plan restored and a
+    # replayed write retired again ends retired; one a replayed write added and a later
+    # one retired is neither a new record nor an old one retired (`added then retired`).
     again = set(store["retired"]) & set(store["restored"])
     store["restored"] = [r for r in store["restored"] if r not in again]
+    transient = set(store["added"]) & set(store["retired"])
+    store["added then retired"] = [r for r in store["added"] if r in transient]
+    store["added"] = [r for r in store["added"] if r not in transient]
+    store["retired"] = [r for r in store["retired"] if r not in transient]
     store = {k: v for k, v in store.items() if v}
     steps = {}
     for o in _get(report, "steps") or []:
         outcome = str(_get(o, "outcome"))
         if outcome in _STEP_OUTCOMES:
             steps.setdefault(outcome, []).append(str(_get(o, "id")))
-    irreversible = [_line(i) for i in _get(report, "irreversible_effects") or []]
-    if after is None:
+    effects = list(_get(report, "irreversible_effects") or [])
+    irreversible = [_line(i) for i in effects]
+    declared = {str(_get(w, "step")): str(_get(w, "effect") or "")
+                for w in _get(report, "world") or []}
+    if not case.has_answer() or getattr(plan, "objective", None) == "store":
+        pass  # no answer is regenerated: none can be missing or unchanged
+    elif after is None:
         warnings.append("The corrected answer could not be generated (the answer step "
                         "failed).")
     elif " ".join(after.split()) == " ".join(before.split()):
@@ -185,8 +198,8 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
         warnings.append("Failed step — " + _line(f))
     for n in _get(report, "needs_observation") or []:
         warnings.append("Needs an observation (its output was not produced) — " + _line(n))
-    for line in irreversible:
-        warnings.append("Irreversible effect, not undone by the repair — " + line)
+    for item, line in zip(effects, irreversible, strict=True):
+        warnings.append(f"{_effect_kind(item, declared)}, not undone by the repair — " + line)
     for w in _get(report, "skipped_writes") or []:
         warnings.append("Write not applied — " + _line(w))
     for o in _get(report, "steps") or []:
@@ -196,6 +209,22 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
     return ApprovalSummary(case_id=case.case_id, replayed=True, answer_before=before,
                            answer_after=after, store=store, steps=steps,
                            irreversible_effects=irreversible, warnings=warnings)
+
+
+def _effect_kind(item: Any, declared: Mapping[str, str]) -> str:
+    """An irreversible effect's warning kind: its tool and the effect the tool declares
+    (from the world ledger, else the first word of the reason), so that a reviewer
+    acknowledges each tool's kind of effect once, with its steps listed.
+
+    >>> _effect_kind({"step": "s2", "tool": "pay", "reason": "irreversible: paid"}, {})
+    'Irreversible effect of pay (irreversible)'
+    """
+    if isinstance(item, str):
+        return "Irreversible effect"
+    tool = str(_get(item, "tool") or "a tool")
+    effect = declared.get(str(_get(item, "step"))) or re.split(
+        r"[:,;(]", str(_get(item, "reason") or ""), maxsplit=1)[0].strip()
+    return f"Irreversible effect of {tool}" + (f" ({effect})" if effect else "")
 
 
 WARNING_KIND_SEPARATOR = " — "
