@@ -36,6 +36,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "GenAI spans) with the other traces of its session (session.id, "
                         "gen_ai.conversation.id, thread id); spans of other traces are "
                         "skipped and counted")
+    p.add_argument("--memory-tool", metavar="NAME=KIND", action="append", default=[],
+                   help="declare a tool that reads or writes the agent's memory: KIND is "
+                        "read (its JSON result's items become records), write (its argument's "
+                        "text becomes a memory write producing the record its output names) "
+                        "or none (not a memory tool); repeatable. Default names: recall_*, "
+                        "load_memory, search_memory, *save*memory*, remember, add_memory, "
+                        "manage_memory and others (docs/import.md)")
+    p.add_argument("--config", metavar="FILE", default=None,
+                   help="TOML (or JSON) file with a [memory_tools] table of NAME = \"read\" "
+                        "| \"write\" | \"none\" (--memory-tool wins)")
     p.add_argument("--case-id", metavar="ID", default=None,
                    help="case id to write (default: trace-<trace id>)")
     p.add_argument("--out", metavar="CASE.json", required=True,
@@ -45,12 +55,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .._io import check_not_input
-    from ..importers import import_trace
+    from ..importers import import_trace, parse_memory_tools, read_memory_tools_file
 
     check_not_input(args.out, [*args.traces, args.store])  # before reading anything
     faults = [f.strip() for f in args.faults.split(",") if f.strip()]
+    memory_tools = read_memory_tools_file(args.config) if args.config else {}
+    memory_tools.update(parse_memory_tools(args.memory_tool))
     imported = import_trace(args.traces, store=args.store, faults=faults, user=args.user,
-                            case_id=args.case_id, trace_id=args.trace)
+                            case_id=args.case_id, trace_id=args.trace,
+                            memory_tools=memory_tools)
     atomic_write_json(args.out, imported.case.model_dump(mode="json", exclude_none=True))
     print(printable_lines(imported.summary.describe()))
     case = imported.case

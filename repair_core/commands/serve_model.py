@@ -12,7 +12,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "serve-model", help="serve the reference model at 127.0.0.1:P/v1/chat/completions",
         description="An OpenAI-compatible server for the offline reference model. Use it with "
-                    "--model openai/dgrr-reference --api-base http://127.0.0.1:P/v1.")
+                    "--model openai/dgrr-reference --api-base http://127.0.0.1:P/v1. It "
+                    "answers only dgrr's own prompts (replay, judge, synthesis), not a "
+                    "framework's agent loop; for scripted tool calls in a framework's own "
+                    "loop see scripts/story_model.py.")
     p.add_argument("--port", type=int, default=8765, help="port (0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1; a loopback address unless "

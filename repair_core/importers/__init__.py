@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,11 +32,18 @@ from ..case._case import Case
 from ..case._load import case_from_data
 from ._assemble import action_id, assemble, observation_id
 from ._mem0 import is_sqlite, read_mem0_history
+from ._memtools import (
+    DEFAULT_MEMORY_TOOLS,
+    memory_tool_kind,
+    parse_memory_tools,
+    read_memory_tools_file,
+)
 from ._otlp import Span, looks_like_otlp, parse_otlp
 from ._semconv import NEEDED, content_id
 
 __all__ = ["ImportSummary", "Imported", "import_trace", "action_id", "observation_id",
-           "content_id"]
+           "content_id", "DEFAULT_MEMORY_TOOLS", "memory_tool_kind",
+           "parse_memory_tools", "read_memory_tools_file"]
 
 
 class ImportSummary(BaseModel):
@@ -105,10 +112,13 @@ class Imported:
 
 def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = None,
                  faults: Sequence[str] = (), user: str | None = None,
-                 case_id: str | None = None, trace_id: str | None = None) -> Imported:
+                 case_id: str | None = None, trace_id: str | None = None,
+                 memory_tools: Mapping[str, str] | None = None) -> Imported:
     """Import OTLP JSON files (and optionally a Mem0 history database as the store) as a
-    validated case. Raises :class:`CaseError` naming file, line and field of every
-    problem; nothing is half-imported."""
+    validated case. `memory_tools` declares tools that read or write memory (name ->
+    `read`, `write` or `none`; the default names of :data:`DEFAULT_MEMORY_TOOLS` apply to
+    the rest). Raises :class:`CaseError` naming file, line and field of every problem;
+    nothing is half-imported."""
     if not traces and store is None:
         raise CaseError(["no trace file and no --store given"], source="import")
     # Import builds millions of small acyclic objects; the cyclic collector would walk
@@ -117,7 +127,7 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
     gc.disable()
     try:
         return _import(traces, store=store, faults=faults, user=user, case_id=case_id,
-                       trace_id=trace_id)
+                       trace_id=trace_id, memory_tools=memory_tools)
     finally:
         if was_enabled:
             gc.enable()
@@ -125,7 +135,7 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
 
 def _import(traces: Sequence[str | Path], *, store: str | Path | None,
             faults: Sequence[str], user: str | None, case_id: str | None,
-            trace_id: str | None) -> Imported:
+            trace_id: str | None, memory_tools: Mapping[str, str] | None) -> Imported:
     spans: list[Span] = []
     sources: list[str] = []
     for path in traces:
@@ -156,7 +166,7 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
         return _store_only(store, store_records, sources=sources, faults=faults, user=user,
                            case_id=case_id)
     built = assemble(spans, store=store_records, user=user, case_id=case_id,
-                     trace_id=trace_id, faults=faults)
+                     trace_id=trace_id, faults=faults, memory_tools=memory_tools)
     spans_read = len(spans)
     del spans  # the case data holds what is needed from here on
     if built.problems:
@@ -169,8 +179,8 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
     try:
         case = case_from_data(built.data, source="import")
     except CaseError as exc:
-        raise CaseError([_name_span(p, built.data, built.span_of) for p in exc.problems],
-                        source=exc.source) from None
+        raise CaseError([*(_name_span(p, built.data, built.span_of) for p in exc.problems),
+                         f"read: {built.read}"], source=exc.source) from None
     data = built.data
     summary = ImportSummary(
         sources=sources, trace_id=built.trace_id, spans_read=spans_read,

@@ -7,11 +7,19 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import provenance as pv
+from ._implied import (
+    agent_answer_op,
+    answered_turns,
+    final_answer_op,
+    is_final_answer_tool,
+    message_tool_ops,
+)
 from ._infer import infer_deps
+from ._memtools import memory_tool_ops
 from ._otlp import Span
 from ._semconv import Operation, classify, session_of, user_of
 
@@ -56,13 +64,26 @@ class Assembled:
     """The session (conversation, thread) id that stitched the traces, when there was one."""
     incomplete: Counter[str] = field(default_factory=Counter)
     """Spans used without some of their content, by what was missing."""
+    kinds: Counter[str] = field(default_factory=Counter)
+    """Spans of the imported traces by what they were read as (agent, chat, tool, ...)
+    or why they were skipped."""
+
+    @property
+    def read(self) -> str:
+        """What the imported traces held, for a refusal: `3 chat, 2 tool, 1 agent, 4 not
+        a GenAI span`."""
+        return ", ".join(f"{n} {kind}" for kind, n in self.kinds.most_common()) or "no span"
 
 
 def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
              user: str | None = None, case_id: str | None = None,
-             trace_id: str | None = None, faults: Iterable[str] = ()) -> Assembled:
+             trace_id: str | None = None, faults: Iterable[str] = (),
+             memory_tools: Mapping[str, str] | None = None) -> Assembled:
     """The case document of the trace `trace_id` (default: the trace with the most GenAI
-    spans) in `spans`, with `store` records (e.g. from a Mem0 history) added first."""
+    spans) in `spans`, with `store` records (e.g. from a Mem0 history) added first.
+    `memory_tools` declares tools that read or write memory (name -> read, write or none;
+    `_memtools`)."""
+    store = list(store)
     classified = [(span, classify(span)) for span in spans]
     ops: dict[str, list[Operation]] = {}
     for span, op in classified:
@@ -84,15 +105,27 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     selected = {t for t in ops if t == chosen or
                 (session_id is not None and session_of_trace.get(t) == session_id)}
     skipped: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
     for span, op in classified:
         if span.trace_id not in selected:
             skipped["span of another trace"] += 1
-        elif isinstance(op, str):
+            continue
+        if isinstance(op, str):
             skipped[op] += 1
+        kinds[op if isinstance(op, str) else f"{op.kind} span"] += 1
     out = Assembled(data={}, trace_id=chosen, spans_used=0, skipped=skipped,
-                    traces=[t for t in ops if t in selected], session=session_id)
-    mine = [op for t in ops if t in selected for op in ops[t]]
-    parent = {s.span_id: s.parent_id for s in spans if s.trace_id in selected}
+                    traces=[t for t in ops if t in selected], session=session_id,
+                    kinds=kinds)
+    mine = [final_answer_op(op) if op.kind == "tool" and is_final_answer_tool(op.tool) else op
+            for t in ops if t in selected for op in ops[t]]
+    mine += message_tool_ops(mine)
+    store_ids = {str(r["text"]).strip(): str(r["id"]) for r in store
+                 if r.get("status") == "active" and isinstance(r.get("text"), str)}
+    mine = memory_tool_ops(mine, memory_tools, store_ids)
+    span_by_id = {s.span_id: s for s in spans if s.trace_id in selected}
+    parent = {sid: s.parent_id for sid, s in span_by_id.items()}
+    for op in mine:
+        parent.setdefault(op.span.span_id, op.span.parent_id)
     by_span = {op.span.span_id: op for op in mine}
 
     agent_memo: dict[str, str | None] = {}
@@ -123,6 +156,14 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
             else:
                 skipped["nested agent span (its steps belong to the outer turn)"] += 1
     steps_ops = [op for op in mine if op.kind != "agent"]
+    # an application's own span (not GenAI) that parents GenAI spans is the turn
+    root_memo: dict[str, str] = {}
+    for op in steps_ops:
+        if agent_ancestor(op.span.span_id) is not None:
+            continue
+        root = _root(op.span.span_id, parent, root_memo)
+        if root != op.span.span_id and root in span_by_id and root not in by_span:
+            turns.setdefault(root, Operation(span_by_id[root], "agent", "gen_ai"))
 
     turn_memo: dict[str, str] = {}
 
@@ -146,6 +187,12 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
             turn_memo[q] = tid
         return tid
 
+    _turn_texts(turns, steps_ops, turn_of, skipped)
+    for op in list(turns.values()):
+        if op.output and op.span.span_id not in answered_turns(steps_ops, turn_of):
+            answer = agent_answer_op(op)
+            parent[answer.span.span_id] = op.span.span_id
+            steps_ops.append(answer)
     ordered = sorted([*turns.values(), *steps_ops],
                      key=lambda o: (o.span.start, o.kind != "agent", o.span.span_id))
     session: list[dict[str, Any]] = []
@@ -163,8 +210,10 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     seq = 0
     if steps_ops and any(turn_of(op) == _DEFAULT_TURN for op in steps_ops):
         seq += 1
+        asked = next((op.user_text for op in sorted(steps_ops, key=lambda o: o.span.start)
+                      if turn_of(op) == _DEFAULT_TURN and op.user_text), "")
         session.append({"id": _DEFAULT_TURN, "seq": seq,
-                        "text": "(the trace records no agent span: no user turn)"})
+                        "text": asked or "(the trace records no agent span: no user turn)"})
     for op in ordered:
         sid = op.span.span_id
         seq += 1
@@ -218,7 +267,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
             out.span_of[act] = sid
             seq += 1
             step = {"id": obs, "seq": seq, "turn": turn, "type": "tool_observation",
-                    "text": op.result if isinstance(op.result, str) else json.dumps(op.result),
+                    "text": op.result if isinstance(op.result, str) else
+                    "" if op.result is None else json.dumps(op.result),
                     "output": op.result, "status": "failed" if op.span.status_error else "ok"}
             node_of_span[sid] = obs
         else:  # memory_write
@@ -244,7 +294,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         turn_id_of[step["id"]] = turn
         out.span_of[step["id"]] = sid
     _default_answers(trajectory)
-    out.spans_used = len(turns) + len(steps_ops)
+    out.spans_used = sum(1 for op in (*turns.values(), *steps_ops)
+                         if op.span.span_id in span_by_id)
 
     _attach_deps(trajectory, step_op, node_of_span, out.problems)
     infer_deps(trajectory, step_op)
@@ -273,6 +324,44 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
 
 
 _DEFAULT_TURN = "turn-0"
+
+
+def _root(span_id: str, parent: Mapping[str, str | None], memo: dict[str, str]) -> str:
+    """The topmost ancestor of `span_id` (memoised; a cycle stops the walk)."""
+    path: dict[str, None] = {}
+    node = span_id
+    while node not in memo and node not in path:
+        path[node] = None
+        up = parent.get(node)
+        if up is None or up not in parent:
+            break
+        node = up
+    root = memo.get(node, node)
+    for q in path:
+        memo[q] = root
+    return root
+
+
+def _turn_texts(turns: dict[str, Operation], steps: list[Operation], turn_of: Any,
+                skipped: Counter[str]) -> None:
+    """Each turn's text: its agent span's input, else the first user message of its
+    first model call. An agent span with neither and no step (an index build, an
+    insert) is not a turn."""
+    asked: dict[str, str] = {}
+    has_steps: set[str] = set()
+    for op in sorted(steps, key=lambda o: o.span.start):
+        tid = turn_of(op)
+        has_steps.add(tid)
+        if op.user_text:
+            asked.setdefault(tid, op.user_text)
+    for tid, op in list(turns.items()):
+        if op.text:
+            continue
+        if asked.get(tid):
+            turns[tid] = replace(op, text=asked[tid], missing=None)
+        elif tid not in has_steps:
+            del turns[tid]
+            skipped["agent span without a user message or steps (not a turn)"] += 1
 
 
 def _first_user(spans: list[Span], traces: set[str]) -> str | None:
@@ -331,7 +420,7 @@ def _record_user(meta: Mapping[str, Any], default: str) -> str:
 def _chat_type(op: Operation, problems: list[str]) -> str | None:
     t = op.span.attributes.get(pv.STEP_TYPE)
     if t is None:
-        return None
+        return op.step_type
     if t not in _CHAT_TYPES:
         problems.append(f"span {op.span.span_id}: {pv.STEP_TYPE}: a model call is one of "
                         f"{', '.join(_CHAT_TYPES)}, got {t!r}")

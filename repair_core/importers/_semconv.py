@@ -8,10 +8,11 @@ import ast
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ..case._json import json_or_text
+from ._messages import MessageToolResult, first_user_text, tool_results, unwrap_input
 from ._otlp import Span
 
 __all__ = ["Operation", "ToolCall", "Retrieved", "classify", "content_id", "session_of",
@@ -113,10 +114,29 @@ class Operation:
     missing: str | None = None
     """What the span lacked (the attributes that would have carried it), when it is used
     without some of its content."""
+    user_text: str = ""
+    """chat: the first user message it was sent (the turn's text when the agent span
+    records none)."""
+    message_results: tuple[MessageToolResult, ...] = ()
+    """chat: the tool results its input messages carry."""
+    output: str = ""
+    """agent: what the agent answered (`output.value`, `gen_ai.output.messages`)."""
+    step_type: str | None = None
+    """chat: the step type the framework implies (a final-answer tool's call is the
+    answer), when `dgrr.step.type` gives none."""
 
 
 def classify(span: Span) -> Operation | str:
     """The operation a span records, or why it is skipped (a short reason)."""
+    op = _classify(span)
+    if isinstance(op, Operation) and op.kind == "chat":
+        a = span.attributes
+        op = replace(op, user_text=first_user_text(a, span.events),
+                     message_results=tuple(tool_results(a)))
+    return op
+
+
+def _classify(span: Span) -> Operation | str:
     a = span.attributes
     op_name = a.get("gen_ai.operation.name")
     if isinstance(op_name, str):
@@ -268,8 +288,11 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
                 if isinstance(everything, list) else []
             user = _text_parts(users[:1], "user")
         user = user or _event_text(span, _PROMPT_EVENTS, "user")
-        name = a.get("gen_ai.agent.name") or a.get("gen_ai.workflow.name") or ""
-        return Operation(span, kind, "gen_ai", text=user or str(name),
+        user = user or unwrap_input(a.get("input.value"))
+        output = json_or_text(a.get("gen_ai.output.messages"))
+        answer = _text_parts(output, "assistant") if isinstance(output, list) else ""
+        return Operation(span, kind, "gen_ai", text=user, output=answer or unwrap_input(
+            a.get("output.value")),
                          missing=None if user else "the user's message (gen_ai.input.messages "
                          "or a gen_ai.content.prompt event)")
     if kind == "chat":
@@ -292,12 +315,12 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
                          missing=None if text or calls else _CHAT_NEEDS)
     if kind == "tool":
         call_id = a.get("gen_ai.tool.call.id")
+        raw_args = a.get("gen_ai.tool.call.arguments", a.get("tool_arguments"))
+        result = json_or_text(a.get("gen_ai.tool.call.result", a.get("tool_response")))
         return Operation(span, kind, "gen_ai", tool=str(a.get("gen_ai.tool.name", span.name)),
                          call_id=None if call_id is None else str(call_id),
-                         args=_args(a.get("gen_ai.tool.call.arguments",
-                                          a.get("tool_arguments"))),
-                         result=json_or_text(a.get("gen_ai.tool.call.result",
-                                                   a.get("tool_response"))))
+                         args=_args(raw_args), result=result,
+                         missing=_tool_missing(raw_args, result, _GENAI_TOOL_ATTRS))
     records, skipped = _genai_records(a.get("gen_ai.memory.records",
                                             a.get("gen_ai.retrieval.documents")))
     if kind == "memory_search":
@@ -315,6 +338,20 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
     written = (Retrieved(str(record_id), str(content or "")),) if record_id is not None else ()
     return Operation(span, kind, "gen_ai", records=written, write_op=write_op,
                      record_id=None if record_id is None else str(record_id))
+
+
+_GENAI_TOOL_ATTRS = ("gen_ai.tool.call.arguments", "gen_ai.tool.call.result")
+_OI_TOOL_ATTRS = ("input.value", "output.value")
+
+
+def _tool_missing(args: Any, result: Any, attrs: tuple[str, str]) -> str | None:
+    """What a tool span lacks: its arguments, its result, or both (named by attribute)."""
+    lacks = [what for what, value in (("arguments", args), ("result", result))
+             if value is None]
+    if not lacks:
+        return None
+    named = [attr for attr, value in zip(attrs, (args, result), strict=True) if value is None]
+    return f"the tool's {' and '.join(lacks)} ({', '.join(named)})"
 
 
 _CHAT_NEEDS = ("the model's output (gen_ai.output.messages, gen_ai.completion.N.content, "
@@ -381,6 +418,7 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
     if kind == "agent":
         text = _oi_user_text(a)
         return Operation(span, kind, "openinference", text=text,
+                         output=unwrap_input(a.get("output.value")),
                          missing=None if text else "the user's message (input.value or "
                          "llm.input_messages.N.message.content)")
     if kind == "chat":
@@ -413,7 +451,9 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
             call_id = call_id or message.get("tool_call_id")
         return Operation(span, kind, "openinference", tool=str(a.get("tool.name", span.name)),
                          call_id=None if call_id is None else str(call_id), args=_args(params),
-                         result=result)
+                         result=result,
+                         missing=_tool_missing(a.get("input.value"), a.get("output.value"),
+                                               _OI_TOOL_ATTRS))
     docs: dict[int, dict[str, Any]] = {}
     for key, value in a.items():
         m = _OI_DOC.match(key)
@@ -494,7 +534,7 @@ def _oi_input_text(value: Any) -> str:
     if isinstance(parsed, str):
         return parsed
     if isinstance(parsed, dict):
-        for key in ("input", "query", "content", "text", "question"):
+        for key in ("input", "query", "content", "text", "question", "message", "task"):
             if isinstance(parsed.get(key), str):
                 return parsed[key]
         msgs = parsed.get("messages")

@@ -1,0 +1,162 @@
+"""Real agent frameworks, each traced by its own instrumentor, offline, written as OTLP
+JSON (the fixtures of tests/test_import_frameworks.py and docs/import.md).
+
+Each framework runs in its own venv (made with uv, `python -m uv venv` and `uv pip install`
+from the package index, under `--venvs`, never committed), against the scripted
+OpenAI-compatible server of scripts/story_model.py on 127.0.0.1, with the real
+framework's tool calling: the agent recalls Lin's memories (the poisoned note "Lin prefers
+window seats." among them), books a window seat, saves "Lin books window seats on
+long-haul flights." and answers. The spans go to an OTel SDK tracer provider with an
+in-memory exporter and are written as one OTLP JSON document (`encode_spans` +
+`MessageToDict`, base64 ids).
+
+    python3 scripts/framework_run.py OUTDIR [--venvs DIR] [--only NAME ...]
+
+writes OUTDIR/NAME.otlp.json for each framework in FRAMEWORKS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from story_model import (  # noqa: E402
+    BOOKING,
+    MEMORIES,
+    QUESTION,
+    SAVED,
+    start,
+)
+
+_OTEL = ["opentelemetry-sdk", "opentelemetry-exporter-otlp-proto-common",
+         "protobuf"]
+FRAMEWORKS: dict[str, list[str]] = {
+    # name -> what uv installs (the versions tested; docs/import.md)
+    "openai-agents": ["openai-agents==0.24.0",
+                      "openinference-instrumentation-openai-agents==2.6.0", *_OTEL],
+}
+INSTRUCTIONS = ("You book flights for Lin. Recall what you know about Lin first, book the "
+                "seat, save what you learned, then answer.")
+
+
+def recall_memory(query: str) -> str:
+    """Search Lin's saved memories."""
+    return json.dumps(MEMORIES)
+
+
+def book_seat(flight: str, seat: str) -> str:
+    """Book a seat on a flight."""
+    return json.dumps(BOOKING)
+
+
+def save_memory(text: str) -> str:
+    """Save a memory about Lin."""
+    return json.dumps(SAVED)
+
+
+def _provider() -> tuple[Any, Any]:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return provider, exporter
+
+
+def _write(exporter: Any, out: str) -> None:
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+
+    spans = sorted(exporter.get_finished_spans(), key=lambda s: s.start_time)
+    document = MessageToDict(encode_spans(spans))
+    Path(out).write_text(json.dumps(document, indent=1, sort_keys=True) + "\n",
+                         encoding="utf-8")
+
+
+def run_openai_agents(url: str, out: str) -> None:
+    """OpenAI Agents SDK (chat completions model), traced by OpenInference's processor."""
+    from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool
+    from openai import AsyncOpenAI
+    from openinference.instrumentation.openai_agents import OpenAIAgentsInstrumentor
+
+    provider, exporter = _provider()
+    OpenAIAgentsInstrumentor().instrument(tracer_provider=provider)
+    model = OpenAIChatCompletionsModel(
+        model="gpt-4o-mini",
+        openai_client=AsyncOpenAI(base_url=url, api_key="offline", max_retries=0))
+    agent = Agent(name="travel-agent", instructions=INSTRUCTIONS, model=model,
+                  tools=[function_tool(f) for f in (recall_memory, book_seat, save_memory)])
+    result = Runner.run_sync(agent, QUESTION)
+    print(result.final_output)
+    provider.force_flush()
+    _write(exporter, out)
+
+
+CHILDREN = {"openai-agents": run_openai_agents}
+
+
+def _child(name: str, out: str) -> None:
+    server, url = start()
+    try:
+        CHILDREN[name](url, out)
+    finally:
+        server.shutdown()
+
+
+def make_venv(name: str, folder: Path) -> Path:
+    """A venv in `folder` with framework `name`'s packages."""
+    python = folder / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "uv", "venv", "-q", "--python", sys.executable,
+                        str(folder)], check=True, env=env, timeout=300)
+    subprocess.run([sys.executable, "-m", "uv", "pip", "install", "-q", "--python",
+                    str(python), *FRAMEWORKS[name]], check=True, env=env, timeout=1800)
+    return python
+
+
+def run(outdir: str | Path, venvs: str | Path | None = None,
+        only: list[str] | None = None) -> dict[str, Path]:
+    """Write NAME.otlp.json into `outdir` for each framework; returns name -> file."""
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    base = Path(venvs) if venvs else Path(tempfile.gettempdir()) / "dgrr-framework-venvs"
+    made = {}
+    for name in only or list(FRAMEWORKS):
+        python = make_venv(name, base / name)
+        target = out / f"{name}.otlp.json"
+        env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+        env.update(OTEL_SDK_DISABLED="false", OPENAI_API_KEY="offline",
+                   OTEL_SEMCONV_STABILITY_OPT_IN="gen_ai_latest_experimental",
+                   OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="SPAN_ONLY")
+        subprocess.run([str(python), __file__, "--child", name, str(target)], check=True,
+                       env=env, timeout=600)
+        made[name] = target
+    return made
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--venvs", default=None,
+                        help="folder for the venvs (default: the temp folder)")
+    parser.add_argument("--only", nargs="*", default=None, choices=sorted(FRAMEWORKS),
+                        help="the frameworks to run (default: all)")
+    args = parser.parse_args()
+    if args.child:
+        _child(args.child, args.out)
+    else:
+        for label, path in run(args.out, args.venvs, args.only).items():
+            print(label, path)

@@ -1,0 +1,157 @@
+"""Traces made by real agent frameworks and their own instrumentors
+(scripts/framework_run.py: each framework in its own venv, against the scripted
+OpenAI-compatible server of scripts/story_model.py on 127.0.0.1) import with the user's
+turn, the answer, the memory the agent recalled and the memory it saved; the poisoned
+recalled note is a fault, and planning for the store quarantines the memory derived from
+it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from repair_core import plan_case
+from repair_core.importers import import_trace
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_imports" / "frameworks"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from story_model import ANSWER, LEARNED, POISONED, QUESTION  # noqa: E402
+
+
+def check_story(path: Path, *, poisoned: str = "mem-seat", derived: str = "mem-habit",
+                **kwargs) -> None:
+    """The story's turn, answer, read and derived write, and the store plan."""
+    case = import_trace([path], faults=[poisoned], **kwargs).case
+    assert [t.text for t in case.session] == [QUESTION]
+    assert case.final_answer().text == ANSWER
+    records = {r.id: r for r in case.memory}
+    assert records[poisoned].text == POISONED
+    reads = [s for s in case.steps_in_order() if s.type == "memory_read"]
+    assert reads and poisoned in reads[0].returned
+    writes = [s for s in case.steps_in_order() if s.type == "memory_write"]
+    assert [w.target for w in writes] == [[derived]]
+    assert records[derived].text == LEARNED
+    assert any(d.id == writes[0].id and d.label == "produce" for d in records[derived].deps)
+    plan = plan_case(case, objective="store")
+    assert plan.memory[poisoned] == "delete"
+    assert plan.memory[derived] == "quarantine"
+    assert plan.memory.get("mem-airport", "keep") == "keep"
+
+
+def test_openai_agents_sdk():
+    """OpenAI Agents SDK 0.24 + openinference-instrumentation-openai-agents 2.6: the root
+    AGENT span has no input (the turn is the LLM span's first user message); the memory
+    tools are TOOL spans without call ids, read by their default names."""
+    check_story(SAMPLES / "openai-agents.otlp.json")
+
+
+@pytest.mark.slow
+def test_framework_script_makes_the_openai_agents_trace(tmp_path):
+    """Runs scripts/framework_run.py for the OpenAI Agents SDK (a venv from the package
+    index) and checks its fresh trace the same way."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "framework_run.py"),
+                           str(tmp_path / "out"), "--venvs", str(tmp_path / "venvs"),
+                           "--only", "openai-agents"],
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr[-3000:]
+    check_story(tmp_path / "out" / "openai-agents.otlp.json")
+
+
+def test_declared_memory_tools_win_over_the_default_names(tmp_path, capsys):
+    from repair_core.cli import main
+
+    path = SAMPLES / "openai-agents.otlp.json"
+    case = import_trace([path], memory_tools={"recall_memory": "none",
+                                              "save_memory": "none"}).case
+    assert not [s for s in case.trajectory if s.type in ("memory_read", "memory_write")]
+    assert {s.tool for s in case.trajectory if s.type == "tool_action"} == {
+        "recall_memory", "book_seat", "save_memory"}
+    config = tmp_path / "dgrr.toml"
+    config.write_text('[memory_tools]\nrecall_memory = "none"\n', encoding="utf-8")
+    out = tmp_path / "case.json"
+    # the config file says recall_memory is no memory tool: mem-seat is then unknown
+    assert main(["import", str(path), "--config", str(config), "--faults", "mem-seat",
+                 "--out", str(out)]) == 2
+    assert "mem-seat" in capsys.readouterr().err and not out.exists()
+    # --memory-tool wins over the file
+    assert main(["import", str(path), "--config", str(config), "--memory-tool",
+                 "recall_memory=read", "--faults", "mem-seat", "--out", str(out)]) == 0
+    assert main(["import", str(path), "--memory-tool", "recall_memory=reed",
+                 "--out", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err
+    assert "--memory-tool 'recall_memory=reed'" in err and "Traceback" not in err
+
+
+def _otel_file(tmp_path, build):
+    from opentelemetry.exporter.otlp.json.file import FileSpanExporter
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+
+    path = tmp_path / "t.jsonl"
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(FileSpanExporter(path)))
+    build(provider.get_tracer("t"))
+    provider.shutdown()
+    return path
+
+
+def test_a_tool_span_without_its_result_is_incomplete_not_null(tmp_path):
+    pytest.importorskip("opentelemetry.exporter.otlp.json.file")
+
+    def build(tracer):
+        with tracer.start_as_current_span("agent", attributes={
+                "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "travel-agent"}):
+            with tracer.start_as_current_span("chat", attributes={
+                    "gen_ai.operation.name": "chat",
+                    "gen_ai.input.messages": '[{"role": "user", "parts": [{"type": "text", '
+                                             '"content": "Book my seat."}]}]',
+                    "gen_ai.output.messages": '[{"role": "assistant", "parts": [{"type": '
+                                              '"tool_call", "id": "c1", "name": "book_seat", '
+                                              '"arguments": {"seat": "31A"}}]}]'}):
+                pass
+            with tracer.start_as_current_span("execute_tool book_seat", attributes={
+                    "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "book_seat",
+                    "gen_ai.tool.call.id": "c1"}):
+                pass
+            with tracer.start_as_current_span("chat", attributes={
+                    "gen_ai.operation.name": "chat",
+                    "gen_ai.output.messages": '[{"role": "assistant", "parts": [{"type": '
+                                              '"text", "content": "Booked."}]}]'}):
+                pass
+
+    imported = import_trace([_otel_file(tmp_path, build)])
+    case, summary = imported.case, imported.summary
+    # the turn is the model's user message, never the agent's name
+    assert [t.text for t in case.session] == ["Book my seat."]
+    obs = [s for s in case.trajectory if s.type == "tool_observation"]
+    assert [(s.text, s.output) for s in obs] == [("", None)]
+    assert summary.incomplete == {
+        "tool span without the tool's arguments and result (gen_ai.tool.call.arguments, "
+        "gen_ai.tool.call.result)": 1}
+    assert "incomplete: 1 tool span without the tool's arguments and result" in \
+        summary.describe()
+
+
+def test_a_refused_trace_says_what_was_read(tmp_path):
+    pytest.importorskip("opentelemetry.exporter.otlp.json.file")
+    from repair_core._errors import CaseError
+
+    def build(tracer):
+        with tracer.start_as_current_span("http"), tracer.start_as_current_span(
+                "chat", attributes={
+                    "gen_ai.operation.name": "chat",
+                    "gen_ai.output.messages": '[{"role": "assistant", "parts": [{"type": '
+                                              '"tool_call", "id": "c1", "name": "book_seat", '
+                                              '"arguments": {}}]}]'}):
+            pass
+
+    with pytest.raises(CaseError) as err:
+        import_trace([_otel_file(tmp_path, build)])
+    problems = err.value.problems
+    assert any("no answer step" in p for p in problems)
+    assert problems[-1] == "read: 1 chat span, 1 not a GenAI span"
