@@ -43,6 +43,15 @@ FRAMEWORKS: dict[str, list[str]] = {
     # name -> what uv installs (the versions tested; docs/import.md)
     "openai-agents": ["openai-agents==0.24.0",
                       "openinference-instrumentation-openai-agents==2.6.0", *_OTEL],
+    "openai-v2": ["openai==3.63.0", "httpx", "opentelemetry-instrumentation-openai-v2==2.4b0",
+                  "opentelemetry-util-genai==1.1b0", *_OTEL],
+    "smolagents": ["smolagents[openai]==1.26.0",
+                   "openinference-instrumentation-smolagents==0.1.43", *_OTEL],
+}
+VARIANTS: dict[str, list[tuple[str, dict[str, str]]]] = {
+    # the same run with the instrumentor's default: no message content captured
+    "openai-v2": [("openai-v2-no-content",
+                   {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "NO_CONTENT"})],
 }
 INSTRUCTIONS = ("You book flights for Lin. Recall what you know about Lin first, book the "
                 "seat, save what you learned, then answer.")
@@ -103,7 +112,105 @@ def run_openai_agents(url: str, out: str) -> None:
     _write(exporter, out)
 
 
-CHILDREN = {"openai-agents": run_openai_agents}
+TOOL_SCHEMAS = [
+    {"type": "function", "function": {
+        "name": "recall_memory", "description": "Search Lin's saved memories.",
+        "parameters": {"type": "object", "properties": {"query": {"type": "string"}},
+                       "required": ["query"]}}},
+    {"type": "function", "function": {
+        "name": "book_seat", "description": "Book a seat on a flight.",
+        "parameters": {"type": "object", "properties": {
+            "flight": {"type": "string"}, "seat": {"type": "string"}},
+            "required": ["flight", "seat"]}}},
+    {"type": "function", "function": {
+        "name": "save_memory", "description": "Save a memory about Lin.",
+        "parameters": {"type": "object", "properties": {"text": {"type": "string"}},
+                       "required": ["text"]}}},
+]
+
+
+def run_openai_v2(url: str, out: str) -> None:
+    """The `openai` client and the application's own tool loop, traced by OpenTelemetry's
+    GenAI instrumentation (`opentelemetry-instrumentation-openai-v2`, with
+    OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental and message content captured
+    on spans). The instrumentor records the model calls only: the application's span
+    around the turn is a plain span, and the tools' results are only in the next call's
+    `gen_ai.input.messages`."""
+    import openai
+    from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor
+
+    provider, exporter = _provider()
+    OpenAIInstrumentor().instrument(tracer_provider=provider)
+    client = openai.OpenAI(base_url=url, api_key="offline", max_retries=0)
+    tools = {"recall_memory": recall_memory, "book_seat": book_seat,
+             "save_memory": save_memory}
+    with provider.get_tracer("travel-app").start_as_current_span("handle_request"):
+        messages: list[dict[str, Any]] = [{"role": "system", "content": INSTRUCTIONS},
+                                          {"role": "user", "content": QUESTION}]
+        for _ in range(6):
+            reply = client.chat.completions.create(model="gpt-4o-mini", messages=messages,
+                                                   tools=TOOL_SCHEMAS).choices[0].message
+            if not reply.tool_calls:
+                print(reply.content)
+                break
+            messages.append({"role": "assistant", "content": reply.content, "tool_calls": [
+                {"id": c.id, "type": "function", "function": {
+                    "name": c.function.name, "arguments": c.function.arguments}}
+                for c in reply.tool_calls]})
+            for c in reply.tool_calls:
+                result = tools[c.function.name](**json.loads(c.function.arguments))
+                messages.append({"role": "tool", "tool_call_id": c.id, "content": result})
+    provider.force_flush()
+    _write(exporter, out)
+
+
+def run_smolagents(url: str, out: str) -> None:
+    """smolagents' ToolCallingAgent (the answer through its `final_answer` tool), traced by
+    OpenInference's smolagents instrumentor."""
+    from openinference.instrumentation.smolagents import SmolagentsInstrumentor
+    from smolagents import OpenAIServerModel, ToolCallingAgent, tool
+
+    provider, exporter = _provider()
+    SmolagentsInstrumentor().instrument(tracer_provider=provider)
+
+    @tool
+    def recall_memory(query: str) -> str:
+        """Search Lin's saved memories.
+
+        Args:
+            query: what to look for.
+        """
+        return json.dumps(MEMORIES)
+
+    @tool
+    def book_seat(flight: str, seat: str) -> str:
+        """Book a seat on a flight.
+
+        Args:
+            flight: the flight number.
+            seat: the seat.
+        """
+        return json.dumps(BOOKING)
+
+    @tool
+    def save_memory(text: str) -> str:
+        """Save a memory about Lin.
+
+        Args:
+            text: the memory.
+        """
+        return json.dumps(SAVED)
+
+    model = OpenAIServerModel(model_id="gpt-4o-mini", api_base=url, api_key="offline")
+    agent = ToolCallingAgent(tools=[recall_memory, book_seat, save_memory], model=model,
+                             max_steps=6, instructions=INSTRUCTIONS)
+    print(agent.run(QUESTION))
+    provider.force_flush()
+    _write(exporter, out)
+
+
+CHILDREN = {"openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
+            "smolagents": run_smolagents}
 
 
 def _child(name: str, out: str) -> None:
@@ -143,6 +250,11 @@ def run(outdir: str | Path, venvs: str | Path | None = None,
         subprocess.run([str(python), __file__, "--child", name, str(target)], check=True,
                        env=env, timeout=600)
         made[name] = target
+        for label, extra in VARIANTS.get(name, ()):
+            target = out / f"{label}.otlp.json"
+            subprocess.run([str(python), __file__, "--child", name, str(target)], check=True,
+                           env={**env, **extra}, timeout=600)
+            made[label] = target
     return made
 
 

@@ -154,4 +154,51 @@ def test_a_refused_trace_says_what_was_read(tmp_path):
         import_trace([_otel_file(tmp_path, build)])
     problems = err.value.problems
     assert any("no answer step" in p for p in problems)
-    assert problems[-1] == "read: 1 chat span, 1 not a GenAI span"
+    assert problems[-1] == "read: 1 chat span, 1 application span parenting GenAI spans (the turn)"
+
+
+def test_openai_client_with_opentelemetry_genai_instrumentation():
+    """openai + opentelemetry-instrumentation-openai-v2 2.4b0 (latest experimental GenAI
+    conventions, content on spans): no agent and no tool span; the application's plain
+    span is the turn, its text the first user message of `gen_ai.input.messages`, and
+    each tool's result is a `tool_call_response` part of the next call's input, matched to
+    its plan by call id."""
+    path = SAMPLES / "openai-v2.otlp.json"
+    check_story(path)
+    imported = import_trace([path])
+    assert imported.summary.skipped == {} and imported.summary.incomplete == {}
+    actions = [s for s in imported.case.trajectory if s.type == "tool_action"]
+    assert [(s.id, s.tool, s.args) for s in actions] == [
+        ("call-call_book-action", "book_seat", {"flight": "JL1", "seat": "31A"})]
+    plans = {s.tool: s.id for s in imported.case.trajectory if s.type == "plan"}
+    assert [(d.id, d.inferred_by) for d in actions[0].deps] == [(plans["book_seat"],
+                                                                  "call-id")]
+
+
+def test_openai_client_without_content_is_incomplete_never_invented():
+    """The same run with the instrumentor's default (no message content): the import
+    keeps the shape, counts what is missing under `incomplete:`, and carries no text it
+    did not read."""
+    imported = import_trace([SAMPLES / "openai-v2-no-content.otlp.json"])
+    case, summary = imported.case, imported.summary
+    assert [t.text for t in case.session] == [""]
+    assert {s.text for s in case.trajectory} == {""}
+    assert case.memory == [] and case.final_answer().text == ""
+    assert summary.incomplete == {
+        "agent span without the user's message (an agent or application span's input, or "
+        "a user message in its model calls)": 1,
+        "chat span without the model's output (gen_ai.output.messages, "
+        "gen_ai.completion.N.content, llm.output_messages.N.message.content or a "
+        "gen_ai.content.completion event)": 4}
+
+
+def test_smolagents():
+    """smolagents 1.26 ToolCallingAgent + openinference-instrumentation-smolagents 0.1.43:
+    the turn from the AGENT span's `{"task": ...}` input, TOOL spans whose input is the
+    Python call (`{"args", "kwargs"}`), and the answer given through the `final_answer`
+    tool."""
+    check_story(SAMPLES / "smolagents.otlp.json")
+    case = import_trace([SAMPLES / "smolagents.otlp.json"]).case
+    answer = case.final_answer()
+    assert answer.type == "answer" and answer.text == ANSWER
+    assert [s.tool for s in case.trajectory if s.type == "tool_action"] == ["book_seat"]

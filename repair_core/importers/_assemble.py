@@ -21,7 +21,7 @@ from ._implied import (
 from ._infer import infer_deps
 from ._memtools import memory_tool_ops
 from ._otlp import Span
-from ._semconv import Operation, classify, session_of, user_of
+from ._semconv import NOT_GENAI, Operation, classify, session_of, user_of
 
 __all__ = ["Assembled", "assemble", "action_id", "observation_id"]
 
@@ -162,8 +162,15 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         if agent_ancestor(op.span.span_id) is not None:
             continue
         root = _root(op.span.span_id, parent, root_memo)
-        if root != op.span.span_id and root in span_by_id and root not in by_span:
-            turns.setdefault(root, Operation(span_by_id[root], "agent", "gen_ai"))
+        if root != op.span.span_id and root in span_by_id and root not in by_span \
+                and root not in turns:
+            turns[root] = Operation(span_by_id[root], "agent", "gen_ai")
+            skipped[NOT_GENAI] -= 1
+            kinds[NOT_GENAI] -= 1
+            kinds["application span parenting GenAI spans (the turn)"] += 1
+    skipped = +skipped
+    out.skipped = skipped
+    out.kinds = +kinds
 
     turn_memo: dict[str, str] = {}
 
@@ -362,6 +369,9 @@ def _turn_texts(turns: dict[str, Operation], steps: list[Operation], turn_of: An
         elif tid not in has_steps:
             del turns[tid]
             skipped["agent span without a user message or steps (not a turn)"] += 1
+        elif op.missing is None:
+            turns[tid] = replace(op, missing="the user's message (an agent or application "
+                                 "span's input, or a user message in its model calls)")
 
 
 def _first_user(spans: list[Span], traces: set[str]) -> str | None:

@@ -449,8 +449,12 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
         if isinstance(message, dict) and "content" in message:
             result = json_or_text(message["content"])
             call_id = call_id or message.get("tool_call_id")
+        args = _args(params)
+        if isinstance(args.get("kwargs"), dict) and set(args) <= {"args", "kwargs",
+                                                                  "sanitize_inputs_outputs"}:
+            args = dict(args["kwargs"])  # smolagents records the Python call's arguments
         return Operation(span, kind, "openinference", tool=str(a.get("tool.name", span.name)),
-                         call_id=None if call_id is None else str(call_id), args=_args(params),
+                         call_id=None if call_id is None else str(call_id), args=args,
                          result=result,
                          missing=_tool_missing(a.get("input.value"), a.get("output.value"),
                                                _OI_TOOL_ATTRS))
