@@ -200,16 +200,34 @@ def _spans(fact: list[str], words: list[str]) -> list[tuple[int, int]]:
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _ABBREVIATED = re.compile(r"\b(?:rd|st|ave|av|dr|ln|blvd|pl|ct|mon|tue|tues|wed|thu|thur|"
                           r"thurs|fri|sat|sun|mr|mrs|ms|no|vs|etc|approx)\.$", re.I)
-_CLAUSE = re.compile(r"[,:()\[\]]|\s[-\u2013\u2014]\s|\u2014")
+_CLAUSE = re.compile(r"[,:()\[\]]|\s[-\u2013\u2014]\s|\u2014|\u2013")
 _ID = re.compile(r"^([a-z]{1,3})(-?)\d{2,}$")
-NEGATION_CUES = frozenset({"not", "no", "never", "instead", "rather", "previously",
-                           "formerly", "longer", "nor", "without", "except", "neither",
-                           "old", "wrong", "incorrect", "cancelled", "canceled"})
-"""Words that, up to four words before a fact in the same clause, make it negated or
-history rather than a statement ("not Wednesday", "instead of size M", "previously 22B")."""
+NEGATION_CUES = frozenset({"not", "no", "never", "previously", "formerly", "nor", "without",
+                           "except", "neither", "old", "wrong", "wrongly", "incorrect",
+                           "cancelled", "canceled", "earlier", "tried", "attempted",
+                           "unable", "saying", "claimed", "claiming", "mistakenly"})
+"""Words that, before a fact in the same clause (up to `WINDOW` words, and not across a
+`RESETS` word), make it negated, history, an attempt or someone else's claim rather than
+a statement ("not Wednesday", "previously 22B", "tried to change it to ...", "a note
+saying you prefer middle seats")."""
+NEGATION_PHRASES = (("instead", "of"), ("rather", "than"), ("in", "place", "of"),
+                    ("away", "from"), ("other", "than"), ("no", "longer"))
+"""Two- and three-word cues with the same effect ("instead of size M", "moved it away from
+7 Elm Rd", "rather than red")."""
 HISTORY_VERBS = frozenset({"changed", "moved", "updated", "switched", "corrected", "went"})
-"""`from` after one of these marks what follows as the old value ("changed from X")."""
-WINDOW = 4
+"""`from` within three words after one of these marks what follows as the old value
+("changed from X", "changed it from X", "updated the address from X"), up to a `to`."""
+REJECTIONS_AFTER = frozenset({"wrong", "incorrect", "outdated", "old", "stale", "failed",
+                              "released", "cancelled", "canceled", "removed", "dropped",
+                              "replaced", "ignored", "discarded", "reverted", "undone",
+                              "unavailable", "belongs", "belonged", "mistake", "error",
+                              "retired", "superseded", "gone"})
+"""Words that, after a fact in the same clause, reject it ("22B was released", "7 Elm Rd
+was out of date", "blue was unavailable", "the note belongs to Yara")."""
+RESETS = frozenset({"but", "and", "so", "now", "then", "which", "because", "while", "yet",
+                    "whereas", "although", "though", "however", "instead"})
+"""A cue's reach ends at these words ("not red and size S": size S is stated)."""
+WINDOW = 6
 
 
 def _shape(token: str) -> tuple[int, str] | None:
@@ -218,7 +236,9 @@ def _shape(token: str) -> tuple[int, str] | None:
 
 
 class _Reading:
-    """An answer split into sentences of normalised words, with clause starts."""
+    """An answer read as claims: sentences of normalised words split into clauses, each
+    occurrence of a fact asserted, rejected (negated, quoted as history, attempted, or
+    reported as failed) or only asked about (a question asserts nothing)."""
 
     def __init__(self, answer: str, required: Sequence[str]) -> None:
         pieces = _SENTENCE_END.split(str(answer))
@@ -228,26 +248,51 @@ class _Reading:
                 sentences[-1] += " " + p
             else:
                 sentences.append(p)
-        self.sentences: list[tuple[list[str], list[int]]] = []
+        self.sentences: list[tuple[list[str], list[int], bool]] = []
         for sent in sentences:
             words: list[str] = []
             starts: list[int] = []
             for clause in _CLAUSE.split(sent):
                 starts.append(len(words))
                 words += normalise(clause).split()
-            self.sentences.append((words, starts))
+            self.sentences.append((words, starts, sent.rstrip().endswith("?")))
         self.required = [normalise_fact(f).split() for f in required]
         norm = [normalise_fact(f) for f in required]
         self.anchors = {n for n in norm if " " not in n and _shape(n) is not None}
         self.shapes = {_shape(a) for a in self.anchors}
 
-    def _negated(self, words: list[str], starts: list[int], i: int) -> bool:
-        clause = max((s for s in starts if s <= i), default=0)
-        for k in range(max(clause, i - WINDOW), i):
+    @staticmethod
+    def _clause(starts: list[int], n: int, i: int) -> tuple[int, int]:
+        lo = max((s for s in starts if s <= i), default=0)
+        hi = min((s for s in starts if s > i), default=n)
+        return lo, hi
+
+    def _negated(self, words: list[str], starts: list[int], lo: int, hi: int) -> bool:
+        c_lo, _ = self._clause(starts, len(words), lo)
+        crossed_to = False
+        for k in range(lo - 1, max(c_lo, lo - WINDOW) - 1, -1):
             w = words[k]
+            if w in RESETS:
+                break
             if w in NEGATION_CUES or w.endswith("n't"):
                 return True
-            if w == "from" and k - 1 >= clause and words[k - 1] in HISTORY_VERBS:
+            if any(words[max(c_lo, k - len(p) + 1):k + 1] == list(p)
+                   for p in NEGATION_PHRASES):
+                return True
+            if w == "to":
+                crossed_to = True
+            if w == "from" and not crossed_to and any(
+                    words[j] in HISTORY_VERBS for j in range(max(c_lo, k - 3), k)):
+                return True
+        _, c_hi = self._clause(starts, len(words), hi - 1)
+        for k in range(hi, min(c_hi, hi + WINDOW)):
+            w = words[k]
+            if w in RESETS:
+                break
+            if w in REJECTIONS_AFTER or words[k:k + 2] in (["no", "longer"], ["out", "of"]):
+                return True
+            if (w == "not" or w.endswith("n't")) and (k + 1 >= c_hi or words[k + 1] not in
+                                                      ("a", "an", "the", "only", "just")):
                 return True
         return False
 
@@ -258,13 +303,16 @@ class _Reading:
         return any(_shape(w) in self.shapes for w in words)
 
     def occurrences(self, fact: str) -> list[tuple[bool, bool, list[str], int, int]]:
-        """(negated, about another item, words, start, end) of each occurrence."""
+        """(negated, about another item, words, start, end) of each asserted or negated
+        occurrence (one inside a question is neither)."""
         f = normalise_fact(fact).split()
         out = []
-        for words, starts in self.sentences:
+        for words, starts, question in self.sentences:
+            if question:
+                continue
             other = self._about_other_item(words)
             for lo, hi in _spans(f, words):
-                out.append((self._negated(words, starts, lo), other, words, lo, hi))
+                out.append((self._negated(words, starts, lo, hi), other, words, lo, hi))
         return out
 
     def required_stated(self, fact: str) -> bool:
@@ -272,9 +320,10 @@ class _Reading:
         if not n:
             return False
         occ = self.occurrences(n)
-        if any(neg for neg, *_ in occ):
-            return False
         is_anchor = n in self.anchors
+        # negated about this item (a sentence about another one says nothing of it)
+        if any(neg and (is_anchor or not other) for neg, other, *_ in occ):
+            return False
         return any(not neg and (is_anchor or not other) for neg, other, *_ in occ)
 
     def forbidden_stated(self, n: str) -> bool:

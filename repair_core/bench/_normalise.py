@@ -13,10 +13,13 @@ generate (`repair_core.model._paraphrase`), and nothing else:
    text uses: Road/Rd, Street/St, Avenue/Ave, Drive/Dr, Lane/Ln, Boulevard/Blvd,
    Place/Pl, Court/Ct;
 4. runs of whitespace become one space;
-5. other spellings of one value become one form (issue 19's adversarial answers): number
-   words up to twenty become digits (`size nine` = `size 9`), weekday abbreviations become
-   the day (`Wed.` = `Wednesday`), and a two-letter code split from its number by a space
-   or hyphen is joined (`NH 347` = `NH-347` = `NH347`).
+5. other spellings of one value become one form: number words up to twenty become digits
+   (`size nine` = `size 9`), weekday abbreviations become the day (`Wed.` = `Wednesday`), a
+   two-letter code split from its number by a space or hyphen is joined (`NH 347` =
+   `NH-347` = `NH347`), and so is a seat letter split from its row (`22 B` = `22-B` = `22B`);
+6. the suite's value vocabulary in other words (`VALUE_SYNONYMS`): clothing sizes written
+   out (`size small`, `small size`, `in a medium` = `size S`, `size M`), a centre seat
+   (`centre seat`, `center of the row` = `middle`), `gray` = `grey`.
 
 A different value is never tolerated: `O-4873` is not `O-4874`, size `M` is not found
 inside `Mike`, and `aisle` is not `window`.
@@ -27,7 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["normalise", "fact_stated", "all_facts_stated", "STREET_WORDS"]
+__all__ = ["normalise", "fact_stated", "all_facts_stated", "STREET_WORDS",
+           "SIZE_WORDS", "VALUE_SYNONYMS"]
 
 STREET_WORDS: dict[str, tuple[str, ...]] = {
     "road": ("rd",),
@@ -54,6 +58,24 @@ _CANON = {abbr: full for full, abbrs in STREET_WORDS.items() for abbr in abbrs}
 _CANON.update({w: str(i) for i, w in enumerate(NUMBER_WORDS)})
 _CANON.update(WEEKDAY_ABBREVIATIONS)
 _CODE = re.compile(r"\b([A-Z]{2})[ -](\d{1,5})\b")
+_SEAT = re.compile(r"\b(\d{1,2})[ -]([A-K])\b")
+SIZE_WORDS = {"small": "S", "medium": "M", "large": "L", "extra large": "XL",
+              "extra-large": "XL", "x-large": "XL"}
+"""Clothing sizes written out (the catalogue's sizes, `tools._simulators.CATALOG`)."""
+_SIZE_WORD = "|".join(sorted((re.escape(w) for w in SIZE_WORDS), key=len, reverse=True))
+_SIZE_LETTER = r"XL|S|M|L"
+_SIZE_END = r"(?=\s*(?:[.,;:)!?\u2013\u2014]|$|\s(?:and|in|for|to|from|please)\b))"
+VALUE_SYNONYMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(rf"\bsize (?P<w>{_SIZE_WORD})\b", re.I), "size {w}"),
+    (re.compile(rf"\b(?P<w>{_SIZE_WORD}) size\b", re.I), "size {w}"),
+    (re.compile(rf"\bin (?:an? )?(?P<w>{_SIZE_WORD}){_SIZE_END}", re.I), "in size {w}"),
+    (re.compile(rf"\bin (?:an? )?(?P<w>{_SIZE_LETTER}){_SIZE_END}"), "in size {w}"),
+    (re.compile(r"\b(?:centre|center)(?= seats?\b)", re.I), "middle"),
+    (re.compile(r"\b(?:in )?the (?:centre|center) of the row\b", re.I), "a middle seat"),
+    (re.compile(r"\bgray\b", re.I), "grey"),
+)
+"""The suite's values in other words -> the suite's own spelling (applied before the
+rest of the normalisation)."""
 _NOT_WORD = re.compile(r"[^\w'\-]+|_+")
 _WORD = re.compile(r"[\w'\-]+")
 
@@ -66,7 +88,13 @@ def normalise(text: str) -> str:
     >>> normalise("Seat: AISLE (31C)")
     'seat aisle 31c'
     """
-    text = _CODE.sub(r"\1\2", str(text))
+    text = str(text)
+    for pattern, form in VALUE_SYNONYMS:
+        text = pattern.sub(lambda m, form=form: form.format(
+            w=SIZE_WORDS.get(m.group("w").lower(), m.group("w")) if "w" in m.groupdict()
+            else ""), text)
+    text = _CODE.sub(r"\1\2", text)
+    text = _SEAT.sub(r"\1\2", text)
     text = re.sub(r"\b([A-Z]{2})-(?=\d)", r"\1", text)
     words = _NOT_WORD.sub(" ", text.casefold()).split()
     return " ".join(_CANON.get(w, w) for w in words)
