@@ -28,7 +28,7 @@ inside `Mike`, and `aisle` is not `window`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = ["normalise", "fact_stated", "all_facts_stated", "STREET_WORDS",
            "SIZE_WORDS", "VALUE_SYNONYMS"]
@@ -80,6 +80,13 @@ _NOT_WORD = re.compile(r"[^\w'\-]+|_+")
 _WORD = re.compile(r"[\w'\-]+")
 
 
+def _synonym(form: str) -> Callable[[re.Match[str]], str]:
+    def sub(m: re.Match[str]) -> str:
+        w = m.groupdict().get("w")
+        return form.format(w=SIZE_WORDS.get(w.lower(), w) if w else "")
+    return sub
+
+
 def normalise(text: str) -> str:
     """The text in the form facts are compared in (see the module docstring).
 
@@ -90,9 +97,7 @@ def normalise(text: str) -> str:
     """
     text = str(text)
     for pattern, form in VALUE_SYNONYMS:
-        text = pattern.sub(lambda m, form=form: form.format(
-            w=SIZE_WORDS.get(m.group("w").lower(), m.group("w")) if "w" in m.groupdict()
-            else ""), text)
+        text = pattern.sub(_synonym(form), text)
     text = _CODE.sub(r"\1\2", text)
     text = _SEAT.sub(r"\1\2", text)
     text = re.sub(r"\b([A-Z]{2})-(?=\d)", r"\1", text)
