@@ -167,9 +167,16 @@ def test_cli_submit_claim_decide_show(tmp_path, capsys):
     assert len(ApprovalStore(db).history()) == 1
 
 
-def test_two_reviewers_when_the_rule_says_so_and_the_first_cannot_claim_again(queue):
+def test_two_reviewers_when_the_rule_says_so_and_the_first_cannot_claim_again(
+        queue, tmp_path, monkeypatch):
+    from repair_core.approvals import TrustFile, generate_key
     from repair_core.queue import ReviewRule
 
+    monkeypatch.setenv("DGRR_KEYS", str(tmp_path / "keys"))
+    monkeypatch.setenv("DGRR_TRUST", str(tmp_path / "trust.json"))
+    trust = TrustFile(tmp_path / "trust.json", [])
+    for who in ("admin", "ana", "bo", "cy"):
+        trust.add(who, generate_key(who)[0].public_raw, admin=who == "admin")
     assert queue.rule() == ReviewRule()
     queue.set_rule(ReviewRule(over_ops=1), actor="admin")  # figure 1 deletes m3, quarantines m6
     assert queue.rule().over_ops == 1

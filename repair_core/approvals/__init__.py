@@ -13,6 +13,7 @@ from ._review import (
     decisions_sha256,
     find_decision,
     markdown_report,
+    obligation_problems,
     record_decision,
     repaired_store,
     repaired_trajectory,
@@ -21,7 +22,14 @@ from ._review import (
     warning_groups,
 )
 from ._reviewer import reviewer_key, same_reviewer
-from ._rules import ApprovalStanding, honoured_approval
+from ._rules import (
+    ApprovalStanding,
+    ReviewRule,
+    honoured_approval,
+    load_trust,
+    require_signed,
+    review_rule,
+)
 from ._store import (
     DEFAULT_DB,
     AppendOnlyError,
@@ -40,6 +48,10 @@ __all__ = [
     "TrustFile",
     "generate_key",
     "honoured_approval",
+    "ReviewRule",
+    "load_trust",
+    "require_signed",
+    "review_rule",
     "key_dir",
     "load_signer",
     "make_checkpoint",
@@ -56,6 +68,7 @@ __all__ = [
     "warning_groups",
     "decisions_sha256",
     "find_decision",
+    "obligation_problems",
     "result_problems",
     "ApprovalRecord",
     "ApprovalStore",

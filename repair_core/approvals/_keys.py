@@ -10,7 +10,11 @@ Its file name is derived from a hash of the reviewer's name (reviewer text never
 a file name). The trust file lists the public keys each reviewer may sign with::
 
     {"format": "dgrr.trust/v1",
-     "keys": [{"reviewer": "ana", "key_id": "ed25519:…", "public_key": "<base64>"}]}
+     "keys": [{"reviewer": "ana", "key_id": "ed25519:…", "public_key": "<base64>",
+               "admin": true}]}
+
+`admin: true` names an administrator: only rows signed with such a key may change the
+review rule (how many reviewers a repair needs).
 
 `key_id` is `ed25519:` and the first 32 hex digits of the sha256 of the raw public key.
 """
@@ -179,11 +183,13 @@ def generate_key(reviewer: str, directory: str | os.PathLike[str] | None = None,
 class TrustedKey:
     """One public key the trust file accepts for one reviewer."""
 
-    def __init__(self, reviewer: str, public_raw: bytes, added_at: str = "") -> None:
+    def __init__(self, reviewer: str, public_raw: bytes, added_at: str = "",
+                 admin: bool = False) -> None:
         self.reviewer = reviewer
         self.public_raw = public_raw
         self.key_id = key_id(public_raw)
         self.added_at = added_at
+        self.admin = admin
 
     def verifies(self, message: bytes, signature: Any) -> bool:
         from cryptography.exceptions import InvalidSignature
@@ -228,7 +234,10 @@ class TrustFile:
             if not isinstance(e, dict) or not isinstance(e.get("reviewer"), str):
                 raise DgrrError(f"trust file {where}: keys[{i}].reviewer must be text")
             raw = _unb64(e.get("public_key"), f"trust file {where}: keys[{i}].public_key", 32)
-            tk = TrustedKey(e["reviewer"], raw, str(e.get("added_at", "")))
+            if e.get("admin", False) not in (True, False):
+                raise DgrrError(f"trust file {where}: keys[{i}].admin must be true or false")
+            tk = TrustedKey(e["reviewer"], raw, str(e.get("added_at", "")),
+                            admin=e.get("admin") is True)
             if e.get("key_id") not in (None, tk.key_id):
                 raise DgrrError(f"trust file {where}: keys[{i}].key_id does not match its "
                                 "public key")
@@ -251,13 +260,28 @@ class TrustFile:
             return "its signature does not match its content (forged or re-chained)"
         return None
 
-    def add(self, reviewer: str, public_raw: bytes) -> bool:
-        """Trust `public_raw` for `reviewer` and save; False when it already was."""
+    def trusts(self, reviewer: str, key: Any) -> bool:
+        """Whether `key` (a key id) is trusted for `reviewer`."""
+        return any(k.key_id == key for k in self.for_reviewer(reviewer))
+
+    def is_admin(self, reviewer: str, key: Any) -> bool:
+        """Whether `key` is an administrator's key trusted for `reviewer`."""
+        return any(k.key_id == key and k.admin for k in self.for_reviewer(reviewer))
+
+    def add(self, reviewer: str, public_raw: bytes, *, admin: bool = False) -> bool:
+        """Trust `public_raw` for `reviewer` (as an administrator's key with `admin`) and
+        save; False when it already was (an existing key is made an administrator's)."""
         kid = key_id(public_raw)
-        if any(k.key_id == kid and k.reviewer == reviewer for k in self.keys):
+        known = [k for k in self.keys if k.key_id == kid and k.reviewer == reviewer]
+        if known:
+            if admin and not known[0].admin:
+                known[0].admin = True
+                self.save()
+                return True
             return False
         self.keys.append(TrustedKey(reviewer, public_raw,
-                                    datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")))
+                                    datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                    admin=admin))
         self.save()
         return True
 
@@ -265,6 +289,7 @@ class TrustFile:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         data = {"format": TRUST_FORMAT, "keys": [
             {"reviewer": k.reviewer, "key_id": k.key_id, "public_key": _b64(k.public_raw),
-             "added_at": k.added_at} for k in self.keys]}
+             "added_at": k.added_at, **({"admin": True} if k.admin else {})}
+            for k in self.keys]}
         atomic_write_text(self.path, json.dumps(data, indent=1, ensure_ascii=True) + "\n",
                           "--trust")

@@ -18,6 +18,7 @@ from .._perf import without_gc
 from .._text import markdown_code, markdown_text
 from ..plan._plan import RepairPlan
 from ._canonical import canonical_chunks, model_json
+from ._reviewer import same_reviewer
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "approval_summary",
     "decisions_sha256",
     "find_decision",
+    "obligation_problems",
     "record_decision",
     "result_problems",
     "repaired_store",
@@ -277,15 +279,65 @@ def result_problems(plan: RepairPlan, result: Any) -> list[str]:
             f"report.decisions: replayed from another plan — decisions sha256 "
             f"{decisions_sha256(theirs)[:12]} in the result, {decisions_sha256(ours)[:12]} in "
             f"the plan given; {len(differ)} decision(s) differ ({example})")
+    if not problems:
+        problems.extend(obligation_problems(plan, result))
+    return problems
+
+
+_DONE_TO = {"deleted": "delete", "quarantined": "quarantine", "restored": "restore"}
+_OUTCOME_OF = {"replay": "replayed", "refresh": "refreshed", "invalidate": "invalidated"}
+
+
+def obligation_problems(plan: RepairPlan, result: Any) -> list[str]:
+    """What `result` does that `plan` does not: a store change the plan's disposition of
+    that record does not ask for (a kept record deleted, say), a record added by a step
+    the plan does not replay, a step replayed, refreshed or invalidated against the
+    plan's action. The decisions a result lists are only its own claim; its store changes
+    and steps are what `dgrr apply` and a reader act on."""
+    report = _get(result, "report")
+    changes = _get(report, "store_changes") or {}
+    problems: list[str] = []
+    for kind, action in _DONE_TO.items():
+        for rid in _get(changes, kind) or []:
+            planned: str | None = plan.memory.get(str(rid))
+            if planned != action:
+                said = ("keeps it" if planned == "keep" else "does not name it"
+                        if planned is None else f"says {planned}")
+                problems.append(f"report.store_changes.{kind}: {str(rid)[:80]!r} — the plan "
+                                f"{said}, it does not {action} it")
+    store = _get(result, "store") or {}
+    written = {str(_get(m, "id")): m for part in ("active", "quarantine")
+               for m in (_get(store, part) or [])}
+    for added in _get(changes, "added") or []:
+        rid = str(added)
+        if rid in plan.memory:
+            problems.append(f"report.store_changes.added: {rid[:80]!r} is a record of the "
+                            "case, not one a replayed step wrote")
+            continue
+        deps = _get(written.get(rid), "deps") or []
+        steps = [str(_get(d, "id")) for d in deps
+                 if _get(d, "label") in ("produce", "update")]
+        if not steps or not any(plan.steps.get(sid) in ("replay", "refresh") for sid in steps):
+            problems.append(f"report.store_changes.added: {rid[:80]!r} — no step the plan "
+                            "replays wrote it")
+    for outcome in _get(report, "steps") or []:
+        sid, done = str(_get(outcome, "id")), str(_get(outcome, "outcome"))
+        step_action: str | None = plan.steps.get(sid)
+        if step_action is None:
+            problems.append(f"report.steps: {sid[:80]!r} is not a step of the plan")
+        elif step_action == "keep" and done != "kept":
+            problems.append(f"report.steps: {sid[:80]!r} was {done}, the plan keeps it")
+        elif done in _OUTCOME_OF.values() and _OUTCOME_OF.get(step_action) != done:
+            problems.append(f"report.steps: {sid[:80]!r} was {done}, the plan says "
+                            f"{step_action}")
     return problems
 
 
 def find_decision(store: ApprovalStore, *, case_id: str, reviewer: str, inputs_sha256: str,
                   outputs_sha256: str) -> ApprovalRecord | None:
     """The decision `reviewer` already recorded on exactly these inputs and outputs."""
-    name = reviewer.strip()
     for rec in store.history(case_id=case_id):
-        if (rec.reviewer == name and rec.inputs_sha256 == inputs_sha256
+        if (same_reviewer(rec.reviewer, reviewer) and rec.inputs_sha256 == inputs_sha256
                 and rec.outputs_sha256 == outputs_sha256):
             return rec
     return None

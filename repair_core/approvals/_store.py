@@ -67,6 +67,7 @@ __all__ = [
     "ChainCheck",
     "EventKind",
     "GENESIS_HASH",
+    "RULE_CASE",
     "ApprovalStore",
     "db_url",
     "sha256_json",
@@ -74,7 +75,9 @@ __all__ = [
 
 DEFAULT_DB = "~/.dgrr/approvals.db"
 Decision = Literal["approve", "reject"]
-EventKind = Literal["decision", "applied"]
+EventKind = Literal["decision", "applied", "rule", "override"]
+RULE_CASE = "dgrr:review-rule"
+"""The `case_id` of a `rule` row (a change of the review rule, not a case's decision)."""
 GENESIS_HASH = "0" * 64
 MAX_NAME = 200
 """Longest reviewer name, case id or model name stored (the columns' size)."""
@@ -111,7 +114,10 @@ class ApprovalRecord(BaseModel):
     """When it was recorded (UTC)."""
     kind: EventKind = "decision"
     """`decision`: a reviewer's approve/reject; `applied`: an approved repair was applied
-    to a real store (see :meth:`ApprovalStore.record_applied`)."""
+    to a real store (see :meth:`ApprovalStore.record_applied`); `rule`: an administrator
+    changed the review rule (`comment` holds it as JSON, see
+    :meth:`ApprovalStore.record_rule`); `override`: someone wrote over a store slot that
+    had changed since the apply planned it (`comment` lists the slots)."""
     refers_to: int | None = None
     """For an `applied` event: the id of the approval it applied."""
     target: str | None = None
@@ -482,17 +488,65 @@ class ApprovalStore:
                                  model=approval.model, refers_to=approval_id,
                                  target=target.strip()))
 
+    def record_rule(self, rule: Mapping[str, Any], *, reviewer: str) -> ApprovalRecord:
+        """Append a change of the review rule (`rule`, JSON data), signed by `reviewer`,
+        whom the trust file must name as an administrator (refused otherwise, before
+        anything is written)."""
+        problems = _name_problems(reviewer=reviewer)
+        if problems:
+            raise DgrrError("rule change refused:\n" + "\n".join(f"  - {p}" for p in problems))
+        digest = sha256_json(dict(rule))
+        return self._append(dict(kind="rule", case_id=RULE_CASE, reviewer=reviewer.strip(),
+                                 decision="approve",
+                                 comment=json.dumps(dict(rule), sort_keys=True),
+                                 plan_edits=[], forced=False, inputs_sha256=digest,
+                                 outputs_sha256=digest, model=None, refers_to=None,
+                                 target=None))
+
+    def record_override(self, case_id: str, *, reviewer: str, target: str, comment: str,
+                        refers_to: int | None = None) -> ApprovalRecord:
+        """Append an `override` row: `reviewer` wrote over store slots that had changed
+        since the apply planned them (`comment` lists them)."""
+        problems = _name_problems(reviewer=reviewer, case_id=case_id)
+        if problems:
+            raise DgrrError("override refused:\n" + "\n".join(f"  - {p}" for p in problems))
+        digest = sha256_json(comment)
+        return self._append(dict(kind="override", case_id=case_id, reviewer=reviewer.strip(),
+                                 decision="approve", comment=comment, plan_edits=[],
+                                 forced=False, inputs_sha256=digest, outputs_sha256=digest,
+                                 model=None, refers_to=refers_to, target=target.strip()))
+
     def _signer(self, reviewer: str, kind: str) -> Any:
-        from ._keys import TrustFile, key_dir, load_signer
+        from ._keys import TrustFile, key_dir, load_signer, trust_path
 
         signer = load_signer(reviewer, self.key_dir)
-        if signer is None and kind == "decision" and TrustFile.load(
-                self.trust, missing_ok=True) is not None:
+        trust = TrustFile.load(self.trust, missing_ok=True)
+        what = {"decision": "approval", "rule": "rule change", "override": "override"
+                }.get(kind, "applied event")
+        if kind == "rule" and (trust is None or signer is None
+                               or not trust.is_admin(signer.reviewer, signer.key_id)):
+            where = trust.path if trust is not None else trust_path(self.trust)
             raise DgrrError(
-                f"approval refused: reviewer {reviewer[:60]!r} has no signing key in "
+                f"{what} refused: {reviewer[:60]!r} is not an administrator: the review rule "
+                f"is changed only with a key that the trust file ({where}) lists with "
+                "\"admin\": true (dgrr keys generate --reviewer NAME --admin); nothing "
+                "recorded")
+        if trust is None:
+            return signer
+        if signer is None and kind != "applied":
+            raise DgrrError(
+                f"{what} refused: reviewer {reviewer[:60]!r} has no signing key in "
                 f"{key_dir(self.key_dir)} and a trust file is in use, so an unsigned decision "
                 "would never be honoured; create one with `dgrr keys generate --reviewer "
                 "NAME` (docs/approvals.md)")
+        if signer is not None and not trust.trusts(signer.reviewer, signer.key_id):
+            if kind == "applied":
+                return None  # the store is written already: recorded, unsigned, as such
+            raise DgrrError(
+                f"{what} refused: the key of reviewer {reviewer[:60]!r} ({signer.key_id}) is "
+                f"not in the trust file {trust.path}, so the row would fail verification "
+                "and stop every approval in the log from being honoured; nothing recorded "
+                "(dgrr keys trust --reviewer NAME --public-key …)")
         return signer
 
     def _append(self, fields: dict[str, Any]) -> ApprovalRecord:
@@ -616,6 +670,10 @@ class ApprovalStore:
                         problem = trust.check(str(fields["reviewer"]), data.get("key_id"),
                                               row_message(data["row_hash"]),
                                               data.get("signature"))
+                        if problem is None and fields["kind"] == "rule" and not \
+                                trust.is_admin(str(fields["reviewer"]), data.get("key_id")):
+                            problem = ("a change of the review rule signed with a key the "
+                                       "trust file does not name as an administrator's")
                         if problem is not None:
                             return ChainCheck(ok=False, rows=n, first_broken=rid,
                                               reason=problem)
@@ -713,8 +771,9 @@ def _row_fields(data: Mapping[str, Any]) -> dict[str, Any]:
     if decision not in ("approve", "reject"):
         raise _Malformed(f"decision: expected 'approve' or 'reject', got {str(decision)[:40]!r}")
     out["decision"] = decision
-    if (out["kind"] or "decision") not in ("decision", "applied"):
-        raise _Malformed(f"kind: expected 'decision' or 'applied', got {out['kind'][:40]!r}")
+    if (out["kind"] or "decision") not in ("decision", "applied", "rule", "override"):
+        raise _Malformed(f"kind: expected 'decision', 'applied', 'rule' or 'override', got "
+                         f"{out['kind'][:40]!r}")
     created: Any = data.get("created_at")
     if isinstance(created, str):
         try:

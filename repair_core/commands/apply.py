@@ -64,6 +64,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", default=None,
                    help="approvals database URL or SQLite file (default: $DGRR_DB, else "
                         "~/.dgrr/approvals.db)")
+    p.add_argument("--trust", default=None, metavar="FILE",
+                   help="trust file the approvals' signatures are checked against (default: "
+                        "$DGRR_TRUST, else ~/.dgrr/trusted_keys.json when it exists; with "
+                        "DGRR_REQUIRE_SIGNED=1 one is required)")
+    p.add_argument("--checkpoint", default=None, metavar="FILE",
+                   help="a signed checkpoint of the approvals log (dgrr history "
+                        "--checkpoint): nothing is honoured unless the log still holds it")
     p.set_defaults(func=run)
 
 
@@ -89,9 +96,11 @@ def run(args: argparse.Namespace) -> int:
         raise DgrrError(f"RESULT: expected a JSON object, got {type(result).__name__}")
     case = load_case(args.case)
     ops = store_ops(case, result)
-    store = ApprovalStore(args.db)
+    trust, against = log_checks(args.trust, args.checkpoint)
+    store = ApprovalStore(args.db, trust=args.trust)
     try:
-        approval = approval_of_result(store, case, result, approval_hashes)
+        approval = approval_of_result(store, case, result, approval_hashes, trust=trust,
+                                      against=against)
         kind = "Mem0" if args.to == "mem0" else "LangGraph"
         print(f"{plural(len(ops), 'operation')} on the {kind} store "
               f"for case '{printable(case.case_id)}':")
@@ -132,6 +141,44 @@ def run(args: argparse.Namespace) -> int:
         return _show(done, args, item="mem0_id")
     finally:
         store.close()
+
+
+def log_checks(trust: str | None, checkpoint: str | None) -> tuple[Any, Any]:
+    """The trust file (`--trust`, else its default place when it exists; required with
+    DGRR_REQUIRE_SIGNED=1) and the `--checkpoint`, read and verified."""
+    from ..approvals import load_trust, read_checkpoint
+
+    trust_file = load_trust(trust)
+    if checkpoint is None:
+        return trust_file, None
+    if trust_file is None:
+        raise DgrrError("--checkpoint: a trust file is needed to check its signature "
+                        "(--trust FILE)")
+    return trust_file, read_checkpoint(checkpoint, trust_file)
+
+
+def recheck_approval(log: Any, approval_id: int, operations: int, *, trust: Any,
+                     against: Any) -> Any:
+    """Approval #`approval_id` if the log still honours it (it verifies, no later
+    rejection of the same plan and result, enough distinct reviewers of it); refused
+    otherwise."""
+    from ..approvals import honoured_approval
+
+    found = log.find(id=approval_id)
+    if not found or found[0].decision != "approve":
+        raise DgrrError(f"--resume: the journal's approval #{approval_id} is not an approval "
+                        "in this log; nothing written")
+    approval = found[0]
+    standing = honoured_approval(
+        log, approval.case_id,
+        lambda r: (r.inputs_sha256, r.outputs_sha256) == (approval.inputs_sha256,
+                                                          approval.outputs_sha256),
+        trust=trust, against=against,
+        needed=lambda rule: rule.needed(ops=operations, irreversible=False))
+    if standing.record is None:
+        raise DgrrError(f"--resume: approval #{approval_id} is no longer honoured: "
+                        f"{standing.reason or 'no approval'}; nothing written")
+    return standing.record
 
 
 def _vault(args: argparse.Namespace) -> Any:
@@ -187,12 +234,22 @@ def _finish(args: argparse.Namespace, journal: Any) -> int:
     if args.resume and (not args.reviewer or not args.reviewer.strip()):
         raise DgrrError("--reviewer: who finishes the apply is required with --resume")
 
+    if args.resume:
+        if pending.approval_id is None:
+            raise DgrrError("--resume: the journal names no approval; nothing written "
+                            "(--rollback undoes it)")
+        trust, against = log_checks(args.trust, args.checkpoint)
+        log = ApprovalStore(args.db, trust=args.trust)
+        try:
+            recheck_approval(log, pending.approval_id, len(pending.operations), trust=trust,
+                             against=against)
+        finally:
+            log.close()
+
     def act(backend: Any) -> Any:
         if args.rollback:
             return rollback_apply(backend, journal)
-        if pending.approval_id is None:
-            return resume_apply(backend, journal)
-        log = ApprovalStore(args.db)
+        log = ApprovalStore(args.db, trust=args.trust)
         try:
             return resume_apply(backend, journal, _recorder(log, pending.approval_id, args))
         finally:

@@ -28,12 +28,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--no-trust", action="store_true",
                    help="do not add the public key to the trust file (print it for whoever "
                         "keeps the trust file)")
+    g.add_argument("--admin", action="store_true",
+                   help="trust the key as an administrator's (may change the review rule)")
     _common(g)
     g.set_defaults(func=run_generate)
     t = ksub.add_parser("trust", help="trust a reviewer's public key (from `keys generate "
                                       "--no-trust`)")
     t.add_argument("--reviewer", required=True, help="whose key")
     t.add_argument("--public-key", required=True, help="base64 of the 32-byte public key")
+    t.add_argument("--admin", action="store_true",
+                   help="trust the key as an administrator's (may change the review rule)")
     _common(t)
     t.set_defaults(func=run_trust)
     ls = ksub.add_parser("list", help="list trusted public keys and the private keys here")
@@ -73,8 +77,8 @@ def run_generate(args: argparse.Namespace) -> int:
               f"--reviewer NAME --public-key {public}")
         return 0
     trust = _trust_file(args.trust)
-    trust.add(signer.reviewer, signer.public_raw)
-    print(f"trusted in {trust.path}")
+    trust.add(signer.reviewer, signer.public_raw, admin=args.admin)
+    print(f"trusted{' as an administrator' if args.admin else ''} in {trust.path}")
     return 0
 
 
@@ -89,7 +93,7 @@ def run_trust(args: argparse.Namespace) -> int:
     if not name or any(not c.isprintable() for c in name) or len(name) > 200:
         raise DgrrError("--reviewer: a printable name of at most 200 characters is required")
     trust = _trust_file(args.trust)
-    added = trust.add(name, raw)
+    added = trust.add(name, raw, admin=args.admin)
     print(("trusted" if added else "already trusted") + f" in {trust.path}")
     return 0
 
@@ -106,7 +110,8 @@ def run_list(args: argparse.Namespace) -> int:
     else:
         out.write(f"trusted keys ({trust.path}):\n")
         for k in trust.keys:
-            out.write(f"  {_printable(k.reviewer)[:40]:<40}  {k.key_id}  {k.added_at}\n")
+            out.write(f"  {_printable(k.reviewer)[:40]:<40}  {k.key_id}  {k.added_at}"
+                      + ("  admin" if k.admin else "") + "\n")
     folder = key_dir(args.keys)
     out.write(f"private keys here ({folder}):\n")
     if folder.is_dir():

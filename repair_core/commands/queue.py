@@ -99,7 +99,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="two reviewers when the failed run had effects that cannot be undone")
     ru.add_argument("--no-limit", action="store_true",
                     help="drop the store-operation limit")
-    ru.add_argument("--by", default=None, help="who changes the rule (required to change it)")
+    ru.add_argument("--by", default=None,
+                    help="who changes the rule (required to change it): an administrator "
+                         "the trust file names, whose key signs the change")
+    _keys_args(ru)
     _db_arg(ru)
     ru.set_defaults(func=run_rule)
 
@@ -118,16 +121,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     w.add_argument("--lease", type=positive_seconds, default=600.0, metavar="SECONDS",
                    help="take over a request another worker has held this long without "
                         "finishing (it died); its interrupted apply is resumed (default 600)")
+    w.add_argument("--checkpoint", default=None, metavar="FILE",
+                   help="a signed checkpoint of the approvals log (dgrr history "
+                        "--checkpoint): nothing is applied unless the log still holds it")
+    _keys_args(w)
     _db_arg(w)
     w.set_defaults(func=run_worker)
+
+
+def _keys_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--trust", default=None, metavar="FILE",
+                   help="trust file (default: $DGRR_TRUST, else ~/.dgrr/trusted_keys.json)")
+    p.add_argument("--keys", default=None, metavar="DIR",
+                   help="private key folder (default: $DGRR_KEYS, else ~/.dgrr/keys)")
 
 
 @contextmanager
 def _open(args: argparse.Namespace) -> Iterator[Any]:
     """The queue at --db, closed when the command is done with it."""
+    from ..approvals import ApprovalStore
     from ..queue import RepairQueue
 
-    queue = RepairQueue(args.db)
+    queue = RepairQueue(args.db, approvals=ApprovalStore(
+        args.db, keys=getattr(args, "keys", None), trust=getattr(args, "trust", None)))
     try:
         yield queue
     finally:
@@ -254,6 +270,7 @@ def run_rule(args: argparse.Namespace) -> int:
             if not args.by or not args.by.strip():
                 raise DgrrError("--by: who changes the rule is required")
             rule = queue.set_rule(ReviewRule(**{**rule.model_dump(), **changes}), actor=args.by)
+            print(f"recorded in the approvals log, signed by {printable(args.by.strip())}")
     limit = "no limit" if rule.over_ops is None else f"more than {rule.over_ops}"
     print(f"two reviewers when: store operations {limit}; irreversible effects "
           f"{'yes' if rule.irreversible else 'no'}")
@@ -262,12 +279,15 @@ def run_rule(args: argparse.Namespace) -> int:
 
 def run_worker(args: argparse.Namespace) -> int:
     from ..queue import apply_next
+    from .apply import log_checks
 
     name = args.name or f"worker@{socket.gethostname()}:{os.getpid()}"
     failed = 0
+    trust, against = log_checks(args.trust, args.checkpoint)
     with _open(args) as queue:
         while True:
-            r = apply_next(queue, worker=name, lease=args.lease)
+            r = apply_next(queue, worker=name, lease=args.lease, trust=trust,
+                           against=against)
             if r is None:
                 if args.once:
                     break

@@ -59,35 +59,57 @@ def open_factory(spec: str, what: str) -> Any:
     return factory()
 
 
-def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: Any) -> Any:
-    """The newest decision whose inputs and outputs digests match this case,
-    its recorded plan edits and this result (the digests computed once per distinct set
-    of edits: on a large case each costs seconds)."""
+def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: Any, *,
+                       trust: Any = None, against: Any = None) -> Any:
+    """The newest approval whose inputs and outputs digests match this case, its
+    recorded plan edits and this result, when the log honours it: it verifies (against
+    the trust file `trust` and the checkpoint `against`), no later decision rejects it,
+    the approved plan asks for every store change and step of the result, and as many
+    distinct reviewers as the review rule asks for approved that same plan and result
+    (the digests computed once per distinct set of edits: on a large case each costs
+    seconds). None, with the reason on stderr, otherwise."""
     from ..approvals import honoured_approval
+    from ._writeback import store_ops
 
     # The approved plan is the one the result was repaired from: its objective is the
     # result's (an approval of another objective's plan cannot match this result).
     base = plan_case(case, objective=result_objective(result))  # type: ignore[arg-type]
     hashes: dict[str, tuple[str, str] | None] = {}
+    beyond: list[str] = []
 
     def matches(record: Any) -> bool:
         key = json.dumps([record.plan_edits, record.forced,
                           record.comment if record.plan_edits else ""], sort_keys=True)
         if key not in hashes:
-            hashes[key] = _plan_hashes(base, record, result, approval_hashes)
+            hashes[key] = _plan_hashes(base, record, result, approval_hashes, beyond)
         return hashes[key] == (record.inputs_sha256, record.outputs_sha256)
 
+    ops = len(store_ops(case, result))
+    irreversible = bool(result.get("needs_human"))
     # the latest matching decision wins; a log that does not verify honours nothing
-    standing = honoured_approval(store, case.case_id, matches)
+    standing = honoured_approval(store, case.case_id, matches, trust=trust, against=against,
+                                 needed=lambda rule: rule.needed(ops=ops,
+                                                                 irreversible=irreversible))
+    if standing.record is not None and beyond:
+        print("approval: the result does things its approved plan does not ask for; not "
+              "honoured:\n" + "\n".join(f"  - {p}" for p in beyond[:10]), file=sys.stderr)
+        return None
     if standing.reason:
         print(f"approval: {standing.reason}", file=sys.stderr)
+    elif standing.record is not None and not standing.signed:
+        print("approval: no trust file, so signatures were not checked (anyone who can "
+              "write the database could have written this approval; set "
+              "DGRR_REQUIRE_SIGNED=1 to refuse)", file=sys.stderr)
     return standing.record
 
 
-def _plan_hashes(base: Any, record: Any, result: dict, approval_hashes: Any
-                 ) -> tuple[str, str] | None:
+def _plan_hashes(base: Any, record: Any, result: dict, approval_hashes: Any,
+                 beyond: list[str]) -> tuple[str, str] | None:
     """The (inputs, outputs) digests of `base` with `record`'s plan edits and `result`;
-    None when those edits no longer apply."""
+    None when those edits no longer apply. What the result does beyond that plan is
+    added to `beyond`."""
+    from ..approvals import obligation_problems
+
     plan = base
     if record.plan_edits:
         edits = {e["node"]: e["action"] for e in record.plan_edits}
@@ -95,7 +117,10 @@ def _plan_hashes(base: Any, record: Any, result: dict, approval_hashes: Any
             plan = apply_edits(base, edits, force=record.forced, comment=record.comment)
         except DgrrError:
             return None
-    return approval_hashes(plan, result)
+    found = approval_hashes(plan, result)
+    if found == (record.inputs_sha256, record.outputs_sha256):
+        beyond.extend(obligation_problems(plan, result))
+    return found
 
 
 def open_mem0(spec: str) -> Any:

@@ -84,8 +84,8 @@ def _store_operations(request: RepairRequest, case: Any, plan: Any, result: Any)
 
 
 def apply_request(queue: RepairQueue, request: RepairRequest, *, worker: str,
-                  open_store: Callable[[dict[str, str]], Any] | None = None
-                  ) -> RepairRequest:
+                  open_store: Callable[[dict[str, str]], Any] | None = None,
+                  trust: Any = None, against: Any = None) -> RepairRequest:
     """Write approved `request` (held by `worker`) back to its store target as `dgrr apply
     --apply` does (the approval must still be honoured; an intent journal makes it
     resumable), record the `applied` event next to its approval, and finish it (failed
@@ -96,7 +96,7 @@ def apply_request(queue: RepairQueue, request: RepairRequest, *, worker: str,
         if result is None or request.decision_id is None:
             raise DgrrError("the approval carries no repair result to apply")
         applied = _write_back(queue, queue.case(request.id), result, target, worker,
-                              open_store)
+                              open_store, trust=trust, against=against)
     except DgrrError as exc:
         return queue.finish(request.id, worker=worker, error=str(exc))
     return queue.finish(request.id, worker=worker, applied_id=applied)
@@ -104,19 +104,24 @@ def apply_request(queue: RepairQueue, request: RepairRequest, *, worker: str,
 
 def apply_next(queue: RepairQueue, *, worker: str,
                open_store: Callable[[dict[str, str]], Any] | None = None,
-               lease: float = 600.0) -> RepairRequest | None:
+               lease: float = 600.0, trust: Any = None, against: Any = None
+               ) -> RepairRequest | None:
     """Apply the oldest approved request no worker holds (or whose worker has not finished
     within `lease` seconds: it died, and its interrupted apply is resumed); None when there
-    is none."""
+    is none. The approval is honoured only as `dgrr apply` honours it: a log that
+    verifies against the trust file `trust` and the checkpoint `against`, enough
+    distinct reviewers of the same plan and result, no later rejection."""
     request = queue.take_approved(worker=worker, lease=lease)
     if request is None:
         return None
-    return apply_request(queue, request, worker=worker, open_store=open_store)
+    return apply_request(queue, request, worker=worker, open_store=open_store,
+                         trust=trust, against=against)
 
 
 def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
                 target: dict[str, str], worker: str,
-                open_store: Callable[[dict[str, str]], Any] | None) -> int:
+                open_store: Callable[[dict[str, str]], Any] | None, *,
+                trust: Any = None, against: Any = None) -> int:
     """Perform the result's store operations on the target store (checked against the
     trace first, journalled, under the store's lock, as `dgrr apply` does); the id of the
     `applied` event recorded in the approvals log."""
@@ -128,10 +133,17 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
     if kind not in ("langgraph", "mem0"):
         raise DgrrError(f"store_target: unknown store kind {kind!r}")
     ops = store_ops(case, result)
-    approval = approval_of_result(queue.approvals, case, result, approval_hashes)
+    import contextlib
+    import io
+
+    why = io.StringIO()
+    with contextlib.redirect_stderr(why):
+        approval = approval_of_result(queue.approvals, case, result, approval_hashes,
+                                      trust=trust, against=against)
     if approval is None:
-        raise DgrrError("refused: the approval is not honoured (a later decision, or an "
-                        "approvals log that does not verify); nothing written")
+        reason = " ".join(why.getvalue().split()) or "no approval of this result in the log"
+        raise DgrrError(f"refused: the approval is not honoured ({reason[:600]}); nothing "
+                        "written")
     where = f"{kind}:{spec}"
     journal = Journal(journal_dir(None), store_key(kind, spec))
     events: list[int] = []

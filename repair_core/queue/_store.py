@@ -40,6 +40,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .._errors import DgrrError
+from ..approvals._keys import TrustFile
+from ..approvals._reviewer import reviewer_key, same_reviewer
+from ..approvals._rules import ReviewRule, review_rule
 from ..approvals._store import ApprovalStore, _has_control
 
 __all__ = [
@@ -145,31 +148,6 @@ class RequestEvent(BaseModel):
     """Status after."""
     note: str = ""
     """Why, or what came of it."""
-
-
-class ReviewRule(BaseModel):
-    """When an approval needs two different reviewers (stored in the database, so every
-    dashboard server and CLI on it applies the same rule)."""
-
-    over_ops: int | None = Field(default=None, ge=0)
-    """Two reviewers when the repair asks for more than this many store operations (None:
-    no limit)."""
-    irreversible: bool = False
-    """Two reviewers when the failed run had effects the rollback cannot undo."""
-
-    def needed(self, *, ops: int, irreversible: bool) -> int:
-        """How many different reviewers a repair with `ops` store operations (and
-        `irreversible` effects or not) needs.
-
-        >>> ReviewRule(over_ops=3).needed(ops=4, irreversible=False)
-        2
-        >>> ReviewRule(irreversible=True).needed(ops=0, irreversible=False)
-        1
-        """
-        if (self.over_ops is not None and ops > self.over_ops) or (
-                self.irreversible and irreversible):
-            return 2
-        return 1
 
 
 def reviewer_label(*, issuer: str, subject: str, email: str) -> str:
@@ -405,7 +383,7 @@ class RepairQueue:
         now = datetime.now(UTC)
         if request_id is not None:
             current = self.get(request_id)
-            if any(a["reviewer"] == who for a in current.approved_by):
+            if any(same_reviewer(a["reviewer"], who) for a in current.approved_by):
                 raise QueueError(f"request #{request_id}: {who} already approved it; it needs "
                                  "a different reviewer")
             return self._move(request_id, actor=who, allowed=("pending",), to="claimed",
@@ -418,7 +396,8 @@ class RepairQueue:
             if self.engine.dialect.name == "postgresql":
                 query = query.with_for_update(skip_locked=True)
             rid = next((r.id for r in conn.execute(query)
-                        if not any(a["reviewer"] == who for a in (r.approved_by or []))), None)
+                        if not any(same_reviewer(a["reviewer"], who)
+                                   for a in (r.approved_by or []))), None)
             if rid is None:
                 return None
             changed = conn.execute(update(_RequestRow).where(
@@ -471,7 +450,7 @@ class RepairQueue:
                 approvers = [*(row.approved_by or []),
                              {"reviewer": who, "decision_id": int(decision_id)}]
                 need = max(int(row.needed or 1), needed)
-                distinct = len({a["reviewer"] for a in approvers})
+                distinct = len({reviewer_key(a["reviewer"]) for a in approvers})
                 values.update(approved_by=approvers, needed=need)
                 if distinct >= need:
                     to, why = "approved", note
@@ -546,33 +525,20 @@ class RepairQueue:
         return self.get(request_id)
 
     def set_rule(self, rule: ReviewRule, *, actor: str) -> ReviewRule:
-        """Store the two-reviewer rule for every server on this database."""
+        """Record the review rule for every server on this database: a `rule` row of the
+        approvals log signed by `actor`, whom the trust file must name as an
+        administrator (refused otherwise, nothing written)."""
         who = _name("actor", actor)
-        data = rule.model_dump()
-
-        def do(conn: Connection) -> None:
-            now = datetime.now(UTC)
-            changed = conn.execute(update(_SettingRow).where(_SettingRow.key == "review_rule")
-                                   .values(value=data, updated_at=now, updated_by=who)
-                                   ).rowcount
-            if changed != 1:
-                conn.execute(insert(_SettingRow).values(key="review_rule", value=data,
-                                                        updated_at=now, updated_by=who))
-
-        self._write(do)
+        self.approvals.record_rule(rule.model_dump(), reviewer=who)
         return self.rule()
 
     # -- reading ---------------------------------------------------------------------
 
     def rule(self) -> ReviewRule:
-        """The two-reviewer rule in force (default: one reviewer suffices)."""
-        def read() -> Any:
-            with self.engine.connect() as conn:
-                return conn.execute(select(_SettingRow.value).where(
-                    _SettingRow.key == "review_rule")).scalar_one_or_none()
-
-        raw = self.approvals._guard(read)
-        return ReviewRule.model_validate(raw) if raw else ReviewRule()
+        """The review rule in force: the newest administrator-signed `rule` row of the
+        approvals log (default, and without a trust file: one reviewer suffices)."""
+        return review_rule(self.approvals,
+                           TrustFile.load(self.approvals.trust, missing_ok=True))
 
     def find(self, request_id: int) -> RepairRequest | None:
         """Request `request_id`, or None."""
