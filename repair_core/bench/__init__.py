@@ -1,5 +1,5 @@
-"""The benchmark: suites, repair methods (ours, six baselines, three ablations), the
-paper's metrics, a resumable runner and Table-2-style result tables."""
+"""The benchmark: suites, repair methods (how many and of which kinds:
+`methods_phrase()`), the paper's metrics, a resumable runner and Table-2-style result tables."""
 
 from ._gallery import failure_gallery, write_failure_gallery
 from ._longmemeval import (
@@ -17,6 +17,7 @@ from ._methods import (
     RepairDecision,
     decide,
     method_names,
+    methods_phrase,
 )
 from ._metrics import (
     GROUPINGS,
@@ -46,6 +47,7 @@ from ._tables import PAPER_FIGURES, markdown_table, results_csv, summaries, writ
 
 __all__ = [
     "ABLATIONS",
+    "methods_phrase",
     "BASELINES",
     "METHODS",
     "METHOD_LABELS",

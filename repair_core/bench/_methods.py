@@ -26,6 +26,7 @@ __all__ = [
     "METHOD_LABELS",
     "BASELINES",
     "ABLATIONS",
+    "methods_phrase",
     "AUDIT_TRUST",
     "audit_view",
     "open_judge_inputs",
@@ -387,8 +388,8 @@ METHOD_LABELS: dict[str, str] = {
     "delete_retrieved": "Delete retrieved memories",
     "delete_faults_rerun": "Delete faults, re-run turn",
     "delete_restore_rerun": "Delete faults + restore, re-run turn",
-    "memaudit": "MemAudit-style",
-    "llm_judge": "LLM-judge repair",
+    "memaudit": "MemAudit-style (scripted)",
+    "llm_judge": "LLM-judge repair (scripted)",
     "agenttrace": "AgentTrace-style",
     "redo_first_exposure": "Redo from first exposure",
     "full_rerun": "Delete session writes + full re-run",
@@ -398,12 +399,33 @@ METHOD_LABELS: dict[str, str] = {
     "ours_no_support_check": "Ours w/o support check",
     "ours_no_selective_replay": "Ours w/o selective replay",
 }
-"""Row labels of the result tables, in table order."""
+"""Row labels of the result tables, in table order. The model-driven baselines say
+"(scripted)": with the built-in models their auditor and judge are fixed rules, not a
+model, so their numbers never stand for a model's judgement."""
 
 BASELINES = ("no_repair", "full_reset", "delete_retrieved", "delete_faults_rerun",
              "delete_restore_rerun", "memaudit", "llm_judge", "agenttrace",
              "redo_first_exposure", "full_rerun")
 ABLATIONS = ("ours_no_planner", "ours_no_support_check", "ours_no_selective_replay")
+
+_COUNT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+                "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
+
+
+def methods_phrase() -> str:
+    """How many methods the registry holds, and of which kinds, as the docs say it
+    (checked against README.md and docs/ by tests/test_method_count_documented.py).
+
+    >>> methods_phrase()
+    'fifteen methods (Ours, Ours (store), ten baselines, three ablations)'
+    """
+    def word(n: int) -> str:
+        return _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
+
+    ours = [METHOD_LABELS[m] for m in METHOD_LABELS if m not in BASELINES + ABLATIONS]
+    return (f"{word(len(METHOD_LABELS))} methods ({', '.join(ours)}, "
+            f"{word(len(BASELINES))} baselines, {word(len(ABLATIONS))} ablations)")
 
 
 def method_names(spec: str = "all") -> list[str]:
