@@ -31,6 +31,7 @@ sys.path.insert(0, str(HERE))
 
 from story_model import (  # noqa: E402
     BOOKING,
+    LEARNED,
     MEMORIES,
     QUESTION,
     SAVED,
@@ -47,6 +48,9 @@ FRAMEWORKS: dict[str, list[str]] = {
                   "opentelemetry-util-genai==1.1b0", *_OTEL],
     "smolagents": ["smolagents[openai]==1.26.0",
                    "openinference-instrumentation-smolagents==0.1.43", *_OTEL],
+    "llamaindex": ["llama-index-core==0.14.25", "llama-index-llms-openai",
+                   "llama-index-embeddings-openai",
+                   "openinference-instrumentation-llama-index==4.6.1", *_OTEL],
 }
 VARIANTS: dict[str, list[tuple[str, dict[str, str]]]] = {
     # the same run with the instrumentor's default: no message content captured
@@ -209,7 +213,39 @@ def run_smolagents(url: str, out: str) -> None:
     _write(exporter, out)
 
 
-CHILDREN = {"openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
+def run_llamaindex(url: str, out: str) -> None:
+    """LlamaIndex's `condense_plus_context` chat engine over a `VectorStoreIndex` of Lin's
+    memories (each a `Document` whose `doc_id` is the memory id), with a `Memory` buffer;
+    after the turn the application inserts what it learned as a new `Document`. Traced by
+    OpenInference's LlamaIndex instrumentor, the index build, the turn and the insert in
+    one session (`using_session`)."""
+    from llama_index.core import Document, Settings, VectorStoreIndex
+    from llama_index.core.memory import Memory
+    from llama_index.embeddings.openai import OpenAIEmbedding
+    from llama_index.llms.openai import OpenAI
+    from openinference.instrumentation import using_session, using_user
+    from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
+
+    provider, exporter = _provider()
+    Settings.llm = OpenAI(model="gpt-4o-mini", api_base=url, api_key="offline",
+                          max_retries=0)
+    Settings.embed_model = OpenAIEmbedding(model="text-embedding-3-small", api_base=url,
+                                           api_key="offline", max_retries=0)
+    LlamaIndexInstrumentor().instrument(tracer_provider=provider)
+    with using_session("lin-trip"), using_user("lin"):
+        # the store as earlier sessions left it (its build is traced: an index build, no turn)
+        index = VectorStoreIndex.from_documents(
+            [Document(text=m["memory"], doc_id=m["id"]) for m in MEMORIES])
+        engine = index.as_chat_engine(chat_mode="condense_plus_context",
+                                      memory=Memory.from_defaults(session_id="lin-trip"),
+                                      similarity_top_k=2)
+        print(engine.chat(QUESTION))
+        index.insert(Document(text=LEARNED, doc_id=SAVED["id"]))
+    provider.force_flush()
+    _write(exporter, out)
+
+
+CHILDREN = {"llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
             "smolagents": run_smolagents}
 
 

@@ -202,3 +202,22 @@ def test_smolagents():
     answer = case.final_answer()
     assert answer.type == "answer" and answer.text == ANSWER
     assert [s.tool for s in case.trajectory if s.type == "tool_action"] == ["book_seat"]
+
+
+def test_llamaindex():
+    """LlamaIndex 0.14 (`condense_plus_context` chat engine over a `VectorStoreIndex`) +
+    openinference-instrumentation-llama-index 4.6: the index build, the turn and the
+    application's `index.insert` are traces of one session. The turn's text is the root
+    CHAIN's `{"message": ...}`; the nested RETRIEVER and LLM spans are one read and one
+    model step; retrieved node ids become the documents' ids (the build's node parser
+    names both); the build is no turn, and the insert after the turn is a memory write of
+    the new document."""
+    path = SAMPLES / "llamaindex.otlp.json"
+    check_story(path)
+    imported = import_trace([path])
+    assert [s.type for s in imported.case.steps_in_order()] == [
+        "memory_read", "answer", "memory_write"]
+    assert imported.summary.skipped[
+        "nested OpenInference LLM or RETRIEVER span (part of the outer one)"] == 2
+    assert imported.summary.skipped[
+        "agent span without a user message or steps (not a turn)"] == 2

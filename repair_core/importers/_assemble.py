@@ -19,9 +19,11 @@ from ._implied import (
     message_tool_ops,
 )
 from ._infer import infer_deps
+from ._llamaindex import Insert, inserts, node_documents
 from ._memtools import memory_tool_ops
+from ._nesting import collapse_nested
 from ._otlp import Span
-from ._semconv import NOT_GENAI, Operation, classify, session_of, user_of
+from ._semconv import NOT_GENAI, Operation, Retrieved, classify, session_of, user_of
 
 __all__ = ["Assembled", "assemble", "action_id", "observation_id"]
 
@@ -126,6 +128,13 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     parent = {sid: s.parent_id for sid, s in span_by_id.items()}
     for op in mine:
         parent.setdefault(op.span.span_id, op.span.parent_id)
+    mine, nested = collapse_nested(mine, parent)
+    if nested:
+        skipped["nested OpenInference LLM or RETRIEVER span (part of the outer one)"] += nested
+    documents = node_documents(span_by_id.values())
+    if documents:
+        mine = [_by_document(op, documents) if op.kind == "memory_search" else op
+                for op in mine]
     by_span = {op.span.span_id: op for op in mine}
 
     agent_memo: dict[str, str | None] = {}
@@ -195,6 +204,9 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         return tid
 
     _turn_texts(turns, steps_ops, turn_of, skipped)
+    for write in _insert_ops(inserts(span_by_id.values()), turns):
+        parent[write.span.span_id] = write.span.parent_id
+        steps_ops.append(write)
     for op in list(turns.values()):
         if op.output and op.span.span_id not in answered_turns(steps_ops, turn_of):
             answer = agent_answer_op(op)
@@ -331,6 +343,34 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
 
 
 _DEFAULT_TURN = "turn-0"
+
+
+def _by_document(op: Operation, documents: Mapping[str, str]) -> Operation:
+    """A read's records named by the documents their nodes were made from."""
+    records = tuple(replace(r, id=documents[r.id]) if r.id in documents else r
+                    for r in op.records)
+    return replace(op, records=records)
+
+
+def _insert_ops(found: list[Insert], turns: Mapping[str, Operation]) -> list[Operation]:
+    """A LlamaIndex insert after a turn: a memory write (of each document) in the latest
+    turn before it. An insert before every turn (the index build) is the store as it
+    was."""
+    starts = sorted((op.span.start, tid) for tid, op in turns.items())
+    out = []
+    for ins in found:
+        before = [tid for start, tid in starts if start <= ins.span.start]
+        if not before:
+            continue
+        for n, (doc, text) in enumerate(ins.documents):
+            span = Span(trace_id=ins.span.trace_id, span_id=f"{ins.span.span_id}-insert-{n}",
+                        parent_id=before[-1], name="insert", start=ins.span.start + n,
+                        end=ins.span.end, status_error=ins.span.status_error,
+                        attributes={}, resource=ins.span.resource)
+            out.append(Operation(span, "memory_write", "openinference",
+                                 records=(Retrieved(doc, text),), record_id=doc,
+                                 write_op="add"))
+    return out
 
 
 def _root(span_id: str, parent: Mapping[str, str | None], memo: dict[str, str]) -> str:

@@ -417,6 +417,8 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
     a = span.attributes
     if kind == "agent":
         text = _oi_user_text(a)
+        if isinstance(json_or_text(text), (dict, list)):
+            text = ""  # a serialized object (a node parser's nodes), not a user's message
         return Operation(span, kind, "openinference", text=text,
                          output=unwrap_input(a.get("output.value")),
                          missing=None if text else "the user's message (input.value or "

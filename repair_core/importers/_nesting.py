@@ -1,0 +1,77 @@
+"""OpenInference nesting collapsed: instrumentors that wrap each layer of a framework
+record one model call as nested LLM spans (LlamaIndex: `predict` -> `chat`) and one
+retrieval as nested RETRIEVER spans (`retrieve` -> `_retrieve`). The outermost span of
+such a nest is the step; what only an inner span carries (the output text, tool calls,
+the input messages, the returned documents) is taken into it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ._semconv import Operation
+
+__all__ = ["collapse_nested"]
+
+_NESTING = ("chat", "memory_search")
+
+
+def collapse_nested(ops: Sequence[Operation], parent: Mapping[str, str | None]
+                    ) -> tuple[list[Operation], int]:
+    """`ops` with each OpenInference LLM (RETRIEVER) span nested in another one merged
+    into the outermost, and how many were merged. Linear in the spans."""
+    by_span = {op.span.span_id: op for op in ops
+               if op.kind in _NESTING and op.convention == "openinference"}
+    if not by_span:
+        return list(ops), 0
+    top: dict[str, str | None] = {}  # span -> outermost nestable op at or above it
+
+    def outermost(span_id: str) -> str | None:
+        path: list[str] = []
+        node: str | None = span_id
+        seen: set[str] = set()
+        while node is not None and node not in top and node not in seen:
+            seen.add(node)
+            path.append(node)
+            node = parent.get(node)
+        current = top.get(node) if node is not None else None
+        for q in reversed(path):  # from the highest down
+            if current is None and q in by_span:
+                current = q
+            elif current is not None and q in by_span and \
+                    by_span[q].kind != by_span[current].kind:
+                current = q  # a model call inside a retrieval (or the reverse) is its own
+            top[q] = current
+        return top[span_id]
+
+    merged: dict[str, Operation] = {}
+    inner: set[str] = set()
+    for op in ops:
+        sid = op.span.span_id
+        if sid not in by_span:
+            continue
+        up = outermost(sid)
+        if up is None or up == sid:
+            continue
+        inner.add(sid)
+        merged[up] = _merge(merged.get(up, by_span[up]), op)
+    out = [merged.get(op.span.span_id, op) for op in ops if op.span.span_id not in inner]
+    return out, len(inner)
+
+
+def _merge(outer: Operation, inner: Operation) -> Operation:
+    """`outer` with what it lacks taken from `inner`."""
+    fields: dict[str, Any] = {}
+    if outer.kind == "chat":
+        if not outer.text and not outer.tool_calls and (inner.text or inner.tool_calls):
+            fields.update(text=inner.text, tool_calls=inner.tool_calls, missing=None)
+        if not outer.user_text:
+            fields["user_text"] = inner.user_text
+        if not outer.message_results:
+            fields["message_results"] = inner.message_results
+    elif not outer.records and inner.records:
+        fields.update(records=inner.records, skipped_documents=inner.skipped_documents)
+        if not outer.query:
+            fields["query"] = inner.query
+    return replace(outer, **fields) if fields else outer
