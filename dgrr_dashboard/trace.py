@@ -9,6 +9,7 @@ from collections import defaultdict
 from typing import Any
 
 from repair_core import RepairPlan
+from repair_core._text import plural
 from repair_core.viz import DECISION_STYLES, decision_keys
 
 __all__ = ["DECISION_COLOURS", "trace_rows", "trace_data"]
@@ -49,7 +50,7 @@ def _matches(row: dict[str, Any], needle: str, exact: bool) -> bool:
 
 def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = False,
                limit: int = 5000, search: str = "", node_type: str = "", decision: str = "",
-               rows: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+               rows: list[dict[str, Any]] | None = None, offset: int = 0) -> dict[str, Any]:
     """Groups (one per user turn, then the memory store) of the rows that pass the filters,
     the timeline (steps in trajectory order), the types and decisions present in the whole
     case, the number matching, and a note when rows are left out.
@@ -57,8 +58,8 @@ def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = Fal
     `search` matches ids and text (case-insensitive; an id typed exactly puts that node
     first); `node_type` and `decision` keep one type or decision; `changed_only` keeps the
     affected nodes and every node whose decision is not keep. At most `limit` matching rows
-    are sent (the component runs in the browser). `rows` are :func:`trace_rows`, if already
-    built.
+    are sent (the component runs in the browser), from the `offset`-th on (a page of them).
+    `rows` are :func:`trace_rows`, if already built.
     """
     case = plan.case
     affected = plan.analysis.affected
@@ -76,7 +77,7 @@ def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = Fal
     for r in every:
         if passes(r):
             matching += 1
-            if len(picked) < limit:
+            if matching > offset and len(picked) < limit:
                 picked.append(r)
     # an id typed exactly is shown first, even beyond `limit` or when unchanged
     exact = next((r for r in every if needle and r["id"].lower() == needle), None)
@@ -100,11 +101,11 @@ def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = Fal
         if not group:
             continue
         changed = sum(r["decision"] != "keep" for r in group)
-        groups.append({"title": f"turn {t.id} · {_short(t.text, 90)} · {len(group)} steps, "
-                                f"{changed} changed",
+        groups.append({"title": f"turn {t.id} · {_short(t.text, 90)} · "
+                                f"{plural(len(group), 'step')}, {changed} changed",
                        "open": small or changed > 0 or bool(needle), "rows": group})
     if memory:
-        groups.append({"title": f"memory store · {len(memory)} records",
+        groups.append({"title": f"memory store · {plural(len(memory), 'record')}",
                        "open": small or bool(needle), "rows": memory})
     timeline = sorted((r for r in picked if r["type"] != "record"), key=lambda r: r["seq"])
     total = len(every)
@@ -115,7 +116,8 @@ def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = Fal
             f"matching {search.strip()!r}" if needle else "",
             f"type {node_type}" if node_type else "",
             f"decision {decision}" if decision else "",
-            f"the first {limit}" if matching > limit else "") if w]
+            (f"rows {offset + 1}–{offset + len(picked)} of the {matching} matching"
+             if matching > limit else "")) if w]
         note = (f"{len(picked)} of {total} steps and records shown ("
                 + "; ".join(why) + ")." if why else
                 f"{len(picked)} of {total} steps and records shown.")

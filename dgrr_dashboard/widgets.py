@@ -340,6 +340,18 @@ def legend_html() -> str:
             f"label): {edges}</div></div>")
 
 
+def replay_order_line(order: list[str], shown: int = 12) -> None:
+    """The replay order: its first `shown` ids on one line, all of them in an expander (on
+    a large case it runs to thousands of ids, which must not push the page's action down)."""
+    head = " → ".join(code(s) for s in order[:shown])
+    more = len(order) - shown
+    st.markdown(f"**Replay order** ({len(order):,} step{'s' if len(order) != 1 else ''}): "
+                + (head or "nothing to replay") + (f" → … ({more:,} more)" if more > 0 else ""))
+    if more > 0:
+        with st.expander(f"the whole replay order ({len(order):,} steps)"):
+            st.text(" → ".join(order))
+
+
 PAGE_ROWS = 1000
 
 

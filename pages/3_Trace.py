@@ -41,13 +41,25 @@ changed_only = f4.checkbox("Affected or changed nodes only", value=large,
                            help="on by default for cases over 2,000 steps and records")
 filters = (search.strip(), "" if node_type == "(all)" else node_type,
            "" if decision == "(all)" else decision, changed_only)
-tkey = (*rkey, filters)
+# The rows that match are sent a page at a time (the tree runs in the browser); a change
+# of the filters goes back to the first page.
+PAGE, PAGE_KEY = 2000, "dgrr_w_t_page"
+if st.session_state.get("dgrr_t_page_filters") != filters:
+    st.session_state["dgrr_t_page_filters"] = filters
+    st.session_state[PAGE_KEY] = 1
+page_no = int(st.session_state.get(PAGE_KEY, 1))
+tkey = (*rkey, filters, page_no)
 data = state.derived("dgrr_trace_tree", tkey,
                      lambda: trace_data(p, res, search=filters[0], node_type=filters[1],
                                         decision=filters[2], changed_only=changed_only,
-                                        rows=all_rows))
+                                        rows=all_rows, limit=PAGE,
+                                        offset=(page_no - 1) * PAGE))
+pages = max(1, -(-data["matching"] // PAGE))
 st.html(decision_legend_html())
-st.caption(f"{data['matching']} of {len(all_rows)} steps and records match"
+g1, g2 = st.columns([1, 5], vertical_alignment="bottom")
+if pages > 1:
+    g1.number_input(f"Page (of {pages})", min_value=1, max_value=pages, step=1, key=PAGE_KEY)
+g2.caption(f"{data['matching']} of {len(all_rows)} steps and records match"
            + (f" · {md(data['note'])}" if data["note"] else ""))
 if data["matching"] == 0:
     st.info("No step or record matches these filters.")

@@ -12,6 +12,7 @@ from dgrr_dashboard.widgets import (
     decision_legend_html,
     page_of,
     page_setup,
+    replay_order_line,
     require_plan,
     show_problems,
 )
@@ -52,7 +53,7 @@ m[1].metric("Kept by support", len(a.supported))
 m[2].metric("Unsupported", len(a.unsupported))
 m[3].metric("Replayed steps", len(p.replay_set))
 m[4].metric("Replay ratio", f"{len(p.replay_set) / max(len(c.trajectory), 1):.3f}")
-st.markdown("**Replay order:** " + " → ".join(code(s) for s in p.replay_order()))
+replay_order_line(p.replay_order())
 
 PICK_LIMIT = 5000
 INDEX = "dgrr_plan_index"  # (case, plan key) -> texts, kinds, picker choices: built once

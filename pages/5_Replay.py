@@ -10,8 +10,15 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.replay_job import ReplayJob, replay_estimate
 from dgrr_dashboard.text import MISSING, code, md
-from dgrr_dashboard.widgets import page_of, page_setup, require_plan, show_problems
+from dgrr_dashboard.widgets import (
+    page_of,
+    page_setup,
+    replay_order_line,
+    require_plan,
+    show_problems,
+)
 from repair_core import repair
 from repair_core._text import ratio_text
 from repair_core.model import ModelClient
@@ -51,49 +58,79 @@ def _row(item: Any) -> dict[str, Any]:
             for k, v in data.items()}
 
 
-m1, m2 = st.columns([2, 2])
+m1, m2, m3, m4 = st.columns([3, 3, 2, 2])
 model = m1.text_input("Model", value="dgrr/reference", key="dgrr_w_model",
                       help="dgrr/reference (offline), or e.g. openai/gpt-4o, ollama/llama3")
 api_base = m2.text_input("API base (optional)", key="dgrr_w_api_base",
                          help="e.g. http://127.0.0.1:8000/v1 for a local server")
-b1, b2 = st.columns([2, 2])
-timeout = b1.number_input("Timeout per call (s)", min_value=1.0, max_value=3600.0, value=60.0,
+timeout = m3.number_input("Timeout per call (s)", min_value=1.0, max_value=3600.0, value=60.0,
                           step=5.0, key="dgrr_w_timeout",
                           help="a call with no reply after this long fails (no SDK retries)")
-deadline = b2.number_input("Deadline for the replay (s, 0 = none)", min_value=0.0,
+deadline = m4.number_input("Deadline (s, 0 = none)", min_value=0.0,
                            max_value=86400.0, value=0.0, step=30.0, key="dgrr_w_deadline",
                            help="no model call starts after this long, retries included")
 
+JOB = "dgrr_replay_job"
+# A replay of more steps than this runs beside the page, with progress and Cancel.
+FOREGROUND_STEPS = 100
+estimate = replay_estimate(p)
+st.markdown(f"Replays **{estimate['steps']:,}** of {len(c.trajectory):,} steps: about "
+            f"**{estimate['model_calls']:,}** model call"
+            f"{'s' if estimate['model_calls'] != 1 else ''} and {estimate['tool_calls']:,} "
+            f"tool call{'s' if estimate['tool_calls'] != 1 else ''} (retries not counted).")
+replay_order_line(p.replay_order())
+job: ReplayJob | None = st.session_state.get(JOB)
+running = job is not None and not job.finished
+run = st.button("Run replay", type="primary", key="dgrr_w_run_replay", disabled=running)
+progress_slot = st.container()
+
 observations: dict[str, Any] = {}
-problems: list[str] = []
 missing = _unavailable_tools()
 if missing:
-    st.subheader("Tool observations by hand")
-    st.caption("These actions call tools this installation cannot run. Give the output the "
-               "tool would return now (JSON, or plain text); left empty, the step is reported "
-               "as needing an observation.")
     last = st.session_state.get(state.RESULT)
     # The replayed call's arguments (from the last replay) are what the tool must answer;
     # before any replay, the failed run's arguments are all there is.
     replayed_args = ({n.step: n.args for n in last.report.needs_observation}
                      if last is not None else {})
+    with st.expander(f"Tool observations by hand ({len(missing):,} tool call"
+                     f"{'s' if len(missing) != 1 else ''} this installation cannot run)",
+                     expanded=len(missing) <= 5):
+        st.caption("These actions call tools this installation cannot run. Give the output "
+                   "the tool would return now (JSON, or plain text); left empty, the step is "
+                   "reported as needing an observation.")
+        for s in page_of(missing, "dgrr_w_obs_page", size=50):
+            args = replayed_args.get(s.id, getattr(s, "args", {}))
+            which = "replayed call" if s.id in replayed_args else "failed run's call"
+            raw = st.text_area(md(f"{s.id}: {getattr(s, 'tool', '')}({json.dumps(args)}) — "
+                                  f"{which}"), key=f"dgrr_w_obs_{s.id}")
+    # every typed observation, the pages not shown included
     for s in missing:
-        args = replayed_args.get(s.id, getattr(s, "args", {}))
-        which = "replayed call" if s.id in replayed_args else "failed run's call"
-        raw = st.text_area(md(f"{s.id}: {getattr(s, 'tool', '')}({json.dumps(args)}) — "
-                              f"{which}"), key=f"dgrr_w_obs_{s.id}")
+        raw = st.session_state.get(f"dgrr_w_obs_{s.id}") or ""
         if raw.strip():
             try:
                 observations[s.id] = json.loads(raw)
             except json.JSONDecodeError:
                 observations[s.id] = raw
 
-st.markdown(f"Replays **{len(p.replay_set)}** of {len(c.trajectory)} steps: "
-            + " → ".join(code(x) for x in p.replay_order()))
-run = st.button("Run replay", type="primary", key="dgrr_w_run_replay")
-if run:
-    bar = st.progress(0.0, text="starting…")
-    live = st.empty()
+
+def _client() -> ModelClient:
+    return ModelClient(model.strip() or "dgrr/reference", api_base.strip() or None,
+                       timeout=float(timeout), deadline=float(deadline) or None)
+
+
+if run and estimate["steps"] > FOREGROUND_STEPS:
+    try:
+        st.session_state[JOB] = ReplayJob(c, p, client=_client(),
+                                          observations=observations or None).start()
+    except Exception as exc:  # a user-facing page: show the error, keep the state
+        with progress_slot:
+            show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
+    else:
+        st.rerun()
+elif run:
+    with progress_slot:
+        bar = st.progress(0.0, text="starting…")
+        live = st.empty()
     started = time.monotonic()
 
     def on_progress(done: int, total: int, step_id: str, cost: Any) -> None:
@@ -104,16 +141,53 @@ if run:
                       f"{time.monotonic() - started:.1f}s")
 
     try:
-        client = ModelClient(model.strip() or "dgrr/reference", api_base.strip() or None,
-                             timeout=float(timeout), deadline=float(deadline) or None)
-        res = repair(c, p, client=client, observations=observations or None,
+        res = repair(c, p, client=_client(), observations=observations or None,
                      on_progress=on_progress)
     except Exception as exc:  # a user-facing page: show the error, keep the state
-        show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
+        with progress_slot:
+            show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
     else:
         state.set_result(res, p)
         st.session_state["dgrr_replay_flash"] = "Replay finished."
         st.rerun()  # so the sidebar and the next pages see the result
+
+
+@st.fragment(run_every=1.0)
+def _background_progress() -> None:
+    """The running replay's progress and its Cancel button, redrawn every second."""
+    job = st.session_state.get(JOB)
+    if job is None:
+        return
+    if job.finished:
+        st.rerun()  # the whole page takes the result
+    left = (job.elapsed / job.done * (job.total - job.done)) if job.done else None
+    st.progress(job.done / max(job.total, 1),
+                text=f"step {job.done:,}/{job.total:,}" + (f": {code(job.step)}"
+                                                           if job.step else ""))
+    st.markdown(f"**{job.calls:,}** model calls · **{job.tokens:,}** tokens · "
+                f"{job.elapsed:.0f} s" + (f" · about {left:.0f} s left" if left is not None
+                                          else ""))
+    if st.button("Cancel replay", key="dgrr_w_cancel_replay"):
+        job.cancel()
+        st.caption("Cancelling after the step being replayed…")
+
+
+if job is not None and job.finished:
+    st.session_state.pop(JOB, None)
+    with progress_slot:
+        if job.cancelled:
+            st.warning(f"Replay cancelled after {job.done:,} of {job.total:,} steps; nothing "
+                       "of it was kept.")
+        elif job.error is not None:
+            show_problems("Replay failed", [job.error])
+        elif job.plan is p:
+            state.set_result(job.result, p)
+            st.success(f"Replay finished in {job.elapsed:.0f} s.")
+        else:
+            st.info("The plan changed while it was replayed; run it again.")
+elif running:
+    with progress_slot:
+        _background_progress()
 
 res = state.result()
 if "dgrr_replay_flash" in st.session_state:

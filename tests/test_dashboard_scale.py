@@ -53,11 +53,14 @@ def replayed(case: Case, page: str) -> AppTest:
     return at
 
 
-def in_order(at: AppTest) -> list:
-    """Every element of the page's main area, in the order the page shows them."""
+def in_order(at: AppTest, *, shown: bool = False) -> list:
+    """Every element of the page's main area, in the order the page shows them; `shown`:
+    leave out what collapsed expanders hold (not on the screen until opened)."""
     def walk(node):
         for child in getattr(node, "children", {}).values():
             yield child
+            if shown and child.type == "expander" and not child.proto.expanded:
+                continue
             yield from walk(child)
     return list(walk(at.main))
 
@@ -170,3 +173,109 @@ def test_a_store_only_case_asks_for_no_answer():
     p = plan_case(case, objective="store")
     summary = approval_summary(p, repair(case, p))
     assert not any("answer" in k.lower() for k, _ in warning_groups(summary.warnings))
+
+
+@pytest.fixture(scope="module")
+def ten_thousand(tmp_path_factory) -> Case:
+    """10,000 steps with 40 faults: a replay of about a thousand steps."""
+    from repair_core.cli import main
+
+    out = tmp_path_factory.mktemp("synth") / "case.json"
+    assert main(["synth", "--steps", "10000", "--faults", "40", "--out", str(out)]) == 0
+    return load_case(out)
+
+
+def _index(elements: list, kind: str, label: str) -> int:
+    return next(i for i, e in enumerate(elements) if e.type == kind and e.label == label)
+
+
+def _long_before(elements: list, end: int) -> list[str]:
+    """Texts above `end` that list more than 50 ids."""
+    return [str(e.value)[:120] for e in elements[:end]
+            if e.type in ("text", "markdown", "caption") and str(e.value).count("→") > 50]
+
+
+def test_plan_and_replay_put_their_action_before_the_replay_order(ten_thousand):
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    at.session_state["dgrr_case"] = ten_thousand
+    for page, action in (("pages/4_Plan.py", "Apply edit"),
+                         ("pages/5_Replay.py", "Run replay")):
+        at.switch_page(page).run()
+        assert not at.exception, [e.value for e in at.exception]
+        shown = in_order(at, shown=True)
+        assert not _long_before(shown, _index(shown, "button", action)), page
+        order = at.session_state["dgrr_computed_plan"].replay_order()
+        assert len(order) > 500  # all of it, in an expander
+        assert any(e.type == "text" and e.value == " → ".join(order) for e in in_order(at))
+
+
+def _poll(at: AppTest, seconds: float = 120) -> AppTest:
+    import time
+
+    end = time.monotonic() + seconds
+    while "dgrr_replay_job" in at.session_state and time.monotonic() < end:
+        time.sleep(0.5)
+        at.run()
+    assert "dgrr_replay_job" not in at.session_state
+    return at
+
+
+def test_a_long_replay_runs_beside_the_page_with_an_estimate_and_progress(ten_thousand):
+    from dgrr_dashboard.replay_job import replay_estimate
+
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    at.session_state["dgrr_case"] = ten_thousand
+    at.switch_page("pages/5_Replay.py").run()
+    p = at.session_state["dgrr_computed_plan"]
+    estimate = replay_estimate(p)
+    assert any(f"Replays **{estimate['steps']:,}**" in m.value
+               and f"about **{estimate['model_calls']:,}** model calls" in m.value
+               for m in at.markdown)
+    at.button(key="dgrr_w_run_replay").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    # the page came back while the replay runs: its progress and a Cancel button
+    assert at.button(key="dgrr_w_run_replay").disabled
+    assert at.button(key="dgrr_w_cancel_replay")
+    _poll(at)
+    assert any("Replay finished" in s.value for s in at.success), [e.value for e in at.error]
+    res = at.session_state["dgrr_result"]
+    assert res is not None and res.report.steps
+    assert abs(res.cost.llm_calls - estimate["model_calls"]) <= 0.05 * estimate["model_calls"]
+
+
+def test_a_long_replay_can_be_cancelled(ten_thousand):
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    at.session_state["dgrr_case"] = ten_thousand
+    at.switch_page("pages/5_Replay.py").run()
+    at.button(key="dgrr_w_run_replay").click().run()
+    at.button(key="dgrr_w_cancel_replay").click().run()
+    _poll(at)
+    assert any("Replay cancelled after" in w.value for w in at.warning)
+    assert "dgrr_result" not in at.session_state
+    assert not at.button(key="dgrr_w_run_replay").disabled
+
+
+def test_trace_tree_is_paged_and_counts_in_words(ten_thousand):
+    from dgrr_dashboard.trace import trace_data
+
+    p = plan_case(ten_thousand)
+    first = trace_data(p, limit=2000)
+    second = trace_data(p, limit=2000, offset=2000)
+    ids = lambda d: [r["id"] for g in d["groups"] for r in g["rows"]]  # noqa: E731
+    assert len(ids(first)) == len(ids(second)) == 2000
+    assert not set(ids(first)) & set(ids(second))
+    assert "rows 2001–4000 of the" in second["note"]
+    one = trace_data(p, search="s3")
+    titles = [g["title"] for g in one["groups"]]
+    assert not any(" 1 steps" in t or " 1 records" in t for t in titles), titles
+    assert any(" 1 step," in t for t in titles), titles
+
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    at.session_state["dgrr_case"] = ten_thousand
+    at.switch_page("pages/3_Trace.py").run()
+    at.checkbox(key="dgrr_w_t_changed").uncheck().run()
+    assert not at.exception, [e.value for e in at.exception]
+    page = at.number_input(key="dgrr_w_t_page")
+    assert page.max >= 5
+    page.set_value(2).run()
+    assert any("rows 2001–4000" in c.value for c in at.caption)
