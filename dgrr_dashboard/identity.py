@@ -2,8 +2,11 @@
 it (`[auth]` in Streamlit's secrets, `st.login`), else a name typed in the sidebar.
 
 With sign-in configured, the approvals log and the queue record the identity provider's
-issuer, subject and e-mail (`reviewer_label`), never a typed name, and nothing can be
-approved or claimed before signing in. See docs/queue.md, "Reviewers who are who they say".
+issuer, subject and e-mail (`reviewer_label`: issuer and subject whole, or their digest),
+never a typed name, and nothing can be approved or claimed before signing in; the label is
+shown whole. Two names are one reviewer when they are equal case-folded
+(`repair_core.approvals.same_reviewer`). See docs/queue.md, "Reviewers who are who they
+say".
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import streamlit as st
 from dgrr_dashboard.text import md
 from repair_core.queue import reviewer_label
 
-__all__ = ["Reviewer", "auth_configured", "reviewer_identity"]
+__all__ = ["Reviewer", "auth_configured", "is_signed_in", "reviewer_identity"]
 
 _TYPED = "dgrr_w_reviewer_name"  # the sidebar field (Streamlit drops it on a page change)
 _NAME = "dgrr_reviewer_name"  # the name typed, kept across pages
@@ -47,6 +50,11 @@ def auth_configured() -> bool:
         return False
 
 
+def is_signed_in() -> bool:
+    """True when sign-in is configured and this session's visitor has signed in."""
+    return auth_configured() and bool(st.user.is_logged_in)
+
+
 def reviewer_identity() -> Reviewer:
     """The reviewer of this session; stops the page with a sign-in button (OIDC) or a name
     field (no sign-in configured) until there is one."""
@@ -61,7 +69,7 @@ def reviewer_identity() -> Reviewer:
         issuer = str(st.user.get("iss") or "")
         label = reviewer_label(issuer=issuer, subject=subject, email=email)
         with st.sidebar:
-            st.caption(f"Signed in as {md(email or subject)}")
+            st.caption(f"Signed in as {md(label)}")
             st.button("Sign out", on_click=st.logout, key="dgrr_w_logout")
         return Reviewer(name=label, authenticated=True, email=email or None,
                         subject=subject or None)

@@ -56,6 +56,21 @@ SAMPLES = ROOT / "sample_traces"
 EXAMPLE = "(built-in) spec example: figure1-travel"
 
 
+def session_ended() -> Callable[[], bool]:
+    """A check, cheap enough to call often from long work in this session's script
+    thread, that is true once the session is gone (its browser tab closed or reloaded,
+    so its websocket disconnected): Streamlit stops a script only at its next `st` call,
+    and an import reading a file never makes one."""
+    from streamlit.runtime import Runtime, exists, get_instance
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None or not exists() or type(get_instance()) is not Runtime:  # AppTest
+        return lambda: False
+    runtime, session = get_instance(), ctx.session_id
+    return lambda: not runtime.is_active_session(session)
+
+
 def on_change(hook: Callable[[], None]) -> None:
     """Call `hook` after every change of the case, faults, plan or result in this run
     (the sidebar redraws itself with it)."""

@@ -179,17 +179,30 @@ def graph_frame(p: RepairPlan, height: int = 700, *, key: str = "dgrr_w_graph",
 
 
 def db_url() -> str | None:
-    """The approvals database the dashboard writes to (setting on the Approve page,
-    else `$DGRR_DB`, else the default file)."""
+    """The approvals database the dashboard writes to: on a shared dashboard (sign-in
+    configured) the operator's (`[dgrr] db`, else `$DGRR_DB`), else the setting on the
+    Approve page, else `$DGRR_DB`, else the default file."""
+    from .settings import operator_setting, team_mode
+
+    if team_mode():
+        return operator_setting("db", "DGRR_DB")
     return st.session_state.get(state.DB) or os.environ.get("DGRR_DB") or None
 
 
 def database_picker(title: str, key: str, caption: str, help: str) -> str:
     """An expander to set the approvals database (the queue lives there too) for the
-    session; the database URL in force. `caption` names what the page does with it."""
+    session; the database URL in force. `caption` names what the page does with it. On a
+    shared dashboard the database is the operator's: shown (password hidden), not set."""
     from repair_core.approvals import db_url as resolve_db_url
 
+    from .settings import shown_url, team_mode
+
     with st.expander(title):
+        if team_mode():
+            url = resolve_db_url(db_url())
+            st.caption(f"{caption} {code(shown_url(url))} (set by the operator of this "
+                       "dashboard).")
+            return url
         url_in = st.text_input("Database URL or SQLite file", key=key,
                                value=st.session_state.get(state.DB) or "",
                                placeholder=resolve_db_url(None), help=help)

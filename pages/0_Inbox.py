@@ -11,7 +11,7 @@ from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import database_picker, page_setup, show_problems
 from repair_core import DgrrError
-from repair_core.approvals import database_exists
+from repair_core.approvals import database_exists, same_reviewer
 from repair_core.queue import RepairQueue
 
 page_setup("Inbox")
@@ -46,7 +46,8 @@ except DgrrError as exc:
 active = st.session_state.get(state.REQUEST)
 if active is not None:
     current = queue.find(active)
-    if current is None or current.status != "claimed" or current.claimed_by != who.name:
+    if (current is None or current.status != "claimed"
+            or not same_reviewer(current.claimed_by, who.name)):
         st.session_state.pop(state.REQUEST, None)
         active = None
     else:

@@ -87,7 +87,8 @@ def _import_uploaded_trace(faults: list[str]) -> None:
                 return text
 
             try:
-                imported = import_trace(paths, store=store_path, faults=faults)
+                imported = import_trace(paths, store=store_path, faults=faults,
+                                        cancelled=state.session_ended())
             except CaseError as exc:
                 problems, source = [as_given(x) for x in exc.problems], exc.source
                 del exc  # bound while raising, this frame -> exc -> traceback -> frame is a cycle
@@ -154,7 +155,7 @@ with tab_trace:
         def _import_sample():
             imported = import_trace([samples_dir / f for f in files],
                                     store=samples_dir / store_name if store_name else None,
-                                    faults=faults)
+                                    faults=faults, cancelled=state.session_ended())
             st.session_state["dgrr_import_summary"] = imported.summary.describe()
             return imported.case
 

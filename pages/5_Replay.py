@@ -10,7 +10,14 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.replay_job import ReplayJob, replay_estimate
+from dgrr_dashboard.settings import (
+    REFERENCE,
+    offered_models,
+    team_mode,
+    typed_model_client,
+)
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import (
     page_of,
@@ -26,9 +33,12 @@ from repair_core.tools import default_registry
 
 page_setup("Replay")
 st.title("5 · Selective replay")
+shared = team_mode()
 st.write("Only the replay set is re-run, in trajectory order, against the repaired store. "
-         "The offline reference model (`dgrr/reference`) needs no network or key; any "
-         "litellm model string works too, with an optional API base.")
+         "The offline reference model (`dgrr/reference`) needs no network or key; "
+         + ("the other models are those the operator of this dashboard offers, for signed-in "
+            "reviewers." if shared else
+            "any litellm model string works too, with an optional API base."))
 
 p = require_plan()
 c = p.case
@@ -58,11 +68,28 @@ def _row(item: Any) -> dict[str, Any]:
             for k, v in data.items()}
 
 
-m1, m2, m3, m4 = st.columns([3, 3, 2, 2])
-model = m1.text_input("Model", value="dgrr/reference", key="dgrr_w_model",
-                      help="dgrr/reference (offline), or e.g. openai/gpt-4o, ollama/llama3")
-api_base = m2.text_input("API base (optional)", key="dgrr_w_api_base",
-                         help="e.g. http://127.0.0.1:8000/v1 for a local server")
+if shared:
+    # A shared dashboard calls only the operator's models, each at the address and with
+    # the key the operator set; one that costs money or reaches a network needs a reviewer.
+    offered, unusable = offered_models()
+    if unusable:
+        show_problems("Some models of the operator's settings are not offered", unusable)
+    m1, m3, m4 = st.columns([6, 2, 2])
+    picked = m1.selectbox("Model", range(len(offered)), key="dgrr_w_model_pick",
+                          format_func=lambda i: offered[i].label,
+                          help="the models the operator of this dashboard offers")
+    chosen = offered[picked if picked is not None else 0]
+    if chosen != REFERENCE:
+        reviewer_identity()  # stops the page with a sign-in button until signed in
+else:
+    m1, m2, mk, m3, m4 = st.columns([3, 3, 2, 2, 2])
+    model = m1.text_input("Model", value="dgrr/reference", key="dgrr_w_model",
+                          help="dgrr/reference (offline), or e.g. openai/gpt-4o, ollama/llama3")
+    api_base = m2.text_input("API base (optional)", key="dgrr_w_api_base",
+                             help="e.g. http://127.0.0.1:8000/v1 for a local server")
+    api_key = mk.text_input("API key for that base", key="dgrr_w_api_key", type="password",
+                            help="sent to the API base; the server's own keys (e.g. "
+                                 "$OPENAI_API_KEY) never are")
 timeout = m3.number_input("Timeout per call (s)", min_value=1.0, max_value=3600.0, value=60.0,
                           step=5.0, key="dgrr_w_timeout",
                           help="a call with no reply after this long fails (no SDK retries)")
@@ -114,8 +141,11 @@ if missing:
 
 
 def _client() -> ModelClient:
-    return ModelClient(model.strip() or "dgrr/reference", api_base.strip() or None,
-                       timeout=float(timeout), deadline=float(deadline) or None)
+    if shared:
+        return chosen.client(timeout=float(timeout), deadline=float(deadline) or None)
+    return typed_model_client(model.strip() or REFERENCE.model, api_base.strip() or None,
+                              api_key.strip() or None, timeout=float(timeout),
+                              deadline=float(deadline) or None)
 
 
 if run and estimate["steps"] > FOREGROUND_STEPS:

@@ -10,7 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.identity import auth_configured, reviewer_identity
+from dgrr_dashboard.identity import reviewer_identity
+from dgrr_dashboard.settings import team_mode
 from dgrr_dashboard.text import MISSING, code, file_stem, md
 from dgrr_dashboard.widgets import (
     answer_columns,
@@ -42,6 +43,9 @@ st.title("7 · Approve or reject")
 
 p = require_plan()
 res = state.result()
+# A shared dashboard records nothing for a visitor and shows them no one's decisions: sign
+# in first (the page stops here with a sign-in button until then).
+signed_in = reviewer_identity() if team_mode() else None
 
 url = database_picker("Approvals database", "dgrr_w_db", "Writing (append-only) to",
                       "Empty: $DGRR_DB, else ~/.dgrr/approvals.db. Any SQLAlchemy URL works, "
@@ -119,7 +123,8 @@ if warning_kinds:
 # A queue request the reviewer claimed on the Inbox: the decision also moves the request.
 request_id = st.session_state.get(state.REQUEST)
 # Signed in (OIDC), or the name the Inbox claimed with: the same reviewer decides.
-signed_in = reviewer_identity() if auth_configured() or request_id is not None else None
+if signed_in is None and request_id is not None:
+    signed_in = reviewer_identity()
 if request_id is not None:
     st.info(f"This decision is on queue request #{request_id}: approving hands it to the "
             "worker, which writes the repair back to the agent's store.")
@@ -127,7 +132,7 @@ with st.form("dgrr_w_approve_form"):
     f1, f2 = st.columns([2, 1])
     with f1:
         if signed_in is not None:
-            st.markdown(f"Reviewer: {md(signed_in.email or signed_in.name)}"
+            st.markdown(f"Reviewer: {md(signed_in.name)}"
                         + (" (signed in)" if signed_in.authenticated else ""))
             reviewer = signed_in.name
         else:

@@ -12,6 +12,8 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.bench_browse import default_out
 from dgrr_dashboard.bench_view import recovery_bars, side_by_side
+from dgrr_dashboard.identity import is_signed_in
+from dgrr_dashboard.settings import operator_setting, team_mode
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, DgrrError
@@ -57,11 +59,16 @@ if missing:
                "browses the cases that are there.")
 st.caption(f"{len(cases)} cases under `sample_traces/`.")
 
-out_dir = st.text_input("Results folder (`dgrr bench run --out`: a committed suite's, a "
-                        "generated one, anywhere)", value=str(default_out()),
-                        key="dgrr_w_bench_out",
-                        help="results this page runs are written here; the default is "
-                             "$DGRR_BENCH_OUT, else ~/.dgrr/bench-out (outside the repository)")
+if team_mode():  # a shared dashboard reads and writes no folder a visitor names
+    out_dir = operator_setting("bench_out", "DGRR_BENCH_OUT") or str(default_out())
+    st.caption(f"Results folder {code(out_dir)} (set by the operator of this dashboard).")
+else:
+    out_dir = st.text_input("Results folder (`dgrr bench run --out`: a committed suite's, a "
+                            "generated one, anywhere)", value=str(default_out()),
+                            key="dgrr_w_bench_out",
+                            help="results this page runs are written here; the default is "
+                                 "$DGRR_BENCH_OUT, else ~/.dgrr/bench-out (outside the "
+                                 "repository)")
 out = Path(out_dir).expanduser()
 if not out.is_absolute():
     out = Path.cwd() / out
@@ -114,8 +121,11 @@ if o2.button("Open", key="dgrr_w_b_open", disabled=pick is None):
 st.subheader("Run methods on the selection")
 methods = st.multiselect("Methods", list(METHOD_LABELS), default=["ours"],
                          format_func=lambda m: METHOD_LABELS.get(m, m), key="dgrr_w_b_methods")
+may_run = not team_mode() or is_signed_in()  # a run spends the server's time
+if not may_run:
+    st.caption("Sign in (on the Inbox or Approve page) to run methods on this dashboard.")
 if st.button(f"Run {len(methods)} method(s) on {len(shown)} case(s)", key="dgrr_w_b_run",
-             disabled=not methods or shown.empty):
+             disabled=not methods or shown.empty or not may_run):
     bar = st.progress(0.0, text="starting…")
     total = len(methods) * len(shown)
     done: list[Any] = []

@@ -10,6 +10,8 @@ from typing import Any
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.identity import reviewer_identity
+from dgrr_dashboard.settings import operator_setting, team_mode
 from dgrr_dashboard.text import MISSING, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, DgrrError, with_faults
@@ -35,9 +37,18 @@ def _read(folder: str, stamp: float) -> tuple[Any, dict[str, Any], dict[str, Any
     return rows, r.summary, r.run, str(r.base) if r.base else None
 
 
-folder = st.text_input("Fleet result folder (the --out of dgrr fleet)",
-                       value=st.session_state.get("dgrr_fleet_dir")
-                       or os.environ.get("DGRR_FLEET_DIR", ""), key="dgrr_w_fleet_dir")
+if team_mode():
+    # A shared dashboard reads no folder a visitor names: the operator's, for reviewers.
+    reviewer_identity()  # stops the page with a sign-in button until signed in
+    folder = operator_setting("fleet_dir", "DGRR_FLEET_DIR") or ""
+    if not folder:
+        st.info("The operator of this dashboard has set no fleet result folder "
+                "(`[dgrr] fleet_dir` in its secrets, or `DGRR_FLEET_DIR`).")
+        st.stop()
+else:
+    folder = st.text_input("Fleet result folder (the --out of dgrr fleet)",
+                           value=st.session_state.get("dgrr_fleet_dir")
+                           or os.environ.get("DGRR_FLEET_DIR", ""), key="dgrr_w_fleet_dir")
 if not folder:
     st.info("Enter the folder a `dgrr fleet … --out DIR` run wrote. To try the page on the "
             "committed samples (about 2 s), run this in the project folder and enter "

@@ -255,3 +255,12 @@ def test_the_signed_in_identity_is_shown_whole(operator_db):
     at = _page(_app({**ANA, "email": long_mail, "sub": "u-ana-" + "7" * 40}), "0_Inbox")
     shown = " ".join(c.value for c in at.sidebar.caption)
     assert "u\\-ana\\-" + "7" * 40 in shown or "u-ana-" + "7" * 40 in shown
+
+
+def test_a_visitor_names_no_benchmark_folder_and_runs_nothing(operator_db, tmp_path):
+    at = _page(_app(VISITOR), "8_Benchmark")
+    assert not [t for t in at.text_input if t.key == "dgrr_w_bench_out"]
+    assert at.button(key="dgrr_w_b_run").disabled
+    at = _page(_app(ANA), "8_Benchmark")
+    assert not [t for t in at.text_input if t.key == "dgrr_w_bench_out"]
+    assert not at.button(key="dgrr_w_b_run").disabled

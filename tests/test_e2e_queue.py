@@ -105,7 +105,7 @@ def test_a_signed_in_reviewer_claims_and_approves(signed_in_dashboard):
 
         goto_page(page, "Approve")
         expect(page.get_by_text("queue request #1")).to_be_visible()
-        expect(page.get_by_text(re.compile("Reviewer: ana\u2060?@example.org \\(signed in\\)"))
+        expect(page.get_by_text(re.compile("Reviewer: ana\u2060?@example.org .*u-ana-0001.* \\(signed in\\)"))
                ).to_be_visible()
         warnings = page.locator('[data-testid="stCheckbox"]')
         warnings.first.wait_for()

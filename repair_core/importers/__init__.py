@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,12 +113,14 @@ class Imported:
 def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = None,
                  faults: Sequence[str] = (), user: str | None = None,
                  case_id: str | None = None, trace_id: str | None = None,
-                 memory_tools: Mapping[str, str] | None = None) -> Imported:
+                 memory_tools: Mapping[str, str] | None = None,
+                 cancelled: Callable[[], bool] | None = None) -> Imported:
     """Import OTLP JSON files (and optionally a Mem0 history database as the store) as a
     validated case. `memory_tools` declares tools that read or write memory (name ->
     `read`, `write` or `none`; the default names of :data:`DEFAULT_MEMORY_TOOLS` apply to
     the rest). Raises :class:`CaseError` naming file, line and field of every problem;
-    nothing is half-imported."""
+    nothing is half-imported. The import stops with a `CaseError` as soon as `cancelled()`
+    is true (looked at while the store is read and between the files)."""
     if not traces and store is None:
         raise CaseError(["no trace file and no --store given"], source="import")
     # Import builds millions of small acyclic objects; the cyclic collector would walk
@@ -127,7 +129,7 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
     gc.disable()
     try:
         return _import(traces, store=store, faults=faults, user=user, case_id=case_id,
-                       trace_id=trace_id, memory_tools=memory_tools)
+                       trace_id=trace_id, memory_tools=memory_tools, cancelled=cancelled)
     finally:
         if was_enabled:
             gc.enable()
@@ -135,10 +137,17 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
 
 def _import(traces: Sequence[str | Path], *, store: str | Path | None,
             faults: Sequence[str], user: str | None, case_id: str | None,
-            trace_id: str | None, memory_tools: Mapping[str, str] | None) -> Imported:
+            trace_id: str | None, memory_tools: Mapping[str, str] | None,
+            cancelled: Callable[[], bool] | None) -> Imported:
     spans: list[Span] = []
     sources: list[str] = []
+
+    def go_on() -> None:
+        if cancelled is not None and cancelled():
+            raise CaseError(["stopped: the import was cancelled"], source="import")
+
     for path in traces:
+        go_on()
         p = Path(path)
         raw = read_input(p, "trace file")
         if is_sqlite(raw):
@@ -160,11 +169,13 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
                             source="import")
     store_records = []
     if store is not None:
-        store_records = read_mem0_history(store, user=user or "")
+        go_on()
+        store_records = read_mem0_history(store, user=user or "", cancelled=cancelled)
         sources.append(f"{Path(store).name} (Mem0 history)")
     if not traces and store is not None:
         return _store_only(store, store_records, sources=sources, faults=faults, user=user,
                            case_id=case_id)
+    go_on()
     built = assemble(spans, store=store_records, user=user, case_id=case_id,
                      trace_id=trace_id, faults=faults, memory_tools=memory_tools)
     spans_read = len(spans)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,9 +25,30 @@ from ._nesting import collapse_nested
 from ._otlp import Span
 from ._semconv import NOT_GENAI, Operation, Retrieved, classify, session_of, user_of
 
-__all__ = ["Assembled", "assemble", "action_id", "observation_id"]
+__all__ = ["Assembled", "assemble", "action_id", "observation_id", "parent_cycles"]
 
 _CHAT_TYPES = ("claim", "plan", "answer")
+
+
+def parent_cycles(parent: Mapping[str, str | None]) -> Iterator[list[str]]:
+    """Each cycle of parent links in `parent` (span id -> parent span id), as the spans on
+    it in parent order, once; linear in the number of spans.
+
+    >>> list(parent_cycles({"a": "b", "b": "a", "c": "a", "d": None, "e": "e"}))
+    [['a', 'b'], ['e']]
+    """
+    state: dict[str, int] = {}  # 1: on the walk being followed, 2: done
+    for start in parent:
+        walk: list[str] = []
+        node: str | None = start
+        while node is not None and node in parent and node not in state:
+            state[node] = 1
+            walk.append(node)
+            node = parent[node]
+        if node is not None and state.get(node) == 1:  # the walk came back to itself
+            yield walk[walk.index(node):]
+        for seen in walk:
+            state[seen] = 2
 
 
 def action_id(span_id: str) -> str:
@@ -128,6 +149,11 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     parent = {sid: s.parent_id for sid, s in span_by_id.items()}
     for op in mine:
         parent.setdefault(op.span.span_id, op.span.parent_id)
+    cycles = list(parent_cycles(parent))
+    if cycles:  # no span can be its own ancestor: such a trace has no tree to import
+        out.problems += [f"spans {' -> '.join(c)} -> {c[0]}: a cycle of parentSpanId links "
+                         "(a span cannot be its own ancestor)" for c in cycles[:20]]
+        return out
     mine, nested = collapse_nested(mine, parent)
     if nested:
         skipped["nested OpenInference LLM or RETRIEVER span (part of the outer one)"] += nested

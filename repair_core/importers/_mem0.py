@@ -22,15 +22,24 @@ version rewrote is restored (rule `memory.version-undone`). The history's `actor
 from __future__ import annotations
 
 import sqlite3
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .._errors import CaseError
 
-__all__ = ["read_mem0_history", "MEM0_COLUMNS", "is_sqlite"]
+__all__ = ["read_mem0_history", "MEM0_COLUMNS", "is_sqlite", "MAX_HISTORY_ROWS",
+           "READ_SECONDS"]
 
 MEM0_COLUMNS = ("id", "memory_id", "old_memory", "new_memory", "event", "created_at",
                 "updated_at", "is_deleted")
+MAX_HISTORY_ROWS = 2_000_000
+"""History rows read at most (Mem0 appends one per ADD, UPDATE or DELETE)."""
+READ_SECONDS = 60.0
+"""Time the read of a history database may take."""
+_MAX_VALUE = 10_000_000  # bytes of one string or blob SQLite may make while reading
+_CHECK_EVERY = 10_000  # SQLite virtual-machine steps between two looks at the clock
 
 
 def is_sqlite(raw: bytes) -> bool:
@@ -38,9 +47,16 @@ def is_sqlite(raw: bytes) -> bool:
     return raw.startswith(b"SQLite format 3\x00")
 
 
-def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
+def read_mem0_history(path: str | Path, *, user: str, max_rows: int = MAX_HISTORY_ROWS,
+                      seconds: float = READ_SECONDS,
+                      cancelled: Callable[[], bool] | None = None) -> list[dict[str, Any]]:
     """Memory records (as case JSON) from a Mem0 history database, in the order memories
-    were first added."""
+    were first added.
+
+    The file is untrusted: `history` must be a table (a view is a query the file's author
+    wrote, and may never end) whose columns are stored, not generated; at most `max_rows`
+    rows are read, within `seconds`, and the read stops as soon as `cancelled()` is true
+    (e.g. the session that asked for it has ended)."""
     p = Path(path)
     if not p.is_file():
         raise CaseError([f"--store: no such file: '{p}'"], source=str(p))
@@ -55,8 +71,37 @@ def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
         con = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
     except sqlite3.Error as exc:
         raise CaseError([f"--store: cannot open: {exc}"], source=str(p)) from None
+    deadline = time.monotonic() + seconds
+    why: list[str] = []
+
+    def stop() -> int:
+        if cancelled is not None and cancelled():
+            why.append("--store: stopped: the import was cancelled")
+        elif time.monotonic() > deadline:
+            why.append(f"--store: stopped: reading the history took longer than {seconds:g} s")
+        return 1 if why else 0
+
+    con.set_progress_handler(stop, _CHECK_EVERY)
+    con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, _MAX_VALUE)
     try:
-        cols = [r[1] for r in con.execute("PRAGMA table_info(history)")]
+        con.execute("PRAGMA trusted_schema = OFF")
+        found = con.execute("SELECT type, sql FROM sqlite_master WHERE name = 'history' "
+                            "COLLATE NOCASE").fetchone()
+        kind = None if found is None else (
+            "virtual table" if str(found[1] or "").upper().startswith("CREATE VIRTUAL")
+            else found[0])
+        if kind not in (None, "table"):
+            raise CaseError([f"--store: 'history' is a {kind}, not a table (a Mem0 history "
+                             "database keeps its rows in a table; nothing else is read)"],
+                            source=str(p))
+        # hidden: 0 stored, 1 hidden by a virtual table, 2 and 3 generated
+        info = [(r[1], r[6]) for r in con.execute("PRAGMA table_xinfo(history)")]
+        generated = [name for name, hidden in info if hidden]
+        if generated:
+            raise CaseError([f"--store: table 'history': '{generated[0]}' is a generated "
+                             "column (a Mem0 history stores its values; nothing computed "
+                             "is read)"], source=str(p))
+        cols = [name for name, _ in info]
         missing = [c for c in MEM0_COLUMNS if c not in cols]
         if missing:
             raise CaseError([f"--store: table 'history': missing column(s) {', '.join(missing)} "
@@ -66,11 +111,16 @@ def read_mem0_history(path: str | Path, *, user: str) -> list[dict[str, Any]]:
         who = ", ".join(c if c in cols else "NULL" for c in ("actor_id", "role"))
         rows = con.execute(
             "SELECT id, memory_id, old_memory, new_memory, event, created_at, updated_at, "
-            f"is_deleted, {who}, rowid FROM history ORDER BY rowid").fetchall()
+            f"is_deleted, {who}, rowid FROM history ORDER BY rowid LIMIT ?",
+            (max_rows + 1,)).fetchall()
     except sqlite3.Error as exc:
-        raise CaseError([f"--store: cannot read table 'history': {exc}"], source=str(p)) from None
+        raise CaseError(why or [f"--store: cannot read table 'history': {exc}"],
+                        source=str(p)) from None
     finally:
         con.close()
+    if len(rows) > max_rows:
+        raise CaseError([f"--store: table 'history' has more than {max_rows} rows (the "
+                         "limit of one import)"], source=str(p))
     return records_from_history(rows, user=user, source=str(p))
 
 

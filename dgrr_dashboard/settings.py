@@ -1,0 +1,127 @@
+"""What the operator of the dashboard decides, never a visitor: the approvals database, the
+models a replay may call (each with its API base and the environment variable whose value
+is sent there as the key) and the fleet result folder.
+
+With sign-in configured (an `[auth]` section in Streamlit's secrets) the dashboard is
+shared, and these come only from the server: the `[dgrr]` section of the same secrets
+file, else the environment (`DGRR_DB`, `DGRR_FLEET_DIR`). Without sign-in the dashboard is
+one person's, on loopback, and the pages let that person type them. Either way a typed API
+base is never sent a key of the server's (`typed_model_client`). See docs/dashboard.md,
+"Serving the dashboard to a team".
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from repair_core.model import REFERENCE_MODEL, ModelClient
+
+from .identity import auth_configured
+
+__all__ = ["OfferedModel", "offered_models", "operator_setting", "shown_url", "team_mode",
+           "typed_model_client"]
+
+NO_KEY = "dgrr-no-key"
+"""The key sent to an API base a visitor typed: a placeholder, never the server's own."""
+
+
+@dataclass(frozen=True)
+class OfferedModel:
+    """A model the operator lets reviewers replay with."""
+
+    model: str
+    """The litellm model string, e.g. `openai/gpt-4o-mini`."""
+    api_base: str | None = None
+    """Where the calls go; None: the provider's own address."""
+    api_key_env: str | None = None
+    """The server environment variable whose value is sent as the key (None: no key of
+    the operator's is sent to `api_base`; litellm's own variables for the provider's own
+    address)."""
+
+    @property
+    def label(self) -> str:
+        return self.model + (f" at {self.api_base}" if self.api_base else "")
+
+    def client(self, *, timeout: float, deadline: float | None) -> ModelClient:
+        """A client calling this model with the key the operator named for it."""
+        key = os.environ.get(self.api_key_env) if self.api_key_env else None
+        if self.api_base and not key:
+            key = NO_KEY  # else the client would send $OPENAI_API_KEY to the api_base
+        return ModelClient(self.model, self.api_base, api_key=key, timeout=timeout,
+                           deadline=deadline)
+
+
+REFERENCE = OfferedModel(REFERENCE_MODEL)
+
+
+def team_mode() -> bool:
+    """True when the dashboard is shared: sign-in is configured."""
+    return auth_configured()
+
+
+def _section() -> dict[str, Any]:
+    try:
+        found = st.secrets.get("dgrr") if "dgrr" in st.secrets else None
+    except Exception:  # no secrets file at all: Streamlit raises its own error type
+        return {}
+    return dict(found) if isinstance(found, dict) or hasattr(found, "items") else {}
+
+
+def operator_setting(name: str, env: str | None = None) -> str | None:
+    """The operator's value of `name`: `[dgrr] name` in the secrets, else `$env`."""
+    value = _section().get(name)
+    if value is None and env is not None:
+        value = os.environ.get(env)
+    text = str(value).strip() if value is not None else ""
+    return text or None
+
+
+def offered_models() -> tuple[list[OfferedModel], list[str]]:
+    """The offline reference model, then every `[[dgrr.models]]` entry of the secrets;
+    and the problems of entries that are not usable (named by field and value)."""
+    out, problems = [REFERENCE], []
+    entries = _section().get("models") or []
+    if not isinstance(entries, list | tuple):
+        return out, [f"[dgrr] models: expected a list of tables, got {type(entries).__name__}"]
+    for i, entry in enumerate(entries):
+        where = f"[[dgrr.models]] #{i + 1}"
+        if not hasattr(entry, "get"):
+            problems.append(f"{where}: expected a table, got {type(entry).__name__}")
+            continue
+        model = str(entry.get("model") or "").strip()
+        base = str(entry.get("api_base") or "").strip() or None
+        key_env = str(entry.get("api_key_env") or "").strip() or None
+        unknown = sorted(set(entry) - {"model", "api_base", "api_key_env"})
+        if not model:
+            problems.append(f"{where}: model: required")
+        elif unknown:
+            problems.append(f"{where}: unknown field(s) {', '.join(unknown)}")
+        elif base is not None and not base.startswith(("http://", "https://")):
+            problems.append(f"{where}: api_base: {base!r} is not an http(s) address")
+        else:
+            out.append(OfferedModel(model, base, key_env))
+    return out, problems
+
+
+def typed_model_client(model: str, api_base: str | None, api_key: str | None, *,
+                       timeout: float, deadline: float | None) -> ModelClient:
+    """A client for a model and API base a person typed (sign-in not configured): the
+    typed key, or none, goes to a typed address, never one of the server's."""
+    if api_base and not api_key:
+        api_key = NO_KEY
+    return ModelClient(model, api_base, api_key=api_key or None, timeout=timeout,
+                       deadline=deadline)
+
+
+def shown_url(url: str) -> str:
+    """A database URL as shown on a page: its password hidden."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy parses: opening it words the problem
+        return url.split("@", 1)[-1] if "@" in url else url
