@@ -117,6 +117,7 @@ _PANEL_CSS = """
 #dgrr-search{font-size:13px;padding:2px 6px;width:16em}
 #dgrr-search-note{color:#8a5a00;margin-left:6px}
 body{margin:0}
+#mynetwork{box-sizing:border-box}
 #dgrr-note{color:#8a5a00}
 #dgrr-detail{font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap;
   border:1px solid #ddd;padding:6px;margin:4px;min-height:3em;background:#fafafa}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Sequence
 from html import escape
 from typing import Any
@@ -107,24 +108,43 @@ def show_problems(title: str, problems: Sequence[str], hint: str | None = None) 
     st.error(text)
 
 
+# Words, single punctuation marks and runs of spaces: "31A," is the word "31A" and a comma,
+# so an answer that keeps "31A" but drops the comma marks the comma alone.
+_TOKENS = re.compile(r"\w+|\s+|[^\w\s]")
+
+
 def answer_diff_html(before: str, after: str) -> tuple[str, str]:
-    """Both answers as HTML with removed words struck in the first and added words
-    highlighted in the second (every word escaped)."""
-    a, b = before.split(), after.split()
+    """Both answers as HTML with removed words and punctuation struck in the first and
+    added ones highlighted in the second (every token escaped; spaces are not compared).
+
+    >>> answer_diff_html("Seat 31A, aisle.", "Seat 31A aisle.")[0]
+    'Seat 31A<del style="background:#fdd">,</del> aisle.'
+    """
+    a, b = _TOKENS.findall(" ".join(before.split())), _TOKENS.findall(" ".join(after.split()))
     left: list[str] = []
     right: list[str] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
-        old = escape(" ".join(a[i1:i2]))
-        new = escape(" ".join(b[j1:j2]))
+    matcher = difflib.SequenceMatcher(lambda t: t.isspace(), a=a, b=b, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        old = escape("".join(a[i1:i2]))
+        new = escape("".join(b[j1:j2]))
         if op == "equal":
             left.append(old)
             right.append(new)
             continue
-        if old:
-            left.append(f'<del style="background:#fdd">{old}</del>')
-        if new:
-            right.append(f'<mark style="background:#cfc">{new}</mark>')
-    return " ".join(left), " ".join(right)
+        for text, out, tag in ((old, left, "del"), (new, right, "mark")):
+            if text.strip():  # a changed space is not marked
+                colour = "#fdd" if tag == "del" else "#cfc"
+                lead, core, trail = _split_space(text)
+                out.append(f'{lead}<{tag} style="background:{colour}">{core}</{tag}>{trail}')
+            else:
+                out.append(text)
+    return "".join(left), "".join(right)
+
+
+def _split_space(text: str) -> tuple[str, str, str]:
+    core = text.strip()
+    lead = text[:len(text) - len(text.lstrip())]
+    return lead, core, text[len(lead) + len(core):]
 
 
 def answer_columns(before: str, after: str | None, *, id_prefix: str, titles: tuple[str, str],
@@ -260,7 +280,8 @@ def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
                     + (f" · seq {d.seq}" if d.seq is not None else ""))
         st.text(d.content)
         if d.extra:
-            st.json(d.extra, expanded=False)
+            with st.expander(f"Other fields ({len(d.extra)})"):
+                st.json(d.extra)
         st.markdown(f"**Decision:** {md(d.decision or '—')}")
         st.markdown(f"**Reason:** {md(d.reason or '—')}")
         if d.path_from_fault:

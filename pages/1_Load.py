@@ -44,7 +44,18 @@ def _load_uploaded_case() -> None:
     if not held:  # removed in the browser meanwhile
         return
     up = held[0]
-    _load(lambda: parse_case(up.getvalue(), source=up.name), up.name)
+
+    def _parse():
+        from repair_core.importers._otlp import looks_like_otlp
+
+        data = up.getvalue()
+        if looks_like_otlp(data):  # a trace, not a case: say where it goes
+            raise CaseError(["this file is an OTLP trace, not a dgrr case: import it on the "
+                             "tab \"Trace (OTLP) + Mem0 store\" (or with the command dgrr import)"],
+                            source=up.name)
+        return parse_case(data, source=up.name)
+
+    _load(_parse, up.name)
 
 
 def _load_uploaded_pair() -> None:
@@ -62,7 +73,7 @@ def _import_uploaded_trace(faults: list[str]) -> None:
     from repair_core.importers import import_trace
 
     traces, stores = uploads.files(TRACE_UP), uploads.files(STORE_UP)
-    if not traces:
+    if not traces and not stores:
         return
     src = " + ".join(f.name for f in (*traces, *stores))
 
@@ -129,12 +140,16 @@ with tab_trace:
                "record are inferred and marked so.")
     has_traces = uploads.uploader("Trace file(s)", TRACE_UP, type=["json", "jsonl"],
                                   accept_multiple_files=True)
-    uploads.uploader("Mem0 history database (optional)", STORE_UP, type=["db", "sqlite"])
+    has_store = uploads.uploader("Mem0 history database (alone: the store's records and "
+                                 "their lineage)", STORE_UP, type=["db", "sqlite"])
     fault_text = st.text_input("Diagnosed faults (record ids, comma-separated; optional)",
                                key="dgrr_w_import_faults")
-    if st.button("Import trace", key="dgrr_w_import", disabled=not has_traces):
+    if st.button("Import trace or store", key="dgrr_w_import",
+                 disabled=not (has_traces or has_store)):
         faults = [f.strip() for f in fault_text.split(",") if f.strip()]
         uploads.load_and_release(lambda: _import_uploaded_trace(faults), TRACE_UP, STORE_UP)
+    if not (has_traces or has_store):
+        st.caption("Import needs a trace file, a Mem0 history database, or both.")
     samples_dir = Path(__file__).resolve().parent.parent / "sample_imports"
     sample_imports = {
         "otlp/figure1-travel.otlp.jsonl (OTel GenAI, hex ids)":
@@ -143,6 +158,12 @@ with tab_trace:
             (["otlp/figure1-travel.otlp.json"], None),
         "mem0/mem0-travel.otlp.jsonl + mem0/history.db (Mem0 store)":
             (["mem0/mem0-travel.otlp.jsonl"], "mem0/history.db"),
+        "langgraph/travel.otlp.json (LangGraph, OpenInference instrumentor)":
+            (["langgraph/travel.otlp.json"], None),
+        "openlit/openlit-1.45.otlp.json (OpenLit 1.45)": (["openlit/openlit-1.45.otlp.json"], None),
+        "openlit/openlit-1.33.otlp.json (OpenLit 1.33)": (["openlit/openlit-1.33.otlp.json"], None),
+        "mem0-history/history.db (a Mem0 history alone, no trace)":
+            ([], "mem0-history/history.db"),
     }
     pick = st.selectbox("Or a sample import (sample_imports/)", list(sample_imports),
                         key="dgrr_w_import_sample")

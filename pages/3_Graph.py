@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.text import code, file_stem, md
+from dgrr_dashboard.text import code, file_stem
 from dgrr_dashboard.widgets import (
     graph_frame,
     legend_html,
@@ -19,20 +19,23 @@ from repair_core.viz import NEIGHBOURHOOD_LIMIT, graph_view
 
 page_setup("Graph")
 st.title("3 · Dependency graph")
-st.write("Edges point from a premise to what depends on it. Colours say what the plan "
-         "decided; dashed grey edges are execution order (`chain`) and never carry a fault. "
-         "Hover a node or an edge for its details; click a node, or find it with the search "
-         "box in the picture, to show everything about it beside the picture.")
+st.caption("Edges point from a premise to what depends on it; colours say what the plan "
+           "decided (the legend is above the picture). Click a node, or find it with the "
+           "picture's search box, to see everything about it in the inspector.")
 
 p = require_plan()
 types_all = ["turn", "record", *STEP_TYPES]
-# the node types get a row of their own: in a column their chips and the checkboxes'
-# labels were cut off
-c1, c2, c3 = st.columns(3, vertical_alignment="bottom")
+# the controls on one row and the node types in an expander: the picture starts on the
+# first screen
+c1, c2, c3, c4, c5 = st.columns([2, 2, 2, 3, 3], vertical_alignment="center")
 affected_only = c1.checkbox("Affected subgraph only", key="dgrr_w_g_affected")
 hide_chain = c2.checkbox("Hide chain edges", key="dgrr_w_g_chain")
 layout = c3.radio("Layout", ["timeline", "force"], key="dgrr_w_g_layout", horizontal=True)
-types = st.multiselect("Node types", types_all, default=types_all, key="dgrr_w_g_types")
+beside = c4.radio("Inspector", ["beside the picture", "below the picture (a wider picture)"],
+                  horizontal=True, key="dgrr_w_g_inspector") == "beside the picture"
+with c5.expander("Node types"):
+    types = st.multiselect("Node types", types_all, default=types_all, key="dgrr_w_g_types",
+                           label_visibility="collapsed")
 
 options = {"affected_only": affected_only, "hide_chain": hide_chain, "layout": layout,
            "node_types": None if set(types) == set(types_all) else sorted(types)}
@@ -44,17 +47,14 @@ if view is None:
     if len(views) > 4:
         views.clear()
     view = views[vkey] = graph_view(p, **options)  # type: ignore[arg-type]
+# The picture says how many nodes it draws and why some are hidden (its header); the page
+# repeats only the counts.
 st.caption(f"Showing {len(view.nodes)} of {view.total_nodes} nodes and {len(view.edges)} edges"
-           f" · physics {'on' if view.physics else 'off'}")
-if view.note:
-    st.info(md(view.note))
-if view.total_nodes > NEIGHBOURHOOD_LIMIT:
-    st.caption("Large graph: only the affected neighbourhood is drawn.")
-st.html(legend_html())
+           f" · physics {'on' if view.physics else 'off'}"
+           + (" · large graph: only the affected neighbourhood is drawn"
+              if view.total_nodes > NEIGHBOURHOOD_LIMIT else ""))
 
 ids = [n.id for n in view.nodes] or list(p.analysis.graph.nodes)
-beside = st.radio("Inspector", ["beside the picture", "below the picture (a wider picture)"],
-                  horizontal=True, key="dgrr_w_g_inspector") == "beside the picture"
 if beside:
     picture, inspector = st.columns([3, 1], gap="small")
 else:
@@ -97,6 +97,8 @@ with inspector:
     # (no `height` at all: Streamlit 1.67 refuses None)
     with st.container(height=700, border=False) if beside else st.container(border=False):
         node_details_panel(p, node, beside=beside, picker="dgrr_w_g_node", known=drawn)
+with st.expander("Legend: shapes and edges"):
+    st.html(legend_html())
 st.download_button("Download this picture as standalone HTML", html,
                    file_name=f"{file_stem(p.case.case_id)}-graph.html",
                    mime="text/html", key="dgrr_w_g_download")

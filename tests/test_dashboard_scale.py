@@ -279,3 +279,86 @@ def test_trace_tree_is_paged_and_counts_in_words(ten_thousand):
     assert page.max >= 5
     page.set_value(2).run()
     assert any("rows 2001–4000" in c.value for c in at.caption)
+
+
+def test_answer_diff_marks_punctuation_apart_from_the_word():
+    from dgrr_dashboard.widgets import answer_diff_html
+
+    before, after = answer_diff_html("Your seat is 31A, window side.", "Your seat is 31A (aisle).")
+    assert "31A<del" in before and "<del style=\"background:#fdd\">31A" not in before
+    assert "31A <mark" in after
+    assert answer_diff_html("a <b>", "a <b>") == ("a &lt;b&gt;", "a &lt;b&gt;")
+
+
+def _load_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.switch_page("pages/1_Load.py").run()
+    return at
+
+
+def test_an_otlp_file_uploaded_as_a_case_points_to_the_import_tab():
+    at = _load_page()
+    otlp = ROOT / "sample_imports" / "otlp" / "figure1-travel.otlp.json"
+    at.file_uploader(key="dgrr_w_upload_case").set_value(
+        ("trace.json", otlp.read_bytes(), "application/json"))
+    at.run()
+    at.button(key="dgrr_w_load_upload").click().run()
+    assert not at.exception
+    [error] = at.error
+    assert "(1 problem)" in error.value
+    assert "Trace (OTLP) + Mem0 store" in error.value.replace("\\", "")
+
+
+def test_a_mem0_history_alone_imports():
+    at = _load_page()
+    assert at.button(key="dgrr_w_import").disabled
+    assert any("a trace file, a Mem0 history database, or both" in c.value for c in at.caption)
+    history = ROOT / "sample_imports" / "mem0-history" / "history.db"
+    at.file_uploader(key="dgrr_w_upload_store").set_value(
+        ("history.db", history.read_bytes(), "application/octet-stream"))
+    at.run()
+    assert not at.button(key="dgrr_w_import").disabled
+    at.button(key="dgrr_w_import").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    case = at.session_state["dgrr_case"]
+    assert not case.has_answer() and len(case.memory) == 7
+
+
+@pytest.mark.parametrize("name", ["langgraph/travel.otlp.json", "openlit/openlit-1.45.otlp.json",
+                                  "mem0-history/history.db"])
+def test_the_import_samples_include_langgraph_openlit_and_a_history_alone(name):
+    at = _load_page()
+    box = at.selectbox(key="dgrr_w_import_sample")
+    [option] = [o for o in box.options if o.startswith(name)]
+    box.set_value(option)
+    at.button(key="dgrr_w_import_sample_go").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.session_state["dgrr_case"] is not None
+
+
+def test_graph_page_draws_the_picture_first_with_one_legend_and_plain_notes(ten_thousand):
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    at.session_state["dgrr_case"] = ten_thousand
+    at.switch_page("pages/3_Graph.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = in_order(at, shown=True)
+    frame = next(i for i, e in enumerate(shown) if e.type == "component_instance")
+    # above the picture: the title, a caption, one row of controls and the counts
+    assert sum(e.type in ("markdown", "caption", "alert", "html", "info") for e in
+               shown[:frame]) <= 3, [e.type for e in shown[:frame]]
+    assert not [e for e in shown if e.type == "html" and "dgrr-decision-legend" in e.proto.body]
+    texts = [str(getattr(e, "value", "")) for e in in_order(at)
+             if e.type in ("markdown", "caption", "alert", "info")]
+    assert not any("\\`" in t for t in texts), texts
+    from dgrr_dashboard.graph_html import graph_html
+    from repair_core.viz import graph_view
+
+    p = at.session_state["dgrr_computed_plan"]
+    assert "`" not in (graph_view(p).note or "")
+    assert "#mynetwork{box-sizing:border-box}" in graph_html(plan_case(load_case(
+        ROOT / "sample_traces" / "figure1-travel.json")))
+    # a node's other fields sit in a labelled expander, not an unlabelled {…} toggle
+    at.session_state["dgrr_selected_node"] = ten_thousand.trajectory[0].id
+    at.run()
+    assert not [e for e in in_order(at) if e.type == "json"
+                and e.proto.expanded is False]

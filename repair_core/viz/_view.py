@@ -498,7 +498,7 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
         notes.append(
             f"Large graph: {len(keep)} nodes exceed the drawing limit of {max_nodes}; showing "
             f"{len(hood)} nodes — {what} — and hiding "
-            f"{len(keep) - len(hood)} others (use `dgrr plan` for the full decision list).")
+            f"{len(keep) - len(hood)} others (the command dgrr plan lists every decision).")
         keep = hood
     elif not isinstance(keep, set):
         keep = set(keep)
