@@ -20,7 +20,11 @@ HEADER = """# The `dgrr` command line
 Generated from the parser by `python scripts/gen_cli_doc.py`; every command and option
 below is checked by `tests/test_cli_documented.py`. Exit codes everywhere: 0 success,
 1 the work ran but something in it failed (the report says what), 2 invalid input (the
-message names the field and value; nothing is written).
+message names the field and value; nothing is written). Text from the input (ids, texts,
+case ids, reviewer names) is printed, in the readable output and in error messages, with
+every control and format character shown as an escape (`\\x1b`, `\\x0d`, `\\u202e`:
+`repair_core._text.printable`), so a case cannot drive the terminal; `--json` output is
+JSON (its strings escape C0 control characters, as JSON does).
 
 ## Environment
 

@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from .._errors import DgrrError
+from .._text import printable
 from ..case._load import load_case
 from . import plural, read_json
 
@@ -96,10 +97,11 @@ def _fork(args: argparse.Namespace, graph: Any, config: dict[str, Any], texts: l
         print(f"thread {args.thread!r}: no checkpoint holds a poisoned text "
               f"({plural(len(texts), 'text')} looked for): nothing to fork")
         return 0
-    print(f"thread {args.thread!r}: head {fork.head}")
-    print(f"  poison first in checkpoint {fork.first_poisoned}: "
+    print(f"thread {args.thread!r}: head {printable(fork.head)}")
+    print(f"  poison first in checkpoint {printable(fork.first_poisoned)}: "
           + "; ".join(repr(t if len(t) <= 60 else t[:59] + "…") for t in fork.found))
-    print(f"  fork from checkpoint {fork.fork_from} (next: {', '.join(fork.next) or 'none'})")
+    print(f"  fork from checkpoint {printable(fork.fork_from)} "
+          f"(next: {printable(', '.join(fork.next)) or 'none'})")
     print(f"  {plural(len(fork.dropped), 'message')} of the head not in the fork:")
     for d in fork.dropped:
         text = d["text"] if len(d["text"]) <= 70 else d["text"][:69] + "…"
@@ -118,7 +120,8 @@ def _fork(args: argparse.Namespace, graph: Any, config: dict[str, Any], texts: l
                                  target=f"{FORK_TARGET}{args.thread}",
                                  outputs_sha256=sha256_json(record),
                                  comment=json.dumps(record, ensure_ascii=False))
-    print(f"forked: new head {done.fork}; the old head {done.head} stays in the thread's "
+    print(f"forked: new head {printable(done.fork)}; the old head {printable(done.head)} "
+          "stays in the thread's "
           "history")
     print(f"recorded as #{event.id} next to approval #{approval.id}")
     return 0
