@@ -48,6 +48,7 @@ FRAMEWORKS: dict[str, list[str]] = {
                   "opentelemetry-util-genai==1.1b0", *_OTEL],
     "smolagents": ["smolagents[openai]==1.26.0",
                    "openinference-instrumentation-smolagents==0.1.43", *_OTEL],
+    "adk": ["google-adk==2.13.0", "litellm", *_OTEL],
     "llamaindex": ["llama-index-core==0.14.25", "llama-index-llms-openai",
                    "llama-index-embeddings-openai",
                    "openinference-instrumentation-llama-index==4.6.1", *_OTEL],
@@ -56,6 +57,9 @@ VARIANTS: dict[str, list[tuple[str, dict[str, str]]]] = {
     # the same run with the instrumentor's default: no message content captured
     "openai-v2": [("openai-v2-no-content",
                    {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "NO_CONTENT"})],
+    # content in log events only: the spans keep no message, argument or result
+    "adk": [("adk-event-only",
+             {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "EVENT_ONLY"})],
 }
 INSTRUCTIONS = ("You book flights for Lin. Recall what you know about Lin first, book the "
                 "seat, save what you learned, then answer.")
@@ -245,7 +249,63 @@ def run_llamaindex(url: str, out: str) -> None:
     _write(exporter, out)
 
 
-CHILDREN = {"llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
+def run_adk(url: str, out: str) -> None:
+    """Google ADK's `LlmAgent` (a LiteLLM model pointed at the local server) with ADK's own
+    `load_memory` tool over an `InMemoryMemoryService` filled from an earlier session, and
+    a `save_memory` function tool; traced by ADK's native OpenTelemetry spans."""
+    import asyncio
+
+    from google.adk.agents import LlmAgent
+    from google.adk.events import Event
+    from google.adk.memory import InMemoryMemoryService
+    from google.adk.models.lite_llm import LiteLlm
+    from google.adk.runners import Runner
+    from google.adk.sessions import InMemorySessionService
+    from google.adk.tools import FunctionTool, load_memory
+    from google.genai import types
+    from opentelemetry import trace
+
+    provider, exporter = _provider()
+    trace.set_tracer_provider(provider)
+
+    def book_seat(flight: str, seat: str) -> dict:
+        """Book a seat on a flight."""
+        return dict(BOOKING)
+
+    def save_memory(text: str) -> dict:
+        """Save a memory about Lin."""
+        return dict(SAVED)
+
+    async def main() -> None:
+        sessions = InMemorySessionService()
+        memory = InMemoryMemoryService()
+        earlier = await sessions.create_session(app_name="travel", user_id="lin",
+                                                session_id="earlier")
+        for m in MEMORIES:
+            await sessions.append_event(earlier, Event(
+                author="user", content=types.Content(role="user",
+                                                     parts=[types.Part(text=m["memory"])])))
+        await memory.add_session_to_memory(earlier)
+        agent = LlmAgent(name="travel_agent", instruction=INSTRUCTIONS,
+                         model=LiteLlm(model="openai/gpt-4o-mini", api_base=url,
+                                       api_key="offline"),
+                         tools=[load_memory, FunctionTool(book_seat),
+                                FunctionTool(save_memory)])
+        runner = Runner(agent=agent, app_name="travel", session_service=sessions,
+                        memory_service=memory)
+        await sessions.create_session(app_name="travel", user_id="lin", session_id="trip")
+        async for event in runner.run_async(
+                user_id="lin", session_id="trip",
+                new_message=types.Content(role="user", parts=[types.Part(text=QUESTION)])):
+            if event.is_final_response() and event.content and event.content.parts:
+                print(event.content.parts[0].text)
+
+    asyncio.run(main())
+    provider.force_flush()
+    _write(exporter, out)
+
+
+CHILDREN = {"adk": run_adk, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
             "smolagents": run_smolagents}
 
 
@@ -281,6 +341,7 @@ def run(outdir: str | Path, venvs: str | Path | None = None,
         target = out / f"{name}.otlp.json"
         env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
         env.update(OTEL_SDK_DISABLED="false", OPENAI_API_KEY="offline",
+                   LITELLM_LOCAL_MODEL_COST_MAP="True",
                    OTEL_SEMCONV_STABILITY_OPT_IN="gen_ai_latest_experimental",
                    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="SPAN_ONLY")
         subprocess.run([str(python), __file__, "--child", name, str(target)], check=True,

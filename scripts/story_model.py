@@ -51,7 +51,7 @@ BOOK_ARGS = {"flight": "JL1", "seat": "31A"}
 RECALL_ARGS = {"query": "Lin seat preference"}
 SAVE_ARGS = {"text": LEARNED}
 
-_MARKERS = {"recall": "mem-seat", "book": "BK-7731", "save": "mem-habit"}
+_MARKERS = {"recall": POISONED, "book": "BK-7731", "save": "mem-habit"}
 
 
 def next_step(body: dict[str, Any]) -> dict[str, Any]:

@@ -23,9 +23,13 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from story_model import ANSWER, LEARNED, POISONED, QUESTION  # noqa: E402
 
 
-def check_story(path: Path, *, poisoned: str = "mem-seat", derived: str = "mem-habit",
+def check_story(path: Path, *, poisoned: str | None = "mem-seat", derived: str = "mem-habit",
                 **kwargs) -> None:
-    """The story's turn, answer, read and derived write, and the store plan."""
+    """The story's turn, answer, read and derived write, and the store plan. `poisoned`
+    None: the poisoned note's id is the one the trace gave its text (a store's own id)."""
+    if poisoned is None:
+        first = import_trace([path], **kwargs).case
+        poisoned = next(r.id for r in first.memory if r.text == POISONED)
     case = import_trace([path], faults=[poisoned], **kwargs).case
     assert [t.text for t in case.session] == [QUESTION]
     assert case.final_answer().text == ANSWER
@@ -40,7 +44,8 @@ def check_story(path: Path, *, poisoned: str = "mem-seat", derived: str = "mem-h
     plan = plan_case(case, objective="store")
     assert plan.memory[poisoned] == "delete"
     assert plan.memory[derived] == "quarantine"
-    assert plan.memory.get("mem-airport", "keep") == "keep"
+    assert all(action == "keep" for rid, action in plan.memory.items()
+               if rid not in (poisoned, derived))
 
 
 def test_openai_agents_sdk():
@@ -221,3 +226,31 @@ def test_llamaindex():
         "nested OpenInference LLM or RETRIEVER span (part of the outer one)"] == 2
     assert imported.summary.skipped[
         "agent span without a user message or steps (not a turn)"] == 2
+
+
+def test_google_adk():
+    """Google ADK 2.13 native tracing (GenAI conventions, content on spans) with ADK's own
+    `load_memory` over an `InMemoryMemoryService`: the turn from the first
+    `generate_content` span (the `invoke_workflow` span has no input, and its name is
+    never the turn); `load_memory`'s `{"result": {"memories": [...]}}` entries are
+    records by their memory ids."""
+    check_story(SAMPLES / "adk.otlp.json", poisoned=None)
+
+
+def test_google_adk_with_content_in_events_only_is_incomplete():
+    """ADK with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=EVENT_ONLY: the spans
+    hold no message, argument or result. The memory tools stay tools (a read without its
+    result names no record), every gap is counted, and no text is made up."""
+    imported = import_trace([SAMPLES / "adk-event-only.otlp.json"])
+    case, summary = imported.case, imported.summary
+    assert case.memory == []
+    assert [t.text for t in case.session] == [""]
+    actions = [s for s in case.trajectory if s.type == "tool_action"]
+    assert [s.text for s in actions] == [f"{t}(arguments not recorded)" for t in (
+        "load_memory", "book_seat", "save_memory")]
+    assert {s.text for s in case.trajectory if s.type != "tool_action"} == {""}
+    assert summary.incomplete["tool span without the tool's arguments and result "
+                              "(gen_ai.tool.call.arguments, gen_ai.tool.call.result)"] == 3
+    assert summary.incomplete["chat span without the model's output (gen_ai.output.messages, "
+                              "gen_ai.completion.N.content, llm.output_messages.N.message"
+                              ".content or a gen_ai.content.completion event)"] == 4

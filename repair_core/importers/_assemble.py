@@ -305,8 +305,10 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 step["verified"] = verified
         elif op.kind == "tool":
             act, obs = action_id(sid), observation_id(sid)
+            unrecorded = op.missing is not None and "arguments" in op.missing
             trajectory.append({"id": act, **base, "type": "tool_action",
-                               "text": f"{op.tool}({json.dumps(op.args, sort_keys=True)})",
+                               "text": f"{op.tool}(arguments not recorded)" if unrecorded
+                               else f"{op.tool}({json.dumps(op.args, sort_keys=True)})",
                                "tool": op.tool, "args": op.args, "deps": []})
             step_op[act] = op
             out.span_of[act] = sid

@@ -128,6 +128,8 @@ def _text_of(item: Any) -> str:
 
 def _items(result: Any) -> list[Any]:
     result = json_or_text(result)
+    if isinstance(result, Mapping) and set(result) == {"result"}:
+        result = json_or_text(result["result"])  # ADK wraps a tool's return value
     if isinstance(result, Mapping):
         for key in _LIST_KEYS:
             if isinstance(result.get(key), list):
