@@ -130,6 +130,10 @@ class ApprovalRecord(BaseModel):
     """The reviewer's Ed25519 key that signed `row_hash` (None: unsigned)."""
     signature: str | None = None
     """base64 Ed25519 signature of `row_hash` (see :func:`row_message`)."""
+    acknowledged: list[str] = Field(default_factory=list, exclude_if=lambda v: not v)
+    """Carriers of a fault (`where:fault` ids, see `repair_core.verification`) the reviewer
+    acknowledged one by one when approving a result that still has them; hashed and
+    signed with the row (left out of the hash when empty, so older rows verify)."""
 
 
 class ChainCheck(BaseModel):
@@ -184,12 +188,13 @@ class _ApprovalRow(_Base):
     row_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     key_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
     signature: Mapped[str | None] = mapped_column(Text, nullable=True)
+    acknowledged: Mapped[Any] = mapped_column(JSON, nullable=True)
 
 
 # Columns added after the first release: an older database gets them on open.
 _ADDED_COLUMNS = {"kind": "VARCHAR(16) DEFAULT 'decision'", "refers_to": "INTEGER",
                   "target": "TEXT", "prev_hash": "VARCHAR(64)", "row_hash": "VARCHAR(64)",
-                  "key_id": "VARCHAR(80)", "signature": "TEXT"}
+                  "key_id": "VARCHAR(80)", "signature": "TEXT", "acknowledged": "JSON"}
 
 
 _SQLITE_TRIGGERS = {
@@ -288,6 +293,8 @@ def row_hash(fields: Mapping[str, Any], prev_hash: str) -> str:
     content["plan_edits"] = list(content["plan_edits"] or [])
     content["comment"] = content["comment"] or ""
     content["kind"] = content["kind"] or "decision"
+    if fields.get("acknowledged"):
+        content["acknowledged"] = list(fields["acknowledged"])
     return sha256_json({"prev_hash": prev_hash, "row": content})
 
 
@@ -437,14 +444,21 @@ class ApprovalStore:
     def add(self, *, case_id: str, reviewer: str, decision: str, inputs_sha256: str,
             outputs_sha256: str, comment: str = "",
             plan_edits: Iterable[Mapping[str, Any]] = (), forced: bool = False,
-            model: str | None = None) -> ApprovalRecord:
-        """Append one decision; returns it as stored."""
+            model: str | None = None, acknowledged: Iterable[str] = ()) -> ApprovalRecord:
+        """Append one decision; returns it as stored. `acknowledged`: the carrier ids the
+        reviewer acknowledged (stored sorted, once each)."""
+        acknowledged = sorted(set(acknowledged))
         problems = _name_problems(reviewer=reviewer, case_id=case_id, model=model)
         if decision not in ("approve", "reject"):
             problems.append(f"decision: expected 'approve' or 'reject', got {decision!r}")
         for name, value in (("inputs_sha256", inputs_sha256), ("outputs_sha256", outputs_sha256)):
             if len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
                 problems.append(f"{name}: expected 64 hex digits, got {value!r}")
+        bad = next((a for a in acknowledged if not isinstance(a, str) or not a.strip()
+                    or len(a) > 2 * MAX_NAME or _has_control(a)), None)
+        if bad is not None:
+            problems.append(f"acknowledged: expected carrier ids (text without control "
+                            f"characters), got {str(bad)[:60]!r}")
         if forced and not comment.strip():
             problems.append("comment: an approval of a plan with overridden invariants needs "
                             "a comment")
@@ -454,7 +468,8 @@ class ApprovalStore:
                                  decision=decision, comment=comment,
                                  plan_edits=[dict(e) for e in plan_edits], forced=forced,
                                  inputs_sha256=inputs_sha256, outputs_sha256=outputs_sha256,
-                                 model=model, refers_to=None, target=None))
+                                 model=model, refers_to=None, target=None,
+                                 **({"acknowledged": acknowledged} if acknowledged else {})))
 
     def record_applied(self, approval_id: int, *, reviewer: str, target: str,
                        outputs_sha256: str | None = None, comment: str = "") -> ApprovalRecord:
@@ -802,6 +817,17 @@ def _row_fields(data: Mapping[str, Any]) -> dict[str, Any]:
     if refers is not None and (not isinstance(refers, int) or isinstance(refers, bool)):
         raise _Malformed("refers_to: expected a row id")
     out["refers_to"] = refers
+    acknowledged = data.get("acknowledged")
+    if isinstance(acknowledged, str | bytes):
+        try:
+            acknowledged = json.loads(acknowledged)
+        except ValueError:
+            raise _Malformed("acknowledged: not JSON") from None
+    if acknowledged is None:
+        acknowledged = []
+    if not isinstance(acknowledged, list) or not all(isinstance(a, str) for a in acknowledged):
+        raise _Malformed("acknowledged: expected a list of carrier ids")
+    out["acknowledged"] = acknowledged
     return out
 
 
@@ -818,4 +844,4 @@ def _record(raw: Mapping[str, Any]) -> ApprovalRecord:
                           kind=f["kind"] or "decision", refers_to=f["refers_to"],
                           target=f["target"], prev_hash=raw.get("prev_hash") or GENESIS_HASH,
                           row_hash=raw.get("row_hash"), key_id=raw.get("key_id"),
-                          signature=raw.get("signature"))
+                          signature=raw.get("signature"), acknowledged=f["acknowledged"])
