@@ -43,6 +43,7 @@ from ..model import REFERENCE_MODEL, ModelClient
 from ..plan._ops import ops_inputs, plan_ops
 from ..plan._plan import RepairPlan, plan_case
 from ..tools import ToolError, ToolRegistry, default_registry
+from ..verification import BLOCKED, FaultSignatures, verify_result
 from ._bounds import Conversation, store_view
 from ._memory import RepairedMemory
 from ._models import (
@@ -69,7 +70,9 @@ def repair(case: Case, plan: RepairPlan | None = None, *, model: str = REFERENCE
            on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
            retriever: Retriever | None = None, client: ModelClient | None = None
            ) -> RepairResult:
-    """Plan (unless given) and replay the repair of `case` (stages 4–5)."""
+    """Plan (unless given) and replay the repair of `case` (stages 4–5), then check the
+    corrected answer, the replayed outputs and the repaired store by content against every
+    fault's and suspected source's signature (`RepairResult.verification`)."""
     plan = plan if plan is not None else plan_case(case)
     if plan.case.case_id != case.case_id:
         raise DgrrError(f"plan is for case {plan.case.case_id!r}, not {case.case_id!r}")
@@ -85,6 +88,8 @@ def repair(case: Case, plan: RepairPlan | None = None, *, model: str = REFERENCE
                      undo_effects_of=plan.analysis.unsupported, answer=ops.answer)
     result.report.no_longer_sees = ops.no_longer_sees
     result.report.objective = plan.objective
+    # rule verify.after-replay: what the agent reads next, checked by content
+    result.verification = verify_result(case, result, sources=ops.revoked)
     return result
 
 
@@ -175,6 +180,8 @@ class _Run:
     pending: dict[str, _Pending] = field(init=False, default_factory=dict)
     _outcomes: dict[str, StepOutcome] = field(init=False, default_factory=dict)
     _fault_values: Any = field(init=False, default=None)
+    _blocked: dict[str, list[str]] = field(init=False, default_factory=dict)
+    """memory_write step -> the faults its blocked records carry."""
 
     def __post_init__(self) -> None:
         self.report = RepairReport(case_id=self.case.case_id, model=self.client.model)
@@ -306,6 +313,12 @@ class _Run:
         except ModelError as exc:
             self.report.failures.append(Failure(step=step.id, stage=step.type, error=str(exc)))
             return StepOutcome(id=step.id, type=step.type, outcome="failed", detail=str(exc))
+        if step.id in self._blocked:
+            faults = ", ".join(dict.fromkeys(self._blocked[step.id]))
+            applied = f"; applied: {outcome.detail}" if outcome.outcome == "replayed" else ""
+            outcome = StepOutcome(id=step.id, type=step.type, outcome=BLOCKED, detail=(
+                f"not applied: its record carries {faults} (by content); needs a human"
+                + applied))
         new = self.new_steps.get(step.id)
         if isinstance(new, Claim | Answer):  # issue 21: a reply that restates a fault
             self._echo(new, new.text, getattr(new, "value", None), "flagged")
@@ -578,7 +591,21 @@ class _Run:
                 step=step.id, text=rec.get("text", ""), reason=f"states diagnosed fault "
                 f"{echo[0]}'s value {echo[1]!r}: never re-admitted"))
             return None
+        carried = self._carriers.record(rec.get("key"), rec.get("value"), rec.get("text"))
+        if carried:
+            # rule replay.write.blocked: lineage said the write is clean, its content says not
+            faults = [m.node for m in carried]
+            self._blocked.setdefault(step.id, []).extend(faults)
+            self.report.skipped_writes.append(SkippedWrite(
+                step=step.id, text=rec.get("text", ""), reason="carries " + "; ".join(
+                    f"{self._carriers.source[m.node].replace('_', ' ')} {m.node} "
+                    f"({m.evidence()})" for m in carried) + ": blocked, needs a human"))
+            return None
         return self.memory.add(step, rec, sources=rec.get("sources", []))
+
+    @cached_property
+    def _carriers(self) -> FaultSignatures:
+        return FaultSignatures(self.case, self.faults)
 
     # ---- outputs ---------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, computed_field
 
 from ..case._case import Case, MemoryRecord, ToolEffect
+from ..verification import Verification
 
 __all__ = [
     "Cost",
@@ -23,7 +24,7 @@ __all__ = [
 ]
 
 Outcome = Literal["kept", "invalidated", "replayed", "refreshed", "skipped", "failed",
-                  "needs_observation", "irreversible"]
+                  "needs_observation", "irreversible", "blocked"]
 
 
 class Cost(BaseModel):
@@ -233,6 +234,10 @@ class RepairResult(BaseModel):
     """Decisions, outcomes and problems."""
     cost: Cost
     """LLM calls, tokens, replay ratio."""
+    # Written only by `repair` (not by `execute` alone, e.g. a baseline's replay).
+    verification: Verification | None = Field(default=None, exclude_if=lambda v: v is None)
+    """The content check after the replay: carriers of a fault in the corrected answer,
+    the replayed outputs or the active store, and the writes blocked for carrying one."""
     final_world: Any = Field(default=None, exclude=True, repr=False)
     """The simulated tool world as the repair left it (`repair_core.tools.World`; not
     serialised): what the benchmark's state oracle judges."""

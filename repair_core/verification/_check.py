@@ -1,0 +1,263 @@
+"""The content check of a repair result: does anything the agent reads next carry a fault?
+
+The corrected answer, every replayed or refreshed step's output and every active record of
+the repaired store are matched against the content signature of every diagnosed fault and
+suspected source (`repair_core.content`). The lineage the trace recorded is not consulted,
+so a record re-derived from an unmarked poisoned input is found by what it says.
+
+A result is read as the `RepairResult` model or as its JSON (`dgrr repair --json`); JSON
+is untrusted, so its shape is checked and a bad field is named with its value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import SimpleNamespace
+from typing import Any
+
+from .._errors import DgrrError
+from ..case._case import Case
+from ..content import CarrierMatch, match, node_content, signatures
+from ._models import BlockedWrite, Carrier, Checked, FaultCheck, Verification
+
+__all__ = ["FaultSignatures", "carrier_id", "result_sources", "verify_result"]
+
+CLIP = 300
+BLOCKED = "blocked"
+"""The outcome of a replayed write whose record carries a fault (not applied)."""
+
+
+def carrier_id(where: str, fault: str) -> str:
+    """What a reviewer names to acknowledge one carrier: `WHERE:FAULT`."""
+    return f"{where}:{fault}"
+
+
+def _clip(text: str) -> str:
+    text = str(text)
+    return text if len(text) <= CLIP else text[: CLIP - 1] + "…"
+
+
+def _without_none(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if v is not None}
+
+
+class FaultSignatures:
+    """The signatures of a case's diagnosed faults and of the suspected sources given,
+    and which of them a value carries."""
+
+    def __init__(self, case: Case, sources: Iterable[str] = ()) -> None:
+        faults = list(dict.fromkeys(case.faults))
+        extra = sorted(set(sources) - set(faults))
+        self.source: dict[str, str] = {f: "fault" for f in faults}
+        self.source.update((s, "suspected_source") for s in extra)
+        """Node -> `fault` or `suspected_source`."""
+        found = signatures(case, [*faults, *extra])
+        self.signatures = {n: found[n] for n in self.source if n in found}
+        """Node -> its content signature (nodes the case does not hold are left out)."""
+
+    def carried(self, value: Any) -> list[CarrierMatch]:
+        """Every signature `value` (a text, or a record or step as a mapping) carries."""
+        return [m for sig in self.signatures.values() if (m := match(sig, value)) is not None]
+
+    def record(self, key: Any, value: Any, text: Any) -> list[CarrierMatch]:
+        """The signatures a record with this slot and text carries."""
+        return self.carried(_without_none({"key": key, "value": value, "text": text}))
+
+    def checks(self) -> list[FaultCheck]:
+        return [FaultCheck(node=n, source=self.source[n],  # type: ignore[arg-type]
+                           tokens=sorted(s.tokens), markers=list(s.markers))
+                for n, s in self.signatures.items()]
+
+
+def result_sources(result: Any) -> list[str]:
+    """The suspected sources a result says it was checked against (its `verification`
+    section): checking against them too can only find more."""
+    section = _get(result, "verification")
+    faults = _get(section, "faults") if section is not None else None
+    if not isinstance(faults, list):
+        return []
+    return [str(_get(f, "node")) for f in faults
+            if _get(f, "source") == "suspected_source" and isinstance(_get(f, "node"), str)]
+
+
+def verify_result(case: Case, result: Any, *, sources: Iterable[str] = ()) -> Verification:
+    """Check `result` (a RepairResult or its JSON) of repairing `case` against the case's
+    faults, the suspected sources `sources` and those the result names. Bad JSON is a
+    DgrrError naming the field and its value."""
+    view = _ResultView(result)
+    sigs = FaultSignatures(case, [*sources, *result_sources(result)])
+    out = Verification(faults=sigs.checks())
+    by_node = {f.node: f for f in out.faults}
+    checked = Checked(signatures=len(sigs.signatures))
+
+    def found(kind: str, where: str, text: str, hits: list[CarrierMatch]) -> None:
+        for m in hits:
+            cid = carrier_id(where, m.node)
+            out.carriers.append(Carrier(id=cid, kind=kind,  # type: ignore[arg-type]
+                                        where=where, fault=m.node, evidence=m.evidence(),
+                                        score=m.score, text=_clip(text)))
+            by_node[m.node].carriers.append(cid)
+
+    final = view.final_answer_id()
+    if view.answer is not None:
+        checked.answer = 1
+        found("answer", final or "answer", view.answer, sigs.carried(view.answer))
+    for step in view.replayed_steps():
+        if step.id == final:
+            continue
+        checked.outputs += 1
+        text = node_content(step)
+        found("output", step.id, text, sigs.carried(_without_none({
+            "key": getattr(step, "key", None), "value": getattr(step, "value", None),
+            "text": text, "args": getattr(step, "args", None) or None})))
+    for rec in view.active_records():
+        checked.records += 1
+        found("record", rec.id, rec.text, sigs.record(rec.key, rec.value, rec.text))
+    for step_id, text in view.blocked_writes():
+        checked.blocked_writes += 1
+        for m in sigs.carried(text):
+            out.blocked.append(BlockedWrite(step=step_id, fault=m.node, evidence=m.evidence(),
+                                            text=_clip(text)))
+            if step_id not in by_node[m.node].blocked:
+                by_node[m.node].blocked.append(step_id)
+    out.checked = checked
+    return out
+
+
+def _get(obj: Any, key: str) -> Any:
+    if obj is None:
+        return None
+    if isinstance(obj, Mapping):
+        return obj.get(key)
+    return getattr(obj, key, None)
+
+
+class _ResultView:
+    """The parts of a result the check reads, from the model or from untrusted JSON."""
+
+    def __init__(self, result: Any) -> None:
+        self.model = not isinstance(result, Mapping)
+        self.result = result
+        if self.model:
+            self.answer = result.answer
+            return
+        answer = result.get("answer")
+        if answer is not None and not isinstance(answer, str):
+            raise DgrrError(f"RESULT: answer: expected text or null, got {_shown(answer)}")
+        self.answer = answer
+        self._trajectory = _list(_obj(result, "trajectory", "trajectory"),
+                                 "trajectory", "trajectory.trajectory")
+        self._active = _list(_obj(result, "store", "store"), "active", "store.active")
+        self._report = _obj_or_none(result, "report", "report") or {}
+
+    def final_answer_id(self) -> str | None:
+        if self.model:
+            t = self.result.trajectory
+            return t.final_answer().id if t.has_answer() else None
+        answers = [s for s in self._steps() if s.type == "answer"]
+        return max(answers, key=lambda s: s.seq).id if answers else None
+
+    def _steps(self) -> list[Any]:
+        if self.model:
+            return list(self.result.trajectory.trajectory)
+        if not hasattr(self, "_parsed"):
+            self._parsed = [_step(s, i) for i, s in enumerate(self._trajectory)]
+        return self._parsed
+
+    def replayed_steps(self) -> Iterable[Any]:
+        if self.model:
+            outcomes = {o.id: o.outcome for o in self.result.report.steps}
+            return [s for s in self._steps()
+                    if outcomes.get(s.id) in ("replayed", "refreshed")]
+        return [s for s in self._steps() if s.repair in ("replayed", "refreshed")]
+
+    def active_records(self) -> Iterable[Any]:
+        if self.model:
+            return self.result.store.active
+        return [_record(r, i) for i, r in enumerate(self._active)]
+
+    def blocked_writes(self) -> list[tuple[str, str]]:
+        """(step, text) of each record a blocked write did not apply."""
+        report = self.result.report if self.model else self._report
+        steps = _get(report, "steps") or []
+        skipped = _get(report, "skipped_writes") or []
+        if not self.model:
+            steps = _list(steps, None, "report.steps")
+            skipped = _list(skipped, None, "report.skipped_writes")
+        blocked = {str(_get(o, "id")) for o in steps if _get(o, "outcome") == BLOCKED}
+        out = []
+        for i, w in enumerate(skipped):
+            step, text = _get(w, "step"), _get(w, "text")
+            if step in blocked:
+                if not isinstance(text, str):
+                    raise DgrrError(f"RESULT: report.skipped_writes[{i}].text: expected "
+                                    f"text, got {_shown(text)}")
+                out.append((str(step), text))
+        return out
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _missing(field: str) -> Any:
+    raise DgrrError(f"RESULT: {field}: missing (not a `dgrr repair --json` result)")
+
+
+def _obj_or_none(data: Mapping[str, Any], key: str, field: str) -> Mapping[str, Any] | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, Mapping):
+        raise DgrrError(f"RESULT: {field}: expected an object, got {_shown(value)}")
+    return value
+
+
+def _obj(data: Mapping[str, Any], key: str, field: str) -> Mapping[str, Any]:
+    value = _obj_or_none(data, key, field)
+    return value if value is not None else _missing(field)
+
+
+def _list(data: Any, key: str | None, field: str) -> list[Any]:
+    value = data.get(key) if key is not None else data
+    if value is None and key is not None:
+        _missing(field)
+    if not isinstance(value, list):
+        raise DgrrError(f"RESULT: {field}: expected a list, got {_shown(value)}")
+    return value
+
+
+def _text_field(item: Mapping[str, Any], key: str, field: str, *, optional: bool = False
+                ) -> Any:
+    value = item.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise DgrrError(f"RESULT: {field}.{key}: expected text, got {_shown(value)}")
+    return value
+
+
+def _step(item: Any, i: int) -> Any:
+    field = f"trajectory.trajectory[{i}]"
+    if not isinstance(item, Mapping):
+        raise DgrrError(f"RESULT: {field}: expected an object, got {_shown(item)}")
+    seq = item.get("seq", 0)
+    if isinstance(seq, bool) or not isinstance(seq, int | float):
+        raise DgrrError(f"RESULT: {field}.seq: expected a number, got {_shown(seq)}")
+    return SimpleNamespace(
+        id=_text_field(item, "id", field), type=_text_field(item, "type", field), seq=seq,
+        text=_text_field(item, "text", field, optional=True) or "",
+        output=item.get("output"), value=item.get("value"), key=item.get("key"),
+        args=item.get("args") if isinstance(item.get("args"), Mapping) else None,
+        repair=item.get("repair"))
+
+
+def _record(item: Any, i: int) -> Any:
+    field = f"store.active[{i}]"
+    if not isinstance(item, Mapping):
+        raise DgrrError(f"RESULT: {field}: expected an object, got {_shown(item)}")
+    key = item.get("key")
+    if key is not None and not isinstance(key, str):
+        raise DgrrError(f"RESULT: {field}.key: expected text or null, got {_shown(key)}")
+    return SimpleNamespace(id=_text_field(item, "id", field),
+                           text=_text_field(item, "text", field), key=key,
+                           value=item.get("value"))
