@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "keys",
     "synth",
     "repair",
+    "verify",
     "serve_model",
     "bench",
     "fleet",
@@ -41,6 +42,7 @@ COMMAND_MODULES = (
 COMMAND_MODULE = {
     "validate": "validate", "plan": "plan", "graph": "graph", "approve": "approve",
     "history": "approve", "keys": "keys", "synth": "synth", "repair": "repair",
+    "verify": "verify",
     "serve-model": "serve_model", "bench": "bench", "fleet": "fleet", "import": "import_",
     "apply": "apply", "fork-thread": "fork_thread", "queue": "queue", "worker": "queue",
 }

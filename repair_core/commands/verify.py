@@ -1,0 +1,86 @@
+"""`dgrr verify RESULT.json --case CASE.json`: check a repair result by content — does
+anything the agent reads next still carry a fault?"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from .._errors import DgrrError
+from . import plural, read_json
+from .approve import printable
+
+EXIT_CLEAN, EXIT_CARRIER = 0, 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "verify", help="check a repair result by content: exit 1 while a carrier of a fault "
+                       "remains",
+        description="Match the result's corrected answer, every replayed output and every "
+                    "active record of its repaired store against the content signature of "
+                    "each diagnosed fault of the case (and each suspected source the result "
+                    "names), whatever the lineage says. Exit 0 when nothing carries a fault, "
+                    "1 while a carrier remains, 2 on bad input.")
+    p.add_argument("result", metavar="RESULT.json",
+                   help="repair result (dgrr repair --json, or result.json of --out)")
+    p.add_argument("--case", metavar="CASE.json", required=True,
+                   help="the case the result repaired (its faults are what is looked for)")
+    p.add_argument("--json", action="store_true",
+                   help="print the verification as one JSON object (the `verification` "
+                        "section `dgrr repair` writes)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .._io import to_json
+    from ..case._load import load_case
+    from ..verification import verify_result
+
+    result = read_json(args.result, "RESULT")
+    if not isinstance(result, dict):
+        raise DgrrError(f"RESULT: expected a JSON object, got {type(result).__name__}")
+    case = load_case(args.case)
+    report = result.get("report")
+    rid = report.get("case_id") if isinstance(report, dict) else None
+    if rid != case.case_id:
+        raise DgrrError(f"RESULT: report.case_id: the result repairs case "
+                        f"{printable(str(rid)[:80])!r}, not {printable(case.case_id)!r}")
+    verification = verify_result(case, result)
+    if args.json:
+        sys.stdout.write(to_json(verification.model_dump(mode="json")))
+    else:
+        write_verification(verification, sys.stdout, case_id=case.case_id)
+    return EXIT_CLEAN if verification.clean else EXIT_CARRIER
+
+
+def write_verification(v: Any, out: TextIO, *, case_id: str = "") -> None:
+    """The verification as plain text; every string from the case or the model is
+    escaped (no control character reaches the terminal)."""
+    w = out.write
+    c = v.checked
+    head = f"Verification of {printable(case_id)}" if case_id else "Verification"
+    w(f"{head}: checked {plural(c.answer, 'answer')}, {plural(c.outputs, 'replayed output')}, "
+      f"{plural(c.records, 'active record')}, {plural(c.blocked_writes, 'blocked write')} "
+      f"against {plural(c.signatures, 'signature')}\n")
+    for f in v.faults:
+        what = "suspected source" if f.source == "suspected_source" else "fault"
+        tokens = ", ".join(printable(t) for t in f.tokens[:8]) or "none"
+        w(f"  {what} {printable(f.node)}: {plural(len(f.carriers), 'carrier')}, "
+          f"{plural(len(f.blocked), 'blocked write')} (tokens: {tokens}"
+          + (f"; markers: {', '.join(f.markers)}" if f.markers else "") + ")\n")
+    if v.carriers:
+        w(f"\nCARRIERS ({len(v.carriers)}): the agent would read a fault again; an approval "
+          "must acknowledge each (dgrr approve --acknowledge ID):\n")
+        for k in v.carriers:
+            w(f"  {printable(k.id)}  [{k.kind}] carries {printable(k.fault)}: "
+              f"{printable(k.evidence)}\n")
+            w(f"      text: {printable(' '.join(k.text.split())[:200])}\n")
+    if v.blocked:
+        w(f"\nBlocked writes ({len(v.blocked)}): not applied because they carry a fault; "
+          "each needs a human:\n")
+        for b in v.blocked:
+            w(f"  {printable(b.step)} carries {printable(b.fault)}: {printable(b.evidence)}\n")
+    w("\nclean: nothing the agent reads next carries a fault\n" if v.clean else
+      f"\nNOT CLEAN: {plural(len(v.carriers), 'carrier')} remain\n")
