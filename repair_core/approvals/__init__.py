@@ -6,6 +6,7 @@ from ._keys import Signer, TrustFile, generate_key, key_dir, load_signer, trust_
 from ._review import (
     ApprovalHasher,
     ApprovalSummary,
+    CarriersNotAcknowledgedError,
     DuplicateApprovalError,
     ResultMismatchError,
     approval_hashes,
@@ -17,8 +18,10 @@ from ._review import (
     record_decision,
     repaired_store,
     repaired_trajectory,
+    result_carriers,
     result_data,
     result_problems,
+    unacknowledged_carriers,
     warning_groups,
 )
 from ._reviewer import reviewer_key, same_reviewer
@@ -70,6 +73,9 @@ __all__ = [
     "find_decision",
     "obligation_problems",
     "result_problems",
+    "result_carriers",
+    "unacknowledged_carriers",
+    "CarriersNotAcknowledgedError",
     "ApprovalRecord",
     "ApprovalStore",
     "Decision",

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from .._errors import DgrrError
 from .._perf import without_gc
-from .._text import markdown_code, markdown_text
+from .._text import markdown_code, markdown_text, printable
 from ..plan._plan import RepairPlan
 from ._canonical import canonical_chunks, model_json
 from ._reviewer import same_reviewer
@@ -24,6 +24,7 @@ from ._store import ApprovalRecord, ApprovalStore, sha256_json
 __all__ = [
     "ApprovalHasher",
     "ApprovalSummary",
+    "CarriersNotAcknowledgedError",
     "DuplicateApprovalError",
     "ResultMismatchError",
     "approval_hashes",
@@ -33,6 +34,8 @@ __all__ = [
     "obligation_problems",
     "record_decision",
     "result_problems",
+    "result_carriers",
+    "unacknowledged_carriers",
     "repaired_store",
     "repaired_trajectory",
     "markdown_report",
@@ -71,6 +74,40 @@ class DuplicateApprovalError(DgrrError):
             "(inputs and outputs sha256 match); a reviewer decides once per repair")
 
 
+class CarriersNotAcknowledgedError(DgrrError):
+    """An approval of a result that still carries a fault, without the reviewer's
+    acknowledgement of each carrier (or naming ids that are not its carriers)."""
+
+    def __init__(self, missing: Iterable[Any], unknown: Iterable[str] = ()) -> None:
+        self.missing = list(missing)
+        self.unknown = list(unknown)
+        lines = [f"{printable(c.id)}: not acknowledged — {c.kind} {printable(c.where)} "
+                 f"carries {printable(c.fault)} ({printable(c.evidence)[:200]})"
+                 for c in self.missing]
+        lines += [f"{printable(a[:120])}: acknowledged, but not a carrier of this result"
+                  for a in self.unknown]
+        super().__init__(
+            "approval refused: what the agent reads next still carries a fault; read each "
+            "carrier (dgrr verify) and acknowledge it by its id (dgrr approve --acknowledge "
+            "ID):\n" + "\n".join(f"  - {line}" for line in lines))
+
+
+def result_carriers(case: Any, result: Any) -> list[Any]:
+    """The carriers of a fault in `result` (a RepairResult or its JSON) of repairing
+    `case`, by a fresh content check: the result's own `verification` section is not
+    trusted."""
+    from ..verification import verify_result
+
+    return list(verify_result(case, result).carriers)
+
+
+def unacknowledged_carriers(case: Any, result: Any, approval: Any) -> list[Any]:
+    """The carriers of `result` that `approval` (an ApprovalRecord) did not acknowledge:
+    `dgrr apply` and the queue's worker refuse to write while there is one."""
+    acknowledged = set(_get(approval, "acknowledged") or [])
+    return [c for c in result_carriers(case, result) if c.id not in acknowledged]
+
+
 class ApprovalSummary(BaseModel):
     """What an approval approves, in words: the answer change, the store operations, the
     replay outcome of every step that changed, irreversible effects, and the warnings a
@@ -95,6 +132,9 @@ class ApprovalSummary(BaseModel):
     """External effects the rollback cannot undo, one line each."""
     warnings: list[str] = Field(default_factory=list)
     """Each one needs the reviewer's explicit acknowledgement before an approval."""
+    carriers: list[str] = Field(default_factory=list)
+    """Ids of the carriers of a fault the result still has (a fresh content check): each
+    is a warning of its own kind, and an approval records them as acknowledged."""
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -208,9 +248,15 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
         if str(_get(o, "detail") or "") == "observation supplied by hand":
             warnings.append(f"Observation typed by hand (not returned by the tool) — step "
                             f"{_get(o, 'id')}")
+    carriers = result_carriers(plan.case, result)
+    for c in carriers:  # one kind each: a carrier is acknowledged on its own
+        warnings.append(f"Carries fault {c.fault}: {c.kind} {c.where} (id {c.id})"
+                        f"{WARNING_KIND_SEPARATOR}{c.evidence}; it says: "
+                        f"{' '.join(c.text.split())}")
     return ApprovalSummary(case_id=case.case_id, replayed=True, answer_before=before,
                            answer_after=after, store=store, steps=steps,
-                           irreversible_effects=irreversible, warnings=warnings)
+                           irreversible_effects=irreversible, warnings=warnings,
+                           carriers=[c.id for c in carriers])
 
 
 def _effect_kind(item: Any, declared: Mapping[str, str]) -> str:
@@ -420,13 +466,17 @@ def approval_hashes(plan: RepairPlan, result: Any = None) -> tuple[str, str]:
 
 def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, decision: str,
                     comment: str = "", result: Any = None,
-                    hashes: tuple[str, str] | None = None) -> ApprovalRecord:
+                    hashes: tuple[str, str] | None = None,
+                    acknowledged: Iterable[str] = ()) -> ApprovalRecord:
     """Append the reviewer's decision on `plan` (and its replay `result`, if any).
 
     Refuses (DgrrError) a result that is not the repair of this case and plan
-    (:class:`ResultMismatchError`), a rejection without a reason, and a second decision by
-    the same reviewer on the same inputs and outputs (:class:`DuplicateApprovalError`).
-    `hashes` saves recomputing :func:`approval_hashes` (seconds on a large case).
+    (:class:`ResultMismatchError`), a rejection without a reason, an approval of a result
+    that still carries a fault unless `acknowledged` names each carrier's id and nothing
+    else (:class:`CarriersNotAcknowledgedError`; the ids are recorded with the approval),
+    and a second decision by the same reviewer on the same inputs and outputs
+    (:class:`DuplicateApprovalError`). `hashes` saves recomputing :func:`approval_hashes`
+    (seconds on a large case).
     """
     if result is not None:
         problems = result_problems(plan, result)
@@ -434,6 +484,17 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
             raise ResultMismatchError(problems)
     if decision == "reject" and not comment.strip():
         raise DgrrError("approval refused:\n  - comment: a rejection needs a reason")
+    acknowledged = list(dict.fromkeys(acknowledged))
+    if decision == "approve" and (result is not None or acknowledged):
+        # rule approval.carriers-acknowledged
+        carriers = result_carriers(plan.case, result) if result is not None else []
+        ids = {c.id for c in carriers}
+        missing = [c for c in carriers if c.id not in acknowledged]
+        unknown = [a for a in acknowledged if a not in ids]
+        if missing or unknown:
+            raise CarriersNotAcknowledgedError(missing, unknown)
+    else:
+        acknowledged = []
     inputs, outputs = hashes if hashes is not None else approval_hashes(plan, result)
     if reviewer.strip():
         existing = find_decision(store, case_id=plan.case.case_id, reviewer=reviewer,
@@ -444,7 +505,7 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     return store.add(case_id=plan.case.case_id, reviewer=reviewer, decision=decision,
                      comment=comment, plan_edits=[e.model_dump(mode="json") for e in plan.edits],
                      forced=plan.forced, inputs_sha256=inputs, outputs_sha256=outputs,
-                     model=model)
+                     model=model, acknowledged=acknowledged)
 
 
 def repaired_store(plan: RepairPlan, result: Any = None) -> dict[str, Any]:

@@ -75,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..approvals import ApprovalStore, approval_hashes
+    from ..approvals import ApprovalStore, approval_hashes, unacknowledged_carriers
     from ..integrations import Journal, journal_dir, store_key, store_ops
 
     journal = Journal(journal_dir(args.journal), store_key(args.to, _store_ident(args)))
@@ -110,12 +110,24 @@ def run(args: argparse.Namespace) -> int:
             print("approval: none for this result (dgrr approve CASE --result RESULT)")
         else:
             print(f"approval: #{approval.id} by {printable(approval.reviewer)}")
+        # rule apply.carriers-acknowledged: checked by content now, not read from the result
+        carriers = unacknowledged_carriers(case, result, approval)
+        if carriers:
+            print("carriers of a fault the approval did not acknowledge: "
+                  + ", ".join(printable(c.id) for c in carriers))
         if not args.apply:
             print("dry run: nothing written (add --apply to write)")
             return 0
         if approval is None:
             raise DgrrError("refused: this result has no approval in the approvals log; "
                             "nothing written")
+        if carriers:
+            raise DgrrError(
+                f"refused: the result still has {plural(len(carriers), 'carrier')} of a fault "
+                f"that approval #{approval.id} did not acknowledge ("
+                + ", ".join(printable(c.id) for c in carriers) + "); see `dgrr verify "
+                "RESULT --case CASE`; approve again with --acknowledge for each; nothing "
+                "written")
         if not args.reviewer or not args.reviewer.strip():
             raise DgrrError("--reviewer: who applies the repair is required with --apply")
         target = f"{args.to}:{args.store}"

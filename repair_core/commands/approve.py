@@ -40,6 +40,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--result", default=None,
                    help="repair result JSON (dgrr repair --json) whose outputs are approved; "
                         "refused unless it is the repair of this case and plan")
+    p.add_argument("--acknowledge", action="append", default=[], metavar="ID",
+                   help="a carrier of a fault the --result still has (WHERE:FAULT, as `dgrr "
+                        "verify` lists it) that you read and accept; repeat for each: an "
+                        "approval of a result with carriers is refused until every one is "
+                        "acknowledged, and the ids are recorded with it")
     p.add_argument("--objective", choices=("answer", "store", "both"), default=None,
                    help="what the approved plan repairs (answer, store or both); default: the "
                         "objective the --result was repaired for, else answer (store for a "
@@ -109,11 +114,16 @@ def run_approve(args: argparse.Namespace) -> int:
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force, comment=args.comment or None)
     store = ApprovalStore(args.db)
+    if args.acknowledge and result is None:
+        raise DgrrError("--acknowledge: only with --result (the carriers are in a result)")
     rec = record_decision(store, plan, reviewer=args.reviewer, decision=args.decision,
-                          comment=args.comment, result=result)
+                          comment=args.comment, result=result, acknowledged=args.acknowledge)
     print(f"recorded #{rec.id}: {rec.decision} of case '{printable(rec.case_id)}' by "
           f"{printable(rec.reviewer)} ({plural(len(rec.plan_edits), 'plan edit')}) in "
           f"{store.url}")
+    if rec.acknowledged:
+        print(f"acknowledged {plural(len(rec.acknowledged), 'carrier')} of a fault: "
+              + ", ".join(printable(a) for a in rec.acknowledged))
     signed = f"signed with {rec.key_id}" if rec.signature else "unsigned (no key for the reviewer)"
     print(f"log head now {rec.row_hash} (#{rec.id}, {signed})")
     return 0

@@ -86,6 +86,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--comment", default="", help="why (required for a rejection)")
     d.add_argument("--model", default=None,
                    help="model for the replay of an approval (default: dgrr/reference)")
+    d.add_argument("--acknowledge", action="append", default=[], metavar="ID",
+                   help="a carrier of a fault the replayed result still has (WHERE:FAULT), "
+                        "read and accepted; repeat for each (as `dgrr approve`)")
     _db_arg(d)
     d.set_defaults(func=run_decide)
 
@@ -244,7 +247,7 @@ def run_decide(args: argparse.Namespace) -> int:
 
     with _open(args) as queue:
         r = review(queue, args.id, reviewer=args.reviewer, decision=args.decision,
-                   comment=args.comment, model=args.model)
+                   comment=args.comment, model=args.model, acknowledged=args.acknowledge)
         head = queue.approvals.verify().head
     print(f"request #{r.id}: {r.status} by {printable(r.decided_by or '')}, "
           f"recorded as #{r.decision_id} in the approvals log"

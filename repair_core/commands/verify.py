@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from .._errors import DgrrError
 from . import plural, read_json
-from .approve import printable
+from .._text import printable
 
 EXIT_CLEAN, EXIT_CARRIER = 0, 1
 

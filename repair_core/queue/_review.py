@@ -24,13 +24,15 @@ __all__ = ["review", "apply_next", "apply_request"]
 def review(queue: RepairQueue, request_id: int, *, reviewer: str,
            decision: Literal["approve", "reject"], comment: str = "", plan: Any = None,
            result: Any = None, model: str | None = None,
-           hashes: tuple[str, str] | None = None) -> RepairRequest:
+           hashes: tuple[str, str] | None = None,
+           acknowledged: Any = ()) -> RepairRequest:
     """The holder `reviewer` approves or rejects request `request_id`.
 
     `plan` (a :class:`~repair_core.RepairPlan` of the request's case, possibly edited) and
     `result` (its replay) are what the reviewer saw; without them the case is planned, and
     for an approval replayed with `model` (default: the offline reference model), so that
-    what is approved is exactly what the worker will write back.
+    what is approved is exactly what the worker will write back. `acknowledged`: the
+    ids of the result's carriers of a fault the reviewer accepts (see `record_decision`).
     """
     from ..approvals import record_decision, result_data
     from ..plan._plan import plan_case
@@ -59,7 +61,7 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
                                      irreversible=bool(_get(result, "needs_human")))
     record = record_decision(queue.approvals, plan, reviewer=who, decision=decision,
                              comment=comment, result=result,
-                             hashes=None if replayed else hashes)
+                             hashes=None if replayed else hashes, acknowledged=acknowledged)
     data = result_data(result) if result is not None else None
     return queue.decide(request_id, reviewer=who, decision=decision, decision_id=record.id,
                         result=data, note=comment, needed=needed)
@@ -125,7 +127,7 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
     """Perform the result's store operations on the target store (checked against the
     trace first, journalled, under the store's lock, as `dgrr apply` does); the id of the
     `applied` event recorded in the approvals log."""
-    from ..approvals import approval_hashes, sha256_json
+    from ..approvals import approval_hashes, sha256_json, unacknowledged_carriers
     from ..integrations import Journal, journal_dir, store_key, store_ops
     from ..integrations._target import approval_of_result, open_mem0, with_langgraph
 
@@ -143,6 +145,11 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
     if approval is None:
         reason = " ".join(why.getvalue().split()) or "no approval of this result in the log"
         raise DgrrError(f"refused: the approval is not honoured ({reason[:600]}); nothing "
+                        "written")
+    carriers = unacknowledged_carriers(case, result, approval)
+    if carriers:
+        raise DgrrError(f"refused: the result still has {len(carriers)} carrier(s) of a "
+                        f"fault that approval #{approval.id} did not acknowledge; nothing "
                         "written")
     where = f"{kind}:{spec}"
     journal = Journal(journal_dir(None), store_key(kind, spec))

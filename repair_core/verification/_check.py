@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Literal
 
 from .._errors import DgrrError
 from ..case._case import Case
@@ -23,7 +23,7 @@ from ._models import BlockedWrite, Carrier, Checked, FaultCheck, Verification
 __all__ = ["FaultSignatures", "carrier_id", "result_sources", "verify_result"]
 
 CLIP = 300
-BLOCKED = "blocked"
+BLOCKED: Literal["blocked"] = "blocked"
 """The outcome of a replayed write whose record carries a fault (not applied)."""
 
 
