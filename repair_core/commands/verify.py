@@ -8,8 +8,8 @@ import sys
 from typing import Any, TextIO
 
 from .._errors import DgrrError
-from . import plural, read_json
 from .._text import printable
+from . import plural, read_json
 
 EXIT_CLEAN, EXIT_CARRIER = 0, 1
 
