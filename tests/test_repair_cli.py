@@ -27,7 +27,8 @@ def test_json_is_one_object_with_the_issue_fields(capsys):
     assert main(["repair", FIG1, "--json", "--objective", "answer"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"answer", "original_answer", "store", "trajectory", "report", "cost",
-                         "needs_human"}
+                         "needs_human", "verification"}
+    assert data["verification"]["clean"] is True
     assert data["needs_human"] == data["report"]["irreversible_effects"] == []
     assert set(data["store"]) == {"active", "quarantine"}
     assert set(data["cost"]) == {"llm_calls", "connection_failures", "tokens", "replay_ratio"}
