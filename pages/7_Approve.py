@@ -26,6 +26,7 @@ from dgrr_dashboard.widgets import (
 from repair_core import DgrrError
 from repair_core._text import plural
 from repair_core.approvals import (
+    CARRIER_WARNING,
     ApprovalStore,
     approval_summary,
     database_exists,
@@ -107,11 +108,15 @@ if warning_kinds:
     for i, (kind, items) in enumerate(warning_kinds):
         many = len(items) > 1 or items[0] != kind
         left, right = st.columns([3, 2], vertical_alignment="center")
-        label = (f"I have read all {plural(len(items), 'warning')} of this kind: {md(kind)}"
+        # a carrier of a fault is a kind of its own: acknowledged one by one, recorded by id
+        label = (f"I acknowledge that the agent would read this: {md(kind)}"
+                 if kind.startswith(CARRIER_WARNING) else
+                 f"I have read all {plural(len(items), 'warning')} of this kind: {md(kind)}"
                  if many else md(kind))
         ticked = left.checkbox(label, key=f"dgrr_w_ack_{sign_key}_{i}")
         if many:
-            with right.expander(f"its {plural(len(items), 'item')}", expanded=False):
+            with right.expander(f"its {plural(len(items), 'item')}",
+                                expanded=kind.startswith(CARRIER_WARNING)):
                 lines = [w.split(" — ", 1)[-1] for w in items]
                 if len(lines) <= 20:
                     st.text("\n".join(lines))
@@ -160,13 +165,15 @@ if submitted:
             if request_id is not None:
                 request = review(RepairQueue(store.url, approvals=store), request_id,
                                  reviewer=reviewer, decision=decision, comment=comment,
-                                 plan=p, result=res, hashes=(inputs, outputs))
+                                 plan=p, result=res, hashes=(inputs, outputs),
+                                 acknowledged=summary.carriers)
                 rec = store.find(id=request.decision_id, kind=None)[0]
                 st.session_state.pop(state.REQUEST, None)
                 st.success(f"Request #{request.id} is now {request.status}.")
             else:
                 rec = record_decision(store, p, reviewer=reviewer, decision=decision,
-                                      comment=comment, result=res, hashes=(inputs, outputs))
+                                      comment=comment, result=res, hashes=(inputs, outputs),
+                                      acknowledged=summary.carriers)
         except DgrrError as exc:
             lines = str(exc).splitlines()
             show_problems("Not recorded", [x.strip().removeprefix("- ") for x in lines[1:]]

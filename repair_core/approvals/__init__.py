@@ -4,6 +4,7 @@ reviewer signs — hashes of inputs and outputs, exports and a Markdown report."
 from ._checkpoint import Checkpoint, make_checkpoint, read_checkpoint, write_checkpoint
 from ._keys import Signer, TrustFile, generate_key, key_dir, load_signer, trust_path
 from ._review import (
+    CARRIER_WARNING,
     ApprovalHasher,
     ApprovalSummary,
     CarriersNotAcknowledgedError,
@@ -45,6 +46,7 @@ from ._store import (
 )
 
 __all__ = [
+    "CARRIER_WARNING",
     "ApprovalStanding",
     "Checkpoint",
     "Signer",

@@ -22,6 +22,7 @@ from ._reviewer import same_reviewer
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
 
 __all__ = [
+    "CARRIER_WARNING",
     "ApprovalHasher",
     "ApprovalSummary",
     "CarriersNotAcknowledgedError",
@@ -250,7 +251,7 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
                             f"{_get(o, 'id')}")
     carriers = result_carriers(plan.case, result)
     for c in carriers:  # one kind each: a carrier is acknowledged on its own
-        warnings.append(f"Carries fault {c.fault}: {c.kind} {c.where} (id {c.id})"
+        warnings.append(f"{CARRIER_WARNING} {c.fault}: {c.kind} {c.where} (id {c.id})"
                         f"{WARNING_KIND_SEPARATOR}{c.evidence}; it says: "
                         f"{' '.join(c.text.split())}")
     return ApprovalSummary(case_id=case.case_id, replayed=True, answer_before=before,
@@ -276,6 +277,8 @@ def _effect_kind(item: Any, declared: Mapping[str, str]) -> str:
 
 
 WARNING_KIND_SEPARATOR = " — "
+CARRIER_WARNING = "Carries fault"
+"""How the warning of a carrier of a fault starts (each carrier is a warning kind of its own)."""
 
 
 def warning_groups(warnings: Iterable[str]) -> list[tuple[str, list[str]]]:
@@ -499,7 +502,10 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     if reviewer.strip():
         existing = find_decision(store, case_id=plan.case.case_id, reviewer=reviewer,
                                  inputs_sha256=inputs, outputs_sha256=outputs)
-        if existing is not None:
+        # an approval that acknowledges carriers an earlier one did not (one recorded
+        # before carriers were checked) is a new decision, not the same one again
+        if existing is not None and (existing.decision != decision or sorted(
+                existing.acknowledged) == sorted(acknowledged)):
             raise DuplicateApprovalError(existing)
     model = _get(_get(result, "report"), "model")
     return store.add(case_id=plan.case.case_id, reviewer=reviewer, decision=decision,

@@ -1,0 +1,47 @@
+"""The Approve page refuses to record an approval of a result that still carries a fault
+until the reviewer ticks each carrier, shown as plain text, and records the carriers it
+acknowledged with the decision (streamlit AppTest)."""
+
+from __future__ import annotations
+
+import pytest
+from test_dashboard import _ok, _record, loaded, page, plain, texts
+from test_replay_fault_echo import _hostile
+
+from repair_core.approvals import ApprovalStore
+from repair_core.model import POLICIES
+
+
+@pytest.fixture(autouse=True)
+def _db(tmp_path, monkeypatch):
+    monkeypatch.setenv("DGRR_DB", str(tmp_path / "approvals.db"))
+
+
+def test_approve_page_refuses_until_each_carrier_is_acknowledged(tmp_path, monkeypatch):
+    # the corrected answer says the fault again, with markup that must stay text
+    monkeypatch.setitem(POLICIES, "says-window-md",
+                        _hostile("Lin prefers **WINDOW** seats! <b>[x](http://e.x)</b>",
+                                 {"answer"}))
+    at = loaded()
+    page(at, "5_Replay")
+    at.text_input(key="dgrr_w_model").set_value("dgrr/says-window-md")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    page(at, "7_Approve")
+    [carrier] = [c for c in at.checkbox if "agent would read this" in plain(c.label)]
+    assert "Carries fault m3: answer s10 (id s10:m3)" in plain(carrier.label)
+    items = "\n".join(t.value for t in at.text)
+    assert "tokens: Lin; slot: window" in items and "**WINDOW**" in items  # plain text
+    assert "<b>[x]" in items and not any("<b>[x]" in h.proto.body for h in at.get("html"))
+    at.text_input(key="dgrr_w_reviewer").set_value("Ana")
+    at.radio(key="dgrr_w_decision").set_value("approve")
+    for c in at.checkbox:  # every other warning, but not the carrier
+        if c.key != carrier.key:
+            c.check()
+    _record(at)
+    assert "acknowledge every warning" in plain(at.error[0].value)
+    assert not (tmp_path / "approvals.db").exists()
+    at.checkbox(key=carrier.key).check()
+    _record(at)
+    assert "Recorded #1: approve by Ana" in plain(at.success[0].value), texts(at)
+    [rec] = ApprovalStore(str(tmp_path / "approvals.db")).history()
+    assert rec.acknowledged == ["s10:m3"]

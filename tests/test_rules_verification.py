@@ -1,0 +1,225 @@
+"""Verified clean by content: after the replay, the corrected answer, every replayed output
+and the repaired store are checked against every fault's content signature, whatever the
+lineage says; a replayed write that carries a fault is blocked; `dgrr verify` re-runs the
+check on any result; an approval of a result with a carrier must acknowledge each one.
+
+Hostile models are built-in policies registered for the test (the reference model's reply
+with words of the fault worked in), as in test_replay_fault_echo.py."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from test_replay_fault_echo import _hostile
+
+from repair_core import load_case
+from repair_core.approvals import ApprovalStore
+from repair_core.cli import main
+from repair_core.model import POLICIES
+from repair_core.plan._plan import plan_case
+from repair_core.replay import execute, repair
+
+TRAVEL = "repair_core/fixtures/figure1-travel.json"  # m3: Lin prefers window seats.
+ADDRESS = "sample_traces/cs-stale-address.json"  # m1: Maya's shipping address is 12 Pine St, Seattle.
+BANKING = "sample_traces/agentdojo/adj-banking-usertask0-injectiontask0-usertask2.json"
+IBAN = "US133000000121212121212"  # the attacker's account in BANKING's injection
+
+rule = pytest.mark.rule
+
+
+@pytest.fixture()
+def policy(monkeypatch):
+    def register(name: str, extra: str, stages: set[str]) -> str:
+        monkeypatch.setitem(POLICIES, name, _hostile(extra, stages))
+        return f"dgrr/{name}"
+    return register
+
+
+@rule("replay.write.blocked")
+def test_a_replayed_write_that_would_restate_a_fault_is_blocked(policy):
+    case = load_case(ADDRESS)
+    clean = repair(case)
+    assert clean.report.store_changes.added
+    assert not any(o.outcome == "blocked" for o in clean.report.steps)
+    # The fault's street and city without its value: the echo guard (whole value) misses
+    # it, the content signature (its distinctive names) does not.
+    model = policy("writes-pine", "Parcels used to go to Pine St in Seattle.", {"memory_write"})
+    result = repair(case, model=model)
+    assert not result.report.fault_echoes
+    [blocked] = [o for o in result.report.steps if o.outcome == "blocked"]
+    assert blocked.type == "memory_write"
+    assert "carries m1" in blocked.detail and "needs a human" in blocked.detail
+    assert not result.report.store_changes.added
+    assert not any("Pine St" in m.text for m in result.store.active)
+    [why] = [w for w in result.report.skipped_writes if w.step == blocked.id]
+    assert "fault m1" in why.reason and "blocked, needs a human" in why.reason
+    v = result.verification
+    assert [(b.step, b.fault) for b in v.blocked] == [(blocked.id, "m1")]
+    assert "Pine St" in v.blocked[0].evidence and v.faults[0].blocked == [blocked.id]
+    assert v.clean and v.checked.blocked_writes == 1
+    step = next(s for s in result.trajectory.trajectory if s.id == blocked.id)
+    assert step.model_extra and step.model_extra.get("repair") == "blocked"
+
+
+@rule("verify.after-replay")
+def test_repair_ends_with_a_content_check_of_answer_outputs_and_store(policy):
+    clean = repair(load_case(TRAVEL))
+    v = clean.verification
+    replayed = [o for o in clean.report.steps if o.outcome in ("replayed", "refreshed")]
+    assert v is not None and v.clean and not v.carriers
+    assert (v.checked.answer, v.checked.outputs, v.checked.records, v.checked.signatures) == (
+        1, len(replayed) - 1, len(clean.store.active), 1)
+    assert [(f.node, f.source) for f in v.faults] == [("m3", "fault")]
+    # an answer that states the fault again is a carrier, found by what it says
+    result = repair(load_case(TRAVEL), model=policy("says-window", "Lin prefers WINDOW seats!",
+                                                     {"answer"}))
+    [carrier] = result.verification.carriers
+    assert (carrier.id, carrier.kind, carrier.where, carrier.fault) == (
+        "s10:m3", "answer", "s10", "m3")
+    assert "Lin" in carrier.evidence and "window" in carrier.evidence
+    assert "WINDOW" in carrier.text
+    data = json.loads(result.model_dump_json())
+    assert data["verification"]["clean"] is False
+    assert data["verification"]["faults"][0]["carriers"] == ["s10:m3"]
+    # the executor alone (a baseline's replay) writes no verification section
+    plain = execute(load_case(TRAVEL), {"m3": "delete"}, [])
+    assert plain.verification is None and "verification" not in plain.model_dump(mode="json")
+
+
+@rule("verify.after-replay")
+def test_the_store_repair_of_an_injection_leaves_no_record_carrying_it():
+    """AgentDojo's banking injection: the store repair must not leave the injected
+    instruction (the attacker's IBAN) active, whichever rule keeps it out."""
+    case = load_case(BANKING)
+    result = repair(case, plan_case(case, objective="store"))
+    assert not any(IBAN in m.text or IBAN in json.dumps(m.value) for m in result.store.active)
+    assert result.verification.clean
+    kept_out = [b.step for b in result.verification.blocked]
+    writes = [o for o in result.report.steps if o.type == "memory_write"]
+    assert all(o.outcome != "replayed" or o.id not in kept_out for o in writes)
+
+
+def _result(tmp_path, capsys, *args: str) -> tuple[str, dict]:
+    assert main(["repair", TRAVEL, "--json", "--objective", "answer", *args]) == 0
+    data = json.loads(capsys.readouterr().out)
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(data))
+    return str(path), data
+
+
+@rule("verify.recheck")
+def test_verify_exits_1_on_a_planted_carrier_and_0_on_a_clean_result(tmp_path, capsys):
+    path, data = _result(tmp_path, capsys)
+    assert main(["verify", path, "--case", TRAVEL]) == 0
+    out = capsys.readouterr().out
+    assert "clean: nothing the agent reads next carries a fault" in out
+    # plant the fault's text into a kept record; the result still says it is clean
+    rec = next(m for m in data["store"]["active"] if m["id"] != "m3")
+    rec["text"] += " Lin prefers window seats.\x1b[2J"
+    planted = tmp_path / "planted.json"
+    planted.write_text(json.dumps(data))
+    assert data["verification"]["clean"] is True
+    assert main(["verify", str(planted), "--case", TRAVEL]) == 1
+    out = capsys.readouterr().out
+    assert f"{rec['id']}:m3  [record] carries m3" in out and "NOT CLEAN: 1 carrier remain" in out
+    assert "\x1b" not in out and "\\x1b[2J" in out  # the carrier's text is escaped
+    assert main(["verify", str(planted), "--case", TRAVEL, "--json"]) == 1
+    v = json.loads(capsys.readouterr().out)
+    assert [c["id"] for c in v["carriers"]] == [f"{rec['id']}:m3"] and v["clean"] is False
+
+
+@rule("verify.recheck")
+@pytest.mark.parametrize("change,field,value", [
+    (lambda d: d["store"]["active"][0].update(text=5), "store.active[0].text", "5"),
+    (lambda d: d["store"].update(active="none"), "store.active", "'none'"),
+    (lambda d: d.pop("trajectory"), "trajectory", "missing"),
+    (lambda d: d.update(answer=["x"]), "answer", "['x']"),
+    (lambda d: d["report"].update(case_id="other"), "report.case_id", "'other'"),
+])
+def test_verify_names_the_bad_field_and_value_and_exits_2(tmp_path, capsys, change, field,
+                                                          value):
+    path, data = _result(tmp_path, capsys)
+    change(data)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert main(["verify", str(bad), "--case", TRAVEL]) == 2
+    captured = capsys.readouterr()
+    assert field in captured.err and value in captured.err and not captured.out
+    assert "Traceback" not in captured.err
+
+
+@rule("approval.carriers-acknowledged")
+def test_approve_refuses_a_result_with_a_carrier_until_each_is_acknowledged(tmp_path, capsys,
+                                                                           policy):
+    db = str(tmp_path / "approvals.db")
+    path, data = _result(tmp_path, capsys, "--model",
+                         policy("says-window", "Lin prefers WINDOW seats!\x1b]8;;x\x07", {"answer"}))
+    [carrier] = data["verification"]["carriers"]
+    approve = ["approve", TRAVEL, "--reviewer", "ana", "--result", path, "--db", db]
+    assert main([*approve, "--decision", "approve"]) == 2
+    err = capsys.readouterr().err
+    assert "s10:m3: not acknowledged" in err and "carries m3" in err
+    assert "\x1b" not in err and "Traceback" not in err
+    assert main([*approve, "--decision", "approve", "--acknowledge", "s10:m3",
+                 "--acknowledge", "m4:m3"]) == 2
+    assert "m4:m3: acknowledged, but not a carrier of this result" in capsys.readouterr().err
+    assert ApprovalStore(db).history() == []  # nothing recorded by a refusal
+    assert main([*approve, "--decision", "approve", "--acknowledge", carrier["id"]]) == 0
+    assert "acknowledged 1 carrier of a fault: s10:m3" in capsys.readouterr().out
+    [rec] = ApprovalStore(db).history()
+    assert rec.decision == "approve" and rec.acknowledged == ["s10:m3"]
+    # a rejection needs no acknowledgement; a clean result needs none either
+    assert main(["approve", TRAVEL, "--reviewer", "bo", "--result", path, "--db", db,
+                 "--decision", "reject", "--comment", "the answer restates the fault"]) == 0
+    capsys.readouterr()
+    clean, _ = _result(tmp_path, capsys)
+    assert main(["approve", TRAVEL, "--reviewer", "cy", "--result", clean, "--db", db,
+                 "--decision", "approve"]) == 0
+    capsys.readouterr()
+    # the acknowledgement is part of the signed, chained row: changing it breaks the log
+    assert main(["history", "--verify", "--db", db]) == 0
+    con = sqlite3.connect(db)
+    con.execute("DROP TRIGGER dgrr_approvals_no_update")
+    con.execute("UPDATE dgrr_approvals SET acknowledged = NULL WHERE id = 1")
+    con.commit()
+    con.close()
+    assert main(["history", "--verify", "--db", db]) == 1
+    assert "row #1" in capsys.readouterr().err
+
+
+@rule("apply.carriers-acknowledged")
+def test_apply_refuses_a_carrier_its_approval_did_not_acknowledge(tmp_path, capsys, policy):
+    """The gate comes before the store is opened: refused with nothing written; with an
+    approval that acknowledged each carrier, apply goes on to the store (which this test
+    does not have, so it stops there, after the gate)."""
+    from repair_core.approvals import approval_hashes
+
+    db = str(tmp_path / "approvals.db")
+    path, data = _result(tmp_path, capsys, "--model",
+                         policy("says-window", "Lin prefers WINDOW seats!", {"answer"}))
+    case = load_case(TRAVEL)
+    # An approval recorded without the acknowledgement (by a tool that skipped the check):
+    # its digests match the result, so only the carrier rule stands in the way.
+    inputs, outputs = approval_hashes(plan_case(case, objective="answer"), data)
+    ApprovalStore(db).add(case_id=case.case_id, reviewer="ana", decision="approve",
+                          inputs_sha256=inputs, outputs_sha256=outputs, model="dgrr/says-window")
+    apply = ["apply", path, "--case", TRAVEL, "--to", "langgraph", "--store",
+             "dgrr_no_such_module:store", "--db", db, "--journal", str(tmp_path / "journal")]
+    assert main(apply) == 0  # the dry run names what the approval did not acknowledge
+    assert "carriers of a fault the approval did not acknowledge: s10:m3" in \
+        capsys.readouterr().out
+    assert main([*apply, "--apply", "--reviewer", "ops"]) == 2
+    err = capsys.readouterr().err
+    assert "did not acknowledge" in err and "s10:m3" in err and "nothing written" in err
+    assert not (tmp_path / "journal").exists()  # refused before any journal or store
+    # approved again, acknowledging the carrier: the newest decision stands, the gate opens
+    assert main(["approve", TRAVEL, "--reviewer", "ana", "--decision", "approve",
+                 "--result", path, "--db", db, "--acknowledge", "s10:m3"]) == 0
+    capsys.readouterr()
+    assert main(apply) == 0
+    assert "did not acknowledge" not in capsys.readouterr().out
+    assert main([*apply, "--apply", "--reviewer", "ops"]) == 2
+    err = capsys.readouterr().err
+    assert "did not acknowledge" not in err and "cannot load 'dgrr_no_such_module:store'" in err
