@@ -76,10 +76,21 @@ def test_apply_dry_run_prints_no_raw_terminal_controls(tmp_path):
     result = _dgrr("repair", str(case), "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     (tmp_path / "result.json").write_text(result.stdout, encoding="utf-8")
-    # a reviewer's name carrying the same controls approves it
+    # every record says the fault's hostile URL, so each is a carrier of it: the refusal
+    # and `dgrr verify` list them escaped
+    refused = _dgrr("approve", str(case), "--reviewer", "ana", "--decision",
+                    "approve", "--result", "result.json", "--db", "a.db", cwd=tmp_path)
+    assert refused.returncode == 2 and "not acknowledged" in refused.stderr
+    verified = _dgrr("verify", "result.json", "--case", str(case), cwd=tmp_path)
+    assert verified.returncode == 1 and "NOT CLEAN" in verified.stdout
+    assert _raw_controls(refused.stdout + refused.stderr + verified.stdout) == []
+    as_json = _dgrr("verify", "result.json", "--case", str(case), "--json", cwd=tmp_path)
+    ack = [a for c in json.loads(as_json.stdout)["carriers"] for a in ("--acknowledge", c["id"])]
+    # a reviewer's name carrying the same controls approves it, acknowledging each
     approved = _dgrr("approve", str(case), "--reviewer", "ana", "--decision",
-                     "approve", "--result", "result.json", "--db", "a.db", cwd=tmp_path)
+                     "approve", "--result", "result.json", "--db", "a.db", *ack, cwd=tmp_path)
     assert approved.returncode == 0, approved.stderr
+    assert _raw_controls(approved.stdout + approved.stderr) == []
     done = _dgrr("apply", "result.json", "--case", str(case), "--to", "mem0", "--store",
                  "nowhere.json", "--db", "a.db", cwd=tmp_path)
     out = done.stdout + done.stderr

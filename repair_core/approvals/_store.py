@@ -454,11 +454,13 @@ class ApprovalStore:
         for name, value in (("inputs_sha256", inputs_sha256), ("outputs_sha256", outputs_sha256)):
             if len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
                 problems.append(f"{name}: expected 64 hex digits, got {value!r}")
+        # carrier ids are made of the case's ids, so they may hold any character a case
+        # id may; they are escaped wherever they are shown
         bad = next((a for a in acknowledged if not isinstance(a, str) or not a.strip()
-                    or len(a) > 2 * MAX_NAME or _has_control(a)), None)
+                    or len(a) > 4 * MAX_NAME), None)
         if bad is not None:
-            problems.append(f"acknowledged: expected carrier ids (text without control "
-                            f"characters), got {str(bad)[:60]!r}")
+            problems.append(f"acknowledged: expected carrier ids (non-empty text of at most "
+                            f"{4 * MAX_NAME} characters), got {str(bad)[:60]!r}")
         if forced and not comment.strip():
             problems.append("comment: an approval of a plan with overridden invariants needs "
                             "a comment")
