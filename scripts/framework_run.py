@@ -329,6 +329,38 @@ def make_venv(name: str, folder: Path) -> Path:
     return python
 
 
+NPM_PACKAGES = ["ai@6.0.333", "@ai-sdk/openai-compatible@2.0.92",
+                "@opentelemetry/api@1.9.0", "@opentelemetry/sdk-trace-base@2.12.1",
+                "@opentelemetry/context-async-hooks@2.12.1", "zod@4.6.7"]
+"""What npm installs for the Vercel AI SDK run (scripts/vercel_ai_run.mjs)."""
+
+
+def run_vercel_ai(out: Path, folder: Path) -> dict[str, Path]:
+    """The Vercel AI SDK (node) with its OpenTelemetry telemetry: `generateText` and
+    `streamText` runs of the story, each followed by an `embed` of what was learned."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "package.json").write_text('{"name": "dgrr-vercel-ai-run", "private": true, '
+                                         '"type": "module"}\n', encoding="utf-8")
+    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES],
+                   cwd=folder, check=True, timeout=1800)
+    script = folder / "vercel_ai_run.mjs"
+    script.write_bytes((HERE / "vercel_ai_run.mjs").read_bytes())
+    story = json.dumps({"memories": MEMORIES, "booking": BOOKING, "saved": SAVED,
+                        "question": QUESTION, "instructions": INSTRUCTIONS,
+                        "learned": LEARNED})
+    made = {}
+    server, url = start()
+    try:
+        for label, mode in (("vercel-ai", "generate"), ("vercel-ai-stream", "stream")):
+            target = out / f"{label}.otlp.json"
+            subprocess.run(["node", str(script), url, str(target.resolve()), story, mode],
+                           cwd=folder, check=True, timeout=600)
+            made[label] = target
+    finally:
+        server.shutdown()
+    return made
+
+
 def run(outdir: str | Path, venvs: str | Path | None = None,
         only: list[str] | None = None) -> dict[str, Path]:
     """Write NAME.otlp.json into `outdir` for each framework; returns name -> file."""
@@ -336,7 +368,10 @@ def run(outdir: str | Path, venvs: str | Path | None = None,
     out.mkdir(parents=True, exist_ok=True)
     base = Path(venvs) if venvs else Path(tempfile.gettempdir()) / "dgrr-framework-venvs"
     made = {}
-    for name in only or list(FRAMEWORKS):
+    for name in only or [*FRAMEWORKS, "vercel-ai"]:
+        if name == "vercel-ai":
+            made.update(run_vercel_ai(out, base / name))
+            continue
         python = make_venv(name, base / name)
         target = out / f"{name}.otlp.json"
         env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
@@ -361,7 +396,8 @@ if __name__ == "__main__":
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--venvs", default=None,
                         help="folder for the venvs (default: the temp folder)")
-    parser.add_argument("--only", nargs="*", default=None, choices=sorted(FRAMEWORKS),
+    parser.add_argument("--only", nargs="*", default=None,
+                        choices=sorted([*FRAMEWORKS, "vercel-ai"]),
                         help="the frameworks to run (default: all)")
     args = parser.parse_args()
     if args.child:

@@ -254,3 +254,16 @@ def test_google_adk_with_content_in_events_only_is_incomplete():
     assert summary.incomplete["chat span without the model's output (gen_ai.output.messages, "
                               "gen_ai.completion.N.content, llm.output_messages.N.message"
                               ".content or a gen_ai.content.completion event)"] == 4
+
+
+@pytest.mark.parametrize("name", ["vercel-ai", "vercel-ai-stream"])
+def test_vercel_ai_sdk(name):
+    """The Vercel AI SDK (`ai` 6.0.333 on node, its own OpenTelemetry spans): `ai.
+    generateText` (`ai.streamText`) is the turn (`ai.prompt`), `doGenerate` (`doStream`)
+    the model calls (`ai.response.text`, `ai.response.toolCalls`), `ai.toolCall` the tool
+    calls; the session and user from `ai.telemetry.metadata.*` stitch in the `ai.embed`
+    trace, which is no step."""
+    check_story(SAMPLES / f"{name}.otlp.json")
+    imported = import_trace([SAMPLES / f"{name}.otlp.json"])
+    assert imported.case.user_id == "lin" and imported.summary.session == "lin-trip"
+    assert imported.summary.skipped == {"Vercel AI SDK embed span (no agent step)": 2}

@@ -14,6 +14,13 @@ from typing import Any, Literal
 from ..case._json import json_or_text
 from ._messages import MessageToolResult, first_user_text, tool_results, unwrap_input
 from ._otlp import Span
+from ._vercel import (
+    first_user_message,
+    metadata_value,
+    prompt_text,
+    response_tool_calls,
+    vercel_kind,
+)
 
 __all__ = ["Operation", "ToolCall", "Retrieved", "classify", "content_id", "session_of",
            "user_of", "NOT_GENAI", "NEEDED"]
@@ -49,7 +56,8 @@ _COMPLETION_EVENTS: dict[str, tuple[str, ...]] = {"gen_ai.content.completion": (
                       "gen_ai.choice": ("message", "content", "gen_ai.event.content")}
 NOT_GENAI = "not a GenAI span"
 NEEDED = ("gen_ai.operation.name, openinference.span.kind, llm.request.type or "
-          "gen_ai.completion.N.*, gen_ai.tool.name, gen_ai.agent.name")
+          "gen_ai.completion.N.*, gen_ai.tool.name, gen_ai.agent.name, ai.operationId "
+          "(Vercel AI SDK)")
 """What a span needs for dgrr to read it (any one of these)."""
 _OI_CALL = re.compile(
     r"llm\.output_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)$")
@@ -87,7 +95,7 @@ class Operation:
     """The span it came from."""
     kind: OpKind
     """agent, chat, tool, memory_search or memory_write."""
-    convention: Literal["gen_ai", "openinference", "openllmetry"]
+    convention: Literal["gen_ai", "openinference", "openllmetry", "vercel_ai"]
     """Which semantic convention the span followed."""
     text: str = ""
     """chat: the model's output text; agent: the user's input."""
@@ -131,7 +139,7 @@ def classify(span: Span) -> Operation | str:
     op = _classify(span)
     if isinstance(op, Operation) and op.kind == "chat":
         a = span.attributes
-        op = replace(op, user_text=first_user_text(a, span.events),
+        op = replace(op, user_text=op.user_text or first_user_text(a, span.events),
                      message_results=tuple(tool_results(a)))
     return op
 
@@ -153,6 +161,9 @@ def _classify(span: Span) -> Operation | str:
             else:
                 return f"OpenInference {oi_kind.upper()} span"
         return _openinference(span, kind)
+    vercel = vercel_kind(span)
+    if vercel is not None:
+        return _vercel_ai(span, vercel)
     # no operation name: OpenLLMetry's indexed prompt/completion attributes, pydantic-ai's
     # (and others') tool and agent-run spans
     request = a.get("llm.request.type")
@@ -166,6 +177,33 @@ def _classify(span: Span) -> Operation | str:
     if isinstance(a.get("gen_ai.agent.name") or a.get("agent_name"), str):
         return _genai(span, "agent", None)
     return NOT_GENAI
+
+
+def _vercel_ai(span: Span, kind: str) -> Operation | str:
+    a = span.attributes
+    if kind == "agent":
+        return Operation(span, "agent", "vercel_ai", text=prompt_text(a.get("ai.prompt")),
+                         output=str(a.get("ai.response.text") or ""),
+                         missing=None if a.get("ai.prompt") else "the user's message "
+                         "(ai.prompt)")
+    if kind == "chat":
+        text = a.get("ai.response.text")
+        text = text if isinstance(text, str) else ""
+        calls = tuple(ToolCall(cid, name, _args(args))
+                      for cid, name, args in response_tool_calls(a.get("ai.response.toolCalls")))
+        return Operation(span, "chat", "vercel_ai", text=text, tool_calls=calls,
+                         user_text=first_user_message(a.get("ai.prompt.messages")),
+                         missing=None if text or calls else
+                         "the model's output (ai.response.text, ai.response.toolCalls)")
+    if kind == "tool":
+        raw_args, result = a.get("ai.toolCall.args"), a.get("ai.toolCall.result")
+        call_id = a.get("ai.toolCall.id")
+        return Operation(span, "tool", "vercel_ai", tool=str(a.get("ai.toolCall.name", span.name)),
+                         call_id=None if call_id is None else str(call_id),
+                         args=_args(raw_args), result=json_or_text(json_or_text(result)),
+                         missing=_tool_missing(raw_args, result, ("ai.toolCall.args",
+                                                                  "ai.toolCall.result")))
+    return kind
 
 
 def content_id(text: str) -> str:
@@ -192,7 +230,9 @@ def user_of(span: Span) -> str | None:
         if isinstance(v, str) and v:
             return v
     v = _json_obj(a.get("metadata")).get("user_id")
-    return v if isinstance(v, str) and v else None
+    if isinstance(v, str) and v:
+        return v
+    return metadata_value(a, "userId", "user_id", "user")
 
 
 def session_of(span: Span) -> str | None:
@@ -209,7 +249,7 @@ def session_of(span: Span) -> str | None:
         v = meta.get(key)
         if isinstance(v, str) and v:
             return v
-    return None
+    return metadata_value(a, "sessionId", "session_id", "threadId", "conversationId")
 
 
 def _event_text(span: Span, events: dict[str, tuple[str, ...]], role: str | None) -> str:
