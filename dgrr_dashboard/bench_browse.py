@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["BenchFolder", "default_out", "read_folder", "rule_columns", "case_table",
-           "method_columns", "disagreeing", "find_case_file", "method_plan"]
+           "method_columns", "disagreeing", "find_case_file", "method_plan",
+           "is_results_folder", "committed_folders"]
 
 
 def default_out() -> Path:
@@ -32,9 +33,58 @@ class BenchFolder:
     """Files that could not be read, one line each (the rest is shown)."""
 
 
+def is_results_folder(path: Path) -> bool:
+    """A `dgrr bench run --out` folder (`results/<method>/*.json`) or a committed one
+    (`results.csv` with `summary.json`, as under docs/results/)."""
+    return (path / "results").is_dir() or ((path / "results.csv").is_file()
+                                           and (path / "summary.json").is_file())
+
+
+def committed_folders(root: Path) -> list[Path]:
+    """The committed results folders under `root` (docs/results/), in name order."""
+    return sorted(p for p in root.iterdir() if p.is_dir() and is_results_folder(p)) \
+        if root.is_dir() else []
+
+
+def _csv_value(text: str) -> Any:
+    """A results.csv cell as the value the result file held: booleans, numbers, None for an
+    empty cell, else the text."""
+    if text == "":
+        return None
+    if text in ("True", "False"):
+        return text == "True"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _read_csv(path: Path) -> BenchFolder:
+    import csv
+
+    problems: list[str] = []
+    rows = []
+    with (path / "results.csv").open(newline="", encoding="utf-8") as fh:
+        for n, row in enumerate(csv.DictReader(fh), start=2):
+            if not row.get("case_id") or not row.get("method"):
+                problems.append(f"results.csv line {n}: not a result (no case_id and method)")
+                continue
+            rows.append({k: _csv_value(v or "") if k not in ("case_id", "method", "answer")
+                         else (v or "") for k, v in row.items() if k is not None})
+    from repair_core.bench._runner import SUITE_DIRS
+
+    run = {"suite": path.name} if path.name in SUITE_DIRS else {}
+    return BenchFolder(path=path, run=run, rows=rows, problems=problems)
+
+
 def read_folder(path: Path) -> BenchFolder:
-    """Every result file under `path/results/<method>/`; a file that is not a result is
-    named in `problems`, never fatal."""
+    """Every result file under `path/results/<method>/`, or the rows of a committed
+    `results.csv`; a file or line that is not a result is named in `problems`, never
+    fatal."""
+    if not (path / "results").is_dir() and (path / "results.csv").is_file():
+        return _read_csv(path)
     run: dict[str, Any] = {}
     problems: list[str] = []
     meta = path / "run.json"
@@ -90,7 +140,9 @@ def case_table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for rule in rules:
             row[f"{r['method']} · {rule_label(rule)}"] = r.get(rule)
     columns = [f"{m} · {rule_label(rule)}" for m in methods for rule in rules]
-    return [{**{c: None for c in columns}, **row} for row in by_case.values()]
+    # the case first (its id, domain and fault type), then the methods
+    return [{**{k: row[k] for k in ("case_id", "domain", "fault_type")},
+             **{c: row.get(c) for c in columns}} for row in by_case.values()]
 
 
 def disagreeing(rows: list[dict[str, Any]], a: str, b: str) -> set[str]:

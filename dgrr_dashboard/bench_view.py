@@ -17,6 +17,7 @@ from .bench_browse import (
     case_table,
     disagreeing,
     find_case_file,
+    is_results_folder,
     method_columns,
     method_plan,
     read_folder,
@@ -26,21 +27,42 @@ from .text import MISSING, code, md
 from .widgets import show_problems
 
 
-def recovery_bars(rows: pd.DataFrame, grouping: str) -> Any:
-    """Grouped bars of `recovery` per `grouping` and method, each labelled with its value,
-    so a bar at 0 is still seen (as a 0 on the axis)."""
+def recovery_bars(rows: pd.DataFrame, grouping: str | None = None) -> Any:
+    """`recovery` per method as horizontal bars sorted from best to worst, each labelled
+    with its value (a bar at 0 still shows its 0), one colour: legible with fifteen
+    methods. With `grouping`, one such panel per group (small multiples, three a row)."""
     import altair as alt
 
+    order = (rows.groupby("method")["recovery"].mean().sort_values(ascending=False)
+             .index.tolist())
     base = alt.Chart(rows).encode(
-        x=alt.X(f"{grouping}:N", title=grouping.replace("_", " ")),
-        xOffset="method:N",
-        y=alt.Y("recovery:Q", scale=alt.Scale(domain=[0, 1.08]), title="recovery"),
-        color=alt.Color("method:N"),
-        tooltip=["method", grouping, alt.Tooltip("recovery:Q", format=".3f")])
-    bars = base.mark_bar()
-    labels = base.mark_text(dy=-6, fontSize=10).encode(text=alt.Text("recovery:Q",
-                                                                     format=".2f"))
-    return (bars + labels).properties(height=260)
+        y=alt.Y("method:N", sort=order, title=None),
+        x=alt.X("recovery:Q", scale=alt.Scale(domain=[0, 1.15]), title="recovery"),
+        tooltip=["method", *([grouping] if grouping else []),
+                 alt.Tooltip("recovery:Q", format=".3f")])
+    bars = base.mark_bar(color="#4c72b0")
+    labels = base.mark_text(align="left", dx=3, fontSize=11).encode(
+        text=alt.Text("recovery:Q", format=".2f"))
+    layered = (bars + labels).properties(height=16 * len(order) + 10,
+                                         width=220 if grouping else "container")
+    if grouping is None:
+        return layered
+    return layered.facet(facet=alt.Facet(f"{grouping}:N", title=grouping.replace("_", " ")),
+                         columns=3)
+
+
+def outcome_styles(frame: pd.DataFrame, columns: list[str]) -> Any:
+    """`frame` with each method's outcome as a word on a coloured cell (a yes green, a no
+    red, not judged grey): the grid shows booleans as unlabelled checkboxes."""
+    words = frame.copy()
+    for c in columns:
+        words[c] = frame[c].map(lambda v: "—" if v is None or v != v else
+                                "yes" if bool(v) else "no")
+    colours = {"yes": "#c8e6c9", "no": "#ffcdd2", "—": "#eeeeee"}
+    if len(words) > 1000:
+        return words
+    return words.style.map(lambda v: f"background-color: {colours[v]}; color: #000000"
+                           if v in colours else "", subset=columns)
 
 
 @st.cache_data(show_spinner="Reading the results folder…", max_entries=4)
@@ -50,6 +72,11 @@ def _read(path: str, stamp: float) -> Any:
 
 def _stamp(path: Path) -> float:
     results = path / "results"
+    if not results.is_dir():
+        try:
+            return (path / "results.csv").stat().st_mtime
+        except OSError:
+            return 0.0
     try:
         return max([results.stat().st_mtime,
                     *(d.stat().st_mtime for d in results.iterdir() if d.is_dir())])
@@ -59,9 +86,10 @@ def _stamp(path: Path) -> float:
 
 def side_by_side(out: Path) -> None:
     st.subheader("Methods side by side")
-    if not (out / "results").is_dir():
-        st.caption(f"No results folder at {code(out)} yet (it needs a `results/` folder "
-                   "that `dgrr bench run --out` writes).")
+    if not is_results_folder(out):
+        st.caption(f"No results at {code(out)} yet (a folder `dgrr bench run --out` wrote, "
+                   "with a results/ folder, or a committed one with results.csv and "
+                   "summary.json).")
         return
     folder = _read(str(out), _stamp(out))
     if folder.problems:
@@ -89,7 +117,14 @@ def side_by_side(out: Path) -> None:
     shown = table[table["case_id"].isin(differ)] if only else table
     st.caption(f"{len(differ)} case(s) where {code(a)} and {code(b)} disagree under some rule"
                f" · {len(shown)} shown")
-    st.dataframe(shown, hide_index=True, width="stretch", height=260, placeholder=MISSING)
+    outcomes = [c for c in shown.columns if c not in ("case_id", "domain", "fault_type")]
+    st.dataframe(outcome_styles(shown, outcomes), hide_index=True, width="stretch",
+                 height=300, placeholder=MISSING, key="dgrr_w_bs_table")
+    chart = pd.DataFrame([{"method": m, "recovery": sum(bool(r.get("recovered"))
+                                                        for r in rows if r["method"] == m)
+                           / max(1, sum(r["method"] == m for r in rows))} for m in methods])
+    with st.expander(f"Strict recovery of the {len(methods)} methods, best first"):
+        st.altair_chart(recovery_bars(chart), width="stretch")
     ids = shown["case_id"].tolist()
     if not ids:
         return

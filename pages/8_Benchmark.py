@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.bench_browse import default_out
+from dgrr_dashboard.bench_browse import committed_folders, default_out
 from dgrr_dashboard.bench_view import recovery_bars, side_by_side
 from dgrr_dashboard.identity import is_signed_in
 from dgrr_dashboard.settings import operator_setting, team_mode
@@ -59,6 +59,12 @@ if missing:
                "browses the cases that are there.")
 st.caption(f"{len(cases)} cases under `sample_traces/`.")
 
+COMMITTED = state.ROOT / "docs" / "results"
+committed = {f"committed: docs/results/{p.name}": p for p in committed_folders(COMMITTED)}
+browse = st.selectbox("Results to browse", ["the results folder below", *committed],
+                      key="dgrr_w_bench_committed",
+                      help="a committed suite's results (results.csv and summary.json), or "
+                           "any `dgrr bench run --out` folder")
 if team_mode():  # a shared dashboard reads and writes no folder a visitor names
     out_dir = operator_setting("bench_out", "DGRR_BENCH_OUT") or str(default_out())
     st.caption(f"Results folder {code(out_dir)} (set by the operator of this dashboard).")
@@ -72,6 +78,7 @@ else:
 out = Path(out_dir).expanduser()
 if not out.is_absolute():
     out = Path.cwd() / out
+browsed = committed.get(browse, out)
 try:
     results = load_results(out) if (out / "results").is_dir() else []
 except (ValueError, OSError) as exc:
@@ -84,7 +91,7 @@ if not recovered.empty:
                                  aggfunc="first")
     cases = cases.merge(wide, left_on="case_id", right_index=True, how="left")
 
-side_by_side(out)
+side_by_side(browsed)
 
 st.subheader("Cases of the suites")
 f = st.columns(5)
@@ -162,4 +169,4 @@ else:
                 rows.append({"method": METHOD_LABELS.get(m, m), grouping: g, "recovery": s.recovery})
         if rows:
             st.markdown(f"**Recovery by {grouping.replace('_', ' ')}**")
-            st.altair_chart(recovery_bars(pd.DataFrame(rows), grouping), width="stretch")
+            st.altair_chart(recovery_bars(pd.DataFrame(rows), grouping))

@@ -362,3 +362,40 @@ def test_graph_page_draws_the_picture_first_with_one_legend_and_plain_notes(ten_
     at.run()
     assert not [e for e in in_order(at) if e.type == "json"
                 and e.proto.expanded is False]
+
+
+def test_committed_results_browse_with_the_case_first_and_open_it():
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    at.switch_page("pages/8_Benchmark.py").run()
+    box = at.selectbox(key="dgrr_w_bench_committed")
+    assert "committed: docs/results/controlled" in box.options
+    box.set_value("committed: docs/results/controlled").run()
+    assert not at.exception, [e.value for e in at.exception]
+    [table] = [d for d in at.dataframe if any(" · " in str(c) for c in d.value.columns)]
+    frame = table.value
+    assert list(frame.columns[:3]) == ["case_id", "domain", "fault_type"]
+    outcomes = frame.columns[3:]
+    assert len(outcomes) >= 10 and {"ours · strict", "no_repair · strict"} <= set(outcomes)
+    assert set(frame[outcomes].stack()) <= {"yes", "no", "—"}
+    assert "background-color: #c8e6c9" in table.proto.arrow_data.styler.styles
+    # the case the researcher picks opens in the workbench
+    cid = frame["case_id"].iloc[0]
+    at.selectbox(key="dgrr_w_bs_case").set_value(cid)
+    at.button(key="dgrr_w_bs_open").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["dgrr_case"].case_id == cid
+
+
+def test_recovery_chart_sorts_fifteen_methods_best_first():
+    import pandas as pd
+
+    from dgrr_dashboard.bench_view import recovery_bars
+
+    rows = pd.DataFrame([{"method": f"m{i:02d}", "recovery": i / 20, "domain": d}
+                         for i in range(15) for d in ("travel", "shopping")])
+    spec = recovery_bars(rows).to_dict()
+    layer = spec["layer"][0]["encoding"]
+    assert layer["y"]["sort"] == [f"m{i:02d}" for i in reversed(range(15))]
+    assert "color" not in layer  # one colour: no legend to cut, no colour repeated
+    faceted = recovery_bars(rows, "domain").to_dict()
+    assert faceted["facet"]["field"] == "domain" and faceted["columns"] == 3
