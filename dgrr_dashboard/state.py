@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -48,6 +48,7 @@ PLAN_KEYS = "dgrr_plan_keys"  # id(plan) -> (plan, plan_key): a digest is comput
 SELECTED = "dgrr_selected_node"  # the node the reviewer inspects (graph click, tree, picker)
 OBJECTIVE = "dgrr_objective"  # what the plan repairs: answer | store | both (default both)
 DEFAULT_OBJECTIVE = "both"
+NOT_SUSPECT = "dgrr_not_suspect"  # ids the reviewer un-marked as suspects (plan_case's)
 HASHER = "dgrr_approval_hasher"  # the session's ApprovalHasher (a case is hashed once)
 _HOOK = "_dgrr_on_change"
 
@@ -113,6 +114,7 @@ def set_case(new: Case, source: str, *, sample: bool = False) -> None:
         st.session_state.pop(SAMPLE, None)
     st.session_state[LOADED_FAULTS] = list(new.faults)
     st.session_state.pop(PROBLEMS, None)
+    st.session_state.pop(NOT_SUSPECT, None)
     st.session_state.pop(SELECTED, None)
     st.session_state.pop(PLAN_KEYS, None)  # its plans hold the old case (kept it alive)
     _reset_downstream()
@@ -163,6 +165,18 @@ def set_objective(new: str) -> None:
     _changed()
 
 
+def not_suspect() -> frozenset[str]:
+    """The suspects the reviewer un-marked (never a suspected source or carrier)."""
+    return frozenset(st.session_state.get(NOT_SUSPECT, ()))
+
+
+def set_not_suspect(ids: Iterable[str]) -> None:
+    """Un-mark exactly `ids` as suspects: the plan and everything after it are redone."""
+    st.session_state[NOT_SUSPECT] = frozenset(ids)
+    _reset_downstream()
+    _changed()
+
+
 def computed_plan() -> RepairPlan | None:
     """The rule-based plan of the working case, computed once per case and fault choice.
 
@@ -173,8 +187,10 @@ def computed_plan() -> RepairPlan | None:
     if c is None:
         return None
     held = st.session_state.get(COMPUTED)
-    if held is None or held.case is not c or held.objective != objective():
-        held = plan_case(c, objective=objective())  # type: ignore[arg-type]
+    if (held is None or held.case is not c or held.objective != objective()
+            or held.not_suspect != not_suspect()):
+        held = plan_case(c, objective=objective(),  # type: ignore[arg-type]
+                         not_suspect=not_suspect())
         st.session_state[COMPUTED] = held
     return held
 
@@ -212,6 +228,8 @@ def plan_key(p: RepairPlan) -> str:
 def _plan_digest(p: RepairPlan) -> str:
     data = {"case": p.case.case_id, "faults": p.case.faults, "memory": p.memory,
             "steps": p.steps, "edits": [e.model_dump(mode="json") for e in p.edits]}
+    if p.not_suspect:
+        data["not_suspect"] = sorted(p.not_suspect)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 

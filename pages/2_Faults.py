@@ -104,4 +104,27 @@ else:
     st.success(f"{len(faults)} fault(s) marked: {', '.join(code(f) for f in sorted(faults))}. They reach "
                f"{len(a.affected)} nodes; {len(a.supported)} are kept by independent support; "
                f"the plan replays {len(p.replay_set)} of {len(c.trajectory)} steps.")
+
+# Suspects: what the faults' content finds beyond the lineage (docs/method.md, "Suspects").
+# Their ids and evidence are untrusted text: shown in a dataframe's cells, never as markup.
+p = state.plan() if faults else None
+unmarked = state.not_suspect()
+if p is not None and (p.suspected or unmarked):
+    st.subheader("Suspected by content")
+    st.caption("Inputs and records no diagnosis or lineage names that carry a fault's "
+               "content. A source is cleaned like a fault; a carrier record is quarantined "
+               "under the store and both objectives. Un-mark one to plan without it.")
+    if p.suspected:
+        st.dataframe(pd.DataFrame([{"id": x.id, "role": x.role, "fault": x.fault,
+                                    "action": x.action, "evidence": x.evidence}
+                                   for x in p.suspected]),
+                     hide_index=True, width="stretch", key="dgrr_w_suspects_table")
+    choice = st.multiselect("Un-marked (never a suspect)",
+                            sorted({x.id for x in p.suspected} | unmarked),
+                            default=sorted(unmarked), key="dgrr_w_not_suspect")
+    if st.button("Apply un-marking", key="dgrr_w_apply_not_suspect",
+                 disabled=set(choice) == set(unmarked)):
+        state.set_not_suspect(choice)
+        st.rerun()
+
 st.page_link("pages/3_Graph.py", label="Next: see what the faults reached", icon=":material/arrow_forward:")

@@ -8,11 +8,13 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import TypeAdapter
 
 from repair_core import load_case
 from repair_core.content import (
     THRESHOLD,
     CarrierMatch,
+    ContentSignature,
     flatten,
     instruction_markers,
     match,
@@ -34,7 +36,7 @@ def test_agentdojo_fault_signature_names_the_attackers_account():
     # the benign record holding the user's name does not carry the injection
     benign = next(m for m in case.memory if m.id == "m_user")
     assert match(sig, node_content(benign)) is None
-    assert match(sig, benign.model_dump()) is None
+    assert match(sig, benign.model_dump()) is None  # a record as a mapping
 
 
 def test_a_list_of_tool_calls_is_scored_by_its_flattened_text():
@@ -62,8 +64,9 @@ def test_ordinary_shared_words_do_not_match():
                        node="f")
     assert match(sig, "The user is Emma Johnson and likes music.") is None
     assert match(sig, "The user is subscribed to the newsletter.") is None
-    # eight consecutive words of the fault's text do (four shared five-word runs)
+    # nine consecutive words of the fault's text do (five shared five-word runs)
     assert match(sig, "note: the user is subscribed to a music streaming service") is not None
+    assert match(sig, "note: the user is subscribed to a music streaming") is None
 
 
 def test_tokens_the_user_said_are_not_the_faults():
@@ -101,7 +104,8 @@ def test_urls_match_by_host_and_emails_are_not_urls():
 
 def test_the_same_signatures_from_json_round_trip():
     sig = signatures(load_case(BANKING))["m_inst"]
-    again = type(sig).model_validate(json.loads(sig.model_dump_json()))
+    adapter = TypeAdapter(ContentSignature)
+    again = adapter.validate_python(json.loads(adapter.dump_json(sig)))
     assert again == sig
 
 
@@ -132,3 +136,10 @@ def test_flatten_keeps_every_string_leaf(value):
                 yield from leaves(x)
 
     assert all(leaf in text for leaf in leaves(value))
+
+
+def test_the_same_template_filled_with_other_values_does_not_match():
+    sig = signature_of("I moved to Vienna last spring and I am still settling in.", node="f")
+    assert sig.tokens == {"Vienna": "name"}
+    assert match(sig, "I moved to Lisbon last spring and I am still settling in.") is None
+    assert match(sig, "Moved to Vienna last spring and I am still settling in.") is not None

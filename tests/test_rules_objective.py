@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -70,11 +71,18 @@ def test_answer_plans_are_byte_identical_to_before_objectives():
     # every case committed before objectives existed (cases committed later, such as the
     # AgentDojo suite, have no "before" to compare with)
     assert set(digests) <= set(cases) and len(digests) > 200
+    # with suspects the answer plan changes only in the cases docs/results.md lists
+    listed = set(re.findall(r"^\| `([^`]+\.json)` \| (?:plan changed|only suspected) \|",
+                            (ROOT / "docs" / "results.md").read_text(), re.MULTILINE))
+    assert len(listed) >= 24
     for f in sorted(digests):
-        report = to_json(plan_case(load_case(ROOT / f)).report().model_dump(mode="json"))
+        case = load_case(ROOT / f)
+        off = plan_case(case, suspects="off").report().model_dump(mode="json")
+        report = to_json(off)
         assert hashlib.sha256(report.encode()).hexdigest() == digests[f], f
         again = plan_case(load_case(ROOT / f), objective="answer").report()
         assert "objective" not in again.model_dump(mode="json")
+        assert (again.model_dump(mode="json") != off) == (f in listed), f
 
 
 @rule("objective.store-rederive")

@@ -34,6 +34,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 import numpy as np
 
+from .._flat import node_content
 from .._forked import Forked
 from .._forked import may_fork as _may_fork
 from .._perf import gc_paused
@@ -259,6 +260,19 @@ class CaseColumns:
     record_kv: dict[int, tuple[str | None, Any]] = field(repr=False, default_factory=dict)
     """(key, value) of the faulty records and of the records that share a key with one
     (what `memory.never-restore-poison` compares)."""
+    contents: list[str] = field(repr=False, default_factory=list)
+    """What a carrier check reads of each node (`content.node_content`), when the faults'
+    content is read (planning): the suspects' search (`plan._suspects`)."""
+    carry_texts: dict[int, str] = field(repr=False, default_factory=dict)
+    """The text `_carry` reads of each turn, record and tool observation (planning)."""
+    observations: list[int] = field(repr=False, default_factory=list)
+    """The tool observations' nodes, in file order (planning)."""
+    record_slots: list[tuple[str | None, Any]] = field(repr=False, default_factory=list)
+    """(key, value) of every record, in store order (planning)."""
+    record_created: list[int | None] = field(repr=False, default_factory=list)
+    """created_seq of every record, in store order (planning)."""
+    fault_outputs: dict[int, Any] = field(repr=False, default_factory=dict)
+    """The output of each tool observation named as a fault (planning)."""
 
     @property
     def n_nodes(self) -> int:
@@ -371,6 +385,9 @@ class _Reader:
         self.observations: list[int] = []
         self.record_created: list[int | None] = []
         self.record_kv: list[tuple[str | None, Any]] = []
+        self.record_contents: list[str] = []
+        self.turn_texts: list[str] = []
+        self.fault_set = frozenset((*short["faults"], *(faults_override or ())))
         self.n_t, self.n_s, self.n_r = len(doc.session), len(doc.trajectory), len(doc.memory)
 
     @property
@@ -401,7 +418,8 @@ class _Reader:
         if self.keep_text:
             texts[:n_t] = map(_TEXT, turns)
         if self.fault_content:
-            self.content_text.update(zip(range(n_t), map(_TEXT, turns), strict=True))
+            self.turn_texts = [*map(_TEXT, turns)]
+            self.content_text.update(zip(range(n_t), self.turn_texts, strict=True))
         del turns
         turn_index = dict(zip(ids[:n_t], range(n_t), strict=True))
         index = turn_index.copy()
@@ -486,6 +504,8 @@ class _Reader:
         tools: list[str | None] = [None] * n_s
         unresolved: list[tuple[int, str]] = []  # (edge, id) of premises not yet seen
         edges = 0
+        step_contents: list[str] = []
+        fault_outputs: dict[int, Any] = {}
         for part in parts:
             k, at = len(part.ids), n_t + part.first
             ids[at:at + k] = part.ids
@@ -501,6 +521,8 @@ class _Reader:
                 self.observations += part.observations
                 self.content_text.update(zip(part.observations, part.observation_texts,
                                              strict=True))
+                step_contents += part.contents
+                fault_outputs.update(part.fault_outputs)
             unresolved += ((edges + e, premise) for e, premise in part.unresolved)
             edges += len(part.src)
         step_counts = np.concatenate([p.counts for p in parts])
@@ -562,7 +584,12 @@ class _Reader:
             verified=verified, active=active, record_status=statuses, step_turn=step_turn,
             step_tool=tools, src=src, dst=dst, label=label, sufficient=sufficient,
             faults=fault_nodes, tools=short["tools"], texts=texts, carry_hits=carry_hits,
-            record_kv=record_kv, step_seq_order=step_seq_order)
+            record_kv=record_kv, step_seq_order=step_seq_order,
+            contents=[*self.turn_texts, *step_contents, *self.record_contents]
+            if self.fault_content else [],
+            carry_texts=self.content_text if self.fault_content else {},
+            observations=self.observations, record_slots=self.record_kv,
+            record_created=self.record_created, fault_outputs=fault_outputs)
 
     def _records(self, ids: list[str], seq: np.ndarray, texts: list[str],
                  index: dict[str, int]) -> tuple[np.ndarray, list[str], list[str], np.ndarray,
@@ -594,6 +621,7 @@ class _Reader:
                 self.content_text.update(zip(range(at, at + k), map(_TEXT, batch), strict=True))
                 self.record_created += map(_CREATED, batch)
                 self.record_kv += zip(map(_KEY, batch), map(_VALUE, batch), strict=True)
+                self.record_contents += map(node_content, batch)
             dep_lists = [*map(_DEPS, batch)]
             record_counts[done:done + k] = np.fromiter(map(len, dep_lists), np.int64, k)
             deps = [*chain.from_iterable(dep_lists)]
@@ -642,9 +670,13 @@ class _Reader:
             if keep_text:
                 part.texts += map(_TEXT, batch)
             if fault_content:
+                part.contents += map(node_content, batch)
+                fault_set = self.fault_set
                 for i in np.flatnonzero(codes == _OBSERVATION_CODE).tolist():
                     part.observations.append(at + i)
                     part.observation_texts.append(_text_of(batch[i]))
+                    if batch[i].id in fault_set:
+                        part.fault_outputs[at + i] = batch[i].output
             dep_lists = [*map(_DEPS, batch)]
             count_parts.append(np.fromiter(map(len, dep_lists), np.int64, k))
             deps = [*chain.from_iterable(dep_lists)]
@@ -793,6 +825,10 @@ class _StepPart:
     observations: list[int] = field(default_factory=list)
     """Node of each tool observation."""
     observation_texts: list[str] = field(default_factory=list)
+    contents: list[str] = field(default_factory=list)
+    """`content.node_content` of each item (planning)."""
+    fault_outputs: dict[int, Any] = field(default_factory=dict)
+    """Node -> output of each tool observation named as a fault (planning)."""
     unresolved: list[tuple[int, str]] = field(default_factory=list)
     """(edge within the part, premise id) of premises not among the ids the part's
     process knew when the part was read (in another part, or not in the case)."""
@@ -910,6 +946,8 @@ def _merged(parts: list[_StepPart], first: int) -> _StepPart:
         whole.texts += part.texts
         whole.observations += part.observations
         whole.observation_texts += part.observation_texts
+        whole.contents += part.contents
+        whole.fault_outputs.update(part.fault_outputs)
         whole.tools += ((items + i, tool) for i, tool in part.tools)
         whole.unresolved += ((edges + e, premise) for e, premise in part.unresolved)
         items += len(part.ids)
@@ -997,7 +1035,7 @@ def _with_record_ids(reader: _Reader, index: dict[str, int]) -> Callable[[Any], 
     return set(ids).issuperset
 
 
-_STRING_LISTS = ("ids", "texts", "observation_texts")
+_STRING_LISTS = ("ids", "texts", "observation_texts", "contents")
 
 
 def _pack(part: _StepPart) -> dict[str, Any]:

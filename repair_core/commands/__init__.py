@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import math
 import textwrap
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .._errors import PlanEditError
+from .._errors import DgrrError, PlanEditError
 from .._io import read_json as read_json  # the command modules import it from here
 from .._text import plural as plural  # the command modules import it from here
 
@@ -106,6 +107,36 @@ def add_objective_argument(parser: argparse.ArgumentParser, default: str) -> Non
                              "reads; no past answer is regenerated) or both "
                              f"(default: {default}; store for a case without an answer "
                              "step, e.g. a Mem0 history imported on its own)")
+
+
+def add_suspects_argument(parser: argparse.ArgumentParser) -> None:
+    """--suspects quarantine|flag|off and --not-suspect IDS (see `plan_case`)."""
+    parser.add_argument("--suspects", choices=("quarantine", "flag", "off"),
+                        default="quarantine",
+                        help="what the plan does with what the faults' content finds beyond "
+                             "their lineage (docs/method.md, Suspects): quarantine (default) "
+                             "cleans a suspected source like a diagnosed fault and, under "
+                             "--objective store or both, quarantines an active suspected "
+                             "carrier record; flag lists them only; off looks for none")
+    parser.add_argument("--not-suspect", metavar="IDS", default="",
+                        help="comma-separated ids a reviewer un-marked: never a suspected "
+                             "source or carrier")
+
+
+def not_suspect_ids(args: argparse.Namespace, known: Iterable[str]) -> list[str]:
+    """The ids of --not-suspect, each checked against `known` (the case's ids)."""
+    ids = [f.strip() for f in (getattr(args, "not_suspect", "") or "").split(",") if f.strip()]
+    unknown = sorted(set(ids) - set(known))
+    if unknown:
+        raise DgrrError("--not-suspect: not an id of the case: "
+                        + ", ".join(repr(u) for u in unknown))
+    return ids
+
+
+def case_ids(case: Case) -> set[str]:
+    """Every turn, step and record id of `case`."""
+    return ({t.id for t in case.session} | {s.id for s in case.trajectory}
+            | {m.id for m in case.memory})
 
 
 def read_case(args: argparse.Namespace) -> Case:

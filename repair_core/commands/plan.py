@@ -17,7 +17,16 @@ from ..plan._planner import (
     file_size,
     wants_columnar,
 )
-from . import add_case_argument, add_objective_argument, plural, read_case, wrap
+from . import (
+    add_case_argument,
+    add_objective_argument,
+    add_suspects_argument,
+    case_ids,
+    not_suspect_ids,
+    plural,
+    read_case,
+    wrap,
+)
 
 if TYPE_CHECKING:
     from ..plan._plan import RepairPlan
@@ -33,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="print the plan report of the format spec as JSON")
     add_planner_argument(p)
     add_objective_argument(p, default="answer")
+    add_suspects_argument(p)
     p.add_argument("--ops", action="store_true",
                    help="print the plan as ordered operations (revoke, quarantine, restore, "
                         "invalidate, needs_human, replay with drop/replace) an external runtime "
@@ -58,11 +68,14 @@ def run(args: argparse.Namespace) -> int:
             # a case without an answer step is declined by the columnar reader, so an unset
             # objective is the answer's here (resolve_objective)
             objective = args.objective or "answer"
+            suspects = {"suspects": args.suspects, "check_not_suspect":
+                        lambda ids: not_suspect_ids(args, ids)}
             if args.json:
-                if columnar_plan_json(args.case, sys.stdout, bar, objective, args.ops, faults):
+                if columnar_plan_json(args.case, sys.stdout, bar, objective, args.ops, faults,
+                                      **suspects):
                     return 0
             elif args.ops:
-                ops = columnar_plan_ops_of(args.case, bar, objective, faults)
+                ops = columnar_plan_ops_of(args.case, bar, objective, faults, **suspects)
                 if ops is not None:
                     from .._io import to_json
 
@@ -70,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
                     sys.stdout.write(to_json(ops))
                     return 0
             else:
-                summary = columnar_plan_summary_of(args.case, bar, objective, faults)
+                summary = columnar_plan_summary_of(args.case, bar, objective, faults,
+                                                   **suspects)
                 if summary is not None:
                     bar.stage("write")
                     write_summary(summary, sys.stdout)
@@ -85,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
         bar.stage("read")
         case = read_case(args)
         bar.stage("plan")
-        plan = plan_case(case, objective=resolve_objective(case, args.objective, "answer"))
+        plan = plan_case(case, objective=resolve_objective(case, args.objective, "answer"),
+                         suspects=args.suspects,
+                         not_suspect=not_suspect_ids(args, case_ids(case)))
         bar.stage("write")
         if args.json:
             report = plan.report()
@@ -134,6 +150,13 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
                    f"  {t(f.id)}  ", indent=6) + "\n")
         else:
             w(wrap(f"\"{t(f.text)}\"  seed: {t(f.seed)}", f"  {t(f.id)}  ", indent=6) + "\n")
+    if s.suspected:
+        w("\nSuspected by content (no diagnosis or lineage names them; docs/method.md)\n")
+        for x in s.suspected:
+            what = {"clean": "cleaned like a fault", "quarantine": "quarantined",
+                    "flag": "flagged only"}.get(x.action, x.action)
+            w(wrap(f"{x.role} of {t(x.fault)}, {what}: {t(x.evidence)}", f"  {t(x.id)}  ",
+                   indent=6) + "\n")
     w(f"\nAffected (A0): {s.affected} nodes; {s.supported} kept by independent "
       f"support, {s.unsupported} unsupported; {s.answer_relevant} answer-relevant\n\n")
 

@@ -16,8 +16,11 @@ from . import (
     add_bounds_arguments,
     add_case_argument,
     add_objective_argument,
+    add_suspects_argument,
+    case_ids,
     edited_plan,
     model_client,
+    not_suspect_ids,
     plural,
     read_case,
     wrap,
@@ -58,6 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "states a diagnosed fault's value; without it both are reported and "
                         "the exit code stays 0")
     add_objective_argument(p, default="both")
+    add_suspects_argument(p)
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write result.json, answer.txt, trajectory.json, store.json, "
@@ -74,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         raise DgrrError("--force needs --comment: say in your own words why the edits "
                         "override an invariant")
     case = read_case(args)
-    plan = plan_case(case, objective=resolve_objective(case, args.objective, "both"))
+    plan = plan_case(case, objective=resolve_objective(case, args.objective, "both"),
+                     suspects=args.suspects, not_suspect=not_suspect_ids(args, case_ids(case)))
     client = model_client(args)
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force,

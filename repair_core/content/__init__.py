@@ -8,11 +8,19 @@ A low layer: it reads the case model only, so the planners, the replay's verific
 the benchmark can all judge content by the same rule.
 """
 
+from .._flat import node_content
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind, instruction_markers
-from ._match import THRESHOLD, WEIGHTS, CarrierMatch, match
+from ._match import THRESHOLD, WEIGHTS, CarrierMatch, match, scan
 from ._shingles import SHINGLE_WORDS, shingles, words
-from ._signature import ContentSignature, node_content, signature_of, signatures
+from ._signature import (
+    ContentSignature,
+    node_parts,
+    signature_of,
+    signatures,
+    signatures_from,
+    vocabulary_texts,
+)
 from ._tokens import TokenKind, distinctive_tokens, proper_names
 
 __all__ = [
@@ -24,11 +32,15 @@ __all__ = [
     "WEIGHTS",
     "CarrierMatch",
     "match",
+    "scan",
     "SHINGLE_WORDS",
     "shingles",
     "words",
     "ContentSignature",
     "node_content",
+    "node_parts",
+    "signatures_from",
+    "vocabulary_texts",
     "signature_of",
     "signatures",
     "TokenKind",

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from ..case._case import Case, Turn
-from ._flatten import flatten
+from .._flat import flatten, node_content
 from ._markers import MarkerKind, instruction_markers
 from ._shingles import shingles, words
 from ._tokens import (
@@ -21,8 +19,11 @@ from ._tokens import (
     lower_case_uses,
 )
 
-__all__ = ["ContentSignature", "signature_of", "signatures", "node_content", "vocabulary_texts",
-           "VALUE_WORDS"]
+if TYPE_CHECKING:
+    from ..case._case import Case
+
+__all__ = ["ContentSignature", "signature_of", "signatures", "signatures_from", "node_content",
+           "node_parts", "vocabulary_texts", "VALUE_WORDS"]
 
 _LETTERS = re.compile(r"[^\W\d_]+")
 
@@ -30,14 +31,15 @@ VALUE_WORDS = 8
 """A slot value of at most this many words is searched for as a phrase ("stated")."""
 
 
-class ContentSignature(BaseModel):
-    """What identifies one node's content (a diagnosed fault, or a suspected source)."""
-
-    model_config = ConfigDict(frozen=True)
+@dataclass(frozen=True)
+class ContentSignature:
+    """What identifies one node's content (a diagnosed fault, or a suspected source).
+    A frozen dataclass, not a pydantic model, so that the columnar planner starts
+    without pydantic; pydantic validates and serialises it as a field of its models."""
 
     node: str
     """The node (record, step or turn id) the signature describes."""
-    tokens: dict[str, TokenKind] = Field(default_factory=dict)
+    tokens: dict[str, TokenKind] = field(default_factory=dict)
     """Distinctive tokens (normalised: a URL by its host, an e-mail address case-folded,
     an account number upper-cased, an id case-folded; a name as written) -> kind. Tokens
     the user's own turns contain are left out: they are the user's, not the fault's."""
@@ -51,7 +53,7 @@ class ContentSignature(BaseModel):
     when there is none."""
     shingles: frozenset[str] = frozenset()
     """The node's word shingles (`SHINGLE_WORDS` words), minus those of the user's turns."""
-    markers: list[MarkerKind] = Field(default_factory=list)
+    markers: list[MarkerKind] = field(default_factory=list)
     """Instruction markers in the node's content (`_markers`)."""
 
 
@@ -115,57 +117,41 @@ def _lower_words(text: str) -> set[str]:
     return {w for w in _LETTERS.findall(text) if w.islower()}
 
 
-def node_content(node: Any) -> str:
-    """The content of a case node that a carrier check reads: its text, a tool
-    observation's output when the text does not already hold it, and a record's or
-    claim's value (flattened).
-
-    >>> from repair_core import MemoryRecord
-    >>> node_content(MemoryRecord(id="m", user_id="u", text="Lin's seat", key="seat",
-    ...                           value="window", status="active"))
-    "Lin's seat\\nwindow"
-
-    """
-    text = str(getattr(node, "text", "") or "")
-    output = getattr(node, "output", None)
-    if isinstance(output, str) and output not in text:
-        text += " " + output
-    value = getattr(node, "value", None)
-    if value is not None and not isinstance(node, Turn) and not (
-            isinstance(value, str) and value in text):
-        shown = flatten(value)
-        if shown:
-            text += "\n" + shown
-    return text
-
-
 def signatures(case: Case, nodes: Iterable[str] | None = None) -> dict[str, ContentSignature]:
     """Each diagnosed fault of `case` (or each of `nodes`: records, steps or turns) ->
-    its content signature. The user's turns other than the node itself are left out of
-    it; a capitalised word that starts a sentence of the node is common (not a name)
-    when a turn, a record or a step of the case writes it in lower case."""
+    its content signature (`signatures_from`)."""
     by_id: dict[str, Any] = {m.id: m for m in case.memory}
     by_id.update((s.id, s) for s in case.trajectory)
     by_id.update((t.id, t) for t in case.session)
-    wanted = [(n, by_id[n]) for n in (case.faults if nodes is None else nodes) if n in by_id]
-    parts = {n: _parts(node) for n, node in wanted}
+    wanted = [n for n in (case.faults if nodes is None else nodes) if n in by_id]
+    return signatures_from({n: node_parts(by_id[n]) for n in wanted},
+                           {t.id: t.text for t in case.session}, vocabulary_texts(case))
+
+
+def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
+                    turns: Mapping[str, str], vocabulary: Iterable[str]
+                    ) -> dict[str, ContentSignature]:
+    """Each node of `parts` (id -> `node_parts`) -> its signature. The user's `turns`
+    (id -> text) other than the node itself are left out of it; a capitalised word that
+    starts a sentence of the node is common (not a name) when a text of `vocabulary`
+    (every node's content, `vocabulary_texts`) writes it in lower case."""
     starters = set().union(*(initial_words(text) for text, _k, _v in parts.values()))
-    common = lower_case_uses(starters, vocabulary_texts(case)) if starters else set()
+    common = lower_case_uses(starters, vocabulary) if starters else set()
     return {n: signature_of(text, value, key, node=n, common=common,
-                            user_texts=[t.text for t in case.session if t.id != n])
+                            user_texts=[t for tid, t in turns.items() if tid != n])
             for n, (text, key, value) in parts.items()}
 
 
 def vocabulary_texts(case: Case) -> list[str]:
     """The texts whose lower-case words make a sentence-initial word common: every
-    turn's, record's and step's text."""
-    return [*(t.text for t in case.session), *(m.text for m in case.memory),
-            *(s.text for s in case.trajectory)]
+    node's content (`node_content`)."""
+    return [*(t.text for t in case.session), *map(node_content, case.memory),
+            *map(node_content, case.trajectory)]
 
 
-def _parts(node: Any) -> tuple[str, str | None, Any]:
-    """(text, key, value) of a node: a tool observation's value is its output when that
-    is not text."""
+def node_parts(node: Any) -> tuple[str, str | None, Any]:
+    """(text, key, value) of a node (a pydantic model or any object with those fields):
+    a tool observation's value is its output when that is not text."""
     text = str(getattr(node, "text", "") or "")
     output = getattr(node, "output", None)
     if isinstance(output, str) and output not in text:

@@ -52,6 +52,8 @@ mr mrs ms dr user assistant agent system tool note important information re fwd 
 send visit get make create delete invite modify concatenate tell give show find book buy
 pay call email post read write add remove update check use go take put let keep ask do
 transfer schedule change reply forward share open click follow remember save store
+since because although though however try maybe perhaps actually currently recently lately
+usually always never sometimes often still well ok okay sure
 """
 COMMON_CAPITALISED: frozenset[str] = frozenset(_COMMON_WORDS.split())
 """Capitalised words that are not names (function words, days, months, titles, and the

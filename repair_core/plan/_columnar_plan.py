@@ -26,10 +26,11 @@ inferred edges (importers' guesses) and reviewer edits.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import numpy as np
@@ -55,6 +56,9 @@ from ._reasons import (
     store_quarantine_reason,
     undone_update_reason,
 )
+
+if TYPE_CHECKING:
+    from ._suspects import Suspected
 
 __all__ = ["columnar_plan_report", "columnar_plan_json_bytes", "report_json", "report_json_bytes"]
 
@@ -619,21 +623,24 @@ class _Planner:
         return self._texts
 
 
-def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool = False
+def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool = False,
+                         suspects: str = "quarantine", not_suspect: Iterable[str] = ()
                          ) -> dict[str, Any]:
     """The plan report of the case in `c` for `objective` (answer, store or both), as
     `plan_case(case, objective=objective).report().model_dump(mode="json")` gives it;
-    with `ops`, carrying the plan's operations as `dgrr plan --json --ops` does."""
-    return _decide(c, objective).report(ops)
+    with `ops`, carrying the plan's operations as `dgrr plan --json --ops` does.
+    `suspects`, `not_suspect`: as `plan_case`'s."""
+    return _decide(c, objective, suspects, not_suspect).report(ops)
 
 
 def columnar_plan_json_bytes(c: CaseColumns, objective: str = "answer", *,
-                             ops: bool = False) -> Iterator[bytes]:
+                             ops: bool = False, suspects: str = "quarantine",
+                             not_suspect: Iterable[str] = ()) -> Iterator[bytes]:
     """`report_json_bytes(columnar_plan_report(c, objective, ops=ops))`, the same bytes,
     with the report's large members written from rows of tokens (`_json_rows`) instead
     of dicts of strings where the ids allow it (no quote, backslash or control
     character in any) and the operations are not asked for."""
-    decided = _decide(c, objective)
+    decided = _decide(c, objective, suspects, not_suspect)
     if ops or not decided.pl.plain_ids:
         return report_json_bytes(decided.report(ops))
     return decided.json_bytes()
@@ -664,6 +671,14 @@ class _Decided:
     ending_of: np.ndarray
     """Which of `endings` each invalidated step's reason has."""
     replay: np.ndarray
+    suspected: list[Suspected] = field(default_factory=list)
+    """Suspected sources, then carriers (`_suspects`)."""
+    revoked: list[int] = field(default_factory=list)
+    """The faults revoked as steps or turns, in `plan_ops`' order: the diagnosed ones,
+    then the cleaned suspected sources."""
+
+    def suspected_json(self) -> list[dict[str, Any]]:
+        return [dataclasses.asdict(s) for s in self.suspected]
 
     def invalidated_reasons(self) -> list[str]:
         """The reason of each invalidated step: its path from the fault, then its ending."""
@@ -723,12 +738,14 @@ class _Decided:
                                      strict=True))
         if self.objective != "answer":
             report["objective"] = self.objective
+        if self.suspected:
+            report["suspected"] = self.suspected_json()
         if ops:
             invalid = self.invalidated.tolist()
             report["ops"] = _ops(
                 pl, self.memory, {**self.steps, **dict.fromkeys(invalid, "invalidate")},
                 {**self.reasons, **dict(zip(invalid, invalidated_reasons, strict=True))},
-                self.replay)
+                self.replay, self.suspected, self.revoked)
         return report
 
     def json_bytes(self) -> Iterator[bytes]:
@@ -814,6 +831,8 @@ class _Decided:
         report["reasons"] = _Written(member(reasons(self.order()), b"{}"))
         if self.objective != "answer":
             report["objective"] = self.objective
+        if self.suspected:
+            report["suspected"] = self.suspected_json()
         return report_json_bytes(report)
 
 
@@ -830,9 +849,29 @@ class _Written:
     parts: Iterator[bytes]
 
 
-def _decide(c: CaseColumns, objective: str) -> _Decided:
+def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
+            not_suspect: Iterable[str] = ()) -> _Decided:
     if objective not in ("answer", "store", "both"):
         raise ValueError(f"objective: expected answer, store or both, got {objective!r}")
+    if suspects not in ("quarantine", "flag", "off"):
+        raise ValueError(f"suspects: expected quarantine, flag or off, got {suspects!r}")
+    unmarked = frozenset(not_suspect)
+    diagnosed = list(c.faults)
+    sigs: dict[str, Any] = {}
+    sources: dict[str, Suspected] = {}
+    node_of: dict[str, int] = {}
+    if suspects != "off":
+        from ._suspects import find_sources
+
+        sigs = _signatures(c)
+        inputs = _producer_inputs(c)
+        node_of = {i: node for rows in inputs.values() for i, node, _k, _t in rows}
+        sources = find_sources(
+            sigs, {f: [(i, k, t) for i, _n, k, t in rows] for f, rows in inputs.items()},
+            {c.ids[f] for f in diagnosed}, unmarked, suspects)  # type: ignore[arg-type]
+        cleaned = [node_of[n] for n, s in sources.items() if s.action == "clean"]
+        if cleaned:
+            c = _with_faults(c, cleaned)
     pl = _Planner(c)
     seeds = {int(f): pl.seed_of(int(f)) for f in pl.faults}
     carried = pl.carriers(seeds)
@@ -888,19 +927,155 @@ def _decide(c: CaseColumns, objective: str) -> _Decided:
     steps, invalidated, endings, ending_of = _step_actions(pl, seeds, relevant, replay, why,
                                                            path, reasons, need)
     _kept_reasons(pl, reasons)
+    carriers: list[Suspected] = []
+    if sigs:
+        from ._suspects import carrier_reason, source_reason
+
+        made_by = _producers(c, diagnosed)
+        for name, src in sources.items():
+            if src.action == "clean" and src.kind != "turn":  # a turn has no decision
+                reasons[node_of[name]] = source_reason(
+                    src, [c.ids[p] for p in made_by.get(c.ids.index(src.fault), [])])
+        carriers = _carriers(pl, seeds, diagnosed, sigs, sources, unmarked, memory,
+                             objective, suspects)
+        first_record = c.n_turns + c.n_steps
+        at = {c.ids[r]: r for r in range(first_record, pl.n)} if carriers else {}
+        for s in carriers:
+            if s.action == "quarantine":
+                memory[at[s.id]] = "quarantine"
+                reasons[at[s.id]] = carrier_reason(s)
+    revoked = [*diagnosed, *(node_of[n] for n, s in sources.items() if s.action == "clean")]
     return _Decided(pl=pl, objective=objective, seeds=seeds, relevant=relevant,
                     memory=memory, steps=steps, reasons=reasons, invalidated=invalidated,
-                    endings=endings, ending_of=ending_of, replay=replay)
+                    endings=endings, ending_of=ending_of, replay=replay,
+                    suspected=[*sources.values(), *carriers], revoked=revoked)
+
+
+# -- suspects (`_suspects`, the module both planners share) --------------------------
+
+def _signatures(c: CaseColumns) -> dict[str, Any]:
+    """`content.signatures(case)`: each diagnosed fault's signature, from the columns."""
+    from ..content import signatures_from
+
+    first_record = c.n_turns + c.n_steps
+    parts: dict[str, tuple[str, str | None, Any]] = {}
+    for f in c.faults:
+        text = c.carry_texts[f]
+        if f >= first_record:
+            key, value = c.record_slots[f - first_record]
+            parts[c.ids[f]] = (text, key, value)
+        elif f >= c.n_turns:
+            output = c.fault_outputs.get(f)
+            parts[c.ids[f]] = (text, None, None if isinstance(output, str) else output)
+        else:
+            parts[c.ids[f]] = (text, None, None)
+    turns = {c.ids[t]: c.contents[t] for t in range(c.n_turns)}
+    return signatures_from(parts, turns, c.contents)
+
+
+def _producers(c: CaseColumns, faults: list[int]) -> dict[int, list[int]]:
+    """`_plan._producers`: each diagnosed record -> its producing steps, by seq."""
+    first_record = c.n_turns + c.n_steps
+    out: dict[int, list[int]] = {}
+    for f in faults:
+        if f < first_record:
+            continue
+        e = np.flatnonzero((c.dst == f) & (c.label == _PRODUCE))
+        found = {int(p) for p in c.src[e] if c.n_turns <= p < first_record}
+        out[f] = sorted(found, key=lambda p: (int(c.seq[p]), c.ids[p]))
+    return out
+
+
+def _producer_inputs(c: CaseColumns) -> dict[str, list[tuple[str, int, str, str]]]:
+    """`_plan._producer_inputs`, each input also with its node:
+    `(id, node, kind, content)`."""
+    first_record = c.n_turns + c.n_steps
+    out: dict[str, list[tuple[str, int, str, str]]] = {}
+    for f, producers in _producers(c, list(c.faults)).items():
+        seen: list[tuple[str, int, str, str]] = []
+        for p in producers:
+            for q in c.src[np.flatnonzero(c.dst == p)].tolist():
+                kind = "record" if q >= first_record else "turn" if q < c.n_turns else "step"
+                if kind == "step" and c.type_code[q] != _OBS:
+                    continue
+                if all(q != node for _i, node, _k, _t in seen):
+                    seen.append((c.ids[q], q, kind, c.contents[q]))
+        out[c.ids[f]] = seen
+    return out
+
+
+def _with_faults(c: CaseColumns, more: list[int]) -> CaseColumns:
+    """`c` with `more` faults (suspected sources cleaned like faults), as the reader gives
+    them with `faults_override` (`with_faults`' order), the text they carry searched."""
+    from ..analysis._carry import text_hits
+
+    first_record = c.n_turns + c.n_steps
+    faults = sorted(set(c.faults) | set(more), key=lambda i: (
+        (0, i) if i >= first_record else (1, int(c.seq[i])) if i >= c.n_turns
+        else (2, int(c.seq[i]))))
+    candidates = [*c.observations, *range(first_record, c.n_nodes)]
+
+    def time_of(node: int) -> float:
+        if node < first_record:
+            return int(c.seq[node])
+        created = c.record_created[node - first_record]
+        return float("-inf") if created is None else created
+
+    found = text_hits({f: c.carry_texts[f] for f in faults},
+                      [c.carry_texts[n] for n in candidates])
+    hits = [(candidates[i], time_of(candidates[i]), fs) for i, fs in found]
+    keys = {c.record_slots[f - first_record][0] for f in faults if f >= first_record}
+    keys.discard(None)
+    record_kv = {first_record + i: kv for i, kv in enumerate(c.record_slots)
+                 if kv[0] in keys} if keys else {}
+    return dataclasses.replace(c, faults=faults, carry_hits=hits, record_kv=record_kv)
+
+
+def _carriers(pl: _Planner, seeds: dict[int, int], diagnosed: list[int],
+              sigs: dict[str, Any], sources: dict[str, Suspected], unmarked: frozenset[str],
+              memory: dict[int, str], objective: str, suspects: str) -> list[Suspected]:
+    """`_plan._carriers` over the columns."""
+    from ._suspects import find_carriers
+
+    c = pl.c
+    first_record = c.n_turns + c.n_steps
+    skip = pl.affected | pl.fault_mask
+    if sources or unmarked:
+        named = sources.keys() | unmarked
+        skip = skip.copy()
+        skip[[i for i, x in enumerate(c.ids) if x in named]] = True
+    records = np.flatnonzero(~skip[first_record:]) + first_record
+    steps = c.step_seq_order[~skip[c.step_seq_order]]
+    nodes = [*records.tolist(), *steps.tolist()]
+    n_records = len(records)
+    created = c.record_created
+    times = [float("-inf") if created[r - first_record] is None
+             else float(created[r - first_record])  # type: ignore[arg-type]
+             for r in nodes[:n_records]]
+    times += map(float, c.seq[steps].tolist())
+    store = objective != "answer"
+    bounds = {c.ids[f]: pl.bound(seeds[f]) for f in diagnosed if f in seeds}
+    return find_carriers(
+        sigs, bounds, [c.ids[i] for i in nodes],
+        ["record"] * n_records + ["step"] * len(steps), times,
+        [c.contents[i] for i in nodes],
+        {k: c.record_slots[r - first_record] for k, r in enumerate(nodes[:n_records])},
+        {k for k, r in enumerate(nodes[:n_records])
+         if store and c.active[r] and r not in memory}, suspects)  # type: ignore[arg-type]
 
 
 def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
-         reasons: dict[int, str], replay: np.ndarray) -> list[dict[str, Any]]:
-    """`_ops.plan_ops` as JSON data: store edits, invalidations, effects needing a human,
-    then replays in trajectory order with the inputs each drops or replaces."""
+         reasons: dict[int, str], replay: np.ndarray, suspected: list[Suspected],
+         revoked: list[int]) -> list[dict[str, Any]]:
+    """`_ops.plan_ops` as JSON data: the suspects, store edits, invalidations, effects
+    needing a human, then replays in trajectory order with the inputs each drops or
+    replaces."""
     c, ids = pl.c, pl.ids
     n_t, first_record = c.n_turns, c.n_turns + c.n_steps
-    out: list[dict[str, Any]] = []
-    for f in c.faults:
+    out: list[dict[str, Any]] = [
+        {"op": "suspect", "id": s.id, "kind": s.kind, "role": s.role, "fault": s.fault,
+         "action": s.action, "evidence": s.evidence} for s in suspected]
+    for f in revoked:
         if f < first_record:
             out.append({"op": "revoke", "id": ids[f], "kind": "turn" if f < n_t else "step",
                         "reason": reasons.get(f, "diagnosed fault")})

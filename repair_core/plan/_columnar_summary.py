@@ -12,18 +12,26 @@ import numpy as np
 
 from ..case._columns import TYPE_NAMES, CaseColumns
 from ._columnar_plan import _INVALID_BEFORE, _decide, _Decided
-from ._summary import MAX_ROWS, FaultLine, PlanSummary, SummaryRow, seed_description
+from ._summary import (
+    MAX_ROWS,
+    FaultLine,
+    PlanSummary,
+    SummaryRow,
+    seed_description,
+    suspect_lines,
+)
 
 __all__ = ["columnar_plan_summary"]
 
 
 def columnar_plan_summary(c: CaseColumns, objective: str = "answer",
-                          max_rows: int = MAX_ROWS) -> PlanSummary:
+                          max_rows: int = MAX_ROWS, *, suspects: str = "quarantine",
+                          not_suspect: Iterable[str] = ()) -> PlanSummary:
     """`plan_summary(plan_case(case, objective=objective), max_rows)` of the case in `c`,
     which must have been read with its texts (`read_columns(..., keep_text=True)`)."""
     if len(c.texts) != c.n_nodes:
         raise ValueError("columnar_plan_summary: the columns were read without their texts")
-    d = _decide(c, objective)
+    d = _decide(c, objective, suspects, not_suspect)
     pl = d.pl
     n, ids, texts = pl.n, pl.ids, c.texts
     first_record = c.n_turns + c.n_steps
@@ -73,7 +81,8 @@ def columnar_plan_summary(c: CaseColumns, objective: str = "answer",
         step_counts=_counts([*d.steps.values(), *["invalidate"] * len(d.invalidated)],
                             c.n_steps),
         step_rows=step_rows, more_steps=len(steps) > max_rows,
-        replay=[(ids[s], d.steps.get(s) == "refresh") for s in replayed])
+        replay=[(ids[s], d.steps.get(s) == "refresh") for s in replayed],
+        suspected=suspect_lines(d.suspected))
 
 
 def _reasons_of(d: _Decided, nodes: np.ndarray) -> tuple[dict[int, str], set[int]]:

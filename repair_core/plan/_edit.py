@@ -149,7 +149,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
     return RepairPlan(case=base.case, analysis=a, memory=memory, steps=steps,
                       answer_relevant=relevant, replay_set=replay, reasons=reasons,
                       edits=tuple(records), forced=plan.forced or bool(soft),
-                      objective=base.objective)
+                      objective=base.objective, suspected=base.suspected,
+                      suspects=base.suspects, not_suspect=base.not_suspect)
 
 
 def check_edits(plan: RepairPlan, edits: Mapping[str, str]) -> list[str]:
@@ -245,7 +246,8 @@ def _base(plan: RepairPlan) -> RepairPlan:
         return plan
     from ._plan import plan_case
 
-    return plan_case(plan.case, plan.analysis, objective=plan.objective)
+    return plan_case(plan.case, plan.analysis, objective=plan.objective,
+                     suspects=plan.suspects, not_suspect=plan.not_suspect)
 
 
 def _current(plan: RepairPlan, node: str) -> str | None:

@@ -23,7 +23,7 @@ from ..graph._graph import premises
 if TYPE_CHECKING:
     from ._plan import RepairPlan
 
-__all__ = ["Revoke", "Quarantine", "Restore", "Invalidate", "NeedsHuman", "Replay", "Op",
+__all__ = ["Revoke", "Suspect", "Quarantine", "Restore", "Invalidate", "NeedsHuman", "Replay", "Op",
            "OPS_ADAPTER", "plan_ops", "ops_inputs", "ops_schema", "plan_schema", "SCHEMA_DIR", "cleaned_inputs",
            "OpsInputs"]
 
@@ -44,6 +44,27 @@ class Revoke(_Op):
     """What the fault is."""
     reason: str = ""
     """Why (one line)."""
+
+
+class Suspect(_Op):
+    """A node the lineage does not name that carries a diagnosed fault's content (a
+    suspected source or carrier, method.md "Suspects"). Informational: what the plan does
+    about it is in the other operations (a source cleaned like a fault is revoked, a
+    quarantined carrier is quarantined); `flag` changes nothing."""
+
+    op: Literal["suspect"] = "suspect"
+    id: str
+    """The suspected node."""
+    kind: Literal["record", "step", "turn"]
+    """What the node is."""
+    role: Literal["source", "carrier"]
+    """A source (an input of the fault's producer) or a carrier (outside the lineage)."""
+    fault: str
+    """The diagnosed fault whose content it carries."""
+    action: Literal["clean", "quarantine", "flag"]
+    """What the plan does with it."""
+    evidence: str = ""
+    """What matched (plain text)."""
 
 
 class Quarantine(_Op):
@@ -108,7 +129,7 @@ class Replay(_Op):
     """Why (one line)."""
 
 
-Op = Annotated[Revoke | Quarantine | Restore | Invalidate | NeedsHuman | Replay,
+Op = Annotated[Revoke | Suspect | Quarantine | Restore | Invalidate | NeedsHuman | Replay,
                Field(discriminator="op")]
 OPS_ADAPTER: TypeAdapter[list[Op]] = TypeAdapter(list[Op])
 
@@ -167,14 +188,18 @@ def cleaned_inputs(plan: RepairPlan) -> dict[str, tuple[list[str], dict[str, str
 
 
 def plan_ops(plan: RepairPlan) -> list[Op]:
-    """The plan as ordered operations: store edits first (revoke, quarantine, restore),
-    then invalidations and effects needing a human, then replays in trajectory order."""
+    """The plan as ordered operations: the suspects found by content, then store edits
+    (revoke, quarantine, restore), then invalidations and effects needing a human, then
+    replays in trajectory order. A suspected source the plan cleans is revoked after the
+    diagnosed faults."""
     case, a = plan.case, plan.analysis
     reasons = plan.reasons
     kinds = {t.id: "turn" for t in case.session}
     kinds.update((s.id, "step") for s in case.trajectory)
-    ops: list[Op] = []
-    for f in case.faults:
+    ops: list[Op] = [Suspect(id=s.id, kind=s.kind, role=s.role, fault=s.fault, action=s.action,
+                             evidence=s.evidence) for s in plan.suspected]
+    sources = [s.id for s in plan.suspected if s.action == "clean"]
+    for f in [*case.faults, *sources]:
         if kinds.get(f) is not None:
             ops.append(Revoke(id=f, kind=kinds[f],  # type: ignore[arg-type]
                               reason=reasons.get(f, "diagnosed fault")))
@@ -240,6 +265,10 @@ def ops_inputs(case: Case, ops: Iterable[Op | Mapping[str, Any]]) -> OpsInputs:
                 edits[op.id] = "delete"
             elif op.kind == "step":
                 invalid.append(op.id)
+        elif isinstance(op, Suspect):
+            known = {"record": records, "step": steps, "turn": turns}[op.kind]
+            if op.id not in known:
+                problems.append(f"ops[{i}].id: not a {op.kind} of the case '{op.id}'")
         elif isinstance(op, Quarantine | Restore):
             if op.record not in records:
                 problems.append(f"ops[{i}].record: unknown record '{op.record}'")

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import networkx as nx
 from pydantic import BaseModel, Field
@@ -14,6 +15,8 @@ from .._perf import without_gc
 from .._text import plural
 from ..analysis._analysis import Analysis, Support, analyse
 from ..case._case import SUFFICIENT_LABELS, Case, MemoryRecord
+from ..case._load import with_faults
+from ..content import ContentSignature, node_content, signatures
 from ..graph._graph import CHAIN, premises
 from ._ops import Op
 from ._reasons import (
@@ -34,6 +37,15 @@ from ._reasons import (
     seed_reason,
     store_quarantine_reason,
     undone_update_reason,
+)
+from ._suspects import (
+    CONTENT_KINDS,
+    Suspected,
+    SuspectMode,
+    carrier_reason,
+    find_carriers,
+    find_sources,
+    source_reason,
 )
 
 __all__ = [
@@ -101,6 +113,9 @@ class PlanReport(BaseModel):
     # Written only when not `answer`, so an answer plan's report reads as before.
     objective: Objective = Field(default="answer", exclude_if=lambda v: v == "answer")
     """What the plan repairs: answer (the paper), store or both."""
+    suspected: list[Suspected] = Field(default_factory=list, exclude_if=lambda v: not v)
+    """Suspected sources and carriers of the faults, found by content (method.md,
+    "Suspects"): sources first, then carriers, each in case order; absent when none."""
     ops: list[Op] | None = Field(default=None, exclude_if=lambda v: v is None)
     """The plan as ordered operations (`dgrr plan --ops`, docs/replay-api.md); absent
     unless asked for."""
@@ -123,6 +138,12 @@ class RepairPlan:
     """True when an edit that breaks an invariant was applied with `force`."""
     objective: Objective = "answer"
     """What the plan repairs (see `plan_case`)."""
+    suspected: tuple[Suspected, ...] = ()
+    """Suspected sources and carriers (see `plan_case`)."""
+    suspects: SuspectMode = "quarantine"
+    """What the plan does with suspects: quarantine (the default), flag or off."""
+    not_suspect: frozenset[str] = frozenset()
+    """Nodes a reviewer un-marked: never suspects."""
 
     def report(self) -> PlanReport:
         """The plan report of the format spec."""
@@ -138,6 +159,7 @@ class RepairPlan:
             steps=dict(self.steps),
             reasons=dict(self.reasons),
             objective=self.objective,
+            suspected=list(self.suspected),
         )
 
     def replay_order(self) -> list[str]:
@@ -171,7 +193,8 @@ def resolve_objective(case: Case, objective: str | None, default: Objective = "a
 
 @without_gc
 def plan_case(case: Case, analysis: Analysis | None = None, *,
-              objective: Objective | None = None) -> RepairPlan:
+              objective: Objective | None = None, suspects: SuspectMode = "quarantine",
+              not_suspect: Iterable[str] = ()) -> RepairPlan:
     """Plan the repair of `case` by the fixed rules of stage 3.
 
     `objective` says what the plan repairs: `answer` (the paper: the last run's final
@@ -181,6 +204,13 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     and lineage alone) is planned for the `store` by default and refuses `answer` and
     `both` with :class:`ObjectiveError` (`resolve_objective`).
 
+    `suspects` says what the plan does with what the faults' content finds beyond their
+    lineage (`_suspects`): `quarantine` (the default) cleans a suspected source like a
+    diagnosed fault and, under the store and both objectives, quarantines an active
+    suspected carrier record; `flag` lists them only; `off` looks for none.
+    `not_suspect`: nodes a reviewer un-marked. A given `analysis` must have been made
+    with the sources as faults (`RepairPlan.analysis` is).
+
     >>> from repair_core import load_example
     >>> p = plan_case(load_example())
     >>> p.memory["m3"], p.memory["m6"], p.steps["s7"], p.steps["s11"]
@@ -189,7 +219,14 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     'replay'
     """
     objective = resolve_objective(case, objective)
-    a = analysis if analysis is not None else analyse(case)
+    unmarked = frozenset(not_suspect)
+    sigs = signatures(case) if suspects != "off" else {}
+    sources = find_sources(sigs, _producer_inputs(case), set(case.faults), unmarked, suspects)
+    if analysis is not None:
+        a = analysis
+    else:
+        cleaned = [n for n, s in sources.items() if s.action == "clean"]
+        a = analyse(with_faults(case, [*case.faults, *cleaned]) if cleaned else case)
     memory, memory_reasons = _memory_dispositions(case, a)
     removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
     relevant = answer_relevant_steps(a, removed)
@@ -205,6 +242,15 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
             memory_reasons[rid] = line
     steps, step_reasons = _step_actions(case, a, relevant, replay, why, need)
     reasons = {**memory_reasons, **step_reasons}
+    producers = _producers(case)
+    for node, src in sources.items():
+        if src.action == "clean" and src.kind != "turn":  # a turn has no decision
+            reasons[node] = source_reason(src, producers.get(src.fault, []))
+    carriers = _carriers(case, a, sigs, sources, unmarked, memory, objective, suspects)
+    for c in carriers:
+        if c.action == "quarantine":
+            memory[c.id] = "quarantine"
+            reasons[c.id] = carrier_reason(c)
     for v, sup in a.support.items():
         if v not in reasons:
             reasons[v] = _kept_reason(sup)
@@ -215,7 +261,67 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     return RepairPlan(case=case, analysis=a, memory=memory, steps=steps,
                       answer_relevant=relevant, replay_set=replay,
                       reasons=_in_case_order(reasons, [*(m.id for m in case.memory), *steps]),
-                      objective=objective)
+                      objective=objective, suspected=(*sources.values(), *carriers),
+                      suspects=suspects, not_suspect=unmarked)
+
+
+def _producers(case: Case) -> dict[str, list[str]]:
+    """Each diagnosed record -> its producing steps (`produce` premises), by seq."""
+    steps = {s.id: s for s in case.trajectory}
+    faults = set(case.faults)
+    return {m.id: sorted({d.id for d in m.deps if d.label == "produce" and d.id in steps},
+                         key=lambda p: (steps[p].seq, p))
+            for m in case.memory if m.id in faults}
+
+
+def _producer_inputs(case: Case) -> dict[str, list[tuple[str, str, str]]]:
+    """Each diagnosed record -> the inputs `(id, kind, content)` of its producers that
+    can be a suspected source (records, tool observations, user turns), producers by seq,
+    each one's inputs in the order it lists them."""
+    steps = {s.id: s for s in case.trajectory}
+    records = {m.id: m for m in case.memory}
+    turns = {t.id: t for t in case.session}
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    for fault, producers in _producers(case).items():
+        seen: list[tuple[str, str, str]] = []
+        for p in producers:
+            for d in steps[p].deps:
+                node: Any = records.get(d.id) or turns.get(d.id) or steps.get(d.id)
+                kind = "record" if d.id in records else "turn" if d.id in turns else "step"
+                if node is None or (kind == "step" and node.type not in CONTENT_KINDS):
+                    continue
+                if all(d.id != n for n, _k, _c in seen):
+                    seen.append((d.id, kind, node_content(node)))
+        out[fault] = seen
+    return out
+
+
+def _carriers(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
+              sources: dict[str, Suspected], unmarked: frozenset[str],
+              memory: dict[str, MemoryAction], objective: Objective, mode: SuspectMode
+              ) -> list[Suspected]:
+    """The suspected carriers (`_suspects.find_carriers`) among the records (store order)
+    and steps (seq order) that the affected set, the faults, the sources and the
+    reviewer's un-marking leave out."""
+    if mode == "off" or not sigs:
+        return []
+    skip = a.affected | a.faults | sources.keys() | unmarked
+    nodes: list[Any] = [m for m in case.memory if m.id not in skip]
+    nodes += [s for s in case.steps_in_order() if s.id not in skip]
+    n_records = sum(1 for n in nodes if isinstance(n, MemoryRecord))
+    seq_of = {s.id: s.seq for s in case.trajectory}
+    seq_of.update((t.id, t.seq) for t in case.session)
+    bounds = {f: float(seq_of.get(a.seeds[f], float("-inf"))) for f in sigs if f in a.seeds}
+    store = objective != "answer"
+    return find_carriers(
+        sigs, bounds, [n.id for n in nodes],
+        ["record" if i < n_records else "step" for i in range(len(nodes))],
+        [(float(n.created_seq) if n.created_seq is not None else float("-inf"))
+         if i < n_records else float(n.seq) for i, n in enumerate(nodes)],
+        [node_content(n) for n in nodes],
+        {i: (n.key, n.value) for i, n in enumerate(nodes[:n_records])},
+        {i for i, n in enumerate(nodes[:n_records])
+         if store and n.status == "active" and memory.get(n.id) == "keep"}, mode)
 
 
 def _objective_replay(a: Analysis, objective: Objective, relevant: frozenset[str],

@@ -43,7 +43,9 @@ def wants_columnar(planner: str, size: int) -> bool:
 
 def columnar_plan_json(path: str | Path, out: TextIO,
                        progress: Progress | None = None, objective: str = "answer",
-                       ops: bool = False, faults: list[str] | None = None) -> bool:
+                       ops: bool = False, faults: list[str] | None = None,
+                       suspects: str = "quarantine",
+                       check_not_suspect: NotSuspect | None = None) -> bool:
     """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
     does; False (nothing written) when the columnar path declines and the caller should
     run the networkx planner."""
@@ -53,7 +55,8 @@ def columnar_plan_json(path: str | Path, out: TextIO,
 
     def write(cols: CaseColumns) -> bool:
         # the parts hold the planner, and so the columns, until the last is written
-        parts = columnar_plan_json_bytes(cols, objective, ops=ops)
+        parts = columnar_plan_json_bytes(cols, objective, ops=ops, suspects=suspects,
+                                         not_suspect=_unmarked(cols, check_not_suspect))
         bar.stage("write")
         binary = _utf8_buffer(out)
         if binary is not None:
@@ -71,25 +74,39 @@ def columnar_plan_json(path: str | Path, out: TextIO,
 
 
 def columnar_plan_summary_of(path: str | Path, progress: Progress | None = None,
-                             objective: str = "answer", faults: list[str] | None = None
+                             objective: str = "answer", faults: list[str] | None = None,
+                             suspects: str = "quarantine",
+                             check_not_suspect: NotSuspect | None = None
                              ) -> PlanSummary | None:
     """The readable plan of the case file at `path` (what `dgrr plan` prints), or None
     when the columnar path declines and the caller should run the networkx planner."""
     from ._columnar_summary import columnar_plan_summary
 
-    return _planned(path, progress, faults, lambda c: columnar_plan_summary(c, objective),
-                    keep_text=True)
+    return _planned(path, progress, faults, lambda c: columnar_plan_summary(
+        c, objective, suspects=suspects, not_suspect=_unmarked(c, check_not_suspect)),
+        keep_text=True)
 
 
 def columnar_plan_ops_of(path: str | Path, progress: Progress | None = None,
-                         objective: str = "answer", faults: list[str] | None = None
+                         objective: str = "answer", faults: list[str] | None = None,
+                         suspects: str = "quarantine",
+                         check_not_suspect: NotSuspect | None = None
                          ) -> list[dict] | None:
     """The plan's operations of the case file at `path` as JSON data (what `dgrr plan
     --ops` prints), or None when the columnar path declines."""
     from ._columnar_plan import columnar_plan_report
 
-    return _planned(path, progress, faults,
-                    lambda c: columnar_plan_report(c, objective, ops=True)["ops"])
+    return _planned(path, progress, faults, lambda c: columnar_plan_report(
+        c, objective, ops=True, suspects=suspects,
+        not_suspect=_unmarked(c, check_not_suspect))["ops"])
+
+
+NotSuspect = Callable[[list[str]], list[str]]
+"""Checks the un-marked suspects against the case's ids and returns them."""
+
+
+def _unmarked(cols: CaseColumns, check: NotSuspect | None) -> list[str]:
+    return check(cols.ids) if check is not None else []
 
 
 _T = TypeVar("_T")

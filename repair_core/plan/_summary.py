@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Container, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._plan import RepairPlan
 
-__all__ = ["FaultLine", "PlanSummary", "SummaryRow", "plan_summary", "seed_description"]
+__all__ = ["FaultLine", "PlanSummary", "SummaryRow", "SuspectLine", "plan_summary",
+           "seed_description", "suspect_lines"]
 
 MAX_ROWS = 200
 """Decisions shown of the store and of the trajectory (the rest: `dgrr plan --json`)."""
@@ -32,6 +33,23 @@ class FaultLine:
     seed: str
     """A record's seed, in words (empty for a step or a turn: it is dropped from every
     replayed step's inputs)."""
+
+
+@dataclass(frozen=True)
+class SuspectLine:
+    """A suspected source or carrier: what it is suspected of, what the plan does, why."""
+
+    id: str
+    role: str
+    fault: str
+    action: str
+    evidence: str
+
+
+def suspect_lines(suspected: Iterable[object]) -> list[SuspectLine]:
+    """The summary's lines of a plan's suspects (`_suspects.Suspected` records)."""
+    return [SuspectLine(s.id, s.role, s.fault, s.action, s.evidence)  # type: ignore[attr-defined]
+            for s in suspected]
 
 
 @dataclass(frozen=True)
@@ -82,6 +100,8 @@ class PlanSummary:
     """Whether steps not simply kept are left out of `step_rows`."""
     replay: list[tuple[str, bool]]
     """The replayed steps in seq order, each with whether it is a refresh."""
+    suspected: list[SuspectLine] = field(default_factory=list)
+    """Suspected sources, then carriers (`_suspects`)."""
 
 
 def seed_description(fault: str, seed: str, *, failed: bool, seq: int, type: str) -> str:
@@ -140,7 +160,8 @@ def plan_summary(plan: RepairPlan, max_rows: int = MAX_ROWS) -> PlanSummary:
         records_with_reasons=sum(1 for r in plan.memory if r in plan.reasons),
         step_counts=dict(sorted(Counter(plan.steps.values()).items())),
         step_rows=step_rows, more_steps=len(shown_steps) > max_rows,
-        replay=[(s, plan.steps.get(s) == "refresh") for s in plan.replay_order()])
+        replay=[(s, plan.steps.get(s) == "refresh") for s in plan.replay_order()],
+        suspected=suspect_lines(plan.suspected))
 
 
 def _shown(decisions: Iterable[tuple[str, str]], reasons: Container[str], limit: int

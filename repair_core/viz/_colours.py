@@ -18,13 +18,24 @@ DECISION_STYLES: dict[str, tuple[str, str, str]] = {
     "refresh": ("#1f77b4", "refresh", "tool observation fetched again"),
     "invalidate": ("#f2c12e", "invalidate", "affected and unsupported, not re-run"),
     "kept": ("#2ca02c", "keep (supported)", "affected but kept by independent support"),
+    "suspect": ("#e377c2", "suspect", "no lineage names it, but it carries a fault's content: "
+                "a suspected source (cleaned like a fault) or a flagged carrier"),
     "keep": ("#c7c7c7", "keep", "unaffected"),
 }
 
 
+def _suspects(plan: Any) -> set[str]:
+    """The suspects the colour marks: every suspected source or carrier but a quarantined
+    record (its decision's colour says it already)."""
+    return {s.id for s in getattr(plan, "suspected", ()) if s.action != "quarantine"}
+
+
 def decision_key(plan: Any, node: str) -> str:
     """The colour key of `node`: its decision in the plan, with `kept` for an affected node
-    kept by independent support (turns, never decided on, are `keep`)."""
+    kept by independent support (turns, never decided on, are `keep`) and `suspect` for a
+    suspected source or flagged carrier (docs/method.md, "Suspects")."""
+    if node in _suspects(plan):
+        return "suspect"
     decision = plan.memory.get(node) or plan.steps.get(node) or "keep"
     if decision == "keep" and node in plan.analysis.supported:
         return "kept"
@@ -39,6 +50,7 @@ def decision_keys(plan: Any) -> dict[str, str]:
         for node, decision in table.items():
             out[node] = ("kept" if decision == "keep" and node in supported
                          else decision if decision in DECISION_STYLES else "keep")
+    out.update(dict.fromkeys(_suspects(plan), "suspect"))
     return out
 
 

@@ -284,6 +284,10 @@ def node_detail(plan: RepairPlan, node: str, items: Mapping[str, Any] | None = N
             extra[name] = value
     decision = plan.memory.get(node) or plan.steps.get(node)
     reason = plan.reasons.get(node)
+    suspect = next((x for x in getattr(plan, "suspected", ()) if x.id == node), None)
+    if suspect is not None and suspect.action == "flag":
+        reason = (f"suspected {suspect.role} of {suspect.fault}, flagged only: it carries the "
+                  f"fault's content ({suspect.evidence})")
     if reason is None and decision == "keep":
         reason = "unaffected: no fault reaches it"
     premises = sorted(((src, lb) for src, _, lb in G.in_edges(node, keys=True)),
