@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import streamlit as st
@@ -77,6 +78,8 @@ def _import_uploaded_trace(faults: list[str]) -> None:
         return
     src = " + ".join(f.name for f in (*traces, *stores))
 
+    ended = state.session_ended()
+
     def _import():
         # uploaded bytes go to fixed file names in a private folder: an uploaded name
         # never becomes a path; messages then name each file as it was uploaded
@@ -99,8 +102,11 @@ def _import_uploaded_trace(faults: list[str]) -> None:
 
             try:
                 imported = import_trace(paths, store=store_path, faults=faults,
-                                        cancelled=state.session_ended())
+                                        cancelled=ended)
             except CaseError as exc:
+                if ended():  # nobody to tell but the operator
+                    print("dgrr dashboard: an import stopped: its browser session ended",
+                          file=sys.stderr, flush=True)
                 problems, source = [as_given(x) for x in exc.problems], exc.source
                 del exc  # bound while raising, this frame -> exc -> traceback -> frame is a cycle
                 raise CaseError(problems, source=as_given(source or "import")) from None

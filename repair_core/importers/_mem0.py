@@ -121,17 +121,19 @@ def read_mem0_history(path: str | Path, *, user: str, max_rows: int = MAX_HISTOR
     if len(rows) > max_rows:
         raise CaseError([f"--store: table 'history' has more than {max_rows} rows (the "
                          "limit of one import)"], source=str(p))
-    return records_from_history(rows, user=user, source=str(p))
+    return records_from_history(rows, user=user, source=str(p), cancelled=cancelled)
 
 
-def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str | None = None
-                         ) -> list[dict[str, Any]]:
+def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str | None = None,
+                         cancelled: Callable[[], bool] | None = None) -> list[dict[str, Any]]:
     """Records from history rows `(id, memory_id, old_memory, new_memory, event,
     created_at, updated_at, is_deleted[, actor_id, role])`, in the order they were
     appended."""
     problems: list[str] = []
     by_memory: dict[str, list[tuple[Any, ...]]] = {}
-    for row in rows:
+    for n, row in enumerate(rows):
+        if cancelled is not None and n % _CHECK_EVERY == 0 and cancelled():
+            raise CaseError(["--store: stopped: the import was cancelled"], source=source)
         event = str(row[4]).upper() if row[4] is not None else ""
         if event not in ("ADD", "UPDATE", "DELETE", "NONE"):
             problems.append(f"history row {row[0]!r}: event: unknown {row[4]!r} "
@@ -145,7 +147,9 @@ def records_from_history(rows: list[tuple[Any, ...]], *, user: str, source: str 
         raise CaseError(problems, source=source)
     out: list[dict[str, Any]] = []
 
-    for memory_id, events in by_memory.items():  # memories in order of their first event
+    for n, (memory_id, events) in enumerate(by_memory.items()):  # in order of first event
+        if cancelled is not None and n % _CHECK_EVERY == 0 and cancelled():
+            raise CaseError(["--store: stopped: the import was cancelled"], source=source)
         versions: list[tuple[str, str, bool, dict[str, str]]] = []
         # (row id that wrote it, text, written by an UPDATE, who said it)
         deleted = False
