@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -43,7 +44,8 @@ _OTEL = ["opentelemetry-sdk", "opentelemetry-exporter-otlp-proto-common",
 FRAMEWORKS: dict[str, list[str]] = {
     # name -> what uv installs (the versions tested; docs/import.md)
     "openai-agents": ["openai-agents==0.24.0",
-                      "openinference-instrumentation-openai-agents==2.6.0", *_OTEL],
+                      "openinference-instrumentation-openai-agents==2.6.0", *_OTEL,
+                      "mem0ai==0.1.116", "qdrant-client"],
     "openai-v2": ["openai==3.63.0", "httpx", "opentelemetry-instrumentation-openai-v2==2.4b0",
                   "opentelemetry-util-genai==1.1b0", *_OTEL],
     "smolagents": ["smolagents[openai]==1.26.0",
@@ -60,6 +62,8 @@ VARIANTS: dict[str, list[tuple[str, dict[str, str]]]] = {
     # content in log events only: the spans keep no message, argument or result
     "adk": [("adk-event-only",
              {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "EVENT_ONLY"})],
+    # the same agent with a real Mem0 store behind its memory tools
+    "openai-agents": [("openai-agents-mem0", {"DGRR_STORY_MEM0": "1"})],
 }
 INSTRUCTIONS = ("You book flights for Lin. Recall what you know about Lin first, book the "
                 "seat, save what you learned, then answer.")
@@ -109,15 +113,42 @@ def run_openai_agents(url: str, out: str) -> None:
 
     provider, exporter = _provider()
     OpenAIAgentsInstrumentor().instrument(tracer_provider=provider)
+    tools = [function_tool(f) for f in (recall_memory, book_seat, save_memory)]
+    memory = None
+    if os.environ.get("DGRR_STORY_MEM0"):
+        # a real Mem0 (scripts/mem0_travel_store.py: local Qdrant, hash embedder, no LLM)
+        # next to the trace: OUT.otlp.json -> OUT/history.db
+        from mem0_travel_store import make_memory
+
+        folder = Path(out).with_suffix("").with_suffix("")
+        shutil.rmtree(folder, ignore_errors=True)
+        memory = make_memory(folder)
+        for m in MEMORIES:
+            memory.add(m["memory"], user_id="lin", infer=False)
+
+        def mem0_search(query: str) -> str:
+            """Search Lin's saved memories."""
+            return json.dumps(memory.search(query, user_id="lin")["results"])
+
+        def mem0_add(text: str) -> str:
+            """Save a memory about Lin."""
+            return json.dumps(memory.add(text, user_id="lin", infer=False))
+
+        tools = [function_tool(mem0_search, name_override="recall_memory"),
+                 function_tool(book_seat),
+                 function_tool(mem0_add, name_override="save_memory")]
     model = OpenAIChatCompletionsModel(
         model="gpt-4o-mini",
         openai_client=AsyncOpenAI(base_url=url, api_key="offline", max_retries=0))
     agent = Agent(name="travel-agent", instructions=INSTRUCTIONS, model=model,
-                  tools=[function_tool(f) for f in (recall_memory, book_seat, save_memory)])
+                  tools=tools)
     result = Runner.run_sync(agent, QUESTION)
     print(result.final_output)
     provider.force_flush()
     _write(exporter, out)
+    if memory is not None:
+        memory.vector_store.client.close()
+        shutil.rmtree(folder / "qdrant", ignore_errors=True)  # the history is the fixture
 
 
 TOOL_SCHEMAS = [

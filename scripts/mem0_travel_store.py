@@ -27,7 +27,6 @@ os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="dgrr-mem0-"))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from otel_travel_run import STORE, write_both  # noqa: E402
 
 DIMS = 16
 
@@ -76,6 +75,8 @@ def make_memory(folder: str | Path):
 def fill(memory, user: str = "lin") -> dict[str, str]:
     """Write the travel store; returns name (m2..m5) -> Mem0 memory id. m3 is first added
     as the true "aisle" preference, then updated to the poisoned "window"."""
+    from otel_travel_run import STORE
+
     ids = {}
     for name in ("m2", "m3", "m4", "m5"):
         text = "Lin prefers aisle seats." if name == "m3" else STORE[name]
@@ -87,6 +88,8 @@ def fill(memory, user: str = "lin") -> dict[str, str]:
 def build(outdir: str | Path) -> tuple[dict[str, str], Path, Path, Path]:
     """Fill a Mem0 store in `outdir`, run the traced agent against it (the record it
     learns is added to Mem0 too); returns (ids incl. m6, history.db, hex trace, b64 trace)."""
+    from otel_travel_run import write_both
+
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     memory = make_memory(out)

@@ -51,7 +51,9 @@ BOOK_ARGS = {"flight": "JL1", "seat": "31A"}
 RECALL_ARGS = {"query": "Lin seat preference"}
 SAVE_ARGS = {"text": LEARNED}
 
-_MARKERS = {"recall": POISONED, "book": "BK-7731", "save": "mem-habit"}
+_MARKERS = {"recall": (POISONED,), "book": ("BK-7731",), "save": ("mem-habit", "call_save")}
+"""What shows a step was done: its tool's result, or (a save whose store names the memory
+by an id of its own) the call's id in the history."""
 
 
 def next_step(body: dict[str, Any]) -> dict[str, Any]:
@@ -65,7 +67,7 @@ def next_step(body: dict[str, Any]) -> dict[str, Any]:
         else "recall_memory"
     for step, name, args in (("recall", recall, RECALL_ARGS), ("book", "book_seat", BOOK_ARGS),
                              ("save", "save_memory", SAVE_ARGS)):
-        if _MARKERS[step] not in seen and name in tools:
+        if not any(marker in seen for marker in _MARKERS[step]) and name in tools:
             return _call(f"call_{step}", name, args)
     if "final_answer" in tools:
         return _call("call_final", "final_answer", {"answer": ANSWER})

@@ -267,3 +267,38 @@ def test_vercel_ai_sdk(name):
     imported = import_trace([SAMPLES / f"{name}.otlp.json"])
     assert imported.case.user_id == "lin" and imported.summary.session == "lin-trip"
     assert imported.summary.skipped == {"Vercel AI SDK embed span (no agent step)": 2}
+
+
+def _mem0_ids(case) -> dict[str, str]:
+    return {r.text: r.id for r in case.memory}
+
+
+def test_openai_agents_sdk_with_a_mem0_store():
+    """The same agent with a real Mem0 store (mem0ai 0.1.116) behind its memory tools
+    (`search`, `add(infer=False)`), imported with the Mem0 history as the store: the
+    records are Mem0's memory ids, and the Mem0 ADD of the saved text is the traced
+    write's record (its producer), so planning for the store quarantines it."""
+    path = SAMPLES / "openai-agents-mem0.otlp.json"
+    db = SAMPLES / "openai-agents-mem0" / "history.db"
+    ids = _mem0_ids(import_trace([], store=db, user="lin").case)
+    assert set(ids) == {POISONED, LEARNED, "Lin's home airport is SFO."}
+    case = import_trace([path], store=db, user="lin", faults=[ids[POISONED]]).case
+    writes = [s for s in case.trajectory if s.type == "memory_write"]
+    assert [w.target for w in writes] == [[ids[LEARNED]]]
+    learned = next(r for r in case.memory if r.id == ids[LEARNED])
+    assert [(d.id, d.label) for d in learned.deps] == [(writes[0].id, "produce")]
+    plan = plan_case(case, objective="store")
+    assert plan.memory == {ids[POISONED]: "delete", ids[LEARNED]: "quarantine",
+                           ids["Lin's home airport is SFO."]: "keep"}
+
+
+def test_a_mem0_add_matching_a_traced_write_is_that_writes_record():
+    """A write tool whose output names an id of its own (`mem-habit`), imported with a
+    Mem0 history holding an ADD of the same text: the Mem0 memory is what the write
+    produced, and no second record is made."""
+    db = SAMPLES / "openai-agents-mem0" / "history.db"
+    ids = _mem0_ids(import_trace([], store=db, user="lin").case)
+    case = import_trace([SAMPLES / "openai-agents.otlp.json"], store=db, user="lin").case
+    writes = [s for s in case.trajectory if s.type == "memory_write"]
+    assert [w.target for w in writes] == [[ids[LEARNED]]]
+    assert "mem-habit" not in {r.id for r in case.memory}
