@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any, Protocol
 
 from ..case._case import MemoryRecord
@@ -14,13 +15,19 @@ _STOP = frozenset(
     ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "i", "in", "is", "it", "me", "my", "of", "on", "or", "please", "the", "to", "with", "you", "your", "what", "when", "where", "which", "who", "will", "can", "do", "does", "did", "this", "that", "there", "their", "our", "we", "us"])
 
 
+_WORD = re.compile(r"[a-z0-9]+")
+
+
 def tokens(text: str) -> set[str]:
     """Lower-case word stems (a plural `s` or an `-ing` dropped), without stop words."""
-    out = set()
-    for word in re.findall(r"[a-z0-9]+", str(text).lower()):
-        if word not in _STOP:
-            out.add(_stem(word))
-    return out
+    return set(text_tokens(str(text)))
+
+
+@lru_cache(maxsize=1 << 16)
+def text_tokens(text: str) -> frozenset[str]:
+    """:func:`tokens` of `text`, computed once per distinct text (a replay reads the same
+    records thousands of times)."""
+    return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP)
 
 
 def _stem(word: str) -> str:
@@ -32,9 +39,9 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
-def record_tokens(record: MemoryRecord) -> set[str]:
+def record_tokens(record: MemoryRecord) -> frozenset[str]:
     """What a record can be found by: its text and its key."""
-    return tokens(record.text) | tokens((record.key or "").replace("_", " "))
+    return text_tokens(str(record.text)) | text_tokens((record.key or "").replace("_", " "))
 
 
 class Retriever(Protocol):
@@ -53,7 +60,7 @@ class LexicalRetriever:
 
     def retrieve(self, records: Sequence[MemoryRecord], query: str, user_id: str,
                  k: int | None = None) -> list[str]:
-        wanted = tokens(query)
+        wanted = text_tokens(str(query))
         scored = []
         for pos, rec in enumerate(records):
             if rec.status != "active" or rec.user_id != user_id:

@@ -137,15 +137,22 @@ def parse_case(text: str | bytes, source: str | None = None) -> Case:
     return _checked_case(data, source=source)
 
 
+_ALL: Any = object()
+
+
 @without_gc
-def case_from_data(data: Any, source: str | None = None, *, cycles: bool = True) -> Case:
+def case_from_data(data: Any, source: str | None = None, *, cycles: bool = True,
+                   fresh: Any = _ALL) -> Case:
     """Validate already-parsed JSON data as a case (also refusing what JSON text could
     not hold: non-finite numbers and lone surrogates).
 
     `cycles=False` skips the dependency-cycle check; only for a trajectory dgrr itself
     produced by replay, whose re-run reads may cite records the original run made later.
+    `fresh`, for such a trajectory: the parts of `data` that did not come from a case
+    already validated (replayed steps, added records); only they are searched for what
+    JSON text could not hold. The shape and the references of all of `data` are checked.
     """
-    problems = data_problems(data)
+    problems = data_problems(data if fresh is _ALL else fresh)
     if problems:
         raise CaseError(problems, source=source)
     return _checked_case(data, source=source, cycles=cycles)

@@ -649,6 +649,7 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
     unsupported = a.unsupported
     tools = {t.name: t.effect for t in case.tools}
     final = a.final_answer
+    not_needed = "" if need is None else not_needed_reason(_objective_of(need))
     for s in case.steps_in_order():
         sid = s.id
         if sid in replay:
@@ -683,7 +684,7 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
         elif sid in unsupported and need is not None:
             steps[sid] = "invalidate"
             reasons[sid] = f"affected via {_path(a, sid)}; no independent support; " + (
-                PAST_ANSWER if s.type == "answer" else not_needed_reason(_objective_of(need)))
+                PAST_ANSWER if s.type == "answer" else not_needed)
         elif sid in unsupported:
             steps[sid] = "invalidate"
             reasons[sid] = f"affected via {_path(a, sid)}; no independent support; {NOT_REACHING}"

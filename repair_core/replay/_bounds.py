@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from ..case._case import MemoryRecord, MemoryWrite, Step, Turn
 
@@ -32,14 +32,25 @@ MEMORY_ITEMS = 16
 """Most store records a replayed memory write sees."""
 
 
-def store_view(active: Iterable[MemoryRecord], user_id: str, step: MemoryWrite,
+class ActiveStore(Protocol):
+    def under(self, user_id: str, ids: Iterable[str], keys: Iterable[str], last: int
+              ) -> list[MemoryRecord]:
+        """The `last` newest of the user's active records among `ids` or under one of
+        `keys`, in store order."""
+        ...
+
+
+def store_view(active: Iterable[MemoryRecord] | ActiveStore, user_id: str, step: MemoryWrite,
                slot: str | None, evidence: Sequence[dict[str, Any]]) -> list[MemoryRecord]:
-    """The records of `active` (in store order) a replayed write's prompt shows."""
+    """The records of `active` (in store order; or a store that finds them by key) a
+    replayed write's prompt shows."""
     keys = {slot} if slot else set()
     for e in evidence:  # the reference policies' two spellings of a tool-result key
         if e.get("kind") == "observation":
             keys |= {f"last_{e.get('tool') or 'tool'}", f"last_{e.get('tool', 'tool')}"}
     targets = set(step.target)
+    if hasattr(active, "under"):
+        return active.under(user_id, targets, keys, MEMORY_ITEMS)
     shown = [r for r in active if r.user_id == user_id and (r.id in targets or r.key in keys)]
     return shown[-MEMORY_ITEMS:]
 

@@ -128,11 +128,12 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
 
 
 def _plan_decisions(plan: RepairPlan) -> list[Decision]:
-    out = [Decision(id=rid, kind="record", action=a,
-                    reason=plan.reasons.get(rid, "unaffected: kept"))
+    # model_construct: one record per node of the case, from the plan's own fields
+    made = Decision.model_construct
+    out = [made(id=rid, kind="record", action=a,
+                reason=plan.reasons.get(rid, "unaffected: kept"))
            for rid, a in plan.memory.items()]
-    out += [Decision(id=sid, kind="step", action=a,
-                     reason=plan.reasons.get(sid, "unaffected: kept"))
+    out += [made(id=sid, kind="step", action=a, reason=plan.reasons.get(sid, "unaffected: kept"))
             for sid, a in plan.steps.items()]
     return out
 
@@ -348,8 +349,11 @@ class _Run:
         return StepOutcome(id=step.id, type=step.type, outcome="replayed", detail=_clip(new.text))
 
     def _read(self, step: MemoryRead) -> StepOutcome:
-        returned = self.retriever.retrieve(self.memory.active_records(), step.query,
-                                           self.case.user_id)
+        if type(self.retriever) is LexicalRetriever:  # the same ranking, from the index
+            returned = self.memory.search(step.query, self.case.user_id, self.retriever.k)
+        else:
+            returned = self.retriever.retrieve(self.memory.active_records(), step.query,
+                                               self.case.user_id)
         deps = [Dep(id=d.id, label=d.label) for d in step.deps if d.label == "initiate"]
         deps += [Dep(id=r, label="cite") for r in returned]
         out = self._replaced(step, returned=returned, deps=deps)
@@ -535,7 +539,7 @@ class _Run:
         inputs = {"user_id": self.case.user_id, "request": self._request(step), "op": step.op,
                   "slot": slot, "evidence": evidence,
                   "memory": [record_item(r) for r in store_view(  # bounded, see _bounds
-                      self.memory.active_records(), self.case.user_id, step, slot, evidence)]}
+                      self.memory, self.case.user_id, step, slot, evidence)]}
         out = self.client.complete_json("memory_write", inputs)
         valueless = {e["id"] for e in evidence if e.get("kind") == "claim"
                      and e.get("key") is not None and e.get("value") is None}
@@ -613,6 +617,7 @@ class _Run:
         self.world.finish()
         self._report_world()
         outcomes: list[StepOutcome] = []
+        made = StepOutcome.model_construct  # one per step of the case
         for s in self.order:
             if s.id in self._outcomes:
                 outcomes.append(self._outcomes[s.id])
@@ -620,11 +625,11 @@ class _Run:
                 effect = self.world.entry(s.id)
                 stands = (f"; its effect {NEEDS_HUMAN}" if effect is not None
                           and effect.disposition == "needs_human" else "")
-                outcomes.append(StepOutcome(
+                outcomes.append(made(
                     id=s.id, type=s.type, outcome="invalidated",
                     detail=f"old output no longer evidence; not replayed{stands}"))
             else:
-                outcomes.append(StepOutcome(id=s.id, type=s.type, outcome="kept"))
+                outcomes.append(made(id=s.id, type=s.type, outcome="kept"))
         self.report.steps = outcomes
         trajectory = self._trajectory()
         final = self.new_steps.get(self.final)
@@ -640,7 +645,7 @@ class _Run:
     def _report_world(self) -> None:
         """The ledger into the report: what became of every effect of the failed run."""
         for e in self.world.ledger:
-            self.report.world.append(WorldEffect(
+            self.report.world.append(WorldEffect.model_construct(
                 step=e.step, tool=e.tool, args=dict(e.args), effect=e.declared,
                 removed=e.removed, disposition=e.disposition,  # type: ignore[arg-type]
                 detail=e.detail, undone_before=e.undone_before))
@@ -654,7 +659,7 @@ class _Run:
                 step=e.step, tool=e.tool, args=dict(e.args), reason=e.detail))
 
     def _trajectory(self) -> Case:
-        steps = []
+        steps, fresh = [], []
         for s in self.order:
             new = self.new_steps.get(s.id)
             data = (new or s).model_dump(mode="json")
@@ -662,12 +667,17 @@ class _Run:
             data["repair"] = (outcome.outcome if outcome is not None
                               else "invalidated" if s.id in self.invalid else "kept")
             steps.append(data)
-        doc = self.case.model_dump(mode="json")
-        doc.update(memory=self.memory.dump(), trajectory=steps, eval=None)
-        doc.pop("eval")
+            if new is not None:
+                fresh.append(data)
+        memory = self.memory.dump()
+        fresh += [r for r in memory if r.get("repair") == "added"]
+        doc = self.case.model_dump(mode="json", exclude={"memory", "trajectory", "eval"})
+        doc.update(memory=memory, trajectory=steps)
         # cycles=False: a replayed read queries the repaired store, which holds records the
         # original run only made later, so a re-run read may cite them (baselines do).
-        return case_from_data(doc, source=f"repaired {self.case.case_id}", cycles=False)
+        # Only what the replay wrote is new text: the rest was validated with the case.
+        return case_from_data(doc, source=f"repaired {self.case.case_id}", cycles=False,
+                              fresh=fresh)
 
 
 def _text_of(output: Any) -> str:

@@ -9,11 +9,13 @@ re-admitted.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..agent._index import LexicalIndex
 from ..case._case import Case, Dep, MemoryRecord, MemoryWrite
 from ._models import StoreChanges
 
@@ -47,16 +49,60 @@ class RepairedMemory:
     what a replayed step that named the old record sees instead (a replay op's
     `replace`)."""
 
+    _active: dict[str, MemoryRecord] = field(init=False, repr=False)
+    """The active records, in store order, kept as the store changes (not rebuilt per
+    read: a 100k-step replay reads thousands of times)."""
+    _index: LexicalIndex = field(init=False, repr=False)
+    """The active records by word, for the built-in retriever."""
+    _by_key: dict[tuple[str, str], dict[str, None]] = field(init=False, repr=False)
+    """(user, key) -> the active records under that key, in store order."""
+    _position: dict[str, int] = field(init=False, repr=False)
+    """Every record's place in the store (the case's records, then those replay adds)."""
+
     def __post_init__(self) -> None:
-        self.records = {m.id: m.model_copy(deep=True) for m in self.case.memory}
+        # the case's own records until the repair changes one (`_own`): copying 20k
+        # records up front cost more than a 100k-step replay's reads
+        self.records = {m.id: m for m in self.case.memory}
         self.order = {m.id: i for i, m in enumerate(self.case.memory)}
+        self._position = dict(self.order)
+        self._reindex()
+
+    def _own(self, rid: str) -> MemoryRecord:
+        """`rid`'s record, copied from the case before its first change."""
+        rec = self.records[rid]
+        if rid in self.order and rec is self.case.memory[self.order[rid]]:
+            rec = self.records[rid] = rec.model_copy(deep=True)
+            if rid in self._active:
+                self._active[rid] = rec
+        return rec
+
+    def _reindex(self) -> None:
+        self._active, self._by_key = {}, {}
+        self._index = LexicalIndex()
+        for rid, rec in self.records.items():
+            if self.active(rid):
+                self._activate(rec)
+
+    def _activate(self, rec: MemoryRecord) -> None:
+        self._active[rec.id] = rec
+        self._index.put(rec)
+        if rec.key is not None:
+            self._by_key.setdefault((rec.user_id, rec.key), {})[rec.id] = None
+
+    def _deactivate(self, rid: str) -> None:
+        rec = self._active.pop(rid, None)
+        if rec is None:
+            return
+        self._index.discard(rid)
+        if rec.key is not None:
+            self._by_key[(rec.user_id, rec.key)].pop(rid, None)
 
     def apply_edits(self, edits: Mapping[str, str]) -> None:
         """Stage 4 step 1: delete, quarantine and restore as the plan says."""
         for rid, action in edits.items():
-            rec = self.records.get(rid)
-            if rec is None:
+            if rid not in self.records:
                 continue
+            rec = self._own(rid)
             if action == "delete":
                 if rec.status == "active":
                     rec.status = "deleted"
@@ -70,6 +116,7 @@ class RepairedMemory:
                 rec.status = "active"
                 self.marks[rid] = "restored"
                 self.changes.restored.append(rid)
+        self._reindex()
 
     def __contains__(self, rid: object) -> bool:
         return rid in self.records
@@ -92,7 +139,25 @@ class RepairedMemory:
                 and self.marks.get(rid) not in ("deleted", "quarantined"))
 
     def active_records(self) -> list[MemoryRecord]:
-        return [r for r in self.records.values() if self.active(r.id)]
+        """The active records, in store order."""
+        return list(self._active.values())
+
+    def search(self, query: str, user_id: str, k: int) -> list[str]:
+        """The built-in retriever's answer over the active records
+        (:class:`~repair_core.agent.LexicalRetriever` with this `k`), from the index."""
+        return self._index.search(query, user_id, k)
+
+    def under(self, user_id: str, ids: Iterable[str], keys: Iterable[str], last: int
+              ) -> list[MemoryRecord]:
+        """The `last` newest of the user's active records among `ids` or under one of
+        `keys`, in store order."""
+        found = {rid for rid in ids if rid in self._active
+                 and self._active[rid].user_id == user_id}
+        for key in keys:  # a key's records are held in store order: its newest are last
+            held = self._by_key.get((user_id, key), {})
+            found.update(itertools.islice(reversed(held), last))
+        newest = sorted(found, key=self._position.__getitem__)[-last:] if last else []
+        return [self._active[rid] for rid in newest]
 
     def fault_twin(self, rec: Mapping[str, Any]) -> str | None:
         """The diagnosed fault a record to write equals (same text, or same key and
@@ -121,6 +186,8 @@ class RepairedMemory:
         self.records[rid] = MemoryRecord(id=rid, user_id=self.case.user_id, text=rec["text"],
                                          key=rec.get("key"), value=rec.get("value"),
                                          status="active", created_seq=step.seq, deps=deps)
+        self._position[rid] = len(self._position)
+        self._activate(self.records[rid])
         self.marks[rid] = "added"
         self.changes.added.append(rid)
         return rid
@@ -129,11 +196,12 @@ class RepairedMemory:
         """Retire `rid` as the original mutation did, a record the plan restored included:
         the restore made its content available to this replayed write, which now
         consolidates or replaces it again."""
-        rec = self.records.get(rid)
-        if rec is None or not self.active(rid):
+        if rid not in self.records or not self.active(rid):
             return
+        rec = self._own(rid)
         restored = self.marks.get(rid) == "restored"
         rec.status = "superseded"
+        self._deactivate(rid)
         if not any(d.id == step.id and d.label == "delete" for d in rec.deps):
             rec.deps = [*rec.deps, Dep(id=step.id, label="delete")]
         self.marks[rid] = "restored-then-retired" if restored else "retired"

@@ -84,6 +84,10 @@ class ToolWorld:
     """One entry per successful non-pure call of the failed run, in trajectory order."""
     undone: list[Effect] = field(init=False, default_factory=list)
     """The entries undone, in the order the resets and compensations were issued."""
+    _removed: list[Effect] = field(init=False, default_factory=list)
+    """The entries of removed actions, in ledger order: the only ones a replayed call
+    undoes or sees standing (a large case's ledger is mostly kept actions)."""
+    _by_step: dict[str, Effect] = field(init=False, default_factory=dict)
 
     @classmethod
     def after_failed_run(cls, case: Case, tools: ToolRegistry, removed: Iterable[str]
@@ -128,12 +132,15 @@ class ToolWorld:
             entry.disposition = "needs_human"
             entry.detail = f"{step.tool} is irreversible (or not declared): {NEEDS_HUMAN}"
         self.ledger.append(entry)
+        self._by_step.setdefault(entry.step, entry)
+        if removed:
+            self._removed.append(entry)
 
     def prepare(self, step: str, tool: str) -> list[Effect]:
         """Before replayed `step` calls `tool`: undo every pending effect on the state the
         call touches, newest first. Returns the entries handled now."""
         touched = self._touches(tool)
-        due = [e for e in reversed(self.ledger)
+        due = [e for e in reversed(self._removed)
                if e.disposition == "pending" and _overlap(e.state, touched)]
         for e in due:
             self._undo(e, before=step)
@@ -143,7 +150,7 @@ class ToolWorld:
         """Effects of removed actions on the state `tool` touches that no undo removed
         (idempotent ones left as they are, irreversible ones): a call sees them."""
         touched = self._touches(tool)
-        return [e for e in self.ledger if e.removed and e.disposition in ("stands", "needs_human")
+        return [e for e in self._removed if e.disposition in ("stands", "needs_human")
                 and _overlap(e.state, touched)]
 
     def reissued(self, step: str) -> None:
@@ -182,7 +189,7 @@ class ToolWorld:
 
     def entry(self, step: str) -> Effect | None:
         """The ledger entry of a failed-run call, if it changed state."""
-        return next((e for e in self.ledger if e.step == step), None)
+        return self._by_step.get(step)
 
     def needing_a_human(self) -> list[Effect]:
         return [e for e in self.ledger if e.disposition == "needs_human"]

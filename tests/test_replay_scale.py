@@ -1,0 +1,120 @@
+"""Replay at scale changes no outcome: the indexed retrieval, the store kept up to date
+as it changes and the faster JSON writer give what the plain forms give.
+
+The plain forms are the definitions: :class:`LexicalRetriever` ranking the list of active
+records it is handed, :func:`store_view` filtering that list, ``json.dumps`` with an
+indent. A subclass of the retriever takes the executor's list path, so whole repairs are
+compared both ways, on the committed cases and on synthetic cases of several sizes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from repair_core import case_from_data, load_case, plan_case
+from repair_core._io import to_json
+from repair_core._synth import synth_case_data
+from repair_core.agent import LexicalIndex, LexicalRetriever
+from repair_core.case._case import MemoryRecord, MemoryWrite
+from repair_core.replay import repair
+from repair_core.replay._bounds import MEMORY_ITEMS, store_view
+from repair_core.replay._memory import RepairedMemory
+from repair_core.replay._models import StoreChanges
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ListRetriever(LexicalRetriever):
+    """The same ranking, handed the whole list of active records on every read."""
+
+
+WORDS = ["seat", "seats", "aisle", "window", "lin", "pays", "card", "booking", "home", "sfo"]
+texts = st.lists(st.sampled_from(WORDS), min_size=0, max_size=4).map(" ".join)
+records = st.lists(st.tuples(texts, st.sampled_from(["active", "superseded", "deleted"]),
+                             st.sampled_from(["lin", "ana"]),
+                             st.sampled_from([None, "seat", "home_airport"])),
+                   max_size=25)
+
+
+@settings(max_examples=300, deadline=None)
+@given(records, st.lists(st.tuples(st.integers(0, 30), st.booleans()), max_size=30),
+       texts, st.integers(1, 6))
+def test_index_ranks_as_the_retriever(recs, changes, query, k):
+    store = [MemoryRecord(id=f"m{i}", user_id=u, text=t, key=key, status=s)
+             for i, (t, s, u, key) in enumerate(recs)]
+    index = LexicalIndex(store)
+    for at, active in changes:  # records leave and come back, in any order
+        if store:
+            rec = store[at % len(store)]
+            rec.status = "active" if active else "superseded"
+            index.put(rec) if active else index.discard(rec.id)
+    for user in ("lin", "ana"):
+        assert index.search(query, user, k) == LexicalRetriever(k).retrieve(store, query, user)
+
+
+def _memory(case):
+    return RepairedMemory(case, set(case.faults), StoreChanges(), [],
+                          taken={m.id for m in case.memory})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["add", "retire"]), st.integers(0, 40),
+                          st.sampled_from(["seat", "meal", "home_airport"])), max_size=40),
+       st.sampled_from([None, "seat", "meal"]), st.lists(st.integers(0, 40), max_size=3))
+def test_store_view_from_the_key_index_is_the_filtered_list(ops, slot, targets):
+    case = load_case(ROOT / "sample_traces" / "figure1-travel.json")
+    memory = _memory(case)
+    write = next(s for s in case.trajectory if isinstance(s, MemoryWrite))
+    for n, (op, at, key) in enumerate(ops):
+        ids = list(memory.records)
+        if op == "add":
+            memory.add(write, {"text": f"note {n}", "key": key, "value": n})
+        else:
+            memory.retire(write, ids[at % len(ids)], [])
+    ids = list(memory.records)
+    step = write.model_copy(update={"target": [ids[t % len(ids)] for t in targets]})
+    evidence = [{"kind": "observation", "tool": "search_flights"}]
+    plain = store_view(memory.active_records(), case.user_id, step, slot, evidence)
+    assert store_view(memory, case.user_id, step, slot, evidence) == plain
+    assert len(plain) <= MEMORY_ITEMS
+
+
+def _both_ways(case):
+    plan = plan_case(case, objective="both")
+    fast = repair(case, plan).model_dump(mode="json")
+    plain = repair(case, plan, retriever=ListRetriever()).model_dump(mode="json")
+    return fast, plain
+
+
+COMMITTED = sorted(p for p in (ROOT / "sample_traces").rglob("*.json")
+                   if not p.name.endswith(".plan.json") and "manifest" not in p.name)
+
+
+@pytest.mark.parametrize("path", COMMITTED[::6], ids=lambda p: p.stem)  # every suite
+def test_committed_cases_repair_alike_either_way(path):
+    fast, plain = _both_ways(load_case(path))
+    assert fast == plain
+
+
+@pytest.mark.parametrize("steps", [300, 2_000, 6_000])
+def test_synthetic_cases_repair_alike_either_way(steps):
+    case = case_from_data(synth_case_data(steps, steps // 5, 3, seed=7))
+    fast, plain = _both_ways(case)
+    assert fast == plain
+    assert fast["report"]["steps"] and fast["store"]["active"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(), lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values, st.integers(1, 4))
+def test_to_json_is_json_dumps(value, indent):
+    assert to_json(value, indent) == json.dumps(value, indent=indent, ensure_ascii=False) + "\n"
