@@ -223,3 +223,20 @@ def test_apply_refuses_a_carrier_its_approval_did_not_acknowledge(tmp_path, caps
     assert main([*apply, "--apply", "--reviewer", "ops"]) == 2
     err = capsys.readouterr().err
     assert "did not acknowledge" not in err and "cannot load 'dgrr_no_such_module:store'" in err
+
+
+@rule("replay.write.blocked")
+def test_repair_prints_the_check_and_strict_exits_1_on_a_blocked_write(policy, capsys):
+    assert main(["repair", ADDRESS, "--strict"]) == 0
+    assert "Verification by content: clean" in capsys.readouterr().out
+    model = policy("writes-pine", "Parcels used to go to Pine St in Seattle.", {"memory_write"})
+    # the blocked address update leaves a later tool call without an address: it fails
+    assert main(["repair", ADDRESS, "--model", model]) == 1
+    out = capsys.readouterr().out
+    assert "blocked write s4 carries m1" in out and "needs a human" in out
+    # an answer carrying the fault's street and city (not its whole value: no echo)
+    model = policy("answers-pine", "Parcels used to go to Pine St in Seattle.", {"answer"})
+    assert main(["repair", ADDRESS, "--model", model]) == 0
+    assert "carrier s16:m1 [answer]" in capsys.readouterr().out
+    assert main(["repair", ADDRESS, "--model", model, "--strict"]) == 1
+    assert "found 1 carrier of a fault and blocked 0 writes: s16:m1" in capsys.readouterr().err

@@ -57,9 +57,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "stderr")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when an effect of the failed run cannot be undone and needs a "
-                        "human (irreversible tools), or when a replayed claim, answer or write "
-                        "states a diagnosed fault's value; without it both are reported and "
-                        "the exit code stays 0")
+                        "human (irreversible tools), when a replayed claim, answer or write "
+                        "states a diagnosed fault's value, or when the content check finds a "
+                        "carrier of a fault or blocked a write; without it all are reported "
+                        "and the exit code stays 0")
     add_objective_argument(p, default="both")
     add_suspects_argument(p)
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -113,6 +114,14 @@ def run(args: argparse.Namespace) -> int:
             f"--strict: {plural(len(echoes), 'replayed output')} state a diagnosed fault's "
             "value: " + ", ".join(f"{e.step} ({e.type}, {e.action}) states {e.fault}'s "
                                   f"{e.value!r}" for e in echoes)), file=sys.stderr)
+        return EXIT_FAILED
+    v = result.verification
+    if args.strict and v is not None and (v.carriers or v.blocked):
+        print(printable_lines(
+            f"--strict: the content check found {plural(len(v.carriers), 'carrier')} of a "
+            f"fault and blocked {plural(len(v.blocked), 'write')}: "
+            + ", ".join([*(c.id for c in v.carriers), *(b.step for b in v.blocked)])),
+            file=sys.stderr)
         return EXIT_FAILED
     if args.strict and result.needs_human:
         print(printable_lines(
@@ -211,6 +220,16 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
         w("\nWARNING: replayed outputs state a diagnosed fault's value (--strict: exit 1):\n")
         for e in r.fault_echoes:
             w(f"  {e.step} ({e.type}, {e.action}): states {e.fault}'s value {e.value!r}\n")
+    v = result.verification
+    if v is not None:
+        c = v.checked
+        w(f"\nVerification by content: {'clean' if v.clean else 'NOT CLEAN'} (checked "
+          f"{plural(c.answer + c.outputs, 'output')} and {plural(c.records, 'active record')} "
+          f"against {plural(c.signatures, 'signature')}; dgrr verify re-runs it)\n")
+        for k in v.carriers:
+            w(f"  carrier {k.id} [{k.kind}]: {k.evidence}\n")
+        for b in v.blocked:
+            w(f"  blocked write {b.step} carries {b.fault}: {b.evidence}; needs a human\n")
     if r.no_longer_sees:
         w("\nInputs the replayed steps no longer see:\n")
         for sid, dropped in r.no_longer_sees.items():
