@@ -58,6 +58,7 @@ from ._models import (
     ToolNote,
     WorldEffect,
 )
+from ._slips import ask_again, missing_arguments, stated_by
 from ._world import NEEDS_HUMAN, ToolWorld
 
 __all__ = ["repair", "execute", "ProgressFn"]
@@ -364,9 +365,36 @@ class _Run:
         inputs = {"user_id": self.case.user_id, "request": self._request(step),
                   "slot": step.key, "evidence": self._evidence(step)}
         out = self.client.complete_json("claim", inputs)
+        if out.value is None and step.value is not None:  # rule replay.slip.ask-again
+            out = self.client.complete_json(
+                "claim", {**inputs, "missing": ask_again("the value of slot", [step.key or "?"])})
+            if out.value is None:
+                source = self._unaffected(step, step.value, inputs)
+                if source is not None:
+                    return self._replaced(step, text=step.text, key=step.key,
+                                          value=step.value, verified=False,
+                                          deps=self._deps_from(step, [source], source))
         return self._replaced(step, text=out.text, key=out.key if out.key is not None else step.key,
                               value=out.value, verified=False,
                               deps=self._deps_from(step, out.cites, out.support))
+
+    def _unaffected(self, step: Step, value: Any, inputs: Mapping[str, Any]) -> str | None:
+        """Rule `replay.slip.ask-again`: the id of the repaired evidence (or user turn)
+        that still states the original step's `value`, when no diagnosed fault does;
+        None when the value is affected by the repair."""
+        source = stated_by(value, [inputs["request"], *inputs.get("evidence", [])])
+        if source is None:
+            return None
+        from ._echo import FaultValues
+
+        if self._fault_values is None:
+            self._fault_values = FaultValues(self.case, self.faults,
+                                             self.memory.active_records())
+        if self._fault_values.stated(None, value) is not None:
+            return None
+        self.report.notes.append(f"{step.id}: the replayed reply left out {value!r} twice; "
+                                 f"the original step's value is used, still stated by {source}")
+        return source
 
     def _registered(self, name: str, args: Mapping[str, Any]) -> bool:
         """The tool is registered with a signature that accepts the trace's arguments (a
@@ -387,8 +415,24 @@ class _Run:
                   "tool_hint": step.tool, "done": [], "evidence": self._evidence(step)}
         out = self.client.complete_json("plan", inputs)
         tool = out.tool or step.tool
-        return self._replaced(step, tool=tool, args=dict(out.args), text=out.text or step.text,
-                              deps=self._deps_from(step, out.cites))
+        args, cites = dict(out.args), list(out.cites)
+        missing = missing_arguments(self.tools, tool, args)
+        if missing:  # rule replay.slip.ask-again
+            again = self.client.complete_json(
+                "plan", {**inputs, "missing": ask_again(f"the required argument(s) of {tool}",
+                                                        missing)})
+            if (again.tool or step.tool) == tool:
+                args.update({k: v for k, v in again.args.items() if k in missing})
+                cites += [c for c in again.cites if c not in cites]
+            for name in missing_arguments(self.tools, tool, args):
+                if tool != step.tool or name not in step.args:
+                    continue
+                source = self._unaffected(step, step.args[name], inputs)
+                if source is not None:
+                    args[name] = step.args[name]
+                    cites.append(source)
+        return self._replaced(step, tool=tool, args=args, text=out.text or step.text,
+                              deps=self._deps_from(step, cites))
 
     def _action(self, step: ToolAction) -> StepOutcome:
         plan_id = next((d.id for d in step.deps if d.label == "produce"), None)
@@ -541,6 +585,12 @@ class _Run:
                   "memory": [record_item(r) for r in store_view(  # bounded, see _bounds
                       self.memory, self.case.user_id, step, slot, evidence)]}
         out = self.client.complete_json("memory_write", inputs)
+        if not out.records and produced:  # rule replay.slip.ask-again
+            out = self.client.complete_json(
+                "memory_write", {**inputs, "missing": ask_again("the record(s) for slot",
+                                                                [slot or step.op])})
+            if not out.records:
+                return self._original_records(step, produced, inputs)
         valueless = {e["id"] for e in evidence if e.get("kind") == "claim"
                      and e.get("key") is not None and e.get("value") is None}
         records = []
@@ -560,6 +610,25 @@ class _Run:
                 continue
             records.append({**rec.model_dump(), "base": produced[0] if produced else None})
         if not records and not out.records:
+            self.report.skipped_writes.append(SkippedWrite(
+                step=step.id, text=step.text,
+                reason="the repaired evidence no longer supports any record"))
+        return records
+
+    def _original_records(self, step: MemoryWrite, produced: list[str],
+                          inputs: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The records the step wrote in the failed run whose value is unaffected (still
+        stated by the repaired evidence, by no fault); none when none is."""
+        records = []
+        for rid in produced:
+            rec = self.memory[rid]
+            if rec.value is None:
+                continue
+            source = self._unaffected(step, rec.value, inputs)
+            if source is not None:
+                records.append({"text": rec.text, "key": rec.key, "value": rec.value,
+                                "cites": [source], "derive": None, "base": rid})
+        if not records:
             self.report.skipped_writes.append(SkippedWrite(
                 step=step.id, text=step.text,
                 reason="the repaired evidence no longer supports any record"))
