@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -67,7 +68,7 @@ def test_an_argument_dropped_twice_falls_back_to_the_original_value_the_evidence
     result = repair(case, model=slipping("drops-always", {"get_shipment": "order_id"}, False))
     assert _plan_args(result, "s14") == {"order_id": "O-4873"}
     assert any(n.startswith("s14:") and "'O-4873'" in n for n in result.report.notes)
-    ev = json.loads(open(STALE).read())["eval"]
+    ev = json.loads(Path(STALE).read_text())["eval"]
     assert is_recovered(result.answer, ev["required_facts"], ev["forbidden_facts"])
 
 
@@ -96,5 +97,5 @@ def test_a_claim_the_model_cannot_rederive_keeps_the_value_the_user_stated():
     assert any(dep.id == "u1" for dep in claim.deps)
     assert any(n.startswith("s2:") and "still stated by u1" in n for n in result.report.notes)
     assert not any(w.step == "s4" for w in result.report.skipped_writes)
-    ev = json.loads(open(STALE).read())["eval"]
+    ev = json.loads(Path(STALE).read_text())["eval"]
     assert is_recovered(result.answer, ev["required_facts"], ev["forbidden_facts"])
