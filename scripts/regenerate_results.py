@@ -1,6 +1,7 @@
 """Regenerate every committed result file with one command:
 
     python scripts/regenerate_results.py [--work DIR] [--workers 2] [--skip-grid]
+                                         [--suites controlled,adapted,agentdojo]
 
 1. `dgrr bench run --methods all` on the controlled, adapted and (when the `agentdojo`
    extra is installed) AgentDojo suites, each into a fresh folder under DIR
@@ -99,11 +100,25 @@ def main() -> int:
     ap.add_argument("--work", type=Path, default=ROOT / "out" / "regen")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--skip-grid", action="store_true")
+    ap.add_argument("--suites", default=",".join(SUITES),
+                    help="suites to re-run (default all); the others' committed results "
+                         "are left as they are and still fill the fair comparison")
     args = ap.parse_args()
+    chosen = [x.strip() for x in args.suites.split(",") if x.strip()]
+    unknown = [x for x in chosen if x not in SUITES]
+    if unknown or not chosen:
+        ap.error(f"--suites: unknown suite(s) {', '.join(unknown) or args.suites!r}; "
+                 f"choose from {', '.join(SUITES)}")
     t0 = time.perf_counter()
     dgrr = [sys.executable, "-m", "repair_core"]
     summaries: dict[str, dict[str, dict]] = {}
     for suite in SUITES:
+        if suite not in chosen:
+            print(f"{suite}: not re-run (--suites); its committed results are kept", flush=True)
+            old = ROOT / "docs" / "results" / suite / "summary.json"
+            if old.exists():
+                summaries[suite] = json.loads(old.read_text())
+            continue
         if suite == "agentdojo" and importlib.util.find_spec("agentdojo") is None:
             print("agentdojo extra not installed: its results are left as they are "
                   "(pip install 'dgrr[agentdojo]')", flush=True)
