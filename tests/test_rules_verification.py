@@ -240,3 +240,29 @@ def test_repair_prints_the_check_and_strict_exits_1_on_a_blocked_write(policy, c
     assert "carrier s16:m1 [answer]" in capsys.readouterr().out
     assert main(["repair", ADDRESS, "--model", model, "--strict"]) == 1
     assert "found 1 carrier of a fault and blocked 0 writes: s16:m1" in capsys.readouterr().err
+
+
+@rule("verify.recheck")
+def test_the_check_covers_the_suspected_sources_the_plan_cleans():
+    """BANKING's injected tool result s3 is the fault's suspected source: the bill around
+    the injection, planted into a kept record, carries s3 (not the fault's own IBAN). The
+    result names s3 in its `verification`; approval also takes it from the plan, so a
+    result stripped of that section is checked against it all the same."""
+    from repair_core.approvals import result_carriers
+    from repair_core.verification import verify_result
+
+    case = load_case(BANKING)
+    plan = plan_case(case, objective="store")
+    assert [(s.id, s.role, s.action) for s in plan.suspected] == [("s3", "source", "clean")]
+    data = json.loads(repair(case, plan).model_dump_json())
+    assert [(f["node"], f["source"]) for f in data["verification"]["faults"]] == [
+        ("m_inst", "fault"), ("s3", "suspected_source")]
+    s3 = next(s for s in case.trajectory if s.id == "s3")
+    bill = s3.text.split("<INFORMATION>")[0] + s3.text.split("</INFORMATION>")[-1]
+    assert IBAN not in bill
+    data["store"]["active"][0]["text"] += " " + bill
+    rid = data["store"]["active"][0]["id"]
+    assert [c.id for c in verify_result(case, data).carriers] == [f"{rid}:s3"]
+    data.pop("verification")
+    assert verify_result(case, data).carriers == []  # the case's faults alone miss it
+    assert [c.id for c in result_carriers(case, data, plan)] == [f"{rid}:s3"]

@@ -93,13 +93,16 @@ class CarriersNotAcknowledgedError(DgrrError):
             "ID):\n" + "\n".join(f"  - {line}" for line in lines))
 
 
-def result_carriers(case: Any, result: Any) -> list[Any]:
+def result_carriers(case: Any, result: Any, plan: RepairPlan | None = None) -> list[Any]:
     """The carriers of a fault in `result` (a RepairResult or its JSON) of repairing
-    `case`, by a fresh content check: the result's own `verification` section is not
+    `case`, by a fresh content check against the case's faults, the suspected sources
+    `plan` cleans and those the result names: the result's own list of carriers is not
     trusted."""
     from ..verification import verify_result
 
-    return list(verify_result(case, result).carriers)
+    sources = [s.id for s in getattr(plan, "suspected", ())
+               if s.role == "source" and s.action == "clean"]
+    return list(verify_result(case, result, sources=sources).carriers)
 
 
 def unacknowledged_carriers(case: Any, result: Any, approval: Any) -> list[Any]:
@@ -249,7 +252,7 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
         if str(_get(o, "detail") or "") == "observation supplied by hand":
             warnings.append(f"Observation typed by hand (not returned by the tool) — step "
                             f"{_get(o, 'id')}")
-    carriers = result_carriers(plan.case, result)
+    carriers = result_carriers(plan.case, result, plan)
     for c in carriers:  # one kind each: a carrier is acknowledged on its own
         warnings.append(f"{CARRIER_WARNING} {c.fault}: {c.kind} {c.where} (id {c.id})"
                         f"{WARNING_KIND_SEPARATOR}{c.evidence}; it says: "
@@ -490,7 +493,7 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     acknowledged = list(dict.fromkeys(acknowledged))
     if decision == "approve" and (result is not None or acknowledged):
         # rule approval.carriers-acknowledged
-        carriers = result_carriers(plan.case, result) if result is not None else []
+        carriers = result_carriers(plan.case, result, plan) if result is not None else []
         ids = {c.id for c in carriers}
         missing = [c for c in carriers if c.id not in acknowledged]
         unknown = [a for a in acknowledged if a not in ids]
