@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from repair_core import Case, RepairPlan, repair
@@ -39,7 +40,8 @@ class ReplayJob:
     `calls`, `tokens`, `finished`, `result`, `error`, `cancelled` from the page."""
 
     def __init__(self, case: Case, plan: RepairPlan, *, client: Any,
-                 observations: dict[str, Any] | None = None) -> None:
+                 observations: dict[str, Any] | None = None,
+                 session_ended: Callable[[], bool] | None = None) -> None:
         self.plan = plan
         self.total = len(plan.replay_set)
         self.done = 0
@@ -51,6 +53,9 @@ class ReplayJob:
         self.error: str | None = None
         self.cancelled = False
         self._cancel = threading.Event()
+        # the session that started it has ended: nobody will read the result, so no more
+        # model calls are spent on it (`state.session_ended`)
+        self._session_ended = session_ended
         self._args = (case, plan, client, observations)
         self._thread = threading.Thread(target=self._run, name="dgrr-replay", daemon=True)
 
@@ -78,7 +83,8 @@ class ReplayJob:
         self.done, self.total, self.step = done, total, step_id
         self.calls = int(getattr(cost, "llm_calls", 0))
         self.tokens = int(getattr(cost, "tokens", 0))
-        if self._cancel.is_set():
+        if self._cancel.is_set() or (self._session_ended is not None
+                                     and self._session_ended()):
             raise ReplayCancelled
 
     def _run(self) -> None:

@@ -151,7 +151,8 @@ def _client() -> ModelClient:
 if run and estimate["steps"] > FOREGROUND_STEPS:
     try:
         st.session_state[JOB] = ReplayJob(c, p, client=_client(),
-                                          observations=observations or None).start()
+                                          observations=observations or None,
+                                          session_ended=state.session_ended()).start()
     except Exception as exc:  # a user-facing page: show the error, keep the state
         with progress_slot:
             show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])

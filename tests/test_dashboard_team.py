@@ -264,3 +264,24 @@ def test_a_visitor_names_no_benchmark_folder_and_runs_nothing(operator_db, tmp_p
     at = _page(_app(ANA), "8_Benchmark")
     assert not [t for t in at.text_input if t.key == "dgrr_w_bench_out"]
     assert not at.button(key="dgrr_w_b_run").disabled
+
+
+# --- work started by a session ends with it --------------------------------------------
+
+def test_a_background_replay_stops_when_its_session_ends():
+    from dgrr_dashboard.replay_job import ReplayJob
+    from repair_core import plan_case
+    from repair_core.model import ModelClient
+
+    case = load_example()
+    plan = plan_case(case)
+
+    def ended() -> bool:  # the tab closes once the first step is replayed
+        return job.done >= 1
+
+    job = ReplayJob(case, plan, client=ModelClient(), session_ended=ended)
+    assert job.start().wait(120)
+    assert job.cancelled and job.result is None
+    assert job.done < job.total  # stopped after the step being replayed
+    live = ReplayJob(case, plan, client=ModelClient(), session_ended=lambda: False).start()
+    assert live.wait(120) and not live.cancelled and live.result is not None
