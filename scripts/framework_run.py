@@ -117,7 +117,7 @@ def run_openai_agents(url: str, out: str) -> None:
     memory = None
     if os.environ.get("DGRR_STORY_MEM0"):
         # a real Mem0 (scripts/mem0_travel_store.py: local Qdrant, hash embedder, no LLM)
-        # next to the trace: OUT.otlp.json -> OUT/history.db
+        # next to the trace: OUT.otlp.json -> OUT/history.db and OUT/qdrant
         from mem0_travel_store import make_memory
 
         folder = Path(out).with_suffix("").with_suffix("")
@@ -146,9 +146,8 @@ def run_openai_agents(url: str, out: str) -> None:
     print(result.final_output)
     provider.force_flush()
     _write(exporter, out)
-    if memory is not None:
+    if memory is not None:  # the store (Qdrant's files and the history) is the fixture too
         memory.vector_store.client.close()
-        shutil.rmtree(folder / "qdrant", ignore_errors=True)  # the history is the fixture
 
 
 TOOL_SCHEMAS = [

@@ -302,3 +302,61 @@ def test_a_mem0_add_matching_a_traced_write_is_that_writes_record():
     writes = [s for s in case.trajectory if s.type == "memory_write"]
     assert [w.target for w in writes] == [[ids[LEARNED]]]
     assert "mem-habit" not in {r.id for r in case.memory}
+
+
+@pytest.mark.slow
+def test_openai_agents_sdk_mem0_repair_applied_back_to_mem0(tmp_path, capsys):
+    """The Mem0-backed run end to end: import with the Mem0 history, repair, approve and
+    `dgrr apply --to mem0` on a copy of the store the agent wrote (Qdrant's files and the
+    history, as the run left them); then the agent's own `search` and `get_all` return
+    neither the poisoned note nor the memory derived from it."""
+    import os
+    import shutil
+    import tempfile
+    import textwrap
+
+    os.environ["MEM0_TELEMETRY"] = "False"  # before mem0 is imported
+    os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="dgrr-mem0-"))  # not ~/.mem0
+    pytest.importorskip("mem0", reason="needs mem0ai")
+    from repair_core.cli import main
+
+    folder = tmp_path / "mem0"
+    shutil.copytree(SAMPLES / "openai-agents-mem0", folder)
+    ids = _mem0_ids(import_trace([], store=folder / "history.db", user="lin").case)
+    case, result = tmp_path / "case.json", tmp_path / "result.json"
+    assert main(["import", str(SAMPLES / "openai-agents-mem0.otlp.json"), "--store",
+                 str(folder / "history.db"), "--user", "lin", "--faults", ids[POISONED],
+                 "--out", str(case)]) == 0
+    capsys.readouterr()
+    assert main(["repair", str(case), "--objective", "store", "--json"]) in (0, 1)
+    result.write_text(capsys.readouterr().out)
+    (tmp_path / "agent_mem0.py").write_text(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT / "scripts")!r})
+        from mem0_travel_store import make_memory
+
+        def memory():
+            return make_memory({str(folder)!r})
+    """))
+    db = str(tmp_path / "approvals.db")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        assert main(["approve", str(case), "--reviewer", "ana", "--decision", "approve",
+                     "--result", str(result), "--db", db]) == 0
+        assert main(["apply", str(result), "--case", str(case), "--to", "mem0", "--store",
+                     "agent_mem0:memory", "--db", db, "--journal", str(tmp_path / "journal"),
+                     "--apply", "--reviewer", "ops"]) == 0
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("agent_mem0", None)
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from mem0_travel_store import make_memory
+
+    memory = make_memory(folder)
+    try:
+        seen = {m["memory"] for m in memory.get_all(user_id="lin")["results"]}
+        seen |= {m["memory"] for m in memory.search("window seats", user_id="lin")["results"]}
+    finally:
+        memory.vector_store.client.close()
+    assert POISONED not in seen and LEARNED not in seen
+    assert "Lin's home airport is SFO." in seen
