@@ -266,3 +266,22 @@ def test_the_check_covers_the_suspected_sources_the_plan_cleans():
     data.pop("verification")
     assert verify_result(case, data).carriers == []  # the case's faults alone miss it
     assert [c.id for c in result_carriers(case, data, plan)] == [f"{rid}:s3"]
+
+
+@rule("approval.carriers-acknowledged")
+def test_the_queue_decision_needs_the_acknowledgement_too(tmp_path, capsys, policy):
+    db = str(tmp_path / "queue.db")
+    model = policy("says-window", "Lin prefers WINDOW seats!", {"answer"})
+    assert main(["queue", "submit", TRAVEL, "--by", "detector", "--db", db]) == 0
+    assert main(["queue", "claim", "--reviewer", "ana", "--db", db]) == 0
+    decide = ["queue", "decide", "1", "--reviewer", "ana", "--decision", "approve",
+              "--model", model, "--db", db]
+    capsys.readouterr()
+    assert main(decide) == 2
+    assert "s10:m3: not acknowledged" in capsys.readouterr().err
+    assert main(["queue", "show", "1", "--json", "--db", db]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "claimed"  # nothing moved
+    assert main([*decide, "--acknowledge", "s10:m3"]) == 0
+    assert "request #1: approved by ana" in capsys.readouterr().out
+    [rec] = ApprovalStore(db).history()
+    assert rec.acknowledged == ["s10:m3"]
