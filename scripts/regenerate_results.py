@@ -11,6 +11,8 @@
    `docs/results/<suite>/`, and the Ours failure galleries to `docs/results/`;
 3. rewrites the fair-comparison table at the top of `docs/results.md` (between its
    `fair` markers) from those summaries;
+   and the block saying where each ablation's outcome differs from Ours
+   (`scripts/ablation_differences.py`);
 4. runs `benchmarks/policy_agreement.py` (per-decision agreement of every pair of
    policies) into `docs/results-cross-model.md` and `docs/results/policy-agreement.json`;
 5. unless `--skip-grid`, runs `benchmarks/cross_model_grid.py` over `reference` and
@@ -147,6 +149,7 @@ def main() -> int:
     else:
         raise SystemExit(f"{doc}: no {BEGIN} marker")
     doc.write_text(text)
+    _run([sys.executable, "scripts/ablation_differences.py", "--write"])
     _run([sys.executable, "benchmarks/policy_agreement.py", "--json-out",
           "docs/results/policy-agreement.json", "--doc", "docs/results-cross-model.md"])
     if not args.skip_grid:
