@@ -144,6 +144,24 @@ def test_grid_table_leaves_out_methods_that_keep_the_answer():
     assert "ours_store" in grid.STORE_OBJECTIVE
 
 
+def test_the_goal_names_each_baseline_ours_does_not_match_at_lower_cost():
+    grid = _grid_module()
+
+    def cell(mean, calls):
+        return {"mean": mean, "lo": mean, "hi": mean, "seeds": 1, "per_seed": [mean],
+                "calls": calls}
+
+    summary = {"a -> b @ 0": {"ours": cell(0.8, 6.0), "redo_first_exposure": cell(0.8, 16.0),
+                              "llm_judge": cell(0.9, 17.0), "no_repair": cell(0.0, 0.0)},
+               "a -> b @ 0.1": {"ours": cell(0.7, 6.0), "delete_faults_rerun": cell(0.5, 5.0),
+                                "redo_first_exposure": cell(0.6, 16.0)}}
+    lines = grid.against_the_goal(summary)
+    assert "LLM-judge repair (scripted) (recovery 0.900, 17.00 calls)" in lines[0]
+    assert "Redo" not in lines[0] and "No repair" not in lines[0]
+    assert "Delete faults, re-run turn (recovery 0.500, 5.00 calls)" in lines[1]
+    assert "Redo" not in lines[1]
+
+
 @pytest.mark.slow
 def test_grid_is_resumable_and_writes_each_cell(tmp_path):
     doc = tmp_path / "doc.md"
