@@ -360,3 +360,52 @@ def test_openai_agents_sdk_mem0_repair_applied_back_to_mem0(tmp_path, capsys):
         memory.vector_store.client.close()
     assert POISONED not in seen and LEARNED not in seen
     assert "Lin's home airport is SFO." in seen
+
+
+def test_memory_tool_results_and_writes_in_the_shapes_frameworks_return():
+    """Read results as Mem0, ADK, LangGraph and plain tools return them; write outputs
+    that name the memory (Mem0's add, langmem's text) or do not (a content id)."""
+    from repair_core.importers import content_id, memory_tool_kind
+    from repair_core.importers._memtools import _records, _written_id
+
+    assert [memory_tool_kind(n) for n in ("recall_notes", "load_memory", "save_user_memory",
+                                          "remember", "manage_memory", "book_seat")] == [
+        "read", "read", "write", "write", "write", None]
+    assert memory_tool_kind("remember", {"remember": "none"}) is None
+    assert memory_tool_kind("book_seat", {"book_seat": "write"}) == "write"
+    shapes = {
+        "mem0": {"results": [{"id": "u1", "memory": "Lin prefers window seats.", "score": 0.9}]},
+        "adk": '{"result": {"memories": [{"id": "e1", "content": {"parts": [{"text": '
+               '"Lin prefers window seats."}]}, "author": "user"}]}}',
+        "langgraph": [{"namespace": ["lin", "prefs"], "key": "seat",
+                       "value": {"content": "Lin prefers window seats."}}],
+        "plain": ["Lin prefers window seats."],
+    }
+    got = {k: [(r.id, r.content) for r in _records(v)[0]] for k, v in shapes.items()}
+    assert got == {"mem0": [("u1", "Lin prefers window seats.")],
+                   "adk": [("e1", "Lin prefers window seats.")],
+                   "langgraph": [("lin/prefs/seat", "Lin prefers window seats.")],
+                   "plain": [(content_id("Lin prefers window seats."),
+                              "Lin prefers window seats.")]}
+    assert _records([{"score": 1}])[1] == 1  # neither id nor text: skipped and counted
+    assert _written_id({"results": [{"id": "u2", "event": "ADD"}]}, {}) == "u2"
+    assert _written_id("created memory 7f3a-11", {}) == "7f3a-11"
+    assert _written_id("ok", {"text": "x"}) is None
+
+
+def test_an_agent_span_output_is_the_answer_when_no_model_call_gave_one(tmp_path):
+    pytest.importorskip("opentelemetry.exporter.otlp.json.file")
+
+    def build(tracer):
+        agent = {"openinference.span.kind": "AGENT", "input.value": '{"query": "Which seat?"}',
+                 "output.value": "Seat 31A."}
+        llm = {"openinference.span.kind": "LLM",
+               "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "book_seat"}
+        with tracer.start_as_current_span("agent", attributes=agent), \
+                tracer.start_as_current_span("llm", attributes=llm):
+            pass
+
+    case = import_trace([_otel_file(tmp_path, build)]).case
+    assert [t.text for t in case.session] == ["Which seat?"]
+    assert [(s.type, s.text) for s in case.steps_in_order()] == [
+        ("plan", "call book_seat({})"), ("answer", "Seat 31A.")]
