@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from repair_core import load_example
 
@@ -119,3 +121,13 @@ def test_import_prints_no_raw_terminal_controls(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "imp" in done.stdout
     assert _raw_controls(done.stdout + done.stderr) == []
+
+
+@given(st.text())
+def test_printable_leaves_nothing_a_terminal_acts_on(text):
+    from repair_core._text import printable, printable_lines
+
+    assert printable(text).isprintable()
+    assert all(line.isprintable() for line in printable_lines(text).split("\n"))
+    if text.isprintable():
+        assert printable(text) == text  # printable text is shown as it is
