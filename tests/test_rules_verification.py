@@ -285,3 +285,32 @@ def test_the_queue_decision_needs_the_acknowledgement_too(tmp_path, capsys, poli
     assert "request #1: approved by ana" in capsys.readouterr().out
     [rec] = ApprovalStore(db).history()
     assert rec.acknowledged == ["s10:m3"]
+
+
+@rule("apply.carriers-acknowledged")
+def test_the_queue_worker_refuses_a_carrier_the_honoured_approval_did_not_acknowledge(
+        tmp_path, policy):
+    from repair_core.approvals import approval_hashes
+    from repair_core.queue import RepairQueue, apply_request, review
+
+    queue = RepairQueue(str(tmp_path / "q.db"))
+    try:
+        case = load_case(TRAVEL)
+        r = queue.submit(case, ["m3"], diagnosed_by="d",
+                         store_target={"to": "langgraph", "store": "dgrr_no_such_module:store"})
+        queue.claim(r.id, reviewer="ana")
+        model = policy("says-window", "Lin prefers WINDOW seats!", {"answer"})
+        result = repair(case, plan_case(case), model=model)
+        review(queue, r.id, reviewer="ana", decision="approve", result=result,
+               acknowledged=["s10:m3"])
+        # a newer approval of the same result, recorded by a tool that skipped the check,
+        # is the one honoured: it acknowledged nothing
+        inputs, outputs = approval_hashes(plan_case(case), result)
+        queue.approvals.add(case_id=case.case_id, reviewer="bo", decision="approve",
+                            inputs_sha256=inputs, outputs_sha256=outputs, model=model)
+        held = queue.take_approved(worker="w1")
+        failed = apply_request(queue, held, worker="w1")
+        assert failed.status == "failed"
+        assert "did not acknowledge" in failed.error and "nothing written" in failed.error
+    finally:
+        queue.close()
