@@ -94,6 +94,10 @@ st.caption(f"Store: {_counts(summary.store)} · steps: {_counts(summary.steps)} 
            f"{plural(len(summary.irreversible_effects), 'irreversible effect')} · "
            f"{plural(len(summary.warnings), 'warning')} in "
            f"{plural(len(warning_kinds), 'kind')} (details below the decision)")
+if summary.replayed:
+    st.caption("Content check of what the agent reads next: " + (
+        f"{plural(len(summary.carriers), 'carrier')} of a fault, each a warning of its own "
+        "to acknowledge" if summary.carriers else "clean (nothing carries a fault)"))
 answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-approve",
                titles=("Answer before (failed run)", "Answer after the repair"),
                missing="(no corrected answer)" if p.case.has_answer() and

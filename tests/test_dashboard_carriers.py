@@ -27,6 +27,7 @@ def test_approve_page_refuses_until_each_carrier_is_acknowledged(tmp_path, monke
     at.text_input(key="dgrr_w_model").set_value("dgrr/says-window-md")
     _ok(at.button(key="dgrr_w_run_replay").click().run())
     page(at, "7_Approve")
+    assert "Content check of what the agent reads next: 1 carrier of a fault" in texts(at)
     [carrier] = [c for c in at.checkbox if "agent would read this" in plain(c.label)]
     assert "Carries fault m3: answer s10 (id s10:m3)" in plain(carrier.label)
     items = "\n".join(t.value for t in at.text)
