@@ -5,6 +5,7 @@ records and the dependencies given by the spans, with the missing ones inferred
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -233,8 +234,9 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     for write in _insert_ops(inserts(span_by_id.values()), turns):
         parent[write.span.span_id] = write.span.parent_id
         steps_ops.append(write)
+    answered = answered_turns(steps_ops, turn_of)
     for op in list(turns.values()):
-        if op.output and op.span.span_id not in answered_turns(steps_ops, turn_of):
+        if op.output and op.span.span_id not in answered:
             answer = agent_answer_op(op)
             parent[answer.span.span_id] = op.span.span_id
             steps_ops.append(answer)
@@ -385,14 +387,15 @@ def _insert_ops(found: list[Insert], turns: Mapping[str, Operation]) -> list[Ope
     turn before it. An insert before every turn (the index build) is the store as it
     was."""
     starts = sorted((op.span.start, tid) for tid, op in turns.items())
+    times = [start for start, _ in starts]
     out = []
     for ins in found:
-        before = [tid for start, tid in starts if start <= ins.span.start]
-        if not before:
+        at = bisect_right(times, ins.span.start)
+        if at == 0:
             continue
         for n, (doc, text) in enumerate(ins.documents):
             span = Span(trace_id=ins.span.trace_id, span_id=f"{ins.span.span_id}-insert-{n}",
-                        parent_id=before[-1], name="insert", start=ins.span.start + n,
+                        parent_id=starts[at - 1][1], name="insert", start=ins.span.start + n,
                         end=ins.span.end, status_error=ins.span.status_error,
                         attributes={}, resource=ins.span.resource)
             out.append(Operation(span, "memory_write", "openinference",
