@@ -118,7 +118,8 @@ if p is not None and (p.suspected or unmarked):
         st.dataframe(pd.DataFrame([{"id": x.id, "role": x.role, "fault": x.fault,
                                     "action": x.action, "evidence": x.evidence}
                                    for x in p.suspected]),
-                     hide_index=True, width="stretch", key="dgrr_w_suspects_table")
+                     hide_index=True, width="stretch", key="dgrr_w_suspects_table",
+                     placeholder=MISSING)
     choice = st.multiselect("Un-marked (never a suspect)",
                             sorted({x.id for x in p.suspected} | unmarked),
                             default=sorted(unmarked), key="dgrr_w_not_suspect")

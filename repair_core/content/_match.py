@@ -31,7 +31,7 @@ from typing import Any
 
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind
-from ._shingles import shingles, words
+from ._shingles import SHINGLE_WORDS, words
 from ._signature import ContentSignature
 from ._tokens import STRONG_KINDS, distinctive_tokens
 
@@ -132,15 +132,17 @@ def match(signature: ContentSignature, value: Any, *,
             score += WEIGHTS["name"]
     if signature.tokens and not found_tokens and held is None:
         return None
-    if held is None and signature.value_text \
-            and f" {signature.value_text} " in f" {' '.join(words(text))} ":
-        held = signature.value_text
-        score += WEIGHTS["value"]
+    w: list[str] | None = None
+    if held is None and signature.value_text:
+        w = words(text)
+        if f" {signature.value_text} " in f" {' '.join(w)} ":
+            held = signature.value_text
+            score += WEIGHTS["value"]
     markers: list[MarkerKind] = [m for m in signature.markers if MARKERS[m].search(text)]
     score += WEIGHTS["marker"] * len(markers)
     shared: list[str] = []
-    if signature.shingles and score < THRESHOLD + 1:
-        shared = [s for s in _ordered_shingles(text) if s in signature.shingles]
+    if signature.shingles:
+        shared = _shared_shingles(words(text) if w is None else w, signature.shingles)
         score += WEIGHTS["shingle"] * len(shared)
     if score < THRESHOLD:
         return None
@@ -154,14 +156,26 @@ def _holds_slot(signature: ContentSignature, slot: tuple[str | None, Any]) -> bo
         and slot[0] == signature.key and slot[1] == signature.value
 
 
-def _clues(signature: ContentSignature) -> set[str]:
-    """Case-folded strings, one of which every text scoring anything against `signature`
-    contains (a shingle by its longest word, the slot value by its first)."""
-    clues = {t.casefold() for t in signature.tokens}
+def _run(words_: Sequence[str]) -> str:
+    """A pattern for case-folded words in a row, whatever separates them (as `words`
+    splits text). No assertion in front: it would hide the first letters from the regex
+    engine (a match inside a longer word only adds a candidate, which is then scored)."""
+    return r"[\W_]+".join(map(re.escape, words_))
+
+
+def _clues(signature: ContentSignature) -> list[str]:
+    """Patterns (of case-folded text), one of which every text that `match` can find
+    carrying `signature` holds: a token or the stated slot value (when the signature names a token, a text
+    without one of them or the value carries nothing); else also an instruction marker
+    or a whole shingle (a text scoring 1.0 from names, markers, the value and shingles
+    holds a half or five shingles)."""
+    clues = [re.escape(t.casefold()) for t in signature.tokens]
     if signature.value_text:
-        clues.add(signature.value_text.split()[0])
-    clues.update(max(s.split(), key=len) for s in signature.shingles)
-    return {c for c in clues if c}
+        clues.append(_run(signature.value_text.split()))
+    if not signature.tokens:
+        clues += [f"(?i:{MARKERS[k].pattern})" for k in signature.markers]
+        clues += [_run(s.split()) for s in sorted(signature.shingles)]
+    return clues
 
 
 def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
@@ -170,23 +184,21 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
     """`(i, match)` for each of `texts` and each signature it carries (`match`), in
     order: what scoring every text against every signature gives, found in time linear
     in the texts. One search over all the texts together finds the texts that hold a
-    clue of some signature (a token, a name, the slot value's first word, a shingle's
-    longest word: every text that scores at all holds one) or an instruction marker;
-    only those are scored. `slots`: index -> (key, value) of the texts that are records.
+    clue of some signature (`_clues`: every text a signature can match holds one of its
+    clues); only those are scored. `slots`: index -> (key, value) of the texts that are records.
     """
     if not signatures or not texts:
         return
-    clues = set().union(*map(_clues, signatures))
-    kinds = sorted({m for sig in signatures for m in sig.markers})
-    alternatives = [re.escape(c) for c in sorted(clues, key=len, reverse=True)]
-    alternatives += [f"(?:{MARKERS[k].pattern})" for k in kinds]
+    alternatives = sorted({c for sig in signatures for c in _clues(sig)}, key=len, reverse=True)
     candidates: set[int] = set()
     if alternatives:
-        search = re.compile("|".join(alternatives), re.IGNORECASE)
-        # NUL never occurs in a case's text (the readers refuse it), so it separates texts
-        joined = "\0".join(texts)
+        search = re.compile("|".join(alternatives))
+        # NUL never occurs in a case's text (the readers refuse it), so it separates texts;
+        # each text is folded alone, so that the offsets stay its own
+        folded = [t.casefold() for t in texts]
+        joined = "\0".join(folded)
         starts = [0]
-        for t in texts[:-1]:
+        for t in folded[:-1]:
             starts.append(starts[-1] + len(t) + 1)
         from bisect import bisect_right
 
@@ -209,13 +221,13 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
                 yield i, found
 
 
-def _ordered_shingles(text: str) -> list[str]:
-    seen = shingles(text)
-    w = words(text)
+def _shared_shingles(w: list[str], wanted: frozenset[str]) -> list[str]:
+    """The shingles of the words `w` that are in `wanted`, each once, in order."""
     out: list[str] = []
-    for i in range(len(w) - 4):
-        s = " ".join(w[i:i + 5])
-        if s in seen:
-            seen = seen - {s}
+    seen: set[str] = set()
+    for i in range(len(w) - SHINGLE_WORDS + 1):
+        s = " ".join(w[i:i + SHINGLE_WORDS])
+        if s in wanted and s not in seen:
+            seen.add(s)
             out.append(s)
     return out

@@ -69,9 +69,31 @@ def _value_phrase(value: Any) -> str | None:
     return " ".join(w)
 
 
+@dataclass(frozen=True)
+class _UserSide:
+    """What the user's own turns say, left out of a signature (made once per case)."""
+
+    folded: str
+    """The turns' text, case-folded."""
+    words: str
+    """The turns' words, space-joined, with a space at each end."""
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> _UserSide:
+        user = "\n".join(texts)
+        return cls(user.casefold(), f" {' '.join(words(user))} ")
+
+    def says(self, token: str, kind: str) -> bool:
+        """Whether the turns hold `token` (a name as whole words, any other token as
+        written, case aside)."""
+        if kind == "name":
+            return f" {' '.join(words(token))} " in self.words
+        return token.casefold() in self.folded
+
+
 def signature_of(text: str, value: Any = None, key: str | None = None, *, node: str = "",
-                 user_texts: Sequence[str] = (), common: Iterable[str] = ()
-                 ) -> ContentSignature:
+                 user_texts: Sequence[str] = (), common: Iterable[str] = (),
+                 _user: _UserSide | None = None) -> ContentSignature:
     """The signature of content `text` (and slot `key` = `value`), with what the user's
     own turns `user_texts` say left out. `common`: words the caller saw written in lower
     case elsewhere (a capitalised word that starts a sentence is then not a name).
@@ -92,14 +114,13 @@ def signature_of(text: str, value: Any = None, key: str | None = None, *, node: 
         and isinstance(value, str | int | float)
     stated = f"{text}\n{value}" if scalar and str(value) not in text else text
     structured = flatten(value) if value is not None and not scalar else ""
-    user = "\n".join(user_texts)
-    user_tokens = distinctive_tokens(user)
-    user_words = f" {' '.join(words(user))} "
-    lower = _lower_words(stated) | _lower_words(user) | set(common)
+    user = _user if _user is not None else _UserSide.of(user_texts)
+    # a sentence-initial word the user writes in lower case is a common word too
+    lower = _lower_words(stated) | set(common) | {
+        w for w in initial_words(f"{stated}\n{structured}") if f" {w} " in user.words}
 
     def kept(found: dict[str, TokenKind]) -> dict[str, TokenKind]:
-        return {t: k for t, k in found.items() if t not in user_tokens
-                and not (k == "name" and f" {' '.join(words(t))} " in user_words)}
+        return {t: k for t, k in found.items() if not user.says(t, k)}
 
     tokens = kept(distinctive_tokens(stated, lower))
     if structured and not any(k in STRONG_KINDS for k in tokens.values()):
@@ -107,7 +128,7 @@ def signature_of(text: str, value: Any = None, key: str | None = None, *, node: 
                       if k in STRONG_KINDS)
     return ContentSignature(
         node=node, tokens=tokens, key=key, value=value, value_text=_value_phrase(value),
-        shingles=shingles(stated, ignore=shingles(user)),
+        shingles=frozenset(x for x in shingles(stated) if f" {x} " not in user.words),
         markers=instruction_markers(f"{stated}\n{structured}" if structured else stated))
 
 
@@ -137,8 +158,10 @@ def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
     (every node's content, `vocabulary_texts`) writes it in lower case."""
     starters = set().union(*(initial_words(text) for text, _k, _v in parts.values()))
     common = lower_case_uses(starters, vocabulary) if starters else set()
+    every_turn = _UserSide.of(list(turns.values())) if parts else None
     return {n: signature_of(text, value, key, node=n, common=common,
-                            user_texts=[t for tid, t in turns.items() if tid != n])
+                            _user=every_turn if n not in turns else _UserSide.of(
+                                [t for tid, t in turns.items() if tid != n]))
             for n, (text, key, value) in parts.items()}
 
 

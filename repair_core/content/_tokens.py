@@ -145,8 +145,16 @@ def lower_case_uses(candidates: Iterable[str], texts: Iterable[str]) -> set[str]
     >>> sorted(lower_case_uses({"standing", "lin"}, ["a standing order", "Lin"]))
     ['standing']
     """
-    wanted = sorted(candidates)
+    wanted = sorted(candidates, key=len, reverse=True)
     if not wanted:
         return set()
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, wanted)) + r")(?!\w)")
-    return {m.group(0) for t in texts for m in pattern.finditer(t)}
+    # no assertion in front: it would hide the words' first letters from the regex engine
+    pattern = re.compile("(?:" + "|".join(map(re.escape, wanted)) + r")(?!\w)")
+    joined = "\n".join(texts)
+    found: set[str] = set()
+    for m in pattern.finditer(joined):
+        if m.start() == 0 or not (joined[m.start() - 1].isalnum() or joined[m.start() - 1] == "_"):
+            found.add(m.group(0))
+            if len(found) == len(wanted):
+                break
+    return found
