@@ -409,3 +409,13 @@ def test_an_agent_span_output_is_the_answer_when_no_model_call_gave_one(tmp_path
     assert [t.text for t in case.session] == ["Which seat?"]
     assert [(s.type, s.text) for s in case.steps_in_order()] == [
         ("plan", "call book_seat({})"), ("answer", "Seat 31A.")]
+
+
+def test_call_ids_from_messages_make_distinct_plain_step_ids():
+    from repair_core.importers._implied import _step_part
+
+    assert _step_part("call_book") == "call_book"
+    odd = [_step_part(c) for c in ("a b", "a/b", "a\nb", "x" * 500)]
+    assert len(set(odd)) == 4
+    assert all(len(p) <= 61 and p.isprintable() and " " not in p and "/" not in p
+               for p in odd)

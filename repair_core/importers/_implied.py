@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -40,6 +41,15 @@ def final_answer_op(op: Operation) -> Operation:
                    "answer argument or result)")
 
 
+def _step_part(call_id: str) -> str:
+    """A call id as part of a step id: itself when short and plain, else a plain prefix and
+    a digest (two ids never share a step id)."""
+    safe = _SAFE.sub("_", call_id)[:48]
+    if safe == call_id:
+        return safe
+    return f"{safe}-{hashlib.sha256(call_id.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+
+
 def message_tool_ops(ops: Sequence[Operation]) -> list[Operation]:
     """Tool calls whose results only model calls' input messages carry, one per call id,
     placed just before the first model call that was sent the result. A call id that a
@@ -59,7 +69,7 @@ def message_tool_ops(ops: Sequence[Operation]) -> list[Operation]:
             if r.call_id in answered or (name and name in spanned):
                 continue
             answered.add(r.call_id)
-            span = Span(trace_id=op.span.trace_id, span_id=f"call-{_SAFE.sub('_', r.call_id)}",
+            span = Span(trace_id=op.span.trace_id, span_id=f"call-{_step_part(r.call_id)}",
                         parent_id=op.span.parent_id, name=name or "tool",
                         start=max(op.span.start - 1, 0), end=max(op.span.start - 1, 0),
                         status_error=False, attributes={}, resource=op.span.resource)
