@@ -188,3 +188,56 @@ def test_agentdojo_store_repair_leaves_no_injected_payload(model):
         active = json.dumps([m.model_dump(mode="json") for m in result.store.active])
         found = [p for p in _payload(raw) if p in active]
         assert not found, f"{path.name} ({model}): the repaired store still holds {found}"
+
+
+@rule("suspect.carrier")
+def test_the_paraphrase_a_real_trace_records_without_its_producer_is_a_carrier():
+    # the Figure-1 case as a real framework records it: "Lin books window seats on
+    # long-haul flights." derived from the poisoned "Lin prefers window seats." with no edge
+    from repair_core import case_from_data, load_example
+
+    data = load_example().model_dump(mode="json")
+    for m in data["memory"]:
+        if m["id"] == "m6":
+            m["deps"] = []
+    case = case_from_data(data)
+    plan = plan_case(case, objective="store")
+    assert [(s.id, s.role, s.fault, s.action) for s in plan.suspected] == [
+        ("m6", "carrier", "m3", "quarantine")]
+    assert plan.suspected[0].evidence == "tokens: Lin; slot: window"
+    # the other records about Lin share his name only: not carriers
+    assert {m: plan.memory[m] for m in ("m1", "m2", "m4", "m5", "m8")} == dict.fromkeys(
+        ("m1", "m2", "m4", "m5", "m8"), "keep")
+    result = repair(case, plan)
+    assert all("window" not in m.text for m in result.store.active)
+
+
+def test_cli_store_repair_of_an_agentdojo_case_and_the_suspects_options(tmp_path):
+    import subprocess
+    import sys
+
+    raw = json.loads(BANKING.read_text())
+
+    def dgrr(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "repair_core", *args], cwd=ROOT,
+                              capture_output=True, text=True)
+
+    out = dgrr("repair", str(BANKING), "--objective", "store", "--json")
+    assert out.returncode == 0, out.stderr
+    active = json.dumps(json.loads(out.stdout)["store"]["active"])
+    assert not [p for p in _payload(raw) if p in active]
+    assert "m_inst~r1" not in active
+    flagged = dgrr("plan", str(BANKING), "--json", "--suspects", "flag")
+    assert json.loads(flagged.stdout)["suspected"][0]["action"] == "flag"
+    ops = json.loads(dgrr("plan", str(BANKING), "--ops", "--objective", "store").stdout)
+    assert ops[0] == {"op": "suspect", "id": "s3", "kind": "step", "role": "source",
+                      "fault": "m_inst", "action": "clean", "evidence": ops[0]["evidence"]}
+    assert {"op": "revoke", "id": "s3", "kind": "step"}.items() <= next(
+        o for o in ops if o["op"] == "revoke" and o["id"] == "s3").items()
+    unmarked = json.loads(dgrr("plan", str(BANKING), "--json", "--not-suspect", "s3").stdout)
+    assert "s3" not in {s["id"] for s in unmarked.get("suspected", [])}
+    bad = dgrr("plan", str(BANKING), "--not-suspect", "nope")
+    assert bad.returncode == 2 and "--not-suspect" in bad.stderr and "'nope'" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    readable = dgrr("plan", str(BANKING), "--objective", "store").stdout
+    assert "Suspected by content" in readable and "source of m_inst" in readable
