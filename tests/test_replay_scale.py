@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from repair_core import case_from_data, load_case, plan_case
-from repair_core._io import to_json
+from repair_core._io import object_json, to_json
 from repair_core._synth import synth_case_data
 from repair_core.agent import LexicalIndex, LexicalRetriever
 from repair_core.case._case import MemoryRecord, MemoryWrite
@@ -118,3 +118,9 @@ json_values = st.recursive(
 @given(json_values, st.integers(1, 4))
 def test_to_json_is_json_dumps(value, indent):
     assert to_json(value, indent) == json.dumps(value, indent=indent, ensure_ascii=False) + "\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(), json_values, max_size=6))
+def test_object_json_from_member_texts_is_to_json(obj):
+    assert object_json({k: to_json(v) for k, v in obj.items()}) == to_json(obj)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .._errors import DgrrError
-from .._io import check_output_folder, to_json, write_output_set
+from .._io import check_output_folder, object_json, to_json, write_output_set
 from .._text import printable_lines, ratio_text
 from ..plan._plan import plan_case, resolve_objective
 from . import (
@@ -176,12 +176,15 @@ def write_outputs(out: Path, data: dict[str, Any], *, failed: bool = False) -> N
                    "cost": data["cost"]}
         write_output_set(out, {"failure.json": to_json(failure)}, allowed=OUTPUT_FILES)
         return
+    # each part is encoded once: result.json holds them all again
+    report = {k: to_json(v) for k, v in data["report"].items()}
+    parts = {k: object_json(report) if k == "report" else to_json(v) for k, v in data.items()}
     write_output_set(out, {
-        "trajectory.json": to_json(data["trajectory"]),
-        "store.json": to_json(data["store"]),
-        "report.json": to_json({**data["report"], "cost": data["cost"]}),
+        "trajectory.json": parts["trajectory"],
+        "store.json": parts["store"],
+        "report.json": object_json({**report, "cost": parts["cost"]}),
         "answer.txt": (data["answer"] or "") + "\n",
-        "result.json": to_json(data),
+        "result.json": object_json(parts),
     }, allowed=OUTPUT_FILES)
 
 
