@@ -1,5 +1,6 @@
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
 os.environ.setdefault("LITELLM_MODE", "PRODUCTION")
+# apply journals are authenticated with a secret file: the tests' own, never ~/.dgrr's
+os.environ.setdefault("DGRR_JOURNAL_KEY", os.path.join(
+    tempfile.mkdtemp(prefix="dgrr-journal-key-"), "journal.key"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -23,7 +23,8 @@ pytest.importorskip("langgraph.store.sqlite", reason="needs the 'postgres' extra
 pytest.importorskip("openinference.instrumentation.langchain", reason="needs the 'import' extra")
 
 from repair_core.cli import main  # noqa: E402
-from repair_core.integrations import Intent, Journal, journal_dir, store_key  # noqa: E402
+from repair_core.integrations import Intent, Journal, journal_dir  # noqa: E402
+from repair_core.integrations._identity import file_identity  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -183,6 +184,13 @@ def _lg_args(lg, tmp_path, *extra):
             "--journal", str(tmp_path / "journal"), "--apply", "--reviewer", "ops", *extra]
 
 
+def _lg_journal(work: Path) -> Journal:
+    """The journal of the SQLite store file `work/store.db`, as dgrr names it (by the
+    file's identity, not the spec that opens it)."""
+    return Journal.for_store(journal_dir(str(work / "journal")), "langgraph",
+                             "langgraph:sqlite:" + file_identity(work / "store.db"))
+
+
 def _finish_args(to, store, tmp_path, what):
     return ["apply", "--to", to, "--store", store, "--db", str(tmp_path / "approvals.db"),
             "--journal", str(tmp_path / "journal"), what, "--reviewer", "ops"]
@@ -208,19 +216,18 @@ N_LG_WRITES = 4  # store writes: delete seat; cabin, habit (each after its vault
 @pytest.mark.parametrize("kill_at", range(1, N_LG_WRITES + 1))
 def test_langgraph_killed_at_each_write_then_resume_or_rollback(lg, lg_reference, tmp_path,
                                                                 kill_at, monkeypatch, capsys):
-    killed_dir = tmp_path / "killed"
-    killed_dir.mkdir()
-    env = _lg_setup(lg, killed_dir)
-    killed = _run_killed(_lg_args(lg, killed_dir), {**env, "T_KILL_AT": str(kill_at)},
-                         lg["base"])
-    assert killed.returncode == -9, (killed.returncode, killed.stderr[-2000:])
-    mid = _lg_snapshot(killed_dir / "store.db")
-    if kill_at > 1:
-        assert mid not in (lg_reference["before"], lg_reference["after"])  # half-applied
-    for what in ("--resume", "--rollback"):  # each on its own copy of the killed state
+    # each of --resume and --rollback on a store killed of its own: a copy of a store
+    # file is another store (its journal is bound to the file's identity)
+    for what in ("--resume", "--rollback"):
         work = tmp_path / what.strip("-")
-        shutil.copytree(killed_dir, work)
-        env = {"T_STORE": str(work / "store.db")}
+        work.mkdir()
+        env = _lg_setup(lg, work)
+        killed = _run_killed(_lg_args(lg, work), {**env, "T_KILL_AT": str(kill_at)},
+                             lg["base"])
+        assert killed.returncode == -9, (killed.returncode, killed.stderr[-2000:])
+        mid = _lg_snapshot(work / "store.db")
+        if kill_at > 1:
+            assert mid not in (lg_reference["before"], lg_reference["after"])  # half-applied
         # a new apply is refused while the interrupted one is pending
         code, _, err = _in_process(_lg_args(lg, work), env, lg["base"], monkeypatch, capsys)
         assert code == 2 and "interrupted apply" in err
@@ -230,8 +237,7 @@ def test_langgraph_killed_at_each_write_then_resume_or_rollback(lg, lg_reference
         want = lg_reference["after"] if what == "--resume" else lg_reference["before"]
         assert _lg_snapshot(work / "store.db") == want, what
         # the journal is finished; nothing is pending any more
-        journal = Journal(journal_dir(str(work / "journal")),
-                          store_key("langgraph", "killstore:store"))
+        journal = _lg_journal(work)
         assert journal.pending() is None
         kept = [Intent.model_validate_json(p.read_text())
                 for p in (work / "journal").glob("*.*.json")]
@@ -255,8 +261,7 @@ def test_langgraph_store_raising_inside_a_write_leaves_nothing_written(lg, lg_re
 
 def test_two_applies_on_one_store_cannot_both_write(lg, lg_reference, tmp_path):
     env = _lg_setup(lg, tmp_path)
-    journal = Journal(journal_dir(str(tmp_path / "journal")),
-                      store_key("langgraph", "killstore:store"))
+    journal = _lg_journal(tmp_path)
     with journal.locked():  # another apply is running
         out = _run_killed(_lg_args(lg, tmp_path), env, lg["base"])
     assert out.returncode == 2 and "another apply to this store is running" in out.stderr
@@ -268,9 +273,12 @@ def test_two_applies_on_one_store_cannot_both_write(lg, lg_reference, tmp_path):
     assert _lg_snapshot(tmp_path / "store.db") == lg_reference["after"]  # copies kept
 
 
-def test_resume_or_rollback_with_nothing_pending_is_a_clear_error(tmp_path, capsys):
-    assert main(_finish_args("langgraph", "killstore:store", tmp_path, "--resume")) == 2
-    assert "no interrupted apply" in capsys.readouterr().err
+def test_resume_or_rollback_with_nothing_pending_is_a_clear_error(lg, tmp_path, monkeypatch,
+                                                                 capsys):
+    env = _lg_setup(lg, tmp_path)
+    code, _, err = _in_process(_finish_args("langgraph", "killstore:store", tmp_path,
+                                            "--resume"), env, lg["base"], monkeypatch, capsys)
+    assert code == 2 and "no interrupted apply" in err
 
 
 # -- Mem0 --------------------------------------------------------------------------------
@@ -363,15 +371,13 @@ def test_mem0_killed_at_each_write_then_resume_or_rollback(m0, m0_reference, tmp
                                                            monkeypatch, capsys):
     before = m0_reference["before"]
     for kill_at in range(1, m0_reference["writes"] + 1):
-        killed_dir = tmp_path / f"{kill_at}-killed"
-        killed_dir.mkdir()
-        env = _m0_setup(m0, killed_dir)
-        killed = _run_killed(_m0_args(m0, killed_dir), {**env, "T_KILL_AT": str(kill_at)},
-                             m0["base"])
-        assert killed.returncode == -9, (kill_at, killed.stderr[-2000:])
-        for what in ("--resume", "--rollback"):  # each on its own copy of the killed state
+        for what in ("--resume", "--rollback"):  # each on a store killed of its own
             work = tmp_path / f"{kill_at}{what}"
-            shutil.copytree(killed_dir, work)
+            work.mkdir()
+            env = _m0_setup(m0, work)
+            killed = _run_killed(_m0_args(m0, work), {**env, "T_KILL_AT": str(kill_at)},
+                                 m0["base"])
+            assert killed.returncode == -9, (kill_at, killed.stderr[-2000:])
             env = {"T_STORE": str(work / "store"), "MEM0_DIR": str(work / "mem0dir")}
             planned = _m0_planned_after(work, before)
             code, _, err = _in_process(_finish_args("mem0", "killmem:memory", work, what),

@@ -99,7 +99,8 @@ def test_a_killed_workers_mem0_apply_is_resumed_by_the_next(tmp_path, postgres_d
     from otel_travel_run import STORE
 
     from repair_core.importers import import_trace
-    from repair_core.integrations import Journal, store_key
+    from repair_core.integrations import Journal
+    from repair_core.integrations._identity import mem0_identity
     from repair_core.integrations._journal import intent_state
     from repair_core.integrations.mem0 import Mem0Slots, close_mem0, mem0_get_all, mem0_search
     from repair_core.queue import RepairQueue, review, submit
@@ -130,7 +131,12 @@ def test_a_killed_workers_mem0_apply_is_resumed_by_the_next(tmp_path, postgres_d
     assert killed.returncode == -9, killed.stderr[-2000:]
     held = q.get(1)
     assert (held.status, held.worker) == ("approved", "w1")  # held by the dead worker
-    book = Journal(journal, store_key("mem0", spec))
+    memory = make_memory(folder)
+    try:
+        identity = mem0_identity(memory, spec)
+    finally:
+        close_mem0(memory)
+    book = Journal.for_store(journal, "mem0", identity)
     interrupted = book.pending()
     assert interrupted is not None and interrupted.approval_id == held.decision_id
     assert store_state(interrupted.steps) == "mixed"  # killed between two writes

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     what.add_argument("--rollback", action="store_true",
                       help="undo this store's interrupted apply: every touched item back to "
                            "its exact state before")
+    p.add_argument("--overwrite", action="store_true",
+                   help="with --resume/--rollback: also write slots that someone changed "
+                        "since the apply planned them (default: keep their newer value and "
+                        "exit 2 listing them); recorded in the approvals log, needs "
+                        "--reviewer")
     p.add_argument("--vault", metavar="FILE", default=None,
                    help="langgraph: a SQLite file to keep quarantined items in, outside the "
                         "store (default: a table of a SqliteStore's or PostgresStore's own "
@@ -75,18 +81,27 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..approvals import ApprovalStore, approval_hashes, unacknowledged_carriers
-    from ..integrations import Journal, journal_dir, store_key, store_ops
+    from ..approvals import (
+        ApprovalStore,
+        approval_hashes,
+        review_rule,
+        sha256_json,
+        unacknowledged_carriers,
+    )
+    from ..integrations import Journal, journal_dir, store_ops
+    from ..integrations._identity import langgraph_identity, mem0_identity
 
-    journal = Journal(journal_dir(args.journal), store_key(args.to, _store_ident(args)))
+    folder = journal_dir(args.journal)
     if args.vault is not None and args.to != "langgraph":
         raise DgrrError("--vault: only for --to langgraph (Mem0 keeps its quarantine in the "
                         "store, out of every scope)")
+    if args.overwrite and not (args.resume or args.rollback):
+        raise DgrrError("--overwrite: only with --resume or --rollback")
     if args.resume or args.rollback:
         if args.result or args.case or args.apply:
             raise DgrrError("--resume/--rollback: give only --to, --store (and --journal, "
                             "--reviewer, --db); the journal holds the rest")
-        return _finish(args, journal)
+        return _finish(args, folder)
     if not args.result:
         raise DgrrError("RESULT.json: the repair result to apply is required")
     if not args.case:
@@ -132,19 +147,31 @@ def run(args: argparse.Namespace) -> int:
             raise DgrrError("--reviewer: who applies the repair is required with --apply")
         target = f"{args.to}:{args.store}"
         record = _recorder(store, approval.id, args)
+        binding = {"result_sha256": sha256_json(result), "vault": _vault_path(args),
+                   "needed": review_rule(store, trust).needed(
+                       ops=len(ops), irreversible=bool(result.get("needs_human")))}
         if args.to == "langgraph":
             from ..integrations.langgraph import apply_langgraph
 
             # apply_* check every touched record against the trace before writing
             vault = _vault(args)
-            done = with_langgraph(args.store, lambda lg: apply_langgraph(
-                lg, ops, case_id=case.case_id, approval=approval, journal=journal,
-                target=target, reviewer=args.reviewer, record=record, vault=vault))
+
+            def act(lg: Any) -> Any:
+                journal = Journal.for_store(folder, "langgraph",
+                                            langgraph_identity(lg, args.store),
+                                            binding=binding)
+                return apply_langgraph(
+                    lg, ops, case_id=case.case_id, approval=approval, journal=journal,
+                    target=target, reviewer=args.reviewer, record=record, vault=vault)
+
+            done = with_langgraph(args.store, act)
             return _show(done, args, item="item")
         from ..integrations.mem0 import apply_mem0, close_mem0
 
         memory = open_mem0(args.store)
         try:
+            journal = Journal.for_store(folder, "mem0", mem0_identity(memory, args.store),
+                                        binding=binding)
             done = apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id,
                               approval=approval, journal=journal, target=target,
                               reviewer=args.reviewer, record=record)
@@ -170,7 +197,7 @@ def log_checks(trust: str | None, checkpoint: str | None) -> tuple[Any, Any]:
 
 
 def recheck_approval(log: Any, approval_id: int, operations: int, *, trust: Any,
-                     against: Any) -> Any:
+                     against: Any, needed: int = 1) -> Any:
     """Approval #`approval_id` if the log still honours it (it verifies, no later
     rejection of the same plan and result, enough distinct reviewers of it); refused
     otherwise."""
@@ -186,7 +213,7 @@ def recheck_approval(log: Any, approval_id: int, operations: int, *, trust: Any,
         lambda r: (r.inputs_sha256, r.outputs_sha256) == (approval.inputs_sha256,
                                                           approval.outputs_sha256),
         trust=trust, against=against,
-        needed=lambda rule: rule.needed(ops=operations, irreversible=False))
+        needed=lambda rule: max(needed, rule.needed(ops=operations, irreversible=False)))
     if standing.record is None:
         raise DgrrError(f"--resume: approval #{approval_id} is no longer honoured: "
                         f"{standing.reason or 'no approval'}; nothing written")
@@ -202,12 +229,9 @@ def _vault(args: argparse.Namespace) -> Any:
     return SqliteVault(args.vault)
 
 
-def _store_ident(args: argparse.Namespace) -> str:
-    """The `--store` as one store is named whatever the working folder."""
-    path = Path(args.store)
-    if args.to == "mem0" and (path.suffix == ".json" or path.is_file()):
-        return str(path.resolve())
-    return str(args.store)
+def _vault_path(args: argparse.Namespace) -> str | None:
+    """The `--vault` file's real path (None: the store's own vault)."""
+    return None if args.vault is None else str(Path(args.vault).resolve())
 
 
 def _recorder(store: Any, approval_id: int, args: argparse.Namespace) -> Any:
@@ -218,8 +242,11 @@ def _recorder(store: Any, approval_id: int, args: argparse.Namespace) -> Any:
         event = store.record_applied(
             approval_id, reviewer=args.reviewer, target=f"{args.to}:{args.store}",
             outputs_sha256=sha256_json(intent.operations),
-            comment=json.dumps({"apply": intent.apply_id, "operations": intent.operations},
-                               ensure_ascii=False))
+            comment=json.dumps({"apply": intent.apply_id, "operations": intent.operations,
+                                **({"conflicts": [c.model_dump(mode="json")
+                                                  for c in intent.conflicts]}
+                                   if intent.conflicts else {})},
+                               ensure_ascii=False, default=str))
         print(f"recorded as #{event.id} next to approval #{approval_id} "
               f"(apply {intent.apply_id})")
     return record
@@ -232,58 +259,105 @@ def _show(done: list[dict[str, Any]], args: argparse.Namespace, *, item: str) ->
     return 0
 
 
-def _finish(args: argparse.Namespace, journal: Any) -> int:
-    """--resume / --rollback of the store's interrupted apply."""
+def _finish(args: argparse.Namespace, folder: Any) -> int:
+    """--resume / --rollback of the store's interrupted apply: the journal of the store
+    `--store` opens (found by its resolved identity, authenticated), its approval
+    re-checked before a resume, its `--vault` remembered."""
     from ..approvals import ApprovalStore
-    from ..integrations import resume_apply, rollback_apply
+    from ..integrations import Journal, resume_apply, rollback_apply
+    from ..integrations._identity import langgraph_identity, mem0_identity
 
-    pending = journal.pending()
-    if pending is None:
-        raise DgrrError(f"{'--resume' if args.resume else '--rollback'}: no interrupted "
-                        f"apply for this store in '{journal.folder}'")
-    if pending.store != args.to:
-        raise DgrrError(f"--to: the interrupted apply was to {pending.store}, not {args.to}")
-    if args.resume and (not args.reviewer or not args.reviewer.strip()):
-        raise DgrrError("--reviewer: who finishes the apply is required with --resume")
+    flag = "--resume" if args.resume else "--rollback"
+    if (args.resume or args.overwrite) and (not args.reviewer or not args.reviewer.strip()):
+        raise DgrrError("--reviewer: who finishes the apply is required with --resume and "
+                        "--overwrite")
+    trust, against = log_checks(args.trust, args.checkpoint) if args.resume else (None, None)
 
-    if args.resume:
-        if pending.approval_id is None:
-            raise DgrrError("--resume: the journal names no approval; nothing written "
-                            "(--rollback undoes it)")
-        trust, against = log_checks(args.trust, args.checkpoint)
+    def pending_of(journal: Any) -> Any:
+        pending = journal.pending()
+        if pending is None:
+            raise DgrrError(f"{flag}: no interrupted apply for this store in "
+                            f"'{journal.folder}'")
+        if pending.store != args.to:
+            raise DgrrError(f"--to: the interrupted apply was to {pending.store}, not "
+                            f"{args.to}")
+        if args.vault is not None and pending.vault != _vault_path(args):
+            raise DgrrError(f"--vault: the interrupted apply kept its quarantine in "
+                            f"{pending.vault or 'the store own vault'}, not {args.vault}; "
+                            "nothing written (leave --vault out: the journal remembers it)")
+        if args.resume:
+            if pending.approval_id is None:
+                raise DgrrError("--resume: the journal names no approval; nothing written "
+                                "(--rollback undoes it)")
+            log = ApprovalStore(args.db, trust=args.trust)
+            try:
+                approval = recheck_approval(log, pending.approval_id, len(pending.operations),
+                                            trust=trust, against=against,
+                                            needed=pending.needed)
+            finally:
+                log.close()
+            if (approval.row_hash, approval.inputs_sha256, approval.outputs_sha256) != (
+                    pending.approval_row_hash, pending.inputs_sha256, pending.outputs_sha256):
+                raise DgrrError(f"--resume: approval #{pending.approval_id} in the log is not "
+                                "the row the journal rests on (its hashes differ); nothing "
+                                "written")
+        return pending
+
+    def act(journal: Any, backend_of: Any) -> Any:
+        pending = pending_of(journal)
+        backend = backend_of(pending)
         log = ApprovalStore(args.db, trust=args.trust)
-        try:
-            recheck_approval(log, pending.approval_id, len(pending.operations), trust=trust,
-                             against=against)
-        finally:
-            log.close()
 
-    def act(backend: Any) -> Any:
-        if args.rollback:
-            return rollback_apply(backend, journal)
-        log = ApprovalStore(args.db, trust=args.trust)
+        def override(intent: Any, conflicts: list[Any]) -> None:
+            row = log.record_override(
+                intent.case_id, reviewer=args.reviewer, target=f"{args.to}:{args.store}",
+                refers_to=intent.approval_id, comment=json.dumps(
+                    {"apply": intent.apply_id, "rollback": bool(args.rollback),
+                     "overwritten": [c.model_dump(mode="json") for c in conflicts]},
+                    ensure_ascii=False, default=str))
+            print(f"override recorded as #{row.id}: {plural(len(conflicts), 'slot')} "
+                  "changed since the apply planned them will be written over")
+
         try:
-            return resume_apply(backend, journal, _recorder(log, pending.approval_id, args))
+            if args.rollback:
+                return rollback_apply(backend, journal, overwrite=args.overwrite,
+                                      on_override=override)
+            return resume_apply(backend, journal, _recorder(log, pending.approval_id, args),
+                                overwrite=args.overwrite, on_override=override)
         finally:
             log.close()
 
     if args.to == "langgraph":
         from ..integrations.langgraph import LangGraphSlots
+        from ..integrations.langgraph_vault import SqliteVault
 
-        vault = _vault(args)
-        intent = with_langgraph(args.store, lambda lg: act(LangGraphSlots(lg, vault)))
+        def finish_langgraph(lg: Any) -> Any:
+            journal = Journal.for_store(folder, "langgraph", langgraph_identity(lg, args.store))
+            return act(journal, lambda pending: LangGraphSlots(
+                lg, SqliteVault(pending.vault) if pending.vault else None))
+
+        intent = with_langgraph(args.store, finish_langgraph)
     else:
         from ..integrations.mem0 import Mem0Slots, close_mem0
 
         memory = open_mem0(args.store)
         try:
-            intent = act(Mem0Slots(memory))
+            journal = Journal.for_store(folder, "mem0", mem0_identity(memory, args.store))
+            intent = act(journal, lambda pending: Mem0Slots(memory))
         finally:
             close_mem0(memory)
-    verb = "rolled back: every touched item is as before" if args.rollback else \
-        "resumed: every planned write is done"
+    kept = [c for c in intent.conflicts if not c.overwritten]
+    if kept:
+        verb = ("rolled back, except" if args.rollback else "resumed, except") + \
+            f" {plural(len(kept), 'slot')} someone changed since the apply planned them " \
+            "(their newer value is kept; --overwrite writes over them)"
+    elif args.rollback:
+        verb = "rolled back: every touched item is as before"
+    else:
+        verb = "resumed: every planned write is done"
     print(f"apply {intent.apply_id} (case '{printable(intent.case_id)}') {verb} "
           f"({plural(len(intent.operations), 'operation')})")
-    return 0
-
-
+    for c in intent.conflicts:
+        print(f"  conflict: {printable(c.describe())}", file=sys.stderr if not
+              c.overwritten else sys.stdout)
+    return 2 if kept else 0

@@ -8,7 +8,19 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from .._errors import DgrrError
-from ._journal import Intent, Journal, SlotBackend, Step, new_apply_id, run_forward, run_rollback
+from ._journal import (
+    Intent,
+    Journal,
+    SlotBackend,
+    SlotConflict,
+    SlotsChanged,
+    Step,
+    forward_conflicts,
+    new_apply_id,
+    rollback_conflicts,
+    run_forward,
+    run_rollback,
+)
 
 __all__ = ["NotApproved", "require_approval", "run_apply", "resume_apply", "rollback_apply"]
 
@@ -58,7 +70,12 @@ def run_apply(backend: SlotBackend, kind: Literal["langgraph", "mem0"], ops: Any
         done, steps = plan(apply_id)
         intent = Intent(apply_id=apply_id, store=kind, target=target, case_id=case_id,
                         approval_id=getattr(approval, "id", None), reviewer=reviewer,
-                        created_at=datetime.now(UTC).isoformat(), operations=done, steps=steps)
+                        created_at=datetime.now(UTC).isoformat(), operations=done, steps=steps,
+                        store_identity=journal.identity,
+                        approval_row_hash=getattr(approval, "row_hash", None),
+                        inputs_sha256=getattr(approval, "inputs_sha256", None),
+                        outputs_sha256=getattr(approval, "outputs_sha256", None),
+                        **journal.binding)
         journal.write(intent)
         _write(backend, steps, journal, intent)
         if record is not None:
@@ -79,45 +96,68 @@ def _pending_error(pending: Intent, journal: Journal) -> DgrrError:
 def _write(backend: SlotBackend, steps: list[Step], journal: Journal | None,
            intent: Intent | None) -> None:
     try:
-        run_forward(backend, steps)
+        run_forward(backend, steps, fresh=True)
     except Exception as exc:
-        what = f"{type(exc).__name__}: {str(exc)[:300]}"
+        what = (str(exc) if isinstance(exc, SlotsChanged)
+                else f"the store refused a write ({type(exc).__name__}: {str(exc)[:300]})")
         try:
-            run_rollback(backend, steps)
+            left = run_rollback(backend, steps)
         except Exception as again:
             where = f" (the journal '{journal.path}' keeps the before-state: run " \
                     "`dgrr apply --rollback`)" if journal is not None else ""
-            raise DgrrError(f"the store refused a write ({what}) and the rollback failed "
-                            f"too ({type(again).__name__}: {str(again)[:300]}){where}") from None
+            raise DgrrError(f"{what}; and the rollback failed too "
+                            f"({type(again).__name__}: {str(again)[:300]}){where}") from None
         if journal is not None and intent is not None:
-            journal.finish(intent, "rolled-back")
-        raise DgrrError(f"the store refused a write ({what}); everything written was "
-                        "rolled back: the store is as before") from None
+            journal.finish(intent.model_copy(update={"conflicts": left}), "rolled-back")
+        kept = ("" if not left else "; these slots were changed by someone else and are "
+                "kept as they are:\n" + "\n".join(f"  - {c.describe()}" for c in left))
+        raise DgrrError(f"{what}; everything written was rolled back: the store is as "
+                        f"before{kept}") from None
+
+
+OverrideHook = Callable[[Intent, list[SlotConflict]], None]
 
 
 def resume_apply(backend: SlotBackend, journal: Journal,
-                 record: Callable[[Intent], None] | None = None) -> Intent:
-    """Finish the store's interrupted apply: every step written again (idempotent),
-    `record(intent)`, the journal marked applied."""
+                 record: Callable[[Intent], None] | None = None, *,
+                 overwrite: bool = False, on_override: OverrideHook | None = None) -> Intent:
+    """Finish the store's interrupted apply: every step not yet done written (only over
+    a state the plan expects: a slot someone else changed since is a conflict, kept
+    unless `overwrite`, after `on_override(intent, conflicts)` recorded that), then
+    `record(intent)` and the journal marked applied. The returned intent lists the
+    conflicts."""
     with journal.locked():
         intent = journal.pending()
         if intent is None:
             raise DgrrError(f"--resume: no interrupted apply for this store in "
                             f"'{journal.folder}'")
-        _write(backend, intent.steps, journal, intent)
+        if overwrite and on_override is not None:
+            found = forward_conflicts(backend, intent.steps)
+            if found:
+                on_override(intent, found)
+        conflicts = run_forward(backend, intent.steps, overwrite=overwrite)
+        intent = intent.model_copy(update={"conflicts": conflicts})
         if record is not None:
             record(intent)
         journal.finish(intent, "applied")
         return intent
 
 
-def rollback_apply(backend: SlotBackend, journal: Journal) -> Intent:
-    """Undo the store's interrupted apply: every touched slot back to its before-state."""
+def rollback_apply(backend: SlotBackend, journal: Journal, *, overwrite: bool = False,
+                   on_override: OverrideHook | None = None) -> Intent:
+    """Undo the store's interrupted apply: every touched slot back to its before-state,
+    only where it holds a state the apply wrote or planned (others are conflicts, kept
+    unless `overwrite`); the returned intent lists the conflicts."""
     with journal.locked():
         intent = journal.pending()
         if intent is None:
             raise DgrrError(f"--rollback: no interrupted apply for this store in "
                             f"'{journal.folder}'")
-        run_rollback(backend, intent.steps)
+        if overwrite and on_override is not None:
+            found = rollback_conflicts(backend, intent.steps)
+            if found:
+                on_override(intent, found)
+        conflicts = run_rollback(backend, intent.steps, overwrite=overwrite)
+        intent = intent.model_copy(update={"conflicts": conflicts})
         journal.finish(intent, "rolled-back")
         return intent

@@ -127,8 +127,8 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
     """Perform the result's store operations on the target store (checked against the
     trace first, journalled, under the store's lock, as `dgrr apply` does); the id of the
     `applied` event recorded in the approvals log."""
-    from ..approvals import approval_hashes, sha256_json, unacknowledged_carriers
-    from ..integrations import Journal, journal_dir, store_key, store_ops
+    from ..approvals import TrustFile, approval_hashes, sha256_json, unacknowledged_carriers
+    from ..integrations import Journal, journal_dir, store_ops
     from ..integrations._target import approval_of_result, open_mem0, with_langgraph
 
     kind, spec = target.get("to"), target.get("store", "")
@@ -152,32 +152,49 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
                         f"fault that approval #{approval.id} did not acknowledge; nothing "
                         "written")
     where = f"{kind}:{spec}"
-    journal = Journal(journal_dir(None), store_key(kind, spec))
     events: list[int] = []
+    from ..approvals import review_rule
+
+    binding = {"result_sha256": sha256_json(result), "needed": review_rule(
+        queue.approvals, trust if trust is not None else TrustFile.load(
+            queue.approvals.trust, missing_ok=True)).needed(
+        ops=len(ops), irreversible=bool(result.get("needs_human")))}
 
     def record(intent: Any) -> None:
         event = queue.approvals.record_applied(
             approval.id, reviewer=worker, target=where,
             outputs_sha256=sha256_json(intent.operations),
-            comment=json.dumps({"apply": intent.apply_id, "operations": intent.operations},
-                               ensure_ascii=False))
+            comment=json.dumps({"apply": intent.apply_id, "operations": intent.operations,
+                                **({"conflicts": [c.model_dump(mode="json")
+                                                  for c in intent.conflicts]}
+                                   if intent.conflicts else {})},
+                               ensure_ascii=False, default=str))
         events.append(event.id)
 
-    # A worker that died mid-apply left this repair's intent in the store's journal: the
-    # next worker finishes it (every planned write is idempotent) instead of starting anew.
-    pending = journal.pending()
-    resume = (pending is not None and pending.approval_id == approval.id
-              and pending.case_id == case.case_id)
-    common = dict(case_id=case.case_id, approval=approval, journal=journal, target=where,
-                  reviewer=worker, record=record)
+    def resumable(journal: Any) -> bool:
+        """A worker that died mid-apply left this repair's intent in the store's journal
+        (authenticated, of this store): the next worker finishes it (every planned write
+        is compare-and-swap) instead of starting anew, when it rests on this very
+        approval row and result."""
+        pending = journal.pending()
+        return (pending is not None and pending.approval_id == approval.id
+                and pending.approval_row_hash == approval.row_hash
+                and pending.result_sha256 == binding["result_sha256"]
+                and pending.case_id == case.case_id)
+
     if kind == "langgraph":
         from ..integrations import resume_apply
+        from ..integrations._identity import langgraph_identity
         from ..integrations.langgraph import LangGraphSlots, apply_langgraph
 
         def act(store: Any) -> Any:
-            if resume:
+            journal = Journal.for_store(journal_dir(None), "langgraph",
+                                        langgraph_identity(store, spec), binding=binding)
+            if resumable(journal):
                 return resume_apply(LangGraphSlots(store), journal, record)
-            return apply_langgraph(store, ops, **common)
+            return apply_langgraph(store, ops, case_id=case.case_id, approval=approval,
+                                   journal=journal, target=where, reviewer=worker,
+                                   record=record)
 
         if open_store is not None:
             act(open_store(target))
@@ -185,14 +202,19 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
             with_langgraph(spec, act)
     else:
         from ..integrations import resume_apply
+        from ..integrations._identity import mem0_identity
         from ..integrations.mem0 import Mem0Slots, apply_mem0, close_mem0
 
         memory = open_store(target) if open_store else open_mem0(spec)
         try:
-            if resume:
+            journal = Journal.for_store(journal_dir(None), "mem0",
+                                        mem0_identity(memory, spec), binding=binding)
+            if resumable(journal):
                 resume_apply(Mem0Slots(memory), journal, record)
             else:
-                apply_mem0(memory, ops, user=case.user_id, **common)
+                apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id,
+                           approval=approval, journal=journal, target=where,
+                           reviewer=worker, record=record)
         finally:
             close_mem0(memory)
     if not events:
