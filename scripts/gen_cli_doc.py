@@ -33,6 +33,7 @@ JSON (its strings escape C0 control characters, as JSON does).
 | `DGRR_DB` | approvals database for `dgrr approve`/`history` and the dashboard: a SQLite path or any SQLAlchemy URL (default `~/.dgrr/approvals.db`); `--db` overrides it |
 | `DGRR_KEYS` | folder of reviewers' private Ed25519 keys (default `~/.dgrr/keys`; mode 0700, each key 0600); a decision or applied event is signed with its reviewer's key when there is one (docs/approvals.md); `--keys` overrides it |
 | `DGRR_TRUST` | trust file of reviewers' public keys, kept outside the approvals database (default `~/.dgrr/trusted_keys.json`); when it exists, unsigned decisions and decisions by keys it does not list are refused, `history --verify` checks every row's signature, and `apply`/`worker` honour only signed, trusted approvals; keys marked `"admin": true` may change the review rule; `--trust` overrides it |
+| `DGRR_JOURNAL_KEY` | the secret file that authenticates apply journals (default `~/.dgrr/journal.key`, made 0600 on first use; refused inside the journal folder); everyone who applies to one store needs the same one (docs/writeback.md) |
 | `DGRR_REQUIRE_SIGNED` | `1`: `apply` and `worker` refuse to honour any approval without a trust file (fail closed) |
 | `LITELLM_OFFLINE_MODE`, `LITELLM_MODE` | set to `true` and `PRODUCTION` by dgrr before litellm is imported (no network calls at import) |
 | `OPENAI_API_KEY`, ... | whatever the litellm provider of a real `--model` needs |
