@@ -87,21 +87,61 @@ def _store_operations(request: RepairRequest, case: Any, plan: Any, result: Any)
 
 def apply_request(queue: RepairQueue, request: RepairRequest, *, worker: str,
                   open_store: Callable[[dict[str, str]], Any] | None = None,
-                  trust: Any = None, against: Any = None) -> RepairRequest:
+                  trust: Any = None, against: Any = None, lease: float = 600.0
+                  ) -> RepairRequest:
     """Write approved `request` (held by `worker`) back to its store target as `dgrr apply
     --apply` does (the approval must still be honoured; an intent journal makes it
     resumable), record the `applied` event next to its approval, and finish it (failed
     with the store's refusal: a refused write-back is not retried)."""
+    from ..integrations import ApplyLocked
+
     target = request.store_target or {}
     result = queue.result(request.id)
+    done = queue.applied_event(request)
+    if done is not None:  # a worker before this one wrote it back, then died or stalled
+        return queue.finish(request.id, worker=worker, applied_id=done)
+    beat = _Heartbeat(queue, request.id, worker, lease)
     try:
-        if result is None or request.decision_id is None:
-            raise DgrrError("the approval carries no repair result to apply")
-        applied = _write_back(queue, queue.case(request.id), result, target, worker,
-                              open_store, trust=trust, against=against)
+        with beat:
+            if result is None or request.decision_id is None:
+                raise DgrrError("the approval carries no repair result to apply")
+            applied = _write_back(queue, queue.case(request.id), result, target, worker,
+                                  open_store, trust=trust, against=against)
+    except ApplyLocked:
+        return queue.get(request.id)  # another worker is still writing it: left to it
     except DgrrError as exc:
         return queue.finish(request.id, worker=worker, error=str(exc))
     return queue.finish(request.id, worker=worker, applied_id=applied)
+
+
+class _Heartbeat:
+    """Renews a worker's lease every third of it while its apply runs, so a slow apply
+    is never taken over by another worker."""
+
+    def __init__(self, queue: RepairQueue, request_id: int, worker: str, lease: float) -> None:
+        import threading
+
+        self.queue, self.request_id, self.worker = queue, request_id, worker
+        self.every = max(lease / 3, 0.01)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True,
+                                       name=f"dgrr-lease-{request_id}")
+
+    def _run(self) -> None:
+        while not self.stop.wait(self.every):
+            try:
+                if not self.queue.heartbeat(self.request_id, worker=self.worker):
+                    return
+            except DgrrError:
+                continue  # the database is busy: try again at the next beat
+
+    def __enter__(self) -> _Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
 
 
 def apply_next(queue: RepairQueue, *, worker: str,
@@ -117,7 +157,7 @@ def apply_next(queue: RepairQueue, *, worker: str,
     if request is None:
         return None
     return apply_request(queue, request, worker=worker, open_store=open_store,
-                         trust=trust, against=against)
+                         trust=trust, against=against, lease=lease)
 
 
 def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],

@@ -500,23 +500,58 @@ class RepairQueue:
             if got != -1:
                 return None if got is None else self.get(got)
 
+    def heartbeat(self, request_id: int, *, worker: str) -> bool:
+        """Renew `worker`'s lease on approved request `request_id` (the time its hold was
+        last seen alive); False when it no longer holds it."""
+        who = _name("worker", worker)
+
+        def do(conn: Connection) -> bool:
+            return bool(conn.execute(update(_RequestRow).where(
+                _RequestRow.id == request_id, _RequestRow.status == "approved",
+                _RequestRow.worker == who).values(worker_at=datetime.now(UTC))).rowcount)
+
+        return bool(self._write(do))
+
+    def applied_event(self, request: RepairRequest) -> int | None:
+        """The approvals log's `applied` event of the request's approval, if a worker
+        already wrote it back."""
+        if request.decision_id is None:
+            return None
+        found = self.approvals.find(kind="applied", refers_to=request.decision_id)
+        return found[-1].id if found else None
+
     def finish(self, request_id: int, *, worker: str, applied_id: int | None = None,
                error: str | None = None) -> RepairRequest:
         """The worker's outcome: applied (with the log's `applied` event id) or failed
-        (with the store's refusal). Only the worker holding the request can finish it."""
+        (with the store's refusal). Only the worker holding the request can finish it,
+        except that a request whose approval the log shows applied (an `applied` event
+        referring to it) is finished as applied by anyone, and never failed: an apply
+        that succeeded is not marked failed by a worker that took it over."""
         who = _name("worker", worker)
-        values: dict[str, Any] = ({"applied_id": applied_id} if error is None
+        current = self.get(request_id)
+        done = self.applied_event(current)
+        if error is not None and done is not None:
+            applied_id, error = done, None
+        holder = applied_id is not None and done is not None and (
+            applied_id == done or applied_id in [
+                e.id for e in self.approvals.find(kind="applied",
+                                                  refers_to=current.decision_id)])
+        values: dict[str, Any] = ({"applied_id": applied_id, "error": None} if error is None
                                   else {"error": error})
         to = "applied" if error is None else "failed"
+        allowed = ("approved", "failed") if holder else ("approved",)
 
         def do(conn: Connection) -> bool:
-            changed = conn.execute(update(_RequestRow).where(
-                _RequestRow.id == request_id, _RequestRow.status == "approved",
-                _RequestRow.worker == who).values(
-                status=to, updated_at=datetime.now(UTC), **values)).rowcount
-            if changed == 1:
-                self._event(conn, request_id, who, "approved", to, error or "")
-            return changed == 1
+            where = [_RequestRow.id == request_id, _RequestRow.status.in_(allowed)]
+            if not holder:
+                where.append(_RequestRow.worker == who)
+            row = conn.execute(select(_RequestRow.status).where(*where)).first()
+            if row is None:
+                return False
+            conn.execute(update(_RequestRow).where(*where).values(
+                status=to, updated_at=datetime.now(UTC), **values))
+            self._event(conn, request_id, who, row.status, to, error or "")
+            return True
 
         if not self._write(do):
             current = self.get(request_id)
