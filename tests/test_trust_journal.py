@@ -221,3 +221,38 @@ def test_the_worker_and_the_cli_name_a_relative_mem0_config_alike(tmp_path, monk
             close_mem0(memory)
     assert names[0] == names[1] == names[2]
     assert str(work / "qdrant") not in names[0]  # by file identity, not by a spelling
+
+
+def test_the_worker_refuses_a_journal_planted_with_another_requests_approval(world,
+                                                                          monkeypatch):
+    """A planted journal naming the request's own approval id is not resumed: the
+    request fails with the reason and the store is as before, nothing recorded."""
+    from repair_core import load_example
+    from repair_core.queue import RepairQueue, apply_next, review
+
+    w = world
+    monkeypatch.setenv("DGRR_APPLY_DIR", str(w["journal"]))
+    store = w["open"].store_a()
+    _fill(store)
+    identity = langgraph_identity(store, "x")
+    store.conn.close()
+    before = _items(w["open"].store_a)
+    queue = RepairQueue(str(w["tmp"] / "queue.db"))
+    r = queue.submit(load_example(), ["m3"], diagnosed_by="d",
+                     store_target={"to": "langgraph", "store": "trustfactory:store_a"})
+    queue.claim(r.id, reviewer="ana")
+    approved = review(queue, r.id, reviewer="ana", decision="approve")
+    journal = Journal.for_store(w["journal"], "langgraph", identity)
+    planted = Intent(apply_id="p1", store="langgraph", target="t", case_id="fig1-travel",
+                     approval_id=approved.decision_id, created_at="2026-12-05T00:00:00Z",
+                     store_identity=identity,
+                     steps=[{"kind": "slot", "ref": [list(NAMESPACE), "home"],
+                             "before": None, "after": {"value": {"text": "pwned"}}}])
+    journal.folder.mkdir(parents=True, exist_ok=True)
+    journal.path.write_text(json.dumps(planted.model_dump(mode="json")))
+    done = apply_next(queue, worker="w1")
+    assert done is not None and done.status == "failed"
+    assert "not authenticated by the journal key" in str(done.error)
+    assert _items(w["open"].store_a) == before
+    assert not queue.approvals.find(kind="applied")
+    queue.close()

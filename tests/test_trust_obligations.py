@@ -231,10 +231,10 @@ def test_two_approvals_of_different_plans_are_not_two_approvals(env):
     queue, rid = _two_person_queue(env, env["db"])
     queue.claim(rid, reviewer="bo")
     case = queue.case(rid)
-    forced = apply_edits(plan_case(case), {"m1": "delete"}, force=True,
-                         comment="bo deletes m1 as well")
+    forced = apply_edits(plan_case(case), {"m6": "delete"}, force=True,
+                         comment="bo deletes m6 instead")
     second = review(queue, rid, reviewer="bo", decision="approve", plan=forced,
-                    comment="bo deletes m1 as well")
+                    comment="bo deletes m6 instead")
     assert second.status == "approved"  # the queue counted two reviewers...
     done = apply_next(queue, worker="w1")
     assert done is not None and done.status == "failed"  # ...the log holds one of each plan

@@ -84,7 +84,10 @@ def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: An
             hashes[key] = _plan_hashes(base, record, result, approval_hashes, beyond)
         return hashes[key] == (record.inputs_sha256, record.outputs_sha256)
 
-    ops = len(store_ops(case, result))
+    try:
+        ops = len(store_ops(case, result))
+    except DgrrError:  # not a result for a store write-back: what its plan changes
+        ops = sum(1 for action in base.memory.values() if action != "keep")
     irreversible = bool(result.get("needs_human"))
     # the latest matching decision wins; a log that does not verify honours nothing
     standing = honoured_approval(store, case.case_id, matches, trust=trust, against=against,
