@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from .._errors import DgrrError
 from ..case._case import Case
-from ..content import CarrierMatch, match, node_content, signatures
+from ..content import CarrierMatch, flatten, match, node_content, scan, signatures
 from ._models import BlockedWrite, Carrier, Checked, FaultCheck, Verification
 
 __all__ = ["FaultSignatures", "carrier_id", "result_sources", "verify_result"]
@@ -37,10 +37,6 @@ def _clip(text: str) -> str:
     return text if len(text) <= CLIP else text[: CLIP - 1] + "…"
 
 
-def _without_none(data: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if v is not None}
-
-
 class FaultSignatures:
     """The signatures of a case's diagnosed faults and of the suspected sources given,
     and which of them a value carries."""
@@ -56,12 +52,15 @@ class FaultSignatures:
         """Node -> its content signature (nodes the case does not hold are left out)."""
 
     def carried(self, value: Any) -> list[CarrierMatch]:
-        """Every signature `value` (a text, or a record or step as a mapping) carries."""
+        """Every signature `value` (a text, or any JSON value) carries."""
         return [m for sig in self.signatures.values() if (m := match(sig, value)) is not None]
 
     def record(self, key: Any, value: Any, text: Any) -> list[CarrierMatch]:
-        """The signatures a record with this slot and text carries."""
-        return self.carried(_without_none({"key": key, "value": value, "text": text}))
+        """The signatures a record with this slot and text carries (read as the final
+        check reads an active record: its text and its value, `node_content`)."""
+        content = node_content(SimpleNamespace(text=text, value=value))
+        return [m for sig in self.signatures.values()
+                if (m := match(sig, content, slot=(key, value))) is not None]
 
     def checks(self) -> list[FaultCheck]:
         return [FaultCheck(node=n, source=self.source[n],  # type: ignore[arg-type]
@@ -89,39 +88,50 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = ()) -> Ve
     out = Verification(faults=sigs.checks())
     by_node = {f.node: f for f in out.faults}
     checked = Checked(signatures=len(sigs.signatures))
-
-    def found(kind: str, where: str, text: str, hits: list[CarrierMatch]) -> None:
-        for m in hits:
-            cid = carrier_id(where, m.node)
-            out.carriers.append(Carrier(id=cid, kind=kind,  # type: ignore[arg-type]
-                                        where=where, fault=m.node, evidence=m.evidence(),
-                                        score=m.score, text=_clip(text)))
-            by_node[m.node].carriers.append(cid)
-
+    # (kind, where, text): what is scored, one search over them all (`content.scan`)
+    items: list[tuple[str, str, str]] = []
+    slots: dict[int, tuple[Any, Any]] = {}
     final = view.final_answer_id()
     if view.answer is not None:
         checked.answer = 1
-        found("answer", final or "answer", view.answer, sigs.carried(view.answer))
+        items.append(("answer", final or "answer", view.answer))
     for step in view.replayed_steps():
         if step.id == final:
             continue
         checked.outputs += 1
-        text = node_content(step)
-        found("output", step.id, text, sigs.carried(_without_none({
-            "key": getattr(step, "key", None), "value": getattr(step, "value", None),
-            "text": text, "args": getattr(step, "args", None) or None})))
+        if getattr(step, "key", None) is not None:
+            slots[len(items)] = (step.key, getattr(step, "value", None))
+        items.append(("output", step.id, _step_text(step)))
     for rec in view.active_records():
         checked.records += 1
-        found("record", rec.id, rec.text, sigs.record(rec.key, rec.value, rec.text))
+        slots[len(items)] = (rec.key, rec.value)
+        items.append(("record", rec.id, node_content(rec)))
     for step_id, text in view.blocked_writes():
         checked.blocked_writes += 1
-        for m in sigs.carried(text):
-            out.blocked.append(BlockedWrite(step=step_id, fault=m.node, evidence=m.evidence(),
+        items.append(("blocked", step_id, text))
+    for i, m in scan(list(sigs.signatures.values()), [t for _, _, t in items], slots):
+        kind, where, text = items[i]
+        if kind == "blocked":
+            out.blocked.append(BlockedWrite(step=where, fault=m.node, evidence=m.evidence(),
                                             text=_clip(text)))
-            if step_id not in by_node[m.node].blocked:
-                by_node[m.node].blocked.append(step_id)
+            if where not in by_node[m.node].blocked:
+                by_node[m.node].blocked.append(where)
+            continue
+        cid = carrier_id(where, m.node)
+        out.carriers.append(Carrier(id=cid, kind=kind,  # type: ignore[arg-type]
+                                    where=where, fault=m.node, evidence=m.evidence(),
+                                    score=m.score, text=_clip(text)))
+        by_node[m.node].carriers.append(cid)
     out.checked = checked
     return out
+
+
+def _step_text(step: Any) -> str:
+    """A step's content (`node_content`) with a tool call's arguments."""
+    text = node_content(step)
+    args = getattr(step, "args", None)
+    shown = flatten(args) if args else ""
+    return f"{text}\n{shown}" if shown and shown not in text else text
 
 
 def _get(obj: Any, key: str) -> Any:
