@@ -170,14 +170,16 @@ if submitted:
                 request = review(RepairQueue(store.url, approvals=store), request_id,
                                  reviewer=reviewer, decision=decision, comment=comment,
                                  plan=p, result=res, hashes=(inputs, outputs),
-                                 acknowledged=summary.carriers)
+                                 acknowledged=summary.carriers,
+                                 carrier_ids=summary.carriers)
                 rec = store.find(id=request.decision_id, kind=None)[0]
                 st.session_state.pop(state.REQUEST, None)
                 st.success(f"Request #{request.id} is now {request.status}.")
             else:
                 rec = record_decision(store, p, reviewer=reviewer, decision=decision,
                                       comment=comment, result=res, hashes=(inputs, outputs),
-                                      acknowledged=summary.carriers)
+                                      acknowledged=summary.carriers,
+                                      carrier_ids=summary.carriers)
         except DgrrError as exc:
             lines = str(exc).splitlines()
             show_problems("Not recorded", [x.strip().removeprefix("- ") for x in lines[1:]]

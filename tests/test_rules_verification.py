@@ -314,3 +314,28 @@ def test_the_queue_worker_refuses_a_carrier_the_honoured_approval_did_not_acknow
         assert "did not acknowledge" in failed.error and "nothing written" in failed.error
     finally:
         queue.close()
+
+
+@rule("approval.carriers-acknowledged")
+def test_record_decision_takes_the_carriers_the_reviewer_was_shown(tmp_path, policy):
+    """`carrier_ids` (what the Approve page's summary found) saves the second check; the
+    rule is the same."""
+    from repair_core.approvals import (
+        CarriersNotAcknowledgedError,
+        approval_summary,
+        record_decision,
+    )
+
+    case = load_case(TRAVEL)
+    plan = plan_case(case, objective="answer")
+    result = repair(case, plan, model=policy("says-window", "Lin prefers WINDOW seats!",
+                                             {"answer"}))
+    shown = approval_summary(plan, result).carriers
+    assert shown == ["s10:m3"]
+    store = ApprovalStore(str(tmp_path / "a.db"))
+    with pytest.raises(CarriersNotAcknowledgedError, match="s10:m3: not acknowledged"):
+        record_decision(store, plan, reviewer="ana", decision="approve", result=result,
+                        carrier_ids=shown)
+    rec = record_decision(store, plan, reviewer="ana", decision="approve", result=result,
+                          carrier_ids=shown, acknowledged=shown)
+    assert rec.acknowledged == ["s10:m3"]

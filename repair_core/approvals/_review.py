@@ -82,7 +82,8 @@ class CarriersNotAcknowledgedError(DgrrError):
     def __init__(self, missing: Iterable[Any], unknown: Iterable[str] = ()) -> None:
         self.missing = list(missing)
         self.unknown = list(unknown)
-        lines = [f"{printable(c.id)}: not acknowledged — {c.kind} {printable(c.where)} "
+        lines = [f"{printable(c)}: not acknowledged" if isinstance(c, str) else
+                 f"{printable(c.id)}: not acknowledged — {c.kind} {printable(c.where)} "
                  f"carries {printable(c.fault)} ({printable(c.evidence)[:200]})"
                  for c in self.missing]
         lines += [f"{printable(a[:120])}: acknowledged, but not a carrier of this result"
@@ -473,7 +474,8 @@ def approval_hashes(plan: RepairPlan, result: Any = None) -> tuple[str, str]:
 def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, decision: str,
                     comment: str = "", result: Any = None,
                     hashes: tuple[str, str] | None = None,
-                    acknowledged: Iterable[str] = ()) -> ApprovalRecord:
+                    acknowledged: Iterable[str] = (),
+                    carrier_ids: Iterable[str] | None = None) -> ApprovalRecord:
     """Append the reviewer's decision on `plan` (and its replay `result`, if any).
 
     Refuses (DgrrError) a result that is not the repair of this case and plan
@@ -482,7 +484,8 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     else (:class:`CarriersNotAcknowledgedError`; the ids are recorded with the approval),
     and a second decision by the same reviewer on the same inputs and outputs
     (:class:`DuplicateApprovalError`). `hashes` saves recomputing :func:`approval_hashes`
-    (seconds on a large case).
+    (seconds on a large case), and `carrier_ids` the content check (the ids of the
+    result's carriers as :func:`approval_summary` found them).
     """
     if result is not None:
         problems = result_problems(plan, result)
@@ -493,9 +496,11 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     acknowledged = list(dict.fromkeys(acknowledged))
     if decision == "approve" and (result is not None or acknowledged):
         # rule approval.carriers-acknowledged
-        carriers = result_carriers(plan.case, result, plan) if result is not None else []
-        ids = {c.id for c in carriers}
-        missing = [c for c in carriers if c.id not in acknowledged]
+        carriers: list[Any] = (list(carrier_ids) if carrier_ids is not None else
+                               result_carriers(plan.case, result, plan) if result is not None
+                               else [])
+        ids = {c if isinstance(c, str) else c.id for c in carriers}
+        missing = [c for c in carriers if (c if isinstance(c, str) else c.id) not in acknowledged]
         unknown = [a for a in acknowledged if a not in ids]
         if missing or unknown:
             raise CarriersNotAcknowledgedError(missing, unknown)

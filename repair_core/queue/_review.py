@@ -25,14 +25,15 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
            decision: Literal["approve", "reject"], comment: str = "", plan: Any = None,
            result: Any = None, model: str | None = None,
            hashes: tuple[str, str] | None = None,
-           acknowledged: Any = ()) -> RepairRequest:
+           acknowledged: Any = (), carrier_ids: Any = None) -> RepairRequest:
     """The holder `reviewer` approves or rejects request `request_id`.
 
     `plan` (a :class:`~repair_core.RepairPlan` of the request's case, possibly edited) and
     `result` (its replay) are what the reviewer saw; without them the case is planned, and
     for an approval replayed with `model` (default: the offline reference model), so that
     what is approved is exactly what the worker will write back. `acknowledged`: the
-    ids of the result's carriers of a fault the reviewer accepts (see `record_decision`).
+    ids of the result's carriers of a fault the reviewer accepts, and `carrier_ids` those
+    the reviewer was shown (see `record_decision`).
     """
     from ..approvals import record_decision, result_data
     from ..plan._plan import plan_case
@@ -61,7 +62,8 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
                                      irreversible=bool(_get(result, "needs_human")))
     record = record_decision(queue.approvals, plan, reviewer=who, decision=decision,
                              comment=comment, result=result,
-                             hashes=None if replayed else hashes, acknowledged=acknowledged)
+                             hashes=None if replayed else hashes, acknowledged=acknowledged,
+                             carrier_ids=None if replayed else carrier_ids)
     data = result_data(result) if result is not None else None
     return queue.decide(request_id, reviewer=who, decision=decision, decision_id=record.id,
                         result=data, note=comment, needed=needed)
