@@ -184,7 +184,8 @@ def run_history(args: argparse.Namespace) -> int:
               "edits  comment\n")
     for r in rows:
         decision = r.decision if r.kind == "decision" else r.kind
-        comment = r.comment if r.kind == "decision" else f"#{r.refers_to} -> {r.target}: {r.comment}"
+        comment = (r.comment if r.kind in ("decision", "rule")
+                   else f"#{r.refers_to} -> {r.target}: {r.comment}")
         out.write(f"{r.id:>4}  {r.created_at:%Y-%m-%d %H:%M:%S}  "
                   f"{printable(r.case_id[:20]):<20}  {printable(r.reviewer[:14]):<14}  "
                   f"{decision:<8}  {len(r.plan_edits):>5}  "
