@@ -13,7 +13,10 @@ from ..integrations._target import result_objective
 from ..plan._plan import plan_case
 from . import (
     add_case_argument,
+    add_suspects_argument,
+    case_ids,
     edited_plan,
+    not_suspect_ids,
     plural,
     positive_int,
     read_case,
@@ -49,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="what the approved plan repairs (answer, store or both); default: the "
                         "objective the --result was repaired for, else answer (store for a "
                         "case without an answer step)")
+    add_suspects_argument(p)
     _db_arg(p)
     p.set_defaults(func=run_approve)
 
@@ -110,7 +114,9 @@ def run_approve(args: argparse.Namespace) -> int:
     # unset: the result's objective, else plan_case's default (answer; store for a case
     # without an answer step)
     objective = args.objective or (result_objective(result) if result is not None else None)
-    plan = plan_case(read_case(args), objective=objective)  # type: ignore[arg-type]
+    case = read_case(args)
+    plan = plan_case(case, objective=objective,  # type: ignore[arg-type]
+                     suspects=args.suspects, not_suspect=not_suspect_ids(args, case_ids(case)))
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force, comment=args.comment or None)
     store = ApprovalStore(args.db)
