@@ -36,11 +36,26 @@ def test_validate_bad_case_exits_2_with_every_problem_on_stderr(tmp_path, capsys
 
 
 def test_plan_json_is_exactly_the_report(capsys):
-    assert main(["plan", str(EXAMPLE), "--json"]) == 0
+    assert main(["plan", str(EXAMPLE), "--json", "--objective", "answer"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == plan_case(load_case(EXAMPLE)).report().model_dump(mode="json")
     assert set(out) == {"case_id", "seeds", "affected", "supported", "unsupported",
                         "answer_relevant", "memory", "steps", "reasons"}
+
+
+def test_plan_repair_and_the_dashboard_share_one_default_objective(capsys):
+    from dgrr_dashboard.state import DEFAULT_OBJECTIVE
+
+    assert main(["plan", str(EXAMPLE), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    both = plan_case(load_case(EXAMPLE), objective="both")
+    assert out == both.report().model_dump(mode="json") and out["objective"] == "both"
+    assert main(["repair", str(EXAMPLE), "--json"]) == 0
+    repaired = json.loads(capsys.readouterr().out)
+    assert repaired["report"]["objective"] == "both"
+    assert {d["id"]: d["action"] for d in repaired["report"]["decisions"]} == \
+        {**both.memory, **both.steps}
+    assert DEFAULT_OBJECTIVE == "both"
 
 
 def test_plan_summary_is_readable(capsys):

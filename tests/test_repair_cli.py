@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,23 @@ def test_objective_store_leaves_the_past_answer(capsys):
     assert data["cost"]["llm_calls"] == 2
     assert main(["repair", FIG1, "--objective", "store"]) == 0
     assert "not regenerated: objective store" in capsys.readouterr().out
+
+
+def test_repair_summary_is_bounded_at_scale_and_full_on_request(tmp_path, capsys):
+    from repair_core.cli import main
+
+    case = tmp_path / "case.json"
+    assert main(["synth", "--steps", "3000", "--faults", "40", "--out", str(case)]) == 0
+    capsys.readouterr()
+    assert main(["repair", str(case), "--objective", "answer"]) == 0
+    short = capsys.readouterr().out
+    assert main(["repair", str(case), "--objective", "answer", "--full"]) == 0
+    full = capsys.readouterr().out
+    invalidated = [ln for ln in full.splitlines() if ln.startswith("  invalidated ")]
+    assert len(invalidated) > 100
+    shown = [ln for ln in short.splitlines() if ln.startswith("  invalidated ")]
+    assert len(shown) == 10
+    assert f"… {len(invalidated) - 10} more invalidated (--full lists every one)" in short
+    assert re.search(rf"^Replay: {len(invalidated)} invalidated, ", short, re.M)
+    assert len(short.splitlines()) < 200 < len(full.splitlines())
+    assert "more" not in "".join(ln for ln in full.splitlines() if ln.startswith("  … "))

@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="print the plan report of the format spec as JSON")
     add_planner_argument(p)
-    add_objective_argument(p, default="answer")
+    add_objective_argument(p, default="both")
     add_suspects_argument(p)
     p.add_argument("--ops", action="store_true",
                    help="print the plan as ordered operations (revoke, quarantine, restore, "
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
             faults = None if args.faults is None else [
                 f.strip() for f in args.faults.split(",") if f.strip()]
             # a case without an answer step is declined by the columnar reader, so an unset
-            # objective is the answer's here (resolve_objective)
-            objective = args.objective or "answer"
+            # objective is the default both here (resolve_objective)
+            objective = args.objective or "both"
             suspects = {"suspects": args.suspects, "check_not_suspect":
                         lambda ids: not_suspect_ids(args, ids)}
             if args.json:
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         bar.stage("read")
         case = read_case(args)
         bar.stage("plan")
-        plan = plan_case(case, objective=resolve_objective(case, args.objective, "answer"),
+        plan = plan_case(case, objective=resolve_objective(case, args.objective, "both"),
                          suspects=args.suspects,
                          not_suspect=not_suspect_ids(args, case_ids(case)))
         bar.stage("write")

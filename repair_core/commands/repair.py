@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -64,6 +65,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_objective_argument(p, default="both")
     add_suspects_argument(p)
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--full", action="store_true",
+                   help="list every item of every section of the readable summary (by "
+                        "default each section lists its first 10 and counts the rest)")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write result.json, answer.txt, trajectory.json, store.json, "
                         "report.json atomically into DIR")
@@ -96,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(to_json(data))
     else:
-        write_summary(result, sys.stdout, out_dir=args.out, failed=failed)
+        write_summary(result, sys.stdout, out_dir=args.out, failed=failed, full=args.full)
     if failed:
         reasons = result.report.failures
         why = (f"no model reply ({plural(result.cost.connection_failures, 'connection failure')}; "
@@ -188,14 +192,34 @@ def write_outputs(out: Path, data: dict[str, Any], *, failed: bool = False) -> N
     }, allowed=OUTPUT_FILES)
 
 
+SECTION_LINES = 10
+"""Lines a section of the readable summary prints unless `--full` is given."""
+
+
+def _bounded(items: Any, full: bool, limit: int = SECTION_LINES) -> tuple[list[Any], int]:
+    """The items a section prints and how many it leaves out."""
+    items = list(items)
+    return (items, 0) if full or len(items) <= limit else (items[:limit], len(items) - limit)
+
+
 def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
-                  failed: bool = False) -> None:
+                  failed: bool = False, full: bool = False) -> None:
     """The corrected answer next to the original, the store changes and the cost (every
     line through `printable_lines`: ids, texts and answers come from the case and the
-    model)."""
+    model). Each section lists its first SECTION_LINES items and says how many more
+    there are, unless `full`: a repair of 100k steps stays a page long."""
 
     def w(text: str) -> None:
         out.write(printable_lines(text))
+
+    def more(left: int, what: str = "more") -> None:
+        if left:
+            w(f"  … {left} {what} (--full lists every one"
+              + (f"; {out_dir} holds them all)\n" if out_dir else ")\n"))
+
+    def ids_line(ids: list[str]) -> str:
+        shown, left = _bounded(ids, full, 3 * SECTION_LINES)
+        return ", ".join(shown) + (f", … {left} more ({len(ids)} in all)" if left else "")
 
     r = result.report
     w(f"Repair of {r.case_id} with {r.model}\n\n")
@@ -209,20 +233,32 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
     for label, ids in (("deleted", ch.deleted), ("quarantined", ch.quarantined),
                        ("restored", ch.restored), ("added", ch.added), ("retired", ch.retired)):
         if ids:
-            w(f"  {label:<12} {', '.join(ids)}\n")
+            w(f"  {label:<12} {ids_line(ids)}\n")
     texts = {m.id: m.text for m in result.trajectory.memory}
-    for rid in ch.added:
+    added, left = _bounded(ch.added, full)
+    for rid in added:
         w(f"  + {rid}: {texts.get(rid, '')}\n")
-    w("\nReplay:\n" if r.steps else "\nReplay: none (the case has no steps)\n")
-    for o in r.steps:
-        if o.outcome not in ("kept",):
+    more(left, "more added records")
+    changed = [o for o in r.steps if o.outcome != "kept"]
+    counts = Counter(o.outcome for o in changed)
+    w(("\nReplay: " + ", ".join(f"{n} {k}" for k, n in counts.most_common()) + "\n"
+       if changed else "\nReplay: no step changed\n") if r.steps
+      else "\nReplay: none (the case has no steps)\n")
+    # each outcome's first lines: on a large case most changed steps are invalidated
+    for outcome in counts:
+        of, left = _bounded([o for o in changed if o.outcome == outcome], full)
+        for o in of:
             calls = f" [{plural(o.llm_calls, 'call')}]" if o.llm_calls else ""
             head = f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} "
             w(wrap(o.detail, head, indent=len(head)) + "\n")
+        more(left, f"more {outcome}")
     if r.fault_echoes:
-        w("\nWARNING: replayed outputs state a diagnosed fault's value (--strict: exit 1):\n")
-        for e in r.fault_echoes:
+        w(f"\nWARNING: {plural(len(r.fault_echoes), 'replayed output')} state a diagnosed "
+          "fault's value (--strict: exit 1):\n")
+        echoes, left = _bounded(r.fault_echoes, full)
+        for e in echoes:
             w(f"  {e.step} ({e.type}, {e.action}): states {e.fault}'s value {e.value!r}\n")
+        more(left)
     v = result.verification
     if v is not None:
         c = v.checked
@@ -234,31 +270,41 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
         for b in v.blocked:
             w(f"  blocked write {b.step} carries {b.fault}: {b.evidence}; needs a human\n")
     if r.no_longer_sees:
-        w("\nInputs the replayed steps no longer see:\n")
-        for sid, dropped in r.no_longer_sees.items():
+        w(f"\nInputs the replayed steps no longer see ({len(r.no_longer_sees)} steps):\n")
+        seen, left = _bounded(r.no_longer_sees.items(), full)
+        for sid, dropped in seen:
             w(f"  {sid}: {', '.join(dropped)}\n")
+        more(left)
     if r.skipped_writes:
-        w("\nSkipped writes:\n")
-        for sw in r.skipped_writes:
+        w(f"\nSkipped writes ({len(r.skipped_writes)}):\n")
+        skipped, left = _bounded(r.skipped_writes, full)
+        for sw in skipped:
             w(f"  {sw.step}: \"{sw.text}\": {sw.reason}\n")
+        more(left)
     for title, tool_notes in (("Needs a hand-supplied observation (--observation STEP=JSON)",
                                r.needs_observation),
                               ("Happened in the failed run and cannot be undone: needs a human",
                                result.needs_human),
                               ("Resets and compensations of the failed run's effects", r.resets)):
         if tool_notes:
-            w(f"\n{title}:\n")
-            for n in tool_notes:
+            w(f"\n{title} ({len(tool_notes)}):\n")
+            notes, left = _bounded(tool_notes, full)
+            for n in notes:
                 shown = ", ".join(f"{k}={v}" for k, v in n.args.items())
                 w(f"  {n.step}: {n.tool}({shown}): {n.reason}\n")
+            more(left)
     if r.failures:
-        w("\nFailures:\n")
-        for f in r.failures:
+        w(f"\nFailures ({len(r.failures)}):\n")
+        failures, left = _bounded(r.failures, full)
+        for f in failures:
             w(f"  {f.step} ({f.stage}): {f.error}\n")
+        more(left)
     if r.notes:
-        w("\nNotes:\n")
-        for note in r.notes:
+        w(f"\nNotes ({len(r.notes)}):\n")
+        notes_shown, left = _bounded(r.notes, full)
+        for note in notes_shown:
             w(f"  {note}\n")
+        more(left)
     c = result.cost
     w(f"\nCost: {cost_text(c)}, replay ratio {ratio_text(c.replay_ratio)}\n")
     if out_dir and failed:
