@@ -1,11 +1,13 @@
-"""The page's address keeps which sample case is loaded (and its marked faults and the
-objective), so that reloading the page, or opening its address in another tab, brings
-the case back: a session's state lives only as long as its browser tab's connection.
+"""The page's address keeps which case is loaded (and its marked faults, the objective
+and the reviewer's plan edits), so that reloading the page, or opening its address in
+another tab, brings the case back: a session's state lives only as long as its browser
+tab's connection.
 
-Only the samples' names are kept (`state.sample_paths`): an uploaded or imported case
-exists in its session alone, and a restored sample comes back without plan edits or a
-replay. What the address says is untrusted: a name is used only when it is one of the
-samples', faults only when the case has them, an objective only when it is one.
+A sample is named by its name (`state.sample_paths`); an uploaded or imported case by the
+digest it is kept under on the server (`kept_cases`), and plan edits likewise. A replay
+is not kept. What the address says is untrusted: a name is used only when it is one of
+the samples', a digest only when a kept file still has it, faults only when the case has
+them, an objective only when it is one, edits only when the library accepts them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from repair_core import CaseError
 
 from . import state
 
-SAMPLE, FAULTS, OBJECTIVE = "sample", "faults", "objective"
+SAMPLE, CASE, FAULTS, OBJECTIVE, EDITS = "sample", "case", "faults", "objective", "edits"
 RESTORED = "dgrr_restored"  # what restore() did on this session's first run, to show once
 _TRIED = "_dgrr_address_tried"
 
@@ -27,18 +29,32 @@ def restore() -> None:
         return
     st.session_state[_TRIED] = True
     name = st.query_params.get(SAMPLE)
-    if name is None or state.case() is not None:
+    digest = st.query_params.get(CASE)
+    if (name is None and digest is None) or state.case() is not None:
         return
-    if name not in state.sample_paths():
+    what = "sample case"
+    if name is None:
+        from . import kept_cases
+
+        kept = kept_cases.load_case_kept(str(digest))
+        if kept is None:
+            st.session_state[RESTORED] = ("warning", "The case the page's address names is "
+                                          "no longer kept on this server (kept cases expire "
+                                          "after a week unused); load it again.")
+            return
+        state.set_case(kept, "a case kept on this server", kept=str(digest))
+        what = "uploaded or imported case"
+    elif name not in state.sample_paths():
         st.session_state[RESTORED] = ("warning", "The page's address names a sample this "
                                       "dashboard does not have; nothing was loaded.")
         return
-    try:
-        state.set_case(state.load_sample(name), name, sample=True)
-    except CaseError:
-        st.session_state[RESTORED] = ("warning", "The sample the page's address names "
-                                      "could not be loaded; see the Load page.")
-        return
+    else:
+        try:
+            state.set_case(state.load_sample(name), name, sample=True)
+        except CaseError:
+            st.session_state[RESTORED] = ("warning", "The sample the page's address names "
+                                          "could not be loaded; see the Load page.")
+            return
     notes = []
     faults = st.query_params.get(FAULTS)
     if faults is not None:
@@ -53,9 +69,34 @@ def restore() -> None:
         state.set_objective(objective)
     elif objective is not None:
         notes.append("the objective in the address is not one of answer, store, both")
+    edits = st.query_params.get(EDITS)
+    if edits is not None:
+        notes.append(_restore_edits(str(edits)))
     st.session_state[RESTORED] = (
-        "info", "Reloaded the sample case this page's address names (plan edits and replay "
-        "results are not kept in the address)" + "".join(f"; {n}" for n in notes) + ".")
+        "info", f"Reloaded the {what} this page's address names (a replay is not kept: run "
+        "it again)" + "".join(f"; {n}" for n in notes) + ".")
+
+
+def _restore_edits(digest: str) -> str:
+    """Apply the plan edits kept under `digest`, one by one with their comments; what
+    became of them, in words."""
+    from repair_core import PlanEditError, apply_edits
+
+    from . import kept_cases
+
+    held = kept_cases.load_edits(digest)
+    plan = state.computed_plan()
+    if held is None or plan is None:
+        return "the plan edits in the address are no longer kept: the computed plan is shown"
+    edits, forced = held
+    try:
+        for e in edits:
+            plan = apply_edits(plan, {str(e["node"]): str(e["action"])}, force=forced,
+                               comment=e.get("comment"))
+    except (PlanEditError, KeyError):
+        return "the plan edits in the address no longer apply: the computed plan is shown"
+    state.set_plan(plan)
+    return f"{len(edits)} plan edit{'s' if len(edits) != 1 else ''} restored"
 
 
 def keep() -> None:
@@ -63,15 +104,27 @@ def keep() -> None:
     the default) into the address; clear them when the case is no sample."""
     wanted: dict[str, str] = {}
     name = state.loaded_sample()
+    digest = state.kept_case()
     case = state.case()
-    if name is not None and case is not None:
-        wanted[SAMPLE] = name
+    if (name is not None or digest is not None) and case is not None:
+        if name is not None:
+            wanted[SAMPLE] = name
+        else:
+            wanted[CASE] = str(digest)
         if list(case.faults) != state.loaded_faults():
             wanted[FAULTS] = ",".join(case.faults)
         chosen = st.session_state.get(state.OBJECTIVE)
         if chosen is not None and chosen != state.DEFAULT_OBJECTIVE:
             wanted[OBJECTIVE] = chosen
-    for key in (SAMPLE, FAULTS, OBJECTIVE):
+        edited = st.session_state.get(state.PLAN)  # the edited plan only (none computed here)
+        if edited is not None and edited.edits:
+            from . import kept_cases
+
+            kept = kept_cases.keep_edits([e.model_dump(mode="json") for e in edited.edits],
+                                         edited.forced)
+            if kept is not None:
+                wanted[EDITS] = kept
+    for key in (SAMPLE, CASE, FAULTS, OBJECTIVE, EDITS):
         if key in wanted:
             if st.query_params.get(key) != wanted[key]:
                 st.query_params[key] = wanted[key]

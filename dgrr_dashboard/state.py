@@ -34,6 +34,7 @@ _serve_sessions_side_by_side()
 CASE = "dgrr_case"
 SOURCE = "dgrr_source"
 SAMPLE = "dgrr_sample"  # the sample's name when the working case is one (address.py)
+KEPT = "dgrr_kept_case"  # the digest an uploaded or imported case is kept under (kept_cases)
 LOADED_FAULTS = "dgrr_loaded_faults"
 COMPUTED = "dgrr_computed_plan"
 PLAN = "dgrr_plan"  # the edited plan; absent = the computed plan
@@ -102,16 +103,21 @@ def case() -> Case | None:
     return st.session_state.get(CASE)
 
 
-def set_case(new: Case, source: str, *, sample: bool = False) -> None:
+def set_case(new: Case, source: str, *, sample: bool = False, kept: str | None = None) -> None:
     """Make `new` the working case; the plan edits and replay result of the old one go.
     `sample`: `source` is the name of the sample `new` was loaded from
-    (:func:`sample_paths`), which the page's address then keeps."""
+    (:func:`sample_paths`), which the page's address then keeps; `kept`: the digest the
+    case is kept under on the server (`kept_cases`), which the address keeps instead."""
     st.session_state[CASE] = new
     st.session_state[SOURCE] = source
     if sample:
         st.session_state[SAMPLE] = source
     else:
         st.session_state.pop(SAMPLE, None)
+    if kept is not None and not sample:
+        st.session_state[KEPT] = kept
+    else:
+        st.session_state.pop(KEPT, None)
     st.session_state[LOADED_FAULTS] = list(new.faults)
     st.session_state.pop(PROBLEMS, None)
     st.session_state.pop(NOT_SUSPECT, None)
@@ -124,6 +130,11 @@ def set_case(new: Case, source: str, *, sample: bool = False) -> None:
 def loaded_sample() -> str | None:
     """The name of the sample the working case was loaded from, if it was."""
     return st.session_state.get(SAMPLE)
+
+
+def kept_case() -> str | None:
+    """The digest the working case is kept under on the server, if it is kept."""
+    return st.session_state.get(KEPT)
 
 
 def loaded_faults() -> list[str]:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from dgrr_dashboard import state, uploads
+from dgrr_dashboard import kept_cases, state, uploads
+from dgrr_dashboard.settings import team_mode
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import page_setup, show_problems
 from repair_core import CaseError, case_from_parts, parse_case
@@ -29,7 +30,10 @@ def _load(build, source: str, *, sample: bool = False) -> None:
     except CaseError as exc:
         st.session_state[state.PROBLEMS] = (source, exc.problems)
         return
-    state.set_case(new, source, sample=sample)
+    # An uploaded or imported case is kept on the server under its digest (the address
+    # names it, so a reload brings it back); a shared dashboard writes nothing for a visitor.
+    kept = None if sample or team_mode() else kept_cases.keep_case(new)
+    state.set_case(new, source, sample=sample, kept=kept)
     st.session_state[_LOADED] = f"Loaded case {code(new.case_id)} from {md(source)}."
 
 

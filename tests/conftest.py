@@ -12,6 +12,8 @@ os.environ.setdefault("LITELLM_MODE", "PRODUCTION")
 # apply journals are authenticated with a secret file: the tests' own, never ~/.dgrr's
 os.environ.setdefault("DGRR_JOURNAL_KEY", os.path.join(
     tempfile.mkdtemp(prefix="dgrr-journal-key-"), "journal.key"))
+# cases the dashboard keeps for a reload go to a throwaway folder, not the user's
+os.environ.setdefault("DGRR_CASES_DIR", tempfile.mkdtemp(prefix="dgrr-test-cases-"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -84,7 +84,8 @@ def test_changed_faults_and_objective_are_kept_too():
     assert again.session_state["dgrr_objective"] == "store"
 
 
-def test_an_uploaded_case_is_not_in_the_address():
+def test_an_uploaded_case_is_named_by_its_digest_not_as_a_sample(tmp_path, monkeypatch):
+    monkeypatch.setenv("DGRR_CASES_DIR", str(tmp_path / "cases"))
     at = loaded(objective="answer")
     assert address(at) == {"sample": EXAMPLE, "objective": "answer"}
     data = (ROOT / SAMPLE).read_bytes()
@@ -93,7 +94,8 @@ def test_an_uploaded_case_is_not_in_the_address():
     at.run()
     _ok(at.button(key="dgrr_w_load_upload").click().run())
     assert "`travel-two-faults`" in working_case(at)
-    assert address(at) == {}  # an upload is no sample, whatever it is called
+    kept = address(at)  # an upload is no sample, whatever it is called
+    assert set(kept) == {"case", "objective"} and len(kept["case"]) == 64
 
 
 @pytest.mark.parametrize("params,words", [
@@ -116,3 +118,53 @@ def test_faults_or_objective_the_case_does_not_have_are_said_and_left_out():
     assert list(at.session_state[state.CASE].faults) == \
         list(at.session_state[state.LOADED_FAULTS])
     assert "<b>" not in said  # the address's text is never shown
+
+
+def test_an_uploaded_case_and_its_plan_edits_come_back_after_a_reload(tmp_path, monkeypatch):
+    import json
+
+    from repair_core import load_example
+
+    monkeypatch.setenv("DGRR_CASES_DIR", str(tmp_path / "cases"))
+    data = load_example().model_dump(mode="json")
+    data["case_id"] = "uploaded-fig1"
+    at = _ok(AppTest.from_file(APP, default_timeout=60).run())
+    page(at, "1_Load")
+    at.file_uploader(key="dgrr_w_upload_case").set_value(
+        ("mine.json", json.dumps(data).encode(), "application/json"))
+    at.run()
+    _ok(at.button(key="dgrr_w_load_upload").click().run())
+    kept = address(at)
+    assert set(kept) == {"case"} and len(kept["case"]) == 64
+    assert (tmp_path / "cases" / f"{kept['case']}.json").is_file()
+    # a reviewer edit with its comment
+    page(at, "4_Plan")
+    at.text_input(key="dgrr_w_edit_typed").set_value("s2").run()
+    at.selectbox(key="dgrr_w_edit_action").set_value("invalidate")
+    at.text_input(key="dgrr_w_edit_comment").set_value("stale")
+    _ok(at.button(key="dgrr_w_edit_apply").click().run())
+    kept = address(at)
+    assert set(kept) == {"case", "edits"}
+    # F5: a new session at that address
+    again = reopened(kept, "4_Plan")
+    assert "`uploaded-fig1`" in working_case(again)
+    assert "Reloaded the uploaded or imported case" in texts(again)
+    edits = again.session_state["dgrr_plan"].edits
+    assert [(e.node, e.action, e.comment) for e in edits] == [("s2", "invalidate", "stale")]
+
+
+def test_a_kept_case_is_checked_against_its_digest(tmp_path, monkeypatch):
+    monkeypatch.setenv("DGRR_CASES_DIR", str(tmp_path / "cases"))
+    from dgrr_dashboard import kept_cases
+    from repair_core import load_example
+
+    digest = kept_cases.keep_case(load_example())
+    assert digest is not None and kept_cases.load_case_kept(digest) is not None
+    path = tmp_path / "cases" / f"{digest}.json"
+    path.write_bytes(path.read_bytes().replace(b"window", b"aisle!"))
+    assert kept_cases.load_case_kept(digest) is None  # changed on disk: not trusted
+    assert kept_cases.load_case_kept("../../etc/passwd") is None
+    again = reopened({"case": digest})
+    assert "no longer kept on this server" in texts(again)
+    assert again.session_state["dgrr_case"] is None if "dgrr_case" in again.session_state \
+        else True

@@ -1,0 +1,129 @@
+"""Uploaded and imported cases kept on the server under their content's sha256, so that a
+reload of the page (a new session) can load them again from the address (address.py), with
+the reviewer's plan edits kept the same way. The folder is the user's data folder
+(`$DGRR_CASES_DIR`, else `~/.dgrr/cases`); a file is kept for a week after its last use, a case over `MAX_CASE`
+bytes is not kept, and the oldest files go when the folder passes `MAX_TOTAL`. A name
+from the address is used only when it is a digest, and a file only when its content still
+has that digest. No Streamlit here."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from repair_core import Case, CaseError, parse_case
+
+__all__ = ["folder", "keep_case", "load_case_kept", "keep_edits", "load_edits", "MAX_CASE",
+           "MAX_TOTAL", "EXPIRE_SECONDS"]
+
+MAX_CASE = 256 * 2**20
+MAX_TOTAL = 1024 * 2**20
+EXPIRE_SECONDS = 7 * 24 * 3600
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+def folder() -> Path:
+    """Where kept cases live: `$DGRR_CASES_DIR`, else the user's data folder."""
+    return Path(os.environ.get("DGRR_CASES_DIR") or Path.home() / ".dgrr" / "cases")
+
+
+def _write(name: str, data: bytes) -> str | None:
+    """`data` under `name` (atomic); None when it is over the cap or cannot be written."""
+    if len(data) > MAX_CASE:
+        return None
+    where = folder()
+    try:
+        where.mkdir(parents=True, exist_ok=True, mode=0o700)
+        target = where / name
+        if target.is_file():
+            os.utime(target)
+        else:
+            fd, tmp = tempfile.mkstemp(dir=where, prefix=".kept-")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, target)
+        _prune(where, keep=target)
+    except OSError:
+        return None
+    return name
+
+
+def _prune(where: Path, keep: Path) -> None:
+    """Files unused for a week go, then the oldest until the folder fits `MAX_TOTAL`."""
+    now = time.time()
+    files = []
+    for f in where.iterdir():
+        if not f.is_file() or f == keep:
+            continue
+        st = f.stat()
+        if now - st.st_mtime > EXPIRE_SECONDS or f.name.startswith(".kept-") \
+                and now - st.st_mtime > 3600:
+            f.unlink(missing_ok=True)
+        else:
+            files.append((st.st_mtime, st.st_size, f))
+    total = keep.stat().st_size + sum(size for _, size, _ in files)
+    for _, size, f in sorted(files, key=lambda x: x[0]):
+        if total <= MAX_TOTAL:
+            break
+        f.unlink(missing_ok=True)
+        total -= size
+
+
+def _read(name: str) -> bytes | None:
+    path = folder() / name
+    try:
+        data = path.read_bytes()
+        os.utime(path)
+    except OSError:
+        return None
+    return data
+
+
+def keep_case(case: Case) -> str | None:
+    """Keep `case`; its digest (the name the address gives), or None when not kept."""
+    data = case.model_dump_json().encode()
+    digest = hashlib.sha256(data).hexdigest()
+    return digest if _write(f"{digest}.json", data) is not None else None
+
+
+def load_case_kept(digest: str) -> Case | None:
+    """The case kept under `digest`, or None (not a digest, gone, changed, invalid)."""
+    if not _DIGEST.fullmatch(digest):
+        return None
+    data = _read(f"{digest}.json")
+    if data is None or hashlib.sha256(data).hexdigest() != digest:
+        return None
+    try:
+        return parse_case(data, source="kept case")
+    except CaseError:
+        return None
+
+
+def keep_edits(edits: list[dict[str, Any]], forced: bool) -> str | None:
+    """Keep a plan's edits (`PlanEdit` dumps, in order) and whether they were forced."""
+    data = json.dumps({"edits": edits, "forced": forced}, sort_keys=True).encode()
+    digest = hashlib.sha256(data).hexdigest()
+    return digest if _write(f"edits-{digest}.json", data) is not None else None
+
+
+def load_edits(digest: str) -> tuple[list[dict[str, Any]], bool] | None:
+    """The edits kept under `digest` and whether they were forced, or None."""
+    if not _DIGEST.fullmatch(digest):
+        return None
+    data = _read(f"edits-{digest}.json")
+    if data is None or hashlib.sha256(data).hexdigest() != digest:
+        return None
+    try:
+        loaded = json.loads(data)
+        edits, forced = loaded["edits"], bool(loaded["forced"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(edits, list) or not all(isinstance(e, dict) for e in edits):
+        return None
+    return edits, forced
