@@ -13,7 +13,7 @@ from typing import Any
 
 from repair_core import Case, RepairPlan, repair
 
-__all__ = ["ReplayCancelled", "ReplayJob", "replay_estimate"]
+__all__ = ["ReplayCancelled", "ReplayJob", "replay_estimate", "calls_by_step"]
 
 # Step types whose replay asks the model (tool actions call a tool; reads retrieve;
 # observations come from the tool call they follow).
@@ -29,6 +29,17 @@ def replay_estimate(plan: RepairPlan) -> dict[str, int]:
     return {"steps": len(plan.replay_set),
             "model_calls": sum(n for t, n in kinds.items() if t not in _NO_MODEL),
             "tool_calls": kinds.get("tool_action", 0)}
+
+
+def calls_by_step(client: Any) -> dict[str, list[Any]]:
+    """The model calls a replay made (`ModelClient.log`: messages sent, reply, tokens),
+    by the step they were made for."""
+    out: dict[str, list[Any]] = {}
+    for record in getattr(client, "log", []):
+        step = record.tags.get("step")
+        if step:
+            out.setdefault(step, []).append(record)
+    return out
 
 
 class ReplayCancelled(Exception):
@@ -56,6 +67,7 @@ class ReplayJob:
         # the session that started it has ended: nobody will read the result, so no more
         # model calls are spent on it (`state.session_ended`)
         self._session_ended = session_ended
+        self.client = client
         self._args = (case, plan, client, observations)
         self._thread = threading.Thread(target=self._run, name="dgrr-replay", daemon=True)
 

@@ -40,6 +40,7 @@ COMPUTED = "dgrr_computed_plan"
 PLAN = "dgrr_plan"  # the edited plan; absent = the computed plan
 RESULT = "dgrr_result"
 RESULT_KEY = "dgrr_result_key"  # plan_key() of the plan the result was replayed from
+REPLAY_CALLS = "dgrr_replay_calls"  # (result, step id -> the model calls replaying it made)
 PROBLEMS = "dgrr_problems"
 FAULT_EDITOR_VERSION = "dgrr_fault_editor_version"
 PLAN_EDITOR_VERSION = "dgrr_plan_editor_version"

@@ -295,9 +295,48 @@ def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
                             f"call(s) · {outcome.tokens} tokens")
                 if outcome.detail:
                     st.text(outcome.detail)
+                step_panel(p, node, res)
     with right:
         _linked_ids(d.premises, "Premises", key, picker, known, beside)
         _linked_ids(d.dependents, "Dependents", key, picker, known, beside)
+
+
+def step_panel(p: RepairPlan, node: str, res: Any) -> None:
+    """The step as the failed run had it and as the replay made it, side by side with a
+    word diff of the outputs, and the replay's model calls: the rendered prompt (each
+    message with its role), the reply and its tokens. Timing and cost come from the trace
+    when it recorded them (the step's own fields above)."""
+    step = next((s for s in p.case.trajectory if s.id == node), None)
+    new = next((s for s in res.trajectory.trajectory if s.id == node), None)
+    if step is None or new is None:
+        return
+    held = st.session_state.get(state.REPLAY_CALLS)
+    calls = held[1].get(node, []) if held is not None and held[0] is res else []
+    if new.text == step.text and not calls:
+        return
+    st.markdown("**Original and replayed output**")
+    before, after = answer_diff_html(step.text, new.text)
+    o1, o2 = st.columns(2)
+    o1.caption("original (failed run)")
+    o1.html(f'<div class="dgrr-step-before">{before}</div>')
+    o2.caption("replay")
+    o2.html(f'<div class="dgrr-step-after">{after}</div>')
+    if not calls:
+        st.caption("No model call of this replay is held for this step (a tool, a read, or "
+                   "a replay from another session).")
+        return
+    for i, call in enumerate(calls, start=1):
+        with st.expander(f"Model call {i} of {len(calls)}: {call.stage}, attempt "
+                         f"{call.attempt}, {call.tokens} tokens"
+                         + (" — refused" if call.error else "")):
+            m1, m2 = st.columns(2)
+            m1.caption("prompt sent")
+            m1.text("\n\n".join(f"[{m.get('role', '?')}]\n{m.get('content') or ''}"
+                                 for m in call.messages))
+            m2.caption("reply")
+            m2.text(call.reply if call.reply is not None else "(no reply)")
+            if call.error:
+                m2.text(f"refused: {call.error}")
 
 
 def decision_legend_html() -> str:

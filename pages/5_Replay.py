@@ -11,7 +11,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
-from dgrr_dashboard.replay_job import ReplayJob, replay_estimate
+from dgrr_dashboard.replay_job import ReplayJob, calls_by_step, replay_estimate
 from dgrr_dashboard.settings import (
     REFERENCE,
     offered_models,
@@ -172,12 +172,14 @@ elif run:
                       f"{time.monotonic() - started:.1f}s")
 
     try:
-        res = repair(c, p, client=_client(), observations=observations or None,
+        client = _client()
+        res = repair(c, p, client=client, observations=observations or None,
                      on_progress=on_progress)
     except Exception as exc:  # a user-facing page: show the error, keep the state
         with progress_slot:
             show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
     else:
+        st.session_state[state.REPLAY_CALLS] = (res, calls_by_step(client))
         state.set_result(res, p)
         st.session_state["dgrr_replay_flash"] = "Replay finished."
         st.rerun()  # so the sidebar and the next pages see the result
@@ -212,6 +214,7 @@ if job is not None and job.finished:
         elif job.error is not None:
             show_problems("Replay failed", [job.error])
         elif job.plan is p:
+            st.session_state[state.REPLAY_CALLS] = (job.result, calls_by_step(job.client))
             state.set_result(job.result, p)
             st.success(f"Replay finished in {job.elapsed:.0f} s.")
         else:

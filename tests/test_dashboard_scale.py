@@ -399,3 +399,30 @@ def test_recovery_chart_sorts_fifteen_methods_best_first():
     assert "color" not in layer  # one colour: no legend to cut, no colour repeated
     faceted = recovery_bars(rows, "domain").to_dict()
     assert faceted["facet"]["field"] == "domain" and faceted["columns"] == 3
+
+
+@pytest.mark.parametrize("page", ["pages/3_Trace.py", "pages/3_Graph.py"])
+def test_step_panel_shows_prompt_and_reply_of_a_replayed_step(page):
+    from repair_core import load_example
+
+    case = load_example()
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = case
+    at.switch_page("pages/5_Replay.py").run()
+    at.button(key="dgrr_w_run_replay").click().run()
+    res = at.session_state["dgrr_result"]
+    answer = case.final_answer().id
+    at.session_state["dgrr_selected_node"] = answer
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    bodies = [h.proto.body for h in at.get("html")]
+    [before] = [b for b in bodies if "dgrr-step-before" in b]
+    [after] = [b for b in bodies if "dgrr-step-after" in b]
+    assert "<del" in before and "<mark" in after
+    new = next(s.text for s in res.trajectory.trajectory if s.id == answer)
+    assert new.split()[0] in after
+    calls = [e for e in at.expander if e.label.startswith("Model call 1 of")]
+    assert calls and "answer" in calls[0].label
+    texts = [t.value for t in at.text]
+    assert any(t.startswith("[system]") or t.startswith("[user]") for t in texts)
+    assert any(new[:40] in t for t in texts)  # the reply the answer was parsed from
