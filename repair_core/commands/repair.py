@@ -265,10 +265,14 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
         w(f"\nVerification by content: {'clean' if v.clean else 'NOT CLEAN'} (checked "
           f"{plural(c.answer + c.outputs, 'output')} and {plural(c.records, 'active record')} "
           f"against {plural(c.signatures, 'signature')}; dgrr verify re-runs it)\n")
-        for k in v.carriers:
+        carriers, left = _bounded(v.carriers, full)
+        for k in carriers:
             w(f"  carrier {k.id} [{k.kind}]: {k.evidence}\n")
-        for b in v.blocked:
+        more(left, "more carriers")
+        blocked, left = _bounded(v.blocked, full)
+        for b in blocked:
             w(f"  blocked write {b.step} carries {b.fault}: {b.evidence}; needs a human\n")
+        more(left, "more blocked writes")
     if r.no_longer_sees:
         w(f"\nInputs the replayed steps no longer see ({len(r.no_longer_sees)} steps):\n")
         seen, left = _bounded(r.no_longer_sees.items(), full)
