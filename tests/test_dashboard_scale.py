@@ -67,7 +67,7 @@ def in_order(at: AppTest, *, shown: bool = False) -> list:
 
 def test_approve_puts_the_decision_before_the_long_lists(many_faults):
     at = replayed(many_faults, "pages/7_Approve.py")
-    elements = in_order(at)
+    elements = in_order(at, shown=True)
     record = next(i for i, e in enumerate(elements)
                   if e.type == "button" and e.label == "Record decision")
     for e in elements[:record]:
