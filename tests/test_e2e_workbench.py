@@ -136,7 +136,14 @@ def test_graphs_are_legible_without_overlap_and_click_and_search_reach_the_page(
         g = _graph(page)
         ARTIFACTS.mkdir(exist_ok=True)
         graph_shot = ARTIFACTS / "workbench-graph.png"
-        page.locator("iframe").first.screenshot(path=str(graph_shot))
+        # the picture starts on the first screen (1440×900), its canvas whole in its frame
+        frame = page.locator("iframe").first
+        page.evaluate("window.scrollTo(0, 0)")
+        top = frame.bounding_box()
+        assert top is not None and top["y"] < 600, top
+        assert g.evaluate("""() => { const el = document.getElementById('mynetwork');
+            return el.getBoundingClientRect().right <= document.documentElement.clientWidth; }""")
+        frame.screenshot(path=str(graph_shot))
         xy = g.evaluate("""() => { const p = network.canvasToDOM(network.getPositions(['m6'])['m6']);
             return [p.x, p.y]; }""")  # relative to #mynetwork
         g.locator("#mynetwork").click(position={"x": xy[0], "y": xy[1]})
