@@ -40,7 +40,12 @@ def _crashed(store, journal: Journal) -> None:
     with pytest.raises(_Crash):
         apply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL,
                         journal=journal, record=_crash)
-    assert journal.pending() is not None
+    pending = journal.pending()
+    assert pending is not None
+    from repair_core.integrations._journal import before_digest
+
+    slots = [st for st in pending.steps if st.kind == "slot"]
+    assert slots and all(st.before_sha256 == before_digest(st.before) for st in slots)
 
 
 def _rollback_keeps_the_agents_newer_value(store, tmp_path) -> None:

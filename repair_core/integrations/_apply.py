@@ -20,6 +20,7 @@ from ._journal import (
     rollback_conflicts,
     run_forward,
     run_rollback,
+    with_digests,
 )
 
 __all__ = ["NotApproved", "require_approval", "run_apply", "resume_apply", "rollback_apply"]
@@ -67,7 +68,8 @@ def run_apply(backend: SlotBackend, kind: Literal["langgraph", "mem0"], ops: Any
             raise _pending_error(pending, journal)
         check()  # under the lock: a concurrent apply finished first is seen here
         apply_id = new_apply_id(case_id, target)
-        done, steps = plan(apply_id)
+        done, planned = plan(apply_id)
+        steps = with_digests(planned)
         intent = Intent(apply_id=apply_id, store=kind, target=target, case_id=case_id,
                         approval_id=getattr(approval, "id", None), reviewer=reviewer,
                         created_at=datetime.now(UTC).isoformat(), operations=done, steps=steps,

@@ -47,7 +47,7 @@ from .._io import atomic_write_json
 __all__ = ["journal_secret", "JOURNAL_KEY", "INTENT_FORMAT", "Intent", "Step", "SlotBackend", "SlotConflict", "SlotsChanged",
            "ApplyLocked", "ApplyPending", "journal_dir", "store_key", "Journal",
            "run_forward", "run_rollback", "intent_state", "forward_conflicts",
-           "rollback_conflicts"]
+           "rollback_conflicts", "before_digest", "with_digests"]
 
 INTENT_FORMAT: Literal["dgrr.apply-intent/v1"] = "dgrr.apply-intent/v1"
 
@@ -107,6 +107,9 @@ class Step(BaseModel):
     """The side effect of an `effect` step."""
     op: int = -1
     """Index of the operation (in `Intent.operations`) the step belongs to."""
+    before_sha256: str | None = None
+    """A slot step: sha256 of `before` (canonical JSON), what the slot must still hold
+    for the step to write it (see :func:`before_digest`)."""
 
 
 class Intent(BaseModel):
@@ -246,6 +249,19 @@ def journal_secret(folder: Path | None = None) -> bytes:
     return secret
 
 
+def before_digest(state: Any) -> str:
+    """sha256 of a slot state's canonical JSON (None: an absent slot)."""
+    data = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      default=str)
+    return hashlib.sha256(data.encode("ascii")).hexdigest()
+
+
+def with_digests(steps: Sequence[Step]) -> list[Step]:
+    """`steps` with every slot step's `before_sha256` filled in."""
+    return [s.model_copy(update={"before_sha256": before_digest(s.before)})
+            if s.kind == "slot" else s for s in steps]
+
+
 def _mac(intent: Intent, secret: bytes) -> str:
     body = intent.model_dump(mode="json", exclude={"auth"})
     data = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
@@ -316,6 +332,10 @@ class Journal:
             raise DgrrError(f"journal '{self.path}' is not authenticated by the journal key "
                             "(written by another dgrr without it, edited, or planted); "
                             "nothing written. Look at it, then move it aside")
+        if any(st.kind == "slot" and st.before_sha256 is not None
+               and st.before_sha256 != before_digest(st.before) for st in intent.steps):
+            raise DgrrError(f"journal '{self.path}': a step's before-image does not match "
+                            "its digest; nothing written")
         if self.identity is not None and intent.store_identity != self.identity:
             raise DgrrError(f"journal '{self.path}' is of another store "
                             f"({str(intent.store_identity)[:200]}), not this one "
