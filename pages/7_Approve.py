@@ -109,9 +109,17 @@ acknowledged = True
 if warning_kinds:
     st.markdown(f"**Warnings** — tick each of the {plural(len(warning_kinds), 'kind')} to "
                 "confirm you have read it; its items are listed beside it.")
+    carried = sum(k.startswith(CARRIER_WARNING) for k, _ in warning_kinds)
+    # Carriers, each ticked on its own, scroll in a box of their own when there are many,
+    # so that the decision below stays on the first screen.
+    ordinary = st.container()
+    carrier_box = (st.container(height=320, border=True) if carried > 4 else st.container())
+    if carried > 4:
+        carrier_box.caption(f"{carried} carriers of a fault: tick each one (this box scrolls)")
     for i, (kind, items) in enumerate(warning_kinds):
         many = len(items) > 1 or items[0] != kind
-        left, right = st.columns([3, 2], vertical_alignment="center")
+        where = carrier_box if kind.startswith(CARRIER_WARNING) else ordinary
+        left, right = where.columns([3, 2], vertical_alignment="center")
         # a carrier of a fault is a kind of its own: acknowledged one by one, recorded by id
         label = (f"I acknowledge that the agent would read this: {md(kind)}"
                  if kind.startswith(CARRIER_WARNING) else

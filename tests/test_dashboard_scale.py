@@ -75,6 +75,18 @@ def test_approve_puts_the_decision_before_the_long_lists(many_faults):
         if e.type in ("text", "markdown", "caption"):
             assert str(e.value).count("\n") < 20, e.value[:200]
         assert e.type != "dataframe" or len(e.value) <= 50
+    # the checkboxes above the button that are not in a scrolling box of fixed height
+    def boxed(node, inside=False):
+        for child in getattr(node, "children", {}).values():
+            held = inside or bool(getattr(getattr(child, "proto", None), "height_config", None)
+                                  and child.proto.height_config.HasField("pixel_height"))
+            yield child, held
+            yield from boxed(child, held)
+    flat = list(boxed(at.main))
+    stop = next(i for i, (e, _) in enumerate(flat)
+                if e.type == "button" and e.label == "Record decision")
+    loose = [e for e, held in flat[:stop] if e.type == "checkbox" and not held]
+    assert len(loose) <= 12, len(loose)
     # one acknowledgement per tool and kind of irreversible effect, its steps beside it
     effects = approval_summary(at.session_state["dgrr_computed_plan"],
                                at.session_state["dgrr_result"]).irreversible_effects
