@@ -27,6 +27,7 @@ inside `Mike`, and `aisle` is not `window`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -95,7 +96,13 @@ def normalise(text: str) -> str:
     >>> normalise("Seat: AISLE (31C)")
     'seat aisle 31c'
     """
-    text = str(text)
+    return _normalised(str(text))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _normalised(text: str) -> str:
+    # cached: a replay compares the same record texts with each fault's value thousands
+    # of times
     for pattern, form in VALUE_SYNONYMS:
         text = pattern.sub(_synonym(form), text)
     text = _CODE.sub(r"\1\2", text)

@@ -129,12 +129,11 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
 
 
 def _plan_decisions(plan: RepairPlan) -> list[Decision]:
-    # model_construct: one record per node of the case, from the plan's own fields
-    made = Decision.model_construct
-    out = [made(id=rid, kind="record", action=a,
+    out = [Decision(id=rid, kind="record", action=a,
                 reason=plan.reasons.get(rid, "unaffected: kept"))
            for rid, a in plan.memory.items()]
-    out += [made(id=sid, kind="step", action=a, reason=plan.reasons.get(sid, "unaffected: kept"))
+    out += [Decision(id=sid, kind="step", action=a,
+                     reason=plan.reasons.get(sid, "unaffected: kept"))
             for sid, a in plan.steps.items()]
     return out
 
@@ -686,7 +685,6 @@ class _Run:
         self.world.finish()
         self._report_world()
         outcomes: list[StepOutcome] = []
-        made = StepOutcome.model_construct  # one per step of the case
         for s in self.order:
             if s.id in self._outcomes:
                 outcomes.append(self._outcomes[s.id])
@@ -694,11 +692,11 @@ class _Run:
                 effect = self.world.entry(s.id)
                 stands = (f"; its effect {NEEDS_HUMAN}" if effect is not None
                           and effect.disposition == "needs_human" else "")
-                outcomes.append(made(
+                outcomes.append(StepOutcome(
                     id=s.id, type=s.type, outcome="invalidated",
                     detail=f"old output no longer evidence; not replayed{stands}"))
             else:
-                outcomes.append(made(id=s.id, type=s.type, outcome="kept"))
+                outcomes.append(StepOutcome(id=s.id, type=s.type, outcome="kept"))
         self.report.steps = outcomes
         trajectory = self._trajectory()
         final = self.new_steps.get(self.final)
@@ -714,7 +712,7 @@ class _Run:
     def _report_world(self) -> None:
         """The ledger into the report: what became of every effect of the failed run."""
         for e in self.world.ledger:
-            self.report.world.append(WorldEffect.model_construct(
+            self.report.world.append(WorldEffect(
                 step=e.step, tool=e.tool, args=dict(e.args), effect=e.declared,
                 removed=e.removed, disposition=e.disposition,  # type: ignore[arg-type]
                 detail=e.detail, undone_before=e.undone_before))
