@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -331,12 +331,12 @@ def _objective_replay(a: Analysis, objective: Objective, relevant: frozenset[str
     objective needed each replayed step ("answer", "store" or "answer and store")."""
     sets: dict[str, frozenset[str]] = {}
     why: dict[str, str] = {}
-    starts = objective_starts(a, objective, relevant, seed_steps, quarantined)
     # a producer none of whose inputs survives the cleaning would write nothing true
     cleanable = cleanable_steps(a)
+    producers = store_producers(a, quarantined, cleanable)
+    starts = objective_starts(a, objective, relevant, seed_steps, quarantined, producers)
     if "answer" in starts:
         sets["answer"], why = replay_set(a, starts["answer"], quarantined, only=cleanable)
-    producers = store_producers(a, quarantined)
     sets["store"], store_why = replay_set(a, starts["store"], quarantined, only=cleanable)
     why = {**store_why, **producers, **why}
     replay = frozenset().union(*sets.values())
@@ -345,24 +345,30 @@ def _objective_replay(a: Analysis, objective: Objective, relevant: frozenset[str
 
 
 def objective_starts(a: Analysis, objective: Objective, relevant: frozenset[str],
-                     seed_steps: set[str], quarantined: frozenset[str]) -> dict[str, set[str]]:
+                     seed_steps: set[str], quarantined: frozenset[str],
+                     producers: Mapping[str, str] | None = None) -> dict[str, set[str]]:
     """The steps each objective of the plan starts its replay set from: `answer` the
     answer-relevant steps, the final answer and the seed steps; `store` the seed steps and
-    the producers that re-derive quarantined records (`store_producers`)."""
+    the producers that re-derive quarantined records (`store_producers`, unless given)."""
     starts: dict[str, set[str]] = {}
     if objective != "store":
         starts["answer"] = set(relevant) | {a.final_answer} | seed_steps
     if objective != "answer":
-        starts["store"] = set(seed_steps) | store_producers(a, quarantined).keys()
+        if producers is None:
+            producers = store_producers(a, quarantined)
+        starts["store"] = set(seed_steps) | producers.keys()
     return starts
 
 
-def store_producers(a: Analysis, quarantined: frozenset[str]) -> dict[str, str]:
+def store_producers(a: Analysis, quarantined: frozenset[str],
+                    cleanable: frozenset[str] | None = None) -> dict[str, str]:
     """The producing memory writes of quarantined records that the store objective
     replays, each mapped to the (first) record: unsupported writes whose inputs can be
-    cleaned (`cleanable_steps`). A fault's own producer is its seed, replayed anyway."""
+    cleaned (`cleanable_steps`, unless given). A fault's own producer is its seed,
+    replayed anyway."""
     G = a.graph
-    cleanable = cleanable_steps(a)
+    if cleanable is None:
+        cleanable = cleanable_steps(a)
     found: dict[str, str] = {}
     for rec in sorted(quarantined):
         for p, label, _ in premises(G, rec):
