@@ -527,7 +527,8 @@ def test_report_written_as_bytes_or_text_is_the_same(tmp_path: Path) -> None:
     assert columnar_plan_json(path, byte_out)
     assert byte_out.buffer.getvalue() == expected.encode()  # type: ignore[attr-defined]
     cli = subprocess.run([sys.executable, "-m", "repair_core", "plan", "--json", "--planner",
-                          "columnar", str(path)], check=True, capture_output=True).stdout
+                          "columnar", "--objective", "answer", str(path)], check=True,
+                         capture_output=True).stdout
     assert cli == expected.encode()
 
 
