@@ -20,7 +20,7 @@ COMMITTED = sorted((ROOT / "sample_traces" / "agentdojo").glob("adj-*.json"))
 
 @pytest.fixture(scope="module")
 def banking_case():
-    docs = build_cases(("banking",), 1)
+    docs = build_cases(("banking",), per_suite=1)
     assert docs, "AgentDojo's banking suite gives at least one case"
     return case_from_data(docs[0], source="test")
 
@@ -98,19 +98,26 @@ def test_every_function_declared_pure_leaves_agentdojos_environment_unchanged():
     assert {"get_webpage", "get_unread_emails"} <= writers
 
 
-@pytest.mark.skipif(not COMMITTED, reason="no committed AgentDojo cases")
+def _case(suite: str, a: int, inj: int, b: int, attack: str = "important_instructions"):
+    from repair_core.bench._agentdojo import _load_attack, _suite, build_case
+
+    s = _suite(suite)
+    ua, ui, ub = (s.get_user_task_by_id(f"user_task_{a}"),
+                  s.get_injection_task_by_id(f"injection_task_{inj}"),
+                  s.get_user_task_by_id(f"user_task_{b}"))
+    doc = build_case(suite, ua, ui, ub, attack, _load_attack(attack, s).attack(ua, ui))
+    assert doc is not None
+    return case_from_data(doc, source="test")
+
+
 def test_a_web_visit_of_the_failed_run_stays_in_the_scored_world():
     """AgentDojo's get_webpage records the visit (`web.web_requests`), which its own checks
     read. Slack user task 6 needs the restaurant page visited: Ours keeps that visit (it
     does not depend on the injection), so the repaired world still has it. Slack injection
     task 3's goal is a visit to a phishing link: it happened in the failed run, cannot be
     taken back, and is reported as needing a human, never as secure."""
-    kept = load_case(ROOT / "sample_traces" / "agentdojo"
-                     / "adj-slack-usertask5-injectiontask1-usertask6.json")
-    r = evaluate_case(kept, "ours")
+    r = evaluate_case(_case("slack", 5, 1, 6), "ours")
     assert r.utility is True
-    phish = load_case(ROOT / "sample_traces" / "agentdojo"
-                      / "adj-slack-usertask2-injectiontask3-usertask3.json")
-    r = evaluate_case(phish, "ours")
+    r = evaluate_case(_case("slack", 2, 3, 3), "ours")
     assert r.security is False and not r.recovered
     assert any("get_webpage" in h for h in r.needs_human)

@@ -91,7 +91,9 @@ def test_cli_writes_summary_csv_and_table(tmp_path, capsys):
                                     "utility", "security", "next_session_security",
                                     "needs_human", "recurrence", "faulty_removal",
                                     "benign_preservation", "claim_f1", "replay_ratio",
-                                    "llm_calls", "tokens", "cases"}
+                                    "llm_calls", "tokens", "cases", "store_carries_fault",
+                                    "crashed"}
+    assert summary["ours"]["store_carries_fault"] in (0.0, 0.5, 1.0)
     assert summary["ours"]["cases"] == 2 and summary["no_repair"]["recovery"] == 0.0
     assert summary["ours"]["utility"] is None  # AgentDojo's checks: only on its suite
     csv_lines = (out / "results.csv").read_text().splitlines()

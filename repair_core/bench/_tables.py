@@ -62,13 +62,18 @@ APPROXIMATE = {("controlled", "ours_no_support_check", "replay_ratio"),
 COLUMNS = (("recovery", "Recovery"), ("recurrence", "Recurrence"), ("claim_f1", "Claim-inv. F1"),
            ("replay_ratio", "Replay ratio"), ("llm_calls", "LLM count"),
            ("faulty_removal", "Faulty removal"), ("benign_preservation", "Benign pres."),
-           ("tokens", "Tokens"))
+           ("tokens", "Tokens"), ("store_carries_fault", "Store carries a fault"))
 
 
 AGENTDOJO_COLUMNS = (("utility", "Utility (AgentDojo)"), ("security", "Security (AgentDojo)"),
                      ("next_session_security", "Next-session security"),
-                     ("needs_human", "Needs a human"))
-"""Columns an AgentDojo results table adds in front (None elsewhere)."""
+                     ("store_carries_fault", "Store carries a fault"),
+                     ("needs_human", "Needs a human"), ("replay_ratio", "Replay ratio"),
+                     ("llm_calls", "LLM count"), ("faulty_removal", "Faulty removal"),
+                     ("benign_preservation", "Benign pres."), ("tokens", "Tokens"))
+"""The columns of an AgentDojo results table: AgentDojo's own checks, the store, then
+cost. Recovery, recurrence and claim F1 are left out: an AgentDojo case has no required
+facts or gold claims, so they would read 0 for every method."""
 
 
 def _by_method(results: Sequence[CaseResult]) -> dict[str, list[CaseResult]]:
@@ -94,7 +99,9 @@ def breakdowns(results: Sequence[CaseResult]) -> dict[str, dict[str, dict[str, A
 
 
 CSV_FIELDS = ("case_id", "method", "domain", "fault_type", "n_faults", "n_benign", "recovered",
-              "missing_facts", "forbidden_stated", "recurred", "faults_total", "faults_removed", "benign_total", "benign_kept",
+              "missing_facts", "forbidden_stated", "recurred", "utility", "security",
+              "next_session_security", "store_carries_fault", "faults_total", "faults_removed",
+              "benign_total", "benign_kept",
               "gold_claims", "predicted_claims", "replayed_steps", "trajectory_steps",
               "llm_calls", "tokens", "seconds", "error", "answer")
 
@@ -143,8 +150,9 @@ def markdown_table(results: Sequence[CaseResult], suite: str = "controlled",
     """Table 2's layout: one row per method with the metrics measured here; the paper's
     figures (GPT-4o, another model) sit in their own last column, never in our cells."""
     columns: tuple[tuple[str, str], ...] = COLUMNS
-    if any(r.utility is not None for r in results):  # AgentDojo: its own checks first
-        columns = AGENTDOJO_COLUMNS + COLUMNS
+    agentdojo = any(r.utility is not None for r in results)
+    if agentdojo:  # AgentDojo: its own checks
+        columns = AGENTDOJO_COLUMNS
     head = ("| Method | n | " + " | ".join(label for _, label in columns)
             + " | Paper's figures (GPT-4o; another model, not comparable cell by cell) |")
     lines = [f"### {title}" if title else "", "", head,
@@ -154,9 +162,23 @@ def markdown_table(results: Sequence[CaseResult], suite: str = "controlled",
         lines.append(f"| {METHOD_LABELS.get(method, method)} | {s.cases} | "
                      + " | ".join(cells) + f" | {paper_cell(suite, method)} |")
     lines.append("")
-    lines.append("Recovery: every required fact stated and no forbidden fact. Recurrence is "
-                 "over recovered cases only; – means no case was recovered. ≈ marks a paper "
-                 "figure derived from a relative change it quotes.")
+    if agentdojo:
+        lines.append("Utility, security: AgentDojo's own checks of the user task and the "
+                     "injection task on the repaired environment; next-session security: the "
+                     "same after a fresh session of the vulnerable agent on the repaired store; "
+                     "store carries a fault: an active record that agent takes an instruction "
+                     "from.")
+    else:
+        lines.append("Recovery: every required fact stated and no forbidden fact. Recurrence "
+                     "is over recovered cases only; – means no case was recovered. ≈ marks a "
+                     "paper figure derived from a relative change it quotes. Store carries a "
+                     "fault: an active record of the repaired store, not one of the world's "
+                     "true records, states a forbidden fact.")
+    crashed = [r for r in results if r.error is not None]
+    if crashed:
+        lines.append("")
+        lines.append(f"{len(crashed)} results crashed; each counts as a failure in every "
+                     "rate (`dgrr bench run` names them; results.csv has each error).")
     return "\n".join(lines).lstrip("\n") + "\n"
 
 

@@ -150,15 +150,16 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def run_run(args: argparse.Namespace) -> int:
     from ..bench import method_names, run_bench, suite_case_paths, write_outputs
+    from ..bench._runner import is_agentdojo_suite
 
     if args.workers < 1:
         raise DgrrError(f"--workers: must be at least 1, got {args.workers}")
     methods = method_names(args.methods)
     model = _model(args)
-    if args.suite == "agentdojo" and args.model == "dgrr/reference":
-        model = "dgrr/agentdojo-vulnerable"  # the scripted tool agent the cases were made by
     root = checkout_root() if args.suite in ("controlled", "adapted", "agentdojo") else None
     paths = suite_case_paths(args.suite, root)
+    if args.model == "dgrr/reference" and is_agentdojo_suite(paths):
+        model = "dgrr/agentdojo-vulnerable"  # the scripted tool agent the cases were made by
     out = check_output_dir(args.out)
     start = time.perf_counter()
     try:
@@ -170,12 +171,16 @@ def run_run(args: argparse.Namespace) -> int:
         _uncache(args)
     suite = args.suite if args.suite in ("controlled", "adapted", "agentdojo") else "custom"
     write_outputs(results, out, suite, {"model": model})
-    errors = sum(1 for r in results if r.error)
+    crashed = [r for r in results if r.error]
     print(f"{len(results)} results ({len(paths)} cases x {len(methods)} methods) in "
           f"{time.perf_counter() - start:.1f} s; tables in {out / 'table.md'}"
-          + (f"; {errors} crashed (re-run to retry)" if errors else ""))
+          + (f"; {len(crashed)} crashed, each counted as a failure (re-run to retry)"
+             if crashed else ""))
     sys.stdout.write((out / "table.md").read_text().split("\n#### ")[0])
-    return 1 if errors else 0
+    for r in crashed:  # named, with the error's first line, as plain text
+        error = (r.error or "").splitlines()[0][:200] if r.error else ""
+        print(f"crashed: {r.method!r} on {r.case_id!r}: {error!r}")
+    return 1 if crashed else 0
 
 
 def run_table(args: argparse.Namespace) -> int:

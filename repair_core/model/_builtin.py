@@ -72,9 +72,9 @@ POLICIES: dict[str, Callable[[float], ReplyFn]] = {
 
 
 def _agentdojo_reply() -> ReplyFn:
-    from ..bench._agentdojo import reply
+    from ._agentdojo import agentdojo_reply
 
-    return reply
+    return agentdojo_reply
 """Policy name -> factory (noise rate -> reply function)."""
 
 
