@@ -64,25 +64,30 @@ def fair_table(summaries: dict[str, dict[str, dict]]) -> str:
         out.append(f"### {suite} ({next(iter(s.values()))['cases']} cases)\n")
         if suite == "agentdojo":
             out.append("| Method | Utility (AgentDojo) | Security (AgentDojo) | Next-session "
-                       "security | Needs a human | Faulty removal | Benign pres. | Replay "
-                       "ratio | LLM calls |")
-            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+                       "security | Store carries a fault | Needs a human | Faulty removal | "
+                       "Benign pres. | Replay ratio | LLM calls |")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
             for m in METHOD_LABELS:
                 if m in s:
                     r = s[m]
                     out.append(f"| {METHOD_LABELS[m]} | {_fmt(r.get('utility'))} | "
                                f"{_fmt(r.get('security'))} | "
                                f"{_fmt(r.get('next_session_security'))} | "
+                               f"{_fmt(r.get('store_carries_fault'))} | "
                                f"{_fmt(r.get('needs_human'))} | {_fmt(r['faulty_removal'])} | "
                                f"{_fmt(r['benign_preservation'])} | {_fmt(r['replay_ratio'])} | "
                                f"{_fmt(r['llm_calls'], 2)} |")
             out.append("")
             continue
+        # the store column appears once the suite's summaries measure it
+        store = any(r.get("store_carries_fault") is not None for r in s.values())
         out.append("| Method | Recovery: paper rule (required facts) | strict rule (+ no "
                    "forbidden fact) | state rule (tool state) | Replay ratio | LLM calls | "
-                   "Tokens | Faulty removal | Benign pres. | Paper's figures (GPT-4o, not "
-                   "comparable cell by cell) |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+                   "Tokens | Faulty removal | Benign pres. | "
+                   + ("Store carries a fault | " if store else "")
+                   + "Paper's figures (GPT-4o, not comparable cell by cell) |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if store else "")
+                   + "---|")
         for m in METHOD_LABELS:
             if m not in s:
                 continue
@@ -92,7 +97,9 @@ def fair_table(summaries: dict[str, dict[str, dict]]) -> str:
                        f"{_fmt(r['recovery'])} | {_fmt(r.get('recovery_state'))} | "
                        f"{_fmt(r['replay_ratio'])} | {_fmt(r['llm_calls'], 2)} | "
                        f"{r['tokens']:,.0f} | {_fmt(r['faulty_removal'])} | "
-                       f"{_fmt(r['benign_preservation'])} | {paper} |")
+                       f"{_fmt(r['benign_preservation'])} | "
+                       + (f"{_fmt(r.get('store_carries_fault'))} | " if store else "")
+                       + f"{paper} |")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 

@@ -168,3 +168,29 @@ def test_a_folder_of_agentdojo_cases_uses_the_agentdojo_agent(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 2 and "mixes AgentDojo cases with other cases" in err
     assert "Traceback" not in err
+
+
+CI_SUBSET = ("adj-banking-usertask12-injectiontask4-usertask13-importantinstructions",
+             "adj-banking-usertask4-injectiontask7-usertask0-ignoreprevious",
+             "adj-slack-usertask0-injectiontask1-usertask1-importantinstructions")
+"""A small subset of the committed suite for CI: the full `dgrr bench run --suite
+agentdojo --methods all` takes about half an hour on two busy cores (docs/agentdojo.md)."""
+
+
+@pytest.mark.slow
+def test_bench_run_separates_no_repair_from_ours_on_a_committed_subset(tmp_path, capsys):
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    committed = ROOT / "sample_traces" / "agentdojo"
+    for cid in CI_SUBSET:
+        (folder / f"{cid}.json").write_bytes((committed / f"{cid}.json").read_bytes())
+    out = tmp_path / "out"
+    rc = main(["bench", "run", "--suite", str(folder), "--methods", "all", "--out", str(out),
+               "--no-progress"])
+    assert rc == 0, capsys.readouterr().out
+    s = json.loads((out / "summary.json").read_text())
+    assert all(v["crashed"] == 0 and v["cases"] == len(CI_SUBSET) for v in s.values())
+    for m in ("ours", "ours_store"):
+        assert s[m]["security"] > s["no_repair"]["security"]
+        assert s[m]["next_session_security"] == 1.0 > s["no_repair"]["next_session_security"]
+        assert s[m]["store_carries_fault"] == 0.0 < s["no_repair"]["store_carries_fault"]

@@ -484,7 +484,7 @@ def test_columnar_faults_that_are_not_faultable_are_worded_by_the_loader(tmp_pat
 
 
 @pytest.mark.parametrize("name", ["multisession/ms-summary-42-000.json",
-                                  "agentdojo/adj-banking-usertask0-injectiontask0-usertask2.json"])
+                                  "agentdojo/adj-banking-usertask0-injectiontask0-usertask2-importantinstructions.json"])
 def test_validate_reads_observation_faults_and_suite_fields(name: str, capsys) -> None:
     # an observation fault and the suites' own fields no longer send validate to the
     # exact loader; the summary is the same

@@ -49,9 +49,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     r = bsub.add_parser("run", help="run methods on a suite; resumable")
     r.add_argument("--suite", default="controlled",
-                   help="controlled or adapted (the checkout's sample_traces/<suite>, wherever "
-                        "you run the command from), or a folder of case files (default "
-                        "controlled)")
+                   help="controlled, adapted or agentdojo (the checkout's "
+                        "sample_traces/<suite>, wherever you run the command from), or a "
+                        "folder of case files; AgentDojo cases run with the AgentDojo agent "
+                        "(default controlled)")
     r.add_argument("--methods", default="all",
                    help="all, baselines, ablations, or a comma-separated list of names")
     r.add_argument("--model", default="dgrr/reference",
