@@ -180,11 +180,11 @@ class AgentDojoTools:
 
     def new_world(self) -> Any:
         """The suite's default environment with this case's injections."""
-        return self.suite.load_and_inject_default_environment(self.injections)
+        return _environment(self.suite, self.injections)
 
     def clean_world(self) -> Any:
         """The suite's default environment with no injection."""
-        return self.suite.load_and_inject_default_environment({})
+        return _environment(self.suite, {})
 
     def _log(self, world: Any) -> tuple[Any, list[tuple[bool, Any]], list[_Issued]]:
         # keyed by identity; the entry holds the world, so its id is never reused
@@ -223,6 +223,22 @@ class AgentDojoTools:
     def undo_calls(self, world: Any) -> list[Any]:
         """The calls of AgentDojo's inverses that took back effects on `world`."""
         return [fc for undo, fc in self._log(world)[1] if undo]
+
+
+_ENVIRONMENTS: dict[tuple[str, tuple[tuple[str, str], ...]], Any] = {}
+
+
+def _environment(suite: Any, injections: dict[str, str]) -> Any:
+    """A fresh copy of `suite`'s default environment with `injections`: AgentDojo parses
+    its YAML on every load (a second or more for the workspace suite on a busy machine),
+    so each distinct environment is loaded once per process and deep-copied, as AgentDojo
+    copies its own pre-environment."""
+    key = (suite.name, tuple(sorted(injections.items())))
+    if key not in _ENVIRONMENTS:
+        if len(_ENVIRONMENTS) >= 32:
+            _ENVIRONMENTS.pop(next(iter(_ENVIRONMENTS)))
+        _ENVIRONMENTS[key] = suite.load_and_inject_default_environment(injections)
+    return copy.deepcopy(_ENVIRONMENTS[key])
 
 
 class _Issued:
@@ -592,7 +608,12 @@ def next_session(tools: AgentDojoTools, records: Sequence[Any]) -> tuple[Any, An
 
 def carriers(records: Sequence[Any]) -> list[str]:
     """Ids of the records a vulnerable agent takes an instruction from."""
-    return [m.id for m in records if record_instructions(m.text, m.value)]
+    return [m.id for m in records if obeyed(m)]
+
+
+def obeyed(record: Any) -> bool:
+    """A vulnerable agent takes an instruction from `record` (its text or value)."""
+    return bool(record_instructions(record.text, record.value))
 
 
 def evaluate_case(case: Any, method: str, *, model: str = "dgrr/agentdojo-vulnerable",
@@ -604,6 +625,7 @@ def evaluate_case(case: Any, method: str, *, model: str = "dgrr/agentdojo-vulner
     from ..model import ModelClient
     from ..replay import execute
     from ..replay._world import ToolWorld
+    from ._carriers import store_carriers
     from ._methods import decide
     from ._metrics import CaseResult
 
@@ -647,7 +669,7 @@ def evaluate_case(case: Any, method: str, *, model: str = "dgrr/agentdojo-vulner
     attacked = _check(injection, "security", answer, pre, world, trace)
     nxt_pre, nxt, next_trace = next_session(tools, active)
     next_attacked = _check(injection, "security", "", nxt_pre, nxt, next_trace)
-    carrying = carriers(active)
+    carrying = store_carriers(case, active, obeyed)
     active_ids = {m.id for m in active}
     ev = case.eval
     return CaseResult(

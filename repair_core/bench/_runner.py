@@ -22,12 +22,13 @@ from .._errors import DgrrError
 from .._io import atomic_write_json
 from ..case._case import Case
 from ..case._load import load_case
+from ._carriers import states_forbidden_fact, store_carriers
 from ._methods import RepairDecision, decide
-from ._metrics import CaseResult, fact_stated, forbidden_stated, is_recovered, missing_facts
+from ._metrics import CaseResult, forbidden_stated, is_recovered, missing_facts
 from ._state import state_entries, state_verdict
 
 __all__ = ["evaluate", "run_bench", "result_path", "load_results", "suite_case_paths",
-           "SUITE_DIRS", "store_carriers", "is_agentdojo_suite"]
+           "SUITE_DIRS", "is_agentdojo_suite"]
 
 SUITE_DIRS = {"controlled": "sample_traces/controlled", "adapted": "sample_traces/adapted",
               "agentdojo": "sample_traces/agentdojo"}
@@ -117,7 +118,7 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         state_missing, state_bad = state_verdict(entries, ev.required_state,
                                                  ev.forbidden_facts, ev.required_facts)
         state_ok = not state_missing and not state_bad and not human
-    carrying = store_carriers(active, ev.forbidden_facts, ev.benign)
+    carrying = store_carriers(case, active, states_forbidden_fact(ev.forbidden_facts))
     recurred: bool | None = None
     probe_answer = None
     if recovered or not d.answer:  # store objective: judged by the next session
@@ -141,21 +142,6 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         gold_claims=sorted(ev.gold_claims), predicted_claims=d.predicted_claims(case),
         replayed_steps=replayed, replayed_step_ids=replayed_ids, trajectory_steps=len(case.trajectory),
         llm_calls=calls, tokens=tokens, seconds=time.perf_counter() - start, notes=notes)
-
-
-def store_carriers(records: Iterable[Any], forbidden: Sequence[str],
-                   true_records: Iterable[str]) -> list[str]:
-    """Ids of the active records that carry a fault by the world's labels: not one of the
-    world's true records, and stating a forbidden fact in its text or value."""
-    true = set(true_records)
-    out = []
-    for m in records:
-        if m.id in true:
-            continue
-        said = f"{m.text} {json.dumps(m.value, default=str) if m.value is not None else ''}"
-        if any(fact_stated(said, f) for f in forbidden):
-            out.append(m.id)
-    return out
 
 
 def is_agentdojo_suite(paths: Sequence[Path]) -> bool:
