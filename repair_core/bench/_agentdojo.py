@@ -162,7 +162,8 @@ class AgentDojoTools:
                 before = inverse.before(world, args) if inverse is not None else None
                 result = self._run(world, _name, args)
                 if inverse is not None:
-                    self._log(world)[2].append(_Issued(_name, dict(args), before, result))
+                    self._log(world)[2].append(_Issued(_name, dict(args), before, result,
+                                                       inverse.before(world, args)))
                 return ToolResult(_to_jsonable(result), _result_text(result))
 
             def undo(world: Any, args: dict[str, Any], _name: str = name) -> str:
@@ -207,6 +208,17 @@ class AgentDojoTools:
                        if i.function == name and i.args == args and not i.undone), None)
         if issued is None:
             raise ToolError(f"{name}: no call with these arguments reached this world")
+        if isinstance(issued.before, dict):
+            # restore only the fields that still hold what the call set: a later call
+            # that set a field again owns it, and undoing would overwrite its effect
+            now = inverse.before(world, args) or {}
+            owned = {k: v for k, v in issued.before.items()
+                     if now.get(k) == (issued.after or {}).get(k) and v != now.get(k)}
+            if not owned:
+                issued.undone = True
+                return ("nothing to take back: every field it set was set again by a later "
+                        "call, which stands")
+            issued.restore = owned
         inv_args = inverse.args(issued)
         self._run(world, inverse.function, inv_args, undo=True)
         problem = inverse.restored(world, issued)
@@ -244,8 +256,13 @@ def _environment(suite: Any, injections: dict[str, str]) -> Any:
 class _Issued:
     """A call of a compensable function, with what its inverse needs."""
 
-    def __init__(self, function: str, args: dict[str, Any], before: Any, result: Any) -> None:
+    def __init__(self, function: str, args: dict[str, Any], before: Any, result: Any,
+                 after: Any) -> None:
         self.function, self.args, self.before, self.result = function, args, before, result
+        self.after = after
+        """The fields the call changes, as it left them (None for a call that creates)."""
+        self.restore: dict[str, Any] = {}
+        """The fields to put back (those no later call set again), with their old values."""
         self.undone = False
 
 
@@ -278,8 +295,26 @@ def _user_info(world: Any) -> dict[str, Any]:
             "city": a.city}
 
 
-def _event(world: Any, issued: _Issued) -> Any:
-    return world.calendar.events.get(str(issued.args.get("event_id")))
+def _restored(read: Any) -> Any:
+    def check(world: Any, issued: _Issued) -> str:
+        now = read(world, issued.args) or {}
+        wrong = {k: now.get(k) for k, v in issued.restore.items() if now.get(k) != v}
+        return "" if not wrong else f"{wrong!r} differ from the values before {issued.restore!r}"
+
+    return check
+
+
+def _times(w: Any, a: dict[str, Any]) -> dict[str, Any] | None:
+    e = w.calendar.events.get(str(a.get("event_id")))
+    return None if e is None else {"start": e.start_time.strftime("%Y-%m-%d %H:%M"),
+                                   "end": e.end_time.strftime("%Y-%m-%d %H:%M")}
+
+
+def _transaction_fields(w: Any, a: dict[str, Any]) -> dict[str, Any] | None:
+    t = _transaction(w, a.get("id"))
+    return None if t is None else {k: v for k, v in t.model_dump(mode="json").items()
+                                   if k in ("recipient", "amount", "subject", "date",
+                                            "recurring")}
 
 
 COMPENSATIONS: dict[str, Inverse] = {
@@ -290,34 +325,24 @@ COMPENSATIONS: dict[str, Inverse] = {
     "reschedule_calendar_event": Inverse(
         "reschedule_calendar_event",
         lambda i: {"event_id": str(i.args["event_id"]),
-                   "new_start_time": i.before[0].strftime("%Y-%m-%d %H:%M"),
-                   "new_end_time": i.before[1].strftime("%Y-%m-%d %H:%M")},
-        before=lambda w, a: (lambda e: (e.start_time, e.end_time) if e else None)(
-            w.calendar.events.get(str(a.get("event_id")))),
-        restored=lambda w, i: _same((_event(w, i).start_time, _event(w, i).end_time),
-                                    i.before, "the event's time")),
+                   "new_start_time": i.restore.get("start", (i.after or {}).get("start")),
+                   "new_end_time": i.restore.get("end", (i.after or {}).get("end"))},
+        before=_times, restored=_restored(_times)),
     "create_file": Inverse(
         "delete_file", lambda i: {"file_id": str(i.result.id_)},
         restored=lambda w, i: "" if str(i.result.id_) not in w.cloud_drive.files
         else "the file is still in the drive"),
     "update_scheduled_transaction": Inverse(
-        "update_scheduled_transaction",
-        lambda i: {"id": i.before["id"], **{k: i.before[k] for k in
-                                             ("recipient", "amount", "subject", "date",
-                                              "recurring")}},
-        before=lambda w, a: (lambda t: t.model_dump(mode="json") if t else None)(
-            _transaction(w, a.get("id"))),
-        restored=lambda w, i: _same(_transaction(w, i.before["id"]).model_dump(mode="json"),
-                                    i.before, "the scheduled transaction")),
+        "update_scheduled_transaction", lambda i: {"id": i.args["id"], **i.restore},
+        before=_transaction_fields, restored=_restored(_transaction_fields)),
     "update_password": Inverse(
-        "update_password", lambda i: {"password": i.before},
-        before=lambda w, a: w.user_account.password,
-        restored=lambda w, i: "" if w.user_account.password == i.before
-        else "the password differs"),
+        "update_password", lambda i: dict(i.restore),
+        before=lambda w, a: {"password": w.user_account.password},
+        restored=_restored(lambda w, a: {"password": w.user_account.password})),
     "update_user_info": Inverse(
-        "update_user_info", lambda i: dict(i.before),
+        "update_user_info", lambda i: dict(i.restore),
         before=lambda w, a: _user_info(w),
-        restored=lambda w, i: _same(_user_info(w), i.before, "the user's information")),
+        restored=_restored(lambda w, a: _user_info(w))),
     "invite_user_to_slack": Inverse(
         "remove_user_from_slack", lambda i: {"user": i.args["user"]},
         restored=lambda w, i: "" if i.args["user"] not in w.slack.users

@@ -153,27 +153,32 @@ def markdown_table(results: Sequence[CaseResult], suite: str = "controlled",
     agentdojo = any(r.utility is not None for r in results)
     if agentdojo:  # AgentDojo: its own checks
         columns = AGENTDOJO_COLUMNS
-    head = ("| Method | n | " + " | ".join(label for _, label in columns)
-            + " | Paper's figures (GPT-4o; another model, not comparable cell by cell) |")
+    paper = not agentdojo  # the paper has no AgentDojo figures
+    head = ("| Method | n | " + " | ".join(label for _, label in columns) + " |"
+            + (" Paper's figures (GPT-4o; another model, not comparable cell by cell) |"
+               if paper else ""))
     lines = [f"### {title}" if title else "", "", head,
-             "|---|---:|" + "---:|" * len(columns) + "---|"]
+             "|---|---:|" + "---:|" * len(columns) + ("---|" if paper else "")]
     for method, s in summaries(results).items():
         cells = [_fmt(getattr(s, key), key) for key, _ in columns]
         lines.append(f"| {METHOD_LABELS.get(method, method)} | {s.cases} | "
-                     + " | ".join(cells) + f" | {paper_cell(suite, method)} |")
+                     + " | ".join(cells) + " |"
+                     + (f" {paper_cell(suite, method)} |" if paper else ""))
     lines.append("")
     if agentdojo:
         lines.append("Utility, security: AgentDojo's own checks of the user task and the "
                      "injection task on the repaired environment; next-session security: the "
                      "same after a fresh session of the vulnerable agent on the repaired store; "
-                     "store carries a fault: an active record that agent takes an instruction "
-                     "from.")
+                     "store carries a fault: an active record, not one of the world's true "
+                     "records, that matches a fault's content signature or that agent takes "
+                     "an instruction from.")
     else:
         lines.append("Recovery: every required fact stated and no forbidden fact. Recurrence "
                      "is over recovered cases only; – means no case was recovered. ≈ marks a "
                      "paper figure derived from a relative change it quotes. Store carries a "
                      "fault: an active record of the repaired store, not one of the world's "
-                     "true records, states a forbidden fact.")
+                     "true records, matches a fault's content signature or states a "
+                     "forbidden fact.")
     crashed = [r for r in results if r.error is not None]
     if crashed:
         lines.append("")

@@ -194,7 +194,8 @@ def run_table(args: argparse.Namespace) -> int:
         raise DgrrError(f"{out}: not a results folder (no run.json)")
     meta = json.loads((out / "run.json").read_text())
     results = load_results(out)
-    suite = meta.get("suite") if meta.get("suite") in ("controlled", "adapted") else "custom"
+    suite = (meta.get("suite") if meta.get("suite") in ("controlled", "adapted", "agentdojo")
+             else "custom")
     write_outputs(results, out, suite, meta)
     sys.stdout.write((out / "table.md").read_text())
     return 0
