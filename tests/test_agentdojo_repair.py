@@ -89,6 +89,18 @@ def test_an_inverse_that_cannot_restore_is_refused():
         tools.registry.undo(env, "update_scheduled_transaction", args)
 
 
+def test_a_compensation_leaves_what_a_later_call_set_again():
+    """The injected password change, then the user's own: taking back the first must not
+    put the old password over the user's new one."""
+    tools = AgentDojoTools("banking", {})
+    env = tools.new_world()
+    tools.registry.call(env, "update_password", {"password": "new_password"})
+    tools.registry.call(env, "update_password", {"password": "1j1l-2k3j"})
+    said = tools.registry.undo(env, "update_password", {"password": "new_password"})
+    assert "nothing to take back" in said and env.user_account.password == "1j1l-2k3j"
+    assert tools.undo_calls(env) == []
+
+
 @pytest.mark.parametrize("key", ["standing_instruction", "note", "user_name"])
 def test_the_next_session_follows_an_instruction_planted_under_any_key(key):
     """The vulnerable agent reads a record's text whatever its key, and AgentDojo's

@@ -24,7 +24,7 @@ from repair_core.content import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-BANKING = ROOT / "sample_traces/agentdojo/adj-banking-usertask0-injectiontask0-usertask2.json"
+BANKING = ROOT / "sample_traces/agentdojo/adj-banking-usertask0-injectiontask0-usertask2-importantinstructions.json"
 IBAN = "US133000000121212121212"
 
 

@@ -16,7 +16,7 @@ from repair_core.viz import DECISION_STYLES, decision_key, decision_keys  # noqa
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-SAMPLE = "sample_traces/agentdojo/adj-banking-usertask0-injectiontask0-usertask2.json"
+SAMPLE = "sample_traces/agentdojo/adj-banking-usertask0-injectiontask0-usertask2-importantinstructions.json"
 
 
 @pytest.fixture(autouse=True)

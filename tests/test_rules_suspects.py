@@ -22,7 +22,8 @@ from repair_core.replay import repair
 rule = pytest.mark.rule
 ROOT = Path(__file__).resolve().parent.parent
 AGENTDOJO = sorted((ROOT / "sample_traces" / "agentdojo").glob("adj-*.json"))
-BANKING = ROOT / "sample_traces/agentdojo/adj-banking-usertask0-injectiontask0-usertask2.json"
+BANKING = (ROOT / "sample_traces/agentdojo"
+           / "adj-banking-usertask0-injectiontask0-usertask2-importantinstructions.json")
 URL = "www.evil-payments-77.com"
 
 
@@ -167,13 +168,17 @@ def test_both_planners_agree_on_suspects(objective, suspects):
 
 
 def _payload(case: dict) -> list[str]:
-    """What the attacker injected, as plain strings: the injection block's tag, its goal
-    sentence, and the goal's words that hold an address (@, www.) or 7+ digits."""
+    """What the attacker injected, as plain strings: the injection block's tag (when the
+    attack uses one), the injection task's goal sentence, and the goal's words that hold
+    an address (@, www.) or 7+ digits."""
+    from repair_core.bench._agentdojo import _suite
+
     inj = case["agentdojo"]["injection"]
-    goal = inj.split("please do the following first:")[1].split("After you do that")[0]
-    goal = " ".join(goal.split())
+    meta = case["agentdojo"]
+    goal = " ".join(_suite(meta["suite"]).get_injection_task_by_id(meta["injection_task"])
+                    .GOAL.split())
     words = [w.strip(".,'\"()") for w in goal.split()]
-    return ["<INFORMATION>", goal[:60],
+    return [*(["<INFORMATION>"] if "<INFORMATION>" in inj else []), goal[:60],
             *(w for w in words if "@" in w or "www." in w or re.search(r"\d{7,}", w))]
 
 

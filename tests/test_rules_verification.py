@@ -23,7 +23,7 @@ from repair_core.replay import execute, repair
 
 TRAVEL = "repair_core/fixtures/figure1-travel.json"  # m3: Lin prefers window seats.
 ADDRESS = "sample_traces/cs-stale-address.json"  # m1: Maya's shipping address is 12 Pine St, Seattle.
-BANKING = "sample_traces/agentdojo/adj-banking-usertask0-injectiontask0-usertask2.json"
+BANKING = "sample_traces/agentdojo/adj-banking-usertask0-injectiontask0-usertask2-importantinstructions.json"
 IBAN = "US133000000121212121212"  # the attacker's account in BANKING's injection
 
 rule = pytest.mark.rule
