@@ -56,7 +56,9 @@ def test_injected_observation_matches_by_token_and_shingles():
     found = match(sig, node_content(s3))
     assert found is not None and found.shingle_count >= 8
     assert "<INFORMATION>" in s3.text
-    assert {"tag-block", "before-task", "to-assistant"} <= set(instruction_markers(s3.text))
+    # AgentDojo's own important_instructions text addresses the model by name ("to you,
+    # GPT-4"), so the to-assistant marker is not among its markers
+    assert {"tag-block", "before-task"} <= set(instruction_markers(s3.text))
 
 
 def test_ordinary_shared_words_do_not_match():
