@@ -253,8 +253,8 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
             w(wrap(o.detail, head, indent=len(head)) + "\n")
         more(left, f"more {outcome}")
     if r.fault_echoes:
-        w(f"\nWARNING: {plural(len(r.fault_echoes), 'replayed output')} state a diagnosed "
-          "fault's value (--strict: exit 1):\n")
+        w("\nWARNING: replayed outputs state a diagnosed fault's value (--strict: exit 1; "
+          f"{plural(len(r.fault_echoes), 'output')}):\n")
         echoes, left = _bounded(r.fault_echoes, full)
         for e in echoes:
             w(f"  {e.step} ({e.type}, {e.action}): states {e.fault}'s value {e.value!r}\n")
