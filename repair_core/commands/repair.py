@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from .._errors import DgrrError
 from .._io import check_output_folder, object_json, to_json, write_output_set
+from .._perf import gc_paused
 from .._text import printable_lines, ratio_text
 from ..plan._plan import plan_case, resolve_objective
 from . import (
@@ -92,11 +93,12 @@ def run(args: argparse.Namespace) -> int:
     observations = dict(_observation(o) for o in args.observation)
     result = repair(case, plan, client=client, observations=observations,
                     on_progress=_print_progress if args.progress else None)
-    data = result.model_dump(mode="json")
     failed = ((result.answer is None and plan.objective != "store")
               or bool(result.report.failures))
-    if args.out is not None:
-        write_outputs(Path(args.out), data, failed=failed)
+    with gc_paused():  # only data is built: see repair_core._perf
+        data = result.model_dump(mode="json")
+        if args.out is not None:
+            write_outputs(Path(args.out), data, failed=failed)
     if args.json:
         sys.stdout.write(to_json(data))
     else:

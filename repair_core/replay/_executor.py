@@ -10,6 +10,7 @@ ledger of effects in `_world.py`; `_Run` orders the replay and asks the model.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from functools import cached_property
 from typing import Any
 
 from .._errors import DgrrError, ModelError
+from .._perf import gc_paused
 from ..agent._evidence import (
     claim_item,
     observation_item,
@@ -79,8 +81,9 @@ def repair(case: Case, plan: RepairPlan | None = None, *, model: str = REFERENCE
         raise DgrrError(f"plan is for case {plan.case.case_id!r}, not {case.case_id!r}")
     case = plan.case
     # The executor runs from the plan's operations only (docs/replay-api.md).
-    ops = ops_inputs(case, plan_ops(plan))
-    decisions = _plan_decisions(plan)
+    with gc_paused():
+        ops = ops_inputs(case, plan_ops(plan))
+        decisions = _plan_decisions(plan)
     # An affected, unsupported action a forced edit kept is still removed from the world.
     result = execute(case, ops.store_edits, ops.replay, invalidated=ops.invalidated,
                      faults=ops.revoked, model=model, api_base=api_base,
@@ -90,7 +93,8 @@ def repair(case: Case, plan: RepairPlan | None = None, *, model: str = REFERENCE
     result.report.no_longer_sees = ops.no_longer_sees
     result.report.objective = plan.objective
     # rule verify.after-replay: what the agent reads next, checked by content
-    result.verification = verify_result(case, result, sources=ops.revoked)
+    with gc_paused():
+        result.verification = verify_result(case, result, sources=ops.revoked)
     return result
 
 
@@ -210,22 +214,29 @@ class _Run:
     # ---- the run ---------------------------------------------------------------------
 
     def execute(self) -> RepairResult:
-        self.memory.apply_edits(self.store_edits)
-        self._retire_replayed_writes()
-        self.world = ToolWorld.after_failed_run(self.case, self.tools,
-                                                removed=self.stale | self.also_removed)
+        # The collector is paused where the work only builds data (a 100k-step case's
+        # records, steps and report: its full collections walked them all again and again,
+        # about a third of the replay's time); steps that call a model over the network
+        # run with it on.
+        with gc_paused():
+            self.memory.apply_edits(self.store_edits)
+            self._retire_replayed_writes()
+            self.world = ToolWorld.after_failed_run(self.case, self.tools,
+                                                    removed=self.stale | self.also_removed)
         todo = [s for s in self.order if s.id in self.replay]
-        for done, step in enumerate(todo, start=1):
-            calls, tokens = self.client.calls, self.client.tokens
-            self.client.tags = {"step": step.id}
-            outcome = self._replay_step(step)
-            outcome.llm_calls = self.client.calls - calls
-            outcome.tokens = self.client.tokens - tokens
-            self._outcomes[step.id] = outcome
-            if self.on_progress is not None:
-                self.on_progress(done, len(todo), step.id, self._cost())
+        with gc_paused() if self.client.builtin is not None else contextlib.nullcontext():
+            for done, step in enumerate(todo, start=1):
+                calls, tokens = self.client.calls, self.client.tokens
+                self.client.tags = {"step": step.id}
+                outcome = self._replay_step(step)
+                outcome.llm_calls = self.client.calls - calls
+                outcome.tokens = self.client.tokens - tokens
+                self._outcomes[step.id] = outcome
+                if self.on_progress is not None:
+                    self.on_progress(done, len(todo), step.id, self._cost())
         self.client.tags = {}
-        return self._result()
+        with gc_paused():
+            return self._result()
 
     def _cost(self) -> Cost:
         n = len(self.case.trajectory)
