@@ -224,7 +224,8 @@ class _Run:
             self.world = ToolWorld.after_failed_run(self.case, self.tools,
                                                     removed=self.stale | self.also_removed)
         todo = [s for s in self.order if s.id in self.replay]
-        with gc_paused() if self.client.builtin is not None else contextlib.nullcontext():
+        in_process = getattr(self.client, "builtin", None) is not None  # any client may be handed in
+        with gc_paused() if in_process else contextlib.nullcontext():
             for done, step in enumerate(todo, start=1):
                 calls, tokens = self.client.calls, self.client.tokens
                 self.client.tags = {"step": step.id}
