@@ -134,7 +134,8 @@ if warning_kinds:
                     st.text("\n".join(lines))
                 else:
                     st.dataframe(pd.DataFrame({"item": lines}), hide_index=True,
-                                 width="stretch", height=300, key=f"dgrr_w_ack_list_{i}")
+                                 width="stretch", height=300, key=f"dgrr_w_ack_list_{i}",
+                                 placeholder=MISSING)
         acknowledged = acknowledged and ticked
 
 # A queue request the reviewer claimed on the Inbox: the decision also moves the request.
@@ -244,7 +245,7 @@ if summary.irreversible_effects:
                  hide_index=True, key="dgrr_w_sum_effects", placeholder=MISSING)
     with st.expander(f"all {plural(len(summary.irreversible_effects), 'effect')}"):
         st.dataframe(pd.DataFrame({"effect": summary.irreversible_effects}), hide_index=True,
-                     width="stretch", height=300)
+                     width="stretch", height=300, placeholder=MISSING)
 else:
     st.caption("none reported" if summary.replayed else "unknown until the plan is replayed")
 
