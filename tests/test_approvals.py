@@ -333,3 +333,35 @@ def test_a_result_without_decisions_is_refused(store, tmp_path):
     with pytest.raises(ResultMismatchError, match="lists no decisions"):
         record_decision(store, plan, reviewer="ana", decision="approve", result=data)
     assert store.history() == []
+
+
+def test_two_writers_recording_the_same_decision_at_once_record_one(tmp_path):
+    # a double click on the dashboard runs Record twice, each run with its own check of
+    # what is already recorded; the check and the append are one step under the write lock
+    import threading
+
+    plan = plan_case(load_example())
+    path = str(tmp_path / "race.db")
+    stores = [ApprovalStore(path) for _ in range(4)]
+    hashes = approval_hashes(plan)
+    start = threading.Barrier(len(stores))
+    outcomes: list[str] = []
+
+    def record(s: ApprovalStore) -> None:
+        start.wait()
+        try:
+            record_decision(s, plan, reviewer="Ana Reviewer", decision="approve",
+                            comment="checked", hashes=hashes)
+            outcomes.append("recorded")
+        except DgrrError as exc:
+            outcomes.append(type(exc).__name__)
+
+    threads = [threading.Thread(target=record, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["DuplicateApprovalError"] * 3 + ["recorded"], outcomes
+    assert [r.id for r in stores[0].history(case_id=plan.case.case_id)] == [1]
+    for s in stores:
+        s.close()

@@ -389,7 +389,13 @@ def obligation_problems(plan: RepairPlan, result: Any) -> list[str]:
 def find_decision(store: ApprovalStore, *, case_id: str, reviewer: str, inputs_sha256: str,
                   outputs_sha256: str) -> ApprovalRecord | None:
     """The decision `reviewer` already recorded on exactly these inputs and outputs."""
-    for rec in store.history(case_id=case_id):
+    return _same_decision(store.history(case_id=case_id), reviewer=reviewer,
+                          inputs_sha256=inputs_sha256, outputs_sha256=outputs_sha256)
+
+
+def _same_decision(records: Iterable[ApprovalRecord], *, reviewer: str, inputs_sha256: str,
+                   outputs_sha256: str) -> ApprovalRecord | None:
+    for rec in records:
         if (same_reviewer(rec.reviewer, reviewer) and rec.inputs_sha256 == inputs_sha256
                 and rec.outputs_sha256 == outputs_sha256):
             return rec
@@ -507,19 +513,22 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     else:
         acknowledged = []
     inputs, outputs = hashes if hashes is not None else approval_hashes(plan, result)
-    if reviewer.strip():
-        existing = find_decision(store, case_id=plan.case.case_id, reviewer=reviewer,
-                                 inputs_sha256=inputs, outputs_sha256=outputs)
+
+    def refuse_same(records: list[ApprovalRecord]) -> None:
+        # run under the store's write lock: a double click's second run sees the first's row
+        existing = _same_decision(records, reviewer=reviewer, inputs_sha256=inputs,
+                                  outputs_sha256=outputs) if reviewer.strip() else None
         # an approval that acknowledges carriers an earlier one did not (one recorded
         # before carriers were checked) is a new decision, not the same one again
         if existing is not None and (existing.decision != decision or sorted(
                 existing.acknowledged) == sorted(acknowledged)):
             raise DuplicateApprovalError(existing)
+
     model = _get(_get(result, "report"), "model")
     return store.add(case_id=plan.case.case_id, reviewer=reviewer, decision=decision,
                      comment=comment, plan_edits=[e.model_dump(mode="json") for e in plan.edits],
                      forced=plan.forced, inputs_sha256=inputs, outputs_sha256=outputs,
-                     model=model, acknowledged=acknowledged)
+                     model=model, acknowledged=acknowledged, check=refuse_same)
 
 
 def repaired_store(plan: RepairPlan, result: Any = None) -> dict[str, Any]:

@@ -444,9 +444,13 @@ class ApprovalStore:
     def add(self, *, case_id: str, reviewer: str, decision: str, inputs_sha256: str,
             outputs_sha256: str, comment: str = "",
             plan_edits: Iterable[Mapping[str, Any]] = (), forced: bool = False,
-            model: str | None = None, acknowledged: Iterable[str] = ()) -> ApprovalRecord:
+            model: str | None = None, acknowledged: Iterable[str] = (),
+            check: Callable[[list[ApprovalRecord]], None] | None = None) -> ApprovalRecord:
         """Append one decision; returns it as stored. `acknowledged`: the carrier ids the
-        reviewer acknowledged (stored sorted, once each)."""
+        reviewer acknowledged (stored sorted, once each). `check` is called with the case's
+        stored rows (newest first) under the write lock, just before the row is added, and
+        refuses it by raising: two writers (a double click's two runs) can then never both
+        pass a check of what is already recorded."""
         acknowledged = sorted(set(acknowledged))
         problems = _name_problems(reviewer=reviewer, case_id=case_id, model=model)
         if decision not in ("approve", "reject"):
@@ -471,7 +475,8 @@ class ApprovalStore:
                                  plan_edits=[dict(e) for e in plan_edits], forced=forced,
                                  inputs_sha256=inputs_sha256, outputs_sha256=outputs_sha256,
                                  model=model, refers_to=None, target=None,
-                                 **({"acknowledged": acknowledged} if acknowledged else {})))
+                                 **({"acknowledged": acknowledged} if acknowledged else {})),
+                            check=check)
 
     def record_applied(self, approval_id: int, *, reviewer: str, target: str,
                        outputs_sha256: str | None = None, comment: str = "") -> ApprovalRecord:
@@ -566,7 +571,8 @@ class ApprovalStore:
                 "(dgrr keys trust --reviewer NAME --public-key …)")
         return signer
 
-    def _append(self, fields: dict[str, Any]) -> ApprovalRecord:
+    def _append(self, fields: dict[str, Any],
+                check: Callable[[list[ApprovalRecord]], None] | None = None) -> ApprovalRecord:
         signer = self._signer(fields["reviewer"], fields["kind"])
 
         def attempt() -> ApprovalRecord:
@@ -575,6 +581,10 @@ class ApprovalStore:
                 with conn.begin():
                     if self.engine.dialect.name == "postgresql":
                         conn.execute(text("LOCK TABLE dgrr_approvals IN EXCLUSIVE MODE"))
+                    if check is not None:
+                        check([self._record(dict(r)) for r in conn.execute(
+                            _raw_select().where(_ApprovalRow.case_id == fields["case_id"])
+                            .order_by(_ApprovalRow.id.desc())).mappings()])
                     last = conn.execute(select(_ApprovalRow.row_hash)
                                         .order_by(_ApprovalRow.id.desc()).limit(1)).first()
                     prev = (last[0] if last is not None else None) or GENESIS_HASH
