@@ -56,17 +56,47 @@ def _no_exception(page, where: str) -> None:
     assert shown.count() == 0, (where, shown.first.inner_text()[:500])
 
 
+def _picture_legend(page):
+    """The legend in the Graph picture's header (inside the picture's frame)."""
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        for frame in page.frames:
+            try:
+                legend = frame.locator("#dgrr-legend")
+                if legend.count():
+                    return legend
+            except Exception:  # a frame detached while the page reran
+                continue
+        page.wait_for_timeout(250)
+    raise AssertionError("the Graph picture shows no legend")
+
+
 def _walk(page) -> dict[str, str]:
-    """Every page after Load: no exception; the decision legend's text per page."""
+    """Every page after Load: no exception; the decision legend's text per page. The Graph
+    page shows its legend in the picture's header and the page's full legend (the same
+    decision legend, then shapes and edges) in an expander below: the header's colour keys
+    must be the decision legend's, and the expander's decision legend the same as every
+    other page's."""
+    from playwright.sync_api import expect
+
     legends = {}
     for label in PAGES:
         goto_page(page, label)
         idle(page)
         _no_exception(page, label)
         if label in LEGEND_PAGES:
+            if label == "Graph":
+                page.get_by_text("Legend: shapes and edges").first.click()
             legend = page.locator(".dgrr-decision-legend").first
             legend.wait_for(timeout=60_000)
             legends[label] = " ".join(legend.inner_text().split())
+            if label == "Graph":
+                keys = legend.locator("[data-key]").all_inner_texts()
+                picture = _picture_legend(page)
+                expect(picture).to_be_visible()
+                shown = picture.locator(".dgrr-key").all_inner_texts()
+                assert keys and [k.strip() for k in shown[:len(keys)]] == [
+                    k.strip() for k in keys], (shown, keys)
     return legends
 
 
