@@ -39,7 +39,7 @@ from ..case._case import Answer as AnswerStep
 from ..case._case import Case, Dep, EvalLabels, MemoryRecord, MemoryWrite
 from ..case._case import Claim as ClaimStep
 from ..case._case import MemoryRead as ReadStep
-from ._metrics import fact_stated, forbidden_stated, is_recovered, normalise_fact
+from ._metrics import fact_stated, is_recovered, normalise_fact
 
 __all__ = ["CONTROLLED_COUNTS", "Slot", "controlled_slots", "build_controlled_case",
            "FAULT_TYPES", "DOMAINS"]
@@ -755,7 +755,10 @@ def _gold_claims(design: _Design, faulty: Case, forbidden: list[str]) -> list[st
         if key in design.updates.get(turn_no[c.turn], ("",))[:1]:
             truth = design.updates[turn_no[c.turn]][1]
         wrong = truth is not None and normalise_fact(str(value)) != normalise_fact(str(truth))
-        stated = forbidden_stated(f"{c.text} {value}", forbidden)
+        # a claim built on a forbidden fact carries it even when it reports it missing
+        # ("size 9 not available": a search made with the stale size), so the label reads
+        # the words, not an answer's rejection cues
+        stated = any(fact_stated(f"{c.text} {value}", f) for f in forbidden)
         if wrong or stated:
             gold.append(c.id)
     return gold
