@@ -712,12 +712,13 @@ class _Run:
         self.report.steps = outcomes
         trajectory = self._trajectory()
         final = self.new_steps.get(self.final)
+        quarantined = set(self.memory.quarantined)  # a list: thousands of ids at scale
         return RepairResult(
             answer=final.text if final is not None else None,
             original_answer=self.steps[self.final].text if self.final else "",
             store=RepairedStore(
                 active=[r for r in trajectory.memory if self.memory.active(r.id)],
-                quarantine=[r for r in trajectory.memory if r.id in self.memory.quarantined]),
+                quarantine=[r for r in trajectory.memory if r.id in quarantined]),
             trajectory=trajectory, report=self.report, cost=self._cost(),
             final_world=self.world.state)
 
