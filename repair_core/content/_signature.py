@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -167,9 +168,21 @@ def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
 
 def vocabulary_texts(case: Case) -> list[str]:
     """The texts whose lower-case words make a sentence-initial word common: every
-    node's content (`node_content`)."""
-    return [*(t.text for t in case.session), *map(node_content, case.memory),
-            *map(node_content, case.trajectory)]
+    node's content (`node_content`). Kept for the case last asked about: a repair asks
+    for its case's three times (plan, blocked writes, the final check), each a pass over
+    every node (cases are not changed in place: an edit makes a new case)."""
+    global _last_vocabulary
+    size = (len(case.session), len(case.memory), len(case.trajectory))
+    last = _last_vocabulary
+    if last is not None and last[0]() is case and last[1] == size:
+        return last[2]
+    texts = [*(t.text for t in case.session), *map(node_content, case.memory),
+             *map(node_content, case.trajectory)]
+    _last_vocabulary = (weakref.ref(case), size, texts)
+    return texts
+
+
+_last_vocabulary: tuple[weakref.ref[Any], tuple[int, int, int], list[str]] | None = None
 
 
 def node_parts(node: Any) -> tuple[str, str | None, Any]:
