@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import attrgetter
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 import msgspec
 import numpy as np
@@ -693,7 +693,8 @@ class _Reader:
         for name, arrays in zip(_ARRAYS, (
                 seqs, codes_parts, failed_parts, step_turns, count_parts, claim_parts,
                 verified_parts, src_parts, label_parts, suff_parts), strict=True):
-            setattr(part, name, _joined(arrays, _ARRAYS[name]))
+            # cast: mypy joins the lists' element types, to `object` on some runs
+            setattr(part, name, _joined(cast("list[np.ndarray]", arrays), _ARRAYS[name]))
         _need(len(index) == indexed + len(ids))  # no id repeated or already indexed
         return part
 
