@@ -92,7 +92,7 @@ def home() -> None:
         st.subheader("4 · Replay")
         res = state.result()
         if res is None:
-            st.write("Replay is not available in this installation yet (issue 3), so the story "
+            st.write("Replay is not available in this installation, so the story "
                      "stops at the plan.")
         else:
             st.markdown(f"The replay re-ran the plan with {code(res.report.model)}: "

@@ -1,4 +1,4 @@
-"""Per-decision agreement between every pair of built-in policies (issue 19).
+"""Per-decision agreement between every pair of built-in policies (a second policy must measurably disagree).
 
 Every prompt the repair of the committed controlled suite sends (Ours, redo from first
 exposure, LLM-judge and MemAudit-style, each driven by `dgrr/reference`), and every prompt

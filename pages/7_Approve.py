@@ -266,7 +266,7 @@ else:
     try:
         rows = store.history(case_id=p.case.case_id if scope == "this case" else None,
                              limit=500)
-    except DgrrError as exc:  # a row changed outside dgrr (issue 21): one line, no traceback
+    except DgrrError as exc:  # a row changed outside dgrr: one line, no traceback
         show_problems("Cannot list the approvals", [str(exc)])
         rows = []
     if not rows:

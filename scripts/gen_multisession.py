@@ -1,4 +1,4 @@
-"""Write the multi-session cases (issue 17) to sample_traces/multisession/.
+"""Write the multi-session cases to sample_traces/multisession/.
 
     python scripts/gen_multisession.py [--seed 42] [--count 4]
 """

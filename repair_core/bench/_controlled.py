@@ -832,7 +832,7 @@ def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference
                     f"{max_attempts} attempts")
 
 
-# ---- multi-session cases (issue 17) -------------------------------------------------------
+# ---- multi-session cases --------------------------------------------------------------------
 # A poisoned document in session 1, memories written in sessions 1 and 2, retrieval-memory
 # and rolling-summary variants, scored on sessions 3-4's reads from the world's truth. Built
 # by `_multisession` (the trace as a runtime records it), not by the agent run above.

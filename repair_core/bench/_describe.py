@@ -3,7 +3,7 @@ trajectories are, how much of each lies off the final answer's ancestry, how oft
 affected step has independent support, and how often a benign record sits where an
 over-eager repair would remove it. `scripts/describe_suite.py` prints this into
 docs/benchmark.md; `tests/test_suite_shape.py` checks the committed suites against the
-floors of issue 9.
+floors it states (enough cases of each fault type and domain to tell methods apart).
 """
 
 from __future__ import annotations

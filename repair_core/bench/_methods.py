@@ -228,7 +228,7 @@ def delete_restore_rerun(case: Case, client: Any = None) -> RepairDecision:
 
 
 
-# --- the strong simple redo baselines (issue 19) -----------------------------------------
+# --- the strong simple redo baselines --------------------------------------------------
 # Neither reads the dependency graph: they use the diagnosed faults, which step read or
 # wrote a record (the `returned` list of a read, a record's `produce` edge) and trajectory
 # order. With rule `replay.write.supersedes-own` a replayed write retires what it wrote

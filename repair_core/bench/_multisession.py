@@ -1,5 +1,5 @@
 """Multi-session cases: a poisoned document read in session 1, memories written in
-sessions 1 and 2, judged by what sessions 3 and 4 read (issue 17).
+sessions 1 and 2, judged by what sessions 3 and 4 read (a repair is judged by what the agent reads next).
 
 The world: a user with three true facts (their home airport, their company's travel
 class, their seat preference) and an attacker whose document, returned by the docs search

@@ -74,7 +74,7 @@ def _final_turn_text(case: Case) -> str:
 def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
              api_base: str | None = None) -> CaseResult:
     """Repair `case` with `method` and measure everything the metrics need."""
-    from .. import execute  # issue 3's executor; imported lazily (model layer is slow)
+    from .. import execute  # the replay executor; imported lazily (model layer is slow)
 
     start = time.perf_counter()
     labels = _labels(case)

@@ -766,7 +766,7 @@ class _Reader:
     def _fault_content(self, fault_nodes: list[int], first_record: int
                        ) -> tuple[list[tuple[int, float, set[int]]],
                                   dict[int, tuple[str | None, Any]]]:
-        """What the planner needs of the faults' content (issue 17): the observations and
+        """What the planner needs of the faults' content (carried fault text): the observations and
         records that carry a fault's text, and the keys and values of faulty records."""
         if not fault_nodes:
             return [], {}

@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_summary(summary, args.out)
         write_cases(args.out)
-    if summary.get("error_cases"):  # issue 21: errored rows are a failed run, not a pass
+    if summary.get("error_cases"):  # errored rows are a failed run, not a pass
         print(f"dgrr fleet: {summary['error_cases']} of {summary['cases']} cases errored "
               f"(their rows in {args.out}/cases.parquet say why)", file=sys.stderr)
         return 1

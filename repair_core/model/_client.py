@@ -212,7 +212,7 @@ class ModelClient:
             kwargs["api_key"] = self.api_key
         from ._bounded import GRACE, install_no_redirects, within
 
-        install_no_redirects(litellm)  # issue 21: no prompt re-sent where a 3xx points
+        install_no_redirects(litellm)  # no prompt re-sent where a 3xx points
         # the SDK's timeout bounds each read; the wall clock bounds the call (a grace of
         # GRACE s lets the SDK's own, clearer timeout fire first on a silent server)
         response = within(timeout + GRACE, lambda: litellm.completion(**kwargs))

@@ -1,5 +1,5 @@
 """`dgrr/rolling` and `dgrr/rolling-vulnerable`: a third offline policy that decides
-differently from `dgrr/reference` where a model plausibly would (issue 19).
+differently from `dgrr/reference` where a model plausibly would (a second policy must measurably disagree).
 
 - **Claims read the user's words first**: a value the user stated in this conversation
   (`stated_in_conversation`) is the claim, cited by its turn.

@@ -3,7 +3,7 @@
 For `dgrr plan` (readable, `--json` or `--ops`) and `dgrr validate`, `auto` (the default)
 takes the columnar path for case files of at least :data:`COLUMNAR_MIN_BYTES`; `columnar`
 takes it for any size; `networkx` never does. The columnar planner implements the same
-rules (those of issue 17 included: carried fault text, earlier turns as support, the
+rules (the later ones included: carried fault text, earlier turns as support, the
 restore rules, faults on observations and user turns) for every objective (`answer`,
 `store`, `both`). Whenever the columnar path declines (an invalid case, inferred edges, an
 option it does not implement: `--memory`), the networkx planner runs instead, so the

@@ -333,7 +333,7 @@ class _Run:
                 f"not applied: its record carries {faults} (by content); needs a human"
                 + applied))
         new = self.new_steps.get(step.id)
-        if isinstance(new, Claim | Answer):  # issue 21: a reply that restates a fault
+        if isinstance(new, Claim | Answer):  # a reply that restates a fault
             self._echo(new, new.text, getattr(new, "value", None), "flagged")
         return outcome
 
