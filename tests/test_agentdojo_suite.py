@@ -1,4 +1,4 @@
-"""The AgentDojo suite (issue 19): cases built from AgentDojo's own suites, repaired by
+"""The AgentDojo suite: cases built from AgentDojo's own suites, repaired by
 dgrr's executor on AgentDojo's functions, scored by AgentDojo's own checks. Runs when the
 `agentdojo` extra is installed (`pip install 'dgrr[agentdojo]'`)."""
 

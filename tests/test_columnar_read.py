@@ -1,4 +1,4 @@
-"""The columnar reader and writer (issue 20): what `dgrr plan --json` and `dgrr validate`
+"""The columnar reader and writer: what `dgrr plan --json` and `dgrr validate`
 read and write on the columnar path, and what they import at start-up.
 
 The plan rules are compared with the networkx planner in tests/test_columnar_plan.py;

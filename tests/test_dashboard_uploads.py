@@ -1,4 +1,4 @@
-"""The Load page lets go of an upload once it is parsed (issue 21): the uploader is empty
+"""The Load page lets go of an upload once it is parsed: the uploader is empty
 again under a fresh key, whether the case was loaded or refused, and takes the next
 upload; a replaced case is not pinned by the session's plan-digest cache. The memory
 itself is measured in a real server: tests/test_e2e_upload_memory.py."""

@@ -1,4 +1,4 @@
-"""The workbench on cases it had never seen (issue 23): an imported trace with no memory
+"""The workbench on cases it had never seen: an imported trace with no memory
 records, data that mentions CSS urls, a backtick in the case id; every page, no exception."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An upload's memory is released after it is parsed (issue 21): in real Chromium against
+"""An upload's memory is released after it is parsed: in real Chromium against
 `streamlit run app.py`, a 150 MB case (valid; its bulk is JSON whitespace, so the parsed
 case is the small spec example) and then a 120 MB case the page refuses (1,200 records of
 100 kB text and a wrong format) are uploaded on the Load page. After each, the server's

@@ -145,7 +145,7 @@ def test_broken_cases_become_error_rows_and_the_run_finishes(tmp_path):
     (src / "manifest.json").write_text("{}")  # not a case: skipped
     code = main(["fleet", str(src), "--faults", "m3", "--out", str(tmp_path / "o"),
                  "--workers", "2"])
-    assert code == 1  # issue 21: rows errored, so the run failed (the outputs are written)
+    assert code == 1  # rows errored, so the run failed (the outputs are written)
     rows = _rows(tmp_path / "o")
     assert [Path(r["source"]).name for r in rows] == [
         "a-good.json", "b-not-json.json", "c-bad-ref.json", "d.jsonl:1", "d.jsonl:2"]

@@ -1,4 +1,4 @@
-"""Recovery = every required fact stated and no forbidden fact stated (issue 8, item 2),
+"""Recovery = every required fact stated and no forbidden fact stated,
 for every method; the failure gallery lists what each failed case got wrong."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`dgrr import --faults` diagnoses a tool observation (a tool result or a retrieved
-document) by its span id, as well as a record: issue 17, "faults on any untrusted input"."""
+document) by its span id, as well as a record: faults on any untrusted input."""
 
 from __future__ import annotations
 

@@ -207,7 +207,7 @@ def test_sync_thread_is_forked_before_the_poison_and_resumed_without_it(tmp_path
 
 
 def test_sync_next_turns_never_read_a_quarantined_text(tmp_path, capsys):
-    """The quarantine the agent cannot read (issue 18 item 1): after `apply_langgraph` the
+    """The quarantine the agent cannot read: after `apply_langgraph` the
     resumed turn's recall never reads a quarantined text back."""
     run = _sync_scenario(tmp_path, capsys)
     graph = run["graph"]

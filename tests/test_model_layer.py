@@ -47,7 +47,7 @@ def _scripted(provider: str, replies: list[str]) -> list[list[dict]]:
 
 def test_every_stage_has_a_versioned_template_with_its_header():
     for stage in STAGES:
-        version = STAGE_VERSIONS.get(stage, "v1")  # judge/v2: the open judge (issue 9)
+        version = STAGE_VERSIONS.get(stage, "v1")  # judge/v2: the open judge
         assert template(stage).startswith(f"dgrr-prompt: {stage}/{version}")
         assert parse_prompt(render_prompt(stage, {"x": 1})) == (stage, {"x": 1})
 

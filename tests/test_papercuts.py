@@ -1,4 +1,4 @@
-"""CLI papercuts of issue 13, each pinned by a test: read-only commands create nothing,
+"""CLI papercuts, each pinned by a test: read-only commands create nothing,
 argument ranges are checked, suite names do not depend on the current folder, `bench
 generate` writes where it says, refusals name options that exist, progress bars only on a
 terminal, plurals, long values wrapped instead of cut, and the README's serve-model example

@@ -1,4 +1,4 @@
-"""No corrected answer of the method states a diagnosed fault (issue 8).
+"""No corrected answer of the method states a diagnosed fault.
 
 Every committed suite case and every sample trace is repaired with the default (offline
 reference) model; the corrected answer must not contain any diagnosed fault's `value`

@@ -1,4 +1,4 @@
-"""The Replay page shows the effects that need a human and the world ledger (issue 8)."""
+"""The Replay page shows the effects that need a human and the world ledger."""
 
 from __future__ import annotations
 

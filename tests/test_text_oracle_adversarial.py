@@ -1,4 +1,4 @@
-"""Adversarial answers for the text oracle (issue 19): answers a real model could write,
+"""Adversarial answers for the text oracle: answers a real model could write,
 each with the verdict the world's truth gives. The labels are those of committed
 controlled cases (ctl-001 travel, ctl-002 shopping, ctl-003 customer service), and
 the expected verdict is written from what the answer tells the user, not from what the
