@@ -164,12 +164,9 @@ def against_the_goal(summary: dict[str, dict[str, dict[str, Any]]]) -> list[str]
 
 
 def write_doc(doc: Path, body: str) -> None:
-    text = doc.read_text(encoding="utf-8") if doc.exists() else f"{BEGIN}\n{END}\n"
-    if BEGIN not in text or END not in text:
-        text += f"\n{BEGIN}\n{END}\n"
-    head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1]
-    doc.write_text(f"{head}{BEGIN}\n{body}\n{END}{tail}", encoding="utf-8")
+    from repair_core._io import write_marked_block
+
+    write_marked_block(doc, BEGIN, END, f"{body}\n", append=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.oracle_adversarial import ANSWERS, CASES, HELD_OUT  # noqa: E402
+from repair_core._io import write_marked_block  # noqa: E402
 from repair_core.bench import is_recovered, missing_facts  # noqa: E402
 from repair_core.bench._state import state_verdict  # noqa: E402
 
@@ -97,12 +98,8 @@ def main() -> int:
     args = ap.parse_args()
     text = section()
     print(text, end="")
-    if args.write:
-        doc = DOC.read_text()
-        if BEGIN not in doc:
-            raise SystemExit(f"{DOC}: no {BEGIN} marker")
-        doc = doc[:doc.index(BEGIN) + len(BEGIN)] + "\n" + text + doc[doc.index(END):]
-        DOC.write_text(doc)
+    if args.write and not write_marked_block(DOC, BEGIN, END, text):
+        raise SystemExit(f"{DOC}: no {BEGIN} marker")
     return 0
 
 

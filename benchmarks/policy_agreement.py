@@ -155,13 +155,10 @@ def main() -> None:
     if args.json_out:
         args.json_out.write_text(json.dumps(result, indent=1) + "\n")
     if args.doc:
-        doc = args.doc.read_text()
-        block = f"{BEGIN}\n{text}\n\n{len(prompts)} distinct prompts.\n{END}"
-        if BEGIN in doc:
-            doc = doc[:doc.index(BEGIN)] + block + doc[doc.index(END) + len(END):]
-        else:
-            doc += "\n" + block + "\n"
-        args.doc.write_text(doc)
+        from repair_core._io import write_marked_block
+
+        write_marked_block(args.doc, BEGIN, END, f"{text}\n\n{len(prompts)} distinct prompts.\n",
+                           append=True)
 
 
 if __name__ == "__main__":

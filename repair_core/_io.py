@@ -227,6 +227,36 @@ def to_json(data: Any, indent: int | None = 1) -> str:
     return msgspec.json.format(compact, indent=indent) + "\n"
 
 
+def write_marked_block(path: str | Path, begin: str, end: str, body: str, *,
+                       append: bool = False) -> bool:
+    """Put `body` (lines ending in a newline) between the markers `begin` and `end` of the
+    text file `path`, atomically: the generated tables of the docs. Without the markers the
+    block is added at the end when `append` (a missing file is created), else nothing is
+    written and False is returned.
+
+    >>> import tempfile, os
+    >>> f = os.path.join(tempfile.mkdtemp(), "doc.md")
+    >>> write_marked_block(f, "<!-- a -->", "<!-- /a -->", "x\\n", append=True)
+    True
+    >>> _ = write_marked_block(f, "<!-- a -->", "<!-- /a -->", "y\\n")
+    >>> open(f).read()
+    '<!-- a -->\\ny\\n<!-- /a -->\\n'
+    """
+    target = Path(path)
+    text = target.read_text(encoding="utf-8") if target.exists() else ""
+    block = f"{begin}\n{body}{end}"
+    start = text.find(begin)
+    stop = text.find(end, start) if start >= 0 else -1
+    if start >= 0 and stop >= 0:
+        text = text[:start] + block + text[stop + len(end):]
+    elif append:
+        text += ("\n" if text else "") + block + "\n"
+    else:
+        return False
+    atomic_write_text(target, text, flag=str(target))
+    return True
+
+
 def object_json(members: Mapping[str, str]) -> str:
     """:func:`to_json` of an object whose members' values are already JSON text, each as
     :func:`to_json` wrote it: a large value shared by several files is encoded once.

@@ -69,11 +69,10 @@ def main() -> int:
     text = block()
     print(text, end="")
     if args.write:
-        doc = DOC.read_text()
-        if BEGIN not in doc:
+        from repair_core._io import write_marked_block
+
+        if not write_marked_block(DOC, BEGIN, END, text):
             raise SystemExit(f"{DOC}: no {BEGIN} marker")
-        doc = doc[:doc.index(BEGIN) + len(BEGIN)] + "\n" + text + doc[doc.index(END):]
-        DOC.write_text(doc)
     return 0
 
 

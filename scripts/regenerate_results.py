@@ -149,13 +149,10 @@ def main() -> int:
             _run([sys.executable, "scripts/gallery_of.py", str(out),
                   f"docs/results/{suite}-ours-failures.md"])
     doc = ROOT / "docs" / "results.md"
-    text = doc.read_text()
-    block = f"{BEGIN}\n{fair_table(summaries)}{END}"
-    if BEGIN in text:
-        text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
-    else:
+    from repair_core._io import write_marked_block
+
+    if not write_marked_block(doc, BEGIN, END, fair_table(summaries)):
         raise SystemExit(f"{doc}: no {BEGIN} marker")
-    doc.write_text(text)
     _run([sys.executable, "scripts/ablation_differences.py", "--write"])
     _run([sys.executable, "benchmarks/policy_agreement.py", "--json-out",
           "docs/results/policy-agreement.json", "--doc", "docs/results-cross-model.md"])
