@@ -1,8 +1,9 @@
 """An import on the dashboard stops when the browser session that asked for it ends: a real
 `streamlit run app.py`, Chromium uploading a trace and a Mem0 history of a million rows
-(about half a minute of reading), then closing the tab while the import runs. Streamlit
-stops a script only at its next `st` call, which an import reading a file never makes; the
-import asks whether its session is still there while it reads, and stops."""
+(seconds of reading, then longer checking the case), then closing the tab while the import
+runs. Streamlit stops a script only at its next `st` call, which an import reading a file
+or checking a case never makes; the import asks whether its session is still there while
+it reads and while it checks, and stops."""
 
 from __future__ import annotations
 

@@ -102,6 +102,37 @@ def test_a_read_whose_caller_gave_up_stops(tmp_path):
     assert asked
 
 
+def test_an_import_whose_caller_gives_up_after_the_read_stops_while_the_case_is_checked(
+        tmp_path, monkeypatch):
+    # a large history is read in seconds and checked as a case for longer: a browser tab
+    # closed after the read must still stop the import
+    import repair_core.importers as importers
+
+    db = _history(tmp_path / "history.db", 50_000)
+    read = importers.read_mem0_history
+    state = {"read": False, "asked_after": 0}
+
+    def reading(*args, **kwargs):
+        out = read(*args, **kwargs)
+        state["read"] = True
+        return out
+
+    def cancelled() -> bool:
+        if state["read"]:
+            state["asked_after"] += 1
+        return state["read"]
+
+    monkeypatch.setattr(importers, "read_mem0_history", reading)
+    with pytest.raises(CaseError) as raised:
+        import_trace([], store=db, cancelled=cancelled)
+    assert raised.value.problems == ["stopped: the import was cancelled"]
+    assert state["asked_after"] >= 1
+    # never asked to stop, the same import finishes
+    state["read"] = False
+    monkeypatch.setattr(importers, "read_mem0_history", read)
+    assert len(import_trace([], store=db, cancelled=lambda: False).case.memory) == 50_000
+
+
 def _spans(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 

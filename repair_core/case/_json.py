@@ -15,7 +15,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .._errors import Problem
@@ -114,12 +114,13 @@ def loads_strict(raw: str | bytes) -> tuple[Any, list[Problem]]:
     return (None, problems) if problems else (data, [])
 
 
-def data_problems(data: Any) -> list[Problem]:
+def data_problems(data: Any, tick: Callable[[], None] | None = None) -> list[Problem]:
     """Problems of already-parsed data that JSON text could not hold: non-finite floats,
     lone surrogates and integers too long to print (for data that did not come through
-    :func:`loads_strict`)."""
+    :func:`loads_strict`). `tick` is called every :data:`TICK_EVERY` values (it may raise
+    to stop a long walk)."""
     try:
-        return list(_walk(data, {}, check_strings=True, check_floats=True))
+        return list(_walk(data, {}, check_strings=True, check_floats=True, tick=tick))
     except RecursionError:
         return [Problem("nested too deeply")]
 
@@ -147,11 +148,20 @@ def _join(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else key
 
 
+TICK_EVERY = 1 << 16
+
+
 def _walk(data: Any, duplicates: dict[int, list[str]], *, check_strings: bool,
-          check_floats: bool, root: str = "") -> Iterator[Problem]:
+          check_floats: bool, root: str = "",
+          tick: Callable[[], None] | None = None) -> Iterator[Problem]:
     stack: list[tuple[Any, str, int]] = [(data, root, 0)]
+    n = 0
     while stack:
         value, path, depth = stack.pop()
+        if tick is not None:
+            n += 1
+            if n % TICK_EVERY == 0:
+                tick()
         if check_floats and depth > MAX_NESTING and isinstance(value, (dict, list)):
             yield Problem.at(path, f"nested too deeply (more than {MAX_NESTING} levels)")
             continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -142,7 +142,7 @@ _ALL: Any = object()
 
 @without_gc
 def case_from_data(data: Any, source: str | None = None, *, cycles: bool = True,
-                   fresh: Any = _ALL) -> Case:
+                   fresh: Any = _ALL, cancelled: Callable[[], bool] | None = None) -> Case:
     """Validate already-parsed JSON data as a case (also refusing what JSON text could
     not hold: non-finite numbers and lone surrogates).
 
@@ -151,15 +151,23 @@ def case_from_data(data: Any, source: str | None = None, *, cycles: bool = True,
     `fresh`, for such a trajectory: the parts of `data` that did not come from a case
     already validated (replayed steps, added records); only they are searched for what
     JSON text could not hold. The shape and the references of all of `data` are checked.
+    `cancelled` is asked often while a large case is checked; once it is true the check
+    stops with a `CaseError` (an import whose browser session ended).
     """
-    problems = data_problems(data if fresh is _ALL else fresh)
+    tick = None
+    if cancelled is not None:
+        def tick() -> None:
+            if cancelled():
+                raise CaseError(["stopped: the import was cancelled"], source=source)
+    problems = data_problems(data if fresh is _ALL else fresh, tick=tick)
     if problems:
         raise CaseError(problems, source=source)
-    return _checked_case(data, source=source, cycles=cycles)
+    return _checked_case(data, source=source, cycles=cycles, tick=tick)
 
 
-def _checked_case(data: Any, source: str | None, cycles: bool = True) -> Case:
-    case, problems = _validate(data, cycles=cycles)
+def _checked_case(data: Any, source: str | None, cycles: bool = True,
+                  tick: Callable[[], None] | None = None) -> Case:
+    case, problems = _validate(data, cycles=cycles, tick=tick)
     if case is None or problems:
         raise CaseError(problems, source=source)
     return case
@@ -170,19 +178,22 @@ def check_case_data(data: Any) -> list[Problem]:
     return data_problems(data) or _validate(data)[1]
 
 
-def _validate(data: Any, cycles: bool = True) -> tuple[Case | None, list[Problem]]:
+def _validate(data: Any, cycles: bool = True,
+              tick: Callable[[], None] | None = None) -> tuple[Case | None, list[Problem]]:
     if not isinstance(data, Mapping):
         return None, [Problem.at("(root)", f"expected a JSON object, got {_show(data)}")]
     case: Case | None = None
     try:
         # strict: the format's integers, numbers, strings and booleans are never coerced
         # ("2", 2.0 and true are not a seq)
-        case = _model_validate(data)
+        case = _model_validate(data, tick=tick)
         problems: list[Problem] = []
     except ValidationError as exc:
         problems = [_describe(err) for err in exc.errors()]
     except RecursionError:
         return None, [Problem.at("(root)", "nested too deeply")]
+    if tick is not None:
+        tick()
     problems.extend(_check_references(data, cycles=cycles))
     return case, problems
 
@@ -201,7 +212,7 @@ def _list_adapters() -> dict[str, TypeAdapter[Any]]:
             "trajectory": TypeAdapter(list[Step])}
 
 
-def _model_validate(data: Mapping[str, Any]) -> Case:
+def _model_validate(data: Mapping[str, Any], tick: Callable[[], None] | None = None) -> Case:
     """`Case.model_validate(data, strict=True)`, the same case or the same errors, with a
     long list validated :data:`VALIDATE_CHUNK` items at a time (the lock is released
     between calls). The model has no validators across fields, so validating the other
@@ -217,6 +228,8 @@ def _model_validate(data: Mapping[str, Any]) -> Case:
             adapter = _list_adapters()[name]
             validated: list[Any] = []
             for start in range(0, len(items), VALIDATE_CHUNK):  # type: ignore[arg-type]
+                if tick is not None:
+                    tick()
                 validated += adapter.validate_python(
                     items[start:start + VALIDATE_CHUNK], strict=True)  # type: ignore[index]
             case.__dict__[name] = validated

@@ -120,7 +120,8 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
     `read`, `write` or `none`; the default names of :data:`DEFAULT_MEMORY_TOOLS` apply to
     the rest). Raises :class:`CaseError` naming file, line and field of every problem;
     nothing is half-imported. The import stops with a `CaseError` as soon as `cancelled()`
-    is true (looked at while the store is read and between the files)."""
+    is true (looked at while the store is read, between the files and while the case is
+    checked)."""
     if not traces and store is None:
         raise CaseError(["no trace file and no --store given"], source="import")
     # Import builds millions of small acyclic objects; the cyclic collector would walk
@@ -174,7 +175,7 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
         sources.append(f"{Path(store).name} (Mem0 history)")
     if not traces and store is not None:
         return _store_only(store, store_records, sources=sources, faults=faults, user=user,
-                           case_id=case_id)
+                           case_id=case_id, cancelled=cancelled)
     go_on()
     built = assemble(spans, store=store_records, user=user, case_id=case_id,
                      trace_id=trace_id, faults=faults, memory_tools=memory_tools)
@@ -188,8 +189,10 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
                          f"({spans_read} spans read; skipped: {why}); a span needs one of "
                          f"{NEEDED}"], source="import")
     try:
-        case = case_from_data(built.data, source="import")
+        case = case_from_data(built.data, source="import", cancelled=cancelled)
     except CaseError as exc:
+        if cancelled is not None and cancelled():
+            raise
         raise CaseError([*(_name_span(p, built.data, built.span_of) for p in exc.problems),
                          f"read: {built.read}"], source=exc.source) from None
     data = built.data
@@ -216,7 +219,8 @@ def _name_span(problem: str, data: dict, span_of: dict[str, str]) -> str:
 
 
 def _store_only(store: str | Path, records: list[dict], *, sources: list[str],
-                faults: Sequence[str], user: str | None, case_id: str | None) -> Imported:
+                faults: Sequence[str], user: str | None, case_id: str | None,
+                cancelled: Callable[[], bool] | None) -> Imported:
     """A case of a Mem0 history alone: its records with their lineage, no turns and no
     steps (`case.store-only`), planned for the store (`objective.no-answer`). The case id
     defaults to `mem0-` and the first 12 hex digits of the database's SHA-256, so the same
@@ -229,7 +233,7 @@ def _store_only(store: str | Path, records: list[dict], *, sources: list[str],
         case_id = f"mem0-{digest[:12]}"
     data = {"format": "dgrr.case/v1", "case_id": case_id, "user_id": user_id,
             "session": [], "memory": records, "trajectory": [], "faults": list(faults)}
-    case = case_from_data(data, source="import")
+    case = case_from_data(data, source="import", cancelled=cancelled)
     summary = ImportSummary(
         sources=sources, trace_id="", spans_read=0, spans_used=0, turns=0, steps=0,
         records=len(records), deps_given=sum(len(r["deps"]) for r in records),
