@@ -11,7 +11,7 @@ the benchmark can all judge content by the same rule.
 from .._flat import node_content
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind, instruction_markers
-from ._match import THRESHOLD, WEIGHTS, CarrierMatch, match, scan
+from ._match import SOURCE_THRESHOLD, THRESHOLD, WEIGHTS, CarrierMatch, match, scan
 from ._shingles import SHINGLE_WORDS, shingles, words
 from ._signature import (
     ContentSignature,
@@ -29,6 +29,7 @@ __all__ = [
     "MarkerKind",
     "instruction_markers",
     "THRESHOLD",
+    "SOURCE_THRESHOLD",
     "WEIGHTS",
     "CarrierMatch",
     "match",

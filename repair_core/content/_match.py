@@ -35,10 +35,19 @@ from ._shingles import SHINGLE_WORDS, words
 from ._signature import ContentSignature
 from ._tokens import STRONG_KINDS, distinctive_tokens
 
-__all__ = ["THRESHOLD", "WEIGHTS", "CarrierMatch", "match", "scan"]
+__all__ = ["THRESHOLD", "SOURCE_THRESHOLD", "WEIGHTS", "CarrierMatch", "match", "scan"]
 
 THRESHOLD = 1.0
 """The score from which a value carries a signature."""
+
+SOURCE_THRESHOLD = 0.6
+"""The score from which an input of a fault's producer carries the fault: three shared
+shingles (seven consecutive words of the fault's text), or a half-weight piece of
+evidence with one shingle. The bar is lower than `THRESHOLD` because the candidates are
+few and not chance text: the producer wrote the fault from its inputs, so an input that
+repeats a seven-word run of it is where those words came from ("Change the password of
+the user to new_password", with no distinctive token, shares four shingles with the tool
+result that carried it). A name, a marker or the stated value alone (0.5) is not enough."""
 
 WEIGHTS: dict[str, float] = {"token": 1.0, "name": 0.5, "marker": 0.5, "value": 0.5,
                              "slot": 1.0, "shingle": 0.2}
@@ -53,7 +62,7 @@ class CarrierMatch:
     node: str
     """The node whose signature matched (the fault or suspected source)."""
     score: float
-    """The summed weights of the evidence (at least `THRESHOLD`)."""
+    """The summed weights of the evidence (at least the threshold it was matched at)."""
     tokens: list[str] = field(default_factory=list)
     """Distinctive tokens of the signature found (strong tokens and names)."""
     markers: list[MarkerKind] = field(default_factory=list)
@@ -94,9 +103,11 @@ def _name_found(name: str, text: str) -> bool:
 
 
 def match(signature: ContentSignature, value: Any, *,
-          slot: tuple[str | None, Any] | None = None) -> CarrierMatch | None:
+          slot: tuple[str | None, Any] | None = None,
+          threshold: float = THRESHOLD) -> CarrierMatch | None:
     """The match of `value` (a text, or any JSON value: a record as a mapping, a list of
-    tool calls) against `signature`, or None when the evidence scores below `THRESHOLD`.
+    tool calls) against `signature`, or None when the evidence scores below `threshold`
+    (`THRESHOLD`; `SOURCE_THRESHOLD` for the inputs of a fault's producer).
     A mapping with `key` and `value` (a record), or `slot` given as (key, value), holds
     the signature's slot when both are equal to the signature's.
 
@@ -144,7 +155,7 @@ def match(signature: ContentSignature, value: Any, *,
     if signature.shingles:
         shared = _shared_shingles(words(text) if w is None else w, signature.shingles)
         score += WEIGHTS["shingle"] * len(shared)
-    if score < THRESHOLD:
+    if score < threshold:
         return None
     return CarrierMatch(node=signature.node, score=round(score, 4), tokens=found_tokens,
                         markers=markers, shingles=shared[:3], shingle_count=len(shared),

@@ -5,7 +5,9 @@ hand it the same plain inputs (ids, contents, times) and apply what it returns:
 
 - a **suspected source** of a diagnosed record is an input of the record's producer (an
   observation, a document, a user turn or a record, not itself diagnosed) that carries
-  the record's content (`repair_core.content.match` against the record's signature).
+  the record's content (`repair_core.content.match` against the record's signature, at
+  the lower bar `SOURCE_THRESHOLD`: the candidates are the few inputs the producer wrote
+  the record from).
   Replaying the producer on that input would write the fault again, so by default
   (`quarantine`) the plan cleans it like a diagnosed fault (rule `suspect.source`);
 - a **suspected carrier** is a record, observation or step outside the affected set whose
@@ -24,7 +26,7 @@ from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..content import ContentSignature, match, scan
+from ..content import SOURCE_THRESHOLD, ContentSignature, match, scan
 
 __all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "find_sources", "find_carriers",
            "source_reason", "carrier_reason", "CONTENT_KINDS"]
@@ -66,8 +68,10 @@ def find_sources(signatures: Mapping[str, ContentSignature],
                  mode: SuspectMode) -> dict[str, Suspected]:
     """The suspected sources: for each diagnosed record (a key of `inputs`, in fault
     order), its producers' inputs `(id, kind, content)` (kind: record, step or turn) that
-    carry its signature, each mapped to the first fault it is found for. Inputs that are
-    diagnosed or un-marked are skipped."""
+    carry its signature at the source bar (`content.SOURCE_THRESHOLD`: the producer wrote
+    the fault from these inputs, so a shorter shared run says where it came from), each
+    mapped to the first fault it is found for. Inputs that are diagnosed or un-marked are
+    skipped."""
     found: dict[str, Suspected] = {}
     if mode == "off":
         return found
@@ -78,7 +82,7 @@ def find_sources(signatures: Mapping[str, ContentSignature],
         for node, kind, content in candidates:
             if node in found or node in diagnosed or node in not_suspect:
                 continue
-            hit = match(sig, content)
+            hit = match(sig, content, threshold=SOURCE_THRESHOLD)
             if hit is not None:
                 found[node] = Suspected(
                     id=node, kind=kind, role="source", fault=fault,  # type: ignore[arg-type]
