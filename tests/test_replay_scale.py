@@ -1,10 +1,12 @@
 """Replay at scale changes no outcome: the indexed retrieval, the store kept up to date
 as it changes and the faster JSON writer give what the plain forms give.
 
-The plain forms are the definitions: :class:`LexicalRetriever` ranking the list of active
-records it is handed, :func:`store_view` filtering that list, ``json.dumps`` with an
-indent. A subclass of the retriever takes the executor's list path, so whole repairs are
-compared both ways, on the committed cases and on synthetic cases of several sizes."""
+The plain forms are the definitions: the networkx planner's plan, :class:`LexicalRetriever`
+ranking the list of active records it is handed, :func:`store_view` filtering that list,
+``json.dumps`` with an indent. A subclass of the retriever takes the executor's list path,
+so whole repairs are compared both ways (the fast one from the columnar planner's report,
+as `dgrr repair` plans a large case), on the committed cases and on synthetic cases of
+several sizes."""
 
 from __future__ import annotations
 
@@ -15,11 +17,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repair_core import case_from_data, load_case, plan_case
+from repair_core import load_case, parse_case, plan_case
+from repair_core._errors import DgrrError
 from repair_core._io import object_json, to_json
 from repair_core._synth import synth_case_data
 from repair_core.agent import LexicalIndex, LexicalRetriever
 from repair_core.case._case import MemoryRecord, MemoryWrite
+from repair_core.cli import main
+from repair_core.commands.repair import RESULT_FILES
+from repair_core.plan._planner import columnar_plan_report_of
 from repair_core.replay import repair
 from repair_core.replay._bounds import MEMORY_ITEMS, store_view
 from repair_core.replay._memory import RepairedMemory
@@ -83,9 +89,13 @@ def test_store_view_from_the_key_index_is_the_filtered_list(ops, slot, targets):
     assert len(plain) <= MEMORY_ITEMS
 
 
-def _both_ways(case):
+def _both_ways(case, raw=None):
+    """The repair as `dgrr repair` runs it (the columnar planner's report when it plans
+    the case's file `raw`, reads from the index) and by the definitions (the networkx
+    plan, the list path)."""
     plan = plan_case(case, objective="both")
-    fast = repair(case, plan).model_dump(mode="json")
+    report = None if raw is None else columnar_plan_report_of(raw, objective="both")
+    fast = repair(case, plan if report is None else report).model_dump(mode="json")
     plain = repair(case, plan, retriever=ListRetriever()).model_dump(mode="json")
     return fast, plain
 
@@ -96,16 +106,44 @@ COMMITTED = sorted(p for p in (ROOT / "sample_traces").rglob("*.json")
 
 @pytest.mark.parametrize("path", COMMITTED[::6], ids=lambda p: p.stem)  # every suite
 def test_committed_cases_repair_alike_either_way(path):
-    fast, plain = _both_ways(load_case(path))
+    raw = path.read_bytes()
+    fast, plain = _both_ways(parse_case(raw), raw)
     assert fast == plain
 
 
 @pytest.mark.parametrize("steps", [300, 2_000, 6_000])
 def test_synthetic_cases_repair_alike_either_way(steps):
-    case = case_from_data(synth_case_data(steps, steps // 5, 3, seed=7))
-    fast, plain = _both_ways(case)
+    raw = json.dumps(synth_case_data(steps, steps // 5, 3, seed=7)).encode()
+    assert columnar_plan_report_of(raw, objective="both") is not None
+    fast, plain = _both_ways(parse_case(raw), raw)
     assert fast == plain
     assert fast["report"]["steps"] and fast["store"]["active"]
+
+
+def test_a_plan_report_without_operations_is_refused():
+    case = load_case(ROOT / "sample_traces" / "figure1-travel.json")
+    report = plan_case(case).report().model_dump(mode="json")
+    with pytest.raises(DgrrError, match="no ops"):
+        repair(case, report)
+    with pytest.raises(DgrrError, match="plan is for case"):
+        repair(case, {**report, "case_id": "another"})
+
+
+CLI_RUNS = [["--objective", "both"], ["--objective", "store"], ["--objective", "answer"],
+            ["--faults", "m3"], ["--suspects", "flag"]]
+
+
+@pytest.mark.parametrize("options", CLI_RUNS, ids=" ".join)
+def test_cli_repair_writes_the_same_files_from_either_planner(tmp_path, options):
+    case = ROOT / "sample_traces" / "figure1-travel.json"
+    outs = {}
+    for planner in ("columnar", "networkx"):
+        out = tmp_path / planner
+        assert main(["repair", str(case), "--planner", planner, "--out", str(out),
+                     *options]) == 0
+        outs[planner] = {f.name: f.read_bytes() for f in sorted(out.iterdir())}
+    assert outs["columnar"] == outs["networkx"]
+    assert set(outs["columnar"]) == set(RESULT_FILES)
 
 
 json_values = st.recursive(

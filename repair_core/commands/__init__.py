@@ -139,11 +139,14 @@ def case_ids(case: Case) -> set[str]:
             | {m.id for m in case.memory})
 
 
-def read_case(args: argparse.Namespace) -> Case:
-    """The case the command's arguments name."""
-    from ..case._load import load_case, load_case_parts, with_faults
+def read_case(args: argparse.Namespace, raw: bytes | None = None) -> Case:
+    """The case the command's arguments name (from `raw`, the case file's bytes, when the
+    command has read them already)."""
+    from ..case._load import load_case, load_case_parts, parse_case, with_faults
 
-    case = load_case_parts(args.case, args.memory) if args.memory else load_case(args.case)
+    case = (load_case_parts(args.case, args.memory) if args.memory
+            else load_case(args.case) if raw is None
+            else parse_case(raw, source=str(Path(args.case))))
     if args.faults is not None:
         case = with_faults(case, [f.strip() for f in args.faults.split(",") if f.strip()])
     return case

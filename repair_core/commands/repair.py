@@ -7,13 +7,14 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .._errors import DgrrError
-from .._io import check_output_folder, object_json, to_json, write_output_set
+from .._io import check_output_folder, object_json, read_input, to_json, write_output_set
 from .._perf import gc_paused
 from .._text import printable_lines, ratio_text
-from ..plan._plan import plan_case, resolve_objective
+from ..plan._plan import RepairPlan, plan_case, resolve_objective
+from ..plan._planner import PLANNERS, columnar_plan_report_of, file_size, wants_columnar
 from . import (
     add_bounds_arguments,
     add_case_argument,
@@ -27,6 +28,9 @@ from . import (
     read_case,
     wrap,
 )
+
+if TYPE_CHECKING:
+    from ..case._case import Case
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -63,6 +67,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "states a diagnosed fault's value, or when the content check finds a "
                         "carrier of a fault or blocked a write; without it all are reported "
                         "and the exit code stays 0")
+    p.add_argument("--planner", choices=PLANNERS, default="auto",
+                   help="auto (default): plan with the columnar planner of `dgrr plan` for "
+                        "case files of 2 MB or more, else the networkx planner; columnar: "
+                        "for any size; networkx: never the columnar one. The repair is the "
+                        "same either way; --plan and --memory always plan with networkx, "
+                        "and so does whatever the columnar planner declines "
+                        "(docs/performance.md)")
     add_objective_argument(p, default="both")
     add_suspects_argument(p)
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -83,17 +94,17 @@ def run(args: argparse.Namespace) -> int:
     if args.force and not (args.comment or "").strip():
         raise DgrrError("--force needs --comment: say in your own words why the edits "
                         "override an invariant")
-    case = read_case(args)
-    plan = plan_case(case, objective=resolve_objective(case, args.objective, "both"),
-                     suspects=args.suspects, not_suspect=not_suspect_ids(args, case_ids(case)))
+    columnar = (args.plan is None and args.memory is None
+                and wants_columnar(args.planner, file_size(args.case)))
+    # both planners' input is the one read of the file
+    raw = read_input(Path(args.case)) if columnar else None
+    case = read_case(args, raw)
+    plan = _plan(args, case, raw)
     client = model_client(args)
-    if args.plan:
-        plan = edited_plan(plan, args.plan, force=args.force,
-                           comment=(args.comment or "").strip() or None)
     observations = dict(_observation(o) for o in args.observation)
     result = repair(case, plan, client=client, observations=observations,
                     on_progress=_print_progress if args.progress else None)
-    failed = ((result.answer is None and plan.objective != "store")
+    failed = ((result.answer is None and result.report.objective != "store")
               or bool(result.report.failures))
     with gc_paused():  # only data is built: see repair_core._perf
         data = result.model_dump(mode="json")
@@ -136,6 +147,29 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _plan(args: argparse.Namespace, case: Case, raw: bytes | None
+          ) -> RepairPlan | dict[str, Any]:
+    """The plan the repair runs from: the columnar planner's report with its operations
+    when the case file's bytes `raw` are given (`--planner` asks for that planner) and it
+    plans the case (the same plan: tests/test_replay_scale.py), else the networkx
+    planner's, with the edits of `--plan` (which need the networkx plan)."""
+    objective = resolve_objective(case, args.objective, "both")
+    not_suspect = not_suspect_ids(args, case_ids(case))
+    if raw is not None:
+        faults = None if args.faults is None else list(case.faults)
+        report = columnar_plan_report_of(raw, objective=objective, faults=faults,
+                                         suspects=args.suspects,
+                                         check_not_suspect=lambda _ids: not_suspect)
+        if report is not None:
+            return report
+    plan = plan_case(case, objective=objective, suspects=args.suspects,
+                     not_suspect=not_suspect)
+    if args.plan:
+        plan = edited_plan(plan, args.plan, force=args.force,
+                           comment=(args.comment or "").strip() or None)
+    return plan
 
 
 def _print_progress(done: int, total: int, step_id: str, cost: Any) -> None:

@@ -18,7 +18,7 @@ import codecs
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Literal, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO, TypeVar
 
 from .._progress import Progress
 
@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from ._summary import PlanSummary
 
 __all__ = ["PLANNERS", "COLUMNAR_MIN_BYTES", "columnar_plan_json", "columnar_plan_ops_of",
-           "columnar_plan_summary_of", "columnar_summary", "wants_columnar"]
+           "columnar_plan_report_of", "columnar_plan_summary_of", "columnar_summary",
+           "wants_columnar"]
 
 Planner = Literal["auto", "columnar", "networkx"]
 PLANNERS: tuple[str, ...] = ("auto", "columnar", "networkx")
@@ -94,11 +95,25 @@ def columnar_plan_ops_of(path: str | Path, progress: Progress | None = None,
                          ) -> list[dict] | None:
     """The plan's operations of the case file at `path` as JSON data (what `dgrr plan
     --ops` prints), or None when the columnar path declines."""
+    report = columnar_plan_report_of(path, progress, objective, faults, suspects,
+                                     check_not_suspect)
+    return None if report is None else report["ops"]
+
+
+def columnar_plan_report_of(path: str | Path | bytes, progress: Progress | None = None,
+                            objective: str = "answer", faults: list[str] | None = None,
+                            suspects: str = "quarantine",
+                            check_not_suspect: NotSuspect | None = None
+                            ) -> dict[str, Any] | None:
+    """The plan report of the case file at `path` (or of its bytes) with its operations,
+    as JSON data
+    (what `dgrr plan --json --ops` prints, and what `repair` runs from), or None when
+    the columnar path declines."""
     from ._columnar_plan import columnar_plan_report
 
     return _planned(path, progress, faults, lambda c: columnar_plan_report(
         c, objective, ops=True, suspects=suspects,
-        not_suspect=_unmarked(c, check_not_suspect))["ops"])
+        not_suspect=_unmarked(c, check_not_suspect)))
 
 
 NotSuspect = Callable[[list[str]], list[str]]
@@ -112,10 +127,10 @@ def _unmarked(cols: CaseColumns, check: NotSuspect | None) -> list[str]:
 _T = TypeVar("_T")
 
 
-def _planned(path: str | Path, progress: Progress | None, faults: list[str] | None,
+def _planned(path: str | Path | bytes, progress: Progress | None, faults: list[str] | None,
              plan: Callable[[CaseColumns], _T], keep_text: bool = False) -> _T | None:
-    """`plan` of the columns of the case file at `path` (None when the reader declines),
-    read and planned with the collector paused."""
+    """`plan` of the columns of the case file at `path` (or of its bytes, read already;
+    None when the reader declines), read and planned with the collector paused."""
     from .._io import map_input
     from .._perf import gc_paused
     from ..case._columns import read_columns
@@ -124,8 +139,8 @@ def _planned(path: str | Path, progress: Progress | None, faults: list[str] | No
     with gc_paused():
         bar.stage("read")
         # the file's bytes are dropped once decoded
-        cols = read_columns(map_input(path), keep_text=keep_text, faults_override=faults,
-                            parallel=True)
+        raw = path if isinstance(path, bytes) else map_input(path)
+        cols = read_columns(raw, keep_text=keep_text, faults_override=faults, parallel=True)
         if cols is None:
             return None
         bar.stage("plan")

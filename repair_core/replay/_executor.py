@@ -68,30 +68,49 @@ __all__ = ["repair", "execute", "ProgressFn"]
 ProgressFn = Callable[[int, int, str, Cost], None]
 
 
-def repair(case: Case, plan: RepairPlan | None = None, *, model: str = REFERENCE_MODEL,
-           api_base: str | None = None, observations: Mapping[str, Any] | None = None,
+def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
+           model: str = REFERENCE_MODEL, api_base: str | None = None,
+           observations: Mapping[str, Any] | None = None,
            on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
            retriever: Retriever | None = None, client: ModelClient | None = None
            ) -> RepairResult:
     """Plan (unless given) and replay the repair of `case` (stages 4–5), then check the
     corrected answer, the replayed outputs and the repaired store by content against every
-    fault's and suspected source's signature (`RepairResult.verification`)."""
-    plan = plan if plan is not None else plan_case(case)
-    if plan.case.case_id != case.case_id:
-        raise DgrrError(f"plan is for case {plan.case.case_id!r}, not {case.case_id!r}")
-    case = plan.case
-    # The executor runs from the plan's operations only (docs/replay-api.md).
-    with gc_paused():
-        ops = ops_inputs(case, plan_ops(plan))
-        decisions = _plan_decisions(plan)
+    fault's and suspected source's signature (`RepairResult.verification`).
+
+    `plan` is a :class:`RepairPlan` or a plan report of `case` carrying its operations, as
+    JSON data (`dgrr plan --json --ops`; the columnar planner's
+    `columnar_plan_report(..., ops=True)`): the replay runs from the operations either way."""
+    if plan is None or isinstance(plan, RepairPlan):
+        plan = plan if plan is not None else plan_case(case)
+        if plan.case.case_id != case.case_id:
+            raise DgrrError(f"plan is for case {plan.case.case_id!r}, not {case.case_id!r}")
+        case = plan.case
+        # The executor runs from the plan's operations only (docs/replay-api.md).
+        with gc_paused():
+            ops = ops_inputs(case, plan_ops(plan))
+            decisions = _plan_decisions(plan.memory, plan.steps, plan.reasons)
+        unsupported: Iterable[str] = plan.analysis.unsupported
+        objective = plan.objective
+    else:
+        if plan.get("case_id") != case.case_id:
+            raise DgrrError(f"plan is for case {plan.get('case_id')!r}, not {case.case_id!r}")
+        if plan.get("ops") is None:
+            raise DgrrError("plan report: no ops (write it with its operations: "
+                            "dgrr plan --json --ops)")
+        with gc_paused():
+            ops = ops_inputs(case, plan["ops"])
+            decisions = _plan_decisions(plan["memory"], plan["steps"], plan["reasons"])
+        unsupported = plan["unsupported"]
+        objective = plan.get("objective", "answer")
     # An affected, unsupported action a forced edit kept is still removed from the world.
     result = execute(case, ops.store_edits, ops.replay, invalidated=ops.invalidated,
                      faults=ops.revoked, model=model, api_base=api_base,
                      observations=observations, on_progress=on_progress, tools=tools,
                      retriever=retriever, client=client, decisions=decisions,
-                     undo_effects_of=plan.analysis.unsupported, answer=ops.answer)
+                     undo_effects_of=unsupported, answer=ops.answer)
     result.report.no_longer_sees = ops.no_longer_sees
-    result.report.objective = plan.objective
+    result.report.objective = objective
     # rule verify.after-replay: what the agent reads next, checked by content
     with gc_paused():
         result.verification = verify_result(case, result, sources=ops.revoked)
@@ -132,13 +151,12 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
     return run.execute()
 
 
-def _plan_decisions(plan: RepairPlan) -> list[Decision]:
-    out = [Decision(id=rid, kind="record", action=a,
-                reason=plan.reasons.get(rid, "unaffected: kept"))
-           for rid, a in plan.memory.items()]
-    out += [Decision(id=sid, kind="step", action=a,
-                     reason=plan.reasons.get(sid, "unaffected: kept"))
-            for sid, a in plan.steps.items()]
+def _plan_decisions(memory: Mapping[str, str], steps: Mapping[str, str],
+                    reasons: Mapping[str, str]) -> list[Decision]:
+    out = [Decision(id=rid, kind="record", action=a, reason=reasons.get(rid, "unaffected: kept"))
+           for rid, a in memory.items()]
+    out += [Decision(id=sid, kind="step", action=a, reason=reasons.get(sid, "unaffected: kept"))
+            for sid, a in steps.items()]
     return out
 
 
