@@ -17,12 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repair_core import load_case, parse_case, plan_case
-from repair_core._errors import DgrrError
+from repair_core import case_from_data, load_case, parse_case, plan_case
+from repair_core._errors import CaseError, DgrrError
 from repair_core._io import object_json, to_json
 from repair_core._synth import synth_case_data
 from repair_core.agent import LexicalIndex, LexicalRetriever
 from repair_core.case._case import MemoryRecord, MemoryWrite
+from repair_core.case._load import repaired_case
 from repair_core.cli import main
 from repair_core.commands.repair import RESULT_FILES
 from repair_core.plan._planner import columnar_plan_report_of
@@ -162,3 +163,50 @@ def test_to_json_is_json_dumps(value, indent):
 @given(st.dictionaries(st.text(), json_values, max_size=6))
 def test_object_json_from_member_texts_is_to_json(obj):
     assert object_json({k: to_json(v) for k, v in obj.items()}) == to_json(obj)
+
+
+def _parts(case):
+    """The case's steps in seq order and its records, as the repair hands them over."""
+    return list(case.steps_in_order()), list(case.memory)
+
+
+def test_repaired_case_of_own_objects_and_their_data_is_the_loaded_case():
+    case = load_case(ROOT / "sample_traces" / "figure1-travel.json")
+    steps, records = _parts(case)
+    as_data = [s.model_dump(mode="json") for s in steps[::2]]
+    steps[::2] = as_data  # half of them new data: validated into the same models
+    records[0] = records[0].model_dump(mode="json")
+    got = repaired_case(case, steps, records)
+    doc = case.model_dump(mode="json", exclude={"eval"})
+    doc["trajectory"] = [s.model_dump(mode="json") for s in case.steps_in_order()]
+    assert got.model_dump(mode="json") == case_from_data(doc).model_dump(mode="json")
+    assert got.eval is None
+
+
+BAD_NEW_DATA = [
+    ("step", {"deps": [{"id": "nowhere", "label": "cite"}]}, "deps[0]: unknown id 'nowhere'"),
+    ("step", {"text": 5}, ".text: input should be a valid string"),
+    ("step", {"id": "m1"}, "duplicate id 'm1'"),
+    ("step", {"text": "x\ud800"}, "lone surrogate"),
+    ("record", {"id": "s1"}, "duplicate id 's1'"),
+    ("record", {"value": float("nan")}, "not a finite number"),
+    ("record", {"deps": [{"id": "m1", "label": "cite"}, {"id": "ghost", "label": "cite"}]},
+     "memory[0].deps[1]: unknown id 'ghost'"),
+]
+
+
+@pytest.mark.parametrize("what,change,problem", BAD_NEW_DATA, ids=[p for _, _, p in BAD_NEW_DATA])
+def test_repaired_case_checks_what_the_replay_wrote(what, change, problem):
+    case = load_case(ROOT / "sample_traces" / "figure1-travel.json")
+    steps, records = _parts(case)
+    if what == "step":
+        at = len(steps) - 1
+        steps[at] = {**steps[at].model_dump(mode="json"), **change}
+    else:
+        records[0] = {**records[0].model_dump(mode="json"), **change}
+    with pytest.raises(CaseError) as exc:
+        repaired_case(case, steps, records, source="repaired")
+    text = str(exc.value).lower()
+    assert problem.lower() in text, text
+    if what == "step" and "surrogate" not in problem:
+        assert f"trajectory[{at}]" in text

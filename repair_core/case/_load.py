@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from .._errors import CaseError, Problem
 from .._io import read_input
@@ -28,7 +28,7 @@ from ._case import (
 from ._json import data_problems, loads_strict
 
 __all__ = ["load_case", "parse_case", "case_from_data", "check_case_data", "case_from_parts",
-           "load_case_parts", "with_faults"]
+           "load_case_parts", "repaired_case", "with_faults"]
 
 RECORD_TYPES: set[type] = set()
 """Mapping types besides dict that the reference checks meet (the compact items of
@@ -137,20 +137,14 @@ def parse_case(text: str | bytes, source: str | None = None) -> Case:
     return _checked_case(data, source=source)
 
 
-_ALL: Any = object()
-
-
 @without_gc
 def case_from_data(data: Any, source: str | None = None, *, cycles: bool = True,
-                   fresh: Any = _ALL, cancelled: Callable[[], bool] | None = None) -> Case:
+                   cancelled: Callable[[], bool] | None = None) -> Case:
     """Validate already-parsed JSON data as a case (also refusing what JSON text could
     not hold: non-finite numbers and lone surrogates).
 
     `cycles=False` skips the dependency-cycle check; only for a trajectory dgrr itself
     produced by replay, whose re-run reads may cite records the original run made later.
-    `fresh`, for such a trajectory: the parts of `data` that did not come from a case
-    already validated (replayed steps, added records); only they are searched for what
-    JSON text could not hold. The shape and the references of all of `data` are checked.
     `cancelled` is asked often while a large case is checked; once it is true the check
     stops with a `CaseError` (an import whose browser session ended).
     """
@@ -159,10 +153,62 @@ def case_from_data(data: Any, source: str | None = None, *, cycles: bool = True,
         def tick() -> None:
             if cancelled():
                 raise CaseError(["stopped: the import was cancelled"], source=source)
-    problems = data_problems(data if fresh is _ALL else fresh, tick=tick)
+    problems = data_problems(data, tick=tick)
     if problems:
         raise CaseError(problems, source=source)
     return _checked_case(data, source=source, cycles=cycles, tick=tick)
+
+
+@without_gc
+def repaired_case(case: Case, trajectory: Sequence[Step | Mapping[str, Any]],
+                  memory: Sequence[MemoryRecord | Mapping[str, Any]],
+                  source: str | None = None) -> Case:
+    """`case` with `trajectory` and `memory` in place of its own and no evaluation labels:
+    the case a replay leaves.
+
+    An item given as a model is one of `case`'s own, validated with it (or dgrr's copy of
+    one, marked or retired by the repair); an item given as JSON data is new (a replayed
+    step, a record a replayed write added) and is checked as a loaded case's items are:
+    searched for what JSON text could not hold, validated strictly, its references
+    checked against every id of the new case, and every id and seq still unique. The
+    references of the case's own items are not checked again: nothing they name is gone
+    (every step and record of `case` is still there). Dependency cycles are not checked:
+    a re-run read may cite records the original run only made later.
+    """
+    new = [x for x in [*trajectory, *memory] if not isinstance(x, BaseModel)]
+    problems = data_problems(new)
+    if problems:
+        raise CaseError(problems, source=source)
+    steps = _validated_new("trajectory", trajectory, problems)
+    records = _validated_new("memory", memory, problems)
+    # the references of the new items, among the ids (and seqs) of all
+    problems.extend(_check_references({
+        "session": [{"id": t.id, "seq": t.seq} for t in case.session],
+        "trajectory": [x if isinstance(x, Mapping) else {"id": x.id, "seq": x.seq, "type": x.type}
+                       for x in trajectory],
+        "memory": [x if isinstance(x, Mapping) else {"id": x.id} for x in memory],
+        "faults": case.faults}, cycles=False))
+    if problems:
+        raise CaseError(problems, source=source)
+    return case.model_copy(update={"trajectory": steps, "memory": records, "eval": None})
+
+
+def _validated_new(section: str, items: Sequence[Any], problems: list[Problem]) -> list[Any]:
+    """`items` with each JSON item validated strictly (`section`'s item model) in one call;
+    the problems of an invalid one are added, placed at its index in `items`."""
+    at = [i for i, x in enumerate(items) if not isinstance(x, BaseModel)]
+    out = list(items)
+    if not at:
+        return out
+    try:
+        valid = _list_adapters()[section].validate_python([items[i] for i in at], strict=True)
+    except ValidationError as exc:
+        problems.extend(_describe({**err, "loc": (section, at[int(err["loc"][0])], *err["loc"][1:])})
+                        for err in exc.errors())
+        return out
+    for i, item in zip(at, valid, strict=True):
+        out[i] = item
+    return out
 
 
 def _checked_case(data: Any, source: str | None, cycles: bool = True,

@@ -40,7 +40,7 @@ from ..case._case import (
     ToolObservation,
     Turn,
 )
-from ..case._load import case_from_data
+from ..case._load import repaired_case
 from ..model import REFERENCE_MODEL, ModelClient
 from ..plan._ops import ops_inputs, plan_ops
 from ..plan._plan import RepairPlan, plan_case
@@ -757,25 +757,20 @@ class _Run:
                 step=e.step, tool=e.tool, args=dict(e.args), reason=e.detail))
 
     def _trajectory(self) -> Case:
-        steps, fresh = [], []
+        # Only what the replay wrote is new data (checked as a loaded case's items are);
+        # the rest are the case's own validated objects, each with its repair mark.
+        steps: list[Step | dict[str, Any]] = []
         for s in self.order:
-            new = self.new_steps.get(s.id)
-            data = (new or s).model_dump(mode="json")
             outcome = self._outcomes.get(s.id)
-            data["repair"] = (outcome.outcome if outcome is not None
-                              else "invalidated" if s.id in self.invalid else "kept")
-            steps.append(data)
+            mark = (outcome.outcome if outcome is not None
+                    else "invalidated" if s.id in self.invalid else "kept")
+            new = self.new_steps.get(s.id)
             if new is not None:
-                fresh.append(data)
-        memory = self.memory.dump()
-        fresh += [r for r in memory if r.get("repair") == "added"]
-        doc = self.case.model_dump(mode="json", exclude={"memory", "trajectory", "eval"})
-        doc.update(memory=memory, trajectory=steps)
-        # cycles=False: a replayed read queries the repaired store, which holds records the
-        # original run only made later, so a re-run read may cite them (baselines do).
-        # Only what the replay wrote is new text: the rest was validated with the case.
-        return case_from_data(doc, source=f"repaired {self.case.case_id}", cycles=False,
-                              fresh=fresh)
+                steps.append({**new.model_dump(mode="json"), "repair": mark})
+            else:
+                steps.append(s.model_copy(update={"repair": mark}))
+        return repaired_case(self.case, steps, self.memory.repaired(),
+                             source=f"repaired {self.case.case_id}")
 
 
 def _text_of(output: Any) -> str:

@@ -218,18 +218,22 @@ class RepairedMemory:
         self.taken.add(rid)
         return rid
 
-    def dump(self) -> list[dict[str, Any]]:
+    def repaired(self) -> list[MemoryRecord | dict[str, Any]]:
         """The records as the repaired trajectory lists them, each with its mark; a
-        quarantined record is stored with status `deleted` so it is never active."""
-        out = []
+        quarantined record is stored with status `deleted` so it is never active. An added
+        record is new JSON data; the others are the case's records (or this store's copies
+        of them)."""
+        out: list[MemoryRecord | dict[str, Any]] = []
         for rid, rec in self.records.items():
-            data = rec.model_dump(mode="json")
             mark = self.marks.get(rid)
-            if mark == "quarantined":
-                data["status"] = "deleted"
-            if mark:
-                data["repair"] = mark
-            out.append(data)
+            if mark == "added":
+                out.append({**rec.model_dump(mode="json"), "repair": mark})
+            elif mark == "quarantined":
+                out.append(rec.model_copy(update={"status": "deleted", "repair": mark}))
+            elif mark:
+                out.append(rec.model_copy(update={"repair": mark}))
+            else:
+                out.append(rec)
         return out
 
 
