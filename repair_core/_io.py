@@ -19,7 +19,7 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any, Literal, cast, overload
@@ -27,7 +27,8 @@ from typing import IO, Any, Literal, cast, overload
 from ._errors import MAX_SHOWN_PROBLEMS, DgrrError
 
 __all__ = ["OutputError", "atomic_open", "atomic_write_text", "atomic_write_json",
-           "check_output_dir", "check_output_file", "check_output_folder", "to_json", "write_output_set"]
+           "check_output_dir", "check_output_file", "check_output_folder", "indented_json", "to_json",
+           "write_output_set"]
 
 
 class OutputError(DgrrError):
@@ -221,10 +222,25 @@ def to_json(data: Any, indent: int | None = 1) -> str:
     changes only the whitespace between tokens."""
     if indent is None or indent <= 0:
         return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
+    return indented_json(data, indent) + "\n"
+
+
+def indented_json(data: Any, indent: int, *, default: Callable[[Any], Any] | None = None,
+                  allow_nan: bool = False) -> str:
+    """``json.dumps(data, indent=indent, ensure_ascii=False, default=default,
+    allow_nan=allow_nan)``, the same text, laid out by msgspec from the C encoder's
+    compact text (see :func:`to_json`); `indent` is at least 1."""
     import msgspec  # here: most commands write no indented JSON
 
-    compact = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    return msgspec.json.format(compact, indent=indent) + "\n"
+    try:
+        compact = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"),
+                             default=default)
+    except ValueError:
+        if not allow_nan:
+            raise
+        # a non-finite number, which msgspec does not read: the standard library lays it out
+        return json.dumps(data, ensure_ascii=False, indent=indent, default=default)
+    return msgspec.json.format(compact, indent=indent)
 
 
 def write_marked_block(path: str | Path, begin: str, end: str, body: str, *,

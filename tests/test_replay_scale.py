@@ -6,11 +6,14 @@ ranking the list of active records it is handed, :func:`store_view` filtering th
 ``json.dumps`` with an indent. A subclass of the retriever takes the executor's list path,
 so whole repairs are compared both ways (the fast one from the columnar planner's report,
 as `dgrr repair` plans a large case), on the committed cases and on synthetic cases of
-several sizes."""
+several sizes. The repaired trajectory checks only what the replay wrote (`repaired_case`);
+the token count and the prompt's JSON are compared with the regular expression and
+``json.dumps`` they stand for."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -26,6 +29,8 @@ from repair_core.case._case import MemoryRecord, MemoryWrite
 from repair_core.case._load import repaired_case
 from repair_core.cli import main
 from repair_core.commands.repair import RESULT_FILES
+from repair_core.model import count_tokens
+from repair_core.model._contracts import STAGES, render_prompt
 from repair_core.plan._planner import columnar_plan_report_of
 from repair_core.replay import repair
 from repair_core.replay._bounds import MEMORY_ITEMS, store_view
@@ -210,3 +215,23 @@ def test_repaired_case_checks_what_the_replay_wrote(what, change, problem):
     assert problem.lower() in text, text
     if what == "step" and "surrogate" not in problem:
         assert f"trajectory[{at}]" in text
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text() | st.text(st.characters(max_codepoint=127)))
+def test_count_tokens_counts_the_patterns_matches(text):
+    assert count_tokens(text) == len(re.findall(r"\w+|[^\w\s]", text))
+
+
+prompt_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+    | st.dates() | st.decimals(allow_nan=False),  # not JSON: written with str()
+    lambda inner: st.lists(inner) | st.tuples(inner) | st.dictionaries(st.text(), inner),
+    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(), prompt_values, max_size=6), st.sampled_from(STAGES))
+def test_a_prompts_input_block_is_json_dumps_with_an_indent(inputs, stage):
+    body = render_prompt(stage, inputs)[1]["content"]
+    assert body.endswith(json.dumps(inputs, ensure_ascii=False, indent=1, default=str))

@@ -17,6 +17,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .._io import indented_json
+
 __all__ = [
     "STAGES",
     "PROMPT_VERSION",
@@ -189,7 +191,7 @@ def template(stage: str) -> str:
 
 def render_prompt(stage: str, inputs: dict[str, Any]) -> list[dict[str, str]]:
     """The chat messages of one stage call."""
-    body = json.dumps(inputs, ensure_ascii=False, indent=1, sort_keys=False, default=str)
+    body = indented_json(inputs, 1, default=str, allow_nan=True)
     return [
         {"role": "system", "content": template(stage)},
         {"role": "user", "content": f"{_INPUT_MARK}{body}"},
