@@ -156,3 +156,37 @@ def test_committed_mem0_sample_imports_to_the_documented_plan():
         ["Lin prefers aisle seats."]
     doc = (ROOT / "docs" / "import.md").read_text(encoding="utf-8")
     assert ids["m3"] in doc and restored[0] in doc
+
+
+@pytest.mark.rule("suspect.carrier")
+def test_a_restatement_mem0_holds_without_lineage_is_a_suspected_carrier(tmp_path):
+    # records the real Mem0 holds that no span wrote: two restate the poisoned "Lin
+    # prefers window seats." in other words, one shares his name and a verb only
+    from mem0_travel_store import make_memory
+
+    ids, db, hex_path, _ = build(tmp_path)
+    memory = make_memory(tmp_path)
+    said = {text: memory.add(text, user_id="lin", infer=False)["results"][0]["id"]
+            for text in ("User prefers a window seat.", "Lin likes window seats.",
+                         "Lin prefers quiet hotels.")}
+    memory.vector_store.client.close()
+    case = import_trace([hex_path], store=db, faults=[ids["m3"]]).case
+    assert {m.id: m.deps for m in case.memory if m.id in said.values()} == dict.fromkeys(
+        said.values(), [])
+    plan = plan_case(case, objective="store")
+    carriers = {s.id: s for s in plan.suspected if s.role == "carrier"}
+    restated = {said["User prefers a window seat."], said["Lin likes window seats."]}
+    assert set(carriers) == restated
+    for mid in restated:
+        assert (carriers[mid].fault, carriers[mid].action) == (ids["m3"], "quarantine")
+        assert "restates: seat, window" in carriers[mid].evidence
+        assert plan.memory[mid] == "quarantine"
+    # the text the fault replaced says "aisle", the other record "quiet hotels": kept
+    assert plan.memory[said["Lin prefers quiet hotels."]] == "keep"
+    seat_add = next(m.id for m in case.memory if m.text == "Lin prefers aisle seats.")
+    assert plan.memory[seat_add] == "restore"
+    assert {plan.memory[ids[n]] for n in ("m2", "m4", "m5")} == {"keep"}
+    from repair_core.replay import repair
+
+    active = {m.id: m.text for m in repair(case, plan).store.active}
+    assert not restated & active.keys() and "Lin prefers aisle seats." in active.values()

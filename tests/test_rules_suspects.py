@@ -164,6 +164,37 @@ def test_a_derived_record_without_lineage_that_carries_the_fault_is_quarantined(
 
 
 @rule("suspect.carrier")
+def test_a_restatement_of_a_short_fault_with_no_token_or_slot_is_a_carrier():
+    # "Lin prefers window seats." names no strong token, has no key, and no restatement
+    # shares a shingle with it; the user's turn names Lin, so his name is no token either
+    data = case_data(
+        turn("u1", 0, "Lin here: book my flight to Tokyo."),
+        step("s1", 1, "memory_read", "u1:initiate m1:cite", returned=["m1"]),
+        step("s2", 2, "claim", "s1:cite m1:cite", text="Lin prefers a window seat."),
+        step("s3", 3, "answer", "s2:cite"),
+        rec("m1", text="Lin prefers window seats.", created_seq=0),
+        rec("m2", text="User prefers a window seat.", created_seq=4),
+        rec("m3", text="Lin likes window seats!", created_seq=4),
+        rec("m4", text="Lin prefers aisle seats.", created_seq=4),
+        rec("m5", text="The user prefers a seat near the window and the wing.", created_seq=4),
+        rec("m6", text="Lin prefers quiet hotels.", created_seq=4),
+        faults=["m1"])
+    plan = _plan(data, objective="store")
+    assert signatures(plan.case)["m1"].tokens == {}
+    assert [(s.id, s.role, s.action, s.evidence) for s in plan.suspected] == [
+        ("m2", "carrier", "quarantine", "restates: seat, window"),
+        ("m3", "carrier", "quarantine", "restates: seat, window")]
+    assert {m: plan.memory[m] for m in ("m4", "m5", "m6")} == dict.fromkeys(
+        ("m4", "m5", "m6"), "keep")
+    report = plan.report()
+    report.ops = plan_ops(plan)
+    cols = read_columns(json.dumps(data).encode())
+    assert cols is not None
+    assert report_json(columnar_plan_report(cols, "store", ops=True)) == to_json(
+        report.model_dump(mode="json"))
+
+
+@rule("suspect.carrier")
 def test_a_record_older_than_the_fault_is_not_its_carrier():
     # created before the fault's seed (s3, seq 3): the fault may have copied it
     data = _derived([rec("m9", text=f"Invoices went to {URL} last year.", created_seq=1)])

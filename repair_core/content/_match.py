@@ -12,10 +12,14 @@ weights of what it shares with it add up to `THRESHOLD` or more:
 - each shared word shingle (five consecutive words) is a fifth: nine or more
   consecutive words of the fault's text match on their own, ordinary shared words
   ("the user is", "please make sure") do not;
-- a record (or any mapping) with the signature's key and an equal value matches.
+- a record (or any mapping) with the signature's key and an equal value matches;
+- a restatement of a short fault matches (`_stems.restates`: every content word of the
+  fault, stemmed, and nothing of its own but the fault's names, the user's words and
+  ordinary words: "User prefers a window seat" for "Lin prefers window seats.", while
+  "Lin prefers aisle seats." says a word of its own and does not).
 
 When the signature names distinctive tokens, a value that holds none of them (and not
-its slot) carries nothing, whatever else it shares: a sentence of the same template
+its slot, and does not restate it) carries nothing, whatever else it shares: a sentence of the same template
 filled with other values ("I moved to Lisbon last spring and I am still settling in"
 for "... to Vienna ...") is another fact, not a copy.
 
@@ -33,6 +37,7 @@ from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind
 from ._shingles import SHINGLE_WORDS, words
 from ._signature import ContentSignature
+from ._stems import restates
 from ._tokens import STRONG_KINDS, distinctive_tokens
 
 __all__ = ["THRESHOLD", "SOURCE_THRESHOLD", "WEIGHTS", "CarrierMatch", "match", "scan"]
@@ -50,7 +55,7 @@ the user to new_password", with no distinctive token, shares four shingles with 
 result that carried it). A name, a marker or the stated value alone (0.5) is not enough."""
 
 WEIGHTS: dict[str, float] = {"token": 1.0, "name": 0.5, "marker": 0.5, "value": 0.5,
-                             "slot": 1.0, "shingle": 0.2}
+                             "slot": 1.0, "shingle": 0.2, "restatement": 1.0}
 """The weight of each piece of evidence (see the module's docstring)."""
 
 
@@ -74,6 +79,8 @@ class CarrierMatch:
     slot: str | None = None
     """`key = value` when the value holds the signature's slot, or `value` when it states
     the slot value as a phrase."""
+    restated: list[str] = field(default_factory=list)
+    """The fault's content stems, when the value restates it (`_stems.restates`)."""
 
     def evidence(self) -> str:
         """The evidence as one line of plain text.
@@ -86,6 +93,8 @@ class CarrierMatch:
             parts.append("tokens: " + ", ".join(self.tokens))
         if self.slot:
             parts.append("slot: " + self.slot)
+        if self.restated:
+            parts.append("restates: " + ", ".join(self.restated))
         if self.markers:
             parts.append("markers: " + ", ".join(self.markers))
         if self.shingle_count:
@@ -141,7 +150,11 @@ def match(signature: ContentSignature, value: Any, *,
         if k == "name" and _name_found(t, text):
             found_tokens.append(t)
             score += WEIGHTS["name"]
-    if signature.tokens and not found_tokens and held is None:
+    restated = sorted(signature.restate) if signature.restate and restates(
+        signature.restate, signature.restate_optional, text) else []
+    if restated:
+        score += WEIGHTS["restatement"]
+    elif signature.tokens and not found_tokens and held is None:
         return None
     w: list[str] | None = None
     if held is None and signature.value_text:
@@ -159,7 +172,7 @@ def match(signature: ContentSignature, value: Any, *,
         return None
     return CarrierMatch(node=signature.node, score=round(score, 4), tokens=found_tokens,
                         markers=markers, shingles=shared[:3], shingle_count=len(shared),
-                        slot=held)
+                        slot=held, restated=restated)
 
 
 def _holds_slot(signature: ContentSignature, slot: tuple[str | None, Any]) -> bool:
@@ -179,8 +192,12 @@ def _clues(signature: ContentSignature) -> list[str]:
     carrying `signature` holds: a token or the stated slot value (when the signature names a token, a text
     without one of them or the value carries nothing); else also an instruction marker
     or a whole shingle (a text scoring 1.0 from names, markers, the value and shingles
-    holds a half or five shingles)."""
+    holds a half or five shingles); and a restatement holds every stem of `restate`, so
+    the longest (as the start of a word: a stem ending in i may be written with y)."""
     clues = [re.escape(t.casefold()) for t in signature.tokens]
+    if signature.restate:
+        longest = max(sorted(signature.restate), key=len)
+        clues.append(re.escape(longest[:-1] if longest.endswith("i") else longest))
     if signature.value_text:
         clues.append(_run(signature.value_text.split()))
     if not signature.tokens:

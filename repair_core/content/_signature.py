@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .._flat import flatten, node_content
 from ._markers import MarkerKind, instruction_markers
 from ._shingles import shingles, words
+from ._stems import ORDINARY_STEMS, RESTATE_WORDS, stems
 from ._tokens import (
     COMMON_CAPITALISED,
     STRONG_KINDS,
@@ -56,6 +57,13 @@ class ContentSignature:
     """The node's word shingles (`SHINGLE_WORDS` words), minus those of the user's turns."""
     markers: list[MarkerKind] = field(default_factory=list)
     """Instruction markers in the node's content (`_markers`)."""
+    restate: frozenset[str] = frozenset()
+    """The content stems a restatement must hold (`_stems.restates`), when the node is
+    short (at most `RESTATE_WORDS` words), names no strong token and says two or more
+    content words of its own; else empty: no restatement is looked for."""
+    restate_optional: frozenset[str] = frozenset()
+    """The stems a restatement may hold or drop: the node's names and the content words
+    the user's turns say."""
 
 
 def _value_phrase(value: Any) -> str | None:
@@ -78,11 +86,13 @@ class _UserSide:
     """The turns' text, case-folded."""
     words: str
     """The turns' words, space-joined, with a space at each end."""
+    stems: frozenset[str]
+    """The turns' content stems (`_stems.stems`)."""
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> _UserSide:
         user = "\n".join(texts)
-        return cls(user.casefold(), f" {' '.join(words(user))} ")
+        return cls(user.casefold(), f" {' '.join(words(user))} ", stems(user))
 
     def says(self, token: str, kind: str) -> bool:
         """Whether the turns hold `token` (a name as whole words, any other token as
@@ -127,10 +137,26 @@ def signature_of(text: str, value: Any = None, key: str | None = None, *, node: 
     if structured and not any(k in STRONG_KINDS for k in tokens.values()):
         tokens.update((t, k) for t, k in kept(distinctive_tokens(structured, lower)).items()
                       if k in STRONG_KINDS)
+    required, optional = _restatement(stated, tokens, user)
     return ContentSignature(
         node=node, tokens=tokens, key=key, value=value, value_text=_value_phrase(value),
         shingles=frozenset(x for x in shingles(stated) if f" {x} " not in user.words),
-        markers=instruction_markers(f"{stated}\n{structured}" if structured else stated))
+        markers=instruction_markers(f"{stated}\n{structured}" if structured else stated),
+        restate=required, restate_optional=optional)
+
+
+def _restatement(stated: str, tokens: dict[str, TokenKind], user: _UserSide
+                 ) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems a restatement of `stated` must hold and those it may hold (`restate`,
+    `restate_optional`), or two empty sets when none is looked for."""
+    empty: frozenset[str] = frozenset()
+    if len(words(stated)) > RESTATE_WORDS or any(k in STRONG_KINDS for k in tokens.values()):
+        return empty, empty
+    names = stems(" ".join(t for t, k in tokens.items() if k == "name"))
+    said = stems(stated) - ORDINARY_STEMS
+    optional = names | (said & user.stems)
+    required = said - optional
+    return (required, optional & said) if len(required) >= 2 else (empty, empty)
 
 
 def _lower_words(text: str) -> set[str]:
