@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from repair_core import load_case
+from repair_core import DgrrError, load_case
 from repair_core.approvals import ApprovalStore, TrustFile, generate_key, honoured_approval
 from repair_core.cli import main
 from repair_core.plan._edit import apply_edits
@@ -285,3 +285,31 @@ def test_a_decision_by_a_key_the_trust_file_does_not_hold_is_refused_before_it_i
     assert "not in the trust file" in err and "nothing recorded" in err
     assert _rows(env["db"]) == 1
     assert main(["history", "--verify", "--db", env["db"]]) == 0
+
+
+def test_a_record_written_and_superseded_by_replayed_steps_is_no_obligation():
+    # a replayed step adds a record and a later one supersedes it: the result lists it as
+    # added and retired, and no store holds it; the approval and the write-back accept the
+    # result (nothing to add), and an added record that is in no store and not retired is
+    # still refused
+    from repair_core import case_from_data, repair
+    from repair_core._synth import synth_case_data
+    from repair_core.approvals import approval_summary
+    from repair_core.approvals._review import obligation_problems
+    from repair_core.integrations._writeback import store_ops
+
+    case = case_from_data(synth_case_data(2000, 400, 30, seed=5))
+    p = plan_case(case)
+    result = repair(case, p)
+    transient = approval_summary(p, result).store["added then retired"]
+    assert transient
+    assert obligation_problems(p, result) == []
+    data = result.model_dump(mode="json")
+    ops = store_ops(case, data)
+    assert not {o.record for o in ops} & set(transient)
+    assert {o.record for o in ops if o.op == "add"} == (
+        set(data["report"]["store_changes"]["added"]) - set(transient))
+    data["report"]["store_changes"]["retired"].remove(transient[0])
+    assert any(transient[0] in x for x in obligation_problems(p, data))
+    with pytest.raises(DgrrError, match="not in the result's store"):
+        store_ops(case, data)

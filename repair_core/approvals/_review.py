@@ -361,8 +361,11 @@ def obligation_problems(plan: RepairPlan, result: Any) -> list[str]:
     store = _get(result, "store") or {}
     written = {str(_get(m, "id")): m for part in ("active", "quarantine")
                for m in (_get(store, part) or [])}
+    retired = {str(r) for r in _get(changes, "retired") or []}
     for added in _get(changes, "added") or []:
         rid = str(added)
+        if rid in retired and rid not in written and rid not in plan.memory:
+            continue  # written, then superseded by a later replayed step: in no store
         if rid in plan.memory:
             problems.append(f"report.store_changes.added: {rid[:80]!r} is a record of the "
                             "case, not one a replayed step wrote")

@@ -92,8 +92,11 @@ def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
                     "expect_text": current.text,
                     "expect_changed_at": cur_extra.get("mem0_changed_at"),
                     "expect_value": _value(cur_extra)})
+    retired = set(changes.get("retired", []))
     for rid in changes.get("added", []):
         new = written.get(rid)
+        if new is None and rid in retired:
+            continue  # written, then superseded by a later replayed step: nothing to add
         if new is None:
             problems.append(f"report.store_changes.added: '{rid}' is not in the result's store")
             continue
@@ -103,7 +106,7 @@ def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
     return ops
 
 
-_CHANGE_KINDS = ("deleted", "quarantined", "restored", "added")
+_CHANGE_KINDS = ("deleted", "quarantined", "restored", "added", "retired")
 
 
 def _result_parts(result: Any) -> tuple[dict[str, list[str]], dict[str, list[dict]]]:
