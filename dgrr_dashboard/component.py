@@ -16,12 +16,14 @@ _component = components.declare_component("dgrr_view", path=str(_FRONTEND))
 
 
 def graph_component(html: str, *, key: str, digest: str, height: int,
-                    selected: str | None) -> dict[str, Any] | None:
+                    selected: str | None,
+                    path: list[tuple[str, str]] | None = None) -> dict[str, Any] | None:
     """Show the graph HTML; returns `{"id", "n"}` of the last node clicked, or None.
     `digest` names the HTML (a new digest reloads the picture); `selected` is centred and
-    highlighted when it changes (the picker of the page)."""
+    highlighted when it changes (the picker of the page); `path`: the hops (premise,
+    dependent) outlined on the picture, those it draws."""
     return _component(mode="graph", html=html, key=key, digest=digest, height=height,
-                      selected=selected, default=None)
+                      selected=selected, path=[list(h) for h in path or []], default=None)
 
 
 def tree_component(data: dict[str, Any], *, key: str, digest: str, height: int,

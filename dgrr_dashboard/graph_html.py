@@ -30,6 +30,8 @@ __all__ = ["graph_html", "write_graph_html"]
 
 _SHAPES = {"turn": "diamond", "record": "box", "step": "dot"}
 LABEL_BACKGROUND = "rgba(255,255,255,0.85)"
+PATH_COLOUR = "#111111"
+"""Outline of the path from the fault to the selected node (no decision has this colour)."""
 """Behind the label under a step or turn, so that the edges drawn there do not cross its
 letters."""
 
@@ -102,6 +104,8 @@ def _legend_html() -> str:
                  '</span>')
     items.append('<span class="dgrr-key"><span class="dgrr-line"></span>propagation '
                  '(hover an edge for its label)</span>')
+    items.append(f'<span class="dgrr-key"><span class="dgrr-line" style="border-top:4px '
+                 f'solid {PATH_COLOUR}"></span>path from the fault to the selected node</span>')
     return '<div id="dgrr-legend">' + "".join(items) + "</div>"
 
 
@@ -176,6 +180,38 @@ _VIEW_JS = """
     if (report && window.dgrrReport) window.dgrrReport(id);
     return true;
   }
+  // The path from the fault to the selected node (repair_core.fault_path, sent
+  // by the page): its drawn edges and nodes outlined in PATH; the previous one restored.
+  var PATH = "%(path_colour)s", held = {edges: [], nodes: []};
+  function showPath(hops) {
+    var E = network.body.data.edges, N = network.body.data.nodes;
+    E.update(held.edges); N.update(held.nodes);
+    held = {edges: [], nodes: []};
+    var want = {}, ends = {}, upE = [], upN = [], drawn = [];
+    (hops || []).forEach(function (h) {
+      want[JSON.stringify([h[0], h[1]])] = want[JSON.stringify([h[1], h[0]])] = true;
+      ends[h[0]] = ends[h[1]] = true;
+    });
+    E.get().forEach(function (e) {
+      if (!want[JSON.stringify([e.from, e.to])]) return;
+      held.edges.push({id: e.id, color: e.color, width: e.width});
+      upE.push({id: e.id, color: {color: PATH, highlight: PATH, hover: PATH, inherit: false},
+                width: 4});
+      drawn.push([e.from, e.to]);
+    });
+    Object.keys(ends).forEach(function (id) {
+      var n = N.get(id);
+      if (!n) return;
+      held.nodes.push({id: id, color: n.color, borderWidth: n.borderWidth === undefined
+                       ? 1 : n.borderWidth});
+      var fill = typeof n.color === "string" ? n.color : (n.color || {}).background;
+      upN.push({id: id, borderWidth: 4, color: {background: fill, border: PATH,
+                highlight: {background: fill, border: PATH}}});
+    });
+    E.update(upE); N.update(upN);
+    window.dgrrPathShown = {edges: drawn, nodes: upN.map(function (n) { return n.id; })};
+    return drawn.length;
+  }
   function search(text) {
     var q = (text || "").trim().toLowerCase(), note = document.getElementById("dgrr-search-note");
     if (!q) { note.textContent = ""; return null; }
@@ -206,6 +242,7 @@ _VIEW_JS = """
   window.dgrrShow = show;
   window.dgrrFocus = focusNode;
   window.dgrrSearch = search;
+  window.dgrrPath = showPath;
   window.dgrrDefaultView = defaultView;
   window.dgrrMinScale = MIN;
   window.dgrrFontPx = %(font_px)d;
@@ -246,7 +283,7 @@ def graph_html(plan: RepairPlan, *, view: GraphView | None = None, height: str =
              f"{json_for_script(faults)}</script>"
              + _VIEW_JS % {"min_scale": MIN_LABEL_PX / LABEL_FONT_PX + 0.02,
                            "min_px": MIN_LABEL_PX, "count": len(view.nodes),
-                           "font_px": LABEL_FONT_PX})
+                           "font_px": LABEL_FONT_PX, "path_colour": PATH_COLOUR})
     html = re.sub(r"<body>", lambda m: "<body>" + header, html, count=1)
     html = html.replace("</body>", tail + "</body>", 1) if "</body>" in html else html + tail
     found = external_resources(html)

@@ -184,17 +184,20 @@ _HEADER_PX = 120
 
 def graph_frame(p: RepairPlan, height: int = 700, *, key: str = "dgrr_w_graph",
                 selected: str | None = None, view: Any = None,
+                path: list[tuple[str, str]] | None = None,
                 **options: Any) -> tuple[str, str | None]:
     """Embed the plan's graph (offline HTML in dgrr's component) and return the HTML and
     the id of a node clicked (or found by the search box) since the last run, if any.
-    `view`: the `graph_view(p, **options)` the page already has (not computed again)."""
+    `view`: the `graph_view(p, **options)` the page already has (not computed again);
+    `path`: the hops outlined (`repair_core.fault_path` of the selected node)."""
     from .component import clicked, graph_component
 
     opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
     opts += (("height", f"{height - _HEADER_PX}px"), ("panel", False))
     digest = f"{state.plan_key(p)}:{hash(opts)}"
     html = _graph_html(digest, opts, p, view)
-    value = graph_component(html, key=key, digest=digest, height=height, selected=selected)
+    value = graph_component(html, key=key, digest=digest, height=height, selected=selected,
+                            path=path)
     return html, clicked(value, f"{key}_seen", st.session_state)
 
 

@@ -14,6 +14,8 @@ from dgrr_dashboard.widgets import (
     page_setup,
     require_plan,
 )
+from repair_core import fault_path
+from repair_core._text import plural
 from repair_core.case._case import STEP_TYPES
 from repair_core.viz import NEIGHBOURHOOD_LIMIT, graph_view
 
@@ -59,11 +61,19 @@ if beside:
     picture, inspector = st.columns([3, 1], gap="small")
 else:
     picture, inspector = st.container(), st.container()
+selected = st.session_state.get(state.SELECTED)
+if selected not in p.analysis.graph:
+    selected = st.session_state.get("dgrr_w_g_node")
+# the path from the fault to the selected node, outlined on the picture
+path = list(fault_path(p.analysis, selected)) if selected in p.analysis.graph else []
 with picture:
     html, hit = graph_frame(p, height=760, key="dgrr_w_g_component",
-                            selected=st.session_state.get(state.SELECTED), view=view, **options)
+                            selected=st.session_state.get(state.SELECTED), view=view,
+                            path=path, **options)
 if hit is not None and hit in p.analysis.graph:
     st.session_state[state.SELECTED] = hit
+    if hit != selected:
+        st.rerun()  # the picture outlines the new node's path
 elif hit is not None:
     st.warning(f"No node {code(hit)} in this case.")
 drawn = set(ids)
@@ -93,6 +103,13 @@ with inspector:
     if node not in drawn:
         st.caption(f"{code(node)} is not drawn in this view (filters or the drawing "
                    "limit); its details:")
+    if node == selected and path:
+        shown_hops = sum(a in drawn and b in drawn for a, b in path)
+        st.caption(f"Outlined in black: the path from the fault {code(path[-1][0])} to "
+                   f"{code(node)}, {plural(len(path), 'hop')} ({shown_hops:,} drawn in "
+                   "this view).")
+    elif node == selected and node in p.analysis.affected:
+        st.caption(f"{code(node)} is where a fault's traversal starts: no path to outline.")
     # a fixed height scrolls beside the picture; below it the panel takes its length
     # (no `height` at all: Streamlit 1.67 refuses None)
     with st.container(height=700, border=False) if beside else st.container(border=False):

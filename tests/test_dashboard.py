@@ -227,6 +227,24 @@ def test_graph_page_embeds_offline_graph_and_node_detail():
     assert "**Decision:** invalidate" in texts(at)
 
 
+def test_graph_page_outlines_the_path_from_the_fault_to_the_selected_node():
+    at = loaded()
+    page(at, "3_Graph")
+    assert component_args(at, "graph")["path"] == []  # the fault itself is selected
+    at.selectbox(key="dgrr_w_g_node").set_value("m6").run()
+    assert component_args(at, "graph")["path"] == [["s11", "m6"], ["s3", "s11"], ["m3", "s3"]]
+    assert "Outlined in black: the path from the fault m3 to m6, 3 hops (3 drawn" in texts(at)
+    # a click in the picture: the same run outlines the clicked node's path
+    at.session_state["dgrr_w_g_component"] = {"id": "s11", "n": 1, "t": 1}
+    _ok(at.run())
+    assert component_args(at, "graph")["path"] == [["s3", "s11"], ["m3", "s3"]]
+    # a node no fault reached: nothing outlined
+    unaffected = next(n for n in at.session_state["dgrr_computed_plan"].analysis.graph
+                      if n not in at.session_state["dgrr_computed_plan"].analysis.affected)
+    at.selectbox(key="dgrr_w_g_node").set_value(unaffected).run()
+    assert component_args(at, "graph")["path"] == []
+
+
 def test_plan_edit_validated_diffed_and_reset():
     at = loaded()
     page(at, "4_Plan")

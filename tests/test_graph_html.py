@@ -294,3 +294,37 @@ def test_inferred_edges_are_drawn_dotted():
         assert drawn["dashes"] == [2, 5] and drawn["title"] == "cite (inferred): m3 → s3"
     finally:
         del G.edges["m3", "s3", "cite"]["inferred"]
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
+                    reason="needs Debian chromium (.ci/run installs it; in CI its absence fails)")
+def test_the_path_from_the_fault_is_outlined_and_cleared_in_chromium(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from repair_core import fault_path
+
+    plan = plan_case(load_example())
+    hops = [list(h) for h in fault_path(plan.analysis, "m6")]
+    path = tmp_path / "graph.html"
+    path.write_text(graph_html(plan, panel=False))
+    external: list[str] = []
+    with sync_playwright() as p:
+        browser, page = open_page(p, "file:", external, width=1400, height=900)
+        page.goto(path.as_uri())
+        page.wait_for_function("window.dgrrReady === true")
+        style = """() => { const E = network.body.data.edges, N = network.body.data.nodes;
+            return {edges: E.get().filter(e => e.width === 4).map(e => [e.from, e.to]),
+                    nodes: N.get().filter(n => n.borderWidth === 4).map(n => n.id).sort(),
+                    widths: E.get().map(e => e.width)}; }"""
+        before = page.evaluate(style)
+        assert page.evaluate("h => window.dgrrPath(h)", hops) == 3
+        shown = page.evaluate(style)
+        assert sorted(map(tuple, shown["edges"])) == sorted(
+            {("m3", "s3"), ("s3", "s11"), ("s11", "m6")})
+        assert shown["nodes"] == ["m3", "m6", "s11", "s3"]
+        assert page.evaluate("h => window.dgrrPath(h)", []) == 0  # cleared, as before
+        assert page.evaluate(style) == before
+        browser.close()
+    assert external == []

@@ -15,7 +15,7 @@ from ..case._case import SUFFICIENT_LABELS, Case, MemoryRecord, Step
 from ..graph._graph import build_graph, dependents, is_inferred, premises
 from ._carry import carriers
 
-__all__ = ["Analysis", "analyse", "lineage", "find_seed", "CHECKABLE_STEP_TYPES"]
+__all__ = ["Analysis", "analyse", "fault_path", "lineage", "find_seed", "CHECKABLE_STEP_TYPES"]
 
 LINEAGE_LABELS = frozenset({"delete", "update", "consolidate"})
 PRODUCE = frozenset({"produce"})
@@ -113,6 +113,27 @@ class Analysis:
         if parent is not None:
             head += [o.start, "…"]
         return head + tail
+
+
+def fault_path(a: Analysis, node: str) -> Iterator[tuple[str, str]]:
+    """The hops (premise, dependent) of the whole path by which `node` entered `A0`,
+    walked back from `node` to its fault (the path `Analysis.path_from_fault` shows,
+    nothing elided); where the traversal started at the fault's seed, the last hop is
+    (fault, seed). A hop into a node that carries the fault's text (origin label
+    `carries`) has no edge in the graph. Nothing for a node outside `A0` or a fault.
+
+    >>> from repair_core import load_example
+    >>> list(fault_path(analyse(load_example()), "s5"))
+    [('s3', 's5'), ('m3', 's3')]
+    """
+    origin = a.origin
+    o = origin.get(node)
+    while o is not None and o.parent is not None:
+        yield o.parent, node
+        node = o.parent
+        o = origin.get(node)
+    if o is not None and o.fault != node:
+        yield o.fault, node
 
 
 def lineage(G: nx.MultiDiGraph, record: str) -> Iterator[str]:
