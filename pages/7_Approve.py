@@ -29,6 +29,7 @@ from repair_core.approvals import (
     CARRIER_WARNING,
     ApprovalStore,
     approval_summary,
+    carrier_groups,
     database_exists,
     markdown_report,
     record_decision,
@@ -87,17 +88,23 @@ def _counts(groups: dict[str, list[str]]) -> str:
 
 
 warning_kinds = warning_groups(summary.warnings)
+# Carriers of a fault are acknowledged a group (answer, outputs, records) at a time, every
+# carrier of the group in a table under its box; the approval names each carrier whose
+# group is ticked, and the library refuses it while any carrier is not named.
+ordinary = [(k, v) for k, v in warning_kinds if not k.startswith(CARRIER_WARNING)]
+carrier_kinds = carrier_groups(summary.carrier_details)
+kinds_to_tick = [k for k, _ in ordinary] + [g for g, _ in carrier_kinds]
 st.markdown(f"Case {code(p.case.case_id)} · {plural(len(p.edits), 'plan edit')}"
             + (" (some override an invariant)" if p.forced else "")
             + f" · replay: {'done' if res is not None else 'not run'}")
 st.caption(f"Store: {_counts(summary.store)} · steps: {_counts(summary.steps)} · "
            f"{plural(len(summary.irreversible_effects), 'irreversible effect')} · "
            f"{plural(len(summary.warnings), 'warning')} in "
-           f"{plural(len(warning_kinds), 'kind')} (details below the decision)")
+           f"{plural(len(kinds_to_tick), 'kind')} (details below the decision)")
 if summary.replayed:
     st.caption("Content check of what the agent reads next: " + (
-        f"{plural(len(summary.carriers), 'carrier')} of a fault, each a warning of its own "
-        "to acknowledge" if summary.carriers else "clean (nothing carries a fault)"))
+        f"{plural(len(summary.carriers), 'carrier')} of a fault, acknowledged by kind "
+        "(answer, outputs, records), each listed" if summary.carriers else "clean (nothing carries a fault)"))
 answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-approve",
                titles=("Answer before (failed run)", "Answer after the repair"),
                missing="(no corrected answer)" if p.case.has_answer() and
@@ -106,29 +113,22 @@ answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-appr
 # First the decision (acknowledgements, reviewer, Record), then what it covers in detail:
 # on a large case the lists run to thousands of lines.
 acknowledged = True
-if warning_kinds:
-    st.markdown(f"**Warnings** — tick each of the {plural(len(warning_kinds), 'kind')} to "
-                "confirm you have read it; its items are listed beside it.")
-    carried = sum(k.startswith(CARRIER_WARNING) for k, _ in warning_kinds)
-    # Carriers, each ticked on its own, scroll in a box of their own when there are many,
-    # so that the decision below stays on the first screen.
-    ordinary = st.container()
-    carrier_box = (st.container(height=320, border=True) if carried > 4 else st.container())
-    if carried > 4:
-        carrier_box.caption(f"{carried} carriers of a fault: tick each one (this box scrolls)")
-    for i, (kind, items) in enumerate(warning_kinds):
+acknowledged_ids: list[str] = []
+# The warnings and the form side by side: however many kinds there are, Record stays on
+# the first screen.
+warn_area, form_area = (st.columns([3, 2], gap="medium") if kinds_to_tick
+                        else (st.container(), st.container()))
+with warn_area:
+    if kinds_to_tick:
+        st.markdown(f"**Warnings** — tick each of the "
+                    f"{plural(len(kinds_to_tick), 'kind')} to confirm you have "
+                    "read it; its items are listed under it.")
+    for i, (kind, items) in enumerate(ordinary):
         many = len(items) > 1 or items[0] != kind
-        where = carrier_box if kind.startswith(CARRIER_WARNING) else ordinary
-        left, right = where.columns([3, 2], vertical_alignment="center")
-        # a carrier of a fault is a kind of its own: acknowledged one by one, recorded by id
-        label = (f"I acknowledge that the agent would read this: {md(kind)}"
-                 if kind.startswith(CARRIER_WARNING) else
-                 f"I have read all {plural(len(items), 'warning')} of this kind: {md(kind)}"
-                 if many else md(kind))
-        ticked = left.checkbox(label, key=f"dgrr_w_ack_{sign_key}_{i}")
+        label = f"Read all {len(items):,}: {md(kind)}" if many else md(kind)
+        ticked = st.checkbox(label, key=f"dgrr_w_ack_{sign_key}_{i}")
         if many:
-            with right.expander(f"its {plural(len(items), 'item')}",
-                                expanded=kind.startswith(CARRIER_WARNING)):
+            with st.expander(f"its {plural(len(items), 'item')}"):
                 lines = [w.split(" — ", 1)[-1] for w in items]
                 if len(lines) <= 20:
                     st.text("\n".join(lines))
@@ -137,65 +137,82 @@ if warning_kinds:
                                  width="stretch", height=300, key=f"dgrr_w_ack_list_{i}",
                                  placeholder=MISSING)
         acknowledged = acknowledged and ticked
+    for i, (group, carriers) in enumerate(carrier_kinds):
+        ticked = st.checkbox(
+            f"Acknowledged, the agent would read each: {md(group)}",
+            key=f"dgrr_w_ack_carriers_{sign_key}_{i}")
+        with st.expander(f"its {plural(len(carriers), 'carrier')}",
+                            expanded=len(carrier_kinds) == 1 and len(carriers) <= 3):
+            # case text: in a table's cells, never as markup
+            st.dataframe(pd.DataFrame([{"id": c.id, "fault": c.fault, "where": c.where,
+                                        "evidence": c.evidence,
+                                        "it says": " ".join(c.text.split())} for c in carriers],
+                                      columns=["id", "fault", "where", "evidence", "it says"]),
+                         hide_index=True, width="stretch",
+                         height=min(300, 38 + 35 * len(carriers)), key=f"dgrr_w_ack_carriers_list_{i}", placeholder=MISSING)
+        if ticked:
+            acknowledged_ids += [c.id for c in carriers]
+        acknowledged = acknowledged and ticked
 
-# A queue request the reviewer claimed on the Inbox: the decision also moves the request.
-request_id = st.session_state.get(state.REQUEST)
-# Signed in (OIDC), or the name the Inbox claimed with: the same reviewer decides.
-if signed_in is None and request_id is not None:
-    signed_in = reviewer_identity()
-if request_id is not None:
-    st.info(f"This decision is on queue request #{request_id}: approving hands it to the "
-            "worker, which writes the repair back to the agent's store.")
-with st.form("dgrr_w_approve_form"):
-    f1, f2 = st.columns([2, 1])
-    with f1:
-        if signed_in is not None:
-            st.markdown(f"Reviewer: {md(signed_in.name)}"
-                        + (" (signed in)" if signed_in.authenticated else ""))
-            reviewer = signed_in.name
-        else:
-            reviewer = st.text_input("Reviewer", key="dgrr_w_reviewer")
-    decision = f2.radio("Decision", ["approve", "reject"], horizontal=True,
-                        key="dgrr_w_decision")
-    comment = st.text_area("Comment (a rejection needs a reason)", key="dgrr_w_comment",
-                           height=68)
-    submitted = st.form_submit_button("Record decision", type="primary")
-if submitted:
-    # What can be refused without the database is refused before it is opened: a refused
-    # attempt creates no approvals file.
-    refused = []
-    if decision == "approve" and not acknowledged:
-        refused.append("acknowledge every warning above before approving")
-    if not reviewer.strip():
-        refused.append("reviewer: a reviewer name is required")
-    if decision == "reject" and not comment.strip():
-        refused.append("comment: a rejection needs a reason")
-    if refused:
-        show_problems("Not recorded", refused)
-    else:
-        store = store or _opened()
-        try:
-            if request_id is not None:
-                request = review(RepairQueue(store.url, approvals=store), request_id,
-                                 reviewer=reviewer, decision=decision, comment=comment,
-                                 plan=p, result=res, hashes=(inputs, outputs),
-                                 acknowledged=summary.carriers,
-                                 carrier_ids=summary.carriers)
-                rec = store.find(id=request.decision_id, kind=None)[0]
-                st.session_state.pop(state.REQUEST, None)
-                st.success(f"Request #{request.id} is now {request.status}.")
+with form_area:
+    # A queue request the reviewer claimed on the Inbox: the decision also moves the request.
+    request_id = st.session_state.get(state.REQUEST)
+    # Signed in (OIDC), or the name the Inbox claimed with: the same reviewer decides.
+    if signed_in is None and request_id is not None:
+        signed_in = reviewer_identity()
+    if request_id is not None:
+        st.info(f"This decision is on queue request #{request_id}: approving hands it to the "
+                "worker, which writes the repair back to the agent's store.")
+    with st.form("dgrr_w_approve_form"):
+        f1, f2 = st.columns([2, 1])
+        with f1:
+            if signed_in is not None:
+                st.markdown(f"Reviewer: {md(signed_in.name)}"
+                            + (" (signed in)" if signed_in.authenticated else ""))
+                reviewer = signed_in.name
             else:
-                rec = record_decision(store, p, reviewer=reviewer, decision=decision,
-                                      comment=comment, result=res, hashes=(inputs, outputs),
-                                      acknowledged=summary.carriers,
-                                      carrier_ids=summary.carriers)
-        except DgrrError as exc:
-            lines = str(exc).splitlines()
-            show_problems("Not recorded", [x.strip().removeprefix("- ") for x in lines[1:]]
-                          or lines)
+                reviewer = st.text_input("Reviewer", key="dgrr_w_reviewer")
+        decision = f2.radio("Decision", ["approve", "reject"], horizontal=True,
+                            key="dgrr_w_decision")
+        comment = st.text_area("Comment (a rejection needs a reason)", key="dgrr_w_comment",
+                               height=68)
+        submitted = st.form_submit_button("Record decision", type="primary")
+    if submitted:
+        # What can be refused without the database is refused before it is opened: a refused
+        # attempt creates no approvals file.
+        refused = []
+        if decision == "approve" and not acknowledged:
+            refused.append("acknowledge every warning above before approving")
+        if not reviewer.strip():
+            refused.append("reviewer: a reviewer name is required")
+        if decision == "reject" and not comment.strip():
+            refused.append("comment: a rejection needs a reason")
+        if refused:
+            show_problems("Not recorded", refused)
         else:
-            st.success(f"Recorded #{rec.id}: {rec.decision} by {md(rec.reviewer)} at "
-                       f"{rec.created_at:%Y-%m-%d %H:%M:%S} UTC.")
+            store = store or _opened()
+            try:
+                if request_id is not None:
+                    request = review(RepairQueue(store.url, approvals=store), request_id,
+                                     reviewer=reviewer, decision=decision, comment=comment,
+                                     plan=p, result=res, hashes=(inputs, outputs),
+                                     acknowledged=acknowledged_ids,
+                                     carrier_ids=summary.carriers)
+                    rec = store.find(id=request.decision_id, kind=None)[0]
+                    st.session_state.pop(state.REQUEST, None)
+                    st.success(f"Request #{request.id} is now {request.status}.")
+                else:
+                    rec = record_decision(store, p, reviewer=reviewer, decision=decision,
+                                          comment=comment, result=res, hashes=(inputs, outputs),
+                                          acknowledged=acknowledged_ids,
+                                          carrier_ids=summary.carriers)
+            except DgrrError as exc:
+                lines = str(exc).splitlines()
+                show_problems("Not recorded", [x.strip().removeprefix("- ") for x in lines[1:]]
+                              or lines)
+            else:
+                st.success(f"Recorded #{rec.id}: {rec.decision} by {md(rec.reviewer)} at "
+                           f"{rec.created_at:%Y-%m-%d %H:%M:%S} UTC.")
 st.caption(f"inputs sha256 {code(inputs)} · outputs sha256 {code(outputs)}")
 
 st.subheader("What you approve")

@@ -1,6 +1,7 @@
 """The Approve page refuses to record an approval of a result that still carries a fault
-until the reviewer ticks each carrier, shown as plain text, and records the carriers it
-acknowledged with the decision (streamlit AppTest)."""
+until the reviewer ticks each group of carriers (by fault and kind), each carrier shown
+as plain text in its group's table, and records every carrier it acknowledged with the
+decision (streamlit AppTest)."""
 
 from __future__ import annotations
 
@@ -28,11 +29,15 @@ def test_approve_page_refuses_until_each_carrier_is_acknowledged(tmp_path, monke
     _ok(at.button(key="dgrr_w_run_replay").click().run())
     page(at, "7_Approve")
     assert "Content check of what the agent reads next: 1 carrier of a fault" in texts(at)
-    [carrier] = [c for c in at.checkbox if "agent would read this" in plain(c.label)]
-    assert "Carries fault m3: answer s10 (id s10:m3)" in plain(carrier.label)
-    items = "\n".join(t.value for t in at.text)
-    assert "tokens: Lin; slot: window" in items and "**WINDOW**" in items  # plain text
-    assert "<b>[x]" in items and not any("<b>[x]" in h.proto.body for h in at.get("html"))
+    [carrier] = [c for c in at.checkbox if "agent would read each" in plain(c.label)]
+    assert "Carries fault m3: 1 answer" in plain(carrier.label)
+    [table] = [d.value for d in at.dataframe if "it says" in d.value.columns]
+    [row] = table.to_dict("records")
+    assert (row["id"], row["where"]) == ("s10:m3", "s10")
+    assert "tokens: Lin; slot: window" in row["evidence"]
+    assert row["it says"].endswith("Lin prefers **WINDOW** seats! <b>[x](http://e.x)</b>")
+    assert not any("<b>[x]" in h.proto.body for h in at.get("html"))
+    assert not any("<b>[x]" in m.value for m in at.markdown)
     at.text_input(key="dgrr_w_reviewer").set_value("Ana")
     at.radio(key="dgrr_w_decision").set_value("approve")
     for c in at.checkbox:  # every other warning, but not the carrier

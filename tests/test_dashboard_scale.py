@@ -438,3 +438,30 @@ def test_step_panel_shows_prompt_and_reply_of_a_replayed_step(page):
     texts = [t.value for t in at.text]
     assert any(t.startswith("[system]") or t.startswith("[user]") for t in texts)
     assert any(new[:40] in t for t in texts)  # the reply the answer was parsed from
+
+
+def test_carriers_are_acknowledged_by_kind_and_the_approval_names_each(many_faults, tmp_path):
+    from repair_core.approvals import ApprovalStore
+
+    at = replayed(many_faults, "pages/7_Approve.py")
+    summary = approval_summary(at.session_state["dgrr_computed_plan"],
+                               at.session_state["dgrr_result"])
+    assert len(summary.carriers) > 50  # one box each was one box per carrier
+    boxes = [b for b in at.checkbox if b.key.startswith("dgrr_w_ack_carriers_")]
+    assert 1 <= len(boxes) <= 3
+    # each group's table lists every one of its carriers, by id
+    listed = [i for d in at.dataframe if "it says" in d.value.columns for i in d.value["id"]]
+    assert sorted(listed) == sorted(summary.carriers)
+    at.text_input(key="dgrr_w_reviewer").set_value("Ana")
+    for b in at.checkbox:
+        if b.key.startswith("dgrr_w_ack_") and b.key != boxes[-1].key:
+            b.check()
+    at.button(key=RECORD).click().run()
+    assert "acknowledge every warning" in at.error[0].value
+    assert not (tmp_path / "approvals.db").exists()
+    at.checkbox(key=boxes[-1].key).check()
+    at.button(key=RECORD).click().run()
+    assert not at.exception and not at.error, [e.value for e in (*at.exception, *at.error)]
+    assert "Recorded #1: approve by Ana" in at.success[0].value
+    [rec] = ApprovalStore(str(tmp_path / "approvals.db")).history()
+    assert sorted(rec.acknowledged) == sorted(summary.carriers)

@@ -15,8 +15,9 @@ from pydantic import BaseModel, Field
 
 from .._errors import DgrrError
 from .._perf import without_gc
-from .._text import markdown_code, markdown_text, printable
+from .._text import markdown_code, markdown_text, plural, printable
 from ..plan._plan import RepairPlan
+from ..verification._models import Carrier
 from ._canonical import canonical_chunks, model_json
 from ._reviewer import same_reviewer
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
@@ -30,6 +31,7 @@ __all__ = [
     "ResultMismatchError",
     "approval_hashes",
     "approval_summary",
+    "carrier_groups",
     "decisions_sha256",
     "find_decision",
     "obligation_problems",
@@ -140,6 +142,9 @@ class ApprovalSummary(BaseModel):
     carriers: list[str] = Field(default_factory=list)
     """Ids of the carriers of a fault the result still has (a fresh content check): each
     is a warning of its own kind, and an approval records them as acknowledged."""
+    carrier_details: list[Carrier] = Field(default_factory=list)
+    """The same carriers as found (kind, where, fault, evidence, text), in the same order:
+    what a reviewer reads before acknowledging them (:func:`carrier_groups`)."""
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -261,7 +266,7 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
     return ApprovalSummary(case_id=case.case_id, replayed=True, answer_before=before,
                            answer_after=after, store=store, steps=steps,
                            irreversible_effects=irreversible, warnings=warnings,
-                           carriers=[c.id for c in carriers])
+                           carriers=[c.id for c in carriers], carrier_details=carriers)
 
 
 def _effect_kind(item: Any, declared: Mapping[str, str]) -> str:
@@ -298,6 +303,31 @@ def warning_groups(warnings: Iterable[str]) -> list[tuple[str, list[str]]]:
         kind = w.split(WARNING_KIND_SEPARATOR, 1)[0] if WARNING_KIND_SEPARATOR in w else w
         groups.setdefault(kind, []).append(w)
     return list(groups.items())
+
+
+def carrier_groups(carriers: Iterable[Carrier]) -> list[tuple[str, list[Carrier]]]:
+    """`carriers` grouped by kind (the answer, replayed outputs, records), in that order,
+    each group named by its count and the faults it carries: as irreversible effects are
+    acknowledged per tool and kind, hundreds of carriers are read as a few tables, one
+    acknowledgement each, while the approval still names every carrier's id
+    (`approval.carriers-acknowledged`).
+
+    >>> c = [Carrier(id=f"m{i}:m3", kind="record", where=f"m{i}", fault="m3", evidence="",
+    ...              score=1.0, text="") for i in (1, 2)]
+    >>> [(g, [x.id for x in cs]) for g, cs in carrier_groups(c)]
+    [('Carries fault m3: 2 records', ['m1:m3', 'm2:m3'])]
+    """
+    groups: dict[str, list[Carrier]] = {kind: [] for kind in ("answer", "output", "record")}
+    for c in carriers:
+        groups.setdefault(c.kind, []).append(c)
+    named = []
+    for kind, cs in groups.items():
+        if not cs:
+            continue
+        faults = list(dict.fromkeys(c.fault for c in cs))
+        which = ", ".join(faults) if len(faults) <= 3 else f"(one of {len(faults)} faults)"
+        named.append((f"{CARRIER_WARNING} {which}: {plural(len(cs), kind)}", cs))
+    return named
 
 
 def decisions_sha256(decisions: Mapping[str, str]) -> str:
