@@ -95,6 +95,25 @@ def test_store_view_from_the_key_index_is_the_filtered_list(ops, slot, targets):
     assert len(plain) <= MEMORY_ITEMS
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.integers(0, 40), st.sampled_from(["delete", "quarantine", "restore"]),
+                       max_size=8), texts, st.integers(1, 6))
+def test_store_edits_keep_the_active_records_and_the_index_as_a_rebuild(edits, query, k):
+    case = load_case(ROOT / "sample_traces" / "shop-summary-drift.json")  # two superseded
+    memory = _memory(case)
+    ids = [m.id for m in case.memory]
+    memory.apply_edits({ids[i % len(ids)]: action for i, action in edits.items()})
+    active = [r for rid, r in memory.records.items() if memory.active(rid)]
+    assert memory.active_records() == active  # in store order
+    assert memory.search(query, case.user_id, k) == LexicalRetriever(k).retrieve(
+        active, query, case.user_id)
+    for rec in active:  # every active record is found by its own words, restored ones too
+        assert rec.id in memory.search(rec.text, case.user_id, len(active))
+    for key in {r.key for r in active if r.key}:
+        assert memory.under(case.user_id, [], [key], 3) == [r for r in active
+                                                            if r.key == key][-3:]
+
+
 def _both_ways(case, raw=None):
     """The repair as `dgrr repair` runs it (the columnar planner's report when it plans
     the case's file `raw`, reads from the index) and by the definitions (the networkx

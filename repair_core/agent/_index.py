@@ -20,6 +20,7 @@ records that share a word with it.
 from __future__ import annotations
 
 import bisect
+from array import array
 from collections.abc import Iterable
 
 import numpy as np
@@ -43,11 +44,11 @@ class LexicalIndex:
         """Position -> record id."""
         self._words: dict[str, tuple[str, frozenset[str]]] = {}
         """Searchable record id -> (its user, its words)."""
-        self._postings: dict[tuple[str, str], list[int]] = {}
+        self._postings: dict[tuple[str, str], array[int]] = {}
         """(user, word) -> positions of that user's searchable records holding the word,
-        ascending."""
-        self._arrays: dict[tuple[str, str], np.ndarray] = {}
-        """The same postings as arrays, made when a search needs them."""
+        ascending: machine integers, which a search reads as numpy arrays without a copy
+        (a common word's postings grow with the store, and converting them on every read
+        made reads cost more the larger the store)."""
         for rec in records:
             self.put(rec)
 
@@ -70,12 +71,13 @@ class LexicalIndex:
         self._words[rid] = (record.user_id, words)
         at = self._position[rid]
         for w in words:
-            held = self._postings.setdefault((record.user_id, w), [])
+            held = self._postings.get((record.user_id, w))
+            if held is None:
+                held = self._postings[(record.user_id, w)] = array("q")
             if not held or held[-1] < at:
                 held.append(at)
             else:
-                bisect.insort(held, at)
-            self._arrays.pop((record.user_id, w), None)
+                held.insert(bisect.bisect_left(held, at), at)
 
     def discard(self, rid: str) -> None:
         """Make `rid` unsearchable (it keeps its position)."""
@@ -87,25 +89,26 @@ class LexicalIndex:
         for w in words:
             positions = self._postings[(user, w)]
             del positions[bisect.bisect_left(positions, at)]
-            self._arrays.pop((user, w), None)
-
-    def _array(self, key: tuple[str, str]) -> np.ndarray:
-        arr = self._arrays.get(key)
-        if arr is None:
-            arr = self._arrays[key] = np.array(self._postings[key], dtype=np.int64)
-        return arr
 
     def search(self, query: str, user_id: str, k: int) -> list[str]:
         """What :meth:`LexicalRetriever.retrieve` returns for the searchable records in
         store order: the `k` best by words shared with `query` (ties: store order)."""
-        keys = [(user_id, w) for w in text_tokens(str(query))
-                if self._postings.get((user_id, w))]
-        if not keys or k <= 0:
+        lists = [held for w in text_tokens(str(query))
+                 if (held := self._postings.get((user_id, w)))]
+        if not lists or k <= 0:
             return []
-        if len(keys) == 1:  # one word: every hit scores 1, so store order alone ranks
-            top: list[int] = self._postings[keys[0]][:k]
+        if len(lists) == 1:  # one word: every hit scores 1, so store order alone ranks
+            top: list[int] = lists[0][:k].tolist()
         else:
-            positions, hits = np.unique(np.concatenate([self._array(key) for key in keys]),
-                                        return_counts=True)  # positions ascending
-            top = positions[np.argsort(-hits, kind="stable")[:k]].tolist()
+            # each list is ascending: a stable sort merges the runs
+            merged = np.sort(np.concatenate([np.frombuffer(held, np.int64) for held in lists]),
+                             kind="stable")
+            first = np.flatnonzero(np.concatenate(([True], merged[1:] != merged[:-1])))
+            positions = merged[first]  # ascending, each once
+            hits = np.diff(first, append=len(merged))
+            top = []
+            for score in range(int(hits.max()), 0, -1):  # the best first, each in store order
+                top += positions[hits == score][:k - len(top)].tolist()
+                if len(top) == k:
+                    break
         return [self._ids[at] for at in top]

@@ -371,7 +371,9 @@ class _Run:
         return hit
 
     def _replaced(self, step: Step, **update: Any) -> StepOutcome:
-        new = step.model_copy(update=update, deep=True)
+        # a shallow copy: no step is changed in place, and the repaired trajectory is
+        # validated anew from what the replay wrote (`_trajectory`)
+        new = step.model_copy(update=update)
         self.new_steps[step.id] = new
         if step.type == "tool_observation":
             return StepOutcome(id=step.id, type=step.type, outcome="refreshed",

@@ -65,23 +65,28 @@ class RepairedMemory:
         self.records = {m.id: m for m in self.case.memory}
         self.order = {m.id: i for i, m in enumerate(self.case.memory)}
         self._position = dict(self.order)
-        self._reindex()
+        # every record gets its place in the index; the active ones are searchable
+        self._index = LexicalIndex(self.records.values())
+        self._order_active()
 
     def _own(self, rid: str) -> MemoryRecord:
-        """`rid`'s record, copied from the case before its first change."""
+        """`rid`'s record, copied from the case before its first change (a shallow copy:
+        a change sets a field, `status` or `deps`, and never changes a value in place)."""
         rec = self.records[rid]
         if rid in self.order and rec is self.case.memory[self.order[rid]]:
-            rec = self.records[rid] = rec.model_copy(deep=True)
+            rec = self.records[rid] = rec.model_copy()
             if rid in self._active:
                 self._active[rid] = rec
         return rec
 
-    def _reindex(self) -> None:
+    def _order_active(self) -> None:
+        """The active records and the per-key index, in store order, from the records."""
         self._active, self._by_key = {}, {}
-        self._index = LexicalIndex()
         for rid, rec in self.records.items():
             if self.active(rid):
-                self._activate(rec)
+                self._active[rid] = rec
+                if rec.key is not None:
+                    self._by_key.setdefault((rec.user_id, rec.key), {})[rid] = None
 
     def _activate(self, rec: MemoryRecord) -> None:
         self._active[rec.id] = rec
@@ -99,6 +104,7 @@ class RepairedMemory:
 
     def apply_edits(self, edits: Mapping[str, str]) -> None:
         """Stage 4 step 1: delete, quarantine and restore as the plan says."""
+        restored: list[MemoryRecord] = []
         for rid, action in edits.items():
             if rid not in self.records:
                 continue
@@ -116,7 +122,14 @@ class RepairedMemory:
                 rec.status = "active"
                 self.marks[rid] = "restored"
                 self.changes.restored.append(rid)
-        self._reindex()
+            if not self.active(rid):
+                self._deactivate(rid)
+            elif rid not in self._active:
+                restored.append(rec)
+        for rec in restored:  # back in the index at its own place
+            self._index.put(rec)
+        if restored:  # and in the active records' store order
+            self._order_active()
 
     def __contains__(self, rid: object) -> bool:
         return rid in self.records
