@@ -418,3 +418,100 @@ def test_cli_apply_hashes_each_plan_once_however_many_approvals(repaired, capsys
     assert _apply(r) == 0
     assert "approval: #1 by ana" in capsys.readouterr().out  # the one of this result
     assert len(calls) == 1
+
+
+@pytest.mark.rule("apply.carriers-acknowledged")
+def test_the_carrier_gate_on_the_imported_langgraph_case_and_the_agents_next_search(
+        tmp_path, capsys):
+    """The real graph's store also holds "User prefers a window seat." (an item no write
+    of the run made; the recall node reads it beside the poisoned seat record): a
+    restatement of the fault. The answer repair keeps it, so the result still carries the
+    fault; apply refuses an approval that did not acknowledge each carrier and writes
+    nothing; once acknowledged, apply writes, and the agent's next recall (the graph's own
+    search of its namespace) still reads it, but not the fault nor what the run learned
+    from it. The default repair (answer and store) quarantines it: nothing to acknowledge,
+    and the next recall reads no carrier."""
+    from langgraph.store.memory import InMemoryStore
+
+    from repair_core.approvals import ApprovalStore, approval_hashes
+
+    note = record_id(NAMESPACE, "note")
+    stores = {}
+    for name in ("answer", "both"):
+        inner = InMemoryStore()
+        inner.put(NAMESPACE, "note", {"text": "User prefers a window seat."})
+        path, traced_ = run(tmp_path / name, inner=inner)
+        stores[name] = (path, traced_.inner)
+    case = tmp_path / "case.json"
+    assert main(["import", str(stores["answer"][0]), "--faults", SEAT, "--out", str(case)]) == 0
+    capsys.readouterr()
+    assert main(["repair", str(case), "--objective", "answer", "--json"]) in (0, 1)
+    result = tmp_path / "result.json"
+    result.write_text(capsys.readouterr().out)
+    data = json.loads(result.read_text())
+    carriers = {c["id"]: c for c in data["verification"]["carriers"]}
+    assert f"{note}:{SEAT}" in carriers and carriers[f"{note}:{SEAT}"]["kind"] == "record"
+    assert {c["evidence"] for c in carriers.values()} == {"restates: seat, window"}
+    (tmp_path / "lg_factory.py").write_text("STORE = None\n\ndef store():\n    return STORE\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import lg_factory
+
+        lg_factory.STORE = stores["answer"][1]
+        r = {"case": case, "result": result, "db": str(tmp_path / "approvals.db"),
+             "journal": str(tmp_path / "journal")}
+        approve = ["approve", str(case), "--reviewer", "ana", "--decision", "approve",
+                   "--result", str(result), "--db", r["db"]]
+        assert main(approve) == 2
+        err = capsys.readouterr().err
+        assert all(f"{c}: not acknowledged" in err for c in carriers)
+        loaded = load_case(case)
+        inputs, outputs = approval_hashes(plan_case(loaded, objective="answer"), data)
+        ApprovalStore(r["db"]).add(case_id=loaded.case_id, reviewer="ana", decision="approve",
+                                   inputs_sha256=inputs, outputs_sha256=outputs,
+                                   model="dgrr/reference")
+        before = _items(stores["answer"][1])
+        assert _apply(r, "--apply", "--reviewer", "ops") == 2
+        err = capsys.readouterr().err
+        assert "did not acknowledge" in err and f"{note}:{SEAT}" in err
+        assert "nothing written" in err and _items(stores["answer"][1]) == before
+        assert main([*approve, *(a for c in carriers for a in ("--acknowledge", c))]) == 0
+        capsys.readouterr()
+        assert _apply(r, "--apply", "--reviewer", "ops") == 0
+        capsys.readouterr()
+        recall = "travel preferences seat airport cabin meal"  # the graph's recall node
+        read = {i.key: record_text(i.value)
+                for i in stores["answer"][1].search(NAMESPACE, query=recall)}
+        assert "seat" not in read and "habit" not in read
+        assert read["note"] == "User prefers a window seat."
+
+        # the default objective quarantines the restatement: no carrier to acknowledge
+        case_both = tmp_path / "case-both.json"
+        assert main(["import", str(stores["both"][0]), "--faults", SEAT,
+                     "--out", str(case_both)]) == 0
+        capsys.readouterr()
+        assert main(["repair", str(case_both), "--json"]) in (0, 1)
+        both = json.loads(capsys.readouterr().out)
+        assert both["verification"]["carriers"] == []
+        result.write_text(json.dumps(both))
+        lg_factory.STORE = stores["both"][1]
+        r.update(case=case_both, db=str(tmp_path / "approvals-both.db"),
+                 journal=str(tmp_path / "journal-both"))
+        assert main(["approve", str(case_both), "--reviewer", "ana", "--decision", "approve",
+                     "--result", str(result), "--db", r["db"]]) == 0
+        capsys.readouterr()
+        assert _apply(r, "--apply", "--reviewer", "ops") == 0
+        capsys.readouterr()
+        read = {i.key: record_text(i.value)
+                for i in stores["both"][1].search(NAMESPACE, query=recall)}
+        assert not {"seat", "habit", "note"} & read.keys()
+        assert all("window" not in text for text in read.values())
+        assert record_text(vault_of(stores["both"][1])[NAMESPACE, "note"]["value"]) == \
+            "User prefers a window seat."
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("lg_factory", None)
+
+
+def vault_of(store):
+    return {(tuple(e["namespace"]), e["key"]): e for e in quarantined(store)}

@@ -19,6 +19,7 @@ from ._tokens import (
     distinctive_tokens,
     initial_words,
     lower_case_uses,
+    proper_names,
 )
 
 if TYPE_CHECKING:
@@ -152,7 +153,10 @@ def _restatement(stated: str, tokens: dict[str, TokenKind], user: _UserSide
     empty: frozenset[str] = frozenset()
     if len(words(stated)) > RESTATE_WORDS or any(k in STRONG_KINDS for k in tokens.values()):
         return empty, empty
-    names = stems(" ".join(t for t, k in tokens.items() if k == "name"))
+    # a capitalised word is a name here even where the case also writes it in lower case
+    # (an id such as "lin/prefs"): a restatement may name the user or not
+    names = stems(" ".join([*(t for t, k in tokens.items() if k == "name"),
+                            *proper_names(stated)]))
     said = stems(stated) - ORDINARY_STEMS
     optional = names | (said & user.stems)
     required = said - optional
