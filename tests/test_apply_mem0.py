@@ -177,3 +177,113 @@ def test_approved_result_is_applied_and_recorded(repaired, capsys):
         assert len(applied) == 1 and applied[0].reviewer == "ops"
     finally:
         log.close()
+
+
+@pytest.mark.rule("apply.carriers-acknowledged")
+def test_the_carrier_gate_on_the_imported_mem0_case_and_the_agents_next_search(tmp_path,
+                                                                               capsys):
+    """The run's real Mem0 store also holds "User prefers a window seat.", which no span
+    wrote: a restatement of the fault. The answer repair flags it and keeps it (and the
+    replayed claim reads it), so the result still carries the fault; apply refuses an
+    approval that did not acknowledge each carrier and writes nothing; once acknowledged,
+    apply writes, and the agent's next search through Mem0 still returns it (what the
+    reviewer acknowledged), but not the fault nor what the run learned from it. The
+    default repair (answer and store) quarantines it: nothing to acknowledge, and the next
+    search returns no carrier."""
+    import shutil
+
+    from repair_core.approvals import approval_hashes
+    from repair_core.plan._plan import plan_case
+
+    folder = tmp_path / "mem0"
+    ids, db, hex_path, _ = build(folder)
+    memory = make_memory(folder)
+    restated = memory.add("User prefers a window seat.", user_id="lin",
+                          infer=False)["results"][0]["id"]
+    memory.vector_store.client.close()
+    shutil.copytree(folder, tmp_path / "mem0-both")
+    case = tmp_path / "case.json"
+    assert main(["import", str(hex_path), "--store", str(db), "--faults", ids["m3"],
+                 "--out", str(case)]) == 0
+    capsys.readouterr()
+    assert main(["repair", str(case), "--objective", "answer", "--json"]) in (0, 1)
+    result = tmp_path / "result.json"
+    result.write_text(capsys.readouterr().out)
+    data = json.loads(result.read_text())
+    carriers = {c["id"]: c for c in data["verification"]["carriers"]}
+    carrier = f"{restated}:{ids['m3']}"
+    assert carrier in carriers and carriers[carrier]["kind"] == "record"
+    assert {c["evidence"] for c in carriers.values()} == {"restates: seat, window"}
+    assert restated in {m["id"] for m in data["store"]["active"]}
+    for name, where in (("mem0_factory", folder), ("mem0_factory_both", tmp_path / "mem0-both")):
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(f"""
+            import sys
+            sys.path.insert(0, {str(ROOT / "scripts")!r})
+            from mem0_travel_store import make_memory
+
+            def memory():
+                return make_memory({str(where)!r})
+        """))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        r = {"case": case, "result": result, "db": str(tmp_path / "approvals.db"),
+             "journal": str(tmp_path / "journal")}
+        approve = ["approve", str(case), "--reviewer", "ana", "--decision", "approve",
+                   "--result", str(result), "--db", r["db"]]
+        assert main(approve) == 2
+        err = capsys.readouterr().err
+        assert all(f"{c}: not acknowledged" in err for c in carriers)
+        # an approval recorded without the acknowledgement (by a tool that skipped the
+        # check): its digests match, so only the carrier gate stands in the way
+        loaded = load_case(case)
+        inputs, outputs = approval_hashes(plan_case(loaded, objective="answer"), data)
+        ApprovalStore(r["db"]).add(case_id=loaded.case_id, reviewer="ana", decision="approve",
+                                   inputs_sha256=inputs, outputs_sha256=outputs,
+                                   model="dgrr/reference")
+        before = _snapshot(folder)
+        assert _apply(r, "--apply", "--reviewer", "ops") == 2
+        err = capsys.readouterr().err
+        assert "did not acknowledge" in err and carrier in err and "nothing written" in err
+        assert _snapshot(folder) == before
+        assert main([*approve, *(a for c in carriers for a in ("--acknowledge", c))]) == 0
+        capsys.readouterr()
+        assert _apply(r, "--apply", "--reviewer", "ops") == 0
+        capsys.readouterr()
+        memory = make_memory(folder)
+        try:
+            hits = {h["id"]: h["memory"]
+                    for h in memory.search("window seats", user_id="lin")["results"]}
+        finally:
+            memory.vector_store.client.close()
+        assert ids["m3"] not in hits and ids["m6"] not in hits
+        assert hits[restated] == "User prefers a window seat."
+        assert "Lin prefers aisle seats." in hits.values()
+
+        # the default objective quarantines the restatement: no carrier to acknowledge
+        assert main(["repair", str(case), "--json"]) in (0, 1)
+        both = json.loads(capsys.readouterr().out)
+        assert both["verification"]["carriers"] == []
+        assert restated in both["report"]["store_changes"]["quarantined"]
+        result.write_text(json.dumps(both))
+        r["db"] = str(tmp_path / "approvals-both.db")
+        assert main(["approve", str(case), "--reviewer", "ana", "--decision", "approve",
+                     "--result", str(result), "--db", r["db"]]) == 0
+        capsys.readouterr()
+        assert main(["apply", str(result), "--case", str(case), "--to", "mem0", "--store",
+                     "mem0_factory_both:memory", "--db", r["db"], "--journal",
+                     str(tmp_path / "journal-both"), "--apply", "--reviewer", "ops"]) == 0
+        capsys.readouterr()
+        memory = make_memory(tmp_path / "mem0-both")
+        try:
+            hits = {h["id"]: h["memory"]
+                    for h in memory.search("window seats", user_id="lin")["results"]}
+            hidden = {m["id"] for m in memory.get_all(user_id=QUARANTINE_USER)["results"]}
+        finally:
+            memory.vector_store.client.close()
+        assert not {ids["m3"], ids["m6"], restated} & hits.keys()
+        assert restated in hidden
+        assert all("window" not in text for text in hits.values())
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in ("mem0_factory", "mem0_factory_both"):
+            sys.modules.pop(name, None)
