@@ -1,10 +1,12 @@
 """A reviewer's walk through a 100,000-step case in real Chromium at 1440×900: Load → Faults
 → Graph → Plan → Replay → Compare → Approve. On each page the primary action is on the
 first screen when the page opens (its box inside the viewport, the page not scrolled), and
-the walk ends with an approval that is in the approvals database."""
+the walk ends with an approval that is in the approvals database; a reload (F5) then
+brings the uploaded case back with its plan edit."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -145,6 +147,21 @@ def test_a_100k_step_case_is_walked_to_an_approval_with_each_action_on_the_first
         expect(page.get_by_text("Recorded #1: approve by Ana Reviewer")).to_be_visible()
         _no_exception(page, "Approve recorded")
         TIMES["approve"] = time.monotonic() - t
+
+        # F5: the uploaded case comes back (kept under its sha256, named in the address)
+        # with the plan edit
+        t = time.monotonic()
+        assert "case=" in page.url, page.url
+        page.reload()
+        expect(page.get_by_text("Reloaded the uploaded or imported case")).to_be_visible(
+            timeout=300_000)
+        idle(page)
+        _no_exception(page, "reload")
+        side = page.locator('[data-testid="stSidebar"]')
+        expect(side.get_by_text("synth-100000s-20000m-seed2")).to_be_visible()
+        expect(side.get_by_text(re.compile(r"plan: 1 reviewer edit"))).to_be_visible()
+        page.get_by_role("heading", level=1).filter(has_text="Approve").wait_for()
+        TIMES["reload"] = time.monotonic() - t
         browser.close()
     TIMES["walk"] = time.monotonic() - start
 
