@@ -266,7 +266,8 @@ def _linked_ids(edges: list[tuple[str, str]], what: str, key: str, picker: str |
 
 def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
                        picker: str | None = None, known: Any = ()) -> None:
-    """Everything about one node, as plain text: content, status, decision, reason, the
+    """Everything about one node, as plain text: content, status, what the imported
+    trace recorded of the step (start, duration, tokens, cost), decision, reason, the
     path from the fault, premises and dependents (buttons that inspect that node), and
     the replay's cost for a step. `beside`: one column (next to the graph); `picker`: the
     page's node picker to move with a click on an id among `known`."""
@@ -282,6 +283,8 @@ def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
         st.markdown(f"{code(d.id)} · {md(d.type)} · class **{md(d.cls)}**"
                     + (f" · seq {d.seq}" if d.seq is not None else ""))
         st.text(d.content)
+        if d.trace is not None:
+            st.markdown("**From the trace:** " + md(d.trace.describe()))
         if d.extra:
             with st.expander(f"Other fields ({len(d.extra)})"):
                 st.json(d.extra)
@@ -307,8 +310,8 @@ def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
 def step_panel(p: RepairPlan, node: str, res: Any) -> None:
     """The step as the failed run had it and as the replay made it, side by side with a
     word diff of the outputs, and the replay's model calls: the rendered prompt (each
-    message with its role), the reply and its tokens. Timing and cost come from the trace
-    when it recorded them (the step's own fields above)."""
+    message with its role), the reply and its tokens. The original step's timing, tokens
+    and cost, when the trace recorded them, are in the panel above it."""
     step = next((s for s in p.case.trajectory if s.id == node), None)
     new = next((s for s in res.trajectory.trajectory if s.id == node), None)
     if step is None or new is None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import provenance as pv
+from ..case._trace import TRACE_FIELD, step_trace
 from ._implied import (
     agent_answer_op,
     answered_turns,
@@ -308,10 +309,11 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         elif op.kind == "tool":
             act, obs = action_id(sid), observation_id(sid)
             unrecorded = op.missing is not None and "arguments" in op.missing
-            trajectory.append({"id": act, **base, "type": "tool_action",
-                               "text": f"{op.tool}(arguments not recorded)" if unrecorded
-                               else f"{op.tool}({json.dumps(op.args, sort_keys=True)})",
-                               "tool": op.tool, "args": op.args, "deps": []})
+            trajectory.append(_keep_trace(
+                {"id": act, **base, "type": "tool_action",
+                 "text": f"{op.tool}(arguments not recorded)" if unrecorded
+                 else f"{op.tool}({json.dumps(op.args, sort_keys=True)})",
+                 "tool": op.tool, "args": op.args, "deps": []}, op.span))
             step_op[act] = op
             out.span_of[act] = sid
             seq += 1
@@ -337,6 +339,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 records[str(op.record_id)].update(
                     item_fields(op.span.attributes, f"span {sid}", out.problems))
         step["deps"] = []
+        if op.kind != "tool":  # a tool span's time and usage are its call's
+            _keep_trace(step, op.span)
         node_of_span.setdefault(sid, step["id"])
         trajectory.append(step)
         step_op[step["id"]] = op
@@ -452,6 +456,28 @@ def _first_user(spans: list[Span], traces: set[str]) -> str | None:
             if v is not None:
                 return v
     return None
+
+
+_USAGE = {"input_tokens": ("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens",
+                            "llm.token_count.prompt"),
+          "output_tokens": ("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens",
+                            "llm.token_count.completion"),
+          "cost": ("gen_ai.usage.cost", "llm.cost.total")}
+
+
+def _keep_trace(step: dict[str, Any], span: Span) -> dict[str, Any]:
+    """`step` with what its span recorded besides content under its `trace` key
+    (`repair_core.case._trace.StepTrace`): start and end time, and the token usage and
+    cost of a model call, by the attribute names of each convention; a value not of its
+    shape is not kept."""
+    a = span.attributes
+    raw: dict[str, Any] = {"start_ns": span.start or None, "end_ns": span.end or None}
+    for key, names in _USAGE.items():
+        raw[key] = next((a[n] for n in names if n in a), None)
+    kept = step_trace({TRACE_FIELD: raw})
+    if kept is not None:
+        step[TRACE_FIELD] = kept.model_dump(exclude_none=True)
+    return step
 
 
 def item_fields(source: Mapping[str, Any], where: str, problems: list[str]) -> dict[str, Any]:

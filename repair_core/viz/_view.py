@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any, Literal
 
+from ..case._trace import StepTrace, step_trace
 from ..graph._graph import CHAIN
 from ..plan._plan import RepairPlan
 from ._colours import DECISION_STYLES, decision_key
@@ -168,6 +169,8 @@ class NodeDetail:
     premises: list[tuple[str, str]]
     dependents: list[tuple[str, str]]
     extra: dict[str, Any]
+    trace: StepTrace | None = None
+    """What an imported trace recorded of the step's span (time, tokens, cost)."""
 
     def as_text(self) -> str:
         """The detail as plain text (for tooltips and the standalone HTML panel)."""
@@ -176,6 +179,8 @@ class NodeDetail:
         lines.append(self.content)
         for k, v in self.extra.items():
             lines.append(f"{k}: {_short_json(v)}")
+        if self.trace is not None:
+            lines.append(f"trace: {self.trace.describe()}")
         if self.decision:
             lines.append(f"decision: {self.decision}")
         if self.reason:
@@ -299,7 +304,8 @@ def node_detail(plan: RepairPlan, node: str, items: Mapping[str, Any] | None = N
                       cls=node_class(plan, node), seq=seq, content=str(item.text),
                       decision=decision, reason=reason,
                       path_from_fault=plan.analysis.path_from_fault(node),
-                      premises=premises, dependents=dependents, extra=extra)
+                      premises=premises, dependents=dependents, extra=extra,
+                      trace=step_trace(item))
 
 
 def timeline_positions(plan: RepairPlan, nodes: Iterable[str] | None = None,

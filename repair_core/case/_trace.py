@@ -1,0 +1,104 @@
+"""What an imported trace recorded of a step's span beyond its content: when it ran, the
+tokens it used, what it cost. The case format has no field for it, so the importer writes
+it under the step's own `trace` key (unknown fields are kept, see `_case._Model`); repair
+never reads it.
+
+>>> from repair_core.case._case import Claim
+>>> s = Claim(id="s1", seq=1, turn="u1", type="claim", text="x",
+...           trace={"start_ns": 1_000_000_000, "end_ns": 1_250_000_000, "input_tokens": 12})
+>>> u = step_trace(s)
+>>> u.seconds, u.input_tokens, u.output_tokens
+(0.25, 12, None)
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["StepTrace", "TRACE_FIELD", "step_trace"]
+
+TRACE_FIELD = "trace"
+"""The step's key the importer writes `StepTrace` under."""
+
+
+class StepTrace(BaseModel):
+    """What the trace recorded of one step's span (each field only when it did)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    start_ns: int | None = None
+    """When the span started, nanoseconds since the epoch (UTC)."""
+    end_ns: int | None = None
+    """When it ended, nanoseconds since the epoch (UTC)."""
+    input_tokens: int | None = None
+    """Prompt tokens (`gen_ai.usage.input_tokens`, `gen_ai.usage.prompt_tokens`,
+    `llm.token_count.prompt`)."""
+    output_tokens: int | None = None
+    """Completion tokens (`gen_ai.usage.output_tokens`, `gen_ai.usage.completion_tokens`,
+    `llm.token_count.completion`)."""
+    cost: float | None = None
+    """What the call cost as the instrumentor priced it (`gen_ai.usage.cost`, OpenLit;
+    `llm.cost.total`, OpenInference), in its currency (US dollars for both)."""
+
+    @property
+    def seconds(self) -> float | None:
+        """How long the span took, when both ends are known."""
+        if self.start_ns is None or self.end_ns is None:
+            return None
+        return (self.end_ns - self.start_ns) / 1e9
+
+
+    def describe(self) -> str:
+        """One line for a person.
+
+        >>> StepTrace(start_ns=1_700_000_000_123_000_000, end_ns=1_700_000_000_218_000_000,
+        ...           input_tokens=12, output_tokens=9, cost=0.00031).describe()
+        'started 2023-11-14 22:13:20.123 UTC · took 0.095 s · 12 input + 9 output tokens · cost 0.00031'
+        """
+        parts = []
+        if self.start_ns is not None:
+            when = datetime.fromtimestamp(self.start_ns // 1_000_000_000, tz=UTC)
+            parts.append(f"started {when:%Y-%m-%d %H:%M:%S}."
+                         f"{self.start_ns // 1_000_000 % 1000:03d} UTC")
+        if self.seconds is not None:
+            parts.append(f"took {self.seconds:.3f} s")
+        if self.input_tokens is not None or self.output_tokens is not None:
+            parts.append(" + ".join(f"{n:,} {what}" for n, what in (
+                (self.input_tokens, "input"), (self.output_tokens, "output"))
+                if n is not None) + " tokens")
+        if self.cost is not None:
+            parts.append(f"cost {self.cost:.6g}")
+        return " · ".join(parts)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
+        else None
+
+
+def _amount(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) and value >= 0 else None
+
+
+def step_trace(step: Any) -> StepTrace | None:
+    """The `trace` key of `step` (a Step or its JSON) as a StepTrace; None when the step
+    has none. The key is case data, so anything not of its shape (a negative count, text
+    where a number belongs, an end before the start) is left out, never shown."""
+    data = (step.get(TRACE_FIELD) if isinstance(step, dict)
+            else (getattr(step, "model_extra", None) or {}).get(TRACE_FIELD))
+    if not isinstance(data, dict):
+        return None
+    start, end = _count(data.get("start_ns")), _count(data.get("end_ns"))
+    if start is not None and end is not None and end < start:
+        start = end = None
+    found = StepTrace(start_ns=start, end_ns=end,
+                      input_tokens=_count(data.get("input_tokens")),
+                      output_tokens=_count(data.get("output_tokens")),
+                      cost=_amount(data.get("cost")))
+    return found if found != StepTrace() else None
