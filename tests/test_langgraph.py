@@ -515,3 +515,66 @@ def test_the_carrier_gate_on_the_imported_langgraph_case_and_the_agents_next_sea
 
 def vault_of(store):
     return {(tuple(e["namespace"]), e["key"]): e for e in quarantined(store)}
+
+
+@pytest.mark.rule("apply.carriers-acknowledged")
+def test_the_queue_worker_gate_on_the_imported_langgraph_case(tmp_path):
+    """The queue's worker writes the real graph's store back only under an approval that
+    acknowledged each carrier: the honoured approval (the newest) that did not fails the
+    request with nothing written; one that did is applied, and the graph's next recall
+    reads the acknowledged restatement but not the fault."""
+    from langgraph.store.memory import InMemoryStore
+
+    from repair_core.approvals import approval_hashes
+    from repair_core.queue import RepairQueue, apply_request, review
+    from repair_core.replay import repair
+
+    inner = InMemoryStore()
+    inner.put(NAMESPACE, "note", {"text": "User prefers a window seat."})
+    path, traced_ = run(tmp_path, inner=inner)
+    store = traced_.inner
+    case = import_trace([path], faults=[SEAT]).case
+    plan = plan_case(case, objective="answer")
+    result = repair(case, plan)
+    carriers = [c.id for c in result.verification.carriers]
+    assert f"{record_id(NAMESPACE, 'note')}:{SEAT}" in carriers
+    (tmp_path / "lg_factory.py").write_text("STORE = None\n\ndef store():\n    return STORE\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import lg_factory
+
+        lg_factory.STORE = store
+        target = {"to": "langgraph", "store": "lg_factory:store"}
+        for name, newest_acknowledges in (("refused", False), ("applied", True)):
+            queue = RepairQueue(str(tmp_path / f"{name}.db"))
+            try:
+                r = queue.submit(case, [SEAT], diagnosed_by="d", objective="answer",
+                                 store_target=target)
+                queue.claim(r.id, reviewer="ana")
+                review(queue, r.id, reviewer="ana", decision="approve", plan=plan,
+                       result=result, acknowledged=carriers)
+                if not newest_acknowledges:
+                    # a newer approval of the same result, recorded by a tool that skipped
+                    # the check, is the one honoured: it acknowledged nothing
+                    inputs, outputs = approval_hashes(plan, result)
+                    queue.approvals.add(case_id=case.case_id, reviewer="bo",
+                                        decision="approve", inputs_sha256=inputs,
+                                        outputs_sha256=outputs, model="dgrr/reference")
+                before = _items(store)
+                held = queue.take_approved(worker="w1")
+                done = apply_request(queue, held, worker="w1")
+            finally:
+                queue.close()
+            if not newest_acknowledges:
+                assert done.status == "failed"
+                assert "did not acknowledge" in done.error and "nothing written" in done.error
+                assert _items(store) == before
+                continue
+            assert done.status == "applied", done.error
+            read = {i.key: record_text(i.value) for i in store.search(
+                NAMESPACE, query="travel preferences seat airport cabin meal")}
+            assert "seat" not in read and "habit" not in read
+            assert read["note"] == "User prefers a window seat."
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("lg_factory", None)
