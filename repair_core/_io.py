@@ -27,8 +27,8 @@ from typing import IO, Any, Literal, cast, overload
 from ._errors import MAX_SHOWN_PROBLEMS, DgrrError
 
 __all__ = ["OutputError", "atomic_open", "atomic_write_text", "atomic_write_json",
-           "check_output_dir", "check_output_file", "check_output_folder", "indented_json", "to_json",
-           "write_output_set"]
+           "check_output_dir", "check_output_file", "check_output_folder", "indented_json", "object_json",
+           "object_json_pieces", "to_json", "write_output_set"]
 
 
 class OutputError(DgrrError):
@@ -280,11 +280,21 @@ def object_json(members: Mapping[str, str]) -> str:
     >>> object_json({"a": to_json([1, 2]), "b": to_json("x")}) == to_json({"a": [1, 2], "b": "x"})
     True
     """
+    return "".join(object_json_pieces(members))
+
+
+def object_json_pieces(members: Mapping[str, str]) -> Iterator[str]:
+    """The text of :func:`object_json` in pieces, each member's text one piece (to be
+    written as they come: no second copy of all of them in memory)."""
     if not members:
-        return "{}\n"
-    lines = (f" {json.dumps(k, ensure_ascii=False)}: " + v.removesuffix("\n").replace("\n", "\n ")
-             for k, v in members.items())  # a JSON string holds no raw newline
-    return "{\n" + ",\n".join(lines) + "\n}\n"
+        yield "{}\n"
+        return
+    head = "{\n"
+    for k, v in members.items():
+        yield f"{head} {json.dumps(k, ensure_ascii=False)}: "
+        yield v.removesuffix("\n").replace("\n", "\n ")  # a JSON string holds no raw newline
+        head = ",\n"
+    yield "\n}\n"
 
 
 def atomic_write_json(path: str | Path, data: Any, indent: int | None = 1,
@@ -317,11 +327,15 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(b))
 
 
+_WRITE_CHARS = 1 << 20
+
+
 def write_output_set(path: str | Path, files: Mapping[str, Any], *,
                      allowed: Collection[str], flag: str = "--out") -> Path:
-    """Write `files` (name -> text) as the whole content of folder `path`, swapped in at
-    once: a reader sees the earlier set or this one, never a mix. An existing `path`
-    must be a folder holding only names in `allowed` (an earlier output set).
+    """Write `files` (name -> text, or the pieces of a text in order) as the whole
+    content of folder `path`, swapped in at once: a reader sees the earlier set or this
+    one, never a mix. An existing `path` must be a folder holding only names in
+    `allowed` (an earlier output set).
 
     (A value that is an exception class raises it mid-write; tests use this.)
     """
@@ -343,7 +357,10 @@ def write_output_set(path: str | Path, files: Mapping[str, Any], *,
                 text = content() if callable(content) else content
                 fd = os.open(tmp / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _DEFAULT_MODE)
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    fh.write(text)
+                    for piece in (text,) if isinstance(text, str) else text:
+                        # a slice at a time: the encoded copy of a 100 MB text is never whole
+                        for at in range(0, len(piece), _WRITE_CHARS):
+                            fh.write(piece[at:at + _WRITE_CHARS])
                     fh.flush()
                     os.fsync(fh.fileno())
             _fsync_dir(tmp)

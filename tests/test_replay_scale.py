@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from repair_core import case_from_data, load_case, parse_case, plan_case
 from repair_core._errors import CaseError, DgrrError
-from repair_core._io import object_json, to_json
+from repair_core._io import object_json, to_json, write_output_set
 from repair_core._synth import synth_case_data
 from repair_core.agent import LexicalIndex, LexicalRetriever
 from repair_core.case._case import MemoryRecord, MemoryWrite
@@ -254,3 +254,12 @@ prompt_values = st.recursive(
 def test_a_prompts_input_block_is_json_dumps_with_an_indent(inputs, stage):
     body = render_prompt(stage, inputs)[1]["content"]
     assert body.endswith(json.dumps(inputs, ensure_ascii=False, indent=1, default=str))
+
+
+def test_an_output_set_is_written_whole_from_long_texts_and_pieces(tmp_path):
+    long = "".join(f"{i} café → {i % 7}\n" for i in range(300_000))  # several write slices
+    pieces = ["{", long, "", "é" * 5, "}\n"]
+    write_output_set(tmp_path / "out", {"a.txt": long, "b.txt": iter(pieces)},
+                     allowed={"a.txt", "b.txt"})
+    assert (tmp_path / "out" / "a.txt").read_text(encoding="utf-8") == long
+    assert (tmp_path / "out" / "b.txt").read_text(encoding="utf-8") == "".join(pieces)

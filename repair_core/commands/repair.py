@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .._errors import DgrrError
-from .._io import check_output_folder, object_json, read_input, to_json, write_output_set
+from .._io import (
+    check_output_folder,
+    object_json,
+    object_json_pieces,
+    read_input,
+    to_json,
+    write_output_set,
+)
 from .._perf import gc_paused
 from .._text import printable_lines, ratio_text
 from ..plan._plan import RepairPlan, plan_case, resolve_objective
@@ -222,9 +229,9 @@ def write_outputs(out: Path, data: dict[str, Any], *, failed: bool = False) -> N
     write_output_set(out, {
         "trajectory.json": parts["trajectory"],
         "store.json": parts["store"],
-        "report.json": object_json({**report, "cost": parts["cost"]}),
+        "report.json": object_json_pieces({**report, "cost": parts["cost"]}),
         "answer.txt": (data["answer"] or "") + "\n",
-        "result.json": object_json(parts),
+        "result.json": object_json_pieces(parts),
     }, allowed=OUTPUT_FILES)
 
 
