@@ -6,7 +6,9 @@ brings the uploaded case back with its plan edit."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import time
 
 import pytest
@@ -165,6 +167,8 @@ def test_a_100k_step_case_is_walked_to_an_approval_with_each_action_on_the_first
         browser.close()
     TIMES["walk"] = time.monotonic() - start
 
+    if os.environ.get("DGRR_UPDATE_SCREENSHOT") == "1":
+        shutil.copy(ARTIFACTS / "walk-100k-approve.png", ROOT / "docs" / "dashboard-approve-100k.png")
     [rec] = ApprovalStore(str(db)).history()
     assert rec.reviewer == "Ana Reviewer" and rec.decision == "approve"
     assert [(e["node"], e["action"]) for e in rec.plan_edits] == [("m2", "delete")]
