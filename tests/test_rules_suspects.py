@@ -326,3 +326,38 @@ def test_cli_store_repair_of_an_agentdojo_case_and_the_suspects_options(tmp_path
     assert "Traceback" not in bad.stderr
     readable = dgrr("plan", str(BANKING), "--objective", "store").stdout
     assert "Suspected by content" in readable and "source of m_inst" in readable
+
+
+@rule("suspect.modes")
+@pytest.mark.parametrize("mode", [["--suspects", "flag"], ["--not-suspect", "s3"]])
+def test_apply_finds_the_approval_of_a_plan_that_flags_or_unmarks_suspects(mode, tmp_path,
+                                                                           capsys):
+    """The result says what its plan did with suspects, `dgrr approve` takes it from there,
+    and `dgrr apply` re-plans with it: without that, an approval of a plan with a suspect
+    un-marked (the Faults page) or only flagged never matched the result apply was given."""
+    from repair_core.cli import main
+
+    assert main(["repair", str(BANKING), "--json"]) == 0
+    default = json.loads(capsys.readouterr().out)["report"]
+    assert "suspects" not in default and "not_suspect" not in default
+    assert main(["repair", str(BANKING), *mode, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    said = {"--suspects": ("suspects", "flag"), "--not-suspect": ("not_suspect", ["s3"])}
+    key, value = said[mode[0]]
+    assert data["report"][key] == value
+    result = tmp_path / "result.json"
+    result.write_text(json.dumps(data))
+    db = str(tmp_path / "approvals.db")
+    apply = ["apply", str(result), "--case", str(BANKING), "--to", "langgraph", "--store",
+             "dgrr_no_such_module:store", "--db", db, "--journal", str(tmp_path / "journal")]
+    # an approval of the default plan is not an approval of this result
+    assert main(["approve", str(BANKING), "--reviewer", "bo", "--decision", "approve",
+                 "--db", db]) == 0
+    capsys.readouterr()
+    assert main(apply) == 0
+    assert "approval: none" in capsys.readouterr().out
+    assert main(["approve", str(BANKING), "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(result), "--db", db]) == 0
+    capsys.readouterr()
+    assert main(apply) == 0
+    assert "approval: #2 by ana" in capsys.readouterr().out

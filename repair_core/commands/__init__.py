@@ -109,18 +109,23 @@ def add_objective_argument(parser: argparse.ArgumentParser, default: str) -> Non
                              "step, e.g. a Mem0 history imported on its own)")
 
 
-def add_suspects_argument(parser: argparse.ArgumentParser) -> None:
-    """--suspects quarantine|flag|off and --not-suspect IDS (see `plan_case`)."""
+def add_suspects_argument(parser: argparse.ArgumentParser, *,
+                          from_result: bool = False) -> None:
+    """--suspects quarantine|flag|off and --not-suspect IDS (see `plan_case`).
+    `from_result`: left unset they are None, and the command takes them from its
+    --result (else the defaults)."""
+    default = "the --result's, else quarantine" if from_result else "quarantine"
     parser.add_argument("--suspects", choices=("quarantine", "flag", "off"),
-                        default="quarantine",
+                        default=None if from_result else "quarantine",
                         help="what the plan does with what the faults' content finds beyond "
-                             "their lineage (docs/method.md, Suspects): quarantine (default) "
-                             "cleans a suspected source like a diagnosed fault and, under "
-                             "--objective store or both, quarantines an active suspected "
-                             "carrier record; flag lists them only; off looks for none")
-    parser.add_argument("--not-suspect", metavar="IDS", default="",
+                             "their lineage (docs/method.md, Suspects): quarantine cleans a "
+                             "suspected source like a diagnosed fault and, under --objective "
+                             "store or both, quarantines an active suspected carrier record; "
+                             f"flag lists them only; off looks for none (default: {default})")
+    parser.add_argument("--not-suspect", metavar="IDS", default=None if from_result else "",
                         help="comma-separated ids a reviewer un-marked: never a suspected "
-                             "source or carrier")
+                             "source or carrier"
+                             + (" (default: the --result's, else none)" if from_result else ""))
 
 
 def not_suspect_ids(args: argparse.Namespace, known: Iterable[str]) -> list[str]:

@@ -9,7 +9,7 @@ import sys
 
 from .._errors import DgrrError
 from .._text import printable
-from ..integrations._target import result_objective
+from ..integrations._target import result_objective, result_suspects
 from ..plan._plan import plan_case
 from . import (
     add_case_argument,
@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="what the approved plan repairs (answer, store or both); default: the "
                         "objective the --result was repaired for, else answer (store for a "
                         "case without an answer step)")
-    add_suspects_argument(p)
+    add_suspects_argument(p, from_result=True)
     _db_arg(p)
     p.set_defaults(func=run_approve)
 
@@ -114,9 +114,13 @@ def run_approve(args: argparse.Namespace) -> int:
     # unset: the result's objective, else plan_case's default (answer; store for a case
     # without an answer step)
     objective = args.objective or (result_objective(result) if result is not None else None)
+    # likewise what the plan does with suspects
+    suspects, unmarked = result_suspects(result) if result is not None else ("quarantine", [])
     case = read_case(args)
     plan = plan_case(case, objective=objective,  # type: ignore[arg-type]
-                     suspects=args.suspects, not_suspect=not_suspect_ids(args, case_ids(case)))
+                     suspects=args.suspects or suspects,  # type: ignore[arg-type]
+                     not_suspect=unmarked if args.not_suspect is None
+                     else not_suspect_ids(args, case_ids(case)))
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force, comment=args.comment or None)
     store = ApprovalStore(args.db)

@@ -170,6 +170,8 @@ def _plan(args: argparse.Namespace, case: Case, raw: bytes | None
                                          suspects=args.suspects,
                                          check_not_suspect=lambda _ids: not_suspect)
         if report is not None:
+            # what it was planned with, for the result's report (an approval's plan)
+            report["suspects"], report["not_suspect"] = args.suspects, not_suspect
             return report
     plan = plan_case(case, objective=objective, suspects=args.suspects,
                      not_suspect=not_suspect)

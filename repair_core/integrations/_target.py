@@ -15,7 +15,7 @@ from ..plan._edit import apply_edits
 from ..plan._plan import plan_case
 
 __all__ = ["approval_of_result", "open_factory", "open_mem0", "result_objective",
-           "with_langgraph"]
+           "result_suspects", "with_langgraph"]
 
 
 def result_objective(result: object) -> str:
@@ -23,6 +23,19 @@ def result_objective(result: object) -> str:
     report = result.get("report") if isinstance(result, dict) else None
     objective = report.get("objective") if isinstance(report, dict) else None
     return objective if objective in ("answer", "store", "both") else "answer"
+
+
+def result_suspects(result: object) -> tuple[str, list[str]]:
+    """What the plan a repair result was made from did with suspects: (`suspects`,
+    `not_suspect`), as its report says (quarantine and none unless it says otherwise). A
+    value of another shape reads as the default: the approval of such a result's plan
+    then does not match it."""
+    report = result.get("report") if isinstance(result, dict) else None
+    report = report if isinstance(report, dict) else {}
+    mode = report.get("suspects")
+    ids = report.get("not_suspect")
+    return (mode if mode in ("quarantine", "flag", "off") else "quarantine",
+            [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else [])
 
 
 def with_langgraph(spec: str, act: Any) -> Any:
@@ -71,9 +84,11 @@ def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: An
     from ..approvals import honoured_approval
     from ._writeback import store_ops
 
-    # The approved plan is the one the result was repaired from: its objective is the
-    # result's (an approval of another objective's plan cannot match this result).
-    base = plan_case(case, objective=result_objective(result))  # type: ignore[arg-type]
+    # The approved plan is the one the result was repaired from: its objective and what
+    # it did with suspects are the result's (an approval of another plan cannot match).
+    suspects, not_suspect = result_suspects(result)
+    base = plan_case(case, objective=result_objective(result),  # type: ignore[arg-type]
+                     suspects=suspects, not_suspect=not_suspect)  # type: ignore[arg-type]
     hashes: dict[str, tuple[str, str] | None] = {}
     beyond: list[str] = []
 

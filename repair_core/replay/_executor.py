@@ -92,6 +92,7 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
             decisions = _plan_decisions(plan.memory, plan.steps, plan.reasons)
         unsupported: Iterable[str] = plan.analysis.unsupported
         objective = plan.objective
+        suspects, not_suspect = str(plan.suspects), sorted(plan.not_suspect)
     else:
         if plan.get("case_id") != case.case_id:
             raise DgrrError(f"plan is for case {plan.get('case_id')!r}, not {case.case_id!r}")
@@ -103,6 +104,8 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
             decisions = _plan_decisions(plan["memory"], plan["steps"], plan["reasons"])
         unsupported = plan["unsupported"]
         objective = plan.get("objective", "answer")
+        suspects = str(plan.get("suspects", "quarantine"))
+        not_suspect = sorted(map(str, plan.get("not_suspect") or ()))
     # An affected, unsupported action a forced edit kept is still removed from the world.
     result = execute(case, ops.store_edits, ops.replay, invalidated=ops.invalidated,
                      faults=ops.revoked, model=model, api_base=api_base,
@@ -111,6 +114,7 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
                      undo_effects_of=unsupported, answer=ops.answer)
     result.report.no_longer_sees = ops.no_longer_sees
     result.report.objective = objective
+    result.report.suspects, result.report.not_suspect = suspects, not_suspect
     # rule verify.after-replay: what the agent reads next, checked by content
     with gc_paused():
         result.verification = verify_result(case, result, sources=ops.revoked)

@@ -203,6 +203,13 @@ class RepairReport(BaseModel):
     # Written only when not answer, so reports of answer plans read as before.
     objective: str = Field(default="answer", exclude_if=lambda v: v == "answer")
     """What the executed plan repaired: answer, store or both."""
+    # Written only when not the default, so reports of such plans read as before; with
+    # the objective they say which plan an approval of this result approved.
+    suspects: str = Field(default="quarantine", exclude_if=lambda v: v == "quarantine")
+    """What the executed plan did with suspects (`plan_case`'s `suspects`): quarantine,
+    flag or off."""
+    not_suspect: list[str] = Field(default_factory=list, exclude_if=lambda v: not v)
+    """The ids a reviewer un-marked as suspects (`plan_case`'s `not_suspect`), sorted."""
     # Written only when non-empty, so reports of plans that drop nothing read as before.
     no_longer_sees: dict[str, list[str]] = Field(default_factory=dict,
                                                  exclude_if=lambda v: not v)
