@@ -103,10 +103,13 @@ def run(args: argparse.Namespace) -> int:
                         "override an invariant")
     columnar = (args.plan is None and args.memory is None
                 and wants_columnar(args.planner, file_size(args.case)))
-    # both planners' input is the one read of the file
+    # both readers' input is the one read of the file; the columnar planner runs first,
+    # while the process is small (its reader may fork a second process)
     raw = read_input(Path(args.case)) if columnar else None
+    report = _columnar_report(args, raw) if raw is not None else None
     case = read_case(args, raw)
-    plan = _plan(args, case, raw)
+    del raw
+    plan = report if report is not None else _plan(args, case)
     client = model_client(args)
     observations = dict(_observation(o) for o in args.observation)
     result = repair(case, plan, client=client, observations=observations,
@@ -156,25 +159,34 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _plan(args: argparse.Namespace, case: Case, raw: bytes | None
-          ) -> RepairPlan | dict[str, Any]:
-    """The plan the repair runs from: the columnar planner's report with its operations
-    when the case file's bytes `raw` are given (`--planner` asks for that planner) and it
-    plans the case (the same plan: tests/test_replay_scale.py), else the networkx
-    planner's, with the edits of `--plan` (which need the networkx plan)."""
-    objective = resolve_objective(case, args.objective, "both")
-    not_suspect = not_suspect_ids(args, case_ids(case))
-    if raw is not None:
-        faults = None if args.faults is None else list(case.faults)
-        report = columnar_plan_report_of(raw, objective=objective, faults=faults,
-                                         suspects=args.suspects,
-                                         check_not_suspect=lambda _ids: not_suspect)
-        if report is not None:
-            # what it was planned with, for the result's report (an approval's plan)
-            report["suspects"], report["not_suspect"] = args.suspects, not_suspect
-            return report
-    plan = plan_case(case, objective=objective, suspects=args.suspects,
-                     not_suspect=not_suspect)
+def _columnar_report(args: argparse.Namespace, raw: bytes) -> dict[str, Any] | None:
+    """The columnar planner's report of the case file's bytes `raw` with its operations,
+    what the repair runs from when `--planner` asks for that planner (the same plan as the
+    networkx planner's: tests/test_replay_scale.py), or None when it declines the case
+    (then the case is loaded and planned with networkx, and a bad case is worded by the
+    exact loader)."""
+    faults = None if args.faults is None else [
+        f.strip() for f in args.faults.split(",") if f.strip()]
+    unmarked: list[str] = []
+
+    def check_not_suspect(ids: list[str]) -> list[str]:
+        unmarked[:] = not_suspect_ids(args, ids)
+        return unmarked
+
+    # the columnar reader declines a case without an answer step: no objective is `both`
+    report = columnar_plan_report_of(raw, objective=args.objective or "both", faults=faults,
+                                     suspects=args.suspects,
+                                     check_not_suspect=check_not_suspect)
+    if report is not None:
+        # what it was planned with, for the result's report (an approval's plan)
+        report["suspects"], report["not_suspect"] = args.suspects, unmarked
+    return report
+
+
+def _plan(args: argparse.Namespace, case: Case) -> RepairPlan:
+    """The networkx planner's plan of `case`, with the edits of `--plan`."""
+    plan = plan_case(case, objective=resolve_objective(case, args.objective, "both"),
+                     suspects=args.suspects, not_suspect=not_suspect_ids(args, case_ids(case)))
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force,
                            comment=(args.comment or "").strip() or None)
