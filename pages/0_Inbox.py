@@ -113,6 +113,7 @@ if c2.button("Claim", type="primary", key="dgrr_w_inbox_claim", disabled=active 
             st.warning("Nothing is pending.")
         else:
             state.set_case(queue.case(got.id), f"queue request #{got.id}")
+            state.set_objective(got.objective)
             st.session_state[state.REQUEST] = got.id
             st.rerun()
 

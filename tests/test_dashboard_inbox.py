@@ -85,3 +85,18 @@ def test_claim_review_and_approve_moves_the_request(db):
     assert q.result(1) is not None  # replayed before approval: the worker has what to write
     assert q.get(2).claimed_by == "bo"
     q.close()
+
+
+def test_a_claimed_request_is_planned_for_its_objective(tmp_path, monkeypatch):
+    # the plan the reviewer edits and approves is the one the worker writes back: for a
+    # request made for the store it must not be the answer-only default
+    from dgrr_dashboard import state
+
+    path = str(tmp_path / "approvals.db")
+    monkeypatch.setenv("DGRR_DB", path)
+    q = RepairQueue(path)
+    q.submit(load_example(), ["m3"], diagnosed_by="detector", objective="store")
+    q.close()
+    at = inbox("ana")
+    _ok(at.button(key="dgrr_w_inbox_claim").click().run())
+    assert at.session_state[state.OBJECTIVE] == "store"

@@ -45,6 +45,25 @@ def test_a_request_goes_pending_claimed_approved_with_its_decision_in_the_log(qu
     assert queue.approvals.verify().ok
 
 
+@pytest.mark.parametrize("objective", ["answer", "store", "both"])
+def test_a_decision_without_a_plan_plans_for_the_requests_objective(queue, objective):
+    # the worker writes back what was approved: a store request must not be approved as
+    # the answer-only plan the planner gives by default
+    from repair_core.approvals import result_data
+    from repair_core.plan._plan import plan_case
+    from repair_core.replay import repair
+
+    r = submit(load_example(), ["m3"], diagnosed_by="detector", objective=objective,
+               queue=queue)
+    queue.claim(r.id, reviewer="ana")
+    review(queue, r.id, reviewer="ana", decision="approve")
+    result = queue.result(r.id)
+    case = queue.case(r.id)
+    wanted = result_data(repair(case, plan_case(case, objective=objective)))
+    assert result is not None and result["report"].get("objective", "answer") == objective
+    assert (result["answer"], result["store"]) == (wanted["answer"], wanted["store"])
+
+
 def test_only_the_holder_decides_and_a_held_request_cannot_be_claimed_again(queue):
     r = queue.submit(load_example(), ["m3"], diagnosed_by="detector")
     with pytest.raises(QueueError, match="is pending; claim it before deciding"):

@@ -29,9 +29,10 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
     """The holder `reviewer` approves or rejects request `request_id`.
 
     `plan` (a :class:`~repair_core.RepairPlan` of the request's case, possibly edited) and
-    `result` (its replay) are what the reviewer saw; without them the case is planned, and
-    for an approval replayed with `model` (default: the offline reference model), so that
-    what is approved is exactly what the worker will write back. `acknowledged`: the
+    `result` (its replay) are what the reviewer saw; without them the case is planned for
+    the request's objective and, for an approval, replayed with `model` (default: the
+    offline reference model), so that what is approved is exactly what the worker will
+    write back. `acknowledged`: the
     ids of the result's carriers of a fault the reviewer accepts, and `carrier_ids` those
     the reviewer was shown (see `record_decision`).
     """
@@ -46,7 +47,7 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
                          "before deciding")
     case = queue.case(request_id)
     if plan is None:
-        plan = plan_case(case)
+        plan = plan_case(case, objective=current.objective)
     elif plan.case.case_id != case.case_id:
         raise DgrrError(f"plan is for case {plan.case.case_id!r}, not the request's "
                         f"{case.case_id!r}")
