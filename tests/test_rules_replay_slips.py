@@ -99,3 +99,32 @@ def test_a_claim_the_model_cannot_rederive_keeps_the_value_the_user_stated():
     assert not any(w.step == "s4" for w in result.report.skipped_writes)
     ev = json.loads(Path(STALE).read_text())["eval"]
     assert is_recovered(result.answer, ev["required_facts"], ev["forbidden_facts"])
+
+
+ADAPTED = "sample_traces/adapted/adp-001-syn_42_001.json"
+# Ours replays the claims on the poisoned records' slots p1-p3; once the poison is
+# deleted the repaired evidence states nothing for them, so "no value" is the right reply
+
+
+@rule("replay.slip.ask-again")
+def test_an_empty_reply_the_repaired_evidence_bears_out_is_not_asked_for_again(monkeypatch):
+    asked: list[tuple[str, object]] = []
+
+    def counting(noise: float) -> Callable:
+        def reply(messages):
+            stage, inputs = parse_prompt(messages)
+            if "missing" in inputs:
+                asked.append((stage, inputs.get("slot")))
+            return reference_reply(messages)
+        return reply
+
+    monkeypatch.setitem(POLICIES, "counting", counting)
+    case = load_case(ADAPTED)
+    result = repair(case, model="dgrr/counting")
+    assert asked == []
+    poisoned = [s for s in result.trajectory.trajectory
+                if s.type == "claim" and s.key in {"p1", "p2", "p3"}]
+    assert poisoned and all(s.value is None for s in poisoned)
+    ev = json.loads(Path(ADAPTED).read_text())["eval"]
+    assert is_recovered(result.answer, ev["required_facts"], ev["forbidden_facts"])
+    assert result.cost.llm_calls == 4  # one per replayed claim and the answer, no re-ask

@@ -400,23 +400,25 @@ class _Run:
         inputs = {"user_id": self.case.user_id, "request": self._request(step),
                   "slot": step.key, "evidence": self._evidence(step)}
         out = self.client.complete_json("claim", inputs)
-        if out.value is None and step.value is not None:  # rule replay.slip.ask-again
+        # rule replay.slip.ask-again: an empty reply is a slip only while the evidence
+        # still states the original value; once the repair took it away, it is the answer
+        source = None if out.value is not None else self._unaffected(step.value, inputs)
+        if source is not None:
             out = self.client.complete_json(
                 "claim", {**inputs, "missing": ask_again("the value of slot", [step.key or "?"])})
             if out.value is None:
-                source = self._unaffected(step, step.value, inputs)
-                if source is not None:
-                    return self._replaced(step, text=step.text, key=step.key,
-                                          value=step.value, verified=False,
-                                          deps=self._deps_from(step, [source], source))
+                self._note_original(step, step.value, source)
+                return self._replaced(step, text=step.text, key=step.key,
+                                      value=step.value, verified=False,
+                                      deps=self._deps_from(step, [source], source))
         return self._replaced(step, text=out.text, key=out.key if out.key is not None else step.key,
                               value=out.value, verified=False,
                               deps=self._deps_from(step, out.cites, out.support))
 
-    def _unaffected(self, step: Step, value: Any, inputs: Mapping[str, Any]) -> str | None:
+    def _unaffected(self, value: Any, inputs: Mapping[str, Any]) -> str | None:
         """Rule `replay.slip.ask-again`: the id of the repaired evidence (or user turn)
         that still states the original step's `value`, when no diagnosed fault does;
-        None when the value is affected by the repair."""
+        None when the value is affected by the repair (or the step had none)."""
         source = stated_by(value, [inputs["request"], *inputs.get("evidence", [])])
         if source is None:
             return None
@@ -427,9 +429,11 @@ class _Run:
                                              self.memory.active_records())
         if self._fault_values.stated(None, value) is not None:
             return None
+        return source
+
+    def _note_original(self, step: Step, value: Any, source: str) -> None:
         self.report.notes.append(f"{step.id}: the replayed reply left out {value!r} twice; "
                                  f"the original step's value is used, still stated by {source}")
-        return source
 
     def _registered(self, name: str, args: Mapping[str, Any]) -> bool:
         """The tool is registered with a signature that accepts the trace's arguments (a
@@ -462,8 +466,9 @@ class _Run:
             for name in missing_arguments(self.tools, tool, args):
                 if tool != step.tool or name not in step.args:
                     continue
-                source = self._unaffected(step, step.args[name], inputs)
+                source = self._unaffected(step.args[name], inputs)
                 if source is not None:
+                    self._note_original(step, step.args[name], source)
                     args[name] = step.args[name]
                     cites.append(source)
         return self._replaced(step, tool=tool, args=args, text=out.text or step.text,
@@ -620,7 +625,9 @@ class _Run:
                   "memory": [record_item(r) for r in store_view(  # bounded, see _bounds
                       self.memory, self.case.user_id, step, slot, evidence)]}
         out = self.client.complete_json("memory_write", inputs)
-        if not out.records and produced:  # rule replay.slip.ask-again
+        # rule replay.slip.ask-again: an empty write is a slip only while the evidence
+        # still states a value the original write recorded
+        if not out.records and self._unaffected_records(produced, inputs):
             out = self.client.complete_json(
                 "memory_write", {**inputs, "missing": ask_again("the record(s) for slot",
                                                                 [slot or step.op])})
@@ -655,19 +662,28 @@ class _Run:
         """The records the step wrote in the failed run whose value is unaffected (still
         stated by the repaired evidence, by no fault); none when none is."""
         records = []
-        for rid in produced:
+        for rid, source in self._unaffected_records(produced, inputs):
             rec = self.memory[rid]
-            if rec.value is None:
-                continue
-            source = self._unaffected(step, rec.value, inputs)
-            if source is not None:
-                records.append({"text": rec.text, "key": rec.key, "value": rec.value,
-                                "cites": [source], "derive": None, "base": rid})
+            self._note_original(step, rec.value, source)
+            records.append({"text": rec.text, "key": rec.key, "value": rec.value,
+                            "cites": [source], "derive": None, "base": rid})
         if not records:
             self.report.skipped_writes.append(SkippedWrite(
                 step=step.id, text=step.text,
                 reason="the repaired evidence no longer supports any record"))
         return records
+
+    def _unaffected_records(self, produced: list[str], inputs: Mapping[str, Any]
+                            ) -> list[tuple[str, str]]:
+        """(record, evidence id) of each record the original write produced whose value
+        the repaired evidence still states and no fault does."""
+        found = []
+        for rid in produced:
+            value = self.memory[rid].value
+            source = None if value is None else self._unaffected(value, inputs)
+            if source is not None:
+                found.append((rid, source))
+        return found
 
     def _consolidate(self, step: MemoryWrite, produced: list[str], retired: list[str]
                      ) -> list[dict[str, Any]] | None:
