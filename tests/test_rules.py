@@ -682,3 +682,34 @@ def test_edits_from_report_reads_both_shapes_and_refuses_others():
         edits_from_report(p, {})
     with pytest.raises(PlanEditError, match="case_id"):
         edits_from_report(p, {"case_id": "other", "memory": {}})
+
+
+@rule("support.same-slot")
+@pytest.mark.parametrize("record,kept", [
+    ({"key": "pants_size", "value": "30"}, True),               # the claim's own slot
+    ({"key": "favorite_color", "value": "blue"}, False),        # another slot's record
+    ({"key": None, "value": None}, False),                      # a record about no slot
+    ({"key": "profile", "value": {"pants_size": "30"}}, True),  # a summary folding it in
+])
+def test_a_record_vouches_only_for_a_claim_about_its_slot(record, kept):
+    c = make_case(
+        turn("u1", 1), rec("m1", key="pants_size", value="32"), rec("m2", **record),
+        step("s2", 2, "memory_read", "u1:initiate m1:cite m2:cite"),
+        step("s3", 3, "claim", "s2:cite m2:cite!", key="pants_size", value="30"),
+        step("s4", 4, "answer", "s3:cite"),
+        faults=["m1"])
+    assert ("s3" in analyse(c).supported) is kept
+    assert ("s3" in plan_case(c).replay_set) is not kept
+
+
+@rule("support.same-slot")
+def test_a_claim_without_a_slot_or_a_turn_premise_is_unchanged():
+    c = make_case(
+        turn("u1", 1), rec("m1", key="pants_size", value="32"),
+        rec("m2", key="favorite_color", value="blue"),
+        step("s2", 2, "memory_read", "u1:initiate m1:cite m2:cite"),
+        step("s3", 3, "claim", "s2:cite m2:cite!"),                               # no slot
+        step("s4", 4, "claim", "s2:cite u1:support", key="pants_size", value="30"),  # a turn
+        step("s5", 5, "answer", "s3:cite s4:cite"),
+        faults=["m1"])
+    assert {"s3", "s4"} <= analyse(c).supported

@@ -272,6 +272,12 @@ def _reach(G: nx.MultiDiGraph, steps: Mapping[str, Step], seeds: Mapping[str, st
     return origin
 
 
+def speaks_about(record: MemoryRecord, slot: str) -> bool:
+    """Whether `record` states something about `slot`: its key is the slot, or it is a
+    summary whose value folds the slot in (rule `support.same-slot`)."""
+    return record.key == slot or (isinstance(record.value, dict) and slot in record.value)
+
+
 def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str, MemoryRecord],
              faults: frozenset[str], seed_nodes: frozenset[str], affected: frozenset[str],
              current_turn: str, visit_order: Iterable[str] | None = None
@@ -311,8 +317,11 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
     def first_support(v: str) -> Support | None:
         # premises(G, v) inlined: this runs once per candidate. Most premises of a
         # candidate are candidates too, so they are ruled out before their edges are read.
+        slot = getattr(steps[v], "key", None) if v in steps else None
         for p, by_label in pred[v].items():
             if p in affected or p in never:
+                continue
+            if slot is not None and p in records and not speaks_about(records[p], slot):
                 continue
             for label, attrs in by_label.items():
                 # an inferred edge never vouches for support (method.md, "Inferred edges")

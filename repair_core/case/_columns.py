@@ -243,6 +243,8 @@ class CaseColumns:
     """Node of each step's turn."""
     step_tool: list[str | None]
     """Tool of plan / tool_action steps."""
+    claim_key: dict[int, str]
+    """Node -> slot of each claim that names one."""
     src: np.ndarray
     """Premise of each dependency edge (in file order: dependents, then their deps)."""
     dst: np.ndarray
@@ -502,6 +504,7 @@ class _Reader:
         verified = np.zeros(n, bool)
         step_turn = np.concatenate([p.step_turn for p in parts])
         tools: list[str | None] = [None] * n_s
+        claim_key: dict[int, str] = {}
         unresolved: list[tuple[int, str]] = []  # (edge, id) of premises not yet seen
         edges = 0
         step_contents: list[str] = []
@@ -515,6 +518,7 @@ class _Reader:
             verified[at + part.claims] = part.verified
             for i, tool in part.tools:
                 tools[part.first + i] = tool
+            claim_key.update((at + i, key) for i, key in part.claim_keys)
             if self.keep_text:
                 texts[at:at + k] = part.texts
             if self.fault_content:
@@ -582,7 +586,7 @@ class _Reader:
             case_id=short["case_id"], domain=short["domain"], user_id=short["user_id"],
             ids=ids, n_turns=n_t, n_steps=n_s, type_code=type_code, seq=seq, failed=failed,
             verified=verified, active=active, record_status=statuses, step_turn=step_turn,
-            step_tool=tools, src=src, dst=dst, label=label, sufficient=sufficient,
+            step_tool=tools, claim_key=claim_key, src=src, dst=dst, label=label, sufficient=sufficient,
             faults=fault_nodes, tools=short["tools"], texts=texts, carry_hits=carry_hits,
             record_kv=record_kv, step_seq_order=step_seq_order,
             contents=[*self.turn_texts, *step_contents, *self.record_contents]
@@ -664,6 +668,8 @@ class _Reader:
             writes = np.flatnonzero(codes == _WRITE_CODE).tolist()
             _need(all(map(issuperset, map(_RETURNED, map(pick, reads))))
                   and all(map(issuperset, map(_TARGET, map(pick, writes)))))
+            part.claim_keys += ((done + i, batch[i].key) for i in claims.tolist()
+                                if batch[i].key is not None)
             part.tools += ((done + i, batch[i].tool)
                            for i in np.flatnonzero((codes == _PLAN_CODE)
                                                    | (codes == _ACTION_CODE)).tolist())
@@ -821,6 +827,8 @@ class _StepPart:
     first: int
     ids: list[str] = field(default_factory=list)
     tools: list[tuple[int, str]] = field(default_factory=list)
+    claim_keys: list[tuple[int, str]] = field(default_factory=list)
+    """(item within the part, key) of each claim that names its slot."""
     """(item within the part, tool) of plan and tool_action steps."""
     texts: list[str] = field(default_factory=list)
     observations: list[int] = field(default_factory=list)
@@ -950,6 +958,7 @@ def _merged(parts: list[_StepPart], first: int) -> _StepPart:
         whole.contents += part.contents
         whole.fault_outputs.update(part.fault_outputs)
         whole.tools += ((items + i, tool) for i, tool in part.tools)
+        whole.claim_keys += ((items + i, key) for i, key in part.claim_keys)
         whole.unresolved += ((edges + e, premise) for e, premise in part.unresolved)
         items += len(part.ids)
         edges += len(part.src)
@@ -1047,6 +1056,8 @@ def _pack(part: _StepPart) -> dict[str, Any]:
     for name in _STRING_LISTS:
         state[name] = (len(state[name]), "\0".join(state[name]))
     state["tools"] = ([i for i, _ in part.tools], "\0".join(t for _, t in part.tools))
+    state["claim_keys"] = ([i for i, _ in part.claim_keys],
+                           "\0".join(k for _, k in part.claim_keys))
     state["unresolved"] = ([e for e, _ in part.unresolved],
                            "\0".join(i for _, i in part.unresolved))
     return state
@@ -1056,7 +1067,7 @@ def _unpack(state: dict[str, Any]) -> _StepPart:
     for name in _STRING_LISTS:
         count, joined = state[name]
         state[name] = joined.split("\0") if count else []
-    for name in ("tools", "unresolved"):
+    for name in ("tools", "claim_keys", "unresolved"):
         numbers, joined = state[name]
         state[name] = [*zip(numbers, joined.split("\0"), strict=True)] if numbers else []
     return _StepPart(**state)

@@ -397,6 +397,7 @@ class _Planner:
         vouching = (np.isin(label, _SUFFICIENT) | ((label == _CITE) & self.suff))
         ok = check[dst] & ~self.affected[src] & ~never[src] & vouching & admissible[src]
         ok_idx = np.flatnonzero(ok)
+        ok_idx = ok_idx[self._speaks_about_slot(src[ok_idx], dst[ok_idx])]
         first = ok_idx[_first_occurrences(dst[ok_idx])]
         kept = np.zeros(n, bool)
         kept[dst[first]] = True
@@ -420,6 +421,22 @@ class _Planner:
         self.inherited = inherit & kept
         self.kept = kept
         self.unsupported = self.affected & ~kept
+
+    def _speaks_about_slot(self, premises: np.ndarray, dependents: np.ndarray) -> np.ndarray:
+        """Per edge: False where a record premise says nothing about its claim's slot
+        (rule `support.same-slot`, as `analysis.speaks_about`)."""
+        out = np.ones(len(premises), bool)
+        keys, slots = self.c.claim_key, self.c.record_slots
+        if not keys:
+            return out
+        first_record = self.n - len(slots)
+        for j in np.flatnonzero(self.is_record[premises]).tolist():
+            slot = keys.get(int(dependents[j]))
+            if slot is None:
+                continue
+            key, value = slots[int(premises[j]) - first_record]
+            out[j] = key == slot or (isinstance(value, dict) and slot in value)
+        return out
 
     # -- stage 3 -----------------------------------------------------------------
     def answer_relevant(self, removed: np.ndarray) -> np.ndarray:
