@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 BEGIN, END = "<!-- ablations:begin -->", "<!-- ablations:end -->"
 DOC = ROOT / "docs" / "results.md"
-SUITES = ("controlled", "adapted")
+SUITES = ("controlled", "adapted", "controlled-noisy")
 SHOWN = 6
 
 

@@ -1,11 +1,12 @@
 """Regenerate every committed result file with one command:
 
     python scripts/regenerate_results.py [--work DIR] [--workers 2] [--skip-grid]
-                                         [--suites controlled,adapted,agentdojo]
+                                         [--suites controlled,adapted,controlled-noisy,agentdojo]
 
-1. `dgrr bench run --methods all` on the controlled, adapted and (when the `agentdojo`
-   extra is installed) AgentDojo suites, each into a fresh folder under DIR
-   (default `out/regen`);
+1. `dgrr bench run --methods all` on the controlled, adapted, noisy controlled
+   (`sample_traces/controlled-noisy`, repaired with `--model dgrr/reference --noise 0.1`)
+   and (when the `agentdojo` extra is installed) AgentDojo suites, each into a fresh
+   folder under DIR (default `out/regen`);
 2. copies each run's `summary.json`, `table.md` and `results.csv` (one row per case x
    method) to
    `docs/results/<suite>/`, and the Ours failure galleries to `docs/results/`;
@@ -38,7 +39,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BEGIN, END = "<!-- fair:begin -->", "<!-- fair:end -->"
-SUITES = ("controlled", "adapted", "agentdojo")
+SUITES = ("controlled", "adapted", "controlled-noisy", "agentdojo")
+RUN_ARGS = {
+    "controlled-noisy": ["--suite", "sample_traces/controlled-noisy",
+                         "--model", "dgrr/reference", "--noise", "0.1"],
+}
+"""How a suite is run when its name is not a built-in `--suite`: the noisy controlled
+suite (made by `dgrr/rolling` at noise 0.1) is repaired by `dgrr/reference` at 0.1."""
 
 
 def _run(cmd: list[str]) -> None:
@@ -138,7 +145,8 @@ def main() -> int:
         out = args.work / suite
         if out.exists():
             shutil.rmtree(out)
-        _run([*dgrr, "bench", "run", "--suite", suite, "--methods", "all", "--workers",
+        _run([*dgrr, "bench", "run", *RUN_ARGS.get(suite, ["--suite", suite]),
+              "--methods", "all", "--workers",
               str(args.workers), "--no-progress", "--out", str(out)])
         dest = ROOT / "docs" / "results" / suite
         dest.mkdir(parents=True, exist_ok=True)

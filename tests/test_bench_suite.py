@@ -117,3 +117,16 @@ def test_longmemeval_fixture_becomes_cases(tmp_path):
     assert case.eval.required_facts == ["Priya"]  # fx_0002 (fx_0001's poison is not read)
     assert "Priya" in case.eval.clean_answer
     assert not is_recovered(case.final_answer().text, ["Priya"], case.eval.forbidden_facts)
+
+
+@pytest.mark.slow
+def test_regenerating_the_noisy_suite_is_byte_identical(tmp_path):
+    """sample_traces/controlled-noisy is `dgrr bench generate --suite controlled --seed 42
+    --model dgrr/rolling --noise 0.1 --count 50`, as docs/benchmark.md says."""
+    folder = CONTROLLED.parent / "controlled-noisy"
+    # as the CLI calls it: the noise travels in the model string
+    generate_suite("controlled", tmp_path, seed=42, model="dgrr/rolling/noise=0.1", count=50)
+    committed = sorted(p.name for p in folder.glob("*.json"))
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == committed
+    for name in committed:
+        assert (tmp_path / name).read_bytes() == (folder / name).read_bytes(), name
