@@ -109,11 +109,21 @@ def test_consolidation_folds_records_of_one_key():
         rec = next(m for m in case.memory if m.id == rid)
         assert rec.status == "superseded" and any(d.id == write.id and d.label == "delete"
                                                   for d in rec.deps)
-    # a drifted summary is repaired: its seed is the consolidation, the sources come back
-    drift = case.model_copy(update={"faults": [summary.id]})
+    # a drifted summary (one that says what neither source said) is repaired: its seed is
+    # the consolidation, the sources come back
+    drifted = summary.model_copy(update={"text": "Omar wears size S.", "value": "S"})
+    drift = case.model_copy(update={
+        "faults": [summary.id],
+        "memory": [drifted if m.id == summary.id else m for m in case.memory]})
     plan = plan_case(drift)
     assert plan.analysis.seeds[summary.id] == write.id
     assert plan.memory["m1"] == plan.memory["m2"] == "restore"
+    # a summary diagnosed as a fault while it repeats a source word for word: that source
+    # carries the fault's content, so it is not restored to write it again
+    same = case.model_copy(update={"faults": [summary.id]})
+    plan = plan_case(same)
+    assert (plan.memory["m1"], plan.memory["m2"]) == ("restore", "delete")
+    assert [(s.id, s.role) for s in plan.report().suspected] == [("m2", "source")]
 
 
 def test_retriever_only_returns_the_users_active_records():
