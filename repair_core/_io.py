@@ -19,7 +19,7 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any, Literal, cast, overload
@@ -27,7 +27,7 @@ from typing import IO, Any, Literal, cast, overload
 from ._errors import MAX_SHOWN_PROBLEMS, DgrrError
 
 __all__ = ["OutputError", "atomic_open", "atomic_write_text", "atomic_write_json",
-           "check_output_dir", "check_output_file", "check_output_folder", "indented_json", "object_json",
+           "check_output_dir", "check_output_file", "check_output_folder", "indented_json", "json_bytes",
            "object_json_pieces", "to_json", "write_output_set"]
 
 
@@ -273,28 +273,37 @@ def write_marked_block(path: str | Path, begin: str, end: str, body: str, *,
     return True
 
 
-def object_json(members: Mapping[str, str]) -> str:
-    """:func:`to_json` of an object whose members' values are already JSON text, each as
-    :func:`to_json` wrote it: a large value shared by several files is encoded once.
+def json_bytes(data: Any, indent: int = 1) -> bytes:
+    """:func:`to_json`'s text as UTF-8 without its final newline, made as bytes from the
+    start: a large result's text is never also a str (which holds two or four bytes a
+    character once one is not Latin-1) nor encoded again to be written."""
+    import msgspec  # here: most commands write no indented JSON
 
-    >>> object_json({"a": to_json([1, 2]), "b": to_json("x")}) == to_json({"a": [1, 2], "b": "x"})
+    compact = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return msgspec.json.format(compact.encode("utf-8"), indent=indent)
+
+
+def object_json_pieces(members: Mapping[str, bytes | Iterable[bytes]]) -> Iterator[bytes]:
+    """The UTF-8 text of :func:`to_json` of an object, without its final newline, in
+    pieces to be written as they come, from its members' values already as JSON text:
+    each a :func:`json_bytes` text, or the pieces of one (this function's, for an object
+    inside the object). A large value shared by several files is encoded once, and the
+    whole text is never in memory at once.
+
+    >>> members = {"a": json_bytes([1, 2]), "b": object_json_pieces({"c": json_bytes("x")})}
+    >>> b"".join(object_json_pieces(members)).decode() + "\\n" == to_json({"a": [1, 2], "b": {"c": "x"}})
     True
     """
-    return "".join(object_json_pieces(members))
-
-
-def object_json_pieces(members: Mapping[str, str]) -> Iterator[str]:
-    """The text of :func:`object_json` in pieces, each member's text one piece (to be
-    written as they come: no second copy of all of them in memory)."""
     if not members:
-        yield "{}\n"
+        yield b"{}"
         return
-    head = "{\n"
+    head = b"{\n"
     for k, v in members.items():
-        yield f"{head} {json.dumps(k, ensure_ascii=False)}: "
-        yield v.removesuffix("\n").replace("\n", "\n ")  # a JSON string holds no raw newline
-        head = ",\n"
-    yield "\n}\n"
+        yield head + b" " + json.dumps(k, ensure_ascii=False).encode("utf-8") + b": "
+        for piece in (v,) if isinstance(v, bytes) else v:
+            yield piece.replace(b"\n", b"\n ")  # a JSON string holds no raw newline
+        head = b",\n"
+    yield b"\n}"
 
 
 def atomic_write_json(path: str | Path, data: Any, indent: int | None = 1,
@@ -332,8 +341,8 @@ _WRITE_CHARS = 1 << 20
 
 def write_output_set(path: str | Path, files: Mapping[str, Any], *,
                      allowed: Collection[str], flag: str = "--out") -> Path:
-    """Write `files` (name -> text, or the pieces of a text in order) as the whole
-    content of folder `path`, swapped in at once: a reader sees the earlier set or this
+    """Write `files` (name -> text, UTF-8 bytes, or the pieces of either in order) as
+    the whole content of folder `path`, swapped in at once: a reader sees the earlier set or this
     one, never a mix. An existing `path` must be a folder holding only names in
     `allowed` (an earlier output set).
 
@@ -356,11 +365,14 @@ def write_output_set(path: str | Path, files: Mapping[str, Any], *,
                     raise content(f"write of {name} failed")
                 text = content() if callable(content) else content
                 fd = os.open(tmp / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _DEFAULT_MODE)
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    for piece in (text,) if isinstance(text, str) else text:
+                with os.fdopen(fd, "wb") as fh:
+                    for piece in (text,) if isinstance(text, str | bytes) else text:
+                        if isinstance(piece, bytes):
+                            fh.write(piece)
+                            continue
                         # a slice at a time: the encoded copy of a 100 MB text is never whole
                         for at in range(0, len(piece), _WRITE_CHARS):
-                            fh.write(piece[at:at + _WRITE_CHARS])
+                            fh.write(piece[at:at + _WRITE_CHARS].encode("utf-8"))
                     fh.flush()
                     os.fsync(fh.fileno())
             _fsync_dir(tmp)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from repair_core import case_from_data, load_case, parse_case, plan_case
 from repair_core._errors import CaseError, DgrrError
-from repair_core._io import object_json, to_json, write_output_set
+from repair_core._io import json_bytes, object_json_pieces, to_json, write_output_set
 from repair_core._synth import synth_case_data
 from repair_core.agent import LexicalIndex, LexicalRetriever
 from repair_core.case._case import MemoryRecord, MemoryWrite
@@ -187,10 +187,20 @@ def test_to_json_is_json_dumps(value, indent):
     assert to_json(value, indent) == json.dumps(value, indent=indent, ensure_ascii=False) + "\n"
 
 
+@settings(max_examples=300, deadline=None)
+@given(json_values, st.integers(1, 4))
+def test_json_bytes_is_to_json_encoded(value, indent):
+    assert json_bytes(value, indent) + b"\n" == to_json(value, indent).encode("utf-8")
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.dictionaries(st.text(), json_values, max_size=6))
-def test_object_json_from_member_texts_is_to_json(obj):
-    assert object_json({k: to_json(v) for k, v in obj.items()}) == to_json(obj)
+@given(st.dictionaries(st.text(), json_values, max_size=6),
+       st.dictionaries(st.text(), json_values, max_size=4), st.text())
+def test_object_json_from_member_texts_is_to_json(obj, inner, key):
+    members: dict = {k: json_bytes(v) for k, v in obj.items()}
+    members[key] = object_json_pieces({k: json_bytes(v) for k, v in inner.items()})
+    whole = {**obj, key: inner}
+    assert b"".join(object_json_pieces(members)) + b"\n" == to_json(whole).encode("utf-8")
 
 
 def _parts(case):
@@ -263,7 +273,10 @@ def test_a_prompts_input_block_is_json_dumps_with_an_indent(inputs, stage):
 def test_an_output_set_is_written_whole_from_long_texts_and_pieces(tmp_path):
     long = "".join(f"{i} café → {i % 7}\n" for i in range(300_000))  # several write slices
     pieces = ["{", long, "", "é" * 5, "}\n"]
-    write_output_set(tmp_path / "out", {"a.txt": long, "b.txt": iter(pieces)},
-                     allowed={"a.txt", "b.txt"})
-    assert (tmp_path / "out" / "a.txt").read_text(encoding="utf-8") == long
-    assert (tmp_path / "out" / "b.txt").read_text(encoding="utf-8") == "".join(pieces)
+    mixed = [long.encode("utf-8"), "é", b"", "→\n".encode()]
+    write_output_set(tmp_path / "out", {"a.txt": long, "b.txt": iter(pieces),
+                                        "c.txt": long.encode("utf-8"), "d.txt": iter(mixed)},
+                     allowed={"a.txt", "b.txt", "c.txt", "d.txt"})
+    read = {f.name: f.read_text(encoding="utf-8") for f in (tmp_path / "out").iterdir()}
+    assert read == {"a.txt": long, "b.txt": "".join(pieces), "c.txt": long,
+                    "d.txt": long + "é→\n"}

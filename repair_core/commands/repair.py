@@ -6,13 +6,14 @@ import argparse
 import json
 import sys
 from collections import Counter
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .._errors import DgrrError
 from .._io import (
     check_output_folder,
-    object_json,
+    json_bytes,
     object_json_pieces,
     read_input,
     to_json,
@@ -237,15 +238,17 @@ def write_outputs(out: Path, data: dict[str, Any], *, failed: bool = False) -> N
                    "cost": data["cost"]}
         write_output_set(out, {"failure.json": to_json(failure)}, allowed=OUTPUT_FILES)
         return
-    # each part is encoded once: result.json holds them all again
-    report = {k: to_json(v) for k, v in data["report"].items()}
-    parts = {k: object_json(report) if k == "report" else to_json(v) for k, v in data.items()}
-    write_output_set(out, {
-        "trajectory.json": parts["trajectory"],
-        "store.json": parts["store"],
-        "report.json": object_json_pieces({**report, "cost": parts["cost"]}),
+    # each part is encoded once, as UTF-8: result.json holds them all again
+    report = {k: json_bytes(v) for k, v in data["report"].items()}
+    parts = {k: json_bytes(v) for k, v in data.items() if k != "report"}
+    end = (b"\n",)
+    write_output_set(out, {  # written piece by piece as they are made
+        "trajectory.json": (parts["trajectory"], *end),
+        "store.json": (parts["store"], *end),
+        "report.json": chain(object_json_pieces({**report, "cost": parts["cost"]}), end),
         "answer.txt": (data["answer"] or "") + "\n",
-        "result.json": object_json_pieces(parts),
+        "result.json": chain(object_json_pieces({k: object_json_pieces(report) if k == "report"
+                                                 else parts[k] for k in data}), end),
     }, allowed=OUTPUT_FILES)
 
 
