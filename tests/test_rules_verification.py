@@ -296,7 +296,7 @@ def test_the_queue_worker_refuses_a_carrier_the_honoured_approval_did_not_acknow
     queue = RepairQueue(str(tmp_path / "q.db"))
     try:
         case = load_case(TRAVEL)
-        r = queue.submit(case, ["m3"], diagnosed_by="d",
+        r = queue.submit(case, ["m3"], diagnosed_by="d", objective="answer",
                          store_target={"to": "langgraph", "store": "dgrr_no_such_module:store"})
         queue.claim(r.id, reviewer="ana")
         model = policy("says-window", "Lin prefers WINDOW seats!", {"answer"})
