@@ -212,7 +212,8 @@ def _replayed(queue: RepairQueue, rid: int) -> dict:
     from repair_core.replay import repair
 
     case = queue.case(rid)
-    return result_data(repair(case, plan_case(case), model=REFERENCE_MODEL)) or {}
+    plan = plan_case(case, objective=queue.get(rid).objective)  # as review() plans it
+    return result_data(repair(case, plan, model=REFERENCE_MODEL)) or {}
 
 
 def test_a_status_set_to_approved_in_sql_is_not_applied(env):
