@@ -9,7 +9,6 @@ holds every one of them and says nothing else of its own (`restates`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 
 from ._shingles import words
 
@@ -41,7 +40,6 @@ and saying, and the ways a record names the user ("user", "customer"). A restate
 add or drop these; they are not what a fault says."""
 
 
-@lru_cache(maxsize=1 << 16)  # a case's texts repeat their words: each is stemmed once
 def stem(word: str) -> str:
     """A light stem of a case-folded word: plural, past and progressive endings and a
     final e stripped, a final y read as i, a doubled final consonant made single, so the
@@ -67,7 +65,6 @@ def stem(word: str) -> str:
     return w
 
 
-@lru_cache(maxsize=1 << 16)  # a record's text is read against every fault's signature
 def stems(text: str) -> frozenset[str]:
     """The stems of `text`'s words (a number or a size such as "S" or "9" is a word:
     it is often what a fault says)."""
