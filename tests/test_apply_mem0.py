@@ -27,6 +27,7 @@ from repair_core.integrations.mem0 import QUARANTINE_USER, apply_mem0  # noqa: E
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from carrier_gate import approved_without_acknowledgement  # noqa: E402
 from mem0_travel_store import build, make_memory  # noqa: E402
 from otel_travel_run import STORE  # noqa: E402
 
@@ -192,8 +193,6 @@ def test_the_carrier_gate_on_the_imported_mem0_case_and_the_agents_next_search(t
     search returns no carrier."""
     import shutil
 
-    from repair_core.approvals import approval_hashes
-    from repair_core.plan._plan import plan_case
 
     folder = tmp_path / "mem0"
     ids, db, hex_path, _ = build(folder)
@@ -226,20 +225,8 @@ def test_the_carrier_gate_on_the_imported_mem0_case_and_the_agents_next_search(t
         """))
     sys.path.insert(0, str(tmp_path))
     try:
-        r = {"case": case, "result": result, "db": str(tmp_path / "approvals.db"),
-             "journal": str(tmp_path / "journal")}
-        approve = ["approve", str(case), "--reviewer", "ana", "--decision", "approve",
-                   "--result", str(result), "--db", r["db"]]
-        assert main(approve) == 2
-        err = capsys.readouterr().err
-        assert all(f"{c}: not acknowledged" in err for c in carriers)
-        # an approval recorded without the acknowledgement (by a tool that skipped the
-        # check): its digests match, so only the carrier gate stands in the way
-        loaded = load_case(case)
-        inputs, outputs = approval_hashes(plan_case(loaded, objective="answer"), data)
-        ApprovalStore(r["db"]).add(case_id=loaded.case_id, reviewer="ana", decision="approve",
-                                   inputs_sha256=inputs, outputs_sha256=outputs,
-                                   model="dgrr/reference")
+        r, approve = approved_without_acknowledgement(tmp_path, case, result, data,
+                                                      carriers, capsys)
         before = _snapshot(folder)
         assert _apply(r, "--apply", "--reviewer", "ops") == 2
         err = capsys.readouterr().err

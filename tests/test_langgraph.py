@@ -30,6 +30,7 @@ from repair_core.integrations.langgraph_vault import quarantined  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from carrier_gate import approved_without_acknowledgement  # noqa: E402
 from langgraph_travel_run import LEARNED, NAMESPACE, STORE, run  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -433,7 +434,6 @@ def test_the_carrier_gate_on_the_imported_langgraph_case_and_the_agents_next_sea
     and the next recall reads no carrier."""
     from langgraph.store.memory import InMemoryStore
 
-    from repair_core.approvals import ApprovalStore, approval_hashes
 
     note = record_id(NAMESPACE, "note")
     stores = {}
@@ -458,18 +458,8 @@ def test_the_carrier_gate_on_the_imported_langgraph_case_and_the_agents_next_sea
         import lg_factory
 
         lg_factory.STORE = stores["answer"][1]
-        r = {"case": case, "result": result, "db": str(tmp_path / "approvals.db"),
-             "journal": str(tmp_path / "journal")}
-        approve = ["approve", str(case), "--reviewer", "ana", "--decision", "approve",
-                   "--result", str(result), "--db", r["db"]]
-        assert main(approve) == 2
-        err = capsys.readouterr().err
-        assert all(f"{c}: not acknowledged" in err for c in carriers)
-        loaded = load_case(case)
-        inputs, outputs = approval_hashes(plan_case(loaded, objective="answer"), data)
-        ApprovalStore(r["db"]).add(case_id=loaded.case_id, reviewer="ana", decision="approve",
-                                   inputs_sha256=inputs, outputs_sha256=outputs,
-                                   model="dgrr/reference")
+        r, approve = approved_without_acknowledgement(tmp_path, case, result, data,
+                                                      carriers, capsys)
         before = _items(stores["answer"][1])
         assert _apply(r, "--apply", "--reviewer", "ops") == 2
         err = capsys.readouterr().err
