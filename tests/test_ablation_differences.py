@@ -3,19 +3,15 @@ is what scripts/ablation_differences.py prints from the committed per-case resul
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+
+from script_module import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("ablation_differences",
-                                                  ROOT / "scripts" / "ablation_differences.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/ablation_differences.py")
 
 
 def test_the_ablation_block_is_the_committed_results():

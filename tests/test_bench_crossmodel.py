@@ -4,13 +4,13 @@ resumable cross-model grid."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from script_module import load_script
 
 from repair_core.cli import main
 from repair_core.model import _server
@@ -118,12 +118,7 @@ def test_served_model_and_disk_cache_make_a_rerun_free(suite, tmp_path, counting
 
 
 def _grid_module():
-    spec = importlib.util.spec_from_file_location(
-        "cross_model_grid", ROOT / "benchmarks" / "cross_model_grid.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/cross_model_grid.py")
 
 
 def test_bootstrap_interval_brackets_the_mean():

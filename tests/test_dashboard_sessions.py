@@ -9,7 +9,6 @@ the benchmark's websocket client (no browser) really drives a session."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import re
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from script_module import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = """
@@ -61,12 +61,7 @@ def test_the_config_file_says_why():
 
 
 def _benchmark() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "dashboard_sessions", ROOT / "benchmarks" / "dashboard_sessions.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/dashboard_sessions.py")
 
 
 @pytest.mark.slow

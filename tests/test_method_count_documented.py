@@ -4,18 +4,15 @@ registry holds only inside `methods:count` spans, and every span says what
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
+
+from script_module import load_script
 
 from repair_core.bench import ABLATIONS, BASELINES, METHOD_LABELS, methods_phrase
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("sync_method_count",
-                                               ROOT / "scripts" / "sync_method_count.py")
-assert _spec and _spec.loader
-SYNC = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(SYNC)
+SYNC = load_script("scripts/sync_method_count.py")
 
 # a count of ten or more (cardinal or ordinal) within a few words of "method(s)"
 COUNT = re.compile(r"\b(?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"

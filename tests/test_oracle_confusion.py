@@ -5,11 +5,11 @@ matrices in docs/benchmark.md must be what the committed script prints."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from script_module import load_script
 
 from repair_core.bench import forbidden_stated, is_recovered, missing_facts
 from repair_core.bench._normalise import normalise
@@ -18,11 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(f"benchmarks/{name}.py")
 
 
 SET = _load("oracle_adversarial")

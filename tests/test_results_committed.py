@@ -6,9 +6,10 @@ committed suite (a method added without regenerating the results fails here)."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 from pathlib import Path
+
+from script_module import load_script
 
 from repair_core.bench import METHOD_LABELS
 
@@ -17,12 +18,7 @@ RESULTS = ROOT / "docs" / "results"
 
 
 def _regenerate_script():
-    spec = importlib.util.spec_from_file_location("regenerate_results",
-                                                  ROOT / "scripts" / "regenerate_results.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/regenerate_results.py")
 
 
 def _summaries(script) -> dict[str, dict[str, dict]]:
