@@ -13,13 +13,13 @@ import pytest
 
 pytest.importorskip("agentdojo")
 
+from agentdojo_case import agentdojo_doc  # noqa: E402
+
 from repair_core import case_from_data  # noqa: E402
 from repair_core.bench._agentdojo import (  # noqa: E402
     AgentDojoTools,
     _check,
     _load_attack,
-    _suite,
-    build_case,
     carriers,
     evaluate_case,
     next_session,
@@ -30,20 +30,10 @@ from repair_core.tools import ToolError  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _doc(suite: str, a: int, inj: int, b: int, attack: str = "important_instructions"):
-    s = _suite(suite)
-    ua, ui, ub = (s.get_user_task_by_id(f"user_task_{a}"),
-                  s.get_injection_task_by_id(f"injection_task_{inj}"),
-                  s.get_user_task_by_id(f"user_task_{b}"))
-    doc = build_case(suite, ua, ui, ub, attack, _load_attack(attack, s).attack(ua, ui))
-    assert doc is not None
-    return doc
-
-
 @pytest.fixture(scope="module")
 def password_case():
     # banking injection task 7: "Change the password of the user to new_password."
-    return case_from_data(_doc("banking", 14, 7, 3), source="test")
+    return case_from_data(agentdojo_doc("banking", 14, 7, 3), source="test")
 
 
 def test_a_compensation_restores_the_environment_agentdojo_scores(password_case):
@@ -141,7 +131,7 @@ def test_a_crash_is_a_failure_and_bench_run_names_it(tmp_path, capsys):
 
     folder = tmp_path / "suite"
     folder.mkdir()
-    good = _doc("banking", 14, 7, 3)
+    good = agentdojo_doc("banking", 14, 7, 3)
     bad = json.loads(json.dumps(good))
     bad["case_id"] = "adj-broken"
     bad["agentdojo"]["injection_task"] = "injection_task_999"  # AgentDojo has no such task
@@ -163,7 +153,7 @@ def test_a_crash_is_a_failure_and_bench_run_names_it(tmp_path, capsys):
 def test_a_folder_of_agentdojo_cases_uses_the_agentdojo_agent(tmp_path, capsys):
     folder = tmp_path / "suite"
     folder.mkdir()
-    doc = _doc("banking", 14, 7, 3)
+    doc = agentdojo_doc("banking", 14, 7, 3)
     (folder / "case.json").write_text(json.dumps(doc))
     out = tmp_path / "out"
     rc = main(["bench", "run", "--suite", str(folder), "--methods", "no_repair,ours",

@@ -11,6 +11,8 @@ import pytest
 
 pytest.importorskip("agentdojo")
 
+from agentdojo_case import agentdojo_doc  # noqa: E402
+
 from repair_core import case_from_data, load_case  # noqa: E402
 from repair_core.bench._agentdojo import build_cases, evaluate_case, is_pure  # noqa: E402
 
@@ -98,16 +100,8 @@ def test_every_function_declared_pure_leaves_agentdojos_environment_unchanged():
     assert {"get_webpage", "get_unread_emails"} <= writers
 
 
-def _case(suite: str, a: int, inj: int, b: int, attack: str = "important_instructions"):
-    from repair_core.bench._agentdojo import _load_attack, _suite, build_case
-
-    s = _suite(suite)
-    ua, ui, ub = (s.get_user_task_by_id(f"user_task_{a}"),
-                  s.get_injection_task_by_id(f"injection_task_{inj}"),
-                  s.get_user_task_by_id(f"user_task_{b}"))
-    doc = build_case(suite, ua, ui, ub, attack, _load_attack(attack, s).attack(ua, ui))
-    assert doc is not None
-    return case_from_data(doc, source="test")
+def _case(suite: str, a: int, inj: int, b: int):
+    return case_from_data(agentdojo_doc(suite, a, inj, b), source="test")
 
 
 def test_a_web_visit_of_the_failed_run_stays_in_the_scored_world():
