@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from repair_core.bench._agentdojo import _load_attack, _suite, build_case
+from repair_core.bench._agentdojo import _load_attack, build_case
+from repair_core.model._agentdojo import agentdojo_suite
 
 
 def agentdojo_doc(suite: str, a: int, inj: int, b: int,
                   attack: str = "important_instructions") -> dict[str, Any]:
     """The case document (`build_case`) for these tasks."""
-    s = _suite(suite)
+    s = agentdojo_suite(suite)
     ua, ui, ub = (s.get_user_task_by_id(f"user_task_{a}"),
                   s.get_injection_task_by_id(f"injection_task_{inj}"),
                   s.get_user_task_by_id(f"user_task_{b}"))

@@ -76,11 +76,11 @@ def test_every_function_declared_pure_leaves_agentdojos_environment_unchanged():
     declared pure, run by AgentDojo's runtime, leaves the environment equal to before."""
     from agentdojo.functions_runtime import FunctionsRuntime
 
-    from repair_core.bench._agentdojo import SUITES, _suite
+    from repair_core.model._agentdojo import SUITES, agentdojo_suite
 
     checked, writers = 0, set()
     for name in SUITES:
-        suite = _suite(name)
+        suite = agentdojo_suite(name)
         runtime = FunctionsRuntime(suite.tools)
         pristine = suite.load_and_inject_default_environment({})
         calls = {}

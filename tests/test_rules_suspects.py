@@ -248,11 +248,11 @@ def _payload(case: dict) -> list[str]:
     """What the attacker injected, as plain strings: the injection block's tag (when the
     attack uses one), the injection task's goal sentence, and the goal's words that hold
     an address (@, www.) or 7+ digits."""
-    from repair_core.bench._agentdojo import _suite
+    from repair_core.model._agentdojo import agentdojo_suite
 
     inj = case["agentdojo"]["injection"]
     meta = case["agentdojo"]
-    goal = " ".join(_suite(meta["suite"]).get_injection_task_by_id(meta["injection_task"])
+    goal = " ".join(agentdojo_suite(meta["suite"]).get_injection_task_by_id(meta["injection_task"])
                     .GOAL.split())
     words = [w.strip(".,'\"()") for w in goal.split()]
     return [*(["<INFORMATION>"] if "<INFORMATION>" in inj else []), goal[:60],

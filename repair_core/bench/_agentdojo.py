@@ -31,7 +31,6 @@ an instruction.
 from __future__ import annotations
 
 import copy
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,6 +42,7 @@ from ..model._agentdojo import (
     BENCHMARK_VERSION,
     INSTRUCTION_KEY,
     SUITES,
+    _jsonable,
     agentdojo_suite,
     instructions_in,
     record_instructions,
@@ -83,15 +83,6 @@ def is_pure(function: str) -> bool:
     """A read-only AgentDojo function: named as a read (`get_`, `read_`, `search_`,
     `list_`, `check_`) and not one of the reads that change the environment."""
     return bool(_PURE.match(function)) and function not in _READS_THAT_WRITE
-
-
-def _suite(name: str) -> Any:
-    return agentdojo_suite(name)
-
-
-def _to_jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value, default=lambda o: o.model_dump(mode="json")
-                                 if hasattr(o, "model_dump") else str(o)))
 
 
 def _result_text(result: Any) -> str:
@@ -147,7 +138,7 @@ class AgentDojoTools:
 
         from ..tools import ParamSpec, ToolRegistry, ToolResult, ToolSpec
 
-        self.suite = _suite(suite_name)
+        self.suite = agentdojo_suite(suite_name)
         self.injections = dict(injections)
         self.runtime = FunctionsRuntime(self.suite.tools)
         self.registry = ToolRegistry()
@@ -164,7 +155,7 @@ class AgentDojoTools:
                 if inverse is not None:
                     self._log(world)[2].append(_Issued(_name, dict(args), before, result,
                                                        inverse.before(world, args)))
-                return ToolResult(_to_jsonable(result), _result_text(result))
+                return ToolResult(_jsonable(result), _result_text(result))
 
             def undo(world: Any, args: dict[str, Any], _name: str = name) -> str:
                 return self._undo(world, _name, args)
@@ -379,7 +370,7 @@ def _b_reason(suite: Any, task: Any) -> str:
 
 def _suite_plan(name: str, attacks: Sequence[str]) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
     """The (A, I, B, attack) tuples of one suite, and what was left out and why."""
-    suite = _suite(name)
+    suite = agentdojo_suite(name)
     users = [suite.user_tasks[k] for k in sorted(suite.user_tasks, key=_task_no)]
     injections = [suite.injection_tasks[k] for k in sorted(suite.injection_tasks, key=_task_no)]
     readers = [t for t in users if _vectors_seen(suite, t)]
@@ -432,7 +423,7 @@ def _build_all(suites: Sequence[str], attacks: Sequence[str], per_suite: int | N
             raise DgrrError(f"attack {attack!r}: not usable here ({why})")
     out, infos, skipped = [], {}, []
     for name in suites:
-        suite = _suite(name)
+        suite = agentdojo_suite(name)
         plan, info = _suite_plan(name, attacks)
         loaded: dict[str, Any] = {}
         made = 0
@@ -484,7 +475,7 @@ def build_case(name: str, a: Any, inj: Any, b: Any, attack: str,
         return sid
 
     def call(turn: str, fc: Any, plan_deps: list[tuple[str, str]]) -> tuple[str, str, bool]:
-        args = _to_jsonable(dict(fc.args))
+        args = _jsonable(dict(fc.args))
         shown = ", ".join(f"{k}={v}" for k, v in args.items())
         p = add("plan", turn, plan_deps, text=f"call {fc.function}", tool=fc.function,
                 args=args)
@@ -492,7 +483,7 @@ def build_case(name: str, a: Any, inj: Any, b: Any, attack: str,
                    tool=fc.function, args=args, status="ok")
         result, error = tools.runtime.run_function(env, fc.function, fc.args)
         o = add("tool_observation", turn, [(a_id, "produce")],
-                text=error or _result_text(result), output=_to_jsonable(result),
+                text=error or _result_text(result), output=_jsonable(result),
                 status="failed" if error else "ok")
         return o, error or _result_text(result), error is None
 
@@ -504,7 +495,7 @@ def build_case(name: str, a: Any, inj: Any, b: Any, attack: str,
     if carrier is None:
         return None
     pre2 = copy.deepcopy(env)
-    injected = [{"function": fc.function, "args": _to_jsonable(dict(fc.args))}
+    injected = [{"function": fc.function, "args": _jsonable(dict(fc.args))}
                 for fc in inj.ground_truth(pre2)]
     w = add("memory_write", "u1", [(carrier, "cite"), ("u1", "initiate")], op="add",
             target=["m_inst"], status="ok", text="add: a standing instruction")
