@@ -30,10 +30,10 @@ __all__ = ["graph_html", "write_graph_html"]
 
 _SHAPES = {"turn": "diamond", "record": "box", "step": "dot"}
 LABEL_BACKGROUND = "rgba(255,255,255,0.85)"
-PATH_COLOUR = "#111111"
-"""Outline of the path from the fault to the selected node (no decision has this colour)."""
 """Behind the label under a step or turn, so that the edges drawn there do not cross its
 letters."""
+PATH_COLOUR = "#111111"
+"""Outline of the path from the fault to the selected node (no decision has this colour)."""
 
 # Bootstrap <link>/<script> blocks pyvis writes whatever cdn_resources says.
 _CDN_TAG = re.compile(
