@@ -463,22 +463,30 @@ def run_rollback(backend: SlotBackend, steps: Sequence[Step], *,
     return conflicts
 
 
+def _conflicts(backend: SlotBackend, steps: Sequence[Step], planned: int
+               ) -> list[SlotConflict]:
+    """Every touched slot holding no state of its planned sequence (nothing written),
+    each with the sequence's state at index `planned` as what was planned."""
+    refs: dict[str, Any] = {}
+    for s in steps:
+        if s.kind == "slot":
+            refs.setdefault(_ident(s.ref), s.ref)
+    out = []
+    for ident, seq in _sequences(steps).items():
+        current = backend.read(refs[ident])
+        if _position(backend, current, seq) is None:
+            out.append(SlotConflict(ref=refs[ident], found=current, planned=seq[planned]))
+    return out
+
+
 def forward_conflicts(backend: SlotBackend, steps: Sequence[Step]) -> list[SlotConflict]:
     """The conflicts a resume would find (nothing written)."""
-    seqs = _sequences(steps)
-    out = []
-    for ident, seq in seqs.items():
-        ref = next(s.ref for s in steps if s.kind == "slot" and _ident(s.ref) == ident)
-        current = backend.read(ref)
-        if _position(backend, current, seq) is None:
-            out.append(SlotConflict(ref=ref, found=current, planned=seq[-1]))
-    return out
+    return _conflicts(backend, steps, -1)
 
 
 def rollback_conflicts(backend: SlotBackend, steps: Sequence[Step]) -> list[SlotConflict]:
     """The conflicts a rollback would find (nothing written)."""
-    return [c.model_copy(update={"planned": _sequences(steps)[_ident(c.ref)][0]})
-            for c in forward_conflicts(backend, steps)]
+    return _conflicts(backend, steps, 0)
 
 
 def intent_state(backend: SlotBackend, steps: Sequence[Step]) -> Literal["before", "after",
