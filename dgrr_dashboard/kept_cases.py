@@ -75,6 +75,15 @@ def _prune(where: Path, keep: Path) -> None:
         total -= size
 
 
+def _read_verified(prefix: str, digest: str) -> bytes | None:
+    """The bytes kept as `<prefix><digest>.json`, only when `digest` (from the address) is
+    a digest and the file's content still has it."""
+    if not _DIGEST.fullmatch(digest):
+        return None
+    data = _read(f"{prefix}{digest}.json")
+    return data if data is not None and hashlib.sha256(data).hexdigest() == digest else None
+
+
 def _read(name: str) -> bytes | None:
     path = folder() / name
     try:
@@ -94,10 +103,8 @@ def keep_case(case: Case) -> str | None:
 
 def load_case_kept(digest: str) -> Case | None:
     """The case kept under `digest`, or None (not a digest, gone, changed, invalid)."""
-    if not _DIGEST.fullmatch(digest):
-        return None
-    data = _read(f"{digest}.json")
-    if data is None or hashlib.sha256(data).hexdigest() != digest:
+    data = _read_verified("", digest)
+    if data is None:
         return None
     try:
         return parse_case(data, source="kept case")
@@ -114,10 +121,8 @@ def keep_edits(edits: list[dict[str, Any]], forced: bool) -> str | None:
 
 def load_edits(digest: str) -> tuple[list[dict[str, Any]], bool] | None:
     """The edits kept under `digest` and whether they were forced, or None."""
-    if not _DIGEST.fullmatch(digest):
-        return None
-    data = _read(f"edits-{digest}.json")
-    if data is None or hashlib.sha256(data).hexdigest() != digest:
+    data = _read_verified("edits-", digest)
+    if data is None:
         return None
     try:
         loaded = json.loads(data)
