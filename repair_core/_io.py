@@ -26,7 +26,7 @@ from typing import IO, Any, Literal, cast, overload
 
 from ._errors import MAX_SHOWN_PROBLEMS, DgrrError
 
-__all__ = ["OutputError", "atomic_open", "atomic_write_text", "atomic_write_json",
+__all__ = ["OutputError", "atomic_open", "check_secret_file", "atomic_write_text", "atomic_write_json",
            "check_output_dir", "check_output_file", "check_output_folder", "indented_json", "json_bytes",
            "object_json_pieces", "to_json", "write_output_set"]
 
@@ -124,6 +124,17 @@ def check_output_dir(path: str | Path, flag: str = "--out") -> Path:
 
 
 _TEMP = re.compile(r"\.(?P<name>.+)\.dgrr-(?P<pid>\d+)-[0-9a-f]+\.(?:tmp|old)$")
+
+
+def check_secret_file(path: Path, what: str) -> None:
+    """Refuse (DgrrError naming `what` and `path`) a secret that is not a regular file
+    (a symlink is not followed) or that other users can read."""
+    info = path.lstat()
+    if not stat.S_ISREG(info.st_mode):
+        raise DgrrError(f"{what} {path}: not a regular file")
+    if info.st_mode & 0o077:
+        raise DgrrError(f"{what} {path}: readable by other users (mode "
+                        f"{stat.S_IMODE(info.st_mode):04o}); chmod 600 it")
 
 
 def _temp_name(target: Path, suffix: str) -> Path:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import DgrrError
-from .._io import atomic_write_text
+from .._io import atomic_write_text, check_secret_file
 
 __all__ = ["DEFAULT_KEY_DIR", "DEFAULT_TRUST", "Signer", "TrustedKey", "TrustFile",
            "generate_key", "key_dir", "key_id", "load_signer", "trust_path"]
@@ -129,12 +129,7 @@ def load_signer(reviewer: str, directory: str | os.PathLike[str] | None = None
     path = _key_file(key_dir(directory), reviewer)
     if not path.exists() and not path.is_symlink():
         return None
-    info = path.lstat()
-    if not stat.S_ISREG(info.st_mode):
-        raise DgrrError(f"private key {path}: not a regular file")
-    if info.st_mode & 0o077:
-        raise DgrrError(f"private key {path}: readable by other users (mode "
-                        f"{stat.S_IMODE(info.st_mode):04o}); chmod 600 it")
+    check_secret_file(path, "private key")
     data = _read_small_json(path, "private key")
     if not isinstance(data, dict) or data.get("format") != KEY_FORMAT:
         raise DgrrError(f"private key {path}: not a {KEY_FORMAT} file")

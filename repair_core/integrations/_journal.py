@@ -33,7 +33,6 @@ import hashlib
 import hmac
 import json
 import os
-import stat
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,7 +41,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, Field, ValidationError
 
 from .._errors import DgrrError
-from .._io import atomic_write_json
+from .._io import atomic_write_json, check_secret_file
 
 __all__ = ["journal_secret", "JOURNAL_KEY", "INTENT_FORMAT", "Intent", "Step", "SlotBackend", "SlotConflict", "SlotsChanged",
            "ApplyLocked", "ApplyPending", "journal_dir", "store_key", "Journal",
@@ -233,12 +232,7 @@ def journal_secret(folder: Path | None = None) -> bytes:
                 fh.write(os.urandom(32).hex() + "\n")
                 fh.flush()
                 os.fsync(fh.fileno())
-    info = path.lstat()
-    if not stat.S_ISREG(info.st_mode):
-        raise DgrrError(f"journal key {path}: not a regular file")
-    if info.st_mode & 0o077:
-        raise DgrrError(f"journal key {path}: readable by other users (mode "
-                        f"{stat.S_IMODE(info.st_mode):04o}); chmod 600 it")
+    check_secret_file(path, "journal key")
     raw = path.read_text(encoding="ascii", errors="replace").strip()
     try:
         secret = bytes.fromhex(raw)
