@@ -627,12 +627,13 @@ class _Run:
         out = self.client.complete_json("memory_write", inputs)
         # rule replay.slip.ask-again: an empty write is a slip only while the evidence
         # still states a value the original write recorded
-        if not out.records and self._unaffected_records(produced, inputs):
+        unaffected = [] if out.records else self._unaffected_records(produced, inputs)
+        if unaffected:
             out = self.client.complete_json(
                 "memory_write", {**inputs, "missing": ask_again("the record(s) for slot",
                                                                 [slot or step.op])})
             if not out.records:
-                return self._original_records(step, produced, inputs)
+                return self._original_records(step, unaffected)
         valueless = {e["id"] for e in evidence if e.get("kind") == "claim"
                      and e.get("key") is not None and e.get("value") is None}
         records = []
@@ -657,20 +658,16 @@ class _Run:
                 reason="the repaired evidence no longer supports any record"))
         return records
 
-    def _original_records(self, step: MemoryWrite, produced: list[str],
-                          inputs: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """The records the step wrote in the failed run whose value is unaffected (still
-        stated by the repaired evidence, by no fault); none when none is."""
+    def _original_records(self, step: MemoryWrite, unaffected: list[tuple[str, str]]
+                          ) -> list[dict[str, Any]]:
+        """The records the step wrote in the failed run whose value is unaffected
+        (`_unaffected_records`: (record, the evidence that still states its value))."""
         records = []
-        for rid, source in self._unaffected_records(produced, inputs):
+        for rid, source in unaffected:
             rec = self.memory[rid]
             self._note_original(step, rec.value, source)
             records.append({"text": rec.text, "key": rec.key, "value": rec.value,
                             "cites": [source], "derive": None, "base": rid})
-        if not records:
-            self.report.skipped_writes.append(SkippedWrite(
-                step=step.id, text=step.text,
-                reason="the repaired evidence no longer supports any record"))
         return records
 
     def _unaffected_records(self, produced: list[str], inputs: Mapping[str, Any]
