@@ -108,6 +108,14 @@ def test_a_hostile_trace_field_is_dropped_and_the_plan_never_reads_it():
     assert plans[0] == plans[1]
 
 
+def test_a_timestamp_past_any_date_is_dropped_not_shown():
+    # a start the panel could not turn into a date would raise where it is described
+    t = step_trace({TRACE_FIELD: {"start_ns": 10**30, "end_ns": 10**30 + 5,
+                                  "input_tokens": 3}})
+    assert t is not None and (t.start_ns, t.end_ns, t.input_tokens) == (None, None, 3)
+    assert t.describe() == "3 input tokens"
+
+
 @pytest.mark.parametrize("page", ["pages/3_Trace.py", "pages/3_Graph.py"])
 def test_the_step_panel_shows_what_the_trace_recorded(page):
     from streamlit.testing.v1 import AppTest

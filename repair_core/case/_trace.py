@@ -86,6 +86,15 @@ def _amount(value: Any) -> float | None:
     return float(value) if math.isfinite(value) and value >= 0 else None
 
 
+_LAST_NS = int(datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp()) * 1_000_000_000
+"""The latest instant a timestamp may name: later ones cannot be shown as a date."""
+
+
+def _instant(value: Any) -> int | None:
+    found = _count(value)
+    return found if found is not None and found <= _LAST_NS else None
+
+
 def step_trace(step: Any) -> StepTrace | None:
     """The `trace` key of `step` (a Step or its JSON) as a StepTrace; None when the step
     has none. The key is case data, so anything not of its shape (a negative count, text
@@ -94,7 +103,7 @@ def step_trace(step: Any) -> StepTrace | None:
             else (getattr(step, "model_extra", None) or {}).get(TRACE_FIELD))
     if not isinstance(data, dict):
         return None
-    start, end = _count(data.get("start_ns")), _count(data.get("end_ns"))
+    start, end = _instant(data.get("start_ns")), _instant(data.get("end_ns"))
     if start is not None and end is not None and end < start:
         start = end = None
     found = StepTrace(start_ns=start, end_ns=end,
