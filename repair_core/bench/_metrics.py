@@ -417,9 +417,7 @@ def _judged(results: Sequence[CaseResult], field: str) -> list[CaseResult]:
 def recovery_state(results: Sequence[CaseResult]) -> float | None:
     """Share of the cases with a judged world whose final tool state passes the state
     rule; None when no case has one. A crashed result counts as failing."""
-    judged = _judged(results, "state_ok")
-    return (_ratio(sum(r.error is None and bool(r.state_ok) for r in judged), len(judged))
-            if judged else None)
+    return _rate(results, "state_ok")
 
 
 def _rate(results: Sequence[CaseResult], field: str, failure: bool = False) -> float | None:
