@@ -42,13 +42,15 @@ def _write(name: str, data: bytes) -> str | None:
         where.mkdir(parents=True, exist_ok=True, mode=0o700)
         target = where / name
         if target.is_file():
+            # kept already (the address keeps the edits on every rerun): only its use is
+            # noted; the folder is pruned when something new is added
             os.utime(target)
         else:
             fd, tmp = tempfile.mkstemp(dir=where, prefix=".kept-")
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
             os.replace(tmp, target)
-        _prune(where, keep=target)
+            _prune(where, keep=target)
     except OSError:
         return None
     return name

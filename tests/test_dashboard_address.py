@@ -168,3 +168,19 @@ def test_a_kept_case_is_checked_against_its_digest(tmp_path, monkeypatch):
     assert "no longer kept on this server" in texts(again)
     assert again.session_state["dgrr_case"] is None if "dgrr_case" in again.session_state \
         else True
+
+
+def test_a_file_unused_for_a_week_goes_when_something_new_is_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("DGRR_CASES_DIR", str(tmp_path / "cases"))
+    import os
+    import time
+
+    from dgrr_dashboard import kept_cases
+
+    old = kept_cases.keep_edits([{"node": "s2", "action": "invalidate"}], False)
+    assert old is not None
+    stale = time.time() - kept_cases.EXPIRE_SECONDS - 60
+    os.utime(tmp_path / "cases" / f"edits-{old}.json", (stale, stale))
+    assert kept_cases.keep_edits([{"node": "s3", "action": "keep"}], True) is not None
+    assert not (tmp_path / "cases" / f"edits-{old}.json").exists()
+    assert kept_cases.load_edits(old) is None
