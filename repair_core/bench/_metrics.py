@@ -89,9 +89,11 @@ class CaseResult(BaseModel):
     """The repaired store still holds an active record carrying a fault (`store_carriers`);
     None when the suite gives no way to tell."""
     store_carriers: list[str] = Field(default_factory=list)
-    """Active records of the repaired store that carry a fault: in the AgentDojo suite,
-    those a vulnerable agent takes an instruction from; in the controlled and adapted
-    suites, those not among the world's true records that state a forbidden fact."""
+    """Active records of the repaired store, not among the world's true records, that
+    carry a fault: those matching a diagnosed fault's content signature (the check the
+    repair's own verification makes) or judged by the suite's world (in the AgentDojo
+    suite, those a vulnerable agent takes an instruction from; in the controlled and
+    adapted suites, those that state a forbidden fact)."""
     needs_human: list[str] = Field(default_factory=list)
     """Effects of the failed run no rollback could undo (tool and step): never counted as
     recovered by the state rule."""
