@@ -29,11 +29,30 @@ def suite(tmp_path_factory) -> Path:
 def test_generate_takes_model_noise_and_count(suite, tmp_path):
     manifest = json.loads((suite / "manifest.json").read_text())
     assert manifest["cases"] == 2 and manifest["model"] == "dgrr/reference/noise=0.1"
+    assert manifest["noise"] == 0.1  # the rate the runs were made with, not the default 0
     again = tmp_path / "again"
     assert main(["bench", "generate", "--suite", "controlled", "--seed", "3", "--count", "2",
                  "--model", "dgrr/reference/noise=0.1", "--out", str(again)]) == 0
     for f in manifest["files"]:  # the noise is seeded: the same suite, byte for byte
         assert (again / f).read_bytes() == (suite / f).read_bytes()
+    assert (again / "manifest.json").read_bytes() == (suite / "manifest.json").read_bytes()
+
+
+def test_generate_without_noise_records_zero(tmp_path):
+    assert main(["bench", "generate", "--suite", "controlled", "--seed", "3", "--count", "1",
+                 "--model", "dgrr/reference-b", "--out", str(tmp_path)]) == 0
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert (manifest["model"], manifest["noise"]) == ("dgrr/reference-b", 0.0)
+
+
+def test_committed_noisy_suite_manifest_names_its_noise():
+    """The manifest's noise is the one its model string (the model that made the runs) says."""
+    from repair_core.model import parse_builtin
+
+    manifest = json.loads((ROOT / "sample_traces" / "controlled-noisy" / "manifest.json")
+                          .read_text())
+    assert manifest["model"] == "dgrr/rolling/noise=0.1"
+    assert parse_builtin(manifest["model"]) == ("rolling", manifest["noise"]) == ("rolling", 0.1)
 
 
 def test_run_with_another_policy_and_noise(suite, tmp_path, capsys):

@@ -63,12 +63,16 @@ def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | 
     """Generate the `controlled` or `adapted` suite into `out`, the failed runs made by
     `model` with `noise` (built-in policies only); `count` keeps the first K cases.
     Returns the manifest."""
+    from ..model import parse_builtin
     from ._controlled import model_with_noise
 
     if count is not None and count < 1:
         raise DgrrError(f"--count: must be at least 1, got {count}")
     run_model = model_with_noise(model, noise)
-    meta = {"model": model, "noise": noise}
+    # the model that made the runs, and its slip rate read back from that string: the CLI
+    # folds --noise into the model string, so `noise` here may be 0 while the runs slipped
+    builtin = parse_builtin(run_model)
+    meta = {"model": run_model, "noise": builtin[1] if builtin else 0.0}
     if suite == "controlled":
         if longmemeval:
             raise DgrrError("--longmemeval: only for --suite adapted")

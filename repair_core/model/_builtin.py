@@ -3,7 +3,8 @@
 A built-in model string is `dgrr/<policy>` with an optional noise suffix
 `dgrr/<policy>/noise=P` (P a float in [0, 1]). `POLICIES` maps a policy name to a factory
 taking the noise rate and returning the reply function `messages -> text`;
-`resolve_builtin` parses a model string. The model client calls the reply function directly
+`parse_builtin` splits a model string into policy and noise, `resolve_builtin` gives its
+reply function. The model client calls the reply function directly
 (no litellm import) and the litellm custom provider `dgrr` calls the same function, so both
 paths give one answer.
 
@@ -26,7 +27,7 @@ from typing import Any
 from .._errors import ModelError
 from ._reference import count_tokens
 
-__all__ = ["POLICIES", "PREFIX", "ReplyFn", "resolve_builtin", "usage"]
+__all__ = ["POLICIES", "PREFIX", "ReplyFn", "parse_builtin", "resolve_builtin", "usage"]
 
 PREFIX = "dgrr/"
 """Model strings with this prefix are built-in models."""
@@ -78,22 +79,25 @@ def _agentdojo_reply() -> ReplyFn:
 """Policy name -> factory (noise rate -> reply function)."""
 
 
-def resolve_builtin(model: str) -> ReplyFn | None:
-    """The reply function of a built-in model string; None for any other model string.
+def parse_builtin(model: str) -> tuple[str, float] | None:
+    """(policy, noise rate) of a built-in model string; None for any other model string.
 
     Raises ModelError for an unknown policy or a bad option.
 
-    >>> callable(resolve_builtin("dgrr/reference-b/noise=0.1"))
+    >>> parse_builtin("dgrr/rolling/noise=0.1")
+    ('rolling', 0.1)
+    >>> parse_builtin("dgrr/reference")
+    ('reference', 0.0)
+    >>> parse_builtin("gpt-4o") is None
     True
-    >>> resolve_builtin("dgrr/nope")
+    >>> parse_builtin("dgrr/nope")
     Traceback (most recent call last):
     ModelError: model 'dgrr/nope': unknown built-in policy 'nope' (known: agentdojo-vulnerable, reference, reference-b, rolling, rolling-vulnerable)
     """
     if not model.startswith(PREFIX):
         return None
     policy, *options = model[len(PREFIX):].split("/")
-    factory = POLICIES.get(policy)
-    if factory is None:
+    if policy not in POLICIES:
         raise ModelError(f"model {model!r}: unknown built-in policy {policy!r} "
                          f"(known: {', '.join(sorted(POLICIES))})")
     noise = 0.0
@@ -108,7 +112,22 @@ def resolve_builtin(model: str) -> ReplyFn | None:
             noise = math.nan
         if not 0.0 <= noise <= 1.0:  # also refuses NaN
             raise ModelError(f"model {model!r}: noise={value!r} is not a number in [0, 1]")
-    return factory(noise)
+    return policy, noise
+
+
+def resolve_builtin(model: str) -> ReplyFn | None:
+    """The reply function of a built-in model string; None for any other model string.
+
+    Raises ModelError for an unknown policy or a bad option.
+
+    >>> callable(resolve_builtin("dgrr/reference-b/noise=0.1"))
+    True
+    """
+    parsed = parse_builtin(model)
+    if parsed is None:
+        return None
+    policy, noise = parsed
+    return POLICIES[policy](noise)
 
 
 def usage(messages: list[dict[str, Any]], text: str) -> tuple[int, int]:
