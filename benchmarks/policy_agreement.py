@@ -42,7 +42,7 @@ THRESHOLD = 0.80
 
 
 def _norm(v: Any) -> str:
-    from repair_core.bench._normalise import normalise
+    from repair_core.content._normalise import normalise
 
     if isinstance(v, dict | list):
         return json.dumps(v, sort_keys=True, default=str).casefold()

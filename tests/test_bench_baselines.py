@@ -19,8 +19,8 @@ from repair_core.bench._methods import (
     open_judge_inputs,
     retired_by_faults,
 )
-from repair_core.bench._normalise import all_facts_stated
 from repair_core.case._case import Case, EvalLabels, MemoryRecord
+from repair_core.content._normalise import all_facts_stated
 from repair_core.model import render_prompt, template
 from repair_core.tools import World, default_registry
 

@@ -12,7 +12,7 @@ import pytest
 from script_module import load_script
 
 from repair_core.bench import forbidden_stated, is_recovered, missing_facts
-from repair_core.bench._normalise import normalise
+from repair_core.content._normalise import normalise
 
 ROOT = Path(__file__).resolve().parent.parent
 

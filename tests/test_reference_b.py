@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from repair_core import ModelError
 from repair_core.agent import Agent, MemoryStore
-from repair_core.bench._normalise import all_facts_stated, fact_stated, normalise
 from repair_core.case._case import MemoryRecord
+from repair_core.content._normalise import all_facts_stated, fact_stated, normalise
 from repair_core.model import ModelClient, render_prompt, resolve_builtin
 from repair_core.model._builtin import POLICIES
 from repair_core.model._paraphrase import STREET_SWAPS, paraphrase

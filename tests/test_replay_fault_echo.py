@@ -14,8 +14,8 @@ from collections.abc import Callable
 import pytest
 
 from repair_core import load_case
-from repair_core.bench._normalise import fact_stated
 from repair_core.cli import main
+from repair_core.content._normalise import fact_stated
 from repair_core.model import POLICIES
 from repair_core.model._reference import reference_reply
 from repair_core.replay import repair

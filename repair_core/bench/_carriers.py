@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..case._case import Case
-from ._normalise import fact_stated
+from ..content._normalise import fact_stated
 
 __all__ = ["store_carriers", "states_forbidden_fact"]
 

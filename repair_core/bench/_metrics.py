@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ._normalise import fact_stated as _fact_stated
-from ._normalise import normalise
+from ..content._normalise import fact_stated as _fact_stated
+from ..content._normalise import normalise
 
 __all__ = [
     "CaseResult",
@@ -139,8 +139,8 @@ class CaseResult(BaseModel):
 
 
 def normalise_fact(text: str) -> str:
-    """The normalisation every fact comparison uses (:func:`._normalise.normalise`):
-    case-folded, every character that is not a letter, digit, `-` or `'` turned into a
+    """The normalisation every fact comparison uses
+    (:func:`repair_core.content._normalise.normalise`): case-folded, every character that is not a letter, digit, `-` or `'` turned into a
     space, and street-type words mapped to one form (Road/Rd, Street/St, ...). So
     "7 Elm Rd., Austin" and "7 elm road austin" are the same fact.
 
@@ -152,7 +152,7 @@ def normalise_fact(text: str) -> str:
 
 def fact_stated(answer: str, fact: str) -> bool:
     """`fact` occurs in `answer` as whole words after :func:`normalise_fact`
-    (:func:`._normalise.fact_stated`).
+    (:func:`repair_core.content._normalise.fact_stated`).
 
     >>> fact_stated("Ship to 7 Elm Road, Austin.", "7 Elm Rd, Austin")
     True

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ._normalise import fact_stated, normalise
+from ..content._normalise import fact_stated, normalise
 
 __all__ = ["state_entries", "state_verdict", "hold_entry", "cart_entry", "address_entry"]
 

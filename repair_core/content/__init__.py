@@ -2,7 +2,8 @@
 tokens, slot key/value, word shingles and instruction markers, `_signature`) and the
 scorer that tells whether any text or JSON value carries it (`_match`), built from the
 token finders (`_tokens`), the instruction markers (`_markers`), the shingles
-(`_shingles`) and the flattening of JSON values to text (`_flatten`).
+(`_shingles`) and the flattening of JSON values to text (`_flatten`); and whether a text
+states a fact, normalised as the benchmark's oracle reads it (`_normalise`).
 
 A low layer: it reads the case model only, so the planners, the replay's verification and
 the benchmark can all judge content by the same rule.
@@ -12,6 +13,7 @@ from .._flat import node_content
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind, instruction_markers
 from ._match import SOURCE_THRESHOLD, THRESHOLD, WEIGHTS, CarrierMatch, match, scan
+from ._normalise import all_facts_stated, fact_stated, normalise
 from ._shingles import SHINGLE_WORDS, shingles, words
 from ._signature import (
     ContentSignature,
@@ -33,6 +35,9 @@ __all__ = [
     "WEIGHTS",
     "CarrierMatch",
     "match",
+    "normalise",
+    "fact_stated",
+    "all_facts_stated",
     "scan",
     "SHINGLE_WORDS",
     "shingles",

@@ -1,6 +1,6 @@
 """The value paraphrases the built-in policies produce, and nothing more.
 
-`repair_core.bench._normalise.fact_stated` tolerates exactly these rewrites, so a fact a
+`repair_core.content._normalise.fact_stated` tolerates exactly these rewrites, so a fact a
 policy paraphrased still counts as stated; a paraphrase never changes a value's words
 otherwise (no synonyms, no reordering, no case change of codes).
 """

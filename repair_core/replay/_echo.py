@@ -1,7 +1,7 @@
 """Model replies must not put a diagnosed fault back: a replayed claim, answer or memory
 write that states a fault's value is flagged (writes are refused from the active store).
 
-"States" is the benchmark oracle's match (:func:`repair_core.bench._normalise.fact_stated`:
+"States" is the benchmark oracle's match (:func:`repair_core.content._normalise.fact_stated`:
 case-folded, punctuation-blind, whole words), so a paraphrase such as "Lin prefers WINDOW
 seats!" counts, and a value the repaired store still supports independently (an active
 record that is not a fault and holds or states the same value) is not flagged.
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..bench._normalise import fact_stated, normalise
 from ..case._case import Case, MemoryRecord
+from ..content._normalise import fact_stated, normalise
 
 __all__ = ["FaultValues"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..bench._normalise import fact_stated, normalise
+from ..content._normalise import fact_stated, normalise
 from ..tools import ToolRegistry
 
 __all__ = ["missing_arguments", "ask_again", "stated_by"]

@@ -23,6 +23,10 @@ generate (`repair_core.model._paraphrase`), and nothing else:
 
 A different value is never tolerated: `O-4873` is not `O-4874`, size `M` is not found
 inside `Mike`, and `aisle` is not `window`.
+
+The rule sits in the content layer, below the replay and the benchmark, so that the
+benchmark's oracle and the replay's own checks (a slip's original value still stated, a
+fault's value echoed, `replay._slips`, `replay._echo`) read a fact the same way.
 """
 
 from __future__ import annotations
