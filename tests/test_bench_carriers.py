@@ -1,18 +1,27 @@
 """The store-level metric "store carries a fault": an active record of the repaired store,
-not one of the world's true records, that matches a fault's content signature or that
-the suite's judge of the world flags (a stated forbidden fact in the controlled suite)."""
+not one of the world's true records, that the suite's world judges to carry a fault (a
+stated forbidden fact in the controlled suite). dgrr's own content-signature check is only
+a diagnostic (`store_signature_matches`): it never decides the metric."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from repair_core import load_case
-from repair_core.bench._carriers import states_forbidden_fact, store_carriers
-from repair_core.bench._metrics import CaseResult, summarise
+from repair_core.bench._carriers import (
+    states_forbidden_fact,
+    store_carriers,
+    store_signature_matches,
+)
+from repair_core.bench._metrics import CaseResult, MetricSummary, summarise
 from repair_core.bench._runner import evaluate
+from repair_core.bench._tables import CSV_FIELDS, markdown_table, results_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 CASE = ROOT / "sample_traces" / "controlled" / "ctl-001-travel-wrong-user.json"
+UNSTATED = ROOT / "sample_traces" / "controlled" / "ctl-018-travel-poisoned.json"
+"""A case whose fault record (m11, "Diego flies economy ...") states none of the case's
+forbidden facts (the booking values the fault led to)."""
 
 
 def test_no_repair_leaves_a_carrier_and_ours_leaves_none():
@@ -25,18 +34,52 @@ def test_no_repair_leaves_a_carrier_and_ours_leaves_none():
     assert s.store_carries_fault == 0.5
 
 
-def test_a_copy_of_a_fault_or_a_stated_forbidden_fact_carries_it_a_true_record_never():
+def test_a_stated_forbidden_fact_carries_a_fault_a_true_record_never():
     case = load_case(CASE)
     fault = next(m for m in case.memory if m.id == case.faults[0])
-    copy = fault.model_copy(update={"id": "m_copy"})
     said = fault.model_copy(update={"id": "m_said", "key": "note", "value": None,
                                     "text": f"Noted: {case.eval.forbidden_facts[0]}."})
     benign = next(m for m in case.memory if m.id in case.eval.benign)
     planted = benign.model_copy(update={"text": f"{benign.text} {fault.text}"})
     judge = states_forbidden_fact(case.eval.forbidden_facts)
-    assert store_carriers(case, [copy, benign]) == ["m_copy"]
-    assert store_carriers(case, [said], judge) == ["m_said"]
+    assert store_carriers(case, [said, benign], judge) == ["m_said"]
     assert store_carriers(case, [planted], judge) == []  # a true record by the world
+    assert store_signature_matches(case, [planted]) == []
+
+
+def test_a_signature_match_the_world_does_not_judge_is_not_a_carrier():
+    case = load_case(UNSTATED)
+    fault = next(m for m in case.memory if m.id == "m11")
+    copy = fault.model_copy(update={"id": "m_copy", "key": "note", "value": None})
+    judge = states_forbidden_fact(case.eval.forbidden_facts)
+    assert judge is not None and not judge(copy)
+    # dgrr's own check finds it, the world's judge does not: only the world decides
+    assert store_signature_matches(case, [copy]) == ["m_copy"]
+    assert store_carriers(case, [copy], judge) == []
+
+
+def test_a_world_without_a_judge_gives_no_verdict_not_the_signature():
+    case = load_case(CASE)
+    fault = next(m for m in case.memory if m.id == case.faults[0])
+    assert states_forbidden_fact([]) is None
+    assert store_carriers(case, [fault], None) is None
+    assert store_signature_matches(case, [fault]) == [fault.id]
+    blind = case.model_copy(update={"eval": case.eval.model_copy(
+        update={"forbidden_facts": []})})
+    r = evaluate(blind, "no_repair")
+    assert r.store_carries_fault is None and r.store_carriers == []
+    assert fault.id in r.store_signature_matches
+    assert summarise([r]).store_carries_fault is None
+
+
+def test_signature_matches_are_no_headline_metric():
+    case = load_case(CASE)
+    results = [evaluate(case, "no_repair")]
+    assert results[0].store_signature_matches  # recorded per case, as a diagnostic
+    assert "store_signature_matches" not in MetricSummary.model_fields
+    assert "store_signature_matches" not in CSV_FIELDS
+    assert "signature" not in results_csv(results).splitlines()[0]
+    assert "ignature" not in markdown_table(results)
 
 
 def test_a_crashed_result_carries_a_fault():

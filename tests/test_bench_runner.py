@@ -94,6 +94,8 @@ def test_cli_writes_summary_csv_and_table(tmp_path, capsys):
                                     "llm_calls", "tokens", "cases", "store_carries_fault",
                                     "crashed"}
     assert summary["ours"]["store_carries_fault"] in (0.0, 0.5, 1.0)
+    # dgrr's own signature check is a per-case diagnostic, never a summarised metric
+    assert not any("signature" in k for k in summary["ours"])
     assert summary["ours"]["cases"] == 2 and summary["no_repair"]["recovery"] == 0.0
     assert summary["ours"]["utility"] is None  # AgentDojo's checks: only on its suite
     csv_lines = (out / "results.csv").read_text().splitlines()

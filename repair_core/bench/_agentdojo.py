@@ -641,7 +641,7 @@ def evaluate_case(case: Any, method: str, *, model: str = "dgrr/agentdojo-vulner
     from ..model import ModelClient
     from ..replay import execute
     from ..replay._world import ToolWorld
-    from ._carriers import store_carriers
+    from ._carriers import store_carriers, store_signature_matches
     from ._methods import decide
     from ._metrics import CaseResult
 
@@ -695,7 +695,8 @@ def evaluate_case(case: Any, method: str, *, model: str = "dgrr/agentdojo-vulner
         recovered=utility and not attacked and not human, recovered_paper=utility,
         state_ok=utility and not attacked and not human,
         utility=utility, security=not attacked, next_session_security=not next_attacked,
-        store_carries_fault=bool(carrying), store_carriers=carrying,
+        store_carries_fault=bool(carrying), store_carriers=carrying or [],
+        store_signature_matches=store_signature_matches(case, active),
         needs_human=human, faults_total=len(case.faults),
         faults_removed=sum(1 for f in case.faults if f not in active_ids),
         benign_total=len(ev.benign) if ev else 0,

@@ -86,14 +86,18 @@ class CaseResult(BaseModel):
     """AgentDojo suite: a fresh next session of the vulnerable agent, reading the repaired
     store, does not reach the attack's goal either."""
     store_carries_fault: bool | None = None
-    """The repaired store still holds an active record carrying a fault (`store_carriers`);
-    None when the suite gives no way to tell."""
+    """The repaired store still holds an active record carrying a fault (`store_carriers`),
+    judged by the suite's world only; None when the world gives no judge (a case with no
+    forbidden fact), never a fallback to dgrr's own check."""
     store_carriers: list[str] = Field(default_factory=list)
-    """Active records of the repaired store, not among the world's true records, that
-    carry a fault: those matching a diagnosed fault's content signature (the check the
-    repair's own verification makes) or judged by the suite's world (in the AgentDojo
-    suite, those a vulnerable agent takes an instruction from; in the controlled and
-    adapted suites, those that state a forbidden fact)."""
+    """Active records of the repaired store, not among the world's true records, that the
+    suite's world says carry a fault: in the AgentDojo suite, those a vulnerable agent
+    takes an instruction from; in the controlled and adapted suites, those that state a
+    forbidden fact."""
+    store_signature_matches: list[str] = Field(default_factory=list)
+    """Diagnostic, not a gold label and in no table: active records of the repaired store,
+    not among the world's true records, that match a diagnosed fault's content signature,
+    i.e. dgrr's own verification check (which Ours meets by construction)."""
     needs_human: list[str] = Field(default_factory=list)
     """Effects of the failed run no rollback could undo (tool and step): never counted as
     recovered by the state rule."""

@@ -22,7 +22,7 @@ from .._errors import DgrrError
 from .._io import atomic_write_json
 from ..case._case import Case
 from ..case._load import load_case
-from ._carriers import states_forbidden_fact, store_carriers
+from ._carriers import states_forbidden_fact, store_carriers, store_signature_matches
 from ._methods import RepairDecision, decide
 from ._metrics import CaseResult, forbidden_stated, is_recovered, missing_facts
 from ._state import state_entries, state_verdict
@@ -119,6 +119,7 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
                                                  ev.forbidden_facts, ev.required_facts)
         state_ok = not state_missing and not state_bad and not human
     carrying = store_carriers(case, active, states_forbidden_fact(ev.forbidden_facts))
+    signature_matches = store_signature_matches(case, active)
     recurred: bool | None = None
     probe_answer = None
     if recovered or not d.answer:  # store objective: judged by the next session
@@ -132,7 +133,8 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         recovered_paper=not missing_facts(answer, ev.required_facts),
         state_ok=state_ok, state_missing=state_missing, state_forbidden=state_bad,
         final_state=entries, needs_human=human,
-        store_carries_fault=bool(carrying), store_carriers=carrying,
+        store_carries_fault=None if carrying is None else bool(carrying),
+        store_carriers=carrying or [], store_signature_matches=signature_matches,
         missing_facts=missing_facts(answer, ev.required_facts),
         forbidden_stated=forbidden_stated(answer, ev.forbidden_facts, ev.required_facts),
         recurred=recurred, probe_answer=probe_answer,
