@@ -14,7 +14,7 @@ from dgrr_dashboard.widgets import (
     page_setup,
     require_plan,
 )
-from repair_core import fault_path
+from repair_core import fault_dependents, fault_path
 from repair_core._text import plural
 from repair_core.case._case import STEP_TYPES
 from repair_core.viz import NEIGHBOURHOOD_LIMIT, graph_view
@@ -61,11 +61,19 @@ if beside:
     picture, inspector = st.columns([3, 1], gap="small")
 else:
     picture, inspector = st.container(), st.container()
+drawn = set(ids)
+# The inspected node: the one clicked or picked, else the picker's, else a drawn fault. It
+# leads the picker even when this view does not draw it (filters, the drawing limit): the
+# picker, the panel and the outline always name the same node.
 selected = st.session_state.get(state.SELECTED)
 if selected not in p.analysis.graph:
     selected = st.session_state.get("dgrr_w_g_node")
-# the path from the fault to the selected node, outlined on the picture
-path = list(fault_path(p.analysis, selected)) if selected in p.analysis.graph else []
+    if selected not in drawn:
+        selected = next((n for n in ids if n in p.case.faults), ids[0])
+# outlined on the picture: the path from the fault to the selected node, or for a fault
+# what it affected directly
+path = list((fault_dependents if selected in p.analysis.faults else fault_path)(
+    p.analysis, selected))
 with picture:
     html, hit = graph_frame(p, height=760, key="dgrr_w_g_component",
                             selected=st.session_state.get(state.SELECTED), view=view,
@@ -76,16 +84,8 @@ if hit is not None and hit in p.analysis.graph:
         st.rerun()  # the picture outlines the new node's path
 elif hit is not None:
     st.warning(f"No node {code(hit)} in this case.")
-drawn = set(ids)
-# The inspected node leads the picker, even when this view does not draw it (filters, the
-# drawing limit): the picker and the panel always name the same node.
-chosen = st.session_state.get(state.SELECTED)
-if chosen not in p.analysis.graph:
-    chosen = st.session_state.get("dgrr_w_g_node")
-    if chosen not in drawn:
-        chosen = next((n for n in ids if n in p.case.faults), ids[0])
-picker_ids = ids if chosen in drawn else [chosen, *ids]
-st.session_state["dgrr_w_g_node"] = chosen
+picker_ids = ids if selected in drawn else [selected, *ids]
+st.session_state["dgrr_w_g_node"] = selected
 
 
 def _picked() -> None:
@@ -103,7 +103,15 @@ with inspector:
     if node not in drawn:
         st.caption(f"{code(node)} is not drawn in this view (filters or the drawing "
                    "limit); its details:")
-    if node == selected and path:
+    if node == selected and node in p.analysis.faults:
+        reached = sorted({b for _, b in path} - {p.analysis.seeds[node]})
+        seed = p.analysis.seeds[node]
+        st.caption(f"Outlined in black: what the fault {code(node)} affected directly, "
+                   f"{plural(len(reached), 'node')} one edge from it"
+                   + (f" or from its seed {code(seed)}" if seed != node else "")
+                   + f" ({sum(n in drawn for n in reached):,} drawn in this view)."
+                   if reached else f"The fault {code(node)} affects nothing directly.")
+    elif node == selected and path:
         shown_hops = sum(a in drawn and b in drawn for a, b in path)
         st.caption(f"Outlined in black: the path from the fault {code(path[-1][0])} to "
                    f"{code(node)}, {plural(len(path), 'hop')} ({shown_hops:,} drawn in "

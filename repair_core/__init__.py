@@ -19,7 +19,14 @@ from ._errors import CaseError, DgrrError, ModelError, PlanEditError
 
 if TYPE_CHECKING:
     from ._fixtures import fixture_path, load_example
-    from .analysis._analysis import Analysis, analyse, fault_path, find_seed, lineage
+    from .analysis._analysis import (
+        Analysis,
+        analyse,
+        fault_dependents,
+        fault_path,
+        find_seed,
+        lineage,
+    )
     from .case._case import (
         CASE_FORMAT,
         Answer,
@@ -57,7 +64,8 @@ if TYPE_CHECKING:
 # not pay at start-up for networkx, pydantic, the model layer and the replay.
 _LAZY: dict[str, str] = {
     **dict.fromkeys(("fixture_path", "load_example"), "_fixtures"),
-    **dict.fromkeys(("Analysis", "analyse", "fault_path", "find_seed", "lineage"),
+    **dict.fromkeys(("Analysis", "analyse", "fault_dependents", "fault_path", "find_seed",
+                     "lineage"),
                    "analysis._analysis"),
     **dict.fromkeys(("CASE_FORMAT", "Answer", "Case", "Claim", "Dep", "EvalLabels",
                      "MemoryRead", "MemoryRecord", "MemoryWrite", "Plan", "Step", "Tool",
@@ -118,6 +126,7 @@ __all__ = [
     "ToolObservation",
     "Turn",
     "analyse",
+    "fault_dependents",
     "fault_path",
     "apply_edits",
     "check_edits",

@@ -17,10 +17,11 @@ if str(ROOT) not in sys.path:  # the pages import the `dgrr_dashboard` helpers f
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from repair_core import load_example  # noqa: E402
+from repair_core import load_case, load_example  # noqa: E402
 
 APP = str(ROOT / "app.py")
 EXAMPLE = "(built-in) spec example: figure1-travel"
+CTL_STALE = load_case(ROOT / "sample_traces" / "controlled" / "ctl-006-customer-service-stale.json")
 
 
 @pytest.fixture(autouse=True)
@@ -230,7 +231,10 @@ def test_graph_page_embeds_offline_graph_and_node_detail():
 def test_graph_page_outlines_the_path_from_the_fault_to_the_selected_node():
     at = loaded()
     page(at, "3_Graph")
-    assert component_args(at, "graph")["path"] == []  # the fault itself is selected
+    # the fault itself is selected: what it affected directly (repair_core.fault_dependents)
+    assert component_args(at, "graph")["path"] == [["m3", "s1"], ["m3", "s3"]]
+    assert ("Outlined in black: what the fault m3 affected directly, 2 nodes one edge from "
+            "it (2 drawn in this view).") in texts(at)
     at.selectbox(key="dgrr_w_g_node").set_value("m6").run()
     assert component_args(at, "graph")["path"] == [["s11", "m6"], ["s3", "s11"], ["m3", "s3"]]
     assert "Outlined in black: the path from the fault m3 to m6, 3 hops (3 drawn" in texts(at)
@@ -243,6 +247,25 @@ def test_graph_page_outlines_the_path_from_the_fault_to_the_selected_node():
                       if n not in at.session_state["dgrr_computed_plan"].analysis.affected)
     at.selectbox(key="dgrr_w_g_node").set_value(unaffected).run()
     assert component_args(at, "graph")["path"] == []
+
+
+def test_graph_page_outlines_a_seeded_fault_s_dependents_and_its_id_stays_text():
+    from dgrr_dashboard.text import code
+
+    hostile = "m10 [x](http://e.x) <b>b</b> **y**"
+    data = json.loads(json.dumps(CTL_STALE.model_dump(mode="json")).replace(
+        '"m10"', json.dumps(hostile)))  # the stale address, its seed the failed update s4
+    from repair_core import case_from_data
+
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.session_state["dgrr_case"] = case_from_data(data)
+    _ok(at.switch_page("pages/3_Graph.py").run())
+    assert at.selectbox(key="dgrr_w_g_node").value == hostile
+    assert component_args(at, "graph")["path"] == [[hostile, "s4"], [hostile, "s11"],
+                                                   [hostile, "s13"]]
+    caption = next(c.value for c in at.caption if "Outlined in black" in c.value)
+    assert caption == (f"Outlined in black: what the fault {code(hostile)} affected directly, "
+                       "2 nodes one edge from it or from its seed `s4` (2 drawn in this view).")
 
 
 def test_plan_edit_validated_diffed_and_reset():

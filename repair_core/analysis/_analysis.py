@@ -15,7 +15,8 @@ from ..case._case import SUFFICIENT_LABELS, Case, MemoryRecord, Step
 from ..graph._graph import build_graph, dependents, is_inferred, premises
 from ._carry import carriers
 
-__all__ = ["Analysis", "analyse", "fault_path", "lineage", "find_seed", "CHECKABLE_STEP_TYPES"]
+__all__ = ["Analysis", "analyse", "fault_dependents", "fault_path", "lineage", "find_seed",
+           "CHECKABLE_STEP_TYPES"]
 
 LINEAGE_LABELS = frozenset({"delete", "update", "consolidate"})
 PRODUCE = frozenset({"produce"})
@@ -134,6 +135,44 @@ def fault_path(a: Analysis, node: str) -> Iterator[tuple[str, str]]:
         o = origin.get(node)
     if o is not None and o.fault != node:
         yield o.fault, node
+
+
+def fault_dependents(a: Analysis, fault: str) -> Iterator[tuple[str, str]]:
+    """The hops (premise, dependent) from diagnosed `fault` to what it affected directly:
+    every node of `A0` one propagation edge (not `chain`) from the fault, or from its seed
+    where that is another node (then the hop (fault, seed) comes first, as `fault_path`
+    ends with it), and every node that carries the fault's text (a hop with no edge in
+    the graph). A step before the seed's time bound is not one the fault affected. Each
+    node once; nothing for a node that is not a diagnosed fault. Reads only the edges of
+    the fault and its seed, and the carried nodes.
+
+    >>> from repair_core import load_example
+    >>> list(fault_dependents(analyse(load_example()), "m3"))
+    [('m3', 's1'), ('m3', 's3')]
+    """
+    seed = a.seeds.get(fault)
+    if seed is None:
+        return
+    nodes, succ, affected = a.graph._node, a.graph._succ, a.affected
+    bound = nodes[seed]["seq"] if nodes[seed]["kind"] != "record" else None
+    starts = [fault] if seed == fault else [fault, seed]
+    seen = set(starts)
+    if seed != fault:
+        yield fault, seed
+    for start in starts:
+        for nxt, by_label in succ[start].items():
+            if nxt in seen or nxt not in affected or all(lb == "chain" for lb in by_label):
+                continue
+            seq = nodes[nxt]["seq"]
+            if (bound is not None and nodes[nxt]["kind"] == "step" and seq is not None
+                    and seq < bound):
+                continue
+            seen.add(nxt)
+            yield start, nxt
+    for node in sorted(a.carried - seen):
+        o = a.origin.get(node)
+        if o is not None and o.fault == fault and o.label == CARRIES:
+            yield fault, node
 
 
 def lineage(G: nx.MultiDiGraph, record: str) -> Iterator[str]:
