@@ -1,7 +1,8 @@
 """Compare-and-swap write-back: a resume or rollback writes a slot only while it holds a
 state the apply's journal expects. A value the agent wrote after a crash is kept and
 reported as a conflict (exit 2), on LangGraph's SqliteStore and PostgresStore and on Mem0
-after `memory.update`; `--overwrite` writes over it and is recorded in the log."""
+after `memory.update`; `--overwrite` writes over it under an override row of the log
+signed with a trusted key, and is refused without one."""
 
 from __future__ import annotations
 
@@ -188,13 +189,25 @@ def test_mem0_keeps_an_update_made_after_a_crash(mem0_crashed, capsys, what):
 
 
 @pytest.mark.slow
-def test_mem0_overwrite_is_explicit_and_recorded(mem0_crashed, capsys):
-    from repair_core.approvals import ApprovalStore
+@pytest.mark.rule("apply.overwrite-signed")
+def test_mem0_overwrite_is_explicit_signed_and_recorded(mem0_crashed, capsys, monkeypatch):
+    from repair_core.approvals import ApprovalStore, TrustFile
+    from repair_core.cli import main
 
     r = mem0_crashed
+    trust = str(r["folder"].parent / "trust.json")
+    monkeypatch.setenv("DGRR_KEYS", str(r["folder"].parent / "keys"))
+    monkeypatch.setenv("DGRR_TRUST", trust)
+    capsys.readouterr()
+    assert _finish(r, "--rollback", "--overwrite") == 2  # no trust file, no key: refused
+    assert "override refused" in capsys.readouterr().err
+    assert _mem0_text(r, r["restored"]) == "Lin prefers aisle seats, except on night flights."
+    assert main(["keys", "generate", "--reviewer", "ops"]) == 0
+    capsys.readouterr()
     assert _finish(r, "--rollback", "--overwrite") == 0
     assert "override recorded as #" in capsys.readouterr().out
     assert _mem0_text(r, r["restored"]) is None  # rolled back over the agent's update
     rows = ApprovalStore(r["db"]).find(kind="override")
     assert len(rows) == 1 and rows[0].reviewer == "ops"
+    assert TrustFile.load(trust).trusts("ops", rows[0].key_id) and rows[0].signature
     assert r["restored"] in json.loads(rows[0].comment)["overwritten"][0]["ref"]

@@ -43,6 +43,7 @@ from ._store import (
     Decision,
     database_exists,
     db_url,
+    row_signer,
     sha256_json,
 )
 
@@ -92,6 +93,7 @@ __all__ = [
     "repaired_trajectory",
     "result_data",
     "reviewer_key",
+    "row_signer",
     "same_reviewer",
     "sha256_json",
 ]

@@ -70,6 +70,7 @@ __all__ = [
     "RULE_CASE",
     "ApprovalStore",
     "db_url",
+    "row_signer",
     "sha256_json",
 ]
 
@@ -539,37 +540,7 @@ class ApprovalStore:
                                  model=None, refers_to=refers_to, target=target.strip()))
 
     def _signer(self, reviewer: str, kind: str) -> Any:
-        from ._keys import TrustFile, key_dir, load_signer, trust_path
-
-        signer = load_signer(reviewer, self.key_dir)
-        trust = TrustFile.load(self.trust, missing_ok=True)
-        what = {"decision": "approval", "rule": "rule change", "override": "override"
-                }.get(kind, "applied event")
-        if kind == "rule" and (trust is None or signer is None
-                               or not trust.is_admin(signer.reviewer, signer.key_id)):
-            where = trust.path if trust is not None else trust_path(self.trust)
-            raise DgrrError(
-                f"{what} refused: {reviewer[:60]!r} is not an administrator: the review rule "
-                f"is changed only with a key that the trust file ({where}) lists with "
-                "\"admin\": true (dgrr keys generate --reviewer NAME --admin); nothing "
-                "recorded")
-        if trust is None:
-            return signer
-        if signer is None and kind != "applied":
-            raise DgrrError(
-                f"{what} refused: reviewer {reviewer[:60]!r} has no signing key in "
-                f"{key_dir(self.key_dir)} and a trust file is in use, so an unsigned decision "
-                "would never be honoured; create one with `dgrr keys generate --reviewer "
-                "NAME` (docs/approvals.md)")
-        if signer is not None and not trust.trusts(signer.reviewer, signer.key_id):
-            if kind == "applied":
-                return None  # the store is written already: recorded, unsigned, as such
-            raise DgrrError(
-                f"{what} refused: the key of reviewer {reviewer[:60]!r} ({signer.key_id}) is "
-                f"not in the trust file {trust.path}, so the row would fail verification "
-                "and stop every approval in the log from being honoured; nothing recorded "
-                "(dgrr keys trust --reviewer NAME --public-key …)")
-        return signer
+        return row_signer(reviewer, kind, keys=self.key_dir, trust=self.trust)
 
     def _append(self, fields: dict[str, Any],
                 check: Callable[[list[ApprovalRecord]], None] | None = None) -> ApprovalRecord:
@@ -729,6 +700,56 @@ class ApprovalStore:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def row_signer(reviewer: str, kind: str, *, keys: str | Path | None = None,
+               trust: str | Path | None = None) -> Any:
+    """The key that signs a `kind` row by `reviewer` (None: the row is unsigned), or a
+    refusal (DgrrError) of the row before anything is written: the one rule for who may
+    sign what. When a trust file exists every row but an `applied` event must be signed
+    by a key it trusts for its reviewer; a `rule` row needs an administrator's key, and
+    an `override` row (writing over a store slot someone changed since the apply
+    planned it: their write is lost) needs a trust file and a trusted key even when
+    nothing else does."""
+    from ._keys import TrustFile, key_dir, load_signer, trust_path
+
+    signer = load_signer(reviewer, keys)
+    trust_file = TrustFile.load(trust, missing_ok=True)
+    what = {"decision": "approval", "rule": "rule change", "override": "override"
+            }.get(kind, "applied event")
+    if kind == "rule" and (trust_file is None or signer is None
+                           or not trust_file.is_admin(signer.reviewer, signer.key_id)):
+        where = trust_file.path if trust_file is not None else trust_path(trust)
+        raise DgrrError(
+            f"{what} refused: {reviewer[:60]!r} is not an administrator: the review rule "
+            f"is changed only with a key that the trust file ({where}) lists with "
+            "\"admin\": true (dgrr keys generate --reviewer NAME --admin); nothing "
+            "recorded")
+    if kind == "override" and trust_file is None:
+        raise DgrrError(
+            f"{what} refused: writing over a slot someone changed since the apply planned "
+            "it discards their write, so it needs a signed approval, and there is no trust "
+            f"file at {trust_path(trust)} to check a signature against; create a key for "
+            f"reviewer {reviewer[:60]!r} and trust it with `dgrr keys generate --reviewer "
+            "NAME` (or name a trust file with --trust / $DGRR_TRUST; docs/approvals.md); "
+            "nothing written")
+    if trust_file is None:
+        return signer
+    if signer is None and kind != "applied":
+        raise DgrrError(
+            f"{what} refused: reviewer {reviewer[:60]!r} has no signing key in "
+            f"{key_dir(keys)} and a trust file is in use, so an unsigned {what} "
+            "would never be honoured; create one with `dgrr keys generate --reviewer "
+            "NAME` (docs/approvals.md); nothing written")
+    if signer is not None and not trust_file.trusts(signer.reviewer, signer.key_id):
+        if kind == "applied":
+            return None  # the store is written already: recorded, unsigned, as such
+        raise DgrrError(
+            f"{what} refused: the key of reviewer {reviewer[:60]!r} ({signer.key_id}) is "
+            f"not in the trust file {trust_file.path}, so the row would fail verification "
+            "and stop every approval in the log from being honoured; nothing recorded "
+            "(dgrr keys trust --reviewer NAME --public-key …)")
+    return signer
 
 
 def _name_problems(**names: str | None) -> list[str]:

@@ -54,8 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--overwrite", action="store_true",
                    help="with --resume/--rollback: also write slots that someone changed "
                         "since the apply planned them (default: keep their newer value and "
-                        "exit 2 listing them); recorded in the approvals log, needs "
-                        "--reviewer")
+                        "exit 2 listing them); recorded in the approvals log as an "
+                        "override signed by --reviewer's key, which the trust file must "
+                        "name (refused without one)")
     p.add_argument("--vault", metavar="FILE", default=None,
                    help="langgraph: a SQLite file to keep quarantined items in, outside the "
                         "store (default: a table of a SqliteStore's or PostgresStore's own "
@@ -271,6 +272,12 @@ def _finish(args: argparse.Namespace, folder: Any) -> int:
     if (args.resume or args.overwrite) and (not args.reviewer or not args.reviewer.strip()):
         raise DgrrError("--reviewer: who finishes the apply is required with --resume and "
                         "--overwrite")
+    if args.overwrite:
+        from ..approvals import row_signer
+
+        # rule apply.overwrite-signed: the override row must be signable by a key the
+        # trust file trusts; refused before any store, journal or log is opened
+        row_signer(args.reviewer, "override", trust=args.trust)
     trust, against = log_checks(args.trust, args.checkpoint) if args.resume else (None, None)
 
     def pending_of(journal: Any) -> Any:

@@ -118,6 +118,24 @@ def _write(backend: SlotBackend, steps: list[Step], journal: Journal | None,
 
 
 OverrideHook = Callable[[Intent, list[SlotConflict]], None]
+"""Records an override before it is written: a signed `override` row of the approvals
+log (`ApprovalStore.record_override`, which refuses one no trusted key can sign); it
+raises to refuse the override."""
+
+
+def _override(on_override: OverrideHook | None, intent: Intent,
+              conflicts: list[SlotConflict]) -> bool:
+    """Whether to write over `conflicts` (the slots someone changed since the apply
+    planned them): only under a recorded, signed override (rule
+    `apply.overwrite-signed`); without a hook to record one, refused."""
+    if not conflicts:
+        return False
+    if on_override is None:
+        raise DgrrError(f"overwrite refused: {len(conflicts)} slot(s) changed since apply "
+                        f"{intent.apply_id} planned them, and no override hook records a "
+                        "signed approval of writing over them; nothing written")
+    on_override(intent, conflicts)
+    return True
 
 
 def resume_apply(backend: SlotBackend, journal: Journal,
@@ -125,18 +143,17 @@ def resume_apply(backend: SlotBackend, journal: Journal,
                  overwrite: bool = False, on_override: OverrideHook | None = None) -> Intent:
     """Finish the store's interrupted apply: every step not yet done written (only over
     a state the plan expects: a slot someone else changed since is a conflict, kept
-    unless `overwrite`, after `on_override(intent, conflicts)` recorded that), then
-    `record(intent)` and the journal marked applied. The returned intent lists the
-    conflicts."""
+    unless `overwrite`, after `on_override(intent, conflicts)` recorded that; an
+    overwrite without `on_override` is refused), then `record(intent)` and the journal
+    marked applied. The returned intent lists the conflicts."""
     with journal.locked():
         intent = journal.pending()
         if intent is None:
             raise DgrrError(f"--resume: no interrupted apply for this store in "
                             f"'{journal.folder}'")
-        if overwrite and on_override is not None:
-            found = forward_conflicts(backend, intent.steps)
-            if found:
-                on_override(intent, found)
+        # written over only under the override row just recorded (none found: none)
+        overwrite = overwrite and _override(on_override, intent,
+                                            forward_conflicts(backend, intent.steps))
         conflicts = run_forward(backend, intent.steps, overwrite=overwrite)
         intent = intent.model_copy(update={"conflicts": conflicts})
         if record is not None:
@@ -149,16 +166,17 @@ def rollback_apply(backend: SlotBackend, journal: Journal, *, overwrite: bool = 
                    on_override: OverrideHook | None = None) -> Intent:
     """Undo the store's interrupted apply: every touched slot back to its before-state,
     only where it holds a state the apply wrote or planned (others are conflicts, kept
-    unless `overwrite`); the returned intent lists the conflicts."""
+    unless `overwrite`, after `on_override(intent, conflicts)` recorded that; an
+    overwrite without `on_override` is refused); the returned intent lists the
+    conflicts."""
     with journal.locked():
         intent = journal.pending()
         if intent is None:
             raise DgrrError(f"--rollback: no interrupted apply for this store in "
                             f"'{journal.folder}'")
-        if overwrite and on_override is not None:
-            found = rollback_conflicts(backend, intent.steps)
-            if found:
-                on_override(intent, found)
+        # written over only under the override row just recorded (none found: none)
+        overwrite = overwrite and _override(on_override, intent,
+                                            rollback_conflicts(backend, intent.steps))
         conflicts = run_rollback(backend, intent.steps, overwrite=overwrite)
         intent = intent.model_copy(update={"conflicts": conflicts})
         journal.finish(intent, "rolled-back")

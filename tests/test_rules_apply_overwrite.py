@@ -1,0 +1,165 @@
+"""Writing over a slot someone changed after a crashed apply (`dgrr apply --resume` or
+`--rollback` with `--overwrite`) discards their write, so it is carried out only under a
+signed approval: an `override` row of the approvals log signed with a key the trust file
+trusts for the reviewer. Without a trust file, or without a trusted key, it is refused
+before the store, the journal or the log is touched. The library's resume and rollback
+refuse an overwrite that no hook records."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("langgraph.store.sqlite", reason="needs the 'postgres' extra")
+
+from test_trust_journal import FACTORY, _crashed_apply, _finish, _items  # noqa: E402
+from test_writeback_langgraph_stores import NAMESPACE, SEAT_KEY  # noqa: E402
+
+from repair_core import DgrrError  # noqa: E402
+from repair_core.approvals import ApprovalStore, TrustFile  # noqa: E402
+from repair_core.cli import main  # noqa: E402
+from repair_core.integrations import resume_apply, rollback_apply  # noqa: E402
+from repair_core.integrations.langgraph import LangGraphSlots  # noqa: E402
+
+rule = pytest.mark.rule
+NEWER_SEAT = "Lin now asks for window seats on short hops (said on the phone today)."
+NEWER_CABIN = "Lin flies business from now on."
+
+
+@pytest.fixture()
+def crashed(tmp_path, monkeypatch, capsys):
+    """A LangGraph SqliteStore whose approved apply died after its last write, and then
+    the agent wrote a newer seat preference (a conflict for a rollback) and a newer
+    cabin (a conflict for a resume). Keys and the trust file live in `tmp_path`; `keys`
+    (the reviewers given) makes a key for each and trusts it."""
+    (tmp_path / "trustfactory.py").write_text(FACTORY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("T_STORE_A", str(tmp_path / "a.db"))
+    monkeypatch.setenv("DGRR_KEYS", str(tmp_path / "keys"))
+    monkeypatch.setenv("DGRR_TRUST", str(tmp_path / "trust.json"))
+    monkeypatch.delenv("DGRR_REQUIRE_SIGNED", raising=False)
+    import sys
+
+    sys.modules.pop("trustfactory", None)
+    import trustfactory
+
+    def make(*keys: str) -> dict:
+        for who in keys:
+            assert main(["keys", "generate", "--reviewer", who]) == 0
+        capsys.readouterr()
+        db = str(tmp_path / "approvals.db")
+        approval = ApprovalStore(db).add(case_id="lg-case", reviewer="ana",
+                                         decision="approve", inputs_sha256="0" * 64,
+                                         outputs_sha256="1" * 64)
+        w = {"tmp": tmp_path, "db": db, "approval": approval, "open": trustfactory,
+             "journal": tmp_path / "journal"}
+        journal = _crashed_apply(w, trustfactory.store_a)
+        store = trustfactory.store_a()
+        store.put(NAMESPACE, SEAT_KEY, {"text": NEWER_SEAT})
+        store.put(NAMESPACE, "cabin", {"text": NEWER_CABIN})
+        store.conn.close()
+        w["journal_file"] = journal.path
+        return w
+
+    yield make
+    sys.modules.pop("trustfactory", None)
+
+
+def _state(w) -> tuple:
+    """Everything an overwrite could change: the store's items, the journal's bytes, the
+    approvals log's rows."""
+    log = ApprovalStore(w["db"])
+    try:
+        rows = [(r.id, r.kind, r.row_hash) for r in log.history()]
+    finally:
+        log.close()
+    return _items(w["open"].store_a), w["journal_file"].read_bytes(), rows
+
+
+@rule("apply.overwrite-signed")
+@pytest.mark.parametrize("what", ["--rollback", "--resume"])
+def test_an_overwrite_without_a_trust_file_is_refused_and_writes_nothing(crashed, capsys,
+                                                                        what):
+    w = crashed()  # no key, no trust file
+    before = _state(w)
+    capsys.readouterr()
+    assert _finish(w, "trustfactory:store_a", what, "--overwrite") == 2
+    out, err = capsys.readouterr()
+    assert "override refused" in err and "no trust file at" in err
+    assert "trust.json" in err and "dgrr keys generate --reviewer" in err
+    assert "nothing written" in err and "Traceback" not in err + out
+    assert _state(w) == before  # store, journal and log untouched
+    items = _items(w["open"].store_a)
+    assert items[(NAMESPACE, SEAT_KEY)] == {"text": NEWER_SEAT}
+    assert items[(NAMESPACE, "cabin")] == {"text": NEWER_CABIN}
+    # without --overwrite the rollback stays possible, keeping the agent's newer values
+    assert _finish(w, "trustfactory:store_a", "--rollback") == 2
+    assert _items(w["open"].store_a)[(NAMESPACE, SEAT_KEY)] == {"text": NEWER_SEAT}
+    assert not ApprovalStore(w["db"]).find(kind="override")
+
+
+@rule("apply.overwrite-signed")
+def test_an_overwrite_by_a_reviewer_without_a_trusted_key_is_refused(crashed, capsys):
+    w = crashed("ana")  # a trust file, but no key for the applier "ops"
+    before = _state(w)
+    capsys.readouterr()
+    assert _finish(w, "trustfactory:store_a", "--rollback", "--overwrite") == 2
+    err = capsys.readouterr().err
+    assert "override refused" in err and "'ops' has no signing key" in err
+    assert "dgrr keys generate --reviewer" in err and "nothing written" in err
+    assert _state(w) == before
+
+
+@rule("apply.overwrite-signed")
+def test_a_rollback_overwrite_is_written_under_a_signed_override_row(crashed, capsys):
+    w = crashed("ana", "ops")
+    capsys.readouterr()
+    assert _finish(w, "trustfactory:store_a", "--rollback", "--overwrite") == 0
+    out = capsys.readouterr().out
+    assert "override recorded as #" in out
+    assert (NAMESPACE, SEAT_KEY) in _items(w["open"].store_a)  # the old seat is back
+    assert _items(w["open"].store_a)[(NAMESPACE, SEAT_KEY)] != {"text": NEWER_SEAT}
+    log = ApprovalStore(w["db"])
+    [row] = log.find(kind="override")
+    assert row.reviewer == "ops" and row.signature and row.key_id
+    assert json.loads(row.comment)["rollback"] is True
+    trust = TrustFile.load(str(w["tmp"] / "trust.json"))
+    assert trust.trusts("ops", row.key_id)
+    check = log.verify(trust)
+    assert check.ok, check.reason
+
+
+@rule("apply.overwrite-signed")
+def test_a_resume_overwrite_is_written_under_a_signed_override_row(crashed, capsys):
+    w = crashed("ana", "ops")
+    capsys.readouterr()
+    assert _finish(w, "trustfactory:store_a", "--resume", "--overwrite") == 0
+    assert "override recorded as #" in capsys.readouterr().out
+    items = _items(w["open"].store_a)
+    # the planned after-state over the agent's newer values
+    assert "dgrr_restored_from" in items[(NAMESPACE, "cabin")]
+    assert (NAMESPACE, SEAT_KEY) not in items
+    log = ApprovalStore(w["db"])
+    [row] = log.find(kind="override")
+    assert row.signature and row.refers_to == w["approval"].id
+    assert [r.kind for r in log.history()] == ["applied", "override", "decision"]
+    assert log.verify(TrustFile.load(str(w["tmp"] / "trust.json"))).ok
+
+
+@rule("apply.overwrite-signed")
+@pytest.mark.parametrize("finish", [rollback_apply, resume_apply])
+def test_the_library_refuses_an_overwrite_no_hook_records(crashed, finish):
+    from repair_core.integrations import Journal
+    from repair_core.integrations._identity import langgraph_identity
+
+    w = crashed()
+    before = _state(w)
+    store = w["open"].store_a()
+    try:
+        journal = Journal.for_store(w["journal"], "langgraph", langgraph_identity(store, "x"))
+        with pytest.raises(DgrrError, match="overwrite refused: 2 slot.*nothing written"):
+            finish(LangGraphSlots(store), journal, overwrite=True)
+    finally:
+        store.conn.close()
+    assert _state(w) == before
