@@ -339,3 +339,89 @@ def test_record_decision_takes_the_carriers_the_reviewer_was_shown(tmp_path, pol
     rec = record_decision(store, plan, reviewer="ana", decision="approve", result=result,
                           carrier_ids=shown, acknowledged=shown)
     assert rec.acknowledged == ["s10:m3"]
+
+
+@rule("approval.carriers-cover-result")
+@pytest.mark.parametrize("as_json", [False, True])
+def test_record_decision_refuses_carriers_given_that_leave_out_one_the_result_names(
+        tmp_path, policy, monkeypatch, as_json):
+    """A caller's `carrier_ids` is not trusted to cover the result: every carrier the
+    result's own verification names must be acknowledged, read from the result (no second
+    content check: the scan is made to fail here). Nothing is recorded by a refusal; a
+    rejection still needs no acknowledgement."""
+    import repair_core.verification as verification
+    from repair_core.approvals import CarriersNotAcknowledgedError, record_decision
+
+    case = load_case(TRAVEL)
+    plan = plan_case(case, objective="answer")
+    result = repair(case, plan, model=policy("says-window", "Lin prefers WINDOW seats!",
+                                             {"answer"}))
+    assert [c.id for c in result.verification.carriers] == ["s10:m3"]
+    given = json.loads(result.model_dump_json()) if as_json else result
+
+    def no_scan(*args, **kwargs):
+        raise AssertionError("record_decision re-ran the content check")
+
+    monkeypatch.setattr(verification, "verify_result", no_scan)
+    store = ApprovalStore(str(tmp_path / "a.db"))
+    for shown in ([], ["s99:m3"]):  # none, or another one, "shown" to the reviewer
+        with pytest.raises(CarriersNotAcknowledgedError) as refused:
+            record_decision(store, plan, reviewer="ana", decision="approve", result=given,
+                            carrier_ids=shown, acknowledged=shown)
+        assert "s10:m3: not acknowledged" in str(refused.value)
+        assert "the result names it as a carrier" in str(refused.value)
+        assert [_id(c) for c in refused.value.missing] == ["s10:m3"]
+    assert store.history() == []
+    rec = record_decision(store, plan, reviewer="ana", decision="approve", result=given,
+                          carrier_ids=[], acknowledged=["s10:m3"])
+    assert rec.acknowledged == ["s10:m3"]
+    rejected = record_decision(store, plan, reviewer="bo", decision="reject", result=given,
+                               comment="the answer still says window", carrier_ids=[])
+    assert rejected.decision == "reject" and rejected.acknowledged == []
+    assert [r.id for r in store.history()] == [rejected.id, rec.id]
+
+
+@rule("approval.carriers-cover-result")
+def test_a_fault_check_naming_a_carrier_counts_too(tmp_path, policy):
+    """A result whose carrier list was emptied still names the carrier in its per-fault
+    check: that is enough to require the acknowledgement."""
+    from repair_core.approvals import CarriersNotAcknowledgedError, record_decision
+
+    case = load_case(TRAVEL)
+    plan = plan_case(case, objective="answer")
+    data = json.loads(repair(case, plan, model=policy(
+        "says-window", "Lin prefers WINDOW seats!", {"answer"})).model_dump_json())
+    data["verification"]["carriers"] = []
+    assert ["s10:m3"] in [f["carriers"] for f in data["verification"]["faults"]]
+    store = ApprovalStore(str(tmp_path / "a.db"))
+    with pytest.raises(CarriersNotAcknowledgedError, match="s10:m3: not acknowledged"):
+        record_decision(store, plan, reviewer="ana", decision="approve", result=data,
+                        carrier_ids=[])
+    assert store.history() == []
+
+
+@rule("approval.carriers-cover-result")
+def test_the_queue_decision_cannot_pass_a_short_list_of_carriers(tmp_path, policy):
+    from repair_core.approvals import CarriersNotAcknowledgedError
+    from repair_core.queue import RepairQueue, review
+
+    queue = RepairQueue(str(tmp_path / "q.db"))
+    try:
+        case = load_case(TRAVEL)
+        r = queue.submit(case, ["m3"], diagnosed_by="d", objective="answer")
+        queue.claim(r.id, reviewer="ana")
+        result = repair(case, plan_case(case), model=policy(
+            "says-window", "Lin prefers WINDOW seats!", {"answer"}))
+        with pytest.raises(CarriersNotAcknowledgedError, match="s10:m3: not acknowledged"):
+            review(queue, r.id, reviewer="ana", decision="approve", result=result,
+                   carrier_ids=[], acknowledged=[])
+        assert queue.get(r.id).status == "claimed" and queue.approvals.history() == []
+        done = review(queue, r.id, reviewer="ana", decision="approve", result=result,
+                      carrier_ids=[], acknowledged=["s10:m3"])
+        assert done.status == "approved"
+    finally:
+        queue.close()
+
+
+def _id(carrier) -> str:
+    return carrier if isinstance(carrier, str) else carrier.id

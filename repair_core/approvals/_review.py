@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from .._errors import DgrrError
 from .._perf import without_gc
@@ -42,6 +42,7 @@ __all__ = [
     "repaired_store",
     "repaired_trajectory",
     "markdown_report",
+    "named_carriers",
     "result_data",
 ]
 
@@ -81,12 +82,17 @@ class CarriersNotAcknowledgedError(DgrrError):
     """An approval of a result that still carries a fault, without the reviewer's
     acknowledgement of each carrier (or naming ids that are not its carriers)."""
 
-    def __init__(self, missing: Iterable[Any], unknown: Iterable[str] = ()) -> None:
+    def __init__(self, missing: Iterable[Any], unknown: Iterable[str] = (),
+                 unshown: Iterable[str] = ()) -> None:
         self.missing = list(missing)
         self.unknown = list(unknown)
-        lines = [f"{printable(c)}: not acknowledged" if isinstance(c, str) else
-                 f"{printable(c.id)}: not acknowledged — {c.kind} {printable(c.where)} "
-                 f"carries {printable(c.fault)} ({printable(c.evidence)[:200]})"
+        self.unshown = set(unshown)
+        """Ids of missing carriers the result names that the carriers given left out."""
+        lines = [(f"{printable(c)}: not acknowledged" if isinstance(c, str) else
+                  f"{printable(c.id)}: not acknowledged — {c.kind} {printable(c.where)} "
+                  f"carries {printable(c.fault)} ({printable(c.evidence)[:200]})")
+                 + (" (the result names it as a carrier; the carriers given left it out)"
+                    if _carrier_id(c) in self.unshown else "")
                  for c in self.missing]
         lines += [f"{printable(a[:120])}: acknowledged, but not a carrier of this result"
                   for a in self.unknown]
@@ -94,6 +100,36 @@ class CarriersNotAcknowledgedError(DgrrError):
             "approval refused: what the agent reads next still carries a fault; read each "
             "carrier (dgrr verify) and acknowledge it by its id (dgrr approve --acknowledge "
             "ID):\n" + "\n".join(f"  - {line}" for line in lines))
+
+
+def _carrier_id(carrier: Any) -> str:
+    return carrier if isinstance(carrier, str) else str(_get(carrier, "id"))
+
+
+def named_carriers(result: Any) -> list[Any]:
+    """The carriers `result` (a RepairResult or its JSON) names in its `verification`
+    (each carrier, as a :class:`Carrier` when it reads as one, else its id; and each
+    fault's carrier ids): what the repair's own content check found, read without a
+    new one. An approval of the result acknowledges each at the least, whatever list
+    of carriers its caller gives (rule `approval.carriers-cover-result`)."""
+    verification = _get(result, "verification")
+    named: dict[str, Any] = {}
+    listed = _get(verification, "carriers")
+    for c in listed if isinstance(listed, list | tuple) else []:
+        if isinstance(c, Mapping):
+            try:
+                c = Carrier.model_validate(c)
+            except ValidationError:
+                c = _get(c, "id")
+        if c is not None and _carrier_id(c):
+            named.setdefault(_carrier_id(c), c)
+    faults = _get(verification, "faults")
+    for f in faults if isinstance(faults, list | tuple) else []:
+        ids = _get(f, "carriers")
+        for cid in ids if isinstance(ids, list | tuple) else []:
+            if cid is not None and str(cid):
+                named.setdefault(str(cid), str(cid))
+    return list(named.values())
 
 
 def result_carriers(case: Any, result: Any, plan: RepairPlan | None = None) -> list[Any]:
@@ -524,7 +560,9 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     and a second decision by the same reviewer on the same inputs and outputs
     (:class:`DuplicateApprovalError`). `hashes` saves recomputing :func:`approval_hashes`
     (seconds on a large case), and `carrier_ids` the content check (the ids of the
-    result's carriers as :func:`approval_summary` found them).
+    result's carriers as :func:`approval_summary` found them); every carrier the result
+    itself names (:func:`named_carriers`) must be acknowledged all the same, whatever
+    `carrier_ids` leaves out. A rejection acknowledges nothing.
     """
     if result is not None:
         problems = result_problems(plan, result)
@@ -538,11 +576,17 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
         carriers: list[Any] = (list(carrier_ids) if carrier_ids is not None else
                                result_carriers(plan.case, result, plan) if result is not None
                                else [])
-        ids = {c if isinstance(c, str) else c.id for c in carriers}
-        missing = [c for c in carriers if (c if isinstance(c, str) else c.id) not in acknowledged]
+        ids = {_carrier_id(c) for c in carriers}
+        # rule approval.carriers-cover-result: the carriers given cannot leave out one the
+        # (hash-bound) result names; read from the result, no second content check
+        unshown = [c for c in named_carriers(result) if _carrier_id(c) not in ids]
+        carriers += unshown
+        ids |= {_carrier_id(c) for c in unshown}
+        missing = [c for c in carriers if _carrier_id(c) not in acknowledged]
         unknown = [a for a in acknowledged if a not in ids]
         if missing or unknown:
-            raise CarriersNotAcknowledgedError(missing, unknown)
+            raise CarriersNotAcknowledgedError(missing, unknown,
+                                               unshown=[_carrier_id(c) for c in unshown])
     else:
         acknowledged = []
     inputs, outputs = hashes if hashes is not None else approval_hashes(plan, result)
