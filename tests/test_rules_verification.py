@@ -425,3 +425,35 @@ def test_the_queue_decision_cannot_pass_a_short_list_of_carriers(tmp_path, polic
 
 def _id(carrier) -> str:
     return carrier if isinstance(carrier, str) else carrier.id
+
+
+@rule("approval.carriers-cover-result")
+def test_the_summary_shows_a_carrier_the_result_names_that_a_fresh_check_misses(tmp_path,
+                                                                               policy):
+    """The Approve page acknowledges what the summary lists: a carrier only the result's
+    own verification names is listed there too, so the page's approval can cover it."""
+    from repair_core.approvals import (
+        CarriersNotAcknowledgedError,
+        approval_summary,
+        record_decision,
+        result_carriers,
+    )
+
+    case = load_case(TRAVEL)
+    plan = plan_case(case, objective="answer")
+    data = json.loads(repair(case, plan, model=policy(
+        "says-window", "Lin prefers WINDOW seats!", {"answer"})).model_dump_json())
+    extra = {**data["verification"]["carriers"][0], "id": "m1:m3", "kind": "record",
+             "where": "m1"}
+    data["verification"]["carriers"].append(extra)
+    assert [c.id for c in result_carriers(case, data, plan)] == ["s10:m3"]
+    summary = approval_summary(plan, data)
+    assert summary.carriers == ["s10:m3", "m1:m3"]
+    assert [c.id for c in summary.carrier_details] == summary.carriers
+    store = ApprovalStore(str(tmp_path / "a.db"))
+    with pytest.raises(CarriersNotAcknowledgedError, match="m1:m3: not acknowledged"):
+        record_decision(store, plan, reviewer="ana", decision="approve", result=data,
+                        carrier_ids=summary.carriers, acknowledged=["s10:m3"])
+    rec = record_decision(store, plan, reviewer="ana", decision="approve", result=data,
+                          carrier_ids=summary.carriers, acknowledged=summary.carriers)
+    assert rec.acknowledged == ["m1:m3", "s10:m3"]

@@ -176,8 +176,9 @@ class ApprovalSummary(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     """Each one needs the reviewer's explicit acknowledgement before an approval."""
     carriers: list[str] = Field(default_factory=list)
-    """Ids of the carriers of a fault the result still has (a fresh content check): each
-    is a warning of its own kind, and an approval records them as acknowledged."""
+    """Ids of the carriers of a fault the result still has (a fresh content check, then
+    any the result's own verification names that it did not find): each is a warning of
+    its own kind, and an approval records them as acknowledged."""
     carrier_details: list[Carrier] = Field(default_factory=list)
     """The same carriers as found (kind, where, fault, evidence, text), in the same order:
     what a reviewer reads before acknowledging them (:func:`carrier_groups`)."""
@@ -295,6 +296,11 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
             warnings.append(f"Observation typed by hand (not returned by the tool) — step "
                             f"{_get(o, 'id')}")
     carriers = result_carriers(plan.case, result, plan)
+    found = {c.id for c in carriers}
+    # and any the result names that the fresh check did not find: the approval must
+    # acknowledge those too (approval.carriers-cover-result), so the reviewer sees them
+    carriers += [c for c in named_carriers(result)
+                 if isinstance(c, Carrier) and c.id not in found]
     for c in carriers:  # one kind each: a carrier is acknowledged on its own
         warnings.append(f"{CARRIER_WARNING} {c.fault}: {c.kind} {c.where} (id {c.id})"
                         f"{WARNING_KIND_SEPARATOR}{c.evidence}; it says: "
