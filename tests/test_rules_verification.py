@@ -457,3 +457,26 @@ def test_the_summary_shows_a_carrier_the_result_names_that_a_fresh_check_misses(
     rec = record_decision(store, plan, reviewer="ana", decision="approve", result=data,
                           carrier_ids=summary.carriers, acknowledged=summary.carriers)
     assert rec.acknowledged == ["m1:m3", "s10:m3"]
+
+
+@rule("bench.store-judged-by-world")
+def test_the_benchmark_judges_the_store_by_the_world_not_by_dgrrs_own_check():
+    """A copy of a fault that states none of the case's forbidden facts is what dgrr's
+    content check finds, and what the benchmark's store metric must not count: the fault
+    m11 ("Diego flies economy ...") led to the forbidden booking values but states none."""
+    from repair_core.bench._runner import evaluate
+
+    case = load_case("sample_traces/controlled/ctl-018-travel-poisoned.json")
+    fault = next(m for m in case.memory if m.id == "m11")
+    copy = fault.model_copy(update={"id": "m_copy", "key": "note", "value": None})
+    planted = case.model_copy(update={"memory": [*case.memory, copy]})
+    r = evaluate(planted, "no_repair")
+    assert {"m11", "m_copy"} <= set(r.store_signature_matches)
+    assert not {"m11", "m_copy"} & set(r.store_carriers)
+    assert r.store_carries_fault is True  # by the records the world judges (the booking)
+    unjudged = planted.model_copy(update={"eval": planted.eval.model_copy(
+        update={"forbidden_facts": []})})
+    r = evaluate(unjudged, "no_repair")
+    assert r.store_carries_fault is None and r.store_carriers == []
+    assert "m_copy" in r.store_signature_matches
+
