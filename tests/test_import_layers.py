@@ -28,8 +28,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 KNOWN_INVERSIONS = {
     ("case", "analysis"): "the columnar reader (`case._columns`) searches the faults' texts "
                           "while it reads, with `analysis._carry.text_hits`",
-    ("model", "agent"): "the reference model's fault marks use the retriever's words "
-                        "(`agent._store.tokens`)",
 }
 """(lower folder, higher folder) imports that exist and are not yet moved; each must still
 occur (the test says when one is gone, so the entry goes too)."""

@@ -4,7 +4,9 @@
 pass over the store per read: a 100k-step replay reads a 20k-record store about 2,000
 times. :class:`LexicalIndex` holds each active record's words once (an inverted index per
 user) and answers the same query with the same ids in the same order, touching only the
-records that share a word with it.
+records that share a word with it. It keeps the words of each text it has read (a replay
+re-indexes a record whose status changes, and asks the same queries again) for its own
+lifetime only: nothing of a case outlives the index.
 
 >>> from repair_core.case._case import MemoryRecord
 >>> recs = [MemoryRecord(id=f"m{i}", user_id="lin", text=t, status="active") for i, t in
@@ -26,7 +28,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..case._case import MemoryRecord
-from ._store import record_tokens, text_tokens
+from ..content._lexical import text_tokens
+from ._store import record_tokens
 
 __all__ = ["LexicalIndex"]
 
@@ -49,6 +52,8 @@ class LexicalIndex:
         ascending: machine integers, which a search reads as numpy arrays without a copy
         (a common word's postings grow with the store, and converting them on every read
         made reads cost more the larger the store)."""
+        self._text_words: dict[str, frozenset[str]] = {}
+        """Text (a record's, its key's, a query's) -> its words (`text_tokens`)."""
         for rec in records:
             self.put(rec)
 
@@ -67,7 +72,7 @@ class LexicalIndex:
         self.discard(rid)
         if record.status != "active":
             return
-        words = record_tokens(record)
+        words = record_tokens(record, self._words_of)
         self._words[rid] = (record.user_id, words)
         at = self._position[rid]
         for w in words:
@@ -78,6 +83,12 @@ class LexicalIndex:
                 held.append(at)
             else:
                 held.insert(bisect.bisect_left(held, at), at)
+
+    def _words_of(self, text: str) -> frozenset[str]:
+        words = self._text_words.get(text)
+        if words is None:
+            words = self._text_words[text] = text_tokens(text)
+        return words
 
     def discard(self, rid: str) -> None:
         """Make `rid` unsearchable (it keeps its position)."""
@@ -93,7 +104,7 @@ class LexicalIndex:
     def search(self, query: str, user_id: str, k: int) -> list[str]:
         """What :meth:`LexicalRetriever.retrieve` returns for the searchable records in
         store order: the `k` best by words shared with `query` (ties: store order)."""
-        lists = [held for w in text_tokens(str(query))
+        lists = [held for w in self._words_of(str(query))
                  if (held := self._postings.get((user_id, w)))]
         if not lists or k <= 0:
             return []

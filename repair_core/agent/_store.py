@@ -2,46 +2,20 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from ..case._case import MemoryRecord
+from ..content._lexical import text_tokens, tokens
 
 __all__ = ["MemoryStore", "Retriever", "LexicalRetriever", "tokens"]
 
-_STOP = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "i", "in", "is", "it", "me", "my", "of", "on", "or", "please", "the", "to", "with", "you", "your", "what", "when", "where", "which", "who", "will", "can", "do", "does", "did", "this", "that", "there", "their", "our", "we", "us"])
 
-
-_WORD = re.compile(r"[a-z0-9]+")
-
-
-def tokens(text: str) -> set[str]:
-    """Lower-case word stems (a plural `s` or an `-ing` dropped), without stop words."""
-    return set(text_tokens(str(text)))
-
-
-@lru_cache(maxsize=1 << 16)
-def text_tokens(text: str) -> frozenset[str]:
-    """:func:`tokens` of `text`, computed once per distinct text (a replay reads the same
-    records thousands of times)."""
-    return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP)
-
-
-def _stem(word: str) -> str:
-    if len(word) > 5 and word.endswith("ing"):
-        word = word[:-3]
-        if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-            word = word[:-1]  # shipping -> ship
-        return word
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
-
-
-def record_tokens(record: MemoryRecord) -> frozenset[str]:
-    """What a record can be found by: its text and its key."""
-    return text_tokens(str(record.text)) | text_tokens((record.key or "").replace("_", " "))
+def record_tokens(record: MemoryRecord,
+                  words: Callable[[str], frozenset[str]] = text_tokens) -> frozenset[str]:
+    """What a record can be found by: the words (`words`, :func:`text_tokens` or a
+    caller's memo of it) of its text and its key."""
+    return words(str(record.text)) | words((record.key or "").replace("_", " "))
 
 
 class Retriever(Protocol):

@@ -27,15 +27,18 @@ inside `Mike`, and `aisle` is not `window`.
 The rule sits in the content layer, below the replay and the benchmark, so that the
 benchmark's oracle and the replay's own checks (a slip's original value still stated, a
 fault's value echoed, `replay._slips`, `replay._echo`) read a fact the same way.
+
+Nothing here is cached process-wide (in the dashboard's server such a cache kept a replaced
+case's texts alive): a caller that compares the same texts many times, as a replay does,
+keeps a :class:`NormalisedTexts` for as long as it runs.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable
 
-__all__ = ["normalise", "fact_stated", "all_facts_stated", "STREET_WORDS",
+__all__ = ["normalise", "fact_stated", "all_facts_stated", "NormalisedTexts", "STREET_WORDS",
            "SIZE_WORDS", "VALUE_SYNONYMS"]
 
 STREET_WORDS: dict[str, tuple[str, ...]] = {
@@ -100,13 +103,7 @@ def normalise(text: str) -> str:
     >>> normalise("Seat: AISLE (31C)")
     'seat aisle 31c'
     """
-    return _normalised(str(text))
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _normalised(text: str) -> str:
-    # cached: a replay compares the same record texts with each fault's value thousands
-    # of times
+    text = str(text)
     for pattern, form in VALUE_SYNONYMS:
         text = pattern.sub(_synonym(form), text)
     text = _CODE.sub(r"\1\2", text)
@@ -129,13 +126,42 @@ def fact_stated(answer: str, fact: str) -> bool:
     >>> fact_stated("Order O-48731 ships.", "O-4873")
     False
     """
-    f = normalise(fact)
-    if not f:
-        return False
-    return re.search(rf"(?<![\w'\-]){re.escape(f)}(?![\w'\-])", normalise(answer)) is not None
+    return _states(normalise(answer), normalise(fact))
+
+
+def _states(answer: str, fact: str) -> bool:
+    """The normalised `fact` occurs in the normalised `answer` as whole words. A normalised
+    text is words of letters, digits, `-` and `'` between single spaces, so a whole-word
+    occurrence is one between spaces (or the ends)."""
+    return bool(fact) and f" {fact} " in f" {answer} "
 
 
 def all_facts_stated(answer: str, facts: Iterable[str]) -> bool:
     """Every fact is stated (False for an empty list: such a case cannot be judged)."""
     wanted = list(facts)
     return bool(wanted) and all(fact_stated(answer, f) for f in wanted)
+
+
+class NormalisedTexts:
+    """:func:`normalise` and :func:`fact_stated` with a memo of the normalised texts, for
+    one caller's lifetime (a replay compares the same record texts with each fault's
+    value thousands of times). Nothing outlives the object.
+
+    >>> texts = NormalisedTexts()
+    >>> texts("7 Elm Rd."), texts.fact_stated("Ship to 7 Elm Road, Austin.", "7 elm rd")
+    ('7 elm road', True)
+    """
+
+    def __init__(self) -> None:
+        self._memo: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        text = str(text)
+        form = self._memo.get(text)
+        if form is None:
+            form = self._memo[text] = normalise(text)
+        return form
+
+    def fact_stated(self, answer: str, fact: str) -> bool:
+        """:func:`fact_stated`, from the memo."""
+        return _states(self(answer), self(fact))

@@ -198,9 +198,10 @@ def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
 
 def vocabulary_texts(case: Case) -> list[str]:
     """The texts whose lower-case words make a sentence-initial word common: every
-    node's content (`node_content`). Kept for the case last asked about: a repair asks
-    for its case's three times (plan, blocked writes, the final check), each a pass over
-    every node (cases are not changed in place: an edit makes a new case)."""
+    node's content (`node_content`). Kept for the case last asked about while that case
+    lives: a repair asks for its case's three times (plan, blocked writes, the final
+    check), each a pass over every node (cases are not changed in place: an edit makes a
+    new case)."""
     global _last_vocabulary
     size = (len(case.session), len(case.memory), len(case.trajectory))
     last = _last_vocabulary
@@ -208,11 +209,21 @@ def vocabulary_texts(case: Case) -> list[str]:
         return last[2]
     texts = [*(t.text for t in case.session), *map(node_content, case.memory),
              *map(node_content, case.trajectory)]
-    _last_vocabulary = (weakref.ref(case), size, texts)
+    _last_vocabulary = (weakref.ref(case, _forget_vocabulary), size, texts)
     return texts
 
 
 _last_vocabulary: tuple[weakref.ref[Any], tuple[int, int, int], list[str]] | None = None
+"""(the case, its size, its vocabulary texts), dropped when the case goes (in the
+dashboard's server the texts of a replaced case stayed alive until the next case was
+asked about)."""
+
+
+def _forget_vocabulary(ref: weakref.ref[Any]) -> None:
+    global _last_vocabulary
+    last = _last_vocabulary
+    if last is not None and last[0] is ref:
+        _last_vocabulary = None
 
 
 def node_parts(node: Any) -> tuple[str, str | None, Any]:

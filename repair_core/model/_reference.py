@@ -295,7 +295,7 @@ def _value_text(value: Any) -> str:
 
 
 def _meaningful(text: str) -> set[str]:
-    from ..agent._store import tokens
+    from ..content._lexical import tokens
 
     return {t for t in tokens(text) if len(t) >= _MIN_MARK}
 

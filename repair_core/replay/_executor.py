@@ -41,6 +41,7 @@ from ..case._case import (
     Turn,
 )
 from ..case._load import repaired_case
+from ..content._normalise import NormalisedTexts
 from ..model import REFERENCE_MODEL, ModelClient
 from ..plan._ops import ops_inputs, plan_ops
 from ..plan._plan import RepairPlan, plan_case
@@ -207,6 +208,9 @@ class _Run:
     pending: dict[str, _Pending] = field(init=False, default_factory=dict)
     _outcomes: dict[str, StepOutcome] = field(init=False, default_factory=dict)
     _fault_values: Any = field(init=False, default=None)
+    _normalised: NormalisedTexts = field(init=False, default_factory=NormalisedTexts)
+    """The texts this replay compared as facts, normalised (`FaultValues`, `stated_by`):
+    kept for the run only."""
     _blocked: dict[str, list[str]] = field(init=False, default_factory=dict)
     """memory_write step -> the faults its blocked records carry."""
 
@@ -366,7 +370,7 @@ class _Run:
 
         if self._fault_values is None:  # after the plan's store edits, before any write
             self._fault_values = FaultValues(self.case, self.faults,
-                                             self.memory.active_records())
+                                             self.memory.active_records(), self._normalised)
         hit = self._fault_values.stated(text, value)
         if hit is not None:
             self.report.fault_echoes.append(FaultEcho(
@@ -419,14 +423,15 @@ class _Run:
         """Rule `replay.slip.ask-again`: the id of the repaired evidence (or user turn)
         that still states the original step's `value`, when no diagnosed fault does;
         None when the value is affected by the repair (or the step had none)."""
-        source = stated_by(value, [inputs["request"], *inputs.get("evidence", [])])
+        source = stated_by(value, [inputs["request"], *inputs.get("evidence", [])],
+                           self._normalised)
         if source is None:
             return None
         from ._echo import FaultValues
 
         if self._fault_values is None:
             self._fault_values = FaultValues(self.case, self.faults,
-                                             self.memory.active_records())
+                                             self.memory.active_records(), self._normalised)
         if self._fault_values.stated(None, value) is not None:
             return None
         return source

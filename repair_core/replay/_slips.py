@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..content._normalise import fact_stated, normalise
+from ..content._normalise import NormalisedTexts
 from ..tools import ToolRegistry
 
 __all__ = ["missing_arguments", "ask_again", "stated_by"]
@@ -55,16 +55,19 @@ def _texts(item: Mapping[str, Any]) -> Iterable[tuple[str, str]]:
         yield str(t.get("id", "")), str(t.get("text", ""))
 
 
-def stated_by(value: Any, items: Iterable[Mapping[str, Any]]) -> str | None:
+def stated_by(value: Any, items: Iterable[Mapping[str, Any]],
+              normalised: NormalisedTexts | None = None) -> str | None:
     """The id of the first item (evidence, request or an earlier turn) that states
-    `value` (whole words, normalised as the oracle reads facts), or None."""
+    `value` (whole words, normalised as the oracle reads facts), or None. `normalised`:
+    the caller's memo of normalised texts (a replay's)."""
     if _empty(value) or isinstance(value, bool) or not isinstance(value, str | int | float):
         return None
+    normalised = normalised if normalised is not None else NormalisedTexts()
     want = str(value)
-    if not normalise(want):
+    if not normalised(want):
         return None
     for item in items:
         for iid, text in _texts(item):
-            if iid and fact_stated(text, want):
+            if iid and normalised.fact_stated(text, want):
                 return iid
     return None
