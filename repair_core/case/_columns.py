@@ -749,7 +749,7 @@ class _Reader:
         reading is shared out as it goes, so this costs the second process nothing). The
         records are searched here, not in the second process, because this one has
         their texts already."""
-        from ..analysis._carry import text_hits
+        from .._carried import text_hits
 
         fault_texts = self._early_fault_texts(index)
         if fault_texts is not None:
@@ -762,7 +762,7 @@ class _Reader:
         """Search this process's observations for the faults' texts (the second process
         searches its own; `_fault_content` takes the results, with the records', when
         the faults turn out the same)."""
-        from ..analysis._carry import text_hits
+        from .._carried import text_hits
 
         fault_texts = self._early_fault_texts(index)
         if fault_texts is not None and self.early_records is not None:
@@ -776,7 +776,7 @@ class _Reader:
         records that carry a fault's text, and the keys and values of faulty records."""
         if not fault_nodes:
             return [], {}
-        from ..analysis._carry import text_hits
+        from .._carried import text_hits
 
         text = self.content_text
         fault_texts = {f: text[f] for f in fault_nodes}
@@ -1002,7 +1002,7 @@ def _fork_part(reader: _Reader, items: list[msgspec.Raw], index: dict[str, int],
             part = reader._claimed_part(items, index, meeting, False)
             fault_texts = reader._early_fault_texts(index)
             if fault_texts is not None:
-                from ..analysis._carry import text_hits
+                from .._carried import text_hits
 
                 part.hits = text_hits(fault_texts, part.observation_texts)
         except _Declined as declined:
