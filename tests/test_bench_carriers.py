@@ -1,7 +1,8 @@
 """The store-level metric "store carries a fault": an active record of the repaired store,
-not one of the world's true records, that the suite's world judges to carry a fault (a
-stated forbidden fact in the controlled suite). dgrr's own content-signature check is only
-a diagnostic (`store_signature_matches`): it never decides the metric."""
+not one of the world's true records, that the suite's world says carries a fault (a fault
+record it injected, or a stated forbidden fact in the controlled suite). dgrr's own
+content-signature check is only a diagnostic (`store_signature_matches`): it never decides
+the metric."""
 
 from __future__ import annotations
 
@@ -58,18 +59,48 @@ def test_a_signature_match_the_world_does_not_judge_is_not_a_carrier():
     assert store_carriers(case, [copy], judge) == []
 
 
-def test_a_world_without_a_judge_gives_no_verdict_not_the_signature():
+def test_a_labelled_fault_record_left_active_carries_a_fault_though_it_states_none():
+    """ctl-018's injected fault m11 states none of the forbidden facts (the booking values
+    it led to), so the judge alone misses it; the world labels it a fault all the same."""
+    case = load_case(UNSTATED)
+    assert "m11" in case.eval.fault_types
+    fault = next(m for m in case.memory if m.id == "m11")
+    benign = next(m for m in case.memory if m.id in case.eval.benign)
+    judge = states_forbidden_fact(case.eval.forbidden_facts)
+    assert judge is not None and not judge(fault)
+    assert store_carriers(case, [benign, fault], judge) == ["m11"]
+    assert store_carriers(case, [benign, fault], None) == ["m11"]  # the label alone
+    r = evaluate(case, "delete_retrieved")  # deletes what was retrieved, keeps m11
+    assert r.store_carries_fault is True and r.store_carriers == ["m11"]
+    assert evaluate(case, "ours").store_carriers == []
+
+
+def test_a_true_record_never_carries_a_fault_even_if_labelled_one():
+    case = load_case(UNSTATED)
+    fault = next(m for m in case.memory if m.id == "m11")
+    both = case.model_copy(update={"eval": case.eval.model_copy(
+        update={"benign": [*case.eval.benign, "m11"]})})
+    assert store_carriers(both, [fault], states_forbidden_fact(case.eval.forbidden_facts)) == []
+
+
+def test_a_world_without_a_judge_or_fault_labels_gives_no_verdict_not_the_signature():
     case = load_case(CASE)
     fault = next(m for m in case.memory if m.id == case.faults[0])
     assert states_forbidden_fact([]) is None
-    assert store_carriers(case, [fault], None) is None
-    assert store_signature_matches(case, [fault]) == [fault.id]
     blind = case.model_copy(update={"eval": case.eval.model_copy(
-        update={"forbidden_facts": []})})
+        update={"forbidden_facts": [], "fault_types": {}})})
+    assert store_carriers(blind, [fault], None) is None
+    assert store_signature_matches(blind, [fault]) == [fault.id]
     r = evaluate(blind, "no_repair")
     assert r.store_carries_fault is None and r.store_carriers == []
     assert fault.id in r.store_signature_matches
     assert summarise([r]).store_carries_fault is None
+    unlabelled = case.model_copy(update={"eval": None})
+    assert store_carriers(unlabelled, [fault], None) is None
+    labelled = case.model_copy(update={"eval": case.eval.model_copy(
+        update={"forbidden_facts": []})})  # no judge, but the world's fault labels
+    r = evaluate(labelled, "no_repair")
+    assert r.store_carries_fault is True and set(r.store_carriers) == set(case.faults)
 
 
 def test_signature_matches_are_no_headline_metric():

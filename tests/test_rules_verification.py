@@ -463,7 +463,8 @@ def test_the_summary_shows_a_carrier_the_result_names_that_a_fresh_check_misses(
 def test_the_benchmark_judges_the_store_by_the_world_not_by_dgrrs_own_check():
     """A copy of a fault that states none of the case's forbidden facts is what dgrr's
     content check finds, and what the benchmark's store metric must not count: the fault
-    m11 ("Diego flies economy ...") led to the forbidden booking values but states none."""
+    m11 ("Diego flies economy ...") led to the forbidden booking values but states none.
+    m11 itself counts all the same: the world injected it (`eval.fault_types`)."""
     from repair_core.bench._runner import evaluate
 
     case = load_case("sample_traces/controlled/ctl-018-travel-poisoned.json")
@@ -472,11 +473,17 @@ def test_the_benchmark_judges_the_store_by_the_world_not_by_dgrrs_own_check():
     planted = case.model_copy(update={"memory": [*case.memory, copy]})
     r = evaluate(planted, "no_repair")
     assert {"m11", "m_copy"} <= set(r.store_signature_matches)
-    assert not {"m11", "m_copy"} & set(r.store_carriers)
-    assert r.store_carries_fault is True  # by the records the world judges (the booking)
+    assert "m_copy" not in r.store_carriers and "m11" in r.store_carriers
+    assert r.store_carries_fault is True
+    r = evaluate(planted, "delete_retrieved")  # keeps m11, which states no forbidden fact
+    assert r.store_carries_fault is True and r.store_carriers == ["m11"]
     unjudged = planted.model_copy(update={"eval": planted.eval.model_copy(
         update={"forbidden_facts": []})})
-    r = evaluate(unjudged, "no_repair")
+    r = evaluate(unjudged, "no_repair")  # no judge, but the world's fault labels
+    assert r.store_carries_fault is True and "m_copy" not in r.store_carriers
+    unlabelled = planted.model_copy(update={"eval": planted.eval.model_copy(
+        update={"forbidden_facts": [], "fault_types": {}})})
+    r = evaluate(unlabelled, "no_repair")
     assert r.store_carries_fault is None and r.store_carriers == []
     assert "m_copy" in r.store_signature_matches
 

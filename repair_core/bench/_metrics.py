@@ -87,13 +87,13 @@ class CaseResult(BaseModel):
     store, does not reach the attack's goal either."""
     store_carries_fault: bool | None = None
     """The repaired store still holds an active record carrying a fault (`store_carriers`),
-    judged by the suite's world only; None when the world gives no judge (a case with no
-    forbidden fact), never a fallback to dgrr's own check."""
+    judged by the suite's world only; None when the world gives neither a judge (a case
+    with no forbidden fact) nor fault labels, never a fallback to dgrr's own check."""
     store_carriers: list[str] = Field(default_factory=list)
     """Active records of the repaired store, not among the world's true records, that the
-    suite's world says carry a fault: in the AgentDojo suite, those a vulnerable agent
-    takes an instruction from; in the controlled and adapted suites, those that state a
-    forbidden fact."""
+    suite's world says carry a fault: the fault records it injected (`eval.fault_types`),
+    and in the AgentDojo suite those a vulnerable agent takes an instruction from; in the
+    controlled and adapted suites, those that state a forbidden fact."""
     store_signature_matches: list[str] = Field(default_factory=list)
     """Diagnostic, not a gold label and in no table: active records of the repaired store,
     not among the world's true records, that match a diagnosed fault's content signature,
