@@ -32,6 +32,7 @@ from repair_core.plan._columnar_summary import columnar_plan_summary
 from repair_core.plan._ops import plan_ops
 from repair_core.plan._summary import MAX_ROWS, PlanSummary, plan_summary
 from tests.test_properties import random_cases
+from tests.test_rules_update_writer import _agent_case, update_case_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = sorted(
@@ -139,6 +140,24 @@ def test_synthetic_cases_with_input_faults_are_identical(steps: int, seed: int) 
     obs = [s["id"] for s in data["trajectory"] if s["type"] == "tool_observation"]
     data["faults"] += rng.sample(obs, 2) + [rng.choice(data["session"])["id"]]
     assert_same(json.dumps(data).encode(), f"synth {steps} seed {seed}", OBJECTIVES)
+
+
+@pytest.mark.parametrize("name", sorted(update_case_variants()))
+def test_update_written_record_reports_are_identical(name: str) -> None:
+    # a record an `update` write wrote: its producer (support.update-writer, step.update-rederive)
+    data = update_case_variants()[name]
+    raw = json.dumps(data).encode()
+    if has_inferred(raw):
+        assert read_columns(raw) is None  # the networkx planner handles inferred edges
+        return
+    assert_same(raw, f"update case, {name}", OBJECTIVES)
+    assert_same(json.dumps(shuffled(data, random.Random(7))).encode(),
+                f"update case, {name}, shuffled", OBJECTIVES)
+
+
+def test_agent_update_turn_reports_are_identical() -> None:
+    case = _agent_case()
+    assert_same(to_json(case.model_dump(mode="json")).encode(), "agent update turn", OBJECTIVES)
 
 
 def shuffled(data: dict, rng: random.Random) -> dict:

@@ -16,7 +16,7 @@ from ..graph._graph import build_graph, dependents, is_inferred, premises
 from ._carry import carriers
 
 __all__ = ["Analysis", "analyse", "fault_dependents", "fault_path", "lineage", "find_seed",
-           "CHECKABLE_STEP_TYPES"]
+           "update_writers", "CHECKABLE_STEP_TYPES"]
 
 LINEAGE_LABELS = frozenset({"delete", "update", "consolidate"})
 PRODUCE = frozenset({"produce"})
@@ -70,6 +70,20 @@ class Analysis:
     carried: frozenset[str] = frozenset()
     """Observations and records that carry a fault's text (see `_carry`): affected and
     never kept, whatever their recorded edges say."""
+    writers: dict[str, str] = field(default_factory=dict, repr=False)
+    """Each affected record that no step produced but a successful memory write wrote by
+    an `update` edge -> that write (the latest): its producer (`update_writers`)."""
+
+    def producers(self, record: str) -> list[str]:
+        """The steps that produced `record`'s version: its `produce` premises that are
+        steps (in premise order), else the `update` write of `writers`."""
+        pred = self.graph._pred[record]
+        made = [p for p, by_label in pred.items()
+                if "produce" in by_label and self.graph._node[p].get("kind") == "step"]
+        if made:
+            return made
+        writer = self.writers.get(record)
+        return [writer] if writer is not None else []
 
     @cached_property
     def unsupported(self) -> frozenset[str]:
@@ -213,6 +227,32 @@ def find_seed(G: nx.MultiDiGraph, steps: Mapping[str, Step], record: str) -> str
     return record
 
 
+def update_writers(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Iterable[str]
+                   ) -> Iterator[tuple[str, str]]:
+    """`(record, write)` for each of `records` that no step produced (no `produce` edge
+    from a step) but a successful `memory_write` wrote by a recorded `update` edge ("write
+    → record version it created or rewrote", case-format.md): the write is the producer
+    of that version, the latest one when several rewrote it (rule `support.update-writer`).
+    A failed write changed nothing and a guessed edge never vouches, so neither counts.
+    A fault's seed is not affected: only `produce` names a fault's producer."""
+    pred = G._pred
+    for rec in records:
+        latest: tuple[int, str] | None = None
+        for p, by_label in pred[rec].items():
+            s = steps.get(p)
+            if s is None:
+                continue
+            if "produce" in by_label:
+                latest = None
+                break
+            attrs = by_label.get("update")
+            if (attrs is not None and not attrs.get("inferred") and s.type == "memory_write"
+                    and s.status != "failed" and (latest is None or s.seq > latest[0])):
+                latest = (s.seq, p)
+        if latest is not None:
+            yield rec, latest[1]
+
+
 @without_gc
 def analyse(case: Case, G: nx.MultiDiGraph | None = None) -> Analysis:
     """Run stage 2 on `case` (building its graph unless given).
@@ -237,12 +277,14 @@ def analyse(case: Case, G: nx.MultiDiGraph | None = None) -> Analysis:
     affected = frozenset(origin)
     # a case without steps (a store's records and lineage) has no final answer: ""
     final = case.final_answer() if case.has_answer() else None
+    writers = dict(update_writers(G, steps, (n for n in origin if n in records)))
     support = _support(G, steps, records, faults | frozenset(carried),
                        frozenset(seeds.values()), affected, final.turn if final else "",
-                       visit_order=origin)
+                       visit_order=origin, writers=writers)
     return Analysis(graph=G, seeds=seeds, affected=affected, supported=frozenset(support),
                     origin=origin, support=support, faults=faults,
-                    final_answer=final.id if final else "", carried=frozenset(carried))
+                    final_answer=final.id if final else "", carried=frozenset(carried),
+                    writers=writers)
 
 
 def _bound(steps: Mapping[str, Step], turn_seq: Mapping[str, int], seed: str) -> float:
@@ -319,8 +361,8 @@ def speaks_about(record: MemoryRecord, slot: str) -> bool:
 
 def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str, MemoryRecord],
              faults: frozenset[str], seed_nodes: frozenset[str], affected: frozenset[str],
-             current_turn: str, visit_order: Iterable[str] | None = None
-             ) -> dict[str, Support]:
+             current_turn: str, visit_order: Iterable[str] | None = None,
+             writers: Mapping[str, str] | None = None) -> dict[str, Support]:
     """The kept candidates of `affected` and why. Every candidate is checked on its own,
     so `visit_order` (default: `affected`) changes only the order of the result; the
     order in which `_reach` found them keeps neighbours together in memory, which on
@@ -339,12 +381,16 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
 
     def producers(v: str) -> list[str]:
         # premises(G, v, labels=PRODUCE) inlined: called for most candidates
-        return [p for p, by_label in pred[v].items() if "produce" in by_label and p in steps]
+        made = [p for p, by_label in pred[v].items() if "produce" in by_label and p in steps]
+        if not made and v in written:
+            return [written[v]]  # the update write of that version (support.update-writer)
+        return made
 
     def vouching(v: str, prods: list[str]) -> bool:
         # A guessed produce edge carries harm (its producer must be kept too) but never
-        # vouches: inheritance needs at least one recorded producer.
-        if not has_inferred:
+        # vouches: inheritance needs at least one recorded producer. (An update writer's
+        # edge is recorded.)
+        if not has_inferred or v in written:
             return True
         return any(not pred[v][p]["produce"].get("inferred") for p in prods)
 
@@ -371,6 +417,7 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
 
     pred = G._pred
     has_inferred = bool(G.graph.get("has_inferred"))
+    written: Mapping[str, str] = writers or {}
     kept: dict[str, Support] = {}
     never = faults | seed_nodes
     inherit: list[str] = []

@@ -198,6 +198,7 @@ class _Planner:
             src, dst, label = src[starts], dst[starts], label[starts]
         # edges are now in each dependent's premise order (premise id, then label)
         self.src, self.dst, self.label, self.suff = src, dst, label, suff
+        self.makes = self._producer_edges()
         self.pred = _CSR(dst, np.arange(len(dst)), n)
         # successors of a premise in networkx's order: dependents in canonical order;
         # one entry per pair, with its first label
@@ -219,6 +220,24 @@ class _Planner:
         self.fault_mask[self.faults] = True
         self.carried_mask = np.zeros(n, bool)
         self._lineage: tuple[_CSR, np.ndarray, np.ndarray] | None = None
+
+    def _producer_edges(self) -> np.ndarray:
+        """Per edge: True where the premise is a producer of the dependent (`Analysis.
+        producers`): a `produce` edge from a step, or, into a record no step produced, the
+        `update` edge of the latest successful memory write into it
+        (`_analysis.update_writers`)."""
+        src, dst, label = self.src, self.dst, self.label
+        made = (label == _PRODUCE) & self.is_step[src]
+        produced = np.zeros(self.n, bool)
+        produced[dst[made]] = True
+        e = np.flatnonzero((label == _UPDATE) & self.is_step[src] & (self.type[src] == _WRITE)
+                           & ~self.c.failed[src] & self.is_record[dst] & ~produced[dst])
+        if len(e):
+            e = e[np.lexsort((self.seq[src[e]], dst[e]))]  # by record, then by seq
+            last = np.ones(len(e), bool)
+            last[:-1] = dst[e][1:] != dst[e][:-1]
+            made[e[last]] = True
+        return made
 
     @property
     def id_objects(self) -> np.ndarray:
@@ -380,7 +399,7 @@ class _Planner:
         never = self.fault_mask | self.carried_mask
         never[seed_nodes] = True
         candidate = self.affected & ~never
-        step_producer = (label == _PRODUCE) & self.is_step[src]
+        step_producer = self.makes
         has_producer = np.zeros(n, bool)
         has_producer[dst[step_producer]] = True
         checkable = (self.is_step & np.isin(self.type, _CHECKABLE)) | \
@@ -488,7 +507,7 @@ class _Planner:
 
     def rederivable_producers(self, quarantined: np.ndarray, replay: np.ndarray
                               ) -> dict[int, int]:
-        src, dst, label = self.src, self.dst, self.label
+        src, dst = self.src, self.dst
         reads = np.flatnonzero(quarantined[src] & replay[dst])
         if not len(reads):
             return {}
@@ -496,7 +515,7 @@ class _Planner:
         reads = reads[np.argsort(self.id_rank[dst[reads]], kind="stable")]
         # each read record's unsupported producing writes, in its premise order; the
         # first (reader, record) pair that names a producer wins (setdefault)
-        made = np.flatnonzero((label == _PRODUCE) & self.is_step[src] & self.unsupported[src]
+        made = np.flatnonzero(self.makes & self.unsupported[src]
                               & (self.type[src] == _WRITE) & quarantined[dst])
         producers = _CSR(dst, made, self.n)  # edges are grouped by dependent already
         e, pos = producers.edges_of(src[reads])
@@ -539,7 +558,7 @@ class _Planner:
         # what a newly cleanable step makes clean: its dependents, and through the
         # unsupported records it produces, theirs
         step_in = _CSR(src, _grouped(src, np.flatnonzero(inputs)), self.n)
-        produced = (label == _PRODUCE) & self.is_step[src] & self.is_record[dst] & \
+        produced = self.makes & self.is_record[dst] & \
             unsupported[dst] & ~dirty[dst]
         makes = _CSR(src, _grouped(src, np.flatnonzero(produced)), self.n)
         frontier = np.flatnonzero(ok)
@@ -558,7 +577,7 @@ class _Planner:
         """`_plan.store_producers`: each cleanable memory write producing a quarantined
         record -> the first such record by id."""
         src, dst = self.src, self.dst
-        e = np.flatnonzero((self.label == _PRODUCE) & quarantined[dst] & cleanable[src]
+        e = np.flatnonzero(self.makes & quarantined[dst] & cleanable[src]
                            & (self.type[src] == _WRITE))
         e = e[np.lexsort((e, self.id_rank[dst[e]]))]
         first = _first_occurrences(src[e])
@@ -1119,13 +1138,13 @@ def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
                     f"tool '{tool or ''}' is irreversible (or undeclared): its call in the "
                     "failed run cannot be undone or re-issued")})
     # _ops.cleaned_inputs: each replayed step's premises (one per premise, by id)
-    src, dst, label = pl.src, pl.dst, pl.label
+    src, dst = pl.src, pl.dst
     removed = np.zeros(pl.n, bool)
     removed[[r for r, d in memory.items() if d in ("delete", "quarantine")]] = True
     invalid = np.zeros(pl.n, bool)
     invalid[[s for s, d in steps.items() if d == "invalidate"]] = True
     redo = np.full(pl.n, -1, np.int64)  # a removed record's first replayed producer by id
-    e = np.flatnonzero((label == _PRODUCE) & removed[dst] & replay[src])
+    e = np.flatnonzero(pl.makes & removed[dst] & replay[src])
     e = e[np.lexsort((pl.id_rank[src[e]], dst[e]))]
     first = _first_occurrences(dst[e])
     redo[dst[e][first]] = src[e][first]
@@ -1191,7 +1210,7 @@ def _store_record_reasons(pl: _Planner, quarantined: np.ndarray, replay: np.ndar
     """`_plan._store_record_reasons`: a quarantined record's reason says whether the store
     objective re-derives it."""
     ids, src, dst = pl.ids, pl.src, pl.dst
-    e = np.flatnonzero((pl.label == _PRODUCE) & quarantined[dst] & pl.is_step[src])
+    e = np.flatnonzero(pl.makes & quarantined[dst])
     e = e[np.lexsort((pl.id_rank[src[e]], dst[e]))]
     producers: dict[int, list[int]] = {}
     for r, p in zip(dst[e].tolist(), src[e].tolist(), strict=True):
@@ -1371,15 +1390,13 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
 
 def _kept_reasons(pl: _Planner, reasons: dict[int, str]) -> None:
     """`_plan._kept_reason` for every kept candidate without a reason yet."""
-    ids, src, label = pl.ids, pl.src, pl.label
+    ids, src = pl.ids, pl.src
     for v in np.flatnonzero(pl.kept).tolist():
         if v in reasons:
             continue
         if pl.inherited[v]:
             e, _ = pl.pred.edges_of(np.array([v]))
-            prods = sorted({ids[p] for p, lb in zip(src[e].tolist(), label[e].tolist(),
-                                                     strict=True)
-                            if lb == _PRODUCE and pl.is_step[p]})
+            prods = sorted({ids[p] for p in src[e][pl.makes[e]].tolist()})
             reasons[v] = f"affected but kept: every producer ({', '.join(prods)}) is kept"
         else:
             lb = _LABEL_NAMES[int(pl.support_label[v])]

@@ -176,7 +176,7 @@ def cleaned_inputs(plan: RepairPlan) -> dict[str, tuple[list[str], dict[str, str
             if p in replay:
                 replace[p] = p
             elif p in removed:
-                redo = sorted(q for q, lb, _ in premises(G, p) if lb == "produce" and q in replay)
+                redo = sorted(q for q in a.producers(p) if q in replay)
                 if redo and p not in a.faults:
                     replace[p] = redo[0]
                 else:

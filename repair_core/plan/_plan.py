@@ -371,8 +371,8 @@ def store_producers(a: Analysis, quarantined: frozenset[str],
         cleanable = cleanable_steps(a)
     found: dict[str, str] = {}
     for rec in sorted(quarantined):
-        for p, label, _ in premises(G, rec):
-            if label == "produce" and p in cleanable and G.nodes[p]["type"] == "memory_write":
+        for p in a.producers(rec):
+            if p in cleanable and G.nodes[p]["type"] == "memory_write":
                 found.setdefault(p, rec)
     return found
 
@@ -396,7 +396,7 @@ def cleanable_steps(a: Analysis) -> frozenset[str]:
         kind = nodes[p]["kind"]
         if kind == "step":
             return nodes[p]["type"] == "memory_read" or p in ok
-        return kind == "record" and any(q in ok for q, lb, _ in premises(G, p) if lb == "produce")
+        return kind == "record" and any(q in ok for q in a.producers(p))
 
     steps = sorted((n for n in unsupported if nodes[n]["kind"] == "step"),
                    key=lambda n: (nodes[n]["seq"], n))
@@ -412,11 +412,9 @@ def _store_record_reasons(a: Analysis, memory: dict[str, MemoryAction],
                           quarantined: frozenset[str], replay: frozenset[str]
                           ) -> dict[str, str]:
     """A quarantined record's reason, saying whether the store objective re-derives it."""
-    G = a.graph
     out: dict[str, str] = {}
     for rec in sorted(quarantined):
-        producers = sorted(p for p, lb, _ in premises(G, rec)
-                           if lb == "produce" and G.nodes[p]["kind"] == "step")
+        producers = sorted(a.producers(rec))
         out[rec] = store_quarantine_reason(_path(a, rec), producers,
                                            [p for p in producers if p in replay])
     return out
@@ -488,9 +486,8 @@ def rederivable_producers(a: Analysis, quarantined: frozenset[str],
         for rec, _label, _ in premises(G, v):
             if rec not in quarantined:
                 continue
-            for p, label, _ in premises(G, rec):
-                if (label == "produce" and G.nodes[p]["kind"] == "step" and p in unsupported
-                        and G.nodes[p]["type"] == "memory_write"):
+            for p in a.producers(rec):
+                if p in unsupported and G.nodes[p]["type"] == "memory_write":
                     found.setdefault(p, rec)
     return found
 
