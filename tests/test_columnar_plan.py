@@ -192,8 +192,9 @@ TEXTS = [POISON, "Policy doc: " + POISON, "cached: " + " ".join(POISON.split()[:
 @st.composite
 def issue17_cases(draw) -> dict:
     """`random_cases` with what the issue-17 rules read: texts that carry other texts,
-    observation outputs, record keys and values, update writes that retire an older
-    record, records created at any seq, and faults on observations and user turns."""
+    observation outputs, record keys and values, records an update write created, update
+    writes that retire an older record, records created at any seq, and faults on
+    observations and user turns."""
     data = draw(random_cases())
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     steps, records, turns = data["trajectory"], data["memory"], data["session"]
@@ -209,6 +210,13 @@ def issue17_cases(draw) -> dict:
             m["value"] = rng.choice(["aisle", "evil", None, 3])
         if m.get("created_seq") is None and rng.random() < 0.3:
             m["created_seq"] = rng.randint(-1, 12)
+    # a record a write created by an `update` edge (the new version an update writes)
+    ops = {s["id"]: s for s in steps if s["type"] == "memory_write"}
+    for m in records:
+        for d in m["deps"]:
+            if d["label"] == "produce" and d["id"] in ops and rng.random() < 0.4:
+                d["label"] = "update"
+                ops[d["id"]]["op"] = "update"
     # an update write that also retires another record (the value before it)
     updates = [(m, d["id"]) for m in records for d in m["deps"] if d["label"] == "update"]
     for m, write in updates:

@@ -161,23 +161,49 @@ def test_a_failed_update_or_a_guessed_edge_names_no_producer():
 
 @rule("support.update-writer")
 def test_the_latest_successful_update_is_the_producer():
+    # m4, which no step reads, is written by s4, rewritten by s11, and s12 failed to
     data = update_case_data()
-    later = _step("s11", 11, "u2", "memory_write", "update shipping address again",
-                  [_dep("u2", "initiate")], op="update", target=["m3"])
-    failed = _step("s12", 12, "u2", "memory_write", "update shipping address (failed)",
-                   [_dep("u2", "initiate")], op="update", target=["m3"], status="failed")
-    data["trajectory"] += [later, failed]
-    data["memory"][2]["deps"] += [_dep("s11", "update"), _dep("s12", "update")]
+    data["trajectory"] += [
+        _step("s11", 11, "u2", "memory_write", "note the order again",
+              [_dep("u2", "initiate")], op="update", target=["m4"]),
+        _step("s12", 12, "u2", "memory_write", "note the order (failed)",
+              [_dep("u2", "initiate")], op="update", target=["m4"], status="failed")]
+    data["memory"].append(_record("m4", "last_order", "O-4873", "Order O-4873 is Tomas's.",
+                                  deps=[_dep("s4", "update"), _dep("s11", "update"),
+                                        _dep("s12", "update")]))
     case = case_from_data(data)
+    steps = {s.id: s for s in case.trajectory}
     a = analyse(case)
-    assert dict(update_writers(a.graph, {s.id: s for s in case.trajectory}, ["m3"])) == {
-        "m3": "s11"}
+    assert dict(update_writers(a.graph, steps, ["m4"])) == {"m4": "s11"}
     # a record a step produced keeps that producer only
-    data["memory"][2]["deps"].append(_dep("s4", "produce"))
+    data["memory"][-1]["deps"].append(_dep("s4", "produce"))
     case = case_from_data(data)
     a = analyse(case)
-    assert dict(update_writers(a.graph, {s.id: s for s in case.trajectory}, ["m3"])) == {}
-    assert a.producers("m3") == ["s4"]
+    assert dict(update_writers(a.graph, steps, ["m4"])) == {}
+    assert a.producers("m4") == ["s4"]
+
+
+@rule("support.update-writer")
+def test_a_record_read_before_its_rewrite_has_no_update_producer():
+    # s11 rewrites m3 in place after s7 and s9 read it: the record also stands for the
+    # version s4 wrote, which s11 did not produce
+    data = update_case_data()
+    data["trajectory"].append(_step("s11", 11, "u2", "memory_write", "update it again",
+                                    [_dep("u2", "initiate")], op="update", target=["m3"]))
+    data["memory"][2]["deps"].append(_dep("s11", "update"))
+    case = case_from_data(data)
+    steps = {s.id: s for s in case.trajectory}
+    a = analyse(case)
+    assert dict(update_writers(a.graph, steps, ["m3"])) == {}
+    assert a.producers("m3") == []
+    # one that nothing read before it is the producer of what the run read
+    data["memory"][2]["deps"] = [_dep("s4", "update")]
+    data["memory"][0]["deps"].append(_dep("s11", "update"))
+    case = case_from_data(data)
+    a = analyse(case)
+    assert dict(update_writers(a.graph, {s.id: s for s in case.trajectory}, ["m1"])) == {}
+    assert dict(update_writers(a.graph, {s.id: s for s in case.trajectory}, ["m3"])) == {
+        "m3": "s4"}
 
 
 @rule("support.update-writer")

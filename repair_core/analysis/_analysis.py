@@ -232,10 +232,13 @@ def update_writers(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Itera
     """`(record, write)` for each of `records` that no step produced (no `produce` edge
     from a step) but a successful `memory_write` wrote by a recorded `update` edge ("write
     → record version it created or rewrote", case-format.md): the write is the producer
-    of that version, the latest one when several rewrote it (rule `support.update-writer`).
-    A failed write changed nothing and a guessed edge never vouches, so neither counts.
-    A fault's seed is not affected: only `produce` names a fault's producer."""
-    pred = G._pred
+    of that version, the latest one when several rewrote it (rule `support.update-writer`),
+    provided every step that depends on the record comes after it, so that the version it
+    wrote is the only one the run read. A record a step read at or before its latest
+    update stands for an earlier version too, which that write did not produce. A failed
+    write changed nothing and a guessed edge never vouches, so neither counts. A fault's
+    seed is not affected: only `produce` names a fault's producer."""
+    pred, succ = G._pred, G._succ
     for rec in records:
         latest: tuple[int, str] | None = None
         for p, by_label in pred[rec].items():
@@ -249,7 +252,8 @@ def update_writers(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Itera
             if (attrs is not None and not attrs.get("inferred") and s.type == "memory_write"
                     and s.status != "failed" and (latest is None or s.seq > latest[0])):
                 latest = (s.seq, p)
-        if latest is not None:
+        if latest is not None and all(steps[d].seq > latest[0] for d in succ[rec]
+                                      if d in steps):
             yield rec, latest[1]
 
 

@@ -224,8 +224,8 @@ class _Planner:
     def _producer_edges(self) -> np.ndarray:
         """Per edge: True where the premise is a producer of the dependent (`Analysis.
         producers`): a `produce` edge from a step, or, into a record no step produced, the
-        `update` edge of the latest successful memory write into it
-        (`_analysis.update_writers`)."""
+        `update` edge of the latest successful memory write into it when every step that
+        depends on the record comes after that write (`_analysis.update_writers`)."""
         src, dst, label = self.src, self.dst, self.label
         made = (label == _PRODUCE) & self.is_step[src]
         produced = np.zeros(self.n, bool)
@@ -236,7 +236,12 @@ class _Planner:
             e = e[np.lexsort((self.seq[src[e]], dst[e]))]  # by record, then by seq
             last = np.ones(len(e), bool)
             last[:-1] = dst[e][1:] != dst[e][:-1]
-            made[e[last]] = True
+            e = e[last]
+            # the earliest step that depends on each record
+            reads = np.flatnonzero(self.is_record[src] & self.is_step[dst])
+            first_read = np.full(self.n, np.iinfo(np.int64).max, np.int64)
+            np.minimum.at(first_read, src[reads], self.seq[dst[reads]].astype(np.int64))
+            made[e[self.seq[src[e]] < first_read[dst[e]]]] = True
         return made
 
     @property
