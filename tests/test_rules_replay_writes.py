@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from casebuild import make_case, rec, step, turn
 
-from repair_core import load_case, plan_case
+from repair_core import apply_edits, case_from_data, load_case, plan_case
+from repair_core.agent import LexicalRetriever, recurrence_probe
 from repair_core.replay import execute, repair
+from tests.test_rules_update_writer import NEW_ADDRESS, REQUEST, update_case_data
 
 rule = pytest.mark.rule
 CONTROLLED = Path(__file__).resolve().parent.parent / "sample_traces" / "controlled"
@@ -69,6 +71,31 @@ def test_a_replayed_read_before_the_write_does_not_retrieve_its_old_record():
     result = execute(case, {"m1": "delete"}, ["s2", "s3", "s4"])
     read = next(s for s in result.trajectory.trajectory if s.id == "s2")
     assert "m2" not in read.returned
+
+
+@rule("replay.write.supersedes-own")
+@pytest.mark.parametrize("objective", ["answer", "both"])
+def test_a_replayed_update_retires_the_record_it_wrote_though_an_edit_kept_it(objective):
+    # s4 wrote m3 by an `update` edge and nothing read m3 before it, so s4 is m3's
+    # producer (support.update-writer). A reviewer's forced edit keeps m3 while s4 is
+    # replayed: the replayed s4's version must replace m3, not sit beside it.
+    case = case_from_data(update_case_data())
+    plan = apply_edits(plan_case(case, objective=objective), {"m3": "keep"}, force=True,
+                       comment="the user's address is right; keep it")
+    assert plan.memory["m3"] == "keep" and plan.steps["s4"] == "replay"
+    result = repair(case, plan)
+    # what the agent reads next: its search of the repaired store and its next turn
+    active = {r.id: r for r in result.store.active}
+    found = LexicalRetriever().retrieve(result.store.active, "shipping address", "tomas")
+    addresses = [r for r in found if active[r].key == "shipping_address"]
+    assert len(addresses) == 1 and addresses != ["m3"], addresses
+    [new] = addresses
+    assert active[new].value == NEW_ADDRESS and any(d.id == "s4" for d in active[new].deps)
+    assert NEW_ADDRESS in recurrence_probe(result.store.active, "tomas", REQUEST,
+                                           domain="customer_service")
+    m3 = next(r for r in result.trajectory.memory if r.id == "m3")
+    assert m3.status == "superseded"
+    assert "m3" in result.report.store_changes.retired
 
 
 @rule("replay.write.no-value")

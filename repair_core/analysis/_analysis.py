@@ -16,7 +16,7 @@ from ..graph._graph import build_graph, dependents, is_inferred, premises
 from ._carry import carriers
 
 __all__ = ["Analysis", "analyse", "fault_dependents", "fault_path", "lineage", "find_seed",
-           "update_writers", "CHECKABLE_STEP_TYPES"]
+           "update_writers", "update_writer", "CHECKABLE_STEP_TYPES"]
 
 LINEAGE_LABELS = frozenset({"delete", "update", "consolidate"})
 PRODUCE = frozenset({"produce"})
@@ -229,32 +229,43 @@ def find_seed(G: nx.MultiDiGraph, steps: Mapping[str, Step], record: str) -> str
 
 def update_writers(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Iterable[str]
                    ) -> Iterator[tuple[str, str]]:
-    """`(record, write)` for each of `records` that no step produced (no `produce` edge
-    from a step) but a successful `memory_write` wrote by a recorded `update` edge ("write
-    → record version it created or rewrote", case-format.md): the write is the producer
-    of that version, the latest one when several rewrote it (rule `support.update-writer`),
+    """`(record, write)` for each of `records` that has an update writer
+    (`update_writer`, rule `support.update-writer`), read from `G`."""
+    pred, succ = G._pred, G._succ
+    for rec in records:
+        write = update_writer(steps, ((p, label, bool(attrs.get("inferred")))
+                                      for p, by_label in pred[rec].items()
+                                      for label, attrs in by_label.items()), succ[rec])
+        if write is not None:
+            yield rec, write
+
+
+def update_writer(steps: Mapping[str, Step], premises: Iterable[tuple[str, str, bool]],
+                  dependents: Iterable[str]) -> str | None:
+    """The write that produced a record no step produced, given the record's `premises`
+    as `(id, label, inferred)` and the ids of its `dependents`; None when there is none.
+    A successful `memory_write` that wrote the record by a recorded `update` edge ("write
+    → record version it created or rewrote", case-format.md) is the producer of that
+    version, the latest one when several rewrote it (rule `support.update-writer`),
     provided every step that depends on the record comes after it, so that the version it
     wrote is the only one the run read. A record a step read at or before its latest
     update stands for an earlier version too, which that write did not produce. A failed
-    write changed nothing and a guessed edge never vouches, so neither counts. A fault's
-    seed is not affected: only `produce` names a fault's producer."""
-    pred, succ = G._pred, G._succ
-    for rec in records:
-        latest: tuple[int, str] | None = None
-        for p, by_label in pred[rec].items():
-            s = steps.get(p)
-            if s is None:
-                continue
-            if "produce" in by_label:
-                latest = None
-                break
-            attrs = by_label.get("update")
-            if (attrs is not None and not attrs.get("inferred") and s.type == "memory_write"
-                    and s.status != "failed" and (latest is None or s.seq > latest[0])):
-                latest = (s.seq, p)
-        if latest is not None and all(steps[d].seq > latest[0] for d in succ[rec]
-                                      if d in steps):
-            yield rec, latest[1]
+    write changed nothing and a guessed edge never vouches, so neither counts. A record a
+    step produced (a `produce` edge from a step) has no update writer. A fault's seed is
+    not affected: only `produce` names a fault's producer."""
+    latest: tuple[int, str] | None = None
+    for p, label, inferred in premises:
+        s = steps.get(p)
+        if s is None:
+            continue
+        if label == "produce":
+            return None
+        if (label == "update" and not inferred and s.type == "memory_write"
+                and s.status != "failed" and (latest is None or s.seq > latest[0])):
+            latest = (s.seq, p)
+    if latest is None or any(steps[d].seq <= latest[0] for d in dependents if d in steps):
+        return None
+    return latest[1]
 
 
 @without_gc

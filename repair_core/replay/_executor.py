@@ -27,6 +27,7 @@ from ..agent._evidence import (
     request_item,
 )
 from ..agent._store import LexicalRetriever, Retriever
+from ..analysis._analysis import update_writer
 from ..case._case import (
     Answer,
     Case,
@@ -599,12 +600,31 @@ class _Run:
 
     def _retire_replayed_writes(self) -> None:
         """Rule `replay.write.supersedes-own`: a record a replayed write produced in the
-        failed run is that step's old output, so it is stale from the start of the replay
-        (no replayed read retrieves it) and the replayed write supersedes it: it leaves
-        the active store, replaced by what the replay writes, or by nothing."""
+        failed run (by a `produce` edge, or, for a record no step produced, as its update
+        writer, rule `support.update-writer`) is that step's old output, so it is stale
+        from the start of the replay (no replayed read retrieves it) and the replayed write
+        supersedes it: it leaves the active store, replaced by what the replay writes, or
+        by nothing."""
+        updated = []
         for rec in self.case.memory:
             writer = next((self.steps[d.id] for d in rec.deps if d.label == "produce"
                            and d.id in self.replay and d.id in self.steps), None)
+            if isinstance(writer, MemoryWrite):
+                self.memory.retire(writer, rec.id, [])
+            elif writer is None and any(d.label == "update" and d.id in self.replay
+                                        for d in rec.deps):
+                updated.append(rec)
+        if not updated:
+            return
+        readers: dict[str, list[str]] = {rec.id: [] for rec in updated}
+        for step in self.order:
+            for d in step.deps:
+                if d.id in readers:
+                    readers[d.id].append(step.id)
+        for rec in updated:
+            write = update_writer(self.steps, ((d.id, d.label, d.inferred) for d in rec.deps),
+                                  readers[rec.id])
+            writer = self.steps[write] if write in self.replay else None
             if isinstance(writer, MemoryWrite):
                 self.memory.retire(writer, rec.id, [])
 
