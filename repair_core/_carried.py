@@ -11,9 +11,9 @@ import re
 from bisect import bisect_right
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from itertools import accumulate
-from typing import TypeVar
+from typing import Any, TypeVar
 
-__all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carries", "text_hits"]
+__all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carries", "text_hits", "text_of"]
 
 SPAN_TOKENS = 12
 """Words in the window that must appear in a carrier (a fault's whole text if shorter)."""
@@ -33,6 +33,16 @@ def _tokens(text: str) -> list[str]:
 def _windows(tokens: list[str], n: int) -> Iterator[tuple[str, ...]]:
     for i in range(len(tokens) - n + 1):
         yield tuple(tokens[i:i + n])
+
+
+def text_of(node: Any) -> str:
+    """The text searched in (or for) a turn, step or record: its `text`, and an
+    observation's string `output` when the text does not already hold it."""
+    text = str(getattr(node, "text", "") or "")
+    output = getattr(node, "output", None)
+    if isinstance(output, str) and output not in text:
+        text += " " + output
+    return text
 
 
 def carries(text: str, fault_text: str) -> bool:

@@ -25,8 +25,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from repair_core import _carried, case_from_data
 from repair_core._io import to_json
 from repair_core._synth import synth_case_data
+from repair_core.analysis import _carry
 from repair_core.case import _case, _columns
 from repair_core.case._columns import read_columns
 from repair_core.cli import COMMAND_MODULE, COMMAND_MODULES
@@ -271,6 +273,23 @@ def test_two_processes_find_carriers_on_both_sides_and_in_the_records(forking: l
     assert any(node < split for node in found)
     assert any(split <= node < first_record for node in found)
     assert any(node >= first_record for node in found)
+
+
+def test_the_reader_and_the_analysis_take_a_nodes_text_by_one_rule() -> None:
+    # the columnar reader searches observations while it reads, the analysis searches
+    # the case: both by one definition of a node's text (its text, and an observation's
+    # string output the text does not already hold), owned by `_carried`, below both
+    assert _columns.text_of is _carried.text_of and _carry.text_of is _carried.text_of
+    data = json.loads(synth_raw(200, 5))
+    fault_text = next(m["text"] for m in data["memory"] if m["id"] == data["faults"][0])
+    observation = next(s for s in data["trajectory"] if s["type"] == "tool_observation")
+    observation["output"] = f"Result: {fault_text}"
+    columns = read_columns(json.dumps(data).encode())
+    assert columns is not None
+    by_reader = {columns.ids[node] for node, _, _ in columns.carry_hits}
+    by_analysis = {node for node, _ in _carry.carriers(case_from_data(data))}
+    assert observation["id"] in by_reader
+    assert by_reader - set(data["faults"]) == by_analysis - set(data["faults"])
 
 
 @pytest.mark.parametrize("kind", ["tool_observation", "turn"])

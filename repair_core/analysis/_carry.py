@@ -12,7 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._carried import MIN_TOKENS, SPAN_TOKENS, _hits, _index, _tokens, carries, text_hits
+from .._carried import (
+    MIN_TOKENS,
+    SPAN_TOKENS,
+    _hits,
+    _index,
+    _tokens,
+    carries,
+    text_hits,
+    text_of,
+)
 
 if TYPE_CHECKING:
     from ..case._case import Case
@@ -20,20 +29,12 @@ if TYPE_CHECKING:
 __all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carriers", "fault_texts", "carries", "text_hits"]
 
 
-def _text_of(node: Any) -> str:
-    text = str(getattr(node, "text", "") or "")
-    output = getattr(node, "output", None)
-    if isinstance(output, str) and output not in text:
-        text += " " + output
-    return text
-
-
 def fault_texts(case: Case) -> dict[str, str]:
     """Each diagnosed fault -> its text (a record's, a step's or a user turn's)."""
     by_id: dict[str, Any] = {m.id: m for m in case.memory}
     by_id.update((s.id, s) for s in case.trajectory)
     by_id.update((t.id, t) for t in case.session)
-    return {f: _text_of(by_id[f]) for f in case.faults if f in by_id}
+    return {f: text_of(by_id[f]) for f in case.faults if f in by_id}
 
 
 def carriers(case: Case, bounds: Mapping[str, float] | None = None
@@ -57,7 +58,7 @@ def carriers(case: Case, bounds: Mapping[str, float] | None = None
     for node_id, node, seq in nodes:
         if node_id in faults:
             continue
-        for fault in sorted(_hits(_tokens(_text_of(node)), index)):
+        for fault in sorted(_hits(_tokens(text_of(node)), index)):
             if seq < bounds.get(fault, float("-inf")):
                 continue
             out.append((node_id, fault))

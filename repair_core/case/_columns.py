@@ -34,6 +34,7 @@ from typing import Annotated, Any, Literal, cast
 import msgspec
 import numpy as np
 
+from .._carried import text_of
 from .._flat import node_content
 from .._forked import Forked
 from .._forked import may_fork as _may_fork
@@ -680,7 +681,7 @@ class _Reader:
                 fault_set = self.fault_set
                 for i in np.flatnonzero(codes == _OBSERVATION_CODE).tolist():
                     part.observations.append(at + i)
-                    part.observation_texts.append(_text_of(batch[i]))
+                    part.observation_texts.append(text_of(batch[i]))
                     if batch[i].id in fault_set:
                         part.fault_outputs[at + i] = batch[i].output
             dep_lists = [*map(_DEPS, batch)]
@@ -1083,13 +1084,6 @@ _LABEL_OF: Callable[[str], int] = LABEL_CODE.__getitem__
 
 def _label_codes(deps: list[_Dep]) -> np.ndarray:
     return np.fromiter(map(_LABEL_OF, map(_LABEL, deps)), np.int8, len(deps))
-
-
-def _text_of(node: Any) -> str:  # _carry._text_of
-    output = getattr(node, "output", None)
-    if isinstance(output, str) and output not in node.text:
-        return str(node.text + " " + output)
-    return str(node.text)
 
 
 _LIFECYCLE = (LABEL_CODE["delete"], LABEL_CODE["update"])
