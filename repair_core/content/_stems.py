@@ -12,7 +12,8 @@ from collections.abc import Iterable
 
 from ._shingles import words
 
-__all__ = ["stem", "stems", "ORDINARY_STEMS", "RESTATE_WORDS", "restates"]
+__all__ = ["stem", "stems", "ORDINARY_STEMS", "RESTATE_WORDS", "restates", "restated_by",
+           "word_stems"]
 
 RESTATE_WORDS = 12
 """A fault of at most this many words is short: a restatement is looked for (a longer one
@@ -65,10 +66,26 @@ def stem(word: str) -> str:
     return w
 
 
-def stems(text: str) -> frozenset[str]:
+def stems(text: str, memo: dict[str, str] | None = None) -> frozenset[str]:
     """The stems of `text`'s words (a number or a size such as "S" or "9" is a word:
-    it is often what a fault says)."""
-    return frozenset(map(stem, words(text)))
+    it is often what a fault says). `memo`: word -> stem, filled as it goes, for a
+    caller that stems many texts of one vocabulary."""
+    return word_stems(words(text), memo)
+
+
+def word_stems(words_: Iterable[str], memo: dict[str, str] | None = None) -> frozenset[str]:
+    """`stems` of a text whose words (`words`) are `words_`."""
+    # each distinct word once: a long text (all of a user's turns) repeats a few words
+    distinct = set(words_)
+    if memo is None:
+        return frozenset(map(stem, distinct))
+    out = set()
+    for w in distinct:
+        s = memo.get(w)
+        if s is None:
+            s = memo[w] = stem(w)
+        out.add(s)
+    return frozenset(out)
 
 
 ORDINARY_STEMS = frozenset(map(stem, _ORDINARY.split()))
@@ -85,6 +102,11 @@ def restates(required: Iterable[str], optional: Iterable[str], text: str) -> boo
     >>> restates({"window", "seat"}, {"lin"}, "Lin prefers aisle seats.")
     False
     """
-    have = stems(text)
+    return restated_by(required, optional, stems(text))
+
+
+def restated_by(required: Iterable[str], optional: Iterable[str], have: frozenset[str]
+                ) -> bool:
+    """`restates` for a text whose stems (`stems`) are `have`."""
     need = frozenset(required)
     return need <= have and not (have - need - frozenset(optional) - ORDINARY_STEMS)
