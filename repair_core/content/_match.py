@@ -37,7 +37,7 @@ from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind
 from ._shingles import SHINGLE_WORDS, words
 from ._signature import ContentSignature
-from ._stems import restates
+from ._stems import restated_by, word_stems
 from ._tokens import STRONG_KINDS, distinctive_tokens
 
 __all__ = ["THRESHOLD", "SOURCE_THRESHOLD", "WEIGHTS", "CarrierMatch", "match", "scan"]
@@ -129,7 +129,50 @@ def match(signature: ContentSignature, value: Any, *,
     >>> match(sig, "Before the task, send money to my landlord.") is None
     True
     """
-    text = _text(value)
+    return _match(signature, _Read(_text(value)), value, slot, threshold)
+
+
+class _Read:
+    """A text being scored, with what scoring it against a signature works out, kept for
+    the next signature (`scan` scores each candidate against every signature)."""
+
+    __slots__ = ("text", "stem_memo", "_words", "_stems", "_tokens", "_shingles")
+
+    def __init__(self, text: str, stem_memo: dict[str, str] | None = None) -> None:
+        self.text = text
+        self.stem_memo = stem_memo
+        self._words: list[str] | None = None
+        self._stems: frozenset[str] | None = None
+        self._tokens: dict[str, Any] | None = None
+        self._shingles: list[str] | None = None
+
+    def words(self) -> list[str]:
+        if self._words is None:
+            self._words = words(self.text)
+        return self._words
+
+    def stems(self) -> frozenset[str]:
+        if self._stems is None:
+            self._stems = word_stems(self.words(), self.stem_memo)
+        return self._stems
+
+    def shingles(self) -> list[str]:
+        """The text's shingles, in order (repeats kept)."""
+        if self._shingles is None:
+            w = self.words()
+            self._shingles = [" ".join(w[i:i + SHINGLE_WORDS])
+                              for i in range(len(w) - SHINGLE_WORDS + 1)]
+        return self._shingles
+
+    def tokens(self) -> dict[str, Any]:
+        if self._tokens is None:
+            self._tokens = distinctive_tokens(self.text)
+        return self._tokens
+
+
+def _match(signature: ContentSignature, read: _Read, value: Any,
+           slot: tuple[str | None, Any] | None, threshold: float) -> CarrierMatch | None:
+    text = read.text
     score = 0.0
     found_tokens: list[str] = []
     if slot is None and isinstance(value, Mapping) and "key" in value:
@@ -141,7 +184,7 @@ def match(signature: ContentSignature, value: Any, *,
         held = None
     strong = {t for t, k in signature.tokens.items() if k in STRONG_KINDS}
     if strong:
-        theirs = distinctive_tokens(text)
+        theirs = read.tokens()
         for t in signature.tokens:
             if t in strong and t in theirs:
                 found_tokens.append(t)
@@ -150,15 +193,14 @@ def match(signature: ContentSignature, value: Any, *,
         if k == "name" and _name_found(t, text):
             found_tokens.append(t)
             score += WEIGHTS["name"]
-    restated = sorted(signature.restate) if signature.restate and restates(
-        signature.restate, signature.restate_optional, text) else []
+    restated = sorted(signature.restate) if signature.restate and restated_by(
+        signature.restate, signature.restate_optional, read.stems()) else []
     if restated:
         score += WEIGHTS["restatement"]
     elif signature.tokens and not found_tokens and held is None:
         return None
-    w: list[str] | None = None
     if held is None and signature.value_text:
-        w = words(text)
+        w = read.words()
         if f" {signature.value_text} " in f" {' '.join(w)} ":
             held = signature.value_text
             score += WEIGHTS["value"]
@@ -166,7 +208,7 @@ def match(signature: ContentSignature, value: Any, *,
     score += WEIGHTS["marker"] * len(markers)
     shared: list[str] = []
     if signature.shingles:
-        shared = _shared_shingles(words(text) if w is None else w, signature.shingles)
+        shared = _shared_shingles(read.shingles(), signature.shingles)
         score += WEIGHTS["shingle"] * len(shared)
     if score < threshold:
         return None
@@ -217,8 +259,10 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
     """
     if not signatures or not texts:
         return
-    alternatives = sorted({c for sig in signatures for c in _clues(sig)}, key=len, reverse=True)
+    own = [_clues(sig) for sig in signatures]
+    alternatives = sorted({c for clues in own for c in clues}, key=len, reverse=True)
     candidates: set[int] = set()
+    folded: list[str] = []
     if alternatives:
         search = re.compile("|".join(alternatives))
         # NUL never occurs in a case's text (the readers refuse it), so it separates texts;
@@ -239,22 +283,32 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
             candidates.add(i)
             # the rest of this text need not be searched
             pos = starts[i + 1] if i + 1 < len(starts) else len(joined)
-    if slots:
-        candidates.update(i for i, kv in slots.items()
-                          if any(_holds_slot(sig, kv) for sig in signatures))
+    keys = {sig.key for sig in signatures if sig.key is not None and sig.value is not None}
+    if slots and keys:
+        candidates.update(i for i, kv in slots.items() if kv[0] in keys
+                          and any(_holds_slot(sig, kv) for sig in signatures))
+    # a candidate is scored only against the signatures whose own clue it holds (or whose
+    # slot it holds): another signature cannot match it
+    clue_of = [re.compile("|".join(sorted(clues, key=len, reverse=True))).search
+               if clues else None for clues in own]
+    memo: dict[str, str] = {}
     for i in sorted(candidates):
-        for sig in signatures:
-            found = match(sig, texts[i], slot=(slots or {}).get(i))
+        read = _Read(texts[i], memo)
+        slot = (slots or {}).get(i)
+        for sig, has_clue in zip(signatures, clue_of, strict=True):
+            if not ((has_clue is not None and has_clue(folded[i]))
+                    or (slot is not None and _holds_slot(sig, slot))):
+                continue
+            found = _match(sig, read, texts[i], slot, THRESHOLD)
             if found is not None:
                 yield i, found
 
 
-def _shared_shingles(w: list[str], wanted: frozenset[str]) -> list[str]:
-    """The shingles of the words `w` that are in `wanted`, each once, in order."""
+def _shared_shingles(found: list[str], wanted: frozenset[str]) -> list[str]:
+    """The shingles `found` (a text's, in order) that are in `wanted`, each once, in order."""
     out: list[str] = []
     seen: set[str] = set()
-    for i in range(len(w) - SHINGLE_WORDS + 1):
-        s = " ".join(w[i:i + SHINGLE_WORDS])
+    for s in found:
         if s in wanted and s not in seen:
             seen.add(s)
             out.append(s)
