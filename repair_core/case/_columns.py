@@ -674,12 +674,21 @@ class _Reader:
             part.tools += ((done + i, batch[i].tool)
                            for i in np.flatnonzero((codes == _PLAN_CODE)
                                                    | (codes == _ACTION_CODE)).tolist())
-            if keep_text:
-                part.texts += map(_TEXT, batch)
+            if keep_text or fault_content:
+                batch_texts = [*map(_TEXT, batch)]
+                if keep_text:
+                    part.texts += batch_texts
             if fault_content:
-                part.contents += map(node_content, batch)
+                # a step's content is its text but for a claim's value and an
+                # observation's output (`node_content`)
+                for i in np.flatnonzero(codes == _CLAIM_CODE).tolist():
+                    batch_texts[i] = node_content(batch[i])
+                observed = np.flatnonzero(codes == _OBSERVATION_CODE).tolist()
+                for i in observed:
+                    batch_texts[i] = node_content(batch[i])
+                part.contents += batch_texts
                 fault_set = self.fault_set
-                for i in np.flatnonzero(codes == _OBSERVATION_CODE).tolist():
+                for i in observed:
                     part.observations.append(at + i)
                     part.observation_texts.append(text_of(batch[i]))
                     if batch[i].id in fault_set:
