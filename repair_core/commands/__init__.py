@@ -131,6 +131,8 @@ def add_suspects_argument(parser: argparse.ArgumentParser, *,
 def not_suspect_ids(args: argparse.Namespace, known: Iterable[str]) -> list[str]:
     """The ids of --not-suspect, each checked against `known` (the case's ids)."""
     ids = [f.strip() for f in (getattr(args, "not_suspect", "") or "").split(",") if f.strip()]
+    if not ids:
+        return ids
     unknown = sorted(set(ids) - set(known))
     if unknown:
         raise DgrrError("--not-suspect: not an id of the case: "
