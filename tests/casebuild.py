@@ -55,6 +55,11 @@ def step(node: str, seq: int, kind: str, dep_spec: str = "", turn_id: str = "u1"
     return d
 
 
+def plain(node: dict[str, Any]) -> dict[str, Any]:
+    """A node of this language as the case format writes it, to add to a case's data."""
+    return {k: v for k, v in node.items() if k != "_kind"}
+
+
 def case_data(*nodes: dict[str, Any], faults: list[str] | tuple[str, ...] = (),
               tools: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
     buckets: dict[str, list[dict[str, Any]]] = {"turn": [], "record": [], "step": []}
