@@ -140,6 +140,16 @@ def test_flatten_keeps_every_string_leaf(value):
     assert all(leaf in text for leaf in leaves(value))
 
 
+def test_a_copy_of_a_short_fault_inside_a_longer_text_matches():
+    # two shingles and a name score 0.9, and the second sentence says words of its own (no
+    # restatement): only the copy of the whole text carries it
+    sig = signature_of("Lin always books the cheapest flight.", node="f")
+    found = match(sig, "Lin always books the cheapest flight. Lin is vegetarian.")
+    assert found is not None and found.copied
+    assert "(all of its text)" in found.evidence()
+    assert match(sig, "Lin always books the cheapest hotel. Lin is vegetarian.") is None
+
+
 def test_the_same_template_filled_with_other_values_does_not_match():
     sig = signature_of("I moved to Vienna last spring and I am still settling in.", node="f")
     assert sig.tokens == {"Vienna": "name"}

@@ -13,6 +13,10 @@ weights of what it shares with it add up to `THRESHOLD` or more:
   consecutive words of the fault's text match on their own, ordinary shared words
   ("the user is", "please make sure") do not;
 - a record (or any mapping) with the signature's key and an equal value matches;
+- a copy of the fault's whole text matches: every shingle of it (beyond what the user
+  said) in the value, however much else the value says ("Yara wears clothing size M. Yara
+  is allergic to pollen." for "Yara wears clothing size M."; a short fault has too few
+  shingles to match by their weight alone);
 - a restatement of a short fault matches (`_stems.restates`: every content word of the
   fault, stemmed, and nothing of its own but the fault's names, the user's words and
   ordinary words: "User prefers a window seat" for "Lin prefers window seats.", while
@@ -55,7 +59,7 @@ the user to new_password", with no distinctive token, shares four shingles with 
 result that carried it). A name, a marker or the stated value alone (0.5) is not enough."""
 
 WEIGHTS: dict[str, float] = {"token": 1.0, "name": 0.5, "marker": 0.5, "value": 0.5,
-                             "slot": 1.0, "shingle": 0.2, "restatement": 1.0}
+                             "slot": 1.0, "shingle": 0.2, "restatement": 1.0, "copy": 1.0}
 """The weight of each piece of evidence (see the module's docstring)."""
 
 
@@ -81,6 +85,8 @@ class CarrierMatch:
     the slot value as a phrase."""
     restated: list[str] = field(default_factory=list)
     """The fault's content stems, when the value restates it (`_stems.restates`)."""
+    copied: bool = False
+    """Whether the value holds every shingle of the signature (a copy of its whole text)."""
 
     def evidence(self) -> str:
         """The evidence as one line of plain text.
@@ -98,7 +104,8 @@ class CarrierMatch:
         if self.markers:
             parts.append("markers: " + ", ".join(self.markers))
         if self.shingle_count:
-            parts.append(f"{self.shingle_count} shared 5-word run(s): "
+            parts.append(f"{self.shingle_count} shared 5-word run(s)"
+                         + (" (all of its text)" if self.copied else "") + ": "
                          + " | ".join(self.shingles))
         return "; ".join(parts)
 
@@ -210,11 +217,14 @@ def _match(signature: ContentSignature, read: _Read, value: Any,
     if signature.shingles:
         shared = _shared_shingles(read.shingles(), signature.shingles)
         score += WEIGHTS["shingle"] * len(shared)
+    copied = bool(shared) and len(shared) == len(signature.shingles)
+    if copied:
+        score += WEIGHTS["copy"]
     if score < threshold:
         return None
     return CarrierMatch(node=signature.node, score=round(score, 4), tokens=found_tokens,
                         markers=markers, shingles=shared[:3], shingle_count=len(shared),
-                        slot=held, restated=restated)
+                        slot=held, restated=restated, copied=copied)
 
 
 def _holds_slot(signature: ContentSignature, slot: tuple[str | None, Any]) -> bool:
@@ -234,7 +244,7 @@ def _clues(signature: ContentSignature) -> list[str]:
     carrying `signature` holds: a token or the stated slot value (when the signature names a token, a text
     without one of them or the value carries nothing); else also an instruction marker
     or a whole shingle (a text scoring 1.0 from names, markers, the value and shingles
-    holds a half or five shingles); and a restatement holds every stem of `restate`, so
+    holds a half or five shingles, or all of them: a copy); and a restatement holds every stem of `restate`, so
     the longest (as the start of a word: a stem ending in i may be written with y)."""
     clues = [re.escape(t.casefold()) for t in signature.tokens]
     if signature.restate:
