@@ -77,13 +77,7 @@ class Analysis:
     def producers(self, record: str) -> list[str]:
         """The steps that produced `record`'s version: its `produce` premises that are
         steps (in premise order), else the `update` write of `writers`."""
-        pred = self.graph._pred[record]
-        made = [p for p, by_label in pred.items()
-                if "produce" in by_label and self.graph._node[p].get("kind") == "step"]
-        if made:
-            return made
-        writer = self.writers.get(record)
-        return [writer] if writer is not None else []
+        return producers_of(self.graph, self.writers, record)
 
     @cached_property
     def unsupported(self) -> frozenset[str]:
@@ -225,6 +219,19 @@ def find_seed(G: nx.MultiDiGraph, steps: Mapping[str, Step], record: str) -> str
     if producers:
         return min(producers, key=lambda n: (steps[n].seq, n))
     return record
+
+
+def producers_of(G: nx.MultiDiGraph, writers: Mapping[str, str], record: str) -> list[str]:
+    """The steps that produced `record`'s version: its `produce` premises that are steps
+    (in premise order), else its update writer (`writers`, from `update_writers`; rule
+    `support.update-writer`)."""
+    nodes = G._node
+    made = [p for p, by_label in G._pred[record].items()
+            if "produce" in by_label and nodes[p].get("kind") == "step"]
+    if made:
+        return made
+    writer = writers.get(record)
+    return [writer] if writer is not None else []
 
 
 def update_writers(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Iterable[str]
@@ -395,11 +402,7 @@ def _support(G: nx.MultiDiGraph, steps: Mapping[str, Step], records: Mapping[str
         return p == current_turn or (p in G._node and G._node[p]["kind"] == "turn")
 
     def producers(v: str) -> list[str]:
-        # premises(G, v, labels=PRODUCE) inlined: called for most candidates
-        made = [p for p, by_label in pred[v].items() if "produce" in by_label and p in steps]
-        if not made and v in written:
-            return [written[v]]  # the update write of that version (support.update-writer)
-        return made
+        return producers_of(G, written, v)
 
     def vouching(v: str, prods: list[str]) -> bool:
         # A guessed produce edge carries harm (its producer must be kept too) but never
