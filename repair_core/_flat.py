@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ._carried import text_of
+
 __all__ = ["flatten", "node_content"]
 
 
@@ -51,10 +53,7 @@ def node_content(node: Any) -> str:
     "Lin's seat\\nwindow"
 
     """
-    text = str(getattr(node, "text", "") or "")
-    output = getattr(node, "output", None)
-    if isinstance(output, str) and output not in text:
-        text += " " + output
+    text = text_of(node)
     value = getattr(node, "value", None)
     if value is not None and not (
             isinstance(value, str) and value in text):
