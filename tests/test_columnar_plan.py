@@ -190,11 +190,11 @@ TEXTS = [POISON, "Policy doc: " + POISON, "cached: " + " ".join(POISON.split()[:
 
 
 @st.composite
-def issue17_cases(draw) -> dict:
-    """`random_cases` with what the issue-17 rules read: texts that carry other texts,
-    observation outputs, record keys and values, records an update write created, update
-    writes that retire an older record, records created at any seq, and faults on
-    observations and user turns."""
+def content_rule_cases(draw) -> dict:
+    """`random_cases` with what the carried-text, restore, objective and update-writer
+    rules read: texts that carry other texts, observation outputs, record keys and
+    values, records an update write created, update writes that retire an older record,
+    records created at any seq, and faults on observations and user turns."""
     data = draw(random_cases())
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     steps, records, turns = data["trajectory"], data["memory"], data["session"]
@@ -237,13 +237,13 @@ def issue17_cases(draw) -> dict:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(issue17_cases(), st.integers(0, 2**16), st.sampled_from(OBJECTIVES))
-def test_issue17_case_reports_are_identical(data: dict, shuffle_seed: int,
+@given(content_rule_cases(), st.integers(0, 2**16), st.sampled_from(OBJECTIVES))
+def test_content_rule_case_reports_are_identical(data: dict, shuffle_seed: int,
                                             objective: str) -> None:
     case_from_data(data)  # the generator makes valid cases
-    assert_same(json.dumps(data).encode(), "issue-17 case", OBJECTIVES)
+    assert_same(json.dumps(data).encode(), "content-rule case", OBJECTIVES)
     assert_same(json.dumps(shuffled(data, random.Random(shuffle_seed))).encode(),
-                "issue-17 case, shuffled", (objective,))
+                "content-rule case, shuffled", (objective,))
 
 
 def renamed(data: dict, rng: random.Random, alphabet: list[str]) -> dict:
@@ -280,7 +280,7 @@ ESCAPED_LETTERS = ['"', "\\", "\n", "\t", "\x01", "\x1f"]
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(issue17_cases(), st.integers(0, 2**16), st.booleans(), st.sampled_from(OBJECTIVES))
+@given(content_rule_cases(), st.integers(0, 2**16), st.booleans(), st.sampled_from(OBJECTIVES))
 def test_reports_are_identical_whatever_the_ids_are_made_of(data: dict, seed: int,
                                                             escaped: bool,
                                                             objective: str) -> None:
@@ -448,7 +448,7 @@ def test_columnar_summary_needs_the_texts() -> None:
         columnar_plan_summary(cols)
 
 
-def test_auto_plans_a_large_case_columnar_with_the_issue17_rules(tmp_path: Path, capsys,
+def test_auto_plans_a_large_case_columnar_with_the_content_rules(tmp_path: Path, capsys,
                                                                   monkeypatch) -> None:
     # a case over 2 MB whose faults are a record, a tool observation and a user turn, and
     # whose observations repeat the faulty observation's text

@@ -156,7 +156,7 @@ def test_the_fork_in_real_chromium(tmp_path, capsys, monkeypatch):
     if not CHROMIUM.exists():
         pytest.skip("needs Debian chromium")
     from playwright.sync_api import sync_playwright
-    from test_e2e_issue23 import _upload
+    from test_e2e_journeys import _upload
 
     case, db = _real_fork(tmp_path, capsys, monkeypatch)
     log = ApprovalStore(db)

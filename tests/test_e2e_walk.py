@@ -21,7 +21,7 @@ from dashboard_server import (
     open_page,
     running_dashboard,
 )
-from test_e2e_issue23 import _no_exception, _upload
+from test_e2e_journeys import _no_exception, _upload
 
 pytestmark = BROWSER_MARKS
 WIDTH, HEIGHT = 1440, 900

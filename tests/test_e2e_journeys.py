@@ -1,4 +1,4 @@
-"""Issue 23's journeys in real Chromium: an imported trace with no memory records, a case
+"""Journeys in real Chromium: an imported trace with no memory records, a case
 whose text mentions CSS urls, and a 100k-step case walked through every page with no
 exception and one decision legend everywhere; a researcher opening a bench results folder,
 picking a case where Ours and a baseline disagree and seeing both repairs side by side."""
