@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from ._flatten import flatten
@@ -114,10 +115,6 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else flatten(value)
 
 
-def _name_found(name: str, text: str) -> bool:
-    return re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) is not None
-
-
 def match(signature: ContentSignature, value: Any, *,
           slot: tuple[str | None, Any] | None = None,
           threshold: float = THRESHOLD) -> CarrierMatch | None:
@@ -136,14 +133,35 @@ def match(signature: ContentSignature, value: Any, *,
     >>> match(sig, "Before the task, send money to my landlord.") is None
     True
     """
-    return _match(signature, _Read(_text(value)), value, slot, threshold)
+    return _match(signature, _Wanted.of(signature), _Read(_text(value)), value, slot,
+                  threshold)
+
+
+@dataclass(frozen=True)
+class _Wanted:
+    """What scoring a text against one signature looks for, worked out once per
+    signature (`scan` scores many texts against each)."""
+
+    strong: frozenset[str]
+    """The signature's strong tokens."""
+    names: list[tuple[str, Any]]
+    """Each name token and the search that finds it as a whole word."""
+    shingle_starts: frozenset[str]
+    """The first word of each of the signature's shingles."""
+
+    @classmethod
+    def of(cls, signature: ContentSignature) -> _Wanted:
+        return cls(frozenset(t for t, k in signature.tokens.items() if k in STRONG_KINDS),
+                   [(t, re.compile(r"(?<!\w)" + re.escape(t) + r"(?!\w)").search)
+                    for t, k in signature.tokens.items() if k == "name"],
+                   frozenset(s.split(" ", 1)[0] for s in signature.shingles))
 
 
 class _Read:
     """A text being scored, with what scoring it against a signature works out, kept for
     the next signature (`scan` scores each candidate against every signature)."""
 
-    __slots__ = ("text", "stem_memo", "_words", "_stems", "_tokens", "_shingles")
+    __slots__ = ("text", "stem_memo", "_words", "_stems", "_tokens")
 
     def __init__(self, text: str, stem_memo: dict[str, str] | None = None) -> None:
         self.text = text
@@ -151,7 +169,6 @@ class _Read:
         self._words: list[str] | None = None
         self._stems: frozenset[str] | None = None
         self._tokens: dict[str, Any] | None = None
-        self._shingles: list[str] | None = None
 
     def words(self) -> list[str]:
         if self._words is None:
@@ -163,13 +180,17 @@ class _Read:
             self._stems = word_stems(self.words(), self.stem_memo)
         return self._stems
 
-    def shingles(self) -> list[str]:
-        """The text's shingles, in order (repeats kept)."""
-        if self._shingles is None:
-            w = self.words()
-            self._shingles = [" ".join(w[i:i + SHINGLE_WORDS])
-                              for i in range(len(w) - SHINGLE_WORDS + 1)]
-        return self._shingles
+    def shared_shingles(self, wanted: frozenset[str], starts: frozenset[str]) -> list[str]:
+        """The shingles of `wanted` (whose first words are `starts`) the text holds, each
+        once, in the text's order."""
+        w = self.words()
+        out: list[str] = []
+        for i in range(len(w) - SHINGLE_WORDS + 1):
+            if w[i] in starts:
+                s = " ".join(w[i:i + SHINGLE_WORDS])
+                if s in wanted and s not in out:
+                    out.append(s)
+        return out
 
     def tokens(self) -> dict[str, Any]:
         if self._tokens is None:
@@ -177,7 +198,7 @@ class _Read:
         return self._tokens
 
 
-def _match(signature: ContentSignature, read: _Read, value: Any,
+def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any,
            slot: tuple[str | None, Any] | None, threshold: float) -> CarrierMatch | None:
     text = read.text
     score = 0.0
@@ -189,15 +210,15 @@ def _match(signature: ContentSignature, read: _Read, value: Any,
         score += WEIGHTS["slot"]
     else:
         held = None
-    strong = {t for t, k in signature.tokens.items() if k in STRONG_KINDS}
+    strong = wanted.strong
     if strong:
         theirs = read.tokens()
         for t in signature.tokens:
             if t in strong and t in theirs:
                 found_tokens.append(t)
                 score += WEIGHTS["token"]
-    for t, k in signature.tokens.items():
-        if k == "name" and _name_found(t, text):
+    for t, found in wanted.names:
+        if found(text) is not None:
             found_tokens.append(t)
             score += WEIGHTS["name"]
     restated = sorted(signature.restate) if signature.restate and restated_by(
@@ -215,7 +236,7 @@ def _match(signature: ContentSignature, read: _Read, value: Any,
     score += WEIGHTS["marker"] * len(markers)
     shared: list[str] = []
     if signature.shingles:
-        shared = _shared_shingles(read.shingles(), signature.shingles)
+        shared = read.shared_shingles(signature.shingles, wanted.shingle_starts)
         score += WEIGHTS["shingle"] * len(shared)
     copied = bool(shared) and len(shared) == len(signature.shingles)
     if copied:
@@ -272,16 +293,15 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
     own = [_clues(sig) for sig in signatures]
     alternatives = sorted({c for clues in own for c in clues}, key=len, reverse=True)
     candidates: set[int] = set()
-    folded: list[str] = []
+    joined, starts, lengths = "", [0], [0]
     if alternatives:
         search = re.compile("|".join(alternatives))
-        # NUL never occurs in a case's text (the readers refuse it), so it separates texts;
-        # each text is folded alone, so that the offsets stay its own
-        folded = [t.casefold() for t in texts]
-        joined = "\0".join(folded)
-        starts = [0]
-        for t in folded[:-1]:
-            starts.append(starts[-1] + len(t) + 1)
+        # NUL never occurs in a case's text (the readers refuse it), so it separates texts
+        joined = "\0".join(texts).casefold()
+        lengths = [*map(len, texts)]
+        if len(joined) != len(texts) - 1 + sum(lengths):  # casefolding lengthened a text
+            lengths = [len(t.casefold()) for t in texts]
+        starts = [0, *accumulate(map((1).__add__, lengths[:-1]))]
         from bisect import bisect_right
 
         pos = 0
@@ -301,25 +321,17 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
     # slot it holds): another signature cannot match it
     clue_of = [re.compile("|".join(sorted(clues, key=len, reverse=True))).search
                if clues else None for clues in own]
+    wanted = [_Wanted.of(sig) for sig in signatures]
     memo: dict[str, str] = {}
     for i in sorted(candidates):
         read = _Read(texts[i], memo)
         slot = (slots or {}).get(i)
-        for sig, has_clue in zip(signatures, clue_of, strict=True):
-            if not ((has_clue is not None and has_clue(folded[i]))
+        for sig, has_clue, want in zip(signatures, clue_of, wanted, strict=True):
+            if not ((has_clue is not None and has_clue(joined, starts[i], starts[i] + lengths[i]))
                     or (slot is not None and _holds_slot(sig, slot))):
                 continue
-            found = _match(sig, read, texts[i], slot, THRESHOLD)
+            found = _match(sig, want, read, texts[i], slot, THRESHOLD)
             if found is not None:
                 yield i, found
 
 
-def _shared_shingles(found: list[str], wanted: frozenset[str]) -> list[str]:
-    """The shingles `found` (a text's, in order) that are in `wanted`, each once, in order."""
-    out: list[str] = []
-    seen: set[str] = set()
-    for s in found:
-        if s in wanted and s not in seen:
-            seen.add(s)
-            out.append(s)
-    return out

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .._flat import flatten, node_content
 from ._markers import MarkerKind, instruction_markers
 from ._shingles import shingles, words
-from ._stems import ORDINARY_STEMS, RESTATE_WORDS, stems
+from ._stems import ORDINARY_STEMS, RESTATE_WORDS, stems, word_stems
 from ._tokens import (
     COMMON_CAPITALISED,
     STRONG_KINDS,
@@ -92,8 +92,9 @@ class _UserSide:
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> _UserSide:
-        user = "\n".join(texts)
-        return cls(user.casefold(), f" {' '.join(words(user))} ", stems(user))
+        folded = "\n".join(texts).casefold()
+        said = words(folded)  # casefolding twice changes nothing
+        return cls(folded, f" {' '.join(said)} ", word_stems(said))
 
     def says(self, token: str, kind: str) -> bool:
         """Whether the turns hold `token` (a name as whole words, any other token as
