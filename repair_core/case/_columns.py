@@ -680,19 +680,23 @@ class _Reader:
                     part.texts += batch_texts
             if fault_content:
                 # a step's content is its text but for a claim's value and an
-                # observation's output (`node_content`)
-                for i in np.flatnonzero(codes == _CLAIM_CODE).tolist():
-                    batch_texts[i] = node_content(batch[i])
-                observed = np.flatnonzero(codes == _OBSERVATION_CODE).tolist()
-                for i in observed:
-                    batch_texts[i] = node_content(batch[i])
-                part.contents += batch_texts
+                # observation's output (`node_content`): a claim whose value is absent or
+                # a string its text holds is its text
+                for i in claims.tolist():
+                    value = batch[i].value
+                    if value is not None and not (type(value) is str
+                                                  and value in batch_texts[i]):
+                        batch_texts[i] = node_content(batch[i])
                 fault_set = self.fault_set
-                for i in observed:
+                for i in np.flatnonzero(codes == _OBSERVATION_CODE).tolist():
+                    observation = batch[i]
+                    # an observation has no value: its content is its `text_of`
+                    batch_texts[i] = text = text_of(observation)
                     part.observations.append(at + i)
-                    part.observation_texts.append(text_of(batch[i]))
-                    if batch[i].id in fault_set:
-                        part.fault_outputs[at + i] = batch[i].output
+                    part.observation_texts.append(text)
+                    if observation.id in fault_set:
+                        part.fault_outputs[at + i] = observation.output
+                part.contents += batch_texts
             dep_lists = [*map(_DEPS, batch)]
             count_parts.append(np.fromiter(map(len, dep_lists), np.int64, k))
             deps = [*chain.from_iterable(dep_lists)]
