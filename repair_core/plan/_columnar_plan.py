@@ -202,7 +202,10 @@ class _Planner:
         self.pred = _CSR(dst, np.arange(len(dst)), n)
         # successors of a premise in networkx's order: dependents in canonical order;
         # one entry per pair, with its first label
-        sorder = np.argsort((src * n + dep_rank[dst]) * n_labels + label, kind="stable")
+        # the keys are distinct (the edges are, and a dependent is a step or a record,
+        # whose ranks differ), so any sort gives this order: numpy's quicksort is the
+        # fastest on keys in no order (4 ms for 235k, against 20 for the stable sort)
+        sorder = np.argsort((src * n + dep_rank[dst]) * n_labels + label)
         if len(sorder):
             s_src, s_dst = src[sorder], dst[sorder]
             pair_new = np.ones(len(sorder), bool)
@@ -1088,21 +1091,23 @@ def _carriers(pl: _Planner, seeds: dict[int, int], diagnosed: list[int],
     records = np.flatnonzero(~skip[first_record:]) + first_record
     steps = c.step_seq_order[~skip[c.step_seq_order]]
     nodes = [*records.tolist(), *steps.tolist()]
-    n_records = len(records)
-    created = c.record_created
-    times = [float("-inf") if created[r - first_record] is None
-             else float(created[r - first_record])  # type: ignore[arg-type]
-             for r in nodes[:n_records]]
-    times += map(float, c.seq[steps].tolist())
-    store = objective != "answer"
+    in_store = (records - first_record).tolist()
+    never = float("-inf")  # a record without a created_seq
+    times = [never if t is None else float(t)
+             for t in map(c.record_created.__getitem__, in_store)]
+    times += c.seq[steps].astype(float).tolist()
+    quarantinable: set[int] = set()
+    if objective != "answer":  # the active records the plan keeps
+        decided = np.zeros(pl.n, bool)
+        decided[np.fromiter(memory, np.int64, len(memory))] = True
+        quarantinable.update(np.flatnonzero(c.active[records] & ~decided[records]).tolist())
     bounds = {c.ids[f]: pl.bound(seeds[f]) for f in diagnosed if f in seeds}
     return find_carriers(
-        sigs, bounds, [c.ids[i] for i in nodes],
-        ["record"] * n_records + ["step"] * len(steps), times,
-        [c.contents[i] for i in nodes],
-        {k: c.record_slots[r - first_record] for k, r in enumerate(nodes[:n_records])},
-        {k for k, r in enumerate(nodes[:n_records])
-         if store and c.active[r] and r not in memory}, suspects)  # type: ignore[arg-type]
+        sigs, bounds, [*map(c.ids.__getitem__, nodes)],
+        ["record"] * len(records) + ["step"] * len(steps), times,
+        [*map(c.contents.__getitem__, nodes)],
+        dict(enumerate(map(c.record_slots.__getitem__, in_store))),
+        quarantinable, suspects)  # type: ignore[arg-type]
 
 
 def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
