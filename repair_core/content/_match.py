@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, count
 from typing import Any
 
 from ._flatten import flatten
@@ -262,21 +262,55 @@ def _run(words_: Sequence[str]) -> str:
 
 def _clues(signature: ContentSignature) -> list[str]:
     """Patterns (of case-folded text), one of which every text that `match` can find
-    carrying `signature` holds: a token or the stated slot value (when the signature names a token, a text
-    without one of them or the value carries nothing); else also an instruction marker
-    or a whole shingle (a text scoring 1.0 from names, markers, the value and shingles
-    holds a half or five shingles, or all of them: a copy); and a restatement holds every stem of `restate`, so
-    the longest (as the start of a word: a stem ending in i may be written with y)."""
+    carrying `signature` holds:
+
+    - a token, the stated slot value, or the start of the longest stem of `restate` (a
+      restatement holds every one; a stem ending in i may be written with y);
+    - when the signature names no token (else a text without one, its slot or a
+      restatement carries nothing), also an instruction marker, or one of the shingles
+      `_shingle_clues` picks.
+    """
     clues = [re.escape(t.casefold()) for t in signature.tokens]
+    literals = [t.casefold() for t in signature.tokens]
+    runs: list[list[str]] = []
     if signature.restate:
         longest = max(sorted(signature.restate), key=len)
-        clues.append(re.escape(longest[:-1] if longest.endswith("i") else longest))
+        literals.append(longest[:-1] if longest.endswith("i") else longest)
+        clues.append(re.escape(literals[-1]))
     if signature.value_text:
-        clues.append(_run(signature.value_text.split()))
+        runs.append(signature.value_text.split())
+        clues.append(_run(runs[-1]))
     if not signature.tokens:
         clues += [f"(?i:{MARKERS[k].pattern})" for k in signature.markers]
-        clues += [_run(s.split()) for s in sorted(signature.shingles)]
+        clues += [_run(s) for s in _shingle_clues(signature.shingles, literals, runs)]
     return clues
+
+
+_SHINGLES_TO_MATCH = next(n for n in count(1) if WEIGHTS["shingle"] * n >= THRESHOLD)
+"""Shared shingles that reach the threshold on their own (five), summed as `_match` sums."""
+
+
+def _shingle_clues(shingles: frozenset[str], literals: list[str], runs: list[list[str]]
+                   ) -> list[list[str]]:
+    """The shingles (as word lists) a text must hold one of to carry a signature that
+    names no token by shingles alone (with no marker, value or restatement to add): it
+    holds `_SHINGLES_TO_MATCH` of them, or every one (a copy). So of the `k` shingles it
+    misses at most `k - min(k, 5)`, and holds one of any `k - min(k, 5) + 1`. Those are
+    picked so that as many as can be are implied by another clue (they hold a `literals`
+    string inside a word, or a `runs` run of words), which need not be looked for again;
+    then those whose first word is longest (the search tries fewer places).
+    """
+    k = len(shingles)
+    needed = k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0
+
+    def implied(w: list[str]) -> bool:
+        return any(lit in x for lit in literals for x in w) or any(
+            w[i:i + len(r)] == r for r in runs for i in range(len(w) - len(r) + 1))
+
+    split = [s.split() for s in sorted(shingles)]
+    chosen = sorted(split, key=lambda w: (not implied(w), -len(w[0])))[:needed]
+    return [w for w in chosen if not implied(w)]
+
 
 
 def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
