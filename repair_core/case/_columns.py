@@ -623,10 +623,11 @@ class _Reader:
             if self.keep_text:
                 texts[at:at + k] = map(_TEXT, batch)
             if self.fault_content:
-                self.content_text.update(zip(range(at, at + k), map(_TEXT, batch), strict=True))
+                record_texts = [*map(_TEXT, batch)]
+                self.content_text.update(zip(range(at, at + k), record_texts, strict=True))
                 self.record_created += map(_CREATED, batch)
                 self.record_kv += zip(map(_KEY, batch), map(_VALUE, batch), strict=True)
-                self.record_contents += map(node_content, batch)
+                self.record_contents += map(_content, batch, record_texts)
             dep_lists = [*map(_DEPS, batch)]
             record_counts[done:done + k] = np.fromiter(map(len, dep_lists), np.int64, k)
             deps = [*chain.from_iterable(dep_lists)]
@@ -680,13 +681,9 @@ class _Reader:
                     part.texts += batch_texts
             if fault_content:
                 # a step's content is its text but for a claim's value and an
-                # observation's output (`node_content`): a claim whose value is absent or
-                # a string its text holds is its text
+                # observation's output (`node_content`)
                 for i in claims.tolist():
-                    value = batch[i].value
-                    if value is not None and not (type(value) is str
-                                                  and value in batch_texts[i]):
-                        batch_texts[i] = node_content(batch[i])
+                    batch_texts[i] = _content(batch[i], batch_texts[i])
                 fault_set = self.fault_set
                 for i in np.flatnonzero(codes == _OBSERVATION_CODE).tolist():
                     observation = batch[i]
@@ -828,6 +825,14 @@ class _Reader:
 _CLAIM_CODE, _READ_CODE, _WRITE_CODE, _OBSERVATION_CODE = (
     TYPE_CODE[t] for t in ("claim", "memory_read", "memory_write", "tool_observation"))
 _PLAN_CODE, _ACTION_CODE = TYPE_CODE["plan"], TYPE_CODE["tool_action"]
+
+
+def _content(item: _Record | _Claim, text: str) -> str:
+    """`node_content(item)` of a record or claim whose text is `text`: the text itself
+    when the value is absent or a string the text holds (most are), without the call."""
+    value = item.value
+    return text if value is None or (type(value) is str and value in text) \
+        else node_content(item)
 
 
 def _no_ints() -> np.ndarray:
