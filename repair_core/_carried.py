@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import Any, TypeVar
 
-__all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carries", "text_hits", "text_of"]
+__all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carries", "folded_words", "text_hits", "text_of"]
 
 SPAN_TOKENS = 12
 """Words in the window that must appear in a carrier (a fault's whole text if shorter)."""
@@ -26,8 +26,25 @@ _MAX_WINDOWS = 16
 """A fault with at most this many windows is searched for by its windows (`text_hits`)."""
 
 
-def _tokens(text: str) -> list[str]:
-    return _WORD.findall(text.casefold())
+_ASCII_SEPARATORS = str.maketrans(
+    {c: " " for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")})
+
+
+def folded_words(text: str) -> list[str]:
+    """The case-folded words of `text`: its runs of letters, digits and underscores
+    (regular expressions' `\\w+`).
+
+    >>> folded_words("Lin's WINDOW-seat, 2x_b")
+    ['lin', 's', 'window', 'seat', '2x_b']
+    """
+    folded = text.casefold()
+    if folded.isascii():
+        # the same words, three times faster: in ASCII, \w is a letter, a digit or "_"
+        return folded.translate(_ASCII_SEPARATORS).split()
+    return _WORD.findall(folded)
+
+
+_tokens = folded_words
 
 
 def _windows(tokens: list[str], n: int) -> Iterator[tuple[str, ...]]:

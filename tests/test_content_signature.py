@@ -190,3 +190,14 @@ def test_scan_finds_exactly_what_matching_every_text_finds(texts, slotted):
     if texts[:1] == ["pay www.evil-pay-7.com"]:  # the explicit example finds all five kinds
         # and five shingles of the long fault (nine words in a row), but not four
         assert {i for i, _m in expected} == {0, 1, 2, 3, 4, 5}
+
+
+@given(st.text() | st.text(st.characters(max_codepoint=127)))
+@example("Lin's WINDOW-seat, 2x_b\u00a0İ ﬁ ß")
+def test_words_are_the_case_folded_runs_of_word_characters(text):
+    import re
+
+    from repair_core.content import words
+
+    # ASCII text takes a faster path than the regular expression; both give these words
+    assert words(text) == re.findall(r"\w+", text.casefold())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from .._carried import folded_words
 
 __all__ = ["SHINGLE_WORDS", "words", "shingles"]
 
@@ -10,16 +10,13 @@ SHINGLE_WORDS = 5
 """Words per shingle: five consecutive words shared by chance are rare, three are not
 ("the user is")."""
 
-_WORD = re.compile(r"\w+")
-
-
 def words(text: str) -> list[str]:
     """The case-folded words of `text` (runs of letters, digits and underscores).
 
     >>> words("Lin's WINDOW-seat, 2x")
     ['lin', 's', 'window', 'seat', '2x']
     """
-    return _WORD.findall(text.casefold())
+    return folded_words(text)
 
 
 def shingles(text: str, ignore: frozenset[str] = frozenset()) -> frozenset[str]:
