@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -93,3 +94,22 @@ def test_faults_option_overrides_the_case_faults(capsys):
     assert json.loads(capsys.readouterr().out)["affected"] == []
     assert main(["plan", str(EXAMPLE), "--faults", "m3,s2"]) == 2
     assert "faults[1]: not a memory record, tool observation or user turn 's2'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("preset", [None, "3"])
+def test_dgrr_asks_openblas_for_one_thread_unless_told(preset: str | None) -> None:
+    # numpy's OpenBLAS starts a thread per CPU at import, which dgrr never uses
+    code = ("import contextlib, io, os, sys\n"
+            "from repair_core.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['validate', sys.argv[1]])\n"
+            "import numpy\n"
+            "print(os.environ.get('OPENBLAS_NUM_THREADS'), len(os.listdir('/proc/self/task')))")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if preset is not None:
+        env["OPENBLAS_NUM_THREADS"] = preset
+    out = subprocess.run([sys.executable, "-c", code, str(EXAMPLE)], capture_output=True,
+                         text=True, env=env, check=True).stdout.split()
+    assert out[0] == (preset or "1")
+    if preset is None and sys.platform.startswith("linux"):
+        assert out[1] == "1"  # no OpenBLAS worker thread beside the main one
