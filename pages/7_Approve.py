@@ -92,7 +92,7 @@ warning_kinds = warning_groups(summary.warnings)
 # carrier of the group in a table under its box; the approval names each carrier whose
 # group is ticked, and the library refuses it while any carrier is not named.
 ordinary = [(k, v) for k, v in warning_kinds if not k.startswith(CARRIER_WARNING)]
-carrier_kinds = carrier_groups(summary.carrier_details)
+carrier_kinds = carrier_groups(summary.carrier_details, summary.carriers)
 kinds_to_tick = [k for k, _ in ordinary] + [g for g, _ in carrier_kinds]
 st.markdown(f"Case {code(p.case.case_id)} · {plural(len(p.edits), 'plan edit')}"
             + (" (some override an invariant)" if p.forced else "")
@@ -143,15 +143,17 @@ with warn_area:
             key=f"dgrr_w_ack_carriers_{sign_key}_{i}")
         with st.expander(f"its {plural(len(carriers), 'carrier')}",
                             expanded=len(carrier_kinds) == 1 and len(carriers) <= 3):
-            # case text: in a table's cells, never as markup
-            st.dataframe(pd.DataFrame([{"id": c.id, "fault": c.fault, "where": c.where,
+            # case text: in a table's cells, never as markup; a carrier the result names
+            # only by id has nothing else to show
+            st.dataframe(pd.DataFrame([{"id": c} if isinstance(c, str) else
+                                       {"id": c.id, "fault": c.fault, "where": c.where,
                                         "evidence": c.evidence,
                                         "it says": " ".join(c.text.split())} for c in carriers],
                                       columns=["id", "fault", "where", "evidence", "it says"]),
                          hide_index=True, width="stretch",
                          height=min(300, 38 + 35 * len(carriers)), key=f"dgrr_w_ack_carriers_list_{i}", placeholder=MISSING)
         if ticked:
-            acknowledged_ids += [c.id for c in carriers]
+            acknowledged_ids += [c if isinstance(c, str) else c.id for c in carriers]
         acknowledged = acknowledged and ticked
 
 with form_area:

@@ -51,3 +51,43 @@ def test_approve_page_refuses_until_each_carrier_is_acknowledged(tmp_path, monke
     assert "Recorded #1: approve by Ana" in plain(at.success[0].value), texts(at)
     [rec] = ApprovalStore(str(tmp_path / "approvals.db")).history()
     assert rec.acknowledged == ["s10:m3"]
+
+
+def test_a_carrier_the_result_names_only_by_id_can_be_acknowledged(tmp_path, monkeypatch):
+    """A result written by another tool (or an older dgrr) may name a carrier in a fault's
+    check without its details: the page lists it, as plain text, in a group of its own,
+    refuses until that group is ticked, and the approval names it."""
+    from repair_core.replay import RepairResult
+
+    monkeypatch.setitem(POLICIES, "says-window", _hostile("Lin prefers WINDOW seats!",
+                                                          {"answer"}))
+    at = loaded()
+    page(at, "5_Replay")
+    at.text_input(key="dgrr_w_model").set_value("dgrr/says-window")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    data = at.session_state["dgrr_result"].model_dump(mode="json")
+    only_id = "m1:**m3** <b>[x](http://e.x)</b>"
+    [check] = [f for f in data["verification"]["faults"] if f["node"] == "m3"]
+    check["carriers"].append(only_id)
+    at.session_state["dgrr_result"] = RepairResult.model_validate(data)
+    page(at, "7_Approve")
+    assert "Content check of what the agent reads next: 2 carriers of a fault" in texts(at)
+    boxes = [c for c in at.checkbox if "agent would read each" in plain(c.label)]
+    [by_id] = [c for c in boxes if "known only by id" in plain(c.label)]
+    tables = [d.value for d in at.dataframe if "it says" in d.value.columns]
+    assert sorted(i for t in tables for i in t["id"]) == sorted(["s10:m3", only_id])
+    assert not any("<b>[x]" in h.proto.body for h in at.get("html"))
+    assert not any("<b>[x]" in m.value for m in at.markdown)
+    at.text_input(key="dgrr_w_reviewer").set_value("Ana")
+    at.radio(key="dgrr_w_decision").set_value("approve")
+    for c in at.checkbox:  # every other warning and carrier, but not the one named by id
+        if c.key != by_id.key:
+            c.check()
+    _record(at)
+    assert "acknowledge every warning" in plain(at.error[0].value)
+    assert not (tmp_path / "approvals.db").exists()
+    at.checkbox(key=by_id.key).check()
+    _record(at)
+    assert "Recorded #1: approve by Ana" in plain(at.success[0].value), texts(at)
+    [rec] = ApprovalStore(str(tmp_path / "approvals.db")).history()
+    assert sorted(rec.acknowledged) == sorted(["s10:m3", only_id])

@@ -459,6 +459,47 @@ def test_the_summary_shows_a_carrier_the_result_names_that_a_fresh_check_misses(
     assert rec.acknowledged == ["m1:m3", "s10:m3"]
 
 
+@rule("approval.carriers-cover-result")
+def test_the_summary_lists_a_carrier_the_result_names_only_by_id(tmp_path, policy):
+    """A carrier named in a fault's check alone, or in a form this dgrr does not read (a
+    kind it does not know), has no details: the summary still lists its id, a group of
+    its own holds it, and acknowledging every group's carriers is what the approval
+    needs, no more and no less."""
+    from repair_core.approvals import (
+        CARRIER_WARNING,
+        CarriersNotAcknowledgedError,
+        approval_summary,
+        carrier_groups,
+        record_decision,
+    )
+
+    case = load_case(TRAVEL)
+    plan = plan_case(case, objective="answer")
+    data = json.loads(repair(case, plan, model=policy(
+        "says-window", "Lin prefers WINDOW seats!", {"answer"})).model_dump_json())
+    [check] = [f for f in data["verification"]["faults"] if f["node"] == "m3"]
+    check["carriers"].append("m1:m3")
+    data["verification"]["carriers"].append({"id": "tool:m3", "kind": "tool call"})
+    summary = approval_summary(plan, data)
+    assert summary.carriers == ["s10:m3", "tool:m3", "m1:m3"]
+    assert [c.id for c in summary.carrier_details] == ["s10:m3"]
+    assert [w.split(" — ")[0] for w in summary.warnings if w.startswith(CARRIER_WARNING)
+            ][1:] == [f"{CARRIER_WARNING} (id tool:m3)", f"{CARRIER_WARNING} (id m1:m3)"]
+    groups = carrier_groups(summary.carrier_details, summary.carriers)
+    assert [(g, [_id(c) for c in cs]) for g, cs in groups] == [
+        ("Carries fault m3: 1 answer", ["s10:m3"]),
+        ("Carries fault: 2 carriers known only by id", ["tool:m3", "m1:m3"])]
+    store = ApprovalStore(str(tmp_path / "a.db"))
+    with pytest.raises(CarriersNotAcknowledgedError, match="m1:m3: not acknowledged"):
+        record_decision(store, plan, reviewer="ana", decision="approve", result=data,
+                        carrier_ids=summary.carriers, acknowledged=["s10:m3", "tool:m3"])
+    assert store.history() == []
+    every = [_id(c) for _, cs in groups for c in cs]
+    rec = record_decision(store, plan, reviewer="ana", decision="approve", result=data,
+                          carrier_ids=summary.carriers, acknowledged=every)
+    assert sorted(rec.acknowledged) == ["m1:m3", "s10:m3", "tool:m3"]
+
+
 @rule("bench.store-judged-by-world")
 def test_the_benchmark_judges_the_store_by_the_world_not_by_dgrrs_own_check():
     """A copy of a fault that states none of the case's forbidden facts is what dgrr's

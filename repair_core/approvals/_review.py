@@ -177,11 +177,13 @@ class ApprovalSummary(BaseModel):
     """Each one needs the reviewer's explicit acknowledgement before an approval."""
     carriers: list[str] = Field(default_factory=list)
     """Ids of the carriers of a fault the result still has (a fresh content check, then
-    any the result's own verification names that it did not find): each is a warning of
-    its own kind, and an approval records them as acknowledged."""
+    any the result's own verification names that it did not find, with or without their
+    details): each is a warning of its own kind, and an approval records them as
+    acknowledged."""
     carrier_details: list[Carrier] = Field(default_factory=list)
-    """The same carriers as found (kind, where, fault, evidence, text), in the same order:
-    what a reviewer reads before acknowledging them (:func:`carrier_groups`)."""
+    """Those of `carriers` whose details are known (kind, where, fault, evidence, text),
+    in the same order: what a reviewer reads before acknowledging them
+    (:func:`carrier_groups`). A carrier the result names only by id has none."""
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -299,16 +301,24 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
     found = {c.id for c in carriers}
     # and any the result names that the fresh check did not find: the approval must
     # acknowledge those too (approval.carriers-cover-result), so the reviewer sees them
-    carriers += [c for c in named_carriers(result)
-                 if isinstance(c, Carrier) and c.id not in found]
+    named = [c for c in named_carriers(result) if _carrier_id(c) not in found]
+    carriers += [c for c in named if isinstance(c, Carrier)]
+    # a carrier the result names without its details (in a fault's check, or in a form
+    # this dgrr does not read): known by its id alone, and acknowledged all the same
+    only_ids = [c for c in named if isinstance(c, str)]
     for c in carriers:  # one kind each: a carrier is acknowledged on its own
         warnings.append(f"{CARRIER_WARNING} {c.fault}: {c.kind} {c.where} (id {c.id})"
                         f"{WARNING_KIND_SEPARATOR}{c.evidence}; it says: "
                         f"{' '.join(c.text.split())}")
+    for cid in only_ids:
+        warnings.append(f"{CARRIER_WARNING} (id {cid}){WARNING_KIND_SEPARATOR}the result "
+                        "names it as a carrier without its details; a fresh content check "
+                        "does not find it")
     return ApprovalSummary(case_id=case.case_id, replayed=True, answer_before=before,
                            answer_after=after, store=store, steps=steps,
                            irreversible_effects=irreversible, warnings=warnings,
-                           carriers=[c.id for c in carriers], carrier_details=carriers)
+                           carriers=[c.id for c in carriers] + only_ids,
+                           carrier_details=carriers)
 
 
 def _effect_kind(item: Any, declared: Mapping[str, str]) -> str:
@@ -347,28 +357,37 @@ def warning_groups(warnings: Iterable[str]) -> list[tuple[str, list[str]]]:
     return list(groups.items())
 
 
-def carrier_groups(carriers: Iterable[Carrier]) -> list[tuple[str, list[Carrier]]]:
+def carrier_groups(carriers: Iterable[Carrier],
+                   ids: Iterable[str] = ()) -> list[tuple[str, list[Carrier | str]]]:
     """`carriers` grouped by kind (the answer, replayed outputs, records), in that order,
     each group named by its count and the faults it carries: as irreversible effects are
     acknowledged per tool and kind, hundreds of carriers are read as a few tables, one
     acknowledgement each, while the approval still names every carrier's id
-    (`approval.carriers-acknowledged`).
+    (`approval.carriers-acknowledged`). Those of `ids` (an
+    :attr:`ApprovalSummary.carriers`) without details in `carriers` come last, in a group
+    of their own as their ids, so that every carrier can be acknowledged
+    (`approval.carriers-cover-result`).
 
     >>> c = [Carrier(id=f"m{i}:m3", kind="record", where=f"m{i}", fault="m3", evidence="",
     ...              score=1.0, text="") for i in (1, 2)]
-    >>> [(g, [x.id for x in cs]) for g, cs in carrier_groups(c)]
-    [('Carries fault m3: 2 records', ['m1:m3', 'm2:m3'])]
+    >>> [(g, [_carrier_id(x) for x in cs]) for g, cs in carrier_groups(c, ["m1:m3", "x"])]
+    [('Carries fault m3: 2 records', ['m1:m3', 'm2:m3']), ('Carries fault: 1 carrier known only by id', ['x'])]
     """
     groups: dict[str, list[Carrier]] = {kind: [] for kind in ("answer", "output", "record")}
     for c in carriers:
         groups.setdefault(c.kind, []).append(c)
-    named = []
+    named: list[tuple[str, list[Carrier | str]]] = []
     for kind, cs in groups.items():
         if not cs:
             continue
         faults = list(dict.fromkeys(c.fault for c in cs))
         which = ", ".join(faults) if len(faults) <= 3 else f"(one of {len(faults)} faults)"
-        named.append((f"{CARRIER_WARNING} {which}: {plural(len(cs), kind)}", cs))
+        named.append((f"{CARRIER_WARNING} {which}: {plural(len(cs), kind)}", list(cs)))
+    detailed = {c.id for cs in groups.values() for c in cs}
+    only_ids: list[Carrier | str] = list(dict.fromkeys(i for i in ids if i not in detailed))
+    if only_ids:
+        named.append((f"{CARRIER_WARNING}: {plural(len(only_ids), 'carrier')} known only "
+                      "by id", only_ids))
     return named
 
 
