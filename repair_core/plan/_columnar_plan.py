@@ -983,7 +983,8 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
         carriers = _carriers(pl, seeds, diagnosed, sigs, sources, unmarked, memory,
                              objective, suspects)
         first_record = c.n_turns + c.n_steps
-        at = dict(zip(c.ids[first_record:], range(first_record, pl.n))) if carriers else {}
+        at = dict(zip(c.ids[first_record:], range(first_record, pl.n), strict=True)) \
+            if carriers else {}
         for s in carriers:
             if s.action == "quarantine":
                 memory[at[s.id]] = "quarantine"
