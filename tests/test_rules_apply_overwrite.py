@@ -3,67 +3,62 @@
 signed approval: an `override` row of the approvals log signed with a key the trust file
 trusts for the reviewer. Without a trust file, or without a trusted key, it is refused
 before the store, the journal or the log is touched. The library's resume and rollback
-refuse an overwrite that no hook records."""
+refuse an overwrite that no hook records. Each outcome is judged by what the agent reads
+next: the notes its own next turn's recall search puts in front of the model."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
 
 pytest.importorskip("langgraph.store.sqlite", reason="needs the 'postgres' extra")
 
-from test_trust_journal import FACTORY, _crashed_apply, _finish, _items  # noqa: E402
-from test_writeback_langgraph_stores import NAMESPACE, SEAT_KEY  # noqa: E402
+from crashed_apply import (  # noqa: E402
+    NEWER_CABIN,
+    NEWER_SEAT,
+    agent_notes,
+    crashed_apply,
+    factory_world,
+    finish,
+    store_items,
+)
+from test_writeback_langgraph_stores import (  # noqa: E402
+    LEARNED,
+    NAMESPACE,
+    SEAT_KEY,
+    STORE,
+    UPDATED_CABIN,
+)
 
 from repair_core import DgrrError  # noqa: E402
 from repair_core.approvals import ApprovalStore, TrustFile  # noqa: E402
-from repair_core.cli import main  # noqa: E402
 from repair_core.integrations import resume_apply, rollback_apply  # noqa: E402
 from repair_core.integrations.langgraph import LangGraphSlots  # noqa: E402
 
 rule = pytest.mark.rule
-NEWER_SEAT = "Lin now asks for window seats on short hops (said on the phone today)."
-NEWER_CABIN = "Lin flies business from now on."
 
 
 @pytest.fixture()
 def crashed(tmp_path, monkeypatch, capsys):
     """A LangGraph SqliteStore whose approved apply died after its last write, and then
     the agent wrote a newer seat preference (a conflict for a rollback) and a newer
-    cabin (a conflict for a resume). Keys and the trust file live in `tmp_path`; `keys`
-    (the reviewers given) makes a key for each and trusts it."""
-    (tmp_path / "trustfactory.py").write_text(FACTORY)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("T_STORE_A", str(tmp_path / "a.db"))
-    monkeypatch.setenv("DGRR_KEYS", str(tmp_path / "keys"))
-    monkeypatch.setenv("DGRR_TRUST", str(tmp_path / "trust.json"))
-    monkeypatch.delenv("DGRR_REQUIRE_SIGNED", raising=False)
-    import sys
+    cabin (a conflict for a resume). `keys` (the reviewers given) makes a key for each
+    and trusts it."""
+    with contextlib.ExitStack() as stack:
+        def make(*keys: str) -> dict:
+            w = stack.enter_context(factory_world(tmp_path, monkeypatch, signers=keys))
+            capsys.readouterr()
+            journal = crashed_apply(w, w["open"].store_a)
+            store = w["open"].store_a()
+            store.put(NAMESPACE, SEAT_KEY, {"text": NEWER_SEAT})
+            store.put(NAMESPACE, "cabin", {"text": NEWER_CABIN})
+            store.conn.close()
+            w["journal_file"] = journal.path
+            return w
 
-    sys.modules.pop("trustfactory", None)
-    import trustfactory
-
-    def make(*keys: str) -> dict:
-        for who in keys:
-            assert main(["keys", "generate", "--reviewer", who]) == 0
-        capsys.readouterr()
-        db = str(tmp_path / "approvals.db")
-        approval = ApprovalStore(db).add(case_id="lg-case", reviewer="ana",
-                                         decision="approve", inputs_sha256="0" * 64,
-                                         outputs_sha256="1" * 64)
-        w = {"tmp": tmp_path, "db": db, "approval": approval, "open": trustfactory,
-             "journal": tmp_path / "journal"}
-        journal = _crashed_apply(w, trustfactory.store_a)
-        store = trustfactory.store_a()
-        store.put(NAMESPACE, SEAT_KEY, {"text": NEWER_SEAT})
-        store.put(NAMESPACE, "cabin", {"text": NEWER_CABIN})
-        store.conn.close()
-        w["journal_file"] = journal.path
-        return w
-
-    yield make
-    sys.modules.pop("trustfactory", None)
+        yield make
 
 
 def _state(w) -> tuple:
@@ -74,7 +69,7 @@ def _state(w) -> tuple:
         rows = [(r.id, r.kind, r.row_hash) for r in log.history()]
     finally:
         log.close()
-    return _items(w["open"].store_a), w["journal_file"].read_bytes(), rows
+    return store_items(w["open"].store_a), w["journal_file"].read_bytes(), rows
 
 
 @rule("apply.overwrite-signed")
@@ -84,18 +79,19 @@ def test_an_overwrite_without_a_trust_file_is_refused_and_writes_nothing(crashed
     w = crashed()  # no key, no trust file
     before = _state(w)
     capsys.readouterr()
-    assert _finish(w, "trustfactory:store_a", what, "--overwrite") == 2
+    assert finish(w, "trustfactory:store_a", what, "--overwrite") == 2
     out, err = capsys.readouterr()
     assert "override refused" in err and "no trust file at" in err
     assert "trust.json" in err and "dgrr keys generate --reviewer" in err
     assert "nothing written" in err and "Traceback" not in err + out
     assert _state(w) == before  # store, journal and log untouched
-    items = _items(w["open"].store_a)
-    assert items[(NAMESPACE, SEAT_KEY)] == {"text": NEWER_SEAT}
-    assert items[(NAMESPACE, "cabin")] == {"text": NEWER_CABIN}
+    notes = agent_notes(w["open"].store_a)  # the agent still reads what it wrote
+    assert NEWER_SEAT in notes and NEWER_CABIN in notes
     # without --overwrite the rollback stays possible, keeping the agent's newer values
-    assert _finish(w, "trustfactory:store_a", "--rollback") == 2
-    assert _items(w["open"].store_a)[(NAMESPACE, SEAT_KEY)] == {"text": NEWER_SEAT}
+    assert finish(w, "trustfactory:store_a", "--rollback") == 2
+    notes = agent_notes(w["open"].store_a)
+    assert NEWER_SEAT in notes and NEWER_CABIN in notes and STORE["seat"] not in notes
+    assert LEARNED in notes  # the habit the apply quarantined is back
     assert not ApprovalStore(w["db"]).find(kind="override")
 
 
@@ -104,22 +100,30 @@ def test_an_overwrite_by_a_reviewer_without_a_trusted_key_is_refused(crashed, ca
     w = crashed("ana")  # a trust file, but no key for the applier "ops"
     before = _state(w)
     capsys.readouterr()
-    assert _finish(w, "trustfactory:store_a", "--rollback", "--overwrite") == 2
+    assert finish(w, "trustfactory:store_a", "--rollback", "--overwrite") == 2
     err = capsys.readouterr().err
     assert "override refused" in err and "'ops' has no signing key" in err
     assert "dgrr keys generate --reviewer" in err and "nothing written" in err
     assert _state(w) == before
+    notes = agent_notes(w["open"].store_a)
+    assert NEWER_SEAT in notes and NEWER_CABIN in notes and STORE["seat"] not in notes
 
 
 @rule("apply.overwrite-signed")
 def test_a_rollback_overwrite_is_written_under_a_signed_override_row(crashed, capsys):
     w = crashed("ana", "ops")
     capsys.readouterr()
-    assert _finish(w, "trustfactory:store_a", "--rollback", "--overwrite") == 0
+    assert finish(w, "trustfactory:store_a", "--rollback", "--overwrite") == 0
     out = capsys.readouterr().out
     assert "override recorded as #" in out
-    assert (NAMESPACE, SEAT_KEY) in _items(w["open"].store_a)  # the old seat is back
-    assert _items(w["open"].store_a)[(NAMESPACE, SEAT_KEY)] != {"text": NEWER_SEAT}
+    # every item is what the store held before the apply, the agent's newer values gone
+    items = store_items(w["open"].store_a)
+    assert items[(NAMESPACE, SEAT_KEY)] == w["before_apply"][(NAMESPACE, SEAT_KEY)] \
+        == {"text": STORE["seat"]}
+    assert items == w["before_apply"]
+    notes = agent_notes(w["open"].store_a)
+    assert STORE["seat"] in notes and UPDATED_CABIN in notes and LEARNED in notes
+    assert NEWER_SEAT not in notes and NEWER_CABIN not in notes
     log = ApprovalStore(w["db"])
     [row] = log.find(kind="override")
     assert row.reviewer == "ops" and row.signature and row.key_id
@@ -134,12 +138,16 @@ def test_a_rollback_overwrite_is_written_under_a_signed_override_row(crashed, ca
 def test_a_resume_overwrite_is_written_under_a_signed_override_row(crashed, capsys):
     w = crashed("ana", "ops")
     capsys.readouterr()
-    assert _finish(w, "trustfactory:store_a", "--resume", "--overwrite") == 0
+    assert finish(w, "trustfactory:store_a", "--resume", "--overwrite") == 0
     assert "override recorded as #" in capsys.readouterr().out
-    items = _items(w["open"].store_a)
+    items = store_items(w["open"].store_a)
     # the planned after-state over the agent's newer values
     assert "dgrr_restored_from" in items[(NAMESPACE, "cabin")]
     assert (NAMESPACE, SEAT_KEY) not in items
+    notes = agent_notes(w["open"].store_a)
+    assert STORE["cabin"] in notes and NEWER_CABIN not in notes and NEWER_SEAT not in notes
+    for text in (STORE["seat"], UPDATED_CABIN, LEARNED):  # nor what the apply took out
+        assert text not in notes, text
     log = ApprovalStore(w["db"])
     [row] = log.find(kind="override")
     assert row.signature and row.refers_to == w["approval"].id
@@ -163,3 +171,5 @@ def test_the_library_refuses_an_overwrite_no_hook_records(crashed, finish):
     finally:
         store.conn.close()
     assert _state(w) == before
+    notes = agent_notes(w["open"].store_a)
+    assert NEWER_SEAT in notes and NEWER_CABIN in notes

@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("langgraph.store.sqlite", reason="needs the 'postgres' extra")
 
+from crashed_apply import NEWER_CABIN, NEWER_SEAT  # noqa: E402
 from test_apply_mem0 import repaired  # noqa: E402, F401
 from test_writeback_langgraph_stores import (  # noqa: E402
     APPROVAL,
@@ -30,9 +31,6 @@ from test_writeback_langgraph_stores import (  # noqa: E402
 from repair_core.integrations import Journal, resume_apply, rollback_apply  # noqa: E402
 from repair_core.integrations.langgraph import LangGraphSlots, apply_langgraph  # noqa: E402
 from repair_core.integrations.langgraph_vault import quarantined  # noqa: E402
-
-NEWER_SEAT = "Lin now asks for window seats on short hops (said on the phone today)."
-NEWER_CABIN = "Lin flies business from now on."
 
 
 def _crashed(store, journal: Journal) -> None:

@@ -9,115 +9,47 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import textwrap
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("langgraph.store.sqlite", reason="needs the 'postgres' extra")
 
+from crashed_apply import crashed_apply, factory_world, finish, store_items  # noqa: E402
 from test_writeback_langgraph_stores import (  # noqa: E402
     LEARNED,
     NAMESPACE,
     SEAT_KEY,
     STORE,
-    _Crash,
-    _crash,
     _fill,
-    _ops,
 )
 
 from repair_core.approvals import ApprovalStore  # noqa: E402
-from repair_core.cli import main  # noqa: E402
 from repair_core.integrations import Intent, Journal  # noqa: E402
 from repair_core.integrations._identity import langgraph_identity, mem0_identity  # noqa: E402
-from repair_core.integrations.langgraph import apply_langgraph  # noqa: E402
 from repair_core.integrations.langgraph_vault import SqliteVault, quarantined  # noqa: E402
-
-FACTORY = textwrap.dedent("""
-    import os, sqlite3
-    from langgraph.store.sqlite import SqliteStore
-
-    def _open(path):
-        store = SqliteStore(sqlite3.connect(path, check_same_thread=False,
-                                            isolation_level=None))
-        store.setup()
-        return store
-
-    def store_a():
-        return _open(os.environ["T_STORE_A"])
-
-    def store_b():
-        return _open(os.environ["T_STORE_B"])
-""")
-REEXPORT = "from trustfactory import store_a as same_store  # noqa: F401\n"
 
 
 @pytest.fixture()
 def world(tmp_path, monkeypatch):
-    (tmp_path / "trustfactory.py").write_text(FACTORY)
-    (tmp_path / "trustreexport.py").write_text(REEXPORT)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("T_STORE_A", str(tmp_path / "a.db"))
-    monkeypatch.setenv("T_STORE_B", str(tmp_path / "b.db"))
-    monkeypatch.setenv("DGRR_TRUST", str(tmp_path / "no-trust.json"))
-    monkeypatch.delenv("DGRR_REQUIRE_SIGNED", raising=False)
-    import trustfactory
-
-    db = str(tmp_path / "approvals.db")
-    approval = ApprovalStore(db).add(case_id="lg-case", reviewer="ana", decision="approve",
-                                     inputs_sha256="0" * 64, outputs_sha256="1" * 64)
-    yield {"tmp": tmp_path, "db": db, "approval": approval, "open": trustfactory,
-           "journal": tmp_path / "journal"}
-    for name in ("trustfactory", "trustreexport"):
-        import sys
-
-        sys.modules.pop(name, None)
-
-
-def _crashed_apply(w, opener, vault_file: Path | None = None) -> Journal:
-    """An approved apply to the store `opener` gives, dead after its last write."""
-    store = opener()
-    _fill(store)
-    vault = SqliteVault(str(vault_file)) if vault_file is not None else None
-    binding = {"vault": str(vault_file.resolve()) if vault_file is not None else None}
-    journal = Journal.for_store(w["journal"], "langgraph", langgraph_identity(store, "x"),
-                                binding=binding)
-    with pytest.raises(_Crash):
-        apply_langgraph(store, _ops(), case_id="lg-case", approval=w["approval"],
-                        journal=journal, record=_crash, vault=vault)
-    store.conn.close()
-    return journal
-
-
-def _finish(w, spec: str, *extra: str) -> int:
-    return main(["apply", "--to", "langgraph", "--store", spec, "--db", w["db"],
-                 "--journal", str(w["journal"]), "--reviewer", "ops", *extra])
-
-
-def _items(opener) -> dict:
-    store = opener()
-    try:
-        return {(tuple(i.namespace), i.key): i.value for i in store.search((), limit=1000)}
-    finally:
-        store.conn.close()
+    with factory_world(tmp_path, monkeypatch) as w:
+        yield w
 
 
 def test_a_journal_copied_to_another_stores_name_is_refused(world, capsys):
     w = world
-    journal_a = _crashed_apply(w, w["open"].store_a)
+    journal_a = crashed_apply(w, w["open"].store_a)
     store_b = w["open"].store_b()
     store_b.put(("bo", "prefs"), "seat", {"text": "Bo prefers the front row."})
     identity_b = langgraph_identity(store_b, "x")
     store_b.conn.close()
-    before_b = _items(w["open"].store_b)
+    before_b = store_items(w["open"].store_b)
     planted = Journal.for_store(w["journal"], "langgraph", identity_b)
     shutil.copy(journal_a.path, planted.path)  # A's pending journal under B's name
     capsys.readouterr()
-    assert _finish(w, "trustfactory:store_b", "--resume") == 2
+    assert finish(w, "trustfactory:store_b", "--resume") == 2
     err = capsys.readouterr().err
     assert "is of another store" in err and "nothing written" in err
-    assert _items(w["open"].store_b) == before_b
+    assert store_items(w["open"].store_b) == before_b
 
 
 def test_a_planted_journal_is_refused_by_resume_and_rollback(world, capsys):
@@ -126,7 +58,7 @@ def test_a_planted_journal_is_refused_by_resume_and_rollback(world, capsys):
     _fill(store)
     identity = langgraph_identity(store, "x")
     store.conn.close()
-    before = _items(w["open"].store_a)
+    before = store_items(w["open"].store_a)
     journal = Journal.for_store(w["journal"], "langgraph", identity)
     planted = Intent(apply_id="p1", store="langgraph", target="t", case_id="lg-case",
                      approval_id=w["approval"].id, created_at="2026-12-05T00:00:00Z",
@@ -138,15 +70,15 @@ def test_a_planted_journal_is_refused_by_resume_and_rollback(world, capsys):
     journal.path.write_text(json.dumps(planted.model_dump(mode="json")))
     for what in ("--resume", "--rollback"):
         capsys.readouterr()
-        assert _finish(w, "trustfactory:store_a", what) == 2
+        assert finish(w, "trustfactory:store_a", what) == 2
         assert "not authenticated by the journal key" in capsys.readouterr().err
-    assert _items(w["open"].store_a) == before
+    assert store_items(w["open"].store_a) == before
     assert not ApprovalStore(w["db"]).find(kind="applied")
 
 
 def test_two_specs_of_one_store_share_its_journal_and_lock(world, capsys):
     w = world
-    _crashed_apply(w, w["open"].store_a)
+    crashed_apply(w, w["open"].store_a)
     import trustreexport
 
     store = trustreexport.same_store()
@@ -157,40 +89,40 @@ def test_two_specs_of_one_store_share_its_journal_and_lock(world, capsys):
     assert key_a == key_b
     capsys.readouterr()
     # the interrupted apply of the first spec is found through the second one
-    assert _finish(w, "trustreexport:same_store", "--rollback") == 0
+    assert finish(w, "trustreexport:same_store", "--rollback") == 0
     assert "rolled back: every touched item is as before" in capsys.readouterr().out
-    items = _items(w["open"].store_a)
+    items = store_items(w["open"].store_a)
     assert items[(NAMESPACE, SEAT_KEY)] == {"text": STORE["seat"]}
     assert items[(NAMESPACE, "habit")] == {"text": LEARNED}
 
 
 def test_resume_refuses_an_approval_rejected_since(world, capsys):
     w = world
-    _crashed_apply(w, w["open"].store_a)
+    crashed_apply(w, w["open"].store_a)
     ApprovalStore(w["db"]).add(case_id="lg-case", reviewer="bo", decision="reject",
                                comment="m6 is fine", inputs_sha256="0" * 64,
                                outputs_sha256="1" * 64)
     capsys.readouterr()
-    assert _finish(w, "trustfactory:store_a", "--resume") == 2
+    assert finish(w, "trustfactory:store_a", "--resume") == 2
     err = capsys.readouterr().err
     assert "no longer honoured" in err and "rejected in #2" in err
     assert not ApprovalStore(w["db"]).find(kind="applied")
-    assert _finish(w, "trustfactory:store_a", "--rollback") == 0  # undoing stays possible
+    assert finish(w, "trustfactory:store_a", "--rollback") == 0  # undoing stays possible
 
 
 def test_rollback_remembers_the_vault(world, capsys):
     w = world
     vault_file = w["tmp"] / "vault.db"
-    _crashed_apply(w, w["open"].store_a, vault_file)
+    crashed_apply(w, w["open"].store_a, vault_file)
     assert len(quarantined(None, SqliteVault(str(vault_file)))) == 2
     capsys.readouterr()
-    assert _finish(w, "trustfactory:store_a", "--rollback") == 0  # no --vault given
+    assert finish(w, "trustfactory:store_a", "--rollback") == 0  # no --vault given
     assert quarantined(None, SqliteVault(str(vault_file))) == []
-    assert _items(w["open"].store_a)[(NAMESPACE, "habit")] == {"text": LEARNED}
+    assert store_items(w["open"].store_a)[(NAMESPACE, "habit")] == {"text": LEARNED}
     other = w["tmp"] / "other-vault.db"
-    _crashed_apply(w, w["open"].store_a, vault_file)
+    crashed_apply(w, w["open"].store_a, vault_file)
     capsys.readouterr()
-    assert _finish(w, "trustfactory:store_a", "--rollback", "--vault", str(other)) == 2
+    assert finish(w, "trustfactory:store_a", "--rollback", "--vault", str(other)) == 2
     assert "the journal remembers it" in capsys.readouterr().err
 
 
@@ -236,7 +168,7 @@ def test_the_worker_refuses_a_journal_planted_with_another_requests_approval(wor
     _fill(store)
     identity = langgraph_identity(store, "x")
     store.conn.close()
-    before = _items(w["open"].store_a)
+    before = store_items(w["open"].store_a)
     queue = RepairQueue(str(w["tmp"] / "queue.db"))
     r = queue.submit(load_example(), ["m3"], diagnosed_by="d",
                      store_target={"to": "langgraph", "store": "trustfactory:store_a"})
@@ -253,6 +185,6 @@ def test_the_worker_refuses_a_journal_planted_with_another_requests_approval(wor
     done = apply_next(queue, worker="w1")
     assert done is not None and done.status == "failed"
     assert "not authenticated by the journal key" in str(done.error)
-    assert _items(w["open"].store_a) == before
+    assert store_items(w["open"].store_a) == before
     assert not queue.approvals.find(kind="applied")
     queue.close()
