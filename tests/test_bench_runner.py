@@ -94,8 +94,12 @@ def test_cli_writes_summary_csv_and_table(tmp_path, capsys):
                                     "llm_calls", "tokens", "cases", "store_carries_fault",
                                     "crashed"}
     assert summary["ours"]["store_carries_fault"] in (0.0, 0.5, 1.0)
-    # dgrr's own signature check is a per-case diagnostic, never a summarised metric
-    assert not any("signature" in k for k in summary["ours"])
+    # dgrr's own signature check is a per-case diagnostic, never a summarised metric (the
+    # exact key set above keeps it out of summary.json): kept in the run's per-case
+    # results (no_repair leaves every fault in the store), in no breakdown
+    kept = [r for r in load_results(out) if r.method == "no_repair"]
+    assert len(kept) == 2 and all(r.store_signature_matches for r in kept)
+    assert "signature" not in (out / "breakdown.json").read_text()
     assert summary["ours"]["cases"] == 2 and summary["no_repair"]["recovery"] == 0.0
     assert summary["ours"]["utility"] is None  # AgentDojo's checks: only on its suite
     csv_lines = (out / "results.csv").read_text().splitlines()
