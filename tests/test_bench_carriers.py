@@ -7,8 +7,9 @@ the metric."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from repair_core import load_case
+from repair_core import Case, MemoryRecord, load_case
 from repair_core.bench._carriers import (
     states_forbidden_fact,
     store_carriers,
@@ -23,6 +24,23 @@ CASE = ROOT / "sample_traces" / "controlled" / "ctl-001-travel-wrong-user.json"
 UNSTATED = ROOT / "sample_traces" / "controlled" / "ctl-018-travel-poisoned.json"
 """A case whose fault record (m11, "Diego flies economy ...") states none of the case's
 forbidden facts (the booking values the fault led to)."""
+
+
+def copy_of_m11() -> tuple[Case, MemoryRecord, MemoryRecord]:
+    """UNSTATED, its fault m11, and a copy of m11 under another key (`m_copy`): dgrr's
+    own content check finds the copy, the world's judge does not, nor its fault labels."""
+    case = load_case(UNSTATED)
+    fault = next(m for m in case.memory if m.id == "m11")
+    return case, fault, fault.model_copy(update={"id": "m_copy", "key": "note", "value": None})
+
+
+def world_without(case: Case, *parts: Literal["judge", "labels"]) -> Case:
+    """`case` with parts of its world taken away: its judge (the forbidden facts), its
+    fault labels (`eval.fault_types`)."""
+    assert case.eval is not None
+    update = {"judge": {"forbidden_facts": []}, "labels": {"fault_types": {}}}
+    return case.model_copy(update={"eval": case.eval.model_copy(
+        update={k: v for part in parts for k, v in update[part].items()})})
 
 
 def test_no_repair_leaves_a_carrier_and_ours_leaves_none():
@@ -49,9 +67,7 @@ def test_a_stated_forbidden_fact_carries_a_fault_a_true_record_never():
 
 
 def test_a_signature_match_the_world_does_not_judge_is_not_a_carrier():
-    case = load_case(UNSTATED)
-    fault = next(m for m in case.memory if m.id == "m11")
-    copy = fault.model_copy(update={"id": "m_copy", "key": "note", "value": None})
+    case, _, copy = copy_of_m11()
     judge = states_forbidden_fact(case.eval.forbidden_facts)
     assert judge is not None and not judge(copy)
     # dgrr's own check finds it, the world's judge does not: only the world decides
@@ -62,9 +78,8 @@ def test_a_signature_match_the_world_does_not_judge_is_not_a_carrier():
 def test_a_labelled_fault_record_left_active_carries_a_fault_though_it_states_none():
     """ctl-018's injected fault m11 states none of the forbidden facts (the booking values
     it led to), so the judge alone misses it; the world labels it a fault all the same."""
-    case = load_case(UNSTATED)
+    case, fault, _ = copy_of_m11()
     assert "m11" in case.eval.fault_types
-    fault = next(m for m in case.memory if m.id == "m11")
     benign = next(m for m in case.memory if m.id in case.eval.benign)
     judge = states_forbidden_fact(case.eval.forbidden_facts)
     assert judge is not None and not judge(fault)
@@ -87,8 +102,7 @@ def test_a_world_without_a_judge_or_fault_labels_gives_no_verdict_not_the_signat
     case = load_case(CASE)
     fault = next(m for m in case.memory if m.id == case.faults[0])
     assert states_forbidden_fact([]) is None
-    blind = case.model_copy(update={"eval": case.eval.model_copy(
-        update={"forbidden_facts": [], "fault_types": {}})})
+    blind = world_without(case, "judge", "labels")
     assert store_carriers(blind, [fault], None) is None
     assert store_signature_matches(blind, [fault]) == [fault.id]
     r = evaluate(blind, "no_repair")
@@ -97,8 +111,7 @@ def test_a_world_without_a_judge_or_fault_labels_gives_no_verdict_not_the_signat
     assert summarise([r]).store_carries_fault is None
     unlabelled = case.model_copy(update={"eval": None})
     assert store_carriers(unlabelled, [fault], None) is None
-    labelled = case.model_copy(update={"eval": case.eval.model_copy(
-        update={"forbidden_facts": []})})  # no judge, but the world's fault labels
+    labelled = world_without(case, "judge")  # no judge, but the world's fault labels
     r = evaluate(labelled, "no_repair")
     assert r.store_carries_fault is True and set(r.store_carriers) == set(case.faults)
 

@@ -12,6 +12,7 @@ import json
 import sqlite3
 
 import pytest
+from test_bench_carriers import copy_of_m11, world_without
 from test_replay_fault_echo import _hostile
 
 from repair_core import load_case
@@ -508,9 +509,7 @@ def test_the_benchmark_judges_the_store_by_the_world_not_by_dgrrs_own_check():
     m11 itself counts all the same: the world injected it (`eval.fault_types`)."""
     from repair_core.bench._runner import evaluate
 
-    case = load_case("sample_traces/controlled/ctl-018-travel-poisoned.json")
-    fault = next(m for m in case.memory if m.id == "m11")
-    copy = fault.model_copy(update={"id": "m_copy", "key": "note", "value": None})
+    case, _, copy = copy_of_m11()
     planted = case.model_copy(update={"memory": [*case.memory, copy]})
     r = evaluate(planted, "no_repair")
     assert {"m11", "m_copy"} <= set(r.store_signature_matches)
@@ -518,12 +517,10 @@ def test_the_benchmark_judges_the_store_by_the_world_not_by_dgrrs_own_check():
     assert r.store_carries_fault is True
     r = evaluate(planted, "delete_retrieved")  # keeps m11, which states no forbidden fact
     assert r.store_carries_fault is True and r.store_carriers == ["m11"]
-    unjudged = planted.model_copy(update={"eval": planted.eval.model_copy(
-        update={"forbidden_facts": []})})
+    unjudged = world_without(planted, "judge")
     r = evaluate(unjudged, "no_repair")  # no judge, but the world's fault labels
     assert r.store_carries_fault is True and "m_copy" not in r.store_carriers
-    unlabelled = planted.model_copy(update={"eval": planted.eval.model_copy(
-        update={"forbidden_facts": [], "fault_types": {}})})
+    unlabelled = world_without(planted, "judge", "labels")
     r = evaluate(unlabelled, "no_repair")
     assert r.store_carries_fault is None and r.store_carriers == []
     assert "m_copy" in r.store_signature_matches
