@@ -10,7 +10,7 @@ import sys
 import uuid
 
 from repair_core import load_example
-from repair_core.agent import LexicalIndex
+from repair_core.agent import LexicalIndex, LexicalRetriever
 from repair_core.case._case import Case
 from repair_core.content import vocabulary_texts
 from repair_core.content._normalise import NormalisedTexts
@@ -104,3 +104,23 @@ def test_the_memos_hold_texts_only_while_they_live():
     del index, texts
     gc.collect()
     assert _holders(marker) == []
+
+
+def test_the_retriever_keeps_words_of_the_records_it_was_last_handed_only():
+    first, second = _marker(), _marker()
+    retriever = LexicalRetriever()
+    case = _marked_case(first)
+    assert retriever.retrieve(case.memory, f"who noted {first}", case.user_id,
+                              k=len(case.memory)) == [m.id for m in case.memory
+                                                      if m.status == "active"]
+    del case
+    gc.collect()
+    assert _holders(first)  # kept for the next call over the same records
+    other = _marked_case(second)
+    assert retriever.retrieve(other.memory, f"noted {second}", other.user_id)
+    gc.collect()
+    assert _holders(first) == []
+    assert _holders(second)
+    del other, retriever
+    gc.collect()
+    assert _holders(second) == []

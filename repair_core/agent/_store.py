@@ -27,21 +27,42 @@ class Retriever(Protocol):
 
 class LexicalRetriever:
     """Ranks the user's active records by how many query words they contain (ties: store
-    order); returns at most `k` records that share at least one word with the query."""
+    order); returns at most `k` records that share at least one word with the query.
+
+    Each record's words are read once per retriever: the retriever keeps the words of the
+    records it was last handed, by record id with the text and key they were read from, and
+    reads a record again only when its text or key changed. What it keeps is replaced on
+    every call by what that call's records need, so it holds nothing of a record the caller
+    has dropped past the next call, and nothing once the retriever is gone. (The replay's
+    :class:`~repair_core.agent.LexicalIndex` is told of every change; a retriever is handed
+    a list that may have changed in any way since the last call, so it checks each record.)
+    """
 
     def __init__(self, k: int = 5) -> None:
         self.k = k
+        self._words: dict[str, tuple[str, str | None, frozenset[str]]] = {}
+        """Record id -> (the text and key its words were read from, the words), for the
+        records of the last call whose words were read."""
 
     def retrieve(self, records: Sequence[MemoryRecord], query: str, user_id: str,
                  k: int | None = None) -> list[str]:
         wanted = text_tokens(str(query))
+        known = self._words
+        kept: dict[str, tuple[str, str | None, frozenset[str]]] = {}
         scored = []
         for pos, rec in enumerate(records):
+            rid = rec.id
+            held = known.get(rid)
             if rec.status != "active" or rec.user_id != user_id:
+                if held is not None:
+                    kept[rid] = held
                 continue
-            score = len(wanted & record_tokens(rec))
-            if score:
-                scored.append((-score, pos, rec.id))
+            if held is None or held[0] != rec.text or held[1] != rec.key:
+                held = (rec.text, rec.key, record_tokens(rec))
+            kept[rid] = held
+            if not wanted.isdisjoint(held[2]):
+                scored.append((-len(wanted & held[2]), pos, rid))
+        self._words = kept
         scored.sort()
         return [rid for _, _, rid in scored[: k or self.k]]
 
