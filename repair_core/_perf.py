@@ -34,6 +34,11 @@ def gc_paused() -> Iterator[None]:
     """Pause cyclic garbage collection inside the block (nested and threaded uses share
     one pause; collection resumes when the outermost block ends, if it was on before)."""
     global _depth, _was_enabled
+    if _freeze_after and _depth == 0 and gc.isenabled():
+        # the freeze that ends the pause would keep for good what is garbage now (the
+        # namespaces of page runs that have ended); only what is not frozen yet is walked.
+        # Outside the lock: a finaliser the collection runs may pause too.
+        gc.collect()
     with _lock:
         if _depth == 0:
             _was_enabled = gc.isenabled()
@@ -56,9 +61,12 @@ def freeze_after_pauses(enabled: bool = True) -> None:
 
     For a long-running server that holds large cases for many sessions (the dashboard):
     there a full collection walking one session's 1.6M-object case stalled every other
-    session for a second or more (docs/performance.md). The price: a reference cycle made
-    during a pause is never collected (objects without cycles are still freed as usual);
-    the case, graph and plan objects form none."""
+    session for a second or more (docs/performance.md). The price: a reference cycle alive
+    when a pause ends is never collected once it becomes garbage (objects without cycles
+    are still freed as usual); the case, graph and plan objects form none, but the
+    dashboard's page namespaces, alive while their run loads a case, do. Garbage is
+    collected when a pause begins (only objects not frozen yet are walked), so cycles
+    that were already garbage then are not frozen too."""
     global _freeze_after
     _freeze_after = enabled
 
