@@ -61,6 +61,24 @@ def crashed(tmp_path, monkeypatch, capsys):
         yield make
 
 
+@contextlib.contextmanager
+def _opening(w, monkeypatch):
+    """The list of what is opened inside the block: the store (its factory called), a
+    journal, the approvals log."""
+    from repair_core.integrations import Journal
+
+    opened: list[str] = []
+    real_store, real_journal = w["open"].store_a, Journal.for_store.__func__
+    real_log = ApprovalStore.__init__
+    with monkeypatch.context() as m:
+        m.setattr(w["open"], "store_a", lambda: opened.append("store") or real_store())
+        m.setattr(Journal, "for_store", classmethod(
+            lambda cls, *a, **k: opened.append("journal") or real_journal(cls, *a, **k)))
+        m.setattr(ApprovalStore, "__init__",
+                  lambda self, *a, **k: opened.append("log") or real_log(self, *a, **k))
+        yield opened
+
+
 def _state(w) -> tuple:
     """Everything an overwrite could change: the store's items, the journal's bytes, the
     approvals log's rows."""
@@ -75,11 +93,13 @@ def _state(w) -> tuple:
 @rule("apply.overwrite-signed")
 @pytest.mark.parametrize("what", ["--rollback", "--resume"])
 def test_an_overwrite_without_a_trust_file_is_refused_and_writes_nothing(crashed, capsys,
-                                                                        what):
+                                                                        monkeypatch, what):
     w = crashed()  # no key, no trust file
     before = _state(w)
     capsys.readouterr()
-    assert finish(w, "trustfactory:store_a", what, "--overwrite") == 2
+    with _opening(w, monkeypatch) as opened:
+        assert finish(w, "trustfactory:store_a", what, "--overwrite") == 2
+    assert opened == []  # refused before the store, a journal or the log is opened
     out, err = capsys.readouterr()
     assert "override refused" in err and "no trust file at" in err
     assert "trust.json" in err and "dgrr keys generate --reviewer" in err
@@ -96,11 +116,14 @@ def test_an_overwrite_without_a_trust_file_is_refused_and_writes_nothing(crashed
 
 
 @rule("apply.overwrite-signed")
-def test_an_overwrite_by_a_reviewer_without_a_trusted_key_is_refused(crashed, capsys):
+def test_an_overwrite_by_a_reviewer_without_a_trusted_key_is_refused(crashed, capsys,
+                                                                     monkeypatch):
     w = crashed("ana")  # a trust file, but no key for the applier "ops"
     before = _state(w)
     capsys.readouterr()
-    assert finish(w, "trustfactory:store_a", "--rollback", "--overwrite") == 2
+    with _opening(w, monkeypatch) as opened:
+        assert finish(w, "trustfactory:store_a", "--rollback", "--overwrite") == 2
+    assert opened == []
     err = capsys.readouterr().err
     assert "override refused" in err and "'ops' has no signing key" in err
     assert "dgrr keys generate --reviewer" in err and "nothing written" in err
