@@ -30,6 +30,8 @@ from otel_travel_run import STORE as OTEL_STORE  # noqa: E402
 from otel_travel_run import USER_TURN  # noqa: E402
 
 NAMESPACE = ("lin", "prefs")
+RECALL_QUERY = "travel preferences seat airport cabin meal"
+"""What the graph's recall node searches the store for (tests read the store as it does)."""
 STORE = {  # otel_travel_run's records under LangGraph keys
     "home": OTEL_STORE["m2"],
     "seat": OTEL_STORE["m3"],  # the poisoned record
@@ -75,7 +77,7 @@ def build(store: Any, *, checkpointer: Any = None, replies: list[Any] | None = N
     ])).bind_tools([search_flights])
 
     def recall(state: MessagesState, *, store: BaseStore) -> dict[str, Any]:
-        hits = store.search(NAMESPACE, query="travel preferences seat airport cabin meal")
+        hits = store.search(NAMESPACE, query=RECALL_QUERY)
         notes = "\n".join(h.value["text"] for h in hits)
         return {"messages": [SystemMessage(content=f"What you know about Lin:\n{notes}")]}
 
@@ -88,7 +90,7 @@ def build(store: Any, *, checkpointer: Any = None, replies: list[Any] | None = N
         return {}
 
     async def arecall(state: MessagesState, *, store: BaseStore) -> dict[str, Any]:
-        hits = await store.asearch(NAMESPACE, query="travel preferences seat airport cabin meal")
+        hits = await store.asearch(NAMESPACE, query=RECALL_QUERY)
         notes = "\n".join(h.value["text"] for h in hits)
         return {"messages": [SystemMessage(content=f"What you know about Lin:\n{notes}")]}
 

@@ -82,10 +82,10 @@ def run(store_db: str, out_dir: str, queue_db: str, target: str = "queue_agent:o
 
 
 def next_turn(store_db: str) -> int:
-    from langgraph_travel_run import NAMESPACE
+    from langgraph_travel_run import NAMESPACE, RECALL_QUERY
 
     store = open_store(store_db)
-    hits = store.search(NAMESPACE, query="travel preferences seat airport cabin meal")
+    hits = store.search(NAMESPACE, query=RECALL_QUERY)
     print(json.dumps({"recall": [h.value.get("text") for h in hits],
                       "prefix": [i.value.get("text") for i in store.search(("lin",))],
                       # every item of every namespace (root prefix), and every namespace

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from carrier_gate import approved_without_acknowledgement  # noqa: E402
-from langgraph_travel_run import LEARNED, NAMESPACE, STORE, run  # noqa: E402
+from langgraph_travel_run import LEARNED, NAMESPACE, RECALL_QUERY, STORE, run  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -469,9 +469,8 @@ def test_the_carrier_gate_on_the_imported_langgraph_case_and_the_agents_next_sea
         capsys.readouterr()
         assert _apply(r, "--apply", "--reviewer", "ops") == 0
         capsys.readouterr()
-        recall = "travel preferences seat airport cabin meal"  # the graph's recall node
         read = {i.key: record_text(i.value)
-                for i in stores["answer"][1].search(NAMESPACE, query=recall)}
+                for i in stores["answer"][1].search(NAMESPACE, query=RECALL_QUERY)}
         assert "seat" not in read and "habit" not in read
         assert read["note"] == "User prefers a window seat."
 
@@ -493,7 +492,7 @@ def test_the_carrier_gate_on_the_imported_langgraph_case_and_the_agents_next_sea
         assert _apply(r, "--apply", "--reviewer", "ops") == 0
         capsys.readouterr()
         read = {i.key: record_text(i.value)
-                for i in stores["both"][1].search(NAMESPACE, query=recall)}
+                for i in stores["both"][1].search(NAMESPACE, query=RECALL_QUERY)}
         assert not {"seat", "habit", "note"} & read.keys()
         assert all("window" not in text for text in read.values())
         assert record_text(vault_of(stores["both"][1])[NAMESPACE, "note"]["value"]) == \
@@ -561,8 +560,8 @@ def test_the_queue_worker_gate_on_the_imported_langgraph_case(tmp_path):
                 assert _items(store) == before
                 continue
             assert done.status == "applied", done.error
-            read = {i.key: record_text(i.value) for i in store.search(
-                NAMESPACE, query="travel preferences seat airport cabin meal")}
+            read = {i.key: record_text(i.value)
+                    for i in store.search(NAMESPACE, query=RECALL_QUERY)}
             assert "seat" not in read and "habit" not in read
             assert read["note"] == "User prefers a window seat."
     finally:
