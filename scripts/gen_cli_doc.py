@@ -36,6 +36,7 @@ JSON (its strings escape C0 control characters, as JSON does).
 | `DGRR_JOURNAL_KEY` | the secret file that authenticates apply journals (default `~/.dgrr/journal.key`, made 0600 on first use; refused inside the journal folder); everyone who applies to one store needs the same one (docs/writeback.md) |
 | `DGRR_REQUIRE_SIGNED` | `1`: `apply` and `worker` refuse to honour any approval without a trust file (fail closed) |
 | `LITELLM_OFFLINE_MODE`, `LITELLM_MODE` | set to `true` and `PRODUCTION` by dgrr before litellm is imported (no network calls at import) |
+| `OPENBLAS_NUM_THREADS` | set to `1` by `dgrr` unless already set (numpy's OpenBLAS would start a thread per CPU at import, for linear algebra dgrr does not do: docs/performance.md) |
 | `OPENAI_API_KEY`, ... | whatever the litellm provider of a real `--model` needs |
 """
 
