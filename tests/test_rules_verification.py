@@ -382,16 +382,22 @@ def test_record_decision_refuses_carriers_given_that_leave_out_one_the_result_na
     assert [r.id for r in store.history()] == [rejected.id, rec.id]
 
 
+def _window_answer(policy):
+    """The travel case planned for its answer and repaired by a model whose answer still
+    says the window seat (carrier `s10:m3`): the case, the plan and the result as JSON."""
+    case = load_case(TRAVEL)
+    plan = plan_case(case, objective="answer")
+    return case, plan, json.loads(repair(case, plan, model=policy(
+        "says-window", "Lin prefers WINDOW seats!", {"answer"})).model_dump_json())
+
+
 @rule("approval.carriers-cover-result")
 def test_a_fault_check_naming_a_carrier_counts_too(tmp_path, policy):
     """A result whose carrier list was emptied still names the carrier in its per-fault
     check: that is enough to require the acknowledgement."""
     from repair_core.approvals import CarriersNotAcknowledgedError, record_decision
 
-    case = load_case(TRAVEL)
-    plan = plan_case(case, objective="answer")
-    data = json.loads(repair(case, plan, model=policy(
-        "says-window", "Lin prefers WINDOW seats!", {"answer"})).model_dump_json())
+    case, plan, data = _window_answer(policy)
     data["verification"]["carriers"] = []
     assert ["s10:m3"] in [f["carriers"] for f in data["verification"]["faults"]]
     store = ApprovalStore(str(tmp_path / "a.db"))
@@ -440,10 +446,7 @@ def test_the_summary_shows_a_carrier_the_result_names_that_a_fresh_check_misses(
         result_carriers,
     )
 
-    case = load_case(TRAVEL)
-    plan = plan_case(case, objective="answer")
-    data = json.loads(repair(case, plan, model=policy(
-        "says-window", "Lin prefers WINDOW seats!", {"answer"})).model_dump_json())
+    case, plan, data = _window_answer(policy)
     extra = {**data["verification"]["carriers"][0], "id": "m1:m3", "kind": "record",
              "where": "m1"}
     data["verification"]["carriers"].append(extra)
@@ -474,10 +477,7 @@ def test_the_summary_lists_a_carrier_the_result_names_only_by_id(tmp_path, polic
         record_decision,
     )
 
-    case = load_case(TRAVEL)
-    plan = plan_case(case, objective="answer")
-    data = json.loads(repair(case, plan, model=policy(
-        "says-window", "Lin prefers WINDOW seats!", {"answer"})).model_dump_json())
+    case, plan, data = _window_answer(policy)
     [check] = [f for f in data["verification"]["faults"] if f["node"] == "m3"]
     check["carriers"].append("m1:m3")
     data["verification"]["carriers"].append({"id": "tool:m3", "kind": "tool call"})
