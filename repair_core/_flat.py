@@ -9,7 +9,7 @@ from typing import Any
 
 from ._carried import text_of
 
-__all__ = ["flatten", "node_content"]
+__all__ = ["flatten", "node_content", "with_value"]
 
 
 def _parts(value: Any) -> Iterator[str]:
@@ -53,11 +53,17 @@ def node_content(node: Any) -> str:
     "Lin's seat\\nwindow"
 
     """
-    text = text_of(node)
-    value = getattr(node, "value", None)
-    if value is not None and not (
-            isinstance(value, str) and value in text):
-        shown = flatten(value)
-        if shown:
-            text += "\n" + shown
-    return text
+    return with_value(text_of(node), getattr(node, "value", None))
+
+
+def with_value(text: str, value: Any) -> str:
+    """`text` and, flattened, a `value` it does not already hold (`node_content` of a
+    node whose `text_of` is `text`).
+
+    >>> with_value("Lin's seat is window", "window"), with_value("Lin's seat", None)
+    ("Lin's seat is window", "Lin's seat")
+    """
+    if value is None or (isinstance(value, str) and value in text):
+        return text
+    shown = flatten(value)
+    return f"{text}\n{shown}" if shown else text

@@ -35,7 +35,7 @@ import msgspec
 import numpy as np
 
 from .._carried import text_of
-from .._flat import node_content
+from .._flat import with_value
 from .._forked import Forked
 from .._forked import may_fork as _may_fork
 from .._perf import gc_paused
@@ -627,7 +627,7 @@ class _Reader:
                 self.content_text.update(zip(range(at, at + k), record_texts, strict=True))
                 self.record_created += map(_CREATED, batch)
                 self.record_kv += zip(map(_KEY, batch), map(_VALUE, batch), strict=True)
-                self.record_contents += map(_content, batch, record_texts)
+                self.record_contents += map(with_value, record_texts, map(_VALUE, batch))
             dep_lists = [*map(_DEPS, batch)]
             record_counts[done:done + k] = np.fromiter(map(len, dep_lists), np.int64, k)
             deps = [*chain.from_iterable(dep_lists)]
@@ -683,7 +683,7 @@ class _Reader:
                 # a step's content is its text but for a claim's value and an
                 # observation's output (`node_content`)
                 for i in claims.tolist():
-                    batch_texts[i] = _content(batch[i], batch_texts[i])
+                    batch_texts[i] = with_value(batch_texts[i], batch[i].value)
                 fault_set = self.fault_set
                 for i in np.flatnonzero(codes == _OBSERVATION_CODE).tolist():
                     observation = batch[i]
@@ -825,14 +825,6 @@ class _Reader:
 _CLAIM_CODE, _READ_CODE, _WRITE_CODE, _OBSERVATION_CODE = (
     TYPE_CODE[t] for t in ("claim", "memory_read", "memory_write", "tool_observation"))
 _PLAN_CODE, _ACTION_CODE = TYPE_CODE["plan"], TYPE_CODE["tool_action"]
-
-
-def _content(item: _Record | _Claim, text: str) -> str:
-    """`node_content(item)` of a record or claim whose text is `text`: the text itself
-    when the value is absent or a string the text holds (most are), without the call."""
-    value = item.value
-    return text if value is None or (type(value) is str and value in text) \
-        else node_content(item)
 
 
 def _no_ints() -> np.ndarray:
