@@ -13,7 +13,8 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import Any, TypeVar
 
-__all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carries", "folded_words", "text_hits", "text_of"]
+__all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carries", "folded_texts", "folded_words", "text_hits",
+           "text_of"]
 
 SPAN_TOKENS = 12
 """Words in the window that must appear in a carrier (a fault's whole text if shorter)."""
@@ -52,6 +53,30 @@ def _windows(tokens: list[str], n: int) -> Iterator[tuple[str, ...]]:
         yield tuple(tokens[i:i + n])
 
 
+def folded_texts(texts: Sequence[str]) -> tuple[str, list[int]]:
+    """`texts` case-folded and joined by NUL (which never occurs in a case's text: the
+    readers refuse it), and where each one starts in the joined text: one pass of the
+    regular-expression engine searches them all, and a match's text is found by
+    bisecting the starts.
+
+    >>> folded_texts(["Straße", "OK"])
+    ('strasse\\x00ok', [0, 8])
+    """
+    joined = "\0".join(texts)
+    folded = joined.casefold()
+    starts = [0]
+    if len(folded) == len(joined):  # casefolding never shortens: no text changed length
+        starts += accumulate(map((1).__add__, map(len, texts[:-1])))
+    else:
+        at = folded.find("\0")
+        while at >= 0:
+            starts.append(at + 1)
+            at = folded.find("\0", at + 1)
+        if len(starts) != len(texts):
+            raise ValueError("a text contains NUL")
+    return folded, starts
+
+
 def text_of(node: Any) -> str:
     """The text searched in (or for) a turn, step or record: its `text`, and an
     observation's string `output` when the text does not already hold it."""
@@ -72,14 +97,14 @@ def carries(text: str, fault_text: str) -> bool:
     False
     """
     found = _index({"f": fault_text})
-    return bool(found) and bool(_hits(_tokens(text), found))
+    return bool(found) and bool(_hits(folded_words(text), found))
 
 
 def _index(texts: Mapping[_K, str]) -> dict[int, dict[tuple[str, ...], set[_K]]]:
     """Window length -> window -> the faults it comes from."""
     index: dict[int, dict[tuple[str, ...], set[_K]]] = {}
     for fault, text in texts.items():
-        tokens = _tokens(text)
+        tokens = folded_words(text)
         if len(tokens) < MIN_TOKENS:
             continue
         n = min(SPAN_TOKENS, len(tokens))
@@ -114,7 +139,7 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
     between = r"[^\w\0]+"  # what separates two words of one text
     patterns: set[str] = set()
     for text in fault_texts.values():
-        tokens = _tokens(text)
+        tokens = folded_words(text)
         if len(tokens) < MIN_TOKENS:
             continue
         n = min(SPAN_TOKENS, len(tokens))
@@ -126,20 +151,7 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
             patterns.update(map(re.escape, max(
                 (tokens[k::n] for k in range(n)),
                 key=lambda a: (min(map(len, a)), sum(map(len, a))))))
-    # NUL never occurs in a case's text (the readers refuse it), so it separates texts
-    joined = "\0".join(texts)
-    folded = joined.casefold()
-    starts = [0]
-    if len(folded) == len(joined):  # casefolding never shortens: no text changed length
-        starts += accumulate(map((1).__add__, map(len, texts[:-1])))
-    else:
-        at = folded.find("\0")
-        while at >= 0:
-            starts.append(at + 1)
-            at = folded.find("\0", at + 1)
-        if len(starts) != len(texts):
-            raise ValueError("a text contains NUL")
-    del joined
+    folded, starts = folded_texts(texts)
     # No `(?<!\w)` in front: it hides the patterns' first letters from the regex engine,
     # which then tries every position (4x slower over the 1M-step case's 12M characters).
     # Without it a match may start inside a word, or run over a later true match and hide
@@ -150,7 +162,7 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
     candidates = sorted({bisect_right(starts, m.start()) - 1 for m in search.finditer(folded)})
     out: list[tuple[int, set[_K]]] = []
     for i in candidates:
-        found = _hits(_tokens(texts[i]), index)
+        found = _hits(folded_words(texts[i]), index)
         if found:
             out.append((i, found))
     return out

@@ -33,11 +33,13 @@ Matching is case-blind except for names, which must be written as the signature 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, count
+from itertools import count
 from typing import Any
 
+from .._carried import folded_texts
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind
 from ._shingles import SHINGLE_WORDS, words
@@ -307,10 +309,8 @@ def _shingle_clues(shingles: frozenset[str], literals: list[str], runs: list[lis
         return any(lit in x for lit in literals for x in w) or any(
             w[i:i + len(r)] == r for r in runs for i in range(len(w) - len(r) + 1))
 
-    split = [s.split() for s in sorted(shingles)]
-    chosen = sorted(split, key=lambda w: (not implied(w), -len(w[0])))[:needed]
-    return [w for w in chosen if not implied(w)]
-
+    ranked = sorted((not implied(w), -len(w[0]), w) for w in map(str.split, shingles))
+    return [w for own, _, w in ranked[:needed] if own]
 
 
 def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
@@ -327,17 +327,10 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
     own = [_clues(sig) for sig in signatures]
     alternatives = sorted({c for clues in own for c in clues}, key=len, reverse=True)
     candidates: set[int] = set()
-    joined, starts, lengths = "", [0], [0]
+    joined, starts = "", [0]
     if alternatives:
         search = re.compile("|".join(alternatives))
-        # NUL never occurs in a case's text (the readers refuse it), so it separates texts
-        joined = "\0".join(texts).casefold()
-        lengths = [*map(len, texts)]
-        if len(joined) != len(texts) - 1 + sum(lengths):  # casefolding lengthened a text
-            lengths = [len(t.casefold()) for t in texts]
-        starts = [0, *accumulate(map((1).__add__, lengths[:-1]))]
-        from bisect import bisect_right
-
+        joined, starts = folded_texts(texts)
         pos = 0
         while True:
             m = search.search(joined, pos)
@@ -356,12 +349,13 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
     clue_of = [re.compile("|".join(sorted(clues, key=len, reverse=True))).search
                if clues else None for clues in own]
     wanted = [_Wanted.of(sig) for sig in signatures]
+    ends = [*(s - 1 for s in starts[1:]), len(joined)]  # of each folded text in `joined`
     memo: dict[str, str] = {}
     for i in sorted(candidates):
         read = _Read(texts[i], memo)
         slot = (slots or {}).get(i)
         for sig, has_clue, want in zip(signatures, clue_of, wanted, strict=True):
-            if not ((has_clue is not None and has_clue(joined, starts[i], starts[i] + lengths[i]))
+            if not ((has_clue is not None and has_clue(joined, starts[i], ends[i]))
                     or (slot is not None and _holds_slot(sig, slot))):
                 continue
             found = _match(sig, want, read, texts[i], slot, THRESHOLD)
