@@ -45,9 +45,6 @@ def folded_words(text: str) -> list[str]:
     return _WORD.findall(folded)
 
 
-_tokens = folded_words
-
-
 def _windows(tokens: list[str], n: int) -> Iterator[tuple[str, ...]]:
     for i in range(len(tokens) - n + 1):
         yield tuple(tokens[i:i + n])

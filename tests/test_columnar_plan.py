@@ -301,7 +301,7 @@ WORDS = ["the", "user", "ß", "SS", "straße", "evil", "a", "dot", "com", "x1", 
        st.lists(st.sampled_from([" ", ", ", "! ", "\n", "-", "_"]), min_size=1))
 def test_text_hits_finds_what_carriers_finds(faults, texts, gaps) -> None:
     # the one-search candidate finder against tokenising every text
-    from repair_core.analysis._carry import _hits, _index, _tokens, text_hits
+    from repair_core._carried import _hits, _index, folded_words, text_hits
 
     def join(words: list[str], k: int) -> str:
         return "".join(w + gaps[(i + k) % len(gaps)] for i, w in enumerate(words))
@@ -313,7 +313,7 @@ def test_text_hits_finds_what_carriers_finds(faults, texts, gaps) -> None:
     node_texts = [join(w, i) for i, w in enumerate(copied)]
     index = _index(fault_texts)
     expected = [(i, found) for i, t in enumerate(node_texts)
-                if (found := _hits(_tokens(t), index))] if index else []
+                if (found := _hits(folded_words(t), index))] if index else []
     assert text_hits(fault_texts, node_texts) == expected
 
 

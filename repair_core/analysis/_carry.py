@@ -17,8 +17,8 @@ from .._carried import (
     SPAN_TOKENS,
     _hits,
     _index,
-    _tokens,
     carries,
+    folded_words,
     text_hits,
     text_of,
 )
@@ -58,7 +58,7 @@ def carriers(case: Case, bounds: Mapping[str, float] | None = None
     for node_id, node, seq in nodes:
         if node_id in faults:
             continue
-        for fault in sorted(_hits(_tokens(text_of(node)), index)):
+        for fault in sorted(_hits(folded_words(text_of(node)), index)):
             if seq < bounds.get(fault, float("-inf")):
                 continue
             out.append((node_id, fault))
