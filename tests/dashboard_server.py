@@ -5,6 +5,7 @@ navigation."""
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -129,3 +130,27 @@ def idle(page: Any) -> None:
     """Wait until the app has finished its run (the status widget is gone)."""
     page.wait_for_timeout(300)
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=120_000)
+
+
+def upload_case(page: Any, tab: str, button: str, path: Path) -> None:
+    """On the Load page's tab `tab`, upload the file `path` and press `button`; wait until
+    the case is loaded."""
+    from playwright.sync_api import expect
+
+    goto_page(page, "Load")
+    page.get_by_role("tab", name=tab).click()
+    idle(page)
+    go = page.get_by_role("button", name=button)
+    panel = page.locator('[role="tabpanel"]:visible')
+    for _ in range(3):  # the upload is a request of its own; on a busy machine retry it
+        panel.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+            str(path))
+        try:
+            expect(go).to_be_enabled(timeout=60_000)
+            break
+        except AssertionError:
+            continue
+    idle(page)
+    go.click()
+    page.get_by_text(re.compile(r"^Loaded case")).first.wait_for(timeout=300_000)
+    idle(page)

@@ -7,10 +7,17 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 
 import pytest
-from dashboard_server import BROWSER_MARKS, ROOT, goto_page, idle, open_page, running_dashboard
+from dashboard_server import (
+    BROWSER_MARKS,
+    ROOT,
+    goto_page,
+    idle,
+    open_page,
+    running_dashboard,
+    upload_case,
+)
 from workbench_cases import no_record_otlp, url_text_case
 
 pytestmark = BROWSER_MARKS
@@ -27,28 +34,6 @@ def server(tmp_path):
            "DGRR_BENCH_OUT": str(tmp_path / "bench-out")}
     with running_dashboard(tmp_path, env) as url:
         yield url
-
-
-def _upload(page, tab: str, button: str, path: Path) -> None:
-    from playwright.sync_api import expect
-
-    goto_page(page, "Load")
-    page.get_by_role("tab", name=tab).click()
-    idle(page)
-    go = page.get_by_role("button", name=button)
-    panel = page.locator('[role="tabpanel"]:visible')
-    for _ in range(3):  # the upload is a request of its own; on a busy machine retry it
-        panel.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
-            str(path))
-        try:
-            expect(go).to_be_enabled(timeout=60_000)
-            break
-        except AssertionError:
-            continue
-    idle(page)
-    go.click()
-    page.get_by_text(re.compile(r"^Loaded case")).first.wait_for(timeout=300_000)
-    idle(page)
 
 
 def _no_exception(page, where: str) -> None:
@@ -114,7 +99,7 @@ def test_unseen_cases_walk_every_page_with_one_legend(server, tmp_path):
         browser, page = open_page(p, server, external, width=1440, height=900)
         page.goto(server)
         t = time.monotonic()
-        _upload(page, "Trace (OTLP) + Mem0 store", "Import trace", name)
+        upload_case(page, "Trace (OTLP) + Mem0 store", "Import trace", name)
         # the uploaded file is named as given in the import summary
         page.get_by_text("my run (no memory).otlp.json").first.wait_for()
         assert page.get_by_text("trace-0.json").count() == 0
@@ -126,7 +111,7 @@ def test_unseen_cases_walk_every_page_with_one_legend(server, tmp_path):
         TIMES["no-record trace"] = time.monotonic() - t
 
         t = time.monotonic()
-        _upload(page, "Upload a case", "Load uploaded case", url_case)
+        upload_case(page, "Upload a case", "Load uploaded case", url_case)
         legends = _walk(page)
         assert len(set(legends.values())) == 1 and set(legends.values()) == set(seen)
         goto_page(page, "Graph")
@@ -153,7 +138,7 @@ def test_large_case_walks_every_page(server, tmp_path, steps):
         page.set_default_timeout(300_000)
         page.goto(server)
         t = time.monotonic()
-        _upload(page, "Upload a case", "Load uploaded case", path)
+        upload_case(page, "Upload a case", "Load uploaded case", path)
         legends = _walk(page)
         assert len(set(legends.values())) == 1, legends
         # server-side search over every step: s9999 is found

@@ -11,7 +11,15 @@ import os
 import re
 import shutil
 
-from dashboard_server import BROWSER_MARKS, GRAPH_READY, ROOT, goto_page, idle, open_page
+from dashboard_server import (
+    BROWSER_MARKS,
+    GRAPH_READY,
+    ROOT,
+    goto_page,
+    idle,
+    open_page,
+    upload_case,
+)
 from test_e2e_browser import server  # noqa: F401
 
 pytestmark = BROWSER_MARKS
@@ -286,22 +294,7 @@ def test_payloads_never_leave_the_machine_and_approval_gates(server, tmp_path): 
         browser, page = open_page(p, url, external, width=1440, height=900)
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(url)
-        goto_page(page, "Load")
-        page.get_by_role("tab", name="Upload a case").click()
-        idle(page)
-        button = page.get_by_role("button", name="Load uploaded case")
-        for _ in range(3):  # the upload is a request of its own; on a busy machine retry it
-            page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
-                str(case_file))
-            try:
-                expect(button).to_be_enabled(timeout=30_000)
-                break
-            except AssertionError:
-                continue
-        idle(page)
-        button.click()
-        page.get_by_text(re.compile(r"^Loaded case")).first.wait_for()
-        idle(page)
+        upload_case(page, "Upload a case", "Load uploaded case", case_file)
         _nothing_live(page)
         for label in ("Faults", "Graph", "Trace", "Plan"):
             goto_page(page, label)
