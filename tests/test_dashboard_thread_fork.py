@@ -155,8 +155,8 @@ def test_the_fork_in_real_chromium(tmp_path, capsys, monkeypatch):
 
     if not CHROMIUM.exists():
         pytest.skip("needs Debian chromium")
+    from dashboard_server import upload_case
     from playwright.sync_api import sync_playwright
-    from test_e2e_journeys import _upload
 
     case, db = _real_fork(tmp_path, capsys, monkeypatch)
     log = ApprovalStore(db)
@@ -174,7 +174,7 @@ def test_the_fork_in_real_chromium(tmp_path, capsys, monkeypatch):
         try:
             page.goto(url)
             idle(page)
-            _upload(page, "Upload a case", "Load uploaded case", case)
+            upload_case(page, "Upload a case", "Load uploaded case", case)
             goto_page(page, "Approve")
             idle(page)
             page.get_by_role("heading", name="LangGraph thread forks").wait_for()
