@@ -18,6 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "repair_core"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("case",),
     ("content", "graph", "tools"),
+    ("judge",),
     ("analysis", "verification"),
     ("plan", "model", "importers"),
     ("agent", "viz", "approvals"),

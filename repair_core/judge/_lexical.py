@@ -1,0 +1,165 @@
+"""The lexical judge: the content signature's scorer (`repair_core.content.match`), read
+for what it cannot settle.
+
+- `yes`: the text matches the fault's signature and does not negate or warn against it;
+- `unsure`: it matches but a sentence holding the fault's words negates, warns against
+  or withdraws it (`_cues`: "Lin does not want window seats"); or it does not match but
+  shares the slot (states the slot's value), the subject (names the fault's subject
+  together with some of its wording, its value or its instruction marker) or a token
+  family (writes one of the fault's strong tokens with other spacing, punctuation or
+  case: "DE89 3704 0044 0532 0130 00") with the fault;
+- `no`: nothing of that is shared.
+
+Offline and deterministic; the default judge.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from .._carried import folded_texts
+from ..content import CarrierMatch, ContentSignature, match, scan, words
+from ..content._stems import ORDINARY_STEMS, stem
+from ..content._tokens import STRONG_KINDS
+from ._cues import cue
+from ._verdict import Judgement
+
+__all__ = ["LexicalJudge", "LEXICAL", "fault_words"]
+
+LEXICAL = "lexical"
+"""The lexical judge's name (`Judgement.judge`)."""
+
+_SEPARATED = r"[\W_]*"
+_ALNUM = re.compile(r"[^\W_]+")
+
+
+def fault_words(fault: ContentSignature) -> tuple[frozenset[str], frozenset[str]]:
+    """(every case-folded word the signature holds of the fault's content, the content
+    words among them: not ordinary, at least three letters or a number)."""
+    said: set[str] = set()
+    for s in fault.shingles:
+        said.update(s.split(" "))
+    if fault.value_text:
+        said.update(fault.value_text.split(" "))
+    for t in fault.tokens:
+        said.update(words(t))
+        said.add(t.casefold())
+    said.update(fault.restate | fault.restate_optional)
+    content = frozenset(w for w in said if (len(w) >= 3 or w.isdigit())
+                        and stem(w) not in ORDINARY_STEMS)
+    return frozenset(said), content
+
+
+def _family(token: str) -> str | None:
+    """A pattern finding `token` (case-folded) written with any separators between its
+    letters and digits, or None when it is too short for that to mean anything."""
+    parts = _ALNUM.findall(token.casefold())
+    letters = "".join(parts)
+    if len(letters) < 8:
+        return None
+    return _SEPARATED.join(map(re.escape, letters))
+
+
+class LexicalJudge:
+    """The offline judge (see the module's docstring)."""
+
+    name = LEXICAL
+
+    def carries(self, text: str, fault: ContentSignature) -> Judgement:
+        """Whether `text` carries `fault`'s content, read lexically.
+
+        >>> from repair_core.content import signature_of
+        >>> sig = signature_of("Lin prefers window seats.", "window", "seat_pref", node="m3")
+        >>> LexicalJudge().carries("Lin prefers window seats on every flight.", sig).verdict
+        'yes'
+        >>> LexicalJudge().carries("Lin does not want window seats.", sig).verdict
+        'unsure'
+        >>> LexicalJudge().carries("The weather in Lisbon is mild.", sig).verdict
+        'no'
+        """
+        found = match(fault, text)
+        if found is not None:
+            return self._matched(text, fault, found)
+        near = _near_miss(text, fault)
+        if near is not None:
+            return Judgement(verdict="unsure", judge=LEXICAL,
+                             evidence=f"shares {near} with {fault.node} but scores below "
+                                      "the threshold")
+        return Judgement(verdict="no", judge=LEXICAL,
+                         evidence=f"shares nothing distinctive with {fault.node}")
+
+    def _matched(self, text: str, fault: ContentSignature, found: CarrierMatch
+                 ) -> Judgement:
+        said, content = fault_words(fault)
+        negated = cue(text, content, said)
+        if negated is not None:
+            return Judgement(verdict="unsure", judge=LEXICAL,
+                             evidence=f"matches {fault.node} ({found.evidence()}) but says "
+                                      f"{negated!r} of it: it may deny or warn against it")
+        return Judgement(verdict="yes", judge=LEXICAL, evidence=found.evidence())
+
+    def screen(self, faults: Sequence[ContentSignature], texts: Sequence[str],
+               slots: Mapping[int, tuple[Any, Any]] | None = None
+               ) -> Iterator[tuple[int, ContentSignature, Judgement]]:
+        """`(i, fault, judgement)` for each of `texts` and each fault it is not `no`
+        about, in order of `i`, in time linear in the texts: the scorer's own search
+        (`content.scan`) finds the matches; one search over all the texts together
+        finds those that hold a clue of a near miss (a name, a stated value, a token
+        written another way), and only those are judged. `slots`: index -> (key, value)
+        of the texts that are records."""
+        if not faults or not texts:
+            return
+        by_node = {f.node: f for f in faults}
+        judged: dict[tuple[int, str], Judgement] = {}
+        for i, m in scan(list(faults), texts, slots):
+            judged[(i, m.node)] = self._matched(texts[i], by_node[m.node], m)
+        clues = sorted({c for f in faults for c in _near_clues(f)}, key=len, reverse=True)
+        if clues:
+            search = re.compile("|".join(clues))
+            joined, starts = folded_texts(texts)
+            pos = 0
+            while (hit := search.search(joined, pos)) is not None:
+                i = bisect_right(starts, hit.start()) - 1
+                for f in faults:
+                    if (i, f.node) not in judged:
+                        j = self.carries(texts[i], f)
+                        if j.verdict != "no":
+                            judged[(i, f.node)] = j
+                pos = starts[i + 1] if i + 1 < len(starts) else len(joined)
+        for (i, node), j in sorted(judged.items(), key=lambda kv: kv[0]):
+            yield i, by_node[node], j
+
+
+def _near_clues(fault: ContentSignature) -> list[str]:
+    """Patterns (of case-folded text) one of which every near miss of `fault` holds."""
+    out = [r"(?<!\w)" + re.escape(t.casefold()) + r"(?!\w)"
+           for t, k in fault.tokens.items() if k == "name"]
+    if fault.value_text:
+        out.append(r"[\W_]+".join(map(re.escape, fault.value_text.split(" "))))
+    out += [p for t, k in fault.tokens.items() if k in STRONG_KINDS
+            if (p := _family(t)) is not None]
+    return out
+
+
+def _near_miss(text: str, fault: ContentSignature) -> str | None:
+    """What a text that does not match `fault` still shares with it, as a few words (the
+    slot, the subject or a token family), or None."""
+    folded = text.casefold()
+    for t, k in fault.tokens.items():
+        if k in STRONG_KINDS and (p := _family(t)) is not None and re.search(p, folded):
+            return f"the token {t!r} written another way (token family)"
+    said = f" {' '.join(words(text))} "
+    if fault.value_text and f" {fault.value_text} " in said:
+        return f"the slot value {fault.value_text!r} (slot)"
+    names = [t for t, k in fault.tokens.items()
+             if k == "name" and f" {' '.join(words(t))} " in said]
+    if names:
+        partial = match(fault, text, threshold=0.0)
+        if partial is not None and (partial.markers or partial.shingle_count):
+            return f"the subject {names[0]!r} and some of its wording (subject)"
+        if fault.key is not None and f" {' '.join(words(fault.key))} " in said:
+            return f"the subject {names[0]!r} and the slot {fault.key!r} (subject)"
+    return None
