@@ -1,6 +1,12 @@
-"""Time and peak memory of `dgrr import` as the spans grow (10^3, 10^4, 10^5).
+"""Time and peak memory of `dgrr import` as the spans grow (10^3, 10^4, 10^5), or as
+the records one memory read returns grow (`--one-read`).
 
 Usage: python benchmarks/import_scale.py [--sizes 1000,10000,100000] [--turns 1]
+       python benchmarks/import_scale.py --one-read [--sizes 25000,50000,100000]
+
+With `--one-read` each size is a trace of three spans (an agent turn, one search_memory
+whose `gen_ai.memory.records` lists that many records, and the answer), written as OTLP
+JSON directly (no SDK needed): the import's cost per returned record.
 
 Each size is a trace written by the real OpenTelemetry SDK (file exporter, JSON lines)
 of an agent with no provenance at all, the worst case for inference: every span of the
@@ -74,6 +80,34 @@ def write_trace(path: Path, spans: int, turns: int = 1) -> None:
     provider.shutdown()
 
 
+def write_one_read(path: Path, records: int) -> None:
+    """An OTLP JSON trace whose one memory read returns `records` records."""
+    def attr(key: str, value: str) -> dict:
+        return {"key": key, "value": {"stringValue": value}}
+
+    recs = [{"id": f"m{i}", "content": f"Lin likes city {i} in spring."}
+            for i in range(records)]
+    trace, root = "K6H0fp1998X0EiydPZrjag==", "6vo/X3Ksq9c="
+
+    def span(sid: str, name: str, start: int, attrs: list[dict], parent: str | None) -> dict:
+        return {"traceId": trace, "spanId": sid, "name": name, "kind": "SPAN_KIND_INTERNAL",
+                **({"parentSpanId": parent} if parent else {}),
+                "startTimeUnixNano": str(1796059008583000000 + start),
+                "endTimeUnixNano": str(1796059008583000000 + start + 1000),
+                "attributes": [attr("gen_ai.operation.name", name), *attrs], "status": {}}
+
+    answer = [{"role": "assistant", "parts": [{"type": "text", "content": "Go to city 3."}]}]
+    spans = [span(root, "invoke_agent", 0, [attr("user.id", "lin")], None),
+             span("FzEuqNUtHuU=", "search_memory", 10,
+                  [attr("gen_ai.memory.query.text", "trip"),
+                   attr("gen_ai.memory.records", json.dumps(recs))], root),
+             span("Z5kkoR2TOWo=", "chat", 20,
+                  [attr("gen_ai.output.messages", json.dumps(answer))], root)]
+    path.write_text(json.dumps({"resourceSpans": [{"resource": {"attributes": []},
+                                                   "scopeSpans": [{"scope": {"name": "x"},
+                                                                   "spans": spans}]}]}))
+
+
 def _chat(tracer, text: str, tool_call: dict | None = None) -> None:
     parts = [{"type": "text", "content": text}] if text else []
     if tool_call:
@@ -108,15 +142,21 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--sizes", default="1000,10000,100000")
     p.add_argument("--turns", type=int, default=1)
+    p.add_argument("--one-read", action="store_true",
+                   help="one memory read returning --sizes records (no spans to speak of)")
     a = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         for size in (int(x) for x in a.sizes.split(",")):
             path = Path(tmp) / f"trace-{size}.otlp.jsonl"
             t = time.perf_counter()
-            write_trace(path, size, a.turns)
+            if a.one_read:
+                write_one_read(path, size)
+            else:
+                write_trace(path, size, a.turns)
             made = time.perf_counter() - t
             row = measure(path, Path(tmp) / "case.json")
-            row.update(target_spans=size, turns=a.turns,
+            row.update(**({"records_in_one_read": size} if a.one_read else
+                          {"target_spans": size, "turns": a.turns}),
                        inferred_per_span=round(row["deps_inferred"] / row["spans"], 2),
                        file_mb=round(path.stat().st_size / 2**20, 1),
                        seconds_to_write_trace=round(made, 1),

@@ -275,7 +275,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         turn = turn_of(op)
         base: dict[str, Any] = {"seq": seq, "turn": turn}
         if op.kind == "memory_search":
-            returned = []
+            returned: list[str] = []
+            seen_here: set[str] = set()  # `returned` in order, each id once
             for r in op.records:
                 if r.id not in records:
                     records[r.id] = {"id": r.id, "user_id": _record_user(r.metadata, default_user),
@@ -283,7 +284,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 if r.id not in from_store:  # the value the agent last saw
                     records[r.id].update(item_fields(r.metadata, f"span {sid}: "
                                                      "gen_ai.memory.records", out.problems))
-                if r.id not in returned:
+                if r.id not in seen_here:
+                    seen_here.add(r.id)
                     returned.append(r.id)
             if op.skipped_documents:
                 skipped["returned document with neither id nor content"] += \
