@@ -17,6 +17,8 @@ import streamlit as st
 from repair_core import CaseError
 
 from . import state
+from .identity import is_signed_in
+from .settings import team_mode
 
 SAMPLE, CASE, FAULTS, OBJECTIVE, EDITS = "sample", "case", "faults", "objective", "edits"
 RESTORED = "dgrr_restored"  # what restore() did on this session's first run, to show once
@@ -99,9 +101,16 @@ def _restore_edits(digest: str) -> str:
     return f"{len(edits)} plan edit{'s' if len(edits) != 1 else ''} restored"
 
 
+def _may_write() -> bool:
+    """Whether this session may keep anything on the server's disk: on a dashboard shared
+    by a team, only a signed-in reviewer (a visitor's work stays in the session's memory)."""
+    return not team_mode() or is_signed_in()
+
+
 def keep() -> None:
-    """Write the loaded sample, its faults (when changed) and the objective (when not
-    the default) into the address; clear them when the case is no sample."""
+    """Write the loaded sample, its faults (when changed), the objective (when not the
+    default) and the plan edits (kept on the server, not for a visitor of a shared
+    dashboard: `_may_write`) into the address; clear them when the case is no sample."""
     wanted: dict[str, str] = {}
     name = state.loaded_sample()
     digest = state.kept_case()
@@ -117,7 +126,7 @@ def keep() -> None:
         if chosen is not None and chosen != state.DEFAULT_OBJECTIVE:
             wanted[OBJECTIVE] = chosen
         edited = st.session_state.get(state.PLAN)  # the edited plan only (none computed here)
-        if edited is not None and edited.edits:
+        if edited is not None and edited.edits and _may_write():
             from . import kept_cases
 
             kept = kept_cases.keep_edits([e.model_dump(mode="json") for e in edited.edits],

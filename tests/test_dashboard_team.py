@@ -266,6 +266,28 @@ def test_a_visitor_names_no_benchmark_folder_and_runs_nothing(operator_db, tmp_p
     assert not at.button(key="dgrr_w_b_run").disabled
 
 
+
+def _edit_s2(at: AppTest) -> AppTest:
+    _page(at, "4_Plan")
+    at.text_input(key="dgrr_w_edit_typed").set_value("s2").run()
+    at.selectbox(key="dgrr_w_edit_action").set_value("invalidate")
+    return _ok(at.button(key="dgrr_w_edit_apply").click().run())
+
+
+def test_a_visitors_plan_edits_stay_in_their_session(operator_db, tmp_path, monkeypatch):
+    cases = tmp_path / "cases"
+    monkeypatch.setenv("DGRR_CASES_DIR", str(cases))
+    at = _edit_s2(_load_sample(_app(VISITOR)))
+    assert [(e.node, e.action) for e in at.session_state["dgrr_plan"].edits] == \
+        [("s2", "invalidate")]
+    _page(at, "3_Graph")  # other pages keep the edit, from the session's memory
+    assert [e.node for e in at.session_state["dgrr_plan"].edits] == ["s2"]
+    assert "edits" not in at.query_params
+    assert not cases.exists() or not list(cases.iterdir())
+    signed_in = _edit_s2(_load_sample(_app(ANA)))  # a reviewer's edits are kept for a reload
+    assert "edits" in signed_in.query_params
+    assert [f.name for f in cases.iterdir() if f.name.startswith("edits-")]
+
 # --- work started by a session ends with it --------------------------------------------
 
 def test_a_background_replay_stops_when_its_session_ends():
