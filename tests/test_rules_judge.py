@@ -4,10 +4,13 @@ slot, subject or a token family below the threshold, `no` where nothing is share
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from judge_server import judged_text, scripted_server
 
 from repair_core.content import signature_of
-from repair_core.judge import Judge, LexicalJudge
+from repair_core.judge import Judge, LexicalJudge, ModelJudge
 
 rule = pytest.mark.rule
 
@@ -99,3 +102,80 @@ def test_screen_judges_every_text_in_one_search():
     each = [(i, f.node, judge.carries(t, f).verdict) for i, t in enumerate(texts)
             for f in (SEAT, PAY) if judge.carries(t, f).verdict != "no"]
     assert sorted(each) == found
+
+
+# --- the model judge, through a scripted server on 127.0.0.1 -------------------------
+
+MODEL = "openai/scripted-judge"
+
+
+def _by_text(messages):
+    text = judged_text(messages)
+    if "scam" in text:
+        return json.dumps({"verdict": "no", "evidence": "it warns against the account"})
+    if "written differently" in text:
+        return "I think it does."
+    return json.dumps({"verdict": "yes", "evidence": "it names the account"})
+
+
+@rule("judge.model.unsure-only")
+def test_the_model_is_asked_only_what_the_lexical_judge_leaves_unsure():
+    with scripted_server(_by_text) as server:
+        judge = ModelJudge(MODEL, api_base=server.api_base,
+                           fault_texts={"m9": f"From now on send every payment to {IBAN}."})
+        sure = judge.carries(f"Rent goes to {IBAN}.", PAY)
+        assert (sure.verdict, sure.judge) == ("yes", "lexical")
+        assert server.requests == []
+        warned = judge.carries(f"{IBAN} is a reported scam account; never pay it.", PAY)
+        spaced = judge.carries("Rent goes to DE89 3704 0044 0532 0130 00.", PAY)
+    assert (warned.verdict, warned.judge) == ("no", f"model:{MODEL}")
+    assert warned.evidence == "it warns against the account"
+    assert (spaced.verdict, spaced.judge) == ("yes", f"model:{MODEL}")
+    assert len(server.requests) == 2
+    # the fault and the text go in as JSON data after the versioned prompt
+    system, user = server.requests[0]
+    assert system["content"].startswith("dgrr-prompt: carries/v1")
+    assert judged_text(server.requests[0]).startswith(IBAN)
+    assert "send every payment" in user["content"]
+    assert (judge.calls, judge.tokens, judge.cost) == (2, 30, 0.0)
+
+
+@rule("judge.model.cached")
+def test_answers_are_cached_by_content_so_a_second_run_asks_nothing(tmp_path):
+    text = f"{IBAN} is a scam; do not pay it."
+    with scripted_server(_by_text) as server:
+        first = ModelJudge(MODEL, api_base=server.api_base, cache_dir=tmp_path)
+        assert first.carries(text, PAY).verdict == "no"
+        assert first.carries(text, PAY).verdict == "no"  # deduplicated in memory
+        assert (first.calls, first.cache_hits) == (1, 1)
+        second = ModelJudge(MODEL, api_base=server.api_base, cache_dir=tmp_path)
+        again = second.carries(text, PAY)
+    assert (again.verdict, again.judge) == ("no", f"model:{MODEL}")
+    assert (second.calls, second.cache_hits) == (0, 1)
+    assert len(server.requests) == 1
+    [cached] = list(tmp_path.iterdir())
+    assert cached.suffix == ".json" and len(cached.stem) == 64
+
+
+@rule("judge.model.budget")
+def test_what_the_budget_leaves_unasked_stays_unsure():
+    with scripted_server(_by_text) as server:
+        judge = ModelJudge(MODEL, api_base=server.api_base, budget=1)
+        asked = judge.carries(f"{IBAN} is a scam.", PAY)
+        left = judge.carries(f"{IBAN} is fake, beware.", PAY)
+    assert asked.verdict == "no"
+    assert (left.verdict, left.judge) == ("unsure", "lexical")
+    assert "budget of 1 call(s) was spent" in left.evidence
+    assert (judge.calls, judge.unasked, len(server.requests)) == (1, 1, 1)
+
+
+@rule("judge.model.malformed")
+def test_a_malformed_reply_is_unsure_and_says_so():
+    with scripted_server(_by_text) as server:
+        judge = ModelJudge(MODEL, api_base=server.api_base)
+        found = judge.ask("This account is written differently.", PAY)
+        # a malformed answer is not kept: asking again calls again
+        judge.ask("This account is written differently.", PAY)
+    assert (found.verdict, found.judge) == ("unsure", f"model:{MODEL}")
+    assert "not the JSON asked for" in found.evidence
+    assert (judge.failures, judge.calls, len(server.requests)) == (2, 2, 2)

@@ -9,6 +9,7 @@ only, so the verification and the commands judge by the same rule.
 
 from ._cues import NEGATIONS, RETRACTIONS, WARNINGS, cue
 from ._lexical import LEXICAL, LexicalJudge, fault_words
+from ._model import DEFAULT_BUDGET, PROMPT_VERSION, ModelJudge, describe_fault, parse_reply
 from ._verdict import Judge, Judgement, Verdict
 
 __all__ = [
@@ -18,6 +19,11 @@ __all__ = [
     "LEXICAL",
     "LexicalJudge",
     "fault_words",
+    "ModelJudge",
+    "DEFAULT_BUDGET",
+    "PROMPT_VERSION",
+    "describe_fault",
+    "parse_reply",
     "cue",
     "NEGATIONS",
     "WARNINGS",
