@@ -8,7 +8,8 @@ weights of what it shares with it add up to `THRESHOLD` or more:
   is enough on its own: such a token is the fault's, it is not said by chance;
 - a proper name, a shared instruction marker or the slot value stated as a phrase is
   half of it: a name and a stated value together match ("Lin books window seats" for
-  `Lin: seat = window`), a name alone does not;
+  `Lin: seat = window`), a name alone does not; a name counts once (a part of it the
+  signature also lists, "Johnson" of "Emma Johnson", adds nothing where it is found);
 - each shared word shingle (five consecutive words) is a fifth: nine or more
   consecutive words of the fault's text match on their own, ordinary shared words
   ("the user is", "please make sure") do not;
@@ -146,17 +147,33 @@ class _Wanted:
 
     strong: frozenset[str]
     """The signature's strong tokens."""
-    names: list[tuple[str, Any]]
-    """Each name token and the search that finds it as a whole word."""
+    names: list[tuple[str, Any, tuple[int, ...]]]
+    """Each name token, the search that finds it as a whole word, and the names (by
+    index) that hold it as a run of their words: it is part of them ("Johnson" of "Emma
+    Johnson"), and counts only where none of them is found."""
     shingle_starts: frozenset[str]
     """The first word of each of the signature's shingles."""
 
     @classmethod
     def of(cls, signature: ContentSignature) -> _Wanted:
+        names = [t for t, k in signature.tokens.items() if k == "name"]
         return cls(frozenset(t for t, k in signature.tokens.items() if k in STRONG_KINDS),
-                   [(t, re.compile(r"(?<!\w)" + re.escape(t) + r"(?!\w)").search)
-                    for t, k in signature.tokens.items() if k == "name"],
+                   [(t, re.compile(r"(?<!\w)" + re.escape(t) + r"(?!\w)").search, within)
+                    for t, within in zip(names, _containing(names), strict=True)],
                    frozenset(s.split(" ", 1)[0] for s in signature.shingles))
+
+
+def _containing(names: Sequence[str]) -> list[tuple[int, ...]]:
+    """For each of `names`, the others whose words hold its words as a run (each name's
+    runs of words listed once: names are a few words long)."""
+    holders: dict[tuple[str, ...], list[int]] = {}
+    for j, name in enumerate(names):
+        w = tuple(name.split())
+        for a in range(len(w)):
+            for b in range(a + 1, len(w) + 1):
+                if b - a < len(w):
+                    holders.setdefault(w[a:b], []).append(j)
+    return [tuple(holders.get(tuple(name.split()), ())) for name in names]
 
 
 class _Read:
@@ -219,8 +236,10 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
             if t in strong and t in theirs:
                 found_tokens.append(t)
                 score += WEIGHTS["token"]
-    for t, found in wanted.names:
-        if found(text) is not None:
+    named = [found(text) is not None for _t, found, _within in wanted.names]
+    for (t, _found, within), there in zip(wanted.names, named, strict=True):
+        # a name said as part of a longer name found too is that name, counted once
+        if there and not any(named[j] for j in within):
             found_tokens.append(t)
             score += WEIGHTS["name"]
     restated = sorted(signature.restate) if signature.restate and restated_by(
