@@ -26,13 +26,15 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from .._errors import DgrrError
-from .._io import atomic_write_text, check_secret_file
+from .._io import atomic_open, check_secret_file
+from .._text import printable
 
 __all__ = ["DEFAULT_KEY_DIR", "DEFAULT_TRUST", "Signer", "TrustedKey", "TrustFile",
            "generate_key", "key_dir", "key_id", "load_signer", "trust_path"]
@@ -80,8 +82,37 @@ def _unb64(text: Any, what: str, size: int | None = None) -> bytes:
     return raw
 
 
-def _read_small_json(path: Path, what: str) -> Any:
-    """JSON from a regular file of at most MAX_FILE bytes (FIFOs and devices refused)."""
+def check_key_folder(folder: Path) -> None:
+    """Refuse a key folder that group or other users can write (they could put their own
+    key in a reviewer's place), warn (stderr) when they can read or list it (rule
+    `keys.folder-private`). A missing folder is left to the caller."""
+    try:
+        info = folder.stat()
+    except OSError:
+        return
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o022:
+        raise DgrrError(f"key folder {folder}: writable by group or other users (mode "
+                        f"{mode:04o}); chmod 700 it; nothing signed")
+    if mode & 0o055:
+        print(f"dgrr: warning: key folder {printable(str(folder))}: readable by other users "
+              f"(mode {mode:04o}); chmod 700 it", file=sys.stderr)
+
+
+def _check_trust_mode(path: Path, mode: int) -> None:
+    """Refuse a trust file that group or other users can write: whoever can write it can
+    trust their own key for any reviewer (rule `keys.trust-file-not-writable`). It holds
+    public keys only, so others may read it."""
+    mode = stat.S_IMODE(mode)
+    if mode & 0o022:
+        raise DgrrError(f"trust file {path}: writable by group or other users (mode "
+                        f"{mode:04o}); chmod 644 it")
+
+
+def _read_small_json(path: Path, what: str,
+                     check: Callable[[Path, int], None] | None = None) -> Any:
+    """JSON from a regular file of at most MAX_FILE bytes (FIFOs and devices refused);
+    `check(path, mode)` may refuse the opened file by its mode."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
@@ -90,6 +121,8 @@ def _read_small_json(path: Path, what: str) -> Any:
         info = os.fstat(fh.fileno())
         if not stat.S_ISREG(info.st_mode):
             raise DgrrError(f"{what} {path}: not a regular file")
+        if check is not None:
+            check(path, info.st_mode)
         if info.st_size > MAX_FILE:
             raise DgrrError(f"{what} {path}: larger than {MAX_FILE} bytes")
         data = fh.read(MAX_FILE + 1)
@@ -129,6 +162,7 @@ def load_signer(reviewer: str, directory: str | os.PathLike[str] | None = None
     path = _key_file(key_dir(directory), reviewer)
     if not path.exists() and not path.is_symlink():
         return None
+    check_key_folder(path.parent)
     check_secret_file(path, "private key")
     data = _read_small_json(path, "private key")
     if not isinstance(data, dict) or data.get("format") != KEY_FORMAT:
@@ -150,6 +184,7 @@ def generate_key(reviewer: str, directory: str | os.PathLike[str] | None = None,
         raise DgrrError("--reviewer: a printable name of at most 200 characters is required")
     folder = key_dir(directory)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    check_key_folder(folder)
     path = _key_file(folder, name)
     if (path.exists() or path.is_symlink()) and not replace:
         raise DgrrError(f"reviewer {name!r} already has a key ({path}); keep it, or pass "
@@ -218,7 +253,7 @@ class TrustFile:
                 return None
             raise DgrrError(f"trust file {where}: does not exist (dgrr keys generate "
                             "--reviewer NAME creates it)")
-        data = _read_small_json(where, "trust file")
+        data = _read_small_json(where, "trust file", check=_check_trust_mode)
         if not isinstance(data, dict) or data.get("format") != TRUST_FORMAT:
             raise DgrrError(f"trust file {where}: not a {TRUST_FORMAT} file (field 'format')")
         entries = data.get("keys")
@@ -286,5 +321,7 @@ class TrustFile:
             {"reviewer": k.reviewer, "key_id": k.key_id, "public_key": _b64(k.public_raw),
              "added_at": k.added_at, **({"admin": True} if k.admin else {})}
             for k in self.keys]}
-        atomic_write_text(self.path, json.dumps(data, indent=1, ensure_ascii=True) + "\n",
-                          "--trust")
+        with atomic_open(self.path, "--trust") as fh:
+            # never group- or other-writable, whatever the umask (see _check_trust_mode)
+            os.fchmod(fh.fileno(), stat.S_IMODE(os.fstat(fh.fileno()).st_mode) & 0o755)
+            fh.write(json.dumps(data, indent=1, ensure_ascii=True) + "\n")

@@ -28,11 +28,13 @@ resumed or rolled back. The kernel drops the lock when the process dies (kill -9
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import hmac
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -291,11 +293,7 @@ class Journal:
     @contextlib.contextmanager
     def locked(self) -> Iterator[Journal]:
         """Hold the store's lock for the block; refused at once if another apply holds it."""
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError as exc:
-            raise DgrrError(f"--journal: cannot use '{self.folder}': {exc.strerror}") from None
+        fd = self._open_lock()
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -307,6 +305,28 @@ class Journal:
         finally:
             self._lock_fd = None
             os.close(fd)  # closing drops the flock
+
+    def _open_lock(self) -> int:
+        """The lock file, opened (made 0600 when missing): never through a symbolic link
+        (a planted `<key>.lock` link would make dgrr create or truncate its target) and
+        only when it is a regular file (rule `apply.lock-file-regular`)."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW
+                         | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise DgrrError(f"--journal: lock file '{self.lock_path}' is a symbolic "
+                                "link; refused (a lock is never followed elsewhere): look at "
+                                "it, then remove it; nothing written") from None
+            raise DgrrError(f"--journal: cannot use '{self.folder}': {exc.strerror}") from None
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            os.close(fd)
+            raise DgrrError(f"--journal: lock file '{self.lock_path}' is not a regular file "
+                            f"(mode {stat.filemode(mode)}); refused: look at it, then remove "
+                            "it; nothing written")
+        return fd
 
     def pending(self) -> Intent | None:
         """The unfinished apply of this store, if any; refused when the journal is not
