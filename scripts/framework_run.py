@@ -51,6 +51,7 @@ FRAMEWORKS: dict[str, list[str]] = {
     "smolagents": ["smolagents[openai]==1.26.0",
                    "openinference-instrumentation-smolagents==0.1.43", *_OTEL],
     "adk": ["google-adk==2.13.0", "litellm", *_OTEL],
+    "strands": ["strands-agents[openai,otel]==1.62.0", *_OTEL],
     "llamaindex": ["llama-index-core==0.14.25", "llama-index-llms-openai",
                    "llama-index-embeddings-openai",
                    "openinference-instrumentation-llama-index==4.6.1", *_OTEL],
@@ -64,6 +65,16 @@ VARIANTS: dict[str, list[tuple[str, dict[str, str]]]] = {
              {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "EVENT_ONLY"})],
     # the same agent with a real Mem0 store behind its memory tools
     "openai-agents": [("openai-agents-mem0", {"DGRR_STORY_MEM0": "1"})],
+    # Strands' own tracer: the latest GenAI conventions (as every run here: content in
+    # `gen_ai.client.inference.operation.details` events), Strands' default (legacy
+    # per-message events, Bedrock-style content blocks), the latest conventions as span
+    # attributes, and Strands' memory manager (`memory.search`/`memory.add` spans, the
+    # `search_memory`/`add_memory` tools)
+    "strands": [("strands-legacy", {"OTEL_SEMCONV_STABILITY_OPT_IN": ""}),
+                ("strands-attributes",
+                 {"OTEL_SEMCONV_STABILITY_OPT_IN":
+                  "gen_ai_latest_experimental,gen_ai_span_attributes_only"}),
+                ("strands-memory", {"DGRR_STORY_STRANDS_MEMORY": "1"})],
 }
 INSTRUCTIONS = ("You book flights for Lin. Recall what you know about Lin first, book the "
                 "seat, save what you learned, then answer.")
@@ -335,8 +346,44 @@ def run_adk(url: str, out: str) -> None:
     _write(exporter, out)
 
 
+def run_strands(url: str, out: str) -> None:
+    """Strands Agents (its OpenAI model provider pointed at the local server) traced by
+    Strands' own tracer, whose semantic-convention mode OTEL_SEMCONV_STABILITY_OPT_IN
+    chooses. With DGRR_STORY_STRANDS_MEMORY the memories are in Strands' `TestMemoryStore`
+    (each with its id in the entry's metadata, as an application that keeps its own ids
+    does) behind the `MemoryManager`'s `search_memory` and `add_memory` tools; else the
+    story's three function tools."""
+    from opentelemetry import trace
+    from strands import Agent, tool
+    from strands.models.openai import OpenAIModel
+
+    provider, exporter = _provider()
+    trace.set_tracer_provider(provider)
+    model = OpenAIModel(client_args={"base_url": url, "api_key": "offline", "max_retries": 0},
+                        model_id="gpt-4o-mini")
+    tools: list[Any] = [tool(book_seat)]
+    plugins: list[Any] = []
+    if os.environ.get("DGRR_STORY_STRANDS_MEMORY"):
+        import asyncio
+
+        from strands.memory import MemoryManager
+        from strands.vended_memory_stores.test_memory_store import TestMemoryStore
+
+        store = TestMemoryStore(name="lin", persist=False, writable=True)
+        for m in MEMORIES:
+            asyncio.run(store.add(m["memory"], metadata={"id": m["id"]}))
+        plugins.append(MemoryManager(stores=[store], add_tool_config=True, injection=False))
+    else:
+        tools += [tool(recall_memory), tool(save_memory)]
+    agent = Agent(model=model, system_prompt=INSTRUCTIONS, tools=tools, plugins=plugins,
+                  callback_handler=None)
+    print(agent(QUESTION))
+    provider.force_flush()
+    _write(exporter, out)
+
+
 CHILDREN = {"adk": run_adk, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
-            "smolagents": run_smolagents}
+            "smolagents": run_smolagents, "strands": run_strands}
 
 
 def _child(name: str, out: str) -> None:

@@ -11,8 +11,10 @@ results' markers, wherever the framework put them: `role: tool` messages, user m
 text), not from a counter, so a framework that retries, condenses or re-sends history
 still gets the next step of the story:
 
-- nothing recalled yet -> a `recall_memory` tool call (ADK: `load_memory`);
-- recalled, not booked -> `book_seat`; booked, not saved -> `save_memory`;
+- nothing recalled yet -> a `recall_memory` tool call (ADK: `load_memory`; Strands'
+  memory manager: `search_memory`);
+- recalled, not booked -> `book_seat`; booked, not saved -> `save_memory` (Strands:
+  `add_memory` with a list of entries);
 - all done -> the answer (as text, or as a `final_answer` tool call when the request
   offers that tool, as smolagents does);
 - a request without tools -> the answer as text (a chat engine over retrieved context).
@@ -63,10 +65,13 @@ def next_step(body: dict[str, Any]) -> dict[str, Any]:
              if isinstance(t, dict)]
     if not tools:
         return {"role": "assistant", "content": ANSWER}
-    recall = "load_memory" if "load_memory" in tools and "recall_memory" not in tools \
-        else "recall_memory"
+    recall = next((n for n in ("recall_memory", "load_memory", "search_memory") if n in tools),
+                  "recall_memory")
+    save, save_args = (("add_memory", {"entries": [LEARNED]})
+                       if "add_memory" in tools and "save_memory" not in tools
+                       else ("save_memory", SAVE_ARGS))
     for step, name, args in (("recall", recall, RECALL_ARGS), ("book", "book_seat", BOOK_ARGS),
-                             ("save", "save_memory", SAVE_ARGS)):
+                             ("save", save, save_args)):
         if not any(marker in seen for marker in _MARKERS[step]) and name in tools:
             return _call(f"call_{step}", name, args)
     if "final_answer" in tools:

@@ -223,9 +223,43 @@ def test_llamaindex():
     assert [s.type for s in imported.case.steps_in_order()] == [
         "memory_read", "answer", "memory_write"]
     assert imported.summary.skipped[
-        "nested OpenInference LLM or RETRIEVER span (part of the outer one)"] == 2
+        "nested LLM, RETRIEVER or memory span (part of the outer one)"] == 2
     assert imported.summary.skipped[
         "agent span without a user message or steps (not a turn)"] == 2
+
+
+@pytest.mark.parametrize("name", ["strands", "strands-legacy", "strands-attributes"])
+def test_strands_agents_in_each_telemetry_mode(name):
+    """Strands Agents 1.62 traced by its own tracer: the latest GenAI conventions (the
+    messages in `gen_ai.client.inference.operation.details` events), its default (the
+    per-message `gen_ai.user.message` / `gen_ai.tool.message` / `gen_ai.choice` events
+    with Bedrock-style content blocks, tool calls as `toolUse` blocks), and the latest
+    conventions as span attributes. The event-loop cycles are containers, not steps."""
+    path = SAMPLES / f"{name}.otlp.json"
+    check_story(path)
+    imported = import_trace([path], faults=["mem-seat"])
+    assert imported.summary.skipped == {
+        "Strands event-loop cycle (its chat and tool spans are read)": 4}
+    assert not imported.summary.incomplete
+    # the recalled records come through the tool's result blocks, not as one text block
+    case = imported.case
+    assert {r.id for r in case.memory} == {"mem-seat", "mem-airport", "mem-habit"}
+
+
+def test_strands_memory_manager():
+    """Strands' MemoryManager (`search_memory` / `add_memory(entries=[...])` over its
+    TestMemoryStore): each tool's span holds the store's own `memory.search` /
+    `memory.add` span, and each pair is one read (one write). The entries' ids are in
+    their metadata; the written entry has no id in the trace (the store makes a uuid it
+    never reports), so its record is the text's content id."""
+    from repair_core.importers._semconv import content_id
+
+    path = SAMPLES / "strands-memory.otlp.json"
+    check_story(path, derived=content_id(LEARNED))
+    imported = import_trace([path], faults=["mem-seat"])
+    assert imported.summary.skipped["nested LLM, RETRIEVER or memory span (part of the outer one)"] \
+        == 2
+    assert sum(1 for s in imported.case.trajectory if s.type == "memory_read") == 1
 
 
 def test_google_adk():

@@ -158,7 +158,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         return out
     mine, nested = collapse_nested(mine, parent)
     if nested:
-        skipped["nested OpenInference LLM or RETRIEVER span (part of the outer one)"] += nested
+        skipped["nested LLM, RETRIEVER or memory span (part of the outer one)"] += nested
     documents = node_documents(span_by_id.values())
     if documents:
         mine = [_by_document(op, documents) if op.kind == "memory_search" else op

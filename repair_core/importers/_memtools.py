@@ -153,6 +153,8 @@ def _records(result: Any) -> tuple[tuple[Retrieved, ...], int]:
                     else item["key"]
             if isinstance(item.get("metadata"), Mapping):
                 meta = dict(item["metadata"])
+                if rid is None:  # an entry whose store keeps the id in its metadata (Strands)
+                    rid = meta.get("id", meta.get("memory_id"))
         if (rid is None or rid == "") and not text:
             skipped += 1
             continue
@@ -167,6 +169,10 @@ def _written_text(args: Mapping[str, Any]) -> str:
         if isinstance(v, str) and v:
             return v
     strings = [v for v in args.values() if isinstance(v, str) and v]
+    if not strings:  # a list of one entry (Strands' `add_memory(entries=[...])`)
+        lists = [v for v in args.values() if isinstance(v, list) and len(v) == 1
+                 and isinstance(v[0], str) and v[0]]
+        strings = [lists[0][0]] if len(lists) == 1 else []
     return strings[0] if len(strings) == 1 else ""
 
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..case._json import json_or_text
 
-__all__ = ["MessageToolResult", "first_user_text", "tool_results", "unwrap_input"]
+__all__ = ["MessageToolResult", "first_user_text", "tool_results", "unwrap_blocks",
+           "unwrap_input"]
 
 _OI_MSG = re.compile(r"llm\.input_messages\.(\d+)\.message\.(role|content|tool_call_id|name)$")
 _OI_MSG_CALL = re.compile(r"llm\.input_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\."
@@ -63,6 +64,28 @@ def unwrap_input(value: Any) -> str:
                     if isinstance(v.get(key), str) and v[key].strip():
                         return str(v[key]).strip()
     return ""
+
+
+def unwrap_blocks(value: Any) -> Any:
+    """A provider's content blocks as what they hold: a list of `{"text": ...}` blocks
+    (Bedrock's and Strands' shape, as Strands records a tool's result or a message) is its
+    text, parsed when it is JSON; a lone `{"json": ...}` block is its value; anything else
+    is returned as it is.
+
+    >>> unwrap_blocks([{"text": '{"seat": "31A"}'}]), unwrap_blocks([{"json": [1]}])
+    ({'seat': '31A'}, [1])
+    """
+    value = json_or_text(value)
+    if not isinstance(value, list) or not value or not all(
+            isinstance(b, Mapping) and len(b) == 1 and ("text" in b or "json" in b)
+            for b in value):
+        return value
+    if len(value) == 1 and "json" in value[0]:
+        return value[0]["json"]
+    texts = [b["text"] for b in value if isinstance(b.get("text"), str)]
+    if len(texts) != len(value):
+        return value
+    return json_or_text("\n".join(texts))
 
 
 def _parts_text(parts: Any) -> str:
@@ -128,7 +151,10 @@ def first_user_text(a: Mapping[str, Any], events: Any = ()) -> str:
                 value = json_or_text(event.attributes.get(key))
                 if isinstance(value, Mapping):
                     value = value.get("content", "")
-                if isinstance(value, list):
+                if isinstance(value, list) and not any(
+                        isinstance(m, Mapping) and "role" in m for m in value):
+                    value = _parts_text(value)  # the message's content blocks (Strands)
+                elif isinstance(value, list):
                     users = [m for m in value if isinstance(m, Mapping)
                              and m.get("role") in _USER_ROLES]
                     value = (_parts_text(users[0].get("parts")) or users[0].get("content")) \
@@ -173,5 +199,5 @@ def tool_results(a: Mapping[str, Any]) -> list[MessageToolResult]:
             elif p.get("type") == "tool_call_response":
                 cid = str(p["id"])
                 name, args = calls.get(cid, (str(p.get("name") or ""), None))
-                out.append(MessageToolResult(cid, name, args, json_or_text(p.get("response"))))
+                out.append(MessageToolResult(cid, name, args, unwrap_blocks(p.get("response"))))
     return out

@@ -1,8 +1,10 @@
-"""OpenInference nesting collapsed: instrumentors that wrap each layer of a framework
-record one model call as nested LLM spans (LlamaIndex: `predict` -> `chat`) and one
-retrieval as nested RETRIEVER spans (`retrieve` -> `_retrieve`). The outermost span of
-such a nest is the step; what only an inner span carries (the output text, tool calls,
-the input messages, the returned documents) is taken into it."""
+"""Nesting collapsed: instrumentors that wrap each layer of a framework record one model
+call as nested OpenInference LLM spans (LlamaIndex: `predict` -> `chat`) and one retrieval
+as nested RETRIEVER spans (`retrieve` -> `_retrieve`); a framework's memory tool records
+its store's own memory span inside the tool's span (Strands: `search_memory` ->
+`memory.search`, `add_memory` -> `memory.add`). The outermost span of such a nest is the
+step; what only an inner span carries (the output text, tool calls, the input messages,
+the returned documents, the written record) is taken into it."""
 
 from __future__ import annotations
 
@@ -15,14 +17,19 @@ from ._semconv import Operation
 __all__ = ["collapse_nested"]
 
 _NESTING = ("chat", "memory_search")
+_MEMORY = ("memory_search", "memory_write")
+"""Memory reads (writes) nest whatever their convention: a memory tool's call and its
+store's span are one read (write)."""
 
 
 def collapse_nested(ops: Sequence[Operation], parent: Mapping[str, str | None]
                     ) -> tuple[list[Operation], int]:
-    """`ops` with each OpenInference LLM (RETRIEVER) span nested in another one merged
-    into the outermost, and how many were merged. Linear in the spans."""
+    """`ops` with each OpenInference LLM (RETRIEVER) span nested in another one, and each
+    memory read (write) nested in another one, merged into the outermost, and how many
+    were merged. Linear in the spans."""
     by_span = {op.span.span_id: op for op in ops
-               if op.kind in _NESTING and op.convention == "openinference"}
+               if (op.kind in _NESTING and op.convention == "openinference")
+               or op.kind in _MEMORY}
     if not by_span:
         return list(ops), 0
     top: dict[str, str | None] = {}  # span -> outermost nestable op at or above it
@@ -70,6 +77,10 @@ def _merge(outer: Operation, inner: Operation) -> Operation:
             fields["user_text"] = inner.user_text
         if not outer.message_results:
             fields["message_results"] = inner.message_results
+    elif outer.kind == "memory_write":
+        if outer.record_id is None and inner.record_id is not None:
+            fields.update(records=inner.records, record_id=inner.record_id,
+                          write_op=outer.write_op or inner.write_op)
     elif not outer.records and inner.records:
         fields.update(records=inner.records, skipped_documents=inner.skipped_documents)
         if not outer.query:

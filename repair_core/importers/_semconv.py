@@ -12,7 +12,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ..case._json import json_or_text
-from ._messages import MessageToolResult, first_user_text, tool_results, unwrap_input
+from ._messages import (
+    MessageToolResult,
+    first_user_text,
+    tool_results,
+    unwrap_blocks,
+    unwrap_input,
+)
 from ._otlp import Span
 from ._vercel import (
     first_user_message,
@@ -36,12 +42,25 @@ _GENAI_OPS: dict[str, tuple[OpKind, str | None]] = {
     "text_completion": ("chat", None),
     "generate_content": ("chat", None),
     "execute_tool": ("tool", None),
+    # Strands' memory manager names its own operations (no GenAI equivalent)
+    "memory.search": ("memory_search", None),
+    "memory.add": ("memory_write", "add"),
     "search_memory": ("memory_search", None),
     "create_memory": ("memory_write", "add"),
     "update_memory": ("memory_write", "update"),
     "upsert_memory": ("memory_write", "update"),
     "delete_memory": ("memory_write", "delete"),
 }
+_CONTAINER_OPS: dict[str, str] = {
+    "execute_event_loop_cycle": "Strands event-loop cycle (its chat and tool spans are read)",
+    "memory.inject": "Strands memory injection (the span does not record the entries it "
+                     "put into the prompt)",
+}
+"""gen_ai.operation.name values of spans that are no step of their own, and why."""
+_DETAILS_EVENT = "gen_ai.client.inference.operation.details"
+_DETAILS_KEYS = ("gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions")
+"""The GenAI conventions' event that carries a call's messages when they are not span
+attributes (Strands with `gen_ai_latest_experimental`), and the attributes it holds."""
 _OI_KINDS: dict[str, OpKind] = {
     "AGENT": "agent", "LLM": "chat", "TOOL": "tool", "RETRIEVER": "memory_search",
 }
@@ -136,6 +155,7 @@ class Operation:
 
 def classify(span: Span) -> Operation | str:
     """The operation a span records, or why it is skipped (a short reason)."""
+    span = _with_details(span)
     op = _classify(span)
     if isinstance(op, Operation) and op.kind == "chat":
         a = span.attributes
@@ -144,10 +164,46 @@ def classify(span: Span) -> Operation | str:
     return op
 
 
+def _with_details(span: Span) -> Span:
+    """`span` with the messages its `gen_ai.client.inference.operation.details` events
+    carry as attributes it does not have itself (the first event holding each wins)."""
+    lifted: dict[str, Any] = {}
+    for event in span.events:
+        if event.name == _DETAILS_EVENT:
+            for key in _DETAILS_KEYS:
+                if key in event.attributes and key not in span.attributes:
+                    lifted.setdefault(key, event.attributes[key])
+    return replace(span, attributes={**span.attributes, **lifted}) if lifted else span
+
+
+def _event_value(span: Span, event_name: str, key: str) -> Any:
+    """Attribute `key` of the first event `event_name` of `span` that has it, else None."""
+    for event in span.events:
+        if event.name == event_name and key in event.attributes:
+            return event.attributes[key]
+    return None
+
+
+def _block_calls(value: Any) -> list[ToolCall]:
+    """Tool calls in Bedrock-style content blocks (`[{"toolUse": {"toolUseId", "name",
+    "input"}}]`, Strands' `gen_ai.choice` event)."""
+    blocks = json_or_text(value)
+    calls = []
+    for b in blocks if isinstance(blocks, list) else []:
+        use = b.get("toolUse") if isinstance(b, dict) else None
+        if isinstance(use, dict) and isinstance(use.get("name"), str):
+            cid = use.get("toolUseId")
+            calls.append(ToolCall(None if cid is None else str(cid), use["name"],
+                                  _args(use.get("input"))))
+    return calls
+
+
 def _classify(span: Span) -> Operation | str:
     a = span.attributes
     op_name = a.get("gen_ai.operation.name")
     if isinstance(op_name, str):
+        if op_name in _CONTAINER_OPS:
+            return _CONTAINER_OPS[op_name]
         known = _GENAI_OPS.get(op_name)
         if known is None:
             return f"unknown gen_ai operation '{op_name}'"
@@ -309,6 +365,8 @@ def _text_parts(messages: Any, role: str | None) -> str:
                       if isinstance(p, dict) and p.get("type") == "text"]
         elif isinstance(m.get("content"), str):
             texts.append(m["content"])
+        elif isinstance(m.get("text"), str):  # a content block (Strands: `[{"text": ...}]`)
+            texts.append(m["text"])
     return "\n".join(t for t in texts if t)
 
 
@@ -331,8 +389,9 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
         user = user or unwrap_input(a.get("input.value"))
         output = json_or_text(a.get("gen_ai.output.messages"))
         answer = _text_parts(output, "assistant") if isinstance(output, list) else ""
-        return Operation(span, kind, "gen_ai", text=user, output=answer or unwrap_input(
-            a.get("output.value")),
+        answer = answer or unwrap_input(a.get("output.value")) or _event_text(
+            span, _COMPLETION_EVENTS, "assistant")
+        return Operation(span, kind, "gen_ai", text=user, output=answer,
                          missing=None if user else "the user's message (gen_ai.input.messages "
                          "or a gen_ai.content.prompt event)")
     if kind == "chat":
@@ -348,6 +407,8 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
         text = _text_parts(out, "assistant") or _event_text(span, _COMPLETION_EVENTS,
                                                             "assistant")
         if not calls:
+            calls = _block_calls(_event_value(span, "gen_ai.choice", "message"))
+        if not calls:
             calls = _openlit_calls(a.get("gen_ai.response.tool_calls"))
             if calls and text == "None":  # OpenLit writes str(None) for a tool call's content
                 text = ""
@@ -356,21 +417,38 @@ def _genai(span: Span, kind: OpKind, write_op: str | None) -> Operation:
     if kind == "tool":
         call_id = a.get("gen_ai.tool.call.id")
         raw_args = a.get("gen_ai.tool.call.arguments", a.get("tool_arguments"))
-        result = json_or_text(a.get("gen_ai.tool.call.result", a.get("tool_response")))
+        raw_result = a.get("gen_ai.tool.call.result", a.get("tool_response"))
+        if raw_args is None:  # the per-message events of semconv <= 1.36 (Strands' default)
+            raw_args = _event_value(span, "gen_ai.tool.message", "content")
+        if raw_result is None:
+            raw_result = _event_value(span, "gen_ai.choice", "message")
+        result = unwrap_blocks(raw_result)
         return Operation(span, kind, "gen_ai", tool=str(a.get("gen_ai.tool.name", span.name)),
                          call_id=None if call_id is None else str(call_id),
                          args=_args(raw_args), result=result,
                          missing=_tool_missing(raw_args, result, _GENAI_TOOL_ATTRS))
-    records, skipped = _genai_records(a.get("gen_ai.memory.records",
-                                            a.get("gen_ai.retrieval.documents")))
+    strands = a.get("gen_ai.operation.name") in ("memory.search", "memory.add")
+    listed = a.get("gen_ai.memory.records", a.get("gen_ai.retrieval.documents"))
+    if listed is None and strands:  # Strands: in events, or the span's `content`
+        listed = _event_value(span, "memory.results", "content")
+        if listed is None and isinstance(json_or_text(a.get("content")), list):
+            listed = a.get("content")
+    records, skipped = _genai_records(listed)
     if kind == "memory_search":
-        query = a.get("gen_ai.memory.query.text", a.get("gen_ai.retrieval.query.text", ""))
+        query = a.get("gen_ai.memory.query.text", a.get("gen_ai.retrieval.query.text"))
+        if query is None and strands:
+            query = _event_value(span, "memory.query", "content")
+        query = "" if query is None else query
         return Operation(span, kind, "gen_ai", query=str(query), records=records,
                          skipped_documents=skipped)
     record_id = a.get("gen_ai.memory.record.id")
     if record_id is None and len(records) == 1:
         record_id = records[0].id
     content = a.get("gen_ai.memory.content")
+    if content is None and strands:
+        content = _event_value(span, "memory.content", "content")
+        if content is None and isinstance(a.get("content"), str):
+            content = a["content"]
     if content is None and records:
         content = records[0].content
     if record_id is None and isinstance(content, str) and content:
