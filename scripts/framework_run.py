@@ -65,6 +65,8 @@ VARIANTS: dict[str, list[tuple[str, dict[str, str]]]] = {
              {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "EVENT_ONLY"})],
     # the same agent with a real Mem0 store behind its memory tools
     "openai-agents": [("openai-agents-mem0", {"DGRR_STORY_MEM0": "1"})],
+    # smolagents' CodeAgent: the model writes code that calls the tools
+    "smolagents": [("smolagents-code", {"DGRR_STORY_CODE_AGENT": "1"})],
     # Strands' own tracer: the latest GenAI conventions (as every run here: content in
     # `gen_ai.client.inference.operation.details` events), Strands' default (legacy
     # per-message events, Bedrock-style content blocks), the latest conventions as span
@@ -214,8 +216,9 @@ def run_openai_v2(url: str, out: str) -> None:
 
 
 def run_smolagents(url: str, out: str) -> None:
-    """smolagents' ToolCallingAgent (the answer through its `final_answer` tool), traced by
-    OpenInference's smolagents instrumentor."""
+    """smolagents' ToolCallingAgent (the answer through its `final_answer` tool), or with
+    DGRR_STORY_CODE_AGENT its CodeAgent (the model writes Python that calls the tools),
+    traced by OpenInference's smolagents instrumentor."""
     from openinference.instrumentation.smolagents import SmolagentsInstrumentor
     from smolagents import OpenAIServerModel, ToolCallingAgent, tool
 
@@ -251,8 +254,14 @@ def run_smolagents(url: str, out: str) -> None:
         return json.dumps(SAVED)
 
     model = OpenAIServerModel(model_id="gpt-4o-mini", api_base=url, api_key="offline")
-    agent = ToolCallingAgent(tools=[recall_memory, book_seat, save_memory], model=model,
-                             max_steps=6, instructions=INSTRUCTIONS)
+    if os.environ.get("DGRR_STORY_CODE_AGENT"):
+        from smolagents import CodeAgent
+
+        agent: Any = CodeAgent(tools=[recall_memory, book_seat, save_memory], model=model,
+                               max_steps=6, instructions=INSTRUCTIONS)
+    else:
+        agent = ToolCallingAgent(tools=[recall_memory, book_seat, save_memory], model=model,
+                                 max_steps=6, instructions=INSTRUCTIONS)
     print(agent.run(QUESTION))
     provider.force_flush()
     _write(exporter, out)

@@ -17,7 +17,9 @@ still gets the next step of the story:
   `add_memory` with a list of entries);
 - all done -> the answer (as text, or as a `final_answer` tool call when the request
   offers that tool, as smolagents does);
-- a request without tools -> the answer as text (a chat engine over retrieved context).
+- a request without tools -> the answer as text (a chat engine over retrieved context);
+  one whose prompt asks for `<code>` blocks (smolagents' CodeAgent) -> the same steps as
+  code that calls the tools, then `final_answer(...)`.
 
 `/v1/embeddings` answers with a hashed bag of words (64 numbers), so a vector index over
 the story's texts retrieves by shared words. Chat replies stream (`"stream": true`, SSE
@@ -63,6 +65,8 @@ def next_step(body: dict[str, Any]) -> dict[str, Any]:
     seen = json.dumps(body.get("messages", []))
     tools = [t.get("function", t).get("name") for t in body.get("tools") or []
              if isinstance(t, dict)]
+    if not tools and "<code>" in seen:  # a code-writing agent (smolagents' CodeAgent)
+        return {"role": "assistant", "content": _code_step(seen)}
     if not tools:
         return {"role": "assistant", "content": ANSWER}
     recall = next((n for n in ("recall_memory", "load_memory", "search_memory") if n in tools),
@@ -77,6 +81,20 @@ def next_step(body: dict[str, Any]) -> dict[str, Any]:
     if "final_answer" in tools:
         return _call("call_final", "final_answer", {"answer": ANSWER})
     return {"role": "assistant", "content": ANSWER}
+
+
+def _code_step(seen: str) -> str:
+    """The next step of the story as code a code-writing agent runs: each tool called from
+    the code, its result printed (the next request's observation shows it)."""
+    for step, code in (
+            ("recall", f"memories = recall_memory(query={RECALL_ARGS['query']!r})\n"
+                       "print(memories)"),
+            ("book", f"booking = book_seat(flight={BOOK_ARGS['flight']!r}, "
+                     f"seat={BOOK_ARGS['seat']!r})\nprint(booking)"),
+            ("save", f"print(save_memory(text={LEARNED!r}))")):
+        if not any(marker in seen for marker in _MARKERS[step]):
+            return f"Thought: the {step} step.\n<code>\n{code}\n</code>"
+    return f"Thought: done.\n<code>\nfinal_answer({ANSWER!r})\n</code>"
 
 
 def _call(call_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:

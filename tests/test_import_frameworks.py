@@ -228,6 +228,36 @@ def test_llamaindex():
         "agent span without a user message or steps (not a turn)"] == 2
 
 
+def test_smolagents_code_agent_tool_call_depends_on_the_code_that_made_it():
+    """smolagents' CodeAgent: the model writes Python that calls the tools, so no plan
+    names the call. The booking is produced by the model call whose code called
+    `book_seat(` (`code-call`), so the poisoned note reaches it and the plan flags the
+    irreversible booking instead of keeping it as the turn's own act."""
+    path = SAMPLES / "smolagents-code.otlp.json"
+    check_story(path)
+    case = import_trace([path], faults=["mem-seat"]).case
+    action = next(s for s in case.trajectory if s.type == "tool_action")
+    assert action.tool == "book_seat"
+    [dep] = action.deps
+    writer = next(s for s in case.trajectory if s.id == dep.id)
+    assert (dep.label, dep.inferred_by) == ("produce", "code-call")
+    assert "book_seat(" in writer.text
+    plan = plan_case(case, objective="both")
+    assert plan.steps[action.id] == "replay"
+    assert "irreversible" in plan.reasons[action.id]
+
+
+def test_code_call_needs_the_tool_name_as_a_call():
+    from repair_core.importers._infer import _code_caller, _Turn
+
+    turn = _Turn()
+    for text in ("rebook_seat(flight='JL1')", "I will book_seat later", "x = 1"):
+        turn.models.append(({"id": text, "text": text}, frozenset()))
+    assert _code_caller(turn, "book_seat") is None
+    turn.models.append(({"id": "w", "text": "r = tools.book_seat (flight='JL1')"}, frozenset()))
+    assert _code_caller(turn, "book_seat")["id"] == "w"
+
+
 @pytest.mark.parametrize("name", ["strands", "strands-legacy", "strands-attributes"])
 def test_strands_agents_in_each_telemetry_mode(name):
     """Strands Agents 1.62 traced by its own tracer: the latest GenAI conventions (the

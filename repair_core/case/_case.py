@@ -84,8 +84,8 @@ class Dep(_Model):
     inferred: bool = Field(default=False, exclude_if=lambda v: not v)
     """The edge was guessed by an importer, not recorded by the runtime: it carries harm
     (counts for `A0`) but never vouches for support (see method.md, "Inferred edges")."""
-    inferred_by: Literal["context-window", "call-id", "same-tool", "latest-plan", "text-overlap",
-                         "latest-model-call", "turn-start"] | None = Field(
+    inferred_by: Literal["context-window", "call-id", "same-tool", "code-call", "latest-plan",
+                         "text-overlap", "latest-model-call", "turn-start"] | None = Field(
         default=None, exclude_if=lambda v: v is None)
     """For an inferred edge: the evidence it was inferred from (docs/import.md)."""
 

@@ -10,7 +10,10 @@ linearly with the spans (never with their square):
   its context held);
 - a tool call is produced by the plan whose output holds its call id (`call-id`), else by
   the latest plan of its turn that called the same tool (`same-tool`), else by the latest
-  plan of its turn (`latest-plan`), else it was started by its turn (`turn-start`);
+  model call among the last :data:`WINDOW` of its turn whose output holds code calling
+  that tool, `NAME(` (`code-call`: a code-writing agent's model wrote the call), else by
+  the latest plan of its turn (`latest-plan`), else it was started by its turn
+  (`turn-start`);
 - a memory write cites the model calls among the last :data:`WINDOW` of its turn whose
   output shares words with what it wrote (`text-overlap`), else the latest model call of
   its turn (`latest-model-call`), else it was started by its turn (`turn-start`).
@@ -34,8 +37,8 @@ __all__ = ["infer_deps", "WINDOW", "INFERRED_BY"]
 WINDOW = 4
 """How many earlier context steps (or model calls) of a turn an inferred edge may reach."""
 
-INFERRED_BY = ("context-window", "call-id", "same-tool", "latest-plan", "text-overlap",
-               "latest-model-call", "turn-start")
+INFERRED_BY = ("context-window", "call-id", "same-tool", "code-call", "latest-plan",
+               "text-overlap", "latest-model-call", "turn-start")
 """The ways an edge is inferred (the values of a dep's `inferred_by`)."""
 
 _MODEL_STEPS = ("claim", "plan", "answer")
@@ -106,6 +109,9 @@ def _guess(s: dict[str, Any], turn: _Turn, step_op: Mapping[str, Operation]
         same = turn.plan_by_tool.get(s.get("tool", ""))
         if same is not None:
             return [_edge(same, "produce", "same-tool")]
+        writer = _code_caller(turn, s.get("tool", ""))
+        if writer is not None:
+            return [_edge(writer, "produce", "code-call")]
         if turn.plan is not None:
             return [_edge(turn.plan, "produce", "latest-plan")]
         return [_edge(s["turn"], "initiate", "turn-start")]
@@ -118,6 +124,19 @@ def _guess(s: dict[str, Any], turn: _Turn, step_op: Mapping[str, Operation]
             return [_edge(turn.models[-1][0], "cite", "latest-model-call")]
         return [_edge(s["turn"], "initiate", "turn-start")]
     return []
+
+
+def _code_caller(turn: _Turn, tool: str) -> dict[str, Any] | None:
+    """The latest of the turn's last model calls whose output calls `tool` in code
+    (`tool(` after no letter, digit or `_`: `rebook_seat(` is not `book_seat(`), or None."""
+    if not tool:
+        return None
+    call = re.compile(r"(?<!\w)" + re.escape(tool) + r"\s*\(")
+    for model, _words in reversed(turn.models):
+        text = model.get("text")
+        if isinstance(text, str) and call.search(text):
+            return model
+    return None
 
 
 def words(text: Any) -> frozenset[str]:
