@@ -13,7 +13,7 @@ from typing import Any
 
 __all__ = ["BenchFolder", "default_out", "read_folder", "rule_columns", "case_table",
            "method_columns", "disagreeing", "find_case_file", "method_plan",
-           "is_results_folder", "committed_folders"]
+           "is_results_folder", "committed_folders", "suite_folder", "MethodPlan"]
 
 
 def default_out() -> Path:
@@ -73,10 +73,7 @@ def _read_csv(path: Path) -> BenchFolder:
                 continue
             rows.append({k: _csv_value(v or "") if k not in ("case_id", "method", "answer")
                          else (v or "") for k, v in row.items() if k is not None})
-    from repair_core.bench._runner import SUITE_DIRS
-
-    run = {"suite": path.name} if path.name in SUITE_DIRS else {}
-    return BenchFolder(path=path, run=run, rows=rows, problems=problems)
+    return BenchFolder(path=path, run={}, rows=rows, problems=problems)
 
 
 def read_folder(path: Path) -> BenchFolder:
@@ -180,53 +177,118 @@ def method_columns(rows: list[dict[str, Any]], case_id: str) -> dict[str, dict[s
     return out
 
 
-def find_case_file(case_id: str, folder: BenchFolder, roots: list[Path]) -> Path | None:
-    """The case file of `case_id`: looked for in the run's suite folder (a known suite or
-    a path), next to the results folder, then under `roots`; matched by the `case_id`
-    inside the file (file names are not trusted to say it)."""
+def _repo() -> Path:
+    return Path(__file__).resolve().parents[1]
+
+
+def suite_folder(folder: BenchFolder) -> Path | None:
+    """The folder of the suite the results of `folder` were run on: the one its run.json
+    names (a known suite, or a folder), else, for a folder that records no suite (a
+    committed `docs/results/NAME`), `sample_traces/NAME` when there is one; None when it
+    cannot be known."""
     from repair_core.bench._runner import SUITE_DIRS
 
-    places: list[Path] = []
+    repo = _repo()
     suite = str(folder.run.get("suite") or "")
-    repo = Path(__file__).resolve().parents[1]
     if suite in SUITE_DIRS:
-        places.append(repo / SUITE_DIRS[suite])
-    elif suite and Path(suite).is_dir():
-        places.append(Path(suite))
-    places += [folder.path / "cases", folder.path.parent, *roots]
+        return repo / SUITE_DIRS[suite]
+    if suite:
+        named = Path(suite) if Path(suite).is_absolute() else repo / suite
+        return named if named.is_dir() else None
+    by_name = repo / "sample_traces" / folder.path.name
+    return by_name if by_name.is_dir() else None
+
+
+def _holds_case(f: Path, case_id: str) -> bool:
+    try:
+        head = f.read_bytes()[:4096]
+    except OSError:
+        return False
+    if case_id.encode() not in head and json.dumps(case_id).encode() not in head:
+        return False
+    try:
+        data = json.loads(f.read_bytes())
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("case_id") == case_id
+
+
+def _files_with_case(place: Path, case_id: str) -> list[Path]:
+    return [f for f in sorted(place.rglob("*.json"))
+            if "results" not in f.relative_to(place).parts and _holds_case(f, case_id)]
+
+
+def find_case_file(case_id: str, folder: BenchFolder,
+                   roots: list[Path]) -> tuple[Path | None, str]:
+    """The case file the results of `case_id` in `folder` were computed on, and where it
+    was found (or, with None, why none can be named). In order: the file the run recorded
+    (run.json's `case_paths`), else the run's suite folder only (`suite_folder`), else —
+    the suite unknown — the folder's `cases/`, its parent and `roots`, where exactly one
+    file may have the id (a controlled case and its noisy variant share theirs). Matched by
+    the `case_id` inside the file (file names are not trusted to say it)."""
+    recorded = folder.run.get("case_paths")
+    if isinstance(recorded, dict) and isinstance(recorded.get(case_id), str):
+        path = Path(recorded[case_id])
+        if path.is_file() and _holds_case(path, case_id):
+            return path, "the file the run recorded"
+    suite = suite_folder(folder)
+    if suite is not None:
+        found = _files_with_case(suite, case_id)
+        if found:
+            return found[0], f"the run's suite folder {suite.name}"
+        return None, (f"the run's suite folder {suite} has no file with this case_id "
+                      "(was the suite generated again, or moved?)")
+    places = [folder.path / "cases", folder.path.parent, *roots]
+    matches: dict[bytes, Path] = {}
     seen: set[Path] = set()
     for place in places:
-        if not place.is_dir() or place in seen:
+        if not place.is_dir() or place.resolve() in seen:
             continue
-        seen.add(place)
-        for f in sorted(place.rglob("*.json")):
-            if "results" in f.relative_to(place).parts:
-                continue
-            try:
-                head = f.read_bytes()[:4096]
-            except OSError:
-                continue
-            if case_id.encode() not in head and json.dumps(case_id).encode() not in head:
-                continue
-            try:
-                data = json.loads(f.read_bytes())
-            except (OSError, ValueError):
-                continue
-            if isinstance(data, dict) and data.get("case_id") == case_id:
-                return f
-    return None
+        seen.add(place.resolve())
+        for f in _files_with_case(place, case_id):
+            matches.setdefault(f.read_bytes(), f)
+    if len(matches) == 1:
+        return next(iter(matches.values())), "the only file with this case_id"
+    if not matches:
+        return None, ("the results folder names no suite, and no file next to it or under "
+                      "sample_traces/ has this case_id")
+    return None, ("the results folder names no suite, and several different files have this "
+                  "case_id: " + ", ".join(str(f) for f in sorted(matches.values())))
 
 
-def method_plan(case: Any, method: str) -> tuple[Any, list[str]]:
-    """The plan that carries out what benchmark method `method` decided for `case`, as
-    reviewer edits of the computed plan (forced, commented with the method's name), and
-    the decisions the plan could not take (refused outright by the library)."""
+@dataclass
+class MethodPlan:
+    """The plan a benchmark method ran on a case, as the workbench opens it."""
+
+    method: str
+    """The method's registry name."""
+    plan: Any
+    """The `RepairPlan`: the core's plan with the objective the method planned for, and
+    what the method decided otherwise as reviewer edits (forced, commented with its name)."""
+    skipped: list[str] = field(default_factory=list)
+    """Decisions of the method the plan could not take (refused outright by the library)."""
+
+    def label(self) -> str:
+        """One line saying what ran: method, objective, suspects setting, edits."""
+        n = len(self.plan.edits)
+        return (f"the plan benchmark method {self.method} ran: objective {self.plan.objective}"
+                f", suspects {self.plan.suspects}, {n} edit{'s' if n != 1 else ''} of the "
+                "computed plan")
+
+
+def method_plan(case: Any, method: str) -> MethodPlan:
+    """The plan that carries out what benchmark method `method` decided for `case`: the
+    computed plan for the objective the method planned for (a store-only method for the
+    `store`, every other for the `answer`, as `decide` runs them), with the method's other
+    decisions as reviewer edits (forced, commented with the method's name), and the
+    decisions the plan could not take (refused outright by the library)."""
     from repair_core import PlanEditError, apply_edits, plan_case
     from repair_core.bench import decide
     from repair_core.plan._edit import _problems
 
-    plan = plan_case(case)
     decision = decide(method, case)
+    objective = "answer" if decision.answer and case.has_answer() else "store"
+    plan = plan_case(case, objective=objective)
     edits: dict[str, str] = {}
     for m in case.memory:
         want = decision.store_edits.get(m.id, "keep")
@@ -246,8 +308,9 @@ def method_plan(case: Any, method: str) -> tuple[Any, list[str]]:
     skipped = [f"{n}: {edits[n]}" for n in sorted(hard)]
     kept = {n: a for n, a in edits.items() if n not in hard}
     if not kept:
-        return plan, skipped
+        return MethodPlan(method, plan, skipped)
     try:
-        return apply_edits(plan, kept, force=True, comment=f"benchmark method {method}"), skipped
+        return MethodPlan(method, apply_edits(plan, kept, force=True,
+                                              comment=f"benchmark method {method}"), skipped)
     except PlanEditError as exc:
-        return plan, [*skipped, *exc.problems]
+        return MethodPlan(method, plan, [*skipped, *exc.problems])

@@ -22,6 +22,7 @@ from .bench_browse import (
     method_plan,
     read_folder,
     rule_columns,
+    suite_folder,
 )
 from .text import MISSING, code, md
 from .widgets import show_problems
@@ -101,10 +102,11 @@ def side_by_side(out: Path) -> None:
         return
     methods = sorted({str(r["method"]) for r in rows})
     rules = rule_columns(rows)
+    suite = suite_folder(folder)
     st.caption(f"{len({r['case_id'] for r in rows})} cases · methods: "
                + ", ".join(code(m) for m in methods) + " · rules: "
                + ", ".join(code(r) for r in rules)
-               + (f" · suite {code(folder.run.get('suite'))}" if folder.run.get("suite") else ""))
+               + (f" · suite {code(suite.name)}" if suite is not None else " · suite unknown"))
     c1, c2, c3 = st.columns([2, 2, 2])
     a = c1.selectbox("Method", methods, index=methods.index("ours") if "ours" in methods else 0,
                      key="dgrr_w_bs_a")
@@ -153,8 +155,9 @@ def side_by_side(out: Path) -> None:
         _open(cid, chosen, folder)
     opened = st.session_state.get("dgrr_bs_opened")
     if opened and state.case() is not None and state.case().case_id == opened[0]:
-        st.success(f"Opened {code(opened[0])} with the repair of {code(opened[1])} as the plan "
-                   "(reviewer edits commented with the method's name).")
+        st.success(f"Opened {code(opened[0])} from {code(opened[3])} ({md(opened[4])}) with "
+                   f"{md(opened[5])} (the method's own decisions are reviewer edits commented "
+                   "with its name).")
         if opened[2]:
             st.warning("Decisions the plan could not take (the library refuses them):")
             st.text("\n".join(opened[2]))
@@ -167,21 +170,26 @@ def side_by_side(out: Path) -> None:
 
 
 def _open(case_id: str, method: str, folder: Any) -> None:
-    path = find_case_file(case_id, folder, [state.SAMPLES])
+    path, where = find_case_file(case_id, folder, [state.SAMPLES])
     if path is None:
-        show_problems(f"Could not find the case file of {case_id}",
-                      ["looked in the run's suite folder, next to the results folder and "
-                       "under sample_traces/: no file has this case_id"])
+        st.session_state.pop("dgrr_bs_opened", None)
+        show_problems(f"Could not open {case_id}: which case file its results were computed "
+                      "on cannot be told", [where])
         return
     try:
         case = load_case(path)
-        plan, skipped = method_plan(case, method)
+        ran = method_plan(case, method)
     except CaseError as exc:
         show_problems(f"Could not load {path.name}", exc.problems)
         return
     except Exception as exc:  # noqa: BLE001 - a method that fails is shown, not raised
         show_problems(f"Could not rebuild the repair of {method}", [f"{type(exc).__name__}: {exc}"])
         return
-    state.set_case(case, f"benchmark {folder.path.name}: {path.name} ({method})")
-    state.set_plan(plan if plan.edits else None)
-    st.session_state["dgrr_bs_opened"] = (case.case_id, method, skipped)
+    try:
+        shown_path = str(path.relative_to(state.ROOT))
+    except ValueError:
+        shown_path = str(path)
+    state.set_case(case, f"benchmark {folder.path.name}: {shown_path} ({method})")
+    state.set_plan_as_run(ran.label(), ran.plan)
+    st.session_state["dgrr_bs_opened"] = (case.case_id, method, ran.skipped, shown_path, where,
+                                          ran.label())

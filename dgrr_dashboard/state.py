@@ -51,6 +51,7 @@ SELECTED = "dgrr_selected_node"  # the node the reviewer inspects (graph click, 
 OBJECTIVE = "dgrr_objective"  # what the plan repairs: answer | store | both (default both)
 DEFAULT_OBJECTIVE = "both"
 NOT_SUSPECT = "dgrr_not_suspect"  # ids the reviewer un-marked as suspects (plan_case's)
+AS_RUN = "dgrr_as_run"  # (label, plan): the benchmark method's plan the case was opened with
 HASHER = "dgrr_approval_hasher"  # the session's ApprovalHasher (a case is hashed once)
 _HOOK = "_dgrr_on_change"
 
@@ -122,6 +123,7 @@ def set_case(new: Case, source: str, *, sample: bool = False, kept: str | None =
     st.session_state[LOADED_FAULTS] = list(new.faults)
     st.session_state.pop(PROBLEMS, None)
     st.session_state.pop(NOT_SUSPECT, None)
+    st.session_state.pop(AS_RUN, None)
     st.session_state.pop(SELECTED, None)
     st.session_state.pop(PLAN_KEYS, None)  # its plans hold the old case (kept it alive)
     _reset_downstream()
@@ -221,6 +223,40 @@ def set_plan(new: RepairPlan | None) -> None:
         st.session_state[PLAN] = new
     st.session_state[PLAN_EDITOR_VERSION] = st.session_state.get(PLAN_EDITOR_VERSION, 0) + 1
     _changed()
+
+
+def set_plan_as_run(label: str, ran: RepairPlan) -> None:
+    """Open the working case with the plan a benchmark method ran on it (`ran`, described
+    by `label`): its objective and edits become the session's, and the pages compare the
+    plan to it from now on (`as_run_changes`) until another case is loaded."""
+    set_objective(ran.objective)
+    set_plan(ran)
+    st.session_state[AS_RUN] = (label, ran)
+
+
+def plan_as_run() -> tuple[str, RepairPlan] | None:
+    """(label, plan) of the benchmark method's plan the working case was opened with."""
+    return st.session_state.get(AS_RUN)
+
+
+def as_run_changes(now: RepairPlan) -> list[dict[str, str]]:
+    """How `now` differs from the plan the working case was opened with: the objective,
+    then each node whose decision changed (`node`, `as run`, `now`); empty when the same."""
+    held = plan_as_run()
+    if held is None:
+        return []
+    ran = held[1]
+    changes = []
+    if ran.objective != now.objective:
+        changes.append({"node": "(objective)", "as run": ran.objective, "now": now.objective})
+    if list(ran.case.faults) != list(now.case.faults):
+        changes.append({"node": "(faults)", "as run": ", ".join(ran.case.faults),
+                        "now": ", ".join(now.case.faults)})
+    for decisions, were in ((now.memory, ran.memory), (now.steps, ran.steps)):
+        for node, action in decisions.items():
+            if were.get(node) != action:
+                changes.append({"node": node, "as run": str(were.get(node)), "now": action})
+    return changes
 
 
 def plan_key(p: RepairPlan) -> str:

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.text import MISSING, code
+from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import (
     coloured,
     decision_legend_html,
@@ -46,6 +46,18 @@ computed = state.computed_plan()
 assert computed is not None
 c = p.case
 a = p.analysis
+
+_as_run = state.plan_as_run()
+if _as_run is not None:
+    _changes = state.as_run_changes(p)
+    if not _changes:
+        st.info(f"This is {md(_as_run[0])}.")
+    else:
+        st.warning(f"Changed from {md(_as_run[0])}: {len(_changes)} difference(s).")
+        with st.expander("What changed since the plan the benchmark ran", expanded=True):
+            st.dataframe(pd.DataFrame(_changes, columns=["node", "as run", "now"]),
+                         hide_index=True, width="stretch", placeholder=MISSING,
+                         key="dgrr_w_as_run_changes")
 
 m = st.columns(5)
 m[0].metric("Affected (A0)", len(a.affected))

@@ -241,6 +241,10 @@ def _check_meta(out: Path, meta: dict[str, Any]) -> None:
             if old.get(key) != meta.get(key):
                 raise DgrrError(f"--out {out}: holds results of {key} {old.get(key)!r}, not "
                                 f"{meta.get(key)!r}; use another --out to keep them apart")
+        # the folder may hold results of earlier runs on other cases: their files stay named
+        earlier = old.get("case_paths")
+        if isinstance(earlier, dict):
+            meta = {**meta, "case_paths": {**earlier, **meta.get("case_paths", {})}}
     atomic_write_json(f, meta)
 
 
@@ -267,8 +271,12 @@ def run_bench(paths: Sequence[Path], methods: Sequence[str], out: Path, *,
     finishes; return all results of these cases and methods. With `cache_dir`, every
     model call goes through litellm's disk cache there (a re-run is free)."""
     out.mkdir(parents=True, exist_ok=True)
-    _check_meta(out, {"suite": suite, "model": model, "api_base": api_base})
     ids = _case_ids(paths)
+    # which file each case was read from: a case id may be in several suites (a controlled
+    # case and its noisy variant), so the id alone does not name the case that ran
+    _check_meta(out, {"suite": suite, "model": model, "api_base": api_base,
+                      "case_paths": {cid: str(Path(p).resolve())
+                                     for p, cid in zip(paths, ids, strict=True)}})
     todo = [(str(p), m) for p, cid in zip(paths, ids, strict=True) for m in methods if not _done(out, m, cid)]
     bar = _progress(len(paths) * len(methods), len(paths) * len(methods) - len(todo), progress)
     cache = str(cache_dir) if cache_dir is not None else None
