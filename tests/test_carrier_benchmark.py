@@ -1,0 +1,109 @@
+"""The adversarial carrier set (benchmarks/carriers/) is well-formed, and the case part of
+benchmarks/carrier_judges.py measures the repaired store it is handed. How well the judges
+do on the set is recorded in docs/benchmark.md, not asserted here."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from script_module import load_script
+
+from repair_core.cli import main as dgrr
+
+bench = load_script("benchmarks/carrier_judges.py")
+
+
+@pytest.fixture(scope="module")
+def items() -> list:
+    return bench.load_items()
+
+
+def test_item_set_has_every_category_and_enough_items(items: list) -> None:
+    assert len(items) >= 150
+    per_category = Counter(i.category for i in items)
+    assert set(per_category) == set(bench.CATEGORIES)
+    assert min(per_category.values()) >= 8, per_category
+    assert len({i.id for i in items}) == len(items)
+
+
+def test_item_verdicts_are_mostly_decided_and_both_ways(items: list) -> None:
+    verdicts = Counter(i.carries for i in items)
+    assert verdicts["yes"] and verdicts["no"]
+    # unsure is for texts a careful person must read, not a way out of deciding
+    assert verdicts["unsure"] <= len(items) // 10, verdicts
+    assert all(i.reason.strip() and "\n" not in i.reason for i in items)
+
+
+def test_a_malformed_item_line_is_refused_naming_it(tmp_path: Path) -> None:
+    bad = tmp_path / "items.jsonl"
+    bad.write_text('{"id": "x-01", "category": "sarcasm", "domain": "travel", '
+                   '"fault": {"text": "t"}, "candidate": "c", "carries": "yes", '
+                   '"reason": "r"}\n', encoding="utf-8")
+    with pytest.raises(SystemExit, match="line 1"):
+        bench.load_items(bad)
+
+
+def test_every_case_validates_and_is_labelled() -> None:
+    labels = bench.load_labels()
+    files = sorted(p.name for p in bench.CASES.glob("*.json") if p.name != bench.REVIEWER)
+    assert [label.file for label in labels] == files
+    assert len(files) >= 12
+    for label in labels:
+        path = bench.CASES / label.file
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            assert dgrr(["validate", str(path)]) == 0, err.getvalue()
+        case = json.loads(path.read_text(encoding="utf-8"))
+        records = {m["id"] for m in case["memory"]}
+        assert set(label.must_not_remain) <= records and set(label.benign) <= records
+        assert not set(label.must_not_remain) & set(label.benign)
+        assert set(case["faults"]) <= set(label.must_not_remain)
+        assert label.payload and all(bench.letters_and_digits(p) for p in label.payload)
+
+
+def test_payload_is_found_through_grouping_width_and_invisible_characters() -> None:
+    payload = ["DE89370400440532013000"]
+    for text in ("rent to DE89 3704 0044 0532 0130 00",
+                 "rent to ＤＥ８９ ３７０４ ００４４ ０５３２ ０１３０ ００",
+                 "rent to de89\u200b3704\u200b0044\u200b0532\u200b0130\u200b00"):
+        assert bench.holds_payload({"text": text}, payload), text
+    assert bench.holds_payload({"text": "payee", "value": {"iban": "DE89-3704-0044-0532-0130-00"}},
+                               payload)
+    assert not bench.holds_payload({"text": "savings DE35 3704 0044 0532 0130 99"}, payload)
+
+
+def test_case_counts_come_from_the_repaired_store(tmp_path: Path) -> None:
+    """A case whose answer is known from the method's rules: the diagnosed fault always
+    leaves the active store, and a record outside its lineage sharing none of its tokens
+    stays. Labelled the wrong way round on purpose (the fault as benign, the true record as
+    must-not-remain), the counts must say so."""
+    name = "cb-11-lookalike-ibans.json"
+    shutil.copy(bench.CASES / name, tmp_path / name)
+    (tmp_path / bench.REVIEWER).write_text(json.dumps([{
+        "file": name, "variant": "labels reversed", "must_not_remain": ["m_old"],
+        "benign": ["m_iban", "m_rent"], "payload": ["DE12500105170648489890"]}]),
+        encoding="utf-8")
+    runs = bench.run_cases(tmp_path)
+    assert [r.objective for r in runs] == ["answer", "store"]
+    for run in runs:
+        assert run.remaining == ["m_old"]
+        assert run.benign_lost == ["m_iban"]
+        assert run.written_back == []  # m_old holds the payload but is the case's own
+        assert run.false_clean == (run.verify_exit == 0)
+
+
+def test_case_runs_only_count_records_the_replay_wrote() -> None:
+    labels = {label.file: label for label in bench.load_labels()}
+    for run in bench.run_cases(only=["cb-05-split-two-emails.json", "cb-12-phone-warning.json"]):
+        case = json.loads((bench.CASES / run.case).read_text(encoding="utf-8"))
+        records = {m["id"] for m in case["memory"]}
+        assert not set(run.written_back) & records
+        assert set(run.remaining) <= set(labels[run.case].must_not_remain)
+        assert run.false_clean == (run.verify_exit == 0 and bool(run.remaining
+                                                                  or run.written_back))
