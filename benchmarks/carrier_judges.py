@@ -50,6 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from repair_core._text import printable  # noqa: E402
 from repair_core.cli import main as dgrr  # noqa: E402
 from repair_core.content import THRESHOLD, ContentSignature, match, signature_of  # noqa: E402
 from repair_core.judge import Judge, Judgement, LexicalJudge, Verdict  # noqa: E402
@@ -154,20 +155,41 @@ def model_judge(model: str, api_base: str | None = None, budget: int | None = No
 def load_items(path: Path = ITEMS) -> list[CarrierItem]:
     """Every item of `path`; SystemExit(2) naming the line and field of a bad one."""
     items = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(_read(path, "--items").splitlines(), 1):
         if not line.strip():
             continue
         try:
             items.append(CarrierItem.model_validate_json(line))
         except ValueError as exc:
-            raise SystemExit(f"carrier_judges: {path.name} line {n}: "
-                             f"{ascii(str(exc).splitlines()[0:3])}") from None
+            raise SystemExit(f"carrier_judges: {printable(path.name)} line {n}: "
+                             f"{_first_problem(exc)}") from None
     seen: set[str] = set()
     for item in items:
         if item.id in seen:
-            raise SystemExit(f"carrier_judges: {path.name}: id {item.id!r} appears twice")
+            raise SystemExit(f"carrier_judges: {printable(path.name)}: id "
+                             f"{printable(item.id)!r} appears twice")
         seen.add(item.id)
     return items
+
+
+def _read(path: Path, what: str) -> str:
+    """The text of `path`; SystemExit naming `what` and the path when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise SystemExit(f"carrier_judges: {what} {printable(str(path))!r}: "
+                         f"{printable(reason)}") from None
+
+
+def _first_problem(exc: ValueError) -> str:
+    """The first problem of a validation error as one line: where, and what."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        first = errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ())) or "(the line)"
+        return printable(f"{where}: {first.get('msg', '')}"[:300])
+    return printable(str(exc).splitlines()[0][:300])
 
 
 def signature(item: CarrierItem) -> ContentSignature:
@@ -287,10 +309,27 @@ class CaseRun(BaseModel):
 
 def load_labels(folder: Path = CASES) -> list[CaseLabels]:
     """The reviewer's labels of every case in `folder`, in file order."""
-    raw = json.loads((folder / REVIEWER).read_text(encoding="utf-8"))
+    where = folder / REVIEWER
+    try:
+        raw = json.loads(_read(where, "--cases"))
+    except ValueError as exc:
+        raise SystemExit(f"carrier_judges: {printable(str(where))!r}: not JSON "
+                         f"({printable(exc)})") from None
     if not isinstance(raw, list):
-        raise SystemExit(f"carrier_judges: {REVIEWER}: expected a list of case labels")
-    return sorted((CaseLabels.model_validate(x) for x in raw), key=lambda c: c.file)
+        raise SystemExit(f"carrier_judges: {printable(str(where))!r}: expected a list of "
+                         "case labels")
+    labels = []
+    for n, entry in enumerate(raw):
+        try:
+            labels.append(CaseLabels.model_validate(entry))
+        except ValueError as exc:
+            raise SystemExit(f"carrier_judges: {REVIEWER}[{n}]: {_first_problem(exc)}") \
+                from None
+        name = labels[-1].file
+        if Path(name).name != name or not (folder / name).is_file():
+            raise SystemExit(f"carrier_judges: {REVIEWER}[{n}].file: {printable(name)!r} "
+                             "is not a file of the cases folder")
+    return sorted(labels, key=lambda c: c.file)
 
 
 def letters_and_digits(text: str) -> str:
@@ -324,7 +363,11 @@ def run_case(folder: Path, labels: CaseLabels, objective: Literal["answer", "sto
              scratch: Path) -> CaseRun:
     """Plan, repair and verify one case under `objective` and measure its repaired store."""
     path = str(folder / labels.file)
-    case_ids = {m["id"] for m in json.loads(Path(path).read_text(encoding="utf-8"))["memory"]}
+    try:
+        case_ids = {m["id"] for m in json.loads(_read(Path(path), "case"))["memory"]}
+    except (ValueError, KeyError, TypeError):
+        raise SystemExit(f"carrier_judges: case {printable(labels.file)!r}: not a case "
+                         "(check it with dgrr validate)") from None
     _status, plan_json = _dgrr(["plan", path, "--json", "--objective", objective])
     suspected = len(json.loads(plan_json).get("suspected") or [])
     _status, result_json = _dgrr(["repair", path, "--json", "--objective", objective])
@@ -377,10 +420,11 @@ def case_table(runs: Sequence[CaseRun]) -> str:
             "|---|---|---|---:|---:|---|---|---|---|\n")
 
     def ids(xs: Sequence[str]) -> str:
-        return ", ".join(xs) or "-"
+        return ", ".join(map(printable, xs)) or "-"
 
     body = "".join(
-        f"| {Path(r.case).stem} | {r.variant} | {r.objective} | {r.suspected} | "
+        f"| {printable(Path(r.case).stem)} | {printable(r.variant)} | {r.objective} | "
+        f"{r.suspected} | "
         f"{r.verify_exit} | {ids(r.remaining)} | {ids(r.written_back)} | "
         f"{ids(r.benign_lost)} | {'**yes**' if r.false_clean else 'no'} |\n" for r in runs)
     totals = "".join(
@@ -416,11 +460,11 @@ def cases_compact(runs: Sequence[CaseRun]) -> str:
     def cell(r: CaseRun) -> str:
         bits = [f"verify exit {r.verify_exit}"]
         if r.remaining:
-            bits.append("remain: " + ", ".join(r.remaining))
+            bits.append("remain: " + ", ".join(map(printable, r.remaining)))
         if r.written_back:
-            bits.append("written back: " + ", ".join(r.written_back))
+            bits.append("written back: " + ", ".join(map(printable, r.written_back)))
         if r.benign_lost:
-            bits.append("benign lost: " + ", ".join(r.benign_lost))
+            bits.append("benign lost: " + ", ".join(map(printable, r.benign_lost)))
         if r.false_clean:
             bits.append("**false clean**")
         return "; ".join(bits)
@@ -431,7 +475,8 @@ def cases_compact(runs: Sequence[CaseRun]) -> str:
     lines = ["| case | what makes it hard | " + " | ".join(OBJECTIVES) + " |",
              "|---|---|" + "---|" * len(OBJECTIVES)]
     for case, per in by_case.items():
-        lines.append(f"| {Path(case).stem} | {next(iter(per.values())).variant} | "
+        lines.append(f"| {printable(Path(case).stem)} | "
+                     f"{printable(next(iter(per.values())).variant)} | "
                      + " | ".join(cell(per[o]) if o in per else "-" for o in OBJECTIVES)
                      + " |")
     for o in OBJECTIVES:
@@ -445,6 +490,17 @@ def cases_compact(runs: Sequence[CaseRun]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run and print; 2 with one line on standard error when an input is bad."""
+    try:
+        return _run(argv)
+    except SystemExit as exc:
+        if not isinstance(exc.code, str):
+            raise
+        print(exc.code, file=sys.stderr)
+        return 2
+
+
+def _run(argv: Sequence[str] | None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--judge", action="append", default=[], metavar="MODEL",
                     help="also run the model judge with this litellm model (repeatable)")
@@ -480,7 +536,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f", {r.model_calls} model calls, {r.tokens} tokens, ${r.cost or 0:.4f}"
         print(f"## {r.judge}: {len(items)} items, {r.seconds:.2f} s{calls}\n")
         print(judge_table(r))
-        print("wrong:", ", ".join(r.wrong) or "none", "\n")
+        print("wrong:", ", ".join(map(printable, r.wrong)) or "none", "\n")
     if cases:
         print(f"## cases: {len(cases) // len(OBJECTIVES)} cases x {len(OBJECTIVES)} "
               "objectives\n")

@@ -49,6 +49,16 @@ def test_a_malformed_item_line_is_refused_naming_it(tmp_path: Path) -> None:
         bench.load_items(bad)
 
 
+def test_labels_naming_a_missing_case_are_refused_naming_the_entry(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / bench.REVIEWER).write_text(json.dumps([{
+        "file": "../cb-01-paraphrase.json", "variant": "v", "must_not_remain": [],
+        "benign": [], "payload": ["x"]}]), encoding="utf-8")
+    assert bench.main(["--no-items", "--cases", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "reviewer.json[0].file" in err and "Traceback" not in err
+
+
 def test_every_case_validates_and_is_labelled() -> None:
     labels = bench.load_labels()
     files = sorted(p.name for p in bench.CASES.glob("*.json") if p.name != bench.REVIEWER)
