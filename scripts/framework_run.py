@@ -52,6 +52,7 @@ FRAMEWORKS: dict[str, list[str]] = {
                    "openinference-instrumentation-smolagents==0.1.43", *_OTEL],
     "adk": ["google-adk==2.13.0", "litellm", *_OTEL],
     "strands": ["strands-agents[openai,otel]==1.62.0", *_OTEL],
+    "crewai": ["crewai==1.15.30", "openinference-instrumentation-crewai", *_OTEL],
     "llamaindex": ["llama-index-core==0.14.25", "llama-index-llms-openai",
                    "llama-index-embeddings-openai",
                    "openinference-instrumentation-llama-index==4.6.1", *_OTEL],
@@ -391,7 +392,27 @@ def run_strands(url: str, out: str) -> None:
     _write(exporter, out)
 
 
-CHILDREN = {"adk": run_adk, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
+def run_crewai(url: str, out: str) -> None:
+    """CrewAI: one agent with the story's tools and one task in a crew, traced by
+    OpenInference's CrewAI instrumentor alone (no instrumentor of the model client)."""
+    from crewai import LLM, Agent, Crew, Task
+    from crewai.tools import tool as crew_tool
+    from openinference.instrumentation.crewai import CrewAIInstrumentor
+
+    provider, exporter = _provider()
+    CrewAIInstrumentor().instrument(tracer_provider=provider)
+    llm = LLM(model="openai/gpt-4o-mini", base_url=url, api_key="offline")
+    tools = [crew_tool(f.__name__)(f) for f in (recall_memory, book_seat, save_memory)]
+    agent = Agent(role="travel agent", goal=INSTRUCTIONS, backstory="You book Lin's flights.",
+                  tools=tools, llm=llm, max_iter=6, verbose=False)
+    task = Task(description=QUESTION, expected_output="The booking, in one sentence.",
+                agent=agent)
+    print(Crew(agents=[agent], tasks=[task], verbose=False, tracing=False).kickoff())
+    provider.force_flush()
+    _write(exporter, out)
+
+
+CHILDREN = {"adk": run_adk, "crewai": run_crewai, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
             "smolagents": run_smolagents, "strands": run_strands}
 
 

@@ -247,6 +247,27 @@ def test_smolagents_code_agent_tool_call_depends_on_the_code_that_made_it():
     assert "irreversible" in plan.reasons[action.id]
 
 
+def test_crewai_alone_imports_and_says_it_has_no_model_call():
+    """CrewAI 1.15 traced by OpenInference's CrewAI instrumentor alone: the crew's kickoff
+    (a root CHAIN without `input.value`) is the turn, its text the task's description
+    (`crew_tasks`), its answer the crew output's `raw`; the tools are TOOL spans. No span
+    records a model call, so what the calls depended on is not in the trace: the import
+    says so rather than guessing, and the booking and the saved memory stay the turn's."""
+    path = SAMPLES / "crewai.otlp.json"
+    imported = import_trace([path], faults=["mem-seat"])
+    case = imported.case
+    assert [t.text for t in case.session] == [QUESTION]
+    assert case.final_answer().text == ANSWER
+    reads = [s for s in case.trajectory if s.type == "memory_read"]
+    assert reads and "mem-seat" in reads[0].returned
+    assert [s.type for s in case.steps_in_order()].count("claim") == 0
+    [(why, n)] = imported.summary.incomplete.items()
+    assert n == 1 and "no model call" in why and "trace the model client too" in why
+    plan = plan_case(case, objective="both")
+    assert plan.memory["mem-seat"] == "delete"
+    assert plan.steps[case.final_answer().id] == "replay"
+
+
 def test_code_call_needs_the_tool_name_as_a_call():
     from repair_core.importers._infer import _code_caller, _Turn
 

@@ -236,11 +236,13 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         parent[write.span.span_id] = write.span.parent_id
         steps_ops.append(write)
     answered = answered_turns(steps_ops, turn_of)
+    implied_answers: set[str] = set()
     for op in list(turns.values()):
         if op.output and op.span.span_id not in answered:
             answer = agent_answer_op(op)
             parent[answer.span.span_id] = op.span.span_id
             steps_ops.append(answer)
+            implied_answers.add(answer.span.span_id)
     ordered = sorted([*turns.values(), *steps_ops],
                      key=lambda o: (o.span.start, o.kind != "agent", o.span.span_id))
     session: list[dict[str, Any]] = []
@@ -349,6 +351,13 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         turn_id_of[step["id"]] = turn
         out.span_of[step["id"]] = sid
     _default_answers(trajectory)
+    thought = {s["turn"] for s in trajectory if s["type"] in ("claim", "plan", "answer")
+               and s["id"] not in implied_answers}
+    acted = {s["turn"] for s in trajectory if s["type"] in ("tool_action", "memory_write")}
+    if acted - thought:  # e.g. CrewAI's instrumentor alone records no LLM span
+        out.incomplete["turn whose tool calls and memory writes no model call in the trace "
+                       "made (no LLM span: they are tied to the turn only; trace the model "
+                       "client too)"] += len(acted - thought)
     out.spans_used = sum(1 for op in (*turns.values(), *steps_ops)
                          if op.span.span_id in span_by_id)
 

@@ -537,8 +537,10 @@ def _openinference(span: Span, kind: OpKind) -> Operation:
         text = _oi_user_text(a)
         if isinstance(json_or_text(text), (dict, list)):
             text = ""  # a serialized object (a node parser's nodes), not a user's message
+        crew_text, crew_answer = _crew_turn(a)
+        text = text or crew_text
         return Operation(span, kind, "openinference", text=text,
-                         output=unwrap_input(a.get("output.value")),
+                         output=unwrap_input(a.get("output.value")) or crew_answer,
                          missing=None if text else "the user's message (input.value or "
                          "llm.input_messages.N.message.content)")
     if kind == "chat":
@@ -670,6 +672,18 @@ def _oi_input_text(value: Any) -> str:
             users = [t for role, t in read if role == "user"]
             return users[-1] if users else read[-1][1] if read else ""
     return "" if parsed is None else json.dumps(parsed)[:500]
+
+
+def _crew_turn(a: dict[str, Any]) -> tuple[str, str]:
+    """A CrewAI crew's kickoff span (OpenInference's CrewAI instrumentor: a root CHAIN with
+    no `input.value`): the turn is its first task's `description` (`crew_tasks`), the
+    answer the crew output's `raw` text (`output.value`); ("", "") for another span."""
+    tasks = json_or_text(a.get("crew_tasks"))
+    first = tasks[0] if isinstance(tasks, list) and tasks else None
+    text = first.get("description") if isinstance(first, dict) else None
+    output = json_or_text(a.get("output.value"))
+    raw = output.get("raw") if isinstance(output, dict) and "crew_id" in a else None
+    return (text if isinstance(text, str) else "", raw if isinstance(raw, str) else "")
 
 
 def _oi_output_text(value: Any) -> str:
