@@ -296,7 +296,7 @@ class CaseRun(BaseModel):
     suspected: int
     """Suspected sources and carriers the plan names."""
     verify_exit: int
-    """`dgrr verify`'s exit status (0: it calls the result clean)."""
+    """`dgrr verify`'s exit status (0: it calls the result clean; any other: it does not)."""
     remaining: list[str]
     """Must-not-remain records still active in the repaired store."""
     written_back: list[str]
@@ -349,11 +349,13 @@ def holds_payload(record: dict[str, Any], payload: Iterable[str]) -> bool:
 
 def _dgrr(argv: list[str]) -> tuple[int, str]:
     """Run one dgrr command in this process: (exit status, standard output); standard
-    error is kept from the terminal and shown only with a failure status."""
+    error is kept from the terminal and shown only when the command refused its input
+    (2) or was stopped. Any other status is the command's answer (`dgrr verify`: 0 clean,
+    1 a carrier remains, another status whatever else it cannot certify)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = dgrr(argv)
-    if status not in (0, 1):
+    if status == 2 or status >= 128:
         raise SystemExit(f"carrier_judges: dgrr {' '.join(argv[:2])}: exit {status}: "
                          f"{ascii(err.getvalue()[:300])}")
     return status, out.getvalue()
