@@ -484,7 +484,9 @@ def cases_compact(runs: Sequence[CaseRun]) -> str:
     for o in OBJECTIVES:
         rs = [r for r in runs if r.objective == o]
         lines.append(f"\n{o}: {sum(r.verify_exit == 0 for r in rs)} of {len(rs)} called "
-                     f"clean; false clean {sum(r.false_clean for r in rs)}; a must-not-remain "
+                     f"clean, {sum(r.verify_exit == 1 for r in rs)} carriers, "
+                     f"{sum(r.verify_exit not in (0, 1) for r in rs)} neither (not "
+                     f"certified); false clean {sum(r.false_clean for r in rs)}; a must-not-remain "
                      f"record active in {sum(bool(r.remaining) for r in rs)}; payload written "
                      f"back in {sum(bool(r.written_back) for r in rs)}; benign lost in "
                      f"{sum(bool(r.benign_lost) for r in rs)}.")
