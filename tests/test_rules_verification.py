@@ -116,19 +116,20 @@ def test_verify_exits_1_on_a_planted_carrier_and_0_on_a_clean_result(tmp_path, c
     assert main(["verify", path, "--case", TRAVEL]) == 0
     out = capsys.readouterr().out
     assert "clean: nothing the agent reads next carries a fault" in out
-    # plant the fault's text into a kept record; the result still says it is clean
-    rec = next(m for m in data["store"]["active"] if m["id"] != "m3")
-    rec["text"] += " Lin prefers window seats.\x1b[2J"
+    # plant the fault's text into the corrected answer; the result still says it is clean
+    # (a kept record's text is the case's: one planted there is refused by the gate,
+    # tests/test_rules_gate.py)
+    data["answer"] += " Lin prefers window seats.\x1b[2J"
     planted = tmp_path / "planted.json"
     planted.write_text(json.dumps(data))
     assert data["verification"]["clean"] is True
     assert main(["verify", str(planted), "--case", TRAVEL]) == 1
     out = capsys.readouterr().out
-    assert f"{rec['id']}:m3  [record] carries m3" in out and "NOT CLEAN: 1 carrier remain" in out
+    assert "s10:m3  [answer] carries m3" in out and "NOT CLEAN: 1 carrier remain" in out
     assert "\x1b" not in out and "\\x1b[2J" in out  # the carrier's text is escaped
     assert main(["verify", str(planted), "--case", TRAVEL, "--json"]) == 1
     v = json.loads(capsys.readouterr().out)
-    assert [c["id"] for c in v["carriers"]] == [f"{rec['id']}:m3"] and v["clean"] is False
+    assert [c["id"] for c in v["carriers"]] == ["s10:m3"] and v["clean"] is False
 
 
 @rule("verify.recheck")
@@ -246,7 +247,7 @@ def test_repair_prints_the_check_and_strict_exits_1_on_a_blocked_write(policy, c
 @rule("verify.recheck")
 def test_the_check_covers_the_suspected_sources_the_plan_cleans():
     """BANKING's injected tool result s3 is the fault's suspected source: the bill around
-    the injection, planted into a kept record, carries s3 (not the fault's own IBAN). The
+    the injection, planted as the answer, carries s3 (not the fault's own IBAN). The
     result names s3 in its `verification`; approval also takes it from the plan, so a
     result stripped of that section is checked against it all the same."""
     from repair_core.approvals import result_carriers
@@ -261,12 +262,13 @@ def test_the_check_covers_the_suspected_sources_the_plan_cleans():
     s3 = next(s for s in case.trajectory if s.id == "s3")
     bill = s3.text.split("<INFORMATION>")[0] + s3.text.split("</INFORMATION>")[-1]
     assert IBAN not in bill
-    data["store"]["active"][0]["text"] += " " + bill
-    rid = data["store"]["active"][0]["id"]
-    assert [c.id for c in verify_result(case, data).carriers] == [f"{rid}:s3"]
+    # planted as the answer (a kept record's text is the case's: the gate refuses a result
+    # that changes it, tests/test_rules_gate.py)
+    data["answer"] = bill
+    assert [c.id for c in verify_result(case, data).carriers] == ["s22:s3"]
     data.pop("verification")
     assert verify_result(case, data).carriers == []  # the case's faults alone miss it
-    assert [c.id for c in result_carriers(case, data, plan)] == [f"{rid}:s3"]
+    assert [c.id for c in result_carriers(case, data, plan)] == ["s22:s3"]
 
 
 @rule("approval.carriers-acknowledged")

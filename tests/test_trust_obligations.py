@@ -86,10 +86,13 @@ def test_approve_refuses_a_result_that_replays_a_step_its_plan_keeps(env, capsys
 
 
 def test_apply_refuses_an_approval_recorded_before_the_obligation_check(env, capsys):
-    """An approval of an over-reaching result already in the log is not honoured."""
+    """An approval of an over-reaching result already in the log is not honoured (the
+    result says so consistently: its decisions, store changes and store all delete m1)."""
     case = load_case(FIG1)
     data = json.loads(env["result"].read_text())
     data["report"]["store_changes"]["deleted"].append("m1")
+    next(d for d in data["report"]["decisions"] if d["id"] == "m1")["action"] = "delete"
+    data["store"]["active"] = [m for m in data["store"]["active"] if m["id"] != "m1"]
     env["result"].write_text(json.dumps(data))
     from repair_core.approvals import approval_hashes
 

@@ -1,7 +1,8 @@
 """Property: `verify` finds any carrier planted into a repaired store. A fault's distinctive
-token (or, for a fault without one, its text) written into any active record of a repaired
-result, anywhere in its text, makes that record a carrier of that fault — whatever the
-result's own `verification` section says."""
+token (or, for a fault without one, its text) written into any active record a replayed
+write added, anywhere in its text, makes that record a carrier of that fault — whatever
+the result's own `verification` section says; written into a record of the case (whose
+text the apply leaves as it is), it makes the result refused by the gate, naming it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +19,7 @@ from repair_core.content import match, signatures
 from repair_core.content._tokens import STRONG_KINDS
 from repair_core.plan._plan import plan_case
 from repair_core.replay import repair
-from repair_core.verification import verify_result
+from repair_core.verification import InconsistentResult, verify_result
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted([*(ROOT / "sample_traces" / "agentdojo").glob("adj-*.json"),
@@ -64,6 +66,13 @@ def test_verify_finds_any_carrier_planted_into_a_repaired_store(data):
     words = rec["text"].split(" ")
     at = data.draw(st.integers(0, len(words)))
     rec["text"] = " ".join([*words[:at], planted, *words[at:]])
+    if rec["id"] in {m.id for m in case.memory}:  # type: ignore[attr-defined]
+        # a record of the case: the apply leaves the case's text, so the result is refused
+        with pytest.raises(InconsistentResult) as refused:
+            verify_result(case, result)  # type: ignore[arg-type]
+        assert (refused.value.rule, refused.value.record) == ("gate.active-matches-plan",
+                                                              rec["id"])
+        return
     v = verify_result(case, result)  # type: ignore[arg-type]
     assert f"{rec['id']}:{fault}" in {c.id for c in v.carriers}, (rec["text"], fault)
     assert not v.clean

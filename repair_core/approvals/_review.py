@@ -593,6 +593,11 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
         problems = result_problems(plan, result)
         if problems:
             raise ResultMismatchError(problems)
+        if decision == "approve" and isinstance(result, Mapping):
+            from ..verification import gated_store
+
+            # rules gate.*: untrusted JSON must say what applying it would write
+            gated_store(plan.case, result)
     if decision == "reject" and not comment.strip():
         raise DgrrError("approval refused:\n  - comment: a rejection needs a reason")
     acknowledged = list(dict.fromkeys(acknowledged))

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from .._errors import DgrrError
 from ..case._case import Case
+from ..verification import gated_store
 
 __all__ = ["StoreOp", "StoreChanged", "store_ops"]
 
@@ -56,109 +57,35 @@ class StoreOp(BaseModel):
 
 def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
     """The operations of `result` (a `dgrr repair --json` object) on the records of
-    `case` (the imported case it repaired), in order: delete, quarantine, restore, add."""
-    changes, store = _result_parts(result)
+    `case` (the imported case it repaired), in order: delete, quarantine, restore, add:
+    the changes of the store the gate recomputed and checked the result against
+    (`verification.gated_store`), each with where its record lives in the store."""
     records = {m.id: m for m in case.memory}
-    written = {m["id"]: m for part in ("active", "quarantine") for m in store.get(part, [])}
     ops: list[StoreOp] = []
-    problems: list[str] = []
-    for kind in ("deleted", "quarantined", "restored"):
-        for rid in changes.get(kind, []):
-            m = records.get(rid)
-            if m is None:
-                problems.append(f"report.store_changes.{kind}: '{rid}' is not a record of the case")
-                continue
-            if kind != "restored" and m.status != "active":
-                # a retired version (a superseded text of a Mem0 history, an old LangGraph
-                # value) is not in the store: deleting or hiding it changes nothing there
-                continue
-            extra = m.model_extra or {}
-            memory_id = extra.get("mem0_memory_id") or extra.get("version_of") or rid
-            op: Literal["delete", "quarantine", "restore"] = (
-                "delete" if kind == "deleted" else
-                "quarantine" if kind == "quarantined" else "restore")
-            current = records.get(memory_id)
-            ops.append(StoreOp(
-                op=op, record=rid, text=m.text, memory_id=memory_id,
-                expect_text=None if op == "restore" else m.text,
-                expect_changed_at=None if op == "restore" else extra.get("mem0_changed_at"),
-                expect_value=None if op == "restore" else _value(extra),
-                **_slot(records.get(memory_id) or m)))
-            if op == "restore" and current is not None and memory_id != rid and not any(
-                    o.memory_id == memory_id and o.op in ("delete", "quarantine") for o in ops):
-                # the memory this version belonged to must still hold the text the trace saw
-                cur_extra = current.model_extra or {}
-                ops[-1] = ops[-1].model_copy(update={
-                    "expect_text": current.text,
-                    "expect_changed_at": cur_extra.get("mem0_changed_at"),
-                    "expect_value": _value(cur_extra)})
-    retired = set(changes.get("retired", []))
-    for rid in changes.get("added", []):
-        new = written.get(rid)
-        if new is None and rid in retired:
-            continue  # written, then superseded by a later replayed step: nothing to add
-        if new is None:
-            problems.append(f"report.store_changes.added: '{rid}' is not in the result's store")
+    for change in gated_store(case, result).changes:
+        if change.op == "add":
+            ops.append(StoreOp(op="add", record=change.record, text=change.text))
             continue
-        ops.append(StoreOp(op="add", record=rid, text=new["text"]))
-    if problems:
-        raise DgrrError("RESULT does not fit the case:\n" + "\n".join(f"  - {p}" for p in problems))
+        rid, op = change.record, change.op
+        m = records[rid]
+        extra = m.model_extra or {}
+        memory_id = extra.get("mem0_memory_id") or extra.get("version_of") or rid
+        current = records.get(memory_id)
+        ops.append(StoreOp(
+            op=op, record=rid, text=m.text, memory_id=memory_id,
+            expect_text=None if op == "restore" else m.text,
+            expect_changed_at=None if op == "restore" else extra.get("mem0_changed_at"),
+            expect_value=None if op == "restore" else _value(extra),
+            **_slot(current or m)))
+        if op == "restore" and current is not None and memory_id != rid and not any(
+                o.memory_id == memory_id and o.op in ("delete", "quarantine") for o in ops):
+            # the memory this version belonged to must still hold the text the trace saw
+            cur_extra = current.model_extra or {}
+            ops[-1] = ops[-1].model_copy(update={
+                "expect_text": current.text,
+                "expect_changed_at": cur_extra.get("mem0_changed_at"),
+                "expect_value": _value(cur_extra)})
     return ops
-
-
-_CHANGE_KINDS = ("deleted", "quarantined", "restored", "added", "retired")
-
-
-def _result_parts(result: Any) -> tuple[dict[str, list[str]], dict[str, list[dict]]]:
-    """`report.store_changes` and `store` of a repair result, every field checked: a
-    named error for anything that is not what `dgrr repair --json` prints."""
-    hint = " (a repair result, as `dgrr repair --json` prints)"
-    if not isinstance(result, Mapping):
-        raise DgrrError(f"RESULT: expected a JSON object{hint}, got {type(result).__name__}")
-    report, store = result.get("report"), result.get("store")
-    if not isinstance(report, Mapping) or not isinstance(report.get("store_changes"), Mapping):
-        raise DgrrError(f"RESULT: report.store_changes: expected an object{hint}")
-    if not isinstance(store, Mapping):
-        raise DgrrError(f"RESULT: store: expected an object{hint}")
-    problems: list[str] = []
-    changes: dict[str, list[str]] = {}
-    for kind in _CHANGE_KINDS:
-        ids = report["store_changes"].get(kind, [])
-        if not isinstance(ids, list):
-            problems.append(f"report.store_changes.{kind}: expected a list of record ids, "
-                            f"got {type(ids).__name__}")
-            continue
-        for i, rid in enumerate(ids):
-            if not isinstance(rid, str) or not rid:
-                problems.append(f"report.store_changes.{kind}[{i}]: expected a record id, "
-                                f"got {rid!r}"[:200])
-        changes[kind] = [rid for rid in ids if isinstance(rid, str) and rid]
-    parts: dict[str, list[dict]] = {}
-    for part in ("active", "quarantine"):
-        items = store.get(part, [])
-        if not isinstance(items, list):
-            problems.append(f"store.{part}: expected a list of records, got "
-                            f"{type(items).__name__}")
-            continue
-        parts[part] = []
-        for i, m in enumerate(items):
-            if not isinstance(m, Mapping):
-                problems.append(f"store.{part}[{i}]: expected a record object, got "
-                                f"{type(m).__name__}")
-            elif not isinstance(m.get("id"), str) or not m["id"]:
-                problems.append(f"store.{part}[{i}].id: expected a record id, got "
-                                f"{m.get('id')!r}"[:200])
-            elif not isinstance(m.get("text", ""), str):
-                problems.append(f"store.{part}[{i}].text: expected a string, got "
-                                f"{type(m.get('text')).__name__}")
-            else:
-                parts[part].append({**m, "text": m.get("text", "")})
-    if problems:
-        shown = problems[:20]
-        more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
-        raise DgrrError("RESULT is not a usable repair result:\n"
-                        + "\n".join(f"  - {p}" for p in shown) + more)
-    return changes, parts
 
 
 def _value(extra: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -2,6 +2,7 @@
 by content against every fault's and suspected source's signature (`dgrr verify`)."""
 
 from ._check import BLOCKED, FaultSignatures, carrier_id, result_sources, verify_result
+from ._gate import InconsistentResult, gated_store, text_problem
 from ._models import BlockedWrite, Carrier, Checked, FaultCheck, Verification
 
 __all__ = [
@@ -11,8 +12,11 @@ __all__ = [
     "Checked",
     "FaultCheck",
     "FaultSignatures",
+    "InconsistentResult",
     "Verification",
     "carrier_id",
+    "gated_store",
     "result_sources",
+    "text_problem",
     "verify_result",
 ]

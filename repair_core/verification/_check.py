@@ -18,6 +18,7 @@ from typing import Any, Literal
 from .._errors import DgrrError
 from ..case._case import Case
 from ..content import CarrierMatch, flatten, match, node_content, scan, signatures
+from ._gate import gated_store
 from ._models import BlockedWrite, Carrier, Checked, FaultCheck, Verification
 
 __all__ = ["FaultSignatures", "carrier_id", "result_sources", "verify_result"]
@@ -82,8 +83,10 @@ def result_sources(result: Any) -> list[str]:
 def verify_result(case: Case, result: Any, *, sources: Iterable[str] = ()) -> Verification:
     """Check `result` (a RepairResult or its JSON) of repairing `case` against the case's
     faults, the suspected sources `sources` and those the result names. Bad JSON is a
-    DgrrError naming the field and its value."""
-    view = _ResultView(result)
+    DgrrError naming the field and its value. A JSON result's store is the one applying
+    it would leave (`gated_store`, which refuses a result that says otherwise), never its
+    `store.active` as given."""
+    view = _ResultView(result, case)
     sigs = FaultSignatures(case, [*sources, *result_sources(result)])
     out = Verification(faults=sigs.checks())
     by_node = {f.node: f for f in out.faults}
@@ -145,10 +148,10 @@ def _get(obj: Any, key: str) -> Any:
 class _ResultView:
     """The parts of a result the check reads, from the model or from untrusted JSON."""
 
-    def __init__(self, result: Any) -> None:
+    def __init__(self, result: Any, case: Case) -> None:
         self.model = not isinstance(result, Mapping)
         self.result = result
-        if self.model:
+        if self.model:  # made in this process by the replay: its store is its own
             self.answer = result.answer
             return
         answer = result.get("answer")
@@ -157,8 +160,10 @@ class _ResultView:
         self.answer = answer
         self._trajectory = _list(_obj(result, "trajectory", "trajectory"),
                                  "trajectory", "trajectory.trajectory")
-        self._active = _list(_obj(result, "store", "store"), "active", "store.active")
         self._report = _obj_or_none(result, "report", "report") or {}
+        for i, r in enumerate(_list(_obj(result, "store", "store"), "active", "store.active")):
+            _record(r, i)  # each named with its value before the store is recomputed
+        self._applied = gated_store(case, result).active
 
     def final_answer_id(self) -> str | None:
         if self.model:
@@ -184,7 +189,7 @@ class _ResultView:
     def active_records(self) -> Iterable[Any]:
         if self.model:
             return self.result.store.active
-        return [_record(r, i) for i, r in enumerate(self._active)]
+        return self._applied
 
     def blocked_writes(self) -> list[tuple[str, str]]:
         """(step, text) of each record a blocked write did not apply."""
