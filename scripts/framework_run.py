@@ -53,6 +53,7 @@ FRAMEWORKS: dict[str, list[str]] = {
     "adk": ["google-adk==2.13.0", "litellm", *_OTEL],
     "strands": ["strands-agents[openai,otel]==1.62.0", *_OTEL],
     "crewai": ["crewai==1.15.30", "openinference-instrumentation-crewai", *_OTEL],
+    "semantic-kernel": ["semantic-kernel==1.45.0", *_OTEL],
     "llamaindex": ["llama-index-core==0.14.25", "llama-index-llms-openai",
                    "llama-index-embeddings-openai",
                    "openinference-instrumentation-llama-index==4.6.1", *_OTEL],
@@ -412,7 +413,82 @@ def run_crewai(url: str, out: str) -> None:
     _write(exporter, out)
 
 
-CHILDREN = {"adk": run_adk, "crewai": run_crewai, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
+def run_semantic_kernel(url: str, out: str) -> None:
+    """Semantic Kernel's ChatCompletionAgent (its OpenAI connector) with a `LinPlugin` of
+    the story's functions, traced by Semantic Kernel's own diagnostics with sensitive data
+    (SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS_SENSITIVE): the spans go to
+    OUT, and the chat messages, which Semantic Kernel writes as log records, to
+    OUT.logs.json (OTLP JSON logs, `encode_logs`) through an OTel `LoggingHandler`."""
+    import asyncio
+    import logging
+
+    from openai import AsyncOpenAI
+    from opentelemetry import trace
+    from opentelemetry._logs import set_logger_provider
+    from opentelemetry.sdk._logs import LoggerProvider, LoggingHandler
+    from opentelemetry.sdk._logs.export import (
+        InMemoryLogRecordExporter,
+        SimpleLogRecordProcessor,
+    )
+
+    os.environ["SEMANTICKERNEL_EXPERIMENTAL_GENAI_ENABLE_OTEL_DIAGNOSTICS_SENSITIVE"] = "true"
+    from semantic_kernel.agents import ChatCompletionAgent
+    from semantic_kernel.connectors.ai import FunctionChoiceBehavior
+    from semantic_kernel.connectors.ai.open_ai import (
+        OpenAIChatCompletion,
+        OpenAIChatPromptExecutionSettings,
+    )
+    from semantic_kernel.functions import KernelArguments, kernel_function
+
+    provider, exporter = _provider()
+    trace.set_tracer_provider(provider)
+    logs = InMemoryLogRecordExporter()
+    logger_provider = LoggerProvider()
+    logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
+    set_logger_provider(logger_provider)
+    handler = LoggingHandler(logger_provider=logger_provider)
+    handler.addFilter(logging.Filter("semantic_kernel"))
+    logging.getLogger().addHandler(handler)
+    logging.getLogger().setLevel(logging.INFO)
+
+    class LinPlugin:
+        @kernel_function(description="Search Lin's saved memories.")
+        def recall_memory(self, query: str) -> str:
+            return recall_memory(query)
+
+        @kernel_function(description="Book a seat on a flight.")
+        def book_seat(self, flight: str, seat: str) -> str:
+            return book_seat(flight, seat)
+
+        @kernel_function(description="Save a memory about Lin.")
+        def save_memory(self, text: str) -> str:
+            return save_memory(text)
+
+    service = OpenAIChatCompletion(ai_model_id="gpt-4o-mini", async_client=AsyncOpenAI(
+        base_url=url, api_key="offline", max_retries=0))
+    settings = OpenAIChatPromptExecutionSettings(
+        function_choice_behavior=FunctionChoiceBehavior.Auto())
+    agent = ChatCompletionAgent(service=service, name="travel_agent",
+                                instructions=INSTRUCTIONS, plugins=[LinPlugin()],
+                                arguments=KernelArguments(settings=settings))
+
+    async def main() -> None:
+        print((await agent.get_response(messages=QUESTION)).content)
+
+    asyncio.run(main())
+    provider.force_flush()
+    logger_provider.force_flush()
+    _write(exporter, out)
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.exporter.otlp.proto.common._log_encoder import encode_logs
+
+    records = sorted(logs.get_finished_logs(), key=lambda r: r.log_record.timestamp or 0)
+    target = Path(out).with_suffix("").with_suffix(".logs.json")
+    target.write_text(json.dumps(MessageToDict(encode_logs(records)), indent=1,
+                                 sort_keys=True) + "\n", encoding="utf-8")
+
+
+CHILDREN = {"adk": run_adk, "crewai": run_crewai, "semantic-kernel": run_semantic_kernel, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
             "smolagents": run_smolagents, "strands": run_strands}
 
 

@@ -63,8 +63,12 @@ by an id of its own) the call's id in the history."""
 def next_step(body: dict[str, Any]) -> dict[str, Any]:
     """The assistant message that answers a chat completion request."""
     seen = json.dumps(body.get("messages", []))
-    tools = [t.get("function", t).get("name") for t in body.get("tools") or []
-             if isinstance(t, dict)]
+    offered = [t.get("function", t).get("name") for t in body.get("tools") or []
+               if isinstance(t, dict)]
+    # a plugin's functions are offered under the plugin's name (Semantic Kernel:
+    # `LinPlugin-recall_memory`): the story calls them by their own name, as offered
+    as_offered = {str(n).rsplit("-", 1)[-1]: n for n in offered if isinstance(n, str)}
+    tools = list(as_offered)
     if not tools and "<code>" in seen:  # a code-writing agent (smolagents' CodeAgent)
         return {"role": "assistant", "content": _code_step(seen)}
     if not tools:
@@ -77,7 +81,7 @@ def next_step(body: dict[str, Any]) -> dict[str, Any]:
     for step, name, args in (("recall", recall, RECALL_ARGS), ("book", "book_seat", BOOK_ARGS),
                              ("save", save, save_args)):
         if not any(marker in seen for marker in _MARKERS[step]) and name in tools:
-            return _call(f"call_{step}", name, args)
+            return _call(f"call_{step}", as_offered[name], args)
     if "final_answer" in tools:
         return _call("call_final", "final_answer", {"answer": ANSWER})
     return {"role": "assistant", "content": ANSWER}

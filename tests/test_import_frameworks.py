@@ -7,6 +7,7 @@ it."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -266,6 +267,62 @@ def test_crewai_alone_imports_and_says_it_has_no_model_call():
     plan = plan_case(case, objective="both")
     assert plan.memory["mem-seat"] == "delete"
     assert plan.steps[case.final_answer().id] == "replay"
+
+
+def test_semantic_kernel_with_its_logs():
+    """Semantic Kernel 1.45's ChatCompletionAgent with a `LinPlugin`, traced by its own
+    GenAI diagnostics (sensitive data on): the tool spans carry arguments and results, but
+    the chat messages are OTel log records, not span content. With the run's OTLP logs
+    (`--logs`) each record becomes an event of its span and the case is the story's; the
+    plugin's prefixed `LinPlugin-recall_memory` is a memory read by default, as
+    `LinPlugin-save_memory` is a write."""
+    logs = [SAMPLES / "semantic-kernel.logs.json"]
+    check_story(SAMPLES / "semantic-kernel.otlp.json", logs=logs)
+    imported = import_trace([SAMPLES / "semantic-kernel.otlp.json"], logs=logs)
+    assert not imported.summary.incomplete
+    assert "semantic-kernel.logs.json (OTLP JSON logs)" in imported.summary.sources
+
+
+def test_semantic_kernel_without_its_logs_says_what_is_missing(tmp_path, capsys):
+    from repair_core.cli import main
+
+    imported = import_trace([SAMPLES / "semantic-kernel.otlp.json"], faults=["mem-seat"])
+    assert imported.summary.incomplete == {
+        "agent span without the user's message (gen_ai.input.messages or a "
+        "gen_ai.content.prompt event)": 1,
+        "chat span without the model's output (gen_ai.output.messages, "
+        "gen_ai.completion.N.content, llm.output_messages.N.message.content or a "
+        "gen_ai.content.completion event)": 4}
+    # a trace given as --logs is refused by name, nothing written
+    out = tmp_path / "case.json"
+    assert main(["import", str(SAMPLES / "semantic-kernel.otlp.json"), "--logs",
+                 str(SAMPLES / "semantic-kernel.otlp.json"), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--logs: not OTLP JSON logs" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_log_records_need_an_event_name_and_a_span(tmp_path):
+    """A log record becomes an event only of the span it names, and only when it has an
+    `event.name`; a bad span id is named with its place in the file."""
+    from repair_core._errors import CaseError
+    from repair_core.importers._otlp_logs import parse_otlp_logs
+
+    def doc(*records):
+        return json.dumps({"resourceLogs": [{"scopeLogs": [{"logRecords": list(records)}]}]})
+
+    name = {"key": "event.name", "value": {"stringValue": "gen_ai.user.message"}}
+    events = parse_otlp_logs(doc(
+        {"spanId": "00000000000000aa", "attributes": [name],
+         "body": {"stringValue": '{"role": "user", "content": "Hi"}'}},
+        {"spanId": "00000000000000aa", "body": {"stringValue": "usage: 12 tokens"}},
+        {"attributes": [name], "body": {"stringValue": "no span"}}).encode())
+    assert list(events) == ["00000000000000aa"]
+    [event] = events["00000000000000aa"]
+    assert event.name == "gen_ai.user.message" and "Hi" in event.attributes["content"]
+    with pytest.raises(CaseError) as bad:
+        parse_otlp_logs(doc({"spanId": "zz", "attributes": [name]}).encode(), "x.json")
+    assert "resourceLogs[0].scopeLogs[0].logRecords[0].spanId" in str(bad.value)
 
 
 def test_code_call_needs_the_tool_name_as_a_call():

@@ -22,6 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and marked inferred. See docs/import.md.")
     p.add_argument("traces", nargs="*", metavar="TRACE",
                    help="OTLP JSON file(s) (OTel GenAI, OpenInference, OpenLLMetry spans)")
+    p.add_argument("--logs", metavar="FILE", action="append", default=[],
+                   help="OTLP JSON logs of the same run (repeatable): log records with an "
+                        "event.name and a span id become events of that span, for frameworks "
+                        "that log message content instead of tracing it (Semantic Kernel)")
     p.add_argument("--store", metavar="STORE", default=None,
                    help="Mem0 history database (SQLite) to take the memory store from, "
                         "with status and lineage")
@@ -57,13 +61,13 @@ def run(args: argparse.Namespace) -> int:
     from .._io import check_not_input
     from ..importers import import_trace, parse_memory_tools, read_memory_tools_file
 
-    check_not_input(args.out, [*args.traces, args.store])  # before reading anything
+    check_not_input(args.out, [*args.traces, *args.logs, args.store])  # before reading
     faults = [f.strip() for f in args.faults.split(",") if f.strip()]
     memory_tools = read_memory_tools_file(args.config) if args.config else {}
     memory_tools.update(parse_memory_tools(args.memory_tool))
     imported = import_trace(args.traces, store=args.store, faults=faults, user=args.user,
                             case_id=args.case_id, trace_id=args.trace,
-                            memory_tools=memory_tools)
+                            memory_tools=memory_tools, logs=args.logs)
     atomic_write_json(args.out, imported.case.model_dump(mode="json", exclude_none=True))
     print(printable_lines(imported.summary.describe()))
     case = imported.case

@@ -38,7 +38,8 @@ from ._memtools import (
     parse_memory_tools,
     read_memory_tools_file,
 )
-from ._otlp import Span, looks_like_otlp, parse_otlp
+from ._otlp import Span, SpanEvent, looks_like_otlp, parse_otlp
+from ._otlp_logs import looks_like_otlp_logs, parse_otlp_logs, with_log_events
 from ._semconv import NEEDED, content_id
 
 __all__ = ["ImportSummary", "Imported", "import_trace", "action_id", "observation_id",
@@ -114,14 +115,17 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
                  faults: Sequence[str] = (), user: str | None = None,
                  case_id: str | None = None, trace_id: str | None = None,
                  memory_tools: Mapping[str, str] | None = None,
-                 cancelled: Callable[[], bool] | None = None) -> Imported:
+                 cancelled: Callable[[], bool] | None = None,
+                 logs: Sequence[str | Path] = ()) -> Imported:
     """Import OTLP JSON files (and optionally a Mem0 history database as the store) as a
     validated case. `memory_tools` declares tools that read or write memory (name ->
     `read`, `write` or `none`; the default names of :data:`DEFAULT_MEMORY_TOOLS` apply to
     the rest). Raises :class:`CaseError` naming file, line and field of every problem;
     nothing is half-imported. The import stops with a `CaseError` as soon as `cancelled()`
     is true (looked at while the store is read, between the files and while the case is
-    checked)."""
+    checked). `logs` are OTLP JSON log files of the same run: a record with an
+    `event.name` and a span id becomes an event of that span (frameworks that log message
+    content instead of tracing it, such as Semantic Kernel)."""
     if not traces and store is None:
         raise CaseError(["no trace file and no --store given"], source="import")
     # Import builds millions of small acyclic objects; the cyclic collector would walk
@@ -130,7 +134,8 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
     gc.disable()
     try:
         return _import(traces, store=store, faults=faults, user=user, case_id=case_id,
-                       trace_id=trace_id, memory_tools=memory_tools, cancelled=cancelled)
+                       trace_id=trace_id, memory_tools=memory_tools, cancelled=cancelled,
+                       logs=logs)
     finally:
         if was_enabled:
             gc.enable()
@@ -139,7 +144,8 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
 def _import(traces: Sequence[str | Path], *, store: str | Path | None,
             faults: Sequence[str], user: str | None, case_id: str | None,
             trace_id: str | None, memory_tools: Mapping[str, str] | None,
-            cancelled: Callable[[], bool] | None) -> Imported:
+            cancelled: Callable[[], bool] | None, logs: Sequence[str | Path] = ()
+            ) -> Imported:
     spans: list[Span] = []
     sources: list[str] = []
 
@@ -163,6 +169,18 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
             else "OTLP JSON"
         sources.append(f"{p.name} ({shape}, {encoding} ids)")
         spans += found
+    log_events: dict[str, list[SpanEvent]] = {}
+    for path in logs:
+        go_on()
+        p = Path(path)
+        raw = read_input(p, "log file")
+        if not looks_like_otlp_logs(raw):
+            raise CaseError(["--logs: not OTLP JSON logs (expected an object with "
+                             "'resourceLogs', one document or one per line)"], source=str(p))
+        for span_id, events in parse_otlp_logs(raw, source=str(p)).items():
+            log_events.setdefault(span_id, []).extend(events)
+        sources.append(f"{p.name} (OTLP JSON logs)")
+    spans = with_log_events(spans, log_events)
     if trace_id is not None:
         trace_id = trace_id.lower()
         if not any(s.trace_id == trace_id for s in spans):

@@ -36,7 +36,9 @@ __all__ = ["MemoryToolKind", "DEFAULT_MEMORY_TOOLS", "memory_tool_kind", "as_mem
 MemoryToolKind = Literal["read", "write"]
 
 DEFAULT_MEMORY_TOOLS: tuple[tuple[str, MemoryToolKind], ...] = (
-    ("recall_*", "read"), ("load_memory", "read"), ("load_memories", "read"),
+    ("recall_*", "read"), ("*recall*memory*", "read"), ("*recall*memories*", "read"),
+    ("*search*memory*", "read"), ("*search*memories*", "read"),
+    ("load_memory", "read"), ("load_memories", "read"),
     ("preload_memory", "read"), ("search_memory", "read"), ("search_memories", "read"),
     ("get_memories", "read"), ("get_all_memories", "read"), ("retrieve_memories", "read"),
     ("*save*memory*", "write"), ("*save*memories*", "write"), ("remember", "write"),
@@ -44,7 +46,9 @@ DEFAULT_MEMORY_TOOLS: tuple[tuple[str, MemoryToolKind], ...] = (
     ("create_memory", "write"), ("update_memory", "write"), ("manage_memory", "write"),
 )
 """Tool names (shell patterns, matched exactly) read as memory tools unless declared
-otherwise: common names, ADK's `load_memory` / `preload_memory`, Mem0's (`add_memory`,
+otherwise: common names (a read's patterns mirror the writes', so a plugin's prefixed
+`LinPlugin-recall_memory` is a read as `LinPlugin-save_memory` is a write), ADK's
+`load_memory` / `preload_memory`, Mem0's (`add_memory`,
 `search_memory`, `get_all_memories`, `update_memory`) and LangGraph langmem's
 (`manage_memory`, `search_memory`)."""
 

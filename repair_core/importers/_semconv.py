@@ -185,10 +185,18 @@ def _event_value(span: Span, event_name: str, key: str) -> Any:
 
 
 def _block_calls(value: Any) -> list[ToolCall]:
-    """Tool calls in Bedrock-style content blocks (`[{"toolUse": {"toolUseId", "name",
-    "input"}}]`, Strands' `gen_ai.choice` event)."""
+    """Tool calls in a `gen_ai.choice` event's message: Bedrock-style content blocks
+    (`[{"toolUse": {"toolUseId", "name", "input"}}]`, Strands), or an OpenAI-style message's
+    `tool_calls` (`{"id", "function": {"name", "arguments"}}`, Semantic Kernel's logs)."""
     blocks = json_or_text(value)
     calls = []
+    if isinstance(blocks, dict):
+        for c in blocks.get("tool_calls") or []:
+            fn = c.get("function") if isinstance(c, dict) else None
+            if isinstance(fn, dict) and isinstance(fn.get("name"), str):
+                calls.append(ToolCall(None if c.get("id") is None else str(c["id"]),
+                                      fn["name"], _args(fn.get("arguments"))))
+        return calls
     for b in blocks if isinstance(blocks, list) else []:
         use = b.get("toolUse") if isinstance(b, dict) else None
         if isinstance(use, dict) and isinstance(use.get("name"), str):
