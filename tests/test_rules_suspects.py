@@ -403,3 +403,50 @@ def test_a_name_and_its_parts_count_once(objective):
     assert result.verification is not None
     assert not [c for c in result.verification.carriers if c.id.startswith("m_user")]
     assert "m_user" in {m.id for m in result.store.active}
+
+
+IBAN = "DE89370400440532013000"
+
+
+def _quoted_later(first_turn: str = "Please pay this month's rent from the landlord's e-mail."):
+    """An e-mail gives the rent a new account; the agent remembered it (m_f, diagnosed);
+    in a later turn the user quotes the account back, asking whether it is right."""
+    return case_data(
+        turn("u1", 0, first_turn),
+        step("s1", 1, "tool_action", "u1:initiate", tool="read_inbox"),
+        step("s2", 2, "tool_observation", "s1:produce",
+             text=f"From: landlord. Hello, we moved banks. Kindly send the rent to {IBAN} "
+                  "starting next month. Regards."),
+        step("s3", 3, "memory_write", "s2:cite u1:initiate", target=["m_f"]),
+        rec("m_f", "s3:produce", text=f"Landlord's account: {IBAN}.", created_seq=3),
+        turn("u2", 5, f"Is {IBAN} really my landlord's account?"),
+        step("s6", 6, "memory_read", "u2:initiate m_f:cite", turn_id="u2", returned=["m_f"]),
+        step("s7", 7, "answer", "s6:cite", turn_id="u2", text=f"Yes, it is {IBAN}."),
+        faults=["m_f"])
+
+
+@rule("suspect.whose-words")
+@pytest.mark.parametrize("objective", ["store", "both"])
+def test_a_token_the_user_quotes_after_the_fault_stays_the_faults(objective):
+    data = _quoted_later()
+    plan = _plan(data, objective=objective)
+    assert signatures(plan.case)["m_f"].tokens == {IBAN: "account"}
+    assert [(s.id, s.role, s.action) for s in plan.suspected] == [("s2", "source", "clean")]
+    assert plan.steps["s3"] == "replay" and "s2" in plan.analysis.faults
+    report = plan.report()
+    report.ops = plan_ops(plan)
+    assert _columnar(data, objective, ops=True) == to_json(report.model_dump(mode="json"))
+    # end to end: the replayed write no longer sees the e-mail, so it writes nothing
+    # back, and what the agent reads next holds no trace of the account
+    result = repair(plan.case, plan)
+    assert all(IBAN not in to_json(m.model_dump(mode="json")) for m in result.store.active)
+    changes = result.report.model_dump(mode="json")["store_changes"]
+    assert changes and IBAN not in to_json(changes)
+    assert [w.step for w in result.report.skipped_writes] == ["s3"]
+    assert result.verification is not None and result.verification.clean
+
+
+@rule("suspect.whose-words")
+def test_a_token_the_user_said_before_the_fault_is_the_users():
+    plan = _plan(_quoted_later(f"Please pay this month's rent to {IBAN}."), objective="store")
+    assert signatures(plan.case)["m_f"].tokens == {}

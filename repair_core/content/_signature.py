@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..case._case import Case
 
 __all__ = ["ContentSignature", "signature_of", "signatures", "signatures_from", "node_content",
-           "node_parts", "vocabulary_texts", "VALUE_WORDS"]
+           "node_parts", "vocabulary_texts", "written_at", "VALUE_WORDS"]
 
 _LETTERS = re.compile(r"[^\W\d_]+")
 
@@ -172,28 +172,69 @@ def _lower_words(text: str) -> set[str]:
 
 def signatures(case: Case, nodes: Iterable[str] | None = None) -> dict[str, ContentSignature]:
     """Each diagnosed fault of `case` (or each of `nodes`: records, steps or turns) ->
-    its content signature (`signatures_from`)."""
+    its content signature (`signatures_from`), with the words of the user's turns held
+    before it was written left out (`written_at`)."""
     by_id: dict[str, Any] = {m.id: m for m in case.memory}
     by_id.update((s.id, s) for s in case.trajectory)
     by_id.update((t.id, t) for t in case.session)
     wanted = [n for n in (case.faults if nodes is None else nodes) if n in by_id]
     return signatures_from({n: node_parts(by_id[n]) for n in wanted},
-                           {t.id: t.text for t in case.session}, vocabulary_texts(case))
+                           {t.id: t.text for t in case.session}, vocabulary_texts(case),
+                           turn_seq={t.id: t.seq for t in case.session},
+                           written=written_at(case, wanted))
+
+
+def written_at(case: Case, nodes: Iterable[str]) -> dict[str, float]:
+    """When each of `nodes` was written, as a seq: a step's or turn's own seq; a
+    record's `created_seq`, else the seq of its earliest producing step (a `produce`
+    edge), else minus infinity (it was in the store before the run)."""
+    step_seq = {s.id: s.seq for s in case.trajectory}
+    seq = {**step_seq, **{t.id: t.seq for t in case.session}}
+    records = {m.id: m for m in case.memory}
+    out: dict[str, float] = {}
+    for n in nodes:
+        m = records.get(n)
+        if m is None:
+            out[n] = float(seq.get(n, float("-inf")))
+        elif m.created_seq is not None:
+            out[n] = float(m.created_seq)
+        else:
+            made = [step_seq[d.id] for d in m.deps
+                    if d.label == "produce" and d.id in step_seq]
+            out[n] = float(min(made)) if made else float("-inf")
+    return out
 
 
 def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
-                    turns: Mapping[str, str], vocabulary: Iterable[str]
+                    turns: Mapping[str, str], vocabulary: Iterable[str], *,
+                    turn_seq: Mapping[str, int] | None = None,
+                    written: Mapping[str, float] | None = None
                     ) -> dict[str, ContentSignature]:
     """Each node of `parts` (id -> `node_parts`) -> its signature. The user's `turns`
-    (id -> text) other than the node itself are left out of it; a capitalised word that
-    starts a sentence of the node is common (not a name) when a text of `vocabulary`
-    (every node's content, `vocabulary_texts`) writes it in lower case."""
+    (id -> text) other than the node itself are left out of it — with `turn_seq` (turn id
+    -> seq) and `written` (node -> when it was written, `written_at`), only the turns at
+    or before the node was written: a word is the user's own only if the user said it
+    before the fault did, and a later turn that quotes the fault (the attacker's IBAN,
+    asked about) exempts nothing. A capitalised word that starts a sentence of the node
+    is common (not a name) when a text of `vocabulary` (every node's content,
+    `vocabulary_texts`) writes it in lower case."""
     starters = set().union(*(initial_words(text) for text, _k, _v in parts.values()))
     common = lower_case_uses(starters, vocabulary) if starters else set()
-    every_turn = _UserSide.of(list(turns.values())) if parts else None
-    return {n: signature_of(text, value, key, node=n, common=common,
-                            _user=every_turn if n not in turns else _UserSide.of(
-                                [t for tid, t in turns.items() if tid != n]))
+    # the user's side of each distinct set of turns, made once
+    sides: dict[frozenset[str], _UserSide] = {}
+    never = float("inf")
+
+    def user_side(node: str) -> _UserSide:
+        if turn_seq is None or written is None:
+            said = frozenset(t for t in turns if t != node)
+        else:
+            at = written.get(node, never)
+            said = frozenset(t for t in turns if t != node and turn_seq.get(t, never) <= at)
+        if said not in sides:
+            sides[said] = _UserSide.of([text for t, text in turns.items() if t in said])
+        return sides[said]
+
+    return {n: signature_of(text, value, key, node=n, common=common, _user=user_side(n))
             for n, (text, key, value) in parts.items()}
 
 

@@ -1015,7 +1015,17 @@ def _signatures(c: CaseColumns) -> dict[str, Any]:
         else:
             parts[c.ids[f]] = (text, None, None)
     turns = {c.ids[t]: c.contents[t] for t in range(c.n_turns)}
-    return signatures_from(parts, turns, c.contents)
+    # `content.written_at`: a record's created_seq, else its earliest producer's seq
+    made_by = _producers(c, [f for f in c.faults if f >= first_record])
+    written: dict[str, float] = {}
+    for f in c.faults:
+        created = c.record_created[f - first_record] if f >= first_record else int(c.seq[f])
+        made = made_by.get(f)
+        written[c.ids[f]] = float(created) if created is not None else float(
+            min(int(c.seq[p]) for p in made)) if made else float("-inf")
+    return signatures_from(parts, turns, c.contents,
+                           turn_seq={c.ids[t]: int(c.seq[t]) for t in range(c.n_turns)},
+                           written=written)
 
 
 def _producers(c: CaseColumns, faults: list[int]) -> dict[int, list[int]]:
