@@ -5,6 +5,7 @@ slot, subject or a token family below the threshold, `no` where nothing is share
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from judge_server import judged_text, scripted_server
@@ -179,3 +180,132 @@ def test_a_malformed_reply_is_unsure_and_says_so():
     assert (found.verdict, found.judge) == ("unsure", f"model:{MODEL}")
     assert "not the JSON asked for" in found.evidence
     assert (judge.failures, judge.calls, len(server.requests)) == (2, 2, 2)
+
+
+# --- three outcomes of the content check ---------------------------------------------
+
+TRAVEL = "repair_core/fixtures/figure1-travel.json"  # m3: Lin prefers window seats.
+BANKING = ("sample_traces/agentdojo/adj-banking-usertask0-injectiontask0-usertask2-"
+           "importantinstructions.json")  # m_inst, written at seq 8
+
+
+def _with_record(tmp_path, path, record):
+    """The case at `path` with one more active record, its file and its repair as JSON (a
+    result's store is recomputed from its case, so a record is planted in the case)."""
+    from repair_core import load_case
+    from repair_core.replay import repair
+
+    raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    raw["memory"].append({"user_id": "lin", "status": "active", "deps": [], **record})
+    where = tmp_path / f"case-{record['id']}-{len(list(tmp_path.iterdir()))}.json"
+    where.write_text(json.dumps(raw))
+    case = load_case(str(where))
+    return str(where), case, repair(case).model_dump(mode="json")
+
+
+def _deny(messages):
+    return json.dumps({"verdict": "no", "evidence": "it does not say that"})
+
+
+DENIAL = {"id": "m9", "text": "Lin does not want window seats."}
+
+
+@rule("verify.three-outcomes")
+def test_a_record_only_the_lexical_judge_read_is_not_certified(tmp_path):
+    from repair_core.verification import verify_result
+
+    _path, case, data = _with_record(tmp_path, TRAVEL, DENIAL)
+    v = verify_result(case, data)
+    assert (v.outcome, v.clean, v.carriers) == ("not_certified", False, [])
+    [u] = v.uncertain
+    assert (u.id, u.kind, u.reason, u.judge) == ("m9:m3", "record", "judge-unsure", "lexical")
+    assert v.judges == ["lexical"]
+    assert v.summary() == "not certified: 1 record only the lexical judge read"
+    assert data["verification"]["outcome"] == "not_certified"  # the repair's own check
+    with scripted_server(_deny) as server:
+        judged = verify_result(case, data, judge=ModelJudge(MODEL, api_base=server.api_base))
+    assert (judged.outcome, judged.clean, judged.uncertain) == ("clean", True, [])
+    assert judged.judges == ["lexical", f"model:{MODEL}"]
+    assert judged.summary() == f"clean by lineage and the lexical judge and the judge model:{MODEL}"
+    assert (judged.judge_use.calls, judged.judge_use.tokens) == (1, 15)
+
+
+@rule("verify.three-outcomes")
+def test_a_carrier_outranks_what_is_uncertain(tmp_path):
+    from repair_core.verification import verify_result
+
+    path, _case, _data = _with_record(tmp_path, TRAVEL, DENIAL)
+    _path, case, data = _with_record(tmp_path, path,
+                                     {"id": "m10", "text": "Lin wants window seats."})
+    v = verify_result(case, data)
+    assert v.outcome == "carriers"
+    assert [c.id for c in v.carriers] == ["m10:m3"]
+    assert [u.id for u in v.uncertain] == ["m9:m3"]
+    assert [x.id for x in v.acknowledgeable()] == ["m10:m3", "m9:m3"]
+
+
+@rule("verify.unknown-lineage")
+def test_a_record_written_after_the_fault_without_lineage_is_not_certified(tmp_path):
+    from repair_core.verification import verify_result
+
+    late = {"id": "m_new", "created_seq": 9, "text": "Emma likes jazz playlists."}
+    _path, case, data = _with_record(tmp_path, BANKING, late)
+    v = verify_result(case, data)
+    # the fault, and the suspected source (tool output s3) the result names
+    assert [(u.id, u.reason, u.judge) for u in v.uncertain] == [
+        ("m_new:m_inst", "unknown-lineage", "lexical"),
+        ("m_new:s3", "unknown-lineage", "lexical")]
+    assert "after m_inst (seq 8), with no recorded lineage" in v.uncertain[0].why
+    # the same record written before the fault and its source is clean
+    _path, early, early_data = _with_record(tmp_path, BANKING, {**late, "created_seq": 2})
+    assert verify_result(early, early_data).outcome == "clean"
+    with scripted_server(_deny) as server:
+        judged = verify_result(case, data, judge=ModelJudge(MODEL, api_base=server.api_base))
+        spent = verify_result(case, data,
+                              judge=ModelJudge(MODEL, api_base=server.api_base, budget=0))
+    assert judged.outcome == "clean" and judged.judge_use.calls == 2
+    assert spent.outcome == "not_certified" and spent.judge_use.unasked == 2
+    assert "budget of 0 call(s) was spent" in spent.uncertain[0].why
+
+
+@rule("verify.three-outcomes")
+def test_verify_exits_3_when_not_certified_and_never_says_clean(tmp_path, capsys):
+    from repair_core.cli import main
+
+    case_path, _case, data = _with_record(tmp_path, TRAVEL, DENIAL)
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(data))
+    assert main(["verify", str(path), "--case", case_path]) == 3
+    out = capsys.readouterr().out
+    assert "not certified: 1 record only the lexical judge read" in out
+    assert "m9:m3  [record] may carry m3 (judge-unsure, lexical)" in out
+    assert "clean by" not in out
+    assert main(["verify", str(path), "--case", case_path, "--json"]) == 3
+    v = json.loads(capsys.readouterr().out)
+    assert (v["outcome"], v["clean"], v["uncertain"][0]["id"]) == ("not_certified", False,
+                                                                  "m9:m3")
+    judged = ["verify", str(path), "--case", case_path, "--judge", MODEL]
+    with scripted_server(_deny) as server:
+        cached = [*judged, "--judge-api-base", server.api_base,
+                  "--judge-cache", str(tmp_path / "cache")]
+        assert main(cached) == 0
+        out = capsys.readouterr().out
+        assert f"clean by lineage and the lexical judge and the judge model:{MODEL}" in out
+        assert "Model judge: 1 call, 0 cached" in out
+        assert main(cached) == 0  # the second run reads the cache: no call
+        assert "Model judge: 0 calls, 1 cached" in capsys.readouterr().out
+        assert len(server.requests) == 1
+        assert main([*judged, "--judge-api-base", server.api_base,
+                     "--judge-budget", "0"]) == 3
+        assert "1 left unasked by --judge-budget" in capsys.readouterr().out
+
+
+@rule("verify.three-outcomes")
+def test_judge_flags_without_a_judge_are_refused(tmp_path, capsys):
+    from repair_core.cli import main
+
+    case_path, _case, data = _with_record(tmp_path, TRAVEL, {"id": "m9", "text": "Lin likes tea."})
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(data))
+    assert main(["verify", str(path), "--case", case_path, "--judge-cache", "x"]) == 2
+    assert "--judge-cache: needs --judge MODEL" in capsys.readouterr().err

@@ -115,7 +115,7 @@ def test_verify_exits_1_on_a_planted_carrier_and_0_on_a_clean_result(tmp_path, c
     path, data = _result(tmp_path, capsys)
     assert main(["verify", path, "--case", TRAVEL]) == 0
     out = capsys.readouterr().out
-    assert "clean: nothing the agent reads next carries a fault" in out
+    assert "clean by lineage and the lexical judge" in out
     # plant the fault's text into the corrected answer; the result still says it is clean
     # (a kept record's text is the case's: one planted there is refused by the gate,
     # tests/test_rules_gate.py)

@@ -36,6 +36,7 @@ from . import (
     read_case,
     wrap,
 )
+from .judging import add_judge_arguments, judge_from
 
 if TYPE_CHECKING:
     from ..case._case import Case
@@ -55,6 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "with --api-base for `dgrr serve-model`")
     p.add_argument("--api-base", default=None, help="API base URL for the model")
     add_bounds_arguments(p)
+    add_judge_arguments(p)
     p.add_argument("--plan", metavar="EDITED_PLAN.json", default=None,
                    help="an edited plan report (same shape as `dgrr plan --json`)")
     p.add_argument("--force", action="store_true",
@@ -112,9 +114,10 @@ def run(args: argparse.Namespace) -> int:
     del raw
     plan = report if report is not None else _plan(args, case)
     client = model_client(args)
+    judge = judge_from(args)
     observations = dict(_observation(o) for o in args.observation)
     result = repair(case, plan, client=client, observations=observations,
-                    on_progress=_print_progress if args.progress else None)
+                    on_progress=_print_progress if args.progress else None, judge=judge)
     failed = ((result.answer is None and result.report.objective != "store")
               or bool(result.report.failures))
     with gc_paused():  # only data is built: see repair_core._perf
@@ -322,13 +325,17 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
     v = result.verification
     if v is not None:
         c = v.checked
-        w(f"\nVerification by content: {'clean' if v.clean else 'NOT CLEAN'} (checked "
+        w(f"\nVerification by content: {v.summary()} (checked "
           f"{plural(c.answer + c.outputs, 'output')} and {plural(c.records, 'active record')} "
           f"against {plural(c.signatures, 'signature')}; dgrr verify re-runs it)\n")
         carriers, left = _bounded(v.carriers, full)
         for k in carriers:
             w(f"  carrier {k.id} [{k.kind}]: {k.evidence}\n")
         more(left, "more carriers")
+        uncertain, left = _bounded(v.uncertain, full)
+        for u in uncertain:
+            w(f"  not certified {u.id} [{u.kind}] ({u.reason}, {u.judge}): {u.why}\n")
+        more(left, "more not certified")
         blocked, left = _bounded(v.blocked, full)
         for b in blocked:
             w(f"  blocked write {b.step} carries {b.fault}: {b.evidence}; needs a human\n")

@@ -10,19 +10,24 @@ from typing import Any, TextIO
 from .._errors import DgrrError
 from .._text import printable
 from . import plural, read_json
+from .judging import add_judge_arguments, judge_from
 
-EXIT_CLEAN, EXIT_CARRIER = 0, 1
+EXIT_CLEAN, EXIT_CARRIER, EXIT_NOT_CERTIFIED = 0, 1, 3
+EXITS = {"clean": EXIT_CLEAN, "carriers": EXIT_CARRIER, "not_certified": EXIT_NOT_CERTIFIED}
+"""`dgrr verify`'s exit status for each outcome of the check (2 is bad input)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "verify", help="check a repair result by content: exit 1 while a carrier of a fault "
-                       "remains",
+                       "remains, 3 when it is not certified clean",
         description="Match the result's corrected answer, every replayed output and every "
                     "active record of its repaired store against the content signature of "
                     "each diagnosed fault of the case (and each suspected source the result "
-                    "names), whatever the lineage says. Exit 0 when nothing carries a fault, "
-                    "1 while a carrier remains, 2 on bad input.")
+                    "names), whatever the lineage says; what the lexical judge leaves unsure "
+                    "goes to the model judge (--judge). Exit 0 when certified clean, 1 while "
+                    "a carrier remains, 3 when no carrier was found but something is not "
+                    "certified, 2 on bad input.")
     p.add_argument("result", metavar="RESULT.json",
                    help="repair result (dgrr repair --json, or result.json of --out)")
     p.add_argument("--case", metavar="CASE.json", required=True,
@@ -30,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="print the verification as one JSON object (the `verification` "
                         "section `dgrr repair` writes)")
+    add_judge_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -47,12 +53,12 @@ def run(args: argparse.Namespace) -> int:
     if rid != case.case_id:
         raise DgrrError(f"RESULT: report.case_id: the result repairs case "
                         f"{printable(str(rid)[:80])!r}, not {printable(case.case_id)!r}")
-    verification = verify_result(case, result)
+    verification = verify_result(case, result, judge=judge_from(args))
     if args.json:
         sys.stdout.write(to_json(verification.model_dump(mode="json")))
     else:
         write_verification(verification, sys.stdout, case_id=case.case_id)
-    return EXIT_CLEAN if verification.clean else EXIT_CARRIER
+    return EXITS[verification.outcome]
 
 
 def write_verification(v: Any, out: TextIO, *, case_id: str = "") -> None:
@@ -82,5 +88,16 @@ def write_verification(v: Any, out: TextIO, *, case_id: str = "") -> None:
           "each needs a human:\n")
         for b in v.blocked:
             w(f"  {printable(b.step)} carries {printable(b.fault)}: {printable(b.evidence)}\n")
-    w("\nclean: nothing the agent reads next carries a fault\n" if v.clean else
-      f"\nNOT CLEAN: {plural(len(v.carriers), 'carrier')} remain\n")
+    if v.uncertain:
+        w(f"\nNOT CERTIFIED ({len(v.uncertain)}): no judge could clear these; an approval "
+          "must acknowledge each like a carrier (dgrr approve --acknowledge ID):\n")
+        for u in v.uncertain:
+            w(f"  {printable(u.id)}  [{u.kind}] may carry {printable(u.fault)} "
+              f"({u.reason}, {printable(u.judge)}): {printable(u.why)}\n")
+            w(f"      text: {printable(' '.join(u.text.split())[:200])}\n")
+    use = v.judge_use
+    if use.calls or use.cached or use.unasked:
+        w(f"\nModel judge: {plural(use.calls, 'call')}, {use.cached} cached, "
+          f"{plural(use.tokens, 'token')}, ${use.cost:.4f}"
+          + (f"; {use.unasked} left unasked by --judge-budget" if use.unasked else "") + "\n")
+    w(f"\n{printable(v.summary())}\n")

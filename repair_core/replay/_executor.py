@@ -43,6 +43,7 @@ from ..case._case import (
 )
 from ..case._load import repaired_case
 from ..content._normalise import NormalisedTexts
+from ..judge import Judge
 from ..model import REFERENCE_MODEL, ModelClient
 from ..plan._ops import ops_inputs, plan_ops
 from ..plan._plan import RepairPlan, plan_case
@@ -74,11 +75,12 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
            model: str = REFERENCE_MODEL, api_base: str | None = None,
            observations: Mapping[str, Any] | None = None,
            on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
-           retriever: Retriever | None = None, client: ModelClient | None = None
-           ) -> RepairResult:
+           retriever: Retriever | None = None, client: ModelClient | None = None,
+           judge: Judge | None = None) -> RepairResult:
     """Plan (unless given) and replay the repair of `case` (stages 4–5), then check the
     corrected answer, the replayed outputs and the repaired store by content against every
-    fault's and suspected source's signature (`RepairResult.verification`).
+    fault's and suspected source's signature (`RepairResult.verification`; `judge` is asked
+    what the lexical judge leaves unsure, e.g. a `ModelJudge`).
 
     `plan` is a :class:`RepairPlan` or a plan report of `case` carrying its operations, as
     JSON data (`dgrr plan --json --ops`; the columnar planner's
@@ -119,7 +121,7 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
     result.report.suspects, result.report.not_suspect = suspects, not_suspect
     # rule verify.after-replay: what the agent reads next, checked by content
     with gc_paused():
-        result.verification = verify_result(case, result, sources=ops.revoked)
+        result.verification = verify_result(case, result, sources=ops.revoked, judge=judge)
     return result
 
 

@@ -3,7 +3,16 @@ by content against every fault's and suspected source's signature (`dgrr verify`
 
 from ._check import BLOCKED, FaultSignatures, carrier_id, result_sources, verify_result
 from ._gate import InconsistentResult, gated_store, text_problem
-from ._models import BlockedWrite, Carrier, Checked, FaultCheck, Verification
+from ._models import (
+    BlockedWrite,
+    Carrier,
+    Checked,
+    FaultCheck,
+    JudgeUse,
+    Outcome,
+    Uncertain,
+    Verification,
+)
 
 __all__ = [
     "BLOCKED",
@@ -13,6 +22,9 @@ __all__ = [
     "FaultCheck",
     "FaultSignatures",
     "InconsistentResult",
+    "JudgeUse",
+    "Outcome",
+    "Uncertain",
     "Verification",
     "carrier_id",
     "gated_store",

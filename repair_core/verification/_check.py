@@ -5,6 +5,13 @@ the repaired store are matched against the content signature of every diagnosed 
 suspected source (`repair_core.content`). The lineage the trace recorded is not consulted,
 so a record re-derived from an unmarked poisoned input is found by what it says.
 
+What is found is judged (`repair_core.judge`): the lexical judge's `yes` is a carrier; its
+`unsure` (a match that denies or warns against the fault, a near miss) goes to the model
+judge when there is one, and what stays unsure is `uncertain`. So is an active record
+written after a fault with no recorded lineage that only the lexical judge read (the model
+judge, when there is one, is asked about it). The outcome is clean, carriers or
+not_certified (`Verification.outcome`).
+
 A result is read as the `RepairResult` model or as its JSON (`dgrr repair --json`); JSON
 is untrusted, so its shape is checked and a bad field is named with its value.
 """
@@ -17,9 +24,19 @@ from typing import Any, Literal
 
 from .._errors import DgrrError
 from ..case._case import Case
-from ..content import CarrierMatch, flatten, match, node_content, scan, signatures
+from ..content import (
+    CarrierMatch,
+    ContentSignature,
+    flatten,
+    match,
+    node_content,
+    node_parts,
+    scan,
+    signatures,
+)
+from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge
 from ._gate import gated_store
-from ._models import BlockedWrite, Carrier, Checked, FaultCheck, Verification
+from ._models import BlockedWrite, Carrier, Checked, FaultCheck, JudgeUse, Uncertain, Verification
 
 __all__ = ["FaultSignatures", "carrier_id", "result_sources", "verify_result"]
 
@@ -80,12 +97,14 @@ def result_sources(result: Any) -> list[str]:
             if _get(f, "source") == "suspected_source" and isinstance(_get(f, "node"), str)]
 
 
-def verify_result(case: Case, result: Any, *, sources: Iterable[str] = ()) -> Verification:
+def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
+                  judge: Judge | None = None) -> Verification:
     """Check `result` (a RepairResult or its JSON) of repairing `case` against the case's
-    faults, the suspected sources `sources` and those the result names. Bad JSON is a
-    DgrrError naming the field and its value. A JSON result's store is the one applying
-    it would leave (`gated_store`, which refuses a result that says otherwise), never its
-    `store.active` as given."""
+    faults, the suspected sources `sources` and those the result names. `judge`: a judge
+    asked about what the lexical judge leaves unsure (a `ModelJudge`); None for the
+    lexical judge alone. Bad JSON is a DgrrError naming the field and its value. A JSON
+    result's store is the one applying it would leave (`gated_store`, which refuses a
+    result that says otherwise), never its `store.active` as given."""
     view = _ResultView(result, case)
     sigs = FaultSignatures(case, [*sources, *result_sources(result)])
     out = Verification(faults=sigs.checks())
@@ -94,6 +113,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = ()) -> Ve
     # (kind, where, text): what is scored, one search over them all (`content.scan`)
     items: list[tuple[str, str, str]] = []
     slots: dict[int, tuple[Any, Any]] = {}
+    written: dict[int, int] = {}  # item -> seq of a record written with no lineage
     final = view.final_answer_id()
     if view.answer is not None:
         checked.answer = 1
@@ -105,28 +125,129 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = ()) -> Ve
         if getattr(step, "key", None) is not None:
             slots[len(items)] = (step.key, getattr(step, "value", None))
         items.append(("output", step.id, _step_text(step)))
+    in_case = {m.id: m for m in case.memory}
     for rec in view.active_records():
         checked.records += 1
+        # a record of the case is read with its lineage there (the JSON path's store is
+        # recomputed and holds none); one a replayed write added has that write as lineage
+        known = rec if hasattr(rec, "created_seq") else in_case.get(rec.id)
+        seq = getattr(known, "created_seq", None)
+        if isinstance(seq, int) and not getattr(known, "deps", None):
+            written[len(items)] = seq
         slots[len(items)] = (rec.key, rec.value)
         items.append(("record", rec.id, node_content(rec)))
-    for step_id, text in view.blocked_writes():
-        checked.blocked_writes += 1
-        items.append(("blocked", step_id, text))
-    for i, m in scan(list(sigs.signatures.values()), [t for _, _, t in items], slots):
-        kind, where, text = items[i]
-        if kind == "blocked":
-            out.blocked.append(BlockedWrite(step=where, fault=m.node, evidence=m.evidence(),
-                                            text=_clip(text)))
-            if where not in by_node[m.node].blocked:
-                by_node[m.node].blocked.append(where)
-            continue
-        cid = carrier_id(where, m.node)
-        out.carriers.append(Carrier(id=cid, kind=kind,  # type: ignore[arg-type]
-                                    where=where, fault=m.node, evidence=m.evidence(),
-                                    score=m.score, text=_clip(text)))
-        by_node[m.node].carriers.append(cid)
+    blocked = view.blocked_writes()
+    checked.blocked_writes = len(blocked)
+    blocked_texts = [text for _, text in blocked]
+    for i, m in scan(list(sigs.signatures.values()), blocked_texts):
+        step_id = blocked[i][0]
+        out.blocked.append(BlockedWrite(step=step_id, fault=m.node, evidence=m.evidence(),
+                                        text=_clip(blocked_texts[i])))
+        if step_id not in by_node[m.node].blocked:
+            by_node[m.node].blocked.append(step_id)
+    model = judge if isinstance(judge, ModelJudge) else None
+    if model is not None:  # the prompt quotes each fault's own text
+        for node, text in _texts(case, [n for n in sigs.signatures
+                                        if n not in model.fault_texts]).items():
+            model.fault_texts[node] = text
+    before = _use(model)
+    judges = {LEXICAL}
+    judged: set[tuple[int, str]] = set()
+
+    def settle(i: int, fault: ContentSignature, j: Judgement, score: float) -> None:
+        judged.add((i, fault.node))
+        if j.verdict == "unsure" and judge is not None and j.judge == LEXICAL:
+            j = judge.carries(items[i][2], fault)
+        if j.verdict != "unsure" or j.judge != LEXICAL:
+            judges.add(j.judge)
+        _add_judgement(out, by_node, items[i], fault.node, j, score, "judge-unsure")
+
+    texts = [t for _, _, t in items]
+    sig_list = list(sigs.signatures.values())
+    for i, fault, j in LexicalJudge().screen(sig_list, texts, slots):
+        found = match(fault, texts[i], slot=slots.get(i)) if j.verdict == "yes" else None
+        settle(i, fault, j, found.score if found is not None else 0.0)
+    written_at = _seqs(case, [f.node for f in sig_list]) if written else {}
+    for i, seq in written.items():
+        for fault in sig_list:
+            at = written_at.get(fault.node)
+            if at is None or seq <= at or (i, fault.node) in judged:
+                continue
+            why = (f"written at seq {seq}, after {fault.node} (seq {at}), with no recorded "
+                   "lineage")
+            if model is not None:
+                j = model.ask(texts[i], fault, Judgement(verdict="unsure", evidence=why,
+                                                         judge=LEXICAL))
+                if j.verdict != "unsure" or j.judge != LEXICAL:
+                    judges.add(j.judge)
+                _add_judgement(out, by_node, items[i], fault.node, j, 0.0, "judge-unsure"
+                        if j.judge != LEXICAL else "unknown-lineage")
+            else:
+                _add_judgement(out, by_node, items[i], fault.node,
+                        Judgement(verdict="unsure", judge=LEXICAL,
+                                  evidence=why + "; only the lexical judge read it"),
+                        0.0, "unknown-lineage")
+    out.judges = sorted(judges, key=lambda name: (name != LEXICAL, name))
+    out.judge_use = _spent(before, _use(model))
     out.checked = checked
     return out
+
+
+def _add_judgement(out: Verification, by_node: dict[str, FaultCheck], item: tuple[str, str, str],
+            fault: str, j: Judgement, score: float, reason: str) -> None:
+    """Add a judgement of `item` against `fault` to `out`: a carrier (yes), an uncertain
+    item (unsure) or nothing (no)."""
+    kind, where, text = item
+    cid = carrier_id(where, fault)
+    if j.verdict == "yes":
+        out.carriers.append(Carrier(id=cid, kind=kind,  # type: ignore[arg-type]
+                                    where=where, fault=fault, evidence=j.evidence,
+                                    score=score, text=_clip(text), judge=j.judge))
+        by_node[fault].carriers.append(cid)
+    elif j.verdict == "unsure":
+        out.uncertain.append(Uncertain(id=cid, kind=kind,  # type: ignore[arg-type]
+                                       where=where, fault=fault,
+                                       reason=reason,  # type: ignore[arg-type]
+                                       why=j.evidence, judge=j.judge, text=_clip(text)))
+
+
+def _seqs(case: Case, nodes: list[str]) -> dict[str, int]:
+    """When each of `nodes` (records, steps or turns of `case`) was written: its seq (a
+    record's `created_seq`); a node that predates the execution is left out."""
+    wanted = set(nodes)
+    found: dict[str, int] = {}
+    for m in case.memory:
+        if m.id in wanted and m.created_seq is not None:
+            found[m.id] = m.created_seq
+    for s in case.trajectory:
+        if s.id in wanted:
+            found[s.id] = s.seq
+    for t in case.session:
+        seq = getattr(t, "seq", None)
+        if t.id in wanted and isinstance(seq, int):
+            found[t.id] = seq
+    return found
+
+
+def _texts(case: Case, nodes: list[str]) -> dict[str, str]:
+    """The content text of each of `nodes` (records, steps or turns of `case`)."""
+    wanted = set(nodes)
+    return {n.id: node_parts(n)[0] for n in [*case.memory, *case.trajectory, *case.session]
+            if n.id in wanted} if wanted else {}
+
+
+def _use(model: ModelJudge | None) -> JudgeUse:
+    if model is None:
+        return JudgeUse()
+    return JudgeUse(calls=model.calls, cached=model.cache_hits, tokens=model.tokens,
+                    cost=model.cost, unasked=model.unasked)
+
+
+def _spent(before: JudgeUse, after: JudgeUse) -> JudgeUse:
+    return JudgeUse(calls=after.calls - before.calls, cached=after.cached - before.cached,
+                    tokens=after.tokens - before.tokens,
+                    cost=round(after.cost - before.cost, 8),
+                    unasked=after.unasked - before.unasked)
 
 
 def _step_text(step: Any) -> str:

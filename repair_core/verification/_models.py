@@ -6,9 +6,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-__all__ = ["BlockedWrite", "Carrier", "Checked", "FaultCheck", "Verification"]
+__all__ = ["BlockedWrite", "Carrier", "Checked", "FaultCheck", "JudgeUse", "Outcome",
+           "Uncertain", "Verification"]
 
 CarrierKind = Literal["answer", "output", "record"]
+Outcome = Literal["clean", "carriers", "not_certified"]
+"""clean: nothing carries a fault and every judgement was sure; carriers: something does;
+not_certified: no carrier was found, but something was left uncertain."""
 
 
 class Carrier(BaseModel):
@@ -26,9 +30,51 @@ class Carrier(BaseModel):
     evidence: str
     """What it shares with the signature, as one line (tokens, slot, markers, shingles)."""
     score: float
-    """The summed weights of that evidence (`repair_core.content.match`)."""
+    """The summed weights of that evidence (`repair_core.content.match`; 0 when only a
+    model judge found it)."""
     text: str
     """What it says, clipped to 300 characters (untrusted: show it as plain text)."""
+    judge: str = "lexical"
+    """The judge that said it carries the fault: `lexical` or `model:<model>`."""
+
+
+class Uncertain(BaseModel):
+    """Something the agent reads next that no judge could clear of a fault: it is not a
+    carrier, but the result is not certified clean while it stands; an approval must
+    acknowledge it like a carrier."""
+
+    id: str
+    """`WHERE:FAULT`, as a carrier's id (`dgrr approve --acknowledge ID`)."""
+    kind: CarrierKind
+    """answer, output or record, as for a carrier."""
+    where: str
+    """The record or step id."""
+    fault: str
+    """The diagnosed fault or suspected source it may carry."""
+    reason: Literal["judge-unsure", "unknown-lineage"]
+    """judge-unsure: the last judge to read it was unsure; unknown-lineage: a record
+    written after the fault with no recorded lineage that only the lexical judge read."""
+    why: str
+    """One line: what the judge said, or where the record came from."""
+    judge: str
+    """The last judge that read it (`lexical` or `model:<model>`)."""
+    text: str
+    """What it says, clipped to 300 characters (untrusted: show it as plain text)."""
+
+
+class JudgeUse(BaseModel):
+    """What the model judge spent on this check (all 0 without one)."""
+
+    calls: int = 0
+    """Model calls made."""
+    cached: int = 0
+    """Questions answered from its cache, with no call."""
+    tokens: int = 0
+    """Prompt plus completion tokens."""
+    cost: float = 0.0
+    """USD as litellm prices the calls (0 for a model it does not know)."""
+    unasked: int = 0
+    """Questions its budget (`--judge-budget`) left unasked: they stay uncertain."""
 
 
 class BlockedWrite(BaseModel):
@@ -91,9 +137,59 @@ class Verification(BaseModel):
     verify` exits 1 and an approval must acknowledge each."""
     blocked: list[BlockedWrite] = Field(default_factory=list)
     """Replayed writes not applied because they carry a fault; each needs a human."""
+    uncertain: list[Uncertain] = Field(default_factory=list)
+    """What no judge could clear: while there is one (and no carrier), `dgrr verify` exits
+    3 and an approval must acknowledge each."""
+    judges: list[str] = Field(default_factory=list)
+    """The judges that decided something in this check (`lexical`, `model:<model>`)."""
+    judge_use: JudgeUse = Field(default_factory=JudgeUse)
+    """Calls, tokens and cost of the model judge."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def outcome(self) -> Outcome:
+        """carriers while one remains, else not_certified while something is uncertain,
+        else clean."""
+        return "carriers" if self.carriers else "not_certified" if self.uncertain else "clean"
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def clean(self) -> bool:
-        """No carrier remains in what the agent reads next."""
-        return not self.carriers
+        """Certified clean: no carrier remains and nothing was left uncertain."""
+        return self.outcome == "clean"
+
+    def acknowledgeable(self) -> list[Carrier | Uncertain]:
+        """What an approval must acknowledge: every carrier, then every uncertain item."""
+        return [*self.carriers, *self.uncertain]
+
+    def summary(self) -> str:
+        """The outcome as one line of plain text, naming the judges.
+
+        >>> Verification(judges=["lexical"]).summary()
+        'clean by lineage and the lexical judge'
+        """
+        if self.carriers:
+            n = len(self.carriers)
+            return f"NOT CLEAN: {n} carrier{'' if n == 1 else 's'} remain"
+        by = " and ".join(("the lexical judge" if j == "lexical" else f"the judge {j}")
+                          for j in (self.judges or ["lexical"]))
+        if not self.uncertain:
+            return f"clean by lineage and {by}"
+        lexical = [u for u in self.uncertain if u.judge == "lexical"]
+        model = [u for u in self.uncertain if u.judge != "lexical"]
+        parts = []
+        if lexical:
+            parts.append(f"{_kinds(lexical)} only the lexical judge read")
+        if model:
+            parts.append(f"{_kinds(model)} a model judge left unsure")
+        return "not certified: " + "; ".join(parts)
+
+
+def _kinds(items: list[Uncertain]) -> str:
+    """How many distinct places of each kind `items` name: "2 records, 1 output"."""
+    where: dict[str, set[str]] = {}
+    for u in items:
+        where.setdefault(u.kind, set()).add(u.where)
+    nouns = {"answer": "answer", "output": "output", "record": "record"}
+    return ", ".join(f"{len(w)} {nouns[k]}{'' if len(w) == 1 else 's'}"
+                     for k, w in sorted(where.items()))

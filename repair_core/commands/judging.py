@@ -1,0 +1,61 @@
+"""The judge flags the commands that check a result by content share: `--judge MODEL`,
+`--judge-api-base URL`, `--judge-budget N`, `--judge-cache DIR`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from .._errors import DgrrError
+
+if TYPE_CHECKING:
+    from ..judge import ModelJudge
+
+DEFAULT_BUDGET = 300  # the judge's own default (kept here so --help needs no import)
+
+
+def _calls(text: str) -> int:
+    """argparse type: a whole number of calls, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return value
+
+
+def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
+    """--judge, --judge-api-base, --judge-budget, --judge-cache."""
+    parser.add_argument("--judge", metavar="MODEL", default=None,
+                        help="a litellm model asked about what the lexical judge leaves "
+                             "unsure (default: the lexical judge alone)")
+    parser.add_argument("--judge-api-base", metavar="URL", default=None,
+                        help="API base URL for the --judge model (e.g. a local "
+                             "OpenAI-compatible server)")
+    parser.add_argument("--judge-budget", metavar="N", type=_calls, default=DEFAULT_BUDGET,
+                        help=f"at most N calls of the --judge model (default "
+                             f"{DEFAULT_BUDGET}); what it leaves unasked stays not certified")
+    parser.add_argument("--judge-cache", metavar="DIR", default=None,
+                        help="keep the --judge model's answers in DIR (one file per answer): "
+                             "a second run asks nothing it asked before")
+
+
+def judge_from(args: argparse.Namespace) -> ModelJudge | None:
+    """The model judge the flags describe, or None for the lexical judge alone."""
+    model = getattr(args, "judge", None)
+    if model is None:
+        for flag in ("judge_api_base", "judge_cache"):
+            if getattr(args, flag, None) is not None:
+                raise DgrrError(f"--{flag.replace('_', '-')}: needs --judge MODEL")
+        return None
+    from .._io import check_output_dir
+    from ..judge import ModelJudge
+
+    if not str(model).strip():
+        raise DgrrError(f"--judge: expected a litellm model string, got {model!r}")
+    cache = args.judge_cache
+    if cache is not None:
+        check_output_dir(cache, "--judge-cache")
+    return ModelJudge(model, api_base=args.judge_api_base, budget=args.judge_budget,
+                      cache_dir=cache)
