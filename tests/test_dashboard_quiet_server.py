@@ -11,6 +11,7 @@ imports."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
@@ -63,10 +64,8 @@ async def _idle_session(url: str, pid: int, venv: Path) -> float:
     async def drain(seconds: float) -> None:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(ws.recv(), 0.5)
-            except TimeoutError:
-                pass
 
     async with websockets.connect(url.replace("http", "ws", 1) + "/_stcore/stream",
                                   subprotocols=[Subprotocol("streamlit")], origin=Origin(url),
