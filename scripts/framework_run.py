@@ -54,6 +54,9 @@ FRAMEWORKS: dict[str, list[str]] = {
     "strands": ["strands-agents[openai,otel]==1.62.0", *_OTEL],
     "crewai": ["crewai==1.15.30", "openinference-instrumentation-crewai", *_OTEL],
     "semantic-kernel": ["semantic-kernel==1.45.0", *_OTEL],
+    "langmem": ["langmem==0.0.30", "langchain==1.5.2", "langchain-openai", "langgraph",
+                "langgraph-checkpoint-sqlite", "openinference-instrumentation-langchain",
+                *_OTEL],
     "llamaindex": ["llama-index-core==0.14.25", "llama-index-llms-openai",
                    "llama-index-embeddings-openai",
                    "openinference-instrumentation-llama-index==4.6.1", *_OTEL],
@@ -488,7 +491,48 @@ def run_semantic_kernel(url: str, out: str) -> None:
                                  sort_keys=True) + "\n", encoding="utf-8")
 
 
-CHILDREN = {"adk": run_adk, "crewai": run_crewai, "semantic-kernel": run_semantic_kernel, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
+def run_langmem(url: str, out: str) -> None:
+    """LangChain's `create_agent` with langmem's `manage_memory` and `search_memory` tools
+    over a LangGraph `SqliteStore` (OUT/store.db beside the trace, committed: the store the
+    agent wrote), traced by OpenInference's LangChain instrumentor in one session
+    (`using_session`): the story, then a
+    second turn ("What do you remember about my seats?") that searches the memories again
+    and finds the one the first turn created under the uuid langmem gave it."""
+    from langchain.agents import create_agent
+    from langchain_core.tools import tool as lc_tool
+    from langchain_openai import ChatOpenAI
+    from langgraph.store.sqlite import SqliteStore
+    from langmem import create_manage_memory_tool, create_search_memory_tool
+    from openinference.instrumentation import using_session
+    from openinference.instrumentation.langchain import LangChainInstrumentor
+    from story_model import RECHECK
+
+    provider, exporter = _provider()
+    LangChainInstrumentor().instrument(tracer_provider=provider)
+    folder = Path(out).with_suffix("").with_suffix("")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    with SqliteStore.from_conn_string(str(folder / "store.db")) as store:
+        store.setup()
+        for m in MEMORIES:
+            store.put(("memories", "lin"), m["id"], {"content": m["memory"]})
+        namespace = ("memories", "{langgraph_user_id}")
+        agent = create_agent(
+            ChatOpenAI(model="gpt-4o-mini", base_url=url, api_key="offline", max_retries=0),
+            tools=[create_manage_memory_tool(namespace=namespace),
+                   create_search_memory_tool(namespace=namespace), lc_tool(book_seat)],
+            system_prompt=INSTRUCTIONS, store=store)
+        config = {"configurable": {"langgraph_user_id": "lin"}}
+        with using_session("lin-trip"):  # the two turns' traces are one session
+            for question in (QUESTION, RECHECK):
+                result = agent.invoke({"messages": [{"role": "user", "content": question}]},
+                                      config=config)
+                print(result["messages"][-1].content)
+    provider.force_flush()
+    _write(exporter, out)
+
+
+CHILDREN = {"adk": run_adk, "crewai": run_crewai, "langmem": run_langmem, "semantic-kernel": run_semantic_kernel, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
             "smolagents": run_smolagents, "strands": run_strands}
 
 

@@ -60,9 +60,18 @@ _MARKERS = {"recall": (POISONED,), "book": ("BK-7731",), "save": ("mem-habit", "
 by an id of its own) the call's id in the history."""
 
 
+RECHECK = "What do you remember about my seats?"
+"""A later turn that only reads memory back (the langmem run asks it after the story)."""
+RECHECK_ANSWER = "You book window seats on long-haul flights."
+
+
 def next_step(body: dict[str, Any]) -> dict[str, Any]:
     """The assistant message that answers a chat completion request."""
     seen = json.dumps(body.get("messages", []))
+    if RECHECK in seen:
+        searched = "call_recheck" in seen
+        return {"role": "assistant", "content": RECHECK_ANSWER} if searched else \
+            _call("call_recheck", "search_memory", {"query": "seats"})
     offered = [t.get("function", t).get("name") for t in body.get("tools") or []
                if isinstance(t, dict)]
     # a plugin's functions are offered under the plugin's name (Semantic Kernel:
@@ -77,6 +86,8 @@ def next_step(body: dict[str, Any]) -> dict[str, Any]:
                   "recall_memory")
     save, save_args = (("add_memory", {"entries": [LEARNED]})
                        if "add_memory" in tools and "save_memory" not in tools
+                       else ("manage_memory", {"content": LEARNED, "action": "create"})
+                       if "manage_memory" in tools and "save_memory" not in tools
                        else ("save_memory", SAVE_ARGS))
     for step, name, args in (("recall", recall, RECALL_ARGS), ("book", "book_seat", BOOK_ARGS),
                              ("save", save, save_args)):

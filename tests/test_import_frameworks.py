@@ -325,6 +325,84 @@ def test_log_records_need_an_event_name_and_a_span(tmp_path):
     assert "resourceLogs[0].scopeLogs[0].logRecords[0].spanId" in str(bad.value)
 
 
+def test_langmem_over_a_langgraph_store_applied_back(tmp_path, capsys):
+    """LangChain's `create_agent` with langmem's tools over a LangGraph `SqliteStore`, two
+    turns of one session. `manage_memory` answers "created memory <uuid>" (a bare key); the
+    second turn's `search_memory` returns the same item as `memories/lin/<uuid>`: one item,
+    one record. After repair, approval and `dgrr apply --to langgraph` on a copy of the
+    store the agent wrote, the agent's own search returns neither the poisoned note nor
+    the memory derived from it, and keeps the rest."""
+    import shutil
+    import textwrap
+
+    from langgraph.store.sqlite import SqliteStore
+
+    from repair_core.cli import main
+
+    poisoned = "memories/lin/mem-seat"
+    path = SAMPLES / "langmem.otlp.json"
+    case = import_trace([path], faults=[poisoned]).case
+    derived = [r for r in case.memory if r.text == LEARNED]
+    assert len(derived) == 1 and derived[0].id.startswith("memories/lin/")
+    plan = plan_case(case, objective="store")
+    assert plan.memory[poisoned] == "delete" and plan.memory[derived[0].id] == "quarantine"
+
+    shutil.copy(SAMPLES / "langmem" / "store.db", tmp_path / "store.db")
+    (tmp_path / "agent_store.py").write_text(textwrap.dedent(f"""
+        import sqlite3
+        from langgraph.store.sqlite import SqliteStore
+
+        def store():
+            conn = sqlite3.connect({str(tmp_path / "store.db")!r}, check_same_thread=False,
+                                   isolation_level=None)
+            return SqliteStore(conn)
+    """))
+    case_file, result = tmp_path / "case.json", tmp_path / "result.json"
+    assert main(["import", str(path), "--faults", poisoned, "--out", str(case_file)]) == 0
+    capsys.readouterr()
+    assert main(["repair", str(case_file), "--objective", "store", "--json"]) in (0, 1)
+    result.write_text(capsys.readouterr().out)
+    db = str(tmp_path / "approvals.db")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        assert main(["approve", str(case_file), "--reviewer", "ana", "--decision", "approve",
+                     "--result", str(result), "--db", db]) == 0
+        assert main(["apply", str(result), "--case", str(case_file), "--to", "langgraph",
+                     "--store", "agent_store:store", "--db", db, "--journal",
+                     str(tmp_path / "journal"), "--apply", "--reviewer", "ops"]) == 0, \
+            capsys.readouterr().err
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("agent_store", None)
+    with SqliteStore.from_conn_string(str(tmp_path / "store.db")) as store:
+        seen = {item.value["content"] for item in
+                store.search(("memories", "lin"), query="seats", limit=50)}
+    assert POISONED not in seen and LEARNED not in seen
+    assert "Lin's home airport is SFO." in seen
+
+
+def test_a_bare_key_takes_the_one_namespace_read_or_stays():
+    """Without a read of the item itself, a bare key written by a memory tool takes the
+    namespace when every namespaced item read is in one; with two namespaces it stays as
+    it is (dgrr apply then names it as missing rather than guess)."""
+    from repair_core.importers._memtools import one_id_per_item
+    from repair_core.importers._otlp import Span
+    from repair_core.importers._semconv import Operation, Retrieved
+
+    span = Span("t" * 32, "s" * 16, None, "x", 0, 0, False, {})
+    read = Operation(span, "memory_search", "openinference",
+                     records=(Retrieved("memories/lin/mem-seat", "Lin prefers window seats."),))
+    write = Operation(span, "memory_write", "openinference", tool="manage_memory",
+                      record_id="k1", records=(Retrieved("k1", LEARNED),), write_op="add")
+    assert one_id_per_item([read, write])[1].record_id == "memories/lin/k1"
+    other = Operation(span, "memory_search", "openinference",
+                      records=(Retrieved("notes/bob/n1", "Bob's note."),))
+    assert one_id_per_item([read, other, write])[2].record_id == "k1"
+    mem0 = Operation(span, "memory_write", "gen_ai", record_id="k1",
+                     records=(Retrieved("k1", LEARNED),), write_op="add")
+    assert one_id_per_item([read, mem0])[1].record_id == "k1"  # not a memory tool's
+
+
 def test_code_call_needs_the_tool_name_as_a_call():
     from repair_core.importers._infer import _code_caller, _Turn
 

@@ -229,9 +229,43 @@ def as_memory_op(op: Operation, kind: MemoryToolKind,
 
 def memory_tool_ops(ops: Sequence[Operation], declared: Mapping[str, str] | None,
                     store_ids: Mapping[str, str] | None = None) -> list[Operation]:
-    """`ops` with each memory tool's call read as a memory read or write."""
+    """`ops` with each memory tool's call read as a memory read or write, one id per
+    store item (`one_id_per_item`)."""
     out = []
     for op in ops:
         kind = memory_tool_kind(op.tool, declared) if op.kind == "tool" else None
         out.append(op if kind is None else as_memory_op(op, kind, store_ids))
+    return one_id_per_item(out)
+
+
+def one_id_per_item(ops: Sequence[Operation]) -> list[Operation]:
+    """`ops` with a memory tool's write whose answer named the item by its bare key
+    (langmem's "created memory K") given the id the trace's reads give that item,
+    `namespace/.../K`: the read that returns `…/K` names it, else, when every namespaced
+    item read in the trace is in one namespace, that namespace. Without this one LangGraph
+    item would be two records, one quarantined and one left readable. Linear in the ops."""
+    full: dict[str, set[str]] = {}
+    namespaces: set[str] = set()
+    for op in ops:
+        if op.kind == "memory_search":
+            for r in op.records:
+                ns, slash, key = r.id.rpartition("/")
+                if slash and ns and key:
+                    full.setdefault(key, set()).add(r.id)
+                    namespaces.add(ns)
+    if not full:
+        return list(ops)
+    out = []
+    for op in ops:
+        rid = op.record_id
+        if op.kind == "memory_write" and op.tool and rid and "/" not in rid \
+                and not rid.startswith("sha256:"):
+            named = full.get(rid, set())
+            new = next(iter(named)) if len(named) == 1 else \
+                f"{next(iter(namespaces))}/{rid}" if not named and len(namespaces) == 1 \
+                else None
+            if new is not None:
+                op = replace(op, record_id=new,
+                             records=tuple(replace(r, id=new) for r in op.records))
+        out.append(op)
     return out
