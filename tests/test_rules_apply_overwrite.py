@@ -196,3 +196,66 @@ def test_the_library_refuses_an_overwrite_no_hook_records(crashed, finish):
     assert _state(w) == before
     notes = agent_notes(w["open"].store_a)
     assert NEWER_SEAT in notes and NEWER_CABIN in notes
+
+
+@pytest.fixture()
+def crashed_under_two(tmp_path, monkeypatch, capsys):
+    """The crashed apply of `crashed`, made under a review rule asking two reviewers for
+    any store operation, approved by `ana` and then `bo` (the apply rests on `bo`'s
+    approval, the newest); keys for ana, bo, ops, cy and the administrator root."""
+    from repair_core.cli import main
+
+    with factory_world(tmp_path, monkeypatch, signers=("ana", "bo", "ops", "cy")) as w:
+        assert main(["keys", "generate", "--reviewer", "root", "--admin"]) == 0
+        capsys.readouterr()
+        log = ApprovalStore(w["db"])
+        log.record_rule({"over_ops": 0}, reviewer="root")
+        w["approval"] = log.add(case_id="lg-case", reviewer="bo", decision="approve",
+                                inputs_sha256="0" * 64, outputs_sha256="1" * 64)
+        log.close()
+        journal = crashed_apply(w, w["open"].store_a)
+        store = w["open"].store_a()
+        store.put(NAMESPACE, SEAT_KEY, {"text": NEWER_SEAT})
+        store.put(NAMESPACE, "cabin", {"text": NEWER_CABIN})
+        store.conn.close()
+        w["journal_file"] = journal.path
+        yield w
+
+
+def _finish_as(w, reviewer: str, *extra: str) -> int:
+    from repair_core.cli import main
+
+    return main(["apply", "--to", "langgraph", "--store", "trustfactory:store_a", "--db",
+                 w["db"], "--journal", str(w["journal"]), "--reviewer", reviewer, *extra])
+
+
+@rule("apply.overwrite-quorum")
+def test_under_a_two_reviewer_rule_one_who_approved_nothing_cannot_overwrite_alone(
+        crashed_under_two, capsys):
+    w = crashed_under_two
+    items = store_items(w["open"].store_a)
+    capsys.readouterr()
+    assert _finish_as(w, "ops", "--resume", "--overwrite") == 2
+    out, err = capsys.readouterr()
+    assert "asks for 2 distinct reviewers' signed overrides" in err and "'ops'" in err
+    assert "nothing written" in err and "Traceback" not in err + out
+    assert store_items(w["open"].store_a) == items  # the agent's newer values stay
+    assert not ApprovalStore(w["db"]).find(kind="applied")
+    # a second reviewer's signed override of the same apply completes the quorum
+    assert _finish_as(w, "cy", "--resume", "--overwrite") == 0
+    notes = agent_notes(w["open"].store_a)
+    assert NEWER_CABIN not in notes and NEWER_SEAT not in notes
+    overrides = ApprovalStore(w["db"]).find(kind="override")
+    assert sorted(r.reviewer for r in overrides) == ["cy", "ops"]
+
+
+@rule("apply.overwrite-quorum")
+def test_under_a_two_reviewer_rule_one_who_approved_the_apply_may_overwrite(
+        crashed_under_two, capsys):
+    w = crashed_under_two
+    capsys.readouterr()
+    assert _finish_as(w, "bo", "--rollback", "--overwrite") == 0
+    assert "will be written over" in capsys.readouterr().out
+    assert store_items(w["open"].store_a) == w["before_apply"]
+    [row] = ApprovalStore(w["db"]).find(kind="rolled-back")
+    assert row.reviewer == "bo" and row.signature

@@ -137,7 +137,7 @@ def test_a_forged_rule_row_is_not_the_rule_and_breaks_verification(env, capsys):
     # API refuses her; the row is forged below it)
     with pytest.raises(Exception, match="not an administrator"):
         store.record_rule({"over_ops": None}, reviewer="ana")
-    store._signer = lambda reviewer, kind: load_signer("ana")  # type: ignore[method-assign]
+    store._signer = lambda reviewer, kind, *_: load_signer("ana")  # type: ignore[method-assign]
     store._append(dict(kind="rule", case_id="dgrr:review-rule", reviewer="ana",
                        decision="approve", comment=json.dumps({"over_ops": None}),
                        plan_edits=[], forced=False, inputs_sha256="0" * 64,

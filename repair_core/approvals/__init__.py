@@ -1,6 +1,7 @@
 """Reviewer approvals: an append-only store (SQLAlchemy, SQLite by default) and what a
 reviewer signs — hashes of inputs and outputs, exports and a Markdown report."""
 
+from ._apply_events import ApplyEvents, JournalNotCurrent
 from ._checkpoint import Checkpoint, make_checkpoint, read_checkpoint, write_checkpoint
 from ._keys import Signer, TrustFile, generate_key, key_dir, load_signer, trust_path
 from ._review import (
@@ -49,6 +50,8 @@ from ._store import (
 )
 
 __all__ = [
+    "ApplyEvents",
+    "JournalNotCurrent",
     "CARRIER_WARNING",
     "ApprovalStanding",
     "Checkpoint",

@@ -76,7 +76,11 @@ __all__ = [
 
 DEFAULT_DB = "~/.dgrr/approvals.db"
 Decision = Literal["approve", "reject"]
-EventKind = Literal["decision", "applied", "rule", "override"]
+EventKind = Literal["decision", "applied", "rule", "override", "intent", "rolled-back"]
+EVENT_KINDS: tuple[str, ...] = EventKind.__args__  # type: ignore[attr-defined]
+UNSIGNED_KINDS = ("applied", "intent")
+"""Rows recorded unsigned when the applier has no trusted key (they authorise nothing;
+the store is being written by an approval that is signed)."""
 RULE_CASE = "dgrr:review-rule"
 """The `case_id` of a `rule` row (a change of the review rule, not a case's decision)."""
 GENESIS_HASH = "0" * 64
@@ -118,7 +122,9 @@ class ApprovalRecord(BaseModel):
     to a real store (see :meth:`ApprovalStore.record_applied`); `rule`: an administrator
     changed the review rule (`comment` holds it as JSON, see
     :meth:`ApprovalStore.record_rule`); `override`: someone wrote over a store slot that
-    had changed since the apply planned it (`comment` lists the slots)."""
+    had changed since the apply planned it (`comment` lists the slots); `intent`: an apply
+    is about to write its first slot (`comment` names its apply id and store, see
+    `_apply_events`); `rolled-back`: an apply's writes were undone."""
     refers_to: int | None = None
     """For an `applied` event: the id of the approval it applied."""
     target: str | None = None
@@ -480,11 +486,16 @@ class ApprovalStore:
                             check=check)
 
     def record_applied(self, approval_id: int, *, reviewer: str, target: str,
-                       outputs_sha256: str | None = None, comment: str = "") -> ApprovalRecord:
+                       outputs_sha256: str | None = None, comment: str = "",
+                       kind: Literal["applied", "intent", "rolled-back"] = "applied",
+                       signed: bool = False) -> ApprovalRecord:
         """Append an `applied` event: the approved repair #`approval_id` was applied to
         `target` (e.g. a memory store URL) by `reviewer`. The event copies the approval's
         case id, model and input hash; `outputs_sha256` is the digest of what was applied
         (default: the approval's). Refused unless `approval_id` is an `approve` decision.
+        `kind` records the apply's `intent` (before its first write) or its
+        `rolled-back` end instead. `signed`: refused unless `reviewer` has a key the trust
+        file trusts (when there is one), as a decision is; a `rolled-back` row always is.
         """
         problems = _name_problems(reviewer=reviewer)
         if not target or not target.strip():
@@ -503,13 +514,14 @@ class ApprovalStore:
         if approval.kind != "decision" or approval.decision != "approve":
             raise DgrrError(f"applied event refused: #{approval_id} is not an approval "
                             f"({approval.kind} {approval.decision})")
-        return self._append(dict(kind="applied", case_id=approval.case_id,
+        return self._append(dict(kind=kind, case_id=approval.case_id,
                                  reviewer=reviewer.strip(), decision="approve",
                                  comment=comment, plan_edits=[], forced=approval.forced,
                                  inputs_sha256=approval.inputs_sha256,
                                  outputs_sha256=outputs_sha256 or approval.outputs_sha256,
                                  model=approval.model, refers_to=approval_id,
-                                 target=target.strip()))
+                                 target=target.strip()),
+                            signed=signed or kind == "rolled-back")
 
     def record_rule(self, rule: Mapping[str, Any], *, reviewer: str) -> ApprovalRecord:
         """Append a change of the review rule (`rule`, JSON data), signed by `reviewer`,
@@ -539,12 +551,13 @@ class ApprovalStore:
                                  forced=False, inputs_sha256=digest, outputs_sha256=digest,
                                  model=None, refers_to=refers_to, target=target.strip()))
 
-    def _signer(self, reviewer: str, kind: str) -> Any:
-        return row_signer(reviewer, kind, keys=self.key_dir, trust=self.trust)
+    def _signer(self, reviewer: str, kind: str, signed: bool = False) -> Any:
+        return row_signer(reviewer, kind, keys=self.key_dir, trust=self.trust, signed=signed)
 
     def _append(self, fields: dict[str, Any],
-                check: Callable[[list[ApprovalRecord]], None] | None = None) -> ApprovalRecord:
-        signer = self._signer(fields["reviewer"], fields["kind"])
+                check: Callable[[list[ApprovalRecord]], None] | None = None,
+                signed: bool = False) -> ApprovalRecord:
+        signer = self._signer(fields["reviewer"], fields["kind"], signed)
 
         def attempt() -> ApprovalRecord:
             with self.engine.connect() as conn:
@@ -660,7 +673,7 @@ class ApprovalStore:
                         return ChainCheck(ok=False, rows=n, first_broken=rid,
                                           reason="its content does not match its hash (the "
                                                  "row was changed)")
-                    unsigned_event = (fields["kind"] == "applied" and not data.get("key_id")
+                    unsigned_event = (fields["kind"] in UNSIGNED_KINDS and not data.get("key_id")
                                       and not data.get("signature"))
                     if trust is not None and unsigned_event:
                         unsigned_applied += 1
@@ -703,20 +716,23 @@ class ApprovalStore:
 
 
 def row_signer(reviewer: str, kind: str, *, keys: str | Path | None = None,
-               trust: str | Path | None = None) -> Any:
+               trust: str | Path | None = None, signed: bool = False) -> Any:
     """The key that signs a `kind` row by `reviewer` (None: the row is unsigned), or a
     refusal (DgrrError) of the row before anything is written: the one rule for who may
     sign what. When a trust file exists every row but an `applied` event must be signed
     by a key it trusts for its reviewer; a `rule` row needs an administrator's key, and
     an `override` row (writing over a store slot someone changed since the apply
     planned it: their write is lost) needs a trust file and a trusted key even when
-    nothing else does."""
+    nothing else does. An `applied` or `intent` row may go unsigned unless `signed` (a
+    resume's `applied` row is signed like a decision)."""
     from ._keys import TrustFile, key_dir, load_signer, trust_path
 
     signer = load_signer(reviewer, keys)
     trust_file = TrustFile.load(trust, missing_ok=True)
-    what = {"decision": "approval", "rule": "rule change", "override": "override"
+    what = {"decision": "approval", "rule": "rule change", "override": "override",
+            "intent": "intent event", "rolled-back": "rollback event"
             }.get(kind, "applied event")
+    optional = kind in UNSIGNED_KINDS and not signed
     if kind == "rule" and (trust_file is None or signer is None
                            or not trust_file.is_admin(signer.reviewer, signer.key_id)):
         where = trust_file.path if trust_file is not None else trust_path(trust)
@@ -735,15 +751,15 @@ def row_signer(reviewer: str, kind: str, *, keys: str | Path | None = None,
             "nothing written")
     if trust_file is None:
         return signer
-    if signer is None and kind != "applied":
+    if signer is None and not optional:
         raise DgrrError(
             f"{what} refused: reviewer {reviewer[:60]!r} has no signing key in "
             f"{key_dir(keys)} and a trust file is in use, so an unsigned {what} "
             "would never be honoured; create one with `dgrr keys generate --reviewer "
             "NAME` (docs/approvals.md); nothing written")
     if signer is not None and not trust_file.trusts(signer.reviewer, signer.key_id):
-        if kind == "applied":
-            return None  # the store is written already: recorded, unsigned, as such
+        if optional:
+            return None  # it authorises nothing: recorded, unsigned, as such
         raise DgrrError(
             f"{what} refused: the key of reviewer {reviewer[:60]!r} ({signer.key_id}) is "
             f"not in the trust file {trust_file.path}, so the row would fail verification "
@@ -819,8 +835,8 @@ def _row_fields(data: Mapping[str, Any]) -> dict[str, Any]:
     if decision not in ("approve", "reject"):
         raise _Malformed(f"decision: expected 'approve' or 'reject', got {str(decision)[:40]!r}")
     out["decision"] = decision
-    if (out["kind"] or "decision") not in ("decision", "applied", "rule", "override"):
-        raise _Malformed(f"kind: expected 'decision', 'applied', 'rule' or 'override', got "
+    if (out["kind"] or "decision") not in EVENT_KINDS:
+        raise _Malformed(f"kind: expected one of {', '.join(EVENT_KINDS)}, got "
                          f"{out['kind'][:40]!r}")
     created: Any = data.get("created_at")
     if isinstance(created, str):

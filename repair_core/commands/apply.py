@@ -66,8 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="folder of the write-ahead journals and locks (default: "
                         "$DGRR_APPLY_DIR, else ~/.dgrr/apply)")
     p.add_argument("--reviewer", default=None,
-                   help="who applies (recorded in the approvals log; required with --apply "
-                        "and --resume)")
+                   help="who applies, resumes or rolls back (recorded in the approvals log; "
+                        "required with --apply, --resume and --rollback; the resume's and "
+                        "rollback's rows are signed like a decision)")
     p.add_argument("--db", default=None,
                    help="approvals database URL or SQLite file (default: $DGRR_DB, else "
                         "~/.dgrr/approvals.db)")
@@ -83,6 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..approvals import (
+        ApplyEvents,
         ApprovalStore,
         approval_hashes,
         review_rule,
@@ -148,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
             raise DgrrError("--reviewer: who applies the repair is required with --apply")
         target = f"{args.to}:{args.store}"
         record = _recorder(store, approval.id, args)
+        # rule apply.journal-used-once: the intent is in the log before the first write
+        events = ApplyEvents(store, reviewer=args.reviewer, target=target)
         binding = {"result_sha256": sha256_json(result), "vault": _vault_path(args),
                    "needed": review_rule(store, trust).needed(
                        ops=len(ops), irreversible=bool(result.get("needs_human")))}
@@ -163,7 +167,8 @@ def run(args: argparse.Namespace) -> int:
                                             binding=binding)
                 return apply_langgraph(
                     lg, ops, case_id=case.case_id, approval=approval, journal=journal,
-                    target=target, reviewer=args.reviewer, record=record, vault=vault)
+                    target=target, reviewer=args.reviewer, record=record, vault=vault,
+                    log=events)
 
             done = with_langgraph(args.store, act)
             return _show(done, args, item="item")
@@ -175,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
                                         binding=binding)
             done = apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id,
                               approval=approval, journal=journal, target=target,
-                              reviewer=args.reviewer, record=record)
+                              reviewer=args.reviewer, record=record, log=events)
         finally:
             close_mem0(memory)
         return _show(done, args, item="mem0_id")
@@ -235,8 +240,10 @@ def _vault_path(args: argparse.Namespace) -> str | None:
     return None if args.vault is None else str(Path(args.vault).resolve())
 
 
-def _recorder(store: Any, approval_id: int, args: argparse.Namespace) -> Any:
-    """What records a finished apply in the approvals log, next to its approval."""
+def _recorder(store: Any, approval_id: int, args: argparse.Namespace, *,
+              signed: bool = False) -> Any:
+    """What records a finished apply in the approvals log, next to its approval
+    (`signed`: only with a trusted key when there is a trust file, as for a resume)."""
     from ..approvals import sha256_json
 
     def record(intent: Any) -> None:
@@ -247,7 +254,7 @@ def _recorder(store: Any, approval_id: int, args: argparse.Namespace) -> Any:
                                 **({"conflicts": [c.model_dump(mode="json")
                                                   for c in intent.conflicts]}
                                    if intent.conflicts else {})},
-                               ensure_ascii=False, default=str))
+                               ensure_ascii=False, default=str), signed=signed)
         print(f"recorded as #{event.id} next to approval #{approval_id} "
               f"(apply {intent.apply_id})")
     return record
@@ -264,20 +271,22 @@ def _finish(args: argparse.Namespace, folder: Any) -> int:
     """--resume / --rollback of the store's interrupted apply: the journal of the store
     `--store` opens (found by its resolved identity, authenticated), its approval
     re-checked before a resume, its `--vault` remembered."""
-    from ..approvals import ApprovalStore
+    from ..approvals import ApplyEvents, ApprovalStore, load_trust, row_signer
     from ..integrations import Journal, resume_apply, rollback_apply
     from ..integrations._identity import langgraph_identity, mem0_identity
 
     flag = "--resume" if args.resume else "--rollback"
-    if (args.resume or args.overwrite) and (not args.reviewer or not args.reviewer.strip()):
-        raise DgrrError("--reviewer: who finishes the apply is required with --resume and "
-                        "--overwrite")
+    if not args.reviewer or not args.reviewer.strip():
+        raise DgrrError(f"--reviewer: who finishes or undoes the apply is required with "
+                        f"{flag} (the approvals log records it)")
     if args.overwrite:
-        from ..approvals import row_signer
-
         # rule apply.overwrite-signed: the override row must be signable by a key the
         # trust file trusts; refused before any store, journal or log is opened
         row_signer(args.reviewer, "override", trust=args.trust)
+    # rule apply.journal-used-once: the resume's applied row and the rollback's row are
+    # signed like a decision; refused as early
+    row_signer(args.reviewer, "rolled-back" if args.rollback else "applied",
+               trust=args.trust, signed=True)
     trust, against = log_checks(args.trust, args.checkpoint) if args.resume else (None, None)
 
     def pending_of(journal: Any) -> Any:
@@ -314,6 +323,7 @@ def _finish(args: argparse.Namespace, folder: Any) -> int:
         pending = pending_of(journal)
         backend = backend_of(pending)
         log = ApprovalStore(args.db, trust=args.trust)
+        events = ApplyEvents(log, reviewer=args.reviewer, target=f"{args.to}:{args.store}")
 
         def override(intent: Any, conflicts: list[Any]) -> None:
             row = log.record_override(
@@ -322,15 +332,23 @@ def _finish(args: argparse.Namespace, folder: Any) -> int:
                     {"apply": intent.apply_id, "rollback": bool(args.rollback),
                      "overwritten": [c.model_dump(mode="json") for c in conflicts]},
                     ensure_ascii=False, default=str))
-            print(f"override recorded as #{row.id}: {plural(len(conflicts), 'slot')} "
-                  "changed since the apply planned them will be written over")
+            print(f"override recorded as #{row.id}")
+            trust_file = load_trust(args.trust)
+            if trust_file is None:  # row_signer required one; it went away meanwhile
+                raise DgrrError("override refused: no trust file to count signed overrides "
+                                "against; nothing written")
+            # rule apply.overwrite-quorum: as many reviewers as the review rule asks
+            events.check_override(intent, rollback=bool(args.rollback), trust=trust_file)
+            print(f"{plural(len(conflicts), 'slot')} changed since the apply planned them "
+                  "will be written over")
 
         try:
             if args.rollback:
                 return rollback_apply(backend, journal, overwrite=args.overwrite,
-                                      on_override=override)
-            return resume_apply(backend, journal, _recorder(log, pending.approval_id, args),
-                                overwrite=args.overwrite, on_override=override)
+                                      on_override=override, log=events)
+            return resume_apply(backend, journal,
+                                _recorder(log, pending.approval_id, args, signed=True),
+                                overwrite=args.overwrite, on_override=override, log=events)
         finally:
             log.close()
 

@@ -12,7 +12,7 @@
 
 from typing import Any
 
-from ._apply import NotApproved, require_approval, resume_apply, rollback_apply
+from ._apply import ApplyLog, NotApproved, require_approval, resume_apply, rollback_apply
 from ._journal import (
     INTENT_FORMAT,
     ApplyLocked,
@@ -26,7 +26,7 @@ from ._journal import (
 )
 from ._writeback import StoreChanged, StoreOp, store_ops
 
-__all__ = ["StoreOp", "StoreChanged", "store_ops", "find_approval", "NotApproved",
+__all__ = ["ApplyLog", "StoreOp", "StoreChanged", "store_ops", "find_approval", "NotApproved",
            "require_approval", "resume_apply", "rollback_apply", "INTENT_FORMAT",
            "ApplyLocked", "ApplyPending", "Intent", "Journal", "Step", "intent_state",
            "journal_dir", "store_key"]

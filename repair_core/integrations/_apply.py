@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from .._errors import DgrrError
 from ._journal import (
@@ -23,7 +23,23 @@ from ._journal import (
     with_digests,
 )
 
-__all__ = ["NotApproved", "require_approval", "run_apply", "resume_apply", "rollback_apply"]
+__all__ = ["ApplyLog", "NotApproved", "require_approval", "run_apply", "resume_apply",
+           "rollback_apply"]
+
+
+class ApplyLog(Protocol):
+    """Where an apply's course is recorded so that its journal is used once (the approvals
+    log: :class:`repair_core.approvals.ApplyEvents`). `store` is the journal's key."""
+
+    def intent(self, intent: Intent, store: str) -> int:
+        """Record the apply before its first write; the row id. Raises to refuse it."""
+
+    def rolled_back(self, intent: Intent, store: str) -> Any:
+        """Record that the apply's writes were undone."""
+
+    def check_current(self, intent: Intent, store: str) -> None:
+        """Raise unless the journal of `intent` is the latest, unfinished apply of
+        `store` the log knows."""
 
 
 class NotApproved(DgrrError):
@@ -51,10 +67,13 @@ def run_apply(backend: SlotBackend, kind: Literal["langgraph", "mem0"], ops: Any
               case_id: str, approval: Any, journal: Journal | None, target: str,
               reviewer: str | None, check: Callable[[], None],
               plan: Callable[[str], tuple[list[dict[str, Any]], list[Step]]],
-              record: Callable[[Intent], None] | None = None) -> list[dict[str, Any]]:
+              record: Callable[[Intent], None] | None = None,
+              log: ApplyLog | None = None) -> list[dict[str, Any]]:
     """Gate, lock, check, plan, journal, write; the report entries of the operations.
     With a journal, `record(intent)` (e.g. the approvals log's `applied` event) runs
-    after the last write and before the journal is marked applied."""
+    after the last write and before the journal is marked applied; `log` records the
+    intent before the journal is written (its row id kept in the journal) and a rollback
+    after a failed write."""
     require_approval(approval, case_id)
     if journal is None:
         check()
@@ -78,8 +97,10 @@ def run_apply(backend: SlotBackend, kind: Literal["langgraph", "mem0"], ops: Any
                         inputs_sha256=getattr(approval, "inputs_sha256", None),
                         outputs_sha256=getattr(approval, "outputs_sha256", None),
                         **journal.binding)
+        if log is not None:
+            intent = intent.model_copy(update={"intent_row": log.intent(intent, journal.key)})
         journal.write(intent)
-        _write(backend, steps, journal, intent)
+        _write(backend, steps, journal, intent, log)
         if record is not None:
             record(intent)
         journal.finish(intent, "applied")
@@ -96,7 +117,7 @@ def _pending_error(pending: Intent, journal: Journal) -> DgrrError:
 
 
 def _write(backend: SlotBackend, steps: list[Step], journal: Journal | None,
-           intent: Intent | None) -> None:
+           intent: Intent | None, log: ApplyLog | None = None) -> None:
     try:
         run_forward(backend, steps, fresh=True)
     except Exception as exc:
@@ -109,12 +130,19 @@ def _write(backend: SlotBackend, steps: list[Step], journal: Journal | None,
                     "`dgrr apply --rollback`)" if journal is not None else ""
             raise DgrrError(f"{what}; and the rollback failed too "
                             f"({type(again).__name__}: {str(again)[:300]}){where}") from None
+        unlogged = ""
         if journal is not None and intent is not None:
-            journal.finish(intent.model_copy(update={"conflicts": left}), "rolled-back")
+            done = intent.model_copy(update={"conflicts": left})
+            if log is not None:
+                try:
+                    log.rolled_back(done, journal.key)
+                except DgrrError as again:
+                    unlogged = f" (the approvals log did not take the rollback: {again})"
+            journal.finish(done, "rolled-back")
         kept = ("" if not left else "; these slots were changed by someone else and are "
                 "kept as they are:\n" + "\n".join(f"  - {c.describe()}" for c in left))
         raise DgrrError(f"{what}; everything written was rolled back: the store is as "
-                        f"before{kept}") from None
+                        f"before{kept}{unlogged}") from None
 
 
 OverrideHook = Callable[[Intent, list[SlotConflict]], None]
@@ -140,17 +168,22 @@ def _override(on_override: OverrideHook | None, intent: Intent,
 
 def resume_apply(backend: SlotBackend, journal: Journal,
                  record: Callable[[Intent], None] | None = None, *,
-                 overwrite: bool = False, on_override: OverrideHook | None = None) -> Intent:
+                 overwrite: bool = False, on_override: OverrideHook | None = None,
+                 log: ApplyLog | None = None) -> Intent:
     """Finish the store's interrupted apply: every step not yet done written (only over
     a state the plan expects: a slot someone else changed since is a conflict, kept
     unless `overwrite`, after `on_override(intent, conflicts)` recorded that; an
     overwrite without `on_override` is refused), then `record(intent)` and the journal
-    marked applied. The returned intent lists the conflicts."""
+    marked applied. With a `log`, a journal it does not hold current (recorded finished,
+    or not the store's latest intent) is refused before anything is written. The
+    returned intent lists the conflicts."""
     with journal.locked():
         intent = journal.pending()
         if intent is None:
             raise DgrrError(f"--resume: no interrupted apply for this store in "
                             f"'{journal.folder}'")
+        if log is not None:
+            log.check_current(intent, journal.key)
         # written over only under the override row just recorded (none found: none)
         overwrite = overwrite and _override(on_override, intent,
                                             forward_conflicts(backend, intent.steps))
@@ -163,21 +196,28 @@ def resume_apply(backend: SlotBackend, journal: Journal,
 
 
 def rollback_apply(backend: SlotBackend, journal: Journal, *, overwrite: bool = False,
-                   on_override: OverrideHook | None = None) -> Intent:
+                   on_override: OverrideHook | None = None,
+                   log: ApplyLog | None = None) -> Intent:
     """Undo the store's interrupted apply: every touched slot back to its before-state,
     only where it holds a state the apply wrote or planned (others are conflicts, kept
     unless `overwrite`, after `on_override(intent, conflicts)` recorded that; an
     overwrite without `on_override` is refused); the returned intent lists the
-    conflicts."""
+    conflicts. With a `log`, a journal it does not hold current is refused before
+    anything is written, and the rollback is recorded there before the journal is
+    marked rolled back."""
     with journal.locked():
         intent = journal.pending()
         if intent is None:
             raise DgrrError(f"--rollback: no interrupted apply for this store in "
                             f"'{journal.folder}'")
+        if log is not None:
+            log.check_current(intent, journal.key)
         # written over only under the override row just recorded (none found: none)
         overwrite = overwrite and _override(on_override, intent,
                                             rollback_conflicts(backend, intent.steps))
         conflicts = run_rollback(backend, intent.steps, overwrite=overwrite)
         intent = intent.model_copy(update={"conflicts": conflicts})
+        if log is not None:
+            log.rolled_back(intent, journal.key)
         journal.finish(intent, "rolled-back")
         return intent

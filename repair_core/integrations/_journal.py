@@ -164,6 +164,11 @@ class Intent(BaseModel):
     conflicts: list[SlotConflict] = Field(default_factory=list)
     """Slots a resume or rollback found changed by someone else (kept unless
     overwritten)."""
+    # left out when None, so a journal written before the field still authenticates
+    intent_row: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    """The id of the `intent` row the approvals log recorded for this apply before its
+    first write (None: applied without a log); a resume or rollback needs the log to hold
+    it (rule `apply.journal-used-once`)."""
 
 
 class SlotBackend(Protocol):

@@ -447,7 +447,7 @@ def _iso(value: Any) -> Any:
 def apply_langgraph(store: Any, ops: Any, *, case_id: str, approval: Any,
                     namespace: tuple[str, ...] = (), journal: Any = None, vault: Any = None,
                     target: str = "langgraph", reviewer: str | None = None,
-                    record: Any = None) -> list[dict[str, Any]]:
+                    record: Any = None, log: Any = None) -> list[dict[str, Any]]:
     """Check, then apply `ops` (from :func:`repair_core.integrations.store_ops`) to a
     LangGraph `store` (see :func:`plan_langgraph`); one entry per operation with the item
     it touched or wrote. `approval` must be the `approve` decision of this case (see
@@ -456,7 +456,9 @@ def apply_langgraph(store: Any, ops: Any, *, case_id: str, approval: Any,
     write, so a crash can be resumed or rolled back; a write the store refuses rolls
     back what was written and raises :class:`~repair_core.DgrrError`. Quarantined items
     go to `vault` (default: the store's own, see
-    :func:`~repair_core.integrations.langgraph_vault.vault_for`)."""
+    :func:`~repair_core.integrations.langgraph_vault.vault_for`). `log`
+    (:class:`~repair_core.integrations.ApplyLog`) records the apply's intent and a
+    rollback in the approvals log."""
     from ._apply import run_apply
 
     slots = LangGraphSlots(store, vault)
@@ -465,7 +467,7 @@ def apply_langgraph(store: Any, ops: Any, *, case_id: str, approval: Any,
                      check=lambda: check_langgraph(store, ops),
                      plan=lambda apply_id: _plan(slots, ops, case_id=case_id,
                                                  apply_id=apply_id, namespace=namespace),
-                     record=record)
+                     record=record, log=log)
 
 
 async def aapply_langgraph(store: Any, ops: Any, **kwargs: Any) -> list[dict[str, Any]]:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from ._apply import ApplyLog
 from ._journal import Intent, Journal, Step
 from ._writeback import StoreChanged, StoreOp
 
@@ -260,8 +261,8 @@ def plan_mem0(memory: Any, ops: Sequence[StoreOp], *, user: str, case_id: str,
 
 def apply_mem0(memory: Any, ops: Sequence[StoreOp], *, user: str, case_id: str,
                approval: Any, journal: Journal | None = None, target: str = "mem0",
-               reviewer: str | None = None, record: Callable[[Intent], None] | None = None
-               ) -> list[dict[str, Any]]:
+               reviewer: str | None = None, record: Callable[[Intent], None] | None = None,
+               log: ApplyLog | None = None) -> list[dict[str, Any]]:
     """Check, then apply `ops` to `memory` (see the module doc); returns one entry per
     operation with the Mem0 id it touched or created. `approval` must be the `approve`
     decision of this case; all or nothing (see
@@ -273,7 +274,7 @@ def apply_mem0(memory: Any, ops: Sequence[StoreOp], *, user: str, case_id: str,
                      check=lambda: check_mem0(memory, ops),
                      plan=lambda apply_id: plan_mem0(memory, ops, user=user, case_id=case_id,
                                                      apply_id=apply_id),
-                     record=record)
+                     record=record, log=log)
 
 
 def close_mem0(memory: Any) -> None:

@@ -214,6 +214,11 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
                                ensure_ascii=False, default=str))
         events.append(event.id)
 
+    # rule apply.journal-used-once: intents in the log, a spent journal never resumed
+    from ..approvals import ApplyEvents
+
+    apply_log = ApplyEvents(queue.approvals, reviewer=worker, target=where)
+
     def resumable(journal: Any) -> bool:
         """A worker that died mid-apply left this repair's intent in the store's journal
         (authenticated, of this store): the next worker finishes it (every planned write
@@ -234,10 +239,10 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
             journal = Journal.for_store(journal_dir(None), "langgraph",
                                         langgraph_identity(store, spec), binding=binding)
             if resumable(journal):
-                return resume_apply(LangGraphSlots(store), journal, record)
+                return resume_apply(LangGraphSlots(store), journal, record, log=apply_log)
             return apply_langgraph(store, ops, case_id=case.case_id, approval=approval,
                                    journal=journal, target=where, reviewer=worker,
-                                   record=record)
+                                   record=record, log=apply_log)
 
         if open_store is not None:
             act(open_store(target))
@@ -253,11 +258,11 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
             journal = Journal.for_store(journal_dir(None), "mem0",
                                         mem0_identity(memory, spec), binding=binding)
             if resumable(journal):
-                resume_apply(Mem0Slots(memory), journal, record)
+                resume_apply(Mem0Slots(memory), journal, record, log=apply_log)
             else:
                 apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id,
                            approval=approval, journal=journal, target=where,
-                           reviewer=worker, record=record)
+                           reviewer=worker, record=record, log=apply_log)
         finally:
             close_mem0(memory)
     if not events:
