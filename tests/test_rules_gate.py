@@ -24,6 +24,8 @@ from repair_core.verification import InconsistentResult, verify_result
 ROOT = Path(__file__).resolve().parent.parent
 FIG1 = str(ROOT / "sample_traces" / "figure1-travel.json")  # m3 the fault; m6 quarantined
 SHOP = str(ROOT / "sample_traces" / "shop-summary-drift.json")  # m1, m2 restored, retired
+BANKING = str(ROOT / "sample_traces" / "agentdojo" / "adj-banking-usertask0-injectiontask0-"
+              "usertask2-importantinstructions.json")  # m_inst: the injected record
 NOWHERE = "dgrr_no_such_module:store"
 
 rule = pytest.mark.rule
@@ -59,7 +61,8 @@ def _approved_in_log(db: str, case_path: str, data: dict, objective: str = "both
     return len(ApprovalStore(db).history())
 
 
-def _verify_approve_apply(tmp_path: Path, capsys, case: str, data: dict, *named: str) -> None:
+def _verify_approve_apply(tmp_path: Path, capsys, case: str, data: dict, *named: str,
+                          objective: str = "both") -> None:
     """verify, approve and apply (with an approval already in the log) each refuse
     `data`, naming `named`; the log gains no row and no journal is written."""
     path = _written(tmp_path, data)
@@ -68,7 +71,7 @@ def _verify_approve_apply(tmp_path: Path, capsys, case: str, data: dict, *named:
     _refused(capsys, ["approve", case, "--reviewer", "bo", "--decision", "approve",
                       "--result", path, "--db", db], *named)
     assert not Path(db).exists() or ApprovalStore(db).history() == []
-    rows = _approved_in_log(db, case, data)
+    rows = _approved_in_log(db, case, data, objective)
     journal = tmp_path / "journal"
     apply = ["apply", path, "--case", case, "--to", "langgraph", "--store", NOWHERE,
              "--db", db, "--journal", str(journal)]
@@ -78,16 +81,20 @@ def _verify_approve_apply(tmp_path: Path, capsys, case: str, data: dict, *named:
 
 
 @rule("gate.store-changes-match-decisions")
-def test_a_result_leaving_the_fault_out_of_its_store_changes_is_refused(tmp_path, capsys):
-    data = _repaired(FIG1, capsys)
-    assert next(d for d in data["report"]["decisions"] if d["id"] == "m3")["action"] == "delete"
-    data["report"]["store_changes"]["deleted"].remove("m3")  # apply would not delete it
+@pytest.mark.parametrize("case,fault,objective", [(FIG1, "m3", "both"),
+                                                  (BANKING, "m_inst", "store")])
+def test_a_result_leaving_the_fault_out_of_its_store_changes_is_refused(
+        tmp_path, capsys, case, fault, objective):
+    data = _repaired(case, capsys, "--objective", objective)
+    decided = {d["id"]: d["action"] for d in data["report"]["decisions"]}
+    assert decided[fault] == "delete" and data["verification"]["clean"]
+    data["report"]["store_changes"]["deleted"].remove(fault)  # apply would not delete it
     with pytest.raises(InconsistentResult) as refused:
-        store_ops(load_case(FIG1), data)
+        store_ops(load_case(case), data)
     assert (refused.value.rule, refused.value.record) == (
-        "gate.store-changes-match-decisions", "m3")
-    _verify_approve_apply(tmp_path, capsys, FIG1, data, "gate.store-changes-match-decisions",
-                          "report.store_changes.deleted", "'m3'")
+        "gate.store-changes-match-decisions", fault)
+    _verify_approve_apply(tmp_path, capsys, case, data, "gate.store-changes-match-decisions",
+                          "report.store_changes.deleted", f"'{fault}'", objective=objective)
     # listing a record the decisions keep is refused the same way
     data = _repaired(FIG1, capsys)
     data["report"]["store_changes"]["quarantined"].append("m1")
