@@ -11,6 +11,7 @@ text no store or terminal should take (a NUL character, a lone surrogate).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -143,8 +144,14 @@ def _first_difference(wanted: list[str], listed: list[str], order: dict[str, int
 
 def text_problem(data: Any) -> str | None:
     """The first string in `data` (any JSON value, keys included) holding a NUL character
-    or a lone surrogate, as `FIELD: what it holds`; None when there is none. One pass,
-    no recursion."""
+    or a lone surrogate, as `FIELD: what it holds`; None when there is none. No
+    recursion; the field is looked for only when the JSON text shows there is one."""
+    try:  # the whole value as JSON text, in C: a NUL shows as its escape, a surrogate raw
+        dumped = json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError):
+        dumped = None
+    if dumped is not None and "\\u0000" not in dumped and _bad_text(dumped) is None:
+        return None
     stack: list[tuple[Any, str]] = [(data, "")]
     while stack:
         value, path = stack.pop()
