@@ -54,6 +54,8 @@ FRAMEWORKS: dict[str, list[str]] = {
     "strands": ["strands-agents[openai,otel]==1.62.0", *_OTEL],
     "crewai": ["crewai==1.15.30", "openinference-instrumentation-crewai", *_OTEL],
     "semantic-kernel": ["semantic-kernel==1.45.0", *_OTEL],
+    "autogen": ["autogen-agentchat==0.7.5", "autogen-ext[openai]==0.7.5",
+                "openinference-instrumentation-autogen-agentchat", *_OTEL],
     "langmem": ["langmem==0.0.30", "langchain==1.5.2", "langchain-openai", "langgraph",
                 "langgraph-checkpoint-sqlite", "openinference-instrumentation-langchain",
                 *_OTEL],
@@ -532,7 +534,46 @@ def run_langmem(url: str, out: str) -> None:
     _write(exporter, out)
 
 
-CHILDREN = {"adk": run_adk, "crewai": run_crewai, "langmem": run_langmem, "semantic-kernel": run_semantic_kernel, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
+def run_autogen(url: str, out: str) -> None:
+    """AutoGen AgentChat's `AssistantAgent` whose memory is a `ListMemory` of Lin's notes
+    (each with its id in the metadata): AutoGen puts them into the model's prompt as a
+    system message, so no tool reads them. Tools `book_seat` and `save_memory`. Traced by
+    OpenInference's AutoGen AgentChat instrumentor, with AutoGen's own spans going to the
+    same (global) tracer provider."""
+    import asyncio
+
+    from autogen_agentchat.agents import AssistantAgent
+    from autogen_core.memory import ListMemory, MemoryContent, MemoryMimeType
+    from autogen_ext.models.openai import OpenAIChatCompletionClient
+    from openinference.instrumentation.autogen_agentchat import AutogenAgentChatInstrumentor
+    from opentelemetry import trace
+
+    provider, exporter = _provider()
+    trace.set_tracer_provider(provider)
+    AutogenAgentChatInstrumentor().instrument(tracer_provider=provider)
+    memory = ListMemory(name="lin")
+
+    async def main() -> None:
+        for m in MEMORIES:
+            await memory.add(MemoryContent(content=m["memory"], mime_type=MemoryMimeType.TEXT,
+                                           metadata={"id": m["id"]}))
+        client = OpenAIChatCompletionClient(
+            model="gpt-4o-mini", base_url=url, api_key="offline",
+            model_info={"vision": False, "function_calling": True, "json_output": False,
+                        "family": "unknown", "structured_output": False,
+                        "multiple_system_messages": True})
+        agent = AssistantAgent("travel_agent", model_client=client, memory=[memory],
+                               tools=[book_seat, save_memory], system_message=INSTRUCTIONS,
+                               max_tool_iterations=6, reflect_on_tool_use=False)
+        result = await agent.run(task=QUESTION)
+        print(result.messages[-1].content)
+
+    asyncio.run(main())
+    provider.force_flush()
+    _write(exporter, out)
+
+
+CHILDREN = {"adk": run_adk, "autogen": run_autogen, "crewai": run_crewai, "langmem": run_langmem, "semantic-kernel": run_semantic_kernel, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
             "smolagents": run_smolagents, "strands": run_strands}
 
 

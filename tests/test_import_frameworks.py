@@ -23,6 +23,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from story_model import ANSWER, LEARNED, POISONED, QUESTION  # noqa: E402
 
+NESTED = "nested span of the same call (part of the outer one)"
+"""How an import counts a span merged into the span of the same call around it."""
+
 
 def check_story(path: Path, *, poisoned: str | None = "mem-seat", derived: str = "mem-habit",
                 **kwargs) -> None:
@@ -223,8 +226,7 @@ def test_llamaindex():
     imported = import_trace([path])
     assert [s.type for s in imported.case.steps_in_order()] == [
         "memory_read", "answer", "memory_write"]
-    assert imported.summary.skipped[
-        "nested LLM, RETRIEVER or memory span (part of the outer one)"] == 2
+    assert imported.summary.skipped[NESTED] == 2
     assert imported.summary.skipped[
         "agent span without a user message or steps (not a turn)"] == 2
 
@@ -403,6 +405,42 @@ def test_a_bare_key_takes_the_one_namespace_read_or_stays():
     assert one_id_per_item([read, mem0])[1].record_id == "k1"  # not a memory tool's
 
 
+def test_autogen_memory_in_the_prompt_and_nested_tool_spans(tmp_path, capsys):
+    """AutoGen AgentChat 0.7.5's AssistantAgent with a `ListMemory`, traced by
+    OpenInference's AutoGen instrumentor beside AutoGen's own spans. The notes reach the
+    model only inside a developer message ("Relevant memory content (in chronological
+    order): 1. …"): each model call reads them as records named by their texts' content
+    ids, so the poisoned note can be named and its harm followed. AutoGen's own
+    `execute_tool` span inside OpenInference's TOOL span of the same tool is one call."""
+    from repair_core.cli import main
+    from repair_core.importers._semconv import content_id
+
+    path = SAMPLES / "autogen.otlp.json"
+    check_story(path, poisoned=None)
+    poisoned = content_id(POISONED)
+    case = import_trace([path], faults=[poisoned]).case
+    reads = [s for s in case.steps_in_order() if s.type == "memory_read"]
+    assert len(reads) == 3 and all(poisoned in r.returned for r in reads)
+    assert [s.tool for s in case.trajectory if s.type == "tool_action"] == ["book_seat"]
+    assert main(["import", str(path), "--faults", "mem-seat", "--out",
+                 str(tmp_path / "case.json")]) == 2
+    err = capsys.readouterr().err
+    assert f"record ids in the trace: {poisoned}" in err
+
+
+def test_memory_lines_under_a_declared_header():
+    from repair_core.importers._prompt_memory import KNOWN_HEADERS, memory_lines
+
+    text = "Be brief.\n## What you know about the user\n- Lin prefers window seats.\n" \
+           "* Lin flies from SFO.\n\nRelevant memory content (in chronological order):"
+    assert memory_lines(text, KNOWN_HEADERS) == []
+    assert memory_lines(text, ["## what you know about the user"]) == [
+        "Lin prefers window seats.", "Lin flies from SFO."]
+    # a header must be the whole line: a sentence that merely holds it is no block
+    assert memory_lines("Note: ## What you know about the user\n- x", [
+        "## What you know about the user"]) == []
+
+
 def test_code_call_needs_the_tool_name_as_a_call():
     from repair_core.importers._infer import _code_caller, _Turn
 
@@ -443,8 +481,7 @@ def test_strands_memory_manager():
     path = SAMPLES / "strands-memory.otlp.json"
     check_story(path, derived=content_id(LEARNED))
     imported = import_trace([path], faults=["mem-seat"])
-    assert imported.summary.skipped["nested LLM, RETRIEVER or memory span (part of the outer one)"] \
-        == 2
+    assert imported.summary.skipped[NESTED] == 2
     assert sum(1 for s in imported.case.trajectory if s.type == "memory_read") == 1
 
 

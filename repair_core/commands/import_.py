@@ -47,6 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "or none (not a memory tool); repeatable. Default names: recall_*, "
                         "load_memory, search_memory, *save*memory*, remember, add_memory, "
                         "manage_memory and others (docs/import.md)")
+    p.add_argument("--memory-in-prompt", metavar="HEADER", action="append", default=[],
+                   help="a header line under which a model call's system or developer "
+                        "message lists memories, one a line (repeatable): each line becomes "
+                        "a record read just before that call. AutoGen's ListMemory block is "
+                        "known without it")
     p.add_argument("--config", metavar="FILE", default=None,
                    help="TOML (or JSON) file with a [memory_tools] table of NAME = \"read\" "
                         "| \"write\" | \"none\" (--memory-tool wins)")
@@ -67,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     memory_tools.update(parse_memory_tools(args.memory_tool))
     imported = import_trace(args.traces, store=args.store, faults=faults, user=args.user,
                             case_id=args.case_id, trace_id=args.trace,
-                            memory_tools=memory_tools, logs=args.logs)
+                            memory_tools=memory_tools, logs=args.logs,
+                            memory_in_prompt=args.memory_in_prompt)
     atomic_write_json(args.out, imported.case.model_dump(mode="json", exclude_none=True))
     print(printable_lines(imported.summary.describe()))
     case = imported.case

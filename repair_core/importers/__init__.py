@@ -116,7 +116,8 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
                  case_id: str | None = None, trace_id: str | None = None,
                  memory_tools: Mapping[str, str] | None = None,
                  cancelled: Callable[[], bool] | None = None,
-                 logs: Sequence[str | Path] = ()) -> Imported:
+                 logs: Sequence[str | Path] = (),
+                 memory_in_prompt: Sequence[str] = ()) -> Imported:
     """Import OTLP JSON files (and optionally a Mem0 history database as the store) as a
     validated case. `memory_tools` declares tools that read or write memory (name ->
     `read`, `write` or `none`; the default names of :data:`DEFAULT_MEMORY_TOOLS` apply to
@@ -125,7 +126,9 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
     is true (looked at while the store is read, between the files and while the case is
     checked). `logs` are OTLP JSON log files of the same run: a record with an
     `event.name` and a span id becomes an event of that span (frameworks that log message
-    content instead of tracing it, such as Semantic Kernel)."""
+    content instead of tracing it, such as Semantic Kernel). `memory_in_prompt` adds
+    header lines under which a model call's system or developer message lists memories
+    (AutoGen's `ListMemory` block is known without it)."""
     if not traces and store is None:
         raise CaseError(["no trace file and no --store given"], source="import")
     # Import builds millions of small acyclic objects; the cyclic collector would walk
@@ -135,7 +138,7 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
     try:
         return _import(traces, store=store, faults=faults, user=user, case_id=case_id,
                        trace_id=trace_id, memory_tools=memory_tools, cancelled=cancelled,
-                       logs=logs)
+                       logs=logs, memory_in_prompt=memory_in_prompt)
     finally:
         if was_enabled:
             gc.enable()
@@ -144,8 +147,8 @@ def import_trace(traces: Sequence[str | Path], *, store: str | Path | None = Non
 def _import(traces: Sequence[str | Path], *, store: str | Path | None,
             faults: Sequence[str], user: str | None, case_id: str | None,
             trace_id: str | None, memory_tools: Mapping[str, str] | None,
-            cancelled: Callable[[], bool] | None, logs: Sequence[str | Path] = ()
-            ) -> Imported:
+            cancelled: Callable[[], bool] | None, logs: Sequence[str | Path] = (),
+            memory_in_prompt: Sequence[str] = ()) -> Imported:
     spans: list[Span] = []
     sources: list[str] = []
 
@@ -196,7 +199,8 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
                            case_id=case_id, cancelled=cancelled)
     go_on()
     built = assemble(spans, store=store_records, user=user, case_id=case_id,
-                     trace_id=trace_id, faults=faults, memory_tools=memory_tools)
+                     trace_id=trace_id, faults=faults, memory_tools=memory_tools,
+                     memory_in_prompt=memory_in_prompt)
     spans_read = len(spans)
     del spans  # the case data holds what is needed from here on
     if built.problems:
@@ -212,7 +216,8 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
         if cancelled is not None and cancelled():
             raise
         raise CaseError([*(_name_span(p, built.data, built.span_of) for p in exc.problems),
-                         f"read: {built.read}"], source=exc.source) from None
+                         *_fault_hint(exc.problems, built.data), f"read: {built.read}"],
+                        source=exc.source) from None
     data = built.data
     summary = ImportSummary(
         sources=sources, trace_id=built.trace_id, spans_read=spans_read,
@@ -222,6 +227,27 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
         skipped=dict(sorted(built.skipped.items())), traces=built.traces,
         session=built.session, incomplete=dict(sorted(built.incomplete.items())))
     return Imported(case=case, summary=summary)
+
+
+_LISTED = 12
+"""How many record ids an unknown fault's message lists."""
+
+
+def _fault_hint(problems: Sequence[str], data: dict) -> list[str]:
+    """When a diagnosed fault is an unknown id: the record ids the trace does hold, and,
+    when no memory read named any, how memory that reached the model only through its
+    prompt can be named."""
+    if not any(p.startswith("faults[") and "unknown id" in p for p in problems):
+        return []
+    ids = [str(r["id"]) for r in data.get("memory", [])]
+    shown = ", ".join(ids[:_LISTED]) + (f" and {len(ids) - _LISTED} more"
+                                        if len(ids) > _LISTED else "")
+    hint = [f"record ids in the trace: {shown}" if ids else "the trace holds no record"]
+    if not any(s.get("type") == "memory_read" for s in data.get("trajectory", [])):
+        hint.append("no memory read in the trace: if memory reached the model only inside "
+                    "a system or developer message, name the line above its entries with "
+                    "--memory-in-prompt HEADER (each entry becomes a record)")
+    return hint
 
 
 def _name_span(problem: str, data: dict, span_of: dict[str, str]) -> str:

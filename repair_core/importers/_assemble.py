@@ -25,6 +25,7 @@ from ._llamaindex import Insert, inserts, node_documents
 from ._memtools import memory_tool_ops
 from ._nesting import collapse_nested
 from ._otlp import Span
+from ._prompt_memory import prompt_memory_ops
 from ._semconv import NOT_GENAI, Operation, Retrieved, classify, session_of, user_of
 
 __all__ = ["Assembled", "assemble", "action_id", "observation_id", "parent_cycles"]
@@ -103,11 +104,13 @@ class Assembled:
 def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
              user: str | None = None, case_id: str | None = None,
              trace_id: str | None = None, faults: Iterable[str] = (),
-             memory_tools: Mapping[str, str] | None = None) -> Assembled:
+             memory_tools: Mapping[str, str] | None = None,
+             memory_in_prompt: Iterable[str] = ()) -> Assembled:
     """The case document of the trace `trace_id` (default: the trace with the most GenAI
     spans) in `spans`, with `store` records (e.g. from a Mem0 history) added first.
     `memory_tools` declares tools that read or write memory (name -> read, write or none;
-    `_memtools`)."""
+    `_memtools`); `memory_in_prompt` adds header lines of memory blocks in a model call's
+    system or developer message (`_prompt_memory`)."""
     store = list(store)
     classified = [(span, classify(span)) for span in spans]
     ops: dict[str, list[Operation]] = {}
@@ -147,6 +150,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
     store_ids = {str(r["text"]).strip(): str(r["id"]) for r in store
                  if r.get("status") == "active" and isinstance(r.get("text"), str)}
     mine = memory_tool_ops(mine, memory_tools, store_ids)
+    mine += prompt_memory_ops(mine, memory_in_prompt)
     span_by_id = {s.span_id: s for s in spans if s.trace_id in selected}
     parent = {sid: s.parent_id for sid, s in span_by_id.items()}
     for op in mine:
@@ -158,7 +162,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         return out
     mine, nested = collapse_nested(mine, parent)
     if nested:
-        skipped["nested LLM, RETRIEVER or memory span (part of the outer one)"] += nested
+        skipped["nested span of the same call (part of the outer one)"] += nested
     documents = node_documents(span_by_id.values())
     if documents:
         mine = [_by_document(op, documents) if op.kind == "memory_search" else op

@@ -2,7 +2,9 @@
 call as nested OpenInference LLM spans (LlamaIndex: `predict` -> `chat`) and one retrieval
 as nested RETRIEVER spans (`retrieve` -> `_retrieve`); a framework's memory tool records
 its store's own memory span inside the tool's span (Strands: `search_memory` ->
-`memory.search`, `add_memory` -> `memory.add`). The outermost span of such a nest is the
+`memory.search`, `add_memory` -> `memory.add`); an instrumentor wraps a framework that
+traces its own tool calls (OpenInference's AutoGen TOOL span holding AutoGen's own
+`execute_tool` span of the same tool). The outermost span of such a nest is the
 step; what only an inner span carries (the output text, tool calls, the input messages,
 the returned documents, the written record) is taken into it."""
 
@@ -24,12 +26,13 @@ store's span are one read (write)."""
 
 def collapse_nested(ops: Sequence[Operation], parent: Mapping[str, str | None]
                     ) -> tuple[list[Operation], int]:
-    """`ops` with each OpenInference LLM (RETRIEVER) span nested in another one, and each
-    memory read (write) nested in another one, merged into the outermost, and how many
-    were merged. Linear in the spans."""
+    """`ops` with each OpenInference LLM (RETRIEVER) span nested in another one, each
+    memory read (write) nested in another one and each call of a tool nested in a call of
+    the same tool merged into the outermost, and how many were merged. Linear in the
+    spans."""
     by_span = {op.span.span_id: op for op in ops
                if (op.kind in _NESTING and op.convention == "openinference")
-               or op.kind in _MEMORY}
+               or op.kind in _MEMORY or op.kind == "tool"}
     if not by_span:
         return list(ops), 0
     top: dict[str, str | None] = {}  # span -> outermost nestable op at or above it
@@ -47,7 +50,7 @@ def collapse_nested(ops: Sequence[Operation], parent: Mapping[str, str | None]
             if current is None and q in by_span:
                 current = q
             elif current is not None and q in by_span and \
-                    by_span[q].kind != by_span[current].kind:
+                    not _same_nest(by_span[q], by_span[current]):
                 current = q  # a model call inside a retrieval (or the reverse) is its own
             top[q] = current
         return top[span_id]
@@ -67,6 +70,16 @@ def collapse_nested(ops: Sequence[Operation], parent: Mapping[str, str | None]
     return out, len(inner)
 
 
+def _same_nest(a: Operation, b: Operation) -> bool:
+    """What nests in what: the same kind (for a tool call, of the same tool: a tool that
+    calls another tool is two calls), or calls of the same tool whatever they were read
+    as (a memory tool's call read as a memory write holds its framework's own span of
+    that call)."""
+    if a.kind == b.kind and (a.kind != "tool" or a.tool == b.tool):
+        return True
+    return bool(a.tool) and a.tool == b.tool
+
+
 def _merge(outer: Operation, inner: Operation) -> Operation:
     """`outer` with what it lacks taken from `inner`."""
     fields: dict[str, Any] = {}
@@ -77,6 +90,11 @@ def _merge(outer: Operation, inner: Operation) -> Operation:
             fields["user_text"] = inner.user_text
         if not outer.message_results:
             fields["message_results"] = inner.message_results
+    elif outer.kind == "tool":
+        if outer.missing is not None and inner.missing is None:
+            fields.update(args=inner.args, result=inner.result, missing=None)
+        if outer.call_id is None and inner.call_id is not None:
+            fields["call_id"] = inner.call_id
     elif outer.kind == "memory_write":
         if outer.record_id is None and inner.record_id is not None:
             fields.update(records=inner.records, record_id=inner.record_id,
