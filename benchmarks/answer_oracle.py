@@ -14,8 +14,6 @@ on an answer when it accepts a wrong one or rejects a right one. Every answer is
 with its case's own gold labels (`eval.required_facts`, `eval.forbidden_facts`).
 """
 
-from __future__ import annotations
-
 import argparse
 import json
 import re
@@ -74,7 +72,7 @@ def _substring(answer: str, required: list[str], forbidden: list[str]) -> bool:
 
 RULES: dict[str, Callable[[str, list[str], list[str]], bool]] = {
     "strict rule (is_recovered)": is_recovered,
-    "paper rule (required facts only)": lambda a, req, _forb: not missing_facts(a, req),
+    "paper rule (required facts only)": lambda a, req, forb: not missing_facts(a, req, forb),
     "whole-word rule (no reading)": _substring,
 }
 """The oracles compared: the strict rule every table reports, the paper's rule (required

@@ -44,7 +44,7 @@ def oracles(ev: dict) -> dict[str, Callable[[str], bool]]:
         return not missing and not stated
 
     return {
-        "paper rule (required facts)": lambda a: not missing_facts(a, req),
+        "paper rule (required facts)": lambda a: not missing_facts(a, req, forb),
         "strict rule (+ no forbidden fact)": lambda a: is_recovered(a, req, forb),
         "state rule (tool state; reads no answer)": state_rule,
     }

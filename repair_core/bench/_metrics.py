@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from ..content._normalise import fact_stated as _fact_stated
 from ..content._normalise import normalise
+from ._answer import read_answer
 
 __all__ = [
     "CaseResult",
@@ -166,27 +167,32 @@ def fact_stated(answer: str, fact: str) -> bool:
     return _fact_stated(answer, fact)
 
 
-def missing_facts(answer: str, required_facts: Iterable[str]) -> list[str]:
-    """The required facts `answer` does not state as true of the item it is about
-    (:func:`_read_answer`): a fact only negated or quoted as history ("not Wednesday",
-    "changed from ...") is missing, so is one a negation elsewhere contradicts, and so is
-    one stated only in a sentence about another item (another order, flight or product
-    id of the same shape as a required one).
+def missing_facts(answer: str, required_facts: Iterable[str],
+                  forbidden_facts: Iterable[str] = ()) -> list[str]:
+    """The required facts `answer` does not assert as true and done (:mod:`._answer`): a
+    fact only negated, pending or quoted as history ("not Wednesday", "changed from ...")
+    is missing, so is one a negation elsewhere contradicts, one stated only in a sentence
+    about another item (another order, flight or product id of the same shape as a
+    required one), one found only inside a longer value ("economy" inside "premium
+    economy", a forbidden fact or a known compound), and every one when the answer reports
+    the requested action as not done ("I didn't add it", "shall I hold it?").
 
     >>> missing_facts("Order O-11 is late. Order O-22 arrives Monday.", ["O-11", "Monday"])
     ['Monday']
     >>> missing_facts("It is not arriving Monday.", ["Monday"])
     ['Monday']
+    >>> missing_facts("UA511 has aisle seat 22C free; shall I hold it?", ["UA511", "22C"])
+    ['UA511', '22C']
     """
     facts = list(required_facts)
-    reading = _read_answer(answer, facts)
+    reading = read_answer(answer, facts, list(forbidden_facts))
     return [f for f in facts if not reading.required_stated(f)]
 
 
 def forbidden_stated(answer: str, forbidden_facts: Iterable[str],
                      required_facts: Iterable[str] = ()) -> list[str]:
     """The forbidden facts `answer` states. A forbidden fact that is also required does
-    not count, nor does one found only inside a required fact the answer states (a
+    not count, nor does one found only inside a longer value the answer names (a
     forbidden "economy" inside a required "premium economy"), nor one only named to be
     ruled out or quoted as history ("aisle, not middle", "changed from 7 Elm Rd").
 
@@ -198,161 +204,12 @@ def forbidden_stated(answer: str, forbidden_facts: Iterable[str],
     []
     """
     required = list(required_facts)
+    forbidden = list(forbidden_facts)
     norm_required = {normalise_fact(f) for f in required}
-    reading = _read_answer(answer, required)
-    return [f for f in forbidden_facts
+    reading = read_answer(answer, required, forbidden)
+    return [f for f in forbidden
             if (n := normalise_fact(f)) and n not in norm_required
-            and reading.forbidden_stated(n)]
-
-
-def _spans(fact: list[str], words: list[str]) -> list[tuple[int, int]]:
-    n = len(fact)
-    return [(i, i + n) for i in range(len(words) - n + 1) if words[i:i + n] == fact]
-
-
-# --- reading an answer: sentences, clauses, negation and the item a sentence is about --
-
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
-_ABBREVIATED = re.compile(r"\b(?:rd|st|ave|av|dr|ln|blvd|pl|ct|mon|tue|tues|wed|thu|thur|"
-                          r"thurs|fri|sat|sun|mr|mrs|ms|no|vs|etc|approx)\.$", re.I)
-_CLAUSE = re.compile(r"[,:()\[\]]|\s[-\u2013\u2014]\s|\u2014|\u2013")
-_ID = re.compile(r"^([a-z]{1,3})(-?)\d{2,}$")
-NEGATION_CUES = frozenset({"not", "no", "never", "previously", "formerly", "nor", "without",
-                           "except", "neither", "old", "wrong", "wrongly", "incorrect",
-                           "cancelled", "canceled", "earlier", "tried", "attempted",
-                           "unable", "saying", "claimed", "claiming", "mistakenly"})
-"""Words that, before a fact in the same clause (up to `WINDOW` words, and not across a
-`RESETS` word), make it negated, history, an attempt or someone else's claim rather than
-a statement ("not Wednesday", "previously 22B", "tried to change it to ...", "a note
-saying you prefer middle seats")."""
-NEGATION_PHRASES = (("instead", "of"), ("rather", "than"), ("in", "place", "of"),
-                    ("away", "from"), ("other", "than"), ("no", "longer"))
-"""Two- and three-word cues with the same effect ("instead of size M", "moved it away from
-7 Elm Rd", "rather than red")."""
-HISTORY_VERBS = frozenset({"changed", "moved", "updated", "switched", "corrected", "went"})
-"""`from` within three words after one of these marks what follows as the old value
-("changed from X", "changed it from X", "updated the address from X"), up to a `to`."""
-REJECTIONS_AFTER = frozenset({"wrong", "incorrect", "outdated", "old", "stale", "failed",
-                              "released", "cancelled", "canceled", "removed", "dropped",
-                              "replaced", "ignored", "discarded", "reverted", "undone",
-                              "unavailable", "belongs", "belonged", "mistake", "error",
-                              "retired", "superseded", "gone"})
-"""Words that, after a fact in the same clause, reject it ("22B was released", "7 Elm Rd
-was out of date", "blue was unavailable", "the note belongs to Yara")."""
-RESETS = frozenset({"but", "and", "so", "now", "then", "which", "because", "while", "yet",
-                    "whereas", "although", "though", "however", "instead"})
-"""A cue's reach ends at these words ("not red and size S": size S is stated)."""
-WINDOW = 6
-
-
-def _shape(token: str) -> tuple[int, str] | None:
-    m = _ID.match(token)
-    return (len(m.group(1)), m.group(2)) if m else None
-
-
-class _Reading:
-    """An answer read as claims: sentences of normalised words split into clauses, each
-    occurrence of a fact asserted, rejected (negated, quoted as history, attempted, or
-    reported as failed) or only asked about (a question asserts nothing)."""
-
-    def __init__(self, answer: str, required: Sequence[str]) -> None:
-        pieces = _SENTENCE_END.split(str(answer))
-        sentences: list[str] = []
-        for p in pieces:
-            if sentences and _ABBREVIATED.search(sentences[-1]):
-                sentences[-1] += " " + p
-            else:
-                sentences.append(p)
-        self.sentences: list[tuple[list[str], list[int], bool]] = []
-        for sent in sentences:
-            words: list[str] = []
-            starts: list[int] = []
-            for clause in _CLAUSE.split(sent):
-                starts.append(len(words))
-                words += normalise(clause).split()
-            self.sentences.append((words, starts, sent.rstrip().endswith("?")))
-        self.required = [normalise_fact(f).split() for f in required]
-        norm = [normalise_fact(f) for f in required]
-        self.anchors = {n for n in norm if " " not in n and _shape(n) is not None}
-        self.shapes = {_shape(a) for a in self.anchors}
-
-    @staticmethod
-    def _clause(starts: list[int], n: int, i: int) -> tuple[int, int]:
-        lo = max((s for s in starts if s <= i), default=0)
-        hi = min((s for s in starts if s > i), default=n)
-        return lo, hi
-
-    def _negated(self, words: list[str], starts: list[int], lo: int, hi: int) -> bool:
-        c_lo, _ = self._clause(starts, len(words), lo)
-        crossed_to = False
-        for k in range(lo - 1, max(c_lo, lo - WINDOW) - 1, -1):
-            w = words[k]
-            if w in RESETS:
-                break
-            if w in NEGATION_CUES or w.endswith("n't"):
-                return True
-            if any(words[max(c_lo, k - len(p) + 1):k + 1] == list(p)
-                   for p in NEGATION_PHRASES):
-                return True
-            if w == "to":
-                crossed_to = True
-            if w == "from" and not crossed_to and any(
-                    words[j] in HISTORY_VERBS for j in range(max(c_lo, k - 3), k)):
-                return True
-        _, c_hi = self._clause(starts, len(words), hi - 1)
-        for k in range(hi, min(c_hi, hi + WINDOW)):
-            w = words[k]
-            if w in RESETS:
-                break
-            if w in REJECTIONS_AFTER or words[k:k + 2] in (["no", "longer"], ["out", "of"]):
-                return True
-            if (w == "not" or w.endswith("n't")) and (k + 1 >= c_hi or words[k + 1] not in
-                                                      ("a", "an", "the", "only", "just")):
-                return True
-        return False
-
-    def _about_other_item(self, words: list[str]) -> bool:
-        """The sentence names an id of a required id's shape, but no required id."""
-        if not self.anchors or self.anchors & set(words):
-            return False
-        return any(_shape(w) in self.shapes for w in words)
-
-    def occurrences(self, fact: str) -> list[tuple[bool, bool, list[str], int, int]]:
-        """(negated, about another item, words, start, end) of each asserted or negated
-        occurrence (one inside a question is neither)."""
-        f = normalise_fact(fact).split()
-        out = []
-        for words, starts, question in self.sentences:
-            if question:
-                continue
-            other = self._about_other_item(words)
-            for lo, hi in _spans(f, words):
-                out.append((self._negated(words, starts, lo, hi), other, words, lo, hi))
-        return out
-
-    def required_stated(self, fact: str) -> bool:
-        n = normalise_fact(fact)
-        if not n:
-            return False
-        occ = self.occurrences(n)
-        is_anchor = n in self.anchors
-        # negated about this item (a sentence about another one says nothing of it)
-        if any(neg and (is_anchor or not other) for neg, other, *_ in occ):
-            return False
-        return any(not neg and (is_anchor or not other) for neg, other, *_ in occ)
-
-    def forbidden_stated(self, n: str) -> bool:
-        for neg, _other, words, lo, hi in self.occurrences(n):
-            if neg:
-                continue
-            inside = [span for f in self.required if f for span in _spans(f, words)]
-            if not any(a <= lo and hi <= b for a, b in inside):
-                return True
-        return False
-
-
-def _read_answer(answer: str, required: Sequence[str]) -> _Reading:
-    return _Reading(answer, required)
+            and reading.forbidden_stated(f)]
 
 
 def is_recovered(answer: str, required_facts: Sequence[str],
@@ -369,8 +226,9 @@ def is_recovered(answer: str, required_facts: Sequence[str],
     facts = list(required_facts)
     if not facts:
         return False  # an empty fact is never stated, so it is always missing
-    return not missing_facts(answer, facts) and not forbidden_stated(answer, forbidden_facts,
-                                                                     facts)
+    forbidden = list(forbidden_facts)
+    return (not missing_facts(answer, facts, forbidden)
+            and not forbidden_stated(answer, forbidden, facts))
 
 
 def contains_required_facts(answer: str, required_facts: Iterable[str]) -> bool:

@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable, Iterable
 
 __all__ = ["normalise", "fact_stated", "all_facts_stated", "NormalisedTexts", "STREET_WORDS",
-           "SIZE_WORDS", "VALUE_SYNONYMS"]
+           "SIZE_WORDS", "VALUE_SYNONYMS", "value_words", "same_value"]
 
 STREET_WORDS: dict[str, tuple[str, ...]] = {
     "road": ("rd",),
@@ -165,3 +165,97 @@ class NormalisedTexts:
     def fact_stated(self, answer: str, fact: str) -> bool:
         """:func:`fact_stated`, from the memo."""
         return _states(self(answer), self(fact))
+
+
+# --- one value in several formats (the answer oracle's reading, `bench._answer`) --------
+#
+# `normalise` stays the replay's comparison; the answer oracle reads values more loosely,
+# through `value_words`: the same words, with ids, prices and dates each turned into one
+# token whatever their format. Every pattern below matches a bounded run of characters
+# with no nested repetition, so each pass over a text is linear in its length.
+
+_MONTHS = {"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
+           "july": 7, "august": 8, "september": 9, "october": 10, "november": 11,
+           "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7,
+           "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_DAY_MONTH = re.compile(rf"\b{_DAY} (?:of )?({_MONTH})\b\.?(?:,? (\d{{4}})\b)?", re.I)
+_MONTH_DAY = re.compile(rf"\b({_MONTH})\b\.? {_DAY}\b(?:,? (\d{{4}})\b)?", re.I)
+_CURRENCY = {"$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd", "bucks": "usd",
+             "\u20ac": "eur", "eur": "eur", "euro": "eur", "euros": "eur",
+             "\u00a3": "gbp", "gbp": "gbp", "pound": "gbp", "pounds": "gbp"}
+_AMOUNT = r"(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{2}))?"
+_PRICE_SIGN = re.compile(rf"([$\u20ac\u00a3]) ?{_AMOUNT}")
+_PRICE_WORD = re.compile(rf"\b{_AMOUNT} ?(usd|eur|gbp|dollars?|bucks|euros?|pounds?)\b", re.I)
+_NUMBER_SIGN = re.compile(r"#(?=\d)")
+_JOINED_ID = re.compile(r"^([a-z]{1,3})-(\d{2,})$")
+
+
+def _date_token(month: int, day: str, year: str | None) -> str:
+    return f"d{month:02d}{int(day):02d}" + (f"y{year}" if year else "")
+
+
+def _price_token(currency: str, whole: str, cents: str | None) -> str:
+    amount = whole.replace(",", "")
+    return f"{_CURRENCY[currency.lower()]}{amount}" + (f"c{cents}" if cents and cents != "00"
+                                                       else "")
+
+
+def _canonical_text(text: str) -> str:
+    text = str(text).replace("\u2019", "'")
+    text = _ISO_DATE.sub(lambda m: _date_token(int(m[2]), m[3], m[1])
+                         if 1 <= int(m[2]) <= 12 else m[0], text)
+    text = _DAY_MONTH.sub(lambda m: _date_token(_MONTHS[m[2].lower()], m[1], m[3]), text)
+    text = _MONTH_DAY.sub(lambda m: _date_token(_MONTHS[m[1].lower()], m[2], m[3]), text)
+    text = _PRICE_SIGN.sub(lambda m: _price_token(m[1], m[2], m[3]), text)
+    text = _PRICE_WORD.sub(lambda m: _price_token(m[3], m[1], m[2]), text)
+    return _NUMBER_SIGN.sub("number ", text)
+
+
+def value_words(text: str) -> list[str]:
+    """The words of `text` as the answer oracle compares values: :func:`normalise`'s
+    words, with a possessive `'s` dropped (`O-7186's` = `O-7186`), an id's hyphen dropped
+    and a one-letter prefix split from its number joined (`O-6929` = `O6929` = `o 6929`),
+    `#` before a number read as "number", a compound of words split (`middle-seat` =
+    `middle seat`), a date in any of `2024-03-15`, `15 March 2024`,
+    `March 15th, 2024`, `Mar. 15` as one token (`d0315y2024`, or `d0315` without a year)
+    and a price as one token (`$1,200.00` = `1200 USD` = `1,200 dollars` = `usd1200`).
+
+    >>> value_words("Order #9242 and O-7186's refund of $1,200.00 on 15 March 2024")
+    ['order', 'number', '9242', 'and', 'o7186', 'refund', 'of', 'usd1200', 'on', 'd0315y2024']
+    """
+    out: list[str] = []
+    for w in normalise(_canonical_text(text)).split():
+        if w.endswith("'s"):
+            w = w[:-2]
+        w = w.strip("'")
+        if not w:
+            continue
+        m = _JOINED_ID.match(w)
+        if m:
+            w = m[1] + m[2]
+        elif "-" in w and w.replace("-", "").isalpha():
+            out += [p for p in w.split("-") if p]
+            continue
+        elif (w.isdigit() and len(w) >= 3 and out and len(out[-1]) == 1
+              and out[-1].isalpha() and out[-1] not in ("a", "i")):
+            w = out.pop() + w
+        out.append(w)
+    return out
+
+
+def same_value(fact_word: str, answer_word: str) -> bool:
+    """One word of a fact and one of an answer name the same value: equal words, or two
+    dates on the same day where at most one of them names the year.
+
+    >>> same_value("d0315y2024", "d0315"), same_value("d0315y2024", "d0315y2023")
+    (True, False)
+    """
+    if fact_word == answer_word:
+        return True
+    if (len(fact_word) >= 5 and len(answer_word) >= 5 and fact_word[0] == answer_word[0] == "d"
+            and fact_word[1:5].isdigit() and fact_word[1:5] == answer_word[1:5]):
+        return len(fact_word) == 5 or len(answer_word) == 5
+    return False
