@@ -54,6 +54,8 @@ FRAMEWORKS: dict[str, list[str]] = {
     "strands": ["strands-agents[openai,otel]==1.62.0", *_OTEL],
     "crewai": ["crewai==1.15.30", "openinference-instrumentation-crewai", *_OTEL],
     "semantic-kernel": ["semantic-kernel==1.45.0", *_OTEL],
+    "agno": ["agno==3.1.10", "openai", "sqlalchemy", "openinference-instrumentation-agno",
+             *_OTEL],
     "autogen": ["autogen-agentchat==0.7.5", "autogen-ext[openai]==0.7.5",
                 "openinference-instrumentation-autogen-agentchat", *_OTEL],
     "langmem": ["langmem==0.0.30", "langchain==1.5.2", "langchain-openai", "langgraph",
@@ -573,7 +575,31 @@ def run_autogen(url: str, out: str) -> None:
     _write(exporter, out)
 
 
-CHILDREN = {"adk": run_adk, "autogen": run_autogen, "crewai": run_crewai, "langmem": run_langmem, "semantic-kernel": run_semantic_kernel, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
+def run_agno(url: str, out: str) -> None:
+    """Agno's `Agent` (its `OpenAIChat` model) with Lin's memories in an in-memory Agno
+    database, added to the system message (`add_memories_to_context`) rather than read by
+    a tool; tools `book_seat` and `save_memory`. Traced by OpenInference's Agno
+    instrumentor."""
+    from agno.agent import Agent
+    from agno.db.in_memory import InMemoryDb
+    from agno.db.schemas.memory import UserMemory
+    from agno.models.openai import OpenAIChat
+    from openinference.instrumentation.agno import AgnoInstrumentor
+
+    provider, exporter = _provider()
+    AgnoInstrumentor().instrument(tracer_provider=provider)
+    db = InMemoryDb()
+    for m in MEMORIES:
+        db.upsert_user_memory(UserMemory(memory=m["memory"], memory_id=m["id"], user_id="lin"))
+    agent = Agent(model=OpenAIChat(id="gpt-4o-mini", base_url=url, api_key="offline"),
+                  db=db, add_memories_to_context=True, instructions=INSTRUCTIONS,
+                  tools=[book_seat, save_memory])
+    print(agent.run(QUESTION, user_id="lin").content)
+    provider.force_flush()
+    _write(exporter, out)
+
+
+CHILDREN = {"adk": run_adk, "agno": run_agno, "autogen": run_autogen, "crewai": run_crewai, "langmem": run_langmem, "semantic-kernel": run_semantic_kernel, "llamaindex": run_llamaindex, "openai-agents": run_openai_agents, "openai-v2": run_openai_v2,
             "smolagents": run_smolagents, "strands": run_strands}
 
 

@@ -428,6 +428,21 @@ def test_autogen_memory_in_the_prompt_and_nested_tool_spans(tmp_path, capsys):
     assert f"record ids in the trace: {poisoned}" in err
 
 
+def test_agno_memories_in_the_system_message():
+    """Agno 3.1's Agent with `add_memories_to_context`: Lin's memories are in its system
+    message between `<memories_from_previous_interactions>` and its closing tag, known
+    without a declaration; each model call reads them as records."""
+    from repair_core.importers._semconv import content_id
+
+    path = SAMPLES / "agno.otlp.json"
+    check_story(path, poisoned=None)
+    case = import_trace([path]).case
+    assert {r.text for r in case.memory} >= {POISONED, "Lin's home airport is SFO."}
+    assert "</memories_from_previous_interactions>" not in {r.text for r in case.memory}
+    assert any(content_id(POISONED) in s.returned for s in case.trajectory
+               if s.type == "memory_read")
+
+
 def test_memory_lines_under_a_declared_header():
     from repair_core.importers._prompt_memory import KNOWN_HEADERS, memory_lines
 

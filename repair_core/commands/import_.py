@@ -50,8 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--memory-in-prompt", metavar="HEADER", action="append", default=[],
                    help="a header line under which a model call's system or developer "
                         "message lists memories, one a line (repeatable): each line becomes "
-                        "a record read just before that call. AutoGen's ListMemory block is "
-                        "known without it")
+                        "a record read just before that call. AutoGen's ListMemory and "
+                        "Agno's memory blocks are known without it")
     p.add_argument("--config", metavar="FILE", default=None,
                    help="TOML (or JSON) file with a [memory_tools] table of NAME = \"read\" "
                         "| \"write\" | \"none\" (--memory-tool wins)")

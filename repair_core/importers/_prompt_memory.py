@@ -10,7 +10,8 @@ model call that was sent it.
 
 Each line (its `1.`, `-` or `*` bullet left out) is a record whose id is its text's
 content id, the same for the same text wherever it appears, so the same note sent to
-three model calls is one record read three times. The block ends at a blank line or the
+three model calls is one record read three times. The block ends at a blank line, a
+closing tag (`</…>`, as Agno closes `<memories_from_previous_interactions>`) or the
 message's end. Headers are matched as whole lines, case-insensitively, without regular
 expressions (the text is untrusted); `dgrr import --memory-in-prompt HEADER` adds one.
 """
@@ -26,8 +27,10 @@ from ._semconv import Operation, Retrieved, content_id
 
 __all__ = ["KNOWN_HEADERS", "prompt_memory_ops", "memory_lines"]
 
-KNOWN_HEADERS = ("Relevant memory content (in chronological order):",)
-"""Headers recognised without a declaration: AutoGen's `ListMemory` (autogen-core 0.7)."""
+KNOWN_HEADERS = ("Relevant memory content (in chronological order):",
+                 "<memories_from_previous_interactions>")
+"""Headers recognised without a declaration: AutoGen's `ListMemory` (autogen-core 0.7),
+Agno's user memories (`add_memories_to_context`, agno 3.1)."""
 
 _PROMPT_ROLES = ("system", "developer")
 
@@ -50,7 +53,7 @@ def memory_lines(text: str, headers: Iterable[str]) -> list[str]:
             continue
         if not inside:
             continue
-        if not line:
+        if not line or line.startswith("</"):  # a blank line, or the block's closing tag
             inside = False
             continue
         out.append(_unbullet(line))
