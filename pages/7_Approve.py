@@ -27,6 +27,7 @@ from repair_core import DgrrError
 from repair_core._text import plural
 from repair_core.approvals import (
     CARRIER_WARNING,
+    NOT_CERTIFIED_WARNING,
     ApprovalStore,
     approval_summary,
     carrier_groups,
@@ -91,7 +92,8 @@ warning_kinds = warning_groups(summary.warnings)
 # Carriers of a fault are acknowledged a group (answer, outputs, records) at a time, every
 # carrier of the group in a table under its box; the approval names each carrier whose
 # group is ticked, and the library refuses it while any carrier is not named.
-ordinary = [(k, v) for k, v in warning_kinds if not k.startswith(CARRIER_WARNING)]
+ordinary = [(k, v) for k, v in warning_kinds
+            if not k.startswith((CARRIER_WARNING, NOT_CERTIFIED_WARNING))]
 carrier_kinds = carrier_groups(summary.carrier_details, summary.carriers)
 kinds_to_tick = [k for k, _ in ordinary] + [g for g, _ in carrier_kinds]
 st.markdown(f"Case {code(p.case.case_id)} · {plural(len(p.edits), 'plan edit')}"
@@ -102,9 +104,13 @@ st.caption(f"Store: {_counts(summary.store)} · steps: {_counts(summary.steps)} 
            f"{plural(len(summary.warnings), 'warning')} in "
            f"{plural(len(kinds_to_tick), 'kind')} (details below the decision)")
 if summary.replayed:
+    # what no judge could clear is acknowledged like a carrier, and is never called clean
+    unsure = sum(1 for c in summary.carrier_details if c.status == "not_certified")
+    carrying = len(summary.carriers) - unsure
     st.caption("Content check of what the agent reads next: " + (
-        f"{plural(len(summary.carriers), 'carrier')} of a fault, acknowledged by kind "
-        "(answer, outputs, records), each listed" if summary.carriers else "clean (nothing carries a fault)"))
+        f"{plural(carrying, 'carrier')} of a fault and {unsure} not certified clean, "
+        "acknowledged by kind (answer, outputs, records), each listed" if summary.carriers
+        else "clean (nothing carries a fault and nothing was left uncertain)"))
 answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-approve",
                titles=("Answer before (failed run)", "Answer after the repair"),
                missing="(no corrected answer)" if p.case.has_answer() and

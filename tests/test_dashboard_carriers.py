@@ -91,3 +91,37 @@ def test_a_carrier_the_result_names_only_by_id_can_be_acknowledged(tmp_path, mon
     assert "Recorded #1: approve by Ana" in plain(at.success[0].value), texts(at)
     [rec] = ApprovalStore(str(tmp_path / "approvals.db")).history()
     assert sorted(rec.acknowledged) == sorted(["s10:m3", only_id])
+
+
+def test_approve_page_asks_for_a_not_certified_answer_to_be_acknowledged(tmp_path,
+                                                                         monkeypatch):
+    # the corrected answer names the fault only to deny it: the lexical judge cannot
+    # certify it clean, and the page must not call the check clean
+    monkeypatch.setitem(POLICIES, "denies-window",
+                        _hostile("Lin does not want window seats.", {"answer"}))
+    at = loaded()
+    page(at, "5_Replay")
+    at.text_input(key="dgrr_w_model").set_value("dgrr/denies-window")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    page(at, "7_Approve")
+    shown = texts(at)
+    assert "0 carriers of a fault and 1 not certified clean" in shown
+    assert "clean (nothing carries a fault" not in shown
+    [unsure] = [c for c in at.checkbox if "agent would read each" in plain(c.label)]
+    assert "Not certified clean of fault m3: 1 answer" in plain(unsure.label)
+    [table] = [d.value for d in at.dataframe if "it says" in d.value.columns]
+    [row] = table.to_dict("records")
+    assert row["id"] == "s10:m3"
+    assert row["evidence"].startswith("not certified (judge-unsure, lexical)")
+    at.text_input(key="dgrr_w_reviewer").set_value("Ana")
+    at.radio(key="dgrr_w_decision").set_value("approve")
+    for c in at.checkbox:
+        if c.key != unsure.key:
+            c.check()
+    _record(at)
+    assert "acknowledge every warning" in plain(at.error[0].value)
+    at.checkbox(key=unsure.key).check()
+    _record(at)
+    assert "Recorded #1: approve by Ana" in plain(at.success[0].value), texts(at)
+    [rec] = ApprovalStore(str(tmp_path / "approvals.db")).history()
+    assert rec.acknowledged == ["s10:m3"]

@@ -309,3 +309,65 @@ def test_judge_flags_without_a_judge_are_refused(tmp_path, capsys):
     path.write_text(json.dumps(data))
     assert main(["verify", str(path), "--case", case_path, "--judge-cache", "x"]) == 2
     assert "--judge-cache: needs --judge MODEL" in capsys.readouterr().err
+
+
+@rule("approval.not-certified-acknowledged")
+def test_approve_and_apply_ask_for_not_certified_items_to_be_acknowledged(
+        tmp_path, capsys, monkeypatch):
+    from test_replay_fault_echo import _hostile
+
+    from repair_core.approvals import ApprovalStore
+    from repair_core.cli import main
+    from repair_core.model import POLICIES
+
+    # the corrected answer names the fault only to deny it: not certified, not a carrier
+    monkeypatch.setitem(POLICIES, "denies-window",
+                        _hostile("Lin does not want window seats.", {"answer"}))
+    assert main(["repair", TRAVEL, "--json", "--objective", "answer",
+                 "--model", "dgrr/denies-window"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verification"]["outcome"] == "not_certified"
+    assert [u["id"] for u in data["verification"]["uncertain"]] == ["s10:m3"]
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(data))
+    db = str(tmp_path / "approvals.db")
+    approve = ["approve", TRAVEL, "--reviewer", "ana", "--result", str(path), "--db", db,
+               "--decision", "approve"]
+    assert main(approve) == 2
+    err = capsys.readouterr().err
+    assert "s10:m3: not acknowledged" in err and "is not certified clean of m3" in err
+    assert ApprovalStore(db).history() == []
+    # an approval without the acknowledgement (by a tool that skipped the check) does not
+    # let apply write
+    from repair_core import load_case
+    from repair_core.approvals import approval_hashes
+    from repair_core.plan._plan import plan_case
+
+    case = load_case(TRAVEL)
+    inputs, outputs = approval_hashes(plan_case(case, objective="answer"), data)
+    ApprovalStore(db).add(case_id=case.case_id, reviewer="ana", decision="approve",
+                          inputs_sha256=inputs, outputs_sha256=outputs,
+                          model="dgrr/denies-window")
+    apply = ["apply", str(path), "--case", TRAVEL, "--to", "langgraph", "--store",
+             "dgrr_no_such_module:store", "--db", db, "--journal", str(tmp_path / "journal")]
+    assert main(apply) == 0
+    assert "not certified clean the approval did not acknowledge: s10:m3" in \
+        capsys.readouterr().out
+    assert main([*apply, "--apply", "--reviewer", "ops"]) == 2
+    assert "s10:m3" in capsys.readouterr().err
+    assert not (tmp_path / "journal").exists()
+    assert main([*approve, "--acknowledge", "s10:m3"]) == 0
+    assert "not certified clean: s10:m3" in capsys.readouterr().out
+    assert main(apply) == 0
+    assert "did not acknowledge" not in capsys.readouterr().out
+    # repaired with a model judge that clears the answer: nothing to acknowledge
+    with scripted_server(_deny) as server:
+        assert main(["repair", TRAVEL, "--json", "--objective", "answer", "--model",
+                     "dgrr/denies-window", "--judge", MODEL,
+                     "--judge-api-base", server.api_base]) == 0
+        judged = json.loads(capsys.readouterr().out)
+        assert judged["verification"]["outcome"] == "clean"
+        path.write_text(json.dumps(judged))
+        assert main(["approve", TRAVEL, "--reviewer", "cy", "--result", str(path), "--db", db,
+                     "--decision", "approve", "--judge", MODEL,
+                     "--judge-api-base", server.api_base]) == 0

@@ -169,7 +169,8 @@ def test_approve_refuses_a_result_with_a_carrier_until_each_is_acknowledged(tmp_
     assert "m4:m3: acknowledged, but not a carrier of this result" in capsys.readouterr().err
     assert ApprovalStore(db).history() == []  # nothing recorded by a refusal
     assert main([*approve, "--decision", "approve", "--acknowledge", carrier["id"]]) == 0
-    assert "acknowledged 1 carrier of a fault: s10:m3" in capsys.readouterr().out
+    assert "acknowledged 1 carrier of a fault or item(s) not certified clean: s10:m3" in \
+        capsys.readouterr().out
     [rec] = ApprovalStore(db).history()
     assert rec.decision == "approve" and rec.acknowledged == ["s10:m3"]
     # a rejection needs no acknowledgement; a clean result needs none either
@@ -210,7 +211,7 @@ def test_apply_refuses_a_carrier_its_approval_did_not_acknowledge(tmp_path, caps
     apply = ["apply", path, "--case", TRAVEL, "--to", "langgraph", "--store",
              "dgrr_no_such_module:store", "--db", db, "--journal", str(tmp_path / "journal")]
     assert main(apply) == 0  # the dry run names what the approval did not acknowledge
-    assert "carriers of a fault the approval did not acknowledge: s10:m3" in \
+    assert "items not certified clean the approval did not acknowledge: s10:m3" in \
         capsys.readouterr().out
     assert main([*apply, "--apply", "--reviewer", "ops"]) == 2
     err = capsys.readouterr().err

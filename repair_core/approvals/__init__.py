@@ -6,6 +6,7 @@ from ._checkpoint import Checkpoint, make_checkpoint, read_checkpoint, write_che
 from ._keys import Signer, TrustFile, generate_key, key_dir, load_signer, trust_path
 from ._review import (
     CARRIER_WARNING,
+    NOT_CERTIFIED_WARNING,
     ApprovalHasher,
     ApprovalSummary,
     CarriersNotAcknowledgedError,
@@ -53,6 +54,7 @@ __all__ = [
     "ApplyEvents",
     "JournalNotCurrent",
     "CARRIER_WARNING",
+    "NOT_CERTIFIED_WARNING",
     "ApprovalStanding",
     "Checkpoint",
     "Signer",

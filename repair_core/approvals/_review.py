@@ -9,21 +9,23 @@ import threading
 import weakref
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, ValidationError
 
 from .._errors import DgrrError
 from .._perf import without_gc
 from .._text import markdown_code, markdown_text, plural, printable
+from ..judge import Judge
 from ..plan._plan import RepairPlan
-from ..verification._models import Carrier
+from ..verification._models import Carrier, Uncertain
 from ._canonical import canonical_chunks, model_json
 from ._reviewer import same_reviewer
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
 
 __all__ = [
     "CARRIER_WARNING",
+    "NOT_CERTIFIED_WARNING",
     "ApprovalHasher",
     "ApprovalSummary",
     "CarriersNotAcknowledgedError",
@@ -90,16 +92,17 @@ class CarriersNotAcknowledgedError(DgrrError):
         """Ids of missing carriers the result names that the carriers given left out."""
         lines = [(f"{printable(c)}: not acknowledged" if isinstance(c, str) else
                   f"{printable(c.id)}: not acknowledged — {c.kind} {printable(c.where)} "
-                  f"carries {printable(c.fault)} ({printable(c.evidence)[:200]})")
+                  + ("carries" if c.status == "carrier" else "is not certified clean of")
+                  + f" {printable(c.fault)} ({printable(c.evidence)[:200]})")
                  + (" (the result names it as a carrier; the carriers given left it out)"
                     if _carrier_id(c) in self.unshown else "")
                  for c in self.missing]
         lines += [f"{printable(a[:120])}: acknowledged, but not a carrier of this result"
                   for a in self.unknown]
         super().__init__(
-            "approval refused: what the agent reads next still carries a fault; read each "
-            "carrier (dgrr verify) and acknowledge it by its id (dgrr approve --acknowledge "
-            "ID):\n" + "\n".join(f"  - {line}" for line in lines))
+            "approval refused: what the agent reads next still carries a fault or is not "
+            "certified clean of one; read each carrier and not-certified item (dgrr verify) "
+            "and acknowledge it by its id (dgrr approve --acknowledge ID):\n" + "\n".join(f"  - {line}" for line in lines))
 
 
 def _carrier_id(carrier: Any) -> str:
@@ -114,15 +117,16 @@ def named_carriers(result: Any) -> list[Any]:
     of carriers its caller gives (rule `approval.carriers-cover-result`)."""
     verification = _get(result, "verification")
     named: dict[str, Any] = {}
-    listed = _get(verification, "carriers")
-    for c in listed if isinstance(listed, list | tuple) else []:
-        if isinstance(c, Mapping):
-            try:
-                c = Carrier.model_validate(c)
-            except ValidationError:
-                c = _get(c, "id")
-        if c is not None and _carrier_id(c):
-            named.setdefault(_carrier_id(c), c)
+    for field, model in (("carriers", Carrier), ("uncertain", Uncertain)):
+        listed = _get(verification, field)
+        for c in listed if isinstance(listed, list | tuple) else []:
+            if isinstance(c, Mapping):
+                try:
+                    c = model.model_validate(c)
+                except ValidationError:
+                    c = _get(c, "id")
+            if c is not None and _carrier_id(c):
+                named.setdefault(_carrier_id(c), c)
     faults = _get(verification, "faults")
     for f in faults if isinstance(faults, list | tuple) else []:
         ids = _get(f, "carriers")
@@ -132,23 +136,27 @@ def named_carriers(result: Any) -> list[Any]:
     return list(named.values())
 
 
-def result_carriers(case: Any, result: Any, plan: RepairPlan | None = None) -> list[Any]:
-    """The carriers of a fault in `result` (a RepairResult or its JSON) of repairing
-    `case`, by a fresh content check against the case's faults, the suspected sources
-    `plan` cleans and those the result names: the result's own list of carriers is not
-    trusted."""
+def result_carriers(case: Any, result: Any, plan: RepairPlan | None = None, *,
+                    judge: Judge | None = None) -> list[Any]:
+    """What an approval of `result` (a RepairResult or its JSON) of repairing `case` must
+    acknowledge: its carriers of a fault, then what is not certified clean of one
+    (`Uncertain`), by a fresh content check against the case's faults, the suspected
+    sources `plan` cleans and those the result names: the result's own lists are not
+    trusted. `judge`: asked what the lexical judge leaves unsure (`--judge`)."""
     from ..verification import verify_result
 
     sources = [s.id for s in getattr(plan, "suspected", ())
                if s.role == "source" and s.action == "clean"]
-    return list(verify_result(case, result, sources=sources).carriers)
+    return verify_result(case, result, sources=sources, judge=judge).acknowledgeable()
 
 
-def unacknowledged_carriers(case: Any, result: Any, approval: Any) -> list[Any]:
-    """The carriers of `result` that `approval` (an ApprovalRecord) did not acknowledge:
-    `dgrr apply` and the queue's worker refuse to write while there is one."""
+def unacknowledged_carriers(case: Any, result: Any, approval: Any, *,
+                            judge: Judge | None = None) -> list[Any]:
+    """The carriers and not-certified items of `result` that `approval` (an
+    ApprovalRecord) did not acknowledge: `dgrr apply` and the queue's worker refuse to
+    write while there is one."""
     acknowledged = set(_get(approval, "acknowledged") or [])
-    return [c for c in result_carriers(case, result) if c.id not in acknowledged]
+    return [c for c in result_carriers(case, result, judge=judge) if c.id not in acknowledged]
 
 
 class ApprovalSummary(BaseModel):
@@ -176,11 +184,12 @@ class ApprovalSummary(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     """Each one needs the reviewer's explicit acknowledgement before an approval."""
     carriers: list[str] = Field(default_factory=list)
-    """Ids of the carriers of a fault the result still has (a fresh content check, then
-    any the result's own verification names that it did not find, with or without their
-    details): each is a warning of its own kind, and an approval records them as
-    acknowledged."""
-    carrier_details: list[Carrier] = Field(default_factory=list)
+    """Ids of the carriers of a fault the result still has, then of what is not certified
+    clean of one (a fresh content check, then any the result's own verification names
+    that it did not find, with or without their details): each is a warning of its own
+    kind, and an approval records them as acknowledged."""
+    carrier_details: list[Annotated[Carrier | Uncertain, Field(discriminator="status")]] = \
+        Field(default_factory=list)
     """Those of `carriers` whose details are known (kind, where, fault, evidence, text),
     in the same order: what a reviewer reads before acknowledging them
     (:func:`carrier_groups`). A carrier the result names only by id has none."""
@@ -226,8 +235,10 @@ def _original_answer(case: Any) -> str:
     return case.final_answer().text if case.has_answer() else ""
 
 
-def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
-    """What approving `plan` with its replay `result` (a RepairResult or its JSON) means.
+def approval_summary(plan: RepairPlan, result: Any = None, *,
+                     judge: Judge | None = None) -> ApprovalSummary:
+    """What approving `plan` with its replay `result` (a RepairResult or its JSON) means
+    (`judge`: asked what the lexical judge leaves unsure in the content check).
 
     Reads only the report and the answers (not the whole store), and reads report fields
     added later (e.g. irreversible effects) when they are there.
@@ -297,7 +308,7 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
         if str(_get(o, "detail") or "") == "observation supplied by hand":
             warnings.append(f"Observation typed by hand (not returned by the tool) — step "
                             f"{_get(o, 'id')}")
-    carriers = result_carriers(plan.case, result, plan)
+    carriers = result_carriers(plan.case, result, plan, judge=judge)
     found = {c.id for c in carriers}
     # and any the result names that the fresh check did not find: the approval must
     # acknowledge those too (approval.carriers-cover-result), so the reviewer sees them
@@ -307,7 +318,8 @@ def approval_summary(plan: RepairPlan, result: Any = None) -> ApprovalSummary:
     # this dgrr does not read): known by its id alone, and acknowledged all the same
     only_ids = [c for c in named if isinstance(c, str)]
     for c in carriers:  # one kind each: a carrier is acknowledged on its own
-        warnings.append(f"{CARRIER_WARNING} {c.fault}: {c.kind} {c.where} (id {c.id})"
+        head = CARRIER_WARNING if c.status == "carrier" else NOT_CERTIFIED_WARNING
+        warnings.append(f"{head} {c.fault}: {c.kind} {c.where} (id {c.id})"
                         f"{WARNING_KIND_SEPARATOR}{c.evidence}; it says: "
                         f"{' '.join(c.text.split())}")
     for cid in only_ids:
@@ -340,6 +352,9 @@ def _effect_kind(item: Any, declared: Mapping[str, str]) -> str:
 WARNING_KIND_SEPARATOR = " — "
 CARRIER_WARNING = "Carries fault"
 """How the warning of a carrier of a fault starts (each carrier is a warning kind of its own)."""
+NOT_CERTIFIED_WARNING = "Not certified clean of fault"
+"""How the warning of an item no judge could clear of a fault starts (acknowledged like a
+carrier)."""
 
 
 def warning_groups(warnings: Iterable[str]) -> list[tuple[str, list[str]]]:
@@ -357,9 +372,10 @@ def warning_groups(warnings: Iterable[str]) -> list[tuple[str, list[str]]]:
     return list(groups.items())
 
 
-def carrier_groups(carriers: Iterable[Carrier],
-                   ids: Iterable[str] = ()) -> list[tuple[str, list[Carrier | str]]]:
+def carrier_groups(carriers: Iterable[Carrier | Uncertain], ids: Iterable[str] = ()
+                   ) -> list[tuple[str, list[Carrier | Uncertain | str]]]:
     """`carriers` grouped by kind (the answer, replayed outputs, records), in that order,
+    the carriers first, then the items not certified clean (`Uncertain`),
     each group named by its count and the faults it carries: as irreversible effects are
     acknowledged per tool and kind, hundreds of carriers are read as a few tables, one
     acknowledgement each, while the approval still names every carrier's id
@@ -373,18 +389,22 @@ def carrier_groups(carriers: Iterable[Carrier],
     >>> [(g, [_carrier_id(x) for x in cs]) for g, cs in carrier_groups(c, ["m1:m3", "x"])]
     [('Carries fault m3: 2 records', ['m1:m3', 'm2:m3']), ('Carries fault: 1 carrier known only by id', ['x'])]
     """
-    groups: dict[str, list[Carrier]] = {kind: [] for kind in ("answer", "output", "record")}
+    groups: dict[tuple[str, str], list[Carrier | Uncertain]] = {
+        (status, kind): [] for status in ("carrier", "not_certified")
+        for kind in ("answer", "output", "record")}
     for c in carriers:
-        groups.setdefault(c.kind, []).append(c)
-    named: list[tuple[str, list[Carrier | str]]] = []
-    for kind, cs in groups.items():
+        groups.setdefault((c.status, c.kind), []).append(c)
+    named: list[tuple[str, list[Carrier | Uncertain | str]]] = []
+    for (status, kind), cs in groups.items():
         if not cs:
             continue
         faults = list(dict.fromkeys(c.fault for c in cs))
         which = ", ".join(faults) if len(faults) <= 3 else f"(one of {len(faults)} faults)"
-        named.append((f"{CARRIER_WARNING} {which}: {plural(len(cs), kind)}", list(cs)))
+        head = CARRIER_WARNING if status == "carrier" else NOT_CERTIFIED_WARNING
+        named.append((f"{head} {which}: {plural(len(cs), kind)}", list(cs)))
     detailed = {c.id for cs in groups.values() for c in cs}
-    only_ids: list[Carrier | str] = list(dict.fromkeys(i for i in ids if i not in detailed))
+    only_ids: list[Carrier | Uncertain | str] = list(dict.fromkeys(
+        i for i in ids if i not in detailed))
     if only_ids:
         named.append((f"{CARRIER_WARNING}: {plural(len(only_ids), 'carrier')} known only "
                       "by id", only_ids))
@@ -575,7 +595,8 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
                     comment: str = "", result: Any = None,
                     hashes: tuple[str, str] | None = None,
                     acknowledged: Iterable[str] = (),
-                    carrier_ids: Iterable[str] | None = None) -> ApprovalRecord:
+                    carrier_ids: Iterable[str] | None = None,
+                    judge: Judge | None = None) -> ApprovalRecord:
     """Append the reviewer's decision on `plan` (and its replay `result`, if any).
 
     Refuses (DgrrError) a result that is not the repair of this case and plan
@@ -587,7 +608,8 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     (seconds on a large case), and `carrier_ids` the content check (the ids of the
     result's carriers as :func:`approval_summary` found them); every carrier the result
     itself names (:func:`named_carriers`) must be acknowledged all the same, whatever
-    `carrier_ids` leaves out. A rejection acknowledges nothing.
+    `carrier_ids` leaves out. A rejection acknowledges nothing. `judge` is asked what
+    the lexical judge leaves unsure in the content check (`--judge`).
     """
     if result is not None:
         problems = result_problems(plan, result)
@@ -604,7 +626,8 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     if decision == "approve" and (result is not None or acknowledged):
         # rule approval.carriers-acknowledged
         carriers: list[Any] = (list(carrier_ids) if carrier_ids is not None else
-                               result_carriers(plan.case, result, plan) if result is not None
+                               result_carriers(plan.case, result, plan, judge=judge)
+                               if result is not None
                                else [])
         ids = {_carrier_id(c) for c in carriers}
         # rule approval.carriers-cover-result: the carriers given cannot leave out one the

@@ -18,6 +18,7 @@ from ..integrations._target import (
     with_langgraph,
 )
 from . import plural, read_json
+from .judging import add_judge_arguments, judge_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,6 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "exit 2 listing them); recorded in the approvals log as an "
                         "override signed by --reviewer's key, which the trust file must "
                         "name (refused without one)")
+    add_judge_arguments(p)
     p.add_argument("--vault", metavar="FILE", default=None,
                    help="langgraph: a SQLite file to keep quarantined items in, outside the "
                         "store (default: a table of a SqliteStore's or PostgresStore's own "
@@ -129,9 +131,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"approval: #{approval.id} by {printable(approval.reviewer)}")
         # rule apply.carriers-acknowledged: checked by content now, not read from the result
-        carriers = unacknowledged_carriers(case, result, approval)
+        carriers = unacknowledged_carriers(case, result, approval, judge=judge_from(args))
         if carriers:
-            print("carriers of a fault the approval did not acknowledge: "
+            print("carriers of a fault or items not certified clean the approval did not "
+                  "acknowledge: "
                   + ", ".join(printable(c.id) for c in carriers))
         if not args.apply:
             print("dry run: nothing written (add --apply to write)")
@@ -142,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         if carriers:
             raise DgrrError(
                 f"refused: the result still has {plural(len(carriers), 'carrier')} of a fault "
-                f"that approval #{approval.id} did not acknowledge ("
+                f"or not-certified item(s) that approval #{approval.id} did not acknowledge ("
                 + ", ".join(printable(c.id) for c in carriers) + "); see `dgrr verify "
                 "RESULT --case CASE`; approve again with --acknowledge for each; nothing "
                 "written")

@@ -22,6 +22,7 @@ from . import (
     read_case,
     read_json,
 )
+from .judging import add_judge_arguments, judge_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,15 +45,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="repair result JSON (dgrr repair --json) whose outputs are approved; "
                         "refused unless it is the repair of this case and plan")
     p.add_argument("--acknowledge", action="append", default=[], metavar="ID",
-                   help="a carrier of a fault the --result still has (WHERE:FAULT, as `dgrr "
-                        "verify` lists it) that you read and accept; repeat for each: an "
-                        "approval of a result with carriers is refused until every one is "
-                        "acknowledged, and the ids are recorded with it")
+                   help="a carrier of a fault the --result still has, or an item not "
+                        "certified clean of one (WHERE:FAULT, as `dgrr verify` lists it), that "
+                        "you read and accept; repeat for each: an approval of a result with "
+                        "either is refused until every one is acknowledged, and the ids are "
+                        "recorded with it")
     p.add_argument("--objective", choices=("answer", "store", "both"), default=None,
                    help="what the approved plan repairs (answer, store or both); default: the "
                         "objective the --result was repaired for, else answer (store for a "
                         "case without an answer step)")
     add_suspects_argument(p, from_result=True)
+    add_judge_arguments(p)
     _db_arg(p)
     p.set_defaults(func=run_approve)
 
@@ -127,12 +130,14 @@ def run_approve(args: argparse.Namespace) -> int:
     if args.acknowledge and result is None:
         raise DgrrError("--acknowledge: only with --result (the carriers are in a result)")
     rec = record_decision(store, plan, reviewer=args.reviewer, decision=args.decision,
-                          comment=args.comment, result=result, acknowledged=args.acknowledge)
+                          comment=args.comment, result=result, acknowledged=args.acknowledge,
+                          judge=judge_from(args))
     print(f"recorded #{rec.id}: {rec.decision} of case '{printable(rec.case_id)}' by "
           f"{printable(rec.reviewer)} ({plural(len(rec.plan_edits), 'plan edit')}) in "
           f"{store.url}")
     if rec.acknowledged:
-        print(f"acknowledged {plural(len(rec.acknowledged), 'carrier')} of a fault: "
+        print(f"acknowledged {plural(len(rec.acknowledged), 'carrier')} of a fault or "
+              "item(s) not certified clean: "
               + ", ".join(printable(a) for a in rec.acknowledged))
     signed = f"signed with {rec.key_id}" if rec.signature else "unsigned (no key for the reviewer)"
     print(f"log head now {rec.row_hash} (#{rec.id}, {signed})")

@@ -192,8 +192,8 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
     carriers = unacknowledged_carriers(case, result, approval)
     if carriers:
         raise DgrrError(f"refused: the result still has {len(carriers)} carrier(s) of a "
-                        f"fault that approval #{approval.id} did not acknowledge; nothing "
-                        "written")
+                        "fault or not-certified item(s) that approval "
+                        f"#{approval.id} did not acknowledge; nothing written")
     where = f"{kind}:{spec}"
     events: list[int] = []
     from ..approvals import review_rule

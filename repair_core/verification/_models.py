@@ -36,6 +36,8 @@ class Carrier(BaseModel):
     """What it says, clipped to 300 characters (untrusted: show it as plain text)."""
     judge: str = "lexical"
     """The judge that said it carries the fault: `lexical` or `model:<model>`."""
+    status: Literal["carrier"] = "carrier"
+    """What it is (tells it from an `Uncertain` item where either may stand)."""
 
 
 class Uncertain(BaseModel):
@@ -60,6 +62,13 @@ class Uncertain(BaseModel):
     """The last judge that read it (`lexical` or `model:<model>`)."""
     text: str
     """What it says, clipped to 300 characters (untrusted: show it as plain text)."""
+    status: Literal["not_certified"] = "not_certified"
+    """What it is (tells it from a `Carrier` where either may stand)."""
+
+    @property
+    def evidence(self) -> str:
+        """Why it is not certified, as one line (as a carrier's evidence reads)."""
+        return f"not certified ({self.reason}, {self.judge}): {self.why}"
 
 
 class JudgeUse(BaseModel):
