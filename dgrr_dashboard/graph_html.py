@@ -18,8 +18,9 @@ from repair_core.viz import (
     DOT_SIZE,
     LABEL_FONT_PX,
     MIN_LABEL_PX,
+    ColourBy,
     GraphView,
-    decision_legend,
+    colour_legend,
     escape_html,
     external_resources,
     graph_view,
@@ -93,10 +94,12 @@ def _render(net: Any) -> str:
         cdn_resources=net.cdn_resources))
 
 
-def _legend_html() -> str:
-    items = [f'<span class="dgrr-key" title="{escape_html(meaning)}"><span class="dgrr-dot" '
-             f'style="background:{colour}"></span>{escape_html(label)}</span>'
-             for _, colour, label, meaning in decision_legend()]
+def _legend_html(colour_by: ColourBy = "decision") -> str:
+    what = "analysis" if colour_by == "analysis" else "decision"
+    items = [f'<span class="dgrr-key"><b>Colour = {what}</b>:</span>']
+    items += [f'<span class="dgrr-key" title="{escape_html(meaning)}"><span class="dgrr-dot" '
+              f'style="background:{colour}"></span>{escape_html(label)}</span>'
+              for _, colour, label, meaning in colour_legend(colour_by)]
     items.append('<span class="dgrr-key">◆ turn · ● step · ■ record</span>')
     items.append('<span class="dgrr-key"><span class="dgrr-line dgrr-dashed"></span>chain '
                  '(order only)</span>')
@@ -272,7 +275,7 @@ def graph_html(plan: RepairPlan, *, view: GraphView | None = None, height: str =
               f'{len(view.nodes)} of {view.total_nodes} nodes, {len(view.edges)} edges; '
               'click a node for its details. <input id="dgrr-search" type="search" '
               'placeholder="find a node (id or text), Enter" aria-label="find a node">'
-              f'<span id="dgrr-search-note"></span>{_legend_html()}{note}</div>')
+              f'<span id="dgrr-search-note"></span>{_legend_html(view.colour_by)}{note}</div>')
     faults = [n for n in plan.case.faults if any(v.id == n for v in view.nodes)]
     tail = (('<div id="dgrr-detail" data-node="">Click a node to see its content, its edges '
              "and the reason for its decision.</div>") if panel else "")
@@ -296,7 +299,8 @@ def write_graph_html(plan: RepairPlan, path: str, **options: Any) -> GraphView:
     """Write the standalone graph HTML atomically; returns the view that was drawn."""
     view = graph_view(plan, **{k: v for k, v in options.items()
                                if k in ("affected_only", "hide_chain", "node_types", "layout",
-                                        "max_nodes", "physics_limit", "label_chars")})
+                                        "max_nodes", "physics_limit", "label_chars",
+                                        "colour_by")})
     rest = {k: v for k, v in options.items() if k in ("height", "title")}
     atomic_write_text(path, graph_html(plan, view=view, **rest))
     return view

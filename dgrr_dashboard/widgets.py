@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -280,7 +280,7 @@ def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
     else:
         left, right = st.columns([3, 2])
     with left:
-        st.markdown(f"{code(d.id)} · {md(d.type)} · class **{md(d.cls)}**"
+        st.markdown(f"{code(d.id)} · {md(d.type)} · analysis: **{md(d.cls)}**"
                     + (f" · seq {d.seq}" if d.seq is not None else ""))
         st.text(d.content)
         if d.trace is not None:
@@ -345,18 +345,22 @@ def step_panel(p: RepairPlan, node: str, res: Any) -> None:
                 m2.text(f"refused: {call.error}")
 
 
-def decision_legend_html() -> str:
+def decision_legend_html(colour_by: str = "decision") -> str:
     """The one colour legend of the plan's decisions (repair_core.viz.DECISION_STYLES),
-    the same on every page that colours by decision."""
-    from repair_core.viz import decision_legend
+    the same on every page that colours by decision; with `colour_by="analysis"`, the
+    legend of the analysis classes (repair_core.viz.NODE_CLASSES) instead."""
+    from repair_core.viz import colour_legend
 
+    analysis = colour_by == "analysis"
     keys = "".join(
         f'<span style="margin-right:14px" title="{escape(meaning)}" data-key="{escape(key)}">'
         f'<span style="display:inline-block;width:12px;height:12px;border-radius:50%;'
         f'background:{escape(colour)};border:1px solid #555;margin-right:4px"></span>'
-        f"{escape(label)}</span>" for key, colour, label, meaning in decision_legend())
+        f"{escape(label)}</span>"
+        for key, colour, label, meaning in colour_legend("analysis" if analysis else "decision"))
+    title = "the node's class in the analysis" if analysis else "the plan's decision"
     return (f'<div class="dgrr-decision-legend" style="font-size:13px;line-height:1.9">'
-            f"<b>Colour = the plan's decision</b>: {keys}</div>")
+            f"<b>Colour = {title}</b>: {keys}</div>")
 
 
 # Words the pages use for a decision's effect -> its colour key.
@@ -371,7 +375,9 @@ def decision_colour(word: object) -> str | None:
     from repair_core.viz import DECISION_STYLES
 
     head = str(word).split(" ")[0]
-    key = head if head in DECISION_STYLES else _EFFECT_KEYS.get(head)
+    # the word "kept" says nothing of support: its colour is keep's (grey); the green of
+    # "keep (supported)" comes from the plan (`coloured`'s `keys`)
+    key = _EFFECT_KEYS.get(head) or (head if head in DECISION_STYLES else None)
     return DECISION_STYLES[key][0] if key else None
 
 
@@ -385,23 +391,34 @@ def pale(colour: str, strength: float = 0.45) -> str:
     return "#" + "".join(f"{round(255 - (255 - c) * strength):02x}" for c in rgb)
 
 
-def coloured(frame: Any, column: str) -> Any:
+def coloured(frame: Any, column: str, keys: Mapping[str, str] | None = None) -> Any:
     """`frame` styled with the decision colour (made pale, the text stays black) as the
     background of `column`'s cells: the data grid draws a cell's background and text
-    colour from a Styler, not its borders. For a page of at most a thousand rows
-    (styling is per cell)."""
-    def css(value: object) -> str:
+    colour from a Styler, not its borders. With `keys` (node id -> colour key,
+    `repair_core.viz.decision_keys`), a kept row's colour is its node's in the plan: the
+    green of "keep (supported)" only for a node kept by independent support, grey for an
+    unaffected one (the row's node is its `id` column). For a page of at most a thousand
+    rows (styling is per cell)."""
+    from repair_core.viz import DECISION_STYLES
+
+    def css(value: object, node: object = None) -> str:
         colour = decision_colour(value)
+        if keys is not None and colour == DECISION_STYLES["keep"][0]:
+            colour = DECISION_STYLES["kept" if keys.get(str(node)) == "kept" else "keep"][0]
         return f"background-color: {pale(colour)}; color: #000000" if colour else ""
 
     if column not in getattr(frame, "columns", ()) or len(frame) > PAGE_ROWS:
         return frame
-    return frame.style.map(css, subset=[column])
+    if keys is None or "id" not in frame.columns:
+        return frame.style.map(css, subset=[column])
+    ids = frame["id"]
+    return frame.style.apply(lambda cells: [css(v, ids[i]) for i, v in cells.items()],
+                             subset=[column])
 
 
-def legend_html() -> str:
-    """The graph legend: the decision colours, the node shapes and the edge styles
-    (static text, escaped all the same)."""
+def legend_html(colour_by: str = "decision") -> str:
+    """The graph legend: the colours (of the decisions, or of the analysis classes), the
+    node shapes and the edge styles (static text, escaped all the same)."""
     from repair_core.viz import EDGE_STYLES
 
     edges = "".join(
@@ -413,7 +430,7 @@ def legend_html() -> str:
               "display:inline-block;width:22px;border-top:2px dotted #4c72b0;margin-right:4px;"
               'vertical-align:middle"></span>inferred</span>')
     return (f'<div id="dgrr-page-legend" style="font-size:13px;line-height:1.9">'
-            f"{decision_legend_html()}"
+            f"{decision_legend_html(colour_by)}"
             "<div><b>Shapes</b>: ◆ user turn · ● trajectory step · ■ memory record</div>"
             f"<div><b>Edges</b> (premise → dependent; hover one in the picture for its "
             f"label): {edges}</div></div>")

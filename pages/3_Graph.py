@@ -22,17 +22,24 @@ from repair_core.viz import NEIGHBOURHOOD_LIMIT, graph_view
 page_setup("Graph")
 st.title("3 · Dependency graph")
 st.caption("Edges point from a premise to what depends on it; colours say what the plan "
-           "decided (the legend is above the picture). Click a node, or find it with the "
+           "decided, or each node's class in the analysis (*Colour by*; the legend is above "
+           "the picture). Click a node, or find it with the "
            "picture's search box, to see everything about it in the inspector.")
 
 p = require_plan()
 types_all = ["turn", "record", *STEP_TYPES]
 # the controls on one row and the node types in an expander: the picture starts on the
 # first screen
-c1, c2, c3, c4, c5 = st.columns([2, 2, 2, 3, 3], vertical_alignment="center")
+c1, c2, c3, c0, c4, c5 = st.columns([2, 2, 2, 3, 3, 2], vertical_alignment="center")
 affected_only = c1.checkbox("Affected subgraph only", key="dgrr_w_g_affected")
 hide_chain = c2.checkbox("Hide chain edges", key="dgrr_w_g_chain")
 layout = c3.radio("Layout", ["timeline", "force"], key="dgrr_w_g_layout", horizontal=True)
+COLOUR_BY = {"plan decision": "decision", "analysis": "analysis"}
+colour_by = COLOUR_BY[c0.radio(
+    "Colour by", list(COLOUR_BY), horizontal=True, key="dgrr_w_g_colour",
+    help="plan decision: what the plan does with each node; analysis: each node's class "
+         "in the analysis (fault, answer-relevant, kept by independent support, affected, "
+         "unaffected)")]
 beside = c4.radio("Inspector", ["beside the picture", "below the picture (a wider picture)"],
                   horizontal=True, key="dgrr_w_g_inspector") == "beside the picture"
 with c5.expander("Node types"):
@@ -40,7 +47,8 @@ with c5.expander("Node types"):
                            label_visibility="collapsed")
 
 options = {"affected_only": affected_only, "hide_chain": hide_chain, "layout": layout,
-           "node_types": None if set(types) == set(types_all) else sorted(types)}
+           "node_types": None if set(types) == set(types_all) else sorted(types),
+           "colour_by": colour_by}
 VIEWS = "dgrr_graph_views"  # (plan key, options) -> view: a view of a big case costs seconds
 views = st.session_state.setdefault(VIEWS, {})
 vkey = (state.plan_key(p), tuple(sorted((k, str(v)) for k, v in options.items())))
@@ -123,7 +131,7 @@ with inspector:
     with st.container(height=700, border=False) if beside else st.container(border=False):
         node_details_panel(p, node, beside=beside, picker="dgrr_w_g_node", known=drawn)
 with st.expander("Legend: shapes and edges"):
-    st.html(legend_html())
+    st.html(legend_html(colour_by))
 st.download_button("Download this picture as standalone HTML", html,
                    file_name=f"{file_stem(p.case.case_id)}-graph.html",
                    mime="text/html", key="dgrr_w_g_download")

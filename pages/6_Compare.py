@@ -17,6 +17,7 @@ from dgrr_dashboard.widgets import (
     page_setup,
     require_plan,
 )
+from repair_core.viz import decision_keys
 
 page_setup("Compare")
 st.title("6 · Compare before and after")
@@ -102,6 +103,9 @@ mem, traj = state.derived("dgrr_compare_tables",  # both tables, once per plan a
                           (state.plan_key(p), id(res) if res is not None else None),
                           lambda: (_memory_table(), _trajectory_rows()))
 
+# a kept row is green only when the plan kept its node by independent support
+colour_keys = state.derived("dgrr_compare_colour_keys", state.plan_key(p),
+                            lambda: decision_keys(p))
 st.subheader("Memory store")
 counts = mem["change"].value_counts()
 st.caption(" · ".join(f"{n} {k}" for k, n in counts.items()))
@@ -115,7 +119,8 @@ mem_changed = st.checkbox("Changed records only", value=len(mem) > 200,
                           help="on by default for stores over 200 records")
 if mem_changed:
     mem = mem[mem["change"] != "kept"]
-st.dataframe(coloured(page_of(mem, "dgrr_w_cmp_mem_page"), "change"), hide_index=True,
+st.dataframe(coloured(page_of(mem, "dgrr_w_cmp_mem_page"), "change", colour_keys),
+             hide_index=True,
              width="stretch", placeholder=MISSING)
 
 st.subheader("Trajectory")
@@ -124,6 +129,7 @@ traj_changed = st.checkbox("Changed steps only", value=len(traj) > 200,
                            help="hide kept steps; on by default for runs over 200 steps")
 if traj_changed:
     traj = [t for t in traj if not str(t["outcome"]).startswith("kept")]
-st.dataframe(coloured(pd.DataFrame(page_of(traj, "dgrr_w_cmp_traj_page")), "outcome"),
+st.dataframe(coloured(pd.DataFrame(page_of(traj, "dgrr_w_cmp_traj_page")), "outcome",
+                      colour_keys),
              hide_index=True, width="stretch", placeholder=MISSING)
 st.page_link("pages/7_Approve.py", label="Next: approve or reject", icon=":material/arrow_forward:")

@@ -159,6 +159,44 @@ def test_one_decision_legend_on_every_page_that_colours_by_decision():
         assert DECISION_STYLES[r["key"]][0] == colours[r["id"]], r
 
 
+
+def test_the_graph_colours_by_analysis_with_its_legend_and_compare_keeps_green_for_support():
+    from dgrr_dashboard.widgets import pale
+    from repair_core.viz import DECISION_STYLES, NODE_CLASSES
+
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = load_example()
+    at.switch_page("pages/3_Graph.py").run()
+    at.radio(key="dgrr_w_g_colour").set_value("analysis").run()
+    assert not at.exception, [e.value for e in at.exception]
+    legend = " ".join(_legends(at))
+    assert "the node's class in the analysis" in legend
+    assert all(label in legend for _, label, _ in NODE_CLASSES.values())
+    # the inspector's class agrees with the plan: s11 is replayed under `both` but the
+    # answer does not depend on it
+    at.session_state["dgrr_selected_node"] = "s11"
+    at.run()
+    assert any("analysis: **affected**" in m.value for m in at.markdown)
+    assert not any("answer-relevant**" in m.value for m in at.markdown)
+    # Compare: an unaffected kept step is grey, a step kept by support green
+    at.switch_page("pages/6_Compare.py").run()
+    assert not at.exception
+    import re
+
+    [traj] = [d for d in at.dataframe if "outcome" in d.value.columns]
+    cells = {}  # row -> background of its outcome cell
+    for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", traj.proto.arrow_data.styler.styles):
+        colour = re.search(r"background-color: (#[0-9a-f]{6})", body)
+        for row in re.findall(r"_row(\d+)_col\d+", selectors):
+            cells[traj.value["id"].iloc[int(row)]] = colour.group(1) if colour else None
+    p = at.session_state["dgrr_computed_plan"]
+    for node, action in p.steps.items():
+        if action == "keep":
+            key = "kept" if node in p.analysis.supported else "keep"
+            assert cells[node] == pale(DECISION_STYLES[key][0]), node
+    assert {"s2", "s8"} <= {n for n, a in p.steps.items() if a == "keep"}
+    assert cells["s2"] != cells["s8"]
+
 def _tree_data(at: AppTest) -> dict:
     import json
 

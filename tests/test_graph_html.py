@@ -70,12 +70,14 @@ def test_example_graph_is_offline_and_complete():
     nodes = json.loads(re.search(r"nodes = new vis\.DataSet\((.*?)\);", html).group(1))
     assert len(nodes) == 19
     colours = {n["id"]: n["color"] for n in nodes}
-    assert colours["m3"] == NODE_CLASSES["fault"][0]
-    assert colours["m6"] == NODE_CLASSES["quarantined"][0]
-    assert colours["s2"] == NODE_CLASSES["kept"][0]
-    assert colours["s3"] == NODE_CLASSES["answer-relevant"][0]
-    assert colours["s11"] == NODE_CLASSES["affected-unsupported"][0]
-    assert colours["m1"] == NODE_CLASSES["unaffected"][0]
+    from repair_core.viz import DECISION_STYLES as D
+
+    assert colours["m3"] == D["delete"][0]
+    assert colours["m6"] == D["quarantine"][0]
+    assert colours["s2"] == D["kept"][0]
+    assert colours["s3"] == D["replay"][0]
+    assert colours["s11"] == D["invalidate"][0]
+    assert colours["m1"] == D["keep"][0]
     edges = json.loads(re.search(r"edges = new vis\.DataSet\((.*?)\);", html).group(1))
     chain = [e for e in edges if e["title"].startswith("chain:")]
     assert chain and all(e["dashes"] for e in chain)
@@ -113,6 +115,7 @@ def test_title_with_href_does_not_switch_to_html_popup():
 def test_node_classes_and_details_follow_the_plan():
     plan = plan_case(load_example())
     assert node_class(plan, "m3") == "fault"
+    assert node_class(plan, "m6") == "affected" and node_class(plan, "m1") == "unaffected"
     d = node_detail(plan, "s2")
     assert d.decision == "keep" and "independent support from m2" in d.reason
     d = node_detail(plan, "s7")
@@ -328,3 +331,65 @@ def test_the_path_from_the_fault_is_outlined_and_cleared_in_chromium(tmp_path):
         assert page.evaluate(style) == before
         browser.close()
     assert external == []
+
+
+def test_the_analysis_classes_are_stage_twos_and_agree_with_the_plan():
+    from repair_core.viz import node_classes
+
+    plan = plan_case(load_example(), objective="both")
+    a = plan.analysis
+    classes = node_classes(plan)
+    assert set(NODE_CLASSES) == {"fault", "answer-relevant", "kept", "affected", "unaffected"}
+    assert {n for n, c in classes.items() if c == "fault"} == set(a.faults)
+    assert {n for n, c in classes.items() if c == "answer-relevant"} == \
+        set(plan.answer_relevant) - set(a.faults)
+    assert {n for n, c in classes.items() if c == "kept"} == set(a.supported)
+    assert {n for n, c in classes.items() if c == "unaffected"} == \
+        set(a.graph.nodes) - set(a.affected) - set(a.faults)
+    # s11 is replayed under `both`, yet the answer does not depend on it: never called
+    # answer-relevant (the inspector used to)
+    assert plan.steps["s11"] == "replay" and "s11" not in plan.answer_relevant
+    assert classes["s11"] == "affected" and node_detail(plan, "s11").cls == "affected"
+
+
+def test_colour_by_analysis_paints_the_classes_with_their_legend():
+    from repair_core.viz import DECISION_STYLES
+
+    plan = plan_case(load_example(), objective="both")
+    view = graph_view(plan, colour_by="analysis")
+    assert {n.id: n.colour for n in view.nodes} == {
+        n.id: NODE_CLASSES[node_class(plan, n.id)][0] for n in view.nodes}
+    html = graph_html(plan, view=view)
+    assert "Colour = analysis" in html
+    for _, label, _ in NODE_CLASSES.values():
+        assert label in html
+    # a colour both codes use means one thing: fault red, supported green, unaffected grey
+    assert NODE_CLASSES["fault"][0] == DECISION_STYLES["delete"][0]
+    assert NODE_CLASSES["kept"][0] == DECISION_STYLES["kept"][0]
+    assert NODE_CLASSES["unaffected"][0] == DECISION_STYLES["keep"][0]
+    decision_only = {c for k, (c, _, _) in DECISION_STYLES.items()
+                     if k not in ("delete", "kept", "keep")}
+    assert not decision_only & {NODE_CLASSES[k][0] for k in ("answer-relevant", "affected")}
+    assert "Colour = decision" in graph_html(plan)
+    with pytest.raises(ValueError, match="colour_by"):
+        graph_view(plan, colour_by="mood")  # type: ignore[arg-type]
+
+
+def test_a_kept_row_is_green_only_when_kept_by_independent_support():
+    import pandas as pd
+
+    from dgrr_dashboard.widgets import coloured, decision_colour, pale
+    from repair_core.viz import DECISION_STYLES, decision_keys
+
+    plan = plan_case(load_example())
+    assert plan.steps["s2"] == "keep" and "s2" in plan.analysis.supported
+    assert plan.steps["s8"] == "keep" and "s8" not in plan.analysis.affected
+    assert decision_colour("kept") == DECISION_STYLES["keep"][0]  # a word alone: grey
+    frame = pd.DataFrame([{"id": "s8", "outcome": "kept"}, {"id": "s2", "outcome": "kept"},
+                          {"id": "s3", "outcome": "replayed"}])
+    styles = coloured(frame, "outcome", decision_keys(plan))._compute().ctx
+    backgrounds = {frame["id"][row]: dict(css)["background-color"]
+                   for (row, _), css in styles.items()}
+    assert backgrounds == {"s8": pale(DECISION_STYLES["keep"][0]),
+                           "s2": pale(DECISION_STYLES["kept"][0]),
+                           "s3": pale(DECISION_STYLES["replay"][0])}

@@ -5,10 +5,19 @@ dashboard, in `dgrr_dashboard.graph_html`: the library never imports pyvis.
 >>> from repair_core import load_example, plan_case
 >>> from repair_core.viz import node_class
 >>> node_class(plan_case(load_example()), "m6")
-'quarantined'
+'affected'
 """
 
-from ._colours import DECISION_STYLES, decision_key, decision_keys, decision_legend
+from ._colours import (
+    COLOUR_BY,
+    DECISION_STYLES,
+    ColourBy,
+    colour_legend,
+    colour_of,
+    decision_key,
+    decision_keys,
+    decision_legend,
+)
 from ._view import (
     DOT_SIZE,
     EDGE_STYLES,
@@ -36,6 +45,10 @@ from ._view import (
 )
 
 __all__ = [
+    "COLOUR_BY",
+    "ColourBy",
+    "colour_legend",
+    "colour_of",
     "DECISION_STYLES",
     "decision_key",
     "decision_keys",

@@ -1,13 +1,21 @@
-"""The one colour code of the plan's decisions, shared by every picture and table of the
-dashboard (graph, trace, plan, compare, approve): a node's colour says what the plan does
-with it; an affected node kept by independent support is told apart from an unaffected
-one."""
+"""The colour codes of the dependency graph, shared by every picture and table of the
+dashboard (graph, trace, plan, compare, approve). By decision (the default): a node's
+colour says what the plan does with it; an affected node kept by independent support is
+told apart from an unaffected one. By analysis: a node's class in stage 2 of the method
+(docs/method.md) — fault, answer-relevant, kept by independent support, affected,
+unaffected. A colour the two codes share means the same thing in both: red a diagnosed
+fault, green an affected node kept by independent support, grey an unaffected node."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-__all__ = ["DECISION_STYLES", "decision_key", "decision_keys", "decision_legend"]
+__all__ = ["DECISION_STYLES", "decision_key", "decision_keys", "decision_legend",
+           "NODE_CLASSES", "NodeClass", "node_class", "node_classes", "ColourBy",
+           "COLOUR_BY", "colour_of", "colour_legend"]
+
+ColourBy = Literal["decision", "analysis"]
+COLOUR_BY: tuple[ColourBy, ...] = ("decision", "analysis")
 
 # key -> (colour, legend label, meaning), in legend order.
 DECISION_STYLES: dict[str, tuple[str, str, str]] = {
@@ -57,3 +65,52 @@ def decision_keys(plan: Any) -> dict[str, str]:
 def decision_legend() -> list[tuple[str, str, str, str]]:
     """(key, colour, label, meaning) per entry, in legend order."""
     return [(k, c, label, meaning) for k, (c, label, meaning) in DECISION_STYLES.items()]
+
+
+NodeClass = Literal["fault", "answer-relevant", "kept", "affected", "unaffected"]
+
+# class -> (colour, legend label, meaning), in legend order: stage 2's classes
+NODE_CLASSES: dict[str, tuple[str, str, str]] = {
+    "fault": (DECISION_STYLES["delete"][0], "fault", "a diagnosed fault (F)"),
+    "answer-relevant": ("#8c564b", "answer-relevant",
+                        "affected, unsupported, and the final answer depends on it"),
+    "kept": (DECISION_STYLES["kept"][0], "kept (supported)",
+             "affected but kept by independent support"),
+    "affected": ("#bcbd22", "affected", "affected (in A0) and unsupported"),
+    "unaffected": (DECISION_STYLES["keep"][0], "unaffected", "no fault reaches it"),
+}
+
+
+def node_class(plan: Any, node: str) -> NodeClass:
+    """The class of `node` in the plan's analysis (first match wins): `fault`, then
+    `answer-relevant` (`plan.answer_relevant` holds it), `kept` (supported), `affected`
+    (the rest of A0), `unaffected`."""
+    a = plan.analysis
+    if node in a.faults:
+        return "fault"
+    if node in plan.answer_relevant:
+        return "answer-relevant"
+    if node in a.supported:
+        return "kept"
+    if node in a.affected:
+        return "affected"
+    return "unaffected"
+
+
+def node_classes(plan: Any) -> dict[str, NodeClass]:
+    """:func:`node_class` of every node of the plan's graph."""
+    return {n: node_class(plan, n) for n in plan.analysis.graph.nodes}
+
+
+def colour_of(plan: Any, node: str, by: ColourBy = "decision") -> str:
+    """The colour of `node` when the picture is coloured `by` decision or analysis."""
+    if by == "analysis":
+        return NODE_CLASSES[node_class(plan, node)][0]
+    return DECISION_STYLES[decision_key(plan, node)][0]
+
+
+def colour_legend(by: ColourBy = "decision") -> list[tuple[str, str, str, str]]:
+    """(key, colour, label, meaning) per entry of the legend of colouring `by`."""
+    if by == "analysis":
+        return [(k, c, label, meaning) for k, (c, label, meaning) in NODE_CLASSES.items()]
+    return decision_legend()

@@ -11,12 +11,20 @@ import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any, Literal
+from typing import Any
 
 from ..case._trace import StepTrace, step_trace
 from ..graph._graph import CHAIN
 from ..plan._plan import RepairPlan
-from ._colours import DECISION_STYLES, decision_key
+from ._colours import (
+    COLOUR_BY,
+    NODE_CLASSES,
+    ColourBy,
+    NodeClass,
+    colour_of,
+    node_class,
+    node_classes,
+)
 
 __all__ = [
     "NodeClass",
@@ -43,22 +51,6 @@ __all__ = [
     "escape_html",
     "json_for_script",
 ]
-
-NodeClass = Literal[
-    "fault", "answer-relevant", "affected-unsupported", "kept", "quarantined", "restored",
-    "unaffected",
-]
-
-# (colour, meaning) per class, in legend order.
-NODE_CLASSES: dict[str, tuple[str, str]] = {
-    "fault": ("#d62728", "diagnosed fault (deleted from the active store)"),
-    "answer-relevant": ("#ff7f0e", "affected, unsupported and reaches the final answer (replayed)"),
-    "affected-unsupported": ("#f2c12e", "affected and unsupported (invalidated, not replayed)"),
-    "kept": ("#2ca02c", "affected but kept by independent support"),
-    "quarantined": ("#9467bd", "quarantined record (kept for audit, never retrieved)"),
-    "restored": ("#17becf", "restored record (its retiring mutation was unsupported)"),
-    "unaffected": ("#c7c7c7", "unaffected"),
-}
 
 # Edge label -> (dashed, colour, meaning).
 EDGE_STYLES: dict[str, tuple[bool, str, str]] = {
@@ -151,6 +143,8 @@ class GraphView:
     """Node id -> plain-text detail (content, edges, decision and reason)."""
     focus: list[str] = field(default_factory=list)
     """Drawn nodes the default view must show: the faults and what they affect."""
+    colour_by: ColourBy = "decision"
+    """What the nodes' colours say: the plan's decision or the analysis class."""
 
 
 @dataclass(frozen=True)
@@ -218,35 +212,10 @@ def json_for_script(data: Any) -> str:
     return text
 
 
-def node_classes(plan: RepairPlan) -> dict[str, str]:
-    """The colour class of every node of the plan's graph."""
-    return {n: node_class(plan, n) for n in plan.analysis.graph.nodes}
-
-
-def node_class(plan: RepairPlan, node: str) -> str:
-    """The colour class of one node (first match wins: fault, quarantined, restored,
-    answer-relevant, affected-unsupported, kept, unaffected)."""
-    a = plan.analysis
-    if node in a.faults:
-        return "fault"
-    disposition = plan.memory.get(node)
-    if disposition == "quarantine":
-        return "quarantined"
-    if disposition == "restore":
-        return "restored"
-    if node in plan.answer_relevant or (node in plan.replay_set and node in a.unsupported):
-        return "answer-relevant"
-    if node in a.unsupported:
-        return "affected-unsupported"
-    if node in a.supported:
-        return "kept"
-    return "unaffected"
-
-
 def legend() -> list[dict[str, str]]:
     """Legend rows: node classes then edge styles."""
     rows = [{"what": "node", "name": name, "colour": colour, "style": "dot", "meaning": meaning}
-            for name, (colour, meaning) in NODE_CLASSES.items()]
+            for name, (colour, _, meaning) in NODE_CLASSES.items()]
     rows += [{"what": "edge", "name": label, "colour": colour,
               "style": "dashed" if dashed else "solid", "meaning": meaning}
              for label, (dashed, colour, meaning) in EDGE_STYLES.items()]
@@ -464,13 +433,15 @@ def _label(item: Any, node: str, kind: str, type_: str, chars: int = LABEL_CHARS
 def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: bool = False,
                node_types: Collection[str] | None = None, layout: str = "timeline",
                max_nodes: int = NEIGHBOURHOOD_LIMIT, physics_limit: int = PHYSICS_LIMIT,
-               label_chars: int = LABEL_CHARS) -> GraphView:
+               label_chars: int = LABEL_CHARS, colour_by: ColourBy = "decision") -> GraphView:
     """Decide what to draw: filters, colour classes, positions, edge styles, and a note on
     whatever is hidden.
 
     `node_types` keeps only those types (`turn`, `record` or a step type). Above
     `max_nodes` nodes only the affected neighbourhood is drawn. `label_chars` characters
     of each node's text go on its label (0: the id and type only, a compact picture).
+    `colour_by`: each node's colour says its plan decision (`decision`) or its class in
+    the analysis (`analysis`: `node_class`).
 
     >>> from repair_core import load_example, plan_case
     >>> v = graph_view(plan_case(load_example()), affected_only=True)
@@ -479,6 +450,9 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
     """
     if layout not in LAYOUTS:
         raise ValueError(f"layout: unknown layout '{layout}' (expected one of {', '.join(LAYOUTS)})")
+    if colour_by not in COLOUR_BY:
+        raise ValueError(f"colour_by: unknown colouring '{colour_by}' (expected one of "
+                         f"{', '.join(COLOUR_BY)})")
     G = plan.analysis.graph
     a = plan.analysis
     attrs_of = G._node
@@ -527,7 +501,7 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
         x, y = pos.get(n, (None, None))
         nodes.append(ViewNode(id=n, label=labels[n],
                               title=detail, cls=cls,
-                              colour=DECISION_STYLES[decision_key(plan, n)][0],
+                              colour=colour_of(plan, n, colour_by),
                               kind=attrs["kind"], type=attrs["type"], x=x, y=y))
     edges: list[ViewEdge] = []
     hidden_chain = 0
@@ -554,7 +528,8 @@ def graph_view(plan: RepairPlan, *, affected_only: bool = False, hide_chain: boo
     focus = sorted(n for n in keep if n in a.affected) or sorted(
         n for n in keep if n == a.final_answer)
     return GraphView(nodes=nodes, edges=edges, total_nodes=total, physics=physics,
-                     layout=layout, note=" ".join(notes) or None, details=details, focus=focus)
+                     layout=layout, note=" ".join(notes) or None, details=details, focus=focus,
+                     colour_by=colour_by)
 
 
 # Attributes through which an element fetches a resource as the page loads.
