@@ -195,16 +195,27 @@ def test_the_store_scanned_is_the_one_the_apply_leaves(capsys):
         ("delete", "m5"), ("quarantine", "m6"), ("add", "m5~r1"), ("add", "m6~r1")]
     v = verify_result(case, data)
     assert v.clean and v.checked.records == len(data["store"]["active"]) == 5
-    # a kept record a replayed write retired leaves the store the replay left, and the
-    # real one too
+    # A record a reviewer kept (forced) whose writer s11 the plan replays is superseded by
+    # the replayed write (replay.write.supersedes-own): it left the repaired store, and
+    # the apply deletes it from the real one (it used to stay there beside m6~r1).
+    from repair_core.plan._edit import apply_edits
+    from repair_core.replay import repair
+
     fig1 = load_case(FIG1)
-    data = _repaired(FIG1, capsys)
-    data["report"]["store_changes"]["retired"].append("m1")
-    with pytest.raises(InconsistentResult, match="'m1' is listed, but the apply leaves"):
-        verify_result(fig1, data)
-    data["store"]["active"] = [m for m in data["store"]["active"] if m["id"] != "m1"]
-    assert ("delete", "m1") in [(o.op, o.record) for o in store_ops(fig1, data)]
+    plan = apply_edits(plan_case(fig1), {"m6": "keep", "s11": "replay"}, force=True,
+                       comment="the reviewer keeps m6")
+    data = json.loads(repair(fig1, plan).model_dump_json())
+    assert data["report"]["store_changes"]["retired"] == ["m6"]
+    assert "m6" not in {m["id"] for m in data["store"]["active"]}
+    assert [(o.op, o.record) for o in store_ops(fig1, data)] == [
+        ("delete", "m3"), ("delete", "m6"), ("add", "m6~r1")]
     assert verify_result(fig1, data).checked.records == len(data["store"]["active"])
+    # a record no replayed step wrote or retired cannot be listed as retired
+    data["report"]["store_changes"]["retired"].append("m1")
+    data["store"]["active"] = [m for m in data["store"]["active"] if m["id"] != "m1"]
+    with pytest.raises(InconsistentResult, match="'m1' is listed, but no step the decisions "
+                                                 "replay wrote or retired it"):
+        store_ops(fig1, data)
 
 
 @rule("gate.active-matches-plan")

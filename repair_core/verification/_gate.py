@@ -23,6 +23,7 @@ from ._store_after_apply import AppliedRecord, StoreAfterApply, store_after_appl
 __all__ = ["InconsistentResult", "gated_store", "text_problem"]
 
 _DONE_BY = (("deleted", "delete"), ("quarantined", "quarantine"), ("restored", "restore"))
+_REPLAYED = ("replay", "refresh")
 
 
 class InconsistentResult(DgrrError):
@@ -50,7 +51,8 @@ def gated_store(case: Case, result: Mapping[str, Any]) -> StoreAfterApply:
     if bad is not None:
         raise DgrrError(f"RESULT: {printable(bad[:300])} (rule gate.valid-text; refused)")
     after = store_after_apply(case, result)
-    decided = _record_decisions(case, result)
+    said = _decisions(result)
+    decided = {m.id: said[m.id] for m in case.memory if m.id in said}
     changes = result["report"]["store_changes"]
     order = {m.id: i for i, m in enumerate(case.memory)}
     for kind, action in _DONE_BY:
@@ -63,6 +65,14 @@ def gated_store(case: Case, result: Mapping[str, Any]) -> StoreAfterApply:
                 "gate.store-changes-match-decisions", f"report.store_changes.{kind}", rid,
                 f"is decided '{action}' but not listed" if missing else
                 f"is listed, but decided '{decided.get(rid, 'nothing')}'")
+    records = {m.id: m for m in case.memory}
+    for rid in changes.get("retired", []):
+        m = records.get(rid) if isinstance(rid, str) else None
+        if m is not None and not any(said.get(d.id) in _REPLAYED for d in m.deps):
+            # the replay retires only what a replayed write wrote or its original retired
+            raise InconsistentResult(
+                "gate.store-changes-match-decisions", "report.store_changes.retired", rid,
+                "is listed, but no step the decisions replay wrote or retired it")
     quarantine = _ids(result["store"].get("quarantine"))
     wanted = [rid for rid, a in decided.items() if a == "quarantine"]
     first = _first_difference(wanted, quarantine, order)
@@ -103,9 +113,9 @@ def _check_active(expected: list[AppliedRecord], given: Any, order: dict[str, in
                                          "leaves")
 
 
-def _record_decisions(case: Case, result: Mapping[str, Any]) -> dict[str, str]:
-    """The result's decision on each record of the case (`report.decisions`), in the
-    case's store order; a bad decision is a named error."""
+def _decisions(result: Mapping[str, Any]) -> dict[str, str]:
+    """The result's decision on each record and step (`report.decisions`), id -> action;
+    a bad decision is a named error."""
     decisions = result["report"].get("decisions")
     if not isinstance(decisions, list):
         raise DgrrError("RESULT: report.decisions: expected a list of decisions, got "
@@ -117,7 +127,7 @@ def _record_decisions(case: Case, result: Mapping[str, Any]) -> dict[str, str]:
             raise DgrrError(f"RESULT: report.decisions[{i}]: expected an object with a text "
                             "id and action")
         said[d["id"]] = d["action"]
-    return {m.id: said[m.id] for m in case.memory if m.id in said}
+    return said
 
 
 def _ids(items: Any) -> list[str]:
