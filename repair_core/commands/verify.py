@@ -22,7 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "verify", help="check a repair result by content: exit 1 while a carrier of a fault "
                        "remains, 3 when it is not certified clean",
         description="Match the result's corrected answer, every replayed output and every "
-                    "active record of its repaired store against the content signature of "
+                    "active record of the store applying it would leave (recomputed from "
+                    "the case and its store changes; a result that says otherwise is "
+                    "refused, exit 2) against the content signature of "
                     "each diagnosed fault of the case (and each suspected source the result "
                     "names), whatever the lineage says; what the lexical judge leaves unsure "
                     "goes to the model judge (--judge). Exit 0 when certified clean, 1 while "
