@@ -141,6 +141,11 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
         w(f"Objective: {s.objective} (" + ("the memory the next session reads; past "
           "answers are not regenerated" if s.objective == "store" else "the final answer "
           "and the memory the next session reads") + ")\n\n")
+    if s.warnings:
+        w("Warnings\n")
+        for line in s.warnings:
+            w(wrap(t(line), "  warning ", indent=6) + "\n")
+        w("\n")
     if not s.faults:
         w("No faults are marked: nothing is affected; the final answer is regenerated as is.\n")
     w("Faults and their seeds\n")

@@ -22,6 +22,7 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -42,9 +43,35 @@ from ._otlp import Span, SpanEvent, looks_like_otlp, parse_otlp
 from ._otlp_logs import looks_like_otlp_logs, parse_otlp_logs, with_log_events
 from ._semconv import NEEDED, content_id
 
-__all__ = ["ImportSummary", "Imported", "import_trace", "action_id", "observation_id",
+__all__ = ["ImportSummary", "ImportWarning", "Imported", "import_trace", "action_id", "observation_id",
            "content_id", "DEFAULT_MEMORY_TOOLS", "memory_tool_kind",
            "parse_memory_tools", "read_memory_tools_file"]
+
+
+class ImportWarning(BaseModel):
+    """Something the import kept although the trace disagrees about it."""
+
+    kind: Literal["conflicting-texts"]
+    """conflicting-texts: memory reads returned one record id with different texts; the
+    case keeps the first (or the last a write set), the others are listed."""
+    record: str
+    """The record id."""
+    kept: str
+    """The text the case keeps."""
+    others: list[str]
+    """The other texts, in trace order, each once."""
+    steps: list[str]
+    """The memory read steps that returned the other texts."""
+
+    def describe(self) -> str:
+        """One line for a person (texts cut to 80 characters)."""
+        def cut(text: str) -> str:
+            return repr(text if len(text) <= 80 else text[:79] + "…")
+
+        return (f"warning conflicting-texts: record {self.record!r} was returned with "
+                f"{len(self.others) + 1} different texts; the case keeps {cut(self.kept)}, "
+                f"not {', '.join(cut(t) for t in self.others)} (read by step"
+                f"{'s' if len(self.steps) > 1 else ''} {', '.join(self.steps)})")
 
 
 class ImportSummary(BaseModel):
@@ -77,6 +104,8 @@ class ImportSummary(BaseModel):
     stitched the traces, when the spans name one."""
     incomplete: dict[str, int] = Field(default_factory=dict)
     """Spans used without some of their content, by what was missing."""
+    warnings: list[ImportWarning] = Field(default_factory=list)
+    """What the import kept although the trace disagrees about it (also on the plan)."""
 
     def describe(self) -> str:
         """A few lines for a person."""
@@ -100,6 +129,7 @@ class ImportSummary(BaseModel):
         if self.incomplete:
             lines.append("incomplete: " + ", ".join(f"{k} {why}" for why, k in
                                                     sorted(self.incomplete.items())))
+        lines += [w.describe() for w in self.warnings]
         return "\n".join(lines)
 
 
@@ -225,7 +255,8 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
         steps=len(data["trajectory"]), records=len(data["memory"]),
         deps_given=built.deps_given, deps_inferred=built.deps_inferred,
         skipped=dict(sorted(built.skipped.items())), traces=built.traces,
-        session=built.session, incomplete=dict(sorted(built.incomplete.items())))
+        session=built.session, incomplete=dict(sorted(built.incomplete.items())),
+        warnings=_conflict_warnings(built.conflicting, data))
     return Imported(case=case, summary=summary)
 
 
@@ -248,6 +279,18 @@ def _fault_hint(problems: Sequence[str], data: dict) -> list[str]:
                     "a system or developer message, name the line above its entries with "
                     "--memory-in-prompt HEADER (each entry becomes a record)")
     return hint
+
+
+def _conflict_warnings(conflicting: dict[str, list[tuple[str, str]]], data: dict
+                       ) -> list[ImportWarning]:
+    """A `conflicting-texts` warning per record the reads returned with other texts."""
+    if not conflicting:
+        return []
+    kept = {r["id"]: r["text"] for r in data["memory"] if r["id"] in conflicting}
+    return [ImportWarning(kind="conflicting-texts", record=rid, kept=kept[rid],
+                          others=list(dict.fromkeys(text for _, text in seen)),
+                          steps=list(dict.fromkeys(step for step, _ in seen)))
+            for rid, seen in conflicting.items()]
 
 
 def _name_span(problem: str, data: dict, span_of: dict[str, str]) -> str:

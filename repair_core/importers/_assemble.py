@@ -93,6 +93,9 @@ class Assembled:
     kinds: Counter[str] = field(default_factory=Counter)
     """Spans of the imported traces by what they were read as (agent, chat, tool, ...)
     or why they were skipped."""
+    conflicting: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Record id -> each (memory read step, text) that returned it with another text than
+    the one the case keeps (the first the trace showed, or the last a write set)."""
 
     @property
     def read(self) -> str:
@@ -257,6 +260,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         records[str(stored["id"])] = {**stored, "user_id": stored.get("user_id") or default_user,
                                       "deps": list(stored.get("deps", []))}
     from_store = set(records)
+    seen_text: dict[str, str] = {}  # record id -> the text the trace showed it with last
     node_of_span: dict[str, str] = {}
     step_op: dict[str, Operation] = {}
     turn_id_of: dict[str, str] = {}
@@ -293,6 +297,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 if r.id not in seen_here:
                     seen_here.add(r.id)
                     returned.append(r.id)
+                if r.content:
+                    _note_text(out, seen_text, r.id, r.content, sid)
             if op.skipped_documents:
                 skipped["returned document with neither id nor content"] += \
                     op.skipped_documents
@@ -343,6 +349,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                     "target": [op.record_id],
                     "status": "failed" if op.span.status_error else "ok"}
             _write_record(records, from_store, op, sid, seq, default_user, latest_version)
+            if op.write_op != "delete" and op.records and op.records[0].content:
+                seen_text[str(op.record_id)] = op.records[0].content
             if op.write_op != "delete" and str(op.record_id) not in from_store:
                 records[str(op.record_id)].update(
                     item_fields(op.span.attributes, f"span {sid}", out.problems))
@@ -354,6 +362,10 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
         step_op[step["id"]] = op
         turn_id_of[step["id"]] = turn
         out.span_of[step["id"]] = sid
+    for rid, seen in out.conflicting.items():
+        # kept on the record (an extra field of the case) so that the plan warns too
+        records[rid]["conflicting_texts"] = [{"step": step, "text": text}
+                                             for step, text in seen]
     _default_answers(trajectory)
     thought = {s["turn"] for s in trajectory if s["type"] in ("claim", "plan", "answer")
                and s["id"] not in implied_answers}
@@ -529,6 +541,16 @@ def item_fields(source: Mapping[str, Any], where: str, problems: list[str]) -> d
     else:
         out.update(langgraph_namespace=ns, langgraph_key=key)
     return out
+
+
+def _note_text(out: Assembled, seen_text: dict[str, str], rid: str, text: str,
+               step: str) -> None:
+    """Note that memory read `step` returned record `rid` with `text`: the first text seen
+    is kept, another one (with no write between them) is a conflict, never silently
+    dropped (warning `conflicting-texts`)."""
+    kept = seen_text.setdefault(rid, text)
+    if kept != text:
+        out.conflicting.setdefault(rid, []).append((step, text))
 
 
 def _record_user(meta: Mapping[str, Any], default: str) -> str:

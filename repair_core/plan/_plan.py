@@ -47,6 +47,7 @@ from ._suspects import (
     find_sources,
     source_reason,
 )
+from ._warnings import PlanWarning, case_warnings
 
 __all__ = [
     "MemoryAction",
@@ -119,6 +120,9 @@ class PlanReport(BaseModel):
     ops: list[Op] | None = Field(default=None, exclude_if=lambda v: v is None)
     """The plan as ordered operations (`dgrr plan --ops`, docs/replay-api.md); absent
     unless asked for."""
+    warnings: list[PlanWarning] = Field(default_factory=list, exclude_if=lambda v: not v)
+    """What the plan warns about in its case (`_warnings`): e.g. a record the trace
+    returned with conflicting texts; absent when none."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,7 @@ class RepairPlan:
             reasons=dict(self.reasons),
             objective=self.objective,
             suspected=list(self.suspected),
+            warnings=case_warnings(self.case),
         )
 
     def replay_order(self) -> list[str]:

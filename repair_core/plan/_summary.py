@@ -102,6 +102,8 @@ class PlanSummary:
     """The replayed steps in seq order, each with whether it is a refresh."""
     suspected: list[SuspectLine] = field(default_factory=list)
     """Suspected sources, then carriers (`_suspects`)."""
+    warnings: list[str] = field(default_factory=list)
+    """One line per warning of the plan (`_warnings`), with its kind."""
 
 
 def seed_description(fault: str, seed: str, *, failed: bool, seq: int, type: str) -> str:
@@ -149,6 +151,8 @@ def plan_summary(plan: RepairPlan, max_rows: int = MAX_ROWS) -> PlanSummary:
     step_rows = [SummaryRow(sid, action, steps[sid].text, plan.reasons.get(sid, ""),
                             steps[sid].seq, steps[sid].type)
                  for sid, action in shown_steps[:max_rows]]
+    from ._warnings import case_warnings  # here: the columnar summary imports this module
+
     return PlanSummary(
         case_id=case.case_id, domain=case.domain, user_id=case.user_id,
         steps=len(case.trajectory), records=len(case.memory), faults=len(case.faults),
@@ -161,7 +165,8 @@ def plan_summary(plan: RepairPlan, max_rows: int = MAX_ROWS) -> PlanSummary:
         step_counts=dict(sorted(Counter(plan.steps.values()).items())),
         step_rows=step_rows, more_steps=len(shown_steps) > max_rows,
         replay=[(s, plan.steps.get(s) == "refresh") for s in plan.replay_order()],
-        suspected=suspect_lines(plan.suspected))
+        suspected=suspect_lines(plan.suspected),
+        warnings=[f"{w.kind}: {w.message}" for w in case_warnings(plan.case)])
 
 
 def _shown(decisions: Iterable[tuple[str, str]], reasons: Container[str], limit: int
