@@ -52,8 +52,10 @@ class ReplayJob:
 
     def __init__(self, case: Case, plan: RepairPlan, *, client: Any,
                  observations: dict[str, Any] | None = None,
-                 session_ended: Callable[[], bool] | None = None) -> None:
+                 session_ended: Callable[[], bool] | None = None,
+                 judge: Any = None) -> None:
         self.plan = plan
+        self.judge = judge  # the operator's model judge, or None for the lexical one
         self.total = len(plan.replay_set)
         self.done = 0
         self.step = ""
@@ -105,7 +107,7 @@ class ReplayJob:
             if self._cancel.is_set():
                 raise ReplayCancelled
             self.result = repair(case, plan, client=client, observations=observations,
-                                 on_progress=self._progress)
+                                 on_progress=self._progress, judge=self.judge)
         except ReplayCancelled:
             self.cancelled = True
         except Exception as exc:  # noqa: BLE001 - shown to the reviewer on the page

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
@@ -22,8 +22,11 @@ from repair_core.model import REFERENCE_MODEL, ModelClient
 
 from .identity import auth_configured
 
-__all__ = ["OfferedModel", "offered_models", "operator_setting", "shown_url", "team_mode",
-           "typed_model_client"]
+if TYPE_CHECKING:
+    from repair_core.judge import ModelJudge
+
+__all__ = ["OfferedModel", "offered_models", "operator_judge", "operator_setting", "shown_url",
+           "team_mode", "typed_model_client"]
 
 NO_KEY = "dgrr-no-key"
 """The key sent to an API base a visitor typed: a placeholder, never the server's own."""
@@ -105,6 +108,30 @@ def offered_models() -> tuple[list[OfferedModel], list[str]]:
         else:
             out.append(OfferedModel(model, base, key_env))
     return out, problems
+
+
+def operator_judge() -> tuple[ModelJudge | None, list[str]]:
+    """The model judge the operator set (`[dgrr] judge`, `judge_api_base`,
+    `judge_api_key_env`, `judge_budget`; else `$DGRR_JUDGE`, `$DGRR_JUDGE_API_BASE`), asked
+    what the lexical judge leaves unsure in the Approve page's content check; None for the
+    lexical judge alone. And the problems of a setting that is not usable (named by field
+    and value): the page then uses the lexical judge alone."""
+    from repair_core.judge import DEFAULT_BUDGET, ModelJudge
+
+    model = operator_setting("judge", "DGRR_JUDGE")
+    if model is None:
+        return None, []
+    base = operator_setting("judge_api_base", "DGRR_JUDGE_API_BASE")
+    if base is not None and not base.startswith(("http://", "https://")):
+        return None, [f"[dgrr] judge_api_base: {base!r} is not an http(s) address"]
+    budget_text = operator_setting("judge_budget") or str(DEFAULT_BUDGET)
+    if not budget_text.isdigit():
+        return None, [f"[dgrr] judge_budget: {budget_text!r} is not a whole number >= 0"]
+    key_env = operator_setting("judge_api_key_env")
+    key = os.environ.get(key_env) if key_env else None
+    if base and not key:
+        key = NO_KEY  # the server's $OPENAI_API_KEY is never sent to an address it names
+    return ModelJudge(model, api_base=base, api_key=key, budget=int(budget_text)), []
 
 
 def typed_model_client(model: str, api_base: str | None, api_key: str | None, *,

@@ -15,6 +15,7 @@ from dgrr_dashboard.replay_job import ReplayJob, calls_by_step, replay_estimate
 from dgrr_dashboard.settings import (
     REFERENCE,
     offered_models,
+    operator_judge,
     team_mode,
     typed_model_client,
 )
@@ -152,7 +153,8 @@ if run and estimate["steps"] > FOREGROUND_STEPS:
     try:
         st.session_state[JOB] = ReplayJob(c, p, client=_client(),
                                           observations=observations or None,
-                                          session_ended=state.session_ended()).start()
+                                          session_ended=state.session_ended(),
+                                          judge=operator_judge()[0]).start()
     except Exception as exc:  # a user-facing page: show the error, keep the state
         with progress_slot:
             show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
@@ -174,7 +176,7 @@ elif run:
     try:
         client = _client()
         res = repair(c, p, client=client, observations=observations or None,
-                     on_progress=on_progress)
+                     on_progress=on_progress, judge=operator_judge()[0])
     except Exception as exc:  # a user-facing page: show the error, keep the state
         with progress_slot:
             show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])

@@ -11,7 +11,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
-from dgrr_dashboard.settings import team_mode
+from dgrr_dashboard.settings import operator_judge, team_mode
 from dgrr_dashboard.text import MISSING, code, file_stem, md
 from dgrr_dashboard.widgets import (
     answer_columns,
@@ -75,11 +75,17 @@ store = _opened() if database_exists(url) else None
 # What is signed, computed once per plan and result in the session (hashing a large case
 # takes seconds; a rerun of this page, or recording, must not redo it).
 sign_key = f"{state.plan_key(p)}:{id(res) if res is not None else 'none'}"
+# the operator's model judge, if set, reads what the lexical judge leaves unsure
+judge, judge_problems = operator_judge()
+if judge_problems:
+    show_problems("The judge setting is not usable; the lexical judge reads alone",
+                  judge_problems)
+sign_key += f":{judge.name if judge is not None else 'lexical'}"
 
 
 def _sign() -> tuple[tuple[str, str], Any]:
     with st.spinner("Hashing the case, the plan and the result…"):
-        return state.approval_hasher()(p, res), approval_summary(p, res)
+        return state.approval_hasher()(p, res), approval_summary(p, res, judge=judge)
 
 
 (inputs, outputs), summary = state.derived("dgrr_signed", sign_key, _sign)

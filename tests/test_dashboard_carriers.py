@@ -125,3 +125,44 @@ def test_approve_page_asks_for_a_not_certified_answer_to_be_acknowledged(tmp_pat
     assert "Recorded #1: approve by Ana" in plain(at.success[0].value), texts(at)
     [rec] = ApprovalStore(str(tmp_path / "approvals.db")).history()
     assert rec.acknowledged == ["s10:m3"]
+
+
+def test_the_operators_judge_reads_what_the_lexical_judge_leaves_unsure(monkeypatch):
+    import json
+
+    from judge_server import scripted_server
+
+    monkeypatch.setitem(POLICIES, "denies-window",
+                        _hostile("Lin does not want window seats.", {"answer"}))
+    monkeypatch.setenv("DGRR_JUDGE", "openai/scripted-judge")
+
+    def deny(messages):
+        return json.dumps({"verdict": "no", "evidence": "it denies the fault"})
+
+    with scripted_server(deny) as server:
+        monkeypatch.setenv("DGRR_JUDGE_API_BASE", server.api_base)
+        at = loaded()
+        page(at, "5_Replay")
+        at.text_input(key="dgrr_w_model").set_value("dgrr/denies-window")
+        _ok(at.button(key="dgrr_w_run_replay").click().run())
+        page(at, "7_Approve")
+    # the replay's check asked, and Approve's fresh check asked again (no cache folder)
+    assert len(server.requests) == 2
+    shown = texts(at)
+    assert "clean (nothing carries a fault and nothing was left uncertain)" in shown
+    assert not [c for c in at.checkbox if "agent would read each" in plain(c.label)]
+
+
+def test_an_unusable_judge_setting_is_named_and_the_lexical_judge_reads_alone(monkeypatch):
+    monkeypatch.setitem(POLICIES, "denies-window",
+                        _hostile("Lin does not want window seats.", {"answer"}))
+    monkeypatch.setenv("DGRR_JUDGE", "openai/scripted-judge")
+    monkeypatch.setenv("DGRR_JUDGE_API_BASE", "ftp://example.invalid")
+    at = loaded()
+    page(at, "5_Replay")
+    at.text_input(key="dgrr_w_model").set_value("dgrr/denies-window")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    page(at, "7_Approve")
+    shown = texts(at)
+    assert "judge_api_base: 'ftp://example.invalid' is not an http(s) address" in shown
+    assert "0 carriers of a fault and 1 not certified clean" in shown
