@@ -114,8 +114,9 @@ def test_an_added_record_moved_to_the_quarantine_is_refused(tmp_path, capsys):
     data["store"]["quarantine"].append({**added, "text": "Lin prefers window seats."})
     _verify_approve_apply(tmp_path, capsys, FIG1, data, "gate.quarantine-matches-plan",
                           "store.quarantine", "'m6~r1'")
-    # the queue's worker refuses it too, and the request fails with nothing written
-    from repair_core.queue import RepairQueue, apply_request
+    # a queue decision handed it is refused, nothing recorded; and an approval recorded
+    # by a tool that skipped the check leaves the worker to refuse it, the request failed
+    from repair_core.queue import RepairQueue, apply_request, review
 
     queue = RepairQueue(str(tmp_path / "q.db"))
     try:
@@ -123,6 +124,10 @@ def test_an_added_record_moved_to_the_quarantine_is_refused(tmp_path, capsys):
         r = queue.submit(case, ["m3"], diagnosed_by="d", objective="both",
                          store_target={"to": "langgraph", "store": NOWHERE})
         queue.claim(r.id, reviewer="ana")
+        with pytest.raises(InconsistentResult, match="gate.quarantine-matches-plan"):
+            review(queue, r.id, reviewer="ana", decision="approve", result=data,
+                   plan=plan_case(case, objective="both"))
+        assert queue.get(r.id).status == "claimed" and queue.approvals.history() == []
         inputs, outputs = approval_hashes(plan_case(case, objective="both"), data)
         row = queue.approvals.add(case_id=case.case_id, reviewer="ana", decision="approve",
                                   inputs_sha256=inputs, outputs_sha256=outputs)
