@@ -73,6 +73,7 @@ def test_an_action_reported_as_not_done_states_no_fact_as_done(answer):
     "Held aisle seat 22C on UA511; would you like me to book a hotel too?",
     "Held aisle seat 22C on UA511. Let me know if I should change anything else.",
     "UA511 departs next Wednesday and will arrive at 23:10; I held aisle seat 22C.",
+    "I held aisle seat 22C on UA511. Let me know if you want me to change it.",
 ])
 def test_a_refused_fault_or_another_offer_leaves_the_action_done(answer):
     assert is_recovered(answer, *UA511) is True

@@ -98,9 +98,14 @@ ACTION_VERBS = frozenset({
     "moving", "switch", "switched", "apply", "applied", "applying", "submit", "submitted",
     "complete", "completed", "buy", "bought", "purchase", "purchased", "confirm",
     "confirmed", "process", "processed"})
-"""The actions a request asks for. Negated ("I didn't add it", "couldn't be held"),
-offered or promised by the agent ("shall I hold it?", "I'll add it", "I can hold it",
-"want me to add it?", "it will be added"), they report the action as not done."""
+"""The actions a request asks for. Negated ("I didn't add it", "couldn't be held") they
+report the action as not done; offered or promised by the agent ("shall I hold it?", "I'll
+add it", "I can hold it", "want me to add it?", "it will be added") too, unless the answer
+also reports an action done ("Added it. Want me to change the size?")."""
+_DONE_FORMS = frozenset({"added", "held", "booked", "reserved", "changed", "updated",
+                         "redirected", "shipped", "sent", "placed", "put", "moved",
+                         "switched", "applied", "submitted", "completed", "bought",
+                         "purchased"})
 _OFFER_ONLY = frozenset({"look", "search", "find", "check", "get"})
 _NOT_OFFERED = frozenset({"confirm", "confirmed", "process", "processed"})
 _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "could"),
@@ -196,7 +201,11 @@ class AnswerReading:
                              for si in range(len(self.sentences))]
         self._other = [self._about_other_item(s.words) for s in self.sentences]
         self._after_memo: dict[tuple[int, int], bool] = {}
-        self.not_done = any(self._not_done(si) for si in range(len(self.sentences)))
+        found = [self._not_done(si) for si in range(len(self.sentences))]
+        # an offer after the action is done ("Added it. Want me to change it?") is about
+        # a next step; before it, or without it, the action is not done
+        self.not_done = any(d for d, _, _ in found) or (
+            any(o for _, o, _ in found) and not any(done for *_, done in found))
 
     @staticmethod
     def _reach(n: int, spans: list[tuple[int, int]]) -> list[int]:
@@ -425,15 +434,18 @@ class AnswerReading:
 
     # -- is the requested action reported as not done? -----------------------------------
 
-    def _not_done(self, si: int) -> bool:
+    def _not_done(self, si: int) -> tuple[bool, bool, bool]:
+        """(the action is negated, pending or failed; offered or promised; reported done)
+        in sentence `si`."""
         s = self.sentences[si]
         words = s.words
         negation_seen = False
+        definite = offered_any = done = False
         for i, w in enumerate(words):
             pending = w in PENDING_WORDS or (w == "yet" and negation_seen)
             negation_seen = negation_seen or _negation(w)
             if pending and self._about_the_request(si, i):
-                return True
+                definite = True
             if w in ACTION_VERBS or w in _OFFER_ONLY:
                 before = words[max(s.clause(i)[0], i - 3):i]
                 offered = w not in _NOT_OFFERED and any(
@@ -442,7 +454,11 @@ class AnswerReading:
                 negated = w in ACTION_VERBS and any(
                     _negation(x) or x in _NOT_DONE_CUES for x in before)
                 if (offered or negated) and self._object_is_the_request(si, i):
-                    return True
+                    definite = definite or negated
+                    offered_any = offered_any or offered
+                elif (w in _DONE_FORMS and not offered and not negated and not s.question
+                      and self._about_the_request(si, i)):
+                    done = True
             if w in _ACTION_NOUNS:
                 tail = words[i + 1:min(len(words), i + 3 * WINDOW)]
                 failed = any(x in _FAILURES for x in tail) or any(
@@ -450,8 +466,8 @@ class AnswerReading:
                                       ["not", "go"], ["didn't", "go"])
                     for j in range(len(tail)))
                 if failed and self._about_the_request(si, i):
-                    return True
-        return False
+                    definite = True
+        return definite, offered_any, done
 
     def _object_is_the_request(self, si: int, i: int) -> bool:
         """The action at `i` is the request's: its object is a pronoun, nothing, or names
