@@ -362,6 +362,13 @@ def test_approve_and_apply_ask_for_not_certified_items_to_be_acknowledged(
     assert "did not acknowledge" not in capsys.readouterr().out
     # repaired with a model judge that clears the answer: nothing to acknowledge
     with scripted_server(_deny) as server:
+        assert main(["repair", TRAVEL, "--objective", "answer", "--model",
+                     "dgrr/denies-window", "--judge", MODEL,
+                     "--judge-api-base", server.api_base]) == 0
+        out = capsys.readouterr().out
+        assert (f"Verification by content: clean by lineage and the lexical judge and the "
+                f"judge model:{MODEL}") in out
+        assert "model judge: 1 call, 0 cached, 15 tokens" in out
         assert main(["repair", TRAVEL, "--json", "--objective", "answer", "--model",
                      "dgrr/denies-window", "--judge", MODEL,
                      "--judge-api-base", server.api_base]) == 0

@@ -336,6 +336,12 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
         for u in uncertain:
             w(f"  not certified {u.id} [{u.kind}] ({u.reason}, {u.judge}): {u.why}\n")
         more(left, "more not certified")
+        use = v.judge_use
+        if use.calls or use.cached or use.unasked:
+            w(f"  model judge: {plural(use.calls, 'call')}, {use.cached} cached, "
+              f"{plural(use.tokens, 'token')}, ${use.cost:.4f}"
+              + (f"; {use.unasked} left unasked by --judge-budget" if use.unasked else "")
+              + "\n")
         blocked, left = _bounded(v.blocked, full)
         for b in blocked:
             w(f"  blocked write {b.step} carries {b.fault}: {b.evidence}; needs a human\n")
