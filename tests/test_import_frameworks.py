@@ -146,6 +146,44 @@ def test_a_tool_span_without_its_result_is_incomplete_not_null(tmp_path):
         summary.describe()
 
 
+def test_a_write_of_several_entries_is_one_write_per_entry(tmp_path):
+    """`add_memory(entries=[a, b])` (Strands' memory manager's tool) writes two records:
+    each entry is its own memory write, so a fault in one quarantines that one only."""
+    pytest.importorskip("opentelemetry.exporter.otlp.json.file")
+    entries = ["Lin books window seats on long-haul flights.", "Lin flies out of SFO."]
+    args = json.dumps({"entries": entries})
+
+    def build(tracer):
+        with tracer.start_as_current_span("agent", attributes={
+                "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "a"}):
+            with tracer.start_as_current_span("chat", attributes={
+                    "gen_ai.operation.name": "chat",
+                    "gen_ai.input.messages": '[{"role": "user", "parts": [{"type": "text", '
+                                             '"content": "Remember my habits."}]}]',
+                    "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": [
+                        {"type": "tool_call", "id": "c1", "name": "add_memory",
+                         "arguments": {"entries": entries}}]}])}):
+                pass
+            with tracer.start_as_current_span("execute_tool add_memory", attributes={
+                    "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "add_memory",
+                    "gen_ai.tool.call.id": "c1", "gen_ai.tool.call.arguments": args,
+                    "gen_ai.tool.call.result": '{"stored": 2}'}):
+                pass
+            with tracer.start_as_current_span("chat", attributes={
+                    "gen_ai.operation.name": "chat",
+                    "gen_ai.output.messages": '[{"role": "assistant", "parts": [{"type": '
+                                              '"text", "content": "Noted."}]}]'}):
+                pass
+
+    from repair_core.importers._semconv import content_id
+
+    case = import_trace([_otel_file(tmp_path, build)]).case
+    writes = [s for s in case.steps_in_order() if s.type == "memory_write"]
+    assert [w.target for w in writes] == [[content_id(e)] for e in entries]
+    assert {r.text for r in case.memory} == set(entries)
+    assert writes[1].id == writes[0].id + "-entry2"
+
+
 def test_a_refused_trace_says_what_was_read(tmp_path):
     pytest.importorskip("opentelemetry.exporter.otlp.json.file")
     from repair_core._errors import CaseError

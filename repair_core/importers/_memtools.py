@@ -234,8 +234,33 @@ def memory_tool_ops(ops: Sequence[Operation], declared: Mapping[str, str] | None
     out = []
     for op in ops:
         kind = memory_tool_kind(op.tool, declared) if op.kind == "tool" else None
-        out.append(op if kind is None else as_memory_op(op, kind, store_ids))
+        if kind == "write" and _entries(op.args):
+            out += [as_memory_op(entry, kind, store_ids) for entry in _each_entry(op)]
+        else:
+            out.append(op if kind is None else as_memory_op(op, kind, store_ids))
     return one_id_per_item(out)
+
+
+def _entries(args: Mapping[str, Any]) -> list[str]:
+    """The entries of a write of several (`add_memory(entries=[...])`): the one list of
+    two or more strings among its arguments, when it has no text argument."""
+    if _written_text(args):
+        return []
+    lists = [v for v in args.values() if isinstance(v, list) and len(v) > 1
+             and all(isinstance(e, str) and e for e in v)]
+    return list(lists[0]) if len(lists) == 1 else []
+
+
+def _each_entry(op: Operation) -> list[Operation]:
+    """A write of several entries as one write per entry: the first keeps the call's span,
+    the others are named `<span id>-entry<N>` and sit beside it."""
+    key = next(k for k, v in op.args.items() if isinstance(v, list) and len(v) > 1)
+    out = []
+    for n, entry in enumerate(op.args[key], start=1):
+        span = op.span if n == 1 else replace(op.span, span_id=f"{op.span.span_id}-entry{n}")
+        # each entry's write is told apart by its text alone: no id the tool answered
+        out.append(replace(op, span=span, args={**op.args, key: [entry]}, result=None))
+    return out
 
 
 def one_id_per_item(ops: Sequence[Operation]) -> list[Operation]:
