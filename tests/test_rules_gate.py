@@ -156,6 +156,19 @@ def test_a_kept_record_with_other_text_or_a_missing_one_is_refused(tmp_path, cap
                           "store.active", "'m4'", "not listed")
 
 
+@rule("gate.outputs-by-report")
+def test_a_replayed_output_marked_kept_in_the_trajectory_is_still_read(tmp_path, capsys):
+    """The claim s3 the replay rewrote, made to restate the fault and marked `kept` in the
+    trajectory while the report says it was replayed: the check reads it all the same."""
+    data = _repaired(FIG1, capsys)
+    assert {o["id"]: o["outcome"] for o in data["report"]["steps"]}["s3"] == "replayed"
+    step = next(s for s in data["trajectory"]["trajectory"] if s["id"] == "s3")
+    step.update(text="Lin prefers window seats.", repair="kept")
+    path = _written(tmp_path, data)
+    assert main(["verify", path, "--case", FIG1]) == 1
+    assert "s3:m3  [output] carries m3" in capsys.readouterr().out
+
+
 @rule("gate.valid-text")
 @pytest.mark.parametrize("where", ["store", "answer", "step", "key"])
 def test_a_nul_anywhere_in_a_result_is_a_named_error(tmp_path, capsys, where):

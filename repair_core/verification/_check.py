@@ -305,7 +305,13 @@ class _ResultView:
             outcomes = {o.id: o.outcome for o in self.result.report.steps}
             return [s for s in self._steps()
                     if outcomes.get(s.id) in ("replayed", "refreshed")]
-        return [s for s in self._steps() if s.repair in ("replayed", "refreshed")]
+        # rule gate.outputs-by-report: a step the report says was replayed is read even
+        # when the trajectory marks it otherwise (and the reverse): reading both can only
+        # find more
+        steps = _list(_get(self._report, "steps") or [], None, "report.steps")
+        said = {_get(o, "id") for o in steps if _get(o, "outcome") in ("replayed", "refreshed")}
+        return [s for s in self._steps() if s.repair in ("replayed", "refreshed")
+                or s.id in said]
 
     def active_records(self) -> Iterable[Any]:
         if self.model:
