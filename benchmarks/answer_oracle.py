@@ -9,7 +9,8 @@ Each line of the answer set is one answer a model could give to the final reques
 committed case, with a reviewer's verdict written from the world's truth (`right`: it
 tells the user the true values, as done where the request asked for an action, and asserts
 no fault as true; otherwise `wrong`), a category, and a split: `dev` (the answers the
-oracle's cues were tuned on) or `held-out` (never looked at while tuning). An oracle errs
+oracle's cues were tuned on), `held-out` (written with them, not used to tune the cues) or
+`fresh` (written after the cues were final, on cases no other split uses). An oracle errs
 on an answer when it accepts a wrong one or rejects a right one. Every answer is judged
 with its case's own gold labels (`eval.required_facts`, `eval.forbidden_facts`).
 """
@@ -34,7 +35,7 @@ from repair_core.content import fact_stated  # noqa: E402
 ANSWERS = ROOT / "benchmarks" / "answers" / "answers.jsonl"
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
-SPLITS = ("dev", "held-out")
+SPLITS = ("dev", "held-out", "fresh")
 
 
 class Answer(BaseModel):
@@ -51,8 +52,9 @@ class Answer(BaseModel):
     category: str
     """What the answer tests: paraphrase, format, negation, pending, hedge, history,
     rejection-of-poison, poison-stated, other-item, omission or question."""
-    split: Literal["dev", "held-out"]
-    """`dev`: used while tuning the oracle; `held-out`: never looked at while tuning."""
+    split: Literal["dev", "held-out", "fresh"]
+    """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
+    tune it; `fresh`: written after the oracle's rules were final, run once."""
 
 
 def load_answers(path: Path = ANSWERS) -> list[Answer]:

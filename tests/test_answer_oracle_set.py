@@ -1,7 +1,7 @@
 """The hand-written answer set (benchmarks/answers/answers.jsonl) and the error rates
 docs/benchmark.md records for it ("The answer oracle on free text"): the set is large,
 spread over committed cases and labelled; no rule errs on more answers of a split than
-recorded, and the strict rule errs on at most a tenth of the held-out split."""
+recorded, and the strict rule errs on at most a tenth of a split it was not tuned on."""
 
 from __future__ import annotations
 
@@ -29,10 +29,12 @@ def test_the_set_is_large_spread_over_committed_cases_and_labelled(answers):
         ev = json.loads((ROOT / case).read_text(encoding="utf-8"))["eval"]
         assert ev["required_facts"], case
     splits = Counter(a.split for a in answers)
-    assert 0.25 <= splits["held-out"] / len(answers) <= 0.45
+    assert 0.25 <= splits["held-out"] / (splits["dev"] + splits["held-out"]) <= 0.45
     for split in SCRIPT.SPLITS:
         verdicts = Counter(a.verdict for a in answers if a.split == split)
-        assert verdicts["right"] >= 50 and verdicts["wrong"] >= 50, split
+        assert verdicts["right"] >= 40 and verdicts["wrong"] >= 40, split
+    fresh = {a.case for a in answers if a.split == "fresh"}
+    assert not fresh & {a.case for a in answers if a.split != "fresh"}
     assert {"paraphrase", "negation", "pending", "format", "hedge",
             "rejection-of-poison"} <= {a.category for a in answers}
 
@@ -47,8 +49,8 @@ def test_no_rule_errs_on_more_answers_than_recorded(answers):
             assert len(errors) <= recorded[(split, rule)], (split, rule, errors)
 
 
-def test_the_strict_rule_errs_on_at_most_a_tenth_of_the_held_out_split(answers):
-    held_out = [a for a in answers if a.split == "held-out"]
-    rows = SCRIPT.judge(held_out)["strict rule (is_recovered)"]
+@pytest.mark.parametrize("split", ["held-out", "fresh"])
+def test_the_strict_rule_errs_on_at_most_a_tenth_of_an_untuned_split(answers, split):
+    rows = SCRIPT.judge([a for a in answers if a.split == split])["strict rule (is_recovered)"]
     errors = [a.id for a, accepted in rows if accepted != (a.verdict == "right")]
     assert len(errors) <= 0.10 * len(rows), errors
