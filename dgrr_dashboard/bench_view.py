@@ -25,7 +25,7 @@ from .bench_browse import (
     suite_folder,
 )
 from .text import MISSING, code, md
-from .widgets import show_problems
+from .widgets import remembered, show_problems
 
 
 def recovery_bars(rows: pd.DataFrame, grouping: str | None = None) -> Any:
@@ -108,9 +108,10 @@ def side_by_side(out: Path) -> None:
                + ", ".join(code(r) for r in rules)
                + (f" · suite {code(suite.name)}" if suite is not None else " · suite unknown"))
     c1, c2, c3 = st.columns([2, 2, 2])
-    a = c1.selectbox("Method", methods, index=methods.index("ours") if "ours" in methods else 0,
-                     key="dgrr_w_bs_a")
+    remembered("dgrr_w_bs_a", "ours" if "ours" in methods else methods[0], methods)
+    a = c1.selectbox("Method", methods, key="dgrr_w_bs_a")
     others = [m for m in methods if m != a] or [a]
+    remembered("dgrr_w_bs_b", others[0], others)
     b = c2.selectbox("compared with", others, key="dgrr_w_bs_b")
     only = c3.checkbox("Only cases where they disagree", value=len(methods) > 1,
                        key="dgrr_w_bs_only")
@@ -119,7 +120,12 @@ def side_by_side(out: Path) -> None:
     shown = table[table["case_id"].isin(differ)] if only else table
     st.caption(f"{len(differ)} case(s) where {code(a)} and {code(b)} disagree under some rule"
                f" · {len(shown)} shown")
+    # the two methods compared first, right after the case; the others after them
     outcomes = [c for c in shown.columns if c not in ("case_id", "domain", "fault_type")]
+    chosen_two = [c for m in dict.fromkeys((a, b)) for c in outcomes
+                  if c.startswith(f"{m} · ")]
+    outcomes = chosen_two + [c for c in outcomes if c not in chosen_two]
+    shown = shown[["case_id", "domain", "fault_type", *outcomes]]
     st.dataframe(outcome_styles(shown, outcomes), hide_index=True, width="stretch",
                  height=300, placeholder=MISSING, key="dgrr_w_bs_table")
     chart = pd.DataFrame([{"method": m, "recovery": sum(bool(r.get("recovered"))
@@ -132,9 +138,14 @@ def side_by_side(out: Path) -> None:
         return
     cid = st.selectbox("Case", ids, key="dgrr_w_bs_case")
     cols = method_columns(rows, cid)
-    pick = st.multiselect("Methods shown", list(cols),
-                          default=[m for m in (a, b) if m in cols] or list(cols)[:2],
-                          key="dgrr_w_bs_methods")
+    # the two compared methods, again whenever the comparison changes (a widget keeps its
+    # own value across runs: it showed the methods of the previous comparison)
+    pair = [m for m in (a, b) if m in cols] or list(cols)[:2]
+    if st.session_state.get("dgrr_bs_methods_for") != (a, b, cid) \
+            or "dgrr_w_bs_methods" not in st.session_state:
+        st.session_state["dgrr_bs_methods_for"] = (a, b, cid)
+        st.session_state["dgrr_w_bs_methods"] = pair
+    pick = st.multiselect("Methods shown", list(cols), key="dgrr_w_bs_methods")
     if pick:
         panes = st.columns(len(pick))
         for pane, m in zip(panes, pick, strict=True):

@@ -35,6 +35,18 @@ def page_setup(title: str) -> None:
     address.keep()
 
 
+def remembered(key: str, default: Any, options: Sequence[Any] | None = None) -> None:
+    """Give the widget `key` (created after this call, with no default of its own) the value
+    it had when the page was last left, else `default`: Streamlit forgets a widget's value
+    when the page changes. A value no longer among `options` gives way to `default`."""
+    store = f"dgrr_kept_{key}"
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state.get(store, default)
+    if options is not None and st.session_state[key] not in options:
+        st.session_state[key] = default
+    st.session_state[store] = st.session_state[key]
+
+
 def _after_change() -> None:
     sidebar_status()
     address.keep()

@@ -122,6 +122,12 @@ else:
     allowed = allowed_actions(p, target)
     if now not in allowed:
         allowed = [now, *allowed]
+# The node's current decision is preselected (again whenever another node is picked, or
+# the plan changed it), so the picker never proposes a change nobody chose.
+_shown_for = (target, state.plan_key(p))
+if target in kinds and st.session_state.get("dgrr_plan_edit_shown_for") != _shown_for:
+    st.session_state["dgrr_plan_edit_shown_for"] = _shown_for
+    st.session_state["dgrr_w_edit_action"] = now
 action = e3.selectbox(f"New decision for {target}" if target in kinds else "New decision",
                       allowed, key="dgrr_w_edit_action",
                       help="only the actions the library accepts for this kind of node")

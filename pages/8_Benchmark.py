@@ -10,12 +10,12 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
-from dgrr_dashboard.bench_browse import committed_folders, default_out
+from dgrr_dashboard.bench_browse import committed_folders, default_out, is_results_folder
 from dgrr_dashboard.bench_view import recovery_bars, side_by_side
 from dgrr_dashboard.identity import is_signed_in
 from dgrr_dashboard.settings import operator_setting, team_mode
 from dgrr_dashboard.text import MISSING, code, md
-from dgrr_dashboard.widgets import page_setup, show_problems
+from dgrr_dashboard.widgets import page_setup, remembered, show_problems
 from repair_core import CaseError, DgrrError
 from repair_core.bench import METHOD_LABELS, load_results, run_bench
 
@@ -61,7 +61,21 @@ st.caption(f"{len(cases)} cases under `sample_traces/`.")
 
 COMMITTED = state.ROOT / "docs" / "results"
 committed = {f"committed: docs/results/{p.name}": p for p in committed_folders(COMMITTED)}
-browse = st.selectbox("Results to browse", ["the results folder below", *committed],
+BELOW = "the results folder below"
+
+
+def _browse_the_folder_below() -> None:
+    """A results folder just typed is the one to browse."""
+    st.session_state["dgrr_w_bench_committed"] = BELOW
+    st.session_state["dgrr_kept_dgrr_w_bench_committed"] = BELOW
+
+
+# Opens on the results folder when it holds results, else on a committed suite's (it used
+# to open on an empty folder), and keeps the choice from one visit to the next.
+remembered("dgrr_w_bench_committed",
+           BELOW if is_results_folder(default_out()) or not committed else next(iter(committed)),
+           [BELOW, *committed])
+browse = st.selectbox("Results to browse", [BELOW, *committed],
                       key="dgrr_w_bench_committed",
                       help="a committed suite's results (results.csv and summary.json), or "
                            "any `dgrr bench run --out` folder")
@@ -69,9 +83,10 @@ if team_mode():  # a shared dashboard reads and writes no folder a visitor names
     out_dir = operator_setting("bench_out", "DGRR_BENCH_OUT") or str(default_out())
     st.caption(f"Results folder {code(out_dir)} (set by the operator of this dashboard).")
 else:
+    remembered("dgrr_w_bench_out", str(default_out()))
     out_dir = st.text_input("Results folder (`dgrr bench run --out`: a committed suite's, a "
-                            "generated one, anywhere)", value=str(default_out()),
-                            key="dgrr_w_bench_out",
+                            "generated one, anywhere)",
+                            key="dgrr_w_bench_out", on_change=_browse_the_folder_below,
                             help="results this page runs are written here; the default is "
                                  "$DGRR_BENCH_OUT, else ~/.dgrr/bench-out (outside the "
                                  "repository)")

@@ -506,10 +506,14 @@ def test_approve_summary_double_click_and_rejection_reason(tmp_path):
 def test_benchmark_browses_samples_and_opens_a_case():
     at = _ok(AppTest.from_file(APP, default_timeout=60).run())
     page(at, "8_Benchmark")
-    table = at.dataframe[0].value
+
+    def cases_table():  # the browser of sample_traces/ (the side-by-side table comes first)
+        return next(d.value for d in at.dataframe if "path" in d.value.columns)
+
+    table = cases_table()
     assert {"fig1-travel", "travel-two-faults"} <= set(table["case_id"])
     at.multiselect(key="dgrr_w_b_domain").set_value(["travel"]).run()
-    assert set(at.dataframe[0].value["domain"]) == {"travel"}
+    assert set(cases_table()["domain"]) == {"travel"}
     at.selectbox(key="dgrr_w_b_pick").set_value("sample_traces/travel-two-faults.json")
     _ok(at.button(key="dgrr_w_b_open").click().run())
     assert at.session_state["dgrr_case"].case_id == "travel-two-faults"

@@ -467,3 +467,42 @@ def test_graph_search_for_an_undrawn_node_inspects_it():
     at.session_state["dgrr_w_g_component"] = {"id": "nope", "n": 8, "t": 8}
     at.run()
     assert any("No node" in w.value for w in at.warning)
+
+
+def test_the_plans_new_decision_starts_at_the_current_one():
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["dgrr_case"] = load_example()
+    at.switch_page("pages/4_Plan.py").run()
+    plan = at.session_state["dgrr_computed_plan"]
+    for node in ("s11", "m6", "s2"):
+        at.selectbox(key="dgrr_w_edit_node").set_value(node).run()
+        assert not at.exception, [e.value for e in at.exception]
+        current = plan.memory.get(node) or plan.steps.get(node)
+        assert at.selectbox(key="dgrr_w_edit_action").value == current, node
+
+
+def test_the_benchmark_page_opens_on_results_remembers_them_and_follows_the_comparison(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("DGRR_BENCH_OUT", str(tmp_path / "empty"))
+    at = AppTest.from_file(APP, default_timeout=300).run()
+    at.switch_page("pages/8_Benchmark.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    browse = at.selectbox(key="dgrr_w_bench_committed")
+    assert browse.value.startswith("committed: ")  # not the empty folder
+    assert [d for d in at.dataframe if "ours · strict" in d.value.columns]
+    browse.set_value("committed: docs/results/controlled").run()
+    at.selectbox(key="dgrr_w_bs_b").set_value("no_repair").run()
+    at.switch_page("pages/1_Load.py").run()
+    at.switch_page("pages/8_Benchmark.py").run()
+    assert at.selectbox(key="dgrr_w_bench_committed").value == \
+        "committed: docs/results/controlled"
+    assert at.selectbox(key="dgrr_w_bs_b").value == "no_repair"
+    # the disagreement table leads with the two methods compared
+    at.checkbox(key="dgrr_w_bs_only").uncheck().run()
+    [table] = [d.value for d in at.dataframe if "ours · strict" in d.value.columns]
+    head = [c.split(" · ")[0] for c in table.columns[3:]]
+    n = head.count("ours")
+    assert head[:n] == ["ours"] * n and head[n:2 * n] == ["no_repair"] * n
+    assert at.multiselect(key="dgrr_w_bs_methods").value == ["ours", "no_repair"]
+    at.selectbox(key="dgrr_w_bs_b").set_value("full_reset").run()
+    assert at.multiselect(key="dgrr_w_bs_methods").value == ["ours", "full_reset"]
