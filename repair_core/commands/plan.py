@@ -128,6 +128,8 @@ def ops_json(plan: RepairPlan) -> list[dict]:
 
 
 REASON_INDENT = 13
+MAX_WARNINGS = 20
+"""Warnings the readable plan shows; the JSON report has them all."""
 
 
 def write_summary(s: PlanSummary, out: TextIO) -> None:
@@ -143,8 +145,10 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
           "and the memory the next session reads") + ")\n\n")
     if s.warnings:
         w("Warnings\n")
-        for line in s.warnings:
+        for line in s.warnings[:MAX_WARNINGS]:
             w(wrap(t(line), "  warning ", indent=6) + "\n")
+        if len(s.warnings) > MAX_WARNINGS:
+            w(f"  … {len(s.warnings) - MAX_WARNINGS} more: see --json\n")
         w("\n")
     if not s.faults:
         w("No faults are marked: nothing is affected; the final answer is regenerated as is.\n")

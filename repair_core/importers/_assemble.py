@@ -290,7 +290,8 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
             for r in op.records:
                 if r.id not in records:
                     records[r.id] = {"id": r.id, "user_id": _record_user(r.metadata, default_user),
-                                     "text": r.content, "status": "active", "deps": []}
+                                     "text": r.content, "status": "active", "deps": [],
+                                     **_owner(r.metadata)}
                 if r.id not in from_store:  # the value the agent last saw
                     records[r.id].update(item_fields(r.metadata, f"span {sid}: "
                                                      "gen_ai.memory.records", out.problems))
@@ -551,6 +552,18 @@ def _note_text(out: Assembled, seen_text: dict[str, str], rid: str, text: str,
     kept = seen_text.setdefault(rid, text)
     if kept != text:
         out.conflicting.setdefault(rid, []).append((step, text))
+
+
+_SCOPES = ("user_id", "agent_id", "run_id")
+"""Mem0's scope ids: whose memory a record is."""
+
+
+def _owner(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """`{"owner": {...}}`: the scope ids the source gave with a returned record (Mem0's
+    `user_id`, `agent_id`, `run_id`), so that the plan can tell records of someone other
+    than the case's user (warning `other-owner`); {} when it gave none."""
+    owner = {k: v for k in _SCOPES if isinstance(v := meta.get(k), str) and v}
+    return {"owner": owner} if owner else {}
 
 
 def _record_user(meta: Mapping[str, Any], default: str) -> str:

@@ -1,7 +1,13 @@
-"""What a plan warns about in its case beyond faults and suspects: a record the trace
-returned with texts that disagree (the importer keeps the first and lists the others as
-the record's `conflicting_texts`, see `importers._assemble`). The plan is made from the
-kept text; a reviewer should know that the agent may have read another."""
+"""What a plan warns about in its case beyond faults and suspects:
+
+- `conflicting-texts`: a record the trace returned with texts that disagree (the importer
+  keeps the first and lists the others as the record's `conflicting_texts`, see
+  `importers._assemble`). The plan is made from the kept text; a reviewer should know
+  that the agent may have read another.
+- `other-owner`: a record whose owner, as its source gave it (the record's `owner`: Mem0's
+  `user_id`, `agent_id`, `run_id`), is not the case's user: another user's memory, or an
+  agent's or a run's not scoped to the user. Repairing it changes memory someone else
+  reads."""
 
 from __future__ import annotations
 
@@ -17,9 +23,9 @@ __all__ = ["PlanWarning", "case_warnings"]
 class PlanWarning(BaseModel):
     """One warning of a plan."""
 
-    kind: Literal["conflicting-texts"]
+    kind: Literal["conflicting-texts", "other-owner"]
     """conflicting-texts: the trace returned the record with other texts than the one
-    the case keeps."""
+    the case keeps; other-owner: the record's owner is not the case's user."""
     node: str
     """The record id."""
     message: str
@@ -30,12 +36,32 @@ def _cut(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:79] + "…")
 
 
+def _other_owner(owner: Any, user: str) -> str | None:
+    """Why a record with source scope ids `owner` is not `user`'s (None: it is)."""
+    if not isinstance(owner, dict):
+        return None
+    scopes = {k: v for k, v in owner.items() if isinstance(k, str) and isinstance(v, str)}
+    if scopes.get("user_id") == user:
+        return None
+    shown = ", ".join(f"{k} {v!r}" for k, v in sorted(scopes.items()))
+    if "user_id" in scopes:
+        return f"belongs to another user ({shown}), not the case's user {user!r}"
+    return f"is scoped to {shown or 'no one'}, not to the case's user {user!r}"
+
+
 def case_warnings(case: Case) -> list[PlanWarning]:
-    """A `conflicting-texts` warning per record whose `conflicting_texts` lists another
-    text than its own, in store order."""
+    """Per record, in store order: an `other-owner` warning when its source owner is not
+    the case's user, a `conflicting-texts` warning when its `conflicting_texts` lists
+    another text than its own."""
     out = []
     for record in case.memory:
-        seen: Any = (record.model_extra or {}).get("conflicting_texts")
+        extra = record.model_extra or {}
+        why = _other_owner(extra.get("owner"), case.user_id)
+        if why is not None:
+            out.append(PlanWarning(kind="other-owner", node=record.id, message=(
+                f"record {record.id!r} {why}: repairing it changes memory someone else "
+                "reads")))
+        seen: Any = extra.get("conflicting_texts")
         if not isinstance(seen, list):
             continue
         others = list(dict.fromkeys(
