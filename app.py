@@ -40,7 +40,23 @@ def home() -> None:
              "pages.")
     samples = list(state.sample_paths())
     name = st.selectbox("Sample", samples, key="dgrr_w_demo_sample")
-    if st.button("Run the whole story", type="primary", key="dgrr_w_demo_run"):
+    working = state.case()
+    replaces = working is not None and not (st.session_state.get("dgrr_demo") == name
+                                            and state.loaded_sample() == name)
+    confirmed = True
+    if replaces:
+        assert working is not None
+        edits = st.session_state.get(state.PLAN)
+        losing = [what for what, lost in (
+            ("its plan edits", edits is not None and bool(edits.edits)),
+            ("its replay", state.result() is not None),
+            ("its marked faults", list(working.faults) != state.loaded_faults())) if lost]
+        st.warning(f"The story loads {code(name)} as the working case, in place of "
+                   f"{code(working.case_id)}" + (f" ({', '.join(losing)} go with it)"
+                                                 if losing else "") + ".")
+        confirmed = st.checkbox("Replace the working case", key="dgrr_w_demo_replace")
+    if st.button("Run the whole story", type="primary", key="dgrr_w_demo_run",
+                 disabled=not confirmed):
         try:
             state.set_case(state.load_sample(name), name, sample=True)
         except CaseError as exc:

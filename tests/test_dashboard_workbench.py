@@ -506,3 +506,24 @@ def test_the_benchmark_page_opens_on_results_remembers_them_and_follows_the_comp
     assert at.multiselect(key="dgrr_w_bs_methods").value == ["ours", "no_repair"]
     at.selectbox(key="dgrr_w_bs_b").set_value("full_reset").run()
     assert at.multiselect(key="dgrr_w_bs_methods").value == ["ours", "full_reset"]
+
+
+def test_the_whole_story_asks_before_it_replaces_the_working_case():
+    from repair_core import apply_edits
+
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    case = load_case(ROOT / "sample_traces" / "shop-summary-drift.json")
+    at.session_state["dgrr_case"] = case
+    at.session_state["dgrr_plan"] = apply_edits(plan_case(case, objective="both"),
+                                                {"m1": "quarantine"}, force=True,
+                                                comment="mine")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(w.value for w in at.warning)
+    assert "in place of `shop-summary-drift`" in said and "its plan edits" in said
+    assert at.button(key="dgrr_w_demo_run").disabled
+    at.checkbox(key="dgrr_w_demo_replace").check().run()
+    at.button(key="dgrr_w_demo_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["dgrr_case"].case_id == "fig1-travel"
+    assert not [w for w in at.warning if "in place of" in w.value]  # the story's own case
