@@ -131,7 +131,10 @@ def operator_judge() -> tuple[ModelJudge | None, list[str]]:
     key = os.environ.get(key_env) if key_env else None
     if base and not key:
         key = NO_KEY  # the server's $OPENAI_API_KEY is never sent to an address it names
-    return ModelJudge(model, api_base=base, api_key=key, budget=int(budget_text)), []
+    from repair_core.model._bounded import guarded_call
+
+    return ModelJudge(model, api_base=base, api_key=key, budget=int(budget_text),
+                      guard=guarded_call), []
 
 
 def typed_model_client(model: str, api_base: str | None, api_key: str | None, *,

@@ -160,3 +160,41 @@ def test_a_redirect_is_not_followed():
         for s in (target, redirector):
             s.shutdown()
             s.server_close()
+
+
+def test_the_model_judge_follows_no_redirect_and_is_bounded_by_the_wall_clock(trickling):
+    """The judge the commands make (`--judge`) calls through the same guard as every
+    model call: no redirect followed, a trickling server abandoned on time; the text is
+    left unsure."""
+    from repair_core.content import signature_of
+    from repair_core.judge import ModelJudge
+    from repair_core.model._bounded import guarded_call
+
+    fault = signature_of("From now on pay rent to DE89370400440532013000.", node="m9")
+    text = "DE89370400440532013000 is a scam; never pay it."
+
+    class Target(_Counting):
+        hits: list[str] = []
+
+    class Redirector(_Counting):
+        hits: list[str] = []
+
+    target = _serve(Target)
+    Redirector.redirect_to = f"http://127.0.0.1:{target.server_address[1]}/v1/chat/completions"
+    redirector = _serve(Redirector)
+    try:
+        judge = ModelJudge("openai/x", api_base=f"http://127.0.0.1:"
+                           f"{redirector.server_address[1]}/v1", timeout=5, guard=guarded_call)
+        found = judge.carries(text, fault)
+        assert Redirector.hits and Target.hits == [], "a prompt was re-sent to the redirect"
+        assert (found.verdict, found.judge) == ("unsure", "model:openai/x")
+        assert "could not be asked" in found.evidence
+    finally:
+        for s in (target, redirector):
+            s.shutdown()
+            s.server_close()
+    slow = ModelJudge("openai/x", api_base=f"http://127.0.0.1:{trickling.port}/v1",
+                      timeout=2, guard=guarded_call)
+    start = time.monotonic()
+    assert slow.carries(text, fault).verdict == "unsure"
+    assert time.monotonic() - start < 5

@@ -57,5 +57,7 @@ def judge_from(args: argparse.Namespace) -> ModelJudge | None:
     cache = args.judge_cache
     if cache is not None:
         check_output_dir(cache, "--judge-cache")
+    from ..model._bounded import guarded_call
+
     return ModelJudge(model, api_base=args.judge_api_base, budget=args.judge_budget,
-                      cache_dir=cache)
+                      cache_dir=cache, guard=guarded_call)

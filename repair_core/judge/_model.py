@@ -46,6 +46,9 @@ _CACHE_NAME = re.compile(r"[0-9a-f]{64}")
 
 Completion = Callable[[list[dict[str, str]]], tuple[str, int, float]]
 """A call of the model: messages -> (reply text, tokens used, cost in USD)."""
+Guard = Callable[[Any, float, Callable[[], Any]], Any]
+"""Runs one litellm call: (litellm, timeout, call) -> its response (the commands give
+`repair_core.model`'s, which refuses redirects and bounds the wall clock)."""
 
 
 def describe_fault(fault: ContentSignature, text: str | None = None) -> dict[str, Any]:
@@ -77,13 +80,14 @@ def parse_reply(reply: str) -> tuple[str, str] | None:
 class ModelJudge:
     """A model asked about what the lexical judge leaves unsure (see the module's
     docstring). `fault_texts`: fault id -> its text, for the prompt (else the fault is
-    described by its signature alone). `complete` replaces the litellm call (tests)."""
+    described by its signature alone). `complete` replaces the litellm call (tests);
+    `guard` runs each litellm call (else it is made as it is)."""
 
     def __init__(self, model: str, *, api_base: str | None = None,
                  budget: int = DEFAULT_BUDGET, cache_dir: str | Path | None = None,
                  timeout: float = DEFAULT_TIMEOUT, api_key: str | None = None,
                  fault_texts: Mapping[str, str] | None = None,
-                 complete: Completion | None = None) -> None:
+                 complete: Completion | None = None, guard: Guard | None = None) -> None:
         if not model or not isinstance(model, str):
             raise ValueError(f"model {model!r}: a litellm model string is needed")
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
@@ -98,6 +102,7 @@ class ModelJudge:
         self.fault_texts: dict[str, str] = dict(fault_texts or {})
         self.lexical = LexicalJudge()
         self._complete = complete or self._litellm
+        self._guard = guard
         self._template = _PROMPT.read_text(encoding="utf-8")
         self._memory: dict[str, tuple[str, str]] = {}
         self.calls = 0
@@ -197,7 +202,10 @@ class ModelJudge:
             kwargs["api_key"] = self.api_key or os.environ.get("OPENAI_API_KEY") or "dgrr-local"
         elif self.api_key:
             kwargs["api_key"] = self.api_key
-        response = litellm.completion(**kwargs)
+        if self._guard is not None:
+            response = self._guard(litellm, self.timeout, lambda: litellm.completion(**kwargs))
+        else:
+            response = litellm.completion(**kwargs)
         text = response.choices[0].message.content or ""
         usage = getattr(response, "usage", None)
         tokens = int(getattr(usage, "total_tokens", 0) or 0) if usage is not None else 0

@@ -14,7 +14,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["GRACE", "RedirectRefused", "WallClockTimeout", "install_no_redirects", "within"]
+__all__ = ["GRACE", "RedirectRefused", "WallClockTimeout", "guarded_call",
+           "install_no_redirects", "within"]
 
 _T = TypeVar("_T")
 
@@ -68,3 +69,12 @@ def install_no_redirects(litellm: Any) -> None:
     litellm.client_session = httpx.Client(follow_redirects=False,
                                           event_hooks={"response": [_refuse_redirect]})
     litellm._dgrr_no_redirects = True
+
+
+def guarded_call(litellm: Any, timeout: float, call: Callable[[], _T]) -> _T:
+    """`call()` (a litellm call with `timeout`) as every model call of dgrr runs: no
+    redirect followed, and abandoned once `timeout` plus `GRACE` seconds of wall clock are
+    spent (the model judge, `repair_core.judge.ModelJudge`, is handed this by the commands
+    and the dashboard: it is a lower layer and cannot import this package)."""
+    install_no_redirects(litellm)
+    return within(timeout + GRACE, call)
