@@ -277,12 +277,14 @@ def _linked_ids(edges: list[tuple[str, str]], what: str, key: str, picker: str |
 
 
 def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
-                       picker: str | None = None, known: Any = ()) -> None:
+                       picker: str | None = None, known: Any = (),
+                       step_here: bool = True) -> None:
     """Everything about one node, as plain text: content, status, what the imported
     trace recorded of the step (start, duration, tokens, cost), decision, reason, the
     path from the fault, premises and dependents (buttons that inspect that node), and
     the replay's cost for a step. `beside`: one column (next to the graph); `picker`: the
-    page's node picker to move with a click on an id among `known`."""
+    page's node picker to move with a click on an id among `known`; `step_here=False`:
+    the page shows the `step_panel` itself, somewhere wider."""
     from repair_core.viz import node_detail
 
     d = node_detail(p, node)
@@ -313,7 +315,11 @@ def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
                             f"call(s) · {outcome.tokens} tokens")
                 if outcome.detail:
                     st.text(outcome.detail)
-                step_panel(p, node, res)
+                if step_here:
+                    step_panel(p, node, res)
+                else:
+                    st.caption("The original and replayed output, and the replay's model "
+                               "calls, are below the picture.")
     with right:
         _linked_ids(d.premises, "Premises", key, picker, known, beside)
         _linked_ids(d.dependents, "Dependents", key, picker, known, beside)

@@ -13,6 +13,7 @@ from dgrr_dashboard.widgets import (
     node_details_panel,
     page_setup,
     require_plan,
+    step_panel,
 )
 from repair_core import fault_dependents, fault_path
 from repair_core._text import plural
@@ -129,7 +130,14 @@ with inspector:
     # a fixed height scrolls beside the picture; below it the panel takes its length
     # (no `height` at all: Streamlit 1.67 refuses None)
     with st.container(height=700, border=False) if beside else st.container(border=False):
-        node_details_panel(p, node, beside=beside, picker="dgrr_w_g_node", known=drawn)
+        node_details_panel(p, node, beside=beside, picker="dgrr_w_g_node", known=drawn,
+                           step_here=not beside)
+# Beside the picture the inspector is a quarter of the page: the step panel (two outputs
+# side by side, prompts and replies) takes the page's width below the picture instead.
+_result = state.result()
+if beside and _result is not None:
+    with st.container(key="dgrr_w_g_step_panel"):
+        step_panel(p, node, _result)
 with st.expander("Legend: shapes and edges"):
     st.html(legend_html(colour_by))
 st.download_button("Download this picture as standalone HTML", html,

@@ -527,3 +527,25 @@ def test_the_whole_story_asks_before_it_replaces_the_working_case():
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["dgrr_case"].case_id == "fig1-travel"
     assert not [w for w in at.warning if "in place of" in w.value]  # the story's own case
+
+
+def test_the_step_panel_takes_the_pages_width_when_the_inspector_is_beside_the_picture():
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    case = load_example()
+    at.session_state["dgrr_case"] = case
+    at.switch_page("pages/5_Replay.py").run()
+    at.button(key="dgrr_w_run_replay").click().run()
+    at.session_state["dgrr_selected_node"] = case.final_answer().id
+    at.switch_page("pages/3_Graph.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.radio(key="dgrr_w_g_inspector").value == "beside the picture"
+
+    def step_html(block) -> list[str]:
+        return [h.proto.body for h in block.get("html") if "dgrr-step-before" in h.proto.body]
+
+    [inspector] = [c for c in at.columns if any(s.key == "dgrr_w_g_node" for s in c.selectbox)]
+    assert not step_html(inspector)  # not squeezed into the inspector's quarter
+    assert any("below the picture" in c.value for c in inspector.caption)
+    assert len(step_html(at)) == 1  # once, below the picture
+    at.radio(key="dgrr_w_g_inspector").set_value("below the picture (a wider picture)").run()
+    assert len(step_html(at)) == 1
