@@ -549,3 +549,15 @@ def test_the_step_panel_takes_the_pages_width_when_the_inspector_is_beside_the_p
     assert len(step_html(at)) == 1  # once, below the picture
     at.radio(key="dgrr_w_g_inspector").set_value("below the picture (a wider picture)").run()
     assert len(step_html(at)) == 1
+
+
+def test_a_long_id_in_the_trace_tree_is_cut_not_drawn_over_the_type():
+    import re
+
+    css = (ROOT / "dgrr_dashboard" / "frontend" / "index.html").read_text()
+    rules = {sel.strip(): body for sel, body in re.findall(r"([^{}/]+)\{([^}]*)\}", css)}
+    for column in (".row .id", ".row .ty", ".row .de"):  # they never shrink under their text
+        assert "flex: 0 0 auto" in rules[column], column
+    cut = rules[".row .id"]
+    assert "max-width" in cut and "overflow: hidden" in cut and "text-overflow: ellipsis" in cut
+    assert "min-width: 0" in rules[".row .tx"]  # the text gives way instead
