@@ -378,3 +378,24 @@ def test_approve_and_apply_ask_for_not_certified_items_to_be_acknowledged(
         assert main(["approve", TRAVEL, "--reviewer", "cy", "--result", str(path), "--db", db,
                      "--decision", "approve", "--judge", MODEL,
                      "--judge-api-base", server.api_base]) == 0
+
+
+@rule("judge.model.malformed")
+@pytest.mark.parametrize("reply", [
+    "not json", "[]", '{"verdict": "maybe", "evidence": "x"}',
+    '{"verdict": "yes", "evidence": 3}', '{"evidence": "no verdict"}',
+])
+def test_every_reply_that_is_not_the_json_asked_for_is_unsure(reply):
+    judge = ModelJudge(MODEL, complete=lambda messages: (reply, 7, 0.0))
+    found = judge.ask("anything", PAY)
+    assert (found.verdict, found.judge) == ("unsure", f"model:{MODEL}")
+    assert "not the JSON asked for" in found.evidence
+    assert (judge.calls, judge.failures, judge.tokens) == (1, 1, 7)
+
+
+@rule("judge.model.malformed")
+def test_the_models_evidence_is_one_clipped_line():
+    long = json.dumps({"verdict": "no", "evidence": "line one\nline two " + "x" * 400})
+    found = ModelJudge(MODEL, complete=lambda messages: (long, 1, 0.0)).ask("anything", PAY)
+    assert "\n" not in found.evidence and len(found.evidence) == 300
+    assert found.evidence.startswith("line one line two")
