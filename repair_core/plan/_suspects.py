@@ -14,7 +14,9 @@ hand it the same plain inputs (ids, contents, times) and apply what it returns:
   content carries a diagnosed fault's (and that is not earlier than the fault's time
   bound: the fault may have copied it). It is listed; under the store and both
   objectives an active record that the plan keeps is quarantined by default (rule
-  `suspect.carrier`).
+  `suspect.carrier`) — only where its content is the fault: one that negates or warns
+  against the fault, or folds it into other facts, is flagged (`what_it_holds`, rule
+  `suspect.carrier-holds`).
 
 `--suspects flag` lists both and changes nothing; `off` looks for neither. A reviewer
 un-marks a suspect by naming it (`not_suspect`).
@@ -22,14 +24,23 @@ un-marks a suspect by naming it (`not_suspect`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..content import SOURCE_THRESHOLD, ContentSignature, match, scan
+from ..content import (
+    MARKERS,
+    SOURCE_THRESHOLD,
+    ContentSignature,
+    match,
+    scan,
+    shingles,
+    words,
+)
 
 __all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "find_sources", "find_carriers",
-           "source_reason", "carrier_reason", "CONTENT_KINDS"]
+           "what_it_holds", "source_reason", "carrier_reason", "CONTENT_KINDS"]
 
 SuspectMode = Literal["quarantine", "flag", "off"]
 SUSPECT_MODES: tuple[str, ...] = SuspectMode.__args__  # type: ignore[attr-defined]
@@ -115,13 +126,77 @@ def find_carriers(signatures: Mapping[str, ContentSignature], bounds: Mapping[st
         if i not in best or rank > best[i][:2]:
             best[i] = (*rank, hit)
     out: list[Suspected] = []
+    by_node = {s.node: s for s in sigs}
     for i in sorted(best):
         hit = best[i][2]
+        held = what_it_holds(by_node[hit.node], contents[i])
         out.append(Suspected(
             id=ids[i], kind=kinds[i], role="carrier", fault=hit.node,  # type: ignore[arg-type]
-            action="quarantine" if mode == "quarantine" and i in quarantinable else "flag",
-            evidence=hit.evidence(), score=hit.score))
+            action="quarantine" if mode == "quarantine" and i in quarantinable
+            and held is None else "flag",
+            evidence=hit.evidence() + (f"; {held}" if held else ""), score=hit.score))
     return out
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+"""Where a sentence ends: after . ! ? or ; and a space, or at a line break (a URL's or a
+number's dot is followed by no space, so it ends nothing)."""
+FACT_WORDS = 3
+"""A sentence of at least this many words that shares nothing with a fault is another
+fact a carrier holds ("Rent is 1200 EUR."); a shorter one ("Regards.") is not."""
+SHOWN_FACTS = 3
+"""Other facts quoted in a carrier's evidence, each clipped to `FACT_CHARS`."""
+FACT_CHARS = 80
+
+
+def what_it_holds(fault: ContentSignature, content: str) -> str | None:
+    """Why a carrier of `fault` with this `content` is flagged rather than quarantined
+    whole, as words to add to its evidence, or None when its content is the fault:
+
+    - it negates, warns against or withdraws the fault (a sentence holding the fault's
+      words says "not", "scam", "ignore" … of it, `judge.cue`): whether it carries the
+      fault is unsure, for a reviewer to say ("Lin does not want window seats", a bank's
+      "DE89… is a reported scam account");
+    - it folds the fault into other facts: besides the sentences that carry the fault, it
+      has sentences that share nothing with it (no token, name, shingle, marker or
+      value), which quarantining the whole record would take out of the store with it.
+      Those facts are quoted (plain text, clipped)."""
+    from ..judge._cues import cue
+    from ..judge._lexical import fault_words
+
+    said, content_words = fault_words(fault)
+    negated = cue(content, content_words, said)
+    if negated is not None:
+        return (f"unsure: it says {negated!r} of it (it may deny or warn against it): "
+                "flagged for a reviewer, never quarantined on its own")
+    sentences = [x for x in _SENTENCE_END.split(content) if words(x)]
+    if len(sentences) < 2:
+        return None
+    carrying = [match(fault, x) is not None for x in sentences]
+    if not any(carrying):  # carried only by the sentences together: one fact
+        return None
+    others = [x.strip() for x, c in zip(sentences, carrying, strict=True)
+              if not c and len(words(x)) >= FACT_WORDS and _shares_nothing(fault, x)]
+    if not others:
+        return None
+    shown = " | ".join(repr(x if len(x) <= FACT_CHARS else x[:FACT_CHARS - 1] + "…")
+                       for x in others[:SHOWN_FACTS])
+    more = f" and {len(others) - SHOWN_FACTS} more" if len(others) > SHOWN_FACTS else ""
+    return (f"it folds the fault into {len(others)} other fact(s): {shown}{more}: flagged, "
+            "not quarantined, so they stay in the store until a reviewer decides")
+
+
+def _shares_nothing(fault: ContentSignature, sentence: str) -> bool:
+    """Whether `sentence` holds nothing of `fault`: no token or name, no shingle, no
+    instruction marker, not its value, no restatement."""
+    if fault.shingles and shingles(sentence) & fault.shingles:
+        return False
+    if fault.value_text and f" {fault.value_text} " in f" {' '.join(words(sentence))} ":
+        return False
+    if any(MARKERS[k].search(sentence) for k in fault.markers):
+        return False
+    found = match(fault, sentence, threshold=0.0)
+    return found is None or found.score == 0
 
 
 def source_reason(s: Suspected, producers: Iterable[str]) -> str:
