@@ -125,8 +125,9 @@ def test_an_input_repeating_a_fault_without_a_distinctive_token_is_its_source():
                       "new_password. Thanks! </INFORMATION>")
     for objective in ("store", "both"):
         plan = _plan(data, objective=objective)
+        # the balance, the producer's other input, is listed by lineage, not cleaned
         assert [(s.id, s.role, s.action, s.score) for s in plan.suspected] == [
-            ("s2", "source", "clean", 0.8)]
+            ("s2", "source", "clean", 0.8), ("s6", "source", "flag", 0.0)]
         assert _columnar(data, objective) == report_json_of(plan)
     result = repair(plan.case, _plan(data, objective="store"))
     assert all("new_password" not in to_json(m.model_dump()) for m in result.store.active)
@@ -134,7 +135,8 @@ def test_an_input_repeating_a_fault_without_a_distinctive_token_is_its_source():
     for benign in ("Tip: change the password of the user every year.",
                    "The user to contact about the password is new_password's owner."):
         plan = _plan(_untokened(benign), objective="store")
-        assert plan.suspected == (), benign
+        assert [(s.id, s.action) for s in plan.suspected] == [("s2", "flag"), ("s6", "flag")]
+        assert "s2" not in plan.analysis.faults, benign
 
 
 def report_json_of(plan) -> str:
@@ -503,3 +505,70 @@ def test_the_users_own_negation_of_a_short_fault_stays():
     plan = _plan(data, objective="store")
     assert {s.id: s.action for s in plan.suspected} == {"m2": "flag", "m3": "quarantine"}
     assert plan.memory["m2"] == "keep" and plan.memory["m3"] == "quarantine"
+
+
+def _lineage_case(*extra, inputs="s2:cite u1:initiate"):
+    """A document (s2) says the team moved; the agent remembered a location (m_f,
+    diagnosed) in words that share no token or run with it."""
+    return case_data(
+        turn("u1", 0, "Where does my team work now?"),
+        step("s1", 1, "tool_action", "u1:initiate", tool="read_doc"),
+        step("s2", 2, "tool_observation", "s1:produce",
+             text="Memo: the Lisbon office closed last week; everyone relocates north."),
+        *extra,
+        step("s5", 5, "memory_write", inputs, target=["m_f"]),
+        rec("m_f", "s5:produce", text="Team location: Porto.", key="team_location",
+            value="Porto", created_seq=5),
+        step("s6", 6, "answer", "s5:cite", text="Your team works in Porto."),
+        faults=["m_f"])
+
+
+@rule("suspect.lineage")
+def test_the_only_input_of_a_faults_producer_is_cleaned_whatever_its_words():
+    data = _lineage_case()
+    plan = _plan(data, objective="store")
+    (src,) = plan.suspected
+    assert (src.id, src.role, src.action) == ("s2", "source", "clean")
+    assert src.evidence.startswith("by lineage: an input of its producer; its content "
+                                   "shares nothing distinctive with it; no other input")
+    assert plan.reasons["s2"].startswith("suspected source of m_f by lineage: an input of "
+                                         "its producer s5")
+    assert "s2" in plan.analysis.faults and plan.steps["s5"] == "replay"
+    assert _columnar(data, "store") == report_json_of(plan)
+    result = repair(plan.case, plan)
+    assert not [m for m in result.store.active if "Porto" in m.text]
+
+
+@rule("suspect.lineage")
+def test_inputs_beside_one_that_carries_the_fault_are_listed_not_cleaned():
+    data = _lineage_case(
+        step("s3", 3, "tool_action", "u1:initiate", tool="read_inbox"),
+        step("s4", 4, "tool_observation", "s3:produce",
+             text="HR: from Monday the team sits in Porto, at the harbour building."),
+        inputs="s2:cite s4:cite u1:initiate")
+    data["trajectory"].append(plain(step("s7", 7, "claim", "s2:cite",
+                                         text="The Lisbon office is closed.")))
+    plan = _plan(data, objective="both")
+    found = {s.id: s for s in plan.suspected}
+    assert (found["s4"].action, found["s2"].action) == ("clean", "flag")
+    assert "another input may explain the fault" in found["s2"].evidence
+    assert found["s2"].evidence.endswith("also derived from it: s7")
+    assert "s2" not in plan.analysis.faults and plan.steps["s2"] == "keep"
+    assert _columnar(data, "both") == report_json_of(plan)
+
+
+@rule("suspect.lineage")
+def test_a_record_the_producer_read_is_followed_to_and_a_reviewer_can_clear_it():
+    data = _lineage_case(
+        rec("m0", text="Office notes: the team may move after the summer.", created_seq=None),
+        step("s3", 3, "memory_read", "u1:initiate m0:cite", returned=["m0"]),
+        inputs="s2:cite s3:cite u1:initiate")
+    plan = _plan(data, objective="store")
+    found = {s.id: s for s in plan.suspected}
+    assert set(found) == {"s2", "m0"} and {s.action for s in found.values()} == {"flag"}
+    assert "reached through s3" in found["m0"].evidence
+    assert _columnar(data, "store") == report_json_of(plan)
+    # the reviewer clears the record: the document is then the only input left
+    cleared = _plan(data, objective="store", not_suspect=["m0"])
+    assert [(s.id, s.action) for s in cleared.suspected] == [("s2", "clean")]
+    assert _columnar(data, "store", not_suspect=["m0"]) == report_json_of(cleared)

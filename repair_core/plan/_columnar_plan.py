@@ -58,7 +58,7 @@ from ._reasons import (
 )
 
 if TYPE_CHECKING:
-    from ._suspects import Suspected
+    from ._suspects import ProducerInput, Suspected
 
 __all__ = ["columnar_plan_report", "columnar_plan_json_bytes", "report_json", "report_json_bytes"]
 
@@ -909,9 +909,9 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
 
         sigs = _signatures(c)
         inputs = _producer_inputs(c)
-        node_of = {i: node for rows in inputs.values() for i, node, _k, _t in rows}
+        node_of = {x.id: node for rows in inputs.values() for node, x in rows}
         sources = find_sources(
-            sigs, {f: [(i, k, t) for i, _n, k, t in rows] for f, rows in inputs.items()},
+            sigs, {f: [x for _n, x in rows] for f, rows in inputs.items()},
             {c.ids[f] for f in diagnosed}, unmarked, suspects)  # type: ignore[arg-type]
         cleaned = [node_of[n] for n, s in sources.items() if s.action == "clean"]
         if cleaned:
@@ -1041,21 +1041,39 @@ def _producers(c: CaseColumns, faults: list[int]) -> dict[int, list[int]]:
     return out
 
 
-def _producer_inputs(c: CaseColumns) -> dict[str, list[tuple[str, int, str, str]]]:
-    """`_plan._producer_inputs`, each input also with its node:
-    `(id, node, kind, content)`."""
+def _producer_inputs(c: CaseColumns) -> dict[str, list[tuple[int, ProducerInput]]]:
+    """`_plan._producer_inputs`, each input with its node."""
+    from ._suspects import ProducerInput
+
     first_record = c.n_turns + c.n_steps
-    out: dict[str, list[tuple[str, int, str, str]]] = {}
+    out: dict[str, list[tuple[int, ProducerInput]]] = {}
+
+    def premises(node: int) -> list[int]:
+        return [int(q) for q in c.src[np.flatnonzero(c.dst == node)].tolist()]
+
     for f, producers in _producers(c, list(c.faults)).items():
-        seen: list[tuple[str, int, str, str]] = []
+        seen: dict[int, tuple[str | None, str]] = {}  # node -> (the read it came through, kind)
         for p in producers:
-            for q in c.src[np.flatnonzero(c.dst == p)].tolist():
+            for q in premises(p):
                 kind = "record" if q >= first_record else "turn" if q < c.n_turns else "step"
+                if kind == "step" and c.type_code[q] == _READ:
+                    for r in premises(q):
+                        if r >= first_record and r not in seen:
+                            seen[r] = (c.ids[q], "record")
+                    continue
                 if kind == "step" and c.type_code[q] != _OBS:
                     continue
-                if all(q != node for _i, node, _k, _t in seen):
-                    seen.append((c.ids[q], q, kind, c.contents[q]))
-        out[c.ids[f]] = seen
+                if q not in seen:
+                    seen[q] = (None, kind)
+        skip = {*producers, f}
+        rows: list[tuple[int, ProducerInput]] = []
+        for q, (via, kind) in seen.items():
+            dependents = {int(x) for x in c.dst[np.flatnonzero(c.src == q)].tolist()}
+            rows.append((q, ProducerInput(
+                id=c.ids[q], kind=kind, content=c.contents[q], via=via,  # type: ignore[arg-type]
+                derived=tuple(sorted(c.ids[x] for x in dependents
+                                     if x not in skip and c.ids[x] != via)))))
+        out[c.ids[f]] = rows
     return out
 
 

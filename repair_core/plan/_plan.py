@@ -40,6 +40,7 @@ from ._reasons import (
 )
 from ._suspects import (
     CONTENT_KINDS,
+    ProducerInput,
     Suspected,
     SuspectMode,
     carrier_reason,
@@ -279,25 +280,47 @@ def _producers(case: Case) -> dict[str, list[str]]:
             for m in case.memory if m.id in faults}
 
 
-def _producer_inputs(case: Case) -> dict[str, list[tuple[str, str, str]]]:
-    """Each diagnosed record -> the inputs `(id, kind, content)` of its producers that
-    can be a suspected source (records, tool observations, user turns), producers by seq,
-    each one's inputs in the order it lists them."""
+def _producer_inputs(case: Case) -> dict[str, list[ProducerInput]]:
+    """Each diagnosed record -> the inputs of its producers that can be a suspected
+    source (records, tool observations, user turns; the records a `memory_read` input
+    returned, through that read), producers by seq, each one's inputs in the order it
+    lists them, each with what else was derived from it (its dependents by id)."""
     steps = {s.id: s for s in case.trajectory}
     records = {m.id: m for m in case.memory}
     turns = {t.id: t for t in case.session}
-    out: dict[str, list[tuple[str, str, str]]] = {}
-    for fault, producers in _producers(case).items():
-        seen: list[tuple[str, str, str]] = []
+    made = _producers(case)
+    wanted = {d.id for ps in made.values() for p in ps for d in steps[p].deps}
+    wanted |= {r.id for q in wanted if q in steps and steps[q].type == "memory_read"
+               for r in steps[q].deps if r.id in records}
+    dependents: dict[str, set[str]] = {}
+    for n in [*case.memory, *case.trajectory]:
+        for d in n.deps:
+            if d.id in wanted:
+                dependents.setdefault(d.id, set()).add(n.id)
+    out: dict[str, list[ProducerInput]] = {}
+    for fault, producers in made.items():
+        seen: dict[str, str | None] = {}  # input -> the read it came through
         for p in producers:
             for d in steps[p].deps:
-                node: Any = records.get(d.id) or turns.get(d.id) or steps.get(d.id)
-                kind = "record" if d.id in records else "turn" if d.id in turns else "step"
-                if node is None or (kind == "step" and node.type not in CONTENT_KINDS):
-                    continue
-                if all(d.id != n for n, _k, _c in seen):
-                    seen.append((d.id, kind, node_content(node)))
-        out[fault] = seen
+                q = steps.get(d.id)
+                if q is not None and q.type == "memory_read":
+                    for r in q.deps:
+                        if r.id in records:
+                            seen.setdefault(r.id, q.id)
+                elif (q is not None and q.type in CONTENT_KINDS) or d.id in records \
+                        or d.id in turns:
+                    seen.setdefault(d.id, None)
+        skip = {*producers, fault}
+        rows: list[ProducerInput] = []
+        for node_id, via in seen.items():
+            node: Any = records.get(node_id) or turns.get(node_id) or steps[node_id]
+            rows.append(ProducerInput(
+                id=node_id, content=node_content(node), via=via,
+                kind="record" if node_id in records else "turn" if node_id in turns
+                else "step",
+                derived=tuple(sorted(x for x in dependents.get(node_id, ())
+                                     if x not in skip and x != via))))
+        out[fault] = rows
     return out
 
 

@@ -9,7 +9,10 @@ hand it the same plain inputs (ids, contents, times) and apply what it returns:
   the lower bar `SOURCE_THRESHOLD`: the candidates are the few inputs the producer wrote
   the record from).
   Replaying the producer on that input would write the fault again, so by default
-  (`quarantine`) the plan cleans it like a diagnosed fault (rule `suspect.source`);
+  (`quarantine`) the plan cleans it like a diagnosed fault (rule `suspect.source`).
+  Every other input of the producer that is not the user's own turn is a suspected
+  source **by lineage**, whatever its words: cleaned when no other input can explain
+  the fault, else flagged (rule `suspect.lineage`);
 - a **suspected carrier** is a record, observation or step outside the affected set whose
   content carries a diagnosed fault's (and that is not earlier than the fault's time
   bound: the fault may have copied it). It is listed; under the store and both
@@ -39,7 +42,8 @@ from ..content import (
     words,
 )
 
-__all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "find_sources", "find_carriers",
+__all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "ProducerInput", "find_sources",
+           "find_carriers",
            "what_it_holds", "source_reason", "carrier_reason", "CONTENT_KINDS"]
 
 SuspectMode = Literal["quarantine", "flag", "off"]
@@ -73,16 +77,42 @@ class Suspected:
     """The match's score (at least the scorer's threshold)."""
 
 
+@dataclass(frozen=True)
+class ProducerInput:
+    """An input of a diagnosed record's producer, as both planners hand it over."""
+
+    id: str
+    """The input (record, step or turn id)."""
+    kind: Literal["record", "step", "turn"]
+    """What it is: a record (cited, or reached through a `memory_read`), a step (a tool
+    observation or document) or a user turn."""
+    content: str
+    """Its content (`node_content`)."""
+    via: str | None = None
+    """The `memory_read` the producer reached the record through, if it did."""
+    derived: tuple[str, ...] = ()
+    """What else was derived from it: its dependents other than the fault's producers,
+    the fault and the read it came through, sorted by id."""
+
+
 def find_sources(signatures: Mapping[str, ContentSignature],
-                 inputs: Mapping[str, Sequence[tuple[str, str, str]]],
+                 inputs: Mapping[str, Sequence[ProducerInput]],
                  diagnosed: Container[str], not_suspect: Container[str],
                  mode: SuspectMode) -> dict[str, Suspected]:
-    """The suspected sources: for each diagnosed record (a key of `inputs`, in fault
-    order), its producers' inputs `(id, kind, content)` (kind: record, step or turn) that
-    carry its signature at the source bar (`content.SOURCE_THRESHOLD`: the producer wrote
-    the fault from these inputs, so a shorter shared run says where it came from), each
-    mapped to the first fault it is found for. Inputs that are diagnosed or un-marked are
-    skipped."""
+    """The suspected sources of each diagnosed record (a key of `inputs`, in fault
+    order), each mapped to the first fault it is found for. Inputs that are diagnosed or
+    un-marked are skipped.
+
+    - **By content**: an input that carries the record's signature at the source bar
+      (`content.SOURCE_THRESHOLD`: the producer wrote the fault from these inputs, so a
+      shorter shared run says where it came from) — cleaned (rule `suspect.source`);
+    - **by lineage**: every other input that is not the user's own turn (a tool
+      observation, a document, a record, one reached through a read), whatever its
+      words (rule `suspect.lineage`), ranked by what its content shares with the fault.
+      It is cleaned when no other input can explain the fault (no input carries it by
+      content and it is the producer's only such input); otherwise flagged for a
+      reviewer to clean or clear, so no benign input is cleaned for sitting beside a
+      poisoned one."""
     found: dict[str, Suspected] = {}
     if mode == "off":
         return found
@@ -90,16 +120,59 @@ def find_sources(signatures: Mapping[str, ContentSignature],
         sig = signatures.get(fault)
         if sig is None:
             continue
-        for node, kind, content in candidates:
-            if node in found or node in diagnosed or node in not_suspect:
+        explained = False
+        lineage: list[tuple[float, int, ProducerInput, Any]] = []
+        for rank, cand in enumerate(candidates):
+            node = cand.id
+            if node in diagnosed or node in not_suspect:
                 continue
-            hit = match(sig, content, threshold=SOURCE_THRESHOLD)
+            hit = match(sig, cand.content, threshold=SOURCE_THRESHOLD)
             if hit is not None:
-                found[node] = Suspected(
-                    id=node, kind=kind, role="source", fault=fault,  # type: ignore[arg-type]
-                    action="clean" if mode == "quarantine" else "flag",
-                    evidence=hit.evidence(), score=hit.score)
+                explained = True
+                if node not in found:
+                    found[node] = Suspected(
+                        id=node, kind=cand.kind, role="source", fault=fault,
+                        action="clean" if mode == "quarantine" else "flag",
+                        evidence=hit.evidence(), score=hit.score)
+            elif cand.kind != "turn":
+                partial = match(sig, cand.content, threshold=0.0)
+                lineage.append((partial.score if partial else 0.0, rank, cand, partial))
+        # a cleared input is benign by a reviewer's word: it explains nothing
+        others = [c for c in candidates if c.kind != "turn" and c.id not in diagnosed
+                  and c.id not in not_suspect]
+        alone = not explained and len(others) == 1
+        for score, _rank, cand, partial in sorted(lineage, key=lambda x: (-x[0], x[1])):
+            if cand.id in found:
+                continue
+            shared = partial.evidence() if partial is not None and score > 0 else ""
+            found[cand.id] = Suspected(
+                id=cand.id, kind=cand.kind, role="source", fault=fault,
+                action="clean" if alone and mode == "quarantine" else "flag",
+                evidence=_lineage_evidence(cand, shared, alone), score=round(score, 4))
     return found
+
+
+def _lineage_evidence(cand: ProducerInput, shared: str, alone: bool) -> str:
+    """The evidence line of a suspected source by lineage."""
+    parts = [BY_LINEAGE + "an input of its producer"
+             + (f", reached through {cand.via}" if cand.via else "")]
+    parts.append(f"below the source bar, its content shares {shared}" if shared
+                 else "its content shares nothing distinctive with it")
+    parts.append("no other input explains the fault" if alone
+                 else "another input may explain the fault: flagged for a reviewer to "
+                      "clean or clear")
+    if cand.derived:
+        shown = ", ".join(cand.derived[:SHOWN_DERIVED])
+        more = (f" and {len(cand.derived) - SHOWN_DERIVED} more"
+                if len(cand.derived) > SHOWN_DERIVED else "")
+        parts.append(f"also derived from it: {shown}{more}")
+    return "; ".join(parts)
+
+
+BY_LINEAGE = "by lineage: "
+"""How the evidence of a suspected source by lineage starts."""
+SHOWN_DERIVED = 5
+"""Dependents of a suspected source by lineage named in its evidence."""
 
 
 def find_carriers(signatures: Mapping[str, ContentSignature], bounds: Mapping[str, float],
@@ -202,8 +275,12 @@ def _shares_nothing(fault: ContentSignature, sentence: str) -> bool:
 def source_reason(s: Suspected, producers: Iterable[str]) -> str:
     """The reason line of a suspected source."""
     by = ", ".join(producers)
-    head = (f"suspected source of {s.fault}: an input of its producer {by} that the diagnosis "
-            f"did not mark carries its content ({s.evidence})")
+    if s.evidence.startswith(BY_LINEAGE):
+        head = (f"suspected source of {s.fault} by lineage: an input of its producer {by} "
+                f"that the diagnosis did not mark ({s.evidence[len(BY_LINEAGE):]})")
+    else:
+        head = (f"suspected source of {s.fault}: an input of its producer {by} that the "
+                f"diagnosis did not mark carries its content ({s.evidence})")
     if s.action == "clean":
         return (head + "; cleaned like a diagnosed fault: never evidence again, dropped from "
                 "every replayed step's inputs, so no replay writes the fault again from it")

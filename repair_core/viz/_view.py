@@ -16,6 +16,7 @@ from typing import Any
 from ..case._trace import StepTrace, step_trace
 from ..graph._graph import CHAIN
 from ..plan._plan import RepairPlan
+from ..plan._suspects import BY_LINEAGE
 from ._colours import (
     COLOUR_BY,
     NODE_CLASSES,
@@ -260,7 +261,10 @@ def node_detail(plan: RepairPlan, node: str, items: Mapping[str, Any] | None = N
     reason = plan.reasons.get(node)
     suspect = next((x for x in getattr(plan, "suspected", ()) if x.id == node), None)
     if suspect is not None and suspect.action == "flag":
-        reason = (f"suspected {suspect.role} of {suspect.fault}, flagged only: it carries the "
+        reason = (f"suspected {suspect.role} of {suspect.fault} by lineage, flagged only "
+                  f"({suspect.evidence[len(BY_LINEAGE):]})"
+                  if suspect.evidence.startswith(BY_LINEAGE) else
+                  f"suspected {suspect.role} of {suspect.fault}, flagged only: it carries the "
                   f"fault's content ({suspect.evidence})")
     if reason is None and decision == "keep":
         reason = "unaffected: no fault reaches it"
