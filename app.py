@@ -38,7 +38,7 @@ def home() -> None:
     st.write("Pick a sample and press the button: the whole story runs — fault, graph, plan, "
              "replay, compare — with one sentence per step. The case stays loaded for the other "
              "pages.")
-    samples = list(state.sample_paths())
+    samples = state.sample_choices()
     name = st.selectbox("Sample", samples, key="dgrr_w_demo_sample")
     working = state.case()
     replaces = working is not None and not (st.session_state.get("dgrr_demo") == name

@@ -323,6 +323,23 @@ def sample_paths() -> dict[str, Path | None]:
     return found
 
 
+def sample_choices() -> list[str]:
+    """The samples a picker offers: :func:`sample_paths` but a file holding exactly the
+    built-in spec example (`sample_traces/figure1-travel.json` is a copy of it), which the
+    picker would list twice. Its name still loads it (an address naming it)."""
+    from repair_core._fixtures import fixture_path
+
+    example = fixture_path("figure1-travel.json")
+    size = example.stat().st_size
+    names = []
+    for name, path in sample_paths().items():
+        if path is not None and path.stat().st_size == size \
+                and path.read_bytes() == example.read_bytes():
+            continue
+        names.append(name)
+    return names
+
+
 def load_sample(name: str) -> Case:
     """Load a sample by its name in :func:`sample_paths` (raises CaseError)."""
     from repair_core import load_case, load_example

@@ -124,7 +124,7 @@ def _import_uploaded_trace(faults: list[str]) -> None:
 tab_sample, tab_case, tab_pair, tab_trace = st.tabs(
     ["Sample", "Upload a case", "Trajectory + memory files", "Trace (OTLP) + Mem0 store"])
 with tab_sample:
-    samples = list(state.sample_paths())
+    samples = state.sample_choices()
     name = st.selectbox("Sample", samples, key="dgrr_w_sample",
                         help="The spec example and every case under sample_traces/")
     if st.button("Load sample", type="primary", key="dgrr_w_load_sample"):

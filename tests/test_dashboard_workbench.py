@@ -561,3 +561,17 @@ def test_a_long_id_in_the_trace_tree_is_cut_not_drawn_over_the_type():
     cut = rules[".row .id"]
     assert "max-width" in cut and "overflow: hidden" in cut and "text-overflow: ellipsis" in cut
     assert "min-width: 0" in rules[".row .tx"]  # the text gives way instead
+
+
+def test_the_pickers_list_the_spec_example_once():
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    demo = at.selectbox(key="dgrr_w_demo_sample").options
+    at.switch_page("pages/1_Load.py").run()
+    for options in (demo, at.selectbox(key="dgrr_w_sample").options):
+        figure1 = [o for o in options if "figure1-travel" in o]
+        assert figure1 == ["(built-in) spec example: figure1-travel"], figure1
+        assert "sample_traces/travel-two-faults.json" in options
+    # an address naming the copy still loads it
+    from dgrr_dashboard import state
+
+    assert "sample_traces/figure1-travel.json" in state.sample_paths()

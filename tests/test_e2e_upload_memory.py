@@ -278,7 +278,7 @@ def test_a_case_replaced_on_the_load_page_is_released(tmp_path):
         # tables a large case's pages import stay, the case itself must not
         _upload_tab(page)
         _upload(page, small, "Loaded case synth-2000s-400m-seed2 from synth-2k.json")
-        _load_sample(page, "sample_traces/figure1-travel.json")
+        _load_sample(page, "(built-in) spec example: figure1-travel")
         goto_page(page, "Faults")
         idle(page)
         goto_page(page, "Load")
@@ -288,7 +288,7 @@ def test_a_case_replaced_on_the_load_page_is_released(tmp_path):
         before = heap.read()
         _upload(page, big, "Loaded case synth-20000s-4000m-seed2 from synth-20k.json")
         with_big = heap.read()
-        _load_sample(page, "sample_traces/figure1-travel.json")
+        _load_sample(page, "(built-in) spec example: figure1-travel")
         # Streamlit lets go of a session-state key's previous value at the next run
         goto_page(page, "Faults")
         idle(page)

@@ -25,7 +25,7 @@ from test_e2e_browser import server  # noqa: F401
 pytestmark = BROWSER_MARKS
 
 ARTIFACTS = ROOT / "test-artifacts"
-SAMPLES = ["(built-in) spec example: figure1-travel", "sample_traces/figure1-travel.json",
+SAMPLES = ["(built-in) spec example: figure1-travel",
            "sample_traces/travel-two-faults.json",
            "sample_traces/cs-stale-address.json", "sample_traces/shop-summary-drift.json",
            "sample_traces/adapted/adp-001-syn_42_001.json"]
