@@ -1,0 +1,197 @@
+"""Why Ours' replay ratio on the committed suites (0.457 controlled) is not the paper's
+0.123, measured from the committed cases and results, written into docs/results.md:
+
+    python benchmarks/paper_gap.py            # print the section
+    python benchmarks/paper_gap.py --write    # and rewrite it in docs/results.md
+
+For every committed case the rule plan is made again (`plan_case`, deterministic and
+without a model): its raw affected candidates `A0` among the trajectory's steps give the
+affected share, and its replayed and refreshed steps are the steps Ours' replay re-ran.
+That count is checked against the `replayed_steps` of Ours' row in the committed
+`results.csv` (the script says in how many cases they agree), so the step kinds below
+are those of the committed run. Two ways of counting a replayed step are shown: every
+step the replay re-ran (dgrr's replay ratio: tool actions, observations and memory reads
+included) and only the steps that call the model (claims, plans, memory writes, the
+answer), over all steps either way, as the paper's ratio is "replayed steps / trajectory
+steps".
+
+The paper reports no steps per case. The last table divides each of the paper's LLM
+counts by its replay ratio: the steps per case the paper's cases would have if each
+replayed step were one model call of the repair, which is an assumption, not a figure of
+the paper.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from repair_core import plan_case  # noqa: E402
+from repair_core._io import write_marked_block  # noqa: E402
+from repair_core.bench._methods import METHOD_LABELS  # noqa: E402
+from repair_core.bench._tables import PAPER_FIGURES  # noqa: E402
+from repair_core.case._load import load_case  # noqa: E402
+
+BEGIN, END = "<!-- paper-gap:begin -->", "<!-- paper-gap:end -->"
+DOC = ROOT / "docs" / "results.md"
+SUITES = ("controlled", "controlled-noisy", "adapted")
+MODEL_FACING = ("claim", "plan", "memory_write", "answer")
+"""Step types whose replay calls the model (the others are tool calls, tool results and
+store reads)."""
+KINDS = ("claim", "plan", "tool_action", "tool_observation", "memory_read", "memory_write",
+         "answer")
+PAPER_REPLAY_RATIO = 0.123
+
+
+class SuiteGap:
+    """What one suite's cases and Ours' committed results say about the replay ratio (a
+    plain class: the script is also loaded by its path, outside `sys.modules`)."""
+
+    def __init__(self, suite: str) -> None:
+        self.suite = suite
+        """The suite's folder name under sample_traces/ and docs/results/."""
+        self.cases = 0
+        """Cases planned."""
+        self.steps: Counter[str] = Counter()
+        """Trajectory steps of all cases, by step type."""
+        self.affected: Counter[str] = Counter()
+        """Steps among the raw affected candidates `A0`, by step type."""
+        self.replayed: Counter[str] = Counter()
+        """Steps Ours' plan replays or refreshes, by step type."""
+        self.agree = 0
+        """Cases whose planned replay count equals `replayed_steps` in the committed CSV."""
+        self.committed_replayed = 0
+        """Sum of `replayed_steps` over Ours' committed rows."""
+        self.committed_calls = 0.0
+        """Sum of `llm_calls` over Ours' committed rows."""
+        self.faults: Counter[int] = Counter()
+        """Cases by number of diagnosed faults (3 stands for 3 or more)."""
+
+    def total(self, counter: Counter[str], kinds: tuple[str, ...] = KINDS) -> int:
+        return sum(counter[k] for k in kinds)
+
+
+def _rows(suite: str, method: str) -> dict[str, dict[str, str]]:
+    path = ROOT / "docs" / "results" / suite / "results.csv"
+    with path.open(newline="", encoding="utf-8") as f:
+        return {r["case_id"]: r for r in csv.DictReader(f) if r["method"] == method}
+
+
+def committed_cost(suite: str, method: str) -> tuple[float, float]:
+    """`method`'s replay ratio and LLM calls per case in the suite's committed CSV."""
+    rows = list(_rows(suite, method).values())
+    steps = sum(int(r["trajectory_steps"]) for r in rows)
+    replayed = sum(int(r["replayed_steps"]) for r in rows)
+    return replayed / steps, sum(float(r["llm_calls"]) for r in rows) / len(rows)
+
+
+def case_counts(case_path: Path) -> tuple[str, int, Counter[str], Counter[str], Counter[str]]:
+    """One case's id, its number of faults, and its steps, affected steps and Ours'
+    replayed steps by type."""
+    case = load_case(case_path)
+    plan = plan_case(case)
+    kind = {s.id: s.type for s in case.trajectory}
+    steps = Counter(kind.values())
+    affected = Counter(kind[n] for n in plan.analysis.affected if n in kind)
+    replayed = Counter(kind[s] for s, a in plan.steps.items() if a in ("replay", "refresh"))
+    return case.case_id, len(case.faults), steps, affected, replayed
+
+
+def measure(suite: str, limit: int | None = None) -> SuiteGap:
+    """Plan the suite's committed cases (the first `limit` by file name) and compare with
+    Ours' committed results."""
+    rows = _rows(suite, "ours")
+    gap = SuiteGap(suite)
+    paths = sorted(p for p in (ROOT / "sample_traces" / suite).glob("*.json")
+                   if p.name != "manifest.json")
+    for path in paths[:limit]:
+        case_id, faults, steps, affected, replayed = case_counts(path)
+        row = rows[case_id]
+        gap.cases += 1
+        gap.faults[min(faults, 3)] += 1
+        gap.steps += steps
+        gap.affected += affected
+        gap.replayed += replayed
+        gap.agree += sum(replayed.values()) == int(row["replayed_steps"])
+        gap.committed_replayed += int(row["replayed_steps"])
+        gap.committed_calls += float(row["llm_calls"])
+    return gap
+
+
+def _r(num: float, den: float) -> str:
+    return f"{num / den:.3f}" if den else "–"
+
+
+def report(gaps: list[SuiteGap]) -> str:
+    out = ["Per suite (Ours, dgrr/reference; the paper's controlled suite: 128 / 17 / 5 "
+           "cases with 1 / 2 / 3 faults, replay ratio 0.123 for Ours on GPT-4o):", "",
+           "| Suite | Cases | Cases with 1 / 2 / 3+ faults | Steps per case | Affected share of steps (A0) | Replayed steps "
+           "agree with results.csv | Replay ratio, all replayed steps | Model-facing share "
+           "of replayed steps | Replay ratio, model-facing replayed steps | Model-facing replayed per case | LLM calls per "
+           "case (results.csv) | Paper's replay ratio |",
+           "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for g in gaps:
+        steps, mf = g.total(g.steps), g.total(g.replayed, MODEL_FACING)
+        out.append(
+            f"| {g.suite} | {g.cases} | {g.faults[1]} / {g.faults[2]} / {g.faults[3]} "
+            f"| {steps / g.cases:.1f} | {_r(g.total(g.affected), steps)} "
+            f"| {g.agree} of {g.cases} | {_r(g.total(g.replayed), steps)} "
+            f"| {_r(mf, g.total(g.replayed))} | {_r(mf, steps)} "
+            f"| {mf / g.cases:.2f} | {g.committed_calls / g.cases:.2f} "
+            f"| {PAPER_REPLAY_RATIO:.3f} (controlled) |")
+    out += ["", "By step type (share of the suite's steps of that type):", "",
+            "| Suite | Step type | Steps | Affected | Replayed by Ours | Share of Ours' "
+            "replayed steps |", "|---|---|---:|---:|---:|---:|"]
+    for g in gaps:
+        for k in KINDS:
+            out.append(f"| {g.suite} | {k} | {g.steps[k]} | {_r(g.affected[k], g.steps[k])} "
+                       f"| {_r(g.replayed[k], g.steps[k])} "
+                       f"| {_r(g.replayed[k], g.total(g.replayed))} |")
+    paper = PAPER_FIGURES["controlled"]
+    p_ours, p_full = paper["ours"], paper["ours_no_selective_replay"]
+    out += ["", "What selective replay leaves of the replay without it (Ours / Ours w/o "
+            "selective replay, each counted its own way):", "",
+            "| Suite | Ours replay ratio | w/o selective replay | Ours / w/o | Ours LLM calls "
+            "| w/o selective replay | Ours / w/o |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for g in gaps:
+        (ro, co), (rf, cf) = (committed_cost(g.suite, "ours"),
+                              committed_cost(g.suite, "ours_no_selective_replay"))
+        out.append(f"| {g.suite} | {ro:.3f} | {rf:.3f} | {ro / rf:.2f} | {co:.2f} | {cf:.2f} "
+                   f"| {co / cf:.2f} |")
+    pr, pr_full = p_ours["replay_ratio"] or 0.0, p_full["replay_ratio"] or 1.0
+    pc, pc_full = p_ours["llm_calls"] or 0.0, p_full["llm_calls"] or 1.0
+    out.append(f"| paper (controlled) | {pr:.3f} | {pr_full:.3f} | {pr / pr_full:.2f} "
+               f"| {pc:.2f} | {pc_full:.2f} | {pc / pc_full:.2f} |")
+    out += ["", "The paper's controlled figures: steps per case if each replayed step were "
+            "one model call of the repair (LLM count / replay ratio; an assumption):", "",
+            "| Method | Paper's LLM count | Paper's replay ratio | Implied steps per case |",
+            "|---|---:|---:|---:|"]
+    for method, fig in PAPER_FIGURES["controlled"].items():
+        calls, ratio = fig.get("llm_calls"), fig.get("replay_ratio")
+        if calls and ratio:
+            out.append(f"| {METHOD_LABELS.get(method, method)} | {calls:.2f} | {ratio:.3f} "
+                       f"| {calls / ratio:.1f} |")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", action="store_true",
+                    help="also rewrite the marked section of docs/results.md")
+    args = ap.parse_args(argv)
+    text = report([measure(s) for s in SUITES])
+    print(text, end="")
+    if args.write and not write_marked_block(DOC, BEGIN, END, f"```\n{text}```\n"):
+        print(f"docs/results.md: no {BEGIN} marker; nothing written", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
