@@ -189,14 +189,16 @@ BANKING = ("sample_traces/agentdojo/adj-banking-usertask0-injectiontask0-usertas
            "importantinstructions.json")  # m_inst, written at seq 8
 
 
-def _with_record(tmp_path, path, record):
-    """The case at `path` with one more active record, its file and its repair as JSON (a
-    result's store is recomputed from its case, so a record is planted in the case)."""
+def _with_record(tmp_path, path, record, steps=()):
+    """The case at `path` with one more active record (and `steps` added to its
+    trajectory), its file and its repair as JSON (a result's store is recomputed from its
+    case, so a record is planted in the case)."""
     from repair_core import load_case
     from repair_core.replay import repair
 
     raw = json.loads(Path(path).read_text(encoding="utf-8"))
     raw["memory"].append({"user_id": "lin", "status": "active", "deps": [], **record})
+    raw["trajectory"] += list(steps)
     where = tmp_path / f"case-{record['id']}-{len(list(tmp_path.iterdir()))}.json"
     where.write_text(json.dumps(raw))
     case = load_case(str(where))
@@ -256,6 +258,16 @@ def test_a_record_written_after_the_fault_without_lineage_is_not_certified(tmp_p
         ("m_new:m_inst", "unknown-lineage", "lexical"),
         ("m_new:s3", "unknown-lineage", "lexical")]
     assert "after m_inst (seq 8), with no recorded lineage" in v.uncertain[0].why
+    # a write that cites nothing but the turn that started it explains nothing it wrote
+    turn = case.session[-1].id
+    hop = {"id": "s_hop", "seq": 1000, "turn": turn, "type": "memory_write", "op": "add",
+           "text": "add: a note", "target": ["m_new"],
+           "deps": [{"id": turn, "label": "initiate"}]}
+    _path, hopped, hop_data = _with_record(
+        tmp_path, BANKING, {**late, "created_seq": 1000,
+                            "deps": [{"id": "s_hop", "label": "produce"}]}, steps=[hop])
+    assert [u.id for u in verify_result(hopped, hop_data).uncertain] == [
+        "m_new:m_inst", "m_new:s3"]
     # the same record written before the fault and its source is clean
     _path, early, early_data = _with_record(tmp_path, BANKING, {**late, "created_seq": 2})
     assert verify_result(early, early_data).outcome == "clean"

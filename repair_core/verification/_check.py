@@ -126,13 +126,14 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
             slots[len(items)] = (step.key, getattr(step, "value", None))
         items.append(("output", step.id, _step_text(step)))
     in_case = {m.id: m for m in case.memory}
+    steps = {s.id: s for s in case.trajectory}
     for rec in view.active_records():
         checked.records += 1
         # a record of the case is read with its lineage there (the JSON path's store is
         # recomputed and holds none); one a replayed write added has that write as lineage
         known = rec if hasattr(rec, "created_seq") else in_case.get(rec.id)
         seq = getattr(known, "created_seq", None)
-        if isinstance(seq, int) and not getattr(known, "deps", None):
+        if isinstance(seq, int) and not _evidenced(getattr(known, "deps", None), steps):
             written[len(items)] = seq
         slots[len(items)] = (rec.key, rec.value)
         items.append(("record", rec.id, node_content(rec)))
@@ -174,7 +175,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
             if at is None or seq <= at or (i, fault.node) in judged:
                 continue
             why = (f"written at seq {seq}, after {fault.node} (seq {at}), with no recorded "
-                   "lineage")
+                   "lineage to any evidence")
             if model is not None:
                 j = model.ask(texts[i], fault, Judgement(verdict="unsure", evidence=why,
                                                          judge=LEXICAL))
@@ -191,6 +192,20 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     out.judge_use = _spent(before, _use(model))
     out.checked = checked
     return out
+
+
+def _evidenced(deps: Any, steps: Mapping[str, Any]) -> bool:
+    """Whether a record's recorded lineage reaches any evidence: a premise of its own, or
+    a write that produced it citing something. A write whose only premise is the turn that
+    started it explains nothing of what it wrote (a hop whose edge to what it copied was
+    never recorded), so its record counts as written with no lineage."""
+    for d in deps or ():
+        producer = steps.get(d.id) if d.label == "produce" else None
+        if producer is None:
+            return True
+        if any(p.label != "initiate" for p in producer.deps):
+            return True
+    return False
 
 
 def _add_judgement(out: Verification, by_node: dict[str, FaultCheck], item: tuple[str, str, str],
