@@ -47,6 +47,8 @@ store reads)."""
 KINDS = ("claim", "plan", "tool_action", "tool_observation", "memory_read", "memory_write",
          "answer")
 PAPER_REPLAY_RATIO = 0.123
+LENGTHS = (("8-19", 19), ("20-39", 39), ("40+", 10**9))
+"""Buckets of steps per case, by their upper bound."""
 
 
 class SuiteGap:
@@ -72,6 +74,9 @@ class SuiteGap:
         """Sum of `llm_calls` over Ours' committed rows."""
         self.faults: Counter[int] = Counter()
         """Cases by number of diagnosed faults (3 stands for 3 or more)."""
+        self.by_length: dict[str, Counter[str]] = {b: Counter() for b, _ in LENGTHS}
+        """Per length bucket: `cases`, `steps`, `affected`, `replayed`, `earlier` (steps
+        before the final turn) and `earlier_affected` summed."""
 
     def total(self, counter: Counter[str], kinds: tuple[str, ...] = KINDS) -> int:
         return sum(counter[k] for k in kinds)
@@ -91,16 +96,20 @@ def committed_cost(suite: str, method: str) -> tuple[float, float]:
     return replayed / steps, sum(float(r["llm_calls"]) for r in rows) / len(rows)
 
 
-def case_counts(case_path: Path) -> tuple[str, int, Counter[str], Counter[str], Counter[str]]:
-    """One case's id, its number of faults, and its steps, affected steps and Ours'
-    replayed steps by type."""
+def case_counts(case_path: Path
+                ) -> tuple[str, int, Counter[str], Counter[str], Counter[str], tuple[int, int]]:
+    """One case's id, its number of faults, its steps, affected steps and Ours' replayed
+    steps by type, and its steps before the final turn with how many are affected."""
     case = load_case(case_path)
     plan = plan_case(case)
     kind = {s.id: s.type for s in case.trajectory}
     steps = Counter(kind.values())
     affected = Counter(kind[n] for n in plan.analysis.affected if n in kind)
     replayed = Counter(kind[s] for s, a in plan.steps.items() if a in ("replay", "refresh"))
-    return case.case_id, len(case.faults), steps, affected, replayed
+    last = case.final_answer().turn
+    earlier = [s.id for s in case.trajectory if s.turn != last]
+    early = (len(earlier), sum(1 for s in earlier if s in plan.analysis.affected))
+    return case.case_id, len(case.faults), steps, affected, replayed, early
 
 
 def measure(suite: str, limit: int | None = None) -> SuiteGap:
@@ -111,10 +120,15 @@ def measure(suite: str, limit: int | None = None) -> SuiteGap:
     paths = sorted(p for p in (ROOT / "sample_traces" / suite).glob("*.json")
                    if p.name != "manifest.json")
     for path in paths[:limit]:
-        case_id, faults, steps, affected, replayed = case_counts(path)
+        case_id, faults, steps, affected, replayed, early = case_counts(path)
         row = rows[case_id]
         gap.cases += 1
         gap.faults[min(faults, 3)] += 1
+        n = sum(steps.values())
+        bucket = gap.by_length[next(b for b, top in LENGTHS if n <= top)]
+        bucket.update(cases=1, steps=n, affected=sum(affected.values()),
+                      replayed=sum(replayed.values()), earlier=early[0],
+                      earlier_affected=early[1])
         gap.steps += steps
         gap.affected += affected
         gap.replayed += replayed
@@ -153,6 +167,18 @@ def report(gaps: list[SuiteGap]) -> str:
             out.append(f"| {g.suite} | {k} | {g.steps[k]} | {_r(g.affected[k], g.steps[k])} "
                        f"| {_r(g.replayed[k], g.steps[k])} "
                        f"| {_r(g.replayed[k], g.total(g.replayed))} |")
+    out += ["", "By session length (steps per case):", "",
+            "| Suite | Steps per case | Cases | Affected share of steps (A0) | Affected share "
+            "of the steps before the final turn | Replay ratio, all replayed steps |",
+            "|---|---|---:|---:|---:|---:|"]
+    for g in gaps:
+        for name, _ in LENGTHS:
+            b = g.by_length[name]
+            if b["cases"]:
+                out.append(f"| {g.suite} | {name} | {b['cases']} | "
+                           f"{_r(b['affected'], b['steps'])} "
+                           f"| {_r(b['earlier_affected'], b['earlier'])} "
+                           f"| {_r(b['replayed'], b['steps'])} |")
     paper = PAPER_FIGURES["controlled"]
     p_ours, p_full = paper["ours"], paper["ours_no_selective_replay"]
     out += ["", "What selective replay leaves of the replay without it (Ours / Ours w/o "

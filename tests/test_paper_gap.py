@@ -33,6 +33,8 @@ def test_affected_share_and_replayed_steps_are_counted_from_the_plan_and_the_csv
         replayed = sum(int(r["replayed_steps"]) for r in csv.DictReader(f)
                        if r["method"] == "ours" and r["case_id"] in wanted)
     assert measured.cases == 3
+    assert sum(b["cases"] for b in measured.by_length.values()) == 3
+    assert sum(b["affected"] for b in measured.by_length.values()) == affected
     assert measured.total(measured.steps) == steps
     assert measured.total(measured.affected) == affected
     assert 0 < affected < steps
