@@ -110,6 +110,19 @@ def test_resume_refuses_an_approval_rejected_since(world, capsys):
     assert finish(w, "trustfactory:store_a", "--rollback") == 0  # undoing stays possible
 
 
+def test_resume_rests_on_the_journals_own_approval(world, capsys):
+    """A second approval of the same plan and result recorded after the apply started
+    does not stand in for the one the journal rests on: resume finishes under its own."""
+    w = world
+    crashed_apply(w, w["open"].store_a)
+    first = ApprovalStore(w["db"]).find(case_id="lg-case")[0]
+    ApprovalStore(w["db"]).add(case_id="lg-case", reviewer="cy", decision="approve",
+                               comment="me too", inputs_sha256=first.inputs_sha256,
+                               outputs_sha256=first.outputs_sha256)
+    capsys.readouterr()
+    assert finish(w, "trustfactory:store_a", "--resume") == 0, capsys.readouterr().err
+
+
 def test_rollback_remembers_the_vault(world, capsys):
     w = world
     vault_file = w["tmp"] / "vault.db"

@@ -207,9 +207,8 @@ def log_checks(trust: str | None, checkpoint: str | None) -> tuple[Any, Any]:
 
 def recheck_approval(log: Any, approval_id: int, operations: int, *, trust: Any,
                      against: Any, needed: int = 1) -> Any:
-    """Approval #`approval_id` if the log still honours it (it verifies, no later
-    rejection of the same plan and result, enough distinct reviewers of it); refused
-    otherwise."""
+    """Approval #`approval_id` if the log still honours its plan and result (they verify,
+    no later rejection, enough distinct reviewers); refused otherwise."""
     from ..approvals import honoured_approval
 
     found = log.find(id=approval_id)
@@ -226,7 +225,9 @@ def recheck_approval(log: Any, approval_id: int, operations: int, *, trust: Any,
     if standing.record is None:
         raise DgrrError(f"--resume: approval #{approval_id} is no longer honoured: "
                         f"{standing.reason or 'no approval'}; nothing written")
-    return standing.record
+    # the plan still stands; the row the journal rests on is its own approval, not the
+    # newest approval of the same plan (a second reviewer may have approved it since)
+    return approval
 
 
 def _vault(args: argparse.Namespace) -> Any:
