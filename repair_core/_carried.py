@@ -13,6 +13,8 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import Any, TypeVar
 
+from ._canonical import canonical
+
 __all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carries", "folded_texts", "folded_words", "text_hits",
            "text_of"]
 
@@ -32,13 +34,16 @@ _ASCII_SEPARATORS = str.maketrans(
 
 
 def folded_words(text: str) -> list[str]:
-    """The case-folded words of `text`: its runs of letters, digits and underscores
-    (regular expressions' `\\w+`).
+    """The words of `text` made canonical (`_canonical.canonical`: case-folded, NFKC,
+    without format characters, confusables read as their prototypes): its runs of
+    letters, digits and underscores (regular expressions' `\\w+`).
 
     >>> folded_words("Lin's WINDOW-seat, 2x_b")
     ['lin', 's', 'window', 'seat', '2x_b']
+    >>> folded_words("ＳＨＩＰ to Hauptstra\u00adße")
+    ['ship', 'to', 'hauptstrasse']
     """
-    folded = text.casefold()
+    folded = canonical(text)
     if folded.isascii():
         # the same words, three times faster: in ASCII, \w is a letter, a digit or "_"
         return folded.translate(_ASCII_SEPARATORS).split()
@@ -51,7 +56,7 @@ def _windows(tokens: list[str], n: int) -> Iterator[tuple[str, ...]]:
 
 
 def folded_texts(texts: Sequence[str]) -> tuple[str, list[int]]:
-    """`texts` case-folded and joined by NUL (which never occurs in a case's text: the
+    """`texts` made canonical (`folded_words`) and joined by NUL (which never occurs in a case's text: the
     readers refuse it), and where each one starts in the joined text: one pass of the
     regular-expression engine searches them all, and a match's text is found by
     bisecting the starts.
@@ -60,9 +65,9 @@ def folded_texts(texts: Sequence[str]) -> tuple[str, list[int]]:
     ('strasse\\x00ok', [0, 8])
     """
     joined = "\0".join(texts)
-    folded = joined.casefold()
+    folded = canonical(joined)
     starts = [0]
-    if len(folded) == len(joined):  # casefolding never shortens: no text changed length
+    if joined.isascii():  # no text changed length
         starts += accumulate(map((1).__add__, map(len, texts[:-1])))
     else:
         at = folded.find("\0")

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import Any
 
+from .._canonical import canonical
 from .._carried import folded_texts
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind
@@ -48,7 +49,8 @@ from ._signature import ContentSignature
 from ._stems import restated_by, word_stems
 from ._tokens import STRONG_KINDS, distinctive_tokens
 
-__all__ = ["THRESHOLD", "SOURCE_THRESHOLD", "WEIGHTS", "CarrierMatch", "match", "scan"]
+__all__ = ["THRESHOLD", "SOURCE_THRESHOLD", "WEIGHTS", "RUN_WORDS", "CarrierMatch", "match",
+           "scan"]
 
 THRESHOLD = 1.0
 """The score from which a value carries a signature."""
@@ -65,6 +67,11 @@ result that carried it). A name, a marker or the stated value alone (0.5) is not
 WEIGHTS: dict[str, float] = {"token": 1.0, "name": 0.5, "marker": 0.5, "value": 0.5,
                              "slot": 1.0, "shingle": 0.2, "restatement": 1.0, "copy": 1.0}
 """The weight of each piece of evidence (see the module's docstring)."""
+
+RUN_WORDS = 9
+"""Words of a fault's text in a row that carry it on their own: the five shingles they
+hold reach `THRESHOLD`, and a fault that names a person (but no strong token) is carried
+by them even where the name is left out."""
 
 
 @dataclass(frozen=True)
@@ -145,20 +152,20 @@ class _Wanted:
     """What scoring a text against one signature looks for, worked out once per
     signature (`scan` scores many texts against each)."""
 
-    strong: frozenset[str]
-    """The signature's strong tokens."""
-    names: list[tuple[str, Any, tuple[int, ...]]]
-    """Each name token, the search that finds it as a whole word, and the names (by
-    index) that hold it as a run of their words: it is part of them ("Johnson" of "Emma
-    Johnson"), and counts only where none of them is found."""
+    strong: dict[str, str]
+    """The signature's strong tokens, each by its canonical form (`_canonical`)."""
+    names: list[tuple[str, str, tuple[int, ...]]]
+    """Each name token, its canonical words (space-joined, with a space at each end), and
+    the names (by index) that hold it as a run of their words: it is part of them
+    ("Johnson" of "Emma Johnson"), and counts only where none of them is found."""
     shingle_starts: frozenset[str]
     """The first word of each of the signature's shingles."""
 
     @classmethod
     def of(cls, signature: ContentSignature) -> _Wanted:
         names = [t for t, k in signature.tokens.items() if k == "name"]
-        return cls(frozenset(t for t, k in signature.tokens.items() if k in STRONG_KINDS),
-                   [(t, re.compile(r"(?<!\w)" + re.escape(t) + r"(?!\w)").search, within)
+        return cls({t: canonical(t) for t, k in signature.tokens.items() if k in STRONG_KINDS},
+                   [(t, f" {' '.join(words(t))} ", within)
                     for t, within in zip(names, _containing(names), strict=True)],
                    frozenset(s.split(" ", 1)[0] for s in signature.shingles))
 
@@ -168,58 +175,80 @@ def _containing(names: Sequence[str]) -> list[tuple[int, ...]]:
     runs of words listed once: names are a few words long)."""
     holders: dict[tuple[str, ...], list[int]] = {}
     for j, name in enumerate(names):
-        w = tuple(name.split())
+        w = tuple(words(name))
         for a in range(len(w)):
             for b in range(a + 1, len(w) + 1):
                 if b - a < len(w):
                     holders.setdefault(w[a:b], []).append(j)
-    return [tuple(holders.get(tuple(name.split()), ())) for name in names]
+    return [tuple(holders.get(tuple(words(name)), ())) for name in names]
 
 
 class _Read:
     """A text being scored, with what scoring it against a signature works out, kept for
     the next signature (`scan` scores each candidate against every signature)."""
 
-    __slots__ = ("text", "stem_memo", "_words", "_stems", "_tokens")
+    __slots__ = ("text", "stem_memo", "_canonical", "_words", "_joined", "_stems", "_tokens")
 
     def __init__(self, text: str, stem_memo: dict[str, str] | None = None) -> None:
         self.text = text
         self.stem_memo = stem_memo
+        self._canonical: str | None = None
         self._words: list[str] | None = None
+        self._joined: str | None = None
         self._stems: frozenset[str] | None = None
-        self._tokens: dict[str, Any] | None = None
+        self._tokens: frozenset[str] | None = None
+
+    def canonical(self) -> str:
+        if self._canonical is None:
+            self._canonical = canonical(self.text)
+        return self._canonical
 
     def words(self) -> list[str]:
         if self._words is None:
-            self._words = words(self.text)
+            self._words = words(self.canonical())
         return self._words
+
+    def joined(self) -> str:
+        """The words, space-joined, with a space at each end (a phrase of words is found
+        in it as a whole)."""
+        if self._joined is None:
+            self._joined = f" {' '.join(self.words())} "
+        return self._joined
 
     def stems(self) -> frozenset[str]:
         if self._stems is None:
             self._stems = word_stems(self.words(), self.stem_memo)
         return self._stems
 
-    def shared_shingles(self, wanted: frozenset[str], starts: frozenset[str]) -> list[str]:
+    def shared_shingles(self, wanted: frozenset[str], starts: frozenset[str]
+                        ) -> tuple[list[str], int]:
         """The shingles of `wanted` (whose first words are `starts`) the text holds, each
-        once, in the text's order."""
+        once, in the text's order; and the most words in a row of the text that are
+        the fault's (each shingle of them is one of `wanted`; 0 when none is)."""
         w = self.words()
-        out: list[str] = []
+        out: dict[str, None] = {}
+        longest = run = 0
         for i in range(len(w) - SHINGLE_WORDS + 1):
             if w[i] in starts:
                 s = " ".join(w[i:i + SHINGLE_WORDS])
-                if s in wanted and s not in out:
-                    out.append(s)
-        return out
+                if s in wanted:
+                    out.setdefault(s, None)
+                    run += 1
+                    longest = max(longest, run)
+                    continue
+            run = 0
+        return list(out), longest + SHINGLE_WORDS - 1 if longest else 0
 
-    def tokens(self) -> dict[str, Any]:
+    def tokens(self) -> frozenset[str]:
+        """The canonical forms of the text's strong tokens (found in its canonical text:
+        a token written in other case, width or grouping reads as the same)."""
         if self._tokens is None:
-            self._tokens = distinctive_tokens(self.text)
+            self._tokens = frozenset(distinctive_tokens(self.canonical(), names=False))
         return self._tokens
 
 
 def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any,
            slot: tuple[str | None, Any] | None, threshold: float) -> CarrierMatch | None:
-    text = read.text
     score = 0.0
     found_tokens: list[str] = []
     if slot is None and isinstance(value, Mapping) and "key" in value:
@@ -232,33 +261,41 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
     strong = wanted.strong
     if strong:
         theirs = read.tokens()
-        for t in signature.tokens:
-            if t in strong and t in theirs:
+        for t, key in strong.items():
+            if key in theirs:
                 found_tokens.append(t)
                 score += WEIGHTS["token"]
-    named = [found(text) is not None for _t, found, _within in wanted.names]
-    for (t, _found, within), there in zip(wanted.names, named, strict=True):
-        # a name said as part of a longer name found too is that name, counted once
-        if there and not any(named[j] for j in within):
-            found_tokens.append(t)
-            score += WEIGHTS["name"]
+    if wanted.names:
+        joined = read.joined()
+        named = [name in joined for _t, name, _within in wanted.names]
+        for (t, _name, within), there in zip(wanted.names, named, strict=True):
+            # a name said as part of a longer name found too is that name, counted once
+            if there and not any(named[j] for j in within):
+                found_tokens.append(t)
+                score += WEIGHTS["name"]
+    shared: list[str] | None = None
     restated = sorted(signature.restate) if signature.restate and restated_by(
         signature.restate, signature.restate_optional, read.stems()) else []
     if restated:
         score += WEIGHTS["restatement"]
     elif signature.tokens and not found_tokens and held is None:
-        return None
-    if held is None and signature.value_text:
-        w = read.words()
-        if f" {signature.value_text} " in f" {' '.join(w)} ":
-            held = signature.value_text
-            score += WEIGHTS["value"]
-    markers: list[MarkerKind] = [m for m in signature.markers if MARKERS[m].search(text)]
+        if strong or not signature.shingles:
+            return None
+        # a fault that names only names is also carried by a long enough run of its words
+        shared, in_a_row = read.shared_shingles(signature.shingles, wanted.shingle_starts)
+        if in_a_row < RUN_WORDS:
+            return None
+    if shared is None:
+        shared = read.shared_shingles(signature.shingles, wanted.shingle_starts)[0] \
+            if signature.shingles else []
+    if held is None and signature.value_text \
+            and f" {signature.value_text} " in read.joined():
+        held = signature.value_text
+        score += WEIGHTS["value"]
+    markers: list[MarkerKind] = [m for m in signature.markers
+                                 if MARKERS[m].search(read.canonical())]
     score += WEIGHTS["marker"] * len(markers)
-    shared: list[str] = []
-    if signature.shingles:
-        shared = read.shared_shingles(signature.shingles, wanted.shingle_starts)
-        score += WEIGHTS["shingle"] * len(shared)
+    score += WEIGHTS["shingle"] * len(shared)
     copied = bool(shared) and len(shared) == len(signature.shingles)
     if copied:
         score += WEIGHTS["copy"]
@@ -281,18 +318,31 @@ def _run(words_: Sequence[str]) -> str:
     return r"[\W_]+".join(map(re.escape, words_))
 
 
+def _token_clue(token: str, kind: str) -> str:
+    """A pattern (of canonical text) that every text holding `token` holds: an account
+    or long number with any grouping between its characters (its parts are compared by
+    their digits), a name as its words whatever separates them, any other token as it
+    is, canonical."""
+    if kind in ("account", "number"):
+        return "[ .()/+-]{0,3}".join(map(re.escape, canonical(token)))
+    if kind == "name":
+        return _run(words(token))
+    return re.escape(canonical(token))
+
+
 def _clues(signature: ContentSignature) -> list[str]:
     """Patterns (of case-folded text), one of which every text that `match` can find
     carrying `signature` holds:
 
     - a token, the stated slot value, or the start of the longest stem of `restate` (a
       restatement holds every one; a stem ending in i may be written with y);
-    - when the signature names no token (else a text without one, its slot or a
+    - when the signature names no strong token (else a text without one, its slot or a
       restatement carries nothing), also an instruction marker, or one of the shingles
-      `_shingle_clues` picks.
+      `_shingle_clues` picks (a fault that names only names is carried by `RUN_WORDS`
+      of its words in a row, which hold five of its shingles).
     """
-    clues = [re.escape(t.casefold()) for t in signature.tokens]
-    literals = [t.casefold() for t in signature.tokens]
+    clues = [_token_clue(t, k) for t, k in signature.tokens.items()]
+    literals = [canonical(t) for t in signature.tokens]
     runs: list[list[str]] = []
     if signature.restate:
         longest = max(sorted(signature.restate), key=len)
@@ -301,7 +351,7 @@ def _clues(signature: ContentSignature) -> list[str]:
     if signature.value_text:
         runs.append(signature.value_text.split())
         clues.append(_run(runs[-1]))
-    if not signature.tokens:
+    if not any(k in STRONG_KINDS for k in signature.tokens.values()):
         clues += [f"(?i:{MARKERS[k].pattern})" for k in signature.markers]
         clues += [_run(s) for s in _shingle_clues(signature.shingles, literals, runs)]
     return clues

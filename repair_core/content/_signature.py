@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .._canonical import canonical, visible
 from .._flat import flatten, node_content
 from ._markers import MarkerKind, instruction_markers
 from ._shingles import shingles, words
@@ -92,16 +93,16 @@ class _UserSide:
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> _UserSide:
-        folded = "\n".join(texts).casefold()
-        said = words(folded)  # casefolding twice changes nothing
+        folded = canonical("\n".join(texts))
+        said = words(folded)  # canonical text is its own canonical form
         return cls(folded, f" {' '.join(said)} ", word_stems(said))
 
     def says(self, token: str, kind: str) -> bool:
         """Whether the turns hold `token` (a name as whole words, any other token as
-        written, case aside)."""
+        written, both canonical)."""
         if kind == "name":
             return f" {' '.join(words(token))} " in self.words
-        return token.casefold() in self.folded
+        return canonical(token) in self.folded
 
 
 def signature_of(text: str, value: Any = None, key: str | None = None, *, node: str = "",
@@ -126,7 +127,9 @@ def signature_of(text: str, value: Any = None, key: str | None = None, *, node: 
     scalar = value is not None and not isinstance(value, bool) \
         and isinstance(value, str | int | float)
     stated = f"{text}\n{value}" if scalar and str(value) not in text else text
-    structured = flatten(value) if value is not None and not scalar else ""
+    # the token finders read the text without format characters and in NFKC, case kept
+    stated = visible(stated)
+    structured = visible(flatten(value)) if value is not None and not scalar else ""
     user = _user if _user is not None else _UserSide.of(user_texts)
     # a sentence-initial word the user writes in lower case is a common word too
     lower = _lower_words(stated) | set(common) | {

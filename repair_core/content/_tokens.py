@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 from typing import Literal
+
+from ._stems import ORDINARY_STEMS, stem
 
 __all__ = ["TokenKind", "STRONG_KINDS", "distinctive_tokens", "proper_names", "COMMON_CAPITALISED",
            "initial_words", "lower_case_uses"]
@@ -15,19 +18,27 @@ TokenKind = Literal["url", "email", "account", "id", "number", "name"]
 STRONG_KINDS: frozenset[str] = frozenset({"url", "email", "account", "id", "number"})
 """Token kinds that identify content on their own (a name is only a hint)."""
 
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_URL = re.compile(r"(?i)\b(?:https?://|www\.)[^\s'\"<>(){}\[\],]+"
-                  r"|\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+"
-                  r"(?:com|org|net|io|ai|co|info|biz|xyz|app|dev|me|us|uk|de|fr|ru|cn|ly|gg|"
-                  r"site|online|top|edu|gov)\b(?:/[^\s'\"<>(){}\[\],]*)?")
-_ACCOUNT = re.compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b")
-_NUMBER = re.compile(r"(?<![\w.])\d{7,}(?![\w])")
-_ID = re.compile(r"\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]"
-                 r"[A-Za-z0-9_-]{4,}\b")
-_ORDINAL = re.compile(r"(?i)^\d+(?:st|nd|rd|th|am|pm|h|min|s|x|kg|km|mb|gb)$")
+# Every pattern here is anchored or a plain character class, bounded where it repeats:
+# text is cut into whitespace-separated chunks first, then each chunk is classified.
+_PIECE_END = re.compile(r"[\s'\"<>(){}\[\],]")
+"""What ends a URL or e-mail address (as the old patterns read them)."""
+_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
+_DOMAIN_START = re.compile(r"[\w.-]{1,253}")
+_DOMAIN_LABEL = re.compile(r"[\w-]{1,63}")
+_HOST = re.compile(r"[^/?#:]{1,260}")
+_HOSTNAME = re.compile(r"[^\W_][\w.-]{0,251}[^\W_]")
+# a run of groups: each repetition starts with a blank the group before cannot hold
+_IBAN_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2}\d{2}[A-Za-z0-9]{0,30}(?:[ \t][A-Za-z0-9]{1,4}){0,8}")
+_IBAN_COMPACT = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
+"""An account number written as one piece: IBAN-shaped, checked or not."""
+_NUMBER_RUN = re.compile(r"(?<![\w.])[+(]?\d[\d().\-/]{0,30}(?:[ \t]\(?\d[\d().\-/]{0,30}){0,12}")
+_ID_RUN = re.compile(r"[A-Za-z0-9_-]+")
+_ORDINAL = re.compile(r"(?i)\d{1,20}(?:st|nd|rd|th|am|pm|h|min|s|x|kg|km|mb|gb)")
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:['’][a-z]+)?(?:[ \t]+(?:[A-Z][a-z]+|[A-Z]\.))*")
 _NAME_WORD = re.compile(r"\b[A-Z][a-z]+\b")
 _STARTERS = frozenset(".!?:;\n\"'([*>-")
+_TRAILING = ".,;:!?"
+_MAX_CARD, _MIN_CARD, _MAX_PHONE, _MIN_PHONE = 19, 13, 15, 7
 
 
 def _starts_sentence(text: str, pos: int) -> bool:
@@ -60,71 +71,268 @@ COMMON_CAPITALISED: frozenset[str] = frozenset(_COMMON_WORDS.split())
 verbs an order starts with)."""
 
 
-def _url_key(url: str) -> str:
-    u = re.sub(r"(?i)^https?://", "", url).rstrip(".,;:!?/").casefold()
-    return u.removeprefix("www.").split("/", 1)[0]
+_VERB_WORDS = """
+prefer like love enjoy want wish need hate dislike avoid lives works owns speaks studies
+drives eats drinks plays attends allergic has have had is are was were be
+"""
+_VERB_STEMS: frozenset[str] = frozenset(map(stem, _VERB_WORDS.split())) | ORDINARY_STEMS
+"""Stems of words a record starts with when it leaves out its subject ("Prefers window
+seats", "Lives in Lisbon", "Is vegetarian"): at a sentence's start such a word is not a
+name."""
 
 
 def proper_names(text: str, common: Iterable[str] = ()) -> list[str]:
     """Runs of capitalised words in `text` that are names, as they are written. A word
     that starts a sentence is a name only when it is not common: not in
-    `COMMON_CAPITALISED` and not among `common` (the case-folded words the caller saw in
-    lower case elsewhere, so "Send" at a sentence's start is a verb).
+    `COMMON_CAPITALISED`, not among `common` (the case-folded words the caller saw in
+    lower case elsewhere, so "Send" at a sentence's start is a verb) and not a form of a
+    verb or ordinary word a record starts with (`_VERB_STEMS`: "Prefers window seats").
 
     >>> proper_names("Send a link to Alice. Lin prefers window seats, says Emma Johnson.",
     ...              common={"send"})
     ['Alice', 'Lin', 'Emma Johnson']
+    >>> proper_names("Prefers window seats. Likes Jazz Club evenings.")
+    ['Jazz Club']
     """
     ordinary = COMMON_CAPITALISED | {w.casefold() for w in common}
-    found: list[str] = []
+    found: dict[str, None] = {}
     for m in _NAME.finditer(text):
         parts = m.group(0).split()
         initial = _starts_sentence(text, m.start())
-        while parts and parts[0].casefold().split("'")[0].split("’")[0] in ordinary \
-                and (initial or parts[0].casefold() in COMMON_CAPITALISED):
-            parts.pop(0)
-            initial = False
-        while parts and parts[-1].casefold() in COMMON_CAPITALISED:
-            parts.pop()
-        if parts:
-            name = " ".join(parts)
-            if name not in found:
-                found.append(name)
-    return found
+        first, last = 0, len(parts)
+        while first < last:
+            word = parts[first].casefold().split("'")[0].split("’")[0]
+            if word in COMMON_CAPITALISED or (initial and (
+                    word in ordinary or stem(word) in _VERB_STEMS)):
+                first += 1
+                initial = False
+            else:
+                break
+        while last > first and parts[last - 1].casefold() in COMMON_CAPITALISED:
+            last -= 1
+        if last > first:
+            found.setdefault(" ".join(parts[first:last]), None)
+    return list(found)
 
 
-def distinctive_tokens(text: str, common: Iterable[str] = ()) -> dict[str, TokenKind]:
+def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = True
+                       ) -> dict[str, TokenKind]:
     """The distinctive tokens of `text`, normalised (URLs to their host, e-mail addresses
-    case-folded, account numbers upper-cased), each with its kind, in order found.
+    case-folded, account numbers upper-cased and without their grouping, card and phone
+    numbers to their digits), each with its kind, in order found. `names`: whether to
+    look for proper names (a text only scored against a signature needs none: a name is
+    found there as words). Linear in the text: it is cut into whitespace-separated
+    chunks, and each chunk (or run of chunks, for a grouped number) is classified by
+    anchored patterns bounded in length.
 
     >>> distinctive_tokens("Send to US133000000121212121212 and www.secure-systems-252.com"
     ...                    "/x or mail fred9246@gmail.com; ID 123456789, Alice")
     ... # doctest: +NORMALIZE_WHITESPACE
     {'fred9246@gmail.com': 'email', 'secure-systems-252.com': 'url',
      'US133000000121212121212': 'account', '123456789': 'number', 'Alice': 'name'}
+    >>> distinctive_tokens("IBAN DE89 3704 0044 0532 0130 00, card 4111 1111 1111 1111, "
+    ...                    "call +1 (415) 555-0134 or see evil-site.xyz/login")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'evil-site.xyz': 'url', 'DE89370400440532013000': 'account',
+     '4111111111111111': 'account', '14155550134': 'number'}
     """
-    found: dict[str, TokenKind] = {}
-    rest = text
-    for m in _EMAIL.finditer(text):
-        found.setdefault(m.group(0).casefold().rstrip("."), "email")
-    rest = _EMAIL.sub(" ", rest)
-    for m in _URL.finditer(rest):
-        key = _url_key(m.group(0))
-        if "." in key:
-            found.setdefault(key, "url")
-    rest = _URL.sub(" ", rest)
-    for m in _ACCOUNT.finditer(rest):
-        found.setdefault(m.group(0).upper(), "account")
-    rest = _ACCOUNT.sub(" ", rest)
-    for m in _NUMBER.finditer(rest):
-        found.setdefault(m.group(0), "number")
-    for m in _ID.finditer(rest):
-        tok = m.group(0)
-        if not _ORDINAL.match(tok) and not tok.isdigit():
+    found: dict[str, dict[str, TokenKind]] = {k: {} for k in
+                                              ("email", "url", "account", "number", "id")}
+    parts = re.split(r"(\s+)", text)  # chunks at even indices, whitespace between
+    for i in [i for i in range(0, len(parts), 2) if "@" in parts[i] or "." in parts[i]]:
+        chunk = parts[i]
+        if ("@" in chunk and _emails(chunk, found["email"])) or (
+                "." in chunk and _urls(chunk, found["url"])):
+            parts[i] = " "
+    rest = _numbers("".join(parts), found["account"], found["number"])
+    for chunk in rest.split():
+        if len(chunk) >= 5 and not chunk.isalpha() and _HAS_DIGIT(chunk):
+            _ids(chunk, found["id"])
+    out: dict[str, TokenKind] = {}
+    for kind_found in found.values():
+        for t, k in kind_found.items():
+            out.setdefault(t, k)
+    if names:
+        for name in proper_names(rest, common):
+            out.setdefault(name, "name")
+    return out
+
+
+def _pieces(chunk: str) -> list[str]:
+    return [p.rstrip(_TRAILING) for p in _PIECE_END.split(chunk) if p]
+
+
+def _emails(chunk: str, found: dict[str, TokenKind]) -> bool:
+    """Adds the e-mail addresses of `chunk` to `found`; whether there was one."""
+    hit = False
+    for piece in _pieces(chunk):
+        at = piece.split("@")
+        for k in range(len(at) - 1):
+            before, after = at[k], at[k + 1]
+            n = 0
+            while n < len(before) and n <= 64 and before[len(before) - 1 - n] in _LOCAL_CHARS:
+                n += 1
+            m = _DOMAIN_START.match(after)
+            if not n or n > 64 or m is None:
+                continue
+            domain = m.group(0).rstrip(".")
+            labels = domain.split(".")
+            if len(labels) >= 2 and all(_DOMAIN_LABEL.fullmatch(x) for x in labels):
+                found.setdefault(f"{before[len(before) - n:]}@{domain}".casefold(), "email")
+                hit = True
+    return hit
+
+
+def _host(piece: str) -> tuple[str, bool] | None:
+    """(host, whether a scheme or www. named it) of a URL-shaped `piece`, or None."""
+    schemed = False
+    if "://" in piece:
+        scheme, _, piece = piece.partition("://")
+        if not scheme.lower().endswith(("http", "https")):
+            return None
+        schemed = True
+    m = _HOST.match(piece)
+    written = m.group(0).rstrip(_TRAILING) if m else ""
+    host = written.lower()
+    if host.startswith("www."):
+        host, schemed = host[4:], True
+    if not 3 <= len(host) <= 253 or "." not in host or ".." in host or "-." in host \
+            or ".-" in host or "_" in host or not _HOSTNAME.fullmatch(host):
+        return None
+    if not schemed:
+        # without a scheme, a domain ends in a public suffix written in lower case ("it.Is"
+        # and "notes.txt" are not domains) and has a label of its own before it
+        tops, rules = _suffixes()
+        top = written.rsplit(".", 1)[-1]
+        if top not in tops or host in rules:
+            return None
+    return host, schemed
+
+
+@cache
+def _suffixes() -> tuple[frozenset[str], frozenset[str]]:
+    """(top-level suffixes, every rule) of the Public Suffix List as the
+    `publicsuffixlist` package ships it (read once, nothing fetched; a wildcard rule
+    "*.ck" is read as "ck")."""
+    from importlib.resources import files
+    rules = set()
+    text = files("publicsuffixlist").joinpath("public_suffix_list.dat").read_text(
+        encoding="utf-8")
+    for line in text.splitlines():
+        rule = line.strip()
+        if rule and not rule.startswith("//"):
+            rule = rule.lstrip("!").removeprefix("*.")
+            rules.add(rule.encode("idna").decode("ascii") if not rule.isascii() else rule)
+            rules.add(rule)
+    return frozenset(r.rsplit(".", 1)[-1] for r in rules), frozenset(rules)
+
+
+def _urls(chunk: str, found: dict[str, TokenKind]) -> bool:
+    """Adds the URL hosts of `chunk` to `found`; whether there was one."""
+    hit = False
+    for piece in _pieces(chunk):
+        if "." in piece:
+            host = _host(piece)
+            if host is not None:
+                found.setdefault(host[0], "url")
+                hit = True
+    return hit
+
+
+def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, TokenKind]
+             ) -> str:
+    """Adds the account numbers (IBANs in any grouping, checksum-checked when grouped;
+    card numbers that pass the Luhn check) and long numbers (7+ digits in one piece,
+    phone numbers, grouped numbers of 10+ digits, by their digits) of `text`, and gives
+    `text` with each grouped one blanked. The runs of groups are found by bounded
+    patterns with no choice between two ways of reading a character."""
+    from stdnum import iban, luhn
+
+    blank: list[tuple[int, int]] = []
+    for m in _IBAN_RUN.finditer(text):
+        run = m.group(0)
+        if len(run) < 15:
+            continue
+        groups = run.split()
+        want = _iban_lengths().get(groups[0][:2].upper(), 0)
+        compact, used = "", 0
+        while used < len(groups) and len(compact) < want:
+            compact += groups[used].upper()
+            used += 1
+        if len(compact) == want and _IBAN_COMPACT.fullmatch(compact) is not None \
+                and iban.is_valid(compact):
+            accounts.setdefault(compact, "account")
+            blank.append((m.start(), m.start() + len(" ".join(groups[:used]))))
+        elif _IBAN_COMPACT.fullmatch(groups[0]):
+            accounts.setdefault(groups[0], "account")  # IBAN-shaped, as written
+            blank.append((m.start(), m.start() + len(groups[0])))
+    text = _blanked(text, blank)
+    blank = []
+    for m in _NUMBER_RUN.finditer(text):
+        run = m.group(0).rstrip(_TRAILING + "-/")
+        if len(run) < _MIN_PHONE:
+            continue
+        groups = run.split()
+        for g in groups:
+            if g.isdigit() and len(g) >= 7:
+                numbers.setdefault(g, "number")
+        digits = run.translate(_NOT_DIGITS)
+        if (len(groups) == 1 and run.isdigit()) or not digits.isdigit() \
+                or len(digits) > _MAX_CARD:
+            continue
+        phone = run[0] in "+(" and _MIN_PHONE <= len(digits) <= _MAX_PHONE
+        if len(digits) >= _MIN_CARD and not phone and luhn.is_valid(digits):
+            accounts.setdefault(digits, "account")
+        elif phone or (len(digits) >= 10 and not _dated(groups[0])):
+            numbers.setdefault(digits, "number")
+        else:
+            continue
+        blank.append((m.start(), m.start() + len(run)))
+    return _blanked(text, blank)
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    if not spans:
+        return text
+    out, at = [], 0
+    for start, end in spans:
+        out += [text[at:start], " "]
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
+@cache
+def _iban_lengths() -> dict[str, int]:
+    """Country code -> the length of its IBANs, from python-stdnum's IBAN registry."""
+    from importlib.resources import files
+    out = {}
+    for line in files("stdnum").joinpath("iban.dat").read_text(encoding="utf-8").splitlines():
+        m = re.match(r'([A-Z]{2}) .*bban="([^"]*)"', line)
+        if m:
+            out[m.group(1)] = 4 + sum(int(x) for x in re.findall(r"(\d+)!", m.group(2)))
+    return out
+
+
+_NOT_DIGITS = str.maketrans("", "", " \t+().-/")
+_HAS_DIGIT = re.compile(r"\d").search
+
+
+def _dated(piece: str) -> bool:
+    """Whether `piece` looks like a date (2024-05-01, 01/05/2024, 2024.05.01)."""
+    groups = [g for g in re.split(r"[-./]", piece) if g]
+    return len(groups) == 3 and sorted(map(len, groups)) in ([2, 2, 4], [1, 2, 4], [1, 1, 4])
+
+
+def _ids(chunk: str, found: dict[str, TokenKind]) -> None:
+    """Adds the ids of `chunk` (letters and digits mixed, 5+ characters) to `found`."""
+    for m in _ID_RUN.finditer(chunk):
+        tok = m.group(0).lstrip("-_").rstrip("-")
+        if len(tok) < 5 or tok.isdigit() or tok.isalpha():
+            continue
+        if any(c.isdigit() for c in tok) and any(c.isalpha() for c in tok) \
+                and not _ORDINAL.fullmatch(tok):
             found.setdefault(tok.casefold(), "id")
-    for name in proper_names(rest, common):
-        found.setdefault(name, "name")
-    return found
 
 
 def initial_words(text: str) -> set[str]:
