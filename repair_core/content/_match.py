@@ -26,9 +26,13 @@ weights of what it shares with it add up to `THRESHOLD` or more:
 When the signature names distinctive tokens, a value that holds none of them (and not
 its slot, and does not restate it) carries nothing, whatever else it shares: a sentence of the same template
 filled with other values ("I moved to Lisbon last spring and I am still settling in"
-for "... to Vienna ...") is another fact, not a copy.
+for "... to Vienna ...") is another fact, not a copy. Names alone do not gate: a value
+with `RUN_WORDS` (nine) of the fault's words in a row carries a fault that names only
+names, written with the name or without it.
 
-Matching is case-blind except for names, which must be written as the signature has them.
+Everything is compared in canonical text (`repair_core._canonical`: NFKC, case-folded,
+format characters dropped, confusables read as their prototypes), names included; account
+and phone numbers by their digits (or an IBAN's compact form), whatever their grouping.
 """
 
 from __future__ import annotations
@@ -243,7 +247,8 @@ class _Read:
         """The canonical forms of the text's strong tokens (found in its canonical text:
         a token written in other case, width or grouping reads as the same)."""
         if self._tokens is None:
-            self._tokens = frozenset(distinctive_tokens(self.canonical(), names=False))
+            self._tokens = frozenset(map(canonical, distinctive_tokens(self.canonical(),
+                                                                       names=False)))
         return self._tokens
 
 

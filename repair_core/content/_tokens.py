@@ -22,17 +22,25 @@ STRONG_KINDS: frozenset[str] = frozenset({"url", "email", "account", "id", "numb
 # text is cut into whitespace-separated chunks first, then each chunk is classified.
 _PIECE_END = re.compile(r"[\s'\"<>(){}\[\],]")
 """What ends a URL or e-mail address (as the old patterns read them)."""
-_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
+_LOCAL_END = re.compile(r"[\w.+-]{1,65}$")
+"""The local part of an e-mail address, at the end of what comes before its "@" (searched
+from 65 characters before the end: an address's local part has at most 64)."""
 _DOMAIN_START = re.compile(r"[\w.-]{1,253}")
-_DOMAIN_LABEL = re.compile(r"[\w-]{1,63}")
+_DOMAIN = re.compile(r"[\w-]{1,63}(?:\.[\w-]{1,63}){1,126}")
+"""A mail domain: labels joined by dots (each repetition starts with a dot, which no
+label holds, so there is one way to read it)."""
 _HOST = re.compile(r"[^/?#:]{1,260}")
 _HOSTNAME = re.compile(r"[^\W_][\w.-]{0,251}[^\W_]")
 # a run of groups: each repetition starts with a blank the group before cannot hold
-_IBAN_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2}\d{2}[A-Za-z0-9]{0,30}(?:[ \t][A-Za-z0-9]{1,4}){0,8}")
+_IBAN_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2}\d{2}[A-Za-z0-9]{0,30}(?![A-Za-z0-9])"
+                       r"(?:[ \t-][A-Za-z0-9]{1,4}(?![A-Za-z0-9])){0,15}")
 _IBAN_COMPACT = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
 """An account number written as one piece: IBAN-shaped, checked or not."""
+_IBAN_SEPARATOR = re.compile(r"[ \t-]")
 _NUMBER_RUN = re.compile(r"(?<![\w.])[+(]?\d[\d().\-/]{0,30}(?:[ \t]\(?\d[\d().\-/]{0,30}){0,12}")
-_ID_RUN = re.compile(r"[A-Za-z0-9_-]+")
+_ID_RUN = re.compile(r"(?<![\w-])[A-Za-z0-9_-]{5,}")
+"""A run that may be an id (the old pattern's word boundary in front)."""
+_HAS_LETTER = re.compile(r"[A-Za-z]").search
 _ORDINAL = re.compile(r"(?i)\d{1,20}(?:st|nd|rd|th|am|pm|h|min|s|x|kg|km|mb|gb)")
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:['’][a-z]+)?(?:[ \t]+(?:[A-Z][a-z]+|[A-Z]\.))*")
 _NAME_WORD = re.compile(r"\b[A-Z][a-z]+\b")
@@ -74,10 +82,13 @@ verbs an order starts with)."""
 _VERB_WORDS = """
 prefer like love enjoy want wish need hate dislike avoid lives works owns speaks studies
 drives eats drinks plays attends allergic has have had is are was were be
+verify confirm wire sign log enter provide submit approve contact download install run
+ignore disregard forget cancel reserve order return reset charge
 """
 _VERB_STEMS: frozenset[str] = frozenset(map(stem, _VERB_WORDS.split())) | ORDINARY_STEMS
 """Stems of words a record starts with when it leaves out its subject ("Prefers window
-seats", "Lives in Lisbon", "Is vegetarian"): at a sentence's start such a word is not a
+seats", "Lives in Lisbon", "Is vegetarian"), and of the verbs an order starts with
+("Verify your account", "Wire the deposit"): at a sentence's start such a word is not a
 name."""
 
 
@@ -139,15 +150,18 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
     found: dict[str, dict[str, TokenKind]] = {k: {} for k in
                                               ("email", "url", "account", "number", "id")}
     parts = re.split(r"(\s+)", text)  # chunks at even indices, whitespace between
+    consumed: dict[str, bool] = {}  # a chunk said again is read once
     for i in [i for i in range(0, len(parts), 2) if "@" in parts[i] or "." in parts[i]]:
         chunk = parts[i]
-        if ("@" in chunk and _emails(chunk, found["email"])) or (
-                "." in chunk and _urls(chunk, found["url"])):
+        gone = consumed.get(chunk)
+        if gone is None:
+            gone = consumed[chunk] = ("@" in chunk and _emails(chunk, found["email"])) or (
+                "." in chunk and _urls(chunk, found["url"]))
+        if gone:
             parts[i] = " "
     rest = _numbers("".join(parts), found["account"], found["number"])
-    for chunk in rest.split():
-        if len(chunk) >= 5 and not chunk.isalpha() and _HAS_DIGIT(chunk):
-            _ids(chunk, found["id"])
+    for m in _ID_RUN.finditer(rest):
+        _id(m.group(0), found["id"])
     out: dict[str, TokenKind] = {}
     for kind_found in found.values():
         for t, k in kind_found.items():
@@ -169,15 +183,15 @@ def _emails(chunk: str, found: dict[str, TokenKind]) -> bool:
         at = piece.split("@")
         for k in range(len(at) - 1):
             before, after = at[k], at[k + 1]
-            n = 0
-            while n < len(before) and n <= 64 and before[len(before) - 1 - n] in _LOCAL_CHARS:
-                n += 1
-            m = _DOMAIN_START.match(after)
-            if not n or n > 64 or m is None:
+            if not before or not after:
                 continue
+            local = _LOCAL_END.search(before, max(0, len(before) - 65))
+            m = _DOMAIN_START.match(after)
+            if local is None or len(local.group(0)) > 64 or m is None:
+                continue
+            n = len(local.group(0))
             domain = m.group(0).rstrip(".")
-            labels = domain.split(".")
-            if len(labels) >= 2 and all(_DOMAIN_LABEL.fullmatch(x) for x in labels):
+            if _DOMAIN.fullmatch(domain):
                 found.setdefault(f"{before[len(before) - n:]}@{domain}".casefold(), "email")
                 hit = True
     return hit
@@ -230,12 +244,20 @@ def _suffixes() -> tuple[frozenset[str], frozenset[str]]:
 def _urls(chunk: str, found: dict[str, TokenKind]) -> bool:
     """Adds the URL hosts of `chunk` to `found`; whether there was one."""
     hit = False
+    tops = _suffixes()[0]
     for piece in _pieces(chunk):
-        if "." in piece:
-            host = _host(piece)
-            if host is not None:
-                found.setdefault(host[0], "url")
-                hit = True
+        if "." not in piece:
+            continue
+        if "://" not in piece and piece[:4].lower() != "www.":
+            # most pieces with a dot are no domain: their last label is no suffix
+            m = _HOST.match(piece)
+            written = m.group(0).rstrip(_TRAILING) if m else ""
+            if written[written.rfind(".") + 1:] not in tops:
+                continue
+        host = _host(piece)
+        if host is not None:
+            found.setdefault(host[0], "url")
+            hit = True
     return hit
 
 
@@ -253,7 +275,7 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
         run = m.group(0)
         if len(run) < 15:
             continue
-        groups = run.split()
+        groups = _IBAN_SEPARATOR.split(run)
         want = _iban_lengths().get(groups[0][:2].upper(), 0)
         compact, used = "", 0
         while used < len(groups) and len(compact) < want:
@@ -262,7 +284,7 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
         if len(compact) == want and _IBAN_COMPACT.fullmatch(compact) is not None \
                 and iban.is_valid(compact):
             accounts.setdefault(compact, "account")
-            blank.append((m.start(), m.start() + len(" ".join(groups[:used]))))
+            blank.append((m.start(), m.start() + len("-".join(groups[:used]))))
         elif _IBAN_COMPACT.fullmatch(groups[0]):
             accounts.setdefault(groups[0], "account")  # IBAN-shaped, as written
             blank.append((m.start(), m.start() + len(groups[0])))
@@ -324,15 +346,13 @@ def _dated(piece: str) -> bool:
     return len(groups) == 3 and sorted(map(len, groups)) in ([2, 2, 4], [1, 2, 4], [1, 1, 4])
 
 
-def _ids(chunk: str, found: dict[str, TokenKind]) -> None:
-    """Adds the ids of `chunk` (letters and digits mixed, 5+ characters) to `found`."""
-    for m in _ID_RUN.finditer(chunk):
-        tok = m.group(0).lstrip("-_").rstrip("-")
-        if len(tok) < 5 or tok.isdigit() or tok.isalpha():
-            continue
-        if any(c.isdigit() for c in tok) and any(c.isalpha() for c in tok) \
-                and not _ORDINAL.fullmatch(tok):
-            found.setdefault(tok.casefold(), "id")
+def _id(run: str, found: dict[str, TokenKind]) -> None:
+    """Adds `run` (of letters, digits, "_" and "-") to `found` when it is an id: letters
+    and digits mixed, 5+ characters, not an ordinal or a measure ("21st", "250kg")."""
+    tok = run.lstrip("-_").rstrip("-")
+    if len(tok) >= 5 and not tok.isalpha() and not tok.isdigit() and _HAS_DIGIT(tok) \
+            and _HAS_LETTER(tok) and not _ORDINAL.fullmatch(tok):
+        found.setdefault(tok.casefold(), "id")
 
 
 def initial_words(text: str) -> set[str]:
