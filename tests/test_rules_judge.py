@@ -74,7 +74,8 @@ def test_a_cue_in_another_sentence_does_not_count():
 
 @rule("judge.lexical.near-miss")
 def test_a_token_written_another_way_is_unsure():
-    found = LexicalJudge().carries("Rent goes to DE89 3704 0044 0532 0130 00 now.", PAY)
+    # grouped in fours it is the account itself (match.numbers); dotted, only its family
+    found = LexicalJudge().carries("Rent goes to DE89.3704.0044.0532.0130.00 now.", PAY)
     assert found.verdict == "unsure"
     assert "token family" in found.evidence
 
@@ -94,7 +95,7 @@ def test_a_stated_slot_value_below_the_threshold_is_unsure():
 def test_screen_judges_every_text_in_one_search():
     texts = ["Lin prefers aisle seats.", "Lin does not want window seats.",
              "Lin wants window seats.", "nothing here", f"Rent goes to {IBAN}.",
-             "Rent goes to DE89-3704-0044-0532-0130-00."]
+             "Rent goes to DE89.3704.0044.0532.0130.00."]
     found = [(i, f.node, j.verdict) for i, f, j in LexicalJudge().screen([SEAT, PAY], texts)]
     assert found == [(1, "m3", "unsure"), (2, "m3", "yes"), (4, "m9", "yes"),
                      (5, "m9", "unsure")]
@@ -128,7 +129,7 @@ def test_the_model_is_asked_only_what_the_lexical_judge_leaves_unsure():
         assert (sure.verdict, sure.judge) == ("yes", "lexical")
         assert server.requests == []
         warned = judge.carries(f"{IBAN} is a reported scam account; never pay it.", PAY)
-        spaced = judge.carries("Rent goes to DE89 3704 0044 0532 0130 00.", PAY)
+        spaced = judge.carries("Rent goes to DE89.3704.0044.0532.0130.00.", PAY)
     assert (warned.verdict, warned.judge) == ("no", f"model:{MODEL}")
     assert warned.evidence == "it warns against the account"
     assert (spaced.verdict, spaced.judge) == ("yes", f"model:{MODEL}")

@@ -7,7 +7,8 @@ for what it cannot settle.
   shares the slot (states the slot's value), the subject (names the fault's subject
   together with some of its wording, its value or its instruction marker) or a token
   family (writes one of the fault's strong tokens with other spacing, punctuation or
-  case: "DE89 3704 0044 0532 0130 00") with the fault;
+  case, where matching does not read it as the token: "DE89.3704.0044.0532.0130.00")
+  with the fault;
 - `no`: nothing of that is shared.
 
 Offline and deterministic; the default judge.
