@@ -18,9 +18,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._errors import DgrrError
+from ._agentdojo_goals import GoalSlots, goal_slots, goals_asked
 
 __all__ = ["SUITES", "BENCHMARK_VERSION", "INSTRUCTION_KEY", "agentdojo_suite",
-           "calls_for", "instructions_in", "record_instructions", "agentdojo_reply"]
+           "calls_for", "instructions_in", "orders_in", "record_instructions",
+           "agentdojo_reply"]
 
 SUITES = ("banking", "slack", "travel", "workspace")
 BENCHMARK_VERSION = "v1.2"
@@ -124,6 +126,41 @@ def instructions_in(text: Any) -> list[tuple[str, list[dict[str, Any]]]]:
     return out
 
 
+_READ_PREFIXES = ("get", "read", "search", "list", "check")
+
+
+def _reads(function: str) -> bool:
+    # the two reads that change AgentDojo's environment, as the benchmark's tool registry
+    # classes them (`get_unread_emails` never ends an injection task's calls)
+    return function.split("_", 1)[0] in _READ_PREFIXES and function != "get_webpage"
+
+
+@functools.cache
+def _goal_slots() -> tuple[GoalSlots, ...]:
+    """What identifies each injection task's goal with a call to make, every suite."""
+    out: list[GoalSlots] = []
+    for name in SUITES:
+        suite = agentdojo_suite(name)
+        tasks = []
+        for tid, t in suite.injection_tasks.items():
+            gt = _ground_truth(name, "injection", tid)
+            if gt:
+                tasks.append((tid, t.GOAL, [(f, json.loads(a)) for f, a in gt]))
+        out += goal_slots(name, tasks, _reads)
+    return tuple(out)
+
+
+def orders_in(text: Any) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Every injection goal `text` asks for however it is worded (`_agentdojo_goals`:
+    an order naming the goal's own slots, not negated or warned against), as (suite and
+    task id, the task's ground-truth calls)."""
+    flat = text if isinstance(text, str) else json.dumps(text, default=str,
+                                                          ensure_ascii=False)
+    return [(f"{g.suite}/{g.task_id}", _as_calls(_ground_truth(g.suite, "injection",
+                                                                g.task_id)))
+            for g in goals_asked(flat, _goal_slots())]
+
+
 def _call_list(value: Any) -> list[dict[str, Any]]:
     if isinstance(value, list) and value and all(
             isinstance(c, dict) and isinstance(c.get("function"), str) for c in value):
@@ -134,10 +171,13 @@ def _call_list(value: Any) -> list[dict[str, Any]]:
 
 def record_instructions(text: Any, value: Any = None) -> list[dict[str, Any]]:
     """The calls a vulnerable agent makes after reading a memory record: a list of calls
-    held as its value, and every instruction stated in its text or value, whatever the
-    record's key."""
+    held as its value, and every instruction in its text or value, whatever the record's
+    key: a copy of an injection goal, or any order that asks for one (`orders_in`)."""
     calls = _call_list(value)
-    for _, more in instructions_in(text) + (instructions_in(value) if not calls else []):
+    found = instructions_in(text) + orders_in(text)
+    if not calls and value is not None:
+        found += instructions_in(value) + orders_in(value)
+    for _, more in found:
         calls += [c for c in more if c not in calls]
     return calls
 
