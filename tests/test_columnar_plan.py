@@ -29,7 +29,7 @@ from repair_core.plan._columnar_plan import (
     report_json,
 )
 from repair_core.plan._columnar_summary import columnar_plan_summary
-from repair_core.plan._ops import plan_ops
+from repair_core.plan._plan_ops import plan_ops
 from repair_core.plan._summary import MAX_ROWS, PlanSummary, plan_summary
 from tests.test_properties import random_cases
 from tests.test_rules_update_writer import _agent_case, update_case_variants

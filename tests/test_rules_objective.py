@@ -15,7 +15,8 @@ from casebuild import make_case, rec, step, turn
 
 from repair_core import PlanEditError, analyse, apply_edits, load_case, plan_case
 from repair_core._io import to_json
-from repair_core.plan._ops import SCHEMA_DIR, ops_inputs, ops_schema, plan_ops, plan_schema
+from repair_core.plan._ops import SCHEMA_DIR, ops_schema
+from repair_core.plan._plan_ops import ops_inputs, plan_ops, plan_schema
 from repair_core.replay import execute, repair
 
 rule = pytest.mark.rule

@@ -16,7 +16,8 @@ from repair_core._io import to_json
 from repair_core.case._columns import read_columns
 from repair_core.content import match, signatures
 from repair_core.plan._columnar_plan import columnar_plan_report, report_json
-from repair_core.plan._ops import Revoke, Suspect, plan_ops
+from repair_core.plan._ops import Revoke, Suspect
+from repair_core.plan._plan_ops import plan_ops
 from repair_core.replay import repair
 
 rule = pytest.mark.rule

@@ -17,7 +17,7 @@ from casebuild import case_data, deps, plain, rec, step, turn
 from repair_core import MemoryRecord, analyse, case_from_data, plan_case
 from repair_core.agent import LexicalRetriever, MemoryStore, recurrence_probe
 from repair_core.analysis._analysis import update_writers
-from repair_core.plan._ops import plan_ops
+from repair_core.plan._plan_ops import plan_ops
 from repair_core.replay import repair
 
 rule = pytest.mark.rule

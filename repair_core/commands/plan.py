@@ -91,8 +91,8 @@ def run(args: argparse.Namespace) -> int:
                     return 0
     # the networkx planner (imported here: the columnar path above needs none of it)
     from .._io import to_json
-    from ..plan._ops import plan_ops
     from ..plan._plan import plan_case, resolve_objective
+    from ..plan._plan_ops import plan_ops
     from ..plan._summary import plan_summary
 
     with progress("dgrr plan", total=3) as bar:
@@ -122,7 +122,7 @@ def _columnar_allowed(args: argparse.Namespace) -> bool:
 
 def ops_json(plan: RepairPlan) -> list[dict]:
     """The plan's operations as JSON data."""
-    from ..plan._ops import plan_ops
+    from ..plan._plan_ops import plan_ops
 
     return [op.model_dump(mode="json") for op in plan_ops(plan)]
 

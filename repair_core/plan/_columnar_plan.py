@@ -19,7 +19,7 @@ unsupported mutations restored, a poisoned value never restored), faults on obse
 and user turns, and the `store` and `both` objectives (cleanable steps as a reachability
 over array frontiers).
 
-With `ops`, the report carries the plan's operations (`_ops.plan_ops`, `dgrr plan
+With `ops`, the report carries the plan's operations (`_plan_ops.plan_ops`, `dgrr plan
 --json --ops`). Not handled here (the caller falls back to the networkx planner):
 inferred edges (importers' guesses) and reviewer edits.
 """
@@ -1142,7 +1142,7 @@ def _carriers(pl: _Planner, seeds: dict[int, int], diagnosed: list[int],
 def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
          reasons: dict[int, str], replay: np.ndarray, suspected: list[Suspected],
          revoked: list[int]) -> list[dict[str, Any]]:
-    """`_ops.plan_ops` as JSON data: the suspects, store edits, invalidations, effects
+    """`_plan_ops.plan_ops` as JSON data: the suspects, store edits, invalidations, effects
     needing a human, then replays in trajectory order with the inputs each drops or
     replaces."""
     c, ids = pl.c, pl.ids
@@ -1176,7 +1176,7 @@ def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],
                 out.append({"op": "needs_human", "step": ids[s], "reason": (
                     f"tool '{tool or ''}' is irreversible (or undeclared): its call in the "
                     "failed run cannot be undone or re-issued")})
-    # _ops.cleaned_inputs: each replayed step's premises (one per premise, by id)
+    # _plan_ops.cleaned_inputs: each replayed step's premises (one per premise, by id)
     src, dst = pl.src, pl.dst
     removed = np.zeros(pl.n, bool)
     removed[[r for r, d in memory.items() if d in ("delete", "quarantine")]] = True

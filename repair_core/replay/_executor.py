@@ -45,8 +45,8 @@ from ..case._load import repaired_case
 from ..content._normalise import NormalisedTexts
 from ..judge import Judge
 from ..model import REFERENCE_MODEL, ModelClient
-from ..plan._ops import ops_inputs, plan_ops
 from ..plan._plan import RepairPlan, plan_case
+from ..plan._plan_ops import ops_inputs, plan_ops
 from ..tools import ToolError, ToolRegistry, default_registry
 from ..verification import BLOCKED, FaultSignatures, verify_result
 from ._bounds import Conversation, store_view
