@@ -169,6 +169,22 @@ def test_a_replayed_output_marked_kept_in_the_trajectory_is_still_read(tmp_path,
     assert "s3:m3  [output] carries m3" in capsys.readouterr().out
 
 
+@rule("gate.outputs-by-report")
+def test_a_replayed_step_left_out_of_the_trajectory_is_refused(tmp_path, capsys):
+    """s3, replayed, taken out of the trajectory and of the report's outcomes: its output
+    could restate the fault unread, so the result is refused (its decision still replays
+    it)."""
+    data = _repaired(FIG1, capsys)
+    data["trajectory"]["trajectory"] = [s for s in data["trajectory"]["trajectory"]
+                                        if s["id"] != "s3"]
+    data["report"]["steps"] = [o for o in data["report"]["steps"] if o["id"] != "s3"]
+    path = _written(tmp_path, data)
+    assert main(["verify", path, "--case", FIG1]) == 2
+    err = capsys.readouterr().err
+    assert "trajectory.trajectory: step 's3'" in err and "gate.outputs-by-report" in err
+    assert "Traceback" not in err
+
+
 @rule("gate.valid-text")
 @pytest.mark.parametrize("where", ["store", "answer", "step", "key"])
 def test_a_nul_anywhere_in_a_result_is_a_named_error(tmp_path, capsys, where):

@@ -23,6 +23,7 @@ from types import SimpleNamespace
 from typing import Any, Literal
 
 from .._errors import DgrrError
+from .._text import printable
 from ..case._case import Case
 from ..content import (
     CarrierMatch,
@@ -325,6 +326,14 @@ class _ResultView:
         # find more
         steps = _list(_get(self._report, "steps") or [], None, "report.steps")
         said = {_get(o, "id") for o in steps if _get(o, "outcome") in ("replayed", "refreshed")}
+        decided = {_get(d, "id") for d in _get(self._report, "decisions") or []
+                   if _get(d, "action") in ("replay", "refresh")}
+        present = {s.id for s in self._steps()}
+        absent = sorted(o for o in said | decided if isinstance(o, str) and o not in present)
+        if absent:  # left out of the trajectory, its output would not be read at all
+            raise DgrrError(f"RESULT: trajectory.trajectory: step {printable(absent[0][:120])!r} "
+                            "is replayed by the report but is not in the trajectory, so its "
+                            "output cannot be read (rule gate.outputs-by-report; refused)")
         return [s for s in self._steps() if s.repair in ("replayed", "refreshed")
                 or s.id in said]
 
