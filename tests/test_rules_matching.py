@@ -140,7 +140,6 @@ _ADVERSARIAL = {
 @pytest.mark.parametrize("shape", sorted(_ADVERSARIAL))
 def test_a_megabyte_of_any_shape_is_tokenised_and_scanned_in_under_a_second(shape):
     text = _ADVERSARIAL[shape]
-    sig = signature_of(text, node="f")
     start = time.process_time()
     distinctive_tokens(text)
     assert time.process_time() - start < 1.0, shape
@@ -151,6 +150,8 @@ def test_a_megabyte_of_any_shape_is_tokenised_and_scanned_in_under_a_second(shap
     assert time.process_time() - start < 1.0, shape
 
 
+@rule("match.linear")
+@pytest.mark.slow
 def test_a_plan_of_a_megabyte_fault_takes_under_two_seconds():
     body = " ".join(f"Visit site{i}.example.com or mail ops{i}@corp.example.org, "
                     f"ref AB{i:06d}X and call +44 20 7946 {i % 10000:04d}." for i in range(9_000))

@@ -198,29 +198,22 @@ def _emails(chunk: str, found: dict[str, TokenKind]) -> bool:
 
 
 def _host(piece: str) -> tuple[str, bool] | None:
-    """(host, whether a scheme or www. named it) of a URL-shaped `piece`, or None."""
-    schemed = False
+    """(host, True) of a `piece` that names its host after `http://`, `https://` or
+    `www.`, or None."""
     if "://" in piece:
         scheme, _, piece = piece.partition("://")
         if not scheme.lower().endswith(("http", "https")):
             return None
-        schemed = True
     m = _HOST.match(piece)
-    written = m.group(0).rstrip(_TRAILING) if m else ""
-    host = written.lower()
-    if host.startswith("www."):
-        host, schemed = host[4:], True
-    if not 3 <= len(host) <= 253 or "." not in host or ".." in host or "-." in host \
-            or ".-" in host or "_" in host or not _HOSTNAME.fullmatch(host):
-        return None
-    if not schemed:
-        # without a scheme, a domain ends in a public suffix written in lower case ("it.Is"
-        # and "notes.txt" are not domains) and has a label of its own before it
-        tops, rules = _suffixes()
-        top = written.rsplit(".", 1)[-1]
-        if top not in tops or host in rules:
-            return None
-    return host, schemed
+    host = m.group(0).rstrip(_TRAILING).lower() if m else ""
+    host = host.removeprefix("www.")
+    return (host, True) if _plausible(host) else None
+
+
+def _plausible(host: str) -> bool:
+    """Whether `host` (lower case) is a host name with a dot."""
+    return 3 <= len(host) <= 253 and "." in host and ".." not in host and "-." not in host \
+        and ".-" not in host and "_" not in host and _HOSTNAME.fullmatch(host) is not None
 
 
 @cache
@@ -244,19 +237,26 @@ def _suffixes() -> tuple[frozenset[str], frozenset[str]]:
 def _urls(chunk: str, found: dict[str, TokenKind]) -> bool:
     """Adds the URL hosts of `chunk` to `found`; whether there was one."""
     hit = False
-    tops = _suffixes()[0]
-    for piece in _pieces(chunk):
+    tops, rules = _suffixes()
+    for piece in _PIECE_END.split(chunk) if _PIECE_END.search(chunk) else (chunk,):
+        piece = piece.rstrip(_TRAILING)
         if "." not in piece:
             continue
-        if "://" not in piece and piece[:4].lower() != "www.":
-            # most pieces with a dot are no domain: their last label is no suffix
-            m = _HOST.match(piece)
-            written = m.group(0).rstrip(_TRAILING) if m else ""
-            if written[written.rfind(".") + 1:] not in tops:
-                continue
-        host = _host(piece)
-        if host is not None:
-            found.setdefault(host[0], "url")
+        if "://" in piece or piece[:4].lower() == "www.":
+            named = _host(piece)
+            if named is not None:
+                found.setdefault(named[0], "url")
+                hit = True
+            continue
+        # without a scheme, a domain ends in a public suffix written in lower case ("it.Is"
+        # and "notes.txt" are not domains) and is not a public suffix itself ("co.uk")
+        m = _HOST.match(piece)
+        written = m.group(0).rstrip(_TRAILING) if m else ""
+        if written[written.rfind(".") + 1:] not in tops:
+            continue
+        host = written.lower()
+        if _plausible(host) and host not in rules:
+            found.setdefault(host, "url")
             hit = True
     return hit
 
