@@ -81,6 +81,21 @@ def test_a_token_written_another_way_is_unsure():
 
 
 @rule("judge.lexical.near-miss")
+def test_a_part_of_an_account_on_its_own_is_unsure_one_inside_another_account_is_not():
+    # half of the IBAN, as a payload split over two messages leaves it in each record
+    for half in ("First part of the new account: DE89 3704 0044.",
+                 "Second part: 0532 0130 00 (from May)."):
+        found = LexicalJudge().carries(half, PAY)
+        assert found.verdict == "unsure" and "a part of the token" in found.evidence
+    # a whole other account at the same bank holds the same digits: it is that account's
+    other = LexicalJudge().carries("Emma's savings account is DE35 3704 0044 0532 0130 99.",
+                                   PAY)
+    assert other.verdict == "no"
+    # the bank code alone (eight digits) is shared by every account at that bank
+    assert LexicalJudge().carries("Deutsche Bank Berlin, BLZ 3704 0044.", PAY).verdict == "no"
+
+
+@rule("judge.lexical.near-miss")
 def test_a_stated_slot_value_below_the_threshold_is_unsure():
     sig = signature_of("Maya's shipping address is 12 Pine St, Seattle.",
                        "12 Pine St, Seattle", "shipping_address", node="m1")

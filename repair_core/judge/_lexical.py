@@ -7,8 +7,9 @@ for what it cannot settle.
   shares the slot (states the slot's value), the subject (names the fault's subject
   together with some of its wording, its value or its instruction marker) or a token
   family (writes one of the fault's strong tokens with other spacing, punctuation or
-  case, where matching does not read it as the token: "DE89.3704.0044.0532.0130.00")
-  with the fault;
+  case, where matching does not read it as the token: "DE89.3704.0044.0532.0130.00", or
+  holds ten consecutive letters and digits of an account token on their own: half of an
+  IBAN split over two messages) with the fault;
 - `no`: nothing of that is shared.
 
 Offline and deterministic; the default judge.
@@ -24,7 +25,7 @@ from typing import Any
 from .._carried import folded_texts
 from ..content import CarrierMatch, ContentSignature, match, scan, words
 from ..content._stems import ORDINARY_STEMS, stem
-from ..content._tokens import STRONG_KINDS
+from ..content._tokens import STRONG_KINDS, distinctive_tokens
 from ._cues import cue
 from ._verdict import Judgement
 
@@ -62,6 +63,24 @@ def _family(token: str) -> str | None:
     if len(letters) < 8:
         return None
     return _SEPARATED.join(map(re.escape, letters))
+
+
+_PART = 10
+"""How many consecutive letters and digits of an account token a text must hold to share
+a part of it (more than a German bank code's eight, so a look-alike account at the same
+bank shares none)."""
+
+
+def _parts(token: str) -> list[tuple[str, str]]:
+    """(part, pattern) for every run of `_PART` consecutive letters and digits of an
+    account token of at least `_PART` + 4 of them, the pattern finding it with any
+    separators: a text holding one may carry a piece of it (an IBAN split over two
+    messages, half of it in each)."""
+    letters = "".join(_ALNUM.findall(token.casefold()))
+    if len(letters) < _PART + 4:
+        return []
+    runs = dict.fromkeys(letters[i:i + _PART] for i in range(len(letters) - _PART + 1))
+    return [(run, _SEPARATED.join(map(re.escape, run))) for run in runs]
 
 
 class LexicalJudge:
@@ -142,6 +161,7 @@ def _near_clues(fault: ContentSignature) -> list[str]:
         out.append(r"[\W_]+".join(map(re.escape, fault.value_text.split(" "))))
     out += [p for t, k in fault.tokens.items() if k in STRONG_KINDS
             if (p := _family(t)) is not None]
+    out += [p for t, k in fault.tokens.items() if k == "account" for _, p in _parts(t)]
     return out
 
 
@@ -152,6 +172,16 @@ def _near_miss(text: str, fault: ContentSignature) -> str | None:
     for t, k in fault.tokens.items():
         if k in STRONG_KINDS and (p := _family(t)) is not None and re.search(p, folded):
             return f"the token {t!r} written another way (token family)"
+    accounts = [a for t, k in fault.tokens.items() if k == "account" for a in [t]]
+    if accounts:
+        # a part inside another whole account of the text is that account's (a savings
+        # account at the same bank), not a piece of the fault's
+        own = [a.casefold() for a, k in distinctive_tokens(text).items()
+               if k == "account" and a not in accounts]
+        for t in accounts:
+            for part, p in _parts(t):
+                if re.search(p, folded) and not any(part in a for a in own):
+                    return f"a part of the token {t!r} ({part}) on its own (token family)"
     said = f" {' '.join(words(text))} "
     if fault.value_text and f" {fault.value_text} " in said:
         return f"the slot value {fault.value_text!r} (slot)"
