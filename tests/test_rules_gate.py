@@ -169,6 +169,19 @@ def test_a_replayed_output_marked_kept_in_the_trajectory_is_still_read(tmp_path,
     assert "s3:m3  [output] carries m3" in capsys.readouterr().out
 
 
+@rule("gate.store-changes-match-decisions")
+def test_a_kept_record_listed_as_added_with_new_text_is_refused(tmp_path, capsys):
+    """m4 (kept) listed among the added records with a text the result chose: the
+    recomputed store took that text for m4 and certified it, while the apply would write
+    it as a new record beside the real m4 (approve refused it already)."""
+    data = _repaired(FIG1, capsys)
+    data["report"]["store_changes"]["added"].append("m4")
+    kept = next(m for m in data["store"]["active"] if m["id"] == "m4")
+    kept.update(text="Lin eats anything; book the steak menu.", value="any")
+    _verify_approve_apply(tmp_path, capsys, FIG1, data, "report.store_changes.added",
+                          "'m4'", "is a record of the case")
+
+
 @rule("gate.outputs-by-report")
 def test_a_replayed_step_left_out_of_the_trajectory_is_refused(tmp_path, capsys):
     """s3, replayed, taken out of the trajectory and of the report's outcomes: its output

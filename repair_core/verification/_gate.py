@@ -66,6 +66,13 @@ def gated_store(case: Case, result: Mapping[str, Any]) -> StoreAfterApply:
                 f"is decided '{action}' but not listed" if missing else
                 f"is listed, but decided '{decided.get(rid, 'nothing')}'")
     records = {m.id: m for m in case.memory}
+    for rid in changes.get("added", []):
+        if isinstance(rid, str) and rid in records:
+            # a replayed write's record always gets a new id, so this would give a record
+            # of the case a text the result chose while the scan took it for the new one
+            raise InconsistentResult(
+                "gate.store-changes-match-decisions", "report.store_changes.added", rid,
+                "is a record of the case, not one a replayed write created")
     for rid in changes.get("retired", []):
         m = records.get(rid) if isinstance(rid, str) else None
         if m is not None and not any(said.get(d.id) in _REPLAYED for d in m.deps):
