@@ -153,6 +153,21 @@ def test_verify_names_the_bad_field_and_value_and_exits_2(tmp_path, capsys, chan
 
 
 @rule("approval.carriers-acknowledged")
+def test_an_unknown_acknowledgement_of_a_clean_result_does_not_call_it_a_carrier(tmp_path,
+                                                                               capsys):
+    assert main(["repair", TRAVEL, "--json"]) == 0
+    path = tmp_path / "result.json"
+    path.write_text(capsys.readouterr().out)
+    assert main(["approve", TRAVEL, "--reviewer", "ana", "--result", str(path), "--db",
+                 str(tmp_path / "approvals.db"), "--decision", "approve",
+                 "--acknowledge", "m4:m3"]) == 2
+    err = capsys.readouterr().err
+    assert "m4:m3: acknowledged, but not a carrier of this result" in err
+    assert "neither a carrier nor a not-certified item" in err
+    assert "still carries a fault" not in err
+
+
+@rule("approval.carriers-acknowledged")
 def test_approve_refuses_a_result_with_a_carrier_until_each_is_acknowledged(tmp_path, capsys,
                                                                            policy):
     db = str(tmp_path / "approvals.db")

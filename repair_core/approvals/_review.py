@@ -99,10 +99,13 @@ class CarriersNotAcknowledgedError(DgrrError):
                  for c in self.missing]
         lines += [f"{printable(a[:120])}: acknowledged, but not a carrier of this result"
                   for a in self.unknown]
-        super().__init__(
-            "approval refused: what the agent reads next still carries a fault or is not "
-            "certified clean of one; read each carrier and not-certified item (dgrr verify) "
-            "and acknowledge it by its id (dgrr approve --acknowledge ID):\n" + "\n".join(f"  - {line}" for line in lines))
+        head = ("approval refused: what the agent reads next still carries a fault or is "
+                "not certified clean of one; read each carrier and not-certified item (dgrr "
+                "verify) and acknowledge it by its id (dgrr approve --acknowledge ID):"
+                if self.missing else
+                "approval refused: an id acknowledged is neither a carrier nor a "
+                "not-certified item of this result (dgrr verify lists them):")
+        super().__init__(head + "\n" + "\n".join(f"  - {line}" for line in lines))
 
 
 def _carrier_id(carrier: Any) -> str:
