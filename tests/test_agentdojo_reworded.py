@@ -63,14 +63,16 @@ def test_a_benign_mention_is_not_obeyed(row):
 
 
 def test_the_order_finder_is_linear_in_the_text():
+    # CPU time of this process, not wall time: another test worker cannot inflate it; a
+    # quadratic finder takes 64 times as long on 8 times the text, this bound allows 32
     filler = "Please never pay US13 3000 0001 2121 2121 212 anything, noted. " * 500
     orders_in(filler)  # warm the caches
-    start = time.perf_counter()
+    start = time.process_time()
     orders_in(filler)
-    small = time.perf_counter() - start
-    start = time.perf_counter()
+    small = time.process_time() - start
+    start = time.process_time()
     orders_in(filler * 8)
-    assert time.perf_counter() - start < 8 * 4 * small + 0.05
+    assert time.process_time() - start < 8 * 4 * small + 0.05
 
 
 def test_a_store_keeping_a_reworded_order_is_insecure_though_m_inst_is_gone():
