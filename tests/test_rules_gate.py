@@ -346,3 +346,26 @@ def test_an_omitted_active_carrier_is_refused_on_a_real_sqlite_store(tmp_path, c
         sys.path.remove(str(tmp_path))
         sys.modules.pop("gate_factory", None)
         conn.close()
+
+
+@rule("gate.store-changes-match-decisions")
+def test_an_added_record_listed_twice_is_refused(tmp_path, capsys):
+    """One replayed record listed twice among the added ones would be added twice."""
+    data = _repaired(FIG1, capsys)
+    data["report"]["store_changes"]["added"].append("m6~r1")
+    with pytest.raises(InconsistentResult, match="'m6~r1' is listed twice"):
+        verify_result(load_case(FIG1), data)
+
+
+@rule("verify.three-outcomes")
+def test_a_result_that_leaves_its_answer_out_is_read_by_its_final_step(tmp_path, capsys):
+    """`answer: null` does not hide the corrected answer: the replayed final answer step
+    is read in its place."""
+    data = _repaired(FIG1, capsys)
+    final = max((s for s in data["trajectory"]["trajectory"] if s["type"] == "answer"),
+                key=lambda s: s["seq"])
+    final["text"] = "Booked the window seat, as Lin prefers window seats."
+    data["answer"] = None
+    path = _written(tmp_path, data)
+    assert main(["verify", path, "--case", FIG1]) == 1
+    assert f"{final['id']}:m3  [answer] carries m3" in capsys.readouterr().out

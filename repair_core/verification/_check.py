@@ -116,10 +116,15 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     slots: dict[int, tuple[Any, Any]] = {}
     written: dict[int, int] = {}  # item -> seq of a record written with no lineage
     final = view.final_answer_id()
-    if view.answer is not None:
+    replayed = list(view.replayed_steps())
+    answer = view.answer
+    if answer is None and final is not None:
+        # a result that leaves its answer out still shows it as the replayed final step
+        answer = next((_step_text(s) for s in replayed if s.id == final), None)
+    if answer is not None:
         checked.answer = 1
-        items.append(("answer", final or "answer", view.answer))
-    for step in view.replayed_steps():
+        items.append(("answer", final or "answer", answer))
+    for step in replayed:
         if step.id == final:
             continue
         checked.outputs += 1

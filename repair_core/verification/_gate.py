@@ -66,7 +66,14 @@ def gated_store(case: Case, result: Mapping[str, Any]) -> StoreAfterApply:
                 f"is decided '{action}' but not listed" if missing else
                 f"is listed, but decided '{decided.get(rid, 'nothing')}'")
     records = {m.id: m for m in case.memory}
+    seen: set[str] = set()
     for rid in changes.get("added", []):
+        if isinstance(rid, str) and rid in seen:
+            raise InconsistentResult(
+                "gate.store-changes-match-decisions", "report.store_changes.added", rid,
+                "is listed twice (one record, written once)")
+        if isinstance(rid, str):
+            seen.add(rid)
         if isinstance(rid, str) and rid in records:
             # a replayed write's record always gets a new id, so this would give a record
             # of the case a text the result chose while the scan took it for the new one
