@@ -427,3 +427,19 @@ def test_the_models_evidence_is_one_clipped_line():
     found = ModelJudge(MODEL, complete=lambda messages: (long, 1, 0.0)).ask("anything", PAY)
     assert "\n" not in found.evidence and len(found.evidence) == 300
     assert found.evidence.startswith("line one line two")
+
+
+def test_the_judge_timeout_flag_reaches_the_judge_and_refuses_nonsense(capsys):
+    from repair_core.cli import build_parser, main
+    from repair_core.commands.judging import judge_from
+
+    args = build_parser().parse_args(["verify", "r.json", "--case", "c.json", "--judge",
+                                      "openai/x", "--judge-timeout", "2.5"])
+    assert judge_from(args).timeout == 2.5
+    for bad in ("0", "-1", "soon", "inf"):
+        with pytest.raises(SystemExit) as usage:  # argparse's own usage error
+            main(["verify", "r.json", "--case", "c.json", "--judge", "openai/x",
+                  "--judge-timeout", bad])
+        assert usage.value.code == 2
+        err = capsys.readouterr().err
+        assert "--judge-timeout" in err and "seconds above 0" in err and "Traceback" not in err

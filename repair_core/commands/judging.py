@@ -1,5 +1,5 @@
 """The judge flags the commands that check a result by content share: `--judge MODEL`,
-`--judge-api-base URL`, `--judge-budget N`, `--judge-cache DIR`."""
+`--judge-api-base URL`, `--judge-budget N`, `--judge-cache DIR`, `--judge-timeout S`."""
 
 from __future__ import annotations
 
@@ -12,6 +12,18 @@ if TYPE_CHECKING:
     from ..judge import ModelJudge
 
 DEFAULT_BUDGET = 300  # the judge's own default (kept here so --help needs no import)
+DEFAULT_TIMEOUT = 60.0  # seconds a call may take, as the judge's own default
+
+
+def _seconds(text: str) -> float:
+    """argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
 
 
 def _calls(text: str) -> int:
@@ -26,7 +38,7 @@ def _calls(text: str) -> int:
 
 
 def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
-    """--judge, --judge-api-base, --judge-budget, --judge-cache."""
+    """--judge, --judge-api-base, --judge-budget, --judge-cache, --judge-timeout."""
     parser.add_argument("--judge", metavar="MODEL", default=None,
                         help="a litellm model asked about what the lexical judge leaves "
                              "unsure (default: the lexical judge alone)")
@@ -39,6 +51,12 @@ def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge-cache", metavar="DIR", default=None,
                         help="keep the --judge model's answers in DIR (one file per answer): "
                              "a second run asks nothing it asked before")
+    parser.add_argument("--judge-timeout", metavar="S", type=_seconds,
+                        default=DEFAULT_TIMEOUT,
+                        help=f"seconds one --judge call may take (default {DEFAULT_TIMEOUT:g}); "
+                             "a call that takes longer is given up and its text stays not "
+                             "certified. With --judge-budget N a check waits at most N times "
+                             "this long on the model")
 
 
 def judge_from(args: argparse.Namespace) -> ModelJudge | None:
@@ -60,4 +78,5 @@ def judge_from(args: argparse.Namespace) -> ModelJudge | None:
     from ..model._bounded import guarded_call
 
     return ModelJudge(model, api_base=args.judge_api_base, budget=args.judge_budget,
-                      cache_dir=cache, guard=guarded_call)
+                      cache_dir=cache, guard=guarded_call,
+                      timeout=getattr(args, "judge_timeout", DEFAULT_TIMEOUT))
