@@ -123,7 +123,10 @@ def test_consolidation_folds_records_of_one_key():
     same = case.model_copy(update={"faults": [summary.id]})
     plan = plan_case(same)
     assert (plan.memory["m1"], plan.memory["m2"]) == ("restore", "delete")
-    assert [(s.id, s.role) for s in plan.report().suspected] == [("m2", "source")]
+    # m2 carries it and is cleaned; m1, the other input of its producer, is listed by
+    # lineage and only flagged: it alone cannot explain the fault
+    assert [(s.id, s.role, s.action) for s in plan.report().suspected] == [
+        ("m2", "source", "clean"), ("m1", "source", "flag")]
 
 
 def test_retriever_only_returns_the_users_active_records():

@@ -79,7 +79,9 @@ def _walk(page) -> dict[str, str]:
                 keys = legend.locator("[data-key]").all_inner_texts()
                 picture = _picture_legend(page)
                 expect(picture).to_be_visible()
-                shown = picture.locator(".dgrr-key").all_inner_texts()
+                # the header names what the colours show ("Colour = decision:"), then keys
+                shown = [k for k in picture.locator(".dgrr-key").all_inner_texts()
+                         if not k.strip().startswith("Colour =")]
                 assert keys and [k.strip() for k in shown[:len(keys)]] == [
                     k.strip() for k in keys], (shown, keys)
     return legends

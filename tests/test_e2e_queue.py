@@ -132,8 +132,11 @@ def test_a_signed_in_reviewer_claims_and_approves(signed_in_dashboard):
     assert "request #1: applied" in worker.stdout
     request = q.get(1)
     assert (request.status, request.worker) == ("applied", "worker-1")
-    applied, decision = q.approvals.history()
+    # newest first: the apply's end, the intent the worker recorded before its first
+    # write (a journal is used once), the reviewer's decision
+    applied, intent, decision = q.approvals.history()
     assert decision.reviewer == label and decision.decision == "approve"
+    assert intent.kind == "intent"
     assert (applied.kind, applied.refers_to, applied.reviewer) == ("applied", decision.id,
                                                                    "worker-1")
     assert q.approvals.verify().ok

@@ -1051,7 +1051,9 @@ def _producer_inputs(c: CaseColumns) -> dict[str, list[tuple[int, ProducerInput]
     def premises(node: int) -> list[int]:
         return [int(q) for q in c.src[np.flatnonzero(c.dst == node)].tolist()]
 
-    for f, producers in _producers(c, list(c.faults)).items():
+    # the diagnosed records in store order, as `_plan._producers` takes them (a source
+    # two faults share is named by the first)
+    for f, producers in _producers(c, sorted(c.faults)).items():
         seen: dict[int, tuple[str | None, str]] = {}  # node -> (the read it came through, kind)
         for p in producers:
             for q in premises(p):

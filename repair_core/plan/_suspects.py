@@ -99,9 +99,9 @@ def find_sources(signatures: Mapping[str, ContentSignature],
                  inputs: Mapping[str, Sequence[ProducerInput]],
                  diagnosed: Container[str], not_suspect: Container[str],
                  mode: SuspectMode) -> dict[str, Suspected]:
-    """The suspected sources of each diagnosed record (a key of `inputs`, in fault
-    order), each mapped to the first fault it is found for. Inputs that are diagnosed or
-    un-marked are skipped.
+    """The suspected sources of each diagnosed record (a key of `inputs`, taken by id),
+    each mapped to the first fault it is found for, or to the first that cleans it where
+    another only flags it. Inputs that are diagnosed or un-marked are skipped.
 
     - **By content**: an input that carries the record's signature at the source bar
       (`content.SOURCE_THRESHOLD`: the producer wrote the fault from these inputs, so a
@@ -116,7 +116,10 @@ def find_sources(signatures: Mapping[str, ContentSignature],
     found: dict[str, Suspected] = {}
     if mode == "off":
         return found
-    for fault, candidates in inputs.items():
+    # faults by id and a tie in score by the input's id, never by the order a case lists
+    # its records or dependencies in: the plan is the same however they are shuffled
+    for fault in sorted(inputs):
+        candidates = inputs[fault]
         sig = signatures.get(fault)
         if sig is None:
             continue
@@ -129,7 +132,7 @@ def find_sources(signatures: Mapping[str, ContentSignature],
             hit = match(sig, cand.content, threshold=SOURCE_THRESHOLD)
             if hit is not None:
                 explained = True
-                if node not in found:
+                if node not in found or _weaker(found[node], mode):
                     found[node] = Suspected(
                         id=node, kind=cand.kind, role="source", fault=fault,
                         action="clean" if mode == "quarantine" else "flag",
@@ -141,8 +144,8 @@ def find_sources(signatures: Mapping[str, ContentSignature],
         others = [c for c in candidates if c.kind != "turn" and c.id not in diagnosed
                   and c.id not in not_suspect]
         alone = not explained and len(others) == 1
-        for score, _rank, cand, partial in sorted(lineage, key=lambda x: (-x[0], x[1])):
-            if cand.id in found:
+        for score, _rank, cand, partial in sorted(lineage, key=lambda x: (-x[0], x[2].id)):
+            if cand.id in found and not (alone and _weaker(found[cand.id], mode)):
                 continue
             shared = partial.evidence() if partial is not None and score > 0 else ""
             found[cand.id] = Suspected(
@@ -150,6 +153,13 @@ def find_sources(signatures: Mapping[str, ContentSignature],
                 action="clean" if alone and mode == "quarantine" else "flag",
                 evidence=_lineage_evidence(cand, shared, alone), score=round(score, 4))
     return found
+
+
+def _weaker(found: Suspected, mode: str) -> bool:
+    """Whether a source already found for another fault is only flagged where this fault
+    would clean it: the stronger action wins, whichever fault came first, so the plan does
+    not depend on the order the faults are listed in."""
+    return mode == "quarantine" and found.action == "flag"
 
 
 def _lineage_evidence(cand: ProducerInput, shared: str, alone: bool) -> str:
