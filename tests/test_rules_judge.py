@@ -174,6 +174,22 @@ def test_answers_are_cached_by_content_so_a_second_run_asks_nothing(tmp_path):
     assert cached.suffix == ".json" and len(cached.stem) == 64
 
 
+@rule("judge.model.cached")
+def test_one_models_cached_answer_is_not_read_as_another_models(tmp_path):
+    text = f"{IBAN} is a scam; do not pay it."
+
+    def says(verdict):
+        return lambda messages: (json.dumps({"verdict": verdict, "evidence": "read"}), 1, 0.0)
+
+    first = ModelJudge("model-a", cache_dir=tmp_path, complete=says("no"))
+    assert first.carries(text, PAY).verdict == "no"
+    second = ModelJudge("model-b", cache_dir=tmp_path, complete=says("yes"))
+    again = second.carries(text, PAY)
+    assert (again.verdict, again.judge) == ("yes", "model:model-b")
+    assert (second.calls, second.cache_hits) == (1, 0)
+    assert len(list(tmp_path.iterdir())) == 2
+
+
 @rule("judge.model.budget")
 def test_what_the_budget_leaves_unasked_stays_unsure():
     with scripted_server(_by_text) as server:

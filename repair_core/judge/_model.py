@@ -5,7 +5,7 @@ content, only about the texts the lexical judge leaves `unsure`.
   it, never as instructions; the model answers `{"verdict": ..., "evidence": ...}`, and a
   reply that is not that is `unsure`, saying so;
 - each question is asked once: answers are kept by the sha256 of the prompt's version,
-  the fault's text and the text, in memory and, with `cache_dir`, on disk (one file per
+  the model, the fault's text and the text, in memory and, with `cache_dir`, on disk (one file per
   answer, written atomically), so a second run asks nothing;
 - at most `budget` calls are made; a question the budget leaves unasked stays `unsure`;
 - calls, tokens and cost (litellm's cost function; 0 when it does not know the model) are
@@ -129,8 +129,10 @@ class ModelJudge:
         `lexical`: what the lexical judge said, kept as the answer when the budget is
         spent."""
         messages = self._messages(text, fault)
+        # the model is part of the key: one cache folder may serve several --judge
+        # models, and an answer is labelled with the model that gave it
         key = hashlib.sha256("\0".join(
-            (PROMPT_VERSION, self.fault_texts.get(fault.node) or json.dumps(
+            (PROMPT_VERSION, self.model, self.fault_texts.get(fault.node) or json.dumps(
                 describe_fault(fault), sort_keys=True, default=str), text)).encode()
         ).hexdigest()
         cached = self._cached(key)
