@@ -77,24 +77,16 @@ def looks_like_otlp(raw: bytes) -> bool:
     return head.startswith(b"{") and b'"resourceSpans"' in head
 
 
-def parse_otlp(raw: bytes | str, source: str | None = None) -> tuple[list[Span], str]:
-    """Spans of OTLP JSON text: one document, or one document per line."""
+def json_documents(raw: bytes | str, source: str | None, problems: list[str]
+                   ) -> Iterator[tuple[str, Any]]:
+    """(where, document) for OTLP JSON text: the one document (where ""), or one per line
+    (where "line N: "), each parsed only when it is reached so a large file is never held
+    twice as parsed JSON. A line that is not JSON is a problem appended to `problems`;
+    text that is neither one document nor lines is a CaseError."""
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError as exc:
         raise CaseError([f"not UTF-8 text (byte {exc.start})"], source=source) from None
-    problems: list[str] = []
-    spans: list[Span] = []
-    encodings: set[str] = set()
-
-    def take(where: str, doc: Any) -> None:
-        if not isinstance(doc, Mapping) or not isinstance(doc.get("resourceSpans"), list):
-            problems.append(f"{where}(root): expected an OTLP JSON object with a "
-                            "'resourceSpans' list")
-            return
-        spans.extend(_spans_of(doc, where, problems, encodings))
-
-    whole: Any = None
     try:
         whole = json.loads(text)
     except RecursionError:
@@ -103,8 +95,6 @@ def parse_otlp(raw: bytes | str, source: str | None = None) -> tuple[list[Span],
         if text.count("\n", 0, len(text.rstrip())) < 1:
             raise CaseError([f"line {whole_exc.lineno}, column {whole_exc.colno}: invalid JSON: "
                              f"{whole_exc.msg}"], source=source) from None
-        # JSON lines: each line is read into spans and dropped, so a large file is never
-        # held twice as parsed JSON
         for n, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
@@ -116,11 +106,24 @@ def parse_otlp(raw: bytes | str, source: str | None = None) -> tuple[list[Span],
             except RecursionError:
                 problems.append(f"line {n}: JSON nested too deep")
                 continue
-            take(f"line {n}: ", doc)
+            yield f"line {n}: ", doc
             del doc
     else:
-        take("", whole)
+        yield "", whole
         del whole
+
+
+def parse_otlp(raw: bytes | str, source: str | None = None) -> tuple[list[Span], str]:
+    """Spans of OTLP JSON text: one document, or one document per line."""
+    problems: list[str] = []
+    spans: list[Span] = []
+    encodings: set[str] = set()
+    for where, doc in json_documents(raw, source, problems):
+        if not isinstance(doc, Mapping) or not isinstance(doc.get("resourceSpans"), list):
+            problems.append(f"{where}(root): expected an OTLP JSON object with a "
+                            "'resourceSpans' list")
+            continue
+        spans.extend(_spans_of(doc, where, problems, encodings))
     if not problems and not spans:
         problems.append("(root): no spans in the file")
     if problems:

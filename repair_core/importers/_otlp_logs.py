@@ -17,7 +17,18 @@ from dataclasses import replace
 from typing import Any
 
 from .._errors import CaseError
-from ._otlp import Span, SpanEvent, _any_value, _attributes, _id, _list, _nanos, _show
+from ..case._json import json_or_text
+from ._otlp import (
+    Span,
+    SpanEvent,
+    _any_value,
+    _attributes,
+    _id,
+    _list,
+    _nanos,
+    _show,
+    json_documents,
+)
 
 __all__ = ["looks_like_otlp_logs", "parse_otlp_logs", "with_log_events"]
 
@@ -32,29 +43,10 @@ def parse_otlp_logs(raw: bytes, source: str | None = None
                     ) -> dict[str, list[SpanEvent]]:
     """Span id (hex) -> the events its log records make, in the file's order. A record
     without `event.name` or without a span id is no message of a span and is left out."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CaseError([f"not UTF-8 text (byte {exc.start})"], source=source) from None
     problems: list[str] = []
-    docs: list[tuple[str, Any]] = []
-    try:
-        docs.append(("", json.loads(text)))
-    except RecursionError:
-        raise CaseError(["(root): JSON nested too deep"], source=source) from None
-    except json.JSONDecodeError as whole_exc:
-        if text.count("\n", 0, len(text.rstrip())) < 1:
-            raise CaseError([f"line {whole_exc.lineno}, column {whole_exc.colno}: invalid "
-                             f"JSON: {whole_exc.msg}"], source=source) from None
-        for n, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    docs.append((f"line {n}: ", json.loads(line)))
-                except (json.JSONDecodeError, RecursionError) as exc:
-                    problems.append(f"line {n}: invalid JSON: {exc}")
     events: dict[str, list[SpanEvent]] = {}
     encodings: set[str] = set()
-    for where, doc in docs:
+    for where, doc in json_documents(raw, source, problems):
         if not isinstance(doc, Mapping) or not isinstance(doc.get("resourceLogs"), list):
             problems.append(f"{where}(root): expected an OTLP JSON object with a "
                             "'resourceLogs' list")
@@ -102,7 +94,7 @@ def _record(rec: Any, at: str, problems: list[str], encodings: set[str]
     body = _any_value(rec.get("body"), f"{at}.body", problems) \
         if rec.get("body") is not None else None
     fields = dict(attributes)
-    parsed = _json(body)
+    parsed = json_or_text(body)
     if name == "gen_ai.choice" and isinstance(parsed, Mapping) and "message" in parsed:
         fields["message"] = json.dumps(parsed["message"])
         if parsed.get("finish_reason") is not None:
@@ -110,15 +102,6 @@ def _record(rec: Any, at: str, problems: list[str], encodings: set[str]
     elif body is not None:
         fields["content"] = body if isinstance(body, str) else json.dumps(body)
     return span_id, SpanEvent(name=name, time=time, attributes=fields)
-
-
-def _json(value: Any) -> Any:
-    if not isinstance(value, str):
-        return value
-    try:
-        return json.loads(value)
-    except (ValueError, RecursionError):
-        return value
 
 
 def with_log_events(spans: list[Span], events: Mapping[str, list[SpanEvent]]) -> list[Span]:
