@@ -459,3 +459,12 @@ def test_the_judge_timeout_flag_reaches_the_judge_and_refuses_nonsense(capsys):
         assert usage.value.code == 2
         err = capsys.readouterr().err
         assert "--judge-timeout" in err and "seconds above 0" in err and "Traceback" not in err
+
+
+def test_the_judge_flags_defaults_are_the_judges_own():
+    # the flags keep their own copy so --help imports no judge: a drift would go unseen
+    from repair_core.commands import judging
+    from repair_core.judge import _model
+
+    assert judging.DEFAULT_BUDGET == _model.DEFAULT_BUDGET
+    assert judging.DEFAULT_TIMEOUT == _model.DEFAULT_TIMEOUT

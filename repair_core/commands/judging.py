@@ -7,23 +7,12 @@ import argparse
 from typing import TYPE_CHECKING
 
 from .._errors import DgrrError
+from . import DEFAULT_TIMEOUT, positive_seconds
 
 if TYPE_CHECKING:
     from ..judge import ModelJudge
 
 DEFAULT_BUDGET = 300  # the judge's own default (kept here so --help needs no import)
-DEFAULT_TIMEOUT = 60.0  # seconds a call may take, as the judge's own default
-
-
-def _seconds(text: str) -> float:
-    """argparse type: a number of seconds above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
-    return value
 
 
 def _calls(text: str) -> int:
@@ -51,7 +40,7 @@ def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge-cache", metavar="DIR", default=None,
                         help="keep the --judge model's answers in DIR (one file per answer): "
                              "a second run asks nothing it asked before")
-    parser.add_argument("--judge-timeout", metavar="S", type=_seconds,
+    parser.add_argument("--judge-timeout", metavar="S", type=positive_seconds,
                         default=DEFAULT_TIMEOUT,
                         help=f"seconds one --judge call may take (default {DEFAULT_TIMEOUT:g}); "
                              "a call that takes longer is given up and its text stays not "
