@@ -87,7 +87,9 @@ def judge(answers: list[Answer]) -> dict[str, list[tuple[Answer, bool]]]:
     labels: dict[str, tuple[list[str], list[str]]] = {}
     out: dict[str, list[tuple[Answer, bool]]] = {name: [] for name in RULES}
     for a in answers:
-        req, forb = labels.setdefault(a.case, _labels(a.case))
+        if a.case not in labels:
+            labels[a.case] = _labels(a.case)
+        req, forb = labels[a.case]
         for name, rule in RULES.items():
             out[name].append((a, bool(rule(a.answer, req, forb))))
     return out
