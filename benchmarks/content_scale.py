@@ -46,10 +46,12 @@ ADVERSARIAL = {
 
 
 def fault_text(size: int) -> str:
-    parts, i = [], 0
-    while sum(map(len, parts)) < size:
+    parts: list[str] = []
+    length, i = 0, 0
+    while length < size:
         parts.append(f"Visit site{i}.example.com or mail ops{i}@corp.example.org about "
                      f"ref AB{i:06d}X, says Dana Whitfield; call +44 20 7946 {i % 10000:04d}.")
+        length += len(parts[-1]) + 1  # and the joining space
         i += 1
     return " ".join(parts)[:size]
 
