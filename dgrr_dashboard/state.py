@@ -329,12 +329,11 @@ def sample_choices() -> list[str]:
     picker would list twice. Its name still loads it (an address naming it)."""
     from repair_core._fixtures import fixture_path
 
-    example = fixture_path("figure1-travel.json")
-    size = example.stat().st_size
+    example = fixture_path("figure1-travel.json").read_bytes()
     names = []
     for name, path in sample_paths().items():
-        if path is not None and path.stat().st_size == size \
-                and path.read_bytes() == example.read_bytes():
+        if path is not None and path.stat().st_size == len(example) \
+                and path.read_bytes() == example:
             continue
         names.append(name)
     return names

@@ -765,6 +765,17 @@ def test_the_hand_written_samples_come_first():
     assert [Path(n).name for n in names[1:1 + len(top)]] == top
 
 
+def test_the_sample_picker_lists_the_spec_example_once():
+    # sample_traces/ holds a byte-for-byte copy of the built-in example; only the
+    # built-in entry is offered, every other sample stays
+    from dgrr_dashboard import state
+
+    names = state.sample_choices()
+    assert names[0] == state.EXAMPLE
+    assert "sample_traces/figure1-travel.json" in state.sample_paths()
+    assert "sample_traces/figure1-travel.json" not in names
+    assert len(names) == len(state.sample_paths()) - 1
+
 def test_plan_diff_says_which_changes_follow_from_the_edits():
     # deleting a quarantined record takes the write that re-derives it out of the replay:
     # that step's row says it follows from the edit, not that a reviewer chose it
