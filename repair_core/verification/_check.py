@@ -185,15 +185,13 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
             if model is not None:
                 j = model.ask(texts[i], fault, Judgement(verdict="unsure", evidence=why,
                                                          judge=LEXICAL))
-                if j.verdict != "unsure" or j.judge != LEXICAL:
-                    judges.add(j.judge)
-                _add_judgement(out, by_node, items[i], fault.node, j, 0.0, "judge-unsure"
-                        if j.judge != LEXICAL else "unknown-lineage")
             else:
-                _add_judgement(out, by_node, items[i], fault.node,
-                        Judgement(verdict="unsure", judge=LEXICAL,
-                                  evidence=why + "; only the lexical judge read it"),
-                        0.0, "unknown-lineage")
+                j = Judgement(verdict="unsure", judge=LEXICAL,
+                              evidence=why + "; only the lexical judge read it")
+            if j.judge != LEXICAL:  # the model answered (a spent budget leaves it lexical)
+                judges.add(j.judge)
+            _add_judgement(out, by_node, items[i], fault.node, j, 0.0,
+                           "unknown-lineage" if j.judge == LEXICAL else "judge-unsure")
     out.judges = sorted(judges, key=lambda name: (name != LEXICAL, name))
     out.judge_use = _spent(before, _use(model))
     out.checked = checked
