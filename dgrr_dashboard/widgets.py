@@ -39,12 +39,23 @@ def remembered(key: str, default: Any, options: Sequence[Any] | None = None) -> 
     """Give the widget `key` (created after this call, with no default of its own) the value
     it had when the page was last left, else `default`: Streamlit forgets a widget's value
     when the page changes. A value no longer among `options` gives way to `default`."""
-    store = f"dgrr_kept_{key}"
+    store = _kept_key(key)
     if key not in st.session_state:
         st.session_state[key] = st.session_state.get(store, default)
     if options is not None and st.session_state[key] not in options:
         st.session_state[key] = default
     st.session_state[store] = st.session_state[key]
+
+
+def remember(key: str, value: Any) -> None:
+    """Set the :func:`remembered` widget `key` to `value`, now and on the next visit (from
+    a callback, before the widget is drawn again)."""
+    st.session_state[key] = value
+    st.session_state[_kept_key(key)] = value
+
+
+def _kept_key(key: str) -> str:
+    return f"dgrr_kept_{key}"
 
 
 def _after_change() -> None:

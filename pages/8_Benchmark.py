@@ -15,7 +15,7 @@ from dgrr_dashboard.bench_view import recovery_bars, side_by_side
 from dgrr_dashboard.identity import is_signed_in
 from dgrr_dashboard.settings import operator_setting, team_mode
 from dgrr_dashboard.text import MISSING, code, md
-from dgrr_dashboard.widgets import page_setup, remembered, show_problems
+from dgrr_dashboard.widgets import page_setup, remember, remembered, show_problems
 from repair_core import CaseError, DgrrError
 from repair_core.bench import METHOD_LABELS, load_results, run_bench
 
@@ -66,8 +66,7 @@ BELOW = "the results folder below"
 
 def _browse_the_folder_below() -> None:
     """A results folder just typed is the one to browse."""
-    st.session_state["dgrr_w_bench_committed"] = BELOW
-    st.session_state["dgrr_kept_dgrr_w_bench_committed"] = BELOW
+    remember("dgrr_w_bench_committed", BELOW)
 
 
 # Opens on the results folder when it holds results, else on a committed suite's (it used
