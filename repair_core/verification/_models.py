@@ -199,6 +199,5 @@ def _kinds(items: list[Uncertain]) -> str:
     where: dict[str, set[str]] = {}
     for u in items:
         where.setdefault(u.kind, set()).add(u.where)
-    nouns = {"answer": "answer", "output": "output", "record": "record"}
-    return ", ".join(f"{len(w)} {nouns[k]}{'' if len(w) == 1 else 's'}"
+    return ", ".join(f"{len(w)} {k}{'' if len(w) == 1 else 's'}"
                      for k, w in sorted(where.items()))
