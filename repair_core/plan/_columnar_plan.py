@@ -904,11 +904,13 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
     sigs: dict[str, Any] = {}
     sources: dict[str, Suspected] = {}
     node_of: dict[str, int] = {}
+    made_by: dict[int, list[int]] = {}  # the diagnosed records' producers
     if suspects != "off":
         from ._suspects import find_sources
 
-        sigs = _signatures(c)
-        inputs = _producer_inputs(c)
+        made_by = _producers(c, sorted(c.faults))
+        sigs = _signatures(c, made_by)
+        inputs = _producer_inputs(c, made_by)
         node_of = {x.id: node for rows in inputs.values() for node, x in rows}
         sources = find_sources(
             sigs, {f: [x for _n, x in rows] for f, rows in inputs.items()},
@@ -975,7 +977,6 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
     if sigs:
         from ._suspects import carrier_reason, source_reason
 
-        made_by = _producers(c, diagnosed)
         for name, src in sources.items():
             if src.action == "clean" and src.kind != "turn":  # a turn has no decision
                 reasons[node_of[name]] = source_reason(
@@ -998,8 +999,9 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
 
 # -- suspects (`_suspects`, the module both planners share) --------------------------
 
-def _signatures(c: CaseColumns) -> dict[str, Any]:
-    """`content.signatures(case)`: each diagnosed fault's signature, from the columns."""
+def _signatures(c: CaseColumns, made_by: dict[int, list[int]]) -> dict[str, Any]:
+    """`content.signatures(case)`: each diagnosed fault's signature, from the columns
+    (`made_by`: `_producers` of the faults)."""
     from ..content import signatures_from
 
     first_record = c.n_turns + c.n_steps
@@ -1016,7 +1018,6 @@ def _signatures(c: CaseColumns) -> dict[str, Any]:
             parts[c.ids[f]] = (text, None, None)
     turns = {c.ids[t]: c.contents[t] for t in range(c.n_turns)}
     # `content.written_at`: a record's created_seq, else its earliest producer's seq
-    made_by = _producers(c, [f for f in c.faults if f >= first_record])
     written: dict[str, float] = {}
     for f in c.faults:
         created = c.record_created[f - first_record] if f >= first_record else int(c.seq[f])
@@ -1031,29 +1032,38 @@ def _signatures(c: CaseColumns) -> dict[str, Any]:
 def _producers(c: CaseColumns, faults: list[int]) -> dict[int, list[int]]:
     """`_plan._producers`: each diagnosed record -> its producing steps, by seq."""
     first_record = c.n_turns + c.n_steps
-    out: dict[int, list[int]] = {}
-    for f in faults:
-        if f < first_record:
-            continue
-        e = np.flatnonzero((c.dst == f) & (c.label == _PRODUCE))
-        found = {int(p) for p in c.src[e] if c.n_turns <= p < first_record}
-        out[f] = sorted(found, key=lambda p: (int(c.seq[p]), c.ids[p]))
-    return out
+    wanted = np.zeros(c.n_nodes, bool)
+    wanted[[f for f in faults if f >= first_record]] = True
+    # one pass over the edges, not one per fault
+    edges = np.flatnonzero(wanted[c.dst] & (c.label == _PRODUCE))
+    found: dict[int, set[int]] = {f: set() for f in faults if f >= first_record}
+    for p, f in zip(c.src[edges].tolist(), c.dst[edges].tolist(), strict=True):
+        if c.n_turns <= p < first_record:
+            found[f].add(p)
+    return {f: sorted(ps, key=lambda p: (int(c.seq[p]), c.ids[p])) for f, ps in found.items()}
 
 
-def _producer_inputs(c: CaseColumns) -> dict[str, list[tuple[int, ProducerInput]]]:
-    """`_plan._producer_inputs`, each input with its node."""
+def _producer_inputs(c: CaseColumns, made_by: dict[int, list[int]]
+                     ) -> dict[str, list[tuple[int, ProducerInput]]]:
+    """`_plan._producer_inputs`, each input with its node (`made_by`: `_producers` of the
+    faults, in store order)."""
     from ._suspects import ProducerInput
 
     first_record = c.n_turns + c.n_steps
     out: dict[str, list[tuple[int, ProducerInput]]] = {}
+    # edges grouped by each end once (stable: a node's premises in the order it lists
+    # them), so a lookup costs its node's degree, not a scan of every edge
+    every = np.arange(len(c.dst))
+    by_dst = _CSR(c.dst, _grouped(c.dst, every), c.n_nodes)
+    by_src = _CSR(c.src, _grouped(c.src, every), c.n_nodes)
 
     def premises(node: int) -> list[int]:
-        return [int(q) for q in c.src[np.flatnonzero(c.dst == node)].tolist()]
+        return c.src[by_dst.edges_of(np.array([node]))[0]].tolist()
 
-    # the diagnosed records in store order, as `_plan._producers` takes them (a source
-    # two faults share is named by the first)
-    for f, producers in _producers(c, sorted(c.faults)).items():
+    def dependents_of(node: int) -> set[int]:
+        return set(c.dst[by_src.edges_of(np.array([node]))[0]].tolist())
+
+    for f, producers in made_by.items():
         seen: dict[int, tuple[str | None, str]] = {}  # node -> (the read it came through, kind)
         for p in producers:
             for q in premises(p):
@@ -1070,7 +1080,7 @@ def _producer_inputs(c: CaseColumns) -> dict[str, list[tuple[int, ProducerInput]
         skip = {*producers, f}
         rows: list[tuple[int, ProducerInput]] = []
         for q, (via, kind) in seen.items():
-            dependents = {int(x) for x in c.dst[np.flatnonzero(c.src == q)].tolist()}
+            dependents = dependents_of(q)
             rows.append((q, ProducerInput(
                 id=c.ids[q], kind=kind, content=c.contents[q], via=via,  # type: ignore[arg-type]
                 derived=tuple(sorted(c.ids[x] for x in dependents
