@@ -128,7 +128,6 @@ class ModelJudge:
         """The model's judgement of `text` against `fault` (cached, within the budget);
         `lexical`: what the lexical judge said, kept as the answer when the budget is
         spent."""
-        messages = self._messages(text, fault)
         # the model is part of the key: one cache folder may serve several --judge
         # models, and an answer is labelled with the model that gave it
         key = hashlib.sha256("\0".join(
@@ -148,7 +147,7 @@ class ModelJudge:
                                       "call(s) was spent before it was asked")
         self.calls += 1
         try:
-            reply, tokens, cost = self._complete(messages)
+            reply, tokens, cost = self._complete(self._messages(text, fault))
         except Exception as exc:  # noqa: BLE001 - any failed call leaves the text unsure
             self.failures += 1
             return Judgement(verdict="unsure", judge=self.name,
