@@ -977,10 +977,10 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
     if sigs:
         from ._suspects import carrier_reason, source_reason
 
+        producers_of = {c.ids[f]: [c.ids[p] for p in ps] for f, ps in made_by.items()}
         for name, src in sources.items():
             if src.action == "clean" and src.kind != "turn":  # a turn has no decision
-                reasons[node_of[name]] = source_reason(
-                    src, [c.ids[p] for p in made_by.get(c.ids.index(src.fault), [])])
+                reasons[node_of[name]] = source_reason(src, producers_of.get(src.fault, []))
         carriers = _carriers(pl, seeds, diagnosed, sigs, sources, unmarked, memory,
                              objective, suspects)
         first_record = c.n_turns + c.n_steps
