@@ -62,6 +62,7 @@ def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
     (`verification.gated_store`), each with where its record lives in the store."""
     records = {m.id: m for m in case.memory}
     ops: list[StoreOp] = []
+    removed: set[str] = set()  # memories a delete or quarantine so far takes out
     for change in gated_store(case, result).changes:
         if change.op == "add":
             ops.append(StoreOp(op="add", record=change.record, text=change.text))
@@ -77,8 +78,9 @@ def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
             expect_changed_at=None if op == "restore" else extra.get("mem0_changed_at"),
             expect_value=None if op == "restore" else _value(extra),
             **_slot(current or m)))
-        if op == "restore" and current is not None and memory_id != rid and not any(
-                o.memory_id == memory_id and o.op in ("delete", "quarantine") for o in ops):
+        if op != "restore":
+            removed.add(memory_id)
+        elif current is not None and memory_id != rid and memory_id not in removed:
             # the memory this version belonged to must still hold the text the trace saw
             cur_extra = current.model_extra or {}
             ops[-1] = ops[-1].model_copy(update={
