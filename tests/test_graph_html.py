@@ -393,3 +393,29 @@ def test_a_kept_row_is_green_only_when_kept_by_independent_support():
     assert backgrounds == {"s8": pale(DECISION_STYLES["keep"][0]),
                            "s2": pale(DECISION_STYLES["kept"][0]),
                            "s3": pale(DECISION_STYLES["replay"][0])}
+
+
+def test_cli_colours_by_analysis_when_asked(tmp_path, capsys):
+    case = tmp_path / "fig1.json"
+    case.write_text(load_example().model_dump_json())
+    out = tmp_path / "g.html"
+    assert main(["graph", str(case), "--out", str(out), "--colour-by", "analysis"]) == 0
+    html = out.read_text()
+    assert "Colour = analysis" in html and "Colour = decision" not in html
+    plan = plan_case(load_example())
+    assert NODE_CLASSES[node_class(plan, "m6")][0] in html
+    said = capsys.readouterr().out
+    assert "coloured by analysis: 1 fault," in said and "answer-relevant" in said
+    assert main(["graph", str(case), "--out", str(out)]) == 0
+    assert "Colour = decision" in out.read_text()
+    assert "coloured by decision: 1 delete," in capsys.readouterr().out
+
+
+def test_cli_refuses_an_unknown_colouring_without_writing(tmp_path, capsys):
+    case = tmp_path / "fig1.json"
+    case.write_text(load_example().model_dump_json())
+    out = tmp_path / "g.html"
+    with pytest.raises(SystemExit) as exit_:
+        main(["graph", str(case), "--out", str(out), "--colour-by", "mood"])
+    assert exit_.value.code == 2 and not out.exists()
+    assert "--colour-by" in capsys.readouterr().err

@@ -8,6 +8,7 @@ from .._errors import DgrrError
 from .._text import printable_lines
 from ..case._case import STEP_TYPES
 from ..plan._plan import plan_case
+from ..viz import COLOUR_BY, colour_summary
 from . import add_case_argument, read_case
 
 NODE_TYPES = ("turn", "record", *STEP_TYPES)
@@ -27,6 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="timeline: left to right by seq (default); force: physics layout")
     p.add_argument("--max-nodes", type=int, default=2000,
                    help="above this, draw only the affected neighbourhood (default 2000)")
+    p.add_argument("--colour-by", choices=COLOUR_BY, default="decision",
+                   help="what a node's colour says: decision, the plan's decision on it "
+                        "(default); analysis, its class in stage 2 of the method (fault, "
+                        "answer-relevant, kept by independent support, affected, "
+                        "unaffected), as the dashboard's Colour by switch")
     p.set_defaults(func=run)
 
 
@@ -48,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     plan = plan_case(read_case(args))
     view = write_graph_html(plan, args.out, affected_only=args.affected_only,
                             hide_chain=args.hide_chain, node_types=types, layout=args.layout,
-                            max_nodes=args.max_nodes)
+                            max_nodes=args.max_nodes, colour_by=args.colour_by)
     print(printable_lines(f"{args.out}: {len(view.nodes)} of {view.total_nodes} nodes, "
                           f"{len(view.edges)} edges" + (f" — {view.note}" if view.note else "")))
+    print(printable_lines(colour_summary(plan, [n.id for n in view.nodes], args.colour_by)))
     return 0

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 __all__ = ["DECISION_STYLES", "decision_key", "decision_keys", "decision_legend",
            "NODE_CLASSES", "NodeClass", "node_class", "node_classes", "ColourBy",
-           "COLOUR_BY", "colour_of", "colour_legend"]
+           "COLOUR_BY", "colour_of", "colour_legend", "colour_summary"]
 
 ColourBy = Literal["decision", "analysis"]
 COLOUR_BY: tuple[ColourBy, ...] = ("decision", "analysis")
@@ -114,3 +114,29 @@ def colour_legend(by: ColourBy = "decision") -> list[tuple[str, str, str, str]]:
     if by == "analysis":
         return [(k, c, label, meaning) for k, (c, label, meaning) in NODE_CLASSES.items()]
     return decision_legend()
+
+
+def colour_summary(plan: Any, nodes: Any, by: ColourBy = "decision") -> str:
+    """One line saying how many of `nodes` (ids of the plan's graph) each legend entry of
+    colouring `by` covers, in legend order, entries with none left out.
+
+    >>> from repair_core import load_example, plan_case
+    >>> plan = plan_case(load_example())
+    >>> colour_summary(plan, ["m3", "s2", "s3", "s8"], "analysis")
+    'coloured by analysis: 1 fault, 1 answer-relevant, 1 kept (supported), 1 unaffected'
+    """
+    if by not in COLOUR_BY:
+        raise ValueError(f"colour_by: unknown colouring '{by}' (expected one of "
+                         f"{', '.join(COLOUR_BY)})")
+    keys: list[str]
+    if by == "analysis":
+        keys = [node_class(plan, n) for n in nodes]
+        entries = NODE_CLASSES
+    else:
+        keys = [decision_key(plan, n) for n in nodes]
+        entries = DECISION_STYLES
+    counts = {k: 0 for k in entries}
+    for k in keys:
+        counts[k] += 1
+    shown = ", ".join(f"{n} {entries[k][1]}" for k, n in counts.items() if n)
+    return f"coloured by {by}: {shown or 'no node'}"
