@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "validate",
     "plan",
     "graph",
+    "calls",
     "approve",
     "keys",
     "synth",
@@ -41,7 +42,8 @@ COMMAND_MODULES = (
 # modules): when the first argument names a command, `main` imports only its module, so
 # `dgrr validate` does not pay at start-up for what `dgrr repair` or `dgrr queue` import.
 COMMAND_MODULE = {
-    "validate": "validate", "plan": "plan", "graph": "graph", "approve": "approve",
+    "validate": "validate", "plan": "plan", "graph": "graph", "calls": "calls",
+    "approve": "approve",
     "history": "approve", "keys": "keys", "synth": "synth", "repair": "repair",
     "verify": "verify",
     "serve-model": "serve_model", "bench": "bench", "fleet": "fleet", "import": "import_",

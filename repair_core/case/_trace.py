@@ -19,10 +19,22 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["StepTrace", "TRACE_FIELD", "step_trace"]
+__all__ = ["StepTrace", "TraceMessage", "TRACE_FIELD", "step_trace"]
 
 TRACE_FIELD = "trace"
 """The step's key the importer writes `StepTrace` under."""
+
+
+class TraceMessage(BaseModel):
+    """One message of a model call as its span recorded it."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    role: str
+    """Who it is from (`system`, `user`, `assistant`, `tool`, ...; "" when not recorded)."""
+    content: str
+    """Its text; a tool call as `call NAME(ARGUMENTS)`, a tool's result as `result of
+    CALL_ID: RESULT` (repair_core.importers._call_messages)."""
 
 
 class StepTrace(BaseModel):
@@ -43,6 +55,16 @@ class StepTrace(BaseModel):
     cost: float | None = None
     """What the call cost as the instrumentor priced it (`gen_ai.usage.cost`, OpenLit;
     `llm.cost.total`, OpenInference), in its currency (US dollars for both)."""
+    model: str | None = None
+    """The model a model call's span names (`gen_ai.response.model`,
+    `gen_ai.request.model`, `llm.model_name`, `ai.model.id`)."""
+    provider: str | None = None
+    """The provider or system it names (`gen_ai.provider.name`, `gen_ai.system`,
+    `llm.provider`)."""
+    input_messages: tuple[TraceMessage, ...] = ()
+    """The prompt the model call was sent, message by message."""
+    output_messages: tuple[TraceMessage, ...] = ()
+    """What the model answered, message by message."""
 
     @property
     def seconds(self) -> float | None:
@@ -95,10 +117,23 @@ def _instant(value: Any) -> int | None:
     return found if found is not None and found <= _LAST_NS else None
 
 
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _messages(value: Any) -> tuple[TraceMessage, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(TraceMessage(role=m["role"], content=m["content"]) for m in value
+                 if isinstance(m, dict) and isinstance(m.get("role"), str)
+                 and isinstance(m.get("content"), str))
+
+
 def step_trace(step: Any) -> StepTrace | None:
     """The `trace` key of `step` (a Step or its JSON) as a StepTrace; None when the step
     has none. The key is case data, so anything not of its shape (a negative count, text
-    where a number belongs, an end before the start) is left out, never shown."""
+    where a number belongs, an end before the start, a message without a string role and
+    content) is left out, never shown."""
     data = (step.get(TRACE_FIELD) if isinstance(step, dict)
             else (getattr(step, "model_extra", None) or {}).get(TRACE_FIELD))
     if not isinstance(data, dict):
@@ -109,5 +144,8 @@ def step_trace(step: Any) -> StepTrace | None:
     found = StepTrace(start_ns=start, end_ns=end,
                       input_tokens=_count(data.get("input_tokens")),
                       output_tokens=_count(data.get("output_tokens")),
-                      cost=_amount(data.get("cost")))
+                      cost=_amount(data.get("cost")), model=_text(data.get("model")),
+                      provider=_text(data.get("provider")),
+                      input_messages=_messages(data.get("input_messages")),
+                      output_messages=_messages(data.get("output_messages")))
     return found if found != StepTrace() else None

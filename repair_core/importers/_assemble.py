@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import provenance as pv
 from ..case._trace import TRACE_FIELD, step_trace
+from ._call_messages import call_messages
 from ._implied import (
     agent_answer_op,
     answered_turns,
@@ -357,7 +358,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                     item_fields(op.span.attributes, f"span {sid}", out.problems))
         step["deps"] = []
         if op.kind != "tool":  # a tool span's time and usage are its call's
-            _keep_trace(step, op.span)
+            _keep_trace(step, op.span, model_call=op.kind == "chat")
         node_of_span.setdefault(sid, step["id"])
         trajectory.append(step)
         step_op[step["id"]] = op
@@ -493,18 +494,25 @@ _USAGE = {"input_tokens": ("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tok
           "cost": ("gen_ai.usage.cost", "llm.cost.total")}
 
 
-def _keep_trace(step: dict[str, Any], span: Span) -> dict[str, Any]:
+def _keep_trace(step: dict[str, Any], span: Span, *, model_call: bool = False
+                ) -> dict[str, Any]:
     """`step` with what its span recorded besides content under its `trace` key
     (`repair_core.case._trace.StepTrace`): start and end time, and the token usage and
-    cost of a model call, by the attribute names of each convention; a value not of its
-    shape is not kept."""
+    cost of a model call, by the attribute names of each convention, and, for a
+    `model_call`, the model and the messages sent and answered (`_call_messages`); a value
+    not of its shape is not kept."""
     a = span.attributes
     raw: dict[str, Any] = {"start_ns": span.start or None, "end_ns": span.end or None}
     for key, names in _USAGE.items():
         raw[key] = next((a[n] for n in names if n in a), None)
+    if model_call:
+        call = call_messages(span)
+        raw.update(model=call.model, provider=call.provider, input_messages=call.sent,
+                   output_messages=call.answered)
     kept = step_trace({TRACE_FIELD: raw})
     if kept is not None:
-        step[TRACE_FIELD] = kept.model_dump(exclude_none=True)
+        step[TRACE_FIELD] = kept.model_dump(mode="json", exclude_none=True,
+                                           exclude_defaults=True)
     return step
 
 

@@ -19,6 +19,7 @@ from ._colours import (
     decision_keys,
     decision_legend,
 )
+from ._original_run import ModelCall, OriginalRun, WaterfallBar, money, original_run
 from ._view import (
     DOT_SIZE,
     EDGE_STYLES,
@@ -78,4 +79,9 @@ __all__ = [
     "node_classes",
     "node_detail",
     "timeline_positions",
+    "ModelCall",
+    "OriginalRun",
+    "WaterfallBar",
+    "money",
+    "original_run",
 ]
