@@ -59,6 +59,24 @@ def scripted_server(reply: Reply) -> Iterator[ScriptedServer]:
         server.httpd.server_close()
 
 
+def questions(messages: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The questions (`id`, `fault`, `text`) a carries prompt asks about."""
+    return json.loads(messages[-1]["content"].split("INPUT:\n", 1)[1])["questions"]
+
+
 def judged_text(messages: list[dict[str, Any]]) -> str:
-    """The text a carries prompt asks about."""
-    return json.loads(messages[-1]["content"].split("INPUT:\n", 1)[1])["text"]
+    """The text a carries prompt holding one question asks about."""
+    [question] = questions(messages)
+    return question["text"]
+
+
+def answer_each(verdict_of: Callable[[str], tuple[str, str]]) -> Reply:
+    """A reply function answering every question of a call: `verdict_of(text)` ->
+    (verdict, evidence)."""
+    def reply(messages: list[dict[str, Any]]) -> str:
+        answers = []
+        for q in questions(messages):
+            verdict, evidence = verdict_of(q["text"])
+            answers.append({"id": q["id"], "verdict": verdict, "evidence": evidence})
+        return json.dumps({"answers": answers})
+    return reply

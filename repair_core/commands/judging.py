@@ -1,16 +1,20 @@
 """The judge flags the commands that check a result by content share: `--judge MODEL`,
-`--judge-api-base URL`, `--judge-budget N`, `--judge-cache DIR`, `--judge-timeout S`."""
+`--judge-api-base URL`, `--judge-budget N`, `--judge-cache DIR`, `--judge-timeout S`,
+`--judge-untrusted`. The judge they make prints its estimate to stderr before its first
+call."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from .._errors import DgrrError
+from .._text import printable
 from . import DEFAULT_TIMEOUT, positive_seconds
 
 if TYPE_CHECKING:
-    from ..judge import ModelJudge
+    from ..judge import JudgeEstimate, ModelJudge
 
 DEFAULT_BUDGET = 300  # the judge's own default (kept here so --help needs no import)
 
@@ -35,8 +39,11 @@ def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
                         help="API base URL for the --judge model (e.g. a local "
                              "OpenAI-compatible server)")
     parser.add_argument("--judge-budget", metavar="N", type=_calls, default=DEFAULT_BUDGET,
-                        help=f"at most N calls of the --judge model (default "
-                             f"{DEFAULT_BUDGET}); what it leaves unasked stays not certified")
+                        help=f"at most N calls of the --judge model, each asking up to 8 "
+                             f"distinct questions (default {DEFAULT_BUDGET}); its estimate "
+                             "(questions, calls, tokens, cost) is printed to stderr before "
+                             "the first call, and what the budget leaves unasked stays not "
+                             "certified (judge-budget-spent)")
     parser.add_argument("--judge-cache", metavar="DIR", default=None,
                         help="keep the --judge model's answers in DIR (one file per answer): "
                              "a second run asks nothing it asked before")
@@ -46,14 +53,20 @@ def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
                              "a call that takes longer is given up and its text stays not "
                              "certified. With --judge-budget N a check waits at most N times "
                              "this long on the model")
+    parser.add_argument("--judge-untrusted", action="store_true",
+                        help="also ask the --judge model about every text written at or "
+                             "after a fault whose lineage reaches an untrusted input (a tool "
+                             "observation), even where the lexical judge finds nothing of the "
+                             "fault in it (a payload restated in another language); within "
+                             "--judge-budget, after what the lexical judge leaves unsure")
 
 
 def judge_from(args: argparse.Namespace) -> ModelJudge | None:
     """The model judge the flags describe, or None for the lexical judge alone."""
     model = getattr(args, "judge", None)
     if model is None:
-        for flag in ("judge_api_base", "judge_cache"):
-            if getattr(args, flag, None) is not None:
+        for flag in ("judge_api_base", "judge_cache", "judge_untrusted"):
+            if getattr(args, flag, None) not in (None, False):
                 raise DgrrError(f"--{flag.replace('_', '-')}: needs --judge MODEL")
         return None
     from .._io import check_output_dir
@@ -68,4 +81,11 @@ def judge_from(args: argparse.Namespace) -> ModelJudge | None:
 
     return ModelJudge(model, api_base=args.judge_api_base, budget=args.judge_budget,
                       cache_dir=cache, guard=guarded_call,
-                      timeout=getattr(args, "judge_timeout", DEFAULT_TIMEOUT))
+                      timeout=getattr(args, "judge_timeout", DEFAULT_TIMEOUT),
+                      untrusted=bool(getattr(args, "judge_untrusted", False)),
+                      on_estimate=print_estimate)
+
+
+def print_estimate(estimate: JudgeEstimate) -> None:
+    """The model judge's estimate, one line on stderr (before its first call)."""
+    print(f"dgrr: {printable(estimate.line())}", file=sys.stderr, flush=True)

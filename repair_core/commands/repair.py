@@ -202,6 +202,19 @@ def _print_progress(done: int, total: int, step_id: str, cost: Any) -> None:
           file=sys.stderr, flush=True)
 
 
+def _judged(v: Any) -> bool:
+    use = v.judge_use
+    return bool(use.calls or use.cached or use.unasked or v.judge_estimate is not None)
+
+
+def judge_use_text(use: Any) -> str:
+    """`model judge: 3 calls, 1 cached, 1200 tokens, $0.0012`, and what its budget left
+    unasked."""
+    return (f"model judge: {plural(use.calls, 'call')}, {use.cached} cached, "
+            f"{plural(use.tokens, 'token')}, ${use.cost:.4f}"
+            + (f"; {use.unasked} left unasked by --judge-budget" if use.unasked else ""))
+
+
 def cost_text(cost: Any) -> str:
     """`3 LLM calls, 2293 tokens`, plus the calls that got no reply when there were any."""
     text = f"{plural(cost.llm_calls, 'LLM call')}, {plural(cost.tokens, 'token')}"
@@ -336,12 +349,8 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
         for u in uncertain:
             w(f"  not certified {u.id} [{u.kind}] ({u.reason}, {u.judge}): {u.why}\n")
         more(left, "more not certified")
-        use = v.judge_use
-        if use.calls or use.cached or use.unasked:
-            w(f"  model judge: {plural(use.calls, 'call')}, {use.cached} cached, "
-              f"{plural(use.tokens, 'token')}, ${use.cost:.4f}"
-              + (f"; {use.unasked} left unasked by --judge-budget" if use.unasked else "")
-              + "\n")
+        if _judged(v):
+            w(f"  {judge_use_text(v.judge_use)}\n")
         blocked, left = _bounded(v.blocked, full)
         for b in blocked:
             w(f"  blocked write {b.step} carries {b.fault}: {b.evidence}; needs a human\n")
@@ -383,7 +392,8 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
             w(f"  {note}\n")
         more(left)
     c = result.cost
-    w(f"\nCost: {cost_text(c)}, replay ratio {ratio_text(c.replay_ratio)}\n")
+    w(f"\nCost: {cost_text(c)}, replay ratio {ratio_text(c.replay_ratio)}"
+      + (f"; {judge_use_text(v.judge_use)}" if v is not None and _judged(v) else "") + "\n")
     if out_dir and failed:
         w(f"Wrote only failure.json to {out_dir}\n")
     elif out_dir:

@@ -59,13 +59,27 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(to_json(verification.model_dump(mode="json")))
     else:
-        write_verification(verification, sys.stdout, case_id=case.case_id)
+        write_verification(verification, sys.stdout, case_id=case.case_id,
+                           replay_cost=_replay_cost(result.get("cost")))
     return EXITS[verification.outcome]
 
 
-def write_verification(v: Any, out: TextIO, *, case_id: str = "") -> None:
+def _replay_cost(cost: Any) -> str:
+    """`635 LLM calls, 846175 tokens` from a result's `cost`, or "" when it has none."""
+    if not isinstance(cost, dict):
+        return ""
+    calls, tokens = cost.get("llm_calls"), cost.get("tokens")
+    if (not isinstance(calls, int) or not isinstance(tokens, int) or isinstance(calls, bool)
+            or isinstance(tokens, bool)):
+        return ""
+    return f"{plural(calls, 'LLM call')}, {plural(tokens, 'token')}"
+
+
+def write_verification(v: Any, out: TextIO, *, case_id: str = "", replay_cost: str = ""
+                       ) -> None:
     """The verification as plain text; every string from the case or the model is
-    escaped (no control character reaches the terminal)."""
+    escaped (no control character reaches the terminal). `replay_cost`: what the repair's
+    replay spent, shown beside the model judge's."""
     w = out.write
     c = v.checked
     head = f"Verification of {printable(case_id)}" if case_id else "Verification"
@@ -98,8 +112,9 @@ def write_verification(v: Any, out: TextIO, *, case_id: str = "") -> None:
               f"({u.reason}, {printable(u.judge)}): {printable(u.why)}\n")
             w(f"      text: {printable(' '.join(u.text.split())[:200])}\n")
     use = v.judge_use
-    if use.calls or use.cached or use.unasked:
+    if use.calls or use.cached or use.unasked or v.judge_estimate is not None:
         w(f"\nModel judge: {plural(use.calls, 'call')}, {use.cached} cached, "
           f"{plural(use.tokens, 'token')}, ${use.cost:.4f}"
-          + (f"; {use.unasked} left unasked by --judge-budget" if use.unasked else "") + "\n")
+          + (f"; {use.unasked} left unasked by --judge-budget" if use.unasked else "")
+          + (f" (the repair's replay: {replay_cost})" if replay_cost else "") + "\n")
     w(f"\n{printable(v.summary())}\n")

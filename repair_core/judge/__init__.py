@@ -1,15 +1,27 @@
 """Judges: does a text carry a fault's content? `yes`, `no` or `unsure` (`Judgement`),
 from the offline lexical judge (`LexicalJudge`, the default: the content signature's
 scorer, with what it cannot settle left `unsure`) or a model asked about what the lexical
-judge leaves unsure (`ModelJudge`).
+judge cannot settle (`ModelJudge`): each distinct question once, several to a call, within
+a budget of calls, with an estimate of what it will spend made before its first call.
 
 A low layer: it reads the content signatures (`repair_core.content`) and the case model
 only, so the verification and the commands judge by the same rule.
 """
 
 from ._cues import NEGATIONS, RETRACTIONS, WARNINGS, cue
+from ._estimate import JudgeEstimate
 from ._lexical import LEXICAL, LexicalJudge, fault_words
-from ._model import DEFAULT_BUDGET, PROMPT_VERSION, ModelJudge, describe_fault, parse_reply
+from ._model import (
+    DEFAULT_BATCH,
+    DEFAULT_BUDGET,
+    PROMPT_VERSION,
+    ModelJudge,
+    Question,
+    describe_fault,
+    parse_answers,
+    parse_reply,
+)
+from ._untrusted import untrusted_lineage
 from ._verdict import Judge, Judgement, Verdict
 
 __all__ = [
@@ -21,6 +33,11 @@ __all__ = [
     "fault_words",
     "ModelJudge",
     "DEFAULT_BUDGET",
+    "DEFAULT_BATCH",
+    "Question",
+    "JudgeEstimate",
+    "parse_answers",
+    "untrusted_lineage",
     "PROMPT_VERSION",
     "describe_fault",
     "parse_reply",

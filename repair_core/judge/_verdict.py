@@ -26,6 +26,9 @@ class Judgement(BaseModel):
     not tell (untrusted words in it are quoted, never rendered)."""
     judge: str
     """Who decided: `lexical`, or `model:<litellm model string>`."""
+    unasked: bool = False
+    """The model judge was to be asked but its budget was spent first: the verdict is
+    the lexical judge's, `unsure`, and the text is not certified for that reason."""
 
 
 class Judge(Protocol):

@@ -35,7 +35,7 @@ from ..content import (
     scan,
     signatures,
 )
-from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge
+from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
 from ._gate import gated_store
 from ._models import BlockedWrite, Carrier, Checked, FaultCheck, JudgeUse, Uncertain, Verification
 
@@ -160,42 +160,108 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     before = _use(model)
     judges = {LEXICAL}
     judged: set[tuple[int, str]] = set()
+    # (item, fault, judgement, score, reason): the model's questions are answered all
+    # together below (deduplicated, batched, within its budget), then everything is added
+    # in this order; a judgement still None is the model's question of the same index
+    found: list[tuple[int, str, Judgement | None, float, str]] = []
+    questions: list[Question] = []
+    kinds: list[int] = []  # per question: 0 lexical unsure, 1 unknown lineage, 2 untrusted
 
-    def settle(i: int, fault: ContentSignature, j: Judgement, score: float) -> None:
-        judged.add((i, fault.node))
-        if j.verdict == "unsure" and judge is not None and j.judge == LEXICAL:
-            j = judge.carries(items[i][2], fault)
-        if j.verdict != "unsure" or j.judge != LEXICAL:
-            judges.add(j.judge)
-        _add_judgement(out, by_node, items[i], fault.node, j, score, "judge-unsure")
+    def put(i: int, fault: ContentSignature, j: Judgement, score: float, reason: str,
+            kind: int) -> None:
+        if model is not None:
+            found.append((i, fault.node, None, score, reason))
+            questions.append(Question(texts[i], fault, j))
+            kinds.append(kind)
+        else:
+            found.append((i, fault.node, j, score, reason))
 
     texts = [t for _, _, t in items]
     sig_list = list(sigs.signatures.values())
     for i, fault, j in LexicalJudge().screen(sig_list, texts, slots):
-        found = match(fault, texts[i], slot=slots.get(i)) if j.verdict == "yes" else None
-        settle(i, fault, j, found.score if found is not None else 0.0)
-    written_at = _seqs(case, [f.node for f in sig_list]) if written else {}
+        judged.add((i, fault.node))
+        score = 0.0
+        if j.verdict == "yes":
+            hit = match(fault, texts[i], slot=slots.get(i))
+            score = hit.score if hit is not None else 0.0
+        if j.verdict == "unsure" and model is not None:
+            put(i, fault, j, score, "judge-unsure", 0)
+            continue
+        if j.verdict == "unsure" and judge is not None:
+            j = judge.carries(texts[i], fault)
+        found.append((i, fault.node, j, score, "judge-unsure"))
+    untrusted = model is not None and model.untrusted
+    written_at = _seqs(case, [f.node for f in sig_list]) if written or untrusted else {}
     for i, seq in written.items():
         for fault in sig_list:
             at = written_at.get(fault.node)
             if at is None or seq <= at or (i, fault.node) in judged:
                 continue
+            judged.add((i, fault.node))
             why = (f"written at seq {seq}, after {fault.node} (seq {at}), with no recorded "
                    "lineage to any evidence")
-            if model is not None:
-                j = model.ask(texts[i], fault, Judgement(verdict="unsure", evidence=why,
-                                                         judge=LEXICAL))
-            else:
-                j = Judgement(verdict="unsure", judge=LEXICAL,
-                              evidence=why + "; only the lexical judge read it")
-            if j.judge != LEXICAL:  # the model answered (a spent budget leaves it lexical)
-                judges.add(j.judge)
-            _add_judgement(out, by_node, items[i], fault.node, j, 0.0,
-                           "unknown-lineage" if j.judge == LEXICAL else "judge-unsure")
+            j = Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model else
+                          why + "; only the lexical judge read it")
+            put(i, fault, j, 0.0, "unknown-lineage", 1)
+    if untrusted:
+        for i, fault in _untrusted_after(case, items, view.active_records(), sig_list,
+                                         written_at):
+            if (i, fault.node) not in judged:
+                put(i, fault, Judgement(
+                    verdict="unsure", judge=LEXICAL,
+                    evidence=f"written at or after {fault.node} from an untrusted input "
+                             "(its lineage reaches a tool observation); the lexical judge "
+                             "finds nothing of the fault in it"), 0.0, "judge-unsure", 2)
+    answers: dict[int, Judgement] = {}
+    if model is not None and questions:
+        # what matters most first, should the budget not cover them all
+        order = sorted(range(len(questions)), key=kinds.__getitem__)
+        answers = dict(zip(order, model.judge_all([questions[q] for q in order]),
+                           strict=True))
+        out.judge_estimate = model.estimates[-1]
+    asked_no = 0
+    for i, node, said, score, reason in found:
+        if said is None:  # the model's question: its answer, or its budget spent
+            j = answers[asked_no]
+            asked_no += 1
+            reason = "judge-budget-spent" if j.unasked else "judge-unsure"
+        else:
+            j = said
+        if j.verdict != "unsure" or j.judge != LEXICAL:
+            judges.add(j.judge)
+        _add_judgement(out, by_node, items[i], node, j, score, reason)
     out.judges = sorted(judges, key=lambda name: (name != LEXICAL, name))
     out.judge_use = _spent(before, _use(model))
     out.checked = checked
     return out
+
+
+def _untrusted_after(case: Case, items: list[tuple[str, str, str]], records: Iterable[Any],
+                     faults: list[ContentSignature], written_at: Mapping[str, int]
+                     ) -> Iterable[tuple[int, ContentSignature]]:
+    """(item, fault) for every item written at or after the fault (its seq not earlier
+    than the fault's; every item, for a fault that predates the execution) whose lineage
+    in the case reaches an untrusted input (`judge.untrusted_lineage`). A record the case
+    does not hold (one a replayed write added) counts as written after every fault, from
+    its producer's lineage."""
+    bounds = [(f, written_at.get(f.node)) for f in faults]
+    reached = untrusted_lineage(case)
+    seq_of: dict[str, int | None] = {s.id: s.seq for s in case.trajectory}
+    seq_of.update((m.id, m.created_seq) for m in case.memory)
+    added = {r.id: r for r in records if r.id not in seq_of}
+    for i, (_kind, where, _text) in enumerate(items):
+        if where in added:
+            seq: int | None = None
+            deps = getattr(added[where], "deps", None) or ()
+            if not any(getattr(d, "id", None) in reached for d in deps):
+                continue
+        else:
+            seq = seq_of.get(where)
+            if seq is None or where not in reached:
+                continue  # predates the execution, or no untrusted input behind it
+        for fault, at in bounds:
+            if seq is None or at is None or seq >= at:
+                yield i, fault
 
 
 def _evidenced(deps: Any, steps: Mapping[str, Any]) -> bool:

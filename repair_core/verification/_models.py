@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
+from ..judge import JudgeEstimate
+
 __all__ = ["BlockedWrite", "Carrier", "Checked", "FaultCheck", "JudgeUse", "Outcome",
            "Uncertain", "Verification"]
 
@@ -53,9 +55,11 @@ class Uncertain(BaseModel):
     """The record or step id."""
     fault: str
     """The diagnosed fault or suspected source it may carry."""
-    reason: Literal["judge-unsure", "unknown-lineage"]
+    reason: Literal["judge-unsure", "unknown-lineage", "judge-budget-spent"]
     """judge-unsure: the last judge to read it was unsure; unknown-lineage: a record
-    written after the fault with no recorded lineage that only the lexical judge read."""
+    written after the fault with no recorded lineage that only the lexical judge read;
+    judge-budget-spent: it was for the model judge to read, but its budget of calls
+    (`--judge-budget`) was spent first."""
     why: str
     """One line: what the judge said, or where the record came from."""
     judge: str
@@ -153,6 +157,11 @@ class Verification(BaseModel):
     """The judges that decided something in this check (`lexical`, `model:<model>`)."""
     judge_use: JudgeUse = Field(default_factory=JudgeUse)
     """Calls, tokens and cost of the model judge."""
+    # written only with a model judge, so a check by the lexical judge serialises as before
+    judge_estimate: JudgeEstimate | None = Field(default=None,
+                                                 exclude_if=lambda v: v is None)
+    """What the model judge expected to spend, worked out before its first call (None
+    without a model judge, or when it had nothing to read)."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -184,9 +193,13 @@ class Verification(BaseModel):
                           for j in (self.judges or ["lexical"]))
         if not self.uncertain:
             return f"clean by lineage and {by}"
-        lexical = [u for u in self.uncertain if u.judge == "lexical"]
+        spent = [u for u in self.uncertain if u.reason == "judge-budget-spent"]
+        lexical = [u for u in self.uncertain
+                   if u.judge == "lexical" and u.reason != "judge-budget-spent"]
         model = [u for u in self.uncertain if u.judge != "lexical"]
         parts = []
+        if spent:
+            parts.append(f"{_kinds(spent)} the model judge's budget left unread")
         if lexical:
             parts.append(f"{_kinds(lexical)} only the lexical judge read")
         if model:
