@@ -14,6 +14,7 @@ import streamlit as st
 
 from dgrr_dashboard.graph_html import graph_html
 from repair_core import RepairPlan
+from repair_core.case._trace import step_trace
 
 from . import address, state
 from .text import MISSING, code, md
@@ -319,18 +320,21 @@ def node_details_panel(p: RepairPlan, node: str, *, beside: bool = False,
             st.markdown("**Path from the fault:** "
                         + " → ".join(code(x) for x in d.path_from_fault))
         res = state.result()
-        if res is not None:
-            outcome = next((o for o in res.report.steps if o.id == node), None)
-            if outcome is not None:
-                st.markdown(f"**Replay:** {md(outcome.outcome)} · {outcome.llm_calls} model "
-                            f"call(s) · {outcome.tokens} tokens")
-                if outcome.detail:
-                    st.text(outcome.detail)
-                if step_here:
-                    step_panel(p, node, res)
-                else:
-                    st.caption("The original and replayed output, and the replay's model "
-                               "calls, are below the picture.")
+        outcome = (next((o for o in res.report.steps if o.id == node), None)
+                   if res is not None else None)
+        if outcome is None and _recorded_call(d.trace):
+            with st.expander("The original run's model call: prompt and completion"):
+                original_call_panel(d.trace, [])
+        if res is not None and outcome is not None:
+            st.markdown(f"**Replay:** {md(outcome.outcome)} · {outcome.llm_calls} model "
+                        f"call(s) · {outcome.tokens} tokens")
+            if outcome.detail:
+                st.text(outcome.detail)
+            if step_here:
+                step_panel(p, node, res)
+            else:
+                st.caption("The original and replayed output, and the replay's model "
+                           "calls, are below the picture.")
     with right:
         _linked_ids(d.premises, "Premises", key, picker, known, beside)
         _linked_ids(d.dependents, "Dependents", key, picker, known, beside)
@@ -347,7 +351,8 @@ def step_panel(p: RepairPlan, node: str, res: Any) -> None:
         return
     held = st.session_state.get(state.REPLAY_CALLS)
     calls = held[1].get(node, []) if held is not None and held[0] is res else []
-    if new.text == step.text and not calls:
+    trace = step_trace(step)
+    if new.text == step.text and not calls and not _recorded_call(trace):
         return
     st.markdown("**Original and replayed output**")
     before, after = answer_diff_html(step.text, new.text)
@@ -356,6 +361,8 @@ def step_panel(p: RepairPlan, node: str, res: Any) -> None:
     o1.html(f'<div class="dgrr-step-before">{before}</div>')
     o2.caption("replay")
     o2.html(f'<div class="dgrr-step-after">{after}</div>')
+    if _recorded_call(trace):
+        original_call_panel(trace, calls)
     if not calls:
         st.caption("No model call of this replay is held for this step (a tool, a read, or "
                    "a replay from another session).")
@@ -372,6 +379,59 @@ def step_panel(p: RepairPlan, node: str, res: Any) -> None:
             m2.text(call.reply if call.reply is not None else "(no reply)")
             if call.error:
                 m2.text(f"refused: {call.error}")
+
+
+def _recorded_call(trace: Any) -> bool:
+    return trace is not None and bool(trace.input_messages or trace.output_messages)
+
+
+DIFF_TOKENS = 6000
+"""Above this many words and signs in two texts together, they are shown side by side
+without a word diff (its matching grows with the product of the two lengths)."""
+
+
+def _beside(left: Any, right: Any, before: str, after: str, captions: tuple[str, str]
+            ) -> None:
+    """`before` in `left` and `after` in `right`, with a word diff when both are short
+    enough (every word escaped), else as plain text."""
+    left.caption(captions[0])
+    right.caption(captions[1])
+    if len(_TOKENS.findall(before)) + len(_TOKENS.findall(after)) <= DIFF_TOKENS:
+        was, now = answer_diff_html(before, after)
+        left.html(f'<div class="dgrr-call-before">{was}</div>')
+        right.html(f'<div class="dgrr-call-after">{now}</div>')
+        return
+    left.text(before)
+    right.text(after)
+    right.caption("Too long to compare word by word: shown as they are.")
+
+
+def original_call_panel(trace: Any, calls: Sequence[Any]) -> None:
+    """The original run's model call for a step, as its span recorded it (model, prompt
+    and completion, message by message), and, when the replay called a model for the
+    step, its prompt and reply beside them with a word diff (the replay's last attempt)."""
+    from .original_run import messages_text
+
+    prompt = messages_text(trace.input_messages) or "(not recorded)"
+    completion = messages_text(trace.output_messages) or "(not recorded)"
+    st.markdown("**The original run's model call**"
+                + (f" · model {code(trace.model)}" if trace.model else "")
+                + " (as its span recorded it)")
+    if not calls:
+        o1, o2 = st.columns(2)
+        o1.caption("prompt sent (original run)")
+        o1.text(prompt)
+        o2.caption("completion (original run)")
+        o2.text(completion)
+        return
+    call = calls[-1]
+    replayed = messages_text(call.messages)
+    p1, p2 = st.columns(2)
+    _beside(p1, p2, prompt, replayed, ("prompt sent (original run)",
+                                       f"prompt sent (replay, {call.stage})"))
+    r1, r2 = st.columns(2)
+    _beside(r1, r2, completion, call.reply if call.reply is not None else "(no reply)",
+            ("completion (original run)", "reply (replay)"))
 
 
 def decision_legend_html(colour_by: str = "decision") -> str:
