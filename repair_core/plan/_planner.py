@@ -138,9 +138,10 @@ def _planned(path: str | Path | bytes, progress: Progress | None, faults: list[s
     bar = progress or Progress()
     with gc_paused():
         bar.stage("read")
-        # the file's bytes are dropped once decoded
-        raw = path if isinstance(path, bytes) else map_input(path)
-        cols = read_columns(raw, keep_text=keep_text, faults_override=faults, parallel=True)
+        # the file's bytes (or its mapping, whose pages count as this process's memory
+        # while it is mapped) are dropped once decoded: planning does not hold them
+        cols = read_columns(path if isinstance(path, bytes) else map_input(path),
+                            keep_text=keep_text, faults_override=faults, parallel=True)
         if cols is None:
             return None
         bar.stage("plan")
