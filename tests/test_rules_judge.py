@@ -685,3 +685,64 @@ def test_verify_prints_the_estimate_before_the_first_call_and_the_cost_beside_th
     assert "Model judge: 1 call, 0 cached, 15 tokens" in done.stdout
     assert f"(the repair's replay: {data['cost']['llm_calls']} LLM call" in done.stdout
     assert "m_fr:m_inst" in done.stdout
+
+
+def _cut_lineage(raw):
+    """Every record the run wrote, but the faults, loses its recorded premises (a missing
+    producer edge): each is of unknown lineage, a question for the model judge."""
+    faults = set(raw["faults"])
+    for m in raw["memory"]:
+        if m.get("created_seq") is not None and m["id"] not in faults:
+            m["deps"] = []
+    return raw
+
+
+@rule("judge.model.budget")
+@pytest.mark.parametrize("steps", [2000, pytest.param(100_000, marks=pytest.mark.slow)])
+def test_a_large_case_asks_a_bounded_number_of_questions_reported_with_their_cost(
+        tmp_path, steps):
+    import os
+    import subprocess
+    import sys
+
+    from repair_core._synth import synth_case_data
+
+    budget = 3
+    case_path = tmp_path / "case.json"
+    case_path.write_text(json.dumps(_cut_lineage(synth_case_data(steps, steps // 5, 3,
+                                                                  seed=11))))
+    err = tmp_path / "stderr.txt"
+    seen: list[str] = []
+
+    def reply(messages):
+        seen.append(err.read_text(encoding="utf-8"))
+        return answer_each(lambda text: ("no", "it states something else"))(messages)
+
+    root = Path(__file__).resolve().parent.parent
+    with scripted_server(reply) as server, err.open("w") as stderr:
+        done = subprocess.run(
+            [sys.executable, "-m", "repair_core.cli", "repair", str(case_path), "--json",
+             "--judge", MODEL, "--judge-api-base", server.api_base, "--judge-untrusted",
+             "--judge-budget", str(budget)],
+            stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=1200,
+            env={**os.environ, "PYTHONPATH": str(root)}, cwd=root)
+        requests = list(server.requests)
+    assert done.returncode == 0, err.read_text()[-2000:]
+    v = json.loads(done.stdout)["verification"]
+    estimate, use = v["judge_estimate"], v["judge_use"]
+    # bounded: no more calls than the budget, no more questions than they hold
+    assert 0 < len(requests) <= budget
+    assert sum(len(questions(r)) for r in requests) <= budget * estimate["batch"]
+    assert use["calls"] == len(requests) == estimate["calls"]
+    # every distinct question asked at most once
+    asked = [(q["fault"], q["text"]) for r in requests for q in questions(r)]
+    assert len(asked) == len(set(asked))
+    assert estimate["questions"] > estimate["distinct"] > estimate["to_ask"]
+    # the estimate came before the first call, and the cost is reported
+    assert "dgrr: model judge openai/scripted-judge:" in seen[0]
+    assert f"left unasked by the budget of {budget} call(s)" in seen[0]
+    assert use["tokens"] == 15 * len(requests) and "cost" in use
+    # what the budget left unread is not certified, never clean
+    assert estimate["unasked"] > 0 and v["clean"] is False
+    spent = [u for u in v["uncertain"] if u["reason"] == "judge-budget-spent"]
+    assert spent and use["unasked"] >= len(spent)
