@@ -2,6 +2,14 @@
 reviewer signs — hashes of inputs and outputs, exports and a Markdown report."""
 
 from ._apply_events import ApplyEvents, JournalNotCurrent
+from ._case_list import (
+    CASE_STATUSES,
+    CaseStatus,
+    ListedCase,
+    case_files,
+    case_statuses,
+    list_cases,
+)
 from ._checkpoint import Checkpoint, make_checkpoint, read_checkpoint, write_checkpoint
 from ._keys import Signer, TrustFile, generate_key, key_dir, load_signer, trust_path
 from ._review import (
@@ -51,6 +59,12 @@ from ._store import (
 )
 
 __all__ = [
+    "CASE_STATUSES",
+    "CaseStatus",
+    "ListedCase",
+    "case_files",
+    "case_statuses",
+    "list_cases",
     "ApplyEvents",
     "JournalNotCurrent",
     "CARRIER_WARNING",
