@@ -746,3 +746,28 @@ def test_a_large_case_asks_a_bounded_number_of_questions_reported_with_their_cos
     assert estimate["unasked"] > 0 and v["clean"] is False
     spent = [u for u in v["uncertain"] if u["reason"] == "judge-budget-spent"]
     assert spent and use["unasked"] >= len(spent)
+
+
+@rule("judge.model.untrusted")
+def test_untrusted_lineage_follows_edges_that_bring_content_only():
+    from repair_core import load_case
+    from repair_core.judge import untrusted_lineage
+
+    case = load_case(BANKING)
+    reached = untrusted_lineage(case)
+    # tool observations, and what cites them: the write from the bill, its record, the
+    # answers, and the read of that record with what it led to
+    assert {"s3", "s6", "s7", "m_inst", "s8", "s9", "s10", "s11", "s22"} <= reached
+    # a plan started by the user's turn, the user's own record: no untrusted input behind
+    assert not {"s1", "s4", "s13", "m_user", "u1"} & reached
+    # a write retiring a record brings none of its content into it
+    raw = json.loads(Path(BANKING).read_text(encoding="utf-8"))
+    for m in raw["memory"]:
+        if m["id"] == "m_user":
+            m["deps"] = [{"id": "s7", "label": "delete"}]
+    from repair_core.case._load import case_from_data
+    assert "m_user" not in untrusted_lineage(case_from_data(raw))
+    for m in raw["memory"]:
+        if m["id"] == "m_user":
+            m["deps"] = [{"id": "s7", "label": "update"}]
+    assert "m_user" in untrusted_lineage(case_from_data(raw))
