@@ -68,7 +68,8 @@ def model_client(args: argparse.Namespace) -> ModelClient:
     """The model client the command's --model/--api-base/--timeout/--deadline describe."""
     from ..model import ModelClient
 
-    return ModelClient(args.model, args.api_base, timeout=args.timeout, deadline=args.deadline)
+    return ModelClient(args.model, args.api_base, timeout=args.timeout, deadline=args.deadline,
+                       keep_log=False)  # no command reads the calls back
 
 
 def wrap(text: str, head: str, indent: int, width: int = 100) -> str:

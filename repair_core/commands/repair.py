@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -13,12 +14,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .._errors import DgrrError
 from .._io import (
     check_output_folder,
-    json_bytes,
-    object_json_pieces,
     read_input,
     to_json,
     write_output_set,
 )
+from .._json_pieces import Members, Streamed, model_members, object_pieces
 from .._perf import gc_paused
 from .._text import printable_lines, ratio_text
 from ..plan._plan import RepairPlan, plan_case, resolve_objective
@@ -40,6 +40,7 @@ from .judging import add_judge_arguments, judge_from
 
 if TYPE_CHECKING:
     from ..case._case import Case
+    from ..replay import RepairResult
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -121,12 +122,11 @@ def run(args: argparse.Namespace) -> int:
     failed = ((result.answer is None and result.report.objective != "store")
               or bool(result.report.failures))
     with gc_paused():  # only data is built: see repair_core._perf
-        data = result.model_dump(mode="json")
         if args.out is not None:
-            write_outputs(Path(args.out), data, failed=failed)
-    if args.json:
-        sys.stdout.write(to_json(data))
-    else:
+            write_outputs(Path(args.out), result, failed=failed)
+        if args.json:
+            sys.stdout.write(to_json(result.model_dump(mode="json")))
+    if not args.json:
         write_summary(result, sys.stdout, out_dir=args.out, failed=failed, full=args.full)
     if failed:
         reasons = result.report.failures
@@ -243,29 +243,48 @@ RESULT_FILES = ("result.json", "answer.txt", "trajectory.json", "store.json", "r
 OUTPUT_FILES = frozenset({*RESULT_FILES, "failure.json"})
 
 
-def write_outputs(out: Path, data: dict[str, Any], *, failed: bool = False) -> None:
+STREAMED: Streamed = {
+    "store": {"active": None, "quarantine": None},
+    "trajectory": {"session": None, "memory": None, "trajectory": None},
+    "report": {"decisions": None, "steps": None},
+}
+"""The members of a repair result whose long lists are written a chunk of items at a time."""
+
+
+def write_outputs(out: Path, result: RepairResult, *, failed: bool = False) -> None:
     """The result and its parts as one set swapped into `out` whole (a reader sees the
     earlier set or this one). A failed repair writes only `failure.json`: no answer file
-    or repaired store that could be mistaken for a result."""
+    or repaired store that could be mistaken for a result.
+
+    Each part is encoded once, as UTF-8, a chunk of steps or records at a time
+    (`model_members`): result.json holds them all again, from the same bytes. The text is
+    what `to_json(result.model_dump(mode="json"))` gives, without that whole dump."""
     if failed:
+        data = result.model_dump(mode="json")
         report = data["report"]
         failure = {"failed": True, "case_id": report.get("case_id"), "model": report.get("model"),
                    "answer": data["answer"], "failures": report.get("failures", []),
                    "cost": data["cost"]}
         write_output_set(out, {"failure.json": to_json(failure)}, allowed=OUTPUT_FILES)
         return
-    # each part is encoded once, as UTF-8: result.json holds them all again
-    report = {k: json_bytes(v) for k, v in data["report"].items()}
-    parts = {k: json_bytes(v) for k, v in data.items() if k != "report"}
+    parts = model_members(result, STREAMED)
+    report = parts["report"]
+    assert isinstance(report, dict)
     end = (b"\n",)
     write_output_set(out, {  # written piece by piece as they are made
-        "trajectory.json": (parts["trajectory"], *end),
-        "store.json": (parts["store"], *end),
-        "report.json": chain(object_json_pieces({**report, "cost": parts["cost"]}), end),
-        "answer.txt": (data["answer"] or "") + "\n",
-        "result.json": chain(object_json_pieces({k: object_json_pieces(report) if k == "report"
-                                                 else parts[k] for k in data}), end),
+        "trajectory.json": chain(_pieces(parts["trajectory"]), end),
+        "store.json": chain(_pieces(parts["store"]), end),
+        "report.json": chain(object_pieces({**report, "cost": parts["cost"]}), end),
+        "answer.txt": (result.answer or "") + "\n",
+        "result.json": chain(object_pieces(parts), end),
     }, allowed=OUTPUT_FILES)
+
+
+def _pieces(part: Members | bytes | list[bytes]) -> Iterable[bytes]:
+    """The JSON text of one member of `model_members`, in pieces."""
+    if isinstance(part, dict):
+        return object_pieces(part)
+    return (part,) if isinstance(part, bytes) else part
 
 
 SECTION_LINES = 10

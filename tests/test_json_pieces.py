@@ -1,0 +1,110 @@
+"""A repair result written a chunk of items at a time is the text of its whole dump.
+
+`dgrr repair --out` no longer dumps the whole result to dicts before writing it
+(`repair_core._json_pieces`); the definition it must match is
+``json_bytes(result.model_dump(mode="json"))``, compared here on repairs of committed and
+synthetic cases with chunks of one item, a few, and the default, and on models with empty
+lists, extra members and computed fields. The CLI's files are checked against the same
+definition, and the model client that keeps no log counts calls and tokens as one that does.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from repair_core import _json_pieces, load_case
+from repair_core._io import json_bytes
+from repair_core._json_pieces import model_members, object_pieces
+from repair_core._synth import synth_case_data
+from repair_core.case._case import Case, MemoryRecord
+from repair_core.cli import main
+from repair_core.commands.repair import STREAMED
+from repair_core.model import ModelClient
+from repair_core.replay import repair
+from repair_core.replay._models import RepairedStore
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = sorted(p for p in (ROOT / "sample_traces").glob("*.json")
+                 if not p.name.endswith(".plan.json"))
+
+
+def _whole(model) -> bytes:
+    return json_bytes(model.model_dump(mode="json"))
+
+
+def _pieced(model, streamed) -> bytes:
+    return b"".join(object_pieces(model_members(model, streamed)))
+
+
+@pytest.fixture(scope="module")
+def results():
+    cases = [load_case(p) for p in SAMPLES]
+    cases.append(Case.model_validate(synth_case_data(steps=400, memories=80, faults=3, seed=5)))
+    return [repair(c) for c in cases]
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 7, _json_pieces.CHUNK_ITEMS])
+def test_result_in_chunks_is_its_whole_dump(results, chunk, monkeypatch):
+    monkeypatch.setattr(_json_pieces, "CHUNK_ITEMS", chunk)
+    for result in results:
+        assert _pieced(result, STREAMED) == _whole(result)
+
+
+def test_empty_lists_extra_members_and_computed_fields():
+    store = RepairedStore(active=[], quarantine=[MemoryRecord(
+        id="m1", user_id="u", text="é \n \"x\"", status="active", note="an extra member")])
+    assert store.quarantine[0].model_extra == {"note": "an extra member"}
+    assert _pieced(store, {"active": None, "quarantine": None}) == _whole(store)
+    # a member left out when empty, and an extra member of the model itself
+    case = Case.model_validate({**synth_case_data(steps=30, memories=6, faults=1, seed=2),
+                                "zz_extra": {"kept": [1, 2.5, None]}})
+    assert list(json.loads(_pieced(case, {"trajectory": None, "memory": None}))) == list(
+        json.loads(_whole(case)))
+    assert _pieced(case, {"trajectory": None, "memory": None, "session": None}) == _whole(case)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(max_size=8), max_size=9), st.integers(1, 4))
+def test_any_records_in_any_chunks(texts, chunk):
+    _json_pieces.CHUNK_ITEMS, old = chunk, _json_pieces.CHUNK_ITEMS
+    try:
+        store = RepairedStore(active=[MemoryRecord(id=f"m{i}", user_id="u", text=t,
+                                                   status="active") for i, t in enumerate(texts)],
+                              quarantine=[])
+        assert _pieced(store, {"active": None, "quarantine": None}) == _whole(store)
+    finally:
+        _json_pieces.CHUNK_ITEMS = old
+
+
+def test_cli_files_are_the_whole_dump(tmp_path, monkeypatch, capsys):
+    """The files of `--out`, written in chunks of three items, against the whole dump
+    `--json` prints."""
+    monkeypatch.setattr(_json_pieces, "CHUNK_ITEMS", 3)
+    case = ROOT / "sample_traces" / "figure1-travel.json"
+    out = tmp_path / "out"
+    assert main(["repair", str(case), "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["repair", str(case), "--json"]) == 0
+    printed = capsys.readouterr().out
+    assert (out / "result.json").read_text(encoding="utf-8") == printed
+    data = json.loads(printed)
+    report = {**data["report"], "cost": data["cost"]}
+    for name, value in (("trajectory.json", data["trajectory"]), ("store.json", data["store"]),
+                        ("report.json", report)):
+        assert (out / name).read_bytes() == json_bytes(value) + b"\n", name
+    assert (out / "answer.txt").read_text(encoding="utf-8") == data["answer"] + "\n"
+
+
+def test_a_client_without_a_log_counts_the_same():
+    case = load_case(SAMPLES[0])
+    logged, unlogged = ModelClient(), ModelClient(keep_log=False)
+    a, b = repair(case, client=logged), repair(case, client=unlogged)
+    assert logged.calls > 0 and len(logged.log) >= logged.calls
+    assert unlogged.log == []
+    assert (unlogged.calls, unlogged.tokens) == (logged.calls, logged.tokens)
+    assert a.model_dump(mode="json") == b.model_dump(mode="json")
