@@ -113,11 +113,13 @@ def run(args: argparse.Namespace) -> int:
     report = _columnar_report(args, raw) if raw is not None else None
     case = read_case(args, raw)
     del raw
-    plan = report if report is not None else _plan(args, case)
+    # handed over, not kept here: repair lets the plan go once it has taken its operations
+    plans = [report if report is not None else _plan(args, case)]
+    del report
     client = model_client(args)
     judge = judge_from(args)
     observations = dict(_observation(o) for o in args.observation)
-    result = repair(case, plan, client=client, observations=observations,
+    result = repair(case, plans.pop(), client=client, observations=observations,
                     on_progress=_print_progress if args.progress else None, judge=judge)
     failed = ((result.answer is None and result.report.objective != "store")
               or bool(result.report.failures))

@@ -110,6 +110,9 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
         objective = plan.get("objective", "answer")
         suspects = str(plan.get("suspects", "quarantine"))
         not_suspect = sorted(map(str, plan.get("not_suspect") or ()))
+    # What the replay needs of the plan is taken: a large report (hundreds of megabytes at
+    # 300k steps) goes now, not after the replay, unless the caller keeps it
+    del plan
     # An affected, unsupported action a forced edit kept is still removed from the world.
     result = execute(case, ops.store_edits, ops.replay, invalidated=ops.invalidated,
                      faults=ops.revoked, model=model, api_base=api_base,
