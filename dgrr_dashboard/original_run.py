@@ -91,11 +91,11 @@ def waterfall_chart(frame: pd.DataFrame) -> Any:
 
     kinds = [k for k in KIND_COLOURS if k in set(frame["kind"])] or list(KIND_COLOURS)
     return alt.Chart(frame).mark_bar().encode(
-        y=alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=320)),
+        y=alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=320, labelOverlap=False)),
         x=alt.X("start (s):Q", title="seconds after the run's first span"),
         x2="drawn end:Q",
         color=alt.Color("kind:N", title="step", scale=alt.Scale(
             domain=kinds, range=[KIND_COLOURS[k] for k in kinds])),
         tooltip=["step", "kind", alt.Tooltip("start (s):Q", format=".3f"),
                  alt.Tooltip("took (s):Q", format=".3f"), "model", "cost"],
-    ).properties(height=max(60, 18 * len(frame) + 20), width="container")
+    ).properties(height=alt.Step(20), width="container")
