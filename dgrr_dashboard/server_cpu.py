@@ -13,8 +13,8 @@ only one thread run Python at a time anyway, so the server gives up little.
 
 `DGRR_SERVER_CPU` chooses: unset or `auto`, the CPU the server is running on when it
 first serves a page (if it may use more than one); `off`, no pinning; a number, that CPU.
-Threads and processes started later by a pinned thread inherit its CPU; the dashboard
-starts no worker processes.
+Threads and processes started later by a pinned thread inherit its CPU; the upload worker
+(`upload_worker`) moves itself to the other CPUs.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from repair_core import Case, RepairPlan, plan_case, with_faults
+from repair_core import Case, CaseError, RepairPlan, plan_case, with_faults
 from repair_core._perf import freeze_after_pauses
 
 from .server_cpu import pin_server_threads
@@ -169,6 +169,12 @@ def objective() -> str:
     c = case()
     if c is not None and not c.has_answer():
         return "store"
+    return objective_setting()
+
+
+def objective_setting() -> str:
+    """What the session plans for, before the case is looked at (a new case without an
+    answer step is planned for the `store` whatever this says: :func:`objective`)."""
     return str(st.session_state.get(OBJECTIVE, DEFAULT_OBJECTIVE))
 
 
@@ -203,10 +209,35 @@ def computed_plan() -> RepairPlan | None:
     held = st.session_state.get(COMPUTED)
     if (held is None or held.case is not c or held.objective != objective()
             or held.not_suspect != not_suspect()):
-        held = plan_case(c, objective=objective(),  # type: ignore[arg-type]
-                         not_suspect=not_suspect())
+        held = _plan(c)
         st.session_state[COMPUTED] = held
     return held
+
+
+def _plan(c: Case) -> RepairPlan:
+    """Plan `c` for the session's objective and un-marked suspects: in the upload worker
+    when the settings say so (`upload_client.use_worker`; team mode by default), else
+    here. A plan the worker refuses (a limit, a bad setting) stops the page with why."""
+    from .upload_client import plan_in_worker, use_worker
+
+    try:
+        if use_worker():
+            return plan_in_worker(c, objective(), not_suspect(), ended=session_ended())
+    except CaseError as exc:
+        from .widgets import show_problems
+
+        show_problems(f"Could not plan {exc.source or 'the case'}", exc.problems)
+        st.stop()
+    return plan_case(c, objective=objective(),  # type: ignore[arg-type]
+                     not_suspect=not_suspect())
+
+
+def set_computed_plan(p: RepairPlan) -> None:
+    """Keep `p`, computed elsewhere (the upload worker) for the working case with the
+    session's objective and un-marked suspects, as its computed plan; a plan for another
+    case or choice is not kept (the next page plans again)."""
+    if p.case is case() and p.objective == objective() and p.not_suspect == not_suspect():
+        st.session_state[COMPUTED] = p
 
 
 def plan() -> RepairPlan | None:

@@ -10,7 +10,9 @@ import streamlit as st
 from dgrr_dashboard import kept_cases, state, uploads
 from dgrr_dashboard.settings import team_mode
 from dgrr_dashboard.text import MISSING, code, md
+from dgrr_dashboard.upload_client import LoadedUpload, load_in_worker, use_worker
 from dgrr_dashboard.widgets import page_setup, show_problems
+from dgrr_dashboard.worker_messages import WorkerRequest
 from repair_core import CaseError, case_from_parts, parse_case
 
 page_setup("Load")
@@ -26,15 +28,31 @@ _LOADED = "dgrr_loaded_message"  # shown once, below the tabs, after a load
 def _load(build, source: str, *, sample: bool = False) -> None:
     st.session_state.pop(_LOADED, None)
     try:
-        new = build()
+        built = build()
     except CaseError as exc:
         st.session_state[state.PROBLEMS] = (source, exc.problems)
         return
+    # the upload worker parsed and planned it (dgrr_dashboard/upload_client.py)
+    new, planned = (built.case, built.plan) if isinstance(built, LoadedUpload) else (built, None)
     # An uploaded or imported case is kept on the server under its digest (the address
     # names it, so a reload brings it back); a shared dashboard writes nothing for a visitor.
     kept = None if sample or team_mode() else kept_cases.keep_case(new)
     state.set_case(new, source, sample=sample, kept=kept)
+    if planned is not None:
+        state.set_computed_plan(planned)
     st.session_state[_LOADED] = f"Loaded case {code(new.case_id)} from {md(source)}."
+
+
+def _in_worker(job: str, held: list, *, faults: tuple[str, ...] = (), with_store: bool = False,
+               ended=None) -> LoadedUpload:
+    """Parse and plan the uploads `held` in the upload worker (`job`: case, pair, import)."""
+    request = WorkerRequest(job=job, source=" + ".join(f.name for f in held),
+                            names=[f.name for f in held], with_store=with_store,
+                            faults=list(faults), objective=state.objective_setting())
+    loaded = load_in_worker(request, [f.getvalue() for f in held], ended=ended)
+    if loaded.import_summary is not None:
+        st.session_state["dgrr_import_summary"] = loaded.import_summary
+    return loaded
 
 
 # Uploads are read only inside these functions, never into the page's namespace: that
@@ -60,7 +78,7 @@ def _load_uploaded_case() -> None:
                             source=up.name)
         return parse_case(data, source=up.name)
 
-    _load(_parse, up.name)
+    _load(lambda: _in_worker("case", [up]) if use_worker() else _parse(), up.name)
 
 
 def _load_uploaded_pair() -> None:
@@ -69,7 +87,8 @@ def _load_uploaded_pair() -> None:
         return
     traj, mem = both[0][0], both[1][0]
     src = f"{traj.name} + {mem.name}"
-    _load(lambda: case_from_parts(traj.getvalue(), mem.getvalue(), source=src), src)
+    _load(lambda: _in_worker("pair", [traj, mem]) if use_worker()
+          else case_from_parts(traj.getvalue(), mem.getvalue(), source=src), src)
 
 
 def _import_uploaded_trace(faults: list[str]) -> None:
@@ -118,7 +137,9 @@ def _import_uploaded_trace(faults: list[str]) -> None:
         return imported.case
 
     st.session_state.pop("dgrr_import_summary", None)
-    _load(_import, src)
+    _load(lambda: _in_worker("import", [*traces, *stores], faults=tuple(faults),
+                             with_store=bool(stores), ended=ended) if use_worker()
+          else _import(), src)
 
 
 tab_sample, tab_case, tab_pair, tab_trace = st.tabs(

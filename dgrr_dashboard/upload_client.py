@@ -1,0 +1,247 @@
+"""The server's side of the upload worker (`upload_worker`): when to use it, its limits,
+and a job run to its end — the parsed case and its plan, or a `CaseError` saying why not
+(docs/dashboard.md, "Uploads in a worker process").
+
+The thread that waits for the worker holds no interpreter lock while it waits, so the
+other sessions of the server run on; it stops the worker when the session that asked has
+ended or the wall-clock limit has passed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from pydantic import ValidationError
+
+from repair_core import Case, CaseError, RepairPlan, parse_case
+
+from .plan_transfer import plan_from_data
+from .settings import operator_setting, team_mode
+from .worker_messages import MEMORY_EXIT, Planned, WorkerRequest, parse_answer
+
+__all__ = ["LoadedUpload", "WorkerLimits", "load_in_worker", "plan_in_worker",
+           "use_worker", "worker_limits"]
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CPU_SECONDS = 30
+DEFAULT_MEMORY_MB = 2048
+WALL_FACTOR = 5
+"""The worker is stopped after this many times its CPU seconds of wall-clock time (it
+runs at a lower priority than the server, on a machine other work shares)."""
+_POLL = 0.25
+
+
+@dataclass(frozen=True)
+class WorkerLimits:
+    """What one job of the worker may use."""
+
+    cpu_seconds: int
+    """CPU time (`RLIMIT_CPU`): setting `upload_cpu_seconds`, `$DGRR_UPLOAD_CPU_SECONDS`."""
+    memory_mb: int
+    """Address space in MiB (`RLIMIT_AS`): `upload_memory_mb`, `$DGRR_UPLOAD_MEMORY_MB`."""
+    wall_seconds: int
+    """Wall-clock time before the server stops the worker (`WALL_FACTOR` times
+    `cpu_seconds` from the settings)."""
+
+
+@dataclass(frozen=True)
+class LoadedUpload:
+    """An upload the worker parsed and planned."""
+
+    case: Case
+    """The parsed case."""
+    plan: RepairPlan
+    """Its computed plan."""
+    import_summary: str | None
+    """What an import found (None for a case file)."""
+
+
+def _whole(name: str, env: str, default: int, least: int,
+           read: Callable[[str, str], str | None]) -> int:
+    text = read(name, env)
+    if text is None:
+        return default
+    if not text.isdecimal() or int(text) < least:
+        raise CaseError([f"[dgrr] {name} / ${env}: {text!r} is not a whole number "
+                         f">= {least}"], source="the dashboard's settings")
+    return int(text)
+
+
+def worker_limits(read: Callable[[str, str], str | None] = operator_setting) -> WorkerLimits:
+    """The operator's limits (`[dgrr] upload_cpu_seconds`, `upload_memory_mb`, else
+    `$DGRR_UPLOAD_CPU_SECONDS`, `$DGRR_UPLOAD_MEMORY_MB`); a value that is not a whole
+    number (at least 1 second, 256 MiB) raises `CaseError` naming it."""
+    cpu = _whole("upload_cpu_seconds", "DGRR_UPLOAD_CPU_SECONDS", DEFAULT_CPU_SECONDS, 1, read)
+    memory = _whole("upload_memory_mb", "DGRR_UPLOAD_MEMORY_MB", DEFAULT_MEMORY_MB, 256, read)
+    return WorkerLimits(cpu, memory, WALL_FACTOR * cpu)
+
+
+def use_worker(read: Callable[[str, str], str | None] = operator_setting) -> bool:
+    """Whether uploads are parsed and cases planned in the worker: `[dgrr] upload_worker`
+    / `$DGRR_UPLOAD_WORKER` is `auto` (the default: in team mode only), `on` or `off`.
+    A value that is none of these raises `CaseError` naming it."""
+    text = (read("upload_worker", "DGRR_UPLOAD_WORKER") or "auto").strip().lower()
+    if text not in ("auto", "on", "off"):
+        raise CaseError([f"[dgrr] upload_worker / $DGRR_UPLOAD_WORKER: {text!r}: expected "
+                         "auto, on or off"], source="the dashboard's settings")
+    return text == "on" or (text == "auto" and team_mode())
+
+
+_SPARE: list[subprocess.Popen[bytes]] = []  # a started worker no job has used yet
+_SPARE_LOCK = threading.Lock()
+
+
+def _start(limits: WorkerLimits) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(_start_args(limits), cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE)
+
+
+def _worker(limits: WorkerLimits) -> subprocess.Popen[bytes]:
+    """A fresh worker for one job: the spare :func:`_refill` started after the last job
+    (a worker's start, the interpreter and the library's imports, about 0.6 CPU s, then
+    overlaps the reviewer's work instead of delaying the next plan), else a new one. A
+    spare with other limits (the settings changed) or that has ended is replaced."""
+    with _SPARE_LOCK:
+        spare = _SPARE.pop() if _SPARE else None
+    if spare is not None and (spare.poll() is not None or spare.args != _start_args(limits)):
+        _stop(spare)
+        spare = None
+    return spare if spare is not None else _start(limits)
+
+
+def _refill(limits: WorkerLimits) -> None:
+    """Start the spare for the next job (after a job, not beside it: on a busy machine
+    the two starts competed for the CPU and a small case's plan took seconds)."""
+    with _SPARE_LOCK:
+        if _SPARE:
+            return
+        _SPARE.append(_start(limits))
+
+
+def _start_args(limits: WorkerLimits) -> list[str]:
+    return [sys.executable, "-m", "dgrr_dashboard.upload_worker", str(limits.cpu_seconds),
+            str(limits.memory_mb)]
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.communicate()
+
+
+def _send(stdin: IO[bytes] | None, parts: list[bytes]) -> None:
+    """Write `parts` to the worker and close its input (a worker that has ended, at a
+    limit, reads no more: that is not an error here)."""
+    if stdin is None:
+        return
+    try:
+        for part in parts:
+            stdin.write(part)
+    except (BrokenPipeError, OSError):
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            stdin.close()
+
+
+def _refusal(limits: WorkerLimits, returncode: int) -> str:
+    if returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return (f"refused: it needs more than the {limits.cpu_seconds} CPU seconds an upload "
+                "may use here (setting upload_cpu_seconds / $DGRR_UPLOAD_CPU_SECONDS)")
+    if returncode in (MEMORY_EXIT, -signal.SIGABRT):  # SIGABRT: a native allocation failed
+        return (f"refused: it needs more than the {limits.memory_mb} MiB of memory an upload "
+                "may use here (setting upload_memory_mb / $DGRR_UPLOAD_MEMORY_MB)")
+    return f"refused: the worker processing it stopped unexpectedly (exit status {returncode})"
+
+
+def run_job(request: WorkerRequest, files: Sequence[bytes], limits: WorkerLimits, *,
+            ended: Callable[[], bool] | None = None) -> Planned:
+    """Run `request` with `files` in a new worker under `limits`; its answer, or a
+    `CaseError` (the upload's problems, a limit it passed, the session ended)."""
+    request = request.model_copy(update={"sizes": [len(f) for f in files]})
+    proc = _worker(limits)
+    deadline = time.monotonic() + limits.wall_seconds
+    # Written by a thread of its own, not by communicate(): given input and a timeout,
+    # communicate() writes none of the input after its first timeout (Python 3.11), and
+    # the worker waited for the rest of a large upload for ever.
+    stdin, proc.stdin = proc.stdin, None
+    writer = threading.Thread(target=_send, args=(stdin, [
+        request.model_dump_json().encode(), b"\n", *files]), name="dgrr-upload-send",
+        daemon=True)
+    writer.start()
+    try:
+        while True:
+            try:
+                out, err = proc.communicate(timeout=_POLL)
+                break
+            except subprocess.TimeoutExpired:
+                if ended is not None and ended():
+                    raise CaseError(["stopped: the browser session ended"],
+                                    source=request.source) from None
+                if time.monotonic() > deadline:
+                    raise CaseError([f"refused: it took longer than {limits.wall_seconds} s "
+                                     "of wall-clock time (the upload_cpu_seconds setting "
+                                     f"{limits.cpu_seconds} times {WALL_FACTOR})"],
+                                    source=request.source) from None
+    finally:
+        if proc.returncode is None:
+            _stop(proc)
+        writer.join()
+        _refill(limits)
+    if proc.returncode != 0:
+        if proc.returncode not in (-signal.SIGXCPU, -signal.SIGKILL, MEMORY_EXIT,
+                                   -signal.SIGABRT):
+            # for the operator's log, escaped: it may quote the upload
+            print(f"dgrr dashboard: the upload worker stopped ({proc.returncode}): "
+                  f"{ascii(err[-2000:].decode(errors='replace'))}", file=sys.stderr, flush=True)
+        raise CaseError([_refusal(limits, proc.returncode)], source=request.source)
+    try:
+        answer = parse_answer(out)
+    except ValidationError:
+        raise CaseError(["refused: the worker's answer was not one the server reads"],
+                        source=request.source) from None
+    if answer.kind == "refused":
+        raise CaseError(answer.problems, source=answer.source or request.source)
+    return answer
+
+
+def load_in_worker(request: WorkerRequest, files: Sequence[bytes], *,
+                   ended: Callable[[], bool] | None = None,
+                   limits: WorkerLimits | None = None) -> LoadedUpload:
+    """Parse and plan an upload (`request.job` case, pair or import) in the worker, under
+    `limits` (default: the settings')."""
+    answer = run_job(request, files, limits or worker_limits(), ended=ended)
+    if answer.case_json is None:
+        raise CaseError(["refused: the worker sent no case"], source=request.source)
+    case = parse_case(answer.case_json, source=request.source)
+    return LoadedUpload(case, _plan(case, answer, request.source), answer.import_summary)
+
+
+def plan_in_worker(case: Case, objective: str, not_suspect: frozenset[str], *,
+                   ended: Callable[[], bool] | None = None,
+                   limits: WorkerLimits | None = None) -> RepairPlan:
+    """Plan `case` (the server's working case) in the worker, under `limits` (default:
+    the settings')."""
+    request = WorkerRequest(job="plan", source=f"case {case.case_id}", names=["case"],
+                            objective=objective,  # type: ignore[arg-type]
+                            not_suspect=sorted(not_suspect))
+    answer = run_job(request, [case.model_dump_json().encode()], limits or worker_limits(),
+                     ended=ended)
+    return _plan(case, answer, request.source)
+
+
+def _plan(case: Case, answer: Planned, source: str) -> RepairPlan:
+    try:
+        return plan_from_data(case, answer.plan)
+    except (ValidationError, KeyError, TypeError):
+        raise CaseError(["refused: the worker's plan was not one the server reads"],
+                        source=source) from None

@@ -1,0 +1,173 @@
+"""The upload worker: `python -m dgrr_dashboard.upload_worker CPU_SECONDS MEMORY_MB`, a
+process of its own that parses an upload (or takes a case the server holds), plans it and
+writes the case and plan back as JSON (docs/dashboard.md, "Uploads in a worker process").
+
+The dashboard server's sessions are threads of one interpreter: a hostile upload parsed,
+scanned and planned there held the interpreter lock, and every other reviewer's page
+waited. Here it is this process's CPU that is spent, under limits set before anything of
+the upload is read: `RLIMIT_CPU` (the kernel stops the process), `RLIMIT_AS` (an
+allocation past it fails; exit status `MEMORY_EXIT`), a lower priority than the server
+(nice 5) and, when the server's threads are pinned to a CPU (`server_cpu`), the other
+CPUs. The request format is `worker_messages`. No Streamlit here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import sys
+import tempfile
+from pathlib import Path
+from typing import IO
+
+from pydantic import ValidationError
+
+from repair_core import Case, CaseError, DgrrError, case_from_parts, parse_case, plan_case
+from repair_core.importers import import_trace
+from repair_core.importers._otlp import looks_like_otlp
+
+from .plan_transfer import plan_data
+from .worker_messages import MAX_REQUEST_LINE, MEMORY_EXIT, Planned, Refused, WorkerRequest
+
+__all__ = ["NICENESS", "main"]
+
+NICENESS = 5
+"""How much lower the worker's scheduling priority is than the server's."""
+
+
+def _limit(cpu_seconds: int, memory_mb: int) -> None:
+    # the hard CPU limit a little above the soft one: SIGXCPU at the soft limit ends the
+    # process (its default action), SIGKILL at the hard one if it was caught somehow
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 2))
+    memory = memory_mb << 20
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    with contextlib.suppress(OSError):  # not allowed: the limits still hold
+        os.nice(NICENESS)
+    _off_the_servers_cpu()
+
+
+def _off_the_servers_cpu() -> None:
+    """Run on CPUs other than the one the server's threads are pinned to (inherited from
+    the thread that started the worker), else on any; as it is when nothing is pinned."""
+    if not hasattr(os, "sched_setaffinity"):
+        return
+    here = os.sched_getaffinity(0)
+    every = set(range(os.cpu_count() or 1))
+    for choice in (every - here, every):
+        if choice and choice != here:
+            try:
+                os.sched_setaffinity(0, choice)
+                return
+            except OSError:  # outside this process's cpuset
+                continue
+
+
+def _read_exactly(stream: IO[bytes], size: int) -> bytes | None:
+    data = stream.read(size)
+    return data if len(data) == size else None
+
+
+def _answer(stream: IO[bytes]) -> str:
+    """Run the request on `stream`; the answer's JSON."""
+    line = stream.readline(MAX_REQUEST_LINE + 1)
+    try:
+        request = WorkerRequest.model_validate_json(line)
+    except ValidationError:
+        return Refused(problems=["the worker's request is not one it reads"]).model_dump_json()
+    wanted = {"case": 1, "pair": 2, "plan": 1}.get(request.job, 1 + request.with_store)
+    if len(request.sizes) != len(request.names) or len(request.sizes) < wanted:
+        return Refused(problems=[f"a {request.job} job needs {wanted} file(s)"],
+                       source=request.source).model_dump_json()
+    files = []
+    for name, size in zip(request.names, request.sizes, strict=False):
+        data = _read_exactly(stream, size)
+        if data is None:
+            return Refused(problems=[f"the upload {name!r} arrived incomplete"],
+                           source=request.source).model_dump_json()
+        files.append(data)
+    try:
+        return _run(request, files).model_dump_json()
+    except CaseError as exc:
+        problems = [str(p) for p in exc.problems]
+        return Refused(problems=problems, source=exc.source or request.source).model_dump_json()
+    except DgrrError as exc:  # e.g. an objective the case cannot be planned for
+        return Refused(problems=[str(exc)], source=request.source).model_dump_json()
+
+
+def _run(request: WorkerRequest, files: list[bytes]) -> Planned:
+    summary = None
+    if request.job == "case":
+        case = _parse_upload(files[0], request.names[0])
+    elif request.job == "pair":
+        case = case_from_parts(files[0], files[1], source=request.source)
+    elif request.job == "import":
+        case, summary = _import(request, files)
+    else:
+        case = parse_case(files[0], source=request.source)
+    objective = request.objective if case.has_answer() else "store"
+    plan = plan_case(case, objective=objective, not_suspect=request.not_suspect)
+    return Planned(case_json=None if request.job == "plan" else case.model_dump_json(),
+                   plan=plan_data(plan), import_summary=summary)
+
+
+def _parse_upload(data: bytes, name: str) -> Case:
+    if looks_like_otlp(data):  # a trace, not a case: say where it goes
+        raise CaseError(["this file is an OTLP trace, not a dgrr case: import it on the "
+                         "tab \"Trace (OTLP) + Mem0 store\" (or with the command dgrr import)"],
+                        source=name)
+    return parse_case(data, source=name)
+
+
+def _import(request: WorkerRequest, files: list[bytes]) -> tuple[Case, str]:
+    # uploaded bytes go to fixed file names in a private folder: an uploaded name never
+    # becomes a path; messages then name each file as it was uploaded
+    with tempfile.TemporaryDirectory(prefix="dgrr-import-") as tmp:
+        given: dict[Path, str] = {}
+        traces = files[:-1] if request.with_store else files
+        paths = []
+        for i, (name, data) in enumerate(zip(request.names, traces, strict=False)):
+            paths.append(Path(tmp) / f"trace-{i}.json")
+            paths[-1].write_bytes(data)
+            given[paths[-1]] = name
+        store = None
+        if request.with_store:
+            store = Path(tmp) / "store.db"
+            store.write_bytes(files[-1])
+            given[store] = request.names[-1]
+
+        def as_given(text: str) -> str:
+            for path, name in given.items():
+                text = text.replace(str(path), name).replace(path.name, name)
+            return text
+
+        try:
+            imported = import_trace(paths, store=store, faults=request.faults)
+        except CaseError as exc:
+            problems, source = [as_given(str(x)) for x in exc.problems], exc.source
+            raise CaseError(problems, source=as_given(source or "import")) from None
+        return imported.case, as_given(imported.summary.describe())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Set the limits `argv` gives (CPU seconds, memory MB), run the request on standard
+    input, write the answer on standard output; `MEMORY_EXIT` when memory ran out."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        cpu_seconds, memory_mb = int(args[0]), int(args[1])
+    except (IndexError, ValueError):
+        print("usage: python -m dgrr_dashboard.upload_worker CPU_SECONDS MEMORY_MB",
+              file=sys.stderr)
+        return 2
+    _limit(cpu_seconds, memory_mb)
+    try:
+        text = _answer(sys.stdin.buffer)
+    except MemoryError:
+        return MEMORY_EXIT
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

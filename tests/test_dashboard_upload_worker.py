@@ -1,0 +1,199 @@
+"""Uploads parsed and planned in a worker process (docs/dashboard.md, "Uploads in a
+worker process"): the plan that comes back is the plan the server would have made, a
+case past the CPU or memory limit is refused with a message naming the limit, bad
+settings are named, and in team mode the server itself never plans an upload."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from casebuild import case_data, rec, step, turn  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from dgrr_dashboard import upload_client  # noqa: E402
+from dgrr_dashboard.upload_client import (  # noqa: E402
+    WorkerLimits,
+    load_in_worker,
+    plan_in_worker,
+    run_job,
+    worker_limits,
+)
+from dgrr_dashboard.worker_messages import WorkerRequest  # noqa: E402
+from repair_core import CaseError, load_case, load_example, plan_case  # noqa: E402
+
+AGENTDOJO = ROOT / "sample_traces/agentdojo/adj-banking-usertask1-injectiontask1-usertask6-toolknowledge.json"
+AUTH = {"redirect_uri": "http://127.0.0.1:8501/oauth2callback", "cookie_secret": "x" * 32,
+        "client_id": "dgrr-dashboard", "client_secret": "s" * 24,
+        "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration"}
+ROOMY = WorkerLimits(cpu_seconds=60, memory_mb=2048, wall_seconds=300)
+
+
+def hostile_case(records: int = 600) -> bytes:
+    """About 860 kB: a fault of 3,000 sentences of hosts, addresses, references and phone
+    numbers, and `records` records each sharing a dozen of them (planned here, 63 CPU s)."""
+    body = " ".join(f"Visit site{i}.example.com or mail ops{i}@corp.example.org, ref "
+                    f"AB{i:06d}X and call +44 20 7946 {i % 10000:04d}." for i in range(3000))
+    nodes = [turn("u1", 0, "Summarise my inbox."),
+             step("s1", 1, "memory_write", "u1:initiate", target=["m1"]),
+             rec("m1", "s1:produce", text=body, created_seq=1)]
+    for j in range(records):
+        text = " ".join(f"Visit site{(j * 7 + i) % 3000}.example.com mail "
+                        f"ops{(j * 3 + i) % 3000}@corp.example.org ref AB{(j + i) % 3000:06d}X"
+                        for i in range(12))
+        nodes.append(rec(f"c{j}", "", text=text, created_seq=2))
+    nodes.append(step("s2", 3, "answer", "m1:cite", text="Done."))
+    return json.dumps(case_data(*nodes, faults=["m1"])).encode()
+
+
+def _same_plan(here, there) -> None:
+    for f in dataclasses.fields(here):
+        if f.name != "analysis":
+            assert getattr(there, f.name) == getattr(here, f.name), f.name
+    for f in dataclasses.fields(here.analysis):
+        if f.name == "graph":
+            continue
+        assert getattr(there.analysis, f.name) == getattr(here.analysis, f.name), f.name
+    g, h = here.analysis.graph, there.analysis.graph
+    assert dict(g.nodes(data=True)) == dict(h.nodes(data=True))
+    assert sorted(g.edges(keys=True, data="label")) == sorted(h.edges(keys=True, data="label"))
+    assert there.report() == here.report()
+
+
+@pytest.mark.parametrize("objective", ["answer", "store", "both"])
+def test_the_plan_the_worker_makes_is_the_plan_the_server_would_make(objective):
+    # the AgentDojo case has a suspected source cleaned like a fault and a carried record,
+    # so the worker's analysis is not that of the case's own faults
+    case = load_case(AGENTDOJO)
+    here = plan_case(case, objective=objective)
+    assert [s for s in here.suspected if s.action == "clean"] and here.analysis.carried
+    request = WorkerRequest(job="case", source="a.json", names=["a.json"], objective=objective)
+    loaded = load_in_worker(request, [AGENTDOJO.read_bytes()], limits=ROOMY)
+    assert loaded.case == case
+    _same_plan(plan_case(loaded.case, objective=objective), loaded.plan)
+    # and a plan of a case the server holds
+    again = plan_in_worker(case, objective, frozenset(), limits=ROOMY)
+    _same_plan(here, again)
+    assert again.case is case
+
+
+def test_an_upload_past_the_cpu_limit_is_refused_naming_the_limit():
+    request = WorkerRequest(job="case", source="inbox.json", names=["inbox.json"])
+    with pytest.raises(CaseError) as refused:
+        run_job(request, [hostile_case()], WorkerLimits(cpu_seconds=2, memory_mb=2048,
+                                                        wall_seconds=300))
+    assert refused.value.source == "inbox.json"
+    assert refused.value.problems == [
+        "refused: it needs more than the 2 CPU seconds an upload may use here (setting "
+        "upload_cpu_seconds / $DGRR_UPLOAD_CPU_SECONDS)"]
+
+
+def test_an_upload_past_the_memory_limit_is_refused_naming_the_limit():
+    data = load_example().model_dump(mode="json")
+    data["memory"][0]["text"] = "x" * (150 << 20)
+    request = WorkerRequest(job="case", source="big.json", names=["big.json"])
+    with pytest.raises(CaseError) as refused:
+        run_job(request, [json.dumps(data).encode()],
+                WorkerLimits(cpu_seconds=60, memory_mb=400, wall_seconds=300))
+    assert refused.value.problems == [
+        "refused: it needs more than the 400 MiB of memory an upload may use here (setting "
+        "upload_memory_mb / $DGRR_UPLOAD_MEMORY_MB)"]
+
+
+def test_an_upload_past_the_wall_clock_limit_is_refused_and_its_worker_stopped():
+    request = WorkerRequest(job="case", source="inbox.json", names=["inbox.json"])
+    with pytest.raises(CaseError, match="longer than 1 s of wall-clock time"):
+        run_job(request, [hostile_case()], WorkerLimits(cpu_seconds=60, memory_mb=2048,
+                                                        wall_seconds=1))
+
+
+def test_an_invalid_upload_comes_back_with_its_problems():
+    request = WorkerRequest(job="case", source="bad.json", names=["bad.json"])
+    with pytest.raises(CaseError) as refused:
+        run_job(request, [b'{"format": "dgrr.case/v2"}'], ROOMY)
+    assert refused.value.source == "bad.json"
+    assert "format: unknown format 'dgrr.case/v2' (expected 'dgrr.case/v1')" in \
+        refused.value.problems
+
+
+def test_limit_settings_that_are_not_whole_numbers_are_named():
+    def read(values):
+        return lambda name, env: values.get(name)
+
+    assert worker_limits(read({})) == WorkerLimits(30, 2048, 150)
+    assert worker_limits(read({"upload_cpu_seconds": "5", "upload_memory_mb": "512"})) == \
+        WorkerLimits(5, 512, 25)
+    for name, bad in (("upload_cpu_seconds", "ten"), ("upload_cpu_seconds", "0"),
+                      ("upload_memory_mb", "100"), ("upload_memory_mb", "1.5")):
+        with pytest.raises(CaseError) as refused:
+            worker_limits(read({name: bad}))
+        assert refused.value.problems == [
+            f"[dgrr] {name} / ${name.upper().replace('UPLOAD', 'DGRR_UPLOAD')}: {bad!r} is not "
+            f"a whole number >= {1 if 'cpu' in name else 256}"]
+    with pytest.raises(CaseError, match="upload_worker.*'sometimes': expected auto, on or off"):
+        upload_client.use_worker(read({"upload_worker": "sometimes"}))
+    assert upload_client.use_worker(read({"upload_worker": "on"})) is True
+    assert upload_client.use_worker(read({"upload_worker": "off"})) is False
+
+
+def _team_app() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.secrets["auth"] = AUTH
+    at.user = {"is_logged_in": False}
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    at.switch_page("pages/1_Load.py").run()
+    at.file_uploader(key="dgrr_w_upload_case").set_value((name, data, "application/json"))
+    at.run()
+    at.button(key="dgrr_w_load_upload").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_in_team_mode_the_server_never_plans_an_upload_itself(monkeypatch):
+    from dgrr_dashboard import state
+
+    def planned_here(*args, **kwargs):
+        raise AssertionError("the server planned an upload in its own interpreter")
+
+    monkeypatch.setattr(state, "plan_case", planned_here)
+    at = _upload(_team_app(), "agentdojo.json", AGENTDOJO.read_bytes())
+    assert any("Loaded case" in s.value for s in at.success)
+    at.switch_page("pages/4_Plan.py").run()  # the plan the worker made, and no other
+    assert not at.exception, [e.value for e in at.exception]
+    plan = at.session_state[state.COMPUTED]
+    _same_plan(plan_case(plan.case, objective="both"), plan)
+
+
+def test_in_team_mode_an_upload_past_the_cpu_limit_is_refused_on_the_load_page(monkeypatch):
+    monkeypatch.setenv("DGRR_UPLOAD_CPU_SECONDS", "2")
+    at = _upload(_team_app(), "inbox.json", hostile_case())
+    errors = " ".join(e.value for e in at.error).replace("\\", "")  # Markdown escapes
+    assert "Could not load inbox.json" in errors
+    # on a busy machine the wall-clock limit (5 times the CPU seconds) may come first
+    assert ("2 CPU seconds an upload may use here" in errors
+            or "longer than 10 s of wall-clock time" in errors), errors
+    assert not any("Loaded case" in s.value for s in at.success)
+
+
+def test_without_sign_in_uploads_are_planned_here_by_default(monkeypatch):
+    def no_worker(*args, **kwargs):
+        raise AssertionError("a worker was started")
+
+    monkeypatch.setattr(upload_client, "run_job", no_worker)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at = _upload(at, "fig.json", load_example().model_dump_json().encode())
+    assert any("Loaded case" in s.value for s in at.success)
