@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .._io import atomic_write_text
-from ..content import ContentSignature
+from ..content import ContentSignature, instruction_markers
 from ._estimate import ANSWER_TOKENS, JudgeEstimate, estimated_tokens, model_price
 from ._lexical import LexicalJudge
 from ._verdict import Judgement
@@ -265,18 +265,25 @@ class ModelJudge:
     def _batches(self, keys: list[str], distinct: Mapping[str, Question]
                  ) -> list[list[str]]:
         """`keys` in calls of at most `batch` questions and `BATCH_CHARS` characters,
-        in the order given."""
+        in the order given (of each call's first question); a text with an instruction
+        marker (`content.instruction_markers`) in a call of its own."""
         out: list[list[str]] = []
+        alone: list[list[str]] = []
         chars = 0
         for k in keys:
             q = distinct[k]
+            if instruction_markers(q.text):
+                # a text that gives the model orders is asked on its own: an injection
+                # in it can then sway only the answer about itself
+                alone.append([k])
+                continue
             size = len(q.text) + len(self._fault_text(q.fault))
             if not out or len(out[-1]) >= self.batch or chars + size > BATCH_CHARS:
                 out.append([])
                 chars = 0
             out[-1].append(k)
             chars += size
-        return out
+        return _in_order([*out, *alone], keys)
 
     def _estimate(self, questions: int, distinct: int, cached: int,
                   asked: list[list[str]], left: list[list[str]],
@@ -393,6 +400,12 @@ class ModelJudge:
             cost = 0.0
         return text, tokens, cost
 
+
+
+def _in_order(batches: list[list[str]], keys: list[str]) -> list[list[str]]:
+    """`batches` sorted by where their first key stands in `keys`."""
+    at = {k: i for i, k in enumerate(keys)}
+    return sorted(batches, key=lambda b: at[b[0]])
 
 
 def _import_litellm() -> Any:
