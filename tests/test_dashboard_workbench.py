@@ -20,7 +20,7 @@ from repair_core import load_case, load_example, plan_case, repair  # noqa: E402
 from repair_core.replay import Failure  # noqa: E402
 
 APP = str(ROOT / "app.py")
-PAGES = ["1_Load", "2_Faults", "3_Graph", "3_Model_calls", "3_Trace", "4_Plan", "5_Replay", "6_Compare",
+PAGES = ["0_Cases", "1_Load", "2_Faults", "3_Graph", "3_Model_calls", "3_Trace", "4_Plan", "5_Replay", "6_Compare",
          "7_Approve", "8_Benchmark", "9_Fleet"]
 
 

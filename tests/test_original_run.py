@@ -198,3 +198,13 @@ def test_cli_prints_untrusted_messages_escaped_and_refuses_a_bad_case(tmp_path, 
     assert main(["calls", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "case_id" in err and "Traceback" not in err
+
+
+def test_a_reply_whose_tool_calls_are_kept_elsewhere_shows_them():
+    # OpenLit 1.33 writes "None" as the text of a tool-calling reply and keeps the calls in
+    # gen_ai.response.tool_calls (a Python repr)
+    case, calls = _calls(ROOT / "sample_imports" / "openlit" / "openlit-1.33.otlp.json")
+    first = calls[0]
+    assert [m.content for m in first.answered] == \
+        ['call search_flights({"date": "Friday", "dest": "NRT"})']
+    assert first.recorded_cost == 0 and first.cost is not None and first.cost > 0

@@ -358,7 +358,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                     item_fields(op.span.attributes, f"span {sid}", out.problems))
         step["deps"] = []
         if op.kind != "tool":  # a tool span's time and usage are its call's
-            _keep_trace(step, op.span, model_call=op.kind == "chat")
+            _keep_trace(step, op.span, model_call=op if op.kind == "chat" else None)
         node_of_span.setdefault(sid, step["id"])
         trajectory.append(step)
         step_op[step["id"]] = op
@@ -494,7 +494,7 @@ _USAGE = {"input_tokens": ("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tok
           "cost": ("gen_ai.usage.cost", "llm.cost.total")}
 
 
-def _keep_trace(step: dict[str, Any], span: Span, *, model_call: bool = False
+def _keep_trace(step: dict[str, Any], span: Span, *, model_call: Operation | None = None
                 ) -> dict[str, Any]:
     """`step` with what its span recorded besides content under its `trace` key
     (`repair_core.case._trace.StepTrace`): start and end time, and the token usage and
@@ -505,15 +505,28 @@ def _keep_trace(step: dict[str, Any], span: Span, *, model_call: bool = False
     raw: dict[str, Any] = {"start_ns": span.start or None, "end_ns": span.end or None}
     for key, names in _USAGE.items():
         raw[key] = next((a[n] for n in names if n in a), None)
-    if model_call:
+    if model_call is not None:
         call = call_messages(span)
         raw.update(model=call.model, provider=call.provider, input_messages=call.sent,
-                   output_messages=call.answered)
+                   output_messages=_with_calls(call.answered, model_call))
     kept = step_trace({TRACE_FIELD: raw})
     if kept is not None:
         step[TRACE_FIELD] = kept.model_dump(mode="json", exclude_none=True,
                                            exclude_defaults=True)
     return step
+
+
+def _with_calls(answered: list[dict[str, str]], op: Operation) -> list[dict[str, str]]:
+    """The completion's messages, or, when they do not show the tool calls the classifier
+    read from the span elsewhere (OpenLit <= 1.3x keeps them in
+    `gen_ai.response.tool_calls` and writes "None" as the text), the reply as one message
+    of its text and calls."""
+    calls = [f"call {c.name}({json.dumps(c.args, sort_keys=True, ensure_ascii=False)})"
+             for c in op.tool_calls]
+    if not calls or any(f"call {op.tool_calls[0].name}(" in m["content"] for m in answered):
+        return answered
+    return [{"role": "assistant", "content": "\n".join([op.text, *calls] if op.text
+                                                         else calls)}]
 
 
 def item_fields(source: Mapping[str, Any], where: str, problems: list[str]) -> dict[str, Any]:
