@@ -4,6 +4,7 @@ replayed, approved, rejected, applied), filtered; open one, then the next or the
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import kept_cases, state
@@ -19,6 +20,7 @@ from repair_core.approvals import (
     database_exists,
     list_cases,
 )
+from repair_core.queue import RepairQueue
 
 page_setup("Cases")
 st.title("0b · Cases")
@@ -42,6 +44,24 @@ if source == QUEUE:
     st.info("The repair queue is worked through on the **Inbox** page, where a request is "
             "claimed (one reviewer at a time) before it becomes the working case.")
     st.page_link("pages/0_Inbox.py", label="Go to the Inbox", icon=":material/inbox:")
+    if not database_exists(url):
+        st.caption("No request yet: the queue's database does not exist yet.")
+        st.stop()
+    try:
+        queue = RepairQueue(url)
+        try:
+            requests = queue.requests()
+        finally:
+            queue.close()
+    except DgrrError as exc:
+        show_problems("Cannot read the queue", [str(exc)])
+        st.stop()
+    st.dataframe(pd.DataFrame([{"request": r.id, "case": r.case_id, "faults": ", ".join(r.faults),
+                                "status": r.status, "agent": r.agent, "user": r.user_id,
+                                "claimed by": r.claimed_by} for r in requests],
+                              columns=["request", "case", "faults", "status", "agent", "user",
+                                       "claimed by"]),
+                 hide_index=True, width="stretch", placeholder=MISSING)
     st.stop()
 
 if source == FOLDER:

@@ -128,3 +128,18 @@ def test_kept_cases_are_listed_only_outside_team_mode(_env, tmp_path):
     assert list(frame["case"]) == ["fig1-travel"] and list(frame["file"]) == [f"{digest}.json"]
     at.button(key="dgrr_w_cases_next").click().run()
     assert at.session_state["dgrr_case"].case_id == "fig1-travel"
+
+
+def test_the_queue_source_lists_the_requests_with_their_status(_env):
+    from repair_core.queue import RepairQueue
+
+    queue = RepairQueue(os.environ["DGRR_DB"])
+    queue.submit(load_example(), ["m3"], diagnosed_by="detector")
+    queue.close()
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.switch_page("pages/0_Cases.py").run()
+    at.radio(key="dgrr_w_cases_source").set_value("the repair queue").run()
+    assert not at.exception, [e.value for e in at.exception]
+    frame = at.dataframe[0].value
+    assert list(frame["case"]) == ["fig1-travel"] and list(frame["status"]) == ["pending"]
+    assert list(frame["faults"]) == ["m3"]
