@@ -38,6 +38,7 @@ from repair_core.approvals import (
     repaired_trajectory,
     warning_groups,
 )
+from repair_core.case._owner import owner_ack
 from repair_core.integrations.langgraph_threads import fork_lines, recorded_forks
 from repair_core.queue import RepairQueue, review
 
@@ -102,6 +103,8 @@ ordinary = [(k, v) for k, v in warning_kinds
             if not k.startswith((CARRIER_WARNING, NOT_CERTIFIED_WARNING))]
 carrier_kinds = carrier_groups(summary.carrier_details, summary.carriers)
 kinds_to_tick = [k for k, _ in ordinary] + [g for g, _ in carrier_kinds]
+if summary.other_owners:  # records of someone else: a group of their own
+    kinds_to_tick.append("records of another owner")
 st.markdown(f"Case {code(p.case.case_id)} · {plural(len(p.edits), 'plan edit')}"
             + (" (some override an invariant)" if p.forced else "")
             + f" · replay: {'done' if res is not None else 'not run'}")
@@ -166,6 +169,24 @@ with warn_area:
                          height=min(300, 38 + 35 * len(carriers)), key=f"dgrr_w_ack_carriers_list_{i}", placeholder=MISSING)
         if ticked:
             acknowledged_ids += [c if isinstance(c, str) else c.id for c in carriers]
+        acknowledged = acknowledged and ticked
+    if summary.other_owners:
+        # rule approval.other-owner-acknowledged: each record named in the approval, so
+        # that `dgrr apply` may write in its owner's scope
+        ticked = st.checkbox(
+            f"Acknowledged, the repair writes to memory someone else reads: "
+            f"{plural(len(summary.other_owners), 'record')} of another owner",
+            key=f"dgrr_w_ack_owners_{sign_key}")
+        with st.expander(f"its {plural(len(summary.other_owners), 'record')}",
+                         expanded=len(summary.other_owners) <= 3):
+            st.dataframe(pd.DataFrame([{"record": r, "why": why}
+                                       for r, why in summary.other_owners.items()],
+                                      columns=["record", "why"]),
+                         hide_index=True, width="stretch",
+                         height=min(300, 38 + 35 * len(summary.other_owners)),
+                         key="dgrr_w_ack_owners_list", placeholder=MISSING)
+        if ticked:
+            acknowledged_ids += [owner_ack(r) for r in summary.other_owners]
         acknowledged = acknowledged and ticked
 
 with form_area:

@@ -103,7 +103,9 @@ def run(folder: str | Path) -> dict[str, Any]:
                        expect_text=NOTE),
                StoreOp(op="restore", record=ids["seat"] + "@1", text=AISLE,
                        memory_id=ids["seat"])]
-        approval = SimpleNamespace(id=1, decision="approve", kind="decision", case_id="c")
+        # the note is the agent's, not scoped to Lin: the approval acknowledges it
+        approval = SimpleNamespace(id=1, decision="approve", kind="decision", case_id="c",
+                                   acknowledged=["other-owner:" + ids["note"]])
         done = apply_mem0(memory, ops, user="lin", case_id="c", approval=approval)
         restored = next(d["mem0_id"] for d in done if d["op"] == "restore")
         reach = []

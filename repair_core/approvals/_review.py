@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 from .._errors import DgrrError
 from .._perf import without_gc
 from .._text import markdown_code, markdown_text, plural, printable
+from ..case._owner import OWNER_ACK_PREFIX
 from ..judge import Judge
 from ..plan._plan import RepairPlan
 from ..verification._models import Carrier, Uncertain
@@ -45,6 +46,7 @@ __all__ = [
     "repaired_trajectory",
     "markdown_report",
     "named_carriers",
+    "other_owners",
     "result_data",
 ]
 
@@ -162,6 +164,26 @@ def unacknowledged_carriers(case: Any, result: Any, approval: Any, *,
     return [c for c in result_carriers(case, result, judge=judge) if c.id not in acknowledged]
 
 
+def other_owners(plan: RepairPlan) -> dict[str, str]:
+    """The records of someone other than the case's user (plan warning `other-owner`)
+    that `plan` changes, or whose restored version it writes back: record id -> the
+    warning's message. An approval acknowledges each (`dgrr approve
+    --acknowledge-owner`) for `dgrr apply` to write in their scope."""
+    from ..plan._warnings import case_warnings
+
+    touched: set[str] = set()
+    records = {m.id: m for m in plan.case.memory}
+    for rid, action in plan.memory.items():
+        if action == "keep":
+            continue
+        touched.add(rid)
+        extra = (records[rid].model_extra or {}) if rid in records else {}
+        touched.update(str(v) for v in (extra.get("mem0_memory_id"), extra.get("version_of"))
+                       if v)
+    return {w.node: w.message for w in case_warnings(plan.case)
+            if w.kind == "other-owner" and w.node in touched}
+
+
 class ApprovalSummary(BaseModel):
     """What an approval approves, in words: the answer change, the store operations, the
     replay outcome of every step that changed, irreversible effects, and the warnings a
@@ -196,6 +218,10 @@ class ApprovalSummary(BaseModel):
     """Those of `carriers` whose details are known (kind, where, fault, evidence, text),
     in the same order: what a reviewer reads before acknowledging them
     (:func:`carrier_groups`). A carrier the result names only by id has none."""
+    other_owners: dict[str, str] = Field(default_factory=dict)
+    """Records of someone other than the case's user that the repair writes to (record
+    id -> why it is not the user's): a group of its own to acknowledge; an approval
+    records each as `other-owner:RECORD` (see `case._owner`)."""
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -267,7 +293,8 @@ def approval_summary(plan: RepairPlan, result: Any = None, *,
         warnings.append("This plan has not been replayed: you would approve the plan only, "
                         "with no corrected answer.")
         return ApprovalSummary(case_id=case.case_id, replayed=False, answer_before=before,
-                               store=store, steps=steps, warnings=warnings)
+                               store=store, steps=steps, warnings=warnings,
+                               other_owners=other_owners(plan))
     report = _get(result, "report")
     after = _get(result, "answer")
     changes = _get(report, "store_changes")
@@ -333,7 +360,7 @@ def approval_summary(plan: RepairPlan, result: Any = None, *,
                            answer_after=after, store=store, steps=steps,
                            irreversible_effects=irreversible, warnings=warnings,
                            carriers=[c.id for c in carriers] + only_ids,
-                           carrier_details=carriers)
+                           carrier_details=carriers, other_owners=other_owners(plan))
 
 
 def _effect_kind(item: Any, declared: Mapping[str, str]) -> str:
@@ -626,6 +653,12 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     if decision == "reject" and not comment.strip():
         raise DgrrError("approval refused:\n  - comment: a rejection needs a reason")
     acknowledged = list(dict.fromkeys(acknowledged))
+    # rule approval.other-owner-acknowledged: an acknowledgement of a record of another
+    # owner names one the plan warns about; the carriers are the rest
+    owners = [a for a in acknowledged if a.startswith(OWNER_ACK_PREFIX)]
+    if decision == "approve":
+        _check_owner_acks(plan, owners)
+    acknowledged = [a for a in acknowledged if a not in owners]
     if decision == "approve" and (result is not None or acknowledged):
         # rule approval.carriers-acknowledged
         carriers: list[Any] = (list(carrier_ids) if carrier_ids is not None else
@@ -645,6 +678,7 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
                                                unshown=[_carrier_id(c) for c in unshown])
     else:
         acknowledged = []
+    acknowledged += owners if decision == "approve" else []
     inputs, outputs = hashes if hashes is not None else approval_hashes(plan, result)
 
     def refuse_same(records: list[ApprovalRecord]) -> None:
@@ -662,6 +696,23 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
                      comment=comment, plan_edits=[e.model_dump(mode="json") for e in plan.edits],
                      forced=plan.forced, inputs_sha256=inputs, outputs_sha256=outputs,
                      model=model, acknowledged=acknowledged, check=refuse_same)
+
+
+def _check_owner_acks(plan: RepairPlan, owners: list[str]) -> None:
+    """Refuse an acknowledgement of a record of another owner that is not one the plan
+    warns about (`other-owner`)."""
+    if not owners:
+        return
+    from ..plan._warnings import case_warnings
+
+    others = {w.node for w in case_warnings(plan.case) if w.kind == "other-owner"}
+    unknown = [a for a in owners if a.removeprefix(OWNER_ACK_PREFIX) not in others]
+    if unknown:
+        raise DgrrError("approval refused: --acknowledge-owner names a record that is not "
+                        "of another owner in this case (dgrr plan lists them under "
+                        "other-owner):\n" + "\n".join(
+                            f"  - {printable(a.removeprefix(OWNER_ACK_PREFIX)[:120])}"
+                            for a in unknown))
 
 
 def repaired_store(plan: RepairPlan, result: Any = None) -> dict[str, Any]:

@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from ..integrations import Journal, journal_dir, store_ops
     from ..integrations._identity import langgraph_identity, mem0_identity
+    from ..integrations._scopes import owner_problems
 
     folder = journal_dir(args.journal)
     if args.vault is not None and args.to != "langgraph":
@@ -136,6 +137,12 @@ def run(args: argparse.Namespace) -> int:
             print("carriers of a fault or items not certified clean the approval did not "
                   "acknowledge: "
                   + ", ".join(printable(c.id) for c in carriers))
+        # rule apply.other-owner-acknowledged: by the case here, by the store again
+        # just before the writes (apply_mem0, apply_langgraph)
+        others = owner_problems(ops, user=case.user_id, acknowledged=getattr(
+            approval, "acknowledged", None) or ())
+        for line in others:
+            print("other owner: " + printable(line))
         if not args.apply:
             print("dry run: nothing written (add --apply to write)")
             return 0
@@ -149,6 +156,12 @@ def run(args: argparse.Namespace) -> int:
                 + ", ".join(printable(c.id) for c in carriers) + "); see `dgrr verify "
                 "RESULT --case CASE`; approve again with --acknowledge for each; nothing "
                 "written")
+        if others:
+            raise DgrrError(
+                f"refused: the repair writes in the scope of someone other than the case's "
+                f"user ({plural(len(others), 'record')}, listed above) that approval "
+                f"#{approval.id} did not acknowledge; approve again with "
+                "--acknowledge-owner RECORD for each; nothing written")
         if not args.reviewer or not args.reviewer.strip():
             raise DgrrError("--reviewer: who applies the repair is required with --apply")
         target = f"{args.to}:{args.store}"
@@ -171,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
                 return apply_langgraph(
                     lg, ops, case_id=case.case_id, approval=approval, journal=journal,
                     target=target, reviewer=args.reviewer, record=record, vault=vault,
-                    log=events)
+                    log=events, user=case.user_id)
 
             done = with_langgraph(args.store, act)
             return _show(done, args, item="item")

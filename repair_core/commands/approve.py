@@ -9,6 +9,7 @@ import sys
 
 from .._errors import DgrrError
 from .._text import printable
+from ..case._owner import OWNER_ACK_PREFIX, acknowledged_owners, owner_ack
 from ..integrations._target import result_objective, result_suspects
 from ..plan._plan import plan_case
 from . import (
@@ -50,6 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "you read and accept; repeat for each: an approval of a result with "
                         "either is refused until every one is acknowledged, and the ids are "
                         "recorded with it")
+    p.add_argument("--acknowledge-owner", action="append", default=[], metavar="RECORD",
+                   help="a record of someone other than the case's user (`dgrr plan` warns "
+                        "about it as other-owner) that the repair may write to; repeat for "
+                        "each: `dgrr apply` refuses to delete, quarantine or restore such a "
+                        "record unless the approval acknowledged it")
     p.add_argument("--objective", choices=("answer", "store", "both"), default=None,
                    help="what the approved plan repairs (answer, store or both); default: the "
                         "objective the --result was repaired for, else answer (store for a "
@@ -129,16 +135,24 @@ def run_approve(args: argparse.Namespace) -> int:
     store = ApprovalStore(args.db)
     if args.acknowledge and result is None:
         raise DgrrError("--acknowledge: only with --result (the carriers are in a result)")
+    if args.acknowledge_owner and args.decision != "approve":
+        raise DgrrError("--acknowledge-owner: only with --decision approve")
     rec = record_decision(store, plan, reviewer=args.reviewer, decision=args.decision,
-                          comment=args.comment, result=result, acknowledged=args.acknowledge,
+                          comment=args.comment, result=result,
+                          acknowledged=[*args.acknowledge,
+                                        *(owner_ack(r) for r in args.acknowledge_owner)],
                           judge=judge_from(args))
     print(f"recorded #{rec.id}: {rec.decision} of case '{printable(rec.case_id)}' by "
           f"{printable(rec.reviewer)} ({plural(len(rec.plan_edits), 'plan edit')}) in "
           f"{store.url}")
-    if rec.acknowledged:
-        print(f"acknowledged {plural(len(rec.acknowledged), 'carrier')} of a fault or "
-              "item(s) not certified clean: "
-              + ", ".join(printable(a) for a in rec.acknowledged))
+    owners = sorted(acknowledged_owners(rec.acknowledged))
+    carriers = [a for a in rec.acknowledged if not a.startswith(OWNER_ACK_PREFIX)]
+    if carriers:
+        print(f"acknowledged {plural(len(carriers), 'carrier')} of a fault or "
+              "item(s) not certified clean: " + ", ".join(printable(a) for a in carriers))
+    if owners:
+        print(f"acknowledged {plural(len(owners), 'record')} of another owner: "
+              + ", ".join(printable(a) for a in owners))
     signed = f"signed with {rec.key_id}" if rec.signature else "unsigned (no key for the reviewer)"
     print(f"log head now {rec.row_hash} (#{rec.id}, {signed})")
     return 0

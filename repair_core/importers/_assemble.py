@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import provenance as pv
+from ..case._owner import MEM0_SCOPES
 from ..case._trace import TRACE_FIELD, step_trace
 from ._call_messages import call_messages
 from ._implied import (
@@ -296,6 +297,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
                 if r.id not in from_store:  # the value the agent last saw
                     records[r.id].update(item_fields(r.metadata, f"span {sid}: "
                                                      "gen_ai.memory.records", out.problems))
+                    _namespace_owner(records[r.id])
                 if r.id not in seen_here:
                     seen_here.add(r.id)
                     returned.append(r.id)
@@ -356,6 +358,7 @@ def assemble(spans: list[Span], *, store: Iterable[Mapping[str, Any]] = (),
             if op.write_op != "delete" and str(op.record_id) not in from_store:
                 records[str(op.record_id)].update(
                     item_fields(op.span.attributes, f"span {sid}", out.problems))
+                _namespace_owner(records[str(op.record_id)])
         step["deps"] = []
         if op.kind != "tool":  # a tool span's time and usage are its call's
             _keep_trace(step, op.span, model_call=op if op.kind == "chat" else None)
@@ -575,16 +578,22 @@ def _note_text(out: Assembled, seen_text: dict[str, str], rid: str, text: str,
         out.conflicting.setdefault(rid, []).append((step, text))
 
 
-_SCOPES = ("user_id", "agent_id", "run_id")
-"""Mem0's scope ids: whose memory a record is."""
 
 
 def _owner(meta: Mapping[str, Any]) -> dict[str, Any]:
     """`{"owner": {...}}`: the scope ids the source gave with a returned record (Mem0's
     `user_id`, `agent_id`, `run_id`), so that the plan can tell records of someone other
     than the case's user (warning `other-owner`); {} when it gave none."""
-    owner = {k: v for k in _SCOPES if isinstance(v := meta.get(k), str) and v}
+    owner = {k: v for k in MEM0_SCOPES if isinstance(v := meta.get(k), str) and v}
     return {"owner": owner} if owner else {}
+
+
+def _namespace_owner(record: dict[str, Any]) -> None:
+    """A LangGraph item's owner is its namespace: `record` (with `langgraph_namespace`)
+    gets it as `owner["namespace"]`, beside any scope ids its source gave."""
+    ns = record.get("langgraph_namespace")
+    if isinstance(ns, list):
+        record["owner"] = {**(record.get("owner") or {}), "namespace": list(ns)}
 
 
 def _record_user(meta: Mapping[str, Any], default: str) -> str:

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from .._errors import DgrrError
 from ..case._case import Case
+from ..case._owner import scopes_of
 from ..verification import gated_store
 
 __all__ = ["StoreOp", "StoreChanged", "store_ops"]
@@ -46,6 +47,12 @@ class StoreOp(BaseModel):
     (`langgraph_namespace`); otherwise it is found in the store from the record id."""
     key: str | None = None
     """LangGraph: the key of `memory_id`, when the case names it (`langgraph_key`)."""
+    owner: dict[str, Any] | None = None
+    """The scope the source gave the memory (the case record's `owner`: Mem0 scope ids, a
+    LangGraph namespace; see `case._owner`); None: it gave none."""
+    owner_record: str | None = None
+    """The case record `owner` is from (the record, or for a restored version the memory
+    it was a version of): what an approval acknowledges to write in another scope."""
 
     def describe(self) -> str:
         """One line for a person."""
@@ -77,7 +84,7 @@ def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
             expect_text=None if op == "restore" else m.text,
             expect_changed_at=None if op == "restore" else extra.get("mem0_changed_at"),
             expect_value=None if op == "restore" else _value(extra),
-            **_slot(current or m)))
+            **_slot(current or m), **_owner(m, current)))
         if op != "restore":
             removed.add(memory_id)
         elif current is not None and memory_id != rid and memory_id not in removed:
@@ -93,6 +100,16 @@ def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
 def _value(extra: Mapping[str, Any]) -> dict[str, Any] | None:
     value = extra.get("langgraph_value")
     return dict(value) if isinstance(value, Mapping) else None
+
+
+def _owner(record: Any, memory: Any) -> dict[str, Any]:
+    """The `owner` and `owner_record` of an operation on `record`: its own owner, else
+    that of the `memory` it is a version of (None: no source scope)."""
+    for r in (record, memory):
+        owner = scopes_of((r.model_extra or {}).get("owner")) if r is not None else {}
+        if owner:
+            return {"owner": owner, "owner_record": r.id}
+    return {}
 
 
 def _slot(record: Any) -> dict[str, Any]:

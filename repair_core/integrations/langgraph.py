@@ -313,6 +313,15 @@ def _locate(store: Any, op: Any) -> tuple[tuple[str, ...], str] | None:
     return found[0] if found else None
 
 
+def _namespace_of(store: Any, op: Any) -> dict[str, Any] | None:
+    """`{"namespace": [...]}` of the item `op` is about, as the store holds it now (None:
+    no such item)."""
+    where = _locate(store, op)
+    if where is None or store.get(*where) is None:
+        return None
+    return {"namespace": list(where[0])}
+
+
 def _value_problems(rid: str, got: Mapping[str, Any], want: Mapping[str, Any]) -> list[str]:
     """One line per field of the value that differs from the trace."""
     out = []
@@ -447,7 +456,8 @@ def _iso(value: Any) -> Any:
 def apply_langgraph(store: Any, ops: Any, *, case_id: str, approval: Any,
                     namespace: tuple[str, ...] = (), journal: Any = None, vault: Any = None,
                     target: str = "langgraph", reviewer: str | None = None,
-                    record: Any = None, log: Any = None) -> list[dict[str, Any]]:
+                    record: Any = None, log: Any = None,
+                    user: str | None = None) -> list[dict[str, Any]]:
     """Check, then apply `ops` (from :func:`repair_core.integrations.store_ops`) to a
     LangGraph `store` (see :func:`plan_langgraph`); one entry per operation with the item
     it touched or wrote. `approval` must be the `approve` decision of this case (see
@@ -458,13 +468,23 @@ def apply_langgraph(store: Any, ops: Any, *, case_id: str, approval: Any,
     go to `vault` (default: the store's own, see
     :func:`~repair_core.integrations.langgraph_vault.vault_for`). `log`
     (:class:`~repair_core.integrations.ApplyLog`) records the apply's intent and a
-    rollback in the approvals log."""
+    rollback in the approvals log. An item's owner is its namespace: with `user` (the
+    case's user), an item in a namespace without the user's id (by the case or by where
+    the store holds it) is written only when `approval` acknowledged its record (see
+    `_scopes`); `dgrr apply` and the queue's worker always give it."""
     from ._apply import run_apply
+    from ._scopes import check_owners
+
+    def check() -> None:
+        check_langgraph(store, ops)
+        if user is not None:  # rule apply.other-owner-acknowledged
+            check_owners(ops, user=user, acknowledged=getattr(approval, "acknowledged", ()),
+                         store_owner=lambda op: _namespace_of(store, op))
 
     slots = LangGraphSlots(store, vault)
     return run_apply(slots, "langgraph", ops, case_id=case_id,
                      approval=approval, journal=journal, target=target, reviewer=reviewer,
-                     check=lambda: check_langgraph(store, ops),
+                     check=check,
                      plan=lambda apply_id: _plan(slots, ops, case_id=case_id,
                                                  apply_id=apply_id, namespace=namespace),
                      record=record, log=log)

@@ -31,12 +31,14 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from ..case._owner import scopes_of
 from ._apply import ApplyLog
 from ._journal import Intent, Journal, Step
+from ._scopes import check_owners
 from ._writeback import StoreChanged, StoreOp
 
 __all__ = ["QUARANTINE_USER", "SCOPE_KEYS", "check_mem0", "plan_mem0", "apply_mem0",
-           "close_mem0", "Mem0Slots", "mem0_search", "mem0_get_all"]
+           "close_mem0", "Mem0Slots", "mem0_search", "mem0_get_all", "mem0_owner"]
 
 QUARANTINE_USER = "dgrr-quarantine"
 """The user id quarantined memories are kept under (no other scope id)."""
@@ -176,6 +178,20 @@ def _history(memory_id: str, event: str, old: str | None, new: str | None,
             "actor_id": payload.get("actor_id"), "role": payload.get("role")}
 
 
+def _owner_scope(op: StoreOp, user: str) -> dict[str, Any]:
+    """The Mem0 scope ids the case gives `op`'s memory; the case's user when none."""
+    scopes = {k: v for k, v in scopes_of(op.owner).items() if k in SCOPE_KEYS}
+    return scopes or {"user_id": user}
+
+
+def mem0_owner(memory: Any, op: StoreOp) -> dict[str, Any] | None:
+    """The scope ids the store gives `op`'s memory now (None: no such memory)."""
+    got = memory.get(op.memory_id or op.record)
+    if got is None:
+        return None
+    return {k: got[k] for k in SCOPE_KEYS[:3] if isinstance(got.get(k), str) and got[k]}
+
+
 def _new_payload(memory: Any, text: str, keep: dict[str, Any], at: str) -> dict[str, Any]:
     """The payload Mem0 itself would write for a new memory `text` (with `keep`'s scope
     ids and metadata)."""
@@ -243,7 +259,9 @@ def plan_mem0(memory: Any, ops: Sequence[StoreOp], *, user: str, case_id: str,
         if op.op == "restore":
             state(mid)
             source = originals.get(mid)
-            keep = keep_of(source) if source is not None else {"user_id": user}
+            # the scope of the memory it was a version of: the store's, else the one the
+            # case gives it, never the case's user's by default when the source gave one
+            keep = keep_of(source) if source is not None else _owner_scope(op, user)
             keep["dgrr_restored_from"] = op.record
         else:
             common = [s for s in scopes if s]
@@ -264,14 +282,21 @@ def apply_mem0(memory: Any, ops: Sequence[StoreOp], *, user: str, case_id: str,
                reviewer: str | None = None, record: Callable[[Intent], None] | None = None,
                log: ApplyLog | None = None) -> list[dict[str, Any]]:
     """Check, then apply `ops` to `memory` (see the module doc); returns one entry per
-    operation with the Mem0 id it touched or created. `approval` must be the `approve`
+    operation with the Mem0 id it touched or created. A memory whose owner (in the case
+    or in the store) is not `user` is written only when `approval` acknowledged its
+    record (see `_scopes`). `approval` must be the `approve`
     decision of this case; all or nothing (see
     :func:`repair_core.integrations.langgraph.apply_langgraph`)."""
     from ._apply import run_apply
 
+    def check() -> None:
+        check_mem0(memory, ops)
+        # rule apply.other-owner-acknowledged
+        check_owners(ops, user=user, acknowledged=getattr(approval, "acknowledged", ()),
+                     store_owner=lambda op: mem0_owner(memory, op))
+
     return run_apply(Mem0Slots(memory), "mem0", ops, case_id=case_id, approval=approval,
-                     journal=journal, target=target, reviewer=reviewer,
-                     check=lambda: check_mem0(memory, ops),
+                     journal=journal, target=target, reviewer=reviewer, check=check,
                      plan=lambda apply_id: plan_mem0(memory, ops, user=user, case_id=case_id,
                                                      apply_id=apply_id),
                      record=record, log=log)

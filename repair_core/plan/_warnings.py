@@ -5,9 +5,10 @@
   `importers._assemble`). The plan is made from the kept text; a reviewer should know
   that the agent may have read another.
 - `other-owner`: a record whose owner, as its source gave it (the record's `owner`: Mem0's
-  `user_id`, `agent_id`, `run_id`), is not the case's user: another user's memory, or an
-  agent's or a run's not scoped to the user. Repairing it changes memory someone else
-  reads."""
+  `user_id`, `agent_id`, `run_id`, or a LangGraph namespace), is not the case's user:
+  another user's memory, an agent's or a run's not scoped to the user, or an item in a
+  namespace without the user's id (see `case._owner`). Repairing it changes memory
+  someone else reads."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from ..case._case import Case
+from ..case._owner import other_owner
 
 __all__ = ["PlanWarning", "case_warnings"]
 
@@ -36,19 +38,6 @@ def _cut(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:79] + "…")
 
 
-def _other_owner(owner: Any, user: str) -> str | None:
-    """Why a record with source scope ids `owner` is not `user`'s (None: it is)."""
-    if not isinstance(owner, dict):
-        return None
-    scopes = {k: v for k, v in owner.items() if isinstance(k, str) and isinstance(v, str)}
-    if scopes.get("user_id") == user:
-        return None
-    shown = ", ".join(f"{k} {v!r}" for k, v in sorted(scopes.items()))
-    if "user_id" in scopes:
-        return f"belongs to another user ({shown}), not the case's user {user!r}"
-    return f"is scoped to {shown or 'no one'}, not to the case's user {user!r}"
-
-
 def case_warnings(case: Case) -> list[PlanWarning]:
     """Per record, in store order: an `other-owner` warning when its source owner is not
     the case's user, a `conflicting-texts` warning when its `conflicting_texts` lists
@@ -56,7 +45,7 @@ def case_warnings(case: Case) -> list[PlanWarning]:
     out = []
     for record in case.memory:
         extra = record.model_extra or {}
-        why = _other_owner(extra.get("owner"), case.user_id)
+        why = other_owner(extra.get("owner"), case.user_id)
         if why is not None:
             out.append(PlanWarning(kind="other-owner", node=record.id, message=(
                 f"record {record.id!r} {why}: repairing it changes memory someone else "

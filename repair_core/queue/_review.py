@@ -242,7 +242,7 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
                 return resume_apply(LangGraphSlots(store), journal, record, log=apply_log)
             return apply_langgraph(store, ops, case_id=case.case_id, approval=approval,
                                    journal=journal, target=where, reviewer=worker,
-                                   record=record, log=apply_log)
+                                   record=record, log=apply_log, user=case.user_id)
 
         if open_store is not None:
             act(open_store(target))
