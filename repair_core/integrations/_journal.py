@@ -48,7 +48,7 @@ from .._io import atomic_write_json, check_secret_file
 __all__ = ["journal_secret", "JOURNAL_KEY", "INTENT_FORMAT", "Intent", "Step", "SlotBackend", "SlotConflict", "SlotsChanged",
            "ApplyLocked", "ApplyPending", "journal_dir", "store_key", "Journal",
            "run_forward", "run_rollback", "intent_state", "forward_conflicts",
-           "rollback_conflicts", "before_digest", "with_digests"]
+           "rollback_conflicts", "before_digest", "with_digests", "write_if"]
 
 INTENT_FORMAT: Literal["dgrr.apply-intent/v1"] = "dgrr.apply-intent/v1"
 
@@ -394,6 +394,24 @@ def _sequences(steps: Sequence[Step]) -> dict[str, list[Any]]:
     return seqs
 
 
+def write_if(backend: SlotBackend, ref: Any, expected: Any, state: Any) -> tuple[bool, Any]:
+    """Set slot `ref` to `state` only while it holds `expected` (compared with the
+    backend's `same`); returns (written, what the slot held). A backend with its own
+    `write_if` compares and writes in one transaction of the store, so no other writer
+    gets in between (see docs/writeback.md, which stores offer one); for the others the
+    slot is read again right before the write, which narrows the window but cannot
+    close it."""
+    atomic = getattr(backend, "write_if", None)
+    if atomic is not None:
+        written, found = atomic(ref, expected, state)
+        return bool(written), found
+    current = backend.read(ref)
+    if not backend.same(current, expected):
+        return False, current
+    backend.write(ref, state)
+    return True, current
+
+
 def _position(backend: SlotBackend, current: Any, seq: list[Any]) -> int | None:
     """Which planned state of a slot `current` is (the latest one that matches)."""
     for j in range(len(seq) - 1, -1, -1):
@@ -416,6 +434,7 @@ def run_forward(backend: SlotBackend, steps: Sequence[Step],
     conflicts: list[SlotConflict] = []
     skipped: set[str] = set()
     skipped_ops: set[int] = set()
+    forced: set[str] = set()
     for i, step in enumerate(steps):
         if step.kind == "slot":
             ident = _ident(step.ref)
@@ -439,11 +458,25 @@ def run_forward(backend: SlotBackend, steps: Sequence[Step],
                         skipped.add(ident)
                         skipped_ops.add(step.op)
                         continue
+                    forced.add(ident)  # written over, whatever it holds
                     found = k
                 pos[ident] = found
             if pos[ident] > k:
                 continue  # done before (a resumed apply)
-            backend.write(step.ref, step.after)
+            if ident in forced:
+                backend.write(step.ref, step.after)
+            else:
+                # compare and set: a write that got in since the slot was read is seen
+                written, current = write_if(backend, step.ref, seqs[ident][k], step.after)
+                if not written:
+                    conflict = SlotConflict(ref=step.ref, found=current,
+                                            planned=seqs[ident][-1])
+                    conflicts.append(conflict)
+                    if fresh:
+                        raise SlotsChanged(conflicts)
+                    skipped.add(ident)
+                    skipped_ops.add(step.op)
+                    continue
             pos[ident] = k + 1
         elif step.effect is not None and step.op not in skipped_ops:
             backend.effect(step.effect)
@@ -477,7 +510,13 @@ def run_rollback(backend: SlotBackend, steps: Sequence[Step], *,
                                           overwritten=overwrite))
             if not overwrite:
                 continue
-        backend.write(step.ref, before)
+            backend.write(step.ref, before)
+        else:
+            # compare and set: a write that got in since the slot was read is kept
+            written, now = write_if(backend, step.ref, current, before)
+            if not written:
+                conflicts.append(SlotConflict(ref=step.ref, found=now, planned=before))
+                continue
         backend.undo_effect(step.ref, current, before)
     return conflicts
 

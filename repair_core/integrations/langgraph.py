@@ -235,6 +235,7 @@ class LangGraphSlots:
     def __init__(self, store: Any, vault: Any = None) -> None:
         self.store = store
         self._vault = vault
+        self._atomic: Any = None  # the store's transactional compare-and-set (False: none)
 
     @property
     def vault(self) -> Any:
@@ -260,6 +261,23 @@ class LangGraphSlots:
             self.store.put(ns, key, state["value"], index=False)
         else:
             self.store.put(ns, key, state["value"])
+
+    def write_if(self, ref: Any, expected: Any, state: Any) -> tuple[bool, Any]:
+        """Set `ref` to `state` only while it holds `expected`, in one transaction of the
+        store where it offers one (:mod:`~repair_core.integrations.langgraph_cas`);
+        otherwise read right before the write. (written, what it held)."""
+        from .langgraph_cas import transactional
+
+        if not _vault_ref(ref):
+            if self._atomic is None:
+                self._atomic = transactional(self.store, self.same, _item_state) or False
+            if self._atomic:
+                return self._atomic(tuple(ref[0]), ref[1], expected, state)  # type: ignore[no-any-return]
+        current = self.read(ref)  # the vault is dgrr's own: no other writer to race
+        if not self.same(current, expected):
+            return False, current
+        self.write(ref, state)
+        return True, current
 
     def same(self, a: Any, b: Any) -> bool:
         if a is None or b is None:

@@ -1,0 +1,108 @@
+"""Compare-and-set in one transaction of the store's database: an agent that writes an
+item through its own connection after dgrr read it, but before dgrr's write, is seen by
+that write (which reads the item again inside its transaction: `BEGIN IMMEDIATE` on a
+SqliteStore, `SELECT … FOR UPDATE` in a REPEATABLE READ transaction on a PostgresStore),
+and the apply refuses, everything rolled back: the agent's value is kept, not written
+over."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("langgraph.store.sqlite", reason="needs the 'postgres' extra")
+
+from test_writeback_langgraph_stores import (  # noqa: E402
+    APPROVAL,
+    LEARNED,
+    NAMESPACE,
+    SEAT_KEY,
+    _fill,
+    _libpq,
+    _ops,
+    _sync_store,
+)
+
+from repair_core import DgrrError  # noqa: E402
+from repair_core.integrations.langgraph import LangGraphSlots, apply_langgraph  # noqa: E402
+
+AGENTS_SEAT = "Lin now wants an aisle seat (the agent, just now)."
+
+
+def _agent_writes_after_dgrr_reads(monkeypatch, agent) -> list[bool]:
+    """The agent writes the seat through `agent` (its own connection) right after dgrr
+    read the seat slot a second time: the plan's read, then the writer's own read before
+    its write."""
+    reads: list[bool] = []
+    real = LangGraphSlots.read
+
+    def read(self, ref):
+        got = real(self, ref)
+        if ref == [list(NAMESPACE), SEAT_KEY]:
+            reads.append(True)
+            if len(reads) == 2:
+                agent.put(NAMESPACE, SEAT_KEY, {"text": AGENTS_SEAT})
+        return got
+
+    monkeypatch.setattr(LangGraphSlots, "read", read)
+    return reads
+
+
+def _the_second_writer_refuses(store, agent, monkeypatch) -> None:
+    _fill(store)
+    reads = _agent_writes_after_dgrr_reads(monkeypatch, agent)
+    with pytest.raises(DgrrError, match="changed while the apply was writing"):
+        apply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL)
+    assert len(reads) >= 2  # the agent did write in between
+    assert store.get(NAMESPACE, SEAT_KEY).value == {"text": AGENTS_SEAT}
+    assert store.get(NAMESPACE, "habit").value == {"text": LEARNED}  # all rolled back
+
+
+def test_sqlite_store_compare_and_set_sees_a_write_of_another_connection(tmp_path,
+                                                                          monkeypatch):
+    with _sync_store("sqlite", tmp_path, None) as store, \
+            _sync_store("sqlite", tmp_path, None) as agent:
+        _the_second_writer_refuses(store, agent, monkeypatch)
+
+
+def test_sqlite_store_write_lock_is_held_from_the_compare_to_the_write(tmp_path,
+                                                                        monkeypatch):
+    """While dgrr compares and writes an item, another connection's write waits for
+    dgrr's commit (so it lands after dgrr's write, not lost under it)."""
+    import sqlite3
+
+    from langgraph.store.sqlite import SqliteStore
+
+    with _sync_store("sqlite", tmp_path, None) as store:
+        _fill(store)
+        waited: list[bool] = []
+        real = SqliteStore._batch_put_ops
+
+        def put_ops(self, ops, cur):
+            if self is store and not waited:
+                other = sqlite3.connect(str(tmp_path / "store.db"), timeout=0.2)
+                try:
+                    other.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:  # locked by dgrr's transaction
+                    waited.append("locked" in str(exc))
+                else:
+                    other.execute("ROLLBACK")
+                    waited.append(False)
+                finally:
+                    other.close()
+            return real(self, ops, cur)
+
+        monkeypatch.setattr(SqliteStore, "_batch_put_ops", put_ops)
+        apply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL)
+        assert waited == [True]
+        assert store.get(NAMESPACE, SEAT_KEY) is None
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_postgres_store_compare_and_set_sees_a_write_of_another_connection(
+        postgres_db, tmp_path, monkeypatch):
+    pytest.importorskip("langgraph.store.postgres", reason="needs the 'postgres' extra")
+    url = _libpq(str(postgres_db))
+    with _sync_store("postgres", tmp_path, url) as store, \
+            _sync_store("postgres", tmp_path, url) as agent:
+        _the_second_writer_refuses(store, agent, monkeypatch)
