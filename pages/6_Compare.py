@@ -36,6 +36,11 @@ before = c.final_answer().text if c.has_answer() else "(none: the case has no st
 after = res.answer if res is not None and res.answer is not None else None
 answer_columns(before, after, id_prefix="dgrr-answer",
                titles=("Original (failed run)", "Corrected"), missing="(not replayed yet)")
+if res is not None and res.report.answer_lost:
+    st.markdown("**Could not be determined from memory** (the failed answer rested on "
+                "these records; the repair removed them and nothing stands in their place):")
+    st.text("\n".join(f"{lost.id}" + (f" (slot {lost.key})" if lost.key else "")
+                       + f": {lost.why}" for lost in res.report.answer_lost))
 
 def _memory_table() -> pd.DataFrame:
     if res is not None:

@@ -787,3 +787,23 @@ def test_plan_diff_says_which_changes_follow_from_the_edits():
     _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
     why = at.dataframe[-1].value.set_index("id")["why"].to_dict()
     assert why == {"m6": "reviewer edit", "s17": "follows from the edits"}
+
+
+def test_compare_says_what_could_not_be_determined_as_plain_text():
+    """What the corrected answer could not have from memory (the report's `answer_lost`)
+    is listed under it, as text: a reason holding Markdown shows as written."""
+    from repair_core.replay import RemovedPremise
+
+    at = loaded()
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    res = at.session_state["dgrr_result"]
+    assert res.report.answer_lost == []  # figure 1: the true preference is found again
+    page(at, "6_Compare")
+    assert "Could not be determined from memory" not in texts(at)
+    res.report.answer_lost = [RemovedPremise(id="m3", key="seat_preference",
+                                             why="deleted as a [diagnosed](http://x.test) fault")]
+    page(at, "6_Compare")
+    assert "Could not be determined from memory" in texts(at)
+    assert "m3 (slot seat_preference): deleted as a [diagnosed](http://x.test) fault" in [
+        t.value for t in at.text]

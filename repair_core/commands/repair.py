@@ -322,9 +322,13 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
     w(f"Repair of {r.case_id} with {r.model}\n\n")
     w(f"  original answer:  {result.original_answer}\n" if result.trajectory.has_answer()
       else "  original answer:  (none: the case has no steps, only a store's records)\n")
-    w(f"  corrected answer: {result.answer if result.answer is not None else '(failed)'}\n\n"
+    w(f"  corrected answer: {result.answer if result.answer is not None else '(failed)'}\n"
       if result.answer is not None or failed else
-      "  corrected answer: (not regenerated: objective store repairs the memory only)\n\n")
+      "  corrected answer: (not regenerated: objective store repairs the memory only)\n")
+    for lost in r.answer_lost:  # what the corrected answer cannot have from memory
+        slot = f" (slot {lost.key})" if lost.key else ""
+        w(f"  not determined:   what {lost.id}{slot} said: {lost.why}, nothing in its place\n")
+    w("\n")
     ch = r.store_changes
     w(f"Store: {len(result.store.active)} active, {len(result.store.quarantine)} quarantined\n")
     for label, ids in (("deleted", ch.deleted), ("quarantined", ch.quarantined),

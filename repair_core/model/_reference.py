@@ -189,15 +189,40 @@ def plan_policy(inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def answer_policy(inputs: dict[str, Any]) -> dict[str, Any]:
-    """Report every observation, then every claim that has a value, in input order."""
+    """Report every observation, then every claim that has a value, in input order; then
+    say which slot could not be determined because the repair removed the only record of
+    it (`removed`, a slot no reported claim covers)."""
     obs = [e for e in _evidence(inputs) if e.get("kind") == "observation"]
     claims = [e for e in _evidence(inputs)
               if e.get("kind") == "claim" and e.get("value") is not None]
     used = obs + claims
-    if not used:
+    removed = (inputs.get("removed") or {}).get("items") or []
+    undetermined = _undetermined(removed, {c.get("key") for c in claims})
+    if not used and not undetermined:
         return {"text": "I could not find the information needed to answer that.", "cites": []}
     sentences = list(dict.fromkeys(_sentence(e.get("text", "")) for e in used))
-    return {"text": " ".join(sentences), "cites": [e["id"] for e in used]}
+    return {"text": " ".join([*sentences, *undetermined]), "cites": [e["id"] for e in used]}
+
+
+def _undetermined(removed: list[dict[str, Any]], covered: set[Any]) -> list[str]:
+    """One sentence per slot the repair's removals left without a value."""
+    by_slot: dict[str, list[dict[str, Any]]] = {}
+    for item in removed:
+        key = item.get("key")
+        if key not in covered:
+            by_slot.setdefault(str(key or ""), []).append(item)
+    sentences = []
+    for key, items in by_slot.items():
+        reasons = "; ".join(dict.fromkeys(f"{i.get('id')}: {i.get('why')}" for i in items))
+        if key:
+            held = "the only record of it was" if len(items) == 1 else "the records of it were"
+            what = f"the {key.replace('_', ' ')}"
+        else:
+            held = "the only record it rested on was" if len(items) == 1 else \
+                "the records it rested on were"
+            what = "this from memory"
+        sentences.append(f"I could not determine {what}: {held} removed ({reasons}).")
+    return sentences
 
 
 def _sentence(text: str) -> str:

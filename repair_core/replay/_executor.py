@@ -55,6 +55,7 @@ from ._models import (
     Cost,
     Decision,
     Failure,
+    RemovedPremise,
     RepairedStore,
     RepairReport,
     RepairResult,
@@ -66,7 +67,13 @@ from ._models import (
 from ._slips import ask_again, missing_arguments, stated_by
 from ._world import NEEDS_HUMAN, ToolWorld
 
-__all__ = ["repair", "execute", "ProgressFn"]
+__all__ = ["repair", "execute", "ProgressFn", "REMOVED_NOTE"]
+
+REMOVED_NOTE = ("Records a repair took out of memory, each with the slot it held (key) and "
+                "why. Where the request needs a slot that only a removed record held, say "
+                "plainly that it could not be determined and why; never state what a "
+                "removed record said, and never cite one.")
+"""What the answer's input `removed` says to the model about its items."""
 
 ProgressFn = Callable[[int, int, str, Cost], None]
 
@@ -312,6 +319,42 @@ class _Run:
                 items.append(observation_item(prem, self._tool_of(prem)))
         return ordered(items, self.memory.order)
 
+    def _removed_premises(self, step: Step) -> list[dict[str, Any]]:
+        """The records the failed run's `step` read, directly, through a read or through a
+        claim, that the repair removed, where nothing re-derived stands in for them: one
+        item per record, with the slot it held (`key`) and why it went. The answer can then
+        say what could not be determined instead of a generic "not found"."""
+        items: dict[str, dict[str, Any]] = {}
+        for d in step.deps:
+            old = self.steps.get(d.id)
+            key: str | None = None
+            if d.id in self.memory:
+                held = [d.id]
+            elif isinstance(old, MemoryRead):
+                held = list(old.returned)
+            elif isinstance(old, Claim):
+                now = self._current(d.id)
+                if isinstance(now, Claim) and now.value is not None:
+                    continue  # re-derived: the answer has it
+                key, held = old.key, []
+                for c in old.deps:
+                    source = self.steps.get(c.id)
+                    if c.id in self.memory:
+                        held.append(c.id)
+                    elif isinstance(source, MemoryRead):
+                        held += source.returned
+            else:
+                continue
+            for rid in held:
+                if rid not in self.memory or self.memory.active(self.memory.current(rid)):
+                    continue
+                mark = self.memory.marks.get(rid, "removed")
+                why = (f"{mark} as a diagnosed fault" if rid in self.faults
+                       else f"{mark} by the repair")
+                items.setdefault(rid, {"id": rid, "kind": "removed",
+                                       "key": key or self.memory[rid].key, "why": why})
+        return list(items.values())
+
     def _request(self, step: Step) -> dict[str, Any]:
         turn = self.turns.get(step.turn) or Turn(id=step.turn, seq=0, text="")
         if turn.id in self.faults:  # a diagnosed (injected) user turn is never shown
@@ -553,8 +596,19 @@ class _Run:
         return self._replaced(step, output=result.output, text=result.text, status="ok")
 
     def _answer(self, step: Answer) -> StepOutcome:
-        inputs = {"user_id": self.case.user_id, "request": self._request(step),
-                  "evidence": self._evidence(step)}
+        evidence = self._evidence(step)
+        inputs: dict[str, Any] = {"user_id": self.case.user_id, "request": self._request(step),
+                                  "evidence": evidence}
+        # a slot some evidence still speaks for is not lost
+        covered = {e.get("key") for e in evidence
+                   if e.get("key") is not None and e.get("value") is not None}
+        removed = [i for i in self._removed_premises(step) if i["key"] not in covered]
+        if removed:  # what the failed answer rested on that the repair took away
+            # told in the input, not the template: a run with nothing removed is prompted
+            # (and a noisy model's draws seeded) exactly as before
+            inputs["removed"] = {"note": REMOVED_NOTE, "items": removed}
+            self.report.answer_lost = [RemovedPremise(id=i["id"], key=i["key"], why=i["why"])
+                                       for i in removed]
         out = self.client.complete_json("answer", inputs)
         return self._replaced(step, text=out.text, deps=self._deps_from(step, out.cites))
 

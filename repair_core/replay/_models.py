@@ -21,6 +21,7 @@ __all__ = [
     "RepairReport",
     "RepairedStore",
     "RepairResult",
+    "RemovedPremise",
 ]
 
 Outcome = Literal["kept", "invalidated", "replayed", "refreshed", "skipped", "failed",
@@ -80,6 +81,20 @@ class SkippedWrite(BaseModel):
     """The record it would have written."""
     reason: str
     """Why it was skipped (re-admits a diagnosed fault, no longer supported, ...)."""
+
+
+class RemovedPremise(BaseModel):
+    """A record the failed answer rested on (directly, through a read or through a claim)
+    that the repair removed, with nothing re-derived in its place: what the corrected
+    answer cannot have from memory."""
+
+    id: str
+    """The removed record."""
+    key: str | None = None
+    """The slot it held (the claim's key, else the record's), when known."""
+    why: str
+    """What the repair did to it: "deleted as a diagnosed fault", "quarantined by the
+    repair", ..."""
 
 
 class FaultEcho(BaseModel):
@@ -215,6 +230,9 @@ class RepairReport(BaseModel):
                                                  exclude_if=lambda v: not v)
     """Each replayed step -> the recorded inputs it no longer sees (its replay op's
     `drop`: faults and affected inputs neither kept nor replayed)."""
+    answer_lost: list[RemovedPremise] = Field(default_factory=list, exclude_if=lambda v: not v)
+    """What the failed answer rested on that the repair removed, with nothing re-derived in
+    its place (the answer prompt's `removed`): what could not be determined from memory."""
 
 
 class RepairedStore(BaseModel):
