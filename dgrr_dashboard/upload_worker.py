@@ -75,7 +75,7 @@ def _answer(stream: IO[bytes]) -> str:
         request = WorkerRequest.model_validate_json(line)
     except ValidationError:
         return Refused(problems=["the worker's request is not one it reads"]).model_dump_json()
-    wanted = {"case": 1, "pair": 2, "plan": 1}.get(request.job, 1 + request.with_store)
+    wanted = 2 if request.job == "pair" else 1  # an import: traces, a store or both
     if len(request.sizes) != len(request.names) or len(request.sizes) < wanted:
         return Refused(problems=[f"a {request.job} job needs {wanted} file(s)"],
                        source=request.source).model_dump_json()

@@ -85,6 +85,24 @@ def test_the_plan_the_worker_makes_is_the_plan_the_server_would_make(objective):
     assert again.case is case
 
 
+@pytest.mark.parametrize("with_trace", [False, True])
+def test_an_import_is_made_in_the_worker_as_here(with_trace):
+    from repair_core.importers import import_trace
+
+    samples = ROOT / "sample_imports"
+    traces = [samples / "mem0/mem0-travel.otlp.jsonl"] if with_trace else []
+    store = samples / ("mem0/history.db" if with_trace else "mem0-history/history.db")
+    request = WorkerRequest(job="import", source="upload", with_store=True,
+                            names=[*(t.name for t in traces), store.name])
+    loaded = load_in_worker(request, [*(t.read_bytes() for t in traces), store.read_bytes()],
+                            limits=ROOMY)
+    here = import_trace(traces, store=store)
+    assert [m.id for m in loaded.case.memory] == [m.id for m in here.case.memory]
+    assert [s.id for s in loaded.case.trajectory] == [s.id for s in here.case.trajectory]
+    assert loaded.import_summary
+    assert loaded.plan.objective == ("both" if here.case.has_answer() else "store")
+
+
 def test_an_upload_past_the_cpu_limit_is_refused_naming_the_limit():
     request = WorkerRequest(job="case", source="inbox.json", names=["inbox.json"])
     with pytest.raises(CaseError) as refused:
