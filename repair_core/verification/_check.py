@@ -69,6 +69,16 @@ class FaultSignatures:
         found = signatures(case, [*faults, *extra])
         self.signatures = {n: found[n] for n in self.source if n in found}
         """Node -> its content signature (nodes the case does not hold are left out)."""
+        self.case = case
+        """The case whose nodes these are."""
+
+    def of(self, case: Case, sources: Iterable[str]) -> bool:
+        """These are the signatures `FaultSignatures(case, sources)` would make, in the
+        same order (the same case object and the same nodes): a repair's replay hands
+        its own to the final check instead of working them out again."""
+        faults = list(dict.fromkeys(case.faults))
+        extra = sorted(set(sources) - set(faults))
+        return self.case is case and list(self.source) == [*faults, *extra]
 
     def carried(self, value: Any) -> list[CarrierMatch]:
         """Every signature `value` (a text, or any JSON value) carries."""
@@ -99,15 +109,19 @@ def result_sources(result: Any) -> list[str]:
 
 
 def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
-                  judge: Judge | None = None) -> Verification:
+                  judge: Judge | None = None,
+                  made: FaultSignatures | None = None) -> Verification:
     """Check `result` (a RepairResult or its JSON) of repairing `case` against the case's
     faults, the suspected sources `sources` and those the result names. `judge`: a judge
     asked about what the lexical judge leaves unsure (a `ModelJudge`); None for the
-    lexical judge alone. Bad JSON is a DgrrError naming the field and its value. A JSON
+    lexical judge alone. `made`: signatures already worked out for this case, used when
+    they are the ones needed (`FaultSignatures.of`). Bad JSON is a DgrrError naming the
+    field and its value. A JSON
     result's store is the one applying it would leave (`gated_store`, which refuses a
     result that says otherwise), never its `store.active` as given."""
     view = _ResultView(result, case)
-    sigs = FaultSignatures(case, [*sources, *result_sources(result)])
+    wanted = [*sources, *result_sources(result)]
+    sigs = made if made is not None and made.of(case, wanted) else FaultSignatures(case, wanted)
     out = Verification(faults=sigs.checks())
     by_node = {f.node: f for f in out.faults}
     checked = Checked(signatures=len(sigs.signatures))
