@@ -3,14 +3,20 @@
     python benchmarks/replay_scale.py                          # 10k, 30k, 100k, 300k steps
     python benchmarks/replay_scale.py --sizes 10000 30000 --repeat 2
     python benchmarks/replay_scale.py --phases                 # where the time goes
+    python benchmarks/replay_scale.py --sizes 300000 1000000 --seed 11   # the targets
 
 Each size gets a synthetic case (`dgrr synth --steps N --memories N/5 --faults 3 --seed 7`,
 written once to a cache folder), then `dgrr repair CASE --out DIR` runs in a fresh process
 with the built-in reference model, as a user runs it. Reported per size: CPU seconds
-(user + system of the child, from `resource.getrusage`), wall seconds, peak RSS, model
+(user + system of the child, from its own resource usage), wall seconds, peak RSS, model
 calls and replayed steps, best of `--repeat` by CPU time; then the growth factor of CPU
 time from one size to the next. On a shared machine the CPU column is the steadier one;
-the load average before and after is printed.
+the load average and a calibration loop's time (how fast this machine runs the
+interpreter now) before and after are printed.
+
+The targets (docs/performance.md, "Repair in bounded memory"), checked for each size that
+has one and printed as pass or FAIL: 300k steps within 25 CPU s and 1.5 GB peak RSS, 1M
+steps within 90 CPU s and 4 GB; at every size the system time under 15 % of the CPU time.
 
 With `--phases` each size is also run once in-process with the phases timed apart as
 `dgrr repair` runs them (the columnar plan of the file, reading the case, replay, the
@@ -23,7 +29,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import tempfile
@@ -31,6 +36,10 @@ import time
 from pathlib import Path
 
 DEFAULT_SIZES = (10_000, 30_000, 100_000, 300_000)
+TARGETS = {300_000: (25.0, 1536.0), 1_000_000: (90.0, 4096.0)}
+"""Steps -> (CPU seconds, peak RSS in MB) a `dgrr repair --out` of that size may take."""
+SYSTEM_SHARE = 0.15
+"""The most of a repair's CPU time that may be system time."""
 
 
 def case_path(cache: Path, steps: int, seed: int) -> Path:
@@ -44,19 +53,49 @@ def case_path(cache: Path, steps: int, seed: int) -> Path:
 
 
 def run_cli(path: Path) -> dict[str, float]:
-    """One `dgrr repair --out` in a child process: its CPU, wall time and peak RSS."""
+    """One `dgrr repair --out` in a child process: its CPU (user and system), wall time
+    and peak RSS, from that child's own resource usage (`os.wait4`)."""
     with tempfile.TemporaryDirectory() as out:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "repair_core", "repair", str(path),
-                        "--out", f"{out}/result"], check=True, stdout=subprocess.DEVNULL)
+        child = subprocess.Popen([sys.executable, "-m", "repair_core", "repair", str(path),
+                                  "--out", f"{out}/result"], stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - t
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if child.returncode != 0:
+            raise SystemExit(f"dgrr repair {path} exited {child.returncode}")
         report = json.loads(Path(out, "result", "report.json").read_text())
     replayed = sum(1 for s in report["steps"] if s["outcome"] in ("replayed", "refreshed"))
-    return {"cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
-            "wall": wall, "rss_mb": after.ru_maxrss / 1024, "calls": report["cost"]["llm_calls"],
+    return {"cpu": usage.ru_utime + usage.ru_stime, "sys": usage.ru_stime,
+            "wall": wall, "rss_mb": usage.ru_maxrss / 1024, "calls": report["cost"]["llm_calls"],
             "replayed": replayed, "steps": len(report["steps"])}
+
+
+def calibration_s() -> float:
+    """Best of 3 of a fixed pure-Python loop, in seconds: how fast this machine runs the
+    interpreter now (the same loop as benchmarks/plan_scale.py's)."""
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        total = 0
+        for i in range(3_000_000):
+            total += i * i
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def verdicts(steps: int, run: dict[str, float]) -> list[str]:
+    """Each target this size has, as `pass` or `FAIL` with the measured value."""
+    out = []
+    if steps in TARGETS:
+        cpu, mb = TARGETS[steps]
+        out.append(f"CPU {run['cpu']:.1f} <= {cpu:g} s: {'pass' if run['cpu'] <= cpu else 'FAIL'}")
+        out.append(f"peak {run['rss_mb']:.0f} <= {mb:g} MB: "
+                   f"{'pass' if run['rss_mb'] <= mb else 'FAIL'}")
+    share = run["sys"] / run["cpu"] if run["cpu"] else 0.0
+    out.append(f"system {100 * share:.1f} % < {100 * SYSTEM_SHARE:g} %: "
+               f"{'pass' if share < SYSTEM_SHARE else 'FAIL'}")
+    return out
 
 
 def phases(path: Path) -> dict[str, float]:
@@ -95,22 +134,26 @@ def main(argv: list[str] | None = None) -> int:
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     print(f"# {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"load average before {os.getloadavg()[0]:.2f}")
-    print(f"{'steps':>8} {'CPU s':>8} {'wall s':>8} {'peak MB':>8} {'calls':>7} {'replayed':>9}")
+          f"load average before {os.getloadavg()[0]:.2f}, calibration loop "
+          f"{calibration_s():.3f} s")
+    print(f"{'steps':>8} {'CPU s':>8} {'sys s':>7} {'wall s':>8} {'peak MB':>8} {'calls':>7} "
+          f"{'replayed':>9}")
     rows = []
     for steps in args.sizes:
         path = case_path(cache, steps, args.seed)
         best = min((run_cli(path) for _ in range(args.repeat)), key=lambda r: r["cpu"])
         rows.append((steps, best))
-        print(f"{steps:>8} {best['cpu']:>8.2f} {best['wall']:>8.2f} {best['rss_mb']:>8.0f} "
-              f"{best['calls']:>7.0f} {best['replayed']:>9.0f}", flush=True)
+        print(f"{steps:>8} {best['cpu']:>8.2f} {best['sys']:>7.2f} {best['wall']:>8.2f} "
+              f"{best['rss_mb']:>8.0f} {best['calls']:>7.0f} {best['replayed']:>9.0f}", flush=True)
+        print("         targets: " + "; ".join(verdicts(steps, best)), flush=True)
         if args.phases:
             times = phases(path)
             print("         phases (CPU s): " + ", ".join(f"{k} {v:.2f}" for k, v in times.items()),
                   flush=True)
     for (a, ra), (b, rb) in zip(rows, rows[1:], strict=False):
         print(f"growth {a} -> {b} steps ({b / a:.1f}x): CPU {rb['cpu'] / ra['cpu']:.2f}x")
-    print(f"# load average after {os.getloadavg()[0]:.2f}")
+    print(f"# load average after {os.getloadavg()[0]:.2f}, calibration loop "
+          f"{calibration_s():.3f} s")
     return 0
 
 
