@@ -11,10 +11,10 @@ read offline) when it knows the model, else the cost is left unknown (None).
 from __future__ import annotations
 
 import math
-import os
-from typing import Any
 
 from pydantic import BaseModel
+
+from .._prices import token_price
 
 __all__ = ["JudgeEstimate", "CHARS_PER_TOKEN", "ANSWER_TOKENS", "model_price",
            "estimated_tokens"]
@@ -70,20 +70,7 @@ def estimated_tokens(chars: int) -> int:
 
 def model_price(model: str) -> tuple[float, float] | None:
     """(USD per prompt token, USD per completion token) of `model` in litellm's price
-    table, read offline (litellm imported here, only when there is something to ask), or
-    None when the table does not know it."""
-    os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    try:
-        import litellm
-    except ImportError:
-        return None
-    table: dict[str, Any] = getattr(litellm, "model_cost", {}) or {}
-    for name in (model, model.split("/", 1)[-1]):
-        entry = table.get(name)
-        if isinstance(entry, dict):
-            prompt = entry.get("input_cost_per_token")
-            answer = entry.get("output_cost_per_token")
-            if isinstance(prompt, int | float) and isinstance(answer, int | float):
-                return float(prompt), float(answer)
-    return None
+    table, read offline (`repair_core._prices`: the table litellm installs, without
+    importing litellm), or None when the table does not know it."""
+    price = token_price(model)
+    return None if price is None else (price.input_per_token, price.output_per_token)
