@@ -573,3 +573,64 @@ def test_a_record_the_producer_read_is_followed_to_and_a_reviewer_can_clear_it()
     cleared = _plan(data, objective="store", not_suspect=["m0"])
     assert [(s.id, s.action) for s in cleared.suspected] == [("s2", "clean")]
     assert _columnar(data, "store", not_suspect=["m0"]) == report_json_of(cleared)
+
+
+def _two_mails_case():
+    """Two mails (s2, s4) each hold half an account; the agent remembered the whole
+    account (m_f, diagnosed), which neither mail carries on its own."""
+    return _lineage_case(
+        step("s3", 3, "tool_action", "u1:initiate", tool="read_doc"),
+        step("s4", 4, "tool_observation", "s3:produce",
+             text="Memo 2: the rest of the move is planned for May."),
+        inputs="s2:cite s4:cite u1:initiate")
+
+
+@rule("suspect.no-rederive")
+def test_a_faults_producer_is_not_replayed_on_the_same_tool_outputs():
+    data = _two_mails_case()
+    for objective in ("answer", "store", "both"):
+        plan = _plan(data, objective=objective)
+        assert {(s.id, s.action) for s in plan.suspected} == {("s2", "flag"), ("s4", "flag")}
+        assert plan.steps["s5"] == "invalidate" and "s5" not in plan.replay_set
+        assert plan.reasons["s5"].startswith("seed of fault m_f: not replayed: it would read "
+                                             "again s2, s4, the tool output(s)")
+        assert plan.reasons["m_f"].endswith("(its producer s5 is not replayed: it would "
+                                            "read s2, s4 again unchanged, so the fault is "
+                                            "removed, not re-derived)")
+        assert plan.held_back == {"s5": ("m_f", ("s2", "s4"))}
+        assert _columnar(data, objective) == report_json_of(plan)
+        result = repair(plan.case, plan)
+        assert [m.id for m in result.store.active] == []  # nothing written back
+    # flag and off give the plan as before suspects existed: the seed is replayed
+    assert _plan(data, objective="store", suspects="flag").steps["s5"] == "replay"
+
+
+@rule("suspect.no-rederive")
+def test_a_reviewer_clearing_the_inputs_lets_the_producer_be_replayed():
+    data = _two_mails_case()
+    one = _plan(data, objective="store", not_suspect=["s2"])
+    # s4 is then the only input left: cleaned, and the producer replayed without it
+    assert [(s.id, s.action) for s in one.suspected] == [("s4", "clean")]
+    assert one.steps["s5"] == "replay" and not one.held_back
+    both = _plan(data, objective="store", not_suspect=["s2", "s4"])
+    assert both.steps["s5"] == "replay" and not both.suspected
+    assert _columnar(data, "store", not_suspect=["s2", "s4"]) == report_json_of(both)
+
+
+@rule("suspect.no-rederive")
+def test_replaying_a_held_back_producer_is_an_edit_that_needs_force():
+    from repair_core import PlanEditError, apply_edits
+
+    plan = _plan(_two_mails_case(), objective="store")
+    with pytest.raises(PlanEditError, match="s5: replays the producer of fault m_f on the "
+                                            "same input"):
+        apply_edits(plan, {"s5": "replay"})
+    forced = apply_edits(plan, {"s5": "replay"}, force=True, comment="checked the mails")
+    assert "s5" in forced.replay_set and forced.edits[0].comment == "checked the mails"
+
+
+@rule("suspect.no-rederive")
+def test_a_summary_drifted_from_records_is_still_written_again_from_them():
+    case = load_case(ROOT / "sample_traces" / "shop-summary-drift.json")
+    plan = plan_case(case, objective="store")
+    assert plan.steps["s2"] == "replay" and not plan.held_back

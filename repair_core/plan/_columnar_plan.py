@@ -46,6 +46,7 @@ from ._reasons import (
     REFRESHED,
     closure_reason,
     fault_record_reason,
+    held_seed_reason,
     irreversible_note,
     not_needed_reason,
     producer_reason,
@@ -478,8 +479,12 @@ class _Planner:
             frontier = p
         return seen & self.unsupported & self.is_step & ~self.fault_mask
 
-    def replay_closure(self, start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def replay_closure(self, start: np.ndarray, never: np.ndarray | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        """`_plan.replay_closure`; `never`: the steps never added (`fixed`)."""
         n = self.n
+        if never is not None:
+            start = start[~never[start]]
         replay = np.zeros(n, bool)
         pulled = np.full(n, -1, np.int64)
         frontier = start[np.argsort(self.id_rank[start])]
@@ -496,6 +501,8 @@ class _Planner:
             is_obs = self.type[frontier] == _OBS
             ok = self.is_step[p] & ~replay[p] & ~self.fault_mask[p] & (
                 self.unsupported[p] | (is_obs[pos] & (self.label[e] == _PRODUCE)))
+            if never is not None:
+                ok &= ~never[p]
             cand_a, pos_a = p[ok], pos[ok]
             ea, pos_b = actions.edges_of(frontier)
             cand_b = self.dst[ea]
@@ -532,8 +539,9 @@ class _Planner:
         return found
 
     def replay_set(self, start: np.ndarray, quarantined: np.ndarray,
-                   only: np.ndarray | None = None) -> tuple[np.ndarray, dict[int, int]]:
-        replay, pulled = self.replay_closure(start)
+                   only: np.ndarray | None = None, never: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, dict[int, int]]:
+        replay, pulled = self.replay_closure(start, never)
         why = {int(v): int(p) for v, p in zip(np.flatnonzero(pulled >= 0).tolist(),
                                                pulled[pulled >= 0].tolist(), strict=True)}
         while True:
@@ -543,7 +551,7 @@ class _Planner:
                 return replay, why
             more_start = replay.copy()
             more_start[list(producers)] = True
-            replay, more = self.replay_closure(np.flatnonzero(more_start))
+            replay, more = self.replay_closure(np.flatnonzero(more_start), never)
             more_why = {int(v): int(p) for v, p in zip(np.flatnonzero(more >= 0).tolist(),
                                                        more[more >= 0].tolist(), strict=True)}
             why = {**more_why, **producers, **why}
@@ -905,6 +913,7 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
     sources: dict[str, Suspected] = {}
     node_of: dict[str, int] = {}
     made_by: dict[int, list[int]] = {}  # the diagnosed records' producers
+    inputs: dict[str, list[tuple[int, ProducerInput]]] = {}
     if suspects != "off":
         from ._suspects import find_sources
 
@@ -927,6 +936,22 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
     unsupported = pl.unsupported
     path = pl.paths(np.flatnonzero(unsupported & ~pl.is_step))  # steps': _step_actions
     memory, reasons = _memory_dispositions(pl, seeds, path)
+    held: dict[int, tuple[str, tuple[str, ...]]] = {}  # _plan's held_back, by node
+    if suspects == "quarantine":
+        from ._suspects import held_seeds, same_inputs
+
+        refreshed = {x.id for rows in inputs.values() for q, x in rows if unsupported[q]}
+        same = same_inputs({f: [x for _n, x in rows] for f, rows in inputs.items()},
+                           sources, {c.ids[f] for f in diagnosed}, unmarked, refreshed,
+                           "quarantine")
+        seed_node = {c.ids[seeds[f]]: seeds[f] for f in made_by if f in seeds}
+        fault_node = {c.ids[f]: f for f in made_by}
+        by_id = held_seeds({c.ids[f]: c.ids[seeds[f]] for f in made_by if f in seeds},
+                           {c.ids[f]: [c.ids[p] for p in ps] for f, ps in made_by.items()},
+                           same)
+        held = {seed_node[seed]: v for seed, v in by_id.items()}
+        for seed, (fault, same_ids) in by_id.items():
+            reasons[fault_node[fault]] = fault_record_reason(seed, same_ids)
 
     n = pl.n
     removed = np.zeros(n, bool)
@@ -940,11 +965,16 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
     start = relevant.copy()
     start[pl.final] = True
     # a fault that is a step (an observation) is dropped, never replayed
-    seed_steps = np.array([s for f, s in seeds.items() if s != f and pl.is_step[s]], np.int64)
+    seed_steps = np.array([s for f, s in seeds.items()
+                           if s != f and pl.is_step[s] and s not in held], np.int64)
     start[seed_steps] = True
     need: dict[int, str] | None = None
+    never = None
+    if held:
+        never = np.zeros(n, bool)
+        never[list(held)] = True
     if objective == "answer":
-        replay, why = pl.replay_set(np.flatnonzero(start), quarantined)
+        replay, why = pl.replay_set(np.flatnonzero(start), quarantined, never=never)
     else:  # _plan._objective_replay
         sets: dict[str, np.ndarray] = {}
         why = {}
@@ -952,12 +982,12 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
         producers = pl.store_producers(quarantined, cleanable)
         if objective != "store":
             sets["answer"], why = pl.replay_set(np.flatnonzero(start), quarantined,
-                                                only=cleanable)
+                                                only=cleanable, never=never)
         store_start = np.zeros(n, bool)
         store_start[seed_steps] = True
         store_start[list(producers)] = True
         sets["store"], store_why = pl.replay_set(np.flatnonzero(store_start), quarantined,
-                                                 only=cleanable)
+                                                 only=cleanable, never=never)
         why = {**store_why, **producers, **why}
         replay = np.logical_or.reduce(list(sets.values()))
         # each replayed step -> the objectives that need it, joined ("answer and store"):
@@ -972,6 +1002,13 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
         _store_record_reasons(pl, quarantined, replay, path, reasons)
     steps, invalidated, endings, ending_of = _step_actions(pl, seeds, relevant, replay, why,
                                                            path, reasons, need)
+    if held:  # their own reasons, not the bulk's
+        own = np.array([s for s in held if not replay[s]], np.int64)
+        keep = ~np.isin(invalidated, own)
+        invalidated, ending_of = invalidated[keep], ending_of[keep]
+        for seed in own.tolist():
+            steps[seed] = "invalidate"
+            reasons[seed] = held_seed_reason(*held[seed])
     _kept_reasons(pl, reasons)
     carriers: list[Suspected] = []
     if sigs:

@@ -106,19 +106,26 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
     step_edits = {k: v for k, v in edits.items() if k in base.steps}
     removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
     relevant = answer_relevant_steps(a, removed)
-    seed_steps = {s for f, s in a.seeds.items() if s in base.steps and s != f}
+    # a seed held back (suspect.no-rederive) is replayed only by the reviewer's own edit
+    seed_steps = {s for f, s in a.seeds.items()
+                  if s in base.steps and s != f and s not in base.held_back}
     quarantined = frozenset(m for m, d in memory.items() if d == "quarantine")
     start = (set().union(*objective_starts(a, base.objective, relevant, seed_steps,
                                            quarantined).values())
              | {k for k, v in step_edits.items() if v in ("replay", "refresh")})
-    fixed = frozenset(k for k, v in step_edits.items() if v in ("keep", "invalidate"))
+    fixed = frozenset(k for k, v in step_edits.items() if v in ("keep", "invalidate")) | \
+        frozenset(k for k in base.held_back if step_edits.get(k) != "replay")
     replay, pulled = replay_set(a, start - fixed, quarantined, fixed=fixed,
                                 only=None if base.objective == "answer" else cleanable_steps(a))
     replay, paired = _with_pairs(base, replay, fixed)
     hard += paired
     soft += [(k, f"is a premise of replayed step {pulled[k]}; it must be replayed too")
-             for k in sorted(fixed) if step_edits[k] == "invalidate" and k in pulled
+             for k in sorted(fixed) if step_edits.get(k) == "invalidate" and k in pulled
              and pulled[k] in replay and k in a.unsupported]
+    soft += [(k, f"replays the producer of fault {base.held_back[k][0]} on the same "
+                 f"input(s) {', '.join(base.held_back[k][1])} it wrote the fault from; clear "
+                 "or clean them instead") for k in sorted(step_edits)
+             if step_edits[k] == "replay" and k in base.held_back]
     # Edits forced earlier stay accepted; only new ones need force.
     if plan.forced:
         soft = [(k, m) for k, m in soft if k in new_edits]
@@ -134,7 +141,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
         elif s.id in step_edits:
             steps[s.id] = step_edits[s.id]  # type: ignore[assignment]
         else:
-            steps[s.id] = "invalidate" if s.id in a.unsupported else "keep"
+            steps[s.id] = ("invalidate" if s.id in a.unsupported or s.id in base.held_back
+                           else "keep")
     reasons = dict(base.reasons)
     records = [PlanEdit(node=k, action=v, before=str(_current(base, k)),
                         comment=comment if k not in prior or k in new_edits else prior[k].comment)
@@ -150,7 +158,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
                       answer_relevant=relevant, replay_set=replay, reasons=reasons,
                       edits=tuple(records), forced=plan.forced or bool(soft),
                       objective=base.objective, suspected=base.suspected,
-                      suspects=base.suspects, not_suspect=base.not_suspect)
+                      suspects=base.suspects, not_suspect=base.not_suspect,
+                      held_back=base.held_back)
 
 
 def check_edits(plan: RepairPlan, edits: Mapping[str, str]) -> list[str]:

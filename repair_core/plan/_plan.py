@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import networkx as nx
@@ -28,6 +28,7 @@ from ._reasons import (
     REFRESHED,
     closure_reason,
     fault_record_reason,
+    held_seed_reason,
     irreversible_note,
     not_needed_reason,
     producer_reason,
@@ -46,6 +47,8 @@ from ._suspects import (
     carrier_reason,
     find_carriers,
     find_sources,
+    held_seeds,
+    same_inputs,
     source_reason,
 )
 from ._warnings import PlanWarning, case_warnings
@@ -149,6 +152,9 @@ class RepairPlan:
     """What the plan does with suspects: quarantine (the default), flag or off."""
     not_suspect: frozenset[str] = frozenset()
     """Nodes a reviewer un-marked: never suspects."""
+    held_back: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Fault seeds not replayed (`suspect.no-rederive`): seed step -> (its fault, the tool
+    outputs it would read again unchanged)."""
 
     def report(self) -> PlanReport:
         """The plan report of the format spec."""
@@ -227,28 +233,42 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     objective = resolve_objective(case, objective)
     unmarked = frozenset(not_suspect)
     sigs = signatures(case) if suspects != "off" else {}
-    sources = find_sources(sigs, _producer_inputs(case), set(case.faults), unmarked, suspects)
+    inputs = _producer_inputs(case)
+    sources = find_sources(sigs, inputs, set(case.faults), unmarked, suspects)
     if analysis is not None:
         a = analysis
     else:
         cleaned = [n for n, s in sources.items() if s.action == "clean"]
         a = analyse(with_faults(case, [*case.faults, *cleaned]) if cleaned else case)
+    producers = _producers(case)
+    held = held_seeds(a.seeds, producers, same_inputs(
+        inputs, sources, set(case.faults), unmarked, a.unsupported, suspects))
     memory, memory_reasons = _memory_dispositions(case, a)
+    for seed, (fault, same) in held.items():
+        memory_reasons[fault] = fault_record_reason(seed, same)
     removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
     relevant = answer_relevant_steps(a, removed)
-    # A fault that is a step (an observation, a document) is dropped, never replayed.
-    seed_steps = {s for f, s in a.seeds.items() if a.graph.nodes[s]["kind"] == "step" and s != f}
+    # A fault that is a step (an observation, a document) is dropped, never replayed; a
+    # producer that would read its fault's tool output again unchanged is held back.
+    seed_steps = {s for f, s in a.seeds.items() if a.graph.nodes[s]["kind"] == "step"
+                  and s != f and s not in held}
     quarantined = frozenset(m for m, d in memory.items() if d == "quarantine")
     need: dict[str, str] | None = None
+    held_steps = frozenset(held)  # never pulled in by a step that read their output
     if objective == "answer":
-        replay, why = replay_set(a, relevant | {a.final_answer} | seed_steps, quarantined)
+        replay, why = replay_set(a, relevant | {a.final_answer} | seed_steps, quarantined,
+                                 fixed=held_steps)
     else:
-        replay, why, need = _objective_replay(a, objective, relevant, seed_steps, quarantined)
+        replay, why, need = _objective_replay(a, objective, relevant, seed_steps, quarantined,
+                                              held_steps)
         for rid, line in _store_record_reasons(a, memory, quarantined, replay).items():
             memory_reasons[rid] = line
     steps, step_reasons = _step_actions(case, a, relevant, replay, why, need)
+    for seed, (fault, same) in held.items():
+        if seed not in replay:
+            steps[seed] = "invalidate"
+            step_reasons[seed] = held_seed_reason(fault, same)
     reasons = {**memory_reasons, **step_reasons}
-    producers = _producers(case)
     for node, src in sources.items():
         if src.action == "clean" and src.kind != "turn":  # a turn has no decision
             reasons[node] = source_reason(src, producers.get(src.fault, []))
@@ -268,7 +288,8 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
                       answer_relevant=relevant, replay_set=replay,
                       reasons=_in_case_order(reasons, [*(m.id for m in case.memory), *steps]),
                       objective=objective, suspected=(*sources.values(), *carriers),
-                      suspects=suspects, not_suspect=unmarked)
+                      suspects=suspects, not_suspect=unmarked, held_back=held)
+
 
 
 def _producers(case: Case) -> dict[str, list[str]]:
@@ -353,10 +374,12 @@ def _carriers(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
 
 
 def _objective_replay(a: Analysis, objective: Objective, relevant: frozenset[str],
-                      seed_steps: set[str], quarantined: frozenset[str]
+                      seed_steps: set[str], quarantined: frozenset[str],
+                      fixed: frozenset[str] = frozenset()
                       ) -> tuple[frozenset[str], dict[str, str], dict[str, str]]:
     """The replay set of a `store` or `both` plan, why each step was pulled in, and which
-    objective needed each replayed step ("answer", "store" or "answer and store")."""
+    objective needed each replayed step ("answer", "store" or "answer and store");
+    `fixed`: steps never added."""
     sets: dict[str, frozenset[str]] = {}
     why: dict[str, str] = {}
     # a producer none of whose inputs survives the cleaning would write nothing true
@@ -364,8 +387,10 @@ def _objective_replay(a: Analysis, objective: Objective, relevant: frozenset[str
     producers = store_producers(a, quarantined, cleanable)
     starts = objective_starts(a, objective, relevant, seed_steps, quarantined, producers)
     if "answer" in starts:
-        sets["answer"], why = replay_set(a, starts["answer"], quarantined, only=cleanable)
-    sets["store"], store_why = replay_set(a, starts["store"], quarantined, only=cleanable)
+        sets["answer"], why = replay_set(a, starts["answer"], quarantined, only=cleanable,
+                                         fixed=fixed)
+    sets["store"], store_why = replay_set(a, starts["store"], quarantined, only=cleanable,
+                                          fixed=fixed)
     why = {**store_why, **producers, **why}
     replay = frozenset().union(*sets.values())
     need = {s: " and ".join(o for o, members in sets.items() if s in members) for s in replay}
@@ -527,7 +552,8 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
     set (an observation always brings its action), and the observations of every replayed
     action. Returns the set and, for each added step, the step that pulled it in.
 
-    Steps in `fixed` (a reviewer's keep or invalidate) are never added; `pulled` still
+    Steps in `fixed` (a reviewer's keep or invalidate, a held-back seed) are never
+    added, even from `start`; `pulled` still
     names the first step that needed each of them. A diagnosed fault (an observation) is
     never added: it is dropped from its dependents' inputs.
     """
@@ -535,9 +561,9 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
     unsupported = a.unsupported
     faults = a.faults
     nodes = G.nodes
-    replay = set(start)
+    replay = set(start) - fixed
     pulled: dict[str, str] = {}
-    queue = deque(sorted(start))
+    queue = deque(sorted(replay))
     while queue:
         v = queue.popleft()
         is_obs = nodes[v]["type"] == "tool_observation"

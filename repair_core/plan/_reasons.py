@@ -34,8 +34,13 @@ def quarantine_reason(path: str) -> str:
             "(kept for audit, never retrieved)")
 
 
-def fault_record_reason(seed: str | None) -> str:
-    """Why a diagnosed record is deleted; `seed`: the step replayed in its place, if any."""
+def fault_record_reason(seed: str | None, same_inputs: Sequence[str] = ()) -> str:
+    """Why a diagnosed record is deleted; `seed`: the step replayed in its place, if any;
+    `same_inputs`: the inputs that hold that producing step back (`held_seed_reason`)."""
+    if seed is not None and same_inputs:
+        return (f"diagnosed fault: leaves the active store (its producer {seed} is not "
+                f"replayed: it would read {', '.join(same_inputs)} again unchanged, so the "
+                "fault is removed, not re-derived)")
     return "diagnosed fault: leaves the active store" + (
         "" if seed is None else f" (seed {seed} is replayed)")
 
@@ -77,6 +82,19 @@ NOT_REACHING = ("does not reach the final answer once faults are cut: invalidate
 def seed_reason(fault: str) -> str:
     """Why the step that wrote a faulty record is replayed."""
     return f"seed of fault {fault}: replayed so the store gets the correct record"
+
+
+def held_seed_reason(fault: str, same_inputs: Sequence[str]) -> str:
+    """Why the step that wrote a faulty record is not replayed: it would read again the
+    tool outputs it wrote the record from (`same_inputs`), neither refreshed nor cleared.
+
+    >>> held_seed_reason("m1", ["s2"]).split(": ")[1]
+    'not replayed'
+    """
+    return (f"seed of fault {fault}: not replayed: it would read again "
+            f"{', '.join(same_inputs)}, the tool output(s) it wrote the fault from, neither "
+            "refreshed nor cleared by a reviewer; the fault is removed, not re-derived "
+            "(clear or clean those inputs to have it replayed)")
 
 
 def producer_reason(record: str, *, store: bool) -> str:

@@ -43,7 +43,7 @@ from ..content import (
 )
 
 __all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "ProducerInput", "find_sources",
-           "find_carriers",
+           "find_carriers", "same_inputs", "held_seeds",
            "what_it_holds", "source_reason", "carrier_reason", "CONTENT_KINDS"]
 
 SuspectMode = Literal["quarantine", "flag", "off"]
@@ -153,6 +153,48 @@ def find_sources(signatures: Mapping[str, ContentSignature],
                 action="clean" if alone and mode == "quarantine" else "flag",
                 evidence=_lineage_evidence(cand, shared, alone), score=round(score, 4))
     return found
+
+
+def same_inputs(inputs: Mapping[str, Sequence[ProducerInput]],
+                sources: Mapping[str, Suspected], diagnosed: Container[str],
+                not_suspect: Container[str], refreshed: Container[str],
+                mode: SuspectMode) -> dict[str, tuple[str, ...]]:
+    """Each diagnosed record (a key of `inputs`) whose producer would read again, unchanged,
+    a tool output it wrote the record from -> those inputs, sorted (rule
+    `suspect.no-rederive`). Such an input is a step (a tool observation or document) that
+    is not diagnosed, not a cleaned source, not cleared by a reviewer (`not_suspect`) and
+    not `refreshed` (the caller's: affected without support, so the replay calls its tool
+    again). Replaying the producer on it would derive the record again from the text it
+    was derived from: the record is removed instead.
+
+    Records the producer cited or read are the agent's memory, not tool output: a
+    summary that drifted from the records it consolidated is written again from them (a
+    record carrying the fault is a source by content and cleaned). Only under
+    `quarantine`: `flag` and `off` give the plan as before suspects existed."""
+    if mode != "quarantine":
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for fault in sorted(inputs):
+        same = sorted({x.id for x in inputs[fault]
+                       if x.kind == "step" and x.id not in diagnosed
+                       and x.id not in not_suspect and x.id not in refreshed
+                       and not (x.id in sources and sources[x.id].action == "clean")})
+        if same:
+            out[fault] = tuple(same)
+    return out
+
+
+def held_seeds(seeds: Mapping[str, str], producers: Mapping[str, Iterable[str]],
+               same: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Each fault's seed held back (`suspect.no-rederive`) -> (the fault, the inputs it
+    would read again unchanged): the seed of each fault of `same` (`same_inputs`) that is
+    one of the fault's producers, for the first such fault by id."""
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for fault in sorted(same):
+        seed = seeds.get(fault)
+        if seed is not None and seed in producers.get(fault, ()):
+            out.setdefault(seed, (fault, same[fault]))
+    return out
 
 
 def _weaker(found: Suspected, mode: str) -> bool:

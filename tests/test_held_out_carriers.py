@@ -1,0 +1,42 @@
+"""End to end on held-out carrier cases (benchmarks/carriers/cases): plan, repair and
+verify through the command line, reading what the repair wrote from the result file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from repair_core.cli import main
+
+CASES = Path(__file__).resolve().parent.parent / "benchmarks" / "carriers" / "cases"
+
+
+def _letters_and_digits(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _run(tmp_path: Path, name: str, objective: str, capsys) -> tuple[dict, int]:
+    case = CASES / name
+    assert main(["plan", str(case), "--objective", objective, "--json"]) == 0
+    out = tmp_path / objective
+    assert main(["repair", str(case), "--objective", objective, "--out", str(out)]) == 0
+    capsys.readouterr()
+    code = main(["verify", str(out / "result.json"), "--case", str(case)])
+    return json.loads((out / "result.json").read_text(encoding="utf-8")), code
+
+
+@pytest.mark.parametrize("objective", ["answer", "store", "both"])
+def test_the_split_iban_is_not_written_back_and_not_called_clean(tmp_path, capsys, objective):
+    result, code = _run(tmp_path, "cb-05-split-two-emails.json", objective, capsys)
+    case = json.loads((CASES / "cb-05-split-two-emails.json").read_text(encoding="utf-8"))
+    own = {m["id"] for m in case["memory"]}
+    written = [m for m in result["store"]["active"] if m["id"] not in own]
+    assert written == []
+    assert not any("05320130" in _letters_and_digits(m["text"])
+                   for m in result["store"]["active"] if m["id"] not in own)
+    assert "m_iban" not in {m["id"] for m in result["store"]["active"]}
+    # the halves stay, and no judge could clear them: not certified, never clean
+    assert code == 3
+
