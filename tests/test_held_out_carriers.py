@@ -40,3 +40,15 @@ def test_the_split_iban_is_not_written_back_and_not_called_clean(tmp_path, capsy
     # the halves stay, and no judge could clear them: not certified, never clean
     assert code == 3
 
+
+@pytest.mark.parametrize("objective", ["answer", "store", "both"])
+def test_the_goal_restated_in_french_is_not_called_clean(tmp_path, capsys, objective):
+    result, code = _run(tmp_path, "cb-04-goal-french.json", objective, capsys)
+    case = json.loads((CASES / "cb-04-goal-french.json").read_text(encoding="utf-8"))
+    own = {m["id"] for m in case["memory"]}
+    active = {m["id"] for m in result["store"]["active"]}
+    assert "m_rule" not in active and active <= own  # nothing written back
+    # the French restatement shares no word with the fault: the lexical judge cannot
+    # clear it, so the verdict is not certified, never clean
+    assert "m_regle" in active and code == 3
+    assert "m_regle:m_rule" in capsys.readouterr().out

@@ -129,6 +129,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     items: list[tuple[str, str, str]] = []
     slots: dict[int, tuple[Any, Any]] = {}
     written: dict[int, int] = {}  # item -> seq of a record written with no lineage
+    read_from: dict[int, tuple[int, list[str]]] = {}  # item -> (seq, tool outputs it read)
     final = view.final_answer_id()
     replayed = list(view.replayed_steps())
     answer = view.answer
@@ -155,6 +156,10 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
         seq = getattr(known, "created_seq", None)
         if isinstance(seq, int) and not _evidenced(getattr(known, "deps", None), steps):
             written[len(items)] = seq
+        elif isinstance(seq, int):
+            read = _outputs_read(getattr(known, "deps", None), steps)
+            if read:
+                read_from[len(items)] = (seq, read)
         slots[len(items)] = (rec.key, rec.value)
         items.append(("record", rec.id, node_content(rec)))
     blocked = view.blocked_writes()
@@ -217,6 +222,19 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
             j = Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model else
                           why + "; only the lexical judge read it")
             put(i, fault, j, 0.0, "unknown-lineage", 1)
+    if read_from:
+        origins = _fault_origins(case, [f.node for f in sig_list], steps)
+        at_of = _seqs(case, list(origins))
+        for i, (seq, read) in read_from.items():
+            for fault in sig_list:
+                origin = _same_origin(fault.node, at_of.get(fault.node), origins, seq,
+                                      read, steps)
+                if origin is None or (i, fault.node) in judged:
+                    continue
+                judged.add((i, fault.node))
+                put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=origin
+                                        if model else origin + "; only the lexical judge "
+                                        "read it"), 0.0, "same-origin", 1)
     if untrusted:
         for i, fault in _untrusted_after(case, items, view.active_records(), sig_list,
                                          written_at):
@@ -290,6 +308,79 @@ def _evidenced(deps: Any, steps: Mapping[str, Any]) -> bool:
         if any(p.label != "initiate" for p in producer.deps):
             return True
     return False
+
+
+def _outputs_read(deps: Any, steps: Mapping[str, Any]) -> list[str]:
+    """The tool observations (and documents) a record's producing writes cited."""
+    found: list[str] = []
+    for d in deps or ():
+        producer = steps.get(d.id) if d.label == "produce" else None
+        for p in getattr(producer, "deps", None) or ():
+            q = steps.get(p.id)
+            if q is not None and q.type == "tool_observation" and p.id not in found:
+                found.append(p.id)
+    return found
+
+
+def _origin(obs: str, steps: Mapping[str, Any]) -> tuple[str, str] | None:
+    """Where a tool observation came from: the tool its action called and the folder
+    (or host) of the first argument that names a path or URL ('' when none does); None
+    when no action with a tool produced it."""
+    for d in steps[obs].deps:
+        action = steps.get(d.id) if d.label == "produce" else None
+        tool = getattr(action, "tool", None)
+        if action is None or not tool:
+            continue
+        args = getattr(action, "args", None)
+        folder = ""
+        if isinstance(args, Mapping):
+            for v in args.values():
+                if isinstance(v, str) and "/" in v:
+                    folder = v.rsplit("/", 1)[0]
+                    break
+        return str(tool), folder
+    return None
+
+
+def _fault_origins(case: Case, nodes: list[str], steps: Mapping[str, Any]
+                   ) -> dict[str, dict[tuple[str, str], str]]:
+    """Each fault or suspected source -> the origins of the tool outputs it came from
+    (its own, for an observation; those its producing writes cited, for a record), each
+    with the first such output."""
+    records = {m.id: m for m in case.memory}
+    out: dict[str, dict[tuple[str, str], str]] = {}
+    for node in nodes:
+        outputs = ([node] if node in steps and steps[node].type == "tool_observation"
+                   else _outputs_read(getattr(records.get(node), "deps", None), steps))
+        found: dict[tuple[str, str], str] = {}
+        for obs in outputs:
+            origin = _origin(obs, steps)
+            if origin is not None:
+                found.setdefault(origin, obs)
+        if found:
+            out[node] = found
+    return out
+
+
+def _same_origin(fault: str, at: int | None, origins: Mapping[str, dict[tuple[str, str], str]],
+                 seq: int, read: list[str], steps: Mapping[str, Any]) -> str | None:
+    """Why a record written at `seq` from the tool outputs `read` is not certified for
+    `fault` (rule `verify.same-origin`), or None: it must be written after the fault,
+    from an output of the same tool on the same folder as one the fault came from."""
+    if at is None or seq <= at or fault not in origins:
+        return None
+    for obs in read:
+        origin = _origin(obs, steps)
+        source = origins[fault].get(origin) if origin is not None else None
+        if source is None:
+            continue
+        tool, folder = origin  # type: ignore[misc]
+        where = f"{tool!r}" + (f" on {folder!r}" if folder else "")
+        like = f"{fault} itself" if source == fault else f"{source}, which {fault} came from"
+        return (f"written at seq {seq}, after {fault} (seq {at}), from {obs}, an output of "
+                f"{where} like {like}: the lexical judge found nothing of the fault in it, "
+                "but it cannot read the fault restated in other words or another language")
+    return None
 
 
 def _add_judgement(out: Verification, by_node: dict[str, FaultCheck], item: tuple[str, str, str],
