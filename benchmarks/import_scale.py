@@ -3,6 +3,7 @@ the records one memory read returns grow (`--one-read`).
 
 Usage: python benchmarks/import_scale.py [--sizes 1000,10000,100000] [--turns 1]
        python benchmarks/import_scale.py --one-read [--sizes 25000,50000,100000]
+       python benchmarks/import_scale.py --mem0-history [--sizes 1000000]
 
 With `--one-read` each size is a trace of three spans (an agent turn, one search_memory
 whose `gen_ai.memory.records` lists that many records, and the answer), written as OTLP
@@ -28,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 _GROUP = 6  # spans per repetition
@@ -108,6 +110,60 @@ def write_one_read(path: Path, records: int) -> None:
                                                                    "spans": spans}]}]}))
 
 
+def write_mem0_history(path: Path, rows: int) -> None:
+    """A Mem0 history database (Mem0's `history` table) of `rows` rows: one memory in
+    two gets an ADD; of the others' rows, four in five are an UPDATE of an earlier memory
+    and one in five a DELETE, as Mem0 appends them."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE history (id TEXT PRIMARY KEY, memory_id TEXT, old_memory "
+                "TEXT, new_memory TEXT, event TEXT, created_at DATETIME, updated_at "
+                "DATETIME, is_deleted INTEGER, actor_id TEXT, role TEXT)")
+
+    def made() -> Iterator[tuple]:
+        memories = 0
+        for n in range(rows):
+            at = f"2026-01-01T00:00:{n % 60:02d}.{n:06d}"
+            if n % 2 == 0 or memories == 0:
+                mid = f"{memories:08x}-0000-4000-8000-000000000000"
+                memories += 1
+                yield (f"h{n}", mid, None, f"Lin likes city {n} in spring.", "ADD", at,
+                       None, 0, None, "user")
+            elif n % 10 != 9:
+                mid = f"{(n * 7919) % memories:08x}-0000-4000-8000-000000000000"
+                yield (f"h{n}", mid, "an earlier text", f"Lin now likes city {n}.",
+                       "UPDATE", at, at, 0, None, "user")
+            else:
+                mid = f"{(n * 104729) % memories:08x}-0000-4000-8000-000000000000"
+                yield (f"h{n}", mid, "an earlier text", None, "DELETE", None, None, 1,
+                       None, None)
+
+    with con:
+        con.executemany("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", made())
+    con.close()
+
+
+def measure_mem0_history(path: Path, out: Path) -> dict:
+    """`dgrr import --store HISTORY --out CASE` in a fresh process under `/usr/bin/time
+    -v`: its peak resident set size and CPU seconds, the whole command."""
+    done = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "repair_core",
+                           "import", "--store", str(path), "--user", "lin", "--out",
+                           str(out)], capture_output=True, text=True)
+    if done.returncode != 0:
+        said = [line for line in done.stderr.splitlines() if not line.startswith("\t")]
+        raise SystemExit("dgrr import failed:\n" + "\n".join(said[-20:]))
+    report = {}
+    for line in done.stderr.splitlines():
+        key, _, value = line.strip().rpartition(": ")
+        report[key] = value
+    rss_kb = int(report["Maximum resident set size (kbytes)"])
+    cpu = float(report["User time (seconds)"]) + float(report["System time (seconds)"])
+    return {"peak_rss_mb": round(rss_kb / 1024), "cpu_seconds": round(cpu, 1),
+            "seconds": report["Elapsed (wall clock) time (h:mm:ss or m:ss)"],
+            "case_mb": round(out.stat().st_size / 2**20, 1)}
+
+
 def _chat(tracer, text: str, tool_call: dict | None = None) -> None:
     parts = [{"type": "text", "content": text}] if text else []
     if tool_call:
@@ -144,7 +200,21 @@ def main() -> None:
     p.add_argument("--turns", type=int, default=1)
     p.add_argument("--one-read", action="store_true",
                    help="one memory read returning --sizes records (no spans to speak of)")
+    p.add_argument("--mem0-history", action="store_true",
+                   help="a Mem0 history database of --sizes rows, imported alone "
+                        "(dgrr import --store): peak RSS and CPU seconds by /usr/bin/time -v")
     a = p.parse_args()
+    if a.mem0_history:
+        with tempfile.TemporaryDirectory() as tmp:
+            for size in (int(x) for x in a.sizes.split(",")):
+                path = Path(tmp) / f"history-{size}.db"
+                write_mem0_history(path, size)
+                row = measure_mem0_history(path, Path(tmp) / "case.json")
+                row.update(history_rows=size, file_mb=round(path.stat().st_size / 2**20, 1),
+                           cpus=os.cpu_count(), python=platform.python_version(),
+                           load_average_1min=round(os.getloadavg()[0], 1))
+                print(json.dumps(row), flush=True)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         for size in (int(x) for x in a.sizes.split(",")):
             path = Path(tmp) / f"trace-{size}.otlp.jsonl"

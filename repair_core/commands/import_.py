@@ -70,6 +70,17 @@ def run(args: argparse.Namespace) -> int:
     faults = [f.strip() for f in args.faults.split(",") if f.strip()]
     memory_tools = read_memory_tools_file(args.config) if args.config else {}
     memory_tools.update(parse_memory_tools(args.memory_tool))
+    if args.store and not (args.traces or args.logs or args.trace):
+        # a Mem0 history alone: streamed into the file, never a whole case in memory
+        from ..importers._mem0_case import history_case_id, import_mem0_history_file
+
+        case_id = args.case_id if args.case_id is not None else history_case_id(args.store)
+        summary = import_mem0_history_file(args.store, args.out, faults=faults,
+                                           user=args.user, case_id=case_id)
+        print(printable_lines(summary.describe()))
+        print(f"wrote {printable(args.out)}: case '{printable(case_id)}' "
+              f"({plural(len(faults), 'fault')})")
+        return 0
     imported = import_trace(args.traces, store=args.store, faults=faults, user=args.user,
                             case_id=args.case_id, trace_id=args.trace,
                             memory_tools=memory_tools, logs=args.logs,
