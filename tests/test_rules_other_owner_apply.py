@@ -218,3 +218,24 @@ def test_a_langgraph_write_outside_the_users_namespace_needs_an_acknowledgement(
     approval.acknowledged = ["other-owner:memories/team/seat"]
     apply_langgraph(store, ops, case_id=case.case_id, approval=approval, user=case.user_id)
     assert store.get(("memories", "team"), "seat") is None
+
+
+@rule("approval.other-owner-acknowledged")
+def test_queue_decide_records_acknowledged_owners(tmp_path, capsys):
+    trace, case = tmp_path / "t.otlp.json", tmp_path / "case.json"
+    _trace(trace, _read([("m1", POISON, {"user_id": "lin"}),
+                         ("m2", POISON, {"user_id": "bob"})]))
+    assert main(["import", str(trace), "--faults", "m1,m2", "--out", str(case)]) == 0
+    db = str(tmp_path / "q.db")
+    assert main(["queue", "submit", str(case), "--by", "detector", "--db", db]) == 0
+    assert main(["queue", "claim", "--reviewer", "ana", "--db", db]) == 0
+    capsys.readouterr()
+    decide = ["queue", "decide", "1", "--reviewer", "ana", "--decision", "approve",
+              "--db", db]
+    assert main([*decide, "--acknowledge-owner", "m1"]) == 2
+    assert "not of another owner" in capsys.readouterr().err
+    assert main([*decide, "--acknowledge-owner", "m2"]) == 0
+    from repair_core.approvals import ApprovalStore
+
+    [row] = [r for r in ApprovalStore(db).history() if r.kind == "decision"]
+    assert "other-owner:m2" in row.acknowledged

@@ -89,6 +89,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--acknowledge", action="append", default=[], metavar="ID",
                    help="a carrier of a fault the replayed result still has (WHERE:FAULT), "
                         "read and accepted; repeat for each (as `dgrr approve`)")
+    d.add_argument("--acknowledge-owner", action="append", default=[], metavar="RECORD",
+                   help="a record of someone other than the case's user that the repair "
+                        "may write to; repeat for each (as `dgrr approve`)")
     _db_arg(d)
     d.set_defaults(func=run_decide)
 
@@ -243,11 +246,14 @@ def run_release(args: argparse.Namespace) -> int:
 
 
 def run_decide(args: argparse.Namespace) -> int:
+    from ..case._owner import owner_ack
     from ..queue import review
 
     with _open(args) as queue:
         r = review(queue, args.id, reviewer=args.reviewer, decision=args.decision,
-                   comment=args.comment, model=args.model, acknowledged=args.acknowledge)
+                   comment=args.comment, model=args.model,
+                   acknowledged=[*args.acknowledge,
+                                 *(owner_ack(r) for r in args.acknowledge_owner)])
         head = queue.approvals.verify().head
     print(f"request #{r.id}: {r.status} by {printable(r.decided_by or '')}, "
           f"recorded as #{r.decision_id} in the approvals log"
