@@ -208,3 +208,19 @@ def test_a_reply_whose_tool_calls_are_kept_elsewhere_shows_them():
     assert [m.content for m in first.answered] == \
         ['call search_flights({"date": "Friday", "dest": "NRT"})']
     assert first.recorded_cost == 0 and first.cost is not None and first.cost > 0
+
+
+def test_a_replayed_step_does_not_keep_the_failed_runs_span():
+    """The repaired trajectory's replayed steps carry no `trace`: the time, tokens and
+    messages of the failed run's span are not the replay's; kept steps keep theirs."""
+    from repair_core import plan_case, repair
+
+    case = import_trace([FRAMEWORKS / "strands-memory.otlp.json"], faults=["mem-seat"]).case
+    traced = {s.id for s in case.trajectory if step_trace(s) is not None}
+    result = repair(case, plan_case(case, objective="answer"))
+    replayed = {o.id for o in result.report.steps if o.outcome in ("replayed", "refreshed")}
+    assert traced & replayed
+    after = {s.id: s.model_dump(mode="json") for s in result.trajectory.trajectory}
+    assert not any("trace" in after[sid] for sid in traced & replayed)
+    kept = traced - replayed - {o.id for o in result.report.steps if o.outcome != "kept"}
+    assert all("trace" in after[sid] for sid in kept if sid in after)

@@ -42,6 +42,7 @@ from ..case._case import (
     Turn,
 )
 from ..case._load import repaired_case
+from ..case._trace import TRACE_FIELD
 from ..content._normalise import NormalisedTexts
 from ..judge import Judge
 from ..model import REFERENCE_MODEL, ModelClient
@@ -448,6 +449,10 @@ class _Run:
         # a shallow copy: no step is changed in place, and the repaired trajectory is
         # validated anew from what the replay wrote (`_trajectory`)
         new = step.model_copy(update=update)
+        if new.__pydantic_extra__ and TRACE_FIELD in new.__pydantic_extra__:
+            # what the failed run's span recorded (time, tokens, messages) is not this run's
+            new.__pydantic_extra__ = {k: v for k, v in new.__pydantic_extra__.items()
+                                      if k != TRACE_FIELD}
         self.new_steps[step.id] = new
         if step.type == "tool_observation":
             return StepOutcome(id=step.id, type=step.type, outcome="refreshed",
