@@ -9,7 +9,7 @@ only, so the verification and the commands judge by the same rule.
 """
 
 from ._cues import NEGATIONS, RETRACTIONS, WARNINGS, cue
-from ._estimate import JudgeEstimate
+from ._estimate import JudgeEstimate, model_price
 from ._lexical import LEXICAL, LexicalJudge, fault_words
 from ._model import (
     DEFAULT_BATCH,
@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_BATCH",
     "Question",
     "JudgeEstimate",
+    "model_price",
     "parse_answers",
     "untrusted_lineage",
     "PROMPT_VERSION",
