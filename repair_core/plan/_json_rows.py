@@ -76,15 +76,22 @@ class RowTable:
         """Row of each piece's first part."""
         self.counts = counts
         """Rows of each piece."""
-        data = np.frombuffer(b"".join(pieces), np.uint8)
-        starts = np.cumsum(lengths) - lengths
-        part = np.arange(int(counts.sum())) - np.repeat(self.first - n, counts)
-        part_start = np.repeat(starts, counts) + part * width
-        part_length = np.minimum(np.repeat(lengths, counts) - part * width, width)
-        rows = padded(data, part_start, part_length, width) if len(data) \
-            else np.zeros((len(part_start), width), np.uint8)
-        table = np.concatenate([id_rows, rows])
-        filled = np.arange(width) < np.concatenate([id_lengths, part_length])[:, None]
+        # each piece padded to its rows, written once into the table: no index of every
+        # part and no second copy (a 1M-step report's reasons are 1.6M rows of pieces)
+        rows = int(counts.sum())
+        table = np.empty((n + rows, width), np.uint8)
+        table[:n] = id_rows
+        table[n:] = np.frombuffer(b"".join(
+            piece.ljust(k * width, b"\0") for piece, k in zip(pieces, counts.tolist(),
+                                                             strict=True)),
+            np.uint8).reshape(rows, width)
+        # every row of a piece is full but its last (an empty piece: its one empty row)
+        filled = np.empty((n + rows, width), bool)
+        columns = np.arange(width)
+        filled[:n] = columns < id_lengths[:, None]
+        filled[n:] = True
+        last = self.first + counts - 1
+        filled[last] = columns < (lengths - (counts - 1) * width)[:, None]
         self._words = table.view(np.uint64)
         self._filled = filled.view(np.uint64)
         self.width = width
