@@ -3,6 +3,7 @@
     python benchmarks/plan_scale.py                    # 1k, 10k, 100k, 1M steps
     python benchmarks/plan_scale.py --sizes 1000 10000 --repeat 3
     python benchmarks/plan_scale.py --cli                       # whole `dgrr` processes
+    python benchmarks/plan_scale.py --targets                   # the targets, pass or fail
 
 With `--cli` it times whole processes instead, as a user runs them: `dgrr plan --json CASE`,
 `dgrr plan CASE` (the readable plan; output to /dev/null) and `dgrr validate CASE`
@@ -18,6 +19,12 @@ average before and after is printed: on a shared machine the CPU column is the s
 one. So are the time of a fixed pure-Python loop before and after (how fast the machine
 runs the interpreter then: compare it across runs) and the CPU time the hypervisor stole
 meanwhile (/proc/stat): a "quiet machine" is one where both hold still.
+
+With `--targets`, `dgrr plan --json` is timed that way at 100k and 1M steps (seed 11),
+with the default objective and suspects and with `--objective answer --suspects off`,
+and each target of docs/performance.md is printed with what was measured and pass or
+FAIL: 1M steps within 6 CPU s and 1 GB peak RSS, 100k within 0.8 CPU s, CPU growing at
+most 10x from 100k to 1M, the default at most 10% over `answer`'s CPU.
 
 Each size gets a synthetic case (`dgrr synth`, records = steps/5, 3 faults, seed 2 by
 default; the `affected` column is |A0|, which analysis and planning follow) written to a
@@ -75,7 +82,53 @@ def measure(path: str) -> dict[str, float | int]:
             "file_mb": len(raw) / 2**20}
 
 
-CLI_COMMANDS = {"plan --json": ["plan", "--json"], "plan": ["plan"], "validate": ["validate"]}
+CLI_COMMANDS = {"plan --json": ["plan", "--json"], "plan": ["plan"], "validate": ["validate"],
+                "plan --json --objective answer --suspects off": [
+                    "plan", "--json", "--objective", "answer", "--suspects", "off"]}
+ANSWER_ONLY = "plan --json --objective answer --suspects off"
+
+TARGET_CPU_S = {1_000_000: 6.0, 100_000: 0.8}
+"""CPU seconds (user + system) `dgrr plan --json` may take at each size (`--targets`)."""
+TARGET_PEAK_MB = 1024
+"""Peak RSS of the 1M-step `dgrr plan --json`, MB."""
+TARGET_GROWTH = 10.0
+"""CPU of the 1M-step plan over the 100k-step one."""
+TARGET_DEFAULT_OVER_ANSWER = 1.10
+"""CPU of the default plan (objective both, suspects on) over `--objective answer
+--suspects off`'s."""
+
+
+def target_lines(cpus: dict[tuple[str, str, int], float],
+                 peaks: dict[tuple[str, str, int], float], planner: str) -> list[str]:
+    """One line per target the measurements bear on: the target, what was measured,
+    pass or FAIL."""
+    lines = []
+
+    def verdict(ok: bool) -> str:
+        return "pass" if ok else "FAIL"
+
+    cpu = {n: cpus[("plan --json", planner, n)] for n in TARGET_CPU_S
+           if ("plan --json", planner, n) in cpus}
+    for n, limit in sorted(TARGET_CPU_S.items()):
+        if n in cpu:
+            lines.append(f"{n:,} steps `plan --json` <= {limit} CPU s: {cpu[n]:.2f} "
+                         f"{verdict(cpu[n] <= limit)}")
+    peak = peaks.get(("plan --json", planner, 1_000_000))
+    if peak is not None:
+        lines.append(f"1,000,000 steps `plan --json` <= {TARGET_PEAK_MB} MB peak RSS: "
+                     f"{peak:.0f} {verdict(peak <= TARGET_PEAK_MB)}")
+    if len(cpu) == 2:
+        growth = cpu[1_000_000] / cpu[100_000]
+        lines.append(f"growth 100,000 -> 1,000,000 steps <= {TARGET_GROWTH:.0f}x CPU: "
+                     f"{growth:.1f}x {verdict(growth <= TARGET_GROWTH)}")
+    for n in sorted(cpu):
+        answer = cpus.get((ANSWER_ONLY, planner, n))
+        if answer:
+            over = cpu[n] / answer
+            lines.append(f"{n:,} steps: the default objective and suspects <= "
+                         f"{TARGET_DEFAULT_OVER_ANSWER:.2f}x `--objective answer --suspects "
+                         f"off`'s CPU: {over:.2f}x {verdict(over <= TARGET_DEFAULT_OVER_ANSWER)}")
+    return lines
 
 
 def measure_cli(argv: list[str], one_cpu: bool = False, pss: bool = False
@@ -177,6 +230,7 @@ def cli_main(args: argparse.Namespace) -> None:
     lines = [head, "|---:|---:|---|---|---:|---:|---:|---:|"]
     walls: dict[tuple[str, str, int], float] = {}
     cpus: dict[tuple[str, str, int], float] = {}
+    peaks: dict[tuple[str, str, int], float] = {}
     for steps in args.sizes:
         path = case_file(args.cache, steps, args.seed, args.faults)
         mb = path.stat().st_size / 2**20
@@ -185,6 +239,7 @@ def cli_main(args: argparse.Namespace) -> None:
                 r = run_cli(path, command, planner, args.repeat, args.one_cpu)
                 walls[(command, planner, steps)] = r["wall"]
                 cpus[(command, planner, steps)] = r["cpu"]
+                peaks[(command, planner, steps)] = r["peak_mb"]
                 line = (f"| {steps:,} | {mb:.0f} | `dgrr {command}` | {planner} | "
                         f"{r['wall']:.2f} | {r['cpu']:.2f} | {r['peak_mb']:.0f} | "
                         f"{r['peak_pss_mb']:.0f} |")
@@ -201,6 +256,12 @@ def cli_main(args: argparse.Namespace) -> None:
         if big:
             print(f"{command} {planner}: {steps * 10:,}/{steps:,} wall ratio {big / wall:.1f}, "
                   f"CPU ratio {cpus[(command, planner, steps * 10)] / cpus[(command, planner, steps)]:.1f}")
+    if args.targets:
+        print("\nTargets (CPU s of the whole process tree; on a shared machine compare the "
+              "calibration loop's time too):")
+        for planner in args.planners:
+            for line in target_lines(cpus, peaks, planner):
+                print(f"  {planner}: {line}")
 
 
 def run_child(path: Path) -> dict[str, float | int]:
@@ -247,9 +308,10 @@ def table(rows: list[dict[str, float | int]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES))
-    parser.add_argument("--seed", type=int, default=2,
+    parser.add_argument("--seed", type=int, default=None,
                         help="synth seed (default 2: its faults reach about half of the "
-                             "graph at 10k, 100k and 1M steps, the heavy case)")
+                             "graph at 10k, 100k and 1M steps, the heavy case; 11 with "
+                             "--targets)")
     parser.add_argument("--faults", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=1, help="fresh processes per size")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "dgrr-bench",
@@ -266,7 +328,18 @@ def main() -> None:
                         help="with --cli: let each dgrr process use one CPU only")
     parser.add_argument("--cli-child", help=argparse.SUPPRESS)
     parser.add_argument("--pss", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--targets", action="store_true",
+                        help="time `dgrr plan --json` (auto planner) with the default "
+                             "objective and with `--objective answer --suspects off` at 100k "
+                             "and 1M steps (seed 11) and say which targets pass")
     args = parser.parse_args()
+    if args.targets:
+        args.cli = True
+        if args.sizes == list(DEFAULT_SIZES):
+            args.sizes = [100_000, 1_000_000]
+        args.commands, args.planners = ["plan --json", ANSWER_ONLY], ["auto"]
+    if args.seed is None:
+        args.seed = 11 if args.targets else 2
     if args.child:
         print(json.dumps(measure(args.child)))
         return
