@@ -65,6 +65,7 @@ from ._models import (
     ToolNote,
     WorldEffect,
 )
+from ._own_actions import own_actions
 from ._slips import ask_again, missing_arguments, stated_by
 from ._world import NEEDS_HUMAN, ToolWorld
 
@@ -244,6 +245,9 @@ class _Run:
     kept for the run only."""
     _blocked: dict[str, list[str]] = field(init=False, default_factory=dict)
     """memory_write step -> the faults its blocked records carry."""
+    _replayed_in_turn: dict[str, list[dict[str, Any]]] = field(init=False, default_factory=dict)
+    """turn -> evidence items of the claims and observations the replay wrote in it, in
+    replay order (rule `replay.answer.sees-replayed`)."""
 
     def __post_init__(self) -> None:
         self.report = RepairReport(case_id=self.case.case_id, model=self.client.model)
@@ -261,6 +265,14 @@ class _Run:
         self.replay |= {act for obs, act in produced if obs in self.replay}
         self.replay |= {obs for obs, act in produced
                         if act in self.replay and self.steps[act].type == "tool_action"}
+        # rule replay.world.own-action: a call no fault led to keeps its effect, and a
+        # replayed one keeps its output (with its observations) instead of being re-issued
+        self.own = own_actions(self.case, self.faults,
+                               self.replay | self.invalid | self.also_removed)
+        kept_own = {a for a in self.own if a in self.replay}
+        kept_own |= {obs for obs, act in produced if act in kept_own}
+        self.replay -= kept_own
+        self.kept_own = kept_own
         self.stale = self.replay | self.invalid
         self.calls0, self.tokens0 = self.client.calls, self.client.tokens
         self.memory = RepairedMemory(
@@ -278,8 +290,13 @@ class _Run:
         with gc_paused():
             self.memory.apply_edits(self.store_edits)
             self._retire_replayed_writes()
-            self.world = ToolWorld.after_failed_run(self.case, self.tools,
-                                                    removed=self.stale | self.also_removed)
+            self.world = ToolWorld.after_failed_run(
+                self.case, self.tools, removed=(self.stale | self.also_removed) - self.own)
+            for sid in self.kept_own:
+                self._outcomes[sid] = StepOutcome(
+                    id=sid, type=self.steps[sid].type, outcome="kept", detail=(
+                        "the user's own action (no diagnosed fault among its premises): "
+                        "its effect stands and its output is kept, not re-issued"))
         todo = [s for s in self.order if s.id in self.replay]
         in_process = getattr(self.client, "builtin", None) is not None  # any client may be handed in
         with gc_paused() if in_process else contextlib.nullcontext():
@@ -454,6 +471,11 @@ class _Run:
             new.__pydantic_extra__ = {k: v for k, v in new.__pydantic_extra__.items()
                                       if k != TRACE_FIELD}
         self.new_steps[step.id] = new
+        if isinstance(new, Claim):
+            self._replayed_in_turn.setdefault(new.turn, []).append(claim_item(new))
+        elif isinstance(new, ToolObservation) and new.status == "ok":
+            self._replayed_in_turn.setdefault(new.turn, []).append(
+                observation_item(new, self._tool_of(new)))
         if step.type == "tool_observation":
             return StepOutcome(id=step.id, type=step.type, outcome="refreshed",
                                detail=_clip(new.text))
@@ -618,7 +640,10 @@ class _Run:
         return self._replaced(step, output=result.output, text=result.text, status="ok")
 
     def _answer(self, step: Answer) -> StepOutcome:
-        evidence = self._evidence(step)
+        # rule replay.answer.sees-replayed: what the replay re-derived or refreshed in the
+        # answer's turn is evidence too, not only what the failed answer cited
+        evidence = ordered(self._evidence(step) + self._replayed_in_turn.get(step.turn, []),
+                           self.memory.order)
         inputs: dict[str, Any] = {"user_id": self.case.user_id, "request": self._request(step),
                                   "evidence": evidence}
         # a slot some evidence still speaks for is not lost
