@@ -95,6 +95,8 @@ def test_resolve_builtin():
     ("dgrr/reference/noise=nan", "not a number in [0, 1]"),
     ("dgrr/reference/noise=x", "not a number in [0, 1]"),
     ("dgrr/reference/temp=1", "unknown option 'temp=1'"),
+    ("dgrr/reference/noise=0.1/salt=", "salt='' must be 1 to 32"),
+    ("dgrr/reference/noise=0.1/salt=a b", "salt='a b' must be 1 to 32"),
 ])
 def test_bad_builtin_model_strings_are_clear_errors(model, why):
     with pytest.raises(ModelError, match=__import__("re").escape(why)):
@@ -118,3 +120,31 @@ def test_litellm_provider_resolves_the_full_builtin_string():
     assert json.loads(resp.choices[0].message.content) == json.loads(reference_reply(messages))
     with pytest.raises(Exception, match="unknown built-in policy"):
         litellm.completion(model="dgrr/nope", messages=messages)
+
+
+def test_a_noise_salt_draws_other_slips_and_no_salt_keeps_the_committed_ones():
+    from repair_core.model import builtin_salt, parse_builtin
+
+    assert parse_builtin("dgrr/reference/noise=0.5/salt=3") == ("reference", 0.5)
+    assert builtin_salt("dgrr/reference/noise=0.5/salt=3") == "3"
+    messages = [render(i) for i in range(40)]
+    plain = resolve_builtin("dgrr/reference/noise=0.5")
+    again = resolve_builtin("dgrr/reference/noise=0.5")
+    salted = resolve_builtin("dgrr/reference/noise=0.5/salt=3")
+    assert plain is not None and again is not None and salted is not None
+    assert [plain(m) for m in messages] == [again(m) for m in messages]
+    assert [plain(m) for m in messages] != [salted(m) for m in messages]
+    # no noise: the salt changes nothing
+    clean = resolve_builtin("dgrr/reference/salt=3")
+    assert clean is not None and [clean(m) for m in messages] == [
+        reference_reply(m) for m in messages]
+
+
+def render(i: int) -> list[dict]:
+    from repair_core.model import render_prompt
+
+    return render_prompt("answer", {"request": {"id": "u1", "text": "Where is my order?"},
+                                    "evidence": [{"id": "s2", "kind": "claim", "seq": 2,
+                                                  "text": f"Your order O-{i} ships Monday. "
+                                                          "It is paid.",
+                                                  "key": "order", "value": f"O-{i}"}]})

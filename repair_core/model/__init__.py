@@ -3,7 +3,7 @@
 Importing this package does not import litellm; the first call does.
 """
 
-from ._builtin import POLICIES, parse_builtin, resolve_builtin
+from ._builtin import POLICIES, builtin_salt, parse_builtin, resolve_builtin
 from ._client import CallRecord, ModelClient
 from ._contracts import (
     OUTPUT_SCHEMAS,
@@ -53,6 +53,7 @@ __all__ = [
     "evidence_ids",
     "import_litellm",
     "judge_inputs",
+    "builtin_salt",
     "parse_builtin",
     "parse_prompt",
     "reference_b_reply",
