@@ -1,0 +1,293 @@
+"""The docs' comparisons over generation seeds and repair-noise salts.
+
+A committed noisy result is one draw of the model's slips on one generated suite. This
+script repeats it: for every suite family, generation seed S and noise salt K it repairs
+the suite with `dgrr/reference/noise=P/salt=K` (`docs/replay.md`, built-in models: the
+salt draws another set of slips at the same rate) and stores, per method and case,
+whether the answer recovered (strict rule). Then, per family:
+
+- each method's recovery: the mean over the (seed, salt) units and a 95% percentile
+  bootstrap interval over the units (10,000 resamples of the units, fixed seed);
+- Ours against every other method: units where Ours is ahead / tied / behind, and the
+  paired exact McNemar test on the discordant (unit, case) pairs pooled over all units
+  (two-sided binomial test at 1/2; scipy's `binomtest` when scipy is installed, the same
+  sum by hand otherwise).
+
+Families: `controlled-noisy` (the controlled suite's failed runs made by `dgrr/rolling`
+at noise 0.1, the first 50 cases, as `sample_traces/controlled-noisy` is for seed 42)
+and `controlled` (the failed runs made by `dgrr/reference`, all 150 cases), both
+repaired by `dgrr/reference` at noise 0.1.
+
+Resumable and parallel: a generated suite whose manifest exists is not generated again;
+each unit's per-case outcomes are written atomically to `OUT/units/<family>-s<S>-k<K>.json`
+and a unit whose file exists is skipped; units run in `--workers` processes. Usage:
+
+    python benchmarks/claims_across_seeds.py --out out/claims --families controlled-noisy \\
+        --seeds 42,43 --salts 20 --workers 2 --doc docs/results.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
+NOISE = 0.1
+FAMILIES: dict[str, dict[str, Any]] = {
+    "controlled-noisy": {"generator": "dgrr/rolling", "noise": 0.1, "count": 50,
+                         "committed": {42: "sample_traces/controlled-noisy"}},
+    "controlled": {"generator": "dgrr/reference", "noise": 0.0, "count": None,
+                   "committed": {42: "sample_traces/controlled"}},
+}
+"""Suite family -> how its failed runs are made, and the committed suite of a seed."""
+DEFAULT_METHODS = ("ours", "ours_no_support_check", "ours_no_selective_replay",
+                   "ours_no_planner", "llm_judge", "redo_first_exposure", "full_rerun",
+                   "delete_restore_rerun", "agenttrace")
+"""Ours, its ablations and the baselines that recover more than a third of any committed
+suite (the others are behind Ours on every committed suite by 0.5 or more)."""
+
+
+# ---- statistics ---------------------------------------------------------------------
+
+def mcnemar_exact(ahead: int, behind: int) -> float:
+    """Two-sided exact McNemar p-value of `ahead` vs `behind` discordant pairs: the
+    binomial test of min(ahead, behind) out of ahead + behind at 1/2."""
+    if ahead < 0 or behind < 0:
+        raise ValueError(f"discordant counts must be >= 0, got {ahead}, {behind}")
+    n = ahead + behind
+    if n == 0:
+        return 1.0
+    try:
+        from scipy.stats import binomtest
+    except ImportError:
+        k = min(ahead, behind)
+        tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+        return min(1.0, 2 * tail)
+    return float(binomtest(min(ahead, behind), n, 0.5).pvalue)
+
+
+def bootstrap_interval(values: Sequence[float], reps: int = 10_000, seed: int = 0
+                       ) -> tuple[float, float]:
+    """95% percentile bootstrap interval of the mean of `values` (resampled with
+    replacement, `reps` times, from a fixed seed)."""
+    if not values:
+        raise ValueError("no values to resample")
+    rng = random.Random(seed)
+    n = len(values)
+    means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(reps))
+    return means[int(0.025 * (reps - 1))], means[int(math.ceil(0.975 * (reps - 1)))]
+
+
+def compare(units: Sequence[dict[str, dict[str, bool]]], a: str, b: str) -> dict[str, Any]:
+    """Method `a` against `b` over units (method -> case -> recovered): units where a is
+    ahead / tied / behind, the pooled discordant pairs and their exact McNemar p."""
+    ahead = tied = behind = only_a = only_b = 0
+    for unit in units:
+        ra, rb = unit[a], unit[b]
+        cases = sorted(set(ra) & set(rb))
+        na, nb = sum(ra[c] for c in cases), sum(rb[c] for c in cases)
+        ahead, tied, behind = (ahead + (na > nb), tied + (na == nb), behind + (na < nb))
+        only_a += sum(1 for c in cases if ra[c] and not rb[c])
+        only_b += sum(1 for c in cases if rb[c] and not ra[c])
+    return {"ahead": ahead, "tied": tied, "behind": behind, "only_a": only_a,
+            "only_b": only_b, "p": mcnemar_exact(only_a, only_b)}
+
+
+# ---- the units ----------------------------------------------------------------------
+
+def unit_path(out: Path, family: str, seed: int, salt: int) -> Path:
+    return out / "units" / f"{family}-s{seed}-k{salt}.json"
+
+
+def suite_dir(out: Path, family: str, seed: int) -> Path:
+    committed = FAMILIES[family]["committed"].get(seed)
+    return ROOT / committed if committed else out / "suites" / f"{family}-s{seed}"
+
+
+def ensure_suite(out: Path, family: str, seed: int) -> Path:
+    """The suite of `family` and `seed`, generated unless present."""
+    from repair_core.bench import generate_suite
+
+    spec = FAMILIES[family]
+    where = suite_dir(out, family, seed)
+    if not (where / "manifest.json").exists():
+        generate_suite("controlled", where, seed=seed, model=spec["generator"],
+                       noise=spec["noise"], count=spec["count"])
+    return where
+
+
+def run_unit(out: str, family: str, seed: int, salt: int, methods: list[str]
+             ) -> dict[str, Any]:
+    """Repair one suite at one salt with every method; store and return its outcomes
+    (skipped when stored with every method already)."""
+    os.environ["DGRR_NO_PROGRESS"] = "1"
+    from repair_core._io import atomic_write_json
+    from repair_core.bench import run_bench, suite_case_paths
+
+    path = unit_path(Path(out), family, seed, salt)
+    if path.exists():
+        stored = json.loads(path.read_text())
+        if set(methods) <= set(stored["recovered"]):
+            return stored
+    t0 = time.perf_counter()
+    model = f"dgrr/reference/noise={NOISE:g}/salt={salt}"
+    suite = suite_dir(Path(out), family, seed)
+    run = Path(out) / "runs" / f"{family}-s{seed}-k{salt}"
+    results = run_bench(suite_case_paths(str(suite)), methods, run, model=model,
+                        suite=str(suite), progress=False)
+    recovered: dict[str, dict[str, bool]] = {m: {} for m in methods}
+    for r in results:
+        if r.error is None:
+            recovered[r.method][r.case_id] = bool(r.recovered)
+    unit = {"family": family, "seed": seed, "salt": salt, "model": model,
+            "cases": len(suite_case_paths(str(suite))), "recovered": recovered,
+            "seconds": round(time.perf_counter() - t0, 1)}
+    atomic_write_json(path, unit)
+    return unit
+
+
+def run_all(out: Path, families: Sequence[str], seeds: Sequence[int], salts: Sequence[int],
+            methods: list[str], workers: int) -> list[dict[str, Any]]:
+    for family in families:  # generated once, before the units read them
+        for seed in seeds:
+            ensure_suite(out, family, seed)
+    # salt by salt across the seeds: a run cut short still covers every seed
+    todo = [(f, s, k) for f in families for k in salts for s in seeds]
+    units: list[dict[str, Any]] = []
+    if workers <= 1:
+        for f, s, k in todo:
+            units.append(run_unit(str(out), f, s, k, methods))
+            print(f"{f} seed {s} salt {k}: {units[-1]['seconds']} s", flush=True)
+        return units
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(run_unit, str(out), f, s, k, methods) for f, s, k in todo]
+        for fut in as_completed(futures):
+            units.append(fut.result())
+            u = units[-1]
+            print(f"{u['family']} seed {u['seed']} salt {u['salt']}: {u['seconds']} s",
+                  flush=True)
+    return units
+
+
+def stored_units(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted((out / "units").glob("*.json"))]
+
+
+# ---- the report ---------------------------------------------------------------------
+
+def _mean(outcomes: Sequence[dict[str, bool]]) -> float:
+    """Recovered share over every (run, case) of `outcomes`."""
+    n = sum(len(o) for o in outcomes)
+    return sum(sum(o.values()) for o in outcomes) / n if n else 0.0
+
+
+def report(units: Iterable[dict[str, Any]], methods: Sequence[str]) -> str:
+    from repair_core.bench import METHOD_LABELS
+
+    by_family: dict[str, list[dict[str, Any]]] = {}
+    for u in units:
+        by_family.setdefault(u["family"], []).append(u)
+    out: list[str] = []
+    for family, group in by_family.items():
+        group.sort(key=lambda u: (u["seed"], u["salt"]))
+        seeds = sorted({u["seed"] for u in group})
+        salts = sorted({u["salt"] for u in group})
+        present = [m for m in methods if all(m in u["recovered"] for u in group)]
+        outcomes = [u["recovered"] for u in group]
+        cases = {u["seed"]: u["cases"] for u in group}
+        out.append(f"#### {family}: {len(group)} runs (generation seeds "
+                   + ", ".join(f"{s} ({cases[s]} cases)" for s in seeds)
+                   + f"; noise salts {salts[0]}–{salts[-1]})\n")
+        out.append("| Method | Recovery, mean [95% interval] | Mean per seed | Ours ahead / "
+                   "tied / behind (runs) | Pooled discordant cases (Ours only / method "
+                   "only) | Exact McNemar p |")
+        out.append("|---|---:|---:|---:|---:|---:|")
+        for m in present:
+            rates = [sum(o[m].values()) / len(o[m]) for o in outcomes if o[m]]
+            lo, hi = bootstrap_interval(rates)
+            mean = sum(rates) / len(rates)
+            per_seed = ", ".join(
+                f"{seed}: {_mean([u['recovered'][m] for u in group if u['seed'] == seed]):.3f}"
+                for seed in seeds)
+            if m == "ours":
+                out.append(f"| {METHOD_LABELS.get(m, m)} | {mean:.3f} [{lo:.3f}, {hi:.3f}] "
+                           f"| {per_seed} | – | – | – |")
+                continue
+            c = compare(outcomes, "ours", m) if "ours" in present else None
+            cmp = (f"{c['ahead']} / {c['tied']} / {c['behind']} | {c['only_a']} / "
+                   f"{c['only_b']} | {c['p']:.3g}") if c else "– | – | –"
+            out.append(f"| {METHOD_LABELS.get(m, m)} | {mean:.3f} [{lo:.3f}, {hi:.3f}] | "
+                       f"{per_seed} | {cmp} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "out" / "claims",
+                    help="work folder (re-use it to resume)")
+    ap.add_argument("--families", default="controlled-noisy,controlled",
+                    help=f"comma-separated, from {', '.join(FAMILIES)}")
+    ap.add_argument("--seeds", default="42,43", help="generation seeds, comma-separated")
+    ap.add_argument("--salts", type=int, default=20, help="noise salts 1..N per seed")
+    ap.add_argument("--methods", default=",".join(DEFAULT_METHODS))
+    ap.add_argument("--workers", type=int, default=1, help="units run in parallel processes")
+    ap.add_argument("--report-only", action="store_true",
+                    help="run nothing: report the units stored in --out")
+    ap.add_argument("--doc", type=Path, default=None,
+                    help=f"write the tables between {BEGIN} and {END} in this file")
+    args = ap.parse_args(argv)
+    families = [f.strip() for f in args.families.split(",") if f.strip()]
+    unknown = [f for f in families if f not in FAMILIES]
+    if unknown or not families:
+        ap.error(f"--families: unknown {', '.join(unknown) or args.families!r}; "
+                 f"choose from {', '.join(FAMILIES)}")
+    try:
+        seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+    except ValueError:
+        ap.error(f"--seeds: not a comma-separated list of integers: {args.seeds!r}")
+    if not seeds:
+        ap.error("--seeds: give at least one seed")
+    if args.salts < 1:
+        ap.error(f"--salts: must be at least 1, got {args.salts}")
+    if args.workers < 1:
+        ap.error(f"--workers: must be at least 1, got {args.workers}")
+    from repair_core.bench import METHOD_LABELS
+
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    bad = [m for m in methods if m not in METHOD_LABELS]
+    if bad or "ours" not in methods:
+        ap.error(f"--methods: unknown {', '.join(bad)}" if bad else
+                 "--methods: must include ours (every comparison is against it)")
+    if not args.report_only:
+        run_all(args.out, families, seeds, list(range(1, args.salts + 1)), methods,
+                args.workers)
+    units = [u for u in stored_units(args.out) if u["family"] in families]
+    if not units:
+        print("no stored runs to report", file=sys.stderr)
+        return 1
+    text = report(units, methods)
+    print(text)
+    if args.doc is not None:
+        from repair_core._io import write_marked_block
+
+        if not write_marked_block(args.doc, BEGIN, END, text):
+            print(f"{args.doc}: no {BEGIN} marker", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
