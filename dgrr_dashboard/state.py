@@ -14,6 +14,7 @@ import streamlit as st
 from repair_core import Case, CaseError, RepairPlan, plan_case, with_faults
 from repair_core._perf import freeze_after_pauses
 
+from .kept_replays import REPLAYS_KEPT, KeptReplay, kept_replay
 from .server_cpu import pin_server_threads
 
 
@@ -40,6 +41,7 @@ COMPUTED = "dgrr_computed_plan"
 PLAN = "dgrr_plan"  # the edited plan; absent = the computed plan
 RESULT = "dgrr_result"
 RESULT_KEY = "dgrr_result_key"  # plan_key() of the plan the result was replayed from
+REPLAYS = "dgrr_replays"  # plan_key -> the replays kept of that plan (kept_replays), oldest first
 REPLAY_CALLS = "dgrr_replay_calls"  # (result, step id -> the model calls replaying it made)
 PROBLEMS = "dgrr_problems"
 FAULT_EDITOR_VERSION = "dgrr_fault_editor_version"
@@ -155,7 +157,7 @@ def set_faults(faults: list[str]) -> None:
 
 
 def _reset_downstream() -> None:
-    for key in (COMPUTED, PLAN, RESULT, RESULT_KEY):
+    for key in (COMPUTED, PLAN, RESULT, RESULT_KEY, REPLAYS):
         st.session_state.pop(key, None)
     for key in (FAULT_EDITOR_VERSION, PLAN_EDITOR_VERSION):
         st.session_state[key] = st.session_state.get(key, 0) + 1
@@ -336,6 +338,34 @@ def set_result(res: Any, p: RepairPlan) -> None:
     st.session_state[RESULT] = res
     st.session_state[RESULT_KEY] = plan_key(p)
     _changed()
+
+
+# the plans whose replays are kept: an edited plan is another plan, and the session keeps
+# the replays of only this many of them (the ones used last)
+_PLANS_WITH_REPLAYS = 3
+
+
+def replays() -> list[KeptReplay]:
+    """The replays kept of the current plan, oldest first (at most `REPLAYS_KEPT`)."""
+    p = plan()
+    if p is None:
+        return []
+    return list(st.session_state.get(REPLAYS, {}).get(plan_key(p), []))
+
+
+def keep_replay(res: Any, p: RepairPlan, client: Any, seconds: float) -> KeptReplay:
+    """Keep `res`, replayed from `p` by `client` in `seconds`, among `p`'s replays (the
+    oldest beyond `REPLAYS_KEPT` is dropped), and make it the current result."""
+    held: dict[str, list[KeptReplay]] = st.session_state.setdefault(REPLAYS, {})
+    key = plan_key(p)
+    kept = held.pop(key, [])  # re-inserted last: the plan used most recently
+    number = kept[-1].number + 1 if kept else 1
+    new = kept_replay(number, res, client, seconds)
+    held[key] = [*kept, new][-REPLAYS_KEPT:]
+    while len(held) > _PLANS_WITH_REPLAYS:
+        del held[next(iter(held))]
+    set_result(res, p)
+    return new
 
 
 def sample_paths() -> dict[str, Path | None]:

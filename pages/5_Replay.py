@@ -11,6 +11,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
+from dgrr_dashboard.kept_replays import REPLAYS_KEPT
 from dgrr_dashboard.replay_job import ReplayJob, calls_by_step, replay_estimate
 from dgrr_dashboard.settings import (
     REFERENCE,
@@ -31,6 +32,7 @@ from repair_core import repair
 from repair_core._text import ratio_text
 from repair_core.model import ModelClient
 from repair_core.tools import default_registry
+from repair_core.viz import money
 
 page_setup("Replay")
 st.title("5 · Selective replay")
@@ -182,7 +184,7 @@ elif run:
             show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
     else:
         st.session_state[state.REPLAY_CALLS] = (res, calls_by_step(client))
-        state.set_result(res, p)
+        state.keep_replay(res, p, client, time.monotonic() - started)
         st.session_state["dgrr_replay_flash"] = "Replay finished."
         st.rerun()  # so the sidebar and the next pages see the result
 
@@ -217,7 +219,7 @@ if job is not None and job.finished:
             show_problems("Replay failed", [job.error])
         elif job.plan is p:
             st.session_state[state.REPLAY_CALLS] = (job.result, calls_by_step(job.client))
-            state.set_result(job.result, p)
+            state.keep_replay(job.result, p, job.client, job.elapsed)
             st.success(f"Replay finished in {job.elapsed:.0f} s.")
         else:
             st.info("The plan changed while it was replayed; run it again.")
@@ -288,3 +290,17 @@ if res is not None:
     st.page_link("pages/6_Compare.py", label="Next: compare before and after", icon=":material/arrow_forward:")
 elif state.RESULT in st.session_state:
     st.info("The plan changed since the last replay; run it again.")
+
+kept = state.replays()
+if kept:
+    st.subheader("Replays of this plan")
+    st.caption(f"The last {REPLAYS_KEPT} replays of this plan are kept in this session, the "
+               "newest last; Compare sets any two side by side. Cost is by litellm's price "
+               "table (built-in models cost nothing; a model it does not list: unknown).")
+    st.dataframe([{"replay": k.number, "model": k.model,
+                   "finished (UTC)": f"{k.finished:%H:%M:%S}", "seconds": round(k.seconds, 1),
+                   "model calls": k.llm_calls, "tokens": k.tokens,
+                   "cost": money(k.dollars) if k.dollars is not None else "unknown",
+                   "answer": k.result.answer if k.result.answer is not None
+                   else "(answer generation failed)"} for k in reversed(kept)],
+                 hide_index=True, width="stretch", placeholder=MISSING)

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.kept_replays import KeptReplay
 from dgrr_dashboard.text import MISSING
 from dgrr_dashboard.widgets import (
     answer_columns,
@@ -17,7 +18,8 @@ from dgrr_dashboard.widgets import (
     page_setup,
     require_plan,
 )
-from repair_core.viz import decision_keys
+from repair_core.result_compare import compare_results
+from repair_core.viz import decision_keys, money
 
 page_setup("Compare")
 st.title("6 · Compare before and after")
@@ -25,6 +27,67 @@ st.title("6 · Compare before and after")
 p = require_plan()
 c = p.case
 res: Any = state.result()
+
+
+def _replay_pick(kept: list[KeptReplay], label: str, default: int, key: str) -> KeptReplay:
+    i = st.selectbox(label, range(len(kept)), index=default, key=key,
+                     format_func=lambda j: kept[j].label)  # options are shown as plain text
+    return kept[i if i is not None else default]
+
+
+def _replays_side_by_side(kept: list[KeptReplay]) -> None:
+    """Two kept replays of this plan: their answers with the word diff, the records each
+    leaves differently and the steps whose outcome or new output differ."""
+    k1, k2 = st.columns(2)
+    with k1:
+        a = _replay_pick(kept, "Replay A", len(kept) - 2, "dgrr_w_cmp_replay_a")
+    with k2:
+        b = _replay_pick(kept, "Replay B", len(kept) - 1, "dgrr_w_cmp_replay_b")
+    st.dataframe([{"": side, "replay": k.number, "model": k.model,
+                   "finished (UTC)": f"{k.finished:%H:%M:%S}", "seconds": round(k.seconds, 1),
+                   "model calls": k.llm_calls, "tokens": k.tokens,
+                   "cost": money(k.dollars) if k.dollars is not None else "unknown"}
+                  for side, k in (("A", a), ("B", b))],
+                 hide_index=True, width="stretch", placeholder=MISSING)
+    diff = state.derived("dgrr_compare_replays", (id(a.result), id(b.result)),
+                         lambda: compare_results(a.result, b.result))
+    st.subheader("Answer")
+    failed = "(answer generation failed)"
+    answer_columns(diff.answer_a if diff.answer_a is not None else failed,
+                   diff.answer_b if diff.answer_b is not None else failed,
+                   id_prefix="dgrr-replays-answer",
+                   titles=(f"Replay A ({a.number})", f"Replay B ({b.number})"), missing="")
+    st.caption("The two answers agree." if diff.answers_agree else "The two answers differ.")
+    st.subheader("Memory store")
+    st.caption(f"{len(diff.records):,} of {diff.records_compared:,} records end differently "
+               "(active: retrievable · quarantine: kept for audit · gone: in neither)")
+    if diff.records:
+        st.dataframe(pd.DataFrame(page_of([r.model_dump() for r in diff.records],
+                                          "dgrr_w_cmp_replays_mem_page"))
+                     .rename(columns={"placement_a": "A", "placement_b": "B",
+                                      "text_a": "text in A", "text_b": "text in B"}),
+                     hide_index=True, width="stretch", placeholder=MISSING)
+    st.subheader("Steps")
+    st.caption(f"{len(diff.steps):,} of {diff.steps_compared:,} steps differ in outcome or "
+               "new output")
+    if diff.steps:
+        st.dataframe(pd.DataFrame(page_of([d.model_dump() for d in diff.steps],
+                                          "dgrr_w_cmp_replays_steps_page"))
+                     .rename(columns={"outcome_a": "outcome in A", "outcome_b": "outcome in B",
+                                      "output_a": "output in A", "output_b": "output in B"}),
+                     hide_index=True, width="stretch", placeholder=MISSING)
+
+
+kept = state.replays()
+if len(kept) >= 2:
+    mode = st.radio("Compare", ("Original vs replay", "Replay A vs replay B"),
+                    horizontal=True, key="dgrr_w_cmp_mode",
+                    help=f"the last {len(kept)} replays of this plan are kept (Replay page)")
+    if mode == "Replay A vs replay B":
+        _replays_side_by_side(kept)
+        st.page_link("pages/7_Approve.py", label="Next: approve or reject",
+                     icon=":material/arrow_forward:")
+        st.stop()
 if res is None:
     st.info("No replay of this plan yet: the store below is what the plan's dispositions "
             "give, and the corrected answer appears after a replay.")

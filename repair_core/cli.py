@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "synth",
     "repair",
     "verify",
+    "compare",
     "serve_model",
     "bench",
     "fleet",
@@ -45,7 +46,7 @@ COMMAND_MODULE = {
     "validate": "validate", "plan": "plan", "graph": "graph", "calls": "calls",
     "approve": "approve",
     "history": "approve", "keys": "keys", "synth": "synth", "repair": "repair",
-    "verify": "verify",
+    "verify": "verify", "compare": "compare",
     "serve-model": "serve_model", "bench": "bench", "fleet": "fleet", "import": "import_",
     "apply": "apply", "fork-thread": "fork_thread", "queue": "queue", "worker": "queue",
 }

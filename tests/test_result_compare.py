@@ -3,6 +3,8 @@ step's outcome and new output."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from repair_core import load_example, plan_case, repair
@@ -75,3 +77,54 @@ def test_a_record_quarantined_in_one_and_active_in_the_other_is_listed_once(repl
     diff = compare_results(a, other)
     assert [(r.id, r.placement_a, r.placement_b, r.text_a == r.text_b)
             for r in diff.records] == [(moved.id, "active", "quarantine", True)]
+
+
+def _write(tmp_path, name, res):
+    path = tmp_path / name
+    path.write_text(res.model_dump_json(), encoding="utf-8")
+    return str(path)
+
+
+def test_the_command_prints_what_differs_and_exits_1(tmp_path, capsys, replays):
+    from repair_core.cli import main
+
+    a = _write(tmp_path, "a.json", replays["dgrr/reference"])
+    b = _write(tmp_path, "b.json", replays["dgrr/rolling"])
+    assert main(["compare", a, b]) == 1
+    out = capsys.readouterr().out
+    assert "model dgrr/reference" in out and "model dgrr/rolling" in out
+    assert "answers differ:" in out
+    assert "  s3 (claim): replayed -> replayed (A: Lin prefers aisle seats. | B: Your seat " \
+        "pref is aisle.)" in out
+    assert main(["compare", a, a]) == 0
+    assert "answers: the same" in capsys.readouterr().out
+    assert main(["compare", a, b, "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["answers_agree"] is False and {s["id"] for s in data["steps"]} >= {"s3"}
+
+
+def test_the_command_escapes_control_characters_of_the_results(tmp_path, capsys, replays):
+    from repair_core.cli import main
+
+    a = replays["dgrr/reference"]
+    evil = a.model_copy(update={"answer": "ok\x1b[2J\rgone"})
+    assert main(["compare", _write(tmp_path, "a.json", a),
+                 _write(tmp_path, "b.json", evil)]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out and "\\x1b[2J" in out
+
+
+def test_a_bad_result_is_named_with_its_field_and_exits_2(tmp_path, capsys, replays):
+    from repair_core.cli import main
+
+    a = _write(tmp_path, "a.json", replays["dgrr/reference"])
+    data = json.loads(replays["dgrr/rolling"].model_dump_json())
+    del data["store"]
+    bad = tmp_path / "b.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["compare", a, str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "RESULT_B: store: Field required" in err and "Traceback" not in err
+    bad.write_text("[1]", encoding="utf-8")
+    assert main(["compare", a, str(bad)]) == 2
+    assert "RESULT_B: expected a JSON object, got list" in capsys.readouterr().err
