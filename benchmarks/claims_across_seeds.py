@@ -187,6 +187,17 @@ def stored_units(out: Path) -> list[dict[str, Any]]:
 
 # ---- the report ---------------------------------------------------------------------
 
+def _ranges(values: Sequence[int]) -> str:
+    """1, 2, 3, 5 -> '1–3, 5'."""
+    out: list[str] = []
+    for i, v in enumerate(values):
+        if i and v == values[i - 1] + 1:
+            out[-1] = f"{out[-1].split('–')[0]}–{v}"
+        else:
+            out.append(str(v))
+    return ", ".join(out)
+
+
 def _mean(outcomes: Sequence[dict[str, bool]]) -> float:
     """Recovered share over every (run, case) of `outcomes`."""
     n = sum(len(o) for o in outcomes)
@@ -203,13 +214,13 @@ def report(units: Iterable[dict[str, Any]], methods: Sequence[str]) -> str:
     for family, group in by_family.items():
         group.sort(key=lambda u: (u["seed"], u["salt"]))
         seeds = sorted({u["seed"] for u in group})
-        salts = sorted({u["salt"] for u in group})
         present = [m for m in methods if all(m in u["recovered"] for u in group)]
         outcomes = [u["recovered"] for u in group]
         cases = {u["seed"]: u["cases"] for u in group}
-        out.append(f"#### {family}: {len(group)} runs (generation seeds "
-                   + ", ".join(f"{s} ({cases[s]} cases)" for s in seeds)
-                   + f"; noise salts {salts[0]}–{salts[-1]})\n")
+        per_seed = {s: sorted(u["salt"] for u in group if u["seed"] == s) for s in seeds}
+        out.append(f"#### {family}: {len(group)} runs (generation seed, cases, noise salts: "
+                   + "; ".join(f"{s}, {cases[s]} cases, salts {_ranges(per_seed[s])}"
+                               for s in seeds) + ")\n")
         out.append("| Method | Recovery, mean [95% interval] | Mean per seed | Ours ahead / "
                    "tied / behind (runs) | Pooled discordant cases (Ours only / method "
                    "only) | Exact McNemar p |")

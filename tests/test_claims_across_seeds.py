@@ -86,6 +86,8 @@ def test_a_unit_is_stored_atomically_and_skipped_when_present(tmp_path, monkeypa
     assert len(calls) == 2
     # the report reads the stored units
     text = claims.report(claims.stored_units(tmp_path), ["ours", "llm_judge"])
+    assert "1 runs (generation seed, cases, noise salts: 42, 50 cases, salts 3)" in text
+    assert claims._ranges([1, 2, 3, 5, 7, 8]) == "1–3, 5, 7–8"
     assert "| Ours | 0.500 [0.500, 0.500] |" in text
     assert ("| LLM-judge repair (scripted) | 0.500 [0.500, 0.500] | 42: 0.500 | 0 / 1 / 0 | "
             "0 / 0 | 1 |") in text
