@@ -88,6 +88,10 @@ if len(kept) >= 2:
         st.page_link("pages/7_Approve.py", label="Next: approve or reject",
                      icon=":material/arrow_forward:")
         st.stop()
+    shown = _replay_pick(kept, "Replay", len(kept) - 1, "dgrr_w_cmp_replay_orig")
+    if shown is not kept[-1]:
+        st.caption("An older replay is shown; Approve and the downloads use the newest.")
+    res = shown.result
 if res is None:
     st.info("No replay of this plan yet: the store below is what the plan's dispositions "
             "give, and the corrected answer appears after a replay.")

@@ -146,3 +146,21 @@ def test_a_replays_cost_is_priced_by_the_table_and_unknown_when_unlisted():
     assert replay_cost("openai/gpt-4o-mini", log, table=table) == pytest.approx(1e-03)
     assert replay_cost("some/unlisted-model", log, table=table) is None
     assert replay_cost("dgrr/rolling", log, table=table) == 0.0
+
+
+def test_the_original_can_be_set_against_an_older_replay():
+    at = _loaded()
+    _replay(at, "dgrr/reference")
+    _replay(at, "dgrr/rolling")
+    _page(at, "6_Compare")
+    def after() -> str:
+        return next(h.proto.body for h in at.get("html")
+                    if 'id="dgrr-answer-after"' in h.proto.body)
+    assert at.selectbox(key="dgrr_w_cmp_replay_orig").value == 1  # the newest
+    assert "Your" in after()
+    at.selectbox(key="dgrr_w_cmp_replay_orig").set_value(0)
+    _ok(at.run())
+    assert "Your" not in after() and "Lin prefers aisle seats" in after()
+    assert any("An older replay is shown" in c.value for c in at.caption)
+    (replays,) = at.session_state["dgrr_replays"].values()
+    assert at.session_state["dgrr_result"] is replays[-1].result  # Approve's is unchanged
