@@ -85,15 +85,14 @@ class RowTable:
             piece.ljust(k * width, b"\0") for piece, k in zip(pieces, counts.tolist(),
                                                              strict=True)),
             np.uint8).reshape(rows, width)
+        # each row's filled bytes, as a count (the render masks the padding out with it):
         # every row of a piece is full but its last (an empty piece: its one empty row)
-        filled = np.empty((n + rows, width), bool)
-        columns = np.arange(width)
-        filled[:n] = columns < id_lengths[:, None]
-        filled[n:] = True
-        last = self.first + counts - 1
-        filled[last] = columns < (lengths - (counts - 1) * width)[:, None]
+        filled = np.full(n + rows, width, np.uint16)
+        filled[:n] = id_lengths
+        filled[self.first + counts - 1] = lengths - (counts - 1) * width
         self._words = table.view(np.uint64)
-        self._filled = filled.view(np.uint64)
+        self._filled = filled
+        self._columns = np.arange(width, dtype=np.uint16)
         self.width = width
 
     def tokens(self, piece: int) -> np.ndarray:
@@ -112,7 +111,7 @@ class RowTable:
         """The texts of the rows of `tokens` (a 2-d array of table rows), one after the
         other."""
         units = np.take(self._words, tokens, axis=0).view(np.uint8)
-        own = np.take(self._filled, tokens, axis=0).view(bool)
+        own = np.take(self._filled, tokens)[..., None] > self._columns
         return units[own].tobytes()
 
     def render_blocks(self, tokens: np.ndarray) -> Iterator[bytes]:
