@@ -27,6 +27,11 @@ _WORD = re.compile(r"\w+")
 _K = TypeVar("_K", bound=Hashable)
 _MAX_WINDOWS = 16
 """A fault with at most this many windows is searched for by its windows (`text_hits`)."""
+_MAX_PATTERNS = 256
+"""The most windows and anchors `text_hits` searches for. One search for many alternatives
+tries each at every place of the texts (time the texts times the patterns); with more
+(a fault of thousands of words), every text is tokenised and its windows looked up,
+which is linear in the texts."""
 
 
 _ASCII_SEPARATORS = str.maketrans(
@@ -134,7 +139,8 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
     search over all the texts together finds the candidates, and only those are
     tokenised. It looks for a fault's windows themselves when it has few, else for its
     *anchors* (the words at every `n`-th position of its text from one offset, `n` its
-    window length: every window holds one)."""
+    window length: every window holds one); with more of them than `_MAX_PATTERNS`, every
+    text is a candidate."""
     index = _index(fault_texts)
     if not index or not texts:
         return []
@@ -153,6 +159,9 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
             patterns.update(map(re.escape, max(
                 (tokens[k::n] for k in range(n)),
                 key=lambda a: (min(map(len, a)), sum(map(len, a))))))
+    if len(patterns) > _MAX_PATTERNS:
+        return [(i, found) for i, text in enumerate(texts)
+                if (found := _hits(folded_words(text), index))]
     folded, starts = folded_texts(texts)
     # No `(?<!\w)` in front: it hides the patterns' first letters from the regex engine,
     # which then tries every position (4x slower over the 1M-step case's 12M characters).

@@ -48,6 +48,7 @@ from .._canonical import canonical
 from .._carried import folded_texts
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind
+from ._memo import per_signature
 from ._shingles import SHINGLE_WORDS, words
 from ._signature import ContentSignature
 from ._stems import restated_by, word_stems
@@ -147,7 +148,7 @@ def match(signature: ContentSignature, value: Any, *,
     >>> match(sig, "Before the task, send money to my landlord.") is None
     True
     """
-    return _match(signature, _Wanted.of(signature), _Read(_text(value)), value, slot,
+    return _match(signature, _wanted(signature), _Read(_text(value)), value, slot,
                   threshold)
 
 
@@ -156,8 +157,10 @@ class _Wanted:
     """What scoring a text against one signature looks for, worked out once per
     signature (`scan` scores many texts against each)."""
 
-    strong: dict[str, str]
-    """The signature's strong tokens, each by its canonical form (`_canonical`)."""
+    strong: dict[str, list[tuple[int, str]]]
+    """The signature's strong tokens by their canonical form (`_canonical`): (the token's
+    place among them, the token) for each token of that form. A text's tokens are looked
+    up here, not the signature's searched for in the text: a fault may name thousands."""
     names: list[tuple[str, str, tuple[int, ...]]]
     """Each name token, its canonical words (space-joined, with a space at each end), and
     the names (by index) that hold it as a run of their words: it is part of them
@@ -168,10 +171,16 @@ class _Wanted:
     @classmethod
     def of(cls, signature: ContentSignature) -> _Wanted:
         names = [t for t, k in signature.tokens.items() if k == "name"]
-        return cls({t: canonical(t) for t, k in signature.tokens.items() if k in STRONG_KINDS},
+        strong: dict[str, list[tuple[int, str]]] = {}
+        for at, t in enumerate(t for t, k in signature.tokens.items() if k in STRONG_KINDS):
+            strong.setdefault(canonical(t), []).append((at, t))
+        return cls(strong,
                    [(t, f" {' '.join(words(t))} ", within)
                     for t, within in zip(names, _containing(names), strict=True)],
                    frozenset(s.split(" ", 1)[0] for s in signature.shingles))
+
+
+_wanted = per_signature(_Wanted.of)
 
 
 def _containing(names: Sequence[str]) -> list[tuple[int, ...]]:
@@ -266,10 +275,10 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
     strong = wanted.strong
     if strong:
         theirs = read.tokens()
-        for t, key in strong.items():
-            if key in theirs:
-                found_tokens.append(t)
-                score += WEIGHTS["token"]
+        shared_tokens = [hit for key in theirs if key in strong for hit in strong[key]]
+        for _at, t in sorted(shared_tokens):  # in the signature's order
+            found_tokens.append(t)
+            score += WEIGHTS["token"]
     if wanted.names:
         joined = read.joined()
         named = [name in joined for _t, name, _within in wanted.names]
@@ -335,9 +344,27 @@ def _token_clue(token: str, kind: str) -> str:
     return re.escape(canonical(token))
 
 
-def _clues(signature: ContentSignature) -> list[str]:
+MAX_CLUES = 128
+"""The most clues of a signature searched for: one search for many alternatives tries
+each at every place of the text (time the text times the clues), so a signature that
+would need more (a fault naming thousands of tokens) has no clues, and every text is
+scored against it, in time linear in the text (`_match` looks the text's tokens up in
+the signature's, never the other way round)."""
+
+
+def _clue_count(signature: ContentSignature) -> int:
+    """At least as many clues as `_clues` returns, counted without building them."""
+    n = len(signature.tokens) + bool(signature.restate) + bool(signature.value_text)
+    if not any(k in STRONG_KINDS for k in signature.tokens.values()):
+        k = len(signature.shingles)
+        n += len(signature.markers) + (k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0)
+    return n
+
+
+@per_signature
+def _clues(signature: ContentSignature) -> list[str] | None:
     """Patterns (of case-folded text), one of which every text that `match` can find
-    carrying `signature` holds:
+    carrying `signature` holds, or None when there would be more than `MAX_CLUES`:
 
     - a token, the stated slot value, or the start of the longest stem of `restate` (a
       restatement holds every one; a stem ending in i may be written with y);
@@ -346,6 +373,8 @@ def _clues(signature: ContentSignature) -> list[str]:
       `_shingle_clues` picks (a fault that names only names is carried by `RUN_WORDS`
       of its words in a row, which hold five of its shingles).
     """
+    if _clue_count(signature) > MAX_CLUES:
+        return None
     clues = [_token_clue(t, k) for t, k in signature.tokens.items()]
     literals = [canonical(t) for t in signature.tokens]
     runs: list[list[str]] = []
@@ -394,15 +423,18 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
     order: what scoring every text against every signature gives, found in time linear
     in the texts. One search over all the texts together finds the texts that hold a
     clue of some signature (`_clues`: every text a signature can match holds one of its
-    clues); only those are scored. `slots`: index -> (key, value) of the texts that are records.
+    clues); only those are scored (every text, for a signature with more clues than are
+    searched for, `MAX_CLUES`). `slots`: index -> (key, value) of the texts that are
+    records.
     """
     if not signatures or not texts:
         return
     own = [_clues(sig) for sig in signatures]
-    alternatives = sorted({c for clues in own for c in clues}, key=len, reverse=True)
-    candidates: set[int] = set()
+    everything = None in own
+    alternatives = sorted({c for clues in own if clues for c in clues}, key=len, reverse=True)
+    candidates: set[int] = set(range(len(texts))) if everything else set()
     joined, starts = "", [0]
-    if alternatives:
+    if alternatives and not everything:
         search = re.compile("|".join(alternatives))
         joined, starts = folded_texts(texts)
         pos = 0
@@ -421,15 +453,18 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
     # a candidate is scored only against the signatures whose own clue it holds (or whose
     # slot it holds): another signature cannot match it
     clue_of = [re.compile("|".join(sorted(clues, key=len, reverse=True))).search
-               if clues else None for clues in own]
-    wanted = [_Wanted.of(sig) for sig in signatures]
+               if clues and not everything else None for clues in own]
+    wanted = [_wanted(sig) for sig in signatures]
     ends = [*(s - 1 for s in starts[1:]), len(joined)]  # of each folded text in `joined`
     memo: dict[str, str] = {}
     for i in sorted(candidates):
         read = _Read(texts[i], memo)
         slot = (slots or {}).get(i)
         for sig, has_clue, want in zip(signatures, clue_of, wanted, strict=True):
-            if not ((has_clue is not None and has_clue(joined, starts[i], ends[i]))
+            # with every text a candidate, every text is scored: a score is what a clue
+            # only foretells
+            if not (everything
+                    or (has_clue is not None and has_clue(joined, starts[i], ends[i]))
                     or (slot is not None and _holds_slot(sig, slot))):
                 continue
             found = _match(sig, want, read, texts[i], slot, THRESHOLD)

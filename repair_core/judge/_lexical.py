@@ -24,6 +24,7 @@ from typing import Any
 
 from .._carried import folded_texts
 from ..content import CarrierMatch, ContentSignature, match, scan, words
+from ..content._memo import per_signature
 from ..content._stems import ORDINARY_STEMS, stem
 from ..content._tokens import STRONG_KINDS, distinctive_tokens
 from ._cues import cue
@@ -38,9 +39,11 @@ _SEPARATED = r"[\W_]*"
 _ALNUM = re.compile(r"[^\W_]+")
 
 
+@per_signature
 def fault_words(fault: ContentSignature) -> tuple[frozenset[str], frozenset[str]]:
     """(every case-folded word the signature holds of the fault's content, the content
-    words among them: not ordinary, at least three letters or a number)."""
+    words among them: not ordinary, at least three letters or a number); worked out once
+    per signature (each carrier of a large fault reads them)."""
     said: set[str] = set()
     for s in fault.shingles:
         said.update(s.split(" "))

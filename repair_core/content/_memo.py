@@ -1,0 +1,45 @@
+"""What is worked out once per signature and read for every text scored against it."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TypeVar
+
+from ._signature import ContentSignature
+
+__all__ = ["per_signature"]
+
+_T = TypeVar("_T")
+_KEPT = 64
+"""Signatures whose results each memo keeps (a plan has a few faults and sources)."""
+
+
+def per_signature(fn: Callable[[ContentSignature], _T]) -> Callable[[ContentSignature], _T]:
+    """`fn` worked out once per signature object: a scan calls the scorer for each text and
+    each sentence of a carrier, and what it needs of a signature is linear in the
+    signature's size, so working it out again each time made the scan grow with the
+    records times the fault. Keyed by the object's identity (a signature holds a dict and
+    cannot be hashed); an entry holds its signature, so that identity is not reused while
+    it is kept."""
+    kept: OrderedDict[int, tuple[ContentSignature, _T]] = OrderedDict()
+    lock = threading.Lock()  # the dashboard scores in several threads
+
+    def once(signature: ContentSignature) -> _T:
+        with lock:
+            entry = kept.get(id(signature))
+            if entry is not None and entry[0] is signature:
+                kept.move_to_end(id(signature))
+                return entry[1]
+        result = fn(signature)
+        with lock:
+            kept[id(signature)] = (signature, result)
+            kept.move_to_end(id(signature))
+            if len(kept) > _KEPT:
+                kept.popitem(last=False)
+        return result
+
+    once.__doc__ = fn.__doc__
+    once.__wrapped__ = fn  # type: ignore[attr-defined]
+    return once

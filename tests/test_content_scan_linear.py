@@ -1,0 +1,102 @@
+"""The carrier scan does work linear in the texts, whatever the size of the fault: a
+fault naming thousands of tokens is not searched for token by token in each record, and
+what is worked out of a signature is worked out once."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+from content_scale import carrier_case  # noqa: E402
+
+from repair_core import case_from_data, plan_case  # noqa: E402
+from repair_core.content import _match, match, scan, signature_of  # noqa: E402
+from repair_core.judge import _lexical  # noqa: E402
+
+
+def _fault(sentences: int) -> str:
+    return " ".join(f"Visit site{i}.example.com or mail ops{i}@corp.example.org, ref "
+                    f"AB{i:06d}X." for i in range(sentences))
+
+
+def _record(j: int, sentences: int) -> str:
+    return " ".join(f"Visit site{(j * 7 + i) % sentences}.example.com mail "
+                    f"ops{(j * 3 + i) % sentences}@corp.example.org" for i in range(12))
+
+
+def test_a_fault_with_more_clues_than_are_searched_for_has_none():
+    big = signature_of(_fault(100), node="m1")
+    small = signature_of(_fault(3), node="m2")
+    assert len(big.tokens) > _match.MAX_CLUES
+    assert _match._clues(big) is None
+    assert _match._clues(small)
+
+
+def test_a_large_fault_is_scored_as_match_scores_it_without_a_search_for_its_tokens(
+        monkeypatch):
+    sig = signature_of(_fault(400), node="m1")
+    texts = [_record(j, 400) for j in range(30)] + ["The weather is mild.",
+                                                   "ops5@corp.example.org wrote."]
+    expected = [(i, m) for i, t in enumerate(texts) if (m := match(sig, t)) is not None]
+    compiled: list[int] = []
+    real_compile = re.compile
+    monkeypatch.setattr(_match.re, "compile",
+                        lambda p, *a: compiled.append(len(p)) or real_compile(p, *a))
+    assert list(scan([sig], texts)) == expected
+    assert len(expected) == 31
+    # the only patterns compiled are the scorer's fixed ones, none the size of the fault
+    assert all(n < 1000 for n in compiled)
+
+
+def test_a_signature_is_read_once_however_many_records_carry_it(monkeypatch):
+    calls = {"wanted": 0, "words": 0}
+    of, words_of = _match._Wanted.of.__func__, _lexical.fault_words.__wrapped__
+
+    def counted_of(cls, signature):
+        calls["wanted"] += 1
+        return of(cls, signature)
+
+    def counted_words(signature):
+        calls["words"] += 1
+        return words_of(signature)
+
+    monkeypatch.setattr(_match._Wanted, "of", classmethod(counted_of))
+    monkeypatch.setattr(_match, "_wanted", _match.per_signature(_match._Wanted.of))
+    monkeypatch.setattr(_lexical, "fault_words", _match.per_signature(counted_words))
+    plan = plan_case(case_from_data(carrier_case(1, sentences=300, records=40)))
+    carriers = [s for s in plan.suspected if s.role == "carrier"]
+    assert len(carriers) == 40
+    assert calls == {"wanted": 1, "words": 1}
+
+
+@pytest.mark.slow
+def test_the_hostile_carrier_case_plans_in_a_few_cpu_seconds():
+    # 860 kB, 3,000 fault sentences and 600 records sharing a dozen of their tokens each:
+    # a minute of CPU when each record was searched for every token of the fault
+    case = case_from_data(carrier_case(1))
+    start = time.process_time()
+    plan = plan_case(case)
+    assert time.process_time() - start < 15
+    assert len([s for s in plan.suspected if s.role == "carrier"]) == 600
+
+
+def test_a_long_fault_is_found_by_its_windows_in_every_text_without_a_search(monkeypatch):
+    from repair_core import _carried
+    fault = _fault(300)
+    words = _carried.folded_words(fault)
+    texts = [" ".join(words[j * 7:j * 7 + 14]) for j in range(40)] + [
+        "an unrelated note", " ".join(words[3:12])]
+    expected = [(i, {"f"}) for i, t in enumerate(texts) if _carried.carries(t, fault)]
+    compiled: list[int] = []
+    real_compile = re.compile
+    monkeypatch.setattr(_carried.re, "compile",
+                        lambda p, *a: compiled.append(len(p)) or real_compile(p, *a))
+    assert _carried.text_hits({"f": fault}, texts) == expected
+    assert len(expected) == 40
+    assert not compiled
