@@ -160,7 +160,8 @@ def resolve_builtin(model: str) -> ReplyFn | None:
     if parsed is None:
         return None
     policy, noise, salt = parsed
-    return POLICIES[policy](noise, salt)
+    # a policy registered with a one-argument factory (noise) still works without a salt
+    return POLICIES[policy](noise, salt) if salt else POLICIES[policy](noise)
 
 
 def usage(messages: list[dict[str, Any]], text: str) -> tuple[int, int]:
