@@ -124,5 +124,8 @@ def home() -> None:
 
 # The pages listed here rather than found in `pages/`, so that the home page is called
 # "Home" in the sidebar (Streamlit names a found main page after its file: "app").
+# expanded: every page in the sidebar (collapsed, Streamlit shows ten and hides the rest
+# behind "View more", Approve among them)
 st.navigation([st.Page(home, title="Home", default=True),
-               *(st.Page(f"pages/{page.name}") for page in sorted(PAGES.glob("*.py")))]).run()
+               *(st.Page(f"pages/{page.name}") for page in sorted(PAGES.glob("*.py")))],
+              expanded=True).run()

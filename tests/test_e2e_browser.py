@@ -44,8 +44,8 @@ def _fresh(page, testid: str):
         f'[data-testid="stElementContainer"]:not([data-stale="true"]) [data-testid="{testid}"]')
 
 
-PAGE_LABELS = ["Home", "Inbox", "Load", "Faults", "Graph", "Trace", "Plan", "Replay",
-               "Compare", "Approve", "Benchmark", "Fleet"]
+PAGE_LABELS = ["Home", "Cases", "Inbox", "Load", "Faults", "Graph", "Model calls", "Trace",
+               "Plan", "Replay", "Compare", "Approve", "Benchmark", "Fleet"]
 
 
 def test_a_first_visit_straight_to_a_page_gets_the_navigation(server):
