@@ -35,6 +35,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from plan_scale import calibration_s  # noqa: E402  (the same loop, so runs compare)
+
 DEFAULT_SIZES = (10_000, 30_000, 100_000, 300_000)
 TARGETS = {300_000: (25.0, 1536.0), 1_000_000: (90.0, 4096.0)}
 """Steps -> (CPU seconds, peak RSS in MB) a `dgrr repair --out` of that size may take."""
@@ -69,19 +72,6 @@ def run_cli(path: Path) -> dict[str, float]:
     return {"cpu": usage.ru_utime + usage.ru_stime, "sys": usage.ru_stime,
             "wall": wall, "rss_mb": usage.ru_maxrss / 1024, "calls": report["cost"]["llm_calls"],
             "replayed": replayed, "steps": len(report["steps"])}
-
-
-def calibration_s() -> float:
-    """Best of 3 of a fixed pure-Python loop, in seconds: how fast this machine runs the
-    interpreter now (the same loop as benchmarks/plan_scale.py's)."""
-    best = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
-        total = 0
-        for i in range(3_000_000):
-            total += i * i
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def verdicts(steps: int, run: dict[str, float]) -> list[str]:
