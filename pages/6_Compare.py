@@ -61,22 +61,23 @@ def _replays_side_by_side(kept: list[KeptReplay]) -> None:
     st.subheader("Memory store")
     st.caption(f"{len(diff.records):,} of {diff.records_compared:,} records end differently "
                "(active: retrievable · quarantine: kept for audit · gone: in neither)")
-    if diff.records:
-        st.dataframe(pd.DataFrame(page_of([r.model_dump() for r in diff.records],
-                                          "dgrr_w_cmp_replays_mem_page"))
-                     .rename(columns={"placement_a": "A", "placement_b": "B",
-                                      "text_a": "text in A", "text_b": "text in B"}),
-                     hide_index=True, width="stretch", placeholder=MISSING)
+    _differences(diff.records, "dgrr_w_cmp_replays_mem_page",
+                 {"placement_a": "A", "placement_b": "B", "text_a": "text in A",
+                  "text_b": "text in B"})
     st.subheader("Steps")
     st.caption(f"{len(diff.steps):,} of {diff.steps_compared:,} steps differ in outcome or "
                "new output")
-    if diff.steps:
-        st.dataframe(pd.DataFrame(page_of([d.model_dump() for d in diff.steps],
-                                          "dgrr_w_cmp_replays_steps_page"))
-                     .rename(columns={"outcome_a": "outcome in A", "outcome_b": "outcome in B",
-                                      "output_a": "output in A", "output_b": "output in B"}),
-                     hide_index=True, width="stretch", placeholder=MISSING)
+    _differences(diff.steps, "dgrr_w_cmp_replays_steps_page",
+                 {"outcome_a": "outcome in A", "outcome_b": "outcome in B",
+                  "output_a": "output in A", "output_b": "output in B"})
 
+
+def _differences(rows: list[Any], page_key: str, columns: dict[str, str]) -> None:
+    """One page of a comparison's differing records or steps, as a table (plain text)."""
+    if rows:
+        st.dataframe(pd.DataFrame(page_of([r.model_dump() for r in rows], page_key))
+                     .rename(columns=columns),
+                     hide_index=True, width="stretch", placeholder=MISSING)
 
 kept = state.replays()
 if len(kept) >= 2:
