@@ -10,8 +10,8 @@ steps/5), in two forms:
   result, so the lexical judge settles everything and only the texts that descend from a
   tool observation (`--judge-untrusted`) reach the model;
 - `lineage cut`: every record the run wrote (but the diagnosed faults) loses its recorded
-  premises, the missing producer edge of issue 47: each is then of unknown lineage for
-  every fault written before it, a question for the model judge.
+  premises (a producer edge the trace did not record): each is then of unknown lineage
+  for every fault written before it, a question for the model judge.
 
 Each form is repaired with the offline reference model, then its content check is run
 with a scripted model judge (`--judge-untrusted`, the default budget): an in-process
