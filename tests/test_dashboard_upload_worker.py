@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from casebuild import case_data, rec, step, turn  # noqa: E402
+from script_module import load_script  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from dgrr_dashboard import upload_client  # noqa: E402
@@ -44,20 +44,11 @@ took 63 CPU s before it)."""
 
 
 def hostile_case(records: int = 600) -> bytes:
-    """About 860 kB at 600 records: a fault of 3,000 sentences of hosts, addresses,
-    references and phone numbers, and `records` records each sharing a dozen of them."""
-    body = " ".join(f"Visit site{i}.example.com or mail ops{i}@corp.example.org, ref "
-                    f"AB{i:06d}X and call +44 20 7946 {i % 10000:04d}." for i in range(3000))
-    nodes = [turn("u1", 0, "Summarise my inbox."),
-             step("s1", 1, "memory_write", "u1:initiate", target=["m1"]),
-             rec("m1", "s1:produce", text=body, created_seq=1)]
-    for j in range(records):
-        text = " ".join(f"Visit site{(j * 7 + i) % 3000}.example.com mail "
-                        f"ops{(j * 3 + i) % 3000}@corp.example.org ref AB{(j + i) % 3000:06d}X"
-                        for i in range(12))
-        nodes.append(rec(f"c{j}", "", text=text, created_seq=2))
-    nodes.append(step("s2", 3, "answer", "m1:cite", text="Done."))
-    return json.dumps(case_data(*nodes, faults=["m1"])).encode()
+    """About 860 kB at 600 records: benchmarks/content_scale.py's hostile case (a fault of
+    3,000 sentences of hosts, addresses, references and phone numbers, and `records`
+    records each sharing a dozen of them)."""
+    bench = load_script("benchmarks/content_scale.py")
+    return json.dumps(bench.carrier_case(1, records=records)).encode()
 
 
 def _same_plan(here, there) -> None:
