@@ -533,3 +533,10 @@ def test_a_lineage_source_two_faults_share_is_named_alike():
     source (found by hypothesis: the columnar planner took the case's fault order)."""
     raw = (Path(__file__).parent / "data" / "columnar-shared-lineage-source.json").read_bytes()
     assert_same(raw, "shared lineage source", OBJECTIVES)
+
+
+def test_a_seed_of_two_faults_is_named_for_the_first_by_id():
+    """s9 writes m1 (the fault) and is also the seed of m0, m1's source by lineage: both
+    planners name m0 in s9's reason whatever the order of the file."""
+    raw = (Path(__file__).parent / "data" / "order-seed-of-two-faults.json").read_bytes()
+    assert_same(raw, "seed of two faults", OBJECTIVES)

@@ -1424,7 +1424,9 @@ def _step_actions(pl: _Planner, seeds: dict[int, int], relevant: np.ndarray,
     n_t = c.n_turns
     seq_order = c.step_seq_order
     steps: dict[int, str] = {}
-    seed_fault = {s: f for f, s in seeds.items()}
+    seed_fault: dict[int, int] = {}  # a seed of several faults names the first by id
+    for fault in sorted(seeds, key=ids.__getitem__):
+        seed_fault.setdefault(seeds[fault], fault)
     tools = c.tools
     final = pl.final
     types = pl.type.tolist()

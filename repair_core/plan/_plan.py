@@ -702,7 +702,9 @@ def _step_actions(case: Case, a: Analysis, relevant: frozenset[str], replay: fro
     that required each replayed step; an answer plan's reasons carry no objective."""
     steps: dict[str, StepAction] = {}
     reasons: dict[str, str] = {}
-    seed_of = {s: f for f, s in a.seeds.items()}
+    seed_of: dict[str, str] = {}  # a seed of several faults names the first by id
+    for fault in sorted(a.seeds):
+        seed_of.setdefault(a.seeds[fault], fault)
     unsupported = a.unsupported
     tools = {t.name: t.effect for t in case.tools}
     final = a.final_answer
