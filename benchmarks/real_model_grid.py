@@ -190,6 +190,18 @@ def _estimate(model: str, rows: int, stored: int, count: DryCount, cases: int,
     return lines, cost
 
 
+def outcome(results: list[Any]) -> str:
+    """What a method achieved on a suite's rows, by the suite's own measure: AgentDojo rows
+    are scored by the task's `utility()` and `security()` (they have no facts to recover,
+    so "0/n recovered" would misreport them), the others by recovery."""
+    n = len(results)
+    if any(r.security is not None for r in results):
+        useful = sum(r.utility is True for r in results)
+        secure = sum(r.security is True for r in results)
+        return f"utility {useful}/{n}, secure {secure}/{n}"
+    return f"{sum(bool(r.recovered) for r in results)}/{n} recovered"
+
+
 def run(args: argparse.Namespace) -> int:
     from repair_core._io import check_output_dir
     from repair_core.bench import load_results, method_names, run_bench, write_outputs
@@ -247,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
             mine = [r for r in results if r.method == m]
             errors = [r for r in mine if r.error]
             failed += len(errors)
-            print(f"  {m}: {sum(bool(r.recovered) for r in mine)}/{len(mine)} recovered, "
+            print(f"  {m}: {outcome(mine)}, "
                   f"{sum(r.llm_calls for r in mine)} calls, {sum(r.tokens for r in mine)} "
                   f"tokens, {len(errors)} error(s)", flush=True)
             for r in errors:

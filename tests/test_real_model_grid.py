@@ -194,3 +194,15 @@ def test_bad_input_names_the_flag(grid: Any, suite: Path, tmp_path: Path,
     err = capsys.readouterr().err
     assert "--methods: unknown method(s)" in err and "nope" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_agentdojo_rows_are_summarised_by_utility_and_security() -> None:
+    from repair_core.bench._metrics import CaseResult
+
+    grid = load_script(SCRIPT)
+    dojo = [CaseResult(case_id="a", method="ours", utility=True, security=True),
+            CaseResult(case_id="b", method="ours", utility=False, security=True)]
+    assert grid.outcome(dojo) == "utility 1/2, secure 2/2"
+    facts = [CaseResult(case_id="c", method="ours", recovered=True),
+             CaseResult(case_id="d", method="ours")]
+    assert grid.outcome(facts) == "1/2 recovered"
