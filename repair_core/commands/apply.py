@@ -6,17 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from .._errors import DgrrError
 from .._text import printable
 from ..case._load import load_case
-from ..integrations._target import (
-    approval_of_result,
-    open_mem0,
-    with_langgraph,
-)
+from ..integrations import journal_dir
+from ..integrations._target import open_mem0, with_langgraph
+from ..integrations.apply_result import log_checks, recorder, vault_path
 from . import plural, read_json
 from .judging import add_judge_arguments, judge_from
 
@@ -85,19 +82,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..approvals import (
-        ApplyEvents,
-        ApprovalStore,
-        approval_hashes,
-        review_rule,
-        sha256_json,
-        unacknowledged_carriers,
-    )
-    from ..integrations import Journal, journal_dir, store_ops
-    from ..integrations._identity import langgraph_identity, mem0_identity
-    from ..integrations._scopes import owner_problems
+    from ..approvals import ApprovalStore
+    from ..integrations.apply_result import ApplyTarget, apply_result
 
-    folder = journal_dir(args.journal)
+    target = ApplyTarget(to=args.to, store=args.store, vault=args.vault,
+                         journal=args.journal)
     if args.vault is not None and args.to != "langgraph":
         raise DgrrError("--vault: only for --to langgraph (Mem0 keeps its quarantine in the "
                         "store, out of every scope)")
@@ -107,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         if args.result or args.case or args.apply:
             raise DgrrError("--resume/--rollback: give only --to, --store (and --journal, "
                             "--reviewer, --db); the journal holds the rest")
-        return _finish(args, folder)
+        return _finish(args, journal_dir(args.journal))
     if not args.result:
         raise DgrrError("RESULT.json: the repair result to apply is required")
     if not args.case:
@@ -116,106 +105,14 @@ def run(args: argparse.Namespace) -> int:
     if not isinstance(result, dict):
         raise DgrrError(f"RESULT: expected a JSON object, got {type(result).__name__}")
     case = load_case(args.case)
-    ops = store_ops(case, result)
     trust, against = log_checks(args.trust, args.checkpoint)
     store = ApprovalStore(args.db, trust=args.trust)
     try:
-        approval = approval_of_result(store, case, result, approval_hashes, trust=trust,
-                                      against=against)
-        kind = "Mem0" if args.to == "mem0" else "LangGraph"
-        print(f"{plural(len(ops), 'operation')} on the {kind} store "
-              f"for case '{printable(case.case_id)}':")
-        for op in ops:
-            print("  " + printable(op.describe()))
-        if approval is None:
-            print("approval: none for this result (dgrr approve CASE --result RESULT)")
-        else:
-            print(f"approval: #{approval.id} by {printable(approval.reviewer)}")
-        # rule apply.carriers-acknowledged: checked by content now, not read from the result
-        carriers = unacknowledged_carriers(case, result, approval, judge=judge_from(args))
-        if carriers:
-            print("carriers of a fault or items not certified clean the approval did not "
-                  "acknowledge: "
-                  + ", ".join(printable(c.id) for c in carriers))
-        # rule apply.other-owner-acknowledged: by the case here, by the store again
-        # just before the writes (apply_mem0, apply_langgraph)
-        others = owner_problems(ops, user=case.user_id, acknowledged=getattr(
-            approval, "acknowledged", None) or ())
-        for line in others:
-            print("other owner: " + printable(line))
-        if not args.apply:
-            print("dry run: nothing written (add --apply to write)")
-            return 0
-        if approval is None:
-            raise DgrrError("refused: this result has no approval in the approvals log; "
-                            "nothing written")
-        if carriers:
-            raise DgrrError(
-                f"refused: the result still has {plural(len(carriers), 'carrier')} of a fault "
-                f"or not-certified item(s) that approval #{approval.id} did not acknowledge ("
-                + ", ".join(printable(c.id) for c in carriers) + "); see `dgrr verify "
-                "RESULT --case CASE`; approve again with --acknowledge for each; nothing "
-                "written")
-        if others:
-            raise DgrrError(
-                f"refused: the repair writes in the scope of someone other than the case's "
-                f"user ({plural(len(others), 'record')}, listed above) that approval "
-                f"#{approval.id} did not acknowledge; approve again with "
-                "--acknowledge-owner RECORD for each; nothing written")
-        if not args.reviewer or not args.reviewer.strip():
-            raise DgrrError("--reviewer: who applies the repair is required with --apply")
-        target = f"{args.to}:{args.store}"
-        record = _recorder(store, approval.id, args)
-        # rule apply.journal-used-once: the intent is in the log before the first write
-        events = ApplyEvents(store, reviewer=args.reviewer, target=target)
-        binding = {"result_sha256": sha256_json(result), "vault": _vault_path(args),
-                   "needed": review_rule(store, trust).needed(
-                       ops=len(ops), irreversible=bool(result.get("needs_human")))}
-        if args.to == "langgraph":
-            from ..integrations.langgraph import apply_langgraph
-
-            # apply_* check every touched record against the trace before writing
-            vault = _vault(args)
-
-            def act(lg: Any) -> Any:
-                journal = Journal.for_store(folder, "langgraph",
-                                            langgraph_identity(lg, args.store),
-                                            binding=binding)
-                return apply_langgraph(
-                    lg, ops, case_id=case.case_id, approval=approval, journal=journal,
-                    target=target, reviewer=args.reviewer, record=record, vault=vault,
-                    log=events, user=case.user_id)
-
-            done = with_langgraph(args.store, act)
-            return _show(done, args, item="item")
-        from ..integrations.mem0 import apply_mem0, close_mem0
-
-        memory = open_mem0(args.store)
-        try:
-            journal = Journal.for_store(folder, "mem0", mem0_identity(memory, args.store),
-                                        binding=binding)
-            done = apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id,
-                              approval=approval, journal=journal, target=target,
-                              reviewer=args.reviewer, record=record, log=events)
-        finally:
-            close_mem0(memory)
-        return _show(done, args, item="mem0_id")
+        apply_result(store, case, result, target, write=args.apply, reviewer=args.reviewer,
+                     trust=trust, against=against, judge=judge_from(args))
+        return 0
     finally:
         store.close()
-
-
-def log_checks(trust: str | None, checkpoint: str | None) -> tuple[Any, Any]:
-    """The trust file (`--trust`, else its default place when it exists; required with
-    DGRR_REQUIRE_SIGNED=1) and the `--checkpoint`, read and verified."""
-    from ..approvals import load_trust, read_checkpoint
-
-    trust_file = load_trust(trust)
-    if checkpoint is None:
-        return trust_file, None
-    if trust_file is None:
-        raise DgrrError("--checkpoint: a trust file is needed to check its signature "
-                        "(--trust FILE)")
-    return trust_file, read_checkpoint(checkpoint, trust_file)
 
 
 def recheck_approval(log: Any, approval_id: int, operations: int, *, trust: Any,
@@ -241,47 +138,6 @@ def recheck_approval(log: Any, approval_id: int, operations: int, *, trust: Any,
     # the plan still stands; the row the journal rests on is its own approval, not the
     # newest approval of the same plan (a second reviewer may have approved it since)
     return approval
-
-
-def _vault(args: argparse.Namespace) -> Any:
-    """The --vault file, opened (None: the store's own vault)."""
-    if args.vault is None:
-        return None
-    from ..integrations.langgraph_vault import SqliteVault
-
-    return SqliteVault(args.vault)
-
-
-def _vault_path(args: argparse.Namespace) -> str | None:
-    """The `--vault` file's real path (None: the store's own vault)."""
-    return None if args.vault is None else str(Path(args.vault).resolve())
-
-
-def _recorder(store: Any, approval_id: int, args: argparse.Namespace, *,
-              signed: bool = False) -> Any:
-    """What records a finished apply in the approvals log, next to its approval
-    (`signed`: only with a trusted key when there is a trust file, as for a resume)."""
-    from ..approvals import sha256_json
-
-    def record(intent: Any) -> None:
-        event = store.record_applied(
-            approval_id, reviewer=args.reviewer, target=f"{args.to}:{args.store}",
-            outputs_sha256=sha256_json(intent.operations),
-            comment=json.dumps({"apply": intent.apply_id, "operations": intent.operations,
-                                **({"conflicts": [c.model_dump(mode="json")
-                                                  for c in intent.conflicts]}
-                                   if intent.conflicts else {})},
-                               ensure_ascii=False, default=str), signed=signed)
-        print(f"recorded as #{event.id} next to approval #{approval_id} "
-              f"(apply {intent.apply_id})")
-    return record
-
-
-def _show(done: list[dict[str, Any]], args: argparse.Namespace, *, item: str) -> int:
-    for d in done:
-        print(f"  applied {d['op']:<10} {printable(d['record'])} -> {args.to} "
-              f"{printable(d[item])}")
-    return 0
 
 
 def _finish(args: argparse.Namespace, folder: Any) -> int:
@@ -314,7 +170,7 @@ def _finish(args: argparse.Namespace, folder: Any) -> int:
         if pending.store != args.to:
             raise DgrrError(f"--to: the interrupted apply was to {pending.store}, not "
                             f"{args.to}")
-        if args.vault is not None and pending.vault != _vault_path(args):
+        if args.vault is not None and pending.vault != vault_path(args.vault):
             raise DgrrError(f"--vault: the interrupted apply kept its quarantine in "
                             f"{pending.vault or 'the store own vault'}, not {args.vault}; "
                             "nothing written (leave --vault out: the journal remembers it)")
@@ -364,7 +220,8 @@ def _finish(args: argparse.Namespace, folder: Any) -> int:
                 return rollback_apply(backend, journal, overwrite=args.overwrite,
                                       on_override=override, log=events)
             return resume_apply(backend, journal,
-                                _recorder(log, pending.approval_id, args, signed=True),
+                                recorder(log, pending.approval_id, reviewer=args.reviewer,
+                                         target=f"{args.to}:{args.store}", signed=True),
                                 overwrite=args.overwrite, on_override=override, log=events)
         finally:
             log.close()

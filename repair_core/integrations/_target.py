@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,16 +74,23 @@ def open_factory(spec: str, what: str) -> Any:
 
 
 def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: Any, *,
-                       trust: Any = None, against: Any = None) -> Any:
+                       trust: Any = None, against: Any = None,
+                       note: Callable[[str], None] | None = None) -> Any:
     """The newest approval whose inputs and outputs digests match this case, its
     recorded plan edits and this result, when the log honours it: it verifies (against
     the trust file `trust` and the checkpoint `against`), no later decision rejects it,
     the approved plan asks for every store change and step of the result, and as many
     distinct reviewers as the review rule asks for approved that same plan and result
     (the digests computed once per distinct set of edits: on a large case each costs
-    seconds). None, with the reason on stderr, otherwise."""
+    seconds). None, with the reason said to `note` (default: stderr), otherwise."""
     from ..approvals import honoured_approval
     from ._writeback import store_ops
+
+    def say(line: str) -> None:
+        if note is not None:
+            note(line)
+        else:
+            print(line, file=sys.stderr)
 
     # The approved plan is the one the result was repaired from: its objective and what
     # it did with suspects are the result's (an approval of another plan cannot match).
@@ -109,15 +117,15 @@ def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: An
                                  needed=lambda rule: rule.needed(ops=ops,
                                                                  irreversible=irreversible))
     if standing.record is not None and beyond:
-        print("approval: the result does things its approved plan does not ask for; not "
-              "honoured:\n" + "\n".join(f"  - {p}" for p in beyond[:10]), file=sys.stderr)
+        say("approval: the result does things its approved plan does not ask for; not "
+            "honoured:\n" + "\n".join(f"  - {p}" for p in beyond[:10]))
         return None
     if standing.reason:
-        print(f"approval: {standing.reason}", file=sys.stderr)
+        say(f"approval: {standing.reason}")
     elif standing.record is not None and not standing.signed:
-        print("approval: no trust file, so signatures were not checked (anyone who can "
-              "write the database could have written this approval; set "
-              "DGRR_REQUIRE_SIGNED=1 to refuse)", file=sys.stderr)
+        say("approval: no trust file, so signatures were not checked (anyone who can "
+            "write the database could have written this approval; set "
+            "DGRR_REQUIRE_SIGNED=1 to refuse)")
     return standing.record
 
 

@@ -1,0 +1,230 @@
+"""An approved repair result written back to the store it names, with every check `dgrr
+apply` makes, each said as a line: the one implementation behind `dgrr apply` and the
+dashboard's Approve page.
+
+The checks, in order: the approval (the log verifies, the approval stands for this case,
+plan and result, no later rejection, as many reviewers as the review rule asks), the
+carriers of a fault it acknowledged, the records of another owner it acknowledged, who
+applies; then, writing, the write-ahead journal and the intent row before the first
+write, and every touched item still as the trace saw it. A dry run says the same checks
+and writes nothing; a refusal is a `DgrrError` raised before anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from .._errors import DgrrError
+from .._text import plural, printable
+from ..case._case import Case
+
+__all__ = ["ApplyTarget", "apply_result", "log_checks", "vault_path"]
+
+
+class ApplyTarget(BaseModel):
+    """Where an apply writes, as `dgrr apply` names it."""
+
+    to: Literal["mem0", "langgraph"]
+    """The kind of store (`--to`)."""
+    store: str
+    """The store: a Mem0 config JSON or MODULE:FUNCTION, a LangGraph MODULE:FUNCTION
+    (`--store`)."""
+    vault: str | None = None
+    """LangGraph: a SQLite file keeping quarantined items outside the store (`--vault`;
+    None: the store's own vault)."""
+    journal: str | None = None
+    """Folder of the write-ahead journals and locks (`--journal`; None: $DGRR_APPLY_DIR,
+    else ~/.dgrr/apply)."""
+
+    @property
+    def label(self) -> str:
+        """The target as the approvals log records it."""
+        return f"{self.to}:{self.store}"
+
+
+def log_checks(trust: str | None, checkpoint: str | None) -> tuple[Any, Any]:
+    """The trust file (`--trust`, else its default place when it exists; required with
+    DGRR_REQUIRE_SIGNED=1) and the `--checkpoint`, read and verified."""
+    from ..approvals import load_trust, read_checkpoint
+
+    trust_file = load_trust(trust)
+    if checkpoint is None:
+        return trust_file, None
+    if trust_file is None:
+        raise DgrrError("--checkpoint: a trust file is needed to check its signature "
+                        "(--trust FILE)")
+    return trust_file, read_checkpoint(checkpoint, trust_file)
+
+
+def vault_path(vault: str | None) -> str | None:
+    """The `--vault` file's real path (None: the store's own vault)."""
+    return None if vault is None else str(Path(vault).resolve())
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarget, *,
+                 write: bool, reviewer: str | None, trust: Any, against: Any = None,
+                 judge: Any = None, say: Callable[[str], None] = print,
+                 warn: Callable[[str], None] = _stderr) -> list[dict[str, Any]]:
+    """Check `result` (a `dgrr repair --json` object) of `case` against the approvals
+    `log` (an open `ApprovalStore`, verified against `trust` and the checkpoint `against`)
+    and, with `write`, apply its store operations to `target` as `reviewer`. Each line
+    goes to `say` (what `dgrr apply` prints) or `warn` (its stderr: why an approval is
+    not honoured). Returns what was applied (empty for a dry run); raises DgrrError,
+    nothing written, on a refusal."""
+    from ..approvals import (
+        ApplyEvents,
+        approval_hashes,
+        review_rule,
+        sha256_json,
+        unacknowledged_carriers,
+    )
+    from . import Journal, journal_dir, store_ops
+    from ._identity import langgraph_identity, mem0_identity
+    from ._scopes import owner_problems
+    from ._target import approval_of_result, open_mem0, with_langgraph
+
+    if target.vault is not None and target.to != "langgraph":
+        raise DgrrError("--vault: only for --to langgraph (Mem0 keeps its quarantine in the "
+                        "store, out of every scope)")
+    folder = journal_dir(target.journal)
+    ops = store_ops(case, result)
+    approval = approval_of_result(log, case, result, approval_hashes, trust=trust,
+                                  against=against, note=warn)
+    kind = "Mem0" if target.to == "mem0" else "LangGraph"
+    say(f"{plural(len(ops), 'operation')} on the {kind} store "
+        f"for case '{printable(case.case_id)}':")
+    for op in ops:
+        say("  " + printable(op.describe()))
+    if approval is None:
+        say("approval: none for this result (dgrr approve CASE --result RESULT)")
+    else:
+        say(f"approval: #{approval.id} by {printable(approval.reviewer)}")
+    needed = review_rule(log, trust).needed(ops=len(ops),
+                                            irreversible=bool(result.get("needs_human")))
+    signatures = ("signatures checked against the trust file" if trust is not None else
+                  "chain only: no trust file, signatures not checked")
+    say("check approval and review rule: " + (
+        f"passed: #{approval.id} stands for this case, plan and result; "
+        f"{plural(needed, 'distinct reviewer')} needed; {signatures}" if approval is not None
+        else "failed: no approval in the log stands for this result"))
+    # rule apply.carriers-acknowledged: checked by content now, not read from the result
+    carriers = unacknowledged_carriers(case, result, approval, judge=judge)
+    if carriers:
+        say("carriers of a fault or items not certified clean the approval did not "
+            "acknowledge: " + ", ".join(printable(c.id) for c in carriers))
+    say("check carriers of a fault: " + (
+        f"failed: {plural(len(carriers), 'carrier')} not acknowledged" if carriers else
+        "passed: none the approval did not acknowledge"))
+    # rule apply.other-owner-acknowledged: by the case here, by the store again
+    # just before the writes (apply_mem0, apply_langgraph)
+    others = owner_problems(ops, user=case.user_id, acknowledged=getattr(
+        approval, "acknowledged", None) or ())
+    for line in others:
+        say("other owner: " + printable(line))
+    say("check scopes (records of another owner): " + (
+        f"failed: {plural(len(others), 'record')} not acknowledged" if others else
+        "passed: nothing written in another owner's scope unacknowledged"))
+    if not write:
+        say("dry run: nothing written (add --apply to write)")
+        return []
+    if approval is None:
+        raise DgrrError("refused: this result has no approval in the approvals log; "
+                        "nothing written")
+    if carriers:
+        raise DgrrError(
+            f"refused: the result still has {plural(len(carriers), 'carrier')} of a fault "
+            f"or not-certified item(s) that approval #{approval.id} did not acknowledge ("
+            + ", ".join(printable(c.id) for c in carriers) + "); see `dgrr verify "
+            "RESULT --case CASE`; approve again with --acknowledge for each; nothing "
+            "written")
+    if others:
+        raise DgrrError(
+            f"refused: the repair writes in the scope of someone other than the case's "
+            f"user ({plural(len(others), 'record')}, listed above) that approval "
+            f"#{approval.id} did not acknowledge; approve again with "
+            "--acknowledge-owner RECORD for each; nothing written")
+    if not reviewer or not reviewer.strip():
+        raise DgrrError("--reviewer: who applies the repair is required with --apply")
+    record = recorder(log, approval.id, reviewer=reviewer, target=target.label, say=say)
+    # rule apply.journal-used-once: the intent is in the log before the first write
+    events = ApplyEvents(log, reviewer=reviewer, target=target.label)
+    binding = {"result_sha256": sha256_json(result), "vault": vault_path(target.vault),
+               "needed": needed}
+    say(f"check journal: the apply is planned in a write-ahead journal in "
+        f"'{printable(str(folder))}' and its intent recorded in the approvals log before "
+        "the first write; every touched item is compared with the trace first")
+    if target.to == "langgraph":
+        from .langgraph import apply_langgraph
+
+        # apply_* check every touched record against the trace before writing
+        vault = _open_vault(target.vault)
+
+        def act(lg: Any) -> Any:
+            journal = Journal.for_store(folder, "langgraph",
+                                        langgraph_identity(lg, target.store),
+                                        binding=binding)
+            return apply_langgraph(
+                lg, ops, case_id=case.case_id, approval=approval, journal=journal,
+                target=target.label, reviewer=reviewer, record=record, vault=vault,
+                log=events, user=case.user_id)
+
+        done = with_langgraph(target.store, act)
+        item = "item"
+    else:
+        from .mem0 import apply_mem0, close_mem0
+
+        memory = open_mem0(target.store)
+        try:
+            journal = Journal.for_store(folder, "mem0", mem0_identity(memory, target.store),
+                                        binding=binding)
+            done = apply_mem0(memory, ops, user=case.user_id, case_id=case.case_id,
+                              approval=approval, journal=journal, target=target.label,
+                              reviewer=reviewer, record=record, log=events)
+        finally:
+            close_mem0(memory)
+        item = "mem0_id"
+    say("check store unchanged since the trace: passed (every touched item was as the "
+        "trace saw it)")
+    for d in done:
+        say(f"  applied {d['op']:<10} {printable(d['record'])} -> {target.to} "
+            f"{printable(d[item])}")
+    return list(done)
+
+
+def _open_vault(vault: str | None) -> Any:
+    """The `--vault` file, opened (None: the store's own vault)."""
+    if vault is None:
+        return None
+    from .langgraph_vault import SqliteVault
+
+    return SqliteVault(vault)
+
+
+def recorder(log: Any, approval_id: int, *, reviewer: str, target: str,
+             say: Callable[[str], None] = print, signed: bool = False) -> Any:
+    """What records a finished apply in the approvals log, next to its approval
+    (`signed`: only with a trusted key when there is a trust file, as for a resume)."""
+    from ..approvals import sha256_json
+
+    def record(intent: Any) -> None:
+        event = log.record_applied(
+            approval_id, reviewer=reviewer, target=target,
+            outputs_sha256=sha256_json(intent.operations),
+            comment=json.dumps({"apply": intent.apply_id, "operations": intent.operations,
+                                **({"conflicts": [c.model_dump(mode="json")
+                                                  for c in intent.conflicts]}
+                                   if intent.conflicts else {})},
+                               ensure_ascii=False, default=str), signed=signed)
+        say(f"recorded as #{event.id} next to approval #{approval_id} "
+            f"(apply {intent.apply_id})")
+    return record
