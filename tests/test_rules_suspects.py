@@ -634,3 +634,21 @@ def test_a_summary_drifted_from_records_is_still_written_again_from_them():
     case = load_case(ROOT / "sample_traces" / "shop-summary-drift.json")
     plan = plan_case(case, objective="store")
     assert plan.steps["s2"] == "replay" and not plan.held_back
+
+
+@rule("suspect.no-rederive")
+def test_refreshing_the_inputs_that_held_a_producer_back_lets_it_be_replayed():
+    from repair_core import apply_edits
+
+    plan = _plan(_two_mails_case(), objective="store")
+    # one of the two mails refreshed: the producer would still read the other unchanged
+    half = apply_edits(plan, {"s2": "refresh"})
+    assert half.steps["s5"] == "invalidate" and half.held_back == plan.held_back
+    both = apply_edits(plan, {"s2": "refresh", "s4": "refresh"})
+    assert both.steps["s5"] == "replay" and "s5" in both.replay_set and not both.held_back
+    assert both.reasons["s5"].startswith("seed of fault m_f: replayed on refreshed inputs")
+    assert both.reasons["m_f"] == "diagnosed fault: leaves the active store (seed s5 is replayed)"
+    # refreshing the mails by replaying their actions releases it the same way
+    forced = apply_edits(plan, {"s1": "replay", "s3": "replay"}, force=True,
+                         comment="the inbox is re-read")
+    assert forced.steps["s5"] == "replay" and not forced.held_back

@@ -26,6 +26,7 @@ from ._plan import (
     objective_starts,
     replay_set,
 )
+from ._reasons import fault_record_reason, released_seed_reason
 
 __all__ = ["apply_edits", "check_edits", "edits_from_report", "plan_diff", "PlanChange",
            "allowed_actions", "kind_actions", "edit_kind", "EDIT_KINDS"]
@@ -106,26 +107,33 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
     step_edits = {k: v for k, v in edits.items() if k in base.steps}
     removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
     relevant = answer_relevant_steps(a, removed)
-    # a seed held back (suspect.no-rederive) is replayed only by the reviewer's own edit
-    seed_steps = {s for f, s in a.seeds.items()
-                  if s in base.steps and s != f and s not in base.held_back}
     quarantined = frozenset(m for m, d in memory.items() if d == "quarantine")
-    start = (set().union(*objective_starts(a, base.objective, relevant, seed_steps,
-                                           quarantined).values())
-             | {k for k, v in step_edits.items() if v in ("replay", "refresh")})
-    fixed = frozenset(k for k, v in step_edits.items() if v in ("keep", "invalidate")) | \
-        frozenset(k for k in base.held_back if step_edits.get(k) != "replay")
-    replay, pulled = replay_set(a, start - fixed, quarantined, fixed=fixed,
-                                only=None if base.objective == "answer" else cleanable_steps(a))
-    replay, paired = _with_pairs(base, replay, fixed)
+    only = None if base.objective == "answer" else cleanable_steps(a)
+    edited_fixed = frozenset(k for k, v in step_edits.items() if v in ("keep", "invalidate"))
+    held = dict(base.held_back)
+    while True:
+        # a seed held back (suspect.no-rederive) is replayed by the reviewer's own edit,
+        # or once the reviewer's edits refresh every tool output that held it back
+        seed_steps = {s for f, s in a.seeds.items()
+                      if s in base.steps and s != f and s not in held}
+        start = (set().union(*objective_starts(a, base.objective, relevant, seed_steps,
+                                               quarantined).values())
+                 | {k for k, v in step_edits.items() if v in ("replay", "refresh")})
+        fixed = edited_fixed | frozenset(k for k in held if step_edits.get(k) != "replay")
+        replay, pulled = replay_set(a, start - fixed, quarantined, fixed=fixed, only=only)
+        replay, paired = _with_pairs(base, replay, fixed)
+        released = {k for k, (_f, same) in held.items() if set(same) <= replay}
+        if not released:
+            break
+        held = {k: v for k, v in held.items() if k not in released}
     hard += paired
     soft += [(k, f"is a premise of replayed step {pulled[k]}; it must be replayed too")
              for k in sorted(fixed) if step_edits.get(k) == "invalidate" and k in pulled
              and pulled[k] in replay and k in a.unsupported]
-    soft += [(k, f"replays the producer of fault {base.held_back[k][0]} on the same "
-                 f"input(s) {', '.join(base.held_back[k][1])} it wrote the fault from; clear "
-                 "or clean them instead") for k in sorted(step_edits)
-             if step_edits[k] == "replay" and k in base.held_back]
+    soft += [(k, f"replays the producer of fault {held[k][0]} on the same "
+                 f"input(s) {', '.join(held[k][1])} it wrote the fault from; clear, clean "
+                 "or refresh them instead") for k in sorted(step_edits)
+             if step_edits[k] == "replay" and k in held]
     # Edits forced earlier stay accepted; only new ones need force.
     if plan.forced:
         soft = [(k, m) for k, m in soft if k in new_edits]
@@ -141,7 +149,7 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
         elif s.id in step_edits:
             steps[s.id] = step_edits[s.id]  # type: ignore[assignment]
         else:
-            steps[s.id] = ("invalidate" if s.id in a.unsupported or s.id in base.held_back
+            steps[s.id] = ("invalidate" if s.id in a.unsupported or s.id in held
                            else "keep")
     reasons = dict(base.reasons)
     records = [PlanEdit(node=k, action=v, before=str(_current(base, k)),
@@ -154,12 +162,16 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
         if v != base.steps[k] and k not in edits:
             reasons[k] = (f"follows reviewer edits: {v} (computed: {base.steps[k]})"
                           + (f"; pulled in by {pulled[k]}" if k in pulled else ""))
+    for seed, (fault, same) in base.held_back.items():
+        if seed not in held and seed in replay and seed not in edits:
+            reasons[seed] = released_seed_reason(fault, same)
+            reasons[fault] = fault_record_reason(seed)
     return RepairPlan(case=base.case, analysis=a, memory=memory, steps=steps,
                       answer_relevant=relevant, replay_set=replay, reasons=reasons,
                       edits=tuple(records), forced=plan.forced or bool(soft),
                       objective=base.objective, suspected=base.suspected,
                       suspects=base.suspects, not_suspect=base.not_suspect,
-                      held_back=base.held_back)
+                      held_back=held)
 
 
 def check_edits(plan: RepairPlan, edits: Mapping[str, str]) -> list[str]:

@@ -97,6 +97,18 @@ def held_seed_reason(fault: str, same_inputs: Sequence[str]) -> str:
             "(clear or clean those inputs to have it replayed)")
 
 
+def released_seed_reason(fault: str, same_inputs: Sequence[str]) -> str:
+    """Why a seed held back (`held_seed_reason`) is replayed after all: the reviewer's
+    edits refresh every tool output that held it back, so it reads them anew.
+
+    >>> released_seed_reason("m1", ["s2"]).split(": ")[1]
+    'replayed on refreshed inputs'
+    """
+    return (f"seed of fault {fault}: replayed on refreshed inputs: the reviewer's edits call "
+            f"again the tools of {', '.join(same_inputs)}, the tool output(s) it wrote the "
+            "fault from, so it does not read them unchanged")
+
+
 def producer_reason(record: str, *, store: bool) -> str:
     """Why a producer of a quarantined record is replayed: for the store objective, or
     because a replayed step reads the record (`store` False)."""
