@@ -77,6 +77,23 @@ def printable(value: object) -> str:
                    for c in text)
 
 
+QUOTED_CHARS = 400
+"""Characters of a case text a readable report quotes; the JSON report has them all."""
+
+
+def excerpt(value: object, limit: int = QUOTED_CHARS) -> str:
+    """`value` through `printable`, cut after `limit` characters with a note of how many
+    more there are: a readable report quotes a text, a megabyte record is not read there.
+
+    >>> print(excerpt("abcdef", limit=3))
+    abc… (3 more characters)
+    """
+    text = str(value)
+    if len(text) <= limit:
+        return printable(text)
+    return f"{printable(text[:limit])}… ({len(text) - limit:,} more characters)"
+
+
 def printable_lines(text: object) -> str:
     """`text` line by line through `printable`: its line breaks stay line breaks (a message
     listing problems one per line), every other control character is escaped."""

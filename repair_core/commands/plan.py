@@ -7,8 +7,8 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from .._progress import progress
+from .._text import excerpt, ratio_text
 from .._text import printable as t
-from .._text import ratio_text
 from ..plan._planner import (
     PLANNERS,
     columnar_plan_json,
@@ -39,7 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "affected, and plan the repair by fixed rules.")
     add_case_argument(p)
     p.add_argument("--json", action="store_true",
-                   help="print the plan report of the format spec as JSON")
+                   help="print the plan report of the format spec as JSON (the readable plan quotes "
+                        "each text up to 400 characters and lists up to 50 suspects; the "
+                        "JSON has them all)")
     add_planner_argument(p)
     add_objective_argument(p, default="both")
     add_suspects_argument(p)
@@ -130,11 +132,14 @@ def ops_json(plan: RepairPlan) -> list[dict]:
 REASON_INDENT = 13
 MAX_WARNINGS = 20
 """Warnings the readable plan shows; the JSON report has them all."""
+MAX_SUSPECTED = 50
+"""Suspected sources and carriers the readable plan shows; the JSON report has them all."""
 
 
 def write_summary(s: PlanSummary, out: TextIO) -> None:
     """A plan a person can follow: faults and seeds, store changes, step actions, reasons.
-    Every id and text of the case is shown through `printable` (`t`)."""
+    Every id and text of the case is shown through `printable` (`t`), a text quoted up to
+    `QUOTED_CHARS` characters (`excerpt`)."""
     w = out.write
     w(f"Case {t(s.case_id)}" + (f" ({t(s.domain)})" if s.domain else "")
       + f", user {t(s.user_id)}: {s.steps} steps, {s.records} records, "
@@ -155,23 +160,25 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
     w("Faults and their seeds\n")
     for f in s.fault_lines:
         if f.what is not None:
-            w(wrap(f"\"{t(f.text)}\"  a {f.what}: dropped from every replayed step's inputs",
+            w(wrap(f"\"{excerpt(f.text)}\"  a {f.what}: dropped from every replayed step's inputs",
                    f"  {t(f.id)}  ", indent=6) + "\n")
         else:
-            w(wrap(f"\"{t(f.text)}\"  seed: {t(f.seed)}", f"  {t(f.id)}  ", indent=6) + "\n")
+            w(wrap(f"\"{excerpt(f.text)}\"  seed: {t(f.seed)}", f"  {t(f.id)}  ", indent=6) + "\n")
     if s.suspected:
         w("\nSuspected by content (no diagnosis or lineage names them; docs/method.md)\n")
-        for x in s.suspected:
+        for x in s.suspected[:MAX_SUSPECTED]:
             what = {"clean": "cleaned like a fault", "quarantine": "quarantined",
                     "flag": "flagged only"}.get(x.action, x.action)
-            w(wrap(f"{x.role} of {t(x.fault)}, {what}: {t(x.evidence)}", f"  {t(x.id)}  ",
-                   indent=6) + "\n")
+            w(wrap(f"{x.role} of {t(x.fault)}, {what}: {excerpt(x.evidence)}",
+                   f"  {t(x.id)}  ", indent=6) + "\n")
+        if len(s.suspected) > MAX_SUSPECTED:
+            w(f"  … {len(s.suspected) - MAX_SUSPECTED} more: see --json\n")
     w(f"\nAffected (A0): {s.affected} nodes; {s.supported} kept by independent "
       f"support, {s.unsupported} unsupported; {s.answer_relevant} answer-relevant\n\n")
 
     w("Memory store: " + ", ".join(f"{n} {k}" for k, n in s.memory_counts.items()) + "\n")
     for row in s.memory_rows:
-        w(wrap(f"\"{t(row.text)}\"", f"  {row.action:<10} {t(row.id):<8} ", indent=22) + "\n")
+        w(wrap(f"\"{excerpt(row.text)}\"", f"  {row.action:<10} {t(row.id):<8} ", indent=22) + "\n")
         w(wrap(t(row.reason), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
     if s.more_records:
         w(f"  … {s.records_with_reasons - len(s.memory_rows)} more\n")
@@ -183,7 +190,7 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
     w("\nTrajectory: " + ", ".join(f"{n} {k}" for k, n in s.step_counts.items()) + "\n")
     for row in s.step_rows:
         head = f"  {row.action:<10} {t(row.id):<8} seq {row.seq:<5} {row.type:<16} "
-        w(wrap(f"\"{t(row.text)}\"", head, indent=len(head)) + "\n")
+        w(wrap(f"\"{excerpt(row.text)}\"", head, indent=len(head)) + "\n")
         w(wrap(t(row.reason), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
     if s.more_steps:
         w("  … more decisions: see --json\n")
