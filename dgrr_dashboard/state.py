@@ -208,12 +208,20 @@ def computed_plan() -> RepairPlan | None:
     c = case()
     if c is None:
         return None
+    held = _computed_if_ready(c)
+    if held is None:
+        held = _plan(c)
+        st.session_state[COMPUTED] = held
+        _changed()  # the sidebar said the plan was not made yet
+    return held
+
+
+def _computed_if_ready(c: Case) -> RepairPlan | None:
     held = st.session_state.get(COMPUTED)
     if (held is None or held.case is not c or held.objective != objective()
             or held.not_suspect != not_suspect()):
-        held = _plan(c)
-        st.session_state[COMPUTED] = held
-    return held
+        return None
+    return held  # type: ignore[no-any-return]
 
 
 def _plan(c: Case) -> RepairPlan:
@@ -240,12 +248,24 @@ def set_computed_plan(p: RepairPlan) -> None:
     case or choice is not kept (the next page plans again)."""
     if p.case is case() and p.objective == objective() and p.not_suspect == not_suspect():
         st.session_state[COMPUTED] = p
+        _changed()
 
 
 def plan() -> RepairPlan | None:
     """The plan the reviewer is working on: the edited one, else the computed one."""
     edited = st.session_state.get(PLAN)
     return edited if edited is not None else computed_plan()
+
+
+def plan_if_ready() -> RepairPlan | None:
+    """:func:`plan` when it needs no planning now (edited, or computed already for this
+    case and choice), else None: what the sidebar shows without planning a large case on
+    every page, the Load page's first run included."""
+    edited = st.session_state.get(PLAN)
+    if edited is not None:
+        return edited  # type: ignore[no-any-return]
+    c = case()
+    return None if c is None else _computed_if_ready(c)
 
 
 def set_plan(new: RepairPlan | None) -> None:
@@ -326,9 +346,11 @@ def approval_hasher() -> Any:
     return hasher
 
 
-def result() -> Any:
-    """The replay result of the current plan, or None (a result of another plan is stale)."""
-    p = plan()
+def result(p: RepairPlan | None = None) -> Any:
+    """The replay result of the current plan (or of `p`), or None (a result of another
+    plan is stale)."""
+    if p is None:
+        p = plan()
     if p is None or st.session_state.get(RESULT_KEY) != plan_key(p):
         return None
     return st.session_state.get(RESULT)

@@ -94,14 +94,18 @@ def sidebar_status() -> None:
         if c is None:
             st.caption("none loaded — start on the Load page")
             return
-        p = state.plan()
+        p = state.plan_if_ready()
         st.caption(f"{code(c.case_id)} · {md(c.domain or 'no domain')} · "
                    f"{len(c.trajectory)} steps · {len(c.memory)} records")
         st.caption("faults: " + (", ".join(code(f) for f in c.faults) or "none marked"))
-        if p is not None:
-            st.caption(f"plan: {len(p.edits)} reviewer edit(s), replay {len(p.replay_set)} "
-                       f"of {len(c.trajectory)} steps")
-        st.caption("replay: " + ("done" if state.result() is not None else "not run for this plan"))
+        if p is None:
+            # planning a large case takes seconds: the pages that need the plan make it
+            st.caption("plan: not made yet (the Faults, Graph and Plan pages make it)")
+            return
+        st.caption(f"plan: {len(p.edits)} reviewer edit(s), replay {len(p.replay_set)} "
+                   f"of {len(c.trajectory)} steps")
+        st.caption("replay: " + ("done" if state.result(p) is not None
+                                 else "not run for this plan"))
 
 
 def require_case() -> Any:

@@ -75,6 +75,19 @@ def test_load_sample_shows_the_case():
     assert "`fig1-travel`" in side and "none loaded" not in side
 
 
+def test_the_load_page_does_not_plan_and_the_sidebar_says_when_the_plan_is_made():
+    # Planning a 100k-step case takes seconds the Load page does not need; the first page
+    # that needs the plan makes it, and the sidebar shows it in that same run.
+    at = loaded()
+    assert "dgrr_computed_plan" not in at.session_state
+    side = "\n".join(c.value for c in at.sidebar.caption)
+    assert "plan: not made yet" in side and "replay:" not in side
+    page(at, "3_Graph")
+    side = "\n".join(c.value for c in at.sidebar.caption)
+    assert "plan: 0 reviewer edit(s), replay" in side and "not made yet" not in side
+    assert "replay: not run for this plan" in side
+
+
 def test_invalid_upload_lists_every_problem_and_keeps_the_case():
     at = loaded()
     bad = {"format": "dgrr.case/v1", "case_id": "x", "user_id": "u",
