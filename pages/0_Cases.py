@@ -9,6 +9,8 @@ import streamlit as st
 
 from dgrr_dashboard import kept_cases, state
 from dgrr_dashboard.case_list import cases_frame, filter_cases, moved
+from dgrr_dashboard.identity import reviewer_identity
+from dgrr_dashboard.queue_claim import claim, held_request
 from dgrr_dashboard.settings import team_mode
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import database_picker, page_setup, show_problems
@@ -40,9 +42,43 @@ url = database_picker("Approvals database", "dgrr_w_cases_db", "Statuses are rea
                       "The approvals database whose decisions and applied events give each "
                       "case its status.")
 
+
+
+def _claim_from_queue(pending: list[int]) -> None:
+    """Claim a pending request as this session's reviewer, as the Inbox does (the page
+    stops at the sign-in or name prompt until there is a reviewer)."""
+    who = reviewer_identity()
+    try:
+        queue = RepairQueue(url)
+        try:
+            held = held_request(queue, who.name)
+            if held is not None:
+                st.info(f"You hold request #{held.id} (case {code(held.case_id)}): it is the "
+                        "working case. Release it on the Inbox page before claiming another.")
+                st.page_link("pages/3_Graph.py", label="Go to Graph", icon=":material/hub:")
+                return
+            if not pending:
+                st.caption("Nothing is pending.")
+                return
+            c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
+            pick = c1.selectbox("Claim request", [f"#{i}" for i in pending],
+                                key="dgrr_w_cases_claim_pick")
+            if not c2.button("Claim", type="primary", key="dgrr_w_cases_claim"):
+                st.caption(f"Claiming as {md(who.name)}.")
+                return
+            got = claim(queue, int(pick.removeprefix("#")), who.name)
+        finally:
+            queue.close()
+    except DgrrError as exc:
+        show_problems("Not claimed", [str(exc)])
+        return
+    if got is not None:
+        st.rerun()  # the sidebar and the table show the claim
+
+
 if source == QUEUE:
-    st.info("The repair queue is worked through on the **Inbox** page, where a request is "
-            "claimed (one reviewer at a time) before it becomes the working case.")
+    st.caption("Claim a pending request here or on the **Inbox** page (one reviewer at a "
+               "time): its case becomes the working case.")
     st.page_link("pages/0_Inbox.py", label="Go to the Inbox", icon=":material/inbox:")
     if not database_exists(url):
         st.caption("No request yet: the queue's database does not exist yet.")
@@ -62,6 +98,7 @@ if source == QUEUE:
                               columns=["request", "case", "faults", "status", "agent", "user",
                                        "claimed by"]),
                  hide_index=True, width="stretch", placeholder=MISSING)
+    _claim_from_queue([r.id for r in requests if r.status == "pending"])
     st.stop()
 
 if source == FOLDER:

@@ -8,10 +8,11 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
+from dgrr_dashboard.queue_claim import claim, held_request
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import database_picker, page_setup, show_problems
 from repair_core import DgrrError
-from repair_core.approvals import database_exists, same_reviewer
+from repair_core.approvals import database_exists
 from repair_core.queue import RepairQueue
 
 page_setup("Inbox")
@@ -43,27 +44,22 @@ except DgrrError as exc:
     show_problems("Cannot open the queue", [str(exc)])
     st.stop()
 
-active = st.session_state.get(state.REQUEST)
-if active is not None:
-    current = queue.find(active)
-    if (current is None or current.status != "claimed"
-            or not same_reviewer(current.claimed_by, who.name)):
-        st.session_state.pop(state.REQUEST, None)
-        active = None
-    else:
-        st.info(f"You hold request #{current.id} (case {code(current.case_id)}): it is the "
-                "working case. Review it on Graph, Plan, Replay and Compare, then record "
-                "your decision on **Approve**.")
-        g1, g2 = st.columns(2)
-        g1.page_link("pages/3_Graph.py", label="Go to Graph", icon=":material/hub:")
-        if g2.button("Release it back to the queue", key="dgrr_w_inbox_release"):
-            try:
-                queue.release(current.id, reviewer=who.name)
-            except DgrrError as exc:
-                show_problems("Not released", [str(exc)])
-            else:
-                st.session_state.pop(state.REQUEST, None)
-                st.rerun()
+current = held_request(queue, who.name)
+active = current.id if current is not None else None
+if current is not None:
+    st.info(f"You hold request #{current.id} (case {code(current.case_id)}): it is the "
+            "working case. Review it on Graph, Plan, Replay and Compare, then record "
+            "your decision on **Approve**.")
+    g1, g2 = st.columns(2)
+    g1.page_link("pages/3_Graph.py", label="Go to Graph", icon=":material/hub:")
+    if g2.button("Release it back to the queue", key="dgrr_w_inbox_release"):
+        try:
+            queue.release(current.id, reviewer=who.name)
+        except DgrrError as exc:
+            show_problems("Not released", [str(exc)])
+        else:
+            st.session_state.pop(state.REQUEST, None)
+            st.rerun()
 
 st.subheader("Requests")
 f1, f2, f3, f4, f5 = st.columns(5)
@@ -105,16 +101,13 @@ pick = c1.selectbox("Claim request", ["the oldest pending"] + [f"#{i}" for i in 
 if c2.button("Claim", type="primary", key="dgrr_w_inbox_claim", disabled=active is not None):
     try:
         wanted = None if pick == "the oldest pending" else int(pick.removeprefix("#"))
-        got = queue.claim(wanted, reviewer=who.name)
+        got = claim(queue, wanted, who.name)
     except DgrrError as exc:
         show_problems("Not claimed", [str(exc)])
     else:
         if got is None:
             st.warning("Nothing is pending.")
         else:
-            state.set_case(queue.case(got.id), f"queue request #{got.id}")
-            state.set_objective(got.objective)
-            st.session_state[state.REQUEST] = got.id
             st.rerun()
 
 if active is None and rows:

@@ -143,3 +143,40 @@ def test_the_queue_source_lists_the_requests_with_their_status(_env):
     frame = at.dataframe[0].value
     assert list(frame["case"]) == ["fig1-travel"] and list(frame["status"]) == ["pending"]
     assert list(frame["faults"]) == ["m3"]
+
+
+def test_a_reviewer_claims_a_queue_request_from_the_cases_list(_env):
+    from repair_core.queue import RepairQueue
+
+    queue = RepairQueue(os.environ["DGRR_DB"])
+    queue.submit(load_example(), ["m3"], diagnosed_by="detector")
+    queue.submit(load_example(), ["m6"], diagnosed_by="detector", objective="store")
+    queue.close()
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.switch_page("pages/0_Cases.py").run()
+    at.radio(key="dgrr_w_cases_source").set_value("the repair queue").run()
+    assert not at.exception, [e.value for e in at.exception]
+    # no reviewer yet: the list is shown, the claim waits for a name
+    assert list(at.dataframe[0].value["status"]) == ["pending", "pending"]
+    assert any("Type your name" in i.value for i in at.info)
+    assert not [b for b in at.button if b.key == "dgrr_w_cases_claim"]
+
+    at.sidebar.text_input(key="dgrr_w_reviewer_name").set_value("ana").run()
+    assert at.selectbox(key="dgrr_w_cases_claim_pick").options == ["#1", "#2"]
+    at.selectbox(key="dgrr_w_cases_claim_pick").set_value("#2")
+    at.button(key="dgrr_w_cases_claim").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    # claimed through the queue: the request's case, faults and objective are the session's
+    assert at.session_state["dgrr_case"].faults == ["m6"]
+    assert at.session_state["dgrr_objective"] == "store"
+    frame = at.dataframe[0].value
+    assert list(frame["status"]) == ["pending", "claimed"] and frame["claimed by"][1] == "ana"
+    assert any("You hold request #2" in i.value for i in at.info)
+    assert not [b for b in at.button if b.key == "dgrr_w_cases_claim"]
+    queue = RepairQueue(os.environ["DGRR_DB"])
+    assert (queue.get(2).status, queue.get(2).claimed_by) == ("claimed", "ana")
+    assert queue.get(1).status == "pending"
+    queue.close()
+    # the Inbox knows the session holds it (one notion of the request held)
+    at.switch_page("pages/0_Inbox.py").run()
+    assert any("You hold request #2" in i.value for i in at.info)
