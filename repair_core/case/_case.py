@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ._shared import SharedFieldNames
+
 __all__ = [
     "CASE_FORMAT",
     "LABELS",
@@ -69,6 +71,12 @@ FAULTABLE_STEP_TYPES: frozenset[str] = frozenset({"tool_observation"})
 class _Model(BaseModel):
     # Unknown fields are kept, not dropped: a case round-trips without losing data.
     model_config = ConfigDict(extra="allow")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        names = self.__pydantic_fields_set__
+        if type(names) is SharedFieldNames:  # a loaded item's names, shared: made its own
+            object.__setattr__(self, "__pydantic_fields_set__", set(names))
+        super().__setattr__(name, value)
 
 
 class Dep(_Model):

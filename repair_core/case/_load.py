@@ -26,6 +26,7 @@ from ._case import (
     Turn,
 )
 from ._json import data_problems, loads_strict
+from ._shared import SharedFieldNames, share_field_names
 
 __all__ = ["load_case", "parse_case", "case_from_data", "check_case_data", "case_from_parts",
            "load_case_parts", "repaired_case", "with_faults"]
@@ -263,11 +264,16 @@ def _model_validate(data: Mapping[str, Any], tick: Callable[[], None] | None = N
     long list validated :data:`VALIDATE_CHUNK` items at a time (the lock is released
     between calls). The model has no validators across fields, so validating the other
     fields with the lists empty and then each list on its own gives the same case; any
-    error is raised by the one-call form, so the problems and their order are its own."""
+    error is raised by the one-call form, so the problems and their order are its own.
+    The items share their sets of field names (`_shared`)."""
+    shared: dict[frozenset[str], SharedFieldNames] = {}  # one set of field names per shape
     lists = [data.get(name) for name in _LISTS]
     if not all(isinstance(items, list) for items in lists) \
             or sum(map(len, lists)) <= VALIDATE_CHUNK:  # type: ignore[arg-type]
-        return Case.model_validate(data, strict=True)
+        case = Case.model_validate(data, strict=True)
+        for name in _LISTS:
+            share_field_names(case.__dict__[name], shared)
+        return case
     try:
         case = Case.model_validate({**data, **dict.fromkeys(_LISTS, [])}, strict=True)
         for name, items in zip(_LISTS, lists, strict=True):
@@ -276,8 +282,10 @@ def _model_validate(data: Mapping[str, Any], tick: Callable[[], None] | None = N
             for start in range(0, len(items), VALIDATE_CHUNK):  # type: ignore[arg-type]
                 if tick is not None:
                     tick()
-                validated += adapter.validate_python(
+                chunk = adapter.validate_python(
                     items[start:start + VALIDATE_CHUNK], strict=True)  # type: ignore[index]
+                share_field_names(chunk, shared)
+                validated += chunk
             case.__dict__[name] = validated
     except ValidationError:
         return Case.model_validate(data, strict=True)  # raises the errors in their order

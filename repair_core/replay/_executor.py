@@ -42,6 +42,7 @@ from ..case._case import (
     Turn,
 )
 from ..case._load import repaired_case
+from ..case._shared import SharedFieldNames
 from ..case._trace import TRACE_FIELD
 from ..content._normalise import NormalisedTexts
 from ..judge import Judge
@@ -910,6 +911,7 @@ class _Run:
         # Only what the replay wrote is new data (checked as a loaded case's items are);
         # the rest are the case's own validated objects, each with its repair mark.
         steps: list[Step | dict[str, Any]] = []
+        names: dict[frozenset[str], SharedFieldNames] = {}
         for s in self.order:
             outcome = self._outcomes.get(s.id)
             mark = (outcome.outcome if outcome is not None
@@ -918,15 +920,17 @@ class _Run:
             if new is not None:
                 steps.append({**new.model_dump(mode="json"), "repair": mark})
             else:
-                steps.append(_marked(s, mark))
+                steps.append(_marked(s, mark, names))
         return repaired_case(self.case, steps, self.memory.repaired(),
                              source=f"repaired {self.case.case_id}")
 
 
-def _marked(step: Step, mark: str) -> Step:
+def _marked(step: Step, mark: str,
+            names: dict[frozenset[str], SharedFieldNames] | None = None) -> Step:
     """`step.model_copy(update={"repair": mark})`, made directly: the same fields (a
     copy of its dict), extra members and set fields, for every kept step of the
-    trajectory (pydantic's copy spent 15 microseconds a step on attribute hooks)."""
+    trajectory (pydantic's copy spent 15 microseconds a step on attribute hooks). With
+    `names`, steps of one shape share their set of field names (`case._shared`)."""
     if step.__pydantic_private__ is not None:
         return step.model_copy(update={"repair": mark})
     cls = type(step)
@@ -934,7 +938,12 @@ def _marked(step: Step, mark: str) -> Step:
     put = object.__setattr__
     put(new, "__dict__", step.__dict__.copy())
     put(new, "__pydantic_extra__", {**(step.__pydantic_extra__ or {}), "repair": mark})
-    put(new, "__pydantic_fields_set__", {*step.__pydantic_fields_set__, "repair"})
+    fields_set = frozenset((*step.__pydantic_fields_set__, "repair"))
+    if names is not None:
+        put(new, "__pydantic_fields_set__", names.get(fields_set) or names.setdefault(
+            fields_set, SharedFieldNames(fields_set)))
+    else:
+        put(new, "__pydantic_fields_set__", set(fields_set))
     put(new, "__pydantic_private__", None)  # steps have no private attributes
     return new
 

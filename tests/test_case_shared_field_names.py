@@ -1,0 +1,83 @@
+"""A loaded case's items share one set of field names per shape (repair_core/case/_shared.py)
+and read, copy, assign and write as items with sets of their own do."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+
+import pytest
+
+from repair_core._synth import synth_case_data
+from repair_core.case._case import Case, Dep
+from repair_core.case._load import VALIDATE_CHUNK, case_from_data
+from repair_core.case._shared import SharedFieldNames
+
+
+def _models(case: Case) -> list:
+    out: list = [*case.session]
+    for item in [*case.trajectory, *case.memory]:
+        out.append(item)
+        out.extend(item.deps)
+    return out
+
+
+@pytest.mark.parametrize("steps", [300, VALIDATE_CHUNK + 1000])  # one call, and in chunks
+def test_items_of_one_shape_share_one_set_and_write_as_before(steps):
+    data = synth_case_data(steps=steps, memories=steps // 5, faults=2, seed=4)
+    case = case_from_data(json.loads(json.dumps(data)))
+    plain = Case.model_validate(json.loads(json.dumps(data)), strict=True)
+    models, plain_models = _models(case), _models(plain)
+    assert len(models) == len(plain_models) > steps
+    shared = {id(m.__pydantic_fields_set__) for m in models}
+    assert len(shared) < 30  # a set per shape, not one per item
+    for m, p in zip(models, plain_models, strict=True):
+        assert type(m.__pydantic_fields_set__) is SharedFieldNames
+        assert m.__pydantic_fields_set__ == p.__pydantic_fields_set__
+    assert case.model_dump_json() == plain.model_dump_json()
+    assert case.model_dump(exclude_unset=True) == plain.model_dump(exclude_unset=True)
+
+
+def _two_of_one_shape(case: Case) -> tuple[Dep, Dep, str]:
+    """Two dependencies sharing one set of names, and a field neither input set."""
+    deps = [d for item in case.trajectory for d in item.deps]
+    a = next(d for d in deps if set(Dep.model_fields) - d.__pydantic_fields_set__)
+    b = next(d for d in deps if d is not a
+             and d.__pydantic_fields_set__ is a.__pydantic_fields_set__)
+    return a, b, sorted(set(Dep.model_fields) - a.__pydantic_fields_set__)[0]
+
+
+def test_assigning_a_field_changes_only_that_item():
+    case = case_from_data(synth_case_data(steps=200, memories=40, faults=1, seed=2))
+    a, b, name = _two_of_one_shape(case)
+    before = b.model_dump(exclude_unset=True)
+    setattr(a, name, getattr(a, name))
+    assert name in a.__pydantic_fields_set__ and type(a.__pydantic_fields_set__) is set
+    assert name not in b.__pydantic_fields_set__
+    assert b.model_dump(exclude_unset=True) == before
+    a.note = "an extra member"  # extra="allow": an unknown name is kept as extra
+    assert "note" in a.__pydantic_fields_set__ and "note" not in b.__pydantic_fields_set__
+
+
+def test_copies_get_a_set_of_their_own():
+    case = case_from_data(synth_case_data(steps=200, memories=40, faults=1, seed=2))
+    a, b, name = _two_of_one_shape(case)
+    shared = a.__pydantic_fields_set__
+    updated = a.model_copy(update={name: getattr(a, name)})
+    assert name in updated.__pydantic_fields_set__ and name not in shared
+    for other in (copy.copy(a), copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
+        assert type(other.__pydantic_fields_set__) is set
+        assert other.__pydantic_fields_set__ == shared and other == a
+        setattr(other, name, getattr(a, name))
+        assert name not in shared and name not in b.__pydantic_fields_set__
+
+
+def test_a_shared_set_refuses_to_change():
+    shared = SharedFieldNames({"id", "label"})
+    for change in (lambda: shared.add("x"), lambda: shared.update({"x"}),
+                   lambda: shared.discard("id"), shared.clear):
+        with pytest.raises(TypeError):
+            change()
+    assert shared == {"id", "label"}
+    assert type(shared | {"x"}) is set  # a new set from it is an ordinary one
