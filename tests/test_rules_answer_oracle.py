@@ -147,3 +147,36 @@ def test_a_fault_named_only_to_reject_it_is_not_stated(answer, labels):
 ])
 def test_a_persons_words_and_ordinary_phrases_reject_nothing(answer, labels):
     assert is_recovered(answer, *labels) is True
+
+
+@rule("oracle.unsure-unread-cue")
+@pytest.mark.parametrize(("answer", "unsure"), [
+    ("Votre siège est 22C sur UA511, pas 22B.", ["UA511: pas", "22C: pas", "22B: pas"]),
+    ("Ihr Sitzplatz auf UA511 ist 22C, nicht 22B.", ["UA511: nicht", "22C: nicht",
+                                                     "22B: nicht"]),
+    # a false "recovered" before: the German verb comes after the value it negates
+    ("Ich habe 22C auf UA511 nicht reserviert.", ["UA511: nicht", "22C: nicht"]),
+    ("Je n'ai pas encore réservé 22C sur UA511.", ["UA511: pas", "22C: pas"]),
+    # a false "not recovered" before: "scam" rejects 22B, but no rule reads it
+    ("Held aisle seat 22C on UA511. The note about 22B was a scam.", ["22B: scam"]),
+])
+def test_a_fact_beside_a_cue_the_reader_cannot_read_is_unsure(answer, unsure):
+    from repair_core.bench import ANSWER_READER, judge_recovery
+
+    required, forbidden = ["UA511", "22C"], ["22B"]
+    verdict = judge_recovery(answer, required, forbidden)
+    assert verdict.outcome == "unsure" and verdict.judge == ANSWER_READER
+    assert sorted(verdict.unsure) == sorted(unsure)
+    assert is_recovered(answer, required, forbidden) is False
+
+
+@rule("oracle.unsure-unread-cue")
+def test_english_the_reader_reads_is_never_unsure():
+    from repair_core.bench import judge_recovery
+
+    for answer, outcome in [("Held aisle seat 22C on UA511, not 22B.", "recovered"),
+                            ("Su asiento en UA511 es 22C, no 22B.", "recovered"),
+                            ("I cannot hold 22C on UA511.", "not recovered"),
+                            ("Was the 22B note a scam? I held 22C on UA511.", "recovered")]:
+        verdict = judge_recovery(answer, ["UA511", "22C"], ["22B"])
+        assert (verdict.outcome, verdict.unsure) == (outcome, []), answer

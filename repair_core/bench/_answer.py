@@ -16,10 +16,11 @@ import re
 from collections.abc import Sequence
 
 from ..content._normalise import same_value, value_words
+from ..judge import NEGATIONS, RETRACTIONS, WARNINGS
 
 __all__ = ["AnswerReading", "read_answer", "NEGATION_CUES", "NEGATION_PHRASES",
            "REJECTION_VERBS", "HISTORY_VERBS", "REJECTIONS_AFTER", "RESETS", "WINDOW",
-           "COMPOUND_VALUES", "ACTION_VERBS", "PENDING_WORDS"]
+           "COMPOUND_VALUES", "ACTION_VERBS", "PENDING_WORDS", "UNREAD_CUES"]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _ABBREVIATED = re.compile(r"\b(?:rd|st|ave|av|dr|ln|blvd|pl|ct|mon|tue|tues|wed|thu|thur|"
@@ -31,7 +32,7 @@ NEGATION_CUES = frozenset({"not", "no", "never", "previously", "formerly", "nor"
                            "except", "neither", "old", "wrong", "wrongly", "incorrect",
                            "cancelled", "canceled", "earlier", "tried", "attempted",
                            "unable", "saying", "claimed", "claiming", "mistakenly",
-                           "claims", "alleged", "supposedly"})
+                           "claims", "alleged", "supposedly", "cannot"})
 """Words that, before a fact in the same clause (up to `WINDOW` words, and not across a
 `RESETS` word), make it negated, history, an attempt or someone else's claim rather than
 a statement ("not Wednesday", "previously 22B", "tried to change it to ...", "a note
@@ -127,7 +128,18 @@ _OBJECT_EXEMPT = frozenset({"else", "anything", "hotel", "more"})
 
 
 def _negation(word: str) -> bool:
-    return word == "not" or word == "never" or word.endswith("n't")
+    return word in ("not", "never", "cannot") or word.endswith("n't")
+
+
+_READ = (NEGATION_CUES | REJECTION_VERBS | HISTORY_VERBS | REJECTIONS_AFTER | RESETS
+         | PENDING_WORDS | _NOT_DONE_CUES | _FAILURES
+         | {w for phrase in NEGATION_PHRASES + _AFTER_PHRASES for w in phrase})
+UNREAD_CUES: frozenset[str] = frozenset(
+    w for cue in NEGATIONS | WARNINGS | RETRACTIONS for w in value_words(cue)) - _READ
+"""Negation, warning and retraction words (English, French, German, Spanish: the content
+judge's cues, `repair_core.judge`) that no rule of this reader reads: a fact in a
+sentence holding one ("Votre siège n'est pas 22B", "22C nicht gebucht", "the 22B note
+was a scam") is *unsure*, neither asserted nor rejected by this reader."""
 
 
 class _Sentence:
@@ -509,6 +521,19 @@ class AnswerReading:
         """`fact` is asserted somewhere, not only inside a longer value."""
         f = _fact_words(fact)
         return bool(f) and any(not rej for rej, *_ in self._occurrences(f))
+
+    def unsure(self, fact: str) -> str | None:
+        """The first word of `UNREAD_CUES` in a sentence (not a question) that names
+        `fact`: this reader cannot tell whether the answer asserts it; None when it can."""
+        f = _fact_words(fact)
+        if not f:
+            return None
+        for si, s in enumerate(self.sentences):
+            if not s.question and self._find_in(si, f):
+                for w in s.words:
+                    if w in UNREAD_CUES:
+                        return w
+        return None
 
 
 _ID_NOUNS = frozenset({"order", "number", "no", "flight", "item", "product", "booking",

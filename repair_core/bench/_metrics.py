@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -26,6 +26,9 @@ __all__ = [
     "fact_stated",
     "forbidden_stated",
     "is_recovered",
+    "judge_recovery",
+    "Recovery",
+    "ANSWER_READER",
     "missing_facts",
     "normalise_fact",
     "claim_counts",
@@ -65,7 +68,12 @@ class CaseResult(BaseModel):
     """The corrected final answer the method produced."""
     recovered: bool = False
     """Strict rule: the corrected answer states every required fact and no forbidden
-    fact (the recovery every table has always reported)."""
+    fact (the recovery every table has always reported), as `ANSWER_READER` reads it;
+    False too when it is unsure (`recovery_unsure`)."""
+    recovery_unsure: list[str] = Field(default_factory=list)
+    """`fact: word` for each fact the answer names in a sentence the reader has no rule
+    for (a negation or warning in another language, "scam", "pas", "nicht"): the
+    recovery verdict is not certain, and is counted as not recovered."""
     recovered_paper: bool = False
     """Paper rule: the corrected answer states every required fact (forbidden facts not
     checked)."""
@@ -212,23 +220,64 @@ def forbidden_stated(answer: str, forbidden_facts: Iterable[str],
             and reading.forbidden_stated(f)]
 
 
+ANSWER_READER = "the lexical answer reader"
+"""The judge behind every recovery verdict of the benchmark (`repair_core.bench._answer`)."""
+
+
+class Recovery(BaseModel):
+    """What the answer oracle decided of one answer, by which judge, and what it could
+    not settle."""
+
+    outcome: Literal["recovered", "not recovered", "unsure"]
+    """`recovered`: every required fact asserted and no forbidden fact; `unsure`: a fact
+    stands in a sentence the reader has no rule for (`unsure`), so neither verdict is
+    certain; counted as not recovered."""
+    judge: str = ANSWER_READER
+    """The judge that decided."""
+    missing: list[str] = Field(default_factory=list)
+    """Required facts the reader found not asserted."""
+    forbidden: list[str] = Field(default_factory=list)
+    """Forbidden facts the reader found asserted."""
+    unsure: list[str] = Field(default_factory=list)
+    """`fact: word` for each fact named in a sentence holding a cue word the reader does
+    not read (`repair_core.bench._answer.UNREAD_CUES`)."""
+
+
+def judge_recovery(answer: str, required_facts: Sequence[str],
+                   forbidden_facts: Sequence[str] = ()) -> Recovery:
+    """The answer oracle's verdict with what it rests on.
+
+    >>> judge_recovery("Seat 22C is held.", ["22C"], ["22B"]).outcome
+    'recovered'
+    >>> judge_recovery("Votre siège est 22C, pas 22B.", ["22C"], ["22B"]).unsure
+    ['22C: pas', '22B: pas']
+    """
+    required, forbidden = list(required_facts), list(forbidden_facts)
+    if not required:
+        return Recovery(outcome="not recovered")
+    reading = read_answer(answer, required, forbidden)
+    missing = [f for f in required if not reading.required_stated(f)]
+    norm_required = {normalise_fact(f) for f in required}
+    stated = [f for f in forbidden if (n := normalise_fact(f)) and n not in norm_required
+              and reading.forbidden_stated(f)]
+    unsure = [f"{f}: {w}" for f in required + forbidden if (w := reading.unsure(f))]
+    outcome: Literal["recovered", "not recovered", "unsure"] = (
+        "unsure" if unsure else "not recovered" if missing or stated else "recovered")
+    return Recovery(outcome=outcome, missing=missing, forbidden=stated, unsure=unsure)
+
+
 def is_recovered(answer: str, required_facts: Sequence[str],
                  forbidden_facts: Sequence[str] = ()) -> bool:
     """The deterministic oracle (method.md, "Recovery"): every required fact stated and no
-    forbidden fact stated. An empty requirement list is never a recovery: such a case
-    cannot be judged.
+    forbidden fact stated, and no fact the reader is unsure of (`judge_recovery`). An
+    empty requirement list is never a recovery: such a case cannot be judged.
 
     >>> is_recovered("Order O-4873 to 16 Rue Verte, Lyon.", ["O-4873"], ["7 Elm Rd, Austin"])
     True
     >>> is_recovered("Order O-4873 to 7 Elm Road, Austin.", ["O-4873"], ["7 Elm Rd, Austin"])
     False
     """
-    facts = list(required_facts)
-    if not facts:
-        return False  # an empty fact is never stated, so it is always missing
-    forbidden = list(forbidden_facts)
-    return (not missing_facts(answer, facts, forbidden)
-            and not forbidden_stated(answer, forbidden, facts))
+    return judge_recovery(answer, required_facts, forbidden_facts).outcome == "recovered"
 
 
 def contains_required_facts(answer: str, required_facts: Iterable[str]) -> bool:
@@ -370,6 +419,10 @@ class MetricSummary(BaseModel):
     (a crashed case counts as carrying one); None when no case was judged."""
     crashed: int = 0
     """Results whose repair crashed (each counted as a failure in every rate)."""
+    recovery_unsure: int = 0
+    """Results whose recovery the answer reader (`ANSWER_READER`, the judge of every
+    recovery rate) could not settle (`CaseResult.recovery_unsure`): counted as not
+    recovered."""
     faulty_removal: float
     """Micro-averaged faulty-record removal."""
     benign_preservation: float
@@ -400,6 +453,7 @@ def summarise(results: Sequence[CaseResult]) -> MetricSummary:
                            len(results)),
         store_carries_fault=_rate(results, "store_carries_fault", failure=True),
         crashed=crashed(results),
+        recovery_unsure=sum(bool(r.recovery_unsure) for r in results),
         faulty_removal=faulty_removal(results),
         benign_preservation=benign_preservation(results),
         claim_f1=claim_f1(results),

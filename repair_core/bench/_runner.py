@@ -24,7 +24,7 @@ from ..case._case import Case
 from ..case._load import load_case
 from ._carriers import states_forbidden_fact, store_carriers, store_signature_matches
 from ._methods import RepairDecision, decide
-from ._metrics import CaseResult, forbidden_stated, is_recovered, missing_facts
+from ._metrics import CaseResult, forbidden_stated, is_recovered, judge_recovery, missing_facts
 from ._state import state_entries, state_verdict
 
 __all__ = ["evaluate", "run_bench", "result_path", "load_results", "suite_case_paths",
@@ -109,7 +109,8 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         world = res.final_world
         human = [f"{n.step} ({n.tool})" for n in res.needs_human]
     active_ids = {m.id for m in active}
-    recovered = is_recovered(answer, ev.required_facts, ev.forbidden_facts)
+    judged = judge_recovery(answer, ev.required_facts, ev.forbidden_facts)
+    recovered = judged.outcome == "recovered"
     entries = state_entries(world) if world is not None else []
     state_ok: bool | None = None
     state_missing: list[str] = []
@@ -130,6 +131,7 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         recurred = not is_recovered(probe_answer, ev.required_facts, ev.forbidden_facts)
     return CaseResult(
         case_id=case.case_id, method=method, **labels, answer=answer, recovered=recovered,
+        recovery_unsure=judged.unsure,
         recovered_paper=not missing_facts(answer, ev.required_facts, ev.forbidden_facts),
         state_ok=state_ok, state_missing=state_missing, state_forbidden=state_bad,
         final_state=entries, needs_human=human,
