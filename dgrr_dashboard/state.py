@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from repair_core import Case, CaseError, RepairPlan, plan_case, with_faults
+from repair_core import Case, CaseError, PlanEditError, RepairPlan, plan_case, with_faults
 from repair_core._perf import freeze_after_pauses
 
 from .kept_replays import REPLAYS_KEPT, KeptReplay, kept_replay
@@ -53,6 +53,7 @@ SELECTED = "dgrr_selected_node"  # the node the reviewer inspects (graph click, 
 OBJECTIVE = "dgrr_objective"  # what the plan repairs: answer | store | both (default both)
 DEFAULT_OBJECTIVE = "both"
 NOT_SUSPECT = "dgrr_not_suspect"  # ids the reviewer un-marked as suspects (plan_case's)
+CLEAN_SOURCE = "dgrr_clean_source"  # suspected sources the reviewer cleaned -> reason
 AS_RUN = "dgrr_as_run"  # (label, plan): the benchmark method's plan the case was opened with
 HASHER = "dgrr_approval_hasher"  # the session's ApprovalHasher (a case is hashed once)
 _HOOK = "_dgrr_on_change"
@@ -125,6 +126,7 @@ def set_case(new: Case, source: str, *, sample: bool = False, kept: str | None =
     st.session_state[LOADED_FAULTS] = list(new.faults)
     st.session_state.pop(PROBLEMS, None)
     st.session_state.pop(NOT_SUSPECT, None)
+    st.session_state.pop(CLEAN_SOURCE, None)
     st.session_state.pop(AS_RUN, None)
     st.session_state.pop(SELECTED, None)
     st.session_state.pop(PLAN_KEYS, None)  # its plans hold the old case (kept it alive)
@@ -152,6 +154,8 @@ def set_faults(faults: list[str]) -> None:
     current = case()
     assert current is not None
     st.session_state[CASE] = with_faults(current, faults)
+    # the suspects are the new faults' now: a source cleaned for another fault may be none
+    st.session_state.pop(CLEAN_SOURCE, None)
     _reset_downstream()
     _changed()
 
@@ -195,6 +199,21 @@ def not_suspect() -> frozenset[str]:
 def set_not_suspect(ids: Iterable[str]) -> None:
     """Un-mark exactly `ids` as suspects: the plan and everything after it are redone."""
     st.session_state[NOT_SUSPECT] = frozenset(ids)
+    # a source is cleaned or cleared, never both: the latest word stands
+    st.session_state[CLEAN_SOURCE] = {k: v for k, v in clean_source().items() if k not in ids}
+    _reset_downstream()
+    _changed()
+
+
+def clean_source() -> dict[str, str]:
+    """The suspected sources the reviewer cleaned like a fault -> the reviewer's reason."""
+    return dict(st.session_state.get(CLEAN_SOURCE, {}))
+
+
+def set_clean_source(cleaned: dict[str, str]) -> None:
+    """Clean exactly the sources of `cleaned` (id -> reason): the plan and everything
+    after it are redone."""
+    st.session_state[CLEAN_SOURCE] = dict(cleaned)
     _reset_downstream()
     _changed()
 
@@ -219,7 +238,7 @@ def computed_plan() -> RepairPlan | None:
 def _computed_if_ready(c: Case) -> RepairPlan | None:
     held = st.session_state.get(COMPUTED)
     if (held is None or held.case is not c or held.objective != objective()
-            or held.not_suspect != not_suspect()):
+            or held.not_suspect != not_suspect() or held.clean_source != clean_source()):
         return None
     return held  # type: ignore[no-any-return]
 
@@ -232,21 +251,38 @@ def _plan(c: Case) -> RepairPlan:
 
     try:
         if use_worker():
-            return plan_in_worker(c, objective(), not_suspect(), ended=session_ended())
+            return plan_in_worker(c, objective(), not_suspect(), ended=session_ended(),
+                                  clean_source=clean_source())
     except CaseError as exc:
         from .widgets import show_problems
 
         show_problems(f"Could not plan {exc.source or 'the case'}", exc.problems)
         st.stop()
-    return plan_case(c, objective=objective(),  # type: ignore[arg-type]
-                     not_suspect=not_suspect())
+    except PlanEditError as exc:
+        return _without_cleaning(c, exc)
+    try:
+        return plan_case(c, objective=objective(),  # type: ignore[arg-type]
+                         not_suspect=not_suspect(), clean_source=clean_source())
+    except PlanEditError as exc:
+        return _without_cleaning(c, exc)
+
+
+def _without_cleaning(c: Case, refused: PlanEditError) -> RepairPlan:
+    """The plan of `c` once the reviewer's cleanings it refused are dropped, saying why
+    (plain text): the rest of the session's choices stand."""
+    from .widgets import show_problems
+
+    show_problems("The sources cleaned by the reviewer were dropped", refused.problems)
+    st.session_state.pop(CLEAN_SOURCE, None)
+    return _plan(c)
 
 
 def set_computed_plan(p: RepairPlan) -> None:
     """Keep `p`, computed elsewhere (the upload worker) for the working case with the
     session's objective and un-marked suspects, as its computed plan; a plan for another
     case or choice is not kept (the next page plans again)."""
-    if p.case is case() and p.objective == objective() and p.not_suspect == not_suspect():
+    if (p.case is case() and p.objective == objective() and p.not_suspect == not_suspect()
+            and p.clean_source == clean_source()):
         st.session_state[COMPUTED] = p
         _changed()
 
@@ -331,6 +367,8 @@ def _plan_digest(p: RepairPlan) -> str:
             "steps": p.steps, "edits": [e.model_dump(mode="json") for e in p.edits]}
     if p.not_suspect:
         data["not_suspect"] = sorted(p.not_suspect)
+    if p.clean_source:
+        data["clean_source"] = dict(p.clean_source)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 

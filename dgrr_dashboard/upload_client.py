@@ -228,12 +228,14 @@ def load_in_worker(request: WorkerRequest, files: Sequence[bytes], *,
 
 def plan_in_worker(case: Case, objective: str, not_suspect: frozenset[str], *,
                    ended: Callable[[], bool] | None = None,
-                   limits: WorkerLimits | None = None) -> RepairPlan:
+                   limits: WorkerLimits | None = None,
+                   clean_source: dict[str, str] | None = None) -> RepairPlan:
     """Plan `case` (the server's working case) in the worker, under `limits` (default:
     the settings')."""
     request = WorkerRequest(job="plan", source=f"case {case.case_id}", names=["case"],
                             objective=objective,  # type: ignore[arg-type]
-                            not_suspect=sorted(not_suspect))
+                            not_suspect=sorted(not_suspect),
+                            clean_source=dict(clean_source or {}))
     answer = run_job(request, [case.model_dump_json().encode()], limits or worker_limits(),
                      ended=ended)
     return _plan(case, answer, request.source)

@@ -106,7 +106,8 @@ def _run(request: WorkerRequest, files: list[bytes]) -> Planned:
     else:
         case = parse_case(files[0], source=request.source)
     objective = request.objective if case.has_answer() else "store"
-    plan = plan_case(case, objective=objective, not_suspect=request.not_suspect)
+    plan = plan_case(case, objective=objective, not_suspect=request.not_suspect,
+                     clean_source=request.clean_source)
     return Planned(case_json=None if request.job == "plan" else case.model_dump_json(),
                    plan=plan_data(plan), import_summary=summary)
 

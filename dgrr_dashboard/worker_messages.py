@@ -40,6 +40,8 @@ class WorkerRequest(BaseModel):
     """What the plan repairs; a case without an answer step is planned for the store."""
     not_suspect: list[str] = Field(default_factory=list)
     """The suspects the reviewer un-marked."""
+    clean_source: dict[str, str] = Field(default_factory=dict)
+    """The suspected sources the reviewer cleaned like a fault -> the reviewer's reason."""
 
 
 class Planned(BaseModel):

@@ -127,5 +127,26 @@ if p is not None and (p.suspected or unmarked):
                  disabled=set(choice) == set(unmarked)):
         state.set_not_suspect(choice)
         st.rerun()
+    # Clean this source: the reviewer's other choice for a source the rules only flag
+    # (docs/rules.md, suspect.reviewer-clean); the reason is plain text in a table cell
+    cleaned = state.clean_source()
+    flagged = sorted({x.id for x in p.suspected if x.role == "source" and x.id not in cleaned})
+    if flagged or cleaned:
+        st.markdown("**Clean a suspected source like a fault**")
+        if cleaned:
+            st.dataframe(pd.DataFrame([{"id": k, "reviewer's reason": v}
+                                       for k, v in sorted(cleaned.items())]),
+                         hide_index=True, width="stretch", key="dgrr_w_cleaned_table")
+            if st.button("Stop cleaning these", key="dgrr_w_undo_clean_source"):
+                state.set_clean_source({})
+                st.rerun()
+        if flagged:
+            pick = st.selectbox("Source to clean", flagged, key="dgrr_w_clean_source_pick")
+            why = st.text_input("Why (recorded with the cleaning)",
+                                key="dgrr_w_clean_source_reason")
+            if st.button("Clean this source", key="dgrr_w_clean_source",
+                         disabled=not why.strip()):
+                state.set_clean_source({**cleaned, pick: why.strip()})
+                st.rerun()
 
 st.page_link("pages/3_Graph.py", label="Next: see what the faults reached", icon=":material/arrow_forward:")

@@ -70,3 +70,32 @@ def test_graph_colours_a_suspected_source_and_a_flagged_carrier():
     assert decision_key(flag, "s3") == "suspect"
     off = plan_case(case, objective="both", suspects="off")
     assert decision_key(off, "s3") == "keep" and "s3" not in decision_keys(off).values()
+
+
+def test_faults_page_cleans_a_flagged_source_with_the_reviewers_reason():
+    why = "<b>the user never said so</b>"
+    at = _ok(AppTest.from_file(APP, default_timeout=90).run())
+    _ok(at.switch_page("pages/1_Load.py").run())
+    at.selectbox(key="dgrr_w_sample").set_value("sample_traces/shop-summary-drift.json")
+    _ok(at.button(key="dgrr_w_load_sample").click().run())
+    _ok(at.switch_page("pages/2_Faults.py").run())
+    table = _suspects_table(at)
+    assert table is not None and dict(zip(table["id"], table["action"], strict=True)) == {
+        "m1": "flag", "m2": "flag"}
+    assert at.button(key="dgrr_w_clean_source").disabled  # no reason yet
+    at.selectbox(key="dgrr_w_clean_source_pick").set_value("m1")
+    _ok(at.text_input(key="dgrr_w_clean_source_reason").set_value(why).run())
+    _ok(at.button(key="dgrr_w_clean_source").click().run())
+    assert at.session_state["dgrr_clean_source"] == {"m1": why}
+    plan = at.session_state["dgrr_computed_plan"]
+    assert plan.clean_source == {"m1": why} and "m1" in plan.analysis.faults
+    assert plan.memory["m1"] == "delete" and why in plan.reasons["m1"]
+    after = _suspects_table(at)
+    assert dict(zip(after["id"], after["action"], strict=True)) == {"m1": "clean", "m2": "flag"}
+    # the reason (untrusted text) is shown in a table cell, never as markdown
+    cleaned = [d.value for d in at.dataframe if "reviewer's reason" in d.value.columns]
+    assert cleaned and list(cleaned[0]["reviewer's reason"]) == [why]
+    assert all(why not in str(m.value) for m in at.markdown)
+    _ok(at.button(key="dgrr_w_undo_clean_source").click().run())
+    assert at.session_state["dgrr_clean_source"] == {}
+    assert at.session_state["dgrr_computed_plan"].memory["m1"] != "delete"

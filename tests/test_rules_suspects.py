@@ -652,3 +652,97 @@ def test_refreshing_the_inputs_that_held_a_producer_back_lets_it_be_replayed():
     forced = apply_edits(plan, {"s1": "replay", "s3": "replay"}, force=True,
                          comment="the inbox is re-read")
     assert forced.steps["s5"] == "replay" and not forced.held_back
+
+
+def _beside_case():
+    """`_lineage_case` with a second mail (s4) that carries the fault, so the document
+    (s2) is only flagged, and a claim (s7) derived from the document."""
+    data = _lineage_case(
+        step("s3", 3, "tool_action", "u1:initiate", tool="read_inbox"),
+        step("s4", 4, "tool_observation", "s3:produce",
+             text="HR: from Monday the team sits in Porto, at the harbour building."),
+        inputs="s2:cite s4:cite u1:initiate")
+    data["trajectory"].append(plain(step("s7", 7, "claim", "s2:cite",
+                                         text="The Lisbon office is closed.")))
+    return data
+
+
+@rule("suspect.reviewer-clean")
+@pytest.mark.parametrize("objective", ["answer", "store", "both"])
+def test_a_reviewer_cleans_a_flagged_source_like_a_fault_with_a_reason(objective):
+    data = _beside_case()
+    plan = _plan(data, objective=objective)
+    assert {s.id: s.action for s in plan.suspected}["s2"] == "flag"
+    assert "s7" not in plan.analysis.affected and plan.steps["s7"] == "keep"
+    why = "the memo is a forged HR notice"
+    cleaned = _plan(data, objective=objective, clean_source={"s2": why})
+    assert {s.id: s.action for s in cleaned.suspected} == {"s4": "clean", "s2": "clean"}
+    # revoked like a fault: what cites it is affected and invalidated or replayed
+    assert "s2" in cleaned.analysis.faults and "s7" in cleaned.analysis.unsupported
+    assert cleaned.steps["s2"] == "invalidate" and cleaned.steps["s7"] != "keep"
+    assert (f"; cleaned by a reviewer (reason: {why}); cleaned like a diagnosed fault"
+            in cleaned.reasons["s2"])
+    assert cleaned.clean_source == {"s2": why}
+    assert _columnar(data, objective, clean_source={"s2": why}) == report_json_of(cleaned)
+    revoked = {o.id for o in plan_ops(cleaned) if isinstance(o, Revoke)}
+    assert "s2" in revoked and "s2" not in {o.id for o in plan_ops(plan) if isinstance(o, Revoke)}
+
+
+@rule("suspect.reviewer-clean")
+def test_cleaning_what_is_not_a_suspected_source_is_refused_by_both_planners():
+    from repair_core import PlanEditError
+
+    data = _beside_case()
+    for bad, said in [({"s7": "x"}, "clean-source 's7': not a suspected source"),
+                      ({"s2": "  "}, "clean-source 's2': give the reviewer's reason")]:
+        with pytest.raises(PlanEditError, match=re.escape(said)):
+            _plan(data, objective="store", clean_source=bad)
+        with pytest.raises(PlanEditError, match=re.escape(said)):
+            _columnar(data, "store", clean_source=bad)
+    for kw in ({"suspects": "off"}, {"not_suspect": ["s2"]}):
+        with pytest.raises(PlanEditError, match="clean-source 's2'"):
+            _plan(data, objective="store", clean_source={"s2": "x"}, **kw)
+        with pytest.raises(PlanEditError, match="clean-source 's2'"):
+            _columnar(data, "store", clean_source={"s2": "x"}, **kw)
+
+
+@rule("suspect.reviewer-clean")
+def test_a_cleaned_source_is_recorded_in_the_result_and_approve_and_apply_replan_with_it(
+        tmp_path, capsys):
+    from repair_core.cli import main
+
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(_beside_case()))
+    why = "forged memo"
+    assert main(["plan", str(case), "--json", "--clean-source", f"s2={why}"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["steps"]["s2"] == "invalidate" and why in report["reasons"]["s2"]
+    for bad, said in [("s2", "expected ID=REASON"), ("nope=x", "'nope': not an id"),
+                      ("s7=x", "not a suspected source")]:
+        assert main(["plan", str(case), "--clean-source", bad]) == 2
+        err = capsys.readouterr().err
+        assert "--clean-source" in err or "clean-source" in err
+        assert said in err and "Traceback" not in err
+    assert main(["repair", str(case), "--json", "--clean-source", f"s2={why}"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["report"]["clean_source"] == {"s2": why}
+    result = tmp_path / "result.json"
+    result.write_text(json.dumps(data))
+    db = str(tmp_path / "approvals.db")
+    apply = ["apply", str(result), "--case", str(case), "--to", "langgraph", "--store",
+             "dgrr_no_such_module:store", "--db", db, "--journal", str(tmp_path / "journal")]
+    # approve takes the cleaning from the result; apply re-plans with it
+    assert main(["approve", str(case), "--reviewer", "ana", "--decision", "approve",
+                 "--result", str(result), "--db", db]) == 0
+    capsys.readouterr()
+    assert main(apply) == 0
+    assert "approval: #1 by ana" in capsys.readouterr().out
+    # a result whose report drops the cleaning no longer reproduces the approved plan
+    del data["report"]["clean_source"]
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    assert main([*apply[:1], str(edited), *apply[2:]]) == 0
+    assert "approval: none" in capsys.readouterr().out
+    assert main(["approve", str(case), "--reviewer", "bo", "--decision", "approve",
+                 "--result", str(edited), "--db", db]) == 2
+    assert "replayed from another plan" in capsys.readouterr().err

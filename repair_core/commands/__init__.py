@@ -113,7 +113,8 @@ def add_objective_argument(parser: argparse.ArgumentParser, default: str) -> Non
 
 def add_suspects_argument(parser: argparse.ArgumentParser, *,
                           from_result: bool = False) -> None:
-    """--suspects quarantine|flag|off and --not-suspect IDS (see `plan_case`).
+    """--suspects quarantine|flag|off, --not-suspect IDS and --clean-source ID=REASON
+    (see `plan_case`).
     `from_result`: left unset they are None, and the command takes them from its
     --result (else the defaults)."""
     default = "the --result's, else quarantine" if from_result else "quarantine"
@@ -128,6 +129,14 @@ def add_suspects_argument(parser: argparse.ArgumentParser, *,
                         help="comma-separated ids a reviewer un-marked: never a suspected "
                              "source or carrier"
                              + (" (default: the --result's, else none)" if from_result else ""))
+    parser.add_argument("--clean-source", metavar="ID=REASON", action="append",
+                        default=None if from_result else [],
+                        help="ID=REASON: a suspected source the plan lists (e.g. one "
+                             "flagged by lineage) that the reviewer cleans like a diagnosed "
+                             "fault, REASON saying why (it goes into the source's reason "
+                             "line and the result); repeat for each"
+                             + (" (default: the --result's, else none)" if from_result
+                                else ""))
 
 
 def not_suspect_ids(args: argparse.Namespace, known: Iterable[str]) -> list[str]:
@@ -140,6 +149,33 @@ def not_suspect_ids(args: argparse.Namespace, known: Iterable[str]) -> list[str]
         raise DgrrError("--not-suspect: not an id of the case: "
                         + ", ".join(repr(u) for u in unknown))
     return ids
+
+
+def clean_source_ids(args: argparse.Namespace, known: Iterable[str]) -> dict[str, str]:
+    """The sources of --clean-source (ID=REASON, repeated) -> their reasons, each id
+    checked against `known` (the case's ids) and each given a reason. Whether each is a
+    suspected source is the plan's to say (`plan_case` refuses one that is not)."""
+    given = getattr(args, "clean_source", None) or []
+    if not given:
+        return {}
+    out: dict[str, str] = {}
+    problems: list[str] = []
+    ids = set(known)
+    for item in given:
+        node, sep, reason = item.partition("=")
+        node, reason = node.strip(), reason.strip()
+        if not sep or not reason:
+            problems.append(f"{item!r}: expected ID=REASON (the reviewer's reason is "
+                            "recorded with the cleaning)")
+        elif node not in ids:
+            problems.append(f"{node!r}: not an id of the case")
+        elif node in out:
+            problems.append(f"{node!r}: given twice")
+        else:
+            out[node] = reason
+    if problems:
+        raise DgrrError("--clean-source: " + "; ".join(problems))
+    return out
 
 
 def case_ids(case: Case) -> set[str]:

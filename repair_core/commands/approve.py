@@ -10,12 +10,13 @@ import sys
 from .._errors import DgrrError
 from .._text import printable
 from ..case._owner import OWNER_ACK_PREFIX, acknowledged_owners, owner_ack
-from ..integrations._target import result_objective, result_suspects
+from ..integrations._target import result_clean_source, result_objective, result_suspects
 from ..plan._plan import plan_case
 from . import (
     add_case_argument,
     add_suspects_argument,
     case_ids,
+    clean_source_ids,
     edited_plan,
     not_suspect_ids,
     plural,
@@ -125,11 +126,14 @@ def run_approve(args: argparse.Namespace) -> int:
     objective = args.objective or (result_objective(result) if result is not None else None)
     # likewise what the plan does with suspects
     suspects, unmarked = result_suspects(result) if result is not None else ("quarantine", [])
+    cleaned = result_clean_source(result) if result is not None else {}
     case = read_case(args)
     plan = plan_case(case, objective=objective,  # type: ignore[arg-type]
                      suspects=args.suspects or suspects,  # type: ignore[arg-type]
                      not_suspect=unmarked if args.not_suspect is None
-                     else not_suspect_ids(args, case_ids(case)))
+                     else not_suspect_ids(args, case_ids(case)),
+                     clean_source=cleaned if args.clean_source is None
+                     else clean_source_ids(args, case_ids(case)))
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force, comment=args.comment or None)
     store = ApprovalStore(args.db)

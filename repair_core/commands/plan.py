@@ -22,6 +22,7 @@ from . import (
     add_objective_argument,
     add_suspects_argument,
     case_ids,
+    clean_source_ids,
     not_suspect_ids,
     plural,
     read_case,
@@ -70,8 +71,9 @@ def run(args: argparse.Namespace) -> int:
             # a case without an answer step is declined by the columnar reader, so an unset
             # objective is the default both here (resolve_objective)
             objective = args.objective or "both"
-            suspects = {"suspects": args.suspects, "check_not_suspect":
-                        lambda ids: not_suspect_ids(args, ids)}
+            suspects = {"suspects": args.suspects,
+                        "check_not_suspect": lambda ids: not_suspect_ids(args, ids),
+                        "check_clean_source": lambda ids: clean_source_ids(args, ids)}
             if args.json:
                 if columnar_plan_json(args.case, sys.stdout, bar, objective, args.ops, faults,
                                       **suspects):
@@ -103,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
         bar.stage("plan")
         plan = plan_case(case, objective=resolve_objective(case, args.objective, "both"),
                          suspects=args.suspects,
-                         not_suspect=not_suspect_ids(args, case_ids(case)))
+                         not_suspect=not_suspect_ids(args, case_ids(case)),
+                         clean_source=clean_source_ids(args, case_ids(case)))
         bar.stage("write")
         if args.json:
             report = plan.report()

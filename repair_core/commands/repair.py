@@ -29,6 +29,7 @@ from . import (
     add_objective_argument,
     add_suspects_argument,
     case_ids,
+    clean_source_ids,
     edited_plan,
     model_client,
     not_suspect_ids,
@@ -174,25 +175,33 @@ def _columnar_report(args: argparse.Namespace, raw: bytes) -> dict[str, Any] | N
     faults = None if args.faults is None else [
         f.strip() for f in args.faults.split(",") if f.strip()]
     unmarked: list[str] = []
+    cleaned: dict[str, str] = {}
 
     def check_not_suspect(ids: list[str]) -> list[str]:
         unmarked[:] = not_suspect_ids(args, ids)
         return unmarked
 
+    def check_clean_source(ids: list[str]) -> dict[str, str]:
+        cleaned.update(clean_source_ids(args, ids))
+        return cleaned
+
     # the columnar reader declines a case without an answer step: no objective is `both`
     report = columnar_plan_report_of(raw, objective=args.objective or "both", faults=faults,
                                      suspects=args.suspects,
-                                     check_not_suspect=check_not_suspect)
+                                     check_not_suspect=check_not_suspect,
+                                     check_clean_source=check_clean_source)
     if report is not None:
         # what it was planned with, for the result's report (an approval's plan)
         report["suspects"], report["not_suspect"] = args.suspects, unmarked
+        report["clean_source"] = cleaned
     return report
 
 
 def _plan(args: argparse.Namespace, case: Case) -> RepairPlan:
     """The networkx planner's plan of `case`, with the edits of `--plan`."""
     plan = plan_case(case, objective=resolve_objective(case, args.objective, "both"),
-                     suspects=args.suspects, not_suspect=not_suspect_ids(args, case_ids(case)))
+                     suspects=args.suspects, not_suspect=not_suspect_ids(args, case_ids(case)),
+                     clean_source=clean_source_ids(args, case_ids(case)))
     if args.plan:
         plan = edited_plan(plan, args.plan, force=args.force,
                            comment=(args.comment or "").strip() or None)

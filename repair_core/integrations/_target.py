@@ -10,13 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .._errors import DgrrError
+from .._errors import DgrrError, PlanEditError
 from ..case._case import Case
 from ..plan._edit import apply_edits
 from ..plan._plan import plan_case
 
-__all__ = ["approval_of_result", "open_factory", "open_mem0", "result_objective",
-           "result_suspects", "with_langgraph"]
+__all__ = ["approval_of_result", "open_factory", "open_mem0", "result_clean_source",
+           "result_objective", "result_suspects", "with_langgraph"]
 
 
 def result_objective(result: object) -> str:
@@ -37,6 +37,19 @@ def result_suspects(result: object) -> tuple[str, list[str]]:
     ids = report.get("not_suspect")
     return (mode if mode in ("quarantine", "flag", "off") else "quarantine",
             [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else [])
+
+
+def result_clean_source(result: object) -> dict[str, str]:
+    """The suspected sources a reviewer cleaned in the plan a repair result was made from
+    -> the reviewer's reasons, as its report says (none unless it says so). Entries of
+    another shape are left out: the approval of such a result's plan then does not match
+    it."""
+    report = result.get("report") if isinstance(result, dict) else None
+    report = report if isinstance(report, dict) else {}
+    cleaned = report.get("clean_source")
+    if not isinstance(cleaned, dict):
+        return {}
+    return {k: v for k, v in cleaned.items() if isinstance(k, str) and isinstance(v, str)}
 
 
 def with_langgraph(spec: str, act: Any) -> Any:
@@ -95,8 +108,15 @@ def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: An
     # The approved plan is the one the result was repaired from: its objective and what
     # it did with suspects are the result's (an approval of another plan cannot match).
     suspects, not_suspect = result_suspects(result)
-    base = plan_case(case, objective=result_objective(result),  # type: ignore[arg-type]
-                     suspects=suspects, not_suspect=not_suspect)  # type: ignore[arg-type]
+    try:
+        base = plan_case(case, objective=result_objective(result),  # type: ignore[arg-type]
+                         suspects=suspects, not_suspect=not_suspect,  # type: ignore[arg-type]
+                         clean_source=result_clean_source(result))
+    except PlanEditError as exc:
+        # a cleaning no plan of this case can make: no approval stands for this result
+        print("approval: the result's plan cannot be made again from the case: "
+              + "; ".join(exc.problems), file=sys.stderr)
+        return None
     hashes: dict[str, tuple[str, str] | None] = {}
     beyond: list[str] = []
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -676,23 +676,25 @@ class _Planner:
 
 
 def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool = False,
-                         suspects: str = "quarantine", not_suspect: Iterable[str] = ()
-                         ) -> dict[str, Any]:
+                         suspects: str = "quarantine", not_suspect: Iterable[str] = (),
+                         clean_source: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The plan report of the case in `c` for `objective` (answer, store or both), as
     `plan_case(case, objective=objective).report().model_dump(mode="json")` gives it;
     with `ops`, carrying the plan's operations as `dgrr plan --json --ops` does.
-    `suspects`, `not_suspect`: as `plan_case`'s."""
-    return _decide(c, objective, suspects, not_suspect).report(ops)
+    `suspects`, `not_suspect`, `clean_source`: as `plan_case`'s."""
+    return _decide(c, objective, suspects, not_suspect, clean_source).report(ops)
 
 
 def columnar_plan_json_bytes(c: CaseColumns, objective: str = "answer", *,
                              ops: bool = False, suspects: str = "quarantine",
-                             not_suspect: Iterable[str] = ()) -> Iterator[bytes]:
+                             not_suspect: Iterable[str] = (),
+                             clean_source: Mapping[str, str] | None = None
+                             ) -> Iterator[bytes]:
     """`report_json_bytes(columnar_plan_report(c, objective, ops=ops))`, the same bytes,
     with the report's large members written from rows of tokens (`_json_rows`) instead
     of dicts of strings where the ids allow it (no quote, backslash or control
     character in any) and the operations are not asked for."""
-    decided = _decide(c, objective, suspects, not_suspect)
+    decided = _decide(c, objective, suspects, not_suspect, clean_source)
     if ops or not decided.pl.plain_ids:
         return report_json_bytes(decided.report(ops))
     return decided.json_bytes()
@@ -902,12 +904,14 @@ class _Written:
 
 
 def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
-            not_suspect: Iterable[str] = ()) -> _Decided:
+            not_suspect: Iterable[str] = (),
+            clean_source: Mapping[str, str] | None = None) -> _Decided:
     if objective not in ("answer", "store", "both"):
         raise ValueError(f"objective: expected answer, store or both, got {objective!r}")
     if suspects not in ("quarantine", "flag", "off"):
         raise ValueError(f"suspects: expected quarantine, flag or off, got {suspects!r}")
     unmarked = frozenset(not_suspect)
+    cleaned_by = dict(clean_source or {})
     diagnosed = list(c.faults)
     sigs: dict[str, Any] = {}
     sources: dict[str, Suspected] = {}
@@ -923,10 +927,15 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
         node_of = {x.id: node for rows in inputs.values() for node, x in rows}
         sources = find_sources(
             sigs, {f: [x for _n, x in rows] for f, rows in inputs.items()},
-            {c.ids[f] for f in diagnosed}, unmarked, suspects)  # type: ignore[arg-type]
+            {c.ids[f] for f in diagnosed}, unmarked, suspects,  # type: ignore[arg-type]
+            cleaned_by)
         cleaned = [node_of[n] for n, s in sources.items() if s.action == "clean"]
         if cleaned:
             c = _with_faults(c, cleaned)
+    elif cleaned_by:  # refused as find_sources refuses it: no suspects to clean
+        from ._suspects import cleaned_by_reviewer
+
+        cleaned_by_reviewer({}, cleaned_by, unmarked, suspects)
     pl = _Planner(c)
     seeds = {int(f): pl.seed_of(int(f)) for f in pl.faults}
     carried = pl.carriers(seeds)
@@ -1017,7 +1026,8 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
         producers_of = {c.ids[f]: [c.ids[p] for p in ps] for f, ps in made_by.items()}
         for name, src in sources.items():
             if src.action == "clean" and src.kind != "turn":  # a turn has no decision
-                reasons[node_of[name]] = source_reason(src, producers_of.get(src.fault, []))
+                reasons[node_of[name]] = source_reason(src, producers_of.get(src.fault, []),
+                                                       cleaned_by.get(name))
         carriers = _carriers(pl, seeds, diagnosed, sigs, sources, unmarked, memory,
                              objective, suspects)
         first_record = c.n_turns + c.n_steps

@@ -5,7 +5,7 @@ them), with reasons worked out only for the decisions shown."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import chain
 
 import numpy as np
@@ -26,12 +26,13 @@ __all__ = ["columnar_plan_summary"]
 
 def columnar_plan_summary(c: CaseColumns, objective: str = "answer",
                           max_rows: int = MAX_ROWS, *, suspects: str = "quarantine",
-                          not_suspect: Iterable[str] = ()) -> PlanSummary:
+                          not_suspect: Iterable[str] = (),
+                          clean_source: Mapping[str, str] | None = None) -> PlanSummary:
     """`plan_summary(plan_case(case, objective=objective), max_rows)` of the case in `c`,
     which must have been read with its texts (`read_columns(..., keep_text=True)`)."""
     if len(c.texts) != c.n_nodes:
         raise ValueError("columnar_plan_summary: the columns were read without their texts")
-    d = _decide(c, objective, suspects, not_suspect)
+    d = _decide(c, objective, suspects, not_suspect, clean_source)
     pl = d.pl
     n, ids, texts = pl.n, pl.ids, c.texts
     first_record = c.n_turns + c.n_steps

@@ -171,7 +171,7 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
                       edits=tuple(records), forced=plan.forced or bool(soft),
                       objective=base.objective, suspected=base.suspected,
                       suspects=base.suspects, not_suspect=base.not_suspect,
-                      held_back=held)
+                      clean_source=base.clean_source, held_back=held)
 
 
 def check_edits(plan: RepairPlan, edits: Mapping[str, str]) -> list[str]:
@@ -268,7 +268,8 @@ def _base(plan: RepairPlan) -> RepairPlan:
     from ._plan import plan_case
 
     return plan_case(plan.case, plan.analysis, objective=plan.objective,
-                     suspects=plan.suspects, not_suspect=plan.not_suspect)
+                     suspects=plan.suspects, not_suspect=plan.not_suspect,
+                     clean_source=plan.clean_source)
 
 
 def _current(plan: RepairPlan, node: str) -> str | None:

@@ -152,6 +152,8 @@ class RepairPlan:
     """What the plan does with suspects: quarantine (the default), flag or off."""
     not_suspect: frozenset[str] = frozenset()
     """Nodes a reviewer un-marked: never suspects."""
+    clean_source: Mapping[str, str] = field(default_factory=dict)
+    """Suspected sources a reviewer cleaned like a fault -> the reviewer's reason."""
     held_back: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     """Fault seeds not replayed (`suspect.no-rederive`): seed step -> (its fault, the tool
     outputs it would read again unchanged)."""
@@ -206,7 +208,8 @@ def resolve_objective(case: Case, objective: str | None, default: Objective = "a
 @without_gc
 def plan_case(case: Case, analysis: Analysis | None = None, *,
               objective: Objective | None = None, suspects: SuspectMode = "quarantine",
-              not_suspect: Iterable[str] = ()) -> RepairPlan:
+              not_suspect: Iterable[str] = (),
+              clean_source: Mapping[str, str] | None = None) -> RepairPlan:
     """Plan the repair of `case` by the fixed rules of stage 3.
 
     `objective` says what the plan repairs: `answer` (the paper: the last run's final
@@ -220,8 +223,11 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     lineage (`_suspects`): `quarantine` (the default) cleans a suspected source like a
     diagnosed fault and, under the store and both objectives, quarantines an active
     suspected carrier record; `flag` lists them only; `off` looks for none.
-    `not_suspect`: nodes a reviewer un-marked. A given `analysis` must have been made
-    with the sources as faults (`RepairPlan.analysis` is).
+    `not_suspect`: nodes a reviewer un-marked. `clean_source`: suspected sources a
+    reviewer cleans like a fault, each with the reviewer's reason (refused with
+    `PlanEditError` unless each is a suspected source of the plan: rule
+    `suspect.reviewer-clean`). A given `analysis` must have been made with the sources
+    as faults (`RepairPlan.analysis` is).
 
     >>> from repair_core import load_example
     >>> p = plan_case(load_example())
@@ -232,9 +238,10 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     """
     objective = resolve_objective(case, objective)
     unmarked = frozenset(not_suspect)
+    cleaned_by = dict(clean_source or {})
     sigs = signatures(case) if suspects != "off" else {}
     inputs = _producer_inputs(case)
-    sources = find_sources(sigs, inputs, set(case.faults), unmarked, suspects)
+    sources = find_sources(sigs, inputs, set(case.faults), unmarked, suspects, cleaned_by)
     if analysis is not None:
         a = analysis
     else:
@@ -271,7 +278,8 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     reasons = {**memory_reasons, **step_reasons}
     for node, src in sources.items():
         if src.action == "clean" and src.kind != "turn":  # a turn has no decision
-            reasons[node] = source_reason(src, producers.get(src.fault, []))
+            reasons[node] = source_reason(src, producers.get(src.fault, []),
+                                          cleaned_by.get(node))
     carriers = _carriers(case, a, sigs, sources, unmarked, memory, objective, suspects)
     for c in carriers:
         if c.action == "quarantine":
@@ -288,7 +296,8 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
                       answer_relevant=relevant, replay_set=replay,
                       reasons=_in_case_order(reasons, [*(m.id for m in case.memory), *steps]),
                       objective=objective, suspected=(*sources.values(), *carriers),
-                      suspects=suspects, not_suspect=unmarked, held_back=held)
+                      suspects=suspects, not_suspect=unmarked, clean_source=cleaned_by,
+                      held_back=held)
 
 
 

@@ -46,7 +46,8 @@ def columnar_plan_json(path: str | Path, out: TextIO,
                        progress: Progress | None = None, objective: str = "answer",
                        ops: bool = False, faults: list[str] | None = None,
                        suspects: str = "quarantine",
-                       check_not_suspect: NotSuspect | None = None) -> bool:
+                       check_not_suspect: NotSuspect | None = None,
+                       check_clean_source: CleanSource | None = None) -> bool:
     """Write the plan report of the case file at `path` to `out` as `dgrr plan --json`
     does; False (nothing written) when the columnar path declines and the caller should
     run the networkx planner."""
@@ -57,7 +58,8 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     def write(cols: CaseColumns) -> bool:
         # the parts hold the planner, and so the columns, until the last is written
         parts = columnar_plan_json_bytes(cols, objective, ops=ops, suspects=suspects,
-                                         not_suspect=_unmarked(cols, check_not_suspect))
+                                         not_suspect=_unmarked(cols, check_not_suspect),
+                                         clean_source=_cleaned(cols, check_clean_source))
         bar.stage("write")
         binary = _utf8_buffer(out)
         if binary is not None:
@@ -77,33 +79,37 @@ def columnar_plan_json(path: str | Path, out: TextIO,
 def columnar_plan_summary_of(path: str | Path, progress: Progress | None = None,
                              objective: str = "answer", faults: list[str] | None = None,
                              suspects: str = "quarantine",
-                             check_not_suspect: NotSuspect | None = None
+                             check_not_suspect: NotSuspect | None = None,
+                             check_clean_source: CleanSource | None = None
                              ) -> PlanSummary | None:
     """The readable plan of the case file at `path` (what `dgrr plan` prints), or None
     when the columnar path declines and the caller should run the networkx planner."""
     from ._columnar_summary import columnar_plan_summary
 
     return _planned(path, progress, faults, lambda c: columnar_plan_summary(
-        c, objective, suspects=suspects, not_suspect=_unmarked(c, check_not_suspect)),
+        c, objective, suspects=suspects, not_suspect=_unmarked(c, check_not_suspect),
+        clean_source=_cleaned(c, check_clean_source)),
         keep_text=True)
 
 
 def columnar_plan_ops_of(path: str | Path, progress: Progress | None = None,
                          objective: str = "answer", faults: list[str] | None = None,
                          suspects: str = "quarantine",
-                         check_not_suspect: NotSuspect | None = None
+                         check_not_suspect: NotSuspect | None = None,
+                         check_clean_source: CleanSource | None = None
                          ) -> list[dict] | None:
     """The plan's operations of the case file at `path` as JSON data (what `dgrr plan
     --ops` prints), or None when the columnar path declines."""
     report = columnar_plan_report_of(path, progress, objective, faults, suspects,
-                                     check_not_suspect)
+                                     check_not_suspect, check_clean_source)
     return None if report is None else report["ops"]
 
 
 def columnar_plan_report_of(path: str | Path | bytes, progress: Progress | None = None,
                             objective: str = "answer", faults: list[str] | None = None,
                             suspects: str = "quarantine",
-                            check_not_suspect: NotSuspect | None = None
+                            check_not_suspect: NotSuspect | None = None,
+                            check_clean_source: CleanSource | None = None
                             ) -> dict[str, Any] | None:
     """The plan report of the case file at `path` (or of its bytes) with its operations,
     as JSON data
@@ -113,7 +119,8 @@ def columnar_plan_report_of(path: str | Path | bytes, progress: Progress | None 
 
     return _planned(path, progress, faults, lambda c: columnar_plan_report(
         c, objective, ops=True, suspects=suspects,
-        not_suspect=_unmarked(c, check_not_suspect)))
+        not_suspect=_unmarked(c, check_not_suspect),
+        clean_source=_cleaned(c, check_clean_source)))
 
 
 NotSuspect = Callable[[list[str]], list[str]]
@@ -122,6 +129,15 @@ NotSuspect = Callable[[list[str]], list[str]]
 
 def _unmarked(cols: CaseColumns, check: NotSuspect | None) -> list[str]:
     return check(cols.ids) if check is not None else []
+
+
+CleanSource = Callable[[list[str]], dict[str, str]]
+"""Checks the sources a reviewer cleans against the case's ids and returns them, each
+with the reviewer's reason."""
+
+
+def _cleaned(cols: CaseColumns, check: CleanSource | None) -> dict[str, str]:
+    return check(cols.ids) if check is not None else {}
 
 
 _T = TypeVar("_T")

@@ -22,16 +22,18 @@ hand it the same plain inputs (ids, contents, times) and apply what it returns:
   `suspect.carrier-holds`).
 
 `--suspects flag` lists both and changes nothing; `off` looks for neither. A reviewer
-un-marks a suspect by naming it (`not_suspect`).
+un-marks a suspect by naming it (`not_suspect`), or cleans a suspected source the rules
+only flag, with a reason (`cleaned`: rule `suspect.reviewer-clean`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from .._errors import PlanEditError
 from ..content import (
     MARKERS,
     SOURCE_THRESHOLD,
@@ -43,7 +45,7 @@ from ..content import (
 )
 
 __all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "ProducerInput", "find_sources",
-           "find_carriers", "same_inputs", "held_seeds",
+           "find_carriers", "same_inputs", "held_seeds", "cleaned_by_reviewer",
            "what_it_holds", "source_reason", "carrier_reason", "CONTENT_KINDS"]
 
 SuspectMode = Literal["quarantine", "flag", "off"]
@@ -98,7 +100,8 @@ class ProducerInput:
 def find_sources(signatures: Mapping[str, ContentSignature],
                  inputs: Mapping[str, Sequence[ProducerInput]],
                  diagnosed: Container[str], not_suspect: Container[str],
-                 mode: SuspectMode) -> dict[str, Suspected]:
+                 mode: SuspectMode, cleaned: Mapping[str, str] | None = None
+                 ) -> dict[str, Suspected]:
     """The suspected sources of each diagnosed record (a key of `inputs`, taken by id),
     each mapped to the first fault it is found for, or to the first that cleans it where
     another only flags it. Inputs that are diagnosed or un-marked are skipped.
@@ -112,10 +115,13 @@ def find_sources(signatures: Mapping[str, ContentSignature],
       It is cleaned when no other input can explain the fault (no input carries it by
       content and it is the producer's only such input); otherwise flagged for a
       reviewer to clean or clear, so no benign input is cleaned for sitting beside a
-      poisoned one."""
+      poisoned one.
+
+    `cleaned`: the suspected sources a reviewer cleans -> the reviewer's reason
+    (`cleaned_by_reviewer`); each is cleaned whatever the rules did with it."""
     found: dict[str, Suspected] = {}
     if mode == "off":
-        return found
+        return cleaned_by_reviewer(found, cleaned or {}, not_suspect, mode)
     # faults by id and a tie in score by the input's id, never by the order a case lists
     # its records or dependencies in: the plan is the same however they are shuffled
     for fault in sorted(inputs):
@@ -152,6 +158,34 @@ def find_sources(signatures: Mapping[str, ContentSignature],
                 id=cand.id, kind=cand.kind, role="source", fault=fault,
                 action="clean" if alone and mode == "quarantine" else "flag",
                 evidence=_lineage_evidence(cand, shared, alone), score=round(score, 4))
+    return cleaned_by_reviewer(found, cleaned or {}, not_suspect, mode)
+
+
+def cleaned_by_reviewer(found: dict[str, Suspected], cleaned: Mapping[str, str],
+                        not_suspect: Container[str], mode: str) -> dict[str, Suspected]:
+    """`found` with each suspected source of `cleaned` (id -> the reviewer's reason)
+    cleaned like a diagnosed fault, whatever the rules did with it (rule
+    `suspect.reviewer-clean`). Refused (`PlanEditError`, every problem named) when an id
+    is not a suspected source of this plan, is also cleared (`not_suspect`), or comes
+    without a reason: a reviewer cleans what the plan lists, for a stated reason."""
+    problems = []
+    for node in sorted(cleaned):
+        reason = cleaned[node]
+        if not isinstance(reason, str) or not reason.strip():
+            problems.append(f"clean-source {node!r}: give the reviewer's reason "
+                            "(ID=REASON)")
+        elif node in not_suspect:
+            problems.append(f"clean-source {node!r}: also cleared as not suspect; "
+                            "clean it or clear it, not both")
+        elif node not in found or found[node].role != "source":
+            why = ("--suspects off looks for no suspects" if mode == "off" else
+                   "the plan does not list it as a suspected source of a diagnosed fault")
+            problems.append(f"clean-source {node!r}: not a suspected source ({why}); "
+                            "diagnose it as a fault instead (--faults)")
+        else:
+            found[node] = replace(found[node], action="clean")
+    if problems:
+        raise PlanEditError(problems)
     return found
 
 
@@ -324,8 +358,10 @@ def _shares_nothing(fault: ContentSignature, sentence: str) -> bool:
     return found is None or found.score == 0
 
 
-def source_reason(s: Suspected, producers: Iterable[str]) -> str:
-    """The reason line of a suspected source."""
+def source_reason(s: Suspected, producers: Iterable[str],
+                  reviewer_reason: str | None = None) -> str:
+    """The reason line of a suspected source; `reviewer_reason`: why a reviewer cleaned
+    it (`cleaned_by_reviewer`), when one did."""
     by = ", ".join(producers)
     if s.evidence.startswith(BY_LINEAGE):
         head = (f"suspected source of {s.fault} by lineage: an input of its producer {by} "
@@ -334,8 +370,11 @@ def source_reason(s: Suspected, producers: Iterable[str]) -> str:
         head = (f"suspected source of {s.fault}: an input of its producer {by} that the "
                 f"diagnosis did not mark carries its content ({s.evidence})")
     if s.action == "clean":
-        return (head + "; cleaned like a diagnosed fault: never evidence again, dropped from "
-                "every replayed step's inputs, so no replay writes the fault again from it")
+        who = ("" if reviewer_reason is None
+               else f"; cleaned by a reviewer (reason: {reviewer_reason})")
+        return (head + who + "; cleaned like a diagnosed fault: never evidence again, dropped "
+                "from every replayed step's inputs, so no replay writes the fault again from "
+                "it")
     return head + "; flagged only (--suspects flag)"
 
 

@@ -107,6 +107,7 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
         unsupported: Iterable[str] = plan.analysis.unsupported
         objective = plan.objective
         suspects, not_suspect = str(plan.suspects), sorted(plan.not_suspect)
+        clean_source = dict(sorted(plan.clean_source.items()))
     else:
         if plan.get("case_id") != case.case_id:
             raise DgrrError(f"plan is for case {plan.get('case_id')!r}, not {case.case_id!r}")
@@ -120,6 +121,8 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
         objective = plan.get("objective", "answer")
         suspects = str(plan.get("suspects", "quarantine"))
         not_suspect = sorted(map(str, plan.get("not_suspect") or ()))
+        clean_source = {str(k): str(v) for k, v in sorted((plan.get("clean_source")
+                                                           or {}).items())}
     # What the replay needs of the plan is taken: a large report (hundreds of megabytes at
     # 300k steps) goes now, not after the replay, unless the caller keeps it
     del plan
@@ -133,6 +136,7 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
     result.report.no_longer_sees = ops.no_longer_sees
     result.report.objective = objective
     result.report.suspects, result.report.not_suspect = suspects, not_suspect
+    result.report.clean_source = clean_source
     # rule verify.after-replay: what the agent reads next, checked by content
     with gc_paused():
         result.verification = verify_result(case, result, sources=ops.revoked, judge=judge,

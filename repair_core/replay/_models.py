@@ -225,6 +225,9 @@ class RepairReport(BaseModel):
     flag or off."""
     not_suspect: list[str] = Field(default_factory=list, exclude_if=lambda v: not v)
     """The ids a reviewer un-marked as suspects (`plan_case`'s `not_suspect`), sorted."""
+    clean_source: dict[str, str] = Field(default_factory=dict, exclude_if=lambda v: not v)
+    """The suspected sources a reviewer cleaned like a fault (`plan_case`'s
+    `clean_source`) -> the reviewer's reason, by id."""
     # Written only when non-empty, so reports of plans that drop nothing read as before.
     no_longer_sees: dict[str, list[str]] = Field(default_factory=dict,
                                                  exclude_if=lambda v: not v)
