@@ -23,10 +23,12 @@ from repair_core.model import REFERENCE_MODEL, ModelClient
 from .identity import auth_configured
 
 if TYPE_CHECKING:
+    from repair_core.approvals import ApprovalStore
+    from repair_core.integrations.apply_result import ApplyTarget
     from repair_core.judge import ModelJudge
 
-__all__ = ["OfferedModel", "offered_models", "operator_judge", "operator_setting", "shown_url",
-           "team_mode", "typed_model_client"]
+__all__ = ["OfferedModel", "apply_target", "approvals_log", "offered_models", "operator_judge",
+           "operator_setting", "shown_url", "team_mode", "trust_setting", "typed_model_client"]
 
 NO_KEY = "dgrr-no-key"
 """The key sent to an API base a visitor typed: a placeholder, never the server's own."""
@@ -155,3 +157,46 @@ def shown_url(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except Exception:  # not a URL SQLAlchemy parses: opening it words the problem
         return url.split("@", 1)[-1] if "@" in url else url
+
+
+def trust_setting() -> str | None:
+    """The trust file the approvals' signatures are checked against (`[dgrr] trust`, else
+    `$DGRR_TRUST`; None: ~/.dgrr/trusted_keys.json when it exists)."""
+    return operator_setting("trust", "DGRR_TRUST")
+
+
+def approvals_log(url: str) -> ApprovalStore:
+    """The approvals log at `url` as this dashboard writes it: rows signed with the
+    reviewer's key from the operator's key folder (`[dgrr] keys`, else `$DGRR_KEYS`, else
+    ~/.dgrr/keys), checked against :func:`trust_setting`. A team dashboard records only
+    rows signed with a key that trust file trusts for the signed-in reviewer, and refuses
+    the others: no unsigned row."""
+    from repair_core.approvals import ApprovalStore
+
+    return ApprovalStore(url, keys=operator_setting("keys", "DGRR_KEYS"),
+                         trust=trust_setting(), signed_only=team_mode())
+
+
+def apply_target() -> tuple[ApplyTarget | None, list[str]]:
+    """The store the Approve page writes an approved repair back to: `[dgrr] apply_to`
+    (`mem0` or `langgraph`, else `$DGRR_APPLY_TO`), `apply_store` (what `dgrr apply
+    --store` takes, else `$DGRR_APPLY_STORE`), `apply_vault` (`--vault`, else
+    `$DGRR_APPLY_VAULT`) and `apply_journal` (`--journal`, else `$DGRR_APPLY_DIR`). None
+    when no store is set; and the problems of a setting that is not usable (named by
+    field and value)."""
+    from repair_core.integrations.apply_result import ApplyTarget
+
+    kind = operator_setting("apply_to", "DGRR_APPLY_TO")
+    spec = operator_setting("apply_store", "DGRR_APPLY_STORE")
+    if kind is None and spec is None:
+        return None, []
+    if kind not in ("mem0", "langgraph"):
+        return None, [f"[dgrr] apply_to: expected 'mem0' or 'langgraph', got {kind!r}"]
+    if spec is None:
+        return None, ["[dgrr] apply_store: required with apply_to (what `dgrr apply "
+                      "--store` takes)"]
+    vault = operator_setting("apply_vault", "DGRR_APPLY_VAULT")
+    if vault is not None and kind != "langgraph":
+        return None, ["[dgrr] apply_vault: only for apply_to = 'langgraph'"]
+    return ApplyTarget(to=kind, store=spec, vault=vault,
+                       journal=operator_setting("apply_journal", "DGRR_APPLY_DIR")), []

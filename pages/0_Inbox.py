@@ -9,6 +9,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.queue_claim import claim, held_request
+from dgrr_dashboard.settings import approvals_log, team_mode
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import database_picker, page_setup, show_problems
 from repair_core import DgrrError
@@ -29,8 +30,9 @@ url = database_picker("Queue database", "dgrr_w_inbox_db", "Reading",
 
 
 @st.cache_resource(show_spinner=False)
-def _queue(url: str) -> RepairQueue:
-    return RepairQueue(url)
+def _queue(url: str, team: bool) -> RepairQueue:
+    # decisions signed with the operator's keys; a team dashboard records no unsigned row
+    return RepairQueue(url, approvals=approvals_log(url))
 
 
 if not database_exists(url):  # opening it would create the file: a reader does not
@@ -39,7 +41,7 @@ if not database_exists(url):  # opening it would create the file: a reader does 
                "submitted to it).")
     st.stop()
 try:
-    queue = _queue(url)
+    queue = _queue(url, team_mode())
 except DgrrError as exc:
     show_problems("Cannot open the queue", [str(exc)])
     st.stop()

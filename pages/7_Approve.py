@@ -10,8 +10,9 @@ import pandas as pd
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.apply_panel import apply_panel
 from dgrr_dashboard.identity import reviewer_identity
-from dgrr_dashboard.settings import operator_judge, team_mode
+from dgrr_dashboard.settings import approvals_log, operator_judge, team_mode, trust_setting
 from dgrr_dashboard.text import MISSING, code, file_stem, md
 from dgrr_dashboard.widgets import (
     answer_columns,
@@ -29,6 +30,7 @@ from repair_core.approvals import (
     CARRIER_WARNING,
     NOT_CERTIFIED_WARNING,
     ApprovalStore,
+    TrustFile,
     approval_summary,
     carrier_groups,
     database_exists,
@@ -57,13 +59,14 @@ url = database_picker("Approvals database", "dgrr_w_db", "Writing (append-only) 
 
 
 @st.cache_resource(show_spinner=False)
-def _store(url: str) -> ApprovalStore:
-    return ApprovalStore(url)
+def _store(url: str, team: bool) -> ApprovalStore:
+    # signed with the operator's keys; a team dashboard records no unsigned row
+    return approvals_log(url)
 
 
 def _opened() -> ApprovalStore:
     try:
-        return _store(url)
+        return _store(url, team_mode())
     except DgrrError as exc:
         show_problems("Cannot open the approvals database", [str(exc)])
         st.stop()
@@ -250,6 +253,11 @@ with form_area:
                            f"{rec.created_at:%Y-%m-%d %H:%M:%S} UTC.")
 st.caption(f"inputs sha256 {code(inputs)} · outputs sha256 {code(outputs)}")
 
+# After an approval: the dry run, then the apply, to the operator's store, as `dgrr apply`.
+apply_panel(url, p, res, repair=sign_key,
+            reviewer=signed_in.name if signed_in is not None
+            else str(st.session_state.get("dgrr_w_reviewer") or ""), judge=judge)
+
 st.subheader("What you approve")
 st.html(decision_legend_html())
 
@@ -306,9 +314,16 @@ if store is None:
     st.caption("No decisions recorded yet: the database file is created with the first one.")
     rows = []
 else:
-    chain = store.verify()
+    try:
+        trust_file = TrustFile.load(trust_setting(), missing_ok=True)
+    except DgrrError as exc:
+        show_problems("The trust file is not usable; signatures not checked", [str(exc)])
+        trust_file = None
+    chain = store.verify(trust_file)
     if chain.ok:
-        st.caption(f"Approvals log verified: {plural(chain.rows, 'row')}, hash chain intact.")
+        st.caption(f"Approvals log verified: {plural(chain.rows, 'row')}, hash chain intact."
+                   + (" Signatures checked against the trust file." if chain.signed
+                      else " No trust file: signatures not checked."))
     else:
         where = (f"row #{chain.first_broken}" if chain.first_broken is not None
                  else "its triggers")

@@ -122,7 +122,12 @@ def test_the_database_shown_to_a_reviewer_hides_its_password(tmp_path, monkeypat
     assert "hunter2secret" not in shown
 
 
-def test_a_signed_in_reviewer_records_in_the_operators_database(operator_db):
+def test_a_signed_in_reviewer_records_in_the_operators_database(operator_db, tmp_path):
+    from lg_sqlite_case import trust_key
+
+    # a team dashboard records only signed rows: the server's key for ana's subject
+    label = "ana@example.org <oidc:https://id.example#u-ana-0001>"
+    trust_key(label, tmp_path / ".dgrr" / "keys", tmp_path / ".dgrr" / "trusted_keys.json")
     at = _load_sample(_app(ANA))
     _page(at, "7_Approve")
     for box in at.checkbox:
@@ -133,7 +138,7 @@ def test_a_signed_in_reviewer_records_in_the_operators_database(operator_db):
     assert any("Recorded #1" in s.value for s in at.success), [e.value for e in at.error]
     q = RepairQueue(str(operator_db))
     (rec,) = q.approvals.history()
-    assert rec.reviewer == "ana@example.org <oidc:https://id.example#u-ana-0001>"
+    assert rec.reviewer == label and rec.key_id and rec.signature
     q.close()
 
 

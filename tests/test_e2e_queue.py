@@ -57,6 +57,15 @@ def signed_in_dashboard(tmp_path):
     out = _agent("run", str(agent_store), str(tmp_path / "trace"), str(db))
     assert out.strip() == "1"
     with running_oidc_provider(USERS) as provider:
+        from lg_sqlite_case import trust_key
+
+        from repair_core.queue import reviewer_label
+
+        # a team dashboard signs every row: the server's key for each subject
+        for user in USERS.values():
+            trust_key(reviewer_label(issuer=provider.issuer, subject=user["sub"],
+                                     email=user["email"]),
+                      tmp_path / ".dgrr" / "keys", tmp_path / ".dgrr" / "trusted_keys.json")
         conf = _secrets(tmp_path / "secrets.toml", provider)
         with running_dashboard(tmp_path, {"DGRR_DB": str(db), "HOME": str(tmp_path)},
                                {"secrets.files": str(conf)}) as url:

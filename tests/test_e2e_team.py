@@ -50,6 +50,15 @@ def team_dashboard(tmp_path):
     db = tmp_path / "operator.db"
     try:
         with running_oidc_provider(USERS) as provider:
+            from lg_sqlite_case import trust_key
+
+            from repair_core.queue import reviewer_label
+
+            # a team dashboard signs every row: the server's key for each subject
+            for user in USERS.values():
+                trust_key(reviewer_label(issuer=provider.issuer, subject=user["sub"],
+                                         email=user["email"]),
+                          tmp_path / ".dgrr" / "keys", tmp_path / ".dgrr" / "trusted_keys.json")
             conf = tmp_path / "secrets.toml"
             conf.write_text(
                 "[auth]\n"

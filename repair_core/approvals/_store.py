@@ -88,6 +88,11 @@ MAX_NAME = 200
 """Longest reviewer name, case id or model name stored (the columns' size)."""
 
 
+_ROW_WHAT = {"decision": "approval", "rule": "rule change", "override": "override",
+             "intent": "intent event", "rolled-back": "rollback event"}
+"""How a refusal names a row of each kind."""
+
+
 class AppendOnlyError(DgrrError):
     """An attempt to change or delete a stored approval."""
 
@@ -332,7 +337,7 @@ class ApprovalStore:
 
     def __init__(self, url: str | None = None, *, busy_timeout: float = 10.0,
                  retries: int = 5, keys: str | Path | None = None,
-                 trust: str | Path | None = None) -> None:
+                 trust: str | Path | None = None, signed_only: bool = False) -> None:
         self.url = db_url(url)
         self.key_dir = keys
         """Folder of reviewers' private keys (default: $DGRR_KEYS, else ~/.dgrr/keys):
@@ -340,6 +345,9 @@ class ApprovalStore:
         self.trust = trust
         """Trust file (default: $DGRR_TRUST, else ~/.dgrr/trusted_keys.json): when it
         exists, a decision is refused unless its reviewer can sign it."""
+        self.signed_only = signed_only
+        """Every row this store appends is signed with a key the trust file trusts for
+        its reviewer, or refused before anything is written (a team dashboard's log)."""
         self.busy_timeout = busy_timeout
         self.retries = retries
         self.missing_triggers: list[str] = []
@@ -552,6 +560,26 @@ class ApprovalStore:
                                  model=None, refers_to=refers_to, target=target.strip()))
 
     def _signer(self, reviewer: str, kind: str, signed: bool = False) -> Any:
+        if self.signed_only:
+            from ._keys import TrustFile, key_dir, trust_path
+
+            # rule approval.team-rows-signed: no unsigned row, and none a trust file
+            # could not check
+            trust_file = TrustFile.load(self.trust, missing_ok=True)
+            if trust_file is None:
+                raise DgrrError(
+                    f"{_ROW_WHAT.get(kind, 'applied event')} refused: this log records "
+                    f"only signed rows and there is no trust file at "
+                    f"{trust_path(self.trust)} to check them against; nothing recorded")
+            signer = row_signer(reviewer, kind, keys=self.key_dir, trust=self.trust,
+                                signed=True)
+            if signer is None:
+                raise DgrrError(
+                    f"{_ROW_WHAT.get(kind, 'applied event')} refused: this log records "
+                    f"only signed rows and reviewer {reviewer[:200]!r} has no key in "
+                    f"{key_dir(self.key_dir)} that {trust_file.path} trusts; nothing "
+                    "recorded")
+            return signer
         return row_signer(reviewer, kind, keys=self.key_dir, trust=self.trust, signed=signed)
 
     def _append(self, fields: dict[str, Any],
@@ -729,9 +757,7 @@ def row_signer(reviewer: str, kind: str, *, keys: str | Path | None = None,
 
     signer = load_signer(reviewer, keys)
     trust_file = TrustFile.load(trust, missing_ok=True)
-    what = {"decision": "approval", "rule": "rule change", "override": "override",
-            "intent": "intent event", "rolled-back": "rollback event"
-            }.get(kind, "applied event")
+    what = _ROW_WHAT.get(kind, "applied event")
     optional = kind in UNSIGNED_KINDS and not signed
     if kind == "rule" and (trust_file is None or signer is None
                            or not trust_file.is_admin(signer.reviewer, signer.key_id)):
