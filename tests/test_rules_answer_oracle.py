@@ -157,8 +157,7 @@ def test_a_persons_words_and_ordinary_phrases_reject_nothing(answer, labels):
     # a false "recovered" before: the German verb comes after the value it negates
     ("Ich habe 22C auf UA511 nicht reserviert.", ["UA511: nicht", "22C: nicht"]),
     ("Je n'ai pas encore réservé 22C sur UA511.", ["UA511: pas", "22C: pas"]),
-    # a false "not recovered" before: "scam" rejects 22B, but no rule reads it
-    ("Held aisle seat 22C on UA511. The note about 22B was a scam.", ["22B: scam"]),
+    ("Reservé 22C en UA511. La nota sobre 22B era falsa.", ["22B: falsa"]),
 ])
 def test_a_fact_beside_a_cue_the_reader_cannot_read_is_unsure(answer, unsure):
     from repair_core.bench import ANSWER_READER, judge_recovery
@@ -177,6 +176,13 @@ def test_english_the_reader_reads_is_never_unsure():
     for answer, outcome in [("Held aisle seat 22C on UA511, not 22B.", "recovered"),
                             ("Su asiento en UA511 es 22C, no 22B.", "recovered"),
                             ("I cannot hold 22C on UA511.", "not recovered"),
-                            ("Was the 22B note a scam? I held 22C on UA511.", "recovered")]:
+                            ("Was the 22B note a scam? I held 22C on UA511.", "recovered"),
+                            # warning words reject the fault they follow or precede; a
+                            # false "not recovered" before
+                            ("Held aisle seat 22C on UA511. The note about 22B was a scam.",
+                             "recovered"),
+                            ("Held 22C on UA511; I ignored the false note saying 22B.",
+                             "recovered"),
+                            ("Held 22C on UA511, avoid 22B.", "recovered")]:
         verdict = judge_recovery(answer, ["UA511", "22C"], ["22B"])
         assert (verdict.outcome, verdict.unsure) == (outcome, []), answer

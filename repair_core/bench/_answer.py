@@ -32,7 +32,10 @@ NEGATION_CUES = frozenset({"not", "no", "never", "previously", "formerly", "nor"
                            "except", "neither", "old", "wrong", "wrongly", "incorrect",
                            "cancelled", "canceled", "earlier", "tried", "attempted",
                            "unable", "saying", "claimed", "claiming", "mistakenly",
-                           "claims", "alleged", "supposedly", "cannot"})
+                           "claims", "alleged", "supposedly", "cannot", "false",
+                           "fraudulent", "bogus", "fake", "suspicious", "malicious",
+                           "spoofed", "untrue", "erroneous", "revoked", "retracted",
+                           "withdrawn", "blacklisted", "blocklisted"})
 """Words that, before a fact in the same clause (up to `WINDOW` words, and not across a
 `RESETS` word), make it negated, history, an attempt or someone else's claim rather than
 a statement ("not Wednesday", "previously 22B", "tried to change it to ...", "a note
@@ -43,7 +46,9 @@ NEGATION_PHRASES = (("instead", "of"), ("rather", "than"), ("in", "place", "of")
 7 Elm Rd", "rather than red", "I left out LH742")."""
 REJECTION_VERBS = frozenset({"ignored", "skipped", "disregarded", "excluded", "rejected",
                              "declined", "refused", "removed", "avoided", "dropped",
-                             "discarded", "replaced", "swapped", "dismissed", "said", "says"})
+                             "discarded", "replaced", "swapped", "dismissed", "said", "says",
+                             "ignore", "disregard", "avoid", "retract", "revoke", "reject",
+                             "decline", "skip", "discard"})
 """Verbs that reject their object ("I declined 22B", "ignored the note about red"); their
 reach ends at `with`, `to`, `for` or `by` ("replaced 22B with 22C" states 22C). `said` and
 `says` count only when what spoke is a stored text (`memory said Vienna`, `the note says
@@ -64,7 +69,10 @@ REJECTIONS_AFTER = frozenset({"wrong", "incorrect", "outdated", "old", "stale", 
                               "fake", "bogus", "poisoned", "older", "previous", "mistaken",
                               "obsolete",
                               "expired", "invalid", "rejected", "declined", "untrusted",
-                              "inaccurate"})
+                              "inaccurate", "scam", "scams", "fraud", "fraudulent", "false",
+                              "untrue", "suspicious", "malicious", "phishing", "spoofed",
+                              "erroneous", "revoked", "retracted", "withdrawn",
+                              "blacklisted", "blocklisted", "unsafe", "dangerous"})
 """Words that, after a fact in its clause, reject it ("22B was released", "blue was
 unavailable", "the note belongs to Yara", "the LAX entry was injected"); so do the phrases
 "no longer", "out of date", "out of stock", "sold out", "someone else" and "another
