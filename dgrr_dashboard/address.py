@@ -4,10 +4,11 @@ another tab, brings the case back: a session's state lives only as long as its b
 tab's connection.
 
 A sample is named by its name (`state.sample_paths`); an uploaded or imported case by the
-digest it is kept under on the server (`kept_cases`), and plan edits likewise. A replay
-is not kept. What the address says is untrusted: a name is used only when it is one of
-the samples', a digest only when a kept file still has it, faults only when the case has
-them, an objective only when it is one, edits only when the library accepts them.
+digest it is kept under on the server (`kept_cases`), and plan edits and the last replay
+likewise. What the address says is untrusted: a name is used only when it is one of the
+samples', a digest only when a kept file still has it, faults only when the case has them,
+an objective only when it is one, edits only when the library accepts them, a replay only
+when it is of the case (and it counts only while the plan is the one it replayed).
 """
 
 from __future__ import annotations
@@ -19,10 +20,15 @@ from repair_core import CaseError
 from . import state
 from .identity import is_signed_in
 from .settings import team_mode
+from .text import md
 
-SAMPLE, CASE, FAULTS, OBJECTIVE, EDITS = "sample", "case", "faults", "objective", "edits"
+SAMPLE, CASE, FAULTS, OBJECTIVE, EDITS, REPLAY = (
+    "sample", "case", "faults", "objective", "edits", "replay")
 RESTORED = "dgrr_restored"  # what restore() did on this session's first run, to show once
 _TRIED = "_dgrr_address_tried"
+# (result, digest) of the replay this session kept on the server or read back from it:
+# written once, and named while it is the result even before the plan is made again
+_KEPT_REPLAY = "dgrr_kept_replay_file"
 
 
 def restore() -> None:
@@ -74,9 +80,30 @@ def restore() -> None:
     edits = st.query_params.get(EDITS)
     if edits is not None:
         notes.append(_restore_edits(str(edits)))
+    replay = st.query_params.get(REPLAY)
+    if replay is not None:  # last: every step above drops the result
+        notes.append(_restore_replay(str(replay)))
     st.session_state[RESTORED] = (
-        "info", f"Reloaded the {what} this page's address names (a replay is not kept: run "
-        "it again)" + "".join(f"; {n}" for n in notes) + ".")
+        "info", f"Reloaded the {what} this page's address names"
+        + (" (no replay is kept: run it again)" if replay is None else "")
+        + "".join(f"; {n}" for n in notes) + ".")
+
+
+def _restore_replay(digest: str) -> str:
+    """Bring back the replay kept under `digest`; what became of it, in words."""
+    from . import kept_cases
+
+    kept = kept_cases.load_replay(digest)
+    current = state.case()
+    if kept is None or current is None:
+        return "the replay in the address is no longer kept: run it again"
+    if kept.replay.result.report.case_id != current.case_id:
+        return "the replay in the address is of another case: run it again"
+    replay = state.restore_replay(kept)
+    st.session_state[_KEPT_REPLAY] = (replay.result, digest)
+    return (f"the last replay is back (replay {replay.number} by model {md(replay.model)}, "
+            f"finished {replay.finished:%Y-%m-%d %H:%M:%S} UTC; shown while the plan is the "
+            "one it replayed)")
 
 
 def _restore_edits(digest: str) -> str:
@@ -107,10 +134,34 @@ def _may_write() -> bool:
     return not team_mode() or is_signed_in()
 
 
+def _kept_replay() -> str | None:
+    """The digest the session's current replay is kept under on the server (written the
+    first time it is asked for), or None when there is none."""
+    held = st.session_state.get(_KEPT_REPLAY)
+    p = state.plan_if_ready()
+    if p is None:  # not planned again yet (after a reload): the replay read back stands
+        if held is not None and held[0] is st.session_state.get(state.RESULT):
+            return str(held[1])
+        return None
+    current = state.current_replay(p)
+    if current is None:
+        return None
+    if held is not None and held[0] is current.result:
+        return str(held[1])
+    from . import kept_cases
+    from .kept_replays import ReplayOfPlan
+
+    digest = kept_cases.keep_replay(ReplayOfPlan(plan_key=state.plan_key(p), replay=current))
+    if digest is not None:
+        st.session_state[_KEPT_REPLAY] = (current.result, digest)
+    return digest
+
+
 def keep() -> None:
     """Write the loaded sample, its faults (when changed), the objective (when not the
-    default) and the plan edits (kept on the server, not for a visitor of a shared
-    dashboard: `_may_write`) into the address; clear them when the case is no sample."""
+    default), the plan edits and the last replay (both kept on the server, not for a
+    visitor of a shared dashboard: `_may_write`) into the address; clear them when the
+    case is neither a sample nor kept."""
     wanted: dict[str, str] = {}
     name = state.loaded_sample()
     digest = state.kept_case()
@@ -133,7 +184,10 @@ def keep() -> None:
                                          edited.forced)
             if kept is not None:
                 wanted[EDITS] = kept
-    for key in (SAMPLE, CASE, FAULTS, OBJECTIVE, EDITS):
+        replay = _kept_replay() if _may_write() else None
+        if replay is not None:
+            wanted[REPLAY] = replay
+    for key in (SAMPLE, CASE, FAULTS, OBJECTIVE, EDITS, REPLAY):
         if key in wanted:
             if st.query_params.get(key) != wanted[key]:
                 st.query_params[key] = wanted[key]

@@ -1,6 +1,6 @@
 """Uploaded and imported cases kept on the server under their content's sha256, so that a
 reload of the page (a new session) can load them again from the address (address.py), with
-the reviewer's plan edits kept the same way. The folder is the user's data folder
+the reviewer's plan edits and the last replay kept the same way. The folder is the user's data folder
 (`$DGRR_CASES_DIR`, else `~/.dgrr/cases`); a file is kept for a week after its last use, a case over `MAX_CASE`
 bytes is not kept, and the oldest files go when the folder passes `MAX_TOTAL`. A name
 from the address is used only when it is a digest, and a file only when its content still
@@ -17,15 +17,21 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from repair_core import Case, CaseError, parse_case
 
-__all__ = ["folder", "keep_case", "load_case_kept", "keep_edits", "load_edits", "MAX_CASE",
-           "MAX_TOTAL", "EXPIRE_SECONDS"]
+from .kept_replays import ReplayOfPlan
+
+__all__ = ["folder", "keep_case", "load_case_kept", "keep_edits", "load_edits", "keep_replay",
+           "load_replay", "MAX_CASE", "MAX_TOTAL", "EXPIRE_SECONDS", "KEPT_PREFIXES"]
 
 MAX_CASE = 256 * 2**20
 MAX_TOTAL = 1024 * 2**20
 EXPIRE_SECONDS = 7 * 24 * 3600
 _DIGEST = re.compile(r"[0-9a-f]{64}")
+KEPT_PREFIXES = ("edits-", "replay-")
+"""How the names of kept files that are not cases begin (a case is `<digest>.json`)."""
 
 
 def folder() -> Path:
@@ -134,3 +140,21 @@ def load_edits(digest: str) -> tuple[list[dict[str, Any]], bool] | None:
     if not isinstance(edits, list) or not all(isinstance(e, dict) for e in edits):
         return None
     return edits, forced
+
+
+def keep_replay(kept: ReplayOfPlan) -> str | None:
+    """Keep a plan's last replay; its digest (the name the address gives), or None."""
+    data = kept.model_dump_json().encode()
+    digest = hashlib.sha256(data).hexdigest()
+    return digest if _write(f"replay-{digest}.json", data) is not None else None
+
+
+def load_replay(digest: str) -> ReplayOfPlan | None:
+    """The replay kept under `digest`, or None (not a digest, gone, changed, invalid)."""
+    data = _read_verified("replay-", digest)
+    if data is None:
+        return None
+    try:
+        return ReplayOfPlan.model_validate_json(data)
+    except ValidationError:
+        return None

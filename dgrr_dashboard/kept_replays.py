@@ -1,6 +1,7 @@
 """The replays a session keeps of one plan: each result with the model that replayed it,
 when it finished, how long it took, its model calls, tokens and what they cost, so Compare
-can set any two side by side. No Streamlit here (`state` keeps the list)."""
+can set any two side by side; the last one as the server keeps it for a reload. No
+Streamlit here (`state` keeps the list)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from repair_core import RepairResult
 from repair_core._prices import token_price
 from repair_core.model._reference import count_tokens
 
-__all__ = ["KeptReplay", "kept_replay", "replay_cost", "REPLAYS_KEPT"]
+__all__ = ["KeptReplay", "ReplayOfPlan", "kept_replay", "replay_cost", "REPLAYS_KEPT"]
 
 REPLAYS_KEPT = 5
 """How many replays of one plan a session keeps (the oldest goes first)."""
@@ -45,11 +46,26 @@ class KeptReplay(BaseModel):
     offline model, None when the table does not price the model."""
     result: RepairResult
     """The repair result itself."""
+    restored: bool = Field(default=False, exclude=True)
+    """True when it was read back from the server after a reload of the page (run by an
+    earlier session at the same address), not run in this session."""
 
     @property
     def label(self) -> str:
         """How a picker names it (plain text: the model string is the reviewer's)."""
         return f"Replay {self.number} · {self.model} · {self.finished:%H:%M:%S}"
+
+
+class ReplayOfPlan(BaseModel):
+    """The last replay of a plan as the server keeps it for a reload (`kept_cases`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    plan_key: str
+    """`state.plan_key` of the plan it replayed: after a reload it is the current result
+    only while the plan is that one again."""
+    replay: KeptReplay
+    """The replay."""
 
 
 def replay_cost(model: str, log: Any, *, table: Mapping[str, Any] | None = None

@@ -14,7 +14,7 @@ import streamlit as st
 from repair_core import Case, CaseError, PlanEditError, RepairPlan, plan_case, with_faults
 from repair_core._perf import freeze_after_pauses
 
-from .kept_replays import REPLAYS_KEPT, KeptReplay, kept_replay
+from .kept_replays import REPLAYS_KEPT, KeptReplay, ReplayOfPlan, kept_replay
 from .server_cpu import pin_server_threads
 
 
@@ -426,6 +426,31 @@ def keep_replay(res: Any, p: RepairPlan, client: Any, seconds: float) -> KeptRep
         del held[next(iter(held))]
     set_result(res, p)
     return new
+
+
+def current_replay(p: RepairPlan) -> KeptReplay | None:
+    """The kept replay that is `p`'s current result, or None."""
+    res = result(p)
+    if res is None:
+        return None
+    for kept in reversed(st.session_state.get(REPLAYS, {}).get(plan_key(p), [])):
+        if kept.result is res:
+            return kept  # type: ignore[no-any-return]
+    return None
+
+
+def restore_replay(kept: ReplayOfPlan) -> KeptReplay:
+    """Make `kept`'s replay, read back after a reload, the result of the plan it replayed
+    (the current result whenever the session's plan is that one) and its first kept
+    replay; call after the case, faults, objective and edits are restored (each of those
+    drops the result)."""
+    replay = kept.replay.model_copy(update={"restored": True})
+    held: dict[str, list[KeptReplay]] = st.session_state.setdefault(REPLAYS, {})
+    held[kept.plan_key] = [replay]
+    st.session_state[RESULT] = replay.result
+    st.session_state[RESULT_KEY] = kept.plan_key
+    _changed()
+    return replay
 
 
 def sample_paths() -> dict[str, Path | None]:

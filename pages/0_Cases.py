@@ -111,7 +111,8 @@ else:
 files = [p for p in case_files(root)
          if not (source == FOLDER and any(part in ("results", "runs")
                                            for part in p.relative_to(root).parts))
-         and not (source == KEPT and p.name.startswith("edits-"))] if root.is_dir() else []
+         and not (source == KEPT and p.name.startswith(kept_cases.KEPT_PREFIXES))
+         ] if root.is_dir() else []
 
 res = state.result()
 working = state.case()

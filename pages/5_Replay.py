@@ -232,6 +232,11 @@ if "dgrr_replay_flash" in st.session_state:
     st.success(st.session_state.pop("dgrr_replay_flash"))
 if res is not None:
     st.subheader("Result")
+    shown_replay = state.current_replay(p)
+    if shown_replay is not None and shown_replay.restored:
+        st.info(f"Replay {shown_replay.number} by model {md(shown_replay.model)}, finished "
+                f"{shown_replay.finished:%Y-%m-%d %H:%M:%S} UTC, ran before this page was "
+                "reloaded: the server kept it. Its model calls are not kept.")
     cost = res.cost
     k = st.columns(4)
     k[0].metric("Model calls", cost.llm_calls)

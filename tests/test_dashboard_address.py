@@ -184,3 +184,35 @@ def test_a_file_unused_for_a_week_goes_when_something_new_is_kept(tmp_path, monk
     assert kept_cases.keep_edits([{"node": "s3", "action": "keep"}], True) is not None
     assert not (tmp_path / "cases" / f"edits-{old}.json").exists()
     assert kept_cases.load_edits(old) is None
+
+
+def test_the_last_replay_comes_back_after_a_reload_with_its_model_and_time(tmp_path,
+                                                                           monkeypatch):
+    monkeypatch.setenv("DGRR_CASES_DIR", str(tmp_path / "cases"))
+    at = loaded(SAMPLE, objective="both")
+    assert "no replay is kept" in texts(reopened(address(at)))
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    ran = at.session_state["dgrr_result"]
+    kept = address(at)
+    assert set(kept) == {"sample", "replay"} and len(kept["replay"]) == 64
+    assert (tmp_path / "cases" / f"replay-{kept['replay']}.json").is_file()
+    # F5 on the Load page: the replay is back before any page has planned the case again
+    again = reopened(kept, "1_Load")
+    said = texts(again)
+    assert "the last replay is back (replay 1 by model dgrr/reference, finished" in said
+    assert "no replay is kept" not in said
+    assert address(again)["replay"] == kept["replay"]  # a second F5 finds it too
+    page(again, "5_Replay")
+    assert again.session_state["dgrr_result"].model_dump_json() == ran.model_dump_json()
+    said = texts(again)
+    assert "Replay 1 by model dgrr/reference, finished" in said and "ran before" in said
+    assert "Replay finished." not in said
+    # a replay file changed on disk, or named by something that is no digest, is refused
+    path = tmp_path / "cases" / f"replay-{kept['replay']}.json"
+    path.write_bytes(path.read_bytes().replace(b"aisle", b"aislE"))
+    refused = reopened(kept, "5_Replay")
+    assert "the replay in the address is no longer kept: run it again" in texts(refused)
+    assert "dgrr_result" not in refused.session_state or \
+        refused.session_state["dgrr_result"] is None
+    assert "no longer kept" in texts(reopened({**kept, "replay": "../../etc/passwd"}))

@@ -293,6 +293,22 @@ def test_a_visitors_plan_edits_stay_in_their_session(operator_db, tmp_path, monk
     assert "edits" in signed_in.query_params
     assert [f.name for f in cases.iterdir() if f.name.startswith("edits-")]
 
+def test_a_visitors_replay_stays_in_their_session(operator_db, tmp_path, monkeypatch):
+    cases = tmp_path / "cases"
+    monkeypatch.setenv("DGRR_CASES_DIR", str(cases))
+    at = _page(_load_sample(_app(VISITOR)), "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    assert at.session_state["dgrr_result"] is not None
+    _page(at, "6_Compare")  # other pages show it, from the session's memory
+    assert "replay" not in at.query_params
+    assert not cases.exists() or not [f for f in cases.iterdir()
+                                      if f.name.startswith("replay-")]
+    signed_in = _page(_load_sample(_app(ANA)), "5_Replay")  # a reviewer's is kept
+    _ok(signed_in.button(key="dgrr_w_run_replay").click().run())
+    assert "replay" in signed_in.query_params
+    assert [f.name for f in cases.iterdir() if f.name.startswith("replay-")]
+
+
 # --- work started by a session ends with it --------------------------------------------
 
 def test_a_background_replay_stops_when_its_session_ends():
