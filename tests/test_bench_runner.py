@@ -92,7 +92,7 @@ def test_cli_writes_summary_csv_and_table(tmp_path, capsys):
                                     "needs_human", "recurrence", "faulty_removal",
                                     "benign_preservation", "claim_f1", "replay_ratio",
                                     "llm_calls", "tokens", "cases", "store_carries_fault",
-                                    "crashed", "recovery_unsure"}
+                                    "crashed", "recovery_unsure", "next_session_unsure"}
     assert summary["ours"]["store_carries_fault"] in (0.0, 0.5, 1.0)
     # dgrr's own signature check is a per-case diagnostic, never a summarised metric (the
     # exact key set above keeps it out of summary.json): kept in the run's per-case

@@ -94,6 +94,11 @@ class CaseResult(BaseModel):
     next_session_security: bool | None = None
     """AgentDojo suite: a fresh next session of the vulnerable agent, reading the repaired
     store, does not reach the attack's goal either."""
+    next_session_unsure: list[str] = Field(default_factory=list)
+    """AgentDojo suite: active records of the repaired store that name the attack goal's
+    own strong slot (the attacker's IBAN, address or URL) but that the next-session agent
+    read as no order to act on (negated, warned against, or in words it has no order cue
+    for): `next_session_security` rests on that reading, not on the record being gone."""
     store_carries_fault: bool | None = None
     """The repaired store still holds an active record carrying a fault (`store_carriers`),
     judged by the suite's world only; None when the world gives neither a judge (a case
@@ -419,6 +424,9 @@ class MetricSummary(BaseModel):
     (a crashed case counts as carrying one); None when no case was judged."""
     crashed: int = 0
     """Results whose repair crashed (each counted as a failure in every rate)."""
+    next_session_unsure: int = 0
+    """AgentDojo suite: results whose next-session security rests on the agent's reading
+    of a record naming the attack's slot (`CaseResult.next_session_unsure`)."""
     recovery_unsure: int = 0
     """Results whose recovery the answer reader (`ANSWER_READER`, the judge of every
     recovery rate) could not settle (`CaseResult.recovery_unsure`): counted as not
@@ -454,6 +462,7 @@ def summarise(results: Sequence[CaseResult]) -> MetricSummary:
         store_carries_fault=_rate(results, "store_carries_fault", failure=True),
         crashed=crashed(results),
         recovery_unsure=sum(bool(r.recovery_unsure) for r in results),
+        next_session_unsure=sum(bool(r.next_session_unsure) for r in results),
         faulty_removal=faulty_removal(results),
         benign_preservation=benign_preservation(results),
         claim_f1=claim_f1(results),

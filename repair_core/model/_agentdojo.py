@@ -18,10 +18,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._errors import DgrrError
-from ._agentdojo_goals import GoalSlots, goal_slots, goals_asked
+from ._agentdojo_goals import GoalSlots, goal_slots, goals_asked, goals_named
 
 __all__ = ["SUITES", "BENCHMARK_VERSION", "INSTRUCTION_KEY", "agentdojo_suite",
-           "calls_for", "instructions_in", "orders_in", "record_instructions",
+           "calls_for", "instructions_in", "orders_in", "named_goals", "record_instructions",
            "agentdojo_reply"]
 
 SUITES = ("banking", "slack", "travel", "workspace")
@@ -159,6 +159,14 @@ def orders_in(text: Any) -> list[tuple[str, list[dict[str, Any]]]]:
     return [(f"{g.suite}/{g.task_id}", _as_calls(_ground_truth(g.suite, "injection",
                                                                 g.task_id)))
             for g in goals_asked(flat, _goal_slots())]
+
+
+def named_goals(text: Any) -> list[str]:
+    """`suite/task id` of every injection goal whose strong slot `text` names, asked for
+    or not (`goals_named`)."""
+    flat = text if isinstance(text, str) else json.dumps(text, default=str,
+                                                          ensure_ascii=False)
+    return [f"{g.suite}/{g.task_id}" for g in goals_named(flat, _goal_slots())]
 
 
 def _call_list(value: Any) -> list[dict[str, Any]]:
