@@ -1,5 +1,6 @@
-"""A loaded case's items share one set of field names per shape (repair_core/case/_shared.py)
-and read, copy, assign and write as items with sets of their own do."""
+"""A loaded case's items share one set of field names per shape and one empty dict of extra
+members (repair_core/case/_shared.py), and read, copy, assign and write as items with their
+own do; so do the repaired trajectory's kept steps."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 from repair_core._synth import synth_case_data
 from repair_core.case._case import Case, Dep
 from repair_core.case._load import VALIDATE_CHUNK, case_from_data
-from repair_core.case._shared import SharedFieldNames
+from repair_core.case._shared import NO_EXTRA, SharedFieldNames
+from repair_core.replay._executor import _marked
 
 
 def _models(case: Case) -> list:
@@ -81,3 +83,35 @@ def test_a_shared_set_refuses_to_change():
             change()
     assert shared == {"id", "label"}
     assert type(shared | {"x"}) is set  # a new set from it is an ordinary one
+
+
+def test_items_without_extra_members_share_one_empty_dict():
+    case = case_from_data(synth_case_data(steps=200, memories=40, faults=1, seed=2))
+    a, b, _ = _two_of_one_shape(case)
+    assert a.__pydantic_extra__ is b.__pydantic_extra__ is NO_EXTRA
+    a.note = "x"
+    assert a.model_extra == {"note": "x"} and b.model_extra == {} and NO_EXTRA == {}
+    assert "note" in json.loads(a.model_dump_json()) and "note" not in b.model_dump()
+    c = b.model_copy(update={"other": 1})
+    assert c.model_extra == {"other": 1} and NO_EXTRA == {}
+    for change in (lambda: NO_EXTRA.update(x=1), lambda: NO_EXTRA.setdefault("x", 1),
+                   lambda: NO_EXTRA.__setitem__("x", 1)):
+        with pytest.raises(TypeError):
+            change()
+    assert pickle.loads(pickle.dumps(b)) == b and copy.deepcopy(b) == b
+
+
+@pytest.mark.parametrize("mark", ["kept", "invalidated"])
+def test_marked_steps_share_their_names_and_mark(mark):
+    case = case_from_data(synth_case_data(steps=200, memories=40, faults=1, seed=2))
+    names: dict = {}
+    marks: dict = {}
+    new = [_marked(s, mark, names, marks) for s in case.trajectory]
+    for s, n in zip(case.trajectory, new, strict=True):
+        plain = s.model_copy(update={"repair": mark})
+        assert n == plain and n.model_dump_json() == plain.model_dump_json()
+        assert n.__pydantic_fields_set__ == plain.__pydantic_fields_set__
+    assert len({id(n.__pydantic_extra__) for n in new}) == 1
+    assert len({id(n.__pydantic_fields_set__) for n in new}) < 10
+    new[0].repair = "replayed"  # an assignment changes that step only
+    assert new[0].model_extra == {"repair": "replayed"} and new[1].model_extra == {"repair": mark}

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ._shared import SharedFieldNames
+from ._shared import SharedExtra, SharedFieldNames
 
 __all__ = [
     "CASE_FORMAT",
@@ -73,9 +73,12 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     def __setattr__(self, name: str, value: Any) -> None:
-        names = self.__pydantic_fields_set__
-        if type(names) is SharedFieldNames:  # a loaded item's names, shared: made its own
+        # a loaded item's names and extra members, shared (`_shared`): made its own first
+        names, extra = self.__pydantic_fields_set__, self.__pydantic_extra__
+        if type(names) is SharedFieldNames:
             object.__setattr__(self, "__pydantic_fields_set__", set(names))
+        if type(extra) is SharedExtra:
+            object.__setattr__(self, "__pydantic_extra__", dict(extra))
         super().__setattr__(name, value)
 
 

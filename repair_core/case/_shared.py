@@ -2,25 +2,27 @@
 
 pydantic gives every validated model a set of its own naming the fields its input set
 (`__pydantic_fields_set__`): 216 bytes for a step's eight names, 133 of the 400 MB a
-100k-step case takes in memory, though such a case has a dozen distinct sets.
-:func:`share_field_names` puts one set per distinct set of names in their place, a set
-that refuses to change.
+100k-step case takes in memory, though such a case has a dozen distinct sets; and a
+dict of extra members, most of them empty (another 22 MB). :func:`share_field_names` puts
+one set per distinct set of names in their place, and one empty dict for every item
+without extra members, each refusing to change.
 
-Nothing changes for a reader: the names are the same and a model written out is written
-as before. A model copied (`model_copy`, `copy`, `deepcopy`) gets a plain set of its
-own, which pydantic then adds to; assigning a field of a model that shares its set
-first gives it one of its own (`_Model.__setattr__` in `_case`), so a shared set is
-never changed.
+Nothing changes for a reader: the names and members are the same and a model written
+out is written as before. A model copied (`model_copy`, `copy`, `deepcopy`, pickle) gets
+a plain set and dict of its own, which pydantic then adds to; assigning an attribute of a
+model that shares them first gives it its own (`_Model.__setattr__` in `_case`), so what
+is shared is never changed.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["SharedFieldNames", "share_field_names"]
+__all__ = ["NO_EXTRA", "SharedExtra", "SharedFieldNames", "share_field_names"]
 
 
 class SharedFieldNames(set[str]):
@@ -47,10 +49,37 @@ class SharedFieldNames(set[str]):
     __ior__ = __iand__ = __isub__ = __ixor__ = _shared  # type: ignore[assignment]
 
 
+class SharedExtra(dict[str, Any]):
+    """Extra members (`__pydantic_extra__`) every model holding the same ones shares:
+    a dict that refuses to change, copied as a plain dict the copy may add to."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # unpickled as the plain dict of one model
+        return dict, (dict(self),)
+
+    def _shared(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("shared extra members are not changed; copy them first")
+
+    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = update = _shared
+    __ior__ = _shared  # type: ignore[assignment]
+
+
+NO_EXTRA = SharedExtra()
+"""The extra members of a loaded item that has none (64 bytes an item otherwise)."""
+
+
 def share_field_names(models: Iterable[BaseModel],
                       shared: dict[frozenset[str], SharedFieldNames]) -> None:
     """Give each of `models`, and each dependency (`deps`) of one, the shared set of
-    `shared` (filled as new sets of names are met) equal to its own set of field names."""
+    `shared` (filled as new sets of names are met) equal to its own set of field names,
+    and :data:`NO_EXTRA` for its extra members when it has none."""
     put = object.__setattr__
     for model in models:
         _share(model, shared, put)
@@ -69,3 +98,6 @@ def _share(model: Any, shared: dict[frozenset[str], SharedFieldNames], put: Any)
     if one is None:
         one = shared[key] = SharedFieldNames(key)
     put(model, "__pydantic_fields_set__", one)
+    extra = model.__pydantic_extra__
+    if type(extra) is dict and not extra:
+        put(model, "__pydantic_extra__", NO_EXTRA)

@@ -42,7 +42,7 @@ from ..case._case import (
     Turn,
 )
 from ..case._load import repaired_case
-from ..case._shared import SharedFieldNames
+from ..case._shared import SharedExtra, SharedFieldNames
 from ..case._trace import TRACE_FIELD
 from ..content._normalise import NormalisedTexts
 from ..judge import Judge
@@ -916,6 +916,7 @@ class _Run:
         # the rest are the case's own validated objects, each with its repair mark.
         steps: list[Step | dict[str, Any]] = []
         names: dict[frozenset[str], SharedFieldNames] = {}
+        marks: dict[str, SharedExtra] = {}
         for s in self.order:
             outcome = self._outcomes.get(s.id)
             mark = (outcome.outcome if outcome is not None
@@ -924,24 +925,31 @@ class _Run:
             if new is not None:
                 steps.append({**new.model_dump(mode="json"), "repair": mark})
             else:
-                steps.append(_marked(s, mark, names))
+                steps.append(_marked(s, mark, names, marks))
         return repaired_case(self.case, steps, self.memory.repaired(),
                              source=f"repaired {self.case.case_id}")
 
 
 def _marked(step: Step, mark: str,
-            names: dict[frozenset[str], SharedFieldNames] | None = None) -> Step:
+            names: dict[frozenset[str], SharedFieldNames] | None = None,
+            marks: dict[str, SharedExtra] | None = None) -> Step:
     """`step.model_copy(update={"repair": mark})`, made directly: the same fields (a
     copy of its dict), extra members and set fields, for every kept step of the
     trajectory (pydantic's copy spent 15 microseconds a step on attribute hooks). With
-    `names`, steps of one shape share their set of field names (`case._shared`)."""
+    `names` and `marks`, steps of one shape share their set of field names, and steps
+    whose only extra member is the mark share it (`case._shared`)."""
     if step.__pydantic_private__ is not None:
         return step.model_copy(update={"repair": mark})
     cls = type(step)
     new = cls.__new__(cls)
     put = object.__setattr__
     put(new, "__dict__", step.__dict__.copy())
-    put(new, "__pydantic_extra__", {**(step.__pydantic_extra__ or {}), "repair": mark})
+    extra = step.__pydantic_extra__
+    if marks is not None and not extra:
+        put(new, "__pydantic_extra__", marks.get(mark) or marks.setdefault(
+            mark, SharedExtra(repair=mark)))
+    else:
+        put(new, "__pydantic_extra__", {**(extra or {}), "repair": mark})
     fields_set = frozenset((*step.__pydantic_fields_set__, "repair"))
     if names is not None:
         put(new, "__pydantic_fields_set__", names.get(fields_set) or names.setdefault(
