@@ -114,8 +114,8 @@ def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: An
                          clean_source=result_clean_source(result))
     except PlanEditError as exc:
         # a cleaning no plan of this case can make: no approval stands for this result
-        print("approval: the result's plan cannot be made again from the case: "
-              + "; ".join(exc.problems), file=sys.stderr)
+        say("approval: the result's plan cannot be made again from the case: "
+            + "; ".join(exc.problems))
         return None
     hashes: dict[str, tuple[str, str] | None] = {}
     beyond: list[str] = []
