@@ -114,7 +114,8 @@ def offered_models() -> tuple[list[OfferedModel], list[str]]:
 
 def operator_judge() -> tuple[ModelJudge | None, list[str]]:
     """The model judge the operator set (`[dgrr] judge`, `judge_api_base`,
-    `judge_api_key_env`, `judge_budget`; else `$DGRR_JUDGE`, `$DGRR_JUDGE_API_BASE`), asked
+    `judge_api_key_env`, `judge_budget`, `judge_untrusted`; else `$DGRR_JUDGE`,
+    `$DGRR_JUDGE_API_BASE`, `$DGRR_JUDGE_UNTRUSTED`), asked
     what the lexical judge leaves unsure in the Approve page's content check; None for the
     lexical judge alone. And the problems of a setting that is not usable (named by field
     and value): the page then uses the lexical judge alone."""
@@ -129,6 +130,10 @@ def operator_judge() -> tuple[ModelJudge | None, list[str]]:
     budget_text = operator_setting("judge_budget") or str(DEFAULT_BUDGET)
     if not budget_text.isdigit():
         return None, [f"[dgrr] judge_budget: {budget_text!r} is not a whole number >= 0"]
+    untrusted_text = (operator_setting("judge_untrusted", "DGRR_JUDGE_UNTRUSTED")
+                      or "false").lower()
+    if untrusted_text not in ("true", "false"):
+        return None, [f"[dgrr] judge_untrusted: {untrusted_text!r}: expected true or false"]
     key_env = operator_setting("judge_api_key_env")
     key = os.environ.get(key_env) if key_env else None
     if base and not key:
@@ -136,7 +141,7 @@ def operator_judge() -> tuple[ModelJudge | None, list[str]]:
     from repair_core.model._bounded import guarded_call
 
     return ModelJudge(model, api_base=base, api_key=key, budget=int(budget_text),
-                      guard=guarded_call), []
+                      guard=guarded_call, untrusted=untrusted_text == "true"), []
 
 
 def typed_model_client(model: str, api_base: str | None, api_key: str | None, *,

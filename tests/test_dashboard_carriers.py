@@ -166,3 +166,19 @@ def test_an_unusable_judge_setting_is_named_and_the_lexical_judge_reads_alone(mo
     shown = texts(at)
     assert "judge_api_base: 'ftp://example.invalid' is not an http(s) address" in shown
     assert "0 carriers of a fault and 1 not certified clean" in shown
+
+
+def test_the_operator_can_have_the_judge_read_untrusted_lineage(monkeypatch):
+    # the dashboard's judge asks what --judge-untrusted asks, when the operator says so
+    from dgrr_dashboard.settings import operator_judge
+
+    monkeypatch.setenv("DGRR_JUDGE", "openai/scripted-judge")
+    judge, problems = operator_judge()
+    assert problems == [] and judge is not None and judge.untrusted is False
+    monkeypatch.setenv("DGRR_JUDGE_UNTRUSTED", "true")
+    judge, problems = operator_judge()
+    assert problems == [] and judge is not None and judge.untrusted is True
+    monkeypatch.setenv("DGRR_JUDGE_UNTRUSTED", "maybe")
+    judge, problems = operator_judge()
+    assert judge is None and problems == ["[dgrr] judge_untrusted: 'maybe': expected true "
+                                          "or false"]
