@@ -93,7 +93,8 @@ def _restore_replay(digest: str) -> str:
     """Bring back the replay kept under `digest`; what became of it, in words."""
     from . import kept_cases
 
-    kept = kept_cases.load_replay(digest)
+    with st.spinner("Reading the last replay kept on this server…"):  # seconds at 100k steps
+        kept = kept_cases.load_replay(digest)
     current = state.case()
     if kept is None or current is None:
         return "the replay in the address is no longer kept: run it again"
