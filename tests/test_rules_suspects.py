@@ -746,3 +746,23 @@ def test_a_cleaned_source_is_recorded_in_the_result_and_approve_and_apply_replan
     assert main(["approve", str(case), "--reviewer", "bo", "--decision", "approve",
                  "--result", str(edited), "--db", db]) == 2
     assert "replayed from another plan" in capsys.readouterr().err
+
+
+@rule("suspect.reviewer-clean")
+def test_a_repair_with_a_cleaned_source_is_the_same_from_either_planner(tmp_path, monkeypatch):
+    from repair_core.cli import main
+
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(_beside_case()))
+    outs = {}
+    for planner in ("columnar", "networkx"):
+        out = tmp_path / planner
+        with monkeypatch.context() as m:
+            if planner == "columnar":  # the columnar planner plans it, not a fallback
+                m.setattr("repair_core.commands.repair.plan_case", None)
+            assert main(["repair", str(case), "--planner", planner, "--out", str(out),
+                         "--clean-source", "s2=forged memo"]) == 0
+        outs[planner] = {f.name: f.read_bytes() for f in sorted(out.iterdir())}
+    assert outs["columnar"] == outs["networkx"]
+    result = json.loads(outs["columnar"]["result.json"])
+    assert result["report"]["clean_source"] == {"s2": "forged memo"}
