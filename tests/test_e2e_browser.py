@@ -70,9 +70,9 @@ def test_a_first_visit_straight_to_a_page_gets_the_navigation(server):
     assert external == [], external
 
 
-def test_a_reload_brings_the_sample_back(server):
+def test_a_reload_brings_the_sample_and_its_last_replay_back(server):
     # a reload is a new session: the sample the address names is loaded again (its
-    # faults and objective: tests/test_dashboard_address.py)
+    # faults and objective: tests/test_dashboard_address.py), and the replay run before
     from playwright.sync_api import expect, sync_playwright
 
     url, _ = server
@@ -90,6 +90,14 @@ def test_a_reload_brings_the_sample_back(server):
         side = page.locator('[data-testid="stSidebar"]')
         expect(side.get_by_text("travel-two-faults")).to_be_visible()
         expect(page.get_by_role("heading", name="4 · Repair plan")).to_be_visible()
+        goto_page(page, "Replay")
+        page.get_by_role("button", name="Run replay").click()
+        expect(page.get_by_text("Replay finished.")).to_be_visible(timeout=120_000)
+        idle(page)
+        expect(page).to_have_url(re.compile(r"[?&]replay=[0-9a-f]{64}"))
+        page.reload()
+        expect(page.get_by_text("the last replay is back")).to_be_visible()
+        expect(page.get_by_text("ran before this page was reloaded")).to_be_visible()
         browser.close()
     assert external == [], external
 
