@@ -1,6 +1,7 @@
 """Writes in another owner's scope: an apply deletes, quarantines or restores a memory
-whose owner is not the case's user only when its approval acknowledged that record
-(`dgrr approve --acknowledge-owner RECORD`, rule `apply.other-owner-acknowledged`).
+whose owner is not the case's user, or adds one re-derived from it, only when its approval
+acknowledged that record (`dgrr approve --acknowledge-owner RECORD`, rule
+`apply.other-owner-acknowledged`).
 
 The owner is read twice: from the case (the scope its source gave the record, as the
 plan warned about it) and from the store itself just before the writes, so that a memory
@@ -39,16 +40,14 @@ def owner_problems(ops: Sequence[StoreOp], *, user: str, acknowledged: Iterable[
     acked = acknowledged_owners(list(acknowledged))
     out: list[str] = []
     for op in ops:
-        if op.op == "add":
-            continue  # a record the replay created: written in the scope the apply picks
         record = op.owner_record or op.memory_id or op.record
         why = other_owner(op.owner, user)
         if why is not None and record not in acked:
             out.append(f"record {record!r} {why}: the approval did not acknowledge it "
                        f"(dgrr approve --acknowledge-owner {record})")
             continue
-        if store_owner is None:
-            continue
+        if store_owner is None or op.op == "add":
+            continue  # an added record is new: its scope is the one the case gives it
         live = scopes_of(store_owner(op))
         live_why = other_owner(live, user)
         if live_why is None:

@@ -10,10 +10,10 @@ from pydantic import BaseModel
 
 from .._errors import DgrrError
 from ..case._case import Case
-from ..case._owner import scopes_of
+from ..case._owner import other_owner, scopes_of
 from ..verification import gated_store
 
-__all__ = ["StoreOp", "StoreChanged", "store_ops"]
+__all__ = ["StoreOp", "StoreChanged", "store_ops", "rederived_from"]
 
 
 class StoreChanged(DgrrError):
@@ -52,7 +52,11 @@ class StoreOp(BaseModel):
     LangGraph namespace; see `case._owner`); None: it gave none."""
     owner_record: str | None = None
     """The case record `owner` is from (the record, or for a restored version the memory
-    it was a version of): what an approval acknowledges to write in another scope."""
+    it was a version of, or for an add the record it re-derives): what an approval
+    acknowledges to write in another scope."""
+    replaces: str | None = None
+    """add: the case record the added one was re-derived from (its id is that record's
+    id with `~rN`): the add goes into that record's scope. None: it re-derives none."""
 
     def describe(self) -> str:
         """One line for a person."""
@@ -70,9 +74,11 @@ def store_ops(case: Case, result: Mapping[str, Any]) -> list[StoreOp]:
     records = {m.id: m for m in case.memory}
     ops: list[StoreOp] = []
     removed: set[str] = set()  # memories a delete or quarantine so far takes out
+    home = _user_namespace(case)
     for change in gated_store(case, result).changes:
         if change.op == "add":
-            ops.append(StoreOp(op="add", record=change.record, text=change.text))
+            ops.append(StoreOp(op="add", record=change.record, text=change.text,
+                               **_added_scope(change.record, records, home)))
             continue
         rid, op = change.record, change.op
         m = records[rid]
@@ -118,4 +124,42 @@ def _slot(record: Any) -> dict[str, Any]:
     ns, key = extra.get("langgraph_namespace"), extra.get("langgraph_key")
     if isinstance(ns, list) and all(isinstance(p, str) for p in ns) and isinstance(key, str):
         return {"namespace": list(ns), "key": key}
+    return {}
+
+
+def rederived_from(rid: str) -> str | None:
+    """The record id a replayed write's record `rid` was re-derived from (`m6` for
+    `m6~r1`), None when `rid` has no `~rN` ending."""
+    base, sep, n = rid.rpartition("~r")
+    return base if sep and base and n.isdigit() else None
+
+
+def _user_namespace(case: Case) -> list[str] | None:
+    """The one LangGraph namespace the case's records of its user live in (a namespace
+    holding the user's id; any, when the trace named no user), None when they live in
+    none or in several."""
+    found: dict[tuple[str, ...], None] = {}
+    for m in case.memory:
+        ns = (m.model_extra or {}).get("langgraph_namespace")
+        if isinstance(ns, list) and all(isinstance(p, str) for p in ns) and ns \
+                and other_owner({"namespace": ns}, case.user_id) is None:
+            found[tuple(ns)] = None
+    return list(next(iter(found))) if len(found) == 1 else None
+
+
+def _added_scope(rid: str, records: Mapping[str, Any], home: list[str] | None
+                 ) -> dict[str, Any]:
+    """Where an added record goes: the scope of the case record it was re-derived from
+    (its namespace, its key with the added id's `~rN`, its owner), else the namespace of
+    the case's user (`home`, key the record id); {} when the case tells neither."""
+    base = rederived_from(rid)
+    if base is not None and base in records:
+        m = records[base]
+        out: dict[str, Any] = {"replaces": base, **_owner(m, None)}
+        slot = _slot(m)
+        if slot:
+            out.update(namespace=slot["namespace"], key=slot["key"] + rid[len(base):])
+        return out
+    if home is not None:
+        return {"namespace": home, "key": rid}
     return {}

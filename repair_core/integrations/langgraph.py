@@ -390,7 +390,10 @@ def plan_langgraph(store: Any, ops: Any, *, case_id: str, apply_id: str,
       the item is removed from the store: no store call returns it;
     - restore: the retired text under its record's key (`{"text", "dgrr_restored_from"}`),
       or `<key>@restored` if that key is still taken;
-    - add: a record the replay created, under `namespace` (default `("dgrr-added",)`).
+    - add: a record the replay created, in its owner's scope: the namespace of the
+      record it re-derives (key: that record's key with the added id's `~rN`), else the
+      namespace of the case's user (key: the record id), else `namespace` (the caller's);
+      refused when none is known.
     """
     return _plan(LangGraphSlots(store, vault), ops, case_id=case_id, apply_id=apply_id,
                  namespace=namespace)
@@ -455,16 +458,42 @@ def _plan(slots: LangGraphSlots, ops: Any, *, case_id: str, apply_id: str,
                                        "index": None}, n)
             done.append({"op": op.op, "record": op.record, "item": record_id(ns, key)})
         else:
-            ns = namespace or ("dgrr-added",)
-            ref = [list(ns), op.record]
+            ns, key = _added_slot(store, op, located, namespace)
+            ref = [list(ns), key]
             value = {"text": op.text, "dgrr_added_by": case_id}
             current = state(ref)
             if current is not None and _jsonable(current["value"]) != _jsonable(value):
-                raise StoreChanged(f"{record_id(ns, op.record)}: already holds another item; "
+                raise StoreChanged(f"{record_id(ns, key)}: already holds another item; "
                                    "nothing applied")
             set_slot(ref, {"value": value, "index": None}, n)
-            done.append({"op": op.op, "record": op.record, "item": record_id(ns, op.record)})
+            done.append({"op": op.op, "record": op.record, "item": record_id(ns, key)})
     return done, steps
+
+
+def _added_slot(store: Any, op: Any, located: Mapping[str, tuple[tuple[str, ...], str]],
+                fallback: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
+    """Where the added record `op` goes, never outside its owner's scope: the namespace
+    and key the case gives it (those of the record it re-derives, or its user's
+    namespace); else the namespace the store holds that record in, its key with the
+    added id's `~rN`; else `fallback` (the caller's), key the record id. Refused when
+    none tells."""
+    from ._writeback import StoreChanged
+
+    if op.namespace is not None and op.key is not None:
+        return tuple(op.namespace), op.key
+    if op.replaces is not None:
+        where = located.get(op.replaces)
+        if where is None:
+            found = resolve_item(store, op.replaces)
+            where = found[0] if len(found) == 1 else None
+        if where is not None and op.record.startswith(op.replaces):
+            return where[0], where[1] + op.record[len(op.replaces):]
+    if fallback:
+        return tuple(fallback), op.record
+    raise StoreChanged(
+        f"{op.record}: an added record with no namespace to go to: the case gives no "
+        "namespace of the record it re-derives nor one of the case's user, and the store "
+        "holds no such record; nothing applied")
 
 
 def _iso(value: Any) -> Any:
