@@ -17,16 +17,14 @@ import contextlib
 import os
 import resource
 import sys
-import tempfile
-from pathlib import Path
 from typing import IO
 
 from pydantic import ValidationError
 
 from repair_core import Case, CaseError, DgrrError, case_from_parts, parse_case, plan_case
-from repair_core.importers import import_trace
 from repair_core.importers._otlp import looks_like_otlp
 
+from .imported_upload import ImportedUpload, import_uploads
 from .plan_transfer import plan_data
 from .worker_messages import MAX_REQUEST_LINE, MEMORY_EXIT, Planned, Refused, WorkerRequest
 
@@ -96,20 +94,22 @@ def _answer(stream: IO[bytes]) -> str:
 
 
 def _run(request: WorkerRequest, files: list[bytes]) -> Planned:
-    summary = None
+    summary = case_json = None
     if request.job == "case":
         case = _parse_upload(files[0], request.names[0])
     elif request.job == "pair":
         case = case_from_parts(files[0], files[1], source=request.source)
     elif request.job == "import":
-        case, summary = _import(request, files)
+        imported = _import(request, files)
+        case, summary, case_json = imported.case, imported.summary, imported.case_json
     else:
         case = parse_case(files[0], source=request.source)
     objective = request.objective if case.has_answer() else "store"
     plan = plan_case(case, objective=objective, not_suspect=request.not_suspect,
                      clean_source=request.clean_source)
-    return Planned(case_json=None if request.job == "plan" else case.model_dump_json(),
-                   plan=plan_data(plan), import_summary=summary)
+    if request.job != "plan" and case_json is None:
+        case_json = case.model_dump_json()
+    return Planned(case_json=case_json, plan=plan_data(plan), import_summary=summary)
 
 
 def _parse_upload(data: bytes, name: str) -> Case:
@@ -120,34 +120,11 @@ def _parse_upload(data: bytes, name: str) -> Case:
     return parse_case(data, source=name)
 
 
-def _import(request: WorkerRequest, files: list[bytes]) -> tuple[Case, str]:
-    # uploaded bytes go to fixed file names in a private folder: an uploaded name never
-    # becomes a path; messages then name each file as it was uploaded
-    with tempfile.TemporaryDirectory(prefix="dgrr-import-") as tmp:
-        given: dict[Path, str] = {}
-        traces = files[:-1] if request.with_store else files
-        paths = []
-        for i, (name, data) in enumerate(zip(request.names, traces, strict=False)):
-            paths.append(Path(tmp) / f"trace-{i}.json")
-            paths[-1].write_bytes(data)
-            given[paths[-1]] = name
-        store = None
-        if request.with_store:
-            store = Path(tmp) / "store.db"
-            store.write_bytes(files[-1])
-            given[store] = request.names[-1]
-
-        def as_given(text: str) -> str:
-            for path, name in given.items():
-                text = text.replace(str(path), name).replace(path.name, name)
-            return text
-
-        try:
-            imported = import_trace(paths, store=store, faults=request.faults)
-        except CaseError as exc:
-            problems, source = [as_given(str(x)) for x in exc.problems], exc.source
-            raise CaseError(problems, source=as_given(source or "import")) from None
-        return imported.case, as_given(imported.summary.describe())
+def _import(request: WorkerRequest, files: list[bytes]) -> ImportedUpload:
+    traces = files[:-1] if request.with_store else files
+    store = (request.names[-1], files[-1]) if request.with_store else None
+    return import_uploads(list(zip(request.names, traces, strict=False)), store,
+                          faults=request.faults)
 
 
 def main(argv: list[str] | None = None) -> int:

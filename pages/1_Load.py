@@ -92,9 +92,7 @@ def _load_uploaded_pair() -> None:
 
 
 def _import_uploaded_trace(faults: list[str]) -> None:
-    import tempfile
-
-    from repair_core.importers import import_trace
+    from dgrr_dashboard.imported_upload import import_uploads
 
     traces, stores = uploads.files(TRACE_UP), uploads.files(STORE_UP)
     if not traces and not stores:
@@ -104,36 +102,16 @@ def _import_uploaded_trace(faults: list[str]) -> None:
     ended = state.session_ended()
 
     def _import():
-        # uploaded bytes go to fixed file names in a private folder: an uploaded name
-        # never becomes a path; messages then name each file as it was uploaded
-        with tempfile.TemporaryDirectory(prefix="dgrr-import-") as tmp:
-            paths, given = [], {}
-            for i, t in enumerate(traces):
-                paths.append(Path(tmp) / f"trace-{i}.json")
-                paths[-1].write_bytes(t.getvalue())
-                given[paths[-1]] = t.name
-            store_path = None
-            for store_up in stores:
-                store_path = Path(tmp) / "store.db"
-                store_path.write_bytes(store_up.getvalue())
-                given[store_path] = store_up.name
-
-            def as_given(text: str) -> str:
-                for path, name in given.items():
-                    text = text.replace(str(path), name).replace(path.name, name)
-                return text
-
-            try:
-                imported = import_trace(paths, store=store_path, faults=faults,
-                                        cancelled=ended)
-            except CaseError as exc:
-                if ended():  # nobody to tell but the operator
-                    print("dgrr dashboard: an import stopped: its browser session ended",
-                          file=sys.stderr, flush=True)
-                problems, source = [as_given(x) for x in exc.problems], exc.source
-                del exc  # bound while raising, this frame -> exc -> traceback -> frame is a cycle
-                raise CaseError(problems, source=as_given(source or "import")) from None
-        st.session_state["dgrr_import_summary"] = as_given(imported.summary.describe())
+        store = (stores[-1].name, stores[-1].getvalue()) if stores else None
+        try:
+            imported = import_uploads([(t.name, t.getvalue()) for t in traces], store,
+                                      faults=faults, cancelled=ended)
+        except CaseError:
+            if ended():  # nobody to tell but the operator
+                print("dgrr dashboard: an import stopped: its browser session ended",
+                      file=sys.stderr, flush=True)
+            raise
+        st.session_state["dgrr_import_summary"] = imported.summary
         return imported.case
 
     st.session_state.pop("dgrr_import_summary", None)
