@@ -106,3 +106,136 @@ def test_postgres_store_compare_and_set_sees_a_write_of_another_connection(
     with _sync_store("postgres", tmp_path, url) as store, \
             _sync_store("postgres", tmp_path, url) as agent:
         _the_second_writer_refuses(store, agent, monkeypatch)
+
+
+def _async_second_writer_refuses(open_store, agent, monkeypatch) -> None:
+    """`_the_second_writer_refuses` on an async store, applied from inside its event loop
+    (`aapply_langgraph`: the apply's worker thread hands the transaction to the loop)."""
+    import asyncio
+
+    from repair_core.integrations.langgraph import aapply_langgraph
+
+    async def main():
+        async with open_store() as store:
+            await store.setup()
+            await asyncio.to_thread(_fill, store)
+            reads = _agent_writes_after_dgrr_reads(monkeypatch, agent)
+            with pytest.raises(DgrrError, match="changed while the apply was writing"):
+                await aapply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL)
+            assert len(reads) >= 2  # the agent did write in between
+            seat = await store.aget(NAMESPACE, SEAT_KEY)
+            habit = await store.aget(NAMESPACE, "habit")
+            assert seat.value == {"text": AGENTS_SEAT}
+            assert habit.value == {"text": LEARNED}  # all rolled back
+
+    asyncio.run(main())
+
+
+def test_async_sqlite_store_compare_and_set_sees_a_write_of_another_connection(
+        tmp_path, monkeypatch):
+    pytest.importorskip("langgraph.store.sqlite.aio", reason="needs the 'postgres' extra")
+    from langgraph.store.sqlite.aio import AsyncSqliteStore
+
+    path = str(tmp_path / "store.db")
+    with _sync_store("sqlite", tmp_path, None) as agent:  # the agent's own connection
+        _async_second_writer_refuses(lambda: AsyncSqliteStore.from_conn_string(path),
+                                     agent, monkeypatch)
+
+
+def test_async_sqlite_store_write_lock_is_held_from_the_compare_to_the_write(
+        tmp_path, monkeypatch):
+    """While dgrr compares and writes an item of an AsyncSqliteStore, another
+    connection cannot take the database's write lock."""
+    import asyncio
+    import sqlite3
+
+    pytest.importorskip("langgraph.store.sqlite.aio", reason="needs the 'postgres' extra")
+    from langgraph.store.sqlite.aio import AsyncSqliteStore
+
+    from repair_core.integrations.langgraph import aapply_langgraph
+
+    waited: list[bool] = []
+    real = AsyncSqliteStore._batch_put_ops
+
+    async def put_ops(self, ops, cur):
+        if not waited:
+            other = sqlite3.connect(str(tmp_path / "store.db"), timeout=0.2)
+            try:
+                other.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:  # locked by dgrr's transaction
+                waited.append("locked" in str(exc))
+            else:
+                other.execute("ROLLBACK")
+                waited.append(False)
+            finally:
+                other.close()
+        return await real(self, ops, cur)
+
+    async def main():
+        async with AsyncSqliteStore.from_conn_string(str(tmp_path / "store.db")) as store:
+            await store.setup()
+            await asyncio.to_thread(_fill, store)
+            monkeypatch.setattr(AsyncSqliteStore, "_batch_put_ops", put_ops)
+            await aapply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL)
+            assert await store.aget(NAMESPACE, SEAT_KEY) is None
+
+    asyncio.run(main())
+    assert waited == [True]
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_async_postgres_store_compare_and_set_sees_a_write_of_another_connection(
+        postgres_db, tmp_path, monkeypatch):
+    pytest.importorskip("langgraph.store.postgres.aio", reason="needs the 'postgres' extra")
+    from langgraph.store.postgres.aio import AsyncPostgresStore
+
+    url = _libpq(str(postgres_db))
+    with _sync_store("postgres", tmp_path, url) as agent:
+        _async_second_writer_refuses(lambda: AsyncPostgresStore.from_conn_string(url),
+                                     agent, monkeypatch)
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_async_postgres_store_row_is_locked_from_the_compare_to_the_write(
+        postgres_db, tmp_path, monkeypatch):
+    """While dgrr compares and writes an item of an AsyncPostgresStore, another
+    connection's update of that item's row waits for dgrr's commit (here: gives up after
+    its lock timeout)."""
+    import asyncio
+
+    pytest.importorskip("langgraph.store.postgres.aio", reason="needs the 'postgres' extra")
+    import psycopg
+    from langgraph.store.postgres.aio import AsyncPostgresStore
+
+    from repair_core.integrations.langgraph import aapply_langgraph
+
+    url = _libpq(str(postgres_db))
+    waited: list[bool] = []
+    real = AsyncPostgresStore._batch_put_ops
+
+    async def put_ops(self, ops, cur):
+        if not waited:
+            op = ops[0][1]
+            with psycopg.connect(url, autocommit=True) as other:
+                other.execute("SET lock_timeout = '300ms'")
+                try:
+                    other.execute("UPDATE store SET value = value WHERE prefix = %s AND key = %s",
+                                  (".".join(op.namespace), op.key))
+                except psycopg.errors.LockNotAvailable:  # the row dgrr's transaction holds
+                    waited.append(True)
+                else:
+                    waited.append(False)
+        return await real(self, ops, cur)
+
+    async def main():
+        async with AsyncPostgresStore.from_conn_string(url) as store:
+            await store.setup()
+            await asyncio.to_thread(_fill, store)
+            monkeypatch.setattr(AsyncPostgresStore, "_batch_put_ops", put_ops)
+            await aapply_langgraph(store, _ops(), case_id="lg-case", approval=APPROVAL)
+            assert await store.aget(NAMESPACE, SEAT_KEY) is None
+
+    asyncio.run(main())
+    assert waited == [True]

@@ -8,12 +8,15 @@ database, so that no write of the agent gets in between dgrr's compare and its w
   after the transaction's snapshot, an insert included, fails it with a serialization
   error, which is a conflict, nothing written).
 
+`AsyncSqliteStore` and `AsyncPostgresStore` get the same transaction, run on the store's
+own event loop: the apply runs in a worker thread (`aapply_langgraph`), which hands the
+coroutine to that loop as the store's own sync calls do, and waits for it.
+
 The item is read and written with the store's own statements (its `_batch_get_ops` and
 `_batch_put_ops` on the transaction's cursor), so values, timestamps and the index are
-what the store itself writes. Another store (the async ones, `InMemoryStore`, a store of
-another version without those methods) gets None from :func:`transactional`: the engine
-then reads the item again right before writing it, and the window stays open (see
-docs/writeback.md)."""
+what the store itself writes. Another store (`InMemoryStore`, a store of another version
+without those methods) gets None from :func:`transactional`: the engine then reads the
+item again right before writing it, and the window stays open (see docs/writeback.md)."""
 
 from __future__ import annotations
 
@@ -120,9 +123,99 @@ def _postgres(store: Any, same: Same, state_of: StateOf) -> WriteIf | None:
     return write_if
 
 
+def _on_loop(store: Any, write_if: Callable[..., Any]) -> WriteIf:
+    """`write_if` (a coroutine function) run on `store`'s event loop from the apply's
+    worker thread, waited for as the store's own sync calls wait."""
+    import asyncio
+
+    def run(ns: tuple[str, ...], key: str, expected: Any, state: Any) -> tuple[bool, Any]:
+        future = asyncio.run_coroutine_threadsafe(write_if(ns, key, expected, state),
+                                                  store._loop)
+        return future.result()  # type: ignore[no-any-return]
+
+    return run
+
+
+def _async_sqlite(store: Any, same: Same, state_of: StateOf) -> WriteIf | None:
+    try:
+        from langgraph.store.sqlite.aio import AsyncSqliteStore
+    except ImportError:
+        return None
+    if not isinstance(store, AsyncSqliteStore) or getattr(store, "_loop", None) is None \
+            or not hasattr(store, "_batch_get_ops") or not hasattr(store, "_batch_put_ops"):
+        return None
+
+    async def write_if(ns: tuple[str, ...], key: str, expected: Any, state: Any
+                       ) -> tuple[bool, Any]:
+        from langgraph.store.base import GetOp
+
+        if not store.is_setup:
+            await store.setup()
+        async with store.lock:
+            conn = store.conn
+            await conn.execute("BEGIN IMMEDIATE")  # the database's write lock, until COMMIT
+            try:
+                async with conn.cursor() as cur:
+                    got: list[Any] = [None]
+                    await store._batch_get_ops([(0, GetOp(ns, key, refresh_ttl=False))], got,
+                                               cur)
+                    current = state_of(got[0])
+                    if not same(current, expected):
+                        await conn.execute("ROLLBACK")
+                        return False, current
+                    await store._batch_put_ops([(0, _put_op(ns, key, state))], cur)
+            except BaseException:
+                if conn.in_transaction:
+                    await conn.execute("ROLLBACK")
+                raise
+            await conn.execute("COMMIT")
+            return True, current
+
+    return _on_loop(store, write_if)
+
+
+def _async_postgres(store: Any, same: Same, state_of: StateOf) -> WriteIf | None:
+    try:
+        from langgraph.checkpoint.postgres import _ainternal
+        from langgraph.store.postgres.aio import AsyncPostgresStore
+    except ImportError:
+        return None
+    if not isinstance(store, AsyncPostgresStore) or getattr(store, "pipe", None) is not None \
+            or getattr(store, "_loop", None) is None \
+            or not hasattr(store, "_batch_get_ops") or not hasattr(store, "_batch_put_ops"):
+        return None
+
+    async def write_if(ns: tuple[str, ...], key: str, expected: Any, state: Any
+                       ) -> tuple[bool, Any]:
+        import psycopg
+        from langgraph.store.base import GetOp
+        from psycopg.rows import dict_row
+
+        try:
+            async with _ainternal.get_connection(store.conn) as conn, store.lock, \
+                    conn.transaction(), conn.cursor(binary=True, row_factory=dict_row) as cur:
+                await cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                await cur.execute("SELECT key FROM store WHERE prefix = %s AND key = %s "
+                                  "FOR UPDATE", (".".join(ns), key))
+                got: list[Any] = [None]
+                await store._batch_get_ops([(0, GetOp(ns, key, refresh_ttl=False))], got, cur)
+                current = state_of(got[0])
+                if not same(current, expected):
+                    return False, current
+                await store._batch_put_ops([(0, _put_op(ns, key, state))], cur)
+                return True, current
+        except psycopg.errors.SerializationFailure:
+            # someone wrote the row after this transaction began: nothing written
+            fresh = await store.abatch([GetOp(ns, key, refresh_ttl=False)])
+            return False, state_of(fresh[0])
+
+    return _on_loop(store, write_if)
+
+
 def transactional(store: Any, same: Same, state_of: StateOf) -> WriteIf | None:
     """The compare-and-set of `store`'s items in one transaction (see the module doc),
     or None when the store offers none this module knows. `same` compares two slot
     states, `state_of` makes one of an item (None: absent)."""
     store = _unwrapped(store)
-    return _sqlite(store, same, state_of) or _postgres(store, same, state_of)
+    return (_sqlite(store, same, state_of) or _postgres(store, same, state_of)
+            or _async_sqlite(store, same, state_of) or _async_postgres(store, same, state_of))
