@@ -272,6 +272,20 @@ DECOYS = {
 }
 
 
+QUIET_QUESTIONS = {
+    "email": "What is my email?", "phone": "What is my phone number?",
+    "birthday": "When is my birthday?", "allergy": "Do I have any allergies?",
+    "pet": "What is my pet called?", "language": "Which language do I speak at home?",
+    "loyalty": "What is my loyalty number?",
+    "newsletter": "Am I subscribed to the newsletter?",
+    "timezone": "Which time zone am I in?", "meal": "Which food do I eat?",
+    "payment": "Which card do I pay with?", "hobby": "What do I enjoy on weekends?",
+    "employer": "Where do I work?", "contact_pref": "How do I like to be contacted?",
+    "gym": "Which day do I go to the gym?", "plant": "Which plant do I keep on the balcony?",
+}
+"""Quiet turns of the padded variant (`steps_per_case`): one question per benign filler
+key, about a record the final request does not need."""
+
 # ---- the scripted agent ---------------------------------------------------------------
 
 def _agent_class() -> type:
@@ -764,8 +778,8 @@ def _gold_claims(design: _Design, faulty: Case, forbidden: list[str]) -> list[st
     return gold
 
 
-def _labels(design: _Design, clean: Case, faulty: Case, solvable: Case | None = None
-            ) -> dict[str, Any] | None:
+def _labels(design: _Design, clean: Case, faulty: Case, solvable: Case | None = None,
+            max_steps: int = 80) -> dict[str, Any] | None:
     """`eval` from the world's truth and the fault injection, or None to reject.
     `solvable` is the reference policy's fault-free run (`clean` when it is one)."""
     required, forbidden = world_labels(design)
@@ -775,7 +789,7 @@ def _labels(design: _Design, clean: Case, faulty: Case, solvable: Case | None = 
         return None  # no downstream effect beyond the answer
     if not _makes_the_world_calls(design, solvable or clean):
         return None  # the design hides the truth from a fault-free agent too
-    if not 8 <= len(faulty.trajectory) <= 80:
+    if not 8 <= len(faulty.trajectory) <= max_steps:
         return None
     fault_types = dict(design.fault_types)
     if design.drift is not None:
@@ -807,26 +821,68 @@ def model_with_noise(model: str, noise: float) -> str:
     return f"{model}/noise={noise:g}"
 
 
-def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference",
-                          noise: float = 0.0, max_attempts: int = 40) -> tuple[Case, int]:
-    """The case of `slot`, its failed (and clean) run made by `model` (with `noise`):
-    designs are drawn until one passes the keep rules. Returns the case and the number of
-    designs tried."""
-    from .._errors import DgrrError
+def _made(design: _Design, case_id: str, model: str, max_steps: int = 80) -> Case | None:
+    """The failed run of `design` with its labels, or None when the keep rules reject it."""
     from ..model import REFERENCE_MODEL
+
+    clean = _run(design, False, case_id, model)
+    faulty = _run(design, True, case_id, model)
+    solvable = clean if model == REFERENCE_MODEL else _run(design, False, case_id,
+                                                            REFERENCE_MODEL)
+    labels = _labels(design, clean, faulty, solvable, max_steps)
+    return None if labels is None else faulty.model_copy(update={"eval": EvalLabels(**labels)})
+
+
+MAX_QUIET_TURNS = 30
+"""At most this many quiet turns are added to one case of the padded variant."""
+
+
+def _padded(design: _Design, seed: int, slot: Slot, case: Case, min_steps: int,
+            case_id: str, model: str) -> Case:
+    """`case` with quiet turns (questions about the user's benign filler records, drawn
+    from a stream of their own) inserted before the final request until its trajectory
+    has `min_steps` steps: the first padding that reaches it and still passes the keep
+    rules, else the longest one that passed (`case` when none did). The earlier turns
+    keep their positions, so the scripted update and consolidation stay where they were."""
+    rng = random.Random(f"controlled-quiet:{seed}:{slot.index}")
+    keys = sorted({str(r["key"]) for r in design.records
+                   if r["tag"] == "true" and r["key"] in QUIET_QUESTIONS})
+    if not keys:
+        return case
+    rng.shuffle(keys)
+    questions = [QUIET_QUESTIONS[keys[i % len(keys)]] for i in range(MAX_QUIET_TURNS)]
+    request = design.turns[-1]
+    earlier = design.turns[:-1]
+    best, n = case, 0
+    while len(best.trajectory) < min_steps and n < MAX_QUIET_TURNS:
+        # about three steps a quiet turn (read, claim, answer): aim at the missing ones
+        n = min(MAX_QUIET_TURNS, n + max(1, (min_steps - len(best.trajectory) + 2) // 3))
+        design.turns = [*earlier, *questions[:n], request]
+        made = _made(design, case_id, model, max_steps=max(80, 2 * min_steps))
+        if made is not None and len(made.trajectory) > len(best.trajectory):
+            best = made
+    design.turns = [*earlier, request]
+    return best
+
+
+def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference",
+                          noise: float = 0.0, max_attempts: int = 40,
+                          min_steps: int | None = None) -> tuple[Case, int]:
+    """The case of `slot`, its failed (and clean) run made by `model` (with `noise`):
+    designs are drawn until one passes the keep rules. With `min_steps`, the case that
+    passed is padded with quiet turns to at least that many steps (see `_padded`).
+    Returns the case and the number of designs tried."""
+    from .._errors import DgrrError
 
     model = model_with_noise(model, noise)
     case_id = f"ctl-{slot.index + 1:03d}-{slot.domain.replace('_', '-')}-{slot.fault_type}"
     for attempt in range(max_attempts):
         design = _design(slot, seed, attempt)
-        clean = _run(design, False, case_id, model)
-        faulty = _run(design, True, case_id, model)
-        solvable = clean if model == REFERENCE_MODEL else _run(design, False, case_id,
-                                                                REFERENCE_MODEL)
-        labels = _labels(design, clean, faulty, solvable)
-        if labels is None:
+        case = _made(design, case_id, model)
+        if case is None:
             continue
-        case = faulty.model_copy(update={"eval": EvalLabels(**labels)})
+        if min_steps is not None and len(case.trajectory) < min_steps:
+            case = _padded(design, seed, slot, case, min_steps, case_id, model)
         return case, attempt + 1
     raise DgrrError(f"controlled suite: no design for slot {slot} passed the keep rules in "
                     f"{max_attempts} attempts")

@@ -59,15 +59,22 @@ def _write(out: Path, suite: str, seed: int, cases: list[Case], **extra: Any) ->
 
 def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | None = None,
                    model: str = "dgrr/reference", noise: float = 0.0, count: int | None = None,
-                   progress: bool = False) -> dict[str, Any]:
+                   progress: bool = False, steps_per_case: float | None = None
+                   ) -> dict[str, Any]:
     """Generate the `controlled` or `adapted` suite into `out`, the failed runs made by
     `model` with `noise` (built-in policies only); `count` keeps the first K cases.
+    `steps_per_case` (controlled only) pads the suite with quiet turns to about that many
+    trajectory steps per case, the same faults over more steps (see `_padded_suite`).
     Returns the manifest."""
     from ..model import parse_builtin
     from ._controlled import model_with_noise
 
     if count is not None and count < 1:
         raise DgrrError(f"--count: must be at least 1, got {count}")
+    if steps_per_case is not None and suite != "controlled":
+        raise DgrrError(f"--steps-per-case: only for --suite controlled, not {suite!r}")
+    if steps_per_case is not None and not 8 <= steps_per_case <= 400:
+        raise DgrrError(f"--steps-per-case: must be between 8 and 400, got {steps_per_case:g}")
     run_model = model_with_noise(model, noise)
     # the model that made the runs, and its slip rate read back from that string: the CLI
     # folds --noise into the model string, so `noise` here may be 0 while the runs slipped
@@ -80,6 +87,9 @@ def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | 
         if not cases:
             raise DgrrError(f"--model {run_model}: no slot of the controlled suite could be "
                             "filled (the injected faults never make its runs fail)")
+        if steps_per_case is not None:
+            cases = _padded_suite(seed, run_model, cases, steps_per_case)
+            meta["steps_per_case_target"] = steps_per_case
         return _write(out, suite, seed, cases, **meta,
                       **({"skipped_slots": skipped} if skipped else {}))
     if suite == "adapted":
@@ -109,6 +119,29 @@ def _controlled(seed: int, model: str, count: int | None = None
                 raise
             skipped.append(f"slot {slot.index} ({slot.domain}, {slot.fault_type}): {exc}")
     return cases, skipped
+
+
+def _padded_suite(seed: int, model: str, cases: list[Case], steps_per_case: float
+                  ) -> list[Case]:
+    """The same cases, each padded with quiet turns in proportion to its own length, so
+    that the suite's steps per case reach `steps_per_case` with the same faults (a lower
+    fault density per step) and the spread of lengths keeps its shape. A case already
+    that long is kept as it is."""
+    import math
+
+    from ._controlled import build_controlled_case, controlled_slots
+
+    scale = steps_per_case * len(cases) / sum(len(c.trajectory) for c in cases)
+    slots = {f"ctl-{s.index + 1:03d}": s for s in controlled_slots(seed)}
+    out: list[Case] = []
+    for case in cases:
+        target = math.ceil(len(case.trajectory) * scale)
+        if target <= len(case.trajectory):
+            out.append(case)
+            continue
+        out.append(build_controlled_case(slots[case.case_id[:7]], seed, model=model,
+                                         min_steps=target)[0])
+    return out
 
 
 def _adapted(seed: int, path: str | None, model: str, count: int | None = None

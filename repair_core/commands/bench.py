@@ -36,6 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="slip rate of a built-in dgrr/ model (same as the /noise=P suffix)")
     g.add_argument("--count", type=positive_int, default=None, metavar="K",
                    help="generate only the first K cases of the suite")
+    g.add_argument("--steps-per-case", type=float, default=None, metavar="N",
+                   help="controlled suite: pad every case with quiet turns (questions about "
+                        "records the request does not need), in proportion to its length, "
+                        "until the suite has about N trajectory steps per case: the same "
+                        "faults over more steps (default: no padding)")
     g.add_argument("--api-base", default=None,
                    help="base URL of an OpenAI-compatible server for --model")
     g.add_argument("--cache", default=None, metavar="DIR",
@@ -140,7 +145,8 @@ def run_generate(args: argparse.Namespace) -> int:
     try:
         _cache(args, None)
         manifest = generate_suite(args.suite, out, seed=args.seed,
-                                  longmemeval=args.longmemeval, model=model, count=args.count)
+                                  longmemeval=args.longmemeval, model=model, count=args.count,
+                                  steps_per_case=args.steps_per_case)
     finally:
         _uncache(args)
         if args.api_base:
