@@ -165,9 +165,10 @@ def shown_url(url: str) -> str:
 
 
 def trust_setting() -> str | None:
-    """The trust file the approvals' signatures are checked against (`[dgrr] trust`, else
-    `$DGRR_TRUST`; None: ~/.dgrr/trusted_keys.json when it exists)."""
-    return operator_setting("trust", "DGRR_TRUST")
+    """The trust file the approvals' signatures are checked against: `[dgrr] trust`, which
+    must exist; None: as the CLI without `--trust`, `$DGRR_TRUST`, else
+    ~/.dgrr/trusted_keys.json, when it exists."""
+    return operator_setting("trust")
 
 
 def approvals_log(url: str) -> ApprovalStore:
@@ -178,7 +179,7 @@ def approvals_log(url: str) -> ApprovalStore:
     the others: no unsigned row."""
     from repair_core.approvals import ApprovalStore
 
-    return ApprovalStore(url, keys=operator_setting("keys", "DGRR_KEYS"),
+    return ApprovalStore(url, keys=operator_setting("keys"),  # None: $DGRR_KEYS, else …
                          trust=trust_setting(), signed_only=team_mode())
 
 

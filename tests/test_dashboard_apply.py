@@ -7,6 +7,7 @@ every row it records with the signed-in reviewer's server key, and `dgrr history
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -206,3 +207,52 @@ def test_a_team_dashboard_without_a_trusted_key_records_nothing(operator):
     assert "Not recorded" in errors and "only signed rows" in errors, _texts(at)
     assert not at.success
     assert ApprovalStore(str(settings["db"])).history() == []
+
+
+def _decide(at: AppTest, reviewer: str, decision: str, comment: str = "") -> AppTest:
+    at.text_input(key="dgrr_w_reviewer").set_value(reviewer)
+    at.radio(key="dgrr_w_decision").set_value(decision)
+    at.text_area(key="dgrr_w_comment").set_value(comment)
+    for box in at.checkbox:
+        if box.key and box.key.startswith("dgrr_w_ack_"):
+            box.check()
+    _ok(at.button(key="FormSubmitter:dgrr_w_approve_form-Record decision").click().run())
+    assert any(f"{decision} by {reviewer}" in s.value for s in at.success), _texts(at)
+    return at
+
+
+def test_one_persons_dashboard_shows_the_commands_refusal_then_applies(operator):
+    """Without sign-in the reviewer who recorded the decision applies; the dry run says
+    which checks failed, and Apply is refused with `dgrr apply`'s own message (a later
+    rejection stands); a later approval by another reviewer is applied."""
+    run, settings = operator
+    at = AppTest.from_file(APP, default_timeout=180)
+    at = _with_case(_ok(at.run()), run.case)
+    _ok(at.switch_page("pages/5_Replay.py").run())
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    _ok(at.switch_page("pages/7_Approve.py").run())
+    before = store_texts(run.store_file)
+    _ok(at.button(key="dgrr_w_apply_dry").click().run())
+    assert any("1 check(s) failed" in w.value for w in at.warning), _texts(at)
+    [shown] = [c.value for c in at.code if "dry run: nothing written" in c.value]
+    assert "check approval and review rule: failed" in shown
+    assert at.button(key="dgrr_w_apply_go").disabled  # no reviewer yet
+    _decide(at, "Ana", "approve")
+    _decide(at, "Bo", "reject", "the cabin record is right as it is")
+    _ok(at.button(key="dgrr_w_apply_dry").click().run())
+    assert any("1 check(s) failed" in w.value for w in at.warning), _texts(at)
+    _ok(at.button(key="dgrr_w_apply_go").click().run())
+    errors = re.sub(r"\\(.)", r"\1", " ".join(e.value for e in at.error))  # markdown escapes
+    assert "Apply: refused, nothing written" in errors
+    assert "refused: this result has no approval in the approvals log; nothing written" \
+        in errors
+    assert store_texts(run.store_file) == before
+    assert at.button(key="dgrr_w_apply_go").disabled  # a refused apply is no dry run
+    _decide(at, "Cy", "approve")
+    _ok(at.button(key="dgrr_w_apply_dry").click().run())
+    assert any("every check passed" in i.value for i in at.info), _texts(at)
+    _ok(at.button(key="dgrr_w_apply_go").click().run())
+    assert any("Applied" in s.value for s in at.success), _texts(at)
+    assert SEAT not in store_texts(run.store_file)
+    rows = ApprovalStore(str(settings["db"])).history()
+    assert [(r.kind, r.reviewer) for r in rows[:2]] == [("applied", "Cy"), ("intent", "Cy")]
