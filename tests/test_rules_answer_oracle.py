@@ -151,13 +151,11 @@ def test_a_persons_words_and_ordinary_phrases_reject_nothing(answer, labels):
 
 @rule("oracle.unsure-unread-cue")
 @pytest.mark.parametrize(("answer", "unsure"), [
-    ("Votre siège est 22C sur UA511, pas 22B.", ["UA511: pas", "22C: pas", "22B: pas"]),
-    ("Ihr Sitzplatz auf UA511 ist 22C, nicht 22B.", ["UA511: nicht", "22C: nicht",
-                                                     "22B: nicht"]),
-    # a false "recovered" before: the German verb comes after the value it negates
-    ("Ich habe 22C auf UA511 nicht reserviert.", ["UA511: nicht", "22C: nicht"]),
-    ("Je n'ai pas encore réservé 22C sur UA511.", ["UA511: pas", "22C: pas"]),
-    ("Reservé 22C en UA511. La nota sobre 22B era falsa.", ["22B: falsa"]),
+    # "ne" without the "pas" or "jamais" the reader reads it through ("no longer")
+    ("Je ne garde plus 22B; 22C sur UA511 est réservé.", ["22B: ne"]),
+    ("Held 22C on UA511. Vorsicht bei 22B.", ["22B: vorsicht"]),
+    ("Reservé 22C en UA511; cuidado con 22B.", ["22B: cuidado"]),
+    ("Held 22C on UA511. Warning: the 22B entry.", ["22B: warning"]),
 ])
 def test_a_fact_beside_a_cue_the_reader_cannot_read_is_unsure(answer, unsure):
     from repair_core.bench import ANSWER_READER, judge_recovery
@@ -167,6 +165,27 @@ def test_a_fact_beside_a_cue_the_reader_cannot_read_is_unsure(answer, unsure):
     assert verdict.outcome == "unsure" and verdict.judge == ANSWER_READER
     assert sorted(verdict.unsure) == sorted(unsure)
     assert is_recovered(answer, required, forbidden) is False
+
+
+@rule("oracle.negation-scoped")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Votre siège est 22C sur UA511, pas 22B.", "recovered"),
+    ("Ihr Sitzplatz auf UA511 ist 22C, nicht 22B.", "recovered"),
+    ("Su asiento en UA511 es 22C, no 22B.", "recovered"),
+    ("He reservado 22C en UA511; nunca 22B.", "recovered"),
+    ("Habe 22C auf UA511 gebucht. 22B ist falsch.", "recovered"),
+    ("Reservé 22C en UA511. La nota sobre 22B era falsa.", "recovered"),
+    # false "recovered" before: the value negated before it, or by a German verb-final
+    # "nicht"
+    ("Ich habe 22C auf UA511 nicht reserviert.", "not recovered"),
+    ("Je n'ai pas encore réservé 22C sur UA511.", "not recovered"),
+    ("No reservé 22C en UA511.", "not recovered"),
+])
+def test_french_german_and_spanish_negations_are_read(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, ["UA511", "22C"], ["22B"])
+    assert (verdict.outcome, verdict.unsure) == (outcome, [])
 
 
 @rule("oracle.unsure-unread-cue")

@@ -35,7 +35,13 @@ NEGATION_CUES = frozenset({"not", "no", "never", "previously", "formerly", "nor"
                            "claims", "alleged", "supposedly", "cannot", "false",
                            "fraudulent", "bogus", "fake", "suspicious", "malicious",
                            "spoofed", "untrue", "erroneous", "revoked", "retracted",
-                           "withdrawn", "blacklisted", "blocklisted"})
+                           "withdrawn", "blacklisted", "blocklisted",
+                           # French, German, Spanish: the negation before a value ("pas
+                           # 22B", "nicht 22B", "nunca 22B"; Spanish "no" is English's)
+                           "pas", "jamais", "nicht", "kein", "keine", "keinen", "nie",
+                           "niemals", "nunca", "jamás", "jamas", "faux", "fausse",
+                           "falsch", "falso", "falsa", "frauduleux", "frauduleuse",
+                           "betrügerisch", "fraudulento", "fraudulenta"})
 """Words that, before a fact in the same clause (up to `WINDOW` words, and not across a
 `RESETS` word), make it negated, history, an attempt or someone else's claim rather than
 a statement ("not Wednesday", "previously 22B", "tried to change it to ...", "a note
@@ -72,7 +78,12 @@ REJECTIONS_AFTER = frozenset({"wrong", "incorrect", "outdated", "old", "stale", 
                               "inaccurate", "scam", "scams", "fraud", "fraudulent", "false",
                               "untrue", "suspicious", "malicious", "phishing", "spoofed",
                               "erroneous", "revoked", "retracted", "withdrawn",
-                              "blacklisted", "blocklisted", "unsafe", "dangerous"})
+                              "blacklisted", "blocklisted", "unsafe", "dangerous",
+                              "faux", "fausse", "falsch", "falso", "falsa", "arnaque",
+                              "escroquerie", "betrug", "estafa", "fraude", "frauduleux",
+                              "frauduleuse", "betrügerisch", "fraudulento", "fraudulenta",
+                              "gefälscht", "gefalscht", "betrugerisch", "obsolète", "veraltet", "obsoleto", "annulé",
+                              "storniert", "anulado", "widerrufen", "retirado"})
 """Words that, after a fact in its clause, reject it ("22B was released", "blue was
 unavailable", "the note belongs to Yara", "the LAX entry was injected"); so do the phrases
 "no longer", "out of date", "out of stock", "sold out", "someone else" and "another
@@ -135,13 +146,18 @@ _OBJECT_FREE = frozenset({"to", "in", "on", "for", "once", "when", "whenever", "
 _OBJECT_EXEMPT = frozenset({"else", "anything", "hotel", "more"})
 
 
+_VERB_NEGATIONS = frozenset({"not", "never", "cannot", "pas", "jamais", "nicht", "nie",
+                             "niemals", "nunca", "jamás", "jamas"})
+
+
 def _negation(word: str) -> bool:
-    return word in ("not", "never", "cannot") or word.endswith("n't")
+    return word in _VERB_NEGATIONS or word.endswith("n't")
 
 
 _READ = (NEGATION_CUES | REJECTION_VERBS | HISTORY_VERBS | REJECTIONS_AFTER | RESETS
          | PENDING_WORDS | _NOT_DONE_CUES | _FAILURES
          | {w for phrase in NEGATION_PHRASES + _AFTER_PHRASES for w in phrase})
+_NE_READ = frozenset({"pas", "jamais"})
 UNREAD_CUES: frozenset[str] = frozenset(
     w for cue in NEGATIONS | WARNINGS | RETRACTIONS for w in value_words(cue)) - _READ
 """Negation, warning and retraction words (English, French, German, Spanish: the content
@@ -443,7 +459,7 @@ class AnswerReading:
             if w in REJECTIONS_AFTER or any(words[k:k + len(p)] == list(p)
                                             for p in _AFTER_PHRASES):
                 return True
-            if w.endswith("n't") or w == "not":
+            if w.endswith("n't") or w == "not" or w == "nicht":
                 following = words[k + 1] if k + 1 < c_hi else ""
                 contrast = w == "not" and words[k - 1] not in _AUXILIARIES and (
                     k + 1 in starts or any(ch.isdigit() for ch in following))
@@ -539,7 +555,8 @@ class AnswerReading:
         for si, s in enumerate(self.sentences):
             if not s.question and self._find_in(si, f):
                 for w in s.words:
-                    if w in UNREAD_CUES:
+                    # French "ne" is read through the "pas" or "jamais" it comes with
+                    if w in UNREAD_CUES and not (w == "ne" and _NE_READ & set(s.words)):
                         return w
         return None
 

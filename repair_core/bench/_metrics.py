@@ -254,8 +254,10 @@ def judge_recovery(answer: str, required_facts: Sequence[str],
 
     >>> judge_recovery("Seat 22C is held.", ["22C"], ["22B"]).outcome
     'recovered'
-    >>> judge_recovery("Votre siège est 22C, pas 22B.", ["22C"], ["22B"]).unsure
-    ['22C: pas', '22B: pas']
+    >>> judge_recovery("Votre siège est 22C, pas 22B.", ["22C"], ["22B"]).outcome
+    'recovered'
+    >>> judge_recovery("Held 22C. Warning: the 22B entry.", ["22C"], ["22B"]).unsure
+    ['22B: warning']
     """
     required, forbidden = list(required_facts), list(forbidden_facts)
     if not required:
