@@ -640,7 +640,14 @@ def test_a_summary_drifted_from_records_is_still_written_again_from_them():
 def test_refreshing_the_inputs_that_held_a_producer_back_lets_it_be_replayed():
     from repair_core import apply_edits
 
-    plan = _plan(_two_mails_case(), objective="store")
+    data = _two_mails_case()
+    # read_doc is undeclared: a call of it no fault led to is the user's own, whose
+    # output the replay keeps rather than calling it again, so the producer stays held
+    kept = apply_edits(_plan(data, objective="store"), {"s2": "refresh", "s4": "refresh"})
+    assert kept.steps["s5"] == "invalidate" and "s5" in kept.held_back
+    data["tools"] = [{"name": "read_doc", "effect": "pure"}]
+    plan = _plan(data, objective="store")
+    assert plan.held_back == {"s5": ("m_f", ("s2", "s4"))}
     # one of the two mails refreshed: the producer would still read the other unchanged
     half = apply_edits(plan, {"s2": "refresh"})
     assert half.steps["s5"] == "invalidate" and half.held_back == plan.held_back
@@ -648,10 +655,12 @@ def test_refreshing_the_inputs_that_held_a_producer_back_lets_it_be_replayed():
     assert both.steps["s5"] == "replay" and "s5" in both.replay_set and not both.held_back
     assert both.reasons["s5"].startswith("seed of fault m_f: replayed on refreshed inputs")
     assert both.reasons["m_f"] == "diagnosed fault: leaves the active store (seed s5 is replayed)"
-    # refreshing the mails by replaying their actions releases it the same way
-    forced = apply_edits(plan, {"s1": "replay", "s3": "replay"}, force=True,
-                         comment="the inbox is re-read")
-    assert forced.steps["s5"] == "replay" and not forced.held_back
+    # calling the tools again through their actions releases it the same way
+    again = apply_edits(plan, {"s1": "replay", "s3": "replay"})
+    assert again.steps["s5"] == "replay" and not again.held_back
+    # and the replay does call them again: the old mails are not read
+    outcomes = {o.id: o.outcome for o in repair(both.case, both).report.steps}
+    assert outcomes["s2"] != "kept" and outcomes["s4"] != "kept"
 
 
 def _beside_case():

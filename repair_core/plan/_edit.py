@@ -122,7 +122,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
         fixed = edited_fixed | frozenset(k for k in held if step_edits.get(k) != "replay")
         replay, pulled = replay_set(a, start - fixed, quarantined, fixed=fixed, only=only)
         replay, paired = _with_pairs(base, replay, fixed)
-        released = {k for k, (_f, same) in held.items() if set(same) <= replay}
+        fresh = _called_again(base, replay)
+        released = {k for k, (_f, same) in held.items() if set(same) <= fresh}
         if not released:
             break
         held = {k: v for k, v in held.items() if k not in released}
@@ -259,6 +260,28 @@ def _with_pairs(plan: RepairPlan, replay: frozenset[str], fixed: frozenset[str]
                 out.add(obs)
                 changed = True
     return frozenset(out), problems
+
+
+def _called_again(plan: RepairPlan, replay: frozenset[str]) -> set[str]:
+    """The observations of `replay` whose tool the replay calls again, so that a step
+    reading them reads new text: each action producing it is replayed and either failed
+    in the run or calls a tool the case declares `pure`. A successful call of any other
+    tool that no fault led to is the user's own: the replay keeps its output instead of
+    re-issuing it (rule `replay.world.own-action`), so its observation is the same text."""
+    steps = {s.id: s for s in plan.case.trajectory}
+    pure = {t.name for t in plan.case.tools if t.effect == "pure"}
+    fresh: set[str] = set()
+    for sid in replay:
+        obs = steps.get(sid)
+        if obs is None or obs.type != "tool_observation":
+            continue
+        actions = [steps[d.id] for d in obs.deps if d.label == "produce" and d.id in steps
+                   and steps[d.id].type == "tool_action"]
+        if actions and all(a.id in replay and (a.status != "ok"
+                                               or getattr(a, "tool", None) in pure)
+                           for a in actions):
+            fresh.add(sid)
+    return fresh
 
 
 def _base(plan: RepairPlan) -> RepairPlan:
