@@ -48,6 +48,7 @@ def test_report_sets_the_padded_suite_beside_the_committed_one_and_the_paper():
     lines = text.splitlines()
     assert "| controlled (committed) | 2 | 3 | 20.0 | 7.50 | 0.500 |" in lines
     assert "| controlled, padded | 2 | 3 | 40.0 | 3.75 | 0.250 |" in lines
+    assert "| paper (implied) | 150 | 172–194 | 46.3 | 2.48–2.79 | – |" in lines
     assert "| Ours | 0.500 | 1.000 | 0.250 | 0.125 | 3.00 | 3.00 | 0.853, 0.123, 5.70 |" in lines
 
 
