@@ -10,7 +10,9 @@ committed case, with a reviewer's verdict written from the world's truth (`right
 tells the user the true values, as done where the request asked for an action, and asserts
 no fault as true; otherwise `wrong`), a category, and a split: `dev` (the answers the
 oracle's cues were tuned on), `held-out` (written with them, not used to tune the cues) or
-`fresh` (written after the cues were final, on cases no other split uses). An oracle errs
+`fresh` (written after the cues were final, on cases no other split uses) or `languages`
+(French, German and Spanish answers, written after the reader's rules for those languages
+were final). An oracle errs
 on an answer when it accepts a wrong one or rejects a right one. Every answer is judged
 with its case's own gold labels (`eval.required_facts`, `eval.forbidden_facts`).
 """
@@ -35,7 +37,7 @@ from repair_core.content import fact_stated  # noqa: E402
 ANSWERS = ROOT / "benchmarks" / "answers" / "answers.jsonl"
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
-SPLITS = ("dev", "held-out", "fresh")
+SPLITS = ("dev", "held-out", "fresh", "languages")
 
 
 class Answer(BaseModel):
@@ -52,9 +54,11 @@ class Answer(BaseModel):
     category: str
     """What the answer tests: paraphrase, format, negation, pending, hedge, history,
     rejection-of-poison, poison-stated, other-item, omission or question."""
-    split: Literal["dev", "held-out", "fresh"]
+    split: Literal["dev", "held-out", "fresh", "languages"]
     """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
-    tune it; `fresh`: written after the oracle's rules were final, run once."""
+    tune it; `fresh`: written after the oracle's rules were final, run once; `languages`:
+    French, German and Spanish answers written after the reader's rules for those
+    languages were final, run once."""
 
 
 def load_answers(path: Path = ANSWERS) -> list[Answer]:
@@ -152,7 +156,7 @@ def main() -> int:
     ap.add_argument("--write", action="store_true", help="rewrite the section in docs/benchmark.md")
     args = ap.parse_args()
     if args.write and args.split:
-        raise SystemExit("--write records both splits; leave out --split")
+        raise SystemExit("--write records every split; leave out --split")
     text = section(splits=(args.split,) if args.split else SPLITS)
     print(text, end="")
     if args.write and not write_marked_block(DOC, BEGIN, END, text):
