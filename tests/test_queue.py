@@ -134,6 +134,24 @@ def test_a_worker_finishes_only_what_it_holds_and_a_refusal_fails_without_retry(
     assert queue.take_approved(worker="w1") is None  # a failure is not retried
 
 
+def test_a_workers_refusal_says_why_the_approval_is_not_honoured(queue):
+    from repair_core.queue import apply_request
+
+    r = queue.submit(load_example(), ["m3"], diagnosed_by="d",
+                     store_target={"to": "langgraph", "store": "nowhere:store"})
+    queue.claim(r.id, reviewer="ana")
+    review(queue, r.id, reviewer="ana", decision="approve")
+    held = queue.take_approved(worker="w1")
+    [approval] = queue.approvals.find(id=held.decision_id)
+    queue.approvals.add(case_id=approval.case_id, reviewer="bo", decision="reject",
+                        comment="the seat was right", inputs_sha256=approval.inputs_sha256,
+                        outputs_sha256=approval.outputs_sha256)
+    failed = apply_request(queue, held, worker="w1")
+    assert failed.status == "failed"
+    assert failed.error.startswith("refused: the approval is not honoured (approval: ")
+    assert "nowhere" not in failed.error  # refused before the store is opened
+
+
 def test_racing_reviewers_on_sqlite_never_share_a_claim(tmp_path):
     db = str(tmp_path / "race.db")
     setup = RepairQueue(db)

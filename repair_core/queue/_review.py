@@ -178,15 +178,13 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
     if kind not in ("langgraph", "mem0"):
         raise DgrrError(f"store_target: unknown store kind {kind!r}")
     ops = store_ops(case, result)
-    import contextlib
-    import io
-
-    why = io.StringIO()
-    with contextlib.redirect_stderr(why):
-        approval = approval_of_result(queue.approvals, case, result, approval_hashes,
-                                      trust=trust, against=against)
+    # the reasons said to a list, not by capturing the process's stderr: another thread's
+    # output would land in this refusal, and this one's would be lost to it
+    why: list[str] = []
+    approval = approval_of_result(queue.approvals, case, result, approval_hashes,
+                                  trust=trust, against=against, note=why.append)
     if approval is None:
-        reason = " ".join(why.getvalue().split()) or "no approval of this result in the log"
+        reason = " ".join(" ".join(why).split()) or "no approval of this result in the log"
         raise DgrrError(f"refused: the approval is not honoured ({reason[:600]}); nothing "
                         "written")
     carriers = unacknowledged_carriers(case, result, approval)
