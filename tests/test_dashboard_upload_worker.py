@@ -212,3 +212,12 @@ def test_without_sign_in_uploads_are_planned_here_by_default(monkeypatch):
     at.run()
     at = _upload(at, "fig.json", load_example().model_dump_json().encode())
     assert any("Loaded case" in s.value for s in at.success)
+
+
+def test_the_worker_plans_with_the_sources_the_reviewer_cleaned():
+    case = load_case(ROOT / "sample_traces" / "shop-summary-drift.json")
+    cleaned = {"m1": "the user never said so"}
+    here = plan_case(case, objective="both", clean_source=cleaned)
+    there = plan_in_worker(case, "both", frozenset(), limits=ROOMY, clean_source=cleaned)
+    _same_plan(here, there)
+    assert there.clean_source == cleaned and there.memory["m1"] == "delete"
