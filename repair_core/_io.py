@@ -284,14 +284,33 @@ def write_marked_block(path: str | Path, begin: str, end: str, body: str, *,
     return True
 
 
+_MAY_DIFFER = re.compile(rb"[0-9][eE]|0\.0000")
+"""Where msgspec's compact text of a float may differ from the standard library's: Python
+writes a float below 1e-4 or from 1e16 up with an exponent (`1e-07`, `2.5e-05`, `1e+16`),
+msgspec as `1e-7`, `0.000025`, `1e16`; every other float the two write alike (the same
+shortest digits). Text in a string that looks so only sends that text the slow way."""
+
+
 def json_bytes(data: Any, indent: int = 1) -> bytes:
     """:func:`to_json`'s text as UTF-8 without its final newline, made as bytes from the
     start: a large result's text is never also a str (which holds two or four bytes a
-    character once one is not Latin-1) nor encoded again to be written."""
+    character once one is not Latin-1) nor encoded again to be written.
+
+    The compact text comes from msgspec (about five times faster than the standard
+    library's C encoder on a repair result), unless it may write a float differently
+    (:data:`_MAY_DIFFER`) or cannot write a key (`true`, `null`): then from the standard
+    library, as before. A non-finite float, which the standard library refuses, is written
+    as `null`, as pydantic's JSON dump writes one in an untyped field."""
     import msgspec  # here: most commands write no indented JSON
 
-    compact = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    return msgspec.json.format(compact.encode("utf-8"), indent=indent)
+    try:
+        compact: bytes | None = msgspec.json.encode(data)
+    except TypeError:
+        compact = None
+    if compact is None or _MAY_DIFFER.search(compact) is not None:
+        compact = json.dumps(data, ensure_ascii=False, allow_nan=False,
+                             separators=(",", ":")).encode("utf-8")
+    return msgspec.json.format(compact, indent=indent)
 
 
 def object_json_pieces(members: Mapping[str, bytes | Iterable[bytes]]) -> Iterator[bytes]:
