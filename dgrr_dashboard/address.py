@@ -102,6 +102,7 @@ def _restore_replay(digest: str) -> str:
         return "the replay in the address is of another case: run it again"
     replay = state.restore_replay(kept)
     st.session_state[_KEPT_REPLAY] = (replay.result, digest)
+    kept_cases.hold_live_replay(digest, kept.model_copy(update={"replay": replay}))
     return (f"the last replay is back (replay {replay.number} by model {md(replay.model)}, "
             f"finished {replay.finished:%Y-%m-%d %H:%M:%S} UTC; shown while the plan is the "
             "one it replayed)")

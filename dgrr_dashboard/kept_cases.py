@@ -14,6 +14,7 @@ import os
 import re
 import tempfile
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,10 @@ from pydantic import ValidationError
 
 from repair_core import Case, CaseError, parse_case
 
-from .kept_replays import ReplayOfPlan
+from .kept_replays import KeptReplay, ReplayOfPlan
 
 __all__ = ["folder", "keep_case", "load_case_kept", "keep_edits", "load_edits", "keep_replay",
-           "load_replay", "MAX_CASE", "MAX_TOTAL", "EXPIRE_SECONDS", "KEPT_PREFIXES"]
+           "load_replay", "hold_live_replay", "MAX_CASE", "MAX_TOTAL", "EXPIRE_SECONDS", "KEPT_PREFIXES"]
 
 MAX_CASE = 256 * 2**20
 MAX_TOTAL = 1024 * 2**20
@@ -32,6 +33,14 @@ EXPIRE_SECONDS = 7 * 24 * 3600
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 KEPT_PREFIXES = ("edits-", "replay-")
 """How the names of kept files that are not cases begin (a case is `<digest>.json`)."""
+
+# What this process kept or read back under a digest, while a session still holds it:
+# after a reload the old session is still alive for a while (Streamlit keeps a
+# disconnected session two minutes), so the new one gets the same objects instead of
+# validating tens of MB again (seconds at 100k steps). The file is still read and its
+# digest checked first: a file changed or gone is refused as before.
+_LIVE_CASES: weakref.WeakValueDictionary[str, Case] = weakref.WeakValueDictionary()
+_LIVE_REPLAYS: dict[str, tuple[weakref.ref[KeptReplay], str]] = {}  # digest -> (replay, plan key)
 
 
 def folder() -> Path:
@@ -106,7 +115,10 @@ def keep_case(case: Case) -> str | None:
     """Keep `case`; its digest (the name the address gives), or None when not kept."""
     data = case.model_dump_json().encode()
     digest = hashlib.sha256(data).hexdigest()
-    return digest if _write(f"{digest}.json", data) is not None else None
+    if _write(f"{digest}.json", data) is None:
+        return None
+    _LIVE_CASES[digest] = case
+    return digest
 
 
 def load_case_kept(digest: str) -> Case | None:
@@ -114,10 +126,15 @@ def load_case_kept(digest: str) -> Case | None:
     data = _read_verified("", digest)
     if data is None:
         return None
+    live = _LIVE_CASES.get(digest)
+    if live is not None:
+        return live
     try:
-        return parse_case(data, source="kept case")
+        case = parse_case(data, source="kept case")
     except CaseError:
         return None
+    _LIVE_CASES[digest] = case
+    return case
 
 
 def keep_edits(edits: list[dict[str, Any]], forced: bool) -> str | None:
@@ -146,7 +163,18 @@ def keep_replay(kept: ReplayOfPlan) -> str | None:
     """Keep a plan's last replay; its digest (the name the address gives), or None."""
     data = kept.model_dump_json().encode()
     digest = hashlib.sha256(data).hexdigest()
-    return digest if _write(f"replay-{digest}.json", data) is not None else None
+    if _write(f"replay-{digest}.json", data) is None:
+        return None
+    hold_live_replay(digest, kept)
+    return digest
+
+
+def hold_live_replay(digest: str, kept: ReplayOfPlan) -> None:
+    """Note that `kept` (the replay object a session holds) is what `digest` names, for as
+    long as that session holds it (read back after a reload, it is a copy marked so)."""
+    for gone in [d for d, (ref, _) in _LIVE_REPLAYS.items() if ref() is None]:
+        del _LIVE_REPLAYS[gone]
+    _LIVE_REPLAYS[digest] = (weakref.ref(kept.replay), kept.plan_key)
 
 
 def load_replay(digest: str) -> ReplayOfPlan | None:
@@ -154,7 +182,13 @@ def load_replay(digest: str) -> ReplayOfPlan | None:
     data = _read_verified("replay-", digest)
     if data is None:
         return None
+    ref, plan_key = _LIVE_REPLAYS.get(digest, (None, ""))
+    live = ref() if ref is not None else None
+    if live is not None:
+        return ReplayOfPlan(plan_key=plan_key, replay=live)
     try:
-        return ReplayOfPlan.model_validate_json(data)
+        kept = ReplayOfPlan.model_validate_json(data)
     except ValidationError:
         return None
+    hold_live_replay(digest, kept)
+    return kept
