@@ -2,7 +2,10 @@
 → Graph → Plan → Replay → Compare → Approve. On each page the primary action is on the
 first screen when the page opens (its box inside the viewport, the page not scrolled), and
 the walk ends with an approval that is in the approvals database; a reload (F5) then
-brings the uploaded case back with its plan edit."""
+brings the uploaded case back with its plan edit. The same upload is first walked through
+every page after Load with no exception and one decision legend everywhere, and at the end
+the Trace page's server-side search finds s9999 among every step: one 100k upload serves
+both walks (an upload of the case is the longest step of the walk)."""
 
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from dashboard_server import (
     running_dashboard,
     upload_case,
 )
-from test_e2e_journeys import _no_exception
+from test_e2e_journeys import _no_exception, _walk
 
 pytestmark = BROWSER_MARKS
 WIDTH, HEIGHT = 1440, 900
@@ -34,7 +37,8 @@ TIMES: dict[str, float] = {}
 def server(tmp_path):
     db = tmp_path / "approvals.db"
     env = {"DGRR_DB": str(db), "HOME": str(tmp_path),
-           "DGRR_CASES_DIR": str(tmp_path / "cases")}
+           "DGRR_CASES_DIR": str(tmp_path / "cases"),
+           "DGRR_BENCH_OUT": str(tmp_path / "bench-out")}
     with running_dashboard(tmp_path, env) as url:
         yield url, db
 
@@ -90,6 +94,12 @@ def test_a_100k_step_case_is_walked_to_an_approval_with_each_action_on_the_first
         on_first_screen(page, page.get_by_role("button", name="Load uploaded case"), "Load")
         upload_case(page, "Upload a case", "Load uploaded case", path)
         TIMES["load"] = time.monotonic() - t
+
+        # every page after Load: no exception, one decision legend
+        t = time.monotonic()
+        legends = _walk(page)
+        assert len(set(legends.values())) == 1, legends
+        TIMES["every page"] = time.monotonic() - t
 
         t = time.monotonic()
         _arrive(page, "Faults")
@@ -165,6 +175,20 @@ def test_a_100k_step_case_is_walked_to_an_approval_with_each_action_on_the_first
         expect(side.get_by_text(re.compile(r"plan: 1 reviewer edit"))).to_be_visible()
         page.get_by_role("heading", level=1).filter(has_text="Approve").wait_for()
         TIMES["reload"] = time.monotonic() - t
+
+        # server-side search over every step: s9999 is found
+        t = time.monotonic()
+        goto_page(page, "Trace")
+        search = page.get_by_label("Search id or text (every step and record)")
+        search.fill("s9999")
+        search.press("Enter")
+        idle(page)
+        page.wait_for_function("""() => { for (const f of document.querySelectorAll('iframe')) {
+            try { const r = f.contentDocument.querySelector('.row[data-id="s9999"]');
+                  if (r) return true; } catch (e) {} }
+            return false; }""", timeout=120_000)
+        _no_exception(page, "Trace search")
+        TIMES["trace search"] = time.monotonic() - t
         browser.close()
     TIMES["walk"] = time.monotonic() - start
 
