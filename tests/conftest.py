@@ -16,6 +16,38 @@ os.environ.setdefault("DGRR_JOURNAL_KEY", os.path.join(
 os.environ.setdefault("DGRR_CASES_DIR", tempfile.mkdtemp(prefix="dgrr-test-cases-"))
 
 
+# Test files holding a test that took 20 s or more in CI, longest first (its seconds). They
+# run before every other file: `pytest -n 2 --dist worksteal` hands each worker one half of
+# the collection, in order, and a worker only steals from the end of the other's queue, so
+# a long test in the middle of the alphabet (the 100k-step walk sits at the boundary)
+# started after half the run and the other worker then sat idle for its last minutes.
+# Whole files move, so a module-scoped fixture is still set up once.
+LONGEST_FIRST = (
+    "tests/test_e2e_walk.py",  # 350
+    "tests/test_queue_postgres.py",  # 120
+    "tests/test_e2e_workbench.py",  # 90
+    "tests/test_e2e_queue.py",  # 74
+    "tests/test_e2e_journeys.py",  # 73
+    "tests/test_dashboard_thread_fork.py",  # 70
+    "tests/test_e2e_team.py",  # 67
+    "tests/test_fleet_browser.py",  # 67
+    "tests/test_apply_atomic.py",  # 58
+    "tests/test_fleet_ray.py",  # 48
+    "tests/test_rules_objective.py",  # 44
+    "tests/test_e2e_import_session.py",  # 28
+    "tests/test_import_openlit.py",  # 26
+    "tests/test_rules_judge.py",  # 24
+    "tests/test_hardening_campaign.py",  # 24
+    "tests/test_e2e_upload_memory.py",  # 23
+    "tests/test_apply_result_fuzz.py",  # 20
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "rule(id): the spec rule a test checks (see docs/rules.md)")
     try:  # browser tests: Playwright's `expect` waits 5 s by default, too short on a busy CI box
