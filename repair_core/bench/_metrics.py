@@ -72,8 +72,11 @@ class CaseResult(BaseModel):
     False too when it is unsure (`recovery_unsure`)."""
     recovery_unsure: list[str] = Field(default_factory=list)
     """`fact: word` for each fact the answer names in a sentence the reader has no rule
-    for (a negation or warning in another language, "scam", "pas", "nicht"): the
-    recovery verdict is not certain, and is counted as not recovered."""
+    for (`repair_core.bench._answer.UNREAD_CUES`): without a model judge, or where it
+    could not say, the verdict is not certain and is counted as not recovered."""
+    recovery_judge: str = ""
+    """The judge that decided `recovered` when it was not the lexical answer reader (an
+    answer judge's `model:NAME`); empty for the reader."""
     recovered_paper: bool = False
     """Paper rule: the corrected answer states every required fact (forbidden facts not
     checked)."""
@@ -246,11 +249,17 @@ class Recovery(BaseModel):
     unsure: list[str] = Field(default_factory=list)
     """`fact: word` for each fact named in a sentence holding a cue word the reader does
     not read (`repair_core.bench._answer.UNREAD_CUES`)."""
+    evidence: str = ""
+    """The model judge's one sentence, when a model decided."""
 
 
 def judge_recovery(answer: str, required_facts: Sequence[str],
-                   forbidden_facts: Sequence[str] = ()) -> Recovery:
-    """The answer oracle's verdict with what it rests on.
+                   forbidden_facts: Sequence[str] = (), *, judge: Any = None,
+                   ask_all: bool = False) -> Recovery:
+    """The answer oracle's verdict with what it rests on. With `judge` (a
+    `repair_core.judge.RecoveryJudge`), the model decides what the reader is unsure of
+    (every answer with `ask_all`: a translated value is no word the reader can match);
+    the verdict then names the model, and stays `unsure` where the model could not say.
 
     >>> judge_recovery("Seat 22C is held.", ["22C"], ["22B"]).outcome
     'recovered'
@@ -270,7 +279,14 @@ def judge_recovery(answer: str, required_facts: Sequence[str],
     unsure = [f"{f}: {w}" for f in required + forbidden if (w := reading.unsure(f))]
     outcome: Literal["recovered", "not recovered", "unsure"] = (
         "unsure" if unsure else "not recovered" if missing or stated else "recovered")
-    return Recovery(outcome=outcome, missing=missing, forbidden=stated, unsure=unsure)
+    lexical = Recovery(outcome=outcome, missing=missing, forbidden=stated, unsure=unsure)
+    if judge is None or not (ask_all or outcome == "unsure"):
+        return lexical
+    verdict, evidence = judge.recovered(answer, required, forbidden)
+    decided: Literal["recovered", "not recovered", "unsure"] = (
+        "recovered" if verdict == "yes" else "not recovered" if verdict == "no" else "unsure")
+    return lexical.model_copy(update={"outcome": decided, "judge": judge.name,
+                                      "evidence": evidence})
 
 
 def is_recovered(answer: str, required_facts: Sequence[str],

@@ -8,6 +8,7 @@ finished, and a re-run skips every result already stored (except crashed ones).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -16,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._errors import DgrrError
 from .._io import atomic_write_json
@@ -24,7 +25,14 @@ from ..case._case import Case
 from ..case._load import load_case
 from ._carriers import states_forbidden_fact, store_carriers, store_signature_matches
 from ._methods import RepairDecision, decide
-from ._metrics import CaseResult, forbidden_stated, is_recovered, judge_recovery, missing_facts
+from ._metrics import (
+    ANSWER_READER,
+    CaseResult,
+    forbidden_stated,
+    is_recovered,
+    judge_recovery,
+    missing_facts,
+)
 from ._state import state_entries, state_verdict
 
 __all__ = ["evaluate", "run_bench", "result_path", "load_results", "suite_case_paths",
@@ -71,9 +79,34 @@ def _final_turn_text(case: Case) -> str:
     return next(t.text for t in case.session if t.id == turn)
 
 
+class AnswerJudgeSpec(NamedTuple):
+    """The model judge of answers a benchmark run asks (`dgrr bench run --answer-judge`)."""
+
+    model: str
+    """The litellm model string."""
+    api_base: str | None = None
+    """Its OpenAI-compatible server, if not the provider's own."""
+    ask_all: bool = False
+    """Ask about every answer, not only what the lexical reader is unsure of."""
+    cache_dir: str | None = None
+    """A folder keeping its answers (a re-run asks nothing)."""
+
+
+@functools.cache
+def _answer_judge(spec: AnswerJudgeSpec) -> Any:
+    """One judge per process and spec, so its cache and budget span the run's cases."""
+    from ..judge import RecoveryJudge
+    from ..model._bounded import guarded_call
+
+    return RecoveryJudge(spec.model, api_base=spec.api_base, cache_dir=spec.cache_dir,
+                         guard=guarded_call)
+
+
 def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
-             api_base: str | None = None) -> CaseResult:
-    """Repair `case` with `method` and measure everything the metrics need."""
+             api_base: str | None = None,
+             answer_judge: AnswerJudgeSpec | None = None) -> CaseResult:
+    """Repair `case` with `method` and measure everything the metrics need; with
+    `answer_judge`, a model decides the recovery the lexical reader cannot read."""
     from .. import execute  # the replay executor; imported lazily (model layer is slow)
 
     start = time.perf_counter()
@@ -109,7 +142,10 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         world = res.final_world
         human = [f"{n.step} ({n.tool})" for n in res.needs_human]
     active_ids = {m.id for m in active}
-    judged = judge_recovery(answer, ev.required_facts, ev.forbidden_facts)
+    judged = judge_recovery(
+        answer, ev.required_facts, ev.forbidden_facts,
+        judge=None if answer_judge is None else _answer_judge(answer_judge),
+        ask_all=bool(answer_judge and answer_judge.ask_all))
     recovered = judged.outcome == "recovered"
     entries = state_entries(world) if world is not None else []
     state_ok: bool | None = None
@@ -132,6 +168,7 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
     return CaseResult(
         case_id=case.case_id, method=method, **labels, answer=answer, recovered=recovered,
         recovery_unsure=judged.unsure,
+        recovery_judge="" if judged.judge == ANSWER_READER else judged.judge,
         recovered_paper=not missing_facts(answer, ev.required_facts, ev.forbidden_facts),
         state_ok=state_ok, state_missing=state_missing, state_forbidden=state_bad,
         final_state=entries, needs_human=human,
@@ -173,7 +210,8 @@ def _failed_world(case: Case) -> Any:
 
 
 def _run_one(path: str, method: str, out: str, model: str, api_base: str | None,
-             cache_dir: str | None = None) -> tuple[str, str, bool]:
+             cache_dir: str | None = None, answer_judge: AnswerJudgeSpec | None = None
+             ) -> tuple[str, str, bool]:
     if cache_dir is not None:
         from ._cache import use_disk_cache
 
@@ -185,7 +223,8 @@ def _run_one(path: str, method: str, out: str, model: str, api_base: str | None,
 
             result = evaluate_case(case, method, model=model, api_base=api_base)
         else:
-            result = evaluate(case, method, model=model, api_base=api_base)
+            result = evaluate(case, method, model=model, api_base=api_base,
+                              answer_judge=answer_judge)
     except DgrrError:
         raise
     except Exception as exc:  # a crash is recorded as a result, and retried on a re-run
@@ -268,10 +307,12 @@ def run_bench(paths: Sequence[Path], methods: Sequence[str], out: Path, *,
               model: str = "dgrr/reference", api_base: str | None = None, workers: int = 1,
               suite: str = "custom", progress: bool = True,
               on_result: Callable[[str, str], None] | None = None,
-              cache_dir: Path | None = None) -> list[CaseResult]:
+              cache_dir: Path | None = None,
+              answer_judge: AnswerJudgeSpec | None = None) -> list[CaseResult]:
     """Run every method on every case not already done, storing each result as it
     finishes; return all results of these cases and methods. With `cache_dir`, every
-    model call goes through litellm's disk cache there (a re-run is free)."""
+    model call goes through litellm's disk cache there (a re-run is free); with
+    `answer_judge`, a model decides the recovery the lexical reader cannot read."""
     out.mkdir(parents=True, exist_ok=True)
     ids = _case_ids(paths)
     # which file each case was read from: a case id may be in several suites (a controlled
@@ -285,14 +326,15 @@ def run_bench(paths: Sequence[Path], methods: Sequence[str], out: Path, *,
     try:
         if workers <= 1:
             for path, m in todo:
-                done = _run_one(path, m, str(out), model, api_base, cache)
+                done = _run_one(path, m, str(out), model, api_base, cache, answer_judge)
                 bar.update(1)
                 if on_result:
                     on_result(done[0], done[1])
         else:
             pool = ProcessPoolExecutor(max_workers=workers)
             try:
-                futures = [pool.submit(_run_one, path, m, str(out), model, api_base, cache)
+                futures = [pool.submit(_run_one, path, m, str(out), model, api_base, cache,
+                                       answer_judge)
                            for path, m in todo]
                 for fut in as_completed(futures):
                     done = fut.result()

@@ -6,10 +6,14 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._errors import DgrrError
 from .._io import check_output_dir
 from . import checkout_root, positive_int
+
+if TYPE_CHECKING:
+    from ..bench._runner import AnswerJudgeSpec
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -71,6 +75,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="litellm disk cache folder: a re-run with the same prompts makes no "
                         "model requests (default: <out>/.litellm-cache)")
     r.add_argument("--no-cache", action="store_true", help="call the model every time")
+    r.add_argument("--answer-judge", default=None, metavar="MODEL",
+                   help="a litellm model that decides recovery where the lexical answer "
+                        "reader is unsure (a negation or warning it has no rule for); each "
+                        "result names the judge that decided (default: the reader alone)")
+    r.add_argument("--answer-judge-api-base", default=None, metavar="URL",
+                   help="base URL of an OpenAI-compatible server for --answer-judge")
+    r.add_argument("--answer-judge-all", action="store_true",
+                   help="ask --answer-judge about every answer (a translated or reworded "
+                        "value is no word the reader can match), not only the unsure ones")
     r.add_argument("--workers", type=int, default=1,
                    help="cases repaired in parallel processes")
     r.add_argument("--out", required=True, help="results folder (re-use it to resume)")
@@ -155,6 +168,22 @@ def run_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _answer_judge(args: argparse.Namespace, out: Path) -> AnswerJudgeSpec | None:
+    """The answer judge the flags ask for, its answers kept under the results folder."""
+    if args.answer_judge is None:
+        for flag in ("answer_judge_api_base", "answer_judge_all"):
+            if getattr(args, flag) not in (None, False):
+                raise DgrrError(f"--{flag.replace('_', '-')}: needs --answer-judge MODEL")
+        return None
+    if not args.answer_judge.strip():
+        raise DgrrError(f"--answer-judge: expected a litellm model string, got "
+                        f"{args.answer_judge!r}")
+    from ..bench._runner import AnswerJudgeSpec
+
+    return AnswerJudgeSpec(args.answer_judge, args.answer_judge_api_base,
+                           args.answer_judge_all, str(out / ".answer-judge"))
+
+
 def run_run(args: argparse.Namespace) -> int:
     from ..bench import method_names, run_bench, suite_case_paths, write_outputs
     from ..bench._runner import is_agentdojo_suite
@@ -173,7 +202,7 @@ def run_run(args: argparse.Namespace) -> int:
         results = run_bench(paths, methods, out, model=model, api_base=args.api_base,
                             workers=args.workers, suite=args.suite,
                             progress=not args.no_progress and sys.stderr.isatty(),
-                            cache_dir=_cache(args, out))
+                            cache_dir=_cache(args, out), answer_judge=_answer_judge(args, out))
     finally:
         _uncache(args)
     suite = args.suite if args.suite in ("controlled", "adapted", "agentdojo") else "custom"

@@ -21,6 +21,7 @@ from ._model import (
     parse_answers,
     parse_reply,
 )
+from ._recovery import RECOVERY_PROMPT_VERSION, RecoveryJudge
 from ._untrusted import untrusted_lineage
 from ._verdict import Judge, Judgement, Verdict
 
@@ -39,6 +40,8 @@ __all__ = [
     "model_price",
     "parse_answers",
     "untrusted_lineage",
+    "RecoveryJudge",
+    "RECOVERY_PROMPT_VERSION",
     "PROMPT_VERSION",
     "describe_fault",
     "parse_reply",
