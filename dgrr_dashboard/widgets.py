@@ -100,7 +100,7 @@ def sidebar_status() -> None:
         st.caption("faults: " + (", ".join(code(f) for f in c.faults) or "none marked"))
         if p is None:
             # planning a large case takes seconds: the pages that need the plan make it
-            st.caption("plan: not made yet (the Faults, Graph and Plan pages make it)")
+            st.caption("plan: not made yet (the first page that needs it makes it)")
             return
         st.caption(f"plan: {len(p.edits)} reviewer edit(s), replay {len(p.replay_set)} "
                    f"of {len(c.trajectory)} steps")
