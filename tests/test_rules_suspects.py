@@ -775,3 +775,120 @@ def test_a_repair_with_a_cleaned_source_is_the_same_from_either_planner(tmp_path
     assert outs["columnar"] == outs["networkx"]
     result = json.loads(outs["columnar"]["result.json"])
     assert result["report"]["clean_source"] == {"s2": "forged memo"}
+
+
+FOLDED = ROOT / "benchmarks" / "carriers" / "cases" / "cb-17-summary-folds-iban.json"
+
+
+def _letters_and_digits(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+@rule("suspect.carrier-rederive")
+@pytest.mark.parametrize("objective", ["store", "both"])
+def test_a_summary_folding_the_fault_is_written_again_by_its_producer(objective, capsys,
+                                                                      tmp_path):
+    from repair_core.cli import main
+
+    data = json.loads(FOLDED.read_text(encoding="utf-8"))
+    plan = _plan(data, objective=objective)
+    (carrier,) = [s for s in plan.suspected if s.role == "carrier"]
+    assert (carrier.id, carrier.action, plan.memory["m_flat"]) == ("m_flat", "quarantine",
+                                                                   "quarantine")
+    assert "written again without the fault by replaying its producer s5" in carrier.evidence
+    assert plan.steps["s5"] == "replay" and "s5" in plan.replay_set
+    assert plan.reasons["s5"].startswith("objective store: producer of m_flat, a suspected "
+                                         "carrier that folds m_iban into other facts")
+    report = plan.report()
+    report.ops = plan_ops(plan)
+    assert _columnar(data, objective, ops=True) == to_json(report.model_dump(mode="json"))
+    result = repair(plan.case, plan)
+    active = {m.id: m for m in result.store.active}
+    assert "m_flat" not in active and "m_iban" not in active
+    summary = active["m_flat~r1"]
+    for fact in ("Rent is 1200 EUR a month.", "The electricity bill is 85 EUR a month.",
+                 "The landlord is Anna Weber."):
+        assert fact in summary.text
+    assert "05320130" not in _letters_and_digits(to_json(summary.model_dump(mode="json")))
+    assert {"m_rent", "m_bill", "m_landlord"} <= active.keys()
+    # the gate, from the case: certified clean, by lineage
+    out = tmp_path / "run"
+    assert main(["repair", str(FOLDED), "--objective", objective, "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(out / "result.json"), "--case", str(FOLDED)]) == 0
+    assert "clean by lineage" in capsys.readouterr().out
+
+
+@rule("suspect.carrier-rederive")
+def test_under_the_answer_objective_the_folding_summary_is_only_flagged():
+    data = json.loads(FOLDED.read_text(encoding="utf-8"))
+    plan = _plan(data, objective="answer")
+    (carrier,) = [s for s in plan.suspected if s.role == "carrier"]
+    assert (carrier.action, plan.memory["m_flat"], plan.steps["s5"]) == ("flag", "keep", "keep")
+    assert _columnar(data, "answer") == report_json_of(plan)
+
+
+def _folded_from_a_tool_output():
+    """The summary's producer also read a tool output (a bank statement) that no lineage
+    ties to the fault."""
+    data = json.loads(FOLDED.read_text(encoding="utf-8"))
+    for node in (*data["session"], *data["trajectory"]):  # room for two more steps
+        node["seq"] *= 10
+    for m in data["memory"]:
+        m["created_seq"] = m["created_seq"] and m["created_seq"] * 10
+    data["trajectory"][6:6] = [
+        plain(step("s4p", 81, "tool_action", "u2:initiate", turn_id="u2", tool="read_inbox",
+                   args={"folder": "bank"}, status="ok")),
+        plain(step("s4o", 82, "tool_observation", "s4p:produce", turn_id="u2",
+                   text="Statement: rent 1200 EUR paid on the 1st.", status="ok"))]
+    for s in data["trajectory"]:
+        if s["id"] == "s5":
+            s["deps"].append({"id": "s4o", "label": "cite"})
+    return data
+
+
+@rule("suspect.carrier-rederive")
+def test_a_producer_that_would_read_a_tool_output_again_is_not_replayed():
+    data = _folded_from_a_tool_output()
+    plan = _plan(data, objective="store")
+    (carrier,) = [s for s in plan.suspected if s.role == "carrier"]
+    assert (carrier.action, plan.memory["m_flat"], plan.steps["s5"]) == ("flag", "keep", "keep")
+    assert carrier.evidence.endswith("its producer s5 is not replayed: it would read s4o "
+                                     "again, which may give the fault back")
+    assert _columnar(data, "store") == report_json_of(plan)
+    # a reviewer who clears the statement has the summary written again
+    cleared = _plan(data, objective="store", not_suspect=["s4o"])
+    assert cleared.memory["m_flat"] == "quarantine" and cleared.steps["s5"] == "replay"
+    assert _columnar(data, "store", not_suspect=["s4o"]) == report_json_of(cleared)
+
+
+@rule("suspect.carrier-rederive")
+def test_a_producer_whose_input_carries_the_fault_is_not_replayed():
+    data = json.loads(FOLDED.read_text(encoding="utf-8"))
+    iban = "DE89 3704 0044 0532 0130 00"
+    data["memory"].append(plain(rec("m_note", text=f"Rent account on file: {iban}.",
+                                    created_seq=None)))
+    for s in data["trajectory"]:
+        if s["id"] == "s4":
+            s["deps"].append({"id": "m_note", "label": "cite"})
+            s["returned"].append("m_note")
+    plan = _plan(data, objective="store")
+    found = {s.id: s for s in plan.suspected}
+    assert (found["m_flat"].action, plan.steps["s5"]) == ("flag", "keep")
+    assert "it would read m_note again" in found["m_flat"].evidence
+    assert _columnar(data, "store") == report_json_of(plan)
+
+
+@rule("suspect.carrier-rederive")
+def test_a_producer_that_read_only_the_users_turn_has_nothing_to_write_from():
+    data = json.loads(FOLDED.read_text(encoding="utf-8"))
+    for s in data["trajectory"]:
+        if s["id"] == "s5":
+            s["deps"] = [{"id": "u2", "label": "initiate"}]
+    plan = _plan(data, objective="store")
+    (carrier,) = [s for s in plan.suspected if s.role == "carrier"]
+    # replaying s5 would write nothing: the facts would leave with the fault
+    assert (carrier.action, plan.memory["m_flat"], plan.steps["s5"]) == ("flag", "keep", "keep")
+    assert carrier.evidence.endswith("flagged, not quarantined, so they stay in the store "
+                                     "until a reviewer decides")
+    assert _columnar(data, "store") == report_json_of(plan)

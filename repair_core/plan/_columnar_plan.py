@@ -1028,8 +1028,9 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
             if src.action == "clean" and src.kind != "turn":  # a turn has no decision
                 reasons[node_of[name]] = source_reason(src, producers_of.get(src.fault, []),
                                                        cleaned_by.get(name))
+        rederived: dict[str, str] = {}
         carriers = _carriers(pl, seeds, diagnosed, sigs, sources, unmarked, memory,
-                             objective, suspects)
+                             objective, suspects, rederived)
         first_record = c.n_turns + c.n_steps
         at = dict(zip(c.ids[first_record:], range(first_record, pl.n), strict=True)) \
             if carriers else {}
@@ -1037,6 +1038,14 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
             if s.action == "quarantine":
                 memory[at[s.id]] = "quarantine"
                 reasons[at[s.id]] = carrier_reason(s)
+                if s.id in rederived:  # _plan.plan_case: its producer writes it again
+                    from ._carrier_producers import rederive_reason
+
+                    writer = c.ids.index(rederived[s.id], c.n_turns, first_record)
+                    steps[writer] = "replay"
+                    replay = replay.copy()
+                    replay[writer] = True
+                    reasons[writer] = rederive_reason(s.id, s.fault)
     revoked = [*diagnosed, *(node_of[n] for n, s in sources.items() if s.action == "clean")]
     return _Decided(pl=pl, objective=objective, seeds=seeds, relevant=relevant,
                     memory=memory, steps=steps, reasons=reasons, invalidated=invalidated,
@@ -1165,7 +1174,8 @@ def _with_faults(c: CaseColumns, more: list[int]) -> CaseColumns:
 
 def _carriers(pl: _Planner, seeds: dict[int, int], diagnosed: list[int],
               sigs: dict[str, Any], sources: dict[str, Suspected], unmarked: frozenset[str],
-              memory: dict[int, str], objective: str, suspects: str) -> list[Suspected]:
+              memory: dict[int, str], objective: str, suspects: str,
+              rederived: dict[str, str] | None = None) -> list[Suspected]:
     """`_plan._carriers` over the columns."""
     from ._suspects import find_carriers
 
@@ -1195,7 +1205,60 @@ def _carriers(pl: _Planner, seeds: dict[int, int], diagnosed: list[int],
         ["record"] * len(records) + ["step"] * len(steps), times,
         [*map(c.contents.__getitem__, nodes)],
         dict(enumerate(map(c.record_slots.__getitem__, in_store))),
-        quarantinable, suspects)  # type: ignore[arg-type]
+        quarantinable, suspects,  # type: ignore[arg-type]
+        producer_of=_CarrierProducers(c).of, not_suspect=unmarked, rederived=rederived)
+
+
+class _CarrierProducers:
+    """`_plan._carrier_producer` over the columns; the edges are grouped on the first
+    question (asked only about a carrier that folds a fault into other facts)."""
+
+    def __init__(self, c: CaseColumns) -> None:
+        self.c = c
+        self.at: dict[str, int] = {}
+        self.by_dst: _CSR | None = None
+        self.by_src: _CSR | None = None
+
+    def of(self, record_id: str) -> Any:
+        from ._carrier_producers import CarrierProducer, WriterInput
+
+        c = self.c
+        first_record = c.n_turns + c.n_steps
+        if self.by_dst is None or self.by_src is None:
+            every = np.arange(len(c.dst))
+            self.by_dst = _CSR(c.dst, _grouped(c.dst, every), c.n_nodes)
+            self.by_src = _CSR(c.src, _grouped(c.src, every), c.n_nodes)
+            self.at = dict(zip(c.ids[first_record:], range(first_record, c.n_nodes),
+                               strict=True))
+        by_dst, by_src = self.by_dst, self.by_src
+        record = self.at[record_id]
+        e, _ = by_dst.edges_of(np.array([record]))
+        made = {int(p) for p, lb in zip(c.src[e].tolist(), c.label[e].tolist(), strict=True)
+                if lb == _PRODUCE and c.n_turns <= p < first_record}
+        if len(made) != 1:
+            return None
+        (writer,) = made
+        if c.type_code[writer] != _WRITE:
+            return None
+        out, _ = by_src.edges_of(np.array([writer]))
+        if any(lb == _PRODUCE and d >= first_record and d != record
+               for d, lb in zip(c.dst[out].tolist(), c.label[out].tolist(), strict=True)):
+            return None
+
+        def premises(node: int) -> list[int]:
+            return c.src[by_dst.edges_of(np.array([node]))[0]].tolist()
+
+        seen: dict[int, None] = {}
+        for q in premises(writer):
+            if c.n_turns <= q < first_record and c.type_code[q] == _READ:
+                seen.update((r, None) for r in premises(q) if r >= first_record)
+            else:
+                seen.setdefault(q, None)
+        return CarrierProducer(c.ids[writer], tuple(
+            WriterInput(c.ids[q], bool(c.n_turns <= q < first_record
+                                       and c.type_code[q] == _OBS), c.contents[q],
+                        q < c.n_turns)
+            for q in seen))
 
 
 def _ops(pl: _Planner, memory: dict[int, str], steps: dict[int, str],

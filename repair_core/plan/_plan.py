@@ -18,6 +18,7 @@ from ..case._case import SUFFICIENT_LABELS, Case, MemoryRecord
 from ..case._load import with_faults
 from ..content import ContentSignature, node_content, signatures
 from ..graph._graph import CHAIN, premises
+from ._carrier_producers import CarrierProducer, WriterInput, rederive_reason
 from ._ops import Op
 from ._reasons import (
     FAULT_STEP,
@@ -280,11 +281,18 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
         if src.action == "clean" and src.kind != "turn":  # a turn has no decision
             reasons[node] = source_reason(src, producers.get(src.fault, []),
                                           cleaned_by.get(node))
-    carriers = _carriers(case, a, sigs, sources, unmarked, memory, objective, suspects)
+    rederived: dict[str, str] = {}
+    carriers = _carriers(case, a, sigs, sources, unmarked, memory, objective, suspects,
+                         rederived)
     for c in carriers:
         if c.action == "quarantine":
             memory[c.id] = "quarantine"
             reasons[c.id] = carrier_reason(c)
+            if c.id in rederived:  # its producer, kept so far, writes it again
+                steps[rederived[c.id]] = "replay"
+                reasons[rederived[c.id]] = rederive_reason(c.id, c.fault)
+    if rederived:
+        replay = replay | frozenset(rederived.values())
     for v, sup in a.support.items():
         if v not in reasons:
             reasons[v] = _kept_reason(sup)
@@ -356,11 +364,12 @@ def _producer_inputs(case: Case) -> dict[str, list[ProducerInput]]:
 
 def _carriers(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
               sources: dict[str, Suspected], unmarked: frozenset[str],
-              memory: dict[str, MemoryAction], objective: Objective, mode: SuspectMode
-              ) -> list[Suspected]:
+              memory: dict[str, MemoryAction], objective: Objective, mode: SuspectMode,
+              rederived: dict[str, str] | None = None) -> list[Suspected]:
     """The suspected carriers (`_suspects.find_carriers`) among the records (store order)
     and steps (seq order) that the affected set, the faults, the sources and the
-    reviewer's un-marking leave out."""
+    reviewer's un-marking leave out; `rederived` gets each folding carrier whose producer
+    is replayed (`suspect.carrier-rederive`)."""
     if mode == "off" or not sigs:
         return []
     skip = a.affected | a.faults | sources.keys() | unmarked
@@ -371,6 +380,13 @@ def _carriers(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
     seq_of.update((t.id, t.seq) for t in case.session)
     bounds = {f: float(seq_of.get(a.seeds[f], float("-inf"))) for f in sigs if f in a.seeds}
     store = objective != "answer"
+    every: dict[str, Any] = {}
+
+    def by_id() -> dict[str, Any]:  # built once, and only for a folding carrier
+        if not every:
+            every.update((n.id, n) for n in (*case.session, *case.trajectory, *case.memory))
+        return every
+
     return find_carriers(
         sigs, bounds, [n.id for n in nodes],
         ["record" if i < n_records else "step" for i in range(len(nodes))],
@@ -379,7 +395,35 @@ def _carriers(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
         [node_content(n) for n in nodes],
         {i: (n.key, n.value) for i, n in enumerate(nodes[:n_records])},
         {i for i, n in enumerate(nodes[:n_records])
-         if store and n.status == "active" and memory.get(n.id) == "keep"}, mode)
+         if store and n.status == "active" and memory.get(n.id) == "keep"}, mode,
+        producer_of=lambda rid: _carrier_producer(a, by_id(), rid), not_suspect=unmarked,
+        rederived=rederived)
+
+
+def _carrier_producer(a: Analysis, nodes: Mapping[str, Any], record: str
+                      ) -> CarrierProducer | None:
+    """The one memory write that produced `record` and no other record, with its inputs
+    (a `memory_read` premise by the records it cites), or None."""
+    G = a.graph
+    made = [p for p, by_label in G._pred[record].items()
+            if "produce" in by_label and G.nodes[p]["kind"] == "step"]
+    if len(made) != 1 or G.nodes[made[0]]["type"] != "memory_write":
+        return None
+    writer = made[0]
+    if any(v != record and "produce" in by_label and G.nodes[v]["kind"] == "record"
+           for v, by_label in G._succ[writer].items()):
+        return None
+    seen: dict[str, None] = {}
+    kind = G.nodes
+    for d in nodes[writer].deps:
+        if kind[d.id]["kind"] == "step" and kind[d.id]["type"] == "memory_read":
+            seen.update((r.id, None) for r in nodes[d.id].deps
+                        if r.id in kind and kind[r.id]["kind"] == "record")
+        else:
+            seen.setdefault(d.id, None)
+    return CarrierProducer(writer, tuple(
+        WriterInput(x, kind[x]["kind"] == "step" and kind[x]["type"] == "tool_observation",
+                    node_content(nodes[x]), kind[x]["kind"] == "turn") for x in seen))
 
 
 def _objective_replay(a: Analysis, objective: Objective, relevant: frozenset[str],

@@ -29,7 +29,7 @@ only flag, with a reason (`cleaned`: rule `suspect.reviewer-clean`).
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -43,10 +43,18 @@ from ..content import (
     shingles,
     words,
 )
+from ._carrier_producers import (
+    CarrierProducer,
+    held_back_by,
+    not_rederived_line,
+    rederived_line,
+    writes_from,
+)
 
 __all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "ProducerInput", "find_sources",
            "find_carriers", "same_inputs", "held_seeds", "cleaned_by_reviewer",
-           "what_it_holds", "source_reason", "carrier_reason", "CONTENT_KINDS"]
+           "what_it_holds", "holds", "unsure_line", "folded_facts", "facts_line",
+           "source_reason", "carrier_reason", "CONTENT_KINDS"]
 
 SuspectMode = Literal["quarantine", "flag", "off"]
 SUSPECT_MODES: tuple[str, ...] = SuspectMode.__args__  # type: ignore[attr-defined]
@@ -264,15 +272,23 @@ SHOWN_DERIVED = 5
 def find_carriers(signatures: Mapping[str, ContentSignature], bounds: Mapping[str, float],
                   ids: Sequence[str], kinds: Sequence[str], times: Sequence[float],
                   contents: Sequence[str], slots: Mapping[int, tuple[str | None, Any]],
-                  quarantinable: Container[int], mode: SuspectMode
-                  ) -> list[Suspected]:
+                  quarantinable: Container[int], mode: SuspectMode,
+                  producer_of: Callable[[str], CarrierProducer | None] | None = None,
+                  not_suspect: Container[str] = (),
+                  rederived: dict[str, str] | None = None) -> list[Suspected]:
     """The suspected carriers among the candidates (`ids`, each with its kind, time and
     content; the caller leaves out what the lineage covers), in the candidates' order.
     A candidate earlier than a fault's time bound (`bounds`) does not carry that fault;
     one that carries several is listed for the best-scoring (the first on a tie).
     `quarantinable`: the candidates (by index) the plan quarantines when `mode` is
     `quarantine` (the caller's: active records the plan keeps, under the store and
-    both objectives); the rest are flagged."""
+    both objectives); the rest are flagged.
+
+    `producer_of`: a quarantinable record's single producing write (the caller's, asked
+    only about the carriers that fold a fault into other facts). Such a carrier that folds its fault into other facts is quarantined and put
+    into `rederived` (carrier -> producer) when its producer may be replayed
+    (`_carrier_producers.held_back_by` finds nothing; `not_suspect`: the inputs a
+    reviewer cleared), else flagged (rule `suspect.carrier-rederive`)."""
     if mode == "off" or not signatures:
         return []
     sigs = list(signatures.values())
@@ -288,12 +304,29 @@ def find_carriers(signatures: Mapping[str, ContentSignature], bounds: Mapping[st
     by_node = {s.node: s for s in sigs}
     for i in sorted(best):
         hit = best[i][2]
-        held = what_it_holds(by_node[hit.node], contents[i])
+        fault = by_node[hit.node]
+        negated, facts = holds(fault, contents[i])
+        acting = mode == "quarantine" and i in quarantinable
+        action: Literal["quarantine", "flag"] = "flag"
+        if negated is not None:
+            held = unsure_line(negated)
+        elif not facts:
+            held, action = "", "quarantine" if acting else "flag"
+        else:
+            producer = writes_from(producer_of(ids[i])) if acting and producer_of else None
+            back = held_back_by(fault, producer, not_suspect) if producer else ()
+            if producer is None:
+                held = _flagged_line(facts)
+            elif back:
+                held = not_rederived_line(facts_line(facts), producer.step, back)
+            else:
+                held, action = rederived_line(facts_line(facts), producer.step), "quarantine"
+                if rederived is not None:
+                    rederived[ids[i]] = producer.step
         out.append(Suspected(
             id=ids[i], kind=kinds[i], role="carrier", fault=hit.node,  # type: ignore[arg-type]
-            action="quarantine" if mode == "quarantine" and i in quarantinable
-            and held is None else "flag",
-            evidence=hit.evidence() + (f"; {held}" if held else ""), score=hit.score))
+            action=action, evidence=hit.evidence() + (f"; {held}" if held else ""),
+            score=hit.score))
     return out
 
 
@@ -310,39 +343,70 @@ FACT_CHARS = 80
 
 def what_it_holds(fault: ContentSignature, content: str) -> str | None:
     """Why a carrier of `fault` with this `content` is flagged rather than quarantined
-    whole, as words to add to its evidence, or None when its content is the fault:
+    whole, as words to add to its evidence, or None when its content is the fault
+    (`holds`): it negates, warns against or withdraws the fault, or it folds the fault
+    into other facts, quoted (plain text, clipped)."""
+    negated, others = holds(fault, content)
+    if negated is not None:
+        return unsure_line(negated)
+    if not others:
+        return None
+    return _flagged_line(others)
 
-    - it negates, warns against or withdraws the fault (a sentence holding the fault's
-      words says "not", "scam", "ignore" … of it, `judge.cue`): whether it carries the
-      fault is unsure, for a reviewer to say ("Lin does not want window seats", a bank's
-      "DE89… is a reported scam account");
-    - it folds the fault into other facts: besides the sentences that carry the fault, it
-      has sentences that share nothing with it (no token, name, shingle, marker or
-      value), which quarantining the whole record would take out of the store with it.
-      Those facts are quoted (plain text, clipped)."""
+
+def _flagged_line(facts: Sequence[str]) -> str:
+    """The evidence words of a carrier flagged for the facts it folds its fault into."""
+    return (f"{facts_line(facts)}: flagged, not quarantined, so they stay in the store "
+            "until a reviewer decides")
+
+
+def holds(fault: ContentSignature, content: str) -> tuple[str | None, list[str]]:
+    """What a carrier of `fault` holds besides the fault: (the negation, warning or
+    retraction word a sentence holding the fault's words says of it, `judge.cue`, else
+    None; the other facts it folds the fault into, `folded_facts`, looked for only when
+    it says no such word). Both empty: its content is the fault.
+
+    - a negation or warning makes whether it carries the fault unsure, for a reviewer
+      to say ("Lin does not want window seats", a bank's "DE89… is a reported scam
+      account");
+    - other facts would leave the store with the record if it were quarantined whole."""
     from ..judge._cues import cue
     from ..judge._lexical import fault_words
 
     said, content_words = fault_words(fault)
     negated = cue(content, content_words, said)
     if negated is not None:
-        return (f"unsure: it says {negated!r} of it (it may deny or warn against it): "
-                "flagged for a reviewer, never quarantined on its own")
+        return negated, []
+    return None, folded_facts(fault, content)
+
+
+def unsure_line(negated: str) -> str:
+    """The evidence words of a carrier that negates or warns against its fault."""
+    return (f"unsure: it says {negated!r} of it (it may deny or warn against it): "
+            "flagged for a reviewer, never quarantined on its own")
+
+
+def folded_facts(fault: ContentSignature, content: str) -> list[str]:
+    """The other facts a carrier of `fault` folds it into: besides the sentences that
+    carry the fault, its sentences of at least `FACT_WORDS` words that share nothing with
+    it (no token, name, shingle, marker or value), stripped. None when the sentences
+    carry the fault only together (one fact)."""
     sentences = [x for x in _SENTENCE_END.split(content) if words(x)]
     if len(sentences) < 2:
-        return None
+        return []
     carrying = [match(fault, x) is not None for x in sentences]
     if not any(carrying):  # carried only by the sentences together: one fact
-        return None
-    others = [x.strip() for x, c in zip(sentences, carrying, strict=True)
-              if not c and len(words(x)) >= FACT_WORDS and _shares_nothing(fault, x)]
-    if not others:
-        return None
+        return []
+    return [x.strip() for x, c in zip(sentences, carrying, strict=True)
+            if not c and len(words(x)) >= FACT_WORDS and _shares_nothing(fault, x)]
+
+
+def facts_line(others: Sequence[str]) -> str:
+    """"it folds the fault into N other fact(s): 'a' | 'b'", the facts clipped."""
     shown = " | ".join(repr(x if len(x) <= FACT_CHARS else x[:FACT_CHARS - 1] + "…")
                        for x in others[:SHOWN_FACTS])
     more = f" and {len(others) - SHOWN_FACTS} more" if len(others) > SHOWN_FACTS else ""
-    return (f"it folds the fault into {len(others)} other fact(s): {shown}{more}: flagged, "
-            "not quarantined, so they stay in the store until a reviewer decides")
+    return f"it folds the fault into {len(others)} other fact(s): {shown}{more}"
 
 
 def _shares_nothing(fault: ContentSignature, sentence: str) -> bool:

@@ -820,7 +820,14 @@ class _Run:
 
     def _consolidate(self, step: MemoryWrite, produced: list[str], retired: list[str]
                      ) -> list[dict[str, Any]] | None:
-        sources = [d.id for d in step.deps if d.id in self.memory]
+        sources: list[str] = []
+        for d in step.deps:
+            if d.id in self.memory:
+                sources.append(d.id)
+            elif isinstance(read := self._current(d.id), MemoryRead):
+                # a consolidation that cited a read folds what the read returned (a
+                # replayed read: what it returns from the repaired store)
+                sources += read.returned
         sources += [r for r in retired if r not in sources]
         sources = list(dict.fromkeys(self.memory.current(r) for r in sources))
         live = [self.memory[r] for r in sources if self.memory.active(r)]
