@@ -239,3 +239,45 @@ def test_async_postgres_store_row_is_locked_from_the_compare_to_the_write(
 
     asyncio.run(main())
     assert waited == [True]
+
+
+def test_in_memory_store_write_through_the_traced_store_waits_for_dgrrs_write(monkeypatch):
+    """An InMemoryStore has no transaction, but all its writers are in one process: while
+    dgrr compares and writes an item, an agent's write through `traced_store` waits for
+    the lock dgrr holds, and lands after dgrr's write instead of being lost under it."""
+    import threading
+
+    from langgraph.store.memory import InMemoryStore
+
+    from repair_core.integrations.langgraph import traced_store
+
+    inner = InMemoryStore()
+    agent = traced_store(inner)
+    _fill(inner)
+    waited: list[bool] = []
+    writers: list[threading.Thread] = []
+    real = InMemoryStore.batch
+    applying = threading.get_ident()
+
+    def batch(self, ops):
+        ops = list(ops)
+        if (threading.get_ident() == applying and not waited
+                and any(getattr(op, "key", None) == SEAT_KEY and hasattr(op, "value")
+                        for op in ops)):
+            writer = threading.Thread(
+                target=agent.put, args=(NAMESPACE, SEAT_KEY, {"text": AGENTS_SEAT}))
+            writers.append(writer)
+            writer.start()
+            writer.join(0.5)
+            waited.append(writer.is_alive())  # held back until dgrr's write is done
+            out = real(self, ops)
+            monkeypatch.setattr(InMemoryStore, "batch", real)
+            return out
+        return real(self, ops)
+
+    monkeypatch.setattr(InMemoryStore, "batch", batch)
+    apply_langgraph(inner, _ops(), case_id="lg-case", approval=APPROVAL)
+    for writer in writers:
+        writer.join(5)
+    assert waited == [True]
+    assert inner.get(NAMESPACE, SEAT_KEY).value == {"text": AGENTS_SEAT}

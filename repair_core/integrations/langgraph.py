@@ -28,6 +28,7 @@ record), so a restore works on a plain store too.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -95,9 +96,12 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
     module doc). `tracer` defaults to the global tracer provider's `dgrr.langgraph`."""
     try:
         from langgraph.store.base import BaseStore, GetOp, PutOp, SearchOp
+        from langgraph.store.memory import InMemoryStore
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(_INSTALL) from exc
     from opentelemetry import trace
+
+    from .langgraph_cas import write_lock
 
     class TracedStore(BaseStore):  # type: ignore[misc]
         """A LangGraph store that records its operations as spans and keeps history."""
@@ -108,6 +112,9 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
             self.tracer = tracer or trace.get_tracer("dgrr.langgraph")
             self.history: dict[str, list[RecordVersion]] = {}
             """Every version of each record written through the wrapper, oldest first."""
+            self._write_lock: Any = contextlib.nullcontext()
+            if isinstance(store, InMemoryStore):
+                self._write_lock = write_lock(store)
 
         # -- spans ---------------------------------------------------------------
         def _span(self, name: str, attrs: dict[str, Any]) -> Any:
@@ -171,10 +178,13 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
             results: list[Any] = []
             for op in ops:  # one op at a time: spans stay in call order
                 if isinstance(op, PutOp):
-                    old = self._current(op)
-                    span, rid, kind = self._write_span(op, old)
-                    with span:
-                        results.append(self.inner.batch([op])[0])
+                    # the lock dgrr's compare-and-set of an in-memory store holds
+                    # (langgraph_cas.write_lock): this write waits for an apply's
+                    with self._write_lock:
+                        old = self._current(op)
+                        span, rid, kind = self._write_span(op, old)
+                        with span:
+                            results.append(self.inner.batch([op])[0])
                     self._keep(op, old, rid, kind)
                     continue
                 result = self.inner.batch([op])[0]
@@ -189,11 +199,12 @@ def traced_store(store: Any, *, store_id: str = "langgraph", tracer: Any = None)
             results: list[Any] = []
             for op in ops:
                 if isinstance(op, PutOp):
-                    got = (await self.inner.abatch([GetOp(op.namespace, op.key)]))[0]
-                    old = None if got is None else got.value
-                    span, rid, kind = self._write_span(op, old)
-                    with span:
-                        results.append((await self.inner.abatch([op]))[0])
+                    with self._write_lock:  # an in-memory store's: held only briefly by dgrr
+                        got = (await self.inner.abatch([GetOp(op.namespace, op.key)]))[0]
+                        old = None if got is None else got.value
+                        span, rid, kind = self._write_span(op, old)
+                        with span:
+                            results.append((await self.inner.abatch([op]))[0])
                     self._keep(op, old, rid, kind)
                     continue
                 result = (await self.inner.abatch([op]))[0]

@@ -12,18 +12,30 @@ database, so that no write of the agent gets in between dgrr's compare and its w
 own event loop: the apply runs in a worker thread (`aapply_langgraph`), which hands the
 coroutine to that loop as the store's own sync calls do, and waits for it.
 
+An `InMemoryStore` has no transaction; all its writers are in one process, so the
+compare and the write hold a lock of that process, one per store object
+(:func:`write_lock`), which dgrr's `traced_store` also holds for each write it passes to
+that store: a write made through the traced store waits for dgrr's write. A write made on
+the bare `InMemoryStore` from another thread takes no lock and is not held back.
+
 The item is read and written with the store's own statements (its `_batch_get_ops` and
 `_batch_put_ops` on the transaction's cursor), so values, timestamps and the index are
-what the store itself writes. Another store (`InMemoryStore`, a store of another version
-without those methods) gets None from :func:`transactional`: the engine then reads the
-item again right before writing it, and the window stays open (see docs/writeback.md)."""
+what the store itself writes. Another store (a store of another version without those
+methods, a kind this module does not know) gets None from :func:`transactional`: the
+engine then reads the item again right before writing it, and the window stays open (see
+docs/writeback.md)."""
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["transactional"]
+__all__ = ["transactional", "write_lock"]
+
+_LOCKS: weakref.WeakKeyDictionary[Any, threading.RLock] = weakref.WeakKeyDictionary()
+_LOCKS_GUARD = threading.Lock()
 
 Same = Callable[[Any, Any], bool]
 StateOf = Callable[[Any], Any]
@@ -212,10 +224,43 @@ def _async_postgres(store: Any, same: Same, state_of: StateOf) -> WriteIf | None
     return _on_loop(store, write_if)
 
 
+def write_lock(store: Any) -> threading.RLock:
+    """The lock of this process that dgrr's compare-and-set of `store`'s items and
+    `traced_store`'s writes to `store` share (one per store object, made on first use)."""
+    with _LOCKS_GUARD:
+        lock = _LOCKS.get(store)
+        if lock is None:
+            lock = _LOCKS[store] = threading.RLock()
+        return lock
+
+
+def _in_memory(store: Any, same: Same, state_of: StateOf) -> WriteIf | None:
+    try:
+        from langgraph.store.memory import InMemoryStore
+    except ImportError:
+        return None
+    if not isinstance(store, InMemoryStore):
+        return None
+    lock = write_lock(store)
+
+    def write_if(ns: tuple[str, ...], key: str, expected: Any, state: Any) -> tuple[bool, Any]:
+        from langgraph.store.base import GetOp
+
+        with lock:
+            current = state_of(store.batch([GetOp(ns, key, refresh_ttl=False)])[0])
+            if not same(current, expected):
+                return False, current
+            store.batch([_put_op(ns, key, state)])
+            return True, current
+
+    return write_if
+
+
 def transactional(store: Any, same: Same, state_of: StateOf) -> WriteIf | None:
     """The compare-and-set of `store`'s items in one transaction (see the module doc),
     or None when the store offers none this module knows. `same` compares two slot
     states, `state_of` makes one of an item (None: absent)."""
     store = _unwrapped(store)
     return (_sqlite(store, same, state_of) or _postgres(store, same, state_of)
-            or _async_sqlite(store, same, state_of) or _async_postgres(store, same, state_of))
+            or _async_sqlite(store, same, state_of) or _async_postgres(store, same, state_of)
+            or _in_memory(store, same, state_of))
