@@ -143,19 +143,20 @@ def _kept_replay() -> str | None:
     p = state.plan_if_ready()
     if p is None:  # not planned again yet (after a reload): the replay read back stands
         if held is not None and held[0] is st.session_state.get(state.RESULT):
-            return str(held[1])
+            return held[1]  # type: ignore[no-any-return]
         return None
     current = state.current_replay(p)
     if current is None:
         return None
     if held is not None and held[0] is current.result:
-        return str(held[1])
+        # None: it could not be kept (over the size cap, a disk error), and is not
+        # written again on every rerun
+        return held[1]  # type: ignore[no-any-return]
     from . import kept_cases
     from .kept_replays import ReplayOfPlan
 
     digest = kept_cases.keep_replay(ReplayOfPlan(plan_key=state.plan_key(p), replay=current))
-    if digest is not None:
-        st.session_state[_KEPT_REPLAY] = (current.result, digest)
+    st.session_state[_KEPT_REPLAY] = (current.result, digest)
     return digest
 
 

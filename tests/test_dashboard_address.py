@@ -221,3 +221,27 @@ def test_the_last_replay_comes_back_after_a_reload_with_its_model_and_time(tmp_p
     assert "dgrr_result" not in refused.session_state or \
         refused.session_state["dgrr_result"] is None
     assert "no longer kept" in texts(reopened({**kept, "replay": "../../etc/passwd"}))
+
+
+def test_a_replay_too_large_to_keep_is_tried_once_and_the_address_names_none(tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.setenv("DGRR_CASES_DIR", str(tmp_path / "cases"))
+    from dgrr_dashboard import kept_cases
+
+    tried = []
+    keep = kept_cases.keep_replay
+
+    def counted(kept):
+        tried.append(kept)
+        return keep(kept)
+
+    monkeypatch.setattr(kept_cases, "MAX_CASE", 1000)  # a replay's file is larger
+    monkeypatch.setattr(kept_cases, "keep_replay", counted)
+    at = loaded(SAMPLE, objective="both")
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    assert at.session_state["dgrr_result"] is not None
+    page(at, "6_Compare")
+    page(at, "5_Replay")
+    assert "replay" not in address(at)
+    assert len(tried) == 1  # not dumped again on every rerun
