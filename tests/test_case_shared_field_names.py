@@ -14,6 +14,7 @@ from repair_core._synth import synth_case_data
 from repair_core.case._case import Case, Dep
 from repair_core.case._load import VALIDATE_CHUNK, case_from_data
 from repair_core.case._shared import NO_EXTRA, SharedFieldNames
+from repair_core.replay import repair
 from repair_core.replay._executor import _marked
 
 
@@ -115,3 +116,18 @@ def test_marked_steps_share_their_names_and_mark(mark):
     assert len({id(n.__pydantic_fields_set__) for n in new}) < 10
     new[0].repair = "replayed"  # an assignment changes that step only
     assert new[0].model_extra == {"repair": "replayed"} and new[1].model_extra == {"repair": mark}
+
+
+def test_a_repairs_decisions_and_step_outcomes_share_their_names():
+    case = case_from_data(synth_case_data(steps=300, memories=60, faults=2, seed=6))
+    result = repair(case)
+    decisions, outcomes = result.report.decisions, result.report.steps
+    assert len({id(d.__pydantic_fields_set__) for d in decisions}) == 1
+    kept = [o for o in outcomes if o.outcome == "kept"]
+    assert len(kept) > 10 and len({id(o.__pydantic_fields_set__) for o in kept}) == 1
+    again = repair(case)  # the shared sets change nothing that is written
+    assert again.model_dump_json() == result.model_dump_json()
+    before = kept[1].model_dump()
+    kept[0].detail = "changed"
+    assert "detail" in kept[0].__pydantic_fields_set__
+    assert "detail" not in kept[1].__pydantic_fields_set__ and kept[1].model_dump() == before

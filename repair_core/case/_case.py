@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from ._shared import SharedExtra, SharedFieldNames
+from ._shared import SharingModel
 
 __all__ = [
     "CASE_FORMAT",
@@ -68,18 +68,9 @@ STEP_TYPES: tuple[str, ...] = StepType.__args__  # type: ignore[attr-defined]
 FAULTABLE_STEP_TYPES: frozenset[str] = frozenset({"tool_observation"})
 
 
-class _Model(BaseModel):
+class _Model(SharingModel):
     # Unknown fields are kept, not dropped: a case round-trips without losing data.
     model_config = ConfigDict(extra="allow")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        # a loaded item's names and extra members, shared (`_shared`): made its own first
-        names, extra = self.__pydantic_fields_set__, self.__pydantic_extra__
-        if type(names) is SharedFieldNames:
-            object.__setattr__(self, "__pydantic_fields_set__", set(names))
-        if type(extra) is SharedExtra:
-            object.__setattr__(self, "__pydantic_extra__", dict(extra))
-        super().__setattr__(name, value)
 
 
 class Dep(_Model):

@@ -10,8 +10,9 @@ without extra members, each refusing to change.
 Nothing changes for a reader: the names and members are the same and a model written
 out is written as before. A model copied (`model_copy`, `copy`, `deepcopy`, pickle) gets
 a plain set and dict of its own, which pydantic then adds to; assigning an attribute of a
-model that shares them first gives it its own (`_Model.__setattr__` in `_case`), so what
-is shared is never changed.
+model that shares them first gives it its own (:class:`SharingModel`, the base of the
+case's models and of the repair's decisions and step outcomes), so what is shared is never
+changed.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["NO_EXTRA", "SharedExtra", "SharedFieldNames", "share_field_names"]
+__all__ = ["NO_EXTRA", "SharedExtra", "SharedFieldNames", "SharingModel", "share_field_names"]
 
 
 class SharedFieldNames(set[str]):
@@ -73,6 +74,19 @@ class SharedExtra(dict[str, Any]):
 
 NO_EXTRA = SharedExtra()
 """The extra members of a loaded item that has none (64 bytes an item otherwise)."""
+
+
+class SharingModel(BaseModel):
+    """A model whose set of field names and extra members may be shared: assigning an
+    attribute first gives it its own."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        names, extra = self.__pydantic_fields_set__, self.__pydantic_extra__
+        if type(names) is SharedFieldNames:
+            object.__setattr__(self, "__pydantic_fields_set__", set(names))
+        if type(extra) is SharedExtra:
+            object.__setattr__(self, "__pydantic_extra__", dict(extra))
+        super().__setattr__(name, value)
 
 
 def share_field_names(models: Iterable[BaseModel],

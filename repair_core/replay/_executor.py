@@ -42,7 +42,7 @@ from ..case._case import (
     Turn,
 )
 from ..case._load import repaired_case
-from ..case._shared import SharedExtra, SharedFieldNames
+from ..case._shared import SharedExtra, SharedFieldNames, share_field_names
 from ..case._trace import TRACE_FIELD
 from ..content._normalise import NormalisedTexts
 from ..judge import Judge
@@ -199,6 +199,7 @@ def _plan_decisions(memory: Mapping[str, str], steps: Mapping[str, str],
            for rid, a in memory.items()]
     out += [Decision(id=sid, kind="step", action=a, reason=reasons.get(sid, "unaffected: kept"))
             for sid, a in steps.items()]
+    share_field_names(out, {})  # one decision per step and record: 216 bytes each otherwise
     return out
 
 
@@ -889,6 +890,7 @@ class _Run:
                     detail=f"old output no longer evidence; not replayed{stands}"))
             else:
                 outcomes.append(StepOutcome(id=s.id, type=s.type, outcome="kept"))
+        share_field_names(outcomes, {})  # one per step: 216 bytes each otherwise
         self.report.steps = outcomes
         trajectory = self._trajectory()
         final = self.new_steps.get(self.final)

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, computed_field
 
 from ..case._case import Case, MemoryRecord, ToolEffect
+from ..case._shared import SharingModel
 from ..verification import Verification
 
 __all__ = [
@@ -42,7 +43,7 @@ class Cost(BaseModel):
     """Replayed steps / trajectory steps."""
 
 
-class Decision(BaseModel):
+class Decision(SharingModel):
     """One plan decision and why it was made."""
 
     id: str
@@ -55,7 +56,7 @@ class Decision(BaseModel):
     """Why (the path from a fault, the support that kept it, or `unaffected`)."""
 
 
-class StepOutcome(BaseModel):
+class StepOutcome(SharingModel):
     """What the executor did with one step."""
 
     id: str
