@@ -243,6 +243,24 @@ def test_a_visitor_cannot_read_a_folder_of_the_server_on_fleet(operator_db, tmp_
 
 # --- who the reviewer is -----------------------------------------------------------------
 
+def test_only_a_signed_in_reviewer_claims_from_the_cases_list(operator_db):
+    q = RepairQueue(str(operator_db))
+    q.submit(load_example(), ["m3"], diagnosed_by="detector", agent="travel-bot")
+    q.close()
+    visitor = _page(_app(VISITOR), "0_Cases")
+    _ok(visitor.radio(key="dgrr_w_cases_source").set_value("the repair queue").run())
+    assert list(visitor.dataframe[0].value["status"]) == ["pending"]
+    assert any("Sign in" in b.label for b in visitor.button)
+    assert not [b for b in visitor.button if b.key == "dgrr_w_cases_claim"]
+    ana = _page(_app(ANA), "0_Cases")
+    _ok(ana.radio(key="dgrr_w_cases_source").set_value("the repair queue").run())
+    _ok(ana.button(key="dgrr_w_cases_claim").click().run())
+    assert any("You hold request #1" in i.value for i in ana.info)
+    q = RepairQueue(str(operator_db))
+    assert q.get(1).status == "claimed" and "ana" in str(q.get(1).claimed_by).lower()
+    q.close()
+
+
 def test_a_claim_stays_the_reviewers_when_the_provider_changes_the_emails_case(operator_db):
     q = RepairQueue(str(operator_db))
     q.submit(load_example(), ["m3"], diagnosed_by="detector", agent="travel-bot")
