@@ -23,13 +23,14 @@ from typing import IO
 from pydantic import ValidationError
 
 from repair_core import Case, CaseError, RepairPlan, parse_case
+from repair_core.verification import Verification
 
 from .plan_transfer import plan_from_data
 from .settings import operator_setting, team_mode
-from .worker_messages import MEMORY_EXIT, Planned, WorkerRequest, parse_answer
+from .worker_messages import MEMORY_EXIT, Planned, Verified, WorkerRequest, parse_answer
 
-__all__ = ["LoadedUpload", "WorkerLimits", "load_in_worker", "plan_in_worker",
-           "use_worker", "worker_limits"]
+__all__ = ["LimitExceeded", "LoadedUpload", "WorkerLimits", "load_in_worker",
+           "plan_in_worker", "use_worker", "verify_in_worker", "worker_limits"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CPU_SECONDS = 30
@@ -38,6 +39,10 @@ WALL_FACTOR = 5
 """The worker is stopped after this many times its CPU seconds of wall-clock time (it
 runs at a lower priority than the server, on a machine other work shares)."""
 _POLL = 0.25
+
+
+class LimitExceeded(CaseError):
+    """The job needed more CPU time, memory or wall-clock time than its limits allow."""
 
 
 @dataclass(frozen=True)
@@ -164,9 +169,10 @@ def _refusal(limits: WorkerLimits, returncode: int) -> str:
 
 
 def run_job(request: WorkerRequest, files: Sequence[bytes], limits: WorkerLimits, *,
-            ended: Callable[[], bool] | None = None) -> Planned:
+            ended: Callable[[], bool] | None = None) -> Planned | Verified:
     """Run `request` with `files` in a new worker under `limits`; its answer, or a
-    `CaseError` (the upload's problems, a limit it passed, the session ended)."""
+    `CaseError` (the upload's problems, the session ended; `LimitExceeded`: a limit it
+    passed)."""
     request = request.model_copy(update={"sizes": [len(f) for f in files]})
     proc = _worker(limits)
     deadline = time.monotonic() + limits.wall_seconds
@@ -188,7 +194,7 @@ def run_job(request: WorkerRequest, files: Sequence[bytes], limits: WorkerLimits
                     raise CaseError(["stopped: the browser session ended"],
                                     source=request.source) from None
                 if time.monotonic() > deadline:
-                    raise CaseError([f"refused: it took longer than {limits.wall_seconds} s "
+                    raise LimitExceeded([f"refused: it took longer than {limits.wall_seconds} s "
                                      "of wall-clock time (the upload_cpu_seconds setting "
                                      f"{limits.cpu_seconds} times {WALL_FACTOR})"],
                                     source=request.source) from None
@@ -203,7 +209,10 @@ def run_job(request: WorkerRequest, files: Sequence[bytes], limits: WorkerLimits
             # for the operator's log, escaped: it may quote the upload
             print(f"dgrr dashboard: the upload worker stopped ({proc.returncode}): "
                   f"{ascii(err[-2000:].decode(errors='replace'))}", file=sys.stderr, flush=True)
-        raise CaseError([_refusal(limits, proc.returncode)], source=request.source)
+        limit = proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL, MEMORY_EXIT,
+                                    -signal.SIGABRT)
+        raise (LimitExceeded if limit else CaseError)([_refusal(limits, proc.returncode)],
+                                                      source=request.source)
     try:
         answer = parse_answer(out)
     except ValidationError:
@@ -220,7 +229,7 @@ def load_in_worker(request: WorkerRequest, files: Sequence[bytes], *,
     """Parse and plan an upload (`request.job` case, pair or import) in the worker, under
     `limits` (default: the settings')."""
     answer = run_job(request, files, limits or worker_limits(), ended=ended)
-    if answer.case_json is None:
+    if not isinstance(answer, Planned) or answer.case_json is None:
         raise CaseError(["refused: the worker sent no case"], source=request.source)
     case = parse_case(answer.case_json, source=request.source)
     return LoadedUpload(case, _plan(case, answer, request.source), answer.import_summary)
@@ -238,7 +247,29 @@ def plan_in_worker(case: Case, objective: str, not_suspect: frozenset[str], *,
                             clean_source=dict(clean_source or {}))
     answer = run_job(request, [case.model_dump_json().encode()], limits or worker_limits(),
                      ended=ended)
+    if not isinstance(answer, Planned):
+        raise CaseError(["refused: the worker sent no plan"], source=request.source)
     return _plan(case, answer, request.source)
+
+
+def verify_in_worker(case: Case, result_json: str, sources: Sequence[str], *,
+                     ended: Callable[[], bool] | None = None,
+                     limits: WorkerLimits | None = None) -> Verification:
+    """The lexical content check of a replay's result (`result_json`, a RepairResult's
+    JSON) of repairing `case`, against its faults and the suspected `sources`, run in the
+    worker under `limits` (default: the settings'). A check past a limit raises
+    `LimitExceeded`: it is not certified, never clean."""
+    request = WorkerRequest(job="verify", source=f"the content check of case {case.case_id}",
+                            names=["case", "result"], sources=list(sources))
+    answer = run_job(request, [case.model_dump_json().encode(), result_json.encode()],
+                     limits or worker_limits(), ended=ended)
+    if not isinstance(answer, Verified):
+        raise CaseError(["refused: the worker sent no content check"], source=request.source)
+    try:
+        return Verification.model_validate(answer.verification)
+    except ValidationError:
+        raise CaseError(["refused: the worker's content check was not one the server "
+                         "reads"], source=request.source) from None
 
 
 def _plan(case: Case, answer: Planned, source: str) -> RepairPlan:

@@ -1,6 +1,6 @@
 """The upload worker: `python -m dgrr_dashboard.upload_worker CPU_SECONDS MEMORY_MB`, a
 process of its own that parses an upload (or takes a case the server holds), plans it and
-writes the case and plan back as JSON (docs/dashboard.md, "Uploads in a worker process").
+writes the case and plan back as JSON, or runs the content check of a replay's result (docs/dashboard.md, "Uploads in a worker process").
 
 The dashboard server's sessions are threads of one interpreter: a hostile upload parsed,
 scanned and planned there held the interpreter lock, and every other reviewer's page
@@ -14,6 +14,7 @@ CPUs. The request format is `worker_messages`. No Streamlit here.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import resource
 import sys
@@ -23,10 +24,18 @@ from pydantic import ValidationError
 
 from repair_core import Case, CaseError, DgrrError, case_from_parts, parse_case, plan_case
 from repair_core.importers._otlp import looks_like_otlp
+from repair_core.verification import verify_result
 
 from .imported_upload import ImportedUpload, import_uploads
 from .plan_transfer import plan_data
-from .worker_messages import MAX_REQUEST_LINE, MEMORY_EXIT, Planned, Refused, WorkerRequest
+from .worker_messages import (
+    MAX_REQUEST_LINE,
+    MEMORY_EXIT,
+    Planned,
+    Refused,
+    Verified,
+    WorkerRequest,
+)
 
 __all__ = ["NICENESS", "main"]
 
@@ -73,7 +82,7 @@ def _answer(stream: IO[bytes]) -> str:
         request = WorkerRequest.model_validate_json(line)
     except ValidationError:
         return Refused(problems=["the worker's request is not one it reads"]).model_dump_json()
-    wanted = 2 if request.job == "pair" else 1  # an import: traces, a store or both
+    wanted = 2 if request.job in ("pair", "verify") else 1  # an import: traces, a store or both
     if len(request.sizes) != len(request.names) or len(request.sizes) < wanted:
         return Refused(problems=[f"a {request.job} job needs {wanted} file(s)"],
                        source=request.source).model_dump_json()
@@ -93,7 +102,9 @@ def _answer(stream: IO[bytes]) -> str:
         return Refused(problems=[str(exc)], source=request.source).model_dump_json()
 
 
-def _run(request: WorkerRequest, files: list[bytes]) -> Planned:
+def _run(request: WorkerRequest, files: list[bytes]) -> Planned | Verified:
+    if request.job == "verify":
+        return _verify(request, files)
     summary = case_json = None
     if request.job == "case":
         case = _parse_upload(files[0], request.names[0])
@@ -110,6 +121,18 @@ def _run(request: WorkerRequest, files: list[bytes]) -> Planned:
     if request.job != "plan" and case_json is None:
         case_json = case.model_dump_json()
     return Planned(case_json=case_json, plan=plan_data(plan), import_summary=summary)
+
+
+def _verify(request: WorkerRequest, files: list[bytes]) -> Verified:
+    """The lexical content check of the result (its JSON, `files[1]`) of repairing the
+    case (`files[0]`), as `repair` and the Approve page run it in process."""
+    case = parse_case(files[0], source=request.source)
+    try:
+        result = json.loads(files[1])
+    except ValueError:
+        raise CaseError(["the result sent is not JSON"], source=request.source) from None
+    verification = verify_result(case, result, sources=request.sources)
+    return Verified(verification=verification.model_dump(mode="json"))
 
 
 def _parse_upload(data: bytes, name: str) -> Case:

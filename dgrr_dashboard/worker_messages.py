@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-__all__ = ["MAX_REQUEST_LINE", "MEMORY_EXIT", "WorkerRequest", "Planned", "Refused", "WorkerAnswer", "parse_answer"]
+__all__ = ["MAX_REQUEST_LINE", "MEMORY_EXIT", "WorkerRequest", "Planned", "Refused", "Verified", "WorkerAnswer", "parse_answer"]
 
 MEMORY_EXIT = 3
 """The exit status of a worker that ran out of its memory limit."""
@@ -22,10 +22,11 @@ class WorkerRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    job: Literal["case", "pair", "import", "plan"]
+    job: Literal["case", "pair", "import", "plan", "verify"]
     """`case`: parse one uploaded case and plan it; `pair`: a trajectory file and a memory
     file; `import`: OTLP trace files and optionally a Mem0 history database
-    (`import_trace`); `plan`: plan a case the server holds already (sent as its JSON)."""
+    (`import_trace`); `plan`: plan a case the server holds already (sent as its JSON);
+    `verify`: the content check of a replay's result (the case's JSON, then the result's)."""
     source: str
     """How the upload is named in messages (file names as uploaded; never a path)."""
     names: list[str] = Field(default_factory=list)
@@ -42,6 +43,8 @@ class WorkerRequest(BaseModel):
     """The suspects the reviewer un-marked."""
     clean_source: dict[str, str] = Field(default_factory=dict)
     """The suspected sources the reviewer cleaned like a fault -> the reviewer's reason."""
+    sources: list[str] = Field(default_factory=list)
+    """`verify`: the suspected sources checked for besides the case's faults."""
 
 
 class Planned(BaseModel):
@@ -57,6 +60,15 @@ class Planned(BaseModel):
     """`import`: what the importer found, as it describes it."""
 
 
+class Verified(BaseModel):
+    """The content check of a replay's result (`verify`)."""
+
+    kind: Literal["verified"] = "verified"
+    """The answer's tag."""
+    verification: dict[str, Any]
+    """The check as `Verification.model_dump` gives it."""
+
+
 class Refused(BaseModel):
     """The upload is not a case the dashboard can work on (or cannot be planned)."""
 
@@ -68,13 +80,13 @@ class Refused(BaseModel):
     """What the problems are about (a file name as uploaded, `faults`, ...)."""
 
 
-WorkerAnswer = Annotated[Planned | Refused, Field(discriminator="kind")]
+WorkerAnswer = Annotated[Planned | Verified | Refused, Field(discriminator="kind")]
 """The worker's answer."""
 
 
-_ANSWER: TypeAdapter[Planned | Refused] = TypeAdapter(WorkerAnswer)
+_ANSWER: TypeAdapter[Planned | Verified | Refused] = TypeAdapter(WorkerAnswer)
 
 
-def parse_answer(text: str | bytes) -> Planned | Refused:
+def parse_answer(text: str | bytes) -> Planned | Verified | Refused:
     """The answer the worker wrote (raises pydantic's `ValidationError` on anything else)."""
     return _ANSWER.validate_json(text)

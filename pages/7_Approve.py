@@ -14,6 +14,7 @@ from dgrr_dashboard.apply_panel import apply_panel
 from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.settings import approvals_log, operator_judge, team_mode, trust_setting
 from dgrr_dashboard.text import MISSING, code, file_stem, md
+from dgrr_dashboard.upload_client import LimitExceeded, use_worker, verify_in_worker
 from dgrr_dashboard.widgets import (
     answer_columns,
     coloured,
@@ -24,7 +25,7 @@ from dgrr_dashboard.widgets import (
     require_plan,
     show_problems,
 )
-from repair_core import DgrrError
+from repair_core import CaseError, DgrrError
 from repair_core._text import plural
 from repair_core.approvals import (
     CARRIER_WARNING,
@@ -33,6 +34,7 @@ from repair_core.approvals import (
     TrustFile,
     approval_summary,
     carrier_groups,
+    check_sources,
     database_exists,
     markdown_report,
     record_decision,
@@ -43,6 +45,7 @@ from repair_core.approvals import (
 from repair_core.case._owner import owner_ack
 from repair_core.integrations.langgraph_threads import fork_lines, recorded_forks
 from repair_core.queue import RepairQueue, review
+from repair_core.verification import Verification
 
 page_setup("Approve")
 st.title("7 · Approve or reject")
@@ -87,12 +90,38 @@ if judge_problems:
 sign_key += f":{judge.name if judge is not None else 'lexical'}"
 
 
-def _sign() -> tuple[tuple[str, str], Any]:
+def _checked_elsewhere() -> tuple[Verification | None, str | None, list[str]]:
+    """The content check of the result run in the upload worker (team mode, by default:
+    setting `upload_worker`), so that scanning a hostile case's texts holds no other
+    session up; (None, None, []) when it is for `approval_summary` to run here (no
+    result, a model judge set, or the worker not used). A check that did not finish
+    is not certified, never clean: why, and its problems."""
+    if res is None or judge is not None:
+        return None, None, []
+    try:
+        if not use_worker():
+            return None, None, []
+        data = res.model_dump_json() if hasattr(res, "model_dump_json") else json.dumps(res)
+        return verify_in_worker(p.case, data, check_sources(p),
+                                ended=state.session_ended()), None, []
+    except LimitExceeded as exc:
+        return None, "the check ran out of its CPU/memory limit", [str(x) for x in exc.problems]
+    except CaseError as exc:
+        return None, "the check did not finish", [str(x) for x in exc.problems]
+
+
+def _sign() -> tuple[tuple[str, str], Any, str | None, list[str]]:
     with st.spinner("Hashing the case, the plan and the result…"):
-        return state.approval_hasher()(p, res), approval_summary(p, res, judge=judge)
+        hashes = state.approval_hasher()(p, res)
+        verification, unfinished, problems = _checked_elsewhere()
+        # an unfinished check stands in as an empty one: nothing can be approved then
+        summary = approval_summary(p, res, judge=judge,
+                                   verification=Verification() if unfinished else verification)
+        return hashes, summary, unfinished, problems
 
 
-(inputs, outputs), summary = state.derived("dgrr_signed", sign_key, _sign)
+(inputs, outputs), summary, check_unfinished, check_problems = state.derived(
+    "dgrr_signed", sign_key, _sign)
 
 def _counts(groups: dict[str, list[str]]) -> str:
     return ", ".join(f"{len(v):,} {k}" for k, v in groups.items()) or "none"
@@ -115,7 +144,11 @@ st.caption(f"Store: {_counts(summary.store)} · steps: {_counts(summary.steps)} 
            f"{plural(len(summary.irreversible_effects), 'irreversible effect')} · "
            f"{plural(len(summary.warnings), 'warning')} in "
            f"{plural(len(kinds_to_tick), 'kind')} (details below the decision)")
-if summary.replayed:
+if summary.replayed and check_unfinished:
+    st.caption(f"Content check of what the agent reads next: not certified: {check_unfinished}"
+               "; it cannot be approved")
+    show_problems("The content check did not finish", check_problems)
+elif summary.replayed:
     # what no judge could clear is acknowledged like a carrier, and is never called clean
     unsure = sum(1 for c in summary.carrier_details if c.status == "not_certified")
     carrying = len(summary.carriers) - unsure
@@ -219,7 +252,9 @@ with form_area:
         # What can be refused without the database is refused before it is opened: a refused
         # attempt creates no approvals file.
         refused = []
-        if decision == "approve" and not acknowledged:
+        if decision == "approve" and check_unfinished:
+            refused.append(f"the content check is not certified: {check_unfinished}")
+        elif decision == "approve" and not acknowledged:
             refused.append("acknowledge every warning above before approving")
         if not reviewer.strip():
             refused.append("reviewer: a reviewer name is required")

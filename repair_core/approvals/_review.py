@@ -19,7 +19,7 @@ from .._text import markdown_code, markdown_text, plural, printable
 from ..case._owner import OWNER_ACK_PREFIX
 from ..judge import Judge
 from ..plan._plan import RepairPlan
-from ..verification._models import Carrier, Uncertain
+from ..verification._models import Carrier, Uncertain, Verification
 from ._canonical import canonical_chunks, model_json
 from ._reviewer import same_reviewer
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
@@ -142,17 +142,27 @@ def named_carriers(result: Any) -> list[Any]:
 
 
 def result_carriers(case: Any, result: Any, plan: RepairPlan | None = None, *,
-                    judge: Judge | None = None) -> list[Any]:
+                    judge: Judge | None = None,
+                    verification: Verification | None = None) -> list[Any]:
     """What an approval of `result` (a RepairResult or its JSON) of repairing `case` must
     acknowledge: its carriers of a fault, then what is not certified clean of one
     (`Uncertain`), by a fresh content check against the case's faults, the suspected
     sources `plan` cleans and those the result names: the result's own lists are not
-    trusted. `judge`: asked what the lexical judge leaves unsure (`--judge`)."""
+    trusted. `judge`: asked what the lexical judge leaves unsure (`--judge`).
+    `verification`: that check, run already elsewhere (the dashboard's worker process) on
+    `check_sources(plan)`, used instead of running it here."""
     from ..verification import verify_result
 
-    sources = [s.id for s in getattr(plan, "suspected", ())
-               if s.role == "source" and s.action == "clean"]
-    return verify_result(case, result, sources=sources, judge=judge).acknowledgeable()
+    if verification is not None:
+        return verification.acknowledgeable()
+    return verify_result(case, result, sources=check_sources(plan), judge=judge).acknowledgeable()
+
+
+def check_sources(plan: RepairPlan | None) -> list[str]:
+    """The suspected sources `plan` cleans like a fault: the approval's content check
+    looks for them besides the case's faults."""
+    return [s.id for s in getattr(plan, "suspected", ())
+            if s.role == "source" and s.action == "clean"]
 
 
 def unacknowledged_carriers(case: Any, result: Any, approval: Any, *,
@@ -265,9 +275,11 @@ def _original_answer(case: Any) -> str:
 
 
 def approval_summary(plan: RepairPlan, result: Any = None, *,
-                     judge: Judge | None = None) -> ApprovalSummary:
+                     judge: Judge | None = None,
+                     verification: Verification | None = None) -> ApprovalSummary:
     """What approving `plan` with its replay `result` (a RepairResult or its JSON) means
-    (`judge`: asked what the lexical judge leaves unsure in the content check).
+    (`judge`: asked what the lexical judge leaves unsure in the content check;
+    `verification`: that content check run already, see `result_carriers`).
 
     Reads only the report and the answers (not the whole store), and reads report fields
     added later (e.g. irreversible effects) when they are there.
@@ -338,7 +350,8 @@ def approval_summary(plan: RepairPlan, result: Any = None, *,
         if str(_get(o, "detail") or "") == "observation supplied by hand":
             warnings.append(f"Observation typed by hand (not returned by the tool) — step "
                             f"{_get(o, 'id')}")
-    carriers = result_carriers(plan.case, result, plan, judge=judge)
+    carriers = result_carriers(plan.case, result, plan, judge=judge,
+                               verification=verification)
     found = {c.id for c in carriers}
     # and any the result names that the fresh check did not find: the approval must
     # acknowledge those too (approval.carriers-cover-result), so the reviewer sees them

@@ -1,0 +1,99 @@
+"""The content check of a replay's result runs in the upload worker when the worker is
+used (team mode, by default): the Approve page's check holds no other session up, and a
+check past the worker's limits is shown as not certified, never as clean, and cannot be
+approved."""
+
+from __future__ import annotations
+
+import pytest
+from test_dashboard import _ok, _record, loaded, page, plain, texts
+from test_dashboard_upload_worker import ROOMY, hostile_case
+from test_replay_fault_echo import _hostile
+
+from dgrr_dashboard import upload_client
+from dgrr_dashboard.upload_client import LimitExceeded, WorkerLimits, verify_in_worker
+from repair_core import load_example, parse_case, plan_case, repair
+from repair_core.model import POLICIES
+from repair_core.verification import verify_result
+
+
+@pytest.fixture(autouse=True)
+def _db(tmp_path, monkeypatch):
+    monkeypatch.setenv("DGRR_DB", str(tmp_path / "approvals.db"))
+
+
+def test_the_workers_check_is_the_check_made_here(monkeypatch):
+    monkeypatch.setitem(POLICIES, "says-window", _hostile("Lin prefers WINDOW seats!",
+                                                          {"answer"}))
+    plan = plan_case(load_example())
+    result = repair(plan.case, plan, model="dgrr/says-window")
+    here = verify_result(plan.case, result, sources=["m3"])
+    there = verify_in_worker(plan.case, result.model_dump_json(), ["m3"], limits=ROOMY)
+    assert there.carriers and there.outcome == "carriers"
+    assert there == here
+
+
+def test_a_check_past_the_cpu_limit_is_a_limit_exceeded():
+    case = parse_case(hostile_case(), source="inbox.json")
+    result = repair(case, plan_case(case))
+    with pytest.raises(LimitExceeded) as refused:
+        verify_in_worker(case, result.model_dump_json(), [],
+                         limits=WorkerLimits(cpu_seconds=1, memory_mb=2048, wall_seconds=60))
+    assert "CPU seconds" in refused.value.problems[0] or "wall-clock" in refused.value.problems[0]
+
+
+def _replayed(monkeypatch):
+    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "on")
+    monkeypatch.setitem(POLICIES, "says-window", _hostile("Lin prefers WINDOW seats!",
+                                                          {"answer"}))
+    at = loaded()
+    page(at, "5_Replay")
+    at.text_input(key="dgrr_w_model").set_value("dgrr/says-window")
+    return _ok(at.button(key="dgrr_w_run_replay").click().run())
+
+
+def test_with_the_worker_the_approve_pages_check_runs_there(monkeypatch):
+    import repair_core.verification as verification
+
+    at = _replayed(monkeypatch)
+    asked = []
+    real = upload_client.verify_in_worker
+
+    def in_worker(*args, **kwargs):
+        asked.append(args[2])
+        return real(*args, **kwargs)
+
+    def checked_here(*args, **kwargs):
+        raise AssertionError("the server ran the content check in its own interpreter")
+
+    monkeypatch.setattr(upload_client, "verify_in_worker", in_worker)
+    monkeypatch.setattr(verification, "verify_result", checked_here)
+    page(at, "7_Approve")
+    assert asked, "the check did not go to the worker"
+    assert "Content check of what the agent reads next: 1 carrier of a fault" in texts(at)
+    [table] = [d.value for d in at.dataframe if "it says" in d.value.columns]
+    assert list(table["id"]) == ["s10:m3"]
+
+
+def test_a_check_past_the_limit_is_not_certified_and_cannot_be_approved(tmp_path, monkeypatch):
+    at = _replayed(monkeypatch)
+
+    def over_limit(case, *args, **kwargs):
+        raise LimitExceeded(["refused: it needs more than the 1 CPU seconds an upload may "
+                             "use here (setting upload_cpu_seconds / "
+                             "$DGRR_UPLOAD_CPU_SECONDS)"], source="the content check")
+
+    monkeypatch.setattr(upload_client, "verify_in_worker", over_limit)
+    page(at, "7_Approve")
+    shown = texts(at)
+    assert ("Content check of what the agent reads next: not certified: the check ran out "
+            "of its CPU/memory limit") in shown
+    assert "1 CPU seconds an upload may use here" in shown
+    assert "clean (nothing carries a fault" not in shown
+    at.text_input(key="dgrr_w_reviewer").set_value("Ana")
+    at.radio(key="dgrr_w_decision").set_value("approve")
+    for c in at.checkbox:
+        c.check()
+    _record(at)
+    assert "the content check is not certified" in plain(at.error[-1].value), texts(at)
+    assert not (tmp_path / "approvals.db").exists()
