@@ -13,6 +13,8 @@ from typing import Any
 
 from repair_core import Case, RepairPlan, repair
 
+from .result_check import check_result_in_worker, checked_here
+
 __all__ = ["ReplayCancelled", "ReplayJob", "replay_estimate", "calls_by_step"]
 
 # Step types whose replay asks the model (tool actions call a tool; reads retrieve;
@@ -64,6 +66,10 @@ class ReplayJob:
         self.ended: float | None = None
         self.result: Any = None
         self.error: str | None = None
+        self.check_unfinished: str | None = None
+        """Why the content check after the replay is not certified (it ran in the upload
+        worker and did not finish), else None."""
+        self.check_problems: list[str] = []
         self.cancelled = False
         self._cancel = threading.Event()
         # the session that started it has ended: nobody will read the result, so no more
@@ -106,8 +112,12 @@ class ReplayJob:
         try:
             if self._cancel.is_set():
                 raise ReplayCancelled
+            here = checked_here(self.judge)
             self.result = repair(case, plan, client=client, observations=observations,
-                                 on_progress=self._progress, judge=self.judge)
+                                 on_progress=self._progress, judge=self.judge, check=here)
+            if not here:
+                self.check_unfinished, self.check_problems = check_result_in_worker(
+                    plan, self.result, ended=self._session_ended)
         except ReplayCancelled:
             self.cancelled = True
         except Exception as exc:  # noqa: BLE001 - shown to the reviewer on the page

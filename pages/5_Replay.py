@@ -13,6 +13,7 @@ from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.kept_replays import REPLAYS_KEPT
 from dgrr_dashboard.replay_job import ReplayJob, calls_by_step, replay_estimate
+from dgrr_dashboard.result_check import check_result_in_worker, checked_here
 from dgrr_dashboard.settings import (
     REFERENCE,
     offered_models,
@@ -101,6 +102,7 @@ deadline = m4.number_input("Deadline (s, 0 = none)", min_value=0.0,
                            help="no model call starts after this long, retries included")
 
 JOB = "dgrr_replay_job"
+CHECK_FLASH = "dgrr_replay_check_flash"  # why the last replay's content check is not certified
 # A replay of more steps than this runs beside the page, with progress and Cancel.
 FOREGROUND_STEPS = 100
 estimate = replay_estimate(p)
@@ -177,8 +179,15 @@ elif run:
 
     try:
         client = _client()
+        judge = operator_judge()[0]
+        here = checked_here(judge)
         res = repair(c, p, client=client, observations=observations or None,
-                     on_progress=on_progress, judge=operator_judge()[0])
+                     on_progress=on_progress, judge=judge, check=here)
+        if not here:
+            bar.progress(1.0, text="content check of the result…")
+            unfinished = check_result_in_worker(p, res, ended=state.session_ended())
+            if unfinished[0] is not None:
+                st.session_state[CHECK_FLASH] = unfinished
     except Exception as exc:  # a user-facing page: show the error, keep the state
         with progress_slot:
             show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
@@ -221,6 +230,8 @@ if job is not None and job.finished:
             st.session_state[state.REPLAY_CALLS] = (job.result, calls_by_step(job.client))
             state.keep_replay(job.result, p, job.client, job.elapsed)
             st.success(f"Replay finished in {job.elapsed:.0f} s.")
+            if job.check_unfinished is not None:
+                st.session_state[CHECK_FLASH] = (job.check_unfinished, job.check_problems)
         else:
             st.info("The plan changed while it was replayed; run it again.")
 elif running:
@@ -230,6 +241,11 @@ elif running:
 res = state.result()
 if "dgrr_replay_flash" in st.session_state:
     st.success(st.session_state.pop("dgrr_replay_flash"))
+if CHECK_FLASH in st.session_state:
+    # never shown as clean: the Approve page checks again, and refuses while not certified
+    why, problems = st.session_state.pop(CHECK_FLASH)
+    show_problems(f"Content check of what the agent reads next: not certified: {why}",
+                  problems)
 if res is not None:
     st.subheader("Result")
     shown_replay = state.current_replay(p)

@@ -1,7 +1,7 @@
 """The content check of a replay's result runs in the upload worker when the worker is
-used (team mode, by default): the Approve page's check holds no other session up, and a
-check past the worker's limits is shown as not certified, never as clean, and cannot be
-approved."""
+used (team mode, by default): the Replay page's check after a replay and the Approve
+page's hold no other session up, and a check past the worker's limits is shown as not
+certified, never as clean, and cannot be approved."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ from test_dashboard import _ok, _record, loaded, page, plain, texts
 from test_dashboard_upload_worker import ROOMY, hostile_case
 from test_replay_fault_echo import _hostile
 
-from dgrr_dashboard import upload_client
+from dgrr_dashboard import result_check, upload_client
+from dgrr_dashboard.replay_job import ReplayJob
+from dgrr_dashboard.result_check import LIMIT_REACHED
 from dgrr_dashboard.upload_client import LimitExceeded, WorkerLimits, verify_in_worker
 from repair_core import load_example, parse_case, plan_case, repair
-from repair_core.model import POLICIES
+from repair_core.approvals import check_sources
+from repair_core.model import POLICIES, ModelClient
 from repair_core.verification import verify_result
 
 
@@ -31,6 +34,9 @@ def test_the_workers_check_is_the_check_made_here(monkeypatch):
     there = verify_in_worker(plan.case, result.model_dump_json(), ["m3"], limits=ROOMY)
     assert there.carriers and there.outcome == "carriers"
     assert there == here
+    # and the check `repair` makes at the end of the replay, on the sources the page sends
+    assert there == repair(plan.case, plan, model="dgrr/says-window").verification
+    assert check_sources(plan) == []
 
 
 def test_a_check_past_the_cpu_limit_is_a_limit_exceeded():
@@ -97,3 +103,46 @@ def test_a_check_past_the_limit_is_not_certified_and_cannot_be_approved(tmp_path
     _record(at)
     assert "the content check is not certified" in plain(at.error[-1].value), texts(at)
     assert not (tmp_path / "approvals.db").exists()
+
+
+def _over_limit(*args, **kwargs):
+    raise LimitExceeded(["refused: it needs more than the 1 CPU seconds an upload may use "
+                         "here (setting upload_cpu_seconds / $DGRR_UPLOAD_CPU_SECONDS)"],
+                        source="the content check")
+
+
+def test_with_the_worker_the_replay_pages_check_runs_there(monkeypatch):
+    from repair_core.replay import _executor
+
+    def checked_here(*args, **kwargs):
+        raise AssertionError("the server ran the content check in its own interpreter")
+
+    monkeypatch.setattr(_executor, "verify_result", checked_here)
+    at = _replayed(monkeypatch)
+    verification = at.session_state["dgrr_result"].verification
+    assert [c.id for c in verification.carriers] == ["s10:m3"]
+    assert "not certified" not in texts(at)
+
+
+def test_a_replays_check_past_the_limit_is_not_certified(monkeypatch):
+    monkeypatch.setattr(result_check, "verify_in_worker", _over_limit)
+    at = _replayed(monkeypatch)
+    assert at.session_state["dgrr_result"].verification is None  # not checked: not clean
+    shown = texts(at)
+    assert ("Content check of what the agent reads next: not certified: the check ran out "
+            "of its CPU/memory limit") in shown
+    assert "1 CPU seconds an upload may use here" in shown
+
+
+def test_a_replay_beside_the_page_has_its_check_made_in_the_worker(monkeypatch):
+    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "on")
+    plan = plan_case(load_example())
+    job = ReplayJob(plan.case, plan, client=ModelClient()).start()
+    assert job.wait(120) and job.error is None, job.error
+    assert job.check_unfinished is None
+    assert job.result.verification == verify_result(plan.case, job.result)
+    monkeypatch.setattr(result_check, "verify_in_worker", _over_limit)
+    job = ReplayJob(plan.case, plan, client=ModelClient()).start()
+    assert job.wait(120) and job.error is None, job.error
+    assert job.check_unfinished == LIMIT_REACHED
+    assert job.result.verification is None

@@ -86,11 +86,13 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
            observations: Mapping[str, Any] | None = None,
            on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
            retriever: Retriever | None = None, client: ModelClient | None = None,
-           judge: Judge | None = None) -> RepairResult:
+           judge: Judge | None = None, check: bool = True) -> RepairResult:
     """Plan (unless given) and replay the repair of `case` (stages 4–5), then check the
     corrected answer, the replayed outputs and the repaired store by content against every
     fault's and suspected source's signature (`RepairResult.verification`; `judge` is asked
-    what the lexical judge leaves unsure, e.g. a `ModelJudge`).
+    what the lexical judge leaves unsure, e.g. a `ModelJudge`). `check=False` leaves that
+    check to the caller (the dashboard runs it in a process of its own): `verification`
+    stays None, which is not certified clean.
 
     `plan` is a :class:`RepairPlan` or a plan report of `case` carrying its operations, as
     JSON data (`dgrr plan --json --ops`; the columnar planner's
@@ -137,6 +139,8 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
     result.report.objective = objective
     result.report.suspects, result.report.not_suspect = suspects, not_suspect
     result.report.clean_source = clean_source
+    if not check:
+        return result
     # rule verify.after-replay: what the agent reads next, checked by content
     with gc_paused():
         result.verification = verify_result(case, result, sources=ops.revoked, judge=judge,
