@@ -237,7 +237,9 @@ def test_apply_refuses_a_carrier_its_approval_did_not_acknowledge(tmp_path, caps
                  "--result", path, "--db", db, "--acknowledge", "s10:m3"]) == 0
     capsys.readouterr()
     assert main(apply) == 0
-    assert "did not acknowledge" not in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "the approval did not acknowledge: s10:m3" not in out
+    assert "check carriers of a fault: passed" in out
     assert main([*apply, "--apply", "--reviewer", "ops"]) == 2
     err = capsys.readouterr().err
     assert "did not acknowledge" not in err and "cannot load 'dgrr_no_such_module:store'" in err
