@@ -69,11 +69,26 @@ def test_copies_get_a_set_of_their_own():
     shared = a.__pydantic_fields_set__
     updated = a.model_copy(update={name: getattr(a, name)})
     assert name in updated.__pydantic_fields_set__ and name not in shared
-    for other in (copy.copy(a), copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
+    for other in (copy.copy(a), copy.deepcopy(a)):
         assert type(other.__pydantic_fields_set__) is set
         assert other.__pydantic_fields_set__ == shared and other == a
         setattr(other, name, getattr(a, name))
         assert name not in shared and name not in b.__pydantic_fields_set__
+
+
+def test_models_unpickled_together_share_again_and_assign_apart():
+    case = case_from_data(synth_case_data(steps=200, memories=40, faults=1, seed=2))
+    a, b, name = _two_of_one_shape(case)
+    at = [(i, j) for i, s in enumerate(case.trajectory) for j, d in enumerate(s.deps)
+          if d is a or d is b]
+    again = pickle.loads(pickle.dumps(case))
+    assert again == case
+    a2, b2 = (again.trajectory[i].deps[j] for i, j in at)
+    assert type(a2.__pydantic_fields_set__) is SharedFieldNames
+    assert a2.__pydantic_fields_set__ is b2.__pydantic_fields_set__
+    assert again.trajectory[0].__pydantic_extra__ is again.trajectory[1].__pydantic_extra__
+    setattr(a2, name, getattr(a2, name))
+    assert name in a2.__pydantic_fields_set__ and name not in b2.__pydantic_fields_set__
 
 
 def test_a_shared_set_refuses_to_change():

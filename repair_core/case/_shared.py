@@ -8,8 +8,9 @@ one set per distinct set of names in their place, and one empty dict for every i
 without extra members, each refusing to change.
 
 Nothing changes for a reader: the names and members are the same and a model written
-out is written as before. A model copied (`model_copy`, `copy`, `deepcopy`, pickle) gets
-a plain set and dict of its own, which pydantic then adds to; assigning an attribute of a
+out is written as before. A model copied (`model_copy`, `copy`, `deepcopy`) gets a plain
+set and dict of its own, which pydantic then adds to (models unpickled together share them
+again); assigning an attribute of a
 model that shares them first gives it its own (:class:`SharingModel`, the base of the
 case's models and of the repair's decisions and step outcomes), so what is shared is never
 changed.
@@ -39,8 +40,10 @@ class SharedFieldNames(set[str]):
     def __deepcopy__(self, memo: dict[int, Any]) -> set[str]:
         return set(self)
 
-    def __reduce__(self) -> tuple[Any, ...]:  # unpickled as the plain set of one model
-        return set, (list(self),)
+    def __reduce__(self) -> tuple[Any, ...]:
+        # unpickled as what it was, one object the unpickled models share: a plain set
+        # there would be one set that each model's assignment adds to
+        return SharedFieldNames, (list(self),)
 
     def _shared(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("a shared set of field names is not changed; copy it first")
@@ -62,8 +65,8 @@ class SharedExtra(dict[str, Any]):
     def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
         return copy.deepcopy(dict(self), memo)
 
-    def __reduce__(self) -> tuple[Any, ...]:  # unpickled as the plain dict of one model
-        return dict, (dict(self),)
+    def __reduce__(self) -> tuple[Any, ...]:  # unpickled shared, as a shared set of names
+        return SharedExtra, (dict(self),)
 
     def _shared(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("shared extra members are not changed; copy them first")
