@@ -6,7 +6,7 @@ about every answer when told so.
 The prompt is `prompts/recovered.v1.txt`; the answer and the facts go in as JSON data
 after it, never as instructions. Each distinct question is asked once (by the sha256 of
 the prompt's version, the model, the answer and the facts), within a budget of calls;
-answers are kept in memory and, with `cache_dir`, on disk. The call itself is the
+answers are kept in memory and, with `cache_dir`, on disk. The call and the cache are the
 carries judge's (`ModelJudge`: litellm with its offline settings, or `complete`).
 """
 
@@ -17,7 +17,6 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from .._io import atomic_write_text
 from ._model import DEFAULT_BUDGET, DEFAULT_TIMEOUT, Completion, Guard, ModelJudge, parse_reply
 
 __all__ = ["RecoveryJudge", "RECOVERY_PROMPT_VERSION"]
@@ -34,12 +33,15 @@ class RecoveryJudge:
                  budget: int = DEFAULT_BUDGET, cache_dir: str | Path | None = None,
                  timeout: float = DEFAULT_TIMEOUT, complete: Completion | None = None,
                  guard: Guard | None = None) -> None:
+        if cache_dir is not None:
+            Path(cache_dir).mkdir(parents=True, exist_ok=True)
+        # the carries judge's call and its answer cache (memory and disk, by key): the
+        # keys differ by the prompt's version, so one folder may hold both judges' answers
         self._call = ModelJudge(model, api_base=api_base, api_key=api_key, budget=budget,
-                                timeout=timeout, complete=complete, guard=guard)
+                                timeout=timeout, complete=complete, guard=guard,
+                                cache_dir=cache_dir)
         self.model, self.name, self.budget = model, f"model:{model}", budget
-        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self._template = _PROMPT.read_text(encoding="utf-8")
-        self._memory: dict[str, tuple[str, str]] = {}
         self.calls = 0
         """Model calls made (a kept answer makes none)."""
         self.tokens = 0
@@ -55,7 +57,7 @@ class RecoveryJudge:
         text = json.dumps(data, ensure_ascii=False, sort_keys=True)
         key = hashlib.sha256("\0".join((RECOVERY_PROMPT_VERSION, self.model, text))
                              .encode()).hexdigest()
-        kept = self._kept(key)
+        kept = self._call._cached(key)
         if kept is not None:
             return kept
         if self.calls >= self.budget:
@@ -73,23 +75,5 @@ class RecoveryJudge:
         if found is None:
             return "unsure", ('the model\'s reply was not the JSON asked for ({"verdict": '
                               '"yes|no|unsure", "evidence"})')
-        self._memory[key] = found
-        if self.cache_dir is not None:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(self.cache_dir / f"{key}.json",
-                              json.dumps({"verdict": found[0], "evidence": found[1]}),
-                              "--answer-judge-cache")
-        return found
-
-    def _kept(self, key: str) -> tuple[str, str] | None:
-        if key in self._memory:
-            return self._memory[key]
-        if self.cache_dir is None:
-            return None
-        try:
-            found = parse_reply((self.cache_dir / f"{key}.json").read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError):
-            return None
-        if found is not None:
-            self._memory[key] = found
+        self._call._store(key, found)
         return found
