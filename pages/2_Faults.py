@@ -136,7 +136,8 @@ if p is not None and (p.suspected or unmarked):
         if cleaned:
             st.dataframe(pd.DataFrame([{"id": k, "reviewer's reason": v}
                                        for k, v in sorted(cleaned.items())]),
-                         hide_index=True, width="stretch", key="dgrr_w_cleaned_table")
+                         hide_index=True, width="stretch", key="dgrr_w_cleaned_table",
+                         placeholder=MISSING)
             if st.button("Stop cleaning these", key="dgrr_w_undo_clean_source"):
                 state.set_clean_source({})
                 st.rerun()

@@ -405,7 +405,9 @@ def test_approve_and_apply_ask_for_not_certified_items_to_be_acknowledged(
     assert main([*approve, "--acknowledge", "s10:m3"]) == 0
     assert "not certified clean: s10:m3" in capsys.readouterr().out
     assert main(apply) == 0
-    assert "did not acknowledge" not in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "the approval did not acknowledge: s10:m3" not in out
+    assert "check carriers of a fault: passed" in out
     # repaired with a model judge that clears the answer: nothing to acknowledge
     with scripted_server(_deny) as server:
         assert main(["repair", TRAVEL, "--objective", "answer", "--model",
