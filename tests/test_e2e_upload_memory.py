@@ -255,7 +255,8 @@ def _load_sample(page, name: str) -> None:
 def test_a_case_replaced_on_the_load_page_is_released(tmp_path):
     """A 20k-step case uploaded, then the spec example loaded over it on the Load page: the
     server's live heap comes back to within LIVE_BOUND_MB of what it was before the big
-    case (it grew by about 110 MB with it; the Load page's namespace, the session's
+    case (it grew by about 36 MB with it, 110 MB before loaded items shared their field
+    names and the sidebar stopped planning on Load; the Load page's namespace, the session's
     plan-digest cache and process-wide caches of texts kept it before), and at least half
     of what the case added to the resident size is returned (memory outside the two
     allocators the probe reads)."""
@@ -300,7 +301,8 @@ def test_a_case_replaced_on_the_load_page_is_released(tmp_path):
         f"{name} {m['live']:.1f} = {m['pymalloc']:.1f} + {m['malloc']:.1f}, {m['rss']:.0f}"
         for name, m in (("before", before), ("with the 20k-step case", with_big),
                         ("after replacing it", after))))
-    assert with_big["live"] - before["live"] > 2 * BOUND_MB  # the big case was really held
+    # the big case was really held, several times the bound it must come back within
+    assert with_big["live"] - before["live"] > 4 * LIVE_BOUND_MB
     assert after["live"] - before["live"] <= LIVE_BOUND_MB, (before, with_big, after)
     assert after["rss"] - before["rss"] <= (with_big["rss"] - before["rss"]) / 2, (
         before, with_big, after)
