@@ -96,6 +96,9 @@ def test_sign_in_approve_dry_run_apply_then_the_signatures_verify(apply_dashboar
         upload_case(page, "Upload a case", "Load uploaded case", case_file)
         goto_page(page, "Replay")
         page.get_by_role("button", name="Run replay").click()
+        # the replay's content check runs in the upload worker in team mode: on a loaded
+        # machine the page is idle a while before the replay is done
+        expect(page.get_by_text("Replay finished.")).to_be_visible(timeout=120_000)
         idle(page)
         goto_page(page, "Approve")
         expect(page.get_by_text(re.compile("Reviewer: ana\u2060?@example.org .*u-ana-0001"))
