@@ -78,12 +78,17 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = ()
         words = _WORD.findall(said)
         if not any(w in anchors for w in words):
             continue
-        ordered = any(found(sentence.group()) for found in _MARKED)
+        ordered: bool | None = None  # looked for only once a retraction word is met
         for i, w in enumerate(words):
             if w in anchors or w in fault_words:
                 continue
             if w == "t" and i and words[i - 1].endswith("n") and "t" not in fault_words:
                 return "n't"
-            if w in NEGATIONS or w in WARNINGS or (w in RETRACTIONS and not ordered):
+            if w in NEGATIONS or w in WARNINGS:
                 return w
+            if w in RETRACTIONS:
+                if ordered is None:
+                    ordered = any(found(sentence.group()) for found in _MARKED)
+                if not ordered:
+                    return w
     return None
