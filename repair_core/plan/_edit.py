@@ -122,6 +122,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
         fixed = edited_fixed | frozenset(k for k in held if step_edits.get(k) != "replay")
         replay, pulled = replay_set(a, start - fixed, quarantined, fixed=fixed, only=only)
         replay, paired = _with_pairs(base, replay, fixed)
+        if not held:  # no seed to release: the usual plan asks nothing of the tools
+            break
         fresh = _called_again(base, replay)
         released = {k for k, (_f, same) in held.items() if set(same) <= fresh}
         if not released:
