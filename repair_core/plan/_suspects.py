@@ -389,7 +389,7 @@ def unsure_line(negated: str) -> str:
 def folded_facts(fault: ContentSignature, content: str) -> list[str]:
     """The other facts a carrier of `fault` folds it into: besides the sentences that
     carry the fault, its sentences of at least `FACT_WORDS` words that share nothing with
-    it (no token, name, shingle, marker or value), stripped. None when the sentences
+    it (no token, name, shingle, marker or value), stripped. Empty when the sentences
     carry the fault only together (one fact)."""
     sentences = [x for x in _SENTENCE_END.split(content) if words(x)]
     if len(sentences) < 2:
