@@ -229,7 +229,8 @@ def forbidden_stated(answer: str, forbidden_facts: Iterable[str],
 
 
 ANSWER_READER = "the lexical answer reader"
-"""The judge behind every recovery verdict of the benchmark (`repair_core.bench._answer`)."""
+"""The judge behind every recovery verdict no answer judge decided
+(`repair_core.bench._answer`; `CaseResult.recovery_judge` names the model that did)."""
 
 
 class Recovery(BaseModel):
