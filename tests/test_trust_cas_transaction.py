@@ -64,11 +64,27 @@ def test_sqlite_store_compare_and_set_sees_a_write_of_another_connection(tmp_pat
         _the_second_writer_refuses(store, agent, monkeypatch)
 
 
+def _write_lock_taken(path) -> bool:
+    """Whether another connection to the SQLite file `path` finds its write lock taken
+    (by dgrr's transaction)."""
+    import sqlite3
+
+    other = sqlite3.connect(str(path), timeout=0.2)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:  # locked by dgrr's transaction
+        return "locked" in str(exc)
+    else:
+        other.execute("ROLLBACK")
+        return False
+    finally:
+        other.close()
+
+
 def test_sqlite_store_write_lock_is_held_from_the_compare_to_the_write(tmp_path,
                                                                         monkeypatch):
     """While dgrr compares and writes an item, another connection's write waits for
     dgrr's commit (so it lands after dgrr's write, not lost under it)."""
-    import sqlite3
 
     from langgraph.store.sqlite import SqliteStore
 
@@ -79,16 +95,7 @@ def test_sqlite_store_write_lock_is_held_from_the_compare_to_the_write(tmp_path,
 
         def put_ops(self, ops, cur):
             if self is store and not waited:
-                other = sqlite3.connect(str(tmp_path / "store.db"), timeout=0.2)
-                try:
-                    other.execute("BEGIN IMMEDIATE")
-                except sqlite3.OperationalError as exc:  # locked by dgrr's transaction
-                    waited.append("locked" in str(exc))
-                else:
-                    other.execute("ROLLBACK")
-                    waited.append(False)
-                finally:
-                    other.close()
+                waited.append(_write_lock_taken(tmp_path / "store.db"))
             return real(self, ops, cur)
 
         monkeypatch.setattr(SqliteStore, "_batch_put_ops", put_ops)
@@ -147,7 +154,6 @@ def test_async_sqlite_store_write_lock_is_held_from_the_compare_to_the_write(
     """While dgrr compares and writes an item of an AsyncSqliteStore, another
     connection cannot take the database's write lock."""
     import asyncio
-    import sqlite3
 
     pytest.importorskip("langgraph.store.sqlite.aio", reason="needs the 'postgres' extra")
     from langgraph.store.sqlite.aio import AsyncSqliteStore
@@ -159,16 +165,7 @@ def test_async_sqlite_store_write_lock_is_held_from_the_compare_to_the_write(
 
     async def put_ops(self, ops, cur):
         if not waited:
-            other = sqlite3.connect(str(tmp_path / "store.db"), timeout=0.2)
-            try:
-                other.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:  # locked by dgrr's transaction
-                waited.append("locked" in str(exc))
-            else:
-                other.execute("ROLLBACK")
-                waited.append(False)
-            finally:
-                other.close()
+            waited.append(_write_lock_taken(tmp_path / "store.db"))
         return await real(self, ops, cur)
 
     async def main():
