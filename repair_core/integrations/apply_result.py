@@ -213,10 +213,11 @@ def _open_vault(vault: str | None) -> Any:
 def recorder(log: Any, approval_id: int, *, reviewer: str, target: str,
              say: Callable[[str], None] = print, signed: bool = False) -> Any:
     """What records a finished apply in the approvals log, next to its approval
-    (`signed`: only with a trusted key when there is a trust file, as for a resume)."""
+    (`signed`: only with a trusted key when there is a trust file, as for a resume);
+    it returns the `applied` event it recorded."""
     from ..approvals import sha256_json
 
-    def record(intent: Any) -> None:
+    def record(intent: Any) -> Any:
         event = log.record_applied(
             approval_id, reviewer=reviewer, target=target,
             outputs_sha256=sha256_json(intent.operations),
@@ -227,4 +228,5 @@ def recorder(log: Any, approval_id: int, *, reviewer: str, target: str,
                                ensure_ascii=False, default=str), signed=signed)
         say(f"recorded as #{event.id} next to approval #{approval_id} "
             f"(apply {intent.apply_id})")
+        return event
     return record

@@ -11,7 +11,6 @@ the request `failed` and is never retried.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -173,6 +172,7 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
     from ..approvals import TrustFile, approval_hashes, sha256_json, unacknowledged_carriers
     from ..integrations import Journal, journal_dir, store_ops
     from ..integrations._target import approval_of_result, open_mem0, with_langgraph
+    from ..integrations.apply_result import recorder
 
     kind, spec = target.get("to"), target.get("store", "")
     if kind not in ("langgraph", "mem0"):
@@ -201,16 +201,12 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
             queue.approvals.trust, missing_ok=True)).needed(
         ops=len(ops), irreversible=bool(result.get("needs_human")))}
 
+    # the same `applied` row `dgrr apply` records, said to no one: the worker keeps its id
+    recorded = recorder(queue.approvals, approval.id, reviewer=worker, target=where,
+                        say=lambda _line: None)
+
     def record(intent: Any) -> None:
-        event = queue.approvals.record_applied(
-            approval.id, reviewer=worker, target=where,
-            outputs_sha256=sha256_json(intent.operations),
-            comment=json.dumps({"apply": intent.apply_id, "operations": intent.operations,
-                                **({"conflicts": [c.model_dump(mode="json")
-                                                  for c in intent.conflicts]}
-                                   if intent.conflicts else {})},
-                               ensure_ascii=False, default=str))
-        events.append(event.id)
+        events.append(recorded(intent).id)
 
     # rule apply.journal-used-once: intents in the log, a spent journal never resumed
     from ..approvals import ApplyEvents
