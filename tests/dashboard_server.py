@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import socket
 import subprocess
 import sys
@@ -35,6 +36,21 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def oidc_secrets(path: Path, provider: Any, extra: str = "") -> Path:
+    """`path`, written as the Streamlit secrets of a dashboard that signs in through
+    `provider` (tests/oidc_provider.py), followed by `extra` (a `[dgrr]` section)."""
+    from oidc_provider import CLIENT_ID, CLIENT_SECRET
+
+    path.write_text(
+        "[auth]\n"
+        'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
+        f'cookie_secret = "{secrets.token_hex(32)}"\n'
+        f'client_id = "{CLIENT_ID}"\n'
+        f'client_secret = "{CLIENT_SECRET}"\n'
+        f'server_metadata_url = "{provider.metadata_url}"\n' + extra)
+    return path
 
 
 @contextmanager

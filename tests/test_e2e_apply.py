@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import sys
 
 import pytest
@@ -19,6 +18,7 @@ from dashboard_server import (
     ROOT,
     goto_page,
     idle,
+    oidc_secrets,
     open_page,
     running_dashboard,
     upload_case,
@@ -34,7 +34,7 @@ def apply_dashboard(tmp_path):
     pytest.importorskip("authlib", reason="needs the 'auth' extra")
     pytest.importorskip("langgraph.store.sqlite", reason="needs the 'import' extra")
     from lg_sqlite_case import FACTORY, sqlite_run, trust_key
-    from oidc_provider import CLIENT_ID, CLIENT_SECRET, running_oidc_provider
+    from oidc_provider import running_oidc_provider
 
     from repair_core.cli import main
     from repair_core.queue import reviewer_label
@@ -48,14 +48,8 @@ def apply_dashboard(tmp_path):
         label = reviewer_label(issuer=provider.issuer, subject=USERS["ana"]["sub"],
                                email=USERS["ana"]["email"])
         trust_key(label, paths["keys"], paths["trust"])  # the server key for ana's subject
-        conf = tmp_path / "secrets.toml"
-        conf.write_text(
-            "[auth]\n"
-            'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
-            f'cookie_secret = "{secrets.token_hex(32)}"\n'
-            f'client_id = "{CLIENT_ID}"\n'
-            f'client_secret = "{CLIENT_SECRET}"\n'
-            f'server_metadata_url = "{provider.metadata_url}"\n'
+        conf = oidc_secrets(
+            tmp_path / "secrets.toml", provider,
             "[dgrr]\n"
             f'db = "{paths["db"]}"\n'
             f'keys = "{paths["keys"]}"\n'

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from dashboard_server import (
     ROOT,
     goto_page,
     idle,
+    oidc_secrets,
     open_page,
     running_dashboard,
 )
@@ -30,19 +30,6 @@ pytestmark = BROWSER_MARKS
 
 USERS = {"ana": {"sub": "u-ana-0001", "email": "ana@example.org"},
          "bo": {"sub": "u-bo-0002", "email": "bo@example.org"}}
-
-
-def _secrets(path: Path, provider) -> Path:
-    from oidc_provider import CLIENT_ID, CLIENT_SECRET
-
-    path.write_text(
-        "[auth]\n"
-        'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
-        f'cookie_secret = "{secrets.token_hex(32)}"\n'
-        f'client_id = "{CLIENT_ID}"\n'
-        f'client_secret = "{CLIENT_SECRET}"\n'
-        f'server_metadata_url = "{provider.metadata_url}"\n')
-    return path
 
 
 @pytest.fixture
@@ -66,7 +53,7 @@ def signed_in_dashboard(tmp_path):
             trust_key(reviewer_label(issuer=provider.issuer, subject=user["sub"],
                                      email=user["email"]),
                       tmp_path / ".dgrr" / "keys", tmp_path / ".dgrr" / "trusted_keys.json")
-        conf = _secrets(tmp_path / "secrets.toml", provider)
+        conf = oidc_secrets(tmp_path / "secrets.toml", provider)
         with running_dashboard(tmp_path, {"DGRR_DB": str(db), "HOME": str(tmp_path)},
                                {"secrets.files": str(conf)}) as url:
             yield url, db, provider, agent_store

@@ -8,7 +8,6 @@ subject. External requests are blocked."""
 from __future__ import annotations
 
 import re
-import secrets
 import sqlite3
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -16,7 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dashboard_server import BROWSER_MARKS, goto_page, idle, open_page, running_dashboard
+from dashboard_server import (
+    BROWSER_MARKS,
+    goto_page,
+    idle,
+    oidc_secrets,
+    open_page,
+    running_dashboard,
+)
 
 pytestmark = BROWSER_MARKS
 
@@ -41,7 +47,7 @@ class _Capture(BaseHTTPRequestHandler):
 @pytest.fixture
 def team_dashboard(tmp_path):
     pytest.importorskip("authlib", reason="needs the 'auth' extra")
-    from oidc_provider import CLIENT_ID, CLIENT_SECRET, running_oidc_provider
+    from oidc_provider import running_oidc_provider
 
     handler = type("Capture", (_Capture,), {"seen": []})
     capture = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -59,14 +65,8 @@ def team_dashboard(tmp_path):
                 trust_key(reviewer_label(issuer=provider.issuer, subject=user["sub"],
                                          email=user["email"]),
                           tmp_path / ".dgrr" / "keys", tmp_path / ".dgrr" / "trusted_keys.json")
-            conf = tmp_path / "secrets.toml"
-            conf.write_text(
-                "[auth]\n"
-                'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
-                f'cookie_secret = "{secrets.token_hex(32)}"\n'
-                f'client_id = "{CLIENT_ID}"\n'
-                f'client_secret = "{CLIENT_SECRET}"\n'
-                f'server_metadata_url = "{provider.metadata_url}"\n'
+            conf = oidc_secrets(
+                tmp_path / "secrets.toml", provider,
                 "[dgrr]\n"
                 f'db = "{db}"\n'
                 "[[dgrr.models]]\n"
