@@ -29,7 +29,6 @@ from ._metrics import (
     ANSWER_READER,
     CaseResult,
     forbidden_stated,
-    is_recovered,
     judge_recovery,
     missing_facts,
 )
@@ -94,7 +93,8 @@ class AnswerJudgeSpec(NamedTuple):
 
 @functools.cache
 def _answer_judge(spec: AnswerJudgeSpec) -> Any:
-    """One judge per process and spec, so its cache and budget span the run's cases."""
+    """One judge per process and spec, so its cache and budget span the cases that process
+    runs (with `workers`, each worker process has a budget of its own)."""
     from ..judge import RecoveryJudge
     from ..model._bounded import guarded_call
 
@@ -142,10 +142,10 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         world = res.final_world
         human = [f"{n.step} ({n.tool})" for n in res.needs_human]
     active_ids = {m.id for m in active}
-    judged = judge_recovery(
-        answer, ev.required_facts, ev.forbidden_facts,
-        judge=None if answer_judge is None else _answer_judge(answer_judge),
-        ask_all=bool(answer_judge and answer_judge.ask_all))
+    judge = None if answer_judge is None else _answer_judge(answer_judge)
+    ask_all = bool(answer_judge and answer_judge.ask_all)
+    judged = judge_recovery(answer, ev.required_facts, ev.forbidden_facts, judge=judge,
+                            ask_all=ask_all)
     recovered = judged.outcome == "recovered"
     entries = state_entries(world) if world is not None else []
     state_ok: bool | None = None
@@ -164,7 +164,9 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
 
         probe_answer = recurrence_probe(active, case.user_id, _final_turn_text(case),
                                         model=model, api_base=api_base, domain=case.domain)
-        recurred = not is_recovered(probe_answer, ev.required_facts, ev.forbidden_facts)
+        # the probe's answer is judged as the answer was, by the same judge
+        recurred = judge_recovery(probe_answer, ev.required_facts, ev.forbidden_facts,
+                                  judge=judge, ask_all=ask_all).outcome != "recovered"
     return CaseResult(
         case_id=case.case_id, method=method, **labels, answer=answer, recovered=recovered,
         recovery_unsure=judged.unsure,
