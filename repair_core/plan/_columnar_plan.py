@@ -1034,6 +1034,11 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
         first_record = c.n_turns + c.n_steps
         at = dict(zip(c.ids[first_record:], range(first_record, pl.n), strict=True)) \
             if carriers else {}
+        wanted = set(rederived.values())
+        writers = {w: i for i, w in enumerate(c.ids[c.n_turns:first_record], c.n_turns)
+                   if w in wanted} if wanted else {}
+        if writers:
+            replay = replay.copy()  # once: the arrays passed in are not ours to change
         for s in carriers:
             if s.action == "quarantine":
                 memory[at[s.id]] = "quarantine"
@@ -1041,9 +1046,8 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
                 if s.id in rederived:  # _plan.plan_case: its producer writes it again
                     from ._carrier_producers import rederive_reason
 
-                    writer = c.ids.index(rederived[s.id], c.n_turns, first_record)
+                    writer = writers[rederived[s.id]]
                     steps[writer] = "replay"
-                    replay = replay.copy()
                     replay[writer] = True
                     reasons[writer] = rederive_reason(s.id, s.fault)
     revoked = [*diagnosed, *(node_of[n] for n, s in sources.items() if s.action == "clean")]
