@@ -57,6 +57,15 @@ def _sqlite_store(tmp_path, case: Case):
     return store
 
 
+def _agent_reads(store, namespace) -> dict[str, dict]:
+    """What the agent reads next from `namespace`: its search through the traced store
+    (the read API an agent is given), key -> value. A write-back counts only as this
+    read returns it."""
+    from repair_core.integrations.langgraph import traced_store
+
+    return {i.key: i.value for i in traced_store(store).search(tuple(namespace), limit=100)}
+
+
 def _approval(case_id: str = "c", **extra) -> SimpleNamespace:
     return SimpleNamespace(id=1, decision="approve", kind="decision", case_id=case_id,
                            **extra)
@@ -77,7 +86,7 @@ def test_a_rederived_record_is_added_in_the_namespace_of_the_record_it_replaces(
     assert done[-1] == {"op": "add", "record": "m6~r1", "item": "memories/lin/m6~r1"}
     text = next(m["text"] for m in result["store"]["active"] if m["id"] == "m6~r1")
     # the agent's own read of its namespace finds the re-derived record ...
-    found = {i.key: i.value for i in store.search(tuple(LIN), limit=100)}
+    found = _agent_reads(store, LIN)
     assert found["m6~r1"] == {"text": text, "dgrr_added_by": case.case_id}
     assert "m6" not in found and "m3" not in found
     # ... and nothing went anywhere else
@@ -106,7 +115,9 @@ def test_the_store_tells_the_namespace_when_the_case_does_not(tmp_path):
                    replaces="u/lin/habit")]
     done = apply_langgraph(store, ops, case_id="c", approval=_approval(), user="lin")
     assert done[-1]["item"] == "u/lin/habit~r1"
-    assert store.get(("u", "lin"), "habit~r1").value["text"] == "new habit"
+    # the agent's next read of its namespace gets the new record, not the one it replaces
+    assert _agent_reads(store, ("u", "lin")) == {
+        "habit~r1": {"text": "new habit", "dgrr_added_by": "c"}}
     assert [tuple(ns) for ns in store.list_namespaces()] == [("u", "lin")]
 
 
@@ -152,15 +163,22 @@ def test_a_rederivation_of_another_owners_record_needs_its_acknowledgement(tmp_p
     from repair_core.integrations.langgraph import apply_langgraph
 
     case = _langgraph_case({"m6": TEAM})
-    ops = store_ops(case, _rederiving_result(case))
+    result = _rederiving_result(case)
+    ops = store_ops(case, result)
     assert (ops[-1].namespace, ops[-1].owner_record) == (TEAM, "m6")
     store = _sqlite_store(tmp_path, case)
     only_add = [o for o in ops if o.op == "add"]
     with pytest.raises(OwnerNotAcknowledged, match="record 'm6'"):
         apply_langgraph(store, only_add, case_id=case.case_id, approval=_approval(case.case_id),
                         user=case.user_id)
-    assert store.get(tuple(TEAM), "m6~r1") is None
+    # refused: the team's namespace reads as it did (m6, and no m6~r1)
+    assert set(_agent_reads(store, TEAM)) == {"m6"}
     acked = _approval(case.case_id, acknowledged=["other-owner:m6"])
     apply_langgraph(store, ops, case_id=case.case_id, approval=acked, user=case.user_id)
-    assert store.get(tuple(TEAM), "m6~r1") is not None
-    assert store.get(tuple(TEAM), "m6") is None
+    text = next(m["text"] for m in result["store"]["active"] if m["id"] == "m6~r1")
+    # the agent reading the team's namespace next gets the re-derived m6~r1 and not m6;
+    # the user's own namespace lost the fault m3 and gained nothing of the team's
+    assert _agent_reads(store, TEAM) == {"m6~r1": {"text": text,
+                                                    "dgrr_added_by": case.case_id}}
+    lin = _agent_reads(store, LIN)
+    assert "m3" not in lin and not {"m6", "m6~r1"} & set(lin)
