@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from repair_core.integrations.apply_result import ApplyTarget
     from repair_core.judge import ModelJudge
 
-__all__ = ["OfferedModel", "apply_target", "approvals_log", "offered_models", "operator_judge",
+__all__ = ["ApprovalsLogSettings", "OfferedModel", "apply_target", "approvals_log",
+           "approvals_log_settings", "offered_models", "operator_judge",
            "operator_setting", "shown_url", "team_mode", "trust_setting", "typed_model_client"]
 
 NO_KEY = "dgrr-no-key"
@@ -171,16 +172,39 @@ def trust_setting() -> str | None:
     return operator_setting("trust")
 
 
-def approvals_log(url: str) -> ApprovalStore:
+@dataclass(frozen=True)
+class ApprovalsLogSettings:
+    """Every setting the approvals log reads when it is opened (:func:`approvals_log`):
+    a page that keeps an opened log keys it on these and the URL, so that changing one
+    takes effect on the next run, not after a restart of the server."""
+
+    keys: str | None
+    """The operator's key folder (`[dgrr] keys`); None: `$DGRR_KEYS`, else ~/.dgrr/keys,
+    read at each signing."""
+    trust: str | None
+    """The trust file (:func:`trust_setting`); None: `$DGRR_TRUST`, else
+    ~/.dgrr/trusted_keys.json, read at each decision."""
+    signed_only: bool
+    """Only signed rows are recorded: the dashboard is shared (:func:`team_mode`)."""
+
+
+def approvals_log_settings() -> ApprovalsLogSettings:
+    """The approvals log's settings as they are now."""
+    return ApprovalsLogSettings(keys=operator_setting("keys"), trust=trust_setting(),
+                                signed_only=team_mode())
+
+
+def approvals_log(url: str, settings: ApprovalsLogSettings | None = None) -> ApprovalStore:
     """The approvals log at `url` as this dashboard writes it: rows signed with the
     reviewer's key from the operator's key folder (`[dgrr] keys`, else `$DGRR_KEYS`, else
     ~/.dgrr/keys), checked against :func:`trust_setting`. A team dashboard records only
     rows signed with a key that trust file trusts for the signed-in reviewer, and refuses
-    the others: no unsigned row."""
+    the others: no unsigned row. `settings` defaults to :func:`approvals_log_settings`."""
     from repair_core.approvals import ApprovalStore
 
-    return ApprovalStore(url, keys=operator_setting("keys"),  # None: $DGRR_KEYS, else …
-                         trust=trust_setting(), signed_only=team_mode())
+    chosen = settings if settings is not None else approvals_log_settings()
+    return ApprovalStore(url, keys=chosen.keys, trust=chosen.trust,
+                         signed_only=chosen.signed_only)
 
 
 def apply_target() -> tuple[ApplyTarget | None, list[str]]:

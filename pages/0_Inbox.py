@@ -9,7 +9,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.queue_claim import claim, held_request
-from dgrr_dashboard.settings import approvals_log, team_mode
+from dgrr_dashboard.settings import ApprovalsLogSettings, approvals_log, approvals_log_settings
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import database_picker, page_setup, show_problems
 from repair_core import DgrrError
@@ -30,9 +30,10 @@ url = database_picker("Queue database", "dgrr_w_inbox_db", "Reading",
 
 
 @st.cache_resource(show_spinner=False)
-def _queue(url: str, team: bool) -> RepairQueue:
-    # decisions signed with the operator's keys; a team dashboard records no unsigned row
-    return RepairQueue(url, approvals=approvals_log(url))
+def _queue(url: str, settings: ApprovalsLogSettings) -> RepairQueue:
+    # decisions signed with the operator's keys; a team dashboard records no unsigned row.
+    # Keyed on every setting the log reads: a changed key folder or trust file counts at once.
+    return RepairQueue(url, approvals=approvals_log(url, settings))
 
 
 if not database_exists(url):  # opening it would create the file: a reader does not
@@ -41,7 +42,7 @@ if not database_exists(url):  # opening it would create the file: a reader does 
                "submitted to it).")
     st.stop()
 try:
-    queue = _queue(url, team_mode())
+    queue = _queue(url, approvals_log_settings())
 except DgrrError as exc:
     show_problems("Cannot open the queue", [str(exc)])
     st.stop()

@@ -12,7 +12,14 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.apply_panel import apply_panel
 from dgrr_dashboard.identity import reviewer_identity
-from dgrr_dashboard.settings import approvals_log, operator_judge, team_mode, trust_setting
+from dgrr_dashboard.settings import (
+    ApprovalsLogSettings,
+    approvals_log,
+    approvals_log_settings,
+    operator_judge,
+    team_mode,
+    trust_setting,
+)
 from dgrr_dashboard.text import MISSING, code, file_stem, md
 from dgrr_dashboard.upload_client import LimitExceeded, use_worker, verify_in_worker
 from dgrr_dashboard.widgets import (
@@ -62,14 +69,15 @@ url = database_picker("Approvals database", "dgrr_w_db", "Writing (append-only) 
 
 
 @st.cache_resource(show_spinner=False)
-def _store(url: str, team: bool) -> ApprovalStore:
-    # signed with the operator's keys; a team dashboard records no unsigned row
-    return approvals_log(url)
+def _store(url: str, settings: ApprovalsLogSettings) -> ApprovalStore:
+    # signed with the operator's keys; a team dashboard records no unsigned row. Keyed on
+    # every setting the log reads: a changed key folder or trust file counts at once.
+    return approvals_log(url, settings)
 
 
 def _opened() -> ApprovalStore:
     try:
-        return _store(url, team_mode())
+        return _store(url, approvals_log_settings())
     except DgrrError as exc:
         show_problems("Cannot open the approvals database", [str(exc)])
         st.stop()

@@ -74,6 +74,14 @@ def _victim(tmp_path: Path) -> Path:
     return victim
 
 
+def _record_approval(at: AppTest) -> AppTest:
+    for box in at.checkbox:
+        if box.key and box.key.startswith("dgrr_w_ack_"):
+            box.check()
+    _ok(at.run())
+    return _ok(at.button(key="FormSubmitter:dgrr_w_approve_form-Record decision").click().run())
+
+
 @pytest.fixture()
 def operator_db(tmp_path, monkeypatch) -> Path:
     path = tmp_path / "operator.db"
@@ -129,16 +137,33 @@ def test_a_signed_in_reviewer_records_in_the_operators_database(operator_db, tmp
     label = "ana@example.org <oidc:https://id.example#u-ana-0001>"
     trust_key(label, tmp_path / ".dgrr" / "keys", tmp_path / ".dgrr" / "trusted_keys.json")
     at = _load_sample(_app(ANA))
-    _page(at, "7_Approve")
-    for box in at.checkbox:
-        if box.key and box.key.startswith("dgrr_w_ack_"):
-            box.check()
-    _ok(at.run())
-    _ok(at.button(key="FormSubmitter:dgrr_w_approve_form-Record decision").click().run())
+    _record_approval(_page(at, "7_Approve"))
     assert any("Recorded #1" in s.value for s in at.success), [e.value for e in at.error]
     q = RepairQueue(str(operator_db))
     (rec,) = q.approvals.history()
     assert rec.reviewer == label and rec.key_id and rec.signature
+    q.close()
+
+
+def test_a_changed_key_folder_counts_without_a_restart(operator_db, tmp_path):
+    """The Approve page keeps the approvals database it opened; the operator moving the key
+    folder takes effect on the next run, not once the server restarts."""
+    from lg_sqlite_case import trust_key
+
+    label = "ana@example.org <oidc:https://id.example#u-ana-0001>"
+    keys, trust = tmp_path / "team-keys", tmp_path / "team-trust.json"
+    trust_key(label, keys, trust)
+    (tmp_path / "no-keys").mkdir()
+    at = _load_sample(_app(ANA, {"keys": str(tmp_path / "no-keys"), "trust": str(trust)}))
+    _page(at, "7_Approve")
+    _record_approval(at)  # no key of ana's in that folder: refused, the database opened
+    assert not at.success and operator_db.exists()
+    at.secrets["dgrr"] = {"keys": str(keys), "trust": str(trust)}
+    _record_approval(_ok(at.run()))
+    assert any("Recorded #1" in s.value for s in at.success), [e.value for e in at.error]
+    q = RepairQueue(str(operator_db))
+    (rec,) = q.approvals.history()
+    assert rec.reviewer == label and rec.signature
     q.close()
 
 
