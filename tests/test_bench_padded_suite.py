@@ -61,3 +61,39 @@ def test_bad_steps_per_case_is_refused_before_anything_is_written(tmp_path, suit
         generate_suite(suite, tmp_path / "out", seed=42, count=1, steps_per_case=steps)
     assert message in str(err.value)
     assert not (tmp_path / "out").exists()
+
+
+def _episodes(case) -> list[tuple[str, str, str]]:
+    """Each memory write's operation, status and the text of the turn it happened in."""
+    text = {t.id: t.text for t in case.session}
+    return [(s.op, s.status, text[s.turn]) for s in case.trajectory if s.type == "memory_write"]
+
+
+def test_quiet_turns_at_the_start_come_before_every_turn_and_keep_the_episodes(tmp_path):
+    plain_dir, padded_dir = tmp_path / "plain", tmp_path / "padded"
+    generate_suite("controlled", plain_dir, seed=42, count=4)  # a stale and a drift case
+    manifest = generate_suite("controlled", padded_dir, seed=42, count=4, steps_per_case=40,
+                              quiet_at="start")
+    assert manifest["quiet_turns_at"] == "start"
+    _, plain = _cases(plain_dir)
+    _, padded = _cases(padded_dir)
+    assert {c.eval.fault_types[c.faults[0]] for c in plain} >= {"stale", "summary-drift"}
+    for a, b in zip(plain, padded, strict=True):
+        assert (a.faults, a.eval.required_facts, a.eval.forbidden_facts, a.eval.benign) == (
+            b.faults, b.eval.required_facts, b.eval.forbidden_facts, b.eval.benign)
+        before, after = [t.text for t in a.session], [t.text for t in b.session]
+        quiet = len(after) - len(before)
+        assert quiet > 0 and set(after[:quiet]) <= set(QUIET_QUESTIONS.values())
+        assert after[quiet:] == before
+        # the failed update and the consolidation happen in the same turns as unpadded
+        assert _episodes(b) == _episodes(a)
+        assert _affected_steps(b) == _affected_steps(a)
+
+
+def test_quiet_turns_at_needs_padding_and_a_known_place(tmp_path):
+    with pytest.raises(DgrrError, match="--quiet-turns-at start: only with --steps-per-case"):
+        generate_suite("controlled", tmp_path / "a", seed=42, count=1, quiet_at="start")
+    with pytest.raises(DgrrError, match="--quiet-turns-at: unknown place 'middle'"):
+        generate_suite("controlled", tmp_path / "b", seed=42, count=1, steps_per_case=30,
+                       quiet_at="middle")
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

@@ -837,13 +837,19 @@ MAX_QUIET_TURNS = 30
 """At most this many quiet turns are added to one case of the padded variant."""
 
 
+QUIET_PLACES = ("request", "start")
+"""Where the padded variant puts its quiet turns: just before the final request (after
+the faults' first exposure), or at the start of the session (before it)."""
+
+
 def _padded(design: _Design, seed: int, slot: Slot, case: Case, min_steps: int,
-            case_id: str, model: str) -> Case:
+            case_id: str, model: str, quiet_at: str = "request") -> Case:
     """`case` with quiet turns (questions about the user's benign filler records, drawn
-    from a stream of their own) inserted before the final request until its trajectory
-    has `min_steps` steps: the first padding that reaches it and still passes the keep
-    rules, else the longest one that passed (`case` when none did). The earlier turns
-    keep their positions, so the scripted update and consolidation stay where they were."""
+    from a stream of their own) inserted before the final request (`quiet_at="request"`)
+    or before the first turn (`"start"`) until its trajectory has `min_steps` steps: the
+    first padding that reaches it and still passes the keep rules, else the longest one
+    that passed (`case` when none did). The scripted update and consolidation stay with
+    the turns they belong to (shifted by the quiet turns placed before them)."""
     rng = random.Random(f"controlled-quiet:{seed}:{slot.index}")
     keys = sorted({str(r["key"]) for r in design.records
                    if r["tag"] == "true" and r["key"] in QUIET_QUESTIONS})
@@ -853,24 +859,33 @@ def _padded(design: _Design, seed: int, slot: Slot, case: Case, min_steps: int,
     questions = [QUIET_QUESTIONS[keys[i % len(keys)]] for i in range(MAX_QUIET_TURNS)]
     request = design.turns[-1]
     earlier = design.turns[:-1]
+    updates, consolidate_after = design.updates, design.consolidate_after
     best, n = case, 0
     while len(best.trajectory) < min_steps and n < MAX_QUIET_TURNS:
         # about three steps a quiet turn (read, claim, answer): aim at the missing ones
         n = min(MAX_QUIET_TURNS, n + max(1, (min_steps - len(best.trajectory) + 2) // 3))
-        design.turns = [*earlier, *questions[:n], request]
+        if quiet_at == "start":  # the scripted episodes are keyed by turn number
+            design.turns = [*questions[:n], *earlier, request]
+            design.updates = {t + n: u for t, u in updates.items()}
+            design.consolidate_after = {t + n: k for t, k in consolidate_after.items()}
+        else:
+            design.turns = [*earlier, *questions[:n], request]
         made = _made(design, case_id, model, max_steps=max(80, 2 * min_steps))
         if made is not None and len(made.trajectory) > len(best.trajectory):
             best = made
     design.turns = [*earlier, request]
+    design.updates, design.consolidate_after = updates, consolidate_after
     return best
 
 
 def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference",
                           noise: float = 0.0, max_attempts: int = 40,
-                          min_steps: int | None = None) -> tuple[Case, int]:
+                          min_steps: int | None = None, quiet_at: str = "request"
+                          ) -> tuple[Case, int]:
     """The case of `slot`, its failed (and clean) run made by `model` (with `noise`):
     designs are drawn until one passes the keep rules. With `min_steps`, the case that
-    passed is padded with quiet turns to at least that many steps (see `_padded`).
+    passed is padded with quiet turns, placed at `quiet_at`, to at least that many steps
+    (see `_padded`).
     Returns the case and the number of designs tried."""
     from .._errors import DgrrError
 
@@ -882,7 +897,8 @@ def build_controlled_case(slot: Slot, seed: int, *, model: str = "dgrr/reference
         if case is None:
             continue
         if min_steps is not None and len(case.trajectory) < min_steps:
-            case = _padded(design, seed, slot, case, min_steps, case_id, model)
+            case = _padded(design, seed, slot, case, min_steps, case_id, model,
+                           quiet_at)
         return case, attempt + 1
     raise DgrrError(f"controlled suite: no design for slot {slot} passed the keep rules in "
                     f"{max_attempts} attempts")

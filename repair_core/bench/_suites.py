@@ -59,15 +59,16 @@ def _write(out: Path, suite: str, seed: int, cases: list[Case], **extra: Any) ->
 
 def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | None = None,
                    model: str = "dgrr/reference", noise: float = 0.0, count: int | None = None,
-                   progress: bool = False, steps_per_case: float | None = None
-                   ) -> dict[str, Any]:
+                   progress: bool = False, steps_per_case: float | None = None,
+                   quiet_at: str = "request") -> dict[str, Any]:
     """Generate the `controlled` or `adapted` suite into `out`, the failed runs made by
     `model` with `noise` (built-in policies only); `count` keeps the first K cases.
     `steps_per_case` (controlled only) pads the suite with quiet turns to about that many
-    trajectory steps per case, the same faults over more steps (see `_padded_suite`).
+    trajectory steps per case, the same faults over more steps (see `_padded_suite`), its
+    quiet turns just before the final request or at the session's start (`quiet_at`).
     Returns the manifest."""
     from ..model import parse_builtin
-    from ._controlled import model_with_noise
+    from ._controlled import QUIET_PLACES, model_with_noise
 
     if count is not None and count < 1:
         raise DgrrError(f"--count: must be at least 1, got {count}")
@@ -75,6 +76,11 @@ def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | 
         raise DgrrError(f"--steps-per-case: only for --suite controlled, not {suite!r}")
     if steps_per_case is not None and not 8 <= steps_per_case <= 400:
         raise DgrrError(f"--steps-per-case: must be between 8 and 400, got {steps_per_case:g}")
+    if quiet_at not in QUIET_PLACES:
+        raise DgrrError(f"--quiet-turns-at: unknown place {quiet_at!r}; choose from "
+                        f"{', '.join(QUIET_PLACES)}")
+    if quiet_at != "request" and steps_per_case is None:
+        raise DgrrError(f"--quiet-turns-at {quiet_at}: only with --steps-per-case")
     run_model = model_with_noise(model, noise)
     # the model that made the runs, and its slip rate read back from that string: the CLI
     # folds --noise into the model string, so `noise` here may be 0 while the runs slipped
@@ -88,8 +94,10 @@ def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | 
             raise DgrrError(f"--model {run_model}: no slot of the controlled suite could be "
                             "filled (the injected faults never make its runs fail)")
         if steps_per_case is not None:
-            cases = _padded_suite(seed, run_model, cases, steps_per_case)
+            cases = _padded_suite(seed, run_model, cases, steps_per_case, quiet_at)
             meta["steps_per_case_target"] = steps_per_case
+            if quiet_at != "request":  # the default's manifest stays as it was
+                meta["quiet_turns_at"] = quiet_at
         return _write(out, suite, seed, cases, **meta,
                       **({"skipped_slots": skipped} if skipped else {}))
     if suite == "adapted":
@@ -121,8 +129,8 @@ def _controlled(seed: int, model: str, count: int | None = None
     return cases, skipped
 
 
-def _padded_suite(seed: int, model: str, cases: list[Case], steps_per_case: float
-                  ) -> list[Case]:
+def _padded_suite(seed: int, model: str, cases: list[Case], steps_per_case: float,
+                  quiet_at: str = "request") -> list[Case]:
     """The same cases, each padded with quiet turns in proportion to its own length, so
     that the suite's steps per case reach `steps_per_case` with the same faults (a lower
     fault density per step) and the spread of lengths keeps its shape. A case already
@@ -140,7 +148,7 @@ def _padded_suite(seed: int, model: str, cases: list[Case], steps_per_case: floa
             out.append(case)
             continue
         out.append(build_controlled_case(slots[case.case_id[:7]], seed, model=model,
-                                         min_steps=target)[0])
+                                         min_steps=target, quiet_at=quiet_at)[0])
     return out
 
 

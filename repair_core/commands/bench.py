@@ -45,6 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "records the request does not need), in proportion to its length, "
                         "until the suite has about N trajectory steps per case: the same "
                         "faults over more steps (default: no padding)")
+    g.add_argument("--quiet-turns-at", choices=("request", "start"), default="request",
+                   help="with --steps-per-case: put the quiet turns just before the final "
+                        "request, after the faults' first exposure (request), or at the "
+                        "start of the session, before it (start)")
     g.add_argument("--api-base", default=None,
                    help="base URL of an OpenAI-compatible server for --model")
     g.add_argument("--cache", default=None, metavar="DIR",
@@ -159,7 +163,8 @@ def run_generate(args: argparse.Namespace) -> int:
         _cache(args, None)
         manifest = generate_suite(args.suite, out, seed=args.seed,
                                   longmemeval=args.longmemeval, model=model, count=args.count,
-                                  steps_per_case=args.steps_per_case)
+                                  steps_per_case=args.steps_per_case,
+                                  quiet_at=args.quiet_turns_at)
     finally:
         _uncache(args)
         if args.api_base:
