@@ -33,23 +33,68 @@ def test_rows_sum_a_results_csv_and_skip_crashed_cases(tmp_path):
     assert (r.cases, r.recovered, r.replayed, r.steps, r.calls) == (2, 1, 10, 40, 6.0)
 
 
-def test_report_sets_the_padded_suite_beside_the_committed_one_and_the_paper():
-    a, b = density.Row(), density.Row()
-    a.add(True, 4, 10, 2.0)
-    a.add(False, 6, 30, 4.0)
-    b.add(True, 4, 20, 2.0)
-    b.add(True, 6, 60, 4.0)
-    text = density.report({"seed": 42, "target": 40.0, "committed": {"ours": a},
-                           "padded": {"ours": b},
-                           "committed_shape": {"cases": 2, "steps": 40, "faults": 3,
-                                               "affected": 20},
-                           "padded_shape": {"cases": 2, "steps": 80, "faults": 3,
-                                            "affected": 20}}, ["ours"])
+def _row(*cases):
+    r = density.Row()
+    for case_id, recovered, replayed, steps, calls in cases:
+        r.add(recovered, replayed, steps, calls, case_id)
+    return r
+
+
+def _shape(steps, affected):
+    return {"shape": {"cases": 2, "steps": steps, "faults": 3, "affected": affected}}
+
+
+def test_report_gives_the_mean_and_interval_over_seeds_and_pools_the_paired_cases():
+    seeds = [1, 2]
+    plain = {s: {**_shape(40, 20), "rows": {
+        "ours": _row(("c1", True, 4, 10, 2.0), ("c2", False, 6, 30, 4.0)),
+        "full_rerun": _row(("c1", True, 10, 10, 5.0), ("c2", True, 30, 30, 9.0))}}
+        for s in seeds}
+    padded = {1: {**_shape(80, 20), "rows": {
+                  "ours": _row(("c1", True, 4, 20, 2.0), ("c2", True, 6, 60, 4.0)),
+                  "full_rerun": _row(("c1", False, 20, 20, 5.0), ("c2", True, 60, 60, 9.0))}},
+              2: {**_shape(120, 20), "rows": {
+                  "ours": _row(("c1", True, 4, 40, 2.0), ("c2", False, 6, 80, 4.0)),
+                  "full_rerun": _row(("c1", False, 40, 40, 5.0), ("c2", False, 80, 80, 9.0))}}}
+    text = density.report({"seeds": seeds, "target": 40.0, "quiet_at": "start",
+                           "plain": plain, "padded": padded}, ["ours", "full_rerun"])
     lines = text.splitlines()
-    assert "| controlled (committed) | 2 | 3 | 20.0 | 7.50 | 0.500 |" in lines
-    assert "| controlled, padded | 2 | 3 | 40.0 | 3.75 | 0.250 |" in lines
-    assert "| paper (implied) | 150 | 172–194 | 46.3 | 2.48–2.79 | – |" in lines
-    assert "| Ours | 0.500 | 1.000 | 0.250 | 0.125 | 3.00 | 3.00 | 0.853, 0.123, 5.70 |" in lines
+    assert "quiet turns at the start of the session" in lines[0]
+    # identical seeds: no spread; two seeds 40 and 60 steps per case: t(1) = 12.706
+    assert "| controlled | 2 | 3, 3 | 20.0 [20.0, 20.0] | 7.50 [7.50, 7.50] " \
+           "| 0.500 [0.500, 0.500] |" in lines
+    assert "| controlled, padded | 2 | 3, 3 | 50.0 [-77.1, 177.1] " in lines[5]
+    ours = next(line for line in lines if line.startswith("| Ours |"))
+    # recovery 1.0 and 0.5 over the seeds; the mean of the per-seed figures
+    assert ours.startswith("| Ours | 0.500 [0.500, 0.500] | 0.750 [-2.427, 3.927] |")
+    rerun = next(line for line in lines if line.startswith("| Delete session"))
+    # Ours alone recovers c1 on both padded seeds; full re-run alone nothing: 2 / 0
+    assert "| 2 / 0, p = 0.5 |" in rerun
+    assert "| seed 1 | seed 2 |" in text
+    assert "| Ours | 1.000, 0.125, 3.00 | 0.500, 0.083, 3.00 |" in lines
+
+
+def test_t_interval_is_the_student_interval_and_a_point_for_one_value():
+    mean, lo, hi = density.t_interval([1.0, 2.0, 3.0])
+    assert mean == 2.0
+    assert hi - mean == pytest.approx(4.303 * 1.0 / 3 ** 0.5, abs=1e-3)
+    assert density.t_interval([0.4]) == (0.4, 0.4, 0.4)
+
+
+def test_paired_pools_discordant_cases_over_seeds():
+    a1, b1 = _row(("c1", True, 0, 1, 0), ("c2", True, 0, 1, 0)), _row(("c1", False, 0, 1, 0),
+                                                                      ("c2", True, 0, 1, 0))
+    a2, b2 = _row(("c1", False, 0, 1, 0)), _row(("c1", True, 0, 1, 0))
+    assert density.paired([(a1, b1), (a2, b2)]) == (1, 1, 1.0)
+
+
+def test_seeds_that_are_not_integers_or_repeat_are_refused(capsys, tmp_path):
+    for bad in ("42,x", "42,42"):
+        with pytest.raises(SystemExit) as err:
+            density.main(["--out", str(tmp_path), "--seeds", bad])
+        assert err.value.code == 2
+        assert "--seeds:" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
 
 
 def test_an_unknown_method_is_refused_by_name(capsys, tmp_path):
