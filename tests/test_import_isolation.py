@@ -36,3 +36,21 @@ def test_no_module_in_the_package_imports_the_ui_even_lazily():
                                     "import pyvis", "from pyvis")):
                 offenders.append(f"{path.name}: {stripped}")
     assert offenders == []
+
+
+def test_the_columnar_default_plan_loads_neither_the_model_judge_nor_pydantic(tmp_path):
+    # the carrier check reads the lexical judge's words and cues only; the model judge,
+    # its estimate and pydantic would cost most of a second of start-up at every plan
+    case = tmp_path / "case.json"
+    subprocess.run([sys.executable, "-m", "repair_core", "synth", "--steps", "3000",
+                    "--memories", "600", "--faults", "3", "--seed", "11", "--out", str(case)],
+                   check=True, capture_output=True)
+    mods = _imported_after(
+        "import io, contextlib; from repair_core.cli import main; out = io.StringIO(); "
+        "r = contextlib.redirect_stdout(out); r.__enter__(); "
+        f"main(['plan', '--json', '--planner', 'columnar', {str(case)!r}]); "
+        "r.__exit__(None, None, None); "
+        "assert '\"suspected\"' in out.getvalue()")
+    assert "repair_core.judge._lexical" in mods  # the carrier check ran
+    for heavy in ("repair_core.judge._model", "repair_core.judge._estimate", "pydantic"):
+        assert heavy not in mods, heavy

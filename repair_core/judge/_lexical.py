@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._carried import folded_texts
 from ..content import CarrierMatch, ContentSignature, match, scan, words
@@ -28,7 +28,9 @@ from ..content._memo import per_signature
 from ..content._stems import ORDINARY_STEMS, stem
 from ..content._tokens import STRONG_KINDS, distinctive_tokens
 from ._cues import cue
-from ._verdict import Judgement
+
+if TYPE_CHECKING:  # loaded when judging: it loads pydantic, which the carrier check
+    from ._verdict import Judgement  # (`fault_words` only) does not need
 
 __all__ = ["LexicalJudge", "LEXICAL", "fault_words"]
 
@@ -103,6 +105,8 @@ class LexicalJudge:
         >>> LexicalJudge().carries("The weather in Lisbon is mild.", sig).verdict
         'no'
         """
+        from ._verdict import Judgement
+
         found = match(fault, text)
         if found is not None:
             return self._matched(text, fault, found)
@@ -116,6 +120,8 @@ class LexicalJudge:
 
     def _matched(self, text: str, fault: ContentSignature, found: CarrierMatch
                  ) -> Judgement:
+        from ._verdict import Judgement
+
         said, content = fault_words(fault)
         negated = cue(text, content, said)
         if negated is not None:
