@@ -1,14 +1,17 @@
-"""The page's address keeps which case is loaded (and its marked faults, the objective
-and the reviewer's plan edits), so that reloading the page, or opening its address in
-another tab, brings the case back: a session's state lives only as long as its browser
-tab's connection.
+"""The page's address keeps which case is loaded (and its marked faults, the objective,
+the sources the reviewer cleaned or cleared and the reviewer's plan edits), so that
+reloading the page, or opening its address in another tab, brings the case back: a
+session's state lives only as long as its browser tab's connection.
 
 A sample is named by its name (`state.sample_paths`); an uploaded or imported case by the
-digest it is kept under on the server (`kept_cases`), and plan edits and the last replay
-likewise. What the address says is untrusted: a name is used only when it is one of the
-samples', a digest only when a kept file still has it, faults only when the case has them,
-an objective only when it is one, edits only when the library accepts them, a replay only
-when it is of the case (and it counts only while the plan is the one it replayed).
+digest it is kept under on the server (`kept_cases`), and the cleaned and cleared
+suspects, the plan edits and the last replay likewise (a replay counts only while the plan
+is the one it replayed, and the cleaned sources are part of that plan). What the address
+says is untrusted: a name is used only when it is one of the samples', a digest only when
+a kept file still has it, faults only when the case has them, an objective only when it
+is one, cleaned sources only when the plan accepts them, edits only when the library
+accepts them, a replay only when it is of the case (and it counts only while the plan is
+the one it replayed).
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from .identity import is_signed_in
 from .settings import team_mode
 from .text import md
 
-SAMPLE, CASE, FAULTS, OBJECTIVE, EDITS, REPLAY = (
-    "sample", "case", "faults", "objective", "edits", "replay")
+SAMPLE, CASE, FAULTS, OBJECTIVE, SUSPECTS, EDITS, REPLAY = (
+    "sample", "case", "faults", "objective", "suspects", "edits", "replay")
 RESTORED = "dgrr_restored"  # what restore() did on this session's first run, to show once
 _TRIED = "_dgrr_address_tried"
 # (result, digest) of the replay this session kept on the server or read back from it:
@@ -77,6 +80,9 @@ def restore() -> None:
         state.set_objective(objective)
     elif objective is not None:
         notes.append("the objective in the address is not one of answer, store, both")
+    suspects = st.query_params.get(SUSPECTS)
+    if suspects is not None:  # before the edits: they apply to the plan these make
+        notes.append(_restore_suspect_choices(str(suspects)))
     edits = st.query_params.get(EDITS)
     if edits is not None:
         notes.append(_restore_edits(str(edits)))
@@ -106,6 +112,22 @@ def _restore_replay(digest: str) -> str:
     return (f"the last replay is back (replay {replay.number} by model {md(replay.model)}, "
             f"finished {replay.finished:%Y-%m-%d %H:%M:%S} UTC; shown while the plan is the "
             "one it replayed)")
+
+
+def _restore_suspect_choices(digest: str) -> str:
+    """Clean and un-mark the suspects kept under `digest` as the reviewer did; what
+    became of them, in words (a cleaning the plan refuses is dropped when it plans)."""
+    from . import kept_cases
+
+    held = kept_cases.load_suspect_choices(digest)
+    if held is None:
+        return ("the cleaned and cleared suspects in the address are no longer kept: the "
+                "plan is made without them")
+    cleaned, unmarked = held
+    state.set_not_suspect(unmarked)
+    state.set_clean_source(cleaned)
+    return (f"{len(cleaned)} cleaned source{'s' if len(cleaned) != 1 else ''} and "
+            f"{len(unmarked)} cleared suspect{'s' if len(unmarked) != 1 else ''} restored")
 
 
 def _restore_edits(digest: str) -> str:
@@ -162,9 +184,9 @@ def _kept_replay() -> str | None:
 
 def keep() -> None:
     """Write the loaded sample, its faults (when changed), the objective (when not the
-    default), the plan edits and the last replay (both kept on the server, not for a
-    visitor of a shared dashboard: `_may_write`) into the address; clear them when the
-    case is neither a sample nor kept."""
+    default), the cleaned and cleared suspects, the plan edits and the last replay (the
+    last three kept on the server, not for a visitor of a shared dashboard: `_may_write`)
+    into the address; clear them when the case is neither a sample nor kept."""
     wanted: dict[str, str] = {}
     name = state.loaded_sample()
     digest = state.kept_case()
@@ -179,6 +201,13 @@ def keep() -> None:
         chosen = st.session_state.get(state.OBJECTIVE)
         if chosen is not None and chosen != state.DEFAULT_OBJECTIVE:
             wanted[OBJECTIVE] = chosen
+        cleaned, unmarked = state.clean_source(), state.not_suspect()
+        if (cleaned or unmarked) and _may_write():
+            from . import kept_cases
+
+            choices = kept_cases.keep_suspect_choices(cleaned, sorted(unmarked))
+            if choices is not None:
+                wanted[SUSPECTS] = choices
         edited = st.session_state.get(state.PLAN)  # the edited plan only (none computed here)
         if edited is not None and edited.edits and _may_write():
             from . import kept_cases
@@ -190,7 +219,7 @@ def keep() -> None:
         replay = _kept_replay() if _may_write() else None
         if replay is not None:
             wanted[REPLAY] = replay
-    for key in (SAMPLE, CASE, FAULTS, OBJECTIVE, EDITS, REPLAY):
+    for key in (SAMPLE, CASE, FAULTS, OBJECTIVE, SUSPECTS, EDITS, REPLAY):
         if key in wanted:
             if st.query_params.get(key) != wanted[key]:
                 st.query_params[key] = wanted[key]

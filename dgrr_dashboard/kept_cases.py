@@ -1,6 +1,7 @@
 """Uploaded and imported cases kept on the server under their content's sha256, so that a
 reload of the page (a new session) can load them again from the address (address.py), with
-the reviewer's plan edits and the last replay kept the same way. The folder is the user's data folder
+the reviewer's plan edits, the sources they cleaned or cleared and the last replay kept the
+same way. The folder is the user's data folder
 (`$DGRR_CASES_DIR`, else `~/.dgrr/cases`); a file is kept for a week after its last use, a case over `MAX_CASE`
 bytes is not kept, and the oldest files go when the folder passes `MAX_TOTAL`. A name
 from the address is used only when it is a digest, and a file only when its content still
@@ -24,14 +25,14 @@ from repair_core import Case, CaseError, parse_case
 
 from .kept_replays import KeptReplay, ReplayOfPlan
 
-__all__ = ["folder", "keep_case", "load_case_kept", "keep_edits", "load_edits", "keep_replay",
-           "load_replay", "hold_live_replay", "MAX_CASE", "MAX_TOTAL", "EXPIRE_SECONDS", "KEPT_PREFIXES"]
+__all__ = ["folder", "keep_case", "load_case_kept", "keep_edits", "load_edits",
+           "keep_suspect_choices", "load_suspect_choices", "keep_replay", "load_replay", "hold_live_replay", "MAX_CASE", "MAX_TOTAL", "EXPIRE_SECONDS", "KEPT_PREFIXES"]
 
 MAX_CASE = 256 * 2**20
 MAX_TOTAL = 1024 * 2**20
 EXPIRE_SECONDS = 7 * 24 * 3600
 _DIGEST = re.compile(r"[0-9a-f]{64}")
-KEPT_PREFIXES = ("edits-", "replay-")
+KEPT_PREFIXES = ("edits-", "suspects-", "replay-")
 """How the names of kept files that are not cases begin (a case is `<digest>.json`)."""
 
 # What this process kept or read back under a digest, while a session still holds it:
@@ -157,6 +158,33 @@ def load_edits(digest: str) -> tuple[list[dict[str, Any]], bool] | None:
     if not isinstance(edits, list) or not all(isinstance(e, dict) for e in edits):
         return None
     return edits, forced
+
+
+def keep_suspect_choices(clean_source: dict[str, str], not_suspect: list[str]) -> str | None:
+    """Keep the reviewer's word on the suspects: the sources cleaned (id -> reason) and
+    the suspects un-marked; its digest, or None."""
+    data = json.dumps({"clean_source": clean_source, "not_suspect": sorted(not_suspect)},
+                      sort_keys=True).encode()
+    digest = hashlib.sha256(data).hexdigest()
+    return digest if _write(f"suspects-{digest}.json", data) is not None else None
+
+
+def load_suspect_choices(digest: str) -> tuple[dict[str, str], list[str]] | None:
+    """The sources cleaned (id -> reason) and the suspects un-marked kept under `digest`,
+    or None (not a digest, gone, changed, not of that shape)."""
+    data = _read_verified("suspects-", digest)
+    if data is None:
+        return None
+    try:
+        loaded = json.loads(data)
+        cleaned, unmarked = loaded["clean_source"], loaded["not_suspect"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if (not isinstance(cleaned, dict) or not isinstance(unmarked, list)
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in cleaned.items())
+            or not all(isinstance(x, str) for x in unmarked)):
+        return None
+    return cleaned, unmarked
 
 
 def keep_replay(kept: ReplayOfPlan) -> str | None:

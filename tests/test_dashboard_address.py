@@ -223,6 +223,42 @@ def test_the_last_replay_comes_back_after_a_reload_with_its_model_and_time(tmp_p
     assert "no longer kept" in texts(reopened({**kept, "replay": "../../etc/passwd"}))
 
 
+def test_a_replay_with_a_cleaned_source_comes_back_after_a_reload(tmp_path, monkeypatch):
+    """The replay is matched to the plan it replayed, which the reviewer's cleaned sources
+    are part of: the address keeps them too, so after F5 the plan is that one again."""
+    monkeypatch.setenv("DGRR_CASES_DIR", str(tmp_path / "cases"))
+    why = "the user never said so"
+    at = loaded("sample_traces/shop-summary-drift.json", objective="both")
+    page(at, "2_Faults")
+    at.selectbox(key="dgrr_w_clean_source_pick").set_value("m1")
+    _ok(at.text_input(key="dgrr_w_clean_source_reason").set_value(why).run())
+    _ok(at.button(key="dgrr_w_clean_source").click().run())
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    kept = address(at)
+    assert set(kept) == {"sample", "suspects", "replay"}
+    again = reopened(kept, "1_Load")
+    said = texts(again)
+    assert "1 cleaned source and 0 cleared suspects restored" in said
+    assert "the last replay is back (replay 1 by model dgrr/reference" in said
+    assert again.session_state["dgrr_clean_source"] == {"m1": why}
+    page(again, "5_Replay")
+    said = texts(again)
+    assert "Replay 1 by model dgrr/reference, finished" in said and "ran before" in said
+    result = again.session_state["dgrr_result"]
+    assert result is not None and result.report.clean_source == {"m1": why}
+    assert address(again)["replay"] == kept["replay"]
+    # a suspects file changed on disk is refused: the plan is made without the cleaning,
+    # and the replay, of the plan with it, is not shown as its result
+    path = tmp_path / "cases" / f"suspects-{kept['suspects']}.json"
+    path.write_bytes(path.read_bytes().replace(b"never", b"NEVER"))
+    refused = reopened(kept, "1_Load")
+    assert "the cleaned and cleared suspects in the address are no longer kept" in \
+        texts(refused)
+    assert "ran before" not in texts(page(refused, "5_Replay"))
+    assert refused.session_state["dgrr_computed_plan"].clean_source == {}
+
+
 def test_a_replay_too_large_to_keep_is_tried_once_and_the_address_names_none(tmp_path,
                                                                              monkeypatch):
     monkeypatch.setenv("DGRR_CASES_DIR", str(tmp_path / "cases"))
