@@ -3,10 +3,17 @@ store the operator configured (`settings.apply_target`), through the very functi
 apply` calls (`repair_core.integrations.apply_result`), each check and its outcome shown
 as plain text, refused exactly as the command refuses. Apply is offered only after a dry
 run of the same plan and result in the session; a visitor of a team dashboard never gets
-here (the page stops for sign-in first)."""
+here (the page stops for sign-in first).
+
+The content check apply makes (what it will write, against every fault) runs in the
+upload worker when the worker is used (team mode, by default), with the operator's model
+judge when one is set, as the Approve page's does (`result_check`); a check that did not
+finish there is not certified and the write is refused."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -14,7 +21,10 @@ from pydantic import BaseModel
 
 from repair_core import DgrrError
 
+from .judge_settings import JudgeSettings
+from .result_check import check_in_worker, checked_here
 from .settings import apply_target, approvals_log, trust_setting
+from .state import session_ended
 from .text import code
 from .widgets import show_problems
 
@@ -37,10 +47,13 @@ class ApplyRun(BaseModel):
 
 
 def run_apply(url: str, plan: Any, result: Any, *, write: bool, reviewer: str | None,
-              judge: Any = None) -> ApplyRun:
+              judge: JudgeSettings | None = None,
+              ended: Callable[[], bool] | None = None) -> ApplyRun:
     """A dry run (or, with `write`, the apply) of `result`, the replay of `plan`, to the
     configured store, checked against the approvals log at `url` as `dgrr apply` checks
-    it: what it said, and its refusal if any."""
+    it, its content check with the operator's model `judge` (None: the lexical judge
+    alone) in the upload worker when the worker is used: what it said, and its refusal
+    if any."""
     from repair_core.approvals import result_data
     from repair_core.integrations.apply_result import apply_result, log_checks
 
@@ -49,13 +62,24 @@ def run_apply(url: str, plan: Any, result: Any, *, write: bool, reviewer: str | 
     if target is None:
         return ApplyRun(repair="", write=write, lines=[], refusal="; ".join(problems) or
                         "no store is configured ([dgrr] apply_to and apply_store)")
+    data = result_data(result) or {}
+    verification, unchecked = None, None
+    here = checked_here()
+    if not here:
+        # as `dgrr apply`: no suspected source but those the result names
+        verification, why, refusal = check_in_worker(plan.case, json.dumps(data), [],
+                                                     judge=judge, ended=ended)
+        if why is not None:
+            unchecked = "; ".join([why, *refusal])
     try:
         trust, against = log_checks(trust_setting(), None)
         log = approvals_log(url)
         try:
-            apply_result(log, plan.case, result_data(result) or {}, target, write=write,
-                         reviewer=reviewer, trust=trust, against=against, judge=judge,
-                         say=lines.append, warn=lines.append)
+            apply_result(log, plan.case, data, target, write=write, reviewer=reviewer,
+                         trust=trust, against=against,
+                         judge=judge.model_judge() if here and judge is not None else None,
+                         say=lines.append, warn=lines.append, verification=verification,
+                         unchecked=unchecked)
         finally:
             log.close()
     except DgrrError as exc:
@@ -69,17 +93,18 @@ def _last(repair: str) -> ApplyRun | None:
     return last if isinstance(last, ApplyRun) and last.repair == repair else None
 
 
-def _run(url: str, plan: Any, result: Any, write: bool, reviewer: str | None, judge: Any,
-         repair: str) -> None:
+def _run(url: str, plan: Any, result: Any, write: bool, reviewer: str | None,
+         judge: JudgeSettings | None, repair: str) -> None:
     last = _last(repair)
     if write and (last is None or last.refusal is not None or last.write):
         return  # Apply only right after a dry run of this repair that was not refused
-    done = run_apply(url, plan, result, write=write, reviewer=reviewer, judge=judge)
+    done = run_apply(url, plan, result, write=write, reviewer=reviewer, judge=judge,
+                     ended=session_ended())
     st.session_state[_RUN] = done.model_copy(update={"repair": repair})
 
 
 def apply_panel(url: str, plan: Any, result: Any, *, repair: str, reviewer: str | None,
-                judge: Any = None) -> None:
+                judge: JudgeSettings | None = None) -> None:
     """The section: the configured store, *Dry run*, *Apply* (after a dry run of this
     `repair`, the page's key for the plan and result), and what the last one said."""
     st.subheader("Write back to the store")

@@ -13,6 +13,7 @@ from typing import Any
 
 from repair_core import Case, RepairPlan, repair
 
+from .judge_settings import JudgeSettings
 from .result_check import check_result_in_worker, checked_here
 
 __all__ = ["ReplayCancelled", "ReplayJob", "replay_estimate", "calls_by_step"]
@@ -55,7 +56,7 @@ class ReplayJob:
     def __init__(self, case: Case, plan: RepairPlan, *, client: Any,
                  observations: dict[str, Any] | None = None,
                  session_ended: Callable[[], bool] | None = None,
-                 judge: Any = None) -> None:
+                 judge: JudgeSettings | None = None) -> None:
         self.plan = plan
         self.judge = judge  # the operator's model judge, or None for the lexical one
         self.total = len(plan.replay_set)
@@ -112,12 +113,13 @@ class ReplayJob:
         try:
             if self._cancel.is_set():
                 raise ReplayCancelled
-            here = checked_here(self.judge)
+            here = checked_here()
+            judge = self.judge.model_judge() if here and self.judge is not None else None
             self.result = repair(case, plan, client=client, observations=observations,
-                                 on_progress=self._progress, judge=self.judge, check=here)
+                                 on_progress=self._progress, judge=judge, check=here)
             if not here:
                 self.check_unfinished, self.check_problems = check_result_in_worker(
-                    plan, self.result, ended=self._session_ended)
+                    plan, self.result, judge=self.judge, ended=self._session_ended)
         except ReplayCancelled:
             self.cancelled = True
         except Exception as exc:  # noqa: BLE001 - shown to the reviewer on the page

@@ -1,47 +1,65 @@
-"""Where the content check that ends a replay runs: in the upload worker when uploads go
-there (team mode, by default; docs/dashboard.md, "Uploads in a worker process"), so that
-scanning a hostile case's texts holds no other session up; else, or with a model judge
-set, in the server's interpreter as part of `repair`."""
+"""Where the content checks of a replay's result run — the one that ends a replay, the
+Approve page's fresh one and the Apply panel's before it writes: in the upload worker
+when uploads go there (team mode, by default; docs/dashboard.md, "Uploads in a worker
+process"), with the operator's model judge too, so that neither scanning a hostile
+case's texts nor waiting on the judge's calls holds another session up; else in the
+server's interpreter."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from repair_core import CaseError, RepairPlan
+from repair_core import Case, CaseError, RepairPlan
 from repair_core.approvals import check_sources
+from repair_core.verification import Verification
 
+from .judge_settings import JudgeSettings
 from .upload_client import LimitExceeded, use_worker, verify_in_worker
 
-__all__ = ["LIMIT_REACHED", "check_result_in_worker", "checked_here"]
+__all__ = ["LIMIT_REACHED", "UNFINISHED", "check_in_worker", "check_result_in_worker",
+           "checked_here"]
 
 LIMIT_REACHED = "the check ran out of its CPU/memory limit"
 """Why a check past the worker's limits is not certified."""
+UNFINISHED = "the check did not finish"
+"""Why a check the worker did not finish for another reason is not certified."""
 
 
-def checked_here(judge: Any) -> bool:
-    """Whether `repair` runs the check in this interpreter: with a model judge (its client
-    is the server's), or when the worker is not used (or its setting is not usable: the
-    Load page names it)."""
-    if judge is not None:
-        return True
+def checked_here() -> bool:
+    """Whether the content checks run in this interpreter: when the worker is not used
+    (or its setting is not usable: the Load page names it)."""
     try:
         return not use_worker()
     except CaseError:
         return True
 
 
+def check_in_worker(case: Case, result_json: str, sources: Sequence[str], *,
+                    judge: JudgeSettings | None = None,
+                    ended: Callable[[], bool] | None = None
+                    ) -> tuple[Verification | None, str | None, list[str]]:
+    """The content check of `result_json` (a replay's result of repairing `case`) against
+    the case's faults and `sources`, run in the worker with `judge` (None: the lexical
+    judge alone): (the check, None, []) when it finished, else (None, why it is not
+    certified, the refusal's problems) — not certified, never clean."""
+    try:
+        return verify_in_worker(case, result_json, sources, judge=judge, ended=ended), None, []
+    except LimitExceeded as exc:
+        return None, LIMIT_REACHED, [str(x) for x in exc.problems]
+    except CaseError as exc:
+        return None, UNFINISHED, [str(x) for x in exc.problems]
+
+
 def check_result_in_worker(plan: RepairPlan, result: Any, *,
+                           judge: JudgeSettings | None = None,
                            ended: Callable[[], bool] | None = None
                            ) -> tuple[str | None, list[str]]:
     """Run the content check of `result` (replayed with `check=False`) in the worker and
     set its `verification`; (None, []) when it did, else why it is not certified and the
     refusal's problems (its `verification` stays None: not certified, never clean)."""
-    try:
-        result.verification = verify_in_worker(plan.case, result.model_dump_json(),
-                                               check_sources(plan), ended=ended)
-    except LimitExceeded as exc:
-        return LIMIT_REACHED, [str(x) for x in exc.problems]
-    except CaseError as exc:
-        return "the check did not finish", [str(x) for x in exc.problems]
-    return None, []
+    verification, why, problems = check_in_worker(
+        plan.case, result.model_dump_json(), check_sources(plan), judge=judge, ended=ended)
+    if verification is not None:
+        result.verification = verification
+    return why, problems

@@ -21,18 +21,17 @@ import streamlit as st
 from repair_core.model import REFERENCE_MODEL, ModelClient
 
 from .identity import auth_configured
+from .judge_settings import NO_KEY, JudgeSettings
 
 if TYPE_CHECKING:
     from repair_core.approvals import ApprovalStore
     from repair_core.integrations.apply_result import ApplyTarget
     from repair_core.judge import ModelJudge
 
-__all__ = ["ApprovalsLogSettings", "OfferedModel", "apply_target", "approvals_log",
+__all__ = ["NO_KEY", "ApprovalsLogSettings", "OfferedModel", "apply_target", "approvals_log",
            "approvals_log_settings", "offered_models", "operator_judge",
-           "operator_setting", "shown_url", "team_mode", "trust_setting", "typed_model_client"]
-
-NO_KEY = "dgrr-no-key"
-"""The key sent to an API base a visitor typed: a placeholder, never the server's own."""
+           "operator_judge_settings", "operator_setting", "shown_url", "team_mode",
+           "trust_setting", "typed_model_client"]
 
 
 @dataclass(frozen=True)
@@ -113,14 +112,14 @@ def offered_models() -> tuple[list[OfferedModel], list[str]]:
     return out, problems
 
 
-def operator_judge() -> tuple[ModelJudge | None, list[str]]:
+def operator_judge_settings() -> tuple[JudgeSettings | None, list[str]]:
     """The model judge the operator set (`[dgrr] judge`, `judge_api_base`,
     `judge_api_key_env`, `judge_budget`, `judge_untrusted`; else `$DGRR_JUDGE`,
-    `$DGRR_JUDGE_API_BASE`, `$DGRR_JUDGE_UNTRUSTED`), asked
-    what the lexical judge leaves unsure in the Approve page's content check; None for the
-    lexical judge alone. And the problems of a setting that is not usable (named by field
-    and value): the page then uses the lexical judge alone."""
-    from repair_core.judge import DEFAULT_BUDGET, ModelJudge
+    `$DGRR_JUDGE_API_BASE`, `$DGRR_JUDGE_UNTRUSTED`), asked what the lexical judge leaves
+    unsure in the content checks of the Replay and Approve pages and the Apply panel; None
+    for the lexical judge alone. And the problems of a setting that is not usable (named
+    by field and value): the pages then use the lexical judge alone."""
+    from repair_core.judge import DEFAULT_BUDGET
 
     model = operator_setting("judge", "DGRR_JUDGE")
     if model is None:
@@ -135,14 +134,16 @@ def operator_judge() -> tuple[ModelJudge | None, list[str]]:
                       or "false").lower()
     if untrusted_text not in ("true", "false"):
         return None, [f"[dgrr] judge_untrusted: {untrusted_text!r}: expected true or false"]
-    key_env = operator_setting("judge_api_key_env")
-    key = os.environ.get(key_env) if key_env else None
-    if base and not key:
-        key = NO_KEY  # the server's $OPENAI_API_KEY is never sent to an address it names
-    from repair_core.model._bounded import guarded_call
+    return JudgeSettings(model=model, api_base=base,
+                         api_key_env=operator_setting("judge_api_key_env"),
+                         budget=int(budget_text), untrusted=untrusted_text == "true"), []
 
-    return ModelJudge(model, api_base=base, api_key=key, budget=int(budget_text),
-                      guard=guarded_call, untrusted=untrusted_text == "true"), []
+
+def operator_judge() -> tuple[ModelJudge | None, list[str]]:
+    """The judge `operator_judge_settings` describes, built in this interpreter, and the
+    problems of a setting that is not usable."""
+    found, problems = operator_judge_settings()
+    return (found.model_judge() if found is not None else None), problems
 
 
 def typed_model_client(model: str, api_base: str | None, api_key: str | None, *,

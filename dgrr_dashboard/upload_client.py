@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from repair_core import Case, CaseError, RepairPlan, parse_case
 from repair_core.verification import Verification
 
+from .judge_settings import JudgeSettings
 from .plan_transfer import plan_from_data
 from .settings import operator_setting, team_mode
 from .worker_messages import MEMORY_EXIT, Planned, Verified, WorkerRequest, parse_answer
@@ -253,14 +254,16 @@ def plan_in_worker(case: Case, objective: str, not_suspect: frozenset[str], *,
 
 
 def verify_in_worker(case: Case, result_json: str, sources: Sequence[str], *,
+                     judge: JudgeSettings | None = None,
                      ended: Callable[[], bool] | None = None,
                      limits: WorkerLimits | None = None) -> Verification:
-    """The lexical content check of a replay's result (`result_json`, a RepairResult's
-    JSON) of repairing `case`, against its faults and the suspected `sources`, run in the
-    worker under `limits` (default: the settings'). A check past a limit raises
-    `LimitExceeded`: it is not certified, never clean."""
+    """The content check of a replay's result (`result_json`, a RepairResult's JSON) of
+    repairing `case`, against its faults and the suspected `sources`, run in the worker
+    under `limits` (default: the settings'): by the lexical judge and, with `judge`, the
+    operator's model judge, whose calls the worker makes within those limits. A check
+    past a limit raises `LimitExceeded`: it is not certified, never clean."""
     request = WorkerRequest(job="verify", source=f"the content check of case {case.case_id}",
-                            names=["case", "result"], sources=list(sources))
+                            names=["case", "result"], sources=list(sources), judge=judge)
     answer = run_job(request, [case.model_dump_json().encode(), result_json.encode()],
                      limits or worker_limits(), ended=ended)
     if not isinstance(answer, Verified):

@@ -1,6 +1,8 @@
 """The upload worker: `python -m dgrr_dashboard.upload_worker CPU_SECONDS MEMORY_MB`, a
 process of its own that parses an upload (or takes a case the server holds), plans it and
-writes the case and plan back as JSON, or runs the content check of a replay's result (docs/dashboard.md, "Uploads in a worker process").
+writes the case and plan back as JSON, or runs the content check of a replay's result,
+with the operator's model judge when the request names one (docs/dashboard.md, "Uploads
+in a worker process").
 
 The dashboard server's sessions are threads of one interpreter: a hostile upload parsed,
 scanned and planned there held the interpreter lock, and every other reviewer's page
@@ -124,14 +126,17 @@ def _run(request: WorkerRequest, files: list[bytes]) -> Planned | Verified:
 
 
 def _verify(request: WorkerRequest, files: list[bytes]) -> Verified:
-    """The lexical content check of the result (its JSON, `files[1]`) of repairing the
-    case (`files[0]`), as `repair` and the Approve page run it in process."""
+    """The content check of the result (its JSON, `files[1]`) of repairing the case
+    (`files[0]`), as `repair`, the Approve page and `dgrr apply` run it in process: by the
+    lexical judge and, when the request names one, the operator's model judge, whose
+    calls are made from here and so count in this process's limits."""
     case = parse_case(files[0], source=request.source)
     try:
         result = json.loads(files[1])
     except ValueError:
         raise CaseError(["the result sent is not JSON"], source=request.source) from None
-    verification = verify_result(case, result, sources=request.sources)
+    judge = request.judge.model_judge() if request.judge is not None else None
+    verification = verify_result(case, result, sources=request.sources, judge=judge)
     return Verified(verification=verification.model_dump(mode="json"))
 
 

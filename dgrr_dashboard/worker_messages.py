@@ -9,6 +9,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from .judge_settings import JudgeSettings
+
 __all__ = ["MAX_REQUEST_LINE", "MEMORY_EXIT", "WorkerRequest", "Planned", "Refused", "Verified", "WorkerAnswer", "parse_answer"]
 
 MEMORY_EXIT = 3
@@ -45,6 +47,9 @@ class WorkerRequest(BaseModel):
     """The suspected sources the reviewer cleaned like a fault -> the reviewer's reason."""
     sources: list[str] = Field(default_factory=list)
     """`verify`: the suspected sources checked for besides the case's faults."""
+    judge: JudgeSettings | None = None
+    """`verify`: the operator's model judge, asked (from the worker, within its limits)
+    what the lexical judge leaves unsure; None: the lexical judge reads alone."""
 
 
 class Planned(BaseModel):

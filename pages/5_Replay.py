@@ -17,7 +17,7 @@ from dgrr_dashboard.result_check import check_result_in_worker, checked_here
 from dgrr_dashboard.settings import (
     REFERENCE,
     offered_models,
-    operator_judge,
+    operator_judge_settings,
     team_mode,
     typed_model_client,
 )
@@ -158,7 +158,7 @@ if run and estimate["steps"] > FOREGROUND_STEPS:
         st.session_state[JOB] = ReplayJob(c, p, client=_client(),
                                           observations=observations or None,
                                           session_ended=state.session_ended(),
-                                          judge=operator_judge()[0]).start()
+                                          judge=operator_judge_settings()[0]).start()
     except Exception as exc:  # a user-facing page: show the error, keep the state
         with progress_slot:
             show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])
@@ -179,13 +179,15 @@ elif run:
 
     try:
         client = _client()
-        judge = operator_judge()[0]
-        here = checked_here(judge)
+        judge = operator_judge_settings()[0]
+        here = checked_here()
         res = repair(c, p, client=client, observations=observations or None,
-                     on_progress=on_progress, judge=judge, check=here)
+                     on_progress=on_progress, check=here,
+                     judge=judge.model_judge() if here and judge is not None else None)
         if not here:
             bar.progress(1.0, text="content check of the result…")
-            unfinished = check_result_in_worker(p, res, ended=state.session_ended())
+            unfinished = check_result_in_worker(p, res, judge=judge,
+                                                ended=state.session_ended())
             if unfinished[0] is not None:
                 st.session_state[CHECK_FLASH] = unfinished
     except Exception as exc:  # a user-facing page: show the error, keep the state

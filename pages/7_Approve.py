@@ -16,7 +16,7 @@ from dgrr_dashboard.settings import (
     ApprovalsLogSettings,
     approvals_log,
     approvals_log_settings,
-    operator_judge,
+    operator_judge_settings,
     team_mode,
     trust_setting,
 )
@@ -91,7 +91,7 @@ store = _opened() if database_exists(url) else None
 # takes seconds; a rerun of this page, or recording, must not redo it).
 sign_key = f"{state.plan_key(p)}:{id(res) if res is not None else 'none'}"
 # the operator's model judge, if set, reads what the lexical judge leaves unsure
-judge, judge_problems = operator_judge()
+judge, judge_problems = operator_judge_settings()
 if judge_problems:
     show_problems("The judge setting is not usable; the lexical judge reads alone",
                   judge_problems)
@@ -100,17 +100,18 @@ sign_key += f":{judge.name if judge is not None else 'lexical'}"
 
 def _checked_elsewhere() -> tuple[Verification | None, str | None, list[str]]:
     """The content check of the result run in the upload worker (team mode, by default:
-    setting `upload_worker`), so that scanning a hostile case's texts holds no other
+    setting `upload_worker`), with the operator's model judge when one is set, so that
+    neither scanning a hostile case's texts nor waiting on the judge holds another
     session up; (None, None, []) when it is for `approval_summary` to run here (no
-    result, a model judge set, or the worker not used). A check that did not finish
-    is not certified, never clean: why, and its problems."""
-    if res is None or judge is not None:
+    result, or the worker not used). A check that did not finish is not certified, never
+    clean: why, and its problems."""
+    if res is None:
         return None, None, []
     try:
         if not use_worker():
             return None, None, []
         data = res.model_dump_json() if hasattr(res, "model_dump_json") else json.dumps(res)
-        return verify_in_worker(p.case, data, check_sources(p),
+        return verify_in_worker(p.case, data, check_sources(p), judge=judge,
                                 ended=state.session_ended()), None, []
     except LimitExceeded as exc:
         return None, "the check ran out of its CPU/memory limit", [str(x) for x in exc.problems]
@@ -123,8 +124,10 @@ def _sign() -> tuple[tuple[str, str], Any, str | None, list[str]]:
         hashes = state.approval_hasher()(p, res)
         verification, unfinished, problems = _checked_elsewhere()
         # an unfinished check stands in as an empty one: nothing can be approved then
-        summary = approval_summary(p, res, judge=judge,
-                                   verification=Verification() if unfinished else verification)
+        here = verification is None and not unfinished
+        summary = approval_summary(
+            p, res, judge=judge.model_judge() if here and judge is not None else None,
+            verification=Verification() if unfinished else verification)
         return hashes, summary, unfinished, problems
 
 

@@ -15,11 +15,13 @@ Reply = Callable[[list[dict[str, Any]]], str]
 
 
 class ScriptedServer:
-    """The server's address (`api_base`), its requests and the reply function."""
+    """The server's address (`api_base`), its requests, the `Authorization` header each
+    came with (`keys`) and the reply function."""
 
     def __init__(self, reply: Reply) -> None:
         self.reply = reply
         self.requests: list[list[dict[str, Any]]] = []
+        self.keys: list[str | None] = []
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -29,6 +31,7 @@ class ScriptedServer:
             def do_POST(self) -> None:  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 owner.requests.append(body["messages"])
+                owner.keys.append(self.headers.get("Authorization"))
                 text = owner.reply(body["messages"])
                 data = json.dumps({
                     "id": "chatcmpl-scripted", "object": "chat.completion", "created": 0,

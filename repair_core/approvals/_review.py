@@ -166,12 +166,16 @@ def check_sources(plan: RepairPlan | None) -> list[str]:
 
 
 def unacknowledged_carriers(case: Any, result: Any, approval: Any, *,
-                            judge: Judge | None = None) -> list[Any]:
+                            judge: Judge | None = None,
+                            verification: Verification | None = None) -> list[Any]:
     """The carriers and not-certified items of `result` that `approval` (an
     ApprovalRecord) did not acknowledge: `dgrr apply` and the queue's worker refuse to
-    write while there is one."""
+    write while there is one. `verification`: the content check run already elsewhere
+    (the dashboard's worker process) against no suspected source but those the result
+    names, used instead of running it here."""
     acknowledged = set(_get(approval, "acknowledged") or [])
-    return [c for c in result_carriers(case, result, judge=judge) if c.id not in acknowledged]
+    return [c for c in result_carriers(case, result, judge=judge, verification=verification)
+            if c.id not in acknowledged]
 
 
 def other_owners(plan: RepairPlan) -> dict[str, str]:

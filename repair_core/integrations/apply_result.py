@@ -16,13 +16,16 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
 from .._errors import DgrrError
 from .._text import plural, printable
 from ..case._case import Case
+
+if TYPE_CHECKING:
+    from ..verification import Verification
 
 __all__ = ["ApplyTarget", "apply_result", "log_checks", "vault_path"]
 
@@ -74,13 +77,19 @@ def _stderr(line: str) -> None:
 def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarget, *,
                  write: bool, reviewer: str | None, trust: Any, against: Any = None,
                  judge: Any = None, say: Callable[[str], None] = print,
-                 warn: Callable[[str], None] = _stderr) -> list[dict[str, Any]]:
+                 warn: Callable[[str], None] = _stderr,
+                 verification: Verification | None = None, unchecked: str | None = None
+                 ) -> list[dict[str, Any]]:
     """Check `result` (a `dgrr repair --json` object) of `case` against the approvals
     `log` (an open `ApprovalStore`, verified against `trust` and the checkpoint `against`)
     and, with `write`, apply its store operations to `target` as `reviewer`. Each line
     goes to `say` (what `dgrr apply` prints) or `warn` (its stderr: why an approval is
     not honoured). Returns what was applied (empty for a dry run); raises DgrrError,
-    nothing written, on a refusal."""
+    nothing written, on a refusal. `verification`: the content check of `result` run
+    already elsewhere (the dashboard's worker process, on no suspected source but those
+    the result names), used instead of running it here; `unchecked`: why such a check did
+    not finish — the result is then not certified as a whole, no approval can have
+    acknowledged what was never listed, and the write is refused."""
     from ..approvals import (
         ApplyEvents,
         approval_hashes,
@@ -118,11 +127,13 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
         f"{plural(needed, 'distinct reviewer')} needed; {signatures}" if approval is not None
         else "failed: no approval in the log stands for this result"))
     # rule apply.carriers-acknowledged: checked by content now, not read from the result
-    carriers = unacknowledged_carriers(case, result, approval, judge=judge)
+    carriers = [] if unchecked is not None else unacknowledged_carriers(
+        case, result, approval, judge=judge, verification=verification)
     if carriers:
         say("carriers of a fault or items not certified clean the approval did not "
             "acknowledge: " + ", ".join(printable(c.id) for c in carriers))
     say("check carriers of a fault: " + (
+        f"failed: not certified: {printable(unchecked)}" if unchecked is not None else
         f"failed: {plural(len(carriers), 'carrier')} not acknowledged" if carriers else
         "passed: none the approval did not acknowledge"))
     # rule apply.other-owner-acknowledged: by the case here, by the store again
@@ -140,6 +151,9 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
     if approval is None:
         raise DgrrError("refused: this result has no approval in the approvals log; "
                         "nothing written")
+    if unchecked is not None:
+        raise DgrrError(f"refused: the content check of the result is not certified "
+                        f"({printable(unchecked)}); nothing written")
     if carriers:
         raise DgrrError(
             f"refused: the result still has {plural(len(carriers), 'carrier')} of a fault "
