@@ -10,8 +10,8 @@ import pytest
 from casebuild import make_case, rec, step, turn
 
 from repair_core import Case
+from repair_core.graph._descent import fault_descendants, own_actions
 from repair_core.replay import execute
-from repair_core.replay._own_actions import fault_descendants, own_actions
 from repair_core.tools import ParamSpec, ToolRegistry, ToolResult, ToolSpec, World
 
 rule = pytest.mark.rule

@@ -45,6 +45,7 @@ from ..case._load import repaired_case
 from ..case._shared import SharedExtra, SharedFieldNames, share_field_names
 from ..case._trace import TRACE_FIELD
 from ..content._normalise import NormalisedTexts
+from ..graph._descent import own_actions
 from ..judge import Judge
 from ..model import REFERENCE_MODEL, ModelClient
 from ..plan._plan import RepairPlan, plan_case
@@ -66,7 +67,6 @@ from ._models import (
     ToolNote,
     WorldEffect,
 )
-from ._own_actions import own_actions
 from ._slips import ask_again, missing_arguments, stated_by
 from ._world import NEEDS_HUMAN, ToolWorld
 
