@@ -148,7 +148,9 @@ def test_a_workers_refusal_says_why_the_approval_is_not_honoured(queue):
                         outputs_sha256=approval.outputs_sha256)
     failed = apply_request(queue, held, worker="w1")
     assert failed.status == "failed"
-    assert failed.error.startswith("refused: the approval is not honoured (approval: ")
+    # dgrr apply's words, with why the approval is not honoured
+    assert failed.error.startswith("refused: this result has no approval in the approvals "
+                                   "log; nothing written (approval: rejected in #")
     assert "nowhere" not in failed.error  # refused before the store is opened
 
 

@@ -15,7 +15,16 @@ from typing import Any
 
 from .._errors import DgrrError
 from .._text import printable
-from . import add_case_argument, positive_int, positive_seconds, read_case
+from . import (
+    add_case_argument,
+    add_suspects_argument,
+    case_ids,
+    clean_source_ids,
+    not_suspect_ids,
+    positive_int,
+    positive_seconds,
+    read_case,
+)
 
 
 def _db_arg(p: argparse.ArgumentParser) -> None:
@@ -92,6 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--acknowledge-owner", action="append", default=[], metavar="RECORD",
                    help="a record of someone other than the case's user that the repair "
                         "may write to; repeat for each (as `dgrr approve`)")
+    add_suspects_argument(d)
     _db_arg(d)
     d.set_defaults(func=run_decide)
 
@@ -250,10 +260,15 @@ def run_decide(args: argparse.Namespace) -> int:
     from ..queue import review
 
     with _open(args) as queue:
+        # the reviewer's suspects edits plan the request's case as `dgrr plan` does
+        known = case_ids(queue.case(args.id)) if args.not_suspect or args.clean_source \
+            else set()
         r = review(queue, args.id, reviewer=args.reviewer, decision=args.decision,
                    comment=args.comment, model=args.model,
                    acknowledged=[*args.acknowledge,
-                                 *(owner_ack(r) for r in args.acknowledge_owner)])
+                                 *(owner_ack(r) for r in args.acknowledge_owner)],
+                   suspects=args.suspects, not_suspect=not_suspect_ids(args, known),
+                   clean_source=clean_source_ids(args, known))
         head = queue.approvals.verify().head
     print(f"request #{r.id}: {r.status} by {printable(r.decided_by or '')}, "
           f"recorded as #{r.decision_id} in the approvals log"

@@ -11,12 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import DgrrError, PlanEditError
-from ..case._case import Case
+from ..case._case import Case, ToolAction
+from ..graph._descent import own_actions
 from ..plan._edit import apply_edits
 from ..plan._plan import plan_case
 
-__all__ = ["approval_of_result", "open_factory", "open_mem0", "result_clean_source",
-           "result_objective", "result_suspects", "with_langgraph"]
+__all__ = ["approval_of_result", "irreversible_effects", "open_factory", "open_mem0",
+           "result_clean_source", "result_objective", "result_suspects", "with_langgraph"]
+
+_REMOVES = ("replay", "refresh", "invalidate")
 
 
 def result_objective(result: object) -> str:
@@ -50,6 +53,37 @@ def result_clean_source(result: object) -> dict[str, str]:
     if not isinstance(cleaned, dict):
         return {}
     return {k: v for k, v in cleaned.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def irreversible_effects(case: Case, result: object) -> list[str]:
+    """The steps of the failed run whose effect this repair cannot take back (rule
+    `apply.irreversible-recomputed`), read from the case and the result's decisions (which
+    `dgrr approve` ties to the approved plan), not from the result's own `needs_human`: a
+    state-changing call that succeeded, that the decisions take back (invalidated,
+    replayed or refreshed, or the action of such an observation), that descends from a
+    diagnosed fault (a call no fault led to keeps its effect, `replay.world.own-action`)
+    and whose tool the case declares irreversible or does not declare. The steps the
+    result names (`needs_human`, `report.irreversible_effects`: an undo that could not
+    run, an idempotent call not issued again) are added: a result can name more, never
+    fewer."""
+    report = result.get("report") if isinstance(result, dict) else None
+    report = report if isinstance(report, dict) else {}
+    decisions = report.get("decisions")
+    steps = {s.id: s for s in case.trajectory}
+    removed = {d["id"] for d in (decisions if isinstance(decisions, list) else [])
+               if isinstance(d, dict) and d.get("action") in _REMOVES
+               and isinstance(d.get("id"), str) and d["id"] in steps}
+    removed |= {d.id for sid in list(removed) if steps[sid].type == "tool_observation"
+                for d in steps[sid].deps if d.label == "produce" and d.id in steps}
+    declared = {t.name: t.effect for t in case.tools}
+    own = own_actions(case, case.faults, removed)
+    found = [s.id for s in case.steps_in_order()
+             if s.id in removed and s.id not in own and isinstance(s, ToolAction)
+             and s.status == "ok" and declared.get(s.tool, "irreversible") == "irreversible"]
+    named = [*(report.get("irreversible_effects") or []),
+             *((result.get("needs_human") if isinstance(result, dict) else None) or [])]
+    found += [n["step"] for n in named if isinstance(n, dict) and isinstance(n.get("step"), str)]
+    return list(dict.fromkeys(found))
 
 
 def with_langgraph(spec: str, act: Any) -> Any:
@@ -88,14 +122,17 @@ def open_factory(spec: str, what: str) -> Any:
 
 def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: Any, *,
                        trust: Any = None, against: Any = None,
-                       note: Callable[[str], None] | None = None) -> Any:
+                       note: Callable[[str], None] | None = None,
+                       needed: int | None = None) -> Any:
     """The newest approval whose inputs and outputs digests match this case, its
     recorded plan edits and this result, when the log honours it: it verifies (against
     the trust file `trust` and the checkpoint `against`), no later decision rejects it,
     the approved plan asks for every store change and step of the result, and as many
     distinct reviewers as the review rule asks for approved that same plan and result
     (the digests computed once per distinct set of edits: on a large case each costs
-    seconds). None, with the reason said to `note` (default: stderr), otherwise."""
+    seconds). `needed`: the reviewers the caller's gate counted (`gate_apply`), else
+    counted here the same way. None, with the reason said to `note` (default: stderr),
+    otherwise."""
     from ..approvals import honoured_approval
     from ._writeback import store_ops
 
@@ -127,15 +164,18 @@ def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: An
             hashes[key] = _plan_hashes(base, record, result, approval_hashes, beyond)
         return hashes[key] == (record.inputs_sha256, record.outputs_sha256)
 
-    try:
-        ops = len(store_ops(case, result))
-    except DgrrError:  # not a result for a store write-back: what its plan changes
-        ops = sum(1 for action in base.memory.values() if action != "keep")
-    irreversible = bool(result.get("needs_human"))
+    def count(rule: Any) -> int:
+        if needed is not None:
+            return needed
+        try:
+            ops = len(store_ops(case, result))
+        except DgrrError:  # not a result for a store write-back: what its plan changes
+            ops = sum(1 for action in base.memory.values() if action != "keep")
+        return int(rule.needed(ops=ops, irreversible=bool(irreversible_effects(case, result))))
+
     # the latest matching decision wins; a log that does not verify honours nothing
     standing = honoured_approval(store, case.case_id, matches, trust=trust, against=against,
-                                 needed=lambda rule: rule.needed(ops=ops,
-                                                                 irreversible=irreversible))
+                                 needed=count)
     if standing.record is not None and beyond:
         say("approval: the result does things its approved plan does not ask for; not "
             "honoured:\n" + "\n".join(f"  - {p}" for p in beyond[:10]))

@@ -18,16 +18,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from .._errors import DgrrError
 from .._text import plural, printable
+from ..approvals import ApprovalRecord
 from ..case._case import Case
+from ._writeback import StoreOp
 
 if TYPE_CHECKING:
     from ..verification import Verification
 
-__all__ = ["ApplyTarget", "apply_result", "log_checks", "vault_path"]
+__all__ = ["ApplyGate", "ApplyTarget", "apply_result", "gate_apply", "log_checks", "vault_path"]
 
 
 class ApplyTarget(BaseModel):
@@ -74,6 +76,118 @@ def _stderr(line: str) -> None:
     print(line, file=sys.stderr)
 
 
+class ApplyGate(BaseModel):
+    """What `dgrr apply` and the queue's worker find about one result before a write: the
+    one set of checks both run (`gate_apply`), so a worker refuses what `dgrr apply`
+    refuses, with the same rule and words."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    ops: list[StoreOp]
+    """The store operations, from the store the apply would leave (rules `gate.*`: a
+    result that does not say what applying it writes is refused before this is made)."""
+    approval: ApprovalRecord | None
+    """The approval the log honours for this case, plan and result (None: none)."""
+    not_honoured: list[str]
+    """Why no approval is honoured (or what to know about the one that is), as said."""
+    needed: int
+    """How many distinct reviewers the review rule in force asks for this repair."""
+    signed: bool
+    """The approvals' signatures were checked against a trust file."""
+    unchecked: str | None = None
+    """Why the content check of the result run elsewhere did not finish (None: it did,
+    or it ran here): the result is then not certified as a whole, and refused."""
+    carriers: list[Any]
+    """Carriers of a fault or not-certified items the approval did not acknowledge
+    (rule `apply.carriers-acknowledged`), found by content now."""
+    others: list[str]
+    """Operations in another owner's scope the approval did not acknowledge (rule
+    `apply.other-owner-acknowledged`), one line each."""
+    binding: dict[str, Any]
+    """What the write-ahead journal's intent is bound to: the result's digest, the vault
+    and the reviewers needed."""
+
+    def honoured(self) -> ApprovalRecord:
+        """The approval to write under, once nothing refuses; else the first refusal
+        (DgrrError, nothing written)."""
+        if self.approval is None:
+            why = " ".join(" ".join(self.not_honoured).split())
+            raise DgrrError("refused: this result has no approval in the approvals log; "
+                            "nothing written" + (f" ({printable(why[:600])})" if why else ""))
+        if self.unchecked is not None:
+            raise DgrrError(f"refused: the content check of the result is not certified "
+                            f"({printable(self.unchecked)}); nothing written")
+        if self.carriers:
+            raise DgrrError(
+                f"refused: the result still has {plural(len(self.carriers), 'carrier')} of a "
+                f"fault or not-certified item(s) that approval #{self.approval.id} did not "
+                "acknowledge (" + ", ".join(printable(c.id) for c in self.carriers)
+                + "); see `dgrr verify RESULT --case CASE`; approve again with "
+                "--acknowledge for each; nothing written")
+        if self.others:
+            raise DgrrError(
+                f"refused: the repair writes in the scope of someone other than the case's "
+                f"user ({plural(len(self.others), 'record')}: "
+                + "; ".join(printable(o) for o in self.others[:10])
+                + f") that approval #{self.approval.id} did not acknowledge; approve again "
+                "with --acknowledge-owner RECORD for each; nothing written")
+        return self.approval
+
+
+def gate_apply(log: Any, case: Case, result: dict[str, Any], *, trust: Any,
+               against: Any = None, judge: Any = None, vault: str | None = None,
+               warn: Callable[[str], None] | None = None,
+               verification: Verification | None = None, unchecked: str | None = None
+               ) -> ApplyGate:
+    """Every check before `result` (untrusted `dgrr repair --json` data) of `case` is
+    written, as `dgrr apply` and the queue's worker make them: the store the apply leaves
+    (rules `gate.*`, a refusal raised here), the approval the approvals `log` honours
+    (verified against `trust`, a trust file, its path or None for its default place, and
+    the checkpoint `against`), the reviewers the review rule needs, the carriers and the
+    records of another owner the approval did not acknowledge. Each reason an approval
+    is not honoured also goes to `warn`. `verification` and `unchecked`: the content
+    check run elsewhere and why it did not finish, as `apply_result` takes them."""
+    from ..approvals import (
+        TrustFile,
+        approval_hashes,
+        load_trust,
+        review_rule,
+        sha256_json,
+        unacknowledged_carriers,
+    )
+    from . import store_ops
+    from ._scopes import owner_problems
+    from ._target import approval_of_result, irreversible_effects
+
+    # one trust file for the rule and the approval: the worker used to read the rule
+    # through another one than the approval, and count other reviewers than dgrr apply
+    trust_file = trust if isinstance(trust, TrustFile) else load_trust(trust)
+    ops = store_ops(case, result)
+    reasons: list[str] = []
+
+    def note(line: str) -> None:
+        reasons.append(line)
+        if warn is not None:
+            warn(line)
+
+    needed = review_rule(log, trust_file).needed(
+        ops=len(ops), irreversible=bool(irreversible_effects(case, result)))
+    approval = approval_of_result(log, case, result, approval_hashes, trust=trust_file,
+                                  against=against, note=note, needed=needed)
+    # rule apply.carriers-acknowledged: checked by content now, not read from the result
+    carriers = [] if unchecked is not None else unacknowledged_carriers(
+        case, result, approval, judge=judge, verification=verification)
+    # rule apply.other-owner-acknowledged: by the case here, by the store again
+    # just before the writes (apply_mem0, apply_langgraph)
+    others = owner_problems(ops, user=case.user_id, acknowledged=getattr(
+        approval, "acknowledged", None) or ())
+    return ApplyGate(ops=ops, approval=approval, not_honoured=reasons, needed=needed,
+                     signed=trust_file is not None, unchecked=unchecked,
+                     carriers=carriers, others=others,
+                     binding={"result_sha256": sha256_json(result),
+                              "vault": vault_path(vault), "needed": needed})
+
+
 def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarget, *,
                  write: bool, reviewer: str | None, trust: Any, against: Any = None,
                  judge: Any = None, say: Callable[[str], None] = print,
@@ -90,25 +204,19 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
     the result names), used instead of running it here; `unchecked`: why such a check did
     not finish — the result is then not certified as a whole, no approval can have
     acknowledged what was never listed, and the write is refused."""
-    from ..approvals import (
-        ApplyEvents,
-        approval_hashes,
-        review_rule,
-        sha256_json,
-        unacknowledged_carriers,
-    )
-    from . import Journal, journal_dir, store_ops
+    from ..approvals import ApplyEvents
+    from . import Journal, journal_dir
     from ._identity import langgraph_identity, mem0_identity
-    from ._scopes import owner_problems
-    from ._target import approval_of_result, open_mem0, with_langgraph
+    from ._target import open_mem0, with_langgraph
 
     if target.vault is not None and target.to != "langgraph":
         raise DgrrError("--vault: only for --to langgraph (Mem0 keeps its quarantine in the "
                         "store, out of every scope)")
     folder = journal_dir(target.journal)
-    ops = store_ops(case, result)
-    approval = approval_of_result(log, case, result, approval_hashes, trust=trust,
-                                  against=against, note=warn)
+    gate = gate_apply(log, case, result, trust=trust, against=against, judge=judge,
+                      vault=target.vault, warn=warn, verification=verification,
+                      unchecked=unchecked)
+    ops, approval, carriers, others = gate.ops, gate.approval, gate.carriers, gate.others
     kind = "Mem0" if target.to == "mem0" else "LangGraph"
     say(f"{plural(len(ops), 'operation')} on the {kind} store "
         f"for case '{printable(case.case_id)}':")
@@ -118,17 +226,13 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
         say("approval: none for this result (dgrr approve CASE --result RESULT)")
     else:
         say(f"approval: #{approval.id} by {printable(approval.reviewer)}")
-    needed = review_rule(log, trust).needed(ops=len(ops),
-                                            irreversible=bool(result.get("needs_human")))
-    signatures = ("signatures checked against the trust file" if trust is not None else
+    signatures = ("signatures checked against the trust file" if gate.signed else
                   "chain only: no trust file, signatures not checked")
     say("check approval and review rule: " + (
         f"passed: #{approval.id} stands for this case, plan and result; "
-        f"{plural(needed, 'distinct reviewer')} needed; {signatures}" if approval is not None
+        f"{plural(gate.needed, 'distinct reviewer')} needed; {signatures}"
+        if approval is not None
         else "failed: no approval in the log stands for this result"))
-    # rule apply.carriers-acknowledged: checked by content now, not read from the result
-    carriers = [] if unchecked is not None else unacknowledged_carriers(
-        case, result, approval, judge=judge, verification=verification)
     if carriers:
         say("carriers of a fault or items not certified clean the approval did not "
             "acknowledge: " + ", ".join(printable(c.id) for c in carriers))
@@ -136,10 +240,6 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
         f"failed: not certified: {printable(unchecked)}" if unchecked is not None else
         f"failed: {plural(len(carriers), 'carrier')} not acknowledged" if carriers else
         "passed: none the approval did not acknowledge"))
-    # rule apply.other-owner-acknowledged: by the case here, by the store again
-    # just before the writes (apply_mem0, apply_langgraph)
-    others = owner_problems(ops, user=case.user_id, acknowledged=getattr(
-        approval, "acknowledged", None) or ())
     for line in others:
         say("other owner: " + printable(line))
     say("check scopes (records of another owner): " + (
@@ -148,32 +248,13 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
     if not write:
         say("dry run: nothing written (add --apply to write)")
         return []
-    if approval is None:
-        raise DgrrError("refused: this result has no approval in the approvals log; "
-                        "nothing written")
-    if unchecked is not None:
-        raise DgrrError(f"refused: the content check of the result is not certified "
-                        f"({printable(unchecked)}); nothing written")
-    if carriers:
-        raise DgrrError(
-            f"refused: the result still has {plural(len(carriers), 'carrier')} of a fault "
-            f"or not-certified item(s) that approval #{approval.id} did not acknowledge ("
-            + ", ".join(printable(c.id) for c in carriers) + "); see `dgrr verify "
-            "RESULT --case CASE`; approve again with --acknowledge for each; nothing "
-            "written")
-    if others:
-        raise DgrrError(
-            f"refused: the repair writes in the scope of someone other than the case's "
-            f"user ({plural(len(others), 'record')}, listed above) that approval "
-            f"#{approval.id} did not acknowledge; approve again with "
-            "--acknowledge-owner RECORD for each; nothing written")
+    approval = gate.honoured()
     if not reviewer or not reviewer.strip():
         raise DgrrError("--reviewer: who applies the repair is required with --apply")
     record = recorder(log, approval.id, reviewer=reviewer, target=target.label, say=say)
     # rule apply.journal-used-once: the intent is in the log before the first write
     events = ApplyEvents(log, reviewer=reviewer, target=target.label)
-    binding = {"result_sha256": sha256_json(result), "vault": vault_path(target.vault),
-               "needed": needed}
+    binding = gate.binding
     say(f"check journal: the apply is planned in a write-ahead journal in "
         f"'{printable(str(folder))}' and its intent recorded in the approvals log before "
         "the first write; every touched item is compared with the trace first")

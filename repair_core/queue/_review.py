@@ -11,10 +11,11 @@ the request `failed` and is never retried.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
 from .._errors import DgrrError
+from ..plan._suspects import SuspectMode
 from ._store import QueueError, RepairQueue, RepairRequest
 
 __all__ = ["review", "apply_next", "apply_request"]
@@ -24,12 +25,16 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
            decision: Literal["approve", "reject"], comment: str = "", plan: Any = None,
            result: Any = None, model: str | None = None,
            hashes: tuple[str, str] | None = None,
-           acknowledged: Any = (), carrier_ids: Any = None) -> RepairRequest:
+           acknowledged: Any = (), carrier_ids: Any = None,
+           suspects: SuspectMode = "quarantine", not_suspect: Iterable[str] = (),
+           clean_source: Mapping[str, str] | None = None) -> RepairRequest:
     """The holder `reviewer` approves or rejects request `request_id`.
 
     `plan` (a :class:`~repair_core.RepairPlan` of the request's case, possibly edited) and
     `result` (its replay) are what the reviewer saw; without them the case is planned for
-    the request's objective and, for an approval, replayed with `model` (default: the
+    the request's objective, with the reviewer's `suspects`, `not_suspect` and
+    `clean_source` edits as `dgrr plan` and `dgrr approve` take them (ignored with a
+    `plan`: it holds its own), and, for an approval, replayed with `model` (default: the
     offline reference model), so that what is approved is exactly what the worker will
     write back. `acknowledged`: the
     ids of the result's carriers of a fault the reviewer accepts, and `carrier_ids` those
@@ -46,7 +51,8 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
                          "before deciding")
     case = queue.case(request_id)
     if plan is None:
-        plan = plan_case(case, objective=current.objective)
+        plan = plan_case(case, objective=current.objective, suspects=suspects,
+                         not_suspect=not_suspect, clean_source=clean_source)
     elif plan.case.case_id != case.case_id:
         raise DgrrError(f"plan is for case {plan.case.case_id!r}, not the request's "
                         f"{case.case_id!r}")
@@ -58,8 +64,12 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
         result = repair(case, plan, model=model or REFERENCE_MODEL)
     needed = 1
     if decision == "approve":
-        needed = queue.rule().needed(ops=_store_operations(current, case, plan, result),
-                                     irreversible=bool(_get(result, "needs_human")))
+        from ..approvals import result_data
+        from ..integrations._target import irreversible_effects
+
+        needed = queue.rule().needed(
+            ops=_store_operations(current, case, plan, result),
+            irreversible=bool(irreversible_effects(case, result_data(result))))
     record = record_decision(queue.approvals, plan, reviewer=who, decision=decision,
                              comment=comment, result=result,
                              hashes=None if replayed else hashes, acknowledged=acknowledged,
@@ -67,10 +77,6 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
     data = result_data(result) if result is not None else None
     return queue.decide(request_id, reviewer=who, decision=decision, decision_id=record.id,
                         result=data, note=comment, needed=needed)
-
-
-def _get(obj: Any, key: str) -> Any:
-    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
 
 
 def _store_operations(request: RepairRequest, case: Any, plan: Any, result: Any) -> int:
@@ -169,37 +175,19 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
     """Perform the result's store operations on the target store (checked against the
     trace first, journalled, under the store's lock, as `dgrr apply` does); the id of the
     `applied` event recorded in the approvals log."""
-    from ..approvals import TrustFile, approval_hashes, sha256_json, unacknowledged_carriers
-    from ..integrations import Journal, journal_dir, store_ops
-    from ..integrations._target import approval_of_result, open_mem0, with_langgraph
-    from ..integrations.apply_result import recorder
+    from ..integrations import Journal, journal_dir
+    from ..integrations._target import open_mem0, with_langgraph
+    from ..integrations.apply_result import gate_apply, recorder
 
     kind, spec = target.get("to"), target.get("store", "")
     if kind not in ("langgraph", "mem0"):
         raise DgrrError(f"store_target: unknown store kind {kind!r}")
-    ops = store_ops(case, result)
-    # the reasons said to a list, not by capturing the process's stderr: another thread's
-    # output would land in this refusal, and this one's would be lost to it
-    why: list[str] = []
-    approval = approval_of_result(queue.approvals, case, result, approval_hashes,
-                                  trust=trust, against=against, note=why.append)
-    if approval is None:
-        reason = " ".join(" ".join(why).split()) or "no approval of this result in the log"
-        raise DgrrError(f"refused: the approval is not honoured ({reason[:600]}); nothing "
-                        "written")
-    carriers = unacknowledged_carriers(case, result, approval)
-    if carriers:
-        raise DgrrError(f"refused: the result still has {len(carriers)} carrier(s) of a "
-                        "fault or not-certified item(s) that approval "
-                        f"#{approval.id} did not acknowledge; nothing written")
+    # the very checks of `dgrr apply`, refused with its words: the store the apply leaves
+    # (rules gate.*), the approval, the reviewers its rule needs, carriers and owners
+    gate = gate_apply(queue.approvals, case, result, trust=trust, against=against)
+    approval, ops, binding = gate.honoured(), gate.ops, gate.binding
     where = f"{kind}:{spec}"
     events: list[int] = []
-    from ..approvals import review_rule
-
-    binding = {"result_sha256": sha256_json(result), "needed": review_rule(
-        queue.approvals, trust if trust is not None else TrustFile.load(
-            queue.approvals.trust, missing_ok=True)).needed(
-        ops=len(ops), irreversible=bool(result.get("needs_human")))}
 
     # the same `applied` row `dgrr apply` records, said to no one: the worker keeps its id
     recorded = recorder(queue.approvals, approval.id, reviewer=worker, target=where,
