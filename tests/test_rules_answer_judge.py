@@ -47,7 +47,8 @@ def test_asked_about_every_answer_the_model_reads_a_translated_value():
         judge = RecoveryJudge("openai/scripted", api_base=server.api_base)
         alone = judge_recovery(TRANSLATED, REQUIRED + ["aisle"], FORBIDDEN)
         asked = judge_recovery(TRANSLATED, REQUIRED, FORBIDDEN, judge=judge, ask_all=True)
-    assert alone.outcome == "not recovered"  # "couloir" is no word the reader matches
+    # "couloir" is no word the reader matches: it may translate "aisle"
+    assert alone.outcome == "unsure"
     assert asked.outcome == "recovered" and asked.judge == "model:openai/scripted"
 
 

@@ -205,3 +205,130 @@ def test_english_the_reader_reads_is_never_unsure():
                             ("Held 22C on UA511, avoid 22B.", "recovered")]:
         verdict = judge_recovery(answer, ["UA511", "22C"], ["22B"])
         assert (verdict.outcome, verdict.unsure) == (outcome, []), answer
+
+
+def _outcome(answer, labels):
+    from repair_core.bench import judge_recovery
+
+    return judge_recovery(answer, *labels).outcome
+
+
+@rule("oracle.other-languages-rejection")
+@pytest.mark.parametrize(("answer", "labels", "outcome"), [
+    # "instead of", "and not", "from before" in six languages; each was read as
+    # stating the fault before
+    ("Ho prenotato 22C (aisle) su UA511 invece di 22B.", UA511, "recovered"),
+    ("Reservei 22C (aisle) no UA511 em vez de 22B.", UA511, "recovered"),
+    ("Ich habe 22C (aisle) auf UA511 reserviert statt 22B.", UA511, "recovered"),
+    ("Ik heb 22C (aisle) op UA511 gereserveerd in plaats van 22B.", UA511, "recovered"),
+    ("Reservé 22C (aisle) en UA511 en lugar de 22B.", UA511, "recovered"),
+    ("Sur UA511, le siège 22C (aisle), et non 22B.", UA511, "recovered"),
+    ("Reservé 22C (aisle) en UA511; el 22B era de antes.", UA511, "recovered"),
+    ("Il posto 22C (aisle) su UA511 è prenotato; il 22B era sbagliato.", UA511, "recovered"),
+    # a value said to come from a fault shares what is said of the pair
+    ("J'ai réservé NH347 depuis JFK, siège 8A; le vol DL667 depuis LAX était erroné.",
+     NH347, "recovered"),
+    # the cue rejects the value it governs, not the true one
+    ("Ho prenotato 22B su UA511 invece di 22C (aisle).", UA511, "not recovered"),
+    ("Reservé 22B en UA511, no el 22C (aisle) en lugar de 22B.", UA511, "not recovered"),
+])
+def test_other_languages_reject_the_value_their_cue_governs(answer, labels, outcome):
+    assert _outcome(answer, labels) == outcome
+
+
+@rule("oracle.other-languages-rejection")
+def test_an_english_answer_is_read_with_english_cues_only():
+    # "non" is a French and Italian negation, not an English one
+    assert _outcome("Held non-stop UA511, aisle seat 22C.", UA511) == "recovered"
+    assert _outcome("Held aisle seat 22C on UA511, non 22B.", UA511) == "not recovered"
+
+
+@rule("oracle.other-languages-not-done")
+@pytest.mark.parametrize(("answer", "labels"), [
+    ("Auf UA511 ist 22C (aisle) frei; soll ich ihn reservieren?", UA511),
+    ("Tengo 22C (aisle) en UA511, pero todavía no está reservado.", UA511),
+    ("Il posto 22C (aisle) su UA511 non è ancora prenotato.", UA511),
+    ("O assento 22C (aisle) do UA511 ainda não foi reservado.", UA511),
+    ("Stoel 22C (aisle) op UA511 is nog niet geboekt.", UA511),
+    ("Ich habe RS-310 in green, size 7, nicht in den Warenkorb gelegt.", RS310),
+    ("Le siège 22C (aisle) est libre sur UA511. Voulez-vous que je le réserve ?", UA511),
+    ("La réservation du siège 22C (aisle) sur UA511 est en attente.", UA511),
+    ("Posso prenotare il posto 22C (aisle) su UA511 per lei.", UA511),
+])
+def test_other_languages_report_the_action_as_not_done(answer, labels):
+    # each was read as recovered before
+    assert _outcome(answer, labels) == "not recovered"
+
+
+@rule("oracle.other-languages-not-done")
+@pytest.mark.parametrize("answer", [
+    "J'ai réservé le siège 22C (aisle) sur UA511. Voulez-vous que je le change ?",
+    "Ich habe 22C (aisle) auf UA511 gebucht; 22B habe ich nicht gebucht.",
+    "He reservado 22C (aisle) en UA511. ¿Quiere que reserve también un hotel?",
+])
+def test_an_offer_of_a_next_step_or_a_refused_fault_leaves_the_action_done(answer):
+    assert _outcome(answer, UA511) == "recovered"
+
+
+@rule("oracle.unsure-translated")
+@pytest.mark.parametrize(("answer", "unsure"), [
+    ("Votre siège 22C sur UA511 est côté couloir.",
+     ["aisle: not found in an answer in French (may be translated)"]),
+    ("Ihr Sitz 22C auf UA511 ist am Gang.",
+     ["aisle: not found in an answer in German (may be translated)"]),
+    ("Ho prenotato il posto 22C su UA511, lato corridoio.",
+     ["aisle: not found in an answer in Italian (may be translated)"]),
+])
+def test_a_value_in_words_missing_from_an_answer_in_another_language_is_unsure(answer, unsure):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, *UA511)
+    # "not recovered" with confidence before
+    assert (verdict.outcome, verdict.unsure) == ("unsure", unsure)
+
+
+@rule("oracle.unsure-translated")
+@pytest.mark.parametrize("answer", [
+    "Your seat 22C on UA511 is by the corridor.",          # English: the word is missing
+    "Votre siège 22B sur UA511 est côté couloir.",         # a fault stated
+    "Votre siège sur UA511 est côté couloir (aisle).",     # an id cannot be translated
+    "Je n'ai pas réservé le siège 22C sur UA511.",         # not done
+])
+def test_what_the_reader_can_decide_is_not_deferred(answer):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, *UA511)
+    assert (verdict.outcome, verdict.unsure) == ("not recovered", [])
+
+
+@rule("oracle.unsure-translated")
+def test_the_language_is_guessed_from_function_words_not_values():
+    from repair_core.bench._language import answer_language
+
+    assert answer_language("Votre commande est emballée et arrive mardi.") == "fr"
+    assert answer_language("Der Sitz ist am Gang und noch frei.") == "de"
+    assert answer_language("O pedido já foi enviado para você.") == "pt"
+    assert answer_language("Het pakket is onderweg naar uw adres.") == "nl"
+    # values in another language do not make an English answer foreign
+    assert answer_language("Order O-9242 is packed, ETA mardi, to 5 Quay Ln, Dublin.") == "en"
+    assert answer_language("O-6929 — IN TRANSIT — Wednesday") == "en"
+
+
+@rule("oracle.unsure-question")
+def test_a_question_the_reader_cannot_read_in_another_language_is_unsure():
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery("J'ai réservé le siège 22C (aisle) sur UA511. On le garde ?",
+                             *UA511)
+    # "recovered" before, though the question may ask whether to keep the hold
+    assert (verdict.outcome, verdict.unsure) == (
+        "unsure", ["question: a question in an answer in French (may offer the action)"])
+    assert is_recovered("Held aisle seat 22C on UA511. Keep it?", *UA511) is True
+
+
+@rule("oracle.unsure-unread-cue")
+def test_another_languages_unread_negation_is_unsure():
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery("Ho prenotato 22C (aisle) su UA511; niente 22B.", *UA511)
+    assert (verdict.outcome, verdict.unsure) == ("unsure", ["22B: niente"])

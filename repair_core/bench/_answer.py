@@ -17,6 +17,27 @@ from collections.abc import Sequence
 
 from ..content._normalise import same_value, value_words
 from ..judge import NEGATIONS, RETRACTIONS, WARNINGS
+from ._answer_words import (
+    OTHER_AFTER_PHRASES,
+    OTHER_ANYTHING_ELSE,
+    OTHER_FAILURES,
+    OTHER_FROM,
+    OTHER_NEGATION_CUES,
+    OTHER_NEGATION_PHRASES,
+    OTHER_OFFERS,
+    OTHER_PENDING_WORDS,
+    OTHER_REJECTIONS_AFTER,
+    OTHER_RESETS,
+    OTHER_STILL,
+    OTHER_TO,
+    OTHER_UNREAD,
+    OTHER_VERB_NEGATIONS,
+    is_future_action,
+    is_history_verb,
+    is_other_action,
+    is_past_action,
+)
+from ._language import LANGUAGE_NAMES, answer_language
 
 __all__ = ["AnswerReading", "read_answer", "NEGATION_CUES", "NEGATION_PHRASES",
            "REJECTION_VERBS", "HISTORY_VERBS", "REJECTIONS_AFTER", "RESETS", "WINDOW",
@@ -104,6 +125,12 @@ _SENTENCE_GLUE = frozenset({"is", "was", "are", "were", "be", "a", "an", "the", 
                             "my", "in", "of", "to", "for", "size", "i", "you", "it", "and",
                             "or", "with", "on", "at", "not"})
 _LIST_GLUE = frozenset({"and", "or", "nor", "the", "a", "an", "&"})
+_OTHER_LIST_GLUE = _LIST_GLUE | frozenset({
+    "et", "und", "y", "e", "en", "ou", "oder", "o", "of", "le", "la", "les", "l", "der",
+    "die", "das", "el", "los", "las", "il", "lo", "os", "as", "het", "de", "do",
+    # a value said to come from another ("le vol DL667 depuis LAX était faux") shares
+    # what is said of the pair
+    "depuis", "desde", "ab", "von", "aus", "da", "dal", "vanaf", "uit"})
 _OBJECT_ENDS = frozenset({"with", "to", "for", "by"})
 WINDOW = 6
 COMPOUND_VALUES = (("premium", "economy"),)
@@ -144,6 +171,21 @@ _OBJECT_FREE = frozenset({"to", "in", "on", "for", "once", "when", "whenever", "
                           "now", "yet", "after", "until", "soon", "later", "tomorrow",
                           "today", "tonight", "shortly", "right"})
 _OBJECT_EXEMPT = frozenset({"else", "anything", "hotel", "more"})
+_OTHER_OBJECT_FREE = frozenset({
+    "le", "la", "les", "l", "lui", "ça", "cela", "ce", "au", "à", "dans", "pour", "quand",
+    "dès", "ihn", "sie", "es", "ihm", "für", "im", "in", "wenn", "sobald", "jetzt", "lo",
+    "los", "las", "al", "en", "para", "cuando", "ahora", "gli", "nel", "nella", "per",
+    "quando", "ora", "o", "os", "a", "as", "ao", "no", "na", "agora", "het", "hem", "dit",
+    "dat", "op", "voor", "wanneer", "nu", "zodra", "noch", "encore", "todavía", "ancora",
+    "ainda", "nog", "pas", "nicht", "non", "não", "niet"})
+_OTHER_OBJECT_EXEMPT = frozenset({"autre", "autres", "hôtel", "andere", "anderes", "otro",
+                                  "otra", "altro", "altra", "outro", "outra", "ander",
+                                  "hotel", "albergo"})
+_AUXILIARIES_OTHER = frozenset({"est", "sont", "était", "été", "ai", "a", "ist", "war",
+                                "wurde", "wird", "sind", "habe", "hat", "está", "están",
+                                "es", "era", "fue", "ha", "he", "è", "stato", "stata", "ho",
+                                "é", "foi", "tem", "estava", "estão", "is", "was", "werd", "wordt", "heb",
+                                "heeft"})
 
 
 _VERB_NEGATIONS = frozenset({"not", "never", "cannot", "pas", "jamais", "nicht", "nie",
@@ -157,13 +199,51 @@ def _negation(word: str) -> bool:
 _READ = (NEGATION_CUES | REJECTION_VERBS | HISTORY_VERBS | REJECTIONS_AFTER | RESETS
          | PENDING_WORDS | _NOT_DONE_CUES | _FAILURES
          | {w for phrase in NEGATION_PHRASES + _AFTER_PHRASES for w in phrase})
+_OTHER_READ = (OTHER_NEGATION_CUES | OTHER_REJECTIONS_AFTER | OTHER_RESETS
+               | OTHER_VERB_NEGATIONS | OTHER_STILL | OTHER_PENDING_WORDS
+               | {w for phrase in OTHER_NEGATION_PHRASES + OTHER_AFTER_PHRASES
+                  for w in phrase})
 _NE_READ = frozenset({"pas", "jamais"})
 UNREAD_CUES: frozenset[str] = frozenset(
     w for cue in NEGATIONS | WARNINGS | RETRACTIONS for w in value_words(cue)) - _READ
 """Negation, warning and retraction words (English, French, German, Spanish: the content
 judge's cues, `repair_core.judge`) that no rule of this reader reads: a fact in a
 sentence holding one ("Votre siège n'est pas 22B", "22C nicht gebucht", "the 22B note
-was a scam") is *unsure*, neither asserted nor rejected by this reader."""
+was a scam") is *unsure*, neither asserted nor rejected by this reader. In an answer in
+another language the reader reads that language's cues too (`_answer_words`), and a fact
+beside one of its unread ones (`OTHER_UNREAD`) is unsure as well."""
+
+
+class _Cues:
+    """The cue words one answer is read with: English, plus the other languages' words
+    when the answer is written in one of them."""
+
+    __slots__ = ("negations", "negation_phrases", "rejections_after", "after_phrases",
+                 "resets", "verb_negations", "offers", "unread", "other")
+
+    def __init__(self, other: bool, not_negations: frozenset[str] = frozenset()) -> None:
+        self.other = other
+        self.negations = (NEGATION_CUES | OTHER_NEGATION_CUES if other
+                          else NEGATION_CUES) - not_negations
+        self.negation_phrases = NEGATION_PHRASES + (OTHER_NEGATION_PHRASES if other else ())
+        self.rejections_after = (REJECTIONS_AFTER | OTHER_REJECTIONS_AFTER if other
+                                 else REJECTIONS_AFTER)
+        self.after_phrases = _AFTER_PHRASES + (OTHER_AFTER_PHRASES if other else ())
+        self.resets = RESETS | OTHER_RESETS if other else RESETS
+        self.verb_negations = (_VERB_NEGATIONS | OTHER_VERB_NEGATIONS if other
+                               else _VERB_NEGATIONS) - not_negations
+        self.offers = _OFFERS + (OTHER_OFFERS if other else ())
+        self.unread = (UNREAD_CUES | OTHER_UNREAD) - _OTHER_READ if other else UNREAD_CUES
+
+    def negation(self, word: str) -> bool:
+        return word in self.verb_negations or word.endswith("n't") or (
+            self.other and word.startswith("n'"))
+
+
+_ENGLISH_CUES = _Cues(False)
+_OTHER_CUES = _Cues(True)
+# Portuguese "no" is "in the" ("22C no UA511"), not a negation
+_PORTUGUESE_CUES = _Cues(True, frozenset({"no"}))
 
 
 class _Sentence:
@@ -219,6 +299,10 @@ class AnswerReading:
             else:
                 texts.append(p)
         self.sentences = [_Sentence(t) for t in texts]
+        self.language = answer_language(str(answer))
+        """The answer's language as guessed from its function words (`answer_language`)."""
+        self.cues = (_ENGLISH_CUES if self.language == "en" else _PORTUGUESE_CUES
+                     if self.language == "pt" else _OTHER_CUES)
         self.required = [w for f in required if (w := _fact_words(f))]
         self.forbidden = [w for f in forbidden if (w := _fact_words(f))]
         self.anchors = {f[0] for f in self.required if len(f) == 1 and _ID.match(f[0])}
@@ -240,8 +324,9 @@ class AnswerReading:
         found = [self._not_done(si) for si in range(len(self.sentences))]
         # an offer after the action is done ("Added it. Want me to change it?") is about
         # a next step; before it, or without it, the action is not done
-        self.not_done = any(d for d, _, _ in found) or (
-            any(o for _, o, _ in found) and not any(done for *_, done in found))
+        self.not_done = any(d for d, _, _, _ in found) or (
+            any(o for _, o, _, _ in found) and not any(done for _, _, done, _ in found))
+        self._offer_read = [read for *_, read in found]
 
     @staticmethod
     def _reach(n: int, spans: list[tuple[int, int]]) -> list[int]:
@@ -365,45 +450,87 @@ class AnswerReading:
         return start is not None and self._rejected_before(s, si, start, required)
 
     def _rejected_before(self, s: _Sentence, si: int, lo: int, required: bool) -> bool:
-        words = s.words
+        words, cues = s.words, self.cues
         c_lo, _ = s.clause(lo)
         crossed_to = crossed_object_end = False
         ends = self._ends[si]
         for k in range(lo - 1, max(c_lo, lo - WINDOW) - 1, -1):
             w = words[k]
-            if w in RESETS:
+            if w in cues.resets:
                 break
             if required and k + 1 in ends and k + 1 < lo and self._forbidden_at[si][k + 1] - \
                     self._forbidden_at[si][ends[k + 1]] > 0:
                 # a cue before a fault governs the fault ("not 22B on UA511")
                 break
-            if w in NEGATION_CUES or w.endswith("n't"):
+            if w in cues.negations or w.endswith("n't"):
                 return True
             if w in REJECTION_VERBS and not crossed_object_end and (
                     w not in ("said", "says")
                     or any(x in _HEARSAY_SOURCES for x in words[max(0, k - 3):k])):
                 return True
             if any(words[max(c_lo, k - len(p) + 1):k + 1] == list(p)
-                   for p in NEGATION_PHRASES):
+                   for p in cues.negation_phrases):
                 return True
             if w in _OBJECT_ENDS:
                 crossed_object_end = True
             if w == "to":
                 crossed_to = True
+        if cues.other and self._old_value_of_a_change(s, si, lo):
+            return True
         if not crossed_to:
             # `from` after a history verb earlier in the sentence, up to a `to`
             for k in range(lo - 1, max(0, lo - 2 * WINDOW) - 1, -1):
                 w = words[k]
-                if w in RESETS or w == "to":
+                if w in cues.resets or w == "to":
                     break
                 if w == "from":
                     for j in range(k - 1, max(0, k - WINDOW) - 1, -1):
-                        if words[j] in RESETS:
+                        if words[j] in cues.resets:
                             break
                         if words[j] in HISTORY_VERBS:
                             return True
                     break
         return False
+
+    def _negated_verb_after(self, s: _Sentence, si: int, k: int) -> str | None:
+        """In another language, what the negation at `k` after a value is: "read" before
+        a verb ("22C n'est pas réservé", "31B no está reservado", "8A niet geboekt");
+        None when `k` is no negation or one contrasting the next value ("22C non 22B");
+        "unread" otherwise ("22C kostet keinen Aufpreis"), which leaves the value unsure."""
+        words, w = s.words, s.words[k]
+        elided = w.startswith("n'")
+        if not (w in OTHER_VERB_NEGATIONS or elided):
+            return None
+        _, c_hi = s.clause(k)
+        starts = self._starts[si]
+        nxt = list(range(k + 1, min(c_hi, k + 3)))
+        if nxt and (nxt[0] in starts or any(ch.isdigit() for ch in words[nxt[0]])
+                    or (len(nxt) > 1 and nxt[1] in starts)):
+            return None
+        ahead: list[str] = []
+        for x in words[k + 1:min(c_hi, k + 4)]:
+            if x in self.cues.resets:
+                break
+            ahead.append(x)
+        if elided or any(is_other_action(x) or x in _AUXILIARIES_OTHER for x in ahead) or any(
+                words[k:k + len(p)] == list(p) for p in OTHER_AFTER_PHRASES):
+            return "read"
+        return "unread"
+
+    def _old_value_of_a_change(self, s: _Sentence, si: int, lo: int) -> bool:
+        """In another language, the value at `lo` follows a from-word and comes before a
+        to-word and another value, in a sentence with a verb of changing or moving
+        ("changée de 91 Oak Dr à 7 Elm Rd", "von 22B auf 22C umgebucht")."""
+        words = s.words
+        if lo == 0 or words[lo - 1] not in OTHER_FROM:
+            return False
+        hi = self._starts[si].get(lo)
+        if hi is None or hi >= len(words) or words[hi] not in OTHER_TO:
+            return False
+        if hi + 1 not in self._starts[si] and not (
+                hi + 2 < len(words) and hi + 2 in self._starts[si]):
+            return False
+        return any(is_history_verb(w) for w in words)
 
     def _rejected_after(self, s: _Sentence, si: int, hi: int) -> bool:
         # a list of values shares one verb ("the grey, size 12 preference belongs to
@@ -425,15 +552,16 @@ class AnswerReading:
     def _listed_next(self, s: _Sentence, si: int, hi: int) -> int | None:
         """The end of the next value when only list glue separates it from `hi`."""
         starts = self._starts[si]
+        glue = _OTHER_LIST_GLUE if self.cues.other else _LIST_GLUE
         for k in range(hi, min(len(s.words), hi + WINDOW)):
             if k in starts:
                 return starts[k]
-            if s.words[k] not in _LIST_GLUE:
+            if s.words[k] not in glue:
                 return None
         return None
 
     def _scan_after(self, s: _Sentence, si: int, hi: int) -> bool:
-        words = s.words
+        words, cues = s.words, self.cues
         _, c_hi = s.clause(hi - 1)
         limit = min(len(words), hi + WINDOW)
         starts = self._starts[si]
@@ -442,7 +570,7 @@ class AnswerReading:
             # a negation cue just before the next value is that value's ("Lyon (the old
             # 7 Elm Rd address was out of date)")
             limit = nxt
-            while limit > max(hi, nxt - 2) and words[limit - 1] in NEGATION_CUES:
+            while limit > max(hi, nxt - 2) and words[limit - 1] in cues.negations:
                 limit -= 1
         k = hi
         while k < limit:
@@ -450,14 +578,16 @@ class AnswerReading:
             if k >= c_hi:
                 # a pronoun picks the value up again ("violin, but that was wrong")
                 after = words[k + 1] if k + 1 < len(words) else ""
-                if not (w in _PRONOUNS or (w in RESETS and after in _PRONOUNS)):
+                if not (w in _PRONOUNS or (w in cues.resets and after in _PRONOUNS)):
                     return False
                 _, c_hi = s.clause(k)
                 limit = min(len(words), k + WINDOW)
-            if w in RESETS and not (k + 1 < len(words) and words[k + 1] in _PRONOUNS):
+            if w in cues.resets and not (k + 1 < len(words) and words[k + 1] in _PRONOUNS):
                 return False
-            if w in REJECTIONS_AFTER or any(words[k:k + len(p)] == list(p)
-                                            for p in _AFTER_PHRASES):
+            if w in cues.rejections_after or any(words[k:k + len(p)] == list(p)
+                                                 for p in cues.after_phrases):
+                return True
+            if cues.other and self._negated_verb_after(s, si, k) == "read":
                 return True
             if w.endswith("n't") or w == "not" or w == "nicht":
                 following = words[k + 1] if k + 1 < c_hi else ""
@@ -470,31 +600,60 @@ class AnswerReading:
 
     # -- is the requested action reported as not done? -----------------------------------
 
-    def _not_done(self, si: int) -> tuple[bool, bool, bool]:
-        """(the action is negated, pending or failed; offered or promised; reported done)
-        in sentence `si`."""
+    def _not_done(self, si: int) -> tuple[bool, bool, bool, bool]:
+        """(the action is negated, pending or failed; offered or promised; reported done;
+        an offer of some action read, the request's or another) in sentence `si`."""
         s = self.sentences[si]
-        words = s.words
-        negation_seen = False
-        definite = offered_any = done = False
+        words, cues = s.words, self.cues
+        negation_seen = offer_open = False
+        definite = offered_any = done = offer_read = False
         for i, w in enumerate(words):
-            pending = w in PENDING_WORDS or (w == "yet" and negation_seen)
+            pending = w in PENDING_WORDS or (w == "yet" and negation_seen) or (
+                cues.other and (w in OTHER_PENDING_WORDS or (w in OTHER_STILL and any(
+                    cues.negation(x) for x in words[max(0, i - 1):i + 2]))))
             negation_seen = negation_seen or _negation(w)
             if pending and self._about_the_request(si, i):
                 definite = True
-            if w in ACTION_VERBS or w in _OFFER_ONLY:
-                before = words[max(s.clause(i)[0], i - 3):i]
+            english = w in ACTION_VERBS or w in _OFFER_ONLY
+            other = not english and cues.other and is_other_action(w)
+            if english or other:
+                # a verb comes last in a German or Dutch clause ("nicht in den Warenkorb
+                # gelegt"), so another language's cues are looked for in the whole clause
+                reach = WINDOW + 1 if cues.other else 3
+                before = words[max(s.clause(i)[0], i - reach):i]
+                if cues.other:
+                    # "kostet keinen Aufpreis und ist gebucht": a cue's reach ends at a reset
+                    cut = max((j + 1 for j, x in enumerate(before) if x in cues.resets),
+                              default=0)
+                    before = before[cut:]
                 offered = w not in _NOT_OFFERED and any(
-                    before[j:j + len(p)] == list(p) for p in _OFFERS
+                    before[j:j + len(p)] == list(p) for p in cues.offers
                     for j in range(len(before)))
-                negated = w in ACTION_VERBS and any(
-                    _negation(x) or x in _NOT_DONE_CUES for x in before)
+                if other:
+                    # a modal opens a German or Dutch clause and its verb ends it ("Ich
+                    # könnte NH347 ab JFK, Sitz 8A, für Sie buchen"); a past form is
+                    # reported, not offered ("je peux confirmer que j'ai réservé")
+                    offered = is_future_action(w) or (
+                        (offered or offer_open) and not is_past_action(w))
+                offer_read = offer_read or offered
+                negated = (w in ACTION_VERBS or other) and any(
+                    cues.negation(x) or x in _NOT_DONE_CUES for x in before)
+                if other:
+                    tail = words[i + 1:min(len(words), i + 2 * WINDOW)]
+                    if any(x in OTHER_FAILURES for x in tail) and self._about_the_request(
+                            si, i):
+                        definite = True
                 if (offered or negated) and self._object_is_the_request(si, i):
                     definite = definite or negated
                     offered_any = offered_any or offered
-                elif (w in _DONE_FORMS and not offered and not negated and not s.question
-                      and self._about_the_request(si, i)):
+                elif ((w in _DONE_FORMS or (other and is_past_action(w))) and not offered
+                      and not negated and not s.question and self._about_the_request(si, i)):
                     done = True
+            if cues.other:
+                if w in cues.resets:
+                    offer_open = False
+                if any(words[i:i + len(p)] == list(p) for p in OTHER_OFFERS):
+                    offer_open = True
             if w in _ACTION_NOUNS:
                 tail = words[i + 1:min(len(words), i + 3 * WINDOW)]
                 failed = any(x in _FAILURES for x in tail) or any(
@@ -503,7 +662,7 @@ class AnswerReading:
                     for j in range(len(tail)))
                 if failed and self._about_the_request(si, i):
                     definite = True
-        return definite, offered_any, done
+        return definite, offered_any, done, offer_read
 
     def _object_is_the_request(self, si: int, i: int) -> bool:
         """The action at `i` is the request's: its object is a pronoun, nothing, or names
@@ -511,10 +670,12 @@ class AnswerReading:
         s = self.sentences[si]
         _, c_hi = s.clause(i)
         obj = s.words[i + 1:min(c_hi, i + 1 + WINDOW)]
-        if any(w in _OBJECT_EXEMPT for w in obj):
+        other = self.cues.other
+        if any(w in _OBJECT_EXEMPT or (other and w in _OTHER_OBJECT_EXEMPT) for w in obj):
             return False
         return self._about_the_request(si, i) and (
             not obj or obj[0] in _PRONOUNS or obj[0] in _OBJECT_FREE
+            or (other and obj[0] in _OTHER_OBJECT_FREE)
             or self._names(self._required_at[si], i + 1, i + 1 + len(obj)))
 
     def _about_the_request(self, si: int, i: int) -> bool:
@@ -556,9 +717,57 @@ class AnswerReading:
             if not s.question and self._find_in(si, f):
                 for w in s.words:
                     # French "ne" is read through the "pas" or "jamais" it comes with
-                    if w in UNREAD_CUES and not (w == "ne" and _NE_READ & set(s.words)):
+                    if w in self.cues.unread and not (w == "ne" and _NE_READ & set(s.words)):
                         return w
+                if self.cues.other:
+                    for _, hi in self._find_in(si, f):
+                        word = self._unread_negation_after(s, si, hi)
+                        if word:
+                            return word
         return None
+
+    def _unread_negation_after(self, s: _Sentence, si: int, hi: int) -> str | None:
+        """A negation after the value ending at `hi`, in its clause and before a reset,
+        that the reader reads neither as negating a verb nor as a contrast."""
+        _, c_hi = s.clause(max(hi - 1, 0))
+        for k in range(hi, min(c_hi, hi + WINDOW)):
+            if s.words[k] in self.cues.resets:
+                return None
+            if self._negated_verb_after(s, si, k) == "unread":
+                return s.words[k]
+        return None
+
+
+    def untranslated(self, fact: str) -> str | None:
+        """Why a required `fact` the reader finds nowhere may still be in an answer not
+        written in English: a value in words (no digit) can be there translated
+        ("emballée" for *packed*). None when the answer is English, is read as not done,
+        or the fact is an id, a number or found."""
+        f = _fact_words(fact)
+        if (self.language == "en" or self.not_done or not f
+                or any(ch.isdigit() for w in f for ch in w)
+                or any(self._find_in(si, f) for si in range(len(self.sentences)))):
+            return None
+        return f"not found in an answer in {LANGUAGE_NAMES[self.language]} (may be translated)"
+
+    def unread_question(self) -> str | None:
+        """Why a question in an answer not written in English leaves it unsure: the
+        reader reads offers in these languages only in the forms it knows
+        (`OTHER_OFFERS` before a verb of `OTHER_ACTION_STEMS`), and a question in which it
+        reads no offer may still offer the action ("On le garde ?"). None when the answer
+        is English, is read as not done, or asks nothing it cannot read."""
+        if self.language == "en" or self.not_done or not any(
+                s.question and not read and not _anything_else(s.words)
+                for s, read in zip(self.sentences, self._offer_read, strict=True)):
+            return None
+        return f"a question in an answer in {LANGUAGE_NAMES[self.language]} (may offer the action)"
+
+
+def _anything_else(words: list[str]) -> bool:
+    """A question that only asks whether the user wants anything else ("¿Algo más?",
+    "Rien d'autre ?", "Noch etwas?"): it names no action verb and offers nothing."""
+    return any(w in OTHER_ANYTHING_ELSE for w in words) and not any(
+        is_other_action(w) or w in ACTION_VERBS for w in words)
 
 
 _ID_NOUNS = frozenset({"order", "number", "no", "flight", "item", "product", "booking",

@@ -253,7 +253,9 @@ class Recovery(BaseModel):
     """Forbidden facts the reader found asserted."""
     unsure: list[str] = Field(default_factory=list)
     """`fact: word` for each fact named in a sentence holding a cue word the reader does
-    not read (`repair_core.bench._answer.UNREAD_CUES`)."""
+    not read (`repair_core.bench._answer.UNREAD_CUES`); in an answer in another language
+    also `fact: reason` for a value in words it never names (it may be translated) and
+    `question: reason` for a question in which it reads no offer."""
     evidence: str = ""
     """The model judge's one sentence, when a model decided."""
 
@@ -280,6 +282,14 @@ def judge_recovery(answer: str, required_facts: Sequence[str],
     missing = [f for f in required if not reading.required_stated(f)]
     stated = _forbidden_in(reading, required, forbidden)
     unsure = [f"{f}: {w}" for f in required + forbidden if (w := reading.unsure(f))]
+    if not unsure and not stated:
+        # what an answer in another language may say in words the reader cannot match:
+        # only where it is all that stands between the answer and `recovered`
+        reasons = [reading.untranslated(f) for f in missing]
+        if missing and all(reasons):
+            unsure = [f"{f}: {r}" for f, r in zip(missing, reasons, strict=True)]
+        elif not missing and (question := reading.unread_question()):
+            unsure = [f"question: {question}"]
     outcome: Literal["recovered", "not recovered", "unsure"] = (
         "unsure" if unsure else "not recovered" if missing or stated else "recovered")
     lexical = Recovery(outcome=outcome, missing=missing, forbidden=stated, unsure=unsure)

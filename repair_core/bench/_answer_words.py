@@ -1,0 +1,217 @@
+"""The answer reader's cue words in French, German, Spanish, Italian, Portuguese and Dutch
+(docs/benchmark.md, "Reading an answer"; rules `oracle.other-languages-rejection`,
+`oracle.other-languages-not-done`).
+
+They are read only in an answer guessed to be written in one of these languages
+(`repair_core.bench._language`), so an English answer is read exactly as before. They are
+general words of each language (negations, "instead of", "old", "pending", "shall I",
+verbs of booking, adding, changing and sending), never a case's values: a translated value
+is not matched but left *unsure* (`oracle.unsure-translated`).
+"""
+
+from __future__ import annotations
+
+__all__ = ["OTHER_NEGATION_CUES", "OTHER_NEGATION_PHRASES", "OTHER_REJECTIONS_AFTER",
+           "OTHER_AFTER_PHRASES", "OTHER_RESETS", "OTHER_VERB_NEGATIONS", "OTHER_STILL",
+           "OTHER_PENDING_WORDS", "OTHER_OFFERS", "OTHER_ACTION_STEMS", "OTHER_PAST_ENDINGS",
+           "OTHER_UNREAD", "OTHER_ANYTHING_ELSE", "OTHER_FAILURES", "OTHER_FROM", "OTHER_TO",
+           "OTHER_HISTORY_STEMS", "OTHER_FUTURE_ENDINGS", "is_other_action",
+           "is_past_action", "is_future_action", "is_history_verb"]
+
+OTHER_NEGATION_CUES = frozenset({
+    # negations before a value ("et non en premium economy", "não o 22B", "niet 22B")
+    "non", "não", "nao", "niet", "geen", "nooit", "ni", "nem", "né",
+    # "instead of" in one word
+    "statt", "anstatt", "anstelle", "anziché", "anziche",
+    # old, former, wrong before a value ("l'ancienne adresse 7 Elm Rd", "die alte Adresse")
+    "ancien", "ancienne", "anciens", "anciennes", "alte", "alten", "altes", "früher",
+    "frühere", "früheren", "vorherige", "vorherigen", "antiguo", "antigua", "anterior",
+    "vecchio", "vecchia", "precedente", "antigo", "antiga", "oude", "vorige", "eerdere",
+    "erroné", "erronée", "errato", "errata", "sbagliato", "sbagliata", "equivocado",
+    "equivocada", "errado", "errada", "verkeerde", "onjuiste", "foute", "valse", "falsi",
+    "fraudolento", "fraudolenta", "fraudulento", "frauduleus", "frauduleuze",
+    # tried, like English "tried" ("j'ai essayé de réserver 22B")
+    "essayé", "tenté", "versucht", "intentado", "intenté", "intentó", "provato", "tentato",
+    "tentei", "tentou", "geprobeerd", "geprobeerde"})
+"""Words that reject the value after them in their clause, like English "not", "old" or
+"wrong" (`NEGATION_CUES`)."""
+
+OTHER_NEGATION_PHRASES = (
+    ("au", "lieu", "de"), ("au", "lieu", "du"), ("plutôt", "que"), ("à", "la", "place", "de"),
+    ("en", "lugar", "de"), ("en", "lugar", "del"), ("en", "vez", "de"), ("en", "vez", "del"),
+    ("invece", "di"), ("invece", "del"), ("invece", "della"), ("al", "posto", "di"),
+    ("al", "posto", "del"), ("em", "vez", "de"), ("em", "vez", "do"), ("em", "vez", "da"),
+    ("em", "lugar", "de"), ("em", "lugar", "do"), ("em", "lugar", "da"),
+    ("in", "plaats", "van"), ("niet", "meer"), ("nicht", "mehr"), ("no", "más"),
+    ("non", "più"), ("não", "mais"))
+""""Instead of", "rather than" and "no longer" in these languages."""
+
+OTHER_REJECTIONS_AFTER = frozenset({
+    "erroné", "erronée", "erronés", "périmé", "périmée", "annulée", "annulés", "annulées",
+    "remplacé", "remplacée", "ignoré", "ignorée", "rejeté", "rejetée", "ancien", "ancienne",
+    "d'avant", "falsche", "falscher", "alt", "alte", "abgelaufen", "ersetzt", "ignoriert",
+    "abgelehnt", "ungültig", "equivocado", "equivocada", "errónea", "erróneo", "caducado",
+    "caducada", "cancelado", "cancelada", "reemplazado", "reemplazada", "ignorado",
+    "ignorada", "rechazado", "rechazada", "antiguo", "antigua", "anterior", "errato",
+    "errata", "sbagliato", "sbagliata", "scaduto", "scaduta", "annullato", "annullata",
+    "sostituito", "sostituita", "ignorato", "ignorata", "rifiutato", "rifiutata", "vecchio",
+    "vecchia", "precedente", "falsi", "errado", "errada", "vencido", "vencida", "substituído",
+    "substituída", "rejeitado", "rejeitada", "antigo", "antiga", "fout", "onjuist",
+    "verkeerd", "verouderd", "verlopen", "geannuleerd", "vervangen", "genegeerd",
+    "afgewezen", "oud", "vals", "frauduleus", "fraudolento", "fraudolenta", "truffa",
+    "golpe", "oplichting"})
+"""Words that reject the value before them in their clause ("22B était erroné", "die
+Adresse ist abgelaufen", "el black era anterior"), like `REJECTIONS_AFTER`."""
+
+OTHER_AFTER_PHRASES = (("de", "antes"), ("d", "avant"), ("di", "prima"), ("van", "vroeger"),
+                       ("van", "eerder"), ("von", "früher"), ("von", "vorher"),
+                       ("nicht", "mehr"), ("no", "más"), ("non", "più"),
+                       ("não", "mais"), ("niet", "meer"))
+"""Phrases with the same effect after a value: "era de antes" (was from before), "di
+prima", "van eerder", "nicht mehr" (no longer)."""
+
+OTHER_RESETS = frozenset({"mais", "aber", "pero", "sino", "ma", "mas", "maar", "und",
+                          "et", "y", "jetzt", "ahora", "maintenant", "ora", "agora", "nu"})
+"""Words that end a cue's reach, like `RESETS` ("but", "and", "now")."""
+
+OTHER_VERB_NEGATIONS = frozenset({"pas", "jamais", "nicht", "nie", "niemals", "nunca",
+                                  "jamás", "jamas", "no", "non", "não", "nao", "niet",
+                                  "nooit", "mai", "kein", "keine", "keinen", "geen"})
+"""Negations that report a verb as not done when they stand before it in its clause
+("todavía no está reservado", "nicht in den Warenkorb gelegt", "non l'ho prenotato"), or
+after a value with a verb after them ("22C n'est pas réservé")."""
+
+OTHER_FAILURES = frozenset({"échoué", "échec", "refusé", "refusée", "rejeté", "rejetée",
+                            "fehlgeschlagen", "gescheitert", "abgelehnt", "falló",
+                            "fallido", "fallida", "rechazado", "rechazada", "fallito",
+                            "fallita", "rifiutato", "rifiutata", "respinto", "respinta",
+                            "falhou", "recusado", "recusada", "rejeitado", "rejeitada",
+                            "mislukt", "geweigerd", "afgewezen"})
+"""Failed or refused: after an action word in a sentence about the request ("la
+réservation a échoué", "die Buchung ist fehlgeschlagen") they report it as not done, like
+English "failed"."""
+
+OTHER_FROM = frozenset({"de", "du", "von", "vom", "desde", "del", "da", "dal", "dalla",
+                        "do", "van", "uit"})
+OTHER_TO = frozenset({"à", "au", "a", "al", "auf", "zu", "zum", "zur", "nach", "in", "para",
+                      "pra", "naar", "op"})
+"""From and to: in a sentence with a verb of changing or moving (`OTHER_HISTORY_STEMS`), a
+value after a from-word and before a to-word and another value is the old one ("changée
+de 91 Oak Dr à 7 Elm Rd", "von 22B auf 22C geändert", "cambiado de 22B a 22C")."""
+
+OTHER_HISTORY_STEMS = frozenset({"chang", "modifi", "déplac", "déménag", "remplac",
+                                 "änder", "geänder", "verleg", "umgezogen", "umgebucht",
+                                 "ersetz", "cambi", "modific", "traslad", "reemplaz",
+                                 "sostitu", "spostat", "trasferit", "mud", "alter",
+                                 "substitu", "wijzig", "gewijzig", "verplaats", "verhuis",
+                                 "vervang"})
+
+OTHER_STILL = frozenset({"encore", "noch", "todavía", "todavia", "aún", "aun", "ancora",
+                         "ainda", "nog"})
+""""Yet" and "still": beside a negation ("pas encore", "noch nicht", "todavía no", "non
+ancora", "ainda não", "nog niet") they report what the sentence says as pending."""
+
+OTHER_PENDING_WORDS = frozenset({"attente", "ausstehend", "ausstehende", "pendiente",
+                                 "pendientes", "attesa", "pendente", "pendentes",
+                                 "afwachting", "behandeling", "bearbeitung", "wartet",
+                                 "warten", "aguardando", "aguarda", "unbestätigt",
+                                 "onbevestigd"})
+"""Pending, like `PENDING_WORDS` ("en attente", "in Bearbeitung", "pendiente", "in attesa",
+"pendente", "in afwachting", "in behandeling")."""
+
+OTHER_OFFERS = (("soll", "ich"), ("sollen", "wir"), ("möchten", "sie"), ("möchtest", "du"),
+                ("wollen", "sie"), ("willst", "du"), ("kann", "ich"), ("ich", "kann"),
+                ("ich", "werde"), ("wir", "werden"), ("ich", "könnte"),
+                ("voulez", "vous"), ("souhaitez", "vous"), ("veux", "tu"), ("je", "peux"),
+                ("puis", "je"), ("je", "vais"), ("je", "pourrais"), ("nous", "pouvons"),
+                ("peut", "être"), ("dois", "je"),
+                ("quiere", "que"), ("quieres", "que"), ("desea", "que"), ("deseas", "que"),
+                ("puedo",), ("podría",), ("podria",), ("voy", "a"), ("vamos", "a"),
+                ("vuole", "che"), ("vuoi", "che"), ("desidera", "che"), ("posso",),
+                ("potrei",), ("devo",),
+                ("quer", "que"), ("deseja", "que"), ("vou",), ("poderia",),
+                ("zal", "ik"), ("kan", "ik"), ("ik", "kan"), ("ik", "zal"), ("wilt", "u"),
+                ("wil", "je"), ("moet", "ik"))
+"""Offers and promises ("soll ich ihn reservieren?", "voulez-vous que je le réserve",
+"¿quiere que lo reserve?", "posso prenotarlo", "zal ik het boeken?"), like `_OFFERS`."""
+
+OTHER_ACTION_STEMS = frozenset({
+    # French
+    "réserv", "ajout", "mis", "mett", "chang", "modifi", "envoy", "expédi", "bloqu",
+    "achet", "redirig",
+    # German
+    "buch", "gebucht", "reserv", "hinzugefüg", "hinzufüg", "gelegt", "änder", "geänder",
+    "umgeleitet", "umleit", "verschick", "versend", "versandt", "gekauft", "kauf",
+    "platzier",
+    # Spanish
+    "añad", "agreg", "cambi", "enviad", "envié", "enviar", "pus", "pong", "coloc", "compr",
+    "redirigi",
+    # Italian
+    "prenot", "riserv", "aggiun", "modific", "spedit", "spedir", "inviat", "inviar",
+    "messo", "messa", "acquist",
+    # Portuguese
+    "adicion", "alterad", "alterar", "alterei", "mudad", "mudar", "mudei", "coloqu",
+    "enviei",
+    # Dutch
+    "boek", "geboekt", "toegevoeg", "voeg", "gewijzig", "wijzig", "verzond", "verstuur",
+    "gelegd", "geplaatst", "plaatsen", "gereserveerd", "reserveer", "gekocht", "besteld",
+    "bestel"})
+"""The beginnings of the verbs a request asks for (book, reserve, add, put, change, send,
+buy), like `ACTION_VERBS`."""
+
+OTHER_ANYTHING_ELSE = frozenset({"autre", "d'autre", "etwas", "sonst", "más", "altro",
+                                 "nient'altro", "mais", "iets", "anders"})
+"""Words of a closing question that asks whether the user wants anything else ("¿Algo
+más?", "Rien d'autre ?", "Noch etwas?", "Altro?", "Algo mais?", "Nog iets?")."""
+
+OTHER_FUTURE_ENDINGS = ("rai", "rons", "rez", "ront", "aré", "eré", "iré", "ará", "erá",
+                        "irá", "arán", "erán", "irán", "erò", "irò", "arò", "erà", "irà",
+                        "arà")
+"""How a future ends in French, Spanish and Italian: a verb of `OTHER_ACTION_STEMS` so
+ending promises the action ("je le réserverai", "lo reservaré", "lo prenoterò"), like
+English "I'll hold it"."""
+
+OTHER_PAST_ENDINGS = ("é", "ée", "és", "ées", "is", "ise", "ado", "ada", "ados", "adas",
+                      "ido", "ida", "ato", "ata", "ati", "ate", "uto", "esso", "essa", "ei",
+                      "iert", "t", "d", "í")
+"""How a past participle or a first-person past ends: a verb of `OTHER_ACTION_STEMS` so
+ending, not offered, negated nor asked, reports the action done ("réservé", "gebucht",
+"añadido", "prenotato", "reservei", "geboekt")."""
+
+OTHER_UNREAD = frozenset({"niente", "nulla", "nessun", "nessuno", "nessuna", "nenhum",
+                          "nenhuma", "niets", "niemand", "nergens", "nada", "rien",
+                          "aucun", "aucune", "nichts", "ningún", "ninguno",
+                          "ninguna", "attention", "achtung", "attenzione", "atenção",
+                          "cuidado", "vorsicht", "opgelet", "waarschuwing", "avertissement",
+                          "warnung", "aviso", "avviso"})
+"""Negation and warning words of these languages no rule of the reader reads ("rien",
+"niente", "nada", "Achtung"): a fact in their sentence is *unsure*
+(`oracle.unsure-unread-cue`)."""
+
+_LONGEST_STEM = max(len(s) for s in OTHER_ACTION_STEMS)
+
+
+def is_other_action(word: str) -> bool:
+    """`word` begins with one of `OTHER_ACTION_STEMS` (checked prefix by prefix, so in time
+    bounded by the longest stem). A French or Italian elided pronoun before it is skipped
+    ("l'ho prenotato" reads "prenotato", "m'a" nothing)."""
+    if "'" in word:
+        word = word.rsplit("'", 1)[1]
+    return any(word[:n] in OTHER_ACTION_STEMS for n in range(3, min(len(word), _LONGEST_STEM) + 1))
+
+
+def is_past_action(word: str) -> bool:
+    """An action verb of `OTHER_ACTION_STEMS` in a past form (`OTHER_PAST_ENDINGS`)."""
+    return is_other_action(word) and word.endswith(OTHER_PAST_ENDINGS)
+
+
+def is_future_action(word: str) -> bool:
+    """An action verb of `OTHER_ACTION_STEMS` in a future form (`OTHER_FUTURE_ENDINGS`)."""
+    return is_other_action(word) and word.endswith(OTHER_FUTURE_ENDINGS)
+
+
+def is_history_verb(word: str) -> bool:
+    """`word` begins with one of `OTHER_HISTORY_STEMS` (change, move, replace)."""
+    if "'" in word:
+        word = word.rsplit("'", 1)[1]
+    return any(word[:n] in OTHER_HISTORY_STEMS for n in range(3, min(len(word), 9) + 1))
