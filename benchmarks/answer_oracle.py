@@ -11,10 +11,13 @@ tells the user the true values, as done where the request asked for an action, a
 no fault as true; otherwise `wrong`), a category, and a split: `dev` (the answers the
 oracle's cues were tuned on), `held-out` (written with them, not used to tune the cues) or
 `fresh` (written after the cues were final, on cases no other split uses) or `languages`
-(French, German and Spanish answers, written after the reader's rules for those languages
-were final). An oracle errs
-on an answer when it accepts a wrong one or rejects a right one. Every answer is judged
-with its case's own gold labels (`eval.required_facts`, `eval.forbidden_facts`).
+(French, German and Spanish answers, first run once after the reader's rules for those
+languages were final, since then the development split for other languages). An oracle
+errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
+strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
+counts as not recovered in the error rate, so a right answer left unsure is an error
+there. Every answer is judged with its case's own gold labels (`eval.required_facts`,
+`eval.forbidden_facts`).
 """
 
 import argparse
@@ -31,10 +34,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from repair_core._io import write_marked_block  # noqa: E402
-from repair_core.bench import is_recovered, missing_facts  # noqa: E402
+from repair_core.bench import judge_recovery, missing_facts  # noqa: E402
 from repair_core.content import fact_stated  # noqa: E402
 
 ANSWERS = ROOT / "benchmarks" / "answers" / "answers.jsonl"
+Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
 SPLITS = ("dev", "held-out", "fresh", "languages")
@@ -57,8 +61,9 @@ class Answer(BaseModel):
     split: Literal["dev", "held-out", "fresh", "languages"]
     """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
     tune it; `fresh`: written after the oracle's rules were final, run once; `languages`:
-    French, German and Spanish answers written after the reader's rules for those
-    languages were final, run once."""
+    French, German and Spanish answers first run once after the reader's rules for those
+    languages were final, since then the development split of the rules for other
+    languages."""
 
 
 def load_answers(path: Path = ANSWERS) -> list[Answer]:
@@ -71,14 +76,27 @@ def _labels(case: str) -> tuple[list[str], list[str]]:
     return list(ev["required_facts"]), list(ev["forbidden_facts"])
 
 
-def _substring(answer: str, required: list[str], forbidden: list[str]) -> bool:
-    return (bool(required) and all(fact_stated(answer, f) for f in required)
-            and not any(fact_stated(answer, f) for f in forbidden if f not in required))
+def _outcome(recovered: bool) -> Outcome:
+    return "recovered" if recovered else "not recovered"
 
 
-RULES: dict[str, Callable[[str, list[str], list[str]], bool]] = {
-    "strict rule (is_recovered)": is_recovered,
-    "paper rule (required facts only)": lambda a, req, forb: not missing_facts(a, req, forb),
+def _strict(answer: str, required: list[str], forbidden: list[str]) -> Outcome:
+    return judge_recovery(answer, required, forbidden).outcome
+
+
+def _paper(answer: str, required: list[str], forbidden: list[str]) -> Outcome:
+    return _outcome(not missing_facts(answer, required, forbidden))
+
+
+def _substring(answer: str, required: list[str], forbidden: list[str]) -> Outcome:
+    return _outcome(bool(required) and all(fact_stated(answer, f) for f in required)
+                    and not any(fact_stated(answer, f) for f in forbidden
+                                if f not in required))
+
+
+RULES: dict[str, Callable[[str, list[str], list[str]], Outcome]] = {
+    "strict rule (is_recovered)": _strict,
+    "paper rule (required facts only)": _paper,
     "whole-word rule (no reading)": _substring,
 }
 """The oracles compared: the strict rule every table reports, the paper's rule (required
@@ -86,27 +104,39 @@ facts only, read the same way) and plain whole-word matching of every label (a f
 normalised words anywhere in the answer, negated or not)."""
 
 
-def judge(answers: list[Answer]) -> dict[str, list[tuple[Answer, bool]]]:
-    """rule -> [(answer, whether the rule accepts it)]."""
+def judge(answers: list[Answer]) -> dict[str, list[tuple[Answer, Outcome]]]:
+    """rule -> [(answer, the rule's outcome)]."""
     labels: dict[str, tuple[list[str], list[str]]] = {}
-    out: dict[str, list[tuple[Answer, bool]]] = {name: [] for name in RULES}
+    out: dict[str, list[tuple[Answer, Outcome]]] = {name: [] for name in RULES}
     for a in answers:
         if a.case not in labels:
             labels[a.case] = _labels(a.case)
         req, forb = labels[a.case]
         for name, rule in RULES.items():
-            out[name].append((a, bool(rule(a.answer, req, forb))))
+            out[name].append((a, rule(a.answer, req, forb)))
     return out
 
 
-def _errs(rows: list[tuple[Answer, bool]]) -> list[Answer]:
-    return [a for a, accepted in rows if accepted != (a.verdict == "right")]
+def decided_wrong(rows: list[tuple[Answer, Outcome]]) -> list[Answer]:
+    """Answers the rule decided and got wrong: a wrong one recovered, a right one not."""
+    return [a for a, o in rows if o != "unsure" and (o == "recovered") != (a.verdict == "right")]
 
 
-def _cell(rows: list[tuple[Answer, bool]]) -> str:
+def unsure(rows: list[tuple[Answer, Outcome]]) -> list[Answer]:
+    """Answers the rule deferred to a judge."""
+    return [a for a, o in rows if o == "unsure"]
+
+
+def errors(rows: list[tuple[Answer, Outcome]]) -> list[Answer]:
+    """Errors with an unsure answer counted as not recovered, as every recovery rate
+    counts it: a right answer left unsure is an error."""
+    return [a for a, o in rows if (o == "recovered") != (a.verdict == "right")]
+
+
+def _cell(rows: list[tuple[Answer, Outcome]]) -> str:
     if not rows:
         return "–"
-    return f"{len(_errs(rows))}/{len(rows)}"
+    return f"{len(errors(rows))}/{len(rows)}"
 
 
 def split_table(answers: list[Answer], split: str) -> str:
@@ -116,18 +146,24 @@ def split_table(answers: list[Answer], split: str) -> str:
     n_right = sum(a.verdict == "right" for a in chosen)
     cases = len({a.case for a in chosen})
     lines = [f"Split `{split}`: {len(chosen)} answers ({n_right} right, "
-             f"{len(chosen) - n_right} wrong) over {cases} cases. Errors per rule, overall "
-             "and per category (errors/answers):", "",
-             "| rule | errors | " + " | ".join(categories) + " |",
-             "|---|---:|" + "---:|" * len(categories)]
+             f"{len(chosen) - n_right} wrong) over {cases} cases. Per rule: answers decided "
+             "wrong, answers left unsure (deferred to a judge), and the errors with an "
+             "unsure answer counted as not recovered, overall and per category "
+             "(errors/answers):", "",
+             "| rule | decided wrong | unsure | errors, unsure as not recovered | "
+             + " | ".join(categories) + " |",
+             "|---|---:|---:|---:|" + "---:|" * len(categories)]
     for name, rows in verdicts.items():
-        errs = _errs(rows)
+        errs = errors(rows)
         per = [_cell([(a, v) for a, v in rows if a.category == c]) for c in categories]
-        lines.append(f"| {name} | {len(errs)} of {len(rows)} ({len(errs) / len(rows):.1%}) | "
+        lines.append(f"| {name} | {len(decided_wrong(rows))} | {len(unsure(rows))} | "
+                     f"{len(errs)} of {len(rows)} ({len(errs) / len(rows):.1%}) | "
                      + " | ".join(per) + " |")
     strict = next(iter(RULES))
-    missed = ", ".join(f"{a.id} ({a.verdict})" for a in _errs(verdicts[strict])) or "none"
-    lines += ["", f"- {strict} errs on: {missed}"]
+    wrong = ", ".join(f"{a.id} ({a.verdict})" for a in decided_wrong(verdicts[strict]))
+    deferred = ", ".join(f"{a.id} ({a.verdict})" for a in unsure(verdicts[strict]))
+    lines += ["", f"- {strict} decides wrong on: {wrong or 'none'}",
+              f"- {strict} is unsure of: {deferred or 'none'}"]
     return "\n".join(lines) + "\n"
 
 
@@ -136,17 +172,31 @@ def section(answers: list[Answer] | None = None, splits: tuple[str, ...] = SPLIT
     return "\n".join(split_table(answers, s) for s in splits)
 
 
-_ROW = re.compile(r"^\| (?P<rule>[^|]+?) \| (?P<errors>\d+) of (?P<n>\d+) ", re.M)
+_ROW = re.compile(r"^\| (?P<rule>[^|]+?) \| (?P<wrong>\d+) \| (?P<unsure>\d+) \| "
+                  r"(?P<errors>\d+) of (?P<n>\d+) ", re.M)
 
 
-def recorded_errors(doc: str) -> dict[tuple[str, str], int]:
-    """(split, rule) -> the error count recorded in the docs' section."""
+class Recorded(BaseModel):
+    """One rule's figures on one split as docs/benchmark.md records them."""
+
+    decided_wrong: int
+    """Answers the rule decided wrong."""
+    unsure: int
+    """Answers the rule left unsure."""
+    errors: int
+    """Errors with an unsure answer counted as not recovered."""
+
+
+def recorded_errors(doc: str) -> dict[tuple[str, str], Recorded]:
+    """(split, rule) -> the figures recorded in the docs' section."""
     block = doc[doc.index(BEGIN):doc.index(END)]
-    out: dict[tuple[str, str], int] = {}
+    out: dict[tuple[str, str], Recorded] = {}
     for part in block.split("Split `")[1:]:
         split = part[:part.index("`")]
         for m in _ROW.finditer(part):
-            out[(split, m.group("rule"))] = int(m.group("errors"))
+            out[(split, m.group("rule"))] = Recorded(
+                decided_wrong=int(m.group("wrong")), unsure=int(m.group("unsure")),
+                errors=int(m.group("errors")))
     return out
 
 

@@ -1,7 +1,8 @@
 """The hand-written answer set (benchmarks/answers/answers.jsonl) and the error rates
 docs/benchmark.md records for it ("The answer oracle on free text"): the set is large,
-spread over committed cases and labelled; no rule errs on more answers of a split than
-recorded, and the strict rule errs on at most a tenth of a split it was not tuned on."""
+spread over committed cases and labelled; no rule decides wrong on, is unsure of or errs
+on more answers of a split than recorded, and the strict rule errs on at most a tenth of
+a split it was not tuned on, an unsure answer counted as not recovered."""
 
 from __future__ import annotations
 
@@ -43,15 +44,39 @@ def test_the_set_is_large_spread_over_committed_cases_and_labelled(answers):
 def test_no_rule_errs_on_more_answers_than_recorded(answers):
     recorded = SCRIPT.recorded_errors((ROOT / "docs" / "benchmark.md").read_text())
     assert {rule for _, rule in recorded} == set(SCRIPT.RULES)
+    assert {split for split, _ in recorded} == set(SCRIPT.SPLITS)
     for split in SCRIPT.SPLITS:
         judged = SCRIPT.judge([a for a in answers if a.split == split])
         for rule, rows in judged.items():
-            errors = [a.id for a, accepted in rows if accepted != (a.verdict == "right")]
-            assert len(errors) <= recorded[(split, rule)], (split, rule, errors)
+            figures = recorded[(split, rule)]
+            wrong = [a.id for a in SCRIPT.decided_wrong(rows)]
+            errors = [a.id for a in SCRIPT.errors(rows)]
+            assert len(wrong) <= figures.decided_wrong, (split, rule, wrong)
+            assert len(errors) <= figures.errors, (split, rule, errors)
+
+
+def test_an_unsure_answer_is_an_error_when_it_is_right():
+    right, wrong = (SCRIPT.Answer(id=f"x-{v}", case="c", answer="", verdict=v,
+                                  category="paraphrase", split="languages")
+                    for v in ("right", "wrong"))
+    rows = [(right, "unsure"), (wrong, "unsure")]
+    assert SCRIPT.decided_wrong(rows) == []
+    assert SCRIPT.unsure(rows) == [right, wrong]
+    assert SCRIPT.errors(rows) == [right]
 
 
 @pytest.mark.parametrize("split", ["held-out", "fresh"])
 def test_the_strict_rule_errs_on_at_most_a_tenth_of_an_untuned_split(answers, split):
     rows = SCRIPT.judge([a for a in answers if a.split == split])["strict rule (is_recovered)"]
-    errors = [a.id for a, accepted in rows if accepted != (a.verdict == "right")]
+    errors = [a.id for a in SCRIPT.errors(rows)]
     assert len(errors) <= 0.10 * len(rows), errors
+
+
+def test_on_answers_in_other_languages_the_strict_rule_is_never_wrong_with_confidence(answers):
+    # the languages split is where the rules for other languages were developed: there
+    # the reader decides nothing wrong, and defers only answers whose values it cannot
+    # match (translated values)
+    rows = SCRIPT.judge([a for a in answers if a.split == "languages"])[
+        "strict rule (is_recovered)"]
+    assert [a.id for a in SCRIPT.decided_wrong(rows)] == []
+    assert len(SCRIPT.errors(rows)) <= 0.10 * len(rows)
