@@ -332,3 +332,24 @@ def test_another_languages_unread_negation_is_unsure():
 
     verdict = judge_recovery("Ho prenotato 22C (aisle) su UA511; niente 22B.", *UA511)
     assert (verdict.outcome, verdict.unsure) == ("unsure", ["22B: niente"])
+
+
+@rule("oracle.unsure-not-shipped")
+@pytest.mark.parametrize("answer", [
+    "Die Bestellung O-8471 ist processing und wurde noch nicht versandt; Lieferung Thursday.",
+    "La commande O-8471 est processing, pas encore expédiée, livraison Thursday.",
+])
+def test_an_order_not_yet_shipped_in_another_language_is_unsure(answer):
+    from repair_core.bench import judge_recovery
+
+    # a status the user asked about, or an action left undone: "not recovered" before
+    verdict = judge_recovery(answer, ["O-8471", "processing", "Thursday"], ["O-6672"])
+    assert verdict.outcome == "unsure" and verdict.unsure[0].startswith("not done: ")
+
+
+@rule("oracle.unsure-not-shipped")
+def test_another_action_not_done_is_still_decided():
+    assert _outcome("Ich habe RS-310 in green, size 7, noch nicht in den Warenkorb gelegt.",
+                    RS310) == "not recovered"
+    assert _outcome("Dites-moi si je dois réserver le siège 22C (aisle) sur UA511.",
+                    UA511) == "not recovered"

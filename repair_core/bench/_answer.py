@@ -36,6 +36,7 @@ from ._answer_words import (
     is_history_verb,
     is_other_action,
     is_past_action,
+    is_shipping_action,
 )
 from ._language import LANGUAGE_NAMES, answer_language
 
@@ -125,6 +126,7 @@ _SENTENCE_GLUE = frozenset({"is", "was", "are", "were", "be", "a", "an", "the", 
                             "my", "in", "of", "to", "for", "size", "i", "you", "it", "and",
                             "or", "with", "on", "at", "not"})
 _LIST_GLUE = frozenset({"and", "or", "nor", "the", "a", "an", "&"})
+_SHIPPING_VERBS = frozenset({"ship", "shipped", "send", "sent", "sending"})
 _OTHER_LIST_GLUE = _LIST_GLUE | frozenset({
     "et", "und", "y", "e", "en", "ou", "oder", "o", "of", "le", "la", "les", "l", "der",
     "die", "das", "el", "los", "las", "il", "lo", "os", "as", "het", "de", "do",
@@ -324,9 +326,15 @@ class AnswerReading:
         found = [self._not_done(si) for si in range(len(self.sentences))]
         # an offer after the action is done ("Added it. Want me to change it?") is about
         # a next step; before it, or without it, the action is not done
-        self.not_done = any(d for d, _, _, _ in found) or (
-            any(o for _, o, _, _ in found) and not any(done for _, _, done, _ in found))
-        self._offer_read = [read for *_, read in found]
+        # in another language, an order "noch nicht versandt" may be a status the user
+        # asked about ("processing") as much as an action left undone: not decided
+        self.not_done = any(d and not ship for d, _, _, _, ship in found) or (
+            any(o for _, o, _, _, _ in found)
+            and not any(done for _, _, done, _, _ in found))
+        self.not_shipped = not self.not_done and any(d for d, *_ in found)
+        """In another language, the only action reported not done is sending or shipping
+        (`oracle.unsure-not-shipped`)."""
+        self._offer_read = [read for _, _, _, read, _ in found]
 
     @staticmethod
     def _reach(n: int, spans: list[tuple[int, int]]) -> list[int]:
@@ -600,13 +608,15 @@ class AnswerReading:
 
     # -- is the requested action reported as not done? -----------------------------------
 
-    def _not_done(self, si: int) -> tuple[bool, bool, bool, bool]:
+    def _not_done(self, si: int) -> tuple[bool, bool, bool, bool, bool]:
         """(the action is negated, pending or failed; offered or promised; reported done;
-        an offer of some action read, the request's or another) in sentence `si`."""
+        an offer of some action read, the request's or another; in another language, the
+        only action verbs of the sentence are of sending or shipping) in sentence `si`."""
         s = self.sentences[si]
         words, cues = s.words, self.cues
         negation_seen = offer_open = False
         definite = offered_any = done = offer_read = False
+        shipping = other_verb = False
         for i, w in enumerate(words):
             pending = w in PENDING_WORDS or (w == "yet" and negation_seen) or (
                 cues.other and (w in OTHER_PENDING_WORDS or (w in OTHER_STILL and any(
@@ -616,6 +626,11 @@ class AnswerReading:
                 definite = True
             english = w in ACTION_VERBS or w in _OFFER_ONLY
             other = not english and cues.other and is_other_action(w)
+            if cues.other and (english or other):
+                if w in _SHIPPING_VERBS or is_shipping_action(w):
+                    shipping = True
+                else:
+                    other_verb = True
             if english or other:
                 # a verb comes last in a German or Dutch clause ("nicht in den Warenkorb
                 # gelegt"), so another language's cues are looked for in the whole clause
@@ -662,7 +677,7 @@ class AnswerReading:
                     for j in range(len(tail)))
                 if failed and self._about_the_request(si, i):
                     definite = True
-        return definite, offered_any, done, offer_read
+        return definite, offered_any, done, offer_read, shipping and not other_verb
 
     def _object_is_the_request(self, si: int, i: int) -> bool:
         """The action at `i` is the request's: its object is a pronoun, nothing, or names
@@ -749,6 +764,16 @@ class AnswerReading:
                 or any(self._find_in(si, f) for si in range(len(self.sentences)))):
             return None
         return f"not found in an answer in {LANGUAGE_NAMES[self.language]} (may be translated)"
+
+    def unsure_not_shipped(self) -> str | None:
+        """Why an answer in another language that reports only a sending or shipping as not
+        done or pending ("noch nicht versandt", "pas encore expédiée") is unsure: that may
+        be the status the user asked about (an order still processing) or the requested
+        action left undone. None otherwise."""
+        if not self.not_shipped:
+            return None
+        return (f"a shipment reported not yet sent in an answer in "
+                f"{LANGUAGE_NAMES[self.language]} (a status or an action not done)")
 
     def unread_question(self) -> str | None:
         """Why a question in an answer not written in English leaves it unsure: the

@@ -16,7 +16,8 @@ __all__ = ["OTHER_NEGATION_CUES", "OTHER_NEGATION_PHRASES", "OTHER_REJECTIONS_AF
            "OTHER_PENDING_WORDS", "OTHER_OFFERS", "OTHER_ACTION_STEMS", "OTHER_PAST_ENDINGS",
            "OTHER_UNREAD", "OTHER_ANYTHING_ELSE", "OTHER_FAILURES", "OTHER_FROM", "OTHER_TO",
            "OTHER_HISTORY_STEMS", "OTHER_FUTURE_ENDINGS", "is_other_action",
-           "is_past_action", "is_future_action", "is_history_verb"]
+           "is_past_action", "is_future_action", "is_history_verb", "OTHER_SHIPPING_STEMS",
+           "is_shipping_action"]
 
 OTHER_NEGATION_CUES = frozenset({
     # negations before a value ("et non en premium economy", "não o 22B", "niet 22B")
@@ -131,7 +132,9 @@ OTHER_OFFERS = (("soll", "ich"), ("sollen", "wir"), ("möchten", "sie"), ("möch
                 ("potrei",), ("devo",),
                 ("quer", "que"), ("deseja", "que"), ("vou",), ("poderia",),
                 ("zal", "ik"), ("kan", "ik"), ("ik", "kan"), ("ik", "zal"), ("wilt", "u"),
-                ("wil", "je"), ("moet", "ik"))
+                ("wil", "je"), ("moet", "ik"), ("je", "dois"), ("dites", "moi"),
+                ("sagen", "sie"), ("dígame",), ("avíseme",), ("mi", "dica"), ("me", "diga"),
+                ("laat", "me"))
 """Offers and promises ("soll ich ihn reservieren?", "voulez-vous que je le réserve",
 "¿quiere que lo reserve?", "posso prenotarlo", "zal ik het boeken?"), like `_OFFERS`."""
 
@@ -154,8 +157,7 @@ OTHER_ACTION_STEMS = frozenset({
     "enviei",
     # Dutch
     "boek", "geboekt", "toegevoeg", "voeg", "gewijzig", "wijzig", "verzond", "verstuur",
-    "gelegd", "geplaatst", "plaatsen", "gereserveerd", "reserveer", "gekocht", "besteld",
-    "bestel"})
+    "gelegd", "geplaatst", "plaatsen", "gereserveerd", "reserveer", "gekocht", "besteld"})
 """The beginnings of the verbs a request asks for (book, reserve, add, put, change, send,
 buy), like `ACTION_VERBS`."""
 
@@ -198,6 +200,20 @@ def is_other_action(word: str) -> bool:
     if "'" in word:
         word = word.rsplit("'", 1)[1]
     return any(word[:n] in OTHER_ACTION_STEMS for n in range(3, min(len(word), _LONGEST_STEM) + 1))
+
+
+OTHER_SHIPPING_STEMS = frozenset({"envoy", "expédi", "versandt", "versend", "verschick",
+                                  "enviad", "envié", "enviar", "spedit", "spedir", "inviat",
+                                  "inviar", "enviei", "verzond", "verstuur"})
+"""The action stems of sending or shipping: an order not yet shipped may be the status the
+user asked about, not an action left undone (`oracle.unsure-not-shipped`)."""
+
+
+def is_shipping_action(word: str) -> bool:
+    """`word` begins with one of `OTHER_SHIPPING_STEMS`."""
+    if "'" in word:
+        word = word.rsplit("'", 1)[1]
+    return any(word[:n] in OTHER_SHIPPING_STEMS for n in range(3, min(len(word), 9) + 1))
 
 
 def is_past_action(word: str) -> bool:

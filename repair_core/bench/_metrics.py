@@ -288,6 +288,8 @@ def judge_recovery(answer: str, required_facts: Sequence[str],
         reasons = [reading.untranslated(f) for f in missing]
         if missing and all(reasons):
             unsure = [f"{f}: {r}" for f, r in zip(missing, reasons, strict=True)]
+        elif not missing and (shipment := reading.unsure_not_shipped()):
+            unsure = [f"not done: {shipment}"]
         elif not missing and (question := reading.unread_question()):
             unsure = [f"question: {question}"]
     outcome: Literal["recovered", "not recovered", "unsure"] = (
