@@ -353,3 +353,18 @@ def test_another_action_not_done_is_still_decided():
                     RS310) == "not recovered"
     assert _outcome("Dites-moi si je dois réserver le siège 22C (aisle) sur UA511.",
                     UA511) == "not recovered"
+
+
+@rule("oracle.unsure-translated")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # "Größe", "taille", "talla" are the word "size"; "not recovered" before
+    ("Ich habe RS-310 in green in der Größe 7 in den Warenkorb gelegt.", "recovered"),
+    ("He añadido RS-310 en green, talla 7, al carrito.", "recovered"),
+    ("He añadido RS-310 en green, talla 9, al carrito.", "not recovered"),
+    # "verde" may translate green: the value's number is named, its word is not found
+    ("He añadido RS-310 en verde, talla 7, al carrito.", "unsure"),
+    # "size 7" has a number no translation changes: without it, the answer lacks it
+    ("He añadido RS-310 en green al carrito, en una talla grande.", "not recovered"),
+])
+def test_a_value_with_a_number_is_unsure_only_when_its_number_is_named(answer, outcome):
+    assert _outcome(answer, RS310) == outcome

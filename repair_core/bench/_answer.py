@@ -28,6 +28,7 @@ from ._answer_words import (
     OTHER_PENDING_WORDS,
     OTHER_REJECTIONS_AFTER,
     OTHER_RESETS,
+    OTHER_SIZE_WORDS,
     OTHER_STILL,
     OTHER_TO,
     OTHER_UNREAD,
@@ -251,12 +252,13 @@ _PORTUGUESE_CUES = _Cues(True, frozenset({"no"}))
 class _Sentence:
     __slots__ = ("words", "clause_of", "starts", "question")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, other: bool = False) -> None:
         self.words: list[str] = []
         self.starts: list[int] = []
         for clause in _CLAUSE.split(text):
             self.starts.append(len(self.words))
-            self.words += value_words(clause)
+            words = value_words(clause)
+            self.words += [OTHER_SIZE_WORDS.get(w, w) for w in words] if other else words
         self.clause_of: list[int] = []
         for i, s in enumerate(self.starts):
             end = self.starts[i + 1] if i + 1 < len(self.starts) else len(self.words)
@@ -300,9 +302,9 @@ class AnswerReading:
                 texts[-1] += " " + p
             else:
                 texts.append(p)
-        self.sentences = [_Sentence(t) for t in texts]
         self.language = answer_language(str(answer))
         """The answer's language as guessed from its function words (`answer_language`)."""
+        self.sentences = [_Sentence(t, self.language != "en") for t in texts]
         self.cues = (_ENGLISH_CUES if self.language == "en" else _PORTUGUESE_CUES
                      if self.language == "pt" else _OTHER_CUES)
         self.required = [w for f in required if (w := _fact_words(f))]
@@ -755,13 +757,17 @@ class AnswerReading:
 
     def untranslated(self, fact: str) -> str | None:
         """Why a required `fact` the reader finds nowhere may still be in an answer not
-        written in English: a value in words (no digit) can be there translated
-        ("emballée" for *packed*). None when the answer is English, is read as not done,
-        or the fact is an id, a number or found."""
+        written in English: a value's words can be there translated ("emballée" for
+        *packed*), its numbers not. None when the answer is English, is read as not done,
+        the fact is found, is an id or number alone, or a number of it is not named."""
         f = _fact_words(fact)
-        if (self.language == "en" or self.not_done or not f
-                or any(ch.isdigit() for w in f for ch in w)
+        numbers = [w for w in f if any(ch.isdigit() for ch in w)]
+        if (self.language == "en" or self.not_done or not f or len(numbers) == len(f)
                 or any(self._find_in(si, f) for si in range(len(self.sentences)))):
+            return None
+        # the words of "size 7" may be translated, its number not: it must be there
+        named = {w for s in self.sentences for w in s.words}
+        if any(n not in named for n in numbers):
             return None
         return f"not found in an answer in {LANGUAGE_NAMES[self.language]} (may be translated)"
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 __all__ = ["OTHER_NEGATION_CUES", "OTHER_NEGATION_PHRASES", "OTHER_REJECTIONS_AFTER",
            "OTHER_AFTER_PHRASES", "OTHER_RESETS", "OTHER_VERB_NEGATIONS", "OTHER_STILL",
            "OTHER_PENDING_WORDS", "OTHER_OFFERS", "OTHER_ACTION_STEMS", "OTHER_PAST_ENDINGS",
-           "OTHER_UNREAD", "OTHER_ANYTHING_ELSE", "OTHER_FAILURES", "OTHER_FROM", "OTHER_TO",
+           "OTHER_UNREAD", "OTHER_SIZE_WORDS", "OTHER_ANYTHING_ELSE", "OTHER_FAILURES", "OTHER_FROM", "OTHER_TO",
            "OTHER_HISTORY_STEMS", "OTHER_FUTURE_ENDINGS", "is_other_action",
            "is_past_action", "is_future_action", "is_history_verb", "OTHER_SHIPPING_STEMS",
            "is_shipping_action"]
@@ -70,6 +70,11 @@ OTHER_AFTER_PHRASES = (("de", "antes"), ("d", "avant"), ("di", "prima"), ("van",
                        ("não", "mais"), ("niet", "meer"))
 """Phrases with the same effect after a value: "era de antes" (was from before), "di
 prima", "van eerder", "nicht mehr" (no longer)."""
+
+OTHER_SIZE_WORDS = {"taille": "size", "talla": "size", "größe": "size", "grösse": "size",
+                    "groesse": "size", "taglia": "size", "tamanho": "size", "maat": "size"}
+"""The word "size" in these languages: a fact's attribute word, not a value ("Größe 7" is
+"size 7"; the value 7 is matched as written)."""
 
 OTHER_RESETS = frozenset({"mais", "aber", "pero", "sino", "ma", "mas", "maar", "und",
                           "et", "y", "jetzt", "ahora", "maintenant", "ora", "agora", "nu"})
