@@ -18,6 +18,7 @@ from dgrr_dashboard.widgets import (
 )
 from repair_core import PlanEditError, apply_edits, plan_diff
 from repair_core.plan._edit import EDIT_KINDS, allowed_actions, edit_kind, kind_actions
+from repair_core.plan._kept_calls import plan_kept_calls
 
 page_setup("Plan")
 st.title("4 · Repair plan")
@@ -209,6 +210,17 @@ else:
                                          "comment": ch.comment or ""}
                                         for ch in diff]), "now"),
                  hide_index=True, width="stretch", placeholder=MISSING)
+    kept_calls = plan_kept_calls(p)
+    not_again = [ch.node for ch in diff if ch.kind == "step" and ch.node in kept_calls]
+    if not_again:
+        st.warning(
+            "Not called again: " + ", ".join(
+                f"{code(n)} ({code(kept_calls[n].tool)} of {code(kept_calls[n].action)})"
+                for n in not_again)
+            + ". Each call succeeded in the run and no diagnosed fault led to it: it is the "
+              "user's own, so the replay keeps its output and reads the very same text "
+              "(rule `replay.world.own-action`). Declare the tool `pure` in the case to call "
+              "it again.")
     if p.forced:
         st.warning("Some edits override an invariant of the method; approval needs a comment.")
     if st.button("Reset to the computed plan", key="dgrr_w_reset_plan"):

@@ -348,6 +348,34 @@ def test_plan_table_edits_apply_on_button_only():
     assert at.session_state["dgrr_plan"].steps["s11"] == "replay"
 
 
+def test_plan_page_says_a_refreshed_call_of_the_users_own_is_not_made_again():
+    """read_doc is undeclared and no fault led to its call s1: refreshing its output s2
+    reads the same text, and the Plan page says so (the tool name as text, not markup)."""
+    from dgrr_dashboard.text import code
+    from repair_core import case_from_data
+    from tests.test_rules_suspects import _two_mails_case
+
+    data = _two_mails_case()
+    hostile = "read_doc **x** <b>y</b>"
+    for s in data["trajectory"]:
+        if s.get("tool") == "read_doc":
+            s["tool"] = hostile
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.session_state["dgrr_objective"] = "store"
+    at.session_state["dgrr_case"] = case_from_data(data)
+    page(at, "4_Plan")
+    _ok(at.text_input(key="dgrr_w_edit_typed").set_value("s2").run())
+    at.selectbox(key="dgrr_w_edit_action").set_value("refresh")
+    _ok([b for b in at.button if b.label == "Apply edit"][0].click().run())
+    said = [w.value for w in at.warning if "Not called again" in w.value]
+    assert len(said) == 1 and "Declare the tool `pure`" in said[0]
+    assert f"`s2` ({code(hostile)} of `s1`)" in said[0] and "`s1` (" in said[0]
+    reasons = {r: t for r, t in zip(_editor(at, "tool_observation").value["id"],
+                                    _editor(at, "tool_observation").value["reason"],
+                                    strict=True)}
+    assert "declare the tool `pure` to call it again" in reasons["s2"]
+
+
 def test_plan_tables_offer_only_the_decisions_of_their_kind(tmp_path):
     from repair_core import load_case
     from repair_core.cli import main

@@ -892,3 +892,66 @@ def test_a_producer_that_read_only_the_users_turn_has_nothing_to_write_from():
     assert carrier.evidence.endswith("flagged, not quarantined, so they stay in the store "
                                      "until a reviewer decides")
     assert _columnar(data, "store") == report_json_of(plan)
+
+
+@rule("replay.world.own-action")
+def test_a_refresh_of_the_users_own_call_says_the_tool_is_not_called_again():
+    """read_doc is undeclared: its calls, which no fault led to, are the user's own, so a
+    reviewer's refresh of one of its outputs reads the very same text. The plan and the
+    replay say so, and which calls are made does not change."""
+    import io
+    import re
+
+    from repair_core import apply_edits
+    from repair_core.commands.plan import write_summary
+    from repair_core.plan._summary import plan_summary
+
+    data = _two_mails_case()
+    edited = apply_edits(_plan(data, objective="store"), {"s2": "refresh"}, comment="recheck")
+    note = ("not called again: 'read_doc' (s1) succeeded in the run and no diagnosed fault "
+            "led to it, so it is the user's own and the replay keeps its output (rule "
+            "replay.world.own-action); declare the tool `pure` to call it again")
+    assert edited.steps["s2"] == "refresh"
+    assert edited.reasons["s2"] == f"reviewer edit: refresh (computed: keep) — recheck; {note}"
+    assert edited.reasons["s1"].endswith(note)  # its action, replayed with it
+    assert "not called again" not in edited.reasons.get("s4", "")
+    # the readable plan shows it
+    out = io.StringIO()
+    write_summary(plan_summary(edited), out)
+    assert "declare the tool `pure` to call it again" in re.sub(r"\s+", " ", out.getvalue())
+    outcomes = {o.id: o for o in repair(edited.case, edited).report.steps}
+    for sid in ("s1", "s2"):
+        assert outcomes[sid].outcome == "kept"
+        assert "'read_doc' is not called again, since its call succeeded in the run (declare " \
+               "the tool `pure` to call it again)" in outcomes[sid].detail
+    assert "s5" not in edited.replay_set  # the producer still reads s2 unchanged: held back
+    # declared pure, the tool is called again: nothing to say, and the step is refreshed
+    data["tools"] = [{"name": "read_doc", "effect": "pure"}]
+    pure = apply_edits(_plan(data, objective="store"), {"s2": "refresh"})
+    assert "not called again" not in pure.reasons["s2"]
+    assert {o.id: o.outcome for o in repair(pure.case, pure).report.steps}["s2"] != "kept"
+
+
+@rule("replay.world.own-action")
+def test_the_columnar_planner_leaves_a_reviewers_refresh_to_the_networkx_planner(
+        tmp_path, capsys):
+    """The columnar planner takes no reviewer edits: `repair --plan` plans with networkx
+    whatever `--planner` says, so the refresh of the user's own call is never dropped and
+    is reported the same either way."""
+    from repair_core.cli import main
+
+    case, edits = tmp_path / "case.json", tmp_path / "edits.json"
+    case.write_text(json.dumps(_two_mails_case()))
+    edits.write_text(json.dumps({"edits": {"s2": "refresh"}}))
+    reports = {}
+    for planner in ("columnar", "networkx"):
+        assert main(["repair", "--json", "--objective", "store", "--planner", planner,
+                     "--plan", str(edits), str(case)]) == 0
+        report = json.loads(capsys.readouterr().out)["report"]
+        decisions = {d["id"]: d for d in report["decisions"]}
+        assert decisions["s2"]["action"] == "refresh"
+        assert "not called again: 'read_doc' (s1)" in decisions["s2"]["reason"]
+        outcomes = {o["id"]: o for o in report["steps"]}
+        assert outcomes["s2"]["outcome"] == "kept"
+        reports[planner] = (report["decisions"], report["steps"])
+    assert reports["columnar"] == reports["networkx"]

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, get_args
 
 from .._errors import PlanEditError
+from ._kept_calls import kept_call_note, kept_calls, revoked_ids
 from ._plan import (
     MemoryAction,
     PlanEdit,
@@ -169,6 +170,12 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
         if seed not in held and seed in replay and seed not in edits:
             reasons[seed] = released_seed_reason(fault, same)
             reasons[fault] = fault_record_reason(seed)
+    # an edit asking for a call the replay keeps (the user's own) says it is not made
+    cleaned = [s.id for s in base.suspected if s.action == "clean"]
+    for sid, call in kept_calls(base.case, revoked_ids(base.case, cleaned, memory),
+                                replay).items():
+        if sid in edits or steps[sid] != base.steps[sid]:
+            reasons[sid] = f"{reasons[sid]}; {kept_call_note(call)}"
     return RepairPlan(case=base.case, analysis=a, memory=memory, steps=steps,
                       answer_relevant=relevant, replay_set=replay, reasons=reasons,
                       edits=tuple(records), forced=plan.forced or bool(soft),

@@ -304,9 +304,8 @@ class _Run:
                 self.case, self.tools, removed=(self.stale | self.also_removed) - self.own)
             for sid in self.kept_own:
                 self._outcomes[sid] = StepOutcome(
-                    id=sid, type=self.steps[sid].type, outcome="kept", detail=(
-                        "the user's own action (no diagnosed fault among its premises): "
-                        "its effect stands and its output is kept, not re-issued"))
+                    id=sid, type=self.steps[sid].type, outcome="kept",
+                    detail=self._kept_own_detail(sid))
         todo = [s for s in self.order if s.id in self.replay]
         in_process = getattr(self.client, "builtin", None) is not None  # any client may be handed in
         with gc_paused() if in_process else contextlib.nullcontext():
@@ -322,6 +321,21 @@ class _Run:
         self.client.tags = {}
         with gc_paused():
             return self._result()
+
+    def _kept_own_detail(self, sid: str) -> str:
+        """Why a step the plan replays keeps its failed-run output: the call it holds (or
+        that produced it) is the user's own, and its tool is not called again."""
+        step = self.steps[sid]
+        action = step if step.type == "tool_action" else next(
+            (self.steps[d.id] for d in step.deps
+             if d.label == "produce" and d.id in self.kept_own), step)
+        tool = str(getattr(action, "tool", "") or "")
+        what = ("the user's own action (no diagnosed fault among its premises): its effect "
+                "stands and its output is kept" if action is step else
+                f"the output of the user's own action {action.id} (no diagnosed fault among "
+                "its premises), kept as the run read it")
+        return (f"{what}; '{tool}' is not called again, since its call succeeded in the run "
+                "(declare the tool `pure` to call it again)")
 
     def _cost(self) -> Cost:
         n = len(self.case.trajectory)
