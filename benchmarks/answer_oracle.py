@@ -1,5 +1,6 @@
 """Error rates of the answer oracles on hand-written free-text answers
-(`benchmarks/answers/answers.jsonl`), per split and per category:
+(`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl` written by another author),
+per split and per category:
 
     python benchmarks/answer_oracle.py                # print the section
     python benchmarks/answer_oracle.py --split dev    # only the split used for tuning
@@ -38,10 +39,11 @@ from repair_core.bench import judge_recovery, missing_facts  # noqa: E402
 from repair_core.content import fact_stated  # noqa: E402
 
 ANSWERS = ROOT / "benchmarks" / "answers" / "answers.jsonl"
+LANGUAGES_FRESH = ROOT / "benchmarks" / "answers" / "languages-fresh.jsonl"
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
-SPLITS = ("dev", "held-out", "fresh", "languages")
+SPLITS = ("dev", "held-out", "fresh", "languages", "languages-fresh")
 
 
 class Answer(BaseModel):
@@ -58,16 +60,18 @@ class Answer(BaseModel):
     category: str
     """What the answer tests: paraphrase, format, negation, pending, hedge, history,
     rejection-of-poison, poison-stated, other-item, omission or question."""
-    split: Literal["dev", "held-out", "fresh", "languages"]
+    split: Literal["dev", "held-out", "fresh", "languages", "languages-fresh"]
     """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
     tune it; `fresh`: written after the oracle's rules were final, run once; `languages`:
     French, German and Spanish answers first run once after the reader's rules for those
     languages were final, since then the development split of the rules for other
-    languages."""
+    languages; `languages-fresh`: answers in six languages written by another author
+    without reading the oracle (`languages-fresh.jsonl`), run once after the rules for
+    other languages were final."""
 
 
-def load_answers(path: Path = ANSWERS) -> list[Answer]:
-    return [Answer.model_validate_json(line) for line in
+def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH)) -> list[Answer]:
+    return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
