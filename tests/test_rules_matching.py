@@ -132,6 +132,7 @@ _ADVERSARIAL = {
     "plus signs": "+1 " * 330_000,
     "sentences": "Prefers window seats. " * 45_000,
     "common capitalised words": "The " * 250_000,
+    "names after long blanks": (" " * 70 + "Aaaa") * 13_500,
 }
 
 
@@ -165,6 +166,35 @@ def test_a_plan_of_a_megabyte_fault_takes_under_two_seconds():
     start = time.process_time()
     plan_case(case)
     assert time.process_time() - start < 2.0
+
+
+def _hostile_cases(text: str) -> dict[str, dict]:
+    """A case whose diagnosed fault is `text`, and one whose other record holds it with a
+    copy of a short fault's text."""
+    opening = (turn("u1", 0, "Summarise my inbox."),
+               step("s1", 1, "memory_write", "u1:initiate", target=["m1"]))
+    closing = step("s2", 2, "answer", "m1:cite", text="Done.")
+    return {"fault": case_data(*opening, rec("m1", "s1:produce", text=text, created_seq=1),
+                               closing, faults=["m1"]),
+            "record": case_data(*opening, rec("m1", "s1:produce", text=FAULT, created_seq=1),
+                                rec("r1", "", text=f"{text} {FAULT}", created_seq=2),
+                                closing, faults=["m1"])}
+
+
+@rule("match.linear")
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", sorted(_ADVERSARIAL))
+def test_a_megabyte_fault_or_record_of_any_shape_is_planned_in_under_two_seconds(shape):
+    # a fault of capitalised words is one name of 200,000 words: listing the runs of
+    # its words that another name could be took hours
+    for role, data in _hostile_cases(_ADVERSARIAL[shape]).items():
+        case = case_from_data(data)
+        start = time.process_time()
+        plan = plan_case(case)
+        assert time.process_time() - start < 2.0, (shape, role)
+        assert plan.memory["m1"] == "delete"
+        # the record holds a copy of the fault's text, however much else it says
+        assert plan.memory.get("r1") == ("quarantine" if role == "record" else None)
 
 
 _VARIANTS = st.sampled_from(["nfkc", "format", "upper", "lower", "title"])

@@ -53,6 +53,7 @@ from ._shingles import SHINGLE_WORDS, words
 from ._signature import ContentSignature
 from ._stems import restated_by, word_stems
 from ._tokens import STRONG_KINDS, distinctive_tokens
+from ._word_runs import held_within
 
 __all__ = ["THRESHOLD", "SOURCE_THRESHOLD", "WEIGHTS", "RUN_WORDS", "CarrierMatch", "match",
            "scan"]
@@ -184,16 +185,8 @@ _wanted = per_signature(_Wanted.of)
 
 
 def _containing(names: Sequence[str]) -> list[tuple[int, ...]]:
-    """For each of `names`, the others whose words hold its words as a run (each name's
-    runs of words listed once: names are a few words long)."""
-    holders: dict[tuple[str, ...], list[int]] = {}
-    for j, name in enumerate(names):
-        w = tuple(words(name))
-        for a in range(len(w)):
-            for b in range(a + 1, len(w) + 1):
-                if b - a < len(w):
-                    holders.setdefault(w[a:b], []).append(j)
-    return [tuple(holders.get(tuple(words(name)), ())) for name in names]
+    """For each of `names`, the others whose words hold its words as a run."""
+    return held_within([words(name) for name in names])
 
 
 class _Read:

@@ -49,15 +49,22 @@ _TRAILING = ".,;:!?"
 _MAX_CARD, _MIN_CARD, _MAX_PHONE, _MIN_PHONE = 19, 13, 15, 7
 
 
-def _starts_sentence(text: str, pos: int) -> bool:
-    """Whether the word at `pos` of `text` starts a sentence (or the text, or a line)."""
+def _starts_sentence(text: str, pos: int, first: int) -> bool:
+    """Whether the word at `pos` of `text` starts a sentence (or the text, or a line).
+    `first`: where the text's first non-blank character is (`_first_visible`)."""
     before = text[max(0, pos - 64):pos]
     if "\n" in before[len(before.rstrip()):]:
         return True
     before = before.rstrip()
     if not before:
-        return pos <= 64 or not text[:pos].strip()
+        return pos <= first
     return before[-1] in _STARTERS
+
+
+def _first_visible(text: str) -> int:
+    """Where the first non-blank character of `text` is (worked out once per text: a
+    copy of everything before each word made the check quadratic)."""
+    return len(text) - len(text.lstrip())
 
 _COMMON_WORDS = """
 i a an the this that these those it its he she they we you your my our his her their me us
@@ -107,9 +114,10 @@ def proper_names(text: str, common: Iterable[str] = ()) -> list[str]:
     """
     ordinary = COMMON_CAPITALISED | {w.casefold() for w in common}
     found: dict[str, None] = {}
+    first = _first_visible(text)
     for m in _NAME.finditer(text):
         parts = m.group(0).split()
-        initial = _starts_sentence(text, m.start())
+        initial = _starts_sentence(text, m.start(), first)
         first, last = 0, len(parts)
         while first < last:
             word = parts[first].casefold().split("'")[0].split("’")[0]
@@ -362,8 +370,9 @@ def initial_words(text: str) -> set[str]:
     >>> sorted(initial_words("Standing instruction: Send it. Lin said so, Alice."))
     ['lin', 'send', 'standing']
     """
+    first = _first_visible(text)
     return {m.group(0).casefold() for m in _NAME_WORD.finditer(text)
-            if _starts_sentence(text, m.start())}
+            if _starts_sentence(text, m.start(), first)}
 
 
 def lower_case_uses(candidates: Iterable[str], texts: Iterable[str]) -> set[str]:
