@@ -1,20 +1,30 @@
 """The repair's shortcuts at scale give what the plain forms give.
 
-A kept step's repair mark is made without pydantic's `model_copy`, and the final content
-check takes the fault signatures the replay worked out instead of making them again:
-both are compared with the plain form here, on the committed samples and a synthetic case.
+A kept step's repair mark is made without pydantic's `model_copy`, the final content
+check takes the fault signatures the replay worked out instead of making them again, and
+`dgrr repair` takes what the replay needs of the columnar plan report (`take_plan`) and
+lets the report go before it reads the case: each is compared with the plain form here,
+on the committed samples and a synthetic case.
 """
 
 from __future__ import annotations
 
+import json
+import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from repair_core import load_case
+from repair_core import DgrrError, load_case, parse_case
 from repair_core._synth import synth_case_data
 from repair_core.case._case import Case
-from repair_core.replay import _executor, repair
+from repair_core.cli import main
+from repair_core.commands import repair as repair_command
+from repair_core.plan._plan import plan_case
+from repair_core.plan._plan_ops import ops_inputs, read_ops
+from repair_core.plan._planner import columnar_plan_report_of
+from repair_core.replay import _executor, repair, take_plan
 from repair_core.replay._executor import _marked
 from repair_core.verification import FaultSignatures, verify_result
 
@@ -91,3 +101,76 @@ def test_the_run_hands_over_what_it_made():
     run = _executor._run(case, {}, [s.id for s in case.trajectory if s.type == "memory_write"])
     run.execute()
     assert isinstance(run.__dict__.get("_carriers"), FaultSignatures)
+
+
+def _raw_cases() -> list[bytes]:
+    return [*(p.read_bytes() for p in SAMPLES),
+            *(json.dumps(synth_case_data(steps=n, memories=n // 5, faults=3, seed=s)).encode()
+              for n, s in ((400, 5), (2_000, 11)))]
+
+
+@pytest.mark.parametrize("raw", _raw_cases(), ids=lambda raw: str(len(raw)))
+def test_a_taken_plan_repairs_as_the_report_and_the_networkx_plan(raw):
+    case = parse_case(raw)
+    report = columnar_plan_report_of(raw, objective="both")
+    if report is None:  # declined by the columnar reader: nothing to take
+        pytest.skip("the columnar planner declines this case")
+    taken = repair(case, take_plan(report)).model_dump(mode="json")
+    assert taken == repair(case, report).model_dump(mode="json")
+    assert taken == repair(case, plan_case(case, objective="both")).model_dump(mode="json")
+    with pytest.raises(DgrrError, match="plan is for case 'another'"):
+        repair(case, take_plan({**report, "case_id": "another"}))
+
+
+class _Report(dict[str, Any]):
+    """A plan report that can be watched going (a plain dict takes no weak reference)."""
+
+
+def test_the_cli_lets_the_report_go_before_it_reads_the_case(tmp_path, monkeypatch):
+    raw = json.dumps(synth_case_data(steps=600, memories=120, faults=3, seed=5)).encode()
+    path = tmp_path / "case.json"
+    path.write_bytes(raw)
+    made: list[weakref.ref[_Report]] = []
+    alive_at_read: list[bool] = []
+    columnar_report, read_case = repair_command._columnar_report, repair_command.read_case
+
+    def watched_report(args, data):
+        report = _Report(columnar_report(args, data))
+        made.append(weakref.ref(report))
+        return report
+
+    def watched_read(args, data):
+        alive_at_read.append(made[0]() is not None)
+        return read_case(args, data)
+
+    monkeypatch.setattr(repair_command, "_columnar_report", watched_report)
+    monkeypatch.setattr(repair_command, "read_case", watched_read)
+    out = tmp_path / "out"
+    assert main(["repair", str(path), "--planner", "columnar", "--out", str(out)]) == 0
+    assert alive_at_read == [False]
+    assert (out / "result.json").exists()
+
+
+def test_operations_read_without_the_case_are_refused_as_before():
+    case = load_case(SAMPLES[0])
+    step, record = case.trajectory[0].id, case.memory[0].id
+    ops = [{"op": "replay", "step": "nope"},
+           {"op": "restore", "record": "gone", "version": "other"},
+           {"op": "restore", "record": record, "version": "other"},
+           {"op": "revoke", "id": "x", "kind": "turn"},
+           {"op": "suspect", "id": "y", "kind": "record", "role": "source", "fault": "f",
+            "action": "flag"},
+           {"op": "invalidate", "step": step}]
+    unchecked = read_ops(ops)  # nothing that needs the case is checked yet
+    message = ("invalid operations: ops[0].step: unknown step 'nope'; "
+               "ops[1].record: unknown record 'gone'; "
+               "ops[1].version: only the record's own version 'gone' can be restored, not "
+               "'other'; "
+               f"ops[2].version: only the record's own version '{record}' can be restored, "
+               "not 'other'; "
+               "ops[3].id: not a turn of the case 'x'; "
+               "ops[4].id: not a record of the case 'y'")
+    for check in (lambda: unchecked.checked(case), lambda: ops_inputs(case, ops)):
+        with pytest.raises(DgrrError) as err:
+            check()
+        assert str(err.value) == message

@@ -99,7 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..replay import repair
+    from ..replay import repair, take_plan
 
     if args.out is not None:  # refuse a bad target before any model call
         check_output_folder(args.out, OUTPUT_FILES)
@@ -112,11 +112,15 @@ def run(args: argparse.Namespace) -> int:
     # while the process is small (its reader may fork a second process)
     raw = read_input(Path(args.case)) if columnar else None
     report = _columnar_report(args, raw) if raw is not None else None
+    # what the replay runs from is taken, and the report let go, before the case is read:
+    # the two never coexist (at 300k steps the report is hundreds of megabytes)
+    taken = take_plan(report) if report is not None else None
+    del report
     case = read_case(args, raw)
     del raw
     # handed over, not kept here: repair lets the plan go once it has taken its operations
-    plans = [report if report is not None else _plan(args, case)]
-    del report
+    plans = [taken if taken is not None else _plan(args, case)]
+    del taken
     client = model_client(args)
     judge = judge_from(args)
     observations = dict(_observation(o) for o in args.observation)

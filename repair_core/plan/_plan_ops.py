@@ -31,7 +31,8 @@ from ._ops import (
 )
 from ._plan import PlanReport, RepairPlan
 
-__all__ = ["plan_ops", "ops_inputs", "plan_schema", "cleaned_inputs", "OpsInputs"]
+__all__ = ["plan_ops", "ops_inputs", "read_ops", "plan_schema", "cleaned_inputs", "OpsInputs",
+           "UncheckedOps"]
 
 
 def plan_schema() -> dict[str, Any]:
@@ -129,50 +130,102 @@ class OpsInputs:
 
 def ops_inputs(case: Case, ops: Iterable[Op | Mapping[str, Any]]) -> OpsInputs:
     """Read an operation list (models or their JSON) for `case`, checking every id."""
+    return read_ops(ops).checked(case)
+
+
+_KINDS = ("record", "step", "turn")
+"""The kinds of id an operation names, by their number in `UncheckedOps`."""
+_UNKNOWN = (*(f"ops[{{}}].id: not a {kind} of the case '{{}}'" for kind in _KINDS),
+            "ops[{}].record: unknown record '{}'", "ops[{}].step: unknown step '{}'")
+"""What an unknown id is called, by how its operation names it: a revoked or suspected
+record, step or turn (0-2), a quarantined or restored record (3), a step (4)."""
+
+
+@dataclass(frozen=True)
+class UncheckedOps:
+    """An operation list read into what the executor needs, its ids not yet checked
+    against a case: what a repair keeps of a plan report while the case is read, so
+    the report can go first (`read_ops`, `checked`)."""
+
+    store_edits: dict[str, str]
+    """Record -> delete, quarantine or restore."""
+    replay: list[str]
+    """The steps replayed, in the list's order."""
+    invalidated: list[str]
+    """The steps invalidated (revoked steps among them)."""
+    revoked: list[str]
+    """The revoked records, steps and turns."""
+    no_longer_sees: dict[str, list[str]]
+    """Replayed step -> the recorded inputs it drops."""
+    named: list[str]
+    """The id each operation names, in list order."""
+    named_as: bytes
+    """How each operation names its id (a number of `_UNKNOWN`)."""
+    problems: list[tuple[int, str]]
+    """What is wrong whatever the case (operation number, text)."""
+
+    def checked(self, case: Case) -> OpsInputs:
+        """The inputs for `case`, every named id checked against it."""
+        records = {m.id for m in case.memory}
+        steps = {s.id for s in case.trajectory}
+        turns = {t.id for t in case.session}
+        known = (records, steps, turns, records, steps)
+        # an unknown id is told before what else is wrong with the same operation
+        problems = [(i, 0, _UNKNOWN[how].format(i, rid))
+                    for i, (rid, how) in enumerate(zip(self.named, self.named_as, strict=True))
+                    if rid not in known[how]]
+        problems += [(i, 1, text) for i, text in self.problems]
+        if problems:
+            raise DgrrError("invalid operations: " + "; ".join(t for _, _, t in sorted(problems)))
+        # a case without steps (case.store-only) has no answer to regenerate
+        final = case.final_answer().id if case.has_answer() else None
+        return OpsInputs(store_edits=self.store_edits, replay=self.replay,
+                         invalidated=self.invalidated, revoked=self.revoked,
+                         answer=final is not None and final in self.replay,
+                         no_longer_sees=self.no_longer_sees)
+
+
+def read_ops(ops: Iterable[Op | Mapping[str, Any]]) -> UncheckedOps:
+    """Read an operation list (models or their JSON), without a case: `checked` checks
+    its ids."""
     parsed = OPS_ADAPTER.validate_python([o.model_dump() if isinstance(o, BaseModel) else o
                                           for o in ops])
-    records = {m.id for m in case.memory}
-    steps = {s.id for s in case.trajectory}
-    turns = {t.id for t in case.session}
     edits: dict[str, str] = {}
     replay: list[str] = []
     invalid: list[str] = []
     revoked: list[str] = []
     sees: dict[str, list[str]] = {}
-    problems: list[str] = []
+    named: list[str] = []
+    named_as = bytearray()
+    problems: list[tuple[int, str]] = []
     for i, op in enumerate(parsed):
         if isinstance(op, Revoke):
-            known = {"record": records, "step": steps, "turn": turns}[op.kind]
-            if op.id not in known:
-                problems.append(f"ops[{i}].id: not a {op.kind} of the case '{op.id}'")
+            named.append(op.id)
+            named_as.append(_KINDS.index(op.kind))
             revoked.append(op.id)
             if op.kind == "record":
                 edits[op.id] = "delete"
             elif op.kind == "step":
                 invalid.append(op.id)
         elif isinstance(op, Suspect):
-            known = {"record": records, "step": steps, "turn": turns}[op.kind]
-            if op.id not in known:
-                problems.append(f"ops[{i}].id: not a {op.kind} of the case '{op.id}'")
+            named.append(op.id)
+            named_as.append(_KINDS.index(op.kind))
         elif isinstance(op, Quarantine | Restore):
-            if op.record not in records:
-                problems.append(f"ops[{i}].record: unknown record '{op.record}'")
+            named.append(op.record)
+            named_as.append(3)
             if isinstance(op, Restore) and op.version != op.record:
-                problems.append(f"ops[{i}].version: only the record's own version "
-                                f"'{op.record}' can be restored, not '{op.version}'")
+                problems.append((i, f"ops[{i}].version: only the record's own version "
+                                    f"'{op.record}' can be restored, not '{op.version}'"))
             edits[op.record] = op.op
         elif isinstance(op, Invalidate | Replay | NeedsHuman):
-            if op.step not in steps:
-                problems.append(f"ops[{i}].step: unknown step '{op.step}'")
+            named.append(op.step)
+            named_as.append(4)
             if isinstance(op, Invalidate):
                 invalid.append(op.step)
             elif isinstance(op, Replay):
                 replay.append(op.step)
                 if op.drop:
                     sees[op.step] = list(op.drop)
-    if problems:
-        raise DgrrError("invalid operations: " + "; ".join(problems))
-    # a case without steps (case.store-only) has no answer to regenerate
-    final = case.final_answer().id if case.has_answer() else None
-    return OpsInputs(store_edits=edits, replay=replay, invalidated=invalid, revoked=revoked,
-                     answer=final is not None and final in replay, no_longer_sees=sees)
+    return UncheckedOps(store_edits=edits, replay=replay, invalidated=invalid, revoked=revoked,
+                        no_longer_sees=sees, named=named, named_as=bytes(named_as),
+                        problems=problems)

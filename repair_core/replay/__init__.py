@@ -15,6 +15,7 @@ from ._models import (
     ToolNote,
     WorldEffect,
 )
+from ._taken_plan import TakenPlan, take_plan
 
 __all__ = [
     "Cost",
@@ -28,8 +29,10 @@ __all__ = [
     "SkippedWrite",
     "StepOutcome",
     "StoreChanges",
+    "TakenPlan",
     "ToolNote",
     "WorldEffect",
     "execute",
     "repair",
+    "take_plan",
 ]

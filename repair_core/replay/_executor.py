@@ -68,6 +68,7 @@ from ._models import (
     WorldEffect,
 )
 from ._slips import ask_again, missing_arguments, stated_by
+from ._taken_plan import TakenPlan, plan_decisions, take_plan
 from ._world import NEEDS_HUMAN, ToolWorld
 
 __all__ = ["repair", "execute", "ProgressFn", "REMOVED_NOTE"]
@@ -81,7 +82,7 @@ REMOVED_NOTE = ("Records a repair took out of memory, each with the slot it held
 ProgressFn = Callable[[int, int, str, Cost], None]
 
 
-def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
+def repair(case: Case, plan: RepairPlan | TakenPlan | Mapping[str, Any] | None = None, *,
            model: str = REFERENCE_MODEL, api_base: str | None = None,
            observations: Mapping[str, Any] | None = None,
            on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
@@ -96,7 +97,9 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
 
     `plan` is a :class:`RepairPlan` or a plan report of `case` carrying its operations, as
     JSON data (`dgrr plan --json --ops`; the columnar planner's
-    `columnar_plan_report(..., ops=True)`): the replay runs from the operations either way."""
+    `columnar_plan_report(..., ops=True)`), or what `take_plan` took of such a report (so
+    the caller can let the report go before it reads the case): the replay runs from the
+    operations either way."""
     if plan is None or isinstance(plan, RepairPlan):
         plan = plan if plan is not None else plan_case(case)
         if plan.case.case_id != case.case_id:
@@ -105,26 +108,22 @@ def repair(case: Case, plan: RepairPlan | Mapping[str, Any] | None = None, *,
         # The executor runs from the plan's operations only (docs/replay-api.md).
         with gc_paused():
             ops = ops_inputs(case, plan_ops(plan))
-            decisions = _plan_decisions(plan.memory, plan.steps, plan.reasons)
+            decisions = plan_decisions(plan.memory, plan.steps, plan.reasons)
         unsupported: Iterable[str] = plan.analysis.unsupported
-        objective = plan.objective
+        objective: str = plan.objective
         suspects, not_suspect = str(plan.suspects), sorted(plan.not_suspect)
         clean_source = dict(sorted(plan.clean_source.items()))
     else:
-        if plan.get("case_id") != case.case_id:
-            raise DgrrError(f"plan is for case {plan.get('case_id')!r}, not {case.case_id!r}")
-        if plan.get("ops") is None:
-            raise DgrrError("plan report: no ops (write it with its operations: "
-                            "dgrr plan --json --ops)")
+        case_id = plan.case_id if isinstance(plan, TakenPlan) else plan.get("case_id")
+        if case_id != case.case_id:
+            raise DgrrError(f"plan is for case {case_id!r}, not {case.case_id!r}")
+        taken = plan if isinstance(plan, TakenPlan) else take_plan(plan)
         with gc_paused():
-            ops = ops_inputs(case, plan["ops"])
-            decisions = _plan_decisions(plan["memory"], plan["steps"], plan["reasons"])
-        unsupported = plan["unsupported"]
-        objective = plan.get("objective", "answer")
-        suspects = str(plan.get("suspects", "quarantine"))
-        not_suspect = sorted(map(str, plan.get("not_suspect") or ()))
-        clean_source = {str(k): str(v) for k, v in sorted((plan.get("clean_source")
-                                                           or {}).items())}
+            ops = taken.ops.checked(case)
+        decisions, unsupported = taken.decisions, taken.unsupported
+        objective, suspects = taken.objective, taken.suspects
+        not_suspect, clean_source = taken.not_suspect, taken.clean_source
+        del taken
     # What the replay needs of the plan is taken: a large report (hundreds of megabytes at
     # 300k steps) goes now, not after the replay, unless the caller keeps it
     del plan
@@ -195,16 +194,6 @@ def _run(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str], 
     else:
         run.report.decisions = list(decisions)
     return run
-
-
-def _plan_decisions(memory: Mapping[str, str], steps: Mapping[str, str],
-                    reasons: Mapping[str, str]) -> list[Decision]:
-    out = [Decision(id=rid, kind="record", action=a, reason=reasons.get(rid, "unaffected: kept"))
-           for rid, a in memory.items()]
-    out += [Decision(id=sid, kind="step", action=a, reason=reasons.get(sid, "unaffected: kept"))
-            for sid, a in steps.items()]
-    share_field_names(out, {})  # one decision per step and record: 216 bytes each otherwise
-    return out
 
 
 def _edit_decisions(case: Case, edits: dict[str, str], replay: set[str],
