@@ -5,19 +5,23 @@ step, record and decision before the first byte is written: half a gigabyte that
 only to be encoded. :func:`model_members` gives the same members' JSON text (the text
 :func:`repair_core._io.json_bytes` makes of the whole dump, member by member) with the
 long lists dumped and encoded a chunk of items at a time, so only one chunk's dicts exist
-at once; :func:`object_pieces` lays the members out as an object.
+at once; :func:`object_pieces` lays the members out as an object. Given a file to keep
+them in, a long list's text is made as it is first written and read back from that file
+when it is written again (`KeptOnDisk`), instead of being held in memory between.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, Union
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, BinaryIO, Union
 
 from pydantic import BaseModel
 
 from ._io import json_bytes, object_json_pieces
 
-__all__ = ["model_members", "object_pieces", "Members", "Streamed", "CHUNK_ITEMS"]
+__all__ = ["model_members", "object_pieces", "Members", "Streamed", "KeptOnDisk",
+           "CHUNK_ITEMS"]
 
 CHUNK_ITEMS = 512
 """List items dumped and encoded together: enough that a call's overhead is spread thin,
@@ -27,24 +31,75 @@ Streamed = Mapping[str, Union["Streamed", None]]
 """Which members of a model are made in pieces: a list member's name -> None (its items a
 chunk at a time), a model member's name -> the same description of that model."""
 
-Members = dict[str, Union[bytes, list[bytes], "Members"]]
+READ_BYTES = 1 << 20
+"""Bytes read back from a `KeptOnDisk` file at a time."""
+
+
+class KeptOnDisk:
+    """The pieces of one text, made as they are first iterated and appended to `file`
+    as they go; iterated again, they are read back from there (a megabyte at a time), so
+    a text written to two files is made once and not held in memory between. Several
+    texts may share one file, made one after another: each knows its own span of it."""
+
+    def __init__(self, pieces: Iterable[bytes], file: BinaryIO) -> None:
+        self._pieces: Iterable[bytes] | None = pieces
+        self._fd = file.fileno()
+        self._span: tuple[int, int] | None = None
+
+    def __iter__(self) -> Iterator[bytes]:
+        if self._pieces is not None:
+            pieces, self._pieces = self._pieces, None
+            return self._made(pieces)
+        if self._span is None:
+            raise RuntimeError("a text kept on disk was read back before it was made whole")
+        return self._read_back(*self._span)
+
+    def _made(self, pieces: Iterable[bytes]) -> Iterator[bytes]:
+        start = end = os.fstat(self._fd).st_size
+        for piece in pieces:
+            written = 0
+            while written < len(piece):  # pwrite may write less than asked
+                written += os.pwrite(self._fd, piece[written:], end + written)
+            end += len(piece)
+            yield piece
+        self._span = (start, end)
+
+    def _read_back(self, start: int, end: int) -> Iterator[bytes]:
+        while start < end:
+            block = os.pread(self._fd, min(READ_BYTES, end - start), start)
+            if not block:
+                raise OSError(f"a text kept on disk ended {end - start} bytes early")
+            start += len(block)
+            yield block
+
+
+Members = dict[str, Union[bytes, list[bytes], KeptOnDisk, "Members"]]
 """A model's JSON members in order: each one text, a list's pieces, or a model's members."""
 
 
-def model_members(model: BaseModel, streamed: Streamed) -> Members:
+def model_members(model: BaseModel, streamed: Streamed, keep_in: BinaryIO | None = None
+                  ) -> Members:
     """Each member of `model`'s JSON object, in the order `model_dump(mode="json")` gives
     them, as its indented JSON text: a list named in `streamed` as its pieces (its
     opening, its chunks of items, its close), a model named there as its own members, the
     others as one text each. Laid out by :func:`object_pieces`, the text is
-    `json_bytes(model.model_dump(mode="json"))`'s (tests/test_json_pieces.py)."""
+    `json_bytes(model.model_dump(mode="json"))`'s (tests/test_json_pieces.py).
+
+    With `keep_in` (a file open for reading and writing), each list's pieces are made
+    only as they are first iterated and kept in that file for later passes
+    (`KeptOnDisk`); without it, they are made now and held as a list."""
     rest = model.model_dump(mode="json", exclude=set(streamed))
     out: Members = {}
     for name in _member_order(model):
         if name in streamed:
             inner = streamed[name]
             value = getattr(model, name)
-            out[name] = (model_members(value, inner) if inner is not None
-                         else list(_list_pieces(model, name, value)))
+            if inner is not None:
+                out[name] = model_members(value, inner, keep_in)
+            elif keep_in is not None:
+                out[name] = KeptOnDisk(_list_pieces(model, name, value), keep_in)
+            else:
+                out[name] = list(_list_pieces(model, name, value))
         elif name in rest:
             out[name] = json_bytes(rest[name])
     return out

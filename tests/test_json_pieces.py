@@ -4,13 +4,15 @@
 (`repair_core._json_pieces`); the definition it must match is
 ``json_bytes(result.model_dump(mode="json"))``, compared here on repairs of committed and
 synthetic cases with chunks of one item, a few, and the default, and on models with empty
-lists, extra members and computed fields. The CLI's files are checked against the same
-definition, and the model client that keeps no log counts calls and tokens as one that does.
+lists, extra members and computed fields, and with the lists' text kept in a file between
+the two passes `dgrr repair --out` makes (its part files, then result.json holding them
+again). The CLI's files are checked against the same definition, and the model client that keeps no log counts calls and tokens as one that does.
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from hypothesis import strategies as st
 
 from repair_core import _json_pieces, load_case
 from repair_core._io import json_bytes
-from repair_core._json_pieces import model_members, object_pieces
+from repair_core._json_pieces import KeptOnDisk, model_members, object_pieces
 from repair_core._synth import synth_case_data
 from repair_core.case._case import Case, MemoryRecord
 from repair_core.cli import main
@@ -53,6 +55,37 @@ def test_result_in_chunks_is_its_whole_dump(results, chunk, monkeypatch):
     monkeypatch.setattr(_json_pieces, "CHUNK_ITEMS", chunk)
     for result in results:
         assert _pieced(result, STREAMED) == _whole(result)
+
+
+@pytest.mark.parametrize("read_bytes", [1, 5, _json_pieces.READ_BYTES])
+def test_result_kept_on_disk_is_its_whole_dump_on_every_pass(results, read_bytes,
+                                                             monkeypatch):
+    monkeypatch.setattr(_json_pieces, "CHUNK_ITEMS", 7)
+    monkeypatch.setattr(_json_pieces, "READ_BYTES", read_bytes)
+    for result in results[-2:] if read_bytes == 1 else results:
+        with tempfile.TemporaryFile(buffering=0) as kept:
+            members = model_members(result, STREAMED, keep_in=kept)
+            # as `dgrr repair --out` writes them: a part alone, then the whole result
+            parts = {name: b"".join(object_pieces(members[name])) for name in ("trajectory",
+                                                                               "store")}
+            assert b"".join(object_pieces(members)) == _whole(result)
+            assert b"".join(object_pieces(members)) == _whole(result)
+            assert parts == {name: json_bytes(getattr(result, name).model_dump(mode="json"))
+                             for name in parts}
+            assert kept.seek(0, 2) > 0  # the lists' text is in the file
+
+
+def test_a_text_kept_on_disk_is_read_back_only_once_made_whole():
+    with tempfile.TemporaryFile(buffering=0) as kept:
+        first = KeptOnDisk(iter([b"ab", b"", b"c\nd"]), kept)
+        second = KeptOnDisk(iter([b"xyz"]), kept)
+        made = iter(first)
+        assert next(made) == b"ab"
+        with pytest.raises(RuntimeError, match="before it was made whole"):
+            list(first)
+        assert b"".join(made) == b"c\nd"
+        assert list(second) == [b"xyz"]
+        assert b"".join(first) == b"ab" + b"c\nd" and b"".join(second) == b"xyz"
 
 
 def test_empty_lists_extra_members_and_computed_fields():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from itertools import chain
@@ -18,7 +19,7 @@ from .._io import (
     to_json,
     write_output_set,
 )
-from .._json_pieces import Members, Streamed, model_members, object_pieces
+from .._json_pieces import KeptOnDisk, Members, Streamed, model_members, object_pieces
 from .._perf import gc_paused
 from .._text import printable_lines, ratio_text
 from ..plan._plan import RepairPlan, plan_case, resolve_objective
@@ -126,6 +127,9 @@ def run(args: argparse.Namespace) -> int:
     observations = dict(_observation(o) for o in args.observation)
     result = repair(case, plans.pop(), client=client, observations=observations,
                     on_progress=_print_progress if args.progress else None, judge=judge)
+    # the result holds what it needs of the case (kept steps' copies share their fields):
+    # the case's own objects go before the result is written
+    del case
     failed = ((result.answer is None and result.report.objective != "store")
               or bool(result.report.failures))
     with gc_paused():  # only data is built: see repair_core._perf
@@ -272,8 +276,10 @@ def write_outputs(out: Path, result: RepairResult, *, failed: bool = False) -> N
     or repaired store that could be mistaken for a result.
 
     Each part is encoded once, as UTF-8, a chunk of steps or records at a time
-    (`model_members`): result.json holds them all again, from the same bytes. The text is
-    what `to_json(result.model_dump(mode="json"))` gives, without that whole dump."""
+    (`model_members`), as its own file is written; result.json holds them all again, read
+    back from an unnamed file beside `out` (at 300k steps the lists' text is 300 MB, held
+    in memory between the two otherwise). The text is what
+    `to_json(result.model_dump(mode="json"))` gives, without that whole dump."""
     if failed:
         data = result.model_dump(mode="json")
         report = data["report"]
@@ -282,20 +288,22 @@ def write_outputs(out: Path, result: RepairResult, *, failed: bool = False) -> N
                    "cost": data["cost"]}
         write_output_set(out, {"failure.json": to_json(failure)}, allowed=OUTPUT_FILES)
         return
-    parts = model_members(result, STREAMED)
-    report = parts["report"]
-    assert isinstance(report, dict)
-    end = (b"\n",)
-    write_output_set(out, {  # written piece by piece as they are made
-        "trajectory.json": chain(_pieces(parts["trajectory"]), end),
-        "store.json": chain(_pieces(parts["store"]), end),
-        "report.json": chain(object_pieces({**report, "cost": parts["cost"]}), end),
-        "answer.txt": (result.answer or "") + "\n",
-        "result.json": chain(object_pieces(parts), end),
-    }, allowed=OUTPUT_FILES)
+    near = out.resolve().parent
+    with tempfile.TemporaryFile(buffering=0, dir=near if near.is_dir() else None) as kept:
+        parts = model_members(result, STREAMED, keep_in=kept)
+        report = parts["report"]
+        assert isinstance(report, dict)
+        end = (b"\n",)
+        write_output_set(out, {  # written piece by piece as they are made
+            "trajectory.json": chain(_pieces(parts["trajectory"]), end),
+            "store.json": chain(_pieces(parts["store"]), end),
+            "report.json": chain(object_pieces({**report, "cost": parts["cost"]}), end),
+            "answer.txt": (result.answer or "") + "\n",
+            "result.json": chain(object_pieces(parts), end),
+        }, allowed=OUTPUT_FILES)
 
 
-def _pieces(part: Members | bytes | list[bytes]) -> Iterable[bytes]:
+def _pieces(part: Members | bytes | list[bytes] | KeptOnDisk) -> Iterable[bytes]:
     """The JSON text of one member of `model_members`, in pieces."""
     if isinstance(part, dict):
         return object_pieces(part)
