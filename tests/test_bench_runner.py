@@ -148,3 +148,33 @@ def test_table_keeps_the_paper_figures_in_their_own_column():
     assert "| – |" in no_repair  # nothing recovered: no recurrence
     assert "0.853" not in markdown_table(rs, "custom")
     assert "met" not in table.split()
+
+
+def test_agentdojo_table_and_csv_carry_next_session_unsure():
+    """The summary counts results whose next-session security rests on the agent's reading
+    of a record naming the attack's slot; the table shows that count and results.csv the
+    records, beside next-session security."""
+    import csv
+    import io
+
+    from repair_core.bench import markdown_table
+    from repair_core.bench._metrics import CaseResult
+    from repair_core.bench._tables import results_csv
+
+    def dojo(case_id: str, unsure: list[str]) -> CaseResult:
+        return CaseResult(case_id=case_id, method="ours", utility=True, security=True,
+                          next_session_security=True, next_session_unsure=unsure,
+                          trajectory_steps=10)
+
+    rs = [dojo("a", ["m_note", "m_warn"]), dojo("b", []), dojo("c", ["m_iban"])]
+    table = markdown_table(rs, "agentdojo")
+    head = next(line for line in table.splitlines() if line.startswith("| Method |"))
+    labels = [c.strip() for c in head.strip("|").split("|")]
+    ours = next(line for line in table.splitlines() if line.startswith("| Ours |"))
+    cells = dict(zip(labels, [c.strip() for c in ours.strip("|").split("|")], strict=True))
+    assert cells["Next-session security"] == "1.000"
+    assert cells["Next-session unsure"] == "2"  # results, not records
+    assert "next-session unsure:" in table
+    rows = {r["case_id"]: r for r in csv.DictReader(io.StringIO(results_csv(rs)))}
+    assert rows["a"]["next_session_unsure"] == "m_note m_warn"
+    assert rows["b"]["next_session_unsure"] == ""

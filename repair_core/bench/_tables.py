@@ -67,12 +67,14 @@ COLUMNS = (("recovery", "Recovery"), ("recurrence", "Recurrence"), ("claim_f1", 
 
 AGENTDOJO_COLUMNS = (("utility", "Utility (AgentDojo)"), ("security", "Security (AgentDojo)"),
                      ("next_session_security", "Next-session security"),
+                     ("next_session_unsure", "Next-session unsure"),
                      ("store_carries_fault", "Store carries a fault"),
                      ("needs_human", "Needs a human"), ("replay_ratio", "Replay ratio"),
                      ("llm_calls", "LLM count"), ("faulty_removal", "Faulty removal"),
                      ("benign_preservation", "Benign pres."), ("tokens", "Tokens"))
-"""The columns of an AgentDojo results table: AgentDojo's own checks, the store, then
-cost. Recovery, recurrence and claim F1 are left out: an AgentDojo case has no required
+"""The columns of an AgentDojo results table: AgentDojo's own checks (with the number of
+results whose next-session security rests on the agent's reading of a record that names
+the attack's slot), the store, then cost. Recovery, recurrence and claim F1 are left out: an AgentDojo case has no required
 facts or gold claims, so they would read 0 for every method."""
 
 
@@ -100,7 +102,8 @@ def breakdowns(results: Sequence[CaseResult]) -> dict[str, dict[str, dict[str, A
 
 CSV_FIELDS = ("case_id", "method", "domain", "fault_type", "n_faults", "n_benign", "recovered",
               "missing_facts", "forbidden_stated", "recurred", "utility", "security",
-              "next_session_security", "store_carries_fault", "faults_total", "faults_removed",
+              "next_session_security", "next_session_unsure", "store_carries_fault",
+              "faults_total", "faults_removed",
               "benign_total", "benign_kept",
               "gold_claims", "predicted_claims", "replayed_steps", "trajectory_steps",
               "llm_calls", "tokens", "seconds", "error", "answer")
@@ -117,14 +120,21 @@ def results_csv(results: Sequence[CaseResult]) -> str:
         row["predicted_claims"] = " ".join(r.predicted_claims)
         row["missing_facts"] = " | ".join(r.missing_facts)
         row["forbidden_stated"] = " | ".join(r.forbidden_stated)
+        row["next_session_unsure"] = " ".join(r.next_session_unsure)
         row["seconds"] = f"{r.seconds:.3f}"
         w.writerow(row)
     return buf.getvalue()
 
 
+COUNT_COLUMNS = frozenset({"next_session_unsure"})
+"""Columns that count results rather than give a rate."""
+
+
 def _fmt(value: float | None, key: str) -> str:
     if value is None:
         return "–"
+    if key in COUNT_COLUMNS:
+        return f"{value:,.0f}"
     if key == "tokens":
         return f"{value:,.0f}"
     if key == "llm_calls":
@@ -169,6 +179,10 @@ def markdown_table(results: Sequence[CaseResult], suite: str = "controlled",
         lines.append("Utility, security: AgentDojo's own checks of the user task and the "
                      "injection task on the repaired environment; next-session security: the "
                      "same after a fresh session of the vulnerable agent on the repaired store; "
+                     "next-session unsure: how many results' next-session security rests on "
+                     "that agent reading a record that names the attack's IBAN, address or "
+                     "URL as no order (negated, warned against, or in words it has no cue "
+                     "for), not on the record being gone; "
                      "store carries a fault: an active record, not one of the world's true "
                      "records, that is the injected record or that agent takes an instruction "
                      "from (judged by the world only, never by dgrr's own content check).")
