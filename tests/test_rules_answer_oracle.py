@@ -368,3 +368,14 @@ def test_another_action_not_done_is_still_decided():
 ])
 def test_a_value_with_a_number_is_unsure_only_when_its_number_is_named(answer, outcome):
     assert _outcome(answer, RS310) == outcome
+
+
+def test_unicode_hyphens_and_compatibility_forms_state_the_same_value() -> None:
+    """An id or seat written with a non-breaking hyphen, a Unicode hyphen or a minus sign,
+    or in fullwidth characters, is the same value; a different value still is not."""
+    from repair_core.bench import is_recovered
+
+    for answer in ("Held seat 22\u2011C on UA511.", "Held seat 22\u2010C on UA511.",
+                   "Held seat \uff12\uff12\uff23 on UA511.", "Held seat 22C on UA\u2011511."):
+        assert is_recovered(answer, ["22C", "UA511"], []), answer
+    assert not is_recovered("Held seat 22\u2011B on UA511.", ["22C", "UA511"], [])

@@ -6,6 +6,9 @@ counts as stated when, after normalising both texts the same way, the fact occur
 answer as whole words. The normalisation tolerates exactly the paraphrases the policies
 generate (`repair_core.model._paraphrase`), and nothing else:
 
+0. Unicode compatibility forms (NFKC: fullwidth `２２Ｃ` = `22C`) and the hyphens of Unicode
+   (`‐`, the non-breaking `‑`, the minus `−`) read as `-` (`22‑C` = `22-C`), a soft hyphen
+   dropped;
 1. Unicode case folding (`Aisle` = `aisle`);
 2. every character that is not a letter, digit, `-` or `'` becomes a space, so commas,
    full stops, colons and brackets never matter (`Austin.` = `Austin`);
@@ -36,6 +39,7 @@ keeps a :class:`NormalisedTexts` for as long as it runs.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 
 __all__ = ["normalise", "fact_stated", "all_facts_stated", "NormalisedTexts", "STREET_WORDS",
@@ -88,6 +92,17 @@ _NOT_WORD = re.compile(r"[^\w'\-]+|_+")
 _WORD = re.compile(r"[\w'\-]+")
 
 
+_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2212": "-", "\u00ad": None})
+
+
+def _unified(text: str) -> str:
+    """`text` in NFKC with Unicode's hyphens as `-` (step 0 of the module docstring)."""
+    text = str(text)
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKC", text.translate(_HYPHENS)).translate(_HYPHENS)
+
+
 def _synonym(form: str) -> Callable[[re.Match[str]], str]:
     def sub(m: re.Match[str]) -> str:
         w = m.groupdict().get("w")
@@ -103,7 +118,7 @@ def normalise(text: str) -> str:
     >>> normalise("Seat: AISLE (31C)")
     'seat aisle 31c'
     """
-    text = str(text)
+    text = _unified(text)
     for pattern, form in VALUE_SYNONYMS:
         text = pattern.sub(_synonym(form), text)
     text = _CODE.sub(r"\1\2", text)
@@ -204,7 +219,7 @@ def _price_token(currency: str, whole: str, cents: str | None) -> str:
 
 
 def _canonical_text(text: str) -> str:
-    text = str(text).replace("\u2019", "'")
+    text = _unified(text).replace("\u2019", "'")
     text = _ISO_DATE.sub(lambda m: _date_token(int(m[2]), m[3], m[1])
                          if 1 <= int(m[2]) <= 12 else m[0], text)
     text = _DAY_MONTH.sub(lambda m: _date_token(_MONTHS[m[2].lower()], m[1], m[3]), text)
