@@ -97,3 +97,20 @@ def test_quiet_turns_at_needs_padding_and_a_known_place(tmp_path):
         generate_suite("controlled", tmp_path / "b", seed=42, count=1, steps_per_case=30,
                        quiet_at="middle")
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--suite", "controlled", "--quiet-turns-at", "start"],
+     "--quiet-turns-at start: only with --steps-per-case"),
+    (["--suite", "adapted", "--steps-per-case", "40"],
+     "--steps-per-case: only for --suite controlled, not 'adapted'"),
+])
+def test_the_cli_refuses_bad_padding_before_making_the_output_folder(tmp_path, capsys, argv,
+                                                                     message):
+    from repair_core.cli import main
+
+    out = tmp_path / "suite"
+    assert main(["bench", "generate", *argv, "--count", "1", "--out", str(out)]) != 0
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not out.exists()

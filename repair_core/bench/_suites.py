@@ -57,18 +57,12 @@ def _write(out: Path, suite: str, seed: int, cases: list[Case], **extra: Any) ->
     return manifest
 
 
-def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | None = None,
-                   model: str = "dgrr/reference", noise: float = 0.0, count: int | None = None,
-                   progress: bool = False, steps_per_case: float | None = None,
-                   quiet_at: str = "request") -> dict[str, Any]:
-    """Generate the `controlled` or `adapted` suite into `out`, the failed runs made by
-    `model` with `noise` (built-in policies only); `count` keeps the first K cases.
-    `steps_per_case` (controlled only) pads the suite with quiet turns to about that many
-    trajectory steps per case, the same faults over more steps (see `_padded_suite`), its
-    quiet turns just before the final request or at the session's start (`quiet_at`).
-    Returns the manifest."""
-    from ..model import parse_builtin
-    from ._controlled import QUIET_PLACES, model_with_noise
+def check_generate_args(suite: str, *, count: int | None = None,
+                        steps_per_case: float | None = None, quiet_at: str = "request"
+                        ) -> None:
+    """The checks of `generate_suite`'s arguments that need no model, as a
+    :class:`DgrrError` naming the option: run before anything is written."""
+    from ._controlled import QUIET_PLACES
 
     if count is not None and count < 1:
         raise DgrrError(f"--count: must be at least 1, got {count}")
@@ -81,6 +75,22 @@ def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | 
                         f"{', '.join(QUIET_PLACES)}")
     if quiet_at != "request" and steps_per_case is None:
         raise DgrrError(f"--quiet-turns-at {quiet_at}: only with --steps-per-case")
+
+
+def generate_suite(suite: str, out: Path, *, seed: int = 42, longmemeval: str | None = None,
+                   model: str = "dgrr/reference", noise: float = 0.0, count: int | None = None,
+                   progress: bool = False, steps_per_case: float | None = None,
+                   quiet_at: str = "request") -> dict[str, Any]:
+    """Generate the `controlled` or `adapted` suite into `out`, the failed runs made by
+    `model` with `noise` (built-in policies only); `count` keeps the first K cases.
+    `steps_per_case` (controlled only) pads the suite with quiet turns to about that many
+    trajectory steps per case, the same faults over more steps (see `_padded_suite`), its
+    quiet turns just before the final request or at the session's start (`quiet_at`).
+    Returns the manifest."""
+    from ..model import parse_builtin
+    from ._controlled import model_with_noise
+
+    check_generate_args(suite, count=count, steps_per_case=steps_per_case, quiet_at=quiet_at)
     run_model = model_with_noise(model, noise)
     # the model that made the runs, and its slip rate read back from that string: the CLI
     # folds --noise into the model string, so `noise` here may be 0 while the runs slipped

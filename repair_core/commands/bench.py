@@ -136,7 +136,11 @@ def _uncache(args: argparse.Namespace) -> None:
 
 def run_generate(args: argparse.Namespace) -> int:
     from ..bench import generate_suite
+    from ..bench._suites import check_generate_args
 
+    # refused before the output folder is made, so a bad option leaves nothing behind
+    check_generate_args(args.suite, count=args.count, steps_per_case=args.steps_per_case,
+                        quiet_at=args.quiet_turns_at)
     model = _model(args)
     if args.out:
         out = check_output_dir(args.out)
