@@ -106,36 +106,50 @@ _SPARE: list[subprocess.Popen[bytes]] = []  # a started worker no job has used y
 _SPARE_LOCK = threading.Lock()
 
 
-def _start(limits: WorkerLimits) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(_start_args(limits), cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE)
+def _start(limits: WorkerLimits, judge: bool) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(_start_args(limits, judge), cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def _worker(limits: WorkerLimits) -> subprocess.Popen[bytes]:
+def _worker(limits: WorkerLimits, judge: bool) -> subprocess.Popen[bytes]:
     """A fresh worker for one job: the spare :func:`_refill` started after the last job
-    (a worker's start, the interpreter and the library's imports, about 0.6 CPU s, then
-    overlaps the reviewer's work instead of delaying the next plan), else a new one. A
-    spare with other limits (the settings changed) or that has ended is replaced."""
+    of its kind (a worker's start, the interpreter and the library's imports, about
+    0.6 CPU s — with the model judge's litellm, about 6 CPU s more — then overlaps the
+    reviewer's work instead of delaying the next job), else a new one. A spare with other
+    limits (the settings changed) is left for :func:`_refill` to replace; one that has
+    ended is replaced."""
+    wanted = _start_args(limits, judge)
     with _SPARE_LOCK:
-        spare = _SPARE.pop() if _SPARE else None
-    if spare is not None and (spare.poll() is not None or spare.args != _start_args(limits)):
+        spare = next((p for p in _SPARE if p.args == wanted), None)
+        if spare is not None:
+            _SPARE.remove(spare)
+    if spare is not None and spare.poll() is not None:
         _stop(spare)
         spare = None
-    return spare if spare is not None else _start(limits)
+    return spare if spare is not None else _start(limits, judge)
 
 
-def _refill(limits: WorkerLimits) -> None:
-    """Start the spare for the next job (after a job, not beside it: on a busy machine
-    the two starts competed for the CPU and a small case's plan took seconds)."""
+def _refill(limits: WorkerLimits, judge: bool) -> None:
+    """Start the spare for the next job of this kind (after a job, not beside it: on a
+    busy machine the two starts competed for the CPU and a small case's plan took
+    seconds); a spare with other limits is stopped. A spare for the judge is started
+    only once a check with the judge was asked for, so that a server whose operator set
+    none, or whose reviewers never open Approve, imports litellm nowhere."""
+    wanted = _start_args(limits, judge)
     with _SPARE_LOCK:
-        if _SPARE:
-            return
-        _SPARE.append(_start(limits))
+        stale = [p for p in _SPARE if p.args not in (wanted, _start_args(limits, not judge))]
+        for p in stale:
+            _SPARE.remove(p)
+        fresh = not any(p.args == wanted for p in _SPARE)
+        if fresh:
+            _SPARE.append(_start(limits, judge))
+    for p in stale:
+        _stop(p)
 
 
-def _start_args(limits: WorkerLimits) -> list[str]:
+def _start_args(limits: WorkerLimits, judge: bool = False) -> list[str]:
     return [sys.executable, "-m", "dgrr_dashboard.upload_worker", str(limits.cpu_seconds),
-            str(limits.memory_mb)]
+            str(limits.memory_mb), *(["judge"] if judge else [])]
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
@@ -175,7 +189,8 @@ def run_job(request: WorkerRequest, files: Sequence[bytes], limits: WorkerLimits
     `CaseError` (the upload's problems, the session ended; `LimitExceeded`: a limit it
     passed)."""
     request = request.model_copy(update={"sizes": [len(f) for f in files]})
-    proc = _worker(limits)
+    judge = request.judge is not None
+    proc = _worker(limits, judge)
     deadline = time.monotonic() + limits.wall_seconds
     # Written by a thread of its own, not by communicate(): given input and a timeout,
     # communicate() writes none of the input after its first timeout (Python 3.11), and
@@ -203,7 +218,7 @@ def run_job(request: WorkerRequest, files: Sequence[bytes], limits: WorkerLimits
         if proc.returncode is None:
             _stop(proc)
         writer.join()
-        _refill(limits)
+        _refill(limits, judge)
     if proc.returncode != 0:
         if proc.returncode not in (-signal.SIGXCPU, -signal.SIGKILL, MEMORY_EXIT,
                                    -signal.SIGABRT):

@@ -157,16 +157,25 @@ def _import(request: WorkerRequest, files: list[bytes]) -> ImportedUpload:
 
 def main(argv: list[str] | None = None) -> int:
     """Set the limits `argv` gives (CPU seconds, memory MB), run the request on standard
-    input, write the answer on standard output; `MEMORY_EXIT` when memory ran out."""
+    input, write the answer on standard output; `MEMORY_EXIT` when memory ran out. With
+    a third argument `judge`, litellm (the model judge's client) is imported once the
+    limits are set and before the request is read: a spare worker for the content checks
+    with the operator's judge, which then waits with it imported."""
     args = sys.argv[1:] if argv is None else argv
     try:
         cpu_seconds, memory_mb = int(args[0]), int(args[1])
+        if args[2:] not in ([], ["judge"]):
+            raise ValueError(args[2:])
     except (IndexError, ValueError):
-        print("usage: python -m dgrr_dashboard.upload_worker CPU_SECONDS MEMORY_MB",
+        print("usage: python -m dgrr_dashboard.upload_worker CPU_SECONDS MEMORY_MB [judge]",
               file=sys.stderr)
         return 2
     _limit(cpu_seconds, memory_mb)
     try:
+        if args[2:] == ["judge"]:
+            from repair_core.judge._model import _import_litellm
+
+            _import_litellm()
         text = _answer(sys.stdin.buffer)
     except MemoryError:
         return MEMORY_EXIT

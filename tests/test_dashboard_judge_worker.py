@@ -17,7 +17,7 @@ from test_dashboard import _ok, loaded, page, plain, texts
 from test_dashboard_upload_worker import ROOMY
 from test_replay_fault_echo import _hostile
 
-from dgrr_dashboard import result_check
+from dgrr_dashboard import result_check, upload_client
 from dgrr_dashboard.apply_panel import run_apply
 from dgrr_dashboard.judge_settings import JudgeSettings
 from dgrr_dashboard.result_check import LIMIT_REACHED, check_in_worker
@@ -73,6 +73,24 @@ def test_the_workers_model_judge_check_is_the_one_made_here():
     assert there.outcome == "clean" and there.judges == ["lexical", f"model:{JUDGE}"]
     assert there.judge_use.calls == 1
     assert there == here
+
+
+def test_a_check_with_the_judge_is_made_by_a_spare_started_for_the_judge():
+    # litellm's import (about 6 CPU s) is made by a spare that waits for the next check
+    # with the judge, not by the worker each check starts; uploads keep their own spare
+    plan, result = _denied()
+    with scripted_server(answer_each(_deny)) as server:
+        settings = JudgeSettings(model=JUDGE, api_base=server.api_base, budget=300)
+        verify_in_worker(plan.case, result.model_dump_json(), [], judge=settings,
+                         limits=ROOMY)
+        [spare] = [p for p in upload_client._SPARE if p.args[-1] == "judge"]
+        assert spare.poll() is None  # waiting for its request
+        verify_in_worker(plan.case, result.model_dump_json(), [], judge=settings,
+                         limits=ROOMY)
+    assert spare.returncode == 0 and spare not in upload_client._SPARE  # it made the check
+    assert len(server.requests) == 2  # each check asked the judge (no cache folder)
+    verify_in_worker(plan.case, result.model_dump_json(), [], limits=ROOMY)
+    assert any(p.args[-1] != "judge" for p in upload_client._SPARE)
 
 
 def test_the_worker_sends_the_judge_only_the_key_the_operator_named(monkeypatch):
