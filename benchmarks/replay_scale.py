@@ -19,8 +19,8 @@ has one and printed as pass or FAIL: 300k steps within 25 CPU s and 1.5 GB peak 
 steps within 90 CPU s and 4 GB; at every size the system time under 15 % of the CPU time.
 
 With `--phases` each size is also run once in-process with the phases timed apart as
-`dgrr repair` runs them (the columnar plan of the file, reading the case, replay, the
-result to JSON).
+`dgrr repair --out` runs them (the columnar plan of the file, reading the case, replay
+with its check, writing the five files), each with the RSS after it.
 """
 
 from __future__ import annotations
@@ -88,29 +88,52 @@ def verdicts(steps: int, run: dict[str, float]) -> list[str]:
     return out
 
 
-def phases(path: Path) -> dict[str, float]:
-    """The phases of one repair as `dgrr repair` runs them, timed in this process (CPU
-    seconds; the columnar reader's second process is not counted)."""
+def _rss_mb() -> float:
+    """This process's resident memory now, in MB (MiB), or 0 where /proc is absent."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def phases(path: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """The phases of one repair as `dgrr repair --out` runs them, in this process: CPU
+    seconds of each (the columnar reader's second process is not counted) and the RSS
+    after it, in MB (the plan's report let go once its operations are taken, before the
+    case is read; the case let go before the write)."""
     from repair_core import plan_case
-    from repair_core._io import read_input, to_json
-    from repair_core._perf import gc_paused
+    from repair_core._io import read_input
     from repair_core.case._load import parse_case
+    from repair_core.commands.repair import write_outputs
     from repair_core.plan._planner import columnar_plan_report_of
-    from repair_core.replay import repair
+    from repair_core.replay import repair, take_plan
 
     out: dict[str, float] = {}
+    rss: dict[str, float] = {}
     t = time.process_time()
     raw = read_input(path)
     report = columnar_plan_report_of(raw, objective="both")
+    taken = take_plan(report) if report is not None else None
+    del report
     out["plan"], t = time.process_time() - t, time.process_time()
+    rss["plan"] = _rss_mb()
     case = parse_case(raw)
+    del raw
     out["read"], t = time.process_time() - t, time.process_time()
-    result = repair(case, report if report is not None else plan_case(case, objective="both"))
+    rss["read"] = _rss_mb()
+    result = repair(case, taken if taken is not None else plan_case(case, objective="both"))
+    del case, taken
     out["replay"], t = time.process_time() - t, time.process_time()
-    with gc_paused():
-        to_json(result.model_dump(mode="json"))
-    out["to_json"] = time.process_time() - t
-    return out
+    rss["replay"] = _rss_mb()
+    with tempfile.TemporaryDirectory() as folder:
+        write_outputs(Path(folder) / "result", result)
+    out["write"] = time.process_time() - t
+    rss["write"] = _rss_mb()
+    return out, rss
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,8 +160,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{best['rss_mb']:>8.0f} {best['calls']:>7.0f} {best['replayed']:>9.0f}", flush=True)
         print("         targets: " + "; ".join(verdicts(steps, best)), flush=True)
         if args.phases:
-            times = phases(path)
+            times, rss = phases(path)
             print("         phases (CPU s): " + ", ".join(f"{k} {v:.2f}" for k, v in times.items()),
+                  flush=True)
+            print("         RSS after (MB): " + ", ".join(f"{k} {v:.0f}" for k, v in rss.items()),
                   flush=True)
     for (a, ra), (b, rb) in zip(rows, rows[1:], strict=False):
         print(f"growth {a} -> {b} steps ({b / a:.1f}x): CPU {rb['cpu'] / ra['cpu']:.2f}x")
