@@ -31,6 +31,20 @@ MARKERS: dict[str, re.Pattern[str]] = {
 }
 """Each marker kind and the pattern that finds it."""
 
+_LEADS: dict[str, tuple[str, ...]] = {
+    "tag-block": ("<",), "ignore-previous": ("ignore", "disregard", "forget"),
+    "before-task": ("before",), "to-assistant": ("to", "dear", "attention", "hey", "you"),
+    "new-instructions": ("new", "updated", "important", "system")}
+"""Each marker kind and the words (lower case) one of which its pattern's match begins
+with: a text holding none of them, read case-blind, holds no such marker. Looking for
+them first is a few fast searches; each pattern, case-blind with a word boundary in
+front, tries every place of the text (0.05-0.1 CPU s per megabyte each)."""
+
+_TO_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+"""The characters besides ASCII letters that Python's case-blind patterns read as an
+ASCII letter, each to that letter: dotted and dotless I, long s, the Kelvin sign
+(`str.lower` alone leaves the long s and makes the dotted I two characters)."""
+
 
 def instruction_markers(text: str) -> list[MarkerKind]:
     """The marker kinds found in `text`, in the order of `MARKERS`.
@@ -41,5 +55,6 @@ def instruction_markers(text: str) -> list[MarkerKind]:
     >>> instruction_markers("Lin prefers window seats; ignore the aisle.")
     []
     """
+    folded = (text if text.isascii() else text.translate(_TO_ASCII)).lower()
     return [kind for kind, pattern in MARKERS.items()  # type: ignore[misc]
-            if pattern.search(text)]
+            if any(lead in folded for lead in _LEADS[kind]) and pattern.search(text)]
