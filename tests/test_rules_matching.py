@@ -238,3 +238,17 @@ def test_an_iban_matches_in_any_regrouping(sizes, sep, lower, fault_grouped):
     sig = signature_of(fault, node="f")
     assert sig.tokens == {iban: "account"}
     assert match(sig, f"pay {written} now") is not None
+
+
+def test_a_phone_number_matches_its_national_forms_either_way_round():
+    """A number written with its country code is the number dialled at home (with or
+    without the trunk 0), and the other way round; a different number is not."""
+    intl = signature_of("Bank fraud desk number: +39 02 8734 5521.", node="f")
+    assert match(intl, "Da fare: chiamare la banca allo 02.8734.5521 oggi.") is not None
+    assert match(intl, "Tel. 0039 02 8734 5521") is not None
+    assert match(intl, "real number +39 02 4335 5521") is None
+    local = signature_of("Call the fraud desk on 020 7946 0018 now.", node="f")
+    assert match(local, "ring +44 20 7946 0018") is not None
+    assert match(local, "ring +44 20 7946 0019") is None
+    found = match(intl, "call +39 02 8734 5521 or 02 8734 5521")
+    assert found is not None and found.tokens == ["390287345521"]  # counted once

@@ -52,7 +52,7 @@ from ._memo import per_signature
 from ._shingles import SHINGLE_WORDS, words
 from ._signature import ContentSignature
 from ._stems import restated_by, word_stems
-from ._tokens import STRONG_KINDS, distinctive_tokens
+from ._tokens import STRONG_KINDS, distinctive_tokens, national_forms
 from ._word_runs import held_within
 
 __all__ = ["THRESHOLD", "SOURCE_THRESHOLD", "WEIGHTS", "RUN_WORDS", "CarrierMatch", "match",
@@ -175,6 +175,9 @@ class _Wanted:
         strong: dict[str, list[tuple[int, str]]] = {}
         for at, t in enumerate(t for t, k in signature.tokens.items() if k in STRONG_KINDS):
             strong.setdefault(canonical(t), []).append((at, t))
+            if signature.tokens[t] == "number":
+                for form in national_forms(canonical(t)):
+                    strong.setdefault(form, []).append((at, t))
         return cls(strong,
                    [(t, f" {' '.join(words(t))} ", within)
                     for t, within in zip(names, _containing(names), strict=True)],
@@ -249,8 +252,11 @@ class _Read:
         """The canonical forms of the text's strong tokens (found in its canonical text:
         a token written in other case, width or grouping reads as the same)."""
         if self._tokens is None:
-            self._tokens = frozenset(map(canonical, distinctive_tokens(self.canonical(),
-                                                                       names=False)))
+            found = distinctive_tokens(self.canonical(), names=False)
+            self._tokens = frozenset(
+                [canonical(t) for t in found]
+                + [form for t, kind in found.items() if kind == "number"
+                   for form in national_forms(canonical(t))])
         return self._tokens
 
 
@@ -268,7 +274,8 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
     strong = wanted.strong
     if strong:
         theirs = read.tokens()
-        shared_tokens = [hit for key in theirs if key in strong for hit in strong[key]]
+        # a set: a number is found under its own digits and its national forms too
+        shared_tokens = {hit for key in theirs if key in strong for hit in strong[key]}
         for _at, t in sorted(shared_tokens):  # in the signature's order
             found_tokens.append(t)
             score += WEIGHTS["token"]
@@ -347,7 +354,8 @@ the signature's, never the other way round)."""
 
 def _clue_count(signature: ContentSignature) -> int:
     """At least as many clues as `_clues` returns, counted without building them."""
-    n = len(signature.tokens) + bool(signature.restate) + bool(signature.value_text)
+    n = len(signature.tokens) + bool(signature.restate) + bool(signature.value_text) + sum(
+        len(national_forms(canonical(t))) for t, k in signature.tokens.items() if k == "number")
     if not any(k in STRONG_KINDS for k in signature.tokens.values()):
         k = len(signature.shingles)
         n += len(signature.markers) + (k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0)
@@ -369,6 +377,8 @@ def _clues(signature: ContentSignature) -> list[str] | None:
     if _clue_count(signature) > MAX_CLUES:
         return None
     clues = [_token_clue(t, k) for t, k in signature.tokens.items()]
+    clues += [_token_clue(form, "number") for t, k in signature.tokens.items() if k == "number"
+              for form in national_forms(canonical(t))]
     literals = [canonical(t) for t in signature.tokens]
     runs: list[list[str]] = []
     if signature.restate:

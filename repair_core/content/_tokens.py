@@ -12,7 +12,7 @@ from typing import Literal
 from ._stems import ORDINARY_STEMS, stem
 
 __all__ = ["TokenKind", "STRONG_KINDS", "distinctive_tokens", "proper_names", "COMMON_CAPITALISED",
-           "initial_words", "lower_case_uses"]
+           "initial_words", "lower_case_uses", "national_forms"]
 
 TokenKind = Literal["url", "email", "account", "id", "number", "name"]
 STRONG_KINDS: frozenset[str] = frozenset({"url", "email", "account", "id", "number"})
@@ -345,6 +345,33 @@ def _iban_lengths() -> dict[str, int]:
 
 
 _NOT_DIGITS = str.maketrans("", "", " \t+().-/")
+_MIN_NATIONAL = 9
+
+
+def national_forms(digits: str) -> tuple[str, ...]:
+    """The forms a phone number written with its country code (`digits`, 11 or more) takes
+    at home: without a country code of one, two or three digits, with or without a trunk
+    `0` (`+39 02 8734 5521` is `02 8734 5521` in Milan, `+44 20 7946 0018` is
+    `020 7946 0018` in London). Which country code it has is not known, so each length is
+    tried; a form shorter than nine digits is left out (it could be another number).
+
+    >>> national_forms("390287345521")
+    ('90287345521', '090287345521', '0287345521', '287345521')
+    >>> "2079460018" in national_forms("442079460018"), national_forms("0287345521")
+    (True, ())
+    """
+    if not 11 <= len(digits) <= _MAX_PHONE or not digits.isdigit():
+        return ()
+    out: list[str] = []
+    for k in (1, 2, 3):
+        rest = digits[k:]
+        if len(rest) < _MIN_NATIONAL:
+            break
+        for form in (rest, rest if rest.startswith("0") else "0" + rest):
+            if form not in out:
+                out.append(form)
+    return tuple(out)
+
 _HAS_DIGIT = re.compile(r"\d").search
 
 
