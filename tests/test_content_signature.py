@@ -192,6 +192,24 @@ def test_scan_finds_exactly_what_matching_every_text_finds(texts, slotted):
         assert {i for i, _m in expected} == {0, 1, 2, 3, 4, 5}
 
 
+@given(st.lists(st.lists(st.sampled_from(_WORDS), max_size=25).map(" ".join), max_size=12),
+       st.sets(st.integers(0, 11), max_size=3), st.sampled_from([1, 2, 5]))
+@example(["pay www.evil-pay-7.com", "Lin books window seats", "nothing here",
+          "The user's usual budget is under $1000 ok", "Straße nothing"], {1, 3}, 2)
+def test_scan_finds_the_same_however_many_texts_are_searched_together(texts, slotted,
+                                                                      together):
+    from unittest import mock
+
+    from repair_core.content import _match, scan
+
+    sigs = [signature_of(t, v, k, node=f"f{i}") for i, (t, k, v) in enumerate(_FAULTS)]
+    slots = {i: ("seat_pref", "window") for i in slotted if i < len(texts)}
+    expected = [(i, m) for i, text in enumerate(texts) for s in sigs
+                if (m := match(s, text, slot=slots.get(i))) is not None]
+    with mock.patch.object(_match, "_SCAN_TEXTS", together):
+        assert list(scan(sigs, texts, slots)) == expected
+
+
 @given(st.text() | st.text(st.characters(max_codepoint=127)))
 @example("Lin's WINDOW-seat, 2x_b\u00a0İ ﬁ ß")
 def test_words_are_the_canonical_runs_of_word_characters(text):

@@ -38,7 +38,7 @@ and phone numbers by their digits (or an IBAN's compact form), whatever their gr
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import count
@@ -424,8 +424,8 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
          ) -> Iterator[tuple[int, CarrierMatch]]:
     """`(i, match)` for each of `texts` and each signature it carries (`match`), in
     order: what scoring every text against every signature gives, found in time linear
-    in the texts. One search over all the texts together finds the texts that hold a
-    clue of some signature (`_clues`: every text a signature can match holds one of its
+    in the texts. One search over many texts together (`_SCAN_TEXTS` at a time) finds the
+    texts that hold a clue of some signature (`_clues`: every text a signature can match holds one of its
     clues); only those are scored (every text, for a signature with more clues than are
     searched for, `MAX_CLUES`). `slots`: index -> (key, value) of the texts that are
     records.
@@ -435,43 +435,54 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
     own = [_clues(sig) for sig in signatures]
     everything = None in own
     alternatives = sorted({c for clues in own if clues for c in clues}, key=len, reverse=True)
-    candidates: set[int] = set(range(len(texts))) if everything else set()
-    joined, starts = "", [0]
-    if alternatives and not everything:
-        search = re.compile("|".join(alternatives))
-        joined, starts = folded_texts(texts)
-        pos = 0
-        while True:
-            m = search.search(joined, pos)
-            if m is None:
-                break
-            i = bisect_right(starts, m.start()) - 1
-            candidates.add(i)
-            # the rest of this text need not be searched
-            pos = starts[i + 1] if i + 1 < len(starts) else len(joined)
+    search = re.compile("|".join(alternatives)) if alternatives and not everything else None
     keys = {sig.key for sig in signatures if sig.key is not None and sig.value is not None}
-    if slots and keys:
-        candidates.update(i for i, kv in slots.items() if kv[0] in keys
-                          and any(_holds_slot(sig, kv) for sig in signatures))
+    by_slot = sorted(i for i, kv in slots.items() if kv[0] in keys
+                     and any(_holds_slot(sig, kv) for sig in signatures)) \
+        if slots and keys else []
     # a candidate is scored only against the signatures whose own clue it holds (or whose
     # slot it holds): another signature cannot match it
     clue_of = [re.compile("|".join(sorted(clues, key=len, reverse=True))).search
                if clues and not everything else None for clues in own]
     wanted = [_wanted(sig) for sig in signatures]
-    ends = [*(s - 1 for s in starts[1:]), len(joined)]  # of each folded text in `joined`
     memo: dict[str, str] = {}
-    for i in sorted(candidates):
-        read = _Read(texts[i], memo)
-        slot = (slots or {}).get(i)
-        for sig, has_clue, want in zip(signatures, clue_of, wanted, strict=True):
-            # with every text a candidate, every text is scored: a score is what a clue
-            # only foretells
-            if not (everything
-                    or (has_clue is not None and has_clue(joined, starts[i], ends[i]))
-                    or (slot is not None and _holds_slot(sig, slot))):
-                continue
-            found = _match(sig, want, read, texts[i], slot, THRESHOLD)
-            if found is not None:
-                yield i, found
+    for lo in range(0, len(texts), _SCAN_TEXTS):
+        hi = min(lo + _SCAN_TEXTS, len(texts))
+        candidates: set[int] = set(range(hi - lo)) if everything else set()
+        joined, starts = "", [0]
+        if search is not None:
+            joined, starts = folded_texts(texts[lo:hi])
+            pos = 0
+            while True:
+                m = search.search(joined, pos)
+                if m is None:
+                    break
+                i = bisect_right(starts, m.start()) - 1
+                candidates.add(i)
+                # the rest of this text need not be searched
+                pos = starts[i + 1] if i + 1 < len(starts) else len(joined)
+        candidates.update(i - lo for i in by_slot[bisect_left(by_slot, lo):
+                                                  bisect_left(by_slot, hi)])
+        ends = [*(s - 1 for s in starts[1:]), len(joined)]  # of each folded text in `joined`
+        for k in sorted(candidates):
+            i = lo + k
+            read = _Read(texts[i], memo)
+            slot = (slots or {}).get(i)
+            for sig, has_clue, want in zip(signatures, clue_of, wanted, strict=True):
+                # with every text a candidate, every text is scored: a score is what a clue
+                # only foretells
+                if not (everything
+                        or (has_clue is not None and has_clue(joined, starts[k], ends[k]))
+                        or (slot is not None and _holds_slot(sig, slot))):
+                    continue
+                found = _match(sig, want, read, texts[i], slot, THRESHOLD)
+                if found is not None:
+                    yield i, found
+
+
+_SCAN_TEXTS = 1 << 15
+"""Texts folded and searched together by `scan`: all of them at once would hold two copies
+of every text (joined, then folded) and a start of each, about 160 MB at a million
+steps."""
 
 
