@@ -688,16 +688,29 @@ def columnar_plan_report(c: CaseColumns, objective: str = "answer", *, ops: bool
 def columnar_plan_json_bytes(c: CaseColumns, objective: str = "answer", *,
                              ops: bool = False, suspects: str = "quarantine",
                              not_suspect: Iterable[str] = (),
-                             clean_source: Mapping[str, str] | None = None
-                             ) -> Iterator[bytes]:
+                             clean_source: Mapping[str, str] | None = None,
+                             let_go: bool = False) -> Iterator[bytes]:
     """`report_json_bytes(columnar_plan_report(c, objective, ops=ops))`, the same bytes,
     with the report's large members written from rows of tokens (`_json_rows`) instead
     of dicts of strings where the ids allow it (no quote, backslash or control
-    character in any) and the operations are not asked for."""
+    character in any) and the operations are not asked for. `let_go`: empty the
+    columns only deciding reads (`_DECIDING_ONLY`) once the plan is decided, before
+    the report is made, in `c` as well: the caller reads them no more."""
     decided = _decide(c, objective, suspects, not_suspect, clean_source)
+    if let_go:
+        for cols in (c, decided.pl.c):
+            for name in (*_DECIDING_ONLY, *(() if ops else ("step_tool",))):
+                getattr(cols, name).clear()
     if ops or not decided.pl.plain_ids:
         return report_json_bytes(decided.report(ops))
     return decided.json_bytes()
+
+
+_DECIDING_ONLY = ("contents", "carry_texts", "carry_hits", "record_kv", "record_slots",
+                  "record_created", "claim_key", "observations", "fault_outputs")
+"""The columns read to decide the plan and never to write its report (`step_tool` is
+read for the operations too): at 1M steps, about 250 MB of strings and tuples, which the
+report's table of tokens, made next, can then reuse."""
 
 
 _INVALID_BEFORE = "affected via "

@@ -56,10 +56,12 @@ def columnar_plan_json(path: str | Path, out: TextIO,
     bar = progress or Progress()
 
     def write(cols: CaseColumns) -> bool:
-        # the parts hold the planner, and so the columns, until the last is written
+        # the parts hold the planner, and so the columns, until the last is written;
+        # what only deciding reads is let go before the report is made
         parts = columnar_plan_json_bytes(cols, objective, ops=ops, suspects=suspects,
                                          not_suspect=_unmarked(cols, check_not_suspect),
-                                         clean_source=_cleaned(cols, check_clean_source))
+                                         clean_source=_cleaned(cols, check_clean_source),
+                                         let_go=True)
         bar.stage("write")
         binary = _utf8_buffer(out)
         if binary is not None:
