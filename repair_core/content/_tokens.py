@@ -52,6 +52,14 @@ _MAX_CARD, _MIN_CARD, _MAX_PHONE, _MIN_PHONE = 19, 13, 15, 7
 def _starts_sentence(text: str, pos: int, first: int) -> bool:
     """Whether the word at `pos` of `text` starts a sentence (or the text, or a line).
     `first`: where the text's first non-blank character is (`_first_visible`)."""
+    if pos <= first:
+        return True
+    # most words follow a visible character, or one blank after one: read just those
+    prev = text[pos - 1]
+    if not prev.isspace():
+        return prev in _STARTERS
+    if prev != "\n" and not text[pos - 2].isspace():
+        return text[pos - 2] in _STARTERS
     before = text[max(0, pos - 64):pos]
     if "\n" in before[len(before.rstrip()):]:
         return True
