@@ -22,25 +22,37 @@ os.environ.setdefault("DGRR_CASES_DIR", tempfile.mkdtemp(prefix="dgrr-test-cases
 # a long test in the middle of the alphabet (the 100k-step walk sits at the boundary)
 # started after half the run and the other worker then sat idle for its last minutes.
 # Whole files move, so a module-scoped fixture is still set up once.
-LONGEST_FIRST = (
-    "tests/test_e2e_walk.py",  # 350
-    "tests/test_queue_postgres.py",  # 120
-    "tests/test_e2e_workbench.py",  # 90
-    "tests/test_e2e_queue.py",  # 74
-    "tests/test_e2e_journeys.py",  # 73
-    "tests/test_dashboard_thread_fork.py",  # 70
-    "tests/test_e2e_team.py",  # 67
-    "tests/test_fleet_browser.py",  # 67
-    "tests/test_apply_atomic.py",  # 58
-    "tests/test_e2e_apply.py",  # 54 on this machine, not yet timed in CI
-    "tests/test_fleet_ray.py",  # 48
-    "tests/test_rules_objective.py",  # 44
-    "tests/test_e2e_import_session.py",  # 28
-    "tests/test_import_openlit.py",  # 26
-    "tests/test_rules_judge.py",  # 24
-    "tests/test_hardening_campaign.py",  # 24
-    "tests/test_e2e_upload_memory.py",  # 23
-    "tests/test_apply_result_fuzz.py",  # 20
+LONGEST_FIRST = (  # seconds per file in a full run on 2 workers (2026-12-06)
+    "tests/test_queue_postgres.py",  # 213
+    "tests/test_e2e_walk.py",  # 162
+    "tests/test_apply_atomic.py",  # 129
+    "tests/test_fleet_ray.py",  # 104
+    "tests/test_dashboard_judge_worker.py",  # 87
+    "tests/test_e2e_workbench.py",  # 73
+    "tests/test_queue_worker_killed.py",  # 56
+    "tests/test_e2e_browser.py",  # 56
+    "tests/test_e2e_upload_memory.py",  # 55
+    "tests/test_rules_objective.py",  # 52
+    "tests/test_rules_judge.py",  # 52
+    "tests/test_rules_suspects.py",  # 48
+    "tests/test_e2e_journeys.py",  # 46
+    "tests/test_case_texts_not_retained.py",  # 45
+    "tests/test_graph_scale.py",  # 44
+    "tests/test_e2e_apply.py",  # 40
+    "tests/test_hardening_approvals.py",  # 37
+    "tests/test_columnar_plan.py",  # 36
+    "tests/test_apply_result_fuzz.py",  # 35
+    "tests/test_replay_scale.py",  # 34
+    "tests/test_hardening_campaign.py",  # 34
+    "tests/test_e2e_queue.py",  # 26 (74 in an earlier run)
+    "tests/test_dashboard_thread_fork.py",  # 14 (70 in an earlier run)
+    "tests/test_e2e_team.py",  # 24 (67 in an earlier run)
+    "tests/test_fleet_browser.py",  # 12 (67 in an earlier run)
+    "tests/test_dashboard_scale.py",  # 30
+    "tests/test_import_strict.py",  # 29
+    "tests/test_dashboard_sessions.py",  # 29
+    "tests/test_import_frameworks.py",  # 28
+    "tests/test_e2e_queue_two_servers.py",  # 28
 )
 
 
