@@ -58,9 +58,13 @@ DEFAULT_METHODS = ("ours", "ours_no_support_check", "ours_no_selective_replay",
 MODEL = "dgrr/reference"
 QUIET_PLACES = {"request": "s", "start": "start-s"}
 """--quiet-turns-at -> the prefix of its padded suites' folders under --out."""
-T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228)
-"""Student t's 0.975 quantile for 1 to 10 degrees of freedom (scipy's, for when scipy is
-not installed; beyond 10, 1.96 is used)."""
+T_975 = (
+    12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004,
+    2.262157, 2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905,
+    2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899,
+    2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272)
+"""Student t's 0.975 quantile for 1 to 30 degrees of freedom (scipy's `t.ppf`, to six
+decimals, so a report is the same whether scipy is installed or not; beyond 30, 1.96)."""
 
 
 def markers(quiet_at: str) -> tuple[str, str]:
@@ -137,11 +141,7 @@ def t_interval(values: Sequence[float]) -> tuple[float, float, float]:
     n = len(values)
     if n == 1:
         return mean, mean, mean
-    try:
-        from scipy.stats import t
-        q = float(t.ppf(0.975, n - 1))
-    except ImportError:
-        q = T_975[n - 2] if n - 1 <= len(T_975) else 1.96
+    q = T_975[n - 2] if n - 1 <= len(T_975) else 1.96
     half = q * statistics.stdev(values) / math.sqrt(n)
     return mean, mean - half, mean + half
 
