@@ -126,10 +126,7 @@ def shapes(size: int, repeat: int, cli: bool, options: list[str]) -> None:
             c = case_from_data(data)
             row = f"| {shape} | {role} | {best(repeat, lambda c=c: plan_case(c)):.2f} |"
             if cli:
-                with tempfile.TemporaryDirectory() as tmp:
-                    path = Path(tmp) / "case.json"
-                    path.write_text(json.dumps(data), encoding="utf-8")
-                    row += f" {min(cli_cpu(path, options) for _ in range(repeat)):.2f} |"
+                row += f" {cli_best(data, repeat, options):.2f} |"
             print(row, flush=True)
 
 
@@ -143,10 +140,7 @@ def carriers(scales: list[int], repeat: int, cli: bool) -> None:
         plan_s = best(repeat, lambda c=c: plan_case(c))
         row = f"| {scale}x | {size / 1e6:.2f} MB | {plan_s:.2f} | {plan_s / (size / 1e6):.2f} |"
         if cli:
-            with tempfile.TemporaryDirectory() as tmp:
-                path = Path(tmp) / "case.json"
-                path.write_text(json.dumps(data), encoding="utf-8")
-                row += f" {min(cli_cpu(path) for _ in range(repeat)):.2f} |"
+            row += f" {cli_best(data, repeat):.2f} |"
         print(row, flush=True)
 
 
@@ -157,6 +151,14 @@ def best(repeat: int, fn) -> float:
         fn()
         times.append(time.process_time() - start)
     return min(times)
+
+
+def cli_best(data: dict, repeat: int, options: list[str] | None = None) -> float:
+    """The least CPU of `repeat` runs of `dgrr plan` on `data` written to a temp file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "case.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return min(cli_cpu(path, options) for _ in range(repeat))
 
 
 def cli_cpu(path: Path, options: list[str] | None = None) -> float:
