@@ -204,6 +204,10 @@ def test_irreversible_effects_are_read_from_the_case_and_the_decisions(tmp_path)
     named = {**_result(plain), "needs_human": [{"step": "s10", "tool": "t", "args": {},
                                                 "reason": "undo failed"}]}
     assert irreversible_effects(plain, named) == ["s10"]
+    # the result is untrusted: a list that is not one names nothing, and raises nothing
+    odd = {**_result(plain), "needs_human": 5}
+    odd["report"] = {**odd["report"], "irreversible_effects": "s10"}
+    assert irreversible_effects(plain, odd) == []
 
 
 @rule("apply.same-gate")

@@ -80,8 +80,10 @@ def irreversible_effects(case: Case, result: object) -> list[str]:
     found = [s.id for s in case.steps_in_order()
              if s.id in removed and s.id not in own and isinstance(s, ToolAction)
              and s.status == "ok" and declared.get(s.tool, "irreversible") == "irreversible"]
-    named = [*(report.get("irreversible_effects") or []),
-             *((result.get("needs_human") if isinstance(result, dict) else None) or [])]
+    # untrusted data: a list of step objects counts, anything else names nothing
+    named = [n for part in (report.get("irreversible_effects"),
+                            result.get("needs_human") if isinstance(result, dict) else None)
+             if isinstance(part, list) for n in part]
     found += [n["step"] for n in named if isinstance(n, dict) and isinstance(n.get("step"), str)]
     return list(dict.fromkeys(found))
 
