@@ -195,16 +195,20 @@ OTHER_UNREAD = frozenset({"niente", "nulla", "nessun", "nessuno", "nessuna", "ne
 "niente", "nada", "Achtung"): a fact in their sentence is *unsure*
 (`oracle.unsure-unread-cue`)."""
 
-_LONGEST_STEM = max(len(s) for s in OTHER_ACTION_STEMS)
+
+def _begins_with(word: str, stems: frozenset[str], longest: int) -> bool:
+    """`word` begins with one of `stems` (each three letters or more; checked prefix by
+    prefix, so in time bounded by `longest`, the longest stem's length). A French or
+    Italian elided pronoun before it is skipped ("l'ho prenotato" reads "prenotato", "m'a"
+    nothing)."""
+    if "'" in word:
+        word = word.rsplit("'", 1)[1]
+    return any(word[:n] in stems for n in range(3, min(len(word), longest) + 1))
 
 
 def is_other_action(word: str) -> bool:
-    """`word` begins with one of `OTHER_ACTION_STEMS` (checked prefix by prefix, so in time
-    bounded by the longest stem). A French or Italian elided pronoun before it is skipped
-    ("l'ho prenotato" reads "prenotato", "m'a" nothing)."""
-    if "'" in word:
-        word = word.rsplit("'", 1)[1]
-    return any(word[:n] in OTHER_ACTION_STEMS for n in range(3, min(len(word), _LONGEST_STEM) + 1))
+    """`word` begins with one of `OTHER_ACTION_STEMS` (`_begins_with`)."""
+    return _begins_with(word, OTHER_ACTION_STEMS, _LONGEST_ACTION)
 
 
 OTHER_SHIPPING_STEMS = frozenset({"envoy", "expédi", "versandt", "versend", "verschick",
@@ -216,9 +220,7 @@ user asked about, not an action left undone (`oracle.unsure-not-shipped`)."""
 
 def is_shipping_action(word: str) -> bool:
     """`word` begins with one of `OTHER_SHIPPING_STEMS`."""
-    if "'" in word:
-        word = word.rsplit("'", 1)[1]
-    return any(word[:n] in OTHER_SHIPPING_STEMS for n in range(3, min(len(word), 9) + 1))
+    return _begins_with(word, OTHER_SHIPPING_STEMS, _LONGEST_SHIPPING)
 
 
 def is_past_action(word: str) -> bool:
@@ -233,6 +235,9 @@ def is_future_action(word: str) -> bool:
 
 def is_history_verb(word: str) -> bool:
     """`word` begins with one of `OTHER_HISTORY_STEMS` (change, move, replace)."""
-    if "'" in word:
-        word = word.rsplit("'", 1)[1]
-    return any(word[:n] in OTHER_HISTORY_STEMS for n in range(3, min(len(word), 9) + 1))
+    return _begins_with(word, OTHER_HISTORY_STEMS, _LONGEST_HISTORY)
+
+
+_LONGEST_ACTION, _LONGEST_SHIPPING, _LONGEST_HISTORY = (
+    max(map(len, stems)) for stems in (OTHER_ACTION_STEMS, OTHER_SHIPPING_STEMS,
+                                       OTHER_HISTORY_STEMS))
