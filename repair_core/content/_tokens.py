@@ -122,10 +122,10 @@ def proper_names(text: str, common: Iterable[str] = ()) -> list[str]:
     """
     ordinary = COMMON_CAPITALISED | {w.casefold() for w in common}
     found: dict[str, None] = {}
-    first = _first_visible(text)
+    visible = _first_visible(text)
     for m in _NAME.finditer(text):
         parts = m.group(0).split()
-        initial = _starts_sentence(text, m.start(), first)
+        initial = _starts_sentence(text, m.start(), visible)
         first, last = 0, len(parts)
         while first < last:
             word = parts[first].casefold().split("'")[0].split("’")[0]
