@@ -173,11 +173,11 @@ class _Wanted:
     def of(cls, signature: ContentSignature) -> _Wanted:
         names = [t for t, k in signature.tokens.items() if k == "name"]
         strong: dict[str, list[tuple[int, str]]] = {}
-        for at, t in enumerate(t for t, k in signature.tokens.items() if k in STRONG_KINDS):
-            strong.setdefault(canonical(t), []).append((at, t))
-            if signature.tokens[t] == "number":
-                for form in national_forms(canonical(t)):
-                    strong.setdefault(form, []).append((at, t))
+        kept = ((t, k) for t, k in signature.tokens.items() if k in STRONG_KINDS)
+        for at, (t, kind) in enumerate(kept):
+            key = canonical(t)
+            for form in (key, *national_forms(key)) if kind == "number" else (key,):
+                strong.setdefault(form, []).append((at, t))
         return cls(strong,
                    [(t, f" {' '.join(words(t))} ", within)
                     for t, within in zip(names, _containing(names), strict=True)],

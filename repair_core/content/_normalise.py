@@ -39,8 +39,9 @@ keeps a :class:`NormalisedTexts` for as long as it runs.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
+
+from .._canonical import visible
 
 __all__ = ["normalise", "fact_stated", "all_facts_stated", "NormalisedTexts", "STREET_WORDS",
            "SIZE_WORDS", "VALUE_SYNONYMS", "value_words", "same_value"]
@@ -92,15 +93,14 @@ _NOT_WORD = re.compile(r"[^\w'\-]+|_+")
 _WORD = re.compile(r"[\w'\-]+")
 
 
-_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2212": "-", "\u00ad": None})
+_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2212": "-"})
 
 
 def _unified(text: str) -> str:
-    """`text` in NFKC with Unicode's hyphens as `-` (step 0 of the module docstring)."""
+    """`text` as the token finders read it (`visible`: NFKC, format characters such as a
+    soft hyphen dropped) with Unicode's hyphens as `-` (step 0 of the module docstring)."""
     text = str(text)
-    if text.isascii():
-        return text
-    return unicodedata.normalize("NFKC", text.translate(_HYPHENS)).translate(_HYPHENS)
+    return text if text.isascii() else visible(text).translate(_HYPHENS)
 
 
 def _synonym(form: str) -> Callable[[re.Match[str]], str]:
