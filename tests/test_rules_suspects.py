@@ -922,8 +922,7 @@ def test_a_refresh_of_the_users_own_call_says_the_tool_is_not_called_again():
     outcomes = {o.id: o for o in repair(edited.case, edited).report.steps}
     for sid in ("s1", "s2"):
         assert outcomes[sid].outcome == "kept"
-        assert "'read_doc' is not called again, since its call succeeded in the run (declare " \
-               "the tool `pure` to call it again)" in outcomes[sid].detail
+        assert outcomes[sid].detail == note  # the plan's note, word for word
     assert "s5" not in edited.replay_set  # the producer still reads s2 unchanged: held back
     # declared pure, the tool is called again: nothing to say, and the step is refreshed
     data["tools"] = [{"name": "read_doc", "effect": "pure"}]

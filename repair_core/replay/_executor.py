@@ -48,6 +48,7 @@ from ..content._normalise import NormalisedTexts
 from ..graph._descent import own_actions
 from ..judge import Judge
 from ..model import REFERENCE_MODEL, ModelClient
+from ..plan._kept_calls import KeptCall, kept_call_note
 from ..plan._plan import RepairPlan, plan_case
 from ..plan._plan_ops import ops_inputs, plan_ops
 from ..tools import ToolError, ToolRegistry, default_registry
@@ -313,18 +314,14 @@ class _Run:
 
     def _kept_own_detail(self, sid: str) -> str:
         """Why a step the plan replays keeps its failed-run output: the call it holds (or
-        that produced it) is the user's own, and its tool is not called again."""
+        that produced it) is the user's own, and its tool is not called again (the plan's
+        note for the same step, word for word)."""
         step = self.steps[sid]
         action = step if step.type == "tool_action" else next(
             (self.steps[d.id] for d in step.deps
              if d.label == "produce" and d.id in self.kept_own), step)
-        tool = str(getattr(action, "tool", "") or "")
-        what = ("the user's own action (no diagnosed fault among its premises): its effect "
-                "stands and its output is kept" if action is step else
-                f"the output of the user's own action {action.id} (no diagnosed fault among "
-                "its premises), kept as the run read it")
-        return (f"{what}; '{tool}' is not called again, since its call succeeded in the run "
-                "(declare the tool `pure` to call it again)")
+        return kept_call_note(KeptCall(action=action.id,
+                                       tool=str(getattr(action, "tool", "") or "")))
 
     def _cost(self) -> Cost:
         n = len(self.case.trajectory)
