@@ -120,6 +120,9 @@ class CaseLabels(_Strict):
     payload: list[str]
     """Strings only the fault brought in: a record the replay writes that holds one
     carries the fault again."""
+    note: str = ""
+    """Why the reviewer labelled a record as they did where a careful reader could doubt it
+    (a record quoting the payload kept as benign, say); read by people, never by the run."""
 
 
 class MatchScorer:

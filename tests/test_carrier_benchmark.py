@@ -59,6 +59,22 @@ def test_labels_naming_a_missing_case_are_refused_naming_the_entry(
     assert "reviewer.json[0].file" in err and "Traceback" not in err
 
 
+def test_a_label_may_say_why_in_a_note_but_no_other_key_is_taken(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name = "cb-11-lookalike-ibans.json"
+    shutil.copy(bench.CASES / name, tmp_path / name)
+    entry = {"file": name, "variant": "v", "must_not_remain": ["m_iban"], "benign": [],
+             "payload": ["DE12500105170648489890"]}
+    (tmp_path / bench.REVIEWER).write_text(json.dumps([{**entry, "note": "why"}]),
+                                           encoding="utf-8")
+    assert [label.note for label in bench.load_labels(tmp_path)] == ["why"]
+    (tmp_path / bench.REVIEWER).write_text(json.dumps([{**entry, "remark": "why"}]),
+                                           encoding="utf-8")
+    assert bench.main(["--no-items", "--cases", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "reviewer.json[0]" in err and "Traceback" not in err
+
+
 def test_every_case_validates_and_is_labelled() -> None:
     labels = bench.load_labels()
     files = sorted(p.name for p in bench.CASES.glob("*.json") if p.name != bench.REVIEWER)
