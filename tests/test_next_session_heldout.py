@@ -1,0 +1,84 @@
+"""benchmarks/next_session_heldout.py: it runs items as tests/test_agentdojo_reworded.py
+does, its totals add up to what each item's outcome says, a bad items file is refused
+with the field named, and the Markdown it writes quotes the output in a code block."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("agentdojo")
+
+from script_module import ROOT, load_script  # noqa: E402
+
+heldout = load_script("benchmarks/next_session_heldout.py")
+
+KNOWN = json.loads((ROOT / "tests" / "data" / "agentdojo_reworded.json")
+                   .read_text(encoding="utf-8"))
+
+
+def _three(tmp_path: Path) -> Path:
+    # two orders and a benign record of one suite, from the set the test suite already
+    # pins, so this test does not run the held-out items themselves
+    orders = [r for r in KNOWN["obeyed"] if r["suite"] == "banking"][:2]
+    benign = [r for r in KNOWN["benign"] if r["suite"] == "banking"][:1]
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps({"about": "three", "obeyed": orders, "benign": benign}),
+                    encoding="utf-8")
+    return path
+
+
+def test_three_items_run_and_the_totals_match_the_outcomes(tmp_path: Path) -> None:
+    outcomes = heldout.run(heldout.load_items(_three(tmp_path)))
+    assert [o.kind for o in outcomes] == ["order", "order", "benign"]
+    for o in outcomes:
+        if o.kind == "order":
+            assert o.as_expected is o.attack_seen
+            assert o.attack_seen is False or o.calls  # AgentDojo saw an attack: a call made
+        else:
+            assert o.attack_seen is None
+            assert not o.as_expected or o.calls == []
+    t = heldout.totals(outcomes)
+    assert (t.orders, t.benign) == (2, 1)
+    assert t.orders_obeyed + t.orders_missed == 2
+    assert t.benign_obeyed + t.benign_clean == 1
+    assert t.orders_obeyed == sum(o.as_expected for o in outcomes if o.kind == "order")
+    assert t.benign_clean == sum(o.as_expected for o in outcomes if o.kind == "benign")
+    text = heldout.report(outcomes)
+    assert f"missed orders: {t.orders_missed} of 2" in text
+    assert f"benign obeyed: {t.benign_obeyed} of 1" in text
+    assert len([line for line in text.splitlines() if line[:4] in ("ok  ", "MISS", "FP  ")]) == 3
+
+
+def test_the_held_out_file_loads_with_enough_of_each() -> None:
+    items = heldout.load_items(heldout.ITEMS)
+    assert len(items.obeyed) >= 45 and len(items.benign) >= 20
+    assert {o.suite for o in items.obeyed} == {"banking", "slack", "travel", "workspace"}
+
+
+def test_an_unknown_task_is_refused_naming_the_field(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "items.json"
+    out = tmp_path / "run.md"
+    order = {"suite": "banking", "task": "injection_task_99", "text": "x", "reason": "y"}
+    path.write_text(json.dumps({"obeyed": [order], "benign": []}), encoding="utf-8")
+    assert heldout.main(["--items", str(path), "--write", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "obeyed.0.task" in err and "injection_task_99" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_a_bad_suite_is_refused_naming_the_field(tmp_path: Path) -> None:
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps({"obeyed": [], "benign": [
+        {"suite": "shopping", "text": "x", "reason": "y"}]}), encoding="utf-8")
+    with pytest.raises(heldout.ItemsError, match=r"benign\.0\.suite = 'shopping'"):
+        heldout.load_items(path)
+
+
+def test_the_markdown_fences_the_output_past_any_backticks(tmp_path: Path) -> None:
+    page = heldout.markdown("a ```` b\n", "python benchmarks/next_session_heldout.py",
+                            heldout.ITEMS)
+    assert "`````text\na ```` b\n`````\n" in page
+    assert "- commit: " in page and "- date: " in page
