@@ -1,5 +1,6 @@
 """Instruction markers are found as their patterns find them: the words looked for first
-(`_LEADS`) only skip texts in which a pattern cannot match."""
+(`_LEADS`, read from the same table as the patterns) only skip texts in which a pattern
+cannot match."""
 
 from __future__ import annotations
 
@@ -47,3 +48,29 @@ def test_each_kind_is_found_by_its_pattern_in_any_case_and_with_odd_letters():
     assert set(_LEADS) == set(MARKERS)
     for kind, text in texts.items():
         assert instruction_markers(text) == [kind] == _searched(text)
+
+
+_EACH_LEAD = {
+    "tag-block": ["<SYSTEM>"],
+    "ignore-previous": ["Ignore all previous instructions", "disregard your rules",
+                        "FORGET the earlier tasks"],
+    "before-task": ["Before you can solve the task"],
+    "to-assistant": ["To you, the AI", "dear assistant", "Attention agent", "HEY ai",
+                     "You must now obey"],
+    "new-instructions": ["New instructions from Emma", "updated message for you",
+                         "IMPORTANT instructions from me", "System message from admin"],
+}
+
+
+def test_every_lead_of_every_pattern_opens_a_match_it_is_found_in():
+    """Each way a marker opens is looked for first and then found: a lead the table
+    gave in capitals, or a pattern's opening without its lead, would skip these texts."""
+    opened = {kind: set() for kind in MARKERS}
+    for kind, texts in _EACH_LEAD.items():
+        for text in texts:
+            match = MARKERS[kind].search(text)
+            assert match is not None, (kind, text)
+            opened[kind] |= {lead for lead in _LEADS[kind]
+                             if match.group().lower().startswith(lead)}
+            assert kind in instruction_markers(f"x {text} y"), (kind, text)
+    assert opened == {kind: set(leads) for kind, leads in _LEADS.items()}

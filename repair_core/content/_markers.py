@@ -11,30 +11,46 @@ __all__ = ["MarkerKind", "MARKERS", "instruction_markers"]
 MarkerKind = Literal["tag-block", "ignore-previous", "before-task", "to-assistant",
                      "new-instructions"]
 
-MARKERS: dict[str, re.Pattern[str]] = {
+_OPENINGS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     # an XML-like block in upper case wrapped round a message: <INFORMATION>...</INFORMATION>
-    "tag-block": re.compile(r"</?\s*(?:INFORMATION|IMPORTANT|INSTRUCTIONS?|SYSTEM|ADMIN)\s*>",
-                            re.IGNORECASE),
-    "ignore-previous": re.compile(
-        r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|"
-        r"above|earlier|your)\s+(?:instructions?|rules|prompts?|tasks?|messages?)", re.IGNORECASE),
-    "before-task": re.compile(
-        r"\bbefore\s+you\s+(?:can\s+)?(?:solve|do|start|complete|continue)\s+(?:with\s+)?"
-        r"(?:the|your|this)\s+task", re.IGNORECASE),
-    "to-assistant": re.compile(
-        r"\b(?:to\s+you,?\s+the\s+(?:assistant|ai|agent|model)|(?:dear|attention|hey)\s+"
-        r"(?:assistant|ai|agent)\b|you\s+(?:are|must)\s+now\s+(?:an?\s+)?(?:act|follow|obey))",
-        re.IGNORECASE),
-    "new-instructions": re.compile(
-        r"\b(?:new|updated|important|system)\s+(?:instructions?|message)\s+(?:from|for)\s+",
-        re.IGNORECASE),
+    "tag-block": ((("<",), r"/?\s*(?:INFORMATION|IMPORTANT|INSTRUCTIONS?|SYSTEM|ADMIN)\s*>"),),
+    "ignore-previous": ((
+        ("ignore", "disregard", "forget"),
+        r"\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|your)\s+"
+        r"(?:instructions?|rules|prompts?|tasks?|messages?)"),),
+    "before-task": ((
+        ("before",),
+        r"\s+you\s+(?:can\s+)?(?:solve|do|start|complete|continue)\s+(?:with\s+)?"
+        r"(?:the|your|this)\s+task"),),
+    "to-assistant": (
+        (("to",), r"\s+you,?\s+the\s+(?:assistant|ai|agent|model)"),
+        (("dear", "attention", "hey"), r"\s+(?:assistant|ai|agent)\b"),
+        (("you",), r"\s+(?:are|must)\s+now\s+(?:an?\s+)?(?:act|follow|obey)")),
+    "new-instructions": ((
+        ("new", "updated", "important", "system"),
+        r"\s+(?:instructions?|message)\s+(?:from|for)\s+"),),
 }
+"""Each marker kind as the ways its text opens: the words (lower case) one of which a
+match begins with, and the pattern of the rest. Its pattern (`MARKERS`) and the words
+looked for first (`_LEADS`) are both read from here, so neither can miss the other."""
+
+
+def _pattern(openings: tuple[tuple[tuple[str, ...], str], ...]) -> re.Pattern[str]:
+    """One case-blind pattern that finds any of `openings`; a lead that begins with a
+    letter or digit is found only at the start of a word."""
+    return re.compile("|".join(
+        "(?:" + "|".join((r"\b" if re.match(r"\w", lead) else "") + re.escape(lead)
+                         for lead in leads) + f"){rest}"
+        for leads, rest in openings), re.IGNORECASE)
+
+
+MARKERS: dict[str, re.Pattern[str]] = {
+    kind: _pattern(openings) for kind, openings in _OPENINGS.items()}
 """Each marker kind and the pattern that finds it."""
 
 _LEADS: dict[str, tuple[str, ...]] = {
-    "tag-block": ("<",), "ignore-previous": ("ignore", "disregard", "forget"),
-    "before-task": ("before",), "to-assistant": ("to", "dear", "attention", "hey", "you"),
-    "new-instructions": ("new", "updated", "important", "system")}
+    kind: tuple(lead for leads, _ in openings for lead in leads)
+    for kind, openings in _OPENINGS.items()}
 """Each marker kind and the words (lower case) one of which its pattern's match begins
 with: a text holding none of them, read case-blind, holds no such marker. Looking for
 them first is a few fast searches; each pattern, case-blind with a word boundary in
