@@ -14,16 +14,25 @@ whether the answer recovered (strict rule). Then, per family:
   sum by hand otherwise).
 
 Families: `controlled-noisy` (the controlled suite's failed runs made by `dgrr/rolling`
-at noise 0.1, the first 50 cases, as `sample_traces/controlled-noisy` is for seed 42)
-and `controlled` (the failed runs made by `dgrr/reference`, all 150 cases), both
-repaired by `dgrr/reference` at noise 0.1.
+at noise 0.1, the first 50 cases, as `sample_traces/controlled-noisy` is for seed 42),
+`controlled` (the failed runs made by `dgrr/reference`, all 150 cases) and `adapted` (the
+adapted suite's 50 cases, failed runs by `dgrr/reference`), all repaired by
+`dgrr/reference` at `--noise` (0.1 unless given). At `--noise 0` the repair is the
+committed suites' deterministic `dgrr/reference`, a salt changes nothing, and each seed
+is one run: give `--salts 1`, and the interval is a 95% Student-t interval over the
+seeds (a percentile bootstrap over a handful of values only returns their own resample
+means). Each unit also keeps every method's replayed steps, trajectory steps and model
+calls, reported as replay ratio and LLM calls per case.
 
 Resumable and parallel: a generated suite whose manifest exists is not generated again;
 each unit's per-case outcomes are written atomically to `OUT/units/<family>-s<S>-k<K>.json`
-and a unit whose file exists is skipped; units run in `--workers` processes. Usage:
+(`<family>-n<P>-s<S>-k<K>.json` at a `--noise` other than 0.1) and a unit whose file
+exists is skipped; units run in `--workers` processes. Usage:
 
     python benchmarks/claims_across_seeds.py --out out/claims --families controlled-noisy \\
         --seeds 42,43 --salts 20 --workers 2 --doc docs/results.md
+    python benchmarks/claims_across_seeds.py --out out/claims-n0 --families adapted \\
+        --noise 0 --seeds 42,43,44 --salts 1 --doc docs/results.md --block claims-adapted
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -43,15 +53,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
+BLOCK = "claims"
+"""The docs block (`<!-- NAME:begin -->` ... `<!-- NAME:end -->`) written unless --block."""
 NOISE = 0.1
+"""The repairing model's slip rate unless --noise."""
 FAMILIES: dict[str, dict[str, Any]] = {
-    "controlled-noisy": {"generator": "dgrr/rolling", "noise": 0.1, "count": 50,
-                         "committed": {42: "sample_traces/controlled-noisy"}},
-    "controlled": {"generator": "dgrr/reference", "noise": 0.0, "count": None,
-                   "committed": {42: "sample_traces/controlled"}},
+    "controlled-noisy": {"suite": "controlled", "generator": "dgrr/rolling", "noise": 0.1,
+                         "count": 50, "committed": {42: "sample_traces/controlled-noisy"}},
+    "controlled": {"suite": "controlled", "generator": "dgrr/reference", "noise": 0.0,
+                   "count": None, "committed": {42: "sample_traces/controlled"}},
+    "adapted": {"suite": "adapted", "generator": "dgrr/reference", "noise": 0.0,
+                "count": None, "committed": {42: "sample_traces/adapted"}},
 }
-"""Suite family -> how its failed runs are made, and the committed suite of a seed."""
+"""Suite family -> its generated suite, how its failed runs are made, and the committed
+suite of a seed."""
 DEFAULT_METHODS = ("ours", "ours_no_support_check", "ours_no_selective_replay",
                    "ours_no_planner", "llm_judge", "redo_first_exposure", "full_rerun",
                    "delete_restore_rerun", "agenttrace")
@@ -107,8 +122,15 @@ def compare(units: Sequence[dict[str, dict[str, bool]]], a: str, b: str) -> dict
 
 # ---- the units ----------------------------------------------------------------------
 
-def unit_path(out: Path, family: str, seed: int, salt: int) -> Path:
-    return out / "units" / f"{family}-s{seed}-k{salt}.json"
+def unit_path(out: Path, family: str, seed: int, salt: int, noise: float = NOISE) -> Path:
+    tag = "" if noise == NOISE else f"-n{noise:g}"
+    return out / "units" / f"{family}{tag}-s{seed}-k{salt}.json"
+
+
+def repair_model(noise: float, salt: int) -> str:
+    """The repairing model of a unit: at noise 0 the committed suites' deterministic
+    policy itself (a salt would change nothing)."""
+    return "dgrr/reference" if noise == 0 else f"dgrr/reference/noise={noise:g}/salt={salt}"
 
 
 def suite_dir(out: Path, family: str, seed: int) -> Path:
@@ -123,43 +145,47 @@ def ensure_suite(out: Path, family: str, seed: int) -> Path:
     spec = FAMILIES[family]
     where = suite_dir(out, family, seed)
     if not (where / "manifest.json").exists():
-        generate_suite("controlled", where, seed=seed, model=spec["generator"],
+        generate_suite(spec["suite"], where, seed=seed, model=spec["generator"],
                        noise=spec["noise"], count=spec["count"])
     return where
 
 
-def run_unit(out: str, family: str, seed: int, salt: int, methods: list[str]
-             ) -> dict[str, Any]:
-    """Repair one suite at one salt with every method; store and return its outcomes
-    (skipped when stored with every method already)."""
+def run_unit(out: str, family: str, seed: int, salt: int, methods: list[str],
+             noise: float = NOISE) -> dict[str, Any]:
+    """Repair one suite at one salt with every method; store and return its outcomes and
+    costs (skipped when stored with every method already)."""
     os.environ["DGRR_NO_PROGRESS"] = "1"
     from repair_core._io import atomic_write_json
     from repair_core.bench import run_bench, suite_case_paths
 
-    path = unit_path(Path(out), family, seed, salt)
+    path = unit_path(Path(out), family, seed, salt, noise)
     if path.exists():
         stored = json.loads(path.read_text())
         if set(methods) <= set(stored["recovered"]):
             return stored
     t0 = time.perf_counter()
-    model = f"dgrr/reference/noise={NOISE:g}/salt={salt}"
+    model = repair_model(noise, salt)
     suite = suite_dir(Path(out), family, seed)
     run = Path(out) / "runs" / f"{family}-s{seed}-k{salt}"
     results = run_bench(suite_case_paths(str(suite)), methods, run, model=model,
                         suite=str(suite), progress=False)
     recovered: dict[str, dict[str, bool]] = {m: {} for m in methods}
+    cost = {m: {"replayed": 0, "steps": 0, "calls": 0} for m in methods}
     for r in results:
         if r.error is None:
             recovered[r.method][r.case_id] = bool(r.recovered)
-    unit = {"family": family, "seed": seed, "salt": salt, "model": model,
+            cost[r.method]["replayed"] += r.replayed_steps
+            cost[r.method]["steps"] += r.trajectory_steps
+            cost[r.method]["calls"] += r.llm_calls
+    unit = {"family": family, "seed": seed, "salt": salt, "model": model, "noise": noise,
             "cases": len(suite_case_paths(str(suite))), "recovered": recovered,
-            "seconds": round(time.perf_counter() - t0, 1)}
+            "cost": cost, "seconds": round(time.perf_counter() - t0, 1)}
     atomic_write_json(path, unit)
     return unit
 
 
 def run_all(out: Path, families: Sequence[str], seeds: Sequence[int], salts: Sequence[int],
-            methods: list[str], workers: int) -> list[dict[str, Any]]:
+            methods: list[str], workers: int, noise: float = NOISE) -> list[dict[str, Any]]:
     for family in families:  # generated once, before the units read them
         for seed in seeds:
             ensure_suite(out, family, seed)
@@ -168,11 +194,12 @@ def run_all(out: Path, families: Sequence[str], seeds: Sequence[int], salts: Seq
     units: list[dict[str, Any]] = []
     if workers <= 1:
         for f, s, k in todo:
-            units.append(run_unit(str(out), f, s, k, methods))
+            units.append(run_unit(str(out), f, s, k, methods, noise))
             print(f"{f} seed {s} salt {k}: {units[-1]['seconds']} s", flush=True)
         return units
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(run_unit, str(out), f, s, k, methods) for f, s, k in todo]
+        futures = [pool.submit(run_unit, str(out), f, s, k, methods, noise)
+                   for f, s, k in todo]
         for fut in as_completed(futures):
             units.append(fut.result())
             u = units[-1]
@@ -181,8 +208,11 @@ def run_all(out: Path, families: Sequence[str], seeds: Sequence[int], salts: Seq
     return units
 
 
-def stored_units(out: Path) -> list[dict[str, Any]]:
-    return [json.loads(p.read_text()) for p in sorted((out / "units").glob("*.json"))]
+def stored_units(out: Path, noise: float = NOISE) -> list[dict[str, Any]]:
+    """The units stored in `out` that were repaired at `noise` (units stored before the
+    noise was recorded were repaired at the default)."""
+    units = [json.loads(p.read_text()) for p in sorted((out / "units").glob("*.json"))]
+    return [u for u in units if u.get("noise", NOISE) == noise]
 
 
 # ---- the report ---------------------------------------------------------------------
@@ -204,6 +234,55 @@ def _mean(outcomes: Sequence[dict[str, bool]]) -> float:
     return sum(sum(o.values()) for o in outcomes) / n if n else 0.0
 
 
+def seed_interval(values: Sequence[float]) -> tuple[float, float]:
+    """95% Student-t interval of the mean of one value per seed (benchmarks/paper_density.py's,
+    loaded by its path)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent / "paper_density.py"
+    spec = importlib.util.spec_from_file_location("paper_density", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    _, lo, hi = module.t_interval(values)
+    return lo, hi
+
+
+def _cost_rows(group: Sequence[dict[str, Any]], methods: Sequence[str], seeds: Sequence[int],
+               interval: Any) -> list[str]:
+    """Replay ratio and LLM calls per case of every method the group's units all priced."""
+    priced = [m for m in methods if all(m in u.get("cost", {}) for u in group)]
+    if not priced:
+        return []
+    out = ["", "| Method | Replay ratio, mean [95% interval] | LLM calls per case, mean "
+           "[95% interval] | Per seed (replay ratio, calls) |", "|---|---:|---:|---:|"]
+    for m in priced:
+        cells = []
+        for fig in ("ratio", "calls"):
+            vals = [u["cost"][m]["replayed"] / u["cost"][m]["steps"] if fig == "ratio"
+                    else u["cost"][m]["calls"] / max(1, len(u["recovered"][m]))
+                    for u in group if u["cost"][m]["steps"]]
+            lo, hi = interval(vals)
+            d = 3 if fig == "ratio" else 2
+            cells.append(f"{sum(vals) / len(vals):.{d}f} [{lo:.{d}f}, {hi:.{d}f}]")
+        per = []
+        for seed in seeds:
+            mine = [u for u in group if u["seed"] == seed]
+            steps = sum(u["cost"][m]["steps"] for u in mine)
+            cases = sum(len(u["recovered"][m]) for u in mine)
+            ratio = sum(u["cost"][m]["replayed"] for u in mine) / steps if steps else 0.0
+            calls = sum(u["cost"][m]["calls"] for u in mine) / cases if cases else 0.0
+            per.append(f"{seed}: {ratio:.3f}, {calls:.2f}")
+        out.append(f"| {_label(m)} | {cells[0]} | {cells[1]} | {', '.join(per)} |")
+    return out
+
+
+def _label(method: str) -> str:
+    from repair_core.bench import METHOD_LABELS
+
+    return METHOD_LABELS.get(method, method)
+
+
 def report(units: Iterable[dict[str, Any]], methods: Sequence[str]) -> str:
     from repair_core.bench import METHOD_LABELS
 
@@ -218,16 +297,28 @@ def report(units: Iterable[dict[str, Any]], methods: Sequence[str]) -> str:
         outcomes = [u["recovered"] for u in group]
         cases = {u["seed"]: u["cases"] for u in group}
         per_seed = {s: sorted(u["salt"] for u in group if u["seed"] == s) for s in seeds}
-        out.append(f"#### {family}: {len(group)} runs (generation seed, cases, noise salts: "
-                   + "; ".join(f"{s}, {cases[s]} cases, salts {_ranges(per_seed[s])}"
-                               for s in seeds) + ")\n")
+        noise = group[0].get("noise", NOISE)
+        # one run per seed: the seeds are the only spread, and a bootstrap over a few
+        # values would understate it
+        interval = seed_interval if len(group) == len(seeds) > 1 else bootstrap_interval
+        if noise == NOISE:
+            out.append(f"#### {family}: {len(group)} runs (generation seed, cases, noise "
+                       "salts: " + "; ".join(f"{s}, {cases[s]} cases, salts "
+                                             f"{_ranges(per_seed[s])}" for s in seeds)
+                       + ")\n")
+        else:
+            out.append(f"#### {family}, repaired by {group[0]['model']}: {len(group)} runs "
+                       "(generation seed, cases: " + "; ".join(f"{s}, {cases[s]}"
+                                                               for s in seeds) + ")\n")
+        if interval is seed_interval:
+            out.append("Intervals: 95% Student-t over the seeds (one run per seed).\n")
         out.append("| Method | Recovery, mean [95% interval] | Mean per seed | Ours ahead / "
                    "tied / behind (runs) | Pooled discordant cases (Ours only / method "
                    "only) | Exact McNemar p |")
         out.append("|---|---:|---:|---:|---:|---:|")
         for m in present:
             rates = [sum(o[m].values()) / len(o[m]) for o in outcomes if o[m]]
-            lo, hi = bootstrap_interval(rates)
+            lo, hi = interval(rates)
             mean = sum(rates) / len(rates)
             per_seed = ", ".join(
                 f"{seed}: {_mean([u['recovered'][m] for u in group if u['seed'] == seed]):.3f}"
@@ -241,6 +332,8 @@ def report(units: Iterable[dict[str, Any]], methods: Sequence[str]) -> str:
                    f"{c['only_b']} | {c['p']:.3g}") if c else "– | – | –"
             out.append(f"| {METHOD_LABELS.get(m, m)} | {mean:.3f} [{lo:.3f}, {hi:.3f}] | "
                        f"{per_seed} | {cmp} |")
+        if noise != NOISE:  # the default's block stays as it was
+            out.extend(_cost_rows(group, present, seeds, interval))
         out.append("")
     return "\n".join(out)
 
@@ -253,18 +346,28 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"comma-separated, from {', '.join(FAMILIES)}")
     ap.add_argument("--seeds", default="42,43", help="generation seeds, comma-separated")
     ap.add_argument("--salts", type=int, default=20, help="noise salts 1..N per seed")
+    ap.add_argument("--noise", type=float, default=NOISE,
+                    help=f"the repairing model's slip rate (default {NOISE:g}; 0: the "
+                    "deterministic dgrr/reference, give --salts 1)")
+    ap.add_argument("--block", default=BLOCK,
+                    help=f"the docs block --doc writes (default {BLOCK}: between "
+                    f"<!-- {BLOCK}:begin --> and <!-- {BLOCK}:end -->)")
     ap.add_argument("--methods", default=",".join(DEFAULT_METHODS))
     ap.add_argument("--workers", type=int, default=1, help="units run in parallel processes")
     ap.add_argument("--report-only", action="store_true",
                     help="run nothing: report the units stored in --out")
     ap.add_argument("--doc", type=Path, default=None,
-                    help=f"write the tables between {BEGIN} and {END} in this file")
+                    help="write the tables into this file, between the --block markers")
     args = ap.parse_args(argv)
     families = [f.strip() for f in args.families.split(",") if f.strip()]
     unknown = [f for f in families if f not in FAMILIES]
     if unknown or not families:
         ap.error(f"--families: unknown {', '.join(unknown) or args.families!r}; "
                  f"choose from {', '.join(FAMILIES)}")
+    if not 0 <= args.noise < 1:
+        ap.error(f"--noise: a slip rate from 0 up to 1, got {args.noise:g}")
+    if not re.fullmatch(r"[a-z0-9-]{1,40}", args.block):
+        ap.error(f"--block: lower-case letters, digits and hyphens, got {args.block!r}")
     try:
         seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     except ValueError:
@@ -284,8 +387,8 @@ def main(argv: list[str] | None = None) -> int:
                  "--methods: must include ours (every comparison is against it)")
     if not args.report_only:
         run_all(args.out, families, seeds, list(range(1, args.salts + 1)), methods,
-                args.workers)
-    units = [u for u in stored_units(args.out) if u["family"] in families]
+                args.workers, args.noise)
+    units = [u for u in stored_units(args.out, args.noise) if u["family"] in families]
     if not units:
         print("no stored runs to report", file=sys.stderr)
         return 1
@@ -294,8 +397,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.doc is not None:
         from repair_core._io import write_marked_block
 
-        if not write_marked_block(args.doc, BEGIN, END, text):
-            print(f"{args.doc}: no {BEGIN} marker", file=sys.stderr)
+        begin, end = f"<!-- {args.block}:begin -->", f"<!-- {args.block}:end -->"
+        if not write_marked_block(args.doc, begin, end, text):
+            print(f"{args.doc}: no {begin} marker", file=sys.stderr)
             return 1
     return 0
 

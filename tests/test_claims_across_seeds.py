@@ -62,7 +62,9 @@ def _fake_results(calls: list[str]):
     def run_bench(paths, methods, out, **kw):
         calls.append(kw["model"])
         return [SimpleNamespace(method=m, case_id=f"c{i}", recovered=(i % 2 == 0),
-                                error=None) for m in methods for i in range(4)]
+                                error=None, replayed_steps=i + len(m) % 3,
+                                trajectory_steps=10, llm_calls=i)
+                for m in methods for i in range(4)]
     return run_bench
 
 
@@ -98,6 +100,79 @@ def test_bad_arguments_exit_2_with_the_field_named(capsys):
                       [["--seeds", "4x"], "--seeds: not a comma-separated"],
                       [["--methods", "full_rerun"], "--methods: must include ours"],
                       [["--salts", "0"], "--salts: must be at least 1"]):
+        with pytest.raises(SystemExit) as exc:
+            claims.main([*argv, "--out", str(Path("/nonexistent-claims")), "--report-only"])
+        assert exc.value.code == 2 and why in capsys.readouterr().err
+
+
+def test_the_adapted_family_generates_the_adapted_suite(tmp_path, monkeypatch):
+    import repair_core.bench as bench
+
+    made: list[tuple[str, int]] = []
+
+    def generate_suite(suite, out, *, seed, **kw):
+        made.append((suite, seed))
+        Path(out).mkdir(parents=True)
+        (Path(out) / "manifest.json").write_text("{}")
+
+    monkeypatch.setattr(bench, "generate_suite", generate_suite)
+    assert claims.ensure_suite(tmp_path, "adapted", 42) == claims.ROOT / "sample_traces/adapted"
+    where = claims.ensure_suite(tmp_path, "adapted", 43)
+    claims.ensure_suite(tmp_path, "adapted", 43)  # present: not generated again
+    assert made == [("adapted", 43)] and where == tmp_path / "suites" / "adapted-s43"
+
+
+def test_noise_0_runs_the_deterministic_model_with_costs_and_seed_intervals(tmp_path,
+                                                                         monkeypatch):
+    import repair_core.bench as bench
+
+    calls: list[str] = []
+    monkeypatch.setattr(bench, "run_bench", _fake_results(calls))
+    monkeypatch.setattr(bench, "suite_case_paths", lambda suite: [f"{suite}/c{i}.json"
+                                                                  for i in range(4)])
+    for seed in (42, 43, 44):
+        claims.run_unit(str(tmp_path), "adapted", seed, 1, ["ours", "full_rerun"], noise=0.0)
+    claims.run_unit(str(tmp_path), "adapted", 42, 1, ["ours", "full_rerun"])  # noise 0.1
+    assert calls == ["dgrr/reference"] * 3 + ["dgrr/reference/noise=0.1/salt=1"]
+    assert claims.unit_path(tmp_path, "adapted", 43, 1, 0.0).name == "adapted-n0-s43-k1.json"
+    units = claims.stored_units(tmp_path, 0.0)
+    assert len(units) == 3 and len(claims.stored_units(tmp_path)) == 1
+    # full_rerun: replayed 1, 2, 3, 4 of 10 steps per case -> 10 of 40; 1.5 calls per case
+    assert units[0]["cost"]["full_rerun"] == {"replayed": 10, "steps": 40, "calls": 6}
+    text = claims.report(units, ["ours", "full_rerun"])
+    assert "#### adapted, repaired by dgrr/reference: 3 runs" in text
+    assert "Intervals: 95% Student-t over the seeds" in text
+    assert ("| Delete session writes + full re-run | 0.250 [0.250, 0.250] | 1.50 [1.50, 1.50] "
+            "| 42: 0.250, 1.50, 43: 0.250, 1.50, 44: 0.250, 1.50 |") in text
+    # the default noise's report keeps its earlier form: no cost table
+    assert "Replay ratio" not in claims.report(claims.stored_units(tmp_path), ["ours"])
+
+
+def test_seed_interval_is_student_t():
+    lo, hi = claims.seed_interval([0.9, 1.0, 0.8])
+    assert (lo, hi) == (pytest.approx(0.9 - 4.302653 * 0.1 / 3 ** 0.5),
+                        pytest.approx(0.9 + 4.302653 * 0.1 / 3 ** 0.5))
+
+
+def test_block_names_the_markers_written(tmp_path, monkeypatch):
+    import repair_core.bench as bench
+
+    monkeypatch.setattr(bench, "run_bench", _fake_results([]))
+    doc = tmp_path / "doc.md"
+    doc.write_text("a\n<!-- claims-x:begin -->\nold\n<!-- claims-x:end -->\nb\n")
+    out = tmp_path / "out"
+    claims.run_unit(str(out), "adapted", 42, 1, ["ours"], noise=0.0)
+    assert claims.main(["--out", str(out), "--families", "adapted", "--noise", "0",
+                        "--report-only", "--methods", "ours", "--doc", str(doc),
+                        "--block", "claims-x"]) == 0
+    text = doc.read_text()
+    assert "old" not in text and "| Ours | 0.500 [0.500, 0.500] |" in text
+    assert text.startswith("a\n") and text.endswith("<!-- claims-x:end -->\nb\n")
+
+
+def test_bad_noise_and_block_exit_2_with_the_field_named(capsys):
+    for argv, why in ([["--noise", "1.5"], "--noise: a slip rate from 0 up to 1, got 1.5"],
+                      [["--block", "../x"], "--block: lower-case letters"]):
         with pytest.raises(SystemExit) as exc:
             claims.main([*argv, "--out", str(Path("/nonexistent-claims")), "--report-only"])
         assert exc.value.code == 2 and why in capsys.readouterr().err
