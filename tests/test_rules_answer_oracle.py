@@ -379,3 +379,66 @@ def test_unicode_hyphens_and_compatibility_forms_state_the_same_value() -> None:
                    "Held seat \uff12\uff12\uff23 on UA511.", "Held seat 22C on UA\u2011511."):
         assert is_recovered(answer, ["22C", "UA511"], []), answer
     assert not is_recovered("Held seat 22\u2011B on UA511.", ["22C", "UA511"], [])
+
+
+O8471 = (["O-8471", "processing", "Thursday"], ["O-6672"])  # ctl-004
+
+
+@rule("oracle.unsure-language")
+@pytest.mark.parametrize(("answer", "labels", "why"), [
+    # each was "not recovered" with certainty before: read as English, its translated
+    # values missing
+    ("Zamówienie O-8471 jest w trakcie realizacji, dostawa w czwartek.", O8471,
+     "its function words are Polish"),
+    ("Din beställning O-8471 behandlas och levereras på torsdag.", O8471,
+     "its function words are Swedish"),
+    ("Siparişiniz O-8471 hazırlanıyor ve perşembe günü teslim edilecek.", O8471,
+     "its function words are Turkish"),
+    ("Ваш заказ O-8471 обрабатывается, доставка в четверг.", O8471,
+     "written mostly in letters of other scripts (Cyrillic)"),
+    ("ご注文O-8471は処理中で、木曜日に届きます。", O8471,
+     "written mostly in letters of other scripts"),
+    ("您的订单O-8471正在处理中，周四送达。", O8471,
+     "written mostly in letters of other scripts (CJK)"),
+    # with every value found it was "recovered", though "nie" may negate it
+    ("Miejsce 22C (aisle) na UA511 nie jest zarezerwowane.", UA511,
+     "its function words are Polish"),
+    ("Zarezerwowałem 22C (aisle), UA511 — płatność gotówką.", UA511,
+     "3 words with letters beyond Latin-1"),
+    ("Sitzplatz 22C (aisle) · UA511 · Abflug morgen früh · Gepäck inklusive · bestätigt",
+     UA511, "no English function word in"),
+])
+def test_an_answer_in_a_language_the_reader_does_not_read_is_unsure(answer, labels, why):
+    from repair_core.bench import ANSWER_READER, judge_recovery
+
+    verdict = judge_recovery(answer, *labels)
+    assert verdict.outcome == "unsure" and verdict.judge == ANSWER_READER
+    assert len(verdict.unsure) == 1 and verdict.unsure[0].startswith("language: ")
+    assert why in verdict.unsure[0]
+    assert is_recovered(answer, *labels) is False
+
+
+@rule("oracle.unsure-language")
+def test_an_id_missing_from_an_answer_in_any_language_is_missing():
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery("Zamówienie O-6672 jest w trakcie realizacji.", *O8471)
+    assert (verdict.outcome, verdict.missing, verdict.unsure) == (
+        "not recovered", ["O-8471"], [])
+    # a value inside text written without spaces is a word of its own
+    assert judge_recovery("ご注文O-8471は処理中です。", *O8471).outcome == "unsure"
+
+
+@rule("oracle.unsure-language")
+@pytest.mark.parametrize("answer", [
+    "Seat 31B on AA752.", "AA752, seat 31B, economy class (not premium economy).",
+    "ORDER O-6415 | PROCESSING | TUESDAY | 5 QUAY LN, DUBLIN", "o8471: processing, ETA thu",
+    "Tokyo next month, economy, aisle seat.", "nh 347 · JFK→CDG · seat 8 A · held",
+    "Booked the Hotel Москва for you on Tuesday.", "Flight from Gdańsk to Łódź on Friday.",
+    "Your order O-8471 is processing at the Café Müller pickup point.",
+    "Held seat \uff12\uff12\uff23 on UA511.",
+])
+def test_english_answers_terse_or_with_foreign_names_are_read_as_english(answer):
+    from repair_core.bench._language import guess_language
+
+    assert guess_language(answer).model_dump() == {"code": "en", "why_unread": ""}

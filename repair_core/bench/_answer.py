@@ -39,7 +39,7 @@ from ._answer_words import (
     is_past_action,
     is_shipping_action,
 )
-from ._language import LANGUAGE_NAMES, answer_language
+from ._language import FUNCTION_WORDS, LANGUAGE_NAMES, guess_language, split_scripts
 
 __all__ = ["AnswerReading", "read_answer", "NEGATION_CUES", "NEGATION_PHRASES",
            "REJECTION_VERBS", "HISTORY_VERBS", "REJECTIONS_AFTER", "RESETS", "WINDOW",
@@ -295,18 +295,24 @@ class AnswerReading:
 
     def __init__(self, answer: str, required: Sequence[str],
                  forbidden: Sequence[str] = ()) -> None:
-        pieces = _SENTENCE_END.split(str(answer))
+        pieces = _SENTENCE_END.split(split_scripts(str(answer)))
         texts: list[str] = []
         for p in pieces:
             if texts and _ABBREVIATED.search(texts[-1]):
                 texts[-1] += " " + p
             else:
                 texts.append(p)
-        self.language = answer_language(str(answer))
-        """The answer's language as guessed from its function words (`answer_language`)."""
-        self.sentences = [_Sentence(t, self.language != "en") for t in texts]
-        self.cues = (_ENGLISH_CUES if self.language == "en" else _PORTUGUESE_CUES
-                     if self.language == "pt" else _OTHER_CUES)
+        guess = guess_language(str(answer))
+        self.language = guess.code
+        """The answer's language as guessed from its function words and letters
+        (`guess_language`)."""
+        self._why_unread = guess.why_unread
+        # an answer in a language the reader does not read is read with English cues
+        # only; its verdict is `unsure` whatever they find (`unread_language`)
+        other = self.language != "en" and self.language in FUNCTION_WORDS
+        self.sentences = [_Sentence(t, other) for t in texts]
+        self.cues = (_OTHER_CUES if other and self.language != "pt" else _PORTUGUESE_CUES
+                     if other else _ENGLISH_CUES)
         self.required = [w for f in required if (w := _fact_words(f))]
         self.forbidden = [w for f in forbidden if (w := _fact_words(f))]
         self.anchors = {f[0] for f in self.required if len(f) == 1 and _ID.match(f[0])}
@@ -754,6 +760,23 @@ class AnswerReading:
                 return s.words[k]
         return None
 
+
+    def unread_language(self) -> str | None:
+        """Why the reader cannot read this answer's language, naming what it saw
+        (`LanguageGuess.why_unread`: another script, a language it recognises but does not
+        read, no English function word); None when it reads it."""
+        return self._why_unread or None
+
+    def number_missing(self, fact: str) -> bool:
+        """A word of `fact` with a digit (an id, a seat, a number) is named nowhere in the
+        answer, in any of its formats: no language writes it otherwise, so the answer
+        lacks the fact whatever language it is in."""
+        f = _fact_words(fact)
+        numbers = [w for w in f if any(ch.isdigit() for ch in w)]
+        if not numbers or any(self._find_in(si, f) for si in range(len(self.sentences))):
+            return False
+        named = {w for s in self.sentences for w in s.words if any(ch.isdigit() for ch in w)}
+        return any(not any(same_value(n, w) for w in named) for n in numbers)
 
     def untranslated(self, fact: str) -> str | None:
         """Why a required `fact` the reader finds nowhere may still be in an answer not

@@ -1,18 +1,29 @@
-"""Which language an answer is written in, guessed from its function words
-(docs/benchmark.md, "Reading an answer").
+"""Which language an answer is written in, guessed from its function words and its
+letters (docs/benchmark.md, "Reading an answer").
 
 The answer reader matches a case's values word for word; in an answer written in another
 language a value may be translated ("emballée" for *packed*), so a value it does not find
 there is no evidence that the answer leaves it out. The guess counts the short words every
 sentence of a language uses (articles, pronouns, auxiliaries, prepositions) and never the
 case's values, so it is one pass over the answer and needs no model or data file.
+
+The reader reads English and the six languages of `FUNCTION_WORDS`. An answer it cannot
+read is never guessed English for want of evidence: one written mostly in another script
+(Cyrillic, Japanese, Chinese, ...), one whose function words are those of a language it
+recognises but does not read (`UNREAD_FUNCTION_WORDS`: Polish, Swedish, Turkish, ...), or
+one with no English function word at all where its letters say it is not English, is
+guessed `UNDETERMINED` or that language, with the reason (`LanguageGuess.why_unread`).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
-__all__ = ["FUNCTION_WORDS", "LANGUAGE_NAMES", "answer_language"]
+from pydantic import BaseModel
+
+__all__ = ["FUNCTION_WORDS", "UNREAD_FUNCTION_WORDS", "LANGUAGE_NAMES", "UNDETERMINED",
+           "LanguageGuess", "answer_language", "guess_language", "split_scripts"]
 
 _CHUNK_EDGES = "\"'()[]{}.,;:!?¡¿«»“”„‘’"
 _APOSTROPHES = re.compile(r"['’]")
@@ -50,29 +61,178 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
 an answer uses most is its guess. A word several languages share ("la", "de", "con")
 counts for each of them."""
 
+UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
+    "pl": frozenset({"jest", "są", "nie", "się", "że", "w", "ze", "dla", "przez", "już",
+                     "jeszcze", "został", "została", "zostało", "zostały", "pana", "pani",
+                     "państwa", "twoje", "twój", "twoja", "oraz", "czy", "jak", "też",
+                     "będzie", "było", "była", "był", "od", "przy"}),
+    "cs": frozenset({"není", "jsou", "v", "ještě", "již", "už", "jsem", "jste", "byl",
+                     "byla", "bylo", "byly", "bude", "vaše", "váš", "vaši", "vám", "který",
+                     "která", "které", "také"}),
+    "sv": frozenset({"och", "är", "inte", "att", "som", "för", "på", "av", "med", "har",
+                     "det", "jag", "ditt", "dina", "ännu", "också", "kommer", "från",
+                     "hos", "eller", "blev", "bokad", "bokat"}),
+    "da": frozenset({"og", "ikke", "jeg", "det", "som", "på", "af", "med", "har", "endnu",
+                     "ennå", "enda", "deres", "dere", "deg", "meg", "ble", "blitt",
+                     "blevet", "hos", "eller", "også"}),
+    "tr": frozenset({"ve", "bir", "bu", "şu", "için", "ile", "değil", "henüz", "daha",
+                     "ama", "olarak", "gibi", "çok", "sizin", "yok", "olan", "oldu",
+                     "edildi", "edilmedi", "tarafından", "kadar", "sonra", "önce"}),
+    "ro": frozenset({"și", "şi", "este", "sunt", "nu", "în", "pe", "cu", "fost", "încă",
+                     "pentru", "că", "dumneavoastră", "dvs", "care", "mai", "sau", "dar",
+                     "ați", "vă", "deja", "acest", "această"}),
+    "fi": frozenset({"ja", "ei", "ole", "että", "vielä", "mutta", "oli", "ovat", "olen",
+                     "teidän", "sinun", "kanssa", "myös", "jo", "kun", "tai", "eikä",
+                     "ollut"}),
+    "hu": frozenset({"és", "nem", "van", "egy", "még", "hogy", "már", "meg", "az", "ön",
+                     "önnek", "ez", "volt", "lesz", "nincs", "vagy", "csak", "pedig"}),
+    "id": frozenset({"dan", "yang", "ke", "dari", "ini", "itu", "belum", "sudah", "tidak",
+                     "untuk", "anda", "dengan", "akan", "telah", "adalah", "pada", "dalam",
+                     "atau", "juga", "kami", "saya", "sedang", "masih"}),
+}
+"""Short words of languages the reader recognises but does not read: an answer that uses
+more of one of them than of English is not read as English. Words that are also English
+words ("i", "to", "a", "on", "is", "size", "men", "din") or function words of a language
+the reader reads ("la", "de", "en", "se", "di", "je") are left out, so they never count
+against a language the reader reads."""
+
+UNDETERMINED = "und"
+"""The code of an answer the reader cannot place in any language it knows."""
+
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish",
-                  "it": "Italian", "pt": "Portuguese", "nl": "Dutch"}
+                  "it": "Italian", "pt": "Portuguese", "nl": "Dutch", "pl": "Polish",
+                  "cs": "Czech", "sv": "Swedish", "da": "Danish or Norwegian",
+                  "tr": "Turkish", "ro": "Romanian", "fi": "Finnish", "hu": "Hungarian",
+                  "id": "Indonesian or Malay", UNDETERMINED: "no language the reader knows"}
+
+OTHER_SCRIPT_SHARE = 1 / 3
+"""An answer with at least this share of its letters outside the Latin script (Cyrillic,
+Greek, Japanese, Chinese, Korean, Arabic, ...) is not read: a name quoted in another
+script in an English answer stays below it."""
+
+BARE_WORDS = 5
+"""An answer of at least this many words with no English function word and a letter
+outside ASCII ("Vol DL 450 · ORD → JFK · demain · siège 22-C (couloir) — réservé") is not
+read as English; English listings ("ORDER O-6415 | PROCESSING | TUESDAY") have no such
+letter."""
+
+_LATIN_1_LIGATURES = frozenset("œŒ")
+
+
+class LanguageGuess(BaseModel):
+    """What the guesser made of an answer's language."""
+
+    code: str
+    """`en`, a code of `FUNCTION_WORDS` or `UNREAD_FUNCTION_WORDS`, or `UNDETERMINED`."""
+    why_unread: str = ""
+    """Why the reader cannot read the answer, naming what it saw; empty when the answer is
+    in a language the reader reads."""
+
+
+def _script(ch: str) -> str:
+    """The script of a letter as the first word of its Unicode name (`LATIN`, `CYRILLIC`,
+    `CJK`, `HIRAGANA`, ...); a fullwidth Latin letter is `LATIN`."""
+    if ch < "\u0250":
+        return "LATIN"
+    name = unicodedata.name(ch, "UNKNOWN")
+    return "LATIN" if "LATIN" in name else name.split(" ", 1)[0]
+
+
+def _script_name(script: str) -> str:
+    return script if script == "CJK" else script.title()
+
+
+def guess_language(text: str) -> LanguageGuess:
+    """The language of `text`: another script when most of its letters say so, else the
+    language whose function words it uses most (English on a tie with English), else, with
+    no function word of any language, not English when it has enough words and a letter
+    English does not write, or several words in letters beyond Latin-1.
+
+    >>> guess_language("Votre commande est emballée et arrive mardi.").code
+    'fr'
+    >>> guess_language("Held 22C on UA511.").code
+    'en'
+    >>> guess_language("Zamówienie O-8471 jest w trakcie realizacji.").code
+    'pl'
+    >>> guess_language("Заказ O-8471 в обработке.").why_unread
+    'written mostly in letters of other scripts (Cyrillic), which the reader does not read'
+    """
+    text = unicodedata.normalize("NFKC", text)
+    letters = other_script = 0
+    scripts: dict[str, int] = {}
+    for ch in text:
+        if ch.isalpha():
+            letters += 1
+            if (script := _script(ch)) != "LATIN":
+                other_script += 1
+                scripts[script] = scripts.get(script, 0) + 1
+    if letters and other_script >= OTHER_SCRIPT_SHARE * letters:
+        seen = sorted(scripts, key=lambda s: -scripts[s])[:3]
+        return LanguageGuess(code=UNDETERMINED, why_unread=(
+            f"written mostly in letters of other scripts ({', '.join(map(_script_name, seen))}"
+            "), which the reader does not read"))
+    counts = dict.fromkeys([*FUNCTION_WORDS, *UNREAD_FUNCTION_WORDS], 0)
+    words = non_ascii = beyond_latin_1 = 0
+    for chunk in text.lower().split():
+        chunk = chunk.strip(_CHUNK_EDGES)
+        if any(ch.isdigit() for ch in chunk) or not any(ch.isalpha() for ch in chunk):
+            continue  # an id or a number ("O-9242"), not a word of the language
+        words += 1
+        non_ascii += any(ch.isalpha() and ch > "\x7f" for ch in chunk)
+        beyond_latin_1 += any(ch.isalpha() and ch > "\xff" and ch not in _LATIN_1_LIGATURES
+                              for ch in chunk)
+        for word in _APOSTROPHES.split(chunk):
+            for code, known in FUNCTION_WORDS.items():
+                if word in known:
+                    counts[code] += 1
+            for code, known in UNREAD_FUNCTION_WORDS.items():
+                if word in known:
+                    counts[code] += 1
+    best = max(counts.values())
+    if best and counts["en"] < best:
+        code = min((c for c, n in counts.items() if n == best), key=list(counts).index)
+        if code in FUNCTION_WORDS:
+            return LanguageGuess(code=code)
+        return LanguageGuess(code=code, why_unread=(
+            f"its function words are {LANGUAGE_NAMES[code]}, which the reader does not read"))
+    if counts["en"] == 0 and words >= BARE_WORDS and non_ascii:
+        return LanguageGuess(code=UNDETERMINED, why_unread=(
+            f"no English function word in {words} words, some with letters English does "
+            "not write"))
+    if beyond_latin_1 >= 2 and beyond_latin_1 > counts["en"]:
+        return LanguageGuess(code=UNDETERMINED, why_unread=(
+            f"{beyond_latin_1} words with letters beyond Latin-1 (as Polish, Czech or "
+            "Turkish write), more than its English function words"))
+    return LanguageGuess(code="en")
 
 
 def answer_language(text: str) -> str:
-    """The language code of `text`: the one whose function words it uses most; English
-    on a tie with English or when it uses none.
+    """The language code of `text` (`guess_language`).
 
     >>> answer_language("Votre commande est emballée et arrive mardi.")
     'fr'
     >>> answer_language("Held 22C on UA511.")
     'en'
     """
-    counts = dict.fromkeys(FUNCTION_WORDS, 0)
-    for chunk in text.lower().split():
-        chunk = chunk.strip(_CHUNK_EDGES)
-        if any(ch.isdigit() for ch in chunk):
-            continue  # an id or a number ("O-9242"), not a word of the language
-        for word in _APOSTROPHES.split(chunk):
-            for code, words in FUNCTION_WORDS.items():
-                if word in words:
-                    counts[code] += 1
-    best = max(counts.values())
-    if best == 0 or counts["en"] == best:
-        return "en"
-    return min((c for c, n in counts.items() if n == best), key=list(FUNCTION_WORDS).index)
+    return guess_language(text).code
+
+
+def split_scripts(text: str) -> str:
+    """`text` with a space wherever a Latin letter or digit meets a letter of another
+    script, so a value inside a sentence written without spaces is a word of its own
+    ("UA511便の22C席" -> "UA511 便の 22C 席"); a text in the Latin script alone is returned
+    as it is."""
+    out: list[str] = []
+    previous = ""  # "latin", "other" or "" (neither a letter nor a digit)
+    for ch in text:
+        if ch.isdigit() or (ch.isalpha() and _script(ch) == "LATIN"):
+            kind = "latin"
+        elif ch.isalpha():
+            kind = "other"
+        else:
+            kind = ""
+        if kind and previous and kind != previous:
+            out.append(" ")
+        out.append(ch)
+        previous = kind
+    return "".join(out)

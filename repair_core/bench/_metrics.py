@@ -255,7 +255,8 @@ class Recovery(BaseModel):
     """`fact: word` for each fact named in a sentence holding a cue word the reader does
     not read (`repair_core.bench._answer.UNREAD_CUES`); in an answer in another language
     also `fact: reason` for a value in words it never names (it may be translated) and
-    `question: reason` for a question in which it reads no offer."""
+    `question: reason` for a question in which it reads no offer; `language: reason` for
+    an answer in a language the reader does not read (`oracle.unsure-language`)."""
     evidence: str = ""
     """The model judge's one sentence, when a model decided."""
 
@@ -279,10 +280,17 @@ def judge_recovery(answer: str, required_facts: Sequence[str],
     if not required:
         return Recovery(outcome="not recovered")
     reading = read_answer(answer, required, forbidden)
-    missing = [f for f in required if not reading.required_stated(f)]
-    stated = _forbidden_in(reading, required, forbidden)
-    unsure = [f"{f}: {w}" for f in required + forbidden if (w := reading.unsure(f))]
-    if not unsure and not stated:
+    language = reading.unread_language()
+    if language is not None:
+        # a language the reader does not read: what it finds or misses there says
+        # nothing, except a required id or number the answer never names
+        missing = [f for f in required if reading.number_missing(f)]
+        stated, unsure = [], [] if missing else [f"language: {language}"]
+    else:
+        missing = [f for f in required if not reading.required_stated(f)]
+        stated = _forbidden_in(reading, required, forbidden)
+        unsure = [f"{f}: {w}" for f in required + forbidden if (w := reading.unsure(f))]
+    if language is None and not unsure and not stated:
         # what an answer in another language may say in words the reader cannot match:
         # only where it is all that stands between the answer and `recovered`
         reasons = [reading.untranslated(f) for f in missing]
