@@ -54,3 +54,23 @@ def test_the_columnar_default_plan_loads_neither_the_model_judge_nor_pydantic(tm
     assert "repair_core.judge._lexical" in mods  # the carrier check ran
     for heavy in ("repair_core.judge._model", "repair_core.judge._estimate", "pydantic"):
         assert heavy not in mods, heavy
+
+
+def test_the_judge_packages_names_are_its_type_checking_imports_each_loaded_on_first_use():
+    """`repair_core.judge` lists its names once, as imports for type checkers: `__all__`
+    is read from them, each name comes from the submodule they name, and using one name
+    loads its own submodule only."""
+    import importlib
+
+    import repair_core.judge as judge
+
+    assert {"cue", "LexicalJudge", "ModelJudge", "Verdict", "untrusted_lineage"} <= set(
+        judge.__all__)
+    for name in judge.__all__:
+        module = importlib.import_module(f"repair_core.judge.{judge._MODULE_OF[name]}")
+        assert name in module.__all__ and getattr(judge, name) is getattr(module, name)
+    mods = _imported_after("from repair_core.judge import cue, fault_words")
+    assert "repair_core.judge._cues" in mods and "repair_core.judge._model" not in mods
+    star = _imported_after("from repair_core.judge import *; "
+                           "assert 'ModelJudge' in dir() and 'RecoveryJudge' in dir()")
+    assert "repair_core.judge._model" in star
