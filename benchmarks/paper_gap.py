@@ -19,15 +19,27 @@ The paper reports no steps per case. The last table divides each of the paper's 
 counts by its replay ratio: the steps per case the paper's cases would have if each
 replayed step were one model call of the repair, which is an assumption, not a figure of
 the paper.
+
+Over generation seeds (the committed cases are seed 42's):
+
+    python benchmarks/paper_gap.py --seeds 42,43,44 --suites-from out/claims-n0 [--write]
+
+plans each suite of each seed the same way (for seeds other than 42 the suites under
+`DIR/suites/`, as `benchmarks/claims_across_seeds.py` lays them out, generated when
+missing) and reports the affected share, Ours' planned replay ratio and its model-facing
+share per seed, with the mean and a 95% Student-t interval over the seeds.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import sys
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -39,6 +51,7 @@ from repair_core.bench._tables import PAPER_FIGURES  # noqa: E402
 from repair_core.case._load import load_case  # noqa: E402
 
 BEGIN, END = "<!-- paper-gap:begin -->", "<!-- paper-gap:end -->"
+SEEDS_BEGIN, SEEDS_END = "<!-- paper-gap-seeds:begin -->", "<!-- paper-gap-seeds:end -->"
 DOC = ROOT / "docs" / "results.md"
 SUITES = ("controlled", "controlled-noisy", "adapted")
 MODEL_FACING = ("claim", "plan", "memory_write", "answer")
@@ -206,11 +219,90 @@ def report(gaps: list[SuiteGap]) -> str:
     return "\n".join(out) + "\n"
 
 
+def _claims_script() -> Any:
+    """benchmarks/claims_across_seeds.py, loaded by its path (its suite layout and its
+    interval over seeds)."""
+    path = Path(__file__).resolve().parent / "claims_across_seeds.py"
+    spec = importlib.util.spec_from_file_location("claims_across_seeds", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def planned_totals(case_paths: Iterable[Path]) -> Counter[str]:
+    """Cases, steps, affected steps (`A0`), Ours' replayed steps and the model-facing ones
+    among them, summed over the cases (planned, without a model)."""
+    total: Counter[str] = Counter()
+    for path in case_paths:
+        _, _, steps, affected, replayed, _ = case_counts(path)
+        total.update(cases=1, steps=sum(steps.values()), affected=sum(affected.values()),
+                     replayed=sum(replayed.values()),
+                     model_facing=sum(replayed[k] for k in MODEL_FACING))
+    return total
+
+
+def measure_seeds(suites_from: Path, seeds: Sequence[int]) -> dict[str, dict[int, Counter[str]]]:
+    """Per suite and generation seed, the planned totals of its cases."""
+    claims = _claims_script()
+    out: dict[str, dict[int, Counter[str]]] = {}
+    for suite in SUITES:
+        out[suite] = {}
+        for seed in seeds:
+            where = claims.ensure_suite(suites_from, suite, seed)
+            out[suite][seed] = planned_totals(
+                sorted(p for p in where.glob("*.json") if p.name != "manifest.json"))
+    return out
+
+
+def seeds_report(per_suite: dict[str, dict[int, Counter[str]]]) -> str:
+    interval = _claims_script().seed_interval
+    figures = (("Affected share of steps (A0)", "affected", "steps"),
+               ("Replay ratio, all replayed steps", "replayed", "steps"),
+               ("Model-facing share of replayed steps", "model_facing", "replayed"),
+               ("Replay ratio, model-facing replayed steps", "model_facing", "steps"))
+    seeds = sorted({s for per_seed in per_suite.values() for s in per_seed})
+    out = [f"Ours' plan (no model) on each suite of generation seeds "
+           f"{', '.join(map(str, seeds))}: the mean over the seeds [95% Student-t "
+           "interval over the seeds], then each seed's value.", "",
+           "| Suite | Figure | Mean [95% interval] | " + " | ".join(f"seed {s}" for s in seeds)
+           + " |", "|---|---|---:|" + "---:|" * len(seeds)]
+    for suite, per_seed in per_suite.items():
+        for label, num, den in figures:
+            vals = [per_seed[s][num] / per_seed[s][den] for s in seeds if per_seed[s][den]]
+            if len(vals) != len(seeds):
+                continue
+            lo, hi = interval(vals) if len(vals) > 1 else (vals[0], vals[0])
+            out.append(f"| {suite} | {label} | {sum(vals) / len(vals):.3f} [{lo:.3f}, "
+                       f"{hi:.3f}] | " + " | ".join(f"{v:.3f}" for v in vals) + " |")
+    return "\n".join(out) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true",
                     help="also rewrite the marked section of docs/results.md")
+    ap.add_argument("--seeds", default=None,
+                    help="generation seeds, comma-separated: report the planned shares "
+                    "over them instead of the committed suites' section")
+    ap.add_argument("--suites-from", type=Path, default=ROOT / "out" / "claims-n0",
+                    help="with --seeds: the claims_across_seeds work folder whose "
+                    "suites/ holds (or gets) the suites of seeds other than 42")
     args = ap.parse_args(argv)
+    if args.seeds is not None:
+        try:
+            seeds = [int(x) for x in args.seeds.split(",") if x.strip()]
+        except ValueError:
+            ap.error(f"--seeds: not a comma-separated list of integers: {args.seeds!r}")
+        if not seeds or len(set(seeds)) != len(seeds):
+            ap.error(f"--seeds: give distinct seeds, got {args.seeds!r}")
+        text = seeds_report(measure_seeds(args.suites_from, seeds))
+        print(text, end="")
+        if args.write and not write_marked_block(DOC, SEEDS_BEGIN, SEEDS_END, text):
+            print(f"docs/results.md: no {SEEDS_BEGIN} marker; nothing written",
+                  file=sys.stderr)
+            return 1
+        return 0
     text = report([measure(s) for s in SUITES])
     print(text, end="")
     if args.write and not write_marked_block(DOC, BEGIN, END, f"```\n{text}```\n"):

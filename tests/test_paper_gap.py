@@ -56,3 +56,23 @@ def test_the_docs_show_what_the_script_prints() -> None:
     text = (ROOT / "docs/results.md").read_text(encoding="utf-8")
     block = text[text.index(gap.BEGIN) + len(gap.BEGIN):text.index(gap.END)]
     assert block == "\n```\n" + gap.report([gap.measure(s) for s in gap.SUITES]) + "```\n"
+
+
+def test_planned_totals_over_seeds_report_each_seed_and_a_t_interval() -> None:
+    from collections import Counter
+
+    cases = _first_cases("controlled", 2)
+    total = gap.planned_totals(cases)
+    measured = gap.measure("controlled", limit=2)
+    assert total["cases"] == 2 and total["steps"] == measured.total(measured.steps)
+    assert total["replayed"] == measured.total(measured.replayed)
+    assert total["model_facing"] == measured.total(measured.replayed, gap.MODEL_FACING)
+    assert 0 < total["model_facing"] < total["replayed"]
+    per_seed = {"controlled": {
+        42: Counter(cases=1, steps=10, affected=7, replayed=4, model_facing=2),
+        43: Counter(cases=1, steps=20, affected=10, replayed=8, model_facing=2)}}
+    text = gap.seeds_report(per_seed)
+    lo, hi = load_script("benchmarks/claims_across_seeds.py").seed_interval([0.5, 0.25])
+    assert (f"| controlled | Model-facing share of replayed steps | 0.375 [{lo:.3f}, {hi:.3f}] "
+            "| 0.500 | 0.250 |") in text
+    assert "| controlled | Affected share of steps (A0) | 0.600 [" in text
