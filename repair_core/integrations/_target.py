@@ -17,7 +17,8 @@ from ..plan._edit import apply_edits
 from ..plan._plan import plan_case
 
 __all__ = ["approval_of_result", "irreversible_effects", "open_factory", "open_mem0",
-           "result_clean_source", "result_objective", "result_suspects", "with_langgraph"]
+           "result_clean_source", "result_objective", "result_suspects", "reviewers_needed",
+           "with_langgraph"]
 
 _REMOVES = ("replay", "refresh", "invalidate")
 
@@ -86,6 +87,14 @@ def irreversible_effects(case: Case, result: object) -> list[str]:
              if isinstance(part, list) for n in part]
     found += [n["step"] for n in named if isinstance(n, dict) and isinstance(n.get("step"), str)]
     return list(dict.fromkeys(found))
+
+
+def reviewers_needed(rule: Any, case: Case, result: object, *, ops: int) -> int:
+    """How many distinct reviewers the review rule `rule` (`approvals.ReviewRule`) asks
+    for `result` of `case`, a repair that makes `ops` operations on the store: its
+    irreversible effects counted as :func:`irreversible_effects` counts them. The one
+    count the apply gate, the approval lookup and the queue's decisions share."""
+    return int(rule.needed(ops=ops, irreversible=bool(irreversible_effects(case, result))))
 
 
 def with_langgraph(spec: str, act: Any) -> Any:
@@ -173,7 +182,7 @@ def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: An
             ops = len(store_ops(case, result))
         except DgrrError:  # not a result for a store write-back: what its plan changes
             ops = sum(1 for action in base.memory.values() if action != "keep")
-        return int(rule.needed(ops=ops, irreversible=bool(irreversible_effects(case, result))))
+        return reviewers_needed(rule, case, result, ops=ops)
 
     # the latest matching decision wins; a log that does not verify honours nothing
     standing = honoured_approval(store, case.case_id, matches, trust=trust, against=against,

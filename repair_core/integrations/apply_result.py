@@ -157,7 +157,7 @@ def gate_apply(log: Any, case: Case, result: dict[str, Any], *, trust: Any,
     )
     from . import store_ops
     from ._scopes import owner_problems
-    from ._target import approval_of_result, irreversible_effects
+    from ._target import approval_of_result, reviewers_needed
 
     # one trust file for the rule and the approval: the worker used to read the rule
     # through another one than the approval, and count other reviewers than dgrr apply
@@ -170,8 +170,7 @@ def gate_apply(log: Any, case: Case, result: dict[str, Any], *, trust: Any,
         if warn is not None:
             warn(line)
 
-    needed = review_rule(log, trust_file).needed(
-        ops=len(ops), irreversible=bool(irreversible_effects(case, result)))
+    needed = reviewers_needed(review_rule(log, trust_file), case, result, ops=len(ops))
     approval = approval_of_result(log, case, result, approval_hashes, trust=trust_file,
                                   against=against, note=note, needed=needed)
     # rule apply.carriers-acknowledged: checked by content now, not read from the result

@@ -65,11 +65,10 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
     needed = 1
     if decision == "approve":
         from ..approvals import result_data
-        from ..integrations._target import irreversible_effects
+        from ..integrations._target import reviewers_needed
 
-        needed = queue.rule().needed(
-            ops=_store_operations(current, case, plan, result),
-            irreversible=bool(irreversible_effects(case, result_data(result))))
+        needed = reviewers_needed(queue.rule(), case, result_data(result),
+                                  ops=_store_operations(current, case, plan, result))
     record = record_decision(queue.approvals, plan, reviewer=who, decision=decision,
                              comment=comment, result=result,
                              hashes=None if replayed else hashes, acknowledged=acknowledged,
