@@ -34,8 +34,9 @@ from pydantic import BaseModel
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from repair_core import load_case  # noqa: E402
 from repair_core._io import write_marked_block  # noqa: E402
-from repair_core.bench import judge_recovery, missing_facts  # noqa: E402
+from repair_core.bench import final_request, judge_recovery, missing_facts  # noqa: E402
 from repair_core.content import fact_stated  # noqa: E402
 
 ANSWERS = ROOT / "benchmarks" / "answers" / "answers.jsonl"
@@ -75,49 +76,53 @@ def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH)) -> list[A
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _labels(case: str) -> tuple[list[str], list[str]]:
+def _labels(case: str) -> tuple[list[str], list[str], str]:
+    """The case's required and forbidden facts and the user's request its answer answers."""
     ev = json.loads((ROOT / case).read_text(encoding="utf-8"))["eval"]
-    return list(ev["required_facts"]), list(ev["forbidden_facts"])
+    return (list(ev["required_facts"]), list(ev["forbidden_facts"]),
+            final_request(load_case(ROOT / case)))
 
 
 def _outcome(recovered: bool) -> Outcome:
     return "recovered" if recovered else "not recovered"
 
 
-def _strict(answer: str, required: list[str], forbidden: list[str]) -> Outcome:
-    return judge_recovery(answer, required, forbidden).outcome
+def _strict(answer: str, required: list[str], forbidden: list[str], request: str) -> Outcome:
+    return judge_recovery(answer, required, forbidden, request=request).outcome
 
 
-def _paper(answer: str, required: list[str], forbidden: list[str]) -> Outcome:
-    return _outcome(not missing_facts(answer, required, forbidden))
+def _paper(answer: str, required: list[str], forbidden: list[str], request: str) -> Outcome:
+    return _outcome(not missing_facts(answer, required, forbidden, request=request))
 
 
-def _substring(answer: str, required: list[str], forbidden: list[str]) -> Outcome:
+def _substring(answer: str, required: list[str], forbidden: list[str],
+               request: str) -> Outcome:
     return _outcome(bool(required) and all(fact_stated(answer, f) for f in required)
                     and not any(fact_stated(answer, f) for f in forbidden
                                 if f not in required))
 
 
-RULES: dict[str, Callable[[str, list[str], list[str]], Outcome]] = {
+RULES: dict[str, Callable[[str, list[str], list[str], str], Outcome]] = {
     "strict rule (is_recovered)": _strict,
     "paper rule (required facts only)": _paper,
     "whole-word rule (no reading)": _substring,
 }
 """The oracles compared: the strict rule every table reports, the paper's rule (required
 facts only, read the same way) and plain whole-word matching of every label (a fact's
-normalised words anywhere in the answer, negated or not)."""
+normalised words anywhere in the answer, negated or not). Each reads the answer with its
+case's labels and the user's request it answers (`final_request`)."""
 
 
 def judge(answers: list[Answer]) -> dict[str, list[tuple[Answer, Outcome]]]:
     """rule -> [(answer, the rule's outcome)]."""
-    labels: dict[str, tuple[list[str], list[str]]] = {}
+    labels: dict[str, tuple[list[str], list[str], str]] = {}
     out: dict[str, list[tuple[Answer, Outcome]]] = {name: [] for name in RULES}
     for a in answers:
         if a.case not in labels:
             labels[a.case] = _labels(a.case)
-        req, forb = labels[a.case]
+        req, forb, request = labels[a.case]
         for name, rule in RULES.items():
-            out[name].append((a, rule(a.answer, req, forb)))
+            out[name].append((a, rule(a.answer, req, forb, request)))
     return out
 
 

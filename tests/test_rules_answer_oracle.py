@@ -3,12 +3,15 @@ counts as asserted in a free-text answer. Each case is labelled as in a committe
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from repair_core.bench import forbidden_stated, is_recovered, missing_facts
 from repair_core.content._normalise import same_value, value_words
 
 rule = pytest.mark.rule
+ROOT_TRACES = Path(__file__).resolve().parent.parent / "sample_traces"
 
 NH347 = (["NH347", "8A", "JFK"], ["LAX", "DL667", "H-5308"])  # ctl-011
 AA752 = (["AA752", "31B", "economy"], ["premium economy", "22B", "H-3426"])  # ctl-019
@@ -442,3 +445,48 @@ def test_english_answers_terse_or_with_foreign_names_are_read_as_english(answer)
     from repair_core.bench._language import guess_language
 
     assert guess_language(answer).model_dump() == {"code": "en", "why_unread": ""}
+
+
+WHERE = "Where is my order right now?"  # ctl-004's request: a status, no action
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize("answer", [
+    "Order O-8471 is processing and has not shipped yet; it arrives Thursday.",
+    "O-8471 is processing, arriving Thursday. It hasn't yet been shipped.",
+    "O-8471: processing, not shipped yet, Thursday delivery.",
+    "Die Bestellung O-8471 ist processing und wurde noch nicht versandt; Lieferung Thursday.",
+])
+def test_an_action_not_done_in_answer_to_a_status_request_is_a_state(answer):
+    from repair_core.bench import judge_recovery
+
+    # "not recovered" before: the negation's scope took the order id and its status
+    verdict = judge_recovery(answer, *O8471, request=WHERE)
+    assert (verdict.outcome, verdict.missing, verdict.unsure) == ("recovered", [], [])
+
+
+@rule("oracle.not-done")
+def test_an_action_not_done_still_rejects_when_the_request_asks_for_an_action():
+    from repair_core.bench import judge_recovery, missing_facts
+
+    answer = "Order O-8471 is processing and has not shipped yet; it arrives Thursday."
+    ship = "Please ship my latest order to my shipping address."
+    assert judge_recovery(answer, *O8471, request=ship).outcome == "not recovered"
+    assert missing_facts(answer, *O8471, request=ship) == O8471[0]
+    # without the request every action is read as the request's, as before
+    assert judge_recovery(answer, *O8471).outcome == "not recovered"
+    book = "Book me a flight from my home airport to Seattle next Wednesday."
+    for held in ("UA511 has aisle seat 22C free, but I haven't held it yet.",
+                 "UA511, aisle seat 22C: the airline hasn't confirmed the hold yet."):
+        assert judge_recovery(held, *UA511, request=book).outcome == "not recovered"
+    # a status request still reads a fault and a pending change
+    assert judge_recovery("Order O-6672 has not shipped yet.", *O8471,
+                          request=WHERE).outcome == "not recovered"
+
+
+def test_the_request_an_answer_answers_is_its_final_user_turn():
+    from repair_core import load_case
+    from repair_core.bench import final_request
+
+    case = load_case(ROOT_TRACES / "controlled" / "ctl-004-customer-service-summary-drift.json")
+    assert final_request(case) == WHERE

@@ -44,7 +44,14 @@ from ._metrics import (
     summarise,
     summarise_by,
 )
-from ._runner import evaluate, load_results, result_path, run_bench, suite_case_paths
+from ._runner import (
+    evaluate,
+    final_request,
+    load_results,
+    result_path,
+    run_bench,
+    suite_case_paths,
+)
 from ._suites import generate_suite, suite_manifest
 from ._tables import PAPER_FIGURES, markdown_table, results_csv, summaries, write_outputs
 
@@ -83,6 +90,7 @@ __all__ = [
     "forbidden_stated",
     "is_recovered",
     "judge_recovery",
+    "final_request",
     "Recovery",
     "ANSWER_READER",
     "missing_facts",

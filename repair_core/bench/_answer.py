@@ -41,7 +41,8 @@ from ._answer_words import (
 )
 from ._language import FUNCTION_WORDS, LANGUAGE_NAMES, guess_language, split_scripts
 
-__all__ = ["AnswerReading", "read_answer", "NEGATION_CUES", "NEGATION_PHRASES",
+__all__ = ["AnswerReading", "read_answer", "REQUEST_VERBS", "NEGATION_CUES",
+           "NEGATION_PHRASES",
            "REJECTION_VERBS", "HISTORY_VERBS", "REJECTIONS_AFTER", "RESETS", "WINDOW",
            "COMPOUND_VALUES", "ACTION_VERBS", "PENDING_WORDS", "UNREAD_CUES"]
 
@@ -152,6 +153,15 @@ ACTION_VERBS = frozenset({
 report the action as not done; offered or promised by the agent ("shall I hold it?", "I'll
 add it", "I can hold it", "want me to add it?", "it will be added") too, unless the answer
 also reports an action done ("Added it. Want me to change the size?")."""
+REQUEST_VERBS = ACTION_VERBS | frozenset({
+    "plan", "arrange", "schedule", "cancel", "pay", "transfer", "refund", "return", "make",
+    "set", "get", "reorder", "remove", "delete", "pick", "choose", "select"})
+"""Verbs by which a request asks for an action. A request with none of them ("Where is my
+order right now?", "What is my dog's name?", "Search flights to Seattle") asks for a
+status or a fact, not an action: an action reported not done in the answer ("has not
+shipped yet", "I haven't booked it") is then a state of the world, not the request left
+undone, and does not take back the facts the answer asserts. "Order" is no such verb here:
+in a request it is nearly always the noun ("where is my order?")."""
 _DONE_FORMS = frozenset({"added", "held", "booked", "reserved", "changed", "updated",
                          "redirected", "shipped", "sent", "placed", "put", "moved",
                          "switched", "applied", "submitted", "completed", "bought",
@@ -294,7 +304,12 @@ class AnswerReading:
     """An answer read as claims; see the module docstring."""
 
     def __init__(self, answer: str, required: Sequence[str],
-                 forbidden: Sequence[str] = ()) -> None:
+                 forbidden: Sequence[str] = (), request: str | None = None) -> None:
+        self.asks_action = (None if request is None else
+                            any(w in REQUEST_VERBS for w in value_words(request)))
+        """The user's request asks for an action (`REQUEST_VERBS`); False when it asks
+        for a status or a fact; None when it is not known, and then every action the
+        answer names is read as the request's."""
         pieces = _SENTENCE_END.split(split_scripts(str(answer)))
         texts: list[str] = []
         for p in pieces:
@@ -622,18 +637,29 @@ class AnswerReading:
         only action verbs of the sentence are of sending or shipping) in sentence `si`."""
         s = self.sentences[si]
         words, cues = s.words, self.cues
-        negation_seen = offer_open = False
+        last_negation = -1
+        offer_open = False
         definite = offered_any = done = offer_read = False
         shipping = other_verb = False
         for i, w in enumerate(words):
-            pending = w in PENDING_WORDS or (w == "yet" and negation_seen) or (
-                cues.other and (w in OTHER_PENDING_WORDS or (w in OTHER_STILL and any(
-                    cues.negation(x) for x in words[max(0, i - 1):i + 2]))))
-            negation_seen = negation_seen or _negation(w)
+            # "yet" or "still" beside a negation is pending, unless what the negation
+            # governs is an action the request did not ask for ("has not shipped yet" in
+            # answer to "where is my order?")
+            negated_at = -1
+            if w == "yet":
+                negated_at = last_negation
+            elif cues.other and w in OTHER_STILL:
+                negated_at = next((k for k in range(max(0, i - 1), min(len(words), i + 2))
+                                   if cues.negation(words[k])), -1)
+            pending = w in PENDING_WORDS or (cues.other and w in OTHER_PENDING_WORDS) or (
+                negated_at >= 0 and self._governs_a_requested_action(s, negated_at))
+            if _negation(w):
+                last_negation = i
             if pending and self._about_the_request(si, i):
                 definite = True
             english = w in ACTION_VERBS or w in _OFFER_ONLY
             other = not english and cues.other and is_other_action(w)
+            requested = self._requested(w)
             if cues.other and (english or other):
                 if w in _SHIPPING_VERBS or is_shipping_action(w):
                     shipping = True
@@ -661,12 +687,14 @@ class AnswerReading:
                 offer_read = offer_read or offered
                 negated = (w in ACTION_VERBS or other) and any(
                     cues.negation(x) or x in _NOT_DONE_CUES for x in before)
-                if other:
+                if other and requested:
                     tail = words[i + 1:min(len(words), i + 2 * WINDOW)]
                     if any(x in OTHER_FAILURES for x in tail) and self._about_the_request(
                             si, i):
                         definite = True
-                if (offered or negated) and self._object_is_the_request(si, i):
+                if not requested:
+                    pass  # an action in answer to a status request is a state
+                elif (offered or negated) and self._object_is_the_request(si, i):
                     definite = definite or negated
                     offered_any = offered_any or offered
                 elif ((w in _DONE_FORMS or (other and is_past_action(w))) and not offered
@@ -677,7 +705,7 @@ class AnswerReading:
                     offer_open = False
                 if any(words[i:i + len(p)] == list(p) for p in OTHER_OFFERS):
                     offer_open = True
-            if w in _ACTION_NOUNS:
+            if w in _ACTION_NOUNS and requested:
                 tail = words[i + 1:min(len(words), i + 3 * WINDOW)]
                 failed = any(x in _FAILURES for x in tail) or any(
                     tail[j:j + 2] in (["didn't", "work"], ["not", "work"],
@@ -686,6 +714,26 @@ class AnswerReading:
                 if failed and self._about_the_request(si, i):
                     definite = True
         return definite, offered_any, done, offer_read, shipping and not other_verb
+
+    def _requested(self, word: str) -> bool:
+        """`word` may be the action the request asks for: always, unless the request is
+        known to ask for none (`asks_action` False) and `word` is a verb of acting (in any
+        language), not one of looking something up ("check", "find")."""
+        if self.asks_action is not False:
+            return True
+        return not (word in ACTION_VERBS or (self.cues.other and is_other_action(word)))
+
+    def _governs_a_requested_action(self, s: _Sentence, k: int) -> bool:
+        """The negation at `k` governs an action the request may ask for, or no action at
+        all: the first action verb after it in its clause ("has not yet shipped", "noch
+        nicht in den Warenkorb gelegt") decides."""
+        if self.asks_action is not False:
+            return True
+        _, c_hi = s.clause(k)
+        for w in s.words[k + 1:min(c_hi, k + 1 + WINDOW + 1)]:
+            if w in ACTION_VERBS or (self.cues.other and is_other_action(w)):
+                return self._requested(w)
+        return True
 
     def _object_is_the_request(self, si: int, i: int) -> bool:
         """The action at `i` is the request's: its object is a pronoun, nothing, or names
@@ -841,7 +889,7 @@ def _shape(token: str) -> tuple[int, str] | None:
     return (len(m.group(1)), "") if m else None
 
 
-def read_answer(answer: str, required: Sequence[str],
-                forbidden: Sequence[str] = ()) -> AnswerReading:
-    """`answer` read with the case's labels."""
-    return AnswerReading(answer, required, forbidden)
+def read_answer(answer: str, required: Sequence[str], forbidden: Sequence[str] = (),
+                request: str | None = None) -> AnswerReading:
+    """`answer` read with the case's labels and, when known, the user's request."""
+    return AnswerReading(answer, required, forbidden, request)

@@ -184,7 +184,8 @@ def fact_stated(answer: str, fact: str) -> bool:
 
 
 def missing_facts(answer: str, required_facts: Iterable[str],
-                  forbidden_facts: Iterable[str] = ()) -> list[str]:
+                  forbidden_facts: Iterable[str] = (), *,
+                  request: str | None = None) -> list[str]:
     """The required facts `answer` does not assert as true and done (:mod:`._answer`): a
     fact only negated, pending or quoted as history ("not Wednesday", "changed from ...")
     is missing, so is one a negation elsewhere contradicts, one stated only in a sentence
@@ -201,7 +202,7 @@ def missing_facts(answer: str, required_facts: Iterable[str],
     ['UA511', '22C']
     """
     facts = list(required_facts)
-    reading = read_answer(answer, facts, list(forbidden_facts))
+    reading = read_answer(answer, facts, list(forbidden_facts), request)
     return [f for f in facts if not reading.required_stated(f)]
 
 
@@ -263,8 +264,12 @@ class Recovery(BaseModel):
 
 def judge_recovery(answer: str, required_facts: Sequence[str],
                    forbidden_facts: Sequence[str] = (), *, judge: Any = None,
-                   ask_all: bool = False) -> Recovery:
-    """The answer oracle's verdict with what it rests on. With `judge` (a
+                   ask_all: bool = False, request: str | None = None) -> Recovery:
+    """The answer oracle's verdict with what it rests on. `request`, the user's request
+    the answer answers, tells which kinds of action it asks for: a not-done statement
+    about another kind ("has not shipped yet" in answer to "where is my order?") leaves
+    the answer's facts asserted (rule `oracle.not-done`); without it every action is read
+    as the request's. With `judge` (a
     `repair_core.judge.RecoveryJudge`), the model decides what the reader is unsure of
     (every answer with `ask_all`: a translated value is no word the reader can match);
     the verdict then names the model, and stays `unsure` where the model could not say.
@@ -279,7 +284,7 @@ def judge_recovery(answer: str, required_facts: Sequence[str],
     required, forbidden = list(required_facts), list(forbidden_facts)
     if not required:
         return Recovery(outcome="not recovered")
-    reading = read_answer(answer, required, forbidden)
+    reading = read_answer(answer, required, forbidden, request)
     language = reading.unread_language()
     if language is not None:
         # a language the reader does not read: what it finds or misses there says

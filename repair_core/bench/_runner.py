@@ -73,7 +73,8 @@ def _labels(case: Case) -> dict[str, Any]:
                 n_benign=len(ev.benign))
 
 
-def _final_turn_text(case: Case) -> str:
+def final_request(case: Case) -> str:
+    """The text of the user's turn the case's final answer answers."""
     turn = case.final_answer().turn
     return next(t.text for t in case.session if t.id == turn)
 
@@ -144,8 +145,9 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
     active_ids = {m.id for m in active}
     judge = None if answer_judge is None else _answer_judge(answer_judge)
     ask_all = bool(answer_judge and answer_judge.ask_all)
+    request = final_request(case)
     judged = judge_recovery(answer, ev.required_facts, ev.forbidden_facts, judge=judge,
-                            ask_all=ask_all)
+                            ask_all=ask_all, request=request)
     recovered = judged.outcome == "recovered"
     entries = state_entries(world) if world is not None else []
     state_ok: bool | None = None
@@ -162,21 +164,24 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
     if recovered or not d.answer:  # store objective: judged by the next session
         from ..agent import recurrence_probe
 
-        probe_answer = recurrence_probe(active, case.user_id, _final_turn_text(case),
+        probe_answer = recurrence_probe(active, case.user_id, request,
                                         model=model, api_base=api_base, domain=case.domain)
         # the probe's answer is judged as the answer was, by the same judge
         recurred = judge_recovery(probe_answer, ev.required_facts, ev.forbidden_facts,
-                                  judge=judge, ask_all=ask_all).outcome != "recovered"
+                                  judge=judge, ask_all=ask_all,
+                                  request=request).outcome != "recovered"
     return CaseResult(
         case_id=case.case_id, method=method, **labels, answer=answer, recovered=recovered,
         recovery_unsure=judged.unsure,
         recovery_judge="" if judged.judge == ANSWER_READER else judged.judge,
-        recovered_paper=not missing_facts(answer, ev.required_facts, ev.forbidden_facts),
+        recovered_paper=not missing_facts(answer, ev.required_facts, ev.forbidden_facts,
+                                          request=request),
         state_ok=state_ok, state_missing=state_missing, state_forbidden=state_bad,
         final_state=entries, needs_human=human,
         store_carries_fault=None if carrying is None else bool(carrying),
         store_carriers=carrying or [], store_signature_matches=signature_matches,
-        missing_facts=missing_facts(answer, ev.required_facts, ev.forbidden_facts),
+        missing_facts=missing_facts(answer, ev.required_facts, ev.forbidden_facts,
+                                    request=request),
         forbidden_stated=forbidden_stated(answer, ev.forbidden_facts, ev.required_facts),
         recurred=recurred, probe_answer=probe_answer,
         faults_total=len(case.faults),
