@@ -1,6 +1,6 @@
 """Error rates of the answer oracles on hand-written free-text answers
-(`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl` written by another author),
-per split and per category:
+(`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl` and `round4.jsonl` written
+by other authors), per split and per category:
 
     python benchmarks/answer_oracle.py                # print the section
     python benchmarks/answer_oracle.py --split dev    # only the split used for tuning
@@ -13,7 +13,9 @@ no fault as true; otherwise `wrong`), a category, and a split: `dev` (the answer
 oracle's cues were tuned on), `held-out` (written with them, not used to tune the cues) or
 `fresh` (written after the cues were final, on cases no other split uses) or `languages`
 (French, German and Spanish answers, first run once after the reader's rules for those
-languages were final, since then the development split for other languages). An oracle
+languages were final, since then the development split for other languages), or, from
+`round4.jsonl`, `english-round4` (English) and `other-languages` (Japanese, Chinese,
+Russian, Polish, Swedish, Turkish and Czech), written blind by another author. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
 counts as not recovered in the error rate, so a right answer left unsure is an error
@@ -41,10 +43,12 @@ from repair_core.content import fact_stated  # noqa: E402
 
 ANSWERS = ROOT / "benchmarks" / "answers" / "answers.jsonl"
 LANGUAGES_FRESH = ROOT / "benchmarks" / "answers" / "languages-fresh.jsonl"
+ROUND4 = ROOT / "benchmarks" / "answers" / "round4.jsonl"
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
-SPLITS = ("dev", "held-out", "fresh", "languages", "languages-fresh")
+SPLITS = ("dev", "held-out", "fresh", "languages", "languages-fresh", "english-round4",
+          "other-languages")
 
 
 class Answer(BaseModel):
@@ -61,17 +65,21 @@ class Answer(BaseModel):
     category: str
     """What the answer tests: paraphrase, format, negation, pending, hedge, history,
     rejection-of-poison, poison-stated, other-item, omission or question."""
-    split: Literal["dev", "held-out", "fresh", "languages", "languages-fresh"]
+    split: Literal["dev", "held-out", "fresh", "languages", "languages-fresh",
+                   "english-round4", "other-languages"]
     """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
     tune it; `fresh`: written after the oracle's rules were final, run once; `languages`:
     French, German and Spanish answers first run once after the reader's rules for those
     languages were final, since then the development split of the rules for other
     languages; `languages-fresh`: answers in six languages written by another author
     without reading the oracle (`languages-fresh.jsonl`), run once after the rules for
-    other languages were final."""
+    other languages were final; `english-round4` and `other-languages`: English answers
+    and answers in languages the reader does not read, over cases no other set uses,
+    written blind by another author (`round4.jsonl`), run once after the rules for
+    unread languages and status requests were final."""
 
 
-def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH)) -> list[Answer]:
+def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, ROUND4)) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
