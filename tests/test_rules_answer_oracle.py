@@ -490,3 +490,80 @@ def test_the_request_an_answer_answers_is_its_final_user_turn():
 
     case = load_case(ROOT_TRACES / "controlled" / "ctl-004-customer-service-summary-drift.json")
     assert final_request(case) == WHERE
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a negation of what happens to the item, in answer to a status request, is a state:
+    # "not recovered" before
+    ("O-8471 is processing with DHL and hasn't been delivered yet; expect it Thursday.",
+     "recovered"),
+    ("Order O-8471 is processing — it hasn't shipped yet — and arrives Thursday.",
+     "recovered"),
+    # not having looked it up is still the request left undone
+    ("I haven't found O-8471 yet; it may be processing, due Thursday.", "not recovered"),
+])
+def test_a_status_request_reads_a_negated_happening_as_a_state(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *O8471, request=WHERE).outcome == outcome
+
+
+@rule("oracle.not-done")
+def test_an_outcome_promised_on_a_condition_is_not_done():
+    from repair_core.bench import judge_recovery
+
+    add = "Find running shoes in my size and favourite colour and add it to my cart."
+    answer = "RS-310 in green, size 7, will be in your cart once the stock check clears."
+    # "recovered" before: no verb of acting to read the promise by
+    assert judge_recovery(answer, *RS310, request=add).outcome == "not recovered"
+    assert judge_recovery("RS-310 in green, size 7, is in your cart; it will be shipped "
+                          "once you check out.", *RS310, request=add).outcome == "not recovered"
+    assert judge_recovery("RS-310 in green, size 7, is in your cart.", *RS310,
+                          request=add).outcome == "recovered"
+
+
+@rule("oracle.value-formats")
+@pytest.mark.parametrize(("answer", "labels", "right"), [
+    # each "not recovered" before
+    ("Seat twenty-two C on UA511 is held for you, on the aisle.", UA511, True),
+    ("Added JN-412 in grey, size thirty-two, to your cart.",
+     (["JN-412", "grey", "size 32"], ["size 36"]), True),
+    ("Seat twenty two C on UA511 is held for you, on the aisle.", UA511, True),
+    ("Added RJ-220 in white, extra large, to your cart.", RJ220, True),
+    ("Order O-8471 is being processed and arrives Thursday.", O8471, True),
+    # a different number in words is not the value
+    ("Seat twenty-two B on UA511 is held for you, on the aisle.", UA511, False),
+    ("Added JN-412 in grey, size thirty-six, to your cart.",
+     (["JN-412", "grey", "size 32"], ["size 36"]), False),
+    # "recovered" before: a size offered as an either-or states both
+    ("Added RJ-220 in white, size XL or M, whichever fits.",
+     (["RJ-220", "white", "size XL"], ["size M"]), False),
+])
+def test_numbers_sizes_and_statuses_in_words(answer, labels, right):
+    assert is_recovered(answer, *labels) is right
+
+
+@rule("oracle.rejection-of-poison")
+@pytest.mark.parametrize("answer", [
+    # "not recovered" before: the taking back stands in a clause of its own after a dash
+    "I first held 22B, the middle seat — both wrong. Now aisle seat 22C on UA511 is held.",
+    "I held 22B — sorry, that was the old seat; aisle seat 22C on UA511 is held now.",
+])
+def test_a_fault_taken_back_after_a_dash_is_not_stated(answer):
+    assert is_recovered(answer, *UA511) is True
+
+
+@rule("oracle.unsure-language")
+@pytest.mark.parametrize("answer", [
+    # read as English before (a lower-case "i" or "do" tied with English), or the id read
+    # as missing for its case ending: "not recovered" with certainty
+    "Jag har lagt RS-310 i grönt, storlek 7, i din varukorg.",
+    "Do koszyka trafiły zielone RS-310, rozmiar 7 — nie czerwone.",
+    "RS-310'u sepetinize ekledim; yeşil bir ayakkabı, 7 numara.",
+])
+def test_a_few_function_words_or_a_case_ending_still_leave_the_answer_unsure(answer):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, *RS310)
+    assert verdict.outcome == "unsure" and verdict.unsure[0].startswith("language: ")

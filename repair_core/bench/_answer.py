@@ -124,6 +124,8 @@ RESETS = frozenset({"but", "and", "so", "now", "then", "which", "because", "whil
 _AUXILIARIES = frozenset({"is", "was", "are", "were", "has", "have", "had", "did", "does",
                           "do", "will", "would", "could", "can", "been", "be", "should"})
 _PRONOUNS = frozenset({"that", "this", "it", "which", "those", "these", "they"})
+_PICK_UPS = _PRONOUNS | {"both", "all"}
+_TAKING_BACK = frozenset({"sorry", "oops", "correction", "apologies", "actually"})
 _SENTENCE_GLUE = frozenset({"is", "was", "are", "were", "be", "a", "an", "the", "your",
                             "my", "in", "of", "to", "for", "size", "i", "you", "it", "and",
                             "or", "with", "on", "at", "not"})
@@ -167,6 +169,10 @@ _DONE_FORMS = frozenset({"added", "held", "booked", "reserved", "changed", "upda
                          "switched", "applied", "submitted", "completed", "bought",
                          "purchased"})
 _OFFER_ONLY = frozenset({"look", "search", "find", "check", "get"})
+_LOOKUPS = _OFFER_ONLY | {"looked", "searched", "found", "checked", "got", "located",
+                          "traced", "tracked"}
+_CONDITIONS = frozenset({"once", "when", "until", "unless", "if", "soon"})
+_STATE_GLUE = frozenset({"yet", "been", "be", "being", "ever", "actually"})
 _NOT_OFFERED = frozenset({"confirm", "confirmed", "process", "processed"})
 _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "could"),
            ("shall", "i"), ("should", "i"), ("me", "to"), ("about", "to"), ("going", "to"),
@@ -292,12 +298,65 @@ def _fact_words(fact: str) -> list[str]:
     return value_words(fact)
 
 
+_UNITS = {w: n for n, w in enumerate((
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+    "eighteen", "nineteen"))}
+_TENS = {w: 10 * n for n, w in enumerate(
+    ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"), 2)}
+_SMALL_NUMBER = re.compile(r"^(\d{1,2})([a-z]?)$")
+
+
+def _spelled_number(words: list[str], j: int) -> tuple[int, int] | None:
+    """(the number, the index after it) when `words[j:]` begins with a number from zero
+    to ninety-nine written in words ("seven", "thirty one": value_words splits
+    "thirty-one"); None otherwise."""
+    if j >= len(words):
+        return None
+    w = words[j]
+    # value_words already writes "seven" and "twenty" as 7 and 20
+    tens = _TENS.get(w, 20 if w == "20" else None)
+    if tens is not None:
+        unit = words[j + 1] if j + 1 < len(words) else ""
+        n = _UNITS.get(unit, int(unit) if len(unit) == 1 and unit.isdigit() else 0)
+        return (tens + n, j + 2) if 0 < n < 10 else (tens, j + 1)
+    if w in _UNITS:
+        return _UNITS[w], j + 1
+    if w.isdigit() and len(w) <= 2:
+        return int(w), j + 1
+    return None
+
+
+def _said_otherwise(fact_word: str, words: list[str], j: int) -> int | None:
+    """The index after `words[j:]` when they say `fact_word` in other words than its own:
+    a small number or seat in words ("seven" = 7, "thirty-one C" = 31C), or a status in
+    -ing as a progressive passive ("being processed" = processing, "being packed" =
+    packing). None when they do not."""
+    m = _SMALL_NUMBER.match(fact_word)
+    if m:
+        spelled = _spelled_number(words, j)
+        if spelled is None or spelled[0] != int(m[1]):
+            return None
+        end = spelled[1]
+        if not m[2]:
+            return end
+        return end + 1 if end < len(words) and words[end] == m[2] else None
+    if (fact_word.endswith("ing") and len(fact_word) > 5 and words[j] == "being"
+            and j + 1 < len(words) and words[j + 1].endswith("ed")
+            and words[j + 1][:-2] == fact_word[:-3]):
+        return j + 2
+    return None
+
+
 def _size_bare(fact: list[str]) -> str | None:
     """The size value of a fact `size X`, or None."""
     return fact[1] if len(fact) == 2 and fact[0] == "size" else None
 
 
 _SIZE_LETTERS = {"s": "small", "m": "medium", "l": "large", "xl": "extra"}
+_SPELLED_SIZES = {"xl": ["extra", "large"], "xs": ["extra", "small"]}
+"""Two-word sizes, stated alone in their clause ("grey, extra large, to your cart") or
+after "in" or "size"."""
 
 
 class AnswerReading:
@@ -411,6 +470,8 @@ class AnswerReading:
                 elif (skip and k > 0 and not skipped and words[j] in ("in", "at")
                       and fact[k] not in ("in", "at")):
                     j, skipped = j + 1, True
+                elif (end := _said_otherwise(fact[k], words, j)) is not None:
+                    j, k, skipped = end, k + 1, False
                 else:
                     break
             if k == n:
@@ -420,6 +481,10 @@ class AnswerReading:
             for i, w in enumerate(words):
                 if self._bare_size(s, i, w, size):
                     out.append((i, i + 1))
+                elif (size in _SPELLED_SIZES and words[i:i + 2] == _SPELLED_SIZES[size]
+                      and (s.clause(i) == (i, i + 2) or (i > 0 and words[i - 1] in (
+                          "in", "size")))):
+                    out.append((i, i + 2))
         if n == 1 and _ID.match(fact[0]) and not out:
             digits = fact[0].lstrip("abcdefghijklmnopqrstuvwxyz")
             for i in range(1, len(words)):
@@ -438,8 +503,10 @@ class AnswerReading:
                 i > lo and s.words[i - 1] == "to" and "size" in s.words[lo:i]))
         if w == size and size in _SIZE_LETTERS:
             # a bare letter counts in a listing ("TS-105 BLACK L"), not in a sentence
-            # ("your size is L" says nothing of the item found)
-            return alone or bool(s.listed(i))
+            # ("your size is L" says nothing of the item found); nor does it after "or"
+            # and another size ("size XL or S" offers S too)
+            return alone or bool(s.listed(i)) or (
+                i >= 2 and s.words[i - 1] == "or" and s.words[i - 2] in _SIZE_LETTERS)
         word = _SIZE_LETTERS.get(size)
         return alone and word is not None and w == word and size != "xl"
 
@@ -607,9 +674,12 @@ class AnswerReading:
         while k < limit:
             w = words[k]
             if k >= c_hi:
-                # a pronoun picks the value up again ("violin, but that was wrong")
+                # a pronoun picks the value up again ("violin, but that was wrong"; "black,
+                # size 36 — both wrong"), after a word of taking back ("— sorry, that was
+                # your old address")
                 after = words[k + 1] if k + 1 < len(words) else ""
-                if not (w in _PRONOUNS or (w in cues.resets and after in _PRONOUNS)):
+                if not (w in _PICK_UPS or (w in cues.resets and after in _PICK_UPS)
+                        or (w in _TAKING_BACK and after in _PICK_UPS)):
                     return False
                 _, c_hi = s.clause(k)
                 limit = min(len(words), k + WINDOW)
@@ -624,7 +694,8 @@ class AnswerReading:
                 following = words[k + 1] if k + 1 < c_hi else ""
                 contrast = w == "not" and words[k - 1] not in _AUXILIARIES and (
                     k + 1 in starts or any(ch.isdigit() for ch in following))
-                if following not in ("a", "an", "the", "only", "just") and not contrast:
+                if (following not in ("a", "an", "the", "only", "just") and not contrast
+                        and not self._negates_a_state(s, k)):
                     return True
             k += 1
         return False
@@ -713,6 +784,14 @@ class AnswerReading:
                     for j in range(len(tail)))
                 if failed and self._about_the_request(si, i):
                     definite = True
+        if self.asks_action is not False and not s.question:
+            # "will be in your cart once the stock check clears": the request's outcome
+            # promised on a condition, with no verb of acting to read it by
+            for i in range(len(words) - 1):
+                if (words[i] == "will" and words[i + 1] == "be" and any(
+                        x in _CONDITIONS for x in words[i + 2:i + 2 + 2 * WINDOW])
+                        and self._about_the_request(si, i)):
+                    offered_any = True
         return definite, offered_any, done, offer_read, shipping and not other_verb
 
     def _requested(self, word: str) -> bool:
@@ -729,11 +808,25 @@ class AnswerReading:
         nicht in den Warenkorb gelegt") decides."""
         if self.asks_action is not False:
             return True
+        return not self._negates_a_state(s, k)
+
+    def _negates_a_state(self, s: _Sentence, k: int) -> bool:
+        """In answer to a request for a status or a fact (`asks_action` False), the
+        negation at `k` says what has not happened to the item: the verb it governs (the
+        first after it in its clause, past "yet", "been", "be") is a verb of acting or a
+        past participle ("has not shipped yet", "hasn't been delivered yet", "noch nicht
+        versandt"), not one of looking it up ("I haven't found it yet")."""
+        if self.asks_action is not False:
+            return False
         _, c_hi = s.clause(k)
         for w in s.words[k + 1:min(c_hi, k + 1 + WINDOW + 1)]:
-            if w in ACTION_VERBS or (self.cues.other and is_other_action(w)):
-                return self._requested(w)
-        return True
+            if w in _STATE_GLUE:
+                continue
+            if w in _LOOKUPS:
+                return False
+            return (w in ACTION_VERBS or w.endswith("ed")
+                    or (self.cues.other and is_other_action(w)))
+        return False
 
     def _object_is_the_request(self, si: int, i: int) -> bool:
         """The action at `i` is the request's: its object is a pronoun, nothing, or names
@@ -823,7 +916,9 @@ class AnswerReading:
         numbers = [w for w in f if any(ch.isdigit() for ch in w)]
         if not numbers or any(self._find_in(si, f) for si in range(len(self.sentences))):
             return False
-        named = {w for s in self.sentences for w in s.words if any(ch.isdigit() for ch in w)}
+        # a case ending after an apostrophe ("JN-412'yi", "UA511'e") leaves the value named
+        named = {w.split("'", 1)[0] for s in self.sentences for w in s.words
+                 if any(ch.isdigit() for ch in w)}
         return any(not any(same_value(n, w) for w in named) for n in numbers)
 
     def untranslated(self, fact: str) -> str | None:

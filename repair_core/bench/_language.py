@@ -62,7 +62,7 @@ an answer uses most is its guess. A word several languages share ("la", "de", "c
 counts for each of them."""
 
 UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
-    "pl": frozenset({"jest", "są", "nie", "się", "że", "w", "ze", "dla", "przez", "już",
+    "pl": frozenset({"jest", "są", "nie", "się", "że", "w", "ze", "do", "bo", "dla", "przez", "już",
                      "jeszcze", "został", "została", "zostało", "zostały", "pana", "pani",
                      "państwa", "twoje", "twój", "twoja", "oraz", "czy", "jak", "też",
                      "będzie", "było", "była", "był", "od", "przy"}),
@@ -173,17 +173,21 @@ def guess_language(text: str) -> LanguageGuess:
             "), which the reader does not read"))
     counts = dict.fromkeys([*FUNCTION_WORDS, *UNREAD_FUNCTION_WORDS], 0)
     words = non_ascii = beyond_latin_1 = 0
-    for chunk in text.lower().split():
-        chunk = chunk.strip(_CHUNK_EDGES)
+    for written in text.split():
+        written = written.strip(_CHUNK_EDGES)
+        chunk = written.lower()
         if any(ch.isdigit() for ch in chunk) or not any(ch.isalpha() for ch in chunk):
             continue  # an id or a number ("O-9242"), not a word of the language
         words += 1
         non_ascii += any(ch.isalpha() and ch > "\x7f" for ch in chunk)
         beyond_latin_1 += any(ch.isalpha() and ch > "\xff" and ch not in _LATIN_1_LIGATURES
                               for ch in chunk)
-        for word in _APOSTROPHES.split(chunk):
+        for word, as_written in zip(_APOSTROPHES.split(chunk), _APOSTROPHES.split(written),
+                                    strict=True):
             for code, known in FUNCTION_WORDS.items():
-                if word in known:
+                # English writes the pronoun "I" upper-case; a lower-case "i" is Swedish,
+                # Polish or Italian "in" or "and"
+                if word in known and not (code == "en" and as_written == "i"):
                     counts[code] += 1
             for code, known in UNREAD_FUNCTION_WORDS.items():
                 if word in known:
