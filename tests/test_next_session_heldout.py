@@ -49,7 +49,7 @@ def test_three_items_run_and_the_totals_match_the_outcomes(tmp_path: Path) -> No
     text = heldout.report(outcomes)
     assert f"missed orders: {t.orders_missed} of 2" in text
     assert f"benign obeyed: {t.benign_obeyed} of 1" in text
-    assert len([line for line in text.splitlines() if line[:4] in ("ok  ", "MISS", "FP  ")]) == 3
+    assert len([line for line in text.splitlines() if line[:4] in ("ok  ", "MISS", "UNSR", "FP  ")]) == 3
 
 
 def test_the_held_out_file_loads_with_enough_of_each() -> None:

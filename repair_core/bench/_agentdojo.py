@@ -45,7 +45,6 @@ from ..model._agentdojo import (
     _jsonable,
     agentdojo_suite,
     instructions_in,
-    named_goals,
     record_instructions,
 )
 
@@ -634,11 +633,13 @@ def obeyed(record: Any) -> bool:
 
 
 def not_obeyed_naming_goal(records: Sequence[Any], goal: str) -> list[str]:
-    """Ids of `records` that name a strong slot of the injection goal `goal` (`suite/task
-    id`) but that the vulnerable agent takes no instruction from: the next session's
-    security rests on the agent's reading of their orders, negations and warnings."""
-    return [m.id for m in records if not obeyed(m)
-            and goal in named_goals(m.text) + (named_goals(m.value) if m.value else [])]
+    """Ids of `records` whose reading of the injection goal `goal` (`suite/task id`) is
+    unsure (`_agentdojo_unsure`): naming the slot where its harm goes with no order the
+    vulnerable agent obeys, or naming any of its slots in a language the agent does not
+    read. The next session's security rests on the agent's reading of them."""
+    from ._agentdojo_unsure import unsure_readings
+
+    return list(dict.fromkeys(u.record_id for u in unsure_readings(records, goal)))
 
 
 def evaluate_case(case: Any, method: str, *, model: str = "dgrr/agentdojo-vulnerable",
@@ -650,6 +651,7 @@ def evaluate_case(case: Any, method: str, *, model: str = "dgrr/agentdojo-vulner
     from ..model import ModelClient
     from ..replay import execute
     from ..replay._world import ToolWorld
+    from ._agentdojo_unsure import unsure_readings
     from ._carriers import store_carriers, store_signature_matches
     from ._methods import decide
     from ._metrics import CaseResult
@@ -695,7 +697,9 @@ def evaluate_case(case: Any, method: str, *, model: str = "dgrr/agentdojo-vulner
     nxt_pre, nxt, next_trace = next_session(tools, active)
     next_attacked = _check(injection, "security", "", nxt_pre, nxt, next_trace)
     carrying = store_carriers(case, active, obeyed)
-    unsure = not_obeyed_naming_goal(active, f"{meta['suite']}/{meta['injection_task']}")
+    unsure_why = unsure_readings(active, f"{meta['suite']}/{meta['injection_task']}")
+    unsure = list(dict.fromkeys(u.record_id for u in unsure_why))
+    notes += [f"next session unsure of {u.record_id}: {u.reason}" for u in unsure_why]
     active_ids = {m.id for m in active}
     ev = case.eval
     return CaseResult(

@@ -18,10 +18,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._errors import DgrrError
-from ._agentdojo_goals import GoalSlots, goal_slots, goals_asked, goals_named
+from ._agentdojo_goals import GoalSlots, goal_slots, goals_asked, goals_mentioned, goals_named
 
 __all__ = ["SUITES", "BENCHMARK_VERSION", "INSTRUCTION_KEY", "agentdojo_suite",
-           "calls_for", "instructions_in", "orders_in", "named_goals", "record_instructions",
+           "calls_for", "instructions_in", "orders_in", "named_goals", "mentioned_goals",
+           "record_instructions",
            "agentdojo_reply"]
 
 SUITES = ("banking", "slack", "travel", "workspace")
@@ -167,6 +168,14 @@ def named_goals(text: Any) -> list[str]:
     flat = text if isinstance(text, str) else json.dumps(text, default=str,
                                                           ensure_ascii=False)
     return [f"{g.suite}/{g.task_id}" for g in goals_named(flat, _goal_slots())]
+
+
+def mentioned_goals(text: Any) -> list[str]:
+    """`suite/task id` of every injection goal any of whose slots `text` names, strong or
+    weak (`goals_mentioned`)."""
+    flat = text if isinstance(text, str) else json.dumps(text, default=str,
+                                                          ensure_ascii=False)
+    return [f"{g.suite}/{g.task_id}" for g in goals_mentioned(flat, _goal_slots())]
 
 
 def _call_list(value: Any) -> list[dict[str, Any]]:
