@@ -536,6 +536,8 @@ def test_an_outcome_promised_on_a_condition_is_not_done():
     ("Seat twenty-two B on UA511 is held for you, on the aisle.", UA511, False),
     ("Added JN-412 in grey, size thirty-six, to your cart.",
      (["JN-412", "grey", "size 32"], ["size 36"]), False),
+    ("Held 22C on UA511 in row 22, an aisle seat; row 8 a window seat was free.",
+     (["UA511", "22C", "aisle"], ["8A"]), True),
     # "recovered" before: a size offered as an either-or states both
     ("Added RJ-220 in white, size XL or M, whichever fits.",
      (["RJ-220", "white", "size XL"], ["size M"]), False),

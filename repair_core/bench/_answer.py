@@ -340,6 +340,8 @@ def _said_otherwise(fact_word: str, words: list[str], j: int) -> int | None:
         end = spelled[1]
         if not m[2]:
             return end
+        if m[2] == "a" and words[j].isdigit():
+            return None  # "row 8 a window seat": an article, not seat 8A
         return end + 1 if end < len(words) and words[end] == m[2] else None
     if (fact_word.endswith("ing") and len(fact_word) > 5 and words[j] == "being"
             and j + 1 < len(words) and words[j + 1].endswith("ed")
