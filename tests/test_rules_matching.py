@@ -98,6 +98,15 @@ def test_names_are_case_blind_and_a_sentence_initial_verb_is_no_name():
         == ["Lisbon", "Jazz Club"]
     mem0 = signature_of("Prefers window seats on long flights", node="f")
     assert not mem0.tokens
+    # names in any cased script, inner capitals included; before, only [A-Z][a-z]+ words
+    # were names: "Jürgen Müller" was none and "GmbH" was cut to "Gmb"
+    assert proper_names("Pay Jürgen Müller, Łukasz Ødegaard and Nordlicht Consulting GmbH "
+                        "via McKinsey; the USA said so.") == [
+        "Jürgen Müller", "Łukasz Ødegaard", "Nordlicht Consulting GmbH", "McKinsey"]
+    german = signature_of("Die Miete geht jetzt an Jürgen Müller.", node="f")
+    assert "Jürgen Müller" in german.tokens
+    assert match(german, "JÜRGEN MÜLLER bekommt das Geld", threshold=0.0).tokens == [
+        "Jürgen Müller"]
     assert match(mem0, "User prefers window seats on long flights.") is not None
 
 

@@ -42,8 +42,33 @@ _ID_RUN = re.compile(r"(?<![\w-])[A-Za-z0-9_-]{5,}")
 """A run that may be an id (the old pattern's word boundary in front)."""
 _HAS_LETTER = re.compile(r"[A-Za-z]").search
 _ORDINAL = re.compile(r"(?i)\d{1,20}(?:st|nd|rd|th|am|pm|h|min|s|x|kg|km|mb|gb)")
-_NAME = re.compile(r"\b[A-Z][a-z]+(?:['’][a-z]+)?(?:[ \t]+(?:[A-Z][a-z]+|[A-Z]\.))*")
-_NAME_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+@cache
+def _name_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(a run of capitalised words, one capitalised word): a capitalised word in any cased
+    script of the Basic Multilingual Plane, inner capitals included ("Müller", "Łukasz",
+    "GmbH", "McKinsey"); an all-capital word ("USA", "IBAN") is an acronym, not a name.
+    Python's `re` has no Unicode case classes, so the two are listed from the code
+    points once, on first use (about 10 ms)."""
+    plane = "".join(map(chr, range(0x10000)))
+    up = _char_class(c for c in plane if c.isupper() or c.istitle())
+    low = _char_class(c for c in plane if c.islower())
+    word = f"{up}{low}+(?:{up}{low}*)*"
+    return (re.compile(rf"\b{word}(?:['’]{low}+)?(?:[ \t]+(?:{word}|{up}\.))*"),
+            re.compile(rf"\b{word}\b"))
+
+
+def _char_class(chars: Iterable[str]) -> str:
+    """A regex character class of `chars` (in code point order), as ranges."""
+    ranges: list[list[int]] = []
+    for cp in map(ord, chars):
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    return "[" + "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+                         for a, b in ranges) + "]"
 _STARTERS = frozenset(".!?:;\n\"'([*>-")
 _TRAILING = ".,;:!?"
 _MAX_CARD, _MIN_CARD, _MAX_PHONE, _MIN_PHONE = 19, 13, 15, 7
@@ -123,7 +148,7 @@ def proper_names(text: str, common: Iterable[str] = ()) -> list[str]:
     ordinary = COMMON_CAPITALISED | {w.casefold() for w in common}
     found: dict[str, None] = {}
     visible = _first_visible(text)
-    for m in _NAME.finditer(text):
+    for m in _name_patterns()[0].finditer(text):
         parts = m.group(0).split()
         initial = _starts_sentence(text, m.start(), visible)
         first, last = 0, len(parts)
@@ -406,7 +431,7 @@ def initial_words(text: str) -> set[str]:
     ['lin', 'send', 'standing']
     """
     first = _first_visible(text)
-    return {m.group(0).casefold() for m in _NAME_WORD.finditer(text)
+    return {m.group(0).casefold() for m in _name_patterns()[1].finditer(text)
             if _starts_sentence(text, m.start(), first)}
 
 
