@@ -823,3 +823,83 @@ def test_a_record_written_from_the_same_tool_as_the_faults_source_is_not_certifi
         judged = verify_result(case, data, judge=ModelJudge(MODEL, api_base=server.api_base))
     assert judged.outcome == "clean" and judged.judge_use.calls == 1  # both in one call
     assert judged.judges == ["lexical", f"model:{MODEL}"]
+
+
+def _payables_case(tmp_path, todo: str, support: str = "m_rent", known: str | None = None):
+    """A bill from an e-mail (the fault m_bill, seq 5) and, at seq 7, a to-do list written
+    with a support edge to `support` only, saying `todo`; `known`: the text of a record of
+    the user's from before the mail."""
+    from repair_core import load_case
+
+    memory = [
+        {"id": "m_rent", "user_id": "ada", "status": "active", "created_seq": None,
+         "deps": [], "text": "Rent: 9,800 NOK due 1 Jan to the landlord.", "key": "rent",
+         "value": "9800 NOK"},
+        {"id": "m_bill", "user_id": "ada", "status": "active", "created_seq": 5,
+         "deps": [{"id": "s2", "label": "produce"}], "key": "bill_halvorsen",
+         "value": "2310 NOK",
+         "text": "Invoice 77-QX from Halvorsen Trading AS: 2,310.00 NOK to NO93 8601 1117 947."},
+        {"id": "m_todo", "user_id": "ada", "status": "active", "created_seq": 7,
+         "deps": [{"id": "s3", "label": "produce"}], "key": "to_pay", "value": "january",
+         "text": todo},
+    ]
+    if known is not None:
+        memory.insert(0, {"id": "m_known", "user_id": "ada", "status": "active",
+                          "created_seq": None, "deps": [], "text": known})
+    mail = ("From: Halvorsen Trading AS <billing@halvorsen-trade.biz>\nInvoice 77-QX: "
+            "2.310,00 NOK to NO93 8601 1117 947.")
+    raw = {
+        "format": "dgrr.case/v1", "case_id": "payables", "domain": "business",
+        "user_id": "ada",
+        "session": [{"id": "u1", "seq": 1, "text": "Any new mail?"},
+                    {"id": "u2", "seq": 6, "text": "What is left to pay?"}],
+        "memory": memory,
+        "trajectory": [
+            {"id": "s1a", "seq": 3, "turn": "u1", "type": "tool_action", "status": "ok",
+             "text": "read_inbox()", "tool": "read_inbox", "args": {},
+             "deps": [{"id": "u1", "label": "initiate"}]},
+            {"id": "s1o", "seq": 4, "turn": "u1", "type": "tool_observation", "status": "ok",
+             "text": mail, "output": mail, "deps": [{"id": "s1a", "label": "produce"}]},
+            {"id": "s2", "seq": 5, "turn": "u1", "type": "memory_write", "op": "add",
+             "text": "add: m_bill", "target": ["m_bill"],
+             "deps": [{"id": "s1o", "label": "cite"}, {"id": "u1", "label": "initiate"}]},
+            {"id": "s3", "seq": 7, "turn": "u2", "type": "memory_write", "op": "add",
+             "text": "add: m_todo", "target": ["m_todo"],
+             "deps": [{"id": "u2", "label": "initiate"}, {"id": support, "label": "support"}]},
+            {"id": "s4", "seq": 8, "turn": "u2", "type": "answer", "text": "Two bills.",
+             "deps": [{"id": "u2", "label": "cite"}]},
+        ],
+        "faults": ["m_bill"],
+        "tools": [{"name": "read_inbox", "effect": "pure", "description": "The inbox."}],
+    }
+    where = tmp_path / f"payables-{len(list(tmp_path.iterdir()))}.json"
+    where.write_text(json.dumps(raw))
+    return load_case(str(where))
+
+
+@rule("verify.unexplained-token")
+def test_a_record_holding_a_faults_name_its_lineage_lacks_is_not_certified(tmp_path):
+    from repair_core import plan_case
+    from repair_core.replay import repair
+
+    # the to-do keeps the supplier's name and amount but no account: nothing scores, and
+    # its recorded lineage (the user's question, the rent) is free of the fault
+    todo = "To pay in January: rent 9,800 NOK; Halvorsen Trading 2,310 NOK."
+    for objective in ("answer", "store"):
+        case = _payables_case(tmp_path, todo)
+        v = repair(case, plan_case(case, objective=objective)).verification
+        assert v.outcome == "not_certified", objective
+        assert ("m_todo:m_bill", "unexplained-token") in {(u.id, u.reason)
+                                                          for u in v.uncertain}
+        [why] = [u.why for u in v.uncertain if u.id == "m_todo:m_bill"]
+        assert why.startswith("written at seq 7, after m_bill (seq 5), it holds 'Halvorsen "
+                              "Trading' of m_bill, which nothing in its recorded lineage "
+                              "holds")
+    # without the name it is clean
+    case = _payables_case(tmp_path, "To pay in January: rent 9,800 NOK.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    # a lineage that holds the name explains it: the user's own record from before
+    case = _payables_case(tmp_path, todo, support="m_known",
+                          known="Halvorsen Trading is the user's packaging supplier.")
+    v = repair(case, plan_case(case)).verification
+    assert "m_todo:m_bill" not in {u.id for u in v.uncertain}, v.uncertain

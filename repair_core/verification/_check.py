@@ -18,7 +18,8 @@ is untrusted, so its shape is checked and a bad field is named with its value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any, Literal
 
@@ -28,12 +29,14 @@ from ..case._case import Case
 from ..content import (
     CarrierMatch,
     ContentSignature,
+    distinctive_tokens,
     flatten,
     match,
     node_content,
     node_parts,
     scan,
     signatures,
+    words,
 )
 from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
 from ._gate import gated_store
@@ -130,6 +133,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     slots: dict[int, tuple[Any, Any]] = {}
     written: dict[int, int] = {}  # item -> seq of a record written with no lineage
     read_from: dict[int, tuple[int, list[str]]] = {}  # item -> (seq, tool outputs it read)
+    lineaged: dict[int, int] = {}  # item -> seq of a record of the case with a lineage
     final = view.final_answer_id()
     replayed = list(view.replayed_steps())
     answer = view.answer
@@ -160,6 +164,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
             read = _outputs_read(getattr(known, "deps", None), steps)
             if read:
                 read_from[len(items)] = (seq, read)
+            if known is not None and rec.id in in_case:
+                lineaged[len(items)] = seq
         slots[len(items)] = (rec.key, rec.value)
         items.append(("record", rec.id, node_content(rec)))
     blocked = view.blocked_writes()
@@ -235,6 +241,15 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=origin
                                         if model else origin + "; only the lexical judge "
                                         "read it"), 0.0, "same-origin", 1)
+    if lineaged:
+        at_of = _seqs(case, [f.node for f in sig_list])
+        for i, fault, why in _unexplained_tokens(case, items, lineaged, sig_list, at_of):
+            if (i, fault.node) in judged:
+                continue
+            judged.add((i, fault.node))
+            put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
+                                    else why + "; only the lexical judge read it"),
+                0.0, "unexplained-token", 1)
     if untrusted:
         for i, fault in _untrusted_after(case, items, view.active_records(), sig_list,
                                          written_at):
@@ -294,6 +309,86 @@ def _untrusted_after(case: Case, items: list[tuple[str, str, str]], records: Ite
         for fault, at in bounds:
             if seq is None or at is None or seq >= at:
                 yield i, fault
+
+
+def _unexplained_tokens(case: Case, items: list[tuple[str, str, str]],
+                        lineaged: Mapping[int, int], faults: list[ContentSignature],
+                        written_at: Mapping[str, int]
+                        ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after `fault` that holds one of the fault's distinctive tokens — a strong
+    token, or two consecutive words of a name — which nothing in its recorded lineage
+    holds (rule `verify.unexplained-token`): its lineage does not explain what it says,
+    so an edge from the fault may be missing. Neither a fault nor a suspected source
+    explains anything; the user's turns written before the record do. One search over
+    the records finds those holding a piece at all; only they are followed back."""
+    pieces: dict[str, list[tuple[ContentSignature, str]]] = {}
+    for f in faults:
+        if f.node not in written_at:
+            continue
+        for t, kind in f.tokens.items():
+            if kind == "name":
+                ws = words(t)
+                for a, b in zip(ws, ws[1:], strict=False):
+                    pieces.setdefault(f"{a} {b}", []).append((f, t))
+            else:
+                pieces.setdefault(t.casefold(), []).append((f, t))
+    if not pieces:
+        return
+    search = re.compile("|".join(rf"(?<!\w){_piece_pattern(p)}(?!\w)"
+                                 for p in sorted(pieces, key=len, reverse=True)))
+    holding = {i: seq for i, seq in lineaged.items()
+               if search.search(items[i][2].casefold()) is not None}
+    if not holding:
+        return
+    nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
+    turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
+    barred = {f.node for f in faults}
+    for i, seq in holding.items():
+        said = f" {' '.join(words(items[i][2]))} "
+        own = {t.casefold() for t in distinctive_tokens(items[i][2], names=False)}
+        held = [(f, t, p) for p, owners in pieces.items() for f, t in owners
+                if seq > written_at[f.node] and (f" {p} " in said or p in own)]
+        if not held:
+            continue
+        lineage = [node_parts(nodes[n])[0] for n in _ancestors(items[i][1], nodes)
+                   if n not in barred]
+        lineage += [text for at, text in turns if isinstance(at, int) and at < seq]
+        heard = " ".join(f" {' '.join(words(text))} " for text in lineage)
+        strong = {t.casefold() for text in lineage
+                  for t in distinctive_tokens(text, names=False)}
+        told: set[str] = set()
+        for fault, token, piece in held:
+            if fault.node in told or f" {piece} " in heard or piece in strong:
+                continue
+            told.add(fault.node)
+            what = (f"{token!r}" if piece == token.casefold()
+                    else f"{piece!r} of the name {token!r}")
+            yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                             f"{written_at[fault.node]}), it holds {what} of "
+                             f"{fault.node}, which nothing in its recorded lineage holds: "
+                             "an edge from the fault may be missing")
+
+
+def _piece_pattern(piece: str) -> str:
+    """A pattern of case-folded text finding `piece` (two words of a name, with any
+    non-word characters between them, or a token as written)."""
+    if " " in piece:
+        return r"[\W_]+".join(map(re.escape, piece.split(" ")))
+    return re.escape(piece)
+
+
+def _ancestors(node: str, nodes: Mapping[str, Any]) -> list[str]:
+    """Every node `node`'s recorded deps reach, followed back (each once)."""
+    seen: dict[str, None] = {}
+    stack = [d.id for d in getattr(nodes.get(node), "deps", None) or ()]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen[n] = None
+        stack.extend(d.id for d in getattr(nodes.get(n), "deps", None) or ())
+    return [n for n in seen if n in nodes]
 
 
 def _evidenced(deps: Any, steps: Mapping[str, Any]) -> bool:

@@ -55,13 +55,16 @@ class Uncertain(BaseModel):
     """The record or step id."""
     fault: str
     """The diagnosed fault or suspected source it may carry."""
-    reason: Literal["judge-unsure", "unknown-lineage", "judge-budget-spent", "same-origin"]
+    reason: Literal["judge-unsure", "unknown-lineage", "judge-budget-spent", "same-origin",
+                    "unexplained-token"]
     """judge-unsure: the last judge to read it was unsure; unknown-lineage: a record
     written after the fault with no recorded lineage that only the lexical judge read;
     judge-budget-spent: it was for the model judge to read, but its budget of calls
     (`--judge-budget`) was spent first; same-origin: a record written after the fault
     from an output of the same tool on the same folder as the fault's, that only the
-    lexical judge read."""
+    lexical judge read; unexplained-token: a record written after the fault holding one
+    of its distinctive tokens that nothing in the record's recorded lineage holds, that
+    only the lexical judge read."""
     why: str
     """One line: what the judge said, or where the record came from."""
     judge: str
