@@ -146,3 +146,28 @@ def test_a_repairs_decisions_and_step_outcomes_share_their_names():
     kept[0].detail = "changed"
     assert "detail" in kept[0].__pydantic_fields_set__
     assert "detail" not in kept[1].__pydantic_fields_set__ and kept[1].model_dump() == before
+
+
+def test_a_marked_step_shares_the_case_steps_values_and_assigns_apart():
+    case = case_from_data(synth_case_data(steps=200, memories=40, faults=1, seed=2))
+    names: dict = {}
+    marks: dict = {}
+    steps = list(case.trajectory)
+    new = [_marked(s, "kept", names, marks) for s in steps]
+    assert all(n.__dict__ is s.__dict__ for s, n in zip(steps, new, strict=True))
+    before = [s.model_dump_json() for s in steps]
+    # a marked step assigned to takes values of its own: the case's step is unchanged
+    new[0].text = "changed in the repair"
+    assert new[0].text == "changed in the repair" and steps[0].model_dump_json() == before[0]
+    del new[1].repair
+    assert steps[1].model_dump_json() == before[1]
+    # and the case's step assigned to leaves its marked step as it was
+    marked = new[2].model_dump_json()
+    steps[2].text = "changed in the case"
+    assert new[2].model_dump_json() == marked and steps[2].text == "changed in the case"
+    # a step that holds a set of names of its own is copied, as before
+    plain = Case.model_validate(synth_case_data(steps=20, memories=4, faults=1, seed=2))
+    own = _marked(plain.trajectory[0], "kept", names, marks)
+    assert own.__dict__ is not plain.trajectory[0].__dict__
+    assert own.__dict__ == plain.trajectory[0].__dict__
+

@@ -80,16 +80,27 @@ NO_EXTRA = SharedExtra()
 
 
 class SharingModel(BaseModel):
-    """A model whose set of field names and extra members may be shared: assigning an
-    attribute first gives it its own."""
+    """A model whose set of field names and extra members may be shared, and whose dict
+    of field values may be shared with the models it was marked from or as (a repaired
+    trajectory's kept step and the case's own, `replay._executor._marked`): assigning or
+    deleting an attribute of a model holding a shared set of names first gives it its
+    own set, extra members and dict of values."""
 
     def __setattr__(self, name: str, value: Any) -> None:
+        self._own_parts()
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        self._own_parts()
+        super().__delattr__(name)
+
+    def _own_parts(self) -> None:
         names, extra = self.__pydantic_fields_set__, self.__pydantic_extra__
         if type(names) is SharedFieldNames:
             object.__setattr__(self, "__pydantic_fields_set__", set(names))
+            object.__setattr__(self, "__dict__", dict(self.__dict__))
         if type(extra) is SharedExtra:
             object.__setattr__(self, "__pydantic_extra__", dict(extra))
-        super().__setattr__(name, value)
 
 
 def share_field_names(models: Iterable[BaseModel],
