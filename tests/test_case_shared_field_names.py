@@ -171,3 +171,20 @@ def test_a_marked_step_shares_the_case_steps_values_and_assigns_apart():
     assert own.__dict__ is not plain.trajectory[0].__dict__
     assert own.__dict__ == plain.trajectory[0].__dict__
 
+
+def test_a_repaired_trajectorys_new_items_share_their_names_and_write_as_before():
+    case = case_from_data(synth_case_data(steps=300, memories=60, faults=2, seed=6))
+    result = repair(case)
+    trajectory = result.trajectory
+    replayed = [s for s in trajectory.trajectory
+                if (s.model_extra or {}).get("repair") in ("replayed", "refreshed")]
+    assert len(replayed) >= 3
+    models = _models(trajectory)
+    assert all(type(m.__pydantic_fields_set__) is SharedFieldNames for m in models)
+    assert len({id(m.__pydantic_fields_set__) for m in models}) < 40
+    # what each input set is kept: the same dump, with and without unset fields
+    plain = Case.model_validate(json.loads(trajectory.model_dump_json()), strict=True)
+    assert trajectory.model_dump_json() == plain.model_dump_json()
+    assert trajectory.model_dump_json(exclude_unset=True) == repair(
+        case_from_data(synth_case_data(steps=300, memories=60, faults=2, seed=6))
+    ).trajectory.model_dump_json(exclude_unset=True)

@@ -191,6 +191,9 @@ def repaired_case(case: Case, trajectory: Sequence[Step | Mapping[str, Any]],
         "faults": case.faults}, cycles=False))
     if problems:
         raise CaseError(problems, source=source)
+    # the new items (and the repair's copies of records) share their sets of names as a
+    # loaded case's items do: at 300k steps about 150k sets of their own otherwise
+    share_field_names([*steps, *records], {})
     return case.model_copy(update={"trajectory": steps, "memory": records, "eval": None})
 
 
