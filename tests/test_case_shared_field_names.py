@@ -188,3 +188,18 @@ def test_a_repaired_trajectorys_new_items_share_their_names_and_write_as_before(
     assert trajectory.model_dump_json(exclude_unset=True) == repair(
         case_from_data(synth_case_data(steps=300, memories=60, faults=2, seed=6))
     ).trajectory.model_dump_json(exclude_unset=True)
+
+
+@pytest.mark.parametrize("steps", [300, VALIDATE_CHUNK + 1000])  # one call, and in chunks
+def test_references_hold_the_named_items_own_id_strings(steps):
+    data = synth_case_data(steps=steps, memories=steps // 5, faults=2, seed=4)
+    case = case_from_data(json.loads(json.dumps(data)))
+    own = {id(x.id) for x in [*case.session, *case.memory, *case.trajectory]}
+    named = [d.id for x in [*case.memory, *case.trajectory] for d in x.deps]
+    named += [s.turn for s in case.trajectory]
+    named += [r for s in case.trajectory for r in getattr(s, "returned", [])]
+    named += [r for s in case.trajectory for r in getattr(s, "target", [])]
+    assert len(named) > 2 * steps
+    assert all(id(x) in own for x in named)
+    plain = Case.model_validate(json.loads(json.dumps(data)), strict=True)
+    assert case.model_dump_json() == plain.model_dump_json()

@@ -26,7 +26,7 @@ from ._case import (
     Turn,
 )
 from ._json import data_problems, loads_strict
-from ._shared import SharedFieldNames, share_field_names
+from ._shared import SharedFieldNames, share_field_names, share_ids
 
 __all__ = ["load_case", "parse_case", "case_from_data", "check_case_data", "case_from_parts",
            "load_case_parts", "repaired_case", "with_faults"]
@@ -268,7 +268,8 @@ def _model_validate(data: Mapping[str, Any], tick: Callable[[], None] | None = N
     between calls). The model has no validators across fields, so validating the other
     fields with the lists empty and then each list on its own gives the same case; any
     error is raised by the one-call form, so the problems and their order are its own.
-    The items share their sets of field names (`_shared`)."""
+    The items share their sets of field names, and their references the ids' strings
+    (`_shared`)."""
     shared: dict[frozenset[str], SharedFieldNames] = {}  # one set of field names per shape
     lists = [data.get(name) for name in _LISTS]
     if not all(isinstance(items, list) for items in lists) \
@@ -276,6 +277,7 @@ def _model_validate(data: Mapping[str, Any], tick: Callable[[], None] | None = N
         case = Case.model_validate(data, strict=True)
         for name in _LISTS:
             share_field_names(case.__dict__[name], shared)
+        share_ids(case.session, case.memory, case.trajectory)
         return case
     try:
         case = Case.model_validate({**data, **dict.fromkeys(_LISTS, [])}, strict=True)
@@ -292,6 +294,7 @@ def _model_validate(data: Mapping[str, Any], tick: Callable[[], None] | None = N
             case.__dict__[name] = validated
     except ValidationError:
         return Case.model_validate(data, strict=True)  # raises the errors in their order
+    share_ids(case.session, case.memory, case.trajectory)
     return case
 
 

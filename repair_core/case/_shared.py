@@ -24,7 +24,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["NO_EXTRA", "SharedExtra", "SharedFieldNames", "SharingModel", "share_field_names"]
+__all__ = ["NO_EXTRA", "SharedExtra", "SharedFieldNames", "SharingModel", "share_field_names",
+           "share_ids"]
 
 
 class SharedFieldNames(set[str]):
@@ -129,3 +130,31 @@ def _share(model: Any, shared: dict[frozenset[str], SharedFieldNames], put: Any)
     extra = model.__pydantic_extra__
     if type(extra) is dict and not extra:
         put(model, "__pydantic_extra__", NO_EXTRA)
+
+
+def share_ids(session: Iterable[BaseModel], memory: Iterable[BaseModel],
+              trajectory: Iterable[BaseModel]) -> None:
+    """Point each reference of a loaded case's items to an item (a step's turn, a read's
+    returned records, a write's target records, every dependency's id) at the string the
+    item's own id is: the JSON reader makes a string per occurrence, so a 300k-step case
+    held its 704k dependencies' ids, 300k turns and the reads' and writes' record ids a
+    second time (about 55 MB). The strings are equal, so nothing a reader sees changes;
+    the items are freshly validated and share no dict of values yet."""
+    own: dict[str, str] = {}
+    for items in (session, memory, trajectory):
+        for item in items:
+            own.setdefault(item.id, item.id)  # type: ignore[attr-defined]
+    get = own.get
+    for items in (memory, trajectory):
+        for item in items:
+            values = item.__dict__
+            turn = values.get("turn")
+            if turn is not None:
+                values["turn"] = get(turn, turn)
+            for name in ("returned", "target"):
+                ids = values.get(name)
+                if ids:
+                    ids[:] = [get(x, x) for x in ids]
+            for dep in values.get("deps") or ():
+                dep_values = dep.__dict__
+                dep_values["id"] = get(dep_values["id"], dep_values["id"])
