@@ -5,8 +5,9 @@ asks the same model at the same address with the same key the server would
 
 The key itself is never part of the data: only the name of the server's environment
 variable the operator named for it (`judge_api_key_env`), read where the judge is built.
-The worker is the server's child and has the server's environment, so it sends the
-judge's address the key the server would send there and no other. No Streamlit here
+The worker is the server's child, started with that one variable of the server's
+environment (`upload_client.worker_environment`), so it sends the judge's address the
+key the server would send there and no other. No Streamlit here
 (the worker imports it).
 """
 

@@ -10,12 +10,13 @@ ended or the wall-clock limit has passed.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -31,7 +32,8 @@ from .settings import operator_setting, team_mode
 from .worker_messages import MEMORY_EXIT, Planned, Verified, WorkerRequest, parse_answer
 
 __all__ = ["LimitExceeded", "LoadedUpload", "WorkerLimits", "load_in_worker",
-           "plan_in_worker", "use_worker", "verify_in_worker", "worker_limits"]
+           "plan_in_worker", "use_worker", "verify_in_worker", "worker_environment",
+           "worker_limits"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CPU_SECONDS = 30
@@ -102,47 +104,79 @@ def use_worker(read: Callable[[str, str], str | None] = operator_setting) -> boo
     return text == "on" or (text == "auto" and team_mode())
 
 
-_SPARE: list[subprocess.Popen[bytes]] = []  # a started worker no job has used yet
+PASSED_ON = ("PATH", "HOME", "TMPDIR", "TEMP", "TMP", "LANG", "LANGUAGE", "PYTHONPATH",
+             "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
+             "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE")
+"""The server's environment variables a worker is given (with the locale's `LC_*`): where
+programs and temporary files are, the locale, the library's path, and how the judge's
+calls reach the network. The worker reads no `DGRR_*` setting: its limits come as its
+arguments and the judge's settings in the request."""
+
+
+def worker_environment(key_env: str | None = None,
+                       environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+    """The environment a worker is started with: `PASSED_ON` and `LC_*` of the server's
+    `environ`, and for a check with the model judge the one variable the operator named
+    for its key (`key_env`, `judge_api_key_env`). Nothing else of the server's reaches a
+    process that reads visitors' uploads: not its database password, its sign-in
+    secrets or a provider's key nobody named for the judge."""
+    return {name: value for name, value in environ.items()
+            if name in PASSED_ON or name.startswith("LC_")
+            or (key_env is not None and name == key_env)}
+
+
+class _Worker(subprocess.Popen[bytes]):
+    """A started worker and the environment it was started with."""
+
+    def __init__(self, args: list[str], environment: dict[str, str]) -> None:
+        super().__init__(args, cwd=ROOT, env=environment, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.environment = environment
+
+
+_SPARE: list[_Worker] = []  # a started worker no job has used yet
 _SPARE_LOCK = threading.Lock()
 
 
-def _start(limits: WorkerLimits, judge: bool) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(_start_args(limits, judge), cwd=ROOT, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def _start(limits: WorkerLimits, judge: bool, environment: dict[str, str]) -> _Worker:
+    return _Worker(_start_args(limits, judge), environment)
 
 
-def _worker(limits: WorkerLimits, judge: bool) -> subprocess.Popen[bytes]:
+def _worker(limits: WorkerLimits, judge: bool, environment: dict[str, str]) -> _Worker:
     """A fresh worker for one job: the spare :func:`_refill` started after the last job
     of its kind (a worker's start, the interpreter and the library's imports, about
     0.6 CPU s — with the model judge's litellm, about 6 CPU s more — then overlaps the
     reviewer's work instead of delaying the next job), else a new one. A spare with other
-    limits (the settings changed) is left for :func:`_refill` to replace; one that has
-    ended is replaced."""
+    limits or another `environment` (the settings changed) is left for :func:`_refill` to
+    replace; one that has ended is replaced."""
     wanted = _start_args(limits, judge)
     with _SPARE_LOCK:
-        spare = next((p for p in _SPARE if p.args == wanted), None)
+        spare = next((p for p in _SPARE
+                      if p.args == wanted and p.environment == environment), None)
         if spare is not None:
             _SPARE.remove(spare)
     if spare is not None and spare.poll() is not None:
         _stop(spare)
         spare = None
-    return spare if spare is not None else _start(limits, judge)
+    return spare if spare is not None else _start(limits, judge, environment)
 
 
-def _refill(limits: WorkerLimits, judge: bool) -> None:
+def _refill(limits: WorkerLimits, judge: bool, environment: dict[str, str]) -> None:
     """Start the spare for the next job of this kind (after a job, not beside it: on a
     busy machine the two starts competed for the CPU and a small case's plan took
-    seconds); a spare with other limits is stopped. A spare for the judge is started
-    only once a check with the judge was asked for, so that a server whose operator set
-    none, or whose reviewers never open Approve, imports litellm nowhere."""
+    seconds); a spare with other limits, or of this kind with another environment, is
+    stopped. A spare for the judge is started only once a check with the judge was asked
+    for, so that a server whose operator set none, or whose reviewers never open
+    Approve, imports litellm nowhere."""
     wanted = _start_args(limits, judge)
     with _SPARE_LOCK:
-        stale = [p for p in _SPARE if p.args not in (wanted, _start_args(limits, not judge))]
+        stale = [p for p in _SPARE if p.args not in (wanted, _start_args(limits, not judge))
+                 or (p.args == wanted and p.environment != environment)]
         for p in stale:
             _SPARE.remove(p)
         fresh = not any(p.args == wanted for p in _SPARE)
         if fresh:
-            _SPARE.append(_start(limits, judge))
+            _SPARE.append(_start(limits, judge, environment))
     for p in stale:
         _stop(p)
 
@@ -190,7 +224,8 @@ def run_job(request: WorkerRequest, files: Sequence[bytes], limits: WorkerLimits
     passed)."""
     request = request.model_copy(update={"sizes": [len(f) for f in files]})
     judge = request.judge is not None
-    proc = _worker(limits, judge)
+    environment = worker_environment(request.judge.api_key_env if request.judge else None)
+    proc = _worker(limits, judge, environment)
     deadline = time.monotonic() + limits.wall_seconds
     # Written by a thread of its own, not by communicate(): given input and a timeout,
     # communicate() writes none of the input after its first timeout (Python 3.11), and
@@ -218,7 +253,7 @@ def run_job(request: WorkerRequest, files: Sequence[bytes], limits: WorkerLimits
         if proc.returncode is None:
             _stop(proc)
         writer.join()
-        _refill(limits, judge)
+        _refill(limits, judge, environment)
     if proc.returncode != 0:
         if proc.returncode not in (-signal.SIGXCPU, -signal.SIGKILL, MEMORY_EXIT,
                                    -signal.SIGABRT):

@@ -9,7 +9,9 @@ judge is a scripted OpenAI-compatible server on 127.0.0.1 (`judge_server`)."""
 from __future__ import annotations
 
 import json
+import os
 import threading
+from pathlib import Path
 
 import pytest
 from judge_server import answer_each, scripted_server
@@ -107,6 +109,51 @@ def test_the_worker_sends_the_judge_only_the_key_the_operator_named(monkeypatch)
             line = WorkerRequest(job="verify", source="s", judge=settings).model_dump_json()
             assert "the-judges-key" not in line and "sk-the-servers-own" not in line
     assert server.keys == ["Bearer dgrr-no-key", "Bearer the-judges-key"]
+
+
+def _environment_of(pid: int) -> dict[str, str]:
+    """The environment process `pid` was started with, as the kernel keeps it."""
+    raw = Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace")
+    return dict(entry.split("=", 1) for entry in raw.split("\0") if "=" in entry)
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_a_worker_is_started_with_none_of_the_servers_secrets(monkeypatch):
+    """A worker reads visitors' uploads: it is given the server's path, home, temporary
+    folder and locale, and the judge's worker the one key variable the operator named,
+    never another secret of the server's."""
+    monkeypatch.setenv("DGRR_TEST_SECRET", "the-servers-secret")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-the-servers-own")
+    monkeypatch.setenv("DGRR_TEST_JUDGE_KEY", "the-judges-key")
+    monkeypatch.setenv("LC_TIME", "C")
+    plan, result = _denied()
+    with scripted_server(answer_each(_deny)) as server:
+        settings = JudgeSettings(model=JUDGE, api_base=server.api_base, budget=300,
+                                 api_key_env="DGRR_TEST_JUDGE_KEY")
+        there = verify_in_worker(plan.case, result.model_dump_json(), [], judge=settings,
+                                 limits=ROOMY)
+    assert there.outcome == "clean" and server.keys == ["Bearer the-judges-key"]
+    verify_in_worker(plan.case, result.model_dump_json(), [], limits=ROOMY)
+    # the spares each job left waiting were started as the job's worker was
+    spares = {p.args[-1] == "judge": p for p in upload_client._SPARE}
+    assert set(spares) == {True, False}
+    for judged, proc in spares.items():
+        given = _environment_of(proc.pid)
+        assert "DGRR_TEST_SECRET" not in given and "OPENAI_API_KEY" not in given, judged
+        assert given.get("DGRR_TEST_JUDGE_KEY") == ("the-judges-key" if judged else None)
+        assert given["PATH"] == os.environ["PATH"] and given["HOME"] == os.environ["HOME"]
+        assert given["LC_TIME"] == "C"
+
+
+def test_the_workers_environment_is_the_named_few_of_the_servers():
+    server = {"PATH": "/bin", "HOME": "/home/op", "LANG": "C.UTF-8", "LC_ALL": "C",
+              "PYTHONPATH": "/srv/dgrr", "DGRR_DB": "postgresql://op:pw@db/dgrr",
+              "OPENAI_API_KEY": "sk-x", "JUDGE_KEY": "k", "AWS_SECRET_ACCESS_KEY": "a"}
+    assert upload_client.worker_environment(None, server) == {
+        "PATH": "/bin", "HOME": "/home/op", "LANG": "C.UTF-8", "LC_ALL": "C",
+        "PYTHONPATH": "/srv/dgrr"}
+    assert upload_client.worker_environment("JUDGE_KEY", server)["JUDGE_KEY"] == "k"
+    assert "OPENAI_API_KEY" not in upload_client.worker_environment("JUDGE_KEY", server)
 
 
 def test_a_spent_judge_budget_in_the_worker_is_not_certified():
