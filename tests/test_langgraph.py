@@ -291,6 +291,58 @@ def test_cli_apply_to_a_store_dgrr_has_no_vault_for_needs_a_vault_file(repaired,
     assert "--vault: only for --to langgraph" in capsys.readouterr().err
 
 
+def test_the_queue_worker_keeps_quarantined_items_in_the_vault_file_it_names(
+        tmp_path, monkeypatch, capsys):
+    """`dgrr worker --vault FILE` is `dgrr apply --vault FILE` for the queue: a store dgrr
+    has no vault for fails its request, named, with nothing written; with the file, the
+    items the repair quarantines are kept there, outside the store."""
+    from repair_core.integrations.langgraph_vault import SqliteVault
+    from repair_core.queue import RepairQueue, review
+    from repair_core.replay import repair
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # no trust file of the machine's
+    path, traced_ = run(tmp_path)
+    store = traced_.inner
+    case = import_trace([path], faults=[SEAT]).case
+    plan = plan_case(case)
+    result = repair(case, plan)
+    carriers = [c.id for c in result.verification.carriers]
+    (tmp_path / "lg_factory.py").write_text("STORE = None\n\ndef store():\n    return STORE\n")
+    sys.path.insert(0, str(tmp_path))
+    vault = tmp_path / "quarantine.db"
+    try:
+        import lg_factory
+
+        lg_factory.STORE = _Opaque(store)
+        for extra, status in (([], "failed"), (["--vault", str(vault)], "applied")):
+            db = str(tmp_path / f"{status}.db")  # a reviewer approves a repair once per log
+            monkeypatch.setenv("DGRR_APPLY_DIR", str(tmp_path / f"{status}-journal"))
+            queue = RepairQueue(db)
+            try:
+                r = queue.submit(case, [SEAT], diagnosed_by="d", objective=plan.objective,
+                                 store_target={"to": "langgraph", "store": "lg_factory:store"})
+                queue.claim(r.id, reviewer="ana")
+                review(queue, r.id, reviewer="ana", decision="approve", plan=plan,
+                       result=result, acknowledged=carriers)
+            finally:
+                queue.close()
+            before = _items(store)
+            capsys.readouterr()
+            assert main(["worker", "--once", "--db", db, *extra]) == (status == "failed")
+            out = capsys.readouterr().out
+            assert f"request #{r.id}: {status}" in out, out
+            if status == "failed":
+                assert "dgrr worker --vault FILE" in out and "nothing written" in out
+                assert _items(store) == before and not vault.exists()
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("lg_factory", None)
+    entries = {e["key"]: e for e in SqliteVault(str(vault)).entries()}
+    assert set(entries) == {"cabin", "habit"}
+    assert entries["habit"]["value"] == {"text": LEARNED}
+    assert all(LEARNED not in str(i.value) for i in store.search((), limit=1000))
+
+
 def _apply(r, *extra):
     return main(["apply", str(r["result"]), "--case", str(r["case"]), "--to", "langgraph",
                  "--store", "lg_factory:store", "--db", r["db"], "--journal", r["journal"],

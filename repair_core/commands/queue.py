@@ -140,6 +140,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     w.add_argument("--checkpoint", default=None, metavar="FILE",
                    help="a signed checkpoint of the approvals log (dgrr history "
                         "--checkpoint): nothing is applied unless the log still holds it")
+    w.add_argument("--vault", metavar="FILE", default=None,
+                   help="langgraph: a SQLite file to keep quarantined items in, outside the "
+                        "store, as `dgrr apply --vault` (default: a table of a "
+                        "SqliteStore's or PostgresStore's own database, or memory beside an "
+                        "InMemoryStore); needed for other stores; a Mem0 request keeps its "
+                        "quarantine in its store")
     _keys_args(w)
     _db_arg(w)
     w.set_defaults(func=run_worker)
@@ -311,7 +317,7 @@ def run_worker(args: argparse.Namespace) -> int:
     with _open(args) as queue:
         while True:
             r = apply_next(queue, worker=name, lease=args.lease, trust=trust,
-                           against=against)
+                           against=against, vault=args.vault)
             if r is None:
                 if args.once:
                     break

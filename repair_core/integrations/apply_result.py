@@ -29,7 +29,8 @@ from ._writeback import StoreOp
 if TYPE_CHECKING:
     from ..verification import Verification
 
-__all__ = ["ApplyGate", "ApplyTarget", "apply_result", "gate_apply", "log_checks", "vault_path"]
+__all__ = ["ApplyGate", "ApplyTarget", "apply_result", "gate_apply", "log_checks", "open_vault",
+           "vault_path"]
 
 
 class ApplyTarget(BaseModel):
@@ -261,7 +262,7 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
         from .langgraph import apply_langgraph
 
         # apply_* check every touched record against the trace before writing
-        vault = _open_vault(target.vault)
+        vault = open_vault(target.vault)
 
         def act(lg: Any) -> Any:
             journal = Journal.for_store(folder, "langgraph",
@@ -295,7 +296,7 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
     return list(done)
 
 
-def _open_vault(vault: str | None) -> Any:
+def open_vault(vault: str | None) -> Any:
     """The `--vault` file, opened (None: the store's own vault)."""
     if vault is None:
         return None

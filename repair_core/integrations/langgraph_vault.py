@@ -225,7 +225,8 @@ def vault_for(store: Any, vault: Vault | None = None) -> Vault:
     raise DgrrError(f"quarantine: dgrr keeps quarantined items outside the store, in a "
                     f"vault, and has none for a {type(store).__name__} (it knows SqliteStore, "
                     "PostgresStore, their async classes and InMemoryStore, or a wrapper "
-                    "keeping one as .inner): give one with `dgrr apply --vault FILE` or "
+                    "keeping one as .inner): give one with `dgrr apply --vault FILE` (for the "
+                    "queue's worker, `dgrr worker --vault FILE`) or "
                     "apply_langgraph(..., vault=SqliteVault('q.db')); nothing written")
 
 

@@ -94,12 +94,14 @@ def _store_operations(request: RepairRequest, case: Any, plan: Any, result: Any)
 
 def apply_request(queue: RepairQueue, request: RepairRequest, *, worker: str,
                   open_store: Callable[[dict[str, str]], Any] | None = None,
-                  trust: Any = None, against: Any = None, lease: float = 600.0
-                  ) -> RepairRequest:
+                  trust: Any = None, against: Any = None, lease: float = 600.0,
+                  vault: str | None = None) -> RepairRequest:
     """Write approved `request` (held by `worker`) back to its store target as `dgrr apply
     --apply` does (the approval must still be honoured; an intent journal makes it
     resumable), record the `applied` event next to its approval, and finish it (failed
-    with the store's refusal: a refused write-back is not retried)."""
+    with the store's refusal: a refused write-back is not retried). `vault`: for a
+    LangGraph target, the SQLite file quarantined items are kept in, outside the store
+    (`dgrr apply --vault`; None: the store's own vault); a Mem0 store keeps its own."""
     from ..integrations import ApplyLocked
 
     target = request.store_target or {}
@@ -113,7 +115,7 @@ def apply_request(queue: RepairQueue, request: RepairRequest, *, worker: str,
             if result is None or request.decision_id is None:
                 raise DgrrError("the approval carries no repair result to apply")
             applied = _write_back(queue, queue.case(request.id), result, target, worker,
-                                  open_store, trust=trust, against=against)
+                                  open_store, trust=trust, against=against, vault=vault)
     except ApplyLocked:
         return queue.get(request.id)  # another worker is still writing it: left to it
     except DgrrError as exc:
@@ -153,37 +155,42 @@ class _Heartbeat:
 
 def apply_next(queue: RepairQueue, *, worker: str,
                open_store: Callable[[dict[str, str]], Any] | None = None,
-               lease: float = 600.0, trust: Any = None, against: Any = None
-               ) -> RepairRequest | None:
+               lease: float = 600.0, trust: Any = None, against: Any = None,
+               vault: str | None = None) -> RepairRequest | None:
     """Apply the oldest approved request no worker holds (or whose worker has not finished
     within `lease` seconds: it died, and its interrupted apply is resumed); None when there
     is none. The approval is honoured only as `dgrr apply` honours it: a log that
     verifies against the trust file `trust` and the checkpoint `against`, enough
-    distinct reviewers of the same plan and result, no later rejection."""
+    distinct reviewers of the same plan and result, no later rejection. `vault`: as
+    :func:`apply_request` takes it."""
     request = queue.take_approved(worker=worker, lease=lease)
     if request is None:
         return None
     return apply_request(queue, request, worker=worker, open_store=open_store,
-                         trust=trust, against=against, lease=lease)
+                         trust=trust, against=against, lease=lease, vault=vault)
 
 
 def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
                 target: dict[str, str], worker: str,
                 open_store: Callable[[dict[str, str]], Any] | None, *,
-                trust: Any = None, against: Any = None) -> int:
+                trust: Any = None, against: Any = None, vault: str | None = None) -> int:
     """Perform the result's store operations on the target store (checked against the
-    trace first, journalled, under the store's lock, as `dgrr apply` does); the id of the
-    `applied` event recorded in the approvals log."""
+    trace first, journalled, under the store's lock, as `dgrr apply` does, a LangGraph
+    store's quarantine in `vault` when given); the id of the `applied` event recorded in
+    the approvals log."""
     from ..integrations import Journal, journal_dir
     from ..integrations._target import open_mem0, with_langgraph
-    from ..integrations.apply_result import gate_apply, recorder
+    from ..integrations.apply_result import gate_apply, open_vault, recorder
 
     kind, spec = target.get("to"), target.get("store", "")
     if kind not in ("langgraph", "mem0"):
         raise DgrrError(f"store_target: unknown store kind {kind!r}")
     # the very checks of `dgrr apply`, refused with its words: the store the apply leaves
     # (rules gate.*), the approval, the reviewers its rule needs, carriers and owners
-    gate = gate_apply(queue.approvals, case, result, trust=trust, against=against)
+    if kind != "langgraph":
+        vault = None  # Mem0 keeps its quarantine in the store, out of every scope
+    gate = gate_apply(queue.approvals, case, result, trust=trust, against=against,
+                      vault=vault)
     approval, ops, binding = gate.honoured(), gate.ops, gate.binding
     where = f"{kind}:{spec}"
     events: list[int] = []
@@ -220,10 +227,14 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
             journal = Journal.for_store(journal_dir(None), "langgraph",
                                         langgraph_identity(store, spec), binding=binding)
             if resumable(journal):
-                return resume_apply(LangGraphSlots(store), journal, record, log=apply_log)
+                # the quarantine the interrupted apply began is where its journal says
+                begun = getattr(journal.pending(), "vault", None)
+                return resume_apply(LangGraphSlots(store, open_vault(begun)),
+                                    journal, record, log=apply_log)
             return apply_langgraph(store, ops, case_id=case.case_id, approval=approval,
                                    journal=journal, target=where, reviewer=worker,
-                                   record=record, log=apply_log, user=case.user_id)
+                                   record=record, log=apply_log, user=case.user_id,
+                                   vault=open_vault(vault))
 
         if open_store is not None:
             act(open_store(target))
