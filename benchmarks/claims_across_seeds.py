@@ -228,6 +228,12 @@ def _ranges(values: Sequence[int]) -> str:
     return ", ".join(out)
 
 
+def p_text(p: float) -> str:
+    """A p-value as the tables print it; one below the smallest float (the binomial sum
+    underflows to 0 with a thousand or more discordant pairs) is not printed as 0."""
+    return f"{p:.3g}" if p > 0 else "< 1e-300"
+
+
 def _mean(outcomes: Sequence[dict[str, bool]]) -> float:
     """Recovered share over every (run, case) of `outcomes`."""
     n = sum(len(o) for o in outcomes)
@@ -329,7 +335,7 @@ def report(units: Iterable[dict[str, Any]], methods: Sequence[str]) -> str:
                 continue
             c = compare(outcomes, "ours", m) if "ours" in present else None
             cmp = (f"{c['ahead']} / {c['tied']} / {c['behind']} | {c['only_a']} / "
-                   f"{c['only_b']} | {c['p']:.3g}") if c else "– | – | –"
+                   f"{c['only_b']} | {p_text(c['p'])}") if c else "– | – | –"
             out.append(f"| {METHOD_LABELS.get(m, m)} | {mean:.3f} [{lo:.3f}, {hi:.3f}] | "
                        f"{per_seed} | {cmp} |")
         if noise != NOISE:  # the default's block stays as it was

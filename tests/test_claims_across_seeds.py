@@ -176,3 +176,9 @@ def test_bad_noise_and_block_exit_2_with_the_field_named(capsys):
         with pytest.raises(SystemExit) as exc:
             claims.main([*argv, "--out", str(Path("/nonexistent-claims")), "--report-only"])
         assert exc.value.code == 2 and why in capsys.readouterr().err
+
+
+def test_a_p_value_that_underflows_is_not_printed_as_0():
+    assert claims.mcnemar_exact(1900, 0) == 0.0  # the float underflow the text must not hide
+    assert claims.p_text(0.0) == "< 1e-300"
+    assert claims.p_text(2.52e-44) == "2.52e-44" and claims.p_text(0.197) == "0.197"
