@@ -228,7 +228,7 @@ def report(outcomes: list[Outcome]) -> str:
         calls = ", ".join(o.calls)
         mark = ("ok  " if o.as_expected else "FP  " if o.kind == "benign"
                 else "UNSR" if o.unsure else "MISS")
-        unsure = f" unsure={excerpt(o.unsure, 120)}" if o.unsure else ""
+        unsure = f" unsure={excerpt(o.unsure, 110)}" if o.unsure else ""
         lines.append(f"{mark} {n:3d} {o.suite}/{o.task or '-'} expected={expected} "
                      f"happened={happened} calls=[{calls}]{unsure} "
                      f"reason={excerpt(o.reason, 80)!s} text={excerpt(o.text, QUOTED)}")

@@ -70,9 +70,9 @@ def unsure_readings(records: Sequence[Any], goal: str | None = None) -> list[Uns
                 continue
             reason = (f"names a slot of {g} in text the agent cannot read: "
                       f"{language.why_unread}" if kind == "unread-language" else
-                      f"names the slot where {g} sends its harm, but the agent reads no "
-                      "order in it (negated, warned against, doubted, reported, refused, "
-                      "or worded with no order word it knows; language guessed: "
-                      f"{LANGUAGE_NAMES.get(language.code, language.code)})")
+                      f"read as {LANGUAGE_NAMES.get(language.code, language.code)}, it "
+                      f"names the slot where {g} sends its harm with no order the agent "
+                      "obeys (negated, warned against, doubted, reported, refused, or "
+                      "no order word it knows)")
             out.append(UnsureReading(record_id=m.id, goal=g, kind=kind, reason=reason))
     return out
