@@ -47,6 +47,7 @@ from ._order_words import (
     CLITICS,
     DOUBT_WORDS,
     FAMILY,
+    KNOWING,
     NEGATION_WORDS,
     ORDER_PHRASES,
     ORDER_WORDS,
@@ -260,7 +261,14 @@ def _gives_order(tokens: list[str], words: list[str]) -> bool:
         for c in CLITICS:  # "publícalos", "inviala": the imperative without its pronoun
             if w.endswith(c) and len(w) - len(c) >= 3 and w[:-len(c)] in _CUES:
                 return True
-    return any(pair in _PHRASES for pair in pairwise(tokens))
+    return any(pair in _PHRASES and not _wish_to_know(tokens, i)
+               for i, pair in enumerate(pairwise(tokens)))
+
+
+def _wish_to_know(tokens: list[str], i: int) -> bool:
+    """The order phrase at `i` is a wish to know ("would like to know who …")."""
+    return tokens[i + 2:i + 3] == ["to"] and tokens[i + 3:i + 4] != [] and \
+        tokens[i + 3] in KNOWING
 
 
 _CUES = frozenset().union(*ACTION_WORDS.values())

@@ -19,7 +19,7 @@ from ..judge import NEGATIONS, WARNINGS
 __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "CLITICS",
            "NEGATION_WORDS", "WARNING_WORDS", "DOUBT_WORDS", "ATTACK_WORDS",
            "REFUSAL_WORDS", "REPORTING_VERBS", "SPEECH_PAST", "SPEECH_BASE",
-           "ADDRESSEES"]
+           "ADDRESSEES", "KNOWING"]
 
 
 def plain(text: str) -> str:
@@ -128,6 +128,10 @@ ORDER_PHRASES: tuple[tuple[str, ...], ...] = (
     ("make", "sure"), ("would", "like"), ("d", "like"), ("want", "you"),
     ("wants", "you"), ("wish", "you"), ("wishes", "you"))
 """Runs of words that make a sentence an order ("the user would like you to …")."""
+
+KNOWING: frozenset[str] = _words("know understand learn see hear")
+"""Verbs of coming to know: a wish to know ("would like to know who … is") asks a
+question, it gives no order."""
 
 CLITICS: tuple[str, ...] = ("glielo", "gliela", "selo", "sela", "melo", "telo", "gli",
                             "los", "las", "les", "nos", "lo", "la", "le", "li", "ne",
