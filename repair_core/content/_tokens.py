@@ -192,12 +192,13 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
                                               ("email", "url", "account", "number", "id")}
     parts = re.split(r"(\s+)", text)  # chunks at even indices, whitespace between
     consumed: dict[str, bool] = {}  # a chunk said again is read once
+    by_shape: dict[bytes, tuple[_UrlSpan, ...]] = {}
     for i in [i for i in range(0, len(parts), 2) if "@" in parts[i] or "." in parts[i]]:
         chunk = parts[i]
         gone = consumed.get(chunk)
         if gone is None:
             gone = consumed[chunk] = ("@" in chunk and _emails(chunk, found["email"])) or (
-                "." in chunk and _urls(chunk, found["url"]))
+                "." in chunk and _urls(chunk, found["url"], by_shape))
         if gone:
             parts[i] = " "
     rest = _numbers("".join(parts), found["account"], found["number"])
@@ -238,19 +239,6 @@ def _emails(chunk: str, found: dict[str, TokenKind]) -> bool:
     return hit
 
 
-def _host(piece: str) -> tuple[str, bool] | None:
-    """(host, True) of a `piece` that names its host after `http://`, `https://` or
-    `www.`, or None."""
-    if "://" in piece:
-        scheme, _, piece = piece.partition("://")
-        if not scheme.lower().endswith(("http", "https")):
-            return None
-    m = _HOST.match(piece)
-    host = m.group(0).rstrip(_TRAILING).lower() if m else ""
-    host = host.removeprefix("www.")
-    return (host, True) if _plausible(host) else None
-
-
 def _plausible(host: str) -> bool:
     """Whether `host` (lower case) is a host name with a dot."""
     return 3 <= len(host) <= 253 and "." in host and ".." not in host and "-." not in host \
@@ -275,31 +263,67 @@ def _suffixes() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(r.rsplit(".", 1)[-1] for r in rules), frozenset(rules)
 
 
-def _urls(chunk: str, found: dict[str, TokenKind]) -> bool:
-    """Adds the URL hosts of `chunk` to `found`; whether there was one."""
+_UrlSpan = tuple[int, int, bool]
+"""Where a host is written in a chunk: (start, end, whether it is written without a
+scheme or `www.`, so that it must end in a public suffix and not be one)."""
+_DIGIT_SHAPE = bytes.maketrans(b"0123456789", b"0000000000")
+"""An ASCII chunk's shape: its bytes, digits read as 0 (bytes: a table translates them
+several times faster than a str's mapping). Where pieces end, where a host is written
+and whether it is plausible (`_plausible`) do not depend on which digits a chunk holds."""
+
+
+def _urls(chunk: str, found: dict[str, TokenKind],
+          by_shape: dict[bytes, tuple[_UrlSpan, ...]]) -> bool:
+    """Adds the URL hosts of `chunk` to `found`; whether there was one. `by_shape`: the
+    spans of the ASCII chunks read before, by their shape (`_DIGIT_SHAPE`): a text of
+    thousands of hosts ("x1.com/ x2.com/ ...") has a handful of shapes."""
+    if chunk.isascii():
+        shape = chunk.encode().translate(_DIGIT_SHAPE)
+        spans = by_shape.get(shape)
+        if spans is None:
+            spans = by_shape[shape] = _url_spans(shape.decode())
+    else:
+        spans = _url_spans(chunk)  # lower() may change a non-ASCII text's length
     hit = False
     tops, rules = _suffixes()
+    for start, end, bare in spans:
+        written = chunk[start:end]
+        host = written.lower()
+        if bare:
+            # without a scheme, a domain ends in a public suffix written in lower case
+            # ("it.Is" and "notes.txt" are not domains) and is not a public suffix itself
+            if written[written.rfind(".") + 1:] not in tops or host in rules:
+                continue
+        else:
+            host = host.removeprefix("www.")
+        found.setdefault(host, "url")
+        hit = True
+    return hit
+
+
+def _url_spans(chunk: str) -> tuple[_UrlSpan, ...]:
+    """The spans of `chunk` where a plausible host is written: after `http://`,
+    `https://` or `www.` (the host is the span lower-cased, without `www.`), or without
+    them (the span lower-cased, if it ends in a public suffix and is not one)."""
+    out: list[_UrlSpan] = []
+    at = 0
     for piece in _PIECE_END.split(chunk) if _PIECE_END.search(chunk) else (chunk,):
+        start, at = at, at + len(piece) + 1  # each piece ends at one character
         piece = piece.rstrip(_TRAILING)
         if "." not in piece:
             continue
-        if "://" in piece or piece[:4].lower() == "www.":
-            named = _host(piece)
-            if named is not None:
-                found.setdefault(named[0], "url")
-                hit = True
-            continue
-        # without a scheme, a domain ends in a public suffix written in lower case ("it.Is"
-        # and "notes.txt" are not domains) and is not a public suffix itself ("co.uk")
+        bare = not ("://" in piece or piece[:4].lower() == "www.")
+        if "://" in piece:
+            scheme, _, piece = piece.partition("://")
+            if not scheme.lower().endswith(("http", "https")):
+                continue
+            start += len(scheme) + 3
         m = _HOST.match(piece)
         written = m.group(0).rstrip(_TRAILING) if m else ""
-        if written[written.rfind(".") + 1:] not in tops:
-            continue
-        host = written.lower()
-        if _plausible(host) and host not in rules:
-            found.setdefault(host, "url")
-            hit = True
-    return hit
+        host = written.lower() if bare else written.lower().removeprefix("www.")
+        if _plausible(host):
+            out.append((start, start + len(written), bare))
+    return tuple(out)
 
 
 def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, TokenKind]
