@@ -41,10 +41,12 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import count
+from functools import cached_property
+from itertools import count, repeat
+from operator import itemgetter
 from typing import Any
 
-from .._canonical import canonical
+from .._canonical import canonical, canonical_each
 from .._carried import folded_texts
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind
@@ -166,22 +168,29 @@ class _Wanted:
     """Each name token, its canonical words (space-joined, with a space at each end), and
     the names (by index) that hold it as a run of their words: it is part of them
     ("Johnson" of "Emma Johnson"), and counts only where none of them is found."""
-    shingle_starts: frozenset[str]
-    """The first word of each of the signature's shingles."""
+    shingles: frozenset[str]
+    """The signature's shingles."""
+
+    @cached_property
+    def shingle_starts(self) -> frozenset[str]:
+        """The first word of each of the signature's shingles (worked out when a text is
+        first compared by its shingles: a text that holds none of a signature's strong
+        tokens never is, and a megabyte fault has a quarter of a million shingles)."""
+        return frozenset(map(itemgetter(0), map(str.partition, self.shingles, repeat(" "))))
 
     @classmethod
     def of(cls, signature: ContentSignature) -> _Wanted:
         names = [t for t, k in signature.tokens.items() if k == "name"]
         strong: dict[str, list[tuple[int, str]]] = {}
-        kept = ((t, k) for t, k in signature.tokens.items() if k in STRONG_KINDS)
-        for at, (t, kind) in enumerate(kept):
-            key = canonical(t)
+        kept = [(t, k) for t, k in signature.tokens.items() if k in STRONG_KINDS]
+        keys = canonical_each([t for t, _k in kept])
+        for at, ((t, kind), key) in enumerate(zip(kept, keys, strict=True)):
             for form in (key, *national_forms(key)) if kind == "number" else (key,):
                 strong.setdefault(form, []).append((at, t))
         return cls(strong,
                    [(t, f" {' '.join(words(t))} ", within)
                     for t, within in zip(names, _containing(names), strict=True)],
-                   frozenset(s.split(" ", 1)[0] for s in signature.shingles))
+                   signature.shingles)
 
 
 _wanted = per_signature(_Wanted.of)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .._carried import folded_words
 
-__all__ = ["SHINGLE_WORDS", "words", "shingles"]
+__all__ = ["SHINGLE_WORDS", "words", "shingles", "word_shingles"]
 
 SHINGLE_WORDS = 5
 """Words per shingle: five consecutive words shared by chance are rare, three are not
@@ -25,6 +25,13 @@ def shingles(text: str, ignore: frozenset[str] = frozenset()) -> frozenset[str]:
     >>> sorted(shingles("one two three four five six"))
     ['one two three four five', 'two three four five six']
     """
-    w = words(text)
-    found = {" ".join(w[i:i + SHINGLE_WORDS]) for i in range(len(w) - SHINGLE_WORDS + 1)}
-    return frozenset(found - ignore)
+    return frozenset(word_shingles(words(text)) - ignore)
+
+
+def word_shingles(w: list[str]) -> set[str]:
+    """The shingles of the word list `w` (made by `zip` and `map`, not a slice per word).
+
+    >>> sorted(word_shingles(["a", "b", "c", "d", "e"]))
+    ['a b c d e']
+    """
+    return set(map(" ".join, zip(*(w[k:] for k in range(SHINGLE_WORDS)), strict=False)))

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._canonical import canonical, visible
+from .._canonical import canonical, canonical_each, visible
 from .._flat import flatten, node_content
 from ._markers import MarkerKind, instruction_markers
-from ._shingles import shingles, words
+from ._shingles import shingles, word_shingles, words
 from ._stems import ORDINARY_STEMS, RESTATE_WORDS, stems, word_stems
 from ._tokens import (
     COMMON_CAPITALISED,
@@ -90,19 +90,23 @@ class _UserSide:
     """The turns' words, space-joined, with a space at each end."""
     stems: frozenset[str]
     """The turns' content stems (`_stems.stems`)."""
+    shingles: frozenset[str]
+    """The turns' word shingles: a shingle is in `words` exactly when it is one of them."""
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> _UserSide:
         folded = canonical("\n".join(texts))
         said = words(folded)  # canonical text is its own canonical form
-        return cls(folded, f" {' '.join(said)} ", word_stems(said))
+        return cls(folded, f" {' '.join(said)} ", word_stems(said),
+                   frozenset(word_shingles(said)))
 
-    def says(self, token: str, kind: str) -> bool:
-        """Whether the turns hold `token` (a name as whole words, any other token as
-        written, both canonical)."""
-        if kind == "name":
-            return f" {' '.join(words(token))} " in self.words
-        return canonical(token) in self.folded
+    def unsaid(self, found: dict[str, TokenKind]) -> dict[str, TokenKind]:
+        """`found` without the tokens the turns hold (a name as whole words, any other
+        token as written, both canonical)."""
+        forms = canonical_each(list(found))
+        return {t: k for (t, k), form in zip(found.items(), forms, strict=True)
+                if not (f" {' '.join(words(t))} " in self.words if k == "name"
+                        else form in self.folded)}
 
 
 def signature_of(text: str, value: Any = None, key: str | None = None, *, node: str = "",
@@ -135,17 +139,14 @@ def signature_of(text: str, value: Any = None, key: str | None = None, *, node: 
     lower = _lower_words(stated) | set(common) | {
         w for w in initial_words(f"{stated}\n{structured}") if f" {w} " in user.words}
 
-    def kept(found: dict[str, TokenKind]) -> dict[str, TokenKind]:
-        return {t: k for t, k in found.items() if not user.says(t, k)}
-
-    tokens = kept(distinctive_tokens(stated, lower))
+    tokens = user.unsaid(distinctive_tokens(stated, lower))
     if structured and not any(k in STRONG_KINDS for k in tokens.values()):
-        tokens.update((t, k) for t, k in kept(distinctive_tokens(structured, lower)).items()
+        tokens.update((t, k) for t, k in user.unsaid(distinctive_tokens(structured, lower)).items()
                       if k in STRONG_KINDS)
     required, optional = _restatement(stated, tokens, user)
     return ContentSignature(
         node=node, tokens=tokens, key=key, value=value, value_text=_value_phrase(value),
-        shingles=frozenset(x for x in shingles(stated) if f" {x} " not in user.words),
+        shingles=shingles(stated, user.shingles),
         markers=instruction_markers(f"{stated}\n{structured}" if structured else stated),
         restate=required, restate_optional=optional)
 
@@ -170,7 +171,7 @@ def _restatement(stated: str, tokens: dict[str, TokenKind], user: _UserSide
 def _lower_words(text: str) -> set[str]:
     """The words of `text` written in lower case (a capitalised word among them is a
     common word, not a name)."""
-    return {w for w in _LETTERS.findall(text) if w.islower()}
+    return {w for w in set(_LETTERS.findall(text)) if w.islower()}
 
 
 def signatures(case: Case, nodes: Iterable[str] | None = None) -> dict[str, ContentSignature]:
