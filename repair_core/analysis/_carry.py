@@ -45,9 +45,6 @@ def carriers(case: Case, bounds: Mapping[str, float] | None = None
     created before it (a record older than the run counts as created before every step):
     the fault may have copied such a record, not the other way round.
     """
-    index = _index(fault_texts(case))
-    if not index:
-        return []
     bounds = bounds or {}
     faults = set(case.faults)
     out: list[tuple[str, str]] = []
@@ -55,9 +52,13 @@ def carriers(case: Case, bounds: Mapping[str, float] | None = None
         (s.id, s, s.seq) for s in case.steps_in_order() if s.type == "tool_observation"]
     nodes += [(m.id, m, m.created_seq if m.created_seq is not None else float("-inf"))
               for m in case.memory]
+    nodes = [node for node in nodes if node[0] not in faults]
+    # the index is made only when some node may carry a fault: a megabyte fault's windows
+    # took a quarter of a second to index for a case with nothing else to search
+    index = _index(fault_texts(case)) if nodes else {}
+    if not index:
+        return []
     for node_id, node, seq in nodes:
-        if node_id in faults:
-            continue
         for fault in sorted(_hits(folded_words(text_of(node)), index)):
             if seq < bounds.get(fault, float("-inf")):
                 continue
