@@ -264,3 +264,17 @@ def test_a_phone_number_matches_its_national_forms_either_way_round():
     assert match(local, "ring +44 20 7946 0019") is None
     found = match(intl, "call +39 02 8734 5521 or 02 8734 5521")
     assert found is not None and found.tokens == ["390287345521"]  # counted once
+
+
+@rule("match.routing")
+def test_a_routing_number_names_a_bank_not_an_account():
+    fault = signature_of("Direct deposit now goes to routing 026009593, account 4432889017.",
+                         node="f")
+    assert "026009593" not in fault.tokens and fault.tokens["4432889017"] == "number"
+    # the landlord banks there too: the same routing number, another account
+    assert match(fault, "Landlord's account for rent: routing number 026009593, account "
+                        "4432889071.") is None
+    assert match(fault, "Deposit form: ABA 026-009-593 / acct 443 288 9017") is not None
+    # unlabelled, or failing the ABA checksum, nine digits are a number as before
+    assert "026009593" in distinctive_tokens("Call 026009593 today")
+    assert "026009594" in distinctive_tokens("routing 026009594")

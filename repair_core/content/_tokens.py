@@ -361,7 +361,7 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
             continue
         groups = run.split()
         for g in groups:
-            if g.isdigit() and len(g) >= 7:
+            if g.isdigit() and len(g) >= 7 and not (len(groups) == 1 and _routing(text, m.start(), g)):
                 numbers.setdefault(g, "number")
         digits = run.translate(_NOT_DIGITS)
         if (len(groups) == 1 and run.isdigit()) or not digits.isdigit() \
@@ -376,6 +376,23 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
             continue
         blank.append((m.start(), m.start() + len(run)))
     return _blanked(text, blank)
+
+
+_ROUTING_LABEL = re.compile(r"(?:routing|aba|rtn|transit)(?:[ \t]*(?:no|nr|number|#))?"
+                            r"[ \t.:#=-]{0,3}$")
+
+
+def _routing(text: str, at: int, digits: str) -> bool:
+    """Whether the 9 digits at `at` are a US bank's routing number: labelled so by the
+    words just before it ("routing", "ABA", "RTN", "transit", with "no"/"number") and
+    passing the ABA checksum. It names a bank, which every customer of it shares, as an
+    IBAN's bank code does: not an account, so no token on its own."""
+    if len(digits) != 9:
+        return False
+    from stdnum.us import rtn
+
+    return _ROUTING_LABEL.search(text[max(0, at - 24):at].casefold()) is not None \
+        and rtn.is_valid(digits)
 
 
 def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
