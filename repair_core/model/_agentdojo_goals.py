@@ -214,25 +214,35 @@ def _unquoted(text: str) -> str:
     """`text` with the inside of every quotation blanked to spaces (same length, so a
     position means the same in both). A straight or curly apostrophe between letters
     ("user's", "l'utilisateur") is no quotation mark; a quotation that does not close
-    before the line ends is none either. One pass."""
-    out = list(text)
+    before the line ends is none either. One pass over the quotation marks and line
+    ends."""
+    spans: list[tuple[int, int]] = []
     opener, start = "", -1
-    for i, ch in enumerate(text):
+    for m in _MARKS.finditer(text):
+        i, ch = m.start(), m.group()
         before = text[i - 1] if i else " "
         after = text[i + 1] if i + 1 < len(text) else " "
         if ch == "\n":
             opener = ""
         elif opener:
-            closes = ch == _PAIRS[opener] and (
-                ch not in _APOSTROPHE_LIKE or (not before.isspace() and not after.isalnum()))
-            if closes:
-                for j in range(start + 1, i):
-                    out[j] = " "
+            if ch == _PAIRS[opener] and (
+                    ch not in _APOSTROPHE_LIKE or (not before.isspace() and not after.isalnum())):
+                spans.append((start + 1, i))
                 opener = ""
         elif ch in _PAIRS and (ch not in _APOSTROPHE_LIKE and ch != '"'
                                or (not before.isalnum() and not after.isspace())):
             opener, start = ch, i
+    if not spans:
+        return text
+    out, at = [], 0
+    for lo, hi in spans:
+        out += [text[at:lo], " " * (hi - lo)]
+        at = hi
+    out.append(text[at:])
     return "".join(out)
+
+
+_MARKS = re.compile("[" + re.escape("".join(set(_PAIRS) | set(_PAIRS.values()))) + "\n]")
 
 
 class _Sentence:
@@ -255,7 +265,7 @@ class _Sentence:
 
 
 def _gives_order(tokens: list[str], words: list[str]) -> bool:
-    for w in (*tokens, *words):
+    for w in set(tokens).union(words):
         if w in ORDER_WORDS or w in _CUES:
             return True
         for c in CLITICS:  # "publícalos", "inviala": the imperative without its pronoun
