@@ -100,3 +100,23 @@ def test_a_long_fault_is_found_by_its_windows_in_every_text_without_a_search(mon
     assert _carried.text_hits({"f": fault}, texts) == expected
     assert len(expected) == 40
     assert not compiled
+
+
+def test_chunks_of_one_shape_each_keep_their_own_hosts():
+    """The URL spans are worked out once per chunk shape; every chunk still gets the
+    hosts it would get read alone (its own suffix, case, scheme and `www.`)."""
+    from repair_core.content import distinctive_tokens
+
+    chunks = ["ab.com/", "xy.net/x", "cd.txt/", "ef.Com", "co.uk", "ab.co.uk/",
+              "x1.com/", "x22.com/", "x3.xn--p1ai", "www.ab.zz/", "WWW.CD.ZZ", "http://q1.zz/",
+              "ftp://q2.com/", "https://Www.Q3.zz", "wWw.q4.zz", "a_b.com", "ab-.com",
+              "(gh.org),", "ij.io.", "kl.de:80/"]
+    together = distinctive_tokens(" ".join(chunks * 3), names=False)
+    alone: dict[str, str] = {}
+    for chunk in chunks:
+        for token, kind in distinctive_tokens(chunk, names=False).items():
+            alone.setdefault(token, kind)
+    assert together == alone
+    assert {"ab.com", "xy.net", "ab.co.uk", "x3.xn--p1ai", "ab.zz", "cd.zz", "q1.zz",
+            "q3.zz", "q4.zz", "gh.org", "kl.de"} <= set(together)
+    assert not {"cd.txt", "ef.com", "co.uk", "q2.com"} & set(together)

@@ -270,15 +270,23 @@ _DIGIT_SHAPE = bytes.maketrans(b"0123456789", b"0000000000")
 """An ASCII chunk's shape: its bytes, digits read as 0 (bytes: a table translates them
 several times faster than a str's mapping). Where pieces end, where a host is written
 and whether it is plausible (`_plausible`) do not depend on which digits a chunk holds."""
+_ALNUM = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_ALNUM_SHAPE = bytes.maketrans(_ALNUM, b"a" * len(_ALNUM))
+"""The shape of an ASCII chunk with no `://` and no `www.` in any case: letters and
+digits read as a. Without a scheme or `www.`, which letters a chunk holds decides only
+whether a host ends in a public suffix and is not one, and those are looked up on the
+chunk as written: "ab.com/" and "xy.net/" have one shape."""
 
 
 def _urls(chunk: str, found: dict[str, TokenKind],
           by_shape: dict[bytes, tuple[_UrlSpan, ...]]) -> bool:
     """Adds the URL hosts of `chunk` to `found`; whether there was one. `by_shape`: the
-    spans of the ASCII chunks read before, by their shape (`_DIGIT_SHAPE`): a text of
-    thousands of hosts ("x1.com/ x2.com/ ...") has a handful of shapes."""
+    spans of the ASCII chunks read before, by their shape (`_ALNUM_SHAPE`, else
+    `_DIGIT_SHAPE`): a text of thousands of hosts ("x1.com/ x2.com/ ...") has a handful
+    of shapes."""
     if chunk.isascii():
-        shape = chunk.encode().translate(_DIGIT_SHAPE)
+        plain = "://" not in chunk and "www." not in chunk.lower()
+        shape = chunk.encode().translate(_ALNUM_SHAPE if plain else _DIGIT_SHAPE)
         spans = by_shape.get(shape)
         if spans is None:
             spans = by_shape[shape] = _url_spans(shape.decode())
