@@ -53,21 +53,30 @@ def synth_cases(cache: Path, steps: list[int], seeds: list[int], tree: Path) -> 
             if not path.exists():
                 subprocess.run([sys.executable, "-m", "repair_core", "synth", "--steps", str(n),
                                 "--memories", str(max(n // 5, 1)), "--faults", "3",
-                                "--seed", str(seed), "--out", str(path)],
-                               check=True, env=_env(tree), stdout=subprocess.DEVNULL)
+                                "--seed", str(seed), "--out", str(path.resolve())],
+                               check=True, env=_env(tree), cwd=_where(tree),
+                               stdout=subprocess.DEVNULL)
             out.append(path)
     return out
 
 
 def _env(tree: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(tree)}
+    return {**os.environ, "PYTHONPATH": str(tree.resolve())}
+
+
+def _where(tree: Path) -> Path:
+    """The folder a tree's process runs in: the tree itself, since `python -m` puts the
+    folder it runs in first on the path, before `PYTHONPATH` (run from a checkout, both
+    trees' processes imported that checkout's code and compared it with itself)."""
+    return tree.resolve()
 
 
 def plan_digest(tree: Path, case: Path, options: tuple[str, ...]) -> str:
     """The SHA-256 of `dgrr plan --json` of `case` by the code in `tree` (with its exit
     status: a refusal is compared too)."""
     run = subprocess.run([sys.executable, "-m", "repair_core", "plan", "--json", *options,
-                          str(case)], env=_env(tree), capture_output=True)
+                          str(case.resolve())], env=_env(tree), cwd=_where(tree),
+                         capture_output=True)
     return f"{run.returncode}:{hashlib.sha256(run.stdout).hexdigest()}"
 
 
