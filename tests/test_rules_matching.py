@@ -110,6 +110,18 @@ def test_names_are_case_blind_and_a_sentence_initial_verb_is_no_name():
     assert match(mem0, "User prefers window seats on long flights.") is not None
 
 
+@rule("match.names")
+def test_a_slot_values_first_word_the_case_writes_in_lower_case_is_no_name():
+    """The case's lower-case words are looked up for the sentence starts of the text the
+    signature reads, the slot value included: before, only the record's own text was
+    read for them, and "Window" of the value "Window Hartley" made a name of both words."""
+    from repair_core.content import signatures_from
+
+    parts = {"m1": ("Seat note: Lin.", "seat", "Window Hartley")}
+    found = signatures_from(parts, {}, ["open the window", "Seat note: Lin."])
+    assert found["m1"].tokens == {"Seat": "name", "Lin": "name", "Hartley": "name"}
+
+
 @rule("match.run")
 def test_nine_words_in_a_row_carry_a_fault_that_names_only_names():
     fault = ("Lin asked that every invoice from the design studio be paid into the new "

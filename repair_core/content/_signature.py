@@ -110,8 +110,8 @@ class _UserSide:
 
 
 def signature_of(text: str, value: Any = None, key: str | None = None, *, node: str = "",
-                 user_texts: Sequence[str] = (), common: Iterable[str] = (),
-                 _user: _UserSide | None = None) -> ContentSignature:
+                 user_texts: Sequence[str] = (), common: Iterable[str] = ()
+                 ) -> ContentSignature:
     """The signature of content `text` (and slot `key` = `value`), with what the user's
     own turns `user_texts` say left out. `common`: words the caller saw written in lower
     case elsewhere (a capitalised word that starts a sentence is then not a name).
@@ -128,16 +128,39 @@ def signature_of(text: str, value: Any = None, key: str | None = None, *, node: 
     >>> signature_of("A standing instruction.", [{"to": "eve@evil.com"}]).tokens
     {'eve@evil.com': 'email'}
     """
-    scalar = value is not None and not isinstance(value, bool) \
-        and isinstance(value, str | int | float)
-    stated = f"{text}\n{value}" if scalar and str(value) not in text else text
-    # the token finders read the text without format characters and in NFKC, case kept
-    stated = visible(stated)
-    structured = visible(flatten(value)) if value is not None and not scalar else ""
-    user = _user if _user is not None else _UserSide.of(user_texts)
+    return _signature(_NodeText.of(text, value), value, key, node=node, common=common,
+                      user=_UserSide.of(user_texts))
+
+
+@dataclass(frozen=True)
+class _NodeText:
+    """A node's content as the token finders read it, made once per node."""
+
+    stated: str
+    """The text, with a scalar value it does not already hold added, without format
+    characters and in NFKC, case kept."""
+    structured: str
+    """A structured value (a list, an object) flattened the same way; empty when the
+    value is a scalar or None."""
+    starts: set[str]
+    """The capitalised words that start a sentence of either (`initial_words`)."""
+
+    @classmethod
+    def of(cls, text: str, value: Any) -> _NodeText:
+        scalar = value is not None and not isinstance(value, bool) \
+            and isinstance(value, str | int | float)
+        stated = visible(f"{text}\n{value}" if scalar and str(value) not in text else text)
+        structured = visible(flatten(value)) if value is not None and not scalar else ""
+        return cls(stated, structured, initial_words(f"{stated}\n{structured}"))
+
+
+def _signature(read: _NodeText, value: Any, key: str | None, *, node: str,
+               common: Iterable[str], user: _UserSide) -> ContentSignature:
+    """`signature_of` the node read as `read`, with the user's side `user`."""
+    stated, structured = read.stated, read.structured
     # a sentence-initial word the user writes in lower case is a common word too
     lower = _lower_words(stated) | set(common) | {
-        w for w in initial_words(f"{stated}\n{structured}") if f" {w} " in user.words}
+        w for w in read.starts if f" {w} " in user.words}
 
     tokens = user.unsaid(distinctive_tokens(stated, lower))
     if structured and not any(k in STRONG_KINDS for k in tokens.values()):
@@ -222,7 +245,8 @@ def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
     asked about) exempts nothing. A capitalised word that starts a sentence of the node
     is common (not a name) when a text of `vocabulary` (every node's content,
     `vocabulary_texts`) writes it in lower case."""
-    starters = set().union(*(initial_words(text) for text, _k, _v in parts.values()))
+    read = {n: _NodeText.of(text, value) for n, (text, _key, value) in parts.items()}
+    starters = set().union(*(r.starts for r in read.values()))
     common = lower_case_uses(starters, vocabulary) if starters else set()
     # the user's side of each distinct set of turns, made once
     sides: dict[frozenset[str], _UserSide] = {}
@@ -238,8 +262,8 @@ def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
             sides[said] = _UserSide.of([text for t, text in turns.items() if t in said])
         return sides[said]
 
-    return {n: signature_of(text, value, key, node=n, common=common, _user=user_side(n))
-            for n, (text, key, value) in parts.items()}
+    return {n: _signature(read[n], value, key, node=n, common=common, user=user_side(n))
+            for n, (_text, key, value) in parts.items()}
 
 
 def vocabulary_texts(case: Case) -> list[str]:
