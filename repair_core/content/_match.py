@@ -155,6 +155,22 @@ def match(signature: ContentSignature, value: Any, *,
                   threshold)
 
 
+def _found_under(key: str, kind: str) -> tuple[str, ...]:
+    """The canonical forms a strong token of canonical form `key` and kind `kind` is
+    found under: its own, and a number's national forms too (`national_forms`)."""
+    return (key, *national_forms(key)) if kind == "number" else (key,)
+
+
+@per_signature
+def _strong_forms(signature: ContentSignature) -> dict[str, tuple[str, ...]]:
+    """Each strong token of `signature`, in its order -> the canonical forms it is found
+    under (`_found_under`), worked out once per signature (the canonical forms in one
+    call, `canonical_each`)."""
+    strong = [(t, k) for t, k in signature.tokens.items() if k in STRONG_KINDS]
+    keys = canonical_each([t for t, _k in strong])
+    return {t: _found_under(key, k) for (t, k), key in zip(strong, keys, strict=True)}
+
+
 @dataclass(frozen=True)
 class _Wanted:
     """What scoring a text against one signature looks for, worked out once per
@@ -182,10 +198,9 @@ class _Wanted:
     def of(cls, signature: ContentSignature) -> _Wanted:
         names = [t for t, k in signature.tokens.items() if k == "name"]
         strong: dict[str, list[tuple[int, str]]] = {}
-        kept = [(t, k) for t, k in signature.tokens.items() if k in STRONG_KINDS]
-        keys = canonical_each([t for t, _k in kept])
-        for at, ((t, kind), key) in enumerate(zip(kept, keys, strict=True)):
-            for form in (key, *national_forms(key)) if kind == "number" else (key,):
+        forms = _strong_forms(signature)
+        for at, t in enumerate(forms):  # in the signature's order
+            for form in forms[t]:
                 strong.setdefault(form, []).append((at, t))
         return cls(strong,
                    [(t, f" {' '.join(words(t))} ", within)
@@ -262,10 +277,8 @@ class _Read:
         a token written in other case, width or grouping reads as the same)."""
         if self._tokens is None:
             found = distinctive_tokens(self.canonical(), names=False)
-            self._tokens = frozenset(
-                [canonical(t) for t in found]
-                + [form for t, kind in found.items() if kind == "number"
-                   for form in national_forms(canonical(t))])
+            self._tokens = frozenset(form for t, kind in found.items()
+                                     for form in _found_under(canonical(t), kind))
         return self._tokens
 
 
@@ -363,8 +376,9 @@ the signature's, never the other way round)."""
 
 def _clue_count(signature: ContentSignature) -> int:
     """At least as many clues as `_clues` returns, counted without building them."""
+    # each token's clue, and one more for each national form of a number
     n = len(signature.tokens) + bool(signature.restate) + bool(signature.value_text) + sum(
-        len(national_forms(canonical(t))) for t, k in signature.tokens.items() if k == "number")
+        len(forms) - 1 for forms in _strong_forms(signature).values())
     if not any(k in STRONG_KINDS for k in signature.tokens.values()):
         k = len(signature.shingles)
         n += len(signature.markers) + (k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0)
@@ -387,7 +401,7 @@ def _clues(signature: ContentSignature) -> list[str] | None:
         return None
     clues = [_token_clue(t, k) for t, k in signature.tokens.items()]
     clues += [_token_clue(form, "number") for t, k in signature.tokens.items() if k == "number"
-              for form in national_forms(canonical(t))]
+              for form in _strong_forms(signature)[t][1:]]  # its own form has its clue
     literals = [canonical(t) for t in signature.tokens]
     runs: list[list[str]] = []
     if signature.restate:
