@@ -290,3 +290,17 @@ def test_a_routing_number_names_a_bank_not_an_account():
     # unlabelled, or failing the ABA checksum, nine digits are a number as before
     assert "026009593" in distinctive_tokens("Call 026009593 today")
     assert "026009594" in distinctive_tokens("routing 026009594")
+
+
+@rule("match.idn")
+def test_a_host_in_unicode_is_its_punycode():
+    fault = signature_of("Pay the failed instalment at https://xn--stadtwerke-mnchen-e3b.de/zahlung",
+                         node="f")
+    assert "xn--stadtwerke-mnchen-e3b.de" in fault.tokens
+    assert match(fault, "Strom bezahlen: stadtwerke-münchen.de/zahlung (96 €)") is not None
+    assert distinctive_tokens("see https://bücher.example/x") == {"xn--bcher-kva.example": "url"}
+    # found among many texts too (the search for clues reads the Unicode form)
+    assert [i for i, _ in scan([fault], ["Strom: swm.de", "Strom bezahlen: "
+                                         "stadtwerke-münchen.de/zahlung"])] == [1]
+    # the real site without the umlaut is another host
+    assert match(fault, "Portal: stadtwerke-muenchen.de/zahlung") is None

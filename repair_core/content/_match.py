@@ -54,7 +54,7 @@ from ._memo import per_signature
 from ._shingles import SHINGLE_WORDS, words
 from ._signature import ContentSignature
 from ._stems import restated_by, word_stems
-from ._tokens import STRONG_KINDS, distinctive_tokens, national_forms
+from ._tokens import STRONG_KINDS, distinctive_tokens, national_forms, unicode_host
 from ._word_runs import held_within
 
 __all__ = ["THRESHOLD", "SOURCE_THRESHOLD", "WEIGHTS", "RUN_WORDS", "CarrierMatch", "match",
@@ -376,9 +376,11 @@ the signature's, never the other way round)."""
 
 def _clue_count(signature: ContentSignature) -> int:
     """At least as many clues as `_clues` returns, counted without building them."""
-    # each token's clue, and one more for each national form of a number
+    # each token's clue, one more for each national form of a number and one for each
+    # punycode host (its Unicode form)
     n = len(signature.tokens) + bool(signature.restate) + bool(signature.value_text) + sum(
-        len(forms) - 1 for forms in _strong_forms(signature).values())
+        len(forms) - 1 for forms in _strong_forms(signature).values()
+    ) + sum(1 for t, k in signature.tokens.items() if k == "url" and "xn--" in t)
     if not any(k in STRONG_KINDS for k in signature.tokens.values()):
         k = len(signature.shingles)
         n += len(signature.markers) + (k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0)
@@ -402,6 +404,10 @@ def _clues(signature: ContentSignature) -> list[str] | None:
     clues = [_token_clue(t, k) for t, k in signature.tokens.items()]
     clues += [_token_clue(form, "number") for t, k in signature.tokens.items() if k == "number"
               for form in _strong_forms(signature)[t][1:]]  # its own form has its clue
+    # a text writes a punycode host in Unicode as often: the clue is found before the
+    # text's tokens are read as their ASCII form
+    clues += [re.escape(canonical(form)) for t, k in signature.tokens.items() if k == "url"
+              if (form := unicode_host(t)) is not None]
     literals = [canonical(t) for t in signature.tokens]
     runs: list[list[str]] = []
     if signature.restate:

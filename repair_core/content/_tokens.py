@@ -12,7 +12,7 @@ from typing import Literal
 from ._stems import ORDINARY_STEMS, stem
 
 __all__ = ["TokenKind", "STRONG_KINDS", "distinctive_tokens", "proper_names", "COMMON_CAPITALISED",
-           "initial_words", "lower_case_uses", "national_forms"]
+           "initial_words", "lower_case_uses", "national_forms", "unicode_host"]
 
 TokenKind = Literal["url", "email", "account", "id", "number", "name"]
 STRONG_KINDS: frozenset[str] = frozenset({"url", "email", "account", "id", "number"})
@@ -304,9 +304,34 @@ def _urls(chunk: str, found: dict[str, TokenKind],
                 continue
         else:
             host = host.removeprefix("www.")
+        if not host.isascii():
+            host = _punycode(host)
         found.setdefault(host, "url")
         hit = True
     return hit
+
+
+def unicode_host(host: str) -> str | None:
+    """A host in its ASCII (IDNA) form with a label in punycode, as it is written in
+    Unicode ("xn--stadtwerke-mnchen-e3b.de" -> "stadtwerke-münchen.de"); None for a host
+    with no such label or none that decodes."""
+    if "xn--" not in host:
+        return None
+    try:
+        written = host.encode("ascii").decode("idna")
+    except UnicodeError:
+        return None
+    return written if written != host else None
+
+
+def _punycode(host: str) -> str:
+    """A host with letters beyond ASCII in its ASCII (IDNA) form, the one a browser
+    resolves: "stadtwerke-münchen.de" is "xn--stadtwerke-mnchen-e3b.de". As written when
+    it is no valid IDNA name."""
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
 
 
 def _url_spans(chunk: str) -> tuple[_UrlSpan, ...]:
