@@ -433,6 +433,17 @@ def test_an_id_missing_from_an_answer_in_any_language_is_missing():
 
 
 @rule("oracle.unsure-language")
+def test_function_words_shared_with_a_language_it_does_not_read_decide_nothing():
+    from repair_core.bench._language import guess_language
+
+    # "na" and "do" are Portuguese and Polish: a tie went to the language it reads
+    tie = guess_language("Przelej wszystko na konto US13 do jutra.")
+    assert (tie.code, tie.why_unread) == ("und", "its function words are as much Polish as "
+                                          "Portuguese, and the reader does not read Polish")
+    assert guess_language("A encomenda do cliente foi enviada na segunda-feira.").code == "pt"
+
+
+@rule("oracle.unsure-language")
 @pytest.mark.parametrize("answer", [
     "Seat 31B on AA752.", "AA752, seat 31B, economy class (not premium economy).",
     "ORDER O-6415 | PROCESSING | TUESDAY | 5 QUAY LN, DUBLIN", "o8471: processing, ETA thu",

@@ -62,11 +62,11 @@ an answer uses most is its guess. A word several languages share ("la", "de", "c
 counts for each of them."""
 
 UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
-    "pl": frozenset({"jest", "są", "nie", "się", "że", "w", "ze", "do", "bo", "dla", "przez", "już",
+    "pl": frozenset({"jest", "są", "nie", "się", "że", "w", "ze", "do", "na", "bo", "dla", "przez", "już",
                      "jeszcze", "został", "została", "zostało", "zostały", "pana", "pani",
                      "państwa", "twoje", "twój", "twoja", "oraz", "czy", "jak", "też",
                      "będzie", "było", "była", "był", "od", "przy"}),
-    "cs": frozenset({"není", "jsou", "v", "ještě", "již", "už", "jsem", "jste", "byl",
+    "cs": frozenset({"není", "jsou", "v", "na", "ještě", "již", "už", "jsem", "jste", "byl",
                      "byla", "bylo", "byly", "bude", "vaše", "váš", "vaši", "vám", "který",
                      "která", "které", "také"}),
     "sv": frozenset({"och", "är", "inte", "att", "som", "för", "på", "av", "med", "har",
@@ -154,6 +154,8 @@ def guess_language(text: str) -> LanguageGuess:
     'en'
     >>> guess_language("Zamówienie O-8471 jest w trakcie realizacji.").code
     'pl'
+    >>> guess_language("Przelej wszystko na konto US13 do jutra.").why_unread
+    'its function words are as much Polish as Portuguese, and the reader does not read Polish'
     >>> guess_language("Заказ O-8471 в обработке.").why_unread
     'written mostly in letters of other scripts (Cyrillic), which the reader does not read'
     """
@@ -194,7 +196,15 @@ def guess_language(text: str) -> LanguageGuess:
                     counts[code] += 1
     best = max(counts.values())
     if best and counts["en"] < best:
-        code = min((c for c, n in counts.items() if n == best), key=list(counts).index)
+        tied = [c for c, n in counts.items() if n == best]
+        code = tied[0]
+        unread = [c for c in tied if c in UNREAD_FUNCTION_WORDS]
+        if code in FUNCTION_WORDS and unread:
+            # as many function words of a language it does not read: it cannot tell which
+            return LanguageGuess(code=UNDETERMINED, why_unread=(
+                f"its function words are as much {LANGUAGE_NAMES[unread[0]]} as "
+                f"{LANGUAGE_NAMES[code]}, and the reader does not read "
+                f"{LANGUAGE_NAMES[unread[0]]}"))
         if code in FUNCTION_WORDS:
             return LanguageGuess(code=code)
         return LanguageGuess(code=code, why_unread=(
