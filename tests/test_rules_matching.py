@@ -304,3 +304,14 @@ def test_a_host_in_unicode_is_its_punycode():
                                          "stadtwerke-münchen.de/zahlung"])] == [1]
     # the real site without the umlaut is another host
     assert match(fault, "Portal: stadtwerke-muenchen.de/zahlung") is None
+
+
+@rule("match.numbers")
+def test_an_iban_grouped_as_its_countrys_domestic_parts_is_the_iban():
+    fault = signature_of("Loyer 980 € à régler sur FR76 3000 4008 2300 0105 6362 135.",
+                         node="f")
+    assert "FR7630004008230001056362135" in fault.tokens
+    assert match(fault, '"Agence";"FR76 30004 00823 00010563621 35";980,00') is not None
+    # the same grouping with a digit changed fails the checksum: no account
+    assert "FR7630004008230001056362136" not in distinctive_tokens(
+        "FR76 30004 00823 00010563621 36")

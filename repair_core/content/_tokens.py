@@ -33,7 +33,7 @@ _HOST = re.compile(r"[^/?#:]{1,260}")
 _HOSTNAME = re.compile(r"[^\W_][\w.-]{0,251}[^\W_]")
 # a run of groups: each repetition starts with a blank the group before cannot hold
 _IBAN_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2}\d{2}[A-Za-z0-9]{0,30}(?![A-Za-z0-9])"
-                       r"(?:[ \t-][A-Za-z0-9]{1,4}(?![A-Za-z0-9])){0,15}")
+                       r"(?:[ \t-][A-Za-z0-9]{1,30}(?![A-Za-z0-9])){0,15}")
 _IBAN_COMPACT = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
 """An account number written as one piece: IBAN-shaped, checked or not."""
 _IBAN_SEPARATOR = re.compile(r"[ \t-]")
