@@ -12,7 +12,7 @@ the benchmark can all judge content by the same rule.
 from .._flat import node_content
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind, instruction_markers
-from ._match import SOURCE_THRESHOLD, THRESHOLD, WEIGHTS, CarrierMatch, match, scan
+from ._match import MAX_CLUES, SOURCE_THRESHOLD, THRESHOLD, WEIGHTS, CarrierMatch, match, scan
 from ._normalise import all_facts_stated, fact_stated, normalise
 from ._shingles import SHINGLE_WORDS, shingles, words
 from ._signature import (
@@ -26,6 +26,7 @@ from ._signature import (
 from ._tokens import TokenKind, distinctive_tokens, proper_names
 
 __all__ = [
+    "MAX_CLUES",
     "flatten",
     "MARKERS",
     "MarkerKind",

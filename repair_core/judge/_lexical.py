@@ -174,22 +174,40 @@ def _near_clues(fault: ContentSignature) -> list[str]:
     return out
 
 
+@per_signature
+def _families(fault: ContentSignature) -> list[tuple[str, re.Pattern[str]]]:
+    """(token, its `_family` pattern compiled) for each strong token of `fault` long
+    enough to have one, compiled once per signature: a fault naming thousands of tokens
+    compiled each of them again for every text it was asked about."""
+    return [(t, re.compile(p)) for t, k in fault.tokens.items()
+            if k in STRONG_KINDS and (p := _family(t)) is not None]
+
+
+@per_signature
+def _account_parts(fault: ContentSignature) -> list[tuple[str, list[tuple[str, re.Pattern[str]]]]]:
+    """(account token, its `_parts` with their patterns compiled) for each account token
+    of `fault`, compiled once per signature."""
+    return [(t, [(part, re.compile(p)) for part, p in _parts(t)])
+            for t, k in fault.tokens.items() if k == "account"]
+
+
 def _near_miss(text: str, fault: ContentSignature) -> str | None:
     """What a text that does not match `fault` still shares with it, as a few words (the
     slot, the subject or a token family), or None."""
     folded = text.casefold()
-    for t, k in fault.tokens.items():
-        if k in STRONG_KINDS and (p := _family(t)) is not None and re.search(p, folded):
+    for t, pattern in _families(fault):
+        if pattern.search(folded):
             return f"the token {t!r} written another way (token family)"
-    accounts = [a for t, k in fault.tokens.items() if k == "account" for a in [t]]
+    accounts = _account_parts(fault)
     if accounts:
         # a part inside another whole account of the text is that account's (a savings
         # account at the same bank), not a piece of the fault's
+        mine = {t for t, _parts_of in accounts}
         own = [a.casefold() for a, k in distinctive_tokens(text).items()
-               if k == "account" and a not in accounts]
-        for t in accounts:
-            for part, p in _parts(t):
-                if re.search(p, folded) and not any(part in a for a in own):
+               if k == "account" and a not in mine]
+        for t, parts in accounts:
+            for part, pattern in parts:
+                if pattern.search(folded) and not any(part in a for a in own):
                     return f"a part of the token {t!r} ({part}) on its own (token family)"
     said = f" {' '.join(words(text))} "
     if fault.value_text and f" {fault.value_text} " in said:

@@ -27,6 +27,7 @@ from .._errors import DgrrError
 from .._text import printable
 from ..case._case import Case
 from ..content import (
+    MAX_CLUES,
     CarrierMatch,
     ContentSignature,
     distinctive_tokens,
@@ -335,20 +336,24 @@ def _unexplained_tokens(case: Case, items: list[tuple[str, str, str]],
                 pieces.setdefault(t.casefold(), []).append((f, t))
     if not pieces:
         return
-    search = re.compile("|".join(rf"(?<!\w){_piece_pattern(p)}(?!\w)"
-                                 for p in sorted(pieces, key=len, reverse=True)))
-    holding = {i: seq for i, seq in lineaged.items()
-               if search.search(items[i][2].casefold()) is not None}
+    if len(pieces) <= MAX_CLUES:
+        search = re.compile("|".join(rf"(?<!\w){_piece_pattern(p)}(?!\w)"
+                                     for p in sorted(pieces, key=len, reverse=True)))
+        holding = {i: seq for i, seq in lineaged.items()
+                   if search.search(items[i][2].casefold()) is not None}
+    else:  # one search for thousands of alternatives tries each at every place
+        holding = dict(lineaged)
     if not holding:
         return
     nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
     turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
     barred = {f.node for f in faults}
     for i, seq in holding.items():
-        said = f" {' '.join(words(items[i][2]))} "
+        said = words(items[i][2])
         own = {t.casefold() for t in distinctive_tokens(items[i][2], names=False)}
-        held = [(f, t, p) for p, owners in pieces.items() for f, t in owners
-                if seq > written_at[f.node] and (f" {p} " in said or p in own)]
+        own.update(f"{a} {b}" for a, b in zip(said, said[1:], strict=False))
+        held = [(f, t, p) for p in own if p in pieces for f, t in pieces[p]
+                if seq > written_at[f.node]]
         if not held:
             continue
         lineage = [node_parts(nodes[n])[0] for n in _ancestors(items[i][1], nodes)
