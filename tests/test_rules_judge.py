@@ -838,7 +838,8 @@ def _payables_case(tmp_path, todo: str, support: str = "m_rent", known: str | No
         {"id": "m_bill", "user_id": "ada", "status": "active", "created_seq": 5,
          "deps": [{"id": "s2", "label": "produce"}], "key": "bill_halvorsen",
          "value": "2310 NOK",
-         "text": "Invoice 77-QX from Halvorsen Trading AS: 2,310.00 NOK to NO93 8601 1117 947."},
+         "text": "Invoice 77-QX from Halvorsen Trading AS (Bjorn Haugland Olsen): 2,310.00 NOK "
+                 "to NO93 8601 1117 947."},
         {"id": "m_todo", "user_id": "ada", "status": "active", "created_seq": 7,
          "deps": [{"id": "s3", "label": "produce"}], "key": "to_pay", "value": "january",
          "text": todo},
@@ -903,3 +904,33 @@ def test_a_record_holding_a_faults_name_its_lineage_lacks_is_not_certified(tmp_p
                           known="Halvorsen Trading is the user's packaging supplier.")
     v = repair(case, plan_case(case)).verification
     assert "m_todo:m_bill" not in {u.id for u in v.uncertain}, v.uncertain
+
+
+@rule("verify.unexplained-token")
+def test_the_token_an_unexplained_record_is_named_by_is_the_same_every_run(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    # two names of the fault in one record: which one the why names must not depend on
+    # the order Python happens to keep a set in (its hash seed)
+    script = (
+        "import json, sys\n"
+        "sys.path.insert(0, 'tests')\n"
+        "from pathlib import Path\n"
+        "from test_rules_judge import _payables_case\n"
+        "from repair_core import plan_case\n"
+        "from repair_core.replay import repair\n"
+        f"case = _payables_case(Path({str(tmp_path)!r}), 'Pay Haugland Olsen and "
+        "Halvorsen Trading this week.')\n"
+        "v = repair(case, plan_case(case)).verification\n"
+        "print([u.why for u in v.uncertain if u.id == 'm_todo:m_bill'])\n")
+    seen = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                             env=env, cwd=str(Path(__file__).resolve().parents[1]),
+                             check=True).stdout
+        seen.add(out)
+    assert len(seen) == 1, seen
+    assert "it holds 'Halvorsen Trading'" in seen.pop()

@@ -322,7 +322,9 @@ def _unexplained_tokens(case: Case, items: list[tuple[str, str, str]],
     holds (rule `verify.unexplained-token`): its lineage does not explain what it says,
     so an edge from the fault may be missing. Neither a fault nor a suspected source
     explains anything; the user's turns written before the record do. One search over
-    the records finds those holding a piece at all; only they are followed back."""
+    the records finds those holding a piece at all (with more pieces than `MAX_CLUES`,
+    each record's own tokens and word pairs are looked up instead); only they are
+    followed back."""
     pieces: dict[str, list[tuple[ContentSignature, str]]] = {}
     for f in faults:
         if f.node not in written_at:
@@ -345,6 +347,7 @@ def _unexplained_tokens(case: Case, items: list[tuple[str, str, str]],
         holding = dict(lineaged)
     if not holding:
         return
+    order = {p: k for k, p in enumerate(pieces)}
     nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
     turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
     barred = {f.node for f in faults}
@@ -352,8 +355,9 @@ def _unexplained_tokens(case: Case, items: list[tuple[str, str, str]],
         said = words(items[i][2])
         own = {t.casefold() for t in distinctive_tokens(items[i][2], names=False)}
         own.update(f"{a} {b}" for a, b in zip(said, said[1:], strict=False))
-        held = [(f, t, p) for p in own if p in pieces for f, t in pieces[p]
-                if seq > written_at[f.node]]
+        # in the faults' order of tokens, so the piece a why names is the same every run
+        held = [(f, t, p) for p in sorted(own.intersection(pieces), key=order.__getitem__)
+                for f, t in pieces[p] if seq > written_at[f.node]]
         if not held:
             continue
         lineage = [node_parts(nodes[n])[0] for n in _ancestors(items[i][1], nodes)
