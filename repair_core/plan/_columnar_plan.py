@@ -1145,13 +1145,14 @@ def _producer_inputs(c: CaseColumns, made_by: dict[int, list[int]]
                 kind = "record" if q >= first_record else "turn" if q < c.n_turns else "step"
                 if kind == "step" and c.type_code[q] == _READ:
                     for r in premises(q):
-                        if r >= first_record and r not in seen:
+                        # none when also a direct input, else the first read by id
+                        if r >= first_record and (r not in seen or (
+                                (was := seen[r][0]) is not None and c.ids[q] < was)):
                             seen[r] = (c.ids[q], "record")
                     continue
                 if kind == "step" and c.type_code[q] != _OBS:
                     continue
-                if q not in seen:
-                    seen[q] = (None, kind)
+                seen[q] = (None, kind)
         skip = {*producers, f}
         rows: list[tuple[int, ProducerInput]] = []
         for q, (via, kind) in seen.items():

@@ -337,17 +337,20 @@ def _producer_inputs(case: Case) -> dict[str, list[ProducerInput]]:
                 dependents.setdefault(d.id, set()).add(n.id)
     out: dict[str, list[ProducerInput]] = {}
     for fault, producers in made.items():
-        seen: dict[str, str | None] = {}  # input -> the read it came through
+        # input -> the read it came through: none when it is also a direct input, else
+        # the first read by id, so the reason reads the same in any order of the file
+        seen: dict[str, str | None] = {}
         for p in producers:
             for d in steps[p].deps:
                 q = steps.get(d.id)
                 if q is not None and q.type == "memory_read":
                     for r in q.deps:
-                        if r.id in records:
-                            seen.setdefault(r.id, q.id)
+                        if r.id in records and (r.id not in seen or (
+                                seen[r.id] is not None and q.id < seen[r.id])):  # type: ignore[operator]
+                            seen[r.id] = q.id
                 elif (q is not None and q.type in CONTENT_KINDS) or d.id in records \
                         or d.id in turns:
-                    seen.setdefault(d.id, None)
+                    seen[d.id] = None
         skip = {*producers, fault}
         rows: list[ProducerInput] = []
         for node_id, via in seen.items():
