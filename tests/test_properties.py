@@ -155,14 +155,22 @@ def test_no_step_earlier_than_every_seed_is_affected(data):
 @given(random_cases(), st.randoms(use_true_random=False))
 def test_eval_and_order_change_no_decision(data, rnd):
     before = plan_case(case_from_data(data)).report().model_dump()
-    shuffled = json.loads(json.dumps(data))
+    shuffled = _shuffled(data, rnd)
     del shuffled["eval"]
-    for key in ("memory", "trajectory", "session"):
-        rnd.shuffle(shuffled[key])
-    for node in shuffled["memory"] + shuffled["trajectory"]:
-        rnd.shuffle(node["deps"])
     after = plan_case(case_from_data(shuffled)).report().model_dump()
     assert after == before
+
+
+def _shuffled(data: dict, rnd: random.Random, *, items: bool = True) -> dict:
+    """A copy of case `data` with its records, steps and turns (when `items`) and every
+    node's dependencies in another order."""
+    shuffled = json.loads(json.dumps(data))
+    if items:
+        for key in ("memory", "trajectory", "session"):
+            rnd.shuffle(shuffled[key])
+    for node in shuffled["memory"] + shuffled["trajectory"]:
+        rnd.shuffle(node["deps"])
+    return shuffled
 
 
 def test_a_seed_of_two_faults_names_the_same_one_in_any_order():
@@ -173,12 +181,7 @@ def test_a_seed_of_two_faults_names_the_same_one_in_any_order():
     before = plan_case(case_from_data(data)).report()
     assert before.reasons["s9"].startswith("seed of fault m0:")
     for seed in range(40):
-        rnd = random.Random(seed)
-        shuffled = json.loads(json.dumps(data))
-        for key in ("memory", "trajectory", "session"):
-            rnd.shuffle(shuffled[key])
-        for node in shuffled["memory"] + shuffled["trajectory"]:
-            rnd.shuffle(node["deps"])
+        shuffled = _shuffled(data, random.Random(seed))
         assert plan_case(case_from_data(shuffled)).report() == before, seed
 
 
@@ -191,12 +194,7 @@ def test_a_record_both_cited_and_read_is_named_the_same_way_in_any_order():
     before = plan_case(case_from_data(data)).report()
     assert "reached through" not in before.reasons["m0"]
     for seed in range(40):
-        rnd = random.Random(seed)
-        shuffled = json.loads(json.dumps(data))
-        for key in ("memory", "trajectory", "session"):
-            rnd.shuffle(shuffled[key])
-        for node in shuffled["memory"] + shuffled["trajectory"]:
-            rnd.shuffle(node["deps"])
+        shuffled = _shuffled(data, random.Random(seed))
         assert plan_case(case_from_data(shuffled)).report() == before, seed
 
 
@@ -206,11 +204,7 @@ def test_the_columnar_planner_names_a_record_both_cited_and_read_as_the_other_do
     data = json.loads((Path(__file__).parent / "data" / "order-record-read-and-cited.json")
                       .read_text())
     for seed in range(10):
-        rnd = random.Random(seed)
-        shuffled = json.loads(json.dumps(data))
-        for node in shuffled["memory"] + shuffled["trajectory"]:
-            rnd.shuffle(node["deps"])
-        raw = json.dumps(shuffled).encode()
+        raw = json.dumps(_shuffled(data, random.Random(seed), items=False)).encode()
         for objective in ("answer", "both"):
             assert columnar_json(raw, objective) in (None, reference_json(raw, objective))
 
