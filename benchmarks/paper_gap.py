@@ -27,7 +27,8 @@ Over generation seeds (the committed cases are seed 42's):
 plans each suite of each seed the same way (for seeds other than 42 the suites under
 `DIR/suites/`, as `benchmarks/claims_across_seeds.py` lays them out, generated when
 missing) and reports the affected share, Ours' planned replay ratio and its model-facing
-share per seed, with the mean and a 95% Student-t interval over the seeds.
+share per seed, with the mean and a 95% Student-t interval over the seeds, then the
+step-type and session-length tables the same way.
 """
 
 from __future__ import annotations
@@ -232,13 +233,25 @@ def _claims_script() -> Any:
 
 def planned_totals(case_paths: Iterable[Path]) -> Counter[str]:
     """Cases, steps, affected steps (`A0`), Ours' replayed steps and the model-facing ones
-    among them, summed over the cases (planned, without a model)."""
+    among them, summed over the cases (planned, without a model); the same by step type
+    (`steps:claim`, `affected:claim`, `replayed:claim`, ...) and, per length bucket, its
+    cases, steps, affected and replayed steps and steps before the final turn with the
+    affected ones among them (`8-19:cases`, `8-19:earlier_affected`, ...)."""
     total: Counter[str] = Counter()
     for path in case_paths:
-        _, _, steps, affected, replayed, _ = case_counts(path)
-        total.update(cases=1, steps=sum(steps.values()), affected=sum(affected.values()),
+        _, _, steps, affected, replayed, early = case_counts(path)
+        n = sum(steps.values())
+        total.update(cases=1, steps=n, affected=sum(affected.values()),
                      replayed=sum(replayed.values()),
                      model_facing=sum(replayed[k] for k in MODEL_FACING))
+        for k in KINDS:
+            total.update({f"steps:{k}": steps[k], f"affected:{k}": affected[k],
+                          f"replayed:{k}": replayed[k]})
+        bucket = next(b for b, top in LENGTHS if n <= top)
+        total.update({f"{bucket}:cases": 1, f"{bucket}:steps": n,
+                      f"{bucket}:affected": sum(affected.values()),
+                      f"{bucket}:replayed": sum(replayed.values()),
+                      f"{bucket}:earlier": early[0], f"{bucket}:earlier_affected": early[1]})
     return total
 
 
@@ -275,6 +288,41 @@ def seeds_report(per_suite: dict[str, dict[int, Counter[str]]]) -> str:
             lo, hi = interval(vals) if len(vals) > 1 else (vals[0], vals[0])
             out.append(f"| {suite} | {label} | {sum(vals) / len(vals):.3f} [{lo:.3f}, "
                        f"{hi:.3f}] | " + " | ".join(f"{v:.3f}" for v in vals) + " |")
+
+    def cell(per_seed: dict[int, Counter[str]], num: str, den: str) -> str:
+        """Mean [interval] of num/den over the seeds; '–' where a seed has no den."""
+        vals = [per_seed[s][num] / per_seed[s][den] for s in seeds if per_seed[s][den]]
+        if len(vals) != len(seeds):
+            return "–"
+        lo, hi = interval(vals) if len(vals) > 1 else (vals[0], vals[0])
+        return f"{sum(vals) / len(vals):.3f} [{lo:.3f}, {hi:.3f}]"
+
+    out += ["", "By step type (share of the suite's steps of that type), mean over the seeds "
+            "[95% Student-t interval]:", "",
+            "| Suite | Step type | Steps (" + " / ".join(f"seed {s}" for s in seeds)
+            + ") | Affected | Replayed by Ours | Share of Ours' replayed steps |",
+            "|---|---|---:|---:|---:|---:|"]
+    for suite, per_seed in per_suite.items():
+        for k in KINDS:
+            counts = " / ".join(str(per_seed[s][f"steps:{k}"]) for s in seeds)
+            out.append(f"| {suite} | {k} | {counts} "
+                       f"| {cell(per_seed, f'affected:{k}', f'steps:{k}')} "
+                       f"| {cell(per_seed, f'replayed:{k}', f'steps:{k}')} "
+                       f"| {cell(per_seed, f'replayed:{k}', 'replayed')} |")
+    out += ["", "By session length (steps per case), mean over the seeds [95% Student-t "
+            "interval]; '–' where a seed has no case of that length:", "",
+            "| Suite | Steps per case | Cases (" + " / ".join(f"seed {s}" for s in seeds)
+            + ") | Affected share of steps (A0) | Affected share of the steps before the "
+            "final turn | Replay ratio, all replayed steps |", "|---|---|---:|---:|---:|---:|"]
+    for suite, per_seed in per_suite.items():
+        for b, _ in LENGTHS:
+            if not any(per_seed[s][f"{b}:cases"] for s in seeds):
+                continue
+            counts = " / ".join(str(per_seed[s][f"{b}:cases"]) for s in seeds)
+            out.append(f"| {suite} | {b} | {counts} "
+                       f"| {cell(per_seed, f'{b}:affected', f'{b}:steps')} "
+                       f"| {cell(per_seed, f'{b}:earlier_affected', f'{b}:earlier')} "
+                       f"| {cell(per_seed, f'{b}:replayed', f'{b}:steps')} |")
     return "\n".join(out) + "\n"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
 from script_module import ROOT, load_script
 
 from repair_core import plan_case
@@ -76,3 +77,43 @@ def test_planned_totals_over_seeds_report_each_seed_and_a_t_interval() -> None:
     assert (f"| controlled | Model-facing share of replayed steps | 0.375 [{lo:.3f}, {hi:.3f}] "
             "| 0.500 | 0.250 |") in text
     assert "| controlled | Affected share of steps (A0) | 0.600 [" in text
+
+
+def test_step_types_and_session_lengths_over_seeds() -> None:
+    """The per-type and per-length totals of two committed cases are the committed
+    section's counts, and each row over seeds is the mean of the seeds' shares with a t
+    interval (0.5 and 0.75: 0.625 ± 12.706 * 0.1768 / sqrt 2); a length one seed lacks
+    is shown as '–'."""
+    from collections import Counter
+
+    cases = _first_cases("controlled", 2)
+    total = gap.planned_totals(cases)
+    measured = gap.measure("controlled", limit=2)
+    for k in gap.KINDS:
+        assert total[f"steps:{k}"] == measured.steps[k]
+        assert total[f"affected:{k}"] == measured.affected[k]
+        assert total[f"replayed:{k}"] == measured.replayed[k]
+    for b, _ in gap.LENGTHS:
+        for key in ("cases", "steps", "affected", "replayed", "earlier", "earlier_affected"):
+            assert total[f"{b}:{key}"] == measured.by_length[b][key]
+    per_seed = {"controlled": {
+        42: Counter({"cases": 1, "steps": 20, "replayed": 8, "steps:claim": 10,
+                     "affected:claim": 5, "replayed:claim": 4, "8-19:cases": 1,
+                     "8-19:steps": 20, "8-19:affected": 10, "8-19:replayed": 8,
+                     "8-19:earlier": 10, "8-19:earlier_affected": 5}),
+        43: Counter({"cases": 1, "steps": 40, "replayed": 10, "steps:claim": 20,
+                     "affected:claim": 15, "replayed:claim": 5, "40+:cases": 1,
+                     "40+:steps": 40, "40+:affected": 20, "40+:replayed": 10,
+                     "40+:earlier": 30, "40+:earlier_affected": 15})}}
+    text = gap.seeds_report(per_seed)
+    lo, hi = load_script("benchmarks/claims_across_seeds.py").seed_interval([0.5, 0.75])
+    assert lo == pytest.approx(0.625 - 12.706205 * 0.1767767 / 2 ** 0.5)
+    # claim: affected 0.5 / 0.75, replayed 0.4 / 0.25, share of Ours' replay 0.5 / 0.5
+    share = load_script("benchmarks/claims_across_seeds.py").seed_interval([0.5, 0.5])
+    assert (f"| controlled | claim | 10 / 20 | 0.625 [{lo:.3f}, {hi:.3f}] | "
+            f"0.325 [") in text
+    assert f"| 0.500 [{share[0]:.3f}, {share[1]:.3f}] |" in text
+    assert "| controlled | plan | 0 / 0 | – | – | 0.000 [0.000, 0.000] |" in text
+    assert "| controlled | 8-19 | 1 / 0 | – | – | – |" in text
+    assert "| controlled | 40+ | 0 / 1 | – | – | – |" in text
+    assert "20-39" not in text.split("By session length")[1]
