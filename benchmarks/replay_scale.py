@@ -88,32 +88,36 @@ def verdicts(steps: int, run: dict[str, float]) -> list[str]:
     return out
 
 
-def _rss_mb() -> float:
-    """This process's resident memory now, in MB (MiB), or 0 where /proc is absent."""
+def _rss_mb(field: str = "VmRSS") -> float:
+    """This process's resident memory now (`VmHWM`: its high-water mark so far), in MB
+    (MiB), or 0 where /proc is absent."""
     try:
         with open("/proc/self/status", encoding="ascii") as fh:
             for line in fh:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
     return 0.0
 
 
-def phases(path: Path) -> tuple[dict[str, float], dict[str, float]]:
+def phases(path: Path) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
     """The phases of one repair as `dgrr repair --out` runs them, in this process: CPU
-    seconds of each (the columnar reader's second process is not counted) and the RSS
-    after it, in MB (the plan's report let go once its operations are taken, before the
-    case is read; the case let go before the write)."""
+    seconds of each (the columnar reader's second process is not counted), the RSS after
+    it and the high-water mark so far, in MB (the plan's report let go once its
+    operations are taken, before the case is read a chunk of items at a time; the case
+    let go before the write)."""
     from repair_core import plan_case
     from repair_core._io import read_input
-    from repair_core.case._load import parse_case
+    from repair_core.case._chunked import parse_case_in_chunks
     from repair_core.commands.repair import write_outputs
+    from repair_core.model import ModelClient
     from repair_core.plan._planner import columnar_plan_report_of
     from repair_core.replay import repair, take_plan
 
     out: dict[str, float] = {}
     rss: dict[str, float] = {}
+    hwm: dict[str, float] = {}
     t = time.process_time()
     raw = read_input(path)
     report = columnar_plan_report_of(raw, objective="both")
@@ -121,19 +125,24 @@ def phases(path: Path) -> tuple[dict[str, float], dict[str, float]]:
     del report
     out["plan"], t = time.process_time() - t, time.process_time()
     rss["plan"] = _rss_mb()
-    case = parse_case(raw)
+    hwm["plan"] = _rss_mb("VmHWM")
+    case = parse_case_in_chunks(raw)
     del raw
     out["read"], t = time.process_time() - t, time.process_time()
     rss["read"] = _rss_mb()
-    result = repair(case, taken if taken is not None else plan_case(case, objective="both"))
+    hwm["read"] = _rss_mb("VmHWM")
+    result = repair(case, taken if taken is not None else plan_case(case, objective="both"),
+                    client=ModelClient(keep_log=False))  # the command's: no call log
     del case, taken
     out["replay"], t = time.process_time() - t, time.process_time()
     rss["replay"] = _rss_mb()
+    hwm["replay"] = _rss_mb("VmHWM")
     with tempfile.TemporaryDirectory() as folder:
         write_outputs(Path(folder) / "result", result)
     out["write"] = time.process_time() - t
     rss["write"] = _rss_mb()
-    return out, rss
+    hwm["write"] = _rss_mb("VmHWM")
+    return out, rss, hwm
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,11 +169,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{best['rss_mb']:>8.0f} {best['calls']:>7.0f} {best['replayed']:>9.0f}", flush=True)
         print("         targets: " + "; ".join(verdicts(steps, best)), flush=True)
         if args.phases:
-            times, rss = phases(path)
+            times, rss, hwm = phases(path)
             print("         phases (CPU s): " + ", ".join(f"{k} {v:.2f}" for k, v in times.items()),
                   flush=True)
             print("         RSS after (MB): " + ", ".join(f"{k} {v:.0f}" for k, v in rss.items()),
                   flush=True)
+            print("         high-water mark after (MB): "
+                  + ", ".join(f"{k} {v:.0f}" for k, v in hwm.items()), flush=True)
     for (a, ra), (b, rb) in zip(rows, rows[1:], strict=False):
         print(f"growth {a} -> {b} steps ({b / a:.1f}x): CPU {rb['cpu'] / ra['cpu']:.2f}x")
     print(f"# load average after {os.getloadavg()[0]:.2f}, calibration loop "

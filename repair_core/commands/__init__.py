@@ -187,11 +187,14 @@ def case_ids(case: Case) -> set[str]:
 def read_case(args: argparse.Namespace, raw: bytes | None = None) -> Case:
     """The case the command's arguments name (from `raw`, the case file's bytes, when the
     command has read them already)."""
-    from ..case._load import load_case, load_case_parts, parse_case, with_faults
+    from .._io import read_input
+    from ..case._chunked import parse_case_in_chunks
+    from ..case._load import load_case_parts, with_faults
 
+    # a chunk of items at a time: the whole JSON tree never coexists with the whole case
     case = (load_case_parts(args.case, args.memory) if args.memory
-            else load_case(args.case) if raw is None
-            else parse_case(raw, source=str(Path(args.case))))
+            else parse_case_in_chunks(read_input(Path(args.case)) if raw is None else raw,
+                                      source=str(Path(args.case))))
     if args.faults is not None:
         case = with_faults(case, [f.strip() for f in args.faults.split(",") if f.strip()])
     return case
