@@ -295,10 +295,11 @@ def seeds_report(per_suite: dict[str, dict[int, Counter[str]]]) -> str:
         if len(vals) != len(seeds):
             return "–"
         lo, hi = interval(vals) if len(vals) > 1 else (vals[0], vals[0])
-        return f"{sum(vals) / len(vals):.3f} [{lo:.3f}, {hi:.3f}]"
+        # every figure here is a share: a t interval over few seeds can leave [0, 1]
+        return f"{sum(vals) / len(vals):.3f} [{max(0.0, lo):.3f}, {min(1.0, hi):.3f}]"
 
     out += ["", "By step type (share of the suite's steps of that type), mean over the seeds "
-            "[95% Student-t interval]:", "",
+            "[95% Student-t interval, cut to [0, 1]]:", "",
             "| Suite | Step type | Steps (" + " / ".join(f"seed {s}" for s in seeds)
             + ") | Affected | Replayed by Ours | Share of Ours' replayed steps |",
             "|---|---|---:|---:|---:|---:|"]
@@ -310,7 +311,7 @@ def seeds_report(per_suite: dict[str, dict[int, Counter[str]]]) -> str:
                        f"| {cell(per_seed, f'replayed:{k}', f'steps:{k}')} "
                        f"| {cell(per_seed, f'replayed:{k}', 'replayed')} |")
     out += ["", "By session length (steps per case), mean over the seeds [95% Student-t "
-            "interval]; '–' where a seed has no case of that length:", "",
+            "interval, cut to [0, 1]]; '–' where a seed has no case of that length:", "",
             "| Suite | Steps per case | Cases (" + " / ".join(f"seed {s}" for s in seeds)
             + ") | Affected share of steps (A0) | Affected share of the steps before the "
             "final turn | Replay ratio, all replayed steps |", "|---|---|---:|---:|---:|---:|"]

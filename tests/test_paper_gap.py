@@ -110,10 +110,23 @@ def test_step_types_and_session_lengths_over_seeds() -> None:
     assert lo == pytest.approx(0.625 - 12.706205 * 0.1767767 / 2 ** 0.5)
     # claim: affected 0.5 / 0.75, replayed 0.4 / 0.25, share of Ours' replay 0.5 / 0.5
     share = load_script("benchmarks/claims_across_seeds.py").seed_interval([0.5, 0.5])
-    assert (f"| controlled | claim | 10 / 20 | 0.625 [{lo:.3f}, {hi:.3f}] | "
-            f"0.325 [") in text
+    assert lo < 0 and hi > 1  # two seeds: t = 12.7, so the share's interval is cut
+    assert "| controlled | claim | 10 / 20 | 0.625 [0.000, 1.000] | 0.325 [" in text
     assert f"| 0.500 [{share[0]:.3f}, {share[1]:.3f}] |" in text
     assert "| controlled | plan | 0 / 0 | – | – | 0.000 [0.000, 0.000] |" in text
     assert "| controlled | 8-19 | 1 / 0 | – | – | – |" in text
     assert "| controlled | 40+ | 0 / 1 | – | – | – |" in text
     assert "20-39" not in text.split("By session length")[1]
+
+
+def test_a_share_over_seeds_is_cut_to_zero_and_one() -> None:
+    from collections import Counter
+
+    def seed(affected: int) -> Counter[str]:
+        return Counter({"cases": 1, "steps": 10, "replayed": 1, "steps:claim": 10,
+                        "affected:claim": affected, "replayed:claim": 1})
+
+    text = gap.seeds_report({"controlled": {42: seed(10), 43: seed(6)}})
+    lo, hi = load_script("benchmarks/claims_across_seeds.py").seed_interval([1.0, 0.6])
+    assert hi > 1 and lo < 0.8
+    assert f"| controlled | claim | 10 / 10 | 0.800 [{max(0.0, lo):.3f}, 1.000] |" in text
