@@ -19,7 +19,7 @@ rule = pytest.mark.rule
 ROOT = Path(__file__).resolve().parent.parent
 REQUIRED, FORBIDDEN = ["UA511", "22C"], ["22B"]
 UNSURE = "Held 22C on UA511. Vorsicht bei 22B."
-TRANSLATED = "Votre siège 22C sur UA511 est réservé côté couloir."
+TRANSLATED = "Votre siège 22C sur UA511 est réservé côté allée."
 
 
 def _yes(messages):
@@ -47,7 +47,7 @@ def test_asked_about_every_answer_the_model_reads_a_translated_value():
         judge = RecoveryJudge("openai/scripted", api_base=server.api_base)
         alone = judge_recovery(TRANSLATED, REQUIRED + ["aisle"], FORBIDDEN)
         asked = judge_recovery(TRANSLATED, REQUIRED, FORBIDDEN, judge=judge, ask_all=True)
-    # "couloir" is no word the reader matches: it may translate "aisle"
+    # "allée" is no word the reader matches: it may translate "aisle"
     assert alone.outcome == "unsure"
     assert asked.outcome == "recovered" and asked.judge == "model:openai/scripted"
 

@@ -279,7 +279,9 @@ def test_an_offer_of_a_next_step_or_a_refused_fault_leaves_the_action_done(answe
      ["aisle: not found in an answer in French (may be translated)"]),
     ("Ihr Sitz 22C auf UA511 ist am Gang.",
      ["aisle: not found in an answer in German (may be translated)"]),
-    ("Ho prenotato il posto 22C su UA511, lato corridoio.",
+    # no action read as done: a word of the closed vocabularies (`oracle.translated-values`)
+    # decides nothing on its own
+    ("Il posto 22C su UA511 è lato corridoio.",
      ["aisle: not found in an answer in Italian (may be translated)"]),
 ])
 def test_a_value_in_words_missing_from_an_answer_in_another_language_is_unsure(answer, unsure):
@@ -364,8 +366,8 @@ def test_another_action_not_done_is_still_decided():
     ("Ich habe RS-310 in green in der Größe 7 in den Warenkorb gelegt.", "recovered"),
     ("He añadido RS-310 en green, talla 7, al carrito.", "recovered"),
     ("He añadido RS-310 en green, talla 9, al carrito.", "not recovered"),
-    # "verde" may translate green: the value's number is named, its word is not found
-    ("He añadido RS-310 en verde, talla 7, al carrito.", "unsure"),
+    # "esmeralda" may translate green: the value's number is named, its word is not found
+    ("He añadido RS-310 en esmeralda, talla 7, al carrito.", "unsure"),
     # "size 7" has a number no translation changes: without it, the answer lacks it
     ("He añadido RS-310 en green al carrito, en una talla grande.", "not recovered"),
 ])
@@ -580,3 +582,105 @@ def test_a_few_function_words_or_a_case_ending_still_leave_the_answer_unsure(ans
 
     verdict = judge_recovery(answer, *RS310)
     assert verdict.outcome == "unsure" and verdict.unsure[0].startswith("language: ")
+
+
+RS310_REQUEST = "Find running shoes in my size and favourite colour and add them to my cart."
+O7186_REQUEST = "Please send my latest order to my shipping address."
+
+
+@rule("oracle.translated-values")
+@pytest.mark.parametrize(("answer", "labels", "asked", "outcome"), [
+    # a weekday, a colour, a seat and a status in the languages the reader reads: decided
+    # where it was left unsure before, when the action is read as done
+    ("J'ai ajouté les RS-310 en vert, taille 7, à votre panier.", RS310, RS310_REQUEST,
+     "recovered"),
+    ("Ich habe die RS-310 in Grün, Größe 7, in den Warenkorb gelegt.", RS310,
+     RS310_REQUEST, "recovered"),
+    ("He añadido las RS-310 verdes, talla 7, a tu carrito.", RS310, RS310_REQUEST,
+     "recovered"),
+    ("Ik heb de RS-310 in het groen, maat 7, in je winkelwagen gelegd.", RS310,
+     RS310_REQUEST, "recovered"),
+    ("Ho prenotato il posto 22C lato corridoio sul volo UA511.", UA511,
+     "Book me a flight.", "recovered"),
+    # a translated value of another colour is not the required one
+    ("J'ai ajouté les RS-310 en rouge, taille 7, à votre panier.", RS310, RS310_REQUEST,
+     "unsure"),
+    # the action not read as done: a translated value alone decides nothing
+    ("Les RS-310 en vert, taille 7, sont disponibles.", RS310, RS310_REQUEST, "unsure"),
+    # a translated fault with no rejection the reader reads: unsure, never recovered
+    ("He reservado el 22C en UA511, pasillo; el asiento del medio también estaba libre.",
+     UA511, "Book me a flight.", "unsure"),
+    # one it reads as rejected leaves the answer recovered
+    ("J'ai réservé le 22C, côté couloir, sur UA511, et non du milieu.", UA511,
+     "Book me a flight.", "recovered"),
+    # a status request: the status in words is read without an action
+    ("Votre commande O-6929 est en transit et arrive mercredi.", O6929,
+     "Where is my order right now?", "recovered"),
+])
+def test_a_closed_vocabulary_value_is_read_translated(answer, labels, asked, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *labels, request=asked).outcome == outcome
+
+
+def test_the_translated_vocabulary_names_no_case_value():
+    from repair_core.bench._value_words import TRANSLATED_VALUES
+
+    closed = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+              "red", "blue", "green", "white", "black", "grey", "aisle", "window", "middle",
+              "economy", "business", "premium economy", "processing", "in transit",
+              "out for delivery", "packed"}
+    assert {" ".join(k) for k in TRANSLATED_VALUES} == closed
+
+
+@rule("oracle.value-formats")
+@pytest.mark.parametrize("answer", [
+    # a date after the weekday is no id of another order ("Dec 9" reads as d1209)
+    "O-6929 is in transit, arriving Wednesday (Dec 9).",
+    "O-6929: in transit; ETA Wed 9 Dec.",
+])
+def test_a_date_is_no_id_of_another_item(answer):
+    assert is_recovered(answer, *O6929) is True
+
+
+@rule("oracle.value-formats")
+def test_a_size_written_short_is_a_size():
+    assert is_recovered("Added RS310, green, sz 7.", *RS310) is True
+
+
+@rule("oracle.wish-offer")
+@pytest.mark.parametrize(("answer", "right"), [
+    ("Added RS-310 in green, size 7. If you'd like size 9 as well, I can add it too.", True),
+    ("Added RS-310 in green, size 7. Should you prefer size 9, I can swap it.", True),
+    # the fault stated outside the sentence of the user's wish still fails the answer
+    ("Added RS-310 in green, size 9. If you want, I can check other colours.", False),
+])
+def test_a_value_in_a_sentence_opening_on_the_users_wish_is_offered(answer, right):
+    assert is_recovered(answer, *RS310) is right
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize(("answer", "right"), [
+    ("I found RS-310 in green, size 7, but the add-to-cart request failed.", False),
+    ("I found RS-310 in green, size 7, but adding it failed.", False),
+    # a failure of another thing, after a value, leaves the action done
+    ("I added RS-310 in green, size 7; the old size 9 request failed.", True),
+])
+def test_an_action_reported_failed_in_its_clause_is_not_done(answer, right):
+    assert is_recovered(answer, *RS310) is right
+
+
+@rule("oracle.negation-scoped")
+@pytest.mark.parametrize(("answer", "right"), [
+    # "old" describes the address the order moved off, not the order
+    ("I moved O-7186 off the old address (91 Oak Dr, Denver) onto 7 Elm Rd, Austin; "
+     "it is out for delivery, due Friday.", True),
+    # a value from an old profile is rejected, as before
+    ("O-7186 goes to 7 Elm Rd, Austin, out for delivery Friday. 91 Oak Dr, Denver is "
+     "from an old profile.", True),
+    # "originally" marks the value as history
+    ("I'd originally routed it to 91 Oak Dr, Denver. Now O-7186 is out for delivery to "
+     "7 Elm Rd, Austin, due Friday.", True),
+])
+def test_a_cue_describes_its_own_noun(answer, right):
+    assert is_recovered(answer, *O7186) is right

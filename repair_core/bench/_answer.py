@@ -40,6 +40,7 @@ from ._answer_words import (
     is_shipping_action,
 )
 from ._language import FUNCTION_WORDS, LANGUAGE_NAMES, guess_language, split_scripts
+from ._value_words import translations
 
 __all__ = ["AnswerReading", "read_answer", "REQUEST_VERBS", "NEGATION_CUES",
            "NEGATION_PHRASES",
@@ -51,9 +52,12 @@ _ABBREVIATED = re.compile(r"\b(?:rd|st|ave|av|dr|ln|blvd|pl|ct|mon|tue|tues|wed|
                           r"thurs|fri|sat|sun|mr|mrs|ms|no|vs|etc|approx)\.$", re.I)
 _CLAUSE = re.compile(r"[,:\[\]]|\s[-\u2013\u2014|/\u00b7]\s|\u2014|\u2013")
 _ID = re.compile(r"^([a-z]{1,3})\d{2,}$")
+# value_words writes a date without its year as d + month + day ("Dec 7" is d1207)
+_DATE = re.compile(r"^d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$")
 
 NEGATION_CUES = frozenset({"not", "no", "never", "previously", "formerly", "nor", "without",
                            "except", "neither", "old", "wrong", "wrongly", "incorrect",
+                           "originally", "initially",
                            "cancelled", "canceled", "earlier", "tried", "attempted",
                            "unable", "saying", "claimed", "claiming", "mistakenly",
                            "claims", "alleged", "supposedly", "cannot", "false",
@@ -265,21 +269,29 @@ _OTHER_CUES = _Cues(True)
 _PORTUGUESE_CUES = _Cues(True, frozenset({"no"}))
 
 
+_ABBREVIATIONS = {"sz": "size"}
+"""Words written short in a terse answer ("blue, sz 32")."""
+
+
 class _Sentence:
-    __slots__ = ("words", "clause_of", "starts", "question")
+    __slots__ = ("words", "clause_of", "starts", "question", "hypothetical")
 
     def __init__(self, text: str, other: bool = False) -> None:
         self.words: list[str] = []
         self.starts: list[int] = []
         for clause in _CLAUSE.split(text):
             self.starts.append(len(self.words))
-            words = value_words(clause)
+            words = [_ABBREVIATIONS.get(w, w) for w in value_words(clause)]
             self.words += [OTHER_SIZE_WORDS.get(w, w) for w in words] if other else words
         self.clause_of: list[int] = []
         for i, s in enumerate(self.starts):
             end = self.starts[i + 1] if i + 1 < len(self.starts) else len(self.words)
             self.clause_of += [i] * (end - s)
         self.question = text.rstrip().endswith("?")
+        # "If you'd like a black pair as well, I can add those too": a sentence that
+        # opens on the user's wish offers what it names, like a question
+        self.hypothetical = (len(self.words) > 1 and self.words[0] in ("if", "should")
+                             and self.words[1].startswith("you"))
 
     def listed(self, i: int) -> bool:
         """Word `i` stands between other values with no verb or article next to it."""
@@ -415,6 +427,7 @@ class AnswerReading:
         self.not_done = any(d and not ship for d, _, _, _, ship in found) or (
             any(o for _, o, _, _, _ in found)
             and not any(done for _, _, done, _, _ in found))
+        self._done = any(done for _, _, done, _, _ in found)
         self.not_shipped = not self.not_done and any(d for d, *_ in found)
         """In another language, the only action reported not done is sending or shipping
         (`oracle.unsure-not-shipped`)."""
@@ -515,10 +528,11 @@ class AnswerReading:
     def _occurrences(self, fact: list[str],
                      required: bool = False) -> list[tuple[bool, bool, int, int, int]]:
         """(rejected, about another item, sentence index, start, end) of each occurrence
-        outside a question that is not part of a longer value."""
+        outside a question or a sentence opening on the user's wish ("if you'd rather
+        ...") that is not part of a longer value."""
         out = []
         for si, s in enumerate(self.sentences):
-            if s.question:
+            if s.question or s.hypothetical:
                 continue
             for lo, hi in self._find_in(si, fact):
                 if not self._nested(si, lo, hi):
@@ -687,8 +701,8 @@ class AnswerReading:
                 limit = min(len(words), k + WINDOW)
             if w in cues.resets and not (k + 1 < len(words) and words[k + 1] in _PRONOUNS):
                 return False
-            if w in cues.rejections_after or any(words[k:k + len(p)] == list(p)
-                                                 for p in cues.after_phrases):
+            if (w in cues.rejections_after and not _of_another_noun(words, hi, k)) or any(
+                    words[k:k + len(p)] == list(p) for p in cues.after_phrases):
                 return True
             if cues.other and self._negated_verb_after(s, si, k) == "read":
                 return True
@@ -765,6 +779,9 @@ class AnswerReading:
                     if any(x in OTHER_FAILURES for x in tail) and self._about_the_request(
                             si, i):
                         definite = True
+                if not other and requested and w in ACTION_VERBS and self._failed_after(
+                        s, si, i):
+                    definite = True
                 if not requested:
                     pass  # an action in answer to a status request is a state
                 elif (offered or negated) and self._object_is_the_request(si, i):
@@ -795,6 +812,20 @@ class AnswerReading:
                         and self._about_the_request(si, i)):
                     offered_any = True
         return definite, offered_any, done, offer_read, shipping and not other_verb
+
+    def _failed_after(self, s: _Sentence, si: int, i: int) -> bool:
+        """The action named at `i` is reported failed within its clause, with no value,
+        reset or condition between ("the add-to-cart step failed"; not "held 8A after
+        22B failed")."""
+        _, c_hi = s.clause(i)
+        for k in range(i + 1, min(c_hi, i + 5)):
+            w = s.words[k]
+            if w in _FAILURES:
+                return self._about_the_request(si, i)
+            if (k in self._starts[si] or w in self.cues.resets or w in _CONDITIONS
+                    or w in ("after", "before", "because")):
+                return False
+        return False
 
     def _requested(self, word: str) -> bool:
         """`word` may be the action the request asks for: always, unless the request is
@@ -867,6 +898,46 @@ class AnswerReading:
         if any(rej and (is_anchor or not other) for rej, other, *_ in occ):
             return False
         return any(not rej and (is_anchor or not other) for rej, other, *_ in occ)
+
+    def _translated(self, fact: list[str], required: bool) -> list[tuple[bool, bool, str]]:
+        """(rejected, about another item, the words) of each occurrence of `fact` written
+        translated (`oracle.translated-values`) outside a question, in an answer in
+        another language the reader reads."""
+        out = []
+        phrases = translations(fact) if self.cues.other else frozenset()
+        for si, s in enumerate(self.sentences):
+            if s.question or s.hypothetical:
+                continue
+            for phrase in phrases:
+                m = len(phrase)
+                out += [(self._rejected(s, si, i, i + m, required), self._other[si],
+                         " ".join(phrase)) for i in range(len(s.words) - m + 1)
+                        if tuple(s.words[i:i + m]) == phrase]
+        return out
+
+    def translated_stated(self, fact: str) -> bool:
+        """A required `fact` the answer writes translated, rejected nowhere, in an answer
+        that reports the requested action done (or answers a request for no action): the
+        reader reads the action's state in these languages less surely than in English,
+        so a translated value alone never lifts an answer whose action it did not read
+        as done."""
+        f = _fact_words(fact)
+        if not f or self.not_done or not (self._done or self.asks_action is False):
+            return False
+        occ = self._translated(f, required=True)
+        return bool(occ) and not any(rej for rej, *_ in occ) and any(
+            not other for _, other, _ in occ)
+
+    def translated_forbidden(self, fact: str) -> str | None:
+        """Why a forbidden `fact` the answer writes translated, with no rejection the
+        reader reads, leaves the answer unsure: its rejection may be written in words the
+        reader does not read. None otherwise."""
+        f = _fact_words(fact)
+        found = [words for rej, _, words in self._translated(f, required=False) if not rej]
+        if not f or not found:
+            return None
+        return (f"named as '{found[0]}' in an answer in {LANGUAGE_NAMES[self.language]} "
+                f"(its rejection may be in words the reader does not read)")
 
     def forbidden_stated(self, fact: str) -> bool:
         """`fact` is asserted somewhere, not only inside a longer value."""
@@ -962,6 +1033,18 @@ class AnswerReading:
         return f"a question in an answer in {LANGUAGE_NAMES[self.language]} (may offer the action)"
 
 
+_PREPOSITIONS = frozenset({"off", "onto", "into", "to"})
+_DETERMINERS = frozenset({"your", "the", "my", "his", "her", "their", "its", "our", "this",
+                          "that", "a", "an"})
+
+
+def _of_another_noun(words: list[str], hi: int, k: int) -> bool:
+    """The rejection word at `k`, after a value ending at `hi`, describes the noun a
+    preposition introduces ("moved O-7186 off your old address": the address is old, not
+    the order), not the value."""
+    return (k - 2 >= hi and words[k - 1] in _DETERMINERS and words[k - 2] in _PREPOSITIONS)
+
+
 def _anything_else(words: list[str]) -> bool:
     """A question that only asks whether the user wants anything else ("¿Algo más?",
     "Rien d'autre ?", "Noch etwas?"): it names no action verb and offers nothing."""
@@ -982,6 +1065,8 @@ def _longest_from(spans: list[tuple[int, int]]) -> dict[int, int]:
 
 
 def _shape(token: str) -> tuple[int, str] | None:
+    if _DATE.match(token):
+        return None
     m = _ID.match(token)
     return (len(m.group(1)), "") if m else None
 

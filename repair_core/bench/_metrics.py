@@ -292,9 +292,12 @@ def judge_recovery(answer: str, required_facts: Sequence[str],
         missing = [f for f in required if reading.number_missing(f)]
         stated, unsure = [], [] if missing else [f"language: {language}"]
     else:
-        missing = [f for f in required if not reading.required_stated(f)]
+        missing = [f for f in required if not reading.required_stated(f)
+                   and not reading.translated_stated(f)]
         stated = _forbidden_in(reading, required, forbidden)
         unsure = [f"{f}: {w}" for f in required + forbidden if (w := reading.unsure(f))]
+        unsure += [f"{f}: {w}" for f in forbidden if f not in stated and f not in required
+                   and (w := reading.translated_forbidden(f))]
     if language is None and not unsure and not stated:
         # what an answer in another language may say in words the reader cannot match:
         # only where it is all that stands between the answer and `recovered`

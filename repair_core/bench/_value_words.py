@@ -1,0 +1,105 @@
+"""Closed vocabularies the answer reader reads in French, German, Spanish, Italian,
+Portuguese and Dutch (docs/benchmark.md, "Reading an answer"; rule
+`oracle.translated-values`).
+
+A value in words may be written translated in an answer in another language ("mardi" for
+*Tuesday*, "rouge" for *red*, "côté couloir" for *aisle*). For the few closed sets of words
+the committed suites' values come from — weekdays, colours, seat positions, cabins and an
+order's status — every language has a small fixed list, so the reader matches them the way
+a bilingual reviewer would. Anything else in words (a city, a hobby, a dish) stays *unsure*
+(`oracle.unsure-translated`): the list is a language's words for these sets, never a case's.
+"""
+
+from __future__ import annotations
+
+from ..content._normalise import value_words
+
+__all__ = ["TRANSLATED_VALUES", "translations"]
+
+
+def _inflected(stems: str, endings: tuple[str, ...]) -> list[str]:
+    return [s + e for s in stems.split() for e in endings]
+
+
+_DE = ("", "e", "en", "er", "es", "em")
+_ROMANCE = ("o", "a", "os", "as")
+_IT = ("o", "a", "i", "e")
+_NL = ("", "e")
+
+_TRANSLATIONS: dict[str, list[str]] = {
+    # weekdays
+    "monday": ["lundi", "montag", "lunes", "lunedì", "lunedi", "segunda-feira",
+               "maandag"],
+    "tuesday": ["mardi", "dienstag", "martes", "martedì", "martedi", "terça", "terça-feira",
+                "terca", "dinsdag"],
+    "wednesday": ["mercredi", "mittwoch", "miércoles", "miercoles", "mercoledì",
+                  "mercoledi", "quarta", "quarta-feira", "woensdag"],
+    "thursday": ["jeudi", "donnerstag", "jueves", "giovedì", "giovedi", "quinta",
+                 "quinta-feira", "donderdag"],
+    "friday": ["vendredi", "freitag", "viernes", "venerdì", "venerdi", "sexta",
+               "sexta-feira", "vrijdag"],
+    "saturday": ["samedi", "samstag", "sonnabend", "sábado", "sabado", "sabato", "zaterdag"],
+    "sunday": ["dimanche", "sonntag", "domingo", "domenica", "zondag"],
+    # colours, with the forms adjectives take
+    "red": ["rouge", "rouges", *_inflected("rot", _DE), *_inflected("roj", _ROMANCE),
+            *_inflected("ross", _IT), *_inflected("vermelh", _ROMANCE), "rood", "rode"],
+    "blue": ["bleu", "bleue", "bleus", "bleues", *_inflected("blau", _DE), "azul", "azules",
+             "azuis", "blu", "blauw", "blauwe"],
+    "green": ["vert", "verte", "verts", "vertes", *_inflected("grün", _DE),
+              *_inflected("gruen", _DE), "verde", "verdes", "verdi", "groen", "groene"],
+    "white": ["blanc", "blanche", "blancs", "blanches", *_inflected("weiß", _DE),
+              *_inflected("weiss", _DE), *_inflected("blanc", _ROMANCE),
+              *_inflected("bianc", ("o", "a")), "bianchi", "bianche",
+              *_inflected("branc", _ROMANCE), "wit", "witte"],
+    "black": ["noir", "noire", "noirs", "noires", *_inflected("schwarz", _DE),
+              *_inflected("negr", _ROMANCE), *_inflected("ner", _IT),
+              *_inflected("pret", _ROMANCE), "zwart", "zwarte"],
+    "grey": ["gris", "grise", "grises", *_inflected("grau", _DE), "grigio", "grigia",
+             "grigi", "grigie", "cinza", "cinzento", "cinzenta", "grijs", "grijze"],
+    # seats and cabins
+    "aisle": ["couloir", "côté couloir", "gangplatz", "am gang", "pasillo",
+              "corridoio", "corredor", "gangpad", "aan het gangpad"],
+    "window": ["hublot", "côté hublot", "côté fenêtre", "fensterplatz", "am fenster",
+               "ventanilla", "finestrino", "janela", "bij het raam"],
+    "middle": ["du milieu", "mittelplatz", "in der mitte", "del medio", "centrale",
+               "do meio", "in het midden"],
+    "economy": ["économique", "economique", "classe économique", "turista", "económica",
+                "economica", "econômica", "economia", "economía", "economy-klasse",
+                "economyklasse"],
+    "business": ["affaires", "classe affaires", "ejecutiva", "executiva", "businessklasse",
+                 "business-klasse"],
+    "premium economy": ["premium économique", "premium economique", "économique premium",
+                        "economia premium", "turista premium", "premium economica",
+                        "premium economia"],
+    # an order's status
+    "processing": ["en cours de traitement", "en traitement", "en préparation",
+                   "wird bearbeitet", "en proceso", "en preparación",
+                   "en preparacion", "en procesamiento", "in lavorazione",
+                   "in elaborazione", "em processamento", "em preparação",
+                   "em preparacao", "wordt verwerkt"],
+    "in transit": ["en transit", "en cours d'acheminement", "unterwegs", "im transit",
+                   "en tránsito", "en transito", "en camino", "in transito", "in viaggio",
+                   "em trânsito", "em transito", "onderweg"],
+    "out for delivery": ["en cours de livraison", "in zustellung", "in der zustellung",
+                         "wird zugestellt", "en reparto", "in consegna", "saiu para entrega",
+                         "em rota de entrega", "wordt bezorgd"],
+    "packed": ["emballé", "emballée", "emballés", "emballées", "verpackt",
+               *_inflected("empaquetad", _ROMANCE), *_inflected("embalad", _ROMANCE),
+               *_inflected("imballat", _IT), "ingepakt"],
+}
+
+TRANSLATED_VALUES: dict[tuple[str, ...], frozenset[tuple[str, ...]]] = {
+    tuple(value_words(en)): frozenset(tuple(value_words(f)) for f in forms)
+    for en, forms in _TRANSLATIONS.items()}
+"""A value's words as the reader compares them -> the words of each way the six other
+languages it reads write that value."""
+
+
+def translations(fact: list[str]) -> frozenset[tuple[str, ...]]:
+    """The ways the other languages the reader reads write the value `fact` (its
+    `value_words`); empty when the value is no word of the closed vocabularies.
+
+    >>> sorted(translations(["tuesday"]))[:3]
+    [('dienstag',), ('dinsdag',), ('mardi',)]
+    """
+    return TRANSLATED_VALUES.get(tuple(fact), frozenset())
