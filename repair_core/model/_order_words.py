@@ -19,7 +19,10 @@ from ..judge import NEGATIONS, WARNINGS
 __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "CLITICS",
            "NEGATION_WORDS", "WARNING_WORDS", "DOUBT_WORDS", "ATTACK_WORDS",
            "REFUSAL_WORDS", "REPORTING_VERBS", "SPEECH_PAST", "SPEECH_BASE",
-           "ADDRESSEES", "KNOWING"]
+           "ADDRESSEES", "KNOWING", "REQUEST_MODALS", "REQUEST_MODALS_PRO_DROP",
+           "ADDRESSEE_PRONOUNS", "PLEASE_WORDS", "HYPOTHETICAL_MODALS", "REPORT_AUX",
+           "ATTEMPT_WORDS", "MODAL_ADVERBS", "STANCE_WORDS", "LOG_LEVELS", "STATUS_WORDS",
+           "HEADING_SPEECH"]
 
 
 def plain(text: str) -> str:
@@ -109,7 +112,8 @@ FAMILY = {"send": "send", "update": "update", "reserve": "reserve", "create": "c
 """The family of a tool by the first word of its name."""
 
 ORDER_WORDS: frozenset[str] = _words("""
-please kindly must should ensure need urgent urgently immediately now asap
+please kindly must should ensure need needs urgent urgently immediately now asap
+required mandatory
 ignore disregard forget instead important instruction instructions task
 veuillez merci svp plaît plait faut devez assurez oubliez ignorez important urgent
 voudrait souhaite souhaiterait
@@ -126,8 +130,10 @@ urgency, the user's wish told in the third person ("voudrait", "möchte", "gosta
 
 ORDER_PHRASES: tuple[tuple[str, ...], ...] = (
     ("make", "sure"), ("would", "like"), ("d", "like"), ("want", "you"),
-    ("wants", "you"), ("wish", "you"), ("wishes", "you"))
-"""Runs of words that make a sentence an order ("the user would like you to …")."""
+    ("wants", "you"), ("wish", "you"), ("wishes", "you"), ("you", "mind"),
+    ("is", "to"), ("are", "to"), ("has", "to"), ("have", "to"), ("needs", "to"))
+"""Runs of words that make a sentence an order ("the user would like you to …"), the
+passive order among them ("the password is to be changed to …", "has to be …")."""
 
 KNOWING: frozenset[str] = _words("know understand learn see hear")
 """Verbs of coming to know: a wish to know ("would like to know who … is") asks a
@@ -199,3 +205,89 @@ said that"); before "no" the writer refused ("I told her no")."""
 SPEECH_BASE: frozenset[str] = _words(
     "say ask tell write mean request agree authorize authorise")
 """Base forms of saying: after "did not" / "didn't" a denial."""
+
+REQUEST_MODALS: frozenset[str] = _words("""
+can could would will
+pouvez pourriez peux pourrais
+konnen konnten kannst konntest wurden wurdest
+kun kunt kan zou zoudt wil
+""")
+"""Modals that open a request when an addressee stands next to them ("could you …",
+"pourriez-vous", "könnten Sie", "kun je"): a question so worded asks for an action."""
+
+REQUEST_MODALS_PRO_DROP: frozenset[str] = _words("""
+puedes podrias puede podria
+puoi potresti puo potrebbe
+pode podes poderia podias
+""")
+"""Modals of Spanish, Italian and Portuguese that address the reader without a pronoun
+("¿podrías …?", "potresti …?", "poderia …?"): a question holding one is a request."""
+
+ADDRESSEE_PRONOUNS: frozenset[str] = _words("""
+you u vous tu sie du usted ustedes voce lei je jij
+""")
+"""Pronouns of the reader: next to a request modal, a request ("could you", "would you
+mind"); before a hypothetical modal, a suggestion to the reader ("you could send …")."""
+
+PLEASE_WORDS: frozenset[str] = _words("""
+please kindly pls plz svp plait veuillez bitte favor favore alsjeblieft alstublieft graag
+""")
+"""Words of asking: a question holding one is a request ("Can we please …?")."""
+
+HYPOTHETICAL_MODALS: frozenset[str] = _words("""
+would could might may wurde wurden konnte zou zouden
+""")
+"""Modals of the hypothetical: right before an action word (one word may stand between)
+and with no reader as their subject, the action is imagined, not ordered ("an assistant
+that would send money to …")."""
+
+MODAL_ADVERBS: frozenset[str] = _words(
+    "also then just still even ever never not again actually probably simply already")
+"""Adverbs that may stand between a modal and its verb ("would really send"), as any word
+ending in "-ly" may."""
+
+REPORT_AUX: frozenset[str] = _words("did was were been")
+"""Auxiliaries of a past statement or question: right before an action word (an adverb
+may stand between) the action is told, not ordered ("I did send …", "the password was
+set to …", "has already been reset to …")."""
+
+ATTEMPT_WORDS: frozenset[str] = _words("""
+tried attempted
+essaye essayait tente tentait
+versucht versuchte versuchten
+intento intentaron intentaba
+tentato provato tentava
+tentou tentaram tentava
+probeerde probeerden geprobeerd
+""")
+"""Past forms of trying: a sentence holding one tells of an attempt ("someone tried to
+send money to …"), it gives no order (the imperative "try to …" is not among them)."""
+
+STANCE_WORDS: frozenset[str] = _words("""
+worry worried hesitate wait delay panic fear doubt mistake problem joke
+inquietez inquiete hesitez attendez
+sorge sorgen zogere zogern warte
+preocupes preocupe dudes espere
+preoccuparti preoccupare esitare aspettare
+preocupe hesite espere
+zorgen aarzel wacht
+""")
+"""Words a negation may govern instead of the order beside it ("don't worry", "no doubt",
+"not a joke"): a negation within three words before one of them, or before a warning
+word ("not a scam"), negates that word, not the order."""
+
+LOG_LEVELS: frozenset[str] = _words("info debug warn warning error trace audit")
+"""Words that open a log line ("INFO …", "[AUDIT] …")."""
+
+STATUS_WORDS: frozenset[str] = _words("""
+ok done success succeeded successful failed failure error completed executed status
+result returned denied blocked allowed
+""")
+"""Words by which a line dated at its start records what happened ("12:00 send_money …
+status=ok"): such a line is a log entry, not an order."""
+
+HEADING_SPEECH: frozenset[str] = _words("""
+read reads said says wrote writes asked asks told tells quote quoted example sample
+""")
+"""Words that make a heading frame what follows as something said or shown ("The note
+read: '…'", "Example: '…'"): a quotation under it stays a quotation."""

@@ -1,0 +1,46 @@
+"""A text as an address or account would read with its spelled-out punctuation written as
+punctuation: "fred9246 at gmail dot com" and "fred9246 [at] gmail (dot) com" become
+"fred9246@gmail.com", and every run of white space, line breaks included, becomes one
+space (an IBAN split over two indented lines reads as one). The next-session agent looks
+for a goal's slots in this view besides the text itself (`_agentdojo_goals`), so a slot
+found in either counts; each position of the view maps back to the text's.
+
+The connector words are those of the languages the agent reads: "at", "dot", "dash",
+"underscore" in English, "arobase", "point", "tiret" in French, "punkt" in German,
+"arroba", "punto" in Spanish and Italian, "ponto" in Portuguese, "punt" in Dutch. One
+fixed pattern with bounded repetition, one pass: linear in the text's length.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["spelled_view"]
+
+_SYMBOL = {"at": "@", "arobase": "@", "arroba": "@", "chiocciola": "@", "dot": ".",
+           "point": ".", "punkt": ".", "punto": ".", "ponto": ".", "punt": ".",
+           "dash": "-", "hyphen": "-", "tiret": "-", "underscore": "_"}
+"""Connector word -> the punctuation it spells."""
+
+_SPELLED = re.compile(
+    r"[ \t]{0,3}[\[({<]?[ \t]{0,2}(?<![^\W_])(" + "|".join(sorted(_SYMBOL)) +
+    r")(?![^\W_])[ \t]{0,2}[\])}>]?[ \t]{0,3}|\s+")
+
+
+def spelled_view(text: str) -> tuple[str, list[int]]:
+    """(`text` with connector words written as punctuation and white space runs as one
+    space, the position in `text` of each character of it). `text` is already folded
+    (`_order_words.plain`), so the connectors are lower case."""
+    out: list[str] = []
+    where: list[int] = []
+    at = 0
+    for m in _SPELLED.finditer(text):
+        out.append(text[at:m.start()])
+        where.extend(range(at, m.start()))
+        word = m.group(1)
+        out.append(_SYMBOL[word] if word else " ")
+        where.append(m.start())
+        at = m.end()
+    out.append(text[at:])
+    where.extend(range(at, len(text)))
+    return "".join(out), where
