@@ -6,6 +6,7 @@ text (and a megabyte of each adversarial shape) against a fault's signature.
     python benchmarks/content_scale.py --sizes 10000 100000 1000000 --cli
     python benchmarks/content_scale.py --carriers 1 2 4
     python benchmarks/content_scale.py --shapes --cli [--json]
+    python benchmarks/content_scale.py --clues 500 2000 8000
 
 `--carriers` plans, instead, a case whose fault holds thousands of strong tokens and
 whose many records each share a dozen of them (the hostile upload of the dashboard's
@@ -14,6 +15,13 @@ that size: the carrier scan looks each record's tokens up in the fault's, so the
 grows with the size. `--shapes` plans, instead, a case whose diagnosed fault is a
 megabyte (the largest of `--sizes`) of each adversarial shape, and one whose other record
 is (with a copy of a short fault's text at its end, so that it is scored whole).
+
+`--clues` times, instead, a case whose fault names N distinct strong tokens and names
+(IBANs, e-mail addresses, URLs, two-word names, a quarter each) and whose 40 records
+each write one of them another way (dotted, spaced) or hold nothing of it: the CPU
+seconds of `dgrr plan --json`, `dgrr repair --out` and `dgrr verify --json` (start-up
+included), and of the lexical judge's screen over the records alone, at each N: the
+screen's near-miss clues grow with N.
 
 The fault text is real-looking mail: hosts, e-mail addresses, ids, phone numbers and
 capitalised names, each sentence different. The scan scores the text, with a copy of an
@@ -104,6 +112,91 @@ def carrier_case(scale: int, sentences: int = 3000, records: int = 600) -> dict:
     return case_data(*nodes, faults=["m1"])
 
 
+_SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "be", "da", "fe", "go", "hu",
+              "ji", "pa", "ze"]
+
+
+def _made_up(i: int, syllables: int = 3) -> str:
+    out = []
+    for _ in range(syllables):
+        out.append(_SYLLABLES[i % 16])
+        i //= 16
+    return "".join(out)
+
+
+def _iban(i: int) -> str:
+    from stdnum import iban
+
+    bban = f"37040044{i:010d}"
+    return "DE" + iban.calc_check_digits("DE00" + bban) + bban
+
+
+def clue_fault(n: int) -> str:
+    """A fault text naming `n` distinct strong tokens and names."""
+    parts = []
+    for i in range(n):
+        if i % 4 == 0:
+            parts.append(f"Pay {_iban(i)} today.")
+        elif i % 4 == 1:
+            parts.append(f"Mail {_made_up(i)}{i}@corp{i}.example.org now.")
+        elif i % 4 == 2:
+            parts.append(f"Visit https://portal-{_made_up(i)}-{i}.example.com/login soon.")
+        else:
+            parts.append(f"Ask {_made_up(i).capitalize()} "
+                         f"{_made_up(i * 7 + 3, 4).capitalize()} about it.")
+    return " ".join(parts)
+
+
+def clue_records(n: int, records: int = 40) -> list[str]:
+    """`records` texts: every fourth writes one of `clue_fault(n)`'s tokens another way,
+    the rest hold nothing of it."""
+    out = []
+    for j in range(records):
+        i = (j * 4 * 37) % n if n >= 4 else 0
+        if j % 4 == 0:
+            a = _iban(i)
+            out.append(f"Note {j}: rent to {'.'.join(a[k:k + 4] for k in range(0, len(a), 4))}.")
+        elif j % 4 == 1:
+            out.append(f"Note {j}: write to {_made_up(i + 1)}{i + 1} at corp{i + 1} dot "
+                       "example dot org.")
+        else:
+            out.append(f"Note {j}: the weather is mild and the rent is due on the first.")
+    return out
+
+
+def clue_case(n: int) -> dict:
+    nodes = [turn("u1", 0, "Summarise my inbox."),
+             step("s1", 1, "memory_write", "u1:initiate", target=["m1"]),
+             rec("m1", "s1:produce", text=clue_fault(n), created_seq=1)]
+    nodes += [rec(f"c{j}", "", text=t, created_seq=2) for j, t in enumerate(clue_records(n))]
+    nodes.append(step("s2", 3, "answer", "m1:cite", text="Done."))
+    return case_data(*nodes, faults=["m1"])
+
+
+def clues(counts: list[int], repeat: int) -> None:
+    from repair_core.judge import LexicalJudge
+
+    print("| clues N | fault text | `plan --json` CPU s | `repair` CPU s | `verify` CPU s "
+          "| screen CPU s |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for n in counts:
+        data = clue_case(n)
+        sig = signature_of(clue_fault(n), node="m1")
+        texts = clue_records(n)
+        screen_s = best(repeat, lambda s=sig, t=texts: list(LexicalJudge().screen([s], t)))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "case.json"
+            path.write_text(json.dumps(data), encoding="utf-8")
+            out = Path(tmp) / "out"
+            plan_s = min(cli_cpu(path, ["--json"]) for _ in range(repeat))
+            repair_s = min(cli_cpu(path, ["--out", str(out)], command="repair")
+                           for _ in range(repeat))
+            verify_s = min(cli_cpu(out / "result.json", ["--case", str(path), "--json"],
+                                   command="verify", check=False) for _ in range(repeat))
+        print(f"| {n:,} | {len(clue_fault(n)) / 1e3:.0f} kB | {plan_s:.2f} | {repair_s:.2f} "
+              f"| {verify_s:.2f} | {screen_s:.3f} |", flush=True)
+
+
 def shape_case(text: str, role: str) -> dict:
     """A case whose diagnosed fault is `text` (`role` "fault"), or whose other record
     holds `text` with a copy of `INSTRUCTION` (a short fault's text) at its end."""
@@ -161,10 +254,13 @@ def cli_best(data: dict, repeat: int, options: list[str] | None = None) -> float
         return min(cli_cpu(path, options) for _ in range(repeat))
 
 
-def cli_cpu(path: Path, options: list[str] | None = None) -> float:
+def cli_cpu(path: Path, options: list[str] | None = None, *, command: str = "plan",
+            check: bool = True) -> float:
+    """The CPU seconds of `dgrr COMMAND path OPTIONS` (`check`: whether a non-zero exit
+    is an error; `verify` exits 1 while a carrier remains)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "repair_core", "plan", str(path), *(options or [])],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-m", "repair_core", command, str(path), *(options or [])],
+                   check=check, stdout=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -180,7 +276,13 @@ def main() -> None:
                         help="plan a case whose fault, then whose other record, is a "
                              "megabyte of each adversarial shape instead")
     parser.add_argument("--json", action="store_true", help="time `dgrr plan --json`")
+    parser.add_argument("--clues", type=int, nargs="+", metavar="N",
+                        help="time plan, repair, verify and the lexical judge's screen on "
+                             "a case whose fault names N distinct tokens instead")
     args = parser.parse_args()
+    if args.clues:
+        clues(args.clues, args.repeat)
+        return
     if args.carriers:
         carriers(args.carriers, args.repeat, args.cli)
         return

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._carried import folded_texts
@@ -27,6 +28,7 @@ from ..content import CarrierMatch, ContentSignature, match, scan, words
 from ..content._memo import per_signature
 from ..content._stems import ORDINARY_STEMS, stem
 from ..content._tokens import STRONG_KINDS, distinctive_tokens
+from ._clue_index import KEY_LETTERS, BoundedPhrases, LetterStrings, letters_of
 from ._cues import cue
 
 if TYPE_CHECKING:  # loaded when judging: it loads pydantic, which the carrier check
@@ -38,7 +40,6 @@ LEXICAL = "lexical"
 """The lexical judge's name (`Judgement.judge`)."""
 
 _SEPARATED = r"[\W_]*"
-_ALNUM = re.compile(r"[^\W_]+")
 
 
 @per_signature
@@ -60,14 +61,12 @@ def fault_words(fault: ContentSignature) -> tuple[frozenset[str], frozenset[str]
     return frozenset(said), content
 
 
-def _family(token: str) -> str | None:
-    """A pattern finding `token` (case-folded) written with any separators between its
-    letters and digits, or None when it is too short for that to mean anything."""
-    parts = _ALNUM.findall(token.casefold())
-    letters = "".join(parts)
-    if len(letters) < 8:
-        return None
-    return _SEPARATED.join(map(re.escape, letters))
+def _family_letters(token: str) -> str | None:
+    """The letters and digits of `token`, case-folded, that a text holding it written
+    with any separators between them holds in a row (`letters_of`), or None when they
+    are too few for that to mean anything."""
+    letters = letters_of(token.casefold())
+    return letters if len(letters) >= KEY_LETTERS else None
 
 
 _PART = 10
@@ -76,16 +75,20 @@ a part of it (more than a German bank code's eight, so a look-alike account at t
 bank shares none)."""
 
 
-def _parts(token: str) -> list[tuple[str, str]]:
-    """(part, pattern) for every run of `_PART` consecutive letters and digits of an
-    account token of at least `_PART` + 4 of them, the pattern finding it with any
-    separators: a text holding one may carry a piece of it (an IBAN split over two
-    messages, half of it in each)."""
-    letters = "".join(_ALNUM.findall(token.casefold()))
+def _parts(token: str) -> list[str]:
+    """Every run of `_PART` consecutive letters and digits of an account token of at
+    least `_PART` + 4 of them, case-folded (`_spaced` finds one with any separators): a
+    text holding one may carry a piece of it (an IBAN split over two messages, half of
+    it in each)."""
+    letters = letters_of(token.casefold())
     if len(letters) < _PART + 4:
         return []
-    runs = dict.fromkeys(letters[i:i + _PART] for i in range(len(letters) - _PART + 1))
-    return [(run, _SEPARATED.join(map(re.escape, run))) for run in runs]
+    return list(dict.fromkeys(letters[i:i + _PART] for i in range(len(letters) - _PART + 1)))
+
+
+def _spaced(letters: str) -> str:
+    """A pattern finding `letters` written with any separators between them."""
+    return _SEPARATED.join(map(re.escape, letters))
 
 
 class LexicalJudge:
@@ -134,90 +137,239 @@ class LexicalJudge:
                slots: Mapping[int, tuple[Any, Any]] | None = None
                ) -> Iterator[tuple[int, ContentSignature, Judgement]]:
         """`(i, fault, judgement)` for each of `texts` and each fault it is not `no`
-        about, in order of `i`, in time linear in the texts: the scorer's own search
-        (`content.scan`) finds the matches; one search over all the texts together
-        finds those that hold a clue of a near miss (a name, a stated value, a token
-        written another way), and only those are judged. `slots`: index -> (key, value)
-        of the texts that are records."""
+        about, in order of `i`, in time linear in the texts and the faults' clues: the
+        scorer's own search (`content.scan`) finds the matches; the texts that hold a
+        clue of a near miss (a name, a stated value, a token written another way,
+        `_holding_clues`) are found in one pass over them, and only those are judged.
+        `slots`: index -> (key, value) of the texts that are records."""
         if not faults or not texts:
             return
         by_node = {f.node: f for f in faults}
         judged: dict[tuple[int, str], Judgement] = {}
         for i, m in scan(list(faults), texts, slots):
             judged[(i, m.node)] = self._matched(texts[i], by_node[m.node], m)
-        clues = sorted({c for f in faults for c in _near_clues(f)}, key=len, reverse=True)
-        if clues:
-            search = re.compile("|".join(clues))
-            joined, starts = folded_texts(texts)
-            pos = 0
-            while (hit := search.search(joined, pos)) is not None:
-                i = bisect_right(starts, hit.start()) - 1
-                for f in faults:
-                    if (i, f.node) not in judged:
-                        j = self.carries(texts[i], f)
-                        if j.verdict != "no":
-                            judged[(i, f.node)] = j
-                pos = starts[i + 1] if i + 1 < len(starts) else len(joined)
+        for i in _holding_clues(faults, texts):
+            for f in faults:
+                if (i, f.node) not in judged:
+                    j = self.carries(texts[i], f)
+                    if j.verdict != "no":
+                        judged[(i, f.node)] = j
         for (i, node), j in sorted(judged.items(), key=lambda kv: kv[0]):
             yield i, by_node[node], j
 
 
-def _near_clues(fault: ContentSignature) -> list[str]:
-    """Patterns (of case-folded text) one of which every near miss of `fault` holds."""
-    out = [r"(?<!\w)" + re.escape(t.casefold()) + r"(?!\w)"
-           for t, k in fault.tokens.items() if k == "name"]
-    if fault.value_text:
-        out.append(r"[\W_]+".join(map(re.escape, fault.value_text.split(" "))))
-    out += [p for t, k in fault.tokens.items() if k in STRONG_KINDS
-            if (p := _family(t)) is not None]
-    out += [p for t, k in fault.tokens.items() if k == "account" for _, p in _parts(t)]
-    return out
+SEARCHED_AT_MOST = 32
+"""The most near-miss clues the screen searches for with one regular expression (it
+tries each at every place of the texts, and compiling it costs as much as the clues are
+long); with more (a fault naming thousands of tokens), each text's letters and words are
+looked up in the clues instead (`_clue_index`), which costs the same per character
+however many clues there are."""
+
+
+@dataclass(frozen=True)
+class _ScreenClues:
+    """The near-miss clues of some faults, by how they are found: one of them is held by
+    every text `_near_miss` finds anything in (its slot value, a name of its subject, a
+    token family or an account part)."""
+
+    names: frozenset[str]
+    """Case-folded names, found between non-word characters."""
+    runs: frozenset[str]
+    """Patterns of the stated slot values: their words with any separators between."""
+    letters: frozenset[str]
+    """The letters and digits of each strong token long enough to have a family, and of
+    each part of an account token (`_parts`), found with any separators between them."""
+
+    @classmethod
+    def of(cls, faults: Sequence[ContentSignature]) -> _ScreenClues:
+        names: set[str] = set()
+        runs: set[str] = set()
+        letters: set[str] = set()
+        for f in faults:
+            names.update(t.casefold() for t, k in f.tokens.items() if k == "name")
+            if f.value_text:
+                runs.add(r"[\W_]+".join(map(re.escape, f.value_text.split(" "))))
+            letters.update(s for t, k in f.tokens.items() if k in STRONG_KINDS
+                           if (s := _family_letters(t)) is not None)
+            letters.update(part for t, k in f.tokens.items() if k == "account"
+                           for part in _parts(t))
+        return cls(frozenset(names), frozenset(runs), frozenset(letters))
+
+    def count(self) -> int:
+        return len(self.names) + len(self.runs) + len(self.letters)
+
+    def pattern(self) -> str:
+        """One regular expression finding every clue."""
+        found = [r"(?<!\w)" + re.escape(n) + r"(?!\w)" for n in self.names]
+        found += self.runs
+        found += map(_spaced, self.letters)
+        return "|".join(sorted(found, key=len, reverse=True))
+
+
+def _holding_clues(faults: Sequence[ContentSignature], texts: Sequence[str]
+                   ) -> Iterator[int]:
+    """The index of each of `texts` (in order) whose canonical text holds a near-miss
+    clue of one of `faults`, found within that text (never across two of them)."""
+    clues = _ScreenClues.of(faults)
+    if not clues.count():
+        return
+    joined, starts = folded_texts(texts)
+    ends = [*(s - 1 for s in starts[1:]), len(joined)]  # of each folded text in `joined`
+    if clues.count() <= SEARCHED_AT_MOST:
+        search = re.compile(clues.pattern())
+        pos = 0
+        while (hit := search.search(joined, pos)) is not None:
+            i = bisect_right(starts, hit.start()) - 1
+            # a hit reaching past the text's end read into the next text: searched again
+            # within the text alone
+            if hit.end() <= ends[i] or search.search(joined, hit.start(), ends[i]):
+                yield i
+            pos = ends[i] + 1
+        return
+    names = BoundedPhrases(clues.names)
+    runs = clues.runs | {r"(?<!\w)" + re.escape(n) + r"(?!\w)" for n in names.unindexed}
+    run = re.compile("|".join(sorted(runs, key=len, reverse=True))).search if runs else None
+    letters = LetterStrings(clues.letters)
+    for i in range(len(texts)):
+        folded = joined[starts[i]:ends[i]]
+        if (run is not None and run(folded)) or names.found(folded, first=True) \
+                or letters.found(letters_of(folded), first=True):
+            yield i
+
+
+@dataclass(frozen=True)
+class _NearTokens:
+    """What `_near_miss` looks for of one fault's tokens, worked out once per signature
+    (`_near_tokens`; each carrier of a large fault reads it)."""
+
+    families: list[tuple[str, re.Pattern[str]]]
+    """(token, the `_spaced` pattern of its letters, compiled) for each strong token
+    with enough letters (`_family_letters`), in the signature's order; empty when they
+    are looked up (`index`)."""
+    accounts: list[tuple[str, list[tuple[str, re.Pattern[str]]]]]
+    """(account token, its `_parts` with their patterns compiled), in the signature's
+    order; their patterns are left out when `index` is set."""
+    index: LetterStrings | None
+    """With more than `SEARCHED_AT_MOST` families and parts, every one of them, looked
+    up in a text's letters instead of searched for one by one."""
+    family_of: dict[str, int]
+    """The letters of each family -> the place of the first token with them (among the
+    strong tokens long enough to have one, in the signature's order)."""
+    family_tokens: list[str]
+    """Those tokens, in that order."""
+    part_of: dict[str, list[tuple[int, int]]]
+    """Each part -> (the account's place, the part's place in it) of every account
+    token holding it."""
+    names: dict[tuple[str, ...], int]
+    """The canonical words of each name token -> the place of the first name with them."""
+    name_tokens: list[str]
+    """The name tokens, in the signature's order."""
+    name_lengths: dict[str, list[int]]
+    """The first word of each name -> the numbers of words of the names starting so."""
 
 
 @per_signature
-def _families(fault: ContentSignature) -> list[tuple[str, re.Pattern[str]]]:
-    """(token, its `_family` pattern compiled) for each strong token of `fault` long
-    enough to have one, compiled once per signature: a fault naming thousands of tokens
-    compiled each of them again for every text it was asked about."""
-    return [(t, re.compile(p)) for t, k in fault.tokens.items()
-            if k in STRONG_KINDS and (p := _family(t)) is not None]
+def _near_tokens(fault: ContentSignature) -> _NearTokens:
+    """The fault's `_NearTokens`, compiled once per signature: a fault naming thousands of
+    tokens compiled each of them again for every text it was asked about."""
+    letters = [(t, s) for t, k in fault.tokens.items() if k in STRONG_KINDS
+               if (s := _family_letters(t)) is not None]
+    parts = [(t, _parts(t)) for t, k in fault.tokens.items() if k == "account"]
+    family_of: dict[str, int] = {}
+    for at, (_t, s) in enumerate(letters):
+        family_of.setdefault(s, at)
+    part_of: dict[str, list[tuple[int, int]]] = {}
+    for at, (_t, runs) in enumerate(parts):
+        for k, run in enumerate(runs):
+            part_of.setdefault(run, []).append((at, k))
+    many = len(family_of) + len(part_of) > SEARCHED_AT_MOST
+    name_tokens = [t for t, k in fault.tokens.items() if k == "name"]
+    names: dict[tuple[str, ...], int] = {}
+    lengths: dict[str, set[int]] = {}
+    for at, t in enumerate(name_tokens):
+        said = tuple(words(t))
+        if said:  # a name is capitalised words: it has some
+            names.setdefault(said, at)
+            lengths.setdefault(said[0], set()).add(len(said))
+    return _NearTokens(
+        families=[] if many else [(t, re.compile(_spaced(s))) for t, s in letters],
+        accounts=[(t, [] if many else [(run, re.compile(_spaced(run))) for run in runs])
+                  for t, runs in parts],
+        index=LetterStrings([*family_of, *part_of]) if many else None,
+        family_of=family_of, family_tokens=[t for t, _s in letters], part_of=part_of,
+        names=names, name_tokens=name_tokens,
+        name_lengths={w: sorted(ns) for w, ns in lengths.items()})
 
 
-@per_signature
-def _account_parts(fault: ContentSignature) -> list[tuple[str, list[tuple[str, re.Pattern[str]]]]]:
-    """(account token, its `_parts` with their patterns compiled) for each account token
-    of `fault`, compiled once per signature."""
-    return [(t, [(part, re.compile(p)) for part, p in _parts(t)])
-            for t, k in fault.tokens.items() if k == "account"]
+def _token_family(folded: str, near: _NearTokens, found: set[str] | None) -> str | None:
+    """The first strong token of the fault (in its order) that the case-folded text
+    `folded` writes with any separators, or None. `found`: what `near.index` finds in
+    the text, when the fault's tokens are looked up."""
+    if found is None:
+        for t, pattern in near.families:
+            if pattern.search(folded):
+                return t
+        return None
+    first = min((near.family_of[s] for s in found if s in near.family_of), default=None)
+    return None if first is None else near.family_tokens[first]
+
+
+def _parts_held(folded: str, near: _NearTokens, found: set[str] | None
+                ) -> Iterator[tuple[str, str]]:
+    """(account token, part) for each part of the fault's account tokens that `folded`
+    holds with any separators, in the order of the tokens and their parts. `found` as
+    for `_token_family`."""
+    if found is None:
+        for t, parts in near.accounts:
+            for part, pattern in parts:
+                if pattern.search(folded):
+                    yield t, part
+        return
+    held = sorted((at, k, part) for part in found for at, k in near.part_of.get(part, ()))
+    for at, _k, part in held:
+        yield near.accounts[at][0], part
+
+
+def _first_name(said: list[str], near: _NearTokens) -> str | None:
+    """The first name token of the fault (in its order) whose words `said` (a text's
+    canonical words) holds in a row, or None: each word is looked up, not each name
+    searched for."""
+    first: int | None = None
+    for i, w in enumerate(said):
+        for n in near.name_lengths.get(w, ()):
+            at = near.names.get(tuple(said[i:i + n]))
+            if at is not None and (first is None or at < first):
+                first = at
+    return None if first is None else near.name_tokens[first]
 
 
 def _near_miss(text: str, fault: ContentSignature) -> str | None:
     """What a text that does not match `fault` still shares with it, as a few words (the
     slot, the subject or a token family), or None."""
     folded = text.casefold()
-    for t, pattern in _families(fault):
-        if pattern.search(folded):
-            return f"the token {t!r} written another way (token family)"
-    accounts = _account_parts(fault)
-    if accounts:
+    near = _near_tokens(fault)
+    found = None if near.index is None else near.index.found(letters_of(folded))
+    family = _token_family(folded, near, found)
+    if family is not None:
+        return f"the token {family!r} written another way (token family)"
+    if near.accounts:
         # a part inside another whole account of the text is that account's (a savings
         # account at the same bank), not a piece of the fault's
-        mine = {t for t, _parts_of in accounts}
+        mine = {t for t, _parts_of in near.accounts}
         own = [a.casefold() for a, k in distinctive_tokens(text).items()
                if k == "account" and a not in mine]
-        for t, parts in accounts:
-            for part, pattern in parts:
-                if pattern.search(folded) and not any(part in a for a in own):
-                    return f"a part of the token {t!r} ({part}) on its own (token family)"
-    said = f" {' '.join(words(text))} "
+        for t, part in _parts_held(folded, near, found):
+            if not any(part in a for a in own):
+                return f"a part of the token {t!r} ({part}) on its own (token family)"
+    said_words = words(text)
+    said = f" {' '.join(said_words)} "
     if fault.value_text and f" {fault.value_text} " in said:
         return f"the slot value {fault.value_text!r} (slot)"
-    names = [t for t, k in fault.tokens.items()
-             if k == "name" and f" {' '.join(words(t))} " in said]
-    if names:
+    name = _first_name(said_words, near) if near.names else None
+    if name is not None:
         partial = match(fault, text, threshold=0.0)
         if partial is not None and (partial.markers or partial.shingle_count):
-            return f"the subject {names[0]!r} and some of its wording (subject)"
+            return f"the subject {name!r} and some of its wording (subject)"
         if fault.key is not None and f" {' '.join(words(fault.key))} " in said:
-            return f"the subject {names[0]!r} and the slot {fault.key!r} (subject)"
+            return f"the subject {name!r} and the slot {fault.key!r} (subject)"
     return None
