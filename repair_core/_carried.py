@@ -72,7 +72,7 @@ def folded_texts(texts: Sequence[str]) -> tuple[str, list[int]]:
     joined = "\0".join(texts)
     folded = canonical(joined)
     starts = [0]
-    if joined.isascii():  # no text changed length
+    if joined.isascii() and "%" not in joined:  # no text changed length
         starts += accumulate(map((1).__add__, map(len, texts[:-1])))
     else:
         at = folded.find("\0")

@@ -154,6 +154,9 @@ _ADVERSARIAL = {
     "sentences": "Prefers window seats. " * 45_000,
     "common capitalised words": "The " * 250_000,
     "names after long blanks": (" " * 70 + "Aaaa") * 13_500,
+    "hex groups": "ab12 " * 200_000,
+    "percent escapes": "%2D" * 333_000,
+    "URLs in a URL": "http://a.io/?u=https://" * 43_000,
 }
 
 
@@ -315,3 +318,60 @@ def test_an_iban_grouped_as_its_countrys_domestic_parts_is_the_iban():
     # the same grouping with a digit changed fails the checksum: no account
     assert "FR7630004008230001056362136" not in distinctive_tokens(
         "FR76 30004 00823 00010563621 36")
+
+
+@rule("match.digits")
+def test_digits_of_any_script_are_their_ascii_digits():
+    fault = signature_of("Wire the deposit to NL91 ABNA 0417 1643 00 before noon.", node="f")
+    assert "NL91ABNA0417164300" in fault.tokens
+    eastern = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")  # Arabic-Indic
+    devanagari = str.maketrans("0123456789", "०१२३४५६७८९")
+    persian = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+    for table in (eastern, devanagari, persian):
+        text = "Deposit: NL" + "91 ABNA 0417 1643 00".translate(table)
+        assert match(fault, text) is not None, text
+        assert [i for i, _ in scan([fault], ["nothing here", text])] == [1]
+    # a digit is never the letter it looks like (the confusables read "٥" as "o")
+    assert canonical("٥٠٠") == "500" and canonical("١٢٬٥٠٠٫٧٥") == "12,500.75"
+    # one digit changed is another account
+    assert match(fault, "NL" + "91 ABNA 0417 1643 01".translate(eastern)) is None
+
+
+@rule("match.encoded-urls")
+def test_a_percent_encoded_host_or_one_inside_a_redirect_is_the_host():
+    fault = signature_of("Re-confirm your card at https://card-recheck.example.net/step2",
+                         node="f")
+    assert fault.tokens == {"card-recheck.example.net": "url"}
+    encoded = ("Saved: https://l.messenger.example/l.php?u=https%3A%2F%2Fcard%2Drecheck"
+               "%2Eexample%2Enet%2Fstep2&h=AT0")
+    assert match(fault, encoded) is not None
+    assert [i for i, _ in scan([fault], ["https://l.messenger.example/l.php?u=x", encoded])] \
+        == [1]
+    # unencoded inside a redirect, and each escape spelled out
+    assert match(fault, "go https://r.example/?to=https://card-recheck.example.net/") is not None
+    spelled = "".join(f"%{ord(c):02X}" for c in "card-recheck.example.net")
+    assert match(fault, f"link: https://{spelled}/step2") is not None
+    # the redirect's own host and another target are not the fault
+    assert match(fault, "https://l.messenger.example/l.php?u=https%3A%2F%2Fnews.example"
+                        "%2Eorg%2F") is None
+    assert canonical("50% off, 100%25 sure") == "50% off, 100%25 sure"
+
+
+@rule("match.hex-addresses")
+def test_a_hex_wallet_address_matches_with_or_without_0x_in_any_grouping():
+    addr = "0x4b20e9d17c3a58f6e2b90d14a7c3f5e8d21b6a90"
+    fault = signature_of(f"Claim the refund: send 0.1 ETH to {addr} first.", node="f")
+    assert fault.tokens[addr] == "account"
+    bare = addr[2:]
+    for text in (addr.upper().replace("0X", "0x"), bare,
+                 " ".join(bare[k:k + 4] for k in range(0, 40, 4)),
+                 "-".join(bare[k:k + 8] for k in range(0, 40, 8)),
+                 "0x" + " ".join(bare[k:k + 5] for k in range(0, 40, 5))):
+        line = f"Backup: {text}"
+        assert match(fault, line) is not None, line
+        assert [i for i, _ in scan([fault], ["Backup: none", line])] == [1]
+    # one that shares all but its last two digits is another wallet
+    other = bare[:38] + "ff"
+    assert match(fault, " ".join(other[k:k + 4] for k in range(0, 40, 4))) is None
+    # ordinary words and numbers that happen to be hex are no address
+    assert distinctive_tokens("a bad cafe fed a dead beef to add a face") == {}

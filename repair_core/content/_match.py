@@ -357,10 +357,13 @@ def _run(words_: Sequence[str]) -> str:
 def _token_clue(token: str, kind: str) -> str:
     """A pattern (of canonical text) that every text holding `token` holds: an account
     or long number with any grouping between its characters (its parts are compared by
-    their digits), a name as its words whatever separates them, any other token as it
+    their digits; a hex address with or without its "0x"), a name as its words whatever separates them, any other token as it
     is, canonical."""
     if kind in ("account", "number"):
-        return "[ .()/+-]{0,3}".join(map(re.escape, canonical(token)))
+        key = canonical(token)
+        if kind == "account" and key.startswith("0x"):  # a hex address, "0x" optional
+            return "(?:0x)?" + "[ .()/+-]{0,3}".join(map(re.escape, key[2:]))
+        return "[ .()/+-]{0,3}".join(map(re.escape, key))
     if kind == "name":
         return _run(words(token))
     return re.escape(canonical(token))

@@ -201,7 +201,8 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
                 "." in chunk and _urls(chunk, found["url"], by_shape))
         if gone:
             parts[i] = " "
-    rest = _numbers("".join(parts), found["account"], found["number"])
+    rest = _numbers(_hex_addresses("".join(parts), found["account"]), found["account"],
+                    found["number"])
     for m in _ID_RUN.finditer(rest):
         _id(m.group(0), found["id"])
     out: dict[str, TokenKind] = {}
@@ -356,7 +357,31 @@ def _url_spans(chunk: str) -> tuple[_UrlSpan, ...]:
         host = written.lower() if bare else written.lower().removeprefix("www.")
         if _plausible(host):
             out.append((start, start + len(written), bare))
+        if "://" in piece:
+            out += _inner_url_spans(piece, start)
     return tuple(out)
+
+
+def _inner_url_spans(piece: str, start: int) -> list[_UrlSpan]:
+    """The spans of the hosts of URLs written inside the URL `piece` (a redirect's
+    target in its query: "google.com/url?q=https://evil.example/x"), after its own
+    host: each later `http://` or `https://`. `start`: where `piece` is in its chunk.
+    Each character is read at most twice (the scheme's letters, back to the `://` before)."""
+    out: list[_UrlSpan] = []
+    k = piece.find("://", 1)
+    before = 0
+    while k >= 0:
+        j = k
+        while j > before and piece[j - 1].isalpha() and k - j < 5:
+            j -= 1
+        if k > 0 and piece[j:k].lower() in ("http", "https"):
+            m = _HOST.match(piece, k + 3)
+            written = m.group(0).rstrip(_TRAILING) if m else ""
+            if _plausible(written.lower().removeprefix("www.")):
+                out.append((start + k + 3, start + k + 3 + len(written), False))
+        before = k + 3
+        k = piece.find("://", before)
+    return out
 
 
 def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, TokenKind]
@@ -409,6 +434,55 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
             continue
         blank.append((m.start(), m.start() + len(run)))
     return _blanked(text, blank)
+
+
+_HEX_RUN = re.compile(r"(?<![\w.])[0-9A-Fa-fxX]{1,42}(?!\w)(?:[ \t-][0-9A-Fa-f]{1,40}(?!\w)){0,40}")
+"""A run of groups of hexadecimal digits (the first may start with "0x"), separated by
+one blank or hyphen: each repetition starts with the separator the group before cannot
+hold."""
+_HEX_DIGITS = 40
+_HEX_SEPARATOR = re.compile(r"[ \t-]")
+
+
+def _hex_addresses(text: str, accounts: dict[str, TokenKind]) -> str:
+    """Adds the 40-hex-digit addresses of `text` (an Ethereum-style wallet), with or
+    without their "0x" and in any grouping ("0x7A3F…", "7a3f 9c2e … 6e0f"), as "0x" and
+    the digits in lower case, and gives `text` with each blanked. A window of consecutive
+    groups of a run is an address when it holds exactly 40 hex digits, at least eight of
+    them digits and four letters (words such as "a bad cafe" are hex too); windows are
+    found left to right by two pointers over the groups, so a run is read once."""
+    blank: list[tuple[int, int]] = []
+    for m in _HEX_RUN.finditer(text):
+        run = m.group(0)
+        if len(run) < _HEX_DIGITS:
+            continue
+        groups = _HEX_SEPARATOR.split(run)
+        starts = [0]
+        for g in groups[:-1]:
+            starts.append(starts[-1] + len(g) + 1)
+        digits = [g[2:] if g[:2] in ("0x", "0X") and k == 0 else g
+                  for k, g in enumerate(groups)]
+        if any(not all(c in _HEX_CHARS for c in d) for d in digits[1:]):
+            continue  # an "x" is only a prefix's
+        lo, total = 0, 0
+        for hi, d in enumerate(digits):
+            total += len(d)
+            while total > _HEX_DIGITS and lo < hi:
+                total -= len(digits[lo])
+                lo += 1
+            if total != _HEX_DIGITS:
+                continue
+            compact = "".join(digits[lo:hi + 1]).lower()
+            numerals = sum(c.isdigit() for c in compact)
+            if all(c in _HEX_CHARS for c in compact) and numerals >= 8 \
+                    and _HEX_DIGITS - numerals >= 4:
+                accounts.setdefault("0x" + compact, "account")
+                blank.append((m.start() + starts[lo], m.start() + starts[hi] + len(groups[hi])))
+                lo, total = hi + 1, 0
+    return _blanked(text, blank)
+
+
+_HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 
 
 _ROUTING_LABEL = re.compile(r"(?:routing|aba|rtn|transit)(?:[ \t]*(?:no|nr|number|#))?"
