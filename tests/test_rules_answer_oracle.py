@@ -684,3 +684,23 @@ def test_an_action_reported_failed_in_its_clause_is_not_done(answer, right):
 ])
 def test_a_cue_describes_its_own_noun(answer, right):
     assert is_recovered(answer, *O7186) is right
+
+
+@rule("oracle.options-listed")
+@pytest.mark.parametrize(("answer", "right"), [
+    # the options are listed, then one is picked: the others are offered, not stated
+    ("I found two sizes in stock:\n- RS-310, green, size 9\n- RS-310, green, size 7\n\n"
+     "I added the size 7 pair in green (RS-310) to your cart.", True),
+    ("Here are the available pairs:\n\n| Item | Size |\n|---|---|\n| RS-310 | 9 |\n"
+     "| RS-310 | 7 |\n\nAdded RS-310 in green, size 7.", True),
+    ("Options:\n1. size 9\n2. size 7\nI used #2: RS-310 in green, size 7, is in your cart.",
+     True),
+    # the fault picked is stated
+    ("Options:\n- size 9\n- size 7\nI added RS-310 in green, size 9.", False),
+    # a value named only in the list is not stated either
+    ("Options:\n- RS-310 in green, size 7\n- RS-310 in green, size 9\nWhich one?", False),
+    # a list that offers nothing (no options line) is read as before
+    ("Done:\n- RS-310\n- green\n- size 9", False),
+])
+def test_a_value_listed_as_an_option_is_offered(answer, right):
+    assert is_recovered(answer, *RS310) is right

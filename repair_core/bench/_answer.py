@@ -269,14 +269,52 @@ _OTHER_CUES = _Cues(True)
 _PORTUGUESE_CUES = _Cues(True, frozenset({"no"}))
 
 
+_LIST_ITEM = re.compile(r"^(?:[-*\u2022+]|\d{1,2}[.)]|\|)\s*")
+_TABLE_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*$")
+_OPTION_WORDS = frozenset({"options", "option", "choices", "choice", "candidates",
+                           "candidate", "alternatives", "alternative", "available"})
+_COUNTS = frozenset({"2", "3", "4", "two", "three", "four", "several", "couple", "few",
+                     "multiple", "both"})
+
+
+def _options_intro(line: str) -> bool:
+    """A line that introduces a list of options: it ends with a colon and names options,
+    candidates or what is available, or finds several of something ("I found two
+    addresses for you:")."""
+    if not line.rstrip().endswith(":"):
+        return False
+    words = set(value_words(line))
+    return bool(words & _OPTION_WORDS) or ("found" in words and bool(words & _COUNTS))
+
+
+def _options_listed(answer: str) -> tuple[str, list[str]]:
+    """(the answer without the items of its lists of options, those items): an item of
+    a list an options line introduces (bullets, numbers or table rows) offers its values;
+    the answer states what it picked elsewhere ("I used #1: ...")."""
+    kept: list[str] = []
+    items: list[str] = []
+    listing = False
+    for line in answer.split("\n"):
+        stripped = line.strip()
+        if listing and _LIST_ITEM.match(stripped):
+            if not _TABLE_RULE.match(stripped):
+                items.append(stripped)
+            continue
+        if listing and not stripped and not items:
+            continue
+        listing = _options_intro(stripped)
+        kept.append(line)
+    return "\n".join(kept), items
+
+
 _ABBREVIATIONS = {"sz": "size"}
 """Words written short in a terse answer ("blue, sz 32")."""
 
 
 class _Sentence:
-    __slots__ = ("words", "clause_of", "starts", "question", "hypothetical")
+    __slots__ = ("words", "clause_of", "starts", "question", "offered")
 
-    def __init__(self, text: str, other: bool = False) -> None:
+    def __init__(self, text: str, other: bool = False, listed: bool = False) -> None:
         self.words: list[str] = []
         self.starts: list[int] = []
         for clause in _CLAUSE.split(text):
@@ -290,8 +328,10 @@ class _Sentence:
         self.question = text.rstrip().endswith("?")
         # "If you'd like a black pair as well, I can add those too": a sentence that
         # opens on the user's wish offers what it names, like a question
-        self.hypothetical = (len(self.words) > 1 and self.words[0] in ("if", "should")
-                             and self.words[1].startswith("you"))
+        self.offered = listed or (len(self.words) > 1 and self.words[0] in ("if", "should")
+                                  and self.words[1].startswith("you"))
+        """The sentence offers what it names: it opens on the user's wish, or it is an
+        item of a list of options (`_options_listed`)."""
 
     def listed(self, i: int) -> bool:
         """Word `i` stands between other values with no verb or article next to it."""
@@ -383,7 +423,8 @@ class AnswerReading:
         """The user's request asks for an action (`REQUEST_VERBS`); False when it asks
         for a status or a fact; None when it is not known, and then every action the
         answer names is read as the request's."""
-        pieces = _SENTENCE_END.split(split_scripts(str(answer)))
+        prose, items = _options_listed(split_scripts(str(answer)))
+        pieces = _SENTENCE_END.split(prose)
         texts: list[str] = []
         for p in pieces:
             if texts and _ABBREVIATED.search(texts[-1]):
@@ -398,7 +439,8 @@ class AnswerReading:
         # an answer in a language the reader does not read is read with English cues
         # only; its verdict is `unsure` whatever they find (`unread_language`)
         other = self.language != "en" and self.language in FUNCTION_WORDS
-        self.sentences = [_Sentence(t, other) for t in texts]
+        self.sentences = ([_Sentence(t, other) for t in texts]
+                          + [_Sentence(t, other, listed=True) for t in items])
         self.cues = (_OTHER_CUES if other and self.language != "pt" else _PORTUGUESE_CUES
                      if other else _ENGLISH_CUES)
         self.required = [w for f in required if (w := _fact_words(f))]
@@ -532,7 +574,7 @@ class AnswerReading:
         ...") that is not part of a longer value."""
         out = []
         for si, s in enumerate(self.sentences):
-            if s.question or s.hypothetical:
+            if s.question or s.offered:
                 continue
             for lo, hi in self._find_in(si, fact):
                 if not self._nested(si, lo, hi):
@@ -906,7 +948,7 @@ class AnswerReading:
         out = []
         phrases = translations(fact) if self.cues.other else frozenset()
         for si, s in enumerate(self.sentences):
-            if s.question or s.hypothetical:
+            if s.question or s.offered:
                 continue
             for phrase in phrases:
                 m = len(phrase)
