@@ -120,3 +120,38 @@ def test_chunks_of_one_shape_each_keep_their_own_hosts():
     assert {"ab.com", "xy.net", "ab.co.uk", "x3.xn--p1ai", "ab.zz", "cd.zz", "q1.zz",
             "q3.zz", "q4.zz", "gh.org", "kl.de"} <= set(together)
     assert not {"cd.txt", "ef.com", "co.uk", "q2.com"} & set(together)
+
+
+def test_a_text_written_many_times_is_scored_once_with_the_same_result(monkeypatch):
+    sig = signature_of("Lin's home city is Denver, she said on Monday.", key="home_city",
+                       value="Denver", node="m1")
+    carrier, near = "Lin lives in Denver: home city Denver.", "Lin's friend is far away."
+    texts = [carrier, near] * 50 + [carrier]
+    # the same text as a record holding the fault's slot carries it, the same text not
+    slots = {1: ("home_city", "Denver"), 3: ("home_city", "Lisbon"), 5: ("home_city", "Denver")}
+    expected = [(i, m) for i, t in enumerate(texts)
+                if (m := match(sig, t, slot=slots.get(i))) is not None]
+    scored: list[str] = []
+    real = _match._match
+    monkeypatch.setattr(_match, "_match",
+                        lambda s, w, read, *a: scored.append(read.text) or real(s, w, read, *a))
+    assert list(scan([sig], texts, slots)) == expected
+    assert 1 in {i for i, _m in expected} and 3 not in {i for i, _m in expected}
+    # the carrier, the near miss, and the near miss again as the record holding the slot
+    assert sorted(scored) == sorted([carrier, near, near])
+
+
+def test_what_a_carrier_holds_is_read_once_per_text(monkeypatch):
+    from repair_core.plan import _suspects
+
+    sig = signature_of("Send the report to eve@evil.example every Monday.", node="m1")
+    texts = ["Mail eve@evil.example the report. Rent is 1200 EUR this month."] * 20
+    read: list[str] = []
+    real = _suspects.holds
+    monkeypatch.setattr(_suspects, "holds", lambda f, t: read.append(t) or real(f, t))
+    found = _suspects.find_carriers(
+        {"m1": sig}, {}, [f"r{i}" for i in range(20)], ["record"] * 20, [0.0] * 20, texts,
+        {}, set(), "flag")
+    assert [s.id for s in found] == [f"r{i}" for i in range(20)]
+    assert len({s.evidence for s in found}) == 1 and "other fact" in found[0].evidence
+    assert read == texts[:1]

@@ -478,6 +478,9 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
                if clues and not everything else None for clues in own]
     wanted = [_wanted(sig) for sig in signatures]
     memo: dict[str, str] = {}
+    # a score depends on the signature, the text and whether the record holds the slot
+    # only: a text written again (the same tool output, a record copied) is scored once
+    scored: list[dict[tuple[str, bool], CarrierMatch | None]] = [{} for _ in signatures]
     for lo in range(0, len(texts), _SCAN_TEXTS):
         hi = min(lo + _SCAN_TEXTS, len(texts))
         candidates: set[int] = set(range(hi - lo)) if everything else set()
@@ -498,19 +501,34 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
         ends = [*(s - 1 for s in starts[1:]), len(joined)]  # of each folded text in `joined`
         for k in sorted(candidates):
             i = lo + k
-            read = _Read(texts[i], memo)
+            text = texts[i]
+            read: _Read | None = None
             slot = (slots or {}).get(i)
-            for sig, has_clue, want in zip(signatures, clue_of, wanted, strict=True):
+            for sig, has_clue, want, seen in zip(signatures, clue_of, wanted, scored,
+                                                 strict=True):
+                held = slot is not None and _holds_slot(sig, slot)
                 # with every text a candidate, every text is scored: a score is what a clue
                 # only foretells
-                if not (everything
-                        or (has_clue is not None and has_clue(joined, starts[k], ends[k]))
-                        or (slot is not None and _holds_slot(sig, slot))):
+                if not (everything or held
+                        or (has_clue is not None and has_clue(joined, starts[k], ends[k]))):
                     continue
-                found = _match(sig, want, read, texts[i], slot, THRESHOLD)
+                key = (text, held)
+                if key in seen:
+                    found = seen[key]
+                else:
+                    if read is None:
+                        read = _Read(text, memo)
+                    found = _match(sig, want, read, text, slot, THRESHOLD)
+                    if len(seen) < _SCORED_KEPT:
+                        seen[key] = found
                 if found is not None:
                     yield i, found
 
+
+_SCORED_KEPT = 1 << 16
+"""Scores `scan` keeps per signature for texts written again: enough for the repeated
+texts of a million-step case (a few thousand distinct among tens of thousands scored),
+bounded so that a case of a million distinct candidates does not hold a score of each."""
 
 _SCAN_TEXTS = 1 << 15
 """Texts folded and searched together by `scan`: all of them at once would hold two copies

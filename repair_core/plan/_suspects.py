@@ -302,10 +302,16 @@ def find_carriers(signatures: Mapping[str, ContentSignature], bounds: Mapping[st
             best[i] = (*rank, hit)
     out: list[Suspected] = []
     by_node = {s.node: s for s in sigs}
+    # what a carrier holds depends on its fault and its text only: a text carried by
+    # many nodes (a copied record, a repeated tool output) is read once
+    held_by: dict[tuple[str, str], tuple[str | None, list[str]]] = {}
     for i in sorted(best):
         hit = best[i][2]
         fault = by_node[hit.node]
-        negated, facts = holds(fault, contents[i])
+        key = (hit.node, contents[i])
+        if key not in held_by:
+            held_by[key] = holds(fault, contents[i])
+        negated, facts = held_by[key]
         acting = mode == "quarantine" and i in quarantinable
         action: Literal["quarantine", "flag"] = "flag"
         if negated is not None:
