@@ -111,6 +111,20 @@ def _grouped(key: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return edges[np.argsort(key[edges], kind="stable")]
 
 
+def _listed_ends(end: np.ndarray, other: np.ndarray, nodes: Iterable[int], n: int
+                 ) -> dict[int, list[int]]:
+    """Each of `nodes` -> the other ends (`other`) of its edges at `end`, in the order the
+    case lists them: one pass over the edges, for a few nodes asked about together (no
+    sort of every edge)."""
+    out: dict[int, list[int]] = {v: [] for v in nodes}
+    wanted = np.zeros(n, bool)
+    wanted[list(out)] = True
+    e = np.flatnonzero(wanted[end])
+    for v, w in zip(end[e].tolist(), other[e].tolist(), strict=True):
+        out[v].append(w)
+    return out
+
+
 def _code_units(joined: str, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The UTF-8 bytes of `n` strings joined by NULs (`joined`), each followed by a NUL,
     with each one's start and length in bytes; None when there are none, or one holds a
@@ -747,7 +761,8 @@ class _Decided:
     then the cleaned suspected sources."""
 
     def suspected_json(self) -> list[dict[str, Any]]:
-        return [dataclasses.asdict(s) for s in self.suspected]
+        # `dataclasses.asdict` without its deep copy: every field is a string or a number
+        return [dict(vars(s)) for s in self.suspected]
 
     def invalidated_reasons(self) -> list[str]:
         """The reason of each invalidated step: its path from the fault, then its ending."""
@@ -1044,11 +1059,11 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
                 reasons[node_of[name]] = source_reason(src, producers_of.get(src.fault, []),
                                                        cleaned_by.get(name))
         rederived: dict[str, str] = {}
-        carriers = _carriers(pl, seeds, diagnosed, sigs, sources, unmarked, memory,
-                             objective, suspects, rederived)
+        writes = _CarrierProducers(c)
+        carriers = _carriers(pl, seeds, diagnosed, sigs, sources, unmarked, node_of, memory,
+                             objective, suspects, writes, rederived)
         first_record = c.n_turns + c.n_steps
-        at = dict(zip(c.ids[first_record:], range(first_record, pl.n), strict=True)) \
-            if carriers else {}
+        at = writes.record_at() if carriers else {}
         wanted = set(rederived.values())
         writers = {w: i for i, w in enumerate(c.ids[c.n_turns:first_record], c.n_turns)
                    if w in wanted} if wanted else {}
@@ -1126,25 +1141,22 @@ def _producer_inputs(c: CaseColumns, made_by: dict[int, list[int]]
 
     first_record = c.n_turns + c.n_steps
     out: dict[str, list[tuple[int, ProducerInput]]] = {}
-    # edges grouped by each end once (stable: a node's premises in the order it lists
-    # them), so a lookup costs its node's degree, not a scan of every edge
-    every = np.arange(len(c.dst))
-    by_dst = _CSR(c.dst, _grouped(c.dst, every), c.n_nodes)
-    by_src = _CSR(c.src, _grouped(c.src, every), c.n_nodes)
-
-    def premises(node: int) -> list[int]:
-        return c.src[by_dst.edges_of(np.array([node]))[0]].tolist()
-
-    def dependents_of(node: int) -> set[int]:
-        return set(c.dst[by_src.edges_of(np.array([node]))[0]].tolist())
-
+    # three passes over the edges, each for every node of its round together: the
+    # producers' premises, the premises of the reads among them, the inputs' dependents
+    premises = _listed_ends(c.dst, c.src, {p for ps in made_by.values() for p in ps},
+                            c.n_nodes)
+    reads = {q for qs in premises.values() for q in qs
+             if c.n_turns <= q < first_record and c.type_code[q] == _READ}
+    premises.update(_listed_ends(c.dst, c.src, reads - premises.keys(), c.n_nodes))
+    found: list[tuple[int, list[int], dict[int, tuple[str | None, str]]]] = []
     for f, producers in made_by.items():
         seen: dict[int, tuple[str | None, str]] = {}  # node -> (the read it came through, kind)
+        found.append((f, producers, seen))
         for p in producers:
-            for q in premises(p):
+            for q in premises[p]:
                 kind = "record" if q >= first_record else "turn" if q < c.n_turns else "step"
                 if kind == "step" and c.type_code[q] == _READ:
-                    for r in premises(q):
+                    for r in premises[q]:
                         # none when also a direct input, else the first read by id
                         if r >= first_record and (r not in seen or (
                                 (was := seen[r][0]) is not None and c.ids[q] < was)):
@@ -1153,10 +1165,13 @@ def _producer_inputs(c: CaseColumns, made_by: dict[int, list[int]]
                 if kind == "step" and c.type_code[q] != _OBS:
                     continue
                 seen[q] = (None, kind)
+    dependents_of = _listed_ends(c.src, c.dst, {q for *_, seen in found for q in seen},
+                                 c.n_nodes)
+    for f, producers, seen in found:
         skip = {*producers, f}
         rows: list[tuple[int, ProducerInput]] = []
         for q, (via, kind) in seen.items():
-            dependents = dependents_of(q)
+            dependents = set(dependents_of[q])
             rows.append((q, ProducerInput(
                 id=c.ids[q], kind=kind, content=c.contents[q], via=via,  # type: ignore[arg-type]
                 derived=tuple(sorted(c.ids[x] for x in dependents
@@ -1194,18 +1209,20 @@ def _with_faults(c: CaseColumns, more: list[int]) -> CaseColumns:
 
 def _carriers(pl: _Planner, seeds: dict[int, int], diagnosed: list[int],
               sigs: dict[str, Any], sources: dict[str, Suspected], unmarked: frozenset[str],
-              memory: dict[int, str], objective: str, suspects: str,
+              source_nodes: Mapping[str, int], memory: dict[int, str], objective: str,
+              suspects: str, writes: _CarrierProducers,
               rederived: dict[str, str] | None = None) -> list[Suspected]:
-    """`_plan._carriers` over the columns."""
+    """`_plan._carriers` over the columns (`source_nodes`: each suspected source's node)."""
     from ._suspects import find_carriers
 
     c = pl.c
     first_record = c.n_turns + c.n_steps
     skip = pl.affected | pl.fault_mask
     if sources or unmarked:
-        named = sources.keys() | unmarked
         skip = skip.copy()
-        skip[[i for i, x in enumerate(c.ids) if x in named]] = True
+        skip[[source_nodes[x] for x in sources]] = True
+        if unmarked:  # a reviewer's few ids, looked for among every node's
+            skip[[i for i, x in enumerate(c.ids) if x in unmarked]] = True
     records = np.flatnonzero(~skip[first_record:]) + first_record
     steps = c.step_seq_order[~skip[c.step_seq_order]]
     nodes = [*records.tolist(), *steps.tolist()]
@@ -1226,18 +1243,29 @@ def _carriers(pl: _Planner, seeds: dict[int, int], diagnosed: list[int],
         [*map(c.contents.__getitem__, nodes)],
         dict(enumerate(map(c.record_slots.__getitem__, in_store))),
         quarantinable, suspects,  # type: ignore[arg-type]
-        producer_of=_CarrierProducers(c).of, not_suspect=unmarked, rederived=rederived)
+        producer_of=writes.of, not_suspect=unmarked, rederived=rederived)
 
 
 class _CarrierProducers:
-    """`_plan._carrier_producer` over the columns; the edges are grouped on the first
-    question (asked only about a carrier that folds a fault into other facts)."""
+    """`_plan._carrier_producer` over the columns (asked only about a carrier that folds a
+    fault into other facts): the edges are grouped on the first question; the records'
+    index by id is made on first use, once for these questions and the carriers'
+    decisions."""
 
     def __init__(self, c: CaseColumns) -> None:
         self.c = c
-        self.at: dict[str, int] = {}
+        self._at: dict[str, int] | None = None
         self.by_dst: _CSR | None = None
         self.by_src: _CSR | None = None
+
+    def record_at(self) -> dict[str, int]:
+        """Each record's id -> its node."""
+        if self._at is None:
+            c = self.c
+            first_record = c.n_turns + c.n_steps
+            self._at = dict(zip(c.ids[first_record:], range(first_record, c.n_nodes),
+                                strict=True))
+        return self._at
 
     def of(self, record_id: str) -> Any:
         from ._carrier_producers import CarrierProducer, WriterInput
@@ -1248,10 +1276,8 @@ class _CarrierProducers:
             every = np.arange(len(c.dst))
             self.by_dst = _CSR(c.dst, _grouped(c.dst, every), c.n_nodes)
             self.by_src = _CSR(c.src, _grouped(c.src, every), c.n_nodes)
-            self.at = dict(zip(c.ids[first_record:], range(first_record, c.n_nodes),
-                               strict=True))
         by_dst, by_src = self.by_dst, self.by_src
-        record = self.at[record_id]
+        record = self.record_at()[record_id]
         e, _ = by_dst.edges_of(np.array([record]))
         made = {int(p) for p, lb in zip(c.src[e].tolist(), c.label[e].tolist(), strict=True)
                 if lb == _PRODUCE and c.n_turns <= p < first_record}
