@@ -934,3 +934,33 @@ def test_the_token_an_unexplained_record_is_named_by_is_the_same_every_run(tmp_p
         seen.add(out)
     assert len(seen) == 1, seen
     assert "it holds 'Halvorsen Trading'" in seen.pop()
+
+
+@rule("verify.unexplained-amount")
+def test_a_record_stating_a_faults_amount_its_lineage_lacks_is_not_certified(tmp_path):
+    from repair_core import plan_case
+    from repair_core.content import amounts
+    from repair_core.replay import repair
+
+    # the to-do keeps only the bill's amount, written the other way round: no token, no
+    # name, no edge from the fault
+    todo = "To pay in January: rent 9,800 NOK; 2.310,00 NOK by the 20th."
+    for objective in ("answer", "store"):
+        case = _payables_case(tmp_path, todo)
+        v = repair(case, plan_case(case, objective=objective)).verification
+        assert v.outcome == "not_certified", objective
+        [why] = [u.why for u in v.uncertain
+                 if u.id == "m_todo:m_bill" and u.reason == "unexplained-token"]
+        assert "it states the amount 2310.00 of m_bill, which nothing in its recorded " \
+               "lineage states" in why
+    # the rent's amount is its lineage's own: clean
+    case = _payables_case(tmp_path, "To pay in January: rent 9,800 NOK.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    # a lineage stating the amount explains it
+    case = _payables_case(tmp_path, todo, support="m_known",
+                          known="The packaging order is 2,310.00 NOK, paid each January.")
+    v = repair(case, plan_case(case)).verification
+    assert "m_todo:m_bill" not in {u.id for u in v.uncertain}, v.uncertain
+    # what is no amount: a bare number, a small sum, digits of an account or an id
+    assert amounts("2310 NOK, 99.50 NOK, NO93 8601 1117 947, INV-2310, 2024-01-20") == []
+    assert amounts("1 234,56 and 1,234.56 and 1234.56") == ["1234.56"]

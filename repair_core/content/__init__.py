@@ -10,6 +10,7 @@ the benchmark can all judge content by the same rule.
 """
 
 from .._flat import node_content
+from ._amounts import amounts
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind, instruction_markers
 from ._match import MAX_CLUES, SOURCE_THRESHOLD, THRESHOLD, WEIGHTS, CarrierMatch, match, scan
@@ -27,6 +28,7 @@ from ._tokens import TokenKind, distinctive_tokens, proper_names
 
 __all__ = [
     "MAX_CLUES",
+    "amounts",
     "flatten",
     "MARKERS",
     "MarkerKind",

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any, Literal
 
+from .._canonical import canonical
 from .._errors import DgrrError
 from .._text import printable
 from ..case._case import Case
@@ -30,6 +31,7 @@ from ..content import (
     MAX_CLUES,
     CarrierMatch,
     ContentSignature,
+    amounts,
     distinctive_tokens,
     flatten,
     match,
@@ -251,6 +253,15 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
             put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
                                     else why + "; only the lexical judge read it"),
                 0.0, "unexplained-token", 1)
+    if lineaged:
+        at_of = _seqs(case, [f.node for f in sig_list])
+        for i, fault, why in _unexplained_amounts(case, items, lineaged, sig_list, at_of):
+            if (i, fault.node) in judged:
+                continue
+            judged.add((i, fault.node))
+            put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
+                                    else why + "; only the lexical judge read it"),
+                0.0, "unexplained-token", 1)
     if untrusted:
         for i, fault in _untrusted_after(case, items, view.active_records(), sig_list,
                                          written_at):
@@ -376,6 +387,49 @@ def _unexplained_tokens(case: Case, items: list[tuple[str, str, str]],
             yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
                              f"{written_at[fault.node]}), it holds {what} of "
                              f"{fault.node}, which nothing in its recorded lineage holds: "
+                             "an edge from the fault may be missing")
+
+
+def _unexplained_amounts(case: Case, items: list[tuple[str, str, str]],
+                         lineaged: Mapping[int, int], faults: list[ContentSignature],
+                         written_at: Mapping[str, int]
+                         ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after `fault` that states an amount of the fault's text (`amounts`: a
+    thousand or more, with a thousands separator or cents) which no text of its recorded
+    lineage states (rule `verify.unexplained-amount`): a summary that keeps only a
+    fake invoice's amount and date holds no distinctive token, and without an edge from
+    the fault nothing else tells it from a true payable. Faults and suspected sources
+    explain nothing; the user's turns written before the record do. Each record's
+    amounts are read once; only a record stating one of a fault's is followed back."""
+    texts = _texts(case, [f.node for f in faults if f.node in written_at])
+    wanted: dict[str, list[ContentSignature]] = {}
+    for f in faults:
+        for amount in amounts(texts.get(f.node, "")):
+            wanted.setdefault(amount, []).append(f)
+    if not wanted:
+        return
+    nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
+    turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
+    barred = {f.node for f in faults}
+    for i, seq in lineaged.items():
+        stated = amounts(canonical(items[i][2]))
+        held = [(f, a) for a in stated if a in wanted for f in wanted[a]
+                if seq > written_at[f.node]]
+        if not held:
+            continue
+        lineage = [node_parts(nodes[n])[0] for n in _ancestors(items[i][1], nodes)
+                   if n not in barred]
+        lineage += [text for at, text in turns if isinstance(at, int) and at < seq]
+        explained = {a for text in lineage for a in amounts(canonical(text))}
+        told: set[str] = set()
+        for fault, amount in held:
+            if fault.node in told or amount in explained:
+                continue
+            told.add(fault.node)
+            yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                             f"{written_at[fault.node]}), it states the amount {amount} of "
+                             f"{fault.node}, which nothing in its recorded lineage states: "
                              "an edge from the fault may be missing")
 
 

@@ -63,8 +63,8 @@ class Uncertain(BaseModel):
     (`--judge-budget`) was spent first; same-origin: a record written after the fault
     from an output of the same tool on the same folder as the fault's, that only the
     lexical judge read; unexplained-token: a record written after the fault holding one
-    of its distinctive tokens that nothing in the record's recorded lineage holds, that
-    only the lexical judge read."""
+    of its distinctive tokens, or stating one of its amounts, that nothing in the record's
+    recorded lineage holds, that only the lexical judge read."""
     why: str
     """One line: what the judge said, or where the record came from."""
     judge: str
