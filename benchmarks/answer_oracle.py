@@ -1,6 +1,6 @@
 """Error rates of the answer oracles on hand-written free-text answers
-(`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl` and
-`round5.jsonl` written by other authors), per split and per category:
+(`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl`,
+`round5.jsonl` and `round6.jsonl` written by other authors), per split and per category:
 
     python benchmarks/answer_oracle.py                # print the section
     python benchmarks/answer_oracle.py --split dev    # only the split used for tuning
@@ -17,7 +17,10 @@ languages were final, since then the development split for other languages), or,
 `round4.jsonl`, `english-round4` (English) and `other-languages` (Japanese, Chinese,
 Russian, Polish, Swedish, Turkish and Czech), written blind by another author, or, from
 `round5.jsonl`, `english-round5` (English) and `other-languages-round5` (French, German,
-Spanish, Italian, Portuguese, Dutch, Polish, Japanese and Swedish), also written blind. An oracle
+Spanish, Italian, Portuguese, Dutch, Polish, Japanese and Swedish), also written blind, or,
+from `round6.jsonl`, `english-round6` (English) and `other-languages-round6` (French,
+German, Spanish, Italian, Portuguese, Dutch, Polish, Japanese, Swedish and Turkish), also
+written blind. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
 counts as not recovered in the error rate, so a right answer left unsure is an error
@@ -47,11 +50,13 @@ ANSWERS = ROOT / "benchmarks" / "answers" / "answers.jsonl"
 LANGUAGES_FRESH = ROOT / "benchmarks" / "answers" / "languages-fresh.jsonl"
 ROUND4 = ROOT / "benchmarks" / "answers" / "round4.jsonl"
 ROUND5 = ROOT / "benchmarks" / "answers" / "round5.jsonl"
+ROUND6 = ROOT / "benchmarks" / "answers" / "round6.jsonl"
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
 SPLITS = ("dev", "held-out", "fresh", "languages", "languages-fresh", "english-round4",
-          "other-languages", "english-round5", "other-languages-round5")
+          "other-languages", "english-round5", "other-languages-round5", "english-round6",
+          "other-languages-round6")
 
 
 class Answer(BaseModel):
@@ -68,10 +73,11 @@ class Answer(BaseModel):
     category: str
     """What the answer tests: paraphrase, format, negation, pending, hedge, history,
     rejection-of-poison, poison-stated, other-item, omission, question, and in
-    `round5.jsonl` also options, conditional or partial."""
+    `round5.jsonl` and `round6.jsonl` also options, conditional or partial."""
     split: Literal["dev", "held-out", "fresh", "languages", "languages-fresh",
                    "english-round4", "other-languages", "english-round5",
-                   "other-languages-round5"]
+                   "other-languages-round5", "english-round6",
+                   "other-languages-round6"]
     """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
     tune it; `fresh`: written after the oracle's rules were final, run once; `languages`:
     French, German and Spanish answers first run once after the reader's rules for those
@@ -84,11 +90,13 @@ class Answer(BaseModel):
     unread languages and status requests were final; `english-round5` and
     `other-languages-round5`: English answers and answers in nine other languages,
     over cases no earlier set uses, written blind by another author (`round5.jsonl`), run
-    once."""
+    once; `english-round6` and `other-languages-round6`: English answers and answers in
+    ten other languages, mostly over the cases earlier sets use least, written blind by
+    another author (`round6.jsonl`), run once."""
 
 
-def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, ROUND4, ROUND5)
-                 ) -> list[Answer]:
+def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, ROUND4, ROUND5,
+                                           ROUND6)) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
