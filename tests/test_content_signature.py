@@ -220,3 +220,22 @@ def test_words_are_the_canonical_runs_of_word_characters(text):
 
     # ASCII text takes a faster path than the regular expression; both give these words
     assert words(text) == re.findall(r"\w+", canonical(text))
+
+
+def test_the_user_side_leaves_out_the_shingles_the_turns_hold_without_making_them_all():
+    from repair_core.content._shingles import shingles, word_shingles, words
+    from repair_core.content._signature import _LOOKED_UP_SHINGLES, _UserSide
+
+    turns = ["Please book the usual hotel near the station.",
+             "My budget is under 200 euros", "per night, breakfast included."]
+    side = _UserSide.of(turns)
+    said = frozenset(word_shingles(words("\n".join(turns))))
+    short = "Book the usual hotel near the station for under 200 euros per night."
+    assert len(shingles(short)) <= _LOOKED_UP_SHINGLES
+    # a shingle across two turns ("under 200 euros per night") is the user's too
+    assert side.unsaid_shingles(short) == shingles(short) - said
+    assert "under 200 euros per night" not in side.unsaid_shingles(short)
+    assert "_shingles" not in vars(side)  # looked up one by one, the turns' never made
+    long = " ".join([short] * 3 + [f"word{i}" for i in range(20)])
+    assert len(shingles(long)) > _LOOKED_UP_SHINGLES
+    assert side.unsaid_shingles(long) == shingles(long) - said

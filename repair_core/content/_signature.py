@@ -6,6 +6,7 @@ import re
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .._canonical import canonical, canonical_each, visible
@@ -80,6 +81,11 @@ def _value_phrase(value: Any) -> str | None:
     return " ".join(w)
 
 
+_LOOKED_UP_SHINGLES = 16
+"""Shingles of a text `_UserSide.unsaid_shingles` looks for one by one in the turns' words
+(each a search of all of them); a text of more is compared with the turns' own shingles."""
+
+
 @dataclass(frozen=True)
 class _UserSide:
     """What the user's own turns say, left out of a signature (made once per case)."""
@@ -90,15 +96,26 @@ class _UserSide:
     """The turns' words, space-joined, with a space at each end."""
     stems: frozenset[str]
     """The turns' content stems (`_stems.stems`)."""
-    shingles: frozenset[str]
-    """The turns' word shingles: a shingle is in `words` exactly when it is one of them."""
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> _UserSide:
         folded = canonical("\n".join(texts))
         said = words(folded)  # canonical text is its own canonical form
-        return cls(folded, f" {' '.join(said)} ", word_stems(said),
-                   frozenset(word_shingles(said)))
+        return cls(folded, f" {' '.join(said)} ", word_stems(said))
+
+    def unsaid_shingles(self, text: str) -> frozenset[str]:
+        """The word shingles of `text` that the turns do not hold. A shingle is in
+        `words` exactly when the turns hold it: a text of a few is looked for there
+        shingle by shingle, a longer one against every shingle of the turns, made once
+        (a million-step case's turns hold hundreds of thousands)."""
+        own = shingles(text)
+        if len(own) <= _LOOKED_UP_SHINGLES:
+            return frozenset(s for s in own if f" {s} " not in self.words)
+        return own - self._shingles
+
+    @cached_property
+    def _shingles(self) -> frozenset[str]:
+        return frozenset(word_shingles(self.words.split()))
 
     def unsaid(self, found: dict[str, TokenKind]) -> dict[str, TokenKind]:
         """`found` without the tokens the turns hold (a name as whole words, any other
@@ -169,7 +186,7 @@ def _signature(read: _NodeText, value: Any, key: str | None, *, node: str,
     required, optional = _restatement(stated, tokens, user)
     return ContentSignature(
         node=node, tokens=tokens, key=key, value=value, value_text=_value_phrase(value),
-        shingles=shingles(stated, user.shingles),
+        shingles=user.unsaid_shingles(stated),
         markers=instruction_markers(f"{stated}\n{structured}" if structured else stated),
         restate=required, restate_optional=optional)
 
