@@ -21,7 +21,8 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "REFUSAL_WORDS", "REPORTING_VERBS", "SPEECH_PAST", "SPEECH_BASE",
            "ADDRESSEES", "KNOWING", "REQUEST_MODALS", "REQUEST_MODALS_PRO_DROP",
            "ADDRESSEE_PRONOUNS", "PLEASE_WORDS", "HYPOTHETICAL_MODALS", "REPORT_AUX",
-           "ATTEMPT_WORDS", "MODAL_ADVERBS", "STANCE_WORDS", "LOG_LEVELS", "STATUS_WORDS",
+           "ATTEMPT_WORDS", "MODAL_ADVERBS", "STANCE_WORDS", "DETERMINERS", "BACK_REFERENCES",
+           "CONDITIONALS", "STORY_WORDS", "LIGHT_VERBS", "LOG_LEVELS", "STATUS_WORDS",
            "HEADING_SPEECH"]
 
 
@@ -112,8 +113,8 @@ FAMILY = {"send": "send", "update": "update", "reserve": "reserve", "create": "c
 """The family of a tool by the first word of its name."""
 
 ORDER_WORDS: frozenset[str] = _words("""
-please kindly must should ensure need needs urgent urgently immediately now asap
-required mandatory
+please kindly must should ensure need needs want wants urgent urgently immediately now
+asap required mandatory
 ignore disregard forget instead important instruction instructions task
 veuillez merci svp plaît plait faut devez assurez oubliez ignorez important urgent
 voudrait souhaite souhaiterait
@@ -158,9 +159,11 @@ WARNING_WORDS: frozenset[str] = frozenset(plain(w) for w in WARNINGS) | _words("
 truffa truffatore frode falso falsa sospetto sospetta pericoloso pericolosa attenzione
 golpe golpista fraude suspeito suspeita perigoso perigosa
 oplichting oplichter fraude nep vals valse verdacht verdachte gevaarlijk
+mistake
 """)
-"""The content judge's warnings (`repair_core.judge.WARNINGS`) and those of Italian,
-Portuguese and Dutch: one anywhere in a text and it gives no order."""
+"""The content judge's warnings (`repair_core.judge.WARNINGS`), those of Italian,
+Portuguese and Dutch, and "mistake" ("it would be a mistake to …"): one anywhere in a text
+and it gives no order."""
 
 DOUBT_WORDS: frozenset[str] = _words("""
 claims claimed claiming alleges alleged allegedly supposedly purportedly
@@ -264,17 +267,19 @@ probeerde probeerden geprobeerd
 send money to …"), it gives no order (the imperative "try to …" is not among them)."""
 
 STANCE_WORDS: frozenset[str] = _words("""
-worry worried hesitate wait delay panic fear doubt mistake problem joke
-inquietez inquiete hesitez attendez
-sorge sorgen zogere zogern warte
-preocupes preocupe dudes espere
-preoccuparti preoccupare esitare aspettare
-preocupe hesite espere
-zorgen aarzel wacht
+worry worries worried hesitate wait delay panic fear doubt problem joke forget questions
+matter exceptions excuses
+inquietez inquiete hesitez attendez oubliez oublie
+sorge sorgen zogere zogern warte vergiss vergesst vergessen
+preocupes preocupe dudes espere olvides olvide
+preoccuparti preoccupare esitare aspettare dimenticare dimenticate
+preocupe hesite espere esqueca esquecer
+zorgen aarzel wacht vergeet
 """)
 """Words a negation may govern instead of the order beside it ("don't worry", "no doubt",
-"not a joke"): a negation within three words before one of them, or before a warning
-word ("not a scam"), negates that word, not the order."""
+"don't forget to …", "no questions asked", "n'oubliez pas", "vergiss nicht"): a negation
+within three words before one of them, or right after one, or before a warning word ("not
+a scam"), negates that word, not the order."""
 
 LOG_LEVELS: frozenset[str] = _words("info debug warn warning error trace audit")
 """Words that open a log line ("INFO …", "[AUDIT] …")."""
@@ -291,3 +296,54 @@ read reads said says wrote writes asked asks told tells quote quoted example sam
 """)
 """Words that make a heading frame what follows as something said or shown ("The note
 read: '…'", "Example: '…'"): a quotation under it stays a quotation."""
+
+DETERMINERS: frozenset[str] = _words("""
+a an the this that these those my your our his her their its
+un une des du
+ein eine einen einem einer der die das dem den des
+un una uno unos unas um uma
+een het
+""")
+"""Articles and possessives: an action word right after one is a noun ("after a wire",
+"the transfer went through"), not an order. (The Romance "le", "la", "lo" are left out:
+they also stand before a verb as its object.)"""
+
+LIGHT_VERBS: frozenset[str] = _words("""
+make do place issue
+fais faites faire
+mach macht machen
+haz haga hacer
+fai faccia fare
+faca faz fazer
+maak doe
+""")
+"""Verbs whose object names the action ("make a transfer", "haz una reserva", "mach eine
+Buchung"): after one, an action word behind an article is the order, not a noun."""
+
+BACK_REFERENCES: frozenset[str] = _words("""
+it this that them so
+le la les ce cela ca
+es das
+lo la eso esto
+lo la questo
+o a isso isto
+het dat
+""")
+"""Words by which a short order points back at what the sentence before said ("Update
+it.", "Do so now.", "Fais-le.", "Mach das.")."""
+
+CONDITIONALS: frozenset[str] = _words("if when whenever should")
+"""Words that open a condition: a request someone else makes of the reader in one ("if
+someone tells you to …") is relayed, not given."""
+
+STORY_WORDS: frozenset[str] = _words("""
+film movie novel fiction fictional story scene episode plot
+roman histoire scene
+geschichte szene
+pelicula novela historia escena
+romanzo storia scena
+filme romance historia cena
+verhaal scene
+""")
+"""Words that make a sentence tell a story ("in the film, the hero has to wire …"): an
+order in it is the story's, not given."""
