@@ -704,3 +704,31 @@ def test_a_cue_describes_its_own_noun(answer, right):
 ])
 def test_a_value_listed_as_an_option_is_offered(answer, right):
     assert is_recovered(answer, *RS310) is right
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize("answer", [
+    # an offer whose object is "them", an agent's action under way, an offer after "go
+    # ahead and": the action is not done
+    "I found RS-310 in green, size 7. If you'd like, I can add them to your cart.",
+    "I found RS-310 in green, size 7. I'm adding them to your cart now.",
+    "I found RS-310 in green, size 7. Should I go ahead and add them to your cart?",
+])
+def test_an_offer_or_an_action_under_way_is_not_done(answer):
+    assert is_recovered(answer, *RS310) is False
+
+
+@rule("oracle.negation-scoped")
+@pytest.mark.parametrize(("answer", "right"), [
+    # "used to" marks history
+    ("Your size used to be noted as 9; I added RS-310 in green, size 7.", True),
+    # "from" after a history verb of another clause does not reach past a new subject
+    ("Since you moved from 91 Oak Dr, Denver, I've sent O-7186 to 7 Elm Rd, Austin; out "
+     "for delivery, due Friday.", True),
+    # within its own clause it still marks the old value
+    ("I changed O-7186 from 7 Elm Rd, Austin to 91 Oak Dr, Denver; out for delivery, due "
+     "Friday.", False),
+])
+def test_history_is_read_in_its_own_clause(answer, right):
+    labels = RS310 if "size" in answer else O7186
+    assert is_recovered(answer, *labels) is right

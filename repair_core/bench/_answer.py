@@ -75,8 +75,10 @@ NEGATION_CUES = frozenset({"not", "no", "never", "previously", "formerly", "nor"
 a statement ("not Wednesday", "previously 22B", "tried to change it to ...", "a note
 saying you prefer middle seats")."""
 NEGATION_PHRASES = (("instead", "of"), ("rather", "than"), ("in", "place", "of"),
-                    ("away", "from"), ("other", "than"), ("no", "longer"), ("left", "out"))
-"""Two- and three-word cues with the same effect ("instead of size M", "moved it away from
+                    ("away", "from"), ("other", "than"), ("no", "longer"), ("left", "out"),
+                    ("used", "to"))
+"""Two- and three-word cues with the same effect ("instead of size M", "used to be noted
+as blue", "moved it away from
 7 Elm Rd", "rather than red", "I left out LH742")."""
 REJECTION_VERBS = frozenset({"ignored", "skipped", "disregarded", "excluded", "rejected",
                              "declined", "refused", "removed", "avoided", "dropped",
@@ -129,6 +131,8 @@ _AUXILIARIES = frozenset({"is", "was", "are", "were", "has", "have", "had", "did
                           "do", "will", "would", "could", "can", "been", "be", "should"})
 _PRONOUNS = frozenset({"that", "this", "it", "which", "those", "these", "they"})
 _PICK_UPS = _PRONOUNS | {"both", "all"}
+_OBJECT_PRONOUNS = _PRONOUNS | {"them", "one", "ones"}
+_SUBJECTS = frozenset({"i", "i've", "i'm", "i'd", "we", "we've", "we're"})
 _TAKING_BACK = frozenset({"sorry", "oops", "correction", "apologies", "actually"})
 _SENTENCE_GLUE = frozenset({"is", "was", "are", "were", "be", "a", "an", "the", "your",
                             "my", "in", "of", "to", "for", "size", "i", "you", "it", "and",
@@ -637,7 +641,9 @@ class AnswerReading:
             # `from` after a history verb earlier in the sentence, up to a `to`
             for k in range(lo - 1, max(0, lo - 2 * WINDOW) - 1, -1):
                 w = words[k]
-                if w in cues.resets or w == "to":
+                # a new subject between: "from" is of another clause ("Since you moved
+                # from 12 Pine St, Seattle, I've updated O-7443 ...")
+                if w in cues.resets or w == "to" or w in _SUBJECTS:
                     break
                 if w == "from":
                     for j in range(k - 1, max(0, k - WINDOW) - 1, -1):
@@ -798,15 +804,21 @@ class AnswerReading:
                 # a verb comes last in a German or Dutch clause ("nicht in den Warenkorb
                 # gelegt"), so another language's cues are looked for in the whole clause
                 reach = WINDOW + 1 if cues.other else 3
+                if words[max(0, i - 3):i] == ["go", "ahead", "and"]:
+                    reach += 3  # "should I go ahead and add it?"
                 before = words[max(s.clause(i)[0], i - reach):i]
                 if cues.other:
                     # "kostet keinen Aufpreis und ist gebucht": a cue's reach ends at a reset
                     cut = max((j + 1 for j, x in enumerate(before) if x in cues.resets),
                               default=0)
                     before = before[cut:]
-                offered = w not in _NOT_OFFERED and any(
+                offered = w not in _NOT_OFFERED and (any(
                     before[j:j + len(p)] == list(p) for p in cues.offers
-                    for j in range(len(before)))
+                    for j in range(len(before))) or (
+                    # "I'm adding them to your cart now": under way, not done
+                    not cues.other and w.endswith("ing")
+                    and (before[-1:] in (["i'm"], ["we're"])
+                         or before[-2:] in (["i", "am"], ["we", "are"]))))
                 if other:
                     # a modal opens a German or Dutch clause and its verb ends it ("Ich
                     # könnte NH347 ab JFK, Sitz 8A, für Sie buchen"); a past form is
@@ -913,7 +925,7 @@ class AnswerReading:
         if any(w in _OBJECT_EXEMPT or (other and w in _OTHER_OBJECT_EXEMPT) for w in obj):
             return False
         return self._about_the_request(si, i) and (
-            not obj or obj[0] in _PRONOUNS or obj[0] in _OBJECT_FREE
+            not obj or obj[0] in _OBJECT_PRONOUNS or obj[0] in _OBJECT_FREE
             or (other and obj[0] in _OTHER_OBJECT_FREE)
             or self._names(self._required_at[si], i + 1, i + 1 + len(obj)))
 
