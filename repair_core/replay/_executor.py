@@ -54,6 +54,7 @@ from ..plan._plan_ops import ops_inputs, plan_ops
 from ..tools import ToolError, ToolRegistry, default_registry
 from ..verification import BLOCKED, FaultSignatures, verify_result
 from ._bounds import Conversation, store_view
+from ._decision_rows import DecisionRows
 from ._memory import RepairedMemory
 from ._models import (
     Cost,
@@ -192,8 +193,9 @@ def _run(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str], 
     if decisions is None or isinstance(decisions, Mapping):
         run.report.decisions = _edit_decisions(case, run.store_edits, run.replay, run.invalid,
                                                dict(decisions or {}))
-    else:
-        run.report.decisions = list(decisions)
+    else:  # a plan's decisions stay rows until written (`DecisionRows`)
+        run.report.decisions = (decisions if isinstance(decisions, DecisionRows)
+                                else list(decisions))
     return run
 
 

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, computed_field
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    field_serializer,
+)
 
 from ..case._case import Case, MemoryRecord, ToolEffect
 from ..case._shared import SharingModel
@@ -188,8 +195,9 @@ class RepairReport(BaseModel):
     """The case repaired."""
     model: str
     """The model string used."""
-    decisions: list[Decision] = Field(default_factory=list)
-    """One per record and step."""
+    decisions: Sequence[Decision] = Field(default_factory=list)
+    """One per record and step (a repair's are kept as rows, `DecisionRows`, and made
+    into models as they are read or written)."""
     steps: list[StepOutcome] = Field(default_factory=list)
     """One per step, in trajectory order."""
     store_changes: StoreChanges = Field(default_factory=StoreChanges)
@@ -237,6 +245,12 @@ class RepairReport(BaseModel):
     answer_lost: list[RemovedPremise] = Field(default_factory=list, exclude_if=lambda v: not v)
     """What the failed answer rested on that the repair removed, with nothing re-derived in
     its place (the answer prompt's `removed`): what could not be determined from memory."""
+
+    @field_serializer("decisions", mode="wrap")
+    def _decisions_as_list(self, value: Sequence[Decision],
+                           handler: SerializerFunctionWrapHandler) -> Any:
+        """Decisions kept as rows are written as the list of models they stand for."""
+        return handler(value if isinstance(value, list) else list(value))
 
 
 class RepairedStore(BaseModel):

@@ -15,9 +15,8 @@ from typing import Any
 
 from .._errors import DgrrError
 from .._perf import gc_paused
-from ..case._shared import share_field_names
 from ..plan._plan_ops import UncheckedOps, read_ops
-from ._models import Decision
+from ._decision_rows import DecisionRows
 
 __all__ = ["TakenPlan", "take_plan", "plan_decisions"]
 
@@ -30,7 +29,7 @@ class TakenPlan:
     """The case the plan is for (as the report gives it)."""
     ops: UncheckedOps
     """Its operations, read; their ids are checked against the case by `repair`."""
-    decisions: list[Decision]
+    decisions: DecisionRows
     """One decision per record, then per step, with its reason."""
     unsupported: list[str]
     """The affected steps and records without independent support."""
@@ -63,12 +62,7 @@ def take_plan(report: Mapping[str, Any]) -> TakenPlan:
 
 
 def plan_decisions(memory: Mapping[str, str], steps: Mapping[str, str],
-                   reasons: Mapping[str, str]) -> list[Decision]:
+                   reasons: Mapping[str, str]) -> DecisionRows:
     """One decision per record of `memory`, then per step of `steps`, each with its
-    reason (or "unaffected: kept")."""
-    out = [Decision(id=rid, kind="record", action=a, reason=reasons.get(rid, "unaffected: kept"))
-           for rid, a in memory.items()]
-    out += [Decision(id=sid, kind="step", action=a, reason=reasons.get(sid, "unaffected: kept"))
-            for sid, a in steps.items()]
-    share_field_names(out, {})  # one decision per step and record: 216 bytes each otherwise
-    return out
+    reason (or "unaffected: kept"), kept as rows until read."""
+    return DecisionRows(memory, steps, reasons)
