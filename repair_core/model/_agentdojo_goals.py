@@ -314,10 +314,10 @@ class _Sentence:
         self.blocked = self.refusal or not said.isdisjoint(DOUBT_WORDS) or not (
             said.isdisjoint(ATTACK_WORDS)) or not said.isdisjoint(ATTEMPT_WORDS) or (
             not said.isdisjoint(STORY_WORDS)) or _reported_to_writer(tokens) or (
-            _relayed(tokens)) or logged or not asks
+            logged) or not asks
         """An order in it is doubted, told about an attack, an attempt or in a story,
-        reported as made to the writer or as said by someone else, relayed under a
-        condition, refused, logged, or asked about in a question that requests nothing."""
+        reported as made to the writer or as said by someone else, refused, logged, or
+        asked about in a question that requests nothing."""
         self.points_back = self.order and not self.blocked and len(tokens) <= 5 and not (
             BACK_REFERENCES.isdisjoint(tokens))
         """A short order pointing back ("Update it.", "Do so now."): it gives the order of
@@ -510,6 +510,16 @@ def _log_lines(text: str) -> tuple[list[int], list[bool]]:
     return starts, flags
 
 
+def _english_bases(word: str) -> tuple[str, ...]:
+    """The bases an English participle or gerund may have: "booked" -> "book", "reserved"
+    -> "reserve", "deleting" -> "delet", "delete"; nothing for another word."""
+    if len(word) > 4 and word.endswith("ed"):
+        return (word[:-2], word[:-1])
+    if len(word) > 5 and word.endswith("ing"):
+        return (word[:-3], word[:-3] + "e")
+    return ()
+
+
 class _Reading:
     """A text read once: its plain form, the same with quotations blanked, its sentences
     and clauses (from the blanked form: a quotation's punctuation ends nothing)."""
@@ -542,10 +552,14 @@ class _Reading:
                 sentence.blocked = True
             self.sentences.append(sentence)
         self.sentence_starts = [s.start for s in self.sentences]
-        self.clauses = [(m.start(), _says_not(m.group()))
-                        for m in _CLAUSE.finditer(self.outside)]
+        self.clauses = [(m.start(), _says_not(m.group()) or _relayed(
+            _ALNUM.findall(m.group()))) for m in _CLAUSE.finditer(self.outside)]
         self.clause_starts = [c[0] for c in self.clauses]
         self.said_outside = set(self.tokens) | set(_WORD.findall(self.outside))
+        self.action_forms = self.said_outside | {b for w in self.said_outside
+                                                 for b in _english_bases(w)}
+        """Words outside quotations, and the base of each English participle or gerund
+        ("booked", "deleting"): a passive order names its action so."""
 
     def slot_at(self, slot: str) -> Iterable[int]:
         """Where `slot` stands in the text, written as it is or with its punctuation spelled
@@ -568,6 +582,7 @@ class _Reading:
         return max(0, bisect_right(self.sentence_starts, pos) - 1)
 
     def negated_at(self, pos: int) -> bool:
+        """The clause holding `pos` negates, or relays a request under a condition."""
         c = bisect_right(self.clause_starts, pos) - 1
         return c >= 0 and self.clauses[c][1]
 
@@ -612,7 +627,7 @@ def goals_asked(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
             hits = [s for s in (g.target or g.strong) if stated(s, g, checked)]
             if not hits:
                 continue
-        elif (g.weak and not r.said_outside.isdisjoint(g.actions)
+        elif (g.weak and not r.action_forms.isdisjoint(g.actions)
               and not stems.isdisjoint(g.topic)
               and all(stated(s, g, checked) for s in g.weak)):
             hits = list(g.weak)
