@@ -275,13 +275,12 @@ def test_an_offer_of_a_next_step_or_a_refused_fault_leaves_the_action_done(answe
 
 @rule("oracle.unsure-translated")
 @pytest.mark.parametrize(("answer", "unsure"), [
-    ("Votre siège 22C sur UA511 est côté couloir.",
+    # words outside the closed vocabularies of `oracle.translated-values`
+    ("Votre siège 22C sur UA511 est côté allée.",
      ["aisle: not found in an answer in French (may be translated)"]),
-    ("Ihr Sitz 22C auf UA511 ist am Gang.",
+    ("Ihr Sitz 22C auf UA511 ist auf der Gangseite.",
      ["aisle: not found in an answer in German (may be translated)"]),
-    # no action read as done: a word of the closed vocabularies (`oracle.translated-values`)
-    # decides nothing on its own
-    ("Il posto 22C su UA511 è lato corridoio.",
+    ("Il posto 22C su UA511 è accanto al passaggio.",
      ["aisle: not found in an answer in Italian (may be translated)"]),
 ])
 def test_a_value_in_words_missing_from_an_answer_in_another_language_is_unsure(answer, unsure):
@@ -605,8 +604,15 @@ O7186_REQUEST = "Please send my latest order to my shipping address."
     # a translated value of another colour is not the required one
     ("J'ai ajouté les RS-310 en rouge, taille 7, à votre panier.", RS310, RS310_REQUEST,
      "unsure"),
-    # the action not read as done: a translated value alone decides nothing
-    ("Les RS-310 en vert, taille 7, sont disponibles.", RS310, RS310_REQUEST, "unsure"),
+    # a word of doubt (a condition) and no action read as done: a translated value
+    # alone decides nothing
+    ("Les RS-310 en vert, taille 7, seront dans votre panier dès que vous confirmez.",
+     RS310, RS310_REQUEST, "unsure"),
+    # a plain statement is read as an English one would be
+    ("Les RS-310 en vert, taille 7, sont dans votre panier.", RS310, RS310_REQUEST,
+     "recovered"),
+    ("Ho aggiunto al carrello le RS-310 verdi, taglia 7.", RS310, RS310_REQUEST,
+     "recovered"),
     # a translated fault with no rejection the reader reads: unsure, never recovered
     ("He reservado el 22C en UA511, pasillo; el asiento del medio también estaba libre.",
      UA511, "Book me a flight.", "unsure"),

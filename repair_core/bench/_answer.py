@@ -180,6 +180,13 @@ _OFFER_ONLY = frozenset({"look", "search", "find", "check", "get"})
 _LOOKUPS = _OFFER_ONLY | {"looked", "searched", "found", "checked", "got", "located",
                           "traced", "tracked"}
 _CONDITIONS = frozenset({"once", "when", "until", "unless", "if", "soon"})
+_OTHER_CONDITIONS = _CONDITIONS | frozenset({
+    "sobald", "wenn", "falls", "sofern", "dès", "lorsque", "lorsqu", "quand", "cuando",
+    "cuanto", "mientras", "appena", "quando", "qualora", "assim", "logo", "zodra",
+    "wanneer", "indien"})
+"""Words of a condition in the six other languages the reader reads ("sobald Sie
+bestätigen", "en cuanto lo confirmes", "appena", "zodra"): an answer holding one is not
+a plain statement (`oracle.translated-values`)."""
 _STATE_GLUE = frozenset({"yet", "been", "be", "being", "ever", "actually"})
 _NOT_OFFERED = frozenset({"confirm", "confirmed", "process", "processed"})
 _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "could"),
@@ -474,6 +481,12 @@ class AnswerReading:
             any(o for _, o, _, _, _ in found)
             and not any(done for _, _, done, _, _ in found))
         self._done = any(done for _, _, done, _, _ in found)
+        # no offer, question, condition, negation or pending word anywhere: the answer
+        # only states things, as "Les RS-310 sont en vert" does
+        self._plain = not any(read for *_, read, _ in found) and not any(
+            s.question or any(w in _OTHER_CONDITIONS or w in OTHER_STILL
+                              or w in OTHER_PENDING_WORDS or self.cues.negation(w)
+                              for w in s.words) for s in self.sentences)
         self.not_shipped = not self.not_done and any(d for d, *_ in found)
         """In another language, the only action reported not done is sending or shipping
         (`oracle.unsure-not-shipped`)."""
@@ -971,12 +984,14 @@ class AnswerReading:
 
     def translated_stated(self, fact: str) -> bool:
         """A required `fact` the answer writes translated, rejected nowhere, in an answer
-        that reports the requested action done (or answers a request for no action): the
+        that reports the requested action done, answers a request for no action, or only
+        states things (no offer, question, condition, negation or pending word): the
         reader reads the action's state in these languages less surely than in English,
-        so a translated value alone never lifts an answer whose action it did not read
-        as done."""
+        so a translated value never lifts an answer that holds a word of doubt about
+        it."""
         f = _fact_words(fact)
-        if not f or self.not_done or not (self._done or self.asks_action is False):
+        if not f or self.not_done or not (
+                self._done or self._plain or self.asks_action is False):
             return False
         occ = self._translated(f, required=True)
         return bool(occ) and not any(rej for rej, *_ in occ) and any(
@@ -1050,8 +1065,8 @@ class AnswerReading:
 
     def untranslated(self, fact: str) -> str | None:
         """Why a required `fact` the reader finds nowhere may still be in an answer not
-        written in English: a value's words can be there translated ("emballée" for
-        *packed*), its numbers not. None when the answer is English, is read as not done,
+        written in English: a value's words can be there translated ("Lisbonne" for
+        *Lisbon*, beyond the vocabularies `translated_stated` reads), its numbers not. None when the answer is English, is read as not done,
         the fact is found, is an id or number alone, or a number of it is not named."""
         f = _fact_words(fact)
         numbers = [w for w in f if any(ch.isdigit() for ch in w)]

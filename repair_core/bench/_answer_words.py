@@ -6,7 +6,8 @@ They are read only in an answer guessed to be written in one of these languages
 (`repair_core.bench._language`), so an English answer is read exactly as before. They are
 general words of each language (negations, "instead of", "old", "pending", "shall I",
 verbs of booking, adding, changing and sending), never a case's values: a translated value
-is not matched but left *unsure* (`oracle.unsure-translated`).
+is matched only in the closed vocabularies of `_value_words` (`oracle.translated-values`)
+and otherwise left *unsure* (`oracle.unsure-translated`).
 """
 
 from __future__ import annotations
@@ -180,10 +181,10 @@ English "I'll hold it"."""
 
 OTHER_PAST_ENDINGS = ("é", "ée", "és", "ées", "is", "ise", "ado", "ada", "ados", "adas",
                       "ido", "ida", "ato", "ata", "ati", "ate", "uto", "esso", "essa", "ei",
-                      "iert", "t", "d", "í")
+                      "iert", "t", "d", "í", "unto")
 """How a past participle or a first-person past ends: a verb of `OTHER_ACTION_STEMS` so
 ending, not offered, negated nor asked, reports the action done ("réservé", "gebucht",
-"añadido", "prenotato", "reservei", "geboekt")."""
+"añadido", "prenotato", "aggiunto", "reservei", "geboekt")."""
 
 OTHER_UNREAD = frozenset({"niente", "nulla", "nessun", "nessuno", "nessuna", "nenhum",
                           "nenhuma", "niets", "niemand", "nergens", "nada", "rien",

@@ -2,8 +2,9 @@
 letters (docs/benchmark.md, "Reading an answer").
 
 The answer reader matches a case's values word for word; in an answer written in another
-language a value may be translated ("emballée" for *packed*), so a value it does not find
-there is no evidence that the answer leaves it out. The guess counts the short words every
+language a value may be translated ("Lisbonne" for *Lisbon*), so a value it does not find
+there is no evidence that the answer leaves it out (the reader knows only a few closed
+vocabularies in translation: `_value_words`). The guess counts the short words every
 sentence of a language uses (articles, pronouns, auxiliaries, prepositions) and never the
 case's values, so it is one pass over the answer and needs no model or data file.
 

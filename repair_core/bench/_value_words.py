@@ -70,7 +70,9 @@ _TRANSLATIONS: dict[str, list[str]] = {
                  "business-klasse"],
     "premium economy": ["premium économique", "premium economique", "économique premium",
                         "economia premium", "turista premium", "premium economica",
-                        "premium economia"],
+                        "premium economia", "econômica premium", "economica premium",
+                        "económica premium", "classe économique premium",
+                        "classe econômica premium"],
     # an order's status
     "processing": ["en cours de traitement", "en traitement", "en préparation",
                    "wird bearbeitet", "en proceso", "en preparación",
