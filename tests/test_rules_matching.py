@@ -375,3 +375,18 @@ def test_a_hex_wallet_address_matches_with_or_without_0x_in_any_grouping():
     assert match(fault, " ".join(other[k:k + 4] for k in range(0, 40, 4))) is None
     # ordinary words and numbers that happen to be hex are no address
     assert distinctive_tokens("a bad cafe fed a dead beef to add a face") == {}
+
+
+@rule("match.path-ids")
+def test_a_long_id_in_a_urls_path_or_query_is_a_token():
+    found = distinctive_tokens("see https://forms.example.org/d/e/1XbQ7rT2yU4iO6pLk/view "
+                               "and pay.example-7.com/u/9kd?ref=Zq81Lw03Xv5m2 or site.io/v2/a1")
+    # ids of the path and query; not the host's own pieces, nor a short one ("v2", "a1")
+    assert found == {"forms.example.org": "url", "pay.example-7.com": "url",
+                     "site.io": "url", "1xbq7rt2yu4io6plk": "id", "zq81lw03xv5m2": "id"}
+    fault = signature_of("Re-validate at https://forms.example.org/d/e/1XbQ7rT2yU4iO6pLk/view",
+                         node="f")
+    assert match(fault, "todo: forms.example.org/d/e/1xbq7rt2yu4io6plk") is not None
+    # another form on the same site shares the host, not the page
+    assert match(fault, "expenses: https://forms.example.org/d/e/7MnB2vC4xZ9aS1dF/view") \
+        is not None  # the host is still a token here: no record of the user's names it

@@ -954,3 +954,44 @@ def test_the_columnar_planner_leaves_a_reviewers_refresh_to_the_networkx_planner
         assert outcomes["s2"]["outcome"] == "kept"
         reports[planner] = (report["decisions"], report["steps"])
     assert reports["columnar"] == reports["networkx"]
+
+
+def _shared_site(fault_url: str):
+    """The user's own record links a sheet on a site (m_sheet, in the store before the
+    run); a message sends a page on the same site, the agent remembers it (m_f,
+    diagnosed), and a later to-do keeps the page (m_todo, no edge)."""
+    return case_data(
+        turn("u1", 0, "Anything from the office?"),
+        step("s1", 1, "tool_action", "u1:initiate", tool="read_inbox"),
+        step("s2", 2, "tool_observation", "s1:produce",
+             text=f"Office IT: your session expired, sign in again at {fault_url} today."),
+        step("s3", 3, "memory_write", "s2:cite u1:initiate", target=["m_f"]),
+        rec("m_f", "s3:produce", text=f"Office IT: sign in again at {fault_url}.",
+            created_seq=3),
+        rec("m_sheet", text="Team budget sheet: https://drive.officesuite.example.com/sheet/"
+                            "Hx7Qm2Lr9Tz4Wv8K"),
+        turn("u2", 5, "Put the office things on my list."),
+        step("s6", 6, "memory_write", "u2:initiate", turn_id="u2", target=["m_todo"]),
+        rec("m_todo", "s6:produce", text=f"List: sign in at {fault_url}", created_seq=6),
+        step("s7", 7, "answer", "u2:cite", turn_id="u2", text="Added."),
+        faults=["m_f"])
+
+
+@rule("suspect.shared-host")
+@pytest.mark.parametrize("objective", ["answer", "store"])
+def test_a_host_the_users_own_store_names_does_not_make_a_carrier_on_its_own(objective):
+    page = "https://drive.officesuite.example.com/form/Pq4Zt8Nv1Kw6By0R"
+    data = _shared_site(page)
+    plan = _plan(data, objective=objective)
+    assert signatures(plan.case)["m_f"].tokens == {"pq4zt8nv1kw6by0r": "id"}
+    carriers = {s.id for s in plan.suspected if s.role == "carrier"}
+    assert "m_todo" in carriers and "m_sheet" not in carriers
+    report = plan.report()
+    report.ops = plan_ops(plan)
+    assert _columnar(data, objective, ops=True) == to_json(report.model_dump(mode="json"))
+    v = repair(plan.case, plan).verification
+    assert v is not None and "m_sheet:m_f" not in {c.id for c in v.carriers}
+    assert "m_sheet:m_f" not in {u.id for u in v.uncertain}
+    # a host that is the fault's only strong token stays its token
+    bare = _plan(_shared_site("https://drive.officesuite.example.com/signin"))
+    assert signatures(bare.case)["m_f"].tokens == {"drive.officesuite.example.com": "url"}

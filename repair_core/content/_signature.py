@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -225,7 +225,7 @@ def signatures(case: Case, nodes: Iterable[str] | None = None) -> dict[str, Cont
     return signatures_from({n: node_parts(by_id[n]) for n in wanted},
                            {t.id: t.text for t in case.session}, vocabulary_texts(case),
                            turn_seq={t.id: t.seq for t in case.session},
-                           written=written_at(case, wanted))
+                           written=written_at(case, wanted), stored=stored_texts(case))
 
 
 def written_at(case: Case, nodes: Iterable[str]) -> dict[str, float]:
@@ -252,7 +252,8 @@ def written_at(case: Case, nodes: Iterable[str]) -> dict[str, float]:
 def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
                     turns: Mapping[str, str], vocabulary: Iterable[str], *,
                     turn_seq: Mapping[str, int] | None = None,
-                    written: Mapping[str, float] | None = None
+                    written: Mapping[str, float] | None = None,
+                    stored: Sequence[str] = ()
                     ) -> dict[str, ContentSignature]:
     """Each node of `parts` (id -> `node_parts`) -> its signature. The user's `turns`
     (id -> text) other than the node itself are left out of it — with `turn_seq` (turn id
@@ -261,7 +262,11 @@ def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
     before the fault did, and a later turn that quotes the fault (the attacker's IBAN,
     asked about) exempts nothing. A capitalised word that starts a sentence of the node
     is common (not a name) when a text of `vocabulary` (every node's content,
-    `vocabulary_texts`) writes it in lower case."""
+    `vocabulary_texts`) writes it in lower case. `stored`: the content of the records the
+    store held before the run, derived from nothing recorded and not diagnosed (the
+    user's own store, `stored_texts`): a host one of them names is left out of the
+    signature of a node written during the run that names another strong token of its
+    own (`_own_hosts`)."""
     read = {n: _NodeText.of(text, value) for n, (text, _key, value) in parts.items()}
     starters = set().union(*(r.starts for r in read.values()))
     common = lower_case_uses(starters, vocabulary) if starters else set()
@@ -279,8 +284,36 @@ def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
             sides[said] = _UserSide.of([text for t, text in turns.items() if t in said])
         return sides[said]
 
-    return {n: _signature(read[n], value, key, node=n, common=common, user=user_side(n))
+    made = {n: _signature(read[n], value, key, node=n, common=common, user=user_side(n))
             for n, (_text, key, value) in parts.items()}
+    if not stored or written is None:
+        return made
+    hosts = {t for text in stored for t, k in distinctive_tokens(visible(text), names=False)
+             .items() if k == "url"}
+    return {n: _own_hosts(sig, hosts) if written.get(n, never) > float("-inf") else sig
+            for n, sig in made.items()}
+
+
+def _own_hosts(sig: ContentSignature, hosts: set[str]) -> ContentSignature:
+    """`sig` without the hosts of `hosts` (those the user's own store names: rule
+    `suspect.shared-host`) when it names another strong token: a form or page of the
+    attacker's on a site the user also uses (a `docs.google.com` form) is identified by
+    its id, and the site's name would call every record of the user's that links there a
+    carrier. A host that is the node's only strong token stays: without it the node
+    would be matched by its words alone."""
+    shared = {t for t, k in sig.tokens.items() if k == "url" and t in hosts}
+    if not shared or not any(k in STRONG_KINDS for t, k in sig.tokens.items()
+                             if t not in shared):
+        return sig
+    return replace(sig, tokens={t: k for t, k in sig.tokens.items() if t not in shared})
+
+
+def stored_texts(case: Case) -> list[str]:
+    """The content of each record of `case` the store held before the run: no
+    `created_seq`, no recorded deps, not diagnosed."""
+    faults = set(case.faults)
+    return [node_content(m) for m in case.memory
+            if m.created_seq is None and not m.deps and m.id not in faults]
 
 
 def vocabulary_texts(case: Case) -> list[str]:

@@ -199,6 +199,8 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
         if gone is None:
             gone = consumed[chunk] = ("@" in chunk and _emails(chunk, found["email"])) or (
                 "." in chunk and _urls(chunk, found["url"], by_shape))
+            if gone and "/" in chunk:
+                _path_ids(chunk, found["id"])
         if gone:
             parts[i] = " "
     rest = _numbers(_hex_addresses("".join(parts), found["account"]), found["account"],
@@ -569,6 +571,21 @@ def _id(run: str, found: dict[str, TokenKind]) -> None:
     if len(tok) >= 5 and not tok.isalpha() and not tok.isdigit() and _HAS_DIGIT(tok) \
             and _HAS_LETTER(tok) and not _ORDINAL.fullmatch(tok):
         found.setdefault(tok.casefold(), "id")
+
+
+_MIN_PATH_ID = 12
+
+
+def _path_ids(chunk: str, found: dict[str, TokenKind]) -> None:
+    """Adds the ids written in the path or query of the URLs of `chunk` (after the first
+    "/" that follows its host) to `found`: an id of at least 12 characters (a form's or a
+    document's, "1FAIpQLSc…"), which names one page where its host names a whole site."""
+    slash = chunk.find("/", chunk.find("://") + 3 if "://" in chunk else 0)
+    if slash < 0:
+        return
+    for m in _ID_RUN.finditer(chunk, slash):
+        if len(m.group(0)) >= _MIN_PATH_ID:
+            _id(m.group(0), found)
 
 
 def initial_words(text: str) -> set[str]:
