@@ -155,3 +155,29 @@ def test_what_a_carrier_holds_is_read_once_per_text(monkeypatch):
     assert [s.id for s in found] == [f"r{i}" for i in range(20)]
     assert len({s.evidence for s in found}) == 1 and "other fact" in found[0].evidence
     assert read == texts[:1]
+
+
+def test_word_clues_found_by_a_string_search_find_what_the_one_pattern_finds(monkeypatch):
+    import random
+
+    sigs = [signature_of("The user prefers no preference on weekends.", node="m1"),
+            signature_of("Lin speaks Swahili at home.", node="m2")]
+    words = ["weekends", "swahili", "no", "preference", "Lin", "speaks", "at", "home", "the",
+             "user", "prefers", "on", "weekend", "Swahilis", "NO-preference", "."]
+    rng = random.Random(5)
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
+             for _ in range(3000)]
+    expected = [(i, m) for i, t in enumerate(texts) for s in sigs
+                if (m := match(s, t)) is not None]
+    patterns: list[str] = []
+    real_compile = re.compile
+    monkeypatch.setattr(_match.re, "compile",
+                        lambda p, *a: patterns.append(p) or real_compile(p, *a))
+    assert sorted(scan(sigs, texts), key=lambda x: (x[0], x[1].node)) == expected
+    assert len(expected) > 100
+    # the word clues are not among the alternatives the one search of every text tries
+    # (its pattern is compiled first; each signature's own is tried on its candidates)
+    assert "preference" in patterns[0]
+    assert not {"swahili", "lin", "speak"} & set(patterns[0].split("|"))
+    monkeypatch.setattr(_match, "_WORDS_FOUND_APART", 0)
+    assert sorted(scan(sigs, texts), key=lambda x: (x[0], x[1].node)) == expected

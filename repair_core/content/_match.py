@@ -467,7 +467,14 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
     own = [_clues(sig) for sig in signatures]
     everything = None in own
     alternatives = sorted({c for clues in own if clues for c in clues}, key=len, reverse=True)
-    search = re.compile("|".join(alternatives)) if alternatives and not everything else None
+    # a few clues that are words as written are each found by a plain string search, much
+    # faster than the engine trying every alternative at every place of the texts
+    words_ = [a for a in alternatives if _WORD_CLUE.fullmatch(a)] \
+        if not everything else []
+    if len(words_) > _WORDS_FOUND_APART:
+        words_ = []
+    patterns = [a for a in alternatives if a not in words_]
+    search = re.compile("|".join(patterns)) if patterns and not everything else None
     keys = {sig.key for sig in signatures if sig.key is not None and sig.value is not None}
     by_slot = sorted(i for i, kv in slots.items() if kv[0] in keys
                      and any(_holds_slot(sig, kv) for sig in signatures)) \
@@ -485,17 +492,9 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
         hi = min(lo + _SCAN_TEXTS, len(texts))
         candidates: set[int] = set(range(hi - lo)) if everything else set()
         joined, starts = "", [0]
-        if search is not None:
+        if search is not None or words_:
             joined, starts = folded_texts(texts[lo:hi])
-            pos = 0
-            while True:
-                m = search.search(joined, pos)
-                if m is None:
-                    break
-                i = bisect_right(starts, m.start()) - 1
-                candidates.add(i)
-                # the rest of this text need not be searched
-                pos = starts[i + 1] if i + 1 < len(starts) else len(joined)
+            candidates.update(_holding(joined, starts, search, words_))
         candidates.update(i - lo for i in by_slot[bisect_left(by_slot, lo):
                                                   bisect_left(by_slot, hi)])
         ends = [*(s - 1 for s in starts[1:]), len(joined)]  # of each folded text in `joined`
@@ -524,6 +523,37 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
                 if found is not None:
                     yield i, found
 
+
+def _holding(joined: str, starts: list[int], search: re.Pattern[str] | None,
+             words_: list[str]) -> set[int]:
+    """The texts (by index; `joined` and `starts` from `folded_texts`) where `search`
+    matches or one of `words_` is found: one pass of each over the texts, which goes on
+    from the next text once it has found one."""
+    out: set[int] = set()
+    end = len(joined)
+    for word in words_:
+        at = joined.find(word)
+        while at >= 0:
+            i = bisect_right(starts, at) - 1
+            out.add(i)
+            if i + 1 == len(starts):
+                break
+            at = joined.find(word, starts[i + 1])
+    if search is not None:
+        pos = 0
+        while (m := search.search(joined, pos)) is not None:
+            i = bisect_right(starts, m.start()) - 1
+            out.add(i)
+            # the rest of this text need not be searched
+            pos = starts[i + 1] if i + 1 < len(starts) else end
+    return out
+
+
+_WORD_CLUE = re.compile(r"\w+")
+"""A clue that is a word as written (a pattern of word characters matches only itself)."""
+_WORDS_FOUND_APART = 8
+"""The most word clues `scan` finds one by one (a pass over the texts each); more go into
+the one search of every clue."""
 
 _SCORED_KEPT = 1 << 16
 """Scores `scan` keeps per signature for texts written again: enough for the repeated
