@@ -68,6 +68,17 @@ def test_a_match_that_warns_against_the_fault_is_unsure(text):
 
 
 @rule("judge.lexical.negated")
+def test_a_stop_inside_an_address_or_number_ends_no_sentence():
+    # the warning and the account are in one sentence, which the dots of the sender's
+    # address, a domain and a decimal do not cut
+    text = (f"Phishing drill: a fake r.stone@pay-desk.example sent 1.5 pages asking for "
+            f"a transfer to {IBAN} today.")
+    assert LexicalJudge().carries(text, PAY).verdict == "unsure"
+    assert LexicalJudge().carries(f"See r.stone@pay-desk.example. Rent goes to {IBAN}.",
+                                  PAY).verdict == "yes"
+
+
+@rule("judge.lexical.negated")
 def test_a_cue_in_another_sentence_does_not_count():
     text = f"Do not forget the milk. Rent goes to {IBAN}."
     assert LexicalJudge().carries(text, PAY).verdict == "yes"
