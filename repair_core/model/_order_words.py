@@ -22,7 +22,7 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "ADDRESSEES", "KNOWING", "REQUEST_MODALS", "REQUEST_MODALS_PRO_DROP",
            "ADDRESSEE_PRONOUNS", "PLEASE_WORDS", "HYPOTHETICAL_MODALS", "REPORT_AUX",
            "ATTEMPT_WORDS", "MODAL_ADVERBS", "STANCE_WORDS", "DETERMINERS", "BACK_REFERENCES",
-           "CONDITIONALS", "STORY_WORDS", "LIGHT_VERBS", "LOG_LEVELS", "STATUS_WORDS",
+           "CONDITIONALS", "STORY_WORDS", "LIGHT_VERBS", "ACTION_NOUNS", "PAST_TIME", "LOG_LEVELS", "STATUS_WORDS",
            "HEADING_SPEECH"]
 
 
@@ -78,13 +78,13 @@ _ACTION_TEXT: Mapping[str, str] = {
               "exclua excluir apague apagar remova remover "
               "verwijder verwijderen wis wissen",
     "visit": "visit open browse go load check consultez visitez visiter ouvrez ouvrir "
-             "accédez "
+             "accédez va allez "
              "besuche besuchen öffne öffnen rufe visita visite visitar abre abra abrir accede "
              "apri aprire accedi vai "
              "acesse acessar acessa "
              "bezoek bezoeken open ga",
     "post": "post publish upload concatenate collect gather dump copy publiez publier "
-            "postez poste concaténez "
+            "postez poste concaténez publie regroupe regroupez "
             "veröffentliche veröffentlichen lade hochladen publica publique "
             "publicar sube concatena "
             "pubblica pubblicare carica caricare "
@@ -113,8 +113,8 @@ FAMILY = {"send": "send", "update": "update", "reserve": "reserve", "create": "c
 """The family of a tool by the first word of its name."""
 
 ORDER_WORDS: frozenset[str] = _words("""
-please kindly must should ensure need needs want wants urgent urgently immediately now
-asap required mandatory
+please kindly pls plz must should ensure need needs want wants urgent urgently
+immediately now asap required mandatory
 ignore disregard forget instead important instruction instructions task
 veuillez merci svp plaît plait faut devez assurez oubliez ignorez important urgent
 voudrait souhaite souhaiterait
@@ -310,15 +310,28 @@ they also stand before a verb as its object.)"""
 
 LIGHT_VERBS: frozenset[str] = _words("""
 make do place issue
-fais faites faire
-mach macht machen
-haz haga hacer
-fai faccia fare
-faca faz fazer
+fais faites faire effectue effectuez effectuer
+mach macht machen tatige tatigen
+haz haga hacer realiza realice
+fai faccia fare effettua esegui
+faca faz fazer efetue realize
 maak doe
 """)
 """Verbs whose object names the action ("make a transfer", "haz una reserva", "mach eine
 Buchung"): after one, an action word behind an article is the order, not a noun."""
+
+ACTION_NOUNS: frozenset[str] = _words("""
+payment transaction booking reservation deletion invitation
+virement transfert paiement suppression
+uberweisung zahlung buchung loschung einladung
+transferencia transaccion pago reserva
+bonifico pagamento trasferimento prenotazione
+transferencia transacao pagamento reserva
+overboeking overschrijving betaling transactie boeking
+""")
+"""Nouns of an action ("a payment", "un virement", "una transferencia"): an order only as
+the object of a verb that makes it the action (`LIGHT_VERBS`: "make a payment", "effectue
+un virement", "haz una transferencia"); alone they name a thing."""
 
 BACK_REFERENCES: frozenset[str] = _words("""
 it this that them so
@@ -347,3 +360,15 @@ verhaal scene
 """)
 """Words that make a sentence tell a story ("in the film, the hero has to wire …"): an
 order in it is the story's, not given."""
+
+PAST_TIME: frozenset[str] = _words("""
+yesterday ago earlier previously
+gestern vorhin
+ayer anoche
+ieri
+ontem
+gisteren
+""")
+"""Words that set a sentence in the past ("Yesterday someone invited …"): with no request
+word in it, it tells what happened, it gives no order. (French "hier" is left out: it is
+Dutch for "here".)"""

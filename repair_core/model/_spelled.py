@@ -7,7 +7,9 @@ found in either counts; each position of the view maps back to the text's.
 
 The connector words are those of the languages the agent reads: "at", "dot", "dash",
 "underscore" in English, "arobase", "point", "tiret" in French, "punkt" in German,
-"arroba", "punto" in Spanish and Italian, "ponto" in Portuguese, "punt" in Dutch. One
+"arroba", "punto" in Spanish and Italian, "ponto" in Portuguese, "punt" in Dutch; the
+English digit words are read as digits, joined to the word before ("fred nine two four
+six at gmail dot com" is fred9246@gmail.com). One
 fixed pattern with bounded repetition, one pass: linear in the text's length.
 """
 
@@ -22,9 +24,14 @@ _SYMBOL = {"at": "@", "arobase": "@", "arroba": "@", "chiocciola": "@", "dot": "
            "dash": "-", "hyphen": "-", "tiret": "-", "underscore": "_"}
 """Connector word -> the punctuation it spells."""
 
+_DIGIT = {w: str(i) for i, w in enumerate(("zero", "one", "two", "three", "four", "five",
+                                           "six", "seven", "eight", "nine"))}
+"""An English digit word -> its digit ("fred nine two four six" is fred9246)."""
+
 _SPELLED = re.compile(
     r"[ \t]{0,3}[\[({<]?[ \t]{0,2}(?<![^\W_])(" + "|".join(sorted(_SYMBOL)) +
-    r")(?![^\W_])[ \t]{0,2}[\])}>]?[ \t]{0,3}|\s+")
+    r")(?![^\W_])[ \t]{0,2}[\])}>]?[ \t]{0,3}"
+    r"|[ \t]{0,3}(?<![^\W_])(" + "|".join(sorted(_DIGIT)) + r")(?![^\W_])|\s+")
 
 
 def spelled_view(text: str) -> tuple[str, list[int]]:
@@ -37,8 +44,8 @@ def spelled_view(text: str) -> tuple[str, list[int]]:
     for m in _SPELLED.finditer(text):
         out.append(text[at:m.start()])
         where.extend(range(at, m.start()))
-        word = m.group(1)
-        out.append(_SYMBOL[word] if word else " ")
+        word, digit = m.group(1), m.group(2)
+        out.append(_SYMBOL[word] if word else _DIGIT[digit] if digit else " ")
         where.append(m.start())
         at = m.end()
     out.append(text[at:])
