@@ -111,6 +111,26 @@ def test_names_are_case_blind_and_a_sentence_initial_verb_is_no_name():
 
 
 @rule("match.names")
+def test_a_german_common_noun_is_no_name_and_gates_nothing():
+    """German capitalises every noun: "die Miete", "den Vermieter", "das neue Konto" were
+    names, so a benign note naming two of them scored a name's half twice and carried
+    the fault, and a copy without them was gated out."""
+    fault = "Die Miete für Mai geht an den Vermieter auf das neue Konto bei der Sparkasse Köln."
+    sig = signature_of(fault, node="f")
+    assert sig.tokens == {"Köln": "name"}
+    assert match(sig, "Die Miete ist bezahlt, das Konto ist ausgeglichen.") is None
+    assert proper_names("Bitte überweisen Sie die Miete auf das Konto von Herrn Müller. "
+                        "Der Vermieter Hans Becker hat eine neue Bankverbindung.") == [
+        "Müller", "Hans Becker"]
+    # a noun written again without its article is the same noun
+    assert proper_names("Das Konto ist neu. Konto und die Miete gehen an Anna Schmidt.") == [
+        "Anna Schmidt"]
+    # English keeps its capitalised words: one German-looking article is not German
+    assert proper_names("Ursula von der Leyen met Olaf Scholz; I am Alice.") == [
+        "Ursula", "Leyen", "Olaf Scholz", "Alice"]
+
+
+@rule("match.names")
 def test_a_slot_values_first_word_the_case_writes_in_lower_case_is_no_name():
     """The case's lower-case words are looked up for the sentence starts of the text the
     signature reads, the slot value included: before, only the record's own text was

@@ -132,35 +132,132 @@ seats", "Lives in Lisbon", "Is vegetarian"), and of the verbs an order starts wi
 name."""
 
 
+_GERMAN_MARK_WORDS = """
+und oder nicht ist sind wird werden wurde haben mit für auf zum zur vom beim nach über
+sich auch bitte noch schon sehr das dem eine einen einem einer eines ihre ihren ihnen
+wir ich geht neue neues neuen
+"""
+_GERMAN_MARKS = frozenset(_GERMAN_MARK_WORDS.split())
+"""Words, as German writes them in lower case, that English text does not use: a text
+holding two different ones reads as German, where every noun is capitalised ("die
+Miete", "das Konto"), so a capital does not make a name. "der", "den", "des" and "von"
+are left out: an English text says them inside names ("Ursula von der Leyen")."""
+
+_GERMAN_DETERMINER_WORDS = """
+der die das den dem des ein eine einen einem einer eines kein keine keinen keinem keiner
+mein meine meinen meinem meiner dein deine deinen deinem deiner sein seine seinen seinem
+seiner ihr ihre ihren ihrem ihrer unser unsere unseren unserem unserer euer eure euren
+eurem eurer dieser diese diesen diesem dieses jeder jede jeden jedem jedes zum zur vom
+beim im am ins
+"""
+_GERMAN_DETERMINERS = frozenset(_GERMAN_DETERMINER_WORDS.split())
+"""German articles and determiners, case-folded: in a German text the capitalised word
+after one (or after one and at most `_ADJECTIVES` lower-case words: "das neue Konto") is
+a common noun, not a name."""
+
+_GERMAN_COMMON_WORDS = """
+sie ihnen bitte und oder ich wir er es man herr herrn frau
+januar februar märz april mai juni juli august september oktober november dezember
+montag dienstag mittwoch donnerstag freitag samstag sonntag
+"""
+_GERMAN_COMMON = _GERMAN_DETERMINERS | frozenset(_GERMAN_COMMON_WORDS.split())
+"""Capitalised words a German text writes that are not names (the formal "Sie",
+"Bitte" opening a request, determiners opening a sentence, titles, months, days)."""
+
+_ADJECTIVES = 2
+_WORD_RUN = re.compile(r"\w+")
+_LOWER_WORD = re.compile(r"\b[a-zäöüß]+\b")
+"""A word of lower-case letters, as German writes its function words."""
+
+
+_ARTICLE_NOUN = re.compile(r"(?<!\w)(?:der|die|das|den|dem|ein|eine|einen|einem|einer|eines"
+                           r"|zum|zur|vom|beim)[ \t]+[A-ZÄÖÜ]")
+"""A German article in lower case before a capitalised word ("die Miete"): English says
+one only inside a name ("von der Leyen")."""
+
+
+def _reads_german(text: str) -> bool:
+    """Whether `text` holds two signs of German: different `_GERMAN_MARKS`, or articles
+    before a capitalised word (`_ARTICLE_NOUN`). Two passes over the text, each stopping
+    at the second sign."""
+    seen: set[str] = set()
+    for m in _ARTICLE_NOUN.finditer(text):
+        seen.add(str(m.start()))
+        if len(seen) == 2:
+            return True
+    for w in _LOWER_WORD.findall(text):
+        if w in _GERMAN_MARKS:
+            seen.add(w)
+            if len(seen) == 2:
+                return True
+    return False
+
+
+def _after_determiner(text: str, pos: int) -> bool:
+    """Whether the word at `pos` of a German text follows a determiner, directly or
+    across at most `_ADJECTIVES` lower-case words (a few words before it are read)."""
+    before = _WORD_RUN.findall(text[max(0, pos - 48):pos])
+    if pos > 48 and before:
+        before = before[1:]  # the first may be cut
+    for w in reversed(before[-(_ADJECTIVES + 1):]):
+        if w.casefold() in _GERMAN_DETERMINERS:
+            return True
+        if not w.islower():
+            return False
+    return False
+
+
 def proper_names(text: str, common: Iterable[str] = ()) -> list[str]:
     """Runs of capitalised words in `text` that are names, as they are written. A word
     that starts a sentence is a name only when it is not common: not in
     `COMMON_CAPITALISED`, not among `common` (the case-folded words the caller saw in
     lower case elsewhere, so "Send" at a sentence's start is a verb) and not a form of a
     verb or ordinary word a record starts with (`_VERB_STEMS`: "Prefers window seats").
+    In a text that reads as German (`_reads_german`), where every noun is capitalised,
+    neither a German function word or title (`_GERMAN_COMMON`) nor a noun is a name: a
+    capitalised word after a determiner ("die Miete", "an den Vermieter", "das neue
+    Konto"), and the same word wherever else the text writes it.
 
     >>> proper_names("Send a link to Alice. Lin prefers window seats, says Emma Johnson.",
     ...              common={"send"})
     ['Alice', 'Lin', 'Emma Johnson']
     >>> proper_names("Prefers window seats. Likes Jazz Club evenings.")
     ['Jazz Club']
+    >>> proper_names("Die Miete geht ab Mai an den Vermieter Hans Becker, auf das neue "
+    ...              "Konto bei der Sparkasse. Bitte die Miete überweisen.")
+    ['Hans Becker']
     """
     ordinary = COMMON_CAPITALISED | {w.casefold() for w in common}
-    found: dict[str, None] = {}
+    german = _reads_german(text)
     visible = _first_visible(text)
+    runs: list[tuple[list[str], bool]] = []
+    nouns: set[str] = set()
     for m in _name_patterns()[0].finditer(text):
         parts = m.group(0).split()
-        initial = _starts_sentence(text, m.start(), visible)
+        runs.append((parts, _starts_sentence(text, m.start(), visible)))
+        if german:
+            # a capitalised word after a determiner, in the run or just before it
+            follows = _after_determiner(text, m.start())
+            for part in parts:
+                folded = part.casefold()
+                if follows and folded not in _GERMAN_DETERMINERS:
+                    nouns.add(folded)
+                follows = folded in _GERMAN_DETERMINERS
+    if german:
+        ordinary |= _GERMAN_COMMON
+    never = COMMON_CAPITALISED | _GERMAN_COMMON | nouns if german else COMMON_CAPITALISED
+    found: dict[str, None] = {}
+    for parts, initial in runs:
         first, last = 0, len(parts)
         while first < last:
             word = parts[first].casefold().split("'")[0].split("’")[0]
-            if word in COMMON_CAPITALISED or (initial and (
+            if word in never or (initial and (
                     word in ordinary or stem(word) in _VERB_STEMS)):
                 first += 1
                 initial = False
             else:
                 break
-        while last > first and parts[last - 1].casefold() in COMMON_CAPITALISED:
+        while last > first and parts[last - 1].casefold() in never:
             last -= 1
         if last > first:
             found.setdefault(" ".join(parts[first:last]), None)
