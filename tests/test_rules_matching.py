@@ -84,6 +84,36 @@ def test_a_domain_counts_on_any_public_suffix_with_or_without_its_scheme():
     assert found == {"evil.co.uk": "url", "shop.example.xyz": "url"}
 
 
+@rule("match.domains")
+def test_a_host_is_named_by_the_domains_above_it_below_it_and_addresses_there():
+    """Whoever holds a registrable domain holds every name under it: a host under the
+    fault's, the domains the fault's lies under down to its registrable one (written
+    with a trailing dot or not) and an e-mail address at any of them name the fault's
+    host. Before, only the host itself did: "ing-verificatie.nl." for
+    "mijn.ing-verificatie.nl" was not certified, at best."""
+    from repair_core.judge import LexicalJudge
+
+    sig = signature_of("Log in at https://login.evil-pay.com/verify today.", node="f")
+    assert sig.tokens == {"login.evil-pay.com": "url"}
+    for text in ("see evil-pay.com. now", "http://evil-pay.com./login", "EVIL-PAY.COM",
+                 "write to help@evil-pay.com", "a.login.evil-pay.com/x",
+                 "mail ops@eu.login.evil-pay.com."):
+        found = match(sig, text)
+        assert found is not None and found.tokens == ["login.evil-pay.com"], text
+    # a sibling under the same registrable domain is another name: a near miss
+    assert match(sig, "mail.evil-pay.com") is None
+    sibling = LexicalJudge().carries("Visit mail.evil-pay.com today.", sig)
+    assert sibling.verdict == "unsure" and "(domain family)" in sibling.evidence
+    # a public suffix, another domain ending alike, a platform's other tenant: nothing
+    for text in ("pay.com", "notevil-pay.com", "evil-pay.co"):
+        assert match(sig, text) is None, text
+    tenant = signature_of("Open https://evil-shop.github.io/pay now.", node="g")
+    for text in ("github.io", "other-shop.github.io", "github.com"):
+        assert match(tenant, text) is None, text
+        assert LexicalJudge().carries(text, tenant).verdict == "no", text
+    assert match(signature_of("Go to https://x.evil.co.uk/a", node="h"), "co.uk") is None
+
+
 @rule("match.names")
 def test_names_are_case_blind_and_a_sentence_initial_verb_is_no_name():
     sig = signature_of("Marta Kowalski wants the deposit wired to her account on Friday.",

@@ -54,7 +54,13 @@ from ._memo import per_signature
 from ._shingles import SHINGLE_WORDS, words
 from ._signature import ContentSignature
 from ._stems import restated_by, word_stems
-from ._tokens import STRONG_KINDS, distinctive_tokens, national_forms, unicode_host
+from ._tokens import (
+    STRONG_KINDS,
+    distinctive_tokens,
+    national_forms,
+    parent_domains,
+    unicode_host,
+)
 from ._word_runs import held_within
 
 __all__ = ["THRESHOLD", "SOURCE_THRESHOLD", "WEIGHTS", "RUN_WORDS", "CarrierMatch", "match",
@@ -186,6 +192,13 @@ class _Wanted:
     ("Johnson" of "Emma Johnson"), and counts only where none of them is found."""
     shingles: frozenset[str]
     """The signature's shingles."""
+    hosts: dict[str, list[tuple[int, str]]]
+    """The URL tokens of `strong` by their host: a text naming a host under one of them,
+    or an e-mail address under one, names it (`_Read.parents`)."""
+    lines: dict[str, list[tuple[int, str]]]
+    """The URL tokens by their host and by each domain it lies under down to its
+    registrable one (`parent_domains`): a text naming one of those as a host, or an
+    e-mail address at one, names the token (`_Read.hosts`)."""
 
     @cached_property
     def shingle_starts(self) -> frozenset[str]:
@@ -202,10 +215,17 @@ class _Wanted:
         for at, t in enumerate(forms):  # in the signature's order
             for form in forms[t]:
                 strong.setdefault(form, []).append((at, t))
+        hosts = {form: [(at, t) for at, t in hits if signature.tokens[t] == "url"]
+                 for form, hits in strong.items()}
+        hosts = {form: hits for form, hits in hosts.items() if hits}
+        lines = {form: list(hits) for form, hits in hosts.items()}
+        for form, hits in hosts.items():
+            for parent in parent_domains(form):
+                lines.setdefault(parent, []).extend(hits)
         return cls(strong,
                    [(t, f" {' '.join(words(t))} ", within)
                     for t, within in zip(names, _containing(names), strict=True)],
-                   signature.shingles)
+                   signature.shingles, hosts, lines)
 
 
 _wanted = per_signature(_Wanted.of)
@@ -220,7 +240,8 @@ class _Read:
     """A text being scored, with what scoring it against a signature works out, kept for
     the next signature (`scan` scores each candidate against every signature)."""
 
-    __slots__ = ("text", "stem_memo", "_canonical", "_words", "_joined", "_stems", "_tokens")
+    __slots__ = ("text", "stem_memo", "_canonical", "_words", "_joined", "_stems", "_tokens",
+                 "_hosts", "_parents")
 
     def __init__(self, text: str, stem_memo: dict[str, str] | None = None) -> None:
         self.text = text
@@ -230,6 +251,8 @@ class _Read:
         self._joined: str | None = None
         self._stems: frozenset[str] | None = None
         self._tokens: frozenset[str] | None = None
+        self._hosts: frozenset[str] = frozenset()
+        self._parents: frozenset[str] = frozenset()
 
     def canonical(self) -> str:
         if self._canonical is None:
@@ -279,7 +302,21 @@ class _Read:
             found = distinctive_tokens(self.canonical(), names=False)
             self._tokens = frozenset(form for t, kind in found.items()
                                      for form in _found_under(canonical(t), kind))
+            self._hosts = frozenset(t.rpartition("@")[2] for t, kind in found.items()
+                                    if kind in ("url", "email"))
+            self._parents = frozenset(p for h in self._hosts for p in parent_domains(h))
         return self._tokens
+
+    def hosts(self) -> frozenset[str]:
+        """The text's URL hosts and the domains of its e-mail addresses (read with
+        `tokens`)."""
+        self.tokens()
+        return self._hosts
+
+    def parents(self) -> frozenset[str]:
+        """The domains those lie under (`parent_domains`)."""
+        self.tokens()
+        return self._parents
 
 
 def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any,
@@ -298,6 +335,13 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
         theirs = read.tokens()
         # a set: a number is found under its own digits and its national forms too
         shared_tokens = {hit for key in theirs if key in strong for hit in strong[key]}
+        if wanted.hosts:
+            # the fault's host, or one it lies under, named as a host or an address's
+            # domain; or a host or domain under the fault's
+            shared_tokens.update(hit for h in read.hosts() if h in wanted.lines
+                                 for hit in wanted.lines[h])
+            shared_tokens.update(hit for h in read.parents() if h in wanted.hosts
+                                 for hit in wanted.hosts[h])
         for _at, t in sorted(shared_tokens):  # in the signature's order
             found_tokens.append(t)
             score += WEIGHTS["token"]
@@ -383,7 +427,8 @@ def _clue_count(signature: ContentSignature) -> int:
     # punycode host (its Unicode form)
     n = len(signature.tokens) + bool(signature.restate) + bool(signature.value_text) + sum(
         len(forms) - 1 for forms in _strong_forms(signature).values()
-    ) + sum(1 for t, k in signature.tokens.items() if k == "url" and "xn--" in t)
+    ) + sum(1 for t, k in signature.tokens.items() if k == "url" and "xn--" in t) + sum(
+        1 for t, k in signature.tokens.items() if k == "url" and parent_domains(t))
     if not any(k in STRONG_KINDS for k in signature.tokens.values()):
         k = len(signature.shingles)
         n += len(signature.markers) + (k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0)
@@ -411,6 +456,9 @@ def _clues(signature: ContentSignature) -> list[str] | None:
     # text's tokens are read as their ASCII form
     clues += [re.escape(canonical(form)) for t, k in signature.tokens.items() if k == "url"
               if (form := unicode_host(t)) is not None]
+    # a text naming a domain the host lies under names the registrable one
+    clues += [re.escape(parents[-1]) for t, k in signature.tokens.items() if k == "url"
+              if (parents := parent_domains(t))]
     literals = [canonical(t) for t in signature.tokens]
     runs: list[list[str]] = []
     if signature.restate:

@@ -12,7 +12,7 @@ from typing import Literal
 from ._stems import ORDINARY_STEMS, stem
 
 __all__ = ["TokenKind", "STRONG_KINDS", "distinctive_tokens", "proper_names", "COMMON_CAPITALISED",
-           "initial_words", "lower_case_uses", "national_forms", "unicode_host"]
+           "initial_words", "lower_case_uses", "national_forms", "unicode_host", "parent_domains"]
 
 TokenKind = Literal["url", "email", "account", "id", "number", "name"]
 STRONG_KINDS: frozenset[str] = frozenset({"url", "email", "account", "id", "number"})
@@ -361,6 +361,37 @@ def _suffixes() -> tuple[frozenset[str], frozenset[str]]:
             rules.add(rule.encode("idna").decode("ascii") if not rule.isascii() else rule)
             rules.add(rule)
     return frozenset(r.rsplit(".", 1)[-1] for r in rules), frozenset(rules)
+
+
+def parent_domains(host: str) -> tuple[str, ...]:
+    """The domains `host` (lower case, ASCII) lies under that are not public suffixes,
+    nearest first, down to its registrable domain (a public suffix of the Public Suffix
+    List and one label more: whoever holds it holds every name under it); none for a
+    registrable domain itself, a public suffix or an address of digits.
+
+    >>> parent_domains("login.secure.evil-pay.co.uk")
+    ('secure.evil-pay.co.uk', 'evil-pay.co.uk')
+    >>> parent_domains("evil-pay.com"), parent_domains("10.0.0.1")
+    ((), ())
+    """
+    dots = [i for i, c in enumerate(host) if c == "."]
+    if len(dots) < 2 or host[dots[-1] + 1:].isdigit():
+        return ()
+    rules = _suffixes()[1]
+    if host in rules:
+        return ()
+    # where the longest public suffix it ends in starts (after a dot); its last label
+    # at least. No rule of the list has more than `_RULE_LABELS` labels.
+    suffix = len(dots) - 1
+    for k in range(max(0, len(dots) - _RULE_LABELS), len(dots) - 1):
+        if host[dots[k] + 1:] in rules:
+            suffix = k
+            break
+    return tuple(host[dots[k] + 1:] for k in range(suffix))
+
+
+_RULE_LABELS = 8
+"""More labels than any rule of the Public Suffix List has (it has at most six)."""
 
 
 _UrlSpan = tuple[int, int, bool]

@@ -9,7 +9,9 @@ for what it cannot settle.
   family (writes one of the fault's strong tokens with other spacing, punctuation or
   case, where matching does not read it as the token: "DE89.3704.0044.0532.0130.00", or
   holds ten consecutive letters and digits of an account token on their own: half of an
-  IBAN split over two messages) with the fault;
+  IBAN split over two messages) or a domain family (names a host under the registrable
+  domain of one of its URL tokens, "mail.evil-pay.com" for "login.evil-pay.com") with
+  the fault;
 - `no`: nothing of that is shared.
 
 Offline and deterministic; the default judge.
@@ -27,7 +29,7 @@ from .._carried import folded_texts
 from ..content import CarrierMatch, ContentSignature, match, scan, words
 from ..content._memo import per_signature
 from ..content._stems import ORDINARY_STEMS, stem
-from ..content._tokens import STRONG_KINDS, distinctive_tokens
+from ..content._tokens import STRONG_KINDS, distinctive_tokens, parent_domains
 from ._clue_index import KEY_LETTERS, BoundedPhrases, LetterStrings, letters_of
 from ._cues import cue
 
@@ -178,13 +180,18 @@ class _ScreenClues:
     """Patterns of the stated slot values: their words with any separators between."""
     letters: frozenset[str]
     """The letters and digits of each strong token long enough to have a family, and of
-    each part of an account token (`_parts`), found with any separators between them."""
+    each part of an account token (`_parts`), and of each registrable domain of a URL
+    token with as many letters (`_family_letters`), found with any separators between
+    them."""
+    domains: frozenset[str]
+    """The registrable domains of URL tokens with fewer letters, found as written."""
 
     @classmethod
     def of(cls, faults: Sequence[ContentSignature]) -> _ScreenClues:
         names: set[str] = set()
         runs: set[str] = set()
         letters: set[str] = set()
+        domains: set[str] = set()
         for f in faults:
             names.update(t.casefold() for t, k in f.tokens.items() if k == "name")
             if f.value_text:
@@ -193,16 +200,23 @@ class _ScreenClues:
                            if (s := _family_letters(t)) is not None)
             letters.update(part for t, k in f.tokens.items() if k == "account"
                            for part in _parts(t))
-        return cls(frozenset(names), frozenset(runs), frozenset(letters))
+            for domain in _near_tokens(f).domains:
+                spelt = _family_letters(domain)
+                if spelt is not None:
+                    letters.add(spelt)
+                else:
+                    domains.add(domain)
+        return cls(frozenset(names), frozenset(runs), frozenset(letters), frozenset(domains))
 
     def count(self) -> int:
-        return len(self.names) + len(self.runs) + len(self.letters)
+        return len(self.names) + len(self.runs) + len(self.letters) + len(self.domains)
 
     def pattern(self) -> str:
         """One regular expression finding every clue."""
         found = [r"(?<!\w)" + re.escape(n) + r"(?!\w)" for n in self.names]
         found += self.runs
         found += map(_spaced, self.letters)
+        found += map(re.escape, self.domains)
         return "|".join(sorted(found, key=len, reverse=True))
 
 
@@ -227,7 +241,8 @@ def _holding_clues(faults: Sequence[ContentSignature], texts: Sequence[str]
             pos = ends[i] + 1
         return
     names = BoundedPhrases(clues.names)
-    runs = clues.runs | {r"(?<!\w)" + re.escape(n) + r"(?!\w)" for n in names.unindexed}
+    runs = clues.runs | {r"(?<!\w)" + re.escape(n) + r"(?!\w)" for n in names.unindexed} \
+        | set(map(re.escape, clues.domains))
     run = re.compile("|".join(sorted(runs, key=len, reverse=True))).search if runs else None
     letters = LetterStrings(clues.letters)
     for i in range(len(texts)):
@@ -266,6 +281,9 @@ class _NearTokens:
     """The name tokens, in the signature's order."""
     name_lengths: dict[str, list[int]]
     """The first word of each name -> the numbers of words of the names starting so."""
+    domains: dict[str, str]
+    """The registrable domain of each URL token (`registrable`) -> the first URL token
+    under it, in the signature's order."""
 
 
 @per_signature
@@ -298,7 +316,23 @@ def _near_tokens(fault: ContentSignature) -> _NearTokens:
         index=LetterStrings([*family_of, *part_of]) if many else None,
         family_of=family_of, family_tokens=[t for t, _s in letters], part_of=part_of,
         names=names, name_tokens=name_tokens,
-        name_lengths={w: sorted(ns) for w, ns in lengths.items()})
+        name_lengths={w: sorted(ns) for w, ns in lengths.items()},
+        domains=_registrable_domains(fault))
+
+
+def registrable(host: str) -> str:
+    """The registrable domain `host` lies under (`parent_domains`), or `host` itself."""
+    parents = parent_domains(host)
+    return parents[-1] if parents else host
+
+
+def _registrable_domains(fault: ContentSignature) -> dict[str, str]:
+    """The registrable domain of each URL token of `fault` -> the first token under it."""
+    out: dict[str, str] = {}
+    for t, k in fault.tokens.items():
+        if k == "url":
+            out.setdefault(registrable(t.casefold()), t)
+    return out
 
 
 def _token_family(folded: str, near: _NearTokens, found: set[str] | None) -> str | None:
@@ -345,22 +379,30 @@ def _first_name(said: list[str], near: _NearTokens) -> str | None:
 
 def _near_miss(text: str, fault: ContentSignature) -> str | None:
     """What a text that does not match `fault` still shares with it, as a few words (the
-    slot, the subject or a token family), or None."""
+    slot, the subject, a token family or a domain family), or None."""
     folded = text.casefold()
     near = _near_tokens(fault)
     found = None if near.index is None else near.index.found(letters_of(folded))
     family = _token_family(folded, near, found)
     if family is not None:
         return f"the token {family!r} written another way (token family)"
+    # the text's strong tokens, read once for the accounts and the domains it names (as
+    # written: an IBAN-shaped account of a country without IBANs is read in capitals)
+    theirs = distinctive_tokens(text, names=False) if near.accounts or near.domains else {}
     if near.accounts:
         # a part inside another whole account of the text is that account's (a savings
         # account at the same bank), not a piece of the fault's
         mine = {t for t, _parts_of in near.accounts}
-        own = [a.casefold() for a, k in distinctive_tokens(text).items()
-               if k == "account" and a not in mine]
+        own = [a.casefold() for a, k in theirs.items() if k == "account" and a not in mine]
         for t, part in _parts_held(folded, near, found):
             if not any(part in a for a in own):
                 return f"a part of the token {t!r} ({part}) on its own (token family)"
+    for t, k in theirs.items() if near.domains else ():
+        if k in ("url", "email"):
+            domain = registrable(t.rpartition("@")[2])
+            if domain in near.domains:
+                return (f"the domain {domain!r} of the token {near.domains[domain]!r} "
+                        "(domain family)")
     said_words = words(text)
     said = f" {' '.join(said_words)} "
     if fault.value_text and f" {fault.value_text} " in said:
