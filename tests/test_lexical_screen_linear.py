@@ -154,3 +154,25 @@ def test_letter_strings_and_bounded_phrases_find_what_the_patterns_find():
         expected = {p for p in names[:3]
                     if re.search(r"(?<!\w)" + re.escape(p) + r"(?!\w)", text)}
         assert phrases.found(text) == expected
+
+
+def test_a_text_is_scored_once_by_carries_and_by_the_screen(monkeypatch):
+    """carries() scored a text at the threshold and again at 0 for a named subject, and
+    the screen scored again each near-miss candidate the scan had already scored."""
+    from repair_core.content import _match
+
+    calls: list[str] = []
+    real = _match._match
+    monkeypatch.setattr(_match, "_match",
+                        lambda sig, *a, **k: calls.append(sig.node) or real(sig, *a, **k))
+    seat = signature_of("Lin prefers window seats on long flights to Lisbon.", node="m3")
+    near = LexicalJudge().carries("Lin likes the window seats on long flights home.", seat)
+    assert near.verdict == "unsure" and "(subject)" in near.evidence
+    assert calls == ["m3"]
+    calls.clear()
+    pay = signature_of(f"Pay the rent to {_iban(7)} from May.", node="m9")
+    a = _iban(7)
+    dotted = f"Rent goes to {'.'.join(a[i:i + 4] for i in range(0, len(a), 4))} now."
+    found = [(i, j.verdict) for i, _f, j in LexicalJudge().screen([pay], [dotted])]
+    assert found == [(0, "unsure")]
+    assert calls == ["m9"]  # by the scan alone

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .._carried import folded_texts
-from ..content import CarrierMatch, ContentSignature, match, scan, words
+from ..content import THRESHOLD, CarrierMatch, ContentSignature, match, scan, words
 from ..content._memo import per_signature
 from ..content._stems import ORDINARY_STEMS, stem
 from ..content._tokens import STRONG_KINDS, distinctive_tokens, parent_domains
@@ -110,12 +111,20 @@ class LexicalJudge:
         >>> LexicalJudge().carries("The weather in Lisbon is mild.", sig).verdict
         'no'
         """
+        # scored once: what falls below the threshold still tells the near miss whether
+        # the text shares some of the fault's wording
+        scored = match(fault, text, threshold=0.0)
+        if scored is not None and scored.score >= THRESHOLD:
+            return self._matched(text, fault, scored)
+        return self._near(text, fault, lambda: scored)
+
+    def _near(self, text: str, fault: ContentSignature,
+              scored: Callable[[], CarrierMatch | None]) -> Judgement:
+        """The judgement of a text that does not match `fault` (`scored`: gives its
+        score at threshold 0)."""
         from ._verdict import Judgement
 
-        found = match(fault, text)
-        if found is not None:
-            return self._matched(text, fault, found)
-        near = _near_miss(text, fault)
+        near = _near_miss(text, fault, scored)
         if near is not None:
             return Judgement(verdict="unsure", judge=LEXICAL,
                              evidence=f"shares {near} with {fault.node} but scores below "
@@ -139,25 +148,36 @@ class LexicalJudge:
                slots: Mapping[int, tuple[Any, Any]] | None = None
                ) -> Iterator[tuple[int, ContentSignature, Judgement]]:
         """`(i, fault, judgement)` for each of `texts` and each fault it is not `no`
-        about, in order of `i`, in time linear in the texts and the faults' clues: the
-        scorer's own search (`content.scan`) finds the matches; the texts that hold a
-        clue of a near miss (a name, a stated value, a token written another way,
-        `_holding_clues`) are found in one pass over them, and only those are judged.
+        about, in order of `i` (`screen_scored` without the matches)."""
+        for i, fault, j, _found in self.screen_scored(faults, texts, slots):
+            yield i, fault, j
+
+    def screen_scored(self, faults: Sequence[ContentSignature], texts: Sequence[str],
+                      slots: Mapping[int, tuple[Any, Any]] | None = None
+                      ) -> Iterator[tuple[int, ContentSignature, Judgement,
+                                          CarrierMatch | None]]:
+        """`(i, fault, judgement, match)` for each of `texts` and each fault it is not
+        `no` about, in order of `i`, with the text's match of the fault (None for a near
+        miss), in time linear in the texts and the faults' clues: the scorer's own
+        search (`content.scan`) finds and scores the matches, each text once; the texts
+        that hold a clue of a near miss (a name, a stated value, a token written another
+        way, `_holding_clues`) are found in one pass over them, and only those are read
+        for a near miss, never scored again (what the scan did not find does not match).
         `slots`: index -> (key, value) of the texts that are records."""
         if not faults or not texts:
             return
         by_node = {f.node: f for f in faults}
-        judged: dict[tuple[int, str], Judgement] = {}
+        judged: dict[tuple[int, str], tuple[Judgement, CarrierMatch | None]] = {}
         for i, m in scan(list(faults), texts, slots):
-            judged[(i, m.node)] = self._matched(texts[i], by_node[m.node], m)
+            judged[(i, m.node)] = (self._matched(texts[i], by_node[m.node], m), m)
         for i in _holding_clues(faults, texts):
             for f in faults:
                 if (i, f.node) not in judged:
-                    j = self.carries(texts[i], f)
+                    j = self._near(texts[i], f, partial(match, f, texts[i], threshold=0.0))
                     if j.verdict != "no":
-                        judged[(i, f.node)] = j
-        for (i, node), j in sorted(judged.items(), key=lambda kv: kv[0]):
-            yield i, by_node[node], j
+                        judged[(i, f.node)] = (j, None)
+        for (i, node), (j, found) in sorted(judged.items(), key=lambda kv: kv[0]):
+            yield i, by_node[node], j, found
 
 
 SEARCHED_AT_MOST = 32
@@ -377,9 +397,12 @@ def _first_name(said: list[str], near: _NearTokens) -> str | None:
     return None if first is None else near.name_tokens[first]
 
 
-def _near_miss(text: str, fault: ContentSignature) -> str | None:
+def _near_miss(text: str, fault: ContentSignature,
+               scored: Callable[[], CarrierMatch | None]) -> str | None:
     """What a text that does not match `fault` still shares with it, as a few words (the
-    slot, the subject, a token family or a domain family), or None."""
+    slot, the subject, a token family or a domain family), or None. `scored`: gives the
+    text's score against the fault at threshold 0, asked for only where the subject is
+    named."""
     folded = text.casefold()
     near = _near_tokens(fault)
     found = None if near.index is None else near.index.found(letters_of(folded))
@@ -409,8 +432,8 @@ def _near_miss(text: str, fault: ContentSignature) -> str | None:
         return f"the slot value {fault.value_text!r} (slot)"
     name = _first_name(said_words, near) if near.names else None
     if name is not None:
-        partial = match(fault, text, threshold=0.0)
-        if partial is not None and (partial.markers or partial.shingle_count):
+        shared = scored()
+        if shared is not None and (shared.markers or shared.shingle_count):
             return f"the subject {name!r} and some of its wording (subject)"
         if fault.key is not None and f" {' '.join(words(fault.key))} " in said:
             return f"the subject {name!r} and the slot {fault.key!r} (subject)"

@@ -206,12 +206,9 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
 
     texts = [t for _, _, t in items]
     sig_list = list(sigs.signatures.values())
-    for i, fault, j in LexicalJudge().screen(sig_list, texts, slots):
+    for i, fault, j, hit in LexicalJudge().screen_scored(sig_list, texts, slots):
         judged.add((i, fault.node))
-        score = 0.0
-        if j.verdict == "yes":
-            hit = match(fault, texts[i], slot=slots.get(i))
-            score = hit.score if hit is not None else 0.0
+        score = hit.score if j.verdict == "yes" and hit is not None else 0.0
         if j.verdict == "unsure" and model is not None:
             put(i, fault, j, score, "judge-unsure", 0)
             continue
