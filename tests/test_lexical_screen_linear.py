@@ -12,7 +12,7 @@ from stdnum import iban
 
 from repair_core.content import signature_of
 from repair_core.judge import LexicalJudge, _lexical
-from repair_core.judge._clue_index import BoundedPhrases, LetterStrings
+from repair_core.judge._clue_index import LetterStrings, WordRuns
 
 _SYL = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "be", "da", "fe", "go", "hu", "ji"]
 
@@ -117,7 +117,7 @@ def test_looking_a_text_up_costs_the_same_however_many_clues_there_are(monkeypat
     """Work counted, not timed: the lookups (and the lengths tried at each) made over
     the same texts do not grow with the number of clues (a few more lengths are tried
     where more clues start with the same letters: a handful, never one per clue)."""
-    for cls in (LetterStrings, BoundedPhrases):
+    for cls in (LetterStrings, WordRuns):
         real_init = cls.__init__
 
         def init(self, items, real_init=real_init):
@@ -146,14 +146,15 @@ def test_letter_strings_and_bounded_phrases_find_what_the_patterns_find():
         assert bool(index.found(letters, first=True)) == bool(expected)
     with pytest.raises(ValueError):
         LetterStrings(["short"])
-    names = ["emma johnson", "lin", "o'brien", "'quoted"]
-    phrases = BoundedPhrases(names)
-    assert phrases.unindexed == ("'quoted",)
-    for text in ["ask emma johnson, not lina", "lin_x and o'brien.", "emma johnsons",
-                 "lin", "x lin"]:
-        expected = {p for p in names[:3]
-                    if re.search(r"(?<!\w)" + re.escape(p) + r"(?!\w)", text)}
-        assert phrases.found(text) == expected
+    names = [("emma", "johnson"), ("lin",), ("o", "brien"), ()]
+    runs = WordRuns(names)
+    assert () not in runs.runs
+    for said in (["ask", "emma", "johnson", "not", "lina"], ["lin", "o", "brien"],
+                 ["emma", "johnsons"], ["lin"], []):
+        expected = {n for n in names if n and any(
+            tuple(said[i:i + len(n)]) == n for i in range(len(said)))}
+        assert runs.found(said) == expected
+        assert bool(runs.found(said, first=True)) == bool(expected)
 
 
 def test_a_text_is_scored_once_by_carries_and_by_the_screen(monkeypatch):
@@ -176,3 +177,19 @@ def test_a_text_is_scored_once_by_carries_and_by_the_screen(monkeypatch):
     found = [(i, j.verdict) for i, _f, j in LexicalJudge().screen([pay], [dotted])]
     assert found == [(0, "unsure")]
     assert calls == ["m9"]  # by the scan alone
+
+
+@pytest.mark.parametrize("n", [2, 200])
+def test_the_screen_finds_a_subject_whatever_separates_its_words(n, monkeypatch):
+    """The near miss reads a name as words in a row; the screen looked for it as written
+    with one blank, so "Emma  Johnson" (two blanks) or a line break between the words
+    was never judged, and a text the judge calls unsure passed as nothing shared."""
+    fault = signature_of("Emma Johnson wants the deposit wired to the escrow agent before "
+                         "the viewing on Friday. " + _fault(n), node="m1")
+    texts = ["Emma  Johnson: the deposit wired to the agent arrived.",
+             "Emma\nJohnson: the deposit wired to the agent arrived.",
+             "Emma Johnson: the deposit wired to the agent arrived."]
+    judge = LexicalJudge()
+    assert [judge.carries(t, fault).verdict for t in texts] == ["unsure"] * 3
+    assert [(i, j.verdict) for i, _f, j in judge.screen([fault], texts)] == [
+        (0, "unsure"), (1, "unsure"), (2, "unsure")]

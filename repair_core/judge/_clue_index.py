@@ -1,7 +1,6 @@
 """Finding many of a fault's near-miss clues in a text in one pass over it: the strings of
 letters and digits of its strong tokens and account parts (`LetterStrings`, read with any
-separators between their characters) and its names (`BoundedPhrases`, read between
-non-word characters). A search for many alternatives tries each at every place of the
+separators between their characters) and its names (`WordRuns`, read as words in a row). A search for many alternatives tries each at every place of the
 text, and compiling it costs as much as the alternatives are long; these look every place
 of the text up in a dict instead, so a fault naming thousands of tokens costs what one
 naming a few does, per character of the text.
@@ -12,14 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["KEY_LETTERS", "letters_of", "LetterStrings", "BoundedPhrases"]
+__all__ = ["KEY_LETTERS", "letters_of", "LetterStrings", "WordRuns"]
 
 KEY_LETTERS = 8
 """The fewest letters and digits of a string `LetterStrings` looks for: a token family
 needs eight (`_lexical._family`), an account part ten."""
 
 _ALNUM = re.compile(r"[^\W_]+")
-_WORD = re.compile(r"\w+")
 
 
 def letters_of(text: str) -> str:
@@ -71,52 +69,32 @@ class LetterStrings:
         return out
 
 
-class BoundedPhrases:
-    """Phrases (case-folded names) looked for where a text writes them with no word
-    character just before or after (`(?<!\\w)phrase(?!\\w)`): each word of the text is
-    looked up by itself, and only the lengths of the phrases whose first word it is are
-    tried there. A phrase that does not start with a word character is left to the
-    caller (`unindexed`)."""
+class WordRuns:
+    """Runs of words (a name's canonical words) looked for in a text's words, in a row:
+    each word of the text is looked up by itself, and only the lengths of the runs
+    whose first word it is are tried there."""
 
-    def __init__(self, phrases: Iterable[str]) -> None:
+    def __init__(self, runs: Iterable[tuple[str, ...]]) -> None:
+        self.runs: frozenset[tuple[str, ...]] = frozenset(r for r in runs if r)
+        """The runs looked for (an empty one is left out)."""
         lengths: dict[str, set[int]] = {}
-        unindexed: list[str] = []
-        kept: set[str] = set()
-        for p in phrases:
-            first = _WORD.match(p)
-            if first is None:
-                unindexed.append(p)
-                continue
-            kept.add(p)
-            lengths.setdefault(first.group(), set()).add(len(p))
-        self.phrases: frozenset[str] = frozenset(kept)
-        """The phrases looked up."""
-        self.unindexed: tuple[str, ...] = tuple(dict.fromkeys(unindexed))
-        """Phrases not starting with a word character, which this does not look for."""
+        for r in self.runs:
+            lengths.setdefault(r[0], set()).add(len(r))
         self._lengths = {key: sorted(ls) for key, ls in lengths.items()}
 
-    def found(self, text: str, *, first: bool = False) -> set[str]:
-        """The phrases `text` writes between non-word characters; with `first`, at most
-        one (whether any does).
+    def found(self, words: list[str], *, first: bool = False) -> set[tuple[str, ...]]:
+        """The runs `words` holds in a row; with `first`, at most one (whether any does).
 
-        >>> sorted(BoundedPhrases(["emma johnson", "lin"]).found("ask emma johnson, not lina"))
-        ['emma johnson']
+        >>> sorted(WordRuns([("emma", "johnson"), ("lin",)]).found(["ask", "emma", "johnson"]))
+        [('emma', 'johnson')]
         """
-        out: set[str] = set()
-        lengths, phrases = self._lengths, self.phrases
-        end = len(text)
-        for m in _WORD.finditer(text):
-            tried = lengths.get(m.group())
-            if tried is None:
-                continue
-            at = m.start()
-            for n in tried:
-                stop = at + n
-                if stop > end or text[at:stop] not in phrases:
-                    continue
-                # what follows is no word character: \w is a letter, a digit or "_"
-                if stop == end or not (text[stop].isalnum() or text[stop] == "_"):
-                    out.add(text[at:stop])
+        out: set[tuple[str, ...]] = set()
+        lengths, runs = self._lengths, self.runs
+        for i, w in enumerate(words):
+            for n in lengths.get(w, ()):
+                run = tuple(words[i:i + n])
+                if run in runs:
+                    out.add(run)
                     if first:
                         return out
         return out

@@ -31,7 +31,7 @@ from ..content import THRESHOLD, CarrierMatch, ContentSignature, match, scan, wo
 from ..content._memo import per_signature
 from ..content._stems import ORDINARY_STEMS, stem
 from ..content._tokens import STRONG_KINDS, distinctive_tokens, parent_domains
-from ._clue_index import KEY_LETTERS, BoundedPhrases, LetterStrings, letters_of
+from ._clue_index import KEY_LETTERS, LetterStrings, WordRuns, letters_of
 from ._cues import cue
 
 if TYPE_CHECKING:  # loaded when judging: it loads pydantic, which the carrier check
@@ -43,6 +43,7 @@ LEXICAL = "lexical"
 """The lexical judge's name (`Judgement.judge`)."""
 
 _SEPARATED = r"[\W_]*"
+_WORD = re.compile(r"\w+")
 
 
 @per_signature
@@ -194,8 +195,9 @@ class _ScreenClues:
     every text `_near_miss` finds anything in (its slot value, a name of its subject, a
     token family or an account part)."""
 
-    names: frozenset[str]
-    """Case-folded names, found between non-word characters."""
+    names: frozenset[tuple[str, ...]]
+    """The canonical words of each name, found as words in a row (as the near miss reads
+    a subject: whatever separates them, a line break or two blanks)."""
     runs: frozenset[str]
     """Patterns of the stated slot values: their words with any separators between."""
     letters: frozenset[str]
@@ -208,12 +210,13 @@ class _ScreenClues:
 
     @classmethod
     def of(cls, faults: Sequence[ContentSignature]) -> _ScreenClues:
-        names: set[str] = set()
+        names: set[tuple[str, ...]] = set()
         runs: set[str] = set()
         letters: set[str] = set()
         domains: set[str] = set()
         for f in faults:
-            names.update(t.casefold() for t, k in f.tokens.items() if k == "name")
+            names.update(tuple(words(t)) for t, k in f.tokens.items() if k == "name")
+            names.discard(())
             if f.value_text:
                 runs.add(r"[\W_]+".join(map(re.escape, f.value_text.split(" "))))
             letters.update(s for t, k in f.tokens.items() if k in STRONG_KINDS
@@ -233,7 +236,7 @@ class _ScreenClues:
 
     def pattern(self) -> str:
         """One regular expression finding every clue."""
-        found = [r"(?<!\w)" + re.escape(n) + r"(?!\w)" for n in self.names]
+        found = [r"(?<!\w)" + r"\W+".join(map(re.escape, n)) + r"(?!\w)" for n in self.names]
         found += self.runs
         found += map(_spaced, self.letters)
         found += map(re.escape, self.domains)
@@ -260,14 +263,13 @@ def _holding_clues(faults: Sequence[ContentSignature], texts: Sequence[str]
                 yield i
             pos = ends[i] + 1
         return
-    names = BoundedPhrases(clues.names)
-    runs = clues.runs | {r"(?<!\w)" + re.escape(n) + r"(?!\w)" for n in names.unindexed} \
-        | set(map(re.escape, clues.domains))
+    names = WordRuns(clues.names)
+    runs = clues.runs | set(map(re.escape, clues.domains))
     run = re.compile("|".join(sorted(runs, key=len, reverse=True))).search if runs else None
     letters = LetterStrings(clues.letters)
     for i in range(len(texts)):
         folded = joined[starts[i]:ends[i]]
-        if (run is not None and run(folded)) or names.found(folded, first=True) \
+        if (run is not None and run(folded)) or names.found(_WORD.findall(folded), first=True) \
                 or letters.found(letters_of(folded), first=True):
             yield i
 
