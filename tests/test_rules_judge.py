@@ -975,3 +975,32 @@ def test_a_record_stating_a_faults_amount_its_lineage_lacks_is_not_certified(tmp
     # what is no amount: a bare number, a small sum, digits of an account or an id
     assert amounts("2310 NOK, 99.50 NOK, NO93 8601 1117 947, INV-2310, 2024-01-20") == []
     assert amounts("1 234,56 and 1,234.56 and 1234.56") == ["1234.56"]
+
+
+@rule("verify.suspect-lineage")
+def test_a_kept_record_whose_lineage_reaches_the_faults_source_is_not_certified(tmp_path):
+    from repair_core import apply_edits, plan_case
+    from repair_core.replay import repair
+    from repair_core.verification import verify_result
+
+    # m_inst was written from s3; the answer s_a read s3 and a later write copied the
+    # answer: no tool output is cited directly (not verify.same-origin), no token is
+    # shared, and a reviewer keeps the copy the plan would quarantine
+    answer = {"id": "s_a", "seq": 29, "turn": "u2", "type": "answer",
+              "text": "Noted the landlord's message.", "deps": [{"id": "s3", "label": "cite"}]}
+    record, steps = _written_from("s_a", 30)
+    _path, case, _data = _with_record(tmp_path, BANKING, record, steps=[answer, *steps])
+    kept = apply_edits(plan_case(case), {"m_new": "keep"}, force=True, comment="test")
+    data = repair(case, kept).model_dump(mode="json")
+    assert "m_new" in {r["id"] for r in data["store"]["active"]}
+    v = verify_result(case, data)
+    assert v.outcome == "not_certified"
+    assert [(u.id, u.reason, u.judge) for u in v.uncertain] == [
+        ("m_new:m_inst", "suspect-lineage", "lexical"), ("m_new:s3", "suspect-lineage", "lexical")]
+    assert v.uncertain[0].why.startswith(
+        "written at seq 30, after m_inst (seq 8), its recorded lineage reaches s3, which "
+        "m_inst was written from")
+    # a model judge decides it
+    with scripted_server(_deny) as server:
+        judged = verify_result(case, data, judge=ModelJudge(MODEL, api_base=server.api_base))
+    assert judged.outcome == "clean"

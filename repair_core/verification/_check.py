@@ -259,6 +259,15 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
             put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
                                     else why + "; only the lexical judge read it"),
                 0.0, "unexplained-token", 1)
+    if lineaged:
+        at_of = _seqs(case, [f.node for f in sig_list])
+        for i, fault, why in _suspect_lineage(case, items, lineaged, sig_list, at_of, steps):
+            if (i, fault.node) in judged:
+                continue
+            judged.add((i, fault.node))
+            put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
+                                    else why + "; only the lexical judge read it"),
+                0.0, "suspect-lineage", 1)
     if untrusted:
         for i, fault in _untrusted_after(case, items, view.active_records(), sig_list,
                                          written_at):
@@ -428,6 +437,42 @@ def _unexplained_amounts(case: Case, items: list[tuple[str, str, str]],
                              f"{written_at[fault.node]}), it states the amount {amount} of "
                              f"{fault.node}, which nothing in its recorded lineage states: "
                              "an edge from the fault may be missing")
+
+
+def _suspect_lineage(case: Case, items: list[tuple[str, str, str]],
+                     lineaged: Mapping[int, int], faults: list[ContentSignature],
+                     written_at: Mapping[str, int], steps: Mapping[str, Any]
+                     ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, node, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after a fault or suspected source whose recorded lineage reaches that
+    node, or a tool output a fault record was written from (rule
+    `verify.suspect-lineage`): what it says came from an input nobody cleared, so a
+    lexical judge finding none of the node's tokens in it is no judgement of its
+    meaning. Each record is followed back once."""
+    records = {m.id: m for m in case.memory}
+    reach: dict[str, list[tuple[ContentSignature, str]]] = {}
+    for f in faults:
+        if f.node not in written_at:
+            continue
+        reach.setdefault(f.node, []).append((f, f.node))
+        for obs in _outputs_read(getattr(records.get(f.node), "deps", None), steps):
+            reach.setdefault(obs, []).append((f, obs))
+    if not reach:
+        return
+    nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
+    for i, seq in lineaged.items():
+        told: set[str] = set()
+        for n in _ancestors(items[i][1], nodes):
+            for fault, source in reach.get(n, ()):
+                if fault.node in told or seq <= written_at[fault.node]:
+                    continue
+                told.add(fault.node)
+                what = (f"{fault.node} itself" if source == fault.node
+                        else f"{source}, which {fault.node} was written from")
+                yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                                 f"{written_at[fault.node]}), its recorded lineage reaches "
+                                 f"{what}: the lexical judge found nothing of the fault in "
+                                 "it, which says nothing of what it means")
 
 
 def _piece_pattern(piece: str) -> str:

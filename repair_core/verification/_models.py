@@ -56,7 +56,7 @@ class Uncertain(BaseModel):
     fault: str
     """The diagnosed fault or suspected source it may carry."""
     reason: Literal["judge-unsure", "unknown-lineage", "judge-budget-spent", "same-origin",
-                    "unexplained-token"]
+                    "unexplained-token", "suspect-lineage"]
     """judge-unsure: the last judge to read it was unsure; unknown-lineage: a record
     written after the fault with no recorded lineage that only the lexical judge read;
     judge-budget-spent: it was for the model judge to read, but its budget of calls
@@ -64,7 +64,9 @@ class Uncertain(BaseModel):
     from an output of the same tool on the same folder as the fault's, that only the
     lexical judge read; unexplained-token: a record written after the fault holding one
     of its distinctive tokens, or stating one of its amounts, that nothing in the record's
-    recorded lineage holds, that only the lexical judge read."""
+    recorded lineage holds, that only the lexical judge read; suspect-lineage: a record
+    written after the fault whose recorded lineage reaches a suspected source, the input
+    the fault was written from or the fault itself, that only the lexical judge read."""
     why: str
     """One line: what the judge said, or where the record came from."""
     judge: str
