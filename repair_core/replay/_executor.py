@@ -69,6 +69,7 @@ from ._models import (
     ToolNote,
     WorldEffect,
 )
+from ._outcome_rows import StepOutcomeRows
 from ._slips import ask_again, missing_arguments, stated_by
 from ._taken_plan import TakenPlan, plan_decisions, take_plan
 from ._world import NEEDS_HUMAN, ToolWorld
@@ -883,20 +884,22 @@ class _Run:
     def _result(self) -> RepairResult:
         self.world.finish()
         self._report_world()
-        outcomes: list[StepOutcome] = []
+        # one outcome per step: the plain ones as rows, made into models when read
+        outcomes = StepOutcomeRows()
+        invalidated = {"": "old output no longer evidence; not replayed",
+                       NEEDS_HUMAN: f"old output no longer evidence; not replayed; "
+                                    f"its effect {NEEDS_HUMAN}"}
         for s in self.order:
             if s.id in self._outcomes:
-                outcomes.append(self._outcomes[s.id])
+                outcomes.add(self._outcomes[s.id])
             elif s.id in self.invalid:
                 effect = self.world.entry(s.id)
-                stands = (f"; its effect {NEEDS_HUMAN}" if effect is not None
+                stands = (NEEDS_HUMAN if effect is not None
                           and effect.disposition == "needs_human" else "")
-                outcomes.append(StepOutcome(
-                    id=s.id, type=s.type, outcome="invalidated",
-                    detail=f"old output no longer evidence; not replayed{stands}"))
+                outcomes.add_noted(s.id, s.type, "invalidated", invalidated[stands])
             else:
-                outcomes.append(StepOutcome(id=s.id, type=s.type, outcome="kept"))
-        share_field_names(outcomes, {})  # one per step: 216 bytes each otherwise
+                outcomes.add_kept(s.id, s.type)
+        share_field_names(outcomes.models(), {})  # 216 bytes each otherwise
         self.report.steps = outcomes
         trajectory = self._trajectory()
         final = self.new_steps.get(self.final)

@@ -198,8 +198,9 @@ class RepairReport(BaseModel):
     decisions: Sequence[Decision] = Field(default_factory=list)
     """One per record and step (a repair's are kept as rows, `DecisionRows`, and made
     into models as they are read or written)."""
-    steps: list[StepOutcome] = Field(default_factory=list)
-    """One per step, in trajectory order."""
+    steps: Sequence[StepOutcome] = Field(default_factory=list)
+    """One per step, in trajectory order (a repair keeps the plain ones as rows,
+    `StepOutcomeRows`, made into models as they are read or written)."""
     store_changes: StoreChanges = Field(default_factory=StoreChanges)
     """What changed in the store."""
     skipped_writes: list[SkippedWrite] = Field(default_factory=list)
@@ -246,10 +247,11 @@ class RepairReport(BaseModel):
     """What the failed answer rested on that the repair removed, with nothing re-derived in
     its place (the answer prompt's `removed`): what could not be determined from memory."""
 
-    @field_serializer("decisions", mode="wrap")
-    def _decisions_as_list(self, value: Sequence[Decision],
-                           handler: SerializerFunctionWrapHandler) -> Any:
-        """Decisions kept as rows are written as the list of models they stand for."""
+    @field_serializer("decisions", "steps", mode="wrap")
+    def _rows_as_list(self, value: Sequence[Any], handler: SerializerFunctionWrapHandler
+                      ) -> Any:
+        """Decisions and outcomes kept as rows are written as the list of models they
+        stand for."""
         return handler(value if isinstance(value, list) else list(value))
 
 

@@ -1,5 +1,5 @@
-"""A plan's decisions kept as rows (`replay._decision_rows.DecisionRows`) read, compare and
-are written as the list of models they stand for."""
+"""A plan's decisions and the plain step outcomes kept as rows (`replay._decision_rows`,
+`replay._outcome_rows`) read, compare and are written as the models they stand for."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from repair_core._synth import synth_case_data
 from repair_core.case._load import case_from_data
 from repair_core.replay import repair
 from repair_core.replay._decision_rows import DecisionRows
-from repair_core.replay._models import Decision, RepairReport
+from repair_core.replay._models import Decision, RepairReport, StepOutcome
+from repair_core.replay._outcome_rows import StepOutcomeRows
 
 MEMORY = {"m1": "keep", "m2": "quarantine"}
 STEPS = {"s1": "keep", "s2": "replay", "s3": "invalidate"}
@@ -76,3 +77,44 @@ def test_rows_take_a_fraction_of_the_models_memory():
         del held
     rows, models = sizes
     assert rows * 4 < models, sizes
+
+
+def _outcomes() -> tuple[StepOutcomeRows, list[StepOutcome]]:
+    replayed = StepOutcome(id="s2", type="claim", outcome="replayed", detail="new", llm_calls=1)
+    rows = StepOutcomeRows()
+    rows.add_kept("s1", "memory_read")
+    rows.add(replayed)
+    rows.add_noted("s3", "claim", "invalidated", "old output no longer evidence")
+    return rows, [StepOutcome(id="s1", type="memory_read", outcome="kept"), replayed,
+                  StepOutcome(id="s3", type="claim", outcome="invalidated",
+                              detail="old output no longer evidence")]
+
+
+def test_outcome_rows_read_as_the_outcomes_they_stand_for():
+    rows, models = _outcomes()
+    assert list(rows) == models and rows == models and models == rows and len(rows) == 3
+    assert rows[1] is models[1]  # a model the replay made is kept as it is
+    assert rows[-1] == models[-1] and rows[::2] == models[::2]
+    for made, model in zip(rows, models, strict=True):
+        assert made.__pydantic_fields_set__ == model.__pydantic_fields_set__
+        assert made.model_dump_json(exclude_unset=True) == model.model_dump_json(
+            exclude_unset=True)
+    assert pickle.loads(pickle.dumps(rows)) == rows
+    assert list(rows.models()) == [models[1]]
+    report = RepairReport(case_id="c", model="m")
+    report.steps = rows
+    assert report.model_dump_json() == RepairReport(case_id="c", model="m",
+                                                    steps=models).model_dump_json()
+
+
+def test_a_repair_keeps_its_plain_outcomes_as_rows():
+    case = case_from_data(synth_case_data(steps=400, memories=80, faults=2, seed=3))
+    result = repair(case)
+    steps = result.report.steps
+    assert isinstance(steps, StepOutcomeRows) and len(steps) == len(case.trajectory)
+    held = list(steps.models())
+    assert 0 < len(held) < len(steps) // 2, len(held)
+    assert {o.outcome for o in steps} >= {"kept", "invalidated", "replayed"}
+    listed = result.model_copy(update={"report": result.report.model_copy(
+        update={"steps": list(steps)})})
+    assert result.model_dump_json() == listed.model_dump_json()
