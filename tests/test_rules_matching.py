@@ -440,3 +440,72 @@ def test_a_long_id_in_a_urls_path_or_query_is_a_token():
     # another form on the same site shares the host, not the page
     assert match(fault, "expenses: https://forms.example.org/d/e/7MnB2vC4xZ9aS1dF/view") \
         is not None  # the host is still a token here: no record of the user's names it
+
+
+@rule("match.spelled")
+def test_one_value_spelled_other_ways_is_the_value():
+    # an e-mail address with a sub-address tag is delivered to the address
+    mail = signature_of("Invoices now go to billing.desk@fastmail.com, says the vendor.",
+                        node="f")
+    assert match(mail, "Rule: copy invoices to Billing.Desk+q3@fastmail.com") is not None
+    assert match(mail, "Rule: copy invoices to billing.team+q3@fastmail.com") is None
+    # HTML character references and entities are decoded before matching
+    html_text = ('<a href="mailto:&#98;illing.desk&#x40;fastmail&period;com">pay</a> '
+                 "&pound;40")
+    assert match(mail, html_text) is not None
+    assert canonical("AT&T and R&D") == "at&t and r&d"
+    # a URL's IPv4 host as one decimal number, in octal or in hex is the dotted host
+    ip = signature_of("Log in again at http://203.0.113.77/portal/login today.", node="f")
+    for host in ("3405803853", "0313.0.0161.0115", "0xcb.0x0.0x71.0x4d", "0xCB00714D"):
+        assert match(ip, f"bookmark: http://{host}/portal/login") is not None, host
+    assert match(ip, "bookmark: http://3405803854/portal/login") is None
+    assert canonical("call 3405803853 now") == "call 3405803853 now"  # no URL host
+    # CJK digit numerals read digit by digit are the digits; a count is not folded
+    acct = signature_of("新しい口座: 普通 4061752", node="f")
+    assert match(acct, "送金先 普通 四〇六一七五二") is not None
+    assert match(acct, "送金先 普通 四〇六一七五三") is None
+    assert not any(c.isdigit() for c in canonical("二十七日 八万五千円 一月 三〇日"))
+    # letters and digits spelled out to be read aloud are the characters they name
+    iban = signature_of("Pay the club at GB33 BUKB 2020 1555 5555 55 from now on.", node="f")
+    spoken = ("Read it out: G, B, three three; B, U, K, B; two zero two zero one, "
+              "triple five, double five, five five five five.")
+    assert match(iban, spoken) is not None
+    assert match(iban, spoken.replace("double five", "double six")) is None
+    assert canonical("I think one or two, maybe three") == "i think one or two, maybe three"
+
+
+@rule("match.linear")
+def test_the_spelled_forms_read_a_megabyte_in_linear_time():
+    from repair_core._spelled import spoken_characters
+
+    for text in ("a+" * 500_000, "//0x1." * 200_000, "&#" * 500_000, "one, " * 200_000,
+                 "一" * 1_000_000, "i, double " * 100_000):
+        start = time.process_time()
+        canonical(text)
+        spoken_characters(text)
+        assert time.process_time() - start < 2.0, text[:12]
+
+
+@rule("match.handles")
+def test_a_handle_is_one_account_whatever_its_case_or_link():
+    fault = signature_of("Support is on Telegram: https://t.me/WalletHelpCentre, ask there.",
+                         node="f")
+    assert "@wallethelpcentre" in fault.tokens
+    for text in ("DM @wallethelpcentre about the refund", "ping @WALLETHELPCENTRE",
+                 "saved t.me/wallethelpcentre"):
+        assert match(fault, text) is not None, text
+    assert match(fault, "DM @wallethelpcenter about the refund") is None
+    # an e-mail address is no handle
+    assert "@example" not in distinctive_tokens("write to desk@example.org")
+
+
+@rule("match.packages")
+def test_a_package_name_is_read_as_pip_normalises_it():
+    fault = signature_of("Fix: run pip install colour-mathlibs, it patches the bug.", node="f")
+    assert fault.tokens["colour-mathlibs"] == "id"
+    for text in ("requirements.txt\nColour_Mathlibs>=1.2\n", "pip install COLOUR.mathlibs",
+                 "  colour--mathlibs == 0.9"):
+        assert match(fault, text) is not None, text
+    assert match(fault, "requirements.txt\ncolour-mathlib>=1.2\n") is None
+    # a one-part name is a word, no token
+    assert distinctive_tokens("pip install requests\nrequests==2.32.3") == {}

@@ -401,8 +401,9 @@ def _run(words_: Sequence[str]) -> str:
 def _token_clue(token: str, kind: str) -> str:
     """A pattern (of canonical text) that every text holding `token` holds: an account
     or long number with any grouping between its characters (its parts are compared by
-    their digits; a hex address with or without its "0x"), a name as its words whatever separates them, any other token as it
-    is, canonical."""
+    their digits; a hex address with or without its "0x"), a name as its words whatever separates them, a handle after
+    "@" or a Telegram link's ".me/", an id with hyphens with any of "-", "_" and "."
+    between its parts (a package name, PEP 503), any other token as it is, canonical."""
     if kind in ("account", "number"):
         key = canonical(token)
         if kind == "account" and key.startswith("0x"):  # a hex address, "0x" optional
@@ -410,6 +411,10 @@ def _token_clue(token: str, kind: str) -> str:
         return "[ .()/+-]{0,3}".join(map(re.escape, key))
     if kind == "name":
         return _run(words(token))
+    if kind == "id" and token.startswith("@"):  # a handle, or the Telegram link to it
+        return r"(?:@|\.me/)" + re.escape(canonical(token[1:]))
+    if kind == "id" and "-" in token:  # a package name, however its parts are joined
+        return r"[-_.]+".join(map(re.escape, canonical(token).split("-")))
     return re.escape(canonical(token))
 
 

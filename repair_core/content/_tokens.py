@@ -304,6 +304,10 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
                     found["number"])
     for m in _ID_RUN.finditer(rest):
         _id(m.group(0), found["id"])
+    if "@" in rest:
+        for m in _HANDLE.finditer(rest):
+            found["id"].setdefault("@" + m.group(1).casefold(), "id")
+    _packages(rest, found["id"])
     out: dict[str, TokenKind] = {}
     for kind_found in found.values():
         for t, k in kind_found.items():
@@ -704,10 +708,42 @@ def _id(run: str, found: dict[str, TokenKind]) -> None:
 _MIN_PATH_ID = 12
 
 
+_HANDLE = re.compile(r"(?<![\w@.+-])@([A-Za-z][A-Za-z0-9_]{4,31})(?![\w@-]|\.\w)")
+"""A messenger or social handle: "@" and 5 to 32 letters, digits and "_" (Telegram's
+rule), not part of an e-mail address. Its name ignores case."""
+_HANDLE_LINK = re.compile(r"(?i)(?<![\w.-])(?:https?://)?(?:t|telegram)\.me/"
+                          r"([A-Za-z][A-Za-z0-9_]{4,31})(?![\w-])")
+"""A Telegram link to a handle: `t.me/NAME` names the account `@NAME`."""
+_INSTALL = re.compile(r"(?i)\binstall[ \t]+([A-Za-z0-9][A-Za-z0-9._-]{0,80}[A-Za-z0-9])"
+                      r"(?![\w.-])")
+_REQUIREMENT = re.compile(r"(?m)^[ \t]*([A-Za-z0-9][A-Za-z0-9._-]{0,80}[A-Za-z0-9])"
+                          r"[ \t]*(?:\[[^\]\n]{0,80}\])?[ \t]*(?:===|==|>=|<=|~=|!=|<|>)")
+"""A package to install ("pip install NAME") or a requirements line ("NAME>=2.8")."""
+_PACKAGE_SEPARATORS = re.compile(r"[-_.]+")
+
+
+def _packages(text: str, found: dict[str, TokenKind]) -> None:
+    """Adds the Python package names `text` installs or requires to `found`, as PEP 503
+    normalises them (case-folded, each run of "-", "_" and "." one "-": pip installs
+    "Python_Dateutils" as "python-dateutils"): a name of two parts or more, so an id
+    ("requests" alone is a word)."""
+    if "install" not in text.lower() and not any(op in text for op in ("==", ">=", "<=",
+                                                                       "~=", "!=")):
+        return
+    for pattern in (_INSTALL, _REQUIREMENT):
+        for m in pattern.finditer(text):
+            name = _PACKAGE_SEPARATORS.sub("-", m.group(1)).casefold()
+            if "-" in name and _HAS_LETTER(name) and not name.replace("-", "").isdigit():
+                found.setdefault(name, "id")
+
+
 def _path_ids(chunk: str, found: dict[str, TokenKind]) -> None:
     """Adds the ids written in the path or query of the URLs of `chunk` (after the first
     "/" that follows its host) to `found`: an id of at least 12 characters (a form's or a
-    document's, "1FAIpQLSc…"), which names one page where its host names a whole site."""
+    document's, "1FAIpQLSc…"), which names one page where its host names a whole site;
+    and the handle a Telegram link names (`t.me/NAME` is `@name`)."""
+    for m in _HANDLE_LINK.finditer(chunk):
+        found.setdefault("@" + m.group(1).casefold(), "id")
     slash = chunk.find("/", chunk.find("://") + 3 if "://" in chunk else 0)
     if slash < 0:
         return

@@ -1,0 +1,157 @@
+"""One value spelled other ways, read as its plain spelling before matching: HTML character
+references decoded, an e-mail address's sub-address tag dropped, a URL's numeric IPv4 host
+in dotted decimal, a run of CJK digit numerals as ASCII digits, and letters and digits
+spelled out to be read aloud as the characters they name. Each is a pass over the text
+with patterns of bounded length (no choice between two readings of a character), so
+linear in the text. A low layer: `_canonical` builds on it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+__all__ = ["cjk_digits", "html_decoded", "numeric_hosts", "spoken_characters",
+           "untagged_mail"]
+
+
+def html_decoded(text: str) -> str:
+    """`text` with its HTML character references and entities decoded (`html.unescape`):
+    a saved HTML draft writes an address as "&#114;&#101;…&#64;…".
+
+    >>> html_decoded("mailto:&#114;efunds&#64;hmrc&#45;taxrebate&#46;uk &pound;5 AT&T")
+    'mailto:refunds@hmrc-taxrebate.uk £5 AT&T'
+    """
+    return html.unescape(text) if "&" in text else text
+
+
+_TAG = re.compile(r"(?<=[\w.-])\+[\w.-]{1,64}(?=@[\w-])")
+"""An e-mail address's sub-address: "+" and a tag of up to 64 characters before its "@"."""
+
+
+def untagged_mail(text: str) -> str:
+    """`text` with the "+tag" of each e-mail address dropped: `name+tag@host` is delivered
+    to `name@host`.
+
+    >>> untagged_mail("forward to accounts+remit@outlook.com, not c++ or a+b = c")
+    'forward to accounts@outlook.com, not c++ or a+b = c'
+    """
+    return _TAG.sub("", text) if "+" in text and "@" in text else text
+
+
+_HOST_PART = r"(?:0x[0-9a-f]{1,8}|[0-9]{1,10})"
+_NUMERIC_HOST = re.compile(rf"(?<=//){_HOST_PART}(?:\.{_HOST_PART}){{0,3}}(?=[/:?#\s]|\Z)",
+                           re.IGNORECASE)
+"""A URL's host written as one to four numbers (decimal, octal with a leading 0, or hex)."""
+
+
+def _host_part(part: str) -> int | None:
+    low = part.lower()
+    if low.startswith("0x"):
+        return int(low[2:], 16)
+    if len(part) > 1 and part.startswith("0"):
+        return int(part, 8) if set(part) <= set("01234567") else None
+    return int(part)
+
+
+def _dotted(m: re.Match[str]) -> str:
+    parts = [_host_part(p) for p in m.group(0).split(".")]
+    if any(p is None for p in parts):
+        return m.group(0)
+    *head, last = [p for p in parts if p is not None]
+    # as inet_aton reads it: the last number fills the bytes the others leave
+    if any(p > 255 for p in head) or last >= 1 << (8 * (4 - len(head))):
+        return m.group(0)
+    value = sum(p << (8 * (3 - k)) for k, p in enumerate(head)) + last
+    return ".".join(str((value >> shift) & 255) for shift in (24, 16, 8, 0))
+
+
+def numeric_hosts(text: str) -> str:
+    """`text` with each URL host written as a number ("http://3119138835/", octal
+    "0271.0352.0110.023", hex "0xb9ea4813") in dotted decimal, as a browser reads it.
+
+    >>> numeric_hosts("http://3119138835/x http://0xB9.0xEA.72.19/ http://1.2.3.4/ //999999999999/")
+    'http://185.234.72.19/x http://185.234.72.19/ http://1.2.3.4/ //999999999999/'
+    """
+    return _NUMERIC_HOST.sub(_dotted, text) if "//" in text else text
+
+
+_CJK_DIGITS = str.maketrans("〇零一二三四五六七八九", "00123456789")
+_CJK_RUN = re.compile("[〇零一二三四五六七八九]{4,}")
+"""Four or more CJK digit numerals in a row, with no 十, 百, 千 or 万 among them: a number
+read digit by digit (an account, a phone), never a count ("二十七" is 27, "八万" 80,000)."""
+
+
+def cjk_digits(text: str) -> str:
+    """`text` with each run of four or more CJK digit numerals as ASCII digits.
+
+    >>> cjk_digits("普通 七二一九八三〇 (二十七日まで), 一月")
+    '普通 7219830 (二十七日まで), 一月'
+    """
+    if text.isascii():
+        return text
+    return _CJK_RUN.sub(lambda m: m.group(0).translate(_CJK_DIGITS), text)
+
+
+_DIGIT_WORDS = {"zero": "0", "nought": "0", "one": "1", "two": "2", "three": "3",
+                "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+                "nine": "9"}
+_TIMES = {"double": 2, "triple": 3}
+_WORD = re.compile(r"[a-z]+")
+_BETWEEN = re.compile(r"[\s,;:.-]*")
+_MIN_SPOKEN = 8
+"""The fewest characters a spelled-out run names to be read as one value (an IBAN, an
+account or phone number), with at least `_MIN_SPOKEN_DIGITS` digits among them."""
+_MIN_SPOKEN_DIGITS = 6
+
+
+def spoken_characters(text: str) -> str:
+    """`text` (lower case) with each run of single letters and digit words, "double" or
+    "triple" before one of them, separated only by blanks and punctuation, written as
+    the characters it names when it names at least 8 with 6 digits: an IBAN read over the
+    phone.
+
+    >>> spoken_characters("to read aloud: i, e, nine three; b, o, f, i; nine, triple "
+    ...                   "three, eight, one. thanks")
+    'to read aloud: ie93bofi933381. thanks'
+    """
+    if not any(w in text for w in _DIGIT_WORDS):
+        return text
+    out: list[str] = []
+    done = 0  # the text before this is in `out`
+    run: list[str] = []  # the characters named so far
+    start = end = 0  # where the run starts and ends in the text
+    times = 0  # a pending "double" (2) or "triple" (3)
+
+    def flush() -> None:
+        nonlocal done, run, times
+        named = "".join(run)
+        if len(named) >= _MIN_SPOKEN and sum(c.isdigit() for c in named) >= _MIN_SPOKEN_DIGITS:
+            out.append(text[done:start])
+            out.append(named)
+            done = end
+        run, times = [], 0
+
+    last = 0  # where the previous word ended
+    for m in _WORD.finditer(text):
+        w = m.group(0)
+        if (run or times) and _BETWEEN.fullmatch(text, last, m.start()) is None:
+            flush()
+        last = m.end()
+        if w in _TIMES and not times:
+            if not run:
+                start = m.start()
+            times = _TIMES[w]
+            continue
+        char = _DIGIT_WORDS.get(w) or (w if len(w) == 1 else None)
+        if char is None:
+            flush()
+            continue
+        if not run and not times:
+            start = m.start()
+        run.append(char * (times or 1))
+        times = 0
+        end = m.end()
+    flush()
+    out.append(text[done:])
+    return "".join(out)
