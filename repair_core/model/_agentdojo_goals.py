@@ -174,7 +174,8 @@ def _compact(text: str) -> str:
 
 _ALNUM = re.compile(r"[^\W_]+")
 _URL_HEAD = re.compile(r"^(?:https?://)?(?:www\.)?")
-_IDENTIFIER = re.compile(r"[^\s'\"@]+@[^\s'\"@]+|(?:https?://|www\.)[^\s'\"]+")
+_IDENTIFIER = re.compile(r"(?<![^\s'\"@])[^\s'\"@]+@[^\s'\"@]+"
+                         r"|(?<![^\s'\"(<\[])(?:https?://|www\.)[^\s'\"]+")
 
 
 def _is_strong(slot: str) -> bool:
@@ -300,14 +301,16 @@ def _fills_its_line(text: str, lo: int, hi: int) -> bool:
     """The quotation `text[lo:hi]` is all its line holds, besides punctuation, a list
     mark and a heading of one or two words before a colon that frames nothing as said
     ("TODO: '…'", "FYI:\n'…'"): it is the record's own text, not a mention of it."""
-    line_start = text.rfind("\n", 0, lo) + 1
-    line_end = text.find("\n", hi)
-    if line_end < 0:
-        line_end = len(text)
-    before, after = text[line_start:lo - 1], text[hi + 1:line_end]
-    if after.strip(" \t.!?;,") or len(before) > 40:
+    # at most a heading before and punctuation after: both short, so each look is bounded
+    before = text[max(0, lo - 42):lo - 1].rsplit("\n", 1)
+    after = text[hi + 1:hi + 10].split("\n", 1)[0]
+    if len(before) == 1 and lo - 1 > 41 or after.strip(" \t.!?;,"):
         return False
-    m = _HEADING.match(before)
+    before_line = before[-1]
+    if len(before_line) > 40 or (hi + 1 + len(after) < len(text)
+                                 and text[hi + 1 + len(after)] != "\n"):
+        return False
+    m = _HEADING.match(before_line)
     return m is not None and (m.group(1) is None or HEADING_SPEECH.isdisjoint(
         _ALNUM.findall(m.group(1))))
 
@@ -534,11 +537,11 @@ _WARNING_AT = re.compile(r"(?<![^\W_])(?:" + "|".join(
 _CLAUSE_TAIL = re.compile(r"[,:.!?;\n]")
 
 
-_IDENTIFIER_NAME = re.compile(r"[^\W_]+(?:_[^\W_]+)+")
+_IDENTIFIER_NAME = re.compile(r"(?<!\w)[^\W_]+(?:_[^\W_]+)+")
 _LOG_OPENING = re.compile(
     r"[ \t\[(<*>#-]{0,4}(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
     r"|\d{1,2}:\d{2}|([^\W\d_]+)\])")
-_CALL_RECORD = re.compile(r"[^\W_]+(?:_[^\W_]+)*[ \t]?\(|[^\W_]=[^\s=]")
+_CALL_RECORD = re.compile(r"(?<!\w)[^\W_]+(?:_[^\W_]+)*[ \t]?\(|[^\W_]=[^\s=]")
 
 
 def _log_lines(text: str) -> tuple[list[int], list[bool]]:
