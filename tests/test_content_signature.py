@@ -239,3 +239,24 @@ def test_the_user_side_leaves_out_the_shingles_the_turns_hold_without_making_the
     long = " ".join([short] * 3 + [f"word{i}" for i in range(20)])
     assert len(shingles(long)) > _LOOKED_UP_SHINGLES
     assert side.unsaid_shingles(long) == shingles(long) - said
+
+
+def test_the_store_is_read_for_its_hosts_only_when_a_signature_could_lose_one():
+    from repair_core.content import signatures_from
+
+    read: list[str] = []
+
+    def stored():
+        for text in ["Our docs live at docs.example.com/team", "Groceries on Friday."]:
+            read.append(text)
+            yield text
+
+    parts = {"m1": ("Lin prefers window seats on long flights.", "seat", "window")}
+    signatures_from(parts, {}, [], turn_seq={}, written={"m1": 5.0}, stored=stored())
+    assert read == []  # no host among its tokens: nothing of the store to read
+    parts = {"m2": ("Fill in the form at docs.example.com/forms/AB12CD34EF56GH78 today.",
+                    None, None)}
+    sig = signatures_from(parts, {}, [], turn_seq={}, written={"m2": 5.0},
+                          stored=stored())["m2"]
+    assert len(read) == 2
+    assert "docs.example.com" not in sig.tokens and "ab12cd34ef56gh78" in sig.tokens

@@ -253,7 +253,7 @@ def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
                     turns: Mapping[str, str], vocabulary: Iterable[str], *,
                     turn_seq: Mapping[str, int] | None = None,
                     written: Mapping[str, float] | None = None,
-                    stored: Sequence[str] = ()
+                    stored: Iterable[str] = ()
                     ) -> dict[str, ContentSignature]:
     """Each node of `parts` (id -> `node_parts`) -> its signature. The user's `turns`
     (id -> text) other than the node itself are left out of it — with `turn_seq` (turn id
@@ -286,12 +286,24 @@ def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
 
     made = {n: _signature(read[n], value, key, node=n, common=common, user=user_side(n))
             for n, (_text, key, value) in parts.items()}
-    if not stored or written is None:
+    if written is None:
+        return made
+    # the store's texts are read only for a signature the hosts could change: on a large
+    # case that is a read of every record's tokens
+    asking = {n for n, sig in made.items()
+              if written.get(n, never) > float("-inf") and _may_share_hosts(sig)}
+    if not asking:
         return made
     hosts = {t for text in stored for t, k in distinctive_tokens(visible(text), names=False)
              .items() if k == "url"}
-    return {n: _own_hosts(sig, hosts) if written.get(n, never) > float("-inf") else sig
-            for n, sig in made.items()}
+    return {n: _own_hosts(sig, hosts) if n in asking else sig for n, sig in made.items()}
+
+
+def _may_share_hosts(sig: ContentSignature) -> bool:
+    """Whether `_own_hosts` can change `sig` for some hosts: it names a host and another
+    strong token (a host is one)."""
+    kinds = sig.tokens.values()
+    return "url" in kinds and sum(k in STRONG_KINDS for k in kinds) >= 2
 
 
 def _own_hosts(sig: ContentSignature, hosts: set[str]) -> ContentSignature:

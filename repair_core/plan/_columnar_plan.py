@@ -1114,16 +1114,20 @@ def _signatures(c: CaseColumns, made_by: dict[int, list[int]]) -> dict[str, Any]
         made = made_by.get(f)
         written[c.ids[f]] = float(created) if created is not None else float(
             min(int(c.seq[p]) for p in made)) if made else float("-inf")
-    # `content.stored_texts`: the records the store held before the run
-    derived = np.zeros(c.n_nodes, bool)
-    derived[c.dst] = True
-    faulty = set(c.faults)
-    stored = [c.contents[r] for r in range(first_record, c.n_nodes)
-              if c.record_created[r - first_record] is None and not derived[r]
-              and r not in faulty]
+
+    def stored() -> Iterator[str]:
+        """`content.stored_texts`: the records the store held before the run (read only
+        when a signature asks)."""
+        derived = np.zeros(c.n_nodes, bool)
+        derived[c.dst] = True
+        faulty = set(c.faults)
+        yield from (c.contents[r] for r in range(first_record, c.n_nodes)
+                    if c.record_created[r - first_record] is None and not derived[r]
+                    and r not in faulty)
+
     return signatures_from(parts, turns, c.contents,
                            turn_seq={c.ids[t]: int(c.seq[t]) for t in range(c.n_turns)},
-                           written=written, stored=stored)
+                           written=written, stored=stored())
 
 
 def _producers(c: CaseColumns, faults: list[int]) -> dict[int, list[int]]:
