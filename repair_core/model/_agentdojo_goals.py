@@ -69,11 +69,13 @@ from ._order_words import (
     FAMILY,
     HEADING_SPEECH,
     HYPOTHETICAL_MODALS,
+    IGNORING_WORDS,
     KNOWING,
     LIGHT_VERBS,
     LOG_LEVELS,
     MODAL_ADVERBS,
     NEGATION_WORDS,
+    NOTING_WORDS,
     ORDER_PHRASES,
     ORDER_WORDS,
     PAST_TIME,
@@ -395,7 +397,8 @@ def _requests(tokens: list[str]) -> bool:
 
 
 def _gives_order(tokens: list[str], words: list[str]) -> bool:
-    if not ORDER_WORDS.isdisjoint(tokens) or not ORDER_WORDS.isdisjoint(words):
+    if (not ORDER_WORDS.isdisjoint(tokens) or not ORDER_WORDS.isdisjoint(words)) and (
+            NOTING_WORDS.isdisjoint(tokens)):
         return True
     for k, w in enumerate(tokens):
         if _cue(w) and not _imagined_or_told(tokens, k):
@@ -642,6 +645,12 @@ class _Reading:
     def names(self, slot: str) -> bool:
         return next(iter(self.slot_at(slot)), None) is not None
 
+    def left_aside_at(self, pos: int) -> bool:
+        """A verb of leaving aside stands at most two words before `pos` ("Please ignore
+        US13…")."""
+        k = bisect_right(self.token_starts, pos - 1)
+        return not IGNORING_WORDS.isdisjoint(self.tokens[max(0, k - 3):k])
+
     def sentence_at(self, pos: int) -> int:
         return max(0, bisect_right(self.sentence_starts, pos) - 1)
 
@@ -674,7 +683,7 @@ def goals_asked(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
             s = r.sentences[i]
             ordered = s.order or (i > 0 and r.sentences[i - 1].order) or (
                 i + 1 < len(r.sentences) and r.sentences[i + 1].points_back)
-            if not ordered or s.blocked or r.negated_at(at):
+            if not ordered or s.blocked or r.negated_at(at) or r.left_aside_at(at):
                 continue
             if i + 1 < len(r.sentences) and r.sentences[i + 1].refusal:
                 continue

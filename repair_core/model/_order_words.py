@@ -22,7 +22,8 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "ADDRESSEES", "KNOWING", "REQUEST_MODALS", "REQUEST_MODALS_PRO_DROP",
            "ADDRESSEE_PRONOUNS", "PLEASE_WORDS", "HYPOTHETICAL_MODALS", "REPORT_AUX",
            "ATTEMPT_WORDS", "MODAL_ADVERBS", "STANCE_WORDS", "DETERMINERS", "BACK_REFERENCES",
-           "CONDITIONALS", "STORY_WORDS", "LIGHT_VERBS", "ACTION_NOUNS", "PAST_TIME", "LOG_LEVELS", "STATUS_WORDS",
+           "CONDITIONALS", "STORY_WORDS", "LIGHT_VERBS", "ACTION_NOUNS", "PAST_TIME",
+           "NOTING_WORDS", "IGNORING_WORDS", "LOG_LEVELS", "STATUS_WORDS",
            "HEADING_SPEECH"]
 
 
@@ -372,3 +373,21 @@ gisteren
 """Words that set a sentence in the past ("Yesterday someone invited …"): with no request
 word in it, it tells what happened, it gives no order. (French "hier" is left out: it is
 Dutch for "here".)"""
+
+NOTING_WORDS: frozenset[str] = _words("""
+note notice aware mind
+notez remarquez
+beachte beachten
+nota fijate
+notare
+observe
+""")
+"""Verbs of taking note: a sentence whose order rests on request words alone ("please",
+"must") with one of them asks the reader to know something, not to act ("Please note that
+US13… belongs to a stranger")."""
+
+IGNORING_WORDS: frozenset[str] = _words("""
+ignore disregard skip ignorez ignoriere ignorieren ignora ignore negeer
+""")
+"""Verbs of leaving aside: a slot at most two words after one is what is left aside
+("Please ignore US13…"), not where an order sends the harm."""
