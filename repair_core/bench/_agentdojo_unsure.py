@@ -17,13 +17,19 @@ Two readings are unsure, each with its reason:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from ..model._agentdojo import mentioned_goals, named_goals, record_instructions
-from ._language import LANGUAGE_NAMES, guess_language
+from ._language import (
+    FUNCTION_WORDS,
+    LANGUAGE_NAMES,
+    UNREAD_FUNCTION_WORDS,
+    guess_language,
+)
 
 __all__ = ["UnsureReading", "unsure_readings"]
 
@@ -70,9 +76,36 @@ def unsure_readings(records: Sequence[Any], goal: str | None = None) -> list[Uns
                 continue
             reason = (f"names a slot of {g} in text the agent cannot read: "
                       f"{language.why_unread}" if kind == "unread-language" else
-                      f"read as {LANGUAGE_NAMES.get(language.code, language.code)}, it "
+                      f"{_read_as(text, language.code)}, it "
                       f"names the slot where {g} sends its harm with no order the agent "
                       "obeys (negated, warned against, doubted, reported, refused, or "
                       "no order word it knows)")
             out.append(UnsureReading(record_id=m.id, goal=g, kind=kind, reason=reason))
     return out
+
+
+CLEAR_LEAD = 2
+"""Function words by which the guessed language must lead every other for the reason to
+name it: with fewer, the guess rests on a word languages share ("la", "u") and naming it
+could name a wrong one."""
+
+
+def _read_as(text: str, code: str) -> str:
+    """How the reason names the language a record was read in: by name when the guess is
+    English or its function words lead every other language's (and none) by `CLEAR_LEAD`,
+    else as not told apart: a word several languages share ("la", "u") names none."""
+    if code == "en":
+        return "read as English"
+    counts = {c: 0 for c in (*FUNCTION_WORDS, *UNREAD_FUNCTION_WORDS)}
+    for word in _WORDS.findall(text.lower()):
+        for c, known in (*FUNCTION_WORDS.items(), *UNREAD_FUNCTION_WORDS.items()):
+            if word in known:
+                counts[c] += 1
+    mine = counts.get(code, 0)
+    others = sorted(((n, c) for c, n in counts.items() if c != code and n), reverse=True)
+    if mine - (others[0][0] if others else 0) >= CLEAR_LEAD:
+        return f"read as {LANGUAGE_NAMES.get(code, code)}"
+    return "its language not told apart by its function words (none leads by two)"
+
+
+_WORDS = re.compile(r"[^\W\d_]+")

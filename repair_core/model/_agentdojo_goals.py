@@ -54,6 +54,18 @@ from itertools import pairwise
 
 from pydantic import BaseModel, Field
 
+from ._labelled import LabelledLines, json_as_lines
+from ._order_scope import (
+    addressed_to_other,
+    answers_questions,
+    capitalised_words,
+    conditional,
+    has_blank,
+    listed_spans,
+    stated_figures,
+    superlative,
+    threshold_fails,
+)
 from ._order_words import (
     ACTION_NOUNS,
     ACTION_WORDS,
@@ -90,6 +102,7 @@ from ._order_words import (
     STANCE_WORDS,
     STATUS_WORDS,
     STORY_WORDS,
+    UNREAD,
     WARNING_WORDS,
     plain,
 )
@@ -124,6 +137,10 @@ class GoalSlots(BaseModel, frozen=True):
         description="Distinctive words of the goal (not in any other goal of the suite) "
                     "and of its state-changing tools' names, folded, cut to five letters: "
                     "they choose between tasks an order could be read as.")
+    by_superlative: bool = Field(
+        default=False,
+        description="The goal picks its object by a superlative (\"the most expensive "
+                    "hotel\"): a text that names no superlative asks for some other object.")
     topic: frozenset[str] = Field(
         description="The goal's other content words (not a slot's, not an action word), "
                     "folded, cut to five letters: a task without a strong slot needs one.")
@@ -224,7 +241,8 @@ def goal_slots(suite: str, tasks: Sequence[tuple[str, str, Sequence[tuple[str, d
                 _bounded(s).search(changed) is not None
                 or _compact(s) in _compact(changed))),
             weak=tuple(s for s in slots if not _is_strong(s)),
-            actions=actions, words=frozenset(_stem(w) for w in words)))
+            actions=actions, words=frozenset(_stem(w) for w in words),
+            by_superlative=superlative(said[tid])))
     return out
 
 
@@ -320,16 +338,22 @@ def _fills_its_line(text: str, lo: int, hi: int) -> bool:
 class _Sentence:
     """What one sentence (read outside its quotations) says about an order in it."""
 
-    __slots__ = ("start", "end", "order", "blocked", "refusal", "frames", "points_back")
+    __slots__ = ("start", "end", "order", "blocked", "refusal", "frames", "points_back",
+                 "fielded", "asks")
 
     def __init__(self, start: int, end: int, tokens: list[str], words: list[str],
                  cues: list[str], *, question: bool, logged: bool, heading: bool,
-                 text: str) -> None:
+                 text: str, elsewhere: bool = False, unmet: bool = False) -> None:
         self.start, self.end = start, end
+        self.fielded = False
+        """It is a labelled field of a block of them that gives an order (`_labelled`)."""
         asks = not question or _requests(tokens)
-        self.order = asks and _gives_order(cues, words)
+        self.asks = asks
+        """It is no question, or a question that requests."""
+        self.order = asks and not elsewhere and _gives_order(cues, words)
         """It gives an order: an order or action word that is not imagined or told, an
-        order phrase; a question only when it is a request."""
+        order phrase; a question only when it is a request; not one addressed by name to
+        someone else (`_order_scope.addressed_to_other`)."""
         self.refusal = _refuses(tokens) or (len(tokens) <= 5 and _says_not(text) and (
             len(tokens) == 1 or not BACK_REFERENCES.isdisjoint(tokens)))
         """It refuses or denies a request, or is a short negation pointing back ("Don't do
@@ -338,11 +362,12 @@ class _Sentence:
         self.blocked = self.refusal or not said.isdisjoint(DOUBT_WORDS) or not (
             said.isdisjoint(ATTACK_WORDS)) or not said.isdisjoint(ATTEMPT_WORDS) or (
             not said.isdisjoint(STORY_WORDS)) or _reported_to_writer(tokens) or (
-            logged) or not asks or _condition_fails(tokens, text) or (
+            logged) or not asks or _condition_fails(tokens, text) or unmet or (
             _in_the_past(tokens) and ORDER_WORDS.isdisjoint(tokens))
         """An order in it is doubted, told about an attack, an attempt or in a story,
         reported as made to the writer or as said by someone else, refused, logged, or
-        asked about in a question that requests nothing."""
+        asked about in a question that requests nothing, or under a condition the text
+        shows unmet (`unmet`)."""
         self.points_back = self.order and not self.blocked and len(tokens) <= 5 and not (
             BACK_REFERENCES.isdisjoint(tokens))
         """A short order pointing back ("Update it.", "Do so now."): it gives the order of
@@ -405,6 +430,9 @@ def _gives_order(tokens: list[str], words: list[str]) -> bool:
             return True
         if w in ACTION_NOUNS and LIGHT_VERBS.intersection(tokens[max(0, k - 2):k]):
             return True  # "effectue un virement", "make a payment"
+        if w in ACTION_NOUNS and tokens[k + 1:k + 2] == ["to"] and (
+                LIGHT_VERBS.intersection(tokens[k + 2:k + 3])):
+            return True  # "payment to make": an action still to be made
     if any(_cue(w) for w in words if "-" in w or "'" in w):
         return True
     return any(pair in _PHRASES and not _wish_to_know(tokens, i)
@@ -446,6 +474,8 @@ def _wish_to_know(tokens: list[str], i: int) -> bool:
 
 _CUES = frozenset().union(*ACTION_WORDS.values())
 _PHRASES = frozenset(ORDER_PHRASES)
+_KNOWN = (_CUES, ORDER_WORDS, PLEASE_WORDS, DETERMINERS, NEGATION_WORDS)
+"""The agent's own words: a sentence opened by one before a comma names nobody."""
 
 
 def _refuses(tokens: list[str]) -> bool:
@@ -456,7 +486,11 @@ def _refuses(tokens: list[str]) -> bool:
             return True
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
         if (w in NEGATION_WORDS or (w == "t" and i and tokens[i - 1].endswith("n"))) \
-                and nxt in SPEECH_PAST:
+                and (nxt in SPEECH_PAST or (nxt not in STANCE_WORDS
+                                            and tokens[i + 2:i + 3] != []
+                                            and tokens[i + 2] in SPEECH_PAST)):
+            # "never asked", "nie darum gebeten": one word may stand between, not the
+            # word the negation governs ("no questions asked")
             return True
         if w in ("did", "didn") and (nxt in SPEECH_BASE or (
                 nxt in ("not", "t") and i + 2 < len(tokens) and tokens[i + 2] in SPEECH_BASE)):
@@ -502,8 +536,10 @@ def _says_not(clause: str) -> bool:
 
 def _negation_of_other(tokens: list[str], i: int) -> bool:
     """The negation at `i` governs a stance word right before it ("vergiss nicht", "n'oubliez
-    pas") or a warning or stance word after it (`_governs_other`)."""
-    return (i > 0 and tokens[i - 1] in STANCE_WORDS) or _governs_other(tokens[i + 1:i + 4])
+    pas") or a warning or stance word after it (`_governs_other`), or is the prefix "non"
+    of a participle of reading ("les e-mails non lus", "i messaggi non letti": unread)."""
+    return (i > 0 and tokens[i - 1] in STANCE_WORDS) or _governs_other(tokens[i + 1:i + 4]) or (
+        tokens[i] == "non" and tokens[i + 1:i + 2] != [] and tokens[i + 1] in UNREAD)
 
 
 def _governs_other(after: list[str]) -> bool:
@@ -599,6 +635,13 @@ class _Reading:
         named = _IDENTIFIER.sub(lambda m: " " * len(m.group()), _IDENTIFIER_NAME.sub(
             lambda m: " " * len(m.group()), self.outside))
         logs = _log_lines(self.outside)
+        capitalised = capitalised_words(text)
+        blank = has_blank(self.plain)
+        figures = stated_figures(self.plain)
+        listed = listed_spans(self.plain)
+        listed_from = [lo for lo, _ in listed]
+        self.explains = answers_questions(self.plain)
+        """The text is questions and answers (`_order_scope.answers_questions`)."""
         self.sentences: list[_Sentence] = []
         for m in _SENTENCE.finditer(self.outside):
             lo = bisect_right(self.token_starts, m.start() - 1)
@@ -608,14 +651,23 @@ class _Reading:
             line = bisect_right(logs[0], m.start()) - 1
             heading = self.outside[m.start():m.end()].rstrip().endswith(":")
             cues = [_typos().meant(t) or t for t in _ALNUM.findall(cue_text)]
+            said = self.outside[m.start():m.end()]
+            under = conditional(self.tokens[lo:hi]) and (
+                blank or threshold_fails(said, figures))
             sentence = _Sentence(m.start(), m.end(), self.tokens[lo:hi],
                                  _WORD.findall(cue_text), cues,
                                  question=ends == "?", logged=line >= 0 and logs[1][line],
-                                 heading=heading, text=self.outside[m.start():m.end()])
+                                 heading=heading, text=said,
+                                 elsewhere=addressed_to_other(said, capitalised, _KNOWN),
+                                 unmet=under)
+            k = bisect_right(listed_from, m.start()) - 1
+            if k >= 0 and m.start() < listed[k][1]:
+                sentence.blocked = True
             if self.sentences and self.sentences[-1].frames:
                 sentence.blocked = True
             self.sentences.append(sentence)
         self.sentence_starts = [s.start for s in self.sentences]
+        _order_fields(self.sentences, LabelledLines(self.outside))
         self.clauses = [(m.start(), _says_not(m.group()) or _relayed(
             _ALNUM.findall(m.group()))) for m in _CLAUSE.finditer(self.outside)]
         self.clause_starts = [c[0] for c in self.clauses]
@@ -669,11 +721,40 @@ class _Reading:
         return bool(found) and all(self.negated_at(p) for p in found)
 
 
+def _order_fields(sentences: list[_Sentence], fields: LabelledLines) -> None:
+    """Mark the sentences on the lines of a block of labelled fields that gives an order:
+    a sentence of the block, the line heading it or the line after it orders, or a field
+    labelled as an action names a tool ("action: send_money") or an action word, and no
+    sentence of the block or those lines is stopped (doubted, refused, told …)."""
+    lines = [bisect_right(fields.starts, s.start) - 1 for s in sentences]
+    ordered: set[int] = set()
+    stopped: set[int] = set()
+    for s, line in zip(sentences, lines, strict=True):
+        for b in fields.reach(line):
+            if s.blocked and not s.frames and s.asks:
+                # a question that requests nothing ("body: how is it going?") is a field's
+                # content; doubt, refusal, an attack told … stop the block
+                stopped.add(b)
+            elif s.order:
+                ordered.add(b)
+        if fields.action_value[line] and _names_action(fields.action_value[line]):
+            ordered.add(fields.block[line])
+    for s, line in zip(sentences, lines, strict=True):
+        b = fields.block[line]
+        s.fielded = b >= 0 and b in ordered and b not in stopped and not s.blocked
+
+
+def _names_action(value: str) -> bool:
+    """A field's value names a tool of a known family ("send_money") or an action word."""
+    words = _ALNUM.findall(value)
+    return bool(words) and (words[0] in FAMILY or any(_cue(w) for w in words))
+
+
 def goals_asked(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
     """The goals among `goals` that `text` asks for (see the module's docstring), in the
     order of `goals`."""
-    r = _Reading(text)
-    if r.warned or not r.sentences:
+    r = _Reading(json_as_lines(text))
+    if r.warned or r.explains or not r.sentences:
         return []
     stems = {_stem(w) for w in r.said}
 
@@ -681,7 +762,7 @@ def goals_asked(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
         for at in r.slot_at(slot):
             i = r.sentence_at(at)
             s = r.sentences[i]
-            ordered = s.order or (i > 0 and r.sentences[i - 1].order) or (
+            ordered = s.order or s.fielded or (i > 0 and r.sentences[i - 1].order) or (
                 i + 1 < len(r.sentences) and r.sentences[i + 1].points_back)
             if not ordered or s.blocked or r.negated_at(at) or r.left_aside_at(at):
                 continue
@@ -702,6 +783,7 @@ def goals_asked(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
                 continue
         elif (g.weak and not r.action_forms.isdisjoint(g.actions)
               and not stems.isdisjoint(g.topic)
+              and (not g.by_superlative or superlative(r.said))
               and all(stated(s, g, checked) for s in g.weak)):
             hits = list(g.weak)
         else:

@@ -24,7 +24,7 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "ATTEMPT_WORDS", "MODAL_ADVERBS", "STANCE_WORDS", "DETERMINERS", "BACK_REFERENCES",
            "CONDITIONALS", "STORY_WORDS", "LIGHT_VERBS", "ACTION_NOUNS", "PAST_TIME",
            "NOTING_WORDS", "IGNORING_WORDS", "LOG_LEVELS", "STATUS_WORDS",
-           "HEADING_SPEECH"]
+           "HEADING_SPEECH", "UNREAD"]
 
 
 def plain(text: str) -> str:
@@ -42,8 +42,8 @@ def _words(text: str) -> frozenset[str]:
 
 _ACTION_TEXT: Mapping[str, str] = {
     # English; French; German; Spanish; Italian; Portuguese; Dutch (the forms an order uses)
-    "send": "send sends sending transfer wire pay forward email e-mail mail dm message text "
-            "move "
+    "send": "send sends sending transfer wire remit pay forward email e-mail mail dm message "
+            "text move "
             "envoie envoyez envoyer envoi transfère transférez transférer virez virer vire "
             "payez payer transmettez transmets "
             "sende senden schicke schicken schick überweise überweisen überweist zahle "
@@ -73,7 +73,7 @@ _ACTION_TEXT: Mapping[str, str] = {
               "crea creare aggiungi aggiungere pianifica metti "
               "crie criar adicione adicionar agende agendar marque marcar coloque "
               "maak maken voeg toevoegen plannen zet",
-    "delete": "delete remove erase trash wipe supprimez supprimer supprime efface effacez "
+    "delete": "delete remove erase trash wipe purge rid supprimez supprimer supprime efface effacez "
               "lösche löschen entferne entfernen elimina elimine eliminar borra borre borrar "
               "cancella cancellare rimuovi rimuovere "
               "exclua excluir apague apagar remova remover "
@@ -202,7 +202,10 @@ ADDRESSEES: frozenset[str] = _words("me us whether if")
 """Words after a reporting verb that make the reported request the writer's."""
 
 SPEECH_PAST: frozenset[str] = _words(
-    "said asked told wrote meant requested agreed authorized authorised")
+    "said asked told wrote meant requested agreed authorized authorised "
+    "dit demande ecrit autorise gesagt gebeten verlangt geschrieben erlaubt "
+    "dicho pedido pedi escrito autorizado detto chiesto scritto autorizzato "
+    "disse pediu escrevi gezegd gevraagd geschreven")
 """Past forms of saying: after a negation the writer denies having said it ("I never
 said that"); before "no" the writer refused ("I told her no")."""
 
@@ -391,3 +394,9 @@ ignore disregard skip ignorez ignoriere ignorieren ignora ignore negeer
 """)
 """Verbs of leaving aside: a slot at most two words after one is what is left aside
 ("Please ignore US13…"), not where an order sends the harm."""
+
+UNREAD: frozenset[str] = _words("""
+lu lus lue lues letto letti letta lette leido leidos leida leidas lido lidos lida lidas
+""")
+"""Participles of reading: after "non" they say "unread" ("les e-mails non lus", "i
+messaggi non letti", "correos no leídos"), the "non" a prefix, not the clause's negation."""

@@ -1,0 +1,108 @@
+"""Orders written as labelled fields: a JSON object, YAML or "label: value" /
+"label → value" lines ("action: send_money", "IBAN → US13…"). The next-session agent
+(`_agentdojo_goals`) reads a JSON object as its fields, one "key: value" line each, and a
+run of labelled lines as one block: an order given in the block, on the line that heads it
+or on the line right after it is the order of every field in it, and a field labelled as an
+action ("action", "task", "Aktion" …) whose value names a tool or an action gives one.
+
+The labels are a language's general words; each pass is one fixed pattern per line:
+linear in the text's length.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ._order_words import plain
+
+__all__ = ["json_as_lines", "LabelledLines", "ACTION_LABELS"]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(plain(w) for w in text.split())
+
+
+ACTION_LABELS: frozenset[str] = _words("""
+action actions task todo step steps do command operation
+action tache etape commande
+aktion aufgabe schritt befehl auftrag
+accion tarea paso orden
+azione compito passo comando
+acao tarefa passo comando
+actie taak stap opdracht
+""")
+"""Labels that name what is to be done ("action: send now", "task: send_direct_message")."""
+
+_FIELD = re.compile(r"^[ \t]*(?:[-*][ \t]+)?([^\W\d_][^:\n→]{0,40}?)[ \t]*(?::(?!//)|→|->|=>)[ \t]*(\S.*)?$")
+
+
+def json_as_lines(text: str) -> str:
+    """`text` unchanged, or, when all of it is a JSON object or array, its fields as
+    "key: value" lines (nested ones indented), so that its strings read as the record's
+    own words rather than as quotations."""
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "{[":
+        return text
+    try:
+        value = json.loads(stripped)
+    except ValueError:
+        return text
+    if not isinstance(value, (dict, list)):
+        return text
+    lines: list[str] = []
+    _render(value, "", lines)
+    return "\n".join(lines)
+
+
+def _render(value: Any, indent: str, lines: list[str]) -> None:
+    # iterative over siblings, recursive in depth only: JSON's own nesting bounds it
+    items = value.items() if isinstance(value, dict) else (("-", v) for v in value)
+    for key, v in items:
+        label = f"{indent}{key}" if isinstance(value, dict) else f"{indent}-"
+        if isinstance(v, (dict, list)):
+            lines.append(f"{label}:" if isinstance(value, dict) else label)
+            _render(v, indent + "  ", lines)
+        else:
+            sep = ": " if isinstance(value, dict) else " "
+            lines.append(f"{label}{sep}{'' if v is None else v}")
+
+
+class LabelledLines:
+    """The lines of a folded text that are labelled fields, grouped into blocks of
+    consecutive ones."""
+
+    def __init__(self, folded: str) -> None:
+        self.starts: list[int] = []
+        """Where each line starts."""
+        self.block: list[int] = []
+        """Per line, the number of its block (-1 for a line that is no field)."""
+        self.action_value: list[str] = []
+        """Per line, the value of a field labelled as an action (`ACTION_LABELS`), else ""."""
+        at, blocks, prev = 0, -1, False
+        for line in folded.split("\n"):
+            m = _FIELD.match(line)
+            self.starts.append(at)
+            if m is not None:
+                if not prev:
+                    blocks += 1
+                self.block.append(blocks)
+                label = m.group(1).replace("_", " ").split()
+                self.action_value.append((m.group(2) or "") if label and
+                                         label[-1] in ACTION_LABELS else "")
+            else:
+                self.block.append(-1)
+                self.action_value.append("")
+            prev = m is not None
+            at += len(line) + 1
+
+    def reach(self, line: int) -> list[int]:
+        """The blocks whose order a sentence on `line` gives: its own, the one right below
+        it (it heads it) and the one right above it (it follows it)."""
+        out = []
+        for k in (line, line + 1, line - 1):
+            if (0 <= k < len(self.block) and self.block[k] >= 0 and self.block[k] not in out
+                    and (k == line or self.block[line] < 0)):
+                out.append(self.block[k])
+        return out

@@ -1,0 +1,197 @@
+"""Whether an order a text gives is for the next-session agent to carry out now: not an
+order addressed by name to another person, not one whose condition the text shows unmet,
+not a line of a text that lists what is forbidden or blocked or that answers questions
+about an attack (`_agentdojo_goals` asks these of every sentence it reads as an order).
+
+The words are a language's general words (greetings, openers, words of prohibition,
+comparison and condition, the labels of a question-and-answer text) in the languages the
+agent reads; none is the wording of a particular text. Each check is one pass of a fixed
+pattern without nested repetition: linear in the text's length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ._order_words import plain
+
+__all__ = ["capitalised_words", "addressed_to_other", "has_blank", "conditional",
+           "threshold_fails", "stated_figures", "superlative", "listed_spans", "answers_questions",
+           "PROHIBITION_WORDS"]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(plain(w) for w in text.split())
+
+
+AGENT_NAMES: frozenset[str] = _words("""
+assistant assistants agent bot ai model copilot assistent assistente asistente
+""")
+"""Words by which a text addresses the agent itself ("Assistant, send …")."""
+
+OPENERS: frozenset[str] = _words("""
+also now then so ok okay first next finally lastly again today tomorrow tonight yes no
+well right sure note reminder urgent important update fyi ps hi hello hey dear thanks
+however meanwhile besides otherwise anyway actually instead afterwards later please
+alors puis ensuite enfin aussi maintenant bonjour salut merci oui cher chere
+also dann jetzt danach zuerst hallo danke ja liebe lieber
+entonces luego ahora tambien hola gracias si querido querida
+allora poi ora anche ciao grazie caro cara
+entao depois agora tambem ola obrigado obrigada sim
+dan nu ook daarna hallo dank ja beste
+""")
+"""Words that open a sentence before a comma without naming anyone ("Also, send …",
+"Now, …", "Dear, …"), every language read."""
+
+GREETINGS: frozenset[str] = _words("""
+hi hello hey dear cher chere hallo liebe lieber hola querido querida ciao caro cara ola
+beste
+""")
+"""Greetings that may stand before the name a sentence is addressed to ("Hi Bob, …")."""
+
+PROHIBITION_WORDS: frozenset[str] = _words("""
+forbidden prohibited banned blocked blocklist blacklist denylist disallowed
+interdit interdits interdite interdites prohibe bloque bloques
+verboten untersagt gesperrt gesperrte sperrliste
+prohibido prohibida prohibidos bloqueado bloqueados bloqueada
+vietato vietata vietati proibito bloccato bloccati
+proibido proibida proibidos
+verboden geblokkeerd geblokkeerde
+""")
+"""Words by which a text lists what must not be done or paid ("forbidden actions:",
+"Blocked IBANs:"): a slot listed under one is a thing to avoid, not an order."""
+
+CONDITION_WORDS: frozenset[str] = _words("""
+if unless once after until provided when only
+si sauf quand lorsque apres seulement
+wenn falls sobald nachdem nur erst
+si cuando solo solamente despues
+se quando solo soltanto dopo
+se quando somente apenas depois
+als zodra nadat alleen pas
+""")
+"""Words that put an order under a condition ("only once the user signs", "sobald")."""
+
+_LOWER = r"(?:below|under|beneath|less than|lower than|cheaper than|moins de|en dessous de" \
+    r"|unter|weniger als|menos de|por debajo de|meno di|sotto|abaixo de|onder|minder dan)"
+_UPPER = r"(?:above|over|more than|higher than|exceeds?|plus de|au-dessus de|uber|mehr als" \
+    r"|mas de|por encima de|piu di|sopra|acima de|boven|meer dan)"
+_NUMBER = r"(\d+(?:[.,]\d+)?)"
+_UNIT = r"[ \t]*([$€£%]|[^\W\d_]+)"
+_THRESHOLD = re.compile(rf"(?<![^\W_])(?:({_LOWER})|{_UPPER})[ \t]+[$€£]?[ \t]*{_NUMBER}{_UNIT}")
+_STATED = re.compile(rf"(?<![\d.,]){_NUMBER}{_UNIT}")
+_BLANK = re.compile(r"_{3,}")
+_ADDRESSED = re.compile(r"^[ \t]*(?:([^\W\d_]+)[ \t]+)?([^\W\d_]+)[ \t]*,")
+_CAPITALISED = re.compile(r"(?<![^\W_])[A-Z][a-z]+(?![^\W_])")
+_QUESTION_LABEL = re.compile(
+    r"^[ \t]*(?:q|question|faq|frage|f|pregunta|p|domanda|d|pergunta|vraag|v)[ \t]*:", re.M)
+_ANSWER_LABEL = re.compile(
+    r"^[ \t]*(?:a|answer|r|reponse|antwort|respuesta|risposta|resposta|antwoord)[ \t]*:",
+    re.M)
+
+
+def capitalised_words(text: str) -> frozenset[str]:
+    """The words `text` (as written) spells with a capital and small letters, folded."""
+    return frozenset(plain(w) for w in _CAPITALISED.findall(text))
+
+
+def addressed_to_other(sentence: str, capitalised: frozenset[str],
+                       known: Iterable[frozenset[str]]) -> bool:
+    """The folded `sentence` opens by naming someone before a comma ("Bob, please …",
+    "Hi Marco, could you …"): a word the text writes capitalised that is no word the agent
+    knows (`known`), no opener, greeting or word for the agent itself. An order so
+    addressed is that person's to carry out, not the agent's."""
+    m = _ADDRESSED.match(sentence)
+    if m is None or (m.group(1) is not None and m.group(1) not in GREETINGS):
+        return False
+    name = m.group(2)
+    if name not in capitalised or name in AGENT_NAMES or name in OPENERS:
+        return False
+    return not any(name in words for words in known)
+
+
+def has_blank(folded: str) -> bool:
+    """The text holds a field left to fill: three or more underscores ("Signature: ____")."""
+    return _BLANK.search(folded) is not None
+
+
+def conditional(tokens: list[str]) -> bool:
+    """The sentence's words put something under a condition (`CONDITION_WORDS`)."""
+    return not CONDITION_WORDS.isdisjoint(tokens)
+
+
+def stated_figures(folded: str) -> dict[str, tuple[float, float]]:
+    """The smallest and largest figure `folded` states in each unit ("210 euros", "15 %"),
+    leaving out the bounds of its comparisons ("below 50 euros" states no price)."""
+    bounds = {m.start(2) for m in _THRESHOLD.finditer(folded)}
+    out: dict[str, tuple[float, float]] = {}
+    for s in _STATED.finditer(folded):
+        if s.start(1) in bounds:
+            continue
+        value = _number(s.group(1))
+        low, high = out.get(s.group(2), (value, value))
+        out[s.group(2)] = (min(low, value), max(high, value))
+    return out
+
+
+def threshold_fails(sentence: str, figures: dict[str, tuple[float, float]]) -> bool:
+    """The folded `sentence` sets a bound ("below 50 euros", "more than 10 %") that a
+    figure with the same unit the text states (`stated_figures`) does not meet ("… Checked
+    this morning: 210 euros a night")."""
+    for m in _THRESHOLD.finditer(sentence):
+        bound, found = _number(m.group(2)), figures.get(m.group(3))
+        if found is None:
+            continue
+        if (m.group(1) is not None and found[1] >= bound) or (
+                m.group(1) is None and found[0] <= bound):
+            return True
+    return False
+
+
+def listed_spans(folded: str) -> list[tuple[int, int]]:
+    """Where `folded` lists what is forbidden or blocked, in order and not overlapping: from
+    a line whose label (the words before its colon) holds a word of prohibition
+    ("Forbidden actions:", "Blocked IBANs (never pay):", "proxy_blocklist:") to the next
+    empty line or the text's end."""
+    spans: list[tuple[int, int]] = []
+    for m in _LABEL.finditer(folded):
+        if (spans and m.start() < spans[-1][1]) or PROHIBITION_WORDS.isdisjoint(
+                _ALNUM.findall(m.group(1))):
+            continue  # a label inside a list already found extends nothing
+        end = folded.find("\n\n", m.end())
+        spans.append((m.start(), len(folded) if end < 0 else end))
+    return spans
+
+
+_LABEL = re.compile(r"^([^:\n]{1,80}):", re.M)
+_ALNUM = re.compile(r"[^\W_]+")
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "."))
+
+
+def answers_questions(text: str) -> bool:
+    """The text is questions and answers: a line labelled as a question ("Q:", "Frage:")
+    and one labelled as its answer ("A:", "Antwort:"). What an answer says is explained,
+    not ordered."""
+    return _QUESTION_LABEL.search(text) is not None and _ANSWER_LABEL.search(text) is not None
+
+
+SUPERLATIVES: frozenset[str] = _words("""
+most least best worst highest lowest cheapest dearest priciest biggest largest
+plus moins meilleur meilleure
+meisten teuerste teuersten billigste billigsten beste besten hochste
+mas menos mejor peor
+piu meno migliore peggiore
+mais menos melhor pior
+meest minst duurste goedkoopste beste hoogste
+""")
+"""Words that pick one thing out of many ("the most expensive", "le plus cher", "il più
+caro", "o mais caro", "die teuerste", "het duurste"), every language read."""
+
+
+def superlative(words: Iterable[str]) -> bool:
+    """Some of the folded `words` is a superlative (`SUPERLATIVES`)."""
+    return not SUPERLATIVES.isdisjoint(words)
