@@ -145,7 +145,8 @@ def spoken_characters(text: str) -> str:
             continue
         char = _DIGIT_WORDS.get(w) or (w if len(w) == 1 else None)
         if char is None:
-            flush()
+            if run or times:  # else there is nothing to flush: most words of a long text
+                flush()
             continue
         if not run and not times:
             start = m.start()
