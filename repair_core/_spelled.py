@@ -105,6 +105,13 @@ account or phone number), with at least `_MIN_SPOKEN_DIGITS` digits among them."
 _MIN_SPOKEN_DIGITS = 6
 
 
+_NAMING = ("(?<![a-z])(?:" + "|".join([*_DIGIT_WORDS, *_TIMES]) + "|[a-z])(?![a-z])")
+_SPOKEN_SPAN = re.compile(f"{_NAMING}(?:{_BETWEEN.pattern}{_NAMING}){{3,}}")
+"""At least four words in a row that a spelled-out run is made of (single letters, digit
+words, "double", "triple"), separated only by blanks and punctuation, as many as follow:
+a run of fewer names at most 4 characters, and only such a span can hold a run."""
+
+
 def spoken_characters(text: str) -> str:
     """`text` (lower case) with each run of single letters and digit words, "double" or
     "triple" before one of them, separated only by blanks and punctuation, written as
@@ -117,6 +124,22 @@ def spoken_characters(text: str) -> str:
     """
     if not any(w in text for w in _DIGIT_WORDS):
         return text
+    # each span is read on its own: the words around it end any run, so the whole text
+    # read word by word gives the same (and a long text has few such spans)
+    out: list[str] = []
+    done = 0
+    for m in _SPOKEN_SPAN.finditer(text):
+        out.append(text[done:m.start()])
+        out.append(_spoken_run(m.group(0)))
+        done = m.end()
+    if not out:
+        return text
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _spoken_run(text: str) -> str:
+    """`spoken_characters` of `text`, read word by word."""
     out: list[str] = []
     done = 0  # the text before this is in `out`
     run: list[str] = []  # the characters named so far

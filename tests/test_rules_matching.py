@@ -486,6 +486,30 @@ def test_the_spelled_forms_read_a_megabyte_in_linear_time():
         assert time.process_time() - start < 2.0, text[:12]
 
 
+@settings(max_examples=300)
+@given(st.lists(st.tuples(
+    st.sampled_from(["zero", "nought", "one", "two", "three", "nine", "double", "triple", "a",
+                     "b", "i", "z", "someone", "ninety", "x1", "A", "é", "ab"]),
+    st.sampled_from([" ", ", ", "; ", "-", ".", ":", "\n", "", "1", "/", "é", "_"])),
+    max_size=40))
+def test_spelled_characters_read_span_by_span_are_read_as_word_by_word(parts):
+    from repair_core._spelled import _spoken_run, spoken_characters
+
+    text = "".join(w + sep for w, sep in parts)
+    assert spoken_characters(text) == _spoken_run(text)
+
+
+def test_spelled_characters_read_only_the_spans_that_can_hold_a_run(monkeypatch):
+    from repair_core import _spelled
+
+    read: list[str] = []
+    real = _spelled._spoken_run
+    monkeypatch.setattr(_spelled, "_spoken_run", lambda t: read.append(t) or real(t))
+    text = "someone said one thing; " * 1000 + "the iban: d, e, eight nine, triple one, two"
+    assert _spelled.spoken_characters(text).endswith("the iban: de891112")
+    assert read == ["d, e, eight nine, triple one, two"]
+
+
 @rule("match.handles")
 def test_a_handle_is_one_account_whatever_its_case_or_link():
     fault = signature_of("Support is on Telegram: https://t.me/WalletHelpCentre, ask there.",
