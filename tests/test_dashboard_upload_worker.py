@@ -6,8 +6,10 @@ settings are named, and in team mode the server itself never plans an upload."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -28,7 +30,7 @@ from dgrr_dashboard.upload_client import (  # noqa: E402
     worker_limits,
 )
 from dgrr_dashboard.worker_messages import WorkerRequest  # noqa: E402
-from repair_core import CaseError, load_case, load_example, plan_case  # noqa: E402
+from repair_core import CaseError, load_case, load_example, parse_case, plan_case  # noqa: E402
 
 AGENTDOJO = ROOT / "sample_traces/agentdojo/adj-banking-usertask1-injectiontask1-usertask6-toolknowledge.json"
 AUTH = {"redirect_uri": "http://127.0.0.1:8501/oauth2callback", "cookie_secret": "x" * 32,
@@ -37,19 +39,27 @@ AUTH = {"redirect_uri": "http://127.0.0.1:8501/oauth2callback", "cookie_secret":
 ROOMY = WorkerLimits(cpu_seconds=60, memory_mb=2048, wall_seconds=300)
 
 
-HEAVY = 12000
-"""Records of a hostile case that takes a worker past a CPU limit of a few seconds: about
-11 MB, 4.6 CPU s to parse and plan here (6,000 records took 4.7 s once the carrier scan
-became linear, and 2.3 s after the next round of speed-ups, inside a 3 s limit with the
-worker's start; 600 records, 860 kB, took 63 CPU s before the scan was linear)."""
+def heavy_case(cpu_seconds: float) -> bytes:
+    """The smallest of benchmarks/content_scale.py's hostile cases at scales 4, 8, 16, ...
+    (600 records a scale, a fault of 3,000 sentences a scale) that takes at least
+    `cpu_seconds` to parse and plan here, measured in this process. A fixed size did not
+    stay past a limit: every round of speed-ups brought the last one inside it on a faster
+    machine (6,000 records, then 12,000), and the limit tests passed uploads they meant to
+    refuse."""
+    return _heavy(float(cpu_seconds))
 
 
-def hostile_case(records: int = 600) -> bytes:
-    """About 860 kB at 600 records: benchmarks/content_scale.py's hostile case (a fault of
-    3,000 sentences of hosts, addresses, references and phone numbers, and `records`
-    records each sharing a dozen of them)."""
+@functools.cache
+def _heavy(cpu_seconds: float) -> bytes:
     bench = load_script("benchmarks/content_scale.py")
-    return json.dumps(bench.carrier_case(1, records=records)).encode()
+    scale = 4
+    while True:
+        data = json.dumps(bench.carrier_case(scale, records=600)).encode()
+        start = time.process_time()
+        plan_case(parse_case(data, source="heavy.json"), objective="both")
+        if time.process_time() - start >= cpu_seconds or scale >= 256:
+            return data
+        scale *= 2
 
 
 def _same_plan(here, there) -> None:
@@ -104,11 +114,11 @@ def test_an_import_is_made_in_the_worker_as_here(with_trace):
 def test_an_upload_past_the_cpu_limit_is_refused_naming_the_limit():
     request = WorkerRequest(job="case", source="inbox.json", names=["inbox.json"])
     with pytest.raises(CaseError) as refused:
-        run_job(request, [hostile_case(HEAVY)], WorkerLimits(cpu_seconds=2, memory_mb=2048,
-                                                        wall_seconds=300))
+        run_job(request, [heavy_case(3)], WorkerLimits(cpu_seconds=1, memory_mb=2048,
+                                                   wall_seconds=300))
     assert refused.value.source == "inbox.json"
     assert refused.value.problems == [
-        "refused: it needs more than the 2 CPU seconds an upload may use here (setting "
+        "refused: it needs more than the 1 CPU seconds an upload may use here (setting "
         "upload_cpu_seconds / $DGRR_UPLOAD_CPU_SECONDS)"]
 
 
@@ -125,12 +135,12 @@ def test_an_upload_past_the_memory_limit_is_refused_naming_the_limit():
 
 
 def test_an_upload_past_the_wall_clock_limit_is_refused_and_its_worker_stopped():
-    # the heavy case, not the 600-record one: since the carrier scan became linear that
-    # one plans in under a second on a fast machine, inside the 1 s limit
+    # a case that takes three CPU seconds here: the 600-record one plans in under a second
+    # on a fast machine, inside the 1 s limit
     request = WorkerRequest(job="case", source="inbox.json", names=["inbox.json"])
     with pytest.raises(CaseError, match="longer than 1 s of wall-clock time"):
-        run_job(request, [hostile_case(HEAVY)], WorkerLimits(cpu_seconds=60, memory_mb=2048,
-                                                             wall_seconds=1))
+        run_job(request, [heavy_case(3)], WorkerLimits(cpu_seconds=60, memory_mb=2048,
+                                                       wall_seconds=1))
 
 
 def test_an_invalid_upload_comes_back_with_its_problems():
@@ -196,13 +206,13 @@ def test_in_team_mode_the_server_never_plans_an_upload_itself(monkeypatch):
 
 
 def test_in_team_mode_an_upload_past_the_cpu_limit_is_refused_on_the_load_page(monkeypatch):
-    monkeypatch.setenv("DGRR_UPLOAD_CPU_SECONDS", "2")
-    at = _upload(_team_app(), "inbox.json", hostile_case(HEAVY))
+    monkeypatch.setenv("DGRR_UPLOAD_CPU_SECONDS", "1")
+    at = _upload(_team_app(), "inbox.json", heavy_case(3))
     errors = " ".join(e.value for e in at.error).replace("\\", "")  # Markdown escapes
     assert "Could not load inbox.json" in errors
     # on a busy machine the wall-clock limit (5 times the CPU seconds) may come first
-    assert ("2 CPU seconds an upload may use here" in errors
-            or "longer than 10 s of wall-clock time" in errors), errors
+    assert ("1 CPU seconds an upload may use here" in errors
+            or "longer than 5 s of wall-clock time" in errors), errors
     assert not any("Loaded case" in s.value for s in at.success)
 
 

@@ -14,7 +14,7 @@ import time
 import pytest
 from dashboard_server import running_dashboard
 from script_module import load_script
-from test_dashboard_upload_worker import HEAVY, hostile_case
+from test_dashboard_upload_worker import heavy_case
 
 pytestmark = [pytest.mark.slow]
 
@@ -76,7 +76,7 @@ def test_no_session_waits_on_another_visitors_hostile_upload(tmp_path, monkeypat
 
     bench = load_script("benchmarks/dashboard_sessions.py")
     upload = tmp_path / "inbox.json"
-    upload.write_bytes(hostile_case(HEAVY))
+    upload.write_bytes(heavy_case(6))
     monkeypatch.delenv("DGRR_UPLOAD_WORKER", raising=False)
     env = {"HOME": str(tmp_path), "DGRR_DB": str(tmp_path / "approvals.db"),
            "DGRR_UPLOAD_CPU_SECONDS": "3"}
