@@ -29,7 +29,6 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -43,20 +42,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# its sibling scripts, also when a test loads this one by its path
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import claims_across_seeds  # noqa: E402
 
 BEGIN, END = "<!-- grid:begin -->", "<!-- grid:end -->"
 SIGNIFICANT = 0.05
 """A paired comparison counts as a lead (or a loss) only below this exact McNemar p."""
-
-
-def _script(name: str) -> Any:
-    """A sibling script of benchmarks/, loaded by its path."""
-    path = Path(__file__).resolve().parent / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _model(policy: str, noise: float, salt: int | None = None) -> str:
@@ -136,7 +128,7 @@ def summarise(units: Iterable[dict[str, Any]], methods: Sequence[str]
     """cell "G -> R @ P" -> method -> {mean, lo, hi, runs, seeds, calls, and, for every
     method but Ours, the paired comparison with Ours: ahead, tied, behind (runs), only_a
     (cases only Ours recovered), only_b, p}."""
-    claims = _script("claims_across_seeds")
+    claims = claims_across_seeds
     cells: dict[str, list[dict[str, Any]]] = {}
     for u in units:
         cells.setdefault(cell_name(u), []).append(u)

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib.util
 import json
 import math
 import os
@@ -43,6 +42,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# its sibling scripts, also when a test loads this one by its path
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import claims_across_seeds  # noqa: E402
 
 DOC = ROOT / "docs" / "results.md"
 COMMITTED = ROOT / "sample_traces" / "controlled"
@@ -146,16 +148,6 @@ def t_interval(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def _claims_script() -> Any:
-    """benchmarks/claims_across_seeds.py, loaded by its path (its exact McNemar test)."""
-    path = Path(__file__).resolve().parent / "claims_across_seeds.py"
-    spec = importlib.util.spec_from_file_location("claims_across_seeds", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def paired(per_seed: Sequence[tuple[Row, Row]]) -> tuple[int, int, float]:
     """Ours against a method over seeds ((ours, method) per seed): the cases only Ours
     recovers and only the method recovers, pooled over the seeds, and the exact McNemar
@@ -165,7 +157,7 @@ def paired(per_seed: Sequence[tuple[Row, Row]]) -> tuple[int, int, float]:
         for case in a.by_case.keys() & b.by_case.keys():
             only_a += a.by_case[case] and not b.by_case[case]
             only_b += b.by_case[case] and not a.by_case[case]
-    return only_a, only_b, float(_claims_script().mcnemar_exact(only_a, only_b))
+    return only_a, only_b, float(claims_across_seeds.mcnemar_exact(only_a, only_b))
 
 
 # ---- the runs -----------------------------------------------------------------------

@@ -35,15 +35,16 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib.util
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# its sibling scripts, also when a test loads this one by its path
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import claims_across_seeds  # noqa: E402
 
 from repair_core import plan_case  # noqa: E402
 from repair_core._io import write_marked_block  # noqa: E402
@@ -220,17 +221,6 @@ def report(gaps: list[SuiteGap]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _claims_script() -> Any:
-    """benchmarks/claims_across_seeds.py, loaded by its path (its suite layout and its
-    interval over seeds)."""
-    path = Path(__file__).resolve().parent / "claims_across_seeds.py"
-    spec = importlib.util.spec_from_file_location("claims_across_seeds", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def planned_totals(case_paths: Iterable[Path]) -> Counter[str]:
     """Cases, steps, affected steps (`A0`), Ours' replayed steps and the model-facing ones
     among them, summed over the cases (planned, without a model); the same by step type
@@ -257,7 +247,7 @@ def planned_totals(case_paths: Iterable[Path]) -> Counter[str]:
 
 def measure_seeds(suites_from: Path, seeds: Sequence[int]) -> dict[str, dict[int, Counter[str]]]:
     """Per suite and generation seed, the planned totals of its cases."""
-    claims = _claims_script()
+    claims = claims_across_seeds
     out: dict[str, dict[int, Counter[str]]] = {}
     for suite in SUITES:
         out[suite] = {}
@@ -269,7 +259,7 @@ def measure_seeds(suites_from: Path, seeds: Sequence[int]) -> dict[str, dict[int
 
 
 def seeds_report(per_suite: dict[str, dict[int, Counter[str]]]) -> str:
-    interval = _claims_script().seed_interval
+    interval = claims_across_seeds.seed_interval
     figures = (("Affected share of steps (A0)", "affected", "steps"),
                ("Replay ratio, all replayed steps", "replayed", "steps"),
                ("Model-facing share of replayed steps", "model_facing", "replayed"),

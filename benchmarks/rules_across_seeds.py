@@ -28,7 +28,6 @@ and skipped when it holds every method; the suites are laid out as
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -41,22 +40,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# its sibling scripts, also when a test loads this one by its path
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import claims_across_seeds  # noqa: E402
 
 BLOCK = "rules-seeds"
 """The docs block written unless --block."""
 RULES = ("paper", "strict", "state")
 FAMILIES = ("controlled", "adapted")
 """The suite families whose answers have required and forbidden facts."""
-
-
-def _claims() -> Any:
-    """benchmarks/claims_across_seeds.py, loaded by its path (suites and statistics)."""
-    path = Path(__file__).resolve().parent / "claims_across_seeds.py"
-    spec = importlib.util.spec_from_file_location("claims_across_seeds", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def run_path(out: Path, family: str, seed: int) -> Path:
@@ -76,7 +68,7 @@ def run_seed(out: str, family: str, seed: int, methods: list[str]) -> dict[str, 
         if set(methods) <= set(stored["verdicts"]):
             return stored
     t0 = time.perf_counter()
-    suite = _claims().ensure_suite(Path(out), family, seed)
+    suite = claims_across_seeds.ensure_suite(Path(out), family, seed)
     results = run_bench(suite_case_paths(str(suite)), methods,
                         Path(out) / "rules-runs" / f"{family}-s{seed}",
                         model="dgrr/reference", suite=str(suite), progress=False)
@@ -100,7 +92,7 @@ def disagreement(runs: Sequence[dict[str, Any]], a: str, b: str) -> dict[str, An
     """Rule `a` against rule `b` on every answer both judge, pooled over the runs'
     methods: answers only `a` passes, only `b` passes, judged answers, the share that
     disagree per run (in the runs' order) and the exact McNemar p."""
-    claims = _claims()
+    claims = claims_across_seeds
     only_a = only_b = judged = 0
     shares = []
     for run in runs:
@@ -122,7 +114,7 @@ def disagreement(runs: Sequence[dict[str, Any]], a: str, b: str) -> dict[str, An
 def _interval(values: Sequence[float]) -> str:
     if not values:
         return "–"
-    lo, hi = _claims().seed_interval(values) if len(values) > 1 else (values[0], values[0])
+    lo, hi = claims_across_seeds.seed_interval(values) if len(values) > 1 else (values[0], values[0])
     mean = sum(values) / len(values)
     return f"{mean:.3f} [{max(0.0, lo):.3f}, {min(1.0, hi):.3f}]"
 
@@ -130,7 +122,7 @@ def _interval(values: Sequence[float]) -> str:
 def report(runs: Sequence[dict[str, Any]], methods: Sequence[str]) -> str:
     from repair_core.bench import METHOD_LABELS
 
-    claims = _claims()
+    claims = claims_across_seeds
     out: list[str] = []
     by_family: dict[str, list[dict[str, Any]]] = {}
     for r in runs:
@@ -218,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [(str(args.out), f, s, methods) for f in families for s in seeds]
         for f in families:  # generated once, before the runs read them
             for s in seeds:
-                _claims().ensure_suite(args.out, f, s)
+                claims_across_seeds.ensure_suite(args.out, f, s)
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             for fut in as_completed([pool.submit(run_seed, *j) for j in jobs]):
                 r = fut.result()
