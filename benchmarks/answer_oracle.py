@@ -1,6 +1,6 @@
 """Error rates of the answer oracles on hand-written free-text answers
 (`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl`,
-`round5.jsonl` and `round6.jsonl` written by other authors), per split and per category:
+`round5.jsonl`, `round6.jsonl` and `round7.jsonl` written by other authors), per split and per category:
 
     python benchmarks/answer_oracle.py                # print the section
     python benchmarks/answer_oracle.py --split dev    # only the split used for tuning
@@ -20,7 +20,8 @@ Russian, Polish, Swedish, Turkish and Czech), written blind by another author, o
 Spanish, Italian, Portuguese, Dutch, Polish, Japanese and Swedish), also written blind, or,
 from `round6.jsonl`, `english-round6` (English) and `other-languages-round6` (French,
 German, Spanish, Italian, Portuguese, Dutch, Polish, Japanese, Swedish and Turkish), also
-written blind. An oracle
+written blind, or, from `round7.jsonl`, `english-round7` (English) and
+`other-languages-round7` (the same ten languages), also written blind. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
 counts as not recovered in the error rate, so a right answer left unsure is an error
@@ -51,12 +52,13 @@ LANGUAGES_FRESH = ROOT / "benchmarks" / "answers" / "languages-fresh.jsonl"
 ROUND4 = ROOT / "benchmarks" / "answers" / "round4.jsonl"
 ROUND5 = ROOT / "benchmarks" / "answers" / "round5.jsonl"
 ROUND6 = ROOT / "benchmarks" / "answers" / "round6.jsonl"
+ROUND7 = ROOT / "benchmarks" / "answers" / "round7.jsonl"
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
 SPLITS = ("dev", "held-out", "fresh", "languages", "languages-fresh", "english-round4",
           "other-languages", "english-round5", "other-languages-round5", "english-round6",
-          "other-languages-round6")
+          "other-languages-round6", "english-round7", "other-languages-round7")
 
 
 class Answer(BaseModel):
@@ -73,11 +75,13 @@ class Answer(BaseModel):
     category: str
     """What the answer tests: paraphrase, format, negation, pending, hedge, history,
     rejection-of-poison, poison-stated, other-item, omission, question, and in
-    `round5.jsonl` and `round6.jsonl` also options, conditional or partial."""
+    `round5.jsonl`, `round6.jsonl` and `round7.jsonl` also options, conditional or
+    partial."""
     split: Literal["dev", "held-out", "fresh", "languages", "languages-fresh",
                    "english-round4", "other-languages", "english-round5",
                    "other-languages-round5", "english-round6",
-                   "other-languages-round6"]
+                   "other-languages-round6", "english-round7",
+                   "other-languages-round7"]
     """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
     tune it; `fresh`: written after the oracle's rules were final, run once; `languages`:
     French, German and Spanish answers first run once after the reader's rules for those
@@ -92,11 +96,13 @@ class Answer(BaseModel):
     over cases no earlier set uses, written blind by another author (`round5.jsonl`), run
     once; `english-round6` and `other-languages-round6`: English answers and answers in
     ten other languages, mostly over the cases earlier sets use least, written blind by
-    another author (`round6.jsonl`), run once."""
+    another author (`round6.jsonl`), run once; `english-round7` and
+    `other-languages-round7`: the same again over the cases earlier sets use least,
+    written blind by another author (`round7.jsonl`), run once."""
 
 
 def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, ROUND4, ROUND5,
-                                           ROUND6)) -> list[Answer]:
+                                           ROUND6, ROUND7)) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
