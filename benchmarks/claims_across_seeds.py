@@ -344,6 +344,30 @@ def report(units: Iterable[dict[str, Any]], methods: Sequence[str]) -> str:
     return "\n".join(out)
 
 
+def seed_list(text: str) -> list[int]:
+    """Distinct generation seeds from a comma-separated list; a ValueError says what is
+    wrong with it (the scripts that take `--seeds` print it after the option's name)."""
+    try:
+        seeds = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ValueError(f"not a comma-separated list of integers: {text!r}") from None
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"give distinct seeds, got {text!r}")
+    return seeds
+
+
+def write_doc_block(doc: Path, block: str, text: str) -> bool:
+    """Write `text` between the `<!-- block:begin -->` and `<!-- block:end -->` markers
+    of `doc`; False, said on standard error, when the markers are not there."""
+    from repair_core._io import write_marked_block
+
+    begin, end = f"<!-- {block}:begin -->", f"<!-- {block}:end -->"
+    if not write_marked_block(doc, begin, end, text):
+        print(f"{doc}: no {begin} marker", file=sys.stderr)
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=ROOT / "out" / "claims",
@@ -375,11 +399,9 @@ def main(argv: list[str] | None = None) -> int:
     if not re.fullmatch(r"[a-z0-9-]{1,40}", args.block):
         ap.error(f"--block: lower-case letters, digits and hyphens, got {args.block!r}")
     try:
-        seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
-    except ValueError:
-        ap.error(f"--seeds: not a comma-separated list of integers: {args.seeds!r}")
-    if not seeds:
-        ap.error("--seeds: give at least one seed")
+        seeds = seed_list(args.seeds)
+    except ValueError as e:
+        ap.error(f"--seeds: {e}")
     if args.salts < 1:
         ap.error(f"--salts: must be at least 1, got {args.salts}")
     if args.workers < 1:
@@ -400,13 +422,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     text = report(units, methods)
     print(text)
-    if args.doc is not None:
-        from repair_core._io import write_marked_block
-
-        begin, end = f"<!-- {args.block}:begin -->", f"<!-- {args.block}:end -->"
-        if not write_marked_block(args.doc, begin, end, text):
-            print(f"{args.doc}: no {begin} marker", file=sys.stderr)
-            return 1
+    if args.doc is not None and not write_doc_block(args.doc, args.block, text):
+        return 1
     return 0
 
 

@@ -324,11 +324,9 @@ def main(argv: list[str] | None = None) -> int:
         named = ", ".join(bad) if bad else repr(args.methods)
         ap.error(f"--methods: unknown {named}")
     try:
-        seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
-    except ValueError:
-        ap.error(f"--seeds: not a comma-separated list of integers: {args.seeds!r}")
-    if not seeds or len(set(seeds)) != len(seeds):
-        ap.error(f"--seeds: give distinct seeds, got {args.seeds!r}")
+        seeds = claims_across_seeds.seed_list(args.seeds)
+    except ValueError as e:
+        ap.error(f"--seeds: {e}")
     if args.workers < 1:
         ap.error(f"--workers: must be at least 1, got {args.workers}")
     try:

@@ -330,11 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.seeds is not None:
         try:
-            seeds = [int(x) for x in args.seeds.split(",") if x.strip()]
-        except ValueError:
-            ap.error(f"--seeds: not a comma-separated list of integers: {args.seeds!r}")
-        if not seeds or len(set(seeds)) != len(seeds):
-            ap.error(f"--seeds: give distinct seeds, got {args.seeds!r}")
+            seeds = claims_across_seeds.seed_list(args.seeds)
+        except ValueError as e:
+            ap.error(f"--seeds: {e}")
         text = seeds_report(measure_seeds(args.suites_from, seeds))
         print(text, end="")
         if args.write and not write_marked_block(DOC, SEEDS_BEGIN, SEEDS_END, text):

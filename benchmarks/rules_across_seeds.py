@@ -190,11 +190,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--families: unknown {', '.join(unknown) or repr(args.families)}; "
                  f"choose from {', '.join(FAMILIES)}")
     try:
-        seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
-    except ValueError:
-        ap.error(f"--seeds: not a comma-separated list of integers: {args.seeds!r}")
-    if not seeds or len(set(seeds)) != len(seeds):
-        ap.error(f"--seeds: give distinct seeds, got {args.seeds!r}")
+        seeds = claims_across_seeds.seed_list(args.seeds)
+    except ValueError as e:
+        ap.error(f"--seeds: {e}")
     if args.workers < 1:
         ap.error(f"--workers: must be at least 1, got {args.workers}")
     if not re.fullmatch(r"[a-z0-9-]{1,40}", args.block):
@@ -222,13 +220,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     text = report(runs, methods)
     print(text)
-    if args.doc is not None:
-        from repair_core._io import write_marked_block
-
-        begin, end = f"<!-- {args.block}:begin -->", f"<!-- {args.block}:end -->"
-        if not write_marked_block(args.doc, begin, end, text):
-            print(f"{args.doc}: no {begin} marker", file=sys.stderr)
-            return 1
+    if args.doc is not None and not claims_across_seeds.write_doc_block(args.doc, args.block,
+                                                                         text):
+        return 1
     return 0
 
 

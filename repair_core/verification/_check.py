@@ -243,31 +243,22 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                                         "read it"), 0.0, "same-origin", 1)
     if lineaged:
         at_of = _seqs(case, [f.node for f in sig_list])
-        for i, fault, why in _unexplained_tokens(case, items, lineaged, sig_list, at_of):
-            if (i, fault.node) in judged:
-                continue
-            judged.add((i, fault.node))
-            put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
-                                    else why + "; only the lexical judge read it"),
-                0.0, "unexplained-token", 1)
-    if lineaged:
-        at_of = _seqs(case, [f.node for f in sig_list])
-        for i, fault, why in _unexplained_amounts(case, items, lineaged, sig_list, at_of):
-            if (i, fault.node) in judged:
-                continue
-            judged.add((i, fault.node))
-            put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
-                                    else why + "; only the lexical judge read it"),
-                0.0, "unexplained-token", 1)
-    if lineaged:
-        at_of = _seqs(case, [f.node for f in sig_list])
-        for i, fault, why in _suspect_lineage(case, items, lineaged, sig_list, at_of, steps):
-            if (i, fault.node) in judged:
-                continue
-            judged.add((i, fault.node))
-            put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
-                                    else why + "; only the lexical judge read it"),
-                0.0, "suspect-lineage", 1)
+        # a record its recorded lineage does not explain: a fault's token or amount it
+        # holds, or a suspected source its lineage reaches (each record once, in order)
+        for unexplained, kind in (
+                (_unexplained_tokens(case, items, lineaged, sig_list, at_of),
+                 "unexplained-token"),
+                (_unexplained_amounts(case, items, lineaged, sig_list, at_of),
+                 "unexplained-token"),
+                (_suspect_lineage(case, items, lineaged, sig_list, at_of, steps),
+                 "suspect-lineage")):
+            for i, fault, why in unexplained:
+                if (i, fault.node) in judged:
+                    continue
+                judged.add((i, fault.node))
+                put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
+                                        else why + "; only the lexical judge read it"),
+                    0.0, kind, 1)
     if untrusted:
         for i, fault in _untrusted_after(case, items, view.active_records(), sig_list,
                                          written_at):
