@@ -738,3 +738,26 @@ def test_an_offer_or_an_action_under_way_is_not_done(answer):
 def test_history_is_read_in_its_own_clause(answer, right):
     labels = RS310 if "size" in answer else O7186
     assert is_recovered(answer, *labels) is right
+
+
+@rule("oracle.value-formats")
+@pytest.mark.parametrize(("answer", "labels", "right"), [
+    # a one-word value written as two words, a size with its system
+    ("You go to Core Club now.", (["CoreClub"], ["IronWorks"]), True),
+    ("Added RS-310, green, EU 7.", RS310, True),
+    ("Added RS-310, green, UK 9.", RS310, False),
+])
+def test_a_value_in_two_words_and_a_size_with_its_system(answer, labels, right):
+    assert is_recovered(answer, *labels) is right
+
+
+@rule("oracle.other-languages-not-done")
+@pytest.mark.parametrize("answer", [
+    # a sentence that opens on a condition promises, whatever its verb
+    "De RS-310 in het groen, maat 7, is er. Zodra je bevestigt, zet ik ze klaar.",
+    "Les RS-310 en vert, taille 7, sont là. Si vous confirmez, je m'en occupe.",
+])
+def test_a_sentence_opening_on_a_condition_promises_in_another_language(answer):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == "not recovered"

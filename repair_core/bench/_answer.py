@@ -187,6 +187,11 @@ _OTHER_CONDITIONS = _CONDITIONS | frozenset({
 """Words of a condition in the six other languages the reader reads ("sobald Sie
 bestätigen", "en cuanto lo confirmes", "appena", "zodra"): an answer holding one is not
 a plain statement (`oracle.translated-values`)."""
+_OTHER_OPENING_CONDITIONS = frozenset({
+    "sobald", "wenn", "falls", "sofern", "dès", "lorsque", "quand", "si", "cuando", "appena",
+    "quando", "se", "assim", "zodra", "wanneer", "als", "indien"})
+"""Words that open a condition ("Sobald Sie bestätigen, ...", "Si vous confirmez, ...",
+"Zodra je bevestigt, ..."): such a sentence promises what it says (`oracle.not-done`)."""
 _STATE_GLUE = frozenset({"yet", "been", "be", "being", "ever", "actually"})
 _NOT_OFFERED = frozenset({"confirm", "confirmed", "process", "processed"})
 _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "could"),
@@ -319,6 +324,7 @@ def _options_listed(answer: str) -> tuple[str, list[str]]:
 
 
 _ABBREVIATIONS = {"sz": "size"}
+_SIZE_WITH_SYSTEM = re.compile(r"^(?:us|uk|eu)(\d{1,2})$")
 """Words written short in a terse answer ("blue, sz 32")."""
 
 
@@ -330,7 +336,11 @@ class _Sentence:
         self.starts: list[int] = []
         for clause in _CLAUSE.split(text):
             self.starts.append(len(self.words))
-            words = [_ABBREVIATIONS.get(w, w) for w in value_words(clause)]
+            words: list[str] = []
+            for w in value_words(clause):
+                # a size with its system ("US 11", read as one token "us11") is a size
+                m = _SIZE_WITH_SYSTEM.match(w)
+                words += ["size", m[1]] if m else [_ABBREVIATIONS.get(w, w)]
             self.words += [OTHER_SIZE_WORDS.get(w, w) for w in words] if other else words
         self.clause_of: list[int] = []
         for i, s in enumerate(self.starts):
@@ -546,6 +556,10 @@ class AnswerReading:
                     j, skipped = j + 1, True
                 elif (end := _said_otherwise(fact[k], words, j)) is not None:
                     j, k, skipped = end, k + 1, False
+                elif (j + 1 < len(words) and len(words[j]) > 1 and len(words[j + 1]) > 1
+                      and words[j] + words[j + 1] == fact[k]):
+                    # a value written as two words ("Iron Works" for IronWorks)
+                    j, k, skipped = j + 2, k + 1, False
                 else:
                     break
             if k == n:
@@ -870,6 +884,11 @@ class AnswerReading:
                     for j in range(len(tail)))
                 if failed and self._about_the_request(si, i):
                     definite = True
+        if (cues.other and self.asks_action is not False and words
+                and (words[0] in _OTHER_OPENING_CONDITIONS or words[:2] == ["en", "cuanto"])):
+            # "Zodra je bevestigt, zet ik hem vast": a sentence that opens on a condition
+            # promises what it says, whatever its verb
+            offered_any = True
         if self.asks_action is not False and not s.question:
             # "will be in your cart once the stock check clears": the request's outcome
             # promised on a condition, with no verb of acting to read it by
