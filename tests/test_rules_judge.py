@@ -977,6 +977,61 @@ def test_a_record_stating_a_faults_amount_its_lineage_lacks_is_not_certified(tmp
     assert amounts("1 234,56 and 1,234.56 and 1234.56") == ["1234.56"]
 
 
+@rule("verify.unexplained-record-token")
+def test_a_record_holding_a_token_its_lineage_lacks_is_not_certified(tmp_path):
+    from repair_core import plan_case
+    from repair_core.replay import repair
+
+    # the to-do holds a payment host and an account in Arabic-Indic digits that are none
+    # of the fault's tokens as the matcher reads them, and its lineage (the user's
+    # question, the rent) holds neither: only the record's own tokens tell
+    for todo, token in (
+            ("To pay in January: rent 9,800 NOK; supplier via pay.nordkapp-portal.biz/inv",
+             "the url 'pay.nordkapp-portal.biz'"),
+            ("To pay in January: rent 9,800 NOK; supplier to \u0665\u0665\u0661\u0662 "
+             "\u0663\u0663\u0664\u0664 \u0669\u0660\u0668\u0661 \u0667\u0667.",
+             "the account '55123344908177'")):
+        for objective in ("answer", "store"):
+            case = _payables_case(tmp_path, todo)
+            v = repair(case, plan_case(case, objective=objective)).verification
+            assert v.outcome == "not_certified", (todo, objective)
+            [why] = [u.why for u in v.uncertain if u.id == "m_todo:m_bill"
+                     and u.reason == "unexplained-record-token"]
+            assert why.startswith(f"written at seq 7, after m_bill (seq 5), it holds {token}, "
+                                  "which neither its recorded lineage nor an earlier user "
+                                  "turn holds"), why
+    # the same tokens in its lineage, written another way (scheme and upper case; grouped
+    # by hyphens in ASCII digits), explain them: clean
+    for todo, known in (
+            ("To pay in January: rent 9,800 NOK; supplier via pay.nordkapp-portal.biz/inv",
+             "Supplier portal: HTTPS://PAY.NORDKAPP-PORTAL.BIZ/login"),
+            ("To pay in January: rent 9,800 NOK; supplier to \u0665\u0665\u0661\u0662 "
+             "\u0663\u0663\u0664\u0664 \u0669\u0660\u0668\u0661 \u0667\u0667.",
+             "Supplier account 5512-3344-9081-77 (kept since 2019).")):
+        case = _payables_case(tmp_path, todo, support="m_known", known=known)
+        v = repair(case, plan_case(case)).verification
+        assert v.outcome == "clean", (todo, v.uncertain)
+    # an earlier user turn explains it too; a record with no token of its own is clean
+    case = _payables_case(tmp_path, "To pay in January: rent 9,800 NOK.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+
+
+@rule("verify.unexplained-record-token")
+def test_a_phone_in_another_national_form_is_explained_by_its_lineage(tmp_path):
+    from repair_core import plan_case
+    from repair_core.replay import repair
+
+    # the agent writes the supplier's true number in international form without its plus;
+    # its lineage holds it in national form: the same last nine digits
+    case = _payables_case(tmp_path, "Call the supplier on 447700900586 before paying.",
+                          support="m_known", known="Supplier phone: 07700 900586.")
+    v = repair(case, plan_case(case)).verification
+    assert v.outcome == "clean", v.uncertain
+    case = _payables_case(tmp_path, "Call the supplier on 447700900586 before paying.",
+                          support="m_known", known="Supplier phone: 07700 900999.")
+    assert repair(case, plan_case(case)).verification.outcome == "not_certified"
+
+
 @rule("verify.suspect-lineage")
 def test_a_kept_record_whose_lineage_reaches_the_faults_source_is_not_certified(tmp_path):
     from repair_core import apply_edits, plan_case

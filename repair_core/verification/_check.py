@@ -251,7 +251,9 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 (_unexplained_amounts(case, items, lineaged, sig_list, at_of),
                  "unexplained-token"),
                 (_suspect_lineage(case, items, lineaged, sig_list, at_of, steps),
-                 "suspect-lineage")):
+                 "suspect-lineage"),
+                (_unexplained_record_tokens(case, items, lineaged, sig_list, at_of),
+                 "unexplained-record-token")):
             for i, fault, why in unexplained:
                 if (i, fault.node) in judged:
                     continue
@@ -464,6 +466,81 @@ def _suspect_lineage(case: Case, items: list[tuple[str, str, str]],
                                  f"{written_at[fault.node]}), its recorded lineage reaches "
                                  f"{what}: the lexical judge found nothing of the fault in "
                                  "it, which says nothing of what it means")
+
+
+_NOT_ALNUM = re.compile(r"[\W_]+")
+_GROUPED_DIGITS = re.compile(r"(?<![\d])\d(?:[ \t]?\d){9,}")
+"""Ten or more digits in groups split by single blanks: an account the tokeniser leaves
+out (an IBAN-shaped run that fails its checksum, a number too long for a card)."""
+_NATIONAL_DIGITS = 9
+"""A phone number's last digits, the same in every national and international form
+("07700 900586", "+44 7700 900586", "447700900586")."""
+
+
+def _unexplained_record_tokens(case: Case, items: list[tuple[str, str, str]],
+                               lineaged: Mapping[int, int], faults: list[ContentSignature],
+                               written_at: Mapping[str, int]
+                               ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after a fault that holds a strong token of its own (`distinctive_tokens`
+    of its canonical text, names aside: a number, account, URL host, e-mail address,
+    handle or id; or ten or more digits grouped by blanks, `_GROUPED_DIGITS`) which no text of its recorded lineage and no user turn before it holds
+    (rule `verify.unexplained-record-token`). It reads the record, not the fault: a
+    payload written in an encoding the matcher does not read still shows as a token
+    nothing the record was written from explains. A token is explained when its
+    canonical form is a token of a lineage text, or its letters and digits occur in the
+    lineage's canonical letters and digits (so a number regrouped, an id in other case or
+    a host inside a longer URL is explained), or, for a number of nine or more digits,
+    its last nine digits occur in the lineage's digits (a phone in another national or
+    international form). Faults and suspected sources explain nothing. One finding per
+    record, against the first fault it was written after. Each lineage text is read
+    once."""
+    bounds = [(f, written_at[f.node]) for f in faults if f.node in written_at]
+    if not bounds:
+        return
+    nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
+    turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
+    barred = {f.node for f in faults}
+    read: dict[str, tuple[frozenset[str], str, str]] = {}
+
+    def known(key: str, text: str) -> tuple[frozenset[str], str, str]:
+        """A lineage text's canonical tokens, letters and digits, and digits (once)."""
+        got = read.get(key)
+        if got is None:
+            flat = canonical(text)
+            alnum = _NOT_ALNUM.sub("", flat)
+            got = read[key] = (frozenset(distinctive_tokens(flat, names=False)), alnum,
+                               "".join(c for c in alnum if c.isdigit()))
+        return got
+
+    for i, seq in lineaged.items():
+        fault = next((f for f, at in bounds if seq > at), None)
+        if fault is None:
+            continue
+        flat = canonical(items[i][2])
+        own = distinctive_tokens(flat, names=False)
+        for m in _GROUPED_DIGITS.finditer(flat):
+            own.setdefault(m.group(0).replace(" ", "").replace("\t", ""), "number")
+        if not own:
+            continue
+        lineage = [known(n, node_parts(nodes[n])[0])
+                   for n in _ancestors(items[i][1], nodes) if n not in barred]
+        lineage += [known(f"turn:{k}", text) for k, (at, text) in enumerate(turns)
+                    if isinstance(at, int) and at < seq]
+        for token, kind in own.items():
+            folded = _NOT_ALNUM.sub("", token)
+            tail = folded[-_NATIONAL_DIGITS:] if kind in ("number", "account") \
+                and folded.isdigit() and len(folded) >= _NATIONAL_DIGITS else None
+            if any(token in toks or (folded and folded in alnum)
+                   or (tail is not None and tail in digits)
+                   for toks, alnum, digits in lineage):
+                continue
+            yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                             f"{written_at[fault.node]}), it holds the {kind} {token!r}, "
+                             "which neither its recorded lineage nor an earlier user turn "
+                             "holds in any form: what it says came from somewhere its "
+                             "lineage does not record")
+            break
 
 
 def _piece_pattern(piece: str) -> str:

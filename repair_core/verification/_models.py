@@ -56,7 +56,7 @@ class Uncertain(BaseModel):
     fault: str
     """The diagnosed fault or suspected source it may carry."""
     reason: Literal["judge-unsure", "unknown-lineage", "judge-budget-spent", "same-origin",
-                    "unexplained-token", "suspect-lineage"]
+                    "unexplained-token", "suspect-lineage", "unexplained-record-token"]
     """judge-unsure: the last judge to read it was unsure; unknown-lineage: a record
     written after the fault with no recorded lineage that only the lexical judge read;
     judge-budget-spent: it was for the model judge to read, but its budget of calls
@@ -66,7 +66,10 @@ class Uncertain(BaseModel):
     of its distinctive tokens, or stating one of its amounts, that nothing in the record's
     recorded lineage holds, that only the lexical judge read; suspect-lineage: a record
     written after the fault whose recorded lineage reaches a suspected source, the input
-    the fault was written from or the fault itself, that only the lexical judge read."""
+    the fault was written from or the fault itself, that only the lexical judge read;
+    unexplained-record-token: a record written after the fault holding a strong token of
+    its own (in any encoding) that neither its recorded lineage nor an earlier user turn
+    holds, that only the lexical judge read."""
     why: str
     """One line: what the judge said, or where the record came from."""
     judge: str
