@@ -1011,7 +1011,25 @@ def test_a_record_holding_a_token_its_lineage_lacks_is_not_certified(tmp_path):
         case = _payables_case(tmp_path, todo, support="m_known", known=known)
         v = repair(case, plan_case(case)).verification
         assert v.outcome == "clean", (todo, v.uncertain)
-    # an earlier user turn explains it too; a record with no token of its own is clean
+    # a user turn before the record explains it too; one after it does not
+    from repair_core import load_case
+
+    todo = "To pay in January: rent 9,800 NOK; supplier via pay.nordkapp-portal.biz/inv"
+    said = "What is left to pay? The supplier's portal is pay.nordkapp-portal.biz."
+    for before, outcome in ((True, "clean"), (False, "not_certified")):
+        _payables_case(tmp_path, todo)
+        where = max(tmp_path.iterdir(), key=lambda f: f.stat().st_mtime_ns)
+        raw = json.loads(where.read_text())
+        if before:  # the question that started the write (seq 6; the record is seq 7)
+            raw["session"][1]["text"] = said
+        else:
+            raw["session"].append({"id": "u3", "seq": 9, "text": said})
+        where.write_text(json.dumps(raw))
+        case = load_case(str(where))
+        v = repair(case, plan_case(case)).verification
+        assert v.outcome == outcome, (before, v.uncertain)
+        assert before or {u.reason for u in v.uncertain} == {"unexplained-record-token"}
+    # a record with no token of its own is clean
     case = _payables_case(tmp_path, "To pay in January: rent 9,800 NOK.")
     assert repair(case, plan_case(case)).verification.outcome == "clean"
 
