@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from cpu_time import cpu_seconds
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -80,9 +80,8 @@ def test_the_hostile_carrier_case_plans_in_a_few_cpu_seconds():
     # 860 kB, 3,000 fault sentences and 600 records sharing a dozen of their tokens each:
     # a minute of CPU when each record was searched for every token of the fault
     case = case_from_data(carrier_case(1))
-    start = time.process_time()
-    plan = plan_case(case)
-    assert time.process_time() - start < 15
+    plan, seconds = cpu_seconds(lambda: plan_case(case))
+    assert seconds < 15
     assert len([s for s in plan.suspected if s.role == "carrier"]) == 600
 
 

@@ -5,10 +5,9 @@ before these rules missed (or an input it took minutes over)."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from casebuild import case_data, rec, step, turn
+from cpu_time import cpu_seconds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -215,14 +214,13 @@ _ADVERSARIAL = {
 @pytest.mark.parametrize("shape", sorted(_ADVERSARIAL))
 def test_a_megabyte_of_any_shape_is_tokenised_and_scanned_in_under_a_second(shape):
     text = _ADVERSARIAL[shape]
-    start = time.process_time()
-    distinctive_tokens(text)
-    assert time.process_time() - start < 1.0, shape
+    _, seconds = cpu_seconds(lambda: distinctive_tokens(text))
+    assert seconds < 1.0, shape
     # scored whole: the fault's copy at its end makes the text a candidate
     sig = signature_of(FAULT, node="f")
-    start = time.process_time()
-    assert list(scan([sig], [text + " " + FAULT]))
-    assert time.process_time() - start < 1.0, shape
+    found, seconds = cpu_seconds(lambda: list(scan([sig], [text + " " + FAULT])))
+    assert found
+    assert seconds < 1.0, shape
 
 
 @rule("match.linear")
@@ -237,9 +235,8 @@ def test_a_plan_of_a_megabyte_fault_takes_under_two_seconds():
                      step("s2", 2, "answer", "m1:cite", text="Done."),
                      faults=["m1"])
     case = case_from_data(data)
-    start = time.process_time()
-    plan_case(case)
-    assert time.process_time() - start < 2.0
+    _, seconds = cpu_seconds(lambda: plan_case(case))
+    assert seconds < 2.0
 
 
 def _hostile_cases(text: str) -> dict[str, dict]:
@@ -266,9 +263,8 @@ def test_a_megabyte_fault_or_record_of_any_shape_is_planned_in_a_few_cpu_seconds
     # measured by `benchmarks/content_scale.py --shapes --cli`
     for role, data in _hostile_cases(_ADVERSARIAL[shape]).items():
         case = case_from_data(data)
-        start = time.process_time()
-        plan = plan_case(case)
-        assert time.process_time() - start < 6.0, (shape, role)
+        plan, seconds = cpu_seconds(lambda: plan_case(case))  # noqa: B023
+        assert seconds < 6.0, (shape, role)
         assert plan.memory["m1"] == "delete"
         # the record holds a copy of the fault's text, however much else it says
         assert plan.memory.get("r1") == ("quarantine" if role == "record" else None)
@@ -480,10 +476,8 @@ def test_the_spelled_forms_read_a_megabyte_in_linear_time():
 
     for text in ("a+" * 500_000, "//0x1." * 200_000, "&#" * 500_000, "one, " * 200_000,
                  "一" * 1_000_000, "i, double " * 100_000):
-        start = time.process_time()
-        canonical(text)
-        spoken_characters(text)
-        assert time.process_time() - start < 2.0, text[:12]
+        _, seconds = cpu_seconds(lambda: (canonical(text), spoken_characters(text)))  # noqa: B023
+        assert seconds < 2.0, text[:12]
 
 
 @settings(max_examples=300)

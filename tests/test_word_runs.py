@@ -3,8 +3,7 @@ every run of every holder's words finds them, in time linear in the words."""
 
 from __future__ import annotations
 
-import time
-
+from cpu_time import cpu_seconds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,8 +31,7 @@ def test_held_within_finds_what_listing_every_run_finds(runs):
 
 def test_a_run_of_a_hundred_thousand_words_and_its_many_parts_take_well_under_a_second():
     runs = [["aaaa", "bbbb"] * 50_000, *(["aaaa", "bbbb"] * k for k in range(1, 300))]
-    start = time.process_time()
-    found = held_within(runs)
-    assert time.process_time() - start < 1.0
+    found, seconds = cpu_seconds(lambda: held_within(runs))
+    assert seconds < 1.0
     assert found[0] == ()
     assert all(found[k] == (0, *range(k + 1, 300)) for k in range(1, 300))
