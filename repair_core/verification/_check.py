@@ -441,7 +441,7 @@ def _suspect_lineage(case: Case, items: list[tuple[str, str, str]],
     node, or a tool output a fault record was written from (rule
     `verify.suspect-lineage`): what it says came from an input nobody cleared, so a
     lexical judge finding none of the node's tokens in it is no judgement of its
-    meaning. Each record is followed back once."""
+    meaning. Only the records those nodes lead to are followed back, each once."""
     records = {m.id: m for m in case.memory}
     reach: dict[str, list[tuple[ContentSignature, str]]] = {}
     for f in faults:
@@ -453,7 +453,22 @@ def _suspect_lineage(case: Case, items: list[tuple[str, str, str]],
     if not reach:
         return
     nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
+    # only a record the reached nodes lead to is followed back: one pass forward from them
+    # instead of a walk of every record's whole lineage (quadratic in a long chain)
+    dependents: dict[str, list[str]] = {}
+    for n in nodes.values():
+        for d in getattr(n, "deps", None) or ():
+            dependents.setdefault(d.id, []).append(n.id)
+    tainted: set[str] = set()
+    stack = [n for n in reach if n in nodes]
+    while stack:
+        for m in dependents.get(stack.pop(), ()):
+            if m not in tainted:
+                tainted.add(m)
+                stack.append(m)
     for i, seq in lineaged.items():
+        if items[i][1] not in tainted:
+            continue
         told: set[str] = set()
         for n in _ancestors(items[i][1], nodes):
             for fault, source in reach.get(n, ()):
