@@ -761,3 +761,15 @@ def test_a_sentence_opening_on_a_condition_promises_in_another_language(answer):
     from repair_core.bench import judge_recovery
 
     assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == "not recovered"
+
+
+@rule("oracle.other-languages-not-done")
+@pytest.mark.parametrize("answer", [
+    # a reflexive opening is no condition: "se" in Spanish, "si" in Italian
+    "Se envía el pedido O-7186 a 7 Elm Rd, Austin; está out for delivery y llega el Friday.",
+    "Si spedisce l'ordine O-7186 a 7 Elm Rd, Austin; è out for delivery, arriva Friday.",
+])
+def test_a_reflexive_opening_is_no_condition(answer):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *O7186, request=O7186_REQUEST).outcome == "recovered"

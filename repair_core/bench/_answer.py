@@ -187,11 +187,18 @@ _OTHER_CONDITIONS = _CONDITIONS | frozenset({
 """Words of a condition in the six other languages the reader reads ("sobald Sie
 bestätigen", "en cuanto lo confirmes", "appena", "zodra"): an answer holding one is not
 a plain statement (`oracle.translated-values`)."""
-_OTHER_OPENING_CONDITIONS = frozenset({
-    "sobald", "wenn", "falls", "sofern", "dès", "lorsque", "quand", "si", "cuando", "appena",
-    "quando", "se", "assim", "zodra", "wanneer", "als", "indien"})
-"""Words that open a condition ("Sobald Sie bestätigen, ...", "Si vous confirmez, ...",
-"Zodra je bevestigt, ..."): such a sentence promises what it says (`oracle.not-done`)."""
+_OTHER_OPENING_CONDITIONS: dict[str, frozenset[str]] = {
+    "fr": frozenset({"si", "quand", "dès", "lorsque", "lorsqu"}),
+    "de": frozenset({"sobald", "wenn", "falls", "sofern"}),
+    "es": frozenset({"si", "cuando"}),
+    "it": frozenset({"se", "quando", "appena", "qualora"}),
+    "pt": frozenset({"se", "quando", "assim"}),
+    "nl": frozenset({"zodra", "als", "wanneer", "indien"}),
+}
+"""Words that open a condition, per language ("Sobald Sie bestätigen, ...", "Si vous
+confirmez, ...", "Zodra je bevestigt, ..."): such a sentence promises what it says
+(`oracle.not-done`). Per language, because the same word opens a reflexive sentence in
+another ("Se han añadido" in Spanish, "Si è aggiunto" in Italian)."""
 _STATE_GLUE = frozenset({"yet", "been", "be", "being", "ever", "actually"})
 _NOT_OFFERED = frozenset({"confirm", "confirmed", "process", "processed"})
 _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "could"),
@@ -885,7 +892,8 @@ class AnswerReading:
                 if failed and self._about_the_request(si, i):
                     definite = True
         if (cues.other and self.asks_action is not False and words
-                and (words[0] in _OTHER_OPENING_CONDITIONS or words[:2] == ["en", "cuanto"])):
+                and (words[0] in _OTHER_OPENING_CONDITIONS.get(self.language, ())
+                     or words[:2] == ["en", "cuanto"])):
             # "Zodra je bevestigt, zet ik hem vast": a sentence that opens on a condition
             # promises what it says, whatever its verb
             offered_any = True
