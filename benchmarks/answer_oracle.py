@@ -1,6 +1,7 @@
 """Error rates of the answer oracles on hand-written free-text answers
 (`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl`,
-`round5.jsonl`, `round6.jsonl` and `round7.jsonl` written by other authors), per split and per category:
+`round5.jsonl`, `round6.jsonl`, `round7.jsonl` and `round8.jsonl` written by other authors), per split
+and per category:
 
     python benchmarks/answer_oracle.py                # print the section
     python benchmarks/answer_oracle.py --split dev    # only the split used for tuning
@@ -21,7 +22,9 @@ Spanish, Italian, Portuguese, Dutch, Polish, Japanese and Swedish), also written
 from `round6.jsonl`, `english-round6` (English) and `other-languages-round6` (French,
 German, Spanish, Italian, Portuguese, Dutch, Polish, Japanese, Swedish and Turkish), also
 written blind, or, from `round7.jsonl`, `english-round7` (English) and
-`other-languages-round7` (the same ten languages), also written blind. An oracle
+`other-languages-round7` (the same ten languages), also written blind, or, from
+`round8.jsonl`, `english-round8` (English) and `other-languages-round8` (French, German,
+Spanish, Italian, Portuguese, Dutch and nine others), also written blind. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
 counts as not recovered in the error rate, so a right answer left unsure is an error
@@ -53,12 +56,14 @@ ROUND4 = ROOT / "benchmarks" / "answers" / "round4.jsonl"
 ROUND5 = ROOT / "benchmarks" / "answers" / "round5.jsonl"
 ROUND6 = ROOT / "benchmarks" / "answers" / "round6.jsonl"
 ROUND7 = ROOT / "benchmarks" / "answers" / "round7.jsonl"
+ROUND8 = ROOT / "benchmarks" / "answers" / "round8.jsonl"
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
 SPLITS = ("dev", "held-out", "fresh", "languages", "languages-fresh", "english-round4",
           "other-languages", "english-round5", "other-languages-round5", "english-round6",
-          "other-languages-round6", "english-round7", "other-languages-round7")
+          "other-languages-round6", "english-round7", "other-languages-round7",
+          "english-round8", "other-languages-round8")
 
 
 class Answer(BaseModel):
@@ -75,13 +80,14 @@ class Answer(BaseModel):
     category: str
     """What the answer tests: paraphrase, format, negation, pending, hedge, history,
     rejection-of-poison, poison-stated, other-item, omission, question, and in
-    `round5.jsonl`, `round6.jsonl` and `round7.jsonl` also options, conditional or
-    partial."""
+    `round5.jsonl` to `round8.jsonl` also options, conditional, partial,
+    self-correction, refusal or repeated-action."""
     split: Literal["dev", "held-out", "fresh", "languages", "languages-fresh",
                    "english-round4", "other-languages", "english-round5",
                    "other-languages-round5", "english-round6",
                    "other-languages-round6", "english-round7",
-                   "other-languages-round7"]
+                   "other-languages-round7", "english-round8",
+                   "other-languages-round8"]
     """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
     tune it; `fresh`: written after the oracle's rules were final, run once; `languages`:
     French, German and Spanish answers first run once after the reader's rules for those
@@ -98,11 +104,14 @@ class Answer(BaseModel):
     ten other languages, mostly over the cases earlier sets use least, written blind by
     another author (`round6.jsonl`), run once; `english-round7` and
     `other-languages-round7`: the same again over the cases earlier sets use least,
-    written blind by another author (`round7.jsonl`), run once."""
+    written blind by another author (`round7.jsonl`), run once; `english-round8` and
+    `other-languages-round8`: English answers and answers in fifteen other languages
+    over cases earlier sets use least, written blind by another author
+    (`round8.jsonl`), run once."""
 
 
 def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, ROUND4, ROUND5,
-                                           ROUND6, ROUND7)) -> list[Answer]:
+                                           ROUND6, ROUND7, ROUND8)) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
