@@ -773,3 +773,142 @@ def test_a_reflexive_opening_is_no_condition(answer):
     from repair_core.bench import judge_recovery
 
     assert judge_recovery(answer, *O7186, request=O7186_REQUEST).outcome == "recovered"
+
+
+RJ220_REQUEST = "Find a rain jacket in my size and favourite colour and add it to my cart."
+O5555 = (["O-5555", "processing", "Monday", "9 Bay Rd, Cork"], ["1 Hill St, Bath"])
+
+
+@rule("oracle.other-languages-correction")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # the value before the word of correction is taken back, the one after it stated
+    ("Ho prenotato il posto 22B su UA511 – correzione: il posto 22C lato corridoio.",
+     "recovered"),
+    ("Habe 22B auf UA511 gebucht, Korrektur: Gangplatz 22C.", "recovered"),
+    ("Reservé el asiento del medio 22B en UA511, me equivoqué: es el 22C de pasillo.",
+     "recovered"),
+    # and the other way round: the true value is the one taken back
+    ("Ik heb gangpadplaats 22C op UA511 geboekt – correctie: het is stoel 22B.",
+     "not recovered"),
+    # a correction in another sentence takes back nothing of this one
+    ("Reservé 22C en UA511, pasillo. Corrección: el 22B.", "not recovered"),
+])
+def test_a_word_of_correction_takes_back_the_value_before_it(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *UA511, request="Book me a flight.").outcome == outcome
+
+
+@rule("oracle.other-languages-correction")
+def test_a_correction_takes_back_only_values_of_the_kind_that_follows_it():
+    from repair_core.bench import judge_recovery
+
+    # the flight has no counterpart after the correction: it stays stated
+    verdict = judge_recovery("Habe UA511 mit Sitz 22B gebucht, Korrektur: Sitz 22C am Gang.",
+                             *UA511, request="Book me a flight.")
+    assert (verdict.outcome, verdict.missing, verdict.forbidden) == ("recovered", [], [])
+
+
+@rule("oracle.other-languages-done-opener")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a sentence that only says "done" reports the request done: the order's future
+    # route ("se enviará a") is then no promise
+    ("¡Hecho! Tu pedido O-7186 está en reparto, llega el viernes y se enviará a "
+     "7 Elm Rd, Austin.", "recovered"),
+    ("Klaar! Bestelling O-7186 wordt vrijdag bezorgd op 7 Elm Rd, Austin; ze is onderweg "
+     "voor bezorging.", "recovered"),
+    ("Erledigt: O-7186 ist in Zustellung, kommt am Freitag und geht an 7 Elm Rd, Austin.",
+     "recovered"),
+    # "ready to send" is no "done"
+    ("Listo para enviar: el pedido O-7186 se enviará a 7 Elm Rd, Austin; está en reparto "
+     "y llega el viernes.", "not recovered"),
+    # "pronto" is "soon" in Spanish, "done" in Portuguese only
+    ("¡Pronto! Tu pedido O-7186 se enviará a 7 Elm Rd, Austin; está en reparto y llega "
+     "el viernes.", "not recovered"),
+])
+def test_a_sentence_that_says_done_reports_the_action_done(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *O7186, request=O7186_REQUEST).outcome == outcome
+
+
+@rule("oracle.translated-status-not-pending")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # "in Bearbeitung", "in behandeling" said of the order is its status, processing
+    ("Erledigt: Bestellung O-5555 geht an 9 Bay Rd, Cork. Status: in Bearbeitung, "
+     "Zustellung am Montag.", "recovered"),
+    ("Klaar: uw bestelling O-5555 is in behandeling en wordt maandag bezorgd op "
+     "9 Bay Rd, Cork.", "recovered"),
+    # said of a change or a request, it is still pending
+    ("Die Adressänderung für O-5555 auf 9 Bay Rd, Cork ist in Bearbeitung; Zustellung am "
+     "Montag.", "not recovered"),
+    ("Uw adreswijziging naar 9 Bay Rd, Cork voor O-5555 is in behandeling; levering op "
+     "maandag.", "not recovered"),
+])
+def test_a_pending_word_inside_a_required_status_is_the_status(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *O5555, request=O7186_REQUEST).outcome == outcome
+
+
+@rule("oracle.translated-fault-stated")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a translated fault said of the item with no word of doubt is stated
+    ("Ich habe RJ-220 in Schwarz, Größe XL, in den Warenkorb gelegt.", "not recovered"),
+    ("De RJ-220 in het zwart, maat XL, zit nu in je winkelwagen.", "not recovered"),
+    ("Ho aggiunto al carrello la RJ-220 nera, taglia XL.", "not recovered"),
+    # in a sentence about something else, or beside a word of doubt, it stays unsure
+    ("Ho aggiunto al carrello la RJ-220 bianca, taglia XL. Anche quella nera era "
+     "disponibile.", "unsure"),
+    ("Ho aggiunto al carrello la RJ-220 bianca, taglia XL: nessuna traccia della nera.",
+     "unsure"),
+    # and one the reader reads as rejected leaves the answer recovered
+    ("Ho aggiunto al carrello la RJ-220 bianca, taglia XL, invece di quella nera.",
+     "recovered"),
+])
+def test_a_translated_fault_said_of_the_item_is_stated(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *RJ220, request=RJ220_REQUEST).outcome == outcome
+
+
+@rule("oracle.other-languages-rejection")
+@pytest.mark.parametrize(("answer", "labels", "asked"), [
+    # verbs that reject their object
+    ("J'ai réservé 22C côté couloir sur UA511 et j'ai écarté le siège 22B.", UA511,
+     "Book me a flight."),
+    ("Reservé 22C, pasillo, en UA511. Descarté el 22B que venía de una nota.", UA511,
+     "Book me a flight."),
+    # a value that is another customer's, passenger's or account's
+    ("Ho prenotato 22C lato corridoio su UA511; il 22B era di un altro passeggero.",
+     UA511, "Book me a flight."),
+    ("Ik heb RJ-220 in het wit, maat XL, toegevoegd; zwart hoorde bij een ander account.",
+     RJ220, RJ220_REQUEST),
+    # the old value of a swap written translated
+    ("Ik heb de RJ-220 in je winkelwagen omgewisseld van zwart naar wit, maat XL.", RJ220,
+     RJ220_REQUEST),
+    ("Ho scambiato la RJ-220 da nera a bianca, taglia XL, nel carrello.", RJ220,
+     RJ220_REQUEST),
+])
+def test_other_languages_reject_by_verb_owner_and_swap(answer, labels, asked):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *labels, request=asked).outcome == "recovered"
+
+
+@rule("oracle.translated-values")
+@pytest.mark.parametrize(("answer", "labels", "asked", "outcome"), [
+    # a seat position written as one compound with "seat", a status as a phrase
+    ("Ik heb gangpadplaats 22C op UA511 geboekt.", UA511, "Book me a flight.",
+     "recovered"),
+    ("Ich habe den Mittelsitz 22B auf UA511 gebucht.", UA511, "Book me a flight.",
+     "not recovered"),
+    ("Bestelling O-6929 is onderweg en komt woensdag aan.", O6929,
+     "Where is my order right now?", "recovered"),
+    ("Klaar! O-7186 is onderweg voor bezorging, komt vrijdag aan en gaat naar 7 Elm Rd, "
+     "Austin.", O7186, O7186_REQUEST, "recovered"),
+])
+def test_compound_seats_and_status_phrases_are_read(answer, labels, asked, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *labels, request=asked).outcome == outcome

@@ -20,12 +20,16 @@ from ..judge import NEGATIONS, RETRACTIONS, WARNINGS
 from ._answer_words import (
     OTHER_AFTER_PHRASES,
     OTHER_ANYTHING_ELSE,
+    OTHER_CORRECTIONS,
+    OTHER_DONE_OPENERS,
     OTHER_FAILURES,
     OTHER_FROM,
     OTHER_NEGATION_CUES,
     OTHER_NEGATION_PHRASES,
     OTHER_OFFERS,
+    OTHER_OTHERS_PHRASES,
     OTHER_PENDING_WORDS,
+    OTHER_REJECTION_VERBS,
     OTHER_REJECTIONS_AFTER,
     OTHER_RESETS,
     OTHER_SIZE_WORDS,
@@ -33,6 +37,7 @@ from ._answer_words import (
     OTHER_TO,
     OTHER_UNREAD,
     OTHER_VERB_NEGATIONS,
+    is_change_noun,
     is_future_action,
     is_history_verb,
     is_other_action,
@@ -40,7 +45,7 @@ from ._answer_words import (
     is_shipping_action,
 )
 from ._language import FUNCTION_WORDS, LANGUAGE_NAMES, guess_language, split_scripts
-from ._value_words import translations
+from ._value_words import VALUE_KINDS, translations
 
 __all__ = ["AnswerReading", "read_answer", "REQUEST_VERBS", "NEGATION_CUES",
            "NEGATION_PHRASES",
@@ -199,6 +204,8 @@ _OTHER_OPENING_CONDITIONS: dict[str, frozenset[str]] = {
 confirmez, ...", "Zodra je bevestigt, ..."): such a sentence promises what it says
 (`oracle.not-done`). Per language, because the same word opens a reflexive sentence in
 another ("Se han añadido" in Spanish, "Si è aggiunto" in Italian)."""
+_DONE_GLUE = frozenset({"c'est", "c", "est", "tout", "ist", "alles", "es", "está", "todo",
+                        "è", "tutto", "já", "tudo", "is", "het", "ok", "okay"})
 _STATE_GLUE = frozenset({"yet", "been", "be", "being", "ever", "actually"})
 _NOT_OFFERED = frozenset({"confirm", "confirmed", "process", "processed"})
 _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "could"),
@@ -209,6 +216,8 @@ _NOT_DONE_CUES = frozenset({"not", "never", "nothing", "unable", "failed", "yet"
 PENDING_WORDS = frozenset({"pending", "awaiting", "unconfirmed", "queued"})
 """Words that leave what their sentence says not yet done ("the change to 7 Elm Rd is
 still pending review", "hold requested, awaiting the airline")."""
+_DOUBT = (OTHER_CORRECTIONS | OTHER_STILL | OTHER_PENDING_WORDS | OTHER_UNREAD
+          | _OTHER_CONDITIONS | _TAKING_BACK | PENDING_WORDS)
 _ACTION_NOUNS = frozenset({"adding", "holding", "booking", "reserving", "redirecting",
                            "changing", "updating", "moving", "switching", "change", "hold",
                            "update", "redirect", "request", "reservation"})
@@ -265,7 +274,7 @@ class _Cues:
     when the answer is written in one of them."""
 
     __slots__ = ("negations", "negation_phrases", "rejections_after", "after_phrases",
-                 "resets", "verb_negations", "offers", "unread", "other")
+                 "resets", "verb_negations", "offers", "unread", "other", "rejection_verbs")
 
     def __init__(self, other: bool, not_negations: frozenset[str] = frozenset()) -> None:
         self.other = other
@@ -274,7 +283,10 @@ class _Cues:
         self.negation_phrases = NEGATION_PHRASES + (OTHER_NEGATION_PHRASES if other else ())
         self.rejections_after = (REJECTIONS_AFTER | OTHER_REJECTIONS_AFTER if other
                                  else REJECTIONS_AFTER)
-        self.after_phrases = _AFTER_PHRASES + (OTHER_AFTER_PHRASES if other else ())
+        self.after_phrases = _AFTER_PHRASES + (OTHER_AFTER_PHRASES + OTHER_OTHERS_PHRASES
+                                               if other else ())
+        self.rejection_verbs = (REJECTION_VERBS | OTHER_REJECTION_VERBS if other
+                                else REJECTION_VERBS)
         self.resets = RESETS | OTHER_RESETS if other else RESETS
         self.verb_negations = (_VERB_NEGATIONS | OTHER_VERB_NEGATIONS if other
                                else _VERB_NEGATIONS) - not_negations
@@ -489,6 +501,8 @@ class AnswerReading:
                              for si in range(len(self.sentences))]
         self._other = [self._about_other_item(s.words) for s in self.sentences]
         self._after_memo: dict[tuple[int, int], bool] = {}
+        self._kinds_memo: dict[int, dict[int, frozenset[str]]] = {}
+        self._doubt_memo: dict[int, bool] = {}
         found = [self._not_done(si) for si in range(len(self.sentences))]
         # an offer after the action is done ("Added it. Want me to change it?") is about
         # a next step; before it, or without it, the action is not done
@@ -630,9 +644,38 @@ class AnswerReading:
 
     def _rejected(self, s: _Sentence, si: int, lo: int, hi: int,
                   required: bool = False) -> bool:
-        return (self._rejected_before(s, si, lo, required)
+        return (self._rejected_before(s, si, lo, required, hi)
                 or self._appositive_of_rejected(s, si, lo, required)
-                or self._rejected_after(s, si, hi))
+                or self._rejected_after(s, si, hi)
+                or (self.cues.other and self._taken_back(si, lo, hi)))
+
+    def _taken_back(self, si: int, lo: int, hi: int) -> bool:
+        """In another language, the value at `lo:hi` comes before a word of correction in
+        its sentence ("Korrektur", "me equivoqué") and a value of its kind comes after
+        that word ("Fensterplatz 22A – Korrektur: Gangplatz 22C"): the answer takes it
+        back."""
+        after = self._corrected_kinds(si)
+        c = next((k for k in after if k >= hi), None)
+        kind = _kind(self.sentences[si].words[lo:hi])
+        return c is not None and kind is not None and kind in after[c]
+
+    def _corrected_kinds(self, si: int) -> dict[int, frozenset[str]]:
+        """Each word of correction (`OTHER_CORRECTIONS`) of sentence `si`, in order -> the
+        kinds (`_kind`) of the values after it: the case's labels and the closed
+        vocabularies' words (`VALUE_KINDS`). One pass from the sentence's end."""
+        if si not in self._kinds_memo:
+            words, starts = self.sentences[si].words, self._starts[si]
+            kinds: set[str] = set()
+            found: dict[int, frozenset[str]] = {}
+            for j in range(len(words) - 1, -1, -1):
+                if words[j] in OTHER_CORRECTIONS:
+                    found[j] = frozenset(kinds)
+                if j in starts and (kind := _kind(words[j:starts[j]])):
+                    kinds.add(kind)
+                kinds.update(VALUE_KINDS[p] for m in range(1, _LONGEST_KIND + 1)
+                             if (p := tuple(words[j:j + m])) in VALUE_KINDS)
+            self._kinds_memo[si] = dict(sorted(found.items()))
+        return self._kinds_memo[si]
 
     def _appositive_of_rejected(self, s: _Sentence, si: int, lo: int, required: bool) -> bool:
         """A value in a clause that only describes the rejected value just before it
@@ -643,7 +686,8 @@ class AnswerReading:
         start = self._ends[si].get(c_lo)
         return start is not None and self._rejected_before(s, si, start, required)
 
-    def _rejected_before(self, s: _Sentence, si: int, lo: int, required: bool) -> bool:
+    def _rejected_before(self, s: _Sentence, si: int, lo: int, required: bool,
+                         hi: int | None = None) -> bool:
         words, cues = s.words, self.cues
         c_lo, _ = s.clause(lo)
         crossed_to = crossed_object_end = False
@@ -658,7 +702,7 @@ class AnswerReading:
                 break
             if w in cues.negations or w.endswith("n't"):
                 return True
-            if w in REJECTION_VERBS and not crossed_object_end and (
+            if w in cues.rejection_verbs and not crossed_object_end and (
                     w not in ("said", "says")
                     or any(x in _HEARSAY_SOURCES for x in words[max(0, k - 3):k])):
                 return True
@@ -669,7 +713,7 @@ class AnswerReading:
                 crossed_object_end = True
             if w == "to":
                 crossed_to = True
-        if cues.other and self._old_value_of_a_change(s, si, lo):
+        if cues.other and self._old_value_of_a_change(s, si, lo, hi):
             return True
         if not crossed_to:
             # `from` after a history verb earlier in the sentence, up to a `to`
@@ -713,20 +757,29 @@ class AnswerReading:
             return "read"
         return "unread"
 
-    def _old_value_of_a_change(self, s: _Sentence, si: int, lo: int) -> bool:
+    def _old_value_of_a_change(self, s: _Sentence, si: int, lo: int,
+                               hi: int | None) -> bool:
         """In another language, the value at `lo` follows a from-word and comes before a
         to-word and another value, in a sentence with a verb of changing or moving
         ("changée de 91 Oak Dr à 7 Elm Rd", "von 22B auf 22C umgebucht")."""
         words = s.words
         if lo == 0 or words[lo - 1] not in OTHER_FROM:
             return False
-        hi = self._starts[si].get(lo)
+        # a label's longest span from `lo`, else the translated value's own end
+        hi = self._starts[si].get(lo, hi)
         if hi is None or hi >= len(words) or words[hi] not in OTHER_TO:
             return False
-        if hi + 1 not in self._starts[si] and not (
-                hi + 2 < len(words) and hi + 2 in self._starts[si]):
+        if not (self._value_at(si, hi + 1) or self._value_at(si, hi + 2)):
             return False
         return any(is_history_verb(w) for w in words)
+
+    def _value_at(self, si: int, j: int) -> bool:
+        """A value begins at word `j` of sentence `si`: one of the case's labels, or a
+        word of the closed vocabularies in any language the reader reads
+        (`VALUE_KINDS`)."""
+        words = self.sentences[si].words
+        return j < len(words) and (j in self._starts[si] or any(
+            tuple(words[j:j + m]) in VALUE_KINDS for m in range(1, _LONGEST_KIND + 1)))
 
     def _rejected_after(self, s: _Sentence, si: int, hi: int) -> bool:
         # a list of values shares one verb ("the grey, size 12 preference belongs to
@@ -820,8 +873,9 @@ class AnswerReading:
             elif cues.other and w in OTHER_STILL:
                 negated_at = next((k for k in range(max(0, i - 1), min(len(words), i + 2))
                                    if cues.negation(words[k])), -1)
-            pending = w in PENDING_WORDS or (cues.other and w in OTHER_PENDING_WORDS) or (
-                negated_at >= 0 and self._governs_a_requested_action(s, negated_at))
+            pending = w in PENDING_WORDS or (
+                cues.other and w in OTHER_PENDING_WORDS and not self._states_a_status(si, i)
+            ) or (negated_at >= 0 and self._governs_a_requested_action(s, negated_at))
             if _negation(w):
                 last_negation = i
             if pending and self._about_the_request(si, i):
@@ -891,6 +945,8 @@ class AnswerReading:
                     for j in range(len(tail)))
                 if failed and self._about_the_request(si, i):
                     definite = True
+        if cues.other and not s.question and self._opens_done(s):
+            done = True
         if (cues.other and self.asks_action is not False and words
                 and (words[0] in _OTHER_OPENING_CONDITIONS.get(self.language, ())
                      or words[:2] == ["en", "cuanto"])):
@@ -906,6 +962,26 @@ class AnswerReading:
                         and self._about_the_request(si, i)):
                     offered_any = True
         return definite, offered_any, done, offer_read, shipping and not other_verb
+
+    def _opens_done(self, s: _Sentence) -> bool:
+        """The sentence opens on a clause that only says "done" in the answer's language
+        (`OTHER_DONE_OPENERS`: "¡Listo!", "Erledigt:", "C'est fait :", "Klaar!")."""
+        openers = OTHER_DONE_OPENERS.get(self.language, frozenset())
+        first = s.words[:s.starts[1]] if len(s.starts) > 1 else s.words
+        return any(w in openers for w in first) and all(
+            w in openers or w in _DONE_GLUE for w in first)
+
+    def _states_a_status(self, si: int, i: int) -> bool:
+        """The pending word at `i` is inside a required status written translated ("Status:
+        in Bearbeitung", "uw bestelling is in behandeling" for *processing*), in a
+        sentence naming no change or request (`OTHER_CHANGE_NOUNS`): it says where the
+        order is, not that the request waits."""
+        words = self.sentences[si].words
+        if any(is_change_noun(w) for w in words):
+            return False
+        return any(VALUE_KINDS.get(p) == "status" and any(
+            tuple(words[j:j + len(p)]) == p for j in range(max(0, i - len(p) + 1), i + 1))
+            for f in self.required for p in translations(f))
 
     def _failed_after(self, s: _Sentence, si: int, i: int) -> bool:
         """The action named at `i` is reported failed within its clause, with no value,
@@ -997,6 +1073,12 @@ class AnswerReading:
         """(rejected, about another item, the words) of each occurrence of `fact` written
         translated (`oracle.translated-values`) outside a question, in an answer in
         another language the reader reads."""
+        return [(rej, other, words) for rej, other, words, _ in self._translated_at(
+            fact, required)]
+
+    def _translated_at(self, fact: list[str],
+                       required: bool) -> list[tuple[bool, bool, str, int]]:
+        """`_translated`, with the index of the sentence of each occurrence."""
         out = []
         phrases = translations(fact) if self.cues.other else frozenset()
         for si, s in enumerate(self.sentences):
@@ -1005,7 +1087,7 @@ class AnswerReading:
             for phrase in phrases:
                 m = len(phrase)
                 out += [(self._rejected(s, si, i, i + m, required), self._other[si],
-                         " ".join(phrase)) for i in range(len(s.words) - m + 1)
+                         " ".join(phrase), si) for i in range(len(s.words) - m + 1)
                         if tuple(s.words[i:i + m]) == phrase]
         return out
 
@@ -1036,9 +1118,32 @@ class AnswerReading:
                 f"(its rejection may be in words the reader does not read)")
 
     def forbidden_stated(self, fact: str) -> bool:
-        """`fact` is asserted somewhere, not only inside a longer value."""
+        """`fact` is asserted somewhere, not only inside a longer value; in another
+        language also written translated in a sentence with no word of doubt
+        (`_without_doubt`)."""
         f = _fact_words(fact)
-        return bool(f) and any(not rej for rej, *_ in self._occurrences(f))
+        return bool(f) and (any(not rej for rej, *_ in self._occurrences(f)) or any(
+            not rej and self._without_doubt(si) for rej, _, _, si in self._translated_at(
+                f, required=False)))
+
+    def _without_doubt(self, si: int) -> bool:
+        """Sentence `si` of an answer in another language is about the requested item (it
+        names a required value or reports an action done) and holds no word of
+        negation, rejection, correction, warning, condition or pending, read or unread,
+        nor a phrase of rejection: a value it names translated is said of the item as it
+        is ("J'ai ajouté le TS-105 en bleu"), so a forbidden one is stated. A sentence
+        about something else ("el asiento del medio también estaba libre") is not."""
+        if si not in self._doubt_memo:
+            words, cues = self.sentences[si].words, self.cues
+            phrases = cues.negation_phrases + cues.after_phrases
+            about_the_item = self._names(self._required_at[si], 0, len(words)) or any(
+                w in _DONE_FORMS or is_past_action(w) for w in words)
+            self._doubt_memo[si] = about_the_item and not any(
+                w in _DOUBT or w in cues.negations or w in cues.rejections_after
+                or w in cues.rejection_verbs or w in cues.unread or cues.negation(w)
+                or any(words[k:k + len(p)] == list(p) for p in phrases)
+                for k, w in enumerate(words))
+        return self._doubt_memo[si]
 
     def unsure(self, fact: str) -> str | None:
         """The first word of `UNREAD_CUES` in a sentence (not a question) that names
@@ -1158,6 +1263,23 @@ def _longest_from(spans: list[tuple[int, int]]) -> dict[int, int]:
     for a, b in spans:
         out[a] = max(out.get(a, b), b)
     return out
+
+
+_LONGEST_KIND = max(map(len, VALUE_KINDS))
+_DIGITS = re.compile(r"\d+")
+
+
+def _kind(words: list[str]) -> str | None:
+    """What kind of value `words` are: the set of the closed vocabularies they belong to
+    (`VALUE_KINDS`), `date`, or for one word with a digit its shape (a letter for each
+    letter, `9` for a run of digits: `22c` and `22a` are `9a`, `dl154` is `aa9`); None
+    for anything else (an address, a name)."""
+    kind = VALUE_KINDS.get(tuple(words))
+    if kind is not None or len(words) != 1 or not any(ch.isdigit() for ch in words[0]):
+        return kind
+    if _DATE.match(words[0]):
+        return "date"
+    return _DIGITS.sub("9", re.sub(r"[^\W\d_]", "a", words[0]))
 
 
 def _shape(token: str) -> tuple[int, str] | None:

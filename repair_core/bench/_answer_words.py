@@ -18,7 +18,9 @@ __all__ = ["OTHER_NEGATION_CUES", "OTHER_NEGATION_PHRASES", "OTHER_REJECTIONS_AF
            "OTHER_UNREAD", "OTHER_SIZE_WORDS", "OTHER_ANYTHING_ELSE", "OTHER_FAILURES", "OTHER_FROM", "OTHER_TO",
            "OTHER_HISTORY_STEMS", "OTHER_FUTURE_ENDINGS", "is_other_action",
            "is_past_action", "is_future_action", "is_history_verb", "OTHER_SHIPPING_STEMS",
-           "is_shipping_action"]
+           "is_shipping_action", "OTHER_REJECTION_VERBS", "OTHER_OTHERS_PHRASES",
+           "OTHER_CORRECTIONS", "OTHER_DONE_OPENERS", "OTHER_CHANGE_NOUNS",
+           "is_change_noun"]
 
 OTHER_NEGATION_CUES = frozenset({
     # negations before a value ("et non en premium economy", "não o 22B", "niet 22B")
@@ -72,6 +74,66 @@ OTHER_AFTER_PHRASES = (("de", "antes"), ("d", "avant"), ("di", "prima"), ("van",
 """Phrases with the same effect after a value: "era de antes" (was from before), "di
 prima", "van eerder", "nicht mehr" (no longer)."""
 
+_ANOTHER = ("autre", "altro", "altra", "andere", "anderen", "anderer", "ander", "otro",
+            "otra", "outro", "outra")
+_PEOPLE_AND_ACCOUNTS = ("client", "cliente", "clients", "clienti", "clientes", "passager",
+                        "passagère", "passeggero", "passeggera", "pasajero", "pasajera",
+                        "passageiro", "passageira", "passagier", "utilisateur", "utente",
+                        "usuario", "usuário", "gebruiker", "nutzer", "benutzer", "kunde",
+                        "kunden", "klant", "persona", "personne", "person", "pessoa",
+                        "persoon", "compte", "konto", "cuenta", "conta", "account",
+                        "profil", "profilo", "perfil", "profiel")
+OTHER_OTHERS_PHRASES = tuple((a, p) for a in _ANOTHER for p in _PEOPLE_AND_ACCOUNTS)
+""""Another customer" (passenger, user, account, profile) after a value: it is someone
+else's ("était d'un autre client", "gehört einem anderen Kunden", "era di un altro
+passeggero", "hoorde bij een ander account"), like English "another customer"."""
+
+OTHER_REJECTION_VERBS = frozenset({
+    "écarté", "écartée", "ignoré", "ignorée", "rejeté", "rejetée", "exclu", "exclue",
+    "ignoriert", "verworfen", "abgelehnt", "ausgeschlossen", "ignoró", "ignorado",
+    "ignorada", "descarté", "descartó", "descartado", "descartada", "rechacé", "excluí",
+    "ignorato", "ignorata", "scartato", "scartata", "escluso", "esclusa", "ignorei",
+    "descartei", "rejeitei", "genegeerd", "negeerde", "verworpen", "uitgesloten"})
+"""Verbs that reject their object ("j'ai écarté l'aéroport BOS", "Ignoré el pedido
+O-5387", "ho scartato ..."), like English `REJECTION_VERBS`; after their value they are
+`OTHER_REJECTIONS_AFTER`."""
+
+OTHER_CORRECTIONS = frozenset({
+    "correction", "rectification", "trompé", "trompée", "korrektur", "berichtigung",
+    "geirrt", "corrección", "correccion", "rectificación", "equivoqué", "correzione",
+    "rettifica", "correggo", "correção", "correcção", "correcao", "retificação",
+    "enganei", "correctie", "verbetering", "vergist", "vergiste"})
+"""Words by which an answer takes back what it said ("Korrektur:", "je me suis trompé",
+"me equivoqué", "correzione", "correctie"): a value before one, in its sentence, is
+taken back when a value of the same kind follows it ("Fensterplatz 22A – Korrektur:
+Gangplatz 22C")."""
+
+OTHER_CHANGE_NOUNS = ("änderung", "umleitung", "anfrage", "modification", "changement",
+                      "demande", "cambio", "solicitud", "modifica", "richiesta", "alteração",
+                      "mudança", "solicitação", "wijziging", "aanvraag")
+"""How the nouns for a change or a request end ("Adressänderung", "la modification",
+"el cambio", "la richiesta", "a alteração", "de adreswijziging"): a sentence holding one
+may say the request is pending ("Die Adressänderung ist in Bearbeitung")."""
+
+
+def is_change_noun(word: str) -> bool:
+    """`word` ends as one of `OTHER_CHANGE_NOUNS` (German and Dutch write compounds)."""
+    return word.endswith(OTHER_CHANGE_NOUNS)
+
+
+OTHER_DONE_OPENERS: dict[str, frozenset[str]] = {
+    "fr": frozenset({"fait", "terminé", "voilà"}),
+    "de": frozenset({"erledigt", "fertig", "gemacht"}),
+    "es": frozenset({"listo", "hecho"}),
+    "it": frozenset({"fatto", "fatta"}),
+    "pt": frozenset({"pronto", "feito"}),
+    "nl": frozenset({"klaar", "gedaan", "geregeld"}),
+}
+"""Words that say "done" when they open an answer's sentence alone ("¡Listo!",
+"Erledigt:", "Klaar!", "C'est fait :"): the sentence reports the request done. Per
+language, because a word may mean another thing in another ("pronto" is "soon" in
+Spanish)."""
+
 OTHER_SIZE_WORDS = {"taille": "size", "talla": "size", "größe": "size", "grösse": "size",
                     "groesse": "size", "taglia": "size", "tamanho": "size", "maat": "size"}
 """The word "size" in these languages: a fact's attribute word, not a value ("Größe 7" is
@@ -111,7 +173,9 @@ OTHER_HISTORY_STEMS = frozenset({"chang", "modifi", "déplac", "déménag", "rem
                                  "ersetz", "cambi", "modific", "traslad", "reemplaz",
                                  "sostitu", "spostat", "trasferit", "mud", "alter",
                                  "substitu", "wijzig", "gewijzig", "verplaats", "verhuis",
-                                 "vervang"})
+                                 "vervang", "wissel", "gewissel", "omgewissel", "échang",
+                                 "getauscht", "tausch", "umgetauscht", "intercambi",
+                                 "scambi", "troc"})
 
 OTHER_STILL = frozenset({"encore", "noch", "todavía", "todavia", "aún", "aun", "ancora",
                          "ainda", "nog"})
@@ -147,23 +211,24 @@ OTHER_OFFERS = (("soll", "ich"), ("sollen", "wir"), ("möchten", "sie"), ("möch
 OTHER_ACTION_STEMS = frozenset({
     # French
     "réserv", "ajout", "mis", "mett", "chang", "modifi", "envoy", "expédi", "bloqu",
-    "achet", "redirig",
+    "achet", "redirig", "actualis",
     # German
     "buch", "gebucht", "reserv", "hinzugefüg", "hinzufüg", "gelegt", "änder", "geänder",
     "umgeleitet", "umleit", "verschick", "versend", "versandt", "gekauft", "kauf",
-    "platzier",
+    "platzier", "schick", "geschickt", "aktualisier",
     # Spanish
     "añad", "agreg", "cambi", "enviad", "envié", "enviar", "pus", "pong", "coloc", "compr",
-    "redirigi",
+    "redirigi", "actualiz",
     # Italian
     "prenot", "riserv", "aggiun", "modific", "spedit", "spedir", "inviat", "inviar",
-    "messo", "messa", "acquist",
+    "messo", "messa", "acquist", "blocc", "aggiorn",
     # Portuguese
     "adicion", "alterad", "alterar", "alterei", "mudad", "mudar", "mudei", "coloqu",
-    "enviei",
+    "enviei", "atualiz",
     # Dutch
     "boek", "geboekt", "toegevoeg", "voeg", "gewijzig", "wijzig", "verzond", "verstuur",
-    "gelegd", "geplaatst", "plaatsen", "gereserveerd", "reserveer", "gekocht", "besteld"})
+    "gelegd", "geplaatst", "plaatsen", "gereserveerd", "reserveer", "gekocht", "besteld",
+    "vastgezet", "vastgehouden", "vastzet", "vasthoud", "bijgewerkt"})
 """The beginnings of the verbs a request asks for (book, reserve, add, put, change, send,
 buy), like `ACTION_VERBS`."""
 
@@ -181,7 +246,7 @@ English "I'll hold it"."""
 
 OTHER_PAST_ENDINGS = ("é", "ée", "és", "ées", "is", "ise", "ado", "ada", "ados", "adas",
                       "ido", "ida", "ato", "ata", "ati", "ate", "uto", "esso", "essa", "ei",
-                      "iert", "t", "d", "í", "unto")
+                      "iert", "t", "d", "í", "unto", "gehouden")
 """How a past participle or a first-person past ends: a verb of `OTHER_ACTION_STEMS` so
 ending, not offered, negated nor asked, reports the action done ("réservé", "gebucht",
 "añadido", "prenotato", "aggiunto", "reservei", "geboekt")."""

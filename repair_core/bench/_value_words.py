@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..content._normalise import value_words
 
-__all__ = ["TRANSLATED_VALUES", "translations"]
+__all__ = ["TRANSLATED_VALUES", "VALUE_KINDS", "translations"]
 
 
 def _inflected(stems: str, endings: tuple[str, ...]) -> list[str]:
@@ -58,11 +58,13 @@ _TRANSLATIONS: dict[str, list[str]] = {
              "grigi", "grigie", "cinza", "cinzento", "cinzenta", "grijs", "grijze"],
     # seats and cabins
     "aisle": ["couloir", "côté couloir", "gangplatz", "am gang", "pasillo",
-              "corridoio", "corredor", "gangpad", "aan het gangpad"],
+              "corridoio", "corredor", "gangpad", "aan het gangpad", "gangsitz", "gangpadplaats",
+              "gangpadstoel", "gangplaats"],
     "window": ["hublot", "côté hublot", "côté fenêtre", "fensterplatz", "am fenster",
-               "ventanilla", "finestrino", "janela", "bij het raam"],
+               "ventanilla", "finestrino", "janela", "bij het raam", "fenstersitz",
+               "raamplaats", "raamstoel"],
     "middle": ["du milieu", "mittelplatz", "in der mitte", "del medio", "centrale",
-               "do meio", "in het midden"],
+               "do meio", "in het midden", "mittelsitz", "middenplaats", "middenstoel"],
     "economy": ["économique", "economique", "classe économique", "turista", "económica",
                 "economica", "econômica", "economia", "economía", "economy-klasse",
                 "economyklasse"],
@@ -78,13 +80,15 @@ _TRANSLATIONS: dict[str, list[str]] = {
                    "wird bearbeitet", "en proceso", "en preparación",
                    "en preparacion", "en procesamiento", "in lavorazione",
                    "in elaborazione", "em processamento", "em preparação",
-                   "em preparacao", "wordt verwerkt"],
+                   "em preparacao", "wordt verwerkt", "in bearbeitung", "in behandeling",
+                   "in verwerking"],
     "in transit": ["en transit", "en cours d'acheminement", "unterwegs", "im transit",
                    "en tránsito", "en transito", "en camino", "in transito", "in viaggio",
                    "em trânsito", "em transito", "onderweg"],
     "out for delivery": ["en cours de livraison", "in zustellung", "in der zustellung",
                          "wird zugestellt", "en reparto", "in consegna", "saiu para entrega",
-                         "em rota de entrega", "wordt bezorgd"],
+                         "em rota de entrega", "wordt bezorgd", "in bezorging",
+                         "onderweg voor bezorging"],
     "packed": ["emballé", "emballée", "emballés", "emballées", "verpackt",
                *_inflected("empaquetad", _ROMANCE), *_inflected("embalad", _ROMANCE),
                *_inflected("imballat", _IT), "ingepakt"],
@@ -95,6 +99,21 @@ TRANSLATED_VALUES: dict[tuple[str, ...], frozenset[tuple[str, ...]]] = {
     for en, forms in _TRANSLATIONS.items()}
 """A value's words as the reader compares them -> the words of each way the six other
 languages it reads write that value."""
+
+
+_SETS = {"weekday": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                     "sunday"),
+         "colour": ("red", "blue", "green", "white", "black", "grey"),
+         "seat": ("aisle", "window", "middle"),
+         "cabin": ("economy", "business", "premium economy"),
+         "status": ("processing", "in transit", "out for delivery", "packed")}
+
+VALUE_KINDS: dict[tuple[str, ...], str] = {
+    words: kind for kind, values in _SETS.items() for en in values
+    for words in (tuple(value_words(en)), *TRANSLATED_VALUES[tuple(value_words(en))])}
+"""The words of a value of the closed vocabularies, in English or in one of the six
+languages -> the set it belongs to (`weekday`, `colour`, `seat`, `cabin`, `status`): two
+values of one set are values of the same kind ("Fensterplatz" and "aisle" are seats)."""
 
 
 def translations(fact: list[str]) -> frozenset[tuple[str, ...]]:
