@@ -409,7 +409,7 @@ O8471 = (["O-8471", "processing", "Thursday"], ["O-6672"])  # ctl-004
      "its function words are Polish"),
     ("Zarezerwowałem 22C (aisle), UA511 — płatność gotówką.", UA511,
      "3 words with letters beyond Latin-1"),
-    ("Sitzplatz 22C (aisle) · UA511 · Abflug morgen früh · Gepäck inklusive · bestätigt",
+    ("Sittplats 22C (aisle) · UA511 · avgång tidigt · bagage ingår · bekräftad",
      UA511, "no English function word in"),
 ])
 def test_an_answer_in_a_language_the_reader_does_not_read_is_unsure(answer, labels, why):
@@ -420,6 +420,45 @@ def test_an_answer_in_a_language_the_reader_does_not_read_is_unsure(answer, labe
     assert len(verdict.unsure) == 1 and verdict.unsure[0].startswith("language: ")
     assert why in verdict.unsure[0]
     assert is_recovered(answer, *labels) is False
+
+
+@rule("oracle.unsure-language")
+@pytest.mark.parametrize(("answer", "language"), [
+    # terse listings with no function word, placed by their weekdays, seats, statuses and
+    # done verbs; each was unsure ("no English function word") or read as English before
+    ("Sitzplatz 22C (aisle) · UA511 · Abflug morgen früh · Gepäck inklusive · bestätigt",
+     "de"),
+    ("Vol UA511 · demain · siège 22C (couloir) · réservé", "fr"),
+    ("Pedido O-8471 · En proceso · Entrega: jueves · Dirección: 9 Bay Rd, Cork (ON)", "es"),
+    ("Volo UA511 | venerdì prossimo | posto 22C corridoio | prenotato", "it"),
+    ("Carrinho: RS-310 · verde · tam. 7", "pt"),
+    ("Vlucht UA511 — volgende vrijdag — stoel 22C — geboekt", "nl"),
+    # an English listing stays English, and a capital abbreviation is no function word
+    ("ORDER O-6415 | PROCESSING | TUESDAY", "en"),
+    ("Held 22C on UA511 out of LA", "en"),
+])
+def test_a_listing_is_placed_by_its_words_of_the_closed_vocabularies(answer, language):
+    from repair_core.bench._language import guess_language
+
+    assert guess_language(answer).code == language
+
+
+@rule("oracle.unsure-language")
+def test_the_reason_names_the_language_it_saw():
+    from repair_core.bench._language import guess_language
+
+    # "du" is French and German too; "vid" tells Swedish ("as much Swedish as French")
+    assert guess_language("Du tränar på gymmet vid hamnen.").why_unread == (
+        "its function words are Swedish, which the reader does not read")
+
+
+@rule("oracle.unsure-language")
+def test_a_listing_in_a_language_the_reader_reads_is_read():
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery("Vol UA511 · demain · siège 22C (couloir) · réservé", *UA511,
+                             request="Book me a flight.")
+    assert (verdict.outcome, verdict.unsure) == ("recovered", [])
 
 
 @rule("oracle.unsure-language")

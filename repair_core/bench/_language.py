@@ -23,7 +23,7 @@ import unicodedata
 
 from pydantic import BaseModel
 
-__all__ = ["FUNCTION_WORDS", "UNREAD_FUNCTION_WORDS", "LANGUAGE_NAMES", "UNDETERMINED",
+__all__ = ["FUNCTION_WORDS", "LISTING_WORDS", "UNREAD_FUNCTION_WORDS", "LANGUAGE_NAMES", "UNDETERMINED",
            "LanguageGuess", "answer_language", "guess_language", "split_scripts"]
 
 _CHUNK_EDGES = "\"'()[]{}.,;:!?¡¿«»“”„‘’"
@@ -62,6 +62,59 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
 an answer uses most is its guess. A word several languages share ("la", "de", "con")
 counts for each of them."""
 
+LISTING_WORDS: dict[str, frozenset[str]] = {
+    "fr": frozenset({"lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+                     "demain", "prochain", "prochaine", "siège", "couloir", "hublot",
+                     "fenêtre", "milieu", "classe", "affaires", "économique", "vol",
+                     "commande", "panier", "taille", "réservé", "réservée", "bloqué",
+                     "bloquée", "ajouté", "ajoutée", "expédiée", "emballée", "livraison",
+                     "rouge", "bleu", "bleue", "vert", "verte", "blanc", "blanche", "noire",
+                     "grise", "janvier", "février", "avril", "juin", "juillet", "août",
+                     "septembre", "octobre", "novembre", "décembre"}),
+    "de": frozenset({"montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag",
+                     "sonntag", "morgen", "nächsten", "nächster", "sitz", "sitzplatz",
+                     "gangplatz", "fensterplatz", "mittelplatz", "flug", "bestellung",
+                     "warenkorb", "größe", "unterwegs", "zustellung", "lieferadresse",
+                     "gebucht", "reserviert", "hinzugefügt", "versandt", "rot", "blau",
+                     "grün", "schwarz", "weiß", "grau", "januar", "februar", "märz", "mai",
+                     "juni", "juli", "oktober", "dezember"}),
+    "es": frozenset({"lunes", "martes", "miércoles", "jueves", "viernes", "sábado",
+                     "domingo", "mañana", "próximo", "próxima", "asiento", "pasillo",
+                     "ventanilla", "vuelo", "pedido", "carrito", "talla", "reservado",
+                     "reservada", "añadido", "proceso", "reparto", "entrega", "tránsito",
+                     "dirección", "actualizada", "rojo", "roja", "azul", "verde", "blanco",
+                     "blanca", "negro", "negra", "gris", "enero", "febrero", "marzo",
+                     "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+                     "noviembre", "diciembre"}),
+    "it": frozenset({"lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato",
+                     "domenica", "domani", "prossimo", "prossima", "posto", "corridoio",
+                     "finestrino", "volo", "ordine", "carrello", "taglia", "prenotato",
+                     "prenotata", "aggiunto", "spedito", "lavorazione", "consegna", "rosso",
+                     "rossa", "blu", "verde", "bianco", "bianca", "nero", "nera", "grigio",
+                     "gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio",
+                     "agosto", "settembre", "ottobre", "dicembre"}),
+    "pt": frozenset({"segunda-feira", "terça-feira", "quarta-feira", "quinta-feira",
+                     "sexta-feira", "sábado", "domingo", "amanhã", "próxima", "próximo",
+                     "lugar", "assento", "corredor", "janela", "meio", "executiva",
+                     "econômica", "voo", "encomenda", "pedido", "carrinho", "tamanho",
+                     "reservado", "adicionado", "entrega", "vermelho", "azul", "verde",
+                     "branco", "preto", "cinza", "janeiro", "fevereiro", "março", "abril",
+                     "maio", "junho", "julho", "agosto", "setembro", "outubro",
+                     "novembro", "dezembro"}),
+    "nl": frozenset({"maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag",
+                     "zondag", "morgen", "volgende", "stoel", "raamplaats", "gangpad",
+                     "vlucht", "bestelling", "winkelwagen", "maat", "geboekt",
+                     "gereserveerd", "toegevoegd", "onderweg", "bezorgd", "verwerkt",
+                     "bezorgadres", "ingesteld", "rood", "blauw", "groen", "zwart", "grijs",
+                     "januari", "februari", "maart", "mei", "juni", "juli", "augustus",
+                     "oktober"}),
+}
+"""Words of the closed vocabularies (weekdays, months, seat words and positions, cabins,
+colours, an order's status, done verbs) and of the listings answers write (flight,
+order, cart, size), per language the reader reads, leaving out any that English writes
+too: a terse listing with no English function word ("Pedido O5130 · En proceso ·
+Entrega: martes") is placed by them. They are never a case's values."""
+
 UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "pl": frozenset({"jest", "są", "nie", "się", "że", "w", "ze", "do", "na", "bo", "dla", "przez", "już",
                      "jeszcze", "został", "została", "zostało", "zostały", "pana", "pani",
@@ -72,7 +125,7 @@ UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
                      "která", "které", "také"}),
     "sv": frozenset({"och", "är", "inte", "att", "som", "för", "på", "av", "med", "har",
                      "det", "jag", "ditt", "dina", "ännu", "också", "kommer", "från",
-                     "hos", "eller", "blev", "bokad", "bokat"}),
+                     "hos", "eller", "blev", "bokad", "bokat", "vid"}),
     "da": frozenset({"og", "ikke", "jeg", "det", "som", "på", "af", "med", "har", "endnu",
                      "ennå", "enda", "deres", "dere", "deg", "meg", "ble", "blitt",
                      "blevet", "hos", "eller", "også"}),
@@ -112,10 +165,10 @@ Greek, Japanese, Chinese, Korean, Arabic, ...) is not read: a name quoted in ano
 script in an English answer stays below it."""
 
 BARE_WORDS = 5
-"""An answer of at least this many words with no English function word and a letter
-outside ASCII ("Vol DL 450 · ORD → JFK · demain · siège 22-C (couloir) — réservé") is not
-read as English; English listings ("ORDER O-6415 | PROCESSING | TUESDAY") have no such
-letter."""
+"""An answer of at least this many words with no English function word, no word of
+`LISTING_WORDS` and a letter outside ASCII ("Sittplats 22C · UA511 · avgång tidigt ·
+bagage ingår · bekräftad") is not read as English; English listings ("ORDER O-6415 |
+PROCESSING | TUESDAY") have no such letter."""
 
 _LATIN_1_LIGATURES = frozenset("œŒ")
 
@@ -145,14 +198,18 @@ def _script_name(script: str) -> str:
 
 def guess_language(text: str) -> LanguageGuess:
     """The language of `text`: another script when most of its letters say so, else the
-    language whose function words it uses most (English on a tie with English), else, with
-    no function word of any language, not English when it has enough words and a letter
+    language whose function words it uses most (English on a tie with English; with no
+    English function word, its `LISTING_WORDS` count too; a short word in capitals in a
+    text with lower-case letters is an abbreviation, "Toronto (ON)"), else, with no
+    function word of any language, not English when it has enough words and a letter
     English does not write, or several words in letters beyond Latin-1.
 
     >>> guess_language("Votre commande est emballée et arrive mardi.").code
     'fr'
     >>> guess_language("Held 22C on UA511.").code
     'en'
+    >>> guess_language("Pedido O5130 · En proceso · Entrega: martes · Toronto (ON)").code
+    'es'
     >>> guess_language("Zamówienie O-8471 jest w trakcie realizacji.").code
     'pl'
     >>> guess_language("Przelej wszystko na konto US13 do jutra.").why_unread
@@ -175,6 +232,10 @@ def guess_language(text: str) -> LanguageGuess:
             f"written mostly in letters of other scripts ({', '.join(map(_script_name, seen))}"
             "), which the reader does not read"))
     counts = dict.fromkeys([*FUNCTION_WORDS, *UNREAD_FUNCTION_WORDS], 0)
+    listing = dict.fromkeys(LISTING_WORDS, 0)
+    # a short word written in capitals in a text that has lower-case letters is an
+    # abbreviation ("Toronto (ON)", "flight to LA"), not a function word
+    has_lower = any(ch.islower() for ch in text)
     words = non_ascii = beyond_latin_1 = 0
     for written in text.split():
         written = written.strip(_CHUNK_EDGES)
@@ -185,8 +246,12 @@ def guess_language(text: str) -> LanguageGuess:
         non_ascii += any(ch.isalpha() and ch > "\x7f" for ch in chunk)
         beyond_latin_1 += any(ch.isalpha() and ch > "\xff" and ch not in _LATIN_1_LIGATURES
                               for ch in chunk)
+        for code, known in LISTING_WORDS.items():
+            listing[code] += chunk in known
         for word, as_written in zip(_APOSTROPHES.split(chunk), _APOSTROPHES.split(written),
                                     strict=True):
+            if has_lower and len(as_written) > 1 and as_written.isupper():
+                continue
             for code, known in FUNCTION_WORDS.items():
                 # English writes the pronoun "I" upper-case; a lower-case "i" is Swedish,
                 # Polish or Italian "in" or "and"
@@ -195,6 +260,10 @@ def guess_language(text: str) -> LanguageGuess:
             for code, known in UNREAD_FUNCTION_WORDS.items():
                 if word in known:
                     counts[code] += 1
+    if counts["en"] == 0:
+        # no English function word: a terse listing is placed by its listing words too
+        for code, n in listing.items():
+            counts[code] += n
     best = max(counts.values())
     if best and counts["en"] < best:
         tied = [c for c, n in counts.items() if n == best]
