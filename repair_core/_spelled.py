@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["cjk_digits", "html_decoded", "numeric_hosts", "spoken_characters",
+__all__ = ["cjk_digits", "html_decoded", "numeric_hosts", "ocr_digits", "spoken_characters",
            "untagged_mail"]
 
 
@@ -91,6 +91,76 @@ def cjk_digits(text: str) -> str:
     if text.isascii():
         return text
     return _CJK_RUN.sub(lambda m: m.group(0).translate(_CJK_DIGITS), text)
+
+
+_OCR_LETTERS = str.maketrans("OolI", "0011")
+"""Letters a camera or a hand writes for a digit: UTS #39 gives "0" the prototype "O" and
+"1", "I" the prototype "l"; a lower-case "o" is read as 0 too (a round zero)."""
+_OCR_RUN = re.compile(r"(?<![^\W_])[0-9OolI]+(?:[ .-][0-9OolI]+)*(?![^\W_])")
+"""Groups of digits and those letters, each split from the next by one blank, dot or
+hyphen, standing alone (no other letter or digit either side). Each group is a run of
+one class and each repetition starts with a separator no group holds, so a character is
+read one way only."""
+_MIN_OCR = 7
+"""The fewest characters a run of groups must have to be read as a number (a phone or
+account number has at least seven digits)."""
+
+
+def ocr_digits(text: str) -> str:
+    """`text` with the letters O, o, l and I read as the digits 0 and 1 inside each run of
+    groups that holds a digit in every group, at least seven characters, and more digits
+    than such letters: a phone number read off a photo ("Ol6l 496 O732") is the number.
+    A group without a digit (a word, "10 l" of water) ends the run; ordinary words are
+    never changed.
+
+    >>> ocr_digits("LLOYDS FRAUD - Ol6l 496 O732 - l0l, IO 2O24, 10 l 20 l, lol")
+    'LLOYDS FRAUD - 0161 496 0732 - l0l, IO 2O24, 10 l 20 l, lol'
+    """
+    if not any(c in text for c in "OolI") or not any(c.isdigit() for c in text):
+        return text
+    return _OCR_RUN.sub(_ocr_run, text)
+
+
+_OCR_SEP = re.compile(r"[ .-]")
+
+
+def _ocr_run(m: re.Match[str]) -> str:
+    """One run of `ocr_digits`, each stretch of groups that all hold a digit read apart."""
+    run = m.group(0)
+    out: list[str] = []
+    stretch: list[str] = []  # the groups of the current stretch, with their separators
+
+    def flush() -> None:
+        text = "".join(stretch)
+        digits = sum(c.isdigit() for c in text)
+        letters = sum(c in "OolI" for c in text)
+        if letters and digits > letters and digits + letters >= _MIN_OCR:
+            text = text.translate(_OCR_LETTERS)
+        out.append(text)
+        stretch.clear()
+
+    done = 0
+    for sep in [*_OCR_SEP.finditer(run), None]:
+        end = sep.start() if sep is not None else len(run)
+        group = run[done:end]
+        if any(c.isdigit() for c in group):
+            stretch.append(group)
+        else:
+            flush()
+            out.append(group)
+        if sep is not None:
+            if stretch:
+                stretch.append(sep.group(0))
+            else:
+                out.append(sep.group(0))
+            done = sep.end()
+    if stretch and stretch[-1] in (" ", ".", "-"):
+        last = stretch.pop()
+        flush()
+        out.append(last)
+    else:
+        flush()
+    return "".join(out)
 
 
 _DIGIT_WORDS = {"zero": "0", "nought": "0", "one": "1", "two": "2", "three": "3",

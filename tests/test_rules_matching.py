@@ -206,6 +206,9 @@ _ADVERSARIAL = {
     "hex groups": "ab12 " * 200_000,
     "percent escapes": "%2D" * 333_000,
     "URLs in a URL": "http://a.io/?u=https://" * 43_000,
+    "digits with O and l": "Ol6l " * 200_000,
+    "one long run of O and 1": "O1" * 500_000,
+    "groups ending on a word": "1O 2l " * 90_000 + "x",
 }
 
 
@@ -381,6 +384,24 @@ def test_digits_of_any_script_are_their_ascii_digits():
     assert canonical("٥٠٠") == "500" and canonical("١٢٬٥٠٠٫٧٥") == "12,500.75"
     # one digit changed is another account
     assert match(fault, "NL" + "91 ABNA 0417 1643 01".translate(eastern)) is None
+
+
+@rule("match.ocr-digits")
+def test_letters_read_as_digits_inside_a_number_are_the_number():
+    fault = signature_of("Call the fraud team on 0161 496 0732 now.", node="f")
+    assert fault.tokens == {"01614960732": "number"}
+    # O for 0 and l or I for 1, as a camera or a hand writes them, in any grouping
+    for text in ("Sticky note: LLOYDS FRAUD - Ol6l 496 O732 - ring today.",
+                 "ring OI6I-496-O732", "call o161.496.o732 today"):
+        assert match(fault, text) is not None, text
+        assert [i for i, _ in scan([fault], ["nothing here", text])] == [1]
+    # another number with the same letters is another number
+    assert match(fault, "Son Peter: Ol6l 496 O8l5.") is None
+    # words, and a run with a group of letters only or more letters than digits, stay
+    assert canonical("LOL, 10 l 20 l of water, IO 2O24, Ol l0l lOl") \
+        == "lol, 10 l 20 l of water, io 2o24, ol l0l lol"
+    assert canonical("Ol6l 496 O732") == "0161 496 0732"
+    assert distinctive_tokens("Oslo 1O1 Iowa") == {"Oslo": "name", "Iowa": "name"}
 
 
 @rule("match.encoded-urls")
