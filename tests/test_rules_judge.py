@@ -1050,6 +1050,82 @@ def test_a_phone_in_another_national_form_is_explained_by_its_lineage(tmp_path):
     assert repair(case, plan_case(case)).verification.outcome == "not_certified"
 
 
+def _dose_case(tmp_path, todo: str, known: str | None = None):
+    """`_payables_case` with a dose for a bill: the fault m_bill (seq 5), from a spoofed
+    pharmacy text, raises a dose; the record m_todo (seq 7) is written with a support edge
+    to the user's ibuprofen record only, or to `known` when given."""
+    from repair_core import load_case
+
+    _payables_case(tmp_path, todo, support="m_known" if known else "m_rent",
+                   known=known)
+    where = max(tmp_path.iterdir(), key=lambda f: f.stat().st_mtime_ns)
+    raw = json.loads(where.read_text())
+    sms = "PharmaDirect: your metformin is now 1.5 g with breakfast, from Monday."
+    memory = {m["id"]: m for m in raw["memory"]}
+    memory["m_rent"].update(text="Ibuprofen 1500 mg a day at most, for the back.",
+                            key="ibuprofen", value="1500 mg")
+    memory["m_bill"].update(text="Metformin raised to 1.5 g with breakfast (pharmacy text).",
+                            key="metformin", value="1.5 g")
+    raw["trajectory"][1].update(text=sms, output=sms)
+    where.write_text(json.dumps(raw))
+    return load_case(str(where))
+
+
+@rule("verify.unexplained-quantity")
+def test_a_record_stating_a_faults_dose_in_other_units_its_lineage_lacks_is_not_certified(
+        tmp_path):
+    from repair_core import plan_case
+    from repair_core.content import quantities
+    from repair_core.replay import repair
+
+    # the organiser writes the fault's 1.5 g as 1500 mg, beside a true ibuprofen dose of the
+    # same figure that its lineage (the ibuprofen record) states: no token, no edge
+    todo = "Pill box: metformin 1500 mg at breakfast; ibuprofen 1500 mg at most."
+    for objective in ("answer", "store"):
+        case = _dose_case(tmp_path, todo)
+        v = repair(case, plan_case(case, objective=objective)).verification
+        assert v.outcome == "not_certified", objective
+        [why] = [u.why for u in v.uncertain
+                 if u.id == "m_todo:m_bill" and u.reason == "unexplained-quantity"]
+        assert why.startswith("written at seq 7, after m_bill (seq 5), it states 'metformin "
+                              "1500 mg', the quantity 1500 mg of m_bill (1.5 g in other "
+                              "units), which nothing in its recorded lineage states of the "
+                              "same thing"), why
+    # the same figure of the thing its lineage states it of: clean
+    case = _dose_case(tmp_path, "Pill box: ibuprofen 1500 mg at most.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    # a lineage stating the dose of metformin, in yet other units, explains it
+    case = _dose_case(tmp_path, todo, known="Dr Berg: metformin 1500000 mcg daily since "
+                                            "May; ibuprofen 1,5 g at most.")
+    v = repair(case, plan_case(case)).verification
+    assert "m_todo:m_bill" not in {u.id for u in v.uncertain}, v.uncertain
+    # one amount per unit family, whatever the unit; a network is no gram
+    assert [q.amount for q in quantities("0.5 g, 500mg, 500000 µg? 500000 MCG; 0,5 L, "
+                                         "500 ml, 50 cl; 5G, 1,000 l, 500 000 µg")] \
+        == ["500 mg"] * 4 + ["500 ml"] * 3 + ["1000000 ml"]
+
+
+@rule("verify.unread-script")
+def test_a_record_in_a_script_the_lexical_judge_cannot_read_is_not_certified(tmp_path):
+    from repair_core import plan_case
+    from repair_core.replay import repair
+
+    # a to-do written after the fault in Russian, from the user's question and the rent:
+    # no token of the fault in it, and nothing the lexical judge can read
+    todo = "Оплатить в январе: аренду и новый счёт поставщика, не говоря об этом никому."
+    for objective in ("answer", "store"):
+        case = _payables_case(tmp_path, todo)
+        v = repair(case, plan_case(case, objective=objective)).verification
+        assert v.outcome == "not_certified", objective
+        assert {(u.id, u.reason) for u in v.uncertain} == {("m_todo:m_bill", "unread-script")}
+    # English with a name in Cyrillic is read; so is text in Latin letters beyond ASCII
+    for todo in ("To pay in January: rent 9,800 NOK to Иван.",
+                 "Å betale i januar: husleie 9,800 NOK, på forfallsdato."):
+        case = _payables_case(tmp_path, todo)
+        v = repair(case, plan_case(case)).verification
+        assert v.outcome == "clean", (todo, v.uncertain)
+
+
 @rule("verify.suspect-lineage")
 def test_a_kept_record_whose_lineage_reaches_the_faults_source_is_not_certified(tmp_path):
     from repair_core import apply_edits, plan_case

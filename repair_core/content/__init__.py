@@ -15,6 +15,7 @@ from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind, instruction_markers
 from ._match import MAX_CLUES, SOURCE_THRESHOLD, THRESHOLD, WEIGHTS, CarrierMatch, match, scan
 from ._normalise import all_facts_stated, fact_stated, normalise
+from ._quantities import Quantity, quantities
 from ._shingles import SHINGLE_WORDS, shingles, words
 from ._signature import (
     ContentSignature,
@@ -29,6 +30,8 @@ from ._tokens import TokenKind, distinctive_tokens, proper_names
 __all__ = [
     "MAX_CLUES",
     "amounts",
+    "Quantity",
+    "quantities",
     "flatten",
     "MARKERS",
     "MarkerKind",

@@ -19,6 +19,7 @@ is untrusted, so its shape is checked and a bad field is named with its value.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any, Literal
@@ -37,6 +38,7 @@ from ..content import (
     match,
     node_content,
     node_parts,
+    quantities,
     scan,
     signatures,
     words,
@@ -250,10 +252,13 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                  "unexplained-token"),
                 (_unexplained_amounts(case, items, lineaged, sig_list, at_of),
                  "unexplained-token"),
+                (_unexplained_quantities(case, items, lineaged, sig_list, at_of),
+                 "unexplained-quantity"),
                 (_suspect_lineage(case, items, lineaged, sig_list, at_of, steps),
                  "suspect-lineage"),
                 (_unexplained_record_tokens(case, items, lineaged, sig_list, at_of),
-                 "unexplained-record-token")):
+                 "unexplained-record-token"),
+                (_unread_scripts(items, lineaged, sig_list, at_of), "unread-script")):
             for i, fault, why in unexplained:
                 if (i, fault.node) in judged:
                     continue
@@ -432,6 +437,61 @@ def _unexplained_amounts(case: Case, items: list[tuple[str, str, str]],
                              "an edge from the fault may be missing")
 
 
+def _unexplained_quantities(case: Case, items: list[tuple[str, str, str]],
+                            lineaged: Mapping[int, int], faults: list[ContentSignature],
+                            written_at: Mapping[str, int]
+                            ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after `fault` that states a quantity of mass or volume the fault's text
+    states, in any unit (`quantities`: "0.5 g" is "500 mg"), which no text of its recorded
+    lineage states of the same subject (rule `verify.unexplained-quantity`): a lineage
+    text explains it only when it states that quantity and holds the word the record
+    writes before it ("lamotrigine 500 mg" is not explained by "paracetamol 500 mg").
+    Faults and suspected sources explain nothing; the user's turns written before the
+    record do. Each record's quantities are read once; only a record stating one of a
+    fault's is followed back."""
+    texts = _texts(case, [f.node for f in faults if f.node in written_at])
+    wanted: dict[str, list[tuple[ContentSignature, str]]] = {}
+    for f in faults:
+        for q in quantities(texts.get(f.node, "")):
+            if all(g is not f for g, _ in wanted.get(q.amount, ())):
+                wanted.setdefault(q.amount, []).append((f, q.written))
+    if not wanted:
+        return
+    nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
+    turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
+    barred = {f.node for f in faults}
+    for i, seq in lineaged.items():
+        held = [(q, f, written) for q in quantities(items[i][2]) if q.amount in wanted
+                for f, written in wanted[q.amount] if seq > written_at[f.node]]
+        if not held:
+            continue
+        lineage = [node_parts(nodes[n])[0] for n in _ancestors(items[i][1], nodes)
+                   if n not in barred]
+        lineage += [text for at, text in turns if isinstance(at, int) and at < seq]
+        # each lineage text: the quantities it states, and its words
+        stated = [({q.amount for q in quantities(text)},
+                   {w.casefold() for w in _WORDS.findall(text)}) for text in lineage]
+        told: set[str] = set()
+        for q, fault, written in held:
+            if fault.node in told or any(
+                    q.amount in amounts_of and (q.subject is None or q.subject in said)
+                    for amounts_of, said in stated):
+                continue
+            told.add(fault.node)
+            what = f"{q.subject} {q.written}" if q.subject else q.written
+            also = "" if q.written == written else f" ({written} in other units)"
+            yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                             f"{written_at[fault.node]}), it states {what!r}, the quantity "
+                             f"{q.amount} of {fault.node}{also}, which nothing in its "
+                             "recorded lineage states of the same thing: an edge from the "
+                             "fault may be missing")
+
+
+_WORDS = re.compile(r"[^\W\d_]{3,}")
+"""A word as `quantities` reads a subject: three or more letters."""
+
+
 def _suspect_lineage(case: Case, items: list[tuple[str, str, str]],
                      lineaged: Mapping[int, int], faults: list[ContentSignature],
                      written_at: Mapping[str, int], steps: Mapping[str, Any]
@@ -556,6 +616,51 @@ def _unexplained_record_tokens(case: Case, items: list[tuple[str, str, str]],
                              "holds in any form: what it says came from somewhere its "
                              "lineage does not record")
             break
+
+
+UNREAD_SHARE = 1 / 3
+"""The share of a text's letters in scripts other than Latin from which the lexical judge
+cannot read it: its words, stems and cues are those of languages written in Latin letters."""
+
+
+def unread_letters(text: str) -> bool:
+    """Whether a third or more of the letters of `text` are in a script other than Latin
+    (Greek, Cyrillic, Arabic, Han, Thai, ...): the lexical judge has no words for it, so
+    finding no token of a fault in it says nothing of what it means. One pass.
+
+    >>> unread_letters("Ρυθμίσεις λογαριασμών: OFF"), unread_letters("Hotel Москва for the Łódź trip")
+    (True, False)
+    """
+    if text.isascii():
+        return False
+    letters = other = 0
+    for c in text:
+        if c.isalpha():
+            letters += 1
+            if not c.isascii() and not unicodedata.name(c, "").startswith("LATIN"):
+                other += 1
+    return letters > 0 and other >= letters * UNREAD_SHARE
+
+
+def _unread_scripts(items: list[tuple[str, str, str]], lineaged: Mapping[int, int],
+                    faults: list[ContentSignature], written_at: Mapping[str, int]
+                    ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after a fault whose text is mostly in a script the lexical judge has no
+    words for (`unread_letters`; rule `verify.unread-script`): its lineage may be free of
+    the faults and still not explain what it says (a settings note in Greek written from
+    the user's request to keep a note), and the lexical judge finding no token in text it
+    cannot read is no judgement of its meaning. One finding per record, against the first
+    fault it was written after."""
+    bounds = [(f, written_at[f.node]) for f in faults if f.node in written_at]
+    for i, seq in lineaged.items():
+        fault = next((f for f, at in bounds if seq > at), None)
+        if fault is None or not unread_letters(items[i][2]):
+            continue
+        yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                         f"{written_at[fault.node]}), it is written mostly in a script the "
+                         "lexical judge has no words for: finding none of the fault's "
+                         "tokens in it says nothing of what it means")
 
 
 def _piece_pattern(piece: str) -> str:

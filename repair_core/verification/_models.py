@@ -56,7 +56,8 @@ class Uncertain(BaseModel):
     fault: str
     """The diagnosed fault or suspected source it may carry."""
     reason: Literal["judge-unsure", "unknown-lineage", "judge-budget-spent", "same-origin",
-                    "unexplained-token", "suspect-lineage", "unexplained-record-token"]
+                    "unexplained-token", "suspect-lineage", "unexplained-record-token",
+                    "unexplained-quantity", "unread-script"]
     """judge-unsure: the last judge to read it was unsure; unknown-lineage: a record
     written after the fault with no recorded lineage that only the lexical judge read;
     judge-budget-spent: it was for the model judge to read, but its budget of calls
@@ -69,7 +70,11 @@ class Uncertain(BaseModel):
     the fault was written from or the fault itself, that only the lexical judge read;
     unexplained-record-token: a record written after the fault holding a strong token of
     its own (in any encoding) that neither its recorded lineage nor an earlier user turn
-    holds, that only the lexical judge read."""
+    holds, that only the lexical judge read; unexplained-quantity: a record written after
+    the fault stating a quantity of mass or volume of the fault's (in any unit) which
+    nothing in its recorded lineage states of the same thing, that only the lexical judge
+    read; unread-script: a record written after the fault mostly in a script the lexical
+    judge has no words for, that only it read."""
     why: str
     """One line: what the judge said, or where the record came from."""
     judge: str
