@@ -951,3 +951,20 @@ def test_compound_seats_and_status_phrases_are_read(answer, labels, asked, outco
     from repair_core.bench import judge_recovery
 
     assert judge_recovery(answer, *labels, request=asked).outcome == outcome
+
+
+@rule("oracle.translated-values")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a weekday written short in the answer's language, where a listing puts it
+    ("Bestellung O-6929: unterwegs · Zustellung: Mi", "recovered"),
+    ("Bestelling O-6929 is onderweg, levering op wo", "recovered"),
+    ("Commande O-6929 en transit · livraison : mer", "recovered"),
+    # inside a sentence, or in an answer in another language, it is no weekday
+    ("Bestellung O-6929 ist unterwegs und kommt Mi an.", "unsure"),
+    ("L'ordine O-6929 è in transito, arriva Mi", "unsure"),
+])
+def test_a_short_weekday_is_read_in_its_language_where_a_listing_puts_it(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, *O6929, request="Where is my order right now?")
+    assert verdict.outcome == outcome

@@ -45,7 +45,7 @@ from ._answer_words import (
     is_shipping_action,
 )
 from ._language import FUNCTION_WORDS, LANGUAGE_NAMES, guess_language, split_scripts
-from ._value_words import VALUE_KINDS, translations
+from ._value_words import VALUE_KINDS, WEEKDAY_ABBREVIATIONS, translations
 
 __all__ = ["AnswerReading", "read_answer", "REQUEST_VERBS", "NEGATION_CUES",
            "NEGATION_PHRASES",
@@ -1089,7 +1089,18 @@ class AnswerReading:
                 out += [(self._rejected(s, si, i, i + m, required), self._other[si],
                          " ".join(phrase), si) for i in range(len(s.words) - m + 1)
                         if tuple(s.words[i:i + m]) == phrase]
+            out += [(self._rejected(s, si, i, i + 1, required), self._other[si], s.words[i], si)
+                    for i in self._short_weekdays(s, fact)]
         return out
+
+    def _short_weekdays(self, s: _Sentence, fact: list[str]) -> list[int]:
+        """Where the sentence writes the weekday `fact` short in the answer's language
+        (`WEEKDAY_ABBREVIATIONS`), alone in its clause or as its last word."""
+        short = WEEKDAY_ABBREVIATIONS.get(self.language, {}) if len(fact) == 1 else {}
+        if fact[0] not in short.values():
+            return []
+        return [i for i, w in enumerate(s.words) if short.get(w) == fact[0]
+                and (s.clause(i) == (i, i + 1) or i == len(s.words) - 1)]
 
     def translated_stated(self, fact: str) -> bool:
         """A required `fact` the answer writes translated, rejected nowhere, in an answer

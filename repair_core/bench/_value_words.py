@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..content._normalise import value_words
 
-__all__ = ["TRANSLATED_VALUES", "VALUE_KINDS", "translations"]
+__all__ = ["TRANSLATED_VALUES", "VALUE_KINDS", "WEEKDAY_ABBREVIATIONS", "translations"]
 
 
 def _inflected(stems: str, endings: tuple[str, ...]) -> list[str]:
@@ -114,6 +114,18 @@ VALUE_KINDS: dict[tuple[str, ...], str] = {
 """The words of a value of the closed vocabularies, in English or in one of the six
 languages -> the set it belongs to (`weekday`, `colour`, `seat`, `cabin`, `status`): two
 values of one set are values of the same kind ("Fensterplatz" and "aisle" are seats)."""
+
+
+_WEEK = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WEEKDAY_ABBREVIATIONS: dict[str, dict[str, str]] = {
+    code: dict(zip(short.split(), _WEEK, strict=True)) for code, short in (
+        ("fr", "lun mar mer jeu ven sam dim"), ("de", "mo di mi do fr sa so"),
+        ("es", "lun mar mié jue vie sáb dom"), ("it", "lun mar mer gio ven sab dom"),
+        ("pt", "seg ter qua qui sex sáb dom"), ("nl", "ma di wo do vr za zo"))}
+"""Each language's short weekdays -> the English weekday ("Di" is Tuesday in German and
+Dutch). Most are words of another sense too ("di" is Italian "of", "do" Portuguese "of
+the"), so the reader takes one only in an answer in its language and only where a listing
+puts it: alone in its clause or last in its sentence ("Zustellung: Di")."""
 
 
 def translations(fact: list[str]) -> frozenset[tuple[str, ...]]:
