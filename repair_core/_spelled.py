@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 __all__ = ["cjk_digits", "html_decoded", "numeric_hosts", "ocr_digits", "spoken_characters",
            "untagged_mail"]
@@ -192,20 +194,110 @@ def spoken_characters(text: str) -> str:
     ...                   "three, eight, one. thanks")
     'to read aloud: ie93bofi933381. thanks'
     """
-    if not any(w in text for w in _DIGIT_WORDS):
+    if len(text) >= _CHAINS_MIN_CHARS:
+        regions: Iterable[tuple[int, int]] = _stretches(text)
+    elif any(w in text for w in _DIGIT_WORDS):
+        regions = [(0, len(text))]
+    else:
         return text
     # each span is read on its own: the words around it end any run, so the whole text
     # read word by word gives the same (and a long text has few such spans)
     out: list[str] = []
     done = 0
-    for m in _SPOKEN_SPAN.finditer(text):
-        out.append(text[done:m.start()])
-        out.append(_spoken_run(m.group(0)))
-        done = m.end()
+    for lo, hi in regions:
+        for m in _SPOKEN_SPAN.finditer(text, lo, hi):
+            out.append(text[done:m.start()])
+            out.append(_spoken_run(m.group(0)))
+            done = m.end()
     if not out:
         return text
     out.append(text[done:])
     return "".join(out)
+
+
+_CHAINS_MIN_CHARS = 4096
+"""A text of this many characters has its spans looked for only where
+`_chains_with_digit_words` finds room for a run: a chunk of a case's texts joined is a
+megabyte or more, where the span search alone tries every place (20 ns a character)."""
+_WINDOW_CHARS = 1 << 20
+"""About how many characters `_chains_with_digit_words` reads at a time (its arrays take
+about 20 bytes a character)."""
+_UNSPANNED = re.compile(r"[^a-z\s,;:.-]")
+"""A character no span holds: neither a letter of a word nor what separates two."""
+
+
+def _stretches(text: str) -> Iterator[tuple[int, int]]:
+    """The parts of `text` (start, end) that may hold a span with a run, in order: those
+    `_chains_with_digit_words` finds in a window of about `_WINDOW_CHARS` characters at a
+    time, each window ending before a character no span holds (so none is cut), or a
+    whole window when no such character comes soon enough."""
+    start = 0
+    while start < len(text):
+        cut = _UNSPANNED.search(text, start + _WINDOW_CHARS) \
+            if start + _WINDOW_CHARS < len(text) else None
+        end = len(text) if cut is None else cut.start()
+        if end - start > 4 * _WINDOW_CHARS:
+            yield start, end
+        else:
+            for lo, hi in _chains_with_digit_words(text[start:end]):
+                yield start + lo, start + hi
+        start = end
+
+
+def _word_key(word: str) -> int:
+    """A word's length and its first three and last letters (of a shorter word, its last
+    letter repeated), packed in one number."""
+    return (len(word) << 32 | ord(word[0]) << 24 | ord(word[min(1, len(word) - 1)]) << 16
+            | ord(word[min(2, len(word) - 1)]) << 8 | ord(word[-1]))
+
+
+_DIGIT_KEYS = sorted(map(_word_key, _DIGIT_WORDS))
+_NAMING_KEYS = sorted(map(_word_key, [*_DIGIT_WORDS, *_TIMES]))
+
+
+def _chains_with_digit_words(text: str) -> list[tuple[int, int]]:
+    """Where in `text` a span may hold a run (`_SPOKEN_SPAN`, `_spoken_run`): each stretch
+    of at least four words in a row (runs of `[a-z]`) that are each of one letter or
+    have the length, first three and last letters of a naming word, at least two of them
+    those of a digit word. Every span lies in one stretch, which starts and ends where a
+    word does (a span's words are such words, one after the other), and a span in a
+    stretch with fewer digit words is left as it is: a run names at least
+    `_MIN_SPOKEN_DIGITS` digits, at most three per digit word ("triple"). Found with a
+    few numpy passes over the characters' codes."""
+    import numpy as np
+
+    codes = np.frombuffer(text.encode("ascii"), np.uint8) if text.isascii() \
+        else np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    letter = (codes >= 97) & (codes <= 122)
+    edges = np.flatnonzero(np.diff(letter, prepend=False, append=False))
+    starts, ends = edges[0::2], edges[1::2]
+    length = ends - starts
+    short = np.flatnonzero((length >= 3) & (length <= 6))  # a naming word's lengths
+    s = starts[short]
+    key = (length[short] << 32 | codes[s].astype(np.int64) << 24
+           | codes[s + 1].astype(np.int64) << 16 | codes[s + 2].astype(np.int64) << 8
+           | codes[ends[short] - 1].astype(np.int64))
+    digit = np.zeros(len(starts), bool)
+    digit[short] = _among(key, _DIGIT_KEYS)
+    if np.count_nonzero(digit) < 2:
+        return []
+    naming = length == 1
+    naming[short] |= _among(key, _NAMING_KEYS)
+    # runs of naming words: words first .. last (inclusive)
+    bounds = np.flatnonzero(np.diff(naming, prepend=False, append=False))
+    first, last = bounds[0::2], bounds[1::2] - 1
+    digits_before = np.concatenate(([0], np.cumsum(digit)))
+    kept = (last - first >= 3) & (digits_before[last + 1] - digits_before[first] >= 2)
+    return list(zip(starts[first[kept]].tolist(), ends[last[kept]].tolist(), strict=True))
+
+
+def _among(values: Any, sorted_keys: list[int]) -> Any:
+    """Whether each of `values` (a numpy array) is one of `sorted_keys`."""
+    import numpy as np
+
+    keys = np.array(sorted_keys, np.int64)
+    at = np.minimum(np.searchsorted(keys, values), len(keys) - 1)
+    return keys[at] == values
 
 
 def _spoken_run(text: str) -> str:

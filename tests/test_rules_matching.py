@@ -525,6 +525,41 @@ def test_spelled_characters_read_only_the_spans_that_can_hold_a_run(monkeypatch)
     assert read == ["d, e, eight nine, triple one, two"]
 
 
+@settings(max_examples=300)
+@given(st.lists(st.tuples(
+    st.sampled_from(["zero", "nought", "one", "two", "three", "nine", "double", "triple", "a",
+                     "b", "i", "z", "someone", "ninety", "nane", "thre", "x1", "A", "é", "ab",
+                     "\U0001f600"]),
+    st.sampled_from([" ", ", ", "; ", "-", ".", ":", "\n", "", "1", "/", "é", "_", "\u2003"])),
+    max_size=40), st.sampled_from([1, 6, 1 << 20]))
+def test_spelled_characters_found_by_their_stretches_are_read_as_word_by_word(parts, window):
+    from unittest import mock
+
+    from repair_core import _spelled
+
+    text = "".join(w + sep for w, sep in parts)
+    # every text, however short, through the numpy search for stretches, read in windows
+    # of `window` characters (each cut before a character no span holds)
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", 0), \
+            mock.patch.object(_spelled, "_WINDOW_CHARS", window):
+        assert _spelled.spoken_characters(text) == _spelled._spoken_run(text)
+
+
+def test_a_long_text_reads_only_the_spans_with_two_digit_words(monkeypatch):
+    from repair_core import _spelled
+
+    read: list[str] = []
+    real = _spelled._spoken_run
+    monkeypatch.setattr(_spelled, "_spoken_run", lambda t: read.append(t) or real(t))
+    # letters read out without digits, and a lone digit word: spans, but no run can be
+    # in them; then a run of two digit words ("there" and "these" are not "three")
+    text = ("say a, b, c, d to one of them; there, these, a, b. " * 400
+            + "code: nine, b, triple five, double two, x.")
+    assert len(text) >= _spelled._CHAINS_MIN_CHARS
+    assert _spelled.spoken_characters(text).endswith("code: 9b55522x.")
+    assert read == ["nine, b, triple five, double two, x"]
+
+
 @rule("match.handles")
 def test_a_handle_is_one_account_whatever_its_case_or_link():
     fault = signature_of("Support is on Telegram: https://t.me/WalletHelpCentre, ask there.",
