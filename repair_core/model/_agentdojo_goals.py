@@ -54,7 +54,7 @@ from itertools import pairwise
 
 from pydantic import BaseModel, Field
 
-from ._labelled import LabelledLines, json_as_lines
+from ._labelled import LabelledLines, block_as_lines
 from ._order_scope import (
     addressed_to_other,
     answers_questions,
@@ -76,6 +76,8 @@ from ._order_words import (
     BACK_REFERENCES,
     CLITICS,
     CONDITIONALS,
+    DEFENCE_LINKS,
+    DEFENCE_WORDS,
     DETERMINERS,
     DOUBT_WORDS,
     FAMILY,
@@ -106,10 +108,12 @@ from ._order_words import (
     WARNING_WORDS,
     plain,
 )
+from ._place_names import capitalised_names, place_name_at
 from ._spelled import spelled_view
 from ._typos import TypoIndex
 
 __all__ = ["GoalSlots", "goal_slots", "goals_asked", "goals_named", "goals_mentioned",
+           "words_outside_quotations", "knows_word",
            "fold"]
 
 
@@ -144,6 +148,23 @@ class GoalSlots(BaseModel, frozen=True):
     topic: frozenset[str] = Field(
         description="The goal's other content words (not a slot's, not an action word), "
                     "folded, cut to five letters: a task without a strong slot needs one.")
+    when: tuple[str, ...] = Field(
+        default=(),
+        description="The strong slots that are a date or a time (digits and separators "
+                    "only): they say when, not what; a text naming only them names no "
+                    "goal of its own (`next-session.distinguishing-slot`).")
+    places: tuple[str, ...] = Field(
+        default=(),
+        description="The weak slots a call takes as a place (an argument named city, "
+                    "country, location, place or destination): also found under a name "
+                    "another language gives it (`_place_names`).")
+    arguments: tuple[str, ...] = Field(
+        default=(),
+        description="Dates, times and figures (digits and separators only) that the "
+                    "task's state-changing calls take and its goal does not state as "
+                    "written (a date as `2024-05-13`), folded: "
+                    "a text stating one as the call writes it says one more word of the "
+                    "goal, as a topic word does.")
 
 
 fold = plain
@@ -185,6 +206,22 @@ def _flatten(value: object) -> Iterable[str]:
             yield from _flatten(v)
     elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
         yield str(value)
+
+
+def _keyed(value: object, key: str = "") -> Iterable[tuple[str, str]]:
+    """(the argument's name, a value) for every value of `value`, a list's under its name."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _keyed(v, str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from _keyed(v, key)
+    elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        yield key, str(value)
+
+
+_PLACE_ARGUMENTS = frozenset(("city", "country", "location", "place", "destination"))
+_DATE_OR_TIME = re.compile(r"^[\d \t:/.-]+$")
 
 
 def _compact(text: str) -> str:
@@ -234,8 +271,18 @@ def goal_slots(suite: str, tasks: Sequence[tuple[str, str, Sequence[tuple[str, d
         actions = _actions(changes)
         topic = {_stem(w) for w in said[tid] - slot_words - actions - _STOP if len(w) >= 3}
         topic |= {fold(w) for w in _ABBREVIATION.findall(goal)}  # "ID": a word of its own
+        strong = tuple(s for s in slots if _is_strong(s))
+        weak = tuple(s for s in slots if not _is_strong(s))
+        places = {fold(v).strip() for _, args in calls for k, v in _keyed(args)
+                  if k in _PLACE_ARGUMENTS}
+        arguments = {fold(v).strip() for f, args in calls if not is_pure(f)
+                     for _, v in _keyed(args)
+                     if _DATE_OR_TIME.match(fold(v).strip()) and len(_compact(v)) >= 6}
         out.append(GoalSlots(
             suite=suite, task_id=tid, topic=frozenset(topic),
+            when=tuple(s for s in strong if _DATE_OR_TIME.match(s)),
+            places=tuple(s for s in weak if s in places),
+            arguments=tuple(sorted(a for a in arguments if a not in slots)),
             strong=tuple(s for s in slots if _is_strong(s)),
             target=tuple(s for s in slots if _is_strong(s) and (
                 _bounded(s).search(changed) is not None
@@ -475,6 +522,9 @@ def _wish_to_know(tokens: list[str], i: int) -> bool:
 _CUES = frozenset().union(*ACTION_WORDS.values())
 _PHRASES = frozenset(ORDER_PHRASES)
 _KNOWN = (_CUES, ORDER_WORDS, PLEASE_WORDS, DETERMINERS, NEGATION_WORDS)
+_VOCABULARY = frozenset().union(*_KNOWN, WARNING_WORDS, REFUSAL_WORDS, DOUBT_WORDS,
+                                ATTACK_WORDS, STANCE_WORDS, STATUS_WORDS, ADDRESSEES,
+                                ADDRESSEE_PRONOUNS, BACK_REFERENCES, ACTION_NOUNS)
 """The agent's own words: a sentence opened by one before a comma names nobody."""
 
 
@@ -561,14 +611,32 @@ _UNGOVERNED = WARNING_WORDS | STANCE_WORDS
 def _warns(text: str) -> bool:
     """A warning word stands in `text` (folded) that no negation governs: none within
     three words before it in its clause, or an action word between ("… it is a scam",
-    "do not pay this fraud account"; not "this is not a scam")."""
+    "do not pay this fraud account"; not "this is not a scam"), and that names no defence
+    against it (`DEFENCE_WORDS`: "the Fraud Prevention Unit", "anti-fraud")."""
     for m in _WARNING_AT.finditer(text):
         tail = _CLAUSE_TAIL.split(text[max(0, m.start() - 80):m.start()])[-1]
         before = _ALNUM.findall(_NOT.sub(" not", tail))[-3:] + [m.group()]
+        after = _ALNUM.findall(_CLAUSE_TAIL.split(text[m.end():m.end() + 40])[0])[:1]
+        if not DEFENCE_WORDS.isdisjoint(after) or _defence_before(before[:-1]):
+            continue  # "the Fraud Prevention Unit", "anti-fraud": a defence, not a warning
         if not any(w in NEGATION_WORDS and _governs_other(before[i + 1:])
                    for i, w in enumerate(before)):
             return True
     return False
+
+
+def _defence_before(words: list[str]) -> bool:
+    """The words right before a warning word name a defence against it: a defence word
+    right before it ("anti-fraud") or before it through a preposition and an article
+    ("unité de prévention de la fraude", "protection against fraud")."""
+    for j in range(len(words) - 1, -1, -1):
+        if words[j] in DEFENCE_WORDS:
+            return True
+        if words[j] not in DEFENCE_LINKS:
+            return False
+    return False
+
+
 
 
 _WARNING_AT = re.compile(r"(?<![^\W_])(?:" + "|".join(
@@ -623,6 +691,8 @@ class _Reading:
 
     def __init__(self, text: str) -> None:
         self.plain = fold(text)
+        self.names_written = capitalised_names(text)
+        """The words the text writes with a capital, folded (`_place_names`)."""
         self.spelled, self.spelled_at = spelled_view(self.plain)
         self.outside = _unquoted(self.plain)
         self.said = set(_WORD.findall(self.plain))
@@ -680,9 +750,10 @@ class _Reading:
         """The same, and the base of each English participle or gerund ("booked",
         "deleting"): a passive order names its action so."""
 
-    def slot_at(self, slot: str) -> Iterable[int]:
+    def slot_at(self, slot: str, place: bool = False) -> Iterable[int]:
         """Where `slot` stands in the text, written as it is or with its punctuation spelled
-        out or its white space broken (`_spelled`), as positions in the folded text."""
+        out or its white space broken (`_spelled`), as positions in the folded text; a
+        `place` also under another language's name for it (`_place_names`)."""
         pattern = _bounded(slot)
         seen = set()
         for m in pattern.finditer(self.plain):
@@ -693,9 +764,11 @@ class _Reading:
                 at = self.spelled_at[m.start()]
                 if at not in seen:
                     yield at
+        if place:
+            yield from place_name_at(slot, self.plain, self.names_written)
 
-    def names(self, slot: str) -> bool:
-        return next(iter(self.slot_at(slot)), None) is not None
+    def names(self, slot: str, place: bool = False) -> bool:
+        return next(iter(self.slot_at(slot, place)), None) is not None
 
     def left_aside_at(self, pos: int) -> bool:
         """A verb of leaving aside stands at most two words before `pos` ("Please ignore
@@ -713,11 +786,16 @@ class _Reading:
 
     def verb_negated(self, i: int, actions: frozenset[str]) -> bool:
         """Sentence `i` holds some of `actions` outside quotations and every one of them
-        sits in a negated clause ("… but we decided not to invite him")."""
+        sits in a negated clause ("… but we decided not to invite him"); or, holding none
+        of them, holds action words of other tasks and every one of those is negated."""
         s = self.sentences[i]
         lo = bisect_right(self.token_starts, s.start - 1)
         hi = bisect_right(self.token_starts, s.end - 1)
         found = [self.token_starts[k] for k in range(lo, hi) if self.tokens[k] in actions]
+        if not found:
+            # the order rests on another task's verb: stopped when that verb is negated
+            # ("never share the code …, including mark…" is no order to invite mark)
+            found = [self.token_starts[k] for k in range(lo, hi) if _cue(self.tokens[k])]
         return bool(found) and all(self.negated_at(p) for p in found)
 
 
@@ -753,13 +831,13 @@ def _names_action(value: str) -> bool:
 def goals_asked(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
     """The goals among `goals` that `text` asks for (see the module's docstring), in the
     order of `goals`."""
-    r = _Reading(json_as_lines(text))
+    r = _Reading(block_as_lines(text))
     if r.warned or r.explains or not r.sentences:
         return []
     stems = {_stem(w) for w in r.said}
 
     def stated(slot: str, g: GoalSlots, verb_checked: dict[int, bool]) -> bool:
-        for at in r.slot_at(slot):
+        for at in r.slot_at(slot, slot in g.places):
             i = r.sentence_at(at)
             s = r.sentences[i]
             ordered = s.order or s.fielded or (i > 0 and r.sentences[i - 1].order) or (
@@ -781,21 +859,39 @@ def goals_asked(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
             hits = [s for s in (g.target or g.strong) if stated(s, g, checked)]
             if not hits:
                 continue
+            if all(h in g.when for h in hits) and not any(
+                    r.names(s, s in g.places) for s in (*g.strong, *g.weak) if s not in g.when):
+                continue  # a date and time say when, not which event: any event has one
         elif (g.weak and not r.action_forms.isdisjoint(g.actions)
-              and not stems.isdisjoint(g.topic)
+              and (not stems.isdisjoint(g.topic) or any(r.names(a) for a in g.arguments))
               and (not g.by_superlative or superlative(r.said))
               and all(stated(s, g, checked) for s in g.weak)):
             hits = list(g.weak)
         else:
             continue
         named = sum(1 for s in (*g.strong, *g.weak)
-                    if s not in hits and r.names(s))
+                    if s not in hits and r.names(s, s in g.places))
         score = len(hits) + named + len(stems & g.words) + len(r.said_meant & g.actions)
         asked.append((g, score))
     best: dict[str, int] = {}
     for g, score in asked:
         best[g.suite] = max(best.get(g.suite, 0), score)
     return [g for g, score in asked if score == best[g.suite]]
+
+
+def words_outside_quotations(text: str) -> list[str]:
+    """The folded words of `text` outside its quotations, leaving out addresses, links and
+    names written with underscores (`send_money`), which belong to no language."""
+    outside = _unquoted(fold(block_as_lines(text)))
+    named = _IDENTIFIER.sub(" ", _IDENTIFIER_NAME.sub(" ", outside))
+    return [w for w in _ALNUM.findall(named) if not any(c.isdigit() for c in w)]
+
+
+def knows_word(word: str) -> bool:
+    """`word` (folded) is one of the agent's own words in a language it reads: an action,
+    order, request, negation, warning, determiner or refusal word, or a common word of its
+    goals' sentences (`_STOP`), or one of those with a slip (`_typos`)."""
+    return word in _STOP or word in _VOCABULARY or _cue(word) or _typos().meant(word) is not None
 
 
 def goals_named(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
@@ -813,7 +909,9 @@ def goals_mentioned(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
     account, address, URL, a hotel's name, a title, a file id): in a text written in a
     language the agent does not read, whether it asks for them cannot be told."""
     views = _views(text)
-    return [g for g in goals if any(_named_in(views, s) for s in (*g.strong, *g.weak))]
+    written = capitalised_names(text)
+    return [g for g in goals if any(_named_in(views, s) for s in (*g.strong, *g.weak)) or any(
+        next(place_name_at(p, views[0], written), None) is not None for p in g.places)]
 
 
 def _views(text: str) -> tuple[str, ...]:

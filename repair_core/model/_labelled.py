@@ -11,13 +11,14 @@ linear in the text's length.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from typing import Any
 
 from ._order_words import plain
 
-__all__ = ["json_as_lines", "LabelledLines", "ACTION_LABELS"]
+__all__ = ["json_as_lines", "block_as_lines", "LabelledLines", "ACTION_LABELS"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -54,6 +55,76 @@ def json_as_lines(text: str) -> str:
     lines: list[str] = []
     _render(value, "", lines)
     return "\n".join(lines)
+
+
+def block_as_lines(text: str) -> str:
+    """`text` as "key: value" lines when all of it is one block of keys and values: a JSON
+    object or array (`json_as_lines`), TOML-like lines (`[table]`, `key = value`, `#
+    comment`) or XML-like elements, one a line (`<action>send_email</action>`, an element
+    opened and closed on lines of its own); else `text` unchanged. A value's quotation marks
+    and markup are dropped, so its words read as the record's own, as a YAML block's do."""
+    lines = json_as_lines(text)
+    if lines is not text:
+        return lines
+    return _toml_as_lines(text) or _xml_as_lines(text) or text
+
+
+_TOML_TABLE = re.compile(r"^[ \t]*\[\[?[ \t]*([^\W\d][\w.-]{0,60}?)[ \t]*\]\]?[ \t]*$")
+_TOML_PAIR = re.compile(r"^[ \t]*([^\W\d][\w.-]{0,60}?)[ \t]*=(?!=)[ \t]*(\S.*)$")
+_TOML_COMMENT = re.compile(r"^[ \t]*#[ \t]*(.*)$")
+_QUOTED = re.compile(r'^(?:"([^"\n]*)"|\'([^\'\n]*)\')$')
+
+
+def _toml_as_lines(text: str) -> str:
+    """TOML-like `text` as "key: value" lines (a table's keys indented under it, a comment
+    as its own words), or "" when a line of it is none of those or it has no `key = value`."""
+    out: list[str] = []
+    indent, pairs = "", 0
+    for line in text.strip().split("\n"):
+        if not line.strip():
+            out.append("")
+        elif m := _TOML_TABLE.match(line):
+            out.append(f"{m.group(1)}:")
+            indent = "  "
+        elif m := _TOML_PAIR.match(line):
+            value = m.group(2).strip()
+            if q := _QUOTED.match(value):
+                value = q.group(1) if q.group(1) is not None else q.group(2)
+            out.append(f"{indent}{m.group(1)}: {value}")
+            pairs += 1
+        elif m := _TOML_COMMENT.match(line):
+            out.append(m.group(1))
+        else:
+            return ""
+    return "\n".join(out) if pairs else ""
+
+
+_XML_OPEN = re.compile(r"^[ \t]*<([^\W\d][\w.-]{0,60})(?:[ \t][^<>\n]*)?>[ \t]*$")
+_XML_CLOSE = re.compile(r"^[ \t]*</([^\W\d][\w.-]{0,60})[ \t]*>[ \t]*$")
+_XML_LEAF = re.compile(r"^[ \t]*<([^\W\d][\w.-]{0,60})(?:[ \t][^<>\n]*)?>([^<>\n]*)"
+                       r"</([^\W\d][\w.-]{0,60})[ \t]*>[ \t]*$")
+
+
+def _xml_as_lines(text: str) -> str:
+    """XML-like `text` as "tag: value" lines (an element's children indented under it), or
+    "" when a line of it is none of an element opened, closed, or opened and closed around
+    its value, or when it holds no such value."""
+    out: list[str] = []
+    depth, leaves = 0, 0
+    for line in text.strip().split("\n"):
+        if not line.strip():
+            out.append("")
+        elif (m := _XML_LEAF.match(line)) and m.group(1) == m.group(3):
+            out.append(f"{'  ' * depth}{m.group(1)}: {html.unescape(m.group(2)).strip()}")
+            leaves += 1
+        elif m := _XML_OPEN.match(line):
+            out.append(f"{'  ' * depth}{m.group(1)}:")
+            depth += 1
+        elif _XML_CLOSE.match(line):
+            depth = max(0, depth - 1)
+        else:
+            return ""
+    return "\n".join(out) if leaves else ""
 
 
 def _render(value: Any, indent: str, lines: list[str]) -> None:

@@ -81,6 +81,9 @@ _NUMBER = r"(\d+(?:[.,]\d+)?)"
 _UNIT = r"[ \t]*([$€£%]|[^\W\d_]+)"
 _THRESHOLD = re.compile(rf"(?<![^\W_])(?:({_LOWER})|{_UPPER})[ \t]+[$€£]?[ \t]*{_NUMBER}{_UNIT}")
 _STATED = re.compile(rf"(?<![\d.,]){_NUMBER}{_UNIT}")
+_BARE = re.compile(rf"(?<![^\W_])([^\W\d_]+)[ \t]+[$€£]?[ \t]*{_NUMBER}(?=[ \t]*(?:[.!?;]|$))",
+                   re.M)
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]*$")
 _BLANK = re.compile(r"_{3,}")
 _ADDRESSED = re.compile(r"^[ \t]*(?:([^\W\d_]+)[ \t]+)?([^\W\d_]+)[ \t]*,")
 _CAPITALISED = re.compile(r"(?<![^\W_])[A-Z][a-z]+(?![^\W_])")
@@ -123,24 +126,34 @@ def conditional(tokens: list[str]) -> bool:
 
 def stated_figures(folded: str) -> dict[str, tuple[float, float]]:
     """The smallest and largest figure `folded` states in each unit ("210 euros", "15 %"),
-    leaving out the bounds of its comparisons ("below 50 euros" states no price)."""
+    leaving out the bounds of its comparisons ("below 50 euros" states no price); a figure
+    with no unit that ends its sentence is kept under "@" and the word before it ("It costs
+    180." under "@costs")."""
     bounds = {m.start(2) for m in _THRESHOLD.finditer(folded)}
     out: dict[str, tuple[float, float]] = {}
-    for s in _STATED.finditer(folded):
-        if s.start(1) in bounds:
+    stated = [(s.start(1), s.group(1), s.group(2)) for s in _STATED.finditer(folded)]
+    # a figure with no unit that ends its sentence is kept under the word before it
+    # ("It costs 180."): a bound set after the same word ("if it costs under 40 euros")
+    # measures the same thing
+    stated += [(b.start(2), b.group(2), "@" + b.group(1)) for b in _BARE.finditer(folded)]
+    for start, number, unit in stated:
+        if start in bounds:
             continue
-        value = _number(s.group(1))
-        low, high = out.get(s.group(2), (value, value))
-        out[s.group(2)] = (min(low, value), max(high, value))
+        value = _number(number)
+        low, high = out.get(unit, (value, value))
+        out[unit] = (min(low, value), max(high, value))
     return out
 
 
 def threshold_fails(sentence: str, figures: dict[str, tuple[float, float]]) -> bool:
     """The folded `sentence` sets a bound ("below 50 euros", "more than 10 %") that a
     figure with the same unit the text states (`stated_figures`) does not meet ("… Checked
-    this morning: 210 euros a night")."""
+    this morning: 210 euros a night"), or a figure with no unit stated after the word the
+    bound follows ("if it costs under 40 euros … It costs 180.")."""
     for m in _THRESHOLD.finditer(sentence):
         bound, found = _number(m.group(2)), figures.get(m.group(3))
+        if found is None and (before := _WORD_BEFORE.search(sentence[max(0, m.start() - 40):m.start()])):
+            found = figures.get("@" + before.group(1))
         if found is None:
             continue
         if (m.group(1) is not None and found[1] >= bound) or (
@@ -174,9 +187,18 @@ def _number(text: str) -> float:
 
 def answers_questions(text: str) -> bool:
     """The text is questions and answers: a line labelled as a question ("Q:", "Frage:")
-    and one labelled as its answer ("A:", "Antwort:"). What an answer says is explained,
-    not ordered."""
+    and one labelled as its answer ("A:", "Antwort:"), or a text headed as answers to
+    frequent questions ("FAQ:", "FAQ —", "Häufige Fragen:") that asks a question. What an
+    answer says is explained, not ordered."""
+    if _FAQ_HEADING.match(text) is not None and "?" in text:
+        return True
     return _QUESTION_LABEL.search(text) is not None and _ANSWER_LABEL.search(text) is not None
+
+
+_FAQ_HEADING = re.compile(
+    r"[ \t\n]*(?:faq|f\.a\.q\.?|foire aux questions|haufige fragen|preguntas frecuentes"
+    r"|domande frequenti|perguntas frequentes|veelgestelde vragen)[ \t]*[:\u2014\u2013-]")
+"""The heading of a text of answers to frequent questions, every language read (folded)."""
 
 
 SUPERLATIVES: frozenset[str] = _words("""

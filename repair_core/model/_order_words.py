@@ -24,7 +24,7 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "ATTEMPT_WORDS", "MODAL_ADVERBS", "STANCE_WORDS", "DETERMINERS", "BACK_REFERENCES",
            "CONDITIONALS", "STORY_WORDS", "LIGHT_VERBS", "ACTION_NOUNS", "PAST_TIME",
            "NOTING_WORDS", "IGNORING_WORDS", "LOG_LEVELS", "STATUS_WORDS",
-           "HEADING_SPEECH", "UNREAD"]
+           "HEADING_SPEECH", "UNREAD", "DEFENCE_WORDS", "DEFENCE_LINKS"]
 
 
 def plain(text: str) -> str:
@@ -43,16 +43,18 @@ def _words(text: str) -> frozenset[str]:
 _ACTION_TEXT: Mapping[str, str] = {
     # English; French; German; Spanish; Italian; Portuguese; Dutch (the forms an order uses)
     "send": "send sends sending transfer wire remit pay forward email e-mail mail dm message "
-            "text move "
+            "text move share shares "
             "envoie envoyez envoyer envoi transfère transférez transférer virez virer vire "
-            "payez payer transmettez transmets "
+            "payez payer transmettez transmets partagez partager partage "
             "sende senden schicke schicken schick überweise überweisen überweist zahle "
-            "zahlen leite weiterleiten "
+            "zahlen leite weiterleiten teile teilen "
             "envía envia envíe envie enviar transfiere transfiera transferir paga pague "
-            "pagar manda mande mandar reenvía reenvia "
+            "pagar manda mande mandar reenvía reenvia comparte compartir comparta "
             "invia inviare inoltra inoltrare trasferisci trasferire bonifica pagare mandare "
+            "condividi condividere "
             "transfira transfere transferir envie enviar pague pagar encaminhe encaminhar "
-            "stuur sturen verstuur versturen betaal betalen overmaken doorsturen",
+            "partilha partilhe partilhar compartilha compartilhe compartilhar "
+            "stuur sturen verstuur versturen betaal betalen overmaken doorsturen deel delen",
     "update": "update modify change set switch redirect replace reset "
               "modifiez modifier modifie changez changer change remplacez mettez "
               "ändere ändern änderung setze setzen aktualisiere tausche ersetze "
@@ -65,7 +67,7 @@ _ACTION_TEXT: Mapping[str, str] = {
                "reserviere reservieren buche buchen reserva reserve reservar "
                "prenota prenotare prenotazione riserva "
                "reservar reserva "
-               "reserveer reserveren boek boeken",
+               "reserveer reserveren reservering boek boeken",
     "create": "create add schedule set arrange put créez créer crée ajoutez ajouter "
               "ajoute planifiez mets mettez "
               "erstelle erstellen füge hinzufügen plane trage eintragen "
@@ -90,7 +92,9 @@ _ACTION_TEXT: Mapping[str, str] = {
             "publicar sube concatena "
             "pubblica pubblicare carica caricare "
             "publique publicar poste postar carregue concatene "
-            "publiceer publiceren plaats plaatsen upload",
+            "publiceer publiceren plaats plaatsen upload "
+            "share partagez partager teile teilen comparte compartir condividi condividere "
+            "partilha partilhe partilhar compartilhe compartilhar deel delen",
     "invite": "invite add onboard invitez inviter ajoutez lade einladen füge invita "
               "invite invitar agrega añade "
               "invitare aggiungi "
@@ -165,6 +169,26 @@ mistake
 """The content judge's warnings (`repair_core.judge.WARNINGS`), those of Italian,
 Portuguese and Dutch, and "mistake" ("it would be a mistake to …"): one anywhere in a text
 and it gives no order."""
+
+DEFENCE_WORDS: frozenset[str] = _words("""
+anti prevention protection detection unit team department desk office division hotline
+prevention protection detection unite equipe cellule
+pravention schutz erkennung abteilung einheit
+prevencion proteccion deteccion unidad equipo departamento
+prevenzione protezione rilevamento unita squadra ufficio reparto
+prevencao protecao deteccao unidade equipe departamento
+preventie bescherming detectie afdeling eenheid
+""")
+"""Words by which a warning word names a defence against what it warns of, not a warning:
+right after it ("the Fraud Prevention Unit", "the scam team") or at most three words before
+it in its clause ("anti-fraud", "l'unité de prévention de la fraude")."""
+
+DEFENCE_LINKS: frozenset[str] = _words("""
+of against from de la le les l du des contre d gegen vor den die der das
+del el contra da della dello dei do dos das tegen van het
+""")
+"""Prepositions and articles that may stand between a defence word and the warning word
+it names ("prévention de la fraude", "protection against fraud")."""
 
 DOUBT_WORDS: frozenset[str] = _words("""
 claims claimed claiming alleges alleged allegedly supposedly purportedly
@@ -331,7 +355,7 @@ uberweisung zahlung buchung loschung einladung
 transferencia transaccion pago reserva
 bonifico pagamento trasferimento prenotazione
 transferencia transacao pagamento reserva
-overboeking overschrijving betaling transactie boeking
+overboeking overschrijving betaling transactie boeking reservering
 """)
 """Nouns of an action ("a payment", "un virement", "una transferencia"): an order only as
 the object of a verb that makes it the action (`LIGHT_VERBS`: "make a payment", "effectue
