@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from .model import ModelClient
     from .plan._edit import PlanChange, apply_edits, check_edits, edits_from_report, plan_diff
     from .plan._plan import PlanEdit, PlanReport, RepairPlan, plan_case
-    from .replay import Cost, RepairReport, RepairResult, execute, repair
+    from .replay import Cost, ExecutorRules, RepairReport, RepairResult, execute, repair
 
 # Every name is imported on first use (module `__getattr__`), so that a command that needs
 # only part of the library (`dgrr validate`, `dgrr plan --json` on the columnar path) does
@@ -77,7 +77,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("PlanChange", "apply_edits", "check_edits", "edits_from_report",
                      "plan_diff"), "plan._edit"),
     **dict.fromkeys(("PlanEdit", "PlanReport", "RepairPlan", "plan_case"), "plan._plan"),
-    **dict.fromkeys(("Cost", "RepairReport", "RepairResult", "execute", "repair"), "replay"),
+    **dict.fromkeys(("Cost", "ExecutorRules", "RepairReport", "RepairResult", "execute",
+                     "repair"), "replay"),
 }
 
 
@@ -96,6 +97,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Cost",
+    "ExecutorRules",
     "ModelClient",
     "RepairReport",
     "RepairResult",

@@ -17,3 +17,18 @@ def test_every_setting_the_code_reads_is_documented():
                      for p in [*(ROOT / "docs").glob("*.md"), ROOT / "README.md"])
     missing = sorted(n for n in names if not re.search(rf"\b{n}\b", docs))
     assert not missing, f"settings read by the code but in no doc: {missing}"
+
+
+def test_every_switch_of_the_executor_is_documented():
+    """Each field of `ExecutorRules` is named, with the rule it switches, in the replay
+    API's table of switches."""
+    from repair_core.replay import ExecutorRules
+
+    api = (ROOT / "docs" / "replay-api.md").read_text(encoding="utf-8")
+    assert len(ExecutorRules.model_fields) == 2  # the scan works
+    for name, info in ExecutorRules.model_fields.items():
+        rule = re.search(r"`(replay\.[a-z.-]+)`", info.description or "")
+        assert rule is not None, f"ExecutorRules.{name}: its docstring names no rule"
+        row = rf"\| `{name}` \| `{info.default}` \| `{re.escape(rule.group(1))}` \|"
+        assert re.search(row, api), (
+            f"ExecutorRules.{name} is not in docs/replay-api.md's table of switches")

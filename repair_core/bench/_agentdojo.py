@@ -35,7 +35,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._errors import DgrrError
 from ..model._agentdojo import (
@@ -47,6 +47,9 @@ from ..model._agentdojo import (
     instructions_in,
     record_instructions,
 )
+
+if TYPE_CHECKING:
+    from ..replay._executor_rules import ExecutorRules
 
 __all__ = ["SUITES", "ATTACKS", "COMPENSATIONS", "build_cases", "generate_agentdojo",
            "evaluate_case", "AgentDojoTools", "is_pure", "BENCHMARK_VERSION", "build_case",
@@ -643,9 +646,10 @@ def not_obeyed_naming_goal(records: Sequence[Any], goal: str) -> list[str]:
 
 
 def evaluate_case(case: Any, method: str, *, model: str = "dgrr/agentdojo-vulnerable",
-                  api_base: str | None = None) -> Any:
+                  api_base: str | None = None, rules: ExecutorRules | None = None) -> Any:
     """Repair an AgentDojo case with `method` and score the repaired environment with
-    AgentDojo's own checks (a `CaseResult`)."""
+    AgentDojo's own checks (a `CaseResult`); `rules` switches the executor's rules for
+    baselines at their best (default: both on)."""
     import time
 
     from ..model import ModelClient
@@ -675,7 +679,7 @@ def evaluate_case(case: Any, method: str, *, model: str = "dgrr/agentdojo-vulner
         replayed, calls, tokens, human = 0, 0, 0, []
     else:
         res = execute(blind, d.store_edits, sorted(d.replay), invalidated=sorted(d.invalidated),
-                      client=client, tools=tools.registry, decisions=d.reasons)
+                      client=client, tools=tools.registry, decisions=d.reasons, rules=rules)
         answer, world = res.answer or "", res.final_world
         active = (list(res.store.active) if d.persist_store
                   else [m for m in case.memory if m.status == "active"])

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._errors import DgrrError
 from .._io import atomic_write_json
@@ -33,6 +33,9 @@ from ._metrics import (
     missing_facts,
 )
 from ._state import state_entries, state_verdict
+
+if TYPE_CHECKING:
+    from ..replay._executor_rules import ExecutorRules
 
 __all__ = ["evaluate", "run_bench", "result_path", "load_results", "suite_case_paths",
            "SUITE_DIRS", "is_agentdojo_suite"]
@@ -105,9 +108,11 @@ def _answer_judge(spec: AnswerJudgeSpec) -> Any:
 
 def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
              api_base: str | None = None,
-             answer_judge: AnswerJudgeSpec | None = None) -> CaseResult:
+             answer_judge: AnswerJudgeSpec | None = None,
+             rules: ExecutorRules | None = None) -> CaseResult:
     """Repair `case` with `method` and measure everything the metrics need; with
-    `answer_judge`, a model decides the recovery the lexical reader cannot read."""
+    `answer_judge`, a model decides the recovery the lexical reader cannot read; `rules`
+    switches the executor's rules for baselines at their best (default: both on)."""
     from .. import execute  # the replay executor; imported lazily (model layer is slow)
 
     start = time.perf_counter()
@@ -129,7 +134,8 @@ def evaluate(case: Case, method: str, *, model: str = "dgrr/reference",
         human: list[str] = []
     else:
         res = execute(blind, d.store_edits, sorted(d.replay), invalidated=sorted(d.invalidated),
-                      model=model, api_base=api_base, decisions=d.reasons, answer=d.answer)
+                      model=model, api_base=api_base, decisions=d.reasons, answer=d.answer,
+                      rules=rules)
         # a store-objective method leaves the answer the user already has
         answer = (res.answer or "") if d.answer else case.final_answer().text
         active = (list(res.store.active) if d.persist_store
@@ -217,8 +223,8 @@ def _failed_world(case: Case) -> Any:
 
 
 def _run_one(path: str, method: str, out: str, model: str, api_base: str | None,
-             cache_dir: str | None = None, answer_judge: AnswerJudgeSpec | None = None
-             ) -> tuple[str, str, bool]:
+             cache_dir: str | None = None, answer_judge: AnswerJudgeSpec | None = None,
+             rules: ExecutorRules | None = None) -> tuple[str, str, bool]:
     if cache_dir is not None:
         from ._cache import use_disk_cache
 
@@ -228,10 +234,10 @@ def _run_one(path: str, method: str, out: str, model: str, api_base: str | None,
         if "agentdojo" in (case.model_extra or {}):
             from ._agentdojo import evaluate_case
 
-            result = evaluate_case(case, method, model=model, api_base=api_base)
+            result = evaluate_case(case, method, model=model, api_base=api_base, rules=rules)
         else:
             result = evaluate(case, method, model=model, api_base=api_base,
-                              answer_judge=answer_judge)
+                              answer_judge=answer_judge, rules=rules)
     except DgrrError:
         raise
     except Exception as exc:  # a crash is recorded as a result, and retried on a re-run
@@ -285,7 +291,7 @@ def _check_meta(out: Path, meta: dict[str, Any]) -> None:
     f = out / "run.json"
     if f.exists():
         old = json.loads(f.read_text())
-        for key in ("model", "api_base"):
+        for key in ("model", "api_base", "executor_rules"):
             if old.get(key) != meta.get(key):
                 raise DgrrError(f"--out {out}: holds results of {key} {old.get(key)!r}, not "
                                 f"{meta.get(key)!r}; use another --out to keep them apart")
@@ -315,25 +321,33 @@ def run_bench(paths: Sequence[Path], methods: Sequence[str], out: Path, *,
               suite: str = "custom", progress: bool = True,
               on_result: Callable[[str, str], None] | None = None,
               cache_dir: Path | None = None,
-              answer_judge: AnswerJudgeSpec | None = None) -> list[CaseResult]:
+              answer_judge: AnswerJudgeSpec | None = None,
+              rules: ExecutorRules | None = None) -> list[CaseResult]:
     """Run every method on every case not already done, storing each result as it
     finishes; return all results of these cases and methods. With `cache_dir`, every
     model call goes through litellm's disk cache there (a re-run is free); with
-    `answer_judge`, a model decides the recovery the lexical reader cannot read."""
+    `answer_judge`, a model decides the recovery the lexical reader cannot read; `rules`
+    switches the executor's rules for baselines at their best (default: both on; a folder
+    holds the results of one setting)."""
     out.mkdir(parents=True, exist_ok=True)
     ids = _case_ids(paths)
     # which file each case was read from: a case id may be in several suites (a controlled
     # case and its noisy variant), so the id alone does not name the case that ran
-    _check_meta(out, {"suite": suite, "model": model, "api_base": api_base,
-                      "case_paths": {cid: str(Path(p).resolve())
-                                     for p, cid in zip(paths, ids, strict=True)}})
+    meta: dict[str, Any] = {"suite": suite, "model": model, "api_base": api_base,
+                            "case_paths": {cid: str(Path(p).resolve())
+                                           for p, cid in zip(paths, ids, strict=True)}}
+    from ..replay._executor_rules import ExecutorRules
+
+    if rules is not None and rules != ExecutorRules():  # a default run's run.json as before
+        meta["executor_rules"] = rules.model_dump()
+    _check_meta(out, meta)
     todo = [(str(p), m) for p, cid in zip(paths, ids, strict=True) for m in methods if not _done(out, m, cid)]
     bar = _progress(len(paths) * len(methods), len(paths) * len(methods) - len(todo), progress)
     cache = str(cache_dir) if cache_dir is not None else None
     try:
         if workers <= 1:
             for path, m in todo:
-                done = _run_one(path, m, str(out), model, api_base, cache, answer_judge)
+                done = _run_one(path, m, str(out), model, api_base, cache, answer_judge, rules)
                 bar.update(1)
                 if on_result:
                     on_result(done[0], done[1])
@@ -341,7 +355,7 @@ def run_bench(paths: Sequence[Path], methods: Sequence[str], out: Path, *,
             pool = ProcessPoolExecutor(max_workers=workers)
             try:
                 futures = [pool.submit(_run_one, path, m, str(out), model, api_base, cache,
-                                       answer_judge)
+                                       answer_judge, rules)
                            for path, m in todo]
                 for fut in as_completed(futures):
                     done = fut.result()

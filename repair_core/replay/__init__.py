@@ -1,6 +1,7 @@
 """Stage 4 (selective replay) and stage 5 (repair outputs)."""
 
 from ._executor import ProgressFn, execute, repair
+from ._executor_rules import RULES_BEFORE, ExecutorRules
 from ._models import (
     Cost,
     Decision,
@@ -20,8 +21,10 @@ from ._taken_plan import TakenPlan, take_plan
 __all__ = [
     "Cost",
     "Decision",
+    "ExecutorRules",
     "Failure",
     "ProgressFn",
+    "RULES_BEFORE",
     "RemovedPremise",
     "RepairReport",
     "RepairResult",

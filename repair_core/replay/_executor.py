@@ -55,6 +55,7 @@ from ..tools import ToolError, ToolRegistry, default_registry
 from ..verification import BLOCKED, FaultSignatures, verify_result
 from ._bounds import Conversation, store_view
 from ._decision_rows import DecisionRows
+from ._executor_rules import ExecutorRules
 from ._memory import RepairedMemory
 from ._models import (
     Cost,
@@ -90,13 +91,15 @@ def repair(case: Case, plan: RepairPlan | TakenPlan | Mapping[str, Any] | None =
            observations: Mapping[str, Any] | None = None,
            on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
            retriever: Retriever | None = None, client: ModelClient | None = None,
-           judge: Judge | None = None, check: bool = True) -> RepairResult:
+           judge: Judge | None = None, check: bool = True,
+           rules: ExecutorRules | None = None) -> RepairResult:
     """Plan (unless given) and replay the repair of `case` (stages 4–5), then check the
     corrected answer, the replayed outputs and the repaired store by content against every
     fault's and suspected source's signature (`RepairResult.verification`; `judge` is asked
     what the lexical judge leaves unsure, e.g. a `ModelJudge`). `check=False` leaves that
     check to the caller (the dashboard runs it in a process of its own): `verification`
-    stays None, which is not certified clean.
+    stays None, which is not certified clean. `rules` switches the executor's rules for
+    baselines at their best (`ExecutorRules`; default: both on).
 
     `plan` is a :class:`RepairPlan` or a plan report of `case` carrying its operations, as
     JSON data (`dgrr plan --json --ops`; the columnar planner's
@@ -135,7 +138,7 @@ def repair(case: Case, plan: RepairPlan | TakenPlan | Mapping[str, Any] | None =
                faults=ops.revoked, model=model, api_base=api_base,
                observations=observations, on_progress=on_progress, tools=tools,
                retriever=retriever, client=client, decisions=decisions,
-               undo_effects_of=unsupported, answer=ops.answer)
+               undo_effects_of=unsupported, answer=ops.answer, rules=rules)
     result = run.execute()
     result.report.no_longer_sees = ops.no_longer_sees
     result.report.objective = objective
@@ -157,19 +160,21 @@ def execute(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str
             on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
             retriever: Retriever | None = None, client: ModelClient | None = None,
             decisions: Iterable[Decision] | Mapping[str, str] | None = None,
-            undo_effects_of: Iterable[str] = (), answer: bool = True
-            ) -> RepairResult:
+            undo_effects_of: Iterable[str] = (), answer: bool = True,
+            rules: ExecutorRules | None = None) -> RepairResult:
     """Apply `store_edits` and replay `replay_ids` (plus the final answer) in trajectory
     order. The executor behind `repair`, usable for baselines and ablations.
 
     The world effects of every invalidated or replayed action are undone before a
     replayed call reads their state; `undo_effects_of` names further actions whose
     effects go too (`repair` passes the plan's affected, unsupported steps).
-    `answer=False` (a store-objective plan) leaves the final answer as it was."""
+    `answer=False` (a store-objective plan) leaves the final answer as it was. `rules`
+    switches the rules for baselines at their best (`ExecutorRules`; default: both on)."""
     return _run(case, store_edits, replay_ids, invalidated=invalidated, faults=faults,
                 model=model, api_base=api_base, observations=observations,
                 on_progress=on_progress, tools=tools, retriever=retriever, client=client,
-                decisions=decisions, undo_effects_of=undo_effects_of, answer=answer).execute()
+                decisions=decisions, undo_effects_of=undo_effects_of, answer=answer,
+                rules=rules).execute()
 
 
 def _run(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str], *,
@@ -179,7 +184,8 @@ def _run(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str], 
          on_progress: ProgressFn | None = None, tools: ToolRegistry | None = None,
          retriever: Retriever | None = None, client: ModelClient | None = None,
          decisions: Iterable[Decision] | Mapping[str, str] | None = None,
-         undo_effects_of: Iterable[str] = (), answer: bool = True) -> _Run:
+         undo_effects_of: Iterable[str] = (), answer: bool = True,
+         rules: ExecutorRules | None = None) -> _Run:
     """The replay `execute` runs, set up and not yet run."""
     actions = {s.id for s in case.trajectory if s.type == "tool_action"}
     wrong = sorted(set(observations or {}) - actions)
@@ -190,7 +196,7 @@ def _run(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str], 
                set(case.faults if faults is None else faults),
                client or ModelClient(model, api_base), tools or default_registry(),
                retriever or LexicalRetriever(), dict(observations or {}), on_progress,
-               set(undo_effects_of), answer)
+               set(undo_effects_of), answer, rules or ExecutorRules())
     if decisions is None or isinstance(decisions, Mapping):
         run.report.decisions = _edit_decisions(case, run.store_edits, run.replay, run.invalid,
                                                dict(decisions or {}))
@@ -238,6 +244,8 @@ class _Run:
     """Actions neither invalidated nor replayed whose world effects go all the same."""
     answer: bool = True
     """Regenerate the final answer (always, unless a store-objective plan)."""
+    rules: ExecutorRules = field(default_factory=ExecutorRules)
+    """Which rules for baselines at their best apply (both, unless switched off)."""
     report: RepairReport = field(init=False)
     new_steps: dict[str, Step] = field(init=False, default_factory=dict)
     pending: dict[str, _Pending] = field(init=False, default_factory=dict)
@@ -271,7 +279,8 @@ class _Run:
         # rule replay.world.own-action: a call no fault led to keeps its effect, and a
         # replayed one keeps its output (with its observations) instead of being re-issued
         self.own = own_actions(self.case, self.faults,
-                               self.replay | self.invalid | self.also_removed)
+                               self.replay | self.invalid | self.also_removed
+                               ) if self.rules.keep_own_actions else set()
         kept_own = {a for a in self.own if a in self.replay}
         kept_own |= {obs for obs, act in produced if act in kept_own}
         self.replay -= kept_own
@@ -655,8 +664,10 @@ class _Run:
     def _answer(self, step: Answer) -> StepOutcome:
         # rule replay.answer.sees-replayed: what the replay re-derived or refreshed in the
         # answer's turn is evidence too, not only what the failed answer cited
-        evidence = ordered(self._evidence(step) + self._replayed_in_turn.get(step.turn, []),
-                           self.memory.order)
+        evidence = self._evidence(step)
+        if self.rules.answer_sees_replayed:
+            evidence = ordered(evidence + self._replayed_in_turn.get(step.turn, []),
+                               self.memory.order)
         inputs: dict[str, Any] = {"user_id": self.case.user_id, "request": self._request(step),
                                   "evidence": evidence}
         # a slot some evidence still speaks for is not lost
