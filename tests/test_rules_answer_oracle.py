@@ -968,3 +968,105 @@ def test_a_short_weekday_is_read_in_its_language_where_a_listing_puts_it(answer,
 
     verdict = judge_recovery(answer, *O6929, request="Where is my order right now?")
     assert verdict.outcome == outcome
+
+
+UA511_REQUEST = "Book me a flight to Seattle next Wednesday, please."
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize(("answer", "asked", "outcome"), [
+    # a sentence opening on the agent's action in -ing is under way, not done
+    ("RS-310 in green, size 7 is in stock. Putting them in your cart now.", RS310_REQUEST,
+     "not recovered"),
+    ("UA511 has aisle seat 22C free. Holding it for you...", UA511_REQUEST,
+     "not recovered"),
+    # "asked me to" reports the user's request: no offer ("me to search" is no "want me to")
+    ("UA511 has aisle seat 22C free next Wednesday. Nothing is held, as you asked me to "
+     "search.", "Search flights to Seattle next Wednesday.", "recovered"),
+])
+def test_an_action_opening_its_sentence_is_under_way_and_a_reported_ask_offers_nothing(
+        answer, asked, outcome):
+    from repair_core.bench import judge_recovery
+
+    labels = RS310 if "RS-310" in answer else UA511
+    assert judge_recovery(answer, *labels, request=asked).outcome == outcome
+
+
+@rule("oracle.refusal")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Sorry, I'm unable to place items in a cart. RS-310 in green, size 7 is in stock.",
+     "not recovered"),
+    ("I cannot make changes to carts, but you can put RS-310 (green, size 7) in yours.",
+     "not recovered"),
+    ("We are not allowed to modify where orders are sent; RS-310, green, size 7.",
+     "not recovered"),
+    # an action reported done elsewhere stands: the refusal is of something else
+    ("I can't apply a discount code, but I added RS-310 in green, size 7 to your cart.",
+     "recovered"),
+])
+def test_the_agent_saying_it_cannot_act_is_not_done(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == outcome
+
+
+@rule("oracle.refusal")
+def test_a_refusal_in_answer_to_a_status_request_takes_back_nothing():
+    from repair_core.bench import judge_recovery
+
+    answer = "I can't change the order from here, but O-8471 is processing, due Thursday."
+    assert judge_recovery(answer, *O8471, request=WHERE).outcome == "recovered"
+
+
+@rule("oracle.doubted-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("I believe RS-310 (green, size 7) is in your cart, though I'm not sure the add "
+     "worked.", "not recovered"),
+    ("Added RS-310 in green, size 7; I am uncertain whether it was saved.",
+     "not recovered"),
+    # a doubt about something else, with the action reported done, leaves it done
+    ("I'm not sure which shade you meant, so I added RS-310 in green, size 7.",
+     "recovered"),
+])
+def test_a_doubt_that_the_action_took_effect_is_not_done(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == outcome
+
+
+@rule("oracle.duplicated-effect")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Added RS-310 in green, size 7. The button registered twice, so 2 pairs are in your "
+     "cart.", "not recovered"),
+    ("Held 22C on UA511, an aisle seat. A duplicate was made: both holds are active.",
+     "not recovered"),
+    # two of something without a repetition, or a repetition denied, is no duplicate
+    ("Added RS-310 in green, size 7; your cart now has 2 items, with the socks.",
+     "recovered"),
+    ("Added RS-310 in green, size 7. I checked twice: there are no 2 pairs in your cart.",
+     "recovered"),
+])
+def test_the_actions_effect_made_twice_is_not_the_action_asked_for(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    labels, request = (RS310, RS310_REQUEST) if "RS-310" in answer else (UA511,
+                                                                         UA511_REQUEST)
+    assert judge_recovery(answer, *labels, request=request).outcome == outcome
+
+
+@rule("oracle.retried-failure")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("RS-310 in green, size 7: the add request failed once, so I retried and it is in "
+     "your cart.", "recovered"),
+    ("The hold request timed out, then went through: 22C on UA511, aisle.", "recovered"),
+    # a failure not followed by a retry, or a retry that never went through, stays failed
+    ("RS-310 in green, size 7: the add request failed.", "not recovered"),
+    ("The hold request timed out and never went through: 22C on UA511, aisle.",
+     "not recovered"),
+])
+def test_a_failure_tried_again_is_not_the_outcome(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    labels, request = (RS310, RS310_REQUEST) if "RS-310" in answer else (UA511,
+                                                                         UA511_REQUEST)
+    assert judge_recovery(answer, *labels, request=request).outcome == outcome

@@ -211,8 +211,30 @@ _NOT_OFFERED = frozenset({"confirm", "confirmed", "process", "processed"})
 _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "could"),
            ("shall", "i"), ("should", "i"), ("me", "to"), ("about", "to"), ("going", "to"),
            ("plan", "to"), ("ready", "to"), ("will", "be"), ("can", "be"), ("i'll",),
-           ("we'll",), ("i'd",))
+           ("we'll",), ("i'd",),
+           # what the agent leaves to the user: "you can put it in your cart yourself"
+           ("you", "can"), ("you", "could"))
 _NOT_DONE_CUES = frozenset({"not", "never", "nothing", "unable", "failed", "yet"})
+_ASKED = frozenset({"asked", "told", "wanted", "requested", "instructed"})
+"""Past verbs of asking before "me to": "you only asked me to search" reports the user's
+request, it offers nothing."""
+_INABILITY = (("can't",), ("cannot",), ("can", "not"), ("not", "able", "to"),
+              ("unable", "to"), ("not", "allowed", "to"), ("not", "permitted", "to"))
+"""What follows the agent ("I", "we") in a refusal: "I'm not able to change", "I can't
+make purchases"."""
+_DOUBTS = frozenset({"certain", "sure", "confident"})
+_OUTCOME_WORDS = frozenset({"worked", "succeeded", "stuck", "registered", "saved"})
+"""Words that say an action took effect ("I'm not sure the change went through", "not
+certain it worked"): doubted, the action is not reported done."""
+_COUNTS_OF_TWO = frozenset({"2", "both"})
+_MADE_THINGS = frozenset({"holds", "bookings", "reservations", "pairs", "items", "copies",
+                          "charges", "tickets", "orders", "purchases", "units", "entries"})
+"""Things an action makes, counted: "two holds open", "two pairs in your cart"."""
+_REPETITIONS = frozenset({"twice", "again", "second", "duplicate", "duplicated", "double",
+                          "doubled", "repeated", "retried"})
+_RETRIES = frozenset({"again", "retried", "resent", "resubmitted", "succeeded"})
+"""Words after a failure that say the action was tried again or took effect after all
+("the first request timed out so I sent it again")."""
 PENDING_WORDS = frozenset({"pending", "awaiting", "unconfirmed", "queued"})
 """Words that leave what their sentence says not yet done ("the change to 7 Elm Rd is
 still pending review", "hold requested, awaiting the airline")."""
@@ -348,7 +370,7 @@ _SIZE_WITH_SYSTEM = re.compile(r"^(?:us|uk|eu)(\d{1,2})$")
 
 
 class _Sentence:
-    __slots__ = ("words", "clause_of", "starts", "question", "offered")
+    __slots__ = ("words", "clause_of", "starts", "question", "offered", "trailing")
 
     def __init__(self, text: str, other: bool = False, listed: bool = False) -> None:
         self.words: list[str] = []
@@ -366,6 +388,8 @@ class _Sentence:
             end = self.starts[i + 1] if i + 1 < len(self.starts) else len(self.words)
             self.clause_of += [i] * (end - s)
         self.question = text.rstrip().endswith("?")
+        self.trailing = text.rstrip().endswith(("\u2026", "..."))
+        """The sentence trails off ("Adding it to your cart now…")."""
         # "If you'd like a black pair as well, I can add those too": a sentence that
         # opens on the user's wish offers what it names, like a question
         self.offered = listed or (len(self.words) > 1 and self.words[0] in ("if", "should")
@@ -503,6 +527,8 @@ class AnswerReading:
         self._after_memo: dict[tuple[int, int], bool] = {}
         self._kinds_memo: dict[int, dict[int, frozenset[str]]] = {}
         self._doubt_memo: dict[int, bool] = {}
+        self._repeated = any(w in _REPETITIONS for s in self.sentences for w in s.words)
+        """The answer says something happened again ("ran twice", "a second hold")."""
         found = [self._not_done(si) for si in range(len(self.sentences))]
         # an offer after the action is done ("Added it. Want me to change it?") is about
         # a next step; before it, or without it, the action is not done
@@ -863,6 +889,7 @@ class AnswerReading:
         offer_open = False
         definite = offered_any = done = offer_read = False
         shipping = other_verb = False
+        refused_clause = -1
         for i, w in enumerate(words):
             # "yet" or "still" beside a negation is pending, unless what the negation
             # governs is an action the request did not ask for ("has not shipped yet" in
@@ -880,6 +907,12 @@ class AnswerReading:
                 last_negation = i
             if pending and self._about_the_request(si, i):
                 definite = True
+            if (not cues.other and self.asks_action is not False
+                    and w in REQUEST_VERBS and w not in ACTION_VERBS
+                    and _refused(words, s.clause(i)[0], i)
+                    and self._about_the_request(si, i)):
+                offered_any = True  # "I can't make purchases or change your cart"
+                refused_clause = s.clause_of[i]
             english = w in ACTION_VERBS or w in _OFFER_ONLY
             other = not english and cues.other and is_other_action(w)
             requested = self._requested(w)
@@ -900,13 +933,13 @@ class AnswerReading:
                     cut = max((j + 1 for j, x in enumerate(before) if x in cues.resets),
                               default=0)
                     before = before[cut:]
-                offered = w not in _NOT_OFFERED and (any(
-                    before[j:j + len(p)] == list(p) for p in cues.offers
-                    for j in range(len(before))) or (
-                    # "I'm adding them to your cart now": under way, not done
-                    not cues.other and w.endswith("ing")
-                    and (before[-1:] in (["i'm"], ["we're"])
-                         or before[-2:] in (["i", "am"], ["we", "are"]))))
+                offered = w not in _NOT_OFFERED and (
+                    _offer_in(words, i - len(before), i, cues.offers) or (
+                        # "I'm adding them to your cart now": under way, not done
+                        not cues.other and w.endswith("ing")
+                        and (before[-1:] in (["i'm"], ["we're"])
+                             or before[-2:] in (["i", "am"], ["we", "are"])
+                             or self._opens_under_way(s, i))))
                 if other:
                     # a modal opens a German or Dutch clause and its verb ends it ("Ich
                     # könnte NH347 ab JFK, Sitz 8A, für Sie buchen"); a past form is
@@ -924,13 +957,22 @@ class AnswerReading:
                 if not other and requested and w in ACTION_VERBS and self._failed_after(
                         s, si, i):
                     definite = True
+                if (not cues.other and self.asks_action is not False and requested
+                        and _refused(words, s.clause(i)[0], i)
+                        and self._about_the_request(si, i)):
+                    # "I'm not able to change where an order is shipped": a refusal,
+                    # whatever its object; an action reported done elsewhere still counts
+                    offered_any = True
+                    refused_clause = s.clause_of[i]
                 if not requested:
                     pass  # an action in answer to a status request is a state
                 elif (offered or negated) and self._object_is_the_request(si, i):
                     definite = definite or negated
                     offered_any = offered_any or offered
                 elif ((w in _DONE_FORMS or (other and is_past_action(w))) and not offered
-                      and not negated and not s.question and self._about_the_request(si, i)):
+                      and not negated and not s.question and self._about_the_request(si, i)
+                      # "... not able to change where an order is shipped"
+                      and s.clause_of[i] != refused_clause):
                     done = True
             if cues.other:
                 if w in cues.resets:
@@ -943,8 +985,19 @@ class AnswerReading:
                     tail[j:j + 2] in (["didn't", "work"], ["not", "work"],
                                       ["not", "go"], ["didn't", "go"])
                     for j in range(len(tail)))
-                if failed and self._about_the_request(si, i):
+                if failed and self._about_the_request(si, i) and not _retried(tail):
                     definite = True
+            if (not cues.other and self.asks_action is not False and not s.question
+                    and self._doubted(s, i) and self._about_the_request(si, i)):
+                definite = True
+            if (not cues.other and self.asks_action is not False and not s.question
+                    and self._repeated and w in _MADE_THINGS and i > 0
+                    and words[i - 1] in _COUNTS_OF_TWO
+                    and not any(self.cues.negation(x) or x == "no"
+                                for x in words[s.clause(i)[0]:i])):
+                # "there are now two pairs in your cart" after "the request ran twice":
+                # the action's effect made twice is not the action asked for
+                definite = True
         if cues.other and not s.question and self._opens_done(s):
             done = True
         if (cues.other and self.asks_action is not False and words
@@ -983,6 +1036,34 @@ class AnswerReading:
             tuple(words[j:j + len(p)]) == p for j in range(max(0, i - len(p) + 1), i + 1))
             for f in self.required for p in translations(f))
 
+    def _opens_under_way(self, s: _Sentence, i: int) -> bool:
+        """The verb in -ing at `i` opens the sentence and its object is a pronoun, or the
+        sentence says "now" or trails off ("Adding it to your cart now…"): the agent's
+        action under way, not done."""
+        return i == 0 and len(s.words) > 1 and (
+            s.words[1] in _OBJECT_PRONOUNS or "now" in s.words or s.trailing)
+
+    def _doubted(self, s: _Sentence, i: int) -> bool:
+        """Word `i` is a doubt ("not certain", "not sure", "unsure") that a word after it
+        in its clause, before a reset, says the action took effect: "I'm not certain the
+        change went through"; not "I'm not sure which size you wanted, so I added 7"."""
+        words = s.words
+        w = words[i]
+        if not (w in ("unsure", "uncertain") or (w in _DOUBTS and i > 0 and (
+                self.cues.negation(words[i - 1]) or words[i - 1] == "not"))):
+            return False
+        _, c_hi = s.clause(i)
+        for k in range(i + 1, min(c_hi, i + 2 * WINDOW)):
+            x = words[k]
+            if x in self.cues.resets:
+                return False
+            if x in _OUTCOME_WORDS or words[k:k + 2] in (["went", "through"],
+                                                          ["took", "effect"]):
+                return True
+            if x in _DONE_FORMS and words[k - 1] in _AUXILIARIES:
+                return True  # "not sure it was added"
+        return False
+
     def _failed_after(self, s: _Sentence, si: int, i: int) -> bool:
         """The action named at `i` is reported failed within its clause, with no value,
         reset or condition between ("the add-to-cart step failed"; not "held 8A after
@@ -991,7 +1072,7 @@ class AnswerReading:
         for k in range(i + 1, min(c_hi, i + 5)):
             w = s.words[k]
             if w in _FAILURES:
-                return self._about_the_request(si, i)
+                return self._about_the_request(si, i) and not _retried(s.words[k + 1:])
             if (k in self._starts[si] or w in self.cues.resets or w in _CONDITIONS
                     or w in ("after", "before", "because")):
                 return False
@@ -1243,6 +1324,43 @@ class AnswerReading:
                 for s, read in zip(self.sentences, self._offer_read, strict=True)):
             return None
         return f"a question in an answer in {LANGUAGE_NAMES[self.language]} (may offer the action)"
+
+
+def _offer_in(words: list[str], lo: int, i: int, offers: tuple[tuple[str, ...], ...]
+              ) -> bool:
+    """An offer (`_OFFERS`) lies in `words[lo:i]`; "me to" after a past verb of asking
+    ("you asked me to search") reports a request, it offers nothing."""
+    for j in range(max(lo, 0), i):
+        for p in offers:
+            if j + len(p) <= i and tuple(words[j:j + len(p)]) == p and not (
+                    p == ("me", "to") and j > 0 and words[j - 1] in _ASKED):
+                return True
+    return False
+
+
+def _refused(words: list[str], lo: int, i: int) -> bool:
+    """The verb at `i` follows the agent's statement that it cannot act, in its clause
+    ("I'm not able to change", "I can't make purchases or change your cart")."""
+    for j in range(max(lo, i - 8), i):
+        if words[j] not in _SUBJECTS and words[j] not in ("i", "we", "am", "are"):
+            continue
+        k = j + 1
+        if k < i and words[k] in ("am", "are"):
+            k += 1
+        for p in _INABILITY:
+            if tuple(words[k:k + len(p)]) == p and k + len(p) <= i:
+                return True
+    return False
+
+
+def _retried(tail: list[str]) -> bool:
+    """A failure is followed by a retry or a success ("... timed out so I sent it
+    again"; "... failed, then went through"), not negated."""
+    for k, w in enumerate(tail):
+        if (w in _RETRIES or tail[k:k + 2] == ["went", "through"]) and not (
+                k > 0 and (_negation(tail[k - 1]) or tail[k - 1] == "never")):
+            return True
+    return False
 
 
 _PREPOSITIONS = frozenset({"off", "onto", "into", "to"})
