@@ -640,9 +640,10 @@ O7186_REQUEST = "Please send my latest order to my shipping address."
      RS310_REQUEST, "recovered"),
     ("Ho prenotato il posto 22C lato corridoio sul volo UA511.", UA511,
      "Book me a flight.", "recovered"),
-    # a translated value of another colour is not the required one
+    # a translated value of another colour is not the required one, which is then
+    # missing, not possibly translated (`oracle.unsure-translated`)
     ("J'ai ajouté les RS-310 en rouge, taille 7, à votre panier.", RS310, RS310_REQUEST,
-     "unsure"),
+     "not recovered"),
     # a word of doubt (a condition) and no action read as done: a translated value
     # alone decides nothing
     ("Les RS-310 en vert, taille 7, seront dans votre panier dès que vous confirmez.",
@@ -674,7 +675,7 @@ def test_the_translated_vocabulary_names_no_case_value():
     closed = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
               "red", "blue", "green", "white", "black", "grey", "aisle", "window", "middle",
               "economy", "business", "premium economy", "processing", "in transit",
-              "out for delivery", "packed"}
+              "out for delivery", "delivered", "packed"}
     assert {" ".join(k) for k in TRANSLATED_VALUES} == closed
 
 
@@ -1070,3 +1071,30 @@ def test_a_failure_tried_again_is_not_the_outcome(answer, outcome):
     labels, request = (RS310, RS310_REQUEST) if "RS-310" in answer else (UA511,
                                                                          UA511_REQUEST)
     assert judge_recovery(answer, *labels, request=request).outcome == outcome
+
+
+@rule("oracle.unsure-translated")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # another status of the order, said of it with no word of doubt: "in transit" is
+    # missing, not possibly translated
+    ("Tu pedido O-6929 ya fue entregado el miércoles.", "not recovered"),
+    ("Il tuo ordine O-6929 è stato consegnato mercoledì.", "not recovered"),
+    # a status that may be said of an order in transit too decides nothing
+    ("Votre commande O-6929 est en cours de livraison, mercredi.", "unsure"),
+])
+def test_a_closed_value_is_missing_where_another_that_excludes_it_is_stated(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, *O6929, request="Where is my order right now?")
+    assert verdict.outcome == outcome
+
+
+@rule("oracle.translated-fault-stated")
+def test_a_translated_fault_after_a_word_of_correction_is_stated():
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(
+        "Ich habe Gangplatz 22C auf UA511 reserviert – Korrektur: es ist der Mittelsitz 22B.",
+        *UA511, request="Book me a flight.")
+    assert (verdict.outcome, verdict.forbidden, verdict.unsure) == (
+        "not recovered", ["middle", "22B"], [])

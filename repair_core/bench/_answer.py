@@ -45,7 +45,7 @@ from ._answer_words import (
     is_shipping_action,
 )
 from ._language import FUNCTION_WORDS, LANGUAGE_NAMES, guess_language, split_scripts
-from ._value_words import VALUE_KINDS, WEEKDAY_ABBREVIATIONS, translations
+from ._value_words import VALUE_KINDS, WEEKDAY_ABBREVIATIONS, excludes, translations
 
 __all__ = ["AnswerReading", "read_answer", "REQUEST_VERBS", "NEGATION_CUES",
            "NEGATION_PHRASES",
@@ -526,7 +526,7 @@ class AnswerReading:
         self._other = [self._about_other_item(s.words) for s in self.sentences]
         self._after_memo: dict[tuple[int, int], bool] = {}
         self._kinds_memo: dict[int, dict[int, frozenset[str]]] = {}
-        self._doubt_memo: dict[int, bool] = {}
+        self._doubt_memo: dict[int, tuple[bool, int]] = {}
         self._repeated = any(w in _REPETITIONS for s in self.sentences for w in s.words)
         """The answer says something happened again ("ran twice", "a second hold")."""
         found = [self._not_done(si) for si in range(len(self.sentences))]
@@ -1154,12 +1154,12 @@ class AnswerReading:
         """(rejected, about another item, the words) of each occurrence of `fact` written
         translated (`oracle.translated-values`) outside a question, in an answer in
         another language the reader reads."""
-        return [(rej, other, words) for rej, other, words, _ in self._translated_at(
+        return [(rej, other, words) for rej, other, words, *_ in self._translated_at(
             fact, required)]
 
     def _translated_at(self, fact: list[str],
-                       required: bool) -> list[tuple[bool, bool, str, int]]:
-        """`_translated`, with the index of the sentence of each occurrence."""
+                       required: bool) -> list[tuple[bool, bool, str, int, int]]:
+        """`_translated`, with the sentence and the word each occurrence begins at."""
         out = []
         phrases = translations(fact) if self.cues.other else frozenset()
         for si, s in enumerate(self.sentences):
@@ -1168,10 +1168,10 @@ class AnswerReading:
             for phrase in phrases:
                 m = len(phrase)
                 out += [(self._rejected(s, si, i, i + m, required), self._other[si],
-                         " ".join(phrase), si) for i in range(len(s.words) - m + 1)
+                         " ".join(phrase), si, i) for i in range(len(s.words) - m + 1)
                         if tuple(s.words[i:i + m]) == phrase]
-            out += [(self._rejected(s, si, i, i + 1, required), self._other[si], s.words[i], si)
-                    for i in self._short_weekdays(s, fact)]
+            out += [(self._rejected(s, si, i, i + 1, required), self._other[si], s.words[i],
+                     si, i) for i in self._short_weekdays(s, fact)]
         return out
 
     def _short_weekdays(self, s: _Sentence, fact: list[str]) -> list[int]:
@@ -1215,27 +1215,33 @@ class AnswerReading:
         (`_without_doubt`)."""
         f = _fact_words(fact)
         return bool(f) and (any(not rej for rej, *_ in self._occurrences(f)) or any(
-            not rej and self._without_doubt(si) for rej, _, _, si in self._translated_at(
-                f, required=False)))
+            not rej and self._without_doubt(si, at) for rej, _, _, si, at in
+            self._translated_at(f, required=False)))
 
-    def _without_doubt(self, si: int) -> bool:
+    def _without_doubt(self, si: int, at: int) -> bool:
         """Sentence `si` of an answer in another language is about the requested item (it
         names a required value or reports an action done) and holds no word of
-        negation, rejection, correction, warning, condition or pending, read or unread,
-        nor a phrase of rejection: a value it names translated is said of the item as it
-        is ("J'ai ajouté le TS-105 en bleu"), so a forbidden one is stated. A sentence
+        negation, rejection, warning, condition or pending, read or unread, nor a phrase
+        of rejection, nor a word of correction after word `at`: a value it names there
+        translated is said of the item as it is ("J'ai ajouté le TS-105 en bleu", "–
+        Korrektur: es ist Fensterplatz 22A"), so a forbidden one is stated. A sentence
         about something else ("el asiento del medio también estaba libre") is not."""
         if si not in self._doubt_memo:
             words, cues = self.sentences[si].words, self.cues
             phrases = cues.negation_phrases + cues.after_phrases
             about_the_item = self._names(self._required_at[si], 0, len(words)) or any(
                 w in _DONE_FORMS or is_past_action(w) for w in words)
-            self._doubt_memo[si] = about_the_item and not any(
-                w in _DOUBT or w in cues.negations or w in cues.rejections_after
-                or w in cues.rejection_verbs or w in cues.unread or cues.negation(w)
+            plain = about_the_item and not any(
+                (w in _DOUBT and w not in OTHER_CORRECTIONS) or w in cues.negations
+                or w in cues.rejections_after or w in cues.rejection_verbs
+                or w in cues.unread or cues.negation(w)
                 or any(words[k:k + len(p)] == list(p) for p in phrases)
                 for k, w in enumerate(words))
-        return self._doubt_memo[si]
+            last_correction = max((k for k, w in enumerate(words) if w in OTHER_CORRECTIONS),
+                                  default=-1)
+            self._doubt_memo[si] = (plain, last_correction)
+        plain, last_correction = self._doubt_memo[si]
+        return plain and last_correction < at
 
     def unsure(self, fact: str) -> str | None:
         """The first word of `UNREAD_CUES` in a sentence (not a question) that names
@@ -1299,9 +1305,28 @@ class AnswerReading:
             return None
         # the words of "size 7" may be translated, its number not: it must be there
         named = {w for s in self.sentences for w in s.words}
-        if any(n not in named for n in numbers):
+        if any(n not in named for n in numbers) or self._another_of_its_set(f):
             return None
         return f"not found in an answer in {LANGUAGE_NAMES[self.language]} (may be translated)"
+
+    def _another_of_its_set(self, fact: list[str]) -> bool:
+        """The answer states, of the item and with no word of doubt (`_without_doubt`),
+        another value of the closed set `fact` belongs to, one that excludes it
+        (`excludes`: "ya fue entregado" for *processing*, "en bleu" for *red*): the fact
+        is missing, not translated."""
+        if tuple(fact) not in VALUE_KINDS:
+            return False
+        for si, s in enumerate(self.sentences):
+            if s.question or s.offered:
+                continue
+            for j in range(len(s.words)):
+                for m in range(1, _LONGEST_KIND + 1):
+                    p = tuple(s.words[j:j + m])
+                    if (len(p) == m and excludes(p, fact)
+                            and not self._rejected(s, si, j, j + m)
+                            and self._without_doubt(si, j)):
+                        return True
+        return False
 
     def unsure_not_shipped(self) -> str | None:
         """Why an answer in another language that reports only a sending or shipping as not

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from ..content._normalise import value_words
 
-__all__ = ["TRANSLATED_VALUES", "VALUE_KINDS", "WEEKDAY_ABBREVIATIONS", "translations"]
+__all__ = ["TRANSLATED_VALUES", "VALUE_KINDS", "WEEKDAY_ABBREVIATIONS", "translations",
+           "excludes"]
 
 
 def _inflected(stems: str, endings: tuple[str, ...]) -> list[str]:
@@ -89,6 +90,9 @@ _TRANSLATIONS: dict[str, list[str]] = {
                          "wird zugestellt", "en reparto", "in consegna", "saiu para entrega",
                          "em rota de entrega", "wordt bezorgd", "in bezorging",
                          "onderweg voor bezorging"],
+    "delivered": ["livré", "livrée", "livrés", "livrées", "zugestellt", "geliefert",
+                  *_inflected("entregad", _ROMANCE), *_inflected("consegnat", _IT),
+                  "entregue", "entregues", "bezorgd", "afgeleverd", "geleverd"],
     "packed": ["emballé", "emballée", "emballés", "emballées", "verpackt",
                *_inflected("empaquetad", _ROMANCE), *_inflected("embalad", _ROMANCE),
                *_inflected("imballat", _IT), "ingepakt"],
@@ -106,7 +110,7 @@ _SETS = {"weekday": ("monday", "tuesday", "wednesday", "thursday", "friday", "sa
          "colour": ("red", "blue", "green", "white", "black", "grey"),
          "seat": ("aisle", "window", "middle"),
          "cabin": ("economy", "business", "premium economy"),
-         "status": ("processing", "in transit", "out for delivery", "packed")}
+         "status": ("processing", "in transit", "out for delivery", "delivered", "packed")}
 
 VALUE_KINDS: dict[tuple[str, ...], str] = {
     words: kind for kind, values in _SETS.items() for en in values
@@ -114,6 +118,25 @@ VALUE_KINDS: dict[tuple[str, ...], str] = {
 """The words of a value of the closed vocabularies, in English or in one of the six
 languages -> the set it belongs to (`weekday`, `colour`, `seat`, `cabin`, `status`): two
 values of one set are values of the same kind ("Fensterplatz" and "aisle" are seats)."""
+
+
+_VALUE_OF: dict[tuple[str, ...], tuple[str, ...]] = {
+    words: tuple(value_words(en)) for values in _SETS.values() for en in values
+    for words in (tuple(value_words(en)), *TRANSLATED_VALUES[tuple(value_words(en))])}
+_OVERLAPPING = frozenset({frozenset({("in", "transit"), ("out", "for", "delivery")})})
+"""Values of one set that may both be said of one thing: an order out for delivery is
+still on its way ("bezorger onderweg")."""
+
+
+def excludes(words: tuple[str, ...], fact: list[str]) -> bool:
+    """`words`, a value of the closed vocabularies in any language, is another value of
+    the set of `fact` that cannot be said of the same thing ("entregado" excludes
+    *processing*, "bleu" excludes *red*; "onderweg" does not exclude *out for
+    delivery*)."""
+    value, own = _VALUE_OF.get(words), tuple(fact)
+    return (value is not None and own in _VALUE_OF and value != own
+            and VALUE_KINDS[words] == VALUE_KINDS[own]
+            and frozenset({value, own}) not in _OVERLAPPING)
 
 
 _WEEK = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
