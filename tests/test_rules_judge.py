@@ -1105,6 +1105,20 @@ def test_a_record_stating_a_faults_dose_in_other_units_its_lineage_lacks_is_not_
         == ["500 mg"] * 4 + ["500 ml"] * 3 + ["1000000 ml"]
 
 
+@rule("verify.unexplained-quantity")
+@rule("verify.unread-script")
+def test_quantities_and_scripts_are_read_in_linear_time():
+    from cpu_time import cpu_seconds
+
+    from repair_core.content import quantities
+    from repair_core.verification._check import unread_letters
+
+    for text in ("1.5 g, " * 150_000, "1" * 1_000_000, "1 " * 500_000 + "mg",
+                 "αβγ 5 mg " * 110_000, "9.9,9 l" * 150_000):
+        _, seconds = cpu_seconds(lambda: (quantities(text), unread_letters(text)))  # noqa: B023
+        assert seconds < 1.0, text[:12]
+
+
 @rule("verify.unread-script")
 def test_a_record_in_a_script_the_lexical_judge_cannot_read_is_not_certified(tmp_path):
     from repair_core import plan_case

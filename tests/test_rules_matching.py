@@ -388,19 +388,19 @@ def test_digits_of_any_script_are_their_ascii_digits():
 
 @rule("match.ocr-digits")
 def test_letters_read_as_digits_inside_a_number_are_the_number():
-    fault = signature_of("Call the fraud team on 0161 496 0732 now.", node="f")
-    assert fault.tokens == {"01614960732": "number"}
+    fault = signature_of("Call the courier desk on 020 7946 0123 today.", node="f")
+    assert fault.tokens == {"02079460123": "number"}
     # O for 0 and l or I for 1, as a camera or a hand writes them, in any grouping
-    for text in ("Sticky note: LLOYDS FRAUD - Ol6l 496 O732 - ring today.",
-                 "ring OI6I-496-O732", "call o161.496.o732 today"):
+    for text in ("Fridge note: COURIER - O2O 7946 Ol23 - call back.",
+                 "ring O2O-7946-OI23", "call o2o.7946.o123 today"):
         assert match(fault, text) is not None, text
         assert [i for i, _ in scan([fault], ["nothing here", text])] == [1]
-    # another number with the same letters is another number
-    assert match(fault, "Son Peter: Ol6l 496 O8l5.") is None
+    # another number written with the same letters is another number
+    assert match(fault, "Aunt May: O2O 7946 O8l5.") is None
     # words, and a run with a group of letters only or more letters than digits, stay
     assert canonical("LOL, 10 l 20 l of water, IO 2O24, Ol l0l lOl") \
         == "lol, 10 l 20 l of water, io 2o24, ol l0l lol"
-    assert canonical("Ol6l 496 O732") == "0161 496 0732"
+    assert canonical("O2O 7946 Ol23") == "020 7946 0123"
     assert distinctive_tokens("Oslo 1O1 Iowa") == {"Oslo": "name", "Iowa": "name"}
 
 

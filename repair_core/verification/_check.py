@@ -461,17 +461,25 @@ def _unexplained_quantities(case: Case, items: list[tuple[str, str, str]],
     nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
     turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
     barred = {f.node for f in faults}
+    read: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+
+    def stating(key: str, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        """A lineage text's quantities and words (each text read once)."""
+        got = read.get(key)
+        if got is None:
+            got = read[key] = (frozenset(q.amount for q in quantities(text)),
+                               frozenset(w.casefold() for w in _WORDS.findall(text)))
+        return got
+
     for i, seq in lineaged.items():
         held = [(q, f, written) for q in quantities(items[i][2]) if q.amount in wanted
                 for f, written in wanted[q.amount] if seq > written_at[f.node]]
         if not held:
             continue
-        lineage = [node_parts(nodes[n])[0] for n in _ancestors(items[i][1], nodes)
-                   if n not in barred]
-        lineage += [text for at, text in turns if isinstance(at, int) and at < seq]
-        # each lineage text: the quantities it states, and its words
-        stated = [({q.amount for q in quantities(text)},
-                   {w.casefold() for w in _WORDS.findall(text)}) for text in lineage]
+        stated = [stating(n, node_parts(nodes[n])[0])
+                  for n in _ancestors(items[i][1], nodes) if n not in barred]
+        stated += [stating(f"turn:{k}", text) for k, (at, text) in enumerate(turns)
+                   if isinstance(at, int) and at < seq]
         told: set[str] = set()
         for q, fault, written in held:
             if fault.node in told or any(
