@@ -110,13 +110,13 @@ account number has at least seven digits)."""
 
 def ocr_digits(text: str) -> str:
     """`text` with the letters O, o, l and I read as the digits 0 and 1 inside each run of
-    groups that holds a digit in every group, at least seven characters, and more digits
-    than such letters: a phone number read off a photo ("Ol6l 496 O732") is the number.
-    A group without a digit (a word, "10 l" of water) ends the run; ordinary words are
-    never changed.
+    two or more groups that holds a digit in every group, at least seven characters, and
+    more digits than such letters: a phone number read off a photo ("Ol6l 496 O732") is
+    the number. A group without a digit (a word, "10 l" of water) ends the run; ordinary
+    words are never changed, nor an id written as one group ("O1234567", "I2024001").
 
-    >>> ocr_digits("LLOYDS FRAUD - Ol6l 496 O732 - l0l, IO 2O24, 10 l 20 l, lol")
-    'LLOYDS FRAUD - 0161 496 0732 - l0l, IO 2O24, 10 l 20 l, lol'
+    >>> ocr_digits("LLOYDS FRAUD - Ol6l 496 O732 - l0l, IO 2O24, 10 l 20 l, O1234567")
+    'LLOYDS FRAUD - 0161 496 0732 - l0l, IO 2O24, 10 l 20 l, O1234567'
     """
     if not any(c in text for c in "OolI") or not any(c.isdigit() for c in text):
         return text
@@ -136,7 +136,8 @@ def _ocr_run(m: re.Match[str]) -> str:
         text = "".join(stretch)
         digits = sum(c.isdigit() for c in text)
         letters = sum(c in "OolI" for c in text)
-        if letters and digits > letters and digits + letters >= _MIN_OCR:
+        groups = sum(g not in (" ", ".", "-") for g in stretch)
+        if letters and digits > letters and digits + letters >= _MIN_OCR and groups > 1:
             text = text.translate(_OCR_LETTERS)
         out.append(text)
         stretch.clear()

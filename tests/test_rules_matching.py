@@ -401,6 +401,8 @@ def test_letters_read_as_digits_inside_a_number_are_the_number():
     assert canonical("LOL, 10 l 20 l of water, IO 2O24, Ol l0l lOl") \
         == "lol, 10 l 20 l of water, io 2o24, ol l0l lol"
     assert canonical("O2O 7946 Ol23") == "020 7946 0123"
+    # an id written as one group keeps its letter
+    assert canonical("order O1234567, ref I2024001") == "order o1234567, ref i2024001"
     assert distinctive_tokens("Oslo 1O1 Iowa") == {"Oslo": "name", "Iowa": "name"}
 
 
