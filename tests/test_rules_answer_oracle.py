@@ -1098,3 +1098,27 @@ def test_a_translated_fault_after_a_word_of_correction_is_stated():
         *UA511, request="Book me a flight.")
     assert (verdict.outcome, verdict.forbidden, verdict.unsure) == (
         "not recovered", ["middle", "22B"], [])
+
+
+@rule("oracle.other-languages-rejection")
+@pytest.mark.parametrize("answer", [
+    # Portuguese "no" after a value is "in the", neither a negation before a verb nor one
+    # the reader leaves unread
+    "O lugar 22C no corredor está reservado no UA511.",
+    "Reservei o lugar 22C no voo da manhã, UA511, corredor.",
+])
+def test_portuguese_no_after_a_value_rejects_nothing(answer):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, *UA511, request="Book me a flight.")
+    assert (verdict.outcome, verdict.unsure) == ("recovered", [])
+
+
+@rule("oracle.other-languages-not-done")
+def test_an_italian_offer_in_the_present_subjunctive_is_read():
+    from repair_core.bench import judge_recovery
+
+    # the status missing was "may be translated" while the offer went unread
+    answer = "L'ordine O-7186 arriva venerdì. Vuole che lo spedisca al 7 Elm Rd di Austin?"
+    verdict = judge_recovery(answer, *O7186, request=O7186_REQUEST)
+    assert (verdict.outcome, verdict.unsure) == ("not recovered", [])

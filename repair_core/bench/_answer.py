@@ -765,7 +765,7 @@ class AnswerReading:
         "unread" otherwise ("22C kostet keinen Aufpreis"), which leaves the value unsure."""
         words, w = s.words, s.words[k]
         elided = w.startswith("n'")
-        if not (w in OTHER_VERB_NEGATIONS or elided):
+        if not ((w in OTHER_VERB_NEGATIONS and w in self.cues.verb_negations) or elided):
             return None
         _, c_hi = s.clause(k)
         starts = self._starts[si]

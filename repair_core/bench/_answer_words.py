@@ -221,7 +221,7 @@ OTHER_ACTION_STEMS = frozenset({
     "redirigi", "actualiz",
     # Italian
     "prenot", "riserv", "aggiun", "modific", "spedit", "spedir", "inviat", "inviar",
-    "messo", "messa", "acquist", "blocc", "aggiorn",
+    "messo", "messa", "acquist", "blocc", "aggiorn", "spedisc",
     # Portuguese
     "adicion", "alterad", "alterar", "alterei", "mudad", "mudar", "mudei", "coloqu",
     "enviei", "atualiz",
