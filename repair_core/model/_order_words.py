@@ -390,15 +390,18 @@ verhaal scene
 order in it is the story's, not given."""
 
 PAST_TIME: frozenset[str] = _words("""
-yesterday ago earlier previously
+yesterday ago earlier previously successfully succeeded
+erfolgreich exitosamente exito succes reussi successo sucesso succesvol gelukt
 gestern vorhin
 ayer anoche
 ieri
 ontem
 gisteren
 """)
-"""Words that set a sentence in the past ("Yesterday someone invited …"): with no request
-word in it, it tells what happened, it gives no order. (French "hier" is left out: it is
+"""Words that set a sentence in the past ("Yesterday someone invited …"), or say that an
+action succeeded ("… has been made successfully", "erfolgreich", "con éxito", "avec
+succès", "com sucesso"): with no request word in it, it tells what happened, it gives no
+order. (French "hier" is left out: it is
 Dutch for "here".)"""
 
 NOTING_WORDS: frozenset[str] = _words("""
