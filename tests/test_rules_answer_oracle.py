@@ -450,6 +450,13 @@ def test_the_reason_names_the_language_it_saw():
     # "du" is French and German too; "vid" tells Swedish ("as much Swedish as French")
     assert guess_language("Du tränar på gymmet vid hamnen.").why_unread == (
         "its function words are Swedish, which the reader does not read")
+    # "do" and "o" are Portuguese too; Polish "z" tells ("as much Polish as Portuguese")
+    assert guess_language("Zarezerwowałem miejsce 12A w pociągu z Krakowa do Gdańska o 8:00."
+                          ).why_unread == (
+        "its function words are Polish, which the reader does not read")
+    # Italian "ho" alone made this Czech answer Italian, and read
+    assert guess_language("Hotel má volný pokoj, mám ho zarezervovat?").why_unread == (
+        "its function words are Czech, which the reader does not read")
 
 
 @rule("oracle.unsure-language")

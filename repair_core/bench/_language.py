@@ -116,11 +116,11 @@ too: a terse listing with no English function word ("Pedido O5130 · En proceso 
 Entrega: martes") is placed by them. They are never a case's values."""
 
 UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
-    "pl": frozenset({"jest", "są", "nie", "się", "że", "w", "ze", "do", "na", "bo", "dla", "przez", "już",
+    "pl": frozenset({"jest", "są", "nie", "się", "że", "w", "z", "ze", "do", "na", "bo", "dla", "przez", "już",
                      "jeszcze", "został", "została", "zostało", "zostały", "pana", "pani",
                      "państwa", "twoje", "twój", "twoja", "oraz", "czy", "jak", "też",
                      "będzie", "było", "była", "był", "od", "przy"}),
-    "cs": frozenset({"není", "jsou", "v", "na", "ještě", "již", "už", "jsem", "jste", "byl",
+    "cs": frozenset({"není", "jsou", "v", "z", "má", "mám", "máte", "na", "ještě", "již", "už", "jsem", "jste", "byl",
                      "byla", "bylo", "byly", "bude", "vaše", "váš", "vaši", "vám", "který",
                      "která", "které", "také"}),
     "sv": frozenset({"och", "är", "inte", "att", "som", "för", "på", "av", "med", "har",
