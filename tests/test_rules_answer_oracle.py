@@ -1129,3 +1129,16 @@ def test_an_italian_offer_in_the_present_subjunctive_is_read():
     answer = "L'ordine O-7186 arriva venerdì. Vuole che lo spedisca al 7 Elm Rd di Austin?"
     verdict = judge_recovery(answer, *O7186, request=O7186_REQUEST)
     assert (verdict.outcome, verdict.unsure) == ("not recovered", [])
+
+
+@rule("oracle.value-formats")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a one-letter size before a price in brackets was joined with it into an id "s129"
+    ("Added RJ-220 in white, size S (129 $) to your cart.", "recovered"),
+    ("Ho aggiunto al carrello la RJ-220 bianca, taglia S (129 $).", "recovered"),
+])
+def test_values_are_read_apart_on_each_side_of_a_bracket(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    labels = (["RJ-220", "white", "size S"], ["black"])
+    assert judge_recovery(answer, *labels, request=RJ220_REQUEST).outcome == outcome

@@ -364,6 +364,7 @@ def _options_listed(answer: str) -> tuple[str, list[str]]:
     return "\n".join(kept), items
 
 
+_BRACKETS = re.compile(r"[()]")
 _ABBREVIATIONS = {"sz": "size"}
 _SIZE_WITH_SYSTEM = re.compile(r"^(?:us|uk|eu)(\d{1,2})$")
 """Words written short in a terse answer ("blue, sz 32")."""
@@ -378,7 +379,8 @@ class _Sentence:
         for clause in _CLAUSE.split(text):
             self.starts.append(len(self.words))
             words: list[str] = []
-            for w in value_words(clause):
+            # read apart on each side of a bracket: "size S (129 $)" is no id "s129"
+            for w in (w for part in _BRACKETS.split(clause) for w in value_words(part)):
                 # a size with its system ("US 11", read as one token "us11") is a size
                 m = _SIZE_WITH_SYSTEM.match(w)
                 words += ["size", m[1]] if m else [_ABBREVIATIONS.get(w, w)]
@@ -1177,8 +1179,8 @@ class AnswerReading:
     def _short_weekdays(self, s: _Sentence, fact: list[str]) -> list[int]:
         """Where the sentence writes the weekday `fact` short in the answer's language
         (`WEEKDAY_ABBREVIATIONS`), alone in its clause or as its last word."""
-        short = WEEKDAY_ABBREVIATIONS.get(self.language, {}) if len(fact) == 1 else {}
-        if fact[0] not in short.values():
+        short = WEEKDAY_ABBREVIATIONS.get(self.language, {})
+        if len(fact) != 1 or fact[0] not in short.values():
             return []
         return [i for i, w in enumerate(s.words) if short.get(w) == fact[0]
                 and (s.clause(i) == (i, i + 1) or i == len(s.words) - 1)]
