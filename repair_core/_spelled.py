@@ -118,9 +118,35 @@ def ocr_digits(text: str) -> str:
     >>> ocr_digits("LLOYDS FRAUD - Ol6l 496 O732 - l0l, IO 2O24, 10 l 20 l, O1234567")
     'LLOYDS FRAUD - 0161 496 0732 - l0l, IO 2O24, 10 l 20 l, O1234567'
     """
-    if not any(c in text for c in "OolI") or not any(c.isdigit() for c in text):
+    # a run is changed only where a group holds a digit and one of the letters, so one
+    # next to the other: only the stretches of the characters a run is made of around
+    # such a pair are searched (the run's search alone tries every place of the text)
+    out: list[str] = []
+    done = end = 0
+    for pair in _OCR_PAIR.finditer(text):
+        if pair.start() < end:  # in the stretch just read
+            continue
+        start = pair.start()
+        before = _OCR_OTHER.search(text[end:start][::-1])
+        start = end if before is None else start - before.start()
+        after = _OCR_OTHER.search(text, pair.end())
+        end = len(text) if after is None else after.start()
+        # up to the character after the stretch, which the run's look-ahead reads
+        for m in _OCR_RUN.finditer(text, start, end + 1):
+            out.append(text[done:m.start()])
+            out.append(_ocr_run(m))
+            done = m.end()
+    if not out:
         return text
-    return _OCR_RUN.sub(_ocr_run, text)
+    out.append(text[done:])
+    return "".join(out)
+
+
+_OCR_PAIR = re.compile(r"[0-9](?:[OolI]|(?<=[OolI][0-9]))")
+"""A digit with one of the letters read as digits after it or before it (found from the
+digit: three times faster than from either, "o" and "l" being common letters)."""
+_OCR_OTHER = re.compile(r"[^0-9OolI .-]")
+"""A character no run holds: a run of `_OCR_RUN` lies between two of them."""
 
 
 _OCR_SEP = re.compile(r"[ .-]")

@@ -406,6 +406,28 @@ def test_letters_read_as_digits_inside_a_number_are_the_number():
     assert distinctive_tokens("Oslo 1O1 Iowa") == {"Oslo": "name", "Iowa": "name"}
 
 
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(["0", "1", "7", "O", "o", "l", "I", " ", ".", "-", "a", "_",
+                                 "é", "٣", "\n", "x1", "Ol6l", "20", "lol"]), max_size=40))
+def test_letters_read_as_digits_around_a_pair_are_those_of_the_whole_search(parts):
+    from repair_core import _spelled
+
+    text = "".join(parts)
+    assert _spelled.ocr_digits(text) == _spelled._OCR_RUN.sub(_spelled._ocr_run, text)
+
+
+def test_letters_read_as_digits_are_read_only_next_to_a_digit(monkeypatch):
+    from repair_core import _spelled
+
+    read: list[str] = []
+    real = _spelled._ocr_run
+    monkeypatch.setattr(_spelled, "_ocr_run", lambda m: read.append(m.group(0)) or real(m))
+    # numbers and the word "I" stand alone everywhere; only one number has a letter in it
+    text = "I paid 20 of 35 and I owe 15. " * 500 + "Call Ol6l 496 O732 today."
+    assert _spelled.ocr_digits(text).endswith("Call 0161 496 0732 today.")
+    assert read == ["Ol6l 496 O732"]
+
+
 @rule("match.encoded-urls")
 def test_a_percent_encoded_host_or_one_inside_a_redirect_is_the_host():
     fault = signature_of("Re-confirm your card at https://card-recheck.example.net/step2",
