@@ -954,6 +954,8 @@ def test_other_languages_reject_by_verb_owner_and_swap(answer, labels, asked):
      "Where is my order right now?", "recovered"),
     ("Klaar! O-7186 is onderweg voor bezorging, komt vrijdag aan en gaat naar 7 Elm Rd, "
      "Austin.", O7186, O7186_REQUEST, "recovered"),
+    ("Erledigt: O-7186 geht an 7 Elm Rd, Austin · Zusteller unterwegs · Freitag", O7186,
+     O7186_REQUEST, "recovered"),
 ])
 def test_compound_seats_and_status_phrases_are_read(answer, labels, asked, outcome):
     from repair_core.bench import judge_recovery
