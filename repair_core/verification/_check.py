@@ -43,6 +43,7 @@ from ..content import (
     signatures,
     words,
 )
+from ..content._stems import ORDINARY_STEMS, stem
 from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
 from ._gate import gated_store
 from ._models import BlockedWrite, Carrier, Checked, FaultCheck, JudgeUse, Uncertain, Verification
@@ -258,7 +259,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                  "suspect-lineage"),
                 (_unexplained_record_tokens(case, items, lineaged, sig_list, at_of),
                  "unexplained-record-token"),
-                (_unread_scripts(items, lineaged, sig_list, at_of), "unread-script")):
+                (_unread_scripts(items, lineaged, sig_list, at_of), "unread-script"),
+                (_same_subject(case, items, lineaged, sig_list, at_of), "same-subject")):
             for i, fault, why in unexplained:
                 if (i, fault.node) in judged:
                     continue
@@ -669,6 +671,72 @@ def _unread_scripts(items: list[tuple[str, str, str]], lineaged: Mapping[int, in
                          f"{written_at[fault.node]}), it is written mostly in a script the "
                          "lexical judge has no words for: finding none of the fault's "
                          "tokens in it says nothing of what it means")
+
+_POSSESSIVE = re.compile(r"['\u2019]s$")
+"""A name written as its owner's ("Noah's"): its subject is the name without it."""
+_KEY_WORD_LETTERS = 4
+"""The fewest letters of a word of a fault's slot key that names its subject."""
+
+
+def _subjects(fault: ContentSignature, text: str) -> list[tuple[tuple[str, ...], str]]:
+    """What `fault` is about, as (canonical words in a row, how a why names it): each of
+    its names (without a possessive "'s": "Noah's" is about Noah), and each word of its
+    slot key of `_KEY_WORD_LETTERS` letters or more that is not an ordinary word and that
+    its text `text` says too ("allergy" of `noah_allergy_update`, not "update")."""
+    out: dict[tuple[str, ...], str] = {}
+    for t, kind in fault.tokens.items():
+        if kind == "name":
+            said = tuple(words(_POSSESSIVE.sub("", t)))
+            if said:
+                out.setdefault(said, f"the name {t!r}")
+    if fault.key:
+        stated = set(words(text))
+        for w in words(fault.key.replace("_", " ")):
+            if len(w) >= _KEY_WORD_LETTERS and w.isalpha() and w in stated \
+                    and stem(w) not in ORDINARY_STEMS:
+                out.setdefault((w,), f"the word {w!r} of its slot {fault.key!r}")
+    return list(out.items())
+
+
+def _same_subject(case: Case, items: list[tuple[str, str, str]],
+                  lineaged: Mapping[int, int], faults: list[ContentSignature],
+                  written_at: Mapping[str, int]
+                  ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after `fault` that names what the fault is about — a person or entity
+    it names, or a word of its slot key its text says (`_subjects`) — in which the
+    lexical judge found nothing of the fault (rule `verify.same-subject`; the caller
+    skips what another rule or the judge already read). A new fact about the fault's
+    subject and the fault said in other words look alike to a judge of words: a party
+    menu that acts on a false "allergy cleared" names the child and no word of the
+    clearance. Each record's words are read once, each looked up as the first word of a
+    subject, once per length of the subjects it starts."""
+    texts = _texts(case, [f.node for f in faults if f.node in written_at])
+    subjects: dict[tuple[str, ...], list[tuple[ContentSignature, str]]] = {}
+    lengths: dict[str, set[int]] = {}  # first word -> the lengths of subjects so starting
+    for f in faults:
+        if f.node not in written_at:
+            continue
+        for subject, what in _subjects(f, texts.get(f.node, "")):
+            subjects.setdefault(subject, []).append((f, what))
+            lengths.setdefault(subject[0], set()).add(len(subject))
+    if not subjects:
+        return
+    for i, seq in lineaged.items():
+        record = words(items[i][2])
+        told: set[str] = set()
+        for k, w in enumerate(record):
+            for n in sorted(lengths.get(w, ()), reverse=True):  # the longest named first
+                for fault, what in subjects.get(tuple(record[k:k + n]), ()):
+                    if fault.node in told or seq <= written_at[fault.node]:
+                        continue
+                    told.add(fault.node)
+                    yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                                     f"{written_at[fault.node]}), it names {what} of "
+                                     f"{fault.node}, and the lexical judge found nothing "
+                                     f"more of {fault.node} in it: a judge of words cannot "
+                                     "tell a new fact about the same subject from the "
+                                     "fault said in other words")
 
 
 def _piece_pattern(piece: str) -> str:
