@@ -607,3 +607,25 @@ def test_a_package_name_is_read_as_pip_normalises_it():
     assert match(fault, "requirements.txt\ncolour-mathlib>=1.2\n") is None
     # a one-part name is a word, no token
     assert distinctive_tokens("pip install requests\nrequests==2.32.3") == {}
+
+
+@rule("match.rot13-hosts")
+def test_a_host_written_in_rot13_is_the_host():
+    fault = signature_of("Pay the toll at https://tollpass-settle.info/uk today.", node="f")
+    assert "tollpass-settle.info" in fault.tokens
+    for text in ("Group chat (links rot13'd): cnl ng gbyycnff-frggyr.vasb/hx gbqnl",
+                 "uggcf://jjj.gbyycnff-frggyr.vasb/hx",  # a scheme and a host under it
+                 "(nqzva@gbyycnff-frggyr.vasb)."):  # an address at it
+        found = match(fault, text)
+        assert found is not None and found.tokens == ["tollpass-settle.info"], text
+        assert "written in ROT13: " in found.evidence(), text
+    # another host in ROT13, the host's words in ROT13 without its dot, a file name whose
+    # ROT13 is a host of no fault: nothing
+    for text in ("cnl ng gbyycnff-frggyr.pbz", "gbyycnff frggyr vasb", "see vaqrk.wf"):
+        assert match(fault, text) is None, text
+    # found by the scan as by the scorer
+    assert [i for i, _m in scan([fault], ["nothing", "gbyycnff-frggyr.vasb"])] == [1]
+    # a megabyte of dots, or one long host-shaped word, is read in linear time
+    for shape in ("a." * 500_000, "b" * 999_995 + ".vasb", "x.gbyycnff-frggyr.vasb " * 40_000):
+        _found, took = cpu_seconds(lambda s=shape: match(fault, s))
+        assert took < 1.0, (shape[:20], took)

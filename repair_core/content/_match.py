@@ -112,6 +112,9 @@ class CarrierMatch:
     """The fault's content stems, when the value restates it (`_stems.restates`)."""
     copied: bool = False
     """Whether the value holds every shingle of the signature (a copy of its whole text)."""
+    rot13: list[str] = field(default_factory=list)
+    """The hosts of the value that are a URL token of the signature written in ROT13
+    (`_Read.rot13_hosts`), as the value writes them; the tokens are in `tokens`."""
 
     def evidence(self) -> str:
         """The evidence as one line of plain text.
@@ -122,6 +125,8 @@ class CarrierMatch:
         parts = []
         if self.tokens:
             parts.append("tokens: " + ", ".join(self.tokens))
+        if self.rot13:
+            parts.append("written in ROT13: " + ", ".join(self.rot13))
         if self.slot:
             parts.append("slot: " + self.slot)
         if self.restated:
@@ -199,6 +204,9 @@ class _Wanted:
     """The URL tokens by their host and by each domain it lies under down to its
     registrable one (`parent_domains`): a text naming one of those as a host, or an
     e-mail address at one, names the token (`_Read.hosts`)."""
+    rot13: dict[str, list[tuple[int, str]]]
+    """The URL tokens by their host written in ROT13 (`rot13`): a text naming it, or a
+    host under it, so written names the token (`_Read.rot13_hosts`)."""
 
     @cached_property
     def shingle_starts(self) -> frozenset[str]:
@@ -225,7 +233,8 @@ class _Wanted:
         return cls(strong,
                    [(t, f" {' '.join(words(t))} ", within)
                     for t, within in zip(names, _containing(names), strict=True)],
-                   signature.shingles, hosts, lines)
+                   signature.shingles, hosts, lines,
+                   {rot13(form): list(hits) for form, hits in hosts.items()})
 
 
 _wanted = per_signature(_Wanted.of)
@@ -241,7 +250,7 @@ class _Read:
     the next signature (`scan` scores each candidate against every signature)."""
 
     __slots__ = ("text", "stem_memo", "_canonical", "_words", "_joined", "_stems", "_tokens",
-                 "_hosts", "_parents")
+                 "_hosts", "_parents", "_shapes")
 
     def __init__(self, text: str, stem_memo: dict[str, str] | None = None) -> None:
         self.text = text
@@ -253,6 +262,7 @@ class _Read:
         self._tokens: frozenset[str] | None = None
         self._hosts: frozenset[str] = frozenset()
         self._parents: frozenset[str] = frozenset()
+        self._shapes: list[str] | None = None
 
     def canonical(self) -> str:
         if self._canonical is None:
@@ -318,6 +328,27 @@ class _Read:
         self.tokens()
         return self._parents
 
+    def rot13_hosts(self, wanted: Mapping[str, list[tuple[int, str]]]
+                    ) -> Iterator[tuple[str, list[tuple[int, str]]]]:
+        """(the host as the text writes it, the hits) for each host-shaped word of the
+        text (`host_shapes`) that is, or lies under, a key of `wanted` (a fault's host
+        in ROT13)."""
+        if self._shapes is None:
+            self._shapes = host_shapes(self.canonical())
+        if not self._shapes:
+            return
+        # a host under a key has at most as many labels as the longest key: only so many
+        # of its last labels are joined (a chunk of a million dots is split once)
+        most = max(key.count(".") for key in wanted)
+        for shape in self._shapes:
+            labels = shape.rsplit(".", most + 1)[1:] if shape.count(".") > most \
+                else shape.split(".")
+            for j in range(len(labels) - 1):
+                hits = wanted.get(".".join(labels[j:]))
+                if hits:
+                    yield shape, hits
+                    break
+
 
 def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any,
            slot: tuple[str | None, Any] | None, threshold: float) -> CarrierMatch | None:
@@ -331,6 +362,7 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
     else:
         held = None
     strong = wanted.strong
+    encoded: list[str] = []
     if strong:
         theirs = read.tokens()
         # a set: a number is found under its own digits and its national forms too
@@ -342,6 +374,10 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
                                  for hit in wanted.lines[h])
             shared_tokens.update(hit for h in read.parents() if h in wanted.hosts
                                  for hit in wanted.hosts[h])
+        for shape, hits in read.rot13_hosts(wanted.rot13) if wanted.rot13 else ():
+            if not shared_tokens.issuperset(hits):
+                shared_tokens.update(hits)
+                encoded.append(shape)
         for _at, t in sorted(shared_tokens):  # in the signature's order
             found_tokens.append(t)
             score += WEIGHTS["token"]
@@ -383,7 +419,7 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
         return None
     return CarrierMatch(node=signature.node, score=round(score, 4), tokens=found_tokens,
                         markers=markers, shingles=shared[:3], shingle_count=len(shared),
-                        slot=held, restated=restated, copied=copied)
+                        slot=held, restated=restated, copied=copied, rot13=encoded)
 
 
 def _holds_slot(signature: ContentSignature, slot: tuple[str | None, Any]) -> bool:
@@ -433,7 +469,8 @@ def _clue_count(signature: ContentSignature) -> int:
     n = len(signature.tokens) + bool(signature.restate) + bool(signature.value_text) + sum(
         len(forms) - 1 for forms in _strong_forms(signature).values()
     ) + sum(1 for t, k in signature.tokens.items() if k == "url" and "xn--" in t) + sum(
-        1 for t, k in signature.tokens.items() if k == "url" and parent_domains(t))
+        1 for t, k in signature.tokens.items() if k == "url" and parent_domains(t)) + sum(
+        1 for k in signature.tokens.values() if k == "url")
     if not any(k in STRONG_KINDS for k in signature.tokens.values()):
         k = len(signature.shingles)
         n += len(signature.markers) + (k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0)
@@ -464,6 +501,8 @@ def _clues(signature: ContentSignature) -> list[str] | None:
     # a text naming a domain the host lies under names the registrable one
     clues += [re.escape(parents[-1]) for t, k in signature.tokens.items() if k == "url"
               if (parents := parent_domains(t))]
+    # a host written in ROT13 (a forum that asks for links so written)
+    clues += [re.escape(rot13(canonical(t))) for t, k in signature.tokens.items() if k == "url"]
     literals = [canonical(t) for t in signature.tokens]
     runs: list[list[str]] = []
     if signature.restate:
@@ -599,6 +638,48 @@ def _holding(joined: str, starts: list[int], search: re.Pattern[str] | None,
             out.add(i)
             # the rest of this text need not be searched
             pos = starts[i + 1] if i + 1 < len(starts) else end
+    return out
+
+
+_ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
+
+
+def rot13(text: str) -> str:
+    """`text` (case-folded) with each ASCII letter moved 13 places: its own inverse.
+
+    >>> rot13("evil-pay.com"), rot13(rot13("evil-pay.com"))
+    ('rivy-cnl.pbz', 'evil-pay.com')
+    """
+    return text.translate(_ROT13)
+
+
+_HOST_SHAPE = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+")
+"""A word that could be a host: labels of letters, digits and hyphens joined by dots (read
+with `fullmatch` on one piece of a word, so it never backtracks over more than it)."""
+_SCHEME_END = "://"
+_TRIM = "\"'()<>[]{},;:!?*`"
+
+
+def host_shapes(folded: str) -> list[str]:
+    """The host-shaped words of canonical text `folded`, in one pass over its
+    whitespace-separated chunks: each chunk without the punctuation around it, without
+    a scheme (any letters before "://", so a scheme in ROT13 too), without what follows
+    its host ("/", "?" or "#" onwards) and what comes before an "@" (an e-mail address's
+    domain is its host), kept when it is labels joined by
+    dots with a letter in the last one (`_HOST_SHAPE`); a trailing dot is dropped."""
+    out: list[str] = []
+    for chunk in folded.split():
+        if "." not in chunk:
+            continue
+        chunk = chunk.strip(_TRIM + ".")
+        scheme = chunk.find(_SCHEME_END)
+        if scheme >= 0:
+            chunk = chunk[scheme + len(_SCHEME_END):]
+        for stop in "/?#":
+            chunk = chunk.partition(stop)[0]
+        chunk = chunk.rpartition("@")[2].rstrip(".")
+        if _HOST_SHAPE.fullmatch(chunk) and not chunk.rpartition(".")[2].isdigit():
+            out.append(chunk)
     return out
 
 
