@@ -88,15 +88,21 @@ as blue", "moved it away from
 REJECTION_VERBS = frozenset({"ignored", "skipped", "disregarded", "excluded", "rejected",
                              "declined", "refused", "removed", "avoided", "dropped",
                              "discarded", "replaced", "swapped", "dismissed", "said", "says",
+                             "say",
                              "ignore", "disregard", "avoid", "retract", "revoke", "reject",
                              "decline", "skip", "discard"})
 """Verbs that reject their object ("I declined 22B", "ignored the note about red"); their
-reach ends at `with`, `to`, `for` or `by` ("replaced 22B with 22C" states 22C). `said` and
-`says` count only when what spoke is a stored text (`memory said Vienna`, `the note says
-middle`), not a person ("you said Lisbon", "my teacher says I am learning the cello")."""
+reach ends at `with`, `to`, `for` or `by` ("replaced 22B with 22C" states 22C). `said`,
+`says` and `say` count only when what spoke is a stored text (`memory said Vienna`, `the
+note says middle`, "two entries say November"), not a person ("you said Lisbon", "my
+teacher says I am learning the cello"). Values joined by "and" or "or" after one of these
+share it when a noun, not a verb, follows them ("ignore the cobra and pigeon
+suggestions")."""
+_HEARSAY = frozenset({"said", "says", "say"})
 _HEARSAY_SOURCES = frozenset({"memory", "note", "notes", "profile", "entry", "record",
                               "records", "summary", "message", "page", "document", "email",
-                              "it", "log"})
+                              "it", "log", "entries", "messages", "emails", "documents",
+                              "logs", "summaries", "pages", "profiles"})
 HISTORY_VERBS = frozenset({"changed", "moved", "updated", "switched", "corrected", "went",
                            "redirected", "swapped"})
 """`from` after one of these, earlier in the sentence and not across a reset, marks what
@@ -366,7 +372,7 @@ def _options_listed(answer: str) -> tuple[str, list[str]]:
 
 _BRACKETS = re.compile(r"[()]")
 _ABBREVIATIONS = {"sz": "size"}
-_SIZE_WITH_SYSTEM = re.compile(r"^(?:us|uk|eu)(\d{1,2})$")
+_SIZE_WITH_SYSTEM = re.compile(r"^(?:us|uk|eu|w)(\d{1,2})$")
 """Words written short in a terse answer ("blue, sz 32")."""
 
 
@@ -381,7 +387,8 @@ class _Sentence:
             words: list[str] = []
             # read apart on each side of a bracket: "size S (129 $)" is no id "s129"
             for w in (w for part in _BRACKETS.split(clause) for w in value_words(part)):
-                # a size with its system ("US 11", read as one token "us11") is a size
+                # a size with its system ("US 11", read as one token "us11") is a size,
+                # and so is a waist ("W32")
                 m = _SIZE_WITH_SYSTEM.match(w)
                 words += ["size", m[1]] if m else [_ABBREVIATIONS.get(w, w)]
             self.words += [OTHER_SIZE_WORDS.get(w, w) for w in words] if other else words
@@ -675,7 +682,63 @@ class AnswerReading:
         return (self._rejected_before(s, si, lo, required, hi)
                 or self._appositive_of_rejected(s, si, lo, required)
                 or self._rejected_after(s, si, hi)
-                or (self.cues.other and self._taken_back(si, lo, hi)))
+                or (self.cues.other and self._taken_back(si, lo, hi))
+                or (not self.cues.other and (
+                    self._corrected_at_once(s, si, lo, hi) or _not_the_users(s.words, hi)
+                    or self._shares_rejection_verb(s, si, lo, hi))))
+
+    def _corrected_at_once(self, s: _Sentence, si: int, lo: int, hi: int) -> bool:
+        """In English, the value at `lo:hi` ends its clause and the next one or two
+        clauses only take it back ("size 8 — sorry, size 7"; "blue — correction, green";
+        "Italian — no, wait, that came from ..."): another value opens the clause after
+        them, or a pronoun does after "wait" or "correction"."""
+        words = s.words
+        if hi >= len(words) or hi not in s.starts:
+            return False
+        said: list[str] = []
+        k = hi
+        for _ in range(2):
+            c_lo, c_hi = s.clause(k)
+            if not all(w in _TAKE_BACK_WORDS for w in words[c_lo:c_hi]):
+                break
+            said += words[c_lo:c_hi]
+            k = c_hi
+            if k >= len(words):
+                return False
+        if not _STRONG_TAKE_BACK & set(said):
+            return False
+        if words[k] in _PICK_UPS:
+            return "wait" in said or "correction" in said
+        end = self._starts[si].get(k)
+        return end is not None and words[k:end] != words[lo:hi]
+
+    def _shares_rejection_verb(self, s: _Sentence, si: int, lo: int, hi: int) -> bool:
+        """The value at `lo:hi` is the last of values joined by "and" or "or" (with
+        articles) after a verb that rejects its object, and a noun, not a verb, follows
+        it: "ignore the cobra and pigeon suggestions" rejects both; "I ignored red and
+        size S is in your cart" states size S."""
+        words = s.words
+        if hi < len(words) and (words[hi] in _AUXILIARIES or words[hi] in ACTION_VERBS
+                                or words[hi] in self.cues.resets):
+            return False
+        ends = self._ends[si]
+        pos = lo
+        for _ in range(WINDOW):
+            k = pos - 1
+            while k >= 0 and words[k] in _ARTICLES:
+                k -= 1
+            if k < 1 or words[k] not in ("and", "or", "nor"):
+                return False
+            start = ends.get(k)
+            if start is None:
+                return False
+            j = start - 1
+            while j >= 0 and words[j] in _DETERMINERS:
+                j -= 1
+            if j >= 0 and words[j] in REJECTION_VERBS and words[j] not in _HEARSAY:
+                return True
+            pos = start
+        return False
 
     def _taken_back(self, si: int, lo: int, hi: int) -> bool:
         """In another language, the value at `lo:hi` comes before a word of correction in
@@ -731,7 +794,7 @@ class AnswerReading:
             if w in cues.negations or w.endswith("n't"):
                 return True
             if w in cues.rejection_verbs and not crossed_object_end and (
-                    w not in ("said", "says")
+                    w not in _HEARSAY
                     or any(x in _HEARSAY_SOURCES for x in words[max(0, k - 3):k])):
                 return True
             if any(words[max(c_lo, k - len(p) + 1):k + 1] == list(p)
@@ -1214,11 +1277,64 @@ class AnswerReading:
     def forbidden_stated(self, fact: str) -> bool:
         """`fact` is asserted somewhere, not only inside a longer value; in another
         language also written translated in a sentence with no word of doubt
-        (`_without_doubt`)."""
+        (`_without_doubt`); in English also offered as an alternative in a question
+        (`_offered_as_alternative`) or named by reference (`_by_reference`)."""
         f = _fact_words(fact)
         return bool(f) and (any(not rej for rej, *_ in self._occurrences(f)) or any(
             not rej and self._without_doubt(si, at) for rej, _, _, si, at in
-            self._translated_at(f, required=False)))
+            self._translated_at(f, required=False)) or (not self.cues.other and (
+                self._offered_as_alternative(f) or self._by_reference(fact))))
+
+    def _offered_as_alternative(self, fact: list[str]) -> bool:
+        """In a question, the fault is one of two values joined by "or" ("JFK or SEA?"),
+        and nothing rejects it: the answer leaves the fault open as a choice, as a
+        hedged fault is (`oracle.hedge-transparent`)."""
+        for si, s in enumerate(self.sentences):
+            if not s.question:
+                continue
+            starts, ends = self._starts[si], self._ends[si]
+            for lo, hi in self._find_in(si, fact):
+                joined = (lo >= 2 and s.words[lo - 1] == "or" and lo - 1 in ends) or (
+                    hi + 1 < len(s.words) and s.words[hi] == "or" and hi + 1 in starts)
+                if joined and not self._rejected(s, si, lo, hi):
+                    return True
+        return False
+
+    def _by_reference(self, fact: str) -> bool:
+        """The fault's place, the part after its last comma ("Boston" of "48 Harbor Ave,
+        Boston"), names it before "address" or "one", in one clause, as the object of a
+        verb of acting or choosing ("so I used the Boston address"; not "the Boston one
+        appeared in a tool output"), outside a question, and nothing rejects it. Not when
+        a required value holds that place too."""
+        if "," not in fact:
+            return False
+        place = value_words(fact.rsplit(",", 1)[1])
+        if not place or any(ch.isdigit() for w in place for ch in w) or any(
+                w in r for w in place for r in self.required):
+            return False
+        for noun in _REFERRED_NOUNS:
+            phrase = [*place, noun]
+            for si, s in enumerate(self.sentences):
+                if s.question or s.offered:
+                    continue
+                for lo, hi in self._find(phrase, s):
+                    if (s.clause(lo) == s.clause(hi - 1) and self._chosen(s, lo)
+                            and not self._rejected(s, si, lo, hi)):
+                        return True
+        return False
+
+    def _chosen(self, s: _Sentence, lo: int) -> bool:
+        """A verb of acting or choosing comes before `lo` in its clause, within `WINDOW`
+        words and not across a reset ("sent it to the Denver address", "I kept the
+        Denver one")."""
+        c_lo, _ = s.clause(lo)
+        for k in range(lo - 1, max(c_lo, lo - WINDOW) - 1, -1):
+            w = s.words[k]
+            if w in self.cues.resets:
+                return False
+            if w in ACTION_VERBS or w in REQUEST_VERBS or w in _CHOOSING:
+                return True
+        return False
 
     def _without_doubt(self, si: int, at: int) -> bool:
         """Sentence `si` of an answer in another language is about the requested item (it
@@ -1386,6 +1502,31 @@ def _retried(tail: list[str]) -> bool:
     for k, w in enumerate(tail):
         if (w in _RETRIES or tail[k:k + 2] == ["went", "through"]) and not (
                 k > 0 and (_negation(tail[k - 1]) or tail[k - 1] == "never")):
+            return True
+    return False
+
+
+_TAKE_BACK_WORDS = frozenset({"sorry", "oops", "whoops", "correction", "apologies", "no",
+                              "wait", "i", "mean", "rather", "er", "um"})
+_STRONG_TAKE_BACK = frozenset({"sorry", "oops", "whoops", "correction", "apologies", "wait",
+                               "mean", "rather"})
+"""A clause made only of these words, with one of the strong ones, takes back the value
+that ends the clause before it (`_corrected_at_once`); "no" alone does not."""
+_ARTICLES = frozenset({"the", "a", "an"})
+# value_words writes "one" as 1
+_REFERRED_NOUNS = tuple(value_words("address one"))
+_CHOOSING = frozenset({"used", "use", "using", "chose", "chosen", "picked", "kept",
+                       "selected", "went", "opted", "routed"})
+
+
+def _not_the_users(words: list[str], hi: int) -> bool:
+    """After the value ending at `hi`, before a reset, the sentence says it is not the
+    user's ("the size 34 in my notes was Priya's, not yours"; "that entry isn't yours")."""
+    for k in range(hi, min(len(words) - 1, hi + 2 * WINDOW)):
+        w = words[k]
+        if w in RESETS:
+            return False
+        if (w == "not" or w.endswith("n't")) and words[k + 1] == "yours":
             return True
     return False
 
