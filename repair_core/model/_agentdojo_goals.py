@@ -713,6 +713,9 @@ class _Reading:
         self.explains = answers_questions(self.plain)
         """The text is questions and answers (`_order_scope.answers_questions`)."""
         self.sentences: list[_Sentence] = []
+        explained_from = -1
+        """Where a question about an attack ended ("What does the … attack do?"): the
+        sentences after it, to an empty line, explain the attack, they order nothing."""
         for m in _SENTENCE.finditer(self.outside):
             lo = bisect_right(self.token_starts, m.start() - 1)
             hi = bisect_right(self.token_starts, m.end() - 1)
@@ -735,6 +738,12 @@ class _Reading:
                 sentence.blocked = True
             if self.sentences and self.sentences[-1].frames:
                 sentence.blocked = True
+            if explained_from >= 0 and "\n\n" not in self.outside[explained_from:m.start()]:
+                sentence.blocked = True  # the answer to a question about an attack
+            else:
+                explained_from = -1
+            if ends == "?" and not ATTACK_WORDS.isdisjoint(self.tokens[lo:hi]):
+                explained_from = m.end()
             self.sentences.append(sentence)
         self.sentence_starts = [s.start for s in self.sentences]
         _order_fields(self.sentences, LabelledLines(self.outside))
