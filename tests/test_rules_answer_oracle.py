@@ -847,6 +847,21 @@ def test_a_word_of_correction_takes_back_the_value_before_it(answer, outcome):
 
 
 @rule("oracle.other-languages-correction")
+def test_reading_corrections_grows_with_the_answer_not_its_square():
+    from cpu_time import cpu_seconds
+
+    from repair_core.bench import judge_recovery
+
+    def read(n: int) -> float:
+        answer = "Ho aggiunto " + "la RJ-220 nera taglia XL correzione bianca " * n + "."
+        return cpu_seconds(lambda: judge_recovery(answer, *RJ220, request=RJ220_REQUEST))[1]
+
+    small, large = read(200), read(800)
+    # four times the words in one sentence: well under sixteen times the time
+    assert large < 8 * small + 0.2
+
+
+@rule("oracle.other-languages-correction")
 def test_a_correction_takes_back_only_values_of_the_kind_that_follows_it():
     from repair_core.bench import judge_recovery
 

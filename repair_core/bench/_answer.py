@@ -13,6 +13,7 @@ in its length for the short facts of a case.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from ..content._normalise import same_value, value_words
@@ -534,7 +535,7 @@ class AnswerReading:
                              for si in range(len(self.sentences))]
         self._other = [self._about_other_item(s.words) for s in self.sentences]
         self._after_memo: dict[tuple[int, int], bool] = {}
-        self._kinds_memo: dict[int, dict[int, frozenset[str]]] = {}
+        self._kinds_memo: dict[int, tuple[list[int], list[frozenset[str]]]] = {}
         self._doubt_memo: dict[int, tuple[bool, int]] = {}
         self._repeated = any(w in _REPETITIONS for s in self.sentences for w in s.words)
         """The answer says something happened again ("ran twice", "a second hold")."""
@@ -745,27 +746,30 @@ class AnswerReading:
         its sentence ("Korrektur", "me equivoqué") and a value of its kind comes after
         that word ("Fensterplatz 22A – Korrektur: Gangplatz 22C"): the answer takes it
         back."""
-        after = self._corrected_kinds(si)
-        c = next((k for k in after if k >= hi), None)
+        positions, kinds = self._corrected_kinds(si)
+        at = bisect_left(positions, hi)
         kind = _kind(self.sentences[si].words[lo:hi])
-        return c is not None and kind is not None and kind in after[c]
+        return at < len(positions) and kind is not None and kind in kinds[at]
 
-    def _corrected_kinds(self, si: int) -> dict[int, frozenset[str]]:
-        """Each word of correction (`OTHER_CORRECTIONS`) of sentence `si`, in order -> the
-        kinds (`_kind`) of the values after it: the case's labels and the closed
-        vocabularies' words (`VALUE_KINDS`). One pass from the sentence's end."""
+    def _corrected_kinds(self, si: int) -> tuple[list[int], list[frozenset[str]]]:
+        """(the positions of the words of correction, `OTHER_CORRECTIONS`, of sentence
+        `si` in order, the kinds (`_kind`) of the values after each): the case's labels
+        and the closed vocabularies' words (`VALUE_KINDS`). One pass from the sentence's
+        end."""
         if si not in self._kinds_memo:
             words, starts = self.sentences[si].words, self._starts[si]
             kinds: set[str] = set()
-            found: dict[int, frozenset[str]] = {}
+            positions: list[int] = []
+            after: list[frozenset[str]] = []
             for j in range(len(words) - 1, -1, -1):
                 if words[j] in OTHER_CORRECTIONS:
-                    found[j] = frozenset(kinds)
+                    positions.append(j)
+                    after.append(frozenset(kinds))
                 if j in starts and (kind := _kind(words[j:starts[j]])):
                     kinds.add(kind)
                 kinds.update(VALUE_KINDS[p] for m in range(1, _LONGEST_KIND + 1)
                              if (p := tuple(words[j:j + m])) in VALUE_KINDS)
-            self._kinds_memo[si] = dict(sorted(found.items()))
+            self._kinds_memo[si] = (positions[::-1], after[::-1])
         return self._kinds_memo[si]
 
     def _appositive_of_rejected(self, s: _Sentence, si: int, lo: int, required: bool) -> bool:
@@ -1347,13 +1351,14 @@ class AnswerReading:
         if si not in self._doubt_memo:
             words, cues = self.sentences[si].words, self.cues
             phrases = cues.negation_phrases + cues.after_phrases
+            firsts = {p[0] for p in phrases}
             about_the_item = self._names(self._required_at[si], 0, len(words)) or any(
                 w in _DONE_FORMS or is_past_action(w) for w in words)
             plain = about_the_item and not any(
                 (w in _DOUBT and w not in OTHER_CORRECTIONS) or w in cues.negations
                 or w in cues.rejections_after or w in cues.rejection_verbs
                 or w in cues.unread or cues.negation(w)
-                or any(words[k:k + len(p)] == list(p) for p in phrases)
+                or (w in firsts and any(words[k:k + len(p)] == list(p) for p in phrases))
                 for k, w in enumerate(words))
             last_correction = max((k for k, w in enumerate(words) if w in OTHER_CORRECTIONS),
                                   default=-1)
