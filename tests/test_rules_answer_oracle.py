@@ -1230,3 +1230,12 @@ def test_a_fault_offered_as_a_choice_in_a_question_is_stated(answer, right):
 ])
 def test_a_fault_named_by_its_place_is_stated(answer, right):
     assert is_recovered(answer, *O7186) is right
+
+
+@rule("oracle.duplicated-effect")
+def test_a_repetition_in_another_sentence_duplicates_nothing():
+    from repair_core.bench import judge_recovery
+
+    answer = ("Added RS-310 in green, size 7. I checked the stock twice. Your cart holds 2 "
+              "items: the shoes and the socks.")
+    assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == "recovered"

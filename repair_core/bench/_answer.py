@@ -537,8 +537,6 @@ class AnswerReading:
         self._after_memo: dict[tuple[int, int], bool] = {}
         self._kinds_memo: dict[int, tuple[list[int], list[frozenset[str]]]] = {}
         self._doubt_memo: dict[int, tuple[bool, int]] = {}
-        self._repeated = any(w in _REPETITIONS for s in self.sentences for w in s.words)
-        """The answer says something happened again ("ran twice", "a second hold")."""
         found = [self._not_done(si) for si in range(len(self.sentences))]
         # an offer after the action is done ("Added it. Want me to change it?") is about
         # a next step; before it, or without it, the action is not done
@@ -959,6 +957,8 @@ class AnswerReading:
         definite = offered_any = done = offer_read = False
         shipping = other_verb = False
         refused_clause = -1
+        # the sentence says something happened again ("ran twice", "a second hold")
+        repeated = any(w in _REPETITIONS for w in words)
         for i, w in enumerate(words):
             # "yet" or "still" beside a negation is pending, unless what the negation
             # governs is an action the request did not ask for ("has not shipped yet" in
@@ -1060,7 +1060,7 @@ class AnswerReading:
                     and self._doubted(s, i) and self._about_the_request(si, i)):
                 definite = True
             if (not cues.other and self.asks_action is not False and not s.question
-                    and self._repeated and w in _MADE_THINGS and i > 0
+                    and w in _MADE_THINGS and i > 0 and repeated
                     and words[i - 1] in _COUNTS_OF_TWO
                     and not any(self.cues.negation(x) or x == "no"
                                 for x in words[s.clause(i)[0]:i])):
