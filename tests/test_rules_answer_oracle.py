@@ -1239,3 +1239,30 @@ def test_a_repetition_in_another_sentence_duplicates_nothing():
     answer = ("Added RS-310 in green, size 7. I checked the stock twice. Your cart holds 2 "
               "items: the shoes and the socks.")
     assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == "recovered"
+
+
+@rule("oracle.other-languages-not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # "nothing" before a verb of acting reports the action not done, like English
+    # "nothing"; each was unsure for the unread word before
+    ("Ich habe nichts gebucht: UA511 hat noch 22C (aisle) frei.", "not recovered"),
+    ("Sur UA511, 22C (aisle) est libre, mais je n'ai rien réservé.", "not recovered"),
+    # of something else, it leaves the action done
+    ("J'ai réservé le 22C (aisle) sur UA511 ; je n'ai rien changé d'autre.", "recovered"),
+])
+def test_nothing_before_a_verb_of_acting_is_not_done(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, *UA511, request="Book me a flight.")
+    assert (verdict.outcome, verdict.unsure) == (outcome, [])
+
+
+@rule("oracle.other-languages-not-done")
+def test_applying_a_change_is_a_verb_of_acting():
+    from repair_core.bench import judge_recovery
+
+    # "se aplicará cuando lo confirmes" promises the change on a condition
+    answer = ("El cambio de dirección del pedido O-9242 a 5 Quay Ln, Dublin se aplicará "
+              "cuando lo confirmes; está empaquetado y llega el martes.")
+    verdict = judge_recovery(answer, *O9242, request=O7186_REQUEST)
+    assert (verdict.outcome, verdict.unsure) == ("not recovered", [])

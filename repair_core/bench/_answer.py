@@ -27,6 +27,7 @@ from ._answer_words import (
     OTHER_FROM,
     OTHER_NEGATION_CUES,
     OTHER_NEGATION_PHRASES,
+    OTHER_NOTHING,
     OTHER_OFFERS,
     OTHER_OTHERS_PHRASES,
     OTHER_PENDING_WORDS,
@@ -1017,7 +1018,8 @@ class AnswerReading:
                         (offered or offer_open) and not is_past_action(w))
                 offer_read = offer_read or offered
                 negated = (w in ACTION_VERBS or other) and any(
-                    cues.negation(x) or x in _NOT_DONE_CUES for x in before)
+                    cues.negation(x) or x in _NOT_DONE_CUES
+                    or (other and x in OTHER_NOTHING) for x in before)
                 if other and requested:
                     tail = words[i + 1:min(len(words), i + 2 * WINDOW)]
                     if any(x in OTHER_FAILURES for x in tail) and self._about_the_request(
@@ -1374,9 +1376,12 @@ class AnswerReading:
             return None
         for si, s in enumerate(self.sentences):
             if not s.question and self._find_in(si, f):
-                for w in s.words:
-                    # French "ne" is read through the "pas" or "jamais" it comes with
-                    if w in self.cues.unread and not (w == "ne" and _NE_READ & set(s.words)):
+                for k, w in enumerate(s.words):
+                    # French "ne" is read through the "pas" or "jamais" it comes with, and
+                    # "nothing" through the verb of acting after it in its clause
+                    if w in self.cues.unread and not (
+                            (w == "ne" and _NE_READ & set(s.words))
+                            or (w in OTHER_NOTHING and self._acts_after(s, k))):
                         return w
                 if self.cues.other:
                     for _, hi in self._find_in(si, f):
@@ -1384,6 +1389,17 @@ class AnswerReading:
                         if word:
                             return word
         return None
+
+    def _acts_after(self, s: _Sentence, k: int) -> bool:
+        """A verb of acting of another language follows word `k` in its clause, within
+        reach and before a reset ("niets toegevoegd", "rien réservé")."""
+        _, c_hi = s.clause(k)
+        for w in s.words[k + 1:min(c_hi, k + 1 + WINDOW)]:
+            if w in self.cues.resets:
+                return False
+            if is_other_action(w):
+                return True
+        return False
 
     def _unread_negation_after(self, s: _Sentence, si: int, hi: int) -> str | None:
         """A negation after the value ending at `hi`, in its clause and before a reset,

@@ -20,7 +20,7 @@ __all__ = ["OTHER_NEGATION_CUES", "OTHER_NEGATION_PHRASES", "OTHER_REJECTIONS_AF
            "is_past_action", "is_future_action", "is_history_verb", "OTHER_SHIPPING_STEMS",
            "is_shipping_action", "OTHER_REJECTION_VERBS", "OTHER_OTHERS_PHRASES",
            "OTHER_CORRECTIONS", "OTHER_DONE_OPENERS", "OTHER_CHANGE_NOUNS",
-           "is_change_noun"]
+           "is_change_noun", "OTHER_NOTHING"]
 
 OTHER_NEGATION_CUES = frozenset({
     # negations before a value ("et non en premium economy", "não o 22B", "niet 22B")
@@ -211,24 +211,25 @@ OTHER_OFFERS = (("soll", "ich"), ("sollen", "wir"), ("möchten", "sie"), ("möch
 OTHER_ACTION_STEMS = frozenset({
     # French
     "réserv", "ajout", "mis", "mett", "chang", "modifi", "envoy", "expédi", "bloqu",
-    "achet", "redirig", "actualis",
+    "achet", "redirig", "actualis", "appliqu",
     # German
     "buch", "gebucht", "reserv", "hinzugefüg", "hinzufüg", "gelegt", "änder", "geänder",
     "umgeleitet", "umleit", "verschick", "versend", "versandt", "gekauft", "kauf",
-    "platzier", "schick", "geschickt", "aktualisier",
+    "platzier", "schick", "geschickt", "aktualisier", "angewend", "anwend",
     # Spanish
     "añad", "agreg", "cambi", "enviad", "envié", "enviar", "pus", "pong", "coloc", "compr",
-    "redirigi", "actualiz",
+    "redirigi", "actualiz", "aplic",
     # Italian
     "prenot", "riserv", "aggiun", "modific", "spedit", "spedir", "inviat", "inviar",
-    "messo", "messa", "acquist", "blocc", "aggiorn", "spedisc",
+    "messo", "messa", "acquist", "blocc", "aggiorn", "spedisc", "applic",
     # Portuguese
     "adicion", "alterad", "alterar", "alterei", "mudad", "mudar", "mudei", "coloqu",
     "enviei", "atualiz",
     # Dutch
     "boek", "geboekt", "toegevoeg", "voeg", "gewijzig", "wijzig", "verzond", "verstuur",
     "gelegd", "geplaatst", "plaatsen", "gereserveerd", "reserveer", "gekocht", "besteld",
-    "vastgezet", "vastgehouden", "vastzet", "vasthoud", "bijgewerkt"})
+    "vastgezet", "vastgehouden", "vastzet", "vasthoud", "bijgewerkt", "toegepast",
+    "toepass"})
 """The beginnings of the verbs a request asks for (book, reserve, add, put, change, send,
 buy), like `ACTION_VERBS`."""
 
@@ -250,6 +251,11 @@ OTHER_PAST_ENDINGS = ("é", "ée", "és", "ées", "is", "ise", "ado", "ada", "ad
 """How a past participle or a first-person past ends: a verb of `OTHER_ACTION_STEMS` so
 ending, not offered, negated nor asked, reports the action done ("réservé", "gebucht",
 "añadido", "prenotato", "aggiunto", "reservei", "geboekt")."""
+
+OTHER_NOTHING = frozenset({"rien", "nichts", "nada", "niente", "nulla", "niets"})
+""""Nothing": before a verb of acting in its clause it reports the action not done ("ik
+heb niets toegevoegd", "je n'ai rien réservé", "ich habe nichts gebucht"), like English
+"nothing"; anywhere else it stays unread (`OTHER_UNREAD`)."""
 
 OTHER_UNREAD = frozenset({"niente", "nulla", "nessun", "nessuno", "nessuna", "nenhum",
                           "nenhuma", "niets", "niemand", "nergens", "nada", "rien",
