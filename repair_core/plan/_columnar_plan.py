@@ -975,6 +975,8 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
     unsupported = pl.unsupported
     path = pl.paths(np.flatnonzero(unsupported & ~pl.is_step))  # steps': _step_actions
     memory, reasons = _memory_dispositions(pl, seeds, path)
+    if suspects == "quarantine" and sigs:
+        _keep_rejecting(c, sigs, memory, reasons, path)
     held: dict[int, tuple[str, tuple[str, ...]]] = {}  # _plan's held_back, by node
     if suspects == "quarantine":
         from ._suspects import held_seeds, same_inputs
@@ -1515,6 +1517,23 @@ def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, st
         memory[r] = "quarantine"
         reasons[r] = quarantine_reason(path[r])
     return memory, reasons
+
+
+def _keep_rejecting(c: CaseColumns, sigs: dict[str, Any], memory: dict[int, str],
+                    reasons: dict[int, str], path: dict[int, str]) -> None:
+    """`_plan._keep_rejecting`: keep, flagged, each record quarantined for its lineage
+    that quotes a fault to reject it (rule `suspect.rejecting-affected`)."""
+    from ._reasons import rejecting_reason
+    from ._suspects import rejecting_records
+
+    first_record = c.n_turns + c.n_steps
+    held = sorted(r for r, d in memory.items() if d == "quarantine" and r >= first_record)
+    found = rejecting_records(sigs, [c.ids[r] for r in held], [c.contents[r] for r in held],
+                              {i: c.record_slots[r - first_record] for i, r in enumerate(held)})
+    at = {c.ids[r]: r for r in held}
+    for rid, (fault, word) in found.items():
+        memory[at[rid]] = "keep"
+        reasons[at[rid]] = rejecting_reason(path[at[rid]], fault, word)
 
 
 def _undone_updates(pl: _Planner, fault_records: list[int]) -> dict[int, int]:

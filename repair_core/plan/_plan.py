@@ -34,6 +34,7 @@ from ._reasons import (
     not_needed_reason,
     producer_reason,
     quarantine_reason,
+    rejecting_reason,
     replayed_reason,
     retired_reason,
     seed_reason,
@@ -49,6 +50,7 @@ from ._suspects import (
     find_carriers,
     find_sources,
     held_seeds,
+    rejecting_records,
     same_inputs,
     source_reason,
 )
@@ -252,6 +254,8 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     held = held_seeds(a.seeds, producers, same_inputs(
         inputs, sources, set(case.faults), unmarked, a.unsupported, suspects))
     memory, memory_reasons = _memory_dispositions(case, a)
+    if suspects == "quarantine" and sigs:
+        _keep_rejecting(case, a, sigs, memory, memory_reasons)
     for seed, (fault, same) in held.items():
         memory_reasons[fault] = fault_record_reason(seed, same)
     removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
@@ -363,6 +367,18 @@ def _producer_inputs(case: Case) -> dict[str, list[ProducerInput]]:
                                      if x not in skip and x != via))))
         out[fault] = rows
     return out
+
+
+def _keep_rejecting(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
+                    memory: dict[str, MemoryAction], reasons: dict[str, str]) -> None:
+    """Keep, flagged, each record `memory` quarantines for its lineage that quotes a fault
+    to reject it (`_suspects.rejecting_records`; rule `suspect.rejecting-affected`)."""
+    held = [m for m in case.memory if memory.get(m.id) == "quarantine"]
+    found = rejecting_records(sigs, [m.id for m in held], [node_content(m) for m in held],
+                              {i: (m.key, m.value) for i, m in enumerate(held)})
+    for rid, (fault, word) in found.items():
+        memory[rid] = "keep"
+        reasons[rid] = rejecting_reason(_path(a, rid), fault, word)
 
 
 def _carriers(case: Case, a: Analysis, sigs: dict[str, ContentSignature],

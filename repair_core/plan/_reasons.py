@@ -34,6 +34,15 @@ def quarantine_reason(path: str) -> str:
             "(kept for audit, never retrieved)")
 
 
+def rejecting_reason(path: str, fault: str, word: str) -> str:
+    """Why an affected record without independent support that quotes a fault to reject
+    it is kept, flagged, rather than quarantined (rule `suspect.rejecting-affected`)."""
+    return (f"affected via {path}; no independent support, but it says {word!r} of "
+            f"{fault}: it may quote the fault as what to reject (a test, a block rule, a "
+            "warning), so it is flagged for a reviewer, not quarantined on its own (kept; "
+            "the content check lists it as not certified)")
+
+
 def fault_record_reason(seed: str | None, same_inputs: Sequence[str] = ()) -> str:
     """Why a diagnosed record is deleted; `seed`: the step replayed in its place, if any;
     `same_inputs`: the inputs that hold that producing step back (`held_seed_reason`)."""

@@ -54,7 +54,7 @@ from ._carrier_producers import (
 __all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "ProducerInput", "find_sources",
            "find_carriers", "same_inputs", "held_seeds", "cleaned_by_reviewer",
            "what_it_holds", "holds", "unsure_line", "folded_facts", "facts_line",
-           "source_reason", "carrier_reason", "CONTENT_KINDS"]
+           "source_reason", "carrier_reason", "CONTENT_KINDS", "rejecting_records"]
 
 SuspectMode = Literal["quarantine", "flag", "off"]
 SUSPECT_MODES: tuple[str, ...] = SuspectMode.__args__  # type: ignore[attr-defined]
@@ -333,6 +333,33 @@ def find_carriers(signatures: Mapping[str, ContentSignature], bounds: Mapping[st
             id=ids[i], kind=kinds[i], role="carrier", fault=hit.node,  # type: ignore[arg-type]
             action=action, evidence=hit.evidence() + (f"; {held}" if held else ""),
             score=hit.score))
+    return out
+
+
+def rejecting_records(signatures: Mapping[str, ContentSignature], ids: Sequence[str],
+                      contents: Sequence[str], slots: Mapping[int, tuple[str | None, Any]]
+                      ) -> dict[str, tuple[str, str]]:
+    """Each of the records `ids` (with their contents and slots: the caller's affected
+    records the plan would quarantine for their lineage) whose content carries a
+    diagnosed fault and, in a sentence holding the fault's words, negates, warns against
+    or withdraws it (`holds`: "assert not …", "a scam host, never allow it") -> (that
+    fault, the word it says): a test, a block rule or a warning written from the fault
+    quotes it as what to reject, and is flagged for a reviewer rather than quarantined
+    (rule `suspect.rejecting-affected`). One scan over the contents, in time linear in
+    them; a record carrying several faults is read for the first in `signatures`' order."""
+    if not signatures or not ids:
+        return {}
+    sigs = list(signatures.values())
+    order = {f.node: k for k, f in enumerate(sigs)}
+    first: dict[int, ContentSignature] = {}
+    for i, hit in scan(sigs, contents, slots):
+        if i not in first or order[hit.node] < order[first[i].node]:
+            first[i] = signatures[hit.node]
+    out: dict[str, tuple[str, str]] = {}
+    for i in sorted(first):
+        negated = holds(first[i], contents[i])[0]
+        if negated is not None:
+            out[ids[i]] = (first[i].node, negated)
     return out
 
 
