@@ -17,7 +17,8 @@ method:
   the seeds when each seed is one run, else a percentile bootstrap over the units), and
   the change after - before with its interval;
 - the discordant (unit, case) pairs pooled over all units: gained (after only) and lost
-  (before only), and their paired exact McNemar p;
+  (before only), and their paired exact McNemar p; and how many distinct cases (a case
+  of one seed's suite) were gained or lost in at least one run;
 - replayed steps and model calls per case, before and after (and on AgentDojo the share
   of cases that need a human).
 
@@ -36,6 +37,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -170,10 +172,10 @@ def _interval(values: Sequence[float], per_seed_runs: bool) -> tuple[float, floa
 def moved(units: Sequence[dict[str, Any]], method: str) -> dict[str, Any]:
     """`method` before and after over `units`: recovery per unit on each side, the pooled
     discordant pairs (gained: recovered after only; lost: before only) with their exact
-    McNemar p, the cases each way, and the cost sums."""
+    McNemar p, the distinct (seed, case) pairs each way, and the cost sums."""
     before, after, gained, lost = [], [], 0, 0
-    gained_cases: set[str] = set()
-    lost_cases: set[str] = set()
+    gained_cases: set[tuple[int, str]] = set()
+    lost_cases: set[tuple[int, str]] = set()
     cost = {s: {"replayed": 0, "steps": 0, "calls": 0, "human": 0, "cases": 0}
             for s in SETTINGS}
     for u in units:
@@ -184,10 +186,10 @@ def moved(units: Sequence[dict[str, Any]], method: str) -> dict[str, Any]:
         for c in cases:
             if ra[c] and not rb[c]:
                 gained += 1
-                gained_cases.add(c)
+                gained_cases.add((u["seed"], c))
             elif rb[c] and not ra[c]:
                 lost += 1
-                lost_cases.add(c)
+                lost_cases.add((u["seed"], c))
         for s in SETTINGS:
             for k in ("replayed", "steps", "calls", "human"):
                 cost[s][k] += u[s]["cost"][method][k]
@@ -204,13 +206,6 @@ def _runs_of(group: Sequence[dict[str, Any]], seed: int, salts: bool) -> str:
     text = f"{seed}, {mine[0]['cases']} cases"
     return text + (f", salts {claims_across_seeds._ranges([u['salt'] for u in mine])}"
                    if salts else "")
-
-
-def _cases(ids: Sequence[str], limit: int = 6) -> str:
-    if not ids:
-        return "none"
-    shown = ", ".join(f"`{c}`" for c in ids[:limit])
-    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
 def report(units: Sequence[dict[str, Any]], methods: Sequence[str]) -> str:
@@ -239,11 +234,11 @@ def report(units: Sequence[dict[str, Any]], methods: Sequence[str]) -> str:
                                              else "percentile bootstrap over the runs.") + "\n")
         human = family == AGENTDOJO
         out.append("| Method | Before, mean [95% interval] | After, mean [95% interval] | "
-                   "Change [95% interval] | Gained / lost (pooled pairs) | Exact McNemar p "
-                   "| Cases gained | Cases lost | Replayed steps per case before → after | "
+                   "Change [95% interval] | Change per seed | Gained / lost (pooled pairs) | Exact McNemar p "
+                   "| Distinct cases gained / lost | Replayed steps per case before → after | "
                    "LLM calls per case before → after |"
                    + (" Needs a human before → after |" if human else ""))
-        out.append("|---|---:|---:|---:|---:|---:|---|---|---:|---:|"
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
                    + ("---:|" if human else ""))
         for m in present:
             d = moved(group, m)
@@ -256,10 +251,15 @@ def report(units: Sequence[dict[str, Any]], methods: Sequence[str]) -> str:
                 lo, hi = max(floor, lo), min(1.0, hi)
                 sign = "+" if key == "change" else ""
                 cells.append(f"{sum(vals) / len(vals):{sign}.3f} [{lo:{sign}.3f}, {hi:{sign}.3f}]")
+            changes = list(zip((u["seed"] for u in group), d["change"], strict=True))
+            per_seed = ", ".join(
+                f"{seed}: {statistics.fmean(c for s, c in changes if s == seed):+.3f}"
+                for seed in seeds)
             cb, ca = d["cost"]["before"], d["cost"]["after"]
             row = (f"| {METHOD_LABELS.get(m, m)} | {cells[0]} | {cells[1]} | {cells[2]} | "
+                   f"{per_seed if family != AGENTDOJO else '–'} | "
                    f"{d['gained']} / {d['lost']} | {claims_across_seeds.p_text(d['p'])} | "
-                   f"{_cases(d['gained_cases'])} | {_cases(d['lost_cases'])} | "
+                   f"{len(d['gained_cases'])} / {len(d['lost_cases'])} | "
                    f"{cb['replayed'] / max(1, cb['cases']):.2f} → "
                    f"{ca['replayed'] / max(1, ca['cases']):.2f} | "
                    f"{cb['calls'] / max(1, cb['cases']):.2f} → "

@@ -48,7 +48,8 @@ def test_gained_and_lost_pool_over_seeds_with_an_exact_mcnemar_p():
     assert (d["gained"], d["lost"]) == (3, 1)
     # two-sided binomial at 1/2: 2 * P(X <= 1 | n = 4) = 2 * (1 + 4) / 16
     assert d["p"] == pytest.approx(2 * 5 / 16)
-    assert d["gained_cases"] == ["a", "b"] and d["lost_cases"] == ["c"]
+    assert d["gained_cases"] == [(42, "a"), (42, "b"), (43, "a")]
+    assert d["lost_cases"] == [(42, "c")]
     assert d["before"] == [0.25, 0.5] and d["after"] == [0.5, 0.75]
     assert d["change"] == [0.25, 0.25]
 
@@ -60,7 +61,7 @@ def test_report_gives_a_t_interval_over_the_seeds_and_the_costs():
     assert "| 0.625 [0.000, 1.000] |" in text
     # the same change on both seeds: a zero-width interval
     assert "| +0.250 [+0.250, +0.250] |" in text
-    assert "| 3 / 1 | 0.625 | `a`, `b` | `c` |" in text
+    assert "| 42: +0.250, 43: +0.250 | 3 / 1 | 0.625 | 3 / 1 |" in text
     # 20 replayed steps and 12 calls over 8 cases before; 16 and 8 after
     assert "| 2.50 → 2.00 | 1.50 → 1.00 |" in text
     assert "(generation seed, cases: 42, 4 cases; 43, 4 cases)" in text
