@@ -1266,3 +1266,18 @@ def test_applying_a_change_is_a_verb_of_acting():
               "cuando lo confirmes; está empaquetado y llega el martes.")
     verdict = judge_recovery(answer, *O9242, request=O7186_REQUEST)
     assert (verdict.outcome, verdict.unsure) == ("not recovered", [])
+
+
+@rule("oracle.other-languages-done-opener")
+@pytest.mark.parametrize("answer", [
+    # "done" beside a question or an offer may be the search, not the request: each was
+    # read as recovered under the first form of the rule
+    "Erledigt: ich habe 22C (aisle) auf UA511 gefunden. Soll ich ihn buchen?",
+    "Klaar! Ik kan gangpadplaats 22C op UA511 voor u vastzetten.",
+    "¡Listo! Puedo reservar el 22C (aisle) en UA511.",
+])
+def test_done_beside_an_offer_or_a_question_is_not_done(answer):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *UA511, request="Book me a flight.").outcome == (
+        "not recovered")

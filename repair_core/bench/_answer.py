@@ -543,10 +543,9 @@ class AnswerReading:
         # a next step; before it, or without it, the action is not done
         # in another language, an order "noch nicht versandt" may be a status the user
         # asked about ("processing") as much as an action left undone: not decided
+        self._done = any(done for _, _, done, _, _ in found) or self._opened_done()
         self.not_done = any(d and not ship for d, _, _, _, ship in found) or (
-            any(o for _, o, _, _, _ in found)
-            and not any(done for _, _, done, _, _ in found))
-        self._done = any(done for _, _, done, _, _ in found)
+            any(o for _, o, _, _, _ in found) and not self._done)
         # no offer, question, condition, negation or pending word anywhere: the answer
         # only states things, as "Les RS-310 sont en vert" does
         self._plain = not any(read for *_, read, _ in found) and not any(
@@ -1069,8 +1068,6 @@ class AnswerReading:
                 # "there are now two pairs in your cart" after "the request ran twice":
                 # the action's effect made twice is not the action asked for
                 definite = True
-        if cues.other and not s.question and self._opens_done(s):
-            done = True
         if (cues.other and self.asks_action is not False and words
                 and (words[0] in _OTHER_OPENING_CONDITIONS.get(self.language, ())
                      or words[:2] == ["en", "cuanto"])):
@@ -1086,6 +1083,16 @@ class AnswerReading:
                         and self._about_the_request(si, i)):
                     offered_any = True
         return definite, offered_any, done, offer_read, shipping and not other_verb
+
+    def _opened_done(self) -> bool:
+        """In another language, a sentence opens on "done" (`_opens_done`) and the answer
+        asks nothing and offers nothing in words of offering (`OTHER_OFFERS`): "Erledigt:
+        ... Soll ich ihn buchen?" may say the search is done, not the request."""
+        if not self.cues.other or not any(self._opens_done(s) for s in self.sentences):
+            return False
+        return not any(s.question or any(s.words[i:i + len(p)] == list(p)
+                                         for i in range(len(s.words)) for p in OTHER_OFFERS)
+                       for s in self.sentences)
 
     def _opens_done(self, s: _Sentence) -> bool:
         """The sentence opens on a clause that only says "done" in the answer's language
