@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any, Literal
 
@@ -46,6 +47,7 @@ from ..content import (
 from ..content._stems import ORDINARY_STEMS, stem
 from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
 from ._gate import gated_store
+from ._lineage import held_by_lineage, meets_in_order, record_holds, record_meets, walk_back
 from ._models import BlockedWrite, Carrier, Checked, FaultCheck, JudgeUse, Uncertain, Verification
 
 __all__ = ["FaultSignatures", "carrier_id", "result_sources", "verify_result"]
@@ -246,18 +248,19 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                                         "read it"), 0.0, "same-origin", 1)
     if lineaged:
         at_of = _seqs(case, [f.node for f in sig_list])
+        graph = _Graph(case)
         # a record its recorded lineage does not explain: a fault's token or amount it
         # holds, or a suspected source its lineage reaches (each record once, in order)
         for unexplained, kind in (
-                (_unexplained_tokens(case, items, lineaged, sig_list, at_of),
+                (_unexplained_tokens(graph, items, lineaged, sig_list, at_of),
                  "unexplained-token"),
-                (_unexplained_amounts(case, items, lineaged, sig_list, at_of),
+                (_unexplained_amounts(graph, items, lineaged, sig_list, at_of),
                  "unexplained-token"),
-                (_unexplained_quantities(case, items, lineaged, sig_list, at_of),
+                (_unexplained_quantities(graph, items, lineaged, sig_list, at_of),
                  "unexplained-quantity"),
-                (_suspect_lineage(case, items, lineaged, sig_list, at_of, steps),
+                (_suspect_lineage(graph, items, lineaged, sig_list, at_of, steps),
                  "suspect-lineage"),
-                (_unexplained_record_tokens(case, items, lineaged, sig_list, at_of),
+                (_unexplained_record_tokens(graph, items, lineaged, sig_list, at_of),
                  "unexplained-record-token"),
                 (_unread_scripts(items, lineaged, sig_list, at_of), "unread-script"),
                 (_same_subject(case, items, lineaged, sig_list, at_of), "same-subject")):
@@ -329,7 +332,7 @@ def _untrusted_after(case: Case, items: list[tuple[str, str, str]], records: Ite
                 yield i, fault
 
 
-def _unexplained_tokens(case: Case, items: list[tuple[str, str, str]],
+def _unexplained_tokens(graph: _Graph, items: list[tuple[str, str, str]],
                         lineaged: Mapping[int, int], faults: list[ContentSignature],
                         written_at: Mapping[str, int]
                         ) -> Iterator[tuple[int, ContentSignature, str]]:
@@ -340,8 +343,8 @@ def _unexplained_tokens(case: Case, items: list[tuple[str, str, str]],
     so an edge from the fault may be missing. Neither a fault nor a suspected source
     explains anything; the user's turns written before the record do. One search over
     the records finds those holding a piece at all (with more pieces than `MAX_CLUES`,
-    each record's own tokens and word pairs are looked up instead); only they are
-    followed back."""
+    each record's own tokens and word pairs are looked up instead); the texts of their
+    lineages are then read once each, in one pass over the graph (`held_by_lineage`)."""
     pieces: dict[str, list[tuple[ContentSignature, str]]] = {}
     for f in faults:
         if f.node not in written_at:
@@ -365,27 +368,40 @@ def _unexplained_tokens(case: Case, items: list[tuple[str, str, str]],
     if not holding:
         return
     order = {p: k for k, p in enumerate(pieces)}
-    nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
-    turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
-    barred = {f.node for f in faults}
+    # in the faults' order of tokens, so the piece a why names is the same every run
+    wanted: dict[int, list[tuple[ContentSignature, str, str]]] = {}
     for i, seq in holding.items():
         said = words(items[i][2])
         own = {t.casefold() for t in distinctive_tokens(items[i][2], names=False)}
         own.update(f"{a} {b}" for a, b in zip(said, said[1:], strict=False))
-        # in the faults' order of tokens, so the piece a why names is the same every run
         held = [(f, t, p) for p in sorted(own.intersection(pieces), key=order.__getitem__)
                 for f, t in pieces[p] if seq > written_at[f.node]]
-        if not held:
-            continue
-        lineage = [node_parts(nodes[n])[0] for n in _ancestors(items[i][1], nodes)
-                   if n not in barred]
-        lineage += [text for at, text in turns if isinstance(at, int) and at < seq]
-        heard = " ".join(f" {' '.join(words(text))} " for text in lineage)
-        strong = {t.casefold() for text in lineage
-                  for t in distinctive_tokens(text, names=False)}
+        if held:
+            wanted[i] = held
+    if not wanted:
+        return
+
+    bit = {p: 1 << k for k, p in enumerate(dict.fromkeys(
+        p for held in wanted.values() for _, _, p in held))}
+
+    def explained(text: str) -> int:
+        """The pieces held a lineage text explains (bit `bit[piece]`): as whole words,
+        or as one of its strong tokens. A piece holds no run of blanks, so none is found
+        across two texts' words."""
+        heard = f" {' '.join(words(text))} "
+        strong = {t.casefold() for t in distinctive_tokens(text, names=False)}
+        return sum(b for p, b in bit.items() if f" {p} " in heard or p in strong)
+
+    barred = {f.node for f in faults}
+    got = held_by_lineage(graph.deps, lambda n: 0 if n in barred else explained(
+        graph.text(n)), (d for i in wanted for d in graph.deps.get(items[i][1], ())))
+    turns = _TurnsBefore(graph.case, explained)
+    for i, held in wanted.items():
+        seq = holding[i]
+        known = record_holds(items[i][1], graph.deps, got) | turns.before(seq)
         told: set[str] = set()
         for fault, token, piece in held:
-            if fault.node in told or f" {piece} " in heard or piece in strong:
+            if fault.node in told or known & bit[piece]:
                 continue
             told.add(fault.node)
             what = (f"{token!r}" if piece == token.casefold()
@@ -396,7 +412,7 @@ def _unexplained_tokens(case: Case, items: list[tuple[str, str, str]],
                              "an edge from the fault may be missing")
 
 
-def _unexplained_amounts(case: Case, items: list[tuple[str, str, str]],
+def _unexplained_amounts(graph: _Graph, items: list[tuple[str, str, str]],
                          lineaged: Mapping[int, int], faults: list[ContentSignature],
                          written_at: Mapping[str, int]
                          ) -> Iterator[tuple[int, ContentSignature, str]]:
@@ -407,30 +423,40 @@ def _unexplained_amounts(case: Case, items: list[tuple[str, str, str]],
     fake invoice's amount and date holds no distinctive token, and without an edge from
     the fault nothing else tells it from a true payable. Faults and suspected sources
     explain nothing; the user's turns written before the record do. Each record's
-    amounts are read once; only a record stating one of a fault's is followed back."""
-    texts = _texts(case, [f.node for f in faults if f.node in written_at])
+    amounts are read once; the texts of the lineages of those stating one of a fault's
+    are read once each, in one pass over the graph (`held_by_lineage`)."""
+    texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
     wanted: dict[str, list[ContentSignature]] = {}
     for f in faults:
         for amount in amounts(texts.get(f.node, "")):
             wanted.setdefault(amount, []).append(f)
     if not wanted:
         return
-    nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
-    turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
-    barred = {f.node for f in faults}
+    bit = {a: 1 << k for k, a in enumerate(wanted)}
+    stating: dict[int, list[tuple[ContentSignature, str]]] = {}
     for i, seq in lineaged.items():
         stated = amounts(canonical(items[i][2]))
         held = [(f, a) for a in stated if a in wanted for f in wanted[a]
                 if seq > written_at[f.node]]
-        if not held:
-            continue
-        lineage = [node_parts(nodes[n])[0] for n in _ancestors(items[i][1], nodes)
-                   if n not in barred]
-        lineage += [text for at, text in turns if isinstance(at, int) and at < seq]
-        explained = {a for text in lineage for a in amounts(canonical(text))}
+        if held:
+            stating[i] = held
+    if not stating:
+        return
+
+    def explained(text: str) -> int:
+        """The wanted amounts a lineage text states (bit `bit[amount]`)."""
+        return sum({bit[a] for a in amounts(canonical(text)) if a in bit})
+
+    barred = {f.node for f in faults}
+    got = held_by_lineage(graph.deps, lambda n: 0 if n in barred else explained(
+        graph.text(n)), (d for i in stating for d in graph.deps.get(items[i][1], ())))
+    turns = _TurnsBefore(graph.case, explained)
+    for i, held in stating.items():
+        seq = lineaged[i]
+        known = record_holds(items[i][1], graph.deps, got) | turns.before(seq)
         told: set[str] = set()
         for fault, amount in held:
-            if fault.node in told or amount in explained:
+            if fault.node in told or known & bit[amount]:
                 continue
             told.add(fault.node)
             yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
@@ -439,7 +465,7 @@ def _unexplained_amounts(case: Case, items: list[tuple[str, str, str]],
                              "an edge from the fault may be missing")
 
 
-def _unexplained_quantities(case: Case, items: list[tuple[str, str, str]],
+def _unexplained_quantities(graph: _Graph, items: list[tuple[str, str, str]],
                             lineaged: Mapping[int, int], faults: list[ContentSignature],
                             written_at: Mapping[str, int]
                             ) -> Iterator[tuple[int, ContentSignature, str]]:
@@ -450,9 +476,10 @@ def _unexplained_quantities(case: Case, items: list[tuple[str, str, str]],
     text explains it only when it states that quantity and holds the word the record
     writes before it ("lamotrigine 500 mg" is not explained by "paracetamol 500 mg").
     Faults and suspected sources explain nothing; the user's turns written before the
-    record do. Each record's quantities are read once; only a record stating one of a
-    fault's is followed back."""
-    texts = _texts(case, [f.node for f in faults if f.node in written_at])
+    record do. Each record's quantities are read once; the texts of the lineages of those
+    stating one of a fault's are read once each, in one pass over the graph
+    (`held_by_lineage`)."""
+    texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
     wanted: dict[str, list[tuple[ContentSignature, str]]] = {}
     for f in faults:
         for q in quantities(texts.get(f.node, "")):
@@ -460,33 +487,44 @@ def _unexplained_quantities(case: Case, items: list[tuple[str, str, str]],
                 wanted.setdefault(q.amount, []).append((f, q.written))
     if not wanted:
         return
-    nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
-    turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
-    barred = {f.node for f in faults}
-    read: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
-
-    def stating(key: str, text: str) -> tuple[frozenset[str], frozenset[str]]:
-        """A lineage text's quantities and words (each text read once)."""
-        got = read.get(key)
-        if got is None:
-            got = read[key] = (frozenset(q.amount for q in quantities(text)),
-                               frozenset(w.casefold() for w in _WORDS.findall(text)))
-        return got
-
+    stating: dict[int, list[tuple[Any, ContentSignature, str]]] = {}
     for i, seq in lineaged.items():
         held = [(q, f, written) for q in quantities(items[i][2]) if q.amount in wanted
                 for f, written in wanted[q.amount] if seq > written_at[f.node]]
-        if not held:
-            continue
-        stated = [stating(n, node_parts(nodes[n])[0])
-                  for n in _ancestors(items[i][1], nodes) if n not in barred]
-        stated += [stating(f"turn:{k}", text) for k, (at, text) in enumerate(turns)
-                   if isinstance(at, int) and at < seq]
+        if held:
+            stating[i] = held
+    if not stating:
+        return
+    # a bit per (amount, subject) a record states: a text explains it when it states the
+    # amount and, where there is a subject, holds that word
+    bit: dict[tuple[str, str | None], int] = {}
+    for held in stating.values():
+        for q, _, _ in held:
+            bit.setdefault((q.amount, q.subject), 1 << len(bit))
+    subjects: dict[str, list[tuple[str | None, int]]] = {}
+    for (amount, subject), b in bit.items():
+        subjects.setdefault(amount, []).append((subject, b))
+
+    def explained(text: str) -> int:
+        """The (amount, subject) bits a lineage text states."""
+        found = [amount for amount in {q.amount for q in quantities(text)}
+                 if amount in subjects]
+        if not found:
+            return 0
+        said = frozenset(w.casefold() for w in _WORDS.findall(text))
+        return sum(b for amount in found for subject, b in subjects[amount]
+                   if subject is None or subject in said)
+
+    barred = {f.node for f in faults}
+    got = held_by_lineage(graph.deps, lambda n: 0 if n in barred else explained(
+        graph.text(n)), (d for i in stating for d in graph.deps.get(items[i][1], ())))
+    turns = _TurnsBefore(graph.case, explained)
+    for i, held in stating.items():
+        seq = lineaged[i]
+        known = record_holds(items[i][1], graph.deps, got) | turns.before(seq)
         told: set[str] = set()
         for q, fault, written in held:
-            if fault.node in told or any(
-                    q.amount in amounts_of and (q.subject is None or q.subject in said)
-                    for amounts_of, said in stated):
+            if fault.node in told or known & bit[q.amount, q.subject]:
                 continue
             told.add(fault.node)
             what = f"{q.subject} {q.written}" if q.subject else q.written
@@ -502,7 +540,7 @@ _WORDS = re.compile(r"[^\W\d_]{3,}")
 """A word as `quantities` reads a subject: three or more letters."""
 
 
-def _suspect_lineage(case: Case, items: list[tuple[str, str, str]],
+def _suspect_lineage(graph: _Graph, items: list[tuple[str, str, str]],
                      lineaged: Mapping[int, int], faults: list[ContentSignature],
                      written_at: Mapping[str, int], steps: Mapping[str, Any]
                      ) -> Iterator[tuple[int, ContentSignature, str]]:
@@ -511,8 +549,10 @@ def _suspect_lineage(case: Case, items: list[tuple[str, str, str]],
     node, or a tool output a fault record was written from (rule
     `verify.suspect-lineage`): what it says came from an input nobody cleared, so a
     lexical judge finding none of the node's tokens in it is no judgement of its
-    meaning. Only the records those nodes lead to are followed back, each once."""
-    records = {m.id: m for m in case.memory}
+    meaning. Which of those nodes each record's lineage reaches, in the order a walk
+    back from it meets them, is worked out for every record in one pass over the graph
+    (`meets_in_order`), never by walking each record's lineage."""
+    records = {m.id: m for m in graph.case.memory}
     reach: dict[str, list[tuple[ContentSignature, str]]] = {}
     for f in faults:
         if f.node not in written_at:
@@ -520,28 +560,31 @@ def _suspect_lineage(case: Case, items: list[tuple[str, str, str]],
         reach.setdefault(f.node, []).append((f, f.node))
         for obs in _outputs_read(getattr(records.get(f.node), "deps", None), steps):
             reach.setdefault(obs, []).append((f, obs))
-    if not reach:
+    targets = {n for n in reach if n in graph.deps}
+    if not targets:
         return
-    nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
-    # only a record the reached nodes lead to is followed back: one pass forward from them
-    # instead of a walk of every record's whole lineage (quadratic in a long chain)
+    # the nodes a target can be reached from: one pass forward from the targets
     dependents: dict[str, list[str]] = {}
-    for n in nodes.values():
-        for d in getattr(n, "deps", None) or ():
-            dependents.setdefault(d.id, []).append(n.id)
+    for n, node in graph.nodes.items():
+        for d in getattr(node, "deps", None) or ():
+            dependents.setdefault(d.id, []).append(n)
     tainted: set[str] = set()
-    stack = [n for n in reach if n in nodes]
+    stack = list(targets)
     while stack:
         for m in dependents.get(stack.pop(), ()):
             if m not in tainted:
                 tainted.add(m)
                 stack.append(m)
-    for i, seq in lineaged.items():
-        if items[i][1] not in tainted:
-            continue
+    del dependents
+    asked = [i for i in lineaged if items[i][1] in tainted]
+    met = meets_in_order(graph.deps, targets,
+                         (d for i in asked for d in graph.deps.get(items[i][1], ())),
+                         tainted | targets)
+    for i in asked:
+        seq = lineaged[i]
         told: set[str] = set()
-        for n in _ancestors(items[i][1], nodes):
-            for fault, source in reach.get(n, ()):
+        for n in record_meets(items[i][1], graph.deps, met):
+            for fault, source in reach[n]:
                 if fault.node in told or seq <= written_at[fault.node]:
                     continue
                 told.add(fault.node)
@@ -562,7 +605,7 @@ _NATIONAL_DIGITS = 9
 ("07700 900586", "+44 7700 900586", "447700900586")."""
 
 
-def _unexplained_record_tokens(case: Case, items: list[tuple[str, str, str]],
+def _unexplained_record_tokens(graph: _Graph, items: list[tuple[str, str, str]],
                                lineaged: Mapping[int, int], faults: list[ContentSignature],
                                written_at: Mapping[str, int]
                                ) -> Iterator[tuple[int, ContentSignature, str]]:
@@ -583,8 +626,7 @@ def _unexplained_record_tokens(case: Case, items: list[tuple[str, str, str]],
     bounds = [(f, written_at[f.node]) for f in faults if f.node in written_at]
     if not bounds:
         return
-    nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
-    turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in case.session]
+    turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in graph.case.session]
     barred = {f.node for f in faults}
     read: dict[str, tuple[frozenset[str], str, str]] = {}
 
@@ -608,8 +650,8 @@ def _unexplained_record_tokens(case: Case, items: list[tuple[str, str, str]],
             own.setdefault(m.group(0).replace(" ", "").replace("\t", ""), "number")
         if not own:
             continue
-        lineage = [known(n, node_parts(nodes[n])[0])
-                   for n in _ancestors(items[i][1], nodes) if n not in barred]
+        lineage = [known(n, graph.text(n))
+                   for n in walk_back(items[i][1], graph.deps) if n not in barred]
         lineage += [known(f"turn:{k}", text) for k, (at, text) in enumerate(turns)
                     if isinstance(at, int) and at < seq]
         for token, kind in own.items():
@@ -747,17 +789,57 @@ def _piece_pattern(piece: str) -> str:
     return re.escape(piece)
 
 
-def _ancestors(node: str, nodes: Mapping[str, Any]) -> list[str]:
-    """Every node `node`'s recorded deps reach, followed back (each once)."""
-    seen: dict[str, None] = {}
-    stack = [d.id for d in getattr(nodes.get(node), "deps", None) or ()]
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen[n] = None
-        stack.extend(d.id for d in getattr(nodes.get(n), "deps", None) or ())
-    return [n for n in seen if n in nodes]
+class _DepIds(Mapping[str, list[str]]):
+    """Node id -> the ids of its recorded deps, read from the node when asked (a list
+    per node of a million-step case is not kept)."""
+
+    def __init__(self, nodes: Mapping[str, Any]) -> None:
+        self._nodes = nodes
+
+    def __getitem__(self, node: str) -> list[str]:
+        return [d.id for d in getattr(self._nodes[node], "deps", None) or ()]
+
+    def __contains__(self, node: object) -> bool:
+        return node in self._nodes
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._nodes)
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+
+class _Graph:
+    """The records and steps of a case by id, with their recorded deps: the lineage the
+    rules of unexplained records follow back."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        """The case."""
+        self.nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
+        """Id -> its record or step (a step of the id of a record wins, as it always has)."""
+        self.deps = _DepIds(self.nodes)
+        """Id -> the ids of its deps."""
+
+    def text(self, node: str) -> str:
+        """A node's content text (`node_parts`)."""
+        return node_parts(self.nodes[node])[0]
+
+
+class _TurnsBefore:
+    """What the user's turns written before a seq hold, each turn read once: the union
+    (bits) of `holds` over every turn of the case whose seq is earlier."""
+
+    def __init__(self, case: Case, holds: Callable[[str], int]) -> None:
+        timed = sorted(((t.seq, node_parts(t)[0]) for t in case.session
+                        if isinstance(getattr(t, "seq", None), int)), key=lambda t: t[0])
+        self._seqs = [at for at, _ in timed]
+        self._upto = [0]
+        for _, text in timed:
+            self._upto.append(self._upto[-1] | holds(text))
+
+    def before(self, seq: int) -> int:
+        return self._upto[bisect_left(self._seqs, seq)]
 
 
 def _evidenced(deps: Any, steps: Mapping[str, Any]) -> bool:
