@@ -10,7 +10,8 @@ written once to a cache folder), then `dgrr repair CASE --out DIR` runs in a fre
 with the built-in reference model, as a user runs it. Reported per size: CPU seconds
 (user + system of the child, from its own resource usage), wall seconds, peak RSS, model
 calls and replayed steps, best of `--repeat` by CPU time; then the growth factor of CPU
-time from one size to the next. On a shared machine the CPU column is the steadier one;
+time from one size to the next, called linear when it is within `LINEAR_SLACK` of the
+steps' growth and SUPERLINEAR otherwise. On a shared machine the CPU column is the steadier one;
 the load average and a calibration loop's time (how fast this machine runs the
 interpreter now) before and after are printed.
 
@@ -43,6 +44,10 @@ TARGETS = {300_000: (25.0, 1536.0), 1_000_000: (90.0, 4096.0)}
 """Steps -> (CPU seconds, peak RSS in MB) a `dgrr repair --out` of that size may take."""
 SYSTEM_SHARE = 0.15
 """The most of a repair's CPU time that may be system time."""
+LINEAR_SLACK = 1.25
+"""How much faster than the steps a repair's CPU time may grow and still be called
+linear (a fixed start-up cost makes small sizes look cheap; a per-record walk of a long
+lineage made 100k -> 300k grow 5.4x)."""
 
 
 def case_path(cache: Path, steps: int, seed: int) -> Path:
@@ -177,7 +182,9 @@ def main(argv: list[str] | None = None) -> int:
             print("         high-water mark after (MB): "
                   + ", ".join(f"{k} {v:.0f}" for k, v in hwm.items()), flush=True)
     for (a, ra), (b, rb) in zip(rows, rows[1:], strict=False):
-        print(f"growth {a} -> {b} steps ({b / a:.1f}x): CPU {rb['cpu'] / ra['cpu']:.2f}x")
+        grew = rb["cpu"] / ra["cpu"]
+        shape = "linear" if grew <= LINEAR_SLACK * b / a else "SUPERLINEAR"
+        print(f"growth {a} -> {b} steps ({b / a:.1f}x): CPU {grew:.2f}x, {shape}")
     print(f"# load average after {os.getloadavg()[0]:.2f}, calibration loop "
           f"{calibration_s():.3f} s")
     return 0
