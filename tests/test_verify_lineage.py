@@ -478,5 +478,5 @@ def test_the_oracle_walk_is_the_walk_the_pass_keeps() -> None:
              "b": SimpleNamespace(deps=[SimpleNamespace(id="c"), SimpleNamespace(id="a")]),
              "c": SimpleNamespace(deps=[SimpleNamespace(id="t")])}
     deps = {n: [d.id for d in v.deps] for n, v in nodes.items()}
-    assert _old_ancestors("a", nodes) == walk_back("a", deps) == ["c", "b", "a"]
+    assert _old_ancestors("a", nodes) == list(walk_back("a", deps)) == ["c", "b", "a"]
 

@@ -22,6 +22,7 @@ import re
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import chain
 from types import SimpleNamespace
 from typing import Any, Literal
 
@@ -622,7 +623,10 @@ def _unexplained_record_tokens(graph: _Graph, items: list[tuple[str, str, str]],
     its last nine digits occur in the lineage's digits (a phone in another national or
     international form). Faults and suspected sources explain nothing. One finding per
     record, against the first fault it was written after. Each lineage text is read
-    once."""
+    once; a record's walk back stops once every token of its own is explained, so only
+    a record with a finding walks its whole lineage (the question, whether any text of a
+    lineage holds one of the record's own tokens anywhere in its letters, is not a small
+    set one pass over the graph can carry)."""
     bounds = [(f, written_at[f.node]) for f in faults if f.node in written_at]
     if not bounds:
         return
@@ -650,24 +654,31 @@ def _unexplained_record_tokens(graph: _Graph, items: list[tuple[str, str, str]],
             own.setdefault(m.group(0).replace(" ", "").replace("\t", ""), "number")
         if not own:
             continue
-        lineage = [known(n, graph.text(n))
-                   for n in walk_back(items[i][1], graph.deps) if n not in barred]
-        lineage += [known(f"turn:{k}", text) for k, (at, text) in enumerate(turns)
-                    if isinstance(at, int) and at < seq]
+        # token -> (its letters and digits, its last nine digits): those no text read
+        # so far explains, in the record's order; the walk stops once none is left
+        open_: dict[str, tuple[str, str | None]] = {}
         for token, kind in own.items():
             folded = _NOT_ALNUM.sub("", token)
-            tail = folded[-_NATIONAL_DIGITS:] if kind in ("number", "account") \
-                and folded.isdigit() and len(folded) >= _NATIONAL_DIGITS else None
-            if any(token in toks or (folded and folded in alnum)
-                   or (tail is not None and tail in digits)
-                   for toks, alnum, digits in lineage):
-                continue
+            open_[token] = (folded, folded[-_NATIONAL_DIGITS:] if kind in ("number", "account")
+                            and folded.isdigit() and len(folded) >= _NATIONAL_DIGITS else None)
+        lineage = chain((known(n, graph.text(n)) for n in walk_back(items[i][1], graph.deps)
+                         if n not in barred),
+                        (known(f"turn:{k}", text) for k, (at, text) in enumerate(turns)
+                         if isinstance(at, int) and at < seq))
+        for toks, alnum, digits in lineage:
+            for token in [t for t, (folded, tail) in open_.items()
+                          if t in toks or (folded and folded in alnum)
+                          or (tail is not None and tail in digits)]:
+                del open_[token]
+            if not open_:
+                break
+        first = next(iter(open_), None)
+        if first is not None:
             yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
-                             f"{written_at[fault.node]}), it holds the {kind} {token!r}, "
+                             f"{written_at[fault.node]}), it holds the {own[first]} {first!r}, "
                              "which neither its recorded lineage nor an earlier user turn "
                              "holds in any form: what it says came from somewhere its "
                              "lineage does not record")
-            break
 
 
 UNREAD_SHARE = 1 / 3

@@ -31,19 +31,21 @@ deps (a user turn, or an id the case does not hold)."""
 _DONE = -1
 
 
-def walk_back(node: str, deps: Deps) -> list[str]:
+def walk_back(node: str, deps: Deps) -> Iterator[str]:
     """Every node `node`'s deps reach, followed back, in the order the walk meets them
-    (each once; ids that are not keys of `deps` left out). One node's walk: what the
-    passes below give for every node at once."""
-    seen: dict[str, None] = {}
+    (each once; ids that are not keys of `deps` left out), met as the walk goes, so a
+    caller may stop it. One node's walk: what the passes below give for every node at
+    once."""
+    seen: set[str] = set()
     stack = list(deps.get(node, ()))
     while stack:
         n = stack.pop()
         if n in seen:
             continue
-        seen[n] = None
-        stack.extend(deps.get(n, ()))
-    return [n for n in seen if n in deps]
+        seen.add(n)
+        if n in deps:
+            yield n
+            stack.extend(deps[n])
 
 
 def components(deps: Deps, starts: Iterable[str],
