@@ -1281,3 +1281,20 @@ def test_done_beside_an_offer_or_a_question_is_not_done(answer):
 
     assert judge_recovery(answer, *UA511, request="Book me a flight.").outcome == (
         "not recovered")
+
+
+@rule("oracle.other-languages-not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # still to be confirmed, or left undone with "without": each was read as done
+    ("Vol UA511 · demain · siège 22C (couloir) · à confirmer", "not recovered"),
+    ("Vuelo UA511 · mañana · asiento 22C (pasillo) · sin reservar", "not recovered"),
+    ("Flug UA511, Sitz 22C am Gang, Buchung noch offen.", "not recovered"),
+    ("Ik heb UA511 met stoel 22C (aisle) gevonden, zonder te boeken.", "not recovered"),
+    # "without" before anything but a verb of acting leaves it done
+    ("J'ai réservé le 22C côté couloir sur UA511, sans frais.", "recovered"),
+    ("Ich habe 22C (aisle) auf UA511 ohne Aufpreis gebucht.", "recovered"),
+])
+def test_to_be_confirmed_and_without_acting_are_not_done(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *UA511, request="Book me a flight.").outcome == outcome

@@ -30,6 +30,7 @@ from ._answer_words import (
     OTHER_NOTHING,
     OTHER_OFFERS,
     OTHER_OTHERS_PHRASES,
+    OTHER_PENDING_PHRASES,
     OTHER_PENDING_WORDS,
     OTHER_REJECTION_VERBS,
     OTHER_REJECTIONS_AFTER,
@@ -39,6 +40,7 @@ from ._answer_words import (
     OTHER_TO,
     OTHER_UNREAD,
     OTHER_VERB_NEGATIONS,
+    OTHER_WITHOUT,
     is_change_noun,
     is_future_action,
     is_history_verb,
@@ -974,6 +976,11 @@ class AnswerReading:
             ) or (negated_at >= 0 and self._governs_a_requested_action(s, negated_at))
             if _negation(w):
                 last_negation = i
+            if cues.other and not pending:
+                # "à confirmer", "noch offen"; "sin reservar", "ohne zu buchen"
+                pending = any(words[i:i + len(p)] == list(p) for p in OTHER_PENDING_PHRASES) or (
+                    w in OTHER_WITHOUT and any(is_other_action(x) for x in words[
+                        i + 1:i + (3 if words[i + 1:i + 2] in (["zu"], ["te"]) else 2)]))
             if pending and self._about_the_request(si, i):
                 definite = True
             if (not cues.other and self.asks_action is not False

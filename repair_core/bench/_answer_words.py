@@ -20,7 +20,7 @@ __all__ = ["OTHER_NEGATION_CUES", "OTHER_NEGATION_PHRASES", "OTHER_REJECTIONS_AF
            "is_past_action", "is_future_action", "is_history_verb", "OTHER_SHIPPING_STEMS",
            "is_shipping_action", "OTHER_REJECTION_VERBS", "OTHER_OTHERS_PHRASES",
            "OTHER_CORRECTIONS", "OTHER_DONE_OPENERS", "OTHER_CHANGE_NOUNS",
-           "is_change_noun", "OTHER_NOTHING"]
+           "is_change_noun", "OTHER_NOTHING", "OTHER_PENDING_PHRASES", "OTHER_WITHOUT"]
 
 OTHER_NEGATION_CUES = frozenset({
     # negations before a value ("et non en premium economy", "não o 22B", "niet 22B")
@@ -189,6 +189,16 @@ OTHER_PENDING_WORDS = frozenset({"attente", "ausstehend", "ausstehende", "pendie
                                  "onbevestigd"})
 """Pending, like `PENDING_WORDS` ("en attente", "in Bearbeitung", "pendiente", "in attesa",
 "pendente", "in afwachting", "in behandeling")."""
+
+OTHER_PENDING_PHRASES = (("à", "confirmer"), ("zu", "bestätigen"), ("por", "confirmar"),
+                         ("da", "confermare"), ("a", "confirmar"), ("te", "bevestigen"),
+                         ("noch", "offen"), ("en", "suspens"))
+""""To be confirmed" and "still open" ("réservation · à confirmer", "Buchung noch offen",
+"por confirmar"): what their sentence says is pending, like `OTHER_PENDING_WORDS`."""
+
+OTHER_WITHOUT = frozenset({"sans", "ohne", "sin", "senza", "sem", "zonder"})
+""""Without": right before a verb of acting ("sin reservar", "sans réserver", "ohne zu
+buchen", "zonder te boeken") it reports the action not done."""
 
 OTHER_OFFERS = (("soll", "ich"), ("sollen", "wir"), ("möchten", "sie"), ("möchtest", "du"),
                 ("wollen", "sie"), ("willst", "du"), ("kann", "ich"), ("ich", "kann"),
