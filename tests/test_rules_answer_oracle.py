@@ -1298,3 +1298,13 @@ def test_to_be_confirmed_and_without_acting_are_not_done(answer, outcome):
     from repair_core.bench import judge_recovery
 
     assert judge_recovery(answer, *UA511, request="Book me a flight.").outcome == outcome
+
+
+@rule("oracle.other-languages-not-done")
+def test_a_failure_in_the_feminine_is_a_failure():
+    from repair_core.bench import judge_recovery
+
+    # "la réservation" is feminine: "échouée" was not read as "échoué"
+    answer = "Vol UA511 · demain · siège 22C (couloir) · réservation échouée"
+    assert judge_recovery(answer, *UA511, request="Book me a flight.").outcome == (
+        "not recovered")

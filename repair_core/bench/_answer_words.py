@@ -150,7 +150,8 @@ OTHER_VERB_NEGATIONS = frozenset({"pas", "jamais", "nicht", "nie", "niemals", "n
 ("todavía no está reservado", "nicht in den Warenkorb gelegt", "non l'ho prenotato"), or
 after a value with a verb after them ("22C n'est pas réservé")."""
 
-OTHER_FAILURES = frozenset({"échoué", "échec", "refusé", "refusée", "rejeté", "rejetée",
+OTHER_FAILURES = frozenset({"échoué", "échouée", "échoués", "échouées", "échec", "refusé",
+                            "refusée", "rejeté", "rejetée",
                             "fehlgeschlagen", "gescheitert", "abgelehnt", "falló",
                             "fallido", "fallida", "rechazado", "rechazada", "fallito",
                             "fallita", "rifiutato", "rifiutata", "respinto", "respinta",
