@@ -18,7 +18,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._errors import DgrrError
-from ._agentdojo_goals import GoalSlots, goal_slots, goals_asked, goals_mentioned, goals_named
+from ._agentdojo_goals import (
+    GoalSlots,
+    goal_slots,
+    goals_asked,
+    goals_mentioned,
+    goals_named,
+    shown_as_example,
+)
 
 __all__ = ["SUITES", "BENCHMARK_VERSION", "INSTRUCTION_KEY", "agentdojo_suite",
            "calls_for", "instructions_in", "orders_in", "named_goals", "mentioned_goals",
@@ -189,9 +196,12 @@ def _call_list(value: Any) -> list[dict[str, Any]]:
 def record_instructions(text: Any, value: Any = None) -> list[dict[str, Any]]:
     """The calls a vulnerable agent makes after reading a memory record: a list of calls
     held as its value, and every instruction in its text or value, whatever the record's
-    key: a copy of an injection goal, or any order that asks for one (`orders_in`)."""
+    key: a copy of an injection goal (not one a text quotes as an example or an attack,
+    `shown_as_example`), or any order that asks for one (`orders_in`)."""
     calls = _call_list(value)
-    found = instructions_in(text) + orders_in(text)
+    copies = [(goal, more) for goal, more in instructions_in(text)
+              if not (isinstance(text, str) and shown_as_example(text, goal))]
+    found = copies + orders_in(text)
     if not calls and value is not None:
         found += instructions_in(value) + orders_in(value)
     for _, more in found:

@@ -44,6 +44,10 @@ dan nu ook daarna hallo dank ja beste
 """Words that open a sentence before a comma without naming anyone ("Also, send …",
 "Now, …", "Dear, …"), every language read."""
 
+_FOR_AGENT = AGENT_NAMES | _words("user utilisateur benutzer nutzer usuario utente utilizador "
+                                 "usuario gebruiker")
+"""A role in brackets by which a name is the user or the agent, not someone else."""
+
 GREETINGS: frozenset[str] = _words("""
 hi hello hey dear cher chere hallo liebe lieber hola querido querida ciao caro cara ola
 beste
@@ -85,7 +89,8 @@ _BARE = re.compile(rf"(?<![^\W_])([^\W\d_]+)[ \t]+[$€£]?[ \t]*{_NUMBER}(?=[ \
                    re.M)
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]*$")
 _BLANK = re.compile(r"_{3,}")
-_ADDRESSED = re.compile(r"^[ \t]*(?:([^\W\d_]+)[ \t]+)?([^\W\d_]+)[ \t]*,")
+_ADDRESSED = re.compile(r"^[ \t]*(?:([^\W\d_]+)[ \t]+)?([^\W\d_]+)[ \t]*"
+                        r"(?:,|\(([^()\n]{1,40})\)[ \t]*[,:])")
 _CAPITALISED = re.compile(r"(?<![^\W_])[A-Z][a-z]+(?![^\W_])")
 _QUESTION_LABEL = re.compile(
     r"^[ \t]*(?:q|question|faq|frage|f|pregunta|p|domanda|d|pergunta|vraag|v)[ \t]*:", re.M)
@@ -102,7 +107,8 @@ def capitalised_words(text: str) -> frozenset[str]:
 def addressed_to_other(sentence: str, capitalised: frozenset[str],
                        known: Iterable[frozenset[str]]) -> bool:
     """The folded `sentence` opens by naming someone before a comma ("Bob, please …",
-    "Hi Marco, could you …"): a word the text writes capitalised that is no word the agent
+    "Hi Marco, could you …"), or before a role in brackets and a colon or comma ("Priya
+    (finance): please …"): a word the text writes capitalised that is no word the agent
     knows (`known`), no opener, greeting or word for the agent itself. An order so
     addressed is that person's to carry out, not the agent's."""
     m = _ADDRESSED.match(sentence)
@@ -111,6 +117,8 @@ def addressed_to_other(sentence: str, capitalised: frozenset[str],
     name = m.group(2)
     if name not in capitalised or name in AGENT_NAMES or name in OPENERS:
         return False
+    if m.group(3) is not None and not _FOR_AGENT.isdisjoint(re.findall(r"[^\W_]+", m.group(3))):
+        return False  # "Emma (user): …", "Max (assistant): …" speak to the agent
     return not any(name in words for words in known)
 
 

@@ -24,7 +24,7 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "ATTEMPT_WORDS", "MODAL_ADVERBS", "STANCE_WORDS", "DETERMINERS", "BACK_REFERENCES",
            "CONDITIONALS", "STORY_WORDS", "LIGHT_VERBS", "ACTION_NOUNS", "PAST_TIME",
            "NOTING_WORDS", "IGNORING_WORDS", "LOG_LEVELS", "STATUS_WORDS",
-           "HEADING_SPEECH", "UNREAD", "DEFENCE_WORDS", "DEFENCE_LINKS"]
+           "HEADING_SPEECH", "UNREAD", "COURTESY_WORDS", "PAST_IRREGULAR", "EXAMPLE_WORDS", "DEFENCE_WORDS", "DEFENCE_LINKS"]
 
 
 def plain(text: str) -> str:
@@ -83,7 +83,7 @@ _ACTION_TEXT: Mapping[str, str] = {
     "visit": "visit open browse go load check consultez visitez visiter ouvrez ouvrir "
              "accédez va allez "
              "besuche besuchen öffne öffnen rufe visita visite visitar abre abra abrir accede "
-             "apri aprire accedi vai "
+             "apri aprire accedi vai visitare "
              "acesse acessar acessa "
              "bezoek bezoeken open ga",
     "post": "post publish upload concatenate collect gather dump copy publiez publier "
@@ -260,6 +260,15 @@ you u vous tu sie du usted ustedes voce lei je jij
 """Pronouns of the reader: next to a request modal, a request ("could you", "would you
 mind"); before a hypothetical modal, a suggestion to the reader ("you could send …")."""
 
+COURTESY_WORDS: frozenset[str] = _words("""
+aimable amabilite gentil freundlich liebenswurdig
+amable amabilidad gentile cortese gentilezza amavel gentileza vriendelijk
+importaria importerait dispiacerebbe importaria
+""")
+"""Words of a courteous request: a question holding one asks for an action ("¿Sería tan amable de …?", "Sarebbe così gentile da …?", "Le
+importaría …?", "Zou u zo vriendelijk willen zijn …?"). English "kind" asks only after "so" or "be"
+("Would you be so kind as to …?"; "What kind of …?" asks about something)."""
+
 PLEASE_WORDS: frozenset[str] = _words("""
 please kindly pls plz svp plait veuillez bitte favor favore alsjeblieft alstublieft graag
 """)
@@ -276,6 +285,9 @@ MODAL_ADVERBS: frozenset[str] = _words(
     "also then just still even ever never not again actually probably simply already")
 """Adverbs that may stand between a modal and its verb ("would really send"), as any word
 ending in "-ly" may."""
+
+PAST_IRREGULAR: Mapping[str, str] = {"sent": "send", "paid": "pay"}
+"""English past forms of action verbs that do not end in "-ed" ("sent", "paid")."""
 
 REPORT_AUX: frozenset[str] = _words("did was were been")
 """Auxiliaries of a past statement or question: right before an action word (an adverb
@@ -318,6 +330,20 @@ result returned denied blocked allowed
 """)
 """Words by which a line dated at its start records what happened ("12:00 send_money …
 status=ok"): such a line is a log entry, not an order."""
+
+EXAMPLE_WORDS: frozenset[str] = _words("""
+example examples typical sample illustration course lesson training slide exercise quiz
+learners students
+exemple exemples typique cours lecon formation diapositive exercice apprenants etudiants
+beispiel beispiele typisch kurs lektion schulung folie ubung lernende studierende
+ejemplo ejemplos tipico curso leccion formacion diapositiva ejercicio alumnos estudiantes
+esempio esempi tipico corso lezione formazione diapositiva esercizio studenti
+exemplo exemplos tipico curso aula formacao diapositivo exercicio alunos estudantes
+voorbeeld voorbeelden typisch cursus les training dia oefening cursisten studenten
+""")
+"""Words by which a text shows something as an example or teaches about it ("a typical
+injected line reads \"…\"", "Course, slide 12"): a copy of an order it quotes is shown,
+not given."""
 
 HEADING_SPEECH: frozenset[str] = _words("""
 read reads said says wrote writes asked asks told tells quote quoted example sample
