@@ -92,17 +92,18 @@ as blue", "moved it away from
 REJECTION_VERBS = frozenset({"ignored", "skipped", "disregarded", "excluded", "rejected",
                              "declined", "refused", "removed", "avoided", "dropped",
                              "discarded", "replaced", "swapped", "dismissed", "said", "says",
-                             "say",
+                             "say", "listed", "lists",
                              "ignore", "disregard", "avoid", "retract", "revoke", "reject",
                              "decline", "skip", "discard"})
 """Verbs that reject their object ("I declined 22B", "ignored the note about red"); their
 reach ends at `with`, `to`, `for` or `by` ("replaced 22B with 22C" states 22C). `said`,
-`says` and `say` count only when what spoke is a stored text (`memory said Vienna`, `the
-note says middle`, "two entries say November"), not a person ("you said Lisbon", "my
-teacher says I am learning the cello"). Values joined by "and" or "or" after one of these
+`says` and `say` (and `listed`, `lists`) count only when what spoke is a stored text
+(`memory said Vienna`, `the note says middle`, "two entries say November", "my notes
+listed BOS"), not a person ("you said Lisbon", "my teacher says I am learning the cello")
+nor the user's own record ("your profile says ORD": `_hearsay_source`). Values joined by "and" or "or" after one of these
 share it when a noun, not a verb, follows them ("ignore the cobra and pigeon
 suggestions")."""
-_HEARSAY = frozenset({"said", "says", "say"})
+_HEARSAY = frozenset({"said", "says", "say", "listed", "lists"})
 _HEARSAY_SOURCES = frozenset({"memory", "note", "notes", "profile", "entry", "record",
                               "records", "summary", "message", "page", "document", "email",
                               "it", "log", "entries", "messages", "emails", "documents",
@@ -224,6 +225,12 @@ _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "co
            ("we'll",), ("i'd",),
            # what the agent leaves to the user: "you can put it in your cart yourself"
            ("you", "can"), ("you", "could"))
+_RECOMMENDING = frozenset({"recommend", "suggest", "advise"})
+_RECOMMENDERS = frozenset({"i", "i'd", "we", "we'd", "would"})
+"""The agent recommending ("I'd recommend the TS-105", "I suggest grabbing it soon")
+leaves the choice to the user: like an offer, the requested action is not done unless
+the answer reports it done elsewhere. Only where the request is known to ask for an
+action: "Which museum do you recommend?" is answered by one."""
 _NOT_DONE_CUES = frozenset({"not", "never", "nothing", "unable", "failed", "yet"})
 _ASKED = frozenset({"asked", "told", "wanted", "requested", "instructed"})
 """Past verbs of asking before "me to": "you only asked me to search" reports the user's
@@ -242,6 +249,7 @@ _MADE_THINGS = frozenset({"holds", "bookings", "reservations", "pairs", "items",
 """Things an action makes, counted: "two holds open", "two pairs in your cart"."""
 _REPETITIONS = frozenset({"twice", "again", "second", "duplicate", "duplicated", "double",
                           "doubled", "repeated", "retried"})
+_RETRIED_AFTER = frozenset({"retried", "resent", "resubmitted", "succeeded"})
 _RETRIES = frozenset({"again", "retried", "resent", "resubmitted", "succeeded"})
 """Words after a failure that say the action was tried again or took effect after all
 ("the first request timed out so I sent it again")."""
@@ -375,26 +383,36 @@ def _options_listed(answer: str) -> tuple[str, list[str]]:
 
 
 _BRACKETS = re.compile(r"[()]")
+_CLOSING = re.compile(r"\)")
+_FOOTNOTE_MARKS = re.compile("[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
+"""Superscript digits: footnote markers ("Seattle¹"), never a digit of a value."""
 _ABBREVIATIONS = {"sz": "size"}
 _SIZE_WITH_SYSTEM = re.compile(r"^(?:us|uk|eu|w)(\d{1,2})$")
 """Words written short in a terse answer ("blue, sz 32")."""
 
 
 class _Sentence:
-    __slots__ = ("words", "clause_of", "starts", "question", "offered", "trailing")
+    __slots__ = ("words", "clause_of", "starts", "question", "offered", "trailing",
+                 "after_brackets")
 
     def __init__(self, text: str, other: bool = False, listed: bool = False) -> None:
         self.words: list[str] = []
         self.starts: list[int] = []
+        self.after_brackets: set[int] = set()
+        """Where the words after a closing bracket begin: a cue inside the brackets does
+        not reach a verb after them ("22B (pas côté hublot) réservée")."""
         for clause in _CLAUSE.split(text):
             self.starts.append(len(self.words))
             words: list[str] = []
             # read apart on each side of a bracket: "size S (129 $)" is no id "s129"
-            for w in (w for part in _BRACKETS.split(clause) for w in value_words(part)):
-                # a size with its system ("US 11", read as one token "us11") is a size,
-                # and so is a waist ("W32")
-                m = _SIZE_WITH_SYSTEM.match(w)
-                words += ["size", m[1]] if m else [_ABBREVIATIONS.get(w, w)]
+            for part in _CLOSING.split(clause):
+                if words:
+                    self.after_brackets.add(len(self.words) + len(words))
+                for w in (w for bit in _BRACKETS.split(part) for w in value_words(bit)):
+                    # a size with its system ("US 11", read as one token "us11") is a
+                    # size, and so is a waist ("W32")
+                    m = _SIZE_WITH_SYSTEM.match(w)
+                    words += ["size", m[1]] if m else [_ABBREVIATIONS.get(w, w)]
             self.words += [OTHER_SIZE_WORDS.get(w, w) for w in words] if other else words
         self.clause_of: list[int] = []
         for i, s in enumerate(self.starts):
@@ -500,7 +518,8 @@ class AnswerReading:
         """The user's request asks for an action (`REQUEST_VERBS`); False when it asks
         for a status or a fact; None when it is not known, and then every action the
         answer names is read as the request's."""
-        prose, items = _options_listed(split_scripts(str(answer)))
+        answer = _FOOTNOTE_MARKS.sub("", str(answer))
+        prose, items = _options_listed(split_scripts(answer))
         pieces = _SENTENCE_END.split(prose)
         texts: list[str] = []
         for p in pieces:
@@ -789,17 +808,18 @@ class AnswerReading:
         ends = self._ends[si]
         for k in range(lo - 1, max(c_lo, lo - WINDOW) - 1, -1):
             w = words[k]
-            if w in cues.resets:
-                break
+            if w in cues.resets or k + 1 in s.after_brackets:
+                break  # a cue inside brackets stays there
             if required and k + 1 in ends and k + 1 < lo and self._forbidden_at[si][k + 1] - \
                     self._forbidden_at[si][ends[k + 1]] > 0:
                 # a cue before a fault governs the fault ("not 22B on UA511")
                 break
             if w in cues.negations or w.endswith("n't"):
+                if w in _AGE_WORDS and _kept_before(words, c_lo, k, cues.resets):
+                    continue  # "I also kept the earlier hold H-5512": kept, in effect
                 return True
             if w in cues.rejection_verbs and not crossed_object_end and (
-                    w not in _HEARSAY
-                    or any(x in _HEARSAY_SOURCES for x in words[max(0, k - 3):k])):
+                    w not in _HEARSAY or _hearsay_source(words, k)):
                 return True
             if any(words[max(c_lo, k - len(p) + 1):k + 1] == list(p)
                    for p in cues.negation_phrases):
@@ -989,6 +1009,10 @@ class AnswerReading:
                     and self._about_the_request(si, i)):
                 offered_any = True  # "I can't make purchases or change your cart"
                 refused_clause = s.clause_of[i]
+            if (not cues.other and self.asks_action and not s.question
+                    and w in _RECOMMENDING and i > 0 and words[i - 1] in _RECOMMENDERS
+                    and self._about_the_request(si, i)):
+                offered_any = True  # "I'd recommend the TS-105 in size S": advised, not done
             english = w in ACTION_VERBS or w in _OFFER_ONLY
             other = not english and cues.other and is_other_action(w)
             requested = self._requested(w)
@@ -1003,7 +1027,9 @@ class AnswerReading:
                 reach = WINDOW + 1 if cues.other else 3
                 if words[max(0, i - 3):i] == ["go", "ahead", "and"]:
                     reach += 3  # "should I go ahead and add it?"
-                before = words[max(s.clause(i)[0], i - reach):i]
+                start = max([s.clause(i)[0], i - reach]
+                            + [b for b in s.after_brackets if b <= i])
+                before = words[start:i]
                 if cues.other:
                     # "kostet keinen Aufpreis und ist gebucht": a cue's reach ends at a reset
                     cut = max((j + 1 for j, x in enumerate(before) if x in cues.resets),
@@ -1062,7 +1088,8 @@ class AnswerReading:
                     tail[j:j + 2] in (["didn't", "work"], ["not", "work"],
                                       ["not", "go"], ["didn't", "go"])
                     for j in range(len(tail)))
-                if failed and self._about_the_request(si, i) and not _retried(tail):
+                if failed and self._about_the_request(si, i) and not _retried(
+                        tail + self._next_words(si)):
                     definite = True
             if (not cues.other and self.asks_action is not False and not s.question
                     and self._doubted(s, i) and self._about_the_request(si, i)):
@@ -1157,11 +1184,23 @@ class AnswerReading:
         for k in range(i + 1, min(c_hi, i + 5)):
             w = s.words[k]
             if w in _FAILURES:
-                return self._about_the_request(si, i) and not _retried(s.words[k + 1:])
+                return self._about_the_request(si, i) and not _retried(
+                    s.words[k + 1:] + self._next_words(si))
             if (k in self._starts[si] or w in self.cues.resets or w in _CONDITIONS
                     or w in ("after", "before", "because")):
                 return False
         return False
+
+    def _next_words(self, si: int) -> list[str]:
+        """The words of the sentence after sentence `si` when it tells, not asks, that the
+        action took effect after all ("... failed the first time (timeout); the retry
+        succeeded"): "again" there may be a next step ("Want me to try again?"), so only a
+        success or a past retry counts (`_RETRIED_AFTER`)."""
+        nxt = si + 1
+        if nxt >= len(self.sentences) or self.sentences[nxt].question:
+            return []
+        words = self.sentences[nxt].words
+        return words if any(w in _RETRIED_AFTER for w in words) else []
 
     def _requested(self, word: str) -> bool:
         """`word` may be the action the request asks for: always, unless the request is
@@ -1529,6 +1568,38 @@ def _refused(words: list[str], lo: int, i: int) -> bool:
             if tuple(words[k:k + len(p)]) == p and k + len(p) <= i:
                 return True
     return False
+
+
+_AGE_WORDS = frozenset({"earlier", "old", "older", "previous", "previously", "original",
+                        "originally", "initial", "initially", "formerly", "existing"})
+_KEEPING = frozenset({"kept", "keep", "keeping", "retained", "retain", "retaining"})
+"""Verbs by which the agent keeps a value in effect: a word of age after one ("kept the
+earlier hold") says which value was kept, it rejects nothing."""
+
+
+def _kept_before(words: list[str], lo: int, k: int, resets: frozenset[str]) -> bool:
+    """A verb of keeping (`_KEEPING`) stands before the word of age at `k`, in its
+    clause (from `lo`) and not across a reset."""
+    for j in range(k - 1, max(lo, k - WINDOW) - 1, -1):
+        if words[j] in resets:
+            return False
+        if words[j] in _KEEPING:
+            return True
+    return False
+
+
+def _hearsay_source(words: list[str], k: int) -> bool:
+    """A stored text speaks through the verb of saying at `k` ("my notes said", "the
+    entry lists"): one of `_HEARSAY_SOURCES` in the three words before it, but not the
+    user's own record in the present ("your profile says ORD" reports what the user
+    keeps now; "your profile said ORD at one point" is history)."""
+    return any(x in _HEARSAY_SOURCES and not (
+        j > 0 and words[j - 1] == "your" and x in _USERS_RECORDS and words[k] in _PRESENT)
+        for j, x in ((j, words[j]) for j in range(max(0, k - 3), k)))
+
+
+_USERS_RECORDS = frozenset({"profile", "account", "record", "records"})
+_PRESENT = frozenset({"says", "say", "lists"})
 
 
 def _retried(tail: list[str]) -> bool:

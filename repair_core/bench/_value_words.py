@@ -64,7 +64,7 @@ _TRANSLATIONS: dict[str, list[str]] = {
     "window": ["hublot", "côté hublot", "côté fenêtre", "fensterplatz", "am fenster",
                "ventanilla", "finestrino", "janela", "bij het raam", "fenstersitz",
                "raamplaats", "raamstoel"],
-    "middle": ["du milieu", "mittelplatz", "in der mitte", "del medio", "centrale",
+    "middle": ["du milieu", "au milieu", "mittelplatz", "in der mitte", "del medio", "centrale",
                "do meio", "in het midden", "mittelsitz", "middenplaats", "middenstoel"],
     "economy": ["économique", "economique", "classe économique", "turista", "económica",
                 "economica", "econômica", "economia", "economía", "economy-klasse",
