@@ -87,6 +87,7 @@ from ._order_words import (
     DOUBT_WORDS,
     EXAMPLE_WORDS,
     FAMILY,
+    FINAL_LIGHT_VERBS,
     HEADING_SPEECH,
     HYPOTHETICAL_MODALS,
     IGNORING_WORDS,
@@ -94,6 +95,7 @@ from ._order_words import (
     LIGHT_VERBS,
     LOG_LEVELS,
     MODAL_ADVERBS,
+    MUST_AFTER_PASSIVE,
     NEGATION_WORDS,
     NOTING_WORDS,
     ORDER_PHRASES,
@@ -101,6 +103,7 @@ from ._order_words import (
     PAST_IRREGULAR,
     PAST_TIME,
     PLEASE_WORDS,
+    PORTUGUESE_MARKERS,
     REFUSAL_WORDS,
     REPORT_AUX,
     REPORTING_VERBS,
@@ -491,7 +494,11 @@ def _requests(tokens: list[str]) -> bool:
     request modal beside the reader ("could you …?", "would you mind …?", "pourriez-vous
     …?", "kun je …?"; "would it be possible …?"), or a modal that addresses the reader
     without a pronoun ("¿podrías …?", "potresti …?"), or a word of courtesy ("would you
-    be so kind as to …?", "¿sería tan amable de …?")."""
+    be so kind as to …?", "¿sería tan amable de …?"), or it opens with an action verb and
+    a pronoun of the reader ("Sturen jullie …?", "Schicken Sie …?")."""
+    if len(tokens) > 1 and tokens[1] in ADDRESSEE_PRONOUNS and (
+            _cue(tokens[0]) or _formal_cue(tokens[0], tokens[1])):
+        return True  # "Sturen jullie …?", "Schicken Sie …?": the verb first, then the reader
     for i, w in enumerate(tokens):
         if w in PLEASE_WORDS or w in REQUEST_MODALS_PRO_DROP or w in COURTESY_WORDS or (
                 w == "kind" and i and tokens[i - 1] in ("so", "be")):
@@ -507,9 +514,18 @@ def _gives_order(tokens: list[str], words: list[str]) -> bool:
     if (not ORDER_WORDS.isdisjoint(tokens) or not ORDER_WORDS.isdisjoint(words)) and (
             NOTING_WORDS.isdisjoint(tokens)):
         return True
+    last_final = max((k for k, w in enumerate(tokens) if w in FINAL_LIGHT_VERBS), default=-1)
     for k, w in enumerate(tokens):
         if _cue(w) and not _imagined_or_told(tokens, k):
             return True
+        nxt = tokens[k + 1] if k + 1 < len(tokens) else ""
+        if _formal_cue(w, nxt):
+            return True  # "Stuurt u …": the Dutch formal imperative
+        if w == "werden" and nxt in MUST_AFTER_PASSIVE and k and any(
+                _cue(b) for b in _german_bases(tokens[k - 1])):
+            return True  # "… besucht werden muss": must be done
+        if w in ACTION_NOUNS and k < last_final:
+            return True  # "een overschrijving … willen doen": the verb comes last
         if w in ACTION_NOUNS and LIGHT_VERBS.intersection(tokens[max(0, k - 2):k]):
             return True  # "effectue un virement", "make a payment"
         if w in ACTION_NOUNS and tokens[k + 1:k + 2] == ["to"] and (
@@ -524,7 +540,23 @@ def _gives_order(tokens: list[str], words: list[str]) -> bool:
 def _cue(w: str) -> bool:
     # "publícalos", "inviala": the imperative without its pronoun
     return w in _CUES or any(w.endswith(c) and len(w) - len(c) >= 3 and w[:-len(c)] in _CUES
-                             for c in CLITICS)
+                             for c in CLITICS) or _plural_or_formal(w)
+
+
+def _plural_or_formal(w: str) -> bool:
+    """An imperative of the plural or of formal address whose singular or infinitive is
+    an action word: Portuguese and Spanish "-em", "-en" ("enviem", "publiquen" from
+    "envie", "publique"), Italian "Lei" "-i" of an "-are" verb ("mandi", "invii" from
+    "mandare", "inviare")."""
+    if len(w) >= 5 and w[-2:] in ("em", "en", "am", "an") and w[:-1] in _CUES:
+        return True
+    return len(w) >= 4 and w.endswith("i") and w[:-1] + "are" in _CUES
+
+
+def _formal_cue(w: str, nxt: str) -> bool:
+    """The Dutch formal imperative: an action verb's stem with "-t" before "u" ("Stuurt u
+    …", "Verwijdert u …")."""
+    return nxt == "u" and len(w) >= 4 and w.endswith("t") and w[:-1] in _CUES
 
 
 def _imagined_or_told(tokens: list[str], k: int) -> bool:
@@ -612,13 +644,14 @@ def _relayed(tokens: list[str]) -> bool:
     return False
 
 
-def _says_not(clause: str) -> bool:
+def _says_not(clause: str, portuguese: bool = False) -> bool:
     """The clause negates something other than a warning or a stance word: a negation
     within three words before "scam", "fraud", "worry", "hesitate" … governs that word
-    ("this is not a scam", "don't worry"), not the order beside it."""
+    ("this is not a scam", "don't worry"), not the order beside it. In a `portuguese` text
+    "no" is "in the" ("no dia 30"), no negation."""
     tokens = _ALNUM.findall(_NOT.sub(" not", clause))
     return any(w in NEGATION_WORDS and not _negation_of_other(tokens, i)
-               for i, w in enumerate(tokens))
+               and not (portuguese and w == "no") for i, w in enumerate(tokens))
 
 
 def _negation_of_other(tokens: list[str], i: int) -> bool:
@@ -801,7 +834,8 @@ class _Reading:
             self.sentences.append(sentence)
         self.sentence_starts = [s.start for s in self.sentences]
         _order_fields(self.sentences, LabelledLines(self.outside))
-        self.clauses = [(m.start(), _says_not(m.group()) or _relayed(
+        portuguese = not PORTUGUESE_MARKERS.isdisjoint(self.tokens)
+        self.clauses = [(m.start(), _says_not(m.group(), portuguese) or _relayed(
             _ALNUM.findall(m.group()))) for m in _CLAUSE.finditer(ends_marked)]
         self.clause_starts = [c[0] for c in self.clauses]
         self.said_outside = set(self.tokens) | set(_WORD.findall(self.outside))

@@ -24,7 +24,8 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "ATTEMPT_WORDS", "MODAL_ADVERBS", "STANCE_WORDS", "DETERMINERS", "BACK_REFERENCES",
            "CONDITIONALS", "STORY_WORDS", "LIGHT_VERBS", "ACTION_NOUNS", "PAST_TIME",
            "NOTING_WORDS", "IGNORING_WORDS", "LOG_LEVELS", "STATUS_WORDS",
-           "HEADING_SPEECH", "UNREAD", "COURTESY_WORDS", "PAST_IRREGULAR", "EXAMPLE_WORDS", "DEFENCE_WORDS", "DEFENCE_LINKS"]
+           "HEADING_SPEECH", "UNREAD", "COURTESY_WORDS", "PAST_IRREGULAR", "EXAMPLE_WORDS", "PORTUGUESE_MARKERS",
+           "MUST_AFTER_PASSIVE", "FINAL_LIGHT_VERBS", "DEFENCE_WORDS", "DEFENCE_LINKS"]
 
 
 def plain(text: str) -> str:
@@ -128,7 +129,7 @@ möchte möchten
 por favor debe debes asegúrate asegurate asegúrese olvida ignora importante urgente
 quiere quisiera desea gustaría
 favore devi deve assicurati subito vorrebbe desidera
-precisa certifique imediatamente gostaria deseja
+precisa certifique imediatamente gostaria deseja devem deves
 alsjeblieft alstublieft graag moet moeten zorg negeer belangrijk dringend meteen
 """)
 """Words that make a sentence an order besides the action words: requests, musts,
@@ -151,13 +152,14 @@ CLITICS: tuple[str, ...] = ("glielo", "gliela", "selo", "sela", "melo", "telo", 
 """Pronouns Spanish, Italian and Portuguese attach to an imperative ("publícalos",
 "inviala"): a word that ends in one is also read without it."""
 
-NEGATION_WORDS: frozenset[str] = frozenset(plain(w) for w in NEGATIONS) | _words("""
+NEGATION_WORDS: frozenset[str] = (frozenset(plain(w) for w in NEGATIONS) | _words("""
 non nessun nessuno nessuna niente nulla né
 não nunca nenhum nenhuma nada nem jamais
-niet nooit geen niets niemand noch
-""")
+niet nooit geen niets niemand
+""")) - {"noch"}
 """The content judge's negations (`repair_core.judge.NEGATIONS`) and those of Italian,
-Portuguese and Dutch. Italian "mai" is left out: it is French for May, and an Italian
+Portuguese and Dutch. German and Dutch "noch" is left out: alone it is "still" ("noch
+heute", today still), and in "weder … noch" the "weder" negates. Italian "mai" is left out: it is French for May, and an Italian
 order never to do something says "non … mai" anyway."""
 
 WARNING_WORDS: frozenset[str] = frozenset(plain(w) for w in WARNINGS) | _words("""
@@ -255,10 +257,14 @@ pode podes poderia podias
 ("¿podrías …?", "potresti …?", "poderia …?"): a question holding one is a request."""
 
 ADDRESSEE_PRONOUNS: frozenset[str] = _words("""
-you u vous tu sie du usted ustedes voce lei je jij
+you u vous tu sie du usted ustedes voce lei je jij jullie
 """)
 """Pronouns of the reader: next to a request modal, a request ("could you", "would you
 mind"); before a hypothetical modal, a suggestion to the reader ("you could send …")."""
+
+MUST_AFTER_PASSIVE: frozenset[str] = _words("muss mussen soll sollen moet moeten")
+"""German and Dutch modals of must that end a passive clause after "werden"/"worden"
+("… besucht werden muss", "… verwijderd moet worden")."""
 
 COURTESY_WORDS: frozenset[str] = _words("""
 aimable amabilite gentil freundlich liebenswurdig
@@ -361,6 +367,19 @@ een het
 """Articles and possessives: an action word right after one is a noun ("after a wire",
 "the transfer went through"), not an order. (The Romance "le", "la", "lo" are left out:
 they also stand before a verb as its object.)"""
+
+FINAL_LIGHT_VERBS: frozenset[str] = _words("""
+machen tatigen durchfuhren vornehmen doen maken uitvoeren
+""")
+"""German and Dutch verbs whose object names the action, which a clause puts last, after
+the noun ("eine Überweisung an … tätigen", "een overschrijving naar … willen doen")."""
+
+PORTUGUESE_MARKERS: frozenset[str] = _words("""
+uma um uns umas ao aos pelo pela pelos pelas voce voces senhor senhora nao
+""")
+"""Function words only Portuguese of the languages read has: in a text holding one, "no"
+and "na" are "in the" ("no descritivo", "no dia 30"), not a negation; Portuguese
+negates with "não"."""
 
 LIGHT_VERBS: frozenset[str] = _words("""
 make do place issue
