@@ -52,7 +52,7 @@ from repair_core.approvals import (
 from repair_core.case._owner import owner_ack
 from repair_core.integrations.langgraph_threads import fork_lines, recorded_forks
 from repair_core.queue import RepairQueue, review
-from repair_core.verification import Verification
+from repair_core.verification import Verification, judged_by
 
 page_setup("Approve")
 st.title("7 · Approve or reject")
@@ -163,10 +163,16 @@ elif summary.replayed:
     # what no judge could clear is acknowledged like a carrier, and is never called clean
     unsure = sum(1 for c in summary.carrier_details if c.status == "not_certified")
     carrying = len(summary.carriers) - unsure
+    by = judged_by(summary.judges)
+    found = [plural(carrying, "carrier") + " of a fault"] if carrying else []
+    if unsure:
+        found.append(f"{plural(unsure, 'item')} not certified clean (no judge could clear "
+                     "them)")
     st.caption("Content check of what the agent reads next: " + (
-        f"{plural(carrying, 'carrier')} of a fault and {unsure} not certified clean, "
-        "acknowledged by kind (answer, outputs, records), each listed" if summary.carriers
-        else "clean (nothing carries a fault and nothing was left uncertain)"))
+        " and ".join(found) + ", acknowledged by kind (answer, outputs, records), each "
+        f"listed; judged by lineage and {by}" if summary.carriers
+        else f"clean by lineage and {by} (nothing carries a fault and nothing was left "
+             "uncertain)"))
 answer_columns(summary.answer_before, summary.answer_after, id_prefix="dgrr-approve",
                titles=("Answer before (failed run)", "Answer after the repair"),
                missing="(no corrected answer)" if p.case.has_answer() and
@@ -203,7 +209,8 @@ with warn_area:
         ticked = st.checkbox(
             f"Acknowledged, the agent would read each: {md(group)}",
             key=f"dgrr_w_ack_carriers_{sign_key}_{i}")
-        with st.expander(f"its {plural(len(carriers), 'carrier')}",
+        uncertain = group.startswith(NOT_CERTIFIED_WARNING)
+        with st.expander(f"its {plural(len(carriers), 'item' if uncertain else 'carrier')}",
                             expanded=len(carrier_kinds) == 1 and len(carriers) <= 3):
             # case text: in a table's cells, never as markup; a carrier the result names
             # only by id has nothing else to show

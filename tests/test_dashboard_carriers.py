@@ -6,7 +6,7 @@ decision (streamlit AppTest)."""
 from __future__ import annotations
 
 import pytest
-from test_dashboard import _ok, _record, loaded, page, plain, texts
+from test_dashboard import APP, ROOT, _ok, _record, loaded, page, plain, texts
 from test_replay_fault_echo import _hostile
 
 from repair_core.approvals import ApprovalStore
@@ -105,7 +105,7 @@ def test_approve_page_asks_for_a_not_certified_answer_to_be_acknowledged(tmp_pat
     _ok(at.button(key="dgrr_w_run_replay").click().run())
     page(at, "7_Approve")
     shown = texts(at)
-    assert "0 carriers of a fault and 1 not certified clean" in shown
+    assert ("next: 1 item not certified clean (no judge could clear them)" in shown)
     assert "clean (nothing carries a fault" not in shown
     [unsure] = [c for c in at.checkbox if "agent would read each" in plain(c.label)]
     assert "Not certified clean of fault m3: 1 answer" in plain(unsure.label)
@@ -149,7 +149,9 @@ def test_the_operators_judge_reads_what_the_lexical_judge_leaves_unsure(monkeypa
     # the replay's check asked, and Approve's fresh check asked again (no cache folder)
     assert len(server.requests) == 2
     shown = texts(at)
-    assert "clean (nothing carries a fault and nothing was left uncertain)" in shown
+    assert ("clean by lineage and the lexical judge and the judge "
+            "model:openai/scripted-judge (nothing carries a fault and nothing was left "
+            "uncertain)") in shown, shown
     assert not [c for c in at.checkbox if "agent would read each" in plain(c.label)]
 
 
@@ -165,7 +167,7 @@ def test_an_unusable_judge_setting_is_named_and_the_lexical_judge_reads_alone(mo
     page(at, "7_Approve")
     shown = texts(at)
     assert "judge_api_base: 'ftp://example.invalid' is not an http(s) address" in shown
-    assert "0 carriers of a fault and 1 not certified clean" in shown
+    assert ("next: 1 item not certified clean (no judge could clear them)" in shown)
 
 
 def test_the_operator_can_have_the_judge_read_untrusted_lineage(monkeypatch):
@@ -182,3 +184,37 @@ def test_the_operator_can_have_the_judge_read_untrusted_lineage(monkeypatch):
     judge, problems = operator_judge()
     assert judge is None and problems == ["[dgrr] judge_untrusted: 'maybe': expected true "
                                           "or false"]
+
+
+def test_a_clean_verdict_names_the_judge_that_decided_it():
+    at = loaded()
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    page(at, "7_Approve")
+    assert ("Content check of what the agent reads next: clean by lineage and the lexical "
+            "judge (nothing carries a fault and nothing was left uncertain)") in texts(at)
+
+
+def test_what_no_judge_cleared_is_not_counted_as_carriers():
+    """A regression test quoting the phishing host is kept and not certified clean: the
+    verdict says so, names the judge, and neither the line nor the group's list calls
+    those records carriers."""
+    from streamlit.testing.v1 import AppTest
+
+    from repair_core import load_case
+
+    case = load_case(str(ROOT / "benchmarks/carriers/cases/"
+                                "cb-131-regression-test-counterexample.json"))
+    at = _ok(AppTest.from_file(APP, default_timeout=120).run())
+    at.session_state["dgrr_case"] = case
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    page(at, "7_Approve")
+    shown = texts(at)
+    assert ("Content check of what the agent reads next: 2 items not certified clean (no "
+            "judge could clear them), acknowledged by kind (answer, outputs, records), each "
+            "listed; judged by lineage and the lexical judge") in shown, shown
+    assert "0 carriers" not in shown
+    labels = [e.label for e in at.expander]
+    assert "its 2 items" in labels, labels
+    assert not any(label.endswith("carriers") for label in labels), labels

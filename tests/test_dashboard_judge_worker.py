@@ -215,7 +215,9 @@ def test_in_team_mode_the_pages_model_judge_checks_run_in_the_worker(monkeypatch
     # the replay's check asked, and Approve's fresh check asked again, both from the worker
     assert len(server.requests) == 2
     shown = texts(at)
-    assert "clean (nothing carries a fault and nothing was left uncertain)" in shown
+    assert ("clean by lineage and the lexical judge and the judge "
+            "model:openai/scripted-judge (nothing carries a fault and nothing was left "
+            "uncertain)") in shown, shown
     assert not [c for c in at.checkbox if "agent would read each" in plain(c.label)]
 
 

@@ -232,6 +232,9 @@ class ApprovalSummary(BaseModel):
     """Those of `carriers` whose details are known (kind, where, fault, evidence, text),
     in the same order: what a reviewer reads before acknowledging them
     (:func:`carrier_groups`). A carrier the result names only by id has none."""
+    judges: list[str] = Field(default_factory=list)
+    """The judges that decided something in the content check (`lexical`,
+    `model:<model>`), as :attr:`Verification.judges`; empty before a replay."""
     other_owners: dict[str, str] = Field(default_factory=dict)
     """Records of someone other than the case's user that the repair writes to (record
     id -> why it is not the user's): a group of its own to acknowledge; an approval
@@ -354,8 +357,12 @@ def approval_summary(plan: RepairPlan, result: Any = None, *,
         if str(_get(o, "detail") or "") == "observation supplied by hand":
             warnings.append(f"Observation typed by hand (not returned by the tool) — step "
                             f"{_get(o, 'id')}")
-    carriers = result_carriers(plan.case, result, plan, judge=judge,
-                               verification=verification)
+    if verification is None:
+        from ..verification import verify_result
+
+        verification = verify_result(plan.case, result, sources=check_sources(plan),
+                                     judge=judge)
+    carriers = verification.acknowledgeable()
     found = {c.id for c in carriers}
     # and any the result names that the fresh check did not find: the approval must
     # acknowledge those too (approval.carriers-cover-result), so the reviewer sees them
@@ -377,7 +384,8 @@ def approval_summary(plan: RepairPlan, result: Any = None, *,
                            answer_after=after, store=store, steps=steps,
                            irreversible_effects=irreversible, warnings=warnings,
                            carriers=[c.id for c in carriers] + only_ids,
-                           carrier_details=carriers, other_owners=other_owners(plan))
+                           carrier_details=carriers, judges=list(verification.judges),
+                           other_owners=other_owners(plan))
 
 
 def _effect_kind(item: Any, declared: Mapping[str, str]) -> str:

@@ -12,6 +12,7 @@ from ._models import (
     Outcome,
     Uncertain,
     Verification,
+    judged_by,
 )
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "Verification",
     "carrier_id",
     "gated_store",
+    "judged_by",
     "result_sources",
     "text_problem",
     "verify_result",

@@ -206,8 +206,7 @@ class Verification(BaseModel):
         if self.carriers:
             n = len(self.carriers)
             return f"NOT CLEAN: {n} carrier{'' if n == 1 else 's'} remain"
-        by = " and ".join(("the lexical judge" if j == "lexical" else f"the judge {j}")
-                          for j in (self.judges or ["lexical"]))
+        by = judged_by(self.judges)
         if not self.uncertain:
             return f"clean by lineage and {by}"
         spent = [u for u in self.uncertain if u.reason == "judge-budget-spent"]
@@ -222,6 +221,16 @@ class Verification(BaseModel):
         if model:
             parts.append(f"{_kinds(model)} a model judge left unsure")
         return "not certified: " + "; ".join(parts)
+
+
+def judged_by(judges: list[str]) -> str:
+    """The judges of a content check in words, the lexical judge when none is named.
+
+    >>> judged_by(["lexical", "model:gpt-4o"])
+    'the lexical judge and the judge model:gpt-4o'
+    """
+    return " and ".join(("the lexical judge" if j == "lexical" else f"the judge {j}")
+                        for j in (judges or ["lexical"]))
 
 
 def _kinds(items: list[Uncertain]) -> str:
