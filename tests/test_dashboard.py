@@ -64,6 +64,14 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+def test_the_home_page_names_every_page_of_the_sidebar():
+    at = _ok(AppTest.from_file(APP, default_timeout=60).run())
+    [line] = [m.value for m in at.markdown if m.value.startswith("**Pages:**")]
+    for path in sorted((ROOT / "pages").glob("*.py")):
+        name = path.stem.split("_", 1)[1].replace("_", " ")  # as the sidebar shows it
+        assert name in line, (name, line)
+
+
 def test_load_sample_shows_the_case():
     at = loaded()
     assert "Loaded case `fig1-travel`" in at.success[0].value
