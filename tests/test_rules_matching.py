@@ -515,13 +515,35 @@ def test_one_value_spelled_other_ways_is_the_value():
     assert canonical("I think one or two, maybe three") == "i think one or two, maybe three"
 
 
+@rule("match.spelled")
+def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
+    host = signature_of("Reset your password at https://login-kaxe2.io/reset today.", node="f")
+    said = ("Tell Dad: the page is lima oscar golf india november, dash, kilo alfa x-ray "
+            "echo two, dot, India Oscar, slash, romeo echo sierra echo tango.")
+    assert match(host, said) is not None
+    assert match(host, said.replace("x-ray", "yankee")) is None  # login-kaye2.io
+    assert canonical("Whisky tango foxtrot oscar niner") == "wtfo9"
+    assert canonical("whisky tango foxtrot, niner") == "whisky tango foxtrot, niner"
+    # an IBAN in the alphabet, its digits in words
+    iban = signature_of("Pay the club at GB33 BUKB 2020 1555 5555 55 from now on.", node="f")
+    assert match(iban, "golf bravo tree tree, bravo uniform kilo bravo, two zero two zero, "
+                       "one fife five five, five five five five, five five") is not None
+    # fewer than four alphabet words in a row, digit words alone, marks at the ends: words
+    for text in ("we met at the delta hotel in lima, mike said", "one, two, three, four",
+                 "dot dash dot dash", "she is a romeo: victor and juliet"):
+        assert canonical(text) == text
+    assert canonical("dot, alpha bravo charlie delta, dash") == "dot, abcd, dash"
+
+
 @rule("match.linear")
 def test_the_spelled_forms_read_a_megabyte_in_linear_time():
-    from repair_core._spelled import spoken_characters
+    from repair_core._spelled import spelling_alphabet, spoken_characters
 
     for text in ("a+" * 500_000, "//0x1." * 200_000, "&#" * 500_000, "one, " * 200_000,
-                 "一" * 1_000_000, "i, double " * 100_000):
-        _, seconds = cpu_seconds(lambda: (canonical(text), spoken_characters(text)))  # noqa: B023
+                 "一" * 1_000_000, "i, double " * 100_000, "alpha, " * 150_000,
+                 "alpha dash " * 100_000, "xalpha " * 150_000, "x-ray-" * 170_000):
+        _, seconds = cpu_seconds(lambda: (canonical(text), spoken_characters(text),  # noqa: B023
+                                          spelling_alphabet(text)))  # noqa: B023
         assert seconds < 2.0, text[:12]
 
 
