@@ -9,7 +9,7 @@ from typing import Any
 
 from ._carried import text_of
 
-__all__ = ["flatten", "node_content", "with_value"]
+__all__ = ["BOOKKEEPING", "flatten", "node_content", "with_value"]
 
 
 def _parts(value: Any) -> Iterator[str]:
@@ -44,16 +44,52 @@ def flatten(value: Any) -> str:
 
 def node_content(node: Any) -> str:
     """The content of a case node that a carrier check reads: its text, a tool
-    observation's output when the text does not already hold it, and a record's or
-    claim's value (flattened).
+    observation's output when the text does not already hold it, a record's or claim's
+    value (flattened), and every string a record holds in its other fields
+    (`other_fields`: attachments, tags, metadata, at any depth, but where it lives and
+    who owns it, `BOOKKEEPING`), which the store holds and an apply writes with it.
 
     >>> from repair_core import MemoryRecord
     >>> node_content(MemoryRecord(id="m", user_id="u", text="Lin's seat", key="seat",
     ...                           value="window", status="active"))
     "Lin's seat\\nwindow"
+    >>> node_content(MemoryRecord(id="m", user_id="u", text="Invoice", status="active",
+    ...                           attachments=[{"name": "remit-to-X.pdf", "bytes": 9}],
+    ...                           langgraph_value={"text": "Invoice"}, owner={"user": "u"}))
+    'Invoice\\nremit-to-X.pdf'
 
     """
-    return with_value(text_of(node), getattr(node, "value", None))
+    text = text_of(node)
+    value = getattr(node, "value", None)
+    content = with_value(text, value)
+    other = getattr(node, "other_fields", None)
+    if not other:
+        return content
+    said = {text, value} if isinstance(value, str) else {text}
+    held = [s for s in _strings([v for k, v in other.items() if k not in BOOKKEEPING])
+            if s not in said]
+    return "\n".join([content, *held]) if held else content
+
+
+BOOKKEEPING = frozenset({"owner", "version_of", "langgraph_namespace", "langgraph_key",
+                         "mem0_memory_id", "mem0_changed_at", "mem0_actor_id", "mem0_role"})
+"""Fields the importers write on a record to say where it lives, whose it is and which
+version it is (`importers`): not what it says. `langgraph_value`, the value a LangGraph
+store holds, is content."""
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """The strings of a JSON value, at any depth, in order (object keys are its shape,
+    not what it holds); one pass, with a stack of its own."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, dict):
+            stack.extend(reversed(list(v.values())))
+        elif isinstance(v, list | tuple):
+            stack.extend(reversed(v))
 
 
 def with_value(text: str, value: Any) -> str:

@@ -125,6 +125,12 @@ class MemoryRecord(_Model):
     deps: list[Dep] = Field(default_factory=list)
     """Premises of the record (its producer, the writes that retired it, sources)."""
 
+    @property
+    def other_fields(self) -> dict[str, Any]:
+        """The record's fields beyond the format's (attachments, tags, metadata): the
+        store holds them with its text, so a carrier check reads them too."""
+        return self.model_extra or {}
+
 
 class StepBase(_Model):
     """Fields every trajectory step has."""

@@ -15,12 +15,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from .._errors import DgrrError
-from ..case._case import Case
+from ..case._case import Case, MemoryRecord
 
 __all__ = ["AppliedRecord", "StoreAfterApply", "StoreChange", "result_parts",
            "store_after_apply"]
 
 CHANGE_KINDS = ("deleted", "quarantined", "restored", "added", "retired")
+_RECORD_FIELDS = frozenset(MemoryRecord.model_fields)
+"""A record's fields in the case format; any other field of a record the result adds is
+one of its `other_fields`."""
 
 
 class StoreChange(BaseModel):
@@ -47,6 +50,9 @@ class AppliedRecord(BaseModel):
     """Its slot key, when it has one."""
     value: Any = None
     """Its slot value, when it has one."""
+    other_fields: dict[str, Any] = Field(default_factory=dict)
+    """Its fields beyond the format's (attachments, tags, metadata), which the apply
+    writes with it: the gate reads their strings as it reads the text."""
 
 
 class StoreAfterApply(BaseModel):
@@ -108,18 +114,22 @@ def store_after_apply(case: Case, result: Mapping[str, Any]) -> StoreAfterApply:
         raise DgrrError("RESULT does not fit the case:\n"
                         + "\n".join(f"  - {p}" for p in problems))
     active: dict[str, AppliedRecord] = {
-        m.id: AppliedRecord(id=m.id, text=m.text, key=m.key, value=m.value)
+        m.id: AppliedRecord(id=m.id, text=m.text, key=m.key, value=m.value,
+                            other_fields=m.other_fields)
         for m in case.memory if m.status == "active" and m.id not in removed}
     for c in out:
         if c.op == "restore":
             m = records[c.record]
-            active[c.record] = AppliedRecord(id=m.id, text=m.text, key=m.key, value=m.value)
+            active[c.record] = AppliedRecord(id=m.id, text=m.text, key=m.key, value=m.value,
+                                             other_fields=m.other_fields)
         elif c.op == "add":
             new = written[c.record]
             key = new.get("key")
             active[c.record] = AppliedRecord(id=c.record, text=c.text,
                                              key=key if isinstance(key, str) else None,
-                                             value=new.get("value"))
+                                             value=new.get("value"),
+                                             other_fields={k: v for k, v in new.items()
+                                                           if k not in _RECORD_FIELDS})
     return StoreAfterApply(changes=out, active=list(active.values()))
 
 
