@@ -14,6 +14,7 @@ from repair_core.replay import repair
 from repair_core.replay._decision_rows import DecisionRows
 from repair_core.replay._models import Decision, RepairReport, StepOutcome
 from repair_core.replay._outcome_rows import StepOutcomeRows
+from repair_core.verification import verify_result
 
 MEMORY = {"m1": "keep", "m2": "quarantine"}
 STEPS = {"s1": "keep", "s2": "replay", "s3": "invalidate"}
@@ -101,6 +102,7 @@ def test_outcome_rows_read_as_the_outcomes_they_stand_for():
             exclude_unset=True)
     assert pickle.loads(pickle.dumps(rows)) == rows
     assert list(rows.models()) == [models[1]]
+    assert list(rows.id_outcomes()) == [(o.id, o.outcome) for o in models]
     report = RepairReport(case_id="c", model="m")
     report.steps = rows
     assert report.model_dump_json() == RepairReport(case_id="c", model="m",
@@ -115,6 +117,11 @@ def test_a_repair_keeps_its_plain_outcomes_as_rows():
     held = list(steps.models())
     assert 0 < len(held) < len(steps) // 2, len(held)
     assert {o.outcome for o in steps} >= {"kept", "invalidated", "replayed"}
+    assert list(steps.id_outcomes()) == [(o.id, o.outcome) for o in steps]
+    # the final check read the outcomes from the rows: the same check as from the models
+    listed_steps = result.model_copy(update={"report": result.report.model_copy(
+        update={"steps": list(steps)})})
+    assert verify_result(case, listed_steps) == verify_result(case, result)
     listed = result.model_copy(update={"report": result.report.model_copy(
         update={"steps": list(steps)})})
     assert result.model_dump_json() == listed.model_dump_json()

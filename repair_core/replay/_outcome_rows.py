@@ -54,6 +54,16 @@ class StepOutcomeRows(Sequence[StepOutcome]):
         """The outcomes held as models (the others are made when read)."""
         return (e for e in self._entries if isinstance(e, StepOutcome))
 
+    def id_outcomes(self) -> Iterator[tuple[str, str]]:
+        """(id, outcome) of each step, in order, without making the models."""
+        for e in self._entries:
+            if isinstance(e, StepOutcome):
+                yield e.id, e.outcome
+            elif len(e) == 2:
+                yield e[0], "kept"
+            else:
+                yield e[0], e[2]  # type: ignore[misc]
+
     def __len__(self) -> int:
         return len(self._entries)
 

@@ -1049,7 +1049,7 @@ class _ResultView:
 
     def replayed_steps(self) -> Iterable[Any]:
         if self.model:
-            outcomes = {o.id: o.outcome for o in self.result.report.steps}
+            outcomes = dict(_id_outcomes(self.result.report.steps))
             return [s for s in self._steps()
                     if outcomes.get(s.id) in ("replayed", "refreshed")]
         # rule gate.outputs-by-report: a step the report says was replayed is read even
@@ -1081,7 +1081,9 @@ class _ResultView:
         if not self.model:
             steps = _list(steps, None, "report.steps")
             skipped = _list(skipped, None, "report.skipped_writes")
-        blocked = {str(_get(o, "id")) for o in steps if _get(o, "outcome") == BLOCKED}
+        pairs = (_id_outcomes(steps) if self.model
+                 else ((_get(o, "id"), _get(o, "outcome")) for o in steps))
+        blocked = {str(step) for step, outcome in pairs if outcome == BLOCKED}
         out = []
         for i, w in enumerate(skipped):
             step, text = _get(w, "step"), _get(w, "text")
@@ -1091,6 +1093,13 @@ class _ResultView:
                                     f"text, got {_shown(text)}")
                 out.append((str(step), text))
         return out
+
+
+def _id_outcomes(steps: Iterable[Any]) -> Iterable[tuple[str, str]]:
+    """(id, outcome) of each step outcome of a report made in this process: read from
+    its rows where it keeps them (`id_outcomes`), without making a model per step."""
+    rows = getattr(steps, "id_outcomes", None)
+    return rows() if rows is not None else ((o.id, o.outcome) for o in steps)
 
 
 def _shown(value: Any) -> str:
