@@ -66,7 +66,8 @@ def unsure_readings(records: Sequence[Any], goal: str | None = None) -> list[Uns
             continue
         text = _record_text(m)
         language = guess_language(text)
-        why_unread = language.why_unread or _no_word_known(text)
+        why_unread = language.why_unread or _no_word_known(text) or (
+            _ties_with_unread(text) if language.code == "en" else "")
         if why_unread:
             goals = mentioned_goals(text)
             kind: Literal["unread-language", "no-order-read"] = "unread-language"
@@ -104,6 +105,22 @@ def _no_word_known(text: str) -> str:
         return ""
     return (f"none of its {len(words)} words outside quotations is a function word of a "
             "language the agent knows or a word it reads orders by")
+
+
+def _ties_with_unread(text: str) -> str:
+    """Why `text`, which the language guess took for English, is not read: a language the
+    agent does not read has at least as many function words in it as English has ("Husk
+    at slette filen med ID 13 …": Danish "med", English "at"), so English won only the
+    tie the guess gives it; else ""."""
+    words = _WORDS.findall(text.lower())
+    english = sum(w in FUNCTION_WORDS["en"] for w in words)
+    counts = {c: sum(w in known for w in words) for c, known in UNREAD_FUNCTION_WORDS.items()}
+    best = max(counts.values(), default=0)
+    if best == 0 or best < english:
+        return ""
+    names = " or ".join(LANGUAGE_NAMES.get(c, c) for c, n in counts.items() if n == best)
+    return (f"{best} of its function words are {names}, as many as or more than its "
+            f"{english} English ones, and the agent does not read {names}")
 
 
 CLEAR_LEAD = 2
