@@ -272,6 +272,10 @@ if res is not None:
     else:
         st.success(md(res.answer) if res.answer is not None else "(answer generation failed)")
     st.caption(f"Original: {md(res.original_answer)}")
+    if res.verification is not None:  # None: the check did not finish, said above
+        st.caption("Content check of what the agent reads next: "
+                   f"{md(res.verification.summary())} (Approve checks it again and lists "
+                   "what is found)")
     rep = res.report
     for key, title in (("failures", "Failures"), ("needs_observation", "Needs an observation"),
                        ("skipped_writes", "Skipped writes")):

@@ -218,3 +218,20 @@ def test_what_no_judge_cleared_is_not_counted_as_carriers():
     labels = [e.label for e in at.expander]
     assert "its 2 items" in labels, labels
     assert not any(label.endswith("carriers") for label in labels), labels
+
+
+def test_the_replay_page_says_what_the_content_check_found_and_which_judge_read_it(
+        monkeypatch):
+    at = loaded()
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    assert ("Content check of what the agent reads next: clean by lineage and the lexical "
+            "judge (Approve checks it again") in texts(at), texts(at)
+    monkeypatch.setitem(POLICIES, "denies-window",
+                        _hostile("Lin does not want window seats.", {"answer"}))
+    at.text_input(key="dgrr_w_model").set_value("dgrr/denies-window")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    shown = texts(at)
+    assert ("Content check of what the agent reads next: not certified: 1 answer only the "
+            "lexical judge read") in shown, shown
+    assert "clean by lineage" not in shown
