@@ -262,6 +262,21 @@ def test_repair_prints_the_check_and_strict_exits_1_on_a_blocked_write(policy, c
     assert "found 1 carrier of a fault and blocked 0 writes: s16:m1" in capsys.readouterr().err
 
 
+@rule("verify.three-outcomes")
+def test_repair_strict_exits_3_when_the_store_is_not_certified(capsys):
+    """A repair whose content check finds no carrier but certifies nothing (a record
+    stating the fault's dose in other units that its lineage does not explain) exits 0
+    without --strict and 3 with it, as `dgrr verify` does, naming what was not certified."""
+    dose = "benchmarks/carriers/cases/cb-91-dose-other-units.json"
+    assert main(["repair", dose]) == 0
+    assert "Verification by content: not certified" in capsys.readouterr().out
+    assert main(["repair", dose, "--strict"]) == 3
+    err = capsys.readouterr().err
+    assert "could not certify the repaired store: 2 items not certified clean" in err
+    assert "m_org:m_rx" in err
+    assert main(["repair", ADDRESS, "--strict"]) == 0
+
+
 @rule("verify.recheck")
 def test_the_check_covers_the_suspected_sources_the_plan_cleans():
     """BANKING's injected tool result s3 is the fault's suspected source: the bill around

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ..case._case import Case
     from ..replay import RepairResult
 
-EXIT_OK, EXIT_FAILED = 0, 1
+EXIT_OK, EXIT_FAILED, EXIT_NOT_CERTIFIED = 0, 1, 3
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -78,7 +78,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="exit 1 when an effect of the failed run cannot be undone and needs a "
                         "human (irreversible tools), when a replayed claim, answer or write "
                         "states a diagnosed fault's value, or when the content check finds a "
-                        "carrier of a fault or blocked a write; without it all are reported "
+                        "carrier of a fault or blocked a write; exit 3, as `dgrr verify` does, "
+                        "when no carrier is found but the content check could not certify "
+                        "the store (items not certified clean); without it all are reported "
                         "and the exit code stays 0")
     p.add_argument("--planner", choices=PLANNERS, default="auto",
                    help="auto (default): plan with the columnar planner of `dgrr plan` for "
@@ -171,6 +173,12 @@ def run(args: argparse.Namespace) -> int:
             "be undone and need a human: " + ", ".join(n.step for n in result.needs_human)),
             file=sys.stderr)
         return EXIT_FAILED
+    if args.strict and v is not None and v.outcome == "not_certified":
+        print(printable_lines(
+            f"--strict: the content check could not certify the repaired store: "
+            f"{plural(len(v.uncertain), 'item')} not certified clean: "
+            + ", ".join(u.id for u in v.uncertain)), file=sys.stderr)
+        return EXIT_NOT_CERTIFIED
     return EXIT_OK
 
 
