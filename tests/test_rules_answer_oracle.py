@@ -682,7 +682,12 @@ def test_the_translated_vocabulary_names_no_case_value():
     closed = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
               "red", "blue", "green", "white", "black", "grey", "aisle", "window", "middle",
               "economy", "business", "premium economy", "processing", "in transit",
-              "out for delivery", "delivered", "packed"}
+              "out for delivery", "delivered", "packed",
+              "january", "february", "march", "april", "may", "june", "july", "august",
+              "september", "october", "november", "december",
+              "english", "french", "german", "spanish", "italian", "portuguese", "dutch",
+              "japanese", "chinese", "korean", "russian", "arabic", "greek", "swedish",
+              "polish", "turkish"}
     assert {" ".join(k) for k in TRANSLATED_VALUES} == closed
 
 
@@ -1417,3 +1422,63 @@ def test_au_milieu_is_the_middle_seat():
     answer = "J'ai réservé le siège 22B, au milieu, sur le vol UA511."
     assert judge_recovery(answer, *labels, request="Book me a flight.").outcome == (
         "recovered")
+
+
+@rule("oracle.translated-values")
+@pytest.mark.parametrize(("answer", "labels", "outcome"), [
+    # months
+    ("Tu cita es en septiembre.", (["September"], ["April"]), "recovered"),
+    ("Il tuo volo parte a maggio.", (["May"], ["June"]), "recovered"),
+    ("Dein Termin ist im Juni.", (["September"], ["June"]), "unsure"),
+    # the names of languages, also after French "l'"
+    ("Tu étudies le japonais le soir.", (["Japanese"], ["Chinese"]), "recovered"),
+    ("Vous apprenez l'italien depuis deux ans.", (["Italian"], ["Spanish"]), "recovered"),
+    ("Sie lernt Spanisch und Italienisch.", (["Italian"], []), "recovered"),
+    ("Vous apprenez le coréen.", (["Japanese"], ["Korean"]), "unsure"),
+])
+def test_months_and_languages_are_read_translated(answer, labels, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *labels).outcome == outcome
+
+
+@rule("oracle.translated-values")
+def test_de_en_medio_is_the_middle_seat():
+    from repair_core.bench import judge_recovery
+
+    labels = (["IB3170", "14E", "middle"], ["window", "14A"])
+    answer = "Te reservé el asiento 14E, el de en medio, en el vuelo IB3170."
+    assert judge_recovery(answer, *labels, request="Book me a flight.").outcome == (
+        "recovered")
+
+
+@rule("oracle.translated-passive-frame")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Ihre Bestellung O-5521 wird momentan im Lager bearbeitet.", "recovered"),
+    ("Uw pakket O-5521 wordt vandaag in het magazijn verwerkt.", "recovered"),
+    # a negation inside the frame
+    ("Ihre Bestellung O-5521 wird im Lager nicht bearbeitet.", "unsure"),
+])
+def test_a_passive_frame_with_words_between(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    labels = (["O-5521", "processing"], ["delivered"])
+    assert judge_recovery(answer, *labels, request="Where is my order?").outcome == outcome
+
+
+@rule("oracle.apology-takes-back")
+@pytest.mark.parametrize(("answer", "labels", "outcome"), [
+    ("Pedí la chaqueta JK-220 en negro… perdón, en azul, talla L.",
+     (["JK-220", "blue", "size L"], ["black"]), "recovered"),
+    ("J'ai mis le pull PU-310 en vert… pardon, en gris, dans ton panier.",
+     (["PU-310", "grey"], ["green"]), "recovered"),
+    # an apology with other words in its clause takes nothing back
+    ("Pedí la chaqueta JK-220 en negro, perdón por la demora, y el gorro HT-7 en azul.",
+     (["JK-220", "black"], []), "recovered"),
+    ("Pedí la chaqueta JK-220 en azul, perdón por la demora, y el gorro HT-7 en negro.",
+     (["JK-220", "blue"], ["black"]), "not recovered"),
+])
+def test_an_apology_alone_in_its_clause_takes_back(answer, labels, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *labels, request="Order it for me.").outcome == outcome

@@ -21,6 +21,7 @@ from ..judge import NEGATIONS, RETRACTIONS, WARNINGS
 from ._answer_words import (
     OTHER_AFTER_PHRASES,
     OTHER_ANYTHING_ELSE,
+    OTHER_APOLOGIES,
     OTHER_CORRECTIONS,
     OTHER_DONE_OPENERS,
     OTHER_FAILURES,
@@ -59,7 +60,7 @@ __all__ = ["AnswerReading", "read_answer", "REQUEST_VERBS", "NEGATION_CUES",
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _ABBREVIATED = re.compile(r"\b(?:rd|st|ave|av|dr|ln|blvd|pl|ct|mon|tue|tues|wed|thu|thur|"
                           r"thurs|fri|sat|sun|mr|mrs|ms|no|vs|etc|approx)\.$", re.I)
-_CLAUSE = re.compile(r"[,:\[\]]|\s[-\u2013\u2014|/\u00b7]\s|\u2014|\u2013")
+_CLAUSE = re.compile(r"[,:\[\]]|\s[-\u2013\u2014|/\u00b7]\s|\u2014|\u2013|\u2026(?=\s)|\.\.\.(?=\s)")
 _ID = re.compile(r"^([a-z]{1,3})\d{2,}$")
 # value_words writes a date without its year as d + month + day ("Dec 7" is d1207)
 _DATE = re.compile(r"^d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$")
@@ -771,8 +772,8 @@ class AnswerReading:
         return at < len(positions) and kind is not None and kind in kinds[at]
 
     def _corrected_kinds(self, si: int) -> tuple[list[int], list[frozenset[str]]]:
-        """(the positions of the words of correction, `OTHER_CORRECTIONS`, of sentence
-        `si` in order, the kinds (`_kind`) of the values after each): the case's labels
+        """(the positions of the words of correction, `OTHER_CORRECTIONS` or a clause of
+        only `OTHER_APOLOGIES`, of sentence `si` in order, the kinds (`_kind`) of the values after each): the case's labels
         and the closed vocabularies' words (`VALUE_KINDS`). One pass from the sentence's
         end."""
         if si not in self._kinds_memo:
@@ -781,7 +782,10 @@ class AnswerReading:
             positions: list[int] = []
             after: list[frozenset[str]] = []
             for j in range(len(words) - 1, -1, -1):
-                if words[j] in OTHER_CORRECTIONS:
+                if words[j] in OTHER_CORRECTIONS or (
+                        words[j] in OTHER_APOLOGIES and all(
+                            w in OTHER_APOLOGIES
+                            for w in words[slice(*self.sentences[si].clause(j))])):
                     positions.append(j)
                     after.append(frozenset(kinds))
                 if j in starts and (kind := _kind(words[j:starts[j]])):
@@ -1296,6 +1300,30 @@ class AnswerReading:
                         if tuple(s.words[i:i + m]) == phrase]
             out += [(self._rejected(s, si, i, i + 1, required), self._other[si], s.words[i],
                      si, i) for i in self._short_weekdays(s, fact)]
+            out += [(self._rejected(s, si, i, i + 1, required), self._other[si],
+                     f"{aux} … {s.words[i]}", si, i)
+                    for aux, i in self._framed_passives(s, phrases)]
+        return out
+
+    @staticmethod
+    def _framed_passives(s: _Sentence,
+                         phrases: frozenset[tuple[str, ...]]) -> list[tuple[str, int]]:
+        """(the auxiliary, the participle's position) of each passive of `phrases` ("wird
+        bearbeitet", "wordt verwerkt") whose participle ends the German or Dutch frame
+        further on in its clause, words between and no negation among them ("wird gerade
+        bei DHL bearbeitet"); next to each other they are matched as a phrase."""
+        out = []
+        for phrase in phrases:
+            if len(phrase) != 2 or phrase[0] not in _PASSIVE_AUXILIARIES:
+                continue
+            # one pass: the last auxiliary of the clause so far, None after a negation
+            aux: int | None = None
+            for i, w in enumerate(s.words):
+                if i in s.starts:
+                    aux = None
+                if w == phrase[1] and aux is not None and aux < i - 1:
+                    out.append((phrase[0], i))
+                aux = i if w == phrase[0] else None if w in OTHER_VERB_NEGATIONS else aux
         return out
 
     def _short_weekdays(self, s: _Sentence, fact: list[str]) -> list[int]:
@@ -1612,6 +1640,7 @@ def _retried(tail: list[str]) -> bool:
     return False
 
 
+_PASSIVE_AUXILIARIES = frozenset({"wird", "wordt"})
 _TAKE_BACK_WORDS = frozenset({"sorry", "oops", "whoops", "correction", "apologies", "no",
                               "wait", "i", "mean", "rather", "er", "um"})
 _STRONG_TAKE_BACK = frozenset({"sorry", "oops", "whoops", "correction", "apologies", "wait",

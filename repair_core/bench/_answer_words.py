@@ -19,7 +19,7 @@ __all__ = ["OTHER_NEGATION_CUES", "OTHER_NEGATION_PHRASES", "OTHER_REJECTIONS_AF
            "OTHER_HISTORY_STEMS", "OTHER_FUTURE_ENDINGS", "is_other_action",
            "is_past_action", "is_future_action", "is_history_verb", "OTHER_SHIPPING_STEMS",
            "is_shipping_action", "OTHER_REJECTION_VERBS", "OTHER_OTHERS_PHRASES",
-           "OTHER_CORRECTIONS", "OTHER_DONE_OPENERS", "OTHER_CHANGE_NOUNS",
+           "OTHER_CORRECTIONS", "OTHER_APOLOGIES", "OTHER_DONE_OPENERS", "OTHER_CHANGE_NOUNS",
            "is_change_noun", "OTHER_NOTHING", "OTHER_PENDING_PHRASES", "OTHER_WITHOUT"]
 
 OTHER_NEGATION_CUES = frozenset({
@@ -107,6 +107,14 @@ OTHER_CORRECTIONS = frozenset({
 "me equivoqué", "correzione", "correctie"): a value before one, in its sentence, is
 taken back when a value of the same kind follows it ("Fensterplatz 22A – Korrektur:
 Gangplatz 22C")."""
+
+OTHER_APOLOGIES = frozenset({
+    "pardon", "désolé", "désolée", "entschuldigung", "sorry", "perdón", "perdon", "disculpa",
+    "disculpe", "scusa", "scusate", "scusi", "perdão", "perdao", "desculpa", "desculpe",
+    "excuus"})
+"""Words of apology: alone in their clause ("en blanco… perdón, en rojo") they take back
+what was said as a word of `OTHER_CORRECTIONS` does; in a clause with other words
+("perdón por la espera") they take nothing back."""
 
 OTHER_CHANGE_NOUNS = ("änderung", "umleitung", "anfrage", "modification", "changement",
                       "demande", "cambio", "solicitud", "modifica", "richiesta", "alteração",

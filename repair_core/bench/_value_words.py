@@ -4,8 +4,8 @@ Portuguese and Dutch (docs/benchmark.md, "Reading an answer"; rule
 
 A value in words may be written translated in an answer in another language ("mardi" for
 *Tuesday*, "rouge" for *red*, "côté couloir" for *aisle*). For the few closed sets of words
-the committed suites' values come from — weekdays, colours, seat positions, cabins and an
-order's status — every language has a small fixed list, so the reader matches them the way
+the committed suites' values come from — weekdays, months, colours, seat positions, cabins,
+an order's status and the names of languages — every language has a small fixed list, so the reader matches them the way
 a bilingual reviewer would. Anything else in words (a city, a hobby, a dish) stays *unsure*
 (`oracle.unsure-translated`): the list is a language's words for these sets, never a case's.
 """
@@ -27,6 +27,13 @@ _ROMANCE = ("o", "a", "os", "as")
 _IT = ("o", "a", "i", "e")
 _NL = ("", "e")
 
+def _language_names(names: dict[str, str]) -> dict[str, list[str]]:
+    """Each language's name in the six languages, and those opening on a vowel also
+    elided after French "l'" ("l'italien"), which the reader reads as one word."""
+    return {en: [*forms.split(), *(f"l'{w}" for w in forms.split() if w[0] in "aeiou")]
+            for en, forms in names.items()}
+
+
 _TRANSLATIONS: dict[str, list[str]] = {
     # weekdays
     "monday": ["lundi", "montag", "lunes", "lunedì", "lunedi", "segunda-feira",
@@ -41,6 +48,20 @@ _TRANSLATIONS: dict[str, list[str]] = {
                "sexta-feira", "vrijdag"],
     "saturday": ["samedi", "samstag", "sonnabend", "sábado", "sabado", "sabato", "zaterdag"],
     "sunday": ["dimanche", "sonntag", "domingo", "domenica", "zondag"],
+    # months; French and German "mai" is not read: it is Italian "never"
+    "january": ["janvier", "januar", "jänner", "enero", "gennaio", "janeiro", "januari"],
+    "february": ["février", "fevrier", "februar", "feber", "febrero", "febbraio",
+                 "fevereiro", "februari"],
+    "march": ["mars", "märz", "maerz", "marzo", "março", "marco", "maart"],
+    "april": ["avril", "abril", "aprile"],
+    "may": ["mayo", "maggio", "maio", "mei"],
+    "june": ["juin", "juni", "junio", "giugno", "junho"],
+    "july": ["juillet", "juli", "julio", "luglio", "julho"],
+    "august": ["août", "aout", "agosto", "augustus"],
+    "september": ["septembre", "septiembre", "setiembre", "settembre", "setembro"],
+    "october": ["octobre", "oktober", "octubre", "ottobre", "outubro"],
+    "november": ["novembre", "noviembre", "novembro"],
+    "december": ["décembre", "decembre", "dezember", "diciembre", "dicembre", "dezembro"],
     # colours, with the forms adjectives take
     "red": ["rouge", "rouges", *_inflected("rot", _DE), *_inflected("roj", _ROMANCE),
             *_inflected("ross", _IT), *_inflected("vermelh", _ROMANCE), "rood", "rode"],
@@ -65,6 +86,7 @@ _TRANSLATIONS: dict[str, list[str]] = {
                "ventanilla", "finestrino", "janela", "bij het raam", "fenstersitz",
                "raamplaats", "raamstoel"],
     "middle": ["du milieu", "au milieu", "mittelplatz", "in der mitte", "del medio", "centrale",
+               "en medio", "de en medio", "in mezzo", "no meio",
                "do meio", "in het midden", "mittelsitz", "middenplaats", "middenstoel"],
     "economy": ["économique", "economique", "classe économique", "turista", "económica",
                 "economica", "econômica", "economia", "economía", "economy-klasse",
@@ -97,6 +119,27 @@ _TRANSLATIONS: dict[str, list[str]] = {
     "packed": ["emballé", "emballée", "emballés", "emballées", "verpackt",
                *_inflected("empaquetad", _ROMANCE), *_inflected("embalad", _ROMANCE),
                *_inflected("imballat", _IT), "ingepakt"],
+    # the names of languages, as each language names them
+    **_language_names({
+        "english": "anglais englisch inglés ingles inglese inglês ingles engels",
+        "french": "français francais französisch franzoesisch francés frances francese "
+                  "francês frans",
+        "german": "allemand deutsch alemán aleman tedesco alemão alemao duits",
+        "spanish": "espagnol spanisch español espanol spagnolo espanhol spaans castellano",
+        "italian": "italien italienisch italiano italiaans",
+        "portuguese": "portugais portugiesisch portugués portugues portoghese português "
+                      "portugees",
+        "dutch": "néerlandais neerlandais niederländisch niederlaendisch holländisch "
+                 "neerlandés holandés holandes olandese holandês nederlands",
+        "japanese": "japonais japanisch japonés japones giapponese japonês japans",
+        "chinese": "chinois chinesisch chino cinese chinês chines chinees",
+        "korean": "coréen coreen koreanisch coreano koreaans",
+        "russian": "russe russisch ruso russo",
+        "arabic": "arabe arabisch árabe arabo",
+        "greek": "grec griechisch griego greco grego grieks",
+        "swedish": "suédois suedois schwedisch sueco svedese zweeds",
+        "polish": "polonais polnisch polaco polacco polonês polones pools",
+        "turkish": "turc türkisch tuerkisch turco turks"}),
 }
 
 TRANSLATED_VALUES: dict[tuple[str, ...], frozenset[tuple[str, ...]]] = {
@@ -108,6 +151,11 @@ languages it reads write that value."""
 
 _SETS = {"weekday": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                      "sunday"),
+         "month": ("january", "february", "march", "april", "may", "june", "july",
+                   "august", "september", "october", "november", "december"),
+         "language": ("english", "french", "german", "spanish", "italian", "portuguese",
+                      "dutch", "japanese", "chinese", "korean", "russian", "arabic",
+                      "greek", "swedish", "polish", "turkish"),
          "colour": ("red", "blue", "green", "white", "black", "grey"),
          "seat": ("aisle", "window", "middle"),
          "cabin": ("economy", "business", "premium economy"),
@@ -117,7 +165,8 @@ VALUE_KINDS: dict[tuple[str, ...], str] = {
     words: kind for kind, values in _SETS.items() for en in values
     for words in (tuple(value_words(en)), *TRANSLATED_VALUES[tuple(value_words(en))])}
 """The words of a value of the closed vocabularies, in English or in one of the six
-languages -> the set it belongs to (`weekday`, `colour`, `seat`, `cabin`, `status`): two
+languages -> the set it belongs to (`weekday`, `month`, `colour`, `seat`, `cabin`,
+`status`, `language`): two
 values of one set are values of the same kind ("Fensterplatz" and "aisle" are seats)."""
 
 
@@ -125,6 +174,8 @@ _VALUE_OF: dict[tuple[str, ...], tuple[str, ...]] = {
     words: tuple(value_words(en)) for values in _SETS.values() for en in values
     for words in (tuple(value_words(en)), *TRANSLATED_VALUES[tuple(value_words(en))])}
 _OVERLAPPING = frozenset({frozenset({("in", "transit"), ("out", "for", "delivery")})})
+_NOT_EXCLUSIVE = frozenset({"language"})
+"""Sets no value of which excludes another: one learns or speaks several languages."""
 """Values of one set that may both be said of one thing: an order out for delivery is
 still on its way ("bezorger onderweg")."""
 
@@ -137,6 +188,7 @@ def excludes(words: tuple[str, ...], fact: list[str]) -> bool:
     value, own = _VALUE_OF.get(words), tuple(fact)
     return (value is not None and own in _VALUE_OF and value != own
             and VALUE_KINDS[words] == VALUE_KINDS[own]
+            and VALUE_KINDS[own] not in _NOT_EXCLUSIVE
             and frozenset({value, own}) not in _OVERLAPPING)
 
 
