@@ -150,7 +150,8 @@ _OCR_OTHER = re.compile(r"[^0-9OolI .-]")
 """A character no run holds: a run of `_OCR_RUN` lies between two of them."""
 
 
-_OCR_SEP = re.compile(r"[ .-]")
+_OCR_SEP = re.compile(r"([ .-])")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 
 
 def _ocr_run(m: re.Match[str]) -> str:
@@ -161,29 +162,25 @@ def _ocr_run(m: re.Match[str]) -> str:
 
     def flush() -> None:
         text = "".join(stretch)
-        digits = sum(c.isdigit() for c in text)
-        letters = sum(c in "OolI" for c in text)
+        # a run holds only ASCII digits, the four letters and separators: counted in C
+        digits = sum(map(text.count, "0123456789"))
+        letters = sum(map(text.count, "OolI"))
         groups = sum(g not in (" ", ".", "-") for g in stretch)
         if letters and digits > letters and digits + letters >= _MIN_OCR and groups > 1:
             text = text.translate(_OCR_LETTERS)
         out.append(text)
         stretch.clear()
 
-    done = 0
-    for sep in [*_OCR_SEP.finditer(run), None]:
-        end = sep.start() if sep is not None else len(run)
-        group = run[done:end]
-        if any(c.isdigit() for c in group):
+    parts = _OCR_SEP.split(run)  # group, separator, group, ..., group
+    for i in range(0, len(parts), 2):
+        group = parts[i]
+        if _ASCII_DIGIT.search(group):
             stretch.append(group)
         else:
             flush()
             out.append(group)
-        if sep is not None:
-            if stretch:
-                stretch.append(sep.group(0))
-            else:
-                out.append(sep.group(0))
-            done = sep.end()
+        if i + 1 < len(parts):
+            (stretch if stretch else out).append(parts[i + 1])
     if stretch and stretch[-1] in (" ", ".", "-"):
         last = stretch.pop()
         flush()
