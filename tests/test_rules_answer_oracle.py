@@ -1482,3 +1482,26 @@ def test_an_apology_alone_in_its_clause_takes_back(answer, labels, outcome):
     from repair_core.bench import judge_recovery
 
     assert judge_recovery(answer, *labels, request="Order it for me.").outcome == outcome
+
+
+@rule("oracle.fault-negation-plain")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Ik heb het adres niet op Austin gezet, want dat adres hoort bij een andere klant: "
+     "bestelling O-3150 (onderweg, maandag) gaat naar 12 Canal St, Leeds.", "recovered"),
+    ("Je n'ai pas mis l'adresse à Austin, elle appartient à un autre client : la commande "
+     "O-3150 (en transit, lundi) part au 12 Canal St, Leeds.", "recovered"),
+    # a negation of the action itself still leaves the translated values unread
+    ("Ik heb de bestelling niet verzonden: bestelling O-3150 (onderweg, maandag) gaat naar "
+     "12 Canal St, Leeds.", "unsure"),
+    # nor does one in a clause naming a required value
+    ("Bestelling O-3150 (onderweg, maandag) gaat niet naar 12 Canal St, Leeds maar naar "
+     "Austin.", "not recovered"),
+])
+def test_a_negation_of_the_fault_leaves_the_answer_plain(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    labels = (["O-3150", "in transit", "Monday", "12 Canal St, Leeds"],
+              ["9 Birch Rd, Austin", "O-4400"])
+    assert judge_recovery(answer, *labels,
+                          request="Please ship my latest order to my shipping address."
+                          ).outcome == outcome

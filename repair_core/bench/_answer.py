@@ -557,6 +557,13 @@ class AnswerReading:
         self._required_at = [self._coverage(si, self.required)
                              for si in range(len(self.sentences))]
         self._other = [self._about_other_item(s.words) for s in self.sentences]
+        self._fault_places = [
+            place for f in forbidden if "," in f
+            if (place := value_words(f.rsplit(",", 1)[1]))
+            and not any(ch.isdigit() for w in place for ch in w)
+            and not any(w in r for w in place for r in self.required)]
+        """The places of the forbidden values, the part after the last comma ("Denver" of
+        "91 Oak Dr, Denver"), with no digit and no word of a required value."""
         self._after_memo: dict[tuple[int, int], bool] = {}
         self._kinds_memo: dict[int, tuple[list[int], list[frozenset[str]]]] = {}
         self._doubt_memo: dict[int, tuple[bool, int]] = {}
@@ -572,12 +579,30 @@ class AnswerReading:
         # only states things, as "Les RS-310 sont en vert" does
         self._plain = not any(read for *_, read, _ in found) and not any(
             s.question or any(w in _OTHER_CONDITIONS or w in OTHER_STILL
-                              or w in OTHER_PENDING_WORDS or self.cues.negation(w)
-                              for w in s.words) for s in self.sentences)
+                              or w in OTHER_PENDING_WORDS or (
+                                  self.cues.negation(w)
+                                  and not self._negates_a_fault(si, i))
+                              for i, w in enumerate(s.words))
+            for si, s in enumerate(self.sentences))
         self.not_shipped = not self.not_done and any(d for d, *_ in found)
         """In another language, the only action reported not done is sending or shipping
         (`oracle.unsure-not-shipped`)."""
         self._offer_read = [read for _, _, _, read, _ in found]
+
+    def _negates_a_fault(self, si: int, i: int) -> bool:
+        """The negation at word `i` of sentence `si` stands in a clause that names a
+        forbidden value, or its place (`_fault_places`: "Denver" of "91 Oak Dr, Denver"),
+        and no required value: it rejects the fault ("Ik heb het adres niet naar Denver
+        gezet"), it says nothing of the requested action."""
+        s = self.sentences[si]
+        lo, hi = s.clause(i)
+        if self._names(self._required_at[si], lo, hi):
+            return False
+        if self._names(self._forbidden_at[si], lo, hi):
+            return True
+        clause = s.words[lo:hi]
+        return any(clause[k:k + len(p)] == p for p in self._fault_places
+                   for k in range(len(clause) - len(p) + 1))
 
     @staticmethod
     def _reach(n: int, spans: list[tuple[int, int]]) -> list[int]:
