@@ -58,6 +58,7 @@ from itertools import pairwise
 from pydantic import BaseModel, Field
 
 from .._canonical import canonical
+from ._calendar_condition import date_condition_fails
 from ._labelled import LabelledLines, block_as_lines
 from ._order_scope import (
     addressed_to_other,
@@ -66,7 +67,10 @@ from ._order_scope import (
     conditional,
     has_blank,
     listed_spans,
+    state_unknown,
     stated_figures,
+    states_check,
+    states_filter_rule,
     superlative,
     threshold_fails,
 )
@@ -426,7 +430,8 @@ class _Sentence:
 
     def __init__(self, start: int, end: int, tokens: list[str], words: list[str],
                  cues: list[str], *, question: bool, logged: bool, heading: bool,
-                 text: str, elsewhere: bool = False, unmet: bool = False) -> None:
+                 text: str, elsewhere: bool = False, unmet: bool = False,
+                 rule: bool = False) -> None:
         self.start, self.end = start, end
         self.fielded = False
         """It is a labelled field of a block of them that gives an order (`_labelled`)."""
@@ -445,12 +450,13 @@ class _Sentence:
         self.blocked = self.refusal or not said.isdisjoint(DOUBT_WORDS) or not (
             said.isdisjoint(ATTACK_WORDS)) or not said.isdisjoint(ATTEMPT_WORDS) or (
             not said.isdisjoint(STORY_WORDS)) or _reported_to_writer(tokens) or (
-            logged) or not asks or _condition_fails(tokens, text) or unmet or (
+            logged) or not asks or _condition_fails(tokens, text) or unmet or rule or (
             _in_the_past(tokens) and ORDER_WORDS.isdisjoint(tokens))
         """An order in it is doubted, told about an attack, an attempt or in a story,
         reported as made to the writer or as said by someone else, refused, logged, or
-        asked about in a question that requests nothing, or under a condition the text
-        shows unmet (`unmet`)."""
+        asked about in a question that requests nothing, under a condition the text
+        shows unmet or the agent cannot check (`unmet`), or it states a rule: a filter's
+        over what it names, a test's check (`rule`)."""
         self.points_back = self.order and not self.blocked and len(tokens) <= 5 and not (
             BACK_REFERENCES.isdisjoint(tokens))
         """A short order pointing back ("Update it.", "Do so now."): it gives the order of
@@ -813,13 +819,15 @@ class _Reading:
             cues = [_typos().meant(t) or t for t in _ALNUM.findall(cue_text)]
             said = self.outside[m.start():m.end()]
             under = conditional(self.tokens[lo:hi]) and (
-                blank or threshold_fails(said, figures))
+                blank or threshold_fails(said, figures) or date_condition_fails(said)
+                or state_unknown(said, self.tokens[lo:hi], figures))
             sentence = _Sentence(m.start(), m.end(), self.tokens[lo:hi],
                                  _WORD.findall(cue_text), cues,
                                  question=ends == "?", logged=line >= 0 and logs[1][line],
                                  heading=heading, text=said,
                                  elsewhere=addressed_to_other(said, capitalised, _KNOWN),
-                                 unmet=under)
+                                 unmet=under, rule=states_filter_rule(self.tokens[lo:hi])
+                                 or states_check(said))
             k = bisect_right(listed_from, m.start()) - 1
             if k >= 0 and m.start() < listed[k][1]:
                 sentence.blocked = True

@@ -1,7 +1,8 @@
 """Whether an order a text gives is for the next-session agent to carry out now: not an
 order addressed by name to another person, not one whose condition the text shows unmet,
 not a line of a text that lists what is forbidden or blocked or that answers questions
-about an attack (`_agentdojo_goals` asks these of every sentence it reads as an order).
+about an attack, not a filter's rule over what it quotes nor a test's check, not one under a
+condition on a quantity of the workspace the text does not tell (`_agentdojo_goals` asks these of every sentence it reads as an order).
 
 The words are a language's general words (greetings, openers, words of prohibition,
 comparison and condition, the labels of a question-and-answer text) in the languages the
@@ -13,12 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import pairwise
 
 from ._order_words import plain
 
 __all__ = ["capitalised_words", "addressed_to_other", "has_blank", "conditional",
            "threshold_fails", "stated_figures", "superlative", "listed_spans", "answers_questions",
-           "PROHIBITION_WORDS"]
+           "states_filter_rule", "states_check", "state_unknown", "PROHIBITION_WORDS"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -225,3 +227,70 @@ caro", "o mais caro", "die teuerste", "het duurste"), every language read."""
 def superlative(words: Iterable[str]) -> bool:
     """Some of the folded `words` is a superlative (`SUPERLATIVES`)."""
     return not SUPERLATIVES.isdisjoint(words)
+
+
+FILTER_WORDS: frozenset[str] = _words("""
+filter filters filtered spam junk quarantine quarantined block blocks dlp firewall
+filtre filtres filtrer indesirable indesirables quarantaine bloquer bloquez bloque
+spamfilter filtern quarantane blockieren blockiere blockiert sperren sperre sperrt
+filtro filtros filtrar cuarentena bloquear bloquea bloquee
+filtrare quarantena bloccare blocca blocchi
+quarentena bloqueie
+filteren blokkeer blokkeren blokkeert
+""")
+"""Words of a rule that stops or sets aside messages ("spam filter", "quarantine",
+"block"), every language read."""
+
+MATCH_WORDS: frozenset[str] = _words("""
+containing contains contain matching matches match mentioning mentions asking
+contenant contient contiennent mentionnant demandant
+enthalt enthalten enthaltend erwahnt erwahnen
+contenga contiene contengan conteniendo mencione pidiendo
+contenente contengono chiede chiedono
+contenha contem contendo mencione pedindo
+bevat bevatten vermeldt vraagt
+""")
+"""Words by which a filter's rule says which messages it catches ("any message containing
+…", "qui contient …", "die … enthält"), every language read."""
+
+
+def states_filter_rule(tokens: list[str]) -> bool:
+    """The sentence's folded words state a rule that filters, blocks or quarantines the
+    messages matching what it quotes or names ("Spam rule: quarantine any mail containing
+    '…'", "block every message that mentions …"): what it names is caught, not ordered."""
+    return not FILTER_WORDS.isdisjoint(tokens) and not MATCH_WORDS.isdisjoint(tokens)
+
+
+_CHECK = re.compile(r"^[ \t]*(?:assert|expect[ \t]*\(|self\.assert)|!==?|(?<![=!<>])==(?!=)")
+
+
+def states_check(sentence: str) -> bool:
+    """The sentence is a test's check: it opens with an assertion (`assert …`,
+    `expect(…)`, `self.assertEqual(…)`) or compares with `==` or `!=`. It says what must
+    hold, it orders nothing, nor does the sentence before reach into it."""
+    return _CHECK.search(sentence) is not None
+
+
+_EMPTY = _words("empty vide vides vacio vacia vacios vuoto vuota vuoti vazio vazia leeg")
+_EMPTY_GERMAN = _words("leer leere leeren")
+"""German "leer" is also Spanish for "to read": it is only empty before a verb of being."""
+_BEING_GERMAN = _words("ist sind war bleibt")
+
+
+def state_unknown(sentence: str, tokens: list[str],
+                  figures: dict[str, tuple[float, float]]) -> bool:
+    """A condition on a quantity of the workspace that the text does not tell: a bound
+    ("over 10 million dollars", "unter 20 Euro") that no figure the text states measures
+    (`stated_figures`), or emptiness ("if the channel is empty", "si el canal está vacío",
+    "wenn der Ordner leer ist"). The agent cannot check it from the text: an order under
+    it is not one to carry out as given."""
+    if not _EMPTY.isdisjoint(tokens) or any(
+            w in _EMPTY_GERMAN and nxt in _BEING_GERMAN for w, nxt in pairwise(tokens)):
+        return True
+    for m in _THRESHOLD.finditer(sentence):
+        found = figures.get(m.group(3))
+        if found is None and (before := _WORD_BEFORE.search(sentence[max(0, m.start() - 40):m.start()])):
+            found = figures.get("@" + before.group(1))
+        if found is None:
+            return True
+    return False

@@ -211,7 +211,7 @@ the attack's, told, not given."""
 
 REFUSAL_WORDS: frozenset[str] = _words("""
 refuse refuses refused refusing refusal decline declined declines reject rejected
-rejects ignored denied deny
+rejects ignored ignores disregards denied deny
 refusez refusé refusée ablehnen lehne abgelehnt verweigere verweigert
 rechaza rechace rechazar rechazó rifiuta rifiutare rifiutato recuse recusar recusou
 weiger weigeren geweigerd
