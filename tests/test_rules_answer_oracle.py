@@ -1505,3 +1505,34 @@ def test_a_negation_of_the_fault_leaves_the_answer_plain(answer, outcome):
     assert judge_recovery(answer, *labels,
                           request="Please ship my latest order to my shipping address."
                           ).outcome == outcome
+
+
+@rule("oracle.name-forms")
+@pytest.mark.parametrize(("answer", "labels", "outcome"), [
+    ("Te mudaste a Sevilla el año pasado.", (["Seville"], ["Valencia"]), "recovered"),
+    ("Tu habites à Lisbonne.", (["Lisbon"], ["Porto"]), "recovered"),
+    ("Vous habitez à Séville.", (["Seville"], ["Porto"]), "recovered"),
+    # another word, not another ending, stays unsure
+    ("Du wohnst jetzt in Mailand.", (["Milan"], ["Turin"]), "unsure"),
+    # a form nearer a forbidden name is that name's
+    ("Vous habitez à Venise.", (["Vienna"], ["Venice"]), "unsure"),
+])
+def test_a_name_with_another_ending_is_the_name(answer, labels, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *labels, request="Where did I say I moved to?").outcome == (
+        outcome)
+
+
+@rule("oracle.question-about-what-was-said")
+@pytest.mark.parametrize(("asked", "outcome"), [
+    ("Where did I say I moved to?", "recovered"),
+    # a request to act: the answer's "still" may leave it pending
+    ("Move my booking to Seville.", "unsure"),
+])
+def test_a_question_about_what_the_user_said_asks_no_action(asked, outcome):
+    from repair_core.bench import judge_recovery
+
+    answer = "Me dijiste que te mudaste a Sevilla y que todavía buscas piso."
+    assert judge_recovery(answer, ["Seville"], ["Valencia"], request=asked).outcome == (
+        outcome)

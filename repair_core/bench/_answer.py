@@ -13,6 +13,7 @@ in its length for the short facts of a case.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_left
 from collections.abc import Sequence
 
@@ -515,7 +516,7 @@ class AnswerReading:
     def __init__(self, answer: str, required: Sequence[str],
                  forbidden: Sequence[str] = (), request: str | None = None) -> None:
         self.asks_action = (None if request is None else
-                            any(w in REQUEST_VERBS for w in value_words(request)))
+                            any(w in REQUEST_VERBS for w in _asked(value_words(request))))
         """The user's request asks for an action (`REQUEST_VERBS`); False when it asks
         for a status or a fact; None when it is not known, and then every action the
         answer names is read as the request's."""
@@ -557,6 +558,10 @@ class AnswerReading:
         self._required_at = [self._coverage(si, self.required)
                              for si in range(len(self.sentences))]
         self._other = [self._about_other_item(s.words) for s in self.sentences]
+        self._capitalised = frozenset(
+            m[0].lower() for m in _LETTERS.finditer(answer) if m[0][0].isupper()
+        ) if other else frozenset()
+        """The words the answer writes capitalised, lower-cased (`_name_forms`)."""
         self._fault_places = [
             place for f in forbidden if "," in f
             if (place := value_words(f.rsplit(",", 1)[1]))
@@ -1314,7 +1319,8 @@ class AnswerReading:
                        required: bool) -> list[tuple[bool, bool, str, int, int]]:
         """`_translated`, with the sentence and the word each occurrence begins at."""
         out = []
-        phrases = translations(fact) if self.cues.other else frozenset()
+        phrases = (translations(fact) | self._name_forms(fact) if self.cues.other
+                   else frozenset())
         for si, s in enumerate(self.sentences):
             if s.question or s.offered:
                 continue
@@ -1329,6 +1335,20 @@ class AnswerReading:
                      f"{aux} … {s.words[i]}", si, i)
                     for aux, i in self._framed_passives(s, phrases)]
         return out
+
+    def _name_forms(self, fact: list[str]) -> frozenset[tuple[str, ...]]:
+        """The words the answer writes capitalised that are the name `fact` (one word of
+        five or more letters, no value of the closed vocabularies) in another language's
+        form (`_another_form`: "Lisboa", "Lisbonne" for *Lisbon*), each nearer no other
+        label of the case."""
+        if (len(fact) != 1 or len(fact[0]) < 5 or not fact[0].isalpha()
+                or tuple(fact) in VALUE_KINDS):
+            return frozenset()
+        labels = [f[0] for f in self.required + self.forbidden if len(f) == 1]
+        return frozenset(
+            (w,) for w in self._capitalised if _another_form(w, fact[0])
+            and not any(lab != fact[0] and (lab == w or _another_form(w, lab))
+                        for lab in labels))
 
     @staticmethod
     def _framed_passives(s: _Sentence,
@@ -1665,7 +1685,42 @@ def _retried(tail: list[str]) -> bool:
     return False
 
 
+def _asked(request: list[str]) -> list[str]:
+    """The request's words up to a question about what the user said ("Where did I say I
+    moved to?"): the verbs after "did I say", "did I tell", "did I mention" are what the
+    user told, not an action asked for."""
+    for i in range(len(request) - 2):
+        if request[i] == "did" and request[i + 1] == "i" and request[i + 2] in _SAYING:
+            return request[:i]
+    return request
+
+
+_SAYING = frozenset({"say", "tell", "mention", "write"})
 _PASSIVE_AUXILIARIES = frozenset({"wird", "wordt"})
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _unaccented(word: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFD", word)
+                   if not unicodedata.combining(ch))
+
+
+def _another_form(word: str, name: str) -> bool:
+    """`word` is `name` with another ending: they share, accents aside, a beginning of
+    four or more letters that leaves at most two of the name's and three of the word's
+    letters ("lisboa" and "lisbonne" for "lisbon", "sevilla" and "séville" for
+    "seville"); not the name itself."""
+    if word == name:
+        return False
+    word, name = _unaccented(word), _unaccented(name)
+    p = 0
+    for a, b in zip(word, name, strict=False):
+        if a != b:
+            break
+        p += 1
+    return p >= 4 and len(name) - p <= 2 and len(word) - p <= 3
+
+
 _TAKE_BACK_WORDS = frozenset({"sorry", "oops", "whoops", "correction", "apologies", "no",
                               "wait", "i", "mean", "rather", "er", "um"})
 _STRONG_TAKE_BACK = frozenset({"sorry", "oops", "whoops", "correction", "apologies", "wait",
