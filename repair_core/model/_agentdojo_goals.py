@@ -777,6 +777,18 @@ def _german_bases(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _without_clitic(word: str) -> tuple[str, ...]:
+    """`word` without a Spanish, Italian or Portuguese pronoun attached to it ("créalo" ->
+    "crea", "inviala" -> "invia"), as `_cue` reads an imperative."""
+    return tuple(word[:-len(c)] for c in CLITICS if word.endswith(c) and len(word) - len(c) >= 3)
+
+
+def _verb_of_noun(word: str) -> tuple[str, ...]:
+    """The infinitive of a German verbal noun in "-ung" ("buchung" -> "buchen",
+    "uberweisung" -> "uberweisen", folded); nothing for a short word."""
+    return (word[:-3] + "en",) if len(word) >= 7 and word.endswith("ung") else ()
+
+
 class _Reading:
     """A text read once: its plain form, the same with quotations blanked, its sentences
     and clauses (from the blanked form: a quotation's punctuation ends nothing)."""
@@ -851,11 +863,13 @@ class _Reading:
         self.said_meant = self.said_outside | meant
         """Words outside quotations, each slip read as the word meant (`_typos`)."""
         self.action_forms = self.said_meant | {b for w in self.said_outside
-                                               for b in (*_english_bases(w), *_german_bases(w))}
+                                               for b in (*_english_bases(w), *_german_bases(w),
+                                                         *_without_clitic(w), *_verb_of_noun(w))}
         """The same, and the base of each English participle or gerund ("booked",
-        "deleting") and the infinitive of each German verb form a subordinate clause ends
-        with ("reservierst", "gelöscht"): a passive or subordinate order names its action
-        so."""
+        "deleting"), the infinitive of each German verb form a subordinate clause ends
+        with ("reservierst", "gelöscht") or of a German verbal noun ("Buchung"), and an
+        imperative without the pronoun attached to it ("créalo"): a passive, subordinate or
+        nominal order names its action so."""
 
     def slot_at(self, slot: str, place: bool = False) -> Iterable[int]:
         """Where `slot` stands in the text, written as it is or with its punctuation spelled

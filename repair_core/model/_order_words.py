@@ -125,6 +125,7 @@ ignore disregard forget instead important instruction instructions task
 veuillez merci svp plaît plait faut devez assurez oubliez ignorez important urgent
 voudrait souhaite souhaiterait
 bitte muss müssen sollst sollen stelle sicher vergiss ignoriere wichtig dringend sofort
+erbeten
 möchte möchten
 por favor debe debes asegúrate asegurate asegúrese olvida ignora importante urgente
 quiere quisiera desea gustaría
