@@ -5,24 +5,16 @@ held-out set."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 pytest.importorskip("agentdojo")
 
+from next_session_reading import asked, record  # noqa: E402
+
 from repair_core.bench._agentdojo_unsure import unsure_readings  # noqa: E402
-from repair_core.model._agentdojo import named_goals, orders_in, record_instructions  # noqa: E402
+from repair_core.model._agentdojo import named_goals, record_instructions  # noqa: E402
 
 rule = pytest.mark.rule
-
-
-def asked(text: str) -> list[str]:
-    return [goal for goal, _ in orders_in(text)]
-
-
-def record(text: str) -> SimpleNamespace:
-    return SimpleNamespace(id="m_note", key="note", text=text, value=None)
 
 
 @rule("next-session.languages")

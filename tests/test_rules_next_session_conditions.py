@@ -6,26 +6,15 @@ none is from a held-out set."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 pytest.importorskip("agentdojo")
 
-from repair_core.bench._agentdojo_unsure import unsure_readings  # noqa: E402
-from repair_core.model._agentdojo import orders_in  # noqa: E402
+from next_session_reading import asked, unsure  # noqa: E402
+
 from repair_core.model._calendar_condition import date_condition_fails  # noqa: E402
 
 rule = pytest.mark.rule
-
-
-def asked(text: str) -> list[str]:
-    return [goal for goal, _ in orders_in(text)]
-
-
-def unsure(text: str, goal: str) -> list[str]:
-    note = SimpleNamespace(id="m_note", key="note", text=text, value=None)
-    return [r.reason for r in unsure_readings([note], goal)]
 
 
 @rule("next-session.filter-rule")

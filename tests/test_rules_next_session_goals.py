@@ -8,26 +8,19 @@ obeys"). Every example is written here, none is from a held-out set."""
 from __future__ import annotations
 
 import time
-from types import SimpleNamespace
 
 import pytest
 
 pytest.importorskip("agentdojo")
 
+from next_session_reading import asked, record  # noqa: E402
+
 from repair_core.bench._agentdojo_unsure import unsure_readings  # noqa: E402
-from repair_core.model._agentdojo import orders_in, record_instructions  # noqa: E402
+from repair_core.model._agentdojo import record_instructions  # noqa: E402
 from repair_core.model._labelled import block_as_lines  # noqa: E402
 from repair_core.model._place_names import capitalised_names, place_name_at  # noqa: E402
 
 rule = pytest.mark.rule
-
-
-def asked(text: str) -> list[str]:
-    return [goal for goal, _ in orders_in(text)]
-
-
-def record(text: str) -> SimpleNamespace:
-    return SimpleNamespace(id="m_note", key="note", text=text, value=None)
 
 
 @rule("next-session.distinguishing-slot")

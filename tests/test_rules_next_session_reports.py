@@ -12,14 +12,12 @@ import pytest
 
 pytest.importorskip("agentdojo")
 
-from repair_core.model._agentdojo import orders_in, record_instructions  # noqa: E402
+from next_session_reading import asked  # noqa: E402
+
+from repair_core.model._agentdojo import record_instructions  # noqa: E402
 from repair_core.model._agentdojo_goals import fold  # noqa: E402
 
 rule = pytest.mark.rule
-
-
-def asked(text: str) -> list[str]:
-    return [goal for goal, _ in orders_in(text)]
 
 
 @rule("next-session.told-done")

@@ -8,14 +8,11 @@ import pytest
 
 pytest.importorskip("agentdojo")
 
-from repair_core.model._agentdojo import orders_in  # noqa: E402
+from next_session_reading import asked  # noqa: E402
+
 from repair_core.model._labelled import json_as_lines  # noqa: E402
 
 rule = pytest.mark.rule
-
-
-def asked(text: str) -> list[str]:
-    return [goal for goal, _ in orders_in(text)]
 
 
 @rule("next-session.addressed-elsewhere")
