@@ -40,6 +40,7 @@ else
     # Inside a virtual environment install there; otherwise into the python3 on PATH.
     if [ -n "${VIRTUAL_ENV:-}" ]; then target=(--python "$VIRTUAL_ENV/bin/python")
     else target=(--system --python "$python"); fi
+    echo "setup: installing dgrr and the locked dependencies${extra:+ (with the test tools)} into ${VIRTUAL_ENV:-$python} (a minute or more on a fresh machine, seconds after)" >&2
     requirements=$(mktemp)
     trap 'rm -f "$requirements"' EXIT
     # --locked: refuse a lock that no longer matches pyproject.toml (re-lock with `uv lock`).
