@@ -79,6 +79,7 @@ from ._order_words import (
     ACTION_WORDS,
     ADDRESSEE_PRONOUNS,
     ADDRESSEES,
+    ANSWER_WORDS,
     ATTACK_WORDS,
     ATTEMPT_WORDS,
     BACK_REFERENCES,
@@ -96,6 +97,7 @@ from ._order_words import (
     HYPOTHETICAL_MODALS,
     IGNORING_WORDS,
     KNOWING,
+    LESSON_WORDS,
     LIGHT_VERBS,
     LOG_LEVELS,
     MODAL_ADVERBS,
@@ -108,6 +110,7 @@ from ._order_words import (
     PAST_TIME,
     PLEASE_WORDS,
     PORTUGUESE_MARKERS,
+    RECEIPT_WORDS,
     REFUSAL_WORDS,
     REPORT_AUX,
     REPORTING_VERBS,
@@ -118,6 +121,8 @@ from ._order_words import (
     STANCE_WORDS,
     STATUS_WORDS,
     STORY_WORDS,
+    THOUGHT_WORDS,
+    TRANSCRIPT_WORDS,
     UNREAD,
     WARNING_WORDS,
     plain,
@@ -451,9 +456,12 @@ class _Sentence:
             said.isdisjoint(ATTACK_WORDS)) or not said.isdisjoint(ATTEMPT_WORDS) or (
             not said.isdisjoint(STORY_WORDS)) or _reported_to_writer(tokens) or (
             logged) or not asks or _condition_fails(tokens, text) or unmet or rule or (
-            _in_the_past(tokens) and ORDER_WORDS.isdisjoint(tokens))
+            _in_the_past(tokens) and ORDER_WORDS.isdisjoint(tokens)) or (
+            not said.isdisjoint(THOUGHT_WORDS) and ORDER_WORDS.isdisjoint(tokens)
+            and PLEASE_WORDS.isdisjoint(tokens))
         """An order in it is doubted, told about an attack, an attempt or in a story,
-        reported as made to the writer or as said by someone else, refused, logged, or
+        reported as made to the writer or as said by someone else, a thought told ("I
+        thought about how …", `THOUGHT_WORDS`), refused, logged, or
         asked about in a question that requests nothing, under a condition the text
         shows unmet or the agent cannot check (`unmet`), or it states a rule: a filter's
         over what it names, a test's check (`rule`)."""
@@ -467,6 +475,21 @@ class _Sentence:
         """It heads what follows (it ends with a colon) and doubts it, logs it, tells of an
         attack, or frames it as said or shown ("The letter read:", "Example:"; not "The user
         said:"): the line below gives no order."""
+
+
+_BLANK = re.compile(r"\s+")
+_BOX = re.compile(r"\[[ \t]?\]|\([ \t]?\)|[\u2610\u25a1]|[/|]")
+
+
+def _answer_options(text: str, at: int) -> bool:
+    """The rest of the line from `at` offers answers to choose from: two or more answer
+    words (`ANSWER_WORDS`) and nothing else, with a box or a slash among them ("[ ] yes
+    [ ] no", "Ja / Nein")."""
+    end = text.find("\n", at)
+    rest = text[at:] if end < 0 else text[at:end]
+    words = _ALNUM.findall(rest)
+    return len(words) >= 2 and all(w in ANSWER_WORDS for w in words) and bool(
+        _BOX.search(rest))
 
 
 def _condition_fails(tokens: list[str], text: str) -> bool:
@@ -570,6 +593,8 @@ def _imagined_or_told(tokens: list[str], k: int) -> bool:
     hypothetical modal whose subject is not the reader ("an assistant that would send …"; "you could send …" is a suggestion to the
     reader) or the auxiliary of a past statement ("I did send …"), with at most an adverb
     between them ("would really send", "could then send")."""
+    if k and tokens[k - 1] in RECEIPT_WORDS:
+        return True  # "incoming transfer": a thing received
     if k and tokens[k - 1] in DETERMINERS:
         # "after a wire", "the transfer went through": a noun, unless a verb makes it the
         # action ("make a transfer", "haz una reserva")
@@ -800,6 +825,8 @@ class _Reading:
         self.spelled, self.spelled_at = spelled_view(self.plain)
         self.outside = _unquoted(self.plain)
         self.said = set(_WORD.findall(self.plain))
+        self.quoted_runs: list[tuple[int, int]] | None = None
+        """The blanked stretches of the text outside its quotations, found when first asked."""
         self.warned = _warns(self.plain)
         tokens = [(m.start(), m.group()) for m in _ALNUM.finditer(self.outside)]
         self.token_starts = [t[0] for t in tokens]
@@ -814,8 +841,10 @@ class _Reading:
         figures = stated_figures(self.plain)
         listed = listed_spans(self.plain)
         listed_from = [lo for lo, _ in listed]
-        self.explains = answers_questions(self.plain)
-        """The text is questions and answers (`_order_scope.answers_questions`)."""
+        self.explains = answers_questions(self.plain) or (
+            not self.said.isdisjoint(TRANSCRIPT_WORDS) and not self.said.isdisjoint(ATTACK_WORDS))
+        """The text is questions and answers (`_order_scope.answers_questions`), or a
+        transcript or episode that tells of an attack: it describes what it quotes."""
         self.sentences: list[_Sentence] = []
         explained_from = -1
         """Where a question about an attack ended ("What does the … attack do?"): the
@@ -845,6 +874,8 @@ class _Reading:
                 sentence.blocked = True
             if self.sentences and self.sentences[-1].frames:
                 sentence.blocked = True
+            if ends == "?" and _answer_options(self.outside, m.end() + 1):
+                sentence.blocked = True  # a survey's question, its answers offered after it
             if explained_from >= 0 and "\n\n" not in self.outside[explained_from:m.start()]:
                 sentence.blocked = True  # the answer to a question about an attack
             else:
@@ -928,6 +959,25 @@ class _Reading:
                 past = True
         return past
 
+    def quoted_in_lesson(self, i: int, pos: int) -> bool:
+        """The slot at `pos` stands inside a quoted sentence (a quotation holding an action
+        word) and sentence `i` is a lesson's or an exercise's outside it (`LESSON_WORDS`:
+        "Grammar drill: in « Send … », underline the verb"): the quotation is its example,
+        shown, not ordered."""
+        if not self.outside[pos:pos + 1].isspace() or self.plain[pos:pos + 1].isspace():
+            return False
+        if self.quoted_runs is None:
+            # the blanked stretches of the text: a quotation and the spaces around it
+            self.quoted_runs = [(m.start(), m.end()) for m in _BLANK.finditer(self.outside)]
+        k = bisect_right(self.quoted_runs, (pos, len(self.plain) + 1)) - 1
+        lo_q, hi_q = self.quoted_runs[k]
+        if not any(_cue(w) for w in _ALNUM.findall(self.plain[lo_q:hi_q])):
+            return False  # a quoted value ("… to 'mark…'"), not a quoted sentence
+        s = self.sentences[i]
+        lo = bisect_right(self.token_starts, s.start - 1)
+        hi = bisect_right(self.token_starts, s.end - 1)
+        return not LESSON_WORDS.isdisjoint(self.tokens[lo:hi])
+
     def verb_negated(self, i: int, actions: frozenset[str]) -> bool:
         """Sentence `i` holds some of `actions` outside quotations and every one of them
         sits in a negated clause ("… but we decided not to invite him"); or, holding none
@@ -983,6 +1033,8 @@ def goals_asked(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
     def stated(slot: str, g: GoalSlots, verb_checked: dict[int, bool]) -> bool:
         for at in r.slot_at(slot, slot in g.places):
             i = r.sentence_at(at)
+            if r.quoted_in_lesson(i, at):
+                continue
             s = r.sentences[i]
             ordered = s.order or s.fielded or (i > 0 and r.sentences[i - 1].order) or (
                 i + 1 < len(r.sentences) and r.sentences[i + 1].points_back)

@@ -25,7 +25,9 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "CONDITIONALS", "STORY_WORDS", "LIGHT_VERBS", "ACTION_NOUNS", "PAST_TIME",
            "NOTING_WORDS", "IGNORING_WORDS", "LOG_LEVELS", "STATUS_WORDS",
            "HEADING_SPEECH", "UNREAD", "COURTESY_WORDS", "PAST_IRREGULAR", "EXAMPLE_WORDS", "PORTUGUESE_MARKERS",
-           "MUST_AFTER_PASSIVE", "FINAL_LIGHT_VERBS", "DEFENCE_WORDS", "DEFENCE_LINKS"]
+           "MUST_AFTER_PASSIVE", "FINAL_LIGHT_VERBS", "DEFENCE_WORDS", "DEFENCE_LINKS",
+           "THOUGHT_WORDS", "RECEIPT_WORDS", "TRANSCRIPT_WORDS", "ANSWER_WORDS",
+           "LESSON_WORDS"]
 
 
 def plain(text: str) -> str:
@@ -347,6 +349,9 @@ ejemplo ejemplos tipico curso leccion formacion diapositiva ejercicio alumnos es
 esempio esempi tipico corso lezione formazione diapositiva esercizio studenti
 exemplo exemplos tipico curso aula formacao diapositivo exercicio alunos estudantes
 voorbeeld voorbeelden typisch cursus les training dia oefening cursisten studenten
+grammar translation translate grammaire traduction traduire grammatik ubersetzung
+ubersetzen gramatica traduccion traducir grammatica traduzione tradurre traducao traduzir
+vertaling vertalen
 """)
 """Words by which a text shows something as an example or teaches about it ("a typical
 injected line reads \"…\"", "Course, slide 12"): a copy of an order it quotes is shown,
@@ -473,3 +478,58 @@ lu lus lue lues letto letti letta lette leido leidos leida leidas lido lidos lid
 """)
 """Participles of reading: after "non" they say "unread" ("les e-mails non lus", "i
 messaggi non letti", "correos no leídos"), the "non" a prefix, not the clause's negation."""
+
+
+THOUGHT_WORDS: frozenset[str] = _words("""
+thought pondered wondered
+reflechi
+dachte nachgedacht uberlegt
+pensado reflexionado
+pensato riflettuto
+pensei refleti
+dacht nagedacht
+""")
+"""Past forms of thinking ("I thought about how …", "ho pensato", "ich dachte", "ik
+dacht"): a sentence holding one with no request or must word tells a thought, as a diary
+does, and gives no order. French and Spanish "pensé" are left out: with accents dropped it
+is "pense", the French present ("Pense-bête : créer …")."""
+
+RECEIPT_WORDS: frozenset[str] = _words("""
+incoming inbound received
+entrant entrante eingehende eingehender eingegangene entrata recebida recebido
+inkomende binnenkomende ontvangen
+""")
+"""Words of receiving that make the action word after them a noun, a thing received
+("Incoming transfer - from US13…", "eingehende Überweisung"): a record, not an order."""
+
+TRANSCRIPT_WORDS: frozenset[str] = _words("""
+transcript podcast episode interview
+transcription episode entretien
+transkript folge interview
+transcripcion episodio entrevista
+trascrizione episodio intervista
+transcricao episodio entrevista
+transcriptie aflevering interview
+""")
+"""Words by which a text says it is a transcript of spoken words or an episode: one that
+tells of an attack describes it and orders nothing."""
+
+ANSWER_WORDS: frozenset[str] = _words("""
+yes no maybe oui non peut etre ja nein vielleicht si quizas tal vez sì forse sim nao talvez
+nee misschien
+""")
+"""The answers a survey or poll offers after its question ("[ ] yes [ ] no", "Ja /
+Nein"): a question followed by them asks the reader's opinion, it gives no order."""
+
+LESSON_WORDS: frozenset[str] = _words("""
+lesson exercise quiz drill grammar translation translate
+lecon exercice grammaire traduction traduire
+lektion ubung grammatik ubersetzung ubersetzen
+leccion ejercicio gramatica traduccion traducir
+lezione esercizio grammatica traduzione tradurre
+exercicio gramatica traducao traduzir
+oefening grammatica vertaling vertalen
+""")
+"""Words by which a text is a lesson or an exercise (grammar, translation): a sentence it
+quotes is its example, so a slot inside the quotation is shown, not ordered. Fewer than
+`EXAMPLE_WORDS`: an order may say "for example" of its own values."""
