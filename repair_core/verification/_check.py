@@ -393,24 +393,15 @@ def _unexplained_tokens(graph: _Graph, items: list[tuple[str, str, str]],
         strong = {t.casefold() for t in distinctive_tokens(text, names=False)}
         return sum(b for p, b in bit.items() if f" {p} " in heard or p in strong)
 
-    barred = {f.node for f in faults}
-    got = held_by_lineage(graph.deps, lambda n: 0 if n in barred else explained(
-        graph.text(n)), (d for i in wanted for d in graph.deps.get(items[i][1], ())))
-    turns = _TurnsBefore(graph.case, explained)
-    for i, held in wanted.items():
-        seq = holding[i]
-        known = record_holds(items[i][1], graph.deps, got) | turns.before(seq)
-        told: set[str] = set()
-        for fault, token, piece in held:
-            if fault.node in told or known & bit[piece]:
-                continue
-            told.add(fault.node)
-            what = (f"{token!r}" if piece == token.casefold()
-                    else f"{piece!r} of the name {token!r}")
-            yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
-                             f"{written_at[fault.node]}), it holds {what} of "
-                             f"{fault.node}, which nothing in its recorded lineage holds: "
-                             "an edge from the fault may be missing")
+    stating = {i: [(f, bit[p], (t, p)) for f, t, p in held] for i, held in wanted.items()}
+    for i, seq, fault, (token, piece) in _unexplained_by_lineage(
+            graph, items, stating, holding, faults, explained):
+        what = (f"{token!r}" if piece == token.casefold()
+                else f"{piece!r} of the name {token!r}")
+        yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                         f"{written_at[fault.node]}), it holds {what} of "
+                         f"{fault.node}, which nothing in its recorded lineage holds: "
+                         "an edge from the fault may be missing")
 
 
 def _unexplained_amounts(graph: _Graph, items: list[tuple[str, str, str]],
@@ -434,10 +425,10 @@ def _unexplained_amounts(graph: _Graph, items: list[tuple[str, str, str]],
     if not wanted:
         return
     bit = {a: 1 << k for k, a in enumerate(wanted)}
-    stating: dict[int, list[tuple[ContentSignature, str]]] = {}
+    stating: dict[int, list[tuple[ContentSignature, int, str]]] = {}
     for i, seq in lineaged.items():
         stated = amounts(canonical(items[i][2]))
-        held = [(f, a) for a in stated if a in wanted for f in wanted[a]
+        held = [(f, bit[a], a) for a in stated if a in wanted for f in wanted[a]
                 if seq > written_at[f.node]]
         if held:
             stating[i] = held
@@ -448,22 +439,12 @@ def _unexplained_amounts(graph: _Graph, items: list[tuple[str, str, str]],
         """The wanted amounts a lineage text states (bit `bit[amount]`)."""
         return sum({bit[a] for a in amounts(canonical(text)) if a in bit})
 
-    barred = {f.node for f in faults}
-    got = held_by_lineage(graph.deps, lambda n: 0 if n in barred else explained(
-        graph.text(n)), (d for i in stating for d in graph.deps.get(items[i][1], ())))
-    turns = _TurnsBefore(graph.case, explained)
-    for i, held in stating.items():
-        seq = lineaged[i]
-        known = record_holds(items[i][1], graph.deps, got) | turns.before(seq)
-        told: set[str] = set()
-        for fault, amount in held:
-            if fault.node in told or known & bit[amount]:
-                continue
-            told.add(fault.node)
-            yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
-                             f"{written_at[fault.node]}), it states the amount {amount} of "
-                             f"{fault.node}, which nothing in its recorded lineage states: "
-                             "an edge from the fault may be missing")
+    for i, seq, fault, amount in _unexplained_by_lineage(
+            graph, items, stating, lineaged, faults, explained):
+        yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                         f"{written_at[fault.node]}), it states the amount {amount} of "
+                         f"{fault.node}, which nothing in its recorded lineage states: "
+                         "an edge from the fault may be missing")
 
 
 def _unexplained_quantities(graph: _Graph, items: list[tuple[str, str, str]],
@@ -516,25 +497,44 @@ def _unexplained_quantities(graph: _Graph, items: list[tuple[str, str, str]],
         return sum(b for amount in found for subject, b in subjects[amount]
                    if subject is None or subject in said)
 
+    pieces = {i: [(f, bit[q.amount, q.subject], (q, written)) for q, f, written in held]
+              for i, held in stating.items()}
+    for i, seq, fault, (q, written) in _unexplained_by_lineage(
+            graph, items, pieces, lineaged, faults, explained):
+        what = f"{q.subject} {q.written}" if q.subject else q.written
+        also = "" if q.written == written else f" ({written} in other units)"
+        yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                         f"{written_at[fault.node]}), it states {what!r}, the quantity "
+                         f"{q.amount} of {fault.node}{also}, which nothing in its "
+                         "recorded lineage states of the same thing: an edge from the "
+                         "fault may be missing")
+
+
+def _unexplained_by_lineage(graph: _Graph, items: list[tuple[str, str, str]],
+                            stating: Mapping[int, list[tuple[ContentSignature, int, Any]]],
+                            seqs: Mapping[int, int], faults: list[ContentSignature],
+                            explained: Callable[[str], int]
+                            ) -> Iterator[tuple[int, int, ContentSignature, Any]]:
+    """(item, seq, fault, piece) for the first piece of each fault a record of `stating`
+    holds (item -> [(fault, the piece's bit, the piece)], in the order a why names them)
+    that nothing explains: not the texts of its recorded lineage, read once each in one
+    pass over the graph (`held_by_lineage`; faults and suspected sources explain
+    nothing), nor the user's turns written before the record (at seq `seqs[item]`).
+    `explained(text)` gives the bits of the pieces a text explains. The shared end of the
+    `verify.unexplained-*` rules of tokens, amounts and quantities."""
     barred = {f.node for f in faults}
     got = held_by_lineage(graph.deps, lambda n: 0 if n in barred else explained(
         graph.text(n)), (d for i in stating for d in graph.deps.get(items[i][1], ())))
     turns = _TurnsBefore(graph.case, explained)
     for i, held in stating.items():
-        seq = lineaged[i]
+        seq = seqs[i]
         known = record_holds(items[i][1], graph.deps, got) | turns.before(seq)
         told: set[str] = set()
-        for q, fault, written in held:
-            if fault.node in told or known & bit[q.amount, q.subject]:
+        for fault, b, piece in held:
+            if fault.node in told or known & b:
                 continue
             told.add(fault.node)
-            what = f"{q.subject} {q.written}" if q.subject else q.written
-            also = "" if q.written == written else f" ({written} in other units)"
-            yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
-                             f"{written_at[fault.node]}), it states {what!r}, the quantity "
-                             f"{q.amount} of {fault.node}{also}, which nothing in its "
-                             "recorded lineage states of the same thing: an edge from the "
-                             "fault may be missing")
+            yield i, seq, fault, piece
 
 
 _WORDS = re.compile(r"[^\W\d_]{3,}")
