@@ -356,6 +356,30 @@ def seed_list(text: str) -> list[int]:
     return seeds
 
 
+def checked_grid(ap: argparse.ArgumentParser, args: argparse.Namespace,
+                 known: Sequence[str]) -> tuple[list[str], list[int]]:
+    """The families and seeds a seeds script's arguments ask for, after the checks every
+    such script makes, each refused by `ap.error` naming the option and its value:
+    `--families` among `known`, `--seeds` (`seed_list`), `--workers` at least 1, and where
+    the script has them `--salts` at least 1 and `--block` a block name."""
+    families = [f.strip() for f in args.families.split(",") if f.strip()]
+    unknown = [f for f in families if f not in known]
+    if unknown or not families:
+        ap.error(f"--families: unknown {(', '.join(unknown) or args.families)!r}; "
+                 f"choose from {', '.join(known)}")
+    if hasattr(args, "block") and not re.fullmatch(r"[a-z0-9-]{1,40}", args.block):
+        ap.error(f"--block: lower-case letters, digits and hyphens, got {args.block!r}")
+    try:
+        seeds = seed_list(args.seeds)
+    except ValueError as e:
+        ap.error(f"--seeds: {e}")
+    if getattr(args, "salts", 1) < 1:
+        ap.error(f"--salts: must be at least 1, got {args.salts}")
+    if args.workers < 1:
+        ap.error(f"--workers: must be at least 1, got {args.workers}")
+    return families, seeds
+
+
 def write_doc_block(doc: Path, block: str, text: str) -> bool:
     """Write `text` between the `<!-- block:begin -->` and `<!-- block:end -->` markers
     of `doc`; False, said on standard error, when the markers are not there."""
@@ -389,23 +413,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=None,
                     help="write the tables into this file, between the --block markers")
     args = ap.parse_args(argv)
-    families = [f.strip() for f in args.families.split(",") if f.strip()]
-    unknown = [f for f in families if f not in FAMILIES]
-    if unknown or not families:
-        ap.error(f"--families: unknown {', '.join(unknown) or args.families!r}; "
-                 f"choose from {', '.join(FAMILIES)}")
+    families, seeds = checked_grid(ap, args, FAMILIES)
     if not 0 <= args.noise < 1:
         ap.error(f"--noise: a slip rate from 0 up to 1, got {args.noise:g}")
-    if not re.fullmatch(r"[a-z0-9-]{1,40}", args.block):
-        ap.error(f"--block: lower-case letters, digits and hyphens, got {args.block!r}")
-    try:
-        seeds = seed_list(args.seeds)
-    except ValueError as e:
-        ap.error(f"--seeds: {e}")
-    if args.salts < 1:
-        ap.error(f"--salts: must be at least 1, got {args.salts}")
-    if args.workers < 1:
-        ap.error(f"--workers: must be at least 1, got {args.workers}")
     from repair_core.bench import METHOD_LABELS
 
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]

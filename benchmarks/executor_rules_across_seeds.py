@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import sys
 import time
@@ -295,21 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=None,
                     help="write the tables into this file, between the --block markers")
     args = ap.parse_args(argv)
-    families = [f.strip() for f in args.families.split(",") if f.strip()]
-    unknown = [f for f in families if f not in FAMILIES]
-    if unknown or not families:
-        ap.error(f"--families: unknown {', '.join(unknown) or args.families!r}; "
-                 f"choose from {', '.join(FAMILIES)}")
-    try:
-        seeds = claims_across_seeds.seed_list(args.seeds)
-    except ValueError as e:
-        ap.error(f"--seeds: {e}")
-    if args.salts < 1:
-        ap.error(f"--salts: must be at least 1, got {args.salts}")
-    if args.workers < 1:
-        ap.error(f"--workers: must be at least 1, got {args.workers}")
-    if not re.fullmatch(r"[a-z0-9-]{1,40}", args.block):
-        ap.error(f"--block: lower-case letters, digits and hyphens, got {args.block!r}")
+    families, seeds = claims_across_seeds.checked_grid(ap, args, FAMILIES)
     from repair_core.bench import METHOD_LABELS
 
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]

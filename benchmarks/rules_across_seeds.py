@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -184,19 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="write the tables into this file, between the --block markers")
     ap.add_argument("--block", default=BLOCK, help=f"the docs block (default {BLOCK})")
     args = ap.parse_args(argv)
-    families = [f.strip() for f in args.families.split(",") if f.strip()]
-    unknown = [f for f in families if f not in FAMILIES]
-    if unknown or not families:
-        ap.error(f"--families: unknown {', '.join(unknown) or repr(args.families)}; "
-                 f"choose from {', '.join(FAMILIES)}")
-    try:
-        seeds = claims_across_seeds.seed_list(args.seeds)
-    except ValueError as e:
-        ap.error(f"--seeds: {e}")
-    if args.workers < 1:
-        ap.error(f"--workers: must be at least 1, got {args.workers}")
-    if not re.fullmatch(r"[a-z0-9-]{1,40}", args.block):
-        ap.error(f"--block: lower-case letters, digits and hyphens, got {args.block!r}")
+    families, seeds = claims_across_seeds.checked_grid(ap, args, FAMILIES)
     from repair_core._errors import DgrrError
     from repair_core.bench import method_names
 
