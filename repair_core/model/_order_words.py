@@ -495,12 +495,14 @@ does, and gives no order. French and Spanish "pensé" are left out: with accents
 is "pense", the French present ("Pense-bête : créer …")."""
 
 RECEIPT_WORDS: frozenset[str] = _words("""
-incoming inbound received
-entrant entrante eingehende eingehender eingegangene entrata recebida recebido
-inkomende binnenkomende ontvangen
+incoming inbound
+entrant entrante eingehende eingehender eingegangene entrata
+inkomende binnenkomende
 """)
 """Words of receiving that make the action word after them a noun, a thing received
-("Incoming transfer - from US13…", "eingehende Überweisung"): a record, not an order."""
+("Incoming transfer - from US13…", "eingehende Überweisung"): a record, not an order.
+Only adjectives: a participle ("received", "ontvangen", "recebido") also ends a clause
+before an order ("Once received, transfer …"), and the words carry no punctuation."""
 
 TRANSCRIPT_WORDS: frozenset[str] = _words("""
 transcript podcast episode interview
