@@ -161,13 +161,20 @@ if summary.replayed and check_unfinished:
     show_problems("The content check did not finish", check_problems)
 elif summary.replayed:
     # what no judge could clear is acknowledged like a carrier, and is never called clean
-    unsure = sum(1 for c in summary.carrier_details if c.status == "not_certified")
+    uncertain = [c for c in summary.carrier_details if c.status == "not_certified"]
+    unsure = len(uncertain)
     carrying = len(summary.carriers) - unsure
     by = judged_by(summary.judges)
     found = [plural(carrying, "carrier") + " of a fault"] if carrying else []
     if unsure:
-        found.append(f"{plural(unsure, 'item')} not certified clean (no judge could clear "
-                     "them)")
+        # an item is one (record, fault) pair to acknowledge; `dgrr repair` counts records,
+        # so say both when one record is uncertain of several faults or sources
+        held = sorted({(c.kind, c.where) for c in uncertain})
+        kinds = [k for k in ("answer", "output", "record") if any(h[0] == k for h in held)]
+        on = (" on " + " and ".join(plural(sum(h[0] == k for h in held), k) for k in kinds)
+              if len(held) != unsure else "")
+        found.append(f"{plural(unsure, 'item')}{on} not certified clean (no judge could "
+                     "clear them)")
     st.caption("Content check of what the agent reads next: " + (
         " and ".join(found) + ", acknowledged by kind (answer, outputs, records), each "
         f"listed; judged by lineage and {by}" if summary.carriers

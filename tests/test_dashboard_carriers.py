@@ -197,8 +197,9 @@ def test_a_clean_verdict_names_the_judge_that_decided_it():
 
 def test_what_no_judge_cleared_is_not_counted_as_carriers():
     """A regression test quoting the phishing host is kept and not certified clean: the
-    verdict says so, names the judge, and neither the line nor the group's list calls
-    those records carriers."""
+    verdict says so, names the judge, counts the one record behind its two items (as
+    `dgrr repair` counts it), and neither the line nor the group's list calls those
+    records carriers."""
     from streamlit.testing.v1 import AppTest
 
     from repair_core import load_case
@@ -211,7 +212,8 @@ def test_what_no_judge_cleared_is_not_counted_as_carriers():
     _ok(at.button(key="dgrr_w_run_replay").click().run())
     page(at, "7_Approve")
     shown = texts(at)
-    assert ("Content check of what the agent reads next: 2 items not certified clean (no "
+    assert ("Content check of what the agent reads next: 2 items on 1 record not certified "
+            "clean (no "
             "judge could clear them), acknowledged by kind (answer, outputs, records), each "
             "listed; judged by lineage and the lexical judge") in shown, shown
     assert "0 carriers" not in shown
