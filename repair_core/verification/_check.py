@@ -50,6 +50,7 @@ from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Questio
 from ._gate import gated_store
 from ._lineage import held_by_lineage, meets_in_order, record_holds, record_meets, walk_back
 from ._models import BlockedWrite, Carrier, Checked, FaultCheck, JudgeUse, Uncertain, Verification
+from ._same_source import refetched
 
 __all__ = ["FaultSignatures", "carrier_id", "result_sources", "verify_result"]
 
@@ -261,6 +262,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                  "unexplained-quantity"),
                 (_suspect_lineage(graph, items, lineaged, sig_list, at_of, steps),
                  "suspect-lineage"),
+                (_same_source(graph, items, lineaged, sig_list, at_of, steps),
+                 "same-source"),
                 (_unexplained_record_tokens(graph, items, lineaged, sig_list, at_of),
                  "unexplained-record-token"),
                 (_unread_scripts(items, lineaged, sig_list, at_of), "unread-script"),
@@ -561,10 +564,33 @@ def _suspect_lineage(graph: _Graph, items: list[tuple[str, str, str]],
         reach.setdefault(f.node, []).append((f, f.node))
         for obs in _outputs_read(getattr(records.get(f.node), "deps", None), steps):
             reach.setdefault(obs, []).append((f, obs))
-    targets = {n for n in reach if n in graph.deps}
+    for i, met in _lineages_meeting(graph, items, lineaged, set(reach)):
+        seq = lineaged[i]
+        told: set[str] = set()
+        for n in met:
+            for fault, source in reach[n]:
+                if fault.node in told or seq <= written_at[fault.node]:
+                    continue
+                told.add(fault.node)
+                what = (f"{fault.node} itself" if source == fault.node
+                        else f"{source}, which {fault.node} was written from")
+                yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                                 f"{written_at[fault.node]}), its recorded lineage reaches "
+                                 f"{what}: the lexical judge found nothing of the fault in "
+                                 "it, which says nothing of what it means")
+
+
+def _lineages_meeting(graph: _Graph, items: list[tuple[str, str, str]],
+                      lineaged: Mapping[int, int], wanted: set[str]
+                      ) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """(item, the nodes of `wanted` its recorded lineage meets, in the order a walk back
+    from it meets them) for each record of `lineaged` whose lineage meets any, worked
+    out for every record in one pass over the graph (`meets_in_order`), never by walking
+    each record's lineage: the nodes a wanted node can be reached from are found in one
+    pass forward from them, and only those are entered."""
+    targets = {n for n in wanted if n in graph.deps}
     if not targets:
         return
-    # the nodes a target can be reached from: one pass forward from the targets
     dependents: dict[str, list[str]] = {}
     for n, node in graph.nodes.items():
         for d in getattr(node, "deps", None) or ():
@@ -582,19 +608,42 @@ def _suspect_lineage(graph: _Graph, items: list[tuple[str, str, str]],
                          (d for i in asked for d in graph.deps.get(items[i][1], ())),
                          tainted | targets)
     for i in asked:
+        yield i, record_meets(items[i][1], graph.deps, met)
+
+
+def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
+                 lineaged: Mapping[int, int], faults: list[ContentSignature],
+                 written_at: Mapping[str, int], steps: Mapping[str, Any]
+                 ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, node, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after a fault or suspected source whose recorded lineage reaches a tool
+    observation, written after the node, that is the untrusted input the node was
+    written from fetched again (`refetched`: the same call, the same document or
+    message, or a text holding the node's content; rule `verify.same-source`): its
+    lineage is not free of the faults, though it reaches none of them, and the lexical
+    judge finding nothing of the node in it says nothing of what it means. The
+    observations each record's lineage reaches are worked out for every record in one
+    pass over the graph (`_lineages_meeting`)."""
+    again = refetched(graph.case, faults, written_at)
+    if not again:
+        return
+    by_node = {f.node: f for f in faults}
+    for i, met in _lineages_meeting(graph, items, lineaged, set(again)):
         seq = lineaged[i]
         told: set[str] = set()
-        for n in record_meets(items[i][1], graph.deps, met):
-            for fault, source in reach[n]:
-                if fault.node in told or seq <= written_at[fault.node]:
+        for obs in met:
+            for r in again[obs]:
+                if r.fault in told or seq <= written_at[r.fault]:
                     continue
-                told.add(fault.node)
-                what = (f"{fault.node} itself" if source == fault.node
-                        else f"{source}, which {fault.node} was written from")
-                yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
-                                 f"{written_at[fault.node]}), its recorded lineage reaches "
-                                 f"{what}: the lexical judge found nothing of the fault in "
-                                 "it, which says nothing of what it means")
+                told.add(r.fault)
+                whence = (f"{r.fault} itself" if r.source == r.fault
+                          else f"{r.source}, which {r.fault} was written from")
+                yield i, by_node[r.fault], (
+                    f"written at seq {seq}, after {r.fault} (seq {written_at[r.fault]}), "
+                    f"its recorded lineage reaches {obs} (seq {steps[obs].seq}), "
+                    f"{r.said}: the same untrusted source as {whence}, fetched again. The "
+                    "lexical judge found nothing of the fault in it, which says nothing "
+                    "of what it means")
 
 
 _NOT_ALNUM = re.compile(r"[\W_]+")

@@ -57,7 +57,7 @@ class Uncertain(BaseModel):
     """The diagnosed fault or suspected source it may carry."""
     reason: Literal["judge-unsure", "unknown-lineage", "judge-budget-spent", "same-origin",
                     "unexplained-token", "suspect-lineage", "unexplained-record-token",
-                    "unexplained-quantity", "unread-script", "same-subject"]
+                    "unexplained-quantity", "unread-script", "same-subject", "same-source"]
     """judge-unsure: the last judge to read it was unsure; unknown-lineage: a record
     written after the fault with no recorded lineage that only the lexical judge read;
     judge-budget-spent: it was for the model judge to read, but its budget of calls
@@ -76,7 +76,10 @@ class Uncertain(BaseModel):
     read; unread-script: a record written after the fault mostly in a script the lexical
     judge has no words for, that only it read; same-subject: a record written after the
     fault naming what the fault is about (a person or entity it names, a word of its
-    slot key) in which the lexical judge found nothing else of it, that only it read."""
+    slot key) in which the lexical judge found nothing else of it, that only it read;
+    same-source: a record written after the fault whose recorded lineage reaches the
+    untrusted input the fault was written from, fetched again after it (the same call,
+    document or message, or a text holding the fault's content), that only it read."""
     why: str
     """One line: what the judge said, or where the record came from."""
     judge: str
