@@ -219,6 +219,10 @@ def test_what_no_judge_cleared_is_not_counted_as_carriers():
     assert "0 carriers" not in shown
     labels = [e.label for e in at.expander]
     assert "its 2 items" in labels, labels
+    # the box to tick counts the same way: two items, one record (not "2 records")
+    [unsure] = [c for c in at.checkbox if "agent would read each" in plain(c.label)]
+    assert plain(unsure.label).endswith("Not certified clean of fault m_host, s1o: 2 items on "
+                                        "1 record"), unsure.label
     assert not any(label.endswith("carriers") for label in labels), labels
 
 

@@ -443,6 +443,10 @@ def carrier_groups(carriers: Iterable[Carrier | Uncertain], ids: Iterable[str] =
     ...              score=1.0, text="") for i in (1, 2)]
     >>> [(g, [_carrier_id(x) for x in cs]) for g, cs in carrier_groups(c, ["m1:m3", "x"])]
     [('Carries fault m3: 2 records', ['m1:m3', 'm2:m3']), ('Carries fault: 1 carrier known only by id', ['x'])]
+    >>> two = [Carrier(id=f"m1:{f}", kind="record", where="m1", fault=f, evidence="",
+    ...                score=1.0, text="") for f in ("m3", "m4")]
+    >>> [g for g, _ in carrier_groups(two)]
+    ['Carries fault m3, m4: 2 items on 1 record']
     """
     groups: dict[tuple[str, str], list[Carrier | Uncertain]] = {
         (status, kind): [] for status in ("carrier", "not_certified")
@@ -456,7 +460,12 @@ def carrier_groups(carriers: Iterable[Carrier | Uncertain], ids: Iterable[str] =
         faults = list(dict.fromkeys(c.fault for c in cs))
         which = ", ".join(faults) if len(faults) <= 3 else f"(one of {len(faults)} faults)"
         head = CARRIER_WARNING if status == "carrier" else NOT_CERTIFIED_WARNING
-        named.append((f"{head} {which}: {plural(len(cs), kind)}", list(cs)))
+        # an item is one (place, fault) pair: one record read against two faults is two
+        # items on one record, as `dgrr repair` and the page's verdict line count it
+        places = len({c.where for c in cs})
+        count = (plural(len(cs), kind) if places == len(cs)
+                 else f"{plural(len(cs), 'item')} on {plural(places, kind)}")
+        named.append((f"{head} {which}: {count}", list(cs)))
     detailed = {c.id for cs in groups.values() for c in cs}
     only_ids: list[Carrier | Uncertain | str] = list(dict.fromkeys(
         i for i in ids if i not in detailed))
