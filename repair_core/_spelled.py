@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 __all__ = ["cjk_digits", "html_decoded", "numeric_hosts", "ocr_digits", "spelling_alphabet",
@@ -220,7 +220,7 @@ def spoken_characters(text: str) -> str:
     'to read aloud: ie93bofi933381. thanks'
     """
     if len(text) >= _CHAINS_MIN_CHARS:
-        regions: Iterable[tuple[int, int]] = _stretches(text)
+        regions: Iterable[tuple[int, int]] = _stretches(text, _chains_with_digit_words)
     elif any(w in text for w in _DIGIT_WORDS):
         regions = [(0, len(text))]
     else:
@@ -251,11 +251,12 @@ _UNSPANNED = re.compile(r"[^a-z\s,;:.-]")
 """A character no span holds: neither a letter of a word nor what separates two."""
 
 
-def _stretches(text: str) -> Iterator[tuple[int, int]]:
+def _stretches(text: str, chains: Callable[[str], list[tuple[int, int]]]
+               ) -> Iterator[tuple[int, int]]:
     """The parts of `text` (start, end) that may hold a span with a run, in order: those
-    `_chains_with_digit_words` finds in a window of about `_WINDOW_CHARS` characters at a
-    time, each window ending before a character no span holds (so none is cut), or a
-    whole window when no such character comes soon enough."""
+    `chains` (`_chains_with_digit_words`, `_icao_chains`) finds in a window of about
+    `_WINDOW_CHARS` characters at a time, each window ending before a character no span
+    holds (so none is cut), or a whole window when no such character comes soon enough."""
     start = 0
     while start < len(text):
         cut = _UNSPANNED.search(text, start + _WINDOW_CHARS) \
@@ -264,7 +265,7 @@ def _stretches(text: str) -> Iterator[tuple[int, int]]:
         if end - start > 4 * _WINDOW_CHARS:
             yield start, end
         else:
-            for lo, hi in _chains_with_digit_words(text[start:end]):
+            for lo, hi in chains(text[start:end]):
                 yield start + lo, start + hi
         start = end
 
@@ -287,8 +288,16 @@ def _chains_with_digit_words(text: str) -> list[tuple[int, int]]:
     those of a digit word. Every span lies in one stretch, which starts and ends where a
     word does (a span's words are such words, one after the other), and a span in a
     stretch with fewer digit words is left as it is: a run names at least
-    `_MIN_SPOKEN_DIGITS` digits, at most three per digit word ("triple"). Found with a
-    few numpy passes over the characters' codes."""
+    `_MIN_SPOKEN_DIGITS` digits, at most three per digit word ("triple")."""
+    return _chains(text, _NAMING_KEYS, _DIGIT_KEYS, 2)
+
+
+def _chains(text: str, naming_keys: list[int], counted_keys: list[int], least: int
+            ) -> list[tuple[int, int]]:
+    """Each stretch (start, end) of at least four words in a row (runs of `[a-z]`) of
+    `text` that are each of one letter or have the key (`_word_key`) of one of
+    `naming_keys`, at least `least` of them one of `counted_keys` (a subset). Found with
+    a few numpy passes over the characters' codes."""
     import numpy as np
 
     codes = np.frombuffer(text.encode("ascii"), np.uint8) if text.isascii() \
@@ -297,22 +306,23 @@ def _chains_with_digit_words(text: str) -> list[tuple[int, int]]:
     edges = np.flatnonzero(np.diff(letter, prepend=False, append=False))
     starts, ends = edges[0::2], edges[1::2]
     length = ends - starts
-    short = np.flatnonzero((length >= 3) & (length <= 6))  # a naming word's lengths
+    shortest, longest = naming_keys[0] >> 32, naming_keys[-1] >> 32
+    short = np.flatnonzero((length >= shortest) & (length <= longest))
     s = starts[short]
     key = (length[short] << 32 | codes[s].astype(np.int64) << 24
            | codes[s + 1].astype(np.int64) << 16 | codes[s + 2].astype(np.int64) << 8
            | codes[ends[short] - 1].astype(np.int64))
-    digit = np.zeros(len(starts), bool)
-    digit[short] = _among(key, _DIGIT_KEYS)
-    if np.count_nonzero(digit) < 2:
+    counted = np.zeros(len(starts), bool)
+    counted[short] = _among(key, counted_keys)
+    if np.count_nonzero(counted) < least:
         return []
     naming = length == 1
-    naming[short] |= _among(key, _NAMING_KEYS)
+    naming[short] |= _among(key, naming_keys)
     # runs of naming words: words first .. last (inclusive)
     bounds = np.flatnonzero(np.diff(naming, prepend=False, append=False))
     first, last = bounds[0::2], bounds[1::2] - 1
-    digits_before = np.concatenate(([0], np.cumsum(digit)))
-    kept = (last - first >= 3) & (digits_before[last + 1] - digits_before[first] >= 2)
+    counted_before = np.concatenate(([0], np.cumsum(counted)))
+    kept = (last - first >= 3) & (counted_before[last + 1] - counted_before[first] >= least)
     return list(zip(starts[first[kept]].tolist(), ends[last[kept]].tolist(), strict=True))
 
 
@@ -403,9 +413,13 @@ def spelling_alphabet(text: str) -> str:
     ...                   "the delta hotel, one two three")
     'go to: kaxe-2.io now; the delta hotel, one two three'
     """
+    # a long text is searched only in the stretches that can hold a span (the search
+    # starts with a look-behind, so it tries every place: 27 ns a character)
+    regions: Iterable[tuple[int, int]] = _stretches(text, _icao_chains) \
+        if len(text) >= _CHAINS_MIN_CHARS else [(0, len(text))]
     out: list[str] = []
     done = 0
-    for m in _ICAO_SPAN.finditer(text):
+    for m in (m for lo, hi in regions for m in _ICAO_SPAN.finditer(text, lo, hi)):
         found = list(_ICAO_NAMING.finditer(text, m.start(), m.end()))
         words = [w.group(0) for w in found]
         chars = [_ICAO_LETTERS.get(w) or _ICAO_OTHERS[w] for w in words]
@@ -424,3 +438,24 @@ def spelling_alphabet(text: str) -> str:
         return text
     out.append(text[done:])
     return "".join(out)
+
+
+def _word_runs(words: Iterable[str]) -> list[str]:
+    """The runs of `[a-z]` in `words` ("x-ray": "x" and "ray")."""
+    return [run for word in words for run in _WORD.findall(word)]
+
+
+_ICAO_RUNS = [run for run in _word_runs([*_ICAO_LETTERS, *_ICAO_OTHERS]) if len(run) > 1]
+_ICAO_KEYS = sorted(set(map(_word_key, _ICAO_RUNS)))
+_ICAO_LETTER_KEYS = sorted({_word_key(run) for run in _word_runs(_ICAO_LETTERS)
+                            if len(run) > 1})
+
+
+def _icao_chains(text: str) -> list[tuple[int, int]]:
+    """Where in `text` a span of the spelling alphabet may name a value (`_ICAO_SPAN`,
+    `spelling_alphabet`): each stretch of at least four words in a row (runs of `[a-z]`)
+    that are each of one letter or have the length, first three and last letters of a
+    word of a span ("x-ray" is two: "x" and "ray"), at least `_MIN_ICAO_LETTERS` of them
+    those of a word of the alphabet. A span's words lie one after the other in one
+    stretch, and a span in a stretch with fewer alphabet words is left as it is."""
+    return _chains(text, _ICAO_KEYS, _ICAO_LETTER_KEYS, _MIN_ICAO_LETTERS)

@@ -606,6 +606,56 @@ def test_a_long_text_reads_only_the_spans_with_two_digit_words(monkeypatch):
     assert read == ["nine, b, triple five, double two, x"]
 
 
+@settings(max_examples=300)
+@given(st.lists(st.tuples(
+    st.sampled_from(["alfa", "bravo", "x-ray", "xray", "ray", "x", "november", "juliett",
+                     "niner", "tree", "one", "dash", "dot", "slash", "xalfa", "alfax", "alfo",
+                     "Alfa", "é", "ab", "a", "\U0001f600"]),
+    st.sampled_from([" ", ", ", "; ", "-", ".", ":", "\n", "", "1", "/", "é", "_", "\u2003"])),
+    max_size=40), st.sampled_from([1, 6, 1 << 20]))
+def test_the_spelling_alphabet_found_by_its_stretches_is_read_as_in_the_whole_text(
+        parts, window):
+    from unittest import mock
+
+    from repair_core import _spelled
+
+    text = "".join(w + sep for w, sep in parts)
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", len(text) + 1):
+        whole = _spelled.spelling_alphabet(text)
+    # every text, however short, through the numpy search for stretches, read in windows
+    # of `window` characters (each cut before a character no span holds)
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", 0), \
+            mock.patch.object(_spelled, "_WINDOW_CHARS", window):
+        assert _spelled.spelling_alphabet(text) == whole
+
+
+def test_a_long_text_is_searched_for_the_spelling_alphabet_only_where_it_can_be(monkeypatch):
+    from repair_core import _spelled
+
+    searched: list[tuple[int, int]] = []
+    real = _spelled._ICAO_SPAN
+
+    class Counted:
+        def finditer(self, text: str, lo: int, hi: int):  # type: ignore[no-untyped-def]
+            searched.append((lo, hi))
+            return real.finditer(text, lo, hi)
+
+    monkeypatch.setattr(_spelled, "_ICAO_SPAN", Counted())
+    # three alphabet words and a digit word in a row are no span's letters; four are
+    text = "the delta hotel in lima, one stop. " * 200 + "site: x-ray alfa, dash, kilo echo"
+    assert len(text) >= _spelled._CHAINS_MIN_CHARS
+    assert _spelled.spelling_alphabet(text).endswith("site: xa-ke")
+    assert [text[lo:hi] for lo, hi in searched] == ["x-ray alfa, dash, kilo echo"]
+
+
+def test_each_word_of_a_span_is_a_run_of_one_or_of_three_letters_or_more():
+    from repair_core import _spelled
+
+    # the stretches' keys read a word's first three letters (`_chains`)
+    runs = _spelled._word_runs([*_spelled._ICAO_LETTERS, *_spelled._ICAO_OTHERS])
+    assert all(len(run) == 1 or len(run) >= 3 for run in runs)
+
+
 @rule("match.handles")
 def test_a_handle_is_one_account_whatever_its_case_or_link():
     fault = signature_of("Support is on Telegram: https://t.me/WalletHelpCentre, ask there.",
