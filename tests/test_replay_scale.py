@@ -26,7 +26,7 @@ from repair_core._io import json_bytes, object_json_pieces, to_json, write_outpu
 from repair_core._synth import synth_case_data
 from repair_core.agent import LexicalIndex, LexicalRetriever
 from repair_core.case._case import MemoryRecord, MemoryWrite
-from repair_core.case._load import repaired_case
+from repair_core.case._load import _check_references, repaired_case, with_faults
 from repair_core.cli import main
 from repair_core.commands.repair import RESULT_FILES
 from repair_core.model import count_tokens
@@ -251,6 +251,78 @@ def test_repaired_case_checks_what_the_replay_wrote(what, change, problem):
     assert problem.lower() in text, text
     if what == "step" and "surrogate" not in problem:
         assert f"trajectory[{at}]" in text
+
+
+def _every_reference_problem(case, steps, records):
+    """What checking every item's references of the repaired case finds: the check
+    `repaired_case` ran over the whole case before it asked only about the new items."""
+    steps = [s if isinstance(s, dict) else {"id": s.id, "seq": s.seq, "type": s.type}
+             for s in steps]
+    records = [r if isinstance(r, dict) else {"id": r.id} for r in records]
+    return _check_references({"session": [{"id": t.id, "seq": t.seq} for t in case.session],
+                              "trajectory": steps, "memory": records,
+                              "faults": case.faults}, cycles=False)
+
+
+NEW_REFERENCES = [
+    ("step", {"turn": "u99"}), ("step", {"deps": [{"id": "s1", "label": "cite"},
+                                                 {"id": "ghost", "label": "cite"}]}),
+    ("step", {"type": "memory_read", "returned": ["m1", "m404"], "query": "q"}),
+    ("step", {"type": "memory_write", "target": ["m404"], "op": "delete"}),
+    ("step", {"deps": [{"id": "SELF", "label": "cite"}]}),
+    ("step", {"seq": 0}), ("step", {"id": "u1"}), ("record", {"id": "s2"}),
+    ("record", {"deps": [{"id": "SELF", "label": "cite"}, {"id": "nope", "label": "cite"}]}),
+    ("answer", {"type": "claim", "key": "k", "value": None}),
+    ("fault", {"type": "claim", "key": "k", "value": None}),
+]
+
+
+@pytest.mark.parametrize("what,change", NEW_REFERENCES)
+def test_repaired_case_words_a_bad_new_reference_as_the_whole_check_does(what, change):
+    """Only the new items' references are checked; each problem the whole check finds is
+    still found, in its words and order."""
+    case = load_case(ROOT / "sample_traces" / "figure1-travel.json")
+    if what == "fault":  # a tool observation diagnosed too, replaced by a claim
+        case = with_faults(case, [*case.faults, "s7"])
+    steps, records = _parts(case)
+    if what == "record":
+        at, item = 0, records[0].model_dump(mode="json")
+    else:
+        at = next(i for i, s in enumerate(steps) if s.id == {"answer": "s10", "fault": "s7"}
+                  .get(what, "s4"))
+        item = steps[at].model_dump(mode="json")
+    changed = {**item, **{k: [{**d, "id": item["id"]} if d["id"] == "SELF" else d for d in v]
+                          if k == "deps" else v for k, v in change.items()}}
+    if what == "record":
+        records[at] = changed
+    else:
+        steps[at] = changed
+    expected = _every_reference_problem(case, steps, records)
+    assert expected
+    with pytest.raises(CaseError) as exc:
+        repaired_case(case, steps, records, source="repaired")
+    assert exc.value.problems == expected
+
+
+def test_a_replay_that_cites_a_missing_record_is_refused_in_the_same_words(monkeypatch):
+    """A replayed step citing an id the repaired case does not hold stops the repair with
+    the message the whole reference check gave."""
+    from repair_core.case._case import Dep
+    from repair_core.replay import _executor
+
+    cited = _executor._Run._deps_from
+
+    def citing_a_ghost(self, step, cites, support=None, keep_labels=("initiate",)):
+        return [*cited(self, step, cites, support, keep_labels), Dep(id="ghost", label="cite")]
+
+    monkeypatch.setattr(_executor._Run, "_deps_from", citing_a_ghost)
+    with pytest.raises(CaseError) as exc:
+        repair(load_case(ROOT / "sample_traces" / "figure1-travel.json"))
+    assert str(exc.value) == (
+        "repaired fig1-travel: invalid case (3 problems)\n"
+        "  - trajectory[2].deps[2]: unknown id 'ghost'\n"
+        "  - trajectory[4].deps[4]: unknown id 'ghost'\n"
+        "  - trajectory[9].deps[5]: unknown id 'ghost'")
 
 
 @settings(max_examples=500, deadline=None)

@@ -182,19 +182,72 @@ def repaired_case(case: Case, trajectory: Sequence[Step | Mapping[str, Any]],
         raise CaseError(problems, source=source)
     steps = _validated_new("trajectory", trajectory, problems)
     records = _validated_new("memory", memory, problems)
-    # the references of the new items, among the ids (and seqs) of all
-    problems.extend(_check_references({
-        "session": [{"id": t.id, "seq": t.seq} for t in case.session],
-        "trajectory": [x if isinstance(x, Mapping) else {"id": x.id, "seq": x.seq, "type": x.type}
-                       for x in trajectory],
-        "memory": [x if isinstance(x, Mapping) else {"id": x.id} for x in memory],
-        "faults": case.faults}, cycles=False))
+    # the references of the new items, among the ids (and seqs) of all; the whole check
+    # runs only to word what the quick one found wrong, so the problems are its own
+    if problems or not _new_references_hold(case, steps, records, trajectory, memory):
+        problems.extend(_check_references({
+            "session": [{"id": t.id, "seq": t.seq} for t in case.session],
+            "trajectory": [x if isinstance(x, Mapping)
+                           else {"id": x.id, "seq": x.seq, "type": x.type} for x in trajectory],
+            "memory": [x if isinstance(x, Mapping) else {"id": x.id} for x in memory],
+            "faults": case.faults}, cycles=False))
     if problems:
         raise CaseError(problems, source=source)
     # the new items (and the repair's copies of records) share their sets of names as a
-    # loaded case's items do: at 300k steps about 150k sets of their own otherwise
-    share_field_names([*steps, *records], {})
+    # loaded case's items do: at 300k steps about 150k sets of their own otherwise; the
+    # kept steps and records already share theirs, and their deps
+    share_field_names([x for x in (*steps, *records)
+                       if type(x.__pydantic_fields_set__) is not SharedFieldNames], {})
     return case.model_copy(update={"trajectory": steps, "memory": records, "eval": None})
+
+
+def _new_references_hold(case: Case, steps: Sequence[Step], records: Sequence[MemoryRecord],
+                         trajectory: Sequence[Any], memory: Sequence[Any]) -> bool:
+    """Whether `_check_references` would find nothing wrong with the repaired case of
+    the validated `steps` and `records`, asking only about the new items of `trajectory`
+    and `memory` (JSON data) what it asks about every item: the case's own items were
+    checked when it was read, and nothing they name is gone. Over all items only their
+    ids and seqs are read (each still unique), and that the trajectory has an answer
+    and the faults are still what they were."""
+    turn_ids = [t.id for t in case.session]
+    step_ids = [s.id for s in steps]
+    record_list = [m.id for m in records]
+    known = {*turn_ids, *step_ids, *record_list}
+    if len(known) != len(turn_ids) + len(step_ids) + len(record_list):
+        return False
+    seq_of = dict(zip(turn_ids, (t.seq for t in case.session), strict=True))
+    seq_of.update(zip(step_ids, (s.seq for s in steps), strict=True))
+    if len(set(seq_of.values())) != len(seq_of):
+        return False
+    if steps and not any(s.type == "answer" for s in reversed(steps)):
+        return False
+    record_ids, turns = set(record_list), set(turn_ids)
+    faults = case.faults
+    if len(set(faults)) != len(faults):
+        return False
+    wanted = set(faults) - record_ids - turns
+    faultable = {s.id for s in steps if s.id in wanted and s.type in FAULTABLE_STEP_TYPES}
+    if wanted - faultable:
+        return False
+    found: list[Problem] = []
+    for section, items in (("trajectory", trajectory), ("memory", memory)):
+        for i, item in enumerate(items):
+            if not isinstance(item, Mapping):
+                continue
+            deps = item.get("deps")
+            if isinstance(deps, list):
+                _check_deps(section, i, item, deps, known, seq_of, found, None)
+            if section == "memory":
+                continue
+            turn = item.get("turn")
+            if isinstance(turn, str) and turn not in turns:
+                return False
+            for field in ("returned", "target"):
+                ids = item.get(field)
+                if isinstance(ids, list) and any(isinstance(r, str) and r not in record_ids
+                                                 for r in ids):
+                    return False
+    return not found
 
 
 def _validated_new(section: str, items: Sequence[Any], problems: list[Problem]) -> list[Any]:
@@ -406,7 +459,7 @@ def _index_ids(turns: list[tuple[int, Mapping[str, Any]]],
 
 
 def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[Any],
-                known: Mapping[str, Any], seq_of: Mapping[str, int],
+                known: Mapping[str, Any] | set[str], seq_of: Mapping[str, int],
                 problems: list[Problem], record_reads: list[tuple[int, str]] | None) -> None:
     own_seq = item.get("seq")
     own_id = item.get("id")
