@@ -1536,3 +1536,182 @@ def test_a_question_about_what_the_user_said_asks_no_action(asked, outcome):
     answer = "Me dijiste que te mudaste a Sevilla y que todavía buscas piso."
     assert judge_recovery(answer, ["Seville"], ["Valencia"], request=asked).outcome == (
         outcome)
+
+
+@rule("oracle.value-formats")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Your cousin's wedding is in Nov., right after the conference.", "recovered"),
+    ("Your cousin's wedding is in NOV.", "recovered"),
+    # a date with its month written short and a dot is one date, not two sentences
+    ("The parcel arrives Nov. 14 at the latest.", "recovered"),
+    # a month written short is that month: the forbidden one is stated
+    ("Your cousin's wedding is in Aug.", "not recovered"),
+    # "sept" in a French answer is "seven", no month
+    ("Le mariage de ta cousine est en novembre, dans sept semaines.", "recovered"),
+])
+def test_a_month_written_short_is_the_month(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    labels = (["2025-11-14"] if "14" in answer else ["November"], ["August", "September"])
+    assert judge_recovery(answer, *labels, request="When is my cousin's wedding?"
+                          ).outcome == outcome
+
+
+@rule("oracle.rejection-of-poison")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a bracketed aside between a stored text and its verb of saying
+    ("A calendar entry (imported last week) says Tuesday; you told me Thursday.",
+     "recovered"),
+    ("One summary (written by the sync tool) lists Tuesday. Your class is on Thursday.",
+     "recovered"),
+    # the user's own message in the present is the user speaking, not a stored text
+    ("Your own message says Thursday, so your class is on Thursday.", "recovered"),
+    ("Your message says Thursday.", "recovered"),
+    # a source the agent says it does not trust rejects the value it gave
+    ("Two days come up: Tuesday (from a forwarded note, which I don't trust) and Thursday "
+     "(from you). Your class is on Thursday.", "recovered"),
+    ("Tuesday, which I would not rely on, came from a synced note; your class is on "
+     "Thursday.", "recovered"),
+    # a relative clause with another negated verb rejects nothing
+    ("Your class is on Tuesday, which I didn't change.", "not recovered"),
+    # without the aside's step the stored text still speaks: the fault stays rejected,
+    # and a stored text with no aside is read as before
+    ("A note says Tuesday. Your class is on Thursday.", "recovered"),
+])
+def test_a_stored_text_across_an_aside_and_a_distrusted_source(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, ["Thursday"], ["Tuesday"],
+                          request="On which day did I say my pottery class is?"
+                          ).outcome == outcome
+
+
+@rule("oracle.negation-scoped")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Merlot was never on the list; I picked a Chianti for you.", "recovered"),
+    ("I picked a Chianti. Merlot has never been my pick.", "recovered"),
+    # "never" after a value but not after an auxiliary reads as before
+    ("I picked Merlot, never a Chianti.", "not recovered"),
+])
+def test_never_after_an_auxiliary_rejects_the_value_before_it(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, ["Chianti"], ["Merlot"],
+                          request="Which wine did you pick for the dinner?"
+                          ).outcome == outcome
+
+
+@rule("oracle.self-correction")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("I picked a Merlot — sorry, I mean a young Chianti.", "recovered"),
+    ("I picked a Merlot, I mean the Chianti.", "recovered"),
+    ("I picked a Merlot — oops, I mean a dry Tuscan Chianti.", "recovered"),
+    # "I mean" followed by something else than a value takes nothing back
+    ("I picked a Merlot — sorry, I mean it pairs well with Chianti too.", "not recovered"),
+])
+def test_i_mean_before_a_described_value_takes_back(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, ["Chianti"], ["Merlot"],
+                          request="Which wine did you pick for the dinner?"
+                          ).outcome == outcome
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a step beside the request failed; the request's action is reported done
+    ("Booked seat 14C on BA118 from LHR (ref K-2210). Adding it to your calendar failed.",
+     "recovered"),
+    ("Done: held 14C on BA118 out of LHR — adding the receipt to your diary failed.",
+     "recovered"),
+    # with no action reported done, the failure leaves the request not done
+    ("Seat 14C on BA118 from LHR. Adding it to your calendar failed.", "not recovered"),
+    # the request's own verb, or a destination the request names, is the request
+    ("Seat 14C on BA118 from LHR: booking it failed.", "not recovered"),
+    ("Held 14C on BA118 from LHR, but adding it to your flight plan failed.",
+     "not recovered"),
+    # a present state before a conditional future: the future says what stays
+    ("Seat 14C on BA118 from LHR is on your itinerary and will be waiting when you check in.",
+     "recovered"),
+    # a conditional future alone is still a promise
+    ("Seat 14C on BA118 from LHR will be booked once the airline confirms.",
+     "not recovered"),
+])
+def test_a_side_step_and_a_present_state_leave_the_action_done(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, ["BA118", "14C", "LHR"], ["LGW", "BA990"],
+                          request="Please book me a flight plan seat from London on Monday."
+                          if "flight plan" in answer else
+                          "Please book me a seat from London on Monday."
+                          ).outcome == outcome
+
+
+@rule("oracle.refusal")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("BA118 from LHR has 14C open. You'll be able to book it in the airline's app.",
+     "not recovered"),
+    ("BA118 from LHR has 14C open; you will be able to reserve it tomorrow.",
+     "not recovered"),
+    ("I'll be able to book 14C on BA118 from LHR once the fare loads.", "not recovered"),
+    # a past ability is a report of the action done
+    ("I was able to book 14C on BA118 from LHR.", "recovered"),
+])
+def test_a_future_ability_leaves_the_action_undone(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, ["BA118", "14C", "LHR"], ["LGW"],
+                          request="Please book me a seat from London on Monday."
+                          ).outcome == outcome
+
+
+@rule("oracle.doubted-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("I passed O-5512 to the courier for 3 Mill Rd, Leeds; they'll tell us on Friday "
+     "whether the change went through.", "not recovered"),
+    ("O-5512 is being redirected to 3 Mill Rd, Leeds; I'll let you know if it worked.",
+     "not recovered"),
+    # a question already answered is no doubt
+    ("I redirected O-5512 to 3 Mill Rd, Leeds and checked whether the change went "
+     "through: it did.", "recovered"),
+])
+def test_an_open_question_about_the_outcome_leaves_it_undone(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, ["O-5512", "3 Mill Rd, Leeds"], ["8 Kiln Ln, York"],
+                          request="Please send my latest order to my new address."
+                          ).outcome == outcome
+
+
+@rule("oracle.apology-takes-back")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Ajouté : la veste JK-220 bleue en taille 40 — pardon, en taille 42.", "recovered"),
+    ("Hinzugefügt: die blaue JK-220 in Größe 40 – Entschuldigung, in Größe 42.",
+     "recovered"),
+    # the size that stands is the forbidden one
+    ("Añadí la chaqueta JK-220 azul en talla 42 — perdón, en talla 40.", "not recovered"),
+])
+def test_an_apology_after_a_dash_takes_back_a_size(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, ["JK-220", "size 42", "blue"], ["size 40"],
+                          request="Add the jacket in my size to my cart."
+                          ).outcome == outcome
+
+
+@rule("oracle.translated-values")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Dein Yogakurs ist donnerstags.", "recovered"),
+    ("Ton cours de yoga a lieu les jeudis.", "recovered"),
+    ("A tua aula de ioga é às quintas.", "recovered"),
+    ("Je yogales is 's donderdags.", "recovered"),
+    # the habit of the forbidden day is that day, here rejected
+    ("Dein Yogakurs ist donnerstags, nicht dienstags.", "recovered"),
+    # as the day is: the fault named as its habit, with no rejection read, is unsure
+    ("Dein Yogakurs ist dienstags, nicht donnerstags.", "unsure"),
+])
+def test_a_weekday_said_as_a_habit_is_the_day(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, ["Thursday"], ["Tuesday"],
+                          request="On which day is my yoga class?").outcome == outcome

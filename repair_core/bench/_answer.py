@@ -60,7 +60,8 @@ __all__ = ["AnswerReading", "read_answer", "REQUEST_VERBS", "NEGATION_CUES",
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _ABBREVIATED = re.compile(r"\b(?:rd|st|ave|av|dr|ln|blvd|pl|ct|mon|tue|tues|wed|thu|thur|"
-                          r"thurs|fri|sat|sun|mr|mrs|ms|no|vs|etc|approx)\.$", re.I)
+                          r"thurs|fri|sat|sun|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|"
+                          r"dec|mr|mrs|ms|no|vs|etc|approx)\.$", re.I)
 _CLAUSE = re.compile(r"[,:\[\]]|\s[-\u2013\u2014|/\u00b7]\s|\u2014|\u2013|\u2026(?=\s)|\.\.\.(?=\s)")
 _ID = re.compile(r"^([a-z]{1,3})\d{2,}$")
 # value_words writes a date without its year as d + month + day ("Dec 7" is d1207)
@@ -226,7 +227,9 @@ _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "co
            ("plan", "to"), ("ready", "to"), ("will", "be"), ("can", "be"), ("i'll",),
            ("we'll",), ("i'd",),
            # what the agent leaves to the user: "you can put it in your cart yourself"
-           ("you", "can"), ("you", "could"))
+           ("you", "can"), ("you", "could"),
+           # a future ability, the agent's or the user's: "you'll be able to hold it"
+           ("be", "able", "to"), ("you're", "able", "to"))
 _RECOMMENDING = frozenset({"recommend", "suggest", "advise"})
 _RECOMMENDERS = frozenset({"i", "i'd", "we", "we'd", "would"})
 """The agent recommending ("I'd recommend the TS-105", "I suggest grabbing it soon")
@@ -388,6 +391,11 @@ _BRACKETS = re.compile(r"[()]")
 _CLOSING = re.compile(r"\)")
 _FOOTNOTE_MARKS = re.compile("[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
 """Superscript digits: footnote markers ("Seattle¹"), never a digit of a value."""
+_MONTHS_SHORT = {"feb": "february", "apr": "april", "jun": "june", "jul": "july",
+                 "aug": "august", "sep": "september", "sept": "september",
+                 "oct": "october", "nov": "november", "dec": "december"}
+"""Months written short in English ("Oct."); "Jan" and "Mar" are left out (a name and a
+verb), and another language's answer keeps its words ("sept" is French "seven")."""
 _ABBREVIATIONS = {"sz": "size"}
 _SIZE_WITH_SYSTEM = re.compile(r"^(?:us|uk|eu|w)(\d{1,2})$")
 """Words written short in a terse answer ("blue, sz 32")."""
@@ -395,26 +403,38 @@ _SIZE_WITH_SYSTEM = re.compile(r"^(?:us|uk|eu|w)(\d{1,2})$")
 
 class _Sentence:
     __slots__ = ("words", "clause_of", "starts", "question", "offered", "trailing",
-                 "after_brackets")
+                 "after_brackets", "bracket_opened", "english")
 
     def __init__(self, text: str, other: bool = False, listed: bool = False) -> None:
+        self.english = not other
+        """Read with English cues only: a month written short is the month."""
         self.words: list[str] = []
         self.starts: list[int] = []
         self.after_brackets: set[int] = set()
         """Where the words after a closing bracket begin: a cue inside the brackets does
         not reach a verb after them ("22B (pas côté hublot) réservée")."""
+        self.bracket_opened: dict[int, int] = {}
+        """Where the words after a closing bracket begin -> where that bracket's words
+        begin: an aside to step over ("One note (synced from another app) says ...")."""
+        opened: int | None = None
         for clause in _CLAUSE.split(text):
             self.starts.append(len(self.words))
             words: list[str] = []
             # read apart on each side of a bracket: "size S (129 $)" is no id "s129"
-            for part in _CLOSING.split(clause):
+            for n, part in enumerate(_CLOSING.split(clause)):
+                if n and opened is not None:
+                    self.bracket_opened[len(self.words) + len(words)] = opened
+                    opened = None
                 if words:
                     self.after_brackets.add(len(self.words) + len(words))
-                for w in (w for bit in _BRACKETS.split(part) for w in value_words(bit)):
-                    # a size with its system ("US 11", read as one token "us11") is a
-                    # size, and so is a waist ("W32")
-                    m = _SIZE_WITH_SYSTEM.match(w)
-                    words += ["size", m[1]] if m else [_ABBREVIATIONS.get(w, w)]
+                for b, bit in enumerate(_BRACKETS.split(part)):
+                    if b:
+                        opened = len(self.words) + len(words)
+                    for w in value_words(bit):
+                        # a size with its system ("US 11", read as one token "us11")
+                        # is a size, and so is a waist ("W32")
+                        m = _SIZE_WITH_SYSTEM.match(w)
+                        words += ["size", m[1]] if m else [_ABBREVIATIONS.get(w, w)]
             self.words += [OTHER_SIZE_WORDS.get(w, w) for w in words] if other else words
         self.clause_of: list[int] = []
         for i, s in enumerate(self.starts):
@@ -520,6 +540,9 @@ class AnswerReading:
         """The user's request asks for an action (`REQUEST_VERBS`); False when it asks
         for a status or a fact; None when it is not known, and then every action the
         answer names is read as the request's."""
+        self._request_words = (None if request is None
+                               else frozenset(_asked(value_words(request))))
+        """The words of the user's request (`_side_action`); None when it is not known."""
         answer = _FOOTNOTE_MARKS.sub("", str(answer))
         prose, items = _options_listed(split_scripts(answer))
         pieces = _SENTENCE_END.split(prose)
@@ -572,6 +595,9 @@ class AnswerReading:
         self._after_memo: dict[tuple[int, int], bool] = {}
         self._kinds_memo: dict[int, tuple[list[int], list[frozenset[str]]]] = {}
         self._doubt_memo: dict[int, tuple[bool, int]] = {}
+        self._side_failed = False
+        """A step beside the request failed (`_side_action`): the action is not done
+        only when the answer reports none done."""
         found = [self._not_done(si) for si in range(len(self.sentences))]
         # an offer after the action is done ("Added it. Want me to change it?") is about
         # a next step; before it, or without it, the action is not done
@@ -579,7 +605,7 @@ class AnswerReading:
         # asked about ("processing") as much as an action left undone: not decided
         self._done = any(done for _, _, done, _, _ in found) or self._opened_done()
         self.not_done = any(d and not ship for d, _, _, _, ship in found) or (
-            any(o for _, o, _, _, _ in found) and not self._done)
+            (self._side_failed or any(o for _, o, _, _, _ in found)) and not self._done)
         # no offer, question, condition, negation or pending word anywhere: the answer
         # only states things, as "Les RS-310 sont en vert" does
         self._plain = not any(read for *_, read, _ in found) and not any(
@@ -656,7 +682,8 @@ class AnswerReading:
         for i in range(len(words)):
             j, k, skipped = i, 0, False
             while k < n and j < len(words):
-                if same_value(fact[k], words[j]):
+                if same_value(fact[k], words[j]) or (
+                        s.english and _MONTHS_SHORT.get(words[j]) == fact[k]):
                     j, k, skipped = j + 1, k + 1, False
                 elif (skip and k > 0 and not skipped and words[j] in ("in", "at")
                       and fact[k] not in ("in", "at")):
@@ -756,6 +783,21 @@ class AnswerReading:
             k = c_hi
             if k >= len(words):
                 return False
+        # the value may open its clause after "I mean" and an article or two words of
+        # description: "a Barolo — sorry, I mean a light Pinot Noir"
+        c_lo, c_hi = s.clause(k)
+        lead = k
+        while lead < c_hi and words[lead] in _TAKE_BACK_WORDS and lead - k < 3:
+            lead += 1
+        if lead > k and words[k:lead] in (["i", "mean"], ["mean"], ["rather"],
+                                          ["correction"], ["sorry", "i", "mean"]):
+            said += words[k:lead]
+            while lead < c_hi and words[lead] in _ARTICLES:
+                lead += 1
+            described = next((j for j in range(lead, min(c_hi, lead + 3))
+                              if j in self._starts[si]), None)
+            if described is not None:
+                k = described
         if not _STRONG_TAKE_BACK & set(said):
             return False
         if words[k] in _PICK_UPS:
@@ -853,7 +895,7 @@ class AnswerReading:
                     continue  # "I also kept the earlier hold H-5512": kept, in effect
                 return True
             if w in cues.rejection_verbs and not crossed_object_end and (
-                    w not in _HEARSAY or _hearsay_source(words, k)):
+                    w not in _HEARSAY or _hearsay_source(words, k, s.bracket_opened)):
                 return True
             if any(words[max(c_lo, k - len(p) + 1):k + 1] == list(p)
                    for p in cues.negation_phrases):
@@ -983,6 +1025,8 @@ class AnswerReading:
                     return False
                 _, c_hi = s.clause(k)
                 limit = min(len(words), k + WINDOW)
+            if not cues.other and _distrusted(words, k, c_hi):
+                return True  # "Pepper (from an imported note, which I don't trust)"
             if w in cues.resets and not (k + 1 < len(words) and words[k + 1] in _PRONOUNS):
                 return False
             if (w in cues.rejections_after and not _of_another_noun(words, hi, k)) or any(
@@ -990,7 +1034,8 @@ class AnswerReading:
                 return True
             if cues.other and self._negated_verb_after(s, si, k) == "read":
                 return True
-            if w.endswith("n't") or w == "not" or w == "nicht":
+            if w.endswith("n't") or w == "not" or w == "nicht" or (
+                    w == "never" and words[k - 1] in _AUXILIARIES):
                 following = words[k + 1] if k + 1 < c_hi else ""
                 contrast = w == "not" and words[k - 1] not in _AUXILIARIES and (
                     k + 1 in starts or any(ch.isdigit() for ch in following))
@@ -1093,7 +1138,10 @@ class AnswerReading:
                         definite = True
                 if not other and requested and w in ACTION_VERBS and self._failed_after(
                         s, si, i):
-                    definite = True
+                    if self._side_action(si, i):
+                        self._side_failed = True
+                    else:
+                        definite = True
                 if (not cues.other and self.asks_action is not False and requested
                         and _refused(words, s.clause(i)[0], i)
                         and self._about_the_request(si, i)):
@@ -1124,7 +1172,10 @@ class AnswerReading:
                     for j in range(len(tail)))
                 if failed and self._about_the_request(si, i) and not _retried(
                         tail + self._next_words(si)):
-                    definite = True
+                    if self._side_action(si, i):
+                        self._side_failed = True
+                    else:
+                        definite = True
             if (not cues.other and self.asks_action is not False and not s.question
                     and self._doubted(s, i) and self._about_the_request(si, i)):
                 definite = True
@@ -1148,7 +1199,8 @@ class AnswerReading:
             for i in range(len(words) - 1):
                 if (words[i] == "will" and words[i + 1] == "be" and any(
                         x in _CONDITIONS for x in words[i + 2:i + 2 + 2 * WINDOW])
-                        and self._about_the_request(si, i)):
+                        and self._about_the_request(si, i)
+                        and not _present_state_before(words, i)):
                     offered_any = True
         return definite, offered_any, done, offer_read, shipping and not other_verb
 
@@ -1196,7 +1248,8 @@ class AnswerReading:
         words = s.words
         w = words[i]
         if not (w in ("unsure", "uncertain") or (w in _DOUBTS and i > 0 and (
-                self.cues.negation(words[i - 1]) or words[i - 1] == "not"))):
+                self.cues.negation(words[i - 1]) or words[i - 1] == "not"))
+                or _open_question(words, s.clause(i)[0], i)):
             return False
         _, c_hi = s.clause(i)
         for k in range(i + 1, min(c_hi, i + 2 * WINDOW)):
@@ -1283,6 +1336,32 @@ class AnswerReading:
             not obj or obj[0] in _OBJECT_PRONOUNS or obj[0] in _OBJECT_FREE
             or (other and obj[0] in _OTHER_OBJECT_FREE)
             or self._names(self._required_at[si], i + 1, i + 1 + len(obj)))
+
+    def _side_action(self, si: int, i: int) -> bool:
+        """In English, the action at `i` is not the request's verb (by its first three
+        letters: "adding" is not "book") and goes, within three words, to or into
+        something the request does not name, no value of the case nor of the closed
+        vocabularies ("adding it to your calendar" in answer to "Please book a
+        flight"): a step beside the request, whose failure counts, as an offer does,
+        only when the answer reports no action done. Not when the request is
+        unknown."""
+        if self._request_words is None or self.cues.other:
+            return False
+        s = self.sentences[si]
+        words = s.words
+        if any(r[:3] == words[i][:3] for r in self._request_words if r in REQUEST_VERBS):
+            return False
+        _, c_hi = s.clause(i)
+        for k in range(i + 1, min(c_hi, i + 4)):
+            if words[k] not in ("to", "into", "onto"):
+                continue
+            j = k + 1
+            while j < c_hi and words[j] in _DETERMINERS:
+                j += 1
+            return (j < c_hi and words[j].isalpha() and words[j] not in self._request_words
+                    and not any(words[j] in f for f in self.required + self.forbidden)
+                    and not self._value_at(si, j))
+        return False
 
     def _about_the_request(self, si: int, i: int) -> bool:
         """The clause around `i` names no forbidden value unless it also names a required
@@ -1628,6 +1707,44 @@ def _offer_in(words: list[str], lo: int, i: int, offers: tuple[tuple[str, ...], 
     return False
 
 
+_STATE_NOW = frozenset({"is", "are", "it's", "they're"})
+_STATE_GLUE_NOW = frozenset({"now", "already", "safely", "all", "both"})
+
+
+def _present_state_before(words: list[str], i: int) -> bool:
+    """Before the future at `i`, with no negation, condition or "but" between, the
+    sentence says the item is where the action puts it or reports it done, in the
+    present: "is in your cart and will be waiting there when you check out", "are
+    booked and will be ..."; the future then says what stays, it promises nothing."""
+    for j in range(i - 1, -1, -1):
+        w = words[j]
+        if _negation(w) or w in _CONDITIONS or w in ("but", "yet", "still"):
+            return False
+        if w in _STATE_NOW:
+            k = j + 1
+            while k < i and words[k] in _STATE_GLUE_NOW:
+                k += 1
+            if k < i and (words[k] in ("in", "on") or words[k] in _DONE_FORMS):
+                return True
+    return False
+
+
+_CHECKED = frozenset({"checked", "confirmed", "verified", "looked", "saw", "tested"})
+_ASKING_WHETHER = frozenset({"know", "confirm", "check", "see", "tell", "verify"})
+
+
+def _open_question(words: list[str], lo: int, i: int) -> bool:
+    """Word `i` opens an open question about the action's outcome: "whether", or "if"
+    after a verb of knowing or checking ("they'll confirm by Thursday whether the
+    change went through", "I'll let you know if it worked"), with no past verb of
+    checking before it in its clause ("I checked whether it went through": the answer
+    tells what was found)."""
+    w = words[i]
+    if not (w == "whether" or (w == "if" and i > 0 and words[i - 1] in _ASKING_WHETHER)):
+        return False
+    return not any(x in _CHECKED for x in words[lo:i])
+
+
 def _refused(words: list[str], lo: int, i: int) -> bool:
     """The verb at `i` follows the agent's statement that it cannot act, in its clause
     ("I'm not able to change", "I can't make purchases or change your cart")."""
@@ -1661,17 +1778,36 @@ def _kept_before(words: list[str], lo: int, k: int, resets: frozenset[str]) -> b
     return False
 
 
-def _hearsay_source(words: list[str], k: int) -> bool:
+def _hearsay_source(words: list[str], k: int,
+                    bracket_opened: dict[int, int] | None = None) -> bool:
     """A stored text speaks through the verb of saying at `k` ("my notes said", "the
-    entry lists"): one of `_HEARSAY_SOURCES` in the three words before it, but not the
-    user's own record in the present ("your profile says ORD" reports what the user
-    keeps now; "your profile said ORD at one point" is history)."""
-    return any(x in _HEARSAY_SOURCES and not (
-        j > 0 and words[j - 1] == "your" and x in _USERS_RECORDS and words[k] in _PRESENT)
-        for j, x in ((j, words[j]) for j in range(max(0, k - 3), k)))
+    entry lists"): one of `_HEARSAY_SOURCES` in the three words before it, a bracketed
+    aside not counted ("one note (synced from another app) says"), but not the user's
+    own record or message in the present ("your profile says ORD", "your own message
+    says Lisbon" report what the user keeps or said; "your profile said ORD at one
+    point" is history)."""
+    opened = bracket_opened or {}
+    before: list[int] = []
+    j = k - 1
+    while j >= 0 and len(before) < 3:
+        if j + 1 in opened and opened[j + 1] <= j:
+            j = opened[j + 1] - 1  # step over the aside
+            continue
+        before.append(j)
+        j -= 1
+    return any(words[j] in _HEARSAY_SOURCES and not (
+        _yours(words, j) and words[j] in _USERS_RECORDS and words[k] in _PRESENT)
+        for j in before)
 
 
-_USERS_RECORDS = frozenset({"profile", "account", "record", "records"})
+def _yours(words: list[str], j: int) -> bool:
+    """The noun at `j` is the user's: "your" or "your own" before it."""
+    return (j > 0 and words[j - 1] == "your") or (
+        j > 1 and words[j - 1] == "own" and words[j - 2] == "your")
+
+
+_USERS_RECORDS = frozenset({"profile", "account", "record", "records", "message",
+                            "messages", "email", "emails"})
 _PRESENT = frozenset({"says", "say", "lists"})
 
 
@@ -1746,6 +1882,24 @@ def _not_the_users(words: list[str], hi: int) -> bool:
     return False
 
 
+_TRUSTING = frozenset({"trust", "believe", "rely", "vouch", "recognise", "recognize"})
+
+
+def _distrusted(words: list[str], k: int, c_hi: int) -> bool:
+    """From `k`, in its clause, a relative pronoun and its subject ("which I", "that
+    we") are followed by a negated verb of trusting: "which I don't trust", "that I
+    wouldn't rely on", "which we do not recognise"."""
+    if words[k] not in ("which", "that"):
+        return False
+    for j in range(k + 2, min(c_hi, k + 5) - 1):
+        if _negation(words[j]) and words[j + 1] in _TRUSTING:
+            return True
+        if not (words[j] in _AUXILIARIES or words[j] in ("really", "fully", "quite")
+                or words[j].endswith("n't")):
+            return False
+    return False
+
+
 _PREPOSITIONS = frozenset({"off", "onto", "into", "to"})
 _DETERMINERS = frozenset({"your", "the", "my", "his", "her", "their", "its", "our", "this",
                           "that", "a", "an"})
@@ -1783,10 +1937,13 @@ _DIGITS = re.compile(r"\d+")
 
 def _kind(words: list[str]) -> str | None:
     """What kind of value `words` are: the set of the closed vocabularies they belong to
-    (`VALUE_KINDS`), `date`, or for one word with a digit its shape (a letter for each
+    (`VALUE_KINDS`), `date`, `size` for a size ("size 9"), or for one word with a digit
+    its shape (a letter for each
     letter, `9` for a run of digits: `22c` and `22a` are `9a`, `dl154` is `aa9`); None
     for anything else (an address, a name)."""
     kind = VALUE_KINDS.get(tuple(words))
+    if kind is None and len(words) == 2 and words[0] == "size":
+        return "size"  # "talla 8" is read as "size 8"
     if kind is not None or len(words) != 1 or not any(ch.isdigit() for ch in words[0]):
         return kind
     if _DATE.match(words[0]):

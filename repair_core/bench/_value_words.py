@@ -142,6 +142,20 @@ _TRANSLATIONS: dict[str, list[str]] = {
         "turkish": "turc türkisch tuerkisch turco turks"}),
 }
 
+_HABITUAL_WEEKDAYS = {
+    "monday": "lundis montags segundas segundas-feiras maandags",
+    "tuesday": "mardis dienstags terças terças-feiras tercas dinsdags",
+    "wednesday": "mercredis mittwochs quartas quartas-feiras woensdags",
+    "thursday": "jeudis donnerstags quintas quintas-feiras donderdags",
+    "friday": "vendredis freitags sextas sextas-feiras vrijdags",
+    "saturday": "samedis samstags sonnabends sábados sabados zaterdags",
+    "sunday": "dimanches sonntags domingos zondags"}
+"""A weekday said as a habit, in its adverb or plural form ("mittwochs", "les mercredis",
+"às quartas", "'s woensdags"): the same day. Spanish and Italian write it as the day
+("los miércoles", "il mercoledì")."""
+for _day, _forms in _HABITUAL_WEEKDAYS.items():
+    _TRANSLATIONS[_day] = [*_TRANSLATIONS[_day], *_forms.split()]
+
 TRANSLATED_VALUES: dict[tuple[str, ...], frozenset[tuple[str, ...]]] = {
     tuple(value_words(en)): frozenset(tuple(value_words(f)) for f in forms)
     for en, forms in _TRANSLATIONS.items()}
