@@ -177,9 +177,9 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
     known: dict[str, set[_K]] = {}
     for i in candidates:
         text = texts[i]
-        found = known.get(text)
-        if found is None:
-            found = known[text] = _hits(folded_words(text), index)
-        if found:
-            out.append((i, set(found)))  # a set of its own, as each text had before
+        faults = known.get(text)
+        if faults is None:
+            faults = known[text] = _hits(folded_words(text), index)
+        if faults:
+            out.append((i, set(faults)))  # a set of its own, as each text had before
     return out
