@@ -10,6 +10,7 @@ from typing import Any
 
 from repair_core import RepairPlan
 from repair_core._text import plural
+from repair_core.case._trace import span_label
 from repair_core.viz import DECISION_STYLES, decision_keys
 
 __all__ = ["DECISION_COLOURS", "trace_rows", "trace_data"]
@@ -26,14 +27,21 @@ def _short(text: object, width: int = _TEXT) -> str:
 
 def trace_rows(plan: RepairPlan, result: Any = None) -> list[dict[str, Any]]:
     """One row per step (trajectory order) then per record: `{id, type, seq, turn,
-    decision, key, outcome, text}` (`key` is the colour key of the decision)."""
+    decision, key, outcome, text}` (`key` is the colour key of the decision), and `span`,
+    the span's name, on an imported step whose trace recorded one (`span_label`: a hex
+    span id alone tells a person nothing)."""
     case = plan.case
     keys = decision_keys(plan)
     outcome = ({o.id: o.outcome for o in result.report.steps} if result is not None else {})
-    rows = [{"id": s.id, "type": s.type, "seq": s.seq, "turn": s.turn,
-             "decision": plan.steps[s.id], "key": keys[s.id],
-             "outcome": outcome.get(s.id, ""), "text": _short(s.text)}
-            for s in case.steps_in_order()]
+    rows = []
+    for s in case.steps_in_order():
+        row = {"id": s.id, "type": s.type, "seq": s.seq, "turn": s.turn,
+               "decision": plan.steps[s.id], "key": keys[s.id],
+               "outcome": outcome.get(s.id, ""), "text": _short(s.text)}
+        span = span_label(s)
+        if span is not None:
+            row["span"] = span
+        rows.append(row)
     faults = set(case.faults)
     rows += [{"id": m.id, "type": "record", "seq": m.created_seq, "turn": None,
               "decision": plan.memory[m.id], "key": keys[m.id],
@@ -45,7 +53,8 @@ def trace_rows(plan: RepairPlan, result: Any = None) -> list[dict[str, Any]]:
 def _matches(row: dict[str, Any], needle: str, exact: bool) -> bool:
     if exact:
         return bool(row["id"].lower() == needle)
-    return needle in row["id"].lower() or needle in row["text"].lower()
+    return (needle in row["id"].lower() or needle in row["text"].lower()
+            or needle in row.get("span", "").lower())
 
 
 def trace_data(plan: RepairPlan, result: Any = None, *, changed_only: bool = False,

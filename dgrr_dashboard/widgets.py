@@ -14,7 +14,7 @@ import streamlit as st
 
 from dgrr_dashboard.graph_html import graph_html
 from repair_core import RepairPlan
-from repair_core.case._trace import step_trace
+from repair_core.case._trace import span_label, step_trace
 
 from . import address, state
 from .text import MISSING, code, md
@@ -529,16 +529,26 @@ def legend_html(colour_by: str = "decision") -> str:
             f"label): {edges}</div></div>")
 
 
-def replay_order_line(order: list[str], shown: int = 12) -> None:
-    """The replay order: its first `shown` ids on one line, all of them in an expander (on
-    a large case it runs to thousands of ids, which must not push the page's action down)."""
-    head = " → ".join(code(s) for s in order[:shown])
+def replay_order_line(plan: RepairPlan, shown: int = 12) -> None:
+    """The plan's replay order: its first `shown` ids on one line, all of them in an
+    expander (on a large case it runs to thousands of ids, which must not push the page's
+    action down); an imported step's id with its span's name beside it (`span_label`),
+    as `dgrr plan` prints it."""
+    order = plan.replay_order()
+    wanted = set(order)
+    spans = {s.id: label for s in plan.case.trajectory
+             if s.id in wanted and (label := span_label(s)) is not None}
+
+    def named(sid: str, show: Any) -> str:
+        return show(sid) + (f" [{show(spans[sid])}]" if sid in spans else "")
+
+    head = " → ".join(named(s, code) for s in order[:shown])
     more = len(order) - shown
     st.markdown(f"**Replay order** ({len(order):,} step{'s' if len(order) != 1 else ''}): "
                 + (head or "nothing to replay") + (f" → … ({more:,} more)" if more > 0 else ""))
     if more > 0:
         with st.expander(f"the whole replay order ({len(order):,} steps)"):
-            st.text(" → ".join(order))
+            st.text(" → ".join(named(s, str) for s in order))
 
 
 PAGE_ROWS = 1000

@@ -17,6 +17,7 @@ from dgrr_dashboard.widgets import (
     show_problems,
 )
 from repair_core import PlanEditError, apply_edits, plan_diff
+from repair_core.case._trace import span_label
 from repair_core.plan._edit import EDIT_KINDS, allowed_actions, edit_kind, kind_actions
 from repair_core.plan._kept_calls import plan_kept_calls
 
@@ -66,14 +67,15 @@ m[1].metric("Kept by support", len(a.supported))
 m[2].metric("Unsupported", len(a.unsupported))
 m[3].metric("Replayed steps", len(p.replay_set))
 m[4].metric("Replay ratio", f"{len(p.replay_set) / max(len(c.trajectory), 1):.3f}")
-replay_order_line(p.replay_order())
 
 PICK_LIMIT = 5000
-INDEX = "dgrr_plan_index"  # (case, plan key) -> texts, kinds, picker choices: built once
+INDEX = "dgrr_plan_index"  # (case, plan key) -> texts, kinds, picker choices, span names
 _index = st.session_state.get(INDEX)
 if _index is None or _index[0] is not c or _index[1] != state.plan_key(p):
     texts = {**{m.id: m.text for m in c.memory}, **{s.id: s.text for s in c.trajectory}}
     kinds = {**{m.id: "record" for m in c.memory}, **{s.id: s.type for s in c.trajectory}}
+    # an imported step's hex id says nothing to a person: its span's name goes beside it
+    spans = {s.id: label for s in c.trajectory if (label := span_label(s)) is not None}
     # On a large case the picker lists the affected nodes and the changed decisions (a list
     # of 100k options costs a second on every run); any other id can be typed.
     if len(kinds) <= PICK_LIMIT:
@@ -82,9 +84,10 @@ if _index is None or _index[0] is not c or _index[1] != state.plan_key(p):
         choices = [n for n in kinds if n in a.affected
                    or (p.memory.get(n) or p.steps.get(n))
                    != (computed.memory.get(n) or computed.steps.get(n))][:PICK_LIMIT]
-    _index = (c, state.plan_key(p), texts, kinds, choices)
+    _index = (c, state.plan_key(p), texts, kinds, choices, spans)
     st.session_state[INDEX] = _index
-_, _, texts, kinds, choices = _index
+_, _, texts, kinds, choices, spans = _index
+replay_order_line(p)
 
 
 def apply(edits: dict[str, str], force: bool, comment: str) -> None:
@@ -111,7 +114,8 @@ if "dgrr_plan_flash" in st.session_state:
 st.subheader("Change one decision")
 e1, e2, e3 = st.columns([2, 2, 2])
 node = e1.selectbox("Record or step", choices, key="dgrr_w_edit_node",
-                    format_func=lambda n: f"{n} · {kinds[n]} · now {p.memory.get(n) or p.steps.get(n)}")
+                    format_func=lambda n: f"{n} · " + (f"{spans[n]} · " if n in spans else "")
+                    + f"{kinds[n]} · now {p.memory.get(n) or p.steps.get(n)}")
 typed = e2.text_input("…or type an id (exact match)", key="dgrr_w_edit_typed",
                       help="the id exactly as written: s1 picks s1, never s10")
 target = typed.strip() or node
@@ -151,9 +155,10 @@ def _decisions_tables() -> dict[str, pd.DataFrame]:
         if only and nid not in a.affected and act == before:
             continue
         rows[edit_kind(kinds[nid])].append({
-            "id": nid, "type": kinds[nid], "text": texts[nid][:90], "computed": before,
-            "decision": act, "reason": p.reasons.get(nid, "unaffected")})
-    columns = ["id", "type", "text", "computed", "decision", "reason"]
+            "id": nid, "span": spans.get(nid), "type": kinds[nid], "text": texts[nid][:90],
+            "computed": before, "decision": act, "reason": p.reasons.get(nid, "unaffected")})
+    columns = ["id", *(["span"] if spans else []), "type", "text", "computed", "decision",
+               "reason"]
     return {k: pd.DataFrame(v, columns=columns) for k, v in rows.items()}
 
 
@@ -181,7 +186,7 @@ for (kind, full_table), tab in zip(tables.items(),
         edited = st.data_editor(
             table, key=f"dgrr_plan_editor_{kind}_{version}_{int(only)}_{page_no}",
             hide_index=True, width="stretch",
-            disabled=["id", "type", "text", "computed", "reason"],
+            disabled=["id", "span", "type", "text", "computed", "reason"],
             column_config={"decision": st.column_config.SelectboxColumn(
                 "decision", options=list(kind_actions(kind)), required=True,
                 help=f"what {EDIT_KINDS[kind].lower()} can take"),

@@ -110,7 +110,7 @@ st.markdown(f"Replays **{estimate['steps']:,}** of {len(c.trajectory):,} steps: 
             f"**{estimate['model_calls']:,}** model call"
             f"{'s' if estimate['model_calls'] != 1 else ''} and {estimate['tool_calls']:,} "
             f"tool call{'s' if estimate['tool_calls'] != 1 else ''} (retries not counted).")
-replay_order_line(p.replay_order())
+replay_order_line(p)
 job: ReplayJob | None = st.session_state.get(JOB)
 running = job is not None and not job.finished
 run = st.button("Run replay", type="primary", key="dgrr_w_run_replay", disabled=running)

@@ -347,6 +347,7 @@ def test_plan_typed_id_is_an_exact_match_and_actions_fit_the_node(tmp_path):
 
 
 def test_imported_nodes_are_labelled_by_what_they_are(tmp_path):
+    from repair_core.case._trace import step_trace
     from repair_core.viz import graph_view
 
     case = no_record_case(tmp_path)
@@ -355,7 +356,14 @@ def test_imported_nodes_are_labelled_by_what_they_are(tmp_path):
     for n in view.nodes:
         if n.id in steps:
             assert n.id.split("-")[0] not in n.label, n.label  # no 16-hex span id
-            assert n.label.startswith("[") and steps[n.id].text[:8] in n.label
+            # what it is: its span's name when the trace recorded one, its type, its text
+            traced = step_trace(steps[n.id])
+            span = "" if traced is None else traced.span_name or traced.operation or ""
+            head, _, rest = n.label.partition("[")
+            named = head.removesuffix(" ")
+            assert named == span or (named.endswith("…") and span.startswith(named[:-1])), \
+                n.label  # a long name is cut to the label's width
+            assert steps[n.id].text[:8] in rest, n.label
     example = {n.id: n.label for n in graph_view(plan_case(load_example())).nodes}
     assert example["s3"].startswith("s3 [claim]")  # readable ids stay
 

@@ -1,5 +1,5 @@
-"""What an imported trace recorded of a step's span beyond its content: when it ran, the
-tokens it used, what it cost. The case format has no field for it, so the importer writes
+"""What an imported trace recorded of a step's span beyond its content: its name, when it
+ran, the tokens it used, what it cost. The case format has no field for it, so the importer writes
 it under the step's own `trace` key (unknown fields are kept, see `_case._Model`); repair
 never reads it.
 
@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["StepTrace", "TraceMessage", "TRACE_FIELD", "step_trace"]
+__all__ = ["StepTrace", "TraceMessage", "TRACE_FIELD", "span_label", "step_trace"]
 
 TRACE_FIELD = "trace"
 """The step's key the importer writes `StepTrace` under."""
@@ -42,6 +42,12 @@ class StepTrace(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
+    span_name: str | None = None
+    """The span's name as the trace viewer lists it (`generation`, `book_seat`, `chat
+    gpt-4o`): what tells a person which span a hex id is."""
+    operation: str | None = None
+    """What the span says it does (`gen_ai.operation.name`, else
+    `openinference.span.kind`): `chat`, `execute_tool`, `LLM`, `TOOL`..."""
     start_ns: int | None = None
     """When the span started, nanoseconds since the epoch (UTC)."""
     end_ns: int | None = None
@@ -67,6 +73,19 @@ class StepTrace(BaseModel):
     """What the model answered, message by message."""
 
     @property
+    def label(self) -> str | None:
+        """What names the span to a person, for beside its hex id: its name, then its
+        operation in parentheses when the name does not already say it (`generation
+        (LLM)`, `chat`); None when the trace recorded neither.
+
+        >>> StepTrace(span_name="chat gpt-4o", operation="chat").label
+        'chat gpt-4o'
+        >>> StepTrace(operation="TOOL").label
+        'TOOL'
+        """
+        return _label(self.span_name, self.operation)
+
+    @property
     def seconds(self) -> float | None:
         """How long the span took, when both ends are known."""
         if self.start_ns is None or self.end_ns is None:
@@ -81,7 +100,7 @@ class StepTrace(BaseModel):
         ...           input_tokens=12, output_tokens=9, cost=0.00031).describe()
         'started 2023-11-14 22:13:20.123 UTC · took 0.095 s · 12 input + 9 output tokens · cost 0.00031'
         """
-        parts = []
+        parts = [] if self.label is None else [f"span {self.label}"]
         if self.start_ns is not None:
             when = datetime.fromtimestamp(self.start_ns // 1_000_000_000, tz=UTC)
             parts.append(f"started {when:%Y-%m-%d %H:%M:%S}."
@@ -121,6 +140,51 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+NAME_CHARS = 80
+"""The longest span name or operation kept: a label beside an id, not content."""
+
+
+def _name(value: Any) -> str | None:
+    """A span name or operation as one line of at most `NAME_CHARS` characters: the name
+    is case data, so control characters (a newline, an escape sequence) become spaces."""
+    if not isinstance(value, str):
+        return None
+    line = " ".join("".join(c if c.isprintable() else " " for c in value[:4 * NAME_CHARS])
+                    .split())
+    if not line:
+        return None
+    return line if len(line) <= NAME_CHARS else line[:NAME_CHARS - 1] + "…"
+
+
+def span_label(step: Any) -> str | None:
+    """The name of `step`'s span for beside its id (`StepTrace.label`); None when its
+    trace recorded no name or operation, or it has no trace.
+
+    >>> span_label({"trace": {"span_name": "book_seat", "operation": "TOOL"}})
+    'book_seat (TOOL)'
+    >>> span_label({"id": "s1"}) is None
+    True
+    """
+    data = _trace_data(step)
+    return None if data is None else _label(_name(data.get("span_name")),
+                                             _name(data.get("operation")))
+
+
+def _label(name: str | None, operation: str | None) -> str | None:
+    if name is None:
+        return operation
+    if operation is None or operation.casefold() in name.casefold():
+        return name
+    return f"{name} ({operation})"
+
+
+def _trace_data(step: Any) -> dict[str, Any] | None:
+    """The raw `trace` key of `step` (a Step or its JSON), None when it has none."""
+    data = (step.get(TRACE_FIELD) if isinstance(step, dict)
+            else (getattr(step, "model_extra", None) or {}).get(TRACE_FIELD))
+    return data if isinstance(data, dict) else None
+
+
 def _messages(value: Any) -> tuple[TraceMessage, ...]:
     if not isinstance(value, list):
         return ()
@@ -134,14 +198,15 @@ def step_trace(step: Any) -> StepTrace | None:
     has none. The key is case data, so anything not of its shape (a negative count, text
     where a number belongs, an end before the start, a message without a string role and
     content) is left out, never shown."""
-    data = (step.get(TRACE_FIELD) if isinstance(step, dict)
-            else (getattr(step, "model_extra", None) or {}).get(TRACE_FIELD))
-    if not isinstance(data, dict):
+    data = _trace_data(step)
+    if data is None:
         return None
     start, end = _instant(data.get("start_ns")), _instant(data.get("end_ns"))
     if start is not None and end is not None and end < start:
         start = end = None
-    found = StepTrace(start_ns=start, end_ns=end,
+    found = StepTrace(span_name=_name(data.get("span_name")),
+                      operation=_name(data.get("operation")),
+                      start_ns=start, end_ns=end,
                       input_tokens=_count(data.get("input_tokens")),
                       output_tokens=_count(data.get("output_tokens")),
                       cost=_amount(data.get("cost")), model=_text(data.get("model")),

@@ -194,11 +194,14 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
     for row in s.step_rows:
         head = f"  {row.action:<10} {t(row.id):<8} seq {row.seq:<5} {row.type:<16} "
         w(wrap(f"\"{excerpt(row.text)}\"", head, indent=len(head)) + "\n")
+        if row.span is not None:
+            w(wrap(f"span: {t(row.span)}", " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
         w(wrap(t(row.reason), " " * REASON_INDENT, indent=REASON_INDENT) + "\n")
     if s.more_steps:
         w("  … more decisions: see --json\n")
 
-    order = [f"{t(x)}(refresh)" if refresh else t(x) for x, refresh in s.replay]
+    order = [t(x) + (f" [{t(s.replay_spans[x])}]" if x in s.replay_spans else "")
+             + ("(refresh)" if refresh else "") for x, refresh in s.replay]
     shown_order = order if len(order) <= 40 else [*order[:20], "…", *order[-19:]]
     w(f"\nReplay, in trajectory order ({len(order)} of {s.steps} steps, ratio "
       f"{ratio_text(len(order) / max(s.steps, 1))}):\n  " + " → ".join(shown_order) + "\n")

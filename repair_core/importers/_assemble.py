@@ -500,12 +500,16 @@ _USAGE = {"input_tokens": ("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tok
 def _keep_trace(step: dict[str, Any], span: Span, *, model_call: Operation | None = None
                 ) -> dict[str, Any]:
     """`step` with what its span recorded besides content under its `trace` key
-    (`repair_core.case._trace.StepTrace`): start and end time, and the token usage and
+    (`repair_core.case._trace.StepTrace`): its name and operation, start and end time,
+    and the token usage and
     cost of a model call, by the attribute names of each convention, and, for a
     `model_call`, the model and the messages sent and answered (`_call_messages`); a value
     not of its shape is not kept."""
     a = span.attributes
-    raw: dict[str, Any] = {"start_ns": span.start or None, "end_ns": span.end or None}
+    raw: dict[str, Any] = {"span_name": span.name,
+                           "operation": a.get("gen_ai.operation.name",
+                                              a.get("openinference.span.kind")),
+                           "start_ns": span.start or None, "end_ns": span.end or None}
     for key, names in _USAGE.items():
         raw[key] = next((a[n] for n in names if n in a), None)
     if model_call is not None:

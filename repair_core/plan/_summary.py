@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from ..case._trace import span_label
+
 if TYPE_CHECKING:
     from ._plan import RepairPlan
 
@@ -65,6 +67,9 @@ class SummaryRow:
     """A step's seq (None for a record)."""
     type: str | None = None
     """A step's type (None for a record)."""
+    span: str | None = None
+    """An imported step's span as the trace names it (`case._trace.span_label`), None
+    when the trace recorded no name or the row is a record's."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,10 @@ class PlanSummary:
     """Suspected sources, then carriers (`_suspects`)."""
     warnings: list[str] = field(default_factory=list)
     """One line per warning of the plan (`_warnings`), with its kind."""
+    replay_spans: dict[str, str] = field(default_factory=dict)
+    """Step id -> its span's name (`case._trace.span_label`), for each step of the replay
+    order whose trace recorded one: an imported id is a hex span id that tells a person
+    nothing."""
 
 
 def seed_description(fault: str, seed: str, *, failed: bool, seq: int, type: str) -> str:
@@ -149,8 +158,9 @@ def plan_summary(plan: RepairPlan, max_rows: int = MAX_ROWS) -> PlanSummary:
                    for rid, action in shown_records[:max_rows]]
     shown_steps = _shown(plan.steps.items(), plan.reasons, max_rows + 1)
     step_rows = [SummaryRow(sid, action, steps[sid].text, plan.reasons.get(sid, ""),
-                            steps[sid].seq, steps[sid].type)
+                            steps[sid].seq, steps[sid].type, span_label(steps[sid]))
                  for sid, action in shown_steps[:max_rows]]
+    replay = [(s, plan.steps.get(s) == "refresh") for s in plan.replay_order()]
     from ._warnings import case_warnings  # here: the columnar summary imports this module
 
     return PlanSummary(
@@ -164,9 +174,10 @@ def plan_summary(plan: RepairPlan, max_rows: int = MAX_ROWS) -> PlanSummary:
         records_with_reasons=sum(1 for r in plan.memory if r in plan.reasons),
         step_counts=dict(sorted(Counter(plan.steps.values()).items())),
         step_rows=step_rows, more_steps=len(shown_steps) > max_rows,
-        replay=[(s, plan.steps.get(s) == "refresh") for s in plan.replay_order()],
-        suspected=suspect_lines(plan.suspected),
-        warnings=[f"{w.kind}: {w.message}" for w in case_warnings(plan.case)])
+        replay=replay, suspected=suspect_lines(plan.suspected),
+        warnings=[f"{w.kind}: {w.message}" for w in case_warnings(plan.case)],
+        replay_spans={s: label for s, _ in replay
+                      if (label := span_label(steps[s])) is not None})
 
 
 def _shown(decisions: Iterable[tuple[str, str]], reasons: Container[str], limit: int

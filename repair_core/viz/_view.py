@@ -418,7 +418,8 @@ _MACHINE_ID = re.compile(r"^[0-9a-f]{12,}(?:[-_@~][\w.-]*)?$", re.IGNORECASE)
 
 def _label(item: Any, node: str, kind: str, type_: str, chars: int = LABEL_CHARS) -> str:
     """`id [type]` and the start of the text; an id that is a machine id (an imported
-    span's hex id) or too long to read gives its place to what the node is: `[type]`
+    span's hex id) or too long to read gives its place to what the node is: the span's
+    name when the trace recorded one (`generation [plan]`), else its operation, `[type]`
     and more of its text (the id is in the tooltip and the details)."""
     short = {"memory_read": "read", "tool_action": "action", "tool_observation": "obs",
              "memory_write": "write", "record": "mem"}.get(type_, type_)
@@ -426,7 +427,11 @@ def _label(item: Any, node: str, kind: str, type_: str, chars: int = LABEL_CHARS
     if _MACHINE_ID.match(node) or len(node) > 2 * LABEL_CHARS:
         width = max(chars, LABEL_CHARS)
         text = text if len(text) <= width else text[: width - 1] + "…"
-        return f"[{short}]\n{text}" if text else f"[{short}]"
+        traced = step_trace(item)
+        span = None if traced is None else traced.span_name or traced.operation
+        head = f"[{short}]" if span is None else (
+            f"{span if len(span) <= width else span[: width - 1] + '…'} [{short}]")
+        return f"{head}\n{text}" if text else head
     head = node if len(node) <= LABEL_CHARS else node[: LABEL_CHARS - 1] + "…"
     if chars <= 0:
         return f"{head} [{short}]"
