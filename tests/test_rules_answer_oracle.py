@@ -1630,14 +1630,11 @@ def test_i_mean_before_a_described_value_takes_back(answer, outcome):
     ("Seat 14C on BA118 from LHR: booking it failed.", "not recovered"),
     ("Held 14C on BA118 from LHR, but adding it to your flight plan failed.",
      "not recovered"),
-    # a present state before a conditional future: the future says what stays
-    ("Seat 14C on BA118 from LHR is on your itinerary and will be waiting when you check in.",
-     "recovered"),
     # a conditional future alone is still a promise
     ("Seat 14C on BA118 from LHR will be booked once the airline confirms.",
      "not recovered"),
 ])
-def test_a_side_step_and_a_present_state_leave_the_action_done(answer, outcome):
+def test_a_failed_side_step_leaves_the_action_done(answer, outcome):
     from repair_core.bench import judge_recovery
 
     assert judge_recovery(answer, ["BA118", "14C", "LHR"], ["LGW", "BA990"],
@@ -1688,6 +1685,8 @@ def test_an_open_question_about_the_outcome_leaves_it_undone(answer, outcome):
     ("Ajouté : la veste JK-220 bleue en taille 40 — pardon, en taille 42.", "recovered"),
     ("Hinzugefügt: die blaue JK-220 in Größe 40 – Entschuldigung, in Größe 42.",
      "recovered"),
+    # three dots and a word in lower case: the sentence goes on
+    ("Ajouté : la veste JK-220 bleue en taille 40... pardon, en taille 42.", "recovered"),
     # the size that stands is the forbidden one
     ("Añadí la chaqueta JK-220 azul en talla 42 — perdón, en talla 40.", "not recovered"),
 ])
@@ -1715,3 +1714,24 @@ def test_a_weekday_said_as_a_habit_is_the_day(answer, outcome):
 
     assert judge_recovery(answer, ["Thursday"], ["Tuesday"],
                           request="On which day is my yoga class?").outcome == outcome
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # the item is where the request puts it, now: the future says what stays
+    ("The navy PK-410 parka in size M is in your basket and will be waiting there when "
+     "you pay.", "recovered"),
+    ("The navy PK-410 parka in size M is already in your basket and will stay there until "
+     "you pay.", "recovered"),
+    # a present state somewhere else is no such thing: the future is still a promise
+    ("The navy PK-410 parka in size M is in stock and will be in your basket once the "
+     "payment clears.", "not recovered"),
+    ("The navy PK-410 parka in size M is not in your basket yet but will be once the "
+     "payment clears.", "not recovered"),
+])
+def test_a_present_state_before_a_conditional_future_is_no_promise(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, ["PK-410", "size M", "navy"], ["size S"],
+                          request="Put the parka in my size into my basket."
+                          ).outcome == outcome

@@ -548,7 +548,10 @@ class AnswerReading:
         pieces = _SENTENCE_END.split(prose)
         texts: list[str] = []
         for p in pieces:
-            if texts and _ABBREVIATED.search(texts[-1]):
+            # a short form's dot ends no sentence, nor does an ellipsis the sentence goes
+            # on after in lower case ("en talla 8... perdón, en talla 9")
+            if texts and (_ABBREVIATED.search(texts[-1]) or (
+                    texts[-1].endswith("...") and p[:1].islower())):
                 texts[-1] += " " + p
             else:
                 texts.append(p)
@@ -1200,7 +1203,7 @@ class AnswerReading:
                 if (words[i] == "will" and words[i + 1] == "be" and any(
                         x in _CONDITIONS for x in words[i + 2:i + 2 + 2 * WINDOW])
                         and self._about_the_request(si, i)
-                        and not _present_state_before(words, i)):
+                        and not _present_state_before(words, i, self._request_words)):
                     offered_any = True
         return definite, offered_any, done, offer_read, shipping and not other_verb
 
@@ -1711,11 +1714,14 @@ _STATE_NOW = frozenset({"is", "are", "it's", "they're"})
 _STATE_GLUE_NOW = frozenset({"now", "already", "safely", "all", "both"})
 
 
-def _present_state_before(words: list[str], i: int) -> bool:
+def _present_state_before(words: list[str], i: int,
+                          request: frozenset[str] | None) -> bool:
     """Before the future at `i`, with no negation, condition or "but" between, the
-    sentence says the item is where the action puts it or reports it done, in the
-    present: "is in your cart and will be waiting there when you check out", "are
-    booked and will be ..."; the future then says what stays, it promises nothing."""
+    sentence says the item is where the request puts it (a place the request names) or
+    reports it done, in the present: "is in your cart and will be waiting there when you
+    check out" (to "add it to my cart"), "are booked and will be ..."; the future then
+    says what stays, it promises nothing. "Is in stock and will be in your cart once
+    ..." still promises."""
     for j in range(i - 1, -1, -1):
         w = words[j]
         if _negation(w) or w in _CONDITIONS or w in ("but", "yet", "still"):
@@ -1724,8 +1730,14 @@ def _present_state_before(words: list[str], i: int) -> bool:
             k = j + 1
             while k < i and words[k] in _STATE_GLUE_NOW:
                 k += 1
-            if k < i and (words[k] in ("in", "on") or words[k] in _DONE_FORMS):
+            if k < i and words[k] in _DONE_FORMS:
                 return True
+            if k < i and words[k] in ("in", "on") and request:
+                k += 1
+                while k < i and words[k] in _DETERMINERS:
+                    k += 1
+                if k < i and words[k] in request:
+                    return True
     return False
 
 
