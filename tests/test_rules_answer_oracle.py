@@ -1567,6 +1567,8 @@ def test_a_month_written_short_is_the_month(answer, outcome):
     # the user's own message in the present is the user speaking, not a stored text
     ("Your own message says Thursday, so your class is on Thursday.", "recovered"),
     ("Your message says Thursday.", "recovered"),
+    # an email may be one the user received: it is a stored text
+    ("Your email says Tuesday. Your class is on Thursday.", "recovered"),
     # a source the agent says it does not trust rejects the value it gave
     ("Two days come up: Tuesday (from a forwarded note, which I don't trust) and Thursday "
      "(from you). Your class is on Thursday.", "recovered"),

@@ -1819,7 +1819,9 @@ def _yours(words: list[str], j: int) -> bool:
 
 
 _USERS_RECORDS = frozenset({"profile", "account", "record", "records", "message",
-                            "messages", "email", "emails"})
+                            "messages"})
+"""What the answer may call the user's own ("your profile", "your message"); not "your
+email", which may be one the user received."""
 _PRESENT = frozenset({"says", "say", "lists"})
 
 
