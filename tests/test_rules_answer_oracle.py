@@ -392,10 +392,8 @@ O8471 = (["O-8471", "processing", "Thursday"], ["O-6672"])  # ctl-004
 @pytest.mark.parametrize(("answer", "labels", "why"), [
     # each was "not recovered" with certainty before: read as English, its translated
     # values missing
-    ("Zamówienie O-8471 jest w trakcie realizacji, dostawa w czwartek.", O8471,
-     "its function words are Polish"),
-    ("Din beställning O-8471 behandlas och levereras på torsdag.", O8471,
-     "its function words are Swedish"),
+    ("Comanda O-8471 este în curs de procesare, livrarea joi.", O8471,
+     "its function words are Romanian"),
     ("Siparişiniz O-8471 hazırlanıyor ve perşembe günü teslim edilecek.", O8471,
      "its function words are Turkish"),
     ("Ваш заказ O-8471 обрабатывается, доставка в четверг.", O8471,
@@ -404,12 +402,12 @@ O8471 = (["O-8471", "processing", "Thursday"], ["O-6672"])  # ctl-004
      "written mostly in letters of other scripts"),
     ("您的订单O-8471正在处理中，周四送达。", O8471,
      "written mostly in letters of other scripts (CJK)"),
-    # with every value found it was "recovered", though "nie" may negate it
-    ("Miejsce 22C (aisle) na UA511 nie jest zarezerwowane.", UA511,
-     "its function words are Polish"),
-    ("Zarezerwowałem 22C (aisle), UA511 — płatność gotówką.", UA511,
-     "3 words with letters beyond Latin-1"),
-    ("Sittplats 22C (aisle) · UA511 · avgång tidigt · bagage ingår · bekräftad",
+    # with every value found it was "recovered", though "nu" may negate it
+    ("Locul 22C (aisle) pe UA511 nu este rezervat.", UA511,
+     "its function words are Romanian"),
+    ("Ülőhely 22C (aisle), UA511 — fizetés előre.", UA511,
+     "2 words with letters beyond Latin-1"),
+    ("Ülőhely 22C (aisle) · UA511 · indulás korán · poggyász benne · megerősítve",
      UA511, "no English function word in"),
 ])
 def test_an_answer_in_a_language_the_reader_does_not_read_is_unsure(answer, labels, why):
@@ -472,7 +470,7 @@ def test_a_listing_in_a_language_the_reader_reads_is_read():
 def test_an_id_missing_from_an_answer_in_any_language_is_missing():
     from repair_core.bench import judge_recovery
 
-    verdict = judge_recovery("Zamówienie O-6672 jest w trakcie realizacji.", *O8471)
+    verdict = judge_recovery("Comanda O-6672 este în curs de procesare.", *O8471)
     assert (verdict.outcome, verdict.missing, verdict.unsure) == (
         "not recovered", ["O-8471"], [])
     # a value inside text written without spaces is a word of its own
@@ -618,8 +616,6 @@ def test_a_fault_taken_back_after_a_dash_is_not_stated(answer):
 @pytest.mark.parametrize("answer", [
     # read as English before (a lower-case "i" or "do" tied with English), or the id read
     # as missing for its case ending: "not recovered" with certainty
-    "Jag har lagt RS-310 i grönt, storlek 7, i din varukorg.",
-    "Do koszyka trafiły zielone RS-310, rozmiar 7 — nie czerwone.",
     "RS-310'u sepetinize ekledim; yeşil bir ayakkabı, 7 numara.",
 ])
 def test_a_few_function_words_or_a_case_ending_still_leave_the_answer_unsure(answer):

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from ..content._normalise import same_value, value_words
 from ..judge import NEGATIONS, RETRACTIONS, WARNINGS
+from . import _answer_words_slavic_nordic as _sn
 from ._answer_words import (
     OTHER_AFTER_PHRASES,
     OTHER_ANYTHING_ELSE,
@@ -50,7 +51,7 @@ from ._answer_words import (
     is_past_action,
     is_shipping_action,
 )
-from ._language import FUNCTION_WORDS, LANGUAGE_NAMES, guess_language, split_scripts
+from ._language import ANSWER_READER_LANGUAGES, LANGUAGE_NAMES, guess_language, split_scripts
 from ._value_words import VALUE_KINDS, WEEKDAY_ABBREVIATIONS, excludes, translations
 
 __all__ = ["AnswerReading", "read_answer", "REQUEST_VERBS", "NEGATION_CUES",
@@ -202,8 +203,8 @@ _CONDITIONS = frozenset({"once", "when", "until", "unless", "if", "soon"})
 _OTHER_CONDITIONS = _CONDITIONS | frozenset({
     "sobald", "wenn", "falls", "sofern", "dès", "lorsque", "lorsqu", "quand", "cuando",
     "cuanto", "mientras", "appena", "quando", "qualora", "assim", "logo", "zodra",
-    "wanneer", "indien"})
-"""Words of a condition in the six other languages the reader reads ("sobald Sie
+    "wanneer", "indien"}) | _sn.CONDITIONS
+"""Words of a condition in the other languages the reader reads ("sobald Sie
 bestätigen", "en cuanto lo confirmes", "appena", "zodra"): an answer holding one is not
 a plain statement (`oracle.translated-values`)."""
 _OTHER_OPENING_CONDITIONS: dict[str, frozenset[str]] = {
@@ -213,6 +214,7 @@ _OTHER_OPENING_CONDITIONS: dict[str, frozenset[str]] = {
     "it": frozenset({"se", "quando", "appena", "qualora"}),
     "pt": frozenset({"se", "quando", "assim"}),
     "nl": frozenset({"zodra", "als", "wanneer", "indien"}),
+    **_sn.OPENING_CONDITIONS,
 }
 """Words that open a condition, per language ("Sobald Sie bestätigen, ...", "Si vous
 confirmez, ...", "Zodra je bevestigt, ..."): such a sentence promises what it says
@@ -277,7 +279,9 @@ _OTHER_OBJECT_FREE = frozenset({
     "los", "las", "al", "en", "para", "cuando", "ahora", "gli", "nel", "nella", "per",
     "quando", "ora", "o", "os", "a", "as", "ao", "no", "na", "agora", "het", "hem", "dit",
     "dat", "op", "voor", "wanneer", "nu", "zodra", "noch", "encore", "todavía", "ancora",
-    "ainda", "nog", "pas", "nicht", "non", "não", "niet"})
+    "ainda", "nog", "pas", "nicht", "non", "não", "niet",
+    # Polish, Czech, Swedish, Danish and Norwegian, Finnish object pronouns
+    "go", "ją", "ho", "ji", "den", "det", "dem", "honom", "ham", "sen", "sitä", "niitä"})
 _OTHER_OBJECT_EXEMPT = frozenset({"autre", "autres", "hôtel", "andere", "anderes", "otro",
                                   "otra", "altro", "altra", "outro", "outra", "ander",
                                   "hotel", "albergo"})
@@ -321,9 +325,10 @@ class _Cues:
     __slots__ = ("negations", "negation_phrases", "rejections_after", "after_phrases",
                  "resets", "verb_negations", "offers", "unread", "other", "rejection_verbs")
 
-    def __init__(self, other: bool, not_negations: frozenset[str] = frozenset()) -> None:
+    def __init__(self, other: bool, not_negations: frozenset[str] = frozenset(),
+                 more_negations: frozenset[str] = frozenset()) -> None:
         self.other = other
-        self.negations = (NEGATION_CUES | OTHER_NEGATION_CUES if other
+        self.negations = (NEGATION_CUES | OTHER_NEGATION_CUES | more_negations if other
                           else NEGATION_CUES) - not_negations
         self.negation_phrases = NEGATION_PHRASES + (OTHER_NEGATION_PHRASES if other else ())
         self.rejections_after = (REJECTIONS_AFTER | OTHER_REJECTIONS_AFTER if other
@@ -333,10 +338,11 @@ class _Cues:
         self.rejection_verbs = (REJECTION_VERBS | OTHER_REJECTION_VERBS if other
                                 else REJECTION_VERBS)
         self.resets = RESETS | OTHER_RESETS if other else RESETS
-        self.verb_negations = (_VERB_NEGATIONS | OTHER_VERB_NEGATIONS if other
-                               else _VERB_NEGATIONS) - not_negations
+        self.verb_negations = (_VERB_NEGATIONS | OTHER_VERB_NEGATIONS | more_negations
+                               if other else _VERB_NEGATIONS) - not_negations
         self.offers = _OFFERS + (OTHER_OFFERS if other else ())
-        self.unread = (UNREAD_CUES | OTHER_UNREAD) - _OTHER_READ if other else UNREAD_CUES
+        self.unread = ((UNREAD_CUES | OTHER_UNREAD) - _OTHER_READ - more_negations if other
+                       else UNREAD_CUES)
 
     def negation(self, word: str) -> bool:
         return word in self.verb_negations or word.endswith("n't") or (
@@ -347,6 +353,11 @@ _ENGLISH_CUES = _Cues(False)
 _OTHER_CUES = _Cues(True)
 # Portuguese "no" is "in the" ("22C no UA511"), not a negation
 _PORTUGUESE_CUES = _Cues(True, frozenset({"no"}))
+_LANGUAGE_CUES = {"pt": _PORTUGUESE_CUES, **{
+    code: _Cues(True, more_negations=words)
+    for code, words in _sn.NEGATIONS_BY_LANGUAGE.items()}}
+"""The cues of a language whose negations differ from the pooled ones
+(`_sn.NEGATIONS_BY_LANGUAGE`)."""
 
 
 _LIST_ITEM = re.compile(r"^(?:[-*\u2022+]|\d{1,2}[.)]|\|)\s*")
@@ -405,7 +416,8 @@ class _Sentence:
     __slots__ = ("words", "clause_of", "starts", "question", "offered", "trailing",
                  "after_brackets", "bracket_opened", "english")
 
-    def __init__(self, text: str, other: bool = False, listed: bool = False) -> None:
+    def __init__(self, text: str, other: bool = False, listed: bool = False,
+                 czech: bool = False) -> None:
         self.english = not other
         """Read with English cues only: a month written short is the month."""
         self.words: list[str] = []
@@ -434,7 +446,9 @@ class _Sentence:
                         # a size with its system ("US 11", read as one token "us11")
                         # is a size, and so is a waist ("W32")
                         m = _SIZE_WITH_SYSTEM.match(w)
-                        words += ["size", m[1]] if m else [_ABBREVIATIONS.get(w, w)]
+                        words += (["size", m[1]] if m else _sn.split_czech_negation(
+                            w, is_other_action(w[2:])) if czech
+                            else [_ABBREVIATIONS.get(w, w)])
             self.words += [OTHER_SIZE_WORDS.get(w, w) for w in words] if other else words
         self.clause_of: list[int] = []
         for i, s in enumerate(self.starts):
@@ -555,18 +569,19 @@ class AnswerReading:
                 texts[-1] += " " + p
             else:
                 texts.append(p)
-        guess = guess_language(str(answer))
+        guess = guess_language(str(answer), ANSWER_READER_LANGUAGES)
         self.language = guess.code
         """The answer's language as guessed from its function words and letters
         (`guess_language`)."""
         self._why_unread = guess.why_unread
         # an answer in a language the reader does not read is read with English cues
         # only; its verdict is `unsure` whatever they find (`unread_language`)
-        other = self.language != "en" and self.language in FUNCTION_WORDS
-        self.sentences = ([_Sentence(t, other) for t in texts]
-                          + [_Sentence(t, other, listed=True) for t in items])
-        self.cues = (_OTHER_CUES if other and self.language != "pt" else _PORTUGUESE_CUES
-                     if other else _ENGLISH_CUES)
+        other = self.language != "en" and self.language in ANSWER_READER_LANGUAGES
+        czech = self.language == "cs"
+        self.sentences = ([_Sentence(t, other, czech=czech) for t in texts]
+                          + [_Sentence(t, other, listed=True, czech=czech) for t in items])
+        self.cues = (_LANGUAGE_CUES.get(self.language, _OTHER_CUES) if other
+                     else _ENGLISH_CUES)
         self.required = [w for f in required if (w := _fact_words(f))]
         self.forbidden = [w for f in forbidden if (w := _fact_words(f))]
         self.anchors = {f[0] for f in self.required if len(f) == 1 and _ID.match(f[0])}
@@ -1082,7 +1097,8 @@ class AnswerReading:
                 # "à confirmer", "noch offen"; "sin reservar", "ohne zu buchen"
                 pending = any(words[i:i + len(p)] == list(p) for p in OTHER_PENDING_PHRASES) or (
                     w in OTHER_WITHOUT and any(is_other_action(x) for x in words[
-                        i + 1:i + (3 if words[i + 1:i + 2] in (["zu"], ["te"]) else 2)]))
+                        i + 1:i + (3 if words[i + 1:i + 2] in (["zu"], ["te"], ["att"], ["at"])
+                                   else 2)]))
             if pending and self._about_the_request(si, i):
                 definite = True
             if (not cues.other and self.asks_action is not False
@@ -1128,8 +1144,8 @@ class AnswerReading:
                     # a modal opens a German or Dutch clause and its verb ends it ("Ich
                     # könnte NH347 ab JFK, Sitz 8A, für Sie buchen"); a past form is
                     # reported, not offered ("je peux confirmer que j'ai réservé")
-                    offered = is_future_action(w) or (
-                        (offered or offer_open) and not is_past_action(w))
+                    offered = is_future_action(w, self.language) or (
+                        (offered or offer_open) and not is_past_action(w, self.language))
                 offer_read = offer_read or offered
                 negated = (w in ACTION_VERBS or other) and any(
                     cues.negation(x) or x in _NOT_DONE_CUES
@@ -1157,7 +1173,8 @@ class AnswerReading:
                 elif (offered or negated) and self._object_is_the_request(si, i):
                     definite = definite or negated
                     offered_any = offered_any or offered
-                elif ((w in _DONE_FORMS or (other and is_past_action(w))) and not offered
+                elif ((w in _DONE_FORMS or (other and is_past_action(w, self.language)))
+                      and not offered
                       and not negated and not s.question and self._about_the_request(si, i)
                       # "... not able to change where an order is shipped"
                       and s.clause_of[i] != refused_clause):
@@ -1563,7 +1580,7 @@ class AnswerReading:
             phrases = cues.negation_phrases + cues.after_phrases
             firsts = {p[0] for p in phrases}
             about_the_item = self._names(self._required_at[si], 0, len(words)) or any(
-                w in _DONE_FORMS or is_past_action(w) for w in words)
+                w in _DONE_FORMS or is_past_action(w, self.language) for w in words)
             plain = about_the_item and not any(
                 (w in _DOUBT and w not in OTHER_CORRECTIONS) or w in cues.negations
                 or w in cues.rejections_after or w in cues.rejection_verbs

@@ -1,5 +1,6 @@
-"""The answer reader's cue words in French, German, Spanish, Italian, Portuguese and Dutch
-(docs/benchmark.md, "Reading an answer"; rules `oracle.other-languages-rejection`,
+"""The answer reader's cue words in French, German, Spanish, Italian, Portuguese and Dutch,
+joined by those of Polish, Czech, Swedish, Danish and Norwegian and Finnish
+(`_answer_words_slavic_nordic`) (docs/benchmark.md, "Reading an answer"; rules `oracle.other-languages-rejection`,
 `oracle.other-languages-not-done`).
 
 They are read only in an answer guessed to be written in one of these languages
@@ -12,6 +13,8 @@ and otherwise left *unsure* (`oracle.unsure-translated`).
 
 from __future__ import annotations
 
+from . import _answer_words_slavic_nordic as _sn
+
 __all__ = ["OTHER_NEGATION_CUES", "OTHER_NEGATION_PHRASES", "OTHER_REJECTIONS_AFTER",
            "OTHER_AFTER_PHRASES", "OTHER_RESETS", "OTHER_VERB_NEGATIONS", "OTHER_STILL",
            "OTHER_PENDING_WORDS", "OTHER_OFFERS", "OTHER_ACTION_STEMS", "OTHER_PAST_ENDINGS",
@@ -22,7 +25,7 @@ __all__ = ["OTHER_NEGATION_CUES", "OTHER_NEGATION_PHRASES", "OTHER_REJECTIONS_AF
            "OTHER_CORRECTIONS", "OTHER_APOLOGIES", "OTHER_DONE_OPENERS", "OTHER_CHANGE_NOUNS",
            "is_change_noun", "OTHER_NOTHING", "OTHER_PENDING_PHRASES", "OTHER_WITHOUT"]
 
-OTHER_NEGATION_CUES = frozenset({
+OTHER_NEGATION_CUES = _sn.NEGATION_CUES | frozenset({
     # negations before a value ("et non en premium economy", "não o 22B", "niet 22B")
     "non", "não", "nao", "niet", "geen", "nooit", "ni", "nem", "né",
     # "instead of" in one word
@@ -47,10 +50,10 @@ OTHER_NEGATION_PHRASES = (
     ("al", "posto", "del"), ("em", "vez", "de"), ("em", "vez", "do"), ("em", "vez", "da"),
     ("em", "lugar", "de"), ("em", "lugar", "do"), ("em", "lugar", "da"),
     ("in", "plaats", "van"), ("niet", "meer"), ("nicht", "mehr"), ("no", "más"),
-    ("non", "più"), ("não", "mais"))
+    ("non", "più"), ("não", "mais"), *_sn.NEGATION_PHRASES)
 """"Instead of", "rather than" and "no longer" in these languages."""
 
-OTHER_REJECTIONS_AFTER = frozenset({
+OTHER_REJECTIONS_AFTER = _sn.REJECTIONS_AFTER | frozenset({
     "erroné", "erronée", "erronés", "périmé", "périmée", "annulée", "annulés", "annulées",
     "remplacé", "remplacée", "ignoré", "ignorée", "rejeté", "rejetée", "ancien", "ancienne",
     "d'avant", "falsche", "falscher", "alt", "alte", "abgelaufen", "ersetzt", "ignoriert",
@@ -70,7 +73,7 @@ Adresse ist abgelaufen", "el black era anterior"), like `REJECTIONS_AFTER`."""
 OTHER_AFTER_PHRASES = (("de", "antes"), ("d", "avant"), ("di", "prima"), ("van", "vroeger"),
                        ("van", "eerder"), ("von", "früher"), ("von", "vorher"),
                        ("nicht", "mehr"), ("no", "más"), ("non", "più"),
-                       ("não", "mais"), ("niet", "meer"))
+                       ("não", "mais"), ("niet", "meer"), *_sn.AFTER_PHRASES)
 """Phrases with the same effect after a value: "era de antes" (was from before), "di
 prima", "van eerder", "nicht mehr" (no longer)."""
 
@@ -88,7 +91,7 @@ OTHER_OTHERS_PHRASES = tuple((a, p) for a in _ANOTHER for p in _PEOPLE_AND_ACCOU
 else's ("était d'un autre client", "gehört einem anderen Kunden", "era di un altro
 passeggero", "hoorde bij een ander account"), like English "another customer"."""
 
-OTHER_REJECTION_VERBS = frozenset({
+OTHER_REJECTION_VERBS = _sn.REJECTION_VERBS | frozenset({
     "écarté", "écartée", "ignoré", "ignorée", "rejeté", "rejetée", "exclu", "exclue",
     "ignoriert", "verworfen", "abgelehnt", "ausgeschlossen", "ignoró", "ignorado",
     "ignorada", "descarté", "descartó", "descartado", "descartada", "rechacé", "excluí",
@@ -98,7 +101,7 @@ OTHER_REJECTION_VERBS = frozenset({
 O-5387", "ho scartato ..."), like English `REJECTION_VERBS`; after their value they are
 `OTHER_REJECTIONS_AFTER`."""
 
-OTHER_CORRECTIONS = frozenset({
+OTHER_CORRECTIONS = _sn.CORRECTIONS | frozenset({
     "correction", "rectification", "trompé", "trompée", "korrektur", "berichtigung",
     "geirrt", "corrección", "correccion", "rectificación", "equivoqué", "correzione",
     "rettifica", "correggo", "correção", "correcção", "correcao", "retificação",
@@ -108,7 +111,7 @@ OTHER_CORRECTIONS = frozenset({
 taken back when a value of the same kind follows it ("Fensterplatz 22A – Korrektur:
 Gangplatz 22C")."""
 
-OTHER_APOLOGIES = frozenset({
+OTHER_APOLOGIES = _sn.APOLOGIES | frozenset({
     "pardon", "désolé", "désolée", "entschuldigung", "sorry", "perdón", "perdon", "disculpa",
     "disculpe", "scusa", "scusate", "scusi", "perdão", "perdao", "desculpa", "desculpe",
     "excuus"})
@@ -118,7 +121,7 @@ what was said as a word of `OTHER_CORRECTIONS` does; in a clause with other word
 
 OTHER_CHANGE_NOUNS = ("änderung", "umleitung", "anfrage", "modification", "changement",
                       "demande", "cambio", "solicitud", "modifica", "richiesta", "alteração",
-                      "mudança", "solicitação", "wijziging", "aanvraag")
+                      "mudança", "solicitação", "wijziging", "aanvraag", *_sn.CHANGE_NOUNS)
 """How the nouns for a change or a request end ("Adressänderung", "la modification",
 "el cambio", "la richiesta", "a alteração", "de adreswijziging"): a sentence holding one
 may say the request is pending ("Die Adressänderung ist in Bearbeitung")."""
@@ -136,6 +139,7 @@ OTHER_DONE_OPENERS: dict[str, frozenset[str]] = {
     "it": frozenset({"fatto", "fatta"}),
     "pt": frozenset({"pronto", "feito"}),
     "nl": frozenset({"klaar", "gedaan", "geregeld"}),
+    **_sn.DONE_OPENERS,
 }
 """Words that say "done" when they open an answer's sentence alone ("¡Listo!",
 "Erledigt:", "Klaar!", "C'est fait :"): the sentence reports the request done. Per
@@ -143,22 +147,23 @@ language, because a word may mean another thing in another ("pronto" is "soon" i
 Spanish)."""
 
 OTHER_SIZE_WORDS = {"taille": "size", "talla": "size", "größe": "size", "grösse": "size",
-                    "groesse": "size", "taglia": "size", "tamanho": "size", "maat": "size"}
+                    "groesse": "size", "taglia": "size", "tamanho": "size", "maat": "size",
+                    **_sn.SIZE_WORDS}
 """The word "size" in these languages: a fact's attribute word, not a value ("Größe 7" is
 "size 7"; the value 7 is matched as written)."""
 
-OTHER_RESETS = frozenset({"mais", "aber", "pero", "sino", "ma", "mas", "maar", "und",
+OTHER_RESETS = _sn.RESETS | frozenset({"mais", "aber", "pero", "sino", "ma", "mas", "maar", "und",
                           "et", "y", "jetzt", "ahora", "maintenant", "ora", "agora", "nu"})
 """Words that end a cue's reach, like `RESETS` ("but", "and", "now")."""
 
-OTHER_VERB_NEGATIONS = frozenset({"pas", "jamais", "nicht", "nie", "niemals", "nunca",
+OTHER_VERB_NEGATIONS = _sn.VERB_NEGATIONS | frozenset({"pas", "jamais", "nicht", "nie", "niemals", "nunca",
                                   "jamás", "jamas", "no", "non", "não", "nao", "niet",
                                   "nooit", "mai", "kein", "keine", "keinen", "geen"})
 """Negations that report a verb as not done when they stand before it in its clause
 ("todavía no está reservado", "nicht in den Warenkorb gelegt", "non l'ho prenotato"), or
 after a value with a verb after them ("22C n'est pas réservé")."""
 
-OTHER_FAILURES = frozenset({"échoué", "échouée", "échoués", "échouées", "échec", "refusé",
+OTHER_FAILURES = _sn.FAILURES | frozenset({"échoué", "échouée", "échoués", "échouées", "échec", "refusé",
                             "refusée", "rejeté", "rejetée",
                             "fehlgeschlagen", "gescheitert", "abgelehnt", "falló",
                             "fallido", "fallida", "rechazado", "rechazada", "fallito",
@@ -169,15 +174,15 @@ OTHER_FAILURES = frozenset({"échoué", "échouée", "échoués", "échouées", 
 réservation a échoué", "die Buchung ist fehlgeschlagen") they report it as not done, like
 English "failed"."""
 
-OTHER_FROM = frozenset({"de", "du", "von", "vom", "desde", "del", "da", "dal", "dalla",
+OTHER_FROM = _sn.FROM | frozenset({"de", "du", "von", "vom", "desde", "del", "da", "dal", "dalla",
                         "do", "van", "uit"})
-OTHER_TO = frozenset({"à", "au", "a", "al", "auf", "zu", "zum", "zur", "nach", "in", "para",
+OTHER_TO = _sn.TO | frozenset({"à", "au", "a", "al", "auf", "zu", "zum", "zur", "nach", "in", "para",
                       "pra", "naar", "op"})
 """From and to: in a sentence with a verb of changing or moving (`OTHER_HISTORY_STEMS`), a
 value after a from-word and before a to-word and another value is the old one ("changée
 de 91 Oak Dr à 7 Elm Rd", "von 22B auf 22C geändert", "cambiado de 22B a 22C")."""
 
-OTHER_HISTORY_STEMS = frozenset({"chang", "modifi", "déplac", "déménag", "remplac",
+OTHER_HISTORY_STEMS = _sn.HISTORY_STEMS | frozenset({"chang", "modifi", "déplac", "déménag", "remplac",
                                  "änder", "geänder", "verleg", "umgezogen", "umgebucht",
                                  "ersetz", "cambi", "modific", "traslad", "reemplaz",
                                  "sostitu", "spostat", "trasferit", "mud", "alter",
@@ -186,12 +191,12 @@ OTHER_HISTORY_STEMS = frozenset({"chang", "modifi", "déplac", "déménag", "rem
                                  "getauscht", "tausch", "umgetauscht", "intercambi",
                                  "scambi", "troc"})
 
-OTHER_STILL = frozenset({"encore", "noch", "todavía", "todavia", "aún", "aun", "ancora",
+OTHER_STILL = _sn.STILL | frozenset({"encore", "noch", "todavía", "todavia", "aún", "aun", "ancora",
                          "ainda", "nog"})
 """"Yet" and "still": beside a negation ("pas encore", "noch nicht", "todavía no", "non
 ancora", "ainda não", "nog niet") they report what the sentence says as pending."""
 
-OTHER_PENDING_WORDS = frozenset({"attente", "ausstehend", "ausstehende", "pendiente",
+OTHER_PENDING_WORDS = _sn.PENDING_WORDS | frozenset({"attente", "ausstehend", "ausstehende", "pendiente",
                                  "pendientes", "attesa", "pendente", "pendentes",
                                  "afwachting", "behandeling", "bearbeitung", "wartet",
                                  "warten", "aguardando", "aguarda", "unbestätigt",
@@ -201,11 +206,11 @@ OTHER_PENDING_WORDS = frozenset({"attente", "ausstehend", "ausstehende", "pendie
 
 OTHER_PENDING_PHRASES = (("à", "confirmer"), ("zu", "bestätigen"), ("por", "confirmar"),
                          ("da", "confermare"), ("a", "confirmar"), ("te", "bevestigen"),
-                         ("noch", "offen"), ("en", "suspens"))
+                         ("noch", "offen"), ("en", "suspens"), *_sn.PENDING_PHRASES)
 """"To be confirmed" and "still open" ("réservation · à confirmer", "Buchung noch offen",
 "por confirmar"): what their sentence says is pending, like `OTHER_PENDING_WORDS`."""
 
-OTHER_WITHOUT = frozenset({"sans", "ohne", "sin", "senza", "sem", "zonder"})
+OTHER_WITHOUT = _sn.WITHOUT | frozenset({"sans", "ohne", "sin", "senza", "sem", "zonder"})
 """"Without": right before a verb of acting ("sin reservar", "sans réserver", "ohne zu
 buchen", "zonder te boeken") it reports the action not done."""
 
@@ -223,11 +228,11 @@ OTHER_OFFERS = (("soll", "ich"), ("sollen", "wir"), ("möchten", "sie"), ("möch
                 ("zal", "ik"), ("kan", "ik"), ("ik", "kan"), ("ik", "zal"), ("wilt", "u"),
                 ("wil", "je"), ("moet", "ik"), ("je", "dois"), ("dites", "moi"),
                 ("sagen", "sie"), ("dígame",), ("avíseme",), ("mi", "dica"), ("me", "diga"),
-                ("laat", "me"))
+                ("laat", "me"), *_sn.OFFERS)
 """Offers and promises ("soll ich ihn reservieren?", "voulez-vous que je le réserve",
 "¿quiere que lo reserve?", "posso prenotarlo", "zal ik het boeken?"), like `_OFFERS`."""
 
-OTHER_ACTION_STEMS = frozenset({
+OTHER_ACTION_STEMS = _sn.ACTION_STEMS | frozenset({
     # French
     "réserv", "ajout", "mis", "mett", "chang", "modifi", "envoy", "expédi", "bloqu",
     "achet", "redirig", "actualis", "appliqu",
@@ -252,7 +257,7 @@ OTHER_ACTION_STEMS = frozenset({
 """The beginnings of the verbs a request asks for (book, reserve, add, put, change, send,
 buy), like `ACTION_VERBS`."""
 
-OTHER_ANYTHING_ELSE = frozenset({"autre", "d'autre", "etwas", "sonst", "más", "altro",
+OTHER_ANYTHING_ELSE = _sn.ANYTHING_ELSE | frozenset({"autre", "d'autre", "etwas", "sonst", "más", "altro",
                                  "nient'altro", "mais", "iets", "anders"})
 """Words of a closing question that asks whether the user wants anything else ("¿Algo
 más?", "Rien d'autre ?", "Noch etwas?", "Altro?", "Algo mais?", "Nog iets?")."""
@@ -271,12 +276,12 @@ OTHER_PAST_ENDINGS = ("é", "ée", "és", "ées", "is", "ise", "ado", "ada", "ad
 ending, not offered, negated nor asked, reports the action done ("réservé", "gebucht",
 "añadido", "prenotato", "aggiunto", "reservei", "geboekt")."""
 
-OTHER_NOTHING = frozenset({"rien", "nichts", "nada", "niente", "nulla", "niets"})
+OTHER_NOTHING = _sn.NOTHING | frozenset({"rien", "nichts", "nada", "niente", "nulla", "niets"})
 """"Nothing": before a verb of acting in its clause it reports the action not done ("ik
 heb niets toegevoegd", "je n'ai rien réservé", "ich habe nichts gebucht"), like English
 "nothing"; anywhere else it stays unread (`OTHER_UNREAD`)."""
 
-OTHER_UNREAD = frozenset({"niente", "nulla", "nessun", "nessuno", "nessuna", "nenhum",
+OTHER_UNREAD = _sn.UNREAD | frozenset({"niente", "nulla", "nessun", "nessuno", "nessuna", "nenhum",
                           "nenhuma", "niets", "niemand", "nergens", "nada", "rien",
                           "aucun", "aucune", "nichts", "ningún", "ninguno",
                           "ninguna", "attention", "achtung", "attenzione", "atenção",
@@ -302,7 +307,7 @@ def is_other_action(word: str) -> bool:
     return _begins_with(word, OTHER_ACTION_STEMS, _LONGEST_ACTION)
 
 
-OTHER_SHIPPING_STEMS = frozenset({"envoy", "expédi", "versandt", "versend", "verschick",
+OTHER_SHIPPING_STEMS = _sn.SHIPPING_STEMS | frozenset({"envoy", "expédi", "versandt", "versend", "verschick",
                                   "enviad", "envié", "enviar", "spedit", "spedir", "inviat",
                                   "inviar", "enviei", "verzond", "verstuur"})
 """The action stems of sending or shipping: an order not yet shipped may be the status the
@@ -314,14 +319,18 @@ def is_shipping_action(word: str) -> bool:
     return _begins_with(word, OTHER_SHIPPING_STEMS, _LONGEST_SHIPPING)
 
 
-def is_past_action(word: str) -> bool:
-    """An action verb of `OTHER_ACTION_STEMS` in a past form (`OTHER_PAST_ENDINGS`)."""
-    return is_other_action(word) and word.endswith(OTHER_PAST_ENDINGS)
+def is_past_action(word: str, language: str = "") -> bool:
+    """An action verb of `OTHER_ACTION_STEMS` in a past form: `OTHER_PAST_ENDINGS`, or
+    those of the answer's `language` where `_answer_words_slavic_nordic` has its own."""
+    return is_other_action(word) and word.endswith(
+        _sn.PAST_ENDINGS_BY_LANGUAGE.get(language, OTHER_PAST_ENDINGS))
 
 
-def is_future_action(word: str) -> bool:
-    """An action verb of `OTHER_ACTION_STEMS` in a future form (`OTHER_FUTURE_ENDINGS`)."""
-    return is_other_action(word) and word.endswith(OTHER_FUTURE_ENDINGS)
+def is_future_action(word: str, language: str = "") -> bool:
+    """An action verb of `OTHER_ACTION_STEMS` in a future form: `OTHER_FUTURE_ENDINGS`, or
+    those of the answer's `language` where `_answer_words_slavic_nordic` has its own."""
+    return is_other_action(word) and word.endswith(
+        _sn.FUTURE_ENDINGS_BY_LANGUAGE.get(language, OTHER_FUTURE_ENDINGS))
 
 
 def is_history_verb(word: str) -> bool:

@@ -8,12 +8,15 @@ vocabularies in translation: `_value_words`). The guess counts the short words e
 sentence of a language uses (articles, pronouns, auxiliaries, prepositions) and never the
 case's values, so it is one pass over the answer and needs no model or data file.
 
-The reader reads English and the six languages of `FUNCTION_WORDS`. An answer it cannot
-read is never guessed English for want of evidence: one written mostly in another script
+`FUNCTION_WORDS` holds English and the six languages every reader of this project reads;
+`UNREAD_FUNCTION_WORDS` those it recognises beyond them. The answer reader reads five of
+those too (`ANSWER_READER_LANGUAGES`: Polish, Czech, Swedish, Danish or Norwegian,
+Finnish); the next-session agent reads the seven alone. An answer a reader cannot read is
+never guessed English for want of evidence: one written mostly in another script
 (Cyrillic, Japanese, Chinese, ...), one whose function words are those of a language it
-recognises but does not read (`UNREAD_FUNCTION_WORDS`: Polish, Swedish, Turkish, ...), or
-one with no English function word at all where its letters say it is not English, is
-guessed `UNDETERMINED` or that language, with the reason (`LanguageGuess.why_unread`).
+recognises but does not read (Turkish, Romanian, Catalan, Galician, Romansh, ...), or one
+with no English function word at all where its letters say it is not English, is guessed
+`UNDETERMINED` or that language, with the reason (`LanguageGuess.why_unread`).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import unicodedata
 
 from pydantic import BaseModel
 
-__all__ = ["FUNCTION_WORDS", "LISTING_WORDS", "UNREAD_FUNCTION_WORDS", "LANGUAGE_NAMES", "UNDETERMINED",
+__all__ = ["ANSWER_READER_LANGUAGES", "FUNCTION_WORDS", "LISTING_WORDS", "UNREAD_FUNCTION_WORDS", "LANGUAGE_NAMES", "UNDETERMINED",
            "LanguageGuess", "answer_language", "guess_language", "split_scripts"]
 
 _CHUNK_EDGES = "\"'()[]{}.,;:!?¡¿«»“”„‘’"
@@ -108,6 +111,39 @@ LISTING_WORDS: dict[str, frozenset[str]] = {
                      "bezorgadres", "ingesteld", "rood", "blauw", "groen", "zwart", "grijs",
                      "januari", "februari", "maart", "mei", "juni", "juli", "augustus",
                      "oktober"}),
+    "pl": frozenset({"poniedziałek", "wtorek", "środa", "czwartek", "piątek", "sobota",
+                     "niedziela", "jutro", "miejsce", "przejściu", "oknie", "locie",
+                     "zamówienie", "koszyk", "koszyka", "koszyku", "rozmiar", "zarezerwowane",
+                     "zarezerwowałem", "zarezerwowałam", "dodałem", "dodałam", "dodane",
+                     "wysłane", "dostawa", "czerwony", "niebieski", "zielony", "biały",
+                     "czarny", "szary"}),
+    "cs": frozenset({"pondělí", "úterý", "středa", "čtvrtek", "pátek", "sobota", "neděle",
+                     "zítra", "sedadlo", "uličky", "okna", "letu", "objednávka",
+                     "objednávku", "košík", "košíku", "velikost", "zarezervováno",
+                     "zarezervoval", "zarezervovala", "přidal", "přidala", "přidáno",
+                     "odesláno", "doručení", "doručeno", "červený", "modrý", "zelený",
+                     "bílý", "černý", "šedý"}),
+    "sv": frozenset({"måndag", "tisdag", "onsdag", "torsdag", "fredag", "lördag", "söndag",
+                     "imorgon", "plats", "sittplats", "gången", "fönstret", "flyg",
+                     "beställning", "beställningen", "varukorg", "varukorgen", "storlek",
+                     "bokad", "bokat", "tillagd", "skickad", "levereras", "röd", "blå",
+                     "grön", "vit", "svart", "grå"}),
+    "da": frozenset({"mandag", "tirsdag", "onsdag", "torsdag", "fredag", "lørdag", "søndag",
+                     "sæde", "gangen", "midtgangen", "vinduet", "flyet",
+                     "bestilling", "bestillingen", "ordren", "kurv", "kurven",
+                     "handlekurv", "handlekurven", "størrelse", "booket", "reserveret",
+                     "reservert", "bestilt", "tilføjet", "sendt", "leveret", "levert",
+                     "rød", "grøn", "grønn", "hvid", "hvit"}),
+    "fi": frozenset({"maanantai", "tiistai", "keskiviikko", "torstai", "perjantai",
+                     "lauantai", "sunnuntai", "maanantaina", "tiistaina", "keskiviikkona",
+                     "torstaina", "perjantaina", "lauantaina", "sunnuntaina", "huomenna",
+                     "paikka", "paikan", "paikkaa", "käytäväpaikka", "käytäväpaikan",
+                     "käytäväpaikkaa", "ikkunapaikka", "ikkunapaikan", "keskipaikka",
+                     "lento", "lennolla", "lennolta", "lennolle", "lennon", "tilaus",
+                     "tilauksesi", "tilauksenne", "ostoskori", "ostoskoriin", "ostoskorissa",
+                     "koko", "koossa", "varasin", "varattu", "lisäsin", "lisätty",
+                     "lähetetty", "toimitetaan", "toimitettu", "käsittelyssä", "punainen",
+                     "sininen", "vihreä", "valkoinen", "musta", "harmaa"}),
 }
 """Words of the closed vocabularies (weekdays, months, seat words and positions, cabins,
 colours, an order's status, done verbs) and of the listings answers write (flight,
@@ -122,7 +158,9 @@ UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
                      "będzie", "było", "była", "był", "od", "przy"}),
     "cs": frozenset({"není", "jsou", "v", "z", "má", "mám", "máte", "na", "ještě", "již", "už", "jsem", "jste", "byl",
                      "byla", "bylo", "byly", "bude", "vaše", "váš", "vaši", "vám", "který",
-                     "která", "které", "také"}),
+                     "která", "které", "také", "pro", "jsme", "bych", "abych", "vás",
+                     "vašeho", "vaší", "vašem", "nebo", "ani", "jen", "právě", "podle",
+                     "při", "mezi", "ke"}),
     "sv": frozenset({"och", "är", "inte", "att", "som", "för", "på", "av", "med", "har",
                      "det", "jag", "ditt", "dina", "ännu", "också", "kommer", "från",
                      "hos", "eller", "blev", "bokad", "bokat", "vid"}),
@@ -137,15 +175,30 @@ UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
                      "ați", "vă", "deja", "acest", "această"}),
     "fi": frozenset({"ja", "ei", "ole", "että", "vielä", "mutta", "oli", "ovat", "olen",
                      "teidän", "sinun", "kanssa", "myös", "jo", "kun", "tai", "eikä",
-                     "ollut"}),
+                     "ollut", "sen", "tämä", "tämän", "joka", "jota", "joten", "koska",
+                     "kuin", "minä", "sinä", "olet", "olemme", "olette", "sinulle",
+                     "teille", "vain", "nyt", "varten", "mukaan", "jälkeen", "ennen"}),
     "hu": frozenset({"és", "nem", "van", "egy", "még", "hogy", "már", "meg", "az", "ön",
                      "önnek", "ez", "volt", "lesz", "nincs", "vagy", "csak", "pedig"}),
     "id": frozenset({"dan", "yang", "ke", "dari", "ini", "itu", "belum", "sudah", "tidak",
                      "untuk", "anda", "dengan", "akan", "telah", "adalah", "pada", "dalam",
                      "atau", "juga", "kami", "saya", "sedang", "masih"}),
+    "ca": frozenset({"els", "amb", "és", "són", "aquest", "aquesta", "però", "també",
+                     "molt", "seva", "vostre", "vostra", "heu", "dels", "pel",
+                     "meva", "perquè", "doncs", "encara", "estat"}),
+    "gl": frozenset({"unha", "unhas", "xa", "aínda", "máis", "pola", "vostede",
+                     "tamén", "coa", "cos", "coas", "cando", "súa", "nin", "dende", "túa",
+                     "teu", "vosa", "voso", "nosa", "noso", "cunha", "dunha", "nunha",
+                     "isto", "iso", "aquí", "desa", "dese", "deste", "desta"}),
+    "rm": frozenset({"betg", "ils", "ina", "vus", "vossa", "voss", "vossas", "cun", "dals",
+                     "sco", "anc", "hai", "avais", "vegn", "vegnì", "ussa", "quai",
+                     "stà", "nagin", "nagina"}),
 }
-"""Short words of languages the reader recognises but does not read: an answer that uses
-more of one of them than of English is not read as English. Words that are also English
+"""Short words of languages recognised beyond the seven of `FUNCTION_WORDS`, which a
+reader reads only when it says so (`ANSWER_READER_LANGUAGES`): an answer that uses more
+of one of them than of English is not read as English, and one it does not read is named
+("its function words are Catalan") rather than taken for a language it shares words with
+(Catalan for Spanish or French, Galician for Portuguese, Romansh for Italian). Words that are also English
 words ("i", "to", "a", "on", "is", "size", "men", "din") or function words of a language
 the reader reads ("la", "de", "en", "se", "di", "je") are left out, so they never count
 against a language the reader reads."""
@@ -157,7 +210,13 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
                   "it": "Italian", "pt": "Portuguese", "nl": "Dutch", "pl": "Polish",
                   "cs": "Czech", "sv": "Swedish", "da": "Danish or Norwegian",
                   "tr": "Turkish", "ro": "Romanian", "fi": "Finnish", "hu": "Hungarian",
-                  "id": "Indonesian or Malay", UNDETERMINED: "no language the reader knows"}
+                  "id": "Indonesian or Malay", "ca": "Catalan", "gl": "Galician",
+                  "rm": "Romansh", UNDETERMINED: "no language the reader knows"}
+
+ANSWER_READER_LANGUAGES = frozenset({*FUNCTION_WORDS, "pl", "cs", "sv", "da", "fi"})
+"""The languages the answer reader reads: the seven of `FUNCTION_WORDS` and five of
+`UNREAD_FUNCTION_WORDS` (`repair_core.bench._answer_words`). The next-session agent reads
+the seven alone (`guess_language`'s default)."""
 
 OTHER_SCRIPT_SHARE = 1 / 3
 """An answer with at least this share of its letters outside the Latin script (Cyrillic,
@@ -196,13 +255,17 @@ def _script_name(script: str) -> str:
     return script if script == "CJK" else script.title()
 
 
-def guess_language(text: str) -> LanguageGuess:
+def guess_language(text: str, reads: frozenset[str] = frozenset(FUNCTION_WORDS)
+                   ) -> LanguageGuess:
     """The language of `text`: another script when most of its letters say so, else the
     language whose function words it uses most (English on a tie with English; with no
     English function word, its `LISTING_WORDS` count too; a short word in capitals in a
     text with lower-case letters is an abbreviation, "Toronto (ON)"), else, with no
     function word of any language, not English when it has enough words and a letter
     English does not write, or several words in letters beyond Latin-1.
+    `reads` names the languages the caller reads (the seven of `FUNCTION_WORDS` unless
+    told; the answer reader passes `ANSWER_READER_LANGUAGES`); a guess of another comes
+    with `why_unread`, and so does one as much of such a language as of one it reads.
 
     >>> guess_language("Votre commande est emballée et arrive mardi.").code
     'fr'
@@ -267,15 +330,16 @@ def guess_language(text: str) -> LanguageGuess:
     best = max(counts.values())
     if best and counts["en"] < best:
         tied = [c for c, n in counts.items() if n == best]
-        code = tied[0]
-        unread = [c for c in tied if c in UNREAD_FUNCTION_WORDS]
-        if code in FUNCTION_WORDS and unread:
+        read_tied = [c for c in tied if c in reads]
+        code = read_tied[0] if read_tied else tied[0]
+        unread = [c for c in tied if c not in reads]
+        if code in reads and unread:
             # as many function words of a language it does not read: it cannot tell which
             return LanguageGuess(code=UNDETERMINED, why_unread=(
                 f"its function words are as much {LANGUAGE_NAMES[unread[0]]} as "
                 f"{LANGUAGE_NAMES[code]}, and the reader does not read "
                 f"{LANGUAGE_NAMES[unread[0]]}"))
-        if code in FUNCTION_WORDS:
+        if code in reads:
             return LanguageGuess(code=code)
         return LanguageGuess(code=code, why_unread=(
             f"its function words are {LANGUAGE_NAMES[code]}, which the reader does not read"))

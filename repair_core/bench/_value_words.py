@@ -156,10 +156,135 @@ _HABITUAL_WEEKDAYS = {
 for _day, _forms in _HABITUAL_WEEKDAYS.items():
     _TRANSLATIONS[_day] = [*_TRANSLATIONS[_day], *_forms.split()]
 
+_PL = ("y", "a", "e", "ym", "ą", "ej", "ego", "i")
+_CS = ("ý", "á", "é", "ou", "ém", "ého", "í")
+_FI_CASES = ("", "na", "ta", "ssa", "lla", "n")
+
+_MORE_TRANSLATIONS: dict[str, list[str]] = {
+    # Polish, Czech, Swedish, Danish and Norwegian, Finnish
+    "monday": ["poniedziałek", "poniedziałku", "pondělí", "måndag", "måndagen", "mandag",
+               "mandagen", *_inflected("maanantai", _FI_CASES)],
+    "tuesday": ["wtorek", "wtorku", "úterý", "tisdag", "tisdagen", "tirsdag", "tirsdagen",
+                *_inflected("tiistai", _FI_CASES)],
+    "wednesday": ["środa", "środę", "środy", "středa", "středu", "onsdag", "onsdagen",
+                  *_inflected("keskiviikko", _FI_CASES)],
+    "thursday": ["czwartek", "czwartku", "čtvrtek", "torsdag", "torsdagen",
+                 *_inflected("torstai", _FI_CASES)],
+    "friday": ["piątek", "piątku", "pátek", "fredag", "fredagen",
+               *_inflected("perjantai", _FI_CASES)],
+    "saturday": ["sobota", "sobotę", "soboty", "sobotu", "lördag", "lördagen", "lørdag",
+                 "lørdagen", *_inflected("lauantai", _FI_CASES)],
+    "sunday": ["niedziela", "niedzielę", "niedzieli", "neděle", "neděli", "söndag",
+               "söndagen", "søndag", "søndagen", *_inflected("sunnuntai", _FI_CASES)],
+    "january": ["styczeń", "stycznia", "leden", "ledna", "januar", "tammikuu",
+                "tammikuussa", "tammikuuta"],
+    "february": ["luty", "lutego", "únor", "února", "februar", "helmikuu", "helmikuussa",
+                 "helmikuuta"],
+    "march": ["marzec", "marca", "březen", "března", "marts", "maaliskuu", "maaliskuussa",
+              "maaliskuuta"],
+    "april": ["kwiecień", "kwietnia", "duben", "dubna", "huhtikuu", "huhtikuussa",
+              "huhtikuuta"],
+    "may": ["maj", "maja", "květen", "května", "toukokuu", "toukokuussa", "toukokuuta"],
+    "june": ["czerwiec", "czerwca", "červen", "června", "kesäkuu", "kesäkuussa",
+             "kesäkuuta"],
+    "july": ["lipiec", "lipca", "červenec", "července", "heinäkuu", "heinäkuussa",
+             "heinäkuuta"],
+    "august": ["sierpień", "sierpnia", "srpen", "srpna", "augusti", "elokuu", "elokuussa",
+               "elokuuta"],
+    "september": ["wrzesień", "września", "září", "syyskuu", "syyskuussa", "syyskuuta"],
+    "october": ["październik", "października", "říjen", "října", "lokakuu", "lokakuussa",
+                "lokakuuta"],
+    "november": ["listopad", "listopada", "listopadu", "marraskuu", "marraskuussa",
+                 "marraskuuta"],
+    "december": ["grudzień", "grudnia", "prosinec", "prosince", "desember", "joulukuu",
+                 "joulukuussa", "joulukuuta"],
+    "red": [*_inflected("czerwon", _PL), *_inflected("červen", _CS), "röd", "rött", "röda",
+            "rød", "rødt", "røde", "punainen", "punaisen", "punaisena", "punaista"],
+    "blue": [*_inflected("niebiesk", _PL), *_inflected("modr", _CS), "blå", "blått",
+             "blåa", "sininen", "sinisen", "sinisenä", "sinistä"],
+    "green": [*_inflected("zielon", _PL), *_inflected("zelen", _CS), "grön", "grönt",
+              "gröna", "grøn", "grønt", "grønne", "grønn", "vihreä", "vihreän",
+              "vihreänä", "vihreää"],
+    "white": [*_inflected("biał", _PL), "biali", "biel", *_inflected("bíl", _CS), "vit",
+              "vitt", "vita", "hvid", "hvidt", "hvide", "hvit", "hvitt", "hvite",
+              "valkoinen", "valkoisen", "valkoisena", "valkoista"],
+    "black": [*_inflected("czarn", _PL), *_inflected("čern", _CS), "svart", "svarta",
+              "svarte", "sort", "sorte", "musta", "mustan", "mustana", "mustaa"],
+    "grey": [*_inflected("szar", _PL), *_inflected("šed", _CS), "grå", "grått", "gråa",
+             "gråt", "grå", "harmaa", "harmaan", "harmaana", "harmaata"],
+    "aisle": ["przy przejściu", "od strony przejścia", "u uličky", "do uličky", "uličky",
+              "gångplats", "vid gången", "gangplads", "gangpladsen", "ved gangen",
+              "gangplass", "gangplassen", "ved midtgangen", "käytäväpaikka",
+              "käytäväpaikan", "käytävän puolella", "käytäväpaikalle"],
+    "window": ["przy oknie", "u okna", "fönsterplats", "vid fönstret", "vinduesplads",
+               "vinduespladsen", "vindusplass", "vindusplassen", "ved vinduet",
+               "ikkunapaikka", "ikkunapaikan", "ikkunan vieressä", "ikkunapaikalle"],
+    "middle": ["środkowe", "środkowy", "w środku", "uprostřed", "prostřední", "mittplats",
+               "i mitten", "midterplads", "midtersæde", "midtsete", "i midten",
+               "keskipaikka", "keskipaikan", "keskellä"],
+    "economy": ["ekonomiczna", "ekonomicznej", "ekonomiczną", "ekonomická", "ekonomické",
+                "ekonomiklass", "ekonomiklassen", "økonomiklasse", "økonomiklassen",
+                "turistiluokka", "turistiluokassa", "turistiluokan"],
+    "business": ["biznesowa", "biznesowej", "klasa biznes", "klasie biznes", "businessklass",
+                 "businessklassen", "businessklasse", "bisnesluokka", "bisnesluokassa",
+                 "bisnesluokan"],
+    "processing": ["w trakcie realizacji", "w realizacji", "realizowane", "w przygotowaniu",
+                   "przetwarzane", "se zpracovává", "ve zpracování", "zpracovává",
+                   "behandlas", "under behandling", "bearbetas", "behandles",
+                   "käsittelyssä", "käsitellään"],
+    "in transit": ["w drodze", "w transporcie", "na cestě", "v přepravě", "på väg",
+                   "under transport", "på vej", "undervejs", "på vei", "underveis",
+                   "matkalla", "kuljetuksessa"],
+    "out for delivery": ["w doręczeniu", "u kuriera", "doručuje se", "ute för leverans",
+                         "under utkörning", "ude til levering", "ute for levering",
+                         "jakelussa"],
+    "delivered": ["dostarczone", "dostarczona", "dostarczony", "doręczone", "doręczona",
+                  "doręczony", "doručeno", "doručena", "doručen", "doručený",
+                  "levererad", "levererat", "levererade", "leveret", "levert",
+                  "toimitettu", "perillä"],
+    "packed": ["spakowane", "spakowana", "spakowany", "zapakowane", "zapakowana",
+               "zapakowany", "zabaleno", "zabalena", "zabalený", "packad", "packat",
+               "packade", "pakket", "pakattu"],
+    **_language_names({
+        "english": "angielski angielskiego angielskim angličtina angličtinu angličtině "
+                   "anglicky engelska engelsk englanti englantia englanniksi",
+        "french": "francuski francuskiego francuskim francouzština francouzštinu "
+                  "francouzsky franska fransk ranska ranskaa ranskaksi",
+        "german": "niemiecki niemieckiego niemieckim němčina němčinu německy tyska tysk "
+                  "saksa saksaa saksaksi",
+        "spanish": "hiszpański hiszpańskiego hiszpańskim španělština španělštinu "
+                   "španělsky spanska spansk espanja espanjaa espanjaksi",
+        "italian": "włoski włoskiego włoskim italština italštinu italsky italienska "
+                   "italiensk italiaa italiaksi",
+        "portuguese": "portugalski portugalskiego portugalština portugalštinu "
+                      "portugisiska portugisisk portugalia portugaliksi",
+        "dutch": "niderlandzki niderlandzkiego holenderski nizozemština holandština "
+                 "nederländska holländska nederlandsk hollandsk hollanti hollantia",
+        "japanese": "japoński japońskiego japońskim japonština japonštinu japanska "
+                    "japansk japani japania japaniksi",
+        "chinese": "chiński chińskiego čínština čínštinu kinesiska kinesisk kiina kiinaa "
+                   "kiinaksi",
+        "korean": "koreański koreańskiego korejština korejštinu koreanska koreansk "
+                  "koreaa koreaksi",
+        "russian": "rosyjski rosyjskiego ruština ruštinu ryska russisk venäjä venäjää "
+                   "venäjäksi",
+        "arabic": "arabski arabskiego arabština arabštinu arabiska arabisk arabiaa",
+        "greek": "grecki greckiego řečtina řečtinu grekiska græsk gresk kreikka kreikkaa",
+        "swedish": "szwedzki szwedzkiego švédština švédštinu svenska svensk ruotsi "
+                   "ruotsia ruotsiksi",
+        "polish": "polski polskiego polština polštinu polska polsk puola puolaa puolaksi",
+        "turkish": "turecki tureckiego turečtina turečtinu turkiska tyrkisk turkki "
+                   "turkkia"}),
+}
+"""The same sets in Polish, Czech, Swedish, Danish and Norwegian and Finnish, in the
+forms their sentences give them (a Polish or Czech adjective's endings, a Finnish
+weekday's cases: "torstaina")."""
+
 TRANSLATED_VALUES: dict[tuple[str, ...], frozenset[tuple[str, ...]]] = {
-    tuple(value_words(en)): frozenset(tuple(value_words(f)) for f in forms)
+    tuple(value_words(en)): frozenset(
+        tuple(value_words(f)) for f in (*forms, *_MORE_TRANSLATIONS.get(en, ())))
     for en, forms in _TRANSLATIONS.items()}
-"""A value's words as the reader compares them -> the words of each way the six other
+"""A value's words as the reader compares them -> the words of each way the other
 languages it reads write that value."""
 
 
