@@ -132,6 +132,22 @@ def test_rejections_promises_pending_and_done_in_the_five_languages(answer, outc
 
 
 @rule("oracle.slavic-nordic-languages")
+@pytest.mark.parametrize(("answer", "language"), [
+    # "din", "nu", "er" are Swedish or Danish; each short answer was guessed Romanian or
+    # left undetermined before
+    ("Din bokning är klar nu.", "sv"),
+    ("Din ordre er sendt i dag.", "da"),
+    # Czech "ve" (in) is Turkish "ve" (and), so Czech is told by its own words
+    ("Jeho let by měl odletět ve čtvrtek.", "cs"),
+    # German "er" (he) and Dutch "er" (there) stay theirs
+    ("Er hat 22C gebucht.", "de"),
+    ("Er is nog geen bevestiging.", "nl"),
+])
+def test_short_swedish_and_danish_answers_are_placed(answer, language):
+    assert guess_language(answer, ANSWER_READER_LANGUAGES).code == language
+
+
+@rule("oracle.slavic-nordic-languages")
 def test_the_next_session_agent_still_reads_only_its_seven_languages():
     # the language guess is shared: the agent does not read Polish, the answer reader does
     answer = "Zarezerwowałem miejsce 22C przy przejściu w locie UA511."

@@ -160,13 +160,16 @@ UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
                      "byla", "bylo", "byly", "bude", "vaše", "váš", "vaši", "vám", "který",
                      "která", "které", "také", "pro", "jsme", "bych", "abych", "vás",
                      "vašeho", "vaší", "vašem", "nebo", "ani", "jen", "právě", "podle",
-                     "při", "mezi", "ke"}),
+                     "při", "mezi", "ke", "měl", "měla", "mělo", "měli", "můžete", "můžu",
+                     "mohu", "jej", "jeho", "její", "jejich"}),
     "sv": frozenset({"och", "är", "inte", "att", "som", "för", "på", "av", "med", "har",
                      "det", "jag", "ditt", "dina", "ännu", "också", "kommer", "från",
-                     "hos", "eller", "blev", "bokad", "bokat", "vid"}),
+                     "hos", "eller", "blev", "bokad", "bokat", "vid", "din", "nu", "dig",
+                     "mig", "redan", "sitt", "sina", "detta", "dessa", "inom"}),
     "da": frozenset({"og", "ikke", "jeg", "det", "som", "på", "af", "med", "har", "endnu",
                      "ennå", "enda", "deres", "dere", "deg", "meg", "ble", "blitt",
-                     "blevet", "hos", "eller", "også"}),
+                     "blevet", "hos", "eller", "også", "din", "nu", "er", "dig", "mig",
+                     "allerede", "jer", "jeres", "denne", "dette"}),
     "tr": frozenset({"ve", "bir", "bu", "şu", "için", "ile", "değil", "henüz", "daha",
                      "ama", "olarak", "gibi", "çok", "sizin", "yok", "olan", "oldu",
                      "edildi", "edilmedi", "tarafından", "kadar", "sonra", "önce"}),
@@ -199,9 +202,10 @@ reader reads only when it says so (`ANSWER_READER_LANGUAGES`): an answer that us
 of one of them than of English is not read as English, and one it does not read is named
 ("its function words are Catalan") rather than taken for a language it shares words with
 (Catalan for Spanish or French, Galician for Portuguese, Romansh for Italian). Words that are also English
-words ("i", "to", "a", "on", "is", "size", "men", "din") or function words of a language
-the reader reads ("la", "de", "en", "se", "di", "je") are left out, so they never count
-against a language the reader reads."""
+words ("i", "to", "a", "on", "is", "size", "men") or function words of a language the
+reader reads ("la", "de", "en", "se", "di", "je") are left out, so they never count
+against a language the reader reads; Swedish and Danish "din" (your) counts, English
+"din" being a word answers do not write."""
 
 UNDETERMINED = "und"
 """The code of an answer the reader cannot place in any language it knows."""
