@@ -96,6 +96,32 @@ def test_signatures_of_another_case_or_nodes_are_not_taken():
     assert FaultSignatures(a, [other]).of(a, [other, *a.faults])
 
 
+def test_a_written_record_carries_what_each_signature_matches():
+    """The check of a record before it is applied, screened by the signatures' clues,
+    finds what matching it against every signature finds: the cases' own records, the
+    faults' own texts and slots, a record copying half a fault, and a text with NUL."""
+    from types import SimpleNamespace
+
+    from repair_core.content import match, node_content
+
+    found = 0
+    for case in _cases():
+        sigs = FaultSignatures(case, [m.id for m in case.memory[:2]])
+        faults = {m.id: m for m in case.memory if m.id in sigs.signatures}
+        records = [(m.key, m.value, m.text) for m in case.memory]
+        records += [(m.key, m.value, "Noted: " + m.text[: len(m.text) // 2])
+                    for m in faults.values()]
+        records += [(None, None, m.text) for m in faults.values()]
+        records += [(m.key, m.value, "x\0" + m.text) for m in faults.values()]
+        for key, value, text in records:
+            content = node_content(SimpleNamespace(text=text, value=value))
+            every = [m for sig in sigs.signatures.values()
+                     if (m := match(sig, content, slot=(key, value))) is not None]
+            assert sigs.record(key, value, text) == every
+            found += bool(every)
+    assert found >= 10
+
+
 def test_the_run_hands_over_what_it_made():
     case = _cases()[-1]
     run = _executor._run(case, {}, [s.id for s in case.trajectory if s.type == "memory_write"])

@@ -99,10 +99,18 @@ class FaultSignatures:
 
     def record(self, key: Any, value: Any, text: Any) -> list[CarrierMatch]:
         """The signatures a record with this slot and text carries (read as the final
-        check reads an active record: its text and its value, `node_content`)."""
+        check reads an active record: its text and its value, `node_content`).
+
+        Every `match` of it, found as `scan` finds them: the record is scored only
+        against a signature whose clues it holds (or whose slot), so the thousands of
+        records a large replay writes, nearly all holding none, have their tokens read
+        only when one might match."""
         content = node_content(SimpleNamespace(text=text, value=value))
-        return [m for sig in self.signatures.values()
-                if (m := match(sig, content, slot=(key, value))) is not None]
+        if "\0" in content:  # scan joins texts with NUL: such a text is scored as it is
+            return [m for sig in self.signatures.values()
+                    if (m := match(sig, content, slot=(key, value))) is not None]
+        return [m for _i, m in scan(list(self.signatures.values()), [content],
+                                    {0: (key, value)})]
 
     def checks(self) -> list[FaultCheck]:
         return [FaultCheck(node=n, source=self.source[n],  # type: ignore[arg-type]
