@@ -36,6 +36,19 @@ def test_validate_bad_case_exits_2_with_every_problem_on_stderr(tmp_path, capsys
     assert "Traceback" not in captured.err
 
 
+def test_a_plan_without_faults_has_no_empty_faults_heading(tmp_path, capsys):
+    data = json.loads(EXAMPLE.read_text())
+    data["faults"] = []
+    path = tmp_path / "no-faults.json"
+    path.write_text(json.dumps(data))
+    assert main(["plan", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "No faults are marked: nothing is affected" in out
+    assert "Faults and their seeds" not in out
+    assert main(["plan", str(EXAMPLE)]) == 0
+    assert "Faults and their seeds\n  m3  " in capsys.readouterr().out
+
+
 def test_plan_json_is_exactly_the_report(capsys):
     assert main(["plan", str(EXAMPLE), "--json", "--objective", "answer"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -160,7 +160,8 @@ def write_summary(s: PlanSummary, out: TextIO) -> None:
         w("\n")
     if not s.faults:
         w("No faults are marked: nothing is affected; the final answer is regenerated as is.\n")
-    w("Faults and their seeds\n")
+    else:  # a heading over nothing read as if the faults' lines had gone missing
+        w("Faults and their seeds\n")
     for f in s.fault_lines:
         if f.what is not None:
             w(wrap(f"\"{excerpt(f.text)}\"  a {f.what}: dropped from every replayed step's inputs",
