@@ -29,9 +29,9 @@ def home() -> None:
         "the fault, keeps everything that still has independent evidence, and re-runs only what "
         "the corrected answer needs.")
     st.markdown(
-        "**Pages:** 0 Inbox (repair requests from live agents) · 0b Cases (a list of cases "
-        "to work through) · 1 Load a case · 2 mark the Faults · 3 see the Graph · 3b the "
-        "Trace tree and timeline · 3c the original run's Model calls and waterfall · 4 "
+        "**Pages:** 0 Cases (a list of cases to work through) · 0b Inbox (repair requests "
+        "from live agents) · 1 Load a case · 2 mark the Faults · 3 see the Graph · 3b the "
+        "original run's Model calls and waterfall · 3c the Trace tree and timeline · 4 "
         "review and edit the Plan · 5 Replay · 6 Compare before and after · 7 Approve · 8 "
         "Benchmark · 9 Fleet (triage a `dgrr fleet` result)")
 

@@ -25,7 +25,7 @@ from repair_core.approvals import (
 from repair_core.queue import RepairQueue
 
 page_setup("Cases")
-st.title("0b · Cases")
+st.title("0 · Cases")
 st.write("A list of cases to work through: pick where they come from, filter them, open one "
          "as the working case, then go to the next or the previous one. A case's status is "
          "how far its repair has gone: planned (nothing recorded yet), replayed (in this "

@@ -17,7 +17,7 @@ from repair_core.approvals import database_exists
 from repair_core.queue import RepairQueue
 
 page_setup("Inbox")
-st.title("0 · Inbox")
+st.title("0b · Inbox")
 st.caption("Repair requests submitted by agents and detectors (`repair_core.queue.submit`, "
            "`dgrr queue submit`). Claim one to review it; nobody else can claim it while you "
            "hold it. Approved repairs are written back by `dgrr worker`.")

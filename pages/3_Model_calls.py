@@ -20,7 +20,7 @@ from repair_core.case._trace import step_trace
 from repair_core.viz import money, original_run
 
 page_setup("Model calls")
-st.title("3c · The original run: waterfall and model calls")
+st.title("3b · The original run: waterfall and model calls")
 st.write("What the imported trace recorded of the failed run, as a trace viewer shows it: "
          "each step's span on the wall clock, and each model call with its model, tokens "
          "and cost in US dollars, priced with litellm's own price table. Pick a call to "

@@ -18,7 +18,7 @@ from dgrr_dashboard.widgets import (
 )
 
 page_setup("Trace")
-st.title("3b · Trace tree and timeline")
+st.title("3c · Trace tree and timeline")
 st.write("The session as a tree: each user turn with its steps in trajectory order, then the "
          "memory store. The colour of a row is the plan's decision (after a replay, its "
          "outcome is shown next to it). Search by id or text and filter by type or decision "
