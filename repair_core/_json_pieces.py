@@ -122,14 +122,21 @@ def _member_order(model: BaseModel) -> list[str]:
 def _list_pieces(model: BaseModel, name: str, items: list[Any]) -> Iterator[bytes]:
     """The JSON text of the list member `name` of `model` (whose value is `items`), in
     pieces: each chunk is dumped through the member's own serializer (a shallow copy of
-    `model` holding just that chunk), so every item is written as the whole dump writes it."""
+    `model` holding just that chunk), so every item is written as the whole dump writes it.
+    Items kept as rows (a repair's decisions and step outcomes) that have a method
+    `dumped(start, stop)` give that slice's JSON data themselves, without a model made
+    for each."""
     if not items:
         yield b"[]"
         return
     head = b"[\n"
+    dumped = getattr(items, "dumped", None)  # rows that make their items' JSON data
     for at in range(0, len(items), CHUNK_ITEMS):
-        chunk = model.model_copy(update={name: items[at:at + CHUNK_ITEMS]})
-        text = json_bytes(chunk.model_dump(mode="json", include={name})[name])
+        if dumped is not None:
+            text = json_bytes(dumped(at, at + CHUNK_ITEMS))
+        else:
+            chunk = model.model_copy(update={name: items[at:at + CHUNK_ITEMS]})
+            text = json_bytes(chunk.model_dump(mode="json", include={name})[name])
         yield head + text[2:-2]  # the items, without this chunk's own "[\n" and "\n]"
         head = b",\n"
     yield b"\n]"

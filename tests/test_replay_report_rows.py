@@ -125,3 +125,14 @@ def test_a_repair_keeps_its_plain_outcomes_as_rows():
     listed = result.model_copy(update={"report": result.report.model_copy(
         update={"steps": list(steps)})})
     assert result.model_dump_json() == listed.model_dump_json()
+
+
+@pytest.mark.parametrize("start,stop", [(0, 5), (1, 4), (3, 99), (4, 2), (0, 0)])
+def test_rows_dump_their_slices_as_the_models_dump(start, stop):
+    """The JSON data a chunk of rows gives for the written result is each model's dump."""
+    decisions, outcomes = DecisionRows(MEMORY, STEPS, REASONS), _outcomes()[0]
+    for rows in (decisions, outcomes):
+        assert rows.dumped(start, stop) == [m.model_dump(mode="json")
+                                            for m in rows[start:stop]]
+        assert list(map(list, rows.dumped(0, 9))) == [
+            list(m.model_dump(mode="json")) for m in rows]  # the keys in the models' order

@@ -369,15 +369,19 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
     for rid in added:
         w(f"  + {rid}: {texts.get(rid, '')}\n")
     more(left, "more added records")
-    changed = [o for o in r.steps if o.outcome != "kept"]
-    counts = Counter(o.outcome for o in changed)
+    # (place, outcome) of each changed step: a model is made only for a line printed
+    steps = r.steps
+    rows = getattr(steps, "id_outcomes", None)  # `StepOutcomeRows`
+    outcomes = rows() if rows is not None else ((o.id, o.outcome) for o in steps)
+    changed = [(i, outcome) for i, (_id, outcome) in enumerate(outcomes) if outcome != "kept"]
+    counts = Counter(outcome for _i, outcome in changed)
     w(("\nReplay: " + ", ".join(f"{n} {k}" for k, n in counts.most_common()) + "\n"
-       if changed else "\nReplay: no step changed\n") if r.steps
+       if changed else "\nReplay: no step changed\n") if steps
       else "\nReplay: none (the case has no steps)\n")
     # each outcome's first lines: on a large case most changed steps are invalidated
     for outcome in counts:
-        of, left = _bounded([o for o in changed if o.outcome == outcome], full)
-        for o in of:
+        at, left = _bounded([i for i, o in changed if o == outcome], full)
+        for o in map(steps.__getitem__, at):
             calls = f" [{plural(o.llm_calls, 'call')}]" if o.llm_calls else ""
             head = f"  {o.outcome:<17} {o.id:<8} {o.type:<16}{calls} "
             w(wrap(o.detail, head, indent=len(head)) + "\n")

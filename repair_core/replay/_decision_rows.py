@@ -41,6 +41,15 @@ class DecisionRows(Sequence[Decision]):
         self._reasons: list[str] = [get(node, UNAFFECTED) for node in self._ids]
         self._records = len(memory)
 
+    def dumped(self, start: int, stop: int) -> list[dict[str, Any]]:
+        """`[d.model_dump(mode="json") for d in self[start:stop]]`, each dict made
+        directly from its strings."""
+        start, stop, _ = slice(start, stop).indices(len(self._ids))
+        records = self._records
+        return [{"id": self._ids[i], "kind": "record" if i < records else "step",
+                 "action": self._actions[i], "reason": self._reasons[i]}
+                for i in range(start, stop)]
+
     def __len__(self) -> int:
         return len(self._ids)
 

@@ -64,6 +64,21 @@ class StepOutcomeRows(Sequence[StepOutcome]):
             else:
                 yield e[0], e[2]  # type: ignore[misc]
 
+    def dumped(self, start: int, stop: int) -> list[dict[str, Any]]:
+        """`[o.model_dump(mode="json") for o in self[start:stop]]`, a row's dict made
+        directly (every field is written; a row's are strings)."""
+        out: list[dict[str, Any]] = []
+        for e in self._entries[start:stop]:
+            if isinstance(e, StepOutcome):
+                out.append(e.model_dump(mode="json"))
+            elif len(e) == 2:
+                out.append({"id": e[0], "type": e[1], "outcome": "kept", "detail": "",
+                            "llm_calls": 0, "tokens": 0})
+            else:
+                out.append({"id": e[0], "type": e[1], "outcome": e[2],  # type: ignore[misc]
+                            "detail": e[3], "llm_calls": 0, "tokens": 0})  # type: ignore[misc]
+        return out
+
     def __len__(self) -> int:
         return len(self._entries)
 
