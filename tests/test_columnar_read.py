@@ -252,6 +252,34 @@ def test_two_processes_read_the_same_columns(monkeypatch: pytest.MonkeyPatch, fo
     assert report_json(columnar_plan_report(one)) == report_json(columnar_plan_report(two))
 
 
+@pytest.mark.parametrize("batch", [7, 10_000])
+def test_tools_and_claim_keys_are_the_models_in_one_process_or_two(
+        monkeypatch: pytest.MonkeyPatch, forking: list, batch: int) -> None:
+    data = json.loads(synth_raw(600, 5))
+    claims = [s for s in data["trajectory"] if s["type"] == "claim"]
+    plans = [s for s in data["trajectory"] if s["type"] == "plan"]
+    for claim in claims[::3]:  # a claim that names no slot has no key column
+        claim.pop("key", None)
+        claim.pop("value", None)
+    for plan in plans[::4]:  # a plan without a tool still has one: ""
+        plan.pop("tool", None)
+    raw = json.dumps(data).encode()
+    case = case_from_data(json.loads(raw))
+    n_t = len(case.session)
+    tools = [getattr(s, "tool", None) if s.type in ("plan", "tool_action") else None
+             for s in case.trajectory]
+    keys = {n_t + i: s.key for i, s in enumerate(case.trajectory)
+            if s.type == "claim" and s.key is not None}
+    assert "" in tools and len(keys) < len(claims)
+    monkeypatch.setattr(_columns, "_BATCH", batch)
+    for parallel in (False, True):
+        cols = read_columns(raw, parallel=parallel)
+        assert cols is not None
+        assert cols.step_tool == tools and cols.claim_key == keys
+        assert list(cols.claim_key) == sorted(keys)
+    assert len(forking) == 1 and reaped(forking)
+
+
 def test_two_processes_find_carriers_on_both_sides_and_in_the_records(forking: list) -> None:
     # the first process searches its observations and the records, the second its own
     # observations: a fault's text copied into one observation of each part and into a

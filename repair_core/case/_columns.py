@@ -209,6 +209,7 @@ _LABEL, _SUFFICIENT = attrgetter("label"), attrgetter("sufficient")
 _VERIFIED, _RETURNED, _TARGET = (
     attrgetter(f) for f in ("verified", "returned", "target"))
 _CREATED, _KEY, _VALUE = attrgetter("created_seq"), attrgetter("key"), attrgetter("value")
+_TOOL = attrgetter("tool")
 _SHORT_FIELDS = ("format", "case_id", "domain", "user_id", "faults", "tools", "eval",
                  "agentdojo", "multisession")
 _STEP_CODE = {cls: TYPE_CODE[cls.__struct_config__.tag]  # type: ignore[union-attr]
@@ -543,9 +544,11 @@ class _Reader:
             type_code[at:at + k] = part.codes
             failed[at:at + k] = part.failed
             verified[at + part.claims] = part.verified
-            for i, tool in part.tools:
-                tools[part.first + i] = tool
-            claim_key.update((at + i, key) for i, key in part.claim_keys)
+            for i, tool in zip((part.first + part.tool_items).tolist(), part.tool_names,
+                               strict=True):
+                tools[i] = tool
+            claim_key.update(zip((at + part.claim_key_items).tolist(), part.claim_key_names,
+                                 strict=True))
             if self.keep_text:
                 texts[at:at + k] = part.texts
             if self.fault_content:
@@ -674,6 +677,7 @@ class _Reader:
         ids: list[str] = part.ids
         seqs, codes_parts, failed_parts, step_turns, count_parts = [], [], [], [], []
         claim_parts, verified_parts, src_parts, label_parts, suff_parts = [], [], [], [], []
+        tool_parts, claim_key_parts = [], []
         edges = 0
         done = 0
         index_get, indexed = index.get, len(index)
@@ -696,11 +700,17 @@ class _Reader:
             writes = np.flatnonzero(codes == _WRITE_CODE).tolist()
             _need(all(map(issuperset, map(_RETURNED, map(pick, reads))))
                   and all(map(issuperset, map(_TARGET, map(pick, writes)))))
-            part.claim_keys += ((done + i, batch[i].key) for i in claims.tolist()
-                                if batch[i].key is not None)
-            part.tools += ((done + i, batch[i].tool)
-                           for i in np.flatnonzero((codes == _PLAN_CODE)
-                                                   | (codes == _ACTION_CODE)).tolist())
+            keys = [*map(_KEY, map(pick, claims.tolist()))]
+            if None in keys:  # a claim that names no slot
+                named = [i for i, key in enumerate(keys) if key is not None]
+                claim_key_parts.append(done + claims[named])
+                keys = [keys[i] for i in named]
+            else:
+                claim_key_parts.append(done + claims)
+            part.claim_key_names += keys
+            tooled = np.flatnonzero((codes == _PLAN_CODE) | (codes == _ACTION_CODE))
+            tool_parts.append(done + tooled)
+            part.tool_names += map(_TOOL, map(pick, tooled.tolist()))
             if keep_text or fault_content:
                 batch_texts = [*map(_TEXT, batch)]
                 if keep_text:
@@ -735,7 +745,8 @@ class _Reader:
             done += k
         for name, arrays in zip(_ARRAYS, (
                 seqs, codes_parts, failed_parts, step_turns, count_parts, claim_parts,
-                verified_parts, src_parts, label_parts, suff_parts), strict=True):
+                verified_parts, src_parts, label_parts, suff_parts, tool_parts,
+                claim_key_parts), strict=True):
             # cast: mypy joins the lists' element types, to `object` on some runs
             setattr(part, name, _joined(cast("list[np.ndarray]", arrays), _ARRAYS[name]))
         _need(len(index) == indexed + len(ids))  # no id repeated or already indexed
@@ -863,10 +874,10 @@ class _StepPart:
 
     first: int
     ids: list[str] = field(default_factory=list)
-    tools: list[tuple[int, str]] = field(default_factory=list)
-    claim_keys: list[tuple[int, str]] = field(default_factory=list)
-    """(item within the part, key) of each claim that names its slot."""
-    """(item within the part, tool) of plan and tool_action steps."""
+    tool_names: list[str] = field(default_factory=list)
+    """Tool of each plan and tool_action step (items: `tool_items`)."""
+    claim_key_names: list[str] = field(default_factory=list)
+    """Key of each claim that names its slot (items: `claim_key_items`)."""
     texts: list[str] = field(default_factory=list)
     observations: list[int] = field(default_factory=list)
     """Node of each tool observation."""
@@ -892,6 +903,10 @@ class _StepPart:
     src: np.ndarray = field(default_factory=_no_ints)
     label: np.ndarray = field(default_factory=_no_ints)
     sufficient: np.ndarray = field(default_factory=_no_ints)
+    tool_items: np.ndarray = field(default_factory=_no_ints)
+    """Items (within the part) that are plan or tool_action steps, in order."""
+    claim_key_items: np.ndarray = field(default_factory=_no_ints)
+    """Items (within the part) that are claims naming their slot, in order."""
 
 
 _PARALLEL_MIN_STEPS = 125_000
@@ -997,14 +1012,14 @@ def _merged(parts: list[_StepPart], first: int) -> _StepPart:
         whole.observation_texts += part.observation_texts
         whole.contents += part.contents
         whole.fault_outputs.update(part.fault_outputs)
-        whole.tools += ((items + i, tool) for i, tool in part.tools)
-        whole.claim_keys += ((items + i, key) for i, key in part.claim_keys)
+        whole.tool_names += part.tool_names
+        whole.claim_key_names += part.claim_key_names
         whole.unresolved += ((edges + e, premise) for e, premise in part.unresolved)
         items += len(part.ids)
         edges += len(part.src)
     for name in _ARRAYS:
         arrays = [getattr(p, name) for p in parts]
-        if name == "claims":
+        if name in _ITEMS:
             starts = np.cumsum([0, *(len(p.ids) for p in parts[:-1])])
             arrays = [a + s for a, s in zip(arrays, starts, strict=True)]
         setattr(whole, name, _joined(arrays, _ARRAYS[name]))
@@ -1014,7 +1029,10 @@ def _merged(parts: list[_StepPart], first: int) -> _StepPart:
 _ARRAYS: dict[str, type] = {  # a _StepPart's arrays and their types, in this order
     "seq": np.int64, "codes": np.int8, "failed": bool, "step_turn": np.int64,
     "counts": np.int64, "claims": np.int64, "verified": bool, "src": np.int64,
-    "label": np.int8, "sufficient": bool}
+    "label": np.int8, "sufficient": bool, "tool_items": np.int64,
+    "claim_key_items": np.int64}
+_ITEMS = ("claims", "tool_items", "claim_key_items")
+"""The arrays of items within a part (offset by each part's start when parts join)."""
 
 
 class _Child(Forked):
@@ -1085,7 +1103,8 @@ def _with_record_ids(reader: _Reader, index: dict[str, int]) -> Callable[[Any], 
     return set(ids).issuperset
 
 
-_STRING_LISTS = ("ids", "texts", "observation_texts", "contents")
+_STRING_LISTS = ("ids", "texts", "observation_texts", "contents", "tool_names",
+                 "claim_key_names")
 
 
 def _pack(part: _StepPart) -> dict[str, Any]:
@@ -1095,9 +1114,6 @@ def _pack(part: _StepPart) -> dict[str, Any]:
     state = dict(vars(part))
     for name in _STRING_LISTS:
         state[name] = (len(state[name]), "\0".join(state[name]))
-    state["tools"] = ([i for i, _ in part.tools], "\0".join(t for _, t in part.tools))
-    state["claim_keys"] = ([i for i, _ in part.claim_keys],
-                           "\0".join(k for _, k in part.claim_keys))
     state["unresolved"] = ([e for e, _ in part.unresolved],
                            "\0".join(i for _, i in part.unresolved))
     return state
@@ -1107,9 +1123,8 @@ def _unpack(state: dict[str, Any]) -> _StepPart:
     for name in _STRING_LISTS:
         count, joined = state[name]
         state[name] = joined.split("\0") if count else []
-    for name in ("tools", "claim_keys", "unresolved"):
-        numbers, joined = state[name]
-        state[name] = [*zip(numbers, joined.split("\0"), strict=True)] if numbers else []
+    numbers, joined = state["unresolved"]
+    state["unresolved"] = [*zip(numbers, joined.split("\0"), strict=True)] if numbers else []
     return _StepPart(**state)
 
 
