@@ -10,9 +10,10 @@ as "." and ",", before the confusables (which would read an Arabic-Indic "٥" as
 percent-encoded printable ASCII character ("%2D", "%2E", "%2F") as itself, so a host hidden
 in an encoded redirect reads as the host. One value spelled other ways reads as its plain
 spelling (`_spelled`): HTML character references decoded, an e-mail address without its
-"+tag", a URL's numeric IPv4 host in dotted decimal, a run of CJK digit numerals as
-digits, the letters O, o, l and I inside a run that is otherwise digits as 0 and 1 (a
-phone number read off a photo), and characters spelled out to be read aloud (single
+"+tag", a URL's numeric IPv4 host in dotted decimal, an IPv6 address compressed (an
+IPv4-mapped one as its IPv4 address), a run of CJK digit numerals as digits, the letters
+O, o, l and I inside a run that is otherwise digits, or at an IBAN's digit places where
+its checksum then holds, as 0 and 1 (a number read off a photo), and characters spelled out to be read aloud (single
 letters, digit words, the ICAO spelling alphabet) as the characters.
 
 The table comes with the package (`unicode_data/confusables.json`, written by
@@ -35,6 +36,8 @@ from importlib.resources import files
 from ._spelled import (
     cjk_digits,
     html_decoded,
+    iban_digits,
+    ipv6_addresses,
     numeric_hosts,
     ocr_digits,
     spelling_alphabet,
@@ -103,13 +106,14 @@ def canonical(text: str) -> str:
     """
     text = percent_decoded(html_decoded(text))
     if text.isascii():
-        out = ocr_digits(text).lower()
+        out = ipv6_addresses(iban_digits(ocr_digits(text))).lower()
     else:
         mapped, _ = _tables()
         # CJK numerals before the confusables, which would read "〇" as "o"; the letters
-        # read as digits in a number before case-folding, which would make "O" an "o"
-        out = ocr_digits(unicodedata.normalize("NFKC", cjk_digits(text))).casefold() \
-            .translate(mapped)
+        # read as digits in a number or an IBAN before case-folding, which would make "O"
+        # an "o" and "I" an "i"
+        out = ipv6_addresses(iban_digits(ocr_digits(unicodedata.normalize(
+            "NFKC", cjk_digits(text))))).casefold().translate(mapped)
         # a prototype may be a combining mark that composes with the character before it
         if not out.isascii():
             out = unicodedata.normalize("NFKC", out)
@@ -135,8 +139,8 @@ def canonical_each(texts: list[str]) -> list[str]:
 def visible(text: str) -> str:
     """`text` in NFKC without format characters, with decimal digits of any script as ASCII
     digits, percent-encoded characters and HTML character references decoded, e-mail
-    addresses without their "+tag", numeric URL hosts dotted and CJK digit runs as digits,
-    case kept: what the token finders read where case tells something (a capitalised
+    addresses without their "+tag", numeric URL hosts dotted, IPv6 addresses compressed,
+    letters read as digits in a number or an IBAN and CJK digit runs as digits, case kept: what the token finders read where case tells something (a capitalised
     word may be a name).
 
     >>> visible("Ali\\u200bce at ｅｖｉｌ.com, SA٩٣")
@@ -146,4 +150,4 @@ def visible(text: str) -> str:
     if not text.isascii():
         _, formats = _tables()
         text = unicodedata.normalize("NFKC", cjk_digits(text)).translate(formats)
-    return numeric_hosts(untagged_mail(ocr_digits(text)))
+    return numeric_hosts(untagged_mail(ipv6_addresses(iban_digits(ocr_digits(text)))))

@@ -1,6 +1,8 @@
 """One value spelled other ways, read as its plain spelling before matching: HTML character
 references decoded, an e-mail address's sub-address tag dropped, a URL's numeric IPv4 host
-in dotted decimal, a run of CJK digit numerals as ASCII digits, and letters and digits
+in dotted decimal, an IPv6 address in its compressed form (an IPv4-mapped one as the IPv4
+address), the letters O, I and l at an IBAN's digit places as digits where that makes its
+checksum hold, a run of CJK digit numerals as ASCII digits, and letters and digits
 spelled out to be read aloud as the characters they name, in single letters or in the
 ICAO spelling alphabet ("alfa", "bravo", ...). Each is a pass over the text
 with patterns of bounded length (no choice between two readings of a character), so
@@ -10,12 +12,15 @@ linear in the text. A low layer: `_canonical` builds on it.
 from __future__ import annotations
 
 import html
+import ipaddress
 import re
 from collections.abc import Callable, Iterable, Iterator
+from functools import cache, lru_cache
 from typing import Any
 
-__all__ = ["cjk_digits", "html_decoded", "numeric_hosts", "ocr_digits", "spelling_alphabet",
-           "spoken_characters", "untagged_mail"]
+__all__ = ["cjk_digits", "html_decoded", "iban_digits", "iban_formats", "ipv6_addresses",
+           "numeric_hosts", "ocr_digits", "spelling_alphabet", "spoken_characters",
+           "untagged_mail"]
 
 
 def html_decoded(text: str) -> str:
@@ -77,6 +82,247 @@ def numeric_hosts(text: str) -> str:
     'http://185.234.72.19/x http://185.234.72.19/ http://1.2.3.4/ //999999999999/'
     """
     return _NUMERIC_HOST.sub(_dotted, text) if "//" in text else text
+
+
+IPV6 = re.compile(r"(?<![\w:.\[])(\[?)((?:[0-9A-Fa-f]{0,4}:){2,7}"
+                  r"(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{1,4})?)(\]?)(?![\w:])")
+"""What may be an IPv6 address, in brackets as a URL writes it or bare: two to seven groups
+of up to four hex digits each ended by a colon (each repetition ends with the colon no
+group holds, so there is one way to read it), then a last group or a dotted IPv4 tail.
+`ipaddress` says whether it is one."""
+
+
+def ipv6_address(written: str) -> str | None:
+    """The IPv6 address `written` (without brackets) in its one textual form: compressed
+    and in lower case (RFC 5952), or, for an IPv4-mapped address (`::ffff:a.b.c.d`, or
+    its last 32 bits in hex), the IPv4 address in dotted decimal; None when it is none.
+    `ipaddress` reads it, unless it is written in that form already.
+
+    >>> ipv6_address("2A05:D014:01F2:C300:0000:0000:0000:0007"), ipv6_address("::ffff:b9dc:652f")
+    ('2a05:d014:1f2:c300::7', '185.220.101.47')
+    >>> ipv6_address("10:30:45") is None, ipv6_address("1:0:0:2::3"), ipv6_address("fe80::1")
+    (True, '1:0:0:2::3', 'fe80::1')
+    """
+    if _compressed_already(written):
+        return written
+    if "::" not in written and written.count(":") != 7:
+        return None  # a time, a ratio: eight groups, or fewer around "::"
+    return _read_ipv6(written)
+
+
+def _compressed_already(written: str) -> bool:
+    """Whether `written` is an IPv6 address in its compressed form for sure: lower-case
+    hex groups without leading zeros, none of them 0, with one "::" standing for two or
+    more zero groups (so at most six colons), not IPv4-mapped. Most addresses are written
+    so; they need not be read."""
+    return written.count(":") <= 6 and "ffff" not in written \
+        and _COMPRESSED.fullmatch(written) is not None
+
+
+_GROUP = "[1-9a-f][0-9a-f]{0,3}"
+_COMPRESSED = re.compile(f"(?:{_GROUP}(?::{_GROUP})*)?::(?:{_GROUP}(?::{_GROUP})*)?")
+"""Groups without a leading zero, in lower case, around one "::" (each repetition starts
+with the colon no group holds)."""
+
+
+@lru_cache(maxsize=1 << 12)
+def _read_ipv6(written: str) -> str | None:
+    try:
+        value = int(ipaddress.IPv6Address(written))
+    except ValueError:
+        return None
+    if value >> 32 == 0xFFFF:  # ::ffff:a.b.c.d
+        return str(ipaddress.IPv4Address(value & 0xFFFFFFFF))
+    groups = [f"{(value >> shift) & 0xFFFF:x}" for shift in range(112, -16, -16)]
+    # RFC 5952: the longest run of two or more zero groups (the first of equal ones) is "::"
+    best_at, best_len, at = -1, 1, 0
+    while at < 8:
+        end = at
+        while end < 8 and groups[end] == "0":
+            end += 1
+        if end - at > best_len:
+            best_at, best_len = at, end - at
+        at = end + 1
+    if best_at < 0:
+        return ":".join(groups)
+    return ":".join(groups[:best_at]) + "::" + ":".join(groups[best_at + best_len:])
+
+
+def _ipv6(m: re.Match[str]) -> str:
+    opened, written, closed = m.groups()
+    read = ipv6_address(written)
+    if read is None or read == written:
+        return m.group(0)
+    if "." in read and opened and closed:
+        return read  # a URL's host "[::ffff:a.b.c.d]" is the IPv4 host
+    return opened + read + closed
+
+
+def ipv6_addresses(text: str) -> str:
+    """`text` with each IPv6 address written in its one form (`ipv6_address`): expanded
+    with every zero group spelled out, with leading zeros, in capitals or compressed, an
+    address is the same address; an IPv4-mapped one, in a URL's brackets or bare, is the
+    IPv4 address.
+
+    >>> ipv6_addresses("http://[2001:DB8:0:0:0:0:0:1]:8080/ dns ::ffff:192.0.2.7, "
+    ...                "http://[::ffff:c000:207]/ at 10:30:45")
+    'http://[2001:db8::1]:8080/ dns 192.0.2.7, http://192.0.2.7/ at 10:30:45'
+    """
+    return IPV6.sub(_ipv6, text) if "::" in text or text.count(":") >= 7 else text
+
+
+_IBAN_START = re.compile(r"(?<![\w.])[A-Za-z]{2}[0-9OoIil]{2}")
+"""Where an IBAN may start: a country code and two check digits, some of which may be
+written as the letters O, o, I, i or l."""
+_AS_DIGIT = {"O": "0", "o": "0", "I": "1", "i": "1", "l": "1"}
+"""The letters read as digits at an IBAN's digit places (those `ocr_digits` reads, and
+"i", which an "I" is after case-folding)."""
+_IBAN_GAP = " \t-"
+"""What may separate an IBAN's groups (one character at a time)."""
+
+
+@cache
+def iban_formats() -> dict[str, str]:
+    """Country code -> what each place of its IBANs holds, one character a place: "a" a
+    letter, "n" a digit, "c" either (the country code is "aa", the check digits "nn"), from
+    python-stdnum's IBAN registry.
+
+    >>> iban_formats()["NL"]
+    'aannaaaannnnnnnnnn'
+    """
+    from importlib.resources import files
+
+    out: dict[str, str] = {}
+    for line in files("stdnum").joinpath("iban.dat").read_text(encoding="utf-8").splitlines():
+        m = re.match(r'([A-Z]{2}) .*bban="([^"]*)"', line)
+        if m:
+            out[m.group(1)] = "aann" + "".join(kind * int(size) for size, kind in
+                                               re.findall(r"(\d+)!([anc])", m.group(2)))
+    return out
+
+
+def iban_digits(text: str) -> str:
+    """`text` with the letters O, o, I, i and l at the digit places of an IBAN (its check
+    digits and the places its country's format gives digits) read as 0 and 1 where the
+    IBAN they make then passes its checksum: a camera or a hand writes a round zero as
+    the letter ("NL91 ABNA O417 1643 OO"). One whose checksum fails, or with another letter
+    at a digit place, stays as it is written. From each place an IBAN can start, at most
+    one IBAN's groups are read, by a pattern bounded in length.
+
+    >>> iban_digits("pay NL91 ABNA O417 1643 OO, not NL91 ABNA O417 1643 O1 or DEll")
+    'pay NL91 ABNA 0417 1643 00, not NL91 ABNA O417 1643 O1 or DEll'
+    """
+    if not any(c in text for c in "OoIil"):
+        return text
+    formats = iban_formats()
+    out: list[str] = []
+    done = 0
+    seen: dict[str, str | None] = {}  # a text may say one IBAN many times
+    for m in _IBAN_START.finditer(text):
+        if m.start() < done:
+            continue
+        shape = formats.get(m.group(0)[:2].upper())
+        if shape is None:
+            continue
+        # as many characters as the country's IBAN has letters and digits, a separator
+        # between each two, and the one after them
+        window = text[m.start():m.start() + 2 * len(shape) + 1]
+        if window in seen:
+            read = seen[window]
+        else:
+            read = seen[window] = _iban_read(window, shape)
+        if read is not None:
+            out += [text[done:m.start()], read]
+            done = m.start() + len(read)
+    if not out:
+        return text
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _iban_read(window: str, shape: str) -> str | None:
+    """The IBAN of the country of `shape` that `window` starts with, its letters at digit
+    places read as digits, as written but for those; None when it starts with none, no
+    letter is read, or the checksum then fails."""
+    # a quick look first: the first letters and digits, as many as the IBAN has
+    compact = window.translate(_NO_GAPS)[:len(shape)]
+    if _iban_patterns()[shape].fullmatch(compact) is None:
+        return None  # too short, or another letter at a digit place
+    span = _IBAN_SPAN.match(window)
+    if span is None:
+        return None
+    written = span.group(0)
+    # the IBAN ends at a group's end: its length of letters and digits, no more
+    length, cut = 0, 0
+    for group in _IBAN_GAPS.split(written):
+        if length >= len(shape):
+            break
+        length += len(group)
+        cut += len(group) + 1
+    if length != len(shape):
+        return None
+    # each stretch of digit places read through the table, the others as written
+    read = "".join(compact[a:b].translate(_AS_DIGITS) if digits else compact[a:b]
+                   for a, b, digits in _stretches_of(shape))
+    if read == compact or not _iban_valid(read.upper()):
+        return None
+    piece, at = [], 0
+    for c in written[:cut - 1]:
+        if c in _IBAN_GAP:
+            piece.append(c)
+        else:
+            piece.append(read[at])
+            at += 1
+    return "".join(piece)
+
+
+_IBAN_SPAN = re.compile(r"[A-Za-z0-9]{1,34}(?![A-Za-z0-9])(?:[ \t-][A-Za-z0-9]{1,34}(?![A-Za-z0-9])){0,16}")
+"""Up to seventeen groups of letters and digits, each split from the next by one blank or
+hyphen (each repetition starts with the separator no group holds)."""
+_IBAN_GAPS = re.compile(r"[ \t-]")
+_NO_GAPS = str.maketrans("", "", _IBAN_GAP)
+
+
+@cache
+def _iban_patterns() -> dict[str, re.Pattern[str]]:
+    """Each country's IBAN shape (`iban_formats`) -> a pattern of what it may be written as
+    before the letters are read: a letter or digit where it holds either, a letter where
+    it holds one, and a digit or one of the letters read as one where it holds a digit."""
+    place = {"a": "[A-Za-z]", "c": "[A-Za-z0-9]", "n": "[0-9OoIil]"}
+    return {shape: re.compile("".join(place[kind] for kind in shape))
+            for shape in set(iban_formats().values())}
+_AS_DIGITS = str.maketrans(_AS_DIGIT)
+
+
+@cache
+def _stretches_of(shape: str) -> tuple[tuple[int, int, bool], ...]:
+    """(start, end, whether they are digit places) of each run of places of one kind."""
+    out: list[tuple[int, int, bool]] = []
+    for k, kind in enumerate(shape):
+        if out and out[-1][2] == (kind == "n"):
+            out[-1] = (out[-1][0], k + 1, out[-1][2])
+        else:
+            out.append((k, k + 1, kind == "n"))
+    return tuple(out)
+_MOD97 = str.maketrans({chr(c): str(c - 55) for c in range(ord("A"), ord("Z") + 1)})
+
+
+def _iban_valid(compact: str) -> bool:
+    """Whether `compact` (upper case, each place of the kind its country's shape gives) is
+    a valid IBAN: the mod-97 checksum (ISO 7064) is checked here before python-stdnum,
+    which checks the country's own rules too, is asked."""
+    if int((compact[4:] + compact[:4]).translate(_MOD97)) % 97 != 1:
+        return False
+    return _stdnum_valid(compact)
+
+
+@lru_cache(maxsize=1 << 12)
+def _stdnum_valid(compact: str) -> bool:
+    """python-stdnum's word on an IBAN (looking its country up costs some 0.1 ms: an IBAN
+    written again is asked once)."""
+    from stdnum import iban
+
+    return bool(iban.is_valid(compact))
 
 
 _CJK_DIGITS = str.maketrans("〇零一二三四五六七八九", "00123456789")

@@ -209,6 +209,16 @@ _ADVERSARIAL = {
     "digits with O and l": "Ol6l " * 200_000,
     "one long run of O and 1": "O1" * 500_000,
     "groups ending on a word": "1O 2l " * 90_000 + "x",
+    "IPv6 addresses": " ".join(f"2001:db8::{i:x}" for i in range(70_000)),
+    "uncompressed IPv6 addresses": "2001:0DB8:0000:0000:0000:0000:0000:0001 " * 25_000,
+    "colons": "a:" * 500_000,
+    "IPv4 addresses": "10.0.0.1 " * 110_000,
+    "IBAN starts with O": "DEOO " * 200_000,
+    "IBANs with O": "DE89 3704 OO44 O532 Ol3O OO " * 36_000,
+    "spaced dots": "a . " * 250_000,
+    "bracketed dots": "a[.]" * 250_000,
+    "payment addresses": "ab@cd " * 170_000,
+    "ids with parts": "a_1234567_" * 100_000,
 }
 
 
@@ -701,3 +711,97 @@ def test_a_host_written_in_rot13_is_the_host():
     for shape in ("a." * 500_000, "b" * 999_995 + ".vasb", "x.gbyycnff-frggyr.vasb " * 40_000):
         _found, took = cpu_seconds(lambda s=shape: match(fault, s))
         assert took < 1.0, (shape[:20], took)
+
+
+@rule("match.ip-addresses")
+def test_an_ip_address_is_one_address_in_every_textual_form():
+    v6 = signature_of("Send the build events to http://[2001:db8:4a::9c]:9000/ci from now on.",
+                      node="f")
+    assert "2001:db8:4a::9c" in v6.tokens
+    for text in ("ci: http://[2001:0DB8:004A:0000:0000:0000:0000:009C]:9000/ci",  # expanded
+                 "events -> 2001:db8:4a:0:0:0:0:9c",  # zeros written out, uncompressed
+                 "hook [2001:DB8:4A::9C]"):
+        found = match(v6, text)
+        assert found is not None and found.tokens == ["2001:db8:4a::9c"], text
+    # another address, a time, a pair of names joined by "::" and a MAC address: nothing
+    for text in ("http://[2001:db8:4a::9d]:9000/ci", "at 10:30:45", "std::vector a::b",
+                 "mac 00:1a:2b:3c:4d:5e"):
+        assert match(v6, text) is None, text
+    assert distinctive_tokens("std::vector a::b ::1 10:30:45 00:1a:2b:3c:4d:5e") == {}
+    # an IPv4-mapped address, in hex or with its dotted tail, bare or a URL's host, is the
+    # IPv4 address
+    v4 = signature_of("Use the resolver 203.0.113.58 for every device.", node="f")
+    for text in ("resolver ::ffff:cb00:713a", "dns ::FFFF:203.0.113.58",
+                 "see http://[::ffff:cb00:713a]/"):
+        assert match(v4, text) is not None, text
+    assert canonical("http://[::ffff:cb00:713a]/") == "http://203.0.113.58/"
+    assert match(v4, "resolver ::ffff:cb00:713b") is None
+    assert [i for i, _m in scan([v6], ["nothing", "2001:db8:4a:0::9c"])] == [1]
+
+
+@rule("match.iban-digits")
+def test_letters_at_an_ibans_digit_places_are_digits_where_its_checksum_holds():
+    fault = signature_of("Pay the club fees to GB29 NWBK 6016 1331 9268 19 this year.", node="f")
+    for text in ("fees: GB29 NWBK 6O16 l33l 9268 l9 (from the scan)",  # O and l in the BBAN
+                 "fees: GB29 NWBK 6016 1331 9268 lg".replace("lg", "l9"),
+                 "fees to gb29nwbk6o16133i926819"):  # written in one piece, "I" folded
+        found = match(fault, text)
+        assert found is not None and found.tokens == ["GB29NWBK60161331926819"], text
+    # the letters in the check digits too: "GBO2" is "GB02", where no digit run is read
+    zero_two = signature_of("Pay GB02 NWBK 6016 1331 9268 20 from May.", node="f")
+    assert canonical("to GBO2 NWBK 6016 1331 9268 2O.") == "to gb02 nwbk 6016 1331 9268 20."
+    assert match(zero_two, "to GBO2NWBK6O16133l926820") is not None
+    # a letter at a place the country's format gives a letter stays ("NWBK" keeps its
+    # letters); a reading whose checksum fails is another account
+    assert canonical("GBO2 NWBK 6016 1331 9268 21") == "gbo2 nwbk 6016 1331 9268 21"
+    assert match(fault, "fees: GB29 NWBK 6O16 l33l 9268 l8") is None
+    # ordinary words that start like an IBAN are left as they are
+    assert canonical("Dell pool tool DEOO wool Gbol") == "dell pool tool deoo wool gbol"
+
+
+@rule("match.spaced-hosts")
+def test_a_host_written_with_spaced_or_bracketed_dots_is_the_host():
+    fault = signature_of("Renew the permit at parking-renew.co.uk before Friday.", node="f")
+    for text in ("permit: parking-renew . co . uk (typed so it won't link)",
+                 "permit at parking-renew[.]co[.]uk", "parking-renew (.) co.uk",
+                 "www . parking-renew . co . uk / permit"):  # a host under it
+        found = match(fault, text)
+        assert found is not None and found.tokens == ["parking-renew.co.uk"], text
+        assert "written with spaced dots: " in found.evidence(), text
+    # another host, the words without dots, a sentence's stop: nothing
+    for text in ("parking-renew . org . uk", "parking renew co uk", "renew it. co uk soon"):
+        assert match(fault, text) is None, text
+    assert [i for i, _m in scan([fault], ["nothing", "parking-renew [.] co [.] uk"])] == [1]
+    # a megabyte of spaced dots or of one long label is read in linear time
+    for shape in ("a . " * 250_000, "b" * 999_990 + " . co . uk", "x [.] y " * 125_000):
+        _found, took = cpu_seconds(lambda s=shape: list(scan([fault], [s])))
+        assert took < 1.0, (shape[:20], took)
+
+
+@rule("match.payment-addresses")
+def test_a_payment_address_is_an_id_and_a_percent_encoded_at_is_its_at():
+    fault = signature_of("Pay the society dues to UPI id dues.collect77@okhdfc today.",
+                         node="f")
+    assert fault.tokens.get("dues.collect77@okhdfc") == "id"
+    for text in ("link: upi://pay?pa=dues.collect77%40okhdfc&am=1200&cu=INR",
+                 "DUES.COLLECT77@OKHDFC", "pay to dues.collect77@okhdfc."):
+        found = match(fault, text)
+        assert found is not None and found.tokens == ["dues.collect77@okhdfc"], text
+    assert match(fault, "upi://pay?pa=dues.collect78%40okhdfc") is None
+    # a handle of digits, a digest, a second "@", one letter either side: no address
+    assert distinctive_tokens("img@sha256:abc a@b@cd x@ab ab@c") == {"sha256": "id"}
+
+
+@rule("match.id-parts")
+def test_an_account_written_inside_a_file_name_is_the_account():
+    fault = signature_of("New supplier account GB29 NWBK 6016 1331 9268 19, pay from May.",
+                         node="f")
+    for text in ("attached: remittance_GB29NWBK60161331926819_may.pdf",
+                 "file Remit_gb29nwbk60161331926819.PDF"):
+        found = match(fault, text)
+        assert found is not None and found.tokens == ["GB29NWBK60161331926819"], text
+    assert distinctive_tokens("ref_0207946001812_x.pdf") == {
+        "0207946001812": "number", "ref_0207946001812_x": "id"}
+    # another account in a file name, and short parts, are not the fault's
+    assert match(fault, "remittance_GB94BARC10201530093459.pdf") is None
+    assert distinctive_tokens("report_2024_05.pdf") == {"report_2024_05": "id"}

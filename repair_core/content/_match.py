@@ -115,6 +115,10 @@ class CarrierMatch:
     rot13: list[str] = field(default_factory=list)
     """The hosts of the value that are a URL token of the signature written in ROT13
     (`_Read.rot13_hosts`), as the value writes them; the tokens are in `tokens`."""
+    spaced: list[str] = field(default_factory=list)
+    """The hosts of the value that are a URL token of the signature (or a host under it or
+    a domain it lies under) written with blanks or brackets around their dots
+    (`_Read.spaced_hosts`), as the value writes them; the tokens are in `tokens`."""
 
     def evidence(self) -> str:
         """The evidence as one line of plain text.
@@ -127,6 +131,8 @@ class CarrierMatch:
             parts.append("tokens: " + ", ".join(self.tokens))
         if self.rot13:
             parts.append("written in ROT13: " + ", ".join(self.rot13))
+        if self.spaced:
+            parts.append("written with spaced dots: " + ", ".join(self.spaced))
         if self.slot:
             parts.append("slot: " + self.slot)
         if self.restated:
@@ -250,7 +256,7 @@ class _Read:
     the next signature (`scan` scores each candidate against every signature)."""
 
     __slots__ = ("text", "stem_memo", "_canonical", "_words", "_joined", "_stems", "_tokens",
-                 "_hosts", "_parents", "_shapes")
+                 "_hosts", "_parents", "_shapes", "_spaced")
 
     def __init__(self, text: str, stem_memo: dict[str, str] | None = None) -> None:
         self.text = text
@@ -263,6 +269,7 @@ class _Read:
         self._hosts: frozenset[str] = frozenset()
         self._parents: frozenset[str] = frozenset()
         self._shapes: list[str] | None = None
+        self._spaced: list[tuple[str, str]] | None = None
 
     def canonical(self) -> str:
         if self._canonical is None:
@@ -350,6 +357,26 @@ class _Read:
                     break
 
 
+    def spaced_hosts(self, wanted: Mapping[str, list[tuple[int, str]]]
+                     ) -> Iterator[tuple[str, list[tuple[int, str]]]]:
+        """(the host as the text writes it, the hits) for each host of the text written
+        with blanks or brackets around its dots (`spaced_hosts`) that is, or lies under, a
+        key of `wanted` (a fault's host, or a domain it lies under)."""
+        if self._spaced is None:
+            self._spaced = spaced_hosts(self.canonical())
+        if not self._spaced:
+            return
+        most = max(key.count(".") for key in wanted)
+        for written, host in self._spaced:
+            labels = host.rsplit(".", most + 1)[1:] if host.count(".") > most \
+                else host.split(".")
+            for j in range(len(labels) - 1):
+                hits = wanted.get(".".join(labels[j:]))
+                if hits:
+                    yield written, hits
+                    break
+
+
 def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any,
            slot: tuple[str | None, Any] | None, threshold: float) -> CarrierMatch | None:
     score = 0.0
@@ -363,6 +390,7 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
         held = None
     strong = wanted.strong
     encoded: list[str] = []
+    spaced: list[str] = []
     if strong:
         theirs = read.tokens()
         # a set: a number is found under its own digits and its national forms too
@@ -378,6 +406,10 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
             if not shared_tokens.issuperset(hits):
                 shared_tokens.update(hits)
                 encoded.append(shape)
+        for written, hits in read.spaced_hosts(wanted.lines) if wanted.lines else ():
+            if not shared_tokens.issuperset(hits):
+                shared_tokens.update(hits)
+                spaced.append(written)
         for _at, t in sorted(shared_tokens):  # in the signature's order
             found_tokens.append(t)
             score += WEIGHTS["token"]
@@ -419,7 +451,8 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
         return None
     return CarrierMatch(node=signature.node, score=round(score, 4), tokens=found_tokens,
                         markers=markers, shingles=shared[:3], shingle_count=len(shared),
-                        slot=held, restated=restated, copied=copied, rot13=encoded)
+                        slot=held, restated=restated, copied=copied, rot13=encoded,
+                        spaced=spaced)
 
 
 def _holds_slot(signature: ContentSignature, slot: tuple[str | None, Any]) -> bool:
@@ -470,7 +503,8 @@ def _clue_count(signature: ContentSignature) -> int:
         len(forms) - 1 for forms in _strong_forms(signature).values()
     ) + sum(1 for t, k in signature.tokens.items() if k == "url" and "xn--" in t) + sum(
         1 for t, k in signature.tokens.items() if k == "url" and parent_domains(t)) + sum(
-        1 for k in signature.tokens.values() if k == "url")
+        1 for k in signature.tokens.values() if k == "url") + sum(
+        1 for t, k in signature.tokens.items() if k == "url" and "." in t)
     if not any(k in STRONG_KINDS for k in signature.tokens.values()):
         k = len(signature.shingles)
         n += len(signature.markers) + (k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0)
@@ -503,6 +537,11 @@ def _clues(signature: ContentSignature) -> list[str] | None:
               if (parents := parent_domains(t))]
     # a host written in ROT13 (a forum that asks for links so written)
     clues += [re.escape(rot13(canonical(t))) for t, k in signature.tokens.items() if k == "url"]
+    # a host written with blanks or brackets around its dots: a text naming it, a host
+    # under it or a domain it lies under so written holds its registrable domain so written
+    clues += [_spaced_clue(parents[-1] if parents else canonical(t))
+              for t, k in signature.tokens.items() if k == "url" and "." in t
+              for parents in (parent_domains(canonical(t)),)]
     literals = [canonical(t) for t in signature.tokens]
     runs: list[list[str]] = []
     if signature.restate:
@@ -681,6 +720,40 @@ def host_shapes(folded: str) -> list[str]:
         if _HOST_SHAPE.fullmatch(chunk) and not chunk.rpartition(".")[2].isdigit():
             out.append(chunk)
     return out
+
+
+_SPACED_DOT = r"[ \t]{0,3}(?:\.|\[\.\]|\(\.\))[ \t]{0,3}"
+"""A dot with up to three blanks either side, or a dot in square or round brackets, as a
+text writes a host that must not turn into a link ("evil . com", "evil[.]com")."""
+_SPACED_HOST = re.compile(rf"(?<![a-z0-9-])[a-z0-9-]{{1,63}}(?:{_SPACED_DOT}[a-z0-9-]{{1,63}}){{1,126}}"
+                          r"(?![a-z0-9-])")
+"""Labels joined by such dots (a label never holds a blank, a dot or a bracket, so each
+repetition starts where the label before ends)."""
+_PLAIN_DOT = re.compile(_SPACED_DOT)
+
+
+def spaced_hosts(folded: str) -> list[tuple[str, str]]:
+    """(as written, as a host) for each host of canonical text `folded` written with a
+    blank or brackets around one of its dots (`_SPACED_DOT`): "schooltrip . example" is
+    the host "schooltrip.example". A host written plainly is read as a token already.
+
+    >>> spaced_hosts("pay at evil-pay . co . uk or evil[.]com, not a.b or x . 5")
+    [('evil-pay . co . uk', 'evil-pay.co.uk'), ('evil[.]com', 'evil.com')]
+    """
+    if "." not in folded:
+        return []
+    out: list[tuple[str, str]] = []
+    for m in _SPACED_HOST.finditer(folded):
+        written = m.group(0)
+        host = _PLAIN_DOT.sub(".", written)
+        if host != written and not host.rpartition(".")[2].isdigit():
+            out.append((written, host))
+    return out
+
+
+def _spaced_clue(host: str) -> str:
+    """A pattern of `host` (canonical) with any dot written as `_SPACED_DOT` reads it."""
+    return _SPACED_DOT.join(map(re.escape, host.split(".")))
 
 
 _WORD_CLUE = re.compile(r"\w+")

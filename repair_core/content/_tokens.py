@@ -4,11 +4,14 @@ numbers, and proper names."""
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import re
 from collections.abc import Iterable
 from functools import cache
 from typing import Literal
 
+from .._spelled import IPV6, iban_formats, ipv6_address
 from ._stems import ORDINARY_STEMS, stem
 
 __all__ = ["TokenKind", "STRONG_KINDS", "distinctive_tokens", "proper_names", "COMMON_CAPITALISED",
@@ -287,6 +290,10 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
     """
     found: dict[str, dict[str, TokenKind]] = {k: {} for k in
                                               ("email", "url", "account", "number", "id")}
+    if ":" in text:
+        text = _ipv6_hosts(text, found["url"])
+    if "." in text:
+        _ipv4_hosts(text, found["url"])
     parts = re.split(r"(\s+)", text)  # chunks at even indices, whitespace between
     consumed: dict[str, bool] = {}  # a chunk said again is read once
     by_shape: dict[bytes, tuple[_UrlSpan, ...]] = {}
@@ -294,7 +301,8 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
         chunk = parts[i]
         gone = consumed.get(chunk)
         if gone is None:
-            gone = consumed[chunk] = ("@" in chunk and _emails(chunk, found["email"])) or (
+            gone = consumed[chunk] = ("@" in chunk and _emails(chunk, found["email"],
+                                                               found["id"])) or (
                 "." in chunk and _urls(chunk, found["url"], by_shape))
             if gone and "/" in chunk:
                 _path_ids(chunk, found["id"])
@@ -304,6 +312,8 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
                     found["number"])
     for m in _ID_RUN.finditer(rest):
         _id(m.group(0), found["id"])
+        if "_" in m.group(0) or "-" in m.group(0):
+            _id_parts(m.group(0), found["account"], found["number"])
     if "@" in rest:
         for m in _HANDLE.finditer(rest):
             found["id"].setdefault("@" + m.group(1).casefold(), "id")
@@ -318,12 +328,55 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
     return out
 
 
+_MIN_IPV6_GROUPS = 3
+"""The fewest groups of hex digits an IPv6 address is written with to be a token: fewer
+("a::b", "::1") is a pair of names joined as C++ and Rust join them, or a loopback."""
+
+
+def _ipv6_hosts(text: str, found: dict[str, TokenKind]) -> str:
+    """Adds the IPv6 addresses of `text` (bare, or in a URL's brackets) written with at
+    least `_MIN_IPV6_GROUPS` groups and a decimal digit, compressed in lower case, as URL
+    hosts (an address is a host), and gives `text` with each blanked; an IPv4-mapped one
+    is left to be read as its IPv4 address (`_spelled.ipv6_addresses` writes it so)."""
+    blank: list[tuple[int, int]] = []
+    for m in IPV6.finditer(text):
+        written = m.group(2)
+        read = ipv6_address(written)
+        if read is None or "." in read or not _HAS_DIGIT(written) \
+                or sum(1 for g in written.split(":") if g) < _MIN_IPV6_GROUPS:
+            continue
+        found.setdefault(read, "url")
+        blank.append(m.span())
+    return _blanked(text, blank)
+
+
+_IPV4 = re.compile(r"(?<![\w.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?!\w|\.[0-9])")
+"""What may be an IPv4 address in dotted decimal: four numbers of one to three digits."""
+
+
+def _ipv4_hosts(text: str, found: dict[str, TokenKind]) -> None:
+    """Adds the IPv4 addresses of `text` written in dotted decimal (each number at most
+    255, no leading zero, as `ipaddress` reads them) as URL hosts: "203.0.113.58" is the
+    host of "http://203.0.113.58/". What the digits read as besides (a number of ten or
+    more digits) stays."""
+    for m in _IPV4.finditer(text):
+        with contextlib.suppress(ValueError):
+            found.setdefault(str(ipaddress.IPv4Address(m.group(0))), "url")
+
+
 def _pieces(chunk: str) -> list[str]:
     return [p.rstrip(_TRAILING) for p in _PIECE_END.split(chunk) if p]
 
 
-def _emails(chunk: str, found: dict[str, TokenKind]) -> bool:
-    """Adds the e-mail addresses of `chunk` to `found`; whether there was one."""
+_PAYMENT_HANDLE = re.compile(r"[A-Za-z]{2,64}")
+"""What follows the "@" of a payment address (a UPI id's bank handle, "name@okaxis")."""
+
+
+def _emails(chunk: str, found: dict[str, TokenKind], ids: dict[str, TokenKind]) -> bool:
+    """Adds the e-mail addresses of `chunk` to `found`, and its payment addresses (a
+    local part of two or more characters, "@" and a handle of letters with no dot, not
+    followed by ":", "/" or "@": "name.bill@ybl") to `ids`, case-folded; whether there
+    was either (the chunk is read no further)."""
     hit = False
     for piece in _pieces(chunk):
         at = piece.split("@")
@@ -339,6 +392,10 @@ def _emails(chunk: str, found: dict[str, TokenKind]) -> bool:
             domain = m.group(0).rstrip(".")
             if _DOMAIN.fullmatch(domain):
                 found.setdefault(f"{before[len(before) - n:]}@{domain}".casefold(), "email")
+                hit = True
+            elif n >= 2 and _PAYMENT_HANDLE.fullmatch(domain) \
+                    and after[m.end():m.end() + 1] not in (":", "/") and k + 2 == len(at):
+                ids.setdefault(f"{before[len(before) - n:]}@{domain}".casefold(), "id")
                 hit = True
     return hit
 
@@ -650,13 +707,7 @@ def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
 @cache
 def _iban_lengths() -> dict[str, int]:
     """Country code -> the length of its IBANs, from python-stdnum's IBAN registry."""
-    from importlib.resources import files
-    out = {}
-    for line in files("stdnum").joinpath("iban.dat").read_text(encoding="utf-8").splitlines():
-        m = re.match(r'([A-Z]{2}) .*bban="([^"]*)"', line)
-        if m:
-            out[m.group(1)] = 4 + sum(int(x) for x in re.findall(r"(\d+)!", m.group(2)))
-    return out
+    return {country: len(shape) for country, shape in iban_formats().items()}
 
 
 _NOT_DIGITS = str.maketrans("", "", " \t+().-/")
@@ -703,6 +754,30 @@ def _id(run: str, found: dict[str, TokenKind]) -> None:
     if len(tok) >= 5 and not tok.isalpha() and not tok.isdigit() and _HAS_DIGIT(tok) \
             and _HAS_LETTER(tok) and not _ORDINAL.fullmatch(tok):
         found.setdefault(tok.casefold(), "id")
+
+
+_ID_PART_SEPARATORS = re.compile(r"[_-]")
+
+
+def _id_parts(run: str, accounts: dict[str, TokenKind], numbers: dict[str, TokenKind]
+              ) -> None:
+    """Adds the account numbers and long numbers written as parts of `run` (letters,
+    digits, "_" and "-"), between its underscores and hyphens, as a file name writes them
+    ("invoice_DE89370400440532013000", "remit-to-DE89…"): an IBAN-shaped part (by its
+    checksum, or as written when of IBAN shape, as a compact IBAN counts), a card number
+    passing the Luhn check, or 7 or more digits."""
+    from stdnum import iban, luhn
+
+    for part in _ID_PART_SEPARATORS.split(run):
+        upper = part.upper()
+        if _IBAN_COMPACT.fullmatch(upper) and (
+                iban.is_valid(upper) or len(upper) == _iban_lengths().get(upper[:2], 0)):
+            accounts.setdefault(upper, "account")
+        elif part.isdigit() and len(part) >= _MIN_PHONE:
+            if _MIN_CARD <= len(part) <= _MAX_CARD and luhn.is_valid(part):
+                accounts.setdefault(part, "account")
+            else:
+                numbers.setdefault(part, "number")
 
 
 _MIN_PATH_ID = 12
