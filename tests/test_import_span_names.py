@@ -134,3 +134,20 @@ def test_the_plan_and_replay_pages_show_the_span_beside_the_id():
     at.switch_page("pages/5_Replay.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("`d6c6289efedf91b1` [`generation (LLM)`]" in m.value for m in at.markdown)
+
+
+def test_a_span_name_of_markup_is_shown_as_text():
+    from streamlit.testing.v1 import AppTest
+
+    data = _case_with_fault().model_dump(mode="json")
+    evil = "[login](http://evil.example) <img src=x onerror=alert(1)> **`x`**"
+    for s in data["trajectory"]:
+        if s["id"] == "d6c6289efedf91b1":
+            s[TRACE_FIELD]["span_name"] = evil
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.session_state["dgrr_case"] = case_from_data(data)
+    at.switch_page("pages/4_Plan.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    [order] = [m.value for m in at.markdown if m.value.startswith("**Replay order**")]
+    # a code span, fenced past the name's own backticks: no link, image or emphasis
+    assert f"`d6c6289efedf91b1` [`` {evil} (LLM) ``]" in order, order
