@@ -175,7 +175,7 @@ def _bad(tmp_path, name, text):
     ('{"format": "dgrr.case/v1"}', "not an OTLP JSON trace"),
     ('{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "0123456789abcdef0123456789abcdef",'
      ' "spanId": "0123456789abcdef", "name": "GET /", "startTimeUnixNano": "1"}]}]}]}',
-     "no OTel GenAI, OpenInference or OpenLLMetry span to import (1 spans read; skipped: 1 not a GenAI span)"),
+     "no OTel GenAI, OpenInference or OpenLLMetry span to import (1 span read; skipped: 1 not a GenAI span)"),
 ])
 def test_malformed_trace_files_get_clear_errors_and_nothing_is_written(
         tmp_path, capsys, text, expected):

@@ -238,7 +238,7 @@ def _import(traces: Sequence[str | Path], *, store: str | Path | None,
     if built.spans_used == 0:
         why = ", ".join(f"{k} {r}" for r, k in sorted(built.skipped.items()))
         raise CaseError([f"no OTel GenAI, OpenInference or OpenLLMetry span to import "
-                         f"({spans_read} spans read; skipped: {why}); a span needs one of "
+                         f"({plural(spans_read, 'span')} read; skipped: {why}); a span needs one of "
                          f"{NEEDED}"], source="import")
     try:
         case = case_from_data(built.data, source="import", cancelled=cancelled)
