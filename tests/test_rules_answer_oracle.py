@@ -398,10 +398,10 @@ O8471 = (["O-8471", "processing", "Thursday"], ["O-6672"])  # ctl-004
      "its function words are Turkish"),
     ("Ваш заказ O-8471 обрабатывается, доставка в четверг.", O8471,
      "written mostly in letters of other scripts (Cyrillic)"),
-    ("ご注文O-8471は処理中で、木曜日に届きます。", O8471,
+    ("Η παραγγελία σας O-8471 είναι σε επεξεργασία, παράδοση την Πέμπτη.", O8471,
+     "written mostly in letters of other scripts (Greek)"),
+    ("आपका ऑर्डर O-8471 प्रोसेस हो रहा है, गुरुवार को डिलीवरी।", O8471,
      "written mostly in letters of other scripts"),
-    ("您的订单O-8471正在处理中，周四送达。", O8471,
-     "written mostly in letters of other scripts (CJK)"),
     # with every value found it was "recovered", though "nu" may negate it
     ("Locul 22C (aisle) pe UA511 nu este rezervat.", UA511,
      "its function words are Romanian"),

@@ -51,6 +51,7 @@ from ._answer_words import (
     is_past_action,
     is_shipping_action,
 )
+from ._answer_words_cjk import CJK_LANGUAGES, gloss, unread_negation
 from ._language import ANSWER_READER_LANGUAGES, LANGUAGE_NAMES, guess_language, split_scripts
 from ._value_words import VALUE_KINDS, WEEKDAY_ABBREVIATIONS, excludes, translations
 
@@ -558,6 +559,15 @@ class AnswerReading:
                                else frozenset(_asked(value_words(request))))
         """The words of the user's request (`_side_action`); None when it is not known."""
         answer = _FOOTNOTE_MARKS.sub("", str(answer))
+        guess = guess_language(answer, ANSWER_READER_LANGUAGES)
+        self._why_unread = guess.why_unread
+        if guess.code in CJK_LANGUAGES:
+            # Chinese, Japanese, Korean: their general words written as the English ones
+            # the reader reads; a negation left over is one it does not read
+            answer = gloss(split_scripts(answer), guess.code)
+            if (negation := unread_negation(answer, guess.code)) is not None:
+                self._why_unread = (f"a negation ('{negation}') in a form the reader does "
+                                    f"not read in {LANGUAGE_NAMES[guess.code]}")
         prose, items = _options_listed(split_scripts(answer))
         pieces = _SENTENCE_END.split(prose)
         texts: list[str] = []
@@ -569,14 +579,14 @@ class AnswerReading:
                 texts[-1] += " " + p
             else:
                 texts.append(p)
-        guess = guess_language(str(answer), ANSWER_READER_LANGUAGES)
         self.language = guess.code
         """The answer's language as guessed from its function words and letters
         (`guess_language`)."""
-        self._why_unread = guess.why_unread
         # an answer in a language the reader does not read is read with English cues
-        # only; its verdict is `unsure` whatever they find (`unread_language`)
-        other = self.language != "en" and self.language in ANSWER_READER_LANGUAGES
+        # only; its verdict is `unsure` whatever they find (`unread_language`); one in
+        # Chinese, Japanese or Korean is read with English cues through its gloss
+        other = (self.language != "en" and self.language in ANSWER_READER_LANGUAGES
+                 and self.language not in CJK_LANGUAGES)
         czech = self.language == "cs"
         self.sentences = ([_Sentence(t, other, czech=czech) for t in texts]
                           + [_Sentence(t, other, listed=True, czech=czech) for t in items])

@@ -11,9 +11,11 @@ case's values, so it is one pass over the answer and needs no model or data file
 `FUNCTION_WORDS` holds English and the six languages every reader of this project reads;
 `UNREAD_FUNCTION_WORDS` those it recognises beyond them. The answer reader reads five of
 those too (`ANSWER_READER_LANGUAGES`: Polish, Czech, Swedish, Danish or Norwegian,
-Finnish); the next-session agent reads the seven alone. An answer a reader cannot read is
-never guessed English for want of evidence: one written mostly in another script
-(Cyrillic, Japanese, Chinese, ...), one whose function words are those of a language it
+Finnish), and Chinese, Japanese and Korean, told by their letters (kana is Japanese,
+Hangul Korean, Chinese characters alone Chinese); the next-session agent reads the seven
+alone. An answer a reader cannot read is never guessed English for want of evidence: one
+written mostly in another script (Cyrillic, Greek, ...; Japanese, Chinese, Korean for the
+agent), one whose function words are those of a language it
 recognises but does not read (Turkish, Romanian, Catalan, Galician, Romansh, ...), or one
 with no English function word at all where its letters say it is not English, is guessed
 `UNDETERMINED` or that language, with the reason (`LanguageGuess.why_unread`).
@@ -215,12 +217,15 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
                   "cs": "Czech", "sv": "Swedish", "da": "Danish or Norwegian",
                   "tr": "Turkish", "ro": "Romanian", "fi": "Finnish", "hu": "Hungarian",
                   "id": "Indonesian or Malay", "ca": "Catalan", "gl": "Galician",
-                  "rm": "Romansh", UNDETERMINED: "no language the reader knows"}
+                  "rm": "Romansh", "zh": "Chinese", "ja": "Japanese", "ko": "Korean",
+                  UNDETERMINED: "no language the reader knows"}
 
-ANSWER_READER_LANGUAGES = frozenset({*FUNCTION_WORDS, "pl", "cs", "sv", "da", "fi"})
-"""The languages the answer reader reads: the seven of `FUNCTION_WORDS` and five of
-`UNREAD_FUNCTION_WORDS` (`repair_core.bench._answer_words`). The next-session agent reads
-the seven alone (`guess_language`'s default)."""
+ANSWER_READER_LANGUAGES = frozenset({*FUNCTION_WORDS, "pl", "cs", "sv", "da", "fi", "zh",
+                                     "ja", "ko"})
+"""The languages the answer reader reads: the seven of `FUNCTION_WORDS`, five of
+`UNREAD_FUNCTION_WORDS` (`repair_core.bench._answer_words`), and Chinese, Japanese and
+Korean (`_answer_words_cjk`). The next-session agent reads the seven alone
+(`guess_language`'s default)."""
 
 OTHER_SCRIPT_SHARE = 1 / 3
 """An answer with at least this share of its letters outside the Latin script (Cyrillic,
@@ -259,6 +264,23 @@ def _script_name(script: str) -> str:
     return script if script == "CJK" else script.title()
 
 
+_KANA = frozenset({"HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA"})
+
+
+def _cjk_language(scripts: dict[str, int]) -> str:
+    """Japanese when a letter is written in kana (Chinese writes none), Korean when Hangul
+    outnumbers the rest, Chinese when Chinese characters do; else ""."""
+    total = sum(scripts.values())
+    if any(scripts.get(k, 0) for k in _KANA) and (
+            scripts.get("CJK", 0) + sum(scripts.get(k, 0) for k in _KANA)) * 2 > total:
+        return "ja"
+    if scripts.get("HANGUL", 0) * 2 > total:
+        return "ko"
+    if scripts.get("CJK", 0) * 2 > total:
+        return "zh"
+    return ""
+
+
 def guess_language(text: str, reads: frozenset[str] = frozenset(FUNCTION_WORDS)
                    ) -> LanguageGuess:
     """The language of `text`: another script when most of its letters say so, else the
@@ -294,6 +316,9 @@ def guess_language(text: str, reads: frozenset[str] = frozenset(FUNCTION_WORDS)
                 other_script += 1
                 scripts[script] = scripts.get(script, 0) + 1
     if letters and other_script >= OTHER_SCRIPT_SHARE * letters:
+        written = _cjk_language(scripts)
+        if written in reads:
+            return LanguageGuess(code=written)
         seen = sorted(scripts, key=lambda s: -scripts[s])[:3]
         return LanguageGuess(code=UNDETERMINED, why_unread=(
             f"written mostly in letters of other scripts ({', '.join(map(_script_name, seen))}"
