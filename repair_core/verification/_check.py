@@ -48,7 +48,15 @@ from ..content import (
 from ..content._stems import ORDINARY_STEMS, stem
 from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
 from ._gate import gated_store
-from ._lineage import held_by_lineage, meets_in_order, record_holds, record_meets, walk_back
+from ._lineage import (
+    first_marks_by_lineage,
+    held_by_lineage,
+    meets_in_order,
+    record_first_marks,
+    record_holds,
+    record_meets,
+    walk_back,
+)
 from ._models import BlockedWrite, Carrier, Checked, FaultCheck, JudgeUse, Uncertain, Verification
 from ._same_source import refetched
 
@@ -588,17 +596,9 @@ def _suspect_lineage(graph: _Graph, items: list[tuple[str, str, str]],
                                  "it, which says nothing of what it means")
 
 
-def _lineages_meeting(graph: _Graph, items: list[tuple[str, str, str]],
-                      lineaged: Mapping[int, int], wanted: set[str]
-                      ) -> Iterator[tuple[int, tuple[str, ...]]]:
-    """(item, the nodes of `wanted` its recorded lineage meets, in the order a walk back
-    from it meets them) for each record of `lineaged` whose lineage meets any, worked
-    out for every record in one pass over the graph (`meets_in_order`), never by walking
-    each record's lineage: the nodes a wanted node can be reached from are found in one
-    pass forward from them, and only those are entered."""
-    targets = {n for n in wanted if n in graph.deps}
-    if not targets:
-        return
+def _reaching(graph: _Graph, targets: set[str]) -> set[str]:
+    """The nodes from which a node of `targets` can be reached through recorded deps:
+    one pass forward from them."""
     dependents: dict[str, list[str]] = {}
     for n, node in graph.nodes.items():
         for d in getattr(node, "deps", None) or ():
@@ -610,7 +610,21 @@ def _lineages_meeting(graph: _Graph, items: list[tuple[str, str, str]],
             if m not in tainted:
                 tainted.add(m)
                 stack.append(m)
-    del dependents
+    return tainted
+
+
+def _lineages_meeting(graph: _Graph, items: list[tuple[str, str, str]],
+                      lineaged: Mapping[int, int], wanted: set[str]
+                      ) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """(item, the nodes of `wanted` its recorded lineage meets, in the order a walk back
+    from it meets them) for each record of `lineaged` whose lineage meets any, worked
+    out for every record in one pass over the graph (`meets_in_order`), never by walking
+    each record's lineage; only the nodes a wanted node can be reached from are
+    entered (`_reaching`)."""
+    targets = {n for n in wanted if n in graph.deps}
+    if not targets:
+        return
+    tainted = _reaching(graph, targets)
     asked = [i for i in lineaged if items[i][1] in tainted]
     met = meets_in_order(graph.deps, targets,
                          (d for i in asked for d in graph.deps.get(items[i][1], ())),
@@ -629,30 +643,37 @@ def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
     written from fetched again (`refetched`: the same call, the same document or
     message, or a text holding the node's content; rule `verify.same-source`): its
     lineage is not free of the faults, though it reaches none of them, and the lexical
-    judge finding nothing of the node in it says nothing of what it means. The
-    observations each record's lineage reaches are worked out for every record in one
-    pass over the graph (`_lineages_meeting`)."""
+    judge finding nothing of the node in it says nothing of what it means. Which nodes
+    each record's lineage reaches so, with one such observation each, is worked out for
+    every record in one pass over the graph, the nodes carried as marks
+    (`first_marks_by_lineage`): however many observations are fetched again, a record
+    costs its deps times the faults."""
     again = refetched(graph.case, faults, written_at)
-    if not again:
+    targets = {obs for obs in again if obs in graph.deps}
+    if not targets:
         return
-    by_node = {f.node: f for f in faults}
-    for i, met in _lineages_meeting(graph, items, lineaged, set(again)):
+    marks = {obs: [r.fault for r in again[obs]] for obs in targets}
+    tainted = _reaching(graph, targets)
+    asked = [i for i in lineaged if items[i][1] in tainted]
+    got = first_marks_by_lineage(graph.deps, marks,
+                                 (d for i in asked for d in graph.deps.get(items[i][1], ())),
+                                 tainted | targets)
+    for i in asked:
         seq = lineaged[i]
-        told: set[str] = set()
-        for obs in met:
-            for r in again[obs]:
-                if r.fault in told or seq <= written_at[r.fault]:
-                    continue
-                told.add(r.fault)
-                whence = (f"{r.fault} itself" if r.source == r.fault
-                          else f"{r.source}, which {r.fault} was written from")
-                yield i, by_node[r.fault], (
-                    f"written at seq {seq}, after {r.fault} (seq {written_at[r.fault]}), "
-                    f"its recorded lineage reaches {obs} (seq {steps[obs].seq}), "
-                    f"{r.said}: the same untrusted source as {whence}, fetched again. The "
-                    "lexical judge found nothing of the fault in it, which says nothing "
-                    "of what it means")
-
+        reached = record_first_marks(items[i][1], graph.deps, got)
+        for fault in faults:
+            obs = reached.get(fault.node)
+            if obs is None or seq <= written_at[fault.node]:
+                continue
+            r = next(r for r in again[obs] if r.fault == fault.node)
+            whence = (f"{r.fault} itself" if r.source == r.fault
+                      else f"{r.source}, which {r.fault} was written from")
+            yield i, fault, (
+                f"written at seq {seq}, after {r.fault} (seq {written_at[r.fault]}), "
+                f"its recorded lineage reaches {obs} (seq {steps[obs].seq}), "
+                f"{r.said}: the same untrusted source as {whence}, fetched again. The "
+                "lexical judge found nothing of the fault in it, which says nothing "
+                "of what it means")
 
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _GROUPED_DIGITS = re.compile(r"(?<![\d])\d(?:[ \t]?\d){9,}")

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
-__all__ = ["components", "held_by_lineage", "meets_in_order", "record_holds", "record_meets",
-           "walk_back"]
+__all__ = ["components", "first_marks_by_lineage", "held_by_lineage", "meets_in_order",
+           "record_first_marks", "record_holds", "record_meets", "walk_back"]
 
 Deps = Mapping[str, Sequence[str]]
 """Node id -> the ids of its deps, in recorded order. An id that is not a key has no
@@ -209,3 +209,56 @@ def record_holds(node: str, deps: Deps, got: Mapping[str, int]) -> int:
     for d in deps.get(node, ()):
         bits |= got.get(d, 0)
     return bits
+
+
+def first_marks_by_lineage(deps: Deps, marks: Mapping[str, Sequence[str]],
+                           starts: Iterable[str], within: Collection[str] | None = None
+                           ) -> dict[str, dict[str, str]]:
+    """Node -> {mark: a node carrying it}, one per mark carried by the node or a node its
+    deps reach (`marks`: node -> the marks it carries), for every node `starts` reach;
+    the node named is the node itself, else the one its deps give, last recorded first
+    (in a cycle, any node of the cycle carrying it). `within`: the nodes from which a
+    marked node can be reached (the rest carry none and are not entered). Like
+    `held_by_lineage` with a witness per bit: each node is read once and costs its deps
+    times the marks they carry, so the cost is linear in the graph for a bounded number
+    of marks, however many nodes carry them; a node that only passes on one dep's marks
+    shares that dep's map."""
+    got: dict[str, dict[str, str]] = {}
+    empty: dict[str, str] = {}
+    for component in components(deps, starts, within):
+        inside = set(component)
+        found: dict[str, str] | None = None
+        only: dict[str, str] | None = None
+        for n in component:
+            for mark in marks.get(n, ()):
+                found = found if found is not None else {}
+                found.setdefault(mark, n)
+        for n in component:
+            for d in reversed(deps[n]):
+                part = got.get(d, empty) if d not in inside else empty
+                if not part:
+                    continue
+                if found is None:
+                    found, only = part, part
+                    continue
+                if part is only:
+                    continue
+                if only is not None:  # about to add to a shared map: copy it first
+                    found, only = dict(found), None
+                for mark, node in part.items():
+                    if mark not in found:
+                        found[mark] = node
+        for n in component:
+            got[n] = found if found is not None else empty
+    return got
+
+
+def record_first_marks(node: str, deps: Deps, got: Mapping[str, Mapping[str, str]]
+                       ) -> dict[str, str]:
+    """{mark: a node carrying it} over `node`'s lineage, from `got`
+    (`first_marks_by_lineage`): what each of its deps gives, last recorded first."""
+    out: dict[str, str] = {}
+    for d in reversed(deps.get(node, ())):
+        for mark, n in got.get(d, {}).items():
+            out.setdefault(mark, n)
+    return out
