@@ -126,3 +126,16 @@ def test_dgrr_asks_openblas_for_one_thread_unless_told(preset: str | None) -> No
     assert out[0] == (preset or "1")
     if preset is None and sys.platform.startswith("linux"):
         assert out[1] == "1"  # no OpenBLAS worker thread beside the main one
+
+
+def test_repair_counts_the_steps_that_no_longer_see_an_input_in_words(tmp_path, capsys):
+    from repair_core.importers import import_trace
+
+    case = import_trace([ROOT / "sample_imports" / "frameworks" / "openai-agents.otlp.json"]).case
+    path = tmp_path / "case.json"
+    path.write_text(case.model_copy(update={"faults": ["mem-seat"]}).model_dump_json())
+    assert main(["repair", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Inputs the replayed steps no longer see (1 step):\n  964112710a91e385: mem-seat" in out
+    assert main(["repair", str(EXAMPLE)]) == 0
+    assert "Inputs the replayed steps no longer see (2 steps):" in capsys.readouterr().out

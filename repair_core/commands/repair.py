@@ -414,7 +414,7 @@ def write_summary(result: Any, out: TextIO, out_dir: str | None = None,
             w(f"  blocked write {b.step} carries {b.fault}: {b.evidence}; needs a human\n")
         more(left, "more blocked writes")
     if r.no_longer_sees:
-        w(f"\nInputs the replayed steps no longer see ({len(r.no_longer_sees)} steps):\n")
+        w(f"\nInputs the replayed steps no longer see ({plural(len(r.no_longer_sees), 'step')}):\n")
         seen, left = _bounded(r.no_longer_sees.items(), full)
         for sid, dropped in seen:
             w(f"  {sid}: {', '.join(dropped)}\n")
