@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
@@ -260,3 +261,42 @@ def test_the_store_is_read_for_its_hosts_only_when_a_signature_could_lose_one():
                           stored=stored())["m2"]
     assert len(read) == 2
     assert "docs.example.com" not in sig.tokens and "ab12cd34ef56gh78" in sig.tokens
+
+
+def _lower_case_uses_joined(candidates, texts):
+    """`lower_case_uses` as it was first written: one search over every text joined."""
+    import re as _re
+
+    wanted = sorted(candidates, key=len, reverse=True)
+    if not wanted:
+        return set()
+    joined = "\n".join(texts)
+    found = set()
+    for m in _re.finditer("(?:" + "|".join(map(_re.escape, wanted)) + r")(?!\w)", joined):
+        if m.start() == 0 or not (joined[m.start() - 1].isalnum() or joined[m.start() - 1] == "_"):
+            found.add(m.group(0))
+    return found
+
+
+@pytest.mark.parametrize("where", [0, 4095, 4096, 4097, 9000, None])
+def test_lower_case_uses_reads_texts_a_chunk_at_a_time_as_one_search(where):
+    """Words at the ends of the chunks searched together, a word only inside another and
+    a word never written in lower case: found as one search over all the texts finds
+    them; once all are found, no more texts are read."""
+    from repair_core.content._tokens import lower_case_uses
+
+    texts = ["Nothing here but Standing", "x_lin", "linen"] * 3100
+    if where is not None:
+        texts[where] = "standing"
+        texts[where + 1 if where + 1 < len(texts) else 0] = "a lin."
+    wanted = {"standing", "lin", "never"}
+    assert lower_case_uses(wanted, texts) == _lower_case_uses_joined(wanted, texts)
+    read = []
+
+    def counted():
+        for t in [*texts[:5000], "standing lin never", *texts[5000:]]:
+            read.append(t)
+            yield t
+
+    assert lower_case_uses(wanted, counted()) == wanted
+    assert len(read) < len(texts)

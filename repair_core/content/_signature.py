@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from .._canonical import canonical, canonical_each, visible
@@ -223,7 +224,7 @@ def signatures(case: Case, nodes: Iterable[str] | None = None) -> dict[str, Cont
     by_id.update((t.id, t) for t in case.session)
     wanted = [n for n in (case.faults if nodes is None else nodes) if n in by_id]
     return signatures_from({n: node_parts(by_id[n]) for n in wanted},
-                           {t.id: t.text for t in case.session}, vocabulary_texts(case),
+                           {t.id: t.text for t in case.session}, _vocabulary(case),
                            turn_seq={t.id: t.seq for t in case.session},
                            written=written_at(case, wanted), stored=stored_texts(case))
 
@@ -343,6 +344,25 @@ def vocabulary_texts(case: Case) -> list[str]:
              *map(node_content, case.trajectory)]
     _last_vocabulary = (weakref.ref(case, _forget_vocabulary), size, texts)
     return texts
+
+
+def _vocabulary(case: Case) -> Iterator[str]:
+    """`vocabulary_texts(case)`'s texts in order, each made as it is read: a search that
+    finds every word it looks for in the first few (`lower_case_uses`) does not make the
+    rest, a pass over every node of the case. Kept as `vocabulary_texts` keeps them once
+    all are made."""
+    global _last_vocabulary
+    size = (len(case.session), len(case.memory), len(case.trajectory))
+    last = _last_vocabulary
+    if last is not None and last[0]() is case and last[1] == size:
+        yield from last[2]
+        return
+    texts: list[str] = []
+    for text in chain((t.text for t in case.session), map(node_content, case.memory),
+                      map(node_content, case.trajectory)):
+        texts.append(text)
+        yield text
+    _last_vocabulary = (weakref.ref(case, _forget_vocabulary), size, texts)
 
 
 _last_vocabulary: tuple[weakref.ref[Any], tuple[int, int, int], list[str]] | None = None

@@ -9,6 +9,7 @@ import ipaddress
 import re
 from collections.abc import Iterable
 from functools import cache
+from itertools import islice
 from typing import Literal
 
 from .._spelled import IPV6, iban_formats, ipv6_address
@@ -851,11 +852,20 @@ def lower_case_uses(candidates: Iterable[str], texts: Iterable[str]) -> set[str]
         return set()
     # no assertion in front: it would hide the words' first letters from the regex engine
     pattern = re.compile("(?:" + "|".join(map(re.escape, wanted)) + r")(?!\w)")
-    joined = "\n".join(texts)
     found: set[str] = set()
-    for m in pattern.finditer(joined):
-        if m.start() == 0 or not (joined[m.start() - 1].isalnum() or joined[m.start() - 1] == "_"):
-            found.add(m.group(0))
-            if len(found) == len(wanted):
-                break
+    # a few thousand texts joined at a time, and no more read once every candidate is
+    # found (a word never spans two texts: each chunk starts and ends where one does)
+    it = iter(texts)
+    while chunk := list(islice(it, _TEXTS_SEARCHED_TOGETHER)):
+        joined = "\n".join(chunk)
+        for m in pattern.finditer(joined):
+            if m.start() == 0 or not (joined[m.start() - 1].isalnum()
+                                      or joined[m.start() - 1] == "_"):
+                found.add(m.group(0))
+                if len(found) == len(wanted):
+                    return found
     return found
+
+
+_TEXTS_SEARCHED_TOGETHER = 4096
+"""Texts `lower_case_uses` joins for one search."""
