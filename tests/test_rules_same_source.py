@@ -144,6 +144,12 @@ def test_a_model_judge_decides_the_record():
                                judge=ModelJudge(MODEL, api_base=server.api_base))
     assert judged.outcome == "clean"
     assert judged.judges == ["lexical", f"model:{MODEL}"]
+    # and a model that reads the French rule as the fault makes it a carrier
+    with scripted_server(answer_each(lambda text: ("yes", "it says the same"))) as server:
+        carried = verify_result(case, result.model_dump(mode="json"),
+                                judge=ModelJudge(MODEL, api_base=server.api_base))
+    assert carried.outcome == "carriers"
+    assert [c.id for c in carried.carriers] == ["m_regle:m_rule"]
 
 
 def _chain_case(n: int):
