@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ._carried import text_of
+from ._carried import field_of, text_of
 
 __all__ = ["BOOKKEEPING", "flatten", "node_content", "with_value"]
 
@@ -60,9 +60,9 @@ def node_content(node: Any) -> str:
 
     """
     text = text_of(node)
-    value = getattr(node, "value", None)
+    value = field_of(node, "value")
     content = with_value(text, value)
-    other = getattr(node, "other_fields", None)
+    other = field_of(node, "other_fields")
     if not other:
         return content
     said = {text, value} if isinstance(value, str) else {text}

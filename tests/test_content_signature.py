@@ -300,3 +300,32 @@ def test_lower_case_uses_reads_texts_a_chunk_at_a_time_as_one_search(where):
 
     assert lower_case_uses(wanted, counted()) == wanted
     assert len(read) < len(texts)
+
+
+def test_a_nodes_fields_read_from_its_dicts_are_what_getattr_reads():
+    """`field_of` gives what `getattr(node, name, None)` gives for every node of the
+    samples and a synthetic case, extra members and a record's `other_fields` included,
+    and for objects that are not models."""
+    from types import SimpleNamespace
+
+    from repair_core._carried import field_of
+    from repair_core._synth import synth_case_data
+    from repair_core.case._case import Case
+
+    root = Path(__file__).resolve().parent.parent
+    cases = [load_case(p) for p in sorted((root / "sample_traces").glob("*.json"))
+             if not p.name.endswith(".plan.json")]
+    cases.append(Case.model_validate(synth_case_data(steps=300, memories=60, faults=3, seed=2)))
+    names = ("text", "output", "value", "other_fields", "key", "deps", "attachments",
+             "repair", "_private", "model_dump", "no_such")
+    seen = 0
+    for case in cases:
+        for node in [*case.session, *case.memory, *case.trajectory]:
+            marked = node.model_copy(update={"repair": "kept", "output": {"a": 1}})
+            for n in (node, marked):
+                for name in names:
+                    assert field_of(n, name) == getattr(n, name, None), (n.id, name)
+                    seen += 1
+    plain = SimpleNamespace(text="t", value=3)
+    assert [field_of(plain, k) for k in ("text", "value", "output")] == ["t", 3, None]
+    assert seen > 10_000
