@@ -62,11 +62,13 @@ from ._calendar_condition import date_condition_fails
 from ._labelled import LabelledLines, block_as_lines
 from ._order_scope import (
     addressed_to_other,
+    addressed_to_role,
     answers_questions,
     capitalised_words,
     conditional,
     has_blank,
     listed_spans,
+    role_header,
     state_unknown,
     stated_figures,
     states_check,
@@ -89,13 +91,16 @@ from ._order_words import (
     DEFENCE_LINKS,
     DEFENCE_WORDS,
     DETERMINERS,
+    DONE_PARTICIPLES,
     DOUBT_WORDS,
+    ELSE_WORDS,
     EXAMPLE_WORDS,
     FAMILY,
     FINAL_LIGHT_VERBS,
     HEADING_SPEECH,
     HYPOTHETICAL_MODALS,
     IGNORING_WORDS,
+    INCIDENT_WORDS,
     KNOWING,
     LESSON_WORDS,
     LIGHT_VERBS,
@@ -103,9 +108,11 @@ from ._order_words import (
     MODAL_ADVERBS,
     MUST_AFTER_PASSIVE,
     NEGATION_WORDS,
+    NOTHING_WORDS,
     NOTING_WORDS,
     ORDER_PHRASES,
     ORDER_WORDS,
+    PASSIVE_PAST_AUX,
     PAST_IRREGULAR,
     PAST_TIME,
     PLEASE_WORDS,
@@ -448,9 +455,11 @@ class _Sentence:
         order phrase; a question only when it is a request; not one addressed by name to
         someone else (`_order_scope.addressed_to_other`)."""
         self.refusal = _refuses(tokens) or (len(tokens) <= 5 and _says_not(text) and (
-            len(tokens) == 1 or not BACK_REFERENCES.isdisjoint(tokens)))
+            len(tokens) == 1 or not BACK_REFERENCES.isdisjoint(tokens))) or (
+            _flat_no(tokens, text) and _says_not(text))
         """It refuses or denies a request, or is a short negation pointing back ("Don't do
-        it.", "No."): an order in it or the sentence before is not given."""
+        it.", "No.") or a flat no ("Not happening.", "No way."): an order in it or the
+        sentence before is not given."""
         said = set(tokens) | set(words)
         self.blocked = self.refusal or not said.isdisjoint(DOUBT_WORDS) or not (
             said.isdisjoint(ATTACK_WORDS)) or not said.isdisjoint(ATTEMPT_WORDS) or (
@@ -650,6 +659,17 @@ def _refuses(tokens: list[str]) -> bool:
     return False
 
 
+def _flat_no(tokens: list[str], text: str) -> bool:
+    """A sentence of two words and nothing else, not in brackets, a negation and a word
+    that is no action word nor a figure: a flat no to what was just said ("Not
+    happening.", "No way.", "Nem pensar."), as a bare "No." is. (A negation of a stance
+    word, "No rush.", "No exceptions.", negates that word: `_says_not`; "(no body)" is a
+    note in brackets.)"""
+    said = text.strip()
+    return len(tokens) == 2 and tokens[0] in NEGATION_WORDS and not _cue(tokens[1]) and (
+        not tokens[1].isdigit()) and said[:1].isalpha() and said[-1:].isalpha()
+
+
 def _reported_to_writer(tokens: list[str]) -> bool:
     """A request reported as made to the writer ("X asked me to", "asked whether I
     would"), unless the user is the one who asked ("the user asked me to …" is the user's
@@ -802,6 +822,13 @@ def _german_bases(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _families(tokens: Iterable[str]) -> set[str]:
+    """The tool families (`ACTION_WORDS`) of the action words among `tokens`, an imperative
+    also without the pronoun attached to it."""
+    return {f for t in tokens for w in (t, *_without_clitic(t))
+            for f, words in ACTION_WORDS.items() if w in words}
+
+
 def _without_clitic(word: str) -> tuple[str, ...]:
     """`word` without a Spanish, Italian or Portuguese pronoun attached to it ("créalo" ->
     "crea", "inviala" -> "invia"), as `_cue` reads an imperative."""
@@ -831,6 +858,9 @@ class _Reading:
         tokens = [(m.start(), m.group()) for m in _ALNUM.finditer(self.outside)]
         self.token_starts = [t[0] for t in tokens]
         self.tokens = [t[1] for t in tokens]
+        self.reviews_incident = not INCIDENT_WORDS.isdisjoint(self.tokens)
+        """The text says, outside its quotations, that it reviews an incident ("Post-mortem",
+        "Informe post-incidente"): an order it quotes is evidence of what happened."""
         # a tool's name ("send_money"), an address or a link is a name, not a verb: blanked
         # for the order words
         named = _IDENTIFIER.sub(lambda m: " " * len(m.group()), _IDENTIFIER_NAME.sub(
@@ -846,6 +876,9 @@ class _Reading:
         """The text is questions and answers (`_order_scope.answers_questions`), or a
         transcript or episode that tells of an attack: it describes what it quotes."""
         self.sentences: list[_Sentence] = []
+        to_role = False
+        """A header line has addressed the text to a role or a team by its title ("To: Head
+        of Accounts"): every sentence after it is that colleague's."""
         explained_from = -1
         """Where a question about an attack ended ("What does the … attack do?"): the
         sentences after it, to an empty line, explain the attack, they order nothing."""
@@ -866,7 +899,9 @@ class _Reading:
                                  _WORD.findall(cue_text), cues,
                                  question=ends == "?", logged=line >= 0 and logs[1][line],
                                  heading=heading, text=said,
-                                 elsewhere=addressed_to_other(said, capitalised, _KNOWN),
+                                 elsewhere=to_role or addressed_to_other(
+                                     said, capitalised, _KNOWN) or addressed_to_role(
+                                     said, _KNOWN),
                                  unmet=under, rule=states_filter_rule(self.tokens[lo:hi])
                                  or states_check(said))
             k = bisect_right(listed_from, m.start()) - 1
@@ -883,6 +918,7 @@ class _Reading:
             if ends == "?" and not ATTACK_WORDS.isdisjoint(self.tokens[lo:hi]):
                 explained_from = m.end()
             self.sentences.append(sentence)
+            to_role = to_role or role_header(said)
         self.sentence_starts = [s.start for s in self.sentences]
         _order_fields(self.sentences, LabelledLines(self.outside))
         portuguese = not PORTUGUESE_MARKERS.isdisjoint(self.tokens)
@@ -922,6 +958,10 @@ class _Reading:
     def names(self, slot: str, place: bool = False) -> bool:
         return next(iter(self.slot_at(slot, place)), None) is not None
 
+    def quoted_at(self, pos: int) -> bool:
+        """`pos` stands inside a quotation (blanked outside quotations, not in the text)."""
+        return self.outside[pos:pos + 1].isspace() and not self.plain[pos:pos + 1].isspace()
+
     def left_aside_at(self, pos: int) -> bool:
         """A verb of leaving aside stands at most two words before `pos` ("Please ignore
         US13…")."""
@@ -938,10 +978,12 @@ class _Reading:
 
     def told_done(self, i: int, actions: frozenset[str]) -> bool:
         """Sentence `i` names the task's action only in an English past form ("an assistant
-        deleted file 13", "had posted", "booked; cancelled the same day", "sent") and holds
-        no request, must or order phrase (an order noun, "instruction", is none): it reports what happened (news, a history, an
-        action done and undone), it orders nothing. An action noun ("Reservation
-        history") names no action of its own."""
+        deleted file 13", "had posted", "booked; cancelled the same day", "sent"), or only
+        as an action noun whose making a past passive tells ("your reservation … was made
+        on 2 April", "die Buchung wurde getätigt"), and holds no request, must or order
+        phrase (an order noun, "instruction", is none): it reports what happened (news, a
+        history, an action done and undone), it orders nothing. An action noun
+        ("Reservation history") names no action of its own."""
         s = self.sentences[i]
         lo = bisect_right(self.token_starts, s.start - 1)
         hi = bisect_right(self.token_starts, s.end - 1)
@@ -950,14 +992,17 @@ class _Reading:
                 PLEASE_WORDS.isdisjoint(tokens)) or any(
                 pair in _PHRASES for pair in pairwise(tokens)):
             return False
-        past = False
-        for t in tokens:
+        past = noun = done = False
+        for k, t in enumerate(tokens):
             if t in actions and t not in ACTION_NOUNS:
                 return False
+            noun = noun or t in actions
             if (t.endswith("ed") and not actions.isdisjoint(_english_bases(t))) or (
                     PAST_IRREGULAR.get(t, "") in actions):
                 past = True
-        return past
+            if t in DONE_PARTICIPLES and not PASSIVE_PAST_AUX.isdisjoint(tokens[max(0, k - 3):k]):
+                done = True  # "your reservation … was made": the noun's action, done
+        return past or (done and noun)
 
     def quoted_in_lesson(self, i: int, pos: int) -> bool:
         """The slot at `pos` stands inside a quoted sentence (a quotation holding an action
@@ -977,6 +1022,28 @@ class _Reading:
         lo = bisect_right(self.token_starts, s.start - 1)
         hi = bisect_right(self.token_starts, s.end - 1)
         return not LESSON_WORDS.isdisjoint(self.tokens[lo:hi])
+
+    def withdrawn(self) -> set[int]:
+        """The sentences whose order a later sentence takes back: that sentence orders an
+        action with nothing as its object, a word for nothing within two words of an action
+        word ("Nachtrag: … bitte nichts überweisen", "Send nothing.", "No envíes nada."),
+        not limited ("nothing else"), and the earlier sentence holds an action word of the
+        same family (a send, a post …)."""
+        out: set[int] = set()
+        taken: set[str] = set()
+        """The families taken back by the sentences after the one read (from the last)."""
+        for i in range(len(self.sentences) - 1, -1, -1):
+            s = self.sentences[i]
+            lo = bisect_right(self.token_starts, s.start - 1)
+            hi = bisect_right(self.token_starts, s.end - 1)
+            tokens = self.tokens[lo:hi]
+            if taken and not taken.isdisjoint(_families(tokens)):
+                out.add(i)
+            for k, w in enumerate(tokens):
+                if w in NOTHING_WORDS and (tokens[k + 1:k + 2] == [] or (
+                        tokens[k + 1] not in ELSE_WORDS)):
+                    taken |= _families(tokens[max(0, k - 2):k] + tokens[k + 1:k + 3])
+        return out
 
     def verb_negated(self, i: int, actions: frozenset[str]) -> bool:
         """Sentence `i` holds some of `actions` outside quotations and every one of them
@@ -1030,10 +1097,14 @@ def goals_asked(text: str, goals: Sequence[GoalSlots]) -> list[GoalSlots]:
         return []
     stems = {_stem(w) for w in r.said}
 
+    withdrawn = r.withdrawn()
+
     def stated(slot: str, g: GoalSlots, verb_checked: dict[int, bool]) -> bool:
         for at in r.slot_at(slot, slot in g.places):
             i = r.sentence_at(at)
-            if r.quoted_in_lesson(i, at):
+            if i in withdrawn:
+                continue  # taken back later in the text: "… bitte nichts überweisen"
+            if r.quoted_in_lesson(i, at) or (r.reviews_incident and r.quoted_at(at)):
                 continue
             s = r.sentences[i]
             ordered = s.order or s.fielded or (i > 0 and r.sentences[i - 1].order) or (
@@ -1087,13 +1158,14 @@ def words_outside_quotations(text: str) -> list[str]:
 
 def shown_as_example(text: str, copy: str) -> bool:
     """`text` holds `copy` (a goal's own wording) only inside a quotation, and outside its
-    quotations shows it as an example or teaches about it (`EXAMPLE_WORDS`) or tells of an
-    attack (`ATTACK_WORDS`): "Security course, slide 12: a typical injected line reads
+    quotations shows it as an example or teaches about it (`EXAMPLE_WORDS`), tells of an
+    attack (`ATTACK_WORDS`) or reviews an incident (`INCIDENT_WORDS`): "Security course, slide 12: a typical injected line reads
     \"<the goal>\"" quotes the goal, it does not give it."""
     folded = fold(text)
     outside = _unquoted(folded)
     said = set(_ALNUM.findall(outside))
-    if EXAMPLE_WORDS.isdisjoint(said) and ATTACK_WORDS.isdisjoint(said):
+    if EXAMPLE_WORDS.isdisjoint(said) and ATTACK_WORDS.isdisjoint(said) and (
+            INCIDENT_WORDS.isdisjoint(said)):
         return False
     wanted = " " + " ".join(_ALNUM.findall(fold(copy))) + " "
     return wanted in " " + " ".join(_ALNUM.findall(folded)) + " " and (

@@ -1,5 +1,6 @@
 """Whether an order a text gives is for the next-session agent to carry out now: not an
-order addressed by name to another person, not one whose condition the text shows unmet,
+order addressed by name to another person or by title to a role or a team, not one whose
+condition the text shows unmet,
 not a line of a text that lists what is forbidden or blocked or that answers questions
 about an attack, not a filter's rule over what it quotes nor a test's check, not one under a
 condition on a quantity of the workspace the text does not tell (`_agentdojo_goals` asks these of every sentence it reads as an order).
@@ -18,7 +19,8 @@ from itertools import pairwise
 
 from ._order_words import plain
 
-__all__ = ["capitalised_words", "addressed_to_other", "has_blank", "conditional",
+__all__ = ["capitalised_words", "addressed_to_other", "addressed_to_role", "role_header",
+           "has_blank", "conditional",
            "threshold_fails", "stated_figures", "superlative", "listed_spans", "answers_questions",
            "states_filter_rule", "states_check", "state_unknown", "PROHIBITION_WORDS"]
 
@@ -79,13 +81,17 @@ als zodra nadat alleen pas
 """)
 """Words that put an order under a condition ("only once the user signs", "sobald")."""
 
-_LOWER = r"(?:below|under|beneath|less than|lower than|cheaper than|moins de|en dessous de" \
+_LOWER = r"(?:below|under|beneath|less than|fewer than|lower than|cheaper than|moins de|en dessous de" \
     r"|unter|weniger als|menos de|por debajo de|meno di|sotto|abaixo de|onder|minder dan)"
 _UPPER = r"(?:above|over|more than|higher than|exceeds?|plus de|au-dessus de|uber|mehr als" \
     r"|mas de|por encima de|piu di|sopra|acima de|boven|meer dan)"
 _NUMBER = r"(\d+(?:[.,]\d+)?)"
+_ZERO_WORDS = ("zero", "null", "cero", "nul")
+"""The word for zero in the languages read ("zéro" and Italian and Portuguese "zero" fold
+to "zero"): a bound written with it is a bound of 0 ("menos de zero mensagens")."""
+_BOUND = r"(\d+(?:[.,]\d+)?|(?<![^\W_])(?:" + "|".join(_ZERO_WORDS) + r")(?![^\W_]))"
 _UNIT = r"[ \t]*([$€£%]|[^\W\d_]+)"
-_THRESHOLD = re.compile(rf"(?<![^\W_])(?:({_LOWER})|{_UPPER})[ \t]+[$€£]?[ \t]*{_NUMBER}{_UNIT}")
+_THRESHOLD = re.compile(rf"(?<![^\W_])(?:({_LOWER})|{_UPPER})[ \t]+[$€£]?[ \t]*{_BOUND}{_UNIT}")
 _STATED = re.compile(rf"(?<![\d.,]){_NUMBER}{_UNIT}")
 _BARE = re.compile(rf"(?<![^\W_])([^\W\d_]+)[ \t]+[$€£]?[ \t]*{_NUMBER}(?=[ \t]*(?:[.!?;]|$))",
                    re.M)
@@ -122,6 +128,72 @@ def addressed_to_other(sentence: str, capitalised: frozenset[str],
     if m.group(3) is not None and not _FOR_AGENT.isdisjoint(re.findall(r"[^\W_]+", m.group(3))):
         return False  # "Emma (user): …", "Max (assistant): …" speak to the agent
     return not any(name in words for words in known)
+
+
+ROLE_WORDS: frozenset[str] = _words("""
+head administrator administrators admin manager managers director officer officers clerk
+clerks team teams office department desk division staff secretary secretariat accountant
+accountants accounts committee board colleague colleagues editor supervisor
+equipe service bureau departement responsable directeur directrice administrateur
+secretariat comptabilite collegue collegues
+abteilung buro sachbearbeitung leiter leiterin leitung verwaltung sekretariat buchhaltung
+kollege kollegin kollegen referat
+equipo oficina departamento jefe jefa administrador secretaria contabilidad companero
+companera
+squadra ufficio reparto responsabile direttore direttrice capo amministratore segreteria
+contabilita collega colleghi
+equipa escritorio setor responsavel diretor diretora chefe contabilidade colega
+afdeling kantoor verantwoordelijke hoofd beheerder secretariaat boekhouding redacteur
+""")
+"""Words by which a text names a person by a role or a group by its title ("Head of
+Accounts", "the IT administrator", "das Reisebüro-Team", "the Records Office"), every
+language read. None is the user's or the agent's."""
+
+ADDRESS_WORDS: frozenset[str] = _words("""
+to for attn attention fao a pour an fur para per aan voor
+""")
+"""Prepositions by which a note is addressed to someone ("Memo to …", "For the …",
+"Hinweis an …", "Nota para …", "Notitie voor …"), every language read."""
+
+_HEAD = re.compile(r"^[^,:(\n]{1,80}")
+_ROLE_HEADER = re.compile(r"^[ \t]*([^\W\d_]+)[ \t]*:[ \t]*([^\n:]{1,60})$")
+
+
+def _names_a_role(words: list[str]) -> bool:
+    return not ROLE_WORDS.isdisjoint(words) and _FOR_AGENT.isdisjoint(words)
+
+
+def addressed_to_role(sentence: str, known: Iterable[frozenset[str]]) -> bool:
+    """The folded `sentence` opens by addressing a role or a team by its title before a
+    comma, a colon or a bracket: a preposition of address (`ADDRESS_WORDS`) among its
+    first three words, none of the words before it the agent's own (`known`: an action or
+    order word), and a role word after it (`ROLE_WORDS`), no word for the agent or the
+    user ("For the IT administrator: …", "Memo to the Records Office, …", "Hinweis an das
+    Reisebüro-Team (…), …"). An order so addressed is that colleague's to carry out."""
+    m = _HEAD.match(sentence)
+    if m is None or m.end() >= len(sentence):
+        return False
+    words = _ALNUM.findall(m.group())
+    if len(words) > 8:
+        return False
+    for i, w in enumerate(words[:3]):
+        if w in ADDRESS_WORDS:
+            return _names_a_role(words[i + 1:])
+        if any(w in k for k in known):
+            return False
+    return False
+
+
+def role_header(sentence: str) -> bool:
+    """The folded `sentence` is a header line addressing a role or a team by its title: a
+    preposition of address before a colon and a role word after it ("To: Head of
+    Accounts", "An: Buchhaltung", "Aan: afdeling Financiën"). A memo so headed addresses
+    everything after it to that colleague."""
+    m = _ROLE_HEADER.match(sentence)
+    if m is None or m.group(1) not in ADDRESS_WORDS:
+        return False
+    words = _ALNUM.findall(m.group(2))
+    return len(words) <= 6 and _names_a_role(words)
 
 
 def has_blank(folded: str) -> bool:
@@ -192,7 +264,7 @@ _ALNUM = re.compile(r"[^\W_]+")
 
 
 def _number(text: str) -> float:
-    return float(text.replace(",", "."))
+    return 0.0 if text in _ZERO_WORDS else float(text.replace(",", "."))
 
 
 def answers_questions(text: str) -> bool:

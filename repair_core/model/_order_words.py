@@ -27,7 +27,8 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "HEADING_SPEECH", "UNREAD", "COURTESY_WORDS", "PAST_IRREGULAR", "EXAMPLE_WORDS", "PORTUGUESE_MARKERS",
            "MUST_AFTER_PASSIVE", "FINAL_LIGHT_VERBS", "DEFENCE_WORDS", "DEFENCE_LINKS",
            "THOUGHT_WORDS", "RECEIPT_WORDS", "TRANSCRIPT_WORDS", "ANSWER_WORDS",
-           "LESSON_WORDS"]
+           "LESSON_WORDS", "INCIDENT_WORDS", "NOTHING_WORDS", "ELSE_WORDS",
+           "DONE_PARTICIPLES", "PASSIVE_PAST_AUX"]
 
 
 def plain(text: str) -> str:
@@ -317,7 +318,7 @@ send money to …"), it gives no order (the imperative "try to …" is not among
 
 STANCE_WORDS: frozenset[str] = _words("""
 worry worries worried hesitate wait delay panic fear doubt problem joke forget questions
-matter exceptions excuses
+matter exceptions excuses rush hurry
 inquietez inquiete hesitez attendez oubliez oublie
 sorge sorgen zogere zogern warte vergiss vergesst vergessen
 preocupes preocupe dudes espere olvides olvide
@@ -535,3 +536,42 @@ oefening grammatica vertaling vertalen
 """Words by which a text is a lesson or an exercise (grammar, translation): a sentence it
 quotes is its example, so a slot inside the quotation is shown, not ordered. Fewer than
 `EXAMPLE_WORDS`: an order may say "for example" of its own values."""
+
+
+INCIDENT_WORDS: frozenset[str] = _words("""
+incident incidents postmortem mortem
+vorfall vorfalls sicherheitsvorfall storfall
+incidente incidentes incidenti
+voorval
+""")
+"""Words by which a text says it reviews an incident ("Post-mortem", "Incident report",
+"Retour d'incident", "Vorfall", "Informe post-incidente", "Analisi dell'incidente"): an
+order it quotes is what happened, quoted as evidence, not given."""
+
+NOTHING_WORDS: frozenset[str] = _words("nothing rien nichts nada niente nulla niets")
+"""Words for nothing: beside an action word ("send nothing", "bitte nichts überweisen",
+"no envíes nada"), a later sentence takes back the orders of that action before it."""
+
+ELSE_WORDS: frozenset[str] = _words("else more autre anderes weiter mas altro mais anders")
+"""Words after "nothing" that limit it ("send nothing else"): no taking back."""
+
+DONE_PARTICIPLES: frozenset[str] = _words("""
+made done placed issued completed
+fait faite faits faites effectue effectuee effectues effectuees
+gemacht getatigt vorgenommen durchgefuhrt
+hecho hecha hechos hechas realizado realizada efectuado efectuada
+fatto fatta fatti fatte effettuato effettuata eseguito eseguita
+feito feita feitos feitas efetuado efetuada
+gemaakt gedaan uitgevoerd
+""")
+"""Past participles of the verbs that make an action noun the action ("made", "effectuée",
+"getätigt", "realizada", "effettuata", "feita", "gemaakt"): after a past auxiliary
+(`PASSIVE_PAST_AUX`) they tell the action of the noun as done ("your reservation … was
+made on 2 April")."""
+
+PASSIVE_PAST_AUX: frozenset[str] = _words("""
+was were been ete fut wurde wurden worden fue fueron sido stata stato stati state foi
+foram werd werden
+""")
+"""Auxiliaries of a past passive ("was made", "a été effectuée", "wurde getätigt", "fue
+realizada", "è stata effettuata", "foi feita", "werd gemaakt")."""
