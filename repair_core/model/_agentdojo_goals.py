@@ -81,6 +81,7 @@ from ._order_words import (
     ACTION_WORDS,
     ADDRESSEE_PRONOUNS,
     ADDRESSEES,
+    ADVANCE_WORDS,
     ANSWER_WORDS,
     ATTACK_WORDS,
     ATTEMPT_WORDS,
@@ -93,6 +94,7 @@ from ._order_words import (
     DETERMINERS,
     DONE_PARTICIPLES,
     DOUBT_WORDS,
+    DUTY_TE,
     ELSE_WORDS,
     EXAMPLE_WORDS,
     FAMILY,
@@ -128,9 +130,11 @@ from ._order_words import (
     STANCE_WORDS,
     STATUS_WORDS,
     STORY_WORDS,
+    THANKS_WORDS,
     THOUGHT_WORDS,
     TRANSCRIPT_WORDS,
     UNREAD,
+    USER_WORDS,
     WARNING_WORDS,
     plain,
 )
@@ -463,7 +467,7 @@ class _Sentence:
         said = set(tokens) | set(words)
         self.blocked = self.refusal or not said.isdisjoint(DOUBT_WORDS) or not (
             said.isdisjoint(ATTACK_WORDS)) or not said.isdisjoint(ATTEMPT_WORDS) or (
-            not said.isdisjoint(STORY_WORDS)) or _reported_to_writer(tokens) or (
+            _tells_story(tokens)) or _reported_to_writer(tokens) or (
             logged) or not asks or _condition_fails(tokens, text) or unmet or rule or (
             _in_the_past(tokens) and ORDER_WORDS.isdisjoint(tokens)) or (
             not said.isdisjoint(THOUGHT_WORDS) and ORDER_WORDS.isdisjoint(tokens)
@@ -571,6 +575,11 @@ def _gives_order(tokens: list[str], words: list[str]) -> bool:
             return True  # "payment to make": an action still to be made
     if any(_cue(w) for w in words if "-" in w or "'" in w):
         return True
+    if any(w in THANKS_WORDS and not ADVANCE_WORDS.isdisjoint(tokens[max(0, k - 2):k + 3])
+           for k, w in enumerate(tokens)):
+        return True  # "Thanks in advance for …", "Alvast bedankt dat je …": asked
+    if any(w in DUTY_TE and "te" in tokens[k + 1:] for k, w in enumerate(tokens)):
+        return True  # "U dient … te e-mailen": a must
     return any(pair in _PHRASES and not _wish_to_know(tokens, i)
                for i, pair in enumerate(pairwise(tokens)))
 
@@ -627,6 +636,9 @@ def _wish_to_know(tokens: list[str], i: int) -> bool:
 
 
 _CUES = frozenset().union(*ACTION_WORDS.values())
+_STEMS = frozenset(w[:-2] for w in _CUES if w.endswith("en") and len(w) >= 7)
+"""German and Dutch infinitives of action words without their "-en" ("eintrag",
+"reservier"): a compound that ends with one names its action (`_verb_of_noun`)."""
 _ORDER_NOUNS = frozenset(("instruction", "instructions", "task"))
 """Order words that are nouns: a report may name one ("on an instruction hidden in …")."""
 _PHRASES = frozenset(ORDER_PHRASES)
@@ -656,6 +668,22 @@ def _refuses(tokens: list[str]) -> bool:
             return True
         if w in SPEECH_PAST and "no" in tokens[i + 1:i + 3]:
             return True
+    return False
+
+
+def _tells_story(tokens: list[str]) -> bool:
+    """A story word stands in the sentence ("film", "novel", "Geschichte" …) that does not
+    name a user story, a requirement written as the user's wish: "story" after "user",
+    "historia de usuario", "storia utente", "história do utilizador"."""
+    for k, w in enumerate(tokens):
+        if w not in STORY_WORDS:
+            continue
+        after = tokens[k + 1:k + 3]
+        if (k and tokens[k - 1] in USER_WORDS) or after[:1] and after[0] in USER_WORDS or (
+                len(after) == 2 and after[0] in ("de", "do", "da", "del") and (
+                after[1] in USER_WORDS)):
+            continue
+        return True
     return False
 
 
@@ -837,8 +865,15 @@ def _without_clitic(word: str) -> tuple[str, ...]:
 
 def _verb_of_noun(word: str) -> tuple[str, ...]:
     """The infinitive of a German verbal noun in "-ung" ("buchung" -> "buchen",
-    "uberweisung" -> "uberweisen", folded); nothing for a short word."""
-    return (word[:-3] + "en",) if len(word) >= 7 and word.endswith("ung") else ()
+    "uberweisung" -> "uberweisen", folded), or of the stem a German compound ends with
+    ("kalendereintrag" -> "eintragen": an action verb's infinitive without its "-en",
+    five letters or more, after a word of three or more); nothing for a short word."""
+    out = [word[:-3] + "en"] if len(word) >= 7 and word.endswith("ung") else []
+    for cut in range(3, len(word) - 4):
+        if word[cut:] in _STEMS:
+            out.append(word[cut:] + "en")
+            break
+    return tuple(out)
 
 
 class _Reading:

@@ -28,7 +28,8 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "MUST_AFTER_PASSIVE", "FINAL_LIGHT_VERBS", "DEFENCE_WORDS", "DEFENCE_LINKS",
            "THOUGHT_WORDS", "RECEIPT_WORDS", "TRANSCRIPT_WORDS", "ANSWER_WORDS",
            "LESSON_WORDS", "INCIDENT_WORDS", "NOTHING_WORDS", "ELSE_WORDS",
-           "DONE_PARTICIPLES", "PASSIVE_PAST_AUX"]
+           "DONE_PARTICIPLES", "PASSIVE_PAST_AUX", "USER_WORDS",
+           "THANKS_WORDS", "ADVANCE_WORDS", "DUTY_TE"]
 
 
 def plain(text: str) -> str:
@@ -57,6 +58,7 @@ _ACTION_TEXT: Mapping[str, str] = {
             "invia inviare inoltra inoltrare trasferisci trasferire bonifica pagare mandare "
             "condividi condividere "
             "transfira transfere transferir envie enviar pague pagar encaminhe encaminhar "
+            "encaminha reencaminha "
             "partilha partilhe partilhar compartilha compartilhe compartilhar "
             "stuur sturen verstuur versturen betaal betalen overmaken doorsturen deel delen",
     "update": "update modify change set switch redirect replace reset "
@@ -66,6 +68,7 @@ _ACTION_TEXT: Mapping[str, str] = {
               "pon ponga "
               "imposta impostare aggiorna aggiornare sostituisci cambiare "
               "altere alterar altera mude mudar atualize atualizar troque trocar defina "
+              "muda troca atualiza "
               "wijzig wijzigen verander veranderen vervang vervangen stel",
     "reserve": "reserve reservation book booking réservez réserver réserve réservation "
                "reserviere reservieren buche buchen reserva reserve reservar "
@@ -78,36 +81,37 @@ _ACTION_TEXT: Mapping[str, str] = {
               "crea cree crear añade agrega programa pon ponga "
               "crea creare aggiungi aggiungere pianifica metti "
               "crie criar adicione adicionar agende agendar marque marcar coloque "
+              "cria adiciona coloca "
               "maak maken voeg toevoegen plannen zet",
     "delete": "delete remove erase trash wipe purge rid supprimez supprimer supprime efface effacez "
               "lösche löschen entferne entfernen elimina elimine eliminar borra borre borrar "
               "cancella cancellare rimuovi rimuovere "
-              "exclua excluir apague apagar remova remover "
+              "exclua excluir apague apagar remova remover apaga exclui "
               "verwijder verwijderen wis wissen",
     "visit": "visit open browse go load check consultez visitez visiter ouvrez ouvrir "
              "accédez va allez "
              "besuche besuchen öffne öffnen rufe visita visite visitar abre abra abrir accede "
              "apri aprire accedi vai visitare "
-             "acesse acessar acessa "
+             "acesse acessar acessa acede "
              "bezoek bezoeken open ga",
     "post": "post publish upload concatenate collect gather dump copy publiez publier "
             "postez poste concaténez publie regroupe regroupez "
             "veröffentliche veröffentlichen lade hochladen publica publique "
             "publicar sube concatena "
             "pubblica pubblicare carica caricare "
-            "publique publicar poste postar carregue concatene "
+            "publique publicar poste postar carregue concatene carrega junta "
             "publiceer publiceren plaats plaatsen upload "
             "share partagez partager teile teilen comparte compartir condividi condividere "
             "partilha partilhe partilhar compartilhe compartilhar deel delen",
     "invite": "invite add onboard invitez inviter ajoutez lade einladen füge invita "
               "invite invitar agrega añade "
               "invitare aggiungi "
-              "convide convidar adicione "
+              "convide convidar adicione convida adiciona "
               "nodig uitnodigen voeg",
     "get": "get fetch retrieve find collect récupérez récupérer trouvez hole holen finde "
            "obtén obtener busca "
            "trova recupera ottieni "
-           "encontre obtenha busque "
+           "encontre obtenha busque encontra procura "
            "haal vind zoek",
 }
 
@@ -142,9 +146,14 @@ urgency, the user's wish told in the third person ("voudrait", "möchte", "gosta
 ORDER_PHRASES: tuple[tuple[str, ...], ...] = (
     ("make", "sure"), ("would", "like"), ("d", "like"), ("want", "you"),
     ("wants", "you"), ("wish", "you"), ("wishes", "you"), ("you", "mind"),
-    ("is", "to"), ("are", "to"), ("has", "to"), ("have", "to"), ("needs", "to"))
+    ("is", "to"), ("are", "to"), ("has", "to"), ("have", "to"), ("needs", "to"),
+    ("rely", "on"), ("relying", "on"), ("count", "on"), ("counting", "on"),
+    ("compte", "sur"), ("verlasse", "mich"), ("cuento", "con"), ("cuento", "contigo"),
+    ("conto", "contigo"), ("reken", "erop"), ("vertrouw", "erop"))
 """Runs of words that make a sentence an order ("the user would like you to …"), the
-passive order among them ("the password is to be changed to …", "has to be …")."""
+passive order among them ("the password is to be changed to …", "has to be …"), and
+reliance on the reader ("I count on you to …", "je compte sur toi pour …", "ich verlasse
+mich darauf, dass …", "cuento contigo para …", "ik reken erop dat …")."""
 
 KNOWING: frozenset[str] = _words("know understand learn see hear")
 """Verbs of coming to know: a wish to know ("would like to know who … is") asks a
@@ -575,3 +584,26 @@ foram werd werden
 """)
 """Auxiliaries of a past passive ("was made", "a été effectuée", "wurde getätigt", "fue
 realizada", "è stata effettuata", "foi feita", "werd gemaakt")."""
+
+USER_WORDS: frozenset[str] = _words("""
+user users utilisateur utilisateurs benutzer nutzer usuario usuarios utente utenti
+utilizador utilizadores usuaria gebruiker gebruikers
+""")
+"""Words for the user: beside a story word they name a user story ("User story: as the
+account owner I want …", "historia de usuario"), a requirement, not a story told."""
+
+THANKS_WORDS: frozenset[str] = _words("""
+thanks thank merci danke dank gracias grazie obrigado obrigada bedankt
+""")
+"""Words of thanks: with a word of advance beside them (`ADVANCE_WORDS`) they ask for what
+they thank for ("Thanks in advance for …", "Alvast bedankt dat je …")."""
+
+ADVANCE_WORDS: frozenset[str] = _words("""
+advance avance voraus antemano adelantado anticipo antecipadamente alvast voorbaat
+""")
+"""Words of thanking before the deed ("in advance", "d'avance", "im Voraus", "de
+antemano", "in anticipo", "antecipadamente", "alvast", "bij voorbaat")."""
+
+DUTY_TE: frozenset[str] = _words("dien dient dienen")
+"""Dutch "dienen", which with "te" and an infinitive later in its sentence is a must
+("U dient het wachtwoord … te wijzigen"); alone it is "to serve"."""

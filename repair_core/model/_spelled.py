@@ -9,8 +9,10 @@ The connector words are those of the languages the agent reads: "at", "dot", "da
 "underscore" in English, "arobase", "point", "tiret" in French, "punkt" in German,
 "arroba", "punto" in Spanish and Italian, "ponto" in Portuguese, "punt" in Dutch; the
 English digit words are read as digits, joined to the word before ("fred nine two four
-six at gmail dot com" is fred9246@gmail.com). One
-fixed pattern with bounded repetition, one pass: linear in the text's length.
+six at gmail dot com" is fred9246@gmail.com). A symbol the text gives a key for ("mark 🔹
+black-2134@gmail 🔹 com (🔹 = dot)") is read as the punctuation its key names. One
+fixed pattern with bounded repetition (and the keyed symbols as literal alternatives), one
+pass: linear in the text's length.
 """
 
 from __future__ import annotations
@@ -29,22 +31,47 @@ _DIGIT = {w: str(i) for i, w in enumerate(("zero", "one", "two", "three", "four"
 """An English digit word -> its digit ("fred nine two four six" is fred9246)."""
 
 _SPELLED = re.compile(
-    r"[ \t]{0,3}[\[({<]?[ \t]{0,2}(?<![^\W_])(" + "|".join(sorted(_SYMBOL)) +
+    r"[ \t]{0,3}[\[({<]?[ \t]{0,2}(?<![^\W_])(?P<word>" + "|".join(sorted(_SYMBOL)) +
     r")(?![^\W_])[ \t]{0,2}[\])}>]?[ \t]{0,3}"
-    r"|[ \t]{0,3}(?<![^\W_])(" + "|".join(sorted(_DIGIT)) + r")(?![^\W_])|\s+")
+    r"|[ \t]{0,3}(?<![^\W_])(?P<digit>" + "|".join(sorted(_DIGIT)) + r")(?![^\W_])|\s+")
+
+
+_KEY = re.compile(r"(?<![^\s(\[])([^\w\s()\[\]{}<>=]{1,4})[ \t]{0,2}=[ \t]{0,2}("
+                  + "|".join(sorted(_SYMBOL)) + r")(?![^\W_])")
+"""A key the text gives for a symbol standing in for punctuation: one to four characters
+that are no letter, digit, space or bracket, "=", a connector word ("(🔹 = dot)", "🟢 =
+Punkt")."""
+
+
+def _keyed(text: str) -> tuple[re.Pattern[str], dict[str, str]]:
+    """The pattern that reads `text`'s connectors, and the symbols its keys (`_KEY`) give
+    for punctuation, each read as the punctuation it stands for: a literal alternative
+    before the others."""
+    keys = {sym: _SYMBOL[word] for sym, word in _KEY.findall(text)}
+    if not keys:
+        return _SPELLED, keys
+    symbols = "|".join(map(re.escape, sorted(keys, key=len, reverse=True)))
+    return re.compile(rf"[ \t]{{0,3}}(?P<key>{symbols})[ \t]{{0,3}}|" + _SPELLED.pattern), keys
 
 
 def spelled_view(text: str) -> tuple[str, list[int]]:
-    """(`text` with connector words written as punctuation and white space runs as one
-    space, the position in `text` of each character of it). `text` is already folded
+    """(`text` with connector words written as punctuation, symbols its keys give for
+    punctuation as that punctuation ("mark 🔹 black … (🔹 = dot)"), and white space runs as
+    one space, the position in `text` of each character of it). `text` is already folded
     (`_order_words.plain`), so the connectors are lower case."""
     out: list[str] = []
     where: list[int] = []
     at = 0
-    for m in _SPELLED.finditer(text):
+    pattern, keys = _keyed(text)
+    for m in pattern.finditer(text):
         out.append(text[at:m.start()])
         where.extend(range(at, m.start()))
-        word, digit = m.group(1), m.group(2)
+        word, digit = m.group("word"), m.group("digit")
+        if keys and m.group("key"):
+            out.append(keys[m.group("key")])
+            where.append(m.start())
+            at = m.end()
+            continue
         out.append(_SYMBOL[word] if word else _DIGIT[digit] if digit else " ")
         where.append(m.start())
         at = m.end()
