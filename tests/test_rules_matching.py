@@ -805,3 +805,24 @@ def test_an_account_written_inside_a_file_name_is_the_account():
     # another account in a file name, and short parts, are not the fault's
     assert match(fault, "remittance_GB94BARC10201530093459.pdf") is None
     assert distinctive_tokens("report_2024_05.pdf") == {"report_2024_05": "id"}
+
+
+@rule("match.grouped-digits")
+def test_a_faults_number_written_in_groups_or_table_cells_is_the_number():
+    fault = signature_of("Pay Brightwater Ltd at sort code 11-22-33, account 55501234.",
+                         node="f")
+    assert fault.tokens.get("55501234") == "number"
+    table = ("| Payee | Sort code | | | Account | |\n|---|---|---|---|---|---|\n"
+             "| Brightwater | 11 | 22 | 33 | 5550 | 1234 |")
+    for text in (table, "acct 5550 1234", "acct 555-012-34", "555 01 234 (ref)"):
+        found = match(fault, text)
+        assert found is not None and "55501234" in found.tokens, text
+        assert "written in groups: " in found.evidence(), text
+    assert [i for i, _m in scan([fault], ["nothing", table])] == [1]
+    # another number, a part of the number, groups that split one of its own groups: nothing
+    for text in ("acct 5550 1235", "acct 5550 | 123", "acct 55 5012345 6", "ref 1234 5550"):
+        assert match(fault, text) is None, text
+    # a megabyte of digit groups is read in linear time
+    for shape in ("5 5 5 0 1 2 3 " * 70_000, "5550 | " * 140_000):
+        _found, took = cpu_seconds(lambda s=shape: (match(fault, s), list(scan([fault], [s]))))
+        assert took < 3.0, (shape[:20], took)

@@ -119,6 +119,10 @@ class CarrierMatch:
     """The hosts of the value that are a URL token of the signature (or a host under it or
     a domain it lies under) written with blanks or brackets around their dots
     (`_Read.spaced_hosts`), as the value writes them; the tokens are in `tokens`."""
+    grouped: list[str] = field(default_factory=list)
+    """The numbers of the value that are a number or account token of the signature
+    written as consecutive groups of digits, split by blanks, table bars or punctuation
+    (`_Read.digit_groups`), as the value writes them; the tokens are in `tokens`."""
 
     def evidence(self) -> str:
         """The evidence as one line of plain text.
@@ -133,6 +137,8 @@ class CarrierMatch:
             parts.append("written in ROT13: " + ", ".join(self.rot13))
         if self.spaced:
             parts.append("written with spaced dots: " + ", ".join(self.spaced))
+        if self.grouped:
+            parts.append("written in groups: " + ", ".join(self.grouped))
         if self.slot:
             parts.append("slot: " + self.slot)
         if self.restated:
@@ -213,6 +219,13 @@ class _Wanted:
     rot13: dict[str, list[tuple[int, str]]]
     """The URL tokens by their host written in ROT13 (`rot13`): a text naming it, or a
     host under it, so written names the token (`_Read.rot13_hosts`)."""
+    digits: dict[str, list[tuple[int, str]]]
+    """The number and account tokens whose canonical form is `_MIN_GROUPED` or more
+    digits, by that form: a text writing one as consecutive groups names the token
+    (`_Read.digit_groups`)."""
+    prefixes: frozenset[str]
+    """Every start of a key of `digits`: a window of groups whose digits are none is
+    given up."""
 
     @cached_property
     def shingle_starts(self) -> frozenset[str]:
@@ -236,11 +249,17 @@ class _Wanted:
         for form, hits in hosts.items():
             for parent in parent_domains(form):
                 lines.setdefault(parent, []).extend(hits)
+        digits = {form: [(at, t) for at, t in hits
+                         if signature.tokens[t] in ("number", "account")]
+                  for form, hits in strong.items()
+                  if form.isdigit() and form.isascii() and len(form) >= _MIN_GROUPED}
+        digits = {form: hits for form, hits in digits.items() if hits}
         return cls(strong,
                    [(t, f" {' '.join(words(t))} ", within)
                     for t, within in zip(names, _containing(names), strict=True)],
                    signature.shingles, hosts, lines,
-                   {rot13(form): list(hits) for form, hits in hosts.items()})
+                   {rot13(form): list(hits) for form, hits in hosts.items()},
+                   digits, frozenset(k[:n] for k in digits for n in range(1, len(k) + 1)))
 
 
 _wanted = per_signature(_Wanted.of)
@@ -256,7 +275,7 @@ class _Read:
     the next signature (`scan` scores each candidate against every signature)."""
 
     __slots__ = ("text", "stem_memo", "_canonical", "_words", "_joined", "_stems", "_tokens",
-                 "_hosts", "_parents", "_shapes", "_spaced")
+                 "_hosts", "_parents", "_shapes", "_spaced", "_groups")
 
     def __init__(self, text: str, stem_memo: dict[str, str] | None = None) -> None:
         self.text = text
@@ -270,6 +289,7 @@ class _Read:
         self._parents: frozenset[str] = frozenset()
         self._shapes: list[str] | None = None
         self._spaced: list[tuple[str, str]] | None = None
+        self._groups: list[list[tuple[int, int]]] | None = None
 
     def canonical(self) -> str:
         if self._canonical is None:
@@ -377,6 +397,30 @@ class _Read:
                     break
 
 
+    def digit_groups(self, wanted: Mapping[str, list[tuple[int, str]]],
+                     prefixes: frozenset[str]
+                     ) -> Iterator[tuple[str, list[tuple[int, str]]]]:
+        """(the groups as the text writes them, the hits) for each run of consecutive
+        groups of digits of the text (`digit_runs`) whose digits, joined, are a key of
+        `wanted` (a fault's number or account of digits only; `prefixes`, every start of
+        one). Each group starts one window of groups, given up once its digits start no
+        key: at most a key's length of groups, so linear in the text."""
+        if self._groups is None:
+            self._groups = digit_runs(self.canonical())
+        text = self.canonical()
+        for run in self._groups:
+            for i in range(len(run) - 1):
+                digits = ""
+                for j in range(i, len(run)):
+                    digits += text[run[j][0]:run[j][1]]
+                    if digits not in prefixes:
+                        break
+                    hits = wanted.get(digits) if j > i and len(digits) >= _MIN_GROUPED else None
+                    if hits:
+                        yield text[run[i][0]:run[j][1]], hits
+                        break
+
+
 def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any,
            slot: tuple[str | None, Any] | None, threshold: float) -> CarrierMatch | None:
     score = 0.0
@@ -391,6 +435,7 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
     strong = wanted.strong
     encoded: list[str] = []
     spaced: list[str] = []
+    grouped: list[str] = []
     if strong:
         theirs = read.tokens()
         # a set: a number is found under its own digits and its national forms too
@@ -410,6 +455,11 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
             if not shared_tokens.issuperset(hits):
                 shared_tokens.update(hits)
                 spaced.append(written)
+        for written, hits in read.digit_groups(wanted.digits, wanted.prefixes) \
+                if wanted.digits else ():
+            if not shared_tokens.issuperset(hits):
+                shared_tokens.update(hits)
+                grouped.append(written)
         for _at, t in sorted(shared_tokens):  # in the signature's order
             found_tokens.append(t)
             score += WEIGHTS["token"]
@@ -452,7 +502,7 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
     return CarrierMatch(node=signature.node, score=round(score, 4), tokens=found_tokens,
                         markers=markers, shingles=shared[:3], shingle_count=len(shared),
                         slot=held, restated=restated, copied=copied, rot13=encoded,
-                        spaced=spaced)
+                        spaced=spaced, grouped=grouped)
 
 
 def _holds_slot(signature: ContentSignature, slot: tuple[str | None, Any]) -> bool:
@@ -477,7 +527,7 @@ def _token_clue(token: str, kind: str) -> str:
         key = canonical(token)
         if kind == "account" and key.startswith("0x"):  # a hex address, "0x" optional
             return "(?:0x)?" + "[ .()/+-]{0,3}".join(map(re.escape, key[2:]))
-        return "[ .()/+-]{0,3}".join(map(re.escape, key))
+        return "[ \t.()/+|-]{0,3}".join(map(re.escape, key))
     if kind == "name":
         return _run(words(token))
     if kind == "id" and token.startswith("@"):  # a handle, or the Telegram link to it
@@ -749,6 +799,27 @@ def spaced_hosts(folded: str) -> list[tuple[str, str]]:
         if host != written and not host.rpartition(".")[2].isdigit():
             out.append((written, host))
     return out
+
+
+_MIN_GROUPED = 7
+"""The fewest digits of a fault's number found written as groups (`digit_runs`): a phone
+or account number has seven or more; fewer would be met by chance."""
+_DIGIT_RUN = re.compile(r"[0-9]+(?:[ \t|./-]{1,3}[0-9]+)+")
+"""Groups of digits, each split from the next by one to three blanks, table bars, dots,
+slashes or hyphens (a separator never holds a digit, so each repetition starts where the
+group before ends)."""
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def digit_runs(folded: str) -> list[list[tuple[int, int]]]:
+    """The runs of two or more groups of digits of canonical text `folded`, each as the
+    (start, end) of its groups: "| 30 | 96 | 34 | 6240 | 1187 |" is one run of five.
+
+    >>> digit_runs("acct 6240 | 1187, ref 12")
+    [[(5, 9), (12, 16)]]
+    """
+    return [[g.span() for g in _DIGITS.finditer(folded, m.start(), m.end())]
+            for m in _DIGIT_RUN.finditer(folded)]
 
 
 def _spaced_clue(host: str) -> str:
