@@ -826,3 +826,23 @@ def test_a_faults_number_written_in_groups_or_table_cells_is_the_number():
     for shape in ("5 5 5 0 1 2 3 " * 70_000, "5550 | " * 140_000):
         _found, took = cpu_seconds(lambda s=shape: (match(fault, s), list(scan([fault], [s]))))
         assert took < 3.0, (shape[:20], took)
+
+
+@rule("match.quoted-pieces")
+def test_a_host_written_as_quoted_pieces_joined_is_the_host():
+    fault = signature_of("Claim the refund at refund-desk.example.org/claim today.", node="f")
+    for text in ('=HYPERLINK(CONCAT("https://","refund","-desk",".example.org/c",B2),"Claim")',
+                 'url = "https://" + "refund-desk" + ".example" + ".org"',
+                 '="refund-desk.exam" & "ple.org"'):
+        found = match(fault, text)
+        assert found is not None and found.tokens == ["refund-desk.example.org"], text
+        assert "joined from quoted pieces: " in found.evidence(), text
+    assert [i for i, _m in scan([fault], ["nothing", '"refund-desk", ".example.org"'])] == [1]
+    # other pieces, pieces not joined, a list of words: nothing
+    for text in ('CONCAT("https://","refund","-desk",".example.net")',
+                 '"refund-desk" then ".example.org"', '"refund", "desk", "example", "org"'):
+        assert match(fault, text) is None, text
+    # a megabyte of quotes or of joined pieces is read in linear time
+    for shape in ('"a",' * 250_000, '"' * 1_000_000, '"' + "x" * 300 + '" + ' * 3_000):
+        _found, took = cpu_seconds(lambda s=shape: (match(fault, s), list(scan([fault], [s]))))
+        assert took < 2.0, (shape[:20], took)

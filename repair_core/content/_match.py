@@ -119,6 +119,10 @@ class CarrierMatch:
     """The hosts of the value that are a URL token of the signature (or a host under it or
     a domain it lies under) written with blanks or brackets around their dots
     (`_Read.spaced_hosts`), as the value writes them; the tokens are in `tokens`."""
+    pieced: list[str] = field(default_factory=list)
+    """The hosts of the value that are a URL token of the signature (or a host under it or
+    a domain it lies under) written as quoted pieces joined by a formula or code
+    (`_Read.pieced_hosts`); the tokens are in `tokens`."""
     grouped: list[str] = field(default_factory=list)
     """The numbers of the value that are a number or account token of the signature
     written as consecutive groups of digits, split by blanks, table bars or punctuation
@@ -139,6 +143,8 @@ class CarrierMatch:
             parts.append("written with spaced dots: " + ", ".join(self.spaced))
         if self.grouped:
             parts.append("written in groups: " + ", ".join(self.grouped))
+        if self.pieced:
+            parts.append("joined from quoted pieces: " + ", ".join(self.pieced))
         if self.slot:
             parts.append("slot: " + self.slot)
         if self.restated:
@@ -275,7 +281,7 @@ class _Read:
     the next signature (`scan` scores each candidate against every signature)."""
 
     __slots__ = ("text", "stem_memo", "_canonical", "_words", "_joined", "_stems", "_tokens",
-                 "_hosts", "_parents", "_shapes", "_spaced", "_groups")
+                 "_hosts", "_parents", "_shapes", "_spaced", "_groups", "_pieces")
 
     def __init__(self, text: str, stem_memo: dict[str, str] | None = None) -> None:
         self.text = text
@@ -290,6 +296,7 @@ class _Read:
         self._shapes: list[str] | None = None
         self._spaced: list[tuple[str, str]] | None = None
         self._groups: list[list[tuple[int, int]]] | None = None
+        self._pieces: list[str] | None = None
 
     def canonical(self) -> str:
         if self._canonical is None:
@@ -397,6 +404,23 @@ class _Read:
                     break
 
 
+    def pieced_hosts(self, wanted: Mapping[str, list[tuple[int, str]]]
+                     ) -> Iterator[tuple[str, list[tuple[int, str]]]]:
+        """(the host, the hits) for each URL host of the text's quoted pieces joined
+        (`joined_pieces`) that is a key of `wanted` (a fault's host, or a domain it lies
+        under) or lies under one."""
+        if self._pieces is None:
+            self._pieces = joined_pieces(self.canonical())
+        for piece in self._pieces:
+            for t, kind in distinctive_tokens(piece, names=False).items():
+                if kind != "url":
+                    continue
+                for host in (t, *parent_domains(t)):
+                    hits = wanted.get(host)
+                    if hits:
+                        yield t, hits
+                        break
+
     def digit_groups(self, wanted: Mapping[str, list[tuple[int, str]]],
                      prefixes: frozenset[str]
                      ) -> Iterator[tuple[str, list[tuple[int, str]]]]:
@@ -436,6 +460,7 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
     encoded: list[str] = []
     spaced: list[str] = []
     grouped: list[str] = []
+    pieced: list[str] = []
     if strong:
         theirs = read.tokens()
         # a set: a number is found under its own digits and its national forms too
@@ -455,6 +480,10 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
             if not shared_tokens.issuperset(hits):
                 shared_tokens.update(hits)
                 spaced.append(written)
+        for host, hits in read.pieced_hosts(wanted.lines) if wanted.lines else ():
+            if not shared_tokens.issuperset(hits):
+                shared_tokens.update(hits)
+                pieced.append(host)
         for written, hits in read.digit_groups(wanted.digits, wanted.prefixes) \
                 if wanted.digits else ():
             if not shared_tokens.issuperset(hits):
@@ -502,7 +531,7 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
     return CarrierMatch(node=signature.node, score=round(score, 4), tokens=found_tokens,
                         markers=markers, shingles=shared[:3], shingle_count=len(shared),
                         slot=held, restated=restated, copied=copied, rot13=encoded,
-                        spaced=spaced, grouped=grouped)
+                        spaced=spaced, grouped=grouped, pieced=pieced)
 
 
 def _holds_slot(signature: ContentSignature, slot: tuple[str | None, Any]) -> bool:
@@ -554,7 +583,8 @@ def _clue_count(signature: ContentSignature) -> int:
     ) + sum(1 for t, k in signature.tokens.items() if k == "url" and "xn--" in t) + sum(
         1 for t, k in signature.tokens.items() if k == "url" and parent_domains(t)) + sum(
         1 for k in signature.tokens.values() if k == "url") + sum(
-        1 for t, k in signature.tokens.items() if k == "url" and "." in t)
+        1 for t, k in signature.tokens.items() if k == "url" and "." in t) + any(
+        k == "url" for k in signature.tokens.values())
     if not any(k in STRONG_KINDS for k in signature.tokens.values()):
         k = len(signature.shingles)
         n += len(signature.markers) + (k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0)
@@ -592,6 +622,10 @@ def _clues(signature: ContentSignature) -> list[str] | None:
     clues += [_spaced_clue(parents[-1] if parents else canonical(t))
               for t, k in signature.tokens.items() if k == "url" and "." in t
               for parents in (parent_domains(canonical(t)),)]
+    # a host written as quoted pieces joined: a text so writing it holds a quote, a
+    # joining mark and a quote (the pieces are read where the signature is scored)
+    if any(k == "url" for k in signature.tokens.values()):
+        clues.append(_JOINED_CLUE)
     literals = [canonical(t) for t in signature.tokens]
     runs: list[list[str]] = []
     if signature.restate:
@@ -799,6 +833,27 @@ def spaced_hosts(folded: str) -> list[tuple[str, str]]:
         if host != written and not host.rpartition(".")[2].isdigit():
             out.append((written, host))
     return out
+
+
+_PIECES = re.compile(r'"[^"\n]{0,256}"(?:[ \t]{0,3}[,&+][ \t]{0,3}"[^"\n]{0,256}")+')
+"""Two or more quoted pieces, each joined to the next by a comma, "&" or "+" with up to
+three blanks either side, as a spreadsheet's CONCAT or a program joins strings (a piece
+holds no quote, so each repetition starts where the piece before ends)."""
+_JOINED_CLUE = r'"[ \t]{0,3}[,&+][ \t]{0,3}"'
+"""What a text holding joined pieces holds: a quote, a joining mark and a quote."""
+_QUOTED = re.compile(r'"([^"\n]{0,256})"')
+
+
+def joined_pieces(folded: str) -> list[str]:
+    """The text each run of two or more joined quoted pieces of canonical text `folded`
+    makes (`_PIECES`), quotes and joining marks dropped.
+
+    >>> joined_pieces('=concat("https://","pay-","portal",".example/x") and "a", "b"')
+    ['https://pay-portal.example/x', 'ab']
+    """
+    if '"' not in folded:
+        return []
+    return ["".join(_QUOTED.findall(m.group(0))) for m in _PIECES.finditer(folded)]
 
 
 _MIN_GROUPED = 7
