@@ -394,8 +394,8 @@ O8471 = (["O-8471", "processing", "Thursday"], ["O-6672"])  # ctl-004
     # values missing
     ("Comanda O-8471 este în curs de procesare, livrarea joi.", O8471,
      "its function words are Romanian"),
-    ("Siparişiniz O-8471 hazırlanıyor ve perşembe günü teslim edilecek.", O8471,
-     "its function words are Turkish"),
+    ("Pesanan O-8471 sedang diproses dan akan tiba hari Kamis.", O8471,
+     "its function words are Indonesian or Malay"),
     ("Ваш заказ O-8471 обрабатывается, доставка в четверг.", O8471,
      "written mostly in letters of other scripts (Cyrillic)"),
     ("Η παραγγελία σας O-8471 είναι σε επεξεργασία, παράδοση την Πέμπτη.", O8471,
@@ -616,7 +616,7 @@ def test_a_fault_taken_back_after_a_dash_is_not_stated(answer):
 @pytest.mark.parametrize("answer", [
     # read as English before (a lower-case "i" or "do" tied with English), or the id read
     # as missing for its case ending: "not recovered" with certainty
-    "RS-310'u sepetinize ekledim; yeşil bir ayakkabı, 7 numara.",
+    "RS-310 sudah saya masukkan ke keranjang Anda, hijau, ukuran 7.",
 ])
 def test_a_few_function_words_or_a_case_ending_still_leave_the_answer_unsure(answer):
     from repair_core.bench import judge_recovery

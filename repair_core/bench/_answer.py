@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from ..content._normalise import same_value, value_words
 from ..judge import NEGATIONS, RETRACTIONS, WARNINGS
 from . import _answer_words_slavic_nordic as _sn
+from . import _answer_words_turkish as _tr
 from ._answer_words import (
     OTHER_AFTER_PHRASES,
     OTHER_ANYTHING_ELSE,
@@ -568,6 +569,12 @@ class AnswerReading:
             if (negation := unread_negation(answer, guess.code)) is not None:
                 self._why_unread = (f"a negation ('{negation}') in a form the reader does "
                                     f"not read in {LANGUAGE_NAMES[guess.code]}")
+        elif guess.code == "tr":
+            # Turkish: its verbs' endings and its general words written as English ones
+            answer = _tr.gloss(answer)
+            if (negation := _tr.unread_negation(answer)) is not None:
+                self._why_unread = (f"a negation ('{negation}') in a form the reader does "
+                                    "not read in Turkish")
         prose, items = _options_listed(split_scripts(answer))
         pieces = _SENTENCE_END.split(prose)
         texts: list[str] = []
@@ -586,7 +593,7 @@ class AnswerReading:
         # only; its verdict is `unsure` whatever they find (`unread_language`); one in
         # Chinese, Japanese or Korean is read with English cues through its gloss
         other = (self.language != "en" and self.language in ANSWER_READER_LANGUAGES
-                 and self.language not in CJK_LANGUAGES)
+                 and self.language not in CJK_LANGUAGES and self.language != "tr")
         czech = self.language == "cs"
         self.sentences = ([_Sentence(t, other, czech=czech) for t in texts]
                           + [_Sentence(t, other, listed=True, czech=czech) for t in items])

@@ -11,12 +11,12 @@ case's values, so it is one pass over the answer and needs no model or data file
 `FUNCTION_WORDS` holds English and the six languages every reader of this project reads;
 `UNREAD_FUNCTION_WORDS` those it recognises beyond them. The answer reader reads five of
 those too (`ANSWER_READER_LANGUAGES`: Polish, Czech, Swedish, Danish or Norwegian,
-Finnish), and Chinese, Japanese and Korean, told by their letters (kana is Japanese,
+Finnish, and Turkish), and Chinese, Japanese and Korean, told by their letters (kana is Japanese,
 Hangul Korean, Chinese characters alone Chinese); the next-session agent reads the seven
 alone. An answer a reader cannot read is never guessed English for want of evidence: one
 written mostly in another script (Cyrillic, Greek, ...; Japanese, Chinese, Korean for the
 agent), one whose function words are those of a language it
-recognises but does not read (Turkish, Romanian, Catalan, Galician, Romansh, ...), or one
+recognises but does not read (Romanian, Catalan, Galician, Romansh, ...), or one
 with no English function word at all where its letters say it is not English, is guessed
 `UNDETERMINED` or that language, with the reason (`LanguageGuess.why_unread`).
 """
@@ -146,6 +146,11 @@ LISTING_WORDS: dict[str, frozenset[str]] = {
                      "koko", "koossa", "varasin", "varattu", "lisäsin", "lisätty",
                      "lähetetty", "toimitetaan", "toimitettu", "käsittelyssä", "punainen",
                      "sininen", "vihreä", "valkoinen", "musta", "harmaa"}),
+    "tr": frozenset({"pazartesi", "salı", "çarşamba", "perşembe", "cuma", "cumartesi",
+                     "yarın", "koltuk", "koltuğu", "koltuğunu", "koridor", "uçuş", "uçuşu",
+                     "uçuşunda", "sipariş", "siparişiniz", "sepet", "sepete", "sepetinize",
+                     "beden", "numara", "rezerve", "ettim", "edildi", "ekledim", "eklendi",
+                     "gönderildi", "kırmızı", "mavi", "yeşil", "beyaz", "siyah", "gri"}),
 }
 """Words of the closed vocabularies (weekdays, months, seat words and positions, cabins,
 colours, an order's status, done verbs) and of the listings answers write (flight,
@@ -174,7 +179,8 @@ UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
                      "allerede", "jer", "jeres", "denne", "dette"}),
     "tr": frozenset({"ve", "bir", "bu", "şu", "için", "ile", "değil", "henüz", "daha",
                      "ama", "olarak", "gibi", "çok", "sizin", "yok", "olan", "oldu",
-                     "edildi", "edilmedi", "tarafından", "kadar", "sonra", "önce"}),
+                     "edildi", "edilmedi", "tarafından", "kadar", "sonra", "önce", "artık",
+                     "şimdi", "siz", "sen", "senin", "benim", "bunu", "zaten", "lütfen"}),
     "ro": frozenset({"și", "şi", "este", "sunt", "nu", "în", "pe", "cu", "fost", "încă",
                      "pentru", "că", "dumneavoastră", "dvs", "care", "mai", "sau", "dar",
                      "ați", "vă", "deja", "acest", "această"}),
@@ -220,11 +226,11 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
                   "rm": "Romansh", "zh": "Chinese", "ja": "Japanese", "ko": "Korean",
                   UNDETERMINED: "no language the reader knows"}
 
-ANSWER_READER_LANGUAGES = frozenset({*FUNCTION_WORDS, "pl", "cs", "sv", "da", "fi", "zh",
-                                     "ja", "ko"})
+ANSWER_READER_LANGUAGES = frozenset({*FUNCTION_WORDS, "pl", "cs", "sv", "da", "fi", "tr",
+                                     "zh", "ja", "ko"})
 """The languages the answer reader reads: the seven of `FUNCTION_WORDS`, five of
-`UNREAD_FUNCTION_WORDS` (`repair_core.bench._answer_words`), and Chinese, Japanese and
-Korean (`_answer_words_cjk`). The next-session agent reads the seven alone
+`UNREAD_FUNCTION_WORDS` (`repair_core.bench._answer_words`), Turkish
+(`_answer_words_turkish`), and Chinese, Japanese and Korean (`_answer_words_cjk`). The next-session agent reads the seven alone
 (`guess_language`'s default)."""
 
 OTHER_SCRIPT_SHARE = 1 / 3
