@@ -1,6 +1,6 @@
 """Error rates of the answer oracles on hand-written free-text answers
 (`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl`,
-`round5.jsonl` to `round10.jsonl` written by other authors), per split
+`round5.jsonl` to `round11.jsonl` written by other authors), per split
 and per category:
 
     python benchmarks/answer_oracle.py                # print the section
@@ -27,7 +27,8 @@ written blind, or, from `round7.jsonl`, `english-round7` (English) and
 Spanish, Italian, Portuguese, Dutch and nine others), also written blind, or, from
 `round9.jsonl`, `english-round9` and `other-languages-round9` (the same fifteen
 languages), or, from `round10.jsonl`, `english-round10` and `other-languages-round10`
-(the same fifteen languages), also written blind. An oracle
+(the same fifteen languages), or, from `round11.jsonl`, `english-round11` and
+`other-languages-round11` (sixteen languages), also written blind. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
 counts as not recovered in the error rate, so a right answer left unsure is an error
@@ -62,6 +63,7 @@ ROUND7 = ROOT / "benchmarks" / "answers" / "round7.jsonl"
 ROUND8 = ROOT / "benchmarks" / "answers" / "round8.jsonl"
 ROUND9 = ROOT / "benchmarks" / "answers" / "round9.jsonl"
 ROUND10 = ROOT / "benchmarks" / "answers" / "round10.jsonl"
+ROUND11 = ROOT / "benchmarks" / "answers" / "round11.jsonl"
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
@@ -69,7 +71,8 @@ SPLITS = ("dev", "held-out", "fresh", "languages", "languages-fresh", "english-r
           "other-languages", "english-round5", "other-languages-round5", "english-round6",
           "other-languages-round6", "english-round7", "other-languages-round7",
           "english-round8", "other-languages-round8", "english-round9",
-          "other-languages-round9", "english-round10", "other-languages-round10")
+          "other-languages-round9", "english-round10", "other-languages-round10",
+          "english-round11", "other-languages-round11")
 
 
 class Answer(BaseModel):
@@ -95,7 +98,8 @@ class Answer(BaseModel):
                    "other-languages-round7", "english-round8",
                    "other-languages-round8", "english-round9",
                    "other-languages-round9", "english-round10",
-                   "other-languages-round10"]
+                   "other-languages-round10", "english-round11",
+                   "other-languages-round11"]
     """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
     tune it; `fresh`: written after the oracle's rules were final, run once; `languages`:
     French, German and Spanish answers first run once after the reader's rules for those
@@ -119,12 +123,14 @@ class Answer(BaseModel):
     again over cases earlier sets use least, in kinds earlier rounds did not use, written
     blind by another author (`round9.jsonl`), run once; `english-round10` and
     `other-languages-round10`: the same again, written blind by another author after the
-    oracle's last mends of the session (`round10.jsonl`), run once."""
+    oracle's last mends of the session (`round10.jsonl`), run once; `english-round11`
+    and `other-languages-round11`: the same again, in kinds earlier rounds did not use,
+    written blind by another author (`round11.jsonl`), run once."""
 
 
 def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, ROUND4, ROUND5,
                                            ROUND6, ROUND7, ROUND8,
-                                           ROUND9, ROUND10)) -> list[Answer]:
+                                           ROUND9, ROUND10, ROUND11)) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
