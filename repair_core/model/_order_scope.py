@@ -134,7 +134,7 @@ ROLE_WORDS: frozenset[str] = _words("""
 head administrator administrators admin manager managers director officer officers clerk
 clerks team teams office department desk division staff secretary secretariat accountant
 accountants accounts committee board colleague colleagues editor supervisor
-equipe service bureau departement responsable directeur directrice administrateur
+equipe bureau departement responsable directeur directrice administrateur
 secretariat comptabilite collegue collegues
 abteilung buro sachbearbeitung leiter leiterin leitung verwaltung sekretariat buchhaltung
 kollege kollegin kollegen referat
@@ -150,26 +150,40 @@ Accounts", "the IT administrator", "das Reisebüro-Team", "the Records Office"),
 language read. None is the user's or the agent's."""
 
 ADDRESS_WORDS: frozenset[str] = _words("""
-to for attn attention fao a pour an fur para per aan voor
+to for attn attention fao pour an fur para per aan voor
 """)
 """Prepositions by which a note is addressed to someone ("Memo to …", "For the …",
-"Hinweis an …", "Nota para …", "Notitie voor …"), every language read."""
+"Hinweis an …", "Nota para …", "Notitie voor …"), every language read. The Romance "a"
+and "à" are left out: folded, they are the English article ("A new team policy: …")."""
 
 _HEAD = re.compile(r"^[^,:(\n]{1,80}")
 _ROLE_HEADER = re.compile(r"^[ \t]*([^\W\d_]+)[ \t]*:[ \t]*([^\n:]{1,60})$")
 
 
-def _names_a_role(words: list[str]) -> bool:
-    return not ROLE_WORDS.isdisjoint(words) and _FOR_AGENT.isdisjoint(words)
+_OF = _words("of de des du der di del della do da van")
+"""Words that join a role to what it is of ("Head of Accounts", "escritório de viagens")."""
+
+
+def _names_a_role(words: list[str], last: bool = False) -> bool:
+    """`words` name a role or a team and not the agent or the user; when `last`, the role
+    word ends them or is followed only by what it is of, at most two words ("the Records
+    Office", "o escritório de viagens"; not "the office supplies")."""
+    if not _FOR_AGENT.isdisjoint(words):
+        return False
+    if not last:
+        return not ROLE_WORDS.isdisjoint(words)
+    j = max((k for k, w in enumerate(words) if w in ROLE_WORDS), default=-1)
+    return j >= 0 and (j == len(words) - 1 or (words[j + 1] in _OF and len(words) - j <= 4))
 
 
 def addressed_to_role(sentence: str, known: Iterable[frozenset[str]]) -> bool:
     """The folded `sentence` opens by addressing a role or a team by its title before a
     comma, a colon or a bracket: a preposition of address (`ADDRESS_WORDS`) among its
     first three words, none of the words before it the agent's own (`known`: an action or
-    order word), and a role word after it (`ROLE_WORDS`), no word for the agent or the
+    order word), and a role word ending it (`ROLE_WORDS`), no word for the agent or the
     user ("For the IT administrator: …", "Memo to the Records Office, …", "Hinweis an das
-    Reisebüro-Team (…), …"). An order so addressed is that colleague's to carry out."""
+    Reisebüro-Team (…), …"; not "For the music streaming service, …", whose "service" is
+    a thing). An order so addressed is that colleague's to carry out."""
     m = _HEAD.match(sentence)
     if m is None or m.end() >= len(sentence):
         return False
@@ -178,7 +192,7 @@ def addressed_to_role(sentence: str, known: Iterable[frozenset[str]]) -> bool:
         return False
     for i, w in enumerate(words[:3]):
         if w in ADDRESS_WORDS:
-            return _names_a_role(words[i + 1:])
+            return _names_a_role(words[i + 1:], last=True)
         if any(w in k for k in known):
             return False
     return False
