@@ -40,6 +40,7 @@ from ._spelled import (
     ipv6_addresses,
     numeric_hosts,
     ocr_digits,
+    pinyin_digits,
     spelling_alphabet,
     spoken_characters,
     untagged_mail,
@@ -117,7 +118,8 @@ def canonical(text: str) -> str:
         # a prototype may be a combining mark that composes with the character before it
         if not out.isascii():
             out = unicodedata.normalize("NFKC", out)
-    return numeric_hosts(untagged_mail(spoken_characters(spelling_alphabet(out))))
+    return numeric_hosts(untagged_mail(spoken_characters(spelling_alphabet(
+        pinyin_digits(out)))))
 
 
 def canonical_each(texts: list[str]) -> list[str]:

@@ -2,7 +2,8 @@
 references decoded, an e-mail address's sub-address tag dropped, a URL's numeric IPv4 host
 in dotted decimal, an IPv6 address in its compressed form (an IPv4-mapped one as the IPv4
 address), the letters O, I and l at an IBAN's digit places as digits where that makes its
-checksum hold, a run of CJK digit numerals as ASCII digits, and letters and digits
+checksum hold, a run of CJK digit numerals or of Pinyin digit words as ASCII digits, and
+letters and digits
 spelled out to be read aloud as the characters they name, in single letters or in the
 ICAO spelling alphabet ("alfa", "bravo", ...). Each is a pass over the text
 with patterns of bounded length (no choice between two readings of a character), so
@@ -14,13 +15,14 @@ from __future__ import annotations
 import html
 import ipaddress
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
 from typing import Any
 
 __all__ = ["cjk_digits", "html_decoded", "iban_digits", "iban_formats", "ipv6_addresses",
-           "numeric_hosts", "ocr_digits", "spelling_alphabet", "spoken_characters",
-           "untagged_mail"]
+           "numeric_hosts", "ocr_digits", "pinyin_digits", "spelling_alphabet",
+           "spoken_characters", "untagged_mail"]
 
 
 def html_decoded(text: str) -> str:
@@ -340,6 +342,51 @@ def cjk_digits(text: str) -> str:
     if text.isascii():
         return text
     return _CJK_RUN.sub(lambda m: m.group(0).translate(_CJK_DIGITS), text)
+
+
+_PINYIN_DIGITS = {"ling": "0", "yi": "1", "yao": "1", "er": "2", "liang": "2", "san": "3",
+                  "si": "4", "wu": "5", "liu": "6", "qi": "7", "ba": "8", "jiu": "9"}
+"""The Pinyin words of the ten digits ("yao" is one and "liang" two as a phone number or a
+count is said)."""
+_TONE_MARKS = ("\u0304", "\u0301", "\u030c", "\u0306", "\u0300")
+"""The marks of the four tones (macron, acute, caron, grave) and the breve, which the
+confusables read a caron as ("ǔ" is "ŭ")."""
+
+
+def _toned(word: str) -> set[str]:
+    """`word` as written without a tone and with one tone mark on any of its vowels."""
+    out = {word}
+    for i, c in enumerate(word):
+        if c in "aeiou":
+            out.update(unicodedata.normalize("NFC", word[:i] + c + mark + word[i + 1:])
+                       for mark in _TONE_MARKS)
+    return out
+
+
+_PINYIN_READ = {toned: digit for word, digit in _PINYIN_DIGITS.items()
+                for toned in _toned(word)}
+_LETTER = r"[^\W\d_]"
+_PINYIN_WORD = ("(?:" + "|".join(sorted(map(re.escape, _PINYIN_READ), key=len, reverse=True))
+                + f")(?!{_LETTER})")
+_PINYIN_RUN = re.compile(
+    f"(?<!{_LETTER}){_PINYIN_WORD}(?:[\\s,;:.-]{{1,4}}{_PINYIN_WORD}){{3,}}")
+"""Four or more Pinyin digit words in a row, each a whole word, separated by one to four
+blanks or punctuation marks: a number read digit by digit. Each word ends before a
+character that is no letter, so a word is read one way only, and a separator is bounded."""
+_LETTERS = re.compile(f"{_LETTER}+")
+
+
+def pinyin_digits(text: str) -> str:
+    """`text` (lower case) with each run of four or more Pinyin digit words, toneless or
+    with tone marks, as ASCII digits: a card or phone number written for a reader who has
+    no Chinese characters to type.
+
+    >>> pinyin_digits("xin ka: liu er yi qi, ling ling. dian hua: yāo sān bā liù hao, "
+    ...               "er san si")
+    'xin ka: 621700. dian hua: 1386 hao, er san si'
+    """
+    return _PINYIN_RUN.sub(
+        lambda m: "".join(_PINYIN_READ[w] for w in _LETTERS.findall(m.group(0))), text)
 
 
 _OCR_LETTERS = str.maketrans("OolI", "0011")

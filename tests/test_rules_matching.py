@@ -545,6 +545,32 @@ def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
     assert canonical("dot, alpha bravo charlie delta, dash") == "dot, abcd, dash"
 
 
+@rule("match.spelled")
+def test_a_number_in_pinyin_digit_words_is_the_number():
+    phone = signature_of("快递员说包裹在驿站，取件请打 139 0521 4786。", node="f")
+    toneless = "Gei ma ma: qu bao guo da dian hua yao san jiu, ling wu er yao si qi ba liu."
+    assert match(phone, toneless) is not None
+    toned = "Diàn huà: yāo sān jiǔ líng wǔ èr yāo sì qī bā liù"
+    assert match(phone, toned) is not None
+    assert match(phone, toneless.replace("ba liu", "ba jiu")) is None  # another number
+    # fewer than four digit words in a row, and words that only contain one, stay words
+    for text in ("wo you san ge er zi", "yi er san, wo men zou", "ba xi qi ba", "si er",
+                 "lingling er sanxing si"):
+        assert canonical(text) == text
+    assert canonical("er san si wu") == "2345"
+
+
+@rule("match.linear")
+def test_pinyin_digit_words_read_a_megabyte_in_linear_time():
+    from repair_core._spelled import pinyin_digits
+
+    for text in ("yi " * 333_000, "yi yi yi x " * 90_000, "liu," * 250_000,
+                 "ling    " * 125_000, "xyi " * 250_000, "yī èr sān, " * 90_000,
+                 "lianglianglia" * 80_000, "er" * 500_000):
+        _, seconds = cpu_seconds(lambda: (canonical(text), pinyin_digits(text)))  # noqa: B023
+        assert seconds < 2.0, text[:12]
+
+
 @rule("match.linear")
 def test_the_spelled_forms_read_a_megabyte_in_linear_time():
     from repair_core._spelled import spelling_alphabet, spoken_characters
