@@ -355,3 +355,34 @@ def test_an_output_set_is_written_whole_from_long_texts_and_pieces(tmp_path):
     read = {f.name: f.read_text(encoding="utf-8") for f in (tmp_path / "out").iterdir()}
     assert read == {"a.txt": long, "b.txt": "".join(pieces), "c.txt": long,
                     "d.txt": long + "é→\n"}
+
+
+_odd_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+    | st.sampled_from(["x\ud800", "\udfff", float("nan"), float("-inf"), "é", 2 ** 64]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.text() | st.sampled_from(["k\ud801", "ключ"]), inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_odd_values)
+def test_data_without_a_problem_is_told_apart_without_paths(value):
+    """The quick pass `data_problems` makes first says 'nothing' exactly when the walk
+    with a path for each value finds nothing."""
+    from repair_core.case._json import _plain, _walk
+
+    found = list(_walk(value, {}, check_strings=True, check_floats=True))
+    assert _plain(value) == (not found)
+
+
+def test_data_nested_too_deeply_or_with_a_huge_integer_is_not_plain():
+    from repair_core.case._json import MAX_NESTING, _plain, data_problems
+
+    deep: list = []
+    for _ in range(MAX_NESTING + 2):
+        deep = [deep]
+    assert not _plain(deep) and data_problems(deep)
+    assert _plain(deep[0][0]) and not data_problems(deep[0][0])
+    for huge in (10 ** 5000, -(10 ** 4400)):  # more digits than can be printed
+        assert not _plain({"a": [1, huge]}) and data_problems({"a": [1, huge]})
