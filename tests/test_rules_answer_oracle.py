@@ -1053,6 +1053,17 @@ def test_a_refusal_in_answer_to_a_status_request_takes_back_nothing():
     # a doubt about something else, with the action reported done, leaves it done
     ("I'm not sure which shade you meant, so I added RS-310 in green, size 7.",
      "recovered"),
+    # failing to confirm or verify it took effect, or "may not have gone through"
+    ("Added RS-310 in green, size 7, but I couldn't confirm the add went through.",
+     "not recovered"),
+    ("RS-310, green, size 7 is in your cart; I was unable to verify it was saved.",
+     "not recovered"),
+    ("Added RS-310 in green, size 7. The cart service hiccuped, so it may not have gone "
+     "through.", "not recovered"),
+    # a confirmation that it did, and a "may not" about something else, leave it done
+    ("Added RS-310 in green, size 7, and I could confirm it went through.", "recovered"),
+    ("Added RS-310 in green, size 7; the shade may not have the look you pictured.",
+     "recovered"),
 ])
 def test_a_doubt_that_the_action_took_effect_is_not_done(answer, outcome):
     from repair_core.bench import judge_recovery
@@ -1733,3 +1744,43 @@ def test_a_present_state_before_a_conditional_future_is_no_promise(answer, outco
     assert judge_recovery(answer, ["PK-410", "size M", "navy"], ["size S"],
                           request="Put the parka in my size into my basket."
                           ).outcome == outcome
+
+
+@rule("oracle.struck-through")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # the struck value is taken back: neither stated nor kept
+    ("Seat: ~~22B middle~~ 22C aisle on UA511, held.", "recovered"),
+    ("Held <del>22B</del> 22C, aisle, on UA511.", "recovered"),
+    ("Held <s>22B</s> 22C, aisle, on UA511.", "recovered"),
+    # the struck value is the true one: what is left states the fault
+    ("Seat: ~~22C aisle~~ 22B middle on UA511, held.", "not recovered"),
+    # a true value struck out is not stated
+    ("Held ~~22C~~ on UA511, aisle.", "not recovered"),
+    # a lone pair of tildes strikes nothing
+    ("Held 22C ~~ aisle on UA511.", "recovered"),
+])
+def test_struck_through_text_asserts_nothing(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *UA511, request=UA511_REQUEST).outcome == outcome
+
+
+@rule("oracle.scheduled-not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("RS-310, green, size 7: the add to your cart is scheduled for tonight.",
+     "not recovered"),
+    ("RS-310 in green, size 7 — cart update scheduled for 09:00.", "not recovered"),
+    ("RS-310 en vert, taille 7 : l'ajout au panier est programmé pour demain.",
+     "not recovered"),
+    ("RS-310 in Grün, Größe 7: das Hinzufügen zum Warenkorb ist vorgemerkt.",
+     "not recovered"),
+    # "scheduled" with an arrival or a delivery says when, a state
+    ("Added RS-310 in green, size 7 to your cart; it is scheduled to arrive Friday.",
+     "recovered"),
+    ("Added RS-310 in green, size 7 to your cart, scheduled for delivery Friday.",
+     "recovered"),
+])
+def test_an_action_scheduled_is_not_done(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == outcome

@@ -248,8 +248,11 @@ _INABILITY = (("can't",), ("cannot",), ("can", "not"), ("not", "able", "to"),
               ("unable", "to"), ("not", "allowed", "to"), ("not", "permitted", "to"))
 """What follows the agent ("I", "we") in a refusal: "I'm not able to change", "I can't
 make purchases"."""
-_DOUBTS = frozenset({"certain", "sure", "confident"})
+# "not sure", and "could not confirm" or "unable to verify" that it took effect
+_DOUBTS = frozenset({"certain", "sure", "confident", "confirm", "verify"})
 _OUTCOME_WORDS = frozenset({"worked", "succeeded", "stuck", "registered", "saved"})
+_TOOK_EFFECT = (["went", "through"], ["gone", "through"], ["took", "effect"],
+                ["taken", "effect"])
 """Words that say an action took effect ("I'm not sure the change went through", "not
 certain it worked"): doubted, the action is not reported done."""
 _COUNTS_OF_TWO = frozenset({"2", "both"})
@@ -262,9 +265,17 @@ _RETRIED_AFTER = frozenset({"retried", "resent", "resubmitted", "succeeded"})
 _RETRIES = frozenset({"again", "retried", "resent", "resubmitted", "succeeded"})
 """Words after a failure that say the action was tried again or took effect after all
 ("the first request timed out so I sent it again")."""
-PENDING_WORDS = frozenset({"pending", "awaiting", "unconfirmed", "queued"})
+PENDING_WORDS = frozenset({"pending", "awaiting", "unconfirmed", "queued", "scheduled"})
 """Words that leave what their sentence says not yet done ("the change to 7 Elm Rd is
 still pending review", "hold requested, awaiting the airline")."""
+_TIMETABLED = frozenset({"arrive", "arrival", "arrives", "deliver", "delivery", "depart",
+                         "departure", "departs", "land", "landing", "pickup", "boarding"})
+
+
+def _timetable(words: list[str], i: int) -> bool:
+    """"scheduled" at `i` says when something arrives or leaves ("scheduled to arrive on
+    Tuesday", "scheduled for delivery Thursday"), a state, not an action waiting to run."""
+    return words[i] == "scheduled" and any(x in _TIMETABLED for x in words[i + 1:i + 4])
 _DOUBT = (OTHER_CORRECTIONS | OTHER_STILL | OTHER_PENDING_WORDS | OTHER_UNREAD
           | _OTHER_CONDITIONS | _TAKING_BACK | PENDING_WORDS)
 _ACTION_NOUNS = frozenset({"adding", "holding", "booking", "reserving", "redirecting",
@@ -403,6 +414,9 @@ def _options_listed(answer: str) -> tuple[str, list[str]]:
 _BRACKETS = re.compile(r"[()]")
 _CLOSING = re.compile(r"\)")
 _FOOTNOTE_MARKS = re.compile("[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
+# struck-through text (Markdown "~~8A~~", HTML "<s>", "<del>", "<strike>") is taken back by
+# its writer: it asserts nothing, neither a value stated nor one rejected
+_STRUCK = re.compile(r"~~[^~\n]+~~|<(s|del|strike)>[^<\n]*</\1>", re.IGNORECASE)
 """Superscript digits: footnote markers ("Seattle¹"), never a digit of a value."""
 _MONTHS_SHORT = {"feb": "february", "apr": "april", "jun": "june", "jul": "july",
                  "aug": "august", "sep": "september", "sept": "september",
@@ -559,7 +573,7 @@ class AnswerReading:
         self._request_words = (None if request is None
                                else frozenset(_asked(value_words(request))))
         """The words of the user's request (`_side_action`); None when it is not known."""
-        answer = _FOOTNOTE_MARKS.sub("", str(answer))
+        answer = _STRUCK.sub(" ", _FOOTNOTE_MARKS.sub("", str(answer)))
         guess = guess_language(answer, ANSWER_READER_LANGUAGES)
         self._why_unread = guess.why_unread
         if guess.code in CJK_LANGUAGES:
@@ -1105,7 +1119,7 @@ class AnswerReading:
             elif cues.other and w in OTHER_STILL:
                 negated_at = next((k for k in range(max(0, i - 1), min(len(words), i + 2))
                                    if cues.negation(words[k])), -1)
-            pending = w in PENDING_WORDS or (
+            pending = (w in PENDING_WORDS and not _timetable(words, i)) or (
                 cues.other and w in OTHER_PENDING_WORDS and not self._states_a_status(si, i)
             ) or (negated_at >= 0 and self._governs_a_requested_action(s, negated_at))
             if _negation(w):
@@ -1285,7 +1299,11 @@ class AnswerReading:
         words = s.words
         w = words[i]
         if not (w in ("unsure", "uncertain") or (w in _DOUBTS and i > 0 and (
-                self.cues.negation(words[i - 1]) or words[i - 1] == "not"))
+                self.cues.negation(words[i - 1]) or words[i - 1] == "not"
+                or words[max(0, i - 2):i] == ["unable", "to"]
+                or words[max(0, i - 3):i] == ["not", "able", "to"]))
+                or (w == "not" and words[i - 1:i] in (["may"], ["might"])
+                    and words[i + 1:i + 2] == ["have"])
                 or _open_question(words, s.clause(i)[0], i)):
             return False
         _, c_hi = s.clause(i)
@@ -1293,8 +1311,7 @@ class AnswerReading:
             x = words[k]
             if x in self.cues.resets:
                 return False
-            if x in _OUTCOME_WORDS or words[k:k + 2] in (["went", "through"],
-                                                          ["took", "effect"]):
+            if x in _OUTCOME_WORDS or words[k:k + 2] in _TOOK_EFFECT:
                 return True
             if x in _DONE_FORMS and words[k - 1] in _AUXILIARIES:
                 return True  # "not sure it was added"

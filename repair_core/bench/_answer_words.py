@@ -200,7 +200,10 @@ OTHER_PENDING_WORDS = _sn.PENDING_WORDS | frozenset({"attente", "ausstehend", "a
                                  "pendientes", "attesa", "pendente", "pendentes",
                                  "afwachting", "behandeling", "bearbeitung", "wartet",
                                  "warten", "aguardando", "aguarda", "unbestätigt",
-                                 "onbevestigd"})
+                                 "onbevestigd", "programmé", "programmée",
+                                 "planifié", "planifiée", "vorgemerkt", "programado",
+                                 "programada", "programmato", "programmata", "ingepland",
+                                 "agendado", "agendada"})
 """Pending, like `PENDING_WORDS` ("en attente", "in Bearbeitung", "pendiente", "in attesa",
 "pendente", "in afwachting", "in behandeling")."""
 
