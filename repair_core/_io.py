@@ -291,6 +291,17 @@ msgspec as `1e-7`, `0.000025`, `1e16`; every other float the two write alike (th
 shortest digits). Text in a string that looks so only sends that text the slow way."""
 
 
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789E", b"000000000e")
+"""Every digit read as 0 and E as e: a digit before an e or E is then `0e`."""
+
+
+def _may_differ(compact: bytes) -> bool:
+    """`_MAY_DIFFER.search(compact) is not None`, found by two plain searches (the
+    pattern's search looked at every byte, about 8 ns a byte: 0.9 CPU s for the 100 MB of
+    a 100k-step repair's text)."""
+    return b"0e" in compact.translate(_DIGITS_AS_ZERO) or b"0.0000" in compact
+
+
 def json_bytes(data: Any, indent: int = 1) -> bytes:
     """:func:`to_json`'s text as UTF-8 without its final newline, made as bytes from the
     start: a large result's text is never also a str (which holds two or four bytes a
@@ -307,7 +318,7 @@ def json_bytes(data: Any, indent: int = 1) -> bytes:
         compact: bytes | None = msgspec.json.encode(data)
     except TypeError:
         compact = None
-    if compact is None or _MAY_DIFFER.search(compact) is not None:
+    if compact is None or _may_differ(compact):
         compact = json.dumps(data, ensure_ascii=False, allow_nan=False,
                              separators=(",", ":")).encode("utf-8")
     return msgspec.json.format(compact, indent=indent)

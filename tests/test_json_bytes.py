@@ -46,3 +46,18 @@ def test_msgspec_writes_what_it_writes_alike(monkeypatch):
 
     monkeypatch.setattr(_io.json, "dumps", refused)
     assert json_bytes(value) == expected
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.binary(max_size=64) | st.text(alphabet="0123456789eE.x -\"", max_size=40).map(
+    str.encode))
+def test_a_text_that_may_differ_is_found_as_the_pattern_finds_it(text):
+    """The two plain searches standing for `_MAY_DIFFER` find what its search finds."""
+    assert _io._may_differ(text) == (_io._MAY_DIFFER.search(text) is not None)
+
+
+@pytest.mark.parametrize("text,found", [
+    (b"1e", True), (b"9E", True), (b"e1", False), (b"0.0000", True), (b"0.000", False),
+    (b'"m12" "eve"', False), (b'"m12e"', True), (b"", False)])
+def test_the_texts_that_may_differ(text, found):
+    assert _io._may_differ(text) is found
