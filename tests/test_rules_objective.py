@@ -407,3 +407,66 @@ def test_plan_diff_tells_edits_from_what_follows_from_them():
     changes = plan_diff(computed, apply_edits(computed, {"m6": "delete"}, comment="gone"))
     assert [(c.node, c.action, c.edited, c.comment) for c in changes] == [
         ("m6", "delete", True, "gone"), ("s17", "invalidate", False, None)]
+
+
+def _superseded_by_carrier() -> dict:
+    """A true surgery number (m_old), superseded by an update that writes the injected
+    number into the old record's sentence (m_new, a carrier: no edge to the fault m_f)."""
+    from casebuild import case_data
+
+    nodes = [turn("u1", 1, "Read the surgery's text."), turn("u2", 6, "Update the number."),
+             rec("m_old", status="superseded", text="Dr Okafor's surgery: call 0161 496 0732.",
+                 key="surgery_phone",
+                 value="0161 496 0732"),
+             step("s1", 2, "tool_action", "u1:initiate", tool="read_sms"),
+             step("s2", 3, "tool_observation", "s1:produce",
+                  text="Surgery: our number is now 0161 555 0199 for every booking."),
+             step("s3", 4, "memory_write", "s2:cite u1:initiate", target=["m_f"]),
+             rec("m_f", "s3:produce", text="The surgery's number is now 0161 555 0199.",
+                 key="surgery_phone_new", value="0161 555 0199", created_seq=4),
+             step("s4", 7, "memory_write", "m_old:cite u2:initiate", turn_id="u2",
+                  op="update", target=["m_new"]),
+             rec("m_new", "s4:produce", text="Dr Okafor's surgery: call 0161 555 0199.",
+                 key="surgery_phone", value="0161 555 0199", created_seq=7,
+                 version_of="m_old"),
+             step("s6", 9, "answer", "u2:cite", turn_id="u2", text="Updated.")]
+    return case_data(*nodes, faults=["m_f"],
+                     tools=[{"name": "read_sms", "effect": "pure"}])
+
+
+@rule("memory.carrier-superseded")
+def test_a_true_version_a_removed_carrier_superseded_is_restored():
+    from test_columnar_plan import assert_same
+
+    from repair_core import case_from_data
+
+    data = _superseded_by_carrier()
+    for objective in ("store", "both"):
+        plan = plan_case(case_from_data(data), objective=objective)
+        assert plan.memory["m_new"] == "quarantine"
+        assert plan.memory["m_old"] == "restore", objective
+        assert "superseded by m_new" in plan.reasons["m_old"]
+    # the answer objective only lists the carrier: the old version stays as it was
+    assert plan_case(case_from_data(data), objective="answer").memory["m_old"] == "keep"
+    # an old version that states the fault's own key and value is never restored
+    poisoned = json.loads(json.dumps(data))
+    by_id = {m["id"]: m for m in poisoned["memory"]}
+    by_id["m_f"]["key"] = "surgery_phone"
+    by_id["m_old"]["value"] = "0161 555 0199"
+    assert plan_case(case_from_data(poisoned), objective="store").memory["m_old"] == "keep"
+    # an old version another kept write also retired stays retired
+    retired = json.loads(json.dumps(data))
+    retired["memory"][0]["deps"] = [{"id": "s5", "label": "delete"}]
+    retired["trajectory"].append({"id": "s5", "seq": 8, "turn": "u2", "type": "memory_write",
+                                  "text": "delete: m_old", "op": "delete",
+                                  "target": ["m_old"], "deps": [{"id": "u2",
+                                                                 "label": "initiate"}]})
+    assert plan_case(case_from_data(retired), objective="store").memory["m_old"] == "keep"
+    # both planners alike (the columnar one reads no field beyond the format's, so the
+    # new version is found by its key and the write that read the old one)
+    for d in (data, poisoned, retired):
+        plain = json.loads(json.dumps(d))
+        del plain["memory"][-1]["version_of"]
+        assert_same(json.dumps(plain).encode(), "superseded", ("answer", "store", "both"))
+    del data["memory"][-1]["version_of"]
+    assert plan_case(case_from_data(data), objective="store").memory["m_old"] == "restore"

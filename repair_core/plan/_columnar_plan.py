@@ -1082,6 +1082,7 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
                     steps[writer] = "replay"
                     replay[writer] = True
                     reasons[writer] = rederive_reason(s.id, s.fault)
+        _restore_carrier_superseded(pl, carriers, at, memory, reasons)
     revoked = [*diagnosed, *(node_of[n] for n, s in sources.items() if s.action == "clean")]
     return _Decided(pl=pl, objective=objective, seeds=seeds, relevant=relevant,
                     memory=memory, steps=steps, reasons=reasons, invalidated=invalidated,
@@ -1257,6 +1258,70 @@ def _carriers(pl: _Planner, seeds: dict[int, int], diagnosed: list[int],
         dict(enumerate(map(c.record_slots.__getitem__, in_store))),
         quarantinable, suspects,  # type: ignore[arg-type]
         producer_of=writes.of, not_suspect=unmarked, rederived=rederived)
+
+
+def _restore_carrier_superseded(pl: _Planner, carriers: list[Suspected], at: dict[str, int],
+                                memory: dict[int, str], reasons: dict[int, str]) -> None:
+    """`_plan._restore_carrier_superseded` over the columns (rule
+    `memory.carrier-superseded`)."""
+    removed = {at[s.id]: s.fault for s in carriers if s.action == "quarantine" and s.id in at}
+    if not removed:
+        return
+    from ._reasons import carrier_superseded_reason
+
+    c = pl.c
+    first_record = c.n_turns + c.n_steps
+    src, dst, label = c.src, c.dst, c.label
+    is_carrier = np.zeros(c.n_nodes, bool)
+    is_carrier[list(removed)] = True
+    e = np.flatnonzero(is_carrier[dst] & ((label == _PRODUCE) | (label == _UPDATE))
+                       & (src >= c.n_turns) & (src < first_record))
+    writers: dict[int, list[int]] = {}
+    for r, w in zip(dst[e].tolist(), src[e].tolist(), strict=True):
+        if c.type_code[w] == _WRITE:
+            writers.setdefault(r, []).append(w)
+    by = is_carrier.copy()
+    by[[w for ws in writers.values() for w in ws]] = True
+    retiring = np.flatnonzero(by[src] & (label == _DELETE) & (dst >= first_record))
+    deleted_by: dict[int, set[int]] = {}
+    for w, r in zip(src[retiring].tolist(), dst[retiring].tolist(), strict=True):
+        deleted_by.setdefault(w, set()).add(r)
+    read = np.flatnonzero(by[dst] & ~is_carrier[dst] & (src >= first_record))
+    read_by: dict[int, set[int]] = {}
+    for r, w in zip(src[read].tolist(), dst[read].tolist(), strict=True):
+        read_by.setdefault(w, set()).add(r)
+    gone = {r for r, d in memory.items() if d in ("delete", "quarantine")}
+    fault_records = [f for f in sorted(pl.faults.tolist()) if f >= first_record]
+    slots = c.record_slots
+
+    def poisoned(r: int) -> bool:  # _plan._poisoned_value
+        if pl.carried_mask[r]:
+            return True
+        key, value = slots[r - first_record]
+        return key is not None and any(
+            slots[f - first_record][0] == key and slots[f - first_record][1] == value
+            and value is not None for f in fault_records)
+
+    for cr in sorted(removed, key=lambda r: c.ids[r]):
+        ws = writers.get(cr, [])
+        olds = set(deleted_by.get(cr, ()))
+        key = slots[cr - first_record][0]
+        for w in ws:
+            olds |= deleted_by.get(w, set())
+            if key is not None:
+                olds |= {r for r in read_by.get(w, ()) if slots[r - first_record][0] == key}
+        for old in sorted(olds - {cr}, key=lambda r: c.ids[r]):
+            if (c.active[old] or pl.fault_mask[old] or old in removed
+                    or memory.get(old, "keep") != "keep"):
+                continue
+            into = np.flatnonzero((dst == old) & (label == _DELETE))
+            if any(r not in gone and not pl.unsupported[r] and r != cr and r not in ws
+                   for r in src[into].tolist()):
+                continue
+            if poisoned(old):
+                continue
+            memory[old] = "restore"
+            reasons[old] = carrier_superseded_reason(c.ids[cr], removed[cr])
 
 
 class _CarrierProducers:

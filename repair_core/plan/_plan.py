@@ -27,6 +27,7 @@ from ._reasons import (
     PAST_ANSWER,
     REACHES_ANSWER,
     REFRESHED,
+    carrier_superseded_reason,
     closure_reason,
     fault_record_reason,
     held_seed_reason,
@@ -297,6 +298,7 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
                 reasons[rederived[c.id]] = rederive_reason(c.id, c.fault)
     if rederived:
         replay = replay | frozenset(rederived.values())
+    _restore_carrier_superseded(case, a, carriers, memory, reasons)
     for v, sup in a.support.items():
         if v not in reasons:
             reasons[v] = _kept_reason(sup)
@@ -749,6 +751,52 @@ def _restore_kept(G: nx.MultiDiGraph, a: Analysis, m: MemoryRecord,
         memory[m.id] = "restore"
         reasons[m.id] = retired_reason(", ".join(retirers), None, True, False,
                                        kept_by_support=True)
+
+
+def _restore_carrier_superseded(case: Case, a: Analysis, carriers: Iterable[Suspected],
+                                memory: dict[str, MemoryAction], reasons: dict[str, str]
+                                ) -> None:
+    """Restore each retired record that a carrier the plan quarantines superseded (rule
+    `memory.carrier-superseded`): one the carrier or its producing write retires over a
+    `delete` edge, or one of the carrier's key that its producing write reads (a new
+    version written over the old). Not a fault, a carrier or a record the plan removes or
+    restores already; only where everything that retired it is removed or unsupported, and
+    never a record carrying a fault's value (`memory.never-restore-poison`)."""
+    removed = {c.id: c.fault for c in carriers if c.action == "quarantine"}
+    if not removed:
+        return
+    G = a.graph
+    nodes = G.nodes
+    records = {m.id: m for m in case.memory}
+    fault_records = [records[f] for f in sorted(a.faults) if f in records]
+    gone = {r for r, d in memory.items() if d in ("delete", "quarantine")}
+    for cid, fault in removed.items():
+        carrier = records.get(cid)
+        if carrier is None:
+            continue
+        writers = [p for p, lb, _ in premises(G, cid) if lb in ("produce", "update")
+                   and nodes[p]["kind"] == "step" and nodes[p]["type"] == "memory_write"]
+        olds: set[str] = set()
+        for w in (cid, *writers):
+            olds.update(d for d, by_label in G._succ[w].items()
+                        if "delete" in by_label and nodes[d]["kind"] == "record")
+        if carrier.key is not None:
+            for w in writers:
+                olds.update(p for p, _lb, _ in premises(G, w)
+                            if p in records and records[p].key == carrier.key)
+        for old in sorted(olds - {cid}):
+            m = records.get(old)
+            if (m is None or m.status == "active" or old in a.faults or old in removed
+                    or memory.get(old, "keep") != "keep"):
+                continue
+            retirers = {p for p, lb, _ in premises(G, old) if lb == "delete"}
+            if any(r not in gone and r not in a.unsupported and r != cid
+                   and r not in writers for r in retirers):
+                continue
+            if _poisoned_value(a, fault_records, m) is not None:
+                continue
+            memory[old] = "restore"
+            reasons[old] = carrier_superseded_reason(cid, fault)
 
 
 def _poisoned_value(a: Analysis, fault_records: list[MemoryRecord], m: MemoryRecord

@@ -62,6 +62,13 @@ def undone_update_reason(update: str, poisoned: str | None) -> str:
         else RESTORED)
 
 
+def carrier_superseded_reason(carrier: str, fault: str) -> str:
+    """Why a true record that a removed carrier superseded is restored (rule
+    `memory.carrier-superseded`)."""
+    return (f"superseded by {carrier}, a suspected carrier of {fault} that the repair "
+            f"removes: {RESTORED}")
+
+
 def retired_reason(retirers: str, poisoned: str | None, restored: bool, active: bool,
                    kept_by_support: bool = False) -> str:
     """Why a record affected only through delete edges (`retirers`, joined ids) is
