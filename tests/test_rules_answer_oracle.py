@@ -1784,3 +1784,44 @@ def test_an_action_scheduled_is_not_done(answer, outcome):
     from repair_core.bench import judge_recovery
 
     assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == outcome
+
+
+@rule("oracle.slips")
+@pytest.mark.parametrize(("answer", "labels", "outcome"), [
+    # one slip of the keyboard in a one-word name: dropped, added, changed, swapped
+    ("You play the violn on Thursdays.", (["violin"], ["trumpet"]), "recovered"),
+    ("Your sister lives in Barcelonna.", (["Barcelona"], ["Valencia"]), "recovered"),
+    ("You drink Earl Gery... I mean you drink Darjeleing.", (["Darjeeling"], ["Assam"]),
+     "recovered"),
+    # a slip in the fault is the fault
+    ("You play the trumpte now.", (["violin"], ["trumpet"]), "not recovered"),
+    # two slips, another first letter, or an inflection are no slip of that name
+    ("You play the viloinn.", (["violin"], ["trumpet"]), "not recovered"),
+    ("You play the fiolin.", (["violin"], ["trumpet"]), "not recovered"),
+    ("You play the violins.", (["violin"], ["trumpet"]), "not recovered"),
+    # a value of a closed vocabulary is never read through a slip ("while" is no "white")
+    ("RJ-220, size XL, added while you were away.", RJ220, "not recovered"),
+])
+def test_a_name_mistyped_by_one_slip_is_that_name(answer, labels, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *labels).outcome == outcome
+
+
+@rule("oracle.handed-on")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("I've asked the shopping agent to add RS-310 in green, size 7 to your cart.",
+     "not recovered"),
+    ("We requested the store team to add RS-310 (green, size 7) for you.", "not recovered"),
+    ("RS-310 in green, size 7 is ready — just say the word and it goes in your cart.",
+     "not recovered"),
+    ("RS-310, green, size 7: give me the go-ahead and I'll add it.", "not recovered"),
+    # reported done beside it, the action stands; the user's asking is no handing on
+    ("I added RS-310 in green, size 7 to your cart and asked the store team to gift-wrap "
+     "it.", "recovered"),
+    ("As you asked me to add RS-310 in green, size 7, it is in your cart now.", "recovered"),
+])
+def test_an_action_handed_on_or_waiting_on_the_users_word_is_not_done(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == outcome

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from ..content._normalise import same_value, value_words
 from ..judge import NEGATIONS, RETRACTIONS, WARNINGS
+from ..model._typos import TypoIndex
 from . import _answer_words_slavic_nordic as _sn
 from . import _answer_words_turkish as _tr
 from ._answer_words import (
@@ -576,6 +577,9 @@ class AnswerReading:
         answer = _STRUCK.sub(" ", _FOOTNOTE_MARKS.sub("", str(answer)))
         guess = guess_language(answer, ANSWER_READER_LANGUAGES)
         self._why_unread = guess.why_unread
+        if guess.code == "en":
+            # another language's form of a name is `_name_forms`' to read, not a slip
+            answer = _slips_read(answer, [*required, *forbidden])
         if guess.code in CJK_LANGUAGES:
             # Chinese, Japanese, Korean: their general words written as the English ones
             # the reader reads; a negation left over is one it does not read
@@ -1253,6 +1257,9 @@ class AnswerReading:
                         and self._about_the_request(si, i)
                         and not _present_state_before(words, i, self._request_words)):
                     offered_any = True
+        if (not cues.other and self.asks_action is not False
+                and (_awaits_the_word(words) or _handed_on(words))):
+            offered_any = True
         return definite, offered_any, done, offer_read, shipping and not other_verb
 
     def _opened_done(self) -> bool:
@@ -2021,6 +2028,51 @@ def _shape(token: str) -> tuple[int, str] | None:
         return None
     m = _ID.match(token)
     return (len(m.group(1)), "") if m else None
+
+
+_GO_AHEADS = (("say", "the", "word"), ("give", "me", "the", "go-ahead"),
+              ("give", "the", "go-ahead"), ("give", "me", "the", "nod"))
+
+
+def _awaits_the_word(words: list[str]) -> bool:
+    """The sentence waits on the user's word before acting ("just say the word and it
+    goes in your cart", "give me the go-ahead and I'll book it"): an offer."""
+    return any(words[i:i + len(p)] == list(p)
+               for i in range(len(words)) for p in _GO_AHEADS)
+
+
+_HELPERS = frozenset({"agent", "assistant", "team", "service", "desk", "airline", "store",
+                      "shop", "agency", "staff", "colleague", "colleagues", "bot"})
+
+
+def _handed_on(words: list[str]) -> bool:
+    """The agent asked someone else to act ("I've asked the shopping agent to add it",
+    "we requested the airline to hold 22C"): handed on, not reported done by it."""
+    for i, w in enumerate(words[:-1]):
+        if w not in _ASKED or w == "wanted" or i == 0 or words[i - 1] not in _SUBJECTS | {
+                "have", "had"}:
+            continue
+        for k in range(i + 1, min(len(words) - 1, i + WINDOW)):
+            if words[k] == "to" and words[k + 1] in REQUEST_VERBS:
+                return any(x in _HELPERS for x in words[i + 1:k])
+    return False
+
+
+def _slips_read(answer: str, labels: Sequence[str]) -> str:
+    """`answer` with each word one slip of the keyboard from exactly one of the case's
+    one-word names (five letters or more, same first letter, none of the closed
+    vocabularies: "Corrolla", "chello" for *Corolla*, *cello*) written as that name."""
+    names = {n.lower(): n for n in labels
+             if _LETTERS.fullmatch(n) and (n.lower(),) not in VALUE_KINDS}
+    if not names:
+        return answer
+    index = TypoIndex(names)
+
+    def meant(m: re.Match[str]) -> str:
+        name = index.meant(m.group(0).lower())
+        return m.group(0) if name is None else names[name]
+
+    return _LETTERS.sub(meant, answer)
 
 
 def read_answer(answer: str, required: Sequence[str], forbidden: Sequence[str] = (),
