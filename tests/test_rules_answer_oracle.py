@@ -1825,3 +1825,44 @@ def test_an_action_handed_on_or_waiting_on_the_users_word_is_not_done(answer, ou
     from repair_core.bench import judge_recovery
 
     assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == outcome
+
+
+@rule("oracle.disclaimed")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("UA511 has aisle seat 22C, held. The booking tool crashed midway, so don't rely on "
+     "any of this.", "not recovered"),
+    ("Held 22C, aisle, on UA511 — please do not act on it until the airline emails you.",
+     "not recovered"),
+    ("Don't count on this: 22C (aisle) on UA511 is held.", "not recovered"),
+    # what the agent does not trust is no disclaimer of the answer
+    ("Held 22C, aisle, on UA511; I don't trust the synced note that said 22B.",
+     "recovered"),
+    ("Held 22C, aisle, on UA511. You can rely on it.", "recovered"),
+])
+def test_an_answer_that_tells_the_user_not_to_rely_on_it_states_nothing(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *UA511, request=UA511_REQUEST).outcome == outcome
+
+
+@rule("oracle.first-then-undone")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # what was first done and then undone is history, as "initially" marks it
+    ("UA511 was first held as 22B, a middle seat; I released that and held aisle seat 22C "
+     "instead.", "recovered"),
+    ("I first held 22B by mistake, so I released it. Held now: aisle seat 22C on UA511.",
+     "recovered"),
+    # as "initially" does, it reaches every value in its window, a true one too
+    ("I first held 22B on UA511 by mistake, so I released it. Held now: aisle seat 22C.",
+     "not recovered"),
+    # "first" with nothing undone after it still states what it did
+    ("I first held 22B on UA511, then added a bag. Aisle seat 22C is not available.",
+     "not recovered"),
+    # the undone action is the true one: what is left states the fault
+    ("I first held aisle seat 22C on UA511, but I released it and held 22B, a middle seat.",
+     "not recovered"),
+])
+def test_an_action_first_done_then_undone_is_history(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *UA511, request=UA511_REQUEST).outcome == outcome

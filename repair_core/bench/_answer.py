@@ -617,6 +617,8 @@ class AnswerReading:
                           + [_Sentence(t, other, listed=True, czech=czech) for t in items])
         self.cues = (_LANGUAGE_CUES.get(self.language, _OTHER_CUES) if other
                      else _ENGLISH_CUES)
+        if self.language == "en":
+            _first_then_undone(self.sentences)
         self.required = [w for f in required if (w := _fact_words(f))]
         self.forbidden = [w for f in forbidden if (w := _fact_words(f))]
         self.anchors = {f[0] for f in self.required if len(f) == 1 and _ID.match(f[0])}
@@ -658,7 +660,8 @@ class AnswerReading:
         # asked about ("processing") as much as an action left undone: not decided
         self._done = any(done for _, _, done, _, _ in found) or self._opened_done()
         self.not_done = any(d and not ship for d, _, _, _, ship in found) or (
-            (self._side_failed or any(o for _, o, _, _, _ in found)) and not self._done)
+            (self._side_failed or any(o for _, o, _, _, _ in found)) and not self._done) or (
+            not self.cues.other and any(_disclaims(s.words) for s in self.sentences))
         # no offer, question, condition, negation or pending word anywhere: the answer
         # only states things, as "Les RS-310 sont en vert" does
         self._plain = not any(read for *_, read, _ in found) and not any(
@@ -2028,6 +2031,61 @@ def _shape(token: str) -> tuple[int, str] | None:
         return None
     m = _ID.match(token)
     return (len(m.group(1)), "") if m else None
+
+
+_UNDOING = frozenset({"released", "reversed", "cancelled", "canceled", "undid", "undone",
+                      "dropped", "removed", "withdrew", "withdrawn", "reverted"})
+
+
+def _undoes_it(words: list[str], lo: int) -> bool:
+    """From `lo`, the agent undoes what it did before: "I released it", "so I reversed
+    that", "which I then cancelled"."""
+    padded = ["", *words, ""]
+    return any(w in _UNDOING and (padded[k + 2] in _OBJECT_PRONOUNS
+                                  or padded[k] in ("i", "then", "we"))
+               for k, w in enumerate(words) if k >= lo)
+
+
+def _first_then_undone(sentences: list[_Sentence]) -> None:
+    """"First" before a done action the agent then undoes ("I first held 8A — wrong seat,
+    so I released it"; "was first held as 22B; I released that and held 22C") marks that
+    action's values as history, as "initially" does."""
+    for si, s in enumerate(sentences):
+        words = s.words
+        for i, w in enumerate(words[:-1]):
+            if w != "first" or words[i + 1] not in _DONE_FORMS:
+                continue
+            following = sentences[si + 1].words[:4] if si + 1 < len(sentences) else []
+            if _undoes_it(words, i + 2) or _undoes_it(following, 0):
+                words[i] = "initially"
+
+
+_RELYING = frozenset({"rely", "count", "trust", "act"})
+_WHAT_WAS_SAID = frozenset({"this", "these", "it", "that", "them", "those", "any",
+                            "anything", "everything", "all"})
+_IMPERATIVE_LEAD = frozenset({"please", "just", "so", "but", "and"})
+
+
+def _disclaims(words: list[str]) -> bool:
+    """The answer tells the user not to rely on what it says ("so don't rely on any of
+    this", "please do not act on it"): it takes back all it states."""
+    for i, w in enumerate(words):
+        if w not in _RELYING or i == 0:
+            continue
+        if words[i - 1] == "don't":
+            lead = i - 1
+        elif words[max(0, i - 2):i] == ["do", "not"]:
+            lead = i - 2
+        else:
+            continue
+        if lead > 0 and words[lead - 1] not in _IMPERATIVE_LEAD:
+            continue
+        obj = words[i + 1:i + 3]
+        if obj[:1] == ["on"]:
+            obj = obj[1:]
+        if obj[:1] and obj[0] in _WHAT_WAS_SAID:
+            return True
+    return False
 
 
 _GO_AHEADS = (("say", "the", "word"), ("give", "me", "the", "go-ahead"),
