@@ -21,8 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import chain
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any, Literal
 
@@ -49,6 +48,7 @@ from ..content._stems import ORDINARY_STEMS, stem
 from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
 from ._gate import gated_store
 from ._lineage import (
+    components,
     first_marks_by_lineage,
     held_by_lineage,
     meets_in_order,
@@ -684,14 +684,24 @@ _NATIONAL_DIGITS = 9
 ("07700 900586", "+44 7700 900586", "447700900586")."""
 
 
+WALKED_FIRST = 32
+"""How many lineage nodes `verify.unexplained-record-token` walks back from a record,
+stopping once every token of its own is explained, before it leaves the record to the
+one pass over the lineages of every record still open (`_tokens_held_by_lineage`)."""
+_BITS_PER_PASS = 4096
+"""The most open tokens one pass over the lineages carries as bits: the bits a node
+keeps stay a few hundred bytes however many records are left open."""
+
+
 def _unexplained_record_tokens(graph: _Graph, items: list[tuple[str, str, str]],
                                lineaged: Mapping[int, int], faults: list[ContentSignature],
-                               written_at: Mapping[str, int]
+                               written_at: Mapping[str, int], *, walked: int = WALKED_FIRST
                                ) -> Iterator[tuple[int, ContentSignature, str]]:
     """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
     at) written after a fault that holds a strong token of its own (`distinctive_tokens`
     of its canonical text, names aside: a number, account, URL host, e-mail address,
-    handle or id; or ten or more digits grouped by blanks, `_GROUPED_DIGITS`) which no text of its recorded lineage and no user turn before it holds
+    handle or id; or ten or more digits grouped by blanks, `_GROUPED_DIGITS`) which no
+    text of its recorded lineage and no user turn before it holds
     (rule `verify.unexplained-record-token`). It reads the record, not the fault: a
     payload written in an encoding the matcher does not read still shows as a token
     nothing the record was written from explains. A token is explained when its
@@ -700,28 +710,37 @@ def _unexplained_record_tokens(graph: _Graph, items: list[tuple[str, str, str]],
     a host inside a longer URL is explained), or, for a number of nine or more digits,
     its last nine digits occur in the lineage's digits (a phone in another national or
     international form). Faults and suspected sources explain nothing. One finding per
-    record, against the first fault it was written after. Each lineage text is read
-    once; a record's walk back stops once every token of its own is explained, so only
-    a record with a finding walks its whole lineage (the question, whether any text of a
-    lineage holds one of the record's own tokens anywhere in its letters, is not a small
-    set one pass over the graph can carry)."""
+    record, against the first fault it was written after.
+
+    Each lineage text is read once. A record's walk back stops once every token of its
+    own is explained, or after `walked` nodes; the records still open then (those with a
+    finding, and those explained only far back) are answered together: the texts of
+    their lineages are read once, each looked up for the open tokens it holds, and one
+    pass over the graph carries a bit per open token from a text holding it to the
+    records it explains (`_tokens_held_by_lineage`). Walking each such record's whole
+    lineage instead was quadratic on a long chain of records each with a finding."""
     bounds = [(f, written_at[f.node]) for f in faults if f.node in written_at]
     if not bounds:
         return
     turns = [(getattr(t, "seq", None), node_parts(t)[0]) for t in graph.case.session]
     barred = {f.node for f in faults}
-    read: dict[str, tuple[frozenset[str], str, str]] = {}
+    read: dict[str, _Read] = {}
 
-    def known(key: str, text: str) -> tuple[frozenset[str], str, str]:
-        """A lineage text's canonical tokens, letters and digits, and digits (once)."""
+    def known(key: str) -> _Read:
+        """A lineage node's (or `turn:K`, turn K's) canonical tokens, letters and digits,
+        and digits (read once)."""
         got = read.get(key)
         if got is None:
+            text = turns[int(key[5:])][1] if key.startswith("turn:") else graph.text(key)
             flat = canonical(text)
             alnum = _NOT_ALNUM.sub("", flat)
             got = read[key] = (frozenset(distinctive_tokens(flat, names=False)), alnum,
                                "".join(c for c in alnum if c.isdigit()))
         return got
 
+    # item -> (seq, fault, its own tokens with their kinds, those still open)
+    still: dict[int, tuple[int, ContentSignature, Mapping[str, str], _OpenTokens]] = {}
+    deeper: dict[int, _OpenTokens] = {}  # those whose walk stopped at its bound
     for i, seq in lineaged.items():
         fault = next((f for f, at in bounds if seq > at), None)
         if fault is None:
@@ -734,29 +753,127 @@ def _unexplained_record_tokens(graph: _Graph, items: list[tuple[str, str, str]],
             continue
         # token -> (its letters and digits, its last nine digits): those no text read
         # so far explains, in the record's order; the walk stops once none is left
-        open_: dict[str, tuple[str, str | None]] = {}
+        open_: _OpenTokens = {}
         for token, kind in own.items():
             folded = _NOT_ALNUM.sub("", token)
             open_[token] = (folded, folded[-_NATIONAL_DIGITS:] if kind in ("number", "account")
                             and folded.isdigit() and len(folded) >= _NATIONAL_DIGITS else None)
-        lineage = chain((known(n, graph.text(n)) for n in walk_back(items[i][1], graph.deps)
-                         if n not in barred),
-                        (known(f"turn:{k}", text) for k, (at, text) in enumerate(turns)
-                         if isinstance(at, int) and at < seq))
-        for toks, alnum, digits in lineage:
-            for token in [t for t, (folded, tail) in open_.items()
-                          if t in toks or (folded and folded in alnum)
-                          or (tail is not None and tail in digits)]:
-                del open_[token]
+        for count, n in enumerate(walk_back(items[i][1], graph.deps)):
             if not open_:
                 break
-        first = next(iter(open_), None)
+            if count == walked:
+                deeper[i] = open_
+                break
+            if n not in barred:
+                _explain(open_, known(n))
+        for k, (at, _text) in enumerate(turns):
+            if open_ and isinstance(at, int) and at < seq:
+                _explain(open_, known(f"turn:{k}"))
+        if open_:
+            still[i] = (seq, fault, own, open_)
+    held = _tokens_held_by_lineage(graph, items, {i: open_ for i, open_ in deeper.items()
+                                                  if open_}, barred, known)
+    for i, (seq, fault, kinds, open_) in still.items():
+        first = next((t for t in open_ if t not in held.get(i, ())), None)
         if first is not None:
             yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
-                             f"{written_at[fault.node]}), it holds the {own[first]} {first!r}, "
+                             f"{written_at[fault.node]}), it holds the {kinds[first]} {first!r}, "
                              "which neither its recorded lineage nor an earlier user turn "
                              "holds in any form: what it says came from somewhere its "
                              "lineage does not record")
+
+
+_OpenTokens = dict[str, tuple[str, str | None]]
+"""A record's tokens not yet explained, in its order -> (the token's letters and digits,
+its last nine digits when it is a number or account of nine or more)."""
+_Read = tuple[frozenset[str], str, str]
+"""A text as `verify.unexplained-record-token` reads it: its canonical strong tokens, its
+canonical letters and digits, and its digits."""
+
+
+def _explain(open_: _OpenTokens, text: _Read) -> None:
+    """Drop from `open_` the tokens the text `text` explains."""
+    toks, alnum, digits = text
+    for token in [t for t, (folded, tail) in open_.items() if t in toks
+                  or (folded and folded in alnum) or (tail is not None and tail in digits)]:
+        del open_[token]
+
+
+def _tokens_held_by_lineage(graph: _Graph, items: list[tuple[str, str, str]],
+                            asked: Mapping[int, _OpenTokens], barred: Collection[str],
+                            known: Callable[[str], _Read]) -> dict[int, set[str]]:
+    """Item -> the tokens of `asked[item]` some text of its record's recorded lineage
+    explains (faults and suspected sources, `barred`, explain nothing), for every item
+    asked at once. Each text of the lineages is read once and looked up for the asked
+    tokens it holds: as a token, by its letters and digits at each place (one set of the
+    text's pieces per length of an asked token's) and by nine digits at each place. A
+    text that holds one can explain it only when it comes before the record in the
+    order of the lineage's components (or in the record's own cycle), so most texts
+    holding a record's token (the record itself, the records after it copying it) are
+    dropped then; one pass over the graph (`held_by_lineage`) carries a bit per token
+    still held somewhere from the texts holding it to the records, `_BITS_PER_PASS`
+    tokens at a time."""
+    if not asked:
+        return {}
+    queries: list[tuple[int, str]] = []
+    by_token: dict[str, list[int]] = {}
+    by_piece: dict[int, dict[str, list[int]]] = {}  # length -> letters and digits -> queries
+    by_tail: dict[str, list[int]] = {}
+    for i, open_ in asked.items():
+        for token, (folded, tail) in open_.items():
+            q = len(queries)
+            queries.append((i, token))
+            by_token.setdefault(token, []).append(q)
+            if folded:
+                by_piece.setdefault(len(folded), {}).setdefault(folded, []).append(q)
+            if tail is not None:
+                by_tail.setdefault(tail, []).append(q)
+    # each node's place in an order in which what a node's deps reach comes first
+    place: dict[str, int] = {}
+    cyclic: set[int] = set()
+    for k, component in enumerate(components(graph.deps, (items[i][1] for i in asked))):
+        if len(component) > 1 or component[0] in graph.deps[component[0]]:
+            cyclic.add(k)
+        for n in component:
+            place[n] = k
+    holding: dict[str, list[int]] = {}
+    for n, at in place.items():
+        if n in barred:
+            continue
+        toks, alnum, digits = known(n)
+        hits: set[int] = set()
+        for t in toks:
+            hits.update(by_token.get(t, ()))
+        for length, pieces in by_piece.items():
+            if len(alnum) >= length:
+                for piece in pieces.keys() & {alnum[j:j + length]
+                                              for j in range(len(alnum) - length + 1)}:
+                    hits.update(pieces[piece])
+        if by_tail and len(digits) >= _NATIONAL_DIGITS:
+            for tail in by_tail.keys() & {digits[j:j + _NATIONAL_DIGITS] for j in
+                                          range(len(digits) - _NATIONAL_DIGITS + 1)}:
+                hits.update(by_tail[tail])
+        before = [q for q in hits if at < place[items[queries[q][0]][1]]
+                  or (at == place[items[queries[q][0]][1]] and at in cyclic)]
+        if before:
+            holding[n] = before
+    out: dict[int, set[str]] = {}
+    wanted = sorted({q for qs in holding.values() for q in qs})
+    for start in range(0, len(wanted), _BITS_PER_PASS):
+        bit = {q: 1 << k for k, q in enumerate(wanted[start:start + _BITS_PER_PASS])}
+        records = {items[queries[q][0]][1] for q in bit}
+
+        def holds(n: str, bit: Mapping[int, int] = bit) -> int:
+            return sum(bit[q] for q in holding.get(n, ()) if q in bit)
+
+        got = held_by_lineage(graph.deps, holds,
+                              (d for r in records for d in graph.deps.get(r, ())))
+        reached = {r: record_holds(r, graph.deps, got) for r in records}
+        for q, b in bit.items():
+            i, token = queries[q]
+            if reached[items[i][1]] & b:
+                out.setdefault(i, set()).add(token)
+    return out
 
 
 UNREAD_SHARE = 1 / 3
