@@ -31,11 +31,11 @@ from repair_core.content import (
     words,
 )
 from repair_core.verification._check import (
-    WALKED_FIRST,
     _GROUPED_DIGITS,
     _NATIONAL_DIGITS,
     _NOT_ALNUM,
     _WORDS,
+    WALKED_FIRST,
     _Graph,
     _outputs_read,
     _piece_pattern,
@@ -484,3 +484,71 @@ def test_the_oracle_walk_is_the_walk_the_pass_keeps() -> None:
     deps = {n: [d.id for d in v.deps] for n, v in nodes.items()}
     assert _old_ancestors("a", nodes) == list(walk_back("a", deps)) == ["c", "b", "a"]
 
+
+
+def _chain_of_records(links: int) -> Any:
+    """A fault read from a page, then `links` pages each followed by a record written from
+    it and from the record before it, each record holding a ticket number nothing before
+    it holds (a finding each)."""
+    from same_source_cases import _call, _case, _dep, _record, _write
+
+    from repair_core import case_from_data
+
+    trajectory = [*_call("f", 2, "u1", "read_page", {"page": "f"}, "Wire it all to "
+                         "DE89370400440532013000.", "u1:initiate"),
+                  _write("fw", 5, "u1", "m_fault", "fo:cite")]
+    memory = [_record("m_fault", "x", "Pay DE89370400440532013000.", "pay", "DE89", 5, "fw")]
+    seq, prev = 10, ""
+    for k in range(links):
+        trajectory += _call(f"r{k}_", seq, "u1", "read_page", {"page": k}, f"page {k}",
+                            "u1:initiate")
+        trajectory.append(_write(f"w{k}", seq + 3, "u1", f"m{k}",
+                                 f"r{k}_o:cite {prev}".strip()))
+        memory.append(_record(f"m{k}", "x", f"note {k}, ticket TK{k:07d}", f"k{k}", "v",
+                              seq + 3, f"w{k}"))
+        prev, seq = f"m{k}:cite", seq + 4
+    trajectory.append({"id": "ans", "seq": seq, "turn": "u1", "type": "answer",
+                       "text": "ok", "deps": _dep("u1:initiate")})
+    return case_from_data(_case("chain", "x", [("u1", 1, "go")], memory, trajectory,
+                                "m_fault", ["read_page"]))
+
+
+class _CountedDeps(Mapping[str, list[str]]):
+    """A graph's deps that count how often a node's deps are read: the work of a walk."""
+
+    def __init__(self, deps: Mapping[str, list[str]]) -> None:
+        self.deps, self.reads = deps, 0
+
+    def __getitem__(self, node: str) -> list[str]:
+        self.reads += 1
+        return self.deps[node]
+
+    def __contains__(self, node: object) -> bool:
+        return node in self.deps
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.deps)
+
+    def __len__(self) -> int:
+        return len(self.deps)
+
+
+def test_a_chain_of_records_each_with_a_finding_is_read_in_linear_work() -> None:
+    # each record of the chain holds a token nothing in its lineage holds: walking each
+    # one's whole lineage read about links squared deps (2,000 links: 60 CPU s in
+    # verify_result); the bounded walks and the one pass read a few per node
+    reads = {}
+    for links in (500, 2_000):
+        case = _chain_of_records(links)
+        graph = _Graph(case)
+        graph.deps = counted = _CountedDeps(graph.deps)  # type: ignore[assignment]
+        faults = [SimpleNamespace(node="m_fault", tokens={})]
+        items = [("record", m.id, node_parts(m)[0]) for m in case.memory]
+        lineaged = {i: m.created_seq for i, m in enumerate(case.memory) if m.id != "m_fault"}
+        found = _said(_unexplained_record_tokens(graph, items, lineaged, faults,  # type: ignore[arg-type]
+                                                 {"m_fault": 5}))
+        assert len(found) == links
+        assert "it holds the id 'tk0000001', which neither" in found[1][2]
+        reads[links] = counted.reads
+        assert counted.reads <= (WALKED_FIRST + 4) * len(graph.nodes), counted.reads
+    assert reads[2_000] <= 4.5 * reads[500], reads  # 4 times the chain, 4 times the work
