@@ -101,3 +101,16 @@ def test_words_are_found_longest_first_and_the_agent_still_reads_none():
     assert gloss("十一月", "zh").strip() == "november"
     assert guess_language("已为您预订UA511航班靠过道的22C座位。").why_unread.startswith(
         "written mostly in letters of other scripts")
+
+
+@rule("oracle.scheduled-not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # an action that will be carried out later is scheduled, not done
+    ("UA511の通路側の座席22Cの予約は今夜実行されます。", "not recovered"),
+    ("UA511航班靠过道的22C座位的预订将执行于明早。", "not recovered"),
+    ("UA511 항공편 통로 쪽 좌석 22C 예약은 내일 실행될 예정입니다.", "not recovered"),
+    # done, it is recovered
+    ("UA511便の通路側の座席22Cを予約しました。", "recovered"),
+])
+def test_an_action_to_be_carried_out_later_is_scheduled(answer, outcome):
+    assert judge_recovery(answer, *UA511, request=BOOK).outcome == outcome
