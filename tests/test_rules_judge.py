@@ -1110,16 +1110,54 @@ def test_a_record_stating_a_faults_dose_in_other_units_its_lineage_lacks_is_not_
 
 
 @rule("verify.unexplained-quantity")
+def test_a_record_stating_a_count_of_doses_its_lineage_lacks_after_a_dose_fault_is_not_certified(
+        tmp_path):
+    from repair_core import plan_case
+    from repair_core.content._counts import dose_counts
+    from repair_core.replay import repair
+
+    # the organiser says how many tablets to take, the strength being elsewhere: no unit
+    # to compare with the fault's 1.5 g, no token, an edge only to the ibuprofen record
+    todo = "Breakfast box: three of the white tablets, swallowed whole."
+    for objective in ("answer", "store"):
+        case = _dose_case(tmp_path, todo)
+        v = repair(case, plan_case(case, objective=objective)).verification
+        assert v.outcome == "not_certified", objective
+        [why] = [u.why for u in v.uncertain
+                 if u.id == "m_todo:m_bill" and u.reason == "unexplained-quantity"]
+        assert "states the count 'three of the white tablets' (3 tablet)" in why, why
+    # a lineage stating the same count explains it
+    case = _dose_case(tmp_path, todo, known="Dr Berg: 3 tablets at breakfast since May.")
+    v = repair(case, plan_case(case)).verification
+    assert not [u for u in v.uncertain if u.reason == "unexplained-quantity"], v.uncertain
+    # a count in a record with no dose fault before it is nothing
+    case = _payables_case(tmp_path, "Breakfast box: three of the white tablets.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    # counts in digits and in words, fractions included; a word that only holds a number
+    # or a unit, and a number too far from its unit, are none
+    assert [c.amount for c in dose_counts(
+        "2 capsules, half a tablet, one and a half tablets, 1½ pills, 2,5 puffs, a "
+        "quarter of a tablet; the tablets; someone tablets; 4 and the other small pink "
+        "round tablets; tablets 5 mg")] == [
+        "2 capsule", "0.5 tablet", "1.5 tablet", "1.5 pill", "2.5 puff", "0.25 tablet"]
+
+
+@rule("verify.unexplained-quantity")
 @rule("verify.unread-script")
 def test_quantities_and_scripts_are_read_in_linear_time():
     from cpu_time import cpu_seconds
 
     from repair_core.content import quantities
+    from repair_core.content._counts import dose_counts
     from repair_core.verification._check import unread_letters
 
     for text in ("1.5 g, " * 150_000, "1" * 1_000_000, "1 " * 500_000 + "mg",
                  "αβγ 5 mg " * 110_000, "9.9,9 l" * 150_000):
         _, seconds = cpu_seconds(lambda: (quantities(text), unread_letters(text)))  # noqa: B023
+        assert seconds < 1.0, text[:12]
+    for text in ("tablets " * 125_000, "one and a half tablet " * 45_000, "½" * 1_000_000,
+                 "a " * 500_000, "1,2,3 pills " * 80_000, "of the " * 150_000 + "tablets"):
+        _, seconds = cpu_seconds(lambda: dose_counts(text))  # noqa: B023
         assert seconds < 1.0, text[:12]
 
 

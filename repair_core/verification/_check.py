@@ -44,6 +44,7 @@ from ..content import (
     signatures,
     words,
 )
+from ..content._counts import dose_counts
 from ..content._stems import ORDINARY_STEMS, stem
 from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
 from ._gate import gated_store
@@ -275,6 +276,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 (_unexplained_amounts(graph, items, lineaged, sig_list, at_of),
                  "unexplained-token"),
                 (_unexplained_quantities(graph, items, lineaged, sig_list, at_of),
+                 "unexplained-quantity"),
+                (_unexplained_counts(graph, items, lineaged, sig_list, at_of),
                  "unexplained-quantity"),
                 (_suspect_lineage(graph, items, lineaged, sig_list, at_of, steps),
                  "suspect-lineage"),
@@ -527,6 +530,48 @@ def _unexplained_quantities(graph: _Graph, items: list[tuple[str, str, str]],
                          f"{q.amount} of {fault.node}{also}, which nothing in its "
                          "recorded lineage states of the same thing: an edge from the "
                          "fault may be missing")
+
+
+def _unexplained_counts(graph: _Graph, items: list[tuple[str, str, str]],
+                        lineaged: Mapping[int, int], faults: list[ContentSignature],
+                        written_at: Mapping[str, int]
+                        ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after a fault that states a dose (a quantity of mass or volume,
+    `quantities`), which states a count of doses (`dose_counts`: "one and a half of the
+    pink tablets") that no text of its recorded lineage states (rule
+    `verify.unexplained-quantity`): a false dose restated as how many tablets to take
+    leaves no quantity to compare. A lineage text explains a count when it states the
+    same count of the same unit; faults and suspected sources explain nothing, the user's
+    turns written before the record do."""
+    texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
+    dosed = [(f, q[0].written) for f in faults
+             if (q := quantities(texts.get(f.node, "")))]
+    if not dosed:
+        return
+    bit: dict[str, int] = {}
+    stating: dict[int, list[tuple[ContentSignature, int, Any]]] = {}
+    for i, seq in lineaged.items():
+        held = [(f, written, n) for n in dose_counts(items[i][2]) for f, written in dosed
+                if seq > written_at[f.node]]
+        if held:
+            stating[i] = [(f, bit.setdefault(n.amount, 1 << len(bit)), (n, written))
+                          for f, written, n in held]
+    if not stating:
+        return
+
+    def explained(text: str) -> int:
+        """The counts a lineage text states."""
+        return sum(bit.get(n.amount, 0) for n in {n.amount: n for n in dose_counts(text)}
+                   .values())
+
+    for i, seq, fault, (n, written) in _unexplained_by_lineage(
+            graph, items, stating, lineaged, faults, explained):
+        yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                         f"{written_at[fault.node]}), which states the dose {written}, it "
+                         f"states the count {n.written!r} ({n.amount}), which nothing in "
+                         "its recorded lineage states: a dose restated as how many to "
+                         "take; an edge from the fault may be missing")
 
 
 def _unexplained_by_lineage(graph: _Graph, items: list[tuple[str, str, str]],
