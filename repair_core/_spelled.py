@@ -368,12 +368,14 @@ _PINYIN_READ = {toned: digit for word, digit in _PINYIN_DIGITS.items()
 _LETTER = r"[^\W\d_]"
 _PINYIN_WORD = ("(?:" + "|".join(sorted(map(re.escape, _PINYIN_READ), key=len, reverse=True))
                 + f")(?!{_LETTER})")
-_PINYIN_RUN = re.compile(
-    f"(?<!{_LETTER}){_PINYIN_WORD}(?:[\\s,;:.-]{{1,4}}{_PINYIN_WORD}){{3,}}")
-"""Four or more Pinyin digit words in a row, each a whole word, separated by one to four
-blanks or punctuation marks: a number read digit by digit. Each word ends before a
-character that is no letter, so a word is read one way only, and a separator is bounded."""
+_PINYIN_RUN = re.compile(f"{_PINYIN_WORD}(?:[\\s,;:.-]{{1,4}}{_PINYIN_WORD}){{3,}}")
+"""Four or more Pinyin digit words in a row, separated by one to four blanks or
+punctuation marks: a number read digit by digit. Each word ends before a character that
+is no letter, so a word is read one way only, and a separator is bounded. It starts with
+the words themselves, so the search skips to their first letters (a look-behind first
+would try every place); that the first word is a whole word is checked after."""
 _LETTERS = re.compile(f"{_LETTER}+")
+_IS_LETTER = re.compile(_LETTER)
 
 
 def pinyin_digits(text: str) -> str:
@@ -382,11 +384,24 @@ def pinyin_digits(text: str) -> str:
     no Chinese characters to type.
 
     >>> pinyin_digits("xin ka: liu er yi qi, ling ling. dian hua: yāo sān bā liù hao, "
-    ...               "er san si")
-    'xin ka: 621700. dian hua: 1386 hao, er san si'
+    ...               "er san si; xyi er san si wu")
+    'xin ka: 621700. dian hua: 1386 hao, er san si; xyi 2345'
     """
-    return _PINYIN_RUN.sub(
-        lambda m: "".join(_PINYIN_READ[w] for w in _LETTERS.findall(m.group(0))), text)
+    out: list[str] = []
+    done = pos = 0
+    while (m := _PINYIN_RUN.search(text, pos)) is not None:
+        start = m.start()
+        if start and _IS_LETTER.match(text, start - 1):
+            # the run's first word ends a longer word ("xyi"): look again after it
+            pos = _LETTERS.match(text, start).end()  # type: ignore[union-attr]
+            continue
+        out.append(text[done:start])
+        out.append("".join(_PINYIN_READ[w] for w in _LETTERS.findall(m.group(0))))
+        done = pos = m.end()
+    if not out:
+        return text
+    out.append(text[done:])
+    return "".join(out)
 
 
 _OCR_LETTERS = str.maketrans("OolI", "0011")

@@ -566,7 +566,8 @@ def test_pinyin_digit_words_read_a_megabyte_in_linear_time():
 
     for text in ("yi " * 333_000, "yi yi yi x " * 90_000, "liu," * 250_000,
                  "ling    " * 125_000, "xyi " * 250_000, "yī èr sān, " * 90_000,
-                 "lianglianglia" * 80_000, "er" * 500_000):
+                 "lianglianglia" * 80_000, "er" * 500_000, "xyi yi yi yi " * 77_000,
+                 "x" + "yi " * 333_000, "DE89 3704 OO44 O532 Ol3O OO " * 36_000):
         _, seconds = cpu_seconds(lambda: (canonical(text), pinyin_digits(text)))  # noqa: B023
         assert seconds < 2.0, text[:12]
 
