@@ -177,7 +177,8 @@ class RepairedMemory:
         value), if any."""
         text = " ".join(str(rec.get("text", "")).lower().split())
         for fid in sorted(self.faults):
-            f = self.records.get(fid) or next((m for m in self.case.memory if m.id == fid), None)
+            # every record of the case is in `records` (a fault that is a step is not)
+            f = self.records.get(fid)
             if f is None:
                 continue
             if " ".join(f.text.lower().split()) == text:
