@@ -590,14 +590,20 @@ def replay_set(a: Analysis, start: set[str] | frozenset[str], quarantined: froze
     Returns the set and, for each added step, the step (or record) that pulled it in.
     `only` (store and both plans: the cleanable steps) limits which producers are added."""
     replay, why = replay_closure(a, start, fixed=fixed)
+    # A round reads only the steps the round before added, and closes from its producers
+    # only: the set is closed already, and a producer an earlier step reads was added or
+    # refused then. Closing the whole set again each round cost a chain the fault reaches
+    # its length squared (each round adds one link's writer).
+    added = replay
     while True:
-        producers = {p: r for p, r in rederivable_producers(a, quarantined, replay).items()
+        producers = {p: r for p, r in rederivable_producers(a, quarantined, added).items()
                      if p not in replay and p not in fixed and (only is None or p in only)}
         if not producers:
             return replay, why
-        more, more_why = replay_closure(a, replay | producers.keys(), fixed=fixed)
+        grown = set(replay) | producers.keys()
+        more_why = _close(a, grown, sorted(producers), fixed)
         why = {**more_why, **producers, **why}
-        replay = more
+        added, replay = frozenset(grown - replay), frozenset(grown)
 
 
 def rederivable_producers(a: Analysis, quarantined: frozenset[str],
@@ -631,13 +637,22 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
     names the first step that needed each of them. A diagnosed fault (an observation) is
     never added: it is dropped from its dependents' inputs.
     """
+    replay = set(start) - fixed
+    pulled = _close(a, replay, sorted(replay), fixed)
+    return frozenset(replay), pulled
+
+
+def _close(a: Analysis, replay: set[str], queue_from: list[str], fixed: frozenset[str]
+           ) -> dict[str, str]:
+    """`replay_closure`'s walk from `queue_from` (members of `replay`), adding to `replay`
+    in place; `replay` is closed already but for them. Returns what pulled in each step
+    the walk added (and each step of `fixed` it needed)."""
     G = a.graph
     unsupported = a.unsupported
     faults = a.faults
     nodes = G.nodes
-    replay = set(start) - fixed
     pulled: dict[str, str] = {}
-    queue = deque(sorted(replay))
+    queue = deque(queue_from)
     while queue:
         v = queue.popleft()
         is_obs = nodes[v]["type"] == "tool_observation"
@@ -657,7 +672,7 @@ def replay_closure(a: Analysis, start: set[str] | frozenset[str], *,
                     replay.add(d)
                     pulled[d] = v
                     queue.append(d)
-    return frozenset(replay), pulled
+    return pulled
 
 
 def _memory_dispositions(case: Case, a: Analysis) -> tuple[dict[str, MemoryAction], dict[str, str]]:
