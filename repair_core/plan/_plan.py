@@ -594,16 +594,21 @@ def replay_set(a: Analysis, start: set[str] | frozenset[str], quarantined: froze
     # only: the set is closed already, and a producer an earlier step reads was added or
     # refused then. Closing the whole set again each round cost a chain the fault reaches
     # its length squared (each round adds one link's writer).
-    added = replay
+    added, grown = replay, set(replay)
     while True:
         producers = {p: r for p, r in rederivable_producers(a, quarantined, added).items()
-                     if p not in replay and p not in fixed and (only is None or p in only)}
+                     if p not in grown and p not in fixed and (only is None or p in only)}
         if not producers:
-            return replay, why
-        grown = set(replay) | producers.keys()
+            return frozenset(grown), why
+        grown.update(producers)
         more_why = _close(a, grown, sorted(producers), fixed)
-        why = {**more_why, **producers, **why}
-        added, replay = frozenset(grown - replay), frozenset(grown)
+        # what pulled a step in first stays; then a producer's record; then the walk's
+        for p, r in producers.items():
+            why.setdefault(p, r)
+        for p, r in more_why.items():
+            why.setdefault(p, r)
+        # the walk adds every step it names but those of `fixed`
+        added = frozenset([*producers, *(p for p in more_why if p not in fixed)])
 
 
 def rederivable_producers(a: Analysis, quarantined: frozenset[str],
