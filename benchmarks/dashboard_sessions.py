@@ -56,7 +56,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 TITLES = {"Load": "1 · Load a case", "Faults": "2 · Diagnosed faults",
-          "Graph": "3 · Dependency graph", "Trace": "3b · Trace tree and timeline",
+          "Graph": "3 · Dependency graph", "Trace": "3c · Trace tree and timeline",
           "Plan": "4 · Repair plan", "Compare": "6 · Compare before and after",
           "Approve": "7 · Approve or reject"}
 B_PAGES = ["Faults", "Graph", "Trace", "Plan", "Compare"]

@@ -30,7 +30,7 @@ import json
 import re
 import sys
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 from ._spelled import (
@@ -107,14 +107,14 @@ def canonical(text: str) -> str:
     """
     text = percent_decoded(html_decoded(text))
     if text.isascii():
-        out = ipv6_addresses(iban_digits(ocr_digits(text))).lower()
+        out = _numbers_read(text).lower()
     else:
         mapped, _ = _tables()
         # CJK numerals before the confusables, which would read "〇" as "o"; the letters
         # read as digits in a number or an IBAN before case-folding, which would make "O"
         # an "o" and "I" an "i"
-        out = ipv6_addresses(iban_digits(ocr_digits(unicodedata.normalize(
-            "NFKC", cjk_digits(text))))).casefold().translate(mapped)
+        out = _numbers_read(unicodedata.normalize(
+            "NFKC", cjk_digits(text))).casefold().translate(mapped)
         # a prototype may be a combining mark that composes with the character before it
         if not out.isascii():
             out = unicodedata.normalize("NFKC", out)
@@ -152,4 +152,13 @@ def visible(text: str) -> str:
     if not text.isascii():
         _, formats = _tables()
         text = unicodedata.normalize("NFKC", cjk_digits(text)).translate(formats)
-    return numeric_hosts(untagged_mail(ipv6_addresses(iban_digits(ocr_digits(text)))))
+    return numeric_hosts(untagged_mail(_numbers_read(text)))
+
+
+@lru_cache(maxsize=16)
+def _numbers_read(text: str) -> str:
+    """`text` with letters read as digits in a number or an IBAN and IPv6 addresses
+    compressed. Kept for the last few texts: a scan reads one text both ways (`visible`,
+    `canonical`) and for several signatures, and on a megabyte of number-like groups
+    these readings were most of its cost."""
+    return ipv6_addresses(iban_digits(ocr_digits(text)))

@@ -1296,8 +1296,10 @@ class _ResultView:
         # when the trajectory marks it otherwise (and the reverse): reading both can only
         # find more
         steps = _list(_get(self._report, "steps") or [], None, "report.steps")
-        said = {_get(o, "id") for o in steps if _get(o, "outcome") in ("replayed", "refreshed")}
-        decided = {_get(d, "id") for d in _get(self._report, "decisions") or []
+        said = {_step_id(o, f"report.steps[{i}].id") for i, o in enumerate(steps)
+                if _get(o, "outcome") in ("replayed", "refreshed")}
+        decided = {_step_id(d, f"report.decisions[{i}].id")
+                   for i, d in enumerate(_get(self._report, "decisions") or [])
                    if _get(d, "action") in ("replay", "refresh")}
         present = {s.id for s in self._steps()}
         absent = sorted(o for o in said | decided if isinstance(o, str) and o not in present)
@@ -1327,12 +1329,23 @@ class _ResultView:
         out = []
         for i, w in enumerate(skipped):
             step, text = _get(w, "step"), _get(w, "text")
+            if not isinstance(step, str):
+                raise DgrrError(f"RESULT: report.skipped_writes[{i}].step: expected a step "
+                                f"id, got {_shown(step)}")
             if step in blocked:
                 if not isinstance(text, str):
                     raise DgrrError(f"RESULT: report.skipped_writes[{i}].text: expected "
                                     f"text, got {_shown(text)}")
                 out.append((str(step), text))
         return out
+
+
+def _step_id(item: Any, field: str) -> str:
+    """A report entry's `id`, which must be a step or record id (text)."""
+    value = _get(item, "id")
+    if not isinstance(value, str):
+        raise DgrrError(f"RESULT: {field}: expected a step id, got {_shown(value)}")
+    return value
 
 
 def _id_outcomes(steps: Iterable[Any]) -> Iterable[tuple[str, str]]:
