@@ -6,20 +6,14 @@ another script), so a right one counted as an error."""
 from __future__ import annotations
 
 import pytest
+from answer_languages import BOOK, UA511, read_in
 
 from repair_core.bench import judge_recovery
 from repair_core.bench._answer_words_cjk import gloss
-from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
+from repair_core.bench._language import guess_language
 
 rule = pytest.mark.rule
 
-UA511 = (["UA511", "22C", "aisle"], ["middle", "22B", "H-3896"])  # ctl-001
-RJ220 = (["RJ-220", "white", "size XL"], ["black"])  # ctl-028
-O8471 = (["O-8471", "processing", "Thursday"], ["O-6672"])  # ctl-004
-BOOK = "Book me an aisle seat on UA511."
-ADD = "Add the RJ-220 in white, size XL, to my cart."
-WHERE = "Where is my order right now?"
-LABELS = {"UA511": (UA511, BOOK), "RJ220": (RJ220, ADD), "O8471": (O8471, WHERE)}
 
 # (language, case, answer, outcome): per language a right answer, a wrong value, a
 # negation, a pending action, an offer and a self-correction
@@ -64,10 +58,7 @@ ANSWERS = [
 @pytest.mark.parametrize(("language", "case", "answer", "outcome"), ANSWERS)
 def test_chinese_japanese_and_korean_are_read_through_their_general_words(
         language, case, answer, outcome):
-    labels, request = LABELS[case]
-    assert guess_language(answer, ANSWER_READER_LANGUAGES).code == language
-    verdict = judge_recovery(answer, *labels, request=request)
-    assert (verdict.outcome, verdict.unsure) == (outcome, [])
+    assert read_in(language, case, answer) == (outcome, [])
 
 
 @rule("oracle.cjk-languages")

@@ -6,6 +6,7 @@ error."""
 from __future__ import annotations
 
 import pytest
+from answer_languages import BOOK, UA511, read_in
 
 from repair_core.bench import judge_recovery
 from repair_core.bench._answer_words_turkish import gloss
@@ -13,16 +14,6 @@ from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
 
 rule = pytest.mark.rule
 
-UA511 = (["UA511", "22C", "aisle"], ["middle", "22B", "H-3896"])  # ctl-001
-RJ220 = (["RJ-220", "white", "size XL"], ["black"])  # ctl-028
-RS310 = (["RS-310", "size 7", "green"], ["size 9"])  # ctl-031
-O8471 = (["O-8471", "processing", "Thursday"], ["O-6672"])  # ctl-004
-BOOK = "Book me an aisle seat on UA511."
-ADD = "Add the RJ-220 in white, size XL, to my cart."
-SHOES = "Find running shoes in my size and favourite colour and add them to my cart."
-WHERE = "Where is my order right now?"
-LABELS = {"UA511": (UA511, BOOK), "RJ220": (RJ220, ADD), "RS310": (RS310, SHOES),
-          "O8471": (O8471, WHERE)}
 
 # (case, answer, outcome): a right answer, a wrong value, a negation, a pending action,
 # an offer, a self-correction, "instead of", an ability, a size after its number
@@ -57,10 +48,7 @@ ANSWERS = [
 @pytest.mark.parametrize(("case", "answer", "outcome"), ANSWERS)
 def test_turkish_is_read_through_its_verbs_endings_and_general_words(case, answer,
                                                                      outcome):
-    labels, request = LABELS[case]
-    assert guess_language(answer, ANSWER_READER_LANGUAGES).code == "tr"
-    verdict = judge_recovery(answer, *labels, request=request)
-    assert (verdict.outcome, verdict.unsure) == (outcome, [])
+    assert read_in("tr", case, answer) == (outcome, [])
 
 
 @rule("oracle.turkish")
