@@ -30,7 +30,7 @@ import json
 import re
 import sys
 import unicodedata
-from functools import cache, lru_cache
+from functools import cache
 from importlib.resources import files
 
 from ._spelled import (
@@ -155,10 +155,8 @@ def visible(text: str) -> str:
     return numeric_hosts(untagged_mail(_numbers_read(text)))
 
 
-@lru_cache(maxsize=16)
 def _numbers_read(text: str) -> str:
     """`text` with letters read as digits in a number or an IBAN and IPv6 addresses
-    compressed. Kept for the last few texts: a scan reads one text both ways (`visible`,
-    `canonical`) and for several signatures, and on a megabyte of number-like groups
-    these readings were most of its cost."""
+    compressed. Not memoised across calls: a process-wide cache would keep a case's texts
+    after the case is gone (tests/test_case_texts_not_retained.py)."""
     return ipv6_addresses(iban_digits(ocr_digits(text)))

@@ -656,21 +656,25 @@ def _hex_addresses(text: str, accounts: dict[str, TokenKind]) -> str:
                   for k, g in enumerate(groups)]
         if any(not all(c in _HEX_CHARS for c in d) for d in digits[1:]):
             continue  # an "x" is only a prefix's
-        lo, total = 0, 0
+        # each group's numerals counted once and summed over the window as it slides:
+        # counting them per window read each character up to 40 times
+        numeral_counts = [sum(map(str.isdigit, d)) for d in digits]
+        first_is_hex = all(c in _HEX_CHARS for c in digits[0])
+        lo, total, numerals = 0, 0, 0
         for hi, d in enumerate(digits):
             total += len(d)
+            numerals += numeral_counts[hi]
             while total > _HEX_DIGITS and lo < hi:
                 total -= len(digits[lo])
+                numerals -= numeral_counts[lo]
                 lo += 1
             if total != _HEX_DIGITS:
                 continue
-            compact = "".join(digits[lo:hi + 1]).lower()
-            numerals = sum(c.isdigit() for c in compact)
-            if all(c in _HEX_CHARS for c in compact) and numerals >= 8 \
-                    and _HEX_DIGITS - numerals >= 4:
+            if (lo > 0 or first_is_hex) and numerals >= 8 and _HEX_DIGITS - numerals >= 4:
+                compact = "".join(digits[lo:hi + 1]).lower()
                 accounts.setdefault("0x" + compact, "account")
                 blank.append((m.start() + starts[lo], m.start() + starts[hi] + len(groups[hi])))
-                lo, total = hi + 1, 0
+                lo, total, numerals = hi + 1, 0, 0
     return _blanked(text, blank)
 
 
