@@ -47,7 +47,7 @@ from operator import itemgetter
 from typing import Any
 
 from .._canonical import canonical, canonical_each
-from .._carried import folded_texts
+from .._carried import folded_texts, words_of_canonical
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind
 from ._memo import per_signature
@@ -283,10 +283,13 @@ class _Read:
     __slots__ = ("text", "stem_memo", "_canonical", "_words", "_joined", "_stems", "_tokens",
                  "_hosts", "_parents", "_shapes", "_spaced", "_groups", "_pieces")
 
-    def __init__(self, text: str, stem_memo: dict[str, str] | None = None) -> None:
+    def __init__(self, text: str, stem_memo: dict[str, str] | None = None,
+                 folded: str | None = None) -> None:
         self.text = text
         self.stem_memo = stem_memo
-        self._canonical: str | None = None
+        self._canonical: str | None = folded
+        """`canonical(text)` when the caller has it already (`scan`'s screen folds every
+        text): on a megabyte of numbers that reading is most of a score's cost."""
         self._words: list[str] | None = None
         self._joined: str | None = None
         self._stems: frozenset[str] | None = None
@@ -305,7 +308,7 @@ class _Read:
 
     def words(self) -> list[str]:
         if self._words is None:
-            self._words = words(self.canonical())
+            self._words = words_of_canonical(self.canonical())
         return self._words
 
     def joined(self) -> str:
@@ -731,7 +734,9 @@ def scan(signatures: Sequence[ContentSignature], texts: Sequence[str],
                     found = seen[key]
                 else:
                     if read is None:
-                        read = _Read(text, memo)
+                        # the screen's fold of the text is its canonical form (NUL, which
+                        # joins them, composes with nothing: `canonical_each`)
+                        read = _Read(text, memo, joined[starts[k]:ends[k]] if joined else None)
                     found = _match(sig, want, read, text, slot, THRESHOLD)
                     if len(seen) < _SCORED_KEPT:
                         seen[key] = found
