@@ -442,6 +442,8 @@ def ocr_digits(text: str) -> str:
         end = len(text) if after is None else after.start()
         # up to the character after the stretch, which the run's look-ahead reads
         for m in _OCR_RUN.finditer(text, start, end + 1):
+            if m.end() - m.start() < _MIN_OCR:
+                continue  # no stretch of it is long enough to be read: left as it is
             out.append(text[done:m.start()])
             out.append(_ocr_run(m))
             done = m.end()
@@ -470,12 +472,14 @@ def _ocr_run(m: re.Match[str]) -> str:
 
     def flush() -> None:
         text = "".join(stretch)
-        # a run holds only ASCII digits, the four letters and separators: counted in C
-        digits = sum(map(text.count, "0123456789"))
-        letters = sum(map(text.count, "OolI"))
-        groups = sum(g not in (" ", ".", "-") for g in stretch)
-        if letters and digits > letters and digits + letters >= _MIN_OCR and groups > 1:
-            text = text.translate(_OCR_LETTERS)
+        # too short to hold _MIN_OCR digits and letters (the common case), or no letter
+        # to read: settled before the digits and groups are counted
+        if len(text) >= _MIN_OCR and (letters := sum(map(text.count, "OolI"))):
+            # a run holds only ASCII digits, the four letters and separators: counted in C
+            digits = sum(map(text.count, "0123456789"))
+            groups = sum(g not in (" ", ".", "-") for g in stretch)
+            if digits > letters and digits + letters >= _MIN_OCR and groups > 1:
+                text = text.translate(_OCR_LETTERS)
         out.append(text)
         stretch.clear()
 
