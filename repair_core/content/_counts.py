@@ -29,6 +29,9 @@ _NUMBER_WORDS: dict[str, int | Decimal] = {"zero": 0, "one": 1, "two": 2, "three
                  "quarter": Decimal("0.25")}
 _TOKEN = re.compile(r"\d{1,4}(?:[.,]\d{1,3})?½?|½|¼|¾|[^\W\d_]+")
 _FRACTIONS = {"½": Decimal("0.5"), "¼": Decimal("0.25"), "¾": Decimal("0.75")}
+_NUMBER = re.compile(r"[\d½¼¾]|(?<![^\W\d_])(?:" + "|".join(_NUMBER_WORDS) + r")(?![^\W\d_])",
+                     re.IGNORECASE)
+"""A digit, a fraction or a number's word: a window without one states no count."""
 _FILLERS = frozenset({"of", "the", "your", "her", "his", "their", "my", "these", "those",
                       "and", "more", "extra", "whole", "full"})
 """Words that may stand between a number and its unit or inside a number's words."""
@@ -81,7 +84,7 @@ def _count_before(tokens: list[str]) -> tuple[Decimal, int] | None:
     if k < 0:
         return None
     # the number's words end at k; read back over "N and a half" / "half a" / "a half"
-    words = [t.casefold() for t in tokens[: k + 1]]
+    words = [t.casefold() for t in tokens[max(0, k - 3): k + 1]]  # the last four at most
     if words[-1] == "half" and len(words) >= 4 and words[-2] in ("a", "an") \
             and words[-3] == "and":
         whole = _token_value(tokens[k - 3])
@@ -108,6 +111,9 @@ def dose_counts(text: str) -> list[DoseCount]:
     """
     out: list[DoseCount] = []
     shown = text  # as written: NFKC would make "1½" the digits "11⁄2"
+    # what the words before a unit count depends on those words only: a text that repeats
+    # a line (a log, a copied label) reads each window once
+    read: dict[tuple[str, bool], tuple[str, int] | None] = {}
     for m in _UNIT.finditer(shown):
         lo = max(0, m.start() - _LOOK_BACK)
         before = shown[lo:m.start()]
@@ -115,18 +121,28 @@ def dose_counts(text: str) -> list[DoseCount]:
         if ends:
             lo += ends[-1].end()
             before = before[ends[-1].end():]
-        found = list(_TOKEN.finditer(before))
-        if lo > 0 and found and found[0].start() == 0 and shown[lo - 1].isalnum():
-            found = found[1:]  # a word cut by the window
-        tokens = [t.group(0) for t in found]
-        counted = _count_before(tokens) if tokens else None
-        if counted is None:
-            continue
-        value, first = counted
-        if value <= 0:
-            continue
-        amount = format(value.normalize(), "f")
-        start = lo + found[first].start()
-        out.append(DoseCount(f"{amount} {_unit_of(m.group('unit'))}",
-                             shown[start:m.end()]))
+        key = (before, lo > 0 and shown[lo - 1].isalnum())
+        if key not in read:
+            read[key] = _count_in(*key)
+        counted = read[key]
+        if counted is not None:
+            amount, offset = counted
+            out.append(DoseCount(f"{amount} {_unit_of(m.group('unit'))}",
+                                 shown[lo + offset:m.end()]))
     return out
+
+
+def _count_in(before: str, cut: bool) -> tuple[str, int] | None:
+    """The count (written as a plain decimal) the words `before` a unit state, and where
+    its number starts in `before`; `cut`: its first word may be a word cut by the window."""
+    if not _NUMBER.search(before):
+        return None
+    found = list(_TOKEN.finditer(before))
+    if cut and found and found[0].start() == 0:
+        found = found[1:]  # a word cut by the window
+    tokens = [t.group(0) for t in found]
+    counted = _count_before(tokens) if tokens else None
+    if counted is None or counted[0] <= 0:
+        return None
+    value, first = counted
+    return format(value.normalize(), "f"), found[first].start()
