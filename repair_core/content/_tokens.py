@@ -360,9 +360,14 @@ def _ipv4_hosts(text: str, found: dict[str, TokenKind]) -> None:
     255, no leading zero, as `ipaddress` reads them) as URL hosts: "203.0.113.58" is the
     host of "http://203.0.113.58/". What the digits read as besides (a number of ten or
     more digits) stays."""
+    read: set[str] = set()  # each written form parsed once: a log repeats its hosts
     for m in _IPV4.finditer(text):
+        written = m.group(0)
+        if written in read:
+            continue
+        read.add(written)
         with contextlib.suppress(ValueError):
-            found.setdefault(str(ipaddress.IPv4Address(m.group(0))), "url")
+            found.setdefault(str(ipaddress.IPv4Address(written)), "url")
 
 
 def _pieces(chunk: str) -> list[str]:
