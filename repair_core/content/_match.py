@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import count, repeat
@@ -374,18 +374,10 @@ class _Read:
             self._shapes = host_shapes(self.canonical())
         if not self._shapes:
             return
-        # a host under a key has at most as many labels as the longest key: only so many
-        # of its last labels are joined (a chunk of a million dots is split once)
         most = max(key.count(".") for key in wanted)
         for shape in self._shapes:
-            labels = shape.rsplit(".", most + 1)[1:] if shape.count(".") > most \
-                else shape.split(".")
-            for j in range(len(labels) - 1):
-                hits = wanted.get(".".join(labels[j:]))
-                if hits:
-                    yield shape, hits
-                    break
-
+            if hits := _under_key(shape, wanted, most):
+                yield shape, hits
 
     def spaced_hosts(self, wanted: Mapping[str, list[tuple[int, str]]]
                      ) -> Iterator[tuple[str, list[tuple[int, str]]]]:
@@ -398,14 +390,8 @@ class _Read:
             return
         most = max(key.count(".") for key in wanted)
         for written, host in self._spaced:
-            labels = host.rsplit(".", most + 1)[1:] if host.count(".") > most \
-                else host.split(".")
-            for j in range(len(labels) - 1):
-                hits = wanted.get(".".join(labels[j:]))
-                if hits:
-                    yield written, hits
-                    break
-
+            if hits := _under_key(host, wanted, most):
+                yield written, hits
 
     def pieced_hosts(self, wanted: Mapping[str, list[tuple[int, str]]]
                      ) -> Iterator[tuple[str, list[tuple[int, str]]]]:
@@ -448,6 +434,33 @@ class _Read:
                         break
 
 
+def _under_key(host: str, wanted: Mapping[str, list[tuple[int, str]]], most: int
+               ) -> list[tuple[int, str]] | None:
+    """The hits of the key of `wanted` that `host` is or lies under (the longest such),
+    `most` being the most dots a key has: a host under a key has at most as many labels
+    as the longest key, so only so many of its last labels are joined (a chunk of a
+    million dots is split once)."""
+    labels = host.rsplit(".", most + 1)[1:] if host.count(".") > most else host.split(".")
+    for j in range(len(labels) - 1):
+        hits = wanted.get(".".join(labels[j:]))
+        if hits:
+            return hits
+    return None
+
+
+def _adding(found: Iterable[tuple[str, list[tuple[int, str]]]],
+            shared: set[tuple[int, str]]) -> list[str]:
+    """What each of `found` (as written, its hits) is written as when it adds a hit to
+    `shared`, which it then holds: a token already found is not named again by a form
+    of it found later."""
+    out: list[str] = []
+    for written, hits in found:
+        if not shared.issuperset(hits):
+            shared.update(hits)
+            out.append(written)
+    return out
+
+
 def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any,
            slot: tuple[str | None, Any] | None, threshold: float) -> CarrierMatch | None:
     score = 0.0
@@ -475,23 +488,14 @@ def _match(signature: ContentSignature, wanted: _Wanted, read: _Read, value: Any
                                  for hit in wanted.lines[h])
             shared_tokens.update(hit for h in read.parents() if h in wanted.hosts
                                  for hit in wanted.hosts[h])
-        for shape, hits in read.rot13_hosts(wanted.rot13) if wanted.rot13 else ():
-            if not shared_tokens.issuperset(hits):
-                shared_tokens.update(hits)
-                encoded.append(shape)
-        for written, hits in read.spaced_hosts(wanted.lines) if wanted.lines else ():
-            if not shared_tokens.issuperset(hits):
-                shared_tokens.update(hits)
-                spaced.append(written)
-        for host, hits in read.pieced_hosts(wanted.lines) if wanted.lines else ():
-            if not shared_tokens.issuperset(hits):
-                shared_tokens.update(hits)
-                pieced.append(host)
-        for written, hits in read.digit_groups(wanted.digits, wanted.prefixes) \
-                if wanted.digits else ():
-            if not shared_tokens.issuperset(hits):
-                shared_tokens.update(hits)
-                grouped.append(written)
+        # the tokens found only as the text hides them, each form named by what it adds
+        if wanted.rot13:
+            encoded = _adding(read.rot13_hosts(wanted.rot13), shared_tokens)
+        if wanted.lines:
+            spaced = _adding(read.spaced_hosts(wanted.lines), shared_tokens)
+            pieced = _adding(read.pieced_hosts(wanted.lines), shared_tokens)
+        if wanted.digits:
+            grouped = _adding(read.digit_groups(wanted.digits, wanted.prefixes), shared_tokens)
         for _at, t in sorted(shared_tokens):  # in the signature's order
             found_tokens.append(t)
             score += WEIGHTS["token"]
