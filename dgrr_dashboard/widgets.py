@@ -14,7 +14,7 @@ import streamlit as st
 
 from dgrr_dashboard.graph_html import graph_html
 from repair_core import RepairPlan
-from repair_core.case._trace import span_label, step_trace
+from repair_core.case._trace import span_labels, step_trace
 
 from . import address, state
 from .text import MISSING, code, md
@@ -529,15 +529,15 @@ def legend_html(colour_by: str = "decision") -> str:
             f"label): {edges}</div></div>")
 
 
-def replay_order_line(plan: RepairPlan, shown: int = 12) -> None:
+def replay_order_line(plan: RepairPlan, shown: int = 12,
+                      spans: Mapping[str, str] | None = None) -> None:
     """The plan's replay order: its first `shown` ids on one line, all of them in an
     expander (on a large case it runs to thousands of ids, which must not push the page's
-    action down); an imported step's id with its span's name beside it (`span_label`),
-    as `dgrr plan` prints it."""
+    action down); an imported step's id with its span's name beside it (`span_labels`,
+    or `spans` when the page holds them already), as `dgrr plan` prints it."""
     order = plan.replay_order()
-    wanted = set(order)
-    spans = {s.id: label for s in plan.case.trajectory
-             if s.id in wanted and (label := span_label(s)) is not None}
+    if spans is None:
+        spans = span_labels(plan.case.trajectory, set(order))
 
     def named(sid: str, show: Any) -> str:
         return show(sid) + (f" [{show(spans[sid])}]" if sid in spans else "")

@@ -17,7 +17,7 @@ from dgrr_dashboard.widgets import (
     show_problems,
 )
 from repair_core import PlanEditError, apply_edits, plan_diff
-from repair_core.case._trace import span_label
+from repair_core.case._trace import span_labels
 from repair_core.plan._edit import EDIT_KINDS, allowed_actions, edit_kind, kind_actions
 from repair_core.plan._kept_calls import plan_kept_calls
 
@@ -75,7 +75,7 @@ if _index is None or _index[0] is not c or _index[1] != state.plan_key(p):
     texts = {**{m.id: m.text for m in c.memory}, **{s.id: s.text for s in c.trajectory}}
     kinds = {**{m.id: "record" for m in c.memory}, **{s.id: s.type for s in c.trajectory}}
     # an imported step's hex id says nothing to a person: its span's name goes beside it
-    spans = {s.id: label for s in c.trajectory if (label := span_label(s)) is not None}
+    spans = span_labels(c.trajectory)
     # On a large case the picker lists the affected nodes and the changed decisions (a list
     # of 100k options costs a second on every run); any other id can be typed.
     if len(kinds) <= PICK_LIMIT:
@@ -87,7 +87,7 @@ if _index is None or _index[0] is not c or _index[1] != state.plan_key(p):
     _index = (c, state.plan_key(p), texts, kinds, choices, spans)
     st.session_state[INDEX] = _index
 _, _, texts, kinds, choices, spans = _index
-replay_order_line(p)
+replay_order_line(p, spans=spans)
 
 
 def apply(edits: dict[str, str], force: bool, comment: str) -> None:

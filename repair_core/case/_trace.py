@@ -14,12 +14,14 @@ never reads it.
 from __future__ import annotations
 
 import math
+from collections.abc import Container, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["StepTrace", "TraceMessage", "TRACE_FIELD", "span_label", "step_trace"]
+__all__ = ["StepTrace", "TraceMessage", "TRACE_FIELD", "span_label", "span_labels",
+           "step_trace"]
 
 TRACE_FIELD = "trace"
 """The step's key the importer writes `StepTrace` under."""
@@ -168,6 +170,24 @@ def span_label(step: Any) -> str | None:
     data = _trace_data(step)
     return None if data is None else _label(_name(data.get("span_name")),
                                              _name(data.get("operation")))
+
+
+def span_labels(steps: Iterable[Any], only: Container[str] | None = None) -> dict[str, str]:
+    """Step id -> `span_label` of each of `steps` (those whose id is in `only`, when
+    given) whose trace named its span: what the readable plan, the Plan and Replay pages
+    put beside an imported step's hex id.
+
+    >>> span_labels([{"id": "a1", "trace": {"span_name": "chat"}}, {"id": "s2"}])
+    {'a1': 'chat'}
+    """
+    out = {}
+    for step in steps:
+        sid = step["id"] if isinstance(step, dict) else step.id
+        if only is None or sid in only:
+            label = span_label(step)
+            if label is not None:
+                out[sid] = label
+    return out
 
 
 def _label(name: str | None, operation: str | None) -> str | None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from ..case._trace import span_label
+from ..case._trace import span_label, span_labels
 
 if TYPE_CHECKING:
     from ._plan import RepairPlan
@@ -176,8 +176,7 @@ def plan_summary(plan: RepairPlan, max_rows: int = MAX_ROWS) -> PlanSummary:
         step_rows=step_rows, more_steps=len(shown_steps) > max_rows,
         replay=replay, suspected=suspect_lines(plan.suspected),
         warnings=[f"{w.kind}: {w.message}" for w in case_warnings(plan.case)],
-        replay_spans={s: label for s, _ in replay
-                      if (label := span_label(steps[s])) is not None})
+        replay_spans=span_labels(map(steps.__getitem__, (s for s, _ in replay))))
 
 
 def _shown(decisions: Iterable[tuple[str, str]], reasons: Container[str], limit: int
