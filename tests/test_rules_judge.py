@@ -836,6 +836,20 @@ def test_a_record_written_from_the_same_tool_as_the_faults_source_is_not_certifi
     assert judged.judges == ["lexical", f"model:{MODEL}"]
 
 
+def _whys_not_certified(case_of, uncertain: str, reason: str):
+    """Repair `case_of()` (a fresh case each time) under each objective: each is not
+    certified, and yields the why of its one finding `reason` for the item `uncertain`."""
+    from repair_core import plan_case
+    from repair_core.replay import repair
+
+    for objective in ("answer", "store"):
+        case = case_of()
+        v = repair(case, plan_case(case, objective=objective)).verification
+        assert v.outcome == "not_certified", objective
+        [why] = [u.why for u in v.uncertain if u.id == uncertain and u.reason == reason]
+        yield why
+
+
 def _payables_case(tmp_path, todo: str, support: str = "m_rent", known: str | None = None):
     """A bill from an e-mail (the fault m_bill, seq 5) and, at seq 7, a to-do list written
     with a support edge to `support` only, saying `todo`; `known`: the text of a record of
@@ -958,12 +972,8 @@ def test_a_record_stating_a_faults_amount_its_lineage_lacks_is_not_certified(tmp
     # the to-do keeps only the bill's amount, written the other way round: no token, no
     # name, no edge from the fault
     todo = "To pay in January: rent 9,800 NOK; 2.310,00 NOK by the 20th."
-    for objective in ("answer", "store"):
-        case = _payables_case(tmp_path, todo)
-        v = repair(case, plan_case(case, objective=objective)).verification
-        assert v.outcome == "not_certified", objective
-        [why] = [u.why for u in v.uncertain
-                 if u.id == "m_todo:m_bill" and u.reason == "unexplained-token"]
+    for why in _whys_not_certified(lambda: _payables_case(tmp_path, todo), "m_todo:m_bill",
+                                   "unexplained-token"):
         assert "it states the amount 2310.00 of m_bill, which nothing in its recorded " \
                "lineage states" in why
     # the rent's amount is its lineage's own: clean
@@ -1083,12 +1093,8 @@ def test_a_record_stating_a_faults_dose_in_other_units_its_lineage_lacks_is_not_
     # the organiser writes the fault's 1.5 g as 1500 mg, beside a true ibuprofen dose of the
     # same figure that its lineage (the ibuprofen record) states: no token, no edge
     todo = "Pill box: metformin 1500 mg at breakfast; ibuprofen 1500 mg at most."
-    for objective in ("answer", "store"):
-        case = _dose_case(tmp_path, todo)
-        v = repair(case, plan_case(case, objective=objective)).verification
-        assert v.outcome == "not_certified", objective
-        [why] = [u.why for u in v.uncertain
-                 if u.id == "m_todo:m_bill" and u.reason == "unexplained-quantity"]
+    for why in _whys_not_certified(lambda: _dose_case(tmp_path, todo), "m_todo:m_bill",
+                                   "unexplained-quantity"):
         assert why.startswith("written at seq 7, after m_bill (seq 5), it states 'metformin "
                               "1500 mg', the quantity 1500 mg of m_bill (1.5 g in other "
                               "units), which nothing in its recorded lineage states of the "
@@ -1119,12 +1125,8 @@ def test_a_record_stating_a_count_of_doses_its_lineage_lacks_after_a_dose_fault_
     # the organiser says how many tablets to take, the strength being elsewhere: no unit
     # to compare with the fault's 1.5 g, no token, an edge only to the ibuprofen record
     todo = "Breakfast box: three of the white tablets, swallowed whole."
-    for objective in ("answer", "store"):
-        case = _dose_case(tmp_path, todo)
-        v = repair(case, plan_case(case, objective=objective)).verification
-        assert v.outcome == "not_certified", objective
-        [why] = [u.why for u in v.uncertain
-                 if u.id == "m_todo:m_bill" and u.reason == "unexplained-quantity"]
+    for why in _whys_not_certified(lambda: _dose_case(tmp_path, todo), "m_todo:m_bill",
+                                   "unexplained-quantity"):
         assert "states the count 'three of the white tablets' (3 tablet)" in why, why
     # a lineage stating the same count explains it
     case = _dose_case(tmp_path, todo, known="Dr Berg: 3 tablets at breakfast since May.")
@@ -1267,12 +1269,8 @@ def test_a_later_record_naming_the_faults_subject_is_not_certified(tmp_path):
     # the plan acts on the false clearance in other words; its lineage (the user's turn
     # and her true record) is free of the fault, and the lexical judge finds no word of it
     acting = "Week: Priya Raman starts the amoxicillin course the pharmacy suggested."
-    for objective in ("answer", "store"):
-        case = _clinic_case(tmp_path, acting)
-        v = repair(case, plan_case(case, objective=objective)).verification
-        assert v.outcome == "not_certified", objective
-        [why] = [u.why for u in v.uncertain
-                 if u.id == "m_plan:m_ok" and u.reason == "same-subject"]
+    for why in _whys_not_certified(lambda: _clinic_case(tmp_path, acting), "m_plan:m_ok",
+                                   "same-subject"):
         assert why.startswith("written at seq 8, after m_ok (seq 5), it names the name "
                               "'Priya Raman' of m_ok, and the lexical judge found "
                               "nothing more of m_ok in it"), why
