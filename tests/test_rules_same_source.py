@@ -155,7 +155,7 @@ def test_a_model_judge_decides_the_record():
 def _chain_case(n: int):
     """The handbook fault, then `n` calls of the same tool with the same arguments, each
     followed by a record citing that output and the record before it."""
-    from same_source_cases import HANDBOOK, _call, _case, _dep, _record, _write
+    from same_source_cases import HANDBOOK, _call, _case, _record, _step, _write
 
     trajectory = [*_call("s1", 2, "u1", "read_file", {"path": "/h"}, HANDBOOK, "u1:initiate"),
                   _write("s2", 5, "u1", "m_rule", "s1o:cite")]
@@ -168,8 +168,7 @@ def _chain_case(n: int):
         trajectory.append(_write(f"w{k}", seq + 3, "u1", f"m{k}", f"r{k}_o:cite {prev}".strip()))
         memory.append(_record(f"m{k}", "x", f"note {k}", f"k{k}", "v", seq + 3, f"w{k}"))
         prev, seq = f"m{k}:cite", seq + 4
-    trajectory.append({"id": "ans", "seq": seq, "turn": "u1", "type": "answer", "text": "ok",
-                       "deps": _dep("u1:initiate")})
+    trajectory.append(_step("ans", seq, "u1", "answer", "u1:initiate", "ok"))
     return case_from_data(_case("chain", "x", [("u1", 1, "go")], memory, trajectory,
                                 "m_rule", ["read_file"]))
 

@@ -490,7 +490,7 @@ def _chain_of_records(links: int) -> Any:
     """A fault read from a page, then `links` pages each followed by a record written from
     it and from the record before it, each record holding a ticket number nothing before
     it holds (a finding each)."""
-    from same_source_cases import _call, _case, _dep, _record, _write
+    from same_source_cases import _call, _case, _record, _step, _write
 
     from repair_core import case_from_data
 
@@ -507,8 +507,7 @@ def _chain_of_records(links: int) -> Any:
         memory.append(_record(f"m{k}", "x", f"note {k}, ticket TK{k:07d}", f"k{k}", "v",
                               seq + 3, f"w{k}"))
         prev, seq = f"m{k}:cite", seq + 4
-    trajectory.append({"id": "ans", "seq": seq, "turn": "u1", "type": "answer",
-                       "text": "ok", "deps": _dep("u1:initiate")})
+    trajectory.append(_step("ans", seq, "u1", "answer", "u1:initiate", "ok"))
     return case_from_data(_case("chain", "x", [("u1", 1, "go")], memory, trajectory,
                                 "m_fault", ["read_page"]))
 
