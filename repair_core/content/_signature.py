@@ -335,22 +335,17 @@ def vocabulary_texts(case: Case) -> list[str]:
     lives: a repair asks for its case's three times (plan, blocked writes, the final
     check), each a pass over every node (cases are not changed in place: an edit makes a
     new case)."""
-    global _last_vocabulary
-    size = (len(case.session), len(case.memory), len(case.trajectory))
-    last = _last_vocabulary
-    if last is not None and last[0]() is case and last[1] == size:
-        return last[2]
-    texts = [*(t.text for t in case.session), *map(node_content, case.memory),
-             *map(node_content, case.trajectory)]
-    _last_vocabulary = (weakref.ref(case, _forget_vocabulary), size, texts)
-    return texts
+    for _text in _vocabulary(case):  # made and kept (or kept already) once all are read
+        pass
+    assert _last_vocabulary is not None
+    return _last_vocabulary[2]
 
 
 def _vocabulary(case: Case) -> Iterator[str]:
     """`vocabulary_texts(case)`'s texts in order, each made as it is read: a search that
     finds every word it looks for in the first few (`lower_case_uses`) does not make the
-    rest, a pass over every node of the case. Kept as `vocabulary_texts` keeps them once
-    all are made."""
+    rest, a pass over every node of the case. Kept for the case, as `vocabulary_texts`
+    says, once all are made."""
     global _last_vocabulary
     size = (len(case.session), len(case.memory), len(case.trajectory))
     last = _last_vocabulary
