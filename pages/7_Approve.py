@@ -43,6 +43,7 @@ from repair_core.approvals import (
     carrier_groups,
     check_sources,
     database_exists,
+    items_on,
     markdown_report,
     record_decision,
     repaired_store,
@@ -167,14 +168,10 @@ elif summary.replayed:
     by = judged_by(summary.judges)
     found = [plural(carrying, "carrier") + " of a fault"] if carrying else []
     if unsure:
-        # an item is one (record, fault) pair to acknowledge; `dgrr repair` counts records,
-        # so say both when one record is uncertain of several faults or sources
-        held = sorted({(c.kind, c.where) for c in uncertain})
-        kinds = [k for k in ("answer", "output", "record") if any(h[0] == k for h in held)]
-        on = (" on " + " and ".join(plural(sum(h[0] == k for h in held), k) for k in kinds)
-              if len(held) != unsure else "")
-        found.append(f"{plural(unsure, 'item')}{on} not certified clean (no judge could "
-                     "clear them)")
+        # `dgrr repair` counts records: say both when one is uncertain of several faults
+        on = items_on(uncertain)
+        found.append(f"{plural(unsure, 'item')}{'' if on is None else ' on ' + on} not "
+                     "certified clean (no judge could clear them)")
     st.caption("Content check of what the agent reads next: " + (
         " and ".join(found) + ", acknowledged by kind (answer, outputs, records), each "
         f"listed; judged by lineage and {by}" if summary.carriers

@@ -8,7 +8,7 @@ import re
 import threading
 import weakref
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, ValidationError
@@ -427,6 +427,28 @@ def warning_groups(warnings: Iterable[str]) -> list[tuple[str, list[str]]]:
     return list(groups.items())
 
 
+_KINDS = ("answer", "output", "record")
+"""The places a carrier or an uncertain item is in, in the order they are shown."""
+
+
+def items_on(items: Collection[Carrier | Uncertain]) -> str | None:
+    """The places `items` are on, counted by kind (`1 record`, `1 answer and 2 records`),
+    when some place holds more than one of them; None when each is on a place of its own.
+    An item is one (place, fault) pair to acknowledge: one record read against two faults
+    is two items on one record, where `dgrr repair` counts the record once.
+
+    >>> c = [Carrier(id=f"m1:{f}", kind="record", where="m1", fault=f, evidence="",
+    ...              score=1.0, text="") for f in ("m3", "m4")]
+    >>> items_on(c), items_on(c[:1])
+    ('1 record', None)
+    """
+    places = {(c.kind, c.where) for c in items}
+    if len(places) == len(items):
+        return None
+    kinds: Counter[str] = Counter(kind for kind, _ in places)
+    return " and ".join(plural(kinds[k], k) for k in _KINDS if k in kinds)
+
+
 def carrier_groups(carriers: Iterable[Carrier | Uncertain], ids: Iterable[str] = ()
                    ) -> list[tuple[str, list[Carrier | Uncertain | str]]]:
     """`carriers` grouped by kind (the answer, replayed outputs, records), in that order,
@@ -450,7 +472,7 @@ def carrier_groups(carriers: Iterable[Carrier | Uncertain], ids: Iterable[str] =
     """
     groups: dict[tuple[str, str], list[Carrier | Uncertain]] = {
         (status, kind): [] for status in ("carrier", "not_certified")
-        for kind in ("answer", "output", "record")}
+        for kind in _KINDS}
     for c in carriers:
         groups.setdefault((c.status, c.kind), []).append(c)
     named: list[tuple[str, list[Carrier | Uncertain | str]]] = []
@@ -460,11 +482,8 @@ def carrier_groups(carriers: Iterable[Carrier | Uncertain], ids: Iterable[str] =
         faults = list(dict.fromkeys(c.fault for c in cs))
         which = ", ".join(faults) if len(faults) <= 3 else f"(one of {len(faults)} faults)"
         head = CARRIER_WARNING if status == "carrier" else NOT_CERTIFIED_WARNING
-        # an item is one (place, fault) pair: one record read against two faults is two
-        # items on one record, as `dgrr repair` and the page's verdict line count it
-        places = len({c.where for c in cs})
-        count = (plural(len(cs), kind) if places == len(cs)
-                 else f"{plural(len(cs), 'item')} on {plural(places, kind)}")
+        on = items_on(cs)
+        count = plural(len(cs), kind) if on is None else f"{plural(len(cs), 'item')} on {on}"
         named.append((f"{head} {which}: {count}", list(cs)))
     detailed = {c.id for cs in groups.values() for c in cs}
     only_ids: list[Carrier | Uncertain | str] = list(dict.fromkeys(
