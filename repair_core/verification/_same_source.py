@@ -150,14 +150,22 @@ def _sources(case: Case, nodes: list[str]) -> dict[str, str]:
 
 def _call(obs: str, steps: Mapping[str, Any]) -> tuple[str, str] | None:
     """The tool and canonical JSON arguments of the call that produced `obs`, or None."""
-    for d in steps[obs].deps:
-        action = steps.get(d.id) if d.label == "produce" else None
+    for action in _producers(steps[obs], steps):
         tool = getattr(action, "tool", None)
-        if action is not None and tool:
+        if tool:
             args = getattr(action, "args", None) or {}
             return str(tool), json.dumps(args, sort_keys=True, separators=(",", ":"),
                                          ensure_ascii=False, default=str)
     return None
+
+
+def _producers(obs: Any, steps: Mapping[str, Any]) -> Iterator[Any]:
+    """The steps of `steps` an observation's "produce" deps name: the call it is the
+    output of."""
+    for d in obs.deps:
+        action = steps.get(d.id) if d.label == "produce" else None
+        if action is not None:
+            yield action
 
 
 def identities(value: Any) -> Iterator[tuple[str, str]]:
@@ -189,10 +197,8 @@ def identities(value: Any) -> Iterator[tuple[str, str]]:
 def _identities_of(obs: Any, steps: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """The identities an observation names: its call's arguments', its output's (an
     object, or each object of a list)."""
-    for d in obs.deps:
-        action = steps.get(d.id) if d.label == "produce" else None
-        if action is not None:
-            yield from identities(getattr(action, "args", None))
+    for action in _producers(obs, steps):
+        yield from identities(getattr(action, "args", None))
     yield from _output_identities(getattr(obs, "output", None))
 
 
@@ -215,10 +221,8 @@ def _source_items(case: Case, sources: Mapping[str, str],
     listed: list[tuple[str, Any]] = []
     for obs in sources:
         got = out.setdefault(obs, [])
-        for d in steps[obs].deps:
-            action = steps.get(d.id) if d.label == "produce" else None
-            if action is not None:
-                got.extend(identities(getattr(action, "args", None)))
+        for action in _producers(steps[obs], steps):
+            got.extend(identities(getattr(action, "args", None)))
         output = getattr(steps[obs], "output", None)
         if isinstance(output, list):
             listed.extend((obs, item) for item in output if isinstance(item, Mapping))
