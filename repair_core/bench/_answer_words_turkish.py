@@ -29,7 +29,9 @@ _VERBS = {"book": "booked", "add": "added", "put": "put", "change": "changed",
 
 _STEMS = {"ayırt": "book", "ekle": "add", "koy": "put",
           "değiştir": "change", "gönder": "send", "yolla": "send", "güncelle": "change"}
-"""Verb stems, longest first when looked up."""
+"""Verb stems."""
+_STEMS_LONGEST_FIRST = sorted(_STEMS, key=len, reverse=True)
+"""`_STEMS` in the order they are looked up, longest first."""
 
 _LIGHT = {"rezerve": "book", "satın": "buy"}
 """Words whose verb is the next word ("rezerve ettim", "satın aldım")."""
@@ -87,7 +89,7 @@ def _lower(word: str) -> str:
 
 def _verb(word: str) -> str | None:
     """The gloss of `word` as a verb of `_STEMS` with its ending, or None."""
-    for stem in sorted(_STEMS, key=len, reverse=True):
+    for stem in _STEMS_LONGEST_FIRST:
         if word.startswith(stem):
             verb, rest = _STEMS[stem], word[len(stem):]
             past = _VERBS[verb]
