@@ -566,14 +566,14 @@ class AnswerReading:
 
     def __init__(self, answer: str, required: Sequence[str],
                  forbidden: Sequence[str] = (), request: str | None = None) -> None:
-        self.asks_action = (None if request is None else
-                            any(w in REQUEST_VERBS for w in _asked(value_words(request))))
-        """The user's request asks for an action (`REQUEST_VERBS`); False when it asks
-        for a status or a fact; None when it is not known, and then every action the
-        answer names is read as the request's."""
         self._request_words = (None if request is None
                                else frozenset(_asked(value_words(request))))
         """The words of the user's request (`_side_action`); None when it is not known."""
+        self.asks_action = (None if self._request_words is None else
+                            not REQUEST_VERBS.isdisjoint(self._request_words))
+        """The user's request asks for an action (`REQUEST_VERBS`); False when it asks
+        for a status or a fact; None when it is not known, and then every action the
+        answer names is read as the request's."""
         answer = _STRUCK.sub(" ", _FOOTNOTE_MARKS.sub("", str(answer)))
         guess = guess_language(answer, ANSWER_READER_LANGUAGES)
         self._why_unread = guess.why_unread
