@@ -580,19 +580,10 @@ class AnswerReading:
         if guess.code == "en":
             # another language's form of a name is `_name_forms`' to read, not a slip
             answer = _slips_read(answer, [*required, *forbidden])
-        if guess.code in CJK_LANGUAGES:
-            # Chinese, Japanese, Korean: their general words written as the English ones
-            # the reader reads; a negation left over is one it does not read
-            answer = gloss(split_scripts(answer), guess.code)
-            if (negation := unread_negation(answer, guess.code)) is not None:
-                self._why_unread = (f"a negation ('{negation}') in a form the reader does "
-                                    f"not read in {LANGUAGE_NAMES[guess.code]}")
-        elif guess.code == "tr":
-            # Turkish: its verbs' endings and its general words written as English ones
-            answer = _tr.gloss(answer)
-            if (negation := _tr.unread_negation(answer)) is not None:
-                self._why_unread = (f"a negation ('{negation}') in a form the reader does "
-                                    "not read in Turkish")
+        answer, negation = _glossed(answer, guess.code)
+        if negation is not None:
+            self._why_unread = (f"a negation ('{negation}') in a form the reader does "
+                                f"not read in {LANGUAGE_NAMES[guess.code]}")
         prose, items = _options_listed(split_scripts(answer))
         pieces = _SENTENCE_END.split(prose)
         texts: list[str] = []
@@ -609,9 +600,9 @@ class AnswerReading:
         (`guess_language`)."""
         # an answer in a language the reader does not read is read with English cues
         # only; its verdict is `unsure` whatever they find (`unread_language`); one in
-        # Chinese, Japanese or Korean is read with English cues through its gloss
+        # a language read through a gloss is read with English cues (`_glossed`)
         other = (self.language != "en" and self.language in ANSWER_READER_LANGUAGES
-                 and self.language not in CJK_LANGUAGES and self.language != "tr")
+                 and self.language not in _GLOSSED_LANGUAGES)
         czech = self.language == "cs"
         self.sentences = ([_Sentence(t, other, czech=czech) for t in texts]
                           + [_Sentence(t, other, listed=True, czech=czech) for t in items])
@@ -2131,6 +2122,24 @@ def _slips_read(answer: str, labels: Sequence[str]) -> str:
         return m.group(0) if name is None else names[name]
 
     return _LETTERS.sub(meant, answer)
+
+
+_GLOSSED_LANGUAGES = CJK_LANGUAGES | {"tr"}
+"""The languages whose answers are read as English once glossed (`_glossed`)."""
+
+
+def _glossed(answer: str, language: str) -> tuple[str, str | None]:
+    """`answer` in Chinese, Japanese, Korean or Turkish with its general words written as
+    the English ones the reader reads (`_answer_words_cjk.gloss`,
+    `_answer_words_turkish.gloss`), and a negation left over, one the reader does not
+    read in that form, or None; an answer in any other language as it is."""
+    if language in CJK_LANGUAGES:
+        glossed = gloss(split_scripts(answer), language)
+        return glossed, unread_negation(glossed, language)
+    if language == "tr":
+        glossed = _tr.gloss(answer)
+        return glossed, _tr.unread_negation(glossed)
+    return answer, None
 
 
 def read_answer(answer: str, required: Sequence[str], forbidden: Sequence[str] = (),
