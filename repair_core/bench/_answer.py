@@ -415,10 +415,10 @@ def _options_listed(answer: str) -> tuple[str, list[str]]:
 _BRACKETS = re.compile(r"[()]")
 _CLOSING = re.compile(r"\)")
 _FOOTNOTE_MARKS = re.compile("[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
-# struck-through text (Markdown "~~8A~~", HTML "<s>", "<del>", "<strike>") is taken back by
-# its writer: it asserts nothing, neither a value stated nor one rejected
-_STRUCK = re.compile(r"~~[^~\n]+~~|<(s|del|strike)>[^<\n]*</\1>", re.IGNORECASE)
 """Superscript digits: footnote markers ("Seattle¹"), never a digit of a value."""
+_STRUCK = re.compile(r"~~[^~\n]+~~|<(s|del|strike)>[^<\n]*</\1>", re.IGNORECASE)
+"""Struck-through text (Markdown "~~8A~~", HTML "<s>", "<del>", "<strike>"), taken back
+by its writer: it asserts nothing, neither a value stated nor one rejected."""
 _MONTHS_SHORT = {"feb": "february", "apr": "april", "jun": "june", "jul": "july",
                  "aug": "august", "sep": "september", "sept": "september",
                  "oct": "october", "nov": "november", "dec": "december"}
