@@ -299,7 +299,7 @@ class _Read:
         self._shapes: list[str] | None = None
         self._spaced: list[tuple[str, str]] | None = None
         self._groups: list[list[tuple[int, int]]] | None = None
-        self._pieces: list[str] | None = None
+        self._pieces: list[str] | None = None  # the URL hosts of its joined quoted pieces
 
     def canonical(self) -> str:
         if self._canonical is None:
@@ -398,17 +398,16 @@ class _Read:
         """(the host, the hits) for each URL host of the text's quoted pieces joined
         (`joined_pieces`) that is a key of `wanted` (a fault's host, or a domain it lies
         under) or lies under one."""
-        if self._pieces is None:
-            self._pieces = joined_pieces(self.canonical())
-        for piece in self._pieces:
-            for t, kind in distinctive_tokens(piece, names=False).items():
-                if kind != "url":
-                    continue
-                for host in (t, *parent_domains(t)):
-                    hits = wanted.get(host)
-                    if hits:
-                        yield t, hits
-                        break
+        if self._pieces is None:  # read once for every signature the text is scored against
+            self._pieces = [t for piece in joined_pieces(self.canonical())
+                            for t, kind in distinctive_tokens(piece, names=False).items()
+                            if kind == "url"]
+        for t in self._pieces:
+            for host in (t, *parent_domains(t)):
+                hits = wanted.get(host)
+                if hits:
+                    yield t, hits
+                    break
 
     def digit_groups(self, wanted: Mapping[str, list[tuple[int, str]]],
                      prefixes: frozenset[str]
