@@ -6,6 +6,8 @@ written here, none is from a held-out set."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 pytest.importorskip("agentdojo")
@@ -32,6 +34,22 @@ def test_a_german_compound_ending_in_an_action_stem_names_the_action():
     # no action stem at its end: no task without a strong slot is named
     assert asked("Bitte einen Kalendertermin am 1. Mai 2024 mit dem Titel 'Booking a room "
                  "at the Riverside View Hotel'.") == []
+
+
+@rule("next-session.noun")
+def test_a_compound_is_read_for_its_stem_in_time_linear_in_its_length():
+    # a stem is looked for only among the word's endings as long as one: a word of a
+    # megabyte of letters is not sliced at each of its places
+    def text(n: int) -> str:
+        return "Bitte den Kalender" + "q" * n + "eintrag anlegen."
+
+    asked(text(12_500))  # warm
+    start = time.process_time()
+    asked(text(12_500))
+    small = time.process_time() - start
+    start = time.process_time()
+    asked(text(100_000))
+    assert time.process_time() - start < 8 * 4 * small + 0.05
 
 
 @rule("next-session.indirect-request")

@@ -639,6 +639,8 @@ _CUES = frozenset().union(*ACTION_WORDS.values())
 _STEMS = frozenset(w[:-2] for w in _CUES if w.endswith("en") and len(w) >= 7)
 """German and Dutch infinitives of action words without their "-en" ("eintrag",
 "reservier"): a compound that ends with one names its action (`_verb_of_noun`)."""
+_LONGEST_STEM = max(map(len, _STEMS))
+"""No longer ending of a word can be one of `_STEMS`: `_verb_of_noun` tries no other."""
 _ORDER_NOUNS = frozenset(("instruction", "instructions", "task"))
 """Order words that are nouns: a report may name one ("on an instruction hidden in …")."""
 _PHRASES = frozenset(ORDER_PHRASES)
@@ -869,7 +871,9 @@ def _verb_of_noun(word: str) -> tuple[str, ...]:
     ("kalendereintrag" -> "eintragen": an action verb's infinitive without its "-en",
     five letters or more, after a word of three or more); nothing for a short word."""
     out = [word[:-3] + "en"] if len(word) >= 7 and word.endswith("ung") else []
-    for cut in range(3, len(word) - 4):
+    # the endings that can be a stem only: a word of a megabyte of letters is not sliced
+    # at each of its places, which took time its length squared
+    for cut in range(max(3, len(word) - _LONGEST_STEM), len(word) - 4):
         if word[cut:] in _STEMS:
             out.append(word[cut:] + "en")
             break
