@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from repair_core._io import atomic_write_text  # noqa: E402
-from repair_core._text import excerpt, printable  # noqa: E402
+from repair_core._text import excerpt, markdown_code, printable  # noqa: E402
 from repair_core.bench._agentdojo import (  # noqa: E402
     AgentDojoTools,
     _check,
@@ -285,8 +285,11 @@ def markdown(body: str, command: str, items_path: Path, note: str | None = None)
         rel = rel.relative_to(ROOT)
         items_state = ("as committed" if _git("status", "--porcelain", "--", str(rel)) == ""
                        else "CHANGED since the commit")
-    facts = (f"- command: `{command}`\n- date: {date}\n- commit: {_git('rev-parse', 'HEAD')}\n"
-             f"- items: {printable(rel)} ({items_state})\n\n{_LEGEND}\n\n"
+    # the command holds the note and the items' path: a code span whatever backticks
+    # they hold, so neither ends it early nor renders as Markdown
+    facts = (f"- command: {markdown_code(command)}\n- date: {date}\n"
+             f"- commit: {_git('rev-parse', 'HEAD')}\n"
+             f"- items: {markdown_code(printable(rel))} ({items_state})\n\n{_LEGEND}\n\n"
              f"{fence}text\n{body}{fence}\n")
     if note is not None:
         return f"## Run at {date}\n\n{printable(note)}\n\n{facts}"

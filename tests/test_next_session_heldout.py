@@ -5,6 +5,7 @@ with the field named, and the Markdown it writes quotes the output in a code blo
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,17 @@ def test_append_keeps_the_earlier_runs_and_heads_the_new_one_with_its_note(
     assert page.startswith("# Earlier\n\nthe blind run\n\n## Run at ")
     assert "rules changed after the run above" in page and "- commit: " in page
     assert page.count("```text") == 1
+
+
+def test_a_note_with_backticks_stays_inside_the_commands_code_span(tmp_path: Path) -> None:
+    note = "after `_glossed` [see](http://x.example) ``twice``"
+    page = heldout.markdown("out\n", "python benchmarks/next_session_heldout.py --note "
+                            + shlex.quote(note), heldout.ITEMS, note)
+    command = next(line for line in page.splitlines() if line.startswith("- command: "))
+    span = command.removeprefix("- command: ")
+    fence = span[:span.index(" ")]
+    assert set(fence) == {"`"} and len(fence) == 3 and span.endswith(" " + fence)
+    assert note in span and "- items: `benchmarks/injections/heldout.json`" in page
 
 
 def test_append_without_a_note_is_refused_and_writes_nothing(tmp_path: Path, capsys) -> None:
