@@ -17,7 +17,7 @@ import ipaddress
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 __all__ = ["cjk_digits", "html_decoded", "iban_digits", "iban_formats", "ipv6_addresses",
@@ -112,6 +112,20 @@ def ipv6_address(written: str) -> str | None:
     return _read_ipv6(written)
 
 
+def ipv6_reader() -> Callable[[str], str | None]:
+    """`ipv6_address` with a memo for one call over a text: a log writes one address many
+    times, and `ipaddress` reads it slowly. Not process-wide: a memo outlives no call, so
+    no case's addresses stay in the process after it."""
+    memo: dict[str, str | None] = {}
+
+    def read(written: str) -> str | None:
+        if written not in memo:
+            memo[written] = ipv6_address(written)
+        return memo[written]
+
+    return read
+
+
 def _compressed_already(written: str) -> bool:
     """Whether `written` is an IPv6 address in its compressed form for sure: lower-case
     hex groups without leading zeros, none of them 0, with one "::" standing for two or
@@ -127,7 +141,6 @@ _COMPRESSED = re.compile(f"(?:{_GROUP}(?::{_GROUP})*)?::(?:{_GROUP}(?::{_GROUP})
 with the colon no group holds)."""
 
 
-@lru_cache(maxsize=1 << 12)
 def _read_ipv6(written: str) -> str | None:
     try:
         value = int(ipaddress.IPv6Address(written))
@@ -150,9 +163,9 @@ def _read_ipv6(written: str) -> str | None:
     return ":".join(groups[:best_at]) + "::" + ":".join(groups[best_at + best_len:])
 
 
-def _ipv6(m: re.Match[str]) -> str:
+def _ipv6(m: re.Match[str], address: Callable[[str], str | None]) -> str:
     opened, written, closed = m.groups()
-    read = ipv6_address(written)
+    read = address(written)
     if read is None or read == written:
         return m.group(0)
     if "." in read and opened and closed:
@@ -170,7 +183,10 @@ def ipv6_addresses(text: str) -> str:
     ...                "http://[::ffff:c000:207]/ at 10:30:45")
     'http://[2001:db8::1]:8080/ dns 192.0.2.7, http://192.0.2.7/ at 10:30:45'
     """
-    return IPV6.sub(_ipv6, text) if "::" in text or text.count(":") >= 7 else text
+    if "::" not in text and text.count(":") < 7:
+        return text
+    address = ipv6_reader()
+    return IPV6.sub(lambda m: _ipv6(m, address), text)
 
 
 _IBAN_START = re.compile(r"(?<![\w.])[A-Za-z]{2}[0-9OoIil]{2}")
@@ -318,10 +334,9 @@ def _iban_valid(compact: str) -> bool:
     return _stdnum_valid(compact)
 
 
-@lru_cache(maxsize=1 << 12)
 def _stdnum_valid(compact: str) -> bool:
-    """python-stdnum's word on an IBAN (looking its country up costs some 0.1 ms: an IBAN
-    written again is asked once)."""
+    """python-stdnum's word on an IBAN (looking its country up costs some 0.1 ms; an IBAN
+    written again in one text is asked once, by `iban_digits`' memo of its windows)."""
     from stdnum import iban
 
     return bool(iban.is_valid(compact))

@@ -12,7 +12,7 @@ from functools import cache
 from itertools import islice
 from typing import Literal
 
-from .._spelled import IPV6, iban_formats, ipv6_address
+from .._spelled import IPV6, iban_formats, ipv6_reader
 from ._stems import ORDINARY_STEMS, stem
 
 __all__ = ["TokenKind", "STRONG_KINDS", "distinctive_tokens", "proper_names", "COMMON_CAPITALISED",
@@ -340,9 +340,10 @@ def _ipv6_hosts(text: str, found: dict[str, TokenKind]) -> str:
     hosts (an address is a host), and gives `text` with each blanked; an IPv4-mapped one
     is left to be read as its IPv4 address (`_spelled.ipv6_addresses` writes it so)."""
     blank: list[tuple[int, int]] = []
+    address = ipv6_reader()
     for m in IPV6.finditer(text):
         written = m.group(2)
-        read = ipv6_address(written)
+        read = address(written)
         if read is None or "." in read or not _HAS_DIGIT(written) \
                 or sum(1 for g in written.split(":") if g) < _MIN_IPV6_GROUPS:
             continue
