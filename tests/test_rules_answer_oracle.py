@@ -1786,6 +1786,21 @@ def test_an_action_scheduled_is_not_done(answer, outcome):
     assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == outcome
 
 
+@rule("oracle.scheduled-not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # the arrival or departure that makes "scheduled" a state is in its own clause
+    ("RS-310, green, size 7: cart update scheduled, delivery Friday.", "not recovered"),
+    ("RS-310 in green, size 7 — adding to your cart scheduled; arrival Friday.",
+     "not recovered"),
+    ("Added RS-310 in green, size 7 to your cart, scheduled to arrive Friday.",
+     "recovered"),
+])
+def test_a_timetable_word_in_the_next_clause_leaves_scheduled_pending(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *RS310, request=RS310_REQUEST).outcome == outcome
+
+
 @rule("oracle.slips")
 @pytest.mark.parametrize(("answer", "labels", "outcome"), [
     # one slip of the keyboard in a one-word name: dropped, added, changed, swapped

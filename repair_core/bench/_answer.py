@@ -273,10 +273,13 @@ _TIMETABLED = frozenset({"arrive", "arrival", "arrives", "deliver", "delivery", 
                          "departure", "departs", "land", "landing", "pickup", "boarding"})
 
 
-def _timetable(words: list[str], i: int) -> bool:
+def _timetable(words: list[str], i: int, c_hi: int) -> bool:
     """"scheduled" at `i` says when something arrives or leaves ("scheduled to arrive on
-    Tuesday", "scheduled for delivery Thursday"), a state, not an action waiting to run."""
-    return words[i] == "scheduled" and any(x in _TIMETABLED for x in words[i + 1:i + 4])
+    Tuesday", "scheduled for delivery Thursday"), a state, not an action waiting to run:
+    a word of arriving or leaving follows it within three words in its clause (ending at
+    `c_hi`), not in the next ("booking scheduled, departure Tuesday" is pending)."""
+    return words[i] == "scheduled" and any(
+        x in _TIMETABLED for x in words[i + 1:min(c_hi, i + 4)])
 _DOUBT = (OTHER_CORRECTIONS | OTHER_STILL | OTHER_PENDING_WORDS | OTHER_UNREAD
           | _OTHER_CONDITIONS | _TAKING_BACK | PENDING_WORDS)
 _ACTION_NOUNS = frozenset({"adding", "holding", "booking", "reserving", "redirecting",
@@ -1117,7 +1120,7 @@ class AnswerReading:
             elif cues.other and w in OTHER_STILL:
                 negated_at = next((k for k in range(max(0, i - 1), min(len(words), i + 2))
                                    if cues.negation(words[k])), -1)
-            pending = (w in PENDING_WORDS and not _timetable(words, i)) or (
+            pending = (w in PENDING_WORDS and not _timetable(words, i, s.clause(i)[1])) or (
                 cues.other and w in OTHER_PENDING_WORDS and not self._states_a_status(si, i)
             ) or (negated_at >= 0 and self._governs_a_requested_action(s, negated_at))
             if _negation(w):
