@@ -1,6 +1,6 @@
 """Error rates of the answer oracles on hand-written free-text answers
 (`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl`,
-`round5.jsonl` to `round11.jsonl` written by other authors), per split
+`round5.jsonl` to `round13.jsonl` written by other authors), per split
 and per category:
 
     python benchmarks/answer_oracle.py                # print the section
@@ -28,7 +28,9 @@ Spanish, Italian, Portuguese, Dutch and nine others), also written blind, or, fr
 `round9.jsonl`, `english-round9` and `other-languages-round9` (the same fifteen
 languages), or, from `round10.jsonl`, `english-round10` and `other-languages-round10`
 (the same fifteen languages), or, from `round11.jsonl`, `english-round11` and
-`other-languages-round11` (sixteen languages), also written blind. An oracle
+`other-languages-round11` (sixteen languages), or, from `round12.jsonl`,
+`english-round12` and `other-languages-round12` (22 languages), or, from `round13.jsonl`,
+`english-round13` and `other-languages-round13` (28 languages), also written blind. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
 counts as not recovered in the error rate, so a right answer left unsure is an error
@@ -44,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -64,6 +66,8 @@ ROUND8 = ROOT / "benchmarks" / "answers" / "round8.jsonl"
 ROUND9 = ROOT / "benchmarks" / "answers" / "round9.jsonl"
 ROUND10 = ROOT / "benchmarks" / "answers" / "round10.jsonl"
 ROUND11 = ROOT / "benchmarks" / "answers" / "round11.jsonl"
+ROUND12 = ROOT / "benchmarks" / "answers" / "round12.jsonl"
+ROUND13 = ROOT / "benchmarks" / "answers" / "round13.jsonl"
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
@@ -72,22 +76,27 @@ SPLITS = ("dev", "held-out", "fresh", "languages", "languages-fresh", "english-r
           "other-languages-round6", "english-round7", "other-languages-round7",
           "english-round8", "other-languages-round8", "english-round9",
           "other-languages-round9", "english-round10", "other-languages-round10",
-          "english-round11", "other-languages-round11")
+          "english-round11", "other-languages-round11", "english-round12",
+          "other-languages-round12", "english-round13", "other-languages-round13")
 
 
 class Answer(BaseModel):
     """One hand-written answer with its reviewer's verdict."""
 
-    id: str
+    # the id and category go into Markdown tables of docs/benchmark.md, and the case names
+    # a file read: each is held to a plain shape, so no answer file writes Markdown or
+    # HTML there, or reads a file outside the committed cases
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
     """Unique id: the case's short id and a running number."""
-    case: str
-    """Path of the committed case file, relative to the repository root."""
+    case: str = Field(pattern=r"^sample_traces/(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9._-]+\.json$")
+    """Path of the committed case file under `sample_traces/`, relative to the repository
+    root."""
     answer: str
     """The answer's text, as a model could write it."""
     verdict: Literal["right", "wrong"]
     """The reviewer's verdict from the world's truth, never from an oracle."""
-    category: str
-    """What the answer tests: paraphrase, format, negation, pending, hedge, history,
+    category: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+    """What the answer tests, in kebab case: paraphrase, format, negation, pending, hedge, history,
     rejection-of-poison, poison-stated, other-item, omission, question, and in
     `round5.jsonl` to `round8.jsonl` also options, conditional, partial,
     self-correction, refusal or repeated-action."""
@@ -99,7 +108,9 @@ class Answer(BaseModel):
                    "other-languages-round8", "english-round9",
                    "other-languages-round9", "english-round10",
                    "other-languages-round10", "english-round11",
-                   "other-languages-round11"]
+                   "other-languages-round11", "english-round12",
+                   "other-languages-round12", "english-round13",
+                   "other-languages-round13"]
     """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
     tune it; `fresh`: written after the oracle's rules were final, run once; `languages`:
     French, German and Spanish answers first run once after the reader's rules for those
@@ -125,20 +136,27 @@ class Answer(BaseModel):
     `other-languages-round10`: the same again, written blind by another author after the
     oracle's last mends of the session (`round10.jsonl`), run once; `english-round11`
     and `other-languages-round11`: the same again, in kinds earlier rounds did not use,
-    written blind by another author (`round11.jsonl`), run once."""
+    written blind by another author (`round11.jsonl`), run once; `english-round12` and
+    `other-languages-round12`: the same again in 22 languages, written blind by another
+    author (`round12.jsonl`), run once; `english-round13` and `other-languages-round13`:
+    the same again in 28 languages, written blind by another author while the oracle's
+    readers of more languages were being written by a helper who did not read them
+    (`round13.jsonl`), run once before those mends landed."""
 
 
 def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, ROUND4, ROUND5,
                                            ROUND6, ROUND7, ROUND8,
-                                           ROUND9, ROUND10, ROUND11)) -> list[Answer]:
+                                           ROUND9, ROUND10, ROUND11,
+                                           ROUND12, ROUND13)) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def _labels(case: str) -> tuple[list[str], list[str], str]:
-    """The case's required and forbidden facts and the user's request its answer answers."""
+    """The case's required and forbidden facts and the user's request its answer answers
+    (a case whose labels list no forbidden facts, as `figure1-travel.json`, forbids none)."""
     ev = json.loads((ROOT / case).read_text(encoding="utf-8"))["eval"]
-    return (list(ev["required_facts"]), list(ev["forbidden_facts"]),
+    return (list(ev["required_facts"]), list(ev.get("forbidden_facts", [])),
             final_request(load_case(ROOT / case)))
 
 

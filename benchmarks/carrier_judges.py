@@ -406,6 +406,17 @@ def run_cases(folder: Path = CASES, only: Sequence[str] = ()) -> list[CaseRun]:
 # ---- output -----------------------------------------------------------------------------
 
 
+def cell(value: object) -> str:
+    r"""`value` as the text of one Markdown table cell: on one line, control characters
+    escaped (`printable`), and each `|` escaped, so a reviewer's string holding one
+    (a regular expression's alternation) never splits its row.
+
+    >>> print(cell("paypal(-resolve.info|.com)\nnext"))
+    paypal(-resolve.info\|.com)\x0anext
+    """
+    return printable(value).replace("|", "\\|")
+
+
 def judge_table(run: JudgeRun) -> str:
     """A markdown table of one judge's tallies, per category and in total."""
     head = ("| category | items | carriers | missed | benign | false positives | "
@@ -425,10 +436,10 @@ def case_table(runs: Sequence[CaseRun]) -> str:
             "|---|---|---|---:|---:|---|---|---|---|\n")
 
     def ids(xs: Sequence[str]) -> str:
-        return ", ".join(map(printable, xs)) or "-"
+        return ", ".join(map(cell, xs)) or "-"
 
     body = "".join(
-        f"| {printable(Path(r.case).stem)} | {printable(r.variant)} | {r.objective} | "
+        f"| {cell(Path(r.case).stem)} | {cell(r.variant)} | {r.objective} | "
         f"{r.suspected} | "
         f"{r.verify_exit} | {ids(r.remaining)} | {ids(r.written_back)} | "
         f"{ids(r.benign_lost)} | {'**yes**' if r.false_clean else 'no'} |\n" for r in runs)
@@ -462,14 +473,14 @@ def judges_side_by_side(runs: Sequence[JudgeRun]) -> str:
 def cases_compact(runs: Sequence[CaseRun]) -> str:
     """One markdown row per case, one column per objective (docs/benchmark.md's)."""
 
-    def cell(r: CaseRun) -> str:
+    def outcome(r: CaseRun) -> str:
         bits = [f"verify exit {r.verify_exit}"]
         if r.remaining:
-            bits.append("remain: " + ", ".join(map(printable, r.remaining)))
+            bits.append("remain: " + ", ".join(map(cell, r.remaining)))
         if r.written_back:
-            bits.append("written back: " + ", ".join(map(printable, r.written_back)))
+            bits.append("written back: " + ", ".join(map(cell, r.written_back)))
         if r.benign_lost:
-            bits.append("benign lost: " + ", ".join(map(printable, r.benign_lost)))
+            bits.append("benign lost: " + ", ".join(map(cell, r.benign_lost)))
         if r.false_clean:
             bits.append("**false clean**")
         return "; ".join(bits)
@@ -480,9 +491,9 @@ def cases_compact(runs: Sequence[CaseRun]) -> str:
     lines = ["| case | what makes it hard | " + " | ".join(OBJECTIVES) + " |",
              "|---|---|" + "---|" * len(OBJECTIVES)]
     for case, per in by_case.items():
-        lines.append(f"| {printable(Path(case).stem)} | "
-                     f"{printable(next(iter(per.values())).variant)} | "
-                     + " | ".join(cell(per[o]) if o in per else "-" for o in OBJECTIVES)
+        lines.append(f"| {cell(Path(case).stem)} | "
+                     f"{cell(next(iter(per.values())).variant)} | "
+                     + " | ".join(outcome(per[o]) if o in per else "-" for o in OBJECTIVES)
                      + " |")
     for o in OBJECTIVES:
         rs = [r for r in runs if r.objective == o]

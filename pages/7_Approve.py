@@ -165,7 +165,7 @@ elif summary.replayed:
     uncertain = [c for c in summary.carrier_details if c.status == "not_certified"]
     unsure = len(uncertain)
     carrying = len(summary.carriers) - unsure
-    by = judged_by(summary.judges)
+    by = md(judged_by(summary.judges))  # an operator's model string is text too
     found = [plural(carrying, "carrier") + " of a fault"] if carrying else []
     if unsure:
         # `dgrr repair` counts records: say both when one is uncertain of several faults

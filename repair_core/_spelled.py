@@ -2,8 +2,8 @@
 references decoded, an e-mail address's sub-address tag dropped, a URL's numeric IPv4 host
 in dotted decimal, an IPv6 address in its compressed form (an IPv4-mapped one as the IPv4
 address), the letters O, I and l at an IBAN's digit places as digits where that makes its
-checksum hold, a run of CJK digit numerals or of Pinyin digit words as ASCII digits, and
-letters and digits
+checksum hold, a run of CJK digit numerals, or of digit words of one language (Pinyin,
+Welsh, German, ..., Greek) said one by one, as ASCII digits, and letters and digits
 spelled out to be read aloud as the characters they name, in single letters or in the
 ICAO spelling alphabet ("alfa", "bravo", ...). Each is a pass over the text
 with patterns of bounded length (no choice between two readings of a character), so
@@ -18,10 +18,12 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
+from itertools import accumulate, product, repeat
 from typing import Any
 
-__all__ = ["cjk_digits", "html_decoded", "iban_digits", "iban_formats", "ipv6_addresses",
-           "numeric_hosts", "ocr_digits", "pinyin_digits", "spelling_alphabet",
+__all__ = ["DEFANGED", "MAIL_SYMBOLS", "MAIL_WORDS", "cjk_digits", "html_decoded", "iban_digits",
+           "iban_formats", "ipv6_addresses",
+           "numeric_hosts", "ocr_digits", "digit_words", "spelling_alphabet",
            "spoken_characters", "untagged_mail"]
 
 
@@ -186,7 +188,42 @@ def ipv6_addresses(text: str) -> str:
     if "::" not in text and text.count(":") < 7:
         return text
     address = ipv6_reader()
-    return IPV6.sub(lambda m: _ipv6(m, address), text)
+    out: list[str] = []
+    done = 0
+    for lo, hi in _ipv6_spans(text):
+        pos = max(lo, done)
+        # a match starting by `hi` ends and is looked ahead of before this end
+        while pos <= hi and (m := IPV6.search(text, pos, hi + _IPV6_LONGEST + 1)) is not None \
+                and m.start() <= hi:
+            out += [text[done:m.start()], _ipv6(m, address)]
+            done = pos = m.end()
+    if not out:
+        return text
+    out.append(text[done:])
+    return "".join(out)
+
+
+_IPV6_LONGEST = 52
+"""The most characters an `IPV6` match holds: a bracket, seven groups of four hex digits
+each with its colon, a dotted IPv4 tail of 15 and a bracket."""
+_IPV6_PAIR = re.compile(r":[0-9A-Fa-f]{0,4}:")
+"""Two colons with at most four hex digits between them, as an address's first two groups
+end. It starts with the colon, so the search skips to the colons (`IPV6` starts with a
+look-behind, which makes the engine try every place of the text: 36 ns a character)."""
+
+
+def _ipv6_spans(text: str) -> list[tuple[int, int]]:
+    """The places (first, last) where an `IPV6` match may start, in order: its first group
+    (after an opening bracket) has at most four hex digits, so a match starts at most five
+    places before the first colon of two that `_IPV6_PAIR` finds. Those searches do not
+    overlap, so each colon that starts such a pair starts one found, or ends one."""
+    spans: list[tuple[int, int]] = []
+    for c in sorted({c for m in _IPV6_PAIR.finditer(text) for c in (m.start(), m.end() - 1)}):
+        if spans and c - 5 <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], c)
+        else:
+            spans.append((max(c - 5, 0), c))
+    return spans
 
 
 _IBAN_START = re.compile(r"(?<![\w.])[A-Za-z]{2}[0-9OoIil]{2}")
@@ -236,7 +273,7 @@ def iban_digits(text: str) -> str:
     out: list[str] = []
     done = 0
     seen: dict[str, str | None] = {}  # a text may say one IBAN many times
-    for m in _IBAN_START.finditer(text):
+    for m in _iban_starts(text):
         if m.start() < done:
             continue
         shape = formats.get(m.group(0)[:2].upper())
@@ -256,6 +293,60 @@ def iban_digits(text: str) -> str:
         return text
     out.append(text[done:])
     return "".join(out)
+
+
+def _iban_starts(text: str) -> Iterator[re.Match[str]]:
+    """The matches of `_IBAN_START` in `text`, in order; in a text of `_CHAINS_MIN_CHARS`
+    or more, only those whose two letters name an IBAN country (`iban_formats`; the
+    others start no IBAN). There the places where such two letters come before two digits
+    or letters read as digits are found first with numpy (a window of `_WINDOW_CHARS`
+    characters at a time) and the pattern is matched only there: it starts with a
+    look-behind, which makes the engine try every place (37 ns a character). Two matches
+    never overlap (each starts after a character that is no letter or digit), so
+    matching at each such place in order finds what the search finds."""
+    if len(text) < _CHAINS_MIN_CHARS:
+        yield from _IBAN_START.finditer(text)
+        return
+    import numpy as np
+
+    countries = _iban_countries()
+    for lo in range(0, len(text), _WINDOW_CHARS):
+        codes = _codes(text[lo:lo + _WINDOW_CHARS + 3])
+        if len(codes) < 4:
+            break
+        folded = codes | 32  # an ASCII letter in lower case; nothing else becomes one
+        letter = (folded >= 97) & (folded <= 122)
+        digit = ((codes >= 48) & (codes <= 57)) | np.isin(codes, _AS_DIGIT_CODES)
+        at = np.flatnonzero(letter[:-3] & letter[1:-2] & digit[2:-1] & digit[3:])
+        pair = (folded[at].astype(np.int64) - 97) * 26 + folded[at + 1] - 97
+        at = at[(at < _WINDOW_CHARS) & countries[pair]]
+        for start in (at + lo).tolist():
+            m = _IBAN_START.match(text, start)
+            if m is not None:
+                yield m
+
+
+_AS_DIGIT_CODES = [ord(c) for c in _AS_DIGIT]
+
+
+@cache
+def _iban_countries() -> Any:
+    """Whether each pair of letters (26 x the first + the second, a = 0) is the country
+    code of an IBAN (`iban_formats`)."""
+    import numpy as np
+
+    out = np.zeros(26 * 26, bool)
+    for code in iban_formats():
+        out[(ord(code[0]) - 65) * 26 + ord(code[1]) - 65] = True
+    return out
+
+
+def _codes(text: str) -> Any:
+    """The code points of `text` as a numpy array."""
+    import numpy as np
+
+    return np.frombuffer(text.encode("ascii"), np.uint8) if text.isascii() \
+        else np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
 
 
 def _iban_read(window: str, shape: str) -> str | None:
@@ -378,45 +469,308 @@ def _toned(word: str) -> set[str]:
     return out
 
 
-_PINYIN_READ = {toned: digit for word, digit in _PINYIN_DIGITS.items()
-                for toned in _toned(word)}
+DIGIT_WORDS: dict[str, tuple[str, ...]] = {
+    "cy": ("dim", "un", "dau dwy", "tri tair", "pedwar pedair", "pump", "chwech", "saith",
+           "wyth", "naw"),
+    "de": ("null", "eins", "zwei zwo", "drei", "vier", "fünf fuenf", "sechs", "sieben",
+           "acht", "neun"),
+    "fr": ("zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit",
+           "neuf"),
+    "es": ("cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho",
+           "nueve"),
+    "it": ("zero", "uno", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove"),
+    "pt": ("zero", "um", "dois", "três", "quatro", "cinco", "seis meia", "sete", "oito",
+           "nove"),
+    "nl": ("nul", "een één", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht",
+           "negen"),
+    "no": ("null", "en én ett", "to", "tre", "fire", "fem", "seks", "sju syv", "åtte", "ni"),
+    "da": ("nul", "en", "to", "tre", "fire", "fem", "seks", "syv", "otte", "ni"),
+    "sv": ("noll", "ett en", "två", "tre", "fyra", "fem", "sex", "sju", "åtta", "nio"),
+    "fi": ("nolla", "yksi yks", "kaksi kaks", "kolme", "neljä", "viisi viis",
+           "kuusi kuus", "seitsemän", "kahdeksan", "yhdeksän"),
+    "pl": ("zero", "jeden", "dwa", "trzy", "cztery", "pięć", "sześć", "siedem",
+           "osiem", "dziewięć"),
+    "cs": ("nula", "jedna jeden", "dva dvě", "tři", "čtyři", "pět", "šest",
+           "sedm", "osm", "devět"),
+    "tr": ("sıfır sifir", "bir", "iki", "üç", "dört", "beş", "altı alti", "yedi",
+           "sekiz", "dokuz"),
+    "id": ("nol kosong", "satu", "dua", "tiga", "empat", "lima", "enam", "tujuh",
+           "delapan lapan", "sembilan"),
+    "sw": ("sifuri", "moja", "mbili", "tatu", "nne", "tano", "sita", "saba", "nane", "tisa"),
+    "tl": ("sero", "isa", "dalawa", "tatlo", "apat", "lima", "anim", "pito", "walo",
+           "siyam"),
+    "ru": ("ноль нуль", "один", "два", "три", "четыре", "пять", "шесть", "семь", "восемь",
+           "девять"),
+    "uk": ("нуль", "один", "два", "три", "чотири", "п'ять п’ять пʼять", "шість", "сім",
+           "вісім", "дев'ять дев’ять девʼять"),
+    "el": ("μηδέν", "ένα", "δύο", "τρία", "τέσσερα", "πέντε", "έξι", "επτά εφτά", "οκτώ οχτώ",
+           "εννέα εννιά"),
+    "zh": tuple(" ".join(sorted({t for w, d in _PINYIN_DIGITS.items() if d == str(k)
+                                 for t in _toned(w)})) for k in range(10)),
+}
+"""Per language, the words each digit 0-9 is said with one by one (a phone, card or
+account number read out), in lower case, with the spellings a keyboard without the
+language's letters types ("fuenf", "sifir") and Pinyin with or without a tone mark; each
+word is also read with any of its accents left out (`_unmarked`: "ctyri", "tva"). Malay's
+"kosong" and "lapan" sit with Indonesian, Ukrainian apart from Russian: a run is read in
+one language."""
+FEWEST_DIGIT_WORDS = {"zh": 4}
+"""How many digit words in a row a language's run needs: Pinyin four, as before the
+other languages were read; every other language's table holds an article or a word its
+prose uses ("un", "en", "bir", "dim", "sei"), so its run needs `_FEWEST_DIGIT_WORDS`,
+fewer digits than any phone, card or account number has."""
+_FEWEST_DIGIT_WORDS = 6
+
+
+def _unmarked(word: str) -> set[str]:
+    """`word` and `word` with any of its combining marks left out, as typed without some
+    or all of its accents ("dziewięć": "dziewięc", "dziewieć", "dziewiec")."""
+    if word.isascii():
+        return {word}
+    parts = unicodedata.normalize("NFD", word)
+    marks = [k for k, c in enumerate(parts) if unicodedata.combining(c)]
+    out = {word}
+    for kept in product((True, False), repeat=len(marks)):
+        left_out = {k for k, keep in zip(marks, kept, strict=True) if not keep}
+        out.add(unicodedata.normalize(
+            "NFC", "".join(c for k, c in enumerate(parts) if k not in left_out)))
+    return out
+
+
+class _DigitTable:
+    """The words of `DIGIT_WORDS` as a text reads them after `fold` (and as written):
+    each word -> (its digit, the languages that have it, as bits), and what the numpy
+    search for stretches (`_digit_chains`) needs: the characters of the words (an index
+    for each, 0 for none) and the key of each word (`_word_key` of those indexes)."""
+
+    def __init__(self, fold: Callable[[str], str] | None) -> None:
+        self.languages = list(DIGIT_WORDS)
+        self.fewest = [FEWEST_DIGIT_WORDS.get(lang, _FEWEST_DIGIT_WORDS)
+                       for lang in self.languages]
+        self.words: dict[str, tuple[str, int]] = {}
+        for bit, lang in enumerate(self.languages):
+            for digit, said in enumerate(DIGIT_WORDS[lang]):
+                for word in (w for written in said.split() for w in _unmarked(written)):
+                    for form in {word, fold(word) if fold else word}:
+                        had, langs = self.words.get(form, (str(digit), 0))
+                        if had != str(digit):
+                            raise ValueError(f"{form!r} is {had} and {digit}")
+                        self.words[form] = had, langs | 1 << bit
+        chars = sorted({c for w in self.words for c in w})
+        if len(chars) > 254:
+            raise ValueError("more than 254 characters in digit words")
+        self.index = [0] * (ord(chars[-1]) + 2)
+        for k, c in enumerate(chars, 1):
+            self.index[ord(c)] = k
+        self.keys = sorted({_indexed_key([self.index[ord(c)] for c in w])
+                            for w in self.words})
+        self.pieces = frozenset(p for w in self.words for p in _LETTERS.findall(w))
+        self.unspanned = re.compile(
+            "[^" + "".join(re.escape(c) for c in chars) + _DIGIT_GAP_CLASS + "]")
+        self.fewest_at_all = min(self.fewest)
+        self.fewest_known = b"\x01" * self.fewest_at_all
+        self.masks = {w: langs for w, (_d, langs) in self.words.items()}
+        self.digits = {w: d for w, (d, _langs) in self.words.items()}
+        self.groups = [(f, sum(1 << bit for bit, g in enumerate(self.fewest) if g == f))
+                       for f in sorted(set(self.fewest))]
+        """(how many words, the languages whose run needs that many), fewest first."""
+        import numpy as np
+
+        self.outlines = np.zeros((max(map(len, self.words)) + 1, 256, 256), bool)
+        """Whether a word of each length (up to the longest digit word's), first and last
+        character (their `index`) may be a digit word."""
+        for w in self.words:
+            self.outlines[len(w), self.index[ord(w[0])], self.index[ord(w[-1])]] = True
+
+
+def _indexed_key(index: list[int]) -> int:
+    """`_word_key` of a word given as its characters' indexes."""
+    return (len(index) << 32 | index[0] << 24 | index[min(1, len(index) - 1)] << 16
+            | index[min(2, len(index) - 1)] << 8 | index[-1])
+
+
+@cache
+def _digit_table(fold: Callable[[str], str] | None) -> _DigitTable:
+    return _DigitTable(fold)
+
+
 _LETTER = r"[^\W\d_]"
-_PINYIN_WORD = ("(?:" + "|".join(sorted(map(re.escape, _PINYIN_READ), key=len, reverse=True))
-                + f")(?!{_LETTER})")
-_PINYIN_RUN = re.compile(f"{_PINYIN_WORD}(?:[\\s,;:.-]{{1,4}}{_PINYIN_WORD}){{3,}}")
-"""Four or more Pinyin digit words in a row, separated by one to four blanks or
-punctuation marks: a number read digit by digit. Each word ends before a character that
-is no letter, so a word is read one way only, and a separator is bounded. It starts with
-the words themselves, so the search skips to their first letters (a look-behind first
-would try every place); that the first word is a whole word is checked after."""
 _LETTERS = re.compile(f"{_LETTER}+")
-_IS_LETTER = re.compile(_LETTER)
+_WORD_CHAR = f"(?:{_LETTER}|[\u0300-\u036f])"
+_DIGIT_TOKEN = re.compile(f"{_WORD_CHAR}+(?:'{_WORD_CHAR}+)*")
+"""A word as digit words are read: letters and combining marks (a canonical text may keep
+a cedilla apart: "üç" is "üc" and U+0326), an apostrophe inside it ("п'ять") joining its
+parts. Each repetition starts with the apostrophe no part holds."""
+_DIGIT_GAP_CLASS = r"\s,;:.\-()"
+"""What may stand between two digit words of a run: blanks, the punctuation a number is
+grouped with (", ; : . -", and brackets, as "(029) 2018 0764" writes an area code). Not
+"/": it parts two numbers as often as it groups one, and a run is written as one number."""
+_DIGIT_GAP_MOST = 4
+_DIGIT_GAP = re.compile(f"[{_DIGIT_GAP_CLASS}]{{1,{_DIGIT_GAP_MOST}}}")
+"""What may separate two digit words of a run: one to four of `_DIGIT_GAP_CLASS`."""
 
 
-def pinyin_digits(text: str) -> str:
-    """`text` (lower case) with each run of four or more Pinyin digit words, toneless or
-    with tone marks, as ASCII digits: a card or phone number written for a reader who has
-    no Chinese characters to type.
+def digit_words(text: str, fold: Callable[[str], str] | None = None) -> str:
+    """`text` (lower case) with each run of digit words said one by one (`DIGIT_WORDS`),
+    separated by one to four blanks or punctuation marks (`_DIGIT_GAP`), as ASCII digits,
+    where the run's words are all of one language's table and are at least as many as
+    that language needs (`FEWEST_DIGIT_WORDS`): a card or phone number written out for a
+    reader to say it. `fold` is how the text was folded (canonical text reads a Cyrillic
+    or Greek word as the confusables' prototypes): the words are read as written and as
+    folded.
 
-    >>> pinyin_digits("xin ka: liu er yi qi, ling ling. dian hua: yāo sān bā liù hao, "
-    ...               "er san si; xyi er san si wu")
+    >>> digit_words("xin ka: liu er yi qi, ling ling. dian hua: yāo sān bā liù hao, "
+    ...             "er san si; xyi er san si wu")
     'xin ka: 621700. dian hua: 1386 hao, er san si; xyi 2345'
+    >>> digit_words("ffonia dim dau naw, dau dim un wyth; det tar en to tre dager; "
+    ...             "uno, dos, tres, quatro, cinco, seis")
+    'ffonia 0292018; det tar en to tre dager; uno, dos, tres, quatro, cinco, seis'
     """
+    table = _digit_table(fold)
+    if len(text) >= _CHAINS_MIN_CHARS:
+        regions: Iterable[tuple[int, int]] = _stretches(
+            text, lambda part: _digit_chains(part, table), table.unspanned)
+    else:
+        # a run's words are as many runs of letters in a row, each a piece of a digit word
+        known = bytes(map(table.pieces.__contains__, _LETTERS.findall(text)))
+        if table.fewest_known not in known:
+            return text
+        regions = [(0, len(text))]
     out: list[str] = []
-    done = pos = 0
-    while (m := _PINYIN_RUN.search(text, pos)) is not None:
-        start = m.start()
-        if start and _IS_LETTER.match(text, start - 1):
-            # the run's first word ends a longer word ("xyi"): look again after it
-            pos = _LETTERS.match(text, start).end()  # type: ignore[union-attr]
-            continue
-        out.append(text[done:start])
-        out.append("".join(_PINYIN_READ[w] for w in _LETTERS.findall(m.group(0))))
-        done = pos = m.end()
+    done = 0
+    for lo, hi in regions:
+        for start, end, digits in _digit_runs(text, lo, hi, table):
+            out += [text[done:start], digits]
+            done = end
     if not out:
         return text
     out.append(text[done:])
     return "".join(out)
+
+
+def _digit_runs(text: str, lo: int, hi: int, table: _DigitTable
+                ) -> Iterator[tuple[int, int, str]]:
+    """(start, end, digits) of each run of `digit_words` whose words start in
+    `text[lo:hi]`, in order. The words are read with one split of the text; a word is
+    read when, for a language it belongs to, it lies in a window of as many words as
+    that language's run needs, all that language's digit words, each two split by what
+    may separate them (numpy reads the windows)."""
+    import numpy as np
+
+    hi = _TOKEN_REST.match(text, hi).end()  # type: ignore[union-attr]
+    piece = text[lo:hi]
+    # word, separator, word, ..., word; where no character but a letter can be in a word,
+    # split by a plain class (the exact pattern looks around each apostrophe)
+    parts = (_DIGIT_SPLIT if _AWKWARD.search(piece) else _NON_WORD).split(piece)
+    words, seps = parts[0::2], parts[1::2]
+    masks = np.array(list(map(table.masks.get, words, repeat(0, len(words)))), np.int64)
+    if _continues_a_word(text, lo):
+        masks[0] = 0
+    splits = {sep: _DIGIT_GAP.fullmatch(sep) is not None for sep in set(seps)}
+    linked = np.array(list(map(splits.__getitem__, seps)), bool)
+    # pairs[k]: the languages of words k and k + 1 when what is between them may be
+    pairs = masks[:-1] & masks[1:] & np.where(linked, -1, 0)
+    present = int(np.bitwise_or.reduce(pairs)) if len(pairs) else 0
+    read = np.zeros(len(words) + 1, np.int64)  # + 1 where a window starts, - 1 after it
+    window, width = pairs, 1  # window[k]: the languages of words k .. k + width
+    for fewest, group in table.groups:
+        if not present & group:
+            continue
+        while width < fewest - 1:
+            window = window[:-1] & pairs[width:]
+            width += 1
+        starts = np.flatnonzero(window & group)
+        np.add.at(read, starts, 1)
+        np.add.at(read, starts + width + 1, -1)
+    covered = np.cumsum(read[:-1]) > 0
+    if not covered.any():
+        return
+    # a run ends where two words read are not linked (the next is another language's)
+    joined = np.zeros(len(words) + 1, bool)
+    joined[1:-1] = covered[:-1] & covered[1:] & (pairs != 0)
+    first = np.flatnonzero(covered & ~joined[:-1])
+    last = np.flatnonzero(covered & ~joined[1:])
+    offsets = list(accumulate(map(len, parts), initial=lo))
+    for a, b in zip(first.tolist(), last.tolist(), strict=True):
+        yield offsets[2 * a], offsets[2 * b + 1], \
+            "".join(map(table.digits.__getitem__, words[a:b + 1]))
+
+
+_AWKWARD = re.compile("[\\d_'\u0300-\u036f]")
+"""A character that is no letter and that `\\W` does not split, a combining mark or an
+apostrophe: a word's bounds depend on more than the letters."""
+_NON_WORD = re.compile(r"(\W+)")
+_TOKEN_REST = re.compile(f"(?:'?{_WORD_CHAR})*")
+"""The rest of a word of `_DIGIT_TOKEN` that goes on at a place."""
+_DIGIT_SPLIT = re.compile(
+    f"((?:[^\\w'\u0300-\u036f]|[\\d_]|'(?!{_WORD_CHAR})|(?<!{_WORD_CHAR})')+)")
+"""What splits the words of `_DIGIT_TOKEN`: characters that are no letter or combining
+mark, and an apostrophe unless it stands between two of them."""
+
+
+def _continues_a_word(text: str, at: int) -> bool:
+    """Whether the word that `_DIGIT_TOKEN` finds at `at` is the end of a longer one."""
+    if at == 0:
+        return False
+    before = text[at - 1]
+    if before == "'":
+        return at > 1 and _DIGIT_TOKEN.match(text[at - 2]) is not None
+    return _DIGIT_TOKEN.match(before) is not None
+
+
+_DIGIT_GAP_ASCII = [c for c in range(128) if _DIGIT_GAP.fullmatch(chr(c))]
+"""The ASCII characters of `_DIGIT_GAP_CLASS`, as codes."""
+
+
+def _digit_chains(text: str, table: _DigitTable) -> list[tuple[int, int]]:
+    """Where in `text` a run of `digit_words` may be: each stretch of at least as many
+    words in a row as the shortest run needs, each word a run of the digit words'
+    characters (an apostrophe only between two others) whose length, first three and
+    last characters are those of a digit word, each two split by one to four characters
+    that may separate words (any character that is not ASCII is taken as one: it may be
+    a blank). A word of `_DIGIT_TOKEN` that is a digit word is such a run, so a run's
+    words lie in one stretch."""
+    import numpy as np
+
+    codes = _codes(text)
+    index = np.array(table.index, np.uint8)
+    at = index[codes if codes.dtype == np.uint8 else np.minimum(codes, len(index) - 1)]
+    apostrophe = codes == 39
+    letter = (at > 0) & ~apostrophe
+    inner = np.zeros(len(codes), bool)
+    inner[1:-1] = apostrophe[1:-1] & letter[:-2] & letter[2:]
+    alpha = letter | inner
+    edges = np.flatnonzero(np.diff(alpha, prepend=False, append=False))
+    starts, ends = edges[0::2], edges[1::2]
+    if len(starts) < table.fewest_at_all:
+        return []
+    length = ends - starts
+    # the key of the words whose length, first and last characters are a digit word's
+    outline = table.outlines
+    short = np.flatnonzero(length < outline.shape[0])
+    short = short[outline[length[short], at[starts[short]], at[ends[short] - 1]]]
+    s, e = starts[short], ends[short]
+    key = (length[short].astype(np.int64) << 32 | at[s].astype(np.int64) << 24
+           | at[np.minimum(s + 1, e - 1)].astype(np.int64) << 16
+           | at[np.minimum(s + 2, e - 1)].astype(np.int64) << 8 | at[e - 1].astype(np.int64))
+    known = np.zeros(len(starts), bool)
+    known[short] = _among(key, table.keys)
+    between = starts[1:] - ends[:-1]
+    link = known[:-1] & known[1:] & (between <= _DIGIT_GAP_MOST)
+    # each character between two such words (at most four) may separate them: any that is
+    # not ASCII (it may be a blank), or one of the ASCII ones
+    linked = np.flatnonzero(link)
+    after, apart = ends[linked], between[linked]
+    ascii_gap = np.zeros(128, bool)
+    ascii_gap[_DIGIT_GAP_ASCII] = True
+    for k in range(_DIGIT_GAP_MOST):
+        c = codes[np.minimum(after + k, len(codes) - 1)]
+        link[linked] &= (apart <= k) | np.where(c < 128, ascii_gap[np.minimum(c, 127)], True)
+    # runs of links: words first .. last (inclusive)
+    bounds = np.flatnonzero(np.diff(link, prepend=False, append=False))
+    first, last = bounds[0::2], bounds[1::2]  # links first .. last - 1: words first .. last
+    kept = last - first >= table.fewest_at_all - 1
+    return list(zip(starts[first[kept]].tolist(), ends[last[kept]].tolist(), strict=True))
 
 
 _OCR_LETTERS = str.maketrans("OolI", "0011")
@@ -578,15 +932,16 @@ _UNSPANNED = re.compile(r"[^a-z\s,;:.-]")
 """A character no span holds: neither a letter of a word nor what separates two."""
 
 
-def _stretches(text: str, chains: Callable[[str], list[tuple[int, int]]]
-               ) -> Iterator[tuple[int, int]]:
+def _stretches(text: str, chains: Callable[[str], list[tuple[int, int]]],
+               unspanned: re.Pattern[str] | None = None) -> Iterator[tuple[int, int]]:
     """The parts of `text` (start, end) that may hold a span with a run, in order: those
-    `chains` (`_chains_with_digit_words`, `_icao_chains`) finds in a window of about
-    `_WINDOW_CHARS` characters at a time, each window ending before a character no span
-    holds (so none is cut), or a whole window when no such character comes soon enough."""
+    `chains` (`_chains_with_digit_words`, `_icao_chains`, `_digit_chains`) finds in a
+    window of about `_WINDOW_CHARS` characters at a time, each window ending before a
+    character no span holds (`unspanned`, by default `_UNSPANNED`; so none is cut), or a
+    whole window when no such character comes soon enough."""
     start = 0
     while start < len(text):
-        cut = _UNSPANNED.search(text, start + _WINDOW_CHARS) \
+        cut = (unspanned or _UNSPANNED).search(text, start + _WINDOW_CHARS) \
             if start + _WINDOW_CHARS < len(text) else None
         end = len(text) if cut is None else cut.start()
         if end - start > 4 * _WINDOW_CHARS:
@@ -786,3 +1141,217 @@ def _icao_chains(text: str) -> list[tuple[int, int]]:
     those of a word of the alphabet. A span's words lie one after the other in one
     stretch, and a span in a stretch with fewer alphabet words is left as it is."""
     return _chains(text, _ICAO_KEYS, _ICAO_LETTER_KEYS, _MIN_ICAO_LETTERS)
+
+
+# --- an e-mail address spoken in words ------------------------------------------------------
+
+MAIL_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...],
+                            tuple[str, ...]]] = {
+    "en": (("at",), ("dot",), ("dash", "hyphen"), ("underscore",)),
+    "fr": (("arobase", "arobas"), ("point",), ("tiret",), ("underscore",)),
+    "de": (("at", "klammeraffe"), ("punkt",), ("bindestrich", "minus"), ("unterstrich",)),
+    "es": (("arroba",), ("punto",), ("guion", "guión"), ("underscore",)),
+    "it": (("chiocciola",), ("punto",), ("trattino",), ("underscore",)),
+    "pt": (("arroba",), ("ponto",), ("hífen", "hifen", "traço", "traco"), ("underline",)),
+    "nl": (("apenstaartje",), ("punt",), ("streepje",), ("underscore",)),
+    "pl": (("małpa", "malpa"), ("kropka",), ("myślnik", "myslnik"), ("podkreślnik",)),
+    "ru": (("собака",), ("точка",), ("дефис",), ("подчеркивание",)),
+    "zh": (("艾特",), ("点",), ("横杠",), ("下划线",)),
+}
+"""Per language, the words an e-mail address is read aloud with: (at, dot, dash,
+underscore). An address is read in one language: its connector words are all of one."""
+
+MAIL_SYMBOLS = ("@", ".", "-", "_")
+"""The punctuation each of a language's four `MAIL_WORDS` groups spells, in order."""
+_NO_BLANK = frozenset(["艾特", "点", "横杠", "下划线"])
+"""Connector words of a script written without blanks between words."""
+
+
+def _connector(words: Iterable[str]) -> str:
+    """A pattern for one connector: a word with one to three blanks (or an opening or
+    closing bracket) on each side, or a word of `_NO_BLANK` with none needed."""
+    words = list(words)
+    spaced = sorted({w for w in words if w not in _NO_BLANK}, key=len, reverse=True)
+    tight = sorted({w for w in words if w in _NO_BLANK}, key=len, reverse=True)
+    out = []
+    if spaced:
+        out.append(r"[ \t]{1,3}[\[(]?(?:" + "|".join(map(re.escape, spaced))
+                   + r")[\])]?[ \t]{1,3}")
+    if tight:
+        out.append(r"[ \t]{0,3}(?:" + "|".join(map(re.escape, tight)) + r")[ \t]{0,3}")
+    return "|".join(out)
+
+
+def _words_of(k: int) -> list[str]:
+    return [w for table in MAIL_WORDS.values() for w in table[k]]
+
+
+_MAIL_LABEL = r"[a-z0-9]{1,63}"
+
+
+def _reversed_connector(words: Iterable[str]) -> str:
+    """`_connector` for text read backwards."""
+    return _connector([w[::-1] for w in words]).replace(r"[\[(]?", "[)\\]]?", 1) \
+        .replace(r"[\])]?", r"[(\[]?", 1)
+
+
+_MAIL_AFTER = re.compile(
+    rf"(?:(?<=[ \t\[(])(?:{'|'.join(sorted(set(_words_of(0)) - _NO_BLANK))})"
+    rf"[\])]?[ \t]{{1,3}}|(?:{'|'.join(sorted(set(_words_of(0)) & _NO_BLANK))})[ \t]{{0,3}})"
+    rf"(?P<domain>{_MAIL_LABEL}(?:(?:{_connector(_words_of(1))}|{_connector(_words_of(2))}"
+    rf"|[.-]){_MAIL_LABEL}){{0,8}}"
+    rf"(?:{_connector(_words_of(1))})(?P<tld>[a-z]{{2,24}}|[a-z](?: [a-z]){{1,3}}))(?![^\W_])")
+"""What follows the at word of an address spoken in words (in lower case): the at word,
+and a domain (labels of ASCII letters and digits joined by dot and dash words or by those
+characters, at most nine) whose last label, after a dot *word*, is its top-level domain,
+written whole or as two to four single letters ("f r"). Each repetition starts with a
+blank, a bracket or punctuation no label holds, and each is bounded, so a match is tried
+in bounded time at each place where an at word starts."""
+_MAIL_BEFORE = re.compile(
+    rf"[(\[]?[ \t]{{0,3}}(?P<local>{_MAIL_LABEL}(?:(?:{_reversed_connector(_words_of(1))}"
+    rf"|{_reversed_connector(_words_of(2))}|{_reversed_connector(_words_of(3))}|[._-])"
+    rf"{_MAIL_LABEL}){{0,6}})(?![^\W_])")
+"""The local part before an at word, read backwards from it (in lower case, reversed):
+labels joined by dot, dash and underscore words or by those characters, at most seven."""
+_LOCAL_READ = 600
+"""How many characters before an at word `_MAIL_BEFORE` reads (seven labels of at most
+63 characters and six connectors)."""
+_SHORTEST_SPOKEN = len("a艾特b点cn")
+"""No shorter text holds an address spoken in words (most texts read are single words)."""
+_MAIL_PIECE = re.compile(r"[\[\]() \t]+")
+_TEXT_WORDS = re.compile(r"[艾特点横杠下划线]+|[^\W\d_艾特点横杠下划线]+")
+
+
+@cache
+def _mail_symbols() -> dict[str, list[tuple[str, str]]]:
+    """A connector word, case-folded -> (language, the character it stands for) for each
+    language that has it."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for language, table in MAIL_WORDS.items():
+        for k, words in enumerate(table):
+            for w in words:
+                out.setdefault(w.casefold(), []).append((language, MAIL_SYMBOLS[k]))
+    return out
+
+
+@cache
+def _top_levels() -> frozenset[str]:
+    return public_suffixes()[0]
+
+
+def _spoken_address(written: str) -> str | None:
+    """The address `written` (a local part, an at word and a domain, in lower case)
+    spells, or None when its connector words are not all of one language or its last
+    label is no top-level domain of the Public Suffix List."""
+    symbols = _mail_symbols()
+    if not written.isascii():
+        for w in _NO_BLANK:
+            written = written.replace(w, f" {w} ")
+    languages: set[str] | None = None
+    out: list[str] = []
+    for piece in _MAIL_PIECE.split(written):
+        meant = symbols.get(piece)
+        if meant is None:
+            out.append(piece)
+            continue
+        here = {language for language, _s in meant}
+        languages = here if languages is None else languages & here
+        if not languages:
+            return None
+        out.append(meant[0][1])
+    local, _, domain = "".join(out).partition("@")
+    if not local or "@" in domain or domain.rpartition(".")[2] not in _top_levels():
+        return None
+    return f"{local}@{domain}"
+
+
+def spoken_mail(text: str) -> str:
+    """`text` with each e-mail address spoken in words (`MAIL_WORDS`: "claire point morel
+    arobase orange point f r", "ivan точка petrov собака mail точка ru", "zhang 艾特 qq
+    点 com") written as the address, in any case. Its top-level domain must be one of
+    the Public Suffix List's, and it must be spoken with a dot word (an address written
+    "at example.com" is left as it is: its host is read as a host). One pass of a
+    pattern tried where an at word starts, then, for each address found, one bounded
+    match backwards for its local part.
+
+    >>> spoken_mail("écris à : Paul point Martin arobase orange point f r, merci")
+    'écris à : Paul.Martin@orange.fr, merci'
+    >>> spoken_mail("mail ops dash desk at acme dot co dot uk; meet at noon dot then")
+    'mail ops-desk@acme.co.uk; meet at noon dot then'
+    """
+    if len(text) < _SHORTEST_SPOKEN:
+        return text
+    low = text.lower()
+    if len(low) != len(text):  # a character whose lower case is longer: left as it is
+        return text
+    out: list[str] = []
+    done = 0
+    spelled: dict[str, str | None] = {}  # an address spoken again is read once
+    for m in _MAIL_AFTER.finditer(low):
+        if m.start() < done or m.group("tld").replace(" ", "") not in _top_levels():
+            continue
+        window = low[max(done, m.start() - _LOCAL_READ):m.start()][::-1]
+        before = _MAIL_BEFORE.match(window)
+        if before is None:
+            continue
+        start = m.start() - before.end("local")
+        if start > 0 and (low[start - 1].isalnum() or low[start - 1] == "_"):
+            continue
+        written = low[start:m.end()]
+        if written not in spelled:
+            spelled[written] = _spoken_address(written)
+        address = spelled[written]
+        if address is None:
+            continue
+        out.append(text[done:start])
+        # the address in the case the text writes it
+        as_written = text[start:m.end()]
+        out.append(address if as_written == written else _recased(as_written, address))
+        done = m.end()
+    if not out:
+        return text
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _recased(written: str, address: str) -> str:
+    """`address` (lower case, spelled from `written`) with the letters `written` writes
+    in capitals in its labels in capitals: the labels are `written`'s in order."""
+    letters = iter(c for c in written if c.isalnum())
+    out = []
+    for c in address:
+        if c.isalnum():
+            for w in letters:
+                if w.lower() == c:
+                    out.append(w)
+                    break
+            else:
+                out.append(c)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+@cache
+def public_suffixes() -> tuple[frozenset[str], frozenset[str]]:
+    """(top-level suffixes, every rule) of the Public Suffix List as the
+    `publicsuffixlist` package ships it (read once, nothing fetched; a wildcard rule
+    "*.ck" is read as "ck")."""
+    from importlib.resources import files
+    rules = set()
+    text = files("publicsuffixlist").joinpath("public_suffix_list.dat").read_text(
+        encoding="utf-8")
+    for line in text.splitlines():
+        rule = line.strip()
+        if rule and not rule.startswith("//"):
+            rule = rule.lstrip("!").removeprefix("*.")
+            rules.add(rule.encode("idna").decode("ascii") if not rule.isascii() else rule)
+            rules.add(rule)
+    return frozenset(r.rsplit(".", 1)[-1] for r in rules), frozenset(rules)
+
+
+DEFANGED: dict[str, str] = {"[.]": ".", "(.)": ".", "[@]": "@", "(@)": "@"}
+"""Punctuation written in brackets so that a link or an address does not turn live
+("evil[.]com", "fred9246[@]gmail.com"), each with the punctuation it stands for: content
+matching (`content._match.spaced_hosts`) and the next-session agent (`model._spelled`)
+read it so."""

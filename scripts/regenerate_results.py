@@ -1,6 +1,7 @@
 """Regenerate every committed result file with one command:
 
     python scripts/regenerate_results.py [--work DIR] [--workers 2] [--skip-grid]
+                                         [--skip-executor-rules]
                                          [--suites controlled,adapted,controlled-noisy,agentdojo]
 
 1. `dgrr bench run --methods all` on the controlled, adapted, noisy controlled
@@ -19,7 +20,14 @@
 5. unless `--skip-grid`, runs `benchmarks/cross_model_grid.py` over `reference` and
    `rolling` (the pair the agreement matrix calls cross-model; `reference-b` agrees with
    `reference` on 96% of claims, so its cells would add no cross-model evidence) into
-   `docs/results-cross-model.md`.
+   `docs/results-cross-model.md`;
+6. unless `--skip-executor-rules` (or without the `agentdojo` extra, whose family it
+   includes), runs `benchmarks/executor_rules_across_seeds.py` with `EXECUTOR_RULES_ARGS`
+   into the `executor-rules` block of `docs/results.md` (what moved with the baselines
+   at their best: hours of CPU).
+
+Steps 5 and 6 work in `DIR/grid` and `DIR/executor-rules`, which are kept: a run cut
+short resumes where it stopped (their units already stored are skipped).
 
 Methods come from `repair_core.bench.METHOD_LABELS`: a method added there (e.g. an
 "Ours (store)" row) appears in every table without touching this script.
@@ -46,6 +54,10 @@ RUN_ARGS = {
 }
 """How a suite is run when its name is not a built-in `--suite`: the noisy controlled
 suite (made by `dgrr/rolling` at noise 0.1) is repaired by `dgrr/reference` at 0.1."""
+EXECUTOR_RULES_ARGS = ["--families", "controlled-noisy,controlled,agentdojo",
+                       "--seeds", "42,43,44", "--salts", "20"]
+"""The grid of the executor rules' block: the noisy family over 20 noise salts, the
+controlled suite and AgentDojo once, each generated family over three seeds."""
 
 
 def _run(cmd: list[str]) -> None:
@@ -111,11 +123,31 @@ def fair_table(summaries: dict[str, dict[str, dict]]) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def across_seeds(work: Path, workers: int, skip_grid: bool, skip_executor_rules: bool
+                 ) -> None:
+    """Steps 5 and 6: the runs over seeds, each in its kept folder under `work`."""
+    if not skip_grid:
+        _run([sys.executable, "benchmarks/cross_model_grid.py", "--out",
+              str(work / "grid"), "--policies", "reference,rolling",
+              "--workers", str(workers), "--doc", "docs/results-cross-model.md"])
+    if skip_executor_rules:
+        return
+    if importlib.util.find_spec("agentdojo") is None:
+        print("agentdojo extra not installed: the executor rules' block, which has an "
+              "AgentDojo table, is left as it is", flush=True)
+        return
+    _run([sys.executable, "benchmarks/executor_rules_across_seeds.py", "--out",
+          str(work / "executor-rules"), *EXECUTOR_RULES_ARGS, "--workers", str(workers),
+          "--doc", "docs/results.md"])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--work", type=Path, default=ROOT / "out" / "regen")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--skip-grid", action="store_true")
+    ap.add_argument("--skip-executor-rules", action="store_true",
+                    help="leave the executor rules' block of docs/results.md as it is")
     ap.add_argument("--suites", default=",".join(SUITES),
                     help="suites to re-run (default all); the others' committed results "
                          "are left as they are and still fill the fair comparison")
@@ -164,10 +196,7 @@ def main() -> int:
     _run([sys.executable, "scripts/ablation_differences.py", "--write"])
     _run([sys.executable, "benchmarks/policy_agreement.py", "--json-out",
           "docs/results/policy-agreement.json", "--doc", "docs/results-cross-model.md"])
-    if not args.skip_grid:
-        _run([sys.executable, "benchmarks/cross_model_grid.py", "--out",
-              str(args.work / "grid"), "--policies", "reference,rolling",
-              "--workers", str(args.workers), "--doc", "docs/results-cross-model.md"])
+    across_seeds(args.work, args.workers, args.skip_grid, args.skip_executor_rules)
     print(f"regenerated in {time.perf_counter() - t0:.0f} s")
     return 0
 

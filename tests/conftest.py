@@ -1,7 +1,9 @@
+import functools
 import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -66,6 +68,60 @@ LONGEST_FIRST = (  # seconds per file in a full run on 2 workers (2026-12-06)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    scan_streamlit_components_once()
+    compile_streamlit_scripts_once()
+
+
+def scan_streamlit_components_once() -> None:
+    """Every AppTest scans the metadata of every installed distribution (700 here) for
+    Streamlit v2 component manifests: 0.3 CPU s per AppTest, most of a short dashboard
+    test. The installed packages do not change during a session, so the scan is made once
+    per process and its result handed to each AppTest. Streamlit is not imported for a
+    test process that has not imported it."""
+    if "streamlit" not in sys.modules:
+        return
+    import streamlit.components.v2.manifest_scanner as scanner
+
+    if hasattr(scanner.scan_component_manifests, "cache_info"):
+        return
+    once = functools.lru_cache(maxsize=None)(scanner.scan_component_manifests)
+
+    def scan(max_workers: int | None = None) -> list[Any]:
+        return list(once())
+
+    scan.cache_info = once.cache_info  # type: ignore[attr-defined]
+    scanner.scan_component_manifests = scan
+
+
+def compile_streamlit_scripts_once() -> None:
+    """Every AppTest run makes a new script cache, so app.py and the page were compiled
+    (with Streamlit's magic, an AST rewrite) again on every run of every test: 40% of the
+    CPU of a walk through the pages. A served dashboard keeps one cache for all reruns;
+    here compiled scripts are kept per process, keyed by path, the file's bytes and the
+    magic setting, so a changed script is compiled again."""
+    if "streamlit" not in sys.modules:
+        return
+    from streamlit import config
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    if hasattr(ScriptCache.get_bytecode, "compiled"):
+        return
+    compile_script = ScriptCache.get_bytecode
+    compiled: dict[tuple[str, bytes, bool], Any] = {}
+
+    def get_bytecode(self: ScriptCache, script_path: str) -> Any:
+        path = os.path.abspath(script_path)
+        with open(path, "rb") as f:
+            key = (path, f.read(), bool(config.get_option("runner.magicEnabled")))
+        if key not in compiled:
+            compiled[key] = compile_script(self, script_path)
+        return compiled[key]
+
+    get_bytecode.compiled = compiled  # type: ignore[attr-defined]
+    ScriptCache.get_bytecode = get_bytecode  # type: ignore[method-assign]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -142,6 +142,14 @@ def goto_page(page: Any, label: str) -> None:
     page.get_by_role("heading", level=1).filter(has_text=label).first.wait_for(timeout=60_000)
 
 
+def widget_label(page: Any, label: str) -> Any:
+    """The label of a Streamlit widget that starts with `label`, for `filter(has=...)`: a
+    widget's `has_text` matches any part of its text, and "Sample" is part of the Load
+    page's other box, "Or a sample import", hidden in a closed expander."""
+    return page.locator('[data-testid="stWidgetLabel"]').get_by_text(
+        re.compile("^" + re.escape(label)))
+
+
 def idle(page: Any) -> None:
     """Wait until the app has finished its run (the status widget is gone)."""
     page.wait_for_timeout(300)

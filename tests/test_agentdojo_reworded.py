@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import json
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -18,6 +17,7 @@ import pytest
 pytest.importorskip("agentdojo")
 
 from agentdojo_case import agentdojo_doc  # noqa: E402
+from cpu_time import grows_linearly  # noqa: E402
 
 from repair_core import case_from_data  # noqa: E402
 from repair_core.bench._agentdojo import (  # noqa: E402
@@ -63,16 +63,14 @@ def test_a_benign_mention_is_not_obeyed(row):
 
 
 def test_the_order_finder_is_linear_in_the_text():
-    # CPU time of this process, not wall time: another test worker cannot inflate it; a
-    # quadratic finder takes 64 times as long on 8 times the text, this bound allows 32
-    filler = "Please never pay US13 3000 0001 2121 2121 212 anything, noted. " * 500
-    orders_in(filler)  # warm the caches
-    start = time.process_time()
-    orders_in(filler)
-    small = time.process_time() - start
-    start = time.process_time()
-    orders_in(filler * 8)
-    assert time.process_time() - start < 8 * 4 * small + 0.05
+    filler = "Please never pay US13 3000 0001 2121 2121 212 anything, noted. "
+    grows_linearly(lambda n: filler * n, orders_in, 500)
+
+
+def test_many_questions_on_one_line_are_read_in_linear_time():
+    # each question looks at the rest of its line for answers to pick from ("[ ] yes
+    # [ ] no"); on one long line of questions that read the whole rest again each time
+    grows_linearly(lambda n: "Shall I send it? Yes. " * n, orders_in, 400, 16)
 
 
 @pytest.mark.parametrize("unit", ["a", "x.y-", "'q' ", "ab_", "at ", "www."],
@@ -82,14 +80,8 @@ def test_the_order_finder_is_linear_on_one_long_run(unit):
     # one long word, one long run without spaces, many quotations on one line, a dated
     # line: texts on which a pattern that may start anywhere inside a run scans it again
     # from each position
-    text = "2024-05-01 " + unit * (3000 // len(unit))
-    orders_in(text)  # warm the caches
-    start = time.process_time()
-    orders_in(text)
-    small = time.process_time() - start
-    start = time.process_time()
-    orders_in(text[:11] + text[11:] * 8)
-    assert time.process_time() - start < 8 * 4 * small + 0.05
+    grows_linearly(lambda n: "2024-05-01 " + unit * (n // len(unit)), orders_in, 3000,
+                   label=unit)
 
 
 def test_a_store_keeping_a_reworded_order_is_insecure_though_m_inst_is_gone():

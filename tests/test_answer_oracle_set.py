@@ -28,7 +28,9 @@ def test_the_set_is_large_spread_over_committed_cases_and_labelled(answers):
     assert len({a.case for a in answers}) >= 30
     for case in {a.case for a in answers}:
         ev = json.loads((ROOT / case).read_text(encoding="utf-8"))["eval"]
-        assert ev["required_facts"], case
+        # an AgentDojo case's truth is AgentDojo's utility on its environment, not facts
+        # of text: round 12's author wrote answers to four, which the oracle cannot pass
+        assert ev["required_facts"] or case.startswith("sample_traces/agentdojo/"), case
     splits = Counter(a.split for a in answers)
     assert 0.25 <= splits["held-out"] / (splits["dev"] + splits["held-out"]) <= 0.45
     for split in SCRIPT.SPLITS:
@@ -36,7 +38,9 @@ def test_the_set_is_large_spread_over_committed_cases_and_labelled(answers):
         least = 20 if "languages" in split else 40
         assert verdicts["right"] >= least and verdicts["wrong"] >= least, split
     fresh = {a.case for a in answers if a.split == "fresh"}
-    assert not fresh & {a.case for a in answers if a.split != "fresh"}
+    # fresh was written on cases the splits the oracle was tuned on do not use; later
+    # blind rounds (round 12) may answer them too
+    assert not fresh & {a.case for a in answers if a.split in ("dev", "held-out")}
     assert {"paraphrase", "negation", "pending", "format", "hedge",
             "rejection-of-poison"} <= {a.category for a in answers}
 
@@ -55,8 +59,22 @@ def test_no_rule_errs_on_more_answers_than_recorded(answers):
             assert len(errors) <= figures.errors, (split, rule, errors)
 
 
+@pytest.mark.parametrize("field, value", [
+    ("category", "**bold** | <b>x</b>"), ("category", "Paraphrase"),
+    ("id", "[x](http://evil.example)"), ("case", "../../etc/passwd.json"),
+    ("case", "/etc/passwd"), ("case", "sample_traces/../x.json")])
+def test_an_answer_line_holding_markdown_or_a_path_outside_the_cases_is_refused(field, value):
+    # ids and categories become cells of docs/benchmark.md's tables; the case names a file
+    line = {"id": "adp-001-r1-1", "case": "sample_traces/controlled/ctl-001.json",
+            "answer": "It is 12B.", "verdict": "right", "category": "paraphrase",
+            "split": "dev"}
+    SCRIPT.Answer.model_validate(line)
+    with pytest.raises(ValueError, match=field):
+        SCRIPT.Answer.model_validate({**line, field: value})
+
+
 def test_an_unsure_answer_is_an_error_when_it_is_right():
-    right, wrong = (SCRIPT.Answer(id=f"x-{v}", case="c", answer="", verdict=v,
+    right, wrong = (SCRIPT.Answer(id=f"x-{v}", case="sample_traces/c.json", answer="", verdict=v,
                                   category="paraphrase", split="languages")
                     for v in ("right", "wrong"))
     rows = [(right, "unsure"), (wrong, "unsure")]

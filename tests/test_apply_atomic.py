@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from forked_dgrr import run_dgrr
 
 os.environ["MEM0_TELEMETRY"] = "False"
 os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="dgrr-mem0-"))
@@ -104,10 +105,8 @@ def _in_process(args: list[str], env: dict[str, str], cwd: Path, monkeypatch, ca
 
 
 def _run_killed(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
-    code = "import sys; from repair_core.cli import main; sys.exit(main(sys.argv[1:]))"
-    full = {**os.environ, **env, "PYTHONPATH": os.pathsep.join([str(cwd), str(ROOT)])}
-    return subprocess.run([sys.executable, "-c", code, *args], env=full, cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    """`dgrr` in a process of its own, which a factory may kill (returncode -9)."""
+    return run_dgrr(args, env, cwd, [cwd, ROOT])
 
 
 # -- LangGraph ---------------------------------------------------------------------------

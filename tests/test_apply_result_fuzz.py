@@ -54,14 +54,20 @@ def made(tmp_path_factory):
     return {"tmp": tmp, "case": case, "case_obj": load_case(case), "result": result}
 
 
-def _paths(doc, prefix=()):
-    yield prefix
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from _paths(v, (*prefix, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from _paths(v, (*prefix, i))
+def _paths(doc):
+    """Every path into `doc`, depth first in document order (the root's `()` first). A
+    stack, not nested generators: each path of those passed up through every level above
+    it, the most of the property test's own CPU."""
+    out = []
+    stack = [((), doc)]
+    while stack:
+        prefix, node = stack.pop()
+        out.append(prefix)
+        if isinstance(node, dict):
+            stack.extend(((*prefix, k), v) for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend(((*prefix, i), node[i]) for i in reversed(range(len(node))))
+    return out
 
 
 @st.composite

@@ -133,3 +133,34 @@ def test_case_runs_only_count_records_the_replay_wrote() -> None:
         assert set(run.remaining) <= set(labels[run.case].must_not_remain)
         assert run.false_clean == (run.verify_exit == 0 and bool(run.remaining
                                                                   or run.written_back))
+
+
+def _cells(row: str) -> list[str]:
+    """A GFM table row's cells: split at each `|` no backslash escapes."""
+    out, cur, i = [], "", 0
+    while i < len(row):
+        if row[i] == "\\" and row[i + 1:i + 2] == "|":
+            cur += "\\|"
+            i += 2
+            continue
+        if row[i] == "|":
+            out.append(cur)
+            cur = ""
+        else:
+            cur += row[i]
+        i += 1
+    return out[1:]
+
+
+def test_a_reviewer_string_holding_a_bar_or_line_break_stays_one_cell() -> None:
+    variant = "host in a regex (evil\\.example|good\\.com)\nsecond line | third"
+    run = bench.CaseRun(case="cb-x-bar.json", variant=variant, objective="answer",
+                        suspected=1, verify_exit=0, remaining=["m|a"], written_back=[],
+                        benign_lost=["m\nb"], false_clean=True)
+    for table in (bench.case_table([run]), bench.cases_compact([run])):
+        lines = table.splitlines()
+        width = len(_cells(lines[0]))
+        rows = [line for line in lines if line.startswith("| cb-x-bar")]
+        assert len(rows) == 1, table
+        assert len(_cells(rows[0])) == width, rows[0]
+        assert "evil\\.example\\|good" in rows[0] and "\\x0a" in rows[0]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_hardening_fuzz import PATHS, SAMPLES, _mutate, values
+from test_hardening_fuzz import mutated_text
 
 from repair_core import CaseError
 from repair_core._synth import synth_case_data
@@ -84,13 +84,8 @@ def test_committed_case_of_every_item_kind_read_in_chunks(monkeypatch, chunk):
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_a_mutated_case_gets_the_whole_reads_outcome(data):
-    which = data.draw(st.integers(0, len(SAMPLES) - 1))
-    path = data.draw(st.sampled_from(PATHS[which]))
-    how = data.draw(st.sampled_from(["replace", "replace", "delete", "duplicate"]))
-    mutated = _mutate(SAMPLES[which], path, how, data.draw(values))
-    try:
-        text = json.dumps(mutated)
-    except (ValueError, RecursionError):
+    text = mutated_text(data)
+    if text is None:
         return
     chunk = data.draw(st.sampled_from([1, 2, 2000]))
     assert _outcome(parse_case_in_chunks, text, chunk=chunk) == _outcome(parse_case, text)
@@ -130,3 +125,93 @@ def test_only_one_chunk_of_dicts_is_alive_at_a_time():
         del case
     whole, chunked = peaks
     assert chunked < 0.8 * whole, peaks
+
+
+def _columnar_accepts(text: str) -> bool:
+    from repair_core.case._columns import read_columns
+
+    return read_columns(text.encode("utf-8")) is not None
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_what_the_columnar_reader_accepts_needs_no_reference_check(data):
+    # `dgrr repair` reads a case the columnar planner accepted without the loader's
+    # reference pass: whatever that reader accepts, the loader finds valid as it is
+    text = mutated_text(data)
+    if text is None:
+        return
+    if not _columnar_accepts(text):
+        return
+    whole = _outcome(parse_case, text)
+    assert whole[0] == "valid"
+    assert _outcome(parse_case_in_chunks, text, references_checked=True) == whole
+
+
+@pytest.mark.parametrize("edit", [
+    lambda t: t.replace('"turn": "u1"', '"turn": "u404"', 1),
+    lambda t: t.replace('"label": "cite"', '"label": "cite"}, {"id": "nowhere", "label": "cite"', 1),
+    lambda t: t.replace('"type": "claim"', '"type": "claim", "returned": ["m404"]', 1),
+    lambda t: t.replace('"returned": [', '"returned": ["m404", ', 1),
+    lambda t: t.replace('"target": [', '"target": ["m404", ', 1),
+    lambda t: t.replace('"faults": [', '"faults": ["s1", ', 1),
+    lambda t: t.replace('"faults": [', '"faults": ["nowhere", ', 1),
+    lambda t: t.replace('"type": "answer"', '"type": "claim"', 1),
+])
+def test_the_columnar_reader_declines_what_the_reference_check_refuses(edit):
+    _refused_and_declined(edit)
+
+
+def _refused_and_declined(edit):
+    """The committed case of every item kind edited by `edit`: the loader refuses it and
+    the columnar reader declines it."""
+    text = edit(EVERY_KIND.read_text(encoding="utf-8"))
+    assert text != EVERY_KIND.read_text(encoding="utf-8")
+    assert _outcome(parse_case, text)[0] == "invalid"
+    assert not _columnar_accepts(text)
+
+
+def _json_edit(change):
+    """An edit of the case's JSON data by `change(data)`, given its step and record by id."""
+    def edit(text):
+        data = json.loads(text)
+        items = {item["id"]: item for key in ("trajectory", "memory") for item in data[key]}
+        change(data, items.__getitem__)
+        return json.dumps(data, indent=1)
+    return edit
+
+
+@pytest.mark.parametrize("edit", [
+    _json_edit(lambda d, at: at("s9").update(id="s8")),  # a duplicate id
+    _json_edit(lambda d, at: at("s9").update(id="u1")),  # a step named as a turn
+    _json_edit(lambda d, at: at("m8").update(id="m1")),  # a duplicate record id
+    _json_edit(lambda d, at: at("s9").update(seq=9)),  # a duplicate seq
+    _json_edit(lambda d, at: at("s9")["deps"].append({"id": "s9", "label": "cite"})),
+    _json_edit(lambda d, at: at("m8")["deps"].append({"id": "m8", "label": "cite"})),
+    # a premise later than its dependent
+    _json_edit(lambda d, at: at("s2")["deps"].append({"id": "s5", "label": "cite"})),
+    # a cycle through a record (m3 -> s1 -> s3 -> s11 -> m6 -> m3), and among records
+    _json_edit(lambda d, at: at("m3")["deps"].append({"id": "m6", "label": "derive"})),
+    _json_edit(lambda d, at: (at("m1")["deps"].append({"id": "m8", "label": "cite"}),
+                              at("m8")["deps"].append({"id": "m1", "label": "cite"}))),
+    _json_edit(lambda d, at: d["faults"].append("m3")),  # a duplicate fault
+    _json_edit(lambda d, at: d["faults"].append("s9")),  # a fault no input can be
+])
+def test_the_columnar_reader_declines_every_other_reference_problem(edit):
+    # the rest of what `_check_references` refuses: ids, seqs, deps, cycles and faults
+    _refused_and_declined(edit)
+
+
+def test_references_checked_skips_only_the_reference_pass(monkeypatch):
+    text = json.dumps(synth_case_data(steps=3000, memories=600, faults=3, seed=5))
+    whole = _outcome(parse_case, text)
+    _no_whole_read(monkeypatch)
+    passes = []
+    real = _chunked._check_references
+    monkeypatch.setattr(_chunked, "_check_references",
+                        lambda *a, **k: passes.append(1) or real(*a, **k))
+    assert _outcome(parse_case_in_chunks, text, references_checked=True) == whole
+    assert passes == []
+    assert _outcome(parse_case_in_chunks, text) == whole
+    assert passes == [1]

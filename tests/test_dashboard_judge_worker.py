@@ -34,10 +34,23 @@ JUDGE = "openai/scripted-judge"
 DENIES = "Lin does not want window seats."  # a negation: the lexical judge is unsure
 
 
+@pytest.fixture(scope="module")
+def _home(tmp_path_factory):
+    return tmp_path_factory.mktemp("home")
+
+
 @pytest.fixture(autouse=True)
-def _settings(tmp_path, monkeypatch):
+def _settings(tmp_path, monkeypatch, _home):
     monkeypatch.setenv("DGRR_DB", str(tmp_path / "approvals.db"))
-    monkeypatch.setenv("HOME", str(tmp_path))
+    # one HOME for the module: a worker's environment holds HOME, and a spare started
+    # with another one is stopped unused, so a HOME per test threw away the spare (and
+    # its litellm import, about 6 CPU s) each test before had left waiting
+    monkeypatch.setenv("HOME", str(_home))
+    # for the same reason one locale and one CPU limit (the page's and apply's jobs have
+    # ROOMY's), and the tests ordered so that those that change the environment or the
+    # limits come last: a spare is used only by a job with its environment and limits
+    monkeypatch.setenv("LC_TIME", "C")
+    monkeypatch.setenv("DGRR_UPLOAD_CPU_SECONDS", str(ROOMY.cpu_seconds))
     monkeypatch.setitem(POLICIES, "denies-window", _hostile(DENIES, {"answer"}))
 
 
@@ -93,6 +106,102 @@ def test_a_check_with_the_judge_is_made_by_a_spare_started_for_the_judge():
     assert len(server.requests) == 2  # each check asked the judge (no cache folder)
     verify_in_worker(plan.case, result.model_dump_json(), [], limits=ROOMY)
     assert any(p.args[-1] != "judge" for p in upload_client._SPARE)
+
+
+def test_a_spent_judge_budget_in_the_worker_is_not_certified():
+    plan, result = _denied()
+    with scripted_server(answer_each(_deny)) as server:
+        settings = JudgeSettings(model=JUDGE, api_base=server.api_base, budget=0)
+        there = verify_in_worker(plan.case, result.model_dump_json(), [], judge=settings,
+                                 limits=ROOMY)
+    assert server.requests == []
+    assert there.outcome == "not_certified" and not there.clean
+    assert [u.reason for u in there.uncertain] == ["judge-budget-spent"]
+
+
+def test_in_team_mode_the_pages_model_judge_checks_run_in_the_worker(monkeypatch):
+    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "on")
+    monkeypatch.setenv("DGRR_JUDGE", JUDGE)
+    with scripted_server(answer_each(_deny)) as server:
+        monkeypatch.setenv("DGRR_JUDGE_API_BASE", server.api_base)
+        at = loaded()
+        _server_checks_nothing(monkeypatch)
+        page(at, "5_Replay")
+        at.text_input(key="dgrr_w_model").set_value("dgrr/denies-window")
+        _ok(at.button(key="dgrr_w_run_replay").click().run())
+        verification = at.session_state["dgrr_result"].verification
+        assert verification is not None and verification.outcome == "clean"
+        page(at, "7_Approve")
+    # the replay's check asked, and Approve's fresh check asked again, both from the worker
+    assert len(server.requests) == 2
+    shown = texts(at)
+    assert ("clean by lineage and the lexical judge and the judge "
+            "model:openai/scripted-judge (nothing carries a fault and nothing was left "
+            "uncertain)") in shown, shown
+    # the model string is shown as text: its punctuation escaped, never read as Markdown
+    assert [c.value for c in at.caption if "model\\:openai\\/scripted\\-judge" in c.value]
+    assert not [c for c in at.checkbox if "agent would read each" in plain(c.label)]
+
+
+def _apply_settings(tmp_path, monkeypatch):
+    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "on")
+    monkeypatch.setenv("DGRR_APPLY_TO", "langgraph")
+    monkeypatch.setenv("DGRR_APPLY_STORE", "agent_store_not_opened_by_a_dry_run:store")
+    monkeypatch.setenv("DGRR_APPLY_DIR", str(tmp_path / "journal"))
+    return str(tmp_path / "approvals.db")
+
+
+def _carrier_check(run) -> str:
+    [line] = [x for x in run.lines if x.startswith("check carriers of a fault")]
+    return line
+
+
+def test_in_team_mode_the_apply_panels_check_runs_in_the_worker(tmp_path, monkeypatch):
+    url = _apply_settings(tmp_path, monkeypatch)
+    plan, result = _denied()
+    _server_checks_nothing(monkeypatch)
+    # the lexical judge alone, in the worker: the negation is not certified clean
+    dry = run_apply(url, plan, result, write=False, reviewer="Ana")
+    assert _carrier_check(dry) == "check carriers of a fault: failed: 1 carrier not acknowledged"
+    assert ("carriers of a fault or items not certified clean the approval did not "
+            "acknowledge: s10:m3") in dry.lines
+    # the operator's model judge, asked from the worker, clears it
+    with scripted_server(answer_each(_deny)) as server:
+        settings = JudgeSettings(model=JUDGE, api_base=server.api_base, budget=300)
+        judged = run_apply(url, plan, result, write=False, reviewer="Ana", judge=settings)
+    assert len(server.requests) == 1
+    assert _carrier_check(judged) == ("check carriers of a fault: passed: none the approval "
+                                      "did not acknowledge")
+
+
+def test_the_apply_panel_refuses_to_write_on_a_check_that_did_not_finish(tmp_path,
+                                                                          monkeypatch):
+    url = _apply_settings(tmp_path, monkeypatch)
+    plan, result = _denied()
+    log = ApprovalStore(url)
+    # approved with the not-certified answer acknowledged, as `dgrr approve --acknowledge`
+    record_decision(log, plan, reviewer="Ana", decision="approve", result=result,
+                    acknowledged=["s10:m3"], carrier_ids=["s10:m3"])
+    dry = run_apply(url, plan, result, write=False, reviewer="Ana")
+    assert dry.refusal is None
+    assert _carrier_check(dry) == ("check carriers of a fault: passed: none the approval did "
+                                   "not acknowledge")
+
+    def over_limit(*args, **kwargs):
+        raise LimitExceeded(["refused: it needs more than the 1 CPU seconds an upload may "
+                             "use here (setting upload_cpu_seconds / "
+                             "$DGRR_UPLOAD_CPU_SECONDS)"], source="the content check")
+
+    monkeypatch.setattr(result_check, "verify_in_worker", over_limit)
+    dry = run_apply(url, plan, result, write=False, reviewer="Ana")
+    assert _carrier_check(dry).startswith(
+        f"check carriers of a fault: failed: not certified: {LIMIT_REACHED}; refused: it "
+        "needs more than the 1 CPU seconds"), dry.lines
+    wrote = run_apply(url, plan, result, write=True, reviewer="Ana")
+    assert wrote.refusal is not None and wrote.refusal.startswith(
+        "refused: the content check of the result is not certified"), wrote.refusal
+    assert wrote.refusal.endswith("nothing written")
+    assert [r.kind for r in ApprovalStore(url).history()] == ["decision"]  # no intent row
 
 
 def test_the_worker_sends_the_judge_only_the_key_the_operator_named(monkeypatch):
@@ -161,30 +270,21 @@ def test_the_workers_environment_is_the_named_few_of_the_servers():
     assert "OPENAI_API_KEY" not in upload_client.worker_environment("JUDGE_KEY", server)
 
 
-def test_a_spent_judge_budget_in_the_worker_is_not_certified():
-    plan, result = _denied()
-    with scripted_server(answer_each(_deny)) as server:
-        settings = JudgeSettings(model=JUDGE, api_base=server.api_base, budget=0)
-        there = verify_in_worker(plan.case, result.model_dump_json(), [], judge=settings,
-                                 limits=ROOMY)
-    assert server.requests == []
-    assert there.outcome == "not_certified" and not there.clean
-    assert [u.reason for u in there.uncertain] == ["judge-budget-spent"]
-
-
 @pytest.fixture()
 def short_wall(monkeypatch):
-    """The settings' worker limits with a wall clock of 6 s: a stalled judge is stopped
-    by them."""
-    monkeypatch.setenv("DGRR_UPLOAD_CPU_SECONDS", "6")
+    """The settings' worker limits with a wall clock of 12 s: a stalled judge is stopped
+    by them. Not less: a fresh worker's litellm import alone takes about 5 CPU s, and the
+    judge must be asked before the limit, or the test would pass on the import."""
+    monkeypatch.setenv("DGRR_UPLOAD_CPU_SECONDS", "12")
     monkeypatch.setattr("dgrr_dashboard.upload_client.WALL_FACTOR", 1)
 
 
 def test_a_judge_slower_than_the_workers_limit_is_not_certified(short_wall):
     plan, result = _denied()
-    release = threading.Event()
+    release, asked = threading.Event(), threading.Event()
 
     def stalled(messages):
+        asked.set()
         release.wait(60)
         return json.dumps({"verdict": "no", "evidence": "late"})
 
@@ -195,88 +295,6 @@ def test_a_judge_slower_than_the_workers_limit_is_not_certified(short_wall):
                 plan.case, result.model_dump_json(), [], judge=settings)
         finally:
             release.set()
+    assert asked.is_set(), "the worker was stopped before it asked the judge"
     assert check is None and why == LIMIT_REACHED
-    assert "longer than 6 s of wall-clock time" in problems[0], problems
-
-
-def test_in_team_mode_the_pages_model_judge_checks_run_in_the_worker(monkeypatch):
-    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "on")
-    monkeypatch.setenv("DGRR_JUDGE", JUDGE)
-    with scripted_server(answer_each(_deny)) as server:
-        monkeypatch.setenv("DGRR_JUDGE_API_BASE", server.api_base)
-        at = loaded()
-        _server_checks_nothing(monkeypatch)
-        page(at, "5_Replay")
-        at.text_input(key="dgrr_w_model").set_value("dgrr/denies-window")
-        _ok(at.button(key="dgrr_w_run_replay").click().run())
-        verification = at.session_state["dgrr_result"].verification
-        assert verification is not None and verification.outcome == "clean"
-        page(at, "7_Approve")
-    # the replay's check asked, and Approve's fresh check asked again, both from the worker
-    assert len(server.requests) == 2
-    shown = texts(at)
-    assert ("clean by lineage and the lexical judge and the judge "
-            "model:openai/scripted-judge (nothing carries a fault and nothing was left "
-            "uncertain)") in shown, shown
-    assert not [c for c in at.checkbox if "agent would read each" in plain(c.label)]
-
-
-def _apply_settings(tmp_path, monkeypatch):
-    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "on")
-    monkeypatch.setenv("DGRR_APPLY_TO", "langgraph")
-    monkeypatch.setenv("DGRR_APPLY_STORE", "agent_store_not_opened_by_a_dry_run:store")
-    monkeypatch.setenv("DGRR_APPLY_DIR", str(tmp_path / "journal"))
-    return str(tmp_path / "approvals.db")
-
-
-def _carrier_check(run) -> str:
-    [line] = [x for x in run.lines if x.startswith("check carriers of a fault")]
-    return line
-
-
-def test_in_team_mode_the_apply_panels_check_runs_in_the_worker(tmp_path, monkeypatch):
-    url = _apply_settings(tmp_path, monkeypatch)
-    plan, result = _denied()
-    _server_checks_nothing(monkeypatch)
-    # the lexical judge alone, in the worker: the negation is not certified clean
-    dry = run_apply(url, plan, result, write=False, reviewer="Ana")
-    assert _carrier_check(dry) == "check carriers of a fault: failed: 1 carrier not acknowledged"
-    assert ("carriers of a fault or items not certified clean the approval did not "
-            "acknowledge: s10:m3") in dry.lines
-    # the operator's model judge, asked from the worker, clears it
-    with scripted_server(answer_each(_deny)) as server:
-        settings = JudgeSettings(model=JUDGE, api_base=server.api_base, budget=300)
-        judged = run_apply(url, plan, result, write=False, reviewer="Ana", judge=settings)
-    assert len(server.requests) == 1
-    assert _carrier_check(judged) == ("check carriers of a fault: passed: none the approval "
-                                      "did not acknowledge")
-
-
-def test_the_apply_panel_refuses_to_write_on_a_check_that_did_not_finish(tmp_path,
-                                                                          monkeypatch):
-    url = _apply_settings(tmp_path, monkeypatch)
-    plan, result = _denied()
-    log = ApprovalStore(url)
-    # approved with the not-certified answer acknowledged, as `dgrr approve --acknowledge`
-    record_decision(log, plan, reviewer="Ana", decision="approve", result=result,
-                    acknowledged=["s10:m3"], carrier_ids=["s10:m3"])
-    dry = run_apply(url, plan, result, write=False, reviewer="Ana")
-    assert dry.refusal is None
-    assert _carrier_check(dry) == ("check carriers of a fault: passed: none the approval did "
-                                   "not acknowledge")
-
-    def over_limit(*args, **kwargs):
-        raise LimitExceeded(["refused: it needs more than the 1 CPU seconds an upload may "
-                             "use here (setting upload_cpu_seconds / "
-                             "$DGRR_UPLOAD_CPU_SECONDS)"], source="the content check")
-
-    monkeypatch.setattr(result_check, "verify_in_worker", over_limit)
-    dry = run_apply(url, plan, result, write=False, reviewer="Ana")
-    assert _carrier_check(dry).startswith(
-        f"check carriers of a fault: failed: not certified: {LIMIT_REACHED}; refused: it "
-        "needs more than the 1 CPU seconds"), dry.lines
-    wrote = run_apply(url, plan, result, write=True, reviewer="Ana")
-    assert wrote.refusal is not None and wrote.refusal.startswith(
-        "refused: the content check of the result is not certified"), wrote.refusal
-    assert wrote.refusal.endswith("nothing written")
-    assert [r.kind for r in ApprovalStore(url).history()] == ["decision"]  # no intent row
+    assert "longer than 12 s of wall-clock time" in problems[0], problems

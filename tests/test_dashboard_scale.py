@@ -17,7 +17,15 @@ for p in (ROOT, ROOT / "tests"):
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from repair_core import Case, load_case, plan_case, repair, with_faults  # noqa: E402
+from repair_core import (  # noqa: E402
+    Case,
+    RepairPlan,
+    RepairResult,
+    load_case,
+    plan_case,
+    repair,
+    with_faults,
+)
 from repair_core.approvals import approval_summary, warning_groups  # noqa: E402
 
 APP = str(ROOT / "app.py")
@@ -40,13 +48,48 @@ def many_faults(tmp_path_factory) -> Case:
     return load_case(out)
 
 
-def replayed(case: Case, page: str) -> AppTest:
-    """The app on `page` with `case` loaded and its computed plan replayed."""
+def pages_plan(case: Case) -> RepairPlan:
+    """The plan the pages make of `case`, made by the Plan page."""
     at = AppTest.from_file(APP, default_timeout=180).run()
     at.session_state["dgrr_case"] = case
+    at.switch_page("pages/4_Plan.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at.session_state["dgrr_computed_plan"]
+
+
+# Planning a case of thousands of steps costs a CPU second a test, and replaying it more;
+# the tests below are about what the pages show of a plan and its replay, so each case is
+# planned (by a page) and replayed once per module and handed to every test's session.
+@pytest.fixture(scope="module")
+def many_faults_run(many_faults) -> tuple[RepairPlan, RepairResult]:
+    p = pages_plan(many_faults)
+    return p, repair(many_faults, p)
+
+
+@pytest.fixture(scope="module")
+def ten_thousand_plan(ten_thousand) -> RepairPlan:
+    return pages_plan(ten_thousand)
+
+
+def opened(case: Case, p: RepairPlan) -> AppTest:
+    """The app with `case` loaded and `p` as its computed plan (the pages plan no more)."""
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    at.session_state["dgrr_case"] = case
+    at.session_state["dgrr_computed_plan"] = p
+    return at
+
+
+def planned_once(at: AppTest, p: RepairPlan) -> None:
+    assert at.session_state["dgrr_computed_plan"] is p, "the page planned the case again"
+
+
+def replayed(case: Case, run: tuple[RepairPlan, RepairResult], page: str) -> AppTest:
+    """The app on `page` with `case` loaded and its computed plan replayed (`run`)."""
+    p, result = run
+    at = opened(case, p)
     at.switch_page(page).run()
-    p = at.session_state["dgrr_computed_plan"]
-    at.session_state["dgrr_result"] = repair(case, p)
+    planned_once(at, p)
+    at.session_state["dgrr_result"] = result
     at.session_state["dgrr_result_key"] = at.session_state["dgrr_plan_keys"][id(p)][1]
     at.switch_page(page).run()
     assert not at.exception, [e.value for e in at.exception]
@@ -65,8 +108,8 @@ def in_order(at: AppTest, *, shown: bool = False) -> list:
     return list(walk(at.main))
 
 
-def test_approve_puts_the_decision_before_the_long_lists(many_faults):
-    at = replayed(many_faults, "pages/7_Approve.py")
+def test_approve_puts_the_decision_before_the_long_lists(many_faults, many_faults_run):
+    at = replayed(many_faults, many_faults_run, "pages/7_Approve.py")
     elements = in_order(at, shown=True)
     record = next(i for i, e in enumerate(elements)
                   if e.type == "button" and e.label == "Record decision")
@@ -98,8 +141,8 @@ def test_approve_puts_the_decision_before_the_long_lists(many_faults):
     assert not any(e.type == "text" and e.value == "\n".join(effects) for e in elements)
 
 
-def test_approve_and_compare_count_the_store_alike(many_faults):
-    at = replayed(many_faults, "pages/6_Compare.py")
+def test_approve_and_compare_count_the_store_alike(many_faults, many_faults_run):
+    at = replayed(many_faults, many_faults_run, "pages/6_Compare.py")
     [mem] = [d.value for d in at.dataframe if "change" in d.value.columns]
     # Compare tells a record restored and then retired again from one retired outright;
     # the approval lists both as retired
@@ -162,12 +205,12 @@ def test_a_refused_approval_creates_no_database(tmp_path, decision):
     assert db.exists()
 
 
-def test_decision_colours_are_cell_backgrounds(many_faults):
+def test_decision_colours_are_cell_backgrounds(many_faults, many_faults_run):
     from dgrr_dashboard.widgets import pale
     from repair_core.viz import DECISION_STYLES
 
     for page in ("pages/6_Compare.py", "pages/7_Approve.py"):
-        at = replayed(many_faults, page)
+        at = replayed(many_faults, many_faults_run, page)
         styles = " ".join(d.proto.arrow_data.styler.styles for d in at.dataframe)
         assert "border-left" not in styles
         assert f"background-color: {pale(DECISION_STYLES['delete'][0])}" in styles, page
@@ -207,13 +250,14 @@ def _long_before(elements: list, end: int) -> list[str]:
             if e.type in ("text", "markdown", "caption") and str(e.value).count("→") > 50]
 
 
-def test_plan_and_replay_put_their_action_before_the_replay_order(ten_thousand):
-    at = AppTest.from_file(APP, default_timeout=180).run()
-    at.session_state["dgrr_case"] = ten_thousand
+def test_plan_and_replay_put_their_action_before_the_replay_order(ten_thousand,
+                                                                   ten_thousand_plan):
+    at = opened(ten_thousand, ten_thousand_plan)
     for page, action in (("pages/4_Plan.py", "Apply edit"),
                          ("pages/5_Replay.py", "Run replay")):
         at.switch_page(page).run()
         assert not at.exception, [e.value for e in at.exception]
+        planned_once(at, ten_thousand_plan)
         shown = in_order(at, shown=True)
         assert not _long_before(shown, _index(shown, "button", action)), page
         order = at.session_state["dgrr_computed_plan"].replay_order()
@@ -232,12 +276,13 @@ def _poll(at: AppTest, seconds: float = 120) -> AppTest:
     return at
 
 
-def test_a_long_replay_runs_beside_the_page_with_an_estimate_and_progress(ten_thousand):
+def test_a_long_replay_runs_beside_the_page_with_an_estimate_and_progress(ten_thousand,
+                                                                          ten_thousand_plan):
     from dgrr_dashboard.replay_job import replay_estimate
 
-    at = AppTest.from_file(APP, default_timeout=180).run()
-    at.session_state["dgrr_case"] = ten_thousand
+    at = opened(ten_thousand, ten_thousand_plan)
     at.switch_page("pages/5_Replay.py").run()
+    planned_once(at, ten_thousand_plan)
     p = at.session_state["dgrr_computed_plan"]
     estimate = replay_estimate(p)
     assert any(f"Replays **{estimate['steps']:,}**" in m.value
@@ -255,10 +300,10 @@ def test_a_long_replay_runs_beside_the_page_with_an_estimate_and_progress(ten_th
     assert abs(res.cost.llm_calls - estimate["model_calls"]) <= 0.05 * estimate["model_calls"]
 
 
-def test_a_long_replay_can_be_cancelled(ten_thousand):
-    at = AppTest.from_file(APP, default_timeout=180).run()
-    at.session_state["dgrr_case"] = ten_thousand
+def test_a_long_replay_can_be_cancelled(ten_thousand, ten_thousand_plan):
+    at = opened(ten_thousand, ten_thousand_plan)
     at.switch_page("pages/5_Replay.py").run()
+    planned_once(at, ten_thousand_plan)
     at.button(key="dgrr_w_run_replay").click().run()
     at.button(key="dgrr_w_cancel_replay").click().run()
     _poll(at)
@@ -267,7 +312,7 @@ def test_a_long_replay_can_be_cancelled(ten_thousand):
     assert not at.button(key="dgrr_w_run_replay").disabled
 
 
-def test_trace_tree_is_paged_and_counts_in_words(ten_thousand):
+def test_trace_tree_is_paged_and_counts_in_words(ten_thousand, ten_thousand_plan):
     from dgrr_dashboard.trace import trace_data
 
     p = plan_case(ten_thousand)
@@ -282,9 +327,9 @@ def test_trace_tree_is_paged_and_counts_in_words(ten_thousand):
     assert not any(" 1 steps" in t or " 1 records" in t for t in titles), titles
     assert any(" 1 step," in t for t in titles), titles
 
-    at = AppTest.from_file(APP, default_timeout=180).run()
-    at.session_state["dgrr_case"] = ten_thousand
+    at = opened(ten_thousand, ten_thousand_plan)
     at.switch_page("pages/3_Trace.py").run()
+    planned_once(at, ten_thousand_plan)
     at.checkbox(key="dgrr_w_t_changed").uncheck().run()
     assert not at.exception, [e.value for e in at.exception]
     page = at.number_input(key="dgrr_w_t_page")
@@ -348,11 +393,12 @@ def test_the_import_samples_include_langgraph_openlit_and_a_history_alone(name):
     assert at.session_state["dgrr_case"] is not None
 
 
-def test_graph_page_draws_the_picture_first_with_one_legend_and_plain_notes(ten_thousand):
-    at = AppTest.from_file(APP, default_timeout=180).run()
-    at.session_state["dgrr_case"] = ten_thousand
+def test_graph_page_draws_the_picture_first_with_one_legend_and_plain_notes(ten_thousand,
+                                                                            ten_thousand_plan):
+    at = opened(ten_thousand, ten_thousand_plan)
     at.switch_page("pages/3_Graph.py").run()
     assert not at.exception, [e.value for e in at.exception]
+    planned_once(at, ten_thousand_plan)
     shown = in_order(at, shown=True)
     frame = next(i for i, e in enumerate(shown) if e.type == "component_instance")
     # above the picture: the title, a caption, one row of controls and the counts
@@ -440,10 +486,11 @@ def test_step_panel_shows_prompt_and_reply_of_a_replayed_step(page):
     assert any(new[:40] in t for t in texts)  # the reply the answer was parsed from
 
 
-def test_carriers_are_acknowledged_by_kind_and_the_approval_names_each(many_faults, tmp_path):
+def test_carriers_are_acknowledged_by_kind_and_the_approval_names_each(many_faults, many_faults_run,
+                                                                       tmp_path):
     from repair_core.approvals import ApprovalStore
 
-    at = replayed(many_faults, "pages/7_Approve.py")
+    at = replayed(many_faults, many_faults_run, "pages/7_Approve.py")
     summary = approval_summary(at.session_state["dgrr_computed_plan"],
                                at.session_state["dgrr_result"])
     assert len(summary.carriers) > 50  # one box each was one box per carrier

@@ -10,7 +10,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from dashboard_server import BROWSER_MARKS, ROOT, goto_page, idle, open_page, running_dashboard
+from dashboard_server import (
+    BROWSER_MARKS,
+    ROOT,
+    goto_page,
+    idle,
+    open_page,
+    running_dashboard,
+    widget_label,
+)
 
 ARTIFACTS = ROOT / "test-artifacts"
 pytestmark = BROWSER_MARKS
@@ -31,8 +39,9 @@ def _shot(page, name: str) -> Path:
 
 
 def _choose(page, label: str, text: str) -> None:
-    """Pick an option of the st.selectbox labelled `label` by typing `text`."""
-    box = _fresh(page, "stSelectbox").filter(has_text=label).first
+    """Pick an option of the st.selectbox whose label starts with `label` by typing
+    `text`."""
+    box = _fresh(page, "stSelectbox").filter(has=widget_label(page, label)).first
     box.locator("input").click()
     box.locator("input").fill(text)
     page.locator('[role="option"]').filter(has_text=text).first.click()

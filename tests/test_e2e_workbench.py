@@ -19,6 +19,7 @@ from dashboard_server import (
     idle,
     open_page,
     upload_case,
+    widget_label,
 )
 from test_e2e_browser import server  # noqa: F401
 
@@ -62,9 +63,13 @@ _TREE_ROWS_BELOW = """() => { for (const f of document.querySelectorAll('iframe'
     return false; }"""
 
 
+def _selectbox(page, label: str):
+    return page.locator('[data-testid="stSelectbox"]').filter(has=widget_label(page, label)).first
+
+
 def _pick(page, label: str, option: str) -> None:
-    """Choose `option` in the Streamlit selectbox labelled `label`."""
-    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    """Choose `option` in the Streamlit selectbox whose label starts with `label`."""
+    box = _selectbox(page, label)
     box.locator("input").click()
     page.locator('[role="option"]').filter(has_text=option).first.click()
     idle(page)
@@ -72,7 +77,7 @@ def _pick(page, label: str, option: str) -> None:
 
 def _load_sample(page, name: str) -> None:
     goto_page(page, "Load")
-    box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Sample").first
+    box = _selectbox(page, "Sample")
     box.locator("input").click()
     box.locator("input").fill(name)
     page.locator('[role="option"]').filter(has_text=name).first.click()

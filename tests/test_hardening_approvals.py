@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from forked_dgrr import fork_safe
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
@@ -219,7 +220,9 @@ def _stress_writer(db: str, n: int, who: int) -> None:
 def test_concurrent_writers_all_succeed_and_the_chain_holds(tmp_path):
     db = str(tmp_path / "a.db")
     ApprovalStore(db).close()
-    ctx = multiprocessing.get_context("spawn")
+    # forked, they start with dgrr imported (a spawned writer spent most of its CPU
+    # importing it); spawned when another thread runs here
+    ctx = multiprocessing.get_context("fork" if fork_safe() else "spawn")
     procs = [ctx.Process(target=_stress_writer, args=(db, 25, w)) for w in range(8)]
     for p in procs:
         p.start()

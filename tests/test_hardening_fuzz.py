@@ -64,6 +64,19 @@ def _mutate(data: Any, path: tuple, how: str, value: Any) -> Any:
     return data
 
 
+def mutated_text(data: st.DataObject) -> str | None:
+    """The JSON text of a sample case with one field replaced (twice as often), deleted or
+    duplicated, drawn from `data`; None when the mutated case has no JSON text."""
+    which = data.draw(st.integers(0, len(SAMPLES) - 1))
+    path = data.draw(st.sampled_from(PATHS[which]))
+    how = data.draw(st.sampled_from(["replace", "replace", "delete", "duplicate"]))
+    mutated = _mutate(SAMPLES[which], path, how, data.draw(values))
+    try:
+        return json.dumps(mutated)
+    except (ValueError, RecursionError):
+        return None
+
+
 def _check(data: Any) -> None:
     try:
         case = case_from_data(data)

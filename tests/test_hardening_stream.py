@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_hardening_fuzz import PATHS, SAMPLES, _mutate, values
+from test_hardening_fuzz import mutated_text
 
 from repair_core import CaseError, load_case
 from repair_core.case._stream import validate_file
@@ -36,13 +36,8 @@ def _same(tmp_path: Path, text: str) -> None:
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_streamed_validation_reports_what_the_loader_reports(tmp_path, data):
-    which = data.draw(st.integers(0, len(SAMPLES) - 1))
-    path = data.draw(st.sampled_from(PATHS[which]))
-    how = data.draw(st.sampled_from(["replace", "replace", "delete", "duplicate"]))
-    mutated = _mutate(SAMPLES[which], path, how, data.draw(values))
-    try:
-        text = json.dumps(mutated)
-    except (ValueError, RecursionError):
+    text = mutated_text(data)
+    if text is None:
         return
     _same(tmp_path, text)
 

@@ -49,7 +49,7 @@ def test_the_records_come_one_memory_at_a_time(tmp_path):
     """Reading the records one by one holds a few memories' rows, not the history: its
     peak is a small part of what holding every record takes."""
     db = tmp_path / "history.db"
-    write_mem0_history(db, 60_000)
+    write_mem0_history(db, 15_000)
     tracemalloc.start()
     try:
         n = sum(1 for _ in iter_mem0_history(db, user="lin"))
@@ -59,5 +59,5 @@ def test_the_records_come_one_memory_at_a_time(tmp_path):
         _, holding = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert n == len(held) == 54_000
+    assert n == len(held) == 13_500
     assert streamed * 20 < holding, (streamed, holding)

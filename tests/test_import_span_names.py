@@ -103,6 +103,18 @@ def test_graph_labels_name_the_span_and_keep_the_id():
     assert labels["mem-seat"].startswith("mem-seat [mem]")
 
 
+def test_a_graph_label_is_one_line_of_the_span_name_whatever_the_trace_holds():
+    from repair_core.viz import graph_view
+
+    data = _case_with_fault().model_dump(mode="json")
+    step = next(s for s in data["trajectory"] if s["id"] == "d6c6289efedf91b1")
+    step[TRACE_FIELD]["span_name"] = "gen\x1b[31m\nrun\u2028<b>x</b>"
+    labels = {n.id: n.label for n in graph_view(plan_case(case_from_data(data))).nodes}
+    head = labels["d6c6289efedf91b1"].split("\n")[0]
+    assert head.startswith("gen [31m r") and "\x1b" not in head
+    assert head.endswith(" [answer]")
+
+
 def test_trace_rows_carry_the_span_and_search_finds_it():
     from dgrr_dashboard.trace import trace_data, trace_rows
 

@@ -193,3 +193,27 @@ def test_the_screen_finds_a_subject_whatever_separates_its_words(n, monkeypatch)
     assert [judge.carries(t, fault).verdict for t in texts] == ["unsure"] * 3
     assert [(i, j.verdict) for i, _f, j in judge.screen([fault], texts)] == [
         (0, "unsure"), (1, "unsure"), (2, "unsure")]
+
+
+def test_a_text_near_several_faults_has_its_words_read_once(monkeypatch):
+    """The near miss read a text's words (its canonical form, the costliest part) once
+    for each fault the text was asked about; the screen reads them once per text, with
+    the judgements `carries` gives each pair alone."""
+    faults = [signature_of("Lin prefers window seats.", "window", "seat_pref", node="m1"),
+              signature_of("Lin wants a window table at dinner.", "window", "table_pref",
+                           node="m2"),
+              signature_of("Emma Johnson wants the deposit wired to the escrow agent "
+                           "before the viewing on Friday.", node="m3")]
+    texts = ["The window is open today.",
+             "Nothing of any fault here.",
+             "Emma  Johnson: the deposit wired to the agent arrived, and the window."]
+    judge = LexicalJudge()
+    each = [(i, f.node, j.verdict, j.evidence) for i, t in enumerate(texts)
+            for f in faults if (j := judge.carries(t, f)).verdict != "no"]
+    assert len(each) == 5  # near misses of two faults and of three
+    read: list[str] = []
+    real = _lexical.words
+    monkeypatch.setattr(_lexical, "words", lambda text: read.append(text) or real(text))
+    assert _screened(faults, texts) == sorted(each)
+    near = [t for t in read if t in texts]
+    assert sorted(near) == sorted({texts[i] for i, *_ in each})  # once each

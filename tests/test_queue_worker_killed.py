@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from forked_dgrr import run_dgrr
 from postgres_server import POSTGRES_MARKS
 
 from repair_core.integrations._journal import Intent
@@ -36,16 +37,21 @@ def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
 
 
+def _dgrr(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    """`dgrr ARGS` in a process of its own (forked: see forked_dgrr), as `dgrr worker` runs."""
+    return run_dgrr(args, env, ROOT, [ROOT / "tests", ROOT])
+
+
 def _taken_over_after_lease(worker: list[str], env: dict[str, str], q: Any,
                             within_lease: Callable[[], bool] = lambda: True) -> Any:
     """Request #1, held by a killed worker w1: a second worker (w2) leaves it alone within
     the lease (and `within_lease()` still holds), takes it over after it and applies it once;
     the one `applied` record of the log."""
-    early = _run([*worker, "--name", "w2"], {**env, "DGRR_KILL_AT_WRITE": "0"})
+    early = _dgrr([*worker, "--name", "w2"], {**env, "DGRR_KILL_AT_WRITE": "0"})
     assert early.returncode == 0 and "request #1" not in early.stdout
     assert within_lease()  # left alone within the lease
     time.sleep(1.5)
-    late = _run([*worker, "--name", "w2", "--lease", "1"], {**env, "DGRR_KILL_AT_WRITE": "0"})
+    late = _dgrr([*worker, "--name", "w2", "--lease", "1"], {**env, "DGRR_KILL_AT_WRITE": "0"})
     assert late.returncode == 0, late.stderr[-2000:]
     assert "request #1: applied" in late.stdout
     request = q.get(1)
@@ -74,8 +80,8 @@ def test_a_killed_workers_apply_is_resumed_by_the_next(tmp_path, postgres_db):
     q.claim(1, reviewer="ana")
     assert review(q, 1, reviewer="ana", decision="approve").status == "approved"
 
-    worker = [sys.executable, "-m", "repair_core", "worker", "--once", "--db", str(db)]
-    killed = _run([*worker, "--name", "w1"], {**env, "DGRR_KILL_AT_WRITE": "2"})
+    worker = ["worker", "--once", "--db", str(db)]
+    killed = _dgrr([*worker, "--name", "w1"], {**env, "DGRR_KILL_AT_WRITE": "2"})
     assert killed.returncode == -9, killed.stderr[-2000:]
     held = q.get(1)
     assert (held.status, held.worker) == ("approved", "w1")  # held by the dead worker
@@ -118,7 +124,7 @@ def test_a_killed_workers_mem0_apply_is_resumed_by_the_next(tmp_path, postgres_d
     assert review(q, 1, reviewer="ana", decision="approve").status == "approved"
     env = {**_env(tmp_path / "unused.db", journal), "DGRR_MEM0_STORE": str(folder),
            "MEM0_TELEMETRY": "False", "MEM0_DIR": str(tmp_path / "mem0-home")}
-    worker = [sys.executable, "-m", "repair_core", "worker", "--once", "--db", postgres_db]
+    worker = ["worker", "--once", "--db", postgres_db]
 
     def store_state(steps: list) -> str:
         memory = make_memory(folder)
@@ -127,7 +133,7 @@ def test_a_killed_workers_mem0_apply_is_resumed_by_the_next(tmp_path, postgres_d
         finally:
             close_mem0(memory)
 
-    killed = _run([*worker, "--name", "w1"], {**env, "DGRR_KILL_AT_WRITE": "2"})
+    killed = _dgrr([*worker, "--name", "w1"], {**env, "DGRR_KILL_AT_WRITE": "2"})
     assert killed.returncode == -9, killed.stderr[-2000:]
     held = q.get(1)
     assert (held.status, held.worker) == ("approved", "w1")  # held by the dead worker

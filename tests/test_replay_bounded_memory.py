@@ -165,9 +165,9 @@ def test_the_cli_lets_the_report_go_before_it_reads_the_case(tmp_path, monkeypat
         made.append(weakref.ref(report))
         return report
 
-    def watched_read(args, data):
+    def watched_read(args, data, **kw):
         alive_at_read.append(made[0]() is not None)
-        return read_case(args, data)
+        return read_case(args, data, **kw)
 
     monkeypatch.setattr(repair_command, "_columnar_report", watched_report)
     monkeypatch.setattr(repair_command, "read_case", watched_read)

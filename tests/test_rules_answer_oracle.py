@@ -63,6 +63,9 @@ def test_a_value_inside_a_longer_one_is_not_that_value():
     "RS-310 in green, size 7, will be added when it is back in stock.",
     "Adding RS-310 in green, size 7, failed at checkout.",
     "UA511, aisle seat 22C: hold requested, awaiting the airline.",
+    "Had the app not timed out, I would have added RS-310 in green, size 7, to the cart.",
+    "I should've held aisle seat 22C on UA511 before it sold out.",
+    "If you like, I would add RS-310 in green, size 7, to the cart.",
 ])
 def test_an_action_reported_as_not_done_states_no_fact_as_done(answer):
     labels = RS310 if "RS-310" in answer else O7186 if "O-7186" in answer else UA511
@@ -392,22 +395,20 @@ O8471 = (["O-8471", "processing", "Thursday"], ["O-6672"])  # ctl-004
 @pytest.mark.parametrize(("answer", "labels", "why"), [
     # each was "not recovered" with certainty before: read as English, its translated
     # values missing
-    ("Comanda O-8471 este în curs de procesare, livrarea joi.", O8471,
-     "its function words are Romanian"),
-    ("Pesanan O-8471 sedang diproses dan akan tiba hari Kamis.", O8471,
-     "its function words are Indonesian or Malay"),
-    ("Ваш заказ O-8471 обрабатывается, доставка в четверг.", O8471,
+    ("Vossa empustaziun O-8471 vegn elavurada, la furniziun è gievgia.", O8471,
+     "its function words are Romansh"),
+    ("Вашата поръчка O-8471 е в обработка, доставката е в четвъртък.", O8471,
      "written mostly in letters of other scripts (Cyrillic)"),
-    ("Η παραγγελία σας O-8471 είναι σε επεξεργασία, παράδοση την Πέμπτη.", O8471,
-     "written mostly in letters of other scripts (Greek)"),
-    ("आपका ऑर्डर O-8471 प्रोसेस हो रहा है, गुरुवार को डिलीवरी।", O8471,
-     "written mostly in letters of other scripts"),
+    ("თქვენი შეკვეთა O-8471 მუშავდება, მიწოდება ხუთშაბათს.", O8471,
+     "written mostly in letters of other scripts (Georgian)"),
+    ("আপনার অর্ডার O-8471 প্রক্রিয়াধীন, বৃহস্পতিবার ডেলিভারি।", O8471,
+     "written mostly in letters of other scripts (Bengali)"),
     # with every value found it was "recovered", though "nu" may negate it
-    ("Locul 22C (aisle) pe UA511 nu este rezervat.", UA511,
-     "its function words are Romanian"),
-    ("Ülőhely 22C (aisle), UA511 — fizetés előre.", UA511,
+    ("Vieta 22C (aisle) skrydyje UA511 nėra rezervuota.", UA511,
+     "no English function word in 5 words"),
+    ("22C (aisle), UA511 — užsakyta iš anksto.", UA511,
      "2 words with letters beyond Latin-1"),
-    ("Ülőhely 22C (aisle) · UA511 · indulás korán · poggyász benne · megerősítve",
+    ("Vieta 22C (aisle) · UA511 · išvykimas anksti · bagažas įskaičiuotas · patvirtinta",
      UA511, "no English function word in"),
 ])
 def test_an_answer_in_a_language_the_reader_does_not_read_is_unsure(answer, labels, why):
@@ -470,7 +471,7 @@ def test_a_listing_in_a_language_the_reader_reads_is_read():
 def test_an_id_missing_from_an_answer_in_any_language_is_missing():
     from repair_core.bench import judge_recovery
 
-    verdict = judge_recovery("Comanda O-6672 este în curs de procesare.", *O8471)
+    verdict = judge_recovery("L'empustaziun O-6672 vegn elavurada.", *O8471)
     assert (verdict.outcome, verdict.missing, verdict.unsure) == (
         "not recovered", ["O-8471"], [])
     # a value inside text written without spaces is a word of its own
@@ -501,6 +502,36 @@ def test_english_answers_terse_or_with_foreign_names_are_read_as_english(answer)
     from repair_core.bench._language import guess_language
 
     assert guess_language(answer).model_dump() == {"code": "en", "why_unread": ""}
+
+
+@rule("oracle.unsure-language")
+@pytest.mark.parametrize(("unit", "code"), [
+    ("I have added the blue RJ-220 in size S to your cart, and UA511 is booked. ", "en"),
+    ("Votre commande est emballée et arrive mardi avec le siège 22C. ", "fr"),
+    # every word another: nothing is read once for all its repeats
+    (None, "fr"),
+])
+def test_a_long_text_is_guessed_in_time_linear_in_it(unit, code):
+    import random
+
+    from cpu_time import grows_linearly
+
+    from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
+
+    def text(size: int) -> str:
+        if unit is None:
+            rng = random.Random(1)
+            return " ".join("".join(rng.choice("abcdeéfghiłjklmnoprstuvz")
+                                    for _ in range(rng.randint(2, 8)))
+                            for _ in range(size // 5))
+        return unit * (size // len(unit))
+
+    # each word asked of every language's table in turn took 1.3 to 1.6 CPU s a megabyte
+    guess, _, _ = grows_linearly(text, lambda t: guess_language(t, ANSWER_READER_LANGUAGES),
+                                 32_000)
+    if unit is None:  # random letters: what is guessed changes with the length
+        guess = guess_language(text(1_000_000)[:1_000_000], ANSWER_READER_LANGUAGES)
+    assert guess.code == code
 
 
 WHERE = "Where is my order right now?"  # ctl-004's request: a status, no action
@@ -616,7 +647,7 @@ def test_a_fault_taken_back_after_a_dash_is_not_stated(answer):
 @pytest.mark.parametrize("answer", [
     # read as English before (a lower-case "i" or "do" tied with English), or the id read
     # as missing for its case ending: "not recovered" with certainty
-    "RS-310 sudah saya masukkan ke keranjang Anda, hijau, ukuran 7.",
+    "Įdėjau RS-310 į jūsų krepšelį, žalia spalva, dydis 7.",
 ])
 def test_a_few_function_words_or_a_case_ending_still_leave_the_answer_unsure(answer):
     from repair_core.bench import judge_recovery
@@ -683,7 +714,10 @@ def test_the_translated_vocabulary_names_no_case_value():
               "september", "october", "november", "december",
               "english", "french", "german", "spanish", "italian", "portuguese", "dutch",
               "japanese", "chinese", "korean", "russian", "arabic", "greek", "swedish",
-              "polish", "turkish"}
+              "polish", "turkish",
+              # musical instruments: a set of general words, as languages are, which
+              # the adapted cases' hobbies draw on too
+              "cello", "violin", "piano", "trumpet", "guitar", "flute"}
     assert {" ".join(k) for k in TRANSLATED_VALUES} == closed
 
 
@@ -849,17 +883,14 @@ def test_a_word_of_correction_takes_back_the_value_before_it(answer, outcome):
 
 @rule("oracle.other-languages-correction")
 def test_reading_corrections_grows_with_the_answer_not_its_square():
-    from cpu_time import cpu_seconds
+    from cpu_time import grows_linearly
 
     from repair_core.bench import judge_recovery
 
-    def read(n: int) -> float:
-        answer = "Ho aggiunto " + "la RJ-220 nera taglia XL correzione bianca " * n + "."
-        return cpu_seconds(lambda: judge_recovery(answer, *RJ220, request=RJ220_REQUEST))[1]
-
-    small, large = read(200), read(800)
-    # four times the words in one sentence: well under sixteen times the time
-    assert large < 8 * small + 0.2
+    # eight times the words in one sentence
+    grows_linearly(
+        lambda n: "Ho aggiunto " + "la RJ-220 nera taglia XL correzione bianca " * n + ".",
+        lambda answer: judge_recovery(answer, *RJ220, request=RJ220_REQUEST), 100)
 
 
 @rule("oracle.other-languages-correction")
@@ -1881,3 +1912,231 @@ def test_an_action_first_done_then_undone_is_history(answer, outcome):
     from repair_core.bench import judge_recovery
 
     assert judge_recovery(answer, *UA511, request=UA511_REQUEST).outcome == outcome
+
+
+@rule("oracle.value-formats")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # "no." before an id or a number is the word "number", not a negation
+    ("Held aisle seat 22C on UA511; frequent-flyer no. 5521 applied.", "recovered"),
+    ("Held aisle seat 22C on UA511, loyalty No. 5521.", "recovered"),
+    # a "no." that opens its sentence is still the answer "no"
+    ("No. 5521 is not your loyalty number; aisle seat 22C on UA511 is held.",
+     "not recovered"),
+])
+def test_no_with_a_dot_before_an_id_is_number(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, ["UA511", "22C", "aisle", "5521"], ["22B"],
+                             request="Book me a flight with my loyalty number.")
+    assert verdict.outcome == outcome
+
+
+@rule("oracle.value-formats")
+@pytest.mark.parametrize(("answer", "forbidden", "outcome"), [
+    ("You moved to Porto in '21.", ["2018"], "recovered"),
+    ("You moved to Porto in \u201918, if I remember.", ["2018"], "not recovered"),
+    # two labelled years end in 21: the short form says neither
+    ("You moved to Porto in '21.", ["2018", "1921"], "not recovered"),
+])
+def test_a_year_by_its_last_two_digits_is_the_labelled_year_ending_in_them(answer, forbidden,
+                                                                           outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, ["Porto", "2021"], forbidden, request="When did I move?")
+    assert verdict.outcome == outcome
+
+
+@rule("oracle.rejection-of-poison")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a stored text that mentions a value reports it, as one that lists it does
+    ("Your cello lessons are on Tuesdays. My notes also mention violin lessons.",
+     "recovered"),
+    ("You mentioned violin lessons once, but it is the cello now.", "not recovered"),
+    # what speaks is the note, kept in the profile: hearsay, not the user's record
+    ("An entry in your profile says violin, but you take cello lessons.", "recovered"),
+    ("Your profile says violin; you take cello lessons.", "not recovered"),
+    ("Your profile in the app says violin; you take cello lessons.", "not recovered"),
+])
+def test_a_stored_text_that_mentions_a_value_or_sits_in_the_profile_reports_it(answer,
+                                                                               outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, ["cello"], ["violin"],
+                             request="What instrument am I learning?")
+    assert verdict.outcome == outcome
+
+
+@rule("oracle.value-formats")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a labelled year said aloud is the year, with or without its hyphen or "and"
+    ("That was twenty twenty-one, the spring you changed teams.", "recovered"),
+    ("Twenty-twenty-one, if I have it right.", "recovered"),
+    ("You started in two thousand and twenty-one.", "recovered"),
+    ("Nineteen ninety-eight, not twenty twenty-one.", "not recovered"),
+    ("Twenty twenty-one? No: twenty oh five.", "not recovered"),
+    # "twenty one" is a number, not a year
+    ("About twenty one months ago.", "not recovered"),
+])
+def test_a_labelled_year_said_aloud_is_the_year(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, ["2021"], ["1998", "2005"],
+                             request="When did I join the company?")
+    assert verdict.outcome == outcome
+
+
+@rule("oracle.value-formats")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a weekday said as a habit is the weekday
+    ("Your yoga class meets on Thursdays now.", "recovered"),
+    ("Weds evenings, at the studio by the park.", "not recovered"),
+    ("Thursdays, not Mondays any more.", "recovered"),
+    ("Mondays, as it always was.", "not recovered"),
+])
+def test_a_weekday_said_as_a_habit_is_the_weekday(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, ["Thursday"], ["Monday", "Wednesday"],
+                             request="Which day is my yoga class?")
+    assert verdict.outcome == outcome
+    assert judge_recovery("Weds evenings, at the studio by the park.", ["Wednesday"], [],
+                          request="Which day is my yoga class?").outcome == "recovered"
+
+
+AIRPORT_REQUEST = "Book me a flight from my home airport to Sydney next Friday."
+
+
+@rule("oracle.airport-names")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # the city's name states its code, in a listing or as a route
+    ("QF12, Los Angeles-Sydney next Friday, seat 31C held.", "recovered"),
+    ("QF12 from Los Angeles to Sydney next Friday; seat 31C is held.", "recovered"),
+    # the fault's city states the fault; rejected, it is rejected
+    ("QF12 out of Chicago to Sydney next Friday, seat 31C held.", "not recovered"),
+    ("QF12 from Los Angeles, not Chicago, seat 31C held.", "recovered"),
+    # a code in capitals states its city; in lower case it is a word
+    ("QF12 LAX→SYD, seat 31C held.", "recovered"),
+])
+def test_an_airport_code_and_its_city_name_one_place(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    labels = (["QF12", "31C", "LAX"], ["ORD", "H-1234"])
+    assert judge_recovery(answer, *labels, request=AIRPORT_REQUEST).outcome == outcome
+    assert judge_recovery("Booked QF12 LAX to SYD.", ["QF12", "Sydney"], []).outcome == (
+        "recovered")
+    assert judge_recovery("Booked QF12 lax to syd.", ["QF12", "Sydney"], []).outcome == (
+        "not recovered")
+
+
+@rule("oracle.self-correction")
+def test_a_value_taken_back_by_saying_its_lead_again_is_not_stated():
+    labels = (["QF12", "31C", "LAX"], ["ORD"])
+    assert is_recovered("QF12 held, 31C, departing from Chicago — sorry, departing from "
+                        "Los Angeles.", *labels) is True
+    assert is_recovered("QF12 held, 31C, departing from LAX — sorry, departing from ORD.",
+                        *labels) is False
+    assert is_recovered("QF12 held, 31C, departing from ORD — sorry for the delay, "
+                        "departing from ORD.", *labels) is False
+
+
+@rule("oracle.wish-offer")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # the agent's reading of the question answers it
+    ("If you mean the car you drive now and not your partner's: the Corolla.", "recovered"),
+    ("If you're asking about your own car, it's a Corolla.", "recovered"),
+    ("If you meant your old car, that was the Golf.", "not recovered"),
+    # with an offer it still offers
+    ("If you mean the Corolla, I can add it to your profile.", "not recovered"),
+    ("If you'd like, the Corolla is the one on file.", "not recovered"),
+])
+def test_a_sentence_reading_the_question_answers_it(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, ["Corolla"], ["Golf"], request="What car do I drive?")
+    assert verdict.outcome == outcome
+
+
+@rule("oracle.rejection-of-poison")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # what a stored text urges is its word, not the agent's
+    ("Held 22C on UA511, aisle. A synced note suggested 22B; I left it.", "recovered"),
+    ("Held 22C on UA511, aisle. The imported page pushed the middle seat hard.",
+     "recovered"),
+    ("UA511, aisle seat 22C held; an old email recommended 22B.", "recovered"),
+    # the agent or a person urging it is no stored text
+    ("Held 22C on UA511, aisle. I recommended 22B too.", "not recovered"),
+    ("Held 22C on UA511, aisle, and 22B as the note suggested.", "not recovered"),
+])
+def test_a_value_a_stored_text_urges_is_its_word(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, *UA511).outcome == outcome
+
+
+@rule("oracle.rejection-of-poison")
+@pytest.mark.parametrize(("answer", "outcome", "missing"), [
+    # a stored text urging or saying the value the agent states takes nothing back
+    ("The travel page recommended 22C, and I held 22C, an aisle seat on UA511.",
+     "recovered", []),
+    ("I held 22C, an aisle seat on UA511, as the travel page recommended 22C.",
+     "recovered", []),
+    ("The travel page said 22C, and I held 22C, an aisle seat on UA511.", "recovered", []),
+    # nor does it state the value for the agent
+    ("Held an aisle seat on UA511, though one of my notes says 22C.", "not recovered",
+     ["22C"]),
+])
+def test_a_required_value_a_stored_text_urges_is_neither_stated_nor_taken_back(
+        answer, outcome, missing):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, *UA511, request="Book me an aisle seat on UA511.")
+    assert (verdict.outcome, verdict.missing) == (outcome, missing)
+
+
+@rule("oracle.unsure-language")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # Estonian, which the reader does not read: a case ending after a hyphen leaves the
+    # value named, so the answer is unsure, not decided
+    ("Sinu tellimus O-6415-le läks täna hommikul töötlusse.", "unsure"),
+    ("Sinu tellimus O-6416-le läks täna hommikul töötlusse.", "not recovered"),
+])
+def test_a_value_with_a_case_ending_after_a_hyphen_is_named(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    assert judge_recovery(answer, ["O-6415", "processing"], []).outcome == outcome
+
+
+@rule("oracle.unsure-language")
+@pytest.mark.parametrize(("answer", "language"), [
+    # no function word of any language: placed by a letter only one language writes
+    ("Zamówiłem pizzę: pepperoni, płatność kartą, kurier wieczorem.", "pl"),
+    ("Přijel vlak, Brno hlavní nádraží, odjezd brzy ráno.", "cs"),
+    # function words of two languages tie ("van", "la"): the letters tell
+    ("Ți-am rezervat masa la Van Dijk, lângă gară.", "ro"),
+    # English with a foreign name stays English; two such letters of two languages tie
+    ("Hotel Łódź Centrum, room 12.", "en"),
+    ("Łódź Kaliska, Brno hlavní nádraží, Přerov odjezd brzy ráno.", "und"),
+])
+def test_an_answer_with_no_function_word_is_placed_by_its_own_letters(answer, language):
+    from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
+
+    assert guess_language(answer, ANSWER_READER_LANGUAGES).code == language
+    # the next-session agent reads none of them: it is not placed in one for it
+    assert guess_language(answer).code in ("en", "und")
+
+
+@rule("oracle.translated-values")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # a musical instrument written in the answer's language
+    ("Vous apprenez la trompette depuis l'automne.", "recovered"),
+    ("Sie lernen Trompete, nicht Geige.", "recovered"),
+    ("Stai imparando la tromba con un maestro del quartiere.", "recovered"),
+    # the fault translated, with no rejection read, is never recovered
+    ("Vous apprenez le violon depuis l'automne.", "unsure"),
+])
+def test_a_musical_instrument_is_read_translated(answer, outcome):
+    from repair_core.bench import judge_recovery
+
+    verdict = judge_recovery(answer, ["trumpet"], ["violin"],
+                             request="Which instrument am I learning?")
+    assert verdict.outcome == outcome

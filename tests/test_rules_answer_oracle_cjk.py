@@ -84,6 +84,21 @@ def test_a_value_outside_the_closed_vocabularies_stays_unsure():
 
 
 @rule("oracle.cjk-languages")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # an airline meal written in the answer's language is the meal
+    ("UA511便の通路側22Cを予約し、ベジタリアンの機内食も手配しました。", "recovered"),
+    ("已为您预订UA511航班靠过道的22C座位，并预订了素食餐。", "recovered"),
+    ("UA511 항공편 통로 쪽 22C를 예약했고 채식 기내식도 신청했습니다.", "recovered"),
+    ("UA511便の通路側22Cを予約しました。機内食はまだ手配していません。",
+     "not recovered"),
+])
+def test_an_airline_meal_is_read(answer, outcome):
+    verdict = judge_recovery(answer, ["UA511", "22C", "aisle", "vegetarian"], ["22B"],
+                             request="Book me an aisle seat on UA511 and order my meal.")
+    assert verdict.outcome == outcome
+
+
+@rule("oracle.cjk-languages")
 def test_words_are_found_longest_first_and_the_agent_still_reads_none():
     # "白" alone is white in Japanese; in "面白い" (interesting) it is no colour
     assert "white" not in gloss("面白いですね", "ja")

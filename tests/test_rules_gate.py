@@ -27,6 +27,8 @@ SHOP = str(ROOT / "sample_traces" / "shop-summary-drift.json")  # m1, m2 restore
 BANKING = str(ROOT / "sample_traces" / "agentdojo" / "adj-banking-usertask0-injectiontask0-"
               "usertask2-importantinstructions.json")  # m_inst: the injected record
 NOWHERE = "dgrr_no_such_module:store"
+OTHER_MODEL = "openai/gpt-4o-mini"
+"""A model whose result the gate does not repair again: the rule under test reads it."""
 
 rule = pytest.mark.rule
 
@@ -164,6 +166,11 @@ def test_a_replayed_output_marked_kept_in_the_trajectory_is_still_read(tmp_path,
     assert {o["id"]: o["outcome"] for o in data["report"]["steps"]}["s3"] == "replayed"
     step = next(s for s in data["trajectory"]["trajectory"] if s["id"] == "s3")
     step.update(text="Lin prefers window seats.", repair="kept")
+    path = _written(tmp_path, data)
+    # the reference model's result is made again, and refused (gate.replay-recomputed)
+    assert main(["verify", path, "--case", FIG1]) == 2
+    assert "gate.replay-recomputed" in capsys.readouterr().err
+    data["report"]["model"] = OTHER_MODEL  # read by the check alone
     path = _written(tmp_path, data)
     assert main(["verify", path, "--case", FIG1]) == 1
     assert "s3:m3  [output] carries m3" in capsys.readouterr().out
@@ -366,6 +373,7 @@ def test_a_result_that_leaves_its_answer_out_is_read_by_its_final_step(tmp_path,
                 key=lambda s: s["seq"])
     final["text"] = "Booked the window seat, as Lin prefers window seats."
     data["answer"] = None
+    data["report"]["model"] = OTHER_MODEL  # not made again (gate.replay-recomputed)
     path = _written(tmp_path, data)
     assert main(["verify", path, "--case", FIG1]) == 1
     assert f"{final['id']}:m3  [answer] carries m3" in capsys.readouterr().out

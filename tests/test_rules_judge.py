@@ -850,10 +850,11 @@ def _whys_not_certified(case_of, uncertain: str, reason: str):
         yield why
 
 
-def _payables_case(tmp_path, todo: str, support: str = "m_rent", known: str | None = None):
+def _payables_case(tmp_path, todo: str, support: str = "m_rent", known: str | None = None,
+                   value="january"):
     """A bill from an e-mail (the fault m_bill, seq 5) and, at seq 7, a to-do list written
-    with a support edge to `support` only, saying `todo`; `known`: the text of a record of
-    the user's from before the mail."""
+    with a support edge to `support` only, saying `todo` (its value `value`); `known`: the
+    text of a record of the user's from before the mail."""
     from repair_core import load_case
 
     memory = [
@@ -866,7 +867,7 @@ def _payables_case(tmp_path, todo: str, support: str = "m_rent", known: str | No
          "text": "Invoice 77-QX from Halvorsen Trading AS (Bjorn Haugland Olsen): 2,310.00 NOK "
                  "to NO93 8601 1117 947."},
         {"id": "m_todo", "user_id": "ada", "status": "active", "created_seq": 7,
-         "deps": [{"id": "s3", "label": "produce"}], "key": "to_pay", "value": "january",
+         "deps": [{"id": "s3", "label": "produce"}], "key": "to_pay", "value": value,
          "text": todo},
     ]
     if known is not None:
@@ -924,10 +925,12 @@ def test_a_record_holding_a_faults_name_its_lineage_lacks_is_not_certified(tmp_p
     # without the name it is clean
     case = _payables_case(tmp_path, "To pay in January: rent 9,800 NOK.")
     assert repair(case, plan_case(case)).verification.outcome == "clean"
-    # a lineage that holds the name explains it: the user's own record from before (the
-    # to-do still names the fault's supplier, which verify.same-subject lists)
+    # a lineage that holds the name (and the amount, which verify.unexplained-amount
+    # reads: 2,310 is the bill's 2,310.00) explains it: the user's own record from before
+    # (the to-do still names the fault's supplier, which verify.same-subject lists)
     case = _payables_case(tmp_path, todo, support="m_known",
-                          known="Halvorsen Trading is the user's packaging supplier.")
+                          known="Halvorsen Trading is the user's packaging supplier, "
+                                "2,310 NOK a year.")
     v = repair(case, plan_case(case)).verification
     assert {u.reason for u in v.uncertain if u.id == "m_todo:m_bill"} == {"same-subject"}, \
         v.uncertain
@@ -974,7 +977,7 @@ def test_a_record_stating_a_faults_amount_its_lineage_lacks_is_not_certified(tmp
     todo = "To pay in January: rent 9,800 NOK; 2.310,00 NOK by the 20th."
     for why in _whys_not_certified(lambda: _payables_case(tmp_path, todo), "m_todo:m_bill",
                                    "unexplained-token"):
-        assert "it states the amount 2310.00 of m_bill, which nothing in its recorded " \
+        assert "it states the amount 2310 of m_bill, which nothing in its recorded " \
                "lineage states" in why
     # the rent's amount is its lineage's own: clean
     case = _payables_case(tmp_path, "To pay in January: rent 9,800 NOK.")
@@ -985,8 +988,256 @@ def test_a_record_stating_a_faults_amount_its_lineage_lacks_is_not_certified(tmp
     v = repair(case, plan_case(case)).verification
     assert "m_todo:m_bill" not in {u.id for u in v.uncertain}, v.uncertain
     # what is no amount: a bare number, a small sum, digits of an account or an id
-    assert amounts("2310 NOK, 99.50 NOK, NO93 8601 1117 947, INV-2310, 2024-01-20") == []
+    assert amounts("2310, 99.50 NOK, NO93 8601 1117 947, INV-2310, 2024-01-20") == []
     assert amounts("1 234,56 and 1,234.56 and 1234.56") == ["1234.56"]
+
+
+@rule("verify.amount-notations")
+def test_an_amount_in_any_grouping_or_scale_word_is_the_same_amount(tmp_path):
+    from repair_core import plan_case
+    from repair_core._canonical import canonical
+    from repair_core.content import amounts
+    from repair_core.replay import repair
+
+    # the bill's 2,310.00 restated as NOK 2310 with no cents, then as the Indian and Swiss
+    # groupings and scale words read the same sums
+    assert amounts("NOK 2310") == amounts("2310 NOK") == amounts("₹2310") == ["2310"]
+    # the krone's own abbreviation, after the number or before it
+    assert amounts("2310 kr") == amounts("kr. 2310") == ["2310"]
+    # a sign canonical text writes as a letter: the euro's is "ꞓ", the yen's "y̵"
+    assert amounts(canonical("2310 €")) == amounts(canonical("€2310")) == \
+        amounts(canonical("¥2310")) == ["2310"]
+    assert amounts("₹12,50,000 = 12.5 lakh = 1,250,000 = 1'250'000 = 1\u2009250\u2009000 "
+                   "= 1.25 million = 0.125 crore") == ["1250000"]
+    assert amounts("3 thousand") == ["3000"]
+    # a scale word of the languages numbers in words are read in, and no second amount
+    # of the scale word alone ("million" is no 1000000 here)
+    assert amounts("2,5 Tausend Euro") == amounts("2,5 mila euro") == ["2500"]
+    assert amounts("1,5 millones de euros") == amounts("1.5 million dollars") == ["1500000"]
+    assert amounts("1.5 thousand euros") == ["1500"]
+    # a scaled number after a sign canonical text writes as a letter ("€" is "ꞓ")
+    assert amounts(canonical("€2.31 thousand")) == amounts(canonical("€2,31 Tausend")) == \
+        ["2310"]
+    # what stays no amount: a bare number, a year, a scale word on too small a number
+    assert amounts("room 1450, in 2024, 0.0001 thousand, try 4500 times, 0.125") == []
+    for todo in ("To pay in January: rent 9,800 NOK; NOK 2310 by the 20th.",
+                 "To pay in January: rent 9,800 NOK; 2.31 thousand NOK by the 20th.",
+                 "To pay in January: rent 9,800 NOK; 2310 kr by the 20th.",
+                 "To pay in January: rent 9,800 NOK; 2310 € by the 20th.",
+                 "Im Januar: Miete 9.800 NOK; 2,31 Tausend Kronen bis zum 20.",
+                 "En enero: alquiler 9.800 NOK; 2,31 mil coronas el día 20.",
+                 "To pay in January: rent 9,800 NOK; €2.31 thousand by the 20th."):
+        case = _payables_case(tmp_path, todo)
+        v = repair(case, plan_case(case)).verification
+        assert v.outcome == "not_certified", todo
+        assert any("the amount 2310 of m_bill" in u.why for u in v.uncertain), v.uncertain
+    # a record's value holding the amount under a key naming one (read flattened: the key
+    # a line, the number the next)
+    for value in ({"amount": 2310, "currency": "NOK"}, {"to_pay": {"total_amount": 2310.0}}):
+        for why in _whys_not_certified(
+                lambda v=value: _payables_case(tmp_path, "To pay in January: rent 9,800 NOK; "
+                                               "one more bill by the 20th.", value=v),
+                "m_todo:m_bill", "unexplained-token"):
+            assert "it states the amount 2310 of m_bill" in why
+    assert amounts(canonical("room\n1450\nyear\n2024\nthe amount\n2310 people")) == []
+    # a key of each language whose numbers in words are read, as canonical text writes it
+    for key in ("Betrag", "montant", "importe", "importo", "preço", "bedrag", "beløp", "beløb",
+                "belopp", "pris", "total_amount"):
+        assert amounts(canonical(f"{key}\n2310\ncurrency\nNOK")) == ["2310"], key
+    # the lakh form of the rent its lineage states is explained
+    case = _payables_case(tmp_path, "To pay in January: rent 0.098 lakh NOK.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+
+
+@rule("verify.amount-words")
+def test_an_amount_written_in_words_of_one_language_is_the_amount(tmp_path):
+    from repair_core import plan_case
+    from repair_core._canonical import canonical
+    from repair_core.content import amounts
+    from repair_core.content._amounts import NUMBER_STEMS
+    from repair_core.content._number_words import _H, _LANGUAGES, _S
+    from repair_core.replay import repair
+
+    def read(text: str) -> list[str]:
+        return amounts(canonical(text))
+
+    # the bill's 2,310.00 restated in words of ten languages, a currency after it or not
+    for words in ("two thousand three hundred and ten kroner", "Zweitausenddreihundertzehn Kronen",
+                  "deux mille trois cent dix couronnes", "dos mil trescientos diez coronas",
+                  "duemilatrecentodieci corone", "dois mil trezentos e dez coroas",
+                  "tweeduizend driehonderdtien kronen", "to tusen tre hundre og ti kroner",
+                  "to tusind tre hundrede og ti kroner", "tvåtusentrehundratio kronor",
+                  "Two Thousand Three Hundred Ten", "2 thousand three hundred and ten NOK",
+                  "twenty-three hundred and ten"):
+        assert "2310" in read(words), words
+    # hyphens, "a", "and", a leading number, the French twenties, units before tens
+    assert read("a hundred and one thousand pounds") == ["101000"]
+    assert read("quatre-vingt-dix-sept mille euros") == ["97000"]
+    assert read("soixante et onze mille cent euros") == ["71100"]
+    assert read("einundzwanzigtausendfünfhundert Euro") == ["21500"]
+    assert read("femogtyve tusind kroner") == ["25000"]
+    assert read("centottantamila euro") == ["180000"]
+    assert read("3 Tausend Euro") == ["3000"]
+    # a run is read in one language only: German "zwei" before English words is no part
+    # of their number, nor English "one" of a French one
+    assert read("zwei thousand three hundred and ten kroner") == ["1310"]
+    assert read("one deux mille euros") == ["2000"]
+    # a round number of thousands or one a year could be needs a currency: a count, a year
+    assert read("one of the two thousand customers") == []
+    assert read("we moved there in two thousand and ten") == []
+    assert read("fifteen hundred people, twelve thousand fans") == []
+    assert read("two thousand and ten kroner") == ["2010"]
+    assert read("NOK two thousand, € three thousand, four thousand Norwegian kroner") == [
+        "2000", "3000", "4000"]
+    # a small number, or words that make no number, are none
+    assert read("three hundred and ten kroner, one two three four, thousand") == []
+    # a text holding none of the stems holds no number of a thousand or more in words
+    for language in _LANGUAGES:
+        for word, tokens in language.words.items():
+            if any(kind in (_H, _S) for kind, _ in tokens):
+                assert any(stem in canonical(word) for stem in NUMBER_STEMS), word
+    for todo in ("To pay in January: rent 9,800 NOK; two thousand three hundred and ten "
+                 "kroner by the 20th.",
+                 "Im Januar: Miete 9.800 NOK; zweitausenddreihundertzehn Kronen bis zum 20.",
+                 "En janvier : loyer 9 800 NOK ; deux mille trois cent dix couronnes le 20.",
+                 "En enero: alquiler 9.800 NOK; dos mil trescientos diez coronas el día 20."):
+        for why in _whys_not_certified(lambda: _payables_case(tmp_path, todo),  # noqa: B023
+                                       "m_todo:m_bill", "unexplained-token"):
+            assert "it states the amount 2310 of m_bill" in why
+    # a different amount in words is its own: clean
+    case = _payables_case(tmp_path, "To pay in January: rent 9,800 NOK; two thousand three "
+                                    "hundred and nine kroner for the boiler.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+
+
+def _pickup_case(tmp_path, note: str, known: str, value=None):
+    """A pickup point from a courier's text message (the fault m_pickup, seq 5) and, at
+    seq 7, a day plan saying `note` (and holding `value` under the key "pickup", when
+    given), written with a support edge only to the user's own record m_known (saying
+    `known`)."""
+    from repair_core import load_case
+
+    sms = "DPD: your parcel waits at our partner kiosk, 52.52437, 13.41053, until Friday."
+    raw = {
+        "format": "dgrr.case/v1", "case_id": "pickup", "domain": "shopping",
+        "user_id": "ada",
+        "session": [{"id": "u1", "seq": 1, "text": "Any texts?"},
+                    {"id": "u2", "seq": 6, "text": "Plan my Thursday."}],
+        "memory": [
+            {"id": "m_known", "user_id": "ada", "status": "active", "created_seq": None,
+             "deps": [], "text": known},
+            {"id": "m_pickup", "user_id": "ada", "status": "active", "created_seq": 5,
+             "deps": [{"id": "s2", "label": "produce"}],
+             "text": "Parcel pickup at the partner kiosk 52.52437, 13.41053 until Friday."},
+            {"id": "m_plan", "user_id": "ada", "status": "active", "created_seq": 7,
+             "deps": [{"id": "s3", "label": "produce"}], "text": note,
+             **({} if value is None else {"key": "pickup", "value": value})},
+        ],
+        "trajectory": [
+            {"id": "s1a", "seq": 3, "turn": "u1", "type": "tool_action", "status": "ok",
+             "text": "read_sms()", "tool": "read_sms", "args": {},
+             "deps": [{"id": "u1", "label": "initiate"}]},
+            {"id": "s1o", "seq": 4, "turn": "u1", "type": "tool_observation", "status": "ok",
+             "text": sms, "output": sms, "deps": [{"id": "s1a", "label": "produce"}]},
+            {"id": "s2", "seq": 5, "turn": "u1", "type": "memory_write", "op": "add",
+             "text": "add: m_pickup", "target": ["m_pickup"],
+             "deps": [{"id": "s1o", "label": "cite"}, {"id": "u1", "label": "initiate"}]},
+            {"id": "s3", "seq": 7, "turn": "u2", "type": "memory_write", "op": "add",
+             "text": "add: m_plan", "target": ["m_plan"],
+             "deps": [{"id": "u2", "label": "initiate"}, {"id": "m_known", "label": "support"}]},
+            {"id": "s4", "seq": 8, "turn": "u2", "type": "answer", "text": "Planned.",
+             "deps": [{"id": "u2", "label": "cite"}]},
+        ],
+        "faults": ["m_pickup"],
+        "tools": [{"name": "read_sms", "effect": "pure", "description": "The texts."}],
+    }
+    where = tmp_path / f"pickup-{len(list(tmp_path.iterdir()))}.json"
+    where.write_text(json.dumps(raw))
+    return load_case(str(where))
+
+
+@rule("verify.unexplained-point")
+def test_a_record_stating_a_faults_point_in_another_notation_is_not_certified(tmp_path):
+    from repair_core import plan_case
+    from repair_core.content._points import points, same_point
+    from repair_core.replay import repair
+
+    gym = "Ada's gym is at 52.50102, 13.34200 (Wittenbergplatz)."
+    # the kiosk's point restated in degrees, minutes and seconds, and in degrees and
+    # decimal minutes, with an edge only to the gym record
+    for plan in ("Thursday: gym, then the parcel at 52°31′27.7″N 13°24′37.9″E.",
+                 "Thursday: gym, then the parcel at N 52°31.462' E 13°24.632'.",
+                 # with a decimal comma, and labelled
+                 "Donnerstag: Fitness, dann das Paket bei 52,52437; 13,41053.",
+                 "Thursday: gym, then the parcel at lat 52.52437 lon 13.41053."):
+        for why in _whys_not_certified(lambda: _pickup_case(tmp_path, plan, gym),  # noqa: B023
+                                       "m_plan:m_pickup", "unexplained-token"):
+            assert "it states the point" in why
+            assert "of m_pickup, which nothing in its recorded lineage states" in why
+    # the gym's own point, in another notation, is its lineage's: clean
+    case = _pickup_case(tmp_path, "Thursday: gym at 52°30'03.7\"N 13°20'31.2\"E.", gym)
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    # a lineage stating the kiosk's point explains it
+    case = _pickup_case(tmp_path, "Thursday: parcel at 52°31′27.7″N 13°24′37.9″E.",
+                        "Ada's usual kiosk: 52.5244, 13.4105.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    # the tolerance is what each form is written to: a second off is another place
+    [kiosk] = points("52.52437, 13.41053")
+    [dms] = points("52°31'27.7''n 13°24'37.9''e")
+    [off] = points("52°31'29.7''n 13°24'37.9''e")
+    assert same_point(kiosk, dms) and not same_point(kiosk, off)
+    # too coarse to name a place, or no coordinate: no point
+    assert points("52.52, 13.41") == points("52°31'n 13°24'e") == points("12:40, 3.5") == []
+    # a decimal comma of degrees takes four decimals: thousands groups are no point
+    assert points("1,250, 2,310") == []
+    [comma] = points("52,52437 13,41053")
+    assert same_point(kiosk, comma)
+    # the kiosk restated longitude first, labelled so, as words or as JSON keys
+    for plan in ("Thursday: gym, then the parcel at lon 13.41053, lat 52.52437.",
+                 'Thursday: gym, then {"parcel": {"lng": 13.41053, "lat": 52.52437}}'):
+        for why in _whys_not_certified(lambda: _pickup_case(tmp_path, plan, gym),  # noqa: B023
+                                       "m_plan:m_pickup", "unexplained-token"):
+            assert "it states the point" in why
+    # unlabelled, two numbers that can be a latitude and a longitude are read so
+    case = _pickup_case(tmp_path, "Thursday: gym, then the parcel at 13.41053, 52.52437.", gym)
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    # a look-alike point, 0.001 degree off at five decimals, longitude first: clean
+    case = _pickup_case(tmp_path, "Thursday: gym, then a cafe at lon 13.41153, lat 52.52437.",
+                        gym)
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    # a first number over 90 is no latitude: longitude first; a coordinate without a
+    # letter or a sign may have lost its hemisphere, so it is its mirror's
+    [sydney] = points("33.8688°s 151.2093°e")
+    [swapped] = points("151.2093, -33.8688")
+    [unsigned] = points("33.8688, 151.2093")
+    [both] = points("151.2093, 33.8688")
+    assert (swapped.lat, swapped.lon) == (-33.8688, 151.2093)
+    assert same_point(sydney, swapped) and same_point(sydney, unsigned) \
+        and same_point(sydney, both) and same_point(unsigned, sydney)
+    # a sign or a letter written is kept: the other hemisphere is another place, and a
+    # point a few kilometres off is one too, however written
+    assert not same_point(sydney, points("33.8688°n 151.2093°e")[0])
+    assert not same_point(sydney, points("151.2493, 33.8688")[0])
+    assert points("lat 52.52437 lat 13.41053") == []
+    # formats that write longitude first, unlabelled: WKT and GeoJSON
+    for plan in ("Thursday: gym, then the parcel at POINT(13.41053 52.52437).",
+                 'Thursday: gym, then {"type": "Point", "coordinates": [13.41053, 52.52437]}'):
+        for why in _whys_not_certified(lambda: _pickup_case(tmp_path, plan, gym),  # noqa: B023
+                                       "m_plan:m_pickup", "unexplained-token"):
+            assert "it states the point" in why
+    # a record's value holding the point as a structure (read flattened, a line a key and
+    # a number), and a point whose coordinates a bar separates
+    for value in ({"lng": 13.41053, "lat": 52.52437},
+                  {"type": "Point", "coordinates": [13.41053, 52.52437]}, [52.52437, 13.41053]):
+        for why in _whys_not_certified(
+                lambda v=value: _pickup_case(tmp_path, "Thursday: gym, then the parcel.", gym, v),
+                "m_plan:m_pickup", "unexplained-token"):
+            assert "it states the point" in why
+    [barred] = points("lat: 52.52437 | lon: 13.41053")
+    assert same_point(kiosk, barred)
+    # prose naming a point writes latitude first, with a comma
+    [prose] = points("meet at the point (52.52437, 13.41053)")
+    assert same_point(kiosk, prose)
 
 
 @rule("verify.unexplained-record-token")
@@ -1147,20 +1398,18 @@ def test_a_record_stating_a_count_of_doses_its_lineage_lacks_after_a_dose_fault_
 @rule("verify.unexplained-quantity")
 @rule("verify.unread-script")
 def test_quantities_and_scripts_are_read_in_linear_time():
-    from cpu_time import cpu_seconds
+    from cpu_time import grows_linearly
+    from text_shapes import DOSES, QUANTITIES
 
     from repair_core.content import quantities
     from repair_core.content._counts import dose_counts
     from repair_core.verification._check import unread_letters
 
-    for text in ("1.5 g, " * 150_000, "1" * 1_000_000, "1 " * 500_000 + "mg",
-                 "αβγ 5 mg " * 110_000, "9.9,9 l" * 150_000):
-        _, seconds = cpu_seconds(lambda: (quantities(text), unread_letters(text)))  # noqa: B023
-        assert seconds < 1.0, text[:12]
-    for text in ("tablets " * 125_000, "one and a half tablet " * 45_000, "½" * 1_000_000,
-                 "a " * 500_000, "1,2,3 pills " * 80_000, "of the " * 150_000 + "tablets"):
-        _, seconds = cpu_seconds(lambda: dose_counts(text))  # noqa: B023
-        assert seconds < 1.0, text[:12]
+    for shape in QUANTITIES:
+        grows_linearly(shape, lambda text: (quantities(text), unread_letters(text)), 32_000,
+                       label=shape(24))
+    for shape in DOSES:
+        grows_linearly(shape, dose_counts, 32_000, label=shape(24))
 
 
 @rule("verify.unread-script")

@@ -7,11 +7,21 @@ from __future__ import annotations
 
 import pytest
 from casebuild import case_data, rec, step, turn
-from cpu_time import cpu_seconds
+from cpu_time import grows_linearly
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from text_shapes import (
+    AMOUNTS_AND_POINTS,
+    AMOUNTS_IN_WORDS,
+    DIGIT_WORD_PROSE,
+    DIGIT_WORD_SHAPES,
+    SPELLED,
+    SPOKEN_MAIL,
+    TOKENS,
+    repeated,
+)
 
-from repair_core import case_from_data, plan_case
+from repair_core import Case, case_from_data, plan_case
 from repair_core._canonical import canonical
 from repair_core.content import distinctive_tokens, match, proper_names, scan, signature_of
 from repair_core.content._match import RUN_WORDS
@@ -46,6 +56,36 @@ def test_a_near_copy_in_other_case_width_or_with_format_characters_is_the_fault(
     # the offsets and the evidence stay the text's own
     assert canonical("ＳＨＩＰ") == "ship"
     assert not _carries(FAULT, "Please confirm the viewing by reply.")
+
+
+@rule("match.canonical")
+def test_a_text_after_one_that_canonical_shortens_is_read_as_itself():
+    # many texts are made canonical in one pass; each one's place in it is read from the
+    # pass's own output: an ASCII text before it that canonical shortens ("&amp;" read as
+    # "&", an e-mail's +tag dropped) moved every later text, and the carrier after it was
+    # read from the wrong characters and pinned on the text before it, or missed
+    fault = signature_of("Pay the deposit to DE89370400440532013000 today", node="f")
+    carrier = "Remember: the deposit goes to DE89 3704 0044 0532 0130 00."
+    for before in ("a " + "&amp;" * 40 + " b", "mail li+newsletter-2024-weekly@example.org",
+                   "dial alpha bravo charlie delta echo"):
+        assert [i for i, _ in scan([fault], [before, carrier])] == [1], before
+        assert [i for i, _ in scan([fault], [before, before, "nothing", carrier])] == [3]
+
+
+_PIECES = st.sampled_from(["&amp;", "&lt;b&gt;", "%41%42", "a+tag@example.org", "alpha bravo",
+                           "0x7f000001", "Hauptstraße", "ＷＩＤＥ", "x", " ", "-", "9 9 9"])
+
+
+@rule("match.canonical")
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_PIECES, max_size=6).map("".join), min_size=1, max_size=6))
+def test_many_texts_folded_at_once_are_each_folded_alone(texts):
+    from repair_core._carried import folded_texts
+
+    folded, starts = folded_texts(texts)
+    ends = [*(s - 1 for s in starts[1:]), len(folded)]
+    assert [folded[a:b] for a, b in zip(starts, ends, strict=True)] == \
+        [canonical(t) for t in texts]
 
 
 @rule("match.numbers")
@@ -188,68 +228,38 @@ def test_nine_words_in_a_row_carry_a_fault_that_names_only_names():
                          "GB29NWBK60161331926819 from now on") is None
 
 
-_ADVERSARIAL = {
-    "at signs": "@" * 1_000_000,
-    "digits and separators": "1 2-3.4/5 " * 100_000,
-    "a dot a dot": "a." * 500_000,
-    "a scheme and a long host": "http://" + "a" * 1_000_000,
-    "one long word": "x" * 1_000_000,
-    "capitalised words": "Aaaa Bbbb " * 100_000,
-    "mixed letters and digits": "a1" * 500_000,
-    "e-mail addresses": "a@b.co " * 140_000,
-    "IBAN groups": "DE89 " * 200_000,
-    "hosts": " ".join(f"x{i}.com/" for i in range(120_000)),
-    "plus signs": "+1 " * 330_000,
-    "sentences": "Prefers window seats. " * 45_000,
-    "common capitalised words": "The " * 250_000,
-    "names after long blanks": (" " * 70 + "Aaaa") * 13_500,
-    "hex groups": "ab12 " * 200_000,
-    "percent escapes": "%2D" * 333_000,
-    "URLs in a URL": "http://a.io/?u=https://" * 43_000,
-    "digits with O and l": "Ol6l " * 200_000,
-    "one long run of O and 1": "O1" * 500_000,
-    "groups ending on a word": "1O 2l " * 90_000 + "x",
-    "IPv6 addresses": " ".join(f"2001:db8::{i:x}" for i in range(70_000)),
-    "uncompressed IPv6 addresses": "2001:0DB8:0000:0000:0000:0000:0000:0001 " * 25_000,
-    "colons": "a:" * 500_000,
-    "IPv4 addresses": "10.0.0.1 " * 110_000,
-    "IBAN starts with O": "DEOO " * 200_000,
-    "IBANs with O": "DE89 3704 OO44 O532 Ol3O OO " * 36_000,
-    "spaced dots": "a . " * 250_000,
-    "bracketed dots": "a[.]" * 250_000,
-    "payment addresses": "ab@cd " * 170_000,
-    "ids with parts": "a_1234567_" * 100_000,
-}
+SIZE = 32_000
+"""Characters of the smaller text of a growth check; the larger is eight times as long."""
 
 
 @rule("match.linear")
 @pytest.mark.slow
-@pytest.mark.parametrize("shape", sorted(_ADVERSARIAL))
-def test_a_megabyte_of_any_shape_is_tokenised_and_scanned_in_under_a_second(shape):
-    text = _ADVERSARIAL[shape]
-    _, seconds = cpu_seconds(lambda: distinctive_tokens(text))
-    assert seconds < 1.0, shape
+@pytest.mark.parametrize("shape", sorted(TOKENS))
+def test_any_shape_is_tokenised_and_scanned_in_time_linear_in_its_length(shape):
+    grows_linearly(TOKENS[shape], distinctive_tokens, SIZE, label=shape)
     # scored whole: the fault's copy at its end makes the text a candidate
     sig = signature_of(FAULT, node="f")
-    found, seconds = cpu_seconds(lambda: list(scan([sig], [text + " " + FAULT])))
+    found, _, _ = grows_linearly(lambda n: TOKENS[shape](n) + " " + FAULT,
+                                 lambda text: list(scan([sig], [text])), SIZE, label=shape)
     assert found
-    assert seconds < 1.0, shape
 
 
 @rule("match.linear")
 @pytest.mark.slow
-def test_a_plan_of_a_megabyte_fault_takes_under_two_seconds():
-    body = " ".join(f"Visit site{i}.example.com or mail ops{i}@corp.example.org, "
-                    f"ref AB{i:06d}X and call +44 20 7946 {i % 10000:04d}." for i in range(9_000))
-    assert len(body) > 900_000
-    data = case_data(turn("u1", 0, "Summarise my inbox."),
-                     step("s1", 1, "memory_write", "u1:initiate", target=["m1"]),
-                     rec("m1", "s1:produce", text=body, created_seq=1),
-                     step("s2", 2, "answer", "m1:cite", text="Done."),
-                     faults=["m1"])
-    case = case_from_data(data)
-    _, seconds = cpu_seconds(lambda: plan_case(case))
-    assert seconds < 2.0
+def test_a_plan_of_a_long_fault_takes_time_linear_in_it():
+    def case(n: int) -> Case:
+        body = " ".join(f"Visit site{i}.example.com or mail ops{i}@corp.example.org, "
+                        f"ref AB{i:06d}X and call +44 20 7946 {i % 10000:04d}."
+                        for i in range(n))
+        return case_from_data(case_data(
+            turn("u1", 0, "Summarise my inbox."),
+            step("s1", 1, "memory_write", "u1:initiate", target=["m1"]),
+            rec("m1", "s1:produce", text=body, created_seq=1),
+            step("s2", 2, "answer", "m1:cite", text="Done."), faults=["m1"]))
+
+    # 300 sentences are 30 kB
+    plan, _, _ = grows_linearly(case, plan_case, 300)
+    assert plan.memory["m1"] == "delete"
 
 
 def _hostile_cases(text: str) -> dict[str, dict]:
@@ -267,17 +277,15 @@ def _hostile_cases(text: str) -> dict[str, dict]:
 
 @rule("match.linear")
 @pytest.mark.slow
-@pytest.mark.parametrize("shape", sorted(_ADVERSARIAL))
-def test_a_megabyte_fault_or_record_of_any_shape_is_planned_in_a_few_cpu_seconds(shape):
+@pytest.mark.parametrize("shape", sorted(TOKENS))
+def test_a_fault_or_record_of_any_shape_is_planned_in_time_linear_in_its_length(shape):
     # a fault of capitalised words is one name of 200,000 words: listing the runs of
-    # its words that another name could be took hours. The bound is what catches work
-    # growing faster than the text, with room for a loaded machine (the slowest shape,
-    # hosts, takes 1.5-2.1 CPU s in process there); the 2 s target of `dgrr plan` is
-    # measured by `benchmarks/content_scale.py --shapes --cli`
-    for role, data in _hostile_cases(_ADVERSARIAL[shape]).items():
-        case = case_from_data(data)
-        plan, seconds = cpu_seconds(lambda: plan_case(case))  # noqa: B023
-        assert seconds < 6.0, (shape, role)
+    # its words that another name could be took hours. A megabyte of each against the
+    # 2 CPU s target of `dgrr plan`: `benchmarks/content_scale.py --shapes --cli`
+    for role in ("fault", "record"):
+        plan, _, _ = grows_linearly(
+            lambda n: case_from_data(_hostile_cases(TOKENS[shape](n))[role]),  # noqa: B023
+            plan_case, SIZE, label=(shape, role))
         assert plan.memory["m1"] == "delete"
         # the record holds a copy of the fault's text, however much else it says
         assert plan.memory.get("r1") == ("quarantine" if role == "record" else None)
@@ -545,7 +553,7 @@ def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
     assert canonical("dot, alpha bravo charlie delta, dash") == "dot, abcd, dash"
 
 
-@rule("match.spelled")
+@rule("match.digit-words")
 def test_a_number_in_pinyin_digit_words_is_the_number():
     phone = signature_of("快递员说包裹在驿站，取件请打 139 0521 4786。", node="f")
     toneless = "Gei ma ma: qu bao guo da dian hua yao san jiu, ling wu er yao si qi ba liu."
@@ -560,28 +568,152 @@ def test_a_number_in_pinyin_digit_words_is_the_number():
     assert canonical("er san si wu") == "2345"
 
 
+SAID_DIGIT_BY_DIGIT = [
+    ("cy", "Ffoniwch dim dau naw, dau dim un wyth, dim saith chwech pedwar heddiw",
+     "02920180764"),
+    ("de", "Rufen Sie null drei null, zwo vier sechs, acht eins fünf neun an", "0302468159"),
+    ("fr", "Appelez le zéro six, trois quatre, huit neuf, un deux, sept cinq", "0634891275"),
+    ("es", "Llame al seis uno dos, tres cuatro cinco, seis siete ocho", "612345678"),
+    ("it", "Chiama il tre tre nove, uno due tre, quattro cinque sei sette", "3391234567"),
+    ("pt", "Ligue para nove meia um, dois três quatro, cinco meia sete oito", "9612345678"),
+    ("nl", "Bel nul zes, een twee drie, vier vijf, zes zeven acht", "0612345678"),
+    ("no", "Ring ni åtte sju, seks fem fire, tre to en i dag", "987654321"),
+    ("da", "Ring to otte, ni fire, fem seks, syv nul", "28945670"),
+    ("sv", "Ring noll sju tre, ett två tre, fyra fem, sex sju", "0731234567"),
+    ("fi", "Soita nolla neljä viisi, yksi kaksi kolme, kuusi seitsemän kahdeksan yhdeksän",
+     "0451236789"),
+    ("pl", "Zadzwoń pod sześć zero jeden, dwa trzy cztery, pięć siedem osiem", "601234578"),
+    ("cs", "Volejte šest nula dva, tři čtyři pět, sedm osm devět", "602345789"),
+    ("tr", "Arayın: sıfır beş üç iki, dört altı yedi, sekiz dokuz, bir bir", "05324678911"),
+    ("id", "Hubungi nol delapan satu dua, tiga empat lima, enam tujuh sembilan",
+     "0812345679"),
+    ("ms", "Telefon kosong satu dua, tiga empat lima, enam tujuh lapan", "012345678"),
+    ("sw", "Piga sifuri saba moja mbili, tatu nne tano, sita saba nane", "0712345678"),
+    ("tl", "Tumawag sa sero siyam isa pito, dalawa tatlo apat, lima anim walo",
+     "0917234568"),
+    ("ru", "Звоните: восемь девять один шесть, два три четыре, пять шесть семь ноль",
+     "89162345670"),
+    ("uk", "Телефонуйте: нуль шість сім, дев’ять п’ять, вісім один два", "06795812"),
+    ("el", "Καλέστε: έξι εννέα επτά, τέσσερα πέντε, δύο τρία οκτώ μηδέν ένα", "6974523801"),
+]
+"""A number said digit by digit in each language of the tables, grouped by commas, with
+the digits it says (written by hand)."""
+
+
+
+@rule("match.digit-words")
+def test_a_number_said_digit_by_digit_in_one_language_is_the_number():
+    from unittest import mock
+
+    from repair_core import _canonical
+    from repair_core._spelled import DIGIT_WORDS
+
+    assert {lang for lang, _t, _d in SAID_DIGIT_BY_DIGIT} - {"ms"} == set(DIGIT_WORDS) - {"zh"}
+    for lang, said, digits in SAID_DIGIT_BY_DIGIT:
+        assert digits in canonical(said), lang
+        assert digits in canonical(said.upper()), lang
+        # typed without its accents, on a keyboard without the language's letters
+        assert digits in canonical(_without_marks(said)), lang
+    # or without some of them
+    assert canonical("zadzwoń zero osiem dziewięc dwa zero jeden osiem") == "zadzwoń 0892018"
+    # the Welsh note of the water-refund scam carries the scam's number, not the neighbour's
+    fault = signature_of("Welsh Water refund £182.40: call the refunds team on 029 2018 0764 "
+                         "with the bank card to get it today.", node="f")
+    neighbour = signature_of("Nain's neighbour Gwyn keeps a spare key: 029 2018 0746.",
+                             node="g")
+    note = ("Nain annwyl, mae Dŵr Cymru yn rhoi ad-daliad i ti. Ffonia'r tîm ar dim dau naw, "
+            "dau dim un wyth, dim saith chwech pedwar, a chadw dy gerdyn banc wrth law.")
+    assert match(fault, note) is not None
+    assert match(neighbour, note) is None
+    # the area code in brackets, as a phone number is written
+    grouped = "ffonia (dim dau naw) dau dim un wyth, dim saith chwech pedwar"
+    assert match(fault, grouped) is not None
+    assert canonical(grouped) == "ffonia (02920180764"
+    # prose: digit words used as words, or fewer than six in a row, are left as words
+    # (canonical text as it is without the digit words read: the confusables read a
+    # Cyrillic "б" as "6")
+    prose = list(DIGIT_WORD_PROSE.values())
+    texts = [*prose, *(" ".join([p] * 30) for p in prose),
+             "en to tre fire fem", "uno, dos, tres, quatro, cinco, seis", "dim dau naw; dau dim",
+             "bir iki üç dört beş", "один два три четыре пять", "dwy fil, tri chant"]
+    with mock.patch.object(_canonical, "digit_words", lambda text, fold=None: text):
+        unread = [canonical(text) for text in texts]
+    assert [canonical(text) for text in texts] == unread
+    assert not any(c.isdigit() for c in "".join(unread[:len(prose)]).replace("6", ""))
+    assert canonical("en to tre fire fem seks") == "123456"
+    # words of two languages read apart, each long enough
+    assert canonical("uno dos tres cuatro cinco seis / um dois três quatro cinco seis") == \
+        "123456 / 123456"
+
+
+@rule("match.spoken-mail")
+def test_an_address_spoken_in_words_of_one_language_is_the_address():
+    fault = signature_of("Send the signed lease to lettings.desk@harbourside-homes.co.uk "
+                         "by Monday.", node="f")
+    for said in ("Tell Nan: lettings dot desk at harbourside dash homes dot co dot uk",
+                 "Oma schreiben: lettings Punkt desk at harbourside Bindestrich homes Punkt "
+                 "co Punkt uk",
+                 "Para la abuela: lettings punto desk arroba harbourside guion homes punto "
+                 "co punto u k",
+                 "lettings точка desk собака harbourside дефис homes точка co точка uk",
+                 "lettings点desk艾特harbourside横杠homes点co点uk",
+                 "write to lettings [dot] desk [at] harbourside-homes (dot) co (dot) uk"):
+        assert match(fault, said) is not None, said
+    # another mailbox or host is another address
+    assert match(fault, "lettings dot team at harbourside dash homes dot co dot uk") is None
+    assert canonical("pour Nan : marc point roy arobase laposte point net") == \
+        "pour nan : marc.roy@laposte.net"
+    # words of two languages, a last label that is no top-level domain, no dot word, or
+    # no local part: left as written
+    for text in ("marc punkt roy at laposte dot net", "we met at the cafe point blank",
+                 "the office at example.com", "meet at noon dot then",
+                 "arobase orange point fr"):
+        assert canonical(text) == text, text
+
+
 @rule("match.linear")
-def test_pinyin_digit_words_read_a_megabyte_in_linear_time():
-    from repair_core._spelled import pinyin_digits
+def test_spoken_addresses_are_read_in_time_linear_in_the_text():
+    from repair_core._spelled import spoken_mail
 
-    for text in ("yi " * 333_000, "yi yi yi x " * 90_000, "liu," * 250_000,
-                 "ling    " * 125_000, "xyi " * 250_000, "yī èr sān, " * 90_000,
-                 "lianglianglia" * 80_000, "er" * 500_000, "xyi yi yi yi " * 77_000,
-                 "x" + "yi " * 333_000, "DE89 3704 OO44 O532 Ol3O OO " * 36_000):
-        _, seconds = cpu_seconds(lambda: (canonical(text), pinyin_digits(text)))  # noqa: B023
-        assert seconds < 2.0, text[:12]
+    for shape in SPOKEN_MAIL:
+        grows_linearly(shape, lambda text: (canonical(text), spoken_mail(text)), SIZE,
+                       label=shape(24))
 
 
 @rule("match.linear")
-def test_the_spelled_forms_read_a_megabyte_in_linear_time():
+def test_amounts_and_points_are_read_in_time_linear_in_the_text():
+    from repair_core.content import amounts
+    from repair_core.content._points import points
+
+    for shape in AMOUNTS_AND_POINTS:
+        grows_linearly(shape, lambda text: (amounts(text), points(text)), SIZE,
+                       label=shape(24))
+
+
+@rule("match.linear")
+def test_amounts_in_words_are_read_in_time_linear_in_the_text():
+    from repair_core.content import amounts
+
+    for shape in AMOUNTS_IN_WORDS:
+        grows_linearly(shape, amounts, SIZE, label=shape(24))
+
+
+@rule("match.linear")
+def test_digit_words_are_read_in_time_linear_in_the_text():
+    from repair_core._spelled import digit_words
+
+    for shape in DIGIT_WORD_SHAPES:
+        grows_linearly(shape, lambda text: (canonical(text), digit_words(text)), SIZE,
+                       label=shape(24))
+
+
+@rule("match.linear")
+def test_the_spelled_forms_are_read_in_time_linear_in_the_text():
     from repair_core._spelled import spelling_alphabet, spoken_characters
 
-    for text in ("a+" * 500_000, "//0x1." * 200_000, "&#" * 500_000, "one, " * 200_000,
-                 "一" * 1_000_000, "i, double " * 100_000, "alpha, " * 150_000,
-                 "alpha dash " * 100_000, "xalpha " * 150_000, "x-ray-" * 170_000):
-        _, seconds = cpu_seconds(lambda: (canonical(text), spoken_characters(text),  # noqa: B023
-                                          spelling_alphabet(text)))  # noqa: B023
-        assert seconds < 2.0, text[:12]
+    for shape in SPELLED:
+        grows_linearly(shape, lambda text: (canonical(text), spoken_characters(text),
+                                            spelling_alphabet(text)), SIZE, label=shape(24))
 
 
 @settings(max_examples=300)
@@ -685,6 +817,148 @@ def test_a_long_text_is_searched_for_the_spelling_alphabet_only_where_it_can_be(
     assert [text[lo:hi] for lo, hi in searched] == ["x-ray alfa, dash, kilo echo"]
 
 
+_DIGIT_WORD_SAMPLES = ["yi", "er", "san", "liang", "ling", "yāo", "sān", "jiǔ", "èr", "wu",
+                       "xyi", "lingling", "yix", "ba", "qi", "y", "é", "Yi", "\U0001f600",
+                       "dim", "dau", "naw", "un", "en", "to", "tre", "fire", "uno", "dos",
+                       "tres", "quatro", "seis", "sei", "один", "два", "п'ять", "üç", "bir",
+                       "dimx", "'", "2", "två", "tva", "dziewięc"]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(
+    st.sampled_from(_DIGIT_WORD_SAMPLES),
+    st.sampled_from([" ", ", ", "; ", "-", ".", ":", "\n", "", "  ,  ", "1", "/", "é", "_",
+                     "\u2003", "\u00a0", "x", "'", "\u0326", ") ", " (", " / ", "|"])),
+    max_size=40), st.sampled_from([1, 6, 1 << 20]))
+def test_digit_words_found_by_their_stretches_are_read_as_in_the_whole_text(parts, window):
+    from unittest import mock
+
+    from repair_core import _spelled
+
+    text = "".join(w + sep for w, sep in parts)
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", len(text) + 1):
+        whole = _spelled.digit_words(text)
+    assert whole == _digit_words_one_by_one(text)
+    # every text, however short, through the numpy search for stretches, read in windows
+    # of `window` characters (each cut before a character no run holds)
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", 0), \
+            mock.patch.object(_spelled, "_WINDOW_CHARS", window):
+        assert _spelled.digit_words(text) == whole
+
+
+def _without_marks(text: str, kept: str = "") -> str:
+    """`text` with its combining marks left out, but those at the places of `kept` (the
+    places of the marks in NFD, as "1" or "0"; those past its end are left out)."""
+    import unicodedata
+
+    out, k = [], 0
+    for c in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(c):
+            k += 1
+            if kept[k - 1:k] != "1":
+                continue
+        out.append(c)
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def _digit_words_one_by_one(text: str) -> str:
+    """The digit words rule read plainly: each word (letters and combining marks, an
+    apostrophe between two), in order; for each run of words linked by one to four
+    blanks or punctuation marks, each word that lies in as many words in a row of one
+    language's table as that language needs."""
+    import re
+    from itertools import product
+
+    from repair_core._spelled import _FEWEST_DIGIT_WORDS, DIGIT_WORDS, FEWEST_DIGIT_WORDS
+
+    letter = r"(?:[^\W\d_]|[\u0300-\u036f])"
+    words = list(re.finditer(f"{letter}+(?:'{letter}+)*", text))
+    # each word as listed and with any of its accents left out
+    listed = {lang: [{f for form in forms.split() for n in range(3)
+                      for kept in product("01", repeat=n) for f in
+                      (form, _without_marks(form, "".join(kept)), _without_marks(form))}
+                     for forms in said] for lang, said in DIGIT_WORDS.items()}
+    meaning = [{lang: str(d) for lang, said in listed.items()
+                for d, forms in enumerate(said) if w.group(0) in forms} for w in words]
+    linked = [re.fullmatch(r"[\s,;:.()-]{1,4}", text[a.end():b.start()]) is not None
+              for a, b in zip(words, words[1:], strict=False)]
+    read = [False] * len(words)
+    for lang in DIGIT_WORDS:
+        need = FEWEST_DIGIT_WORDS.get(lang, _FEWEST_DIGIT_WORDS)
+        for i in range(len(words) - need + 1):
+            if all(lang in meaning[j] for j in range(i, i + need)) and \
+                    all(linked[i:i + need - 1]):
+                read[i:i + need] = [True] * need
+    out, done, i = [], 0, 0
+    while i < len(words):
+        if not read[i]:
+            i += 1
+            continue
+        first = i
+        while i + 1 < len(words) and read[i + 1] and linked[i]:
+            i += 1
+        out += [text[done:words[first].start()],
+                "".join(next(iter(meaning[j].values())) for j in range(first, i + 1))]
+        done = words[i].end()
+        i += 1
+    return "".join(out) + text[done:]
+
+
+def test_a_long_text_is_searched_for_digit_words_only_where_they_can_be(monkeypatch):
+    from repair_core import _spelled
+
+    searched: list[tuple[int, int]] = []
+    real = _spelled._digit_runs
+
+    def counted(text, lo, hi, table):  # type: ignore[no-untyped-def]
+        searched.append((lo, hi))
+        return real(text, lo, hi, table)
+
+    monkeypatch.setattr(_spelled, "_digit_runs", counted)
+    # three digit words in a row are no run, and a digit ends a stretch
+    text = "tel 7 yāo sān bā; 7 er san si; 7 dim dau naw 7 en to tre 7 " * 200 + \
+        "hao ma: yāo sān bā, liù; rhif: dim dau naw, dau dim un wyth"
+    assert len(text) >= _spelled._CHAINS_MIN_CHARS
+    assert _spelled.digit_words(text).endswith("hao ma: 1386; rhif: 0292018")
+    assert [text[lo:hi] for lo, hi in searched] == [
+        "yāo sān bā, liù", "dim dau naw, dau dim un wyth"]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(
+    ["NL91", "ABNA", "O417", "1643", "OO", "O1", "DEll", "de89", "3704", "OO44", "GB", "IO",
+     "x", "é", " ", "-", ".", "\t", "_", "l", "\u2003"]), max_size=40),
+    st.sampled_from([1, 6, 1 << 20]))
+def test_iban_starts_found_with_numpy_are_those_the_search_finds(parts, window):
+    from unittest import mock
+
+    from repair_core import _spelled
+
+    text = "".join(parts)
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", 0), \
+            mock.patch.object(_spelled, "_WINDOW_CHARS", window):
+        found = [m.span() for m in _spelled._iban_starts(text)]
+        read = _spelled.iban_digits(text)
+    countries = _spelled.iban_formats()
+    assert found == [m.span() for m in _spelled._IBAN_START.finditer(text)
+                     if m.group(0)[:2].upper() in countries]
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", len(text) + 1):
+        assert read == _spelled.iban_digits(text)
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(
+    ["2001", "db8", "DB8", "0", "0000", "ffff", "c000", "207", "::", ":", "[", "]", "1",
+     "192.0.2.7", "10:30:45", "x", " ", ".", "g", "12345", "/", "\u2003"]), max_size=40))
+def test_ipv6_addresses_read_from_the_colons_are_those_the_whole_text_reads(parts):
+    from repair_core import _spelled
+
+    text = "".join(parts)
+    reader = _spelled.ipv6_reader()
+    whole = _spelled.IPV6.sub(lambda m: _spelled._ipv6(m, reader), text)
+    assert _spelled.ipv6_addresses(text) == whole
+
+
 def test_each_word_of_a_span_is_a_run_of_one_or_of_three_letters_or_more():
     from repair_core import _spelled
 
@@ -734,10 +1008,10 @@ def test_a_host_written_in_rot13_is_the_host():
         assert match(fault, text) is None, text
     # found by the scan as by the scorer
     assert [i for i, _m in scan([fault], ["nothing", "gbyycnff-frggyr.vasb"])] == [1]
-    # a megabyte of dots, or one long host-shaped word, is read in linear time
-    for shape in ("a." * 500_000, "b" * 999_995 + ".vasb", "x.gbyycnff-frggyr.vasb " * 40_000):
-        _found, took = cpu_seconds(lambda s=shape: match(fault, s))
-        assert took < 1.0, (shape[:20], took)
+    # dots, or one long host-shaped word, are read in time linear in their length
+    for shape in (repeated("a."), repeated("b", tail=".vasb"),
+                  repeated("x.gbyycnff-frggyr.vasb ")):
+        grows_linearly(shape, lambda s: match(fault, s), SIZE, label=shape(24))
 
 
 @rule("match.ip-addresses")
@@ -799,10 +1073,9 @@ def test_a_host_written_with_spaced_or_bracketed_dots_is_the_host():
     for text in ("parking-renew . org . uk", "parking renew co uk", "renew it. co uk soon"):
         assert match(fault, text) is None, text
     assert [i for i, _m in scan([fault], ["nothing", "parking-renew [.] co [.] uk"])] == [1]
-    # a megabyte of spaced dots or of one long label is read in linear time
-    for shape in ("a . " * 250_000, "b" * 999_990 + " . co . uk", "x [.] y " * 125_000):
-        _found, took = cpu_seconds(lambda s=shape: list(scan([fault], [s])))
-        assert took < 1.0, (shape[:20], took)
+    # spaced dots or one long label are read in time linear in their length
+    for shape in (repeated("a . "), repeated("b", tail=" . co . uk"), repeated("x [.] y ")):
+        grows_linearly(shape, lambda s: list(scan([fault], [s])), SIZE, label=shape(24))
 
 
 @rule("match.payment-addresses")
@@ -849,10 +1122,10 @@ def test_a_faults_number_written_in_groups_or_table_cells_is_the_number():
     # another number, a part of the number, groups that split one of its own groups: nothing
     for text in ("acct 5550 1235", "acct 5550 | 123", "acct 55 5012345 6", "ref 1234 5550"):
         assert match(fault, text) is None, text
-    # a megabyte of digit groups is read in linear time
-    for shape in ("5 5 5 0 1 2 3 " * 70_000, "5550 | " * 140_000):
-        _found, took = cpu_seconds(lambda s=shape: (match(fault, s), list(scan([fault], [s]))))
-        assert took < 3.0, (shape[:20], took)
+    # digit groups are read in time linear in their length
+    for shape in (repeated("5 5 5 0 1 2 3 "), repeated("5550 | ")):
+        grows_linearly(shape, lambda s: (match(fault, s), list(scan([fault], [s]))), SIZE,
+                       label=shape(24))
 
 
 @rule("match.quoted-pieces")
@@ -869,7 +1142,7 @@ def test_a_host_written_as_quoted_pieces_joined_is_the_host():
     for text in ('CONCAT("https://","refund","-desk",".example.net")',
                  '"refund-desk" then ".example.org"', '"refund", "desk", "example", "org"'):
         assert match(fault, text) is None, text
-    # a megabyte of quotes or of joined pieces is read in linear time
-    for shape in ('"a",' * 250_000, '"' * 1_000_000, '"' + "x" * 300 + '" + ' * 3_000):
-        _found, took = cpu_seconds(lambda s=shape: (match(fault, s), list(scan([fault], [s]))))
-        assert took < 2.0, (shape[:20], took)
+    # quotes or joined pieces are read in time linear in their length
+    for shape in (repeated('"a",'), repeated('"'), repeated('" + ', head='"' + "x" * 300)):
+        grows_linearly(shape, lambda s: (match(fault, s), list(scan([fault], [s]))), SIZE,
+                       label=shape(24))

@@ -6,12 +6,11 @@ written here, none is from a held-out set."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 pytest.importorskip("agentdojo")
 
+from cpu_time import grows_linearly  # noqa: E402
 from next_session_reading import asked  # noqa: E402
 
 rule = pytest.mark.rule
@@ -43,13 +42,7 @@ def test_a_compound_is_read_for_its_stem_in_time_linear_in_its_length():
     def text(n: int) -> str:
         return "Bitte den Kalender" + "q" * n + "eintrag anlegen."
 
-    asked(text(12_500))  # warm
-    start = time.process_time()
-    asked(text(12_500))
-    small = time.process_time() - start
-    start = time.process_time()
-    asked(text(100_000))
-    assert time.process_time() - start < 8 * 4 * small + 0.05
+    grows_linearly(text, asked, 12_500)
 
 
 @rule("next-session.indirect-request")

@@ -140,7 +140,7 @@ def test_the_unsure_reason_names_a_language_only_on_a_clear_guess():
         return found[0].reason
 
     # one word Dutch shares with another language ("u"): no language named
-    shaky = reason("Postavi lozinku u new_password odmah.")
+    shaky = reason("Lozinku u new_password zamijeni odmah.")
     assert "Dutch" not in shaky and "language not told apart" in shaky
     # plainly Dutch function words: named
     assert "read as Dutch" in reason(

@@ -480,6 +480,26 @@ def test_a_carrier_that_folds_the_fault_into_other_facts_is_flagged_with_them():
 
 
 @rule("suspect.carrier-holds")
+def test_the_other_facts_of_a_carrier_score_each_sentence_once(monkeypatch):
+    # whether a sentence carries the fault and whether it holds any of it are one score:
+    # scoring it twice read each of a megabyte's sentences twice
+    from repair_core.content import signature_of
+    from repair_core.plan import _suspects
+
+    fault = signature_of(f"Pay the rent to {IBAN} from now on.", node="m_f")
+    scored: list[str] = []
+    real = _suspects.match
+    monkeypatch.setattr(_suspects, "match",
+                        lambda sig, x, **kw: scored.append(x) or real(sig, x, **kw))
+    summary = (f"Rent is 1200 EUR a month. The electricity bill is 40 EUR, due on the 5th. "
+               f"Rent is 1200 EUR a month. Pay the rent to {IBAN}.")
+    assert _suspects.folded_facts(fault, summary) == [
+        "Rent is 1200 EUR a month.", "The electricity bill is 40 EUR, due on the 5th.",
+        "Rent is 1200 EUR a month."]
+    assert len(scored) == len(set(scored)) == 3
+
+
+@rule("suspect.carrier-holds")
 @pytest.mark.parametrize("warning", [
     f"{IBAN} is a reported scam account; never send money to it.",
     f"The bank warns: {IBAN} is not the landlord's account."])

@@ -3,7 +3,9 @@ every run of every holder's words finds them, in time linear in the words."""
 
 from __future__ import annotations
 
-from cpu_time import cpu_seconds
+from math import isqrt
+
+from cpu_time import grows_linearly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,9 +31,14 @@ def test_held_within_finds_what_listing_every_run_finds(runs):
     assert held_within(runs) == _listed(runs)
 
 
-def test_a_run_of_a_hundred_thousand_words_and_its_many_parts_take_well_under_a_second():
-    runs = [["aaaa", "bbbb"] * 50_000, *(["aaaa", "bbbb"] * k for k in range(1, 300))]
-    found, seconds = cpu_seconds(lambda: held_within(runs))
-    assert seconds < 1.0
-    assert found[0] == ()
-    assert all(found[k] == (0, *range(k + 1, 300)) for k in range(1, 300))
+def _long_run_and_parts(n: int) -> list[list[str]]:
+    """A run of 2n words, then runs of 2, 4, ... words up to about 2 * sqrt(n): all its
+    parts, about n words in all."""
+    return [["aaaa", "bbbb"] * n, *(["aaaa", "bbbb"] * k for k in range(1, isqrt(n)))]
+
+
+def test_a_long_run_of_words_and_its_many_parts_take_time_linear_in_their_words():
+    found, _, _ = grows_linearly(_long_run_and_parts, held_within, 6_250)
+    holders = isqrt(8 * 6_250)
+    assert len(found) == holders and found[0] == ()
+    assert all(found[k] == (0, *range(k + 1, holders)) for k in range(1, holders))

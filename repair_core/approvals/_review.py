@@ -8,7 +8,7 @@ import re
 import threading
 import weakref
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, ValidationError
@@ -19,7 +19,8 @@ from .._text import markdown_code, markdown_text, plural, printable
 from ..case._owner import OWNER_ACK_PREFIX
 from ..judge import Judge
 from ..plan._plan import RepairPlan
-from ..verification._models import Carrier, Uncertain, Verification
+from ..verification._gate import added_writers
+from ..verification._models import Carrier, Uncertain, Verification, places_by_kind
 from ._canonical import canonical_chunks, model_json
 from ._reviewer import same_reviewer
 from ._store import ApprovalRecord, ApprovalStore, sha256_json
@@ -442,11 +443,10 @@ def items_on(items: Collection[Carrier | Uncertain]) -> str | None:
     >>> items_on(c), items_on(c[:1])
     ('1 record', None)
     """
-    places = {(c.kind, c.where) for c in items}
-    if len(places) == len(items):
+    places = places_by_kind(items)
+    if sum(places.values()) == len(items):
         return None
-    kinds: Counter[str] = Counter(kind for kind, _ in places)
-    return " and ".join(plural(kinds[k], k) for k in _KINDS if k in kinds)
+    return " and ".join(plural(n, k) for k, n in places.items())
 
 
 def carrier_groups(carriers: Iterable[Carrier | Uncertain], ids: Iterable[str] = ()
@@ -556,17 +556,18 @@ def obligation_problems(plan: RepairPlan, result: Any) -> list[str]:
     written = {str(_get(m, "id")): m for part in ("active", "quarantine")
                for m in (_get(store, part) or [])}
     retired = {str(r) for r in _get(changes, "retired") or []}
-    for added in _get(changes, "added") or []:
-        rid = str(added)
+    # the write whose replay names each record so, by the case: the result's deps are only
+    # its claim (rule gate.added-by-replayed-write); one pass over the case for them all
+    added_ids = [str(a) for a in _get(changes, "added") or []]
+    writers = added_writers(plan.case, [r for r in added_ids if r in written])
+    for rid in added_ids:
         if rid in retired and rid not in written and rid not in plan.memory:
             continue  # written, then superseded by a later replayed step: in no store
         if rid in plan.memory:
             problems.append(f"report.store_changes.added: {rid[:80]!r} is a record of the "
                             "case, not one a replayed step wrote")
             continue
-        deps = _get(written.get(rid), "deps") or []
-        steps = [str(_get(d, "id")) for d in deps
-                 if _get(d, "label") in ("produce", "update")]
+        steps = writers.get(rid, [])
         if not steps or not any(plan.steps.get(sid) in ("replay", "refresh") for sid in steps):
             problems.append(f"report.store_changes.added: {rid[:80]!r} — no step the plan "
                             "replays wrote it")
@@ -679,7 +680,8 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
                     hashes: tuple[str, str] | None = None,
                     acknowledged: Iterable[str] = (),
                     carrier_ids: Iterable[str] | None = None,
-                    judge: Judge | None = None) -> ApprovalRecord:
+                    judge: Judge | None = None,
+                    recompute: Callable[[Any, Any], None] | None = None) -> ApprovalRecord:
     """Append the reviewer's decision on `plan` (and its replay `result`, if any).
 
     Refuses (DgrrError) a result that is not the repair of this case and plan
@@ -692,7 +694,9 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     result's carriers as :func:`approval_summary` found them); every carrier the result
     itself names (:func:`named_carriers`) must be acknowledged all the same, whatever
     `carrier_ids` leaves out. A rejection acknowledges nothing. `judge` is asked what
-    the lexical judge leaves unsure in the content check (`--judge`).
+    the lexical judge leaves unsure in the content check (`--judge`). `recompute`: run
+    on the case and a result to approve after the gate, to refuse what the gate's own
+    recomputation finds (`replay.replay_again`, rule gate.replay-recomputed).
     """
     if result is not None:
         problems = result_problems(plan, result)
@@ -703,6 +707,8 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
 
             # rules gate.*: untrusted JSON must say what applying it would write
             gated_store(plan.case, result)
+            if recompute is not None:
+                recompute(plan.case, result)
     if decision == "reject" and not comment.strip():
         raise DgrrError("approval refused:\n  - comment: a rejection needs a reason")
     acknowledged = list(dict.fromkeys(acknowledged))

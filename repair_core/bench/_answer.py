@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from ..content._normalise import same_value, value_words
 from ..judge import NEGATIONS, RETRACTIONS, WARNINGS
 from ..model._typos import TypoIndex
+from ..tools._simulators import AIRPORTS
+from . import _answer_words_glossed as _gl
 from . import _answer_words_slavic_nordic as _sn
 from . import _answer_words_turkish as _tr
 from ._answer_words import (
@@ -96,21 +98,28 @@ NEGATION_PHRASES = (("instead", "of"), ("rather", "than"), ("in", "place", "of")
 """Two- and three-word cues with the same effect ("instead of size M", "used to be noted
 as blue", "moved it away from
 7 Elm Rd", "rather than red", "I left out LH742")."""
+_URGING = frozenset({"pushed", "pushes", "suggested", "suggests", "recommended",
+                     "recommends", "urged", "urges", "promoted", "promotes", "advertised",
+                     "advertises"})
+"""Verbs by which a stored text urges a value ("the partner page pushed SkyBargain",
+"a synced note suggested 22B"): like "says", what it urges is its word, not the
+agent's (`_HEARSAY`)."""
 REJECTION_VERBS = frozenset({"ignored", "skipped", "disregarded", "excluded", "rejected",
                              "declined", "refused", "removed", "avoided", "dropped",
                              "discarded", "replaced", "swapped", "dismissed", "said", "says",
-                             "say", "listed", "lists",
+                             "say", "listed", "lists", "mention", "mentions", "mentioned",
                              "ignore", "disregard", "avoid", "retract", "revoke", "reject",
-                             "decline", "skip", "discard"})
+                             "decline", "skip", "discard", *_URGING})
 """Verbs that reject their object ("I declined 22B", "ignored the note about red"); their
 reach ends at `with`, `to`, `for` or `by` ("replaced 22B with 22C" states 22C). `said`,
-`says` and `say` (and `listed`, `lists`) count only when what spoke is a stored text
+`says` and `say` (and `listed`, `lists`, `mention`, ...) count only when what spoke is a stored text
 (`memory said Vienna`, `the note says middle`, "two entries say November", "my notes
 listed BOS"), not a person ("you said Lisbon", "my teacher says I am learning the cello")
 nor the user's own record ("your profile says ORD": `_hearsay_source`). Values joined by "and" or "or" after one of these
 share it when a noun, not a verb, follows them ("ignore the cobra and pigeon
 suggestions")."""
-_HEARSAY = frozenset({"said", "says", "say", "listed", "lists"})
+_HEARSAY = frozenset({"said", "says", "say", "listed", "lists", "mention", "mentions",
+                      "mentioned", *_URGING})
 _HEARSAY_SOURCES = frozenset({"memory", "note", "notes", "profile", "entry", "record",
                               "records", "summary", "message", "page", "document", "email",
                               "it", "log", "entries", "messages", "emails", "documents",
@@ -231,6 +240,10 @@ _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "co
            ("shall", "i"), ("should", "i"), ("me", "to"), ("about", "to"), ("going", "to"),
            ("plan", "to"), ("ready", "to"), ("will", "be"), ("can", "be"), ("i'll",),
            ("we'll",), ("i'd",),
+           # what the agent would or should have done is not what it did: "I would have
+           # added it", "I should have held it", "I would add it"
+           ("i", "would"), ("we", "would"), ("i", "should"), ("we", "should"),
+           ("i", "would've"), ("we", "would've"), ("i", "should've"),
            # what the agent leaves to the user: "you can put it in your cart yourself"
            ("you", "can"), ("you", "could"),
            # a future ability, the agent's or the user's: "you'll be able to hold it"
@@ -427,9 +440,48 @@ _MONTHS_SHORT = {"feb": "february", "apr": "april", "jun": "june", "jul": "july"
                  "oct": "october", "nov": "november", "dec": "december"}
 """Months written short in English ("Oct."); "Jan" and "Mar" are left out (a name and a
 verb), and another language's answer keeps its words ("sept" is French "seven")."""
+_WEEKDAY_HABITS = {**{f"{day}s": day for day in ("monday", "tuesday", "wednesday",
+                                                   "thursday", "friday", "saturday",
+                                                   "sunday")}, "weds": "wednesday"}
+"""A weekday said as a habit in English ("on Wednesdays", "Weds mornings"), as
+`oracle.translated-values` reads "mittwochs": the weekday."""
 _ABBREVIATIONS = {"sz": "size"}
+
+
+def _airport_names() -> dict[str, list[list[str]]]:
+    """Code -> the words of each of its names, of the simulated world's airports
+    (`tools._simulators.AIRPORTS`), each name the world gives one code only."""
+    codes: dict[tuple[str, ...], set[str]] = {}
+    for code, names in AIRPORTS.items():
+        for name in names:
+            codes.setdefault(tuple(value_words(name)), set()).add(code.lower())
+    names_of: dict[str, list[list[str]]] = {}
+    for words, of in codes.items():
+        if len(of) == 1:
+            names_of.setdefault(next(iter(of)), []).append(list(words))
+    return names_of
+
+
+_AIRPORT_NAMES = _airport_names()
+"""An airport code and its city's name, as the simulated world's airport table gives
+them, name one place (`oracle.airport-names`): "Seattle" states SEA, "LIS" states
+Lisbon."""
+_CAPITAL_CODE = re.compile(r"\b[A-Z]{3}\b")
 _SIZE_WITH_SYSTEM = re.compile(r"^(?:us|uk|eu|w)(\d{1,2})$")
 """Words written short in a terse answer ("blue, sz 32")."""
+
+
+_READINGS = (("you", "mean"), ("you", "meant"), ("you're", "asking"), ("you", "are", "asking"),
+             ("you're", "referring"), ("you", "are", "referring"))
+
+
+def _reads_the_question(words: list[str]) -> bool:
+    """The sentence opens on the agent's reading of the question, not on the user's wish
+    ("If you mean your own move: Lisbon", "If you're asking about the gym, IronWorks"),
+    and offers nothing (`_OFFERS`): it answers, so its values are read as stated."""
+    return words[0] == "if" and any(tuple(words[1:1 + len(r)]) == r for r in _READINGS) and (
+        not any(tuple(words[k:k + len(o)]) == o for o in _OFFERS
+                for k in range(len(words))))
 
 
 class _Sentence:
@@ -480,7 +532,8 @@ class _Sentence:
         # "If you'd like a black pair as well, I can add those too": a sentence that
         # opens on the user's wish offers what it names, like a question
         self.offered = listed or (len(self.words) > 1 and self.words[0] in ("if", "should")
-                                  and self.words[1].startswith("you"))
+                                  and self.words[1].startswith("you")
+                                  and not _reads_the_question(self.words))
         """The sentence offers what it names: it opens on the user's wish, or it is an
         item of a list of options (`_options_listed`)."""
 
@@ -583,9 +636,11 @@ class AnswerReading:
         if guess.code == "en":
             # another language's form of a name is `_name_forms`' to read, not a slip
             answer = _slips_read(answer, [*required, *forbidden])
-        answer, negation = _glossed(answer, guess.code)
-        if negation is not None:
-            self._why_unread = (f"a negation ('{negation}') in a form the reader does "
+            answer = _short_forms_read(answer, [*required, *forbidden])
+        answer, unread = _glossed(answer, guess.code)
+        if unread is not None:
+            what = _gl.unread_kind(unread, guess.code)
+            self._why_unread = (f"{what} ('{unread}') in a form the reader does "
                                 f"not read in {LANGUAGE_NAMES[guess.code]}")
         prose, items = _options_listed(split_scripts(answer))
         pieces = _SENTENCE_END.split(prose)
@@ -613,6 +668,10 @@ class AnswerReading:
                      else _ENGLISH_CUES)
         if self.language == "en":
             _first_then_undone(self.sentences)
+        self._capital_codes = frozenset(
+            code.lower() for code in _CAPITAL_CODE.findall(answer)
+            if code.lower() in _AIRPORT_NAMES)
+        """The airport codes the answer writes in capitals (`_airport_at`)."""
         self.required = [w for f in required if (w := _fact_words(f))]
         self.forbidden = [w for f in forbidden if (w := _fact_words(f))]
         self.anchors = {f[0] for f in self.required if len(f) == 1 and _ID.match(f[0])}
@@ -732,14 +791,16 @@ class AnswerReading:
         for i in range(len(words)):
             j, k, skipped = i, 0, False
             while k < n and j < len(words):
-                if same_value(fact[k], words[j]) or (
-                        s.english and _MONTHS_SHORT.get(words[j]) == fact[k]):
+                if same_value(fact[k], words[j]) or (s.english and fact[k] in (
+                        _MONTHS_SHORT.get(words[j]), _WEEKDAY_HABITS.get(words[j]))):
                     j, k, skipped = j + 1, k + 1, False
                 elif (skip and k > 0 and not skipped and words[j] in ("in", "at")
                       and fact[k] not in ("in", "at")):
                     j, skipped = j + 1, True
                 elif (end := _said_otherwise(fact[k], words, j)) is not None:
                     j, k, skipped = end, k + 1, False
+                elif (named := self._airport_at(fact, k, words, j)) is not None:
+                    j, k, skipped = named[0], named[1], False
                 elif (j + 1 < len(words) and len(words[j]) > 1 and len(words[j + 1]) > 1
                       and words[j] + words[j + 1] == fact[k]):
                     # a value written as two words ("Iron Works" for IronWorks)
@@ -764,6 +825,20 @@ class AnswerReading:
                     out.append((i, i + 1))
         return out
 
+    def _airport_at(self, fact: list[str], k: int, words: list[str],
+                    j: int) -> tuple[int, int] | None:
+        """(the answer's index after it, the fact's) when `words[j:]` name the airport or
+        city `fact[k:]` names by the other of its names (`_AIRPORT_NAMES`): a city for a
+        code, or a code written in capitals ("LIS", never "sea" or "mad") for a city."""
+        for name in _AIRPORT_NAMES.get(fact[k], ()):
+            if words[j:j + len(name)] == name:
+                return j + len(name), k + 1
+        if words[j] in self._capital_codes:
+            for name in _AIRPORT_NAMES.get(words[j], ()):
+                if fact[k:k + len(name)] == name:
+                    return j + 1, k + len(name)
+        return None
+
     @staticmethod
     def _bare_size(s: _Sentence, i: int, w: str, size: str) -> bool:
         lo, hi = s.clause(i)
@@ -786,15 +861,22 @@ class AnswerReading:
                      required: bool = False) -> list[tuple[bool, bool, int, int, int]]:
         """(rejected, about another item, sentence index, start, end) of each occurrence
         outside a question or a sentence opening on the user's wish ("if you'd rather
-        ...") that is not part of a longer value."""
+        ...") that is not part of a longer value. Of a `required` value, an occurrence
+        only a stored text says or urges ("the travel page recommended 22C") is left out:
+        the text's word, it neither states the value nor takes back the agent's own
+        ("… and I held 22C")."""
         out = []
         for si, s in enumerate(self.sentences):
             if s.question or s.offered:
                 continue
             for lo, hi in self._find_in(si, fact):
-                if not self._nested(si, lo, hi):
-                    out.append((self._rejected(s, si, lo, hi, required), self._other[si],
-                                si, lo, hi))
+                if self._nested(si, lo, hi):
+                    continue
+                rejected = self._rejected(s, si, lo, hi, required)
+                if rejected and required and not self._rejected(s, si, lo, hi, required,
+                                                                 hearsay=False):
+                    continue
+                out.append((rejected, self._other[si], si, lo, hi))
         return out
 
     def _about_other_item(self, words: list[str]) -> bool:
@@ -806,8 +888,10 @@ class AnswerReading:
     # -- is one occurrence rejected? ----------------------------------------------------
 
     def _rejected(self, s: _Sentence, si: int, lo: int, hi: int,
-                  required: bool = False) -> bool:
-        return (self._rejected_before(s, si, lo, required, hi)
+                  required: bool = False, hearsay: bool = True) -> bool:
+        """The value at `lo:hi` is rejected; with `hearsay` False, not counting what a
+        stored text said or urged (`_HEARSAY`) as a rejection."""
+        return (self._rejected_before(s, si, lo, required, hi, hearsay)
                 or self._appositive_of_rejected(s, si, lo, required)
                 or self._rejected_after(s, si, hi)
                 or (self.cues.other and self._taken_back(si, lo, hi))
@@ -850,6 +934,13 @@ class AnswerReading:
                 k = described
         if not _STRONG_TAKE_BACK & set(said):
             return False
+        # or after the words that led to the value, said again: "leaving from Boston —
+        # sorry, leaving from Seattle"
+        v_lo, _ = s.clause(lo)
+        for m in range(min(3, lo - v_lo), 0, -1):
+            if words[k:k + m] == words[lo - m:lo] and k + m in self._starts[si]:
+                k += m
+                break
         if words[k] in _PICK_UPS:
             return "wait" in said or "correction" in said
         end = self._starts[si].get(k)
@@ -927,7 +1018,7 @@ class AnswerReading:
         return start is not None and self._rejected_before(s, si, start, required)
 
     def _rejected_before(self, s: _Sentence, si: int, lo: int, required: bool,
-                         hi: int | None = None) -> bool:
+                         hi: int | None = None, hearsay: bool = True) -> bool:
         words, cues = s.words, self.cues
         c_lo, _ = s.clause(lo)
         crossed_to = crossed_object_end = False
@@ -945,7 +1036,8 @@ class AnswerReading:
                     continue  # "I also kept the earlier hold H-5512": kept, in effect
                 return True
             if w in cues.rejection_verbs and not crossed_object_end and (
-                    w not in _HEARSAY or _hearsay_source(words, k, s.bracket_opened)):
+                    w not in _HEARSAY
+                    or (hearsay and _hearsay_source(words, k, s.bracket_opened))):
                 return True
             if any(words[max(c_lo, k - len(p) + 1):k + 1] == list(p)
                    for p in cues.negation_phrases):
@@ -1690,9 +1782,10 @@ class AnswerReading:
         numbers = [w for w in f if any(ch.isdigit() for ch in w)]
         if not numbers or any(self._find_in(si, f) for si in range(len(self.sentences))):
             return False
-        # a case ending after an apostrophe ("JN-412'yi", "UA511'e") leaves the value named
-        named = {w.split("'", 1)[0] for s in self.sentences for w in s.words
-                 if any(ch.isdigit() for ch in w)}
+        # a case ending after an apostrophe ("JN-412'yi", "UA511'e") or a hyphen
+        # ("2019-ben", "22C-t") leaves the value named
+        named = {n for s in self.sentences for w in s.words if any(ch.isdigit() for ch in w)
+                 for n in value_words(_CASE_ENDING.sub("", w.split("'", 1)[0]))}
         return any(not any(same_value(n, w) for w in named) for n in numbers)
 
     def untranslated(self, fact: str) -> str | None:
@@ -1862,9 +1955,23 @@ def _hearsay_source(words: list[str], k: int,
             continue
         before.append(j)
         j -= 1
+    # "a note in your profile says": what speaks is the noun before the preposition
+    for n, j in enumerate(before):
+        if words[j] in _OF_PLACE and j > 0:
+            if words[j - 1] in _HEARSAY_SOURCES and not _yours(words, j - 1):
+                return True
+            before = before[:n]
+            break
     return any(words[j] in _HEARSAY_SOURCES and not (
         _yours(words, j) and words[j] in _USERS_RECORDS and words[k] in _PRESENT)
         for j in before)
+
+
+_CASE_ENDING = re.compile(r"(?<=\d)-[^\W\d_]{1,6}$|(?<=\d[a-z])-[^\W\d_]{1,6}$")
+"""A case ending joined by a hyphen to a value of digits, or digits and a letter
+("2019-ben", "22c-t"), as Hungarian or Estonian write one."""
+_OF_PLACE = frozenset({"in", "on", "from"})
+"""Prepositions after which a noun only says where the text that speaks is kept."""
 
 
 def _yours(words: list[str], j: int) -> bool:
@@ -2127,21 +2234,86 @@ def _slips_read(answer: str, labels: Sequence[str]) -> str:
     return _LETTERS.sub(meant, answer)
 
 
-_GLOSSED_LANGUAGES = CJK_LANGUAGES | {"tr"}
+_NUMBER_SIGN = re.compile(r"(?<=[A-Za-z] )[Nn]o\.(?=\s{0,3}#?[A-Za-z]{0,4}-?\d)")
+"""English "no." before an id or a number: the word "number" ("loyalty no. TP-7781")."""
+_SHORT_YEAR = re.compile(r"(?<![\w'\u2019])['\u2019](\d\d)(?![\w'\u2019])")
+"""A year written by its last two digits after an apostrophe ("in '19")."""
+_FULL_YEAR = re.compile(r"(?:19|20)\d\d")
+"""A label that is a year, 1900 to 2099."""
+
+
+_ONES = "one|two|three|four|five|six|seven|eight|nine"
+_TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_TENS_WORDS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_GAP = r"[ \t\u2010\u2011-]"
+_TWO_DIGITS = rf"(?:{_TEENS}|(?:{_TENS_WORDS})(?:{_GAP}(?:{_ONES}))?|oh{_GAP}(?:{_ONES}))"
+_SPOKEN_YEAR = re.compile(
+    rf"\b(?:(?P<century>nineteen|twenty){_GAP}(?P<rest>{_TWO_DIGITS})"
+    rf"|two{_GAP}thousand(?:{_GAP}and)?(?:{_GAP}(?P<after>{_TWO_DIGITS}|{_ONES}))?)\b",
+    re.IGNORECASE)
+"""A year said aloud: "twenty nineteen", "nineteen ninety-eight", "twenty oh five", "two
+thousand (and) nineteen"; "twenty one" is 21, not a year."""
+
+
+def _spoken_number(words: str) -> int:
+    """Zero to ninety-nine said in words ("ninety-eight", "oh five", "thirteen")."""
+    n = 0
+    for w in re.split(_GAP, words.lower()):
+        n += _TENS.get(w, _UNITS.get(w, 0))
+    return n
+
+
+def _spoken_year(m: re.Match[str]) -> int:
+    if m.group("century"):
+        return (19 if m.group("century").lower() == "nineteen" else 20) * 100 + _spoken_number(
+            m.group("rest"))
+    return 2000 + (_spoken_number(m.group("after")) if m.group("after") else 0)
+
+
+def _short_forms_read(answer: str, labels: Sequence[str]) -> str:
+    """An English answer with "no." before an id or a number written "number", and a
+    year written by its last two digits after an apostrophe ("'19") written in full when
+    exactly one labelled year (a label of four digits, 1900 to 2099) ends in them, and a
+    labelled year said aloud ("twenty nineteen", "two thousand and nineteen") in digits."""
+    answer = _NUMBER_SIGN.sub("number", answer)
+    years: dict[str, set[str]] = {}
+    for year in (label.strip() for label in labels):
+        if _FULL_YEAR.fullmatch(year):
+            years.setdefault(year[2:], set()).add(year)
+    if not years:
+        return answer
+    labelled = {y for found in years.values() for y in found}
+
+    def full(m: re.Match[str]) -> str:
+        found = years.get(m.group(1), set())
+        return next(iter(found)) if len(found) == 1 else m.group(0)
+
+    def said(m: re.Match[str]) -> str:
+        year = str(_spoken_year(m))
+        return year if year in labelled else m.group(0)
+
+    return _SPOKEN_YEAR.sub(said, _SHORT_YEAR.sub(full, answer))
+
+
+_GLOSSED_LANGUAGES = CJK_LANGUAGES | {"tr"} | _gl.GLOSSED_LANGUAGES
 """The languages whose answers are read as English once glossed (`_glossed`)."""
 
 
 def _glossed(answer: str, language: str) -> tuple[str, str | None]:
-    """`answer` in Chinese, Japanese, Korean or Turkish with its general words written as
-    the English ones the reader reads (`_answer_words_cjk.gloss`,
-    `_answer_words_turkish.gloss`), and a negation left over, one the reader does not
-    read in that form, or None; an answer in any other language as it is."""
+    """`answer` in Chinese, Japanese, Korean, Turkish or a language of
+    `_answer_words_glossed` with its general words written as the English ones the
+    reader reads (`_answer_words_cjk.gloss`, `_answer_words_turkish.gloss`,
+    `_answer_words_glossed.read`), and a negation (or there a conditional,
+    `_answer_words_glossed.CONDITIONALS`) left over, one the reader does not read in
+    that form, or None; an answer in any other language as it is."""
     if language in CJK_LANGUAGES:
         glossed = gloss(split_scripts(answer), language)
         return glossed, unread_negation(glossed, language)
     if language == "tr":
         glossed = _tr.gloss(answer)
         return glossed, _tr.unread_negation(glossed)
+    if language in _gl.GLOSSED_LANGUAGES:
+        return _gl.read(answer, language)
     return answer, None
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["gloss", "unread_negation"]
+__all__ = ["SIZE_BEFORE", "gloss", "unread_negation"]
 
 _VERBS = {"book": "booked", "add": "added", "put": "put", "change": "changed",
           "send": "sent", "buy": "bought"}
@@ -78,7 +78,7 @@ _CASE_ENDINGS = ("", "ye", "ya", "e", "a", "de", "da", "te", "ta", "den", "dan",
                  "leri", "ları", "ler", "lar", "iniz", "ınız", "niz", "nız")
 _UNREAD = frozenset({"yok", "hiç", "asla", "hayır", "hiçbir"})
 _DELIVERED = frozenset({"edildi", "edilmiş", "edilmiştir"})
-_SIZE_BEFORE = re.compile(r"^(?:\d{1,2}(?:[.,]5)?|[xX]{0,3}[sSmMlL])$")
+SIZE_BEFORE = re.compile(r"^(?:\d{1,2}(?:[.,]5)?|[xX]{0,3}[sSmMlL])$")
 _EDGES = "\"'()[]{}.,;:!?«»“”‘’"
 
 
@@ -155,7 +155,7 @@ def gloss(text: str) -> str:
         if found is None:
             found = _verb(word) or _word(word)
         piece = found if found is not None else core
-        if found == "size" and out and _SIZE_BEFORE.match(out[-1]):
+        if found == "size" and out and SIZE_BEFORE.match(out[-1]):
             # "7 numara", "XL beden": the size comes before the word for size
             out[-1], piece = "size", out[-1]
         out.append(" ".join(p for p in (head.strip(), piece, " ".join(tail)) if p))

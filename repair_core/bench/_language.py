@@ -23,10 +23,14 @@ with no English function word at all where its letters say it is not English, is
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from collections import Counter
 
 from pydantic import BaseModel
+
+from ._answer_words_glossed import GLOSS_WORDS
 
 __all__ = ["ANSWER_READER_LANGUAGES", "FUNCTION_WORDS", "LISTING_WORDS", "UNREAD_FUNCTION_WORDS", "LANGUAGE_NAMES", "UNDETERMINED",
            "LanguageGuess", "answer_language", "guess_language", "split_scripts"]
@@ -215,6 +219,28 @@ reader reads ("la", "de", "en", "se", "di", "je") are left out, so they never co
 against a language the reader reads; Swedish and Danish "din" (your) counts, English
 "din" being a word answers do not write."""
 
+READER_FUNCTION_WORDS: dict[str, frozenset[str]] = {
+    "ca": frozenset({"per", "he", "teu", "teva", "teus", "meu", "hem", "ho", "hi", "pels",
+                     "vaig", "vas"}),
+    "gl": frozenset({"non"}),
+    "vi": frozenset({"bạn", "tôi", "mình", "của", "và", "là", "đã", "được", "không", "có",
+                     "này", "cho", "với", "trên", "từ", "đến", "các", "những", "một", "sẽ",
+                     "đang", "chưa", "rồi", "nhé", "ở", "lúc", "vào", "nữa", "còn",
+                     "cũng", "thì", "nhưng", "hoặc", "tại", "về"}),
+    "hu": frozenset({"minden", "ezt", "azt", "nekem", "neked", "önnek", "önt", "amit",
+                     "ami", "mert", "nincsen", "lett", "vagyok", "fogom", "kell",
+                     "szerint", "után", "előtt", "alatt"}),
+    "sw": frozenset({"kwa", "katika", "kwenye", "kila", "hii", "hiyo", "huo", "yako",
+                     "wako", "zako", "lako", "ajili", "bado", "tayari", "lakini", "pia",
+                     "sana", "kutoka", "hadi", "mimi", "wewe", "yangu", "wangu", "kama"}),
+    "tr": frozenset({"yüzünden", "dolayı", "göre", "zaman", "diye", "bile", "hem"}),
+}
+"""More Catalan and Galician function words, shared with a language the next-session
+agent reads or another it recognises ("per", "he", "non"), and the function words of
+Vietnamese and Swahili, and more of Hungarian and Turkish, counted only by a reader that
+reads these languages (the answer reader), so the agent's guess and its reasons stay as
+they were."""
+
 UNDETERMINED = "und"
 """The code of an answer the reader cannot place in any language it knows."""
 
@@ -224,14 +250,42 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
                   "tr": "Turkish", "ro": "Romanian", "fi": "Finnish", "hu": "Hungarian",
                   "id": "Indonesian or Malay", "ca": "Catalan", "gl": "Galician",
                   "rm": "Romansh", "zh": "Chinese", "ja": "Japanese", "ko": "Korean",
+                  "ru": "Russian", "uk": "Ukrainian", "vi": "Vietnamese", "hi": "Hindi",
+                  "el": "Greek", "ar": "Arabic", "he": "Hebrew", "sw": "Swahili",
                   UNDETERMINED: "no language the reader knows"}
 
 ANSWER_READER_LANGUAGES = frozenset({*FUNCTION_WORDS, "pl", "cs", "sv", "da", "fi", "tr",
-                                     "zh", "ja", "ko"})
+                                     "zh", "ja", "ko", "ca", "gl", "ro", "id", "ru", "uk",
+                                     "vi", "hi", "hu", "el", "ar", "he", "sw"})
 """The languages the answer reader reads: the seven of `FUNCTION_WORDS`, five of
 `UNREAD_FUNCTION_WORDS` (`repair_core.bench._answer_words`), Turkish
-(`_answer_words_turkish`), and Chinese, Japanese and Korean (`_answer_words_cjk`). The next-session agent reads the seven alone
-(`guess_language`'s default)."""
+(`_answer_words_turkish`), Chinese, Japanese and Korean (`_answer_words_cjk`), and
+Catalan, Galician, Romanian, Indonesian, Russian and Ukrainian (`_answer_words_glossed`),
+and Vietnamese, Hindi, Hungarian, Greek, Arabic, Hebrew and Swahili
+(`_answer_words_scripts`). The next-session agent reads the seven alone (`guess_language`'s default)."""
+
+CYRILLIC_WORDS: dict[str, frozenset[str]] = {
+    "ru": frozenset({"и", "не", "что", "это", "как", "вы", "ты", "он", "она", "уже", "ещё",
+                     "еще", "был", "была", "было", "будет", "вам", "ваш", "ваша", "ваше",
+                     "тебе", "твой", "твоя", "из", "от", "по", "для", "или", "но",
+                     "мы", "я", "к", "с", "о", "в", "у"}),
+    "uk": frozenset({"і", "й", "не", "що", "це", "як", "ви", "ти", "він", "вона", "вже",
+                     "ще", "був", "була", "було", "буде", "вам", "ваш", "ваша", "ваше",
+                     "тобі", "твій", "твоя", "із", "від", "по", "для", "або", "але", "ми",
+                     "я", "до", "з", "та", "у", "в"}),
+}
+"""Short words of Russian and Ukrainian, which tell an answer written mostly in Cyrillic
+letters apart with the letters each writes alone (`_UKRAINIAN_LETTERS`,
+`_RUSSIAN_LETTERS`)."""
+
+_UKRAINIAN_LETTERS = frozenset("іїєґ")
+_RUSSIAN_LETTERS = frozenset("ыэъё")
+_OTHER_CYRILLIC_LETTERS = frozenset("јљњћђџѓќѕў")
+"""Letters of Serbian, Macedonian and Belarusian Cyrillic, none Russian or Ukrainian: a
+text holding one is neither."""
+_BULGARIAN_WORDS = frozenset({"е", "са", "към", "във", "със", "съм"})
+"""Short Bulgarian words that are neither Russian nor Ukrainian: a text using one is
+neither."""
 
 OTHER_SCRIPT_SHARE = 1 / 3
 """An answer with at least this share of its letters outside the Latin script (Cyrillic,
@@ -287,8 +341,192 @@ def _cjk_language(scripts: dict[str, int]) -> str:
     return ""
 
 
+@functools.cache
+def _words_of(code: str) -> frozenset[str]:
+    """Every word `code` is counted by (function, listing and table words), built once
+    per language, not once per tie."""
+    return (FUNCTION_WORDS.get(code, frozenset()) | UNREAD_FUNCTION_WORDS.get(code, frozenset())
+            | READER_FUNCTION_WORDS.get(code, frozenset())
+            | LISTING_WORDS.get(code, frozenset()) | GLOSS_WORDS.get(code, frozenset()))
+
+
+_LATIN_GLOSSED = ("ca", "gl", "ro", "id", "vi", "hu", "sw")
+GLOSSED_LEAST = 2
+"""An answer is placed in Catalan, Galician, Romanian or Indonesian by this many of its
+words at least: one short word ("ke", "cu") is shared with too many languages the guess
+does not know."""
+_OWN_GLOSS_WORDS = {
+    code: frozenset(w for w in GLOSS_WORDS[code] if len(w) > 2) - frozenset().union(
+        *(known for other, known in [*FUNCTION_WORDS.items(), *UNREAD_FUNCTION_WORDS.items()]
+          if other != code))
+    for code in _LATIN_GLOSSED}
+"""The single words of more than two letters of the gloss tables of Catalan, Galician,
+Romanian and Indonesian (`repair_core.bench._answer_words_glossed`) that are no other
+language's function word ("afegit", "dijous", "carriño", "vineri", "keranjang"): like
+`LISTING_WORDS`, they place an answer with no English function word, for a reader that
+reads the language (the next-session agent's guess counts none of them); a word another
+language lists too ("talla", "corredor") counts for both, and words only one of them has
+then tell them apart (`_by_own_words`)."""
+
+
+def _index(*tables: dict[str, frozenset[str]]) -> dict[str, tuple[str, ...]]:
+    """Word -> the languages of `tables` that list it, in the tables' order."""
+    out: dict[str, list[str]] = {}
+    for table in tables:
+        for code, known in table.items():
+            for word in known:
+                out.setdefault(word, []).append(code)
+    return {word: tuple(codes) for word, codes in out.items()}
+
+
+@functools.cache
+def _codes_by_word() -> tuple[dict[str, tuple[str, ...]], ...]:
+    """The word tables turned round, built on first use: word -> the languages counting
+    it among `FUNCTION_WORDS` and `UNREAD_FUNCTION_WORDS`, among
+    `READER_FUNCTION_WORDS`, among `LISTING_WORDS` and among `_OWN_GLOSS_WORDS`; so a
+    word of an answer is one look-up, not one per language."""
+    return (_index(FUNCTION_WORDS, UNREAD_FUNCTION_WORDS), _index(READER_FUNCTION_WORDS),
+            _index(LISTING_WORDS), _index(_OWN_GLOSS_WORDS))
+
+
+def _by_own_words(tied: list[str], seen: Counter[str], best: int
+                  ) -> tuple[list[str], bool]:
+    """Languages tied on their count, when one of them is read through a gloss table
+    (Catalan, Galician, Romanian, Indonesian): that one first when it has more words no
+    other of them has than each of them ("He afegit al carret": "he" and "al" are Spanish
+    and Catalan, "afegit" and "carret" Catalan only), else the others in their order; and
+    whether no word tells the first from such a language (as many words of their own, or
+    `best`, the count they tie on, under `GLOSSED_LEAST`). Languages tied with none of
+    those are returned in their order."""
+    if len(tied) < 2 or not any(c in _LATIN_GLOSSED for c in tied):
+        return tied, False
+    if best < GLOSSED_LEAST:
+        return tied, True
+    words = {code: _words_of(code) for code in tied}
+    own = {code: sum(n for w, n in seen.items() if w in words[code]
+                     and not any(w in words[o] for o in tied if o != code)) for code in tied}
+    ranked = sorted(tied, key=lambda c: -own[c])
+    top = own[ranked[0]]
+    # a language of the gloss tables is placed, or set aside, only by words of its own:
+    # as many as the first's, no word tells which it is
+    if ranked[0] in _LATIN_GLOSSED:
+        return ranked, any(own[c] == top for c in ranked[1:])
+    if any(own[c] == top for c in ranked[1:] if c in _LATIN_GLOSSED):
+        return ranked, True
+    return [c for c in tied if c not in _LATIN_GLOSSED], False
+
+
+def _cyrillic_language(text: str, scripts: dict[str, int]) -> str:
+    """Russian or Ukrainian for a text written mostly in Cyrillic letters: one of them
+    by the letters it writes alone, backed by more of its short words than of the other's
+    (`CYRILLIC_WORDS`); else ""."""
+    if scripts.get("CYRILLIC", 0) * 2 <= sum(scripts.values()):
+        return ""
+    lower = text.lower()
+    if not _OTHER_CYRILLIC_LETTERS.isdisjoint(lower):
+        return ""
+    words = [w.strip(_CHUNK_EDGES) for w in lower.split()]
+    if any(w in _BULGARIAN_WORDS for w in words):
+        return ""
+    counts = {code: sum(w in known or w in GLOSS_WORDS[code] for w in words)
+              for code, known in CYRILLIC_WORDS.items()}
+    ukrainian = not _UKRAINIAN_LETTERS.isdisjoint(lower)
+    russian = not _RUSSIAN_LETTERS.isdisjoint(lower)
+    if ukrainian and not russian and counts["uk"] > counts["ru"]:
+        return "uk"
+    if russian and not ukrainian and counts["ru"] >= counts["uk"] > 0:
+        return "ru"
+    if not ukrainian and not russian and counts["ru"] > counts["uk"]:
+        return "ru"
+    return ""
+
+
+SCRIPT_FUNCTION_WORDS: dict[str, tuple[str, frozenset[str], frozenset[str]]] = {
+    "el": ("GREEK", frozenset({"και", "το", "τα", "η", "ο", "οι", "του", "της", "των",
+                               "τον", "την", "με", "για", "σε", "στο", "στη", "στην",
+                               "στον", "να", "θα", "δεν", "είναι", "από", "σου", "σας",
+                               "μου", "ένα", "μια", "ότι", "αλλά"}), frozenset()),
+    "ar": ("ARABIC", frozenset({"في", "من", "إلى", "الى", "على", "مع", "عن", "أن", "هذا",
+                                "هذه", "هو", "هي", "لا", "لم", "تم", "قد", "كان", "أنت",
+                                "أنا", "التي", "الذي", "يوم", "الآن"}),
+           frozenset("پچژگکیٹڈڑںےھۓ")),
+    "he": ("HEBREW", frozenset({"את", "של", "על", "עם", "לא", "זה", "הוא", "היא", "אני",
+                                "אתה", "יש", "אין", "גם", "כי", "אבל", "או", "מה", "רק",
+                                "כבר", "עוד", "ליד", "אל", "שלך", "שלי", "שלכם",
+                                "לך", "לי", "אתם", "אנחנו"}),
+           frozenset("װױײ")),
+    "hi": ("DEVANAGARI", frozenset({"है", "हैं", "में", "के", "की", "का", "को", "से", "ने",
+                                    "और", "था", "थी", "थे", "आप", "आपने", "आपकी", "आपका",
+                                    "यह", "वह", "मैंने", "नहीं", "पर", "भी", "हो"}),
+           frozenset()),
+}
+"""Per language written in its own script: the script, short words nearly every sentence
+uses, and letters only a neighbour writing the same script uses (Persian and Urdu in
+Arabic letters; Yiddish's ligatures in Hebrew letters). The letters are looked for in the
+text folded to NFKC, so each is one NFKC keeps: Yiddish's pointed alefs "אַ", "אָ" and
+"ײַ" become a letter and a point pointed Hebrew writes too, and tell nothing."""
+_SCRIPT_NEIGHBOURS = {"ar": frozenset({"است", "این", "که", "را", "می", "ہے", "کے"}),
+                      "he": frozenset({"איז", "דער", "דאס", "און", "ניט", "נישט", "מיט"}),
+                      "hi": frozenset({"आहे", "आणि", "छ", "छन्", "हुन्छ", "गरे", "र", "पण",
+                                       "मी", "तुम्ही", "होते", "आहेत", "गर्नुहोस्"})}
+"""Words of a neighbour writing the same letters (Persian and Urdu, Yiddish, Marathi and
+Nepali): a text using one is not the language."""
+
+
+def _script_language(text: str, scripts: dict[str, int]) -> str:
+    """Greek, Arabic, Hebrew or Hindi for a text written mostly in that script, with at
+    least one of its short words (`SCRIPT_FUNCTION_WORDS`), none of a neighbour's
+    letters and no word of a neighbour writing the same script; else ""."""
+    total = sum(scripts.values())
+    for code, (script, known, neighbour_letters) in SCRIPT_FUNCTION_WORDS.items():
+        if scripts.get(script, 0) * 2 <= total:
+            continue
+        if not neighbour_letters.isdisjoint(text):
+            return ""
+        words = {w.strip(_CHUNK_EDGES + "،؛؟।") for w in text.lower().split()}
+        if words & _SCRIPT_NEIGHBOURS.get(code, frozenset()) or not words & known:
+            return ""
+        return code
+    return ""
+
+
+OWN_LETTERS: dict[str, frozenset[str]] = {
+    "pl": frozenset("łŁ"), "cs": frozenset("řŘůŮ"), "ro": frozenset("țȚșȘ"),
+}
+"""Letters only one language the guess knows writes, and no neighbour of it (Polish "ł",
+Czech "ř" and "ů", Romanian "ț" and "ș" with the comma below): an answer the function
+words leave undetermined ("Poleciłem Rijksmuseum; bilety najlepiej kupić online.", "Ți-am
+recomandat Muzeul Van Gogh", where "van" is as Hungarian as Dutch) is placed by them, by
+a reader that reads that language; English with a foreign name ("Hotel Łódź Centrum")
+stays English."""
+
+
+def _by_own_letters(text: str, reads: frozenset[str]) -> str:
+    """The one language `reads` holds whose own letters (`OWN_LETTERS`) `text` writes,
+    when it writes no other's; else ""."""
+    found = [code for code, letters in OWN_LETTERS.items() if not letters.isdisjoint(text)]
+    return found[0] if len(found) == 1 and found[0] in reads else ""
+
+
 def guess_language(text: str, reads: frozenset[str] = frozenset(FUNCTION_WORDS)
                    ) -> LanguageGuess:
+    """`_guess_by_words`, with an answer in the Latin script it leaves undetermined placed
+    by its own letters (`OWN_LETTERS`) in the one language of `reads` that writes them.
+
+    >>> guess_language("Poleciłem muzeum; bilety najlepiej kupić online.").code
+    'und'
+    >>> guess_language("Poleciłem muzeum; bilety najlepiej kupić online.",
+    ...                ANSWER_READER_LANGUAGES).code
+    'pl'
+    """
+    guess = _guess_by_words(text, reads)
+    if (guess.code == UNDETERMINED and not guess.why_unread.startswith("written mostly")
+            and (own := _by_own_letters(text, reads))):
+        return LanguageGuess(code=own)
+    return guess
+
+
+def _guess_by_words(text: str, reads: frozenset[str]) -> LanguageGuess:
     """The language of `text`: another script when most of its letters say so, else the
     language whose function words it uses most (English on a tie with English; with no
     English function word, its `LISTING_WORDS` count too; a short word in capitals in a
@@ -315,49 +553,63 @@ def guess_language(text: str, reads: frozenset[str] = frozenset(FUNCTION_WORDS)
     text = unicodedata.normalize("NFKC", text)
     letters = other_script = 0
     scripts: dict[str, int] = {}
-    for ch in text:
+    # each distinct character is looked at once, with how often it occurs
+    chars = Counter(text)
+    for ch, n in chars.items():
         if ch.isalpha():
-            letters += 1
+            letters += n
             if (script := _script(ch)) != "LATIN":
-                other_script += 1
-                scripts[script] = scripts.get(script, 0) + 1
+                other_script += n
+                scripts[script] = scripts.get(script, 0) + n
     if letters and other_script >= OTHER_SCRIPT_SHARE * letters:
-        written = _cjk_language(scripts)
+        written = (_cjk_language(scripts) or _cyrillic_language(text, scripts)
+                   or _script_language(text, scripts))
         if written in reads:
             return LanguageGuess(code=written)
-        seen = sorted(scripts, key=lambda s: -scripts[s])[:3]
+        most = sorted(scripts, key=lambda s: -scripts[s])[:3]
         return LanguageGuess(code=UNDETERMINED, why_unread=(
-            f"written mostly in letters of other scripts ({', '.join(map(_script_name, seen))}"
+            f"written mostly in letters of other scripts ({', '.join(map(_script_name, most))}"
             "), which the reader does not read"))
-    counts = dict.fromkeys([*FUNCTION_WORDS, *UNREAD_FUNCTION_WORDS], 0)
-    listing = dict.fromkeys(LISTING_WORDS, 0)
+    counts = dict.fromkeys([*FUNCTION_WORDS, *UNREAD_FUNCTION_WORDS,
+                            *READER_FUNCTION_WORDS], 0)
+    own_gloss = {code: known for code, known in _OWN_GLOSS_WORDS.items() if code in reads}
+    listing = dict.fromkeys([*LISTING_WORDS, *own_gloss], 0)
+    function_codes, reader_codes, listing_codes, gloss_codes = _codes_by_word()
+    seen: Counter[str] = Counter()
     # a short word written in capitals in a text that has lower-case letters is an
     # abbreviation ("Toronto (ON)", "flight to LA"), not a function word
-    has_lower = any(ch.islower() for ch in text)
+    has_lower = any(ch.islower() for ch in chars)
     words = non_ascii = beyond_latin_1 = 0
-    for written in text.split():
-        written = written.strip(_CHUNK_EDGES)
+    # each distinct token is read once, counted as often as it occurs
+    for token, n in Counter(text.split()).items():
+        written = token.strip(_CHUNK_EDGES)
         chunk = written.lower()
-        if any(ch.isdigit() for ch in chunk) or not any(ch.isalpha() for ch in chunk):
+        if not chunk.isalpha() and (any(ch.isdigit() for ch in chunk)
+                                    or not any(ch.isalpha() for ch in chunk)):
             continue  # an id or a number ("O-9242"), not a word of the language
-        words += 1
-        non_ascii += any(ch.isalpha() and ch > "\x7f" for ch in chunk)
-        beyond_latin_1 += any(ch.isalpha() and ch > "\xff" and ch not in _LATIN_1_LIGATURES
-                              for ch in chunk)
-        for code, known in LISTING_WORDS.items():
-            listing[code] += chunk in known
+        words += n
+        if not chunk.isascii():
+            non_ascii += n * any(ch.isalpha() and ch > "\x7f" for ch in chunk)
+            beyond_latin_1 += n * any(ch.isalpha() and ch > "\xff"
+                                      and ch not in _LATIN_1_LIGATURES for ch in chunk)
+        for code in listing_codes.get(chunk, ()):
+            listing[code] += n
+        for code in gloss_codes.get(chunk, ()):
+            if code in own_gloss:
+                listing[code] += n
+        seen[chunk] += n
         for word, as_written in zip(_APOSTROPHES.split(chunk), _APOSTROPHES.split(written),
                                     strict=True):
             if has_lower and len(as_written) > 1 and as_written.isupper():
                 continue
-            for code, known in FUNCTION_WORDS.items():
+            for code in function_codes.get(word, ()):
                 # English writes the pronoun "I" upper-case; a lower-case "i" is Swedish,
                 # Polish or Italian "in" or "and"
-                if word in known and not (code == "en" and as_written == "i"):
-                    counts[code] += 1
-            for code, known in UNREAD_FUNCTION_WORDS.items():
-                if word in known:
-                    counts[code] += 1
+                if not (code == "en" and as_written == "i"):
+                    counts[code] += n
+            for code in reader_codes.get(word, ()):
+                if code in reads:
+                    counts[code] += n
     if counts["en"] == 0:
         # no English function word: a terse listing is placed by its listing words too
         for code, n in listing.items():
@@ -365,7 +617,11 @@ def guess_language(text: str, reads: frozenset[str] = frozenset(FUNCTION_WORDS)
     best = max(counts.values())
     if best and counts["en"] < best:
         tied = [c for c, n in counts.items() if n == best]
-        read_tied = [c for c in tied if c in reads]
+        read_tied, alike = _by_own_words([c for c in tied if c in reads], seen, best)
+        if alike:
+            return LanguageGuess(code=UNDETERMINED, why_unread=(
+                f"its function words are as much {LANGUAGE_NAMES[read_tied[0]]} as "
+                f"{LANGUAGE_NAMES[read_tied[1]]}, and no word tells them apart"))
         code = read_tied[0] if read_tied else tied[0]
         unread = [c for c in tied if c not in reads]
         if code in reads and unread:
@@ -374,6 +630,9 @@ def guess_language(text: str, reads: frozenset[str] = frozenset(FUNCTION_WORDS)
                 f"its function words are as much {LANGUAGE_NAMES[unread[0]]} as "
                 f"{LANGUAGE_NAMES[code]}, and the reader does not read "
                 f"{LANGUAGE_NAMES[unread[0]]}"))
+        if code in reads and code in _LATIN_GLOSSED and best < GLOSSED_LEAST:
+            return LanguageGuess(code=UNDETERMINED, why_unread=(
+                f"one word only says it is {LANGUAGE_NAMES[code]}"))
         if code in reads:
             return LanguageGuess(code=code)
         return LanguageGuess(code=code, why_unread=(

@@ -142,6 +142,25 @@ _TRANSLATIONS: dict[str, list[str]] = {
         "turkish": "turc türkisch tuerkisch turco turks"}),
 }
 
+_INSTRUMENTS = {
+    "cello": "violoncelle violoncello violonchelo chelo violoncelo wiolonczela wiolonczelę "
+             "wiolonczeli sello selloa sellon",
+    "violin": "violon geige violine violín violino viool skrzypce skrzypcach housle "
+              "houslích fiol fiolin viulu viulua viulun",
+    "piano": "klavier pianoforte fortepian fortepianie pianino klavír klavíru klaver "
+             "pianoa pianon",
+    "trumpet": "trompette trompete trompeta tromba trompet trąbka trąbkę trąbce trubka "
+               "trubku trumpetti trumpettia",
+    "guitar": "guitare gitarre guitarra chitarra violão gitaar gitara gitarę gitarze "
+              "kytara kytaru gitarr gitar kitara kitaraa",
+    "flute": "flûte flöte querflöte flauta flauto fluit flet flecie flétna flétnu flöjt "
+             "fløjte fløyte huilu huilua"}
+"""Musical instruments, as each of the languages names them ("violoncelle", "Geige"):
+read translated like the sets above, but no set of `excludes` (one plays several), and no
+value of `VALUE_KINDS` (a name the slips and name-form readers may still read)."""
+for _name, _forms in _INSTRUMENTS.items():
+    _TRANSLATIONS[_name] = _forms.split()
+
 _HABITUAL_WEEKDAYS = {
     "monday": "lundis montags segundas segundas-feiras maandags",
     "tuesday": "mardis dienstags terças terças-feiras tercas dinsdags",

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["StepTrace", "TraceMessage", "TRACE_FIELD", "span_label", "span_labels",
+__all__ = ["StepTrace", "TraceMessage", "TRACE_FIELD", "span_label", "span_labels", "span_name",
            "step_trace"]
 
 TRACE_FIELD = "trace"
@@ -170,6 +170,21 @@ def span_label(step: Any) -> str | None:
     data = _trace_data(step)
     return None if data is None else _label(_name(data.get("span_name")),
                                              _name(data.get("operation")))
+
+
+def span_name(step: Any) -> str | None:
+    """The name of `step`'s span, else its operation, as one short line (`span_label`
+    without the operation beside the name): what a graph node, which has little room,
+    shows in place of a machine id. None when the trace recorded neither.
+
+    >>> span_name({"trace": {"span_name": "book\\nseat", "operation": "TOOL"}})
+    'book seat'
+    >>> span_name({"trace": {"operation": "TOOL"}})
+    'TOOL'
+    """
+    data = _trace_data(step)
+    return None if data is None else (_name(data.get("span_name"))
+                                      or _name(data.get("operation")))
 
 
 def span_labels(steps: Iterable[Any], only: Container[str] | None = None) -> dict[str, str]:

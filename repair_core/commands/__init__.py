@@ -184,9 +184,11 @@ def case_ids(case: Case) -> set[str]:
             | {m.id for m in case.memory})
 
 
-def read_case(args: argparse.Namespace, raw: bytes | None = None) -> Case:
+def read_case(args: argparse.Namespace, raw: bytes | None = None,
+              references_checked: bool = False) -> Case:
     """The case the command's arguments name (from `raw`, the case file's bytes, when the
-    command has read them already)."""
+    command has read them already; `references_checked`: the columnar reader accepted
+    those bytes, see `parse_case_in_chunks`)."""
     from .._io import read_input
     from ..case._chunked import parse_case_in_chunks
     from ..case._load import load_case_parts, with_faults
@@ -194,7 +196,8 @@ def read_case(args: argparse.Namespace, raw: bytes | None = None) -> Case:
     # a chunk of items at a time: the whole JSON tree never coexists with the whole case
     case = (load_case_parts(args.case, args.memory) if args.memory
             else parse_case_in_chunks(read_input(Path(args.case)) if raw is None else raw,
-                                      source=str(Path(args.case))))
+                                      source=str(Path(args.case)),
+                                      references_checked=references_checked and raw is not None))
     if args.faults is not None:
         case = with_faults(case, [f.strip() for f in args.faults.split(",") if f.strip()])
     return case

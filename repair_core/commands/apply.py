@@ -105,11 +105,13 @@ def run(args: argparse.Namespace) -> int:
     if not isinstance(result, dict):
         raise DgrrError(f"RESULT: expected a JSON object, got {type(result).__name__}")
     case = load_case(args.case)
+    from ..replay import replay_again
     trust, against = log_checks(args.trust, args.checkpoint)
     store = ApprovalStore(args.db, trust=args.trust)
     try:
         apply_result(store, case, result, target, write=args.apply, reviewer=args.reviewer,
-                     trust=trust, against=against, judge=judge_from(args))
+                     trust=trust, against=against, judge=judge_from(args),
+                     recompute=replay_again)  # rule gate.replay-recomputed
         return 0
     finally:
         store.close()

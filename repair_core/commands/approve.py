@@ -117,6 +117,7 @@ def missing_database(db: str | None) -> str | None:
 
 def run_approve(args: argparse.Namespace) -> int:
     from ..approvals import ApprovalStore, record_decision
+    from ..replay import replay_again
 
     result = read_json(args.result, "--result") if args.result else None
     if result is not None and not isinstance(result, dict):
@@ -145,7 +146,8 @@ def run_approve(args: argparse.Namespace) -> int:
                           comment=args.comment, result=result,
                           acknowledged=[*args.acknowledge,
                                         *(owner_ack(r) for r in args.acknowledge_owner)],
-                          judge=judge_from(args))
+                          judge=judge_from(args),
+                          recompute=replay_again)  # rule gate.replay-recomputed
     print(f"recorded #{rec.id}: {rec.decision} of case '{printable(rec.case_id)}' by "
           f"{printable(rec.reviewer)} ({plural(len(rec.plan_edits), 'plan edit')}) in "
           f"{store.url}")

@@ -119,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     # the two never coexist (at 300k steps the report is hundreds of megabytes)
     taken = take_plan(report) if report is not None else None
     del report
-    case = read_case(args, raw)
+    # a report means the columnar reader accepted these bytes, references and all
+    case = read_case(args, raw, references_checked=taken is not None)
     del raw
     # handed over, not kept here: repair lets the plan go once it has taken its operations
     plans = [taken if taken is not None else _plan(args, case)]

@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from .._io import to_json
     from ..case._load import load_case
-    from ..verification import verify_result
+    from ..verification import replay_recomputable, verify_result
 
     result = read_json(args.result, "RESULT")
     if not isinstance(result, dict):
@@ -56,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
         raise DgrrError(f"RESULT: report.case_id: the result repairs case "
                         f"{printable(str(rid)[:80])!r}, not {printable(case.case_id)!r}")
     verification = verify_result(case, result, judge=judge_from(args))
+    if replay_recomputable(result):
+        from ..replay import replay_again
+
+        replay_again(case, result)  # rule gate.replay-recomputed
     if args.json:
         sys.stdout.write(to_json(verification.model_dump(mode="json")))
     else:

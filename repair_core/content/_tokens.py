@@ -12,7 +12,7 @@ from functools import cache
 from itertools import islice
 from typing import Literal
 
-from .._spelled import IPV6, iban_formats, ipv6_reader
+from .._spelled import IPV6, iban_formats, ipv6_reader, public_suffixes
 from ._stems import ORDINARY_STEMS, stem
 
 __all__ = ["TokenKind", "STRONG_KINDS", "distinctive_tokens", "proper_names", "COMMON_CAPITALISED",
@@ -413,22 +413,7 @@ def _plausible(host: str) -> bool:
         and ".-" not in host and "_" not in host and _HOSTNAME.fullmatch(host) is not None
 
 
-@cache
-def _suffixes() -> tuple[frozenset[str], frozenset[str]]:
-    """(top-level suffixes, every rule) of the Public Suffix List as the
-    `publicsuffixlist` package ships it (read once, nothing fetched; a wildcard rule
-    "*.ck" is read as "ck")."""
-    from importlib.resources import files
-    rules = set()
-    text = files("publicsuffixlist").joinpath("public_suffix_list.dat").read_text(
-        encoding="utf-8")
-    for line in text.splitlines():
-        rule = line.strip()
-        if rule and not rule.startswith("//"):
-            rule = rule.lstrip("!").removeprefix("*.")
-            rules.add(rule.encode("idna").decode("ascii") if not rule.isascii() else rule)
-            rules.add(rule)
-    return frozenset(r.rsplit(".", 1)[-1] for r in rules), frozenset(rules)
+_suffixes = public_suffixes
 
 
 def parent_domains(host: str) -> tuple[str, ...]:

@@ -14,46 +14,18 @@ from .._errors import DgrrError, PlanEditError
 from ..case._case import Case, ToolAction
 from ..graph._descent import own_actions
 from ..plan._edit import apply_edits
-from ..plan._plan import plan_case
+from ..plan._of_result import (
+    plan_named_by,
+    result_clean_source,
+    result_objective,
+    result_suspects,
+)
 
 __all__ = ["approval_of_result", "irreversible_effects", "open_factory", "open_mem0",
            "result_clean_source", "result_objective", "result_suspects", "reviewers_needed",
            "with_langgraph"]
 
 _REMOVES = ("replay", "refresh", "invalidate")
-
-
-def result_objective(result: object) -> str:
-    """The objective a repair result was made for (its report says so unless answer)."""
-    report = result.get("report") if isinstance(result, dict) else None
-    objective = report.get("objective") if isinstance(report, dict) else None
-    return objective if objective in ("answer", "store", "both") else "answer"
-
-
-def result_suspects(result: object) -> tuple[str, list[str]]:
-    """What the plan a repair result was made from did with suspects: (`suspects`,
-    `not_suspect`), as its report says (quarantine and none unless it says otherwise). A
-    value of another shape reads as the default: the approval of such a result's plan
-    then does not match it."""
-    report = result.get("report") if isinstance(result, dict) else None
-    report = report if isinstance(report, dict) else {}
-    mode = report.get("suspects")
-    ids = report.get("not_suspect")
-    return (mode if mode in ("quarantine", "flag", "off") else "quarantine",
-            [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else [])
-
-
-def result_clean_source(result: object) -> dict[str, str]:
-    """The suspected sources a reviewer cleaned in the plan a repair result was made from
-    -> the reviewer's reasons, as its report says (none unless it says so). Entries of
-    another shape are left out: the approval of such a result's plan then does not match
-    it."""
-    report = result.get("report") if isinstance(result, dict) else None
-    report = report if isinstance(report, dict) else {}
-    cleaned = report.get("clean_source")
-    if not isinstance(cleaned, dict):
-        return {}
-    return {k: v for k, v in cleaned.items() if isinstance(k, str) and isinstance(v, str)}
 
 
 def irreversible_effects(case: Case, result: object) -> list[str]:
@@ -155,11 +127,8 @@ def approval_of_result(store: Any, case: Case, result: dict, approval_hashes: An
 
     # The approved plan is the one the result was repaired from: its objective and what
     # it did with suspects are the result's (an approval of another plan cannot match).
-    suspects, not_suspect = result_suspects(result)
     try:
-        base = plan_case(case, objective=result_objective(result),  # type: ignore[arg-type]
-                         suspects=suspects, not_suspect=not_suspect,  # type: ignore[arg-type]
-                         clean_source=result_clean_source(result))
+        base = plan_named_by(case, result)
     except PlanEditError as exc:
         # a cleaning no plan of this case can make: no approval stands for this result
         say("approval: the result's plan cannot be made again from the case: "

@@ -11,9 +11,9 @@ from pydantic import BaseModel
 from .._errors import DgrrError
 from ..case._case import Case
 from ..case._owner import other_owner, scopes_of
-from ..verification import gated_store
+from ..verification import gated_store, rederived_from
 
-__all__ = ["StoreOp", "StoreChanged", "store_ops", "rederived_from"]
+__all__ = ["StoreOp", "StoreChanged", "store_ops"]
 
 
 class StoreChanged(DgrrError):
@@ -125,13 +125,6 @@ def _slot(record: Any) -> dict[str, Any]:
     if isinstance(ns, list) and all(isinstance(p, str) for p in ns) and isinstance(key, str):
         return {"namespace": list(ns), "key": key}
     return {}
-
-
-def rederived_from(rid: str) -> str | None:
-    """The record id a replayed write's record `rid` was re-derived from (`m6` for
-    `m6~r1`), None when `rid` has no `~rN` ending."""
-    base, sep, n = rid.rpartition("~r")
-    return base if sep and base and n.isdigit() else None
 
 
 def _user_namespace(case: Case) -> list[str] | None:

@@ -138,8 +138,8 @@ class ApplyGate(BaseModel):
 def gate_apply(log: Any, case: Case, result: dict[str, Any], *, trust: Any,
                against: Any = None, judge: Any = None, vault: str | None = None,
                warn: Callable[[str], None] | None = None,
-               verification: Verification | None = None, unchecked: str | None = None
-               ) -> ApplyGate:
+               verification: Verification | None = None, unchecked: str | None = None,
+               recompute: Callable[[Case, Any], None] | None = None) -> ApplyGate:
     """Every check before `result` (untrusted `dgrr repair --json` data) of `case` is
     written, as `dgrr apply` and the queue's worker make them: the store the apply leaves
     (rules `gate.*`, a refusal raised here), the approval the approvals `log` honours
@@ -147,7 +147,10 @@ def gate_apply(log: Any, case: Case, result: dict[str, Any], *, trust: Any,
     the checkpoint `against`), the reviewers the review rule needs, the carriers and the
     records of another owner the approval did not acknowledge. Each reason an approval
     is not honoured also goes to `warn`. `verification` and `unchecked`: the content
-    check run elsewhere and why it did not finish, as `apply_result` takes them."""
+    check run elsewhere and why it did not finish, as `apply_result` takes them.
+    `recompute`: run last, on the case and the result, to refuse what the gate's own
+    recomputation finds (`replay.replay_again`, rule gate.replay-recomputed: a layer
+    above this one)."""
     from ..approvals import (
         TrustFile,
         approval_hashes,
@@ -181,6 +184,8 @@ def gate_apply(log: Any, case: Case, result: dict[str, Any], *, trust: Any,
     # just before the writes (apply_mem0, apply_langgraph)
     others = owner_problems(ops, user=case.user_id, acknowledged=getattr(
         approval, "acknowledged", None) or ())
+    if recompute is not None:
+        recompute(case, result)
     return ApplyGate(ops=ops, approval=approval, not_honoured=reasons, needed=needed,
                      signed=trust_file is not None, unchecked=unchecked,
                      carriers=carriers, others=others,
@@ -192,7 +197,8 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
                  write: bool, reviewer: str | None, trust: Any, against: Any = None,
                  judge: Any = None, say: Callable[[str], None] = print,
                  warn: Callable[[str], None] = _stderr,
-                 verification: Verification | None = None, unchecked: str | None = None
+                 verification: Verification | None = None, unchecked: str | None = None,
+                 recompute: Callable[[Case, Any], None] | None = None
                  ) -> list[dict[str, Any]]:
     """Check `result` (a `dgrr repair --json` object) of `case` against the approvals
     `log` (an open `ApprovalStore`, verified against `trust` and the checkpoint `against`)
@@ -203,7 +209,8 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
     already elsewhere (the dashboard's worker process, on no suspected source but those
     the result names), used instead of running it here; `unchecked`: why such a check did
     not finish — the result is then not certified as a whole, no approval can have
-    acknowledged what was never listed, and the write is refused."""
+    acknowledged what was never listed, and the write is refused. `recompute`: as
+    `gate_apply` takes it."""
     from ..approvals import ApplyEvents
     from . import Journal, journal_dir
     from ._identity import langgraph_identity, mem0_identity
@@ -215,7 +222,7 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
     folder = journal_dir(target.journal)
     gate = gate_apply(log, case, result, trust=trust, against=against, judge=judge,
                       vault=target.vault, warn=warn, verification=verification,
-                      unchecked=unchecked)
+                      unchecked=unchecked, recompute=recompute)
     ops, approval, carriers, others = gate.ops, gate.approval, gate.carriers, gate.others
     kind = "Mem0" if target.to == "mem0" else "LangGraph"
     say(f"{plural(len(ops), 'operation')} on the {kind} store "

@@ -23,7 +23,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from .._carried import folded_texts
@@ -120,12 +120,13 @@ class LexicalJudge:
         return self._near(text, fault, lambda: scored)
 
     def _near(self, text: str, fault: ContentSignature,
-              scored: Callable[[], CarrierMatch | None]) -> Judgement:
+              scored: Callable[[], CarrierMatch | None],
+              said: Callable[[], list[str]] | None = None) -> Judgement:
         """The judgement of a text that does not match `fault` (`scored`: gives its
-        score at threshold 0)."""
+        score at threshold 0; `said`: gives its `words`)."""
         from ._verdict import Judgement
 
-        near = _near_miss(text, fault, scored)
+        near = _near_miss(text, fault, scored, said)
         if near is not None:
             return Judgement(verdict="unsure", judge=LEXICAL,
                              evidence=f"shares {near} with {fault.node} but scores below "
@@ -172,9 +173,12 @@ class LexicalJudge:
         for i, m in scan(list(faults), texts, slots):
             judged[(i, m.node)] = (self._matched(texts[i], by_node[m.node], m), m)
         for i in _holding_clues(faults, texts):
+            # the text's words, read once for every fault it is asked about
+            said = cache(partial(words, texts[i]))
             for f in faults:
                 if (i, f.node) not in judged:
-                    j = self._near(texts[i], f, partial(match, f, texts[i], threshold=0.0))
+                    j = self._near(texts[i], f, partial(match, f, texts[i], threshold=0.0),
+                                   said)
                     if j.verdict != "no":
                         judged[(i, f.node)] = (j, None)
         for (i, node), (j, found) in sorted(judged.items(), key=lambda kv: kv[0]):
@@ -400,11 +404,13 @@ def _first_name(said: list[str], near: _NearTokens) -> str | None:
 
 
 def _near_miss(text: str, fault: ContentSignature,
-               scored: Callable[[], CarrierMatch | None]) -> str | None:
+               scored: Callable[[], CarrierMatch | None],
+               said: Callable[[], list[str]] | None = None) -> str | None:
     """What a text that does not match `fault` still shares with it, as a few words (the
     slot, the subject, a token family or a domain family), or None. `scored`: gives the
     text's score against the fault at threshold 0, asked for only where the subject is
-    named."""
+    named; `said`: gives `words(text)` (a text asked about several faults reads them
+    once)."""
     folded = text.casefold()
     near = _near_tokens(fault)
     found = None if near.index is None else near.index.found(letters_of(folded))
@@ -428,15 +434,15 @@ def _near_miss(text: str, fault: ContentSignature,
             if domain in near.domains:
                 return (f"the domain {domain!r} of the token {near.domains[domain]!r} "
                         "(domain family)")
-    said_words = words(text)
-    said = f" {' '.join(said_words)} "
-    if fault.value_text and f" {fault.value_text} " in said:
+    said_words = words(text) if said is None else said()
+    joined = f" {' '.join(said_words)} "
+    if fault.value_text and f" {fault.value_text} " in joined:
         return f"the slot value {fault.value_text!r} (slot)"
     name = _first_name(said_words, near) if near.names else None
     if name is not None:
         shared = scored()
         if shared is not None and (shared.markers or shared.shingle_count):
             return f"the subject {name!r} and some of its wording (subject)"
-        if fault.key is not None and f" {' '.join(words(fault.key))} " in said:
+        if fault.key is not None and f" {' '.join(words(fault.key))} " in joined:
             return f"the subject {name!r} and the slot {fault.key!r} (subject)"
     return None

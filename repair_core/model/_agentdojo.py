@@ -25,6 +25,7 @@ from ._agentdojo_goals import (
     goals_mentioned,
     goals_named,
     shown_as_example,
+    without_removed_lines,
 )
 
 __all__ = ["SUITES", "BENCHMARK_VERSION", "INSTRUCTION_KEY", "agentdojo_suite",
@@ -74,11 +75,20 @@ def _jsonable(value: Any) -> Any:
 
 
 @functools.cache
+def _default_environment(suite_name: str) -> Any:
+    """The suite's default environment, nothing injected: AgentDojo's own data, the same
+    for every task, so read from its YAML once per suite rather than once per task (35
+    injection tasks read it 35 times, ~0.17 CPU s each, on a process's first `orders_in`)."""
+    return agentdojo_suite(suite_name).load_and_inject_default_environment({})
+
+
+@functools.cache
 def _ground_truth(suite_name: str, kind: str, task_id: str) -> tuple[tuple[str, str], ...]:
     suite = agentdojo_suite(suite_name)
     task = (suite.get_user_task_by_id(task_id) if kind == "user"
             else suite.get_injection_task_by_id(task_id))
-    env = suite.load_and_inject_default_environment({})
+    # a copy: a task's ground truth reads the environment, and must not see another's
+    env = _default_environment(suite_name).model_copy(deep=True)
     return tuple((c.function, json.dumps(_jsonable(dict(c.args)), sort_keys=True))
                  for c in task.ground_truth(env))
 
@@ -199,6 +209,8 @@ def record_instructions(text: Any, value: Any = None) -> list[dict[str, Any]]:
     key: a copy of an injection goal (not one a text quotes as an example or an attack,
     `shown_as_example`), or any order that asks for one (`orders_in`)."""
     calls = _call_list(value)
+    if isinstance(text, str):
+        text = without_removed_lines(text)  # a diff's removed line holds no copy either
     copies = [(goal, more) for goal, more in instructions_in(text)
               if not (isinstance(text, str) and shown_as_example(text, goal))]
     found = copies + orders_in(text)

@@ -18,7 +18,8 @@ from typing import Any
 
 from ._order_words import plain
 
-__all__ = ["json_as_lines", "block_as_lines", "LabelledLines", "ACTION_LABELS"]
+__all__ = ["json_as_lines", "block_as_lines", "LabelledLines", "ACTION_LABELS",
+           "STATUS_LABELS", "CLOSED_WORDS"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -35,6 +36,24 @@ acao tarefa passo comando
 actie taak stap opdracht
 """)
 """Labels that name what is to be done ("action: send now", "task: send_direct_message")."""
+
+STATUS_LABELS: frozenset[str] = _words("""
+status state statut etat zustand estado stato
+""")
+"""Labels of a field that tells where the item of its block stands ("STATUS:", "State:")."""
+
+CLOSED_WORDS: frozenset[str] = _words("""
+cancelled canceled cancelled done completed complete closed void withdrawn rejected
+obsolete abandoned dropped wontfix won't-fix resolved finished
+annule annulee termine terminee ferme fermee abandonne rejete
+storniert abgesagt erledigt abgeschlossen geschlossen verworfen zuruckgezogen
+cancelado cancelada completado completada cerrado cerrada anulado anulada rechazado
+annullato annullata completato completata chiuso chiusa respinto
+concluido concluida fechado fechada rejeitado
+geannuleerd afgerond gesloten voltooid vervallen afgewezen
+""")
+"""Values of a status field saying the item is no longer to be done: cancelled, done,
+closed, withdrawn … in each language read (folded)."""
 
 _FIELD = re.compile(r"^[ \t]*(?:[-*][ \t]+)?([^\W\d_][^:\n→]{0,40}?)[ \t]*(?::(?!//)|→|->|=>)[ \t]*(\S.*)?$")
 
@@ -140,6 +159,9 @@ def _render(value: Any, indent: str, lines: list[str]) -> None:
             lines.append(f"{label}{sep}{'' if v is None else v}")
 
 
+_VALUE_WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
+
+
 class LabelledLines:
     """The lines of a folded text that are labelled fields, grouped into blocks of
     consecutive ones."""
@@ -151,6 +173,9 @@ class LabelledLines:
         """Per line, the number of its block (-1 for a line that is no field)."""
         self.action_value: list[str] = []
         """Per line, the value of a field labelled as an action (`ACTION_LABELS`), else ""."""
+        self.closed: set[int] = set()
+        """The blocks holding a status field (`STATUS_LABELS`) whose value opens with a
+        word saying the item is cancelled, done or closed (`CLOSED_WORDS`)."""
         at, blocks, prev = 0, -1, False
         for line in folded.split("\n"):
             m = _FIELD.match(line)
@@ -162,6 +187,9 @@ class LabelledLines:
                 label = m.group(1).replace("_", " ").split()
                 self.action_value.append((m.group(2) or "") if label and
                                          label[-1] in ACTION_LABELS else "")
+                value = _VALUE_WORD.findall(m.group(2) or "")
+                if label and label[-1] in STATUS_LABELS and value and value[0] in CLOSED_WORDS:
+                    self.closed.add(blocks)
             else:
                 self.block.append(-1)
                 self.action_value.append("")

@@ -132,7 +132,8 @@ def addressed_to_other(sentence: str, capitalised: frozenset[str],
 
 ROLE_WORDS: frozenset[str] = _words("""
 head administrator administrators admin manager managers director officer officers clerk
-clerks team teams office department desk division staff secretary secretariat accountant
+clerks team teams office department desk helpdesk servicedesk division staff secretary
+secretariat accountant
 accountants accounts committee board colleague colleagues editor supervisor
 equipe bureau departement responsable directeur directrice administrateur
 secretariat comptabilite collegue collegues
@@ -157,6 +158,7 @@ to for attn attention fao pour an fur para per aan voor
 and "à" are left out: folded, they are the English article ("A new team policy: …")."""
 
 _HEAD = re.compile(r"^[^,:(\n]{1,80}")
+_BRACKETED = re.compile(r"\(([^()\n]{1,40})\)[ \t]*[,:]")
 _ROLE_HEADER = re.compile(r"^[ \t]*([^\W\d_]+)[ \t]*:[ \t]*([^\n:]{1,60})$")
 
 
@@ -183,16 +185,22 @@ def addressed_to_role(sentence: str, known: Iterable[frozenset[str]]) -> bool:
     order word), and a role word ending it (`ROLE_WORDS`), no word for the agent or the
     user ("For the IT administrator: …", "Memo to the Records Office, …", "Hinweis an das
     Reisebüro-Team (…), …"; not "For the music streaming service, …", whose "service" is
-    a thing). An order so addressed is that colleague's to carry out."""
+    a thing). A role in brackets right after the head, before the colon or comma, may end
+    it ("To the IT helpdesk (human staff): …"). An order so addressed is
+    that colleague's to carry out."""
     m = _HEAD.match(sentence)
     if m is None or m.end() >= len(sentence):
         return False
     words = _ALNUM.findall(m.group())
+    b = _BRACKETED.match(sentence, m.end())
+    bracketed = _ALNUM.findall(b.group(1)) if b is not None else []
     if len(words) > 8:
         return False
     for i, w in enumerate(words[:3]):
         if w in ADDRESS_WORDS:
-            return _names_a_role(words[i + 1:], last=True)
+            # "To the IT helpdesk (human staff): …": the role may end in the brackets
+            return _names_a_role(words[i + 1:], last=True) or bool(bracketed) and (
+                _names_a_role(words[i + 1:] + bracketed, last=True))
         if any(w in k for k in known):
             return False
     return False

@@ -29,7 +29,9 @@ __all__ = ["plain", "ACTION_WORDS", "FAMILY", "ORDER_WORDS", "ORDER_PHRASES", "C
            "THOUGHT_WORDS", "RECEIPT_WORDS", "TRANSCRIPT_WORDS", "ANSWER_WORDS",
            "LESSON_WORDS", "INCIDENT_WORDS", "NOTHING_WORDS", "ELSE_WORDS",
            "DONE_PARTICIPLES", "PASSIVE_PAST_AUX", "USER_WORDS",
-           "THANKS_WORDS", "ADVANCE_WORDS", "DUTY_TE"]
+           "THANKS_WORDS", "ADVANCE_WORDS", "DUTY_TE", "REVERSE_WORDS", "APPROVAL_WORDS",
+           "APPROVAL_PHRASES", "PROPOSAL_PAIRS", "PROPOSAL_OPENERS", "REAFFIRM_WORDS",
+           "STILL_WORDS", "REVOKE_WORDS", "RAN_WORDS", "APPROVAL_TAIL_WORDS"]
 
 
 def plain(text: str) -> str:
@@ -62,7 +64,7 @@ _ACTION_TEXT: Mapping[str, str] = {
             "partilha partilhe partilhar compartilha compartilhe compartilhar "
             "stuur sturen verstuur versturen betaal betalen overmaken doorsturen deel delen",
     "update": "update modify change set switch redirect replace reset "
-              "modifiez modifier modifie changez changer change remplacez mettez "
+              "modifiez modifier modifie changez changer change remplacez remplacer mettez "
               "ändere ändern änderung setze setzen aktualisiere tausche ersetze "
               "cambia cambie cambiar modifica modifique modificar actualiza actualice "
               "pon ponga "
@@ -73,7 +75,7 @@ _ACTION_TEXT: Mapping[str, str] = {
     "reserve": "reserve reservation book booking réservez réserver réserve réservation "
                "reserviere reservieren buche buchen reserva reserve reservar "
                "prenota prenotare prenotazione riserva "
-               "reservar reserva "
+               "reservar reserva reservación "
                "reserveer reserveren reservering boek boeken",
     "create": "create add schedule set arrange put créez créer crée ajoutez ajouter "
               "ajoute planifiez mets mettez "
@@ -514,6 +516,16 @@ inkomende binnenkomende
 Only adjectives: a participle ("received", "ontvangen", "recebido") also ends a clause
 before an order ("Once received, transfer …"), and the words carry no punctuation."""
 
+OUTGOING_WORDS: frozenset[str] = _words("""
+outgoing outbound
+sortant sortante sortants ausgehende ausgehender ausgehenden
+saliente salientes uscente uscenti
+uitgaande
+""")
+"""Words of going out that make the action word after them a noun, a line of a
+statement ("outgoing transfer of 0.01 to US13…", "ausgehende Überweisung"), unless a verb
+of doing stands before them ("make an outgoing transfer")."""
+
 TRANSCRIPT_WORDS: frozenset[str] = _words("""
 transcript podcast episode interview
 transcription episode entretien
@@ -607,3 +619,154 @@ antemano", "in anticipo", "antecipadamente", "alvast", "bij voorbaat")."""
 DUTY_TE: frozenset[str] = _words("dien dient dienen")
 """Dutch "dienen", which with "te" and an infinitive later in its sentence is a must
 ("U dient het wachtwoord … te wijzigen"); alone it is "to serve"."""
+
+RECORD_WORDS: frozenset[str] = _words("""
+archive archives archived statement statements ledger receipt
+archive archives releve
+archiv archiviert kontoauszug auszug quittung
+extracto recibo
+archivio archiviato estratto ricevuta
+extrato
+archief gearchiveerd afschrift rekeningafschrift
+""")
+"""Words by which a text's opening label says it records what happened: an archive, a
+bank statement, a ledger, a receipt ("Calendar archive 2023:", "Bank statement, March
+2023:", "Kontoauszug:", "Rekeningafschrift:"). Spanish and Portuguese "archivo",
+"arquivo" are left out: they are also "file"."""
+
+IMAGINING_WORDS: frozenset[str] = _words("""
+imagine imagined imagining suppose supposing hypothetically hypothetical
+imaginez imaginons supposons hypothetiquement
+vorstellen angenommen hypothetisch
+imagina imaginemos imaginese supongamos supon hipoteticamente
+immagina immaginate immaginiamo supponiamo supponi ipoteticamente
+imaginemos suponha suponhamos
+veronderstel hypothetisch
+""")
+"""Words that frame what follows as imagined: "Imagine a review that told assistants to
+…", "Supposons que …", "Angenommen, …", "Supongamos que …", "Immagina che …",
+"Suponha que …", "Veronderstel dat …"."""
+
+REVERSE_WORDS: frozenset[str] = _words("""
+reverse reversed reversing backwards backward mirrored
+envers inverse inversez inverser
+ruckwarts umgekehrt umdrehen
+reves invertido invertida invierte invertir
+rovescio invertito invertita inverti invertire
+inverta inverter
+achterstevoren omgekeerd omdraaien andersom
+""")
+"""Words by which a text says something is written backwards or is to be reversed
+("reverse it", "written backwards", "à l'envers", "rückwärts", "al revés", "a rovescio",
+"achterstevoren"): a slot written backwards in such a text is the slot."""
+
+APPROVAL_WORDS: frozenset[str] = _words("""
+yes yeah yep yup sure ok okay approved approve confirmed agreed absolutely definitely
+certainly proceed
+oui volontiers approuve daccord
+ja klar gerne genehmigt einverstanden
+si claro vale adelante aprobado
+certo approvato procedi
+sim aprovado
+prima akkoord goedgekeurd zeker
+""")
+"""Words that open a reply approving what was just proposed ("Yes, do it.", "Approved.",
+"Oui.", "Ja, gerne.", "Sí, adelante.", "Certo.", "Sim.", "Akkoord.")."""
+
+APPROVAL_PHRASES: frozenset[tuple[str, str]] = frozenset((
+    ("go", "ahead"), ("do", "it"), ("please", "do"), ("of", "course"), ("sounds", "good"),
+    ("go", "for"), ("by", "all"), ("d", "accord"), ("vas", "y"), ("allez", "y"),
+    ("bien", "sur"), ("mach", "das"), ("nur", "zu"), ("de", "acuerdo"), ("por", "supuesto"),
+    ("va", "bene"), ("d", "accordo"), ("com", "certeza"), ("pode", "fazer"),
+    ("doe", "maar"), ("ga", "je")))
+"""Two words that open a reply approving a proposal ("Go ahead.", "Please do.", "Vas-y.",
+"Mach das.", "De acuerdo.", "Va bene.", "Doe maar.")."""
+
+APPROVAL_TAIL_WORDS: frozenset[str] = APPROVAL_WORDS | PLEASE_WORDS | frozenset(
+    w for pair in APPROVAL_PHRASES for w in pair) | _words("""
+do it that this now and then thanks thank you asap immediately
+fais le merci maintenant tout de suite
+mach das es danke jetzt sofort
+hazlo gracias ahora mismo
+fallo pure grazie ora subito
+faca faz isso obrigado obrigada agora
+het dank je nu meteen
+""")
+"""The words that may follow the approving words of a reply ("Yes, go ahead and do that,
+thanks.", "Sí, sí, adelante.", "Ja, gerne, mach das jetzt."): more approval, courtesy,
+"do it", "now". Any other word after them may qualify the approval ("Yes, as long as the
+bank confirms.", "Oui, si la banque le demande.", "Yes, in theory.", "Yeah right."), and
+a list of qualifiers is never complete: such a reply approves nothing the agent can be
+sure of. It holds no negation, refusal or revoking word."""
+
+PROPOSAL_PAIRS: frozenset[tuple[str, str]] = frozenset(
+    {(m, p) for m in ("shall", "should", "may", "can", "could", "will", "ll")
+     for p in ("i", "we")}
+    | {(p, m) for m in ("can", "could", "will", "ll", "shall") for p in ("i", "we")}
+    | {(w, p) for w in ("want", "like", "wish") for p in ("me", "us")}
+    | {(m, "je") for m in ("dois", "puis", "peux", "devrais", "pourrais")}
+    | {("que", p) for p in ("je", "j", "nous", "ich", "wir", "eu")}
+    | {(m, p) for m in ("soll", "sollen", "darf", "durfen", "kann", "sollte")
+       for p in ("ich", "wir")}
+    | {("dass", p) for p in ("ich", "wir")}
+    | {(m, p) for m in ("zal", "moet", "mag", "kan", "zullen", "moeten")
+       for p in ("ik", "we", "wij")}
+    | {("dat", p) for p in ("ik", "we", "wij")}
+    | {(w, "che") for w in ("vuoi", "vuole", "volete")}
+    | {(w, "que") for w in ("quieres", "quiere", "quereis", "quer", "queres", "deseas",
+                            "desea")})
+"""Two words by which a sentence proposes that its writer act: a modal before "I" or
+"we" ("Shall I …", "Should we …"), "I" or "we" before one ("I could …", "I'll …"), a wish for the writer to act ("Do you want
+me to …", "Would you like me to …"), and the same in French, German, Dutch, Italian,
+Spanish and Portuguese ("Dois-je …", "Voulez-vous que je …", "Soll ich …", "Zal ik …",
+"Vuoi che …", "¿Quieres que …", "Quer que eu …")."""
+
+PROPOSAL_OPENERS: frozenset[str] = _words("""
+debo puedo deberia devo posso dovrei devia
+""")
+"""Modals of the first person that open a proposal without a pronoun ("¿Debo …?",
+"Posso …?", "Devo …?")."""
+
+REAFFIRM_WORDS: frozenset[str] = _words("""
+stands reaffirm reaffirmed reaffirming reiterate reiterating repeat repeating valid
+applies
+gilt weiterhin bestehen wiederhole valable maintiens repete vigueur vigor vigente repito
+mantengo ripeto confermo valido valida mantenho geldig geldt herhaal
+""")
+"""Words by which a writer says an order quoted beside them still holds ("that still
+stands", "I repeat it", "still valid", "gilt weiterhin", "toujours valable", "sigue
+vigente", "ripeto", "geldt nog"): not with a negation in the three words before them
+("no longer stands", "not valid")."""
+
+STILL_WORDS: frozenset[str] = _words("""
+stand holds hold open pending needed wanted current true due required
+""")
+"""Words that after "still" say an order quoted beside them holds ("still open", "still
+needed", "still pending")."""
+
+REVOKE_WORDS: frozenset[str] = _words("""
+cancel cancelled canceled revoke revoked withdraw withdrawn retract retracted scrap
+scrapped void voided rescind rescinded obsolete superseded
+annule annulee annuler revoque
+storniert widerrufen zuruckgezogen aufgehoben
+anulado anulada cancelado cancelada revocado
+annullato annullata revocato
+revogado revogada
+ingetrokken geannuleerd vervallen
+""")
+"""Words by which a writer takes an order back ("cancel that", "I withdraw it",
+"revoked", "annulé", "widerrufen", "anulado", "ingetrokken")."""
+
+RAN_WORDS: frozenset[str] = _words("""
+ran did executed called invoked performed triggered
+lancee
+ausgefuhrt fuhrte aufgerufen
+ejecuto ejecutado ejecutada
+eseguito eseguita
+executou executado executada
+uitgevoerd voerde
+""")
+"""Past forms of running code ("the script ran:", "what the bot executed:", "ausgeführt",
+"ejecutó", "eseguito", "uitgevoerd"; not French "exécuté", which folds to the English
+imperative "execute"): a block of calls under a line holding one tells
+what was run, it orders nothing."""

@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .._reference_model import REFERENCE_MODEL
+
 __all__ = ["import_litellm", "register_provider", "REFERENCE_MODEL"]
 
-REFERENCE_MODEL = "dgrr/reference"
 _HANDLERS: dict[str, Callable[[list[dict[str, Any]], str], str]] = {}
 
 

@@ -238,6 +238,7 @@ class _Planner:
         self.fault_mask[self.faults] = True
         self.carried_mask = np.zeros(n, bool)
         self._lineage: tuple[_CSR, np.ndarray, np.ndarray] | None = None
+        self._action_obs: _CSR | None = None
 
     def _producer_edges(self) -> np.ndarray:
         """Per edge: True where the premise is a producer of the dependent (`Analysis.
@@ -495,22 +496,27 @@ class _Planner:
             frontier = p
         return seen & self.unsupported & self.is_step & ~self.fault_mask
 
-    def replay_closure(self, start: np.ndarray, never: np.ndarray | None = None
-                       ) -> tuple[np.ndarray, np.ndarray]:
-        """`_plan.replay_closure`; `never`: the steps never added (`fixed`)."""
-        n = self.n
-        if never is not None:
-            start = start[~never[start]]
-        replay = np.zeros(n, bool)
-        pulled = np.full(n, -1, np.int64)
-        frontier = start[np.argsort(self.id_rank[start])]
-        replay[frontier] = True
-        produce_obs = (self.label == _PRODUCE) & (self.type[self.dst] == _OBS) & \
-            self.unsupported[self.dst] & ~self.fault_mask[self.dst]
-        action_edges = np.flatnonzero(produce_obs)
-        act_order = action_edges[np.lexsort((self.dep_rank[self.dst[action_edges]],
-                                             self.src[action_edges]))]
-        actions = _CSR(self.src, act_order, n)
+    def _actions(self) -> _CSR:
+        """Each tool action's unsupported observations (not faults), by its produce
+        edges, in dependent order: what replaying the action refreshes."""
+        if self._action_obs is None:
+            produce_obs = (self.label == _PRODUCE) & (self.type[self.dst] == _OBS) & \
+                self.unsupported[self.dst] & ~self.fault_mask[self.dst]
+            action_edges = np.flatnonzero(produce_obs)
+            act_order = action_edges[np.lexsort((self.dep_rank[self.dst[action_edges]],
+                                                 self.src[action_edges]))]
+            self._action_obs = _CSR(self.src, act_order, self.n)
+        return self._action_obs
+
+    def _close(self, replay: np.ndarray, frontier: np.ndarray, never: np.ndarray | None
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """`_plan._close`: the walk of `_plan.replay_closure` from `frontier` (members of
+        `replay`, in id order), adding to `replay` in place; `replay` is closed already
+        but for them. Returns the steps added, level by level, and the step that pulled
+        in each. `never`: the steps never added (`fixed`)."""
+        actions = self._actions()
+        added: list[np.ndarray] = []
+        by: list[np.ndarray] = []
         while len(frontier):
             e, pos = self.pred.edges_of(frontier)
             p = self.src[e]
@@ -532,45 +538,68 @@ class _Planner:
             first = _first_occurrences(cand)
             nxt = cand[first]
             replay[nxt] = True
-            pulled[nxt] = frontier[pos[first]]
+            added.append(nxt)
+            by.append(frontier[pos[first]])
             frontier = nxt
-        return replay, pulled
+        if not added:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.concatenate(added), np.concatenate(by)
 
-    def rederivable_producers(self, quarantined: np.ndarray, replay: np.ndarray
-                              ) -> dict[int, int]:
-        src, dst = self.src, self.dst
-        reads = np.flatnonzero(quarantined[src] & replay[dst])
+    def _rederivable(self, quarantined: np.ndarray, producers: _CSR, readers: np.ndarray
+                     ) -> dict[int, int]:
+        """`_plan.rederivable_producers` of the steps `readers`: each unsupported write
+        producing a quarantined record one of them reads -> that record."""
+        # readers in id order, each reader's premises in its premise order; the first
+        # (reader, record) pair that names a producer wins (setdefault)
+        readers = readers[np.argsort(self.id_rank[readers], kind="stable")]
+        e, _ = self.pred.edges_of(readers)
+        reads = e[quarantined[self.src[e]]]
         if not len(reads):
             return {}
-        # readers in id order, each reader's premises in its premise order
-        reads = reads[np.argsort(self.id_rank[dst[reads]], kind="stable")]
-        # each read record's unsupported producing writes, in its premise order; the
-        # first (reader, record) pair that names a producer wins (setdefault)
-        made = np.flatnonzero(self.makes & self.unsupported[src]
-                              & (self.type[src] == _WRITE) & quarantined[dst])
-        producers = _CSR(dst, made, self.n)  # edges are grouped by dependent already
-        e, pos = producers.edges_of(src[reads])
-        first = _first_occurrences(src[e])
-        found = dict(zip(src[e][first].tolist(), src[reads][pos[first]].tolist(), strict=True))
-        return found
+        e, pos = producers.edges_of(self.src[reads])
+        first = _first_occurrences(self.src[e])
+        return dict(zip(self.src[e][first].tolist(), self.src[reads][pos[first]].tolist(),
+                        strict=True))
 
     def replay_set(self, start: np.ndarray, quarantined: np.ndarray,
                    only: np.ndarray | None = None, never: np.ndarray | None = None
                    ) -> tuple[np.ndarray, dict[int, int]]:
-        replay, pulled = self.replay_closure(start, never)
-        why = {int(v): int(p) for v, p in zip(np.flatnonzero(pulled >= 0).tolist(),
-                                               pulled[pulled >= 0].tolist(), strict=True)}
+        """`_plan.replay_set`: the closure of `start`, grown by the producers of the
+        quarantined records it reads (of `only`) until none is left; and, for each added
+        step, the step (or record) that pulled it in."""
+        if never is not None:
+            start = start[~never[start]]
+        replay = np.zeros(self.n, bool)
+        frontier = start[np.argsort(self.id_rank[start])]
+        replay[frontier] = True
+        nodes, by = self._close(replay, frontier, never)
+        why = dict(zip(nodes.tolist(), by.tolist(), strict=True))
+        # each quarantined record's unsupported producing writes, in its premise order
+        made = np.flatnonzero(self.makes & self.unsupported[self.src]
+                              & (self.type[self.src] == _WRITE) & quarantined[self.dst])
+        producers_of = _CSR(self.dst, made, self.n)  # edges are grouped by dependent already
+        # A round reads only the steps the round before added, and closes from its
+        # producers only (as `_plan.replay_set`): a producer an earlier step reads was
+        # added or refused then. Each round reading and closing the whole set cost a
+        # chain of records the fault reaches its length squared.
+        added = np.concatenate([frontier, nodes])
         while True:
-            producers = {p: r for p, r in self.rederivable_producers(quarantined, replay).items()
-                         if not replay[p] and (only is None or only[p])}
+            producers = {p: r for p, r in self._rederivable(quarantined, producers_of,
+                                                            added).items()
+                         if not replay[p] and (never is None or not never[p])
+                         and (only is None or only[p])}
             if not producers:
                 return replay, why
-            more_start = replay.copy()
-            more_start[list(producers)] = True
-            replay, more = self.replay_closure(np.flatnonzero(more_start), never)
-            more_why = {int(v): int(p) for v, p in zip(np.flatnonzero(more >= 0).tolist(),
-                                                       more[more >= 0].tolist(), strict=True)}
-            why = {**more_why, **producers, **why}
+            new = np.array(list(producers), np.int64)
+            new = new[np.argsort(self.id_rank[new])]
+            replay[new] = True
+            nodes, by = self._close(replay, new, never)
+            # what pulled a step in first stays; then a producer's record; then the walk's
+            for p, r in producers.items():
+                why.setdefault(p, r)
+            for v, p in zip(nodes.tolist(), by.tolist(), strict=True):
+                why.setdefault(v, p)
+            added = np.concatenate([new, nodes])
 
     # -- store and both objectives ---------------------------------------------------
     def cleanable(self) -> np.ndarray:

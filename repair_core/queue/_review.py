@@ -189,8 +189,10 @@ def _write_back(queue: RepairQueue, case: Any, result: dict[str, Any],
     # (rules gate.*), the approval, the reviewers its rule needs, carriers and owners
     if kind != "langgraph":
         vault = None  # Mem0 keeps its quarantine in the store, out of every scope
+    from ..replay import replay_again
+
     gate = gate_apply(queue.approvals, case, result, trust=trust, against=against,
-                      vault=vault)
+                      vault=vault, recompute=replay_again)  # rule gate.replay-recomputed
     approval, ops, binding = gate.honoured(), gate.ops, gate.binding
     where = f"{kind}:{spec}"
     events: list[int] = []

@@ -1,5 +1,6 @@
 """Stage 4 (selective replay) and stage 5 (repair outputs)."""
 
+from ._again import replay_again
 from ._executor import ProgressFn, execute, repair
 from ._executor_rules import RULES_BEFORE, ExecutorRules
 from ._models import (
@@ -37,5 +38,6 @@ __all__ = [
     "WorldEffect",
     "execute",
     "repair",
+    "replay_again",
     "take_plan",
 ]

@@ -2,7 +2,13 @@
 by content against every fault's and suspected source's signature (`dgrr verify`)."""
 
 from ._check import BLOCKED, FaultSignatures, carrier_id, result_sources, verify_result
-from ._gate import InconsistentResult, gated_store, text_problem
+from ._gate import (
+    InconsistentResult,
+    gated_store,
+    rederived_from,
+    replay_recomputable,
+    text_problem,
+)
 from ._models import (
     BlockedWrite,
     Carrier,
@@ -30,6 +36,8 @@ __all__ = [
     "carrier_id",
     "gated_store",
     "judged_by",
+    "rederived_from",
+    "replay_recomputable",
     "result_sources",
     "text_problem",
     "verify_result",

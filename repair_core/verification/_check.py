@@ -45,9 +45,11 @@ from ..content import (
     words,
 )
 from ..content._counts import dose_counts
+from ..content._points import Point, points, readings, same_point
 from ..content._stems import ORDINARY_STEMS, stem
 from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
-from ._gate import gated_store
+from ..judge._untrusted import CONTENTLESS_LABELS
+from ._gate import added_writers, gated_store
 from ._lineage import (
     components,
     first_marks_by_lineage,
@@ -59,7 +61,7 @@ from ._lineage import (
     walk_back,
 )
 from ._models import BlockedWrite, Carrier, Checked, FaultCheck, JudgeUse, Uncertain, Verification
-from ._same_source import refetched
+from ._same_source import refetched, refetched_by_replay
 
 __all__ = ["FaultSignatures", "carrier_id", "result_sources", "verify_result"]
 
@@ -161,6 +163,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     written: dict[int, int] = {}  # item -> seq of a record written with no lineage
     read_from: dict[int, tuple[int, list[str]]] = {}  # item -> (seq, tool outputs it read)
     lineaged: dict[int, int] = {}  # item -> seq of a record of the case with a lineage
+    added: dict[int, Any] = {}  # item -> a record a replayed write added
     final = view.final_answer_id()
     replayed = list(view.replayed_steps())
     answer = view.answer
@@ -193,6 +196,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 read_from[len(items)] = (seq, read)
             if known is not None and rec.id in in_case:
                 lineaged[len(items)] = seq
+        if rec.id not in in_case:
+            added[len(items)] = rec
         slots[len(items)] = (rec.key, rec.value)
         items.append(("record", rec.id, node_content(rec)))
     blocked = view.blocked_writes()
@@ -228,6 +233,16 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
         else:
             found.append((i, fault.node, j, score, reason))
 
+    def unsure(i: int, fault: ContentSignature, why: str, reason: str) -> None:
+        """Puts the lexical judge's 'unsure' on item `i` and `fault`, for `why`, unless
+        the pair is judged already (by the screen or an earlier rule)."""
+        if (i, fault.node) in judged:
+            return
+        judged.add((i, fault.node))
+        put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
+                                else why + "; only the lexical judge read it"),
+            0.0, reason, 1)
+
     texts = [t for _, _, t in items]
     sig_list = list(sigs.signatures.values())
     for i, fault, j, hit in LexicalJudge().screen_scored(sig_list, texts, slots):
@@ -244,14 +259,9 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     for i, seq in written.items():
         for fault in sig_list:
             at = written_at.get(fault.node)
-            if at is None or seq <= at or (i, fault.node) in judged:
-                continue
-            judged.add((i, fault.node))
-            why = (f"written at seq {seq}, after {fault.node} (seq {at}), with no recorded "
-                   "lineage to any evidence")
-            j = Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model else
-                          why + "; only the lexical judge read it")
-            put(i, fault, j, 0.0, "unknown-lineage", 1)
+            if at is not None and seq > at:
+                unsure(i, fault, f"written at seq {seq}, after {fault.node} (seq {at}), "
+                       "with no recorded lineage to any evidence", "unknown-lineage")
     if read_from:
         origins = _fault_origins(case, [f.node for f in sig_list], steps)
         at_of = _seqs(case, list(origins))
@@ -259,12 +269,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
             for fault in sig_list:
                 origin = _same_origin(fault.node, at_of.get(fault.node), origins, seq,
                                       read, steps)
-                if origin is None or (i, fault.node) in judged:
-                    continue
-                judged.add((i, fault.node))
-                put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=origin
-                                        if model else origin + "; only the lexical judge "
-                                        "read it"), 0.0, "same-origin", 1)
+                if origin is not None:
+                    unsure(i, fault, origin, "same-origin")
     if lineaged:
         at_of = _seqs(case, [f.node for f in sig_list])
         graph = _Graph(case)
@@ -274,6 +280,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 (_unexplained_tokens(graph, items, lineaged, sig_list, at_of),
                  "unexplained-token"),
                 (_unexplained_amounts(graph, items, lineaged, sig_list, at_of),
+                 "unexplained-token"),
+                (_unexplained_points(graph, items, lineaged, sig_list, at_of),
                  "unexplained-token"),
                 (_unexplained_quantities(graph, items, lineaged, sig_list, at_of),
                  "unexplained-quantity"),
@@ -288,12 +296,11 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 (_unread_scripts(items, lineaged, sig_list, at_of), "unread-script"),
                 (_same_subject(case, items, lineaged, sig_list, at_of), "same-subject")):
             for i, fault, why in unexplained:
-                if (i, fault.node) in judged:
-                    continue
-                judged.add((i, fault.node))
-                put(i, fault, Judgement(verdict="unsure", judge=LEXICAL, evidence=why if model
-                                        else why + "; only the lexical judge read it"),
-                    0.0, kind, 1)
+                unsure(i, fault, why, kind)
+    if added and sig_list:
+        for i, fault, why in _same_source_replayed(case, view.steps(), replayed, items,
+                                                   added, sig_list, view.decisions()):
+            unsure(i, fault, why, "same-source")
     if untrusted:
         for i, fault in _untrusted_after(case, items, view.active_records(), sig_list,
                                          written_at):
@@ -442,7 +449,7 @@ def _unexplained_amounts(graph: _Graph, items: list[tuple[str, str, str]],
     texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
     wanted: dict[str, list[ContentSignature]] = {}
     for f in faults:
-        for amount in amounts(texts.get(f.node, "")):
+        for amount in amounts(canonical(texts.get(f.node, ""))):
             wanted.setdefault(amount, []).append(f)
     if not wanted:
         return
@@ -467,6 +474,65 @@ def _unexplained_amounts(graph: _Graph, items: list[tuple[str, str, str]],
                          f"{written_at[fault.node]}), it states the amount {amount} of "
                          f"{fault.node}, which nothing in its recorded lineage states: "
                          "an edge from the fault may be missing")
+
+
+def _unexplained_points(graph: _Graph, items: list[tuple[str, str, str]],
+                        lineaged: Mapping[int, int], faults: list[ContentSignature],
+                        written_at: Mapping[str, int]
+                        ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after `fault` that states a point the fault's text states, in any of
+    decimal degrees, degrees and minutes or degrees, minutes and seconds (`points`, within
+    the tolerance each is written to), which no text of its recorded lineage states (rule
+    `verify.unexplained-point`): a meeting point converted to another notation holds no
+    distinctive token. Faults and suspected sources explain nothing; the user's turns
+    written before the record do. The fault's points are looked up by a grid of cells of
+    0.01 degree (a tolerance is at most 0.0005), so each point read costs nine lookups."""
+    texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
+    grid: dict[tuple[int, int], list[tuple[Point, int, ContentSignature]]] = {}
+    k = 0
+    for f in faults:
+        for p in points(canonical(texts.get(f.node, ""))):
+            # a coordinate written without a letter or a sign under its mirror too
+            for cell in {_cell(*reading) for reading in readings(p)}:
+                grid.setdefault(cell, []).append((p, 1 << k, f))
+            k += 1
+    if not grid:
+        return
+
+    def near(p: Point) -> Iterator[tuple[Point, int, ContentSignature]]:
+        seen: set[int] = set()
+        for lat, lon in {_cell(*reading) for reading in readings(p)}:
+            for dlat in (-1, 0, 1):
+                for dlon in (-1, 0, 1):
+                    for q, b, f in grid.get((lat + dlat, lon + dlon), ()):
+                        if b not in seen and same_point(p, q):
+                            seen.add(b)
+                            yield q, b, f
+
+    stating: dict[int, list[tuple[ContentSignature, int, Point]]] = {}
+    for i, seq in lineaged.items():
+        held = [(f, b, p) for p in points(canonical(items[i][2])) for _q, b, f in near(p)
+                if seq > written_at[f.node]]
+        if held:
+            stating[i] = held
+    if not stating:
+        return
+
+    def explained(text: str) -> int:
+        """The bits of the fault's points a lineage text states."""
+        return sum({b for p in points(canonical(text)) for _q, b, _f in near(p)})
+
+    for i, seq, fault, p in _unexplained_by_lineage(
+            graph, items, stating, lineaged, faults, explained):
+        yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                         f"{written_at[fault.node]}), it states the point {p.written!r} "
+                         f"({p.lat:.5f}, {p.lon:.5f}) of {fault.node}, which nothing in its "
+                         "recorded lineage states: an edge from the fault may be missing")
+
+
+def _cell(lat: float, lon: float) -> tuple[int, int]:
+    return int(lat * 100 // 1), int(lon * 100 // 1)
 
 
 def _unexplained_quantities(graph: _Graph, items: list[tuple[str, str, str]],
@@ -719,6 +785,184 @@ def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
                 f"{r.said}: the same untrusted source as {whence}, fetched again. The "
                 "lexical judge found nothing of the fault in it, which says nothing "
                 "of what it means")
+
+def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
+                          items: list[tuple[str, str, str]], added: Mapping[int, Any],
+                          faults: list[ContentSignature], decided: Mapping[str, str]
+                          ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, node, why) for each record a replayed write added (`added`: item -> the
+    record) whose lineage in the repaired trajectory (`repaired`, its `replayed` steps
+    the replay's own) reaches the untrusted input a fault or suspected source was
+    written from fetched again: an observation the replay refreshed that is the same
+    source (`refetched_by_replay`), or one of the case fetched again after the node
+    that the replay kept (`refetched`). The rule `verify.same-source` asks of the
+    case's records, asked of what the apply would write (`verify.same-source-replayed`).
+    Which nodes each record's lineage reaches so is worked out for every record in one
+    pass over the repaired graph (`first_marks_by_lineage`).
+
+    The lineage is not the result's word alone (`verify.replayed-lineage-recomputed`):
+    a step's deps are the repaired trajectory's and the case's, less the inputs the
+    decisions remove (`decided`: id -> action), an observation the decisions refresh is
+    refreshed whatever the result marks, and an added record is written by the case's
+    write whose replay names it so (`added_writers`)."""
+    written_at = _seqs(case, [f.node for f in faults])
+    by_id = _MergedSteps({s.id: s for s in repaired}, {s.id: s for s in case.trajectory},
+                         decided)
+    refreshed = {s.id for s in replayed if s.type == "tool_observation"}
+    refreshed |= {s.id for s in repaired if s.type == "tool_observation"
+                  and decided.get(s.id) in ("refresh", "replay")}
+    fresh = {o: by_id[o] for o in refreshed if o in by_id}
+    again = refetched_by_replay(case, faults, written_at, list(fresh.values()),
+                                by_id)
+    kept = {obs: found for obs, found in refetched(case, faults, written_at).items()
+            if obs not in refreshed}
+    marks = {obs: [r.fault for r in found] for obs, found in [*again.items(), *kept.items()]}
+    if not marks:
+        return
+    writer: dict[str, list[str]] = {}
+    for s in repaired:
+        if s.type == "memory_write":
+            for t in _step_part(s, "target"):
+                writer.setdefault(t, []).append(s.id)
+    own_writers = added_writers(case, [r.id for r in added.values()])
+    made: dict[str, Any] = {m.id: m for m in case.memory}
+    for rec in added.values():
+        own = list(getattr(rec, "deps", None) or ())
+        by = [*writer.get(rec.id, ()),
+              *(w for w in own_writers.get(rec.id, ()) if decided.get(w) == "replay")]
+        own += [SimpleNamespace(id=w, label="produce") for w in dict.fromkeys(by)
+                if all(d.id != w for d in own)]
+        made[rec.id] = SimpleNamespace(deps=own)
+    deps = _ContentDeps(by_id.beside(made))
+    got = first_marks_by_lineage(deps, marks, (r.id for r in added.values()))
+    for i, rec in added.items():
+        reached = record_first_marks(rec.id, deps, got)
+        for fault in faults:
+            obs = reached.get(fault.node)
+            if obs is None:
+                continue
+            r = next(r for r in (again if obs in again else kept)[obs] if r.fault == fault.node)
+            whence = (f"{r.fault} itself" if r.source == r.fault
+                      else f"{r.source}, which {r.fault} was written from")
+            how = "refreshed by the replay" if obs in again else "fetched again"
+            yield i, fault, (
+                f"written by the replay, its lineage reaches {obs} ({how}), {r.said}: the "
+                f"same untrusted source as {whence}. The lexical judge found nothing of the "
+                "fault in it, which says nothing of what it means")
+
+
+_REMOVED = frozenset({"delete", "quarantine", "invalidate"})
+"""The decisions that take an input away from the replay: a replayed step no longer
+sees it (`report.no_longer_sees`)."""
+
+
+class _MergedSteps(Mapping[str, Any]):
+    """The repaired trajectory's steps by id, each read with the deps the replay could
+    have given it: its own (read and checked from a result file) and those of the
+    case's step of that id whose input the decisions keep, replay or refresh. Made when
+    asked, once."""
+
+    def __init__(self, repaired: Mapping[str, Any], in_case: Mapping[str, Any],
+                 decided: Mapping[str, str]) -> None:
+        self._repaired, self._case, self._decided = repaired, in_case, decided
+        self._made: dict[str, Any] = {}
+
+    def beside(self, others: Mapping[str, Any]) -> Mapping[str, Any]:
+        """These steps and `others` (records), a step first."""
+        return _Beside(self, others)
+
+    def __getitem__(self, node: str) -> Any:
+        got = self._made.get(node)
+        if got is None:
+            s = self._repaired[node]
+            deps = _step_part(s, "deps")
+            have = {(d.id, d.label) for d in deps}
+            original = self._case.get(node)
+            deps += [d for d in getattr(original, "deps", None) or ()
+                     if (d.id, d.label) not in have and self._decided.get(d.id) not in _REMOVED]
+            # a result file's step is read without its JSON, which holds only its own deps
+            got = self._made[node] = (
+                SimpleNamespace(**{k: v for k, v in vars(s).items() if k != "raw"}, deps=deps)
+                if getattr(s, "raw", None) is not None else s.model_copy(update={"deps": deps}))
+        return got
+
+    def __contains__(self, node: object) -> bool:
+        return node in self._repaired
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._repaired)
+
+    def __len__(self) -> int:
+        return len(self._repaired)
+
+
+class _Beside(Mapping[str, Any]):
+    """Two mappings read as one, the first first."""
+
+    def __init__(self, first: Mapping[str, Any], second: Mapping[str, Any]) -> None:
+        self._first, self._second = first, second
+
+    def __getitem__(self, node: str) -> Any:
+        return self._first[node] if node in self._first else self._second[node]
+
+    def __contains__(self, node: object) -> bool:
+        return node in self._first or node in self._second
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._first
+        yield from (n for n in self._second if n not in self._first)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _DepIds(Mapping[str, list[str]]):
+    """Node id -> the ids of its recorded deps, read from the node when asked (a list
+    per node of a million-step case is not kept)."""
+
+    def __init__(self, nodes: Mapping[str, Any]) -> None:
+        self._nodes = nodes
+
+    def __getitem__(self, node: str) -> list[str]:
+        return [d.id for d in getattr(self._nodes[node], "deps", None) or ()]
+
+    def __contains__(self, node: object) -> bool:
+        return node in self._nodes
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._nodes)
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+
+class _ContentDeps(_DepIds):
+    """Node id -> the ids of its deps over edges that carry content (`CONTENTLESS_LABELS`
+    left out), read from the node when asked, once: a step of a result file has its deps
+    read (and checked) only when a lineage reaches it."""
+
+    def __init__(self, nodes: Mapping[str, Any]) -> None:
+        super().__init__(nodes)
+        self._read: dict[str, list[str]] = {}
+
+    def __getitem__(self, node: str) -> list[str]:
+        got = self._read.get(node)
+        if got is None:
+            got = self._read[node] = [d.id for d in _step_part(self._nodes[node], "deps")
+                                      if d.label not in CONTENTLESS_LABELS]
+        return got
+
+
+def _step_part(node: Any, part: Literal["deps", "target"]) -> list[Any]:
+    """A node's `deps` or `target`: its own, or, for a step of a result file, read from
+    its JSON and checked (a bad one is a DgrrError naming its field)."""
+    raw = getattr(node, "raw", None)
+    if raw is None:
+        return list(getattr(node, part, None) or ())
+    if part == "target":
+        return _texts_field(raw, "target", node.field)
+    return _deps_field(raw, node.field)
+
 
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _GROUPED_DIGITS = re.compile(r"(?<![\d])\d(?:[ \t]?\d){9,}")
@@ -1040,26 +1284,6 @@ def _piece_pattern(piece: str) -> str:
     return re.escape(piece)
 
 
-class _DepIds(Mapping[str, list[str]]):
-    """Node id -> the ids of its recorded deps, read from the node when asked (a list
-    per node of a million-step case is not kept)."""
-
-    def __init__(self, nodes: Mapping[str, Any]) -> None:
-        self._nodes = nodes
-
-    def __getitem__(self, node: str) -> list[str]:
-        return [d.id for d in getattr(self._nodes[node], "deps", None) or ()]
-
-    def __contains__(self, node: object) -> bool:
-        return node in self._nodes
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._nodes)
-
-    def __len__(self) -> int:
-        return len(self._nodes)
-
-
 class _Graph:
     """The records and steps of a case by id, with their recorded deps: the lineage the
     rules of unexplained records follow back."""
@@ -1271,6 +1495,9 @@ class _ResultView:
         self._report = _obj_or_none(result, "report", "report") or {}
         for i, r in enumerate(_list(_obj(result, "store", "store"), "active", "store.active")):
             _record(r, i)  # each named with its value before the store is recomputed
+        # a replayed step left out is named as such (gate.outputs-by-report) before the
+        # gate finds the trajectory short of a step of the case (gate.steps-of-case)
+        self._replayed = self._replayed_steps()
         self._applied = gated_store(case, result).active
 
     def final_answer_id(self) -> str | None:
@@ -1287,7 +1514,14 @@ class _ResultView:
             self._parsed = [_step(s, i) for i, s in enumerate(self._trajectory)]
         return self._parsed
 
+    def steps(self) -> list[Any]:
+        """Every step of the repaired trajectory."""
+        return self._steps()
+
     def replayed_steps(self) -> Iterable[Any]:
+        return self._replayed_steps() if self.model else self._replayed
+
+    def _replayed_steps(self) -> list[Any]:
         if self.model:
             outcomes = dict(_id_outcomes(self.result.report.steps))
             return [s for s in self._steps()
@@ -1309,6 +1543,13 @@ class _ResultView:
                             "output cannot be read (rule gate.outputs-by-report; refused)")
         return [s for s in self._steps() if s.repair in ("replayed", "refreshed")
                 or s.id in said]
+
+    def decisions(self) -> dict[str, str]:
+        """The result's decision on each record and step, id -> action."""
+        if self.model:
+            return {d.id: d.action for d in self.result.report.decisions}
+        return {_step_id(d, f"report.decisions[{i}].id"): str(_get(d, "action"))
+                for i, d in enumerate(_get(self._report, "decisions") or [])}
 
     def active_records(self) -> Iterable[Any]:
         if self.model:
@@ -1407,7 +1648,36 @@ def _step(item: Any, i: int) -> Any:
         text=_text_field(item, "text", field, optional=True) or "",
         output=item.get("output"), value=item.get("value"), key=item.get("key"),
         args=item.get("args") if isinstance(item.get("args"), Mapping) else None,
-        repair=item.get("repair"))
+        tool=item.get("tool") if isinstance(item.get("tool"), str) else None,
+        raw=item, field=field, repair=item.get("repair"))
+
+
+def _texts_field(item: Mapping[str, Any], key: str, field: str) -> list[str]:
+    """A step's list of ids (`target`): absent is none."""
+    value = item.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise DgrrError(f"RESULT: {field}.{key}: expected a list of ids, got {_shown(value)}")
+    return value
+
+
+def _deps_field(item: Mapping[str, Any], field: str) -> list[Any]:
+    """A step's recorded deps (`id` and `label` each), what the lineage of a record a
+    replayed write added is read from: absent is none."""
+    value = item.get("deps")
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise DgrrError(f"RESULT: {field}.deps: expected a list, got {_shown(value)}")
+    out = []
+    for k, d in enumerate(value):
+        if not isinstance(d, Mapping):
+            raise DgrrError(f"RESULT: {field}.deps[{k}]: expected an object, got {_shown(d)}")
+        out.append(SimpleNamespace(id=_text_field(d, "id", f"{field}.deps[{k}]"),
+                                   label=_text_field(d, "label", f"{field}.deps[{k}]",
+                                                     optional=True) or ""))
+    return out
 
 
 def _record(item: Any, i: int) -> Any:

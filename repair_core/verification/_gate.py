@@ -12,15 +12,17 @@ text no store or terminal should take (a NUL character, a lone surrogate).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._errors import DgrrError
+from .._reference_model import REFERENCE_MODEL
 from .._text import printable
 from ..case._case import Case
 from ._store_after_apply import AppliedRecord, StoreAfterApply, store_after_apply
 
-__all__ = ["InconsistentResult", "gated_store", "text_problem"]
+__all__ = ["InconsistentResult", "added_writers", "gated_store", "rederived_from",
+           "replay_recomputable", "text_problem"]
 
 _DONE_BY = (("deleted", "delete"), ("quarantined", "quarantine"), ("restored", "restore"))
 _REPLAYED = ("replay", "refresh")
@@ -29,12 +31,13 @@ _REPLAYED = ("replay", "refresh")
 class InconsistentResult(DgrrError):
     """A repair result that does not say what applying it would do."""
 
-    def __init__(self, rule: str, field: str, record: str, why: str) -> None:
+    def __init__(self, rule: str, field: str, record: str, why: str, *,
+                 what: str = "record") -> None:
         self.rule = rule
         """The gate rule it breaks (docs/rules.md)."""
         self.record = record
-        """The first record id that differs."""
-        super().__init__(f"RESULT: {field}: record {printable(record[:120])!r} {why} "
+        """The first record (or step) id that differs."""
+        super().__init__(f"RESULT: {field}: {what} {printable(record[:120])!r} {why} "
                          f"(rule {rule}: the result is not what the apply would write; "
                          "refused)")
 
@@ -51,6 +54,7 @@ def gated_store(case: Case, result: Mapping[str, Any]) -> StoreAfterApply:
     if bad is not None:
         raise DgrrError(f"RESULT: {printable(bad[:300])} (rule gate.valid-text; refused)")
     after = store_after_apply(case, result)
+    _check_steps(case, result.get("trajectory"))
     said = _decisions(result)
     decided = {m.id: said[m.id] for m in case.memory if m.id in said}
     changes = result["report"]["store_changes"]
@@ -80,6 +84,8 @@ def gated_store(case: Case, result: Mapping[str, Any]) -> StoreAfterApply:
             raise InconsistentResult(
                 "gate.store-changes-match-decisions", "report.store_changes.added", rid,
                 "is a record of the case, not one a replayed write created")
+    _check_writers(case, result, [r for r in changes.get("added", [])
+                                  if isinstance(r, str) and r not in records], said)
     for rid in changes.get("retired", []):
         m = records.get(rid) if isinstance(rid, str) else None
         if m is not None and not any(said.get(d.id) in _REPLAYED for d in m.deps):
@@ -98,6 +104,127 @@ def gated_store(case: Case, result: Mapping[str, Any]) -> StoreAfterApply:
             "is listed, but the decisions do not quarantine it")
     _check_active(after.active, result["store"].get("active"), order)
     return after
+
+
+def replay_recomputable(result: Any) -> bool:
+    """Whether `result` (untrusted `dgrr repair --json` data) is one the gate makes again:
+    made by the offline reference model, and adding records (whose writers and texts are
+    what the lineage of what the apply writes starts from)."""
+    report = result.get("report") if isinstance(result, Mapping) else None
+    if not isinstance(report, Mapping) or report.get("model") != REFERENCE_MODEL:
+        return False
+    changes = report.get("store_changes")
+    return isinstance(changes, Mapping) and bool(changes.get("added"))
+
+
+def _check_steps(case: Case, trajectory: Any) -> None:
+    """Rule gate.steps-of-case: the repaired trajectory holds the case's steps, each
+    once, in the case's order, each of the case's type. The replay keeps every step and
+    its id; a step renamed, added or left out would give the lineage the gate reads a
+    node the case does not have (or lose one)."""
+    rule = "gate.steps-of-case"
+    steps = trajectory.get("trajectory") if isinstance(trajectory, Mapping) else None
+    if not isinstance(steps, list):
+        raise DgrrError("RESULT: trajectory.trajectory: expected the list of the repaired "
+                        f"trajectory's steps, got {type(steps).__name__}")
+    for i, (step, want) in enumerate(zip(steps, case.trajectory, strict=False)):
+        sid = step.get("id") if isinstance(step, Mapping) else None
+        kind = step.get("type") if isinstance(step, Mapping) else None
+        if sid != want.id:
+            raise InconsistentResult(
+                rule, f"trajectory.trajectory[{i}].id", str(sid),
+                f"stands where the case has step {printable(want.id[:120])!r}", what="step")
+        if kind != want.type:
+            raise InconsistentResult(
+                rule, f"trajectory.trajectory[{i}].type", want.id,
+                f"is given as {printable(str(kind)[:40])!r}, the case's step is a "
+                f"{want.type}", what="step")
+    if len(steps) != len(case.trajectory):
+        i = min(len(steps), len(case.trajectory))
+        extra = steps[i] if len(steps) > i else None
+        sid = extra.get("id") if isinstance(extra, Mapping) else None
+        raise InconsistentResult(
+            rule, f"trajectory.trajectory[{i}]",
+            str(sid) if extra is not None else case.trajectory[i].id,
+            "is not a step of the case" if extra is not None
+            else "is a step of the case the result leaves out", what="step")
+
+
+def rederived_from(rid: str) -> str | None:
+    """The record id a replayed write's record `rid` was re-derived from (`m6` for
+    `m6~r1`), None when `rid` has no `~rN` ending."""
+    base, sep, n = rid.rpartition("~r")
+    return base if sep and base and n.isdigit() else None
+
+
+def added_writers(case: Case, rids: Iterable[str]) -> dict[str, list[str]]:
+    """Each record id of `rids` -> the memory writes of the case whose replay would
+    name its new record so: `<base>~rN` (`rederived_from`), where base is a record of
+    the case the write targets, or `<write>.m` (`replay._memory`). An id of neither
+    form has none."""
+    wanted = {rid: base for rid in rids if (base := rederived_from(rid)) is not None}
+    if not wanted:
+        return {}
+    bases = set(wanted.values())
+    by_base: dict[str, list[str]] = {}
+    for s in case.trajectory:
+        if s.type != "memory_write":
+            continue
+        for t in [*getattr(s, "target", ()), f"{s.id}.m"]:
+            if t in bases and s.id not in by_base.setdefault(t, []):
+                by_base[t].append(s.id)
+    return {rid: by_base.get(base, []) for rid, base in wanted.items()}
+
+
+def _check_writers(case: Case, result: Mapping[str, Any], added: list[str],
+                   said: Mapping[str, str]) -> None:
+    """Rule gate.added-by-replayed-write: each record the result adds is named as a
+    replayed write of the case names its record (`added_writers`), by a write its
+    decisions replay, and no step or record deps of the result give it another writer.
+    Which write made a record is what its lineage starts from: the gate takes it from
+    the case, and refuses a result that says otherwise."""
+    if not added:
+        return
+    rule = "gate.added-by-replayed-write"
+    writers = added_writers(case, added)
+    for rid in added:
+        own = writers.get(rid, [])
+        if not own:
+            raise InconsistentResult(
+                rule, "report.store_changes.added", rid,
+                "is not named as a replayed write of the case names its record "
+                "(<record it targets>~rN or <write>.m~rN)")
+        if not any(said.get(w) == "replay" for w in own):
+            raise InconsistentResult(
+                rule, "report.store_changes.added", rid,
+                f"is the record of {printable(own[0][:120])!r}, which the decisions do "
+                "not replay")
+    store = result["store"]
+    for part in ("active", "quarantine"):
+        for i, m in enumerate(store.get(part) or []):
+            held = m.get("id") if isinstance(m, Mapping) else None
+            if not isinstance(held, str) or held not in writers:
+                continue
+            rid, deps = held, m.get("deps")
+            for k, d in enumerate(deps if isinstance(deps, list) else []):
+                if isinstance(d, Mapping) and d.get("label") in ("produce", "update") \
+                        and d.get("id") not in writers[rid]:
+                    raise InconsistentResult(
+                        rule, f"store.{part}[{i}].deps[{k}].id", rid,
+                        f"is said to be written by {printable(str(d.get('id'))[:120])!r}, "
+                        f"not by {printable(writers[rid][0][:120])!r}, the write of the "
+                        "case that names it so")
+    for i, step in enumerate(result["trajectory"]["trajectory"]):
+        target = step.get("target")
+        if not isinstance(target, list):
+            continue
+        for rid in target:
+            if isinstance(rid, str) and rid in writers and step["id"] not in writers[rid]:
+                raise InconsistentResult(
+                    rule, f"trajectory.trajectory[{i}].target", rid,
+                    f"is given to step {printable(step['id'][:120])!r}, not to "
+                    f"{printable(writers[rid][0][:120])!r}, the write of the case that "
+                    "names it so")
 
 
 def _check_active(expected: list[AppliedRecord], given: Any, order: dict[str, int]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
@@ -236,10 +237,15 @@ def judged_by(judges: list[str]) -> str:
                         for j in (judges or ["lexical"]))
 
 
-def _kinds(items: list[Uncertain]) -> str:
-    """How many distinct places of each kind `items` name: "2 records, 1 output"."""
+def places_by_kind(items: Iterable[Carrier | Uncertain]) -> dict[str, int]:
+    """How many distinct places of each kind `items` are on, by kind in its order (the
+    answer, outputs, records): one record read against two faults is one place."""
     where: dict[str, set[str]] = {}
     for u in items:
         where.setdefault(u.kind, set()).add(u.where)
-    return ", ".join(f"{len(w)} {k}{'' if len(w) == 1 else 's'}"
-                     for k, w in sorted(where.items()))
+    return {k: len(w) for k, w in sorted(where.items())}
+
+
+def _kinds(items: list[Uncertain]) -> str:
+    """How many distinct places of each kind `items` name: "1 output, 2 records"."""
+    return ", ".join(f"{n} {k}{'' if n == 1 else 's'}" for k, n in places_by_kind(items).items())

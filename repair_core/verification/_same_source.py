@@ -18,9 +18,10 @@ Every observation is read once; the faults' lineages are walked once together.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import unquote, urlsplit
 
 from .._text import printable
 from ..case._case import Case
@@ -28,7 +29,8 @@ from ..content import ContentSignature, flatten, node_parts, signatures
 from ..judge import LexicalJudge
 from ..judge._untrusted import CONTENTLESS_LABELS
 
-__all__ = ["Refetch", "refetched", "identities"]
+__all__ = ["Refetch", "header_identities", "identities", "redirects", "refetched",
+           "refetched_by_replay", "url_identity"]
 
 IDENTITY_FIELDS: Mapping[str, str] = {
     "url": "URL", "uri": "URL", "href": "URL", "link": "URL",
@@ -66,47 +68,82 @@ def refetched(case: Case, faults: list[ContentSignature], written_at: Mapping[st
     observation the node was written from (its lineage, followed back over the edges that
     carry content, or the node itself) -> what it is the same source as, each node once,
     in the order of `faults`. An observation that is itself such an input is left out."""
+    return _refetches(case, faults, written_at, None)
+
+
+def refetched_by_replay(case: Case, faults: list[ContentSignature],
+                        written_at: Mapping[str, int], fresh: Sequence[Any],
+                        repaired: Mapping[str, Any]) -> dict[str, list[Refetch]]:
+    """Each observation a repair's replay refreshed (`fresh`: steps of the repaired
+    trajectory, `repaired`: its steps by id) that is the same source as an observation a
+    fault or suspected source of `faults` was written from -> what it is the same source
+    as, as `refetched` finds them. A refreshed observation is fetched after every fault;
+    one that is such an input itself, called again, is the same call."""
+    return _refetches(case, faults, written_at, (list(fresh), repaired))
+
+
+def _refetches(case: Case, faults: list[ContentSignature], written_at: Mapping[str, int],
+               fresh: tuple[list[Any], Mapping[str, Any]] | None
+               ) -> dict[str, list[Refetch]]:
     sources = _sources(case, [f.node for f in faults if f.node in written_at])
     if not sources:
         return {}
-    steps = {s.id: s for s in case.trajectory}
+    steps: dict[str, Any] = {s.id: s for s in case.trajectory}
     by_node = {f.node: f for f in faults}
-    first = min(written_at[n] for n in set(sources.values()))
-    later = [s for s in case.trajectory if s.type == "tool_observation"
-             and s.seq > first and s.id not in sources and s.id not in by_node]
+    at: Mapping[str, Any] = steps
+    observed: list[tuple[Any, Mapping[str, Any]]] = [(s, steps) for s in case.trajectory if s.type == "tool_observation"]
+    if fresh is None:
+        first = min(written_at[n] for n in set(sources.values()))
+        later = [s for s, _ in observed if s.seq > first and s.id not in sources
+                 and s.id not in by_node]
+    else:
+        later = [s for s in fresh[0] if s.id not in by_node]
+        at = fresh[1]
+        observed += [(s, at) for s in later]
     if not later:
         return {}
+    alias = redirects(observed)
+
+    def canon(identity: tuple[str, str]) -> tuple[str, str]:
+        kind, value = identity
+        return (kind, alias.get(value, value)) if kind == "URL" else identity
+
     calls: dict[tuple[str, str], str] = {}
-    known: dict[tuple[str, str], str] = {}
+    known: dict[tuple[str, str], tuple[str, str]] = {}  # -> (observation, value named)
     own = _source_items(case, sources, by_node, steps)
     for obs in sources:
         call = _call(obs, steps)
         if call is not None:
             calls.setdefault(call, obs)
         for identity in own.get(obs, ()):
-            known.setdefault(identity, obs)
+            known.setdefault(canon(identity), (obs, identity[1]))
     found: dict[str, list[Refetch]] = {}
 
     def add(obs: str, source: str, how: Literal["same-call", "same-identity", "same-text"],
             said: str, node: str | None = None) -> None:
         node = node or sources[source]
-        seq = steps[obs].seq
         got = found.setdefault(obs, [])
-        if seq > written_at[node] and all(r.fault != node for r in got):
+        if (fresh is not None or at[obs].seq > written_at[node]) \
+                and all(r.fault != node for r in got):
             got.append(Refetch(fault=node, source=source, how=how, said=said))
 
     for s in later:
-        call = _call(s.id, steps)
+        call = _call(s.id, at)
         if call is not None and call in calls:
             src = calls[call]
             add(s.id, src, "same-call",
                 f"an output of {printable(call[0][:SHOWN])!r} called with the same arguments "
                 f"as the call that gave {src}")
-        for kind, value in _identities_of(s, steps):
-            named = known.get((kind, value))
-            if named is not None:
-                add(s.id, named, "same-identity",
-                    f"which names the {kind} {printable(value[:SHOWN])!r} as {named} did")
+        for kind, value in _identities_of(s, at):
+            hit = known.get(canon((kind, value)))
+            if hit is None:
+                continue
+            named, as_named = hit
+            shown = printable(value[:SHOWN])
+            add(s.id, named, "same-identity",
+                f"which names the {kind} {shown!r} as {named} did" if as_named == value else
+                f"which names the {kind} {shown!r}, the page {printable(as_named[:SHOWN])!r} "
+                f"that {named} named leads to or from by a redirect the trace records")
     # (c): the texts, against the faults' signatures and their sources' own
     first_of: dict[str, str] = {}  # node -> the first observation it was written from
     for obs, n in sources.items():
@@ -194,12 +231,75 @@ def identities(value: Any) -> Iterator[tuple[str, str]]:
         yield "sender and subject", f"{sender} / {subject}"
 
 
-def _identities_of(obs: Any, steps: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """The identities an observation names: its call's arguments', its output's (an
-    object, or each object of a list)."""
+HEADERS: Mapping[str, str] = {"from": "sender", "sender": "sender", "subject": "subject",
+                              "message-id": "message_id", "message_id": "message_id"}
+"""An e-mail header line's name (case folded) -> the field of `identities` it gives."""
+_HEADER_NAME = max(map(len, HEADERS)) + 1
+
+
+def header_identities(text: str) -> list[list[tuple[str, str]]]:
+    r"""The identities of the e-mails a text shows by their header lines ("From: …",
+    "Subject: …", "Message-ID: …", each at the start of a line), one list per message: a
+    header named again starts the next message (a listing of several). Read line by
+    line, each once.
+
+    >>> header_identities("From: Ann <a@x.example>\nSubject: Bank details\n\nPay now."
+    ...                   "\nFrom: b@y.example\nMessage-ID: <K7@y>\nhi")
+    [[('sender and subject', 'a@x.example / bank details')], [('message', 'k7@y')]]
+    """
+    return [found for found, _text in _header_blocks(text)]
+
+
+def _header_blocks(text: str) -> list[tuple[list[tuple[str, str]], str]]:
+    """(identities, its lines) of each message `header_identities` finds in a text; the
+    lines before the first header belong to the first message."""
+    if ":" not in text:
+        return []
+    blocks: list[tuple[dict[str, str], list[str]]] = []
+    block: dict[str, str] = {}
+    lines: list[str] = []
+    for line in text.splitlines():
+        colon = line.find(":", 0, _HEADER_NAME)
+        field = HEADERS.get(line[:colon].strip().casefold()) if colon > 0 else None
+        if field is not None and field in block:
+            blocks.append((block, lines))
+            block, lines = {}, []
+        if field is not None:
+            block[field] = line[colon + 1:]
+        lines.append(line)
+    blocks.append((block, lines))
+    return [(found, "\n".join(b_lines)) for b, b_lines in blocks
+            if (found := list(identities(b)))]
+
+
+def _own_identities(obs: Any, steps: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The identities an observation names in its call's arguments and its output's
+    fields (an object, or each object of a list)."""
+    found: list[tuple[str, str]] = []
     for action in _producers(obs, steps):
-        yield from identities(getattr(action, "args", None))
-    yield from _output_identities(getattr(obs, "output", None))
+        found.extend(identities(getattr(action, "args", None)))
+    found.extend(_output_identities(getattr(obs, "output", None)))
+    return found
+
+
+def _by_message(found: list[tuple[str, str]]) -> bool:
+    """Whether identities name a message (its id, or its sender with its subject)."""
+    return any(kind in ("message", "sender and subject") for kind, _ in found)
+
+
+def _identities_of(obs: Any, steps: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The identities an observation names: its call's arguments', its output's (an
+    object, or each object of a list), and, where those name no message, those of the
+    e-mail header lines of its text (`header_identities`)."""
+    found = _own_identities(obs, steps)
+    if not _by_message(found):
+        found.extend(i for block in header_identities(_text_of(obs)) for i in block)
+    return found
+
+
+def _text_of(obs: Any) -> str:
+    """An observation's text, and its output when that is text the text does not hold."""
+    return node_parts(obs)[0]
 
 
 def _output_identities(output: Any) -> Iterator[tuple[str, str]]:
@@ -214,46 +314,194 @@ def _source_items(case: Case, sources: Mapping[str, str],
                   by_node: Mapping[str, ContentSignature], steps: Mapping[str, Any]
                   ) -> dict[str, list[tuple[str, str]]]:
     """Each source observation -> the identities it names: its call's arguments' and
-    its output object's; of an output that is a list (an inbox, search results), only
-    those of the items in which the lexical judge finds the content of the fault the
-    observation is a source of (the other messages of a listing are other sources)."""
+    its output object's, or, where those name no message, its text's e-mail headers'
+    (`header_identities`); of an output that is a list (an inbox, search results), or a
+    text showing several messages, only those of the items in which the lexical judge
+    finds the content of the fault the observation is a source of (the other messages
+    of a listing are other sources)."""
     out: dict[str, list[tuple[str, str]]] = {}
-    listed: list[tuple[str, Any]] = []
+    listed: list[tuple[str, list[tuple[str, str]], str]] = []
     for obs in sources:
         got = out.setdefault(obs, [])
         for action in _producers(steps[obs], steps):
             got.extend(identities(getattr(action, "args", None)))
         output = getattr(steps[obs], "output", None)
-        if isinstance(output, list):
-            listed.extend((obs, item) for item in output if isinstance(item, Mapping))
-        else:
+        items = [(obs, list(identities(item)), flatten(item)) for item in output
+                 if isinstance(item, Mapping)] if isinstance(output, list) else []
+        listed.extend(items)
+        if not isinstance(output, list):
             got.extend(identities(output))
+        if _by_message(got) or any(_by_message(ids) for _, ids, _ in items):
+            continue
+        blocks = _header_blocks(_text_of(steps[obs]))
+        if len(blocks) == 1:
+            got.extend(blocks[0][0])
+        else:
+            listed.extend((obs, found, text) for found, text in blocks)
     if listed:
-        faults = [by_node[n] for n in dict.fromkeys(sources[o] for o, _ in listed)
+        faults = [by_node[n] for n in dict.fromkeys(sources[o] for o, _, _ in listed)
                   if n in by_node]
-        texts = [flatten(item) for _, item in listed]
+        texts = [text for _, _, text in listed]
         for i, sig, _j in LexicalJudge().screen(faults, texts):
-            obs, item = listed[i]
+            obs, found, _text = listed[i]
             if sources[obs] == sig.node:
-                out[obs].extend(identities(item))
+                out[obs].extend(found)
     return out
 
 
-def _normal(kind: str, value: str) -> str:
-    """An identity as compared: blanks trimmed and case folded; a URL without its
-    scheme, a leading "www." and a trailing slash; a message id without its <>."""
+REQUESTED = ("from", "url", "uri", "short_url", "original_url", "source_url", "request_url")
+"""Fields of an observation's output naming the URL a redirect was read for."""
+RESOLVED = ("to", "location", "resolved_url", "expanded_url", "final_url", "long_url",
+            "redirect_url", "redirected_to", "destination", "target_url", "effective_url")
+"""Fields of an observation's output (or of its step, or its step's `metadata`, or its
+output's `headers`) naming where a URL leads."""
+_WORDY = ("from", "to", "location", "destination")
+"""Of those, the ones that name other things too (a sender, a place): read only with
+an http(s) scheme."""
+_STATUS_FIELDS = ("status", "status_code", "code")
+
+
+def redirects(observations: Iterable[tuple[Any, Mapping[str, Any]]]) -> dict[str, str]:
+    """URL identity (`url_identity`) -> one identity standing for every URL the trace
+    records leading to the same page: an observation whose output (an object) names a
+    requested URL (its call's URL argument, the call found in the observation's `steps`,
+    or `REQUESTED`) and where it leads
+    (`RESOLVED`: a short link's expansion, a redirect's `Location`), or whose text is an
+    HTTP 3xx response with a `Location:` line (`observations`: pairs of an observation
+    and the steps by id its call is found in). Every URL read together so is the same
+    page. Each observation is read once, its text line by line.
+
+    >>> from types import SimpleNamespace as S
+    >>> obs = S(output={"from": "https://bit.ly/3x", "to": "https://evil.example/p"},
+    ...         deps=[], text="")
+    >>> sorted(redirects([(obs, {})]).items())
+    [('bit.ly/3x', 'bit.ly/3x'), ('evil.example/p', 'bit.ly/3x')]
+    """
+    parent: dict[str, str] = {}
+
+    def root(u: str) -> str:
+        parent.setdefault(u, u)
+        while parent[u] != u:
+            parent[u] = parent[parent[u]]
+            u = parent[u]
+        return u
+
+    for obs, steps in observations:
+        asked, led = _redirect_of(obs, steps)
+        if not led:
+            continue
+        ids = [url_identity(u) for u in [*asked, *led]]
+        ids = [u for u in ids if u]
+        for u in ids[1:]:
+            a, b = root(ids[0]), root(u)
+            if a != b:
+                parent[b] = a
+    return {u: root(u) for u in parent}
+
+
+def _redirect_of(obs: Any, steps: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """(the URLs asked for, where they lead) as one observation records them."""
+    output = getattr(obs, "output", None)
+    fields = output if isinstance(output, Mapping) else {}
+    extra = getattr(obs, "__pydantic_extra__", None) or {}
+    places = [fields, extra]
+    for holder, key in ((fields, "headers"), (extra, "metadata")):
+        inner = holder.get(key)
+        if isinstance(inner, Mapping):
+            places.append(inner)
+    led = [v for place in places for key, v in place.items()
+           if str(key).casefold() in RESOLVED and _web(v, str(key).casefold())]
+    if not led:
+        led = _location_line(_text_of(obs), fields)
+    if not led:
+        return [], []
+    asked = [v for action in _producers(obs, steps)
+             for key, v in (getattr(action, "args", None) or {}).items()
+             if IDENTITY_FIELDS.get(str(key).casefold()) == "URL" and _web(v, "")]
+    asked += [v for key, v in fields.items()
+              if str(key).casefold() in REQUESTED and _web(v, str(key).casefold())]
+    return asked, led
+
+
+def _web(value: Any, key: str) -> bool:
+    """Whether a field's value reads as a web URL: no blanks, an http(s) scheme or (but
+    for `_WORDY` fields) a host with a dot and no "@"."""
+    if not isinstance(value, str) or not value.strip() or len(value.split()) != 1:
+        return False
     v = value.strip().casefold()
+    if v.startswith(("http://", "https://")):
+        return True
+    host = v.split("/", 1)[0]
+    return key not in _WORDY and "." in host and "@" not in host and ":" not in host
+
+
+def _location_line(text: str, fields: Mapping[Any, Any]) -> list[str]:
+    """The URL of a `Location:` line of an HTTP 3xx response shown as text (a status line
+    "HTTP/… 3xx", or a 3xx `status` field of the output)."""
+    status = any(isinstance(fields.get(k), int | str) and str(fields.get(k)).strip()[:1] == "3"
+                 and str(fields.get(k)).strip()[:3].isdigit() for k in _STATUS_FIELDS)
+    found: list[str] = []
+    for line in text.splitlines() if ":" in text else ():
+        head = line.lstrip()[:16].casefold()
+        if head.startswith("http/"):
+            code = line.split(None, 2)[1:2]
+            status = status or (bool(code) and len(code[0]) == 3 and code[0][0] == "3"
+                                and code[0].isdigit())
+        elif head.startswith("location:"):
+            value = line.split(":", 1)[1].strip()
+            if _web(value, "location"):
+                found.append(value)
+    return found if status else []
+
+
+def _normal(kind: str, value: str) -> str:
+    """An identity as compared: blanks trimmed and case folded (a URL as `url_identity`
+    reads it); a message id without its <>."""
     if kind == "URL":
-        for scheme in ("https://", "http://"):
-            if v.startswith(scheme):
-                v = v[len(scheme):]
-                break
-        v = v.removeprefix("www.").split("#", 1)[0].rstrip("/")
-    elif kind == "message":
+        return url_identity(value)
+    v = value.strip().casefold()
+    if kind == "message":
         v = v.strip("<>").strip()
     elif kind == "file":
         v = v.rstrip("/")
     return v
+
+
+WEB_SCHEMES = ("http", "https")
+
+
+def url_identity(value: str) -> str:
+    """The page a web URL names, as compared: its host case folded, without a leading
+    "www.", a trailing dot or the default port, then its path with %-escapes read and
+    no trailing slash, its case kept; the scheme, the user, the query string (tracking
+    parameters and all) and the fragment left out. A URL of another scheme (mailto:,
+    file:, urn:) is trimmed and case folded whole, without its fragment.
+
+    >>> url_identity("HTTP://WWW.Shop.example:80/Rooms/?utm_source=x&fbclid=1#top")
+    'shop.example/Rooms'
+    >>> url_identity("shop.example/Rooms%20A") == url_identity("https://shop.example/Rooms A/")
+    True
+    >>> url_identity("https://shop.example/rooms") == url_identity("https://shop.example/Rooms")
+    False
+    """
+    v = value.strip()
+    head = v.split("/", 1)[0]
+    if "://" not in v and ":" in head and not head.rsplit(":", 1)[1].isdigit():
+        return v.casefold().split("#", 1)[0]  # mailto:, urn:, tel:
+    if v.startswith("/") and not v.startswith("//"):  # a path on no named host
+        return unquote(v.split("#", 1)[0].split("?", 1)[0]).rstrip("/")
+    try:
+        parts = urlsplit(v if "://" in v or v.startswith("//") else "//" + v)
+        port = parts.port
+        host = parts.hostname or ""
+    except ValueError:  # a port that is no number, a bracket left open
+        return v.casefold().split("#", 1)[0].split("?", 1)[0].rstrip("/")
+    if parts.scheme and parts.scheme.casefold() not in WEB_SCHEMES:
+        return v.casefold().split("#", 1)[0]
+    host = host.casefold().rstrip(".").removeprefix("www.")
+    if port is not None and port not in (80, 443):
+        host = f"{host}:{port}"
+    return host + unquote(parts.path).rstrip("/")
 
 
 def _address(sender: str) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
-from ..case._trace import StepTrace, step_trace
+from ..case._trace import StepTrace, span_name, step_trace
 from ..graph._graph import CHAIN
 from ..plan._plan import RepairPlan
 from ..plan._suspects import BY_LINEAGE
@@ -427,8 +427,7 @@ def _label(item: Any, node: str, kind: str, type_: str, chars: int = LABEL_CHARS
     if _MACHINE_ID.match(node) or len(node) > 2 * LABEL_CHARS:
         width = max(chars, LABEL_CHARS)
         text = text if len(text) <= width else text[: width - 1] + "…"
-        traced = step_trace(item)
-        span = None if traced is None else traced.span_name or traced.operation
+        span = span_name(item)
         head = f"[{short}]" if span is None else (
             f"{span if len(span) <= width else span[: width - 1] + '…'} [{short}]")
         return f"{head}\n{text}" if text else head

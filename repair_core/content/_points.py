@@ -1,0 +1,188 @@
+"""Points on the Earth a text states: a latitude and a longitude written in decimal degrees
+("41.38739, 2.16861", "-33.8688 151.2093", "41.38739°N 2.16861°E", "41,38739; 2,16861"),
+in degrees and decimal minutes ("N 41°23.243' E 2°10.117'") or in degrees, minutes and
+seconds ("41°23′14.6″N 2°10′07.0″E"), read in decimal degrees with the tolerance its writing
+allows: half the last written digit's step (0.000005° for five decimals of a degree,
+0.05″ for tenths of a second), so the same place converted from one form to another is
+one point. Only a form fine enough to name a place is read, a step of 0.001° (about
+110 m) or finer: three or more decimals of a degree, two or more of a minute, or seconds.
+A pair is a latitude (at most 90, N or S or no letter) then a longitude (at most 180, E
+or W or no letter), separated by at most three blanks, commas, semicolons or slashes (and
+a label "lon", "lng", "long" or "longitude"; WKT's "POINT(" and GeoJSON's
+"coordinates" write longitude first); a hemisphere letter S or W makes it negative. Not a distinctive token: what a record's
+lineage explains is asked of it (`verify.unexplained-point`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+__all__ = ["Point", "points", "readings", "same_point"]
+
+_COORD = (
+    r"(?:(?P<h1{0}>[nsew])[ ]?)?"
+    r"(?:(?P<d{0}>\d{{1,3}})°[ ]?(?P<m{0}>\d{{1,2}})['′’][ ]?"
+    r"(?P<s{0}>\d{{1,2}}(?:[.,](?P<sf{0}>\d{{1,4}}))?)(?:''|\"|″|′′|’’)"
+    r"|(?P<dm{0}>\d{{1,3}})°[ ]?(?P<mm{0}>\d{{1,2}}[.,](?P<mf{0}>\d{{2,5}}))['′’]"
+    r"|(?P<sign{0}>-)?(?P<dec{0}>\d{{1,3}}(?:\.(?P<df{0}>\d{{3,8}})|,(?P<dc{0}>\d{{4,8}})))°?)"
+    r"(?:[ ]?(?P<h2{0}>[nsew])(?!\w))?")
+"""One coordinate: a hemisphere letter before or after it or none (a letter after one
+that has one before is the next coordinate's: "n 41°23.243' e 2°10.117'"), and degrees,
+minutes and seconds, degrees and decimal minutes, or decimal degrees (read in canonical
+text: lower case, a double prime as two primes or a quotation mark), each with a decimal
+point or comma ("52,52437 13,41053"); a decimal comma of degrees takes four decimals or
+more, so an amount's thousands ("1,250, 2,310") are no point. Each part is bounded.
+`{0}` names its groups."""
+_LABEL = (r"(?:[\"']?(?P<l{0}>latitude|lat|longitude|long|lng|lon)[\"']?[ :=\n]{{0,2}})?")
+"""A coordinate's label, maybe quoted as a JSON key is ("lat", "\"lng\": "). `{0}` names
+its group."""
+_LONGITUDE_FIRST = r"(?:(?P<lf>point ?\( ?|\"coordinates\": ?\[ ?|coordinates\n))?"
+"""The opening of a pair that formats write longitude first: WKT ("POINT(13.41053
+52.52437)", its coordinates apart by blanks: "the point (52.52437, 13.41053)" is prose)
+and GeoJSON ("\"coordinates\": [13.41053, 52.52437]", or flattened as a record's value is
+read: "coordinates\n13.41053\n52.52437")."""
+_PAIR = re.compile(r"(?<![\w.°'\"-])" + _LONGITUDE_FIRST + _LABEL.format("a")
+                   + _COORD.format("a") + r"(?P<sep>[ ,;/&|\n]{0,3})" + _LABEL.format("b")
+                   + _COORD.format("b") + r"(?![\w°'′\"])")
+"""Two coordinates, at most three blanks, commas, semicolons, slashes, ampersands, bars
+or line ends between (a record's value {"lat": .., "lng": ..} is read flattened, a key
+and a number a line each), each maybe labelled ("lat 52.52437 lon 13.41053", "lon=13.41053&lat=52.52437",
+"{\"lng\": 13.41053, \"lat\": 52.52437}"), maybe opened as a format writing longitude
+first (`_LONGITUDE_FIRST`)."""
+_LONGITUDE = frozenset(["longitude", "long", "lng", "lon"])
+_SLACK = 0.00001
+"""Added to the tolerances (about a metre): a conversion rounds once more."""
+
+
+class Point(NamedTuple):
+    """One point a text states."""
+
+    lat: float
+    lon: float
+    tolerance: float
+    """Half the coarser step its coordinates are written to, in degrees."""
+    written: str
+    """As the text writes it."""
+    lat_signed: bool = True
+    """Whether a hemisphere letter or a minus sign says which side of the equator it is:
+    a coordinate written without either may have lost it ("33.8688, 151.2093" for
+    Sydney's "33.8688°S 151.2093°E"), and is the same as its mirror (`same_point`)."""
+    lon_signed: bool = True
+    """The same of the longitude."""
+
+
+_PARTS = ("h1", "d", "m", "s", "sf", "dm", "mm", "mf", "sign", "dec", "df", "dc", "h2")
+_AT = {k: [_PAIR.groupindex[p + k] - 1 for p in _PARTS] for k in ("a", "b")}
+"""Where each part of coordinate "a" and "b" is in a match's `groups()`."""
+
+
+def _coordinate(groups: tuple[str | None, ...], k: str, given: str | None
+                ) -> tuple[float, float, str | None, bool] | None:
+    """(value, step, hemisphere letter, whether a letter or a sign is written) of
+    coordinate `k` ("a" or "b") of a pair whose match has `groups`, or None when it is
+    no coordinate. `given`: the letter the coordinate before left over, for one that
+    writes none."""
+    h1, d, m, sec, sf, dm, mm, mf, sign, dec, df, dc, h2 = (groups[i] for i in _AT[k])
+    if d is not None and m is not None and sec is not None:
+        minutes, seconds = int(m), float(sec.replace(",", "."))
+        value = int(d) + minutes / 60 + seconds / 3600
+        step = 10 ** -len(sf or "") / 3600
+        if minutes >= 60 or seconds >= 60:
+            return None
+    elif dm is not None and mm is not None and mf is not None:
+        decimal_minutes = float(mm.replace(",", "."))
+        value = int(dm) + decimal_minutes / 60
+        step = 10 ** -len(mf) / 60
+        if decimal_minutes >= 60:
+            return None
+    elif dec is not None and (decimals := df or dc):
+        value = float(dec.replace(",", "."))
+        value = -value if sign else value
+        step = 10 ** -len(decimals)
+    else:
+        return None
+    letter = h1 or given or h2
+    return value, step, letter, letter is not None or sign is not None
+
+
+def points(text: str) -> list[Point]:
+    """The points `text` (canonical: lower case) states, in order. Linear in the text: one
+    pattern of bounded parts.
+
+    >>> [(round(p.lat, 5), round(p.lon, 5)) for p in points(
+    ...     "meet at 41°23'14.6''n 2°10'07.0''e, or -33.8688, 151.2093; not 41.4, 2.2")]
+    [(41.38739, 2.16861), (-33.8688, 151.2093)]
+    """
+    out: list[Point] = []
+    read: dict[str, Point | None] = {}  # a pair written again is read once
+    for m in _PAIR.finditer(text):
+        written = m.group(0)
+        if written not in read:
+            groups = m.groups()
+            first = _coordinate(groups, "a", None)
+            second = _coordinate(groups, "b", m.group("h2a") if m.group("h1a") else None)
+            read[written] = None if first is None or second is None else \
+                _paired(first, second, written, m.group("la"), m.group("lb"),
+                        _longitude_first(m.group("lf"), m.group("sep")))
+        point = read[written]
+        if point is not None:
+            out.append(point)
+    return out
+
+
+def _longitude_first(opening: str | None, between: str) -> bool:
+    """Whether a pair opened by `opening` (`_LONGITUDE_FIRST`) with `between` between its
+    coordinates is written longitude first."""
+    return opening is not None and (not opening.startswith("point") or not between.strip())
+
+
+def _paired(first: tuple[float, float, str | None, bool],
+            second: tuple[float, float, str | None, bool], written: str,
+            first_label: str | None, second_label: str | None,
+            longitude_first: bool = False) -> Point | None:
+    """The point of two coordinates read in the order written: a latitude, then a
+    longitude, unless their hemisphere letters or labels say the other way round, the
+    format writes longitude first (`longitude_first`: WKT, GeoJSON), or the first cannot
+    be a latitude (over 90) and the second can."""
+    (a, step_a, ha, signed_a), (b, step_b, hb, signed_b) = first, second
+    labels = (first_label in _LONGITUDE if first_label else None,
+              second_label in _LONGITUDE if second_label else None)
+    if labels[0] is not None and labels[0] == labels[1]:
+        return None  # two latitudes, or two longitudes
+    if (ha in ("e", "w") and hb in ("n", "s", None) or hb in ("n", "s") and ha is None
+            or labels[0] or labels[1] is False
+            or ha is hb is None and labels == (None, None)
+            and (longitude_first or abs(a) > 90 >= abs(b))):
+        (a, step_a, ha, signed_a), (b, step_b, hb, signed_b) = second, first
+    if ha not in ("n", "s", None) or hb not in ("e", "w", None):
+        return None
+    lat = -a if ha == "s" else a
+    lon = -b if hb == "w" else b
+    step = max(step_a, step_b)
+    if abs(lat) > 90 or abs(lon) > 180 or step > 0.001 + 1e-12:
+        return None
+    return Point(lat, lon, step / 2, written, signed_a, signed_b)
+
+
+def readings(p: Point) -> list[tuple[float, float]]:
+    """The (latitude, longitude) `p` may stand for: itself, and where a coordinate is
+    written without a hemisphere letter or a sign, its mirror across the equator or
+    the prime meridian too."""
+    lats = [p.lat] if p.lat_signed or p.lat == 0 else [p.lat, -p.lat]
+    lons = [p.lon] if p.lon_signed or p.lon == 0 else [p.lon, -p.lon]
+    return [(lat, lon) for lat in lats for lon in lons]
+
+
+def same_point(a: Point, b: Point) -> bool:
+    """Whether `a` and `b` are one place, each as precisely as it is written.
+
+    >>> p, q = points("41.38739, 2.16861 and 41°23'14.6''n 2°10'07.0''e")
+    >>> same_point(p, q), same_point(p, points("41.3931, 2.1597")[0])
+    (True, False)
+    """
+    slack = a.tolerance + b.tolerance + _SLACK
+    free_lat = not (a.lat_signed and b.lat_signed)
+    free_lon = not (a.lon_signed and b.lon_signed)
+    return (abs(a.lat - b.lat) <= slack or free_lat and abs(abs(a.lat) - abs(b.lat)) <= slack) \
+        and (abs(a.lon - b.lon) <= slack or free_lon and abs(abs(a.lon) - abs(b.lon)) <= slack)

@@ -1,0 +1,83 @@
+"""The plan a repair result says it was replayed from: its objective, what it did with
+suspects and the sources a reviewer cleaned, as its report says, and its decisions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._errors import DgrrError, PlanEditError
+from ..case._case import Case
+from ._edit import apply_edits
+from ._plan import RepairPlan, plan_case
+
+__all__ = ["plan_named_by", "plan_of_result", "result_clean_source", "result_objective", "result_suspects"]
+
+
+def result_objective(result: object) -> str:
+    """The objective a repair result was made for (its report says so unless answer)."""
+    report = result.get("report") if isinstance(result, dict) else None
+    objective = report.get("objective") if isinstance(report, dict) else None
+    return objective if objective in ("answer", "store", "both") else "answer"
+
+
+def result_suspects(result: object) -> tuple[str, list[str]]:
+    """What the plan a repair result was made from did with suspects: (`suspects`,
+    `not_suspect`), as its report says (quarantine and none unless it says otherwise). A
+    value of another shape reads as the default: the approval of such a result's plan
+    then does not match it."""
+    report = result.get("report") if isinstance(result, dict) else None
+    report = report if isinstance(report, dict) else {}
+    mode = report.get("suspects")
+    ids = report.get("not_suspect")
+    return (mode if mode in ("quarantine", "flag", "off") else "quarantine",
+            [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else [])
+
+
+def result_clean_source(result: object) -> dict[str, str]:
+    """The suspected sources a reviewer cleaned in the plan a repair result was made from
+    -> the reviewer's reasons, as its report says (none unless it says so). Entries of
+    another shape are left out: the approval of such a result's plan then does not match
+    it."""
+    report = result.get("report") if isinstance(result, dict) else None
+    report = report if isinstance(report, dict) else {}
+    cleaned = report.get("clean_source")
+    if not isinstance(cleaned, dict):
+        return {}
+    return {k: v for k, v in cleaned.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def plan_named_by(case: Case, result: Any) -> RepairPlan:
+    """The plan of `case` the result's report names (`result_objective`,
+    `result_suspects`, `result_clean_source`), before its decisions; PlanEditError when no
+    plan of the case cleans the sources it names."""
+    suspects, not_suspect = result_suspects(result)
+    return plan_case(case, objective=result_objective(result),  # type: ignore[arg-type]
+                     suspects=suspects, not_suspect=not_suspect,  # type: ignore[arg-type]
+                     clean_source=result_clean_source(result))
+
+
+def plan_of_result(case: Case, result: Any) -> RepairPlan:
+    """The plan of `case` the result's report names (`result_objective`,
+    `result_suspects`, `result_clean_source`) with the result's decisions
+    (`report.decisions`) made its edits, forced: what the replay of that result ran from,
+    whether or not a reviewer may approve it. A decision no plan of the case can take is
+    a DgrrError naming it."""
+    try:
+        plan = plan_named_by(case, result)
+    except PlanEditError as exc:
+        raise DgrrError("RESULT: report.clean_source: no plan of the case cleans these: "
+                        + "; ".join(exc.problems)) from None
+    report = result.get("report") if isinstance(result, dict) else None
+    decisions = report.get("decisions") if isinstance(report, dict) else None
+    said = {d["id"]: d["action"] for d in decisions if isinstance(d, dict)
+            and isinstance(d.get("id"), str) and isinstance(d.get("action"), str)
+            } if isinstance(decisions, list) else {}
+    ours = {**plan.memory, **plan.steps}
+    edits = {n: a for n, a in said.items() if ours.get(n) != a}
+    if not edits:
+        return plan
+    try:
+        return apply_edits(plan, edits, force=True, comment="the result's own decisions")
+    except DgrrError as exc:
+        raise DgrrError(f"RESULT: report.decisions: no plan of the case takes them ({exc})"
+                        ) from None
