@@ -26,12 +26,17 @@ def fork_safe() -> bool:
 
 
 def run_dgrr(args: list[str], env: Mapping[str, str], cwd: Path,
-             pythonpath: list[Path], timeout: float = 300) -> subprocess.CompletedProcess:
+             pythonpath: list[Path], timeout: float = 300,
+             fork: bool | None = None) -> subprocess.CompletedProcess:
     """`dgrr ARGS` with `env` added to the environment, in `cwd`, with `pythonpath` first on
     the import path: forked, or a fresh interpreter when forking is not safe. returncode
     is -9 when the process was killed by SIGKILL. Past `timeout` seconds the process is
-    killed and subprocess.TimeoutExpired raised, forked or not."""
-    if not fork_safe():
+    killed and subprocess.TimeoutExpired raised, forked or not.
+
+    `fork=True` forks whatever threads run, for tests of the fork itself: whether
+    another thread runs is decided by the tests an xdist worker ran before, so a test
+    that needs the forked path cannot leave the choice to `fork_safe`."""
+    if not (fork if fork is not None else fork_safe()):
         code = "import sys; from repair_core.cli import main; sys.exit(main(sys.argv[1:]))"
         full = {**os.environ, **env, "PYTHONPATH": os.pathsep.join(
             [str(p) for p in pythonpath] + [p for p in [os.environ.get("PYTHONPATH")] if p])}

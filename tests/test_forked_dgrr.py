@@ -10,16 +10,14 @@ import time
 from pathlib import Path
 
 import pytest
-from forked_dgrr import fork_safe, run_dgrr
+from forked_dgrr import run_dgrr
 
 import repair_core.cli
-
-pytestmark = pytest.mark.skipif(not fork_safe(), reason="forks only where no thread runs")
 
 
 def test_a_forked_dgrr_gives_its_status_and_output(tmp_path: Path):
     done = run_dgrr(["verify", str(tmp_path / "no-such.json"), "--case",
-                     str(tmp_path / "no-such-case.json")], {}, tmp_path, [])
+                     str(tmp_path / "no-such-case.json")], {}, tmp_path, [], fork=True)
     assert done.returncode == 2 and "no-such.json" in done.stderr, done
     assert "Traceback" not in done.stderr
 
@@ -28,9 +26,9 @@ def test_a_forked_dgrr_killed_is_minus_nine_and_one_stuck_is_stopped(tmp_path: P
                                                                    monkeypatch):
     monkeypatch.setattr(repair_core.cli, "main",
                         lambda args: os.kill(os.getpid(), signal.SIGKILL))
-    assert run_dgrr(["verify"], {}, tmp_path, []).returncode == -9
+    assert run_dgrr(["verify"], {}, tmp_path, [], timeout=60, fork=True).returncode == -9
     monkeypatch.setattr(repair_core.cli, "main", lambda args: time.sleep(600))
     start = time.monotonic()
     with pytest.raises(subprocess.TimeoutExpired):
-        run_dgrr(["verify"], {}, tmp_path, [], timeout=1)
+        run_dgrr(["verify"], {}, tmp_path, [], timeout=1, fork=True)
     assert time.monotonic() - start < 30
