@@ -67,7 +67,7 @@ from ._calendar_condition import date_condition_fails
 from ._code_calls import CodeLines
 from ._labelled import LabelledLines, block_as_lines
 from ._order_gloss import gloss
-from ._order_replies import FRAME, approves, proposes, reaffirmed_frame, retracts
+from ._order_replies import FRAME, approves, proposes, qualifies, reaffirmed_frame, retracts
 from ._order_scope import (
     addressed_to_other,
     addressed_to_role,
@@ -1041,8 +1041,11 @@ class _Reading:
             hi = bisect_right(self.token_starts, m.end() - 1)
             approved = n + 1 < len(matches) and proposes(self.tokens[lo:hi]) and approves(
                 self.outside[matches[n + 1].start():matches[n + 1].end() + 1]) and not (
-                n + 2 < len(matches) and retracts(
-                    self.outside[matches[n + 2].start():matches[n + 2].end()]))
+                n + 2 < len(matches) and (retracts(
+                    self.outside[matches[n + 2].start():matches[n + 2].end()]) or qualifies(
+                    (self.outside[matches[k - 1].end():matches[k].start()],
+                     self.outside[matches[k].start():matches[k].end()])
+                    for k in range(n + 2, len(matches)))))
             cue_text = named[m.start():m.end()]
             ends = self.outside[m.end():m.end() + 1]
             line = bisect_right(logs[0], m.start()) - 1

@@ -13,6 +13,7 @@ quotation: linear in the text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from itertools import pairwise
 
 from ._order_words import (
@@ -34,7 +35,7 @@ from ._order_words import (
     WARNING_WORDS,
 )
 
-__all__ = ["proposes", "approves", "retracts", "reaffirmed_frame", "FRAME"]
+__all__ = ["proposes", "approves", "qualifies", "retracts", "reaffirmed_frame", "FRAME"]
 
 _ALNUM = re.compile(r"[^\W_]+")
 _NOT = re.compile(r"n['’]t\b")
@@ -69,6 +70,25 @@ def approves(reply: str) -> bool:
         return False
     return NEGATION_WORDS.isdisjoint(tokens) and REFUSAL_WORDS.isdisjoint(tokens) and (
         REVOKE_WORDS.isdisjoint(tokens)) and APPROVAL_TAIL_WORDS.issuperset(tokens)
+
+
+def qualifies(rest: Iterable[tuple[str, str]]) -> bool:
+    """The sentences after an approving reply that are still its writer's qualify the
+    approval: `rest` gives each later sentence (folded) with the text between it and the
+    sentence before; the reply goes on to a sentence opened by a speaker's label or after
+    an empty line, and a sentence of it qualifies when a word of it is not more approval
+    (`APPROVAL_TAIL_WORDS`), as a word after the approving words of one sentence does
+    (`approves`): "OK. I will think about it.", "Sure! Maybe later.", "D'accord. On
+    verra." defer; "Yes. Do it now, thanks." approves. Stops at the first sentence that
+    qualifies or ends the reply."""
+    for gap, sentence in rest:
+        said = sentence.strip()
+        if "\n\n" in gap.replace(" ", "").replace("\t", "") or _SPEAKER.match(said):
+            return False
+        tokens = _ALNUM.findall(_NOT.sub(" not", said))
+        if not APPROVAL_TAIL_WORDS.issuperset(tokens):
+            return True
+    return False
 
 
 def retracts(sentence: str) -> bool:
