@@ -1,7 +1,8 @@
 """Orders in the languages the next-session agent reads through a gloss
 (docs/rules.md, `next-session.glossed-languages`): Russian, Ukrainian, Serbian, Greek,
 Hebrew, Arabic, Persian, Hindi, Chinese, Japanese, Korean, Thai, Vietnamese, Indonesian,
-Hungarian, Finnish, Czech and Catalan.
+Hungarian, Finnish, Czech, Catalan, Turkish, Swahili, Tagalog, Bengali, Lithuanian,
+Esperanto, Urdu and Estonian.
 
 Each language has one table of its general words, never the wording of a particular
 text: imperatives and polite forms of the verbs of AgentDojo's tool families, request
@@ -28,9 +29,9 @@ the longest table word that starts there. Both
 searches are one pattern over all the table words, written as a trie (each branch led by
 its own letter), so a place is tried once per letter of the longest word: the pass is
 linear in the text's length.
-A Latin-script table word that is also a word of another language ("ne", "mai", "nem")
-is read only in a text that holds a word of its table that is not: "le 5 mai" in French
-is no Catalan "never".
+A Latin-script table word that is also a word of another language ("ne", "mai", "nem",
+Estonian "saada", Finnish for "to get") is read only in a text that holds a word of its
+table that is not: "le 5 mai" in French is no Catalan "never".
 """
 
 from __future__ import annotations
@@ -512,11 +513,273 @@ file: fitxer
 calendar: calendari
 most+expensive: més+car
 """),
+    "tr": ("Turkish", True, """
+scam: dolandırıcılık dolandırıcı dolandırıcılar oltalama
+attacker: saldırgan saldırganlar
+tried: denedi denediler
+yesterday: dün
+earlier: önceden daha+önce
+unread: okunmamış okunmayan
+please: lütfen rica+ederim rica+ediyorum
+must: gerekiyor gerekli lazım zorunlu zorundasın zorundasınız mutlaka
+not: asla değil hiçbir+zaman
+no: hiçbir
+nothing: hiçbir+şey hiçbirini
+refused: iptal vazgeçtim vazgeçtik
+not+send: gönderme göndermeyin yollama yollamayın iletme iletmeyin aktarma aktarmayın ödemeyin
+not+change: değiştirme değiştirmeyin
+not+reserve: ayırtma ayırtmayın rezervasyon+yapma rezervasyon+yapmayın
+not+create: oluşturma oluşturmayın
+not+add: ekleme eklemeyin
+not+delete: silme silmeyin kaldırma kaldırmayın
+not+visit: açma açmayın ziyaret+etme ziyaret+etmeyin
+not+post: yayınlama yayınlamayın paylaşma paylaşmayın
+not+invite: davet+etme davet+etmeyin
+could+you+send: gönderir+misin gönderir+misiniz gönderebilir+misin gönderebilir+misiniz yollar+mısın yollar+mısınız iletir+misin iletir+misiniz aktarır+mısın aktarır+mısınız öder+misin öder+misiniz
+could+you+change: değiştirir+misin değiştirir+misiniz ayarlar+mısın ayarlar+mısınız
+could+you+reserve: ayırtır+mısın ayırtır+mısınız
+could+you+create: oluşturur+musun oluşturur+musunuz
+could+you+add: ekler+misin ekler+misiniz
+could+you+delete: siler+misin siler+misiniz kaldırır+mısın kaldırır+mısınız
+could+you+visit: açar+mısın açar+mısınız ziyaret+eder+misin ziyaret+eder+misiniz
+could+you+post: yayınlar+mısın yayınlar+mısınız
+could+you+share: paylaşır+mısın paylaşır+mısınız
+could+you+invite: davet+eder+misin davet+eder+misiniz
+send: gönder gönderin gönderiniz yolla yollayın ilet iletin aktar aktarın öde ödeyin havale+et havale+edin ödeme+yap ödeme+yapın
+change: değiştir değiştirin ayarla ayarlayın güncelle güncelleyin
+reserve: ayırt ayırtın rezervasyon+yap rezervasyon+yapın rezerve+et rezerve+edin
+create: oluştur oluşturun
+add: ekle ekleyin
+delete: sil silin kaldır kaldırın
+visit: aç açın ziyaret+et ziyaret+edin
+post: yayınla yayınlayın
+share: paylaş paylaşın
+invite: davet+et davet+edin
+find: bul bulun
+file: dosya dosyayı dosyasını
+calendar: takvim takvime takvimde takvimime
+most+expensive: en+pahalı
+"""),
+    "sw": ("Swahili", True, """
+scam: ulaghai utapeli udanganyifu tapeli
+attacker: mshambuliaji mdukuzi wadukuzi
+tried: alijaribu walijaribu
+yesterday: ?jana
+earlier: awali
+please: tafadhali naomba tunaomba
+must: lazima inabidi unapaswa mnapaswa
+not: kamwe hapana ?si
+nothing: chochote hakuna+kitu
+refused: ghairi imeghairiwa imesitishwa
+not+send: usitume msitume usilipe usihamishe usisambaze
+not+change: usibadilishe msibadilishe
+not+reserve: usiweke+nafasi usihifadhi+nafasi
+not+create: usiunde usitengeneze
+not+add: usiongeze
+not+delete: usifute msifute
+not+visit: usitembelee usifungue
+not+post: usichapishe
+not+invite: usialike
+send: tuma tumeni utume ?lipa lipeni hamisha
+change: badilisha badilisheni
+set: weka
+reserve: weka+nafasi hifadhi+nafasi
+create: unda tengeneza
+add: ongeza
+delete: futa futeni
+visit: tembelea fungua
+post: chapisha
+share: shiriki sambaza
+invite: alika
+find: tafuta
+history: ?historia
+file: faili
+calendar: kalenda
+most+expensive: ghali+zaidi
+"""),
+    "tl": ("Tagalog", True, """
+scam: panloloko manloloko
+attacker: umaatake
+tried: sinubukan sinubukang
+yesterday: kahapon
+earlier: kanina
+please: pakiusap paki
+could+you: puwede+mo+bang pwede+mo+bang maaari+mo+bang
+must: ?dapat kailangan kailangang
+not: huwag wag ?hindi
+no: walang
+refused: kanselado kinansela binawi
+please+send: pakipadala pakibayaran pakilipat
+please+change: pakipalitan pakibago
+please+reserve: pakireserba
+please+delete: pakibura pakitanggal
+please+visit: pakibuksan pakibisita
+please+add: pakidagdag
+please+post: pakipost
+please+invite: pakiimbita
+send: magpadala ipadala padalhan ipasa magbayad ?bayaran ilipat
+change: palitan baguhin magpalit
+reserve: magpareserba ireserba
+create: gumawa lumikha likhain
+add: idagdag magdagdag isama
+delete: burahin tanggalin alisin magbura
+visit: bisitahin buksan puntahan
+post: ilathala ipaskil
+share: ibahagi
+invite: imbitahan imbitahin anyayahan
+find: hanapin maghanap
+file: talaksan
+calendar: kalendaryo
+most+expensive: pinakamahal
+"""),
+    "bn": ("Bengali", True, """
+scam: প্রতারণা জালিয়াতি ফিশিং
+attacker: হ্যাকার আক্রমণকারী
+tried: চেষ্টা+করেছিল চেষ্টা+করেছে
+yesterday: গতকাল
+please: অনুগ্রহ+করে দয়া+করে করুন করো
+must: অবশ্যই উচিত
+must+send: পাঠাতে+হবে
+must+change: বদলাতে+হবে
+must+delete: মুছতে+হবে
+not: না নয় কখনোই
+nothing: কিছুই
+refused: বাতিল
+<past>: হয়েছে হয়েছিল করা+হয়েছে করা+হয়েছিল করেছি করেছে করেছিলাম দিয়েছি দিয়েছে দিয়েছিলাম
+send: পাঠান পাঠাও পাঠিয়ে+দিন পাঠিয়ে+দাও পাঠাবেন পাঠিও ট্রান্সফার ফরোয়ার্ড পরিশোধ+করুন পেমেন্ট+করুন
+change: বদলান বদলাও বদলাবেন বদলে+দিন বদলে+দাও পরিবর্তন+করুন পরিবর্তন+করো সেট+করুন
+reserve: বুক+করুন বুক+করো রিজার্ভ+করুন সংরক্ষণ+করুন
+create: তৈরি+করুন তৈরি+করো
+add: যোগ+করুন যোগ+করো যুক্ত+করুন
+delete: মুছে+দিন মুছে+দাও মুছে+ফেলুন মুছে+ফেলো মুছুন ডিলিট+করুন
+visit: খুলুন খোলো ভিজিট+করুন
+post: পোস্ট+করুন পোস্ট+করো প্রকাশ+করুন
+share: শেয়ার+করুন শেয়ার+করো
+invite: আমন্ত্রণ+জানান আমন্ত্রণ+করুন
+find: খুঁজুন খুঁজে+বের+করুন
+file: ফাইল ফাইলটি
+calendar: ক্যালেন্ডার ক্যালেন্ডারে
+most+expensive: সবচেয়ে+দামি
+"""),
+    "lt": ("Lithuanian", True, """
+scam: sukčiavimas sukčiai sukčius apgavystė
+attacker: įsilaužėlis užpuolikas
+tried: bandė mėgino
+yesterday: vakar
+earlier: anksčiau
+please: prašau prašome maloniai
+could+you: ar+galėtum ar+galėtumėte ar+galite
+must: privalai privalote privaloma būtina reikia
+not: ?ne niekada nedaryk nedarykite
+nothing: nieko
+refused: atšaukta atšauktas atšaukiu
+send: siųsk siųskite išsiųsk išsiųskite nusiųsk nusiųskite persiųsk persiųskite pervesk perveskite sumokėk sumokėkite
+change: pakeisk pakeiskite keisk keiskite nustatyk nustatykite atnaujink atnaujinkite
+reserve: rezervuok rezervuokite užsakyk užsakykite
+create: sukurk sukurkite
+add: pridėk pridėkite įtrauk įtraukite
+delete: ištrink ištrinkite pašalink pašalinkite trink trinkite
+visit: aplankyk aplankykite atidaryk atidarykite apsilankyk apsilankykite
+post: paskelbk paskelbkite skelbk skelbkite
+share: pasidalyk pasidalykite
+invite: pakviesk pakvieskite
+find: rask raskite surask suraskite
+file: failą failas failo
+calendar: kalendorių kalendoriuje
+most+expensive: brangiausią brangiausias brangiausio brangiausiame
+"""),
+    "eo": ("Esperanto", True, """
+scam: fraŭdo ?trompo fraŭdulo trompisto
+attacker: atakanto atakinto
+tried: provis
+yesterday: hieraŭ
+earlier: antaŭe
+please: bonvolu bonvole
+must: devas necesas
+not: ?ne neniam
+nothing: nenion nenio
+refused: nuligita nuligis
+send: sendu sendi plusendu plusendi pagu pagi transigu transigi
+change: ŝanĝu ŝanĝi agordu agordi
+reserve: rezervu rezervi
+create: kreu krei
+add: aldonu aldoni
+delete: forigu forigi viŝu viŝi
+visit: vizitu viziti malfermu malfermi
+post: afiŝu afiŝi publikigu publikigi
+share: kundividu kundividi
+invite: invitu ?inviti
+find: trovu ?trovi
+file: dosieron dosiero
+calendar: kalendaron kalendaro
+most+expensive: plej+multekostan plej+multekosta plej+karan plej+kara
+"""),
+    "ur": ("Urdu", True, """
+scam: فراڈ دھوکہ+دہی دھوکا
+attacker: ہیکر حملہ+آور
+tried: کوشش+کی
+yesterday: گزشتہ+روز
+please: براہ+کرم برائے+مہربانی کریں کیجیے کیجئے کرو کر+دیں دیجیے دیجئے
+must: ضرور ضروری لازمی چاہیے چاہئے
+not: نہ نہیں مت
+nothing: کچھ+نہیں کچھ+بھی+نہیں
+refused: ?منسوخ
+<past>: دیا دی دیے گیا گئی گئے کیا شدہ کر+دیا کر+دی کر+دیے
+send: بھیجیں بھیجو بھیجئے بھیجیے بھیج ارسال ٹرانسفر منتقل ای+میل+کریں ای+میل+کرو ای+میل+کیجیے ای+میل+کر+دیں
+change: بدلیں بدلو تبدیل
+reserve: بک+کریں بک+کرو بک+کر+دیں ریزرو
+create: بنائیں بناؤ
+add: شامل+کریں شامل+کرو شامل+کر+دیں
+delete: حذف ڈیلیٹ مٹائیں ہٹائیں مٹا+دیں ہٹا+دیں
+visit: کھولیں کھولو وزٹ
+post: پوسٹ ?شائع
+share: شیئر
+invite: مدعو+کریں دعوت+دیں
+find: ?تلاش
+file: فائل
+calendar: کیلنڈر
+most+expensive: سب+سے+مہنگا سب+سے+مہنگے سب+سے+مہنگی
+"""),
+    "et": ("Estonian", True, """
+scam: pettus petis õngitsus
+attacker: ründaja häkker
+tried: proovis üritas
+yesterday: ?eile
+earlier: varem
+please: palun
+must: pead peate tuleb peab
+not: ärge ?mitte ?ei
+not+send: ära+saada ära+maksa ära+edasta ära+kanna
+not+change: ära+muuda ära+vaheta ära+määra
+not+reserve: ära+broneeri
+not+create: ära+loo
+not+add: ära+lisa
+not+delete: ära+kustuta ära+eemalda
+not+visit: ära+külasta ära+ava
+not+post: ära+postita ära+avalda
+not+invite: ära+kutsu
+nothing: midagi
+refused: tühistatud tühista
+send: ?saada saatke edasta edastage maksa makske kanna+üle kandke+üle
+change: muuda muutke vaheta vahetage määra määrake
+reserve: broneeri broneerige reserveeri
+create: ?loo looge koosta
+add: ?lisa lisage
+delete: kustuta kustutage eemalda eemaldage
+visit: külasta külastage ?ava avage
+post: postita postitage avalda avaldage
+share: jaga jagage
+invite: kutsu kutsuge
+find: ?leia leidke
+file: ?fail faili failid
+calendar: ?kalender kalendrisse kalendris
+most+expensive: kõige+kallim kõige+kallima kõige+kallimasse
+"""),
 }
 
-NEGATIVE_PREFIX = {"cs": "ne"}
+NEGATIVE_PREFIX = {"cs": "ne", "lt": "ne"}
 """Languages that negate an imperative by a prefix written onto it: Czech "nepošli",
-"nepřeposílej" are read as "not" and the verb."""
+"nepřeposílej", Lithuanian "nesiųsk", "neištrink" are read as "not" and the verb."""
 
 _CONJUNCTIONS = {"he": ("ו",), "ar": ("و", "ف"), "fa": ("و",)}
 """Conjunctions written onto the next word: "ושלח" is "and send"."""
@@ -529,7 +792,8 @@ as "и"): in their scripts no other language's word is met that way. Not Arabic,
 
 
 def _fold(word: str) -> str:
-    return unicodedata.normalize("NFKC", word).casefold()
+    # Turkish capital "İ" folds to "i" and a combining dot: "İptal" is "iptal"
+    return unicodedata.normalize("NFKC", word).casefold().replace("i\u0307", "i")
 
 
 class _Table:
@@ -562,7 +826,7 @@ def _tables() -> tuple[_Table, ...]:
 GLOSSED_LANGUAGES: Mapping[str, str] = {code: name for code, (name, _, _) in _TABLES.items()}
 """The languages read through a gloss, by code."""
 
-PUNCTUATION = str.maketrans({"。": ". ", "、": ", ", "।": ".", "॥": ".", "؟": "?",
+PUNCTUATION = str.maketrans({"。": ". ", "、": ", ", "।": ".", "॥": ".", "؟": "?", "۔": ".",
                               "،": ",", "؛": ";", "「": " \u201c", "」": "\u201d ",
                               "『": " \u201c", "』": "\u201d ", "｡": ". "})
 """Sentence and clause marks of these languages as the agent reads them, and Japanese
