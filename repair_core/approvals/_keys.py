@@ -290,6 +290,13 @@ class TrustFile:
             return "its signature does not match its content (forged or re-chained)"
         return None
 
+    def fingerprint(self) -> bytes:
+        """sha256 of everything :meth:`check` and :meth:`is_admin` read (each key's
+        reviewer, id, public key and administrator flag, in order): two trust files with
+        the same fingerprint give every row the same verdict."""
+        return hashlib.sha256(repr([(k.reviewer, k.key_id, k.public_raw, k.admin)
+                                    for k in self.keys]).encode("utf-8")).digest()
+
     def trusts(self, reviewer: str, key: Any) -> bool:
         """Whether `key` (a key id) is trusted for `reviewer`."""
         return any(k.key_id == key for k in self.for_reviewer(reviewer))

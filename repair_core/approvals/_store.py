@@ -58,6 +58,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from .._errors import DgrrError
 from ._canonical import canonical_chunks
+from ._keys import TrustFile
 
 __all__ = [
     "DEFAULT_DB",
@@ -352,6 +353,9 @@ class ApprovalStore:
         self.retries = retries
         self.missing_triggers: list[str] = []
         """Append-only triggers an earlier open created that were found dropped."""
+        self._checked: dict[int, tuple[bytes, bytes | None]] = {}
+        """Row id -> (sha256 of the row's stored values when :meth:`verify` found its hash
+        right, the fingerprint of the trust file its signature was found good under)."""
         try:
             shown = make_url(self.url).render_as_string(hide_password=True)
         except ArgumentError:
@@ -670,6 +674,13 @@ class ApprovalStore:
         :class:`~._checkpoint.Checkpoint`, already verified) the log must still hold the
         checkpoint's row with the checkpoint's hash: deleted newest rows, an emptied log
         and an older copy of the file put in its place are detected.
+
+        Every row is read again on every call. A row whose stored values, every column
+        of it, are those of a row this store object has already checked (the sha256 of
+        what was read, see :func:`_stored_digest`) keeps that check's verdict: its hash
+        and, under a trust file with the same keys, its signature are not computed again
+        (rule `approval.verify-memo`). Whether it chains to the row before it, the
+        checkpoint and the triggers are checked on every call.
         """
         def check() -> ChainCheck:
             prev = GENESIS_HASH
@@ -677,51 +688,53 @@ class ApprovalStore:
             last_id = None
             unsigned_applied = 0
             at_checkpoint: str | None = None
+            trust_keys = trust.fingerprint() if isinstance(trust, TrustFile) else None
+            checked = self._checked
             with self.engine.connect() as conn:
                 result = conn.execute(_raw_select().order_by(_ApprovalRow.id))
-                for row in result.mappings():
+                names = tuple(result.keys())
+                for values in result:
                     n += 1
-                    data = dict(row)
-                    rid = data.get("id")
+                    data = dict(zip(names, values, strict=True))
+                    rid: int = data["id"]  # an integer primary key (SQLite: the rowid)
                     last_id = rid
-                    try:
-                        fields = _row_fields(data)
-                    except _Malformed as exc:
-                        return ChainCheck(ok=False, rows=n, first_broken=rid,
-                                          reason=f"the row is malformed ({exc})")
-                    if data["row_hash"] is None:
-                        return ChainCheck(ok=False, rows=n, first_broken=rid,
-                                          reason="recorded before the hash chain existed; "
-                                                 "it cannot be verified")
-                    if data["prev_hash"] != prev:
-                        return ChainCheck(ok=False, rows=n, first_broken=rid,
-                                          reason="does not chain to the previous row (a row "
-                                                 "before it was deleted or replaced)")
-                    if row_hash(fields, prev) != data["row_hash"]:
-                        return ChainCheck(ok=False, rows=n, first_broken=rid,
-                                          reason="its content does not match its hash (the "
-                                                 "row was changed)")
-                    unsigned_event = (fields["kind"] in UNSIGNED_KINDS and not data.get("key_id")
+                    stored = _stored_digest(values)
+                    known = checked.get(rid)
+                    if known is not None and known[0] == stored:
+                        problem = None if data["prev_hash"] == prev else _UNCHAINED
+                    else:
+                        known = None
+                        problem = _chain_problem(data, prev)
+                    if problem is not None:
+                        return ChainCheck(ok=False, rows=n, first_broken=rid, reason=problem)
+                    if known is None:
+                        known = checked[rid] = (stored, None)
+                    kind = data.get("kind")
+                    unsigned_event = (kind in UNSIGNED_KINDS and not data.get("key_id")
                                       and not data.get("signature"))
                     if trust is not None and unsigned_event:
                         unsigned_applied += 1
-                    elif trust is not None:
-                        problem = trust.check(str(fields["reviewer"]), data.get("key_id"),
+                    elif trust is not None and (trust_keys is None or known[1] != trust_keys):
+                        reviewer = str(data["reviewer"])
+                        problem = trust.check(reviewer, data.get("key_id"),
                                               row_message(data["row_hash"]),
                                               data.get("signature"))
-                        if problem is None and fields["kind"] == "rule" and not \
-                                trust.is_admin(str(fields["reviewer"]), data.get("key_id")):
+                        if problem is None and kind == "rule" and not \
+                                trust.is_admin(reviewer, data.get("key_id")):
                             problem = ("a change of the review rule signed with a key the "
                                        "trust file does not name as an administrator's")
                         if problem is not None:
                             return ChainCheck(ok=False, rows=n, first_broken=rid,
                                               reason=problem)
+                        if trust_keys is not None:
+                            checked[rid] = (stored, trust_keys)
                     prev = data["row_hash"]
                     if against is not None and n == against.rows:
                         at_checkpoint = prev
-            if self.missing_triggers:
+                missing = self.missing_triggers or self._dropped_triggers(conn)
+            if missing:
                 return ChainCheck(ok=False, rows=n, head=prev, reason=(
-                    "append-only triggers were dropped: " + ", ".join(self.missing_triggers)))
+                    "append-only triggers were dropped: " + ", ".join(missing)))
             if against is not None:
                 if n < against.rows:
                     return ChainCheck(ok=False, rows=n, head=prev if n else None, reason=(
@@ -738,6 +751,15 @@ class ApprovalStore:
                               unsigned_applied=unsigned_applied)
 
         return self._guard(check)
+
+    def _dropped_triggers(self, conn: Connection) -> list[str]:
+        """The append-only triggers missing now (SQLite; none elsewhere): dropped since
+        this store opened the database."""
+        if self.engine.dialect.name != "sqlite":
+            return []
+        present = {r[0] for r in conn.execute(text(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger'"))}
+        return [name for name in _SQLITE_TRIGGERS if name not in present]
 
     def close(self) -> None:
         self.engine.dispose()
@@ -832,6 +854,32 @@ def _raw_select() -> Any:
     that is not one, JSON that is not JSON) reaches :func:`_row_fields` as stored."""
     return select(*[literal_column(c.name) for c in _ApprovalRow.__table__.columns]
                   ).select_from(_ApprovalRow.__table__)
+
+
+_UNCHAINED = "does not chain to the previous row (a row before it was deleted or replaced)"
+
+
+def _chain_problem(data: Mapping[str, Any], prev: str) -> str | None:
+    """Why the stored row `data` does not verify as the row after the one whose hash is
+    `prev` (its signature aside); None when it does."""
+    try:
+        fields = _row_fields(data)
+    except _Malformed as exc:
+        return f"the row is malformed ({exc})"
+    if data["row_hash"] is None:
+        return "recorded before the hash chain existed; it cannot be verified"
+    if data["prev_hash"] != prev:
+        return _UNCHAINED
+    if row_hash(fields, prev) != data["row_hash"]:
+        return "its content does not match its hash (the row was changed)"
+    return None
+
+
+def _stored_digest(values: Iterable[Any]) -> bytes:
+    """sha256 of a row's stored values as read (every column, in the select's order):
+    equal only for rows whose every value is the same (`repr` tells text from numbers
+    and None, and quotes text unambiguously)."""
+    return hashlib.sha256(repr(tuple(values)).encode("utf-8", "backslashreplace")).digest()
 
 
 def row_message(hash_hex: str) -> bytes:
