@@ -67,7 +67,15 @@ from ._calendar_condition import date_condition_fails
 from ._code_calls import CodeLines
 from ._labelled import LabelledLines, block_as_lines
 from ._order_gloss import gloss
-from ._order_replies import FRAME, approves, proposes, qualifies, reaffirmed_frame, retracts
+from ._order_replies import (
+    FRAME,
+    answered,
+    approves,
+    proposes,
+    qualifies,
+    reaffirmed_frame,
+    retracts,
+)
 from ._order_scope import (
     addressed_to_other,
     addressed_to_role,
@@ -1046,6 +1054,10 @@ class _Reading:
                     (self.outside[matches[k - 1].end():matches[k].start()],
                      self.outside[matches[k].start():matches[k].end()])
                     for k in range(n + 2, len(matches)))))
+            # an offer the next turn answers without approving it is asked, not given
+            unapproved = not approved and n + 1 < len(matches) and proposes(
+                self.tokens[lo:hi]) and answered(
+                self.outside[matches[n + 1].start():matches[n + 1].end()])
             cue_text = named[m.start():m.end()]
             ends = self.outside[m.end():m.end() + 1]
             line = bisect_right(logs[0], m.start()) - 1
@@ -1057,7 +1069,7 @@ class _Reading:
                 or state_unknown(said, self.tokens[lo:hi], figures))
             sentence = _Sentence(m.start(), m.end(), self.tokens[lo:hi],
                                  _WORD.findall(cue_text), cues,
-                                 question=ends == "?" and not approved,
+                                 question=(ends == "?" or unapproved) and not approved,
                                  approved=approved, coded=coded(m.start()),
                                  logged=line >= 0 and logs[1][line],
                                  heading=heading, text=said,

@@ -35,7 +35,8 @@ from ._order_words import (
     WARNING_WORDS,
 )
 
-__all__ = ["proposes", "approves", "qualifies", "retracts", "reaffirmed_frame", "FRAME"]
+__all__ = ["proposes", "answered", "approves", "qualifies", "retracts", "reaffirmed_frame",
+           "FRAME"]
 
 _ALNUM = re.compile(r"[^\W_]+")
 _NOT = re.compile(r"n['’]t\b")
@@ -50,6 +51,12 @@ def proposes(tokens: list[str]) -> bool:
     "Shall I …", "Do you want me to …", "I'll … for you", "Soll ich …", "¿Debo …?"."""
     return bool(tokens) and (tokens[0] in PROPOSAL_OPENERS or any(
         pair in PROPOSAL_PAIRS for pair in pairwise(tokens)))
+
+
+def answered(sentence: str) -> bool:
+    """`sentence` (the one after a proposal) is another turn of a dialogue: it opens with a
+    speaker's label ("User: …", "Me (today): …"), so it answers the proposal."""
+    return _SPEAKER.match(sentence.strip()) is not None
 
 
 def approves(reply: str) -> bool:
