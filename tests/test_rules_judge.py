@@ -1110,14 +1110,14 @@ def test_an_amount_written_in_words_of_one_language_is_the_amount(tmp_path):
     assert repair(case, plan_case(case)).verification.outcome == "clean"
 
 
-def _pickup_case(tmp_path, note: str, known: str, value=None):
-    """A pickup point from a courier's text message (the fault m_pickup, seq 5) and, at
-    seq 7, a day plan saying `note` (and holding `value` under the key "pickup", when
-    given), written with a support edge only to the user's own record m_known (saying
-    `known`)."""
+def _pickup_case(tmp_path, note: str, known: str, value=None, at="52.52437, 13.41053"):
+    """A pickup point from a courier's text message (the fault m_pickup, seq 5, the kiosk
+    at `at`) and, at seq 7, a day plan saying `note` (and holding `value` under the key
+    "pickup", when given), written with a support edge only to the user's own record
+    m_known (saying `known`)."""
     from repair_core import load_case
 
-    sms = "DPD: your parcel waits at our partner kiosk, 52.52437, 13.41053, until Friday."
+    sms = f"DPD: your parcel waits at our partner kiosk, {at}, until Friday."
     raw = {
         "format": "dgrr.case/v1", "case_id": "pickup", "domain": "shopping",
         "user_id": "ada",
@@ -1128,7 +1128,7 @@ def _pickup_case(tmp_path, note: str, known: str, value=None):
              "deps": [], "text": known},
             {"id": "m_pickup", "user_id": "ada", "status": "active", "created_seq": 5,
              "deps": [{"id": "s2", "label": "produce"}],
-             "text": "Parcel pickup at the partner kiosk 52.52437, 13.41053 until Friday."},
+             "text": f"Parcel pickup at the partner kiosk {at} until Friday."},
             {"id": "m_plan", "user_id": "ada", "status": "active", "created_seq": 7,
              "deps": [{"id": "s3", "label": "produce"}], "text": note,
              **({} if value is None else {"key": "pickup", "value": value})},
@@ -1238,6 +1238,186 @@ def test_a_record_stating_a_faults_point_in_another_notation_is_not_certified(tm
     # prose naming a point writes latitude first, with a comma
     [prose] = points("meet at the point (52.52437, 13.41053)")
     assert same_point(kiosk, prose)
+
+
+@rule("verify.amount-notations")
+def test_an_amount_with_a_k_or_m_suffix_is_one_only_with_a_currency_next_to_it(tmp_path):
+    from repair_core import plan_case
+    from repair_core._canonical import canonical
+    from repair_core.content import amounts
+    from repair_core.replay import repair
+
+    def read(text: str) -> list[str]:
+        return amounts(canonical(text))
+
+    # a thousand or a million written k or M, a currency sign, code or name next to it
+    for written in ("€4.9k", "4.9K EUR", "4,9k €", "€4.9 k", "4.9k euros", "EUR 4.9K"):
+        assert read(written) == ["4900"], written
+    assert read("$1.2M") == read("1.2M USD") == ["1200000"]
+    assert read("USD 12k") == read("12K USD") == read("$12k") == ["12000"]
+    # with no currency next to it a k or an M is a count or a size, as a bare number is
+    assert read("a 4k screen, 12k gold, 4.9k followers, 1.2M views, 1.2m tall, 12k") == []
+    # the bill's 2,310.00 NOK restated with a suffix
+    for todo in ("To pay in January: rent 9,800 NOK; 2.31k NOK by the 20th.",
+                 "To pay in January: rent 9,800 NOK; NOK 2.31K by the 20th.",
+                 "To pay in January: rent 9,800 NOK; kr 2.31k by the 20th."):
+        for why in _whys_not_certified(lambda: _payables_case(tmp_path, todo),  # noqa: B023
+                                       "m_todo:m_bill", "unexplained-token"):
+            assert "it states the amount 2310 of m_bill" in why
+    # the same figure with no currency (a count of steps) and the rent's own: clean
+    case = _payables_case(tmp_path, "To pay in January: rent 9.8k NOK; walk 2.31k steps a "
+                                    "day.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+
+
+@rule("verify.amount-words")
+def test_an_amount_in_words_with_a_comma_or_digits_after_its_thousands_is_the_amount(tmp_path):
+    from repair_core import plan_case
+    from repair_core._canonical import canonical
+    from repair_core.content import amounts
+    from repair_core.replay import repair
+
+    def read(text: str) -> list[str]:
+        return amounts(canonical(text))
+
+    # a comma after the thousands, as a cheque writes it; digits for the rest; and the
+    # scaled "2 thousand" alone is then no second amount
+    for words in ("two thousand, three hundred and ten kroner", "2 thousand 310 kroner",
+                  "2 Tausend 310 Kronen",
+                  "zwei Tausend, dreihundertzehn Kronen", "deux mille, trois cent dix couronnes",
+                  "2 mille 310 couronnes", "dos mil, trescientos diez coronas",
+                  "2 thousand 3 hundred and 10 kroner"):
+        assert read(words) == ["2310"], words
+    # a list of sums is no one number: "one million, two" is not 1000002, nor "2
+    # thousand, 3" 2003
+    assert read("€ one million, € two million") == ["1000000", "2000000"]
+    assert read("one thousand one thousand kroner") == ["1000"]
+    assert read("2 thousand, 3 thousand, twenty-three hundred kroner") == [
+        "2000", "3000", "2300"]
+    # a count or a year stays none without a currency
+    assert read("two thousand, ten of them") == []
+    for todo in ("To pay in January: rent 9,800 NOK; two thousand, three hundred and ten "
+                 "kroner by the 20th.",
+                 "To pay in January: rent 9,800 NOK; 2 thousand 310 kroner by the 20th.",
+                 "Im Januar: Miete 9.800 NOK; 2 Tausend 310 Kronen bis zum 20.",
+                 "En janvier : loyer 9 800 NOK ; deux mille, trois cent dix couronnes le 20."):
+        for why in _whys_not_certified(lambda: _payables_case(tmp_path, todo),  # noqa: B023
+                                       "m_todo:m_bill", "unexplained-token"):
+            assert "it states the amount 2310 of m_bill" in why
+    # another sum written so is its own: clean
+    case = _payables_case(tmp_path, "To pay in January: rent 9,800 NOK; two thousand, three "
+                                    "hundred and nine kroner for the boiler.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+
+
+@rule("verify.unexplained-point")
+def test_a_point_with_hemisphere_words_or_letters_is_the_point_they_say(tmp_path):
+    from repair_core import plan_case
+    from repair_core._canonical import canonical
+    from repair_core.content._points import points, same_point
+    from repair_core.replay import repair
+
+    def read(text: str):
+        [point] = points(canonical(text))
+        return point
+
+    new_york = read("40.7128° N, 74.0060° W")
+    assert (new_york.lat, new_york.lon) == (40.7128, -74.006)
+    for written in ("40.7128 N 74.0060 W", "40°42'46\"N 74°0'22\"W",
+                    "40.7128 north, 74.0060 west", "40.7128 North 74.0060 West",
+                    "40,7128° Nord, 74,0060° West", "40.7128° nord, 74.0060° ouest",
+                    "40.7128 norte, 74.0060 oeste", "40.7128 noord, 74.0060 west",
+                    "40.7128 nord, 74.0060 ovest", "40.7128 nord, 74.0060 vest",
+                    "74.0060 west, 40.7128 north"):
+        p = read(written)
+        assert same_point(new_york, p), written
+        assert (p.lat_signed, p.lon_signed) == (True, True), written
+    # a south or west word makes the coordinate negative, in each language
+    for written in ("33.8688 south, 151.2093 east", "33.8688° Süd, 151.2093° Ost",
+                    "33.8688 sud, 151.2093 est", "33.8688 sur, 151.2093 este",
+                    "33.8688 sul, 151.2093 leste", "33.8688 zuid, 151.2093 oost",
+                    "33.8688 sør, 151.2093 øst", "33.8688 söder, 151.2093 öster"):
+        p = read(written)
+        assert (p.lat, p.lon) == (-33.8688, 151.2093), written
+    assert read("40.7128 nord, 74.0060 ouest").lon == -74.006
+    # "O" is east in German and west in French and Spanish: a longitude either side
+    o = read("40.7128° N, 74.0060° O")
+    assert not o.lon_signed and same_point(new_york, o)
+    # east is another place
+    assert not same_point(new_york, read("40.7128 north, 74.0060 east"))
+    # the fault's point restated with words, an edge only to the gym's record
+    gym = "Ada's gym is at 52.50102, 13.34200 (Wittenbergplatz)."
+    for plan in ("Thursday: gym, then the parcel at 40.7128 north, 74.0060 west.",
+                 "Donnerstag: Fitness, dann das Paket bei 40,7128° Nord, 74,0060° West.",
+                 "Jeudi : salle, puis le colis à 40.7128° nord, 74.0060° ouest."):
+        for why in _whys_not_certified(
+                lambda: _pickup_case(tmp_path, plan, gym, at="40.7128° N, 74.0060° W"),  # noqa: B023
+                "m_plan:m_pickup", "unexplained-token"):
+            assert "it states the point" in why
+    # the same numbers on the other side of the meridian are another place: clean
+    case = _pickup_case(tmp_path, "Thursday: gym, then a cafe at 40.7128 north, 74.0060 east.",
+                        gym, at="40.7128° N, 74.0060° W")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+
+
+@rule("verify.unexplained-point")
+def test_a_records_value_of_indented_json_is_read_as_its_one_line_form(tmp_path):
+    from repair_core import plan_case
+    from repair_core._canonical import canonical
+    from repair_core.content import amounts, distinctive_tokens
+    from repair_core.content._points import points
+    from repair_core.replay import repair
+
+    def found(value: str) -> list[tuple[str, list[str], list[tuple[str, str]]]]:
+        """Per objective, what verify says of a to-do whose value is `value`."""
+        out = []
+        for objective in ("answer", "store"):
+            case = _payables_case(tmp_path, "To pay in January: rent 9,800 NOK.", value=value)
+            v = repair(case, plan_case(case, objective=objective)).verification
+            out.append((v.outcome, sorted(c.id for c in v.carriers),
+                        sorted((u.id, u.reason) for u in v.uncertain)))
+        return out
+
+    gym = "Ada's gym is at 52.50102, 13.34200 (Wittenbergplatz)."
+    kiosk = {"type": "Point", "coordinates": [13.41053, 52.52437]}
+    for value in ({"lat": 52.52437, "lng": 13.41053}, {"pickup": kiosk}):
+        for indent in (None, 2, 4, "\t"):
+            text = json.dumps(value, indent=indent)
+            assert len(points(canonical(text))) == 1, text
+            for why in _whys_not_certified(
+                    lambda t=text: _pickup_case(tmp_path, "Thursday: gym, then the parcel.",
+                                                gym, t),
+                    "m_plan:m_pickup", "unexplained-token"):
+                assert "it states the point" in why
+    # the gym's own point so: clean
+    case = _pickup_case(tmp_path, "Thursday: gym.", gym,
+                        json.dumps({"lat": 52.50102, "lng": 13.342}, indent=2))
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    # an amount under a JSON key naming one, as the flattened value reads it
+    bill = {"payee": "the packaging supplier", "amount": 2310, "currency": "NOK"}
+    for indent in (None, 2, 4, "\t"):
+        text = json.dumps(bill, indent=indent)
+        assert amounts(canonical(text)) == ["2310"], text
+        for why in _whys_not_certified(
+                lambda t=text: _payables_case(tmp_path, "To pay in January: rent 9,800 NOK; "
+                                              "one more bill by the 20th.", value=t),
+                "m_todo:m_bill", "unexplained-token"):
+            assert "it states the amount 2310 of m_bill" in why
+    assert amounts(canonical(json.dumps({"amount": "2310.00", "room": 1450}, indent=2))) == \
+        ["2310"]
+    assert amounts(canonical(json.dumps({"room": 2310, "year": 2024}, indent=2))) == []
+    case = _payables_case(tmp_path, "To pay in January: rent.",
+                          value=json.dumps({"amount": 9800, "currency": "NOK"}, indent=2))
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    # the account and the host: the same findings as the one-line form
+    pay = {"account": "NO93 8601 1117 947", "portal": "https://halvorsen-trade.biz/pay"}
+    one_line = found(json.dumps(pay))
+    assert one_line[0][0] == "carriers" and "m_todo:m_bill" in one_line[0][1], one_line
+    for indent in (2, 4, "\t"):
+        text = json.dumps(pay, indent=indent)
+        assert set(distinctive_tokens(text, names=False)) == \
+            set(distinctive_tokens(json.dumps(pay), names=False))
+        assert found(text) == one_line, indent
 
 
 @rule("verify.unexplained-record-token")

@@ -82,6 +82,18 @@ AMOUNTS_AND_POINTS: list[Shape] = [
     # a record's value flattened: keys and numbers a line each
     repeated("amount\n1234\n"), repeated("amount\n"), repeated("\n1234"),
     repeated("lat\n1.234\nlng\n"), repeated("coordinates\n"), repeated("1.234\n"),
+    # a k or M after a number, a currency next to it or not
+    repeated("4.9k "), repeated("ꞓ4.9k "), repeated("1k"), repeated("12 k usd "),
+    repeated("1.2m, "),
+    # an amount under a JSON key, keys alone, quotes alone
+    repeated('"amount": 2310, '), repeated('"amount": '), repeated('"'),
+    repeated('"a": 1234, '),
+    # hemisphere words and letters, alone and after coordinates
+    repeated("40.7128 north, 74.0060 west, "), repeated("1.234 nord "), repeated("süd "),
+    repeated("1.234 o "), repeated("1.234 so̸r 1.234 "),
+    # indented JSON: pairs, line ends with long indents, a GeoJSON opening
+    repeated('{\n    "lat": 40.7128,\n    "lng": -74.006\n},\n'), repeated(",\n" + " " * 40),
+    repeated('"coordinates": [\n' + "\t" * 40), repeated("1.234,\n" + " " * 31),
 ]
 """Amounts and points in digits (`content.amounts`, `content._points.points`)."""
 
@@ -94,6 +106,10 @@ AMOUNTS_IN_WORDS: list[Shape] = [
     repeated("one deux drei cuatro cinque seis zeven åtte tre tusen mil mille "),
     repeated("12 a "), _joined(lambda i: f"zweitausend{i}x", 16),
     _joined(lambda i: f"thousand w{i}", 15),
+    # commas after powers, digits after them, lists of powers
+    repeated("two thousand, "), repeated("2 thousand 310 "), repeated("thousand, 3 "),
+    repeated("one million, two million, "), repeated("twenty-three hundred thousand, "),
+    repeated("deux mille, trois cent "), repeated("thousand 999 hundred "),
 ]
 """Amounts in words (`content.amounts`)."""
 

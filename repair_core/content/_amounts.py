@@ -10,9 +10,12 @@ multiplies it ("1 lakh" = 100000, "2.45 lakh" = 245000, "1.5 crore", "3 thousand
 million", and a power of a thousand of the languages `_number_words` reads: "2,5 Tausend",
 "1,5 millones"), and a number written in words (`_number_words`: "two thousand three hundred and
 ten kroner", "zweitausenddreihundertzehn Kronen"), a round number of thousands or one a
-year could be (1000 to 2099) only with a currency next to it. A bare number ("1450", "0932") is not, nor one inside an id or account ("KF-0932"), nor a
-date or a time; a number alone on a line under a key naming an amount is one (a
-record's value {"amount": 2310} read flattened). Not a distinctive token: two records may state the same rent by chance,
+year could be (1000 to 2099) only with a currency next to it. A number with a suffix k, m or
+bn ("€4.9k", "USD 12k", "$1.2M") is one only with a currency next to it: alone it is a
+count or a size ("a 4k screen", "1.2m tall"). A bare number ("1450", "0932") is not, nor
+one inside an id or account ("KF-0932"), nor a date or a time; a number alone on a line
+under a key naming an amount is one (a record's value {"amount": 2310} read flattened), and
+so is one as the value of such a key in JSON text, one line or indented. Not a distinctive token: two records may state the same rent by chance,
 and a text is never called a carrier for it. What a record's lineage explains is asked of
 it (`verify.unexplained-amount`).
 """
@@ -61,6 +64,22 @@ def _scaled_words() -> tuple[dict[str, int], re.Pattern[str]]:
         re.IGNORECASE)
 
 
+_SUFFIXES = {"k": 3, "m": 6, "bn": 9}
+"""A letter or two after a number that multiply it ("4.9k", "1.2M", "2bn") -> the power
+of ten."""
+
+
+@cache
+def _suffixed() -> re.Pattern[str]:
+    """A number of one to three digits, maybe a decimal point or comma and one or two
+    digits (three would be a thousands group: "1,250k"), then a suffix of `_SUFFIXES`,
+    at most one blank between, standing alone or after a currency sign; in lower-case
+    text."""
+    return re.compile(
+        rf"(?<!(?!{_sign()})[\w.,'’/:-])(\d{{1,3}}(?:[.,]\d{{1,2}})?)[ \u00a0\u202f]?"
+        r"(k|m|bn)(?!\w)")
+
+
 _AMOUNT_KEYS = ("amount", "price", "total", "cost", "fee", "balance", "betrag", "preis",
                 "summe", "montant", "prix", "importe", "precio", "importo", "prezzo", "valor",
                 "preço", "preco", "custo", "bedrag", "prijs", "pris", "summa", "beløp", "beløb",
@@ -79,6 +98,10 @@ def _amount_key() -> tuple[tuple[str, ...], re.Pattern[str]]:
     forms = tuple(sorted({form for key in _AMOUNT_KEYS for form in (key, canonical(key))}))
     return forms, re.compile(r"[a-z_ -]{0,24}(?:" + "|".join(map(re.escape, forms))
                              + r")[a-z_ -]{0,24}", re.IGNORECASE)
+_JSON_NUMBER = re.compile(r'"([^"\n]{1,50})": ?"?(\d{4,9})(?:\.(\d{1,2}))?"?(?![\w.])')
+"""A number of four to nine digits (maybe cents), maybe quoted, as the value of a JSON
+object's key, in a text holding the object as JSON ({"amount": 2310} on one line or
+indented over several)."""
 _LINE_NUMBER = re.compile(r"\n(\d{4,9})(?:\.(\d{1,2}))?(?![^\n])")
 """A number of four to nine digits alone on a line (not the first): as a record's value
 is read flattened, the line before it is its key ({"amount": 2310, "currency": "NOK"} is
@@ -162,8 +185,8 @@ def amounts(text: str) -> list[str]:
     """The amounts of `text` (canonical or as written), each once, in order of where they
     start, as its integer part's digits and its cents after a dot, unless they are none
     ("3,275.50" -> "3275.50", "14,600" -> "14600", "1450.00" -> "1450", "1,45,000" -> "145000", "2.45 lakh" -> "245000").
-    Linear in the text: three bounded patterns, each tried at each place a number (or a
-    currency sign or code) can start.
+    Linear in the text: bounded patterns, each tried at each place a number (or a
+    currency sign or code, or a quoted key) can start.
 
     >>> amounts("KF-0932: 3,275.50 GBP (18 Dec); rates 1.120,00 EUR, 14 600 and 1450.00; "
     ...         "1450 and 99.50 are not")
@@ -193,6 +216,10 @@ def amounts(text: str) -> list[str]:
         key_at = text.rfind("\n", max(0, m.start() - 50), m.start()) + 1
         if (key_at or m.start() <= 50) and amount_key.fullmatch(text, key_at, m.start()):
             add(m.start(1), _form(m.group(1), m.group(2) and m.group(2).ljust(2, "0")))
+    json_keyed = '"' in text and any(key in low for key in keys)
+    for m in _JSON_NUMBER.finditer(text) if json_keyed else ():  # {"amount": 2310}
+        if amount_key.fullmatch(m.group(1)):
+            add(m.start(2), _form(m.group(2), m.group(3) and m.group(3).ljust(2, "0")))
     for m in _currency().finditer(text):
         code = m.group("before") or m.group("after")
         if code is not None and code.lower() not in _CODE_SET:
@@ -200,17 +227,24 @@ def amounts(text: str) -> list[str]:
         group = "n0" if m.group("n0") is not None else "n1" if m.group("n1") is not None \
             else "n2"
         add(m.start(group), m.group(group).lstrip("0"))
+    for m in _suffixed().finditer(low):
+        scaled = _scaled(m.group(1), _SUFFIXES[m.group(2)])
+        if scaled is not None and _priced(low, m.start(), m.end()):
+            add(m.start(), scaled)
     stems = any(stem in low for stem in NUMBER_STEMS)
+    worded = list(number_words(low)) if stems else []
     if stems or any(w in low for w in _SCALE_WORDS):
         scales, scaled_pattern = _scaled_words()
-        for m in scaled_pattern.finditer(text):
-            power = scales.get(m.group(2).lower())
+        inside = _Spans(worded)
+        for m in scaled_pattern.finditer(low):
+            power = scales.get(m.group(2))
             scaled = None if power is None else _scaled(m.group(1), power)
-            if scaled is not None:
+            # "2 thousand" of "2 thousand 310" is no amount of its own
+            if scaled is not None and not inside.longer(m.start(), m.end()):
                 add(m.start(), scaled)
     if stems:
         priced: dict[tuple[str, str], bool] = {}  # by the text around, for this call
-        for start, end, value in number_words(low):
+        for start, end, value in worded:
             # in order of where they start: a number stated before is added already
             if (amount := str(value)) in first:
                 continue
@@ -223,6 +257,25 @@ def amounts(text: str) -> list[str]:
             if priced[around]:
                 add(start, amount)
     return sorted(first, key=first.__getitem__)
+
+
+class _Spans:
+    """Where the numbers in words of a text are (start, end, value), in order of where
+    they start, none inside another: asked, in order of where they start, whether a
+    span lies inside a longer one."""
+
+    __slots__ = ("spans", "at")
+
+    def __init__(self, spans: list[tuple[int, int, int]]) -> None:
+        self.spans, self.at = spans, 0
+
+    def longer(self, start: int, end: int) -> bool:
+        while self.at < len(self.spans) and self.spans[self.at][1] <= start:
+            self.at += 1
+        if self.at == len(self.spans):
+            return False
+        first, last, _ = self.spans[self.at]
+        return first <= start and end <= last and (first, last) != (start, end)
 
 
 NUMBER_STEMS = ("hundr", "hundert", "honderd", "cent", "thousand", "illion", "tausend",

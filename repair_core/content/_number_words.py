@@ -7,7 +7,9 @@ Portuguese, Dutch, Norwegian, Danish, Swedish); a run of words is read in a lang
 only when every word of it is that language's, so an English "one" and a French "un"
 never make one number. A word of a language that writes numbers as one word (German,
 Dutch, the Scandinavian languages, Italian) is split into that table's words, the
-longest first at each place; one to three digits may lead ("2 thousand"). The words read
+longest first at each place; one to three digits may lead ("2 thousand") or stand for what
+is below a power ("2 thousand 310"), and a comma may follow a power ("two thousand, three
+hundred and ten"). The words read
 are those of canonical text (`repair_core._canonical.canonical`) or of lower-case text.
 One pass over the words of the text, each word's reading kept for the call: linear in
 the text. What is an amount is `_amounts`'s to say (`verify.amount-words`).
@@ -279,7 +281,8 @@ class _Number:
     """The number being read in one language: whole powers of a thousand read so far
     (`total`), then hundreds and the rest below a hundred."""
 
-    __slots__ = ("vigesimal", "total", "hundreds", "rest", "scale", "last", "start", "end")
+    __slots__ = ("vigesimal", "total", "hundreds", "rest", "scale", "last", "start", "end",
+                 "power_end", "below_start")
 
     def __init__(self, vigesimal: bool) -> None:
         self.vigesimal = vigesimal
@@ -290,6 +293,7 @@ class _Number:
         self.scale = _TOP
         self.last: int | None = None  # the kind of the last word read
         self.start = self.end = -1
+        self.power_end = self.below_start = -1  # where the last power ends, what follows starts
 
     def read(self, kind: int, value: int, start: int, end: int) -> bool:
         """Read one table word (`kind`, `value`) of the text at `start`..`end`; False when
@@ -304,7 +308,8 @@ class _Number:
             if not self._adds(value, last):
                 return False
         elif kind == _H:
-            if self.hundreds or last == _AND or last == _DIGITS and self.rest == 0:
+            if self.hundreds or last == _AND or last == _DIGITS and self.rest == 0 \
+                    or (self.rest or 1) * 100 >= self.scale:
                 return False
             self.hundreds, self.rest = (self.rest or 1) * 100, 0
         elif kind == _C:
@@ -317,6 +322,14 @@ class _Number:
                 return False
             self.total += (below or 1) * value
             self.scale, self.hundreds, self.rest = value, 0, 0
+            self.power_end = end
+        elif kind == _DIGITS and last in (_S, _AND) and self.total \
+                and not (self.hundreds or self.rest):
+            # digits for what is below the thousands: "2 thousand 310", "2 Tausend 310"
+            self.hundreds, self.rest = value // 100 * 100, value % 100
+        elif kind == _DIGITS and last in (_H, _AND) and self.hundreds and not self.rest \
+                and value < 100:
+            self.rest = value  # "3 hundred 10", "3 hundred and 10"
         elif last is not None:  # a leading "a" or digits
             return False
         elif kind == _A:
@@ -325,8 +338,25 @@ class _Number:
             self.hundreds, self.rest = value // 100 * 100, value % 100
         if last is None:
             self.start = start
+        elif last == _S:
+            self.below_start = start
         self.last, self.end = kind, end
         return True
+
+    def split(self, kind: int, value: int) -> tuple[int, int, int] | None:
+        """When a power or a hundred (`kind`, `value`) cannot continue the number because
+        it would reach the last power read ("one million, two million", "two thousand,
+        twenty-three hundred"), (start, end, value) of the number up to that power, this
+        number then holding only what came after it, which the word multiplies; None
+        when there is no such part."""
+        if (value if kind == _S else (self.rest or 1) * 100) < self.scale or not self.total \
+                or self.below_start < 0 or not (self.hundreds or self.rest) \
+                or kind == _H and self.hundreds:
+            return None
+        head = (self.start, self.power_end, self.total)
+        self.total, self.scale, self.start = 0, _TOP, self.below_start
+        self.below_start = -1
+        return head
 
     def _adds(self, value: int, last: int | None) -> bool:
         """Adds a number below a hundred to the rest, where the words before allow it."""
@@ -399,9 +429,17 @@ def number_words(text: str) -> Iterator[tuple[int, int, int]]:
         if (active or leads) and not (between == " " or len(between) <= 3
                                       and start - done == len(between)
                                       and not between.strip(_JOINS)):
-            for k in active:
-                close(k)
-            active.clear()
+            if active and between.strip(_JOINS) == "," and len(between) <= 3 \
+                    and start - done == len(between):
+                # a comma after a power ("two thousand, three hundred"): the numbers
+                # whose last word is one go on
+                for k in [k for k in active if numbers[k].last != _S]:
+                    close(k)
+                    active.discard(k)
+            else:
+                for k in active:
+                    close(k)
+                active.clear()
             leads = None
         if not active and leads is None and leading is None \
                 and (between[:-1] if between[-1:] in _GAP else between)[-1:].isdigit() \
@@ -411,10 +449,14 @@ def number_words(text: str) -> Iterator[tuple[int, int, int]]:
             continue
         done = end
         if leading is not None:
-            for k in active:
+            # digits go on a number whose thousands they follow, or lead the next one
+            # (after a comma always: "2 thousand, 3 thousand" is a list)
+            going_on = {k for k in active if leading[0] == _DIGITS and "," not in between
+                        and numbers[k].read(*leading, start, end)}
+            for k in active - going_on:
                 close(k)
-            active.clear()
-            leads = (*leading, start, end)
+            active &= going_on
+            leads = None if going_on else (*leading, start, end)
             continue
         if active and not active <= languages:
             for k in active - languages:
@@ -427,7 +469,11 @@ def number_words(text: str) -> Iterator[tuple[int, int, int]]:
                 number.read(*leads)
             for kind, value in tokens:
                 if not number.read(kind, value, start, end):
-                    close(k)
+                    head = number.split(kind, value) if kind in (_H, _S) else None
+                    if head is None:
+                        close(k)
+                    elif head[2] >= 1000:
+                        found.append(head)
                     number.read(kind, value, start, end)
             active.add(k)
         leads = None

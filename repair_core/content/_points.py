@@ -9,13 +9,17 @@ one point. Only a form fine enough to name a place is read, a step of 0.001° (a
 A pair is a latitude (at most 90, N or S or no letter) then a longitude (at most 180, E
 or W or no letter), separated by at most three blanks, commas, semicolons or slashes (and
 a label "lon", "lng", "long" or "longitude"; WKT's "POINT(" and GeoJSON's
-"coordinates" write longitude first); a hemisphere letter S or W makes it negative. Not a distinctive token: what a record's
+"coordinates" write longitude first; after a line end, the blanks or tabs indenting the next,
+as indented JSON writes them); a hemisphere letter S or W makes it negative, and so does a
+hemisphere word after it ("40.7128 north, 74.0060 west", "33.8688° Süd, 151.2093° Ost",
+`_HEMISPHERES`). Not a distinctive token: what a record's
 lineage explains is asked of it (`verify.unexplained-point`).
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import NamedTuple
 
 __all__ = ["Point", "points", "readings", "same_point"]
@@ -26,9 +30,10 @@ _COORD = (
     r"(?P<s{0}>\d{{1,2}}(?:[.,](?P<sf{0}>\d{{1,4}}))?)(?:''|\"|″|′′|’’)"
     r"|(?P<dm{0}>\d{{1,3}})°[ ]?(?P<mm{0}>\d{{1,2}}[.,](?P<mf{0}>\d{{2,5}}))['′’]"
     r"|(?P<sign{0}>-)?(?P<dec{0}>\d{{1,3}}(?:\.(?P<df{0}>\d{{3,8}})|,(?P<dc{0}>\d{{4,8}})))°?)"
-    r"(?:[ ]?(?P<h2{0}>[nsew])(?!\w))?")
+    r"(?:[ ]?(?P<h2{0}>{1})(?!\w))?")
 """One coordinate: a hemisphere letter before or after it or none (a letter after one
-that has one before is the next coordinate's: "n 41°23.243' e 2°10.117'"), and degrees,
+that has one before is the next coordinate's: "n 41°23.243' e 2°10.117'"; after it also
+"o" or a hemisphere word, `_HEMISPHERES`, the pattern of those `{1}`), and degrees,
 minutes and seconds, degrees and decimal minutes, or decimal degrees (read in canonical
 text: lower case, a double prime as two primes or a quotation mark), each with a decimal
 point or comma ("52,52437 13,41053"); a decimal comma of degrees takes four decimals or
@@ -37,19 +42,51 @@ more, so an amount's thousands ("1,250, 2,310") are no point. Each part is bound
 _LABEL = (r"(?:[\"']?(?P<l{0}>latitude|lat|longitude|long|lng|lon)[\"']?[ :=\n]{{0,2}})?")
 """A coordinate's label, maybe quoted as a JSON key is ("lat", "\"lng\": "). `{0}` names
 its group."""
-_LONGITUDE_FIRST = r"(?:(?P<lf>point ?\( ?|\"coordinates\": ?\[ ?|coordinates\n))?"
+_LONGITUDE_FIRST = (r"(?:(?P<lf>point ?\( ?|\"coordinates\": ?\[(?: ?|\n[ \t]{0,32})"
+                    r"|coordinates\n))?")
 """The opening of a pair that formats write longitude first: WKT ("POINT(13.41053
 52.52437)", its coordinates apart by blanks: "the point (52.52437, 13.41053)" is prose)
-and GeoJSON ("\"coordinates\": [13.41053, 52.52437]", or flattened as a record's value is
-read: "coordinates\n13.41053\n52.52437")."""
-_PAIR = re.compile(r"(?<![\w.°'\"-])" + _LONGITUDE_FIRST + _LABEL.format("a")
-                   + _COORD.format("a") + r"(?P<sep>[ ,;/&|\n]{0,3})" + _LABEL.format("b")
-                   + _COORD.format("b") + r"(?![\w°'′\"])")
-"""Two coordinates, at most three blanks, commas, semicolons, slashes, ampersands, bars
-or line ends between (a record's value {"lat": .., "lng": ..} is read flattened, a key
-and a number a line each), each maybe labelled ("lat 52.52437 lon 13.41053", "lon=13.41053&lat=52.52437",
-"{\"lng\": 13.41053, \"lat\": 52.52437}"), maybe opened as a format writing longitude
-first (`_LONGITUDE_FIRST`)."""
+and GeoJSON ("\"coordinates\": [13.41053, 52.52437]", or indented over lines, or flattened
+as a record's value is read: "coordinates\n13.41053\n52.52437")."""
+_HEMISPHERES = {
+    "n": "north nord norte noord norr",
+    "s": "south sud süd sued sur sul zuid sør syd söder",
+    "e": "east est ost este leste oost øst öst öster",
+    "w": "west ouest oeste ovest vest väst väster",
+}
+"""The hemisphere words read after a coordinate (English, French, German, Spanish,
+Italian, Portuguese, Dutch, Norwegian, Danish, Swedish) -> the letter they stand for.
+"o" after a coordinate is a longitude's, east in German ("Ost") and west in French,
+Spanish, Italian and Portuguese: its side is unknown. None is read before a number:
+French "est" is "is"."""
+
+
+@cache
+def _hemisphere_letters() -> tuple[dict[str, str], str]:
+    """Each hemisphere word as written and as canonical text writes it -> its letter; a
+    pattern of a letter or a word, the longest first."""
+    from .._canonical import canonical
+
+    letters = {form: letter for letter, words in _HEMISPHERES.items()
+               for word in words.split() for form in (word, canonical(word))}
+    return letters, "|".join(map(re.escape, sorted(letters, key=len, reverse=True))) \
+        + "|[nsewo]"
+
+
+@cache
+def _pair() -> re.Pattern[str]:
+    """Two coordinates, at most three blanks, commas, semicolons, slashes, ampersands,
+    bars or line ends between, and after a line end the blanks or tabs that indent the
+    next (a record's value {"lat": .., "lng": ..} is read flattened, a key and a number a
+    line each, or as JSON text, one line or indented), each maybe labelled ("lat 52.52437
+    lon 13.41053", "lon=13.41053&lat=52.52437", "{\"lng\": 13.41053, \"lat\": 52.52437}"),
+    maybe opened as a format writing longitude first (`_LONGITUDE_FIRST`); a coordinate
+    maybe followed by a hemisphere letter or word (`_hemisphere_letters`)."""
+    after = _hemisphere_letters()[1]
+    return re.compile(r"(?<![\w.°'\"-])" + _LONGITUDE_FIRST + _LABEL.format("a")
+                      + _COORD.format("a", after) + r"(?P<sep>[ ,;/&|\n]{0,3}"
+                      r"(?:(?<=\n)[ \t]{1,32})?)" + _LABEL.format("b")
+                      + _COORD.format("b", after) + r"(?![\w°'′\"])")
 _LONGITUDE = frozenset(["longitude", "long", "lng", "lon"])
 _SLACK = 0.00001
 """Added to the tolerances (about a metre): a conversion rounds once more."""
@@ -73,8 +110,12 @@ class Point(NamedTuple):
 
 
 _PARTS = ("h1", "d", "m", "s", "sf", "dm", "mm", "mf", "sign", "dec", "df", "dc", "h2")
-_AT = {k: [_PAIR.groupindex[p + k] - 1 for p in _PARTS] for k in ("a", "b")}
-"""Where each part of coordinate "a" and "b" is in a match's `groups()`."""
+
+
+@cache
+def _at() -> dict[str, list[int]]:
+    """Where each part of coordinate "a" and "b" is in a match's `groups()`."""
+    return {k: [_pair().groupindex[p + k] - 1 for p in _PARTS] for k in ("a", "b")}
 
 
 def _coordinate(groups: tuple[str | None, ...], k: str, given: str | None
@@ -83,7 +124,7 @@ def _coordinate(groups: tuple[str | None, ...], k: str, given: str | None
     coordinate `k` ("a" or "b") of a pair whose match has `groups`, or None when it is
     no coordinate. `given`: the letter the coordinate before left over, for one that
     writes none."""
-    h1, d, m, sec, sf, dm, mm, mf, sign, dec, df, dc, h2 = (groups[i] for i in _AT[k])
+    h1, d, m, sec, sf, dm, mm, mf, sign, dec, df, dc, h2 = (groups[i] for i in _at()[k])
     if d is not None and m is not None and sec is not None:
         minutes, seconds = int(m), float(sec.replace(",", "."))
         value = int(d) + minutes / 60 + seconds / 3600
@@ -102,8 +143,9 @@ def _coordinate(groups: tuple[str | None, ...], k: str, given: str | None
         step = 10 ** -len(decimals)
     else:
         return None
-    letter = h1 or given or h2
-    return value, step, letter, letter is not None or sign is not None
+    written = h1 or given or h2
+    letter = None if written is None else _hemisphere_letters()[0].get(written, written)
+    return value, step, letter, letter not in (None, "o") or sign is not None
 
 
 def points(text: str) -> list[Point]:
@@ -116,7 +158,7 @@ def points(text: str) -> list[Point]:
     """
     out: list[Point] = []
     read: dict[str, Point | None] = {}  # a pair written again is read once
-    for m in _PAIR.finditer(text):
+    for m in _pair().finditer(text):
         written = m.group(0)
         if written not in read:
             groups = m.groups()
@@ -150,12 +192,12 @@ def _paired(first: tuple[float, float, str | None, bool],
               second_label in _LONGITUDE if second_label else None)
     if labels[0] is not None and labels[0] == labels[1]:
         return None  # two latitudes, or two longitudes
-    if (ha in ("e", "w") and hb in ("n", "s", None) or hb in ("n", "s") and ha is None
+    if (ha in ("e", "w", "o") and hb in ("n", "s", None) or hb in ("n", "s") and ha is None
             or labels[0] or labels[1] is False
             or ha is hb is None and labels == (None, None)
             and (longitude_first or abs(a) > 90 >= abs(b))):
         (a, step_a, ha, signed_a), (b, step_b, hb, signed_b) = second, first
-    if ha not in ("n", "s", None) or hb not in ("e", "w", None):
+    if ha not in ("n", "s", None) or hb not in ("e", "w", "o", None):
         return None
     lat = -a if ha == "s" else a
     lon = -b if hb == "w" else b
