@@ -1340,6 +1340,9 @@ def test_a_point_with_hemisphere_words_or_letters_is_the_point_they_say(tmp_path
         p = read(written)
         assert (p.lat, p.lon) == (-33.8688, 151.2093), written
     assert read("40.7128 nord, 74.0060 ouest").lon == -74.006
+    # a minus sign before a south or west coordinate says it again (it read as north)
+    assert (read("-33.8688 sud, 151.2093 est").lat, read("-33.8688° S, 151.2093° E").lat) \
+        == (-33.8688, -33.8688)
     # "O" is east in German and west in French and Spanish: a longitude either side
     o = read("40.7128° N, 74.0060° O")
     assert not o.lon_signed and same_point(new_york, o)

@@ -199,8 +199,9 @@ def _paired(first: tuple[float, float, str | None, bool],
         (a, step_a, ha, signed_a), (b, step_b, hb, signed_b) = second, first
     if ha not in ("n", "s", None) or hb not in ("e", "w", "o", None):
         return None
-    lat = -a if ha == "s" else a
-    lon = -b if hb == "w" else b
+    # a minus sign and a south or west letter say one thing: "-33.8688 s" is south
+    lat = -abs(a) if ha == "s" else a
+    lon = -abs(b) if hb == "w" else b
     step = max(step_a, step_b)
     if abs(lat) > 90 or abs(lon) > 180 or step > 0.001 + 1e-12:
         return None
