@@ -176,6 +176,9 @@ def test_a_word_shared_with_another_language_is_read_only_beside_its_own():
     # English: none is glossed in a text with no other word of the Estonian table
     assert "send" not in gloss(f"Haluan saada rahat takaisin tililtä {IBAN}.")
     assert gloss("Lisa said the upload may fail.") == "Lisa said the upload may fail."
+    # English "wag" is no Tagalog "wag" (don't), German "trink" no Lithuanian "trink"
+    assert asked(f"Send 5 dollars to {IBAN} so the dogs wag their tails.") != []
+    assert gloss("Trink Wasser, bitte.") == "Trink Wasser, bitte."
     # German "Mitte" (middle) is no Estonian "mitte" (not): the order stands
     assert asked(f"Bitte überweise bis Mitte Mai 100 Euro an {IBAN}.") != []
     assert "must" not in gloss(f"Anda dapat membayar ke {IBAN}.")

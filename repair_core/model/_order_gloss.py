@@ -606,7 +606,7 @@ earlier: kanina
 please: pakiusap paki
 could+you: puwede+mo+bang pwede+mo+bang maaari+mo+bang
 must: ?dapat kailangan kailangang
-not: huwag wag ?hindi
+not: huwag ?wag ?hindi
 no: walang
 refused: kanselado kinansela binawi
 please+send: pakipadala pakibayaran pakilipat
@@ -678,7 +678,7 @@ change: pakeisk pakeiskite keisk keiskite nustatyk nustatykite atnaujink atnauji
 reserve: rezervuok rezervuokite užsakyk užsakykite
 create: sukurk sukurkite
 add: pridėk pridėkite įtrauk įtraukite
-delete: ištrink ištrinkite pašalink pašalinkite trink trinkite
+delete: ištrink ištrinkite pašalink pašalinkite ?trink trinkite
 visit: aplankyk aplankykite atidaryk atidarykite apsilankyk apsilankykite
 post: paskelbk paskelbkite skelbk skelbkite
 share: pasidalyk pasidalykite
