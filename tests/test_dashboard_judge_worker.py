@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -273,10 +274,34 @@ def test_the_workers_environment_is_the_named_few_of_the_servers():
 @pytest.fixture()
 def short_wall(monkeypatch):
     """The settings' worker limits with a wall clock of 12 s: a stalled judge is stopped
-    by them. Not less: a fresh worker's litellm import alone takes about 5 CPU s, and the
-    judge must be asked before the limit, or the test would pass on the import."""
+    by them. The judge must be asked before the limit, or the test would pass on the
+    worker's start; see `_judge_spare_waiting`."""
     monkeypatch.setenv("DGRR_UPLOAD_CPU_SECONDS", "12")
     monkeypatch.setattr("dgrr_dashboard.upload_client.WALL_FACTOR", 1)
+
+
+def _cpu_and_state(pid: int) -> tuple[int, str]:
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return int(fields[11]) + int(fields[12]), fields[0]
+
+
+def _judge_spare_waiting(settings: JudgeSettings) -> upload_client._Worker:
+    """The judge's spare for the limits in force, started and waited for until it has
+    imported litellm and sleeps on its input (its CPU time still over a second): the
+    next check's wall clock then runs from a worker that is ready, as on a server between
+    two checks. A fresh worker's import (about 5 CPU s) took longer than the 12 s limit on
+    a loaded machine, and the judge was never asked."""
+    upload_client._refill(upload_client.worker_limits(), True,
+                          upload_client.worker_environment(settings.api_key_env))
+    [spare] = [p for p in upload_client._SPARE if p.args[-1] == "judge"]
+    deadline, last = time.monotonic() + 300, (-1, "")
+    while time.monotonic() < deadline:
+        time.sleep(1)
+        now = _cpu_and_state(spare.pid)
+        if now == last and now[1] == "S":
+            return spare
+        last = now
+    pytest.fail("the judge's spare did not finish starting in 300 s")
 
 
 def test_a_judge_slower_than_the_workers_limit_is_not_certified(short_wall):
@@ -290,11 +315,13 @@ def test_a_judge_slower_than_the_workers_limit_is_not_certified(short_wall):
 
     with scripted_server(stalled) as server:
         settings = JudgeSettings(model=JUDGE, api_base=server.api_base, budget=300)
+        spare = _judge_spare_waiting(settings)
         try:
             check, why, problems = check_in_worker(
                 plan.case, result.model_dump_json(), [], judge=settings)
         finally:
             release.set()
+    assert spare.returncode is not None and spare not in upload_client._SPARE  # it was used
     assert asked.is_set(), "the worker was stopped before it asked the judge"
     assert check is None and why == LIMIT_REACHED
     assert "longer than 12 s of wall-clock time" in problems[0], problems
