@@ -208,6 +208,9 @@ UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "rm": frozenset({"betg", "ils", "ina", "vus", "vossa", "voss", "vossas", "cun", "dals",
                      "sco", "anc", "hai", "avais", "vegn", "vegnì", "ussa", "quai",
                      "stà", "nagin", "nagina"}),
+    "sl": frozenset({"tudi", "lahko", "ker", "zelo", "vendar", "torej", "zdaj", "sedaj",
+                     "kje", "skupaj", "največ", "najmanj", "bomo", "boste", "bodo", "niso",
+                     "nisem"}),
 }
 """Short words of languages recognised beyond the seven of `FUNCTION_WORDS`, which a
 reader reads only when it says so (`ANSWER_READER_LANGUAGES`): an answer that uses more
@@ -217,7 +220,22 @@ of one of them than of English is not read as English, and one it does not read 
 words ("i", "to", "a", "on", "is", "size", "men") or function words of a language the
 reader reads ("la", "de", "en", "se", "di", "je") are left out, so they never count
 against a language the reader reads; Swedish and Danish "din" (your) counts, English
-"din" being a word answers do not write."""
+"din" being a word answers do not write. Slovenian is known by words no other language
+listed here writes ("tudi", "lahko", "skupaj", "največ"), and by the words it shares with
+Czech, Polish or Croatian beside them (`SHARED_BESIDE_OWN_WORDS`)."""
+
+SHARED_BESIDE_OWN_WORDS: dict[str, frozenset[str]] = {
+    "sl": frozenset({"v", "po", "za", "pri", "od", "iz", "z", "s", "ni", "pa", "ki", "bo",
+                     "že", "še", "ali", "če", "kot", "ko", "tako", "samo", "vaš", "vaša",
+                     "vaše", "vam", "vas", "smo", "ste", "sem", "si", "bila", "bilo",
+                     "bili", "prosim"}),
+}
+"""Function words a language of `UNREAD_FUNCTION_WORDS` shares with a neighbour the guess
+knows (Slovenian "v", "po", "že" with Czech, Polish and Croatian), counted for it only in
+a text that holds one of its own words there: a Czech text is not made as much Slovenian
+by its "v" and "z", and a Slovenian one ("Nakaži skupaj ... na račun ..., v obrokih po
+največ ...") is no longer Czech by them. None is a function word of the seven languages
+of `FUNCTION_WORDS`."""
 
 READER_FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "ca": frozenset({"per", "he", "teu", "teva", "teus", "meu", "hem", "ho", "hi", "pels",
@@ -252,6 +270,7 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
                   "rm": "Romansh", "zh": "Chinese", "ja": "Japanese", "ko": "Korean",
                   "ru": "Russian", "uk": "Ukrainian", "vi": "Vietnamese", "hi": "Hindi",
                   "el": "Greek", "ar": "Arabic", "he": "Hebrew", "sw": "Swahili",
+                  "sl": "Slovenian",
                   UNDETERMINED: "no language the reader knows"}
 
 ANSWER_READER_LANGUAGES = frozenset({*FUNCTION_WORDS, "pl", "cs", "sv", "da", "fi", "tr",
@@ -383,10 +402,11 @@ def _index(*tables: dict[str, frozenset[str]]) -> dict[str, tuple[str, ...]]:
 def _codes_by_word() -> tuple[dict[str, tuple[str, ...]], ...]:
     """The word tables turned round, built on first use: word -> the languages counting
     it among `FUNCTION_WORDS` and `UNREAD_FUNCTION_WORDS`, among
-    `READER_FUNCTION_WORDS`, among `LISTING_WORDS` and among `_OWN_GLOSS_WORDS`; so a
+    `READER_FUNCTION_WORDS`, among `LISTING_WORDS`, among `_OWN_GLOSS_WORDS` and among
+    `SHARED_BESIDE_OWN_WORDS`; so a
     word of an answer is one look-up, not one per language."""
     return (_index(FUNCTION_WORDS, UNREAD_FUNCTION_WORDS), _index(READER_FUNCTION_WORDS),
-            _index(LISTING_WORDS), _index(_OWN_GLOSS_WORDS))
+            _index(LISTING_WORDS), _index(_OWN_GLOSS_WORDS), _index(SHARED_BESIDE_OWN_WORDS))
 
 
 def _by_own_words(tied: list[str], seen: Counter[str], best: int
@@ -574,8 +594,9 @@ def _guess_by_words(text: str, reads: frozenset[str]) -> LanguageGuess:
                             *READER_FUNCTION_WORDS], 0)
     own_gloss = {code: known for code, known in _OWN_GLOSS_WORDS.items() if code in reads}
     listing = dict.fromkeys([*LISTING_WORDS, *own_gloss], 0)
-    function_codes, reader_codes, listing_codes, gloss_codes = _codes_by_word()
+    function_codes, reader_codes, listing_codes, gloss_codes, shared_codes = _codes_by_word()
     seen: Counter[str] = Counter()
+    shared = dict.fromkeys(SHARED_BESIDE_OWN_WORDS, 0)
     # a short word written in capitals in a text that has lower-case letters is an
     # abbreviation ("Toronto (ON)", "flight to LA"), not a function word
     has_lower = any(ch.islower() for ch in chars)
@@ -610,6 +631,11 @@ def _guess_by_words(text: str, reads: frozenset[str]) -> LanguageGuess:
             for code in reader_codes.get(word, ()):
                 if code in reads:
                     counts[code] += n
+            for code in shared_codes.get(word, ()):
+                shared[code] += n
+    for code, n in shared.items():
+        if counts[code]:
+            counts[code] += n
     if counts["en"] == 0:
         # no English function word: a terse listing is placed by its listing words too
         for code, n in listing.items():
