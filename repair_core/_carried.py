@@ -13,6 +13,7 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ._canonical import canonical
+from ._words import WORD
 
 __all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carries", "field_of", "folded_texts", "folded_words",
            "text_hits", "text_of", "words_of_canonical"]
@@ -22,7 +23,7 @@ SPAN_TOKENS = 12
 MIN_TOKENS = 3
 """A fault whose text has fewer words carries by recorded edges only (too common)."""
 
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(WORD)
 _K = TypeVar("_K", bound=Hashable)
 _MAX_WINDOWS = 16
 """A fault with at most this many windows is searched for by its windows (`text_hits`)."""
@@ -40,7 +41,8 @@ _ASCII_SEPARATORS = str.maketrans(
 def folded_words(text: str) -> list[str]:
     """The words of `text` made canonical (`_canonical.canonical`: case-folded, NFKC,
     without format characters, confusables read as their prototypes): its runs of
-    letters, digits and underscores (regular expressions' `\\w+`).
+    letters, digits and underscores (regular expressions' `\\w+`) with the combining marks
+    that continue them (`_words.WORD`: "किराया" is one word, not three).
 
     >>> folded_words("Lin's WINDOW-seat, 2x_b")
     ['lin', 's', 'window', 'seat', '2x_b']

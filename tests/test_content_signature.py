@@ -217,10 +217,12 @@ def test_words_are_the_canonical_runs_of_word_characters(text):
     import re
 
     from repair_core._canonical import canonical
+    from repair_core._words import WORD
     from repair_core.content import words
 
     # ASCII text takes a faster path than the regular expression; both give these words
-    assert words(text) == re.findall(r"\w+", canonical(text))
+    # (word characters and the combining marks after them, match.combining-marks)
+    assert words(text) == re.findall(WORD, canonical(text))
 
 
 def test_the_user_side_leaves_out_the_shingles_the_turns_hold_without_making_them_all():

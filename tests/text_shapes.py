@@ -54,6 +54,8 @@ TOKENS: dict[str, Shape] = {
     "number words": repeated("two thousand three hundred and ten kroner "),
     "number words of ten languages": repeated(
         "one deux drei cuatro cinque seis zeven åtte tre tusen mil mille thousand "),
+    "combining marks alone": repeated("\u093f\u0301\u0e48"),
+    "a combining mark after every letter": repeated("\u0915\u093f"),
 }
 """Shapes the token finders and the scan read (match.linear)."""
 

@@ -17,6 +17,7 @@ import unicodedata
 from bisect import bisect_left
 from collections.abc import Sequence
 
+from .._words import LETTERS
 from ..content._normalise import same_value, value_words
 from ..judge import NEGATIONS, RETRACTIONS, WARNINGS
 from ..model._typos import TypoIndex
@@ -630,7 +631,10 @@ class AnswerReading:
         """The user's request asks for an action (`REQUEST_VERBS`); False when it asks
         for a status or a fact; None when it is not known, and then every action the
         answer names is read as the request's."""
-        answer = _STRUCK.sub(" ", _FOOTNOTE_MARKS.sub("", str(answer)))
+        # composed (NFC): an accent written apart from its letter ("e" and U+0301) is the
+        # accented letter the labels and the other readers compare
+        answer = _STRUCK.sub(" ", _FOOTNOTE_MARKS.sub("", unicodedata.normalize(
+            "NFC", str(answer))))
         guess = guess_language(answer, ANSWER_READER_LANGUAGES)
         self._why_unread = guess.why_unread
         if guess.code == "en":
@@ -2009,7 +2013,7 @@ def _asked(request: list[str]) -> list[str]:
 
 _SAYING = frozenset({"say", "tell", "mention", "write"})
 _PASSIVE_AUXILIARIES = frozenset({"wird", "wordt"})
-_LETTERS = re.compile(r"[^\W\d_]+")
+_LETTERS = re.compile(LETTERS)
 
 
 def _unaccented(word: str) -> str:

@@ -30,6 +30,7 @@ from collections import Counter
 
 from pydantic import BaseModel
 
+from .._words import is_mark
 from ._answer_words_glossed import GLOSS_WORDS
 
 __all__ = ["ANSWER_READER_LANGUAGES", "FUNCTION_WORDS", "LISTING_WORDS", "UNREAD_FUNCTION_WORDS", "LANGUAGE_NAMES", "UNDETERMINED",
@@ -697,6 +698,8 @@ def split_scripts(text: str) -> str:
             kind = "latin"
         elif ch.isalpha():
             kind = "other"
+        elif is_mark(ch):
+            kind = previous  # a vowel sign or an accent continues its letter's word
         else:
             kind = ""
         if kind and previous and kind != previous:

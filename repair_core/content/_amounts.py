@@ -27,6 +27,7 @@ import sys
 import unicodedata
 from functools import cache
 
+from .._words import MARK
 from ._number_words import number_words, powers
 
 __all__ = ["amounts"]
@@ -293,8 +294,8 @@ _CURRENCY_WORDS = (
 """A currency's name, in the languages `number_words` reads ("two thousand three hundred
 and ten kroner", "zweitausenddreihundertzehn Kronen"); names that are common words in
 one of them ("real", "won", "rand", "mark") are left out."""
-_WORD_AFTER = r"[ \u00a0\u202f'’-]{{{}}}(?P<{}>(?:[^\W\d_]|[\u0300-\u036f]){{1,24}})" \
-    r"(?![^\W\d_]|[\u0300-\u036f])"
+_WORD_AFTER = r"[ \u00a0\u202f'’-]{{{}}}(?P<{}>(?:[^\W\d_]|" + MARK + r"){{1,24}})" \
+    r"(?![^\W\d_]|" + MARK + ")"
 """A word of at most 24 letters after at most two blanks or an apostrophe ("d'euros")."""
 
 

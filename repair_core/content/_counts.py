@@ -11,6 +11,8 @@ import re
 from decimal import Decimal
 from typing import NamedTuple
 
+from .._words import LETTERS
+
 __all__ = ["DoseCount", "dose_counts"]
 
 _UNIT = re.compile(
@@ -27,7 +29,7 @@ _NUMBER_WORDS: dict[str, int | Decimal] = {"zero": 0, "one": 1, "two": 2, "three
                  "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                  "eleven": 11, "twelve": 12, "half": Decimal("0.5"),
                  "quarter": Decimal("0.25")}
-_TOKEN = re.compile(r"\d{1,4}(?:[.,]\d{1,3})?½?|½|¼|¾|[^\W\d_]+")
+_TOKEN = re.compile(r"\d{1,4}(?:[.,]\d{1,3})?½?|½|¼|¾|" + LETTERS)
 _FRACTIONS = {"½": Decimal("0.5"), "¼": Decimal("0.25"), "¾": Decimal("0.75")}
 _NUMBER = re.compile(r"[\d½¼¾]|(?<![^\W\d_])(?:" + "|".join(_NUMBER_WORDS) + r")(?![^\W\d_])",
                      re.IGNORECASE)

@@ -42,6 +42,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from .._canonical import visible
+from .._words import LETTERS, MARK
 
 __all__ = ["normalise", "fact_stated", "all_facts_stated", "NormalisedTexts", "STREET_WORDS",
            "SIZE_WORDS", "VALUE_SYNONYMS", "value_words", "same_value"]
@@ -89,8 +90,10 @@ VALUE_SYNONYMS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 """The suite's values in other words -> the suite's own spelling (applied before the
 rest of the normalisation)."""
-_NOT_WORD = re.compile(r"[^\w'\-]+|_+")
-_WORD = re.compile(r"[\w'\-]+")
+_WORD = re.compile(rf"(?:[^\W_]|['\-])(?:[^\W_]|['\-]|{MARK})*")
+"""A word as facts are compared: letters, digits, apostrophes and hyphens, and the
+combining marks that continue them."""
+_LETTERS = re.compile(LETTERS)
 
 
 _HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2212": "-"})
@@ -124,7 +127,7 @@ def normalise(text: str) -> str:
     text = _CODE.sub(r"\1\2", text)
     text = _SEAT.sub(r"\1\2", text)
     text = re.sub(r"\b([A-Z]{2})-(?=\d)", r"\1", text)
-    words = _NOT_WORD.sub(" ", text.casefold()).split()
+    words = _WORD.findall(text.casefold())
     return " ".join(_CANON.get(w, w) for w in words)
 
 
@@ -251,7 +254,7 @@ def value_words(text: str) -> list[str]:
         m = _JOINED_ID.match(w)
         if m:
             w = m[1] + m[2]
-        elif "-" in w and w.replace("-", "").isalpha():
+        elif "-" in w and _LETTERS.fullmatch(w.replace("-", "")):
             out += [p for p in w.split("-") if p]
             continue
         elif (w.isdigit() and len(w) >= 3 and out and len(out[-1]) == 1

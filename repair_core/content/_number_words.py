@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
 
+from .._words import LETTERS
+
 __all__ = ["number_words", "powers"]
 
 # the kinds of a table word: a number below a hundred; a hundred, multiplying the number
@@ -180,9 +182,9 @@ _LANGUAGES = (
 
 _LONGEST_WORD = 100
 """A longer word is no number's."""
-_WORD = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f])+|(?<![\w.,'’/:-])\d{1,3}(?![\w'’/:-]|[.,]\d)")
-"""A word (letters and the combining marks canonical text writes some letters with), or
-one to three digits standing alone."""
+_WORD = re.compile(LETTERS + r"|(?<![\w.,'’/:-])\d{1,3}(?![\w'’/:-]|[.,]\d)")
+"""A word (letters and the combining marks that continue them: canonical text writes some
+letters with one), or one to three digits standing alone."""
 _SPLIT = re.compile(f"({_WORD.pattern})")
 _GAP = " \u00a0\u202f\u2009-"
 """What may stand between digits and the word multiplying them ("1.5 thousand")."""

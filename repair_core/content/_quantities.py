@@ -17,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
 from .._canonical import visible
+from .._words import MARK
 
 __all__ = ["Quantity", "quantities"]
 
@@ -29,7 +30,7 @@ _UNITS = (r"(?:(?i:mcg|[µμu]g|mg|kg|[µμ]l|ml|cl|dl)|g|l|L)")
 _SCAN = re.compile(
     rf"(?P<number>(?<![\w.,])(?<!\d[ \u00a0\u202f])\d{{1,9}}(?:[.,]\d{{1,6}})?)[ \u00a0\u202f]?(?P<unit>{_UNITS})"
     r"(?![\w])"
-    r"|(?P<word>[^\W\d_]{3,})"
+    rf"|(?P<word>[^\W\d_](?:[^\W\d_]|{MARK}){{2,}})"
     r"|(?P<stop>[,;:!?\n]|\.(?!\d))")
 """One pass over a text: a quantity, a word (a subject), or the end of a clause. Each
 alternative is bounded in length or a run of one class."""

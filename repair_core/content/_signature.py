@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._canonical import canonical, canonical_each, visible
 from .._flat import flatten, node_content
+from .._words import LETTERS
 from ._markers import MarkerKind, instruction_markers
 from ._shingles import shingles, word_shingles, words
 from ._stems import ORDINARY_STEMS, RESTATE_WORDS, stems, word_stems
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["ContentSignature", "signature_of", "signatures", "signatures_from", "node_content",
            "node_parts", "vocabulary_texts", "written_at", "VALUE_WORDS"]
 
-_LETTERS = re.compile(r"[^\W\d_]+")
+_LETTERS = re.compile(LETTERS)
 
 VALUE_WORDS = 8
 """A slot value of at most this many words is searched for as a phrase ("stated")."""

@@ -13,6 +13,7 @@ from itertools import islice
 from typing import Literal
 
 from .._spelled import IPV6, iban_formats, ipv6_reader, public_suffixes
+from .._words import WORD
 from ._stems import ORDINARY_STEMS, stem
 
 __all__ = ["TokenKind", "STRONG_KINDS", "distinctive_tokens", "proper_names", "COMMON_CAPITALISED",
@@ -169,7 +170,7 @@ _GERMAN_COMMON = _GERMAN_DETERMINERS | frozenset(_GERMAN_COMMON_WORDS.split())
 "Bitte" opening a request, determiners opening a sentence, titles, months, days)."""
 
 _ADJECTIVES = 2
-_WORD_RUN = re.compile(r"\w+")
+_WORD_RUN = re.compile(WORD)
 _LOWER_WORD = re.compile(r"\b[a-zäöüß]+\b")
 """A word of lower-case letters, as German writes its function words."""
 

@@ -41,6 +41,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
+from .._words import MARK
 from ._order_words import plain
 
 __all__ = ["GLOSSED_LANGUAGES", "PUNCTUATION", "gloss", "glossed_languages"]
@@ -848,22 +849,6 @@ letter or digit stays joined ("5月"): split, text alternating one Latin letter 
 Chinese character would become twice as many words for the reader."""
 
 
-def _mark_ranges() -> str:
-    """A character class body of the combining marks (Unicode Mn, Mc, Me) and the
-    zero-width non-joiner: the vowel signs of Devanagari, Hebrew points, Arabic vowels
-    are part of their words."""
-    out, lo, prev = [], -1, -2
-    for o in range(0x300, 0x10000):
-        if unicodedata.category(chr(o)) in ("Mn", "Mc", "Me") or o == 0x200C:
-            if o != prev + 1:
-                if lo >= 0:
-                    out.append((lo, prev))
-                lo = o
-            prev = o
-    out.append((lo, prev))
-    return "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in out)
-
-
 def _trie(keys: list[str]) -> str:
     """A pattern matching the longest of `keys` (literals) that starts at a place: a
     trie, each branch led by its own letter, so a match is tried once per letter of the
@@ -909,8 +894,9 @@ def _spaced_index() -> tuple[dict[str, list[tuple[int, str]]], re.Pattern[str]]:
             prefix = NEGATIVE_PREFIX.get(table.code)
             if prefix and english in _PAST and " " not in word:
                 index.setdefault(prefix + word, []).append((k, "not " + english))
-    # built here, once, not at import: a pass over 64k code points
-    edge = f"[^\\W_]|[{_mark_ranges()}]"
+    # a combining mark or a zero-width non-joiner is part of its word: the vowel signs of
+    # Devanagari, Hebrew points, Arabic vowels, the joiner inside a Persian word
+    edge = f"[^\\W_]|{MARK}|\u200c"
     return index, re.compile(f"(?<!{edge})(?:{_trie(list(index))})(?!{edge})", re.IGNORECASE)
 
 
