@@ -1218,6 +1218,58 @@ _LOCAL_READ = 600
 63 characters and six connectors)."""
 _SHORTEST_SPOKEN = len("a艾特b点cn")
 """No shorter text holds an address spoken in words (most texts read are single words)."""
+_MAIL_REACH = 800
+"""At least one more than the most characters a match of `_MAIL_AFTER` spans (its at
+word, nine labels of 63 characters, their connectors and a top-level domain): how far
+past a match's start the pattern reads, so a dot word (which every match holds) is
+within this many characters of the start."""
+_DOT_WORDS = sorted(set(_words_of(1)))
+
+
+def _mail_after(low: str) -> Iterator[re.Match[str]]:
+    """The matches `_MAIL_AFTER.finditer(low)` finds, searched in a text of
+    `_CHAINS_MIN_CHARS` characters or more only where a dot word follows within
+    `_MAIL_REACH` characters (`_mail_windows`): the pattern starts with an alternation
+    after a look-behind, so the whole-text search tries every place of a megabyte chunk
+    (about 27 ns a character). Each window is searched with the text after it visible
+    for `_MAIL_REACH` characters, as far as a match starting in it reads."""
+    if len(low) < _CHAINS_MIN_CHARS:
+        yield from _MAIL_AFTER.finditer(low)
+        return
+    done = 0
+    for lo, hi in _mail_windows(low):
+        for m in _MAIL_AFTER.finditer(low, max(lo, done), min(len(low), hi + _MAIL_REACH)):
+            if m.start() >= hi:
+                break
+            done = m.end()
+            yield m
+
+
+def _mail_windows(low: str) -> list[tuple[int, int]]:
+    """The stretches (start, end) of `low` where an address spoken in words may start:
+    those ending at a dot word (`_DOT_WORDS`; one written with blanks between a blank or
+    an opening bracket and a blank or a closing bracket, as `_connector` reads it) and
+    starting `_MAIL_REACH` characters before it, overlapping ones joined."""
+    dots = []
+    for word in _DOT_WORDS:
+        spaced = word not in _NO_BLANK
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if not spaced or (at and low[at - 1] in " \t[(" and end < len(low)
+                              and low[end] in " \t])"):
+                dots.append(at)
+            at = low.find(word, at + 1)
+    windows: list[tuple[int, int]] = []
+    for at in sorted(dots):
+        lo = max(0, at - _MAIL_REACH)
+        if windows and lo <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], at + 1)
+        else:
+            windows.append((lo, at + 1))
+    return windows
+
+
 _MAIL_PIECE = re.compile(r"[\[\]() \t]+")
 _TEXT_WORDS = re.compile(r"[艾特点横杠下划线]+|[^\W\d_艾特点横杠下划线]+")
 
@@ -1287,7 +1339,7 @@ def spoken_mail(text: str) -> str:
     out: list[str] = []
     done = 0
     spelled: dict[str, str | None] = {}  # an address spoken again is read once
-    for m in _MAIL_AFTER.finditer(low):
+    for m in _mail_after(low):
         if m.start() < done or m.group("tld").replace(" ", "") not in _top_levels():
             continue
         window = low[max(done, m.start() - _LOCAL_READ):m.start()][::-1]

@@ -86,6 +86,13 @@ def test_many_texts_folded_at_once_are_each_folded_alone(texts):
     ends = [*(s - 1 for s in starts[1:]), len(folded)]
     assert [folded[a:b] for a, b in zip(starts, ends, strict=True)] == \
         [canonical(t) for t in texts]
+    # texts written again (most of a case's): each distinct text is folded once, and
+    # every one is still in its place
+    again = [*texts, *reversed(texts), *texts]
+    folded, starts = folded_texts(again)
+    ends = [*(s - 1 for s in starts[1:]), len(folded)]
+    assert [folded[a:b] for a, b in zip(starts, ends, strict=True)] == \
+        [canonical(t) for t in again]
 
 
 @rule("match.numbers")
@@ -669,6 +676,64 @@ def test_an_address_spoken_in_words_of_one_language_is_the_address():
                  "the office at example.com", "meet at noon dot then",
                  "arobase orange point fr"):
         assert canonical(text) == text, text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(
+    ["claire point morel arobase orange point f r", "ops dash desk at acme dot co dot uk",
+     "zhang艾特qq点com", "li at example dot com", "acme", "co", "uk", "com", "at", "arobase",
+     "dot", "point", "dash", "艾特", "点", "x", "Dot", "AT", "é", "dotted", "x" * 300]),
+    st.sampled_from([" ", " ", "  ", "\t", " (", ") ", " [", "] ", ".", "-", "", ",", "\n"])),
+    max_size=30))
+def test_spoken_addresses_found_near_dot_words_are_those_of_the_whole_text(parts):
+    from unittest import mock
+
+    from repair_core import _spelled
+
+    text = "".join(w + sep for w, sep in parts)
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", len(text) + 1):
+        whole = _spelled.spoken_mail(text)
+    # every text, however short, searched only where a dot word follows
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", 0):
+        assert _spelled.spoken_mail(text) == whole
+    # and with the address's dot word farther than the search reads before it
+    padded = "x" * 900 + " " + text + " " + "y" * 900
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", len(padded) + 1):
+        whole = _spelled.spoken_mail(padded)
+    with mock.patch.object(_spelled, "_CHAINS_MIN_CHARS", 0):
+        assert _spelled.spoken_mail(padded) == whole
+
+
+def test_a_spoken_address_is_never_longer_than_the_search_before_its_dot_word_reads():
+    import re._parser
+
+    from repair_core import _spelled
+
+    # the windows reach `_MAIL_REACH` characters back from a dot word and read as far
+    # past a start: every character the pattern may read from a match's start
+    assert re._parser.parse(_spelled._MAIL_AFTER.pattern).getwidth()[1] + 1 <= \
+        _spelled._MAIL_REACH
+
+
+def test_a_long_text_is_searched_for_spoken_addresses_only_near_its_dot_words(monkeypatch):
+    from repair_core import _spelled
+
+    searched: list[tuple[int, int]] = []
+    real = _spelled._MAIL_AFTER
+
+    class Counted:
+        def finditer(self, text: str, lo: int, hi: int):  # type: ignore[no-untyped-def]
+            searched.append((lo, hi))
+            return real.finditer(text, lo, hi)
+
+    monkeypatch.setattr(_spelled, "_MAIL_AFTER", Counted())
+    # "at" words without a dot word after them, and "dotted" (no dot word)
+    text = "meet at noon at the dotted line, " * 200 + \
+        "mail ops dash desk at acme dot co dot uk, " + "then at one. " * 200
+    assert len(text) >= _spelled._CHAINS_MIN_CHARS
+    assert "ops-desk@acme.co.uk" in _spelled.spoken_mail(text)
+    first, last = text.index(" dot co") + 1, text.index(" dot uk") + 1
+    assert searched == [(first - _spelled._MAIL_REACH, last + 1 + _spelled._MAIL_REACH)]
 
 
 @rule("match.linear")
