@@ -23,6 +23,7 @@ have added, `CONDITIONALS`), which would otherwise leave its done verb read as d
 from __future__ import annotations
 
 from . import _answer_words_scripts as _scripts
+from ._answer_words_scripts import _each
 from ._answer_words_turkish import SIZE_BEFORE
 
 __all__ = ["CONDITIONALS", "GLOSSED_LANGUAGES", "GLOSS_WORDS", "GOVERNING", "read", "unread_kind"]
@@ -33,10 +34,6 @@ _APOSTROPHES = ("'", "\u2019")
 
 def _forms(stems: str, endings: tuple[str, ...], english: str) -> dict[str, str]:
     return {stem + ending: english for stem in stems.split() for ending in endings}
-
-
-def _each(words: str, english: str | None) -> dict[str, str | None]:
-    return dict.fromkeys(words.split(), english)
 
 
 _RU_ADJ = ("ый", "ий", "ой", "ая", "яя", "ое", "ее", "ые", "ие", "ого", "его", "ую", "юю",
