@@ -44,7 +44,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, Field
 
@@ -71,13 +71,15 @@ ROUND13 = ROOT / "benchmarks" / "answers" / "round13.jsonl"
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
-SPLITS = ("dev", "held-out", "fresh", "languages", "languages-fresh", "english-round4",
-          "other-languages", "english-round5", "other-languages-round5", "english-round6",
-          "other-languages-round6", "english-round7", "other-languages-round7",
-          "english-round8", "other-languages-round8", "english-round9",
-          "other-languages-round9", "english-round10", "other-languages-round10",
-          "english-round11", "other-languages-round11", "english-round12",
-          "other-languages-round12", "english-round13", "other-languages-round13")
+Split = Literal["dev", "held-out", "fresh", "languages", "languages-fresh", "english-round4",
+                "other-languages", "english-round5", "other-languages-round5",
+                "english-round6", "other-languages-round6", "english-round7",
+                "other-languages-round7", "english-round8", "other-languages-round8",
+                "english-round9", "other-languages-round9", "english-round10",
+                "other-languages-round10", "english-round11", "other-languages-round11",
+                "english-round12", "other-languages-round12", "english-round13",
+                "other-languages-round13"]
+SPLITS: tuple[str, ...] = get_args(Split)
 
 
 class Answer(BaseModel):
@@ -100,17 +102,7 @@ class Answer(BaseModel):
     rejection-of-poison, poison-stated, other-item, omission, question, and in
     `round5.jsonl` to `round8.jsonl` also options, conditional, partial,
     self-correction, refusal or repeated-action."""
-    split: Literal["dev", "held-out", "fresh", "languages", "languages-fresh",
-                   "english-round4", "other-languages", "english-round5",
-                   "other-languages-round5", "english-round6",
-                   "other-languages-round6", "english-round7",
-                   "other-languages-round7", "english-round8",
-                   "other-languages-round8", "english-round9",
-                   "other-languages-round9", "english-round10",
-                   "other-languages-round10", "english-round11",
-                   "other-languages-round11", "english-round12",
-                   "other-languages-round12", "english-round13",
-                   "other-languages-round13"]
+    split: Split
     """`dev`: used while tuning the oracle; `held-out`: written with `dev`, not used to
     tune it; `fresh`: written after the oracle's rules were final, run once; `languages`:
     French, German and Spanish answers first run once after the reader's rules for those
