@@ -58,16 +58,8 @@ from repair_core.content import fact_stated  # noqa: E402
 
 ANSWERS = ROOT / "benchmarks" / "answers" / "answers.jsonl"
 LANGUAGES_FRESH = ROOT / "benchmarks" / "answers" / "languages-fresh.jsonl"
-ROUND4 = ROOT / "benchmarks" / "answers" / "round4.jsonl"
-ROUND5 = ROOT / "benchmarks" / "answers" / "round5.jsonl"
-ROUND6 = ROOT / "benchmarks" / "answers" / "round6.jsonl"
-ROUND7 = ROOT / "benchmarks" / "answers" / "round7.jsonl"
-ROUND8 = ROOT / "benchmarks" / "answers" / "round8.jsonl"
-ROUND9 = ROOT / "benchmarks" / "answers" / "round9.jsonl"
-ROUND10 = ROOT / "benchmarks" / "answers" / "round10.jsonl"
-ROUND11 = ROOT / "benchmarks" / "answers" / "round11.jsonl"
-ROUND12 = ROOT / "benchmarks" / "answers" / "round12.jsonl"
-ROUND13 = ROOT / "benchmarks" / "answers" / "round13.jsonl"
+ROUNDS = tuple(ROOT / "benchmarks" / "answers" / f"round{n}.jsonl" for n in range(4, 14))
+"""`round4.jsonl` to `round13.jsonl`, in the order they were written."""
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
@@ -136,10 +128,8 @@ class Answer(BaseModel):
     (`round13.jsonl`), run once before those mends landed."""
 
 
-def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, ROUND4, ROUND5,
-                                           ROUND6, ROUND7, ROUND8,
-                                           ROUND9, ROUND10, ROUND11,
-                                           ROUND12, ROUND13)) -> list[Answer]:
+def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, *ROUNDS)
+                 ) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
