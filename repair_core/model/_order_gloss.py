@@ -875,8 +875,8 @@ def _trie(keys: list[str]) -> str:
 @functools.cache
 def _spaced_index() -> tuple[dict[str, list[tuple[int, str]]], re.Pattern[str]]:
     """Each word or pair of words of the spaced tables, folded -> (table, gloss) for
-    each table holding it: as written, without its accents in a language whose words are
-    found so, with a conjunction written onto it ("ושלח"), and a verb with the prefix that
+    each table holding it: as written (without its accents too, in a language whose words
+    are found so: `_Table`), with a conjunction written onto it ("ושלח"), and a verb with the prefix that
     negates it ("nepošli": "not send"); and a pattern finding any of them as whole words,
     case aside (a trie: tried once per letter of the longest)."""
     index: dict[str, list[tuple[int, str]]] = {}
@@ -884,11 +884,9 @@ def _spaced_index() -> tuple[dict[str, list[tuple[int, str]]], re.Pattern[str]]:
         if not table.spaced:
             continue
         for word, english in table.words.items():
-            forms = {word}
-            if table.code in _ACCENT_FREE:
-                forms.add(plain(word))
+            forms = {word}  # its form without accents is a word of the table already
             if " " not in word:
-                forms.update(c + f for c in _CONJUNCTIONS.get(table.code, ()) for f in set(forms))
+                forms.update(c + word for c in _CONJUNCTIONS.get(table.code, ()))
             for form in forms:
                 index.setdefault(form, []).append((k, english))
             prefix = NEGATIVE_PREFIX.get(table.code)
