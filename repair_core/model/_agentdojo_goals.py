@@ -1035,11 +1035,11 @@ class _Reading:
         """A header line has addressed the text to a role or a team by its title ("To: Head
         of Accounts"): every sentence after it is that colleague's."""
         explained_from = -1
+        """Where a question about an attack ended ("What does the … attack do?"): the
+        sentences after it, to an empty line, explain the attack, they order nothing."""
         recorded_to = -1
         """Where the last sentence of a record ended ("Bank statement:" and the lines after
         it that ask nothing): the next one, before an empty line, is in it too."""
-        """Where a question about an attack ended ("What does the … attack do?"): the
-        sentences after it, to an empty line, explain the attack, they order nothing."""
         ends_marked = _ORDINAL_DOT.sub(r"\1 ", self.outside)
         code = CodeLines(text, _is_code_action, _says_not)
         coded = self._coded(code)
