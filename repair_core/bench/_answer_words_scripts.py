@@ -640,11 +640,11 @@ CONDITIONALS = frozenset().union(*_CONDITIONALS.values())
 a conditional when they leave an answer unsure."""
 
 _ARABIC_MARKS = re.compile("[\u064b-\u0652\u0670\u0640]")
+"""Arabic short vowels, shadda, sukun and the tatweel, which a word may or may not be
+written with."""
 _SAWFA = re.compile(r"(?<![^\W\d_])سوف\s+(?=[أن])")
 """Arabic "سوف" (will) before a verb of the first person: the same future as the prefix
 "س" the table reads ("سوف أضيف" is "سأضيف", "سوف أقوم" "سأقوم")."""
-"""Arabic short vowels, shadda, sukun and the tatweel, which a word may or may not be
-written with."""
 _MAQAF = str.maketrans({"\u05be": "-"})
 _GREEK_PUNCTUATION = str.maketrans({";": "?", "·": ";"})
 
