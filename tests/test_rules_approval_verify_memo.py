@@ -1,4 +1,4 @@
-"""Rule `approval.verify-memo` (issue 52): a store object that verified the approvals log
+"""Rule `approval.verify-memo`: a store object that verified the approvals log
 before reuses the verdict of a row only while that row's stored values are the same. Every
 tampering of the signing tests, made between two verifies of one store object behind its
 back, gets the verdict a store opened afterwards gives; appended rows are the only rows
