@@ -23,7 +23,7 @@ import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from types import SimpleNamespace
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from .._canonical import canonical
 from .._errors import DgrrError
@@ -856,7 +856,27 @@ _REMOVED = frozenset({"delete", "quarantine", "invalidate"})
 sees it (`report.no_longer_sees`)."""
 
 
-class _MergedSteps(Mapping[str, Any]):
+_V = TypeVar("_V")
+
+
+class _ReadWhenAsked(Mapping[str, _V]):
+    """Node id -> a value made from the node of `nodes` when asked (`__getitem__`): its
+    ids are `nodes`' (a value per node of a million-step case is not kept)."""
+
+    def __init__(self, nodes: Mapping[str, Any]) -> None:
+        self._nodes = nodes
+
+    def __contains__(self, node: object) -> bool:
+        return node in self._nodes
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._nodes)
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+
+class _MergedSteps(_ReadWhenAsked[Any]):
     """The repaired trajectory's steps by id, each read with the deps the replay could
     have given it: its own (read and checked from a result file) and those of the
     case's step of that id whose input the decisions keep, replay or refresh. Made when
@@ -864,7 +884,8 @@ class _MergedSteps(Mapping[str, Any]):
 
     def __init__(self, repaired: Mapping[str, Any], in_case: Mapping[str, Any],
                  decided: Mapping[str, str]) -> None:
-        self._repaired, self._case, self._decided = repaired, in_case, decided
+        super().__init__(repaired)
+        self._case, self._decided = in_case, decided
         self._made: dict[str, Any] = {}
 
     def beside(self, others: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -874,7 +895,7 @@ class _MergedSteps(Mapping[str, Any]):
     def __getitem__(self, node: str) -> Any:
         got = self._made.get(node)
         if got is None:
-            s = self._repaired[node]
+            s = self._nodes[node]
             deps = _step_part(s, "deps")
             have = {(d.id, d.label) for d in deps}
             original = self._case.get(node)
@@ -885,15 +906,6 @@ class _MergedSteps(Mapping[str, Any]):
                 SimpleNamespace(**{k: v for k, v in vars(s).items() if k != "raw"}, deps=deps)
                 if getattr(s, "raw", None) is not None else s.model_copy(update={"deps": deps}))
         return got
-
-    def __contains__(self, node: object) -> bool:
-        return node in self._repaired
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._repaired)
-
-    def __len__(self) -> int:
-        return len(self._repaired)
 
 
 class _Beside(Mapping[str, Any]):
@@ -916,24 +928,11 @@ class _Beside(Mapping[str, Any]):
         return sum(1 for _ in self)
 
 
-class _DepIds(Mapping[str, list[str]]):
-    """Node id -> the ids of its recorded deps, read from the node when asked (a list
-    per node of a million-step case is not kept)."""
-
-    def __init__(self, nodes: Mapping[str, Any]) -> None:
-        self._nodes = nodes
+class _DepIds(_ReadWhenAsked[list[str]]):
+    """Node id -> the ids of its recorded deps, read from the node when asked."""
 
     def __getitem__(self, node: str) -> list[str]:
         return [d.id for d in getattr(self._nodes[node], "deps", None) or ()]
-
-    def __contains__(self, node: object) -> bool:
-        return node in self._nodes
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._nodes)
-
-    def __len__(self) -> int:
-        return len(self._nodes)
 
 
 class _ContentDeps(_DepIds):
