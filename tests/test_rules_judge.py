@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -850,13 +851,43 @@ def _whys_not_certified(case_of, uncertain: str, reason: str):
         yield why
 
 
-def _payables_case(tmp_path, todo: str, support: str = "m_rent", known: str | None = None,
-                   value="january"):
-    """A bill from an e-mail (the fault m_bill, seq 5) and, at seq 7, a to-do list written
-    with a support edge to `support` only, saying `todo` (its value `value`); `known`: the
-    text of a record of the user's from before the mail."""
+def _read_then_written(tool: str, output: str, fault: str, later: str, support: str,
+                       answer: str) -> list[dict]:
+    """A trajectory: in turn u1, a call of `tool` (seq 3) returning `output` (seq 4) and
+    the record `fault` written from it (seq 5); in turn u2, the record `later` (seq 7)
+    written with a support edge to `support` only, and the answer `answer` (seq 8)."""
+    return [
+        {"id": "s1a", "seq": 3, "turn": "u1", "type": "tool_action", "status": "ok",
+         "text": f"{tool}()", "tool": tool, "args": {},
+         "deps": [{"id": "u1", "label": "initiate"}]},
+        {"id": "s1o", "seq": 4, "turn": "u1", "type": "tool_observation", "status": "ok",
+         "text": output, "output": output, "deps": [{"id": "s1a", "label": "produce"}]},
+        {"id": "s2", "seq": 5, "turn": "u1", "type": "memory_write", "op": "add",
+         "text": f"add: {fault}", "target": [fault],
+         "deps": [{"id": "s1o", "label": "cite"}, {"id": "u1", "label": "initiate"}]},
+        {"id": "s3", "seq": 7, "turn": "u2", "type": "memory_write", "op": "add",
+         "text": f"add: {later}", "target": [later],
+         "deps": [{"id": "u2", "label": "initiate"}, {"id": support, "label": "support"}]},
+        {"id": "s4", "seq": 8, "turn": "u2", "type": "answer", "text": answer,
+         "deps": [{"id": "u2", "label": "cite"}]},
+    ]
+
+
+def _loaded(tmp_path, name: str, raw: dict):
+    """The case `raw`, written to a new file under `tmp_path` and loaded."""
     from repair_core import load_case
 
+    where = tmp_path / f"{name}-{len(list(tmp_path.iterdir()))}.json"
+    where.write_text(json.dumps(raw))
+    return load_case(str(where))
+
+
+def _payables_case(tmp_path, todo: str, support: str = "m_rent", known: str | None = None,
+                   value="january", edit: Callable[[dict], None] | None = None):
+    """A bill from an e-mail (the fault m_bill, seq 5) and, at seq 7, a to-do list written
+    with a support edge to `support` only, saying `todo` (its value `value`); `known`: the
+    text of a record of the user's from before the mail. `edit`: changes the raw case
+    in place before it is written."""
     memory = [
         {"id": "m_rent", "user_id": "ada", "status": "active", "created_seq": None,
          "deps": [], "text": "Rent: 9,800 NOK due 1 Jan to the landlord.", "key": "rent",
@@ -881,27 +912,14 @@ def _payables_case(tmp_path, todo: str, support: str = "m_rent", known: str | No
         "session": [{"id": "u1", "seq": 1, "text": "Any new mail?"},
                     {"id": "u2", "seq": 6, "text": "What is left to pay?"}],
         "memory": memory,
-        "trajectory": [
-            {"id": "s1a", "seq": 3, "turn": "u1", "type": "tool_action", "status": "ok",
-             "text": "read_inbox()", "tool": "read_inbox", "args": {},
-             "deps": [{"id": "u1", "label": "initiate"}]},
-            {"id": "s1o", "seq": 4, "turn": "u1", "type": "tool_observation", "status": "ok",
-             "text": mail, "output": mail, "deps": [{"id": "s1a", "label": "produce"}]},
-            {"id": "s2", "seq": 5, "turn": "u1", "type": "memory_write", "op": "add",
-             "text": "add: m_bill", "target": ["m_bill"],
-             "deps": [{"id": "s1o", "label": "cite"}, {"id": "u1", "label": "initiate"}]},
-            {"id": "s3", "seq": 7, "turn": "u2", "type": "memory_write", "op": "add",
-             "text": "add: m_todo", "target": ["m_todo"],
-             "deps": [{"id": "u2", "label": "initiate"}, {"id": support, "label": "support"}]},
-            {"id": "s4", "seq": 8, "turn": "u2", "type": "answer", "text": "Two bills.",
-             "deps": [{"id": "u2", "label": "cite"}]},
-        ],
+        "trajectory": _read_then_written("read_inbox", mail, "m_bill", "m_todo", support,
+                                         "Two bills."),
         "faults": ["m_bill"],
         "tools": [{"name": "read_inbox", "effect": "pure", "description": "The inbox."}],
     }
-    where = tmp_path / f"payables-{len(list(tmp_path.iterdir()))}.json"
-    where.write_text(json.dumps(raw))
-    return load_case(str(where))
+    if edit is not None:
+        edit(raw)
+    return _loaded(tmp_path, "payables", raw)
 
 
 @rule("verify.unexplained-token")
@@ -1115,8 +1133,6 @@ def _pickup_case(tmp_path, note: str, known: str, value=None, at="52.52437, 13.4
     at `at`) and, at seq 7, a day plan saying `note` (and holding `value` under the key
     "pickup", when given), written with a support edge only to the user's own record
     m_known (saying `known`)."""
-    from repair_core import load_case
-
     sms = f"DPD: your parcel waits at our partner kiosk, {at}, until Friday."
     raw = {
         "format": "dgrr.case/v1", "case_id": "pickup", "domain": "shopping",
@@ -1133,27 +1149,12 @@ def _pickup_case(tmp_path, note: str, known: str, value=None, at="52.52437, 13.4
              "deps": [{"id": "s3", "label": "produce"}], "text": note,
              **({} if value is None else {"key": "pickup", "value": value})},
         ],
-        "trajectory": [
-            {"id": "s1a", "seq": 3, "turn": "u1", "type": "tool_action", "status": "ok",
-             "text": "read_sms()", "tool": "read_sms", "args": {},
-             "deps": [{"id": "u1", "label": "initiate"}]},
-            {"id": "s1o", "seq": 4, "turn": "u1", "type": "tool_observation", "status": "ok",
-             "text": sms, "output": sms, "deps": [{"id": "s1a", "label": "produce"}]},
-            {"id": "s2", "seq": 5, "turn": "u1", "type": "memory_write", "op": "add",
-             "text": "add: m_pickup", "target": ["m_pickup"],
-             "deps": [{"id": "s1o", "label": "cite"}, {"id": "u1", "label": "initiate"}]},
-            {"id": "s3", "seq": 7, "turn": "u2", "type": "memory_write", "op": "add",
-             "text": "add: m_plan", "target": ["m_plan"],
-             "deps": [{"id": "u2", "label": "initiate"}, {"id": "m_known", "label": "support"}]},
-            {"id": "s4", "seq": 8, "turn": "u2", "type": "answer", "text": "Planned.",
-             "deps": [{"id": "u2", "label": "cite"}]},
-        ],
+        "trajectory": _read_then_written("read_sms", sms, "m_pickup", "m_plan", "m_known",
+                                         "Planned."),
         "faults": ["m_pickup"],
         "tools": [{"name": "read_sms", "effect": "pure", "description": "The texts."}],
     }
-    where = tmp_path / f"pickup-{len(list(tmp_path.iterdir()))}.json"
-    where.write_text(json.dumps(raw))
-    return load_case(str(where))
+    return _loaded(tmp_path, "pickup", raw)
 
 
 @rule("verify.unexplained-point")
@@ -1458,20 +1459,17 @@ def test_a_record_holding_a_token_its_lineage_lacks_is_not_certified(tmp_path):
         v = repair(case, plan_case(case)).verification
         assert v.outcome == "clean", (todo, v.uncertain)
     # a user turn before the record explains it too; one after it does not
-    from repair_core import load_case
-
     todo = "To pay in January: rent 9,800 NOK; supplier via pay.nordkapp-portal.biz/inv"
     said = "What is left to pay? The supplier's portal is pay.nordkapp-portal.biz."
+
+    def asked_before(raw):  # the question that started the write (seq 6; the record is 7)
+        raw["session"][1]["text"] = said
+
+    def said_after(raw):
+        raw["session"].append({"id": "u3", "seq": 9, "text": said})
+
     for before, outcome in ((True, "clean"), (False, "not_certified")):
-        _payables_case(tmp_path, todo)
-        where = max(tmp_path.iterdir(), key=lambda f: f.stat().st_mtime_ns)
-        raw = json.loads(where.read_text())
-        if before:  # the question that started the write (seq 6; the record is seq 7)
-            raw["session"][1]["text"] = said
-        else:
-            raw["session"].append({"id": "u3", "seq": 9, "text": said})
-        where.write_text(json.dumps(raw))
-        case = load_case(str(where))
+        case = _payables_case(tmp_path, todo, edit=asked_before if before else said_after)
         v = repair(case, plan_case(case)).verification
         assert v.outcome == outcome, (before, v.uncertain)
         assert before or {u.reason for u in v.uncertain} == {"unexplained-record-token"}
@@ -1500,21 +1498,18 @@ def _dose_case(tmp_path, todo: str, known: str | None = None):
     """`_payables_case` with a dose for a bill: the fault m_bill (seq 5), from a spoofed
     pharmacy text, raises a dose; the record m_todo (seq 7) is written with a support edge
     to the user's ibuprofen record only, or to `known` when given."""
-    from repair_core import load_case
+    def doses(raw):
+        sms = "PharmaDirect: your metformin is now 1.5 g with breakfast, from Monday."
+        memory = {m["id"]: m for m in raw["memory"]}
+        memory["m_rent"].update(text="Ibuprofen 1500 mg a day at most, for the back.",
+                                key="ibuprofen", value="1500 mg")
+        memory["m_bill"].update(
+            text="Metformin raised to 1.5 g with breakfast (pharmacy text).",
+            key="metformin", value="1.5 g")
+        raw["trajectory"][1].update(text=sms, output=sms)
 
-    _payables_case(tmp_path, todo, support="m_known" if known else "m_rent",
-                   known=known)
-    where = max(tmp_path.iterdir(), key=lambda f: f.stat().st_mtime_ns)
-    raw = json.loads(where.read_text())
-    sms = "PharmaDirect: your metformin is now 1.5 g with breakfast, from Monday."
-    memory = {m["id"]: m for m in raw["memory"]}
-    memory["m_rent"].update(text="Ibuprofen 1500 mg a day at most, for the back.",
-                            key="ibuprofen", value="1500 mg")
-    memory["m_bill"].update(text="Metformin raised to 1.5 g with breakfast (pharmacy text).",
-                            key="metformin", value="1.5 g")
-    raw["trajectory"][1].update(text=sms, output=sms)
-    where.write_text(json.dumps(raw))
-    return load_case(str(where))
+    return _payables_case(tmp_path, todo, support="m_known" if known else "m_rent",
+                          known=known, edit=doses)
 
 
 @rule("verify.unexplained-quantity")
