@@ -414,9 +414,6 @@ def _plausible(host: str) -> bool:
         and ".-" not in host and "_" not in host and _HOSTNAME.fullmatch(host) is not None
 
 
-_suffixes = public_suffixes
-
-
 def parent_domains(host: str) -> tuple[str, ...]:
     """The domains `host` (lower case, ASCII) lies under that are not public suffixes,
     nearest first, down to its registrable domain (a public suffix of the Public Suffix
@@ -431,7 +428,7 @@ def parent_domains(host: str) -> tuple[str, ...]:
     dots = [i for i, c in enumerate(host) if c == "."]
     if len(dots) < 2 or host[dots[-1] + 1:].isdigit():
         return ()
-    rules = _suffixes()[1]
+    rules = public_suffixes()[1]
     if host in rules:
         return ()
     # where the longest public suffix it ends in starts (after a dot); its last label
@@ -478,7 +475,7 @@ def _urls(chunk: str, found: dict[str, TokenKind],
     else:
         spans = _url_spans(chunk)  # lower() may change a non-ASCII text's length
     hit = False
-    tops, rules = _suffixes()
+    tops, rules = public_suffixes()
     for start, end, bare in spans:
         written = chunk[start:end]
         host = written.lower()
