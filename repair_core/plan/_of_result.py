@@ -10,13 +10,19 @@ from ..case._case import Case
 from ._edit import apply_edits
 from ._plan import RepairPlan, plan_case
 
-__all__ = ["plan_named_by", "plan_of_result", "result_clean_source", "result_objective", "result_suspects"]
+__all__ = ["plan_named_by", "plan_of_result", "result_clean_source", "result_objective",
+           "result_suspects"]
+
+
+def _report(result: object) -> dict:
+    """A repair result's report; empty when it has none, or one of another shape."""
+    report = result.get("report") if isinstance(result, dict) else None
+    return report if isinstance(report, dict) else {}
 
 
 def result_objective(result: object) -> str:
     """The objective a repair result was made for (its report says so unless answer)."""
-    report = result.get("report") if isinstance(result, dict) else None
-    objective = report.get("objective") if isinstance(report, dict) else None
+    objective = _report(result).get("objective")
     return objective if objective in ("answer", "store", "both") else "answer"
 
 
@@ -25,8 +31,7 @@ def result_suspects(result: object) -> tuple[str, list[str]]:
     `not_suspect`), as its report says (quarantine and none unless it says otherwise). A
     value of another shape reads as the default: the approval of such a result's plan
     then does not match it."""
-    report = result.get("report") if isinstance(result, dict) else None
-    report = report if isinstance(report, dict) else {}
+    report = _report(result)
     mode = report.get("suspects")
     ids = report.get("not_suspect")
     return (mode if mode in ("quarantine", "flag", "off") else "quarantine",
@@ -38,9 +43,7 @@ def result_clean_source(result: object) -> dict[str, str]:
     -> the reviewer's reasons, as its report says (none unless it says so). Entries of
     another shape are left out: the approval of such a result's plan then does not match
     it."""
-    report = result.get("report") if isinstance(result, dict) else None
-    report = report if isinstance(report, dict) else {}
-    cleaned = report.get("clean_source")
+    cleaned = _report(result).get("clean_source")
     if not isinstance(cleaned, dict):
         return {}
     return {k: v for k, v in cleaned.items() if isinstance(k, str) and isinstance(v, str)}
@@ -67,8 +70,7 @@ def plan_of_result(case: Case, result: Any) -> RepairPlan:
     except PlanEditError as exc:
         raise DgrrError("RESULT: report.clean_source: no plan of the case cleans these: "
                         + "; ".join(exc.problems)) from None
-    report = result.get("report") if isinstance(result, dict) else None
-    decisions = report.get("decisions") if isinstance(report, dict) else None
+    decisions = _report(result).get("decisions")
     said = {d["id"]: d["action"] for d in decisions if isinstance(d, dict)
             and isinstance(d.get("id"), str) and isinstance(d.get("action"), str)
             } if isinstance(decisions, list) else {}
