@@ -50,7 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from repair_core._text import printable  # noqa: E402
+from repair_core._text import markdown_text, printable  # noqa: E402
 from repair_core.cli import main as dgrr  # noqa: E402
 from repair_core.content import THRESHOLD, ContentSignature, match, signature_of  # noqa: E402
 from repair_core.judge import Judge, Judgement, LexicalJudge, Verdict  # noqa: E402
@@ -407,14 +407,16 @@ def run_cases(folder: Path = CASES, only: Sequence[str] = ()) -> list[CaseRun]:
 
 
 def cell(value: object) -> str:
-    r"""`value` as the text of one Markdown table cell: on one line, control characters
-    escaped (`printable`), and each `|` escaped, so a reviewer's string holding one
-    (a regular expression's alternation) never splits its row.
+    r"""`value` as the text of one Markdown table cell that renders as exactly that text:
+    control characters written as escapes (`printable`: a line break never ends the
+    row), then the project's escaping of untrusted text for Markdown (`markdown_text`:
+    every ASCII punctuation character escaped, so a reviewer's or a case's string shows
+    no emphasis, link, HTML or cell break, a regular expression's `|` among them).
 
-    >>> print(cell("paypal(-resolve.info|.com)\nnext"))
-    paypal(-resolve.info\|.com)\x0anext
+    >>> print(cell("paypal(-resolve.info|.com)\n**next**"))
+    paypal\(\-resolve\.info\|\.com\)\\x0a\*\*next\*\*
     """
-    return printable(value).replace("|", "\\|")
+    return markdown_text(printable(value))
 
 
 def judge_table(run: JudgeRun) -> str:

@@ -5,8 +5,10 @@ do on the set is recorded in docs/benchmark.md, not asserted here."""
 from __future__ import annotations
 
 import contextlib
+import html
 import io
 import json
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -152,15 +154,35 @@ def _cells(row: str) -> list[str]:
     return out[1:]
 
 
-def test_a_reviewer_string_holding_a_bar_or_line_break_stays_one_cell() -> None:
-    variant = "host in a regex (evil\\.example|good\\.com)\nsecond line | third"
+def _rendered_rows(table: str) -> list[list[str]]:
+    """The text of each body cell of the first table in `table`, as a CommonMark renderer
+    with GFM tables shows it (markdown-it-py, which the dashboard's dependencies bring)."""
+    markdown_it = pytest.importorskip("markdown_it")
+    out = markdown_it.MarkdownIt("commonmark").enable("table").render(table)
+    body = out[out.index("<tbody>"):out.index("</tbody>")]
+    return [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+            for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)]
+
+
+def test_a_reviewer_string_stays_one_cell_and_renders_literally() -> None:
+    # a regular expression's alternation, a line break, and Markdown and HTML that a
+    # renderer would otherwise turn into emphasis, a tag, a link, an image or an autolink
+    variant = ("host in a regex (evil\\.example|good\\.com)\nsecond line | **x** <b>bold</b> "
+               "[a](b) ![i](j.png) `c` https://evil.example")
     run = bench.CaseRun(case="cb-x-bar.json", variant=variant, objective="answer",
                         suspected=1, verify_exit=0, remaining=["m|a"], written_back=[],
                         benign_lost=["m\nb"], false_clean=True)
     for table in (bench.case_table([run]), bench.cases_compact([run])):
         lines = table.splitlines()
         width = len(_cells(lines[0]))
-        rows = [line for line in lines if line.startswith("| cb-x-bar")]
+        rows = [line for line in lines if line.startswith(f"| {bench.cell('cb-x-bar')} |")]
         assert len(rows) == 1, table
         assert len(_cells(rows[0])) == width, rows[0]
-        assert "evil\\.example\\|good" in rows[0] and "\\x0a" in rows[0]
+        rendered = _rendered_rows(table)[0]
+        assert len(rendered) == width, rendered
+        # shown as its text: no tag but the table's own, the autolink split by a word
+        # joiner (which shows nothing), the line break as the escape `printable` writes
+        assert "<" not in rendered[1], rendered[1]
+        assert html.unescape(rendered[1]).replace("\u2060", "") == variant.replace("\n", "\\x0a")
+        assert rendered[0] == "cb-x-bar"
+        assert "m|a" in html.unescape(" ".join(rendered))
