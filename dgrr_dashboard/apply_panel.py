@@ -20,6 +20,7 @@ import streamlit as st
 from pydantic import BaseModel
 
 from repair_core import DgrrError
+from repair_core.replay import replay_again
 
 from .judge_settings import JudgeSettings
 from .result_check import check_in_worker, checked_here
@@ -79,7 +80,7 @@ def run_apply(url: str, plan: Any, result: Any, *, write: bool, reviewer: str | 
                          trust=trust, against=against,
                          judge=judge.model_judge() if here and judge is not None else None,
                          say=lines.append, warn=lines.append, verification=verification,
-                         unchecked=unchecked)
+                         unchecked=unchecked, recompute=replay_again)
         finally:
             log.close()
     except DgrrError as exc:

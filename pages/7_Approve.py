@@ -53,6 +53,7 @@ from repair_core.approvals import (
 from repair_core.case._owner import owner_ack
 from repair_core.integrations.langgraph_threads import fork_lines, recorded_forks
 from repair_core.queue import RepairQueue, review
+from repair_core.replay import replay_again
 from repair_core.verification import Verification, judged_by
 
 page_setup("Approve")
@@ -300,7 +301,7 @@ with form_area:
                     rec = record_decision(store, p, reviewer=reviewer, decision=decision,
                                           comment=comment, result=res, hashes=(inputs, outputs),
                                           acknowledged=acknowledged_ids,
-                                          carrier_ids=summary.carriers)
+                                          carrier_ids=summary.carriers, recompute=replay_again)
             except DgrrError as exc:
                 lines = str(exc).splitlines()
                 show_problems("Not recorded", [x.strip().removeprefix("- ") for x in lines[1:]]

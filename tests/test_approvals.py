@@ -22,6 +22,7 @@ from repair_core.approvals import (
 )
 from repair_core.approvals._store import _ApprovalRow
 from repair_core.cli import main
+from repair_core.replay import replay_again
 
 FIXTURE = "repair_core/fixtures/figure1-travel.json"
 
@@ -35,7 +36,8 @@ def store(tmp_path):
 
 def test_records_everything_a_reviewer_signs(store):
     plan = apply_edits(plan_case(load_example()), {"s11": "replay"}, comment="re-learn it")
-    rec = record_decision(store, plan, reviewer="ana", decision="approve", comment="ok")
+    rec = record_decision(store, plan, reviewer="ana", decision="approve", comment="ok",
+                          recompute=None)
     assert rec.case_id == "fig1-travel" and rec.reviewer == "ana" and rec.decision == "approve"
     assert rec.plan_edits == [{"node": "s11", "action": "replay", "before": "invalidate",
                                "comment": "re-learn it"}]
@@ -110,8 +112,9 @@ def test_bad_decisions_are_refused_with_field_names(store):
 def test_forced_edits_need_a_comment(store):
     plan = apply_edits(plan_case(load_example()), {"s3": "keep"}, force=True, comment="test")
     with pytest.raises(DgrrError, match="comment"):
-        record_decision(store, plan, reviewer="ana", decision="approve")
-    rec = record_decision(store, plan, reviewer="ana", decision="approve", comment="I checked")
+        record_decision(store, plan, reviewer="ana", decision="approve", recompute=None)
+    rec = record_decision(store, plan, reviewer="ana", decision="approve", comment="I checked",
+                          recompute=None)
     assert rec.forced
 
 
@@ -130,7 +133,8 @@ def test_exports_and_markdown_before_replay(store):
     assert [m["id"] for m in st["quarantine"]] == ["m6"]
     traj = repaired_trajectory(plan)
     assert {s["id"]: s["action"] for s in traj["steps"]}["s7"] == "refresh"
-    rec = record_decision(store, plan, reviewer="ana", decision="reject", comment="a | b")
+    rec = record_decision(store, plan, reviewer="ana", decision="reject", comment="a | b",
+                          recompute=None)
     md = markdown_report(plan, approvals=[rec])
     assert "# Repair report — case `fig1-travel`" in md
     assert "| m6 | quarantine |" in md and "(not replayed yet)" in md
@@ -249,15 +253,19 @@ def test_one_reviewer_records_one_decision_per_repair(store, tmp_path, capsys):
     from repair_core.approvals import DuplicateApprovalError
 
     _, plan, result = _result_file(tmp_path)
-    first = record_decision(store, plan, reviewer="ana", decision="approve", result=result)
+    first = record_decision(store, plan, reviewer="ana", decision="approve", result=result,
+                            recompute=replay_again)
     with pytest.raises(DuplicateApprovalError, match=f"already recorded: #{first.id}"):
-        record_decision(store, plan, reviewer="ana", decision="approve", result=result)
+        record_decision(store, plan, reviewer="ana", decision="approve", result=result,
+                        recompute=replay_again)
     with pytest.raises(DuplicateApprovalError):  # changing one's mind is not a second click
         record_decision(store, plan, reviewer=" ana ", decision="reject", comment="no",
-                        result=result)
-    record_decision(store, plan, reviewer="bo", decision="approve", result=result)
+                        result=result, recompute=replay_again)
+    record_decision(store, plan, reviewer="bo", decision="approve", result=result,
+                    recompute=replay_again)
     edited = apply_edits(plan, {"s11": "replay"})
-    record_decision(store, edited, reviewer="ana", decision="approve")  # another plan
+    record_decision(store, edited, reviewer="ana", decision="approve",
+                    recompute=None)  # another plan
     assert [r.reviewer for r in store.history()] == ["ana", "bo", "ana"]
     # The CLI refuses the same way, with exit 2.
     path = tmp_path / "result.json"
@@ -272,7 +280,8 @@ def test_one_reviewer_records_one_decision_per_repair(store, tmp_path, capsys):
 def test_a_rejection_needs_a_reason(store):
     plan = plan_case(load_example())
     with pytest.raises(DgrrError, match="a rejection needs a reason"):
-        record_decision(store, plan, reviewer="ana", decision="reject", comment="  ")
+        record_decision(store, plan, reviewer="ana", decision="reject", comment="  ",
+                        recompute=None)
     assert store.history() == []
 
 
@@ -331,7 +340,8 @@ def test_a_result_without_decisions_is_refused(store, tmp_path):
     data = result.model_dump(mode="json")
     data["report"]["decisions"] = []
     with pytest.raises(ResultMismatchError, match="lists no decisions"):
-        record_decision(store, plan, reviewer="ana", decision="approve", result=data)
+        record_decision(store, plan, reviewer="ana", decision="approve", result=data,
+                        recompute=replay_again)
     assert store.history() == []
 
 
@@ -351,7 +361,7 @@ def test_two_writers_recording_the_same_decision_at_once_record_one(tmp_path):
         start.wait()
         try:
             record_decision(s, plan, reviewer="Ana Reviewer", decision="approve",
-                            comment="checked", hashes=hashes)
+                            comment="checked", hashes=hashes, recompute=None)
             outcomes.append("recorded")
         except DgrrError as exc:
             outcomes.append(type(exc).__name__)

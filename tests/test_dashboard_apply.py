@@ -23,6 +23,7 @@ from repair_core import DgrrError, plan_case, repair  # noqa: E402
 from repair_core.approvals import ApprovalStore, approval_summary, record_decision  # noqa: E402
 from repair_core.cli import main  # noqa: E402
 from repair_core.model import REFERENCE_MODEL  # noqa: E402
+from repair_core.replay import replay_again  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -80,11 +81,11 @@ def test_the_pages_apply_writes_the_sqlite_store_and_signs_every_row(operator, m
     # the trust file trusts for the signed-in reviewer, the decision is refused
     with pytest.raises(DgrrError, match="only signed rows and there is no trust file"):
         record_decision(log, plan, reviewer=LABEL, decision="approve", result=result,
-                        carrier_ids=summary.carriers)
+                        carrier_ids=summary.carriers, recompute=replay_again)
     trust_key("someone else", settings["keys"], settings["trust"])
     with pytest.raises(DgrrError, match="has no signing key"):
         record_decision(log, plan, reviewer=LABEL, decision="approve", result=result,
-                        carrier_ids=summary.carriers)
+                        carrier_ids=summary.carriers, recompute=replay_again)
     assert ApprovalStore(url).history() == []
     # no approval yet: refused with the command's words, nothing written
     refused = run_apply(url, plan, result, write=True, reviewer=LABEL)
@@ -95,7 +96,7 @@ def test_the_pages_apply_writes_the_sqlite_store_and_signs_every_row(operator, m
     assert store_texts(run.store_file) == before
     trust_key(LABEL, settings["keys"], settings["trust"])
     approval = record_decision(log, plan, reviewer=LABEL, decision="approve", result=result,
-                               carrier_ids=summary.carriers)
+                               carrier_ids=summary.carriers, recompute=replay_again)
     assert approval.key_id and approval.signature
 
     dry = run_apply(url, plan, result, write=False, reviewer=LABEL)

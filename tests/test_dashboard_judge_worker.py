@@ -29,6 +29,7 @@ from dgrr_dashboard.worker_messages import WorkerRequest
 from repair_core import load_example, plan_case, repair
 from repair_core.approvals import ApprovalStore, record_decision
 from repair_core.model import POLICIES
+from repair_core.replay import replay_again
 from repair_core.verification import verify_result
 
 JUDGE = "openai/scripted-judge"
@@ -182,7 +183,7 @@ def test_the_apply_panel_refuses_to_write_on_a_check_that_did_not_finish(tmp_pat
     log = ApprovalStore(url)
     # approved with the not-certified answer acknowledged, as `dgrr approve --acknowledge`
     record_decision(log, plan, reviewer="Ana", decision="approve", result=result,
-                    acknowledged=["s10:m3"], carrier_ids=["s10:m3"])
+                    acknowledged=["s10:m3"], carrier_ids=["s10:m3"], recompute=replay_again)
     dry = run_apply(url, plan, result, write=False, reviewer="Ana")
     assert dry.refusal is None
     assert _carrier_check(dry) == ("check carriers of a fault: passed: none the approval did "

@@ -249,16 +249,10 @@ def _two_writes() -> tuple[dict, dict]:
     return data, json.loads(result.model_dump_json())
 
 
-@rule("gate.replay-recomputed")
-def test_a_result_the_reference_model_would_not_write_is_refused(tmp_path, capsys):
-    data, result = _two_writes()
-    assert result["report"]["store_changes"]["added"] == ["m_rule~r1", "m_menu~r1"]
-    assert result["report"]["model"] == "dgrr/reference"
-    case, out, _ = _files(tmp_path, data, result)
-    assert dgrr(["verify", out, "--case", case]) == 3  # made again, the same: read as it is
-    # the handbook's payload moved into the record the menu's write made, the handbook's
-    # own record left out: its writer, name and lineage are all the menu's, and on the
-    # code before this rule it was certified clean
+def _moved(result: dict) -> dict:
+    """`result` of `_two_writes` with the handbook's payload moved into the record the
+    menu's write made, the handbook's own record left out: its writer, name and lineage
+    are all the menu's."""
     moved = copy.deepcopy(result)
     by_id = {m["id"]: m for m in moved["store"]["active"]}
     payload = by_id["m_rule~r1"]
@@ -267,6 +261,18 @@ def test_a_result_the_reference_model_would_not_write_is_refused(tmp_path, capsy
     moved["store"]["active"].remove(payload)
     moved["report"]["store_changes"]["added"] = ["m_menu~r1"]
     _step(moved, "s2")["target"] = []
+    return moved
+
+
+@rule("gate.replay-recomputed")
+def test_a_result_the_reference_model_would_not_write_is_refused(tmp_path, capsys):
+    data, result = _two_writes()
+    assert result["report"]["store_changes"]["added"] == ["m_rule~r1", "m_menu~r1"]
+    assert result["report"]["model"] == "dgrr/reference"
+    case, out, _ = _files(tmp_path, data, result)
+    assert dgrr(["verify", out, "--case", case]) == 3  # made again, the same: read as it is
+    # on the code before this rule it was certified clean
+    moved = _moved(result)
     c = case_from_data(data)
     assert verify_result(c, moved).outcome == "clean"  # the content check alone
     named = ("gate.replay-recomputed", "trajectory.trajectory[6].target", "step 's2'")
@@ -321,3 +327,60 @@ def test_store_changes_other_than_the_ones_made_again_are_refused_by_record():
                                                  "'m_menu' differs"):
         replay_again(c, other)
     replay_again(c, result)
+
+
+@rule("gate.recompute-named")
+def test_no_gate_leaves_the_recomputation_out_by_omission():
+    import inspect
+
+    from repair_core.approvals import record_decision
+    from repair_core.integrations.apply_result import apply_result, gate_apply
+
+    for gate in (record_decision, gate_apply, apply_result):
+        param = inspect.signature(gate).parameters["recompute"]
+        assert param.kind is inspect.Parameter.KEYWORD_ONLY, gate.__name__
+        assert param.default is inspect.Parameter.empty, gate.__name__
+    with pytest.raises(TypeError, match="recompute"):
+        record_decision(None, None, reviewer="ana", decision="approve")  # type: ignore[call-arg]
+
+
+@rule("gate.recompute-named")
+def test_the_dashboards_apply_and_a_queue_decision_make_the_result_again(tmp_path,
+                                                                        monkeypatch):
+    """The Approve page's dry run and apply (`run_apply`) and a queue decision handed
+    the result (the Inbox's `review`) refuse the moved payload by the recomputation:
+    on the code before this rule both let it through to the approval check."""
+    from dgrr_dashboard.apply_panel import run_apply
+    from repair_core.queue import RepairQueue, review
+
+    data, result = _two_writes()
+    moved = _moved(result)
+    c = case_from_data(data)
+    plan = apply_edits(plan_case(c, objective="store"), TWO_EDITS)
+    db = str(tmp_path / "approvals.db")
+    inputs, outputs = approval_hashes(plan, moved)
+    ApprovalStore(db).add(case_id=c.case_id, reviewer="ana", decision="approve",
+                          inputs_sha256=inputs, outputs_sha256=outputs, model="dgrr/reference")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("DGRR_APPLY_DIR", str(tmp_path / "journal"))
+    monkeypatch.setenv("DGRR_APPLY_TO", "langgraph")
+    monkeypatch.setenv("DGRR_APPLY_STORE", NOWHERE)
+    for write in (False, True):
+        run = run_apply(db, plan, moved, write=write, reviewer="ops")
+        assert run.refusal is not None and "gate.replay-recomputed" in run.refusal, run
+        assert "trajectory.trajectory[6].target" in run.refusal, run.refusal
+    assert not (tmp_path / "journal").exists() and len(ApprovalStore(db).history()) == 1
+    # the honest result passes the same recomputation and reaches the store's opening
+    honest_run = run_apply(db, plan, result, write=False, reviewer="ops")
+    assert "gate.replay-recomputed" not in (honest_run.refusal or ""), honest_run
+
+    queue = RepairQueue(str(tmp_path / "q.db"))
+    try:
+        r = queue.submit(c, ["m_rule"], diagnosed_by="d", objective="store",
+                         store_target={"to": "langgraph", "store": NOWHERE})
+        queue.claim(r.id, reviewer="ana")
+        with pytest.raises(InconsistentResult, match="gate.replay-recomputed"):
+            review(queue, r.id, reviewer="ana", decision="approve", result=moved, plan=plan)
+        assert queue.get(r.id).status == "claimed" and queue.approvals.history() == []
+    finally:
+        queue.close()

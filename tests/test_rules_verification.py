@@ -20,7 +20,7 @@ from repair_core.approvals import ApprovalStore
 from repair_core.cli import main
 from repair_core.model import POLICIES
 from repair_core.plan._plan import plan_case
-from repair_core.replay import execute, repair
+from repair_core.replay import execute, repair, replay_again
 
 TRAVEL = "repair_core/fixtures/figure1-travel.json"  # m3: Lin prefers window seats.
 ADDRESS = "sample_traces/cs-stale-address.json"  # m1: Maya's shipping address is 12 Pine St, Seattle.
@@ -371,9 +371,9 @@ def test_record_decision_takes_the_carriers_the_reviewer_was_shown(tmp_path, pol
     store = ApprovalStore(str(tmp_path / "a.db"))
     with pytest.raises(CarriersNotAcknowledgedError, match="s10:m3: not acknowledged"):
         record_decision(store, plan, reviewer="ana", decision="approve", result=result,
-                        carrier_ids=shown)
+                        carrier_ids=shown, recompute=replay_again)
     rec = record_decision(store, plan, reviewer="ana", decision="approve", result=result,
-                          carrier_ids=shown, acknowledged=shown)
+                          carrier_ids=shown, acknowledged=shown, recompute=replay_again)
     assert rec.acknowledged == ["s10:m3"]
 
 
@@ -403,16 +403,17 @@ def test_record_decision_refuses_carriers_given_that_leave_out_one_the_result_na
     for shown in ([], ["s99:m3"]):  # none, or another one, "shown" to the reviewer
         with pytest.raises(CarriersNotAcknowledgedError) as refused:
             record_decision(store, plan, reviewer="ana", decision="approve", result=given,
-                            carrier_ids=shown, acknowledged=shown)
+                            carrier_ids=shown, acknowledged=shown, recompute=replay_again)
         assert "s10:m3: not acknowledged" in str(refused.value)
         assert "the result names it as a carrier" in str(refused.value)
         assert [_id(c) for c in refused.value.missing] == ["s10:m3"]
     assert store.history() == []
     rec = record_decision(store, plan, reviewer="ana", decision="approve", result=given,
-                          carrier_ids=[], acknowledged=["s10:m3"])
+                          carrier_ids=[], acknowledged=["s10:m3"], recompute=replay_again)
     assert rec.acknowledged == ["s10:m3"]
     rejected = record_decision(store, plan, reviewer="bo", decision="reject", result=given,
-                               comment="the answer still says window", carrier_ids=[])
+                               comment="the answer still says window", carrier_ids=[],
+                               recompute=replay_again)
     assert rejected.decision == "reject" and rejected.acknowledged == []
     assert [r.id for r in store.history()] == [rejected.id, rec.id]
 
@@ -438,7 +439,7 @@ def test_a_fault_check_naming_a_carrier_counts_too(tmp_path, policy):
     store = ApprovalStore(str(tmp_path / "a.db"))
     with pytest.raises(CarriersNotAcknowledgedError, match="s10:m3: not acknowledged"):
         record_decision(store, plan, reviewer="ana", decision="approve", result=data,
-                        carrier_ids=[])
+                        carrier_ids=[], recompute=replay_again)
     assert store.history() == []
 
 
@@ -492,9 +493,11 @@ def test_the_summary_shows_a_carrier_the_result_names_that_a_fresh_check_misses(
     store = ApprovalStore(str(tmp_path / "a.db"))
     with pytest.raises(CarriersNotAcknowledgedError, match="m1:m3: not acknowledged"):
         record_decision(store, plan, reviewer="ana", decision="approve", result=data,
-                        carrier_ids=summary.carriers, acknowledged=["s10:m3"])
+                        carrier_ids=summary.carriers, acknowledged=["s10:m3"],
+                        recompute=replay_again)
     rec = record_decision(store, plan, reviewer="ana", decision="approve", result=data,
-                          carrier_ids=summary.carriers, acknowledged=summary.carriers)
+                          carrier_ids=summary.carriers, acknowledged=summary.carriers,
+                          recompute=replay_again)
     assert rec.acknowledged == ["m1:m3", "s10:m3"]
 
 
@@ -528,11 +531,12 @@ def test_the_summary_lists_a_carrier_the_result_names_only_by_id(tmp_path, polic
     store = ApprovalStore(str(tmp_path / "a.db"))
     with pytest.raises(CarriersNotAcknowledgedError, match="m1:m3: not acknowledged"):
         record_decision(store, plan, reviewer="ana", decision="approve", result=data,
-                        carrier_ids=summary.carriers, acknowledged=["s10:m3", "tool:m3"])
+                        carrier_ids=summary.carriers, acknowledged=["s10:m3", "tool:m3"],
+                        recompute=replay_again)
     assert store.history() == []
     every = [_id(c) for _, cs in groups for c in cs]
     rec = record_decision(store, plan, reviewer="ana", decision="approve", result=data,
-                          carrier_ids=summary.carriers, acknowledged=every)
+                          carrier_ids=summary.carriers, acknowledged=every, recompute=replay_again)
     assert sorted(rec.acknowledged) == ["m1:m3", "s10:m3", "tool:m3"]
 
 

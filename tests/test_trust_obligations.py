@@ -179,9 +179,9 @@ def test_reviewer_names_compare_case_folded(tmp_path, monkeypatch):
     from repair_core.approvals import DuplicateApprovalError, record_decision
 
     plan = plan_case(load_case(FIG1))
-    record_decision(queue.approvals, plan, reviewer="bo", decision="approve")
+    record_decision(queue.approvals, plan, reviewer="bo", decision="approve", recompute=None)
     with pytest.raises(DuplicateApprovalError):
-        record_decision(queue.approvals, plan, reviewer="BO", decision="approve")
+        record_decision(queue.approvals, plan, reviewer="BO", decision="approve", recompute=None)
 
 
 def _two_person_queue(env, db: str) -> tuple[RepairQueue, int]:

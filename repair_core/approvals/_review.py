@@ -681,7 +681,7 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
                     acknowledged: Iterable[str] = (),
                     carrier_ids: Iterable[str] | None = None,
                     judge: Judge | None = None,
-                    recompute: Callable[[Any, Any], None] | None = None) -> ApprovalRecord:
+                    recompute: Callable[[Any, Any], None] | None) -> ApprovalRecord:
     """Append the reviewer's decision on `plan` (and its replay `result`, if any).
 
     Refuses (DgrrError) a result that is not the repair of this case and plan
@@ -696,7 +696,9 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
     `carrier_ids` leaves out. A rejection acknowledges nothing. `judge` is asked what
     the lexical judge leaves unsure in the content check (`--judge`). `recompute`: run
     on the case and a result to approve after the gate, to refuse what the gate's own
-    recomputation finds (`replay.replay_again`, rule gate.replay-recomputed).
+    recomputation finds (`replay.replay_again`, rule gate.replay-recomputed: a layer
+    above this one). It has no default, so that no caller leaves it out by omission
+    (rule gate.recompute-named); None only where no result is approved.
     """
     if result is not None:
         problems = result_problems(plan, result)

@@ -139,7 +139,7 @@ def gate_apply(log: Any, case: Case, result: dict[str, Any], *, trust: Any,
                against: Any = None, judge: Any = None, vault: str | None = None,
                warn: Callable[[str], None] | None = None,
                verification: Verification | None = None, unchecked: str | None = None,
-               recompute: Callable[[Case, Any], None] | None = None) -> ApplyGate:
+               recompute: Callable[[Case, Any], None] | None) -> ApplyGate:
     """Every check before `result` (untrusted `dgrr repair --json` data) of `case` is
     written, as `dgrr apply` and the queue's worker make them: the store the apply leaves
     (rules `gate.*`, a refusal raised here), the approval the approvals `log` honours
@@ -150,7 +150,8 @@ def gate_apply(log: Any, case: Case, result: dict[str, Any], *, trust: Any,
     check run elsewhere and why it did not finish, as `apply_result` takes them.
     `recompute`: run last, on the case and the result, to refuse what the gate's own
     recomputation finds (`replay.replay_again`, rule gate.replay-recomputed: a layer
-    above this one)."""
+    above this one); no default, so that no caller leaves it out by omission (rule
+    gate.recompute-named)."""
     from ..approvals import (
         TrustFile,
         approval_hashes,
@@ -198,7 +199,7 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
                  judge: Any = None, say: Callable[[str], None] = print,
                  warn: Callable[[str], None] = _stderr,
                  verification: Verification | None = None, unchecked: str | None = None,
-                 recompute: Callable[[Case, Any], None] | None = None
+                 recompute: Callable[[Case, Any], None] | None
                  ) -> list[dict[str, Any]]:
     """Check `result` (a `dgrr repair --json` object) of `case` against the approvals
     `log` (an open `ApprovalStore`, verified against `trust` and the checkpoint `against`)

@@ -42,6 +42,7 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
     """
     from ..approvals import record_decision, result_data
     from ..plan._plan import plan_case
+    from ..replay import replay_again
 
     current = queue.get(request_id)
     who = reviewer.strip()
@@ -72,7 +73,8 @@ def review(queue: RepairQueue, request_id: int, *, reviewer: str,
     record = record_decision(queue.approvals, plan, reviewer=who, decision=decision,
                              comment=comment, result=result,
                              hashes=None if replayed else hashes, acknowledged=acknowledged,
-                             carrier_ids=None if replayed else carrier_ids)
+                             carrier_ids=None if replayed else carrier_ids,
+                             recompute=replay_again)  # rule gate.replay-recomputed
     data = result_data(result) if result is not None else None
     return queue.decide(request_id, reviewer=who, decision=decision, decision_id=record.id,
                         result=data, note=comment, needed=needed)
