@@ -509,7 +509,7 @@ def test_english_answers_terse_or_with_foreign_names_are_read_as_english(answer)
     ("I have added the blue RJ-220 in size S to your cart, and UA511 is booked. ", "en"),
     ("Votre commande est emballée et arrive mardi avec le siège 22C. ", "fr"),
     # every word another: nothing is read once for all its repeats
-    (None, "fr"),
+    (None, "und"),
 ])
 def test_a_long_text_is_guessed_in_time_linear_in_it(unit, code):
     import random
@@ -529,9 +529,61 @@ def test_a_long_text_is_guessed_in_time_linear_in_it(unit, code):
     # each word asked of every language's table in turn took 1.3 to 1.6 CPU s a megabyte
     guess, _, _ = grows_linearly(text, lambda t: guess_language(t, ANSWER_READER_LANGUAGES),
                                  32_000)
-    if unit is None:  # random letters: what is guessed changes with the length
-        guess = guess_language(text(1_000_000)[:1_000_000], ANSWER_READER_LANGUAGES)
     assert guess.code == code
+
+
+def _random_words(count: int, seed: int = 1) -> str:
+    """`count` words of two to eight letters drawn at random, Polish "ł" and French "é"
+    among them."""
+    import random
+
+    rng = random.Random(seed)
+    return " ".join("".join(rng.choice("abcdeéfghiłjklmnoprstuvz")
+                            for _ in range(rng.randint(2, 8))) for _ in range(count))
+
+
+@rule("oracle.unsure-language")
+@pytest.mark.parametrize("count", [40, 200, 6_400, 200_000])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_letters_drawn_at_random_are_no_language(count, seed):
+    from repair_core.bench._language import (
+        ANSWER_READER_LANGUAGES,
+        UNDETERMINED,
+        guess_language,
+    )
+
+    # read as French, Danish or, by its "ł", Polish before: a short word of some
+    # language's table turns up now and then, one word in a hundred or fewer
+    text = _random_words(count, seed)
+    for reads in (ANSWER_READER_LANGUAGES, None):  # the answer reader's, the agent's
+        guess = (guess_language(text, reads) if reads is not None
+                 else guess_language(text))
+        assert (guess.code, bool(guess.why_unread)) == (UNDETERMINED, True), (count, seed)
+
+
+@rule("oracle.unsure-language")
+def test_too_few_words_of_the_language_found_most_is_said():
+    from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
+
+    # one word of a language's table in 200: French before
+    assert guess_language(_random_words(200), ANSWER_READER_LANGUAGES).why_unread == (
+        "too few of its words belong to any one language (1 of 200) to say it is written "
+        "in one")
+    # a short text with no function word is still placed by a letter of its own
+    assert guess_language("Poleciłem Rijksmuseum; bilety najlepiej kupić online.",
+                          ANSWER_READER_LANGUAGES).code == "pl"
+
+
+@rule("oracle.unsure-language")
+def test_a_language_among_random_letters_is_still_found_when_it_is_a_share_of_the_words():
+    from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
+
+    french = "Votre commande est emballée et arrive mardi avec le siège 22C. "
+    # six French words in every eleven: once a twentieth of the words, French again
+    assert guess_language(_random_words(400) + " " + french * 8,
+                          ANSWER_READER_LANGUAGES).code == "fr"
+    assert guess_language(_random_words(400) + " " + french * 2,
+                          ANSWER_READER_LANGUAGES).code == "und"
 
 
 WHERE = "Where is my order right now?"  # ctl-004's request: a status, no action

@@ -312,6 +312,14 @@ OTHER_SCRIPT_SHARE = 1 / 3
 Greek, Japanese, Chinese, Korean, Arabic, ...) is not read: a name quoted in another
 script in an English answer stays below it."""
 
+LANGUAGE_WORDS_ONE_IN = 20
+"""A language is placed by one word in this many of a text's words at least: a language
+other than English only when the words counted for it are that share or more, and a text
+with no such words by its own letters (`OWN_LETTERS`) only when it is shorter. A sentence
+of any language is a third or more function words, the tersest listing of the answer sets
+one word in thirteen, while letters drawn at random make a short word of some language's
+table now and then (18 French ones in 5,357 random words), which is no language at all."""
+
 BARE_WORDS = 5
 """An answer of at least this many words with no English function word, no word of
 `LISTING_WORDS` and a letter outside ASCII ("Sittplats 22C · UA511 · avgång tidigt ·
@@ -529,6 +537,9 @@ def _by_own_letters(text: str, reads: frozenset[str]) -> str:
     return found[0] if len(found) == 1 and found[0] in reads else ""
 
 
+_WRITTEN_MOSTLY = "written mostly in letters of other scripts"
+
+
 def guess_language(text: str, reads: frozenset[str] = frozenset(FUNCTION_WORDS)
                    ) -> LanguageGuess:
     """`_guess_by_words`, with an answer in the Latin script it leaves undetermined placed
@@ -540,20 +551,24 @@ def guess_language(text: str, reads: frozenset[str] = frozenset(FUNCTION_WORDS)
     ...                ANSWER_READER_LANGUAGES).code
     'pl'
     """
-    guess = _guess_by_words(text, reads)
-    if (guess.code == UNDETERMINED and not guess.why_unread.startswith("written mostly")
-            and (own := _by_own_letters(text, reads))):
+    guess, words = _guess_by_words(text, reads)
+    # a text in another script is not placed by a Latin letter, and a longer one whose
+    # words are hardly any language's is no language, whichever letters it writes
+    if (guess.code == UNDETERMINED and not guess.why_unread.startswith(_WRITTEN_MOSTLY)
+            and words < LANGUAGE_WORDS_ONE_IN and (own := _by_own_letters(text, reads))):
         return LanguageGuess(code=own)
     return guess
 
 
-def _guess_by_words(text: str, reads: frozenset[str]) -> LanguageGuess:
-    """The language of `text`: another script when most of its letters say so, else the
+def _guess_by_words(text: str, reads: frozenset[str]) -> tuple[LanguageGuess, int]:
+    """(The language of `text`, the number of its words read, 0 for another script):
+    another script when most of its letters say so, else the
     language whose function words it uses most (English on a tie with English; with no
     English function word, its `LISTING_WORDS` count too; a short word in capitals in a
     text with lower-case letters is an abbreviation, "Toronto (ON)"), else, with no
     function word of any language, not English when it has enough words and a letter
-    English does not write, or several words in letters beyond Latin-1.
+    English does not write, or several words in letters beyond Latin-1; a language other
+    than English by one word in `LANGUAGE_WORDS_ONE_IN` at least.
     `reads` names the languages the caller reads (the seven of `FUNCTION_WORDS` unless
     told; the answer reader passes `ANSWER_READER_LANGUAGES`); a guess of another comes
     with `why_unread`, and so does one as much of such a language as of one it reads.
@@ -586,11 +601,11 @@ def _guess_by_words(text: str, reads: frozenset[str]) -> LanguageGuess:
         written = (_cjk_language(scripts) or _cyrillic_language(text, scripts)
                    or _script_language(text, scripts))
         if written in reads:
-            return LanguageGuess(code=written)
+            return LanguageGuess(code=written), 0
         most = sorted(scripts, key=lambda s: -scripts[s])[:3]
         return LanguageGuess(code=UNDETERMINED, why_unread=(
-            f"written mostly in letters of other scripts ({', '.join(map(_script_name, most))}"
-            "), which the reader does not read"))
+            f"{_WRITTEN_MOSTLY} ({', '.join(map(_script_name, most))}"
+            "), which the reader does not read")), 0
     counts = dict.fromkeys([*FUNCTION_WORDS, *UNREAD_FUNCTION_WORDS,
                             *READER_FUNCTION_WORDS], 0)
     own_gloss = {code: known for code, known in _OWN_GLOSS_WORDS.items() if code in reads}
@@ -642,13 +657,17 @@ def _guess_by_words(text: str, reads: frozenset[str]) -> LanguageGuess:
         for code, n in listing.items():
             counts[code] += n
     best = max(counts.values())
+    if best and counts["en"] < best and best * LANGUAGE_WORDS_ONE_IN < words:
+        return LanguageGuess(code=UNDETERMINED, why_unread=(
+            f"too few of its words belong to any one language ({best} of {words}) to say "
+            "it is written in one")), words
     if best and counts["en"] < best:
         tied = [c for c, n in counts.items() if n == best]
         read_tied, alike = _by_own_words([c for c in tied if c in reads], seen, best)
         if alike:
             return LanguageGuess(code=UNDETERMINED, why_unread=(
                 f"its function words are as much {LANGUAGE_NAMES[read_tied[0]]} as "
-                f"{LANGUAGE_NAMES[read_tied[1]]}, and no word tells them apart"))
+                f"{LANGUAGE_NAMES[read_tied[1]]}, and no word tells them apart")), words
         code = read_tied[0] if read_tied else tied[0]
         unread = [c for c in tied if c not in reads]
         if code in reads and unread:
@@ -656,23 +675,24 @@ def _guess_by_words(text: str, reads: frozenset[str]) -> LanguageGuess:
             return LanguageGuess(code=UNDETERMINED, why_unread=(
                 f"its function words are as much {LANGUAGE_NAMES[unread[0]]} as "
                 f"{LANGUAGE_NAMES[code]}, and the reader does not read "
-                f"{LANGUAGE_NAMES[unread[0]]}"))
+                f"{LANGUAGE_NAMES[unread[0]]}")), words
         if code in reads and code in _LATIN_GLOSSED and best < GLOSSED_LEAST:
             return LanguageGuess(code=UNDETERMINED, why_unread=(
-                f"one word only says it is {LANGUAGE_NAMES[code]}"))
+                f"one word only says it is {LANGUAGE_NAMES[code]}")), words
         if code in reads:
-            return LanguageGuess(code=code)
+            return LanguageGuess(code=code), words
         return LanguageGuess(code=code, why_unread=(
-            f"its function words are {LANGUAGE_NAMES[code]}, which the reader does not read"))
+            f"its function words are {LANGUAGE_NAMES[code]}, which the reader does not "
+            "read")), words
     if counts["en"] == 0 and words >= BARE_WORDS and non_ascii:
         return LanguageGuess(code=UNDETERMINED, why_unread=(
             f"no English function word in {words} words, some with letters English does "
-            "not write"))
+            "not write")), words
     if beyond_latin_1 >= 2 and beyond_latin_1 > counts["en"]:
         return LanguageGuess(code=UNDETERMINED, why_unread=(
             f"{beyond_latin_1} words with letters beyond Latin-1 (as Polish, Czech or "
-            "Turkish write), more than its English function words"))
-    return LanguageGuess(code="en")
+            "Turkish write), more than its English function words")), words
+    return LanguageGuess(code="en"), words
 
 
 def answer_language(text: str) -> str:
