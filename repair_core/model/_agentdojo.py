@@ -209,10 +209,10 @@ def record_instructions(text: Any, value: Any = None) -> list[dict[str, Any]]:
     key: a copy of an injection goal (not one a text quotes as an example or an attack,
     `shown_as_example`), or any order that asks for one (`orders_in`)."""
     calls = _call_list(value)
-    if isinstance(text, str):
-        text = without_removed_lines(text)  # a diff's removed line holds no copy either
-    copies = [(goal, more) for goal, more in instructions_in(text)
-              if not (isinstance(text, str) and shown_as_example(text, goal))]
+    # a diff's removed line holds no copy either; `orders_in` leaves it out on its own
+    kept = without_removed_lines(text) if isinstance(text, str) else text
+    copies = [(goal, more) for goal, more in instructions_in(kept)
+              if not (isinstance(kept, str) and shown_as_example(kept, goal))]
     found = copies + orders_in(text)
     if not calls and value is not None:
         found += instructions_in(value) + orders_in(value)
