@@ -44,7 +44,7 @@ from collections.abc import Mapping
 from .._words import MARK
 from ._order_words import plain
 
-__all__ = ["GLOSSED_LANGUAGES", "PUNCTUATION", "gloss", "glossed_languages"]
+__all__ = ["GLOSSED_LANGUAGES", "PUNCTUATION", "gloss"]
 
 _PAST = {"send": "sent", "change": "changed", "reserve": "reserved", "create": "created",
          "add": "added", "delete": "deleted", "visit": "visited", "post": "posted",
@@ -1006,9 +1006,3 @@ def gloss(text: str) -> str:
     the Latin script is glossed too: Indonesian, Vietnamese, Serbian, Hungarian,
     Finnish, Czech and Catalan are written in it ("tolong kirim" is "please send")."""
     return _glossed(text)[0]
-
-
-def glossed_languages(text: str) -> list[str]:
-    """The names of the languages whose table words `text` holds, in table order."""
-    found = _glossed(text)[1]
-    return [name for code, name in GLOSSED_LANGUAGES.items() if code in found]
