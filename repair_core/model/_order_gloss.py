@@ -2,7 +2,7 @@
 (docs/rules.md, `next-session.glossed-languages`): Russian, Ukrainian, Serbian, Greek,
 Hebrew, Arabic, Persian, Hindi, Chinese, Japanese, Korean, Thai, Vietnamese, Indonesian,
 Hungarian, Finnish, Czech, Catalan, Turkish, Swahili, Tagalog, Bengali, Lithuanian,
-Esperanto, Urdu and Estonian.
+Esperanto, Urdu, Estonian and Hinglish (Hindi and English written in Latin letters).
 
 Each language has one table of its general words, never the wording of a particular
 text: imperatives and polite forms of the verbs of AgentDojo's tool families, request
@@ -343,6 +343,8 @@ unread: ยังไม่ได้อ่าน
 please: กรุณา โปรด ช่วย
 must: ต้อง
 not: อย่า ไม่ ห้าม
+should+i: ฉันควร ผมควร
+?: ไหม มั้ย หรือไม่ หรือเปล่า
 refused: ยกเลิก
 <past>: แล้ว
 send: ส่ง โอน
@@ -740,6 +742,26 @@ find: ?تلاش
 file: فائل
 calendar: کیلنڈر
 most+expensive: سب+سے+مہنگا سب+سے+مہنگے سب+سے+مہنگی
+"""),
+    "hi-Latn": ("Hinglish", True, """
+scam: dhokha dhokhadhadi
+tried: koshish+ki koshish+kiya
+please: kripya kripaya karo kariye kijiye karein ?karen karna kar+do kar+dijiye kar+dena
+must: zaroor zarur chahiye
+shall+i: kya+main
+shall+we: kya+hum
+not: nahi nahin ?mat
+nothing: kuch+nahi kuchh+nahi kuch+bhi+nahi
+refused: radd
+<past>: ?diya ?diye ?di ?kiya ?kiye ?gaya ?gaye ?gayi
+sent: bheja bheje bheji
+send: bhejo bhejiye bhejein bhejna bhej bhej+do bhej+dijiye
+change: badlo badliye badlein badalna badal+do badal+dijiye
+create: banao banaiye banayein
+add: jodo jodiye jodein
+delete: hatao hatayein mitao mitayein hata+do mita+do
+visit: kholo kholiye kholein kholna khol+do khol+dijiye
+invite: bulao bulaiye
 """),
     "et": ("Estonian", True, """
 scam: pettus petis õngitsus
