@@ -45,6 +45,7 @@ from ..content import (
     words,
 )
 from ..content._counts import dose_counts
+from ..content._match import RUN_WORDS
 from ..content._points import Point, points, readings, same_point
 from ..content._stems import ORDINARY_STEMS, stem
 from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
@@ -835,20 +836,44 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
         made[rec.id] = SimpleNamespace(deps=own)
     deps = _ContentDeps(by_id.beside(made))
     got = first_marks_by_lineage(deps, marks, (r.id for r in added.values()))
+    runs = {obs: _word_runs(_step_text(by_id[obs])) for obs in marks if obs in by_id}
     for i, rec in added.items():
         reached = record_first_marks(rec.id, deps, got)
+        held = _run_held(items[i][2], runs)
         for fault in faults:
             obs = reached.get(fault.node)
+            # rule verify.same-source-words: which replayed write wrote which text is the
+            # result's word; the words are the record's own
+            worded = obs is None and held is not None and fault.node in marks[held]
+            if worded:
+                obs = held
             if obs is None:
                 continue
             r = next(r for r in (again if obs in again else kept)[obs] if r.fault == fault.node)
             whence = (f"{r.fault} itself" if r.source == r.fault
                       else f"{r.source}, which {r.fault} was written from")
             how = "refreshed by the replay" if obs in again else "fetched again"
+            reach = (f"its recorded lineage does not reach {obs} ({how}), yet it holds "
+                     f"{RUN_WORDS} or more words in a row of it" if worded
+                     else f"its lineage reaches {obs} ({how})")
             yield i, fault, (
-                f"written by the replay, its lineage reaches {obs} ({how}), {r.said}: the "
-                f"same untrusted source as {whence}. The lexical judge found nothing of the "
-                "fault in it, which says nothing of what it means")
+                f"written by the replay, {reach}, {r.said}: the same untrusted source as "
+                f"{whence}. The lexical judge found nothing of the fault in it, which says "
+                "nothing of what it means")
+
+
+def _word_runs(text: str) -> set[tuple[str, ...]]:
+    """Each run of `RUN_WORDS` consecutive (case-folded) words of `text`."""
+    w = words(canonical(text))
+    return set(zip(*(w[k:] for k in range(RUN_WORDS)), strict=False))
+
+
+def _run_held(text: str, runs: Mapping[str, set[tuple[str, ...]]]) -> str | None:
+    """The first key of `runs` whose runs of words `text` holds one of, or None."""
+    if not any(runs.values()):
+        return None
+    mine = _word_runs(text)
+    return next((obs for obs, theirs in runs.items() if not mine.isdisjoint(theirs)), None)
 
 
 _REMOVED = frozenset({"delete", "quarantine", "invalidate"})
