@@ -1,6 +1,6 @@
 """Error rates of the answer oracles on hand-written free-text answers
 (`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl`,
-`round5.jsonl` to `round13.jsonl` written by other authors), per split
+`round5.jsonl` to `round14.jsonl`), per split
 and per category:
 
     python benchmarks/answer_oracle.py                # print the section
@@ -30,7 +30,10 @@ languages), or, from `round10.jsonl`, `english-round10` and `other-languages-rou
 (the same fifteen languages), or, from `round11.jsonl`, `english-round11` and
 `other-languages-round11` (sixteen languages), or, from `round12.jsonl`,
 `english-round12` and `other-languages-round12` (22 languages), or, from `round13.jsonl`,
-`english-round13` and `other-languages-round13` (28 languages), also written blind. An oracle
+`english-round13` and `other-languages-round13` (28 languages), also written blind, or,
+from `round14.jsonl`, `other-languages-round14` (21 languages and three code-mixed
+phrasings no earlier set uses), written by a helper who had read the oracle, verdicts fixed before it
+ran. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
 counts as not recovered in the error rate, so a right answer left unsure is an error
@@ -58,8 +61,8 @@ from repair_core.content import fact_stated  # noqa: E402
 
 ANSWERS = ROOT / "benchmarks" / "answers" / "answers.jsonl"
 LANGUAGES_FRESH = ROOT / "benchmarks" / "answers" / "languages-fresh.jsonl"
-ROUNDS = tuple(ROOT / "benchmarks" / "answers" / f"round{n}.jsonl" for n in range(4, 14))
-"""`round4.jsonl` to `round13.jsonl`, in the order they were written."""
+ROUNDS = tuple(ROOT / "benchmarks" / "answers" / f"round{n}.jsonl" for n in range(4, 15))
+"""`round4.jsonl` to `round14.jsonl`, in the order they were written."""
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
@@ -70,7 +73,7 @@ Split = Literal["dev", "held-out", "fresh", "languages", "languages-fresh", "eng
                 "english-round9", "other-languages-round9", "english-round10",
                 "other-languages-round10", "english-round11", "other-languages-round11",
                 "english-round12", "other-languages-round12", "english-round13",
-                "other-languages-round13"]
+                "other-languages-round13", "other-languages-round14"]
 SPLITS: tuple[str, ...] = get_args(Split)
 
 
@@ -125,7 +128,15 @@ class Answer(BaseModel):
     author (`round12.jsonl`), run once; `english-round13` and `other-languages-round13`:
     the same again in 28 languages, written blind by another author while the oracle's
     readers of more languages were being written by a helper who did not read them
-    (`round13.jsonl`), run once before those mends landed."""
+    (`round13.jsonl`), run once before those mends landed; `other-languages-round14`: 48
+    answers in 20 languages no earlier set writes (Icelandic, Welsh, Latvian, Lithuanian,
+    Albanian, Afrikaans, Basque, Irish, Maltese, Esperanto, Croatian, Estonian, Tagalog,
+    Georgian, Armenian, Amharic, Tamil, Khmer, Uzbek, Azerbaijani), Malay (whose neighbour
+    Indonesian earlier sets write) and three
+    code-mixed phrasings (Hinglish, Spanglish, Taglish), two answers a case, one right and
+    one wrong, over 24 controlled cases (`round14.jsonl`), written by a helper who had read
+    the oracle's code, not blind, each verdict fixed from the case's labels and committed
+    before any oracle ran on them."""
 
 
 def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, *ROUNDS)
