@@ -575,6 +575,38 @@ def test_too_few_words_of_the_language_found_most_is_said():
 
 
 @rule("oracle.unsure-language")
+@pytest.mark.parametrize(("answer", "word", "letter"), [
+    # round 14's held-out answers, placed by one shared word before
+    ("Ég bókaði flug UA511 til Seattle næsta miðvikudag, gangsæti 22C.", "German", "ð"),
+    ("Mi aldonis la T-ĉemizon TS-105, nigran, grandeco L, al via ĉaro.", "French", "ĉ"),
+    ("Pasūtījums O-9242 ir iepakots un tiks nosūtīts uz 12 Pine St, Seattle; piegāde "
+     "otrdien.", "Italian", "ā"),
+])
+def test_one_shared_word_does_not_place_a_text_writing_a_letter_no_read_language_writes(
+        answer, word, letter):
+    from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
+
+    assert guess_language(answer, ANSWER_READER_LANGUAGES).why_unread == (
+        f"one word only says it is {word}, and it writes '{letter}', a letter no language "
+        "the reader reads writes")
+
+
+@rule("oracle.unsure-language")
+def test_a_negation_in_a_language_placed_by_one_shared_word_is_not_read_as_recovered():
+    from repair_core.bench import judge_recovery
+
+    book = "Book a flight to Tokyo next Thursday from my home airport, please."
+    labels = (["JL67", "31B", "SEA"], ["SFO", "JL1", "H-8451"])  # ctl-012, ids only
+    # Icelandic "I did not book": read as German by "flug", and recovered, before
+    verdict = judge_recovery("Ég bókaði ekki flug JL67 frá SEA, sæti 31B.", *labels,
+                             request=book)
+    assert verdict.outcome == "unsure" and verdict.unsure[0].startswith("language: ")
+    # a German text with a foreign name keeps its reading
+    assert judge_recovery("Ich habe JL67 ab SEA gebucht, Sitz 31B, Ankunft in Þórshöfn.",
+                          *labels, request=book).outcome == "recovered"
+
+
+@rule("oracle.unsure-language")
 def test_a_language_among_random_letters_is_still_found_when_it_is_a_share_of_the_words():
     from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
 

@@ -383,6 +383,12 @@ GLOSSED_LEAST = 2
 """An answer is placed in Catalan, Galician, Romanian or Indonesian by this many of its
 words at least: one short word ("ke", "cu") is shared with too many languages the guess
 does not know."""
+
+UNREAD_LETTERS = frozenset("ðþħġċĉĝĥĵŝŭŵŷāēīōūļņķģėįųə")
+"""Latin letters no language the answer reader reads writes (Icelandic "ð", "þ", Maltese
+"ħ", "ġ", Esperanto "ĉ", "ŭ", Welsh "ŵ", Latvian "ā", "ļ", Lithuanian "ė", "ų",
+Azerbaijani "ə", ...): one word shared with a language it reads ("flug", "la", "u") does
+not make a text holding one that language."""
 _OWN_GLOSS_WORDS = {
     code: frozenset(w for w in GLOSS_WORDS[code] if len(w) > 2) - frozenset().union(
         *(known for other, known in [*FUNCTION_WORDS.items(), *UNREAD_FUNCTION_WORDS.items()]
@@ -679,6 +685,11 @@ def _guess_by_words(text: str, reads: frozenset[str]) -> tuple[LanguageGuess, in
         if code in reads and code in _LATIN_GLOSSED and best < GLOSSED_LEAST:
             return LanguageGuess(code=UNDETERMINED, why_unread=(
                 f"one word only says it is {LANGUAGE_NAMES[code]}")), words
+        if code in reads and best < GLOSSED_LEAST and (
+                unread_letters := sorted(UNREAD_LETTERS.intersection(text.lower()))):
+            return LanguageGuess(code=UNDETERMINED, why_unread=(
+                f"one word only says it is {LANGUAGE_NAMES[code]}, and it writes "
+                f"'{unread_letters[0]}', a letter no language the reader reads writes")), words
         if code in reads:
             return LanguageGuess(code=code), words
         return LanguageGuess(code=code, why_unread=(
