@@ -45,6 +45,7 @@ from ..content import (
     words,
 )
 from ..content._counts import dose_counts
+from ..content._dates import Day, days, same_day
 from ..content._match import RUN_WORDS
 from ..content._points import Point, points, readings, same_point
 from ..content._stems import ORDINARY_STEMS, stem
@@ -283,6 +284,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 (_unexplained_amounts(graph, items, lineaged, sig_list, at_of),
                  "unexplained-token"),
                 (_unexplained_points(graph, items, lineaged, sig_list, at_of),
+                 "unexplained-token"),
+                (_unexplained_days(graph, items, lineaged, sig_list, at_of),
                  "unexplained-token"),
                 (_unexplained_quantities(graph, items, lineaged, sig_list, at_of),
                  "unexplained-quantity"),
@@ -530,6 +533,53 @@ def _unexplained_points(graph: _Graph, items: list[tuple[str, str, str]],
                          f"{written_at[fault.node]}), it states the point {p.written!r} "
                          f"({p.lat:.5f}, {p.lon:.5f}) of {fault.node}, which nothing in its "
                          "recorded lineage states: an edge from the fault may be missing")
+
+
+def _unexplained_days(graph: _Graph, items: list[tuple[str, str, str]],
+                      lineaged: Mapping[int, int], faults: list[ContentSignature],
+                      written_at: Mapping[str, int]
+                      ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after `fault` that states a calendar day the fault's text states, in any
+    notation `days` reads ("19 marca 2027" = "19.III.2027" = "2027-W11-5"), which no text
+    of its recorded lineage states (rule `verify.unexplained-date`): a visit a fake text
+    moved, restated with its month in Roman numerals, holds no distinctive token.
+    Faults and suspected sources explain nothing; the user's turns written before the
+    record do. The fault's days are looked up by month and day."""
+    texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
+    wanted: dict[tuple[int, int], list[tuple[Day, int, ContentSignature]]] = {}
+    k = 0
+    for f in faults:
+        for d in days(canonical(texts.get(f.node, ""))):
+            wanted.setdefault((d.month, d.day), []).append((d, 1 << k, f))
+            k += 1
+    if not wanted:
+        return
+
+    def near(d: Day) -> Iterator[tuple[int, ContentSignature]]:
+        for w, b, f in wanted.get((d.month, d.day), ()):
+            if same_day(d, w):
+                yield b, f
+
+    stating: dict[int, list[tuple[ContentSignature, int, Day]]] = {}
+    for i, seq in lineaged.items():
+        held = [(f, b, d) for d in days(canonical(items[i][2])) for b, f in near(d)
+                if seq > written_at[f.node]]
+        if held:
+            stating[i] = held
+    if not stating:
+        return
+
+    def explained(text: str) -> int:
+        """The bits of the fault's days a lineage text states."""
+        return sum({b for d in days(canonical(text)) for b, _f in near(d)})
+
+    for i, seq, fault, d in _unexplained_by_lineage(
+            graph, items, stating, lineaged, faults, explained):
+        yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                         f"{written_at[fault.node]}), it states the day {d.written!r} of "
+                         f"{fault.node}, which nothing in its recorded lineage states: an "
+                         "edge from the fault may be missing")
 
 
 def _cell(lat: float, lon: float) -> tuple[int, int]:
