@@ -57,8 +57,8 @@ def test_a_record_stating_a_faults_day_in_another_notation_is_not_certified(tmp_
         assert (3, 19, 2027) in read(written), written
     # digits that can be day-month or month-day are both; no year, no four-digit year
     assert read("09/12/2026") == [(12, 9, 2026), (9, 12, 2026)]
-    assert read("19 March") == [(3, 19, None)]
-    assert read("sort code 20-32-06, call 0161 496 0734, version 1.2.3, 19.03.") == []
+    assert read("19 March") == read("am 19.3. um 10:30") == [(3, 19, None)]
+    assert read("sort code 20-32-06, call 0161 496 0734, version 1.2.3, host 10.0.3.19.") == []
     # a three-letter name month first is a word unless a year follows
     assert read("you may 5 times") == [] and read("May 5, 2027") == [(5, 5, 2027)]
     # no such day
@@ -69,7 +69,7 @@ def test_a_record_stating_a_faults_day_in_another_notation_is_not_certified(tmp_
     # as an ISO week date or as digits, with an edge only to the true visit
     for note in ("Mamo, gazownia przyjdzie 19.III.2027 o g. 10.30.",
                  "Gas: 2027-W11-5 10:30, have 50 zł ready.",
-                 "Gazownia: 19/03/2027, 10.30."):
+                 "Gazownia: 19/03/2027, 10.30.", "Gas: am 19.3. um 10:30."):
         for why in _whys_not_certified(lambda: _visit_case(tmp_path, note),  # noqa: B023
                                        "m_note:m_moved", "unexplained-token"):
             assert "it states the day" in why

@@ -1,7 +1,8 @@
 """Calendar days a text states, in the notations a day is written in: ISO 8601
 ("2027-03-19", its week date "2027-W11-5" and ordinal date "2027-078"), digits with a
 four-digit year ("19.03.2027", "19/03/2027", "03/19/2027"; a day and a month that can
-each be the other are read both ways), the month in Roman numerals ("19.III.2027",
+each be the other are read both ways), day and month each closed by a dot and no year
+("am 19.3. um 10:30", day first, as German and Polish write it), the month in Roman numerals ("19.III.2027",
 "19 III 2027") and the month by name, day first or month first, with or without a year
 ("19 March 2027", "March 19, 2027", "19 marca 2027", "le 19 mars", "19 de março de 2027";
 `_MONTH_NAMES`; month first, a name of three letters only with a year: "you may 5" is no
@@ -76,6 +77,8 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         re.compile(rf"(?<![\d.,/-]){_YEAR}-(\d{{3}})(?![\d/-])"),
         # digits, day or month first, four-digit year: 19.03.2027, 19. 3. 2027, 03/19/2027
         re.compile(rf"(?<![\d.,/-])(\d{{1,2}})([./-]) ?(\d{{1,2}})\2 ?{_YEAR}(?![\d])"),
+        # day and month with the dots a German or Polish date writes, no year: am 19.3.
+        re.compile(r"(?<![\d.,/-])(\d{1,2})\. ?(\d{1,2})\.(?![\d.])"),
         # the month in Roman numerals: 19.III.2027, 19 III 2027
         re.compile(rf"(?<![\d.,/-])(\d{{1,2}})\.? ?[./ -] ?({roman})[./ -] ?{_YEAR}(?![\d])"),
         # day first: 19 March 2027, 19th of March, 19. März 2027, 19 de março de 2027
@@ -109,7 +112,7 @@ def days(text: str) -> list[Day]:
     """
     if not any(c.isdigit() for c in text):
         return []
-    iso, week, ordinal, digits, roman, day_first, month_first = _patterns()
+    iso, week, ordinal, digits, dotted, roman, day_first, month_first = _patterns()
     out: list[Day | None] = []
     for m in iso.finditer(text):
         out.append(_day(int(m[1]), int(m[3]), int(m[4]), m[0]))
@@ -130,6 +133,8 @@ def days(text: str) -> list[Day]:
         out.append(_day(year, second, first, m[0]))
         if first != second:
             out.append(_day(year, first, second, m[0]))
+    for m in dotted.finditer(text):
+        out.append(_day(None, int(m[2]), int(m[1]), m[0]))
     for m in roman.finditer(text):
         out.append(_day(int(m[3]), _ROMAN[m[2]], int(m[1]), m[0]))
     for m in day_first.finditer(text):
