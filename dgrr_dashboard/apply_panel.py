@@ -23,7 +23,7 @@ from repair_core import DgrrError
 from repair_core.replay import replay_again
 
 from .judge_settings import JudgeSettings
-from .result_check import check_in_worker, checked_here
+from .result_check import UNFINISHED, check_in_worker, checked_here
 from .settings import apply_target, approvals_log, trust_setting
 from .state import session_ended
 from .text import code
@@ -67,9 +67,15 @@ def run_apply(url: str, plan: Any, result: Any, *, write: bool, reviewer: str | 
     verification, unchecked = None, None
     here = checked_here()
     if not here:
-        # as `dgrr apply`: no suspected source but those the result names
+        # as `dgrr apply`: no suspected source but those the result names; the result
+        # made again there too, not in the server's process (a large case's repair would
+        # hold every other session up)
         verification, why, refusal = check_in_worker(plan.case, json.dumps(data), [],
-                                                     judge=judge, ended=ended)
+                                                     judge=judge, ended=ended, recompute=True)
+        if why == UNFINISHED and refusal:
+            # the worker refused the result itself (a gate rule, the result made again):
+            # refused as `dgrr apply` refuses it, before any check is shown
+            return ApplyRun(repair="", write=write, lines=[], refusal="; ".join(refusal))
         if why is not None:
             unchecked = "; ".join([why, *refusal])
     try:
@@ -80,7 +86,10 @@ def run_apply(url: str, plan: Any, result: Any, *, write: bool, reviewer: str | 
                          trust=trust, against=against,
                          judge=judge.model_judge() if here and judge is not None else None,
                          say=lines.append, warn=lines.append, verification=verification,
-                         unchecked=unchecked, recompute=replay_again)
+                         unchecked=unchecked,
+                         # made again in the worker's check above, whose refusal leaves
+                         # the result unchecked and the apply refused
+                         recompute=replay_again if here else None)
         finally:
             log.close()
     except DgrrError as exc:

@@ -37,14 +37,17 @@ def checked_here() -> bool:
 
 def check_in_worker(case: Case, result_json: str, sources: Sequence[str], *,
                     judge: JudgeSettings | None = None,
-                    ended: Callable[[], bool] | None = None
+                    ended: Callable[[], bool] | None = None, recompute: bool = False
                     ) -> tuple[Verification | None, str | None, list[str]]:
     """The content check of `result_json` (a replay's result of repairing `case`) against
     the case's faults and `sources`, run in the worker with `judge` (None: the lexical
     judge alone): (the check, None, []) when it finished, else (None, why it is not
-    certified, the refusal's problems) — not certified, never clean."""
+    certified, the refusal's problems) — not certified, never clean. With `recompute`
+    the worker makes the result again too (rule gate.replay-recomputed): one that
+    differs is refused, and its words are the problems."""
     try:
-        return verify_in_worker(case, result_json, sources, judge=judge, ended=ended), None, []
+        return verify_in_worker(case, result_json, sources, judge=judge, ended=ended,
+                                recompute=recompute), None, []
     except LimitExceeded as exc:
         return None, LIMIT_REACHED, [str(x) for x in exc.problems]
     except CaseError as exc:

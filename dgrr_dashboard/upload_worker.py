@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from repair_core import Case, CaseError, DgrrError, case_from_parts, parse_case, plan_case
 from repair_core.importers._otlp import looks_like_otlp
+from repair_core.replay import replay_again
 from repair_core.verification import verify_result
 
 from .imported_upload import ImportedUpload, import_uploads
@@ -137,6 +138,8 @@ def _verify(request: WorkerRequest, files: list[bytes]) -> Verified:
         raise CaseError(["the result sent is not JSON"], source=request.source) from None
     judge = request.judge.model_judge() if request.judge is not None else None
     verification = verify_result(case, result, sources=request.sources, judge=judge)
+    if request.recompute:
+        replay_again(case, result)  # rule gate.replay-recomputed
     return Verified(verification=verification.model_dump(mode="json"))
 
 

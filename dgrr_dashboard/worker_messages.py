@@ -50,6 +50,10 @@ class WorkerRequest(BaseModel):
     judge: JudgeSettings | None = None
     """`verify`: the operator's model judge, asked (from the worker, within its limits)
     what the lexical judge leaves unsure; None: the lexical judge reads alone."""
+    recompute: bool = False
+    """`verify`: also make the result again after the check (`replay.replay_again`,
+    rule gate.replay-recomputed), as `dgrr verify` does: what the apply would write is
+    refused when the result is not the repair made again."""
 
 
 class Planned(BaseModel):

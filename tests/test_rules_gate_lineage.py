@@ -375,6 +375,16 @@ def test_the_dashboards_apply_and_a_queue_decision_make_the_result_again(tmp_pat
     # the honest result passes the same recomputation and reaches the store's opening
     honest_run = run_apply(db, plan, result, write=False, reviewer="ops")
     assert "gate.replay-recomputed" not in (honest_run.refusal or ""), honest_run
+    # with the upload worker (team mode's default) the worker makes it again, not the
+    # server's process: the same refusal, and the honest result still passes
+    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "on")
+    run = run_apply(db, plan, moved, write=True, reviewer="ops")
+    assert run.refusal is not None and "gate.replay-recomputed" in run.refusal, run
+    assert "trajectory.trajectory[6].target" in run.refusal, run.refusal
+    assert not (tmp_path / "journal").exists() and len(ApprovalStore(db).history()) == 1
+    honest_run = run_apply(db, plan, result, write=False, reviewer="ops")
+    assert "gate.replay-recomputed" not in (honest_run.refusal or ""), honest_run
+    monkeypatch.delenv("DGRR_UPLOAD_WORKER")
 
     queue = RepairQueue(str(tmp_path / "q.db"))
     try:
