@@ -21,7 +21,9 @@ from functools import cache
 from itertools import accumulate, product, repeat
 from typing import Any
 
-__all__ = ["DEFANGED", "MAIL_SYMBOLS", "MAIL_WORDS", "cjk_digits", "html_decoded", "iban_digits",
+from ._words import BMP_MARKS, MARK, OTHER_MARKS, is_mark
+
+__all__ = ["DEFANGED", "DIGIT_BY_DIGIT_ONLY", "DIGIT_WORDS", "ENGLISH_DIGIT_WORDS", "MAIL_SYMBOLS", "MAIL_WORDS", "cjk_digits", "html_decoded", "iban_digits",
            "iban_formats", "ipv6_addresses",
            "numeric_hosts", "ocr_digits", "digit_words", "spelling_alphabet",
            "spoken_characters", "untagged_mail"]
@@ -513,7 +515,16 @@ account number read out), in lower case, with the spellings a keyboard without t
 language's letters types ("fuenf", "sifir") and Pinyin with or without a tone mark; each
 word is also read with any of its accents left out (`_unmarked`: "ctyri", "tva"). Malay's
 "kosong" and "lapan" sit with Indonesian, Ukrainian apart from Russian: a run is read in
-one language."""
+one language. The one table of the words of digits: `content._number_words` reads 1 to 9
+of the languages it reads from here."""
+ENGLISH_DIGIT_WORDS = ("zero nought", "one", "two", "three", "four", "five", "six", "seven",
+                       "eight", "nine")
+"""English's words of the ten digits, as `DIGIT_WORDS` writes a language's. Not among them:
+English digit words said one by one are read with the single letters among them
+(`spoken_characters`), not by `digit_words`."""
+DIGIT_BY_DIGIT_ONLY = frozenset({"meia"})
+"""Words of `DIGIT_WORDS` that say a digit only when a number is read out digit by digit:
+Portuguese "meia" (half a dozen) is 6 on the phone, never in a count ("meia hora")."""
 FEWEST_DIGIT_WORDS = {"zh": 4}
 """How many digit words in a row a language's run needs: Pinyin four, as before the
 other languages were read; every other language's table holds an article or a word its
@@ -528,7 +539,7 @@ def _unmarked(word: str) -> set[str]:
     if word.isascii():
         return {word}
     parts = unicodedata.normalize("NFD", word)
-    marks = [k for k, c in enumerate(parts) if unicodedata.combining(c)]
+    marks = [k for k, c in enumerate(parts) if is_mark(c)]
     out = {word}
     for kept in product((True, False), repeat=len(marks)):
         left_out = {k for k, keep in zip(marks, kept, strict=True) if not keep}
@@ -596,7 +607,7 @@ def _digit_table(fold: Callable[[str], str] | None) -> _DigitTable:
 
 _LETTER = r"[^\W\d_]"
 _LETTERS = re.compile(f"{_LETTER}+")
-_WORD_CHAR = f"(?:{_LETTER}|[\u0300-\u036f])"
+_WORD_CHAR = f"(?:{_LETTER}|{MARK})"
 _DIGIT_TOKEN = re.compile(f"{_WORD_CHAR}+(?:'{_WORD_CHAR}+)*")
 """A word as digit words are read: letters and combining marks (a canonical text may keep
 a cedilla apart: "üç" is "üc" and U+0326), an apostrophe inside it ("п'ять") joining its
@@ -660,8 +671,11 @@ def _digit_runs(text: str, lo: int, hi: int, table: _DigitTable
     hi = _TOKEN_REST.match(text, hi).end()  # type: ignore[union-attr]
     piece = text[lo:hi]
     # word, separator, word, ..., word; where no character but a letter can be in a word,
-    # split by a plain class (the exact pattern looks around each apostrophe)
-    parts = (_DIGIT_SPLIT if _AWKWARD.search(piece) else _NON_WORD).split(piece)
+    # split by a plain class (the exact pattern looks around each apostrophe); a text with
+    # no character above U+FFFF has none of the marks beyond it, which a class tests range
+    # by range, nine times slower to search a megabyte for
+    parts = (_DIGIT_SPLIT if max(piece, default="") > "\uffff" else
+             _DIGIT_SPLIT_BMP if _AWKWARD_BMP.search(piece) else _NON_WORD).split(piece)
     words, seps = parts[0::2], parts[1::2]
     masks = np.array(list(map(table.masks.get, words, repeat(0, len(words)))), np.int64)
     if _continues_a_word(text, lo):
@@ -696,16 +710,26 @@ def _digit_runs(text: str, lo: int, hi: int, table: _DigitTable
             "".join(map(table.digits.__getitem__, words[a:b + 1]))
 
 
-_AWKWARD = re.compile("[\\d_'\u0300-\u036f]")
-"""A character that is no letter and that `\\W` does not split, a combining mark or an
-apostrophe: a word's bounds depend on more than the letters."""
+_AWKWARD_BMP = re.compile(f"[\\d_'{BMP_MARKS}]")
+"""A character that is no letter and that `\\W` does not split, a combining mark (of the
+Basic Multilingual Plane) or an apostrophe: a word's bounds depend on more than the
+letters."""
 _NON_WORD = re.compile(r"(\W+)")
 _TOKEN_REST = re.compile(f"(?:'?{_WORD_CHAR})*")
 """The rest of a word of `_DIGIT_TOKEN` that goes on at a place."""
-_DIGIT_SPLIT = re.compile(
-    f"((?:[^\\w'\u0300-\u036f]|[\\d_]|'(?!{_WORD_CHAR})|(?<!{_WORD_CHAR})')+)")
-"""What splits the words of `_DIGIT_TOKEN`: characters that are no letter or combining
-mark, and an apostrophe unless it stands between two of them."""
+
+
+def _digit_split(marks: str) -> re.Pattern[str]:
+    """What splits the words of `_DIGIT_TOKEN`: characters that are no letter or combining
+    mark (those of the class body `marks`), and an apostrophe unless it stands between
+    two of them."""
+    return re.compile(
+        f"((?:[^\\w'{marks}]|[\\d_]|'(?!{_WORD_CHAR})|(?<!{_WORD_CHAR})')+)")
+
+
+_DIGIT_SPLIT = _digit_split(BMP_MARKS + OTHER_MARKS)
+_DIGIT_SPLIT_BMP = _digit_split(BMP_MARKS)
+"""`_DIGIT_SPLIT` for a text with no character above U+FFFF."""
 
 
 def _continues_a_word(text: str, at: int) -> bool:
@@ -871,9 +895,8 @@ def _ocr_run(m: re.Match[str]) -> str:
     return "".join(out)
 
 
-_DIGIT_WORDS = {"zero": "0", "nought": "0", "one": "1", "two": "2", "three": "3",
-                "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
-                "nine": "9"}
+_DIGIT_WORDS = {word: str(digit) for digit, said in enumerate(ENGLISH_DIGIT_WORDS)
+                for word in said.split()}
 _TIMES = {"double": 2, "triple": 3}
 _WORD = re.compile(r"[a-z]+")
 _BETWEEN = re.compile(r"[\s,;:.-]*")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["MARK", "WORD", "LETTERS", "is_mark"]
+__all__ = ["BMP_MARKS", "OTHER_MARKS", "MARK", "WORD", "LETTERS", "is_mark"]
 
 
 def _mark_ranges(planes: tuple[range, ...]) -> str:
@@ -33,13 +33,17 @@ def _mark_ranges(planes: tuple[range, ...]) -> str:
 # of the Basic Multilingual Plane are a class of their own: the regex engine tests a
 # class of such characters by a table, one with characters beyond it range by range,
 # seven times slower over a megabyte
-_BMP_MARKS = _mark_ranges((range(0x300, 0x10000),))
-_OTHER_MARKS = _mark_ranges((range(0x10000, 0x20000), range(0xE0100, 0xE01F0)))
+BMP_MARKS = _mark_ranges((range(0x300, 0x10000),))
+"""The body of a character class of the combining marks of the Basic Multilingual Plane,
+for a reader whose class holds other characters too (or is negated)."""
+OTHER_MARKS = _mark_ranges((range(0x10000, 0x20000), range(0xE0100, 0xE01F0)))
+"""The body of a character class of the combining marks beyond it: a text holding no
+character above U+FFFF holds none of them."""
 
-MARK = f"(?:[{_BMP_MARKS}]|[{_OTHER_MARKS}])"
+MARK = f"(?:[{BMP_MARKS}]|[{OTHER_MARKS}])"
 """One combining mark."""
 
-WORD = rf"\w(?:[\w{_BMP_MARKS}]|[{_OTHER_MARKS}])*"
+WORD = rf"\w(?:[\w{BMP_MARKS}]|[{OTHER_MARKS}])*"
 """A word: a letter, digit or `_`, then any of them and combining marks (regular
 expressions' `\\w+` with the marks a word is written with)."""
 

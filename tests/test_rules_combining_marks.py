@@ -15,6 +15,7 @@ from cpu_time import grows_linearly
 from text_shapes import TOKENS
 
 from repair_core._carried import carries, folded_words
+from repair_core._spelled import digit_words
 from repair_core._words import LETTERS, MARK, WORD
 from repair_core.bench import judge_recovery
 from repair_core.bench._language import split_scripts
@@ -99,6 +100,7 @@ def test_the_patterns_hold_every_combining_mark_and_start_no_word_with_one():
 
 @rule("match.linear")
 @pytest.mark.parametrize("shape", ["combining marks alone", "a combining mark after every letter"])
-@pytest.mark.parametrize("reader", [folded_words, value_words, split_scripts, gloss, quantities])
+@pytest.mark.parametrize("reader", [folded_words, value_words, split_scripts, gloss, quantities,
+                                    digit_words])
 def test_the_word_readers_read_marks_in_time_linear_in_the_text(shape, reader):
     grows_linearly(TOKENS[shape], reader, 32_000, label=(shape, reader.__name__))

@@ -1272,6 +1272,27 @@ def test_an_amount_with_a_k_or_m_suffix_is_one_only_with_a_currency_next_to_it(t
 
 
 @rule("verify.amount-words")
+def test_every_digit_word_of_the_digit_tables_counts_thousands():
+    # the words of 1 to 9 are those of the one table of digit words (`match.digit-words`),
+    # spelling for spelling: German "zwo" and "fuenf", Norwegian "syv", Dutch "één"
+    from repair_core._canonical import canonical
+    from repair_core._spelled import DIGIT_BY_DIGIT_ONLY, DIGIT_WORDS, ENGLISH_DIGIT_WORDS
+    from repair_core.content import amounts
+
+    thousand = {"en": "thousand", "de": "tausend", "fr": "mille", "es": "mil", "it": "mila",
+                "pt": "mil", "nl": "duizend", "no": "tusen", "da": "tusind", "sv": "tusen"}
+    for lang, power in thousand.items():
+        said = ENGLISH_DIGIT_WORDS if lang == "en" else DIGIT_WORDS[lang]
+        for digit, words in enumerate(said):
+            for word in words.split():
+                if digit and word not in DIGIT_BY_DIGIT_ONLY:
+                    text = f"{word} {power} NOK"
+                    assert amounts(canonical(text)) == [f"{digit}000"], (lang, text)
+    # "meia" says six only digit by digit: "meia mil" is no 6000
+    assert "6000" not in amounts(canonical("meia mil NOK"))
+
+
+@rule("verify.amount-words")
 def test_an_amount_in_words_with_a_comma_or_digits_after_its_thousands_is_the_amount(tmp_path):
     from repair_core import plan_case
     from repair_core._canonical import canonical

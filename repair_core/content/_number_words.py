@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
 
+from .._spelled import DIGIT_BY_DIGIT_ONLY, DIGIT_WORDS, ENGLISH_DIGIT_WORDS
 from .._words import LETTERS
 
 __all__ = ["number_words", "powers"]
@@ -42,6 +43,15 @@ def _each(words: str, kind: int, value: int) -> dict[str, _Tokens]:
     return {w: ((kind, value),) for w in words.split()}
 
 
+def _digits(language: str) -> dict[str, _Tokens]:
+    """The words of the digits 1 to 9 in `language`, from the project's one table of them
+    (`_spelled.DIGIT_WORDS`, English's `ENGLISH_DIGIT_WORDS`), but a word that says a digit
+    only when a number is read out digit by digit (`DIGIT_BY_DIGIT_ONLY`)."""
+    said = ENGLISH_DIGIT_WORDS if language == "en" else DIGIT_WORDS[language]
+    return {w: ((_N, digit),) for digit, words in enumerate(said) if digit
+            for w in words.split() if w not in DIGIT_BY_DIGIT_ONLY}
+
+
 class _Language(NamedTuple):
     name: str
     words: dict[str, _Tokens]
@@ -59,27 +69,29 @@ _ENGLISH = 0
 
 _LANGUAGES = (
     _Language("en", {
-        **_counted("one two three four five six seven eight nine ten eleven twelve "
-                   "thirteen fourteen fifteen sixteen seventeen eighteen nineteen", 1),
+        **_digits("en"),
+        **_counted("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
+                   "nineteen", 10),
         **_counted("twenty thirty forty fifty sixty seventy eighty ninety", 20, 10),
         "hundred": ((_H, 100),), "thousand": ((_S, _THOUSAND),),
         "million": ((_S, _MILLION),), "billion": ((_S, _BILLION),), "and": ((_AND, 0),)},
         compounds=False),
     _Language("de", {
-        **_counted("eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn "
-                   "vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn", 1),
+        **_digits("de"),
+        **_counted("zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn "
+                   "neunzehn", 10),
         **_counted("zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig", 20, 10),
-        **_each("ein eine einen einem einer", _N, 1), "zwo": ((_N, 2),),
+        **_each("ein eine einen einem einer", _N, 1),
         # as a keyboard without umlauts writes them
-        "fuenf": ((_N, 5),), "zwoelf": ((_N, 12),), "fuenfzehn": ((_N, 15),),
+        "zwoelf": ((_N, 12),), "fuenfzehn": ((_N, 15),),
         "fuenfzig": ((_N, 50),),
         "hundert": ((_H, 100),), "tausend": ((_S, _THOUSAND),),
         **_each("million millionen", _S, _MILLION),
         **_each("milliarde milliarden", _S, _BILLION), "und": ((_AND, 0),)},
         compounds=True),
     _Language("fr", {
-        **_counted("un deux trois quatre cinq six sept huit neuf dix onze douze treize "
-                   "quatorze quinze seize", 1), "une": ((_N, 1),),
+        **_digits("fr"), **_counted("dix onze douze treize quatorze quinze seize", 10),
+        "une": ((_N, 1),),
         **_counted("vingt trente quarante cinquante soixante septante huitante nonante", 20,
                    10),
         "vingts": ((_N, 20),), "octante": ((_N, 80),),
@@ -88,10 +100,10 @@ _LANGUAGES = (
         **_each("milliard milliards", _S, _BILLION), "et": ((_AND, 0),)},
         compounds=False, vigesimal=True),
     _Language("es", {
-        **_counted("uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece "
-                   "catorce quince dieciséis diecisiete dieciocho diecinueve veinte "
-                   "veintiuno veintidós veintitrés veinticuatro veinticinco veintiséis "
-                   "veintisiete veintiocho veintinueve", 1),
+        **_digits("es"),
+        **_counted("diez once doce trece catorce quince dieciséis diecisiete dieciocho "
+                   "diecinueve veinte veintiuno veintidós veintitrés veinticuatro "
+                   "veinticinco veintiséis veintisiete veintiocho veintinueve", 10),
         **_each("un una", _N, 1), "veintiún": ((_N, 21),), "veintiuna": ((_N, 21),),
         # as written without accents
         "dieciseis": ((_N, 16),), "veintidos": ((_N, 22),), "veintitres": ((_N, 23),),
@@ -107,8 +119,9 @@ _LANGUAGES = (
         **_each("millón millon millones", _S, _MILLION), "y": ((_AND, 0),)},
         compounds=False),
     _Language("it", {
-        **_counted("uno due tre quattro cinque sei sette otto nove dieci undici dodici "
-                   "tredici quattordici quindici sedici diciassette diciotto diciannove", 1),
+        **_digits("it"),
+        **_counted("dieci undici dodici tredici quattordici quindici sedici diciassette "
+                   "diciotto diciannove", 10),
         **_each("un una", _N, 1), "tré": ((_N, 3),),
         **_counted("venti trenta quaranta cinquanta sessanta settanta ottanta novanta", 20,
                    10),
@@ -122,8 +135,7 @@ _LANGUAGES = (
         **_each("miliardo miliardi", _S, _BILLION), "e": ((_AND, 0),)},
         compounds=True),
     _Language("pt", {
-        **_counted("um dois três quatro cinco seis sete oito nove dez onze doze treze "
-                   "catorze quinze", 1),
+        **_digits("pt"), **_counted("dez onze doze treze catorze quinze", 10),
         **_each("uma", _N, 1), "duas": ((_N, 2),), "tres": ((_N, 3),),
         "quatorze": ((_N, 14),), **_each("dezesseis dezasseis", _N, 16),
         **_each("dezessete dezassete", _N, 17), "dezoito": ((_N, 18),),
@@ -139,18 +151,18 @@ _LANGUAGES = (
         **_each("bilhão bilhões bilhao bilhoes", _S, _BILLION), "e": ((_AND, 0),)},
         compounds=False),
     _Language("nl", {
-        **_counted("een twee drie vier vijf zes zeven acht negen tien elf twaalf dertien "
-                   "veertien vijftien zestien zeventien achttien negentien", 1),
-        "één": ((_N, 1),),
+        **_digits("nl"),
+        **_counted("tien elf twaalf dertien veertien vijftien zestien zeventien achttien "
+                   "negentien", 10),
         **_counted("twintig dertig veertig vijftig zestig zeventig tachtig negentig", 20, 10),
         "honderd": ((_H, 100),), "duizend": ((_S, _THOUSAND),),
         **_each("miljoen miljoenen", _S, _MILLION), **_each("miljard miljarden", _S, _BILLION),
         **_each("en ën", _AND, 0)},
         compounds=True),
     _Language("no", {
-        **_counted("en to tre fire fem seks sju åtte ni ti elleve tolv tretten fjorten "
-                   "femten seksten sytten atten nitten", 1),
-        **_each("ett ei én", _N, 1), "syv": ((_N, 7),),
+        **_digits("no"),
+        **_counted("ti elleve tolv tretten fjorten femten seksten sytten atten nitten", 10),
+        "ei": ((_N, 1),),
         **_counted("tjue tretti førti femti seksti sytti åtti nitti", 20, 10),
         "tyve": ((_N, 20),), "tredve": ((_N, 30),),
         "hundre": ((_H, 100),), "tusen": ((_S, _THOUSAND),),
@@ -159,8 +171,8 @@ _LANGUAGES = (
         **_each("milliard milliarder", _S, _BILLION), "og": ((_AND, 0),)},
         compounds=True),
     _Language("da", {
-        **_counted("en to tre fire fem seks syv otte ni ti elleve tolv tretten fjorten "
-                   "femten seksten sytten atten nitten", 1),
+        **_digits("da"),
+        **_counted("ti elleve tolv tretten fjorten femten seksten sytten atten nitten", 10),
         "et": ((_N, 1),), "tyve": ((_N, 20),), "tredive": ((_N, 30),),
         **_each("fyrre fyrretyve", _N, 40), **_each("halvtreds halvtredsindstyve", _N, 50),
         **_each("tres tresindstyve", _N, 60), **_each("halvfjerds halvfjerdsindstyve", _N, 70),
@@ -170,9 +182,9 @@ _LANGUAGES = (
         **_each("milliard milliarder", _S, _BILLION), "og": ((_AND, 0),)},
         compounds=True),
     _Language("sv", {
-        **_counted("en två tre fyra fem sex sju åtta nio tio elva tolv tretton fjorton "
-                   "femton sexton sjutton arton nitton", 1),
-        "ett": ((_N, 1),), "ettusen": ((_N, 1), (_S, _THOUSAND)),
+        **_digits("sv"),
+        **_counted("tio elva tolv tretton fjorton femton sexton sjutton arton nitton", 10),
+        "ettusen": ((_N, 1), (_S, _THOUSAND)),
         **_counted("tjugo trettio fyrtio femtio sextio sjuttio åttio nittio", 20, 10),
         "hundra": ((_H, 100),), "tusen": ((_S, _THOUSAND),),
         **_each("miljon miljoner", _S, _MILLION), **_each("miljard miljarder", _S, _BILLION)},
