@@ -1386,6 +1386,65 @@ def test_a_point_with_hemisphere_words_or_letters_is_the_point_they_say(tmp_path
 
 
 @rule("verify.unexplained-point")
+def test_a_hemisphere_word_before_a_number_degrees_or_dutch_letters_say_the_point(tmp_path):
+    from repair_core import plan_case
+    from repair_core._canonical import canonical
+    from repair_core.content._points import points, same_point
+    from repair_core.replay import repair
+
+    def read(text: str):
+        [point] = points(canonical(text))
+        return point
+
+    new_york = read("40.7128° N, 74.0060° W")
+    # a word or letter before the number, "degrees" before the word, Dutch NB/ZB/OL/WL
+    for written in ("north 40.7128, west 74.0060", "North 40.7128 West 74.0060",
+                    "Nord 40,7128 West 74,0060", "noord 40.7128, west 74.0060",
+                    "40.7128 degrees north, 74.0060 degrees west",
+                    "40.7128 degrees N, 74.0060 degrees W", "40,7128 Grad Nord, 74,0060 Grad West",
+                    "north 40.7128 degrees, west 74.0060 degrees",
+                    "40.7128 NB, 74.0060 WL", "NB 40.7128 WL 74.0060", "40,7128° NB 74,0060° WL"):
+        p = read(written)
+        assert same_point(new_york, p), written
+        assert (p.lat_signed, p.lon_signed) == (True, True), written
+    assert (read("33.8688 ZB, 151.2093 OL").lat, read("ZB 33.8688 OL 151.2093").lon) == \
+        (-33.8688, 151.2093)
+    # each benign counterpart, the same numbers east of the meridian, is another place
+    for written in ("north 40.7128, east 74.0060", "40.7128 degrees north, 74.0060 degrees east",
+                    "40.7128 NB, 74.0060 OL", "NB 40.7128 OL 74.0060"):
+        assert not same_point(new_york, read(written)), written
+    # "O" is east in German and Dutch, west in French and Spanish: before a second
+    # coordinate whose first has a letter, a longitude of either side
+    o = read("N 40.7128, O 74.0060")
+    assert not o.lon_signed and same_point(new_york, o) and o.lat == 40.7128
+    # before a first coordinate "o" is Spanish, Italian and Portuguese "or", and French
+    # "est" is "is", "sur" "on": neither turns a pair round
+    assert [(p.lat, p.lon) for p in points(canonical("40.4168, -3.7038 o 41.3874, 2.1686"))] \
+        == [(40.4168, -3.7038), (41.3874, 2.1686)]
+    for prose in ("la latitude est 48.8566, 2.3522", "rendez-vous sur 48.8566, 2.3522",
+                  "quedamos o 48.8566, 2.3522"):
+        p = read(prose)
+        assert (p.lat, p.lon, p.lat_signed) == (48.8566, 2.3522, False), prose
+    # after a first coordinate written with a word, they are the hemisphere words they are
+    assert (read("sud 33.8688, est 151.2093").lat, read("sud 33.8688, est 151.2093").lon) == \
+        (-33.8688, 151.2093)
+    # the fault's point restated so, an edge only to the gym's record: not certified;
+    # the same numbers east of the meridian: clean
+    gym = "Ada's gym is at 52.50102, 13.34200 (Wittenbergplatz)."
+    for plan in ("Thursday: gym, then the parcel at north 40.7128, west 74.0060.",
+                 "Thursday: gym, then the parcel at 40.7128 degrees north, 74.0060 degrees west.",
+                 "Donderdag: sportschool, dan het pakket op 40,7128° NB 74,0060° WL."):
+        for why in _whys_not_certified(
+                lambda: _pickup_case(tmp_path, plan, gym, at="40.7128° N, 74.0060° W"),  # noqa: B023
+                "m_plan:m_pickup", "unexplained-token"):
+            assert "it states the point" in why
+    for plan in ("Thursday: gym, then a cafe at north 40.7128, east 74.0060.",
+                 "Donderdag: sportschool, dan een café op 40,7128° NB 74,0060° OL."):
+        case = _pickup_case(tmp_path, plan, gym, at="40.7128° N, 74.0060° W")
+        assert repair(case, plan_case(case)).verification.outcome == "clean", plan
+
+
+@rule("verify.unexplained-point")
 def test_a_records_value_of_indented_json_is_read_as_its_one_line_form(tmp_path):
     from repair_core import plan_case
     from repair_core._canonical import canonical

@@ -25,20 +25,23 @@ from typing import NamedTuple
 __all__ = ["Point", "points", "readings", "same_point"]
 
 _COORD = (
-    r"(?:(?P<h1{0}>[nsew])[ ]?)?"
+    r"(?:(?P<h1{0}>{2})[ ]?)?"
     r"(?:(?P<d{0}>\d{{1,3}})°[ ]?(?P<m{0}>\d{{1,2}})['′’][ ]?"
     r"(?P<s{0}>\d{{1,2}}(?:[.,](?P<sf{0}>\d{{1,4}}))?)(?:''|\"|″|′′|’’)"
     r"|(?P<dm{0}>\d{{1,3}})°[ ]?(?P<mm{0}>\d{{1,2}}[.,](?P<mf{0}>\d{{2,5}}))['′’]"
-    r"|(?P<sign{0}>-)?(?P<dec{0}>\d{{1,3}}(?:\.(?P<df{0}>\d{{3,8}})|,(?P<dc{0}>\d{{4,8}})))°?)"
+    r"|(?P<sign{0}>-)?(?P<dec{0}>\d{{1,3}}(?:\.(?P<df{0}>\d{{3,8}})|,(?P<dc{0}>\d{{4,8}})))"
+    r"(?:°|[ ](?:{3})(?!\w))?)"
     r"(?:[ ]?(?P<h2{0}>{1})(?!\w))?")
-"""One coordinate: a hemisphere letter before or after it or none (a letter after one
-that has one before is the next coordinate's: "n 41°23.243' e 2°10.117'"; after it also
-"o" or a hemisphere word, `_HEMISPHERES`, the pattern of those `{1}`), and degrees,
-minutes and seconds, degrees and decimal minutes, or decimal degrees (read in canonical
-text: lower case, a double prime as two primes or a quotation mark), each with a decimal
-point or comma ("52,52437 13,41053"); a decimal comma of degrees takes four decimals or
-more, so an amount's thousands ("1,250, 2,310") are no point. Each part is bounded.
-`{0}` names its groups."""
+"""One coordinate: a hemisphere letter or word before or after it or none (a letter after
+one that has one before is the next coordinate's: "n 41°23.243' e 2°10.117'"; after it
+`{1}`, every letter and word of `_HEMISPHERES` and "o"; before it `{2}`, those
+`_BEFORE` leaves, and those words and "o" before a second coordinate only where the first
+has a letter or word before it: "n 52.52437, o 13.41053"), and degrees, minutes and seconds, degrees and
+decimal minutes, or decimal degrees, these maybe followed by a word for degrees (`{3}`,
+`_DEGREE_WORDS`: "40.7128 degrees north") (read in canonical text: lower case, a double
+prime as two primes or a quotation mark), each with a decimal point or comma ("52,52437
+13,41053"); a decimal comma of degrees takes four decimals or more, so an amount's
+thousands ("1,250, 2,310") are no point. Each part is bounded. `{0}` names its groups."""
 _LABEL = (r"(?:[\"']?(?P<l{0}>latitude|lat|longitude|long|lng|lon)[\"']?[ :=\n]{{0,2}})?")
 """A coordinate's label, maybe quoted as a JSON key is ("lat", "\"lng\": "). `{0}` names
 its group."""
@@ -49,28 +52,56 @@ _LONGITUDE_FIRST = (r"(?:(?P<lf>point ?\( ?|\"coordinates\": ?\[(?: ?|\n[ \t]{0,
 and GeoJSON ("\"coordinates\": [13.41053, 52.52437]", or indented over lines, or flattened
 as a record's value is read: "coordinates\n13.41053\n52.52437")."""
 _HEMISPHERES = {
-    "n": "north nord norte noord norr",
-    "s": "south sud süd sued sur sul zuid sør syd söder",
-    "e": "east est ost este leste oost øst öst öster",
-    "w": "west ouest oeste ovest vest väst väster",
+    "n": "north nord norte noord norr nb",
+    "s": "south sud süd sued sur sul zuid sør syd söder zb",
+    "e": "east est ost este leste oost øst öst öster ol",
+    "w": "west ouest oeste ovest vest väst väster wl",
 }
-"""The hemisphere words read after a coordinate (English, French, German, Spanish,
-Italian, Portuguese, Dutch, Norwegian, Danish, Swedish) -> the letter they stand for.
-"o" after a coordinate is a longitude's, east in German ("Ost") and west in French,
-Spanish, Italian and Portuguese: its side is unknown. None is read before a number:
-French "est" is "is"."""
+"""The hemisphere words read with a coordinate (English, French, German, Spanish, Italian,
+Portuguese, Dutch, Norwegian, Danish, Swedish; and Dutch's abbreviations of
+noorderbreedte, zuiderbreedte, oosterlengte and westerlengte, "52.3676 NB, 4.9041 OL")
+-> the letter they stand for. "o" is a longitude's, east in German ("Ost") and Dutch
+("Oost") and west in French, Spanish, Italian and Portuguese: its side is unknown."""
+_BEFORE = frozenset(["est", "este", "sur", "sul"])
+"""Hemisphere words not read before a number, where prose has them as other words: French
+and Italian "est" ("is"), Spanish "este" ("this"), French "sur" ("on"), Italian "sul"
+("on the"): "la latitude est 48.8566, 2.3522" is no point in the east. "o" before a
+number is Spanish, Italian and Portuguese "or" ("40.4168, -3.7038 o 41.3874, 2.1686"),
+so it is read before a second coordinate only, when the first has a letter or word
+before it ("N 52.52437, O 13.41053"), as these words are ("sud 33.8688, est 151.2093"):
+before a first coordinate "o" would turn its pair round. After a number "o" is read as
+before (`40.7128° N, 74.0060° O`)."""
+_DEGREE_WORDS = "degrees degree deg degrés degré grad grader graad graden grados grado " \
+    "gradi graus grau"
+"""Words for degrees read after a decimal coordinate in place of "°", in the languages of
+`_HEMISPHERES` ("40.7128 degrees north", "40,7128 Grad Nord")."""
 
 
 @cache
-def _hemisphere_letters() -> tuple[dict[str, str], str]:
-    """Each hemisphere word as written and as canonical text writes it -> its letter; a
-    pattern of a letter or a word, the longest first."""
+def _hemisphere_letters() -> tuple[dict[str, str], str, str, str]:
+    """Each hemisphere word as written and as canonical text writes it -> its letter; and
+    patterns of a letter or a word, the longest first: read after a number; read before
+    a number (no word of `_BEFORE`, no "o"); and the words of `_BEFORE` and "o", read
+    before a second coordinate where the first has a letter or word before it."""
     from .._canonical import canonical
 
     letters = {form: letter for letter, words in _HEMISPHERES.items()
                for word in words.split() for form in (word, canonical(word))}
-    return letters, "|".join(map(re.escape, sorted(letters, key=len, reverse=True))) \
-        + "|[nsewo]"
+    longest = sorted(letters, key=len, reverse=True)
+    unclear = {form for word in _BEFORE for form in (word, canonical(word))}
+    return (letters, "|".join(map(re.escape, longest)) + "|[nsewo]",
+            "|".join(re.escape(w) for w in longest if w not in unclear) + "|[nsew]",
+            "|".join(re.escape(w) for w in longest if w in unclear) + "|o")
+
+
+@cache
+def _degree_words() -> str:
+    """A pattern of the words of `_DEGREE_WORDS`, as written and as canonical text writes
+    them, the longest first."""
+    from .._canonical import canonical
+
+    forms = {form for word in _DEGREE_WORDS.split() for form in (word, canonical(word))}
+    return "|".join(map(re.escape, sorted(forms, key=len, reverse=True)))
 
 
 @cache
@@ -81,12 +112,17 @@ def _pair() -> re.Pattern[str]:
     line each, or as JSON text, one line or indented), each maybe labelled ("lat 52.52437
     lon 13.41053", "lon=13.41053&lat=52.52437", "{\"lng\": 13.41053, \"lat\": 52.52437}"),
     maybe opened as a format writing longitude first (`_LONGITUDE_FIRST`); a coordinate
-    maybe followed by a hemisphere letter or word (`_hemisphere_letters`)."""
-    after = _hemisphere_letters()[1]
+    maybe after or followed by a hemisphere letter or word (`_hemisphere_letters`)."""
+    _letters, after, before, unclear = _hemisphere_letters()
+    degrees = _degree_words()
+    # the word before a coordinate is a whole word: no letter before it but the pair's start
     return re.compile(r"(?<![\w.°'\"-])" + _LONGITUDE_FIRST + _LABEL.format("a")
-                      + _COORD.format("a", after) + r"(?P<sep>[ ,;/&|\n]{0,3}"
+                      + _COORD.format("a", after, before, degrees) + r"(?P<sep>[ ,;/&|\n]{0,3}"
                       r"(?:(?<=\n)[ \t]{1,32})?)" + _LABEL.format("b")
-                      + _COORD.format("b", after) + r"(?![\w°'′\"])")
+                      + _COORD.format("b", after,
+                                      rf"(?<!\w)(?:{before}|(?(h1a)(?:{unclear})|(?!)))",
+                                      degrees)
+                      + r"(?![\w°'′\"])")
 _LONGITUDE = frozenset(["longitude", "long", "lng", "lon"])
 _SLACK = 0.00001
 """Added to the tolerances (about a metre): a conversion rounds once more."""
