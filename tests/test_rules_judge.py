@@ -1027,7 +1027,7 @@ def test_an_amount_in_any_grouping_or_scale_word_is_the_same_amount(tmp_path):
         amounts(canonical("¥2310")) == ["2310"]
     assert amounts("₹12,50,000 = 12.5 lakh = 1,250,000 = 1'250'000 = 1\u2009250\u2009000 "
                    "= 1.25 million = 0.125 crore") == ["1250000"]
-    assert amounts("3 thousand") == ["3000"]
+    assert amounts("3 thousand NOK") == amounts("NOK 3 thousand") == ["3000"]
     # a scale word of the languages numbers in words are read in, and no second amount
     # of the scale word alone ("million" is no 1000000 here)
     assert amounts("2,5 Tausend Euro") == amounts("2,5 mila euro") == ["2500"]
@@ -1271,6 +1271,35 @@ def test_an_amount_with_a_k_or_m_suffix_is_one_only_with_a_currency_next_to_it(t
     assert repair(case, plan_case(case)).verification.outcome == "clean"
 
 
+@rule("verify.amount-notations")
+def test_digits_times_a_power_of_a_thousand_read_as_the_same_number_in_words():
+    from repair_core._canonical import canonical
+    from repair_core.content import amounts
+
+    def read(text: str) -> list[str]:
+        return amounts(canonical(text))
+
+    # the same number, digits then a power of a thousand or all in words, in each setting:
+    # a count or a year alone (a round number of thousands, or 1000 to 2099), an amount
+    # with a currency next to it, before or after, as a sign, a code or a name
+    same = [("3 thousand", "three thousand"), ("12 thousand", "twelve thousand"),
+            ("2.31 thousand", "two thousand three hundred and ten"),
+            ("3.5 thousand", "three thousand five hundred"),
+            ("1.5 million", "one million five hundred thousand"),
+            ("3 Tausend", "drei Tausend"), ("3 mille", "trois mille"), ("3 mil", "tres mil")]
+    settings = ["{} people came", "one of the {} customers", "rent {}", "{} NOK", "NOK {}",
+                "€ {}", "{} Norwegian kroner", "{} euros", "a list: {}, 4 thousand NOK"]
+    for digits, words in same:
+        for setting in settings:
+            assert read(setting.format(digits)) == read(setting.format(words)), \
+                (setting, digits, words)
+    assert read("3 thousand people came") == read("rent 3 thousand") == []
+    assert read("3 thousand NOK") == read("€3 thousand") == ["3000"]
+    assert read("3.5 thousand people came") == ["3500"]
+    # lakh and crore have no number in words to agree with: read as before, alone
+    assert read("rent 2.45 lakh") == ["245000"]
+
+
 @rule("verify.amount-words")
 def test_every_digit_word_of_the_digit_tables_counts_thousands():
     # the words of 1 to 9 are those of the one table of digit words (`match.digit-words`),
@@ -1314,8 +1343,12 @@ def test_an_amount_in_words_with_a_comma_or_digits_after_its_thousands_is_the_am
     # thousand, 3" 2003
     assert read("€ one million, € two million") == ["1000000", "2000000"]
     assert read("one thousand one thousand kroner") == ["1000"]
-    assert read("2 thousand, 3 thousand, twenty-three hundred kroner") == [
+    assert read("2 thousand kroner, 3 thousand kroner, twenty-three hundred kroner") == [
         "2000", "3000", "2300"]
+    # a round number of thousands with no currency next to it is read in digits as in
+    # words: none (a count)
+    assert read("2 thousand, 3 thousand, twenty-three hundred kroner") == \
+        read("two thousand, three thousand, twenty-three hundred kroner") == ["2300"]
     # a count or a year stays none without a currency
     assert read("two thousand, ten of them") == []
     for todo in ("To pay in January: rent 9,800 NOK; two thousand, three hundred and ten "

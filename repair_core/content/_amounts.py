@@ -8,7 +8,8 @@ is a number of four digits or more that a currency sign or code stands next to (
 245000", "₹245000", "2310 NOK", "2310 kr", "$1450"), and a number times a word that
 multiplies it ("1 lakh" = 100000, "2.45 lakh" = 245000, "1.5 crore", "3 thousand", "1.2
 million", and a power of a thousand of the languages `_number_words` reads: "2,5 Tausend",
-"1,5 millones"), and a number written in words (`_number_words`: "two thousand three hundred and
+"1,5 millones"; a round number of thousands or one a year could be only with a currency
+next to it, as in words), and a number written in words (`_number_words`: "two thousand three hundred and
 ten kroner", "zweitausenddreihundertzehn Kronen"), a round number of thousands or one a
 year could be (1000 to 2099) only with a currency next to it. A number with a suffix k, m or
 bn ("€4.9k", "USD 12k", "$1.2M") is one only with a currency next to it: alone it is a
@@ -240,8 +241,11 @@ def amounts(text: str) -> list[str]:
         for m in scaled_pattern.finditer(low):
             power = scales.get(m.group(2))
             scaled = None if power is None else _scaled(m.group(1), power)
-            # "2 thousand" of "2 thousand 310" is no amount of its own
-            if scaled is not None and not inside.longer(m.start(), m.end()):
+            # "2 thousand" of "2 thousand 310" is no amount of its own; "3 thousand" is
+            # read as "three thousand" is
+            if scaled is not None and not inside.longer(m.start(), m.end()) and (
+                    not _count_or_year(scaled) or any(w in m.group(2) for w in _SCALE_WORDS)
+                    or _priced(low, m.start(), m.end())):
                 add(m.start(), scaled)
     if stems:
         priced: dict[tuple[str, str], bool] = {}  # by the text around, for this call
@@ -249,7 +253,7 @@ def amounts(text: str) -> list[str]:
             # in order of where they start: a number stated before is added already
             if (amount := str(value)) in first:
                 continue
-            if value % 1000 and not 1000 <= value < 2100:
+            if not _count_or_year(amount):
                 add(start, amount)
                 continue
             around = (low[max(0, start - 9):start], low[end:end + 56])  # what _priced reads
@@ -258,6 +262,18 @@ def amounts(text: str) -> list[str]:
             if priced[around]:
                 add(start, amount)
     return sorted(first, key=first.__getitem__)
+
+
+def _count_or_year(amount: str) -> bool:
+    """Whether `amount` (as `amounts` writes it) could as well be a count or a year: a
+    whole number of thousands, or a whole number from 1000 to 2099. Written as a number
+    times a power of a thousand, in words or after digits ("two thousand", "3 thousand",
+    "1.5 million"), such a number is an amount only with a currency next to it
+    (`_priced`): "one of the 3 thousand customers", "in two thousand and ten"."""
+    if "." in amount:
+        return False
+    value = int(amount)
+    return value % 1000 == 0 or 1000 <= value < 2100
 
 
 class _Spans:
