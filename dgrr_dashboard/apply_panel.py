@@ -27,7 +27,7 @@ from .result_check import UNFINISHED, check_in_worker, checked_here
 from .settings import apply_target, approvals_log, trust_setting
 from .state import session_ended
 from .text import code
-from .widgets import show_problems
+from .widgets import refusal_problems, show_problems
 
 __all__ = ["ApplyRun", "apply_panel", "run_apply"]
 
@@ -152,9 +152,10 @@ def apply_panel(url: str, plan: Any, result: Any, *, repair: str, reviewer: str 
         return
     what = "Apply" if last.write else "Dry run"
     if last.refusal is not None:
-        show_problems(f"{what}: refused, nothing written",
-                      [x.strip().removeprefix("- ") for x in last.refusal.splitlines()
-                       if x.strip()])
+        lead, problems = refusal_problems(last.refusal)
+        show_problems(f"{what}: refused, nothing written", problems, lead=lead)
+        if not last.lines:
+            return  # refused before the command said anything: no empty transcript
     elif last.write:
         st.success("Applied: the write-back is recorded in the approvals log next to its "
                    "approval.")

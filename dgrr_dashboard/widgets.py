@@ -125,15 +125,47 @@ def require_plan() -> RepairPlan:
     return p
 
 
-def show_problems(title: str, problems: Sequence[str], hint: str | None = None) -> None:
-    """An error box: `title` (plain text), one line per problem (plain text, since problems
-    quote case values), and an optional `hint` that is not counted as a problem."""
+def show_problems(title: str, problems: Sequence[str], hint: str | None = None,
+                  *, lead: str | None = None) -> None:
+    """An error box: `title` (plain text), an optional `lead` saying what the problems are
+    of, one line per problem (plain text, since problems quote case values), and an
+    optional `hint`; neither the lead nor the hint is counted as a problem."""
     lines = "\n".join(f"- {md(p)}" for p in problems)
-    text = (f"**{md(title)}** ({len(problems)} problem{'s' if len(problems) != 1 else ''})"
-            f"\n\n{lines}")
+    text = f"**{md(title)}** ({len(problems)} problem{'s' if len(problems) != 1 else ''})"
+    if lead:
+        text += f"\n\n{md(lead)}"
+    text += f"\n\n{lines}"
     if hint:
         text += f"\n\n{md(hint)}"
     st.error(text)
+
+
+def refusal_problems(message: str) -> tuple[str | None, list[str]]:
+    """A library refusal as the library writes it: the lines before its first `- ` item
+    (what the items are of, None when there are none) and its items, each one problem; a
+    line after an item continues it. A message without items is one problem: a line break
+    in a sentence does not make two (`RESULT: ... (plan edit refused:\\n  - s15: ...)` is
+    one problem under its lead).
+
+    >>> refusal_problems("plan edit refused:\\n  - s1: a\\n  - s2: b\\n    more")
+    ('plan edit refused:', ['s1: a', 's2: b more'])
+    >>> refusal_problems("refused: no approval;\\nnothing written")
+    (None, ['refused: no approval; nothing written'])
+    """
+    lead: list[str] = []
+    items: list[str] = []
+    for line in (x.strip() for x in message.splitlines()):
+        if not line:
+            continue
+        if line.startswith("- "):
+            items.append(line[2:].strip())
+        elif items:
+            items[-1] += " " + line
+        else:
+            lead.append(line)
+    if not items:
+        return None, [" ".join(lead)] if lead else []
+    return " ".join(lead) or None, items
 
 
 # Words, single punctuation marks and runs of spaces: "31A," is the word "31A" and a comma,

@@ -29,6 +29,7 @@ from dgrr_dashboard.widgets import (
     decision_legend_html,
     page_of,
     page_setup,
+    refusal_problems,
     require_plan,
     show_problems,
 )
@@ -303,9 +304,8 @@ with form_area:
                                           acknowledged=acknowledged_ids,
                                           carrier_ids=summary.carriers, recompute=replay_again)
             except DgrrError as exc:
-                lines = str(exc).splitlines()
-                show_problems("Not recorded", [x.strip().removeprefix("- ") for x in lines[1:]]
-                              or lines)
+                lead, problems = refusal_problems(str(exc))
+                show_problems("Not recorded", problems, lead=lead)
             else:
                 st.success(f"Recorded #{rec.id}: {rec.decision} by {md(rec.reviewer)} at "
                            f"{rec.created_at:%Y-%m-%d %H:%M:%S} UTC.")
