@@ -141,9 +141,13 @@ def _memory_table() -> pd.DataFrame:
         new = active_after.get(rid) or quarantine_after.get(rid) or written.get(rid)
         status_after = ("active" if rid in active_after else "quarantine" if rid in quarantine_after
                         else "gone")
+        # a record of the case that is gone has no text after (the replayed trajectory still
+        # holds it, marked deleted or retired); one a replayed step wrote and a later one
+        # retired keeps what was written, its only text
+        after = new.text if new is not None and (status_after != "gone" or old is None) else ""
         rows.append({"id": rid, "change": change_of.get(rid, "added" if old is None else "kept"),
                      "before": old.status if old else "—", "after": status_after,
-                     "text before": old.text if old else "", "text after": new.text if new else ""})
+                     "text before": old.text if old else "", "text after": after})
     mem = pd.DataFrame(rows, columns=["id", "change", "before", "after", "text before",
                                       "text after"])
     order = {"deleted": 0, "quarantined": 1, "restored": 2, "added": 3, "retired": 4,

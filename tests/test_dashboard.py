@@ -463,6 +463,20 @@ def test_replay_and_compare_with_reference_model():
     assert "<mark" in corrected and "aisle" in corrected
 
 
+def test_compare_after_replay_shows_no_text_after_for_a_record_that_is_gone():
+    """A deleted fault has no text after the repair, as before the replay (the replayed
+    trajectory still holds the record, marked deleted: that is not its text after)."""
+    at = loaded()
+    page(at, "5_Replay")
+    _ok(at.button(key="dgrr_w_run_replay").click().run())
+    page(at, "6_Compare")
+    store = at.dataframe[0].value.set_index("id")
+    assert store.loc["m3", "change"] == "deleted" and store.loc["m3", "after"] == "gone"
+    assert store.loc["m3", "text before"] and store.loc["m3", "text after"] == ""
+    for kept in ("m1", "m6"):  # kept active, and quarantined: still held, text and all
+        assert store.loc[kept, "text after"] == store.loc[kept, "text before"] != ""
+
+
 def test_replay_page_without_replay_says_so():
     at = loaded()
     page(at, "5_Replay")

@@ -156,6 +156,12 @@ def test_approve_and_compare_count_the_store_alike(many_faults, many_faults_run)
     # each record under one final state
     ids = [r for v in summary.store.values() for r in v]
     assert len(ids) == len(set(ids))
+    # a record of the case that is gone shows no text after; one written and retired by
+    # the replay shows what was written, its only text
+    gone = mem[(mem["after"] == "gone") & (mem["before"] != "—")]
+    assert len(gone) and (gone["text after"] == "").all()
+    transient = mem[mem["change"] == "added then retired"]
+    assert len(transient) and (transient["text after"] != "").all()
 
 
 def test_approve_lists_store_operations_with_record_text_and_plan_edits_with_comment():
