@@ -269,8 +269,14 @@ if res is not None:
         st.warning("This answer uses observation(s) typed by hand, not returned by the tool: "
                    + ", ".join(code(x) for x in typed) + ". The approval lists each one.")
         st.info(md(res.answer) if res.answer is not None else "(answer generation failed)")
+    elif res.answer is None:
+        st.warning("(answer generation failed)")
+    elif res.verification is None or not res.verification.clean:
+        # not a green box either: the content check did not certify what the agent reads
+        # next (the line under the answer says why)
+        st.info(md(res.answer))
     else:
-        st.success(md(res.answer) if res.answer is not None else "(answer generation failed)")
+        st.success(md(res.answer))
     st.caption(f"Original: {md(res.original_answer)}")
     if res.verification is not None:  # None: the check did not finish, said above
         st.caption("Content check of what the agent reads next: "

@@ -477,6 +477,24 @@ def test_compare_after_replay_shows_no_text_after_for_a_record_that_is_gone():
         assert store.loc[kept, "text after"] == store.loc[kept, "text before"] != ""
 
 
+def test_the_corrected_answer_is_green_only_when_the_content_check_is_clean():
+    """A green box says all is well: the corrected answer of a replay whose content check
+    is not certified (travel-two-faults: items only the lexical judge read) is shown in a
+    neutral box, with the check's line under it; a clean one (the spec example) in green."""
+    for sample, clean in (("sample_traces/travel-two-faults.json", False), (EXAMPLE, True)):
+        at = loaded(sample)
+        page(at, "5_Replay")
+        _ok(at.button(key="dgrr_w_run_replay").click().run())
+        res = at.session_state["dgrr_result"]
+        assert res.verification is not None and res.verification.clean is clean
+        words = res.answer.split()[0]
+        green = [s.value for s in at.success if words in s.value]
+        neutral = [i.value for i in at.info if words in i.value]
+        assert (len(green), len(neutral)) == ((1, 0) if clean else (0, 1)), sample
+        assert (f"Content check of what the agent reads next: "
+                f"{'clean' if clean else 'not certified'}") in texts(at)
+
+
 def test_replay_page_without_replay_says_so():
     at = loaded()
     page(at, "5_Replay")
