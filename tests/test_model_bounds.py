@@ -88,7 +88,10 @@ def test_a_silent_server_is_bounded_by_the_timeout_and_not_counted_as_calls(sile
     assert "no reply from http://127.0.0.1" in str(err.value) and "within 0.5 s" in str(err.value)
     assert client.calls == 0 and client.connection_failures == 2 and client.tokens == 0
     assert all(r.connection_failed for r in client.log)
-    assert took < 2 * 0.5 + 3.0  # two attempts, no SDK retries on top
+    # bounded, not hanging for the SDK's own default (600 s); the counts below show there
+    # were two attempts and no SDK retries. Not a speed test: a loaded machine (load 8,
+    # several test workers) took longer than 4 s here.
+    assert took < 30
     time.sleep(0.5)
     assert len(silent.accepted) == 2  # one connection per attempt: the SDK did not retry
 
@@ -103,8 +106,9 @@ def test_the_deadline_bounds_every_call_together(silent):
             client.complete_json("claim", CLAIM_INPUTS)
         errors.append(str(err.value))
     took = time.monotonic() - start
-    assert took < 1.5 + 2.0
+    assert took < 30  # bounded; the attempts below show the deadline cut them short
     assert "deadline of 1.5 s passed" in errors[-1]
+    # without the deadline, five calls of two attempts each: 10 connection failures
     assert client.calls == 0 and client.connection_failures <= 4  # 0.6 + 0.6 + 0.3
 
 
