@@ -52,8 +52,11 @@ def home() -> None:
             ("its plan edits", edits is not None and bool(edits.edits)),
             ("its replay", state.result() is not None),
             ("its marked faults", list(working.faults) != state.loaded_faults())) if lost]
+        lost = (" and ".join([", ".join(losing[:-1]), losing[-1]]) if len(losing) > 1
+                else "".join(losing))
+        verb = "goes" if losing == ["its replay"] else "go"  # one replay; edits, faults
         st.warning(f"The story loads {code(name)} as the working case, in place of "
-                   f"{code(working.case_id)}" + (f" ({', '.join(losing)} go with it)"
+                   f"{code(working.case_id)}" + (f" ({lost} {verb} with it)"
                                                  if losing else "") + ".")
         confirmed = st.checkbox("Replace the working case", key="dgrr_w_demo_replace")
     if st.button("Run the whole story", type="primary", key="dgrr_w_demo_run",

@@ -16,7 +16,7 @@ for p in (ROOT, ROOT / "tests"):
 from streamlit.testing.v1 import AppTest  # noqa: E402
 from workbench_cases import URL_TEXT, no_record_case, url_text_case  # noqa: E402
 
-from repair_core import load_case, load_example, plan_case, repair  # noqa: E402
+from repair_core import load_case, load_example, plan_case, repair, with_faults  # noqa: E402
 from repair_core.replay import Failure  # noqa: E402
 
 APP = str(ROOT / "app.py")
@@ -535,6 +535,34 @@ def test_the_whole_story_asks_before_it_replaces_the_working_case():
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["dgrr_case"].case_id == "fig1-travel"
     assert not [w for w in at.warning if "in place of" in w.value]  # the story's own case
+
+
+def test_the_whole_story_names_what_goes_with_the_working_case_in_words():
+    from dgrr_dashboard import state
+
+    replayed = AppTest.from_file(APP, default_timeout=120).run()
+    case = load_case(ROOT / "sample_traces" / "cs-stale-address.json")
+    replayed.session_state["dgrr_case"] = case
+    replayed.switch_page("pages/5_Replay.py").run()
+    replayed.button(key="dgrr_w_run_replay").click().run()
+    at = AppTest.from_file(APP, default_timeout=120)  # the Home page, that replay kept
+    at.session_state["dgrr_case"] = case
+    for key in (state.RESULT, state.RESULT_KEY):
+        at.session_state[key] = replayed.session_state[key]
+    at.session_state[state.LOADED_FAULTS] = ["m1"]  # as loaded
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(w.value for w in at.warning)
+    assert "(its replay goes with it)" in said, said
+    from repair_core import apply_edits
+
+    marked = with_faults(case, ["m1", "m6"])  # another plan: the replay is not its own
+    at.session_state["dgrr_case"] = marked
+    at.session_state["dgrr_plan"] = apply_edits(plan_case(marked, objective="both"),
+                                                {"s11": "replay"})
+    at.run()
+    said = " ".join(w.value for w in at.warning)
+    assert "(its plan edits and its marked faults go with it)" in said, said
 
 
 def test_the_step_panel_takes_the_pages_width_when_the_inspector_is_beside_the_picture():
