@@ -80,7 +80,8 @@ def _evil_case():
 
 def test_untrusted_messages_are_text_and_an_unknown_model_is_not_priced():
     at = _open(_evil_case())
-    assert {m.label: m.value for m in at.metric}["Cost (litellm prices)"] == "$0.00"
+    # its one call is not priced: the total is unknown, not $0.00
+    assert {m.label: m.value for m in at.metric}["Cost (litellm prices)"] == "—"
     assert list(at.dataframe[0].value["cost"]) == ["price unknown"]
     assert any(EVIL in t.value for t in at.text)  # as it is, in a text element
     shown = [m.value for m in [*at.markdown, *at.caption]]
@@ -88,6 +89,18 @@ def test_untrusted_messages_are_text_and_an_unknown_model_is_not_priced():
     assert any("<img" in m for m in shown)  # the model's name, in a code span
     assert not any("<img" in m or "](http" in m for m in outside_code)
     assert any("price unknown" in m for m in shown)
+
+
+def test_totals_over_nothing_recorded_or_priced_are_unknown_not_zero():
+    """The OTel GenAI sample's six calls record no tokens and name a model no price table
+    lists: neither '0 + 0' tokens nor '$0.00', which read as a free run."""
+    case = import_trace([ROOT / "sample_imports" / "otlp" / "figure1-travel.otlp.jsonl"]).case
+    at = _open(case)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Model calls"] == "6"
+    assert metrics["Tokens (input + output)"] == "—"
+    assert metrics["Cost (litellm prices)"] == "—"
+    assert any("6 call(s) not priced" in c.value for c in at.caption)
 
 
 def test_the_replays_prompt_and_reply_are_set_beside_the_originals_with_a_diff():
