@@ -70,6 +70,10 @@ edited = st.data_editor(
     disabled=[col for col in shown.columns if col != "fault"],
     column_config={"fault": st.column_config.CheckboxColumn("fault", help="diagnosed faulty"),
                    "trust": st.column_config.NumberColumn("trust", format="%.2f"),
+                   # a bare "created" over "17" or "—" said neither when nor what
+                   "created": st.column_config.NumberColumn(
+                       "created at seq", help="the seq of the step of this run that wrote "
+                       "the record; — when the record is older than the run"),
                    "text": st.column_config.TextColumn("text", width="large")},
     placeholder=MISSING)
 

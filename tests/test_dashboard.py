@@ -187,6 +187,9 @@ def test_faults_table_shows_a_missing_created_seq_as_missing():
     created = dict(zip(editor.value["id"], editor.value["created"], strict=True))
     assert created["m6"] == 12 and pd.isna(created["m1"])  # the sample's m1 has none
     assert editor.proto.placeholder == "—"  # shown for it, not Streamlit's "None"
+    # the header says what the number is, and its help what "—" means
+    shown_as = json.loads(editor.proto.columns)["created"]
+    assert shown_as["label"] == "created at seq" and "older than the run" in shown_as["help"]
 
 
 def test_faults_filters():
