@@ -22,6 +22,7 @@ import re
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from functools import cached_property
 from types import SimpleNamespace
 from typing import Any, Literal, TypeVar
 
@@ -63,7 +64,7 @@ from ._lineage import (
     walk_back,
 )
 from ._models import BlockedWrite, Carrier, Checked, FaultCheck, JudgeUse, Uncertain, Verification
-from ._same_source import refetched, refetched_by_replay
+from ._same_source import Refetch, refetched, refetched_by_replay, written_from
 
 __all__ = ["FaultSignatures", "carrier_id", "result_sources", "verify_result"]
 
@@ -273,6 +274,15 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                                       read, steps)
                 if origin is not None:
                     unsure(i, fault, origin, "same-origin")
+    made_same: list[_SameSources] = []
+
+    def same() -> _SameSources:
+        """The same-source rules' shared walk of the faults (made when first asked)."""
+        if not made_same:
+            made_same.append(_SameSources(case, sig_list,
+                                          _seqs(case, [f.node for f in sig_list])))
+        return made_same[0]
+
     if lineaged:
         at_of = _seqs(case, [f.node for f in sig_list])
         graph = _Graph(case)
@@ -293,7 +303,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                  "unexplained-quantity"),
                 (_suspect_lineage(graph, items, lineaged, sig_list, at_of, steps),
                  "suspect-lineage"),
-                (_same_source(graph, items, lineaged, sig_list, at_of, steps),
+                (_same_source(graph, items, lineaged, sig_list, at_of, steps, same()),
                  "same-source"),
                 (_unexplained_record_tokens(graph, items, lineaged, sig_list, at_of),
                  "unexplained-record-token"),
@@ -303,7 +313,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 unsure(i, fault, why, kind)
     if added and sig_list:
         for i, fault, why in _same_source_replayed(case, view.steps(), replayed, items,
-                                                   added, sig_list, view.decisions()):
+                                                   added, sig_list, view.decisions(),
+                                                   same()):
             unsure(i, fault, why, "same-source")
     if untrusted:
         for i, fault in _untrusted_after(case, items, view.active_records(), sig_list,
@@ -795,9 +806,39 @@ def _lineages_meeting(graph: _Graph, items: list[tuple[str, str, str]],
         yield i, record_meets(items[i][1], graph.deps, met)
 
 
+class _SameSources:
+    """What `refetched` and `refetched_by_replay` find for one check's faults: the walk
+    back from the faults to the inputs they were written from (`written_from`, over the
+    whole case) made once, and the case's own observations fetched again found once,
+    whichever same-source rules ask (the rule of the case's records and the rule of the
+    replayed writes each walked the case again: three walks, about 2 % of a 300k-step
+    repair)."""
+
+    def __init__(self, case: Case, faults: list[ContentSignature],
+                 written_at: Mapping[str, int]) -> None:
+        self.case, self.faults, self.written_at = case, faults, written_at
+
+    @cached_property
+    def walked(self) -> dict[str, str]:
+        """`written_from` of the faults."""
+        return written_from(self.case, self.faults, self.written_at)
+
+    @cached_property
+    def kept(self) -> dict[str, list[Refetch]]:
+        """`refetched` of the faults."""
+        return refetched(self.case, self.faults, self.written_at, walked=self.walked)
+
+    def by_replay(self, fresh: list[Any], repaired: Mapping[str, Any]
+                  ) -> dict[str, list[Refetch]]:
+        """`refetched_by_replay` of the faults."""
+        return refetched_by_replay(self.case, self.faults, self.written_at, fresh, repaired,
+                                   walked=self.walked)
+
+
 def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
                  lineaged: Mapping[int, int], faults: list[ContentSignature],
-                 written_at: Mapping[str, int], steps: Mapping[str, Any]
+                 written_at: Mapping[str, int], steps: Mapping[str, Any],
+                 same: _SameSources | None = None
                  ) -> Iterator[tuple[int, ContentSignature, str]]:
     """(item, node, why) for each record of `lineaged` (item -> the seq it was written
     at) written after a fault or suspected source whose recorded lineage reaches a tool
@@ -809,8 +850,9 @@ def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
     each record's lineage reaches so, with one such observation each, is worked out for
     every record in one pass over the graph, the nodes carried as marks
     (`first_marks_by_lineage`): however many observations are fetched again, a record
-    costs its deps times the faults."""
-    again = refetched(graph.case, faults, written_at)
+    costs its deps times the faults. `same`: the check's `_SameSources` of these faults,
+    when it has one."""
+    again = (same or _SameSources(graph.case, faults, written_at)).kept
     targets = {obs for obs in again if obs in graph.deps}
     if not targets:
         return
@@ -839,7 +881,8 @@ def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
 
 def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
                           items: list[tuple[str, str, str]], added: Mapping[int, Any],
-                          faults: list[ContentSignature], decided: Mapping[str, str]
+                          faults: list[ContentSignature], decided: Mapping[str, str],
+                          same: _SameSources | None = None
                           ) -> Iterator[tuple[int, ContentSignature, str]]:
     """(item, node, why) for each record a replayed write added (`added`: item -> the
     record) whose lineage in the repaired trajectory (`repaired`, its `replayed` steps
@@ -855,18 +898,18 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
     a step's deps are the repaired trajectory's and the case's, less the inputs the
     decisions remove (`decided`: id -> action), an observation the decisions refresh is
     refreshed whatever the result marks, and an added record is written by the case's
-    write whose replay names it so (`added_writers`)."""
-    written_at = _seqs(case, [f.node for f in faults])
+    write whose replay names it so (`added_writers`). `same`: the check's `_SameSources`
+    of these faults, when it has one."""
+    if same is None:
+        same = _SameSources(case, faults, _seqs(case, [f.node for f in faults]))
     by_id = _MergedSteps({s.id: s for s in repaired}, {s.id: s for s in case.trajectory},
                          decided)
     refreshed = {s.id for s in replayed if s.type == "tool_observation"}
     refreshed |= {s.id for s in repaired if s.type == "tool_observation"
                   and decided.get(s.id) in ("refresh", "replay")}
     fresh = {o: by_id[o] for o in refreshed if o in by_id}
-    again = refetched_by_replay(case, faults, written_at, list(fresh.values()),
-                                by_id)
-    kept = {obs: found for obs, found in refetched(case, faults, written_at).items()
-            if obs not in refreshed}
+    again = same.by_replay(list(fresh.values()), by_id)
+    kept = {obs: found for obs, found in same.kept.items() if obs not in refreshed}
     marks = {obs: [r.fault for r in found] for obs, found in [*again.items(), *kept.items()]}
     if not marks:
         return

@@ -30,7 +30,7 @@ from ..judge import LexicalJudge
 from ..judge._untrusted import CONTENTLESS_LABELS
 
 __all__ = ["Refetch", "header_identities", "identities", "redirects", "refetched",
-           "refetched_by_replay", "url_identity"]
+           "refetched_by_replay", "url_identity", "written_from"]
 
 IDENTITY_FIELDS: Mapping[str, str] = {
     "url": "URL", "uri": "URL", "href": "URL", "link": "URL",
@@ -61,31 +61,35 @@ class Refetch:
     """The words a why gives for it."""
 
 
-def refetched(case: Case, faults: list[ContentSignature], written_at: Mapping[str, int]
-              ) -> dict[str, list[Refetch]]:
+def refetched(case: Case, faults: list[ContentSignature], written_at: Mapping[str, int],
+              *, walked: Mapping[str, str] | None = None) -> dict[str, list[Refetch]]:
     """Each tool observation of `case` written after a fault or suspected source of
     `faults` (its seq later than `written_at` of the node) that is the same source as an
     observation the node was written from (its lineage, followed back over the edges that
     carry content, or the node itself) -> what it is the same source as, each node once,
-    in the order of `faults`. An observation that is itself such an input is left out."""
-    return _refetches(case, faults, written_at, None)
+    in the order of `faults`. An observation that is itself such an input is left out.
+
+    `walked`: what `written_from` gives for these faults, when the caller has it."""
+    return _refetches(case, faults, written_at, None, walked)
 
 
 def refetched_by_replay(case: Case, faults: list[ContentSignature],
                         written_at: Mapping[str, int], fresh: Sequence[Any],
-                        repaired: Mapping[str, Any]) -> dict[str, list[Refetch]]:
+                        repaired: Mapping[str, Any], *, walked: Mapping[str, str] | None = None
+                        ) -> dict[str, list[Refetch]]:
     """Each observation a repair's replay refreshed (`fresh`: steps of the repaired
     trajectory, `repaired`: its steps by id) that is the same source as an observation a
     fault or suspected source of `faults` was written from -> what it is the same source
     as, as `refetched` finds them. A refreshed observation is fetched after every fault;
-    one that is such an input itself, called again, is the same call."""
-    return _refetches(case, faults, written_at, (list(fresh), repaired))
+    one that is such an input itself, called again, is the same call. `walked`: as for
+    `refetched`."""
+    return _refetches(case, faults, written_at, (list(fresh), repaired), walked)
 
 
 def _refetches(case: Case, faults: list[ContentSignature], written_at: Mapping[str, int],
-               fresh: tuple[list[Any], Mapping[str, Any]] | None
-               ) -> dict[str, list[Refetch]]:
-    sources = _sources(case, [f.node for f in faults if f.node in written_at])
+               fresh: tuple[list[Any], Mapping[str, Any]] | None,
+               walked: Mapping[str, str] | None) -> dict[str, list[Refetch]]:
+    sources = written_from(case, faults, written_at) if walked is None else walked
     if not sources:
         return {}
     steps: dict[str, Any] = {s.id: s for s in case.trajectory}
@@ -162,11 +166,18 @@ def _refetches(case: Case, faults: list[ContentSignature], written_at: Mapping[s
     return {obs: got for obs, got in found.items() if got}
 
 
+def written_from(case: Case, faults: list[ContentSignature], written_at: Mapping[str, int]
+                 ) -> dict[str, str]:
+    """Each tool observation a fault or suspected source of `faults` written at a known
+    seq (`written_at`) was written from — the node itself, or one its recorded lineage
+    reaches over edges that carry content (`CONTENTLESS_LABELS` left out) — -> the first
+    such node. One walk over all of them (each node entered once), over the whole case:
+    a caller asking `refetched` and `refetched_by_replay` of the same faults hands it to
+    both (`walked`) rather than walking again."""
+    return _sources(case, [f.node for f in faults if f.node in written_at])
+
+
 def _sources(case: Case, nodes: list[str]) -> dict[str, str]:
-    """Each tool observation a node of `nodes` was written from — the node itself, or
-    one its recorded lineage reaches over edges that carry content (`CONTENTLESS_LABELS`
-    left out) — -> the first such node. One walk over all of them (each node entered
-    once)."""
     by_id: dict[str, Any] = {m.id: m for m in case.memory}
     by_id.update((s.id, s) for s in case.trajectory)
     out: dict[str, str] = {}
