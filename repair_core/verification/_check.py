@@ -258,7 +258,15 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
             j = judge.carries(texts[i], fault)
         found.append((i, fault.node, j, score, "judge-unsure"))
     untrusted = model is not None and model.untrusted
-    written_at = _seqs(case, [f.node for f in sig_list]) if written or untrusted else {}
+    fault_seqs: list[dict[str, int]] = []
+
+    def seqs_of_faults() -> dict[str, int]:
+        """`_seqs` of the faults' nodes, the case read once for every rule that asks."""
+        if not fault_seqs:
+            fault_seqs.append(_seqs(case, [f.node for f in sig_list]))
+        return fault_seqs[0]
+
+    written_at = seqs_of_faults() if written or untrusted else {}
     for i, seq in written.items():
         for fault in sig_list:
             at = written_at.get(fault.node)
@@ -279,12 +287,11 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     def same() -> _SameSources:
         """The same-source rules' shared walk of the faults (made when first asked)."""
         if not made_same:
-            made_same.append(_SameSources(case, sig_list,
-                                          _seqs(case, [f.node for f in sig_list])))
+            made_same.append(_SameSources(case, sig_list, seqs_of_faults()))
         return made_same[0]
 
     if lineaged:
-        at_of = _seqs(case, [f.node for f in sig_list])
+        at_of = seqs_of_faults()
         graph = _Graph(case)
         # a record its recorded lineage does not explain: a fault's token or amount it
         # holds, or a suspected source its lineage reaches (each record once, in order)
@@ -311,6 +318,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 (_same_subject(case, items, lineaged, sig_list, at_of), "same-subject")):
             for i, fault, why in unexplained:
                 unsure(i, fault, why, kind)
+        del graph  # and its index of dependents, as large as the case's deps
     if added and sig_list:
         for i, fault, why in _same_source_replayed(case, view.steps(), replayed, items,
                                                    added, sig_list, view.decisions(),
@@ -461,7 +469,7 @@ def _unexplained_amounts(graph: _Graph, items: list[tuple[str, str, str]],
     explain nothing; the user's turns written before the record do. Each record's
     amounts are read once; the texts of the lineages of those stating one of a fault's
     are read once each, in one pass over the graph (`held_by_lineage`)."""
-    texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
+    texts = graph.texts([f.node for f in faults if f.node in written_at])
     wanted: dict[str, list[ContentSignature]] = {}
     for f in faults:
         for amount in amounts(canonical(texts.get(f.node, ""))):
@@ -503,7 +511,7 @@ def _unexplained_points(graph: _Graph, items: list[tuple[str, str, str]],
     distinctive token. Faults and suspected sources explain nothing; the user's turns
     written before the record do. The fault's points are looked up by a grid of cells of
     0.01 degree (a tolerance is at most 0.0005), so each point read costs nine lookups."""
-    texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
+    texts = graph.texts([f.node for f in faults if f.node in written_at])
     grid: dict[tuple[int, int], list[tuple[Point, int, ContentSignature]]] = {}
     k = 0
     for f in faults:
@@ -611,7 +619,7 @@ def _unexplained_quantities(graph: _Graph, items: list[tuple[str, str, str]],
     record do. Each record's quantities are read once; the texts of the lineages of those
     stating one of a fault's are read once each, in one pass over the graph
     (`held_by_lineage`)."""
-    texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
+    texts = graph.texts([f.node for f in faults if f.node in written_at])
     wanted: dict[str, list[tuple[ContentSignature, str]]] = {}
     for f in faults:
         for q in quantities(texts.get(f.node, "")):
@@ -672,7 +680,7 @@ def _unexplained_counts(graph: _Graph, items: list[tuple[str, str, str]],
     leaves no quantity to compare. A lineage text explains a count when it states the
     same count of the same unit; faults and suspected sources explain nothing, the user's
     turns written before the record do."""
-    texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
+    texts = graph.texts([f.node for f in faults if f.node in written_at])
     dosed = [(f, q[0].written) for f in faults
              if (q := quantities(texts.get(f.node, "")))]
     if not dosed:
@@ -772,10 +780,7 @@ def _suspect_lineage(graph: _Graph, items: list[tuple[str, str, str]],
 def _reaching(graph: _Graph, targets: set[str]) -> set[str]:
     """The nodes from which a node of `targets` can be reached through recorded deps:
     one pass forward from them."""
-    dependents: dict[str, list[str]] = {}
-    for n, node in graph.nodes.items():
-        for d in getattr(node, "deps", None) or ():
-            dependents.setdefault(d.id, []).append(n)
+    dependents = graph.dependents
     tainted: set[str] = set()
     stack = list(targets)
     while stack:
@@ -1412,6 +1417,31 @@ class _Graph:
         """Id -> its record or step (a step of the id of a record wins, as it always has)."""
         self.deps = _DepIds(self.nodes)
         """Id -> the ids of its deps."""
+        self._texts: dict[str, str | None] = {}
+        """Id -> its content text, or None when the case holds no node of that id, for
+        the nodes `texts` was asked about."""
+
+    @cached_property
+    def dependents(self) -> dict[str, list[str]]:
+        """Id -> the ids of the nodes that name it as a dep, read once for every rule that
+        walks forward (`_reaching`: the suspect-lineage and same-source rules each built
+        it over the whole case)."""
+        dependents: dict[str, list[str]] = {}
+        for n, node in self.nodes.items():
+            for d in getattr(node, "deps", None) or ():
+                dependents.setdefault(d.id, []).append(n)
+        return dependents
+
+    def texts(self, nodes: list[str]) -> dict[str, str]:
+        """`_texts(self.case, nodes)`: the content text of each of `nodes` the case holds,
+        the case read once for all the rules that ask (each of the amounts, points,
+        quantities and counts rules read the whole case for the few faults' texts)."""
+        known = self._texts
+        missing = [n for n in nodes if n not in known]
+        if missing:
+            found = _texts(self.case, missing)
+            known.update((n, found.get(n)) for n in missing)  # None: not in the case
+        return {n: text for n in nodes if (text := known[n]) is not None}
 
     def text(self, node: str) -> str:
         """A node's content text (`node_parts`)."""
@@ -1663,8 +1693,10 @@ class _ResultView:
 
     def decisions(self) -> dict[str, str]:
         """The result's decision on each record and step, id -> action."""
-        if self.model:
-            return {d.id: d.action for d in self.result.report.decisions}
+        if self.model:  # read from its rows where the report keeps them (`id_actions`)
+            decisions = self.result.report.decisions
+            rows = getattr(decisions, "id_actions", None)
+            return dict(rows()) if rows is not None else {d.id: d.action for d in decisions}
         return {_step_id(d, f"report.decisions[{i}].id"): str(_get(d, "action"))
                 for i, d in enumerate(_get(self._report, "decisions") or [])}
 
