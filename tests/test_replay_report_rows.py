@@ -37,6 +37,7 @@ def test_rows_read_as_the_decisions_they_stand_for():
         rows[5]
     assert rows != models[:4] and rows != [*models[:4], models[0]]
     assert pickle.loads(pickle.dumps(rows)) == rows
+    assert list(rows.id_actions()) == [(d.id, d.action) for d in models]
     # a decision read is the caller's to change: the rows are not
     made = rows[2]
     made.reason = "edited"
@@ -61,6 +62,8 @@ def test_a_repair_keeps_its_decisions_as_rows_and_writes_them_as_before():
     listed = result.model_copy(update={"report": result.report.model_copy(
         update={"decisions": list(decisions)})})
     assert result.model_dump_json() == listed.model_dump_json()
+    # the final check read the actions from the rows: the same check as from the models
+    assert verify_result(case, listed) == verify_result(case, result)
 
 
 def test_rows_take_a_fraction_of_the_models_memory():
