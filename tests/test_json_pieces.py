@@ -141,3 +141,46 @@ def test_a_client_without_a_log_counts_the_same():
     assert unlogged.log == []
     assert (unlogged.calls, unlogged.tokens) == (logged.calls, logged.tokens)
     assert a.model_dump(mode="json") == b.model_dump(mode="json")
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
+                                                                max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=12), _JSON_VALUES), min_size=1, max_size=6),
+       st.integers(1, 3))
+def test_any_values_written_by_pydantic_are_the_whole_dump(records, chunk):
+    """A chunk's compact text comes from pydantic's JSON writer unless it may differ from
+    the standard library's (`_chunk_text`): values of every JSON kind, floats of every
+    size, non-finite ones and any text, against the whole dump."""
+    _json_pieces.CHUNK_ITEMS, old = chunk, _json_pieces.CHUNK_ITEMS
+    try:
+        store = RepairedStore(active=[MemoryRecord(id=f"m{i}", user_id="u", text=t, value=v,
+                                                   status="active", extra_member=v)
+                                      for i, (t, v) in enumerate(records)], quarantine=[])
+        assert _pieced(store, {"active": None, "quarantine": None}) == _whole(store)
+    finally:
+        _json_pieces.CHUNK_ITEMS = old
+
+
+@pytest.mark.parametrize("value", [1e-7, 1e-05, 1.2345e-5, 0.0001, 1e16, 1.5e16, 1e20, 1e22,
+                                   5e-324, 1.7976931348623157e308, -0.0, 0.1, float("nan"),
+                                   float("inf"), 2**70, -(2**64), "\x00\x1f\x7f\u2028\U0001F600",
+                                   {"1e-07": [1e-07]}])
+def test_numbers_pydantic_writes_its_own_way_are_written_as_before(value):
+    store = RepairedStore(active=[MemoryRecord(id="m1", user_id="u", text="t", value=value,
+                                               status="active")], quarantine=[])
+    assert _pieced(store, {"active": None, "quarantine": None}) == _whole(store)
+
+
+def test_a_lone_surrogate_is_refused_as_before():
+    store = RepairedStore(active=[MemoryRecord(id="m1", user_id="u", text="\udc80",
+                                               status="active")], quarantine=[])
+    with pytest.raises(UnicodeEncodeError):
+        _whole(store)
+    with pytest.raises(UnicodeEncodeError):
+        _pieced(store, {"active": None, "quarantine": None})
