@@ -118,8 +118,28 @@ def test_a_written_record_carries_what_each_signature_matches():
             every = [m for sig in sigs.signatures.values()
                      if (m := match(sig, content, slot=(key, value))) is not None]
             assert sigs.record(key, value, text) == every
+            assert sigs.record(key, value, text) == every  # remembered, the same
             found += bool(every)
     assert found >= 10
+
+
+def test_a_record_remembered_is_told_apart_by_its_values_types():
+    """`record` remembers what a record of plain values carries; True and 1 (equal in
+    Python, written apart in a record's content) are remembered apart."""
+    from types import SimpleNamespace
+
+    from repair_core.content import match, node_content
+
+    case = _cases()[0]
+    sigs = FaultSignatures(case, [])
+    fault = next(m for m in case.memory if m.id in sigs.signatures)
+    for value in (1, True, 1.0, "1", None, fault.value):
+        for text in (fault.text, "nothing of it"):
+            content = node_content(SimpleNamespace(text=text, value=value))
+            every = [m for sig in sigs.signatures.values()
+                     if (m := match(sig, content, slot=(fault.key, value))) is not None]
+            assert sigs.record(fault.key, value, text) == every, (value, text)
+    assert len(sigs._scored) >= 10
 
 
 def test_the_run_hands_over_what_it_made():

@@ -83,6 +83,12 @@ def _clip(text: str) -> str:
     return text if len(text) <= CLIP else text[: CLIP - 1] + "…"
 
 
+_PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""The types of a record's values `FaultSignatures.record` remembers its answer for: the
+values and their types say everything the answer depends on (True and 1 are equal, so the
+type is part of what is remembered)."""
+
+
 class FaultSignatures:
     """The signatures of a case's diagnosed faults and of the suspected sources given,
     and which of them a value carries."""
@@ -98,6 +104,8 @@ class FaultSignatures:
         """Node -> its content signature (nodes the case does not hold are left out)."""
         self.case = case
         """The case whose nodes these are."""
+        self._scored: dict[tuple[Any, ...], tuple[CarrierMatch, ...]] = {}
+        """A record's plain values, with their types -> what `record` found it carries."""
 
     def of(self, case: Case, sources: Iterable[str]) -> bool:
         """These are the signatures `FaultSignatures(case, sources)` would make, in the
@@ -118,7 +126,19 @@ class FaultSignatures:
         Every `match` of it, found as `scan` finds them: the record is scored only
         against a signature whose clues it holds (or whose slot), so the thousands of
         records a large replay writes, nearly all holding none, have their tokens read
-        only when one might match."""
+        only when one might match. A record of plain values (a text, a scalar slot) is
+        scored once however often the replay writes it again (a large replay writes the
+        same record over and over: 2,950 records of 1,584 kinds at 100k steps); the
+        matches are frozen, so the same ones are handed out again."""
+        plain = (type(key), key, type(value), value, type(text), text)
+        if all(type(v) in _PLAIN_SCALARS for v in (key, value, text)):
+            held = self._scored.get(plain)
+            if held is None:
+                held = self._scored[plain] = tuple(self._record(key, value, text))
+            return list(held)
+        return self._record(key, value, text)
+
+    def _record(self, key: Any, value: Any, text: Any) -> list[CarrierMatch]:
         content = node_content(SimpleNamespace(text=text, value=value))
         if "\0" in content:  # scan joins texts with NUL: such a text is scored as it is
             return [m for sig in self.signatures.values()
