@@ -585,7 +585,7 @@ def _unexplained_days(graph: _Graph, items: list[tuple[str, str, str]],
     moved, restated with its month in Roman numerals, holds no distinctive token.
     Faults and suspected sources explain nothing; the user's turns written before the
     record do. The fault's days are looked up by month and day."""
-    texts = _texts(graph.case, [f.node for f in faults if f.node in written_at])
+    texts = graph.texts([f.node for f in faults if f.node in written_at])
     wanted: dict[tuple[int, int], list[tuple[Day, int, ContentSignature]]] = {}
     k = 0
     for f in faults:
@@ -1454,7 +1454,7 @@ class _Graph:
 
     def texts(self, nodes: list[str]) -> dict[str, str]:
         """`_texts(self.case, nodes)`: the content text of each of `nodes` the case holds,
-        the case read once for all the rules that ask (each of the amounts, points,
+        the case read once for all the rules that ask (each of the amounts, points, days,
         quantities and counts rules read the whole case for the few faults' texts)."""
         known = self._texts
         missing = [n for n in nodes if n not in known]
