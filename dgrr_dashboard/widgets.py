@@ -23,9 +23,20 @@ _SIDEBAR_SLOT = "_dgrr_sidebar_slot"
 _NAVIGATED = "_dgrr_navigated"  # this session has run a page (a rerun would lose clicks)
 
 
+# Streamlit cuts a checkbox's label to one line with an ellipsis: on the Approve page that
+# hid the end of the warning a reviewer ticks to acknowledge ("This plan has not been
+# replayed: you would approve the plan only, with no …" at 1280 px), and on the Graph page
+# "Affected subgraph only". The labels of the page's checkboxes wrap instead.
+_WRAP_CHECKBOX_LABELS = (
+    "<style>[data-testid='stMain'] [data-testid='stCheckbox'] .stMarkdownEllipsis, "
+    "[data-testid='stMain'] [data-testid='stCheckbox'] .stMarkdownEllipsis p "
+    "{white-space: normal; overflow: visible; text-overflow: clip;}</style>")
+
+
 def page_setup(title: str) -> None:
     _through_navigation()
     st.set_page_config(page_title=f"dgrr · {title}", layout="wide")
+    st.html(_WRAP_CHECKBOX_LABELS)
     address.restore()
     st.session_state[_SIDEBAR_SLOT] = st.sidebar.empty()
     state.on_change(_after_change)
