@@ -74,16 +74,21 @@ def test_a_mapping_released_while_read_gives_the_bytes_columns(
 
 
 @pytest.mark.parametrize("width", [8, 16])
-def test_row_table_renders_every_id_and_piece(width: int) -> None:
+@pytest.mark.parametrize("nul", [True, False])
+def test_row_table_renders_every_id_and_piece(width: int, nul: bool) -> None:
+    """With a NUL in a piece the padding is masked out; without, every NUL is padding
+    and is dropped: the same text either way."""
     rng = np.random.default_rng(width)
     id_lengths = rng.integers(0, width + 1, 40)
     ids = np.zeros((40, width), np.uint8)
     for i, k in enumerate(id_lengths):
         ids[i, :k] = rng.integers(1, 256, k)
-    pieces = [bytes(rng.integers(0, 256, k).astype(np.uint8))
+    pieces = [bytes(rng.integers(0 if nul else 1, 256, k).astype(np.uint8))
               for k in (0, 1, width - 1, width, width + 1, 3 * width, 3 * width + 5, 0, 2)]
-    pieces.append(b"\0")  # a NUL piece is text too (the paths' separator)
+    if nul:
+        pieces.append(b"\0")  # a NUL piece is text too (the paths' separator)
     table = RowTable(ids, id_lengths, pieces)
+    assert table._nul_padded is not nul
     for i in range(40):
         assert table.render(np.array([[i]])) == ids[i, :id_lengths[i]].tobytes()
     for k, piece in enumerate(pieces):
