@@ -70,10 +70,21 @@ def _digits() -> dict[int, str]:
     """Every decimal digit (category Nd) that is not ASCII -> its ASCII digit, and the
     Arabic decimal and thousands separators -> "." and "," (listed from Python's
     Unicode data once, on first use)."""
-    out = {c: str(unicodedata.decimal(chr(c))) for c in range(128, sys.maxunicode + 1)
-           if chr(c).isdecimal()}
+    import numpy as np
+
+    # every character from 128 up as one text (surrogates left out: no codec makes
+    # them), searched with `\d`, which is `str.isdecimal` in a str pattern: 0.02 CPU s
+    # against 0.04 for a `chr` and an `isdecimal` call per character, paid by every
+    # process that folds a non-ASCII text
+    codes = np.arange(128, sys.maxunicode + 1, dtype=np.uint32)
+    text = codes[(codes < 0xD800) | (codes > 0xDFFF)].astype("<u4").tobytes().decode(
+        "utf-32-le")
+    out = {ord(c): str(unicodedata.decimal(c)) for c in _DECIMAL.findall(text)}
     out.update({0x066B: ".", 0x066C: ","})
     return out
+
+
+_DECIMAL = re.compile(r"\d")
 
 
 _PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")

@@ -411,6 +411,20 @@ def test_digits_of_any_script_are_their_ascii_digits():
     assert match(fault, "NL" + "91 ABNA 0417 1643 01".translate(eastern)) is None
 
 
+def test_the_digit_table_is_every_non_ascii_decimal_digit():
+    """`_digits` lists them by a regular expression's `\\d`: the same characters as
+    `str.isdecimal` asked of each one."""
+    import sys
+    import unicodedata
+
+    from repair_core._canonical import _digits
+
+    each = {c: str(unicodedata.decimal(chr(c))) for c in range(128, sys.maxunicode + 1)
+            if chr(c).isdecimal()}
+    assert _digits() == {**each, 0x066B: ".", 0x066C: ","}
+    assert len(each) > 600 and each[0x0669] == "9" and each[0x1D7CE] == "0"
+
+
 @rule("match.ocr-digits")
 def test_letters_read_as_digits_inside_a_number_are_the_number():
     fault = signature_of("Call the courier desk on 020 7946 0123 today.", node="f")
