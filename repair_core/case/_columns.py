@@ -910,11 +910,11 @@ class _StepPart:
 
 
 _PARALLEL_MIN_STEPS = 125_000
-"""From this many steps up a second process reads part of the trajectory. It costs about
-0.1 CPU seconds whatever the case's size (the fork, the pages both processes then copy,
-sending its part back) and saves wall time in proportion to the steps: `dgrr plan` of
+"""From this many steps up a second process reads part of the trajectory. It saves wall
+time in proportion to the steps, for CPU time that grows with them too: `dgrr plan` of
 100k steps took 0.09 s less wall time for 0.12 CPU s more, of 150k 0.20 s less for 0.10
-more (docs/performance.md). Below this size it would cost more than it saves."""
+more; reading 1M steps took 8.5-9.1 CPU s in two processes against 7.1 in one, on a
+shared machine (docs/performance.md). Below this size it would cost more than it saves."""
 _CHUNK = 4 * _BATCH
 """Trajectory items claimed at a time by either process (`_Meeting`). How fast each
 process reads moved by up to 35% between runs on a shared machine, so no fixed share of
