@@ -45,8 +45,11 @@ class CaseError(DgrrError, ValueError):
 class PlanEditError(DgrrError, ValueError):
     """An edit to a plan was refused; `problems` says why."""
 
-    def __init__(self, problems: Iterable[str]) -> None:
+    def __init__(self, problems: Iterable[str], *, nodes: Iterable[str] = ()) -> None:
         self.problems = list(problems)
+        self.nodes = tuple(nodes)
+        """The ids of the edits refused whatever the force (none for a plan file's
+        problems)."""
         super().__init__("plan edit refused:\n" + "\n".join(f"  - {p}" for p in self.problems))
 
 

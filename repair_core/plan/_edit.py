@@ -145,7 +145,8 @@ def apply_edits(plan: RepairPlan, edits: Mapping[str, str], *, force: bool = Fal
         if hard:
             soft = [(k, m) for k, m in soft if k not in {h for h, _ in hard}]
         raise PlanEditError([f"{k}: {m}" for k, m in hard + soft]
-                            + ([] if hard else ["(apply with force and a comment to override)"]))
+                            + ([] if hard else ["(apply with force and a comment to override)"]),
+                            nodes=dict.fromkeys(k for k, _ in hard))
     steps: dict[str, StepAction] = {}
     for s in base.case.steps_in_order():
         if s.id in replay:

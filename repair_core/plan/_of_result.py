@@ -79,7 +79,26 @@ def plan_of_result(case: Case, result: Any) -> RepairPlan:
     if not edits:
         return plan
     try:
-        return apply_edits(plan, edits, force=True, comment="the result's own decisions")
-    except DgrrError as exc:
-        raise DgrrError(f"RESULT: report.decisions: no plan of the case takes them ({exc})"
-                        ) from None
+        return apply_edits(plan, edits, force=True, comment=_OWN)
+    except PlanEditError as exc:
+        refused: DgrrError = exc
+        follow = set(exc.nodes)
+    # rule plan.of-result-follows: a decision the others bring about is no edit of its
+    # own (a source the replay of an edited step makes suspect, refreshed to clean it,
+    # is refused as an edit: it is cleaned like a fault); the others made edits, every
+    # decision must then be the plan's
+    taken = {n: a for n, a in edits.items() if n not in follow}
+    if follow and taken:
+        try:
+            made = apply_edits(plan, taken, force=True, comment=_OWN)
+        except DgrrError:
+            pass
+        else:
+            now = {**made.memory, **made.steps}
+            if all(now.get(n) == a for n, a in said.items()):
+                return made
+    raise DgrrError(f"RESULT: report.decisions: no plan of the case takes them ({refused})"
+                    ) from None
+
+
+_OWN = "the result's own decisions"
