@@ -85,6 +85,54 @@ def test_a_cue_in_another_sentence_does_not_count():
     assert LexicalJudge().carries(text, PAY).verdict == "yes"
 
 
+HOST = "acme-okta-support.com"
+RENEW = signature_of(f"Password renewal: https://{HOST}/renew.", node="m_renew")
+SAFE = signature_of("Safe account to move balance: 23-14-70 61842093.", node="m_safe")
+
+
+@rule("judge.lexical.blocklist")
+@pytest.mark.parametrize("fault,text", [
+    # a YAML list under a key that says never use it, nested or not
+    (RENEW, f"security:\n  do_not_use:\n    - {HOST}\n  sign_in_only_at: acme.okta.com"),
+    (RENEW, f"do_not_use:\n- {HOST}\n- other-phish.example"),
+    # a JSON key, inline and over lines, and an INI-style line
+    (RENEW, f'{{"blocked_hosts": ["{HOST}", "other-phish.example"]}}'),
+    (RENEW, f'{{\n  "blockedHosts": [\n    "{HOST}"\n  ]\n}}'),
+    (RENEW, f"never_visit = {HOST}"),
+    # a bank's CSV export: a status cell, a column headed so, a yes under such a header
+    (SAFE, "sort_code,account,status,added\n23-14-70,61842093,blocked,2026-12-07"),
+    (SAFE, "blocked_account;added\n23-14-70 61842093;2026-12-07"),
+    (SAFE, "account\tblocked\n61842093\tyes"),
+    (SAFE, "| account | status |\n|---|---|\n| 23-14-70 61842093 | blocked |"),
+])
+def test_a_list_or_table_that_says_the_faults_value_is_blocked_is_unsure(fault, text):
+    found = LexicalJudge().carries(text, fault)
+    assert found.verdict == "unsure", found.evidence
+    assert "deny or warn" in found.evidence
+
+
+@rule("judge.lexical.blocklist")
+@pytest.mark.parametrize("fault,text", [
+    # the bare word in prose is an order, not a list
+    (SAFE, "Your account is blocked, move your balance to 23-14-70 61842093 today."),
+    (SAFE, "Account blocked:\nMove your balance to 23-14-70 61842093 today."),
+    (SAFE, "status: blocked\npay_to: 23-14-70 61842093"),
+    # the value is under another key than the block list
+    (RENEW, f"browser:\n  login_url: https://{HOST}/renew\n  do_not_use:\n    - evil.example"),
+    # an order under a block key is still an order; a key that is not a block
+    (SAFE, "blocked: please wire your savings to 23-14-70 61842093 right away"),
+    (SAFE, "not_blocked:\n  - 23-14-70 61842093"),
+    (SAFE, "account_no: 23-14-70 61842093"),
+    # a table whose status says nothing of a block, or whose header is prose
+    (SAFE, "sort_code,account,status\n23-14-70,61842093,active"),
+    (SAFE, "account,blocked\n61842093,0"),
+    (SAFE, "Dear customer, your account is blocked\nPlease, move it to 23-14-70 61842093"),
+])
+def test_prose_or_another_key_that_names_a_block_leaves_a_carrier_a_carrier(fault, text):
+    found = LexicalJudge().carries(text, fault)
+    assert found.verdict == "yes", found.evidence
+
+
 @rule("judge.lexical.near-miss")
 def test_a_token_written_another_way_is_unsure():
     # grouped in fours it is the account itself (match.numbers); dotted, only its family

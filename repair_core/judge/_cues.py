@@ -8,6 +8,12 @@ is copied, not negated, by a text that repeats it). A sentence that addresses th
 assistant with orders (an instruction marker: "ignore previous instructions") is an
 injection's wording, not a withdrawal, so its ignore-words are not cues. One pass over
 the text's words: linear in its length.
+
+A list or a table can say the same by its structure where no sentence does: an item
+under a key that says to block or never use what it lists (YAML `do_not_use:`, JSON
+`"blocked_hosts": [...]`), or a table row whose status cell says `blocked`, or whose
+column is headed so (`blocked_payee`). Only the structure counts there, never the bare
+word in prose: "your account is blocked, send the money to …" is an order, not a list.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from collections.abc import Collection
 
 from ..content import MARKERS
 
-__all__ = ["NEGATIONS", "WARNINGS", "RETRACTIONS", "cue"]
+__all__ = ["NEGATIONS", "WARNINGS", "RETRACTIONS", "BLOCKS", "cue", "may_reject", "rejects"]
 
 _NEGATIONS_WORDS = """
 not no never nor none nobody nothing neither cannot
@@ -50,6 +56,205 @@ ignora ignore ignorar obsoleto anulado retirado
 RETRACTIONS: frozenset[str] = frozenset(_RETRACTIONS_WORDS.split())
 """Words that withdraw an earlier statement, case-folded."""
 
+_BLOCKS_WORDS = """
+blocked blocklist blocklisted blacklist blacklisted denylist denylisted deny denied
+banned forbidden barred
+bloqué bloquée bloqués interdit
+gesperrt sperre sperrliste verboten
+bloqueado bloqueada bloqueados prohibido prohibida
+"""
+BLOCKS: frozenset[str] = frozenset(_BLOCKS_WORDS.split())
+"""Words by which a list's key, a table's column or a status cell says that what it
+holds is blocked, case-folded (English, French, German, Spanish). Read only in a
+structure's labels (`_block_label`), never in prose."""
+
+_LABEL_NEGATIONS = frozenset(["not", "never", "dont", "nicht", "nie", "niemals", "nunca", "jamais"])
+"""Negations that make a key a prohibition (`do_not_use`, `never_pay`, `nie_zahlen`);
+"no" is left out, a key's "no" being a number (`account_no`)."""
+_BOOLEAN_WORDS = frozenset(["false", "falsch", "falso", "falsa", "faux", "fausse"])
+"""Warning words that are also a boolean's value (`verified: false`): no block label."""
+_TRUTHY = frozenset(["true", "yes", "y", "1", "x", "✓", "✔", "ja", "oui", "si", "sí"])
+_KEY_WORDS = 5
+"""At most this many words in a key (an identifier or a quoted key) that blocks."""
+_CELL_WORDS = 3
+"""At most this many words in a table's header or status cell that blocks: a longer
+cell is prose ("your account is blocked")."""
+_OWN_WORDS = 2
+"""At most this many words of its own (letters only, none the fault says) in a listed
+value or a table cell holding the fault's words: a host, an account, a name with a date
+is a value; "send the money to … today" is an order, even under a `blocked:` key."""
+
+_LABEL_WORD = re.compile(r"[^\W\d_]+|\d+")
+_CAMEL = re.compile(r"(?<=[a-zà-ÿ])(?=[A-Z])")
+_KEY_LINE = re.compile(
+    r"""(?:-\s+)?(?:"([^"\n]{1,80})"|'([^'\n]{1,80})'|([^\W\d][\w.-]{0,79}))\s*[:=]\s*(.*)""")
+_OPENS = frozenset(["", "[", "{", "|", ">", "|-", ">-"])
+_COMMENT = re.compile(r"\s#.*$")
+_ITEM_END = re.compile(r"[,;]")
+_RULE_CELL = re.compile(r":?-{3,}:?")  # a Markdown table's alignment row
+_DELIMITERS = (",", "\t", ";", "|")
+
+
+def _label_words(label: str) -> list[str]:
+    """A key's or a cell's words, case-folded: split at underscores, hyphens, dots and
+    between camel-case humps (`blockedPayees`)."""
+    return [w.casefold() for w in _LABEL_WORD.findall(_CAMEL.sub(" ", label))]
+
+
+def _block_label(label: str, fault_words: Collection[str], most: int) -> str | None:
+    """`label` case-folded and stripped when, as a key, a column header or a status
+    cell of at most `most` words, it says that what it labels is blocked or not to be
+    used (a word of `BLOCKS`, a warning word but a boolean's, or a prohibition's
+    negation: `do_not_use`), in a word the fault does not say itself; None otherwise,
+    and for a double negative (`not_blocked`)."""
+    words = _label_words(label)
+    if not words or len(words) > most:
+        return None
+    blocking = [w for w in words if w not in fault_words and (
+        w in BLOCKS or (w in WARNINGS and w not in _BOOLEAN_WORDS))]
+    negated = [w for w in words if w in _LABEL_NEGATIONS and w not in fault_words]
+    if blocking and negated or not (blocking or negated):
+        return None
+    return label.strip().strip("\"'").casefold()
+
+
+def _is_value(text: str, anchors: Collection[str], fault_words: Collection[str]) -> bool:
+    """Whether an item of `text` (a listed value or a table cell; its items are apart by
+    commas or semicolons) holds one of `anchors` and at most `_OWN_WORDS` words of its
+    own (letters only, none the fault says), a trailing `#` comment aside: a value, not
+    an order."""
+    for item in _ITEM_END.split(_COMMENT.sub("", text).casefold()):
+        words = _WORD.findall(item)
+        if any(w in anchors for w in words) and sum(
+                1 for w in words if w.isalpha() and w not in fault_words) <= _OWN_WORDS:
+            return True
+    return False
+
+
+def _listed_cue(lines: list[str], anchors: Collection[str], fault_words: Collection[str]
+                ) -> str | None:
+    """The key, case-folded, of the first key-value structure (YAML, JSON, an INI-style
+    `key = value`) that lists one of `anchors` under a key saying to block it or never
+    use it: on the key's own line or on a line indented under it (a YAML item may sit at
+    its key's indentation). None when there is none. One pass over the lines."""
+    # (indentation, the block label of the key or of the nearest open key above it)
+    open_keys: list[tuple[int, str | None]] = []
+    for line in lines:
+        stripped = line.strip()
+        if not stripped:
+            continue
+        indent = len(line) - len(line.lstrip())
+        item = stripped[0] in "-*" and (len(stripped) == 1 or stripped[1] == " ")
+        while open_keys and (open_keys[-1][0] > indent
+                             or (open_keys[-1][0] == indent and not item)):
+            open_keys.pop()
+        inherited = open_keys[-1][1] if open_keys else None
+        key = _KEY_LINE.fullmatch(stripped.lstrip("{[, "))  # JSON opens on a key's line
+        if key is None:
+            value, label = stripped, inherited
+        else:
+            name = key.group(1) or key.group(2) or key.group(3)
+            value = key.group(4).strip()
+            label = _block_label(name, fault_words, _KEY_WORDS) or inherited
+            if value in _OPENS or (value.startswith("[") and "]" not in value):
+                open_keys.append((indent, label))
+        if label is not None and _is_value(value, anchors, fault_words):
+            return label
+    return None
+
+
+def _cells(line: str, delimiter: str) -> list[str] | None:
+    """The cells of `line` split at `delimiter` (a Markdown row's outer bars dropped),
+    stripped of blanks and quotes; None for a Markdown alignment row."""
+    text = line.strip()
+    if delimiter == "|":
+        text = text.strip("|")
+    cells = [c.strip().strip("\"'") for c in text.split(delimiter)]
+    if delimiter == "|" and all(_RULE_CELL.fullmatch(c) for c in cells):
+        return None
+    return cells
+
+
+def _table_cue(lines: list[str], anchors: Collection[str], fault_words: Collection[str]
+               ) -> str | None:
+    """The first block label of a table (CSV, TSV, semicolon-separated, Markdown) that
+    a row holding one of `anchors` in a cell of value gives it: a cell of the row that
+    says `blocked` (a status), the header of the anchor's column (`blocked_payee`), or a
+    header that says so over a cell that says yes (`blocked` over `true`). A table is
+    two or more lines with the same number (two or more) of cells, its first line a
+    header of cells of at most `_CELL_WORDS` words. None when there is none."""
+    for delimiter in _DELIMITERS:
+        run: list[list[str]] = []
+        for line in [*lines, ""]:
+            cells = _cells(line, delimiter) if delimiter in line else []
+            if cells is None:
+                continue
+            if run and len(cells) == len(run[0]):
+                run.append(cells)
+                continue
+            found = _row_cue(run, anchors, fault_words)
+            if found is not None:
+                return found
+            run = [cells] if len(cells) >= 2 else []
+    return None
+
+
+def _row_cue(run: list[list[str]], anchors: Collection[str], fault_words: Collection[str]
+             ) -> str | None:
+    """`_table_cue` for one table, `run`: its header and its rows."""
+    if len(run) < 2:
+        return None
+    header = run[0]
+    if any(not _label_words(h) or len(_label_words(h)) > _CELL_WORDS for h in header):
+        return None
+    heads = [_block_label(h, fault_words, _CELL_WORDS) for h in header]
+    for row in run[1:]:
+        held = [j for j, c in enumerate(row) if _is_value(c, anchors, fault_words)]
+        if not held:
+            continue
+        for j in held:
+            if heads[j] is not None:
+                return heads[j]
+        for k, c in enumerate(row):
+            if k in held:
+                continue
+            said = _block_label(c, fault_words, _CELL_WORDS)
+            if said is not None:
+                return said
+            if heads[k] is not None and c.casefold() in _TRUTHY:
+                return heads[k]
+    return None
+
+
+def _structure_cue(text: str, anchors: Collection[str], fault_words: Collection[str]
+                   ) -> str | None:
+    """The label by which a list or a table in `text` says the fault's words it holds
+    are blocked (`_listed_cue`, `_table_cue`), or None. Linear in the text."""
+    if "\n" not in text and ":" not in text and "=" not in text:
+        return None
+    lines = text.splitlines()
+    return _listed_cue(lines, anchors, fault_words) or _table_cue(lines, anchors,
+                                                                  fault_words)
+
+
+_REJECTING = WARNINGS | RETRACTIONS | BLOCKS | _LABEL_NEGATIONS
+
+
+def may_reject(text: str) -> frozenset[str]:
+    """The words of `text` (case-folded, a key's split at underscores and camel-case
+    humps) if one of them can make it reject what it names (`rejects`: a warning, a
+    retraction, a block word, a key's prohibition), else an empty set: a cheap gate
+    before `cue` is asked about each fault."""
+    words = frozenset(_label_words(text))
+    return words if words & _REJECTING else frozenset()
+
+
+def rejects(word: str) -> bool:
+    """Whether a cue `word` (`cue`) says that what it qualifies is bad, withdrawn or
+    blocked (a warning, a retraction or a structure's label), not merely negated."""
+    return word != "n't" and word not in NEGATIONS
+
+
 # a stop inside a word ("m.ellison@evil.co", "1.5", "e.g.x") ends no sentence: each
 # repetition starts with the stop the run before cannot hold
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;](?!\s|$)[^.!?;\n]*)*")
@@ -57,12 +262,14 @@ _WORD = re.compile(r"\w+")
 _MARKED = [p.search for p in MARKERS.values()]
 
 
-def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = ()
-        ) -> str | None:
+def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), *,
+        negations: bool = True) -> str | None:
     """The first negation, warning or retraction word of `text` in a sentence that holds
     one of `anchors` (case-folded content words of the fault), case-folded, that is not
     one of `fault_words` (every word the fault says; `anchors` are always among them);
-    None when there is none.
+    else the label of a list or table that lists the fault's words as blocked
+    (`_structure_cue`: `do_not_use`, a `blocked` status cell); None when there is none.
+    `negations=False` reads warnings, retractions and labels only (`rejects`).
 
     >>> cue("Lin does not want window seats.", {"lin", "window", "seats"})
     'not'
@@ -76,6 +283,10 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = ()
     True
     >>> cue("A fake j.doe@evil.example asked for the wire.", {"wire"})
     'fake'
+    >>> cue("security:\\n  do_not_use:\\n    - evil.example", {"evil"}, {"evil", "example"})
+    'do_not_use'
+    >>> cue("Your account is blocked, send the money to evil.example now.", {"evil"}) is None
+    True
     """
     for sentence in _SENTENCE.finditer(text):
         said = sentence.group().casefold()
@@ -86,13 +297,14 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = ()
         for i, w in enumerate(words):
             if w in anchors or w in fault_words:
                 continue
-            if w == "t" and i and words[i - 1].endswith("n") and "t" not in fault_words:
+            if (negations and w == "t" and i and words[i - 1].endswith("n")
+                    and "t" not in fault_words):
                 return "n't"
-            if w in NEGATIONS or w in WARNINGS:
+            if (negations and w in NEGATIONS) or w in WARNINGS:
                 return w
             if w in RETRACTIONS:
                 if ordered is None:
                     ordered = any(found(sentence.group()) for found in _MARKED)
                 if not ordered:
                     return w
-    return None
+    return _structure_cue(text, anchors, fault_words)

@@ -3,7 +3,8 @@ for what it cannot settle.
 
 - `yes`: the text matches the fault's signature and does not negate or warn against it;
 - `unsure`: it matches but a sentence holding the fault's words negates, warns against
-  or withdraws it (`_cues`: "Lin does not want window seats"); or it does not match but
+  or withdraws it, or a list or table lists it as blocked (`_cues`: "Lin does not want
+  window seats", a `do_not_use:` key, a `blocked` status cell); or it does not match but
   shares the slot (states the slot's value), the subject (names the fault's subject
   together with some of its wording, its value or its instruction marker) or a token
   family (writes one of the fault's strong tokens with other spacing, punctuation or
