@@ -1043,3 +1043,54 @@ def test_a_record_written_from_the_fault_to_reject_it_is_flagged_not_quarantined
     # --suspects flag and off give the plan as before: quarantined
     for mode in ("flag", "off"):
         assert _plan(data, objective="store", suspects=mode).memory["m_block"] == "quarantine"
+
+
+@rule("suspect.rejecting-affected")
+def test_a_summary_written_from_the_fault_that_says_it_was_ignored_is_kept_flagged():
+    # three records written later from the poisoned m1 that hold none of its payload:
+    # a summary saying it was a phishing note and ignored, a note that states the fault's
+    # consequence with a bare negation, and one with no cue at all
+    data = _derived([
+        step("s6", 6, "memory_write", "u1:initiate m1:cite", target=["m_sum"]),
+        rec("m_sum", "s6:produce", created_seq=6, key="week_summary",
+            text="Week summary: ignored a phishing note about invoices; the electricity "
+                 "bill of 40 EUR is paid."),
+        step("s7", 7, "memory_write", "u1:initiate m1:cite", target=["m_not"]),
+        rec("m_not", "s7:produce", created_seq=7, key="invoice_note",
+            text="Invoices are not checked by the accounts team any more."),
+        step("s8", 8, "memory_write", "u1:initiate m1:cite", target=["m_plain"]),
+        rec("m_plain", "s8:produce", created_seq=8, key="invoice_habit",
+            text="Invoices get an outside check before payment.")])
+    sig = signatures(_plan(data).case)["m1"]
+    assert all(match(sig, t) is None for t in (
+        "Week summary: ignored a phishing note about invoices; the electricity bill of 40 "
+        "EUR is paid.", "Invoices are not checked by the accounts team any more."))
+    for objective in ("answer", "store", "both"):
+        plan = _plan(data, objective=objective)
+        assert plan.memory["m_sum"] == "keep", objective
+        assert plan.reasons["m_sum"].startswith(
+            "affected via s2 → s3 → m1 → s6 → m_sum; no independent support, but it says "
+            "'phishing' of m1: it may quote the fault as what to reject"), plan.reasons["m_sum"]
+        # a bare negation, and no cue, leave a record written from the fault quarantined
+        assert plan.memory["m_not"] == "quarantine" and plan.memory["m_plain"] == "quarantine"
+        # kept, its producer is not replayed to write it again
+        assert plan.steps["s6"] != "replay"
+        assert _columnar(data, objective) == report_json_of(plan)
+        # kept, it is never certified clean on the lexical judge's word: its lineage
+        # reaches the fault and the judge found nothing of it
+        v = repair(plan.case, plan).verification
+        assert v is not None and v.outcome != "clean"
+        assert "m_sum:m1" in {u.id for u in v.uncertain}
+    for mode in ("flag", "off"):
+        assert _plan(data, objective="store", suspects=mode).memory["m_sum"] == "quarantine"
+    # with no write time the content check could not say it is not certified, so it is
+    # quarantined as before rather than kept and called clean
+    untimed = _derived([
+        step("s6", 6, "memory_write", "u1:initiate m1:cite", target=["m_sum"]),
+        rec("m_sum", "s6:produce", key="week_summary",
+            text="Week summary: ignored a phishing note about invoices; the electricity "
+                 "bill of 40 EUR is paid.")])
+    for objective in ("answer", "store"):
+        plan = _plan(untimed, objective=objective)
+        assert plan.memory["m_sum"] == "quarantine", objective
+        assert _columnar(untimed, objective) == report_json_of(plan)

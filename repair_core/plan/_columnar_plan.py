@@ -1623,7 +1623,9 @@ def _keep_rejecting(c: CaseColumns, sigs: dict[str, Any], memory: dict[int, str]
     first_record = c.n_turns + c.n_steps
     held = sorted(r for r, d in memory.items() if d == "quarantine" and r >= first_record)
     found = rejecting_records(sigs, [c.ids[r] for r in held], [c.contents[r] for r in held],
-                              {i: c.record_slots[r - first_record] for i, r in enumerate(held)})
+                              {i: c.record_slots[r - first_record] for i, r in enumerate(held)},
+                              {i for i, r in enumerate(held)
+                               if c.record_created[r - first_record] is not None})
     at = {c.ids[r]: r for r in held}
     for rid, (fault, word) in found.items():
         memory[at[rid]] = "keep"

@@ -377,7 +377,8 @@ def _keep_rejecting(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
     to reject it (`_suspects.rejecting_records`; rule `suspect.rejecting-affected`)."""
     held = [m for m in case.memory if memory.get(m.id) == "quarantine"]
     found = rejecting_records(sigs, [m.id for m in held], [node_content(m) for m in held],
-                              {i: (m.key, m.value) for i, m in enumerate(held)})
+                              {i: (m.key, m.value) for i, m in enumerate(held)},
+                              {i for i, m in enumerate(held) if m.created_seq is not None})
     for rid, (fault, word) in found.items():
         memory[rid] = "keep"
         reasons[rid] = rejecting_reason(_path(a, rid), fault, word)

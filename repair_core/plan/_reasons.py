@@ -39,8 +39,9 @@ def rejecting_reason(path: str, fault: str, word: str) -> str:
     it is kept, flagged, rather than quarantined (rule `suspect.rejecting-affected`)."""
     return (f"affected via {path}; no independent support, but it says {word!r} of "
             f"{fault}: it may quote the fault as what to reject (a test, a block rule, a "
-            "warning), so it is flagged for a reviewer, not quarantined on its own (kept; "
-            "the content check lists it as not certified)")
+            "warning, a summary saying it was ignored), so it is flagged for a reviewer, "
+            "not quarantined on its own (kept; the content check lists it as not "
+            "certified)")
 
 
 def fault_record_reason(seed: str | None, same_inputs: Sequence[str] = ()) -> str:

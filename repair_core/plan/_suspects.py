@@ -340,16 +340,30 @@ def find_carriers(signatures: Mapping[str, ContentSignature], bounds: Mapping[st
 
 
 def rejecting_records(signatures: Mapping[str, ContentSignature], ids: Sequence[str],
-                      contents: Sequence[str], slots: Mapping[int, tuple[str | None, Any]]
-                      ) -> dict[str, tuple[str, str]]:
+                      contents: Sequence[str], slots: Mapping[int, tuple[str | None, Any]],
+                      timed: Container[int] = ()) -> dict[str, tuple[str, str]]:
     """Each of the records `ids` (with their contents and slots: the caller's affected
-    records the plan would quarantine for their lineage) whose content carries a
-    diagnosed fault and, in a sentence holding the fault's words, negates, warns against
-    or withdraws it (`holds`: "assert not …", "a scam host, never allow it") -> (that
-    fault, the word it says): a test, a block rule or a warning written from the fault
-    quotes it as what to reject, and is flagged for a reviewer rather than quarantined
-    (rule `suspect.rejecting-affected`). One scan over the contents, in time linear in
-    them; a record carrying several faults is read for the first in `signatures`' order."""
+    records the plan would quarantine for their lineage) that rejects a diagnosed fault
+    -> (that fault, the word it says): a test, a block rule, a warning or a summary
+    written from the fault that says it was rejected is flagged for a reviewer rather
+    than quarantined (rule `suspect.rejecting-affected`).
+
+    - A record that carries the fault rejects it when a sentence holding the fault's
+      words negates, warns against or withdraws it (`holds`: "assert not …", "a scam
+      host, never allow it").
+    - A record that does not carry it (nothing of its payload: it was written from the
+      fault, not copied) rejects it only by a warning, a withdrawal or a block label in
+      such a sentence (`judge._cues.rejects`: "ignored a fake parcel-fee text"), never
+      by a bare negation: "Lin does not want aisle seats", written from "Lin prefers
+      window seats", states the fault's consequence in other words. Only the records
+      of `timed` (indices: those with a known write time, `created_seq`) are read so:
+      the content check finds nothing of the fault in such a record, and only its
+      write time lets the check say it is not certified (`verify.suspect-lineage`)
+      rather than clean.
+
+    One scan over the contents for the carriers, in time linear in them, and a cue pass
+    per fault over the others; a record is read for the first fault in `signatures`'
+    order that it carries, else the first it rejects."""
     if not signatures or not ids:
         return {}
     sigs = list(signatures.values())
@@ -369,9 +383,34 @@ def rejecting_records(signatures: Mapping[str, ContentSignature], ids: Sequence[
         negated = said[key]
         if negated is not None:
             out[ids[i]] = (first[i].node, negated)
-    return out
+    from ..judge._cues import cue, may_reject
+    from ..judge._lexical import fault_words
+
+    # the faults whose content words a record holds, by word, so that a record is asked
+    # only about the faults it names, not each fault of a large case
+    words = [fault_words(f) for f in sigs]
+    naming: dict[str, int] = {}
+    for k, (_said, content_words) in enumerate(words):
+        for w in content_words:
+            naming.setdefault(w, k)
+    for i, content in enumerate(contents):
+        held = may_reject(content) if i not in first and i in timed else frozenset()
+        if not held:
+            continue
+        for k in sorted({naming[w] for w in held | _words_of(content) if w in naming}):
+            rejected = cue(content, words[k][1], words[k][0], negations=False)
+            if rejected is not None:
+                out[ids[i]] = (sigs[k].node, rejected)
+                break
+    return {rid: out[rid] for rid in ids if rid in out}
 
 
+def _words_of(text: str) -> set[str]:
+    """The case-folded words of `text` as the cue check reads them (`\\w+`)."""
+    return set(_CUE_WORD.findall(text.casefold()))
+
+
+_CUE_WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 """Where a sentence ends: after . ! ? or ; and a space, or at a line break (a URL's or a
 number's dot is followed by no space, so it ends nothing)."""
