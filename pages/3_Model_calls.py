@@ -37,12 +37,9 @@ if not run.calls and not run.waterfall:
 
 k = st.columns(4)
 k[0].metric("Model calls", len(run.calls))
-# a total over nothing recorded or priced is unknown, not zero ("0 + 0", "$0.00" read as
-# a free run whose calls used no tokens)
-_tokens = any(x.input_tokens is not None or x.output_tokens is not None for x in run.calls)
 k[1].metric("Tokens (input + output)",
-            f"{run.input_tokens:,} + {run.output_tokens:,}" if _tokens else MISSING)
-k[2].metric("Cost (litellm prices)", money(run.cost if run.unpriced < len(run.calls) else None),
+            f"{run.input_tokens:,} + {run.output_tokens:,}" if run.tokens_recorded else MISSING)
+k[2].metric("Cost (litellm prices)", money(run.priced_cost),
             help="the sum over the calls litellm's price table lists; the calls it does "
                  "not are counted below, never priced by a guess")
 k[3].metric("Wall clock", f"{run.seconds:.3f} s" if run.seconds is not None else "—")

@@ -224,3 +224,22 @@ def test_a_replayed_step_does_not_keep_the_failed_runs_span():
     assert not any("trace" in after[sid] for sid in traced & replayed)
     kept = traced - replayed - {o.id for o in result.report.steps if o.outcome != "kept"}
     assert all("trace" in after[sid] for sid in kept if sid in after)
+
+
+def test_totals_over_nothing_recorded_or_priced_are_unknown_not_zero():
+    """Six calls of a model no table lists, no tokens recorded (the OTel GenAI sample's
+    shape): `dgrr calls` said '0 input + 0 output tokens · $0.00', a free run."""
+    data = load_example().model_dump(mode="json")
+    for step in data["trajectory"][:2]:
+        step["trace"] = {"start_ns": 10**9, "end_ns": 2 * 10**9, "model": "unlisted-model"}
+    run = original_run(case_from_data(data), table={})
+    assert len(run.calls) == 2 and not run.tokens_recorded and run.priced_cost is None
+    line = run.describe_total()
+    assert line.startswith("2 model calls · tokens not recorded · — (litellm prices)"), line
+    assert "$0.00" not in line and "0 input" not in line
+    # one call with tokens and a price: the totals are its own
+    data["trajectory"][0]["trace"].update(model="m-1", input_tokens=1000, output_tokens=10)
+    run = original_run(case_from_data(data), table={"m-1": {
+        "input_cost_per_token": 1e-06, "output_cost_per_token": 2e-06}})
+    assert run.tokens_recorded and run.priced_cost == pytest.approx(0.00102)
+    assert "1,000 input + 10 output tokens · $0.00102" in run.describe_total()

@@ -126,15 +126,29 @@ class OriginalRun(BaseModel):
     """Models the price table does not list, each once."""
 
     @property
+    def tokens_recorded(self) -> bool:
+        """Whether any call recorded its tokens: the token totals over none are unknown,
+        not zero."""
+        return any(c.input_tokens is not None or c.output_tokens is not None
+                   for c in self.calls)
+
+    @property
+    def priced_cost(self) -> float | None:
+        """`cost`, or None when no call is priced: a sum over nothing priced is unknown,
+        not a free run."""
+        return self.cost if self.unpriced < len(self.calls) else None
+
+    @property
     def seconds(self) -> float | None:
         """Wall-clock time from the first span's start to the last one's end."""
         return max((b.end_s for b in self.waterfall), default=None)
 
     def describe_total(self) -> str:
         """One line: calls, tokens and dollars, and what was not priced."""
-        parts = [plural(len(self.calls), "model call"),
-                 f"{self.input_tokens:,} input + {self.output_tokens:,} output tokens",
-                 f"{money(self.cost)} (litellm prices)"]
+        tokens = (f"{self.input_tokens:,} input + {self.output_tokens:,} output tokens"
+                  if self.tokens_recorded else "tokens not recorded")
+        parts = [plural(len(self.calls), "model call"), tokens,
+                 f"{money(self.priced_cost)} (litellm prices)"]
         if self.unpriced:
             parts.append(f"{self.unpriced} not priced" + (
                 f" (price unknown: {', '.join(self.unknown_models)})"
