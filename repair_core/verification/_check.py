@@ -497,13 +497,8 @@ def _unexplained_amounts(graph: _Graph, items: list[tuple[str, str, str]],
     if not wanted:
         return
     bit = {a: 1 << k for k, a in enumerate(wanted)}
-    stating: dict[int, list[tuple[ContentSignature, int, str]]] = {}
-    for i, seq in lineaged.items():
-        stated = amounts(canonical(items[i][2]))
-        held = [(f, bit[a], a) for a in stated if a in wanted for f in wanted[a]
-                if seq > written_at[f.node]]
-        if held:
-            stating[i] = held
+    stating = _stating(items, lineaged, written_at, lambda text: [
+        (f, bit[a], a) for a in amounts(canonical(text)) if a in wanted for f in wanted[a]])
     if not stating:
         return
 
@@ -553,12 +548,8 @@ def _unexplained_points(graph: _Graph, items: list[tuple[str, str, str]],
                             seen.add(b)
                             yield q, b, f
 
-    stating: dict[int, list[tuple[ContentSignature, int, Point]]] = {}
-    for i, seq in lineaged.items():
-        held = [(f, b, p) for p in points(canonical(items[i][2])) for _q, b, f in near(p)
-                if seq > written_at[f.node]]
-        if held:
-            stating[i] = held
+    stating = _stating(items, lineaged, written_at, lambda text: [
+        (f, b, p) for p in points(canonical(text)) for _q, b, f in near(p)])
     if not stating:
         return
 
@@ -600,12 +591,8 @@ def _unexplained_days(graph: _Graph, items: list[tuple[str, str, str]],
             if same_day(d, w):
                 yield b, f
 
-    stating: dict[int, list[tuple[ContentSignature, int, Day]]] = {}
-    for i, seq in lineaged.items():
-        held = [(f, b, d) for d in days(canonical(items[i][2])) for b, f in near(d)
-                if seq > written_at[f.node]]
-        if held:
-            stating[i] = held
+    stating = _stating(items, lineaged, written_at, lambda text: [
+        (f, b, d) for d in days(canonical(text)) for b, f in near(d)])
     if not stating:
         return
 
@@ -728,6 +715,27 @@ def _unexplained_counts(graph: _Graph, items: list[tuple[str, str, str]],
                          f"states the count {n.written!r} ({n.amount}), which nothing in "
                          "its recorded lineage states: a dose restated as how many to "
                          "take; an edge from the fault may be missing")
+
+
+_P = TypeVar("_P")
+
+
+def _stating(items: list[tuple[str, str, str]], lineaged: Mapping[int, int],
+             written_at: Mapping[str, int],
+             held_by: Callable[[str], list[tuple[ContentSignature, int, _P]]]
+             ) -> dict[int, list[tuple[ContentSignature, int, _P]]]:
+    """Item -> the (fault, bit, piece) of a fault's that its record's text holds
+    (`held_by(text)`, each record of `lineaged` read once), of the faults written before
+    the record (item -> the seq it was written at), for each record holding one: the
+    records the `verify.unexplained-*` rules go on to ask `_unexplained_by_lineage`
+    about."""
+    stating: dict[int, list[tuple[ContentSignature, int, _P]]] = {}
+    for i, seq in lineaged.items():
+        held = [(f, b, piece) for f, b, piece in held_by(items[i][2])
+                if seq > written_at[f.node]]
+        if held:
+            stating[i] = held
+    return stating
 
 
 def _unexplained_by_lineage(graph: _Graph, items: list[tuple[str, str, str]],
