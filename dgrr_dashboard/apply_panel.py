@@ -73,8 +73,8 @@ def run_apply(url: str, plan: Any, result: Any, *, write: bool, reviewer: str | 
         verification, why, refusal = check_in_worker(plan.case, json.dumps(data), [],
                                                      judge=judge, ended=ended, recompute=True)
         if why == UNFINISHED and refusal:
-            # the worker refused the result itself (a gate rule, the result made again):
-            # refused as `dgrr apply` refuses it, before any check is shown
+            # the worker refused the result (a gate rule, the result made again) or
+            # stopped on it: refused as `dgrr apply` refuses it, before any check is shown
             return ApplyRun(repair="", write=write, lines=[], refusal="; ".join(refusal))
         if why is not None:
             unchecked = "; ".join([why, *refusal])
@@ -87,8 +87,8 @@ def run_apply(url: str, plan: Any, result: Any, *, write: bool, reviewer: str | 
                          judge=judge.model_judge() if here and judge is not None else None,
                          say=lines.append, warn=lines.append, verification=verification,
                          unchecked=unchecked,
-                         # made again in the worker's check above, whose refusal leaves
-                         # the result unchecked and the apply refused
+                         # with the worker, made again in its check above: a result it
+                         # refused is refused there, one past its limit is unchecked
                          recompute=replay_again if here else None)
         finally:
             log.close()
