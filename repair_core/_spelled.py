@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import accumulate, product, repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._words import BMP_MARKS, MARK, OTHER_MARKS, is_mark
 
@@ -608,10 +608,6 @@ def _digit_table(fold: Callable[[str], str] | None) -> _DigitTable:
 _LETTER = r"[^\W\d_]"
 _LETTERS = re.compile(f"{_LETTER}+")
 _WORD_CHAR = f"(?:{_LETTER}|{MARK})"
-_DIGIT_TOKEN = re.compile(f"{_WORD_CHAR}+(?:'{_WORD_CHAR}+)*")
-"""A word as digit words are read: letters and combining marks (a canonical text may keep
-a cedilla apart: "üç" is "üc" and U+0326), an apostrophe inside it ("п'ять") joining its
-parts. Each repetition starts with the apostrophe no part holds."""
 _DIGIT_GAP_CLASS = r"\s,;:.\-()"
 """What may stand between two digit words of a run: blanks, the punctuation a number is
 grouped with (", ; : . -", and brackets, as "(029) 2018 0764" writes an area code). Not
@@ -668,14 +664,16 @@ def _digit_runs(text: str, lo: int, hi: int, table: _DigitTable
     may separate them (numpy reads the windows)."""
     import numpy as np
 
-    hi = _TOKEN_REST.match(text, hi).end()  # type: ignore[union-attr]
+    patterns = _digit_patterns()
+    hi = patterns.rest.match(text, hi).end()  # type: ignore[union-attr]
     piece = text[lo:hi]
     # word, separator, word, ..., word; where no character but a letter can be in a word,
     # split by a plain class (the exact pattern looks around each apostrophe); a text with
     # no character above U+FFFF has none of the marks beyond it, which a class tests range
     # by range, nine times slower to search a megabyte for
-    parts = (_DIGIT_SPLIT if max(piece, default="") > "\uffff" else
-             _DIGIT_SPLIT_BMP if _AWKWARD_BMP.search(piece) else _NON_WORD).split(piece)
+    parts = (patterns.split if max(piece, default="") > "\uffff" else
+             patterns.split_bmp if patterns.awkward_bmp.search(piece) else _NON_WORD
+             ).split(piece)
     words, seps = parts[0::2], parts[1::2]
     masks = np.array(list(map(table.masks.get, words, repeat(0, len(words)))), np.int64)
     if _continues_a_word(text, lo):
@@ -710,36 +708,58 @@ def _digit_runs(text: str, lo: int, hi: int, table: _DigitTable
             "".join(map(table.digits.__getitem__, words[a:b + 1]))
 
 
-_AWKWARD_BMP = re.compile(f"[\\d_'{BMP_MARKS}]")
-"""A character that is no letter and that `\\W` does not split, a combining mark (of the
-Basic Multilingual Plane) or an apostrophe: a word's bounds depend on more than the
-letters."""
 _NON_WORD = re.compile(r"(\W+)")
-_TOKEN_REST = re.compile(f"(?:'?{_WORD_CHAR})*")
-"""The rest of a word of `_DIGIT_TOKEN` that goes on at a place."""
+
+
+class _DigitPatterns(NamedTuple):
+    """The patterns that find the words of a run of `digit_words` (`_digit_patterns`)."""
+
+    token: re.Pattern[str]
+    """A word as digit words are read: letters and combining marks (a canonical text may
+    keep a cedilla apart: "üç" is "üc" and U+0326), an apostrophe inside it ("п'ять")
+    joining its parts. Each repetition starts with the apostrophe no part holds."""
+    rest: re.Pattern[str]
+    """The rest of a word of `token` that goes on at a place."""
+    awkward_bmp: re.Pattern[str]
+    """A character that is no letter and that `\\W` does not split, a combining mark (of
+    the Basic Multilingual Plane) or an apostrophe: a word's bounds depend on more than
+    the letters."""
+    split: re.Pattern[str]
+    """What splits the words of `token`: characters that are no letter or combining mark,
+    and an apostrophe unless it stands between two of them."""
+    split_bmp: re.Pattern[str]
+    """`split` for a text with no character above U+FFFF."""
+
+
+@cache
+def _digit_patterns() -> _DigitPatterns:
+    """The patterns of `_DigitPatterns`, compiled on first use: their classes of combining
+    marks take about 14 ms to compile, which every process that imports this module
+    would pay, while only a text holding a run of digit words' pieces reads them."""
+    return _DigitPatterns(
+        re.compile(f"{_WORD_CHAR}+(?:'{_WORD_CHAR}+)*"),
+        re.compile(f"(?:'?{_WORD_CHAR})*"),
+        re.compile(f"[\\d_'{BMP_MARKS}]"),
+        _digit_split(BMP_MARKS + OTHER_MARKS),
+        _digit_split(BMP_MARKS))
 
 
 def _digit_split(marks: str) -> re.Pattern[str]:
-    """What splits the words of `_DIGIT_TOKEN`: characters that are no letter or combining
-    mark (those of the class body `marks`), and an apostrophe unless it stands between
-    two of them."""
+    """`_DigitPatterns.split` with the combining marks of the class body `marks`."""
     return re.compile(
         f"((?:[^\\w'{marks}]|[\\d_]|'(?!{_WORD_CHAR})|(?<!{_WORD_CHAR})')+)")
 
 
-_DIGIT_SPLIT = _digit_split(BMP_MARKS + OTHER_MARKS)
-_DIGIT_SPLIT_BMP = _digit_split(BMP_MARKS)
-"""`_DIGIT_SPLIT` for a text with no character above U+FFFF."""
-
-
 def _continues_a_word(text: str, at: int) -> bool:
-    """Whether the word that `_DIGIT_TOKEN` finds at `at` is the end of a longer one."""
+    """Whether the word that `_DigitPatterns.token` finds at `at` is the end of a longer
+    one."""
     if at == 0:
         return False
+    token = _digit_patterns().token
     before = text[at - 1]
     if before == "'":
-        return at > 1 and _DIGIT_TOKEN.match(text[at - 2]) is not None
-    return _DIGIT_TOKEN.match(before) is not None
+        return at > 1 and token.match(text[at - 2]) is not None
+    return token.match(before) is not None
 
 
 _DIGIT_GAP_ASCII = [c for c in range(128) if _DIGIT_GAP.fullmatch(chr(c))]
@@ -752,7 +772,7 @@ def _digit_chains(text: str, table: _DigitTable) -> list[tuple[int, int]]:
     characters (an apostrophe only between two others) whose length, first three and
     last characters are those of a digit word, each two split by one to four characters
     that may separate words (any character that is not ASCII is taken as one: it may be
-    a blank). A word of `_DIGIT_TOKEN` that is a digit word is such a run, so a run's
+    a blank). A word of `_DigitPatterns.token` that is a digit word is such a run, so a run's
     words lie in one stretch."""
     import numpy as np
 
