@@ -19,6 +19,7 @@ lineage explains is asked of it (`verify.unexplained-point`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import NamedTuple
 
@@ -77,18 +78,25 @@ _DEGREE_WORDS = "degrees degree deg degrés degré grad grader graad graden grad
 `_HEMISPHERES` ("40.7128 degrees north", "40,7128 Grad Nord")."""
 
 
+def _forms(words: Iterable[str]) -> list[str]:
+    """Each of `words` as written and as canonical text writes it (coordinates are read
+    in canonical text), once, the longest first."""
+    from .._canonical import canonical
+
+    return sorted({form for word in words for form in (word, canonical(word))}, key=len,
+                  reverse=True)
+
+
 @cache
 def _hemisphere_letters() -> tuple[dict[str, str], str, str, str]:
     """Each hemisphere word as written and as canonical text writes it -> its letter; and
     patterns of a letter or a word, the longest first: read after a number; read before
     a number (no word of `_BEFORE`, no "o"); and the words of `_BEFORE` and "o", read
     before a second coordinate where the first has a letter or word before it."""
-    from .._canonical import canonical
-
     letters = {form: letter for letter, words in _HEMISPHERES.items()
-               for word in words.split() for form in (word, canonical(word))}
+               for form in _forms(words.split())}
     longest = sorted(letters, key=len, reverse=True)
-    unclear = {form for word in _BEFORE for form in (word, canonical(word))}
+    unclear = set(_forms(_BEFORE))
     return (letters, "|".join(map(re.escape, longest)) + "|[nsewo]",
             "|".join(re.escape(w) for w in longest if w not in unclear) + "|[nsew]",
             "|".join(re.escape(w) for w in longest if w in unclear) + "|o")
@@ -98,10 +106,7 @@ def _hemisphere_letters() -> tuple[dict[str, str], str, str, str]:
 def _degree_words() -> str:
     """A pattern of the words of `_DEGREE_WORDS`, as written and as canonical text writes
     them, the longest first."""
-    from .._canonical import canonical
-
-    forms = {form for word in _DEGREE_WORDS.split() for form in (word, canonical(word))}
-    return "|".join(map(re.escape, sorted(forms, key=len, reverse=True)))
+    return "|".join(map(re.escape, _forms(_DEGREE_WORDS.split())))
 
 
 @cache
