@@ -23,7 +23,7 @@ from collections.abc import Collection
 
 from ..content import MARKERS
 
-__all__ = ["NEGATIONS", "WARNINGS", "RETRACTIONS", "BLOCKS", "cue", "may_reject", "rejects"]
+__all__ = ["NEGATIONS", "WARNINGS", "RETRACTIONS", "BLOCKS", "cue", "may_reject"]
 
 _NEGATIONS_WORDS = """
 not no never nor none nobody nothing neither cannot
@@ -242,17 +242,11 @@ _REJECTING = WARNINGS | RETRACTIONS | BLOCKS | _LABEL_NEGATIONS
 
 def may_reject(text: str) -> frozenset[str]:
     """The words of `text` (case-folded, a key's split at underscores and camel-case
-    humps) if one of them can make it reject what it names (`rejects`: a warning, a
-    retraction, a block word, a key's prohibition), else an empty set: a cheap gate
-    before `cue` is asked about each fault."""
+    humps) if one of them can make it reject what it names (`cue` with
+    `negations=False`: a warning, a retraction, a block word, a key's prohibition), else
+    an empty set: a cheap gate before `cue` is asked about each fault."""
     words = frozenset(_label_words(text))
     return words if words & _REJECTING else frozenset()
-
-
-def rejects(word: str) -> bool:
-    """Whether a cue `word` (`cue`) says that what it qualifies is bad, withdrawn or
-    blocked (a warning, a retraction or a structure's label), not merely negated."""
-    return word != "n't" and word not in NEGATIONS
 
 
 # a stop inside a word ("m.ellison@evil.co", "1.5", "e.g.x") ends no sentence: each
@@ -269,7 +263,8 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
     one of `fault_words` (every word the fault says; `anchors` are always among them);
     else the label of a list or table that lists the fault's words as blocked
     (`_structure_cue`: `do_not_use`, a `blocked` status cell); None when there is none.
-    `negations=False` reads warnings, retractions and labels only (`rejects`).
+    `negations=False` reads warnings, retractions and labels only: what says that the
+    fault is bad, withdrawn or blocked, not merely negated.
 
     >>> cue("Lin does not want window seats.", {"lin", "window", "seats"})
     'not'

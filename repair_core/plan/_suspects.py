@@ -353,9 +353,10 @@ def rejecting_records(signatures: Mapping[str, ContentSignature], ids: Sequence[
       host, never allow it").
     - A record that does not carry it (nothing of its payload: it was written from the
       fault, not copied) rejects it only by a warning, a withdrawal or a block label in
-      such a sentence (`judge._cues.rejects`: "ignored a fake parcel-fee text"), never
-      by a bare negation: "Lin does not want aisle seats", written from "Lin prefers
-      window seats", states the fault's consequence in other words. Only the records
+      such a sentence (`judge._cues.cue` with `negations=False`: "ignored a fake
+      parcel-fee text"), never by a bare negation: "Lin does not want aisle seats",
+      written from "Lin prefers window seats", states the fault's consequence in other
+      words. Only the records
       of `timed` (indices: those with a known write time, `created_seq`) are read so:
       the content check finds nothing of the fault in such a record, and only its
       write time lets the check say it is not certified (`verify.suspect-lineage`)
