@@ -915,8 +915,7 @@ def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
 def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
                           items: list[tuple[str, str, str]], added: Mapping[int, Any],
                           faults: list[ContentSignature], decided: Mapping[str, str],
-                          same: _SameSources | None = None
-                          ) -> Iterator[tuple[int, ContentSignature, str]]:
+                          same: _SameSources) -> Iterator[tuple[int, ContentSignature, str]]:
     """(item, node, why) for each record a replayed write added (`added`: item -> the
     record) whose lineage in the repaired trajectory (`repaired`, its `replayed` steps
     the replay's own) reaches the untrusted input a fault or suspected source was
@@ -932,9 +931,7 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
     decisions remove (`decided`: id -> action), an observation the decisions refresh is
     refreshed whatever the result marks, and an added record is written by the case's
     write whose replay names it so (`added_writers`). `same`: the check's `_SameSources`
-    of these faults, when it has one."""
-    if same is None:
-        same = _SameSources(case, faults, _seqs(case, [f.node for f in faults]))
+    of these faults."""
     by_id = _MergedSteps({s.id: s for s in repaired}, {s.id: s for s in case.trajectory},
                          decided)
     refreshed = {s.id for s in replayed if s.type == "tool_observation"}
