@@ -63,11 +63,15 @@ _YEAR = r"((?:19|20)\d\d)"
 
 
 @cache
+def _month_of() -> dict[str, int]:
+    """A month's canonical name (`_MONTH_NAMES`) -> its number."""
+    return {canonical(w): m for m, names in _MONTH_NAMES.items() for w in names.split()}
+
+
+@cache
 def _patterns() -> tuple[re.Pattern[str], ...]:
-    by_name = {canonical(w): m for m, names in _MONTH_NAMES.items() for w in names.split()}
-    names = "|".join(re.escape(w) for w in sorted(by_name, key=len, reverse=True))
+    names = "|".join(re.escape(w) for w in sorted(_month_of(), key=len, reverse=True))
     roman = "|".join(sorted(_ROMAN, key=len, reverse=True))
-    _MONTH_OF.update(by_name)
     return (
         # ISO 8601 and year-first dates: 2027-03-19, 2027/03/19, 2027.03.19
         re.compile(rf"(?<![\d.,/-]){_YEAR}([-/.])(\d{{1,2}})\2(\d{{1,2}})(?![\d])"),
@@ -90,10 +94,6 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     )
 
 
-_MONTH_OF: dict[str, int] = {}
-"""A month's canonical name -> its number, filled with `_patterns`."""
-
-
 def _day(year: int | None, month: int, day: int, written: str) -> Day | None:
     try:
         date(2000 if year is None else year, month, day)  # 2000: 29 February is a day
@@ -113,6 +113,7 @@ def days(text: str) -> list[Day]:
     if not any(c.isdigit() for c in text):
         return []
     iso, week, ordinal, digits, dotted, roman, day_first, month_first = _patterns()
+    month_of = _month_of()
     out: list[Day | None] = []
     for m in iso.finditer(text):
         out.append(_day(int(m[1]), int(m[3]), int(m[4]), m[0]))
@@ -138,11 +139,11 @@ def days(text: str) -> list[Day]:
     for m in roman.finditer(text):
         out.append(_day(int(m[3]), _ROMAN[m[2]], int(m[1]), m[0]))
     for m in day_first.finditer(text):
-        out.append(_day(int(m[3]) if m[3] else None, _MONTH_OF[m[2]], int(m[1]), m[0]))
+        out.append(_day(int(m[3]) if m[3] else None, month_of[m[2]], int(m[1]), m[0]))
     for m in month_first.finditer(text):
         if len(m[1]) <= 3 and not m[3]:
             continue  # "may 5", "mar 3": a word and a number unless a year follows
-        out.append(_day(int(m[3]) if m[3] else None, _MONTH_OF[m[1]], int(m[2]), m[0]))
+        out.append(_day(int(m[3]) if m[3] else None, month_of[m[1]], int(m[2]), m[0]))
     return [d for d in out if d is not None]
 
 
