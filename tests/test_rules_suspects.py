@@ -14,10 +14,11 @@ from casebuild import case_data, plain, rec, step, turn
 from repair_core import load_case, plan_case
 from repair_core._io import to_json
 from repair_core.case._columns import read_columns
-from repair_core.content import match, signatures
+from repair_core.content import match, signature_of, signatures
 from repair_core.plan._columnar_plan import columnar_plan_report, report_json
 from repair_core.plan._ops import Revoke, Suspect
 from repair_core.plan._plan_ops import plan_ops
+from repair_core.plan._suspects import rejecting_records
 from repair_core.replay import repair
 
 rule = pytest.mark.rule
@@ -1043,6 +1044,19 @@ def test_a_record_written_from_the_fault_to_reject_it_is_flagged_not_quarantined
     # --suspects flag and off give the plan as before: quarantined
     for mode in ("flag", "off"):
         assert _plan(data, objective="store", suspects=mode).memory["m_block"] == "quarantine"
+
+
+@rule("suspect.rejecting-affected")
+def test_a_record_rejecting_a_fault_through_words_another_fault_holds_is_found_in_any_order():
+    # the record names the second fault only by words the first holds too, and its cue
+    # word "fake" is the first fault's own: it rejects the second, whichever comes first
+    first = signature_of("Fake parcel fee from DHL: pay 2 EUR at dhl-fees.example",
+                         node="mA")
+    second = signature_of("Your DHL fee for the parcel is due at pay.example", node="mB")
+    record = "A fake DHL parcel fee text."
+    for faults in ({"mA": first, "mB": second}, {"mB": second, "mA": first}):
+        assert rejecting_records(faults, ["r1"], [record], {0: (None, None)}, {0}) == {
+            "r1": ("mB", "fake")}, list(faults)
 
 
 @rule("suspect.rejecting-affected")

@@ -388,17 +388,18 @@ def rejecting_records(signatures: Mapping[str, ContentSignature], ids: Sequence[
     from ..judge._lexical import fault_words
 
     # the faults whose content words a record holds, by word, so that a record is asked
-    # only about the faults it names, not each fault of a large case
+    # only about the faults it names, not each fault of a large case; every fault that
+    # holds a word, since a cue word one fault says itself may reject another
     words = [fault_words(f) for f in sigs]
-    naming: dict[str, int] = {}
+    naming: dict[str, list[int]] = {}
     for k, (_said, content_words) in enumerate(words):
         for w in content_words:
-            naming.setdefault(w, k)
+            naming.setdefault(w, []).append(k)
     for i, content in enumerate(contents):
         held = may_reject(content) if i not in first and i in timed else frozenset()
         if not held:
             continue
-        for k in sorted({naming[w] for w in held | _words_of(content) if w in naming}):
+        for k in sorted({k for w in held | _words_of(content) for k in naming.get(w, ())}):
             rejected = cue(content, words[k][1], words[k][0], negations=False)
             if rejected is not None:
                 out[ids[i]] = (sigs[k].node, rejected)
