@@ -8,10 +8,10 @@ is a number of four digits or more that a currency sign or code stands next to (
 245000", "₹245000", "2310 NOK", "2310 kr", "$1450"), and a number times a word that
 multiplies it ("1 lakh" = 100000, "2.45 lakh" = 245000, "1.5 crore", "3 thousand", "1.2
 million", and a power of a thousand of the languages `_number_words` reads: "2,5 Tausend",
-"1,5 millones"; a round number of thousands or one a year could be only with a currency
-next to it, as in words), and a number written in words (`_number_words`: "two thousand three hundred and
-ten kroner", "zweitausenddreihundertzehn Kronen"), a round number of thousands or one a
-year could be (1000 to 2099) only with a currency next to it. A number with a suffix k, m or
+"1,5 millones"), and a number written in words (`_number_words`: "two thousand three
+hundred and ten kroner", "zweitausenddreihundertzehn Kronen"); of these, a round number of
+thousands or one a year could be (1000 to 2099) is one only with a currency next to it
+(`_count_or_year`), but a number of lakhs or crores. A number with a suffix k, m or
 bn ("€4.9k", "USD 12k", "$1.2M") is one only with a currency next to it: alone it is a
 count or a size ("a 4k screen", "1.2m tall"). A bare number ("1450", "0932") is not, nor
 one inside an id or account ("KF-0932"), nor a date or a time; a number alone on a line
