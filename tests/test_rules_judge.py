@@ -1413,17 +1413,22 @@ def test_an_amount_in_words_with_a_comma_or_digits_after_its_thousands_is_the_am
     assert repair(case, plan_case(case)).verification.outcome == "clean"
 
 
+def _the_one_point(text: str):
+    """The one point `text` states, as the point reader reads its canonical form."""
+    from repair_core._canonical import canonical
+    from repair_core.content._points import points
+
+    [point] = points(canonical(text))
+    return point
+
+
 @rule("verify.unexplained-point")
 def test_a_point_with_hemisphere_words_or_letters_is_the_point_they_say(tmp_path):
     from repair_core import plan_case
-    from repair_core._canonical import canonical
-    from repair_core.content._points import points, same_point
+    from repair_core.content._points import same_point
     from repair_core.replay import repair
 
-    def read(text: str):
-        [point] = points(canonical(text))
-        return point
-
+    read = _the_one_point
     new_york = read("40.7128° N, 74.0060° W")
     assert (new_york.lat, new_york.lon) == (40.7128, -74.006)
     for written in ("40.7128 N 74.0060 W", "40°42'46\"N 74°0'22\"W",
@@ -1473,10 +1478,7 @@ def test_a_hemisphere_word_before_a_number_degrees_or_dutch_letters_say_the_poin
     from repair_core.content._points import points, same_point
     from repair_core.replay import repair
 
-    def read(text: str):
-        [point] = points(canonical(text))
-        return point
-
+    read = _the_one_point
     new_york = read("40.7128° N, 74.0060° W")
     # a word or letter before the number, "degrees" before the word, Dutch NB/ZB/OL/WL
     for written in ("north 40.7128, west 74.0060", "North 40.7128 West 74.0060",
