@@ -737,18 +737,27 @@ def test_a_spoken_address_is_never_longer_than_the_search_before_its_dot_word_re
         _spelled._MAIL_REACH
 
 
-def test_a_long_text_is_searched_for_spoken_addresses_only_near_its_dot_words(monkeypatch):
+def _searched_spans(monkeypatch, pattern: str) -> list[tuple[int, int]]:
+    """The (start, end) of each search `_spelled.<pattern>` is asked for from now on, in
+    order: the pattern is replaced by one that records each search and runs it."""
     from repair_core import _spelled
 
     searched: list[tuple[int, int]] = []
-    real = _spelled._MAIL_AFTER
+    real = getattr(_spelled, pattern)
 
     class Counted:
         def finditer(self, text: str, lo: int, hi: int):  # type: ignore[no-untyped-def]
             searched.append((lo, hi))
             return real.finditer(text, lo, hi)
 
-    monkeypatch.setattr(_spelled, "_MAIL_AFTER", Counted())
+    monkeypatch.setattr(_spelled, pattern, Counted())
+    return searched
+
+
+def test_a_long_text_is_searched_for_spoken_addresses_only_near_its_dot_words(monkeypatch):
+    from repair_core import _spelled
+
+    searched = _searched_spans(monkeypatch, "_MAIL_AFTER")
     # "at" words without a dot word after them, and "dotted" (no dot word)
     text = "meet at noon at the dotted line, " * 200 + \
         "mail ops dash desk at acme dot co dot uk, " + "then at one. " * 200
@@ -888,15 +897,7 @@ def test_the_spelling_alphabet_found_by_its_stretches_is_read_as_in_the_whole_te
 def test_a_long_text_is_searched_for_the_spelling_alphabet_only_where_it_can_be(monkeypatch):
     from repair_core import _spelled
 
-    searched: list[tuple[int, int]] = []
-    real = _spelled._ICAO_SPAN
-
-    class Counted:
-        def finditer(self, text: str, lo: int, hi: int):  # type: ignore[no-untyped-def]
-            searched.append((lo, hi))
-            return real.finditer(text, lo, hi)
-
-    monkeypatch.setattr(_spelled, "_ICAO_SPAN", Counted())
+    searched = _searched_spans(monkeypatch, "_ICAO_SPAN")
     # three alphabet words and a digit word in a row are no span's letters; four are
     text = "the delta hotel in lima, one stop. " * 200 + "site: x-ray alfa, dash, kilo echo"
     assert len(text) >= _spelled._CHAINS_MIN_CHARS
