@@ -367,23 +367,22 @@ def test_the_dashboards_apply_and_a_queue_decision_make_the_result_again(tmp_pat
     monkeypatch.setenv("DGRR_APPLY_DIR", str(tmp_path / "journal"))
     monkeypatch.setenv("DGRR_APPLY_TO", "langgraph")
     monkeypatch.setenv("DGRR_APPLY_STORE", NOWHERE)
-    for write in (False, True):
-        run = run_apply(db, plan, moved, write=write, reviewer="ops")
-        assert run.refusal is not None and "gate.replay-recomputed" in run.refusal, run
-        assert "trajectory.trajectory[6].target" in run.refusal, run.refusal
-    assert not (tmp_path / "journal").exists() and len(ApprovalStore(db).history()) == 1
-    # the honest result passes the same recomputation and reaches the store's opening
-    honest_run = run_apply(db, plan, result, write=False, reviewer="ops")
-    assert "gate.replay-recomputed" not in (honest_run.refusal or ""), honest_run
+
+    def moved_refused_honest_passes(writes: tuple[bool, ...]) -> None:
+        for write in writes:
+            run = run_apply(db, plan, moved, write=write, reviewer="ops")
+            assert run.refusal is not None and "gate.replay-recomputed" in run.refusal, run
+            assert "trajectory.trajectory[6].target" in run.refusal, run.refusal
+        assert not (tmp_path / "journal").exists() and len(ApprovalStore(db).history()) == 1
+        # the honest result passes the same recomputation and reaches the store's opening
+        honest_run = run_apply(db, plan, result, write=False, reviewer="ops")
+        assert "gate.replay-recomputed" not in (honest_run.refusal or ""), honest_run
+
+    moved_refused_honest_passes((False, True))
     # with the upload worker (team mode's default) the worker makes it again, not the
     # server's process: the same refusal, and the honest result still passes
     monkeypatch.setenv("DGRR_UPLOAD_WORKER", "on")
-    run = run_apply(db, plan, moved, write=True, reviewer="ops")
-    assert run.refusal is not None and "gate.replay-recomputed" in run.refusal, run
-    assert "trajectory.trajectory[6].target" in run.refusal, run.refusal
-    assert not (tmp_path / "journal").exists() and len(ApprovalStore(db).history()) == 1
-    honest_run = run_apply(db, plan, result, write=False, reviewer="ops")
-    assert "gate.replay-recomputed" not in (honest_run.refusal or ""), honest_run
+    moved_refused_honest_passes((True,))
     monkeypatch.delenv("DGRR_UPLOAD_WORKER")
 
     queue = RepairQueue(str(tmp_path / "q.db"))
