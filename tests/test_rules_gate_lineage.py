@@ -20,6 +20,7 @@ from repair_core.approvals import ApprovalStore, approval_hashes
 from repair_core.cli import main as dgrr
 from repair_core.replay import repair
 from repair_core.verification import InconsistentResult, verify_result
+from tests.test_rules_plan_of_result import with_action
 
 rule = pytest.mark.rule
 
@@ -215,10 +216,7 @@ def test_a_record_given_another_writer_is_refused(honest, tmp_path, capsys):
                                                  "write of the case names its record"):
         verify_result(case, smuggled)
     # one named after a write the decisions keep
-    kept = copy.deepcopy(result)
-    for d in kept["report"]["decisions"]:
-        if d["id"] == "s2":
-            d["action"] = "keep"
+    kept = with_action(result, "s2", "keep")
     with pytest.raises(InconsistentResult, match="'m_rule~r1' is the record of 's2', which "
                                                  "the decisions do not replay"):
         verify_result(case, kept)

@@ -21,6 +21,15 @@ ROOT = Path(__file__).resolve().parent.parent
 EDITS = {"s11": "replay"}
 
 
+def with_action(result: dict, node: str, action: str) -> dict:
+    """A copy of the result `result` whose decision on `node` says `action`."""
+    edited = copy.deepcopy(result)
+    for d in edited["report"]["decisions"]:
+        if d["id"] == node:
+            d["action"] = action
+    return edited
+
+
 @pytest.fixture(scope="module")
 def stale_two_faults() -> tuple[dict, dict]:
     """cs-stale-address with m6 diagnosed beside m1, repaired with s11 replayed: the
@@ -61,18 +70,12 @@ def test_a_consequence_without_its_cause_is_still_refused(stale_two_faults):
     data, result = stale_two_faults
     case = case_from_data(data)
     # s15's refresh without the replay of s11 that brings it about: no plan takes it
-    alone = copy.deepcopy(result)
-    for d in alone["report"]["decisions"]:
-        if d["id"] == "s11":
-            d["action"] = plan_case(case).steps["s11"]
+    alone = with_action(result, "s11", plan_case(case).steps["s11"])
     with pytest.raises(DgrrError, match=r"(?s)no plan of the case takes them .*s15: is a "
                                         "diagnosed fault"):
         plan_of_result(case, alone)
     # and a decision refused as an edit that the others do not bring about either
-    kept = copy.deepcopy(result)
-    for d in kept["report"]["decisions"]:
-        if d["id"] == "m1":
-            d["action"] = "keep"
+    kept = with_action(result, "m1", "keep")
     with pytest.raises(DgrrError, match="(?s)no plan of the case takes them .*m1: is a "
                                         "diagnosed fault"):
         plan_of_result(case, kept)
