@@ -3,8 +3,6 @@ another notation is not certified clean (`verify.unexplained-date`)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.test_rules_judge import _loaded, _read_then_written, _whys_not_certified
@@ -36,7 +34,7 @@ def _visit_case(tmp_path, note: str, known: str = "Gas meter reading: 12 marca 2
         "faults": ["m_moved"],
         "tools": [{"name": "read_sms", "effect": "pure", "description": "The texts."}],
     }
-    return _loaded(tmp_path, "visit", json.loads(json.dumps(raw)))
+    return _loaded(tmp_path, "visit", raw)
 
 
 @rule("verify.unexplained-date")
