@@ -576,7 +576,8 @@ def test_too_few_words_of_the_language_found_most_is_said():
 
 @rule("oracle.unsure-language")
 @pytest.mark.parametrize(("answer", "word", "letter"), [
-    # round 14's held-out answers, placed by one shared word before
+    # held-out answers (benchmarks/answers/round14.jsonl), each placed by one shared word
+    # before
     ("Ég bókaði flug UA511 til Seattle næsta miðvikudag, gangsæti 22C.", "German", "ð"),
     ("Mi aldonis la T-ĉemizon TS-105, nigran, grandeco L, al via ĉaro.", "French", "ĉ"),
     ("Pasūtījums O-9242 ir iepakots un tiks nosūtīts uz 12 Pine St, Seattle; piegāde "
