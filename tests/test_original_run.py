@@ -227,8 +227,9 @@ def test_a_replayed_step_does_not_keep_the_failed_runs_span():
 
 
 def test_totals_over_nothing_recorded_or_priced_are_unknown_not_zero():
-    """Six calls of a model no table lists, no tokens recorded (the OTel GenAI sample's
-    shape): `dgrr calls` said '0 input + 0 output tokens · $0.00', a free run."""
+    """Calls of a model no table lists, no tokens recorded (the shape of the OTel GenAI
+    sample's six calls; two here): `dgrr calls` said '0 input + 0 output tokens · $0.00',
+    a free run."""
     data = load_example().model_dump(mode="json")
     for step in data["trajectory"][:2]:
         step["trace"] = {"start_ns": 10**9, "end_ns": 2 * 10**9, "model": "unlisted-model"}
