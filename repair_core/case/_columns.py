@@ -418,6 +418,7 @@ class _Reader:
         self.record_contents: list[str] = []
         self.turn_texts: list[str] = []
         self.fault_set = frozenset((*short["faults"], *(faults_override or ())))
+        self.predating: list[int] = []  # the records whose created_seq is null or absent
         self.n_t, self.n_s, self.n_r = len(doc.session), len(doc.trajectory), len(doc.memory)
 
     @property
@@ -592,6 +593,13 @@ class _Reader:
         dst = np.repeat(np.arange(n_t, n, dtype=np.int64),
                         np.concatenate([step_counts, record_counts]))
         _need(not (src == dst).any())
+        if self.predating:  # case.produced-in-run: no step of the run produced such a record
+            predates = np.zeros(n, bool)
+            predates[self.predating] = True
+            at_records = len(src) - int(record_counts.sum())  # the records' deps come last
+            premise, dependent = src[at_records:], dst[at_records:]
+            _need(not (predates[dependent] & (premise >= n_t) & (premise < first_record)
+                       & (label[at_records:] == LABEL_CODE["produce"])).any())
         # a step may not depend on a later turn or step
         both = (dst < first_record) & (src < first_record)
         _need(not (seq[src[both]] > seq[dst[both]]).any())
@@ -644,6 +652,7 @@ class _Reader:
             index.update(zip(ids[at:at + k], range(at, at + k), strict=True))
             created = [*map(_CREATED, batch)]
             if None in created:
+                self.predating += (at + i for i, c in enumerate(created) if c is None)
                 created = [-1 if c is None else c for c in created]
             seq[at:at + k] = created
             statuses += map(_STATUS, batch)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -236,7 +236,7 @@ def _new_references_hold(case: Case, steps: Sequence[Step], records: Sequence[Me
                 continue
             deps = item.get("deps")
             if isinstance(deps, list):
-                _check_deps(section, i, item, deps, known, seq_of, found, None)
+                _check_deps(section, i, item, deps, known, seq_of, found, None, turns)
             if section == "memory":
                 continue
             turn = item.get("turn")
@@ -373,7 +373,7 @@ def _check_references(data: Mapping[str, Any], cycles: bool = True) -> list[Prob
             deps = item.get("deps")
             if isinstance(deps, list):
                 _check_deps(section, i, item, deps, seen_ids, seq_of, problems,
-                            record_reads if in_trajectory else None)
+                            record_reads if in_trajectory else None, turn_ids)
             if not in_trajectory:
                 continue
             if item.get("type") == "answer":
@@ -460,10 +460,14 @@ def _index_ids(turns: list[tuple[int, Mapping[str, Any]]],
 
 def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[Any],
                 known: Mapping[str, Any] | set[str], seq_of: Mapping[str, int],
-                problems: list[Problem], record_reads: list[tuple[int, str]] | None) -> None:
+                problems: list[Problem], record_reads: list[tuple[int, str]] | None,
+                turn_ids: Container[str]) -> None:
     own_seq = item.get("seq")
     own_id = item.get("id")
     seq_bound = own_seq if isinstance(own_seq, int) else None
+    # case.produced-in-run: a record that predates the run (created_seq null or absent)
+    # cannot have been produced by a step of the run
+    predates = section == "memory" and item.get("created_seq") is None
     for j, dep in enumerate(deps):
         if type(dep) is dict or type(dep) in RECORD_TYPES or isinstance(dep, Mapping):
             dep_id = dep.get("id")
@@ -479,6 +483,8 @@ def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[An
                 continue
             if record_reads is not None and seq_bound is not None:
                 record_reads.append((seq_bound, dep_id))
+        elif predates and dep.get("label") == "produce" and dep_id not in turn_ids:
+            problems.append(_produced_before_run(index, item, j, dep_id))
         if dep_id == own_id:
             problems.append(Problem.at(f"{section}[{index}].deps[{j}]",
                                        f"'{dep_id}' depends on itself"))
@@ -487,6 +493,17 @@ def _check_deps(section: str, index: int, item: Mapping[str, Any], deps: list[An
                 f"{section}[{index}].deps[{j}]",
                 f"depends on '{dep_id}' (seq {dep_seq}), which comes after it (seq {own_seq})",
             ))
+
+
+def _produced_before_run(index: int, item: Mapping[str, Any], j: int, step: str) -> Problem:
+    """The problem of a record whose `created_seq` says it predates the run while its
+    `deps[j]` says a step of the run produced it (case-format.md: created_seq is null
+    or absent when the record predates the execution; `produce` is write -> record it
+    created)."""
+    return Problem.at(f"memory[{index}].created_seq",
+                      f"null or absent (the record predates the run), but deps[{j}] is a 'produce' "
+                      f"edge from step '{step}' of the run (the record was written in it): "
+                      "give the seq of the step that created it")
 
 
 _LIFECYCLE = ("delete", "update")  # a tuple: a label may be any JSON value, even a list

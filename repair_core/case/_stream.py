@@ -5,7 +5,7 @@ about 17 times the file's size at 100k steps. To only *check* a file, the items 
 three long lists (`session`, `memory`, `trajectory`) are parsed one at a time from the
 text (`json.JSONDecoder.raw_decode` at C speed), validated with the same strict models
 and then dropped; only a skeleton of each (id, seq, type, turn, dependencies, returned and
-target ids, interned) is kept for the cross-reference checks, which are the loader's own
+target ids, interned, and a record's created_seq) is kept for the cross-reference checks, which are the loader's own
 (`_check_references`). The problems are the loader's, in the same order.
 """
 
@@ -196,7 +196,7 @@ def _section(text: str, idx: int, key: str, value_at: Any, expect: Any
 
 
 _ITEM_INDEX = {"id": 0, "seq": 1, "type": 2, "turn": 3, "deps": 4, "returned": 5,
-               "target": 6}
+               "target": 6, "created_seq": 7}
 _DEP_INDEX = {"id": 0, "label": 1}
 
 
@@ -246,7 +246,7 @@ def _skeleton(item: Any, intern: Any) -> Any:
                       d.get("label") if isinstance(d.get("label"), str) else None))
                 if isinstance(d, dict) else d for d in deps]
     return _Item((ids(get("id")), get("seq"), ids(get("type")), ids(get("turn")), deps,
-                  ids(get("returned")), ids(get("target"))))
+                  ids(get("returned")), ids(get("target")), get("created_seq")))
 
 
 def _shape_problems(top: dict[str, Any], items: dict[str, list[Problem]]) -> list[Problem]:
