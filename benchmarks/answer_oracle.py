@@ -1,6 +1,6 @@
 """Error rates of the answer oracles on hand-written free-text answers
 (`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl`,
-`round5.jsonl` to `round14.jsonl`), per split
+`round5.jsonl` to `round14.jsonl`, `heldout-15.jsonl`), per split
 and per category:
 
     python benchmarks/answer_oracle.py                # print the section
@@ -33,7 +33,9 @@ languages), or, from `round10.jsonl`, `english-round10` and `other-languages-rou
 `english-round13` and `other-languages-round13` (28 languages), also written blind, or,
 from `round14.jsonl`, `other-languages-round14` (21 languages and three code-mixed
 phrasings no earlier set uses), written by a helper who had read the oracle, verdicts fixed before it
-ran. An oracle
+ran, or, from `heldout-15.jsonl`, `english-heldout15` and `other-languages-heldout15`
+(Welsh, Tagalog, Basque, Croatian and ten languages no earlier set writes), written blind
+by a helper who had not read the oracle, verdicts fixed before it ran. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
 counts as not recovered in the error rate, so a right answer left unsure is an error
@@ -63,6 +65,8 @@ ANSWERS = ROOT / "benchmarks" / "answers" / "answers.jsonl"
 LANGUAGES_FRESH = ROOT / "benchmarks" / "answers" / "languages-fresh.jsonl"
 ROUNDS = tuple(ROOT / "benchmarks" / "answers" / f"round{n}.jsonl" for n in range(4, 15))
 """`round4.jsonl` to `round14.jsonl`, in the order they were written."""
+HELDOUT_15 = ROOT / "benchmarks" / "answers" / "heldout-15.jsonl"
+"""The round-15 held-out set, written blind after round 14."""
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
@@ -73,7 +77,8 @@ Split = Literal["dev", "held-out", "fresh", "languages", "languages-fresh", "eng
                 "english-round9", "other-languages-round9", "english-round10",
                 "other-languages-round10", "english-round11", "other-languages-round11",
                 "english-round12", "other-languages-round12", "english-round13",
-                "other-languages-round13", "other-languages-round14"]
+                "other-languages-round13", "other-languages-round14", "english-heldout15",
+                "other-languages-heldout15"]
 SPLITS: tuple[str, ...] = get_args(Split)
 
 
@@ -136,10 +141,15 @@ class Answer(BaseModel):
     code-mixed phrasings (Hinglish, Spanglish, Taglish), two answers a case, one right and
     one wrong, over 24 controlled cases (`round14.jsonl`), written by a helper who had read
     the oracle's code, not blind, each verdict fixed from the case's labels and committed
-    before any oracle ran on them."""
+    before any oracle ran on them; `english-heldout15` and `other-languages-heldout15`:
+    101 English answers and 45 in Welsh, Tagalog, Basque, Croatian, Danish, Norwegian,
+    Slovak, Slovenian, Serbian, Cebuano, Somali, Yoruba, Zulu and Luxembourgish over 28
+    controlled, adapted and multi-session cases (`heldout-15.jsonl`), written blind by a
+    helper who had not read the oracle, each verdict fixed from the case's labels and
+    committed before any oracle ran on them."""
 
 
-def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, *ROUNDS)
+def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, *ROUNDS, HELDOUT_15)
                  ) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
