@@ -565,9 +565,9 @@ def test_letters_drawn_at_random_are_no_language(count, seed):
 def test_too_few_words_of_the_language_found_most_is_said():
     from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
 
-    # one word of a language's table in 200: French before
+    # two words of a language's table in 200 (Tagalog "sa" and "ba"): French before
     assert guess_language(_random_words(200), ANSWER_READER_LANGUAGES).why_unread == (
-        "too few of its words belong to any one language (1 of 200) to say it is written "
+        "too few of its words belong to any one language (2 of 200) to say it is written "
         "in one")
     # a short text with no function word is still placed by a letter of its own
     assert guess_language("Poleciłem Rijksmuseum; bilety najlepiej kupić online.",

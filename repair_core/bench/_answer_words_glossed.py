@@ -22,6 +22,7 @@ have added, `CONDITIONALS`), which would otherwise leave its done verb read as d
 
 from __future__ import annotations
 
+from . import _answer_words_four as _four
 from . import _answer_words_scripts as _scripts
 from ._answer_words_scripts import _each
 from ._answer_words_turkish import SIZE_BEFORE
@@ -401,13 +402,16 @@ _UK: dict[str, str | None] = {
 """Ukrainian."""
 
 _WORDS: dict[str, dict[str, str | None]] = {"ca": _CA, "gl": _GL, "ro": _RO, "id": _ID,
-                                             "ru": _RU, "uk": _UK, **_scripts.SCRIPT_WORDS}
+                                             "ru": _RU, "uk": _UK, **_scripts.SCRIPT_WORDS,
+                                             **_four.WORDS}
 """Each language's one table (Vietnamese, Hindi, Hungarian, Greek, Arabic, Hebrew and
-Swahili: `_answer_words_scripts`): a word or a phrase of up to three words, lower case, and
+Swahili: `_answer_words_scripts`; Welsh, Tagalog, Basque and Croatian:
+`_answer_words_four`): a word or a phrase of up to three words, lower case, and
 the English words the reader reads for it ("" drops it; None is a negation the reader
 does not read in that form)."""
 
-CONDITIONALS = frozenset().union(*_CONDITIONALS.values()) | _scripts.CONDITIONALS
+CONDITIONALS = (frozenset().union(*_CONDITIONALS.values()) | _scripts.CONDITIONALS
+                | _four.CONDITIONALS)
 """The words of `_CONDITIONALS`, named as a conditional, not a negation, when they leave
 an answer unsure."""
 
@@ -422,6 +426,10 @@ table or ending its clause it is read. An offer asked as a question ("vols que",
 
 GLOSSED_LANGUAGES = frozenset(_WORDS)
 """The languages read through `gloss`."""
+
+_SIZE_AFTER = _scripts.SIZE_AFTER | _four.SIZE_AFTER
+"""The languages that write a size before the word for size ("XL méretben", "XL tamaina"),
+which the gloss writes "size XL"."""
 
 GLOSS_WORDS = {code: frozenset(k for k, english in table.items()
                                if " " not in k and k != english)
@@ -529,6 +537,8 @@ def read(text: str, language: str) -> tuple[str, str | None]:
     """
     if language in _scripts.SCRIPT_WORDS:
         text = _scripts.detach(_scripts.normalise(text, language), language)
+    elif language == "eu":
+        text = _four.BASQUE_CASE_ENDING.sub("", text)  # "SEA-tik" names SEA
     words = _Words(text)
     out: list[str] = []
     unread: str | None = None
@@ -550,7 +560,7 @@ def read(text: str, language: str) -> tuple[str, str | None]:
         elif found in GOVERNING and i + size < n and not tail and words.words[i + size] and (
                 words.at(i + size, language)[0] is False):
             found = None  # "nem sikerült lefoglalnom": what failed is not read
-        if (found == "size" and language in _scripts.SIZE_AFTER and out and not head
+        if (found == "size" and language in _SIZE_AFTER and out and not head
                 and SIZE_BEFORE.match(out[-1])):
             # "M méretben": the size comes before the word for size
             out[-1], found = "size", out[-1]

@@ -253,10 +253,26 @@ READER_FUNCTION_WORDS: dict[str, frozenset[str]] = {
                      "wako", "zako", "lako", "ajili", "bado", "tayari", "lakini", "pia",
                      "sana", "kutoka", "hadi", "mimi", "wewe", "yangu", "wangu", "kama"}),
     "tr": frozenset({"yüzünden", "dolayı", "göre", "zaman", "diye", "bile", "hem"}),
+    "cy": frozenset({"yr", "yn", "wedi", "eich", "ar", "mae", "nid", "ddim", "dydw", "rwyf",
+                     "rydw", "rydych", "roedd", "oeddwn", "bydd", "fydd", "gyda", "ond",
+                     "hefyd", "eto", "fy", "chi", "hwn", "yw", "ydy", "ydych", "oes",
+                     "gan", "ac", "ag", "efo", "mewn", "drwy", "trwy", "nesaf"}),
+    "tl": frozenset({"ang", "ng", "mga", "sa", "ay", "ko", "mo", "niya", "ako", "ikaw",
+                     "siya", "tayo", "namin", "natin", "ninyo", "nila", "hindi", "pa",
+                     "po", "ba", "rin", "lang", "naman", "kung", "dahil", "wala",
+                     "yung", "iyong", "ito", "iyan", "iyon", "nang", "kay", "nasa", "kapag"}),
+    "eu": frozenset({"dut", "dugu", "duzu", "dira", "dago", "daude", "zen",
+                     "izan", "ere", "baina", "edo", "zure", "zuk", "nik", "bat", "hau",
+                     "hori", "orain", "oraindik", "ditut", "ditugu"}),
+    "hr": frozenset({"sam", "smo", "ste", "nisam", "nije", "nismo", "niste", "nisu",
+                     "vaš", "vaša", "vašu", "vam", "za", "iz", "ili", "već", "još",
+                     "će", "ću", "kao", "koji", "koja", "koje", "sutra", "biti",
+                     "bio", "sada", "sad", "trenutno"}),
 }
 """More Catalan and Galician function words, shared with a language the next-session
 agent reads or another it recognises ("per", "he", "non"), and the function words of
-Vietnamese and Swahili, and more of Hungarian and Turkish, counted only by a reader that
+Vietnamese, Swahili, Welsh, Tagalog, Basque and Croatian (with Serbian and Bosnian in
+Latin letters), and more of Hungarian and Turkish, counted only by a reader that
 reads these languages (the answer reader), so the agent's guess and its reasons stay as
 they were."""
 
@@ -271,18 +287,21 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
                   "rm": "Romansh", "zh": "Chinese", "ja": "Japanese", "ko": "Korean",
                   "ru": "Russian", "uk": "Ukrainian", "vi": "Vietnamese", "hi": "Hindi",
                   "el": "Greek", "ar": "Arabic", "he": "Hebrew", "sw": "Swahili",
-                  "sl": "Slovenian",
+                  "sl": "Slovenian", "cy": "Welsh", "tl": "Tagalog", "eu": "Basque",
+                  "hr": "Croatian, Serbian or Bosnian",
                   UNDETERMINED: "no language the reader knows"}
 
 ANSWER_READER_LANGUAGES = frozenset({*FUNCTION_WORDS, "pl", "cs", "sv", "da", "fi", "tr",
                                      "zh", "ja", "ko", "ca", "gl", "ro", "id", "ru", "uk",
-                                     "vi", "hi", "hu", "el", "ar", "he", "sw"})
+                                     "vi", "hi", "hu", "el", "ar", "he", "sw",
+                                     "cy", "tl", "eu", "hr"})
 """The languages the answer reader reads: the seven of `FUNCTION_WORDS`, five of
 `UNREAD_FUNCTION_WORDS` (`repair_core.bench._answer_words`), Turkish
 (`_answer_words_turkish`), Chinese, Japanese and Korean (`_answer_words_cjk`), and
 Catalan, Galician, Romanian, Indonesian, Russian and Ukrainian (`_answer_words_glossed`),
 and Vietnamese, Hindi, Hungarian, Greek, Arabic, Hebrew and Swahili
-(`_answer_words_scripts`). The next-session agent reads the seven alone (`guess_language`'s default)."""
+(`_answer_words_scripts`), and Welsh, Tagalog, Basque and Croatian
+(`_answer_words_four`). The next-session agent reads the seven alone (`guess_language`'s default)."""
 
 CYRILLIC_WORDS: dict[str, frozenset[str]] = {
     "ru": frozenset({"и", "не", "что", "это", "как", "вы", "ты", "он", "она", "уже", "ещё",
@@ -378,7 +397,7 @@ def _words_of(code: str) -> frozenset[str]:
             | LISTING_WORDS.get(code, frozenset()) | GLOSS_WORDS.get(code, frozenset()))
 
 
-_LATIN_GLOSSED = ("ca", "gl", "ro", "id", "vi", "hu", "sw")
+_LATIN_GLOSSED = ("ca", "gl", "ro", "id", "vi", "hu", "sw", "cy", "tl", "eu", "hr")
 GLOSSED_LEAST = 2
 """An answer is placed in Catalan, Galician, Romanian or Indonesian by this many of its
 words at least: one short word ("ke", "cu") is shared with too many languages the guess
