@@ -134,41 +134,49 @@ body{margin:0}
 _VIEW_JS = """
 <script>
 (function(){
-  // The default view: the whole graph if its labels stay legible, else the faults and
-  // what they affect, never zoomed out below MIN (labels >= %(min_px)d px).
-  var MIN = %(min_scale).4f, MAX = 1.5;
+  // The default view: the whole graph if its labels stay legible (labels >= %(min_px)d
+  // px, scale >= MIN), else the smallest legible zoom centred on the faults and what they
+  // affect, kept inside the graph's extent (one side of the graph flush with the frame's,
+  // not a margin of nothing) with the faults in view. The extents are the nodes' boxes,
+  // labels included: vis-network's own fit() measures centres and pads them, and opened
+  // the Figure-1 graph below MIN in a 550 px frame it fits at 11 px.
+  var MIN = %(min_scale).4f, MAX = 1.5, PAD = 8;
   var focus = JSON.parse(document.getElementById("dgrr-focus").textContent);
   var details = JSON.parse(document.getElementById("dgrr-details").textContent);
   var panel = document.getElementById("dgrr-detail");
   function bbox(ids) {
-    var pos = network.getPositions(ids), xs = [], ys = [];
-    for (var k in pos) { xs.push(pos[k].x); ys.push(pos[k].y); }
-    if (!xs.length) return null;
-    return {left: Math.min.apply(null, xs), right: Math.max.apply(null, xs),
-            top: Math.min.apply(null, ys), bottom: Math.max.apply(null, ys)};
+    var b = null;
+    (ids || network.body.data.nodes.getIds()).forEach(function (id) {
+      if (!network.body.nodes[id]) return;
+      var n = network.getBoundingBox(id);
+      b = b ? {left: Math.min(b.left, n.left), right: Math.max(b.right, n.right),
+               top: Math.min(b.top, n.top), bottom: Math.max(b.bottom, n.bottom)} : n;
+    });
+    return b;
   }
+  function clamp(v, lo, hi) { return lo > hi ? (lo + hi) / 2 : Math.min(Math.max(v, lo), hi); }
   function defaultView() {
-    network.fit({animation: false});
-    var s = network.getScale();
-    if (s > MAX) { network.moveTo({scale: MAX, animation: false}); }
-    if (s >= MIN) return;
-    var ids = focus.length ? focus : null;
-    if (ids) { network.fit({nodes: ids, animation: false}); }
-    if (ids && network.getScale() >= MIN) {
-      if (network.getScale() > MAX) network.moveTo({scale: MAX, animation: false});
+    var el = document.getElementById("mynetwork");
+    var cw = el.clientWidth, ch = el.clientHeight, all = bbox();
+    if (!all) return;
+    var s = Math.min((cw - 2 * PAD) / Math.max(all.right - all.left, 1),
+                     (ch - 2 * PAD) / Math.max(all.bottom - all.top, 1));
+    if (s >= MIN) {
+      network.moveTo({position: {x: (all.left + all.right) / 2, y: (all.top + all.bottom) / 2},
+                      scale: Math.min(s, MAX), animation: false});
       return;
     }
-    // Too wide even for the affected nodes: centre on them at MIN, shifted so that the
-    // faults (with room for their labels) stay in view.
-    var b = bbox(ids || undefined) || {left: 0, right: 0, top: 0, bottom: 0};
+    var b = (focus.length && bbox(focus)) || all;
     var c = {x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2};
+    // half the frame in canvas units at MIN
+    var W = (cw / 2 - PAD) / MIN, H = (ch / 2 - PAD) / MIN;
+    c.x = clamp(c.x, all.left + W, all.right - W);
+    c.y = clamp(c.y, all.top + H, all.bottom - H);
     var faults = JSON.parse(document.getElementById("dgrr-faults").textContent);
     var fb = faults.length ? bbox(faults) : null;
-    var el = document.getElementById("mynetwork");
-    var W = el.clientWidth / 2 / MIN, H = el.clientHeight / 2 / MIN, mx = 110, my = 60;
-    if (fb) {
-      c.x = Math.min(Math.max(c.x, fb.right + mx - W), fb.left - mx + W);
-      c.y = Math.min(Math.max(c.y, fb.bottom + my - H), fb.top - my + H);
+    if (fb) {  // the faults' boxes (labels included) inside the frame
+      c.x = Math.min(Math.max(c.x, fb.right - W), fb.left + W);
+      c.y = Math.min(Math.max(c.y, fb.bottom - H), fb.top + H);
     }
     network.moveTo({position: c, scale: MIN, animation: false});
   }
@@ -260,8 +268,9 @@ def graph_html(plan: RepairPlan, *, view: GraphView | None = None, height: str =
 
     Every user string is escaped: labels are drawn on a canvas, tooltips are plain text,
     and the data sit in script elements as JSON whose `<`, `>` and `&` are unicode escapes.
-    The default view never draws a label smaller than MIN_LABEL_PX (it zooms to the
-    affected nodes instead); a search box centres and selects a node. `panel=False` leaves
+    The default view never draws a label smaller than MIN_LABEL_PX (when the whole graph
+    does not fit, it centres on the faults and what they affect at the smallest legible
+    zoom instead); a search box centres and selects a node. `panel=False` leaves
     out the detail box under the picture (the dashboard shows details in the page).
     """
     if view is None:
