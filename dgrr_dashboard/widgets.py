@@ -32,11 +32,36 @@ _WRAP_CHECKBOX_LABELS = (
     "[data-testid='stMain'] [data-testid='stCheckbox'] .stMarkdownEllipsis p "
     "{white-space: normal; overflow: visible; text-overflow: clip;}</style>")
 
+NARROW_WINDOW_PX = 1100
+"""Below this window width the page's side margins shrink and the columns of a container
+keyed with STACK_PREFIX go one under the other."""
+WRAP_PREFIX = "dgrr_wrap_"
+"""Key prefix of a container whose columns, in a window narrower than NARROW_WINDOW_PX, wrap
+onto a new row rather than shrink below 10rem."""
+STACK_PREFIX = "dgrr_stack_"
+"""Key prefix of a container whose columns go one under the other in a window narrower
+than NARROW_WINDOW_PX."""
+
+# At a 900 px window the sidebar takes 300 px and Streamlit's 5rem side margins 160 more,
+# leaving 440: five filters side by side were 75 px each (the Inbox's status filter showed
+# a sliver of its first choice), the Graph page's checkbox labels broke a word across three
+# lines and the picture beside its inspector was 320 px, where the default zoom (labels >=
+# 11 px) cut off 10 of the Figure-1 graph's 19 nodes. A container keyed with WRAP_PREFIX
+# wraps its columns there instead of shrinking them; one keyed with STACK_PREFIX puts them
+# one under the other, so the picture takes the page's width.
+_NARROW_LAYOUT = (
+    "<style>"
+    f"@media (max-width: {NARROW_WINDOW_PX - 0.02}px) {{"
+    "[data-testid='stMainBlockContainer'] {padding-left: 1.5rem; padding-right: 1.5rem;}"
+    f"[class*='st-key-{WRAP_PREFIX}'] [data-testid='stColumn'] {{min-width: 10rem;}}"
+    f"[class*='st-key-{STACK_PREFIX}'] [data-testid='stColumn'] {{min-width: 100%;}}"
+    "}</style>")
+
 
 def page_setup(title: str) -> None:
     _through_navigation()
     st.set_page_config(page_title=f"dgrr · {title}", layout="wide")
-    st.html(_WRAP_CHECKBOX_LABELS)
+    st.html(_WRAP_CHECKBOX_LABELS + _NARROW_LAYOUT)
     address.restore()
     st.session_state[_SIDEBAR_SLOT] = st.sidebar.empty()
     state.on_change(_after_change)

@@ -11,7 +11,7 @@ from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.queue_claim import claim, held_request
 from dgrr_dashboard.settings import ApprovalsLogSettings, approvals_log, approvals_log_settings
 from dgrr_dashboard.text import MISSING, code, md
-from dgrr_dashboard.widgets import database_picker, page_setup, show_problems
+from dgrr_dashboard.widgets import WRAP_PREFIX, database_picker, page_setup, show_problems
 from repair_core import DgrrError
 from repair_core.approvals import database_exists
 from repair_core.queue import RepairQueue
@@ -65,7 +65,10 @@ if current is not None:
             st.rerun()
 
 st.subheader("Requests")
-f1, f2, f3, f4, f5 = st.columns(5)
+# the filters wrap onto a second row in a narrow window: five abreast at 900 px, the status
+# filter showed a sliver of its first choice
+with st.container(key=WRAP_PREFIX + "inbox_filters"):
+    f1, f2, f3, f4, f5 = st.columns([3, 1, 1, 1, 1])
 statuses = f1.multiselect("Status", ["pending", "claimed", "approved", "rejected", "applied",
                                      "failed"], default=["pending", "claimed"],
                           key="dgrr_w_inbox_status")

@@ -8,6 +8,8 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.text import code, file_stem
 from dgrr_dashboard.widgets import (
+    STACK_PREFIX,
+    WRAP_PREFIX,
     graph_frame,
     legend_html,
     node_details_panel,
@@ -31,7 +33,9 @@ p = require_plan()
 types_all = ["turn", "record", *STEP_TYPES]
 # the controls on one row and the node types in an expander: the picture starts on the
 # first screen
-c1, c2, c3, c0, c4, c5 = st.columns([2, 2, 2, 3, 3, 2], vertical_alignment="center")
+# (in a narrow window they wrap onto two rows rather than break their labels mid-word)
+with st.container(key=WRAP_PREFIX + "graph_controls"):
+    c1, c2, c3, c0, c4, c5 = st.columns([2, 2, 2, 3, 3, 2], vertical_alignment="center")
 affected_only = c1.checkbox("Affected subgraph only", key="dgrr_w_g_affected")
 hide_chain = c2.checkbox("Hide chain edges", key="dgrr_w_g_chain")
 layout = c3.radio("Layout", ["timeline", "force"], key="dgrr_w_g_layout", horizontal=True)
@@ -67,7 +71,10 @@ st.caption(f"Showing {len(view.nodes)} of {view.total_nodes} nodes and {len(view
 
 ids = [n.id for n in view.nodes] or list(p.analysis.graph.nodes)
 if beside:
-    picture, inspector = st.columns([3, 1], gap="small")
+    # in a narrow window the inspector goes below anyway: beside it the picture was too
+    # narrow for the default view to show a sample case
+    with st.container(key=STACK_PREFIX + "graph_inspector"):
+        picture, inspector = st.columns([3, 1], gap="small")
 else:
     picture, inspector = st.container(), st.container()
 drawn = set(ids)
