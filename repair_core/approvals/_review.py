@@ -704,13 +704,16 @@ def record_decision(store: ApprovalStore, plan: RepairPlan, *, reviewer: str, de
         problems = result_problems(plan, result)
         if problems:
             raise ResultMismatchError(problems)
-        if decision == "approve" and isinstance(result, Mapping):
+        if decision == "approve":
             from ..verification import gated_store
 
-            # rules gate.*: untrusted JSON must say what applying it would write
-            gated_store(plan.case, result)
+            # rules gate.*, whatever form the result comes in (gate.every-result): JSON
+            # read from a file and a result model a dashboard's replay made are the same
+            # data once written out, and either must say what applying it would write
+            data = result_data(result) or {}
+            gated_store(plan.case, data)
             if recompute is not None:
-                recompute(plan.case, result)
+                recompute(plan.case, data)
     if decision == "reject" and not comment.strip():
         raise DgrrError("approval refused:\n  - comment: a rejection needs a reason")
     acknowledged = list(dict.fromkeys(acknowledged))
