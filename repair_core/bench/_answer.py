@@ -66,6 +66,28 @@ __all__ = ["AnswerReading", "read_answer", "REQUEST_VERBS", "NEGATION_CUES",
            "COMPOUND_VALUES", "ACTION_VERBS", "PENDING_WORDS", "UNREAD_CUES"]
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_LIST_LINE = re.compile(r"^[ \t]*(?:[-*\u2022+]\s|\d{1,2}[.)]\s|\|)")
+
+
+def _blocks(prose: str) -> list[str]:
+    """`prose` cut where a sentence ends though no stop ends it: at a blank line, and
+    after a list's last item ("- ", "* ", "• ", "2. ") or table row ("| ") where a line of
+    prose follows: "- Shipping to: 5 Quay Ln, Dublin" and a paragraph after it are two
+    sentences. A list stays one sentence with the line that introduces it ("comes in: - S
+    - M - XL" offers the sizes), and other lines run on, as a sentence wrapped over lines
+    does."""
+    blocks: list[list[str]] = [[]]
+    listed = False
+    for line in prose.split("\n"):
+        item = bool(_LIST_LINE.match(line))
+        if (not line.strip() or (listed and not item)) and blocks[-1]:
+            blocks.append([])
+        if line.strip():
+            blocks[-1].append(line)
+        listed = item
+    return ["\n".join(b) for b in blocks if b]
+
+
 _ABBREVIATED = re.compile(r"\b(?:rd|st|ave|av|dr|ln|blvd|pl|ct|mon|tue|tues|wed|thu|thur|"
                           r"thurs|fri|sat|sun|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|"
                           r"dec|mr|mrs|ms|no|vs|etc|approx)\.$", re.I)
@@ -395,18 +417,21 @@ _LIST_ITEM = re.compile(r"^(?:[-*\u2022+]|\d{1,2}[.)]|\|)\s*")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*$")
 _OPTION_WORDS = frozenset({"options", "option", "choices", "choice", "candidates",
                            "candidate", "alternatives", "alternative", "available"})
+_COMES_IN = re.compile(r"\bcomes? in:\s*$", re.I)
+"""What an item comes in ("The TS-105 comes in:") is what is available of it."""
 _COUNTS = frozenset({"2", "3", "4", "two", "three", "four", "several", "couple", "few",
                      "multiple", "both"})
 
 
 def _options_intro(line: str) -> bool:
     """A line that introduces a list of options: it ends with a colon and names options,
-    candidates or what is available, or finds several of something ("I found two
-    addresses for you:")."""
+    candidates or what is available ("comes in:"), or finds several of something ("I
+    found two addresses for you:")."""
     if not line.rstrip().endswith(":"):
         return False
     words = set(value_words(line))
-    return bool(words & _OPTION_WORDS) or ("found" in words and bool(words & _COUNTS))
+    return (bool(words & _OPTION_WORDS) or ("found" in words and bool(words & _COUNTS))
+            or bool(_COMES_IN.search(line)))
 
 
 def _options_listed(answer: str) -> tuple[str, list[str]]:
@@ -647,16 +672,17 @@ class AnswerReading:
             self._why_unread = (f"{what} ('{unread}') in a form the reader does "
                                 f"not read in {LANGUAGE_NAMES[guess.code]}")
         prose, items = _options_listed(split_scripts(answer))
-        pieces = _SENTENCE_END.split(prose)
         texts: list[str] = []
-        for p in pieces:
-            # a short form's dot ends no sentence, nor does an ellipsis the sentence goes
-            # on after in lower case ("en talla 8... perdón, en talla 9")
-            if texts and (_ABBREVIATED.search(texts[-1]) or (
-                    texts[-1].endswith("...") and p[:1].islower())):
-                texts[-1] += " " + p
-            else:
-                texts.append(p)
+        for block in _blocks(prose):
+            first = len(texts)
+            for p in _SENTENCE_END.split(block):
+                # a short form's dot ends no sentence, nor does an ellipsis the sentence
+                # goes on after in lower case ("en talla 8... perdón, en talla 9")
+                if len(texts) > first and (_ABBREVIATED.search(texts[-1]) or (
+                        texts[-1].endswith("...") and p[:1].islower())):
+                    texts[-1] += " " + p
+                else:
+                    texts.append(p)
         self.language = guess.code
         """The answer's language as guessed from its function words and letters
         (`guess_language`)."""
