@@ -12,6 +12,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.apply_panel import apply_panel
 from dgrr_dashboard.identity import reviewer_identity
+from dgrr_dashboard.result_check import check_in_worker, checked_here
 from dgrr_dashboard.settings import (
     ApprovalsLogSettings,
     approvals_log,
@@ -21,7 +22,6 @@ from dgrr_dashboard.settings import (
     trust_setting,
 )
 from dgrr_dashboard.text import MISSING, code, file_stem, md
-from dgrr_dashboard.upload_client import LimitExceeded, use_worker, verify_in_worker
 from dgrr_dashboard.widgets import (
     answer_columns,
     coloured,
@@ -33,7 +33,7 @@ from dgrr_dashboard.widgets import (
     require_plan,
     show_problems,
 )
-from repair_core import CaseError, DgrrError
+from repair_core import DgrrError
 from repair_core._text import plural
 from repair_core.approvals import (
     CARRIER_WARNING,
@@ -103,23 +103,14 @@ sign_key += f":{judge.name if judge is not None else 'lexical'}"
 
 def _checked_elsewhere() -> tuple[Verification | None, str | None, list[str]]:
     """The content check of the result run in the upload worker (team mode, by default:
-    setting `upload_worker`), with the operator's model judge when one is set, so that
-    neither scanning a hostile case's texts nor waiting on the judge holds another
-    session up; (None, None, []) when it is for `approval_summary` to run here (no
-    result, or the worker not used). A check that did not finish is not certified, never
-    clean: why, and its problems."""
-    if res is None:
+    setting `upload_worker`) with the operator's model judge when one is set, as every
+    check of a replay's result there runs (`check_in_worker`); (None, None, []) when it
+    is for `approval_summary` to run here (no result, or the worker not used)."""
+    if res is None or checked_here():
         return None, None, []
-    try:
-        if not use_worker():
-            return None, None, []
-        data = res.model_dump_json() if hasattr(res, "model_dump_json") else json.dumps(res)
-        return verify_in_worker(p.case, data, check_sources(p), judge=judge,
-                                ended=state.session_ended()), None, []
-    except LimitExceeded as exc:
-        return None, "the check ran out of its CPU/memory limit", [str(x) for x in exc.problems]
-    except CaseError as exc:
-        return None, "the check did not finish", [str(x) for x in exc.problems]
+    data = res.model_dump_json() if hasattr(res, "model_dump_json") else json.dumps(res)
+    return check_in_worker(p.case, data, check_sources(p), judge=judge,
+                           ended=state.session_ended())
 
 
 def _sign() -> tuple[tuple[str, str], Any, str | None, list[str]]:

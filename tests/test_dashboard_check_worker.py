@@ -94,7 +94,7 @@ def test_with_the_worker_the_approve_pages_check_runs_there(monkeypatch):
     def checked_here(*args, **kwargs):
         raise AssertionError("the server ran the content check in its own interpreter")
 
-    monkeypatch.setattr(upload_client, "verify_in_worker", in_worker)
+    monkeypatch.setattr(result_check, "verify_in_worker", in_worker)
     monkeypatch.setattr(verification, "verify_result", checked_here)
     page(at, "7_Approve")
     assert asked, "the check did not go to the worker"
@@ -111,7 +111,7 @@ def test_a_check_past_the_limit_is_not_certified_and_cannot_be_approved(tmp_path
                              "use here (setting upload_cpu_seconds / "
                              "$DGRR_UPLOAD_CPU_SECONDS)"], source="the content check")
 
-    monkeypatch.setattr(upload_client, "verify_in_worker", over_limit)
+    monkeypatch.setattr(result_check, "verify_in_worker", over_limit)
     page(at, "7_Approve")
     shown = texts(at)
     assert ("Content check of what the agent reads next: not certified: the check ran out "
