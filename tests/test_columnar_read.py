@@ -160,6 +160,9 @@ def test_item_order_does_not_change_the_report(monkeypatch: pytest.MonkeyPatch,
     lambda d: d["trajectory"][-1].update(id="s\u0000"),
     lambda d: d["trajectory"][-1].update(seq=d["session"][0]["seq"]),
     lambda d: d["trajectory"][-1].update(id="s" * 65),
+    # premises that name no node: longer than any id, and not ASCII
+    lambda d: d["trajectory"][-1]["deps"].append({"id": "s" * 65, "label": "cite"}),
+    lambda d: d["trajectory"][-1]["deps"].append({"id": "s1\u00e9", "label": "cite"}),
     # beyond numpy's int64 (valid for the exact loader, which plans it)
     lambda d: d["trajectory"][-1].update(seq=2**64),
     lambda d: d["session"][-1].update(seq=-2**63 - 1),
@@ -637,3 +640,35 @@ def test_distinct_is_np_unique(values: list[int]) -> None:
     a = np.array(values, np.int64)
     got = _columns._distinct(a)
     assert got.dtype == a.dtype and got.tolist() == np.unique(a).tolist()
+
+
+_IDS = st.text(st.sampled_from("ab\u00e9\u4e2d1"), min_size=1, max_size=12)
+
+
+@given(st.lists(_IDS, max_size=40), st.lists(_IDS, max_size=40), st.booleans())
+def test_ids_are_joined_as_a_dictionary_looks_them_up(ids: list[str], wanted: list[str],
+                                                      collide: bool) -> None:
+    # the premises are joined to the nodes by their hashes (`_nodes_of`), ASCII ids as
+    # bytes and others as code points; with every hash made the same, one by one
+    join = _columns._nodes_of
+    if collide:
+        join = _with_hashes(lambda keys: np.zeros(len(keys), np.uint64))
+    batches = [wanted[i:i + 7] for i in range(0, len(wanted), 7)]
+    joined = _columns._joined_ids([*map(_columns._id_array, batches)])
+    if len(set(ids)) < len(ids):
+        with pytest.raises(_columns._Declined):
+            join(ids, joined)
+        return
+    index = {key: node for node, key in enumerate(ids)}
+    assert join(ids, joined).tolist() == [index.get(key, -1) for key in wanted]
+
+
+def _with_hashes(hashes: typing.Callable[[np.ndarray], np.ndarray]
+                 ) -> typing.Callable[[list[str], np.ndarray], np.ndarray]:
+    def join(ids: list[str], wanted: np.ndarray) -> np.ndarray:
+        real, _columns._hashes = _columns._hashes, hashes
+        try:
+            return _columns._nodes_of(ids, wanted)
+        finally:
+            _columns._hashes = real
+    return join

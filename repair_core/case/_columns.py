@@ -72,7 +72,9 @@ decode, and the exact loader takes the case."""
 
 
 class _Dep(_Strict):
-    id: str
+    # a premise longer than any node id names no node: the exact loader words it (and
+    # the premises are joined to the nodes as fixed-width arrays: `_nodes_of`)
+    id: _NodeId
     label: _Label
     sufficient: bool = False
     # an inferred edge (an importer's guess) fails the decode: the networkx planner plans it
@@ -474,15 +476,11 @@ class _Reader:
             if child is not None:  # the records' share of the faults' text search
                 self._early_record_hits(index)
             if meeting is None or child is None:
-                front = self._finished(self._step_part(items, 0, index), index)
+                front = self._step_part(items, 0)
             else:
-                front = self._claimed_part(items, index, meeting, True, child.fd)
+                front = self._claimed_part(items, meeting, True, child.fd)
             split = len(front.ids)
-            # while the child reads: the records' premises among turns, records and this
-            # part's steps (the rest are among the child's steps: `resolve` below) ...
-            record_src = np.fromiter(map(index.get, record_dep_ids, repeat(-1)), np.int64,
-                                     len(record_dep_ids))
-            if child is not None:  # ... and this part's share of the search
+            if child is not None:  # while the child reads: this part's share of the search
                 self._early_hits(front, index)
         except BaseException:
             if child is not None:
@@ -492,7 +490,6 @@ class _Reader:
             if meeting is not None:
                 meeting.close()
         parts = [front]
-        child_ids: list[str] = []  # the steps' ids the child read, not in `index`
         if child is not None:
             try:
                 part = child.part()
@@ -503,39 +500,20 @@ class _Reader:
                 raise part
             if part is not None:
                 self.child_hits = part.hits
-                # each part's ids are distinct and not among the turns' and records'
-                # (`_step_part`); here: distinct across the parts. Adding the child's ids
-                # to `index` instead cost 0.35 s at 1M steps; looking up what is not in it
-                # among them (`resolve`) costs a scan of a list.
-                child_ids = part.ids
-                _need(index.keys().isdisjoint(child_ids))
             end = n_s if part is None else part.first
             if split < end:  # the child failed (killed, out of memory): read its part here
-                parts[0] = front = self._finished(_merged(
-                    [front, self._step_part(items[split:end], split, index)], 0), index)
+                parts[0] = front = _merged([front, self._step_part(items[split:end], split)],
+                                           0)
                 split = end
                 self._early_hits(front, index)
             if part is not None:
                 parts.append(part)
-        index_get, child_at = index.get, n_t + split
-
-        def resolve(keys: list[str]) -> list[int]:
-            """The nodes of `keys`, -1 for an id not in the case."""
-            nodes = [*map(index_get, keys, repeat(-1))]
-            if child_ids and -1 in nodes:
-                rest = {key for key, node in zip(keys, nodes, strict=True) if node < 0}
-                found = {key: child_at + i for i, key in enumerate(child_ids) if key in rest}
-                nodes = [found.get(key, -1) if node < 0 else node
-                         for key, node in zip(keys, nodes, strict=True)]
-            return nodes
 
         failed = np.zeros(n, bool)
         verified = np.zeros(n, bool)
         step_turn = np.concatenate([p.step_turn for p in parts])
         tools: list[str | None] = [None] * n_s
         claim_key: dict[int, str] = {}
-        unresolved: list[tuple[int, str]] = []  # (edge, id) of premises not yet seen
-        edges = 0
         step_contents: list[str] = []
         fault_outputs: dict[int, Any] = {}
         for part in parts:
@@ -558,10 +536,8 @@ class _Reader:
                                              strict=True))
                 step_contents += part.contents
                 fault_outputs.update(part.fault_outputs)
-            unresolved += ((edges + e, premise) for e, premise in part.unresolved)
-            edges += len(part.src)
         step_counts = np.concatenate([p.counts for p in parts])
-        src_parts = [p.src for p in parts]
+        premise_parts = [p.premises for p in parts]
         label_parts = [p.label for p in parts]
         suff_parts = [p.sufficient for p in parts]
         del parts
@@ -573,20 +549,17 @@ class _Reader:
         _need(not (timed[1:] == timed[:-1]).any())  # no repeated seq
         _need((type_code == TYPE_CODE["answer"]).any())
 
-        # dependency edges: dependents in file order (steps, then records)
-        # what `index` lacks, looked up at once: premises of records and steps, faults
-        later_records = np.flatnonzero(record_src < 0).tolist()
-        wanted = [*map(record_dep_ids.__getitem__, later_records),
-                  *(premise for _, premise in unresolved), *self.short["faults"],
-                  *(self.faults_override or ())]
-        nodes = resolve(wanted)
-        record_src[later_records] = nodes[:len(later_records)]
-        src = np.concatenate([*src_parts, record_src])
-        del src_parts, record_src, record_dep_ids
-        done = len(later_records)
-        src[[edge for edge, _ in unresolved]] = nodes[done:done + len(unresolved)]
-        done += len(unresolved)
-        node_of = dict(zip(wanted[done:], nodes[done:], strict=True))
+        # dependency edges: dependents in file order (steps, then records); every
+        # premise and fault looked up at once, and every id checked to be distinct
+        fault_ids = [*self.short["faults"], *(self.faults_override or ())]
+        wanted = _joined_ids([*premise_parts, _id_array(record_dep_ids),
+                              _id_array(fault_ids)])
+        del premise_parts, record_dep_ids
+        nodes = _nodes_of(ids, wanted)
+        del wanted
+        edges = len(nodes) - len(fault_ids)
+        src = nodes[:edges]
+        node_of = dict(zip(fault_ids, nodes[edges:].tolist(), strict=True))
         _need(not (src < 0).any())  # an unknown id
         label = np.concatenate([*label_parts, *record_labels]).astype(np.int8, copy=False)
         sufficient = np.concatenate([*suff_parts, *record_suff]).astype(bool, copy=False)
@@ -675,25 +648,21 @@ class _Reader:
             done += k
         return active, statuses, record_dep_ids, record_counts, record_labels, record_suff
 
-    def _step_part(self, items: list[msgspec.Raw], first: int, index: dict[str, int]
-                   ) -> _StepPart:
+    def _step_part(self, items: list[msgspec.Raw], first: int) -> _StepPart:
         """The columns of trajectory items `first`, `first + 1`, ... (`items`), read a
-        batch at a time. `index` (turn, record and step ids seen so far) gains these
-        steps' ids; a premise not in it once the part is read is left in `unresolved`."""
+        batch at a time. The premises are kept as ids (`premises`), joined to the nodes
+        once every part is read (`_nodes_of`)."""
         n_t, keep_text, fault_content = self.n_t, self.keep_text, self.fault_content
         turn_index, issuperset = self.turn_index, self.issuperset
         part = _StepPart(first)
         ids: list[str] = part.ids
         seqs, codes_parts, failed_parts, step_turns, count_parts = [], [], [], [], []
-        claim_parts, verified_parts, src_parts, label_parts, suff_parts = [], [], [], [], []
-        tool_parts, claim_key_parts = [], []
-        edges = 0
+        claim_parts, verified_parts, label_parts, suff_parts = [], [], [], []
+        tool_parts, claim_key_parts, premise_parts = [], [], []
         done = 0
-        index_get, indexed = index.get, len(index)
         for batch in _batches(items, _STEPS, self.release):
             k, at = len(batch), n_t + first + done
             ids += map(_ID, batch)
-            index.update(zip(ids[done:done + k], range(at, at + k), strict=True))
             seqs.append(np.fromiter(map(_SEQ, batch), np.int64, k))
             codes = np.fromiter(map(_STEP_CODE.__getitem__, map(type, batch)), np.int8, k)
             codes_parts.append(codes)
@@ -743,48 +712,28 @@ class _Reader:
             count_parts.append(np.fromiter(map(len, dep_lists), np.int64, k))
             deps = [*chain.from_iterable(dep_lists)]
             del dep_lists
-            src = np.fromiter(map(index_get, map(_ID, deps), repeat(-1)), np.int64, len(deps))
-            # a premise later in the file than its dependent (any order is allowed)
-            part.unresolved += ((edges + i, deps[i].id)
-                                for i in np.flatnonzero(src < 0).tolist())
-            src_parts.append(src)
+            premise_parts.append(_id_array([*map(_ID, deps)]))
             label_parts.append(_label_codes(deps))
             suff_parts.append(np.fromiter(map(_SUFFICIENT, deps), bool, len(deps)))
-            edges += len(deps)
             done += k
         for name, arrays in zip(_ARRAYS, (
                 seqs, codes_parts, failed_parts, step_turns, count_parts, claim_parts,
-                verified_parts, src_parts, label_parts, suff_parts, tool_parts,
+                verified_parts, label_parts, suff_parts, tool_parts,
                 claim_key_parts), strict=True):
             # cast: mypy joins the lists' element types, to `object` on some runs
             setattr(part, name, _joined(cast("list[np.ndarray]", arrays), _ARRAYS[name]))
-        _need(len(index) == indexed + len(ids))  # no id repeated or already indexed
+        part.premises = _joined_ids(premise_parts)
         return part
 
-    def _claimed_part(self, items: list[msgspec.Raw], index: dict[str, int],
-                      meeting: _Meeting, front: bool, watch: int | None = None) -> _StepPart:
+    def _claimed_part(self, items: list[msgspec.Raw], meeting: _Meeting, front: bool,
+                      watch: int | None = None) -> _StepPart:
         """The chunks of `items` this process claims from the `front` (or the back) of
-        `meeting` until the two ends meet, read and joined into one finished part."""
+        `meeting` until the two ends meet, read and joined into one part."""
         chunks = []
         while (claimed := meeting.claim(front, watch)) is not None:
             lo, hi = claimed
-            chunks.append(self._step_part(items[lo:hi], lo, index))
-        return self._finished(_merged(chunks, 0 if front else len(items)), index)
-
-    @staticmethod
-    def _finished(part: _StepPart, index: dict[str, int]) -> _StepPart:
-        """`part` once all of it is read: the premises it left unresolved that `index`
-        now holds (later in the part) are filled in; the rest are in another part."""
-        if part.unresolved:
-            index_get, still = index.get, []
-            for edge, premise in part.unresolved:
-                node = index_get(premise, -1)
-                if node < 0:
-                    still.append((edge, premise))
-                else:
-                    part.src[edge] = node
-            part.unresolved = still
-        return part
+            chunks.append(self._step_part(items[lo:hi], lo))
+        return _merged(chunks, 0 if front else len(items))
 
     def _early_fault_texts(self, index: dict[str, int]) -> dict[int, str] | None:
         """The faults' texts when every fault is a turn or a record (known before the
@@ -895,9 +844,8 @@ class _StepPart:
     """`content.node_content` of each item (planning)."""
     fault_outputs: dict[int, Any] = field(default_factory=dict)
     """Node -> output of each tool observation named as a fault (planning)."""
-    unresolved: list[tuple[int, str]] = field(default_factory=list)
-    """(edge within the part, premise id) of premises not among the ids the part's
-    process knew when the part was read (in another part, or not in the case)."""
+    premises: np.ndarray = field(default_factory=lambda: np.zeros(0, "U1"))
+    """The premise id of each dependency edge, in order (fixed-width strings)."""
     hits: list[tuple[int, set[int]]] | None = None
     """`text_hits` of the part's observations (searched by the second process, when
     every fault is a turn or a record)."""
@@ -909,7 +857,6 @@ class _StepPart:
     claims: np.ndarray = field(default_factory=_no_ints)
     """Items (within the part) that are claims; `verified` is theirs."""
     verified: np.ndarray = field(default_factory=_no_ints)
-    src: np.ndarray = field(default_factory=_no_ints)
     label: np.ndarray = field(default_factory=_no_ints)
     sufficient: np.ndarray = field(default_factory=_no_ints)
     tool_items: np.ndarray = field(default_factory=_no_ints)
@@ -1012,7 +959,7 @@ def _merged(parts: list[_StepPart], first: int) -> _StepPart:
     if len(parts) == 1:
         return parts[0]
     whole = _StepPart(parts[0].first if parts else first)
-    items = edges = 0
+    items = 0
     for part in parts:
         assert part.first == whole.first + items  # contiguous, by the claims
         whole.ids += part.ids
@@ -1023,21 +970,20 @@ def _merged(parts: list[_StepPart], first: int) -> _StepPart:
         whole.fault_outputs.update(part.fault_outputs)
         whole.tool_names += part.tool_names
         whole.claim_key_names += part.claim_key_names
-        whole.unresolved += ((edges + e, premise) for e, premise in part.unresolved)
         items += len(part.ids)
-        edges += len(part.src)
     for name in _ARRAYS:
         arrays = [getattr(p, name) for p in parts]
         if name in _ITEMS:
             starts = np.cumsum([0, *(len(p.ids) for p in parts[:-1])])
             arrays = [a + s for a, s in zip(arrays, starts, strict=True)]
         setattr(whole, name, _joined(arrays, _ARRAYS[name]))
+    whole.premises = _joined_ids([p.premises for p in parts])
     return whole
 
 
 _ARRAYS: dict[str, type] = {  # a _StepPart's arrays and their types, in this order
     "seq": np.int64, "codes": np.int8, "failed": bool, "step_turn": np.int64,
-    "counts": np.int64, "claims": np.int64, "verified": bool, "src": np.int64,
+    "counts": np.int64, "claims": np.int64, "verified": bool,
     "label": np.int8, "sufficient": bool, "tool_items": np.int64,
     "claim_key_items": np.int64}
 _ITEMS = ("claims", "tool_items", "claim_key_items")
@@ -1066,7 +1012,7 @@ def _fork_part(reader: _Reader, items: list[msgspec.Raw], index: dict[str, int],
         part: _StepPart | _Declined
         try:
             reader.issuperset = _with_record_ids(reader, index)
-            part = reader._claimed_part(items, index, meeting, False)
+            part = reader._claimed_part(items, meeting, False)
             fault_texts = reader._early_fault_texts(index)
             if fault_texts is not None:
                 from .._carried import text_hits
@@ -1123,8 +1069,6 @@ def _pack(part: _StepPart) -> dict[str, Any]:
     state = dict(vars(part))
     for name in _STRING_LISTS:
         state[name] = (len(state[name]), "\0".join(state[name]))
-    state["unresolved"] = ([e for e, _ in part.unresolved],
-                           "\0".join(i for _, i in part.unresolved))
     return state
 
 
@@ -1132,9 +1076,90 @@ def _unpack(state: dict[str, Any]) -> _StepPart:
     for name in _STRING_LISTS:
         count, joined = state[name]
         state[name] = joined.split("\0") if count else []
-    numbers, joined = state["unresolved"]
-    state["unresolved"] = [*zip(numbers, joined.split("\0"), strict=True)] if numbers else []
     return _StepPart(**state)
+
+
+def _id_array(keys: list[str]) -> np.ndarray:
+    """`keys` as a numpy array of fixed-width strings, as wide as the longest: of bytes
+    when every id is ASCII (a quarter of the memory), else of code points."""
+    if not keys:
+        return np.zeros(0, "S1")
+    try:
+        return np.array(keys, dtype="S")
+    except UnicodeEncodeError:
+        return np.array(keys, dtype=str)
+
+
+def _same_kind(arrays: list[np.ndarray]) -> list[np.ndarray]:
+    """`arrays` of ids, those of bytes turned to code points when any is of code points
+    (ASCII bytes decode as they were encoded)."""
+    if all(a.dtype.kind == "S" for a in arrays):
+        return arrays
+    return [a.astype(f"U{a.dtype.itemsize}") if a.dtype.kind == "S" else a for a in arrays]
+
+
+def _joined_ids(arrays: list[np.ndarray]) -> np.ndarray:
+    """Arrays of ids as one, as wide as the widest."""
+    return np.concatenate(_same_kind(arrays)) if arrays else np.zeros(0, "S1")
+
+
+def _padded(keys: np.ndarray, size: int) -> np.ndarray:
+    """`keys` as strings of `size` bytes (a multiple of 8), padded with NULs."""
+    chars = size if keys.dtype.kind == "S" else size // 4
+    return keys.astype(f"{keys.dtype.kind}{chars}", copy=False)
+
+
+_FNV_OFFSET, _FNV_PRIME = np.uint64(0xCBF29CE484222325), np.uint64(0x100000001B3)
+_BLOCK = 1 << 16
+"""Ids hashed or compared at a time (`_hashes`, `_nodes_of`): a block's words stay in
+the CPU's cache while each column is folded in, and what is gathered to compare is small."""
+
+
+def _hashes(keys: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each id of `keys` (strings of a multiple of 8 bytes), its 8-byte
+    words folded in one column at a time, FNV-1a's way. The padding after an id's end
+    is folded in too, so ids are compared by hash only at the same width."""
+    words = keys.view(np.uint64).reshape(len(keys), keys.dtype.itemsize // 8)
+    hashes = np.full(len(keys), _FNV_OFFSET, np.uint64)
+    for lo in range(0, len(keys), _BLOCK):
+        block, rows = hashes[lo:lo + _BLOCK], words[lo:lo + _BLOCK]
+        for column in range(words.shape[1]):
+            block ^= rows[:, column]
+            block *= _FNV_PRIME
+    return hashes
+
+
+def _nodes_of(ids: list[str], wanted: np.ndarray) -> np.ndarray:
+    """The node of each id in `wanted` (fixed-width strings): its place in `ids`, -1 for
+    an id not there; declines when an id is repeated in `ids`. A join of the ids' hashes,
+    sorted, with every match checked against the id itself: a dictionary of a million
+    ids and a lookup per premise cost 2-3 CPU s of a 1M-step read (its keys' pages all
+    over the heap), the join under a second (docs/performance.md)."""
+    if not ids:
+        return np.full(len(wanted), -1, np.int64)
+    nodes, wanted = _same_kind([_id_array(ids), wanted])
+    size = -(-max(nodes.dtype.itemsize, wanted.dtype.itemsize) // 8) * 8
+    nodes, wanted = _padded(nodes, size), _padded(wanted, size)
+    node_hashes = _hashes(nodes)
+    order = np.argsort(node_hashes, kind="stable")
+    sorted_hashes = node_hashes[order]
+    del node_hashes
+    shared = np.flatnonzero(sorted_hashes[1:] == sorted_hashes[:-1])
+    if len(shared):
+        _need(not (nodes[order[shared]] == nodes[order[shared + 1]]).any())  # repeated
+        # distinct ids with one hash (rare, or made to collide): looked up one by one
+        index = dict(zip(ids, range(len(ids)), strict=True))
+        _need(len(index) == len(ids))
+        keys = wanted.astype(f"U{size}") if wanted.dtype.kind == "S" else wanted
+        return np.fromiter(map(index.get, keys.tolist(), repeat(-1)), np.int64,
+                           len(wanted))
+    found = np.searchsorted(sorted_hashes, _hashes(wanted))
+    found[found == len(order)] = 0
+    found = order[found]
+    for lo in range(0, len(found), _BLOCK):
+        block = found[lo:lo + _BLOCK]
+        block[nodes[block] != wanted[lo:lo + _BLOCK]] = -1
+    return found
 
 
 def _joined(arrays: list[np.ndarray], dtype: type) -> np.ndarray:
