@@ -13,7 +13,7 @@ from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.queue_claim import claim, held_request
 from dgrr_dashboard.settings import team_mode
 from dgrr_dashboard.text import MISSING, code, md
-from dgrr_dashboard.widgets import database_picker, page_setup, show_problems
+from dgrr_dashboard.widgets import WRAP_PREFIX, database_picker, page_setup, show_problems
 from repair_core import CaseError, DgrrError
 from repair_core.approvals import (
     CASE_STATUSES,
@@ -142,7 +142,9 @@ if not cases:
             "No case is kept on this server yet: uploads and imports on the Load page are.")
     st.stop()
 
-f1, f2, f3, f4 = st.columns([3, 2, 3, 1], vertical_alignment="bottom")
+# (a narrow window wraps them rather than cut a button's label: "Refresh" showed "R…")
+with st.container(key=WRAP_PREFIX + "cases_filters"):
+    f1, f2, f3, f4 = st.columns([3, 2, 3, 1], vertical_alignment="bottom")
 present = [s for s in CASE_STATUSES if any(c.status == s for c in cases)]
 statuses = f1.multiselect("Status", present, key="dgrr_w_cases_status")
 domains = ["(all)", *sorted({c.domain for c in cases if c.domain})]
@@ -191,7 +193,8 @@ def _open(entry) -> None:
     st.session_state["dgrr_cases_opened"] = entry.path
 
 
-b1, b2, b3, b4 = st.columns([1, 1, 1, 3], vertical_alignment="center")
+with st.container(key=WRAP_PREFIX + "cases_moves"):
+    b1, b2, b3, b4 = st.columns([1, 1, 1, 3], vertical_alignment="center")
 go: int | None = None
 if b1.button("Previous", key="dgrr_w_cases_prev", icon=":material/arrow_back:",
              disabled=not shown):

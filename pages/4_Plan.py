@@ -8,6 +8,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import (
+    WRAP_PREFIX,
     coloured,
     decision_legend_html,
     page_of,
@@ -196,7 +197,8 @@ for (kind, full_table), tab in zip(tables.items(),
         changed.update({str(i): str(d) for i, d in zip(table["id"][differs],
                                                        edited["decision"][differs],
                                                        strict=True)})
-t1, t2 = st.columns([1, 3])
+with st.container(key=WRAP_PREFIX + "plan_table_apply"):  # the button's label whole
+    t1, t2 = st.columns([1, 3])
 table_force = t2.checkbox("Override invariants for the table edits (uses the comment above)",
                           key="dgrr_w_table_force")
 if t1.button(f"Apply {len(changed)} table edit(s)", key="dgrr_w_apply_table",

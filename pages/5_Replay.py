@@ -23,6 +23,7 @@ from dgrr_dashboard.settings import (
 )
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import (
+    WRAP_PREFIX,
     page_of,
     page_setup,
     replay_order_line,
@@ -256,7 +257,8 @@ if res is not None:
                 f"{shown_replay.finished:%Y-%m-%d %H:%M:%S} UTC, ran before this page was "
                 "reloaded: the server kept it. Its model calls are not kept.")
     cost = res.cost
-    k = st.columns(4)
+    with st.container(key=WRAP_PREFIX + "replay_counts"):  # each label whole
+        k = st.columns(4)
     k[0].metric("Model calls", cost.llm_calls)
     k[1].metric("Connection failures", cost.connection_failures,
                 help="calls that got no reply (refused, dropped, timed out); not model calls")

@@ -23,6 +23,7 @@ from dgrr_dashboard.settings import (
 )
 from dgrr_dashboard.text import MISSING, code, file_stem, md
 from dgrr_dashboard.widgets import (
+    WRAP_PREFIX,
     answer_columns,
     coloured,
     database_picker,
@@ -250,7 +251,9 @@ with form_area:
         st.info(f"This decision is on queue request #{request_id}: approving hands it to the "
                 "worker, which writes the repair back to the agent's store.")
     with st.form("dgrr_w_approve_form"):
-        f1, f2 = st.columns([2, 1])
+        # in a narrow window the decision goes under the reviewer ("approve" broke in two)
+        with st.container(key=WRAP_PREFIX + "approve_form"):
+            f1, f2 = st.columns([2, 1])
         with f1:
             if signed_in is not None:
                 st.markdown(f"Reviewer: {md(signed_in.name)}"

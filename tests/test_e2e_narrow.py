@@ -12,6 +12,7 @@ from dashboard_server import (
     BROWSER_MARKS,
     GRAPH_READY,
     ROOT,
+    goto_page,
     idle,
     open_page,
     running_dashboard,
@@ -117,3 +118,54 @@ def test_the_graph_opens_whole_and_legible_at_900_and_1400_px(tmp_path):
     assert external == []
     # at 900 px the picture takes the page's width: beside the inspector it was 320 px
     assert seen[900, "figure1-travel"]["canvas"][0] > 500, seen[900, "figure1-travel"]
+
+
+CUT_LABELS = """() => {
+  const out = [];
+  const main = '[data-testid="stMain"] ';
+  // a button's, a metric's or a widget's label drawn cut with an ellipsis
+  for (const e of document.querySelectorAll(main + '.stMarkdownEllipsis, ' +
+      main + '[data-testid="stMetricLabel"] *, ' + main + '[data-testid="stWidgetLabel"] *'))
+    if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow === 'ellipsis')
+      out.push('cut: ' + e.textContent);
+  // a checkbox's, a radio option's or a button's label with a word broken over lines
+  for (const p of document.querySelectorAll(main + '[data-testid="stCheckbox"] label p, ' +
+      main + '[role="radiogroup"] label p, ' + main + 'button p')) {
+    const words = p.textContent.trim().split(/\\s+/).length;
+    const line = parseFloat(getComputedStyle(p).lineHeight) || 24;
+    if (p.getBoundingClientRect().height > line * 1.5 * words) out.push('broken: ' + p.textContent);
+  }
+  return out; }"""
+"""The labels of the page drawn cut short or with a word broken over lines."""
+
+PAGES = ["Cases", "Load", "Faults", "Graph", "Model calls", "Trace", "Plan", "Replay",
+         "Compare", "Approve", "Benchmark", "Fleet"]
+
+
+def test_no_label_is_cut_or_broken_on_any_page_at_900_and_1400_px(tmp_path):
+    """At 900 px the Cases page's *Refresh* showed "R…", the Plan page's *Apply 0 table
+    edit(s)* and the Replay page's *Connection failures* were cut, and the Approve form's
+    *approve* broke in two."""
+    from playwright.sync_api import expect, sync_playwright
+
+    external: list[str] = []
+    found = {}
+    with running_dashboard(tmp_path, {"DGRR_DB": str(tmp_path / "approvals.db"),
+                                      "HOME": str(tmp_path)}) as url, sync_playwright() as p:
+        browser, page = open_page(p, url, external, width=900, height=900)
+        # a replayed case whose result is not certified: Approve shows its warnings and form
+        page.goto(f"{url}/Replay?sample=sample_traces/travel-two-faults.json")
+        page.get_by_role("button", name="Run replay").click()
+        expect(page.get_by_text("Replay finished.")).to_be_visible(timeout=120_000)
+        idle(page)
+        for width in (900, 1400):
+            page.set_viewport_size({"width": width, "height": 900})
+            for name in PAGES:
+                goto_page(page, name)
+                idle(page)
+                page.wait_for_timeout(300)
+                assert page.locator('[data-testid="stException"]').count() == 0, name
+                found[width, name] = page.evaluate(CUT_LABELS)
+        browser.close()
+    assert external == []
+    assert {k: v for k, v in found.items() if v} == {}
