@@ -11,7 +11,7 @@ from repair_core.queue import RepairQueue, RepairRequest
 
 from . import state
 
-__all__ = ["claim", "held_request"]
+__all__ = ["claim", "held_elsewhere", "held_request", "resume"]
 
 
 def held_request(queue: RepairQueue, reviewer: str) -> RepairRequest | None:
@@ -34,7 +34,21 @@ def claim(queue: RepairQueue, wanted: int | None, reviewer: str) -> RepairReques
     refuses (someone else holds it, it is no longer pending)."""
     got = queue.claim(wanted, reviewer=reviewer)
     if got is not None:
-        state.set_case(queue.case(got.id), f"queue request #{got.id}")
-        state.set_objective(got.objective)
-        st.session_state[state.REQUEST] = got.id
+        resume(queue, got)
     return got
+
+
+def held_elsewhere(queue: RepairQueue, reviewer: str) -> list[RepairRequest]:
+    """The requests `reviewer` holds in `queue` that this session does not: claimed in a
+    session that a reload or another tab ended (a session forgets its request with it)."""
+    mine = st.session_state.get(state.REQUEST)
+    return [r for r in queue.requests(status=["claimed"], limit=2000)
+            if same_reviewer(r.claimed_by, reviewer) and r.id != mine]
+
+
+def resume(queue: RepairQueue, request: RepairRequest) -> None:
+    """Make `request`, which the reviewer holds, this session's: its case (with its
+    objective) is the working case."""
+    state.set_case(queue.case(request.id), f"queue request #{request.id}")
+    state.set_objective(request.objective)
+    st.session_state[state.REQUEST] = request.id

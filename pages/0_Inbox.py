@@ -8,7 +8,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
-from dgrr_dashboard.queue_claim import claim, held_request
+from dgrr_dashboard.queue_claim import claim, held_elsewhere, held_request, resume
 from dgrr_dashboard.settings import ApprovalsLogSettings, approvals_log, approvals_log_settings
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import WRAP_PREFIX, database_picker, page_setup, show_problems
@@ -49,6 +49,29 @@ except DgrrError as exc:
 
 current = held_request(queue, who.name)
 active = current.id if current is not None else None
+if current is None:
+    # A reload or another tab starts a new session, which knew nothing of the request the
+    # old one claimed: it stayed claimed by this reviewer with no way here to go back to
+    # it or release it, and "the oldest pending" claimed a second one.
+    earlier = held_elsewhere(queue, who.name)
+    if earlier:
+        first = earlier[0]
+        active = first.id
+        st.warning(f"You hold request #{first.id} (case {code(first.case_id)}), claimed in "
+                   "an earlier session (a reload or another tab): resume it to review it "
+                   "here, or release it.")
+        r1, r2 = st.columns(2)
+        if r1.button(f"Resume request #{first.id}", type="primary",
+                     key="dgrr_w_inbox_resume"):
+            resume(queue, first)
+            st.rerun()
+        if r2.button("Release it back to the queue", key="dgrr_w_inbox_release_earlier"):
+            try:
+                queue.release(first.id, reviewer=who.name)
+            except DgrrError as exc:
+                show_problems("Not released", [str(exc)])
+            else:
+                st.rerun()
 if current is not None:
     st.info(f"You hold request #{current.id} (case {code(current.case_id)}): it is the "
             "working case. Review it on Graph, Plan, Replay and Compare, then record "

@@ -100,3 +100,31 @@ def test_a_claimed_request_is_planned_for_its_objective(tmp_path, monkeypatch):
     at = inbox("ana")
     _ok(at.button(key="dgrr_w_inbox_claim").click().run())
     assert at.session_state[state.OBJECTIVE] == "store"
+
+
+def test_a_new_session_finds_the_request_its_reviewer_holds(db):
+    """A reload starts a new session: it offers to resume or release the request the
+    reviewer claimed before, and claims no second one meanwhile."""
+    first = inbox("ana")
+    _ok(first.button(key="dgrr_w_inbox_claim").click().run())
+    assert RepairQueue(db).get(1).claimed_by == "ana"
+
+    again = inbox("ana")  # the same reviewer after a reload
+    assert any("You hold request #1" in w.value and "earlier session" in w.value
+               for w in again.warning)
+    assert again.button(key="dgrr_w_inbox_claim").disabled
+    _ok(again.button(key="dgrr_w_inbox_resume").click().run())
+    assert any("You hold request #1" in i.value for i in again.info)
+    assert again.session_state["dgrr_case"].faults == ["m3"]
+    assert not again.warning
+
+    # another session of hers releases it instead: #1 is pending again, nothing held
+    third = inbox("ana")
+    _ok(third.button(key="dgrr_w_inbox_release_earlier").click().run())
+    assert RepairQueue(db).get(1).status == "pending"
+    assert not third.warning and not third.button(key="dgrr_w_inbox_claim").disabled
+    # someone else is never offered ana's request
+    _ok(first.run())
+    _ok(first.button(key="dgrr_w_inbox_claim").click().run())
+    assert RepairQueue(db).get(1).claimed_by == "ana"
+    assert not inbox("bo").warning
