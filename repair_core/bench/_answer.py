@@ -193,6 +193,7 @@ _SENTENCE_GLUE = frozenset({"is", "was", "are", "were", "be", "a", "an", "the", 
                             "my", "in", "of", "to", "for", "size", "i", "you", "it", "and",
                             "or", "with", "on", "at", "not"})
 _LIST_GLUE = frozenset({"and", "or", "nor", "the", "a", "an", "&"})
+_LIST_CONJUNCTIONS = frozenset({"and", "or", "nor", "&"})
 _SHIPPING_VERBS = frozenset({"ship", "shipped", "send", "sent", "sending"})
 _OTHER_LIST_GLUE = _LIST_GLUE | frozenset({
     "et", "und", "y", "e", "en", "ou", "oder", "o", "of", "le", "la", "les", "l", "der",
@@ -927,7 +928,35 @@ class AnswerReading:
                 or (self.cues.other and self._taken_back(si, lo, hi))
                 or (not self.cues.other and (
                     self._corrected_at_once(s, si, lo, hi) or _not_the_users(s.words, hi)
-                    or self._shares_rejection_verb(s, si, lo, hi))))
+                    or self._shares_rejection_verb(s, si, lo, hi)
+                    or (not required and self._listed_after_rejected(s, si, lo, hi)))))
+
+    def _listed_after_rejected(self, s: _Sentence, si: int, lo: int, hi: int) -> bool:
+        """In English, the value at `lo:hi` is in a list joined by "or", "nor" or "and"
+        (commas and articles between its values, nothing else) whose first value a cue
+        before it rejects: the list shares the cue ("not Vienna, Porto or Madrid" rejects
+        all three). Asked of faults only, so a true value after a rejected one is read as
+        before, and never of two values with a comma alone ("Not Vienna, Porto.": Porto
+        is the answer)."""
+        words, ends = s.words, self._ends[si]
+        last = hi
+        for _ in range(WINDOW):
+            nxt = self._listed_next(s, si, last)
+            if nxt is None:
+                break
+            last = nxt
+        pos = lo
+        for _ in range(WINDOW):
+            k = pos
+            while k > 0 and words[k - 1] in _LIST_GLUE:
+                k -= 1
+            start = ends.get(k)
+            if start is None or start >= pos:
+                return False
+            if self._rejected_before(s, si, start, False):
+                return not _LIST_CONJUNCTIONS.isdisjoint(words[start:last])
+            pos = start
+        return False
 
     def _corrected_at_once(self, s: _Sentence, si: int, lo: int, hi: int) -> bool:
         """In English, the value at `lo:hi` ends its clause and the next one or two
