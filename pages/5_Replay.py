@@ -330,7 +330,7 @@ kept = state.replays()
 if kept:
     st.subheader("Replays of this plan")
     st.caption(f"The last {REPLAYS_KEPT} replays of this plan are kept in this session, the "
-               "newest last; Compare sets any two side by side. Cost is by litellm's price "
+               "newest first; Compare sets any two side by side. Cost is by litellm's price "
                "table (built-in models cost nothing; a model it does not list: unknown).")
     st.dataframe([{"replay": k.number, "model": k.model,
                    "finished (UTC)": f"{k.finished:%H:%M:%S}", "seconds": round(k.seconds, 1),

@@ -61,6 +61,8 @@ def test_two_replays_are_listed_and_compared_side_by_side():
     table = _kept_table(at)
     assert list(table["model"]) == ["dgrr/rolling", "dgrr/reference"]  # newest first
     assert list(table["replay"]) == [2, 1]
+    # the caption says the order the table has (it said "newest last")
+    assert any("newest first" in c.value for c in at.caption)
     assert list(table["cost"]) == ["$0.00", "$0.00"]  # built-in models are offline
     kept = at.session_state["dgrr_replays"]
     (replays,) = kept.values()
