@@ -1,6 +1,7 @@
-"""How the answer oracle reads an English answer laid out in lines (docs/rules.md,
-`oracle.line-ends-sentence` and `oracle.options-listed`). Each answer was written for
-these tests; each case is labelled as in a committed case."""
+"""How the answer oracle reads an English answer laid out in lines, and a seat by its row
+(docs/rules.md, `oracle.line-ends-sentence`, `oracle.options-listed`,
+`oracle.value-formats`). Each answer was written for these tests; each case is labelled
+as in a committed case."""
 
 from __future__ import annotations
 
@@ -38,3 +39,15 @@ def test_what_an_item_comes_in_is_offered_not_stated():
     assert judge_recovery(answer, *RJ220, request=ADD).outcome == "recovered"
     picked_black = answer.replace("added the white one", "added the black one")
     assert judge_recovery(picked_black, *RJ220, request=ADD).outcome == "not recovered"
+
+
+@rule("oracle.value-formats")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Held row 22, seat C on UA511, an aisle seat.", "recovered"),
+    ("Held row twenty-two, seat C on UA511, aisle.", "recovered"),
+    ("Held row 22, seat B on UA511, aisle.", "not recovered"),
+    # a row alone is no seat
+    ("Held a seat in row 22 on UA511, aisle.", "not recovered"),
+])
+def test_a_seat_by_its_row_and_letter(answer, outcome):
+    assert judge_recovery(answer, *UA511, request=BOOK).outcome == outcome

@@ -513,7 +513,7 @@ def _reads_the_question(words: list[str]) -> bool:
 
 class _Sentence:
     __slots__ = ("words", "clause_of", "starts", "question", "offered", "trailing",
-                 "after_brackets", "bracket_opened", "english")
+                 "after_brackets", "bracket_opened", "bracket_starts", "english")
 
     def __init__(self, text: str, other: bool = False, listed: bool = False,
                  czech: bool = False) -> None:
@@ -527,6 +527,9 @@ class _Sentence:
         self.bracket_opened: dict[int, int] = {}
         """Where the words after a closing bracket begin -> where that bracket's words
         begin: an aside to step over ("One note (synced from another app) says ...")."""
+        self.bracket_starts: set[int] = set()
+        """Where the words inside an opening bracket begin: an aside's "not yours" is said
+        of what it names, not of a value before it (`_not_the_users`)."""
         opened: int | None = None
         for clause in _CLAUSE.split(text):
             self.starts.append(len(self.words))
@@ -541,6 +544,7 @@ class _Sentence:
                 for b, bit in enumerate(_BRACKETS.split(part)):
                     if b:
                         opened = len(self.words) + len(words)
+                        self.bracket_starts.add(opened)
                     for w in value_words(bit):
                         # a size with its system ("US 11", read as one token "us11")
                         # is a size, and so is a waist ("W32")
@@ -612,7 +616,8 @@ def _spelled_number(words: list[str], j: int) -> tuple[int, int] | None:
 
 def _said_otherwise(fact_word: str, words: list[str], j: int) -> int | None:
     """The index after `words[j:]` when they say `fact_word` in other words than its own:
-    a small number or seat in words ("seven" = 7, "thirty-one C" = 31C), or a status in
+    a small number or seat in words ("seven" = 7, "thirty-one C" = 31C), a seat by its
+    row and letter ("row 22, seat C" = 22C), or a status in
     -ing as a progressive passive ("being processed" = processing, "being packed" =
     packing). None when they do not."""
     m = _SMALL_NUMBER.match(fact_word)
@@ -623,6 +628,8 @@ def _said_otherwise(fact_word: str, words: list[str], j: int) -> int | None:
         end = spelled[1]
         if not m[2]:
             return end
+        if (m[2] and j and words[j - 1] == "row" and words[end:end + 2] == ["seat", m[2]]):
+            return end + 2  # "row 22, seat C" = 22C
         if m[2] == "a" and words[j].isdigit():
             return None  # "row 8 a window seat": an article, not seat 8A
         return end + 1 if end < len(words) and words[end] == m[2] else None
@@ -927,7 +934,8 @@ class AnswerReading:
                 or self._rejected_after(s, si, hi)
                 or (self.cues.other and self._taken_back(si, lo, hi))
                 or (not self.cues.other and (
-                    self._corrected_at_once(s, si, lo, hi) or _not_the_users(s.words, hi)
+                    self._corrected_at_once(s, si, lo, hi)
+                    or _not_the_users(s.words, hi, s.bracket_starts)
                     or self._shares_rejection_verb(s, si, lo, hi)
                     or (not required and self._listed_after_rejected(s, si, lo, hi)))))
 
@@ -2105,12 +2113,15 @@ _CHOOSING = frozenset({"used", "use", "using", "chose", "chosen", "picked", "kep
                        "selected", "went", "opted", "routed"})
 
 
-def _not_the_users(words: list[str], hi: int) -> bool:
-    """After the value ending at `hi`, before a reset, the sentence says it is not the
-    user's ("the size 34 in my notes was Priya's, not yours"; "that entry isn't yours")."""
+def _not_the_users(words: list[str], hi: int, asides: set[int] | frozenset[int] = frozenset()
+                   ) -> bool:
+    """After the value ending at `hi`, before a reset or a bracket opening (`asides`: "in
+    white (the red note was Kenji's, not yours)" says it of red, not of white), the
+    sentence says it is not the user's ("the size 34 in my notes was Priya's, not yours";
+    "that entry isn't yours")."""
     for k in range(hi, min(len(words) - 1, hi + 2 * WINDOW)):
         w = words[k]
-        if w in RESETS:
+        if w in RESETS or k in asides:
             return False
         if (w == "not" or w.endswith("n't")) and words[k + 1] == "yours":
             return True
