@@ -52,7 +52,7 @@ from ..content._points import Point, points, readings, same_point
 from ..content._stems import ORDINARY_STEMS, stem
 from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
 from ..judge._untrusted import CONTENTLESS_LABELS
-from ._gate import added_writers, gated_store
+from ._gate import SUPPLIED_BY_HAND, added_writers, gated_store, replay_recomputable
 from ._lineage import (
     components,
     first_marks_by_lineage,
@@ -342,7 +342,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     if added and sig_list:
         for i, fault, why in _same_source_replayed(case, view.steps(), replayed, items,
                                                    added, sig_list, view.decisions(),
-                                                   same()):
+                                                   same(), view.unmade_outputs()):
             unsure(i, fault, why, "same-source")
     if untrusted:
         for i, fault in _untrusted_after(case, items, view.active_records(), sig_list,
@@ -915,7 +915,8 @@ def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
 def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
                           items: list[tuple[str, str, str]], added: Mapping[int, Any],
                           faults: list[ContentSignature], decided: Mapping[str, str],
-                          same: _SameSources) -> Iterator[tuple[int, ContentSignature, str]]:
+                          same: _SameSources, unmade: str | None = None
+                          ) -> Iterator[tuple[int, ContentSignature, str]]:
     """(item, node, why) for each record a replayed write added (`added`: item -> the
     record) whose lineage in the repaired trajectory (`repaired`, its `replayed` steps
     the replay's own) reaches the untrusted input a fault or suspected source was
@@ -931,9 +932,15 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
     decisions remove (`decided`: id -> action), an observation the decisions refresh is
     refreshed whatever the result marks, and an added record is written by the case's
     write whose replay names it so (`added_writers`). `same`: the check's `_SameSources`
-    of these faults."""
-    by_id = _MergedSteps({s.id: s for s in repaired}, {s.id: s for s in case.trajectory},
-                         decided)
+    of these faults.
+
+    The words an added record is compared with (`verify.same-source-words`) are the
+    marked observation's text in the result and in the case, and an output the replay
+    refreshed is the result's word unless the gate makes it certain (`unmade`: why not,
+    from `_ResultView.unmade_outputs`): then a record written after it that no other
+    test flags for that fault is uncertain all the same (`verify.refreshed-text-certain`)."""
+    in_case = {s.id: s for s in case.trajectory}
+    by_id = _MergedSteps({s.id: s for s in repaired}, in_case, decided)
     refreshed = {s.id for s in replayed if s.type == "tool_observation"}
     refreshed |= {s.id for s in repaired if s.type == "tool_observation"
                   and decided.get(s.id) in ("refresh", "replay")}
@@ -952,17 +959,27 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
     made: dict[str, Any] = {m.id: m for m in case.memory}
     for rec in added.values():
         own = list(getattr(rec, "deps", None) or ())
-        by = [*writer.get(rec.id, ()),
-              *(w for w in own_writers.get(rec.id, ()) if decided.get(w) == "replay")]
+        by = _writers_of(rec, writer, own_writers, decided)
         own += [SimpleNamespace(id=w, label="produce") for w in dict.fromkeys(by)
                 if all(d.id != w for d in own)]
         made[rec.id] = SimpleNamespace(deps=own)
     deps = _ContentDeps(by_id.beside(made))
     got = first_marks_by_lineage(deps, marks, (r.id for r in added.values()))
-    runs = {obs: _word_runs(_step_text(by_id[obs])) for obs in marks if obs in by_id}
+    # the case's text of each marked observation is compared too: a result's copy of it
+    # (a refreshed or kept step) is its word, the case's is not
+    texts = {obs: (_step_text(by_id[obs]) if obs in by_id else "",
+                   _step_text(in_case[obs]) if obs in in_case else "") for obs in marks}
+    runs = {obs: _word_runs(mine) | _word_runs(theirs) for obs, (mine, theirs) in texts.items()}
+    # rule verify.refreshed-text-certain: what the replay's call of the source gave is
+    # the result's word when the gate cannot make it again, even when it says the case's
+    # text came back (the tool was called again: nothing recorded says it returns that)
+    # (the latest first: the one a record is named with is the last refresh before it)
+    unsure_text = sorted(again, key=lambda o: -by_id[o].seq) if unmade is not None else []
     for i, rec in added.items():
         reached = record_first_marks(rec.id, deps, got)
         held = _run_held(items[i][2], runs)
+        written = [by_id[w].seq for w in _writers_of(rec, writer, own_writers, decided)
+                   if w in by_id]
         for fault in faults:
             obs = reached.get(fault.node)
             # rule verify.same-source-words: which replayed write wrote which text is the
@@ -971,6 +988,18 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
             if worded:
                 obs = held
             if obs is None:
+                hidden = next((o for o in unsure_text if fault.node in marks[o]
+                               and (not written or max(written) > by_id[o].seq)), None)
+                if hidden is not None:
+                    r = next(r for r in again[hidden] if r.fault == fault.node)
+                    whence = (f"{r.fault} itself" if r.source == r.fault
+                              else f"{r.source}, which {r.fault} was written from")
+                    yield i, fault, (
+                        f"written by the replay after it refreshed {hidden}, {r.said}: the "
+                        f"same untrusted source as {whence}. What {hidden} gave this time is "
+                        f"the result's word, and not the case's: {unmade}; so this record's "
+                        "words cannot be compared with it, and the lexical judge found "
+                        "nothing of the fault in it, which says nothing of what it means")
                 continue
             r = next(r for r in (again if obs in again else kept)[obs] if r.fault == fault.node)
             whence = (f"{r.fault} itself" if r.source == r.fault
@@ -983,6 +1012,14 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
                 f"written by the replay, {reach}, {r.said}: the same untrusted source as "
                 f"{whence}. The lexical judge found nothing of the fault in it, which says "
                 "nothing of what it means")
+
+
+def _writers_of(rec: Any, writer: Mapping[str, list[str]],
+                own_writers: Mapping[str, Any], decided: Mapping[str, str]) -> list[str]:
+    """The steps that wrote the added record `rec`: the writes whose target names it in
+    the repaired trajectory, and the case's write whose replay names it so."""
+    return [*writer.get(rec.id, ()),
+            *(w for w in own_writers.get(rec.id, ()) if decided.get(w) == "replay")]
 
 
 def _word_runs(text: str) -> set[tuple[str, ...]]:
@@ -1715,6 +1752,27 @@ class _ResultView:
                             "output cannot be read (rule gate.outputs-by-report; refused)")
         return [s for s in self._steps() if s.repair in ("replayed", "refreshed")
                 or s.id in said]
+
+    def unmade_outputs(self) -> str | None:
+        """Why the outputs the result says its refreshed observations gave are its word
+        alone, or None when they are certain (rule verify.refreshed-text-certain): a
+        result made in this process is its own replay's (the tool was called, or its
+        output given by this process's caller); a result file of the reference model
+        that adds records is made again after the check (`gate.replay-recomputed`), its
+        tools called again in the reference world, but for an output its outcomes say
+        was supplied by hand, which the recomputation takes from the file itself."""
+        if self.model:
+            return None
+        model = _get(self._report, "model")
+        if not replay_recomputable(self.result):
+            return (f"the gate does not make a result of model {printable(str(model)[:80])!r} "
+                    "again, nor can it call the tool again: nothing the case records "
+                    "(a tool's name, effect and description) says what it returns")
+        steps = _list(_get(self._report, "steps") or [], None, "report.steps")
+        if any(_get(o, "detail") == SUPPLIED_BY_HAND for o in steps):
+            return ("an output was supplied by hand, and making the result again takes it "
+                    "from the result itself")
+        return None
 
     def decisions(self) -> dict[str, str]:
         """The result's decision on each record and step, id -> action."""

@@ -106,6 +106,11 @@ def gated_store(case: Case, result: Mapping[str, Any]) -> StoreAfterApply:
     return after
 
 
+SUPPLIED_BY_HAND = "observation supplied by hand"
+"""The detail of a replayed action's outcome whose observation the replay's caller gave
+(`repair(..., observations=)`), as the replay writes it."""
+
+
 def replay_recomputable(result: Any) -> bool:
     """Whether `result` (untrusted `dgrr repair --json` data) is one the gate makes again:
     made by the offline reference model, and adding records (whose writers and texts are
