@@ -8,6 +8,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.text import code, file_stem
 from dgrr_dashboard.widgets import (
+    NARROW_WINDOW_PX,
     STACK_PREFIX,
     WRAP_PREFIX,
     graph_frame,
@@ -46,7 +47,10 @@ colour_by = COLOUR_BY[c0.radio(
          "in the analysis (fault, answer-relevant, kept by independent support, affected, "
          "unaffected)")]
 beside = c4.radio("Inspector", ["beside the picture", "below the picture (a wider picture)"],
-                  horizontal=True, key="dgrr_w_g_inspector") == "beside the picture"
+                  horizontal=True, key="dgrr_w_g_inspector",
+                  help=f"In a window narrower than {NARROW_WINDOW_PX:,} px the inspector is "
+                       "below the picture either way: beside it, the picture would be too "
+                       "narrow to show a case.") == "beside the picture"
 with c5.expander("Node types"):
     types = st.multiselect("Node types", types_all, default=types_all, key="dgrr_w_g_types",
                            label_visibility="collapsed")

@@ -114,6 +114,11 @@ def test_the_graph_opens_whole_and_legible_at_900_and_1400_px(tmp_path):
                 assert m["faultsInView"] and m["overlaps"] == [], (width, name, m)
                 if name in whole[width]:
                     assert m["outside"] == [], (width, name, m)
+                # the inspector: beside the picture at 1400 px, below it at 900 px
+                frame = page.locator("iframe").first.bounding_box()
+                heading = page.get_by_role("heading", name="Node details").bounding_box()
+                below = heading["y"] >= frame["y"] + frame["height"] - 1
+                assert below == (width == 900), (width, name, frame, heading)
         browser.close()
     assert external == []
     # at 900 px the picture takes the page's width: beside the inspector it was 320 px
