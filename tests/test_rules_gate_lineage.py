@@ -500,3 +500,28 @@ def _made_by_replay(data: dict):
 
 def _case_step(data: dict, sid: str) -> dict:
     return next(s for s in data["trajectory"] if s["id"] == sid)
+
+
+@rule("verify.refreshed-text-certain")
+def test_a_refreshed_output_the_gate_calls_again_is_refused_when_rewritten(tmp_path, capsys):
+    """Where the gate can make the refreshed output again (the reference model's result
+    that adds records, its tool registered: figure 1's flight search, s7), a result whose
+    trajectory says the call gave something else is refused (exit 2), and the verdict
+    before it says nothing of the output being the result's word."""
+    from repair_core import load_case
+
+    root = Path(__file__).resolve().parent.parent
+    path = root / "sample_traces" / "figure1-travel.json"
+    case = load_case(path)
+    result = json.loads(repair(case, plan_case(case, objective="both")).model_dump_json())
+    outcomes = {o["id"]: o for o in result["report"]["steps"]}
+    assert outcomes["s7"]["outcome"] == "refreshed" and result["report"]["store_changes"]["added"]
+    assert all("the result's word" not in u.why for u in verify_result(case, result).uncertain)
+    _step(result, "s7").update(text="JL1 departs 11:05, window seat 31A free.",
+                               output={"flight": "JL1", "seat": "31A", "seat_type": "window"})
+    out = tmp_path / "result.json"
+    out.write_text(json.dumps(result), encoding="utf-8")
+    capsys.readouterr()
+    assert dgrr(["verify", str(out), "--case", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "step 's7' differs from the repair made again" in err and "Traceback" not in err
