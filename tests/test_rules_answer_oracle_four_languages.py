@@ -56,6 +56,10 @@ ANSWERS = [
     ("hr", "RJ220", "Želite li da dodam jaknu RJ-220, bijelu, veličina XL, u košaricu?",
      "not recovered"),
     ("hr", "O8471", "Vaša narudžba O-8471 je u obradi i stiže u četvrtak.", "recovered"),
+    # a promise with no subject written is still no done action
+    ("eu", "UA511", "UA511 hegaldiko 22C eserlekua erreserbatuko dut, pasillo ondoan.",
+     "not recovered"),
+    ("tl", "UA511", "Ibo-book ang upuang 22C sa pasilyo ng UA511.", "not recovered"),
     ("hr", "O8471", "Vaša porudžbina O-8471 je u obradi i stiže u četvrtak.", "recovered"),
 ]
 

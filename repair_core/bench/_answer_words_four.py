@@ -139,7 +139,8 @@ _TL_PROMISED = {"ibo-book": "book", "ibu-book": "book", "ire-reserve": "book",
 _TL: dict[str, str | None] = {
     **_TL_DONE, **_before(_TL_DONE, ("ko", "ko na", "ko nang", "nako", "na nako"), "i"),
     **_before(_TL_DONE, ("na",)),
-    **{word: f"will {verb}" for word, verb in _TL_PROMISED.items()},
+    # promised whoever acts: read as the agent's own promise, which is no done action
+    **{word: f"i will {verb}" for word, verb in _TL_PROMISED.items()},
     **{f"{word} ko": f"i will {verb}" for word, verb in _TL_PROMISED.items()},
     **{f"gusto mo bang {word}": f"shall i {verb}" for word, verb in _TL_PROMISED.items()},
     **{f"{word} ko ba": f"shall i {verb}" for word, verb in _TL_PROMISED.items()},
@@ -195,9 +196,10 @@ _EU_AUX = ("dut", "dugu", "da", "dira", "ditut", "ditugu", "zaizu", "zaitut")
 _EU: dict[str, str | None] = {
     **_EU_PARTICIPLES,
     **{f"{word} {aux}": past for word, past in _EU_PARTICIPLES.items() for aux in _EU_AUX},
-    **{f"{word} {aux}": f"will {verb}" for word, verb in _EU_FUTURE.items()
-       for aux in (*_EU_AUX, "ditut", "dugu")},
-    **{word: f"will {verb}" for word, verb in _EU_FUTURE.items()},
+    # promised whoever acts: read as the agent's own promise, which is no done action
+    **{f"{word} {aux}": f"i will {verb}" for word, verb in _EU_FUTURE.items()
+       for aux in _EU_AUX},
+    **{word: f"i will {verb}" for word, verb in _EU_FUTURE.items()},
     "bidaliko da": "will ship", "bidaliko dira": "will ship",
     # the negated auxiliary comes first and the verb last: read only when it is next
     **_each("ez", "not>"), **{f"ez {aux}": "not>" for aux in _EU_AUX},
