@@ -9,7 +9,7 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.kept_replays import KeptReplay
-from dgrr_dashboard.text import MISSING
+from dgrr_dashboard.text import MISSING, md
 from dgrr_dashboard.widgets import (
     answer_columns,
     coloured,
@@ -104,6 +104,13 @@ before = c.final_answer().text if c.has_answer() else "(none: the case has no st
 after = res.answer if res is not None and res.answer is not None else None
 answer_columns(before, after, id_prefix="dgrr-answer",
                titles=("Original (failed run)", "Corrected"), missing="(not replayed yet)")
+if res is not None:
+    # The corrected answer's new words are marked green, as any diff marks them: the line
+    # says whether the content check certified it, which the page did not say at all.
+    st.caption("Content check of what the agent reads next: "
+               + (md(res.verification.summary()) if res.verification is not None
+                  else "not certified: no check of it finished")
+               + " (Approve checks it again and lists what is found)")
 if res is not None and res.report.answer_lost:
     st.markdown("**Could not be determined from memory** (the failed answer rested on "
                 "these records; the repair removed them and nothing stands in their place):")

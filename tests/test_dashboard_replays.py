@@ -166,3 +166,23 @@ def test_the_original_can_be_set_against_an_older_replay():
     assert any("An older replay is shown" in c.value for c in at.caption)
     (replays,) = at.session_state["dgrr_replays"].values()
     assert at.session_state["dgrr_result"] is replays[-1].result  # Approve's is unchanged
+
+
+@pytest.mark.parametrize(("sample", "verdict"), [
+    (EXAMPLE, "clean by lineage"),
+    ("sample_traces/travel-two-faults.json", "not certified"),
+])
+def test_compare_says_whether_the_content_check_certified_the_answer(sample, verdict):
+    """Compare marks the corrected answer's new words green, as any diff does: the line
+    under it says what the content check found, so a result that is not certified never
+    reads as a clean one there."""
+    at = _ok(AppTest.from_file(APP, default_timeout=120).run())
+    _page(at, "1_Load")
+    at.selectbox(key="dgrr_w_sample").set_value(sample)
+    _ok(at.button(key="dgrr_w_load_sample").click().run())
+    _replay(at, "dgrr/reference")
+    _page(at, "6_Compare")
+    lines = [c.value for c in at.caption if "Content check" in c.value]
+    assert len(lines) == 1 and verdict in lines[0], lines
+    if verdict == "not certified":
+        assert "clean by" not in lines[0]
