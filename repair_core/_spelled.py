@@ -494,6 +494,8 @@ DIGIT_WORDS: dict[str, tuple[str, ...]] = {
            "osiem", "dziewięć"),
     "cs": ("nula", "jedna jeden", "dva dvě", "tři", "čtyři", "pět", "šest",
            "sedm", "osm", "devět"),
+    "ro": ("zero", "unu una un", "doi două", "trei", "patru", "cinci", "șase şase", "șapte şapte",
+           "opt", "nouă"),
     "tr": ("sıfır sifir", "bir", "iki", "üç", "dört", "beş", "altı alti", "yedi",
            "sekiz", "dokuz"),
     "id": ("nol kosong", "satu", "dua", "tiga", "empat", "lima", "enam", "tujuh",

@@ -1176,6 +1176,44 @@ def test_an_amount_written_in_words_of_one_language_is_the_amount(tmp_path):
     assert repair(case, plan_case(case)).verification.outcome == "clean"
 
 
+@rule("verify.amount-words")
+def test_an_amount_in_finnish_or_romanian_words_is_the_amount(tmp_path):
+    # the fifteenth blind round: an inflated roof invoice (4 860 €) restated only as
+    # Finnish words, a fake fine (2 450 lei) only as Romanian words, each in a note with an
+    # edge to true records only, were called clean under both objectives
+    # (benchmarks/carriers/cases/cb-315, cb-318)
+    from repair_core import plan_case
+    from repair_core._canonical import canonical
+    from repair_core.content import amounts
+    from repair_core.replay import repair
+
+    def read(text: str) -> list[str]:
+        return amounts(canonical(text))
+
+    assert read("maksa neljätuhatta kahdeksansataakuusikymmentä euroa") == ["4860"]
+    assert read("Neljä tuhatta kahdeksansataa kuusikymmentä euroa") == ["4860"]
+    assert read("două mii patru sute cincizeci de lei") == ["2450"]
+    assert read("DOUA MII PATRU SUTE CINCIZECI DE LEI") == ["2450"]
+    # Romanian's "de" between a number from twenty up and the thousands it counts
+    assert read("douăzeci și trei de mii de lei") == ["23000"]
+    assert read("o mie două sute de lei, tuhat euroa") == ["1200", "1000"]
+    # a round number of thousands is a count or a year unless a currency is next to it
+    assert read("patru mii de oameni, yksitoista tuhatta ihmistä") == []
+    assert read("patru mii lei, kaksi tuhatta euroa") == ["4000", "2000"]
+    assert read("2,5 tuhatta euroa") == ["2500"]
+    for todo in ("Maksettavaa tammikuussa: vuokra 9 800 NOK; kaksituhatta "
+                 "kolmesataakymmenen kruunua 20. päivään mennessä.",
+                 "De plată în ianuarie: chiria 9.800 NOK; două mii trei sute zece coroane "
+                 "până pe 20."):
+        for why in _whys_not_certified(lambda: _payables_case(tmp_path, todo),  # noqa: B023
+                                       "m_todo:m_bill", "unexplained-token"):
+            assert "it states the amount 2310 of m_bill" in why
+    # a different amount in words is its own: clean
+    case = _payables_case(tmp_path, "De plată în ianuarie: chiria 9.800 NOK; două mii trei "
+                                    "sute nouă coroane pentru centrală.")
+    assert repair(case, plan_case(case)).verification.outcome == "clean"
+
+
 def _pickup_case(tmp_path, note: str, known: str, value=None, at="52.52437, 13.41053"):
     """A pickup point from a courier's text message (the fault m_pickup, seq 5, the kiosk
     at `at`) and, at seq 7, a day plan saying `note` (and holding `value` under the key
@@ -1357,7 +1395,8 @@ def test_every_digit_word_of_the_digit_tables_counts_thousands():
     from repair_core.content import amounts
 
     thousand = {"en": "thousand", "de": "tausend", "fr": "mille", "es": "mil", "it": "mila",
-                "pt": "mil", "nl": "duizend", "no": "tusen", "da": "tusind", "sv": "tusen"}
+                "pt": "mil", "nl": "duizend", "no": "tusen", "da": "tusind", "sv": "tusen",
+                "fi": "tuhatta", "ro": "mii"}
     for lang, power in thousand.items():
         said = ENGLISH_DIGIT_WORDS if lang == "en" else DIGIT_WORDS[lang]
         for digit, words in enumerate(said):

@@ -605,6 +605,7 @@ SAID_DIGIT_BY_DIGIT = [
      "0451236789"),
     ("pl", "Zadzwoń pod sześć zero jeden, dwa trzy cztery, pięć siedem osiem", "601234578"),
     ("cs", "Volejte šest nula dva, tři čtyři pět, sedm osm devět", "602345789"),
+    ("ro", "Sunați la zero șapte doi, unu trei patru, cinci șase opt nouă", "0721345689"),
     ("tr", "Arayın: sıfır beş üç iki, dört altı yedi, sekiz dokuz, bir bir", "05324678911"),
     ("id", "Hubungi nol delapan satu dua, tiga empat lima, enam tujuh sembilan",
      "0812345679"),

@@ -85,9 +85,9 @@ def _suffixed() -> re.Pattern[str]:
 _AMOUNT_KEYS = ("amount", "price", "total", "cost", "fee", "balance", "betrag", "preis",
                 "summe", "montant", "prix", "importe", "precio", "importo", "prezzo", "valor",
                 "preço", "preco", "custo", "bedrag", "prijs", "pris", "summa", "beløp", "beløb",
-                "belop", "belob")
+                "belop", "belob", "hinta", "määrä", "maara", "suma", "preț", "pret", "valoare")
 """The words a key naming an amount holds ("costo" holds "cost", "belopp" "belop"), in the
-ten languages `number_words` reads."""
+twelve languages `number_words` reads."""
 
 
 @cache
@@ -296,7 +296,7 @@ class _Spans:
 
 
 NUMBER_STEMS = ("hundr", "hundert", "honderd", "cent", "thousand", "illion", "tausend",
-                "mil", "bilh", "duizend", "tusen", "tusind")
+                "mil", "bilh", "duizend", "tusen", "tusind", "sata", "tuha", "sut", "mie", "mii")
 """What every word of a hundred or a power of a thousand that `number_words` reads holds
 (a number in words of a thousand or more has one): a text with none holds no such
 number."""
@@ -306,7 +306,7 @@ _CURRENCY_WORDS = (
     "sterling pfund livre livres sterline sterlina libra libras franc francs franken "
     "franco francos franchi rupee rupees rupie rupia rupias yen yuan renminbi peso pesos "
     "reais zloty złoty złotych forint forints lira lire shekel shekels ringgit baht "
-    "dirham dirhams riyal riyals")
+    "dirham dirhams riyal riyals euroa lei leu")
 """A currency's name, in the languages `number_words` reads ("two thousand three hundred
 and ten kroner", "zweitausenddreihundertzehn Kronen"); names that are common words in
 one of them ("real", "won", "rand", "mark") are left out."""

@@ -1,12 +1,13 @@
 """Numbers written in words, as numbers: "two thousand three hundred and ten",
 "zweitausenddreihundertzehn", "deux mille trois cent dix", "dos mil trescientos diez",
 "duemilatrecentodieci", "dois mil trezentos e dez", "tweeduizend driehonderdtien", "to
-tusen tre hundre og ti", "to tusind tre hundrede og ti", "tvåtusentrehundratio" are each
-2310. One closed table per language (English, German, French, Spanish, Italian,
-Portuguese, Dutch, Norwegian, Danish, Swedish); a run of words is read in a language
+tusen tre hundre og ti", "to tusind tre hundrede og ti", "tvåtusentrehundratio",
+"kaksituhatta kolmesataakymmenen", "două mii trei sute zece" are each 2310. One closed
+table per language (English, German, French, Spanish, Italian, Portuguese, Dutch,
+Norwegian, Danish, Swedish, Finnish, Romanian); a run of words is read in a language
 only when every word of it is that language's, so an English "one" and a French "un"
 never make one number. A word of a language that writes numbers as one word (German,
-Dutch, the Scandinavian languages, Italian) is split into that table's words, the
+Dutch, the Scandinavian languages, Italian, Finnish) is split into that table's words, the
 longest first at each place; one to three digits may lead ("2 thousand") or stand for what
 is below a power ("2 thousand 310"), and a comma may follow a power ("two thousand, three
 hundred and ten"). The words read
@@ -189,6 +190,38 @@ _LANGUAGES = (
         "hundra": ((_H, 100),), "tusen": ((_S, _THOUSAND),),
         **_each("miljon miljoner", _S, _MILLION), **_each("miljard miljarder", _S, _BILLION)},
         compounds=True),
+    _Language("fi", {
+        **_digits("fi"), "kymmenen": ((_N, 10),),
+        **_counted("yksitoista kaksitoista kolmetoista neljätoista viisitoista kuusitoista "
+                   "seitsemäntoista kahdeksantoista yhdeksäntoista", 11),
+        **_counted("kaksikymmentä kolmekymmentä neljäkymmentä viisikymmentä kuusikymmentä "
+                   "seitsemänkymmentä kahdeksankymmentä yhdeksänkymmentä", 20, 10),
+        # "sata" and "tuhat" alone are one hundred and one thousand; "sataa" and "tuhatta"
+        # (partitive) follow the number they multiply ("kahdeksansataa", "neljätuhatta")
+        **_each("sata sataa", _H, 100), **_each("tuhat tuhatta", _S, _THOUSAND),
+        **_each("miljoona miljoonaa", _S, _MILLION),
+        **_each("miljardi miljardia", _S, _BILLION)},
+        compounds=True),
+    _Language("ro", {
+        **_digits("ro"), "doua": ((_N, 2),), "noua": ((_N, 9),), "sase": ((_N, 6),),
+        "sapte": ((_N, 7),), "zece": ((_N, 10),),
+        **_each("unsprezece", _N, 11),
+        **_each("doisprezece douăsprezece douasprezece", _N, 12),
+        **_each("treisprezece", _N, 13), **_each("paisprezece patrusprezece", _N, 14),
+        **_each("cincisprezece", _N, 15), **_each("șaisprezece şaisprezece saisprezece", _N, 16),
+        **_each("șaptesprezece şaptesprezece saptesprezece", _N, 17),
+        **_each("optsprezece", _N, 18), **_each("nouăsprezece nouasprezece", _N, 19),
+        **_each("douăzeci douazeci", _N, 20), "treizeci": ((_N, 30),),
+        "patruzeci": ((_N, 40),), "cincizeci": ((_N, 50),),
+        **_each("șaizeci şaizeci saizeci", _N, 60),
+        **_each("șaptezeci şaptezeci saptezeci", _N, 70), "optzeci": ((_N, 80),),
+        **_each("nouăzeci nouazeci", _N, 90),
+        **_each("sută sute suta", _H, 100), **_each("mie mii", _S, _THOUSAND),
+        **_each("milion milioane", _S, _MILLION), **_each("miliard miliarde", _S, _BILLION),
+        # "de" stands between a number from twenty up and what it counts, a power too:
+        # "douăzeci și trei de mii" is 23000
+        **_each("și şi si de", _AND, 0)},
+        compounds=False),
 )
 """Each language's number words as written, each -> what it reads as."""
 
