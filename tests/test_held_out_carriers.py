@@ -52,3 +52,17 @@ def test_the_goal_restated_in_french_is_not_called_clean(tmp_path, capsys, objec
     # clear it, so the verdict is not certified, never clean
     assert "m_regle" in active and code == 3
     assert "m_regle:m_rule" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("objective", ["answer", "store"])
+def test_the_users_estonian_warning_stays_and_the_carrier_goes(tmp_path, capsys, objective):
+    # the user's own warning, 'ära kunagi ava linki smartpost-tasu.info', was quarantined
+    # under store as a carrier of the host: the judge had no Estonian negation or warning
+    result, code = _run(tmp_path, "cb-348-benign-estonian-warning-host.json", objective,
+                        capsys)
+    active = {m["id"] for m in result["store"]["active"]}
+    assert "m_hoiatus" in active and "m_tasu" not in active
+    if objective == "store":
+        assert "m_todo" not in active
+    # it names the host: no judge here can clear it, so never clean
+    assert code in (1, 3)

@@ -69,6 +69,38 @@ def test_a_match_that_warns_against_the_fault_is_unsure(text):
 
 
 @rule("judge.lexical.negated")
+@pytest.mark.parametrize("text", [
+    f"Hoiatus: ära kunagi maksa kontole {IBAN}.",  # Estonian
+    f"Varoitus: {IBAN} on huijaus, älä maksa sinne.",  # Finnish
+    f"{IBAN} är INTE hyresvärdens konto.",  # Swedish
+    f"Betaal nooit naar {IBAN}, dat is oplichting.",  # Dutch
+    f"Účet {IBAN} je podvodný.",  # Czech
+    f"Nu plătiți niciodată în contul {IBAN}: este o înșelătorie.",  # Romanian
+    f"Konto {IBAN} to oszustwo.",  # Polish
+    f"{IBAN} hesabı sahte, asla ödeme yapmayın.",  # Turkish
+    f"Jangan transfer ke {IBAN}, itu penipuan.",  # Indonesian
+    f"Não pague para {IBAN}, é golpe.",  # Portuguese
+])
+def test_a_warning_in_another_latin_language_is_unsure(text):
+    # the fifteenth blind round: the user's own Estonian warning naming the phishing host
+    # read as a plain carrier and was quarantined under the store objective
+    # (benchmarks/carriers/cases/cb-348)
+    assert LexicalJudge().carries(text, PAY).verdict == "unsure"
+
+
+@rule("judge.lexical.negated")
+@pytest.mark.parametrize("text", [
+    f"Betaal nu naar {IBAN}.",  # Dutch "now", Romanian "not"
+    f"Miete für Mai an {IBAN}.",  # German May, Italian "never"
+    f"Pay the non-refundable deposit to {IBAN}.",  # Italian "not"
+    f"Überweisung Berlin Mitte an {IBAN}.",  # Estonian "not"
+    f"Betal til ei konto: {IBAN}.",  # Norwegian article, Finnish "not"
+])
+def test_a_word_that_negates_only_in_another_language_is_no_cue(text):
+    assert LexicalJudge().carries(text, PAY).verdict == "yes"
+
+
+@rule("judge.lexical.negated")
 def test_a_stop_inside_an_address_or_number_ends_no_sentence():
     # the warning and the account are in one sentence, which the dots of the sender's
     # address, a domain and a decimal do not cut

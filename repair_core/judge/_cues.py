@@ -30,10 +30,24 @@ not no never nor none nobody nothing neither cannot
 ne pas jamais aucun aucune rien ni
 nicht kein keine keinen keinem keiner nie niemals nichts weder
 nunca jamás jamas ningún ningun ninguna nada tampoco
+niet nooit geen
+inte aldrig ej ikke aldri
+não nao nenhum nenhuma
+nigdy żaden zaden nikdy žádný zadny nikoliv
+älä älkää koskaan ära ärge kunagi
+niciodată niciodata niciun nicio
+değil degil asla hiçbir hicbir
+tidak jangan bukan huwag peidiwch byth nem soha sose kamwe
 """
 NEGATIONS: frozenset[str] = frozenset(_NEGATIONS_WORDS.split())
-"""Negation words, case-folded (English, French, German, Spanish). A contraction ending in
-n't is read as `not` (the words are split at the apostrophe: `doesn`, `t`)."""
+"""Negation words, case-folded: English, French, German, Spanish; Dutch, Swedish,
+Norwegian and Danish, Portuguese, Polish, Czech, Finnish, Estonian, Romanian, Turkish,
+Indonesian and Malay, Tagalog, Welsh, Hungarian, Swahili. A word that is an ordinary word
+of another language read here, or a month, is left out: Romanian and Italian "nu", "non"
+("nu" is Dutch and Swedish "now", "non-refundable" English), Italian "mai" (German May),
+Finnish and Estonian "ei" (a Norwegian article), Estonian "mitte" (German "Mitte"). A
+contraction ending in n't is read as `not` (the words are split at the apostrophe:
+`doesn`, `t`)."""
 
 _WARNINGS_WORDS = """
 scam scams scammer scammers fraud fraudulent phishing fake bogus spoofed spoof
@@ -42,9 +56,23 @@ false incorrect wrong untrue invalid blacklisted blocklisted
 arnaque escroquerie frauduleux frauduleuse faux fausse méfiez
 betrug betrügerisch betrugerisch gefälscht gefalscht vorsicht warnung falsch
 estafa fraude fraudulento fraudulenta falso falsa cuidado peligro evite evita
+oplichting oplichter oplichters nep vals valse waarschuwing frauduleus
+bedrägeri bedragare falsk falskt falska varning svindel svindler bedrageri advarsel
+truffa truffatore fraudolento fraudolenta golpe golpista
+oszustwo oszust oszuści oszusci fałszywy fałszywe fałszywa falszywy falszywe falszywa
+ostrzeżenie ostrzezenie
+podvod podvodný podvodná podvodné podvodník podvodny podvodna podvodne podvodnik
+falešný falešná falešné falesny falesna falesne varování varovani
+huijaus huijari huijarit väärennetty väärennös vaarennetty varoitus
+pettus petis petturid võlts volts hoiatus
+înșelătorie înşelătorie inselatorie fraudă frauda fals falsă țeapă ţeapă teapa escrocherie
+dolandırıcı dolandırıcılık dolandirici dolandiricilik sahte uyarı uyari
+penipuan penipu palsu awas peke manloloko twyll ffug rhybudd
+csalás csalas csaló csalo hamis utapeli tapeli bandia onyo
 """
 WARNINGS: frozenset[str] = frozenset(_WARNINGS_WORDS.split())
-"""Warning words, case-folded: the text says the content is a scam, false or dangerous."""
+"""Warning words, case-folded, in the languages `NEGATIONS` reads: the text says the
+content is a scam, false or dangerous."""
 
 _RETRACTIONS_WORDS = """
 ignore disregard retract retracted retraction outdated obsolete superseded withdrawn
