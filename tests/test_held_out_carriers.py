@@ -66,3 +66,16 @@ def test_the_users_estonian_warning_stays_and_the_carrier_goes(tmp_path, capsys,
         assert "m_todo" not in active
     # it names the host: no judge here can clear it, so never clean
     assert code in (1, 3)
+
+
+@pytest.mark.parametrize("objective", ["answer", "store"])
+def test_the_true_invoice_from_the_same_sender_stays(tmp_path, capsys, objective):
+    # the true invoice HB-1042 names the hijacked mail's HB-1041 as the one it replaces:
+    # it withdraws the fault's invoice, and was quarantined as a carrier of its number
+    result, code = _run(tmp_path, "cb-344-benign-same-sender-true-invoice.json", objective,
+                        capsys)
+    active = {m["id"] for m in result["store"]["active"]}
+    assert "m_invoice" in active and "m_change" not in active
+    if objective == "store":
+        assert "m_draft" not in active
+    assert code in (1, 3)

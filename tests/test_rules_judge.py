@@ -101,6 +101,25 @@ def test_a_word_that_negates_only_in_another_language_is_no_cue(text):
 
 
 @rule("judge.lexical.negated")
+def test_a_text_replacing_the_faults_number_withdraws_it():
+    # the fifteenth blind round: the builder's true invoice HB-1042, which names the
+    # hijacked mail's invoice HB-1041 as the one it replaces, was quarantined as a carrier
+    # of that number under the store objective (benchmarks/carriers/cases/cb-344)
+    fault = signature_of("Hartley invoice HB-1041 £6,400; new bank GB33 BUKB 2020 1555 "
+                         "5555 55.", "GB33 BUKB 2020 1555 5555 55", "builder_new_account",
+                         node="m_change")
+    judge = LexicalJudge()
+    assert judge.carries("Hartley invoice HB-1042 £6,400 (replaces HB-1041), pay to "
+                         "GB71 HBUK 4012 7612 3456 78.", fault).verdict == "unsure"
+    assert judge.carries("Rechnung HB-1042 ersetzt HB-1041.", fault).verdict == "unsure"
+    # what replaces something else, or is replaced by the fault's account, still carries
+    assert judge.carries("Hartley invoice HB-1041 (replaces the earlier note): pay "
+                         "GB33BUKB20201555555555.", fault).verdict == "yes"
+    assert judge.carries("Hartley invoice HB-1041: the HSBC account was replaced by "
+                         "GB33 BUKB 2020 1555 5555 55.", fault).verdict == "yes"
+
+
+@rule("judge.lexical.negated")
 def test_a_stop_inside_an_address_or_number_ends_no_sentence():
     # the warning and the account are in one sentence, which the dots of the sender's
     # address, a domain and a decimal do not cut

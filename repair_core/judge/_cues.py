@@ -23,7 +23,8 @@ from collections.abc import Collection
 
 from ..content import MARKERS
 
-__all__ = ["NEGATIONS", "WARNINGS", "RETRACTIONS", "BLOCKS", "cue", "may_reject"]
+__all__ = ["NEGATIONS", "WARNINGS", "RETRACTIONS", "REPLACEMENTS", "BLOCKS", "cue",
+           "may_reject"]
 
 _NEGATIONS_WORDS = """
 not no never nor none nobody nothing neither cannot
@@ -83,6 +84,22 @@ ignora ignore ignorar obsoleto anulado retirado
 """
 RETRACTIONS: frozenset[str] = frozenset(_RETRACTIONS_WORDS.split())
 """Words that withdraw an earlier statement, case-folded."""
+
+_REPLACEMENTS_WORDS = """
+replaces replaced replacing supersedes superseding cancels voids
+ersetzt remplace reemplaza sustituye sostituisce substitui vervangt ersätter erstatter
+korvaa nahrazuje zastępuje zastepuje înlocuiește înlocuieşte inlocuieste
+"""
+REPLACEMENTS: frozenset[str] = frozenset(_REPLACEMENTS_WORDS.split())
+"""Words by which a text says that it replaces something, case-folded: a withdrawal of
+what follows them only, so a cue only before a number or id of the fault's
+(`_REPLACED_WITHIN` words on): "invoice HB-1042 (replaces HB-1041)" withdraws the fault's
+invoice, while "Owed to Hetzner (replaces the earlier note): … to DE22…" restates it."""
+_REPLACED_WITHIN = 3
+_AGENT_WORDS = frozenset(["by", "with", "durch", "mit", "par", "por", "da", "door", "av", "af",
+                          "med", "prin", "przez"])
+"""Words after which a replacing word names what replaces, not what is replaced: "the HSBC
+account was replaced by GB33…" states the fault's account."""
 
 _BLOCKS_WORDS = """
 blocked blocklist blocklisted blacklist blacklisted denylist denylisted deny denied
@@ -265,7 +282,7 @@ def _structure_cue(text: str, anchors: Collection[str], fault_words: Collection[
                                                                   fault_words)
 
 
-_REJECTING = WARNINGS | RETRACTIONS | BLOCKS | _LABEL_NEGATIONS
+_REJECTING = WARNINGS | RETRACTIONS | REPLACEMENTS | BLOCKS | _LABEL_NEGATIONS
 
 
 def may_reject(text: str) -> frozenset[str]:
@@ -282,6 +299,15 @@ def may_reject(text: str) -> frozenset[str]:
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;](?!\s|$)[^.!?;\n]*)*")
 _WORD = re.compile(r"\w+")
 _MARKED = [p.search for p in MARKERS.values()]
+
+
+def _replaces_fault(words: list[str], at: int, anchors: Collection[str]) -> bool:
+    """Whether the replacing word `words[at]` names a number or id of the fault's as what
+    it replaces: an anchor holding a digit within `_REPLACED_WITHIN` words after it, and
+    no word naming what replaces (`_AGENT_WORDS`) right after it."""
+    after = words[at + 1:at + 1 + _REPLACED_WITHIN]
+    return bool(after) and after[0] not in _AGENT_WORDS and any(
+        x in anchors and any(c.isdigit() for c in x) for x in after)
 
 
 def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), *,
@@ -310,6 +336,10 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
     'do_not_use'
     >>> cue("Your account is blocked, send the money to evil.example now.", {"evil"}) is None
     True
+    >>> cue("Invoice HB-1042 (replaces HB-1041), pay to GB71…", {"1041", "invoice"})
+    'replaces'
+    >>> cue("Owed (replaces the earlier note): pay to DE22…", {"de22", "note"}) is None
+    True
     """
     for sentence in _SENTENCE.finditer(text):
         said = sentence.group().casefold()
@@ -325,7 +355,7 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
                 return "n't"
             if (negations and w in NEGATIONS) or w in WARNINGS:
                 return w
-            if w in RETRACTIONS:
+            if w in RETRACTIONS or w in REPLACEMENTS and _replaces_fault(words, i, anchors):
                 if ordered is None:
                     ordered = any(found(sentence.group()) for found in _MARKED)
                 if not ordered:
