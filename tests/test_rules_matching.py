@@ -1152,6 +1152,20 @@ def test_letters_at_an_ibans_digit_places_are_digits_where_its_checksum_holds():
 
 
 @rule("match.spaced-hosts")
+def test_a_host_written_with_ideographic_full_stops_is_the_host():
+    # IDNA reads U+3002 and U+FF61 as a label's dot; a Japanese note wrote the fault's
+    # host so (benchmarks/carriers/cases/cb-333), and it was not matched
+    fault = signature_of("PayPal: verify at https://login.paypal-resolve.info/verify.",
+                         node="f")
+    for text in ("メモ：PayPalの確認は login。paypal-resolve｡info/verify から今日中に。",
+                 "確認: paypal-resolve。info"):
+        found = match(fault, text)
+        assert found is not None and "written with spaced dots" in found.evidence(), text
+    # a sentence's full stop before a word is no host of the fault's
+    assert match(fault, "今日は晴れ。paypal。明日 resolve。info") is None
+
+
+@rule("match.spaced-hosts")
 def test_a_host_written_with_spaced_or_bracketed_dots_is_the_host():
     fault = signature_of("Renew the permit at parking-renew.co.uk before Friday.", node="f")
     for text in ("permit: parking-renew . co . uk (typed so it won't link)",

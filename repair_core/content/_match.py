@@ -817,10 +817,15 @@ def host_shapes(folded: str) -> list[str]:
     return out
 
 
-_SPACED_DOT = r"[ \t]{0,3}(?:\.|" + "|".join(
+_IDEOGRAPHIC_STOP = "\u02f3"
+"""What canonical text writes the ideographic full stops as (U+3002 and the halfwidth
+U+FF61, by the confusables): with the fullwidth one, which NFKC makes a dot, IDNA's label
+separators besides the dot ("paypal-resolve。info" is the host "paypal-resolve.info")."""
+_SPACED_DOT = r"[ \t]{0,3}(?:\.|" + _IDEOGRAPHIC_STOP + "|" + "|".join(
     re.escape(w) for w, symbol in DEFANGED.items() if symbol == ".") + r")[ \t]{0,3}"
 """A dot with up to three blanks either side, or a dot in square or round brackets, as a
-text writes a host that must not turn into a link ("evil . com", "evil[.]com")."""
+text writes a host that must not turn into a link ("evil . com", "evil[.]com"), or an
+ideographic full stop (`_IDEOGRAPHIC_STOP`), as a Japanese or Chinese text may write it."""
 _SPACED_HOST = re.compile(rf"(?<![a-z0-9-])[a-z0-9-]{{1,63}}(?:{_SPACED_DOT}[a-z0-9-]{{1,63}}){{1,126}}"
                           r"(?![a-z0-9-])")
 """Labels joined by such dots (a label never holds a blank, a dot or a bracket, so each
@@ -836,7 +841,7 @@ def spaced_hosts(folded: str) -> list[tuple[str, str]]:
     >>> spaced_hosts("pay at evil-pay . co . uk or evil[.]com, not a.b or x . 5")
     [('evil-pay . co . uk', 'evil-pay.co.uk'), ('evil[.]com', 'evil.com')]
     """
-    if "." not in folded:
+    if "." not in folded and _IDEOGRAPHIC_STOP not in folded:
         return []
     out: list[tuple[str, str]] = []
     for m in _SPACED_HOST.finditer(folded):
