@@ -383,6 +383,32 @@ def test_a_host_in_unicode_is_its_punycode():
     assert match(fault, "Portal: stadtwerke-muenchen.de/zahlung") is None
 
 
+@rule("match.idn")
+def test_a_host_in_letters_canonical_text_folds_is_its_punycode_too():
+    # the fifteenth blind round: a note wrote the fault's host on the Cyrillic top-level
+    # domain .рф in Unicode; canonical text reads its letters as Latin look-alikes
+    # ("apple-unlock.pɸ"), which is no host, so the note was not matched
+    # (benchmarks/carriers/cases/cb-334)
+    fault = signature_of("Lost iPhone found; location at https://apple-unlock.xn--p1ai/find.",
+                         node="f")
+    assert "apple-unlock.xn--p1ai" in fault.tokens
+    found = match(fault, "Found iPhone: see location at apple-unlock.рф/find, sign in.")
+    assert found is not None and found.tokens == ["apple-unlock.xn--p1ai"]
+    assert [i for i, _ in scan([fault], ["Найти: пример.рф", "see apple-unlock.рф/find"])] == [1]
+    # another host on the same top-level domain is not it
+    assert match(fault, "Напишите на apple-support.рф или почта.рф") is None
+
+
+@rule("match.linear")
+def test_hosts_beyond_ascii_are_read_in_time_linear_in_the_text():
+    fault = signature_of("Lost iPhone found; location at https://apple-unlock.xn--p1ai/find.",
+                         node="f")
+    for shape in (lambda n: "apple-unlock.рф " + "".join(f"ф{i}.рф " for i in range(n // 8)),
+                  lambda n: "apple-unlock.рф " + "фa." * (n // 3),
+                  lambda n: "apple-unlock.рф " + "фa.рф " * (n // 6)):
+        grows_linearly(shape, lambda text: match(fault, text), SIZE // 4, label=shape(24))
+
+
 @rule("match.numbers")
 def test_an_iban_grouped_as_its_countrys_domestic_parts_is_the_iban():
     fault = signature_of("Loyer 980 € à régler sur FR76 3000 4008 2300 0105 6362 135.",

@@ -38,6 +38,7 @@ and phone numbers by their digits (or an IBAN's compact form), whatever their gr
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ from typing import Any
 
 from .._canonical import canonical, canonical_each
 from .._carried import folded_texts, words_of_canonical
-from .._spelled import DEFANGED
+from .._spelled import DEFANGED, public_suffixes
 from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind
 from ._memo import per_signature
@@ -57,6 +58,7 @@ from ._signature import ContentSignature
 from ._stems import restated_by, word_stems
 from ._tokens import (
     STRONG_KINDS,
+    TokenKind,
     distinctive_tokens,
     national_forms,
     parent_domains,
@@ -279,6 +281,44 @@ def _containing(names: Sequence[str]) -> list[tuple[int, ...]]:
     return held_within([words(name) for name in names])
 
 
+_HOST_RUN = re.compile(r"[\w.-]+")
+_LONGEST_HOST = 253
+"""A longer run is no host (a DNS name has at most 253 characters)."""
+"""A run of the characters a host is written with (letters of any script, digits, dots and
+hyphens): `_idn_hosts` reads those holding a dot and a letter beyond ASCII."""
+
+
+def _idn_hosts(text: str) -> dict[str, TokenKind]:
+    """The URL tokens of the host-shaped runs of `text` that hold a letter beyond ASCII
+    and end in a top-level public suffix, read before the confusables (NFKC and case
+    folding only, as IDNA's nameprep maps a name), each label beyond ASCII by its punycode:
+    canonical text writes a Cyrillic "рф" as Latin look-alikes, which no IDNA name holds,
+    so "apple-unlock.рф" was read as no host at all. Each run once, the forms read in one
+    call."""
+    if text.isascii() or "." not in text:
+        return {}
+    tops = public_suffixes()[0]
+    forms: dict[str, None] = {}
+    for m in _HOST_RUN.finditer(unicodedata.normalize("NFKC", text).casefold()):
+        run = m.group().strip(".-")
+        if len(run) > _LONGEST_HOST or run.isascii() or run in forms \
+                or run.rpartition(".")[2] not in tops:
+            continue
+        forms[run] = None
+    ascii_forms = []
+    for run in forms:
+        try:
+            ascii_forms.append(".".join(
+                label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii")
+                for label in run.split(".")))
+        except UnicodeError:
+            continue
+    if not ascii_forms:
+        return {}
+    return {t: k for t, k in distinctive_tokens(" ".join(ascii_forms), names=False).items()
+            if k == "url" and "xn--" in t}
+
+
 class _Read:
     """A text being scored, with what scoring it against a signature works out, kept for
     the next signature (`scan` scores each candidate against every signature)."""
@@ -350,6 +390,7 @@ class _Read:
         a token written in other case, width or grouping reads as the same)."""
         if self._tokens is None:
             found = distinctive_tokens(self.canonical(), names=False)
+            found.update(_idn_hosts(self.text))
             self._tokens = frozenset(form for t, kind in found.items()
                                      for form in _found_under(canonical(t), kind))
             self._hosts = frozenset(t.rpartition("@")[2] for t, kind in found.items()
