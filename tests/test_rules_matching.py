@@ -400,6 +400,14 @@ def test_a_host_in_letters_canonical_text_folds_is_its_punycode_too():
 
 
 @rule("match.linear")
+def test_boxes_are_read_in_time_linear_in_the_text():
+    for shape in (lambda n: "|a" * (n // 2), lambda n: "| a |" * (n // 5),
+                  lambda n: "|N|L|9|1|A|B|N|A|0|4|1|7|1|6|4|3|0|0| " * (n // 38)):
+        grows_linearly(shape, lambda text: distinctive_tokens(text, names=False), SIZE,
+                       label=shape(24))
+
+
+@rule("match.linear")
 def test_hosts_beyond_ascii_are_read_in_time_linear_in_the_text():
     fault = signature_of("Lost iPhone found; location at https://apple-unlock.xn--p1ai/find.",
                          node="f")
@@ -407,6 +415,21 @@ def test_hosts_beyond_ascii_are_read_in_time_linear_in_the_text():
                   lambda n: "apple-unlock.рф " + "фa." * (n // 3),
                   lambda n: "apple-unlock.рф " + "фa.рф " * (n // 6)):
         grows_linearly(shape, lambda text: match(fault, text), SIZE // 4, label=shape(24))
+
+
+@rule("match.numbers")
+def test_an_iban_typed_one_character_per_box_is_the_iban():
+    # the fifteenth blind round: a transfer slip typed the fault's IBAN into a paper
+    # form's boxes, and was not matched (benchmarks/carriers/cases/cb-335)
+    fault = signature_of("HC Zuid: pay the fee to new account NL91 ABNA 0417 1643 00.",
+                         node="f")
+    for slip in ("Acceptgiro HC Zuid, 180 EUR\nIBAN |N|L|9|1|A|B|N|A|0|4|1|7|1|6|4|3|0|0|",
+                 "IBAN | N | L | 9 | 1 | A | B | N | A | 0 | 4 | 1 | 7 | 1 | 6 | 4 | 3 | 0 | 0",
+                 "iban n|l|9|1|a|b|n|a|0|4|1|7|1|6|4|3|0|0| then BIC |A|B|N|A|N|L|2|A|"):
+        found = match(fault, slip)
+        assert found is not None and "NL91ABNA0417164300" in found.tokens, slip
+    # one box changed fails the checksum: no account
+    assert distinctive_tokens("|N|L|9|1|A|B|N|A|0|4|1|7|1|6|4|3|0|1|", names=False) == {}
 
 
 @rule("match.numbers")

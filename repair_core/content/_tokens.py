@@ -42,6 +42,12 @@ _IBAN_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2}\d{2}[A-Za-z0-9]{0,30}(?![A-Za-z0-
 _IBAN_COMPACT = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
 """An account number written as one piece: IBAN-shaped, checked or not."""
 _IBAN_SEPARATOR = re.compile(r"[ \t-]")
+_BOXED = re.compile(r"(?<![A-Za-z0-9|])\|?(?:[ \t]{0,2}[A-Za-z0-9][ \t]{0,2}\|){15,}"
+                    r"(?:[ \t]{0,2}[A-Za-z0-9](?![A-Za-z0-9]))?")
+"""A run of fifteen or more single letters or digits each closed by a bar (the last one
+maybe not), as a paper form's boxes are typed ("|N|L|9|1|A|B|N|A|…|"): each repetition
+starts after the bar the one before ends with."""
+_BOX_SPACE = re.compile(r"[ \t|]")
 _NUMBER_RUN = re.compile(r"(?<![\w.])[+(]?\d[\d().\-/]{0,30}(?:[ \t]\(?\d[\d().\-/]{0,30}){0,12}")
 _ID_RUN = re.compile(r"(?<![\w-])[A-Za-z0-9_-]{5,}")
 """A run that may be an id (the old pattern's word boundary in front)."""
@@ -575,6 +581,13 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
     from stdnum import iban, luhn
 
     blank: list[tuple[int, int]] = []
+    for m in _BOXED.finditer(text):
+        # an IBAN typed one character per box: from its first box, its country's length
+        boxes = _BOX_SPACE.sub("", m.group(0)).upper()
+        compact = boxes[:_iban_lengths().get(boxes[:2], 0)]
+        if _IBAN_COMPACT.fullmatch(compact) is not None and iban.is_valid(compact):
+            accounts.setdefault(compact, "account")
+            blank.append(m.span())
     for m in _IBAN_RUN.finditer(text):
         run = m.group(0)
         if len(run) < 15:
