@@ -1552,7 +1552,26 @@ class AnswerReading:
         return self._about_the_request(si, i) and (
             not obj or obj[0] in _OBJECT_PRONOUNS or obj[0] in _OBJECT_FREE
             or (other and obj[0] in _OTHER_OBJECT_FREE)
-            or self._names(self._required_at[si], i + 1, i + 1 + len(obj)))
+            or self._names(self._required_at[si], i + 1, i + 1 + len(obj))
+            or self._names_the_requests_noun(obj))
+
+    def _names_the_requests_noun(self, obj: list[str]) -> bool:
+        """In English (and the languages read through a gloss), the object past its
+        determiners is a noun the request names, or words of the request before it ("I
+        haven't changed the address", "your shipping address" in answer to "ship my latest
+        order to my shipping address"): the action is done to what was asked for."""
+        if self._request_words is None or self.cues.other:
+            return False
+        k = 0
+        while k < len(obj) and obj[k] in _DETERMINERS:
+            k += 1
+        # the noun may follow words of the request that describe it ("your shipping
+        # address", "my latest order")
+        while k < len(obj) and obj[k] in self._request_words and obj[k] not in REQUEST_VERBS:
+            if obj[k] in _REQUEST_NOUNS:
+                return True
+            k += 1
+        return False
 
     def _side_action(self, si: int, i: int) -> bool:
         """In English, the action at `i` is not the request's verb (by its first three
@@ -2165,6 +2184,11 @@ def _anything_else(words: list[str]) -> bool:
         is_other_action(w) or w in ACTION_VERBS for w in words)
 
 
+_REQUEST_NOUNS = frozenset({"address", "order", "seat", "flight", "cart", "booking",
+                            "reservation", "hold", "item", "shirt", "t-shirt", "jacket",
+                            "jeans", "shoes", "backpack"})
+"""Nouns a request names its object by: an action done to one of them, when the request
+names it too, is the request's (`_names_the_requests_noun`)."""
 _ID_NOUNS = frozenset({"order", "number", "no", "flight", "item", "product", "booking",
                        "reservation", "ref", "reference", "id", "ticket", "confirmation"})
 

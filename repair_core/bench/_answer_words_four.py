@@ -110,6 +110,7 @@ _CY: dict[str, str | None] = {
     **_each("maint", "size"), **_each("archeb harcheb", "order"),
     **_each("basged fasged troli", "cart"), "basged siopa": "cart", "fasged siopa": "cart",
     **_each("hediad", "flight"),
+    **_each("cyfeiriad gyfeiriad nghyfeiriad", "address"), **_each("y yr", "the"),
     **_each("mae mae'r", "is"), **_each("eich", "your"), "ac": "and", "gyda": "with",
     "ar": "on", "o": "from", "i": "to", "at": "to", "yn": "",
 }
@@ -234,7 +235,7 @@ _EU: dict[str, str | None] = {
     "entregatuta": "delivered", **_each("iritsiko", "arrives"),
     **_each("tamaina neurria taila", "size"), **_each("eskaera eskaria", "order"),
     **_each("saskia saskira saskian", "cart"), **_each("hegaldia hegaldi", "flight"),
-    **_each("helbidera helbidean", "address"),
+    **_each("helbidea helbidera helbidean", "address"),
     # never "eta" (and): English writes it for an arrival time ("ETA Thu")
     "zure": "your", "dago": "is", "dira": "are",
 }
@@ -333,7 +334,8 @@ _HR: dict[str, str | None] = {
     **_each("veličina veličine veličini veličinu", "size"),
     **_each("narudžba narudžbu narudžbe porudžbina porudžbinu porudžbine", "order"),
     **_each("košarica košaricu košarici korpa korpu korpi", "cart"),
-    **_each("leta letu", "flight"), "i dalje": "still", "je": "is", "su": "are",
+    **_each("leta letu", "flight"), **_each("adresa adresu adrese adresi", "address"),
+    "i dalje": "still", "je": "is", "su": "are",
     "i": "and", "sa": "with", "za": "for", "iz": "from", "na adresu": "to", "na": "to",
     "vaša": "your", "vaš": "your", "vašu": "your",
 }
