@@ -10,7 +10,7 @@ import streamlit as st
 from dgrr_dashboard import kept_cases, state
 from dgrr_dashboard.case_list import cases_frame, filter_cases, moved
 from dgrr_dashboard.identity import reviewer_identity
-from dgrr_dashboard.queue_claim import claim, held_request
+from dgrr_dashboard.queue_claim import claim, held_elsewhere, held_request
 from dgrr_dashboard.settings import team_mode
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import WRAP_PREFIX, database_picker, page_setup, show_problems
@@ -56,6 +56,15 @@ def _claim_from_queue(pending: list[int]) -> None:
                 st.info(f"You hold request #{held.id} (case {code(held.case_id)}): it is the "
                         "working case. Release it on the Inbox page before claiming another.")
                 st.page_link("pages/3_Graph.py", label="Go to Graph", icon=":material/hub:")
+                return
+            earlier = held_elsewhere(queue, who.name)
+            if earlier:  # a reload forgot it: a second claim would hold two
+                st.info(f"You hold request #{earlier[0].id} (case "
+                        f"{code(earlier[0].case_id)}), claimed in an earlier session (a "
+                        "reload or another tab): resume or release it on the Inbox page "
+                        "before claiming another.")
+                st.page_link("pages/0_Inbox.py", label="Go to the Inbox",
+                             icon=":material/inbox:")
                 return
             if not pending:
                 st.caption("Nothing is pending.")

@@ -180,3 +180,26 @@ def test_a_reviewer_claims_a_queue_request_from_the_cases_list(_env):
     # the Inbox knows the session holds it (one notion of the request held)
     at.switch_page("pages/0_Inbox.py").run()
     assert any("You hold request #2" in i.value for i in at.info)
+
+
+def test_a_new_session_claims_nothing_while_its_reviewer_holds_a_request(_env):
+    """After a reload the Cases page, like the Inbox, sends the reviewer back to the request
+    she holds instead of letting her claim a second one."""
+    from repair_core.queue import RepairQueue
+
+    queue = RepairQueue(os.environ["DGRR_DB"])
+    queue.submit(load_example(), ["m3"], diagnosed_by="detector")
+    queue.submit(load_example(), ["m6"], diagnosed_by="detector")
+    queue.claim(1, reviewer="ana")  # in a session the reload ended
+    queue.close()
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.switch_page("pages/0_Cases.py").run()
+    at.radio(key="dgrr_w_cases_source").set_value("the repair queue").run()
+    at.sidebar.text_input(key="dgrr_w_reviewer_name").set_value("ana").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("You hold request #1" in i.value and "earlier session" in i.value
+               for i in at.info)
+    assert not [b for b in at.button if b.key == "dgrr_w_cases_claim"]
+    # another reviewer claims as before
+    at.sidebar.text_input(key="dgrr_w_reviewer_name").set_value("bo").run()
+    assert at.selectbox(key="dgrr_w_cases_claim_pick").options == ["#2"]
