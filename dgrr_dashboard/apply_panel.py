@@ -89,7 +89,8 @@ def run_apply(url: str, plan: Any, result: Any, *, write: bool, reviewer: str | 
                          unchecked=unchecked,
                          # with the worker, made again in its check above: a result it
                          # refused is refused there, one past its limit is unchecked
-                         recompute=replay_again if here else None)
+                         recompute=replay_again if here else None,
+                         to_write="press Apply to write")
         finally:
             log.close()
     except DgrrError as exc:

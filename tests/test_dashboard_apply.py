@@ -108,7 +108,7 @@ def test_the_pages_apply_writes_the_sqlite_store_and_signs_every_row(operator, m
         "check scopes (records of another owner)"]
     assert all(": passed" in c for c in checks), checks
     assert "signatures checked against the trust file" in checks[0]
-    assert dry.lines[-1] == "dry run: nothing written (add --apply to write)"
+    assert dry.lines[-1] == "dry run: nothing written (press Apply to write)"
     assert store_texts(run.store_file) == before
 
     done = run_apply(url, plan, result, write=True, reviewer=LABEL)

@@ -199,8 +199,8 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
                  judge: Any = None, say: Callable[[str], None] = print,
                  warn: Callable[[str], None] = _stderr,
                  verification: Verification | None = None, unchecked: str | None = None,
-                 recompute: Callable[[Case, Any], None] | None
-                 ) -> list[dict[str, Any]]:
+                 recompute: Callable[[Case, Any], None] | None,
+                 to_write: str = "add --apply to write") -> list[dict[str, Any]]:
     """Check `result` (a `dgrr repair --json` object) of `case` against the approvals
     `log` (an open `ApprovalStore`, verified against `trust` and the checkpoint `against`)
     and, with `write`, apply its store operations to `target` as `reviewer`. Each line
@@ -211,7 +211,8 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
     the result names), used instead of running it here; `unchecked`: why such a check did
     not finish — the result is then not certified as a whole, no approval can have
     acknowledged what was never listed, and the write is refused. `recompute`: as
-    `gate_apply` takes it."""
+    `gate_apply` takes it. `to_write`: how the caller writes after a dry run, in its
+    own words (the CLI's flag, the dashboard's button)."""
     from ..approvals import ApplyEvents
     from . import Journal, journal_dir
     from ._identity import langgraph_identity, mem0_identity
@@ -254,7 +255,7 @@ def apply_result(log: Any, case: Case, result: dict[str, Any], target: ApplyTarg
         f"failed: {plural(len(others), 'record')} not acknowledged" if others else
         "passed: nothing written in another owner's scope unacknowledged"))
     if not write:
-        say("dry run: nothing written (add --apply to write)")
+        say(f"dry run: nothing written ({to_write})")
         return []
     approval = gate.honoured()
     if not reviewer or not reviewer.strip():
