@@ -1,5 +1,6 @@
-"""An action not done to the noun the request names (docs/rules.md, `oracle.not-done`).
-Each answer was written for these tests; the labels are those of ctl-005."""
+"""Actions the answer reports not done (docs/rules.md, `oracle.not-done`): done to the noun
+the request names, waiting on the user, under way, or beyond the agent.
+Each answer was written for these tests; the labels are those of ctl-005 and ctl-001."""
 
 from __future__ import annotations
 
@@ -33,3 +34,31 @@ REQUEST = "Please ship my latest order to my shipping address."
 ])
 def test_an_action_not_done_to_the_requests_noun_is_not_done(answer, outcome):
     assert judge_recovery(answer, *SHIP, request=REQUEST).outcome == outcome
+
+
+BOOK_LABELS = (["UA511", "22C", "aisle"], ["middle", "22B", "H-3896"])
+BOOK = "Book me a flight from my home airport to Seattle next Wednesday."
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # waiting on the user's confirmation, under way, or beyond the agent: not done
+    ("I've set up the booking for UA511, seat 22C (aisle); it only needs your "
+     "confirmation.", "not recovered"),
+    ("UA511 — aisle seat 22C — booking in progress.", "not recovered"),
+    ("Sorry, I don't have the ability to hold seats; UA511 still has aisle seat 22C.",
+     "not recovered"),
+    # done, with a confirmation asked of something else, is read as before
+    ("Held aisle seat 22C on UA511; the fare needs your confirmation by Friday.",
+     "recovered"),
+])
+def test_an_action_waiting_under_way_or_beyond_the_agent_is_not_done(answer, outcome):
+    assert judge_recovery(answer, *BOOK_LABELS, request=BOOK).outcome == outcome
+
+
+@rule("oracle.not-done")
+def test_in_progress_is_a_status_in_answer_to_a_status_request():
+    verdict = judge_recovery("Order O-8471 is in progress: processing, arriving Thursday.",
+                             ["O-8471", "processing", "Thursday"], ["O-6672"],
+                             request="Where is my order right now?")
+    assert verdict.outcome == "recovered"

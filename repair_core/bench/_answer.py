@@ -283,9 +283,11 @@ _ASKED = frozenset({"asked", "told", "wanted", "requested", "instructed"})
 """Past verbs of asking before "me to": "you only asked me to search" reports the user's
 request, it offers nothing."""
 _INABILITY = (("can't",), ("cannot",), ("can", "not"), ("not", "able", "to"),
-              ("unable", "to"), ("not", "allowed", "to"), ("not", "permitted", "to"))
+              ("unable", "to"), ("not", "allowed", "to"), ("not", "permitted", "to"),
+              ("don't", "have", "the", "ability", "to"),
+              ("do", "not", "have", "the", "ability", "to"), ("lack", "the", "ability", "to"))
 """What follows the agent ("I", "we") in a refusal: "I'm not able to change", "I can't
-make purchases"."""
+make purchases", "I don't have the ability to hold seats"."""
 # "not sure", and "could not confirm" or "unable to verify" that it took effect
 _DOUBTS = frozenset({"certain", "sure", "confident", "confirm", "verify"})
 _OUTCOME_WORDS = frozenset({"worked", "succeeded", "stuck", "registered", "saved"})
@@ -1280,6 +1282,9 @@ class AnswerReading:
                 negated_at = next((k for k in range(max(0, i - 1), min(len(words), i + 2))
                                    if cues.negation(words[k])), -1)
             pending = (w in PENDING_WORDS and not _timetable(words, i, s.clause(i)[1])) or (
+                # "booking in progress": under way, in answer to a request for an action
+                w == "progress" and i > 0 and words[i - 1] == "in"
+                and self.asks_action is True) or (
                 cues.other and w in OTHER_PENDING_WORDS and not self._states_a_status(si, i)
             ) or (negated_at >= 0 and self._governs_a_requested_action(s, negated_at))
             if _negation(w):
@@ -2284,12 +2289,15 @@ def _disclaims(words: list[str]) -> bool:
 
 
 _GO_AHEADS = (("say", "the", "word"), ("give", "me", "the", "go-ahead"),
-              ("give", "the", "go-ahead"), ("give", "me", "the", "nod"))
+              ("give", "the", "go-ahead"), ("give", "me", "the", "nod"),
+              ("needs", "your", "confirmation"), ("need", "your", "confirmation"),
+              ("requires", "your", "confirmation"), ("require", "your", "confirmation"))
 
 
 def _awaits_the_word(words: list[str]) -> bool:
     """The sentence waits on the user's word before acting ("just say the word and it
-    goes in your cart", "give me the go-ahead and I'll book it"): an offer."""
+    goes in your cart", "give me the go-ahead and I'll book it", "it just needs your
+    confirmation"): an offer."""
     return any(words[i:i + len(p)] == list(p)
                for i in range(len(words)) for p in _GO_AHEADS)
 
