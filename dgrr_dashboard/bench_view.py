@@ -126,8 +126,12 @@ def side_by_side(out: Path) -> None:
                   if c.startswith(f"{m} · ")]
     outcomes = chosen_two + [c for c in outcomes if c not in chosen_two]
     shown = shown[["case_id", "domain", "fault_type", *outcomes]]
-    st.dataframe(outcome_styles(shown, outcomes), hide_index=True, width="stretch",
-                 height=300, placeholder=MISSING, key="dgrr_w_bs_table")
+    if shown.empty:  # an empty grid of blank rows reads as a table that failed to load
+        st.info(f"{code(a)} and {code(b)} have the same outcome on every case: untick "
+                "\"Only cases where they disagree\" to list them all.")
+    else:
+        st.dataframe(outcome_styles(shown, outcomes), hide_index=True, width="stretch",
+                     height="auto", placeholder=MISSING, key="dgrr_w_bs_table")
     chart = pd.DataFrame([{"method": m, "recovery": sum(bool(r.get("recovered"))
                                                         for r in rows if r["method"] == m)
                            / max(1, sum(r["method"] == m for r in rows))} for m in methods])

@@ -453,6 +453,30 @@ def test_researcher_opens_a_disagreement_with_a_baselines_repair(bench_out):
     assert {s for s, a in plan.steps.items() if a in ("replay", "refresh")} == set(d.replay)
 
 
+def test_two_methods_that_never_disagree_get_a_sentence_not_an_empty_grid(bench_out, tmp_path):
+    import json
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(bench_out, copy)
+    twin = copy / "results" / "ours_twin"  # the same outcomes as ours on every case
+    twin.mkdir()
+    for f in (copy / "results" / "ours").glob("*.json"):
+        data = json.loads(f.read_text())
+        (twin / f.name).write_text(json.dumps({**data, "method": "ours_twin"}))
+    at = AppTest.from_file(APP, default_timeout=300).run()
+    at.switch_page("pages/8_Benchmark.py").run()
+    at.text_input(key="dgrr_w_bench_out").set_value(str(copy)).run()
+    at.selectbox(key="dgrr_w_bs_b").set_value("ours_twin").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.checkbox(key="dgrr_w_bs_only").value
+    assert not [d for d in at.dataframe if "ours · strict" in d.value.columns]
+    assert any("same outcome on every case" in i.value for i in at.info)
+    at.checkbox(key="dgrr_w_bs_only").uncheck().run()
+    [table] = [d.value for d in at.dataframe if "ours · strict" in d.value.columns]
+    assert len(table) == 4
+
+
 def test_graph_search_for_an_undrawn_node_inspects_it():
     at = AppTest.from_file(APP, default_timeout=120).run()
     at.session_state["dgrr_case"] = load_example()
@@ -497,7 +521,11 @@ def test_the_benchmark_page_opens_on_results_remembers_them_and_follows_the_comp
     assert not at.exception, [e.value for e in at.exception]
     browse = at.selectbox(key="dgrr_w_bench_committed")
     assert browse.value.startswith("committed: ")  # not the empty folder
-    assert [d for d in at.dataframe if "ours · strict" in d.value.columns]
+    # results are read: a table of the cases where the two disagree, or the sentence
+    # that they never do
+    assert [d for d in at.dataframe if "ours · strict" in d.value.columns] or any(
+        "same outcome on every case" in i.value for i in at.info)
+    assert any("disagree under some rule" in c.value for c in at.caption)
     browse.set_value("committed: docs/results/controlled").run()
     at.selectbox(key="dgrr_w_bs_b").set_value("no_repair").run()
     at.switch_page("pages/1_Load.py").run()
