@@ -357,7 +357,7 @@ def _iban_read(window: str, shape: str) -> str | None:
     letter is read, or the checksum then fails."""
     # a quick look first: the first letters and digits, as many as the IBAN has
     compact = window.translate(_NO_GAPS)[:len(shape)]
-    if _iban_patterns()[shape].fullmatch(compact) is None:
+    if _iban_pattern(shape).fullmatch(compact) is None:
         return None  # too short, or another letter at a digit place
     span = _IBAN_SPAN.match(window)
     if span is None:
@@ -395,13 +395,14 @@ _NO_GAPS = str.maketrans("", "", _IBAN_GAP)
 
 
 @cache
-def _iban_patterns() -> dict[str, re.Pattern[str]]:
-    """Each country's IBAN shape (`iban_formats`) -> a pattern of what it may be written as
-    before the letters are read: a letter or digit where it holds either, a letter where
-    it holds one, and a digit or one of the letters read as one where it holds a digit."""
+def _iban_pattern(shape: str) -> re.Pattern[str]:
+    """A pattern of what an IBAN of `shape` (`iban_formats`) may be written as before the
+    letters are read: a letter or digit where it holds either, a letter where it holds
+    one, and a digit or one of the letters read as one where it holds a digit. Made for
+    a shape when first met: all of them at once cost 30 ms, a tenth of what the suspects
+    of a 100k-step plan cost."""
     place = {"a": "[A-Za-z]", "c": "[A-Za-z0-9]", "n": "[0-9OoIil]"}
-    return {shape: re.compile("".join(place[kind] for kind in shape))
-            for shape in set(iban_formats().values())}
+    return re.compile("".join(place[kind] for kind in shape))
 _AS_DIGITS = str.maketrans(_AS_DIGIT)
 
 
