@@ -1134,7 +1134,7 @@ def _nodes_of(ids: list[str], wanted: np.ndarray) -> np.ndarray:
     an id not there; declines when an id is repeated in `ids`. A join of the ids' hashes,
     sorted, with every match checked against the id itself: a dictionary of a million
     ids and a lookup per premise cost 2-3 CPU s of a 1M-step read (its keys' pages all
-    over the heap), the join under a second (docs/performance.md)."""
+    over the heap), the join about 1 s (docs/performance.md)."""
     if not ids:
         return np.full(len(wanted), -1, np.int64)
     nodes, wanted = _same_kind([_id_array(ids), wanted])
