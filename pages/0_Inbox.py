@@ -3,6 +3,8 @@ it through Graph → Plan → Replay → Compare → Approve, and come back here
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pandas as pd
 import streamlit as st
 
@@ -92,8 +94,8 @@ st.subheader("Requests")
 # filter showed a sliver of its first choice
 with st.container(key=WRAP_PREFIX + "inbox_filters"):
     f1, f2, f3, f4, f5 = st.columns([3, 1, 1, 1, 1])
-statuses = f1.multiselect("Status", ["pending", "claimed", "approved", "rejected", "applied",
-                                     "failed"], default=["pending", "claimed"],
+STATUSES = ["pending", "claimed", "approved", "rejected", "applied", "failed"]
+statuses = f1.multiselect("Status", STATUSES, default=["pending", "claimed"],
                           key="dgrr_w_inbox_status")
 agent = f2.text_input("Agent", key="dgrr_w_inbox_agent")
 user = f3.text_input("User", key="dgrr_w_inbox_user")
@@ -101,17 +103,24 @@ kind = f4.selectbox("Fault kind", ["any", "memory_record", "tool_observation", "
                                    "user_turn", "document"], key="dgrr_w_inbox_kind")
 age = f5.number_input("Older than (minutes)", min_value=0, value=0, step=5,
                       key="dgrr_w_inbox_age")
+filters = {"agent": agent.strip() or None, "user_id": user.strip() or None,
+           "fault_kind": None if kind == "any" else kind,
+           "older_than": age * 60 if age else None}
 try:
-    rows = queue.requests(status=statuses or None, agent=agent.strip() or None,
-                          user_id=user.strip() or None,
-                          fault_kind=None if kind == "any" else kind,
-                          older_than=age * 60 if age else None, limit=2000)
+    rows = queue.requests(status=statuses or None, limit=2000, **filters)
+    # a request just approved leaves the default filter: say where the others are
+    hidden = Counter(r.status for r in queue.requests(
+        status=[s for s in STATUSES if s not in statuses], limit=2000, **filters)
+    ) if statuses and not rows and len(statuses) < len(STATUSES) else Counter()
 except DgrrError as exc:
     show_problems("Cannot read the queue", [str(exc)])
     st.stop()
 
 if not rows:
-    st.caption("No request matches.")
+    st.caption("No request matches." + (
+        " Under the other statuses: " + ", ".join(
+            f"{hidden[s]} {s}" for s in STATUSES if hidden[s])
+        + " (add them to the Status filter to list them)." if hidden else ""))
 else:
     st.dataframe(pd.DataFrame([{
         "#": r.id, "status": r.status, "case": r.case_id, "agent": r.agent, "user": r.user_id,

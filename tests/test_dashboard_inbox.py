@@ -128,3 +128,17 @@ def test_a_new_session_finds_the_request_its_reviewer_holds(db):
     _ok(first.button(key="dgrr_w_inbox_claim").click().run())
     assert RepairQueue(db).get(1).claimed_by == "ana"
     assert not inbox("bo").warning
+
+
+def test_an_empty_filter_says_where_the_other_requests_are(db):
+    # after an approval the default filter (pending, claimed) can match nothing: the page
+    # says what the other statuses hold instead of leaving the reviewer to guess
+    at = inbox("ana")
+    _ok(at.multiselect(key="dgrr_w_inbox_status").set_value(["approved", "failed"]).run())
+    [caption] = [c.value for c in at.caption if c.value.startswith("No request matches")]
+    assert "Under the other statuses: 2 pending" in caption
+    _ok(at.text_input(key="dgrr_w_inbox_agent").set_value("travel-bot").run())
+    [caption] = [c.value for c in at.caption if c.value.startswith("No request matches")]
+    assert "1 pending" in caption and "2 pending" not in caption  # the other filters hold
+    _ok(at.text_input(key="dgrr_w_inbox_agent").set_value("nobody").run())
+    assert "No request matches." in [c.value for c in at.caption]
