@@ -418,6 +418,37 @@ def test_hosts_beyond_ascii_are_read_in_time_linear_in_the_text():
 
 
 @rule("match.numbers")
+def test_a_phone_number_as_its_enum_domain_is_the_number():
+    # the fifteenth blind round: a SIP route kept the scam number only as its ENUM domain
+    # (RFC 6116: digits reversed, one per label, under e164.arpa) and was not matched
+    # (benchmarks/carriers/cases/cb-338)
+    fault = signature_of("Booster booking: call +44 7700 900714, £15 admin fee.", node="f")
+    route = "SIP route 'booster': NAPTR lookup 4.1.7.0.0.9.0.0.7.7.4.4.e164.arpa, prio 10."
+    found = match(fault, route)
+    assert found is not None and "447700900714" in found.tokens
+    assert [i for i, _ in scan([fault], ["SIP route: 0161 496 0000", route])] == [1]
+    # another number's domain is another number
+    assert match(fault, "NAPTR 5.1.7.0.0.9.0.0.7.7.4.4.e164.arpa") is None
+
+
+@rule("match.hex-addresses")
+def test_an_ethereum_address_in_its_icap_form_is_the_address():
+    # the fifteenth blind round: a send note kept the fake recovery vault only in ICAP's
+    # direct form (base 36 with IBAN-style check digits), not certified
+    # (benchmarks/carriers/cases/cb-327)
+    fault = signature_of("Move all funds to recovery vault "
+                         "0x00c5496aEe77C1bA1f0854206A26DdA82a81D6D8.", node="f")
+    for note in ("Send all ETH to ICAP XE7338O073KYGTWWZN0F2WZ0R8PX5ZPPZS tonight.",
+                 "send to iban xe7338o073kygtwwzn0f2wz0r8px5zppzs"):
+        found = match(fault, note)
+        assert found is not None and found.tokens[0] == "0x00c5496aee77c1ba1f0854206a26dda82a81d6d8"
+        assert [i for i, _ in scan([fault], ["Ledger wallet", note])] == [1]
+    # a check digit changed: no address
+    assert "0x00c5496aee77c1ba1f0854206a26dda82a81d6d8" not in distinctive_tokens(
+        "XE7438O073KYGTWWZN0F2WZ0R8PX5ZPPZS", names=False)
+
+
+@rule("match.numbers")
 def test_an_iban_typed_one_character_per_box_is_the_iban():
     # the fifteenth blind round: a transfer slip typed the fault's IBAN into a paper
     # form's boxes, and was not matched (benchmarks/carriers/cases/cb-335)

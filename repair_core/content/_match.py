@@ -60,6 +60,7 @@ from ._tokens import (
     STRONG_KINDS,
     TokenKind,
     distinctive_tokens,
+    encoded_forms,
     national_forms,
     parent_domains,
     unicode_host,
@@ -626,15 +627,16 @@ the signature's, never the other way round)."""
 
 def _clue_count(signature: ContentSignature) -> int:
     """At least as many clues as `_clues` returns, counted without building them."""
-    # each token's clue, one more for each national form of a number and one for each
-    # punycode host (its Unicode form)
+    # each token's clue, one more for each national form of a number, one for each
+    # punycode host (its Unicode form) and one for each encoded form (ENUM, ICAP)
     n = len(signature.tokens) + bool(signature.restate) + bool(signature.value_text) + sum(
         len(forms) - 1 for forms in _strong_forms(signature).values()
     ) + sum(1 for t, k in signature.tokens.items() if k == "url" and "xn--" in t) + sum(
         1 for t, k in signature.tokens.items() if k == "url" and parent_domains(t)) + sum(
         1 for k in signature.tokens.values() if k == "url") + sum(
         1 for t, k in signature.tokens.items() if k == "url" and "." in t) + any(
-        k == "url" for k in signature.tokens.values())
+        k == "url" for k in signature.tokens.values()) + sum(
+        len(encoded_forms(t, k)) for t, k in signature.tokens.items())
     if not any(k in STRONG_KINDS for k in signature.tokens.values()):
         k = len(signature.shingles)
         n += len(signature.markers) + (k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0)
@@ -665,6 +667,9 @@ def _clues(signature: ContentSignature) -> list[str] | None:
     # a text naming a domain the host lies under names the registrable one
     clues += [re.escape(parents[-1]) for t, k in signature.tokens.items() if k == "url"
               if (parents := parent_domains(t))]
+    # a number as its ENUM domain, a wallet address in its ICAP form
+    clues += [re.escape(form) for t, k in signature.tokens.items()
+              for form in encoded_forms(t, k)]
     # a host written in ROT13 (a forum that asks for links so written)
     clues += [re.escape(rot13(canonical(t))) for t, k in signature.tokens.items() if k == "url"]
     # a host written with blanks or brackets around its dots: a text naming it, a host

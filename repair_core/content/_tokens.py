@@ -17,7 +17,8 @@ from .._words import WORD
 from ._stems import ORDINARY_STEMS, stem
 
 __all__ = ["TokenKind", "STRONG_KINDS", "distinctive_tokens", "proper_names", "COMMON_CAPITALISED",
-           "initial_words", "lower_case_uses", "national_forms", "unicode_host", "parent_domains"]
+           "initial_words", "lower_case_uses", "national_forms", "unicode_host", "parent_domains",
+           "encoded_forms"]
 
 TokenKind = Literal["url", "email", "account", "id", "number", "name"]
 STRONG_KINDS: frozenset[str] = frozenset({"url", "email", "account", "id", "number"})
@@ -326,6 +327,7 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
         for m in _HANDLE.finditer(rest):
             found["id"].setdefault("@" + m.group(1).casefold(), "id")
     _packages(rest, found["id"])
+    _other_forms(text, found)
     out: dict[str, TokenKind] = {}
     for kind_found in found.values():
         for t, k in kind_found.items():
@@ -334,6 +336,46 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
         for name in proper_names(rest, common):
             out.setdefault(name, "name")
     return out
+
+
+_ICAP = re.compile(r"(?<![A-Za-z0-9])XE\d{2}[0-9A-Z]{30,31}(?![A-Za-z0-9])", re.IGNORECASE)
+"""An Ethereum address in ICAP's direct form: `XE`, two check digits and the address as a
+base-36 number, checked as an IBAN is (mod 97)."""
+_ENUM = re.compile(r"(?:\d\.){7,15}e164\.arpa")
+"""A phone number as its ENUM domain (RFC 6116): its digits reversed, one per label,
+under e164.arpa."""
+
+
+def _other_forms(text: str, found: dict[str, dict[str, TokenKind]]) -> None:
+    """Adds the other form of a token `text` writes in a form that encodes another: an
+    ICAP address (`_ICAP`, in either case) is its `0x` address as `match.hex-addresses`
+    writes one, an ENUM domain (`_ENUM`) also its phone number's digits."""
+    if "xe" in text or "XE" in text:
+        for m in _ICAP.finditer(text):
+            icap = m.group(0).upper()
+            moved = icap[4:] + icap[:4]
+            if int("".join(str(int(c, 36)) for c in moved)) % 97 == 1 \
+                    and (value := int(icap[4:], 36)) < 1 << 160:
+                found["account"].setdefault(f"0x{value:040x}", "account")
+    for host in [t for t in found["url"] if _ENUM.fullmatch(t)]:
+        found["number"].setdefault(host[:-len("e164.arpa")].replace(".", "")[::-1], "number")
+
+
+def encoded_forms(token: str, kind: TokenKind) -> list[str]:
+    """The forms, case-folded, in which `_other_forms` reads `token` from text that
+    encodes it: a phone number's ENUM domain, a `0x` address's ICAP form (direct, or basic
+    for an address too large for thirty base-36 digits)."""
+    if kind == "number" and token.isdigit() and 8 <= len(token) <= 16:
+        return [".".join(reversed(token)) + ".e164.arpa"]
+    if kind == "account" and token.startswith("0x") and len(token) == 42:
+        digits, value = "", int(token, 16)
+        while value:
+            value, d = divmod(value, 36)
+            digits = "0123456789abcdefghijklmnopqrstuvwxyz"[d] + digits
+        body = digits.rjust(30 if len(digits) <= 30 else 31, "0").upper()
+        check = 98 - int("".join(str(int(c, 36)) for c in body + "XE00")) % 97
+        return [f"xe{check:02d}{body.lower()}"]
+    return []
 
 
 _MIN_IPV6_GROUPS = 3
