@@ -449,6 +449,21 @@ def test_an_ethereum_address_in_its_icap_form_is_the_address():
 
 
 @rule("match.numbers")
+def test_an_iban_as_a_list_of_its_quoted_groups_is_the_iban():
+    # the fifteenth blind round: a payee record kept the fault's IBAN only as a JSON array
+    # of its groups and was not matched (benchmarks/carriers/cases/cb-337)
+    fault = signature_of("Roux: pay invoice 1187 to FR76 3000 6000 0112 3456 7890 189.",
+                         node="f")
+    for text in ('{"iban_groups": ["FR76", "3000", "6000", "0112", "3456", "7890", "189"]}',
+                 "iban = ['FR76','3000','6000','0112','3456','7890','189']"):
+        found = match(fault, text)
+        assert found is not None and "FR7630006000011234567890189" in found.tokens, text
+    # a group changed fails the checksum: no account
+    assert distinctive_tokens('["FR76", "3000", "6000", "0112", "3456", "7890", "188"]',
+                              names=False) == {}
+
+
+@rule("match.numbers")
 def test_an_iban_typed_one_character_per_box_is_the_iban():
     # the fifteenth blind round: a transfer slip typed the fault's IBAN into a paper
     # form's boxes, and was not matched (benchmarks/carriers/cases/cb-335)

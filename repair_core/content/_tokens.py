@@ -39,10 +39,13 @@ _HOST = re.compile(r"[^/?#:]{1,260}")
 _HOSTNAME = re.compile(r"[^\W_][\w.-]{0,251}[^\W_]")
 # a run of groups: each repetition starts with a blank the group before cannot hold
 _IBAN_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2}\d{2}[A-Za-z0-9]{0,30}(?![A-Za-z0-9])"
-                       r"(?:[ \t-][A-Za-z0-9]{1,30}(?![A-Za-z0-9])){0,15}")
+                       r"(?:(?:[ \t-]|[\"'][ \t]{0,2},[ \t]{0,2}[\"'])"
+                       r"[A-Za-z0-9]{1,30}(?![A-Za-z0-9])){0,15}")
 _IBAN_COMPACT = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
 """An account number written as one piece: IBAN-shaped, checked or not."""
-_IBAN_SEPARATOR = re.compile(r"[ \t-]")
+_IBAN_GROUP = re.compile(r"[A-Za-z0-9]+")
+"""A group of a run: what stands between is a blank, a hyphen, or a quote, a comma and a
+quote (the items of a list, `["FR76", "3000", …]`)."""
 _BOXED = re.compile(r"(?<![A-Za-z0-9|])\|?(?:[ \t]{0,2}[A-Za-z0-9][ \t]{0,2}\|){15,}"
                     r"(?:[ \t]{0,2}[A-Za-z0-9](?![A-Za-z0-9]))?")
 """A run of fifteen or more single letters or digits each closed by a bar (the last one
@@ -634,7 +637,8 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
         run = m.group(0)
         if len(run) < 15:
             continue
-        groups = _IBAN_SEPARATOR.split(run)
+        spans = [g.span() for g in _IBAN_GROUP.finditer(run)]
+        groups = [run[a:b] for a, b in spans]
         want = _iban_lengths().get(groups[0][:2].upper(), 0)
         compact, used = "", 0
         while used < len(groups) and len(compact) < want:
@@ -643,7 +647,7 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
         if len(compact) == want and _IBAN_COMPACT.fullmatch(compact) is not None \
                 and iban.is_valid(compact):
             accounts.setdefault(compact, "account")
-            blank.append((m.start(), m.start() + len("-".join(groups[:used]))))
+            blank.append((m.start(), m.start() + spans[used - 1][1]))
         elif _IBAN_COMPACT.fullmatch(groups[0]):
             accounts.setdefault(groups[0], "account")  # IBAN-shaped, as written
             blank.append((m.start(), m.start() + len(groups[0])))
