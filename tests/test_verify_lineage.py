@@ -45,6 +45,7 @@ from repair_core.verification._check import (
     _unexplained_quantities,
     _unexplained_record_tokens,
     _unexplained_tokens,
+    _unexplained_words,
 )
 from repair_core.verification._lineage import (
     held_by_lineage,
@@ -440,6 +441,10 @@ def test_the_lineage_rules_say_what_each_records_own_walk_said(drawn: Any) -> No
     for walked in (0, 1, 2, WALKED_FIRST):
         assert _said(_unexplained_record_tokens(graph, items, lineaged, faults, written_at,
                                                 walked=walked)) == old, walked
+    words = _said(_unexplained_words(graph, items, lineaged, faults, written_at))
+    for walked in (0, 1, 2):
+        assert _said(_unexplained_words(graph, items, lineaged, faults, written_at,
+                                        walked=walked)) == words, walked
 
 
 @st.composite

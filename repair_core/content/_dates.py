@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from .._canonical import canonical
 
-__all__ = ["Day", "days", "same_day"]
+__all__ = ["Day", "days", "month_names", "same_day"]
 
 
 class Day(NamedTuple):
@@ -66,6 +66,11 @@ _YEAR = r"((?:19|20)\d\d)"
 def _month_of() -> dict[str, int]:
     """A month's canonical name (`_MONTH_NAMES`) -> its number."""
     return {canonical(w): m for m, names in _MONTH_NAMES.items() for w in names.split()}
+
+
+def month_names() -> frozenset[str]:
+    """Every month name the date rules read (`_MONTH_NAMES`), as canonical text."""
+    return frozenset(_month_of())
 
 
 @cache

@@ -26,7 +26,7 @@ from typing import NamedTuple
 from .._spelled import DIGIT_BY_DIGIT_ONLY, DIGIT_WORDS, ENGLISH_DIGIT_WORDS
 from .._words import LETTERS
 
-__all__ = ["number_words", "powers"]
+__all__ = ["number_words", "powers", "table_words"]
 
 # the kinds of a table word: a number below a hundred; a hundred, multiplying the number
 # before it ("twenty-three hundred"); whole hundreds ("trescientos"); a power of a
@@ -272,6 +272,14 @@ def _tables() -> tuple[tuple[_Table, ...], frozenset[str], frozenset[str]]:
             heads = {w + v for w in heads if len(w) < 3 for v in words} \
                 if language.compounds else set()
     return tuple(tables), frozenset(short), frozenset(starts)
+
+
+@cache
+def table_words() -> frozenset[str]:
+    """Every word a table holds, as canonical and lower-case text write it ("three",
+    "hundred", "tausend", "mille"): the words of a number, which the number rules read
+    (`verify.unexplained-words` leaves them out)."""
+    return frozenset(w for table in _tables()[0] for w in table.words)
 
 
 @cache

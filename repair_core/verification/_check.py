@@ -48,6 +48,7 @@ from ..content import (
 from ..content._counts import dose_counts
 from ..content._dates import Day, days, same_day
 from ..content._match import RUN_WORDS
+from ..content._own_words import WordBits, own_words, text_stems
 from ..content._points import Point, points, readings, same_point
 from ..content._stems import ORDINARY_STEMS, stem
 from ..judge import LEXICAL, Judge, Judgement, LexicalJudge, ModelJudge, Question, untrusted_lineage
@@ -338,6 +339,13 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 (_same_subject(case, items, lineaged, sig_list, at_of), "same-subject")):
             for i, fault, why in unexplained:
                 unsure(i, fault, why, kind)
+        # last: a record another rule or the judge already holds uncertain is not asked
+        # again for its words
+        flagged = {i for i, _ in judged}
+        for i, fault, why in _unexplained_words(
+                graph, items, {i: seq for i, seq in lineaged.items() if i not in flagged},
+                sig_list, at_of):
+            unsure(i, fault, why, "unexplained-words")
         del graph  # and its index of dependents, as large as the case's deps
     if added and sig_list:
         for i, fault, why in _same_source_replayed(case, view.steps(), replayed, items,
@@ -1392,6 +1400,112 @@ def _unread_scripts(items: list[tuple[str, str, str]], lineaged: Mapping[int, in
                          f"{written_at[fault.node]}), it is written mostly in a script the "
                          "lexical judge has no words for: finding none of the fault's "
                          "tokens in it says nothing of what it means")
+
+UNEXPLAINED_WORDS = 3
+"""The fewest own words (`content._own_words`) of a record that its lineage must leave
+unexplained for `verify.unexplained-words` to hold it uncertain."""
+UNEXPLAINED_SHARE = 0.5
+"""The least share of a record's own words its lineage must leave unexplained for
+`verify.unexplained-words` to hold it uncertain."""
+
+
+def _unexplained_words(graph: _Graph, items: list[tuple[str, str, str]],
+                       lineaged: Mapping[int, int], faults: list[ContentSignature],
+                       written_at: Mapping[str, int], *, walked: int = WALKED_FIRST
+                       ) -> Iterator[tuple[int, ContentSignature, str]]:
+    """(item, fault, why) for each record of `lineaged` (item -> the seq it was written
+    at) written after a fault of which at least `UNEXPLAINED_WORDS` own words, and at
+    least `UNEXPLAINED_SHARE` of them (`own_words`), are said by no text of its recorded
+    lineage (faults and suspected sources explain nothing) and no user turn written
+    before it (rule `verify.unexplained-words`): a paraphrase of a fault written with no
+    edge to it holds no token of the fault and none of its inputs' words, and a lineage
+    free of the faults that does not say what the record says does not explain it. One
+    finding per record, against the first fault it was written after; its why lists the
+    words.
+
+    Each text is read once. A record's walk back stops once too few of its words are
+    left unexplained, or after `walked` nodes; the records still open then are answered
+    by one pass over the graph (`held_by_lineage`) carrying a bit per open word,
+    `_BITS_PER_PASS` at a time."""
+    bounds = [(f, written_at[f.node]) for f in faults if f.node in written_at]
+    if not bounds:
+        return
+    memo: dict[str, str] = {}
+    barred = {f.node for f in faults}
+    stems_of: dict[str, frozenset[str]] = {}
+
+    def read(node: str) -> frozenset[str]:
+        got = stems_of.get(node)
+        if got is None:
+            got = stems_of[node] = (frozenset() if node in barred
+                                    else text_stems(graph.text(node), memo))
+        return got
+
+    turns = sorted(((t.seq, text_stems(node_parts(t)[0], memo)) for t in graph.case.session
+                    if isinstance(getattr(t, "seq", None), int)), key=lambda t: t[0])
+    # item -> (seq, fault, its own words: stem -> word, those still open)
+    still: dict[int, tuple[int, ContentSignature, dict[str, str], set[str]]] = {}
+    deeper: set[int] = set()
+    for i, seq in lineaged.items():
+        fault = next((f for f, at in bounds if seq > at), None)
+        if fault is None:
+            continue
+        own = own_words(items[i][2], memo)
+        if len(own) < UNEXPLAINED_WORDS:
+            continue
+        open_ = set(own)
+        for at, turn in turns:
+            if at >= seq:
+                break
+            open_ = _open_after(open_, turn)
+        for count, n in enumerate(walk_back(items[i][1], graph.deps)):
+            if not _enough(open_, own):
+                break
+            if count == walked:
+                deeper.add(i)
+                break
+            open_ = _open_after(open_, read(n))
+        if _enough(open_, own):
+            still[i] = (seq, fault, own, open_)
+    asked = {i: still[i][3] for i in deeper if i in still}
+    wanted = sorted({s for open_ in asked.values() for s in open_})
+    for start in range(0, len(wanted), _BITS_PER_PASS):
+        bits = WordBits(wanted[start:start + _BITS_PER_PASS])
+
+        def holds(n: str, bits: WordBits = bits) -> int:
+            return bits.explained(read(n))
+
+        got = held_by_lineage(graph.deps, holds,
+                              (d for i in asked for d in graph.deps.get(items[i][1], ())))
+        for i, open_ in asked.items():
+            known = record_holds(items[i][1], graph.deps, got)
+            open_ -= {s for s in open_ if s in bits.bit and known & bits.bit[s]}
+    for i, (seq, fault, own, open_) in still.items():
+        if not _enough(open_, own):
+            continue
+        said = ", ".join(repr(own[s]) for s in own if s in open_)
+        yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
+                         f"{written_at[fault.node]}), {len(open_)} of its {len(own)} own "
+                         f"words are said by nothing its recorded lineage reaches and no "
+                         f"earlier user turn: {said}. Its lineage is free of the faults "
+                         "but does not explain what it says; the lexical judge cannot "
+                         "read a fault restated in other words")
+
+
+def _open_after(open_: set[str], stems: frozenset[str]) -> set[str]:
+    """The stems of `open_` that the text of stems `stems` does not explain (`WordBits`)."""
+    if not open_ or not stems:
+        return open_
+    bits = WordBits(open_)
+    known = bits.explained(stems)
+    return {s for s, b in bits.bit.items() if not known & b}
+
+
+def _enough(open_: Collection[str], own: Collection[str]) -> bool:
+    """Whether `open_`, of a record's own words `own`, are too many unexplained words for
+    `verify.unexplained-words` to certify it."""
+    return len(open_) >= UNEXPLAINED_WORDS and len(open_) >= UNEXPLAINED_SHARE * len(own)
+
 
 _POSSESSIVE = re.compile(r"['\u2019]s$")
 """A name written as its owner's ("Noah's"): its subject is the name without it."""

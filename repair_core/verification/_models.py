@@ -58,7 +58,8 @@ class Uncertain(BaseModel):
     """The diagnosed fault or suspected source it may carry."""
     reason: Literal["judge-unsure", "unknown-lineage", "judge-budget-spent", "same-origin",
                     "unexplained-token", "suspect-lineage", "unexplained-record-token",
-                    "unexplained-quantity", "unread-script", "same-subject", "same-source"]
+                    "unexplained-quantity", "unread-script", "same-subject", "same-source",
+                    "unexplained-words"]
     """judge-unsure: the last judge to read it was unsure; unknown-lineage: a record
     written after the fault with no recorded lineage that only the lexical judge read;
     judge-budget-spent: it was for the model judge to read, but its budget of calls
@@ -80,7 +81,10 @@ class Uncertain(BaseModel):
     slot key) in which the lexical judge found nothing else of it, that only it read;
     same-source: a record written after the fault whose recorded lineage reaches the
     untrusted input the fault was written from, fetched again after it (the same call,
-    document or message, or a text holding the fault's content), that only it read."""
+    document or message, or a text holding the fault's content), that only it read;
+    unexplained-words: a record written after the fault, its lineage free of the faults,
+    many of whose own words nothing its recorded lineage reaches and no earlier user turn
+    says, that only the lexical judge read."""
     why: str
     """One line: what the judge said, or where the record came from."""
     judge: str
