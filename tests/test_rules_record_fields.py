@@ -52,8 +52,8 @@ def _data(nested: dict[str, Any], *, inbox: dict[str, Any] | None = None) -> dic
         *extra,
         rec("m_bank", "s3:produce", text=f"The supplier's bank is now {IBAN}.",
             key="supplier_bank", value=PACKED, created_seq=3),
-        rec("m_paid", text="The supplier is paid monthly.", key="supplier_terms",
-            value="monthly"),
+        rec("m_paid", text="The supplier is paid monthly; quarterly orders are placed "
+                           "and paid as usual.", key="supplier_terms", value="monthly"),
         step("s4", 4, "memory_write", "m_paid:cite u1:initiate", target=["m_order"]),
         rec("m_order", "s4:produce", text="Quarterly order placed; pay as usual.",
             created_seq=4, **nested),

@@ -20,6 +20,7 @@ from repair_core.judge import ModelJudge
 from repair_core.replay import repair
 from repair_core.verification import verify_result
 from repair_core.verification._same_source import identities, refetched
+from tests.test_rules_judge import _clean_but_its_words
 
 rule = pytest.mark.rule
 
@@ -87,6 +88,11 @@ def _swap_fresh_call(data, tool, args, output):
     return data
 
 
+# In the cases below that find no same source, the record written from the fresh copy
+# still says what the text swapped in for it does not: verify.unexplained-words holds it,
+# and only that is allowed (`_clean_but_its_words`).
+
+
 @rule("verify.same-source")
 def test_another_document_of_the_same_tool_is_no_same_source():
     data = CASES["same-call"][0]
@@ -95,7 +101,7 @@ def test_another_document_of_the_same_tool_is_no_same_source():
                              "Canteen menu: soup on Monday, fish on Friday.")
     assert _refetched(other) == {}
     case = case_from_data(other)
-    assert repair(case, plan_case(case, objective="store")).verification.outcome == "clean"
+    assert _clean_but_its_words(repair(case, plan_case(case, objective="store")).verification)
     # the same file read again is found by its call, whatever text it gives
     again = _swap_fresh_call(data, "read_file", {"path": "/Shared/handbook.docx"},
                              "Canteen menu: soup on Monday, fish on Friday.")
@@ -110,7 +116,7 @@ def test_another_message_of_the_same_listing_is_no_same_source():
                             "Lunch is at noon on Friday, in the big room.")
     assert _refetched(data) == {}
     case = case_from_data(data)
-    assert repair(case, plan_case(case, objective="store")).verification.outcome == "clean"
+    assert _clean_but_its_words(repair(case, plan_case(case, objective="store")).verification)
 
 
 @rule("verify.same-source")
@@ -254,7 +260,7 @@ def test_another_page_of_the_same_site_is_another_source(url):
     data = _page_again(url)
     assert _refetched(data) == {}
     case = case_from_data(data)
-    assert repair(case, plan_case(case, objective="store")).verification.outcome == "clean"
+    assert _clean_but_its_words(repair(case, plan_case(case, objective="store")).verification)
 
 
 SHORT = "https://bit.ly/3AlfX"
@@ -307,7 +313,7 @@ def test_no_recorded_redirect_no_same_page(tool, args, output):
     # (an expansion of another link to the page names the page itself: x9o)
     assert "s4o" not in _refetched(data)
     case = case_from_data(data)
-    assert repair(case, plan_case(case, objective="store")).verification.outcome == "clean"
+    assert _clean_but_its_words(repair(case, plan_case(case, objective="store")).verification)
 
 
 INBOX_TEXT = ("From: Acme Billing <billing@acme-supplies.example>\n"
