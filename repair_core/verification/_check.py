@@ -1423,10 +1423,12 @@ def _unexplained_words(graph: _Graph, items: list[tuple[str, str, str]],
     finding per record, against the first fault it was written after; its why lists the
     words.
 
-    Each text is read once. A record's walk back stops once too few of its words are
-    left unexplained, or after `walked` nodes; the records still open then are answered
-    by one pass over the graph (`held_by_lineage`) carrying a bit per open word,
-    `_BITS_PER_PASS` at a time."""
+    Each text is read once. The user's turns are read once for every record's words
+    together (`_TurnsBefore`: a record against each earlier turn was quadratic in a long
+    session). A record's walk back stops once too few of its words are left unexplained,
+    or after `walked` nodes; the records still open then are answered by one pass over
+    the graph (`held_by_lineage`) carrying a bit per open word, `_BITS_PER_PASS` at a
+    time."""
     bounds = [(f, written_at[f.node]) for f in faults if f.node in written_at]
     if not bounds:
         return
@@ -1441,30 +1443,34 @@ def _unexplained_words(graph: _Graph, items: list[tuple[str, str, str]],
                                     else text_stems(graph.text(node), memo))
         return got
 
-    turns = sorted(((t.seq, text_stems(node_parts(t)[0], memo)) for t in graph.case.session
-                    if isinstance(getattr(t, "seq", None), int)), key=lambda t: t[0])
-    # item -> (seq, fault, its own words: stem -> word, those still open)
-    still: dict[int, tuple[int, ContentSignature, dict[str, str], set[str]]] = {}
-    deeper: set[int] = set()
+    # item -> (seq, fault, its own words: stem -> word)
+    owned: dict[int, tuple[int, ContentSignature, dict[str, str]]] = {}
     for i, seq in lineaged.items():
         fault = next((f for f, at in bounds if seq > at), None)
         if fault is None:
             continue
         own = own_words(items[i][2], memo)
-        if len(own) < UNEXPLAINED_WORDS:
-            continue
-        open_ = set(own)
-        for at, turn in turns:
-            if at >= seq:
-                break
-            open_ = _open_after(open_, turn)
+        if len(own) >= UNEXPLAINED_WORDS:
+            owned[i] = (seq, fault, own)
+    if not owned:
+        return
+    # a bit per own word of every record: the user's turns are read once for them all
+    said = WordBits(s for _seq, _fault, own in owned.values() for s in own)
+    turns = _TurnsBefore(graph.case, lambda text: said.explained(text_stems(text, memo)))
+    # item -> (seq, fault, its own words, those still open)
+    still: dict[int, tuple[int, ContentSignature, dict[str, str], set[str]]] = {}
+    deeper: set[int] = set()
+    for i, (seq, fault, own) in owned.items():
+        known = turns.before(seq)
+        open_ = {s for s in own if not known & said.bit[s]}
         for count, n in enumerate(walk_back(items[i][1], graph.deps)):
             if not _enough(open_, own):
                 break
             if count == walked:
                 deeper.add(i)
                 break
-            open_ = _open_after(open_, read(n))
+            known |= said.explained(read(n))
+            open_ = {s for s in open_ if not known & said.bit[s]}
         if _enough(open_, own):
             still[i] = (seq, fault, own, open_)
     asked = {i: still[i][3] for i in deeper if i in still}
@@ -1483,22 +1489,13 @@ def _unexplained_words(graph: _Graph, items: list[tuple[str, str, str]],
     for i, (seq, fault, own, open_) in still.items():
         if not _enough(open_, own):
             continue
-        said = ", ".join(repr(own[s]) for s in own if s in open_)
+        listed = ", ".join(repr(own[s]) for s in own if s in open_)
         yield i, fault, (f"written at seq {seq}, after {fault.node} (seq "
                          f"{written_at[fault.node]}), {len(open_)} of its {len(own)} own "
                          f"words are said by nothing its recorded lineage reaches and no "
-                         f"earlier user turn: {said}. Its lineage is free of the faults "
+                         f"earlier user turn: {listed}. Its lineage is free of the faults "
                          "but does not explain what it says; the lexical judge cannot "
                          "read a fault restated in other words")
-
-
-def _open_after(open_: set[str], stems: frozenset[str]) -> set[str]:
-    """The stems of `open_` that the text of stems `stems` does not explain (`WordBits`)."""
-    if not open_ or not stems:
-        return open_
-    bits = WordBits(open_)
-    known = bits.explained(stems)
-    return {s for s, b in bits.bit.items() if not known & b}
 
 
 def _enough(open_: Collection[str], own: Collection[str]) -> bool:
