@@ -1275,10 +1275,11 @@ def test_an_amount_in_finnish_or_romanian_words_is_the_amount(tmp_path):
         for why in _whys_not_certified(lambda: _payables_case(tmp_path, todo),  # noqa: B023
                                        "m_todo:m_bill", "unexplained-token"):
             assert "it states the amount 2310 of m_bill" in why
-    # a different amount in words is its own: clean
+    # a different amount in words is its own: clean but for its Romanian words, which
+    # nothing in its lineage says (verify.unexplained-words)
     case = _payables_case(tmp_path, "De plată în ianuarie: chiria 9.800 NOK; două mii trei "
                                     "sute nouă coroane pentru centrală.")
-    assert repair(case, plan_case(case)).verification.outcome == "clean"
+    assert _clean_but_its_words(repair(case, plan_case(case)).verification)
 
 
 def _pickup_case(tmp_path, note: str, known: str, value=None, at="52.52437, 13.41053"):
