@@ -8,6 +8,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import (
+    STACK_PREFIX,
     WRAP_PREFIX,
     coloured,
     decision_legend_html,
@@ -113,7 +114,9 @@ if "dgrr_plan_flash" in st.session_state:
     st.success(st.session_state.pop("dgrr_plan_flash"))
 
 st.subheader("Change one decision")
-e1, e2, e3 = st.columns([2, 2, 2])
+# one under the other in a narrow window: at 900 px the picker cut its value mid-word
+with st.container(key=STACK_PREFIX + "plan_edit"):
+    e1, e2, e3 = st.columns([2, 2, 2])
 node = e1.selectbox("Record or step", choices, key="dgrr_w_edit_node",
                     format_func=lambda n: f"{n} · " + (f"{spans[n]} · " if n in spans else "")
                     + f"{kinds[n]} · now {p.memory.get(n) or p.steps.get(n)}")

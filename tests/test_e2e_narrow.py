@@ -133,6 +133,9 @@ CUT_LABELS = """() => {
       main + '[data-testid="stMetricLabel"] *, ' + main + '[data-testid="stWidgetLabel"] *'))
     if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow === 'ellipsis')
       out.push('cut: ' + e.textContent);
+  // a select box's chosen value (the text of its input) wider than the box
+  for (const e of document.querySelectorAll(main + '[data-testid="stSelectbox"] input'))
+    if (e.value && e.scrollWidth > e.clientWidth + 1) out.push('cut value: ' + e.value);
   // a checkbox's, a radio option's or a button's label with a word broken over lines
   for (const p of document.querySelectorAll(main + '[data-testid="stCheckbox"] label p, ' +
       main + '[role="radiogroup"] label p, ' + main + 'button p')) {
