@@ -40,9 +40,9 @@ def _no_whole_read(monkeypatch):
     monkeypatch.setattr(_chunked, "parse_case", refused)
 
 
-def _same_models(text: str | bytes, chunk: int) -> None:
+def _same_models(text: str | bytes, chunk: int, read=parse_case_in_chunks) -> None:
     whole = parse_case(text)
-    chunked = parse_case_in_chunks(text, chunk=chunk)
+    chunked = read(text, chunk=chunk)
     assert chunked.model_dump_json() == whole.model_dump_json()
     assert chunked.model_dump_json(exclude_unset=True) == whole.model_dump_json(exclude_unset=True)
     for name in ("session", "memory", "trajectory"):
@@ -147,6 +147,8 @@ def test_what_the_columnar_reader_accepts_needs_no_reference_check(data):
     whole = _outcome(parse_case, text)
     assert whole[0] == "valid"
     assert _outcome(parse_case_in_chunks, text, references_checked=True) == whole
+    # bytes, as `dgrr repair` hands them over, are parsed by pydantic (`_read_accepted`)
+    assert _outcome(parse_case_in_chunks, text.encode("utf-8"), references_checked=True) == whole
 
 
 @pytest.mark.parametrize("edit", [
@@ -215,3 +217,79 @@ def test_references_checked_skips_only_the_reference_pass(monkeypatch):
     assert passes == []
     assert _outcome(parse_case_in_chunks, text) == whole
     assert passes == [1]
+
+
+def _no_hooked_read(monkeypatch):
+    """A valid case the columnar reader accepted is read from its bytes by pydantic,
+    never by the standard library's decoder with hooks, nor whole."""
+    _no_whole_read(monkeypatch)
+
+    def refused(*args, **kwargs):
+        raise AssertionError("read with the hooks")
+    monkeypatch.setattr(_chunked, "_read", refused)
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 2000])
+def test_accepted_bytes_parsed_by_pydantic_are_the_whole_read(monkeypatch, chunk):
+    data = synth_case_data(steps=3000, memories=600, faults=3, seed=5)
+    data["memory"][0]["trust"] = 1  # an integer where a float is kept
+    data["memory"][1]["value"] = {"amount": 1e-07, "big": 2 ** 63, "neg": -0.0, "s": "é\u2028"}
+    expected = parse_case(json.dumps(data))
+    _no_hooked_read(monkeypatch)
+    for text in (json.dumps(data), json.dumps(data, indent=1, ensure_ascii=False)):
+        raw = text.encode("utf-8")
+        assert _columnar_accepts(text)
+        case = parse_case_in_chunks(raw, chunk=chunk, references_checked=True)
+        assert case.model_dump_json() == expected.model_dump_json()
+        _same_models(raw, chunk, read=lambda t, chunk: parse_case_in_chunks(
+            t, chunk=chunk, references_checked=True))
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 2000])
+def test_accepted_bytes_of_every_item_kind_parsed_by_pydantic(monkeypatch, chunk):
+    data = json.loads(EVERY_KIND.read_bytes())
+    _no_hooked_read(monkeypatch)
+    for text in (EVERY_KIND.read_text(encoding="utf-8"), json.dumps(data, indent=2)):
+        assert _columnar_accepts(text)
+        _same_models(text.encode("utf-8"), chunk, read=lambda t, chunk: parse_case_in_chunks(
+            t, chunk=chunk, references_checked=True))
+
+
+@pytest.mark.parametrize("edit", [
+    # what the columnar reader accepts (a repeated key: it keeps the last) or never sees
+    lambda t: t.replace('"text": "', '"text": "x", "text": "', 1),
+    lambda t: t.replace('"label": "cite"', '"label": "cite", "label": "cite"', 1),
+    lambda t: t.replace('"case_id"', '"case_id": "x", "case_id"', 1),
+    lambda t: t.replace('"memory": [', '"memory": [], "memory": [', 1),
+    lambda t: t.replace('"trajectory": [', '"trajectory": [], "trajectory": [', 1),
+    lambda t: t.replace('"faults": [', '"tools": [], "faults": [', 1),
+    lambda t: t.replace('"text": "', '"text": "\\ud800', 1),
+    lambda t: t.replace('"trust": 0.9', '"trust": NaN', 1),
+])
+def test_accepted_bytes_with_what_the_columns_cannot_see_get_the_whole_reads_problems(edit):
+    text = edit(EVERY_KIND.read_text(encoding="utf-8"))
+    whole = _outcome(parse_case, text)
+    assert whole[0] == "invalid"
+    for chunk in (1, 2000):
+        assert _outcome(parse_case_in_chunks, text.encode("utf-8"), chunk=chunk,
+                        references_checked=True) == whole
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "1.8e308", "1" + "0" * 400 + ".0",
+                                    "9" * 5000])
+@pytest.mark.parametrize("where", ["trust", "value", "args", "output", "created_seq"])
+def test_the_columnar_reader_declines_numbers_a_float_or_its_integers_cannot_hold(number, where):
+    # `_read_accepted` parses a float out of range without a flag (1e999 as inf): it
+    # relies on the columnar reader, which decodes every item's fields, declining the case
+    data = json.loads(EVERY_KIND.read_bytes())
+    record = data["memory"][0]
+    if where in ("trust", "value", "created_seq"):
+        record[where] = 0
+        text = json.dumps(data).replace(f'"{where}": 0', f'"{where}": {number}', 1)
+    else:
+        kind = "tool_action" if where == "args" else "tool_observation"
+        step = next(s for s in data["trajectory"] if s["type"] == kind)
+        step[where] = {"n": "NUMBER"}
+        text = json.dumps(data).replace('"NUMBER"', number, 1)
+    assert number in text
+    assert not _columnar_accepts(text)
