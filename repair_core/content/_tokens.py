@@ -38,7 +38,7 @@ label holds, so there is one way to read it)."""
 _HOST = re.compile(r"[^/?#:]{1,260}")
 _HOSTNAME = re.compile(r"[^\W_][\w.-]{0,251}[^\W_]")
 # a run of groups: each repetition starts with a blank the group before cannot hold
-_IBAN_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2}\d{2}[A-Za-z0-9]{0,30}(?![A-Za-z0-9])"
+_IBAN_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2}\d[A-Za-z0-9]{0,31}(?![A-Za-z0-9])"
                        r"(?:(?:[ \t-]|[\"'][ \t]{0,2},[ \t]{0,2}[\"'])"
                        r"[A-Za-z0-9]{1,30}(?![A-Za-z0-9])){0,15}")
 _IBAN_COMPACT = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
@@ -639,18 +639,21 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
             continue
         spans = [g.span() for g in _IBAN_GROUP.finditer(run)]
         groups = [run[a:b] for a, b in spans]
-        want = _iban_lengths().get(groups[0][:2].upper(), 0)
-        compact, used = "", 0
-        while used < len(groups) and len(compact) < want:
-            compact += groups[used].upper()
-            used += 1
-        if len(compact) == want and _IBAN_COMPACT.fullmatch(compact) is not None \
-                and iban.is_valid(compact):
-            accounts.setdefault(compact, "account")
-            blank.append((m.start(), m.start() + spans[used - 1][1]))
-        elif _IBAN_COMPACT.fullmatch(groups[0]):
-            accounts.setdefault(groups[0], "account")  # IBAN-shaped, as written
-            blank.append((m.start(), m.start() + len(groups[0])))
+        first = 0
+        while first < len(groups):
+            # an IBAN from this group on, its country's length of characters (a group
+            # may end inside the check digits: "GB2 9NW BK6 …" in threes); a run whose
+            # first word is none ("CO2 GB29 NWBK …") is read on from a later group
+            used = _grouped_iban(groups, first)
+            if used > first:
+                accounts.setdefault("".join(groups[first:used]).upper(), "account")
+                blank.append((m.start() + spans[first][0], m.start() + spans[used - 1][1]))
+                first = used
+                continue
+            if first == 0 and _IBAN_COMPACT.fullmatch(groups[0]):
+                accounts.setdefault(groups[0], "account")  # IBAN-shaped, as written
+                blank.append((m.start(), m.start() + len(groups[0])))
+            first += 1
     text = _blanked(text, blank)
     blank = []
     for m in _NUMBER_RUN.finditer(text):
@@ -755,6 +758,26 @@ def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
         at = end
     out.append(text[at:])
     return "".join(out)
+
+
+def _grouped_iban(groups: list[str], first: int) -> int:
+    """The end (exclusive) of the groups from `first` on that make a valid IBAN of their
+    country's length, when `groups[first]` starts with a country code and a digit; else
+    `first`."""
+    from stdnum import iban
+
+    head = groups[first]
+    if len(head) < 3 or not (head[:2].isalpha() and head[2].isdigit()):
+        return first
+    want = _iban_lengths().get(head[:2].upper(), 0)
+    compact, used = "", first
+    while used < len(groups) and len(compact) < want:
+        compact += groups[used].upper()
+        used += 1
+    if len(compact) == want and _IBAN_COMPACT.fullmatch(compact) is not None \
+            and iban.is_valid(compact):
+        return used
+    return first
 
 
 @cache
