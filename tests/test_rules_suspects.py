@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from casebuild import case_data, plain, rec, step, turn
 
-from repair_core import load_case, plan_case
+from repair_core import CaseError, load_case, plan_case
 from repair_core._io import to_json
 from repair_core.case._columns import read_columns
 from repair_core.content import match, signature_of, signatures
@@ -1099,14 +1099,14 @@ def test_a_summary_written_from_the_fault_that_says_it_was_ignored_is_kept_flagg
         assert "m_sum:m1" in {u.id for u in v.uncertain}
     for mode in ("flag", "off"):
         assert _plan(data, objective="store", suspects=mode).memory["m_sum"] == "quarantine"
-    # with no write time the content check could not say it is not certified, so it is
-    # quarantined as before rather than kept and called clean
+    # with no write time the content check could not say it is not certified: such a
+    # record, produced by a step of the run yet dated before it, is no valid case
+    # (case.produced-in-run), so it is never kept and called clean
     untimed = _derived([
         step("s6", 6, "memory_write", "u1:initiate m1:cite", target=["m_sum"]),
         rec("m_sum", "s6:produce", key="week_summary",
             text="Week summary: ignored a phishing note about invoices; the electricity "
                  "bill of 40 EUR is paid.")])
-    for objective in ("answer", "store"):
-        plan = _plan(untimed, objective=objective)
-        assert plan.memory["m_sum"] == "quarantine", objective
-        assert _columnar(untimed, objective) == report_json_of(plan)
+    with pytest.raises(CaseError, match=r"memory\[\d+\]\.created_seq"):
+        _plan(untimed)
+    assert read_columns(json.dumps(untimed).encode()) is None
