@@ -1,0 +1,44 @@
+"""A host beyond ASCII is read in the IDNA codec's ASCII form: the fast path that skips the
+codec's per-character nameprep where it would change nothing gives the codec's answer on
+every host, valid or not (right-to-left letters, unassigned code points, fullwidth and
+compatibility characters, the other IDNA dots, the ACE prefix, labels too long)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from repair_core.content._tokens import _punycode
+
+_PIECES = ["abz09-", "фрдёЁЖщ", "αβγΣς", "ßÄäöüÉé", "ＡＢｃ１", "שלוםא", "مرحبا", "中文字",
+           "\u0301\u00ad\u200d", "İıǅǈǉ", "ﬁ", "\U0001f600", "\u0378\u08a0", "。．｡", "ᏚᎢ",
+           "\u0660\u06f1"]
+
+
+def _by_codec(host: str) -> str:
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
+
+
+_LABEL = st.lists(st.sampled_from(_PIECES).flatmap(
+    lambda piece: st.text(alphabet=piece, max_size=9)), min_size=1, max_size=3).map("".join)
+_HOST = st.tuples(st.sampled_from(["", "xn--", "a" * 62, "b" * 64 + "."]),
+                  st.lists(_LABEL, min_size=1, max_size=4)).map(
+    lambda parts: parts[0] + ".".join(parts[1]))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_HOST)
+def test_a_host_is_in_the_codecs_ascii_form(host):
+    assert _punycode(host) == _by_codec(host)
+
+
+def test_examples():
+    assert _punycode("stadtwerke-münchen.de") == "xn--stadtwerke-mnchen-e3b.de"
+    assert _punycode("apple-unlock.рф") == "apple-unlock.xn--p1ai"
+    assert _punycode("faß.de") == _by_codec("faß.de") == "fass.de"  # nameprep maps it
+    assert _punycode("ＡＢＣ.рф") == "abc.xn--p1ai"
+    assert _punycode("שלום.com") == _by_codec("שלום.com")  # right to left: the codec's
+    assert _punycode("a..рф") == "a..рф"  # no valid name: as written
