@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
-from .._carried import folded_texts
+from .._carried import folded_texts, folded_words_each
 from ..content import THRESHOLD, CarrierMatch, ContentSignature, match, scan, words
 from ..content._memo import per_signature
 from ..content._stems import ORDINARY_STEMS, stem
@@ -57,8 +57,9 @@ def fault_words(fault: ContentSignature) -> tuple[frozenset[str], frozenset[str]
         said.update(s.split(" "))
     if fault.value_text:
         said.update(fault.value_text.split(" "))
-    for t in fault.tokens:
-        said.update(words(t))
+    tokens = list(fault.tokens)
+    for t, token_words in zip(tokens, folded_words_each(tokens), strict=True):
+        said.update(token_words)
         said.add(t.casefold())
     said.update(fault.restate | fault.restate_optional)
     content = frozenset(w for w in said if (len(w) >= 3 or w.isdigit())
