@@ -19,7 +19,7 @@ from .._text import markdown_code, markdown_text, plural, printable
 from ..case._owner import OWNER_ACK_PREFIX
 from ..judge import Judge
 from ..plan._plan import RepairPlan
-from ..verification._gate import added_writers
+from ..verification._gate import SUPPLIED_BY_HAND, added_writers
 from ..verification._models import Carrier, Uncertain, Verification, places_by_kind
 from ._canonical import canonical_chunks, model_json
 from ._reviewer import same_reviewer
@@ -355,7 +355,7 @@ def approval_summary(plan: RepairPlan, result: Any = None, *,
     for w in _get(report, "skipped_writes") or []:
         warnings.append("Write not applied — " + _line(w))
     for o in _get(report, "steps") or []:
-        if str(_get(o, "detail") or "") == "observation supplied by hand":
+        if str(_get(o, "detail") or "") == SUPPLIED_BY_HAND:
             warnings.append(f"Observation typed by hand (not returned by the tool) — step "
                             f"{_get(o, 'id')}")
     if verification is None:

@@ -18,12 +18,12 @@ from .._text import printable
 from ..case._case import Case
 from ..plan._of_result import plan_of_result
 from ..verification import InconsistentResult, replay_recomputable
+from ..verification._gate import SUPPLIED_BY_HAND
 from ._executor import repair
 
 __all__ = ["replay_again"]
 
 RULE = "gate.replay-recomputed"
-_HAND = "observation supplied by hand"
 
 
 def replay_again(case: Case, result: Any) -> None:
@@ -57,7 +57,7 @@ def _supplied(case: Case, result: Mapping[str, Any]) -> dict[str, Any]:
     does not make)."""
     outcomes = result["report"].get("steps")
     hand = {o.get("id") for o in outcomes if isinstance(o, Mapping)
-            and o.get("detail") == _HAND} if isinstance(outcomes, list) else set()
+            and o.get("detail") == SUPPLIED_BY_HAND} if isinstance(outcomes, list) else set()
     if not hand:
         return {}
     steps = result["trajectory"]["trajectory"]

@@ -53,6 +53,7 @@ from ..plan._plan import RepairPlan, plan_case
 from ..plan._plan_ops import ops_inputs, plan_ops
 from ..tools import ToolError, ToolRegistry, default_registry
 from ..verification import BLOCKED, FaultSignatures, verify_result
+from ..verification._gate import SUPPLIED_BY_HAND
 from ._bounds import Conversation, store_view
 from ._decision_rows import DecisionRows
 from ._executor_rules import ExecutorRules
@@ -612,7 +613,7 @@ class _Run:
             supplied = self.observations[step.id]
             self.pending[step.id] = _Pending(supplied, _text_of(supplied))
             out = self._replaced(step, tool=tool, args=args)
-            out.detail = "observation supplied by hand"
+            out.detail = SUPPLIED_BY_HAND
             return out
         if self.world.effect_of(tool) == "irreversible":
             earlier = self.world.entry(step.id)
