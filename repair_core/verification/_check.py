@@ -911,12 +911,10 @@ def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
             if obs is None or seq <= written_at[fault.node]:
                 continue
             r = next(r for r in again[obs] if r.fault == fault.node)
-            whence = (f"{r.fault} itself" if r.source == r.fault
-                      else f"{r.source}, which {r.fault} was written from")
             yield i, fault, (
                 f"written at seq {seq}, after {r.fault} (seq {written_at[r.fault]}), "
                 f"its recorded lineage reaches {obs} (seq {steps[obs].seq}), "
-                f"{r.said}: the same untrusted source as {whence}, fetched again. The "
+                f"{r.said}: the same untrusted source as {r.whence}, fetched again. The "
                 "lexical judge found nothing of the fault in it, which says nothing "
                 "of what it means")
 
@@ -1000,25 +998,21 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
                                and (not written or max(written) > by_id[o].seq)), None)
                 if hidden is not None:
                     r = next(r for r in again[hidden] if r.fault == fault.node)
-                    whence = (f"{r.fault} itself" if r.source == r.fault
-                              else f"{r.source}, which {r.fault} was written from")
                     yield i, fault, (
                         f"written by the replay after it refreshed {hidden}, {r.said}: the "
-                        f"same untrusted source as {whence}. What {hidden} gave this time is "
+                        f"same untrusted source as {r.whence}. What {hidden} gave this time is "
                         f"the result's word, and not the case's: {unmade}; so this record's "
                         "words cannot be compared with it, and the lexical judge found "
                         "nothing of the fault in it, which says nothing of what it means")
                 continue
             r = next(r for r in (again if obs in again else kept)[obs] if r.fault == fault.node)
-            whence = (f"{r.fault} itself" if r.source == r.fault
-                      else f"{r.source}, which {r.fault} was written from")
             how = "refreshed by the replay" if obs in again else "fetched again"
             reach = (f"its recorded lineage does not reach {obs} ({how}), yet it holds "
                      f"{RUN_WORDS} or more words in a row of it" if worded
                      else f"its lineage reaches {obs} ({how})")
             yield i, fault, (
                 f"written by the replay, {reach}, {r.said}: the same untrusted source as "
-                f"{whence}. The lexical judge found nothing of the fault in it, which says "
+                f"{r.whence}. The lexical judge found nothing of the fault in it, which says "
                 "nothing of what it means")
 
 

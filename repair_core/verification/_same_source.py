@@ -60,6 +60,12 @@ class Refetch:
     said: str
     """The words a why gives for it."""
 
+    @property
+    def whence(self) -> str:
+        """What the observation is the same source as, in a why's words."""
+        return (f"{self.fault} itself" if self.source == self.fault
+                else f"{self.source}, which {self.fault} was written from")
+
 
 def refetched(case: Case, faults: list[ContentSignature], written_at: Mapping[str, int],
               *, walked: Mapping[str, str] | None = None) -> dict[str, list[Refetch]]:
