@@ -38,6 +38,19 @@ def _queue(url: str, settings: ApprovalsLogSettings) -> RepairQueue:
     return RepairQueue(url, approvals=approvals_log(url, settings))
 
 
+def _release(queue: RepairQueue, request: int, reviewer: str, working: bool = False) -> None:
+    """Release `request` back to the queue and draw the page again; `working`: it is this
+    session's working request, which the session then no longer holds."""
+    try:
+        queue.release(request, reviewer=reviewer)
+    except DgrrError as exc:
+        show_problems("Not released", [str(exc)])
+        return
+    if working:
+        st.session_state.pop(state.REQUEST, None)
+    st.rerun()
+
+
 if not database_exists(url):  # opening it would create the file: a reader does not
     st.subheader("Requests")
     st.caption("No requests yet: this queue database does not exist yet (nothing has been "
@@ -68,12 +81,7 @@ if current is None:
             resume(queue, first)
             st.rerun()
         if r2.button("Release it back to the queue", key="dgrr_w_inbox_release_earlier"):
-            try:
-                queue.release(first.id, reviewer=who.name)
-            except DgrrError as exc:
-                show_problems("Not released", [str(exc)])
-            else:
-                st.rerun()
+            _release(queue, first.id, who.name)
 if current is not None:
     st.info(f"You hold request #{current.id} (case {code(current.case_id)}): it is the "
             "working case. Review it on Graph, Plan, Replay and Compare, then record "
@@ -81,13 +89,7 @@ if current is not None:
     g1, g2 = st.columns(2)
     g1.page_link("pages/3_Graph.py", label="Go to Graph", icon=":material/hub:")
     if g2.button("Release it back to the queue", key="dgrr_w_inbox_release"):
-        try:
-            queue.release(current.id, reviewer=who.name)
-        except DgrrError as exc:
-            show_problems("Not released", [str(exc)])
-        else:
-            st.session_state.pop(state.REQUEST, None)
-            st.rerun()
+        _release(queue, current.id, who.name, working=True)
 
 st.subheader("Requests")
 # the filters wrap onto a second row in a narrow window: five abreast at 900 px, the status

@@ -142,3 +142,16 @@ def test_an_empty_filter_says_where_the_other_requests_are(db):
     assert "1 pending" in caption and "2 pending" not in caption  # the other filters hold
     _ok(at.text_input(key="dgrr_w_inbox_agent").set_value("nobody").run())
     assert "No request matches." in [c.value for c in at.caption]
+
+
+def test_releasing_the_working_request_puts_it_back_and_the_session_holds_nothing(db):
+    from dgrr_dashboard import state
+
+    at = inbox("ana")
+    _ok(at.button(key="dgrr_w_inbox_claim").click().run())
+    assert RepairQueue(db).get(1).claimed_by == "ana"
+    _ok(at.button(key="dgrr_w_inbox_release").click().run())
+    request = RepairQueue(db).get(1)
+    assert (request.status, request.claimed_by) == ("pending", None)
+    assert state.REQUEST not in at.session_state
+    assert not any("You hold request" in i.value for i in at.info)
