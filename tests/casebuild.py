@@ -68,6 +68,15 @@ def case_data(*nodes: dict[str, Any], faults: list[str] | tuple[str, ...] = (),
         buckets[n.pop("_kind")].append(n)
     if not buckets["turn"]:
         buckets["turn"].append({"id": "u1", "seq": 0, "text": "user turn"})
+    # a record a step of the run produced was written then (case.produced-in-run): it is
+    # dated by its producer unless the test dates it
+    seq_of = {s["id"]: s["seq"] for s in buckets["step"]}
+    for r in buckets["record"]:
+        if "created_seq" not in r:
+            made = [seq_of[d["id"]] for d in r["deps"]
+                    if d["label"] == "produce" and d["id"] in seq_of]
+            if made:
+                r["created_seq"] = min(made)
     data = {"format": "dgrr.case/v1", "case_id": "t", "user_id": "u",
             "session": buckets["turn"], "memory": buckets["record"],
             "trajectory": buckets["step"], "faults": list(faults), "tools": tools or []}

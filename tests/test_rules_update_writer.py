@@ -158,6 +158,7 @@ def test_the_latest_successful_update_is_the_producer():
     assert dict(update_writers(a.graph, steps, ["m4"])) == {"m4": "s11"}
     # a record a step produced keeps that producer only
     data["memory"][-1]["deps"] += deps("s4:produce")
+    data["memory"][-1]["created_seq"] = 4  # produced in the run: dated by its producer
     case = case_from_data(data)
     a = analyse(case)
     assert dict(update_writers(a.graph, steps, ["m4"])) == {}
