@@ -145,7 +145,7 @@ def test_cli_repair_against_a_silent_server_ends_with_a_clear_message(silent):
         [sys.executable, "-m", "repair_core", "repair", str(SAMPLES / "figure1-travel.json"),
          "--model", "openai/dgrr-reference", "--api-base", f"http://127.0.0.1:{silent.port}/v1",
          "--timeout", "1", "--deadline", "3"],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True, timeout=150)
     took = time.monotonic() - start
     assert out.returncode == 1, out.stderr
     assert "Traceback" not in out.stderr + out.stdout
