@@ -1104,7 +1104,7 @@ def test_a_summary_written_from_the_fault_that_says_it_was_ignored_is_kept_flagg
     # (case.produced-in-run), so it is never kept and called clean
     untimed = _derived([
         step("s6", 6, "memory_write", "u1:initiate m1:cite", target=["m_sum"]),
-        rec("m_sum", "s6:produce", key="week_summary",
+        rec("m_sum", "s6:produce", key="week_summary", created_seq=None,
             text="Week summary: ignored a phishing note about invoices; the electricity "
                  "bill of 40 EUR is paid.")])
     with pytest.raises(CaseError, match=r"memory\[\d+\]\.created_seq"):
