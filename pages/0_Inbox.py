@@ -16,7 +16,7 @@ from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import WRAP_PREFIX, database_picker, page_setup, show_problems
 from repair_core import DgrrError
 from repair_core.approvals import database_exists
-from repair_core.queue import RepairQueue
+from repair_core.queue import STATUSES, RepairQueue
 
 page_setup("Inbox")
 st.title("0b · Inbox")
@@ -96,8 +96,7 @@ st.subheader("Requests")
 # filter showed a sliver of its first choice
 with st.container(key=WRAP_PREFIX + "inbox_filters"):
     f1, f2, f3, f4, f5 = st.columns([3, 1, 1, 1, 1])
-STATUSES = ["pending", "claimed", "approved", "rejected", "applied", "failed"]
-statuses = f1.multiselect("Status", STATUSES, default=["pending", "claimed"],
+statuses = f1.multiselect("Status", list(STATUSES), default=["pending", "claimed"],
                           key="dgrr_w_inbox_status")
 agent = f2.text_input("Agent", key="dgrr_w_inbox_agent")
 user = f3.text_input("User", key="dgrr_w_inbox_user")
