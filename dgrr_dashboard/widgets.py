@@ -176,6 +176,16 @@ def show_problems(title: str, problems: Sequence[str], hint: str | None = None,
     st.error(text)
 
 
+def check_line(verification: Any) -> str:
+    """The caption under a replay's corrected answer (Replay, Compare): what the content
+    check of what the agent reads next found (`verification`, a `Verification`; None: no
+    check of it finished, so not certified, never clean), as Markdown."""
+    found = (md(verification.summary()) if verification is not None
+             else "not certified: no check of it finished")
+    return (f"Content check of what the agent reads next: {found} (Approve checks it again "
+            "and lists what is found)")
+
+
 def refusal_problems(message: str) -> tuple[str | None, list[str]]:
     """A library refusal as the library writes it: the lines before its first `- ` item
     (what the items are of, None when there are none) and its items, each one problem; a

@@ -24,6 +24,7 @@ from dgrr_dashboard.settings import (
 from dgrr_dashboard.text import MISSING, code, md
 from dgrr_dashboard.widgets import (
     WRAP_PREFIX,
+    check_line,
     page_of,
     page_setup,
     replay_order_line,
@@ -281,9 +282,7 @@ if res is not None:
         st.success(md(res.answer))
     st.caption(f"Original: {md(res.original_answer)}")
     if res.verification is not None:  # None: the check did not finish, said above
-        st.caption("Content check of what the agent reads next: "
-                   f"{md(res.verification.summary())} (Approve checks it again and lists "
-                   "what is found)")
+        st.caption(check_line(res.verification))
     rep = res.report
     for key, title in (("failures", "Failures"), ("needs_observation", "Needs an observation"),
                        ("skipped_writes", "Skipped writes")):

@@ -9,9 +9,10 @@ import streamlit as st
 
 from dgrr_dashboard import state
 from dgrr_dashboard.kept_replays import KeptReplay
-from dgrr_dashboard.text import MISSING, md
+from dgrr_dashboard.text import MISSING
 from dgrr_dashboard.widgets import (
     answer_columns,
+    check_line,
     coloured,
     decision_legend_html,
     page_of,
@@ -107,10 +108,7 @@ answer_columns(before, after, id_prefix="dgrr-answer",
 if res is not None:
     # The corrected answer's new words are marked green, as any diff marks them: the line
     # says whether the content check certified it, which the page did not say at all.
-    st.caption("Content check of what the agent reads next: "
-               + (md(res.verification.summary()) if res.verification is not None
-                  else "not certified: no check of it finished")
-               + " (Approve checks it again and lists what is found)")
+    st.caption(check_line(res.verification))
 if res is not None and res.report.answer_lost:
     st.markdown("**Could not be determined from memory** (the failed answer rested on "
                 "these records; the repair removed them and nothing stands in their place):")
