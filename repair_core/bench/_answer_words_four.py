@@ -66,6 +66,11 @@ _CY_PAST = {"archebais": "i booked", "cedwais": "i held", "ychwanegais": "i adde
 
 _CY_PERFECT = ("wedi", "wedi'i", "wedi'u", "wedi ei", "wedi eu")
 
+_CONDITIONALS = {"cy": ("byddwn", "buaswn"), "tl": ("sana",), "eu": ("nuke",),
+                 "hr": ("bih", "bi")}
+"""Words that make a verb conditional (Welsh "byddwn wedi", Tagalog "sana", Basque
+"nuke", Croatian "bih", "bi"), each unread in its language's table."""
+
 _CY: dict[str, str | None] = {
     **{word: verb for word, (verb, _) in _CY_VERB_NOUNS.items()},
     **_after({w: past for w, (_, past) in _CY_VERB_NOUNS.items()}, _CY_PERFECT),
@@ -88,7 +93,7 @@ _CY: dict[str, str | None] = {
     "yn lle": "instead of", **_each("hen blaenorol", "old"),
     **_each("anghywir gwallus", "wrong"), "cywiriad": "correction",
     "sori": "sorry", "mae'n ddrwg gen i": "sorry", "ymddiheuriadau": "sorry",
-    **_each("byddwn buaswn", None),
+    **dict.fromkeys(_CONDITIONALS["cy"]),
     **{f"{d} {day}": english for d in ("dydd", "ddydd") for day, english in (
         ("llun", "monday"), ("mawrth", "tuesday"), ("mercher", "wednesday"),
         ("iau", "thursday"), ("gwener", "friday"), ("sadwrn", "saturday"), ("sul", "sunday"))},
@@ -149,7 +154,8 @@ _TL: dict[str, str | None] = {
     "pwede kong": "i can", "kaya kong": "i can",
     "hindi": "not>", "hindi ko": "not>", "hindi pa": "not yet>", "hindi ko pa": "not yet>",
     "di": "not>", "di ko": "not>", "wala": None, "wala pa": None,
-    "sana": None, "hindi ko nagawang": "i was not able to", "hindi ko magawang": "i was not able to",
+    **dict.fromkeys(_CONDITIONALS["tl"]), "hindi ko nagawang": "i was not able to",
+    "hindi ko magawang": "i was not able to",
     "hindi nagtagumpay": "failed", "nabigo": "failed", "pumalya": "failed",
     "sinubukan ko": "i tried", "sinubukan kong": "i tried",
     "nakabinbin": "pending", "naghihintay ng kumpirmasyon": "pending",
@@ -205,7 +211,8 @@ _EU: dict[str, str | None] = {
     # the negated auxiliary comes first and the verb last: read only when it is next
     **_each("ez", "not>"), **{f"ez {aux}": "not>" for aux in _EU_AUX},
     "oraindik ez": "not yet>", **{f"oraindik ez {aux}": "not yet>" for aux in _EU_AUX},
-    "ezin": None, "nuke": None, "ezin izan dut": "failed", "ezin izan dugu": "failed",
+    "ezin": None, **dict.fromkeys(_CONDITIONALS["eu"]), "ezin izan dut": "failed",
+    "ezin izan dugu": "failed",
     "huts egin du": "failed", "saiatu naiz": "i tried",
     "nahi duzu": "shall i", "nahi al duzu": "shall i", "nahi baduzu": "if",
     "zain": "pending", "zain dago": "pending", "itxaroten": "pending",
@@ -292,7 +299,8 @@ _HR: dict[str, str | None] = {
     "nije uspjelo": "failed", "nije uspelo": "failed", "došlo je do greške": "failed",
     "pokušao sam": "i tried", "pokušala sam": "i tried",
     "želite li da": "shall i", "želiš li da": "shall i", "hoćete li da": "shall i",
-    "da li da": "shall i", "mogu": "i can", "ne mogu": None, **_each("bih bi", None),
+    "da li da": "shall i", "mogu": "i can", "ne mogu": None,
+    **dict.fromkeys(_CONDITIONALS["hr"]),
     "na čekanju": "pending", "čeka potvrdu": "pending", "kad": "when", "kada": "when",
     "ako": "if", **_each("umjesto umesto", "instead of"),
     **_each("stari stara staru staro prethodni prethodna prethodnu", "old"),
@@ -344,9 +352,6 @@ _HR: dict[str, str | None] = {
 WORDS: dict[str, dict[str, str | None]] = {"cy": _CY, "tl": _TL, "eu": _EU, "hr": _HR}
 """Each language's one table, as `_answer_words_glossed._WORDS` holds its own."""
 
-CONDITIONALS = frozenset({
-    word for table in WORDS.values() for word, english in table.items()
-    if english is None and word not in ("wala", "wala pa", "ezin", "ne mogu")})
-"""Words of these languages that make a verb conditional (Welsh "byddwn wedi", Tagalog
-"sana", Basque "nuke", Croatian "bih", "bi"): unread, so a done verb after them leaves the
-answer unsure."""
+CONDITIONALS = frozenset().union(*_CONDITIONALS.values())
+"""The words of `_CONDITIONALS`: unread, so a done verb after them leaves the answer
+unsure, named as a conditional, not a negation."""
