@@ -11,7 +11,7 @@ import pytest
 from answer_languages import ADD, RJ220, UA511, read_in
 
 from repair_core.bench import judge_recovery
-from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
+from repair_core.bench._language import ANSWER_READER_LANGUAGES, LANGUAGE_NAMES, guess_language
 
 rule = pytest.mark.rule
 
@@ -107,3 +107,18 @@ def test_a_welsh_answer_in_ascii_letters_is_not_taken_for_english():
     verdict = judge_recovery(answer, *UA511, request="Book me an aisle seat on UA511.")
     assert verdict.outcome == "not recovered"
     assert verdict.forbidden == ["middle"]
+
+
+@rule("oracle.glossed-four-languages")
+@pytest.mark.parametrize(("answer", "language", "conditional"), [
+    # would have added: the done verb after a conditional is not done, and the reason
+    # names a conditional, not a negation
+    ("Byddwn wedi ychwanegu siaced RJ-220 wen, maint XL, at eich basged.", "cy", "byddwn"),
+    ("Bih dodala jaknu RJ-220 u bijeloj boji, veličina XL, u vašu košaricu.", "hr", "bih"),
+])
+def test_a_conditional_leaves_the_answer_unsure(answer, language, conditional):
+    assert guess_language(answer, ANSWER_READER_LANGUAGES).code == language
+    verdict = judge_recovery(answer, *RJ220, request=ADD)
+    assert verdict.outcome == "unsure"
+    assert verdict.unsure == [f"language: a conditional ('{conditional}') in a form the "
+                              f"reader does not read in {LANGUAGE_NAMES[language]}"]
