@@ -630,7 +630,7 @@ def _said_otherwise(fact_word: str, words: list[str], j: int) -> int | None:
         end = spelled[1]
         if not m[2]:
             return end
-        if (m[2] and j and words[j - 1] == "row" and words[end:end + 2] == ["seat", m[2]]):
+        if j and words[j - 1] == "row" and words[end:end + 2] == ["seat", m[2]]:
             return end + 2  # "row 22, seat C" = 22C
         if m[2] == "a" and words[j].isdigit():
             return None  # "row 8 a window seat": an article, not seat 8A
