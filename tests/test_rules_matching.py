@@ -437,6 +437,13 @@ def test_a_phone_number_as_its_enum_domain_is_the_number():
     assert [i for i, _ in scan([fault], ["SIP route: 0161 496 0000", route])] == [1]
     # another number's domain is another number
     assert match(fault, "NAPTR 5.1.7.0.0.9.0.0.7.7.4.4.e164.arpa") is None
+    # a number of seven digits, the fewest an ENUM domain is read with: `scan` finds its
+    # domain as `match` does, the clue it looks for being the domain `match` reads
+    short = signature_of("Booster booking: call 4477009, 15 GBP admin fee.", node="f")
+    lookup = "SIP route: NAPTR lookup 9.0.0.7.7.4.4.e164.arpa, prio 10."
+    found = match(short, lookup)
+    assert found is not None and found.tokens == ["4477009"]
+    assert [i for i, _ in scan([short], ["SIP route: 0161 496 0000", lookup])] == [1]
 
 
 @rule("match.hex-addresses")

@@ -346,7 +346,10 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
 _ICAP = re.compile(r"(?<![A-Za-z0-9])XE\d{2}[0-9A-Z]{30,31}(?![A-Za-z0-9])", re.IGNORECASE)
 """An Ethereum address in ICAP's direct form: `XE`, two check digits and the address as a
 base-36 number, checked as an IBAN is (mod 97)."""
-_ENUM = re.compile(r"(?:\d\.){7,15}e164\.arpa")
+_ENUM_DIGITS = (7, 15)
+"""The fewest and most digits of a phone number read from its ENUM domain (E.164 allows
+fifteen), and so of one whose ENUM domain `encoded_forms` gives."""
+_ENUM = re.compile(rf"(?:\d\.){{{_ENUM_DIGITS[0]},{_ENUM_DIGITS[1]}}}e164\.arpa")
 """A phone number as its ENUM domain (RFC 6116): its digits reversed, one per label,
 under e164.arpa."""
 
@@ -370,7 +373,7 @@ def encoded_forms(token: str, kind: TokenKind) -> list[str]:
     """The forms, case-folded, in which `_other_forms` reads `token` from text that
     encodes it: a phone number's ENUM domain, a `0x` address's ICAP form (direct, or basic
     for an address too large for thirty base-36 digits)."""
-    if kind == "number" and token.isdigit() and 8 <= len(token) <= 16:
+    if kind == "number" and token.isdigit() and _ENUM_DIGITS[0] <= len(token) <= _ENUM_DIGITS[1]:
         return [".".join(reversed(token)) + ".e164.arpa"]
     if kind == "account" and token.startswith("0x") and len(token) == 42:
         digits, value = "", int(token, 16)
