@@ -359,10 +359,11 @@ def _other_forms(text: str, found: dict[str, dict[str, TokenKind]]) -> None:
     ICAP address (`_ICAP`, in either case) is its `0x` address as `match.hex-addresses`
     writes one, an ENUM domain (`_ENUM`) also its phone number's digits."""
     if "xe" in text or "XE" in text:
+        from stdnum.iso7064 import mod_97_10
+
         for m in _ICAP.finditer(text):
             icap = m.group(0).upper()
-            moved = icap[4:] + icap[:4]
-            if int("".join(str(int(c, 36)) for c in moved)) % 97 == 1 \
+            if mod_97_10.is_valid(icap[4:] + icap[:4]) \
                     and (value := int(icap[4:], 36)) < 1 << 160:
                 found["account"].setdefault(f"0x{value:040x}", "account")
     for host in [t for t in found["url"] if _ENUM.fullmatch(t)]:
@@ -376,13 +377,14 @@ def encoded_forms(token: str, kind: TokenKind) -> list[str]:
     if kind == "number" and token.isdigit() and _ENUM_DIGITS[0] <= len(token) <= _ENUM_DIGITS[1]:
         return [".".join(reversed(token)) + ".e164.arpa"]
     if kind == "account" and token.startswith("0x") and len(token) == 42:
+        from stdnum.iso7064 import mod_97_10
+
         digits, value = "", int(token, 16)
         while value:
             value, d = divmod(value, 36)
             digits = "0123456789abcdefghijklmnopqrstuvwxyz"[d] + digits
         body = digits.rjust(30 if len(digits) <= 30 else 31, "0").upper()
-        check = 98 - int("".join(str(int(c, 36)) for c in body + "XE00")) % 97
-        return [f"xe{check:02d}{body.lower()}"]
+        return [f"xe{mod_97_10.calc_check_digits(body + 'XE')}{body.lower()}"]
     return []
 
 
