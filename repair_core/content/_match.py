@@ -283,10 +283,10 @@ def _containing(names: Sequence[str]) -> list[tuple[int, ...]]:
 
 
 _HOST_RUN = re.compile(r"[\w.-]+")
-_LONGEST_HOST = 253
-"""A longer run is no host (a DNS name has at most 253 characters)."""
 """A run of the characters a host is written with (letters of any script, digits, dots and
 hyphens): `_idn_hosts` reads those holding a dot and a letter beyond ASCII."""
+_LONGEST_HOST = 253
+"""A longer run is no host (a DNS name has at most 253 characters)."""
 
 
 def _idn_hosts(text: str) -> dict[str, TokenKind]:
