@@ -35,6 +35,7 @@ from repair_core import repair
 from repair_core._text import ratio_text
 from repair_core.model import ModelClient
 from repair_core.tools import default_registry
+from repair_core.verification._gate import SUPPLIED_BY_HAND
 from repair_core.viz import money
 
 page_setup("Replay")
@@ -266,7 +267,7 @@ if res is not None:
     k[2].metric("Tokens", cost.tokens)
     k[3].metric("Replay ratio", ratio_text(cost.replay_ratio))
     st.markdown("**Corrected answer**")
-    typed = [o.id for o in res.report.steps if o.detail == "observation supplied by hand"]
+    typed = [o.id for o in res.report.steps if o.detail == SUPPLIED_BY_HAND]
     if typed:
         # not a green box: the answer rests on what a person typed, not on a tool's output
         st.warning("This answer uses observation(s) typed by hand, not returned by the tool: "
