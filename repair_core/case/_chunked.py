@@ -88,7 +88,8 @@ def _read_accepted(raw: bytes, chunk: int) -> Case:
     accepted, with each chunk of items parsed and validated by pydantic from its text
     (`validate_json`) instead of parsed into dicts by the standard library's decoder
     with a Python hook on every object and then validated (at 300k steps the items are
-    1.1M objects; 7.0 CPU s against 4.3 for the whole read, one process).
+    1.1M objects; the whole read, one process, under load: 7.2-7.8 -> 6.3-6.6 CPU s,
+    docs/performance.md).
 
     What the columnar reader's acceptance already says of every item, as `_read`'s
     hooks would find it: the JSON is valid UTF-8 with every item's fields decoded by
