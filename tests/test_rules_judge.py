@@ -150,6 +150,7 @@ SAFE = signature_of("Safe account to move balance: 23-14-70 61842093.", node="m_
     (RENEW, f'{{"blocked_hosts": ["{HOST}", "other-phish.example"]}}'),
     (RENEW, f'{{\n  "blockedHosts": [\n    "{HOST}"\n  ]\n}}'),
     (RENEW, f"never_visit = {HOST}"),
+    (RENEW, f"dont_visit: {HOST}"),
     # a bank's CSV export: a status cell, a column headed so, a yes under such a header
     (SAFE, "sort_code,account,status,added\n23-14-70,61842093,blocked,2026-12-07"),
     (SAFE, "blocked_account;added\n23-14-70 61842093;2026-12-07"),
