@@ -149,6 +149,13 @@ def test_what_the_columnar_reader_accepts_needs_no_reference_check(data):
     assert _outcome(parse_case_in_chunks, text, references_checked=True) == whole
     # bytes, as `dgrr repair` hands them over, are parsed by pydantic (`_read_accepted`)
     assert _outcome(parse_case_in_chunks, text.encode("utf-8"), references_checked=True) == whole
+    # by that read itself, not by the hooked read it falls back on: a valid case the
+    # columnar reader accepted is sent back only for an escaped surrogate, which the
+    # reads look for in the text before any decoding (a valid pair's escape included)
+    raw = text.encode("utf-8")
+    if _chunked._SURROGATE_ESCAPE_BYTES.search(raw) is None:
+        assert _chunked._read_accepted(raw, 3).model_dump_json() == \
+            parse_case(text).model_dump_json()
 
 
 @pytest.mark.parametrize("edit", [
