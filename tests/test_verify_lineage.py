@@ -447,6 +447,32 @@ def test_the_lineage_rules_say_what_each_records_own_walk_said(drawn: Any) -> No
                                         walked=walked)) == words, walked
 
 
+def test_a_walk_cut_short_leaves_the_words_deeper_in_the_lineage_to_the_one_pass() -> None:
+    # the drawn cases above rarely put a record's words deeper than the walk: here the
+    # write's observation says them two nodes back, so a walk cut at 0 or 1 nodes leaves
+    # them all to the one pass over the graph (`held_by_lineage`), which must find them
+    said = "settle the courier charge through the link from that message"
+    obs = SimpleNamespace(id="s0", seq=1, type="tool_observation", text=said, deps=[],
+                          tool="web", args={})
+    write = SimpleNamespace(id="s1", seq=3, type="memory_write", text="to-do",
+                            deps=[SimpleNamespace(id="s0", label="read")], tool=None, args={})
+    fault = SimpleNamespace(id="m_fee", created_seq=2, text="fee due", deps=[], key=None,
+                            value=None)
+    todo = SimpleNamespace(id="m_todo", created_seq=5, text=said,
+                           deps=[SimpleNamespace(id="s1", label="produce")], key=None,
+                           value=None)
+    unsaid = SimpleNamespace(id="m_other", created_seq=6, text="a brand new window seat plan",
+                             deps=[SimpleNamespace(id="s1", label="produce")], key=None,
+                             value=None)
+    case = SimpleNamespace(memory=[fault, todo, unsaid], trajectory=[obs, write], session=[])
+    items = [("record", m.id, node_parts(m)[0]) for m in case.memory]
+    faults = [SimpleNamespace(node="m_fee", tokens={})]
+    for walked in (0, 1, 2, WALKED_FIRST):
+        found = _said(_unexplained_words(_Graph(case), items, {1: 5, 2: 6}, faults,
+                                         {"m_fee": 2}, walked=walked))
+        assert [(i, node) for i, node, _why in found] == [(2, "m_fee")], walked
+
+
 @st.composite
 def _graphs(draw: Any) -> tuple[dict[str, list[str]], set[str]]:
     n = draw(st.integers(1, 12))
