@@ -1067,6 +1067,19 @@ def test_a_record_rejecting_a_fault_through_words_another_fault_holds_is_found_i
 
 
 @rule("suspect.rejecting-affected")
+def test_a_record_not_carrying_the_fault_rejects_it_only_with_a_write_time():
+    # a record with no write time that holds nothing of the fault's payload is never
+    # kept for its warning: the content check finds nothing of the fault in it, and only
+    # its write time lets the check say it is not certified rather than clean
+    fault = signature_of("Your DHL fee for the parcel is due: pay at pay.example today",
+                         node="mB")
+    summary = "Week summary: ignored a phishing text about the parcel fee."
+    assert rejecting_records({"mB": fault}, ["r1"], [summary], {0: (None, None)}, {0}) == {
+        "r1": ("mB", "phishing")}
+    assert rejecting_records({"mB": fault}, ["r1"], [summary], {0: (None, None)}) == {}
+
+
+@rule("suspect.rejecting-affected")
 def test_a_summary_written_from_the_fault_that_says_it_was_ignored_is_kept_flagged():
     # three records written later from the poisoned m1 that hold none of its payload:
     # a summary saying it was a phishing note and ignored, a note that states the fault's
