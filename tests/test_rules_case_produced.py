@@ -14,6 +14,7 @@ import pytest
 
 from repair_core import CaseError, case_from_data, load_example
 from repair_core.case._columns import read_columns
+from repair_core.case._load import repaired_case
 
 rule = pytest.mark.rule
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,6 +75,25 @@ def test_a_produce_edge_from_a_record_or_a_turn_is_not_a_step_of_the_run():
                                             {"id": "u1", "label": "produce"}])
     assert case_from_data(data).memory[5].created_seq is None
     assert _columns_of(data) is not None
+
+
+@rule("case.produced-in-run")
+def test_a_record_the_replay_adds_so_is_refused_in_the_repaired_case():
+    # the repaired case reads only its new items' references (`_new_references_hold`),
+    # then words them by the whole check: both must see the record a step produced
+    case = load_example()
+    m6 = next(m for m in case.memory if m.id == "m6")
+    added = {**m6.model_dump(mode="json", exclude_none=True), "id": "m_added"}
+    del added["created_seq"]
+    with pytest.raises(CaseError) as err:
+        repaired_case(case, case.trajectory, [*case.memory, added])
+    assert err.value.problems == [
+        f"memory[{len(case.memory)}].created_seq: null or absent (the record predates the "
+        "run), but deps[0] is a 'produce' edge from step 's11' of the run (the record was "
+        "written in it): give the seq of the step that created it"]
+    # dated by its producer, it is taken
+    dated = repaired_case(case, case.trajectory, [*case.memory, {**added, "created_seq": 12}])
+    assert dated.memory[-1].id == "m_added"
 
 
 @rule("case.produced-in-run")
