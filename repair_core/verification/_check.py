@@ -963,10 +963,11 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
                 writer.setdefault(t, []).append(s.id)
     own_writers = added_writers(case, [r.id for r in added.values()])
     made: dict[str, Any] = {m.id: m for m in case.memory}
-    for rec in added.values():
+    writers_of = {i: _writers_of(rec, writer, own_writers, decided)
+                  for i, rec in added.items()}
+    for i, rec in added.items():
         own = list(getattr(rec, "deps", None) or ())
-        by = _writers_of(rec, writer, own_writers, decided)
-        own += [SimpleNamespace(id=w, label="produce") for w in dict.fromkeys(by)
+        own += [SimpleNamespace(id=w, label="produce") for w in dict.fromkeys(writers_of[i])
                 if all(d.id != w for d in own)]
         made[rec.id] = SimpleNamespace(deps=own)
     deps = _ContentDeps(by_id.beside(made))
@@ -975,7 +976,8 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
     # (a refreshed or kept step) is its word, the case's is not
     texts = {obs: (_step_text(by_id[obs]) if obs in by_id else "",
                    _step_text(in_case[obs]) if obs in in_case else "") for obs in marks}
-    runs = {obs: _word_runs(mine) | _word_runs(theirs) for obs, (mine, theirs) in texts.items()}
+    runs = {obs: _word_runs(mine) | (_word_runs(theirs) if theirs != mine else set())
+            for obs, (mine, theirs) in texts.items()}
     # rule verify.refreshed-text-certain: what the replay's call of the source gave is
     # the result's word when the gate cannot make it again, even when it says the case's
     # text came back (the tool was called again: nothing recorded says it returns that)
@@ -984,8 +986,7 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
     for i, rec in added.items():
         reached = record_first_marks(rec.id, deps, got)
         held = _run_held(items[i][2], runs)
-        written = [by_id[w].seq for w in _writers_of(rec, writer, own_writers, decided)
-                   if w in by_id]
+        written = [by_id[w].seq for w in writers_of[i] if w in by_id]
         for fault in faults:
             obs = reached.get(fault.node)
             # rule verify.same-source-words: which replayed write wrote which text is the
