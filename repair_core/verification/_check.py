@@ -339,8 +339,9 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 (_same_subject(case, items, lineaged, sig_list, at_of), "same-subject")):
             for i, fault, why in unexplained:
                 unsure(i, fault, why, kind)
-        # last: a record another rule or the judge already holds uncertain is not asked
-        # again for its words
+        # last: a record the judge already found carrying a fault, or that it or another
+        # rule holds uncertain (for any fault: it is not certified either way), is not
+        # asked again for its words
         flagged = {i for i, _ in judged}
         for i, fault, why in _unexplained_words(
                 graph, items, {i: seq for i, seq in lineaged.items() if i not in flagged},
