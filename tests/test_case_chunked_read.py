@@ -97,6 +97,8 @@ def test_a_mutated_case_gets_the_whole_reads_outcome(data):
     lambda t: t.replace('"text": "', '"text": "x", "text": "', 1),
     lambda t: t.replace('"trust": 0.9', '"trust": NaN', 1),
     lambda t: t.replace('"text": "', '"text": "\\ud800', 1),
+    lambda t: t.replace('"case_id": "', '"case_id": "\\udc00', 1),
+    lambda t: t.replace('"case_id": "', '"note": "\\udc00", "case_id": "', 1),
     lambda t: t.replace('"seq": 2,', '"seq": ' + "9" * 5000 + ",", 1),
     lambda t: t + " x",
     lambda t: "[" + t + "]",
@@ -150,12 +152,9 @@ def test_what_the_columnar_reader_accepts_needs_no_reference_check(data):
     # bytes, as `dgrr repair` hands them over, are parsed by pydantic (`_read_accepted`)
     assert _outcome(parse_case_in_chunks, text.encode("utf-8"), references_checked=True) == whole
     # by that read itself, not by the hooked read it falls back on: a valid case the
-    # columnar reader accepted is sent back only for an escaped surrogate, which the
-    # reads look for in the text before any decoding (a valid pair's escape included)
-    raw = text.encode("utf-8")
-    if _chunked._SURROGATE_ESCAPE_BYTES.search(raw) is None:
-        assert _chunked._read_accepted(raw, 3).model_dump_json() == \
-            parse_case(text).model_dump_json()
+    # columnar reader accepted is never sent back
+    assert _chunked._read_accepted(text.encode("utf-8"), 3).model_dump_json() == \
+        parse_case(text).model_dump_json()
 
 
 @pytest.mark.parametrize("edit", [
@@ -262,6 +261,22 @@ def test_accepted_bytes_of_every_item_kind_parsed_by_pydantic(monkeypatch, chunk
             t, chunk=chunk, references_checked=True))
 
 
+def test_accepted_bytes_with_escaped_surrogate_pairs_are_parsed_by_pydantic(monkeypatch):
+    # a character beyond the BMP (an emoji) that `json.dumps` escapes as a surrogate pair
+    # is valid: only a lone surrogate sends the bytes back to the hooked read
+    data = json.loads(EVERY_KIND.read_bytes())
+    data["memory"][0]["text"] += " \U0001f600"
+    data["domain"] = "\U0001f4e6 parcels"
+    text = json.dumps(data)
+    assert "\\ud83d\\ude00" in text and "\\ud83d\\udce6" in text
+    assert _columnar_accepts(text)
+    expected = parse_case(text)
+    _no_hooked_read(monkeypatch)
+    for chunk in (1, 2000):
+        case = parse_case_in_chunks(text.encode("utf-8"), chunk=chunk, references_checked=True)
+        assert case.model_dump_json() == expected.model_dump_json()
+
+
 @pytest.mark.parametrize("edit", [
     # what the columnar reader accepts (a repeated key: it keeps the last) or never sees
     lambda t: t.replace('"text": "', '"text": "x", "text": "', 1),
@@ -271,6 +286,8 @@ def test_accepted_bytes_of_every_item_kind_parsed_by_pydantic(monkeypatch, chunk
     lambda t: t.replace('"trajectory": [', '"trajectory": [], "trajectory": [', 1),
     lambda t: t.replace('"faults": [', '"tools": [], "faults": [', 1),
     lambda t: t.replace('"text": "', '"text": "\\ud800', 1),
+    lambda t: t.replace('"case_id": "', '"case_id": "\\udc00', 1),
+    lambda t: t.replace('"case_id": "', '"note": "\\udc00", "case_id": "', 1),
     lambda t: t.replace('"trust": 0.9', '"trust": NaN', 1),
 ])
 def test_accepted_bytes_with_what_the_columns_cannot_see_get_the_whole_reads_problems(edit):

@@ -80,7 +80,6 @@ def parse_case_in_chunks(text: str | bytes, source: str | None = None,
 
 _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _ITEMS = msgspec.json.Decoder(list[msgspec.Raw])
-_SURROGATE_ESCAPE_BYTES = re.compile(_SURROGATE_ESCAPE.pattern.encode())
 
 
 def _read_accepted(raw: bytes, chunk: int) -> Case:
@@ -97,10 +96,10 @@ def _read_accepted(raw: bytes, chunk: int) -> Case:
     range (tests/test_case_chunked_read.py checks the reader declines them). What it
     cannot see is checked here: a key repeated in an object (jiter's check, on each
     chunk; the top level's by the standard library's strict hooks on the text with the
-    three lists cut out) and an escaped surrogate. Anything found sends the text to
-    `_read`, which finds it again or words it."""
-    if raw.find(b"\\u") >= 0 and _SURROGATE_ESCAPE_BYTES.search(raw) is not None:
-        raise _NotPlain
+    three lists cut out). An escaped lone surrogate anywhere fails msgspec's decode of
+    the file into its top level's values (and jiter's); a valid pair, as `json.dumps`
+    escapes an emoji, is read here, to the whole read's models. Anything found sends
+    the text to `_read`, which finds it again or words it."""
     try:
         top_values = _TOP.decode(raw)
     except msgspec.MsgspecError:
@@ -166,7 +165,7 @@ def _validated_json(key: str, items: list[msgspec.Raw], chunk: int,
     for i in range(0, len(items), chunk):
         text = b"".join((b"[", b",".join(items[i:i + chunk]), b"]"))
         # the standard library's decoder would flag a repeated key (`_Parse.pairs`);
-        # NaN and integers too long to print fail here as there
+        # NaN, integers too long to print and a lone surrogate fail here as there
         jiter.from_json(text, allow_inf_nan=False, catch_duplicate_keys=True,
                         cache_mode="keys")
         part = adapter.validate_json(text, strict=True)
