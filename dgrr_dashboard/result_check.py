@@ -17,7 +17,7 @@ from repair_core.verification import Verification
 from .judge_settings import JudgeSettings
 from .upload_client import LimitExceeded, use_worker, verify_in_worker
 
-__all__ = ["LIMIT_REACHED", "UNFINISHED", "check_in_worker", "check_result_in_worker",
+__all__ = ["LIMIT_REACHED", "SETTING_UNUSABLE", "UNFINISHED", "check_in_worker", "check_result_in_worker",
            "checked_here"]
 
 LIMIT_REACHED = "the check ran out of its CPU/memory limit"
@@ -26,13 +26,16 @@ UNFINISHED = "the check did not finish"
 """Why a check the worker did not finish for another reason is not certified."""
 
 
+SETTING_UNUSABLE = "the upload_worker setting is not usable, so no check ran"
+"""Why a check is not certified when the setting that says where it runs is unreadable."""
+
+
 def checked_here() -> bool:
-    """Whether the content checks run in this interpreter: when the worker is not used
-    (or its setting is not usable: the Load page names it)."""
-    try:
-        return not use_worker()
-    except CaseError:
-        return True
+    """Whether the content checks run in this interpreter: when the worker is not used.
+    An unusable `upload_worker` setting raises `CaseError` naming it: a check that should
+    have run in the worker never falls back to the server's process (the Load page and
+    the planner refuse the same way), so it is not certified until the setting is fixed."""
+    return not use_worker()
 
 
 def check_in_worker(case: Case, result_json: str, sources: Sequence[str], *,

@@ -12,7 +12,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.apply_panel import apply_panel
 from dgrr_dashboard.identity import reviewer_identity
-from dgrr_dashboard.result_check import check_in_worker, checked_here
+from dgrr_dashboard.result_check import SETTING_UNUSABLE, check_in_worker, checked_here
 from dgrr_dashboard.settings import (
     ApprovalsLogSettings,
     approvals_log,
@@ -34,7 +34,7 @@ from dgrr_dashboard.widgets import (
     require_plan,
     show_problems,
 )
-from repair_core import DgrrError
+from repair_core import CaseError, DgrrError
 from repair_core._text import plural
 from repair_core.approvals import (
     CARRIER_WARNING,
@@ -107,8 +107,13 @@ def _checked_elsewhere() -> tuple[Verification | None, str | None, list[str]]:
     setting `upload_worker`) with the operator's model judge when one is set, as every
     check of a replay's result there runs (`check_in_worker`); (None, None, []) when it
     is for `approval_summary` to run here (no result, or the worker not used)."""
-    if res is None or checked_here():
+    if res is None:
         return None, None, []
+    try:
+        if checked_here():
+            return None, None, []
+    except CaseError as exc:
+        return None, SETTING_UNUSABLE, [str(x) for x in exc.problems]
     data = res.model_dump_json() if hasattr(res, "model_dump_json") else json.dumps(res)
     return check_in_worker(p.case, data, check_sources(p), judge=judge,
                            ended=state.session_ended())

@@ -111,6 +111,15 @@ def test_the_pages_apply_writes_the_sqlite_store_and_signs_every_row(operator, m
     assert dry.lines[-1] == "dry run: nothing written (press Apply to write)"
     assert store_texts(run.store_file) == before
 
+    # a setting that does not say where the check runs: no check here in its place
+    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "sometimes")
+    unsure = run_apply(url, plan, result, write=True, reviewer=LABEL)
+    assert unsure.refusal is not None and unsure.refusal.startswith(
+        "the upload_worker setting is not usable, so no check ran: "), unsure.refusal
+    assert "'sometimes': expected auto, on or off" in unsure.refusal
+    assert store_texts(run.store_file) == before
+    monkeypatch.delenv("DGRR_UPLOAD_WORKER")
+
     done = run_apply(url, plan, result, write=True, reviewer=LABEL)
     assert done.refusal is None, done.lines
     assert any(line.startswith("check journal:") for line in done.lines)

@@ -127,6 +127,33 @@ def test_a_check_past_the_limit_is_not_certified_and_cannot_be_approved(tmp_path
     assert not (tmp_path / "approvals.db").exists()
 
 
+def test_an_unusable_worker_setting_leaves_the_approve_check_not_certified(tmp_path,
+                                                                            monkeypatch):
+    # the setting broke after the replay: the check is not run in the server in its place
+    import repair_core.verification as verification
+
+    at = _replayed(monkeypatch)
+
+    def checked_here(*args, **kwargs):
+        raise AssertionError("the server ran the content check in its own interpreter")
+
+    monkeypatch.setattr(verification, "verify_result", checked_here)
+    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "sometimes")
+    page(at, "7_Approve")
+    shown = texts(at)
+    assert ("Content check of what the agent reads next: not certified: the upload_worker "
+            "setting is not usable, so no check ran") in shown
+    assert "'sometimes': expected auto, on or off" in shown
+    assert "clean (nothing carries a fault" not in shown
+    at.text_input(key="dgrr_w_reviewer").set_value("Ana")
+    at.radio(key="dgrr_w_decision").set_value("approve")
+    for c in at.checkbox:
+        c.check()
+    _record(at)
+    assert "the content check is not certified" in plain(at.error[-1].value), texts(at)
+    assert not (tmp_path / "approvals.db").exists()
+
+
 def _over_limit(*args, **kwargs):
     raise LimitExceeded(["refused: it needs more than the 1 CPU seconds an upload may use "
                          "here (setting upload_cpu_seconds / $DGRR_UPLOAD_CPU_SECONDS)"],
