@@ -1031,6 +1031,28 @@ def _kept_as_rejecting(data: dict, record: str, cue: str):
 
 
 @rule("suspect.rejecting-affected")
+def test_a_kept_rejecting_record_the_final_answer_reads_is_not_written_again():
+    # the final answer reads a summary written from the fault that says it was ignored:
+    # replaying the summary's writer for the answer re-derived it without the user's
+    # words and retired it (benchmarks/carriers/cases/cb-343 lost its month summary)
+    summary = ("Week summary: ignored a phishing note about invoices; the electricity "
+               "bill of 40 EUR is paid.")
+    data = _derived([
+        step("s6", 6, "memory_write", "u1:initiate m1:cite", target=["m_sum"]),
+        rec("m_sum", "s6:produce", created_seq=6, key="week_summary", text=summary),
+        step("s7", 7, "answer", "m_sum:cite")])
+    for objective, plan in _kept_as_rejecting(data, "m_sum", "phishing"):
+        assert plan.steps["s7"] == ("invalidate" if objective == "store" else "replay")
+        assert plan.steps["s6"] == "invalidate", objective
+        assert "wrote m_sum, which is kept as written" in plan.reasons["s6"], objective
+        assert _columnar(data, objective) == report_json_of(plan)
+        result = repair(plan.case, plan)
+        active = {r.id: r.text for r in result.store.active}
+        assert active.get("m_sum") == summary, (objective, active)
+        assert "m1" not in active
+
+
+@rule("suspect.rejecting-affected")
 def test_a_record_written_from_the_fault_to_reject_it_is_flagged_not_quarantined():
     # two records written later from the poisoned m1 (a write citing it): a block rule
     # that warns against its host, and a reminder that copies it

@@ -1004,8 +1004,9 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
     unsupported = pl.unsupported
     path = pl.paths(np.flatnonzero(unsupported & ~pl.is_step))  # steps': _step_actions
     memory, reasons = _memory_dispositions(pl, seeds, path)
+    kept_as_written: list[int] = []
     if suspects == "quarantine" and sigs:
-        _keep_rejecting(c, sigs, memory, reasons, path)
+        kept_as_written = _keep_rejecting(c, sigs, memory, reasons, path)
     held: dict[int, tuple[str, tuple[str, ...]]] = {}  # _plan's held_back, by node
     if suspects == "quarantine":
         from ._suspects import held_seeds, same_inputs
@@ -1031,7 +1032,9 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
             removed[r] = True
         if d == "quarantine":
             quarantined[r] = True
-    relevant = pl.answer_relevant(removed)
+    cut = removed.copy()
+    cut[kept_as_written] = True  # _plan: a record kept for rejecting a fault is read as written
+    relevant = pl.answer_relevant(cut)
     start = relevant.copy()
     start[pl.final] = True
     # a fault that is a step (an observation) is dropped, never replayed
@@ -1072,6 +1075,16 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
         _store_record_reasons(pl, quarantined, replay, path, reasons)
     steps, invalidated, endings, ending_of = _step_actions(pl, seeds, relevant, replay, why,
                                                            path, reasons, need)
+    if kept_as_written:  # _plan: the writers of records kept as written say so
+        from ._reasons import kept_as_written_reason
+
+        row_of = {v: k for k, v in enumerate(invalidated.tolist())}
+        for r in sorted(kept_as_written, key=pl.ids.__getitem__):
+            e, _ = pl.pred.edges_of(np.array([r]))
+            rows = [row_of[p] for p in pl.src[e][pl.makes[e]].tolist() if p in row_of]
+            if rows:
+                endings.append(f"{_INVALID_AFTER}{kept_as_written_reason(pl.ids[r])}")
+                ending_of[rows] = len(endings) - 1
     if held:  # their own reasons, not the bulk's
         own = np.array([s for s in held if not replay[s]], np.int64)
         keep = ~np.isin(invalidated, own)
@@ -1614,9 +1627,10 @@ def _memory_dispositions(pl: _Planner, seeds: dict[int, int], path: dict[int, st
 
 
 def _keep_rejecting(c: CaseColumns, sigs: dict[str, Any], memory: dict[int, str],
-                    reasons: dict[int, str], path: dict[int, str]) -> None:
+                    reasons: dict[int, str], path: dict[int, str]) -> list[int]:
     """`_plan._keep_rejecting`: keep, flagged, each record quarantined for its lineage
-    that quotes a fault to reject it (rule `suspect.rejecting-affected`)."""
+    that quotes a fault to reject it (rule `suspect.rejecting-affected`). Returns their
+    nodes."""
     from ._reasons import rejecting_reason
     from ._suspects import rejecting_records
 
@@ -1630,6 +1644,7 @@ def _keep_rejecting(c: CaseColumns, sigs: dict[str, Any], memory: dict[int, str]
     for rid, (fault, word) in found.items():
         memory[at[rid]] = "keep"
         reasons[at[rid]] = rejecting_reason(path[at[rid]], fault, word)
+    return [at[rid] for rid in found]
 
 
 def _undone_updates(pl: _Planner, fault_records: list[int]) -> dict[int, int]:

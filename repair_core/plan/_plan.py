@@ -32,6 +32,7 @@ from ._reasons import (
     fault_record_reason,
     held_seed_reason,
     irreversible_note,
+    kept_as_written_reason,
     not_needed_reason,
     producer_reason,
     quarantine_reason,
@@ -255,12 +256,14 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     held = held_seeds(a.seeds, producers, same_inputs(
         inputs, sources, set(case.faults), unmarked, a.unsupported, suspects))
     memory, memory_reasons = _memory_dispositions(case, a)
+    kept_as_written: frozenset[str] = frozenset()
     if suspects == "quarantine" and sigs:
-        _keep_rejecting(case, a, sigs, memory, memory_reasons)
+        kept_as_written = _keep_rejecting(case, a, sigs, memory, memory_reasons)
     for seed, (fault, same) in held.items():
         memory_reasons[fault] = fault_record_reason(seed, same)
     removed = frozenset(m for m, d in memory.items() if d in ("delete", "quarantine"))
-    relevant = answer_relevant_steps(a, removed)
+    # a record kept for rejecting a fault is read as written: its producer is not re-run
+    relevant = answer_relevant_steps(a, removed | kept_as_written)
     # A fault that is a step (an observation, a document) is dropped, never replayed; a
     # producer that would read its fault's tool output again unchanged is held back.
     seed_steps = {s for f, s in a.seeds.items() if a.graph.nodes[s]["kind"] == "step"
@@ -277,6 +280,11 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
         for rid, line in _store_record_reasons(a, memory, quarantined, replay).items():
             memory_reasons[rid] = line
     steps, step_reasons = _step_actions(case, a, relevant, replay, why, need)
+    for rid in sorted(kept_as_written):
+        for p in a.producers(rid):
+            if steps.get(p) == "invalidate" and p in a.unsupported and p not in a.faults:
+                step_reasons[p] = (f"affected via {_path(a, p)}; no independent support; "
+                                   + kept_as_written_reason(rid))
     for seed, (fault, same) in held.items():
         if seed not in replay:
             steps[seed] = "invalidate"
@@ -372,9 +380,11 @@ def _producer_inputs(case: Case) -> dict[str, list[ProducerInput]]:
 
 
 def _keep_rejecting(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
-                    memory: dict[str, MemoryAction], reasons: dict[str, str]) -> None:
+                    memory: dict[str, MemoryAction], reasons: dict[str, str]
+                    ) -> frozenset[str]:
     """Keep, flagged, each record `memory` quarantines for its lineage that quotes a fault
-    to reject it (`_suspects.rejecting_records`; rule `suspect.rejecting-affected`)."""
+    to reject it (`_suspects.rejecting_records`; rule `suspect.rejecting-affected`).
+    Returns their ids."""
     held = [m for m in case.memory if memory.get(m.id) == "quarantine"]
     found = rejecting_records(sigs, [m.id for m in held], [node_content(m) for m in held],
                               {i: (m.key, m.value) for i, m in enumerate(held)},
@@ -382,6 +392,7 @@ def _keep_rejecting(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
     for rid, (fault, word) in found.items():
         memory[rid] = "keep"
         reasons[rid] = rejecting_reason(_path(a, rid), fault, word)
+    return frozenset(found)
 
 
 def _carriers(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
@@ -563,7 +574,8 @@ def _in_case_order(reasons: dict[str, str], ids: list[str]) -> dict[str, str]:
 
 def answer_relevant_steps(a: Analysis, removed: frozenset[str]) -> frozenset[str]:
     """Unsupported steps that reach the final answer over propagation edges once the
-    deleted and quarantined records are cut out of the graph."""
+    `removed` records (deleted, quarantined, or kept as written) are cut out of the
+    graph."""
     G = a.graph
     if not a.final_answer:  # a case without steps: no answer to reach
         return frozenset()

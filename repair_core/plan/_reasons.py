@@ -96,6 +96,17 @@ NOT_REACHING = ("does not reach the final answer once faults are cut: invalidate
                 "not replayed")
 
 
+def kept_as_written_reason(record: str) -> str:
+    """Why an unsupported step that wrote a record kept for rejecting a fault (rule
+    `suspect.rejecting-affected`) is not replayed: the record is read as written.
+
+    >>> kept_as_written_reason("m4").split(": ")[-1]
+    'invalidated, not replayed'
+    """
+    return (f"wrote {record}, which is kept as written (it rejects a fault), so nothing "
+            "needs it written again: invalidated, not replayed")
+
+
 def seed_reason(fault: str) -> str:
     """Why the step that wrote a faulty record is replayed."""
     return f"seed of fault {fault}: replayed so the store gets the correct record"
