@@ -22,6 +22,7 @@ import json
 import re
 from typing import Any
 
+import jiter
 import msgspec
 from pydantic import ValidationError
 
@@ -36,11 +37,6 @@ from ._load import (
     parse_case,
 )
 from ._shared import SharedFieldNames, share_field_names, share_ids
-
-try:  # not a requirement of its own: litellm's openai client requires it
-    import jiter
-except ImportError:  # pragma: no cover - then every case is read by `_read`
-    jiter = None  # type: ignore[assignment]
 
 __all__ = ["parse_case_in_chunks"]
 
@@ -65,7 +61,7 @@ def parse_case_in_chunks(text: str | bytes, source: str | None = None,
     (tests/test_case_chunked_read.py), so that pass over every item is not made again
     (1.9 CPU s of a 300k-step repair), and the items are parsed and validated from the
     bytes by pydantic (`_read_accepted`). The items are validated as always."""
-    if references_checked and isinstance(text, bytes) and jiter is not None:
+    if references_checked and isinstance(text, bytes):
         try:
             return _read_accepted(text, chunk)
         except (_NotPlain, ValidationError, RecursionError, ValueError):
