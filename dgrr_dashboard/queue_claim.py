@@ -42,8 +42,8 @@ def held_elsewhere(queue: RepairQueue, reviewer: str) -> list[RepairRequest]:
     """The requests `reviewer` holds in `queue` that this session does not: claimed in a
     session that a reload or another tab ended (a session forgets its request with it)."""
     mine = st.session_state.get(state.REQUEST)
-    return [r for r in queue.requests(status=["claimed"], limit=2000)
-            if same_reviewer(r.claimed_by, reviewer) and r.id != mine]
+    return [r for r in queue.requests(status=["claimed"], claimed_by=reviewer)
+            if r.id != mine]
 
 
 def resume(queue: RepairQueue, request: RepairRequest) -> None:

@@ -116,6 +116,25 @@ def test_filters_and_wait(queue):
     assert status(b.id, queue=queue).status == "pending"
 
 
+def test_listing_reads_no_case_and_finds_a_reviewer_by_any_spelling(queue):
+    from sqlalchemy import event
+
+    ids = [queue.submit(load_example(), ["m3"], diagnosed_by="d").id for _ in range(4)]
+    queue.claim(ids[0], reviewer="Ana")
+    queue.claim(ids[2], reviewer="ＡＮＡ")  # fullwidth: the same reviewer, NFKC-folded
+    queue.claim(ids[3], reviewer="bo")
+    statements: list[str] = []
+    event.listen(queue.engine, "before_cursor_execute",
+                 lambda conn, cursor, sql, *rest: statements.append(sql))
+    assert [r.id for r in queue.requests(status=["claimed"], claimed_by="ana")] == [
+        ids[0], ids[2]]
+    assert [r.id for r in queue.requests(claimed_by="nobody")] == []
+    assert [r.id for r in queue.requests(limit=2)] == ids[:2]
+    # a listing is drawn on every redraw of the Inbox: the cases stay in the database
+    assert statements and not any("case_json" in s or "result_json" in s
+                                  for s in statements), statements
+
+
 def test_a_worker_finishes_only_what_it_holds_and_a_refusal_fails_without_retry(queue):
     r = queue.submit(load_example(), ["m3"], diagnosed_by="d",
                      store_target={"to": "langgraph", "store": "nowhere:store"})

@@ -229,6 +229,7 @@ class _EventRow(_Base):
 
 
 _PUBLIC = [c for c in RepairRequest.model_fields]
+_PUBLIC_COLUMNS = [getattr(_RequestRow, c) for c in _PUBLIC]
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -620,11 +621,13 @@ class RepairQueue:
 
     def requests(self, *, status: Iterable[str] | None = None, agent: str | None = None,
                  user_id: str | None = None, fault_kind: str | None = None,
-                 older_than: float | None = None, limit: int | None = None
-                 ) -> list[RepairRequest]:
+                 older_than: float | None = None, claimed_by: str | None = None,
+                 limit: int | None = None) -> list[RepairRequest]:
         """Requests, oldest first, filtered by status, agent, user, a fault kind among
-        theirs, and age (`older_than` seconds since submission)."""
-        query = select(_RequestRow).order_by(_RequestRow.id)
+        theirs, age (`older_than` seconds since submission) and the reviewer holding them
+        (`claimed_by`, compared as `same_reviewer` compares names). Their cases and results
+        are not read (`case`, `result`)."""
+        query = select(*_PUBLIC_COLUMNS).order_by(_RequestRow.id)
         if status is not None:
             query = query.where(_RequestRow.status.in_(list(status)))
         if agent:
@@ -639,9 +642,15 @@ class RepairQueue:
             with self.engine.connect() as conn:
                 return conn.execute(query).all()
 
+        if claimed_by is not None:
+            query = query.where(_RequestRow.claimed_by.is_not(None))
+        elif limit is not None and not fault_kind:  # every filter left is in the query
+            query = query.limit(limit)
         rows = [_request(r) for r in self.approvals._guard(read)]
         if fault_kind:
             rows = [r for r in rows if fault_kind in r.fault_kinds]
+        if claimed_by is not None:
+            rows = [r for r in rows if same_reviewer(r.claimed_by, claimed_by)]
         return rows[:limit] if limit is not None else rows
 
     def events(self, request_id: int) -> list[RequestEvent]:
