@@ -1,6 +1,6 @@
 """Error rates of the answer oracles on hand-written free-text answers
 (`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl`,
-`round5.jsonl` to `round14.jsonl`, `heldout-15.jsonl`), per split
+`round5.jsonl` to `round14.jsonl`, `heldout-15.jsonl`, `heldout-16.jsonl`), per split
 and per category:
 
     python benchmarks/answer_oracle.py                # print the section
@@ -35,7 +35,10 @@ from `round14.jsonl`, `other-languages-round14` (21 languages and three code-mix
 phrasings no earlier set uses), written by a helper who had read the oracle, verdicts fixed before it
 ran, or, from `heldout-15.jsonl`, `english-heldout15` and `other-languages-heldout15`
 (Welsh, Tagalog, Basque, Croatian and ten languages no earlier set writes), written blind
-by a helper who had not read the oracle, verdicts fixed before it ran. An oracle
+by a helper who had not read the oracle, verdicts fixed before it ran, or, from
+`heldout-16.jsonl`, `english-heldout16` and `other-languages-heldout16` (Yoruba, Zulu,
+Luxembourgish, Slovenian, Serbian in both scripts and eight languages no earlier set
+writes), written blind the same way. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
 counts as not recovered in the error rate, so a right answer left unsure is an error
@@ -67,6 +70,8 @@ ROUNDS = tuple(ROOT / "benchmarks" / "answers" / f"round{n}.jsonl" for n in rang
 """`round4.jsonl` to `round14.jsonl`, in the order they were written."""
 HELDOUT_15 = ROOT / "benchmarks" / "answers" / "heldout-15.jsonl"
 """The round-15 held-out set, written blind after round 14."""
+HELDOUT_16 = ROOT / "benchmarks" / "answers" / "heldout-16.jsonl"
+"""The round-16 held-out set, written blind after round 15's mends."""
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
@@ -78,7 +83,7 @@ Split = Literal["dev", "held-out", "fresh", "languages", "languages-fresh", "eng
                 "other-languages-round10", "english-round11", "other-languages-round11",
                 "english-round12", "other-languages-round12", "english-round13",
                 "other-languages-round13", "other-languages-round14", "english-heldout15",
-                "other-languages-heldout15"]
+                "other-languages-heldout15", "english-heldout16", "other-languages-heldout16"]
 SPLITS: tuple[str, ...] = get_args(Split)
 
 
@@ -146,10 +151,15 @@ class Answer(BaseModel):
     Slovak, Slovenian, Serbian, Cebuano, Somali, Yoruba, Zulu and Luxembourgish over 28
     controlled, adapted and multi-session cases (`heldout-15.jsonl`), written blind by a
     helper who had not read the oracle, each verdict fixed from the case's labels and
-    committed before any oracle ran on them."""
+    committed before any oracle ran on them; `english-heldout16` and
+    `other-languages-heldout16`: 91 English answers and 47 in Yoruba, Zulu, Luxembourgish,
+    Slovenian, Serbian (Latin and Cyrillic), Macedonian, Hausa, Xhosa, Haitian Creole,
+    Malagasy, Kazakh, Javanese and Maori over 28 controlled, adapted and multi-session
+    cases (`heldout-16.jsonl`), written blind the same way."""
 
 
-def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, *ROUNDS, HELDOUT_15)
+def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, *ROUNDS, HELDOUT_15,
+                                           HELDOUT_16)
                  ) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
