@@ -29,7 +29,27 @@ import re
 
 from ._answer_words_scripts import _each
 
-__all__ = ["BASQUE_CASE_ENDING", "CONDITIONALS", "SIZE_AFTER", "WORDS"]
+__all__ = ["BASQUE_CASE_ENDING", "CONDITIONALS", "SIZE_AFTER", "WORDS", "serbian_latin"]
+
+_SERBIAN_LATIN = dict(zip("абвгдђежзијклљмнњопрстћуфхцчџш", (
+    "a", "b", "v", "g", "d", "đ", "e", "ž", "z", "i", "j", "k", "l", "lj", "m", "n", "nj",
+    "o", "p", "r", "s", "t", "ć", "u", "f", "h", "c", "č", "dž", "š"), strict=True))
+"""Serbian Cyrillic letters and the Latin letters Serbian writes for each, one to one
+(Serbian is written in both alphabets)."""
+
+
+def serbian_latin(text: str) -> str:
+    """`text` with its Serbian Cyrillic letters written in Latin letters, capitals kept
+    ("Нисам резервисао" -> "Nisam rezervisao"); any other character as it is.
+
+    >>> serbian_latin("Поруџбина O-8214 није стигла.")
+    'Porudžbina O-8214 nije stigla.'
+    """
+    out = []
+    for ch in text:
+        latin = _SERBIAN_LATIN.get(ch.lower())
+        out.append(ch if latin is None else latin.capitalize() if ch.isupper() else latin)
+    return "".join(out)
 
 
 def _after(done: dict[str, str], forms: tuple[str, ...], english: str = "") -> dict[str, str]:
@@ -297,6 +317,16 @@ _HR: dict[str, str | None] = {
     "nisam mogao": "failed", "nisam mogla": "failed", "nisam uspio": "failed",
     "nisam uspjela": "failed", "nisam uspeo": "failed", "nisam uspela": "failed",
     "nije uspjelo": "failed", "nije uspelo": "failed", "došlo je do greške": "failed",
+    # "nisam uspeo da ga rezervišem": the verb after "da" in the present
+    "da": "", "da ga": "", "da je": "",
+    **_each("rezervišem rezerviram rezervišemo bukiram", "book"),
+    **_each("dodam dodamo", "add"), **_each("pošaljem pošaljemo", "send"),
+    **_each("promenim promijenim", "change"), **_each("zadržim", "hold"),
+    **_each("kupim", "buy"),
+    # "nije tačna": what was said is wrong; "više ne važi": no longer valid
+    **{f"nije {w}": "wrong" for w in ("tačna", "tačno", "tačan", "točna", "točno",
+                                      "točan", "ispravna", "ispravno", "ispravan")},
+    "više ne važi": "no longer valid", "više nije": "no longer", "ne važi": "invalid",
     "pokušao sam": "i tried", "pokušala sam": "i tried",
     "želite li da": "shall i", "želiš li da": "shall i", "hoćete li da": "shall i",
     "da li da": "shall i", "mogu": "i can", "ne mogu": None,

@@ -539,6 +539,8 @@ def read(text: str, language: str) -> tuple[str, str | None]:
         text = _scripts.detach(_scripts.normalise(text, language), language)
     elif language == "eu":
         text = _four.BASQUE_CASE_ENDING.sub("", text)  # "SEA-tik" names SEA
+    elif language == "hr":
+        text = _four.serbian_latin(text)  # Serbian in Cyrillic letters reads as in Latin
     words = _Words(text)
     out: list[str] = []
     unread: str | None = None

@@ -326,6 +326,35 @@ _BULGARIAN_WORDS = frozenset({"е", "са", "към", "във", "със", "съ�
 """Short Bulgarian words that are neither Russian nor Ukrainian: a text using one is
 neither."""
 
+_SERBIAN_ALPHABET = frozenset("абвгдђежзијклљмнњопрстћуфхцчџш")
+"""The 30 letters of Serbian Cyrillic: a text writing any other Cyrillic letter (Russian
+"ы", "й", Macedonian "ѓ", "ќ", "ѕ", Kazakh "ә", "қ", ...) is not Serbian."""
+_SERBIAN_CYRILLIC_WORDS = frozenset({"је", "није", "сам", "смо", "су", "нисам", "нисмо",
+                                     "нису"})
+"""Serbian auxiliaries and their negations ("Резервисао сам", "није тачна"): with no
+letter outside the Serbian alphabet and no Macedonian word, one of them or a "ђ" or "ћ"
+places a Cyrillic text as Serbian."""
+_MACEDONIAN_WORDS = frozenset({"во", "со", "сум", "сме", "ќе", "е"})
+"""Short Macedonian words Serbian does not write ("во", "со", "сум"): a text using one is
+not Serbian."""
+
+
+def _serbian_cyrillic(text: str, scripts: dict[str, int]) -> str:
+    """"hr" (the reader's Croatian, Serbian or Bosnian) for a text written mostly in
+    Cyrillic letters, every one of the Serbian alphabet, with a "ђ" or "ћ" or a Serbian
+    auxiliary (`_SERBIAN_CYRILLIC_WORDS`) and no Macedonian word (`_MACEDONIAN_WORDS`);
+    else ""."""
+    if scripts.get("CYRILLIC", 0) * 2 <= sum(scripts.values()):
+        return ""
+    lower = text.lower()
+    if any(_script(ch) == "CYRILLIC" and ch not in _SERBIAN_ALPHABET for ch in lower):
+        return ""
+    words = {w.strip(_CHUNK_EDGES) for w in lower.split()}
+    if words & _MACEDONIAN_WORDS:
+        return ""
+    return "hr" if "ђ" in lower or "ћ" in lower or words & _SERBIAN_CYRILLIC_WORDS else ""
+
+
 OTHER_SCRIPT_SHARE = 1 / 3
 """An answer with at least this share of its letters outside the Latin script (Cyrillic,
 Greek, Japanese, Chinese, Korean, Arabic, ...) is not read: a name quoted in another
@@ -624,6 +653,7 @@ def _guess_by_words(text: str, reads: frozenset[str]) -> tuple[LanguageGuess, in
                 scripts[script] = scripts.get(script, 0) + n
     if letters and other_script >= OTHER_SCRIPT_SHARE * letters:
         written = (_cjk_language(scripts) or _cyrillic_language(text, scripts)
+                   or _serbian_cyrillic(text, scripts)
                    or _script_language(text, scripts))
         if written in reads:
             return LanguageGuess(code=written), 0
