@@ -125,7 +125,7 @@ _PANEL_CSS = """
 #dgrr-search-note{color:#8a5a00;margin-left:6px}
 body{margin:0}
 #mynetwork{box-sizing:border-box}
-#dgrr-note{color:#8a5a00}
+#dgrr-note,#dgrr-view-note{color:#8a5a00}
 #dgrr-detail{font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap;
   border:1px solid #ddd;padding:6px;margin:4px;min-height:3em;background:#fafafa}
 </style>
@@ -161,11 +161,16 @@ _VIEW_JS = """
     if (!all) return;
     var s = Math.min((cw - 2 * PAD) / Math.max(all.right - all.left, 1),
                      (ch - 2 * PAD) / Math.max(all.bottom - all.top, 1));
+    var note = document.getElementById("dgrr-view-note");
     if (s >= MIN) {
       network.moveTo({position: {x: (all.left + all.right) / 2, y: (all.top + all.bottom) / 2},
                       scale: Math.min(s, MAX), animation: false});
+      if (note) note.textContent = "";
       return;
     }
+    // part of the graph is outside the frame: say so, or a reader takes it for the whole
+    if (note) note.textContent = " Zoomed in so that labels stay legible, on the faults " +
+      "and what they affect: drag to see the rest, scroll to zoom out.";
     var b = (focus.length && bbox(focus)) || all;
     var c = {x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2};
     // half the frame in canvas units at MIN
@@ -284,7 +289,8 @@ def graph_html(plan: RepairPlan, *, view: GraphView | None = None, height: str =
               f'{len(view.nodes)} of {view.total_nodes} nodes, {len(view.edges)} edges; '
               'click a node for its details. <input id="dgrr-search" type="search" '
               'placeholder="find a node (id or text), Enter" aria-label="find a node">'
-              f'<span id="dgrr-search-note"></span>{_legend_html(view.colour_by)}{note}</div>')
+              '<span id="dgrr-search-note"></span><span id="dgrr-view-note"></span>'
+              f'{_legend_html(view.colour_by)}{note}</div>')
     faults = [n for n in plan.case.faults if any(v.id == n for v in view.nodes)]
     tail = (('<div id="dgrr-detail" data-node="">Click a node to see its content, its edges '
              "and the reason for its decision.</div>") if panel else "")

@@ -112,8 +112,12 @@ def test_the_graph_opens_whole_and_legible_at_900_and_1400_px(tmp_path):
                 m = seen[width, name] = _graph(page).evaluate(MEASURE)
                 assert m["minFont"] * m["scale"] >= 11, (width, name, m)
                 assert m["faultsInView"] and m["overlaps"] == [], (width, name, m)
+                note = _graph(page).locator("#dgrr-view-note").text_content()
                 if name in whole[width]:
                     assert m["outside"] == [], (width, name, m)
+                    assert note == "", (width, name, note)
+                else:  # what the frame cuts is said, not left for the reader to guess
+                    assert m["outside"] and "drag to see the rest" in note, (width, name, m)
                 # the inspector: beside the picture at 1400 px, below it at 900 px
                 frame = page.locator("iframe").first.bounding_box()
                 heading = page.get_by_role("heading", name="Node details").bounding_box()
