@@ -40,17 +40,19 @@ def checked_here() -> bool:
 
 def check_in_worker(case: Case, result_json: str, sources: Sequence[str], *,
                     judge: JudgeSettings | None = None,
-                    ended: Callable[[], bool] | None = None, recompute: bool = False
+                    ended: Callable[[], bool] | None = None, recompute: bool = False,
+                    made_here: bool = False
                     ) -> tuple[Verification | None, str | None, list[str]]:
     """The content check of `result_json` (a replay's result of repairing `case`) against
     the case's faults and `sources`, run in the worker with `judge` (None: the lexical
     judge alone): (the check, None, []) when it finished, else (None, why it is not
     certified, the refusal's problems) — not certified, never clean. With `recompute`
     the worker makes the result again too (rule gate.replay-recomputed): one that
-    differs is refused, and its words are the problems."""
+    differs is refused, and its words are the problems. `made_here`: `result_json` is
+    the server's own replay's (`upload_client.verify_in_worker`)."""
     try:
         return verify_in_worker(case, result_json, sources, judge=judge, ended=ended,
-                                recompute=recompute), None, []
+                                recompute=recompute, made_here=made_here), None, []
     except LimitExceeded as exc:
         return None, LIMIT_REACHED, [str(x) for x in exc.problems]
     except CaseError as exc:
@@ -65,7 +67,8 @@ def check_result_in_worker(plan: RepairPlan, result: Any, *,
     set its `verification`; (None, []) when it did, else why it is not certified and the
     refusal's problems (its `verification` stays None: not certified, never clean)."""
     verification, why, problems = check_in_worker(
-        plan.case, result.model_dump_json(), check_sources(plan), judge=judge, ended=ended)
+        plan.case, result.model_dump_json(), check_sources(plan), judge=judge, ended=ended,
+        made_here=True)
     if verification is not None:
         result.verification = verification
     return why, problems

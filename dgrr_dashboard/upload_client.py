@@ -307,17 +307,18 @@ def verify_in_worker(case: Case, result_json: str, sources: Sequence[str], *,
                      judge: JudgeSettings | None = None,
                      ended: Callable[[], bool] | None = None,
                      limits: WorkerLimits | None = None,
-                     recompute: bool = False) -> Verification:
+                     recompute: bool = False, made_here: bool = False) -> Verification:
     """The content check of a replay's result (`result_json`, a RepairResult's JSON) of
     repairing `case`, against its faults and the suspected `sources`, run in the worker
     under `limits` (default: the settings'): by the lexical judge and, with `judge`, the
     operator's model judge, whose calls the worker makes within those limits. A check
     past a limit raises `LimitExceeded`: it is not certified, never clean. With
     `recompute`, the worker also makes the result again (rule gate.replay-recomputed)
-    and a result that differs is refused (`CaseError`, the rule's words)."""
+    and a result that differs is refused (`CaseError`, the rule's words). `made_here`:
+    the result is the server's own replay's, read there as the server reads it."""
     request = WorkerRequest(job="verify", source=f"the content check of case {case.case_id}",
                             names=["case", "result"], sources=list(sources), judge=judge,
-                            recompute=recompute)
+                            recompute=recompute, made_here=made_here)
     answer = run_job(request, [case.model_dump_json().encode(), result_json.encode()],
                      limits or worker_limits(), ended=ended)
     if not isinstance(answer, Verified):

@@ -20,11 +20,19 @@ import json
 import os
 import resource
 import sys
-from typing import IO
+from typing import IO, Any
 
 from pydantic import ValidationError
 
-from repair_core import Case, CaseError, DgrrError, case_from_parts, parse_case, plan_case
+from repair_core import (
+    Case,
+    CaseError,
+    DgrrError,
+    RepairResult,
+    case_from_parts,
+    parse_case,
+    plan_case,
+)
 from repair_core.importers._otlp import looks_like_otlp
 from repair_core.replay import replay_again
 from repair_core.verification import verify_result
@@ -132,9 +140,12 @@ def _verify(request: WorkerRequest, files: list[bytes]) -> Verified:
     lexical judge and, when the request names one, the operator's model judge, whose
     calls are made from here and so count in this process's limits."""
     case = parse_case(files[0], source=request.source)
+    result: Any
     try:
-        result = json.loads(files[1])
-    except ValueError:
+        # the server's own replay is read back as the model it was in the server
+        result = (RepairResult.model_validate_json(files[1]) if request.made_here
+                  else json.loads(files[1]))
+    except (ValueError, ValidationError):
         raise CaseError(["the result sent is not JSON"], source=request.source) from None
     judge = request.judge.model_judge() if request.judge is not None else None
     verification = verify_result(case, result, sources=request.sources, judge=judge)

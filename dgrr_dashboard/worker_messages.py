@@ -54,6 +54,11 @@ class WorkerRequest(BaseModel):
     """`verify`: also make the result again after the check (`replay.replay_again`,
     rule gate.replay-recomputed), as `dgrr verify` does: what the apply would write is
     refused when the result is not the repair made again."""
+    made_here: bool = False
+    """`verify`: the result is one the server's own replay made (the session's replay
+    object, never a file a visitor handed it), so the worker reads it as the server's
+    process would, as a result made in process: what its refreshed observations gave is
+    its replay's own (rule verify.refreshed-text-certain)."""
 
 
 class Planned(BaseModel):

@@ -114,9 +114,11 @@ def _checked_elsewhere() -> tuple[Verification | None, str | None, list[str]]:
             return None, None, []
     except CaseError as exc:
         return None, SETTING_UNUSABLE, [str(x) for x in exc.problems]
-    data = res.model_dump_json() if hasattr(res, "model_dump_json") else json.dumps(res)
+    # the session's replay object is the server's own; a result read from a file is JSON
+    made_here = hasattr(res, "model_dump_json")
+    data = res.model_dump_json() if made_here else json.dumps(res)
     return check_in_worker(p.case, data, check_sources(p), judge=judge,
-                           ended=state.session_ended())
+                           ended=state.session_ended(), made_here=made_here)
 
 
 def _sign() -> tuple[tuple[str, str], Any, str | None, list[str]]:

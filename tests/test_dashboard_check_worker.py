@@ -43,6 +43,35 @@ def test_the_workers_check_is_the_check_made_here(monkeypatch):
     assert check_sources(plan) == []
 
 
+def test_the_servers_own_replay_is_read_there_as_here():
+    # a replay whose refreshed observation's output was given by hand: in the server's
+    # process it is the replay's own; sent as a file, it is the result's word alone
+    from test_rules_gate_lineage import (
+        HANDBOOK_REFRESHED,
+        HOLIDAYS,
+        MENU_AGAIN,
+        TWO_EDITS,
+        _two_writes,
+    )
+
+    from repair_core import apply_edits, case_from_data
+
+    data, _ = _two_writes()
+    plan = apply_edits(plan_case(case_from_data(data), objective="store"), TWO_EDITS)
+    result = repair(plan.case, plan, observations={"s0a": HOLIDAYS, "s1a": HANDBOOK_REFRESHED,
+                                                   "s5a": MENU_AGAIN})
+    here = result.verification
+    assert here is not None and here.uncertain
+    sent = result.model_dump_json()
+    there = verify_in_worker(plan.case, sent, check_sources(plan), limits=ROOMY,
+                             made_here=True)
+    assert there == here
+    as_file = verify_in_worker(plan.case, sent, check_sources(plan), limits=ROOMY)
+    assert as_file != here
+    assert any("an output was supplied by hand" in u.why for u in as_file.uncertain)
+    assert not any("supplied by hand" in u.why for u in here.uncertain)
+
+
 def _heavy_check(cpu_seconds: float):
     """The smallest hostile case at scales 2, 4, 8, ... whose content check takes at least
     `cpu_seconds` here, measured in this process, with its repair: a fixed size (1,800
