@@ -211,7 +211,40 @@ UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
                      "stà", "nagin", "nagina"}),
     "sl": frozenset({"tudi", "lahko", "ker", "zelo", "vendar", "torej", "zdaj", "sedaj",
                      "kje", "skupaj", "največ", "najmanj", "bomo", "boste", "bodo", "niso",
-                     "nisem"}),
+                     "nisem", "naslednji", "naslednjo", "naslednje", "naslednjem",
+                     "napačno", "napačen", "napačna", "zadnje", "zadnji", "zadnjo",
+                     "vašo",
+                     # past forms in -l (Croatian writes -o: "rezervirao") and the words
+                     # for the seat, order, cart and address
+                     "rezerviral", "dodal", "poslal", "spremenil", "spremenila", "kupil",
+                     "sedež", "sedeža", "naročilo", "naročila", "košarico", "naslov"}),
+    # Zulu and Xhosa write a negation inside the verb ("angikabhukhi", "andikabhukisha"):
+    # their words for the seat, plane, cart, order and address place an answer too
+    "zu": frozenset({"yakho", "wakho", "lakho", "kwakho", "sakho", "zakho", "yami", "wami",
+                     "kodwa", "futhi", "noma", "ukuthi", "ngoba", "kanye", "ozayo",
+                     "esuka", "ukuba", "kwaye", "okanye", "ngoku", "kuba", "kakhulu",
+                     "angizange", "andizange", "akukho", "ayikho", "namhlanje", "kusasa",
+                     "ngomso", "isihlalo", "isitulo", "endizeni", "indiza", "ibhanoyi",
+                     "kwinqwelomoya", "inqwelomoya", "enqoleni", "kwinqwelo", "ikheli",
+                     "idilesi", "usayizi", "umbala"}),
+    "lb": frozenset({"ech", "hunn", "huet", "hutt", "ass", "sinn", "méi", "eng", "engem",
+                     "enger", "äre", "ären", "ärem", "iech", "awer", "gëtt", "kënnt",
+                     "wëllt", "hien", "dës", "elo", "schonn", "keen", "keng", "iwwer",
+                     "vun", "sech"}),
+    "ht": frozenset({"mwen", "avèk", "poko", "pou", "kounye", "genyen", "paske", "ankò",
+                     "nou", "ap", "pral", "sou"}),
+    "jv": frozenset({"wis", "durung", "lan", "ing", "sampeyan", "panjenengan", "kanggo",
+                     "saka", "menyang", "ora", "uga", "kuwi", "karo", "mung", "arep",
+                     "kowe", "nanging"}),
+    "mg": frozenset({"ny", "aho", "ianao", "amin", "tamin", "tsy", "mbola", "efa", "sy",
+                     "ary", "izany", "ity", "avy", "dia", "nefa", "anao", "ahy"}),
+    "ha": frozenset({"zuwa", "daga", "ranar", "tare", "kuma", "amma", "wannan", "wanda",
+                     "sosai", "yanzu", "kuna", "muna", "ban", "bai", "jirgin", "kujera"}),
+    "yo": frozenset(unicodedata.normalize("NFKC", w) for w in (
+        "ṣùgbọ́n", "sínú", "yóò", "pẹ̀lú", "àti", "kò", "kì", "ṣe", "rẹ", "wà", "fún",
+        "tíì", "náà", "padà", "mọ́", "ní", "sí", "lọ", "dé", "ò", "lórí")),
+    "mi": frozenset({"ngā", "tō", "tāku", "kāore", "mō", "anō", "rā", "kua", "kia", "ahau",
+                     "hei", "nei"}),
 }
 """Short words of languages recognised beyond the seven of `FUNCTION_WORDS`, which a
 reader reads only when it says so (`ANSWER_READER_LANGUAGES`): an answer that uses more
@@ -288,6 +321,9 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
                   "ru": "Russian", "uk": "Ukrainian", "vi": "Vietnamese", "hi": "Hindi",
                   "el": "Greek", "ar": "Arabic", "he": "Hebrew", "sw": "Swahili",
                   "sl": "Slovenian", "cy": "Welsh", "tl": "Tagalog", "eu": "Basque",
+                  "zu": "Zulu or Xhosa", "lb": "Luxembourgish", "ht": "Haitian Creole",
+                  "jv": "Javanese", "mg": "Malagasy", "ha": "Hausa", "yo": "Yoruba",
+                  "mi": "Maori",
                   "hr": "Croatian, Serbian or Bosnian",
                   UNDETERMINED: "no language the reader knows"}
 
