@@ -9,7 +9,8 @@ Bengali "৩", ...) is read as its ASCII digit, the Arabic decimal and thousands
 as "." and ",", before the confusables (which would read an Arabic-Indic "٥" as "o"); and a
 percent-encoded printable ASCII character ("%2D", "%2E", "%2F") as itself, so a host hidden
 in an encoded redirect reads as the host. One value spelled other ways reads as its plain
-spelling (`_spelled`): HTML character references decoded, an e-mail address without its
+spelling (`_spelled`): HTML character references decoded, a run of HTML tags read as a
+browser shows it (a table's cells apart, a bold word's letters together), an e-mail address without its
 "+tag", a URL's numeric IPv4 host in dotted decimal, an IPv6 address compressed (an
 IPv4-mapped one as its IPv4 address), a run of CJK digit numerals or of one language's
 digit words said one by one ("dim dau naw, dau dim ...") as digits, the letters
@@ -40,6 +41,7 @@ from ._spelled import (
     cjk_digits,
     digit_words,
     html_decoded,
+    html_untagged,
     iban_digits,
     ipv6_addresses,
     numeric_hosts,
@@ -120,7 +122,7 @@ def canonical(text: str) -> str:
     >>> canonical("SA٩٣ ٠٥٠٠ and ٢٢٬٥٠٠ at evil%2Dsite%2Ecom")
     'sa93 0500 and 22,500 at evil-site.com'
     """
-    text = percent_decoded(html_decoded(text))
+    text = percent_decoded(html_decoded(html_untagged(text)))
     if text.isascii():
         out = spoken_mail(_numbers_read(text).lower())
     else:
@@ -174,7 +176,7 @@ def visible(text: str) -> str:
     >>> visible("Ali\\u200bce at ｅｖｉｌ.com, SA٩٣")
     'Alice at evil.com, SA93'
     """
-    text = percent_decoded(html_decoded(text))
+    text = percent_decoded(html_decoded(html_untagged(text)))
     if not text.isascii():
         _, formats = _tables()
         text = unicodedata.normalize("NFKC", cjk_digits(text)).translate(formats)

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from ._words import BMP_MARKS, MARK, OTHER_MARKS, is_mark
 
-__all__ = ["DEFANGED", "DIGIT_BY_DIGIT_ONLY", "DIGIT_WORDS", "ENGLISH_DIGIT_WORDS", "MAIL_SYMBOLS", "MAIL_WORDS", "cjk_digits", "html_decoded", "iban_digits",
+__all__ = ["DEFANGED", "DIGIT_BY_DIGIT_ONLY", "DIGIT_WORDS", "ENGLISH_DIGIT_WORDS", "MAIL_SYMBOLS", "MAIL_WORDS", "cjk_digits", "html_decoded", "html_untagged", "iban_digits",
            "iban_formats", "ipv6_addresses",
            "numeric_hosts", "ocr_digits", "digit_words", "spelling_alphabet",
            "spoken_characters", "untagged_mail"]
@@ -37,6 +37,49 @@ def html_decoded(text: str) -> str:
     'mailto:refunds@hmrc-taxrebate.uk £5 AT&T'
     """
     return html.unescape(text) if "&" in text else text
+
+
+_INLINE_ELEMENTS = ("a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn",
+                    "em", "font", "i", "ins", "kbd", "mark", "q", "s", "samp", "small", "span",
+                    "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr")
+"""Elements a browser shows inside a line of text: a tag of theirs separates nothing."""
+_BLOCK_ELEMENTS = ("address", "article", "aside", "blockquote", "body", "br", "caption",
+                   "center", "col", "colgroup", "dd", "div", "dl", "dt", "figcaption",
+                   "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header",
+                   "hr", "html", "label", "li", "main", "nav", "ol", "p", "pre", "section",
+                   "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "ul")
+"""Elements a browser shows apart (a line, a paragraph, a table's cell)."""
+_ELEMENT_TAG = (r"</?(?:" + "|".join(sorted(_INLINE_ELEMENTS + _BLOCK_ELEMENTS, key=len,
+                                            reverse=True)) + r")"
+                r"(?:[ \t\n]{1,8}[a-z-]{1,20}(?:=(?:\"[\w -]{0,40}\"|'[\w -]{0,40}'|[\w-]{1,40}))?)"
+                r"{0,8}[ \t\n]{0,8}/?>")
+_ELEMENT_TAGS = re.compile(rf"{_ELEMENT_TAG}(?:[ \t\n]{{0,8}}{_ELEMENT_TAG})*", re.IGNORECASE)
+"""A run of HTML tags of known elements, with no attribute or only attributes whose values
+are plain words (`class="num"`, `colspan=2`): a value that could hold an address or a URL
+(`href`, `src`, `style`) leaves its tag as written, for the token finders to read. Each
+attribute starts with a blank the name before cannot hold, and each tag with "<": one
+reading of every character."""
+_INLINE_TAG = re.compile(r"</?(?:" + "|".join(_INLINE_ELEMENTS) + r")\b", re.IGNORECASE)
+
+
+def html_untagged(text: str) -> str:
+    """`text` with its runs of HTML tags read as a browser shows them: a run of inline
+    tags (`<b>`, `</span>`) as nothing, any other run (`</td><td>`, `<br>`) as one space.
+    An IBAN in a saved HTML table row with a group per cell,
+    `<td>GB12</td><td>SRLG</td>…`, reads as `GB12 SRLG …`. A tag whose attribute could
+    hold an address (`<a href="…">`) stays; `<name@host>` and `<https://…>` are no tag.
+
+    >>> html_untagged("<tr><td>GB12</td>\\n<td>SRLG</td></tr> pay<b>pal</b>.com <x@y.z>")
+    ' GB12 SRLG  paypal.com <x@y.z>'
+    """
+    if "<" not in text:
+        return text
+    return _ELEMENT_TAGS.sub(_untag, text)
+
+
+def _untag(m: re.Match[str]) -> str:
+    tags = m.group().count("<")
+    return "" if len(_INLINE_TAG.findall(m.group())) == tags else " "
 
 
 _TAG = re.compile(r"(?<=[\w.-])\+[\w.-]{1,64}(?=@[\w-])")

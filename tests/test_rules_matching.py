@@ -680,6 +680,26 @@ def test_one_value_spelled_other_ways_is_the_value():
     assert canonical("I think one or two, maybe three") == "i think one or two, maybe three"
 
 
+@rule("match.html-markup")
+def test_html_tags_read_as_a_browser_shows_them():
+    # round 16's blind false clean (cb-395): a group of the IBAN per table cell
+    iban = signature_of("Hartley's new account: GB12 SRLG 6083 7138 2519 46.", node="f")
+    row = ("<table><tr><th>IBAN</th><td>GB12</td><td>SRLG</td><td>6083</td><td>7138</td>"
+           "<td>2519</td><td>46</td></tr></table>")
+    assert match(iban, row) is not None
+    assert match(iban, row.replace("<td>", '<td class="num">')) is not None
+    assert match(iban, row.replace("7138", "7139")) is None  # another account
+    # an inline tag separates nothing: a host with a bold label inside is the host
+    host = signature_of("Log in at paypal-resolve.info/verify now.", node="f")
+    assert match(host, "bookmark: paypal-<b>resolve</b>.info/verify") is not None
+    # an attribute that can hold an address keeps its tag, for the finders to read
+    mail = signature_of("Invoices now go to billing.desk@fastmail.com.", node="f")
+    assert match(mail, '<a href="mailto:billing.desk@fastmail.com">pay</a>') is not None
+    # angle brackets that are no HTML element stay as written
+    assert canonical("From: Dave <dave@hartley.co.uk>, List<String>") == \
+        "from: dave <dave@hartley.co.uk>, list<string>"
+
+
 @rule("match.spelled")
 def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
     host = signature_of("Reset your password at https://login-kaxe2.io/reset today.", node="f")

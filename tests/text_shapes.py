@@ -56,6 +56,10 @@ TOKENS: dict[str, Shape] = {
         "one deux drei cuatro cinque seis zeven åtte tre tusen mil mille thousand "),
     "combining marks alone": repeated("\u093f\u0301\u0e48"),
     "a combining mark after every letter": repeated("\u0915\u093f"),
+    "HTML cells": repeated("<td>GB12</td>"),
+    "HTML tags in a row": repeated("</td>\n<td>"),
+    "HTML tags never closed": repeated('<td class="a b" '),
+    "HTML tag starts": repeated("<b"),
 }
 """Shapes the token finders and the scan read (match.linear)."""
 
