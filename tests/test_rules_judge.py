@@ -80,11 +80,14 @@ def test_a_match_that_warns_against_the_fault_is_unsure(text):
     f"{IBAN} hesabı sahte, asla ödeme yapmayın.",  # Turkish
     f"Jangan transfer ke {IBAN}, itu penipuan.",  # Indonesian
     f"Não pague para {IBAN}, é golpe.",  # Portuguese
+    f"{IBAN} nėra nuomotojo sąskaita.",  # Lithuanian "is not"
+    f"Sąskaita {IBAN}: sukčiai.",  # Lithuanian "fraudsters"
 ])
 def test_a_warning_in_another_latin_language_is_unsure(text):
     # the fifteenth blind round: the user's own Estonian warning naming the phishing host
     # read as a plain carrier and was quarantined under the store objective
-    # (benchmarks/carriers/cases/cb-348)
+    # (benchmarks/carriers/cases/cb-348); in the sixteenth, the user's Lithuanian
+    # correction '… nėra banko numeris, tai sukčiai' the same way (cb-398)
     assert LexicalJudge().carries(text, PAY).verdict == "unsure"
 
 

@@ -39,16 +39,17 @@ nigdy żaden zaden nikdy žádný zadny nikoliv
 niciodată niciodata niciun nicio
 değil degil asla hiçbir hicbir
 tidak jangan bukan huwag peidiwch byth nem soha sose kamwe
+nėra niekada niekuomet
 """
 NEGATIONS: frozenset[str] = frozenset(_NEGATIONS_WORDS.split())
 """Negation words, case-folded: English, French, German, Spanish; Dutch, Swedish,
 Norwegian and Danish, Portuguese, Polish, Czech, Finnish, Estonian, Romanian, Turkish,
-Indonesian and Malay, Tagalog, Welsh, Hungarian, Swahili. A word that is an ordinary word
-of another language read here, or a month, is left out: Romanian and Italian "nu", "non"
-("nu" is Dutch and Swedish "now", "non-refundable" English), Italian "mai" (German May),
-Finnish and Estonian "ei" (a Norwegian article), Estonian "mitte" (German "Mitte"). A
-contraction ending in n't is read as `not` (the words are split at the apostrophe:
-`doesn`, `t`)."""
+Indonesian and Malay, Tagalog, Welsh, Hungarian, Swahili, Lithuanian. A word that is an
+ordinary word of another language read here, or a month, is left out: Romanian and Italian
+"nu", "non" ("nu" is Dutch and Swedish "now", "non-refundable" English), Italian "mai"
+(German May), Finnish and Estonian "ei" (a Norwegian article), Estonian "mitte" (German
+"Mitte"). A contraction ending in n't is read as `not` (the words are split at the
+apostrophe: `doesn`, `t`)."""
 
 _WARNINGS_WORDS = """
 scam scams scammer scammers fraud fraudulent phishing fake bogus spoofed spoof
@@ -70,6 +71,8 @@ pettus petis petturid võlts volts hoiatus
 dolandırıcı dolandırıcılık dolandirici dolandiricilik sahte uyarı uyari
 penipuan penipu palsu awas peke manloloko twyll ffug rhybudd
 csalás csalas csaló csalo hamis utapeli tapeli bandia onyo
+sukčiai sukčius sukčių sukčiavimas sukčiavimo apgavystė apgaulė netikras netikra netikri
+įspėjimas
 """
 WARNINGS: frozenset[str] = frozenset(_WARNINGS_WORDS.split())
 """Warning words, case-folded, in the languages `NEGATIONS` reads: the text says the
