@@ -104,6 +104,21 @@ def test_a_word_that_negates_only_in_another_language_is_no_cue(text):
 
 
 @rule("judge.lexical.negated")
+@pytest.mark.parametrize(("text", "verdict"), [
+    (f"Contul {IBAN} nu este al școlii.", "unsure"),  # the sixteenth blind round, cb-401
+    (f"Nu mai plătiți în {IBAN}.", "unsure"),
+    (f"{IBAN}: nu e contul proprietarului.", "unsure"),
+    (f"Betaal nu naar {IBAN}.", "yes"),  # Dutch "now"
+    (f"Betala nu till {IBAN}.", "yes"),  # Swedish "now"
+    (f"Nu al: maak over naar {IBAN}.", "yes"),
+])
+def test_romanian_nu_denies_only_before_a_romanian_verb(text, verdict):
+    # the user's own one-sentence Romanian correction, whose only negation is "nu", was
+    # read as a carrier and quarantined under the store objective
+    assert LexicalJudge().carries(text, PAY).verdict == verdict
+
+
+@rule("judge.lexical.negated")
 def test_a_text_replacing_the_faults_number_withdraws_it():
     # the fifteenth blind round: the builder's true invoice HB-1042, which names the
     # hijacked mail's invoice HB-1041 as the one it replaces, was quarantined as a carrier

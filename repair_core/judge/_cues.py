@@ -46,8 +46,8 @@ NEGATIONS: frozenset[str] = frozenset(_NEGATIONS_WORDS.split())
 Norwegian and Danish, Portuguese, Polish, Czech, Finnish, Estonian, Romanian, Turkish,
 Indonesian and Malay, Tagalog, Welsh, Hungarian, Swahili, Lithuanian. A word that is an
 ordinary word of another language read here, or a month, is left out: Romanian and Italian
-"nu", "non" ("nu" is Dutch and Swedish "now", "non-refundable" English), Italian "mai"
-(German May), Finnish and Estonian "ei" (a Norwegian article), Estonian "mitte" (German
+"nu", "non" ("nu" is Dutch and Swedish "now", "non-refundable" English; Romanian "nu" is
+read before the words of `_ROMANIAN_AFTER_NU` only), Italian "mai" (German May), Finnish and Estonian "ei" (a Norwegian article), Estonian "mitte" (German
 "Mitte"). A contraction ending in n't is read as `not` (the words are split at the
 apostrophe: `doesn`, `t`)."""
 
@@ -77,6 +77,16 @@ sukčiai sukčius sukčių sukčiavimas sukčiavimo apgavystė apgaulė netikras
 WARNINGS: frozenset[str] = frozenset(_WARNINGS_WORDS.split())
 """Warning words, case-folded, in the languages `NEGATIONS` reads: the text says the
 content is a scam, false or dangerous."""
+
+_ROMANIAN_AFTER_NU_WORDS = """
+este e era sunt am ai a au are avem aveți aveti mai vă il îl
+plătiți platiti plăti plati plătim platim trimiteți trimiteti trimite
+sunați sunati suna răspundeți raspundeti deschideți deschideti accesați accesati dați dati
+"""
+_ROMANIAN_AFTER_NU: frozenset[str] = frozenset(_ROMANIAN_AFTER_NU_WORDS.split())
+"""Words after which "nu" is Romanian "not" ("nu este al școlii", "nu plătiți"): the verbs
+and pronouns of a denial or a prohibition. Dutch and Swedish "nu" ("now") is followed by
+none of them ("betaal nu naar", "nu är"), so a Dutch order to pay stays a carrier."""
 
 _RETRACTIONS_WORDS = """
 ignore disregard retract retracted retraction outdated obsolete superseded withdrawn
@@ -357,6 +367,9 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
                     and "t" not in fault_words):
                 return "n't"
             if (negations and w in NEGATIONS) or w in WARNINGS:
+                return w
+            if negations and w == "nu" and words[i + 1:i + 2] and \
+                    words[i + 1] in _ROMANIAN_AFTER_NU:
                 return w
             if w in RETRACTIONS or w in REPLACEMENTS and _replaces_fault(words, i, anchors):
                 if ordered is None:
