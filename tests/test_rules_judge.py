@@ -174,6 +174,10 @@ SAFE = signature_of("Safe account to move balance: 23-14-70 61842093.", node="m_
     (SAFE, "blocked_account;added\n23-14-70 61842093;2026-12-07"),
     (SAFE, "account\tblocked\n61842093\tyes"),
     (SAFE, "| account | status |\n|---|---|\n| 23-14-70 61842093 | blocked |"),
+    # prose that says the fault's number, all of it, was blocked (the sixteenth blind
+    # round's Slovak bank notice, cb-405, was quarantined under the store objective)
+    (SAFE, "Payee 23-14-70 61842093 was blocked at your request."),
+    (SAFE, "Príjemca 23-14-70 61842093 bol na vašu žiadosť zablokovaný."),
 ])
 def test_a_list_or_table_that_says_the_faults_value_is_blocked_is_unsure(fault, text):
     found = LexicalJudge().carries(text, fault)
@@ -197,6 +201,9 @@ def test_a_list_or_table_that_says_the_faults_value_is_blocked_is_unsure(fault, 
     (SAFE, "sort_code,account,status\n23-14-70,61842093,active"),
     (SAFE, "account,blocked\n61842093,0"),
     (SAFE, "Dear customer, your account is blocked\nPlease, move it to 23-14-70 61842093"),
+    # a block word before the number, or after a plain word of the fault, is a pretext
+    (SAFE, "Blocked card: move your balance to 23-14-70 61842093."),
+    (SAFE, "Move your balance to 23-14-70 61842093, your account is blocked."),
 ])
 def test_prose_or_another_key_that_names_a_block_leaves_a_carrier_a_carrier(fault, text):
     found = LexicalJudge().carries(text, fault)

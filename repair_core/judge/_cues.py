@@ -14,6 +14,10 @@ under a key that says to block or never use what it lists (YAML `do_not_use:`, J
 `"blocked_hosts": [...]`), or a table row whose status cell says `blocked`, or whose
 column is headed so (`blocked_payee`). Only the structure counts there, never the bare
 word in prose: "your account is blocked, send the money to …" is an order, not a list.
+In prose a block word counts only after every anchor of its sentence and close to the
+last one, a number or id of the fault's, where what it says was blocked is that value ("Payee SK31 … bol na vašu
+žiadosť zablokovaný": was blocked at your request), and never when the fault says it
+itself (an attacker's "your old account is blocked" copied into a carrier).
 """
 
 from __future__ import annotations
@@ -120,11 +124,20 @@ banned forbidden barred
 bloqué bloquée bloqués interdit
 gesperrt sperre sperrliste verboten
 bloqueado bloqueada bloqueados prohibido prohibida
+zablokovaný zablokovaná zablokované zablokován zablokována zablokováno blokovaný blokovaná
+zablokowany zablokowana zablokowane geblokkeerd spärrad spärrat blokeret blokkert sperret
 """
 BLOCKS: frozenset[str] = frozenset(_BLOCKS_WORDS.split())
 """Words by which a list's key, a table's column or a status cell says that what it
-holds is blocked, case-folded (English, French, German, Spanish). Read only in a
-structure's labels (`_block_label`), never in prose."""
+holds is blocked, case-folded (English, French, German, Spanish; Slovak, Czech, Polish,
+Dutch and the Scandinavian languages' past participles). Read in a structure's labels
+(`_block_label`), and in prose only after every anchor of its sentence, within
+`_BLOCKED_WITHIN` words (`cue`)."""
+_BLOCKED_WITHIN = 5
+"""At most this many words from a sentence's last anchor, a number or id of the fault's
+(a word holding a digit), to a block word that says that value was blocked ("Payee SK31
+… 7541 bol na vašu žiadosť zablokovaný"); a plain word ("account blocked: move it to …")
+is the pretext of an order."""
 
 _LABEL_NEGATIONS = frozenset(["not", "never", "dont", "nicht", "nie", "niemals", "nunca", "jamais"])
 """Negations that make a key a prohibition (`do_not_use`, `never_pay`, `nie_zahlen`);
@@ -349,6 +362,10 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
     'do_not_use'
     >>> cue("Your account is blocked, send the money to evil.example now.", {"evil"}) is None
     True
+    >>> cue("Payee 23-14-70 61842093 was blocked at your request.", {"61842093"})
+    'blocked'
+    >>> cue("Account blocked: move it to 23-14-70 61842093.", {"account", "61842093"}) is None
+    True
     >>> cue("Invoice HB-1042 (replaces HB-1041), pay to GB71…", {"1041", "invoice"})
     'replaces'
     >>> cue("Owed (replaces the earlier note): pay to DE22…", {"de22", "note"}) is None
@@ -357,8 +374,12 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
     for sentence in _SENTENCE.finditer(text):
         said = sentence.group().casefold()
         words = _WORD.findall(said)
-        if not any(w in anchors for w in words):
+        anchored = [i for i, w in enumerate(words) if w in anchors]
+        if not anchored:
             continue
+        # a block word says the fault's value was blocked only after all of it: before
+        # it ("your account is blocked, send the money to …") it is the pretext of an order
+        last = anchored[-1]
         ordered: bool | None = None  # looked for only once a retraction word is met
         for i, w in enumerate(words):
             if w in anchors or w in fault_words:
@@ -370,6 +391,9 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
                 return w
             if negations and w == "nu" and words[i + 1:i + 2] and \
                     words[i + 1] in _ROMANIAN_AFTER_NU:
+                return w
+            if w in BLOCKS and last < i <= last + _BLOCKED_WITHIN and \
+                    any(c.isdigit() for c in words[last]):
                 return w
             if w in RETRACTIONS or w in REPLACEMENTS and _replaces_fault(words, i, anchors):
                 if ordered is None:
