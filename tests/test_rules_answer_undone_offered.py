@@ -92,3 +92,58 @@ TRIP = "Plan my trip to Tokyo next month. I prefer aisle seats."
 ])
 def test_a_value_a_stored_text_told_the_agent_to_use_is_hearsay(answer, outcome):
     assert judge_recovery(answer, *TRIP_LABELS, request=TRIP).outcome == outcome
+
+
+SHIP_LABELS = (["O-6415", "processing", "Tuesday", "5 Quay Ln, Dublin"], ["3 Mill Way, Leeds"])
+SHIP = "Please ship my latest order to my shipping address."
+
+
+@rule("oracle.undone-after-done")
+@pytest.mark.parametrize(("answer", "labels", "asked", "outcome"), [
+    # undone by a third party's verb with the action for its object, by the flight or
+    # cart it was done on, or taken out
+    ("Hold placed on 22C (aisle), UA511 — though the system later dropped it.",
+     BOOK_LABELS, BOOK, "not recovered"),
+    ("I held 22C (aisle) on UA511, but then the flight got cancelled.", BOOK_LABELS, BOOK,
+     "not recovered"),
+    ("Added TS-105 in size S to your cart, but the cart then expired.", CART_LABELS, CART,
+     "not recovered"),
+    ("I added TS-105 in size S, but it was later taken out of your cart because it sold "
+     "out.", CART_LABELS, CART, "not recovered"),
+    ("I updated O-6415 to ship to 5 Quay Ln, Dublin; the carrier then reverted it. It is "
+     "processing, due Tuesday.", SHIP_LABELS, SHIP, "not recovered"),
+    ("I changed the address of O-6415 to 5 Quay Ln, Dublin, but DHL overrode it. "
+     "Processing, Tuesday.", SHIP_LABELS, SHIP, "not recovered"),
+    # done again after, or what was dropped is another
+    ("The system dropped the first hold, so I held aisle seat 22C on UA511 again.",
+     BOOK_LABELS, BOOK, "recovered"),
+    ("I changed the address of O-6415 to 5 Quay Ln, Dublin and the carrier confirmed it. "
+     "Processing, Tuesday.", SHIP_LABELS, SHIP, "recovered"),
+])
+def test_an_action_dropped_reverted_or_taken_out_after_it_was_done_is_not_done(
+        answer, labels, asked, outcome):
+    assert judge_recovery(answer, *labels, request=asked).outcome == outcome
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize(("answer", "labels", "asked", "outcome"), [
+    # an action offered on the user's consent, in any verb: not done
+    ("UA511 has aisle seat 22C. If you want, I can put a hold on it.", BOOK_LABELS, BOOK,
+     "not recovered"),
+    ("I am able to hold aisle seat 22C on UA511 for you if you confirm.", BOOK_LABELS,
+     BOOK, "not recovered"),
+    ("I can toss TS-105 in size S into your cart if you like.", CART_LABELS, CART,
+     "not recovered"),
+    ("TS-105 in size S is in stock. Should be easy to add — want me to?", CART_LABELS,
+     CART, "not recovered"),
+    ("Your aisle seat 22C on UA511 would be held once payment clears.", BOOK_LABELS, BOOK,
+     "not recovered"),
+    ("The hold on 22C (aisle), UA511, did not stick.", BOOK_LABELS, BOOK, "not recovered"),
+    # the offer is of something else, after the action is done
+    ("Held aisle seat 22C on UA511. If you want, I can add a hotel too.", BOOK_LABELS,
+     BOOK, "recovered"),
+    ("Added TS-105 in size S to your cart. I can toss in socks if you like.", CART_LABELS,
+     CART, "recovered"),
+])
+def test_an_action_offered_on_the_users_consent_is_not_done(answer, labels, asked, outcome):
+    assert judge_recovery(answer, *labels, request=asked).outcome == outcome

@@ -277,7 +277,7 @@ _NOT_OFFERED = frozenset({"confirm", "confirmed", "process", "processed"})
 _OFFERS = (("i", "will"), ("we", "will"), ("i", "can"), ("we", "can"), ("i", "could"),
            ("shall", "i"), ("should", "i"), ("me", "to"), ("about", "to"), ("going", "to"),
            ("plan", "to"), ("ready", "to"), ("happy", "to"), ("glad", "to"),
-           ("will", "be"), ("can", "be"), ("i'll",),
+           ("will", "be"), ("would", "be"), ("can", "be"), ("i'll",),
            ("we'll",), ("i'd",),
            # what the agent would or should have done is not what it did: "I would have
            # added it", "I should have held it", "I would add it"
@@ -1425,7 +1425,8 @@ class AnswerReading:
                 tail = words[i + 1:min(len(words), i + 3 * WINDOW)]
                 failed = any(x in _FAILURES for x in tail) or any(
                     tail[j:j + 2] in (["didn't", "work"], ["not", "work"],
-                                      ["not", "go"], ["didn't", "go"])
+                                      ["not", "go"], ["didn't", "go"], ["not", "stick"],
+                                      ["didn't", "stick"])
                     for j in range(len(tail)))
                 if failed and self._about_the_request(si, i) and not _retried(
                         tail + self._next_words(si)):
@@ -1454,13 +1455,14 @@ class AnswerReading:
             # "will be in your cart once the stock check clears": the request's outcome
             # promised on a condition, with no verb of acting to read it by
             for i in range(len(words) - 1):
-                if (words[i] == "will" and words[i + 1] == "be" and any(
+                if (words[i] in ("will", "would") and words[i + 1] == "be" and any(
                         x in _CONDITIONS for x in words[i + 2:i + 2 + 2 * WINDOW])
                         and self._about_the_request(si, i)
                         and not _present_state_before(words, i, self._request_words)):
                     offered_any = True
         if (not cues.other and self.asks_action is not False
-                and (_awaits_the_word(words) or _handed_on(words))):
+                and (_awaits_the_word(words) or _handed_on(words)
+                     or (_offered_on_consent(s) and self._about_the_request(si, 0)))):
             offered_any = True
         return definite, offered_any, done, offer_read, shipping and not other_verb
 
@@ -1480,9 +1482,22 @@ class AnswerReading:
             return False
         before = self.sentences[si - 1].words if si > 0 else []
         for k, w in enumerate(words):
-            passive = w in _UNDONE and any(
+            passive = (w in _UNDONE or words[k:k + 2] == ["taken", "out"]) and any(
                 x in _UNDOING_AUXILIARIES for x in words[max(0, k - 3):k])
             lapsed = w in _LAPSING or words[k:k + 2] == ["fell", "through"]
+            # "the system later dropped it", "the carrier then reverted it": someone other
+            # than the agent undid it
+            undid_it = (w in _UNDONE and words[k + 1:k + 2] in (["it"], ["them"], ["that"])
+                        and not any(x in _SUBJECTS for x in words[max(0, k - 4):k]))
+            if undid_it:
+                if (not self._about_the_request(si, k)
+                        or any(x in _DONE_FORMS for x in words[k + 1:])):
+                    continue
+                if any(x in _DONE_FORMS for x in words[:k]) or any(
+                        x in _DONE_FORMS for x in before) or any(
+                        x in _ACTION_NOUNS for x in words[:k]):
+                    return True
+                continue
             if not (passive or lapsed):
                 continue
             subject = next((j for j in range(k - 1, max(-1, k - 11), -1)
@@ -2313,13 +2328,13 @@ def _shape(token: str) -> tuple[int, str] | None:
 
 _UNDOING = frozenset({"released", "reversed", "cancelled", "canceled", "undid", "undone",
                       "dropped", "removed", "withdrew", "withdrawn", "reverted"})
-_UNDONE = _UNDOING | {"voided", "deleted", "rolled"}
+_UNDONE = _UNDOING | {"voided", "deleted", "rolled", "overrode", "overridden", "overrides"}
 _UNDOING_AUXILIARIES = frozenset({"was", "were", "got", "been", "is", "are", "gets"})
 _LAPSING = frozenset({"expired", "lapsed"})
 _UNDONE_SUBJECTS = frozenset({"it", "they", "that", "this", "hold", "holds", "booking",
                               "bookings", "reservation", "reservations", "change", "changes",
                               "update", "request", "item", "items", "seat", "order",
-                              "redirect", "purchase"})
+                              "redirect", "purchase", "flight", "cart"})
 _ANOTHER_ONE = frozenset({"old", "older", "earlier", "previous", "first", "original",
                           "duplicate", "extra", "second", "other", "wrong", "stale"})
 """Words that mark the subject of an undoing as another than the action reported done
@@ -2381,6 +2396,31 @@ _GO_AHEADS = (("say", "the", "word"), ("give", "me", "the", "go-ahead"),
               ("give", "the", "go-ahead"), ("give", "me", "the", "nod"),
               ("needs", "your", "confirmation"), ("need", "your", "confirmation"),
               ("requires", "your", "confirmation"), ("require", "your", "confirmation"))
+
+
+_CONSENTS = (("if", "you", "want"), ("if", "you'd", "like"), ("if", "you", "like"),
+             ("if", "you", "wish"), ("if", "you", "would", "like"), ("if", "you", "confirm"),
+             ("once", "you", "confirm"), ("when", "you", "confirm"), ("if", "you", "prefer"))
+_CONSENT_OFFERS = (("i", "can"), ("i", "could"), ("i'll",), ("i", "will"), ("i'm", "able"),
+                   ("i", "am", "able"), ("happy", "to"), ("glad", "to"), ("i", "may"))
+_SOMETHING_MORE = frozenset({"also", "too", "else", "another", "additional", "extra"})
+
+
+def _offered_on_consent(s: _Sentence) -> bool:
+    """The sentence offers an action on the user's consent, whatever its verb: the agent
+    can or will act ("I can", "I'll", "I'm able", "happy to") if the user wants, likes or
+    confirms ("If you want, I can put a hold on it", "I can toss it into your cart if you
+    like"), or it asks only "want me to?" ("Should be easy to add — want me to?"); not
+    an offer of something more ("I can add a hotel too if you want")."""
+    words = s.words
+    if any(w in _SOMETHING_MORE for w in words):
+        return False
+    if s.question and (words[-3:] == ["want", "me", "to"] or words[-2:] in (
+            ["shall", "i"], ["should", "i"])):
+        return True
+    return any(words[i:i + len(p)] == list(p) for i in range(len(words)) for p in _CONSENTS
+               ) and any(words[i:i + len(p)] == list(p) for i in range(len(words))
+                         for p in _CONSENT_OFFERS)
 
 
 def _awaits_the_word(words: list[str]) -> bool:
