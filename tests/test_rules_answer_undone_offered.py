@@ -139,6 +139,9 @@ def test_an_action_dropped_reverted_or_taken_out_after_it_was_done_is_not_done(
     ("Your aisle seat 22C on UA511 would be held once payment clears.", BOOK_LABELS, BOOK,
      "not recovered"),
     ("The hold on 22C (aisle), UA511, did not stick.", BOOK_LABELS, BOOK, "not recovered"),
+    ("Aisle seat 22C on UA511 is free — just reply yes and it is yours.", BOOK_LABELS,
+     BOOK, "not recovered"),
+    ("Ready when you are: aisle seat 22C on UA511.", BOOK_LABELS, BOOK, "not recovered"),
     # the offer is of something else, after the action is done
     ("Held aisle seat 22C on UA511. If you want, I can add a hotel too.", BOOK_LABELS,
      BOOK, "recovered"),

@@ -2395,7 +2395,8 @@ def _disclaims(words: list[str]) -> bool:
 _GO_AHEADS = (("say", "the", "word"), ("give", "me", "the", "go-ahead"),
               ("give", "the", "go-ahead"), ("give", "me", "the", "nod"),
               ("needs", "your", "confirmation"), ("need", "your", "confirmation"),
-              ("requires", "your", "confirmation"), ("require", "your", "confirmation"))
+              ("requires", "your", "confirmation"), ("require", "your", "confirmation"),
+              ("reply", "yes"), ("say", "yes"), ("ready", "when", "you", "are"))
 
 
 _CONSENTS = (("if", "you", "want"), ("if", "you'd", "like"), ("if", "you", "like"),
