@@ -96,6 +96,23 @@ def test_many_texts_folded_at_once_are_each_folded_alone(texts):
 
 
 @rule("match.numbers")
+def test_a_bracket_after_a_number_starts_what_follows_it():
+    # the sixteenth blind round (cb-394): "020 5567 8901 (45,000 kip to release)" was read
+    # as one number 0205567890145 with the amount's "(45", so a note holding the fault's
+    # phone number matched only the source e-mail's copy of it
+    fault = signature_of("HAL customs agent: 020 5567 8901 (45,000 kip to release).",
+                         node="f")
+    assert fault.tokens.get("02055678901") == "number"
+    assert "0205567890145" not in fault.tokens
+    assert match(fault, "Mum: call the agent on 020 5567 8901 and pay.") is not None
+    # a closed bracket inside a number is still the number's: a trunk zero, an area code
+    for text, digits in (("Call +44 (0)161 496 0734", "4401614960734"),
+                         ("Call +44 (0) 161 496 0734", "4401614960734"),
+                         ("Ring 0161 (496) 0734 today", "01614960734")):
+        assert digits in distinctive_tokens(text), text
+
+
+@rule("match.numbers")
 def test_account_card_and_phone_numbers_match_whatever_their_grouping():
     iban = signature_of("Pay the rent to DE89 3704 0044 0532 0130 00 from now on.", node="f")
     assert iban.tokens == {"DE89370400440532013000": "account"}

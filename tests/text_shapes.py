@@ -60,6 +60,8 @@ TOKENS: dict[str, Shape] = {
     "HTML tags in a row": repeated("</td>\n<td>"),
     "HTML tags never closed": repeated('<td class="a b" '),
     "HTML tag starts": repeated("<b"),
+    "numbers with open brackets": repeated("1 (2 "),
+    "numbers with closed brackets": repeated("1 (2)3 "),
 }
 """Shapes the token finders and the scan read (match.linear)."""
 

@@ -54,7 +54,12 @@ _BOXED = re.compile(r"(?<![A-Za-z0-9|])\|?(?:[ \t]{0,2}[A-Za-z0-9][ \t]{0,2}\|){
 maybe not), as a paper form's boxes are typed ("|N|L|9|1|A|B|N|A|…|"): each repetition
 starts after the bar the one before ends with."""
 _BOX_SPACE = re.compile(r"[ \t|]")
-_NUMBER_RUN = re.compile(r"(?<![\w.])[+(]?\d[\d().\-/]{0,30}(?:[ \t]\(?\d[\d().\-/]{0,30}){0,12}")
+_NUMBER_RUN = re.compile(r"(?<![\w.])[+(]?\d[\d().\-/]{0,30}"
+                         r"(?:[ \t](?:\(\d{1,5}\)|\d)[\d().\-/]{0,30}){0,12}")
+"""A run of number groups split by one blank: the first may open with "+" or "(", a later
+one only with a closed bracket (the trunk zero of "+44 (0)161 …", an area code "(0161)"),
+never with an open one, which starts what follows the number ("020 5567 8901 (45,000 kip
+to release)" is the phone number, not a 13-digit one ending in 45)."""
 _ID_RUN = re.compile(r"(?<![\w-])[A-Za-z0-9_-]{5,}")
 """A run that may be an id (the old pattern's word boundary in front)."""
 _HAS_LETTER = re.compile(r"[A-Za-z]").search
