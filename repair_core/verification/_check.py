@@ -313,7 +313,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
 
     if lineaged:
         at_of = seqs_of_faults()
-        graph = _Graph(case)
+        graph = _Graph(case, in_case, steps)
         # a record its recorded lineage does not explain: a fault's token or amount it
         # holds, or a suspected source its lineage reaches (each record once, in order)
         for unexplained, kind in (
@@ -351,7 +351,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     if added and sig_list:
         for i, fault, why in _same_source_replayed(case, view.steps(), replayed, items,
                                                    added, sig_list, view.decisions(),
-                                                   same(), view.unmade_outputs()):
+                                                   same(), view.unmade_outputs(),
+                                                   in_case=steps):
             unsure(i, fault, why, "same-source")
     if untrusted:
         for i, fault in _untrusted_after(case, items, view.active_records(), sig_list,
@@ -922,7 +923,8 @@ def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
 def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
                           items: list[tuple[str, str, str]], added: Mapping[int, Any],
                           faults: list[ContentSignature], decided: Mapping[str, str],
-                          same: _SameSources, unmade: str | None = None
+                          same: _SameSources, unmade: str | None = None,
+                          in_case: Mapping[str, Any] | None = None
                           ) -> Iterator[tuple[int, ContentSignature, str]]:
     """(item, node, why) for each record a replayed write added (`added`: item -> the
     record) whose lineage in the repaired trajectory (`repaired`, its `replayed` steps
@@ -945,8 +947,10 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
     marked observation's text in the result and in the case, and an output the replay
     refreshed is the result's word unless the gate makes it certain (`unmade`: why not,
     from `_ResultView.unmade_outputs`): then a record written after it that no other
-    test flags for that fault is uncertain all the same (`verify.refreshed-text-certain`)."""
-    in_case = {s.id: s for s in case.trajectory}
+    test flags for that fault is uncertain all the same (`verify.refreshed-text-certain`).
+    `in_case`: the case's steps by id, when the caller has made that map already."""
+    if in_case is None:
+        in_case = {s.id: s for s in case.trajectory}
     by_id = _MergedSteps({s.id: s for s in repaired}, in_case, decided)
     refreshed = {s.id for s in replayed if s.type == "tool_observation"}
     refreshed |= {s.id for s in repaired if s.type == "tool_observation"
@@ -1579,11 +1583,16 @@ class _Graph:
     """The records and steps of a case by id, with their recorded deps: the lineage the
     rules of unexplained records follow back."""
 
-    def __init__(self, case: Case) -> None:
+    def __init__(self, case: Case, records: Mapping[str, Any] | None = None,
+                 steps: Mapping[str, Any] | None = None) -> None:
         self.case = case
         """The case."""
-        self.nodes: dict[str, Any] = {n.id: n for n in [*case.memory, *case.trajectory]}
+        self.nodes: dict[str, Any]
         """Id -> its record or step (a step of the id of a record wins, as it always has)."""
+        if records is None or steps is None:
+            self.nodes = {n.id: n for n in [*case.memory, *case.trajectory]}
+        else:  # the caller's maps of the case's records and steps by id, merged in C
+            self.nodes = {**records, **steps}
         self.deps = _DepIds(self.nodes)
         """Id -> the ids of its deps."""
         self._texts: dict[str, str | None] = {}
@@ -1618,16 +1627,23 @@ class _Graph:
 
 
 class _TurnsBefore:
-    """What the user's turns written before a seq hold, each turn read once: the union
-    (bits) of `holds` over every turn of the case whose seq is earlier."""
+    """What the user's turns written before a seq hold, each distinct turn text read
+    once: the union (bits) of `holds` (a function of the text alone) over every turn of
+    the case whose seq is earlier. A long session repeats its requests (the 300k-step
+    synthetic case: 31,538 turns, eight texts), and reading every turn split and
+    stemmed the same text again and again."""
 
     def __init__(self, case: Case, holds: Callable[[str], int]) -> None:
         timed = sorted(((t.seq, node_parts(t)[0]) for t in case.session
                         if isinstance(getattr(t, "seq", None), int)), key=lambda t: t[0])
         self._seqs = [at for at, _ in timed]
         self._upto = [0]
+        held: dict[str, int] = {}
         for _, text in timed:
-            self._upto.append(self._upto[-1] | holds(text))
+            bits = held.get(text)
+            if bits is None:
+                bits = held[text] = holds(text)
+            self._upto.append(self._upto[-1] | bits)
 
     def before(self, seq: int) -> int:
         return self._upto[bisect_left(self._seqs, seq)]
@@ -1838,10 +1854,10 @@ class _ResultView:
         return self._replayed_steps() if self.model else self._replayed
 
     def _replayed_steps(self) -> list[Any]:
-        if self.model:
-            outcomes = dict(_id_outcomes(self.result.report.steps))
-            return [s for s in self._steps()
-                    if outcomes.get(s.id) in ("replayed", "refreshed")]
+        if self.model:  # the few replayed ids, not a dict of every step's outcome
+            replayed = {i for i, outcome in _id_outcomes(self.result.report.steps)
+                        if outcome in ("replayed", "refreshed")}
+            return [s for s in self.result.trajectory.trajectory if s.id in replayed]
         # rule gate.outputs-by-report: a step the report says was replayed is read even
         # when the trajectory marks it otherwise (and the reverse): reading both can only
         # find more
