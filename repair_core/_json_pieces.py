@@ -20,7 +20,7 @@ from typing import Any, BinaryIO, Union
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
-from ._io import _may_differ, json_bytes, object_json_pieces
+from ._io import LaidOut, _may_differ, json_bytes, object_json_pieces
 
 __all__ = ["model_members", "object_pieces", "Members", "Streamed", "KeptOnDisk",
            "CHUNK_ITEMS"]
@@ -107,11 +107,12 @@ def model_members(model: BaseModel, streamed: Streamed, keep_in: BinaryIO | None
     return out
 
 
-def object_pieces(members: Members) -> Iterator[bytes]:
+def object_pieces(members: Members, depth: int = 0) -> Iterator[bytes]:
     """The JSON text of the object of `members` (`model_members`), in pieces, without a
-    final newline; the members' texts are shared, not copied whole."""
-    return object_json_pieces({k: object_pieces(v) if isinstance(v, dict) else v
-                               for k, v in members.items()})
+    final newline, standing `depth` levels inside another object (`object_json_pieces`);
+    the members' texts are shared, not copied whole."""
+    return object_json_pieces({k: LaidOut(object_pieces(v, depth + 1)) if isinstance(v, dict)
+                               else v for k, v in members.items()}, depth=depth)
 
 
 def _member_order(model: BaseModel) -> list[str]:
