@@ -111,15 +111,12 @@ class LexicalIndex:
         if len(lists) == 1:  # one word: every hit scores 1, so store order alone ranks
             top: list[int] = lists[0][:k].tolist()
         else:
-            # each list is ascending: a stable sort merges the runs
-            merged = np.sort(np.concatenate([np.frombuffer(held, np.int64) for held in lists]),
-                             kind="stable")
-            first = np.flatnonzero(np.concatenate(([True], merged[1:] != merged[:-1])))
-            positions = merged[first]  # ascending, each once
-            hits = np.diff(first, append=len(merged))
+            # hits by position, counted (a position is in a word's postings once): no sort
+            # of the postings merged (twice the time, at 60k records, of the count)
+            hits = np.bincount(np.concatenate([np.frombuffer(held, np.int64) for held in lists]))
             top = []
             for score in range(int(hits.max()), 0, -1):  # the best first, each in store order
-                top += positions[hits == score][:k - len(top)].tolist()
+                top += np.flatnonzero(hits == score)[:k - len(top)].tolist()
                 if len(top) == k:
                     break
         return [self._ids[at] for at in top]
