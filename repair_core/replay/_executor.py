@@ -188,8 +188,8 @@ def _run(case: Case, store_edits: Mapping[str, str], replay_ids: Iterable[str], 
          undo_effects_of: Iterable[str] = (), answer: bool = True,
          rules: ExecutorRules | None = None) -> _Run:
     """The replay `execute` runs, set up and not yet run."""
-    actions = {s.id for s in case.trajectory if s.type == "tool_action"}
-    wrong = sorted(set(observations or {}) - actions)
+    wrong = sorted(set(observations) - {s.id for s in case.trajectory
+                                        if s.type == "tool_action"}) if observations else []
     if wrong:
         raise DgrrError("observations: not tool_action steps of case "
                         f"{case.case_id}: {', '.join(wrong)}")
@@ -284,7 +284,8 @@ class _Run:
         # rule replay.world.own-action: a call no fault led to keeps its effect, and a
         # replayed one keeps its output (with its observations) instead of being re-issued
         self.own = own_actions(self.case, self.faults,
-                               self.replay | self.invalid | self.also_removed
+                               self.replay | self.invalid | self.also_removed,
+                               steps=self.steps, order=self.order
                                ) if self.rules.keep_own_actions else set()
         kept_own = {a for a in self.own if a in self.replay}
         kept_own |= {obs for obs, act in produced if act in kept_own}
@@ -905,19 +906,36 @@ class _Run:
         invalidated = {"": "old output no longer evidence; not replayed",
                        NEEDS_HUMAN: f"old output no longer evidence; not replayed; "
                                     f"its effect {NEEDS_HUMAN}"}
+        # and each step of the repaired trajectory with its mark, in the same pass: only
+        # what the replay wrote is new data (checked as a loaded case's items are); the
+        # rest are the case's own validated objects, each marked
+        steps: list[Step | dict[str, Any]] = []
+        names: dict[frozenset[str], SharedFieldNames] = {}
+        marks: dict[str, SharedExtra] = {}
         for s in self.order:
-            if s.id in self._outcomes:
-                outcomes.add(self._outcomes[s.id])
-            elif s.id in self.invalid:
-                effect = self.world.entry(s.id)
+            sid = s.id
+            outcome = self._outcomes.get(sid)
+            if outcome is not None:
+                outcomes.add(outcome)
+                mark = outcome.outcome
+            elif sid in self.invalid:
+                effect = self.world.entry(sid)
                 stands = (NEEDS_HUMAN if effect is not None
                           and effect.disposition == "needs_human" else "")
-                outcomes.add_noted(s.id, s.type, "invalidated", invalidated[stands])
+                outcomes.add_noted(sid, s.type, "invalidated", invalidated[stands])
+                mark = "invalidated"
             else:
-                outcomes.add_kept(s.id, s.type)
+                outcomes.add_kept(sid, s.type)
+                mark = "kept"
+            new = self.new_steps.get(sid)
+            if new is not None:
+                steps.append({**new.model_dump(mode="json"), "repair": mark})
+            else:
+                steps.append(_marked(s, mark, names, marks))
         share_field_names(outcomes.models(), {})  # 216 bytes each otherwise
         self.report.steps = outcomes
-        trajectory = self._trajectory()
+        trajectory = repaired_case(self.case, steps, self.memory.repaired(),
+                                   source=f"repaired {self.case.case_id}")
         final = self.new_steps.get(self.final)
         quarantined = set(self.memory.quarantined)  # a list: thousands of ids at scale
         return RepairResult(
@@ -944,25 +962,6 @@ class _Run:
         for e in self.world.needing_a_human():
             self.report.irreversible_effects.append(ToolNote(
                 step=e.step, tool=e.tool, args=dict(e.args), reason=e.detail))
-
-    def _trajectory(self) -> Case:
-        # Only what the replay wrote is new data (checked as a loaded case's items are);
-        # the rest are the case's own validated objects, each with its repair mark.
-        steps: list[Step | dict[str, Any]] = []
-        names: dict[frozenset[str], SharedFieldNames] = {}
-        marks: dict[str, SharedExtra] = {}
-        for s in self.order:
-            outcome = self._outcomes.get(s.id)
-            mark = (outcome.outcome if outcome is not None
-                    else "invalidated" if s.id in self.invalid else "kept")
-            new = self.new_steps.get(s.id)
-            if new is not None:
-                steps.append({**new.model_dump(mode="json"), "repair": mark})
-            else:
-                steps.append(_marked(s, mark, names, marks))
-        return repaired_case(self.case, steps, self.memory.repaired(),
-                             source=f"repaired {self.case.case_id}")
-
 
 def _marked(step: Step, mark: str,
             names: dict[frozenset[str], SharedFieldNames] | None = None,
