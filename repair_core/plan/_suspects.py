@@ -56,7 +56,7 @@ from ._carrier_producers import (
 
 __all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "ProducerInput", "find_sources",
            "find_carriers", "same_inputs", "held_seeds", "cleaned_by_reviewer",
-           "what_it_holds", "holds", "unsure_line", "folded_facts", "facts_line",
+           "what_it_holds", "holds", "rejecting_word", "unsure_line", "folded_facts", "facts_line",
            "source_reason", "carrier_reason", "CONTENT_KINDS", "rejecting_records"]
 
 SuspectMode = Literal["quarantine", "flag", "off"]
@@ -375,16 +375,16 @@ def rejecting_records(signatures: Mapping[str, ContentSignature], ids: Sequence[
             first[i] = signatures[hit.node]
     out: dict[str, tuple[str, str]] = {}
     # as in `find_carriers`: the word depends on the fault and the text only, and the
-    # store holds copies (a 1M-step case's 5,038 such records hold 1,628 distinct pairs)
+    # store holds copies (a 1M-step case's 5,038 such records hold 1,628 distinct pairs).
+    # Only the word is read here, not the other facts `holds` looks for after it
     said: dict[tuple[str, str], str | None] = {}
     for i in sorted(first):
         key = (first[i].node, contents[i])
         if key not in said:
-            said[key] = holds(first[i], contents[i])[0]
+            said[key] = rejecting_word(first[i], contents[i])
         negated = said[key]
         if negated is not None:
             out[ids[i]] = (first[i].node, negated)
-    from ..judge._cues import cue, may_reject
     from ..judge._lexical import fault_words
 
     # the faults whose content words a record holds, by word, so that a record is asked
@@ -395,16 +395,35 @@ def rejecting_records(signatures: Mapping[str, ContentSignature], ids: Sequence[
     for k, (_said, content_words) in enumerate(words):
         for w in content_words:
             naming.setdefault(w, []).append(k)
+    # what a record says depends on its text only: a copied text is read once
+    read: dict[str, tuple[str, str] | None] = {}
     for i, content in enumerate(contents):
-        held = may_reject(content) if i not in first and i in timed else frozenset()
-        if not held:
+        if i in first or i not in timed:
             continue
-        for k in sorted({k for w in held | _words_of(content) for k in naming.get(w, ())}):
-            rejected = cue(content, words[k][1], words[k][0], negations=False)
-            if rejected is not None:
-                out[ids[i]] = (sigs[k].node, rejected)
-                break
+        if content not in read:
+            read[content] = _rejected_by_cue(content, sigs, words, naming)
+        if (found := read[content]) is not None:
+            out[ids[i]] = found
     return {rid: out[rid] for rid in ids if rid in out}
+
+
+def _rejected_by_cue(content: str, sigs: Sequence[ContentSignature],
+                     words: Sequence[tuple[frozenset[str], frozenset[str]]],
+                     naming: Mapping[str, list[int]]
+                     ) -> tuple[str, str] | None:
+    """(the first fault of `sigs` that `content` names and rejects by a warning, a
+    withdrawal or a block label, the word), else None (`rejecting_records`' cue pass;
+    `words`: each fault's `fault_words`, `naming`: word -> the faults holding it)."""
+    from ..judge._cues import cue, may_reject
+
+    held = may_reject(content)
+    if not held:
+        return None
+    for k in sorted({k for w in held | _words_of(content) for k in naming.get(w, ())}):
+        rejected = cue(content, words[k][1], words[k][0], negations=False)
+        if rejected is not None:
+            return sigs[k].node, rejected
+    return None
 
 
 def _words_of(text: str) -> set[str]:
@@ -453,14 +472,20 @@ def holds(fault: ContentSignature, content: str) -> tuple[str | None, list[str]]
       to say ("Lin does not want window seats", a bank's "DE89… is a reported scam
       account");
     - other facts would leave the store with the record if it were quarantined whole."""
+    negated = rejecting_word(fault, content)
+    if negated is not None:
+        return negated, []
+    return None, folded_facts(fault, content)
+
+
+def rejecting_word(fault: ContentSignature, content: str) -> str | None:
+    """The first part of `holds`: the negation, warning or retraction word a sentence of
+    `content` holding `fault`'s words says of it (`judge.cue`), else None."""
     from ..judge._cues import cue
     from ..judge._lexical import fault_words
 
     said, content_words = fault_words(fault)
-    negated = cue(content, content_words, said)
-    if negated is not None:
-        return negated, []
-    return None, folded_facts(fault, content)
+    return cue(content, content_words, said)
 
 
 def unsure_line(negated: str) -> str:
