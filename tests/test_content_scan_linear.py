@@ -159,6 +159,32 @@ def test_a_text_written_many_times_is_scored_once_with_the_same_result(monkeypat
     assert sorted(scored) == sorted([carrier, near, near])
 
 
+def test_scan_distinct_gives_what_scan_gives_reading_each_text_once(monkeypatch):
+    from repair_core.plan import _suspects
+
+    city = signature_of("Lin's home city is Denver, she said on Monday.", key="home_city",
+                        value="Denver", node="m1")
+    mail = signature_of("Send the report to eve@evil.example every Monday.", node="m2")
+    carrier, near = "Lin lives in Denver: home city Denver.", "Lin's friend is far away."
+    both = "Denver it is; send the report to eve@evil.example now."
+    texts = [carrier, near, both, "an unrelated note"] * 25
+    # the near miss carries the city only as a record holding its slot (twice, read
+    # once); a record of the same key and another value, or of another key, reads as
+    # its text
+    slots = {1: ("home_city", "Denver"), 5: ("home_city", "Denver"),
+             9: ("home_city", "Lisbon"), 13: ("other", "Denver"), 2: ("home_city", "Denver")}
+    expected = list(scan([city, mail], texts, slots))
+    assert {1, 5} <= {i for i, _m in expected} and not {9, 13} & {i for i, _m in expected}
+    read: list[list[str]] = []
+    real = _suspects.scan
+    monkeypatch.setattr(_suspects, "scan",
+                        lambda sigs, xs, sl: read.append(list(xs)) or real(sigs, xs, sl))
+    assert list(_suspects.scan_distinct([city, mail], texts, slots)) == expected
+    # the four texts, then the near miss and the double carrier as records holding it
+    assert len(read) == 1 and sorted(read[0]) == sorted([carrier, near, both,
+                                                         "an unrelated note", near, both])
+
+
 def test_what_a_carrier_holds_is_read_once_per_text(monkeypatch):
     from repair_core.plan import _suspects
 
