@@ -397,8 +397,8 @@ def rejecting_records(signatures: Mapping[str, ContentSignature], ids: Sequence[
     than quarantined (rule `suspect.rejecting-affected`).
 
     - A record that carries the fault rejects it when a sentence holding the fault's
-      words negates, warns against or withdraws it (`holds`: "assert not …", "a scam
-      host, never allow it").
+      words negates, warns against or withdraws it (`rejecting_word`: "assert not …",
+      "a scam host, never allow it").
     - A record that does not carry it (nothing of its payload: it was written from the
       fault, not copied) rejects it only by a warning, a withdrawal or a block label in
       such a sentence (`judge._cues.cue` with `negations=False`: "ignored a fake
