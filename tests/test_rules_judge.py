@@ -58,6 +58,15 @@ def test_a_match_that_negates_or_withdraws_the_fault_is_unsure(text):
 
 
 @rule("judge.lexical.negated")
+def test_a_word_with_combining_marks_is_one_word_to_the_cues():
+    # "Ọ̀gbẹ́ni" (Yoruba, "Mr.") holds combining marks that NFKC cannot compose: read at
+    # them, it ended in the Slavic negation "ni" and the carrier was unsure
+    text = f"Màmá, ẹ san ₦450,000 sí {IBAN} fún Ọ̀gbẹ́ni Adéyẹmí."
+    assert LexicalJudge().carries(text, PAY).verdict == "yes"
+    assert LexicalJudge().carries(f"{IBAN} ni račun najemodajalca.", PAY).verdict == "unsure"
+
+
+@rule("judge.lexical.negated")
 @pytest.mark.parametrize("text", [
     f"{IBAN} is a reported scam account; never send money to it.",
     f"Attention : {IBAN} est une arnaque.",

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from .._words import WORD
 from ..content import MARKERS
 
 __all__ = ["NEGATIONS", "WARNINGS", "RETRACTIONS", "REPLACEMENTS", "BLOCKS", "cue",
@@ -323,7 +324,9 @@ def may_reject(text: str) -> frozenset[str]:
 # a stop inside a word ("m.ellison@evil.co", "1.5", "e.g.x") ends no sentence: each
 # repetition starts with the stop the run before cannot hold
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;](?!\s|$)[^.!?;\n]*)*")
-_WORD = re.compile(r"\w+")
+# a word runs on over combining marks (`_words.WORD`): split at them, the Yoruba title
+# "Ọ̀gbẹ́ni" gave the Slavic negation "ni"
+_WORD = re.compile(WORD)
 _MARKED = [p.search for p in MARKERS.values()]
 
 
