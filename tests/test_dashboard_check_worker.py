@@ -132,6 +132,19 @@ def test_with_the_worker_the_approve_pages_check_runs_there(monkeypatch):
     assert list(table["id"]) == ["s10:m3"]
 
 
+def _approval_refused(at, shown: list[str], tmp_path) -> None:
+    """The Approve page shows no clean check, and an approval with every box ticked is
+    refused for the check that is not certified, nothing recorded."""
+    assert "clean (nothing carries a fault" not in shown
+    at.text_input(key="dgrr_w_reviewer").set_value("Ana")
+    at.radio(key="dgrr_w_decision").set_value("approve")
+    for c in at.checkbox:
+        c.check()
+    _record(at)
+    assert "the content check is not certified" in plain(at.error[-1].value), texts(at)
+    assert not (tmp_path / "approvals.db").exists()
+
+
 def test_a_check_past_the_limit_is_not_certified_and_cannot_be_approved(tmp_path, monkeypatch):
     at = _replayed(monkeypatch)
 
@@ -146,14 +159,7 @@ def test_a_check_past_the_limit_is_not_certified_and_cannot_be_approved(tmp_path
     assert ("Content check of what the agent reads next: not certified: the check ran out "
             "of its CPU/memory limit") in shown
     assert "1 CPU seconds an upload may use here" in shown
-    assert "clean (nothing carries a fault" not in shown
-    at.text_input(key="dgrr_w_reviewer").set_value("Ana")
-    at.radio(key="dgrr_w_decision").set_value("approve")
-    for c in at.checkbox:
-        c.check()
-    _record(at)
-    assert "the content check is not certified" in plain(at.error[-1].value), texts(at)
-    assert not (tmp_path / "approvals.db").exists()
+    _approval_refused(at, shown, tmp_path)
 
 
 def test_an_unusable_worker_setting_leaves_the_approve_check_not_certified(tmp_path,
@@ -173,14 +179,7 @@ def test_an_unusable_worker_setting_leaves_the_approve_check_not_certified(tmp_p
     assert ("Content check of what the agent reads next: not certified: the upload_worker "
             "setting is not usable, so no check ran") in shown
     assert "'sometimes': expected auto, on or off" in shown
-    assert "clean (nothing carries a fault" not in shown
-    at.text_input(key="dgrr_w_reviewer").set_value("Ana")
-    at.radio(key="dgrr_w_decision").set_value("approve")
-    for c in at.checkbox:
-        c.check()
-    _record(at)
-    assert "the content check is not certified" in plain(at.error[-1].value), texts(at)
-    assert not (tmp_path / "approvals.db").exists()
+    _approval_refused(at, shown, tmp_path)
 
 
 def _over_limit(*args, **kwargs):
