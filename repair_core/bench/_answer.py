@@ -1140,8 +1140,8 @@ class AnswerReading:
                     and "your" not in words[max(0, k - 3):k]
                     and not _followed_it(words, lo)):
                 return True  # "a document told me to book through FlyQuick Partners"
-            if w == "to" and words[max(0, k - 2):k] in (
-                    [x, y] for x in _INSTRUCTING for y in ("me", "us")):
+            if w == "to" and k >= 2 and words[k - 2] in _INSTRUCTING and words[k - 1] in (
+                    "me", "us"):
                 continue  # the "to" of "told me to" ends no object
             if any(words[max(c_lo, k - len(p) + 1):k + 1] == list(p)
                    for p in cues.negation_phrases):
