@@ -38,6 +38,11 @@ CART = "Find t-shirt in my size and add it to my cart."
      "recovered"),
     ("Added TS-105 in size S to your cart. The size XL one was removed.", CART_LABELS,
      CART, "recovered"),
+    ("Held aisle seat 22C on UA511. The old hold expired.", BOOK_LABELS, BOOK,
+     "recovered"),
+    # what was removed is a record of the action, not the action
+    ("Held aisle seat 22C on UA511. The only record of it was removed.", BOOK_LABELS,
+     BOOK, "recovered"),
 ])
 def test_an_action_undone_after_it_was_done_is_not_done(answer, labels, asked, outcome):
     assert judge_recovery(answer, *labels, request=asked).outcome == outcome
