@@ -29,13 +29,16 @@ import re
 
 from ._answer_words_scripts import _each
 
-__all__ = ["BASQUE_CASE_ENDING", "CONDITIONALS", "SIZE_AFTER", "WORDS", "serbian_latin"]
+__all__ = ["BASQUE_CASE_ENDING", "CONDITIONALS", "SERBIAN_ALPHABET", "SIZE_AFTER", "WORDS",
+           "serbian_latin"]
 
 _SERBIAN_LATIN = dict(zip("абвгдђежзијклљмнњопрстћуфхцчџш", (
     "a", "b", "v", "g", "d", "đ", "e", "ž", "z", "i", "j", "k", "l", "lj", "m", "n", "nj",
     "o", "p", "r", "s", "t", "ć", "u", "f", "h", "c", "č", "dž", "š"), strict=True))
 """Serbian Cyrillic letters and the Latin letters Serbian writes for each, one to one
 (Serbian is written in both alphabets)."""
+SERBIAN_ALPHABET = frozenset(_SERBIAN_LATIN)
+"""The 30 letters of Serbian Cyrillic."""
 
 
 def serbian_latin(text: str) -> str:

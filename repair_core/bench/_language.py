@@ -31,6 +31,7 @@ from collections import Counter
 from pydantic import BaseModel
 
 from .._words import is_mark
+from ._answer_words_four import SERBIAN_ALPHABET
 from ._answer_words_glossed import GLOSS_WORDS
 
 __all__ = ["ANSWER_READER_LANGUAGES", "FUNCTION_WORDS", "LISTING_WORDS", "UNREAD_FUNCTION_WORDS", "LANGUAGE_NAMES", "UNDETERMINED",
@@ -362,9 +363,6 @@ _BULGARIAN_WORDS = frozenset({"е", "са", "към", "във", "със", "съ�
 """Short Bulgarian words that are neither Russian nor Ukrainian: a text using one is
 neither."""
 
-_SERBIAN_ALPHABET = frozenset("абвгдђежзијклљмнњопрстћуфхцчџш")
-"""The 30 letters of Serbian Cyrillic: a text writing any other Cyrillic letter (Russian
-"ы", "й", Macedonian "ѓ", "ќ", "ѕ", Kazakh "ә", "қ", ...) is not Serbian."""
 _SERBIAN_CYRILLIC_WORDS = frozenset({"је", "није", "сам", "смо", "су", "нисам", "нисмо",
                                      "нису"})
 """Serbian auxiliaries and their negations ("Резервисао сам", "није тачна"): with no
@@ -383,8 +381,8 @@ def _serbian_cyrillic(text: str, scripts: dict[str, int]) -> str:
     if scripts.get("CYRILLIC", 0) * 2 <= sum(scripts.values()):
         return ""
     lower = text.lower()
-    if any(_script(ch) == "CYRILLIC" and ch not in _SERBIAN_ALPHABET for ch in lower):
-        return ""
+    if any(_script(ch) == "CYRILLIC" and ch not in SERBIAN_ALPHABET for ch in lower):
+        return ""  # another Cyrillic letter: Russian "ы", Macedonian "ѓ", Kazakh "ә", ...
     words = {w.strip(_CHUNK_EDGES) for w in lower.split()}
     if words & _MACEDONIAN_WORDS:
         return ""
