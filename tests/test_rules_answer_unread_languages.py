@@ -11,7 +11,11 @@ from __future__ import annotations
 import pytest
 
 from repair_core.bench import judge_recovery
-from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
+from repair_core.bench._language import (
+    ANSWER_READER_LANGUAGES,
+    LANGUAGE_NAMES,
+    guess_language,
+)
 
 rule = pytest.mark.rule
 
@@ -40,6 +44,8 @@ def test_an_answer_in_a_language_not_read_is_unsure_and_named(answer, code):
     guess = guess_language(answer, ANSWER_READER_LANGUAGES)
     assert guess.code in (code, "und"), guess
     assert guess.why_unread
+    # named: "und" only where the words are as much another language's, still named
+    assert LANGUAGE_NAMES[code] in guess.why_unread, guess
 
 
 @rule("oracle.unsure-language")
