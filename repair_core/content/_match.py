@@ -59,6 +59,7 @@ from ._stems import restated_by, word_stems
 from ._tokens import (
     STRONG_KINDS,
     TokenKind,
+    ace_form,
     distinctive_tokens,
     encoded_forms,
     national_forms,
@@ -306,16 +307,9 @@ def _idn_hosts(text: str) -> dict[str, TokenKind]:
                 or run.rpartition(".")[2] not in tops:
             continue
         forms[run] = None
-    ascii_forms = []
-    for run in forms:
-        try:
-            ascii_forms.append(".".join(
-                label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii")
-                for label in run.split(".")))
-        except UnicodeError:
-            continue
-    if not ascii_forms:
+    if not forms:
         return {}
+    ascii_forms = [".".join(map(ace_form, run.split("."))) for run in forms]
     return {t: k for t, k in distinctive_tokens(" ".join(ascii_forms), names=False).items()
             if k == "url" and "xn--" in t}
 

@@ -16,11 +16,12 @@ from typing import Literal, cast
 
 from .._spelled import IPV6, iban_formats, ipv6_reader, public_suffixes
 from .._words import WORD
+from ._punycode import punycode
 from ._stems import ORDINARY_STEMS, stem
 
 __all__ = ["TokenKind", "STRONG_KINDS", "distinctive_tokens", "proper_names", "COMMON_CAPITALISED",
            "initial_words", "lower_case_uses", "national_forms", "unicode_host", "parent_domains",
-           "encoded_forms"]
+           "encoded_forms", "ace_form"]
 
 TokenKind = Literal["url", "email", "account", "id", "number", "name"]
 STRONG_KINDS: frozenset[str] = frozenset({"url", "email", "account", "id", "number"})
@@ -598,22 +599,46 @@ def _ace_label(label: str) -> str | None:
     check applies) and that NFKC (Unicode 3.2, as nameprep) keeps, nameprep keeps whole."""
     if label.isascii():
         return label if len(label) < 64 else None
-    if label.startswith("xn--") or not all(map(_kept_by_nameprep, label)) \
+    if label.startswith("xn--") or not _kept_by_nameprep(label) \
             or unicodedata.ucd_3_2_0.normalize("NFKC", label) != label:
         return None
-    ace = "xn--" + label.encode("punycode").decode("ascii")
+    ace = ace_form(label)
     return ace if len(ace) < 64 else None
 
 
+def ace_form(label: str) -> str:
+    """`label` as an ASCII label: as it is when it is ASCII, else "xn--" and its punycode
+    (no nameprep, no check of its length: `_ace_label` makes those where the IDNA codec
+    would).
+
+    >>> ace_form("рф"), ace_form("com")
+    ('xn--p1ai', 'com')
+    """
+    return label if label.isascii() else "xn--" + punycode(label)
+
+
+_NAMEPREP_KEPT: set[str] = set()
+"""The characters `_kept_by_nameprep` found kept so far (a set: a label's characters are
+looked up in one call)."""
+
+
+def _kept_by_nameprep(label: str) -> bool:
+    """Whether nameprep maps each character of `label` to itself, allows it and reads it
+    left to right."""
+    return _NAMEPREP_KEPT.issuperset(label) or all(map(_char_kept_by_nameprep, label))
+
+
 @cache
-def _kept_by_nameprep(char: str) -> bool:
-    """Whether nameprep maps `char` to itself, allows it and reads it left to right."""
+def _char_kept_by_nameprep(char: str) -> bool:
     from encodings.idna import nameprep
 
     try:
-        return nameprep(char) == char and not stringprep.in_table_d1(char)
+        kept = nameprep(char) == char and not stringprep.in_table_d1(char)
     except UnicodeError:
         return False
+    if kept:
+        _NAMEPREP_KEPT.add(char)
+    return kept
 
 
 def _url_spans(chunk: str) -> tuple[_UrlSpan, ...]:
