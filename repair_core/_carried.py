@@ -86,8 +86,9 @@ def _split_words(folded: str) -> list[str]:
 
 
 def _windows(tokens: list[str], n: int) -> Iterator[tuple[str, ...]]:
-    for i in range(len(tokens) - n + 1):
-        yield tuple(tokens[i:i + n])
+    """Each run of `n` consecutive tokens, in order (made by `zip` of the shifted lists, not
+    a slice per window: a megabyte fault has a hundred thousand windows)."""
+    return zip(*(tokens[k:] for k in range(n)), strict=False)
 
 
 def folded_texts(texts: Sequence[str]) -> tuple[str, list[int]]:
@@ -179,9 +180,14 @@ def carries(text: str, fault_text: str) -> bool:
 
 def _index(texts: Mapping[_K, str]) -> dict[int, dict[tuple[str, ...], set[_K]]]:
     """Window length -> window -> the faults it comes from."""
+    return _index_of_words({fault: folded_words(text) for fault, text in texts.items()})
+
+
+def _index_of_words(words: Mapping[_K, list[str]]
+                    ) -> dict[int, dict[tuple[str, ...], set[_K]]]:
+    """`_index` of texts given by their words (`folded_words`)."""
     index: dict[int, dict[tuple[str, ...], set[_K]]] = {}
-    for fault, text in texts.items():
-        tokens = folded_words(text)
+    for fault, tokens in words.items():
         if len(tokens) < MIN_TOKENS:
             continue
         n = min(SPAN_TOKENS, len(tokens))
@@ -211,13 +217,16 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
     *anchors* (the words at every `n`-th position of its text from one offset, `n` its
     window length: every window holds one); with more of them than `_MAX_PATTERNS`, every
     text is a candidate."""
-    index = _index(fault_texts)
+    # each fault's text folded once: a megabyte fault's folding is most of the search's
+    # cost, and the fault's own text is one of the texts searched
+    fault_words = {fault: folded_words(text) for fault, text in fault_texts.items()}
+    index = _index_of_words(fault_words)
     if not index or not texts:
         return []
+    words_of = {fault_texts[fault]: words for fault, words in fault_words.items()}
     between = r"[^\w\0]+"  # what separates two words of one text
     patterns: set[str] = set()
-    for text in fault_texts.values():
-        tokens = folded_words(text)
+    for tokens in fault_words.values():
         if len(tokens) < MIN_TOKENS:
             continue
         n = min(SPAN_TOKENS, len(tokens))
@@ -231,7 +240,7 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
                 key=lambda a: (min(map(len, a)), sum(map(len, a))))))
     if len(patterns) > _MAX_PATTERNS:
         return [(i, found) for i, text in enumerate(texts)
-                if (found := _hits(folded_words(text), index))]
+                if (found := _hits(_words(text, words_of), index))]
     folded, starts = folded_texts(texts)
     # No `(?<!\w)` in front: it hides the patterns' first letters from the regex engine,
     # which then tries every position (4x slower over the 1M-step case's 12M characters).
@@ -249,7 +258,13 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
         text = texts[i]
         faults = known.get(text)
         if faults is None:
-            faults = known[text] = _hits(folded_words(text), index)
+            faults = known[text] = _hits(_words(text, words_of), index)
         if faults:
             out.append((i, set(faults)))  # a set of its own, as each text had before
     return out
+
+
+def _words(text: str, known: Mapping[str, list[str]]) -> list[str]:
+    """`folded_words(text)`, taken from `known` (texts already folded) when it is there."""
+    words = known.get(text)
+    return folded_words(text) if words is None else words
