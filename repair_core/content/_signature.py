@@ -14,7 +14,7 @@ from .._canonical import canonical, canonical_each, visible
 from .._flat import flatten, node_content
 from .._words import LETTERS
 from ._markers import MarkerKind, instruction_markers
-from ._shingles import shingles, word_shingles, words
+from ._shingles import word_shingles, words
 from ._stems import ORDINARY_STEMS, RESTATE_WORDS, stems, word_stems
 from ._tokens import (
     COMMON_CAPITALISED,
@@ -105,12 +105,12 @@ class _UserSide:
         said = words(folded)  # canonical text is its own canonical form
         return cls(folded, f" {' '.join(said)} ", word_stems(said))
 
-    def unsaid_shingles(self, text: str) -> frozenset[str]:
-        """The word shingles of `text` that the turns do not hold. A shingle is in
-        `words` exactly when the turns hold it: a text of a few is looked for there
-        shingle by shingle, a longer one against every shingle of the turns, made once
-        (a million-step case's turns hold hundreds of thousands)."""
-        own = shingles(text)
+    def unsaid_shingles(self, text_words: list[str]) -> frozenset[str]:
+        """The word shingles of a text of words `text_words` (`words`) that the turns do
+        not hold. A shingle is in `words` exactly when the turns hold it: a text of a few
+        is looked for there shingle by shingle, a longer one against every shingle of the
+        turns, made once (a million-step case's turns hold hundreds of thousands)."""
+        own = frozenset(word_shingles(text_words))
         if len(own) <= _LOOKED_UP_SHINGLES:
             return frozenset(s for s in own if f" {s} " not in self.words)
         return own - self._shingles
@@ -185,20 +185,23 @@ def _signature(read: _NodeText, value: Any, key: str | None, *, node: str,
     if structured and not any(k in STRONG_KINDS for k in tokens.values()):
         tokens.update((t, k) for t, k in user.unsaid(distinctive_tokens(structured, lower)).items()
                       if k in STRONG_KINDS)
-    required, optional = _restatement(stated, tokens, user)
+    # the text's words read once for both (a megabyte's folding is a tenth of a second)
+    stated_words = words(stated)
+    required, optional = _restatement(stated, stated_words, tokens, user)
     return ContentSignature(
         node=node, tokens=tokens, key=key, value=value, value_text=_value_phrase(value),
-        shingles=user.unsaid_shingles(stated),
+        shingles=user.unsaid_shingles(stated_words),
         markers=instruction_markers(f"{stated}\n{structured}" if structured else stated),
         restate=required, restate_optional=optional)
 
 
-def _restatement(stated: str, tokens: dict[str, TokenKind], user: _UserSide
-                 ) -> tuple[frozenset[str], frozenset[str]]:
-    """The stems a restatement of `stated` must hold and those it may hold (`restate`,
-    `restate_optional`), or two empty sets when none is looked for."""
+def _restatement(stated: str, stated_words: list[str], tokens: dict[str, TokenKind],
+                 user: _UserSide) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems a restatement of `stated` (of words `stated_words`) must hold and those
+    it may hold (`restate`, `restate_optional`), or two empty sets when none is looked
+    for."""
     empty: frozenset[str] = frozenset()
-    if len(words(stated)) > RESTATE_WORDS or any(k in STRONG_KINDS for k in tokens.values()):
+    if len(stated_words) > RESTATE_WORDS or any(k in STRONG_KINDS for k in tokens.values()):
         return empty, empty
     # a capitalised word is a name here even where the case also writes it in lower case
     # (an id such as "lin/prefs"): a restatement may name the user or not
