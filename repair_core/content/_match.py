@@ -249,19 +249,37 @@ class _Wanted:
 
     @classmethod
     def of(cls, signature: ContentSignature) -> _Wanted:
-        names = [t for t, k in signature.tokens.items() if k == "name"]
+        kinds = signature.tokens
+        names = [t for t, k in kinds.items() if k == "name"]
         strong: dict[str, list[tuple[int, str]]] = {}
+        url_hits: dict[str, list[tuple[int, str]]] = {}
         forms = _strong_forms(signature)
         for at, t in enumerate(forms):  # in the signature's order
+            is_url = kinds[t] == "url"
             for form in forms[t]:
-                strong.setdefault(form, []).append((at, t))
-        hosts = {form: [(at, t) for at, t in hits if signature.tokens[t] == "url"]
-                 for form, hits in strong.items()}
-        hosts = {form: hits for form, hits in hosts.items() if hits}
-        lines = {form: list(hits) for form, hits in hosts.items()}
+                hit = (at, t)
+                if (got := strong.get(form)) is None:
+                    strong[form] = [hit]
+                else:
+                    got.append(hit)
+                if is_url:
+                    if (got := url_hits.get(form)) is None:
+                        url_hits[form] = [hit]
+                    else:
+                        got.append(hit)
+        # in the order of `strong` (a form another kind of token gave first comes first)
+        hosts = {form: url_hits[form] for form in strong if form in url_hits}
+        # the lists are only read once made: `lines` shares those of `hosts` and copies
+        # one only to extend it (a megabyte fault has a hundred thousand hosts)
+        lines = dict(hosts)
         for form, hits in hosts.items():
             for parent in parent_domains(form):
-                lines.setdefault(parent, []).extend(hits)
+                if (got := lines.get(parent)) is None:
+                    lines[parent] = list(hits)
+                else:
+                    if got is hosts.get(parent):
+                        got = lines[parent] = list(got)
+                    got.extend(hits)
         digits = {form: [(at, t) for at, t in hits
                          if signature.tokens[t] in ("number", "account")]
                   for form, hits in strong.items()
@@ -271,7 +289,7 @@ class _Wanted:
                    [(t, f" {' '.join(words(t))} ", within)
                     for t, within in zip(names, _containing(names), strict=True)],
                    signature.shingles, hosts, lines,
-                   {rot13(form): list(hits) for form, hits in hosts.items()},
+                   dict(zip(rot13_each(list(hosts)), hosts.values(), strict=True)),
                    digits, frozenset(k[:n] for k in digits for n in range(1, len(k) + 1)))
 
 
@@ -825,6 +843,25 @@ def rot13(text: str) -> str:
     ('rivy-cnl.pbz', 'evil-pay.com')
     """
     return text.translate(_ROT13)
+
+
+_ROT13_BYTES = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"nopqrstuvwxyzabcdefghijklm")
+
+
+def rot13_each(texts: list[str]) -> list[str]:
+    """`rot13` of each of `texts`, in one translation of them joined by NUL (which no
+    letter moves to), of their bytes when all are ASCII: a megabyte fault has a hundred
+    thousand hosts.
+
+    >>> rot13_each(["evil-pay.com", "xn--p1ai", "рф.com"])
+    ['rivy-cnl.pbz', 'ka--c1nv', 'рф.pbz']
+    """
+    joined = "\0".join(texts)
+    if joined.isascii():
+        joined = joined.encode("ascii").translate(_ROT13_BYTES).decode("ascii")
+    else:
+        joined = rot13(joined)
+    return joined.split("\0") if texts else []
 
 
 _HOST_SHAPE = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+")

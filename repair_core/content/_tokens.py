@@ -489,8 +489,10 @@ def parent_domains(host: str) -> tuple[str, ...]:
     >>> parent_domains("evil-pay.com"), parent_domains("10.0.0.1")
     ((), ())
     """
+    if host.count(".") < 2:  # most hosts: a name and its suffix, read without a list
+        return ()
     dots = [i for i, c in enumerate(host) if c == "."]
-    if len(dots) < 2 or host[dots[-1] + 1:].isdigit():
+    if host[dots[-1] + 1:].isdigit():
         return ()
     rules = public_suffixes()[1]
     if host in rules:
