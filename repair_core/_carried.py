@@ -224,6 +224,13 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
     if not index or not texts:
         return []
     words_of = {fault_texts[fault]: words for fault, words in fault_words.items()}
+    # a text that is the own text of every fault indexed holds each of their windows and
+    # there is no other fault to look for: its hits are those faults, its windows unread
+    indexed = {fault for fault, words in fault_words.items() if len(words) >= MIN_TOKENS}
+    whole: dict[str, set[_K]] = {}
+    for fault in indexed:
+        whole.setdefault(fault_texts[fault], set()).add(fault)
+    whole = {text: faults for text, faults in whole.items() if faults == indexed}
     between = r"[^\w\0]+"  # what separates two words of one text
     patterns: set[str] = set()
     for tokens in fault_words.values():
@@ -240,7 +247,8 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
                 key=lambda a: (min(map(len, a)), sum(map(len, a))))))
     if len(patterns) > _MAX_PATTERNS:
         return [(i, found) for i, text in enumerate(texts)
-                if (found := _hits(_words(text, words_of), index))]
+                if (found := set(whole[text]) if text in whole
+                    else _hits(_words(text, words_of), index))]
     folded, starts = folded_texts(texts)
     # No `(?<!\w)` in front: it hides the patterns' first letters from the regex engine,
     # which then tries every position (4x slower over the 1M-step case's 12M characters).
@@ -253,7 +261,7 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
     out: list[tuple[int, set[_K]]] = []
     # a text written again (an agent repeats its records and tool outputs: 15,874
     # candidates of the 1M-step synthetic case are 2,171 texts) is folded and read once
-    known: dict[str, set[_K]] = {}
+    known: dict[str, set[_K]] = dict(whole)
     for i in candidates:
         text = texts[i]
         faults = known.get(text)

@@ -301,9 +301,12 @@ WORDS = ["the", "user", "ß", "SS", "straße", "evil", "a", "dot", "com", "x1", 
 @given(st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=40), min_size=1,
                 max_size=4),
        st.lists(st.lists(st.sampled_from(WORDS), max_size=30), max_size=8),
-       st.lists(st.sampled_from([" ", ", ", "! ", "\n", "-", "_"]), min_size=1))
-def test_text_hits_finds_what_carriers_finds(faults, texts, gaps) -> None:
-    # the one-search candidate finder against tokenising every text
+       st.lists(st.sampled_from([" ", ", ", "! ", "\n", "-", "_"]), min_size=1),
+       st.integers(0, 4), st.booleans())
+def test_text_hits_finds_what_carriers_finds(faults, texts, gaps, own, same) -> None:
+    # the one-search candidate finder against tokenising every text; `own`: how many of
+    # the faults' own texts are searched too (a text that is every fault's own is read
+    # without its windows), `same`: the second fault's text is the first's
     from repair_core._carried import _hits, _index, folded_words, text_hits
 
     def join(words: list[str], k: int) -> str:
@@ -313,7 +316,9 @@ def test_text_hits_finds_what_carriers_finds(faults, texts, gaps) -> None:
     copied = [w[: len(w) // 2] + faults[i % len(faults)][i % 5: i % 5 + 6 + 3 * (i % 4)]
               + w[len(w) // 2:] if i % 2 else w for i, w in enumerate(texts)]
     fault_texts = {f"f{i}": join(w, i) for i, w in enumerate(faults)}
-    node_texts = [join(w, i) for i, w in enumerate(copied)]
+    if same and len(faults) > 1:
+        fault_texts["f1"] = fault_texts["f0"]
+    node_texts = [join(w, i) for i, w in enumerate(copied)] + [*fault_texts.values()][:own]
     index = _index(fault_texts)
     expected = [(i, found) for i, t in enumerate(node_texts)
                 if (found := _hits(folded_words(t), index))] if index else []
