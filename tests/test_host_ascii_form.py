@@ -8,11 +8,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repair_core.content._tokens import _punycode
+from repair_core.content._tokens import _ZEROS, _punycode, _url_spans
 
 _PIECES = ["abz09-", "фрдёЁЖщ", "αβγΣς", "ßÄäöüÉé", "ＡＢｃ１", "שלוםא", "مرحبا", "中文字",
            "\u0301\u00ad\u200d", "İıǅǈǉ", "ﬁ", "\U0001f600", "\u0378\u08a0", "。．｡", "ᏚᎢ",
-           "\u0660\u06f1"]
+           "\u0660\u06f1", "0123456789ф"]
 
 
 def _by_codec(host: str) -> str:
@@ -42,3 +42,25 @@ def test_examples():
     assert _punycode("ＡＢＣ.рф") == "abc.xn--p1ai"
     assert _punycode("שלום.com") == _by_codec("שלום.com")  # right to left: the codec's
     assert _punycode("a..рф") == "a..рф"  # no valid name: as written
+
+
+def test_hosts_that_differ_in_their_digits_alone_each_get_their_own_form():
+    # a label's form is worked out once per shape (its ASCII digits read as 0): the
+    # digits it holds are still its own, wherever they stand
+    hosts = ["ф0.рф", "ф17.рф", "ф42.рф", "7ф3.рф", "1ф.рф", "ф1\u0301.рф", "1\u0301ф.рф",
+             "a1ф.рф", "ф\u0660.рф", "ф1-2.рф", "xn--ф1.рф", "ф" + "1" * 58 + ".рф",
+             "ф" + "1" * 60 + ".рф"]
+    for host in hosts + hosts[::-1]:
+        assert _punycode(host) == _by_codec(host), host
+
+
+_CHUNK_PIECES = ["http://", "https://", "hTTp://", "www.", "WWW.", ".", "..", "-", "_", "/", "?",
+                 "#", ":", "@", ",", "'", "(", "0", "17", "9", "a", "com", "рф", "ф", "İ",
+                 "\u212a", "\u0660", "Ж", "ς", "\u0301", "中", ".рф/", "ф1.рф", "x."]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_CHUNK_PIECES), min_size=1, max_size=12).map("".join))
+def test_a_chunks_host_spans_do_not_depend_on_which_digits_it_holds(chunk):
+    # `_urls` reads the spans of a chunk beyond ASCII once per shape, its digits as 0
+    assert _url_spans(chunk) == _url_spans(chunk.translate(_ZEROS))

@@ -28,9 +28,7 @@ def punycode(text: str) -> str:
     out = [basic, "-"] if b else []
     digits = _DIGITS
     n, delta, bias, h = _INITIAL_N, 0, _INITIAL_BIAS, b
-    for m in sorted(set(codes)):
-        if m < _INITIAL_N:
-            continue
+    for m in map(ord, sorted(set(text).difference(basic))):  # the others, by code point
         delta += (m - n) * (h + 1)
         for c in codes:
             if c < m:

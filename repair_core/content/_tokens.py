@@ -316,7 +316,7 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
         _ipv4_hosts(text, found["url"])
     parts = re.split(r"(\s+)", text)  # chunks at even indices, whitespace between
     consumed: dict[str, bool] = {}  # a chunk said again is read once
-    by_shape: dict[bytes, tuple[_UrlSpan, ...]] = {}
+    by_shape: dict[bytes | str, tuple[_UrlSpan, ...]] = {}
     for i in [i for i in range(0, len(parts), 2) if "@" in parts[i] or "." in parts[i]]:
         chunk = parts[i]
         gone = consumed.get(chunk)
@@ -526,12 +526,18 @@ whether a host ends in a public suffix and is not one, and those are looked up o
 chunk as written: "ab.com/" and "xy.net/" have one shape."""
 
 
+_ZEROS = str.maketrans("123456789", "000000000")
+"""A text's ASCII digits read as 0: where a chunk's pieces end, where a host is written
+in it, whether that is plausible (`_DIGIT_SHAPE`), and a label's IDNA form but for the
+digits it copies (`_ace_label`) do not depend on which digits it holds."""
+
+
 def _urls(chunk: str, found: dict[str, TokenKind],
-          by_shape: dict[bytes, tuple[_UrlSpan, ...]]) -> bool:
+          by_shape: dict[bytes | str, tuple[_UrlSpan, ...]]) -> bool:
     """Adds the URL hosts of `chunk` to `found`; whether there was one. `by_shape`: the
-    spans of the ASCII chunks read before, by their shape (`_ALNUM_SHAPE`, else
-    `_DIGIT_SHAPE`): a text of thousands of hosts ("x1.com/ x2.com/ ...") has a handful
-    of shapes."""
+    spans of the chunks read before, by their shape (an ASCII chunk's `_ALNUM_SHAPE`, else
+    `_DIGIT_SHAPE`, as bytes; another's `_ZEROS`, as a str): a text of thousands of hosts
+    ("x1.com/ x2.com/ ...", "ф1.рф ф2.рф ...") has a handful of shapes."""
     if chunk.isascii():
         plain = "://" not in chunk and "www." not in chunk.lower()
         shape = chunk.encode().translate(_ALNUM_SHAPE if plain else _DIGIT_SHAPE)
@@ -539,7 +545,12 @@ def _urls(chunk: str, found: dict[str, TokenKind],
         if spans is None:
             spans = by_shape[shape] = _url_spans(shape.decode())
     else:
-        spans = _url_spans(chunk)  # lower() may change a non-ASCII text's length
+        # letters stay as written (lower() may change a non-ASCII text's length); an
+        # ASCII digit is read as 0, as each of them reads alike there
+        wide = chunk.translate(_ZEROS)
+        spans = by_shape.get(wide)
+        if spans is None:
+            spans = by_shape[wide] = _url_spans(wide)
     hit = False
     tops, rules = public_suffixes()
     for start, end, bare in spans:
@@ -577,7 +588,7 @@ def _punycode(host: str) -> str:
     resolves: "stadtwerke-münchen.de" is "xn--stadtwerke-mnchen-e3b.de". As written when
     it is no valid IDNA name."""
     labels = host.split(".")
-    if all(labels) and not any(dot in host for dot in _IDNA_DOTS):
+    if all(labels) and _IDNA_DOTS.isdisjoint(host):
         ace = [*map(_ace_label, labels)]
         if None not in ace:
             return ".".join(cast("list[str]", ace))
@@ -587,20 +598,35 @@ def _punycode(host: str) -> str:
         return host
 
 
-_IDNA_DOTS = "\u3002\uff0e\uff61"
+_IDNA_DOTS = frozenset("\u3002\uff0e\uff61")
 """The dots other than "." the IDNA codec splits a name at."""
 
 
-@lru_cache(maxsize=4096)  # a top-level domain such as "рф" ends every host of a text
 def _ace_label(label: str) -> str | None:
     """`label` as the IDNA codec's ToASCII writes it, where nameprep leaves it as it is;
     None where the codec must decide (nameprep would change it, or it is no valid label).
-    The codec's nameprep walks the stringprep tables for every character of every label,
-    about 45 µs a label: a megabyte of distinct hosts cost over 7 CPU s. A label whose
-    characters nameprep each keeps (none of them right-to-left, so no bidirectional
-    check applies) and that NFKC (Unicode 3.2, as nameprep) keeps, nameprep keeps whole."""
+    Worked out once per shape (`_ZEROS`: "ф17" and "ф42" are both "ф00"): the ASCII
+    characters of a label are copied first, in order, and what follows them depends on
+    where the others stand and which they are, not on which ASCII characters stand
+    between; nameprep keeps every ASCII digit, and NFKC composes none with its
+    neighbours. A megabyte of hosts "ф{i}.рф" has six shapes."""
     if label.isascii():
         return label if len(label) < 64 else None
+    shape = label.translate(_ZEROS)
+    ace = _ace_shape(shape)
+    if ace is None or shape == label:
+        return ace
+    basic = label.encode("ascii", "ignore").decode("ascii")
+    return "xn--" + basic + ace[4 + len(basic):]
+
+
+@lru_cache(maxsize=4096)  # a top-level domain such as "рф" ends every host of a text
+def _ace_shape(label: str) -> str | None:
+    """`_ace_label` of a label beyond ASCII. The codec's nameprep walks the stringprep
+    tables for every character of every label, about 45 µs a label: a megabyte of
+    distinct hosts cost over 7 CPU s. A label whose characters nameprep each keeps (none
+    of them right-to-left, so no bidirectional check applies) and that NFKC (Unicode
+    3.2, as nameprep) keeps, nameprep keeps whole."""
     if label.startswith("xn--") or not _kept_by_nameprep(label) \
             or unicodedata.ucd_3_2_0.normalize("NFKC", label) != label:
         return None
