@@ -16,6 +16,7 @@ from typing import Literal, cast
 
 from .._spelled import IPV6, iban_formats, ipv6_reader, public_suffixes
 from .._words import WORD
+from ._iban import iban_is_valid
 from ._punycode import punycode
 from ._stems import ORDINARY_STEMS, stem
 
@@ -725,14 +726,14 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
     phone numbers, grouped numbers of 10+ digits, by their digits) of `text`, and gives
     `text` with each grouped one blanked. The runs of groups are found by bounded
     patterns with no choice between two ways of reading a character."""
-    from stdnum import iban, luhn
+    from stdnum import luhn
 
     blank: list[tuple[int, int]] = []
     for m in _BOXED.finditer(text):
         # an IBAN typed one character per box: from its first box, its country's length
         boxes = _BOX_SPACE.sub("", m.group(0)).upper()
         compact = boxes[:_iban_lengths().get(boxes[:2], 0)]
-        if _IBAN_COMPACT.fullmatch(compact) is not None and iban.is_valid(compact):
+        if _IBAN_COMPACT.fullmatch(compact) is not None and iban_is_valid(compact):
             accounts.setdefault(compact, "account")
             blank.append(m.span())
     for m in _IBAN_RUN.finditer(text):
@@ -866,8 +867,6 @@ def _grouped_iban(groups: list[str], first: int) -> int:
     """The end (exclusive) of the groups from `first` on that make a valid IBAN of their
     country's length, when `groups[first]` starts with a country code and a digit; else
     `first`."""
-    from stdnum import iban
-
     head = groups[first]
     if len(head) < 3 or not (head[:2].isalpha() and head[2].isdigit()):
         return first
@@ -877,7 +876,7 @@ def _grouped_iban(groups: list[str], first: int) -> int:
         compact += groups[used].upper()
         used += 1
     if len(compact) == want and _IBAN_COMPACT.fullmatch(compact) is not None \
-            and iban.is_valid(compact):
+            and iban_is_valid(compact):
         return used
     return first
 
@@ -944,12 +943,12 @@ def _id_parts(run: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
     ("invoice_DE89370400440532013000", "remit-to-DE89…"): an IBAN-shaped part (by its
     checksum, or as written when of IBAN shape, as a compact IBAN counts), a card number
     passing the Luhn check, or 7 or more digits."""
-    from stdnum import iban, luhn
+    from stdnum import luhn
 
     for part in _ID_PART_SEPARATORS.split(run):
         upper = part.upper()
         if _IBAN_COMPACT.fullmatch(upper) and (
-                iban.is_valid(upper) or len(upper) == _iban_lengths().get(upper[:2], 0)):
+                iban_is_valid(upper) or len(upper) == _iban_lengths().get(upper[:2], 0)):
             accounts.setdefault(upper, "account")
         elif part.isdigit() and len(part) >= _MIN_PHONE:
             if _MIN_CARD <= len(part) <= _MAX_CARD and luhn.is_valid(part):
