@@ -20,6 +20,23 @@ def _joined(item: Callable[[int], str], width: int) -> Shape:
     return lambda size: " ".join(item(i) for i in range(max(1, size // width)))
 
 
+def _cjk_word(i: int) -> str:
+    """A word of CJK ideographs spelling `i` in base 20,000, and an emoji."""
+    word, n = "", i
+    while True:
+        word += chr(0x4E00 + n % 20000)
+        n //= 20000
+        if not n:
+            return word + chr(0x1F600 + i % 80)
+
+
+def _iban(i: int) -> str:
+    """A German IBAN whose account number is `i`, with the check digits that make it valid."""
+    bban = f"37040044{i:010d}"
+    number = int("".join(str(int(c, 36)) for c in bban + "DE00"))
+    return f"DE{98 - number % 97:02d}{bban}"
+
+
 TOKENS: dict[str, Shape] = {
     "at signs": repeated("@"),
     "digits and separators": repeated("1 2-3.4/5 "),
@@ -62,6 +79,14 @@ TOKENS: dict[str, Shape] = {
     "HTML tag starts": repeated("<b"),
     "numbers with open brackets": repeated("1 (2 "),
     "numbers with closed brackets": repeated("1 (2)3 "),
+    # distinct tokens, none read twice: hosts beyond ASCII (each its own punycode),
+    # CJK words with an emoji, IBANs that pass their checksum, e-mail addresses; and a
+    # text of format characters alone (removed before matching)
+    "distinct Cyrillic hosts": _joined(lambda i: f"ф{i}.рф", 9),
+    "distinct emoji/CJK words": _joined(lambda i: _cjk_word(i), 4),
+    "distinct IBANs": _joined(lambda i: _iban(i), 23),
+    "distinct e-mail addresses": _joined(lambda i: f"u{i}@h{i}.com", 15),
+    "format characters": repeated("\u00ad\u200b\u200d\u2060\ufeff\u200e"),
 }
 """Shapes the token finders and the scan read (match.linear)."""
 
