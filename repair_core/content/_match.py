@@ -54,7 +54,7 @@ from ._flatten import flatten
 from ._markers import MARKERS, MarkerKind
 from ._memo import per_signature
 from ._shingles import SHINGLE_WORDS, words
-from ._signature import ContentSignature
+from ._signature import ContentSignature, token_forms
 from ._stems import restated_by, word_stems
 from ._tokens import (
     STRONG_KINDS,
@@ -203,7 +203,9 @@ def _strong_forms(signature: ContentSignature) -> dict[str, tuple[str, ...]]:
     under (`_found_under`), worked out once per signature (the canonical forms in one
     call, `canonical_each`)."""
     strong = [(t, k) for t, k in signature.tokens.items() if k in STRONG_KINDS]
-    keys = canonical_each([t for t, _k in strong])
+    made = token_forms(signature)  # the forms made with the signature, where it was made
+    keys = [made[t] for t, _k in strong] if made is not None \
+        and all(t in made for t, _k in strong) else canonical_each([t for t, _k in strong])
     return {t: _found_under(key, k) for (t, k), key in zip(strong, keys, strict=True)}
 
 

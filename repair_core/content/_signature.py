@@ -119,10 +119,14 @@ class _UserSide:
     def _shingles(self) -> frozenset[str]:
         return frozenset(word_shingles(self.words.split()))
 
-    def unsaid(self, found: dict[str, TokenKind]) -> dict[str, TokenKind]:
+    def unsaid(self, found: dict[str, TokenKind], forms_out: dict[str, str] | None = None
+               ) -> dict[str, TokenKind]:
         """`found` without the tokens the turns hold (a name as whole words, any other
-        token as written, both canonical)."""
+        token as written, both canonical). `forms_out`: given, each token's canonical
+        form is put there (the scorer needs those of the tokens kept)."""
         forms = canonical_each(list(found))
+        if forms_out is not None:
+            forms_out.update(zip(found, forms, strict=True))
         return {t: k for (t, k), form in zip(found.items(), forms, strict=True)
                 if not (f" {' '.join(words(t))} " in self.words if k == "name"
                         else form in self.folded)}
@@ -181,18 +185,42 @@ def _signature(read: _NodeText, value: Any, key: str | None, *, node: str,
     lower = _lower_words(stated) | set(common) | {
         w for w in read.starts if f" {w} " in user.words}
 
-    tokens = user.unsaid(distinctive_tokens(stated, lower))
+    forms: dict[str, str] = {}
+    tokens = user.unsaid(distinctive_tokens(stated, lower), forms)
     if structured and not any(k in STRONG_KINDS for k in tokens.values()):
-        tokens.update((t, k) for t, k in user.unsaid(distinctive_tokens(structured, lower)).items()
+        tokens.update((t, k) for t, k in user.unsaid(distinctive_tokens(structured, lower),
+                                                     forms).items()
                       if k in STRONG_KINDS)
     # the text's words read once for both (a megabyte's folding is a tenth of a second)
     stated_words = words(stated)
     required, optional = _restatement(stated, stated_words, tokens, user)
-    return ContentSignature(
+    signature = ContentSignature(
         node=node, tokens=tokens, key=key, value=value, value_text=_value_phrase(value),
         shingles=user.unsaid_shingles(stated_words),
         markers=instruction_markers(f"{stated}\n{structured}" if structured else stated),
         restate=required, restate_optional=optional)
+    _remember_forms(signature, {t: forms[t] for t in tokens})
+    return signature
+
+
+_FORMS: dict[int, tuple[weakref.ref[ContentSignature], dict[str, str]]] = {}
+"""Signature (by identity) -> its tokens' canonical forms, worked out while it was made
+(`_UserSide.unsaid`): the scorer's setup (`_match._strong_forms`) needs them again, and a
+megabyte fault of IPv6 addresses or hosts spent 0.1-0.15 CPU s making them a second time.
+An entry holds its signature weakly and goes when the signature does."""
+
+
+def _remember_forms(signature: ContentSignature, forms: dict[str, str]) -> None:
+    _FORMS[id(signature)] = (weakref.ref(signature), forms)
+    weakref.finalize(signature, _FORMS.pop, id(signature), None)
+
+
+def token_forms(signature: ContentSignature) -> dict[str, str] | None:
+    """The canonical form (`canonical`) of each of `signature`'s tokens, as worked out
+    when it was made; None for a signature made otherwise (`dataclasses.replace`, a
+    signature read back)."""
+    entry = _FORMS.get(id(signature))
+    return entry[1] if entry is not None and entry[0]() is signature else None
 
 
 def _restatement(stated: str, stated_words: list[str], tokens: dict[str, TokenKind],
