@@ -253,24 +253,23 @@ class _Wanted:
     def of(cls, signature: ContentSignature) -> _Wanted:
         kinds = signature.tokens
         names = [t for t, k in kinds.items() if k == "name"]
-        strong: dict[str, list[tuple[int, str]]] = {}
-        url_hits: dict[str, list[tuple[int, str]]] = {}
         forms = _strong_forms(signature)
-        for at, t in enumerate(forms):  # in the signature's order
-            is_url = kinds[t] == "url"
-            for form in forms[t]:
-                hit = (at, t)
-                if (got := strong.get(form)) is None:
-                    strong[form] = [hit]
-                else:
-                    got.append(hit)
-                if is_url:
-                    if (got := url_hits.get(form)) is None:
-                        url_hits[form] = [hit]
-                    else:
-                        got.append(hit)
-        # in the order of `strong` (a form another kind of token gave first comes first)
-        hosts = {form: url_hits[form] for form in strong if form in url_hits}
+        # (form, (the token's place, the token)) in the signature's order
+        pairs = [(form, (at, t)) for at, t in enumerate(forms) for form in forms[t]]
+        strong = {form: [hit] for form, hit in pairs}
+        if len(strong) == len(pairs):
+            # no form said twice (the common case, made by comprehensions): the URL
+            # tokens' forms come in the order of `strong` already
+            hosts = {form: [hit] for form, hit in pairs if kinds[hit[1]] == "url"}
+        else:
+            strong = {}
+            url_hits: dict[str, list[tuple[int, str]]] = {}
+            for form, hit in pairs:
+                strong.setdefault(form, []).append(hit)
+                if kinds[hit[1]] == "url":
+                    url_hits.setdefault(form, []).append(hit)
+            # in the order of `strong` (a form another kind of token gave first, first)
+            hosts = {form: url_hits[form] for form in strong if form in url_hits}
         # the lists are only read once made: `lines` shares those of `hosts` and copies
         # one only to extend it (a megabyte fault has a hundred thousand hosts)
         lines = dict(hosts)
