@@ -11,7 +11,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from itertools import accumulate
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ._canonical import canonical, canonical_each
 from ._words import WORD
@@ -220,13 +220,13 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
     # each fault's text folded once: a megabyte fault's folding is most of the search's
     # cost, and the fault's own text is one of the texts searched
     fault_words = {fault: folded_words(text) for fault, text in fault_texts.items()}
-    index = _index_of_words(fault_words)
-    if not index or not texts:
+    indexed = {fault for fault, words in fault_words.items() if len(words) >= MIN_TOKENS}
+    if not indexed or not texts:
         return []
+    hits_of = _LazyHits(fault_words)
     words_of = {fault_texts[fault]: words for fault, words in fault_words.items()}
     # a text that is the own text of every fault indexed holds each of their windows and
     # there is no other fault to look for: its hits are those faults, its windows unread
-    indexed = {fault for fault, words in fault_words.items() if len(words) >= MIN_TOKENS}
     whole: dict[str, set[_K]] = {}
     for fault in indexed:
         whole.setdefault(fault_texts[fault], set()).add(fault)
@@ -248,7 +248,7 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
     if len(patterns) > _MAX_PATTERNS:
         return [(i, found) for i, text in enumerate(texts)
                 if (found := set(whole[text]) if text in whole
-                    else _hits(_words(text, words_of), index))]
+                    else hits_of(_words(text, words_of)))]
     folded, starts = folded_texts(texts)
     # No `(?<!\w)` in front: it hides the patterns' first letters from the regex engine,
     # which then tries every position (4x slower over the 1M-step case's 12M characters).
@@ -266,10 +266,30 @@ def text_hits(fault_texts: Mapping[_K, str], texts: Sequence[str]
         text = texts[i]
         faults = known.get(text)
         if faults is None:
-            faults = known[text] = _hits(_words(text, words_of), index)
+            faults = known[text] = hits_of(_words(text, words_of))
         if faults:
             out.append((i, set(faults)))  # a set of its own, as each text had before
     return out
+
+
+class _LazyHits(Generic[_K]):
+    """`_hits` against the index of faults of words `fault_words` (`_index_of_words`),
+    the index made when a text first needs it: a text of fewer words than every fault's
+    window holds none (a megabyte fault has a hundred thousand windows to index, and the
+    other texts searched may all be short)."""
+
+    def __init__(self, fault_words: Mapping[_K, list[str]]) -> None:
+        self.fault_words = fault_words
+        self.fewest = min(min(SPAN_TOKENS, len(words)) for words in fault_words.values()
+                          if len(words) >= MIN_TOKENS)
+        self.index: dict[int, dict[tuple[str, ...], set[_K]]] | None = None
+
+    def __call__(self, tokens: list[str]) -> set[_K]:
+        if len(tokens) < self.fewest:
+            return set()
+        if self.index is None:
+            self.index = _index_of_words(self.fault_words)
+        return _hits(tokens, self.index)
 
 
 def _words(text: str, known: Mapping[str, list[str]]) -> list[str]:
