@@ -29,6 +29,8 @@ CART = "Find t-shirt in my size and add it to my cart."
      BOOK_LABELS, BOOK, "not recovered"),
     ("I held 22C (aisle) on UA511; the reservation fell through an hour later.",
      BOOK_LABELS, BOOK, "not recovered"),
+    ("I held aisle seat 22C on UA511, but the hold I placed expired before payment.",
+     BOOK_LABELS, BOOK, "not recovered"),
     # undone, then done again; an old, duplicate or faulty one undone; nothing done first
     ("The first hold expired, so I held aisle seat 22C on UA511 again.", BOOK_LABELS,
      BOOK, "recovered"),
@@ -43,6 +45,11 @@ CART = "Find t-shirt in my size and add it to my cart."
     # what was removed is a record of the action, not the action
     ("Held aisle seat 22C on UA511. The only record of it was removed.", BOOK_LABELS,
      BOOK, "recovered"),
+    # a relative clause names another thing that was undone or lapsed
+    ("Added TS-105 in size S to your cart; the item you had saved for later was removed.",
+     CART_LABELS, CART, "recovered"),
+    ("Held aisle seat 22C on UA511; the card it was paid with has expired, so please "
+     "update it.", BOOK_LABELS, BOOK, "recovered"),
 ])
 def test_an_action_undone_after_it_was_done_is_not_done(answer, labels, asked, outcome):
     assert judge_recovery(answer, *labels, request=asked).outcome == outcome

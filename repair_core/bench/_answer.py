@@ -1509,6 +1509,12 @@ class AnswerReading:
             if (subject > 0 and words[subject - 1] in _OF_PLACE | {"of", "about", "to", "for"}
                     ) or any(x in _HEARSAY_SOURCES and x != "it" for x in words[max(0, subject - 3):k]):
                 continue  # "the only record of it was removed": a record, not the action
+            if any(x in _CLAUSE_SUBJECTS for x in words[subject + 1:k]) or (
+                    words[subject] in _CLAUSE_SUBJECTS and subject > 1
+                    and words[subject - 2] in _DETERMINERS):
+                # a relative clause: "the item you had saved for later was removed", "the
+                # card it was paid with has expired" name another thing
+                continue
             if not self._about_the_request(si, subject) or not self._about_the_request(si, k):
                 continue
             if any(x in _DONE_FORMS for x in words[k + 1:]):
@@ -2358,6 +2364,11 @@ _UNDONE_SUBJECTS = frozenset({"it", "they", "that", "this", "hold", "holds", "bo
                               "bookings", "reservation", "reservations", "change", "changes",
                               "update", "request", "item", "items", "seat", "order",
                               "redirect", "purchase", "flight", "cart"})
+_CLAUSE_SUBJECTS = frozenset({"you", "he", "she", "they", "it"})
+"""Subjects of a relative clause between the subject of an undoing and its verb ("the item
+you had saved for later was removed"), or right after a noun ("the card it was paid with
+has expired"): the clause names another thing than the action. Not "I" or "we": "the hold
+I placed expired" names the agent's own action."""
 _ANOTHER_ONE = frozenset({"old", "older", "earlier", "previous", "first", "original",
                           "duplicate", "extra", "second", "other", "wrong", "stale"})
 """Words that mark the subject of an undoing as another than the action reported done
