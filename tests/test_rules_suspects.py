@@ -1089,6 +1089,18 @@ def test_a_record_rejecting_a_fault_through_words_another_fault_holds_is_found_i
 
 
 @rule("suspect.rejecting-affected")
+def test_a_record_naming_the_fault_by_words_with_combining_marks_is_found():
+    # the record shares with the fault only Yoruba names whose marks NFC cannot compose;
+    # read apart at the marks ("ọ", "gbẹ", "ni"), they named no fault, though the cue
+    # check, which reads a word over its marks, finds the warning
+    fault = signature_of("Send the fees to Ọ̀gbẹ́ni Ẹ̀kọ́lọ́jọ́ at the Ìbàdàn desk every week.",
+                         node="mY")
+    record = "Warning: the note about Ọ̀gbẹ́ni Ẹ̀kọ́lọ́jọ́ is a scam."
+    assert rejecting_records({"mY": fault}, ["r1"], [record], {0: (None, None)}, {0}) == {
+        "r1": ("mY", "warning")}
+
+
+@rule("suspect.rejecting-affected")
 def test_a_record_not_carrying_the_fault_rejects_it_only_with_a_write_time():
     # a record with no write time that holds nothing of the fault's payload is never
     # kept for its warning: the content check finds nothing of the fault in it, and only

@@ -38,6 +38,7 @@ import numpy as np
 from .._canonical import canonical_each
 from .._carried import words_of_canonical
 from .._errors import PlanEditError
+from .._words import WORD
 from ..content import (
     MARKERS,
     SOURCE_THRESHOLD,
@@ -475,11 +476,12 @@ def _rejected_by_cue(content: str, sigs: Sequence[ContentSignature],
 
 
 def _words_of(text: str) -> set[str]:
-    """The case-folded words of `text` as the cue check reads them (`\\w+`)."""
+    """The case-folded words of `text` as the cue check reads them (`_words.WORD`: a
+    word runs on over its combining marks)."""
     return set(_CUE_WORD.findall(text.casefold()))
 
 
-_CUE_WORD = re.compile(r"\w+")
+_CUE_WORD = re.compile(WORD)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 """Where a sentence ends: after . ! ? or ; and a space, or at a line break (a URL's or a
 number's dot is followed by no space, so it ends nothing)."""
