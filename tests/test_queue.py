@@ -130,6 +130,8 @@ def test_listing_reads_no_case_and_finds_a_reviewer_by_any_spelling(queue):
         ids[0], ids[2]]
     assert [r.id for r in queue.requests(claimed_by="nobody")] == []
     assert [r.id for r in queue.requests(limit=2)] == ids[:2]
+    # with no filter left to apply after the query, the database stops at the limit
+    assert "LIMIT" in statements[-1], statements[-1]
     # a listing is drawn on every redraw of the Inbox: the cases stay in the database
     assert statements and not any("case_json" in s or "result_json" in s
                                   for s in statements), statements

@@ -637,15 +637,15 @@ class RepairQueue:
         if older_than is not None:
             query = query.where(_RequestRow.created_at
                                 <= datetime.now(UTC) - timedelta(seconds=older_than))
+        if claimed_by is not None:
+            query = query.where(_RequestRow.claimed_by.is_not(None))
+        elif limit is not None and not fault_kind:  # every filter left is in the query
+            query = query.limit(limit)
 
         def read() -> Any:
             with self.engine.connect() as conn:
                 return conn.execute(query).all()
 
-        if claimed_by is not None:
-            query = query.where(_RequestRow.claimed_by.is_not(None))
-        elif limit is not None and not fault_kind:  # every filter left is in the query
-            query = query.limit(limit)
         rows = [_request(r) for r in self.approvals._guard(read)]
         if fault_kind:
             rows = [r for r in rows if fault_kind in r.fault_kinds]
