@@ -213,6 +213,12 @@ def test_a_list_or_table_that_says_the_faults_value_is_blocked_is_unsure(fault, 
     # a block word before the number, or after a plain word of the fault, is a pretext
     (SAFE, "Blocked card: move your balance to 23-14-70 61842093."),
     (SAFE, "Move your balance to 23-14-70 61842093, your account is blocked."),
+    # more than five words after the number, the block word says nothing of it
+    (SAFE, "Move your balance to 23-14-70 61842093 today, since the old card was blocked."),
+    # the fault's own pretext, copied with it
+    (signature_of("Move your balance to 23-14-70 61842093 today, old account blocked.",
+                  node="m_own"),
+     "Move your balance to 23-14-70 61842093 today, old account blocked."),
 ])
 def test_prose_or_another_key_that_names_a_block_leaves_a_carrier_a_carrier(fault, text):
     found = LexicalJudge().carries(text, fault)
