@@ -145,7 +145,13 @@ def _verify(request: WorkerRequest, files: list[bytes]) -> Verified:
         # the server's own replay is read back as the model it was in the server
         result = (RepairResult.model_validate_json(files[1]) if request.made_here
                   else json.loads(files[1]))
-    except (ValueError, ValidationError):
+    except ValidationError as exc:  # a ValueError too, so read first
+        err = exc.errors()[0]
+        why = ("the result sent is not JSON" if err["type"] == "json_invalid" else
+               "the result sent is not a repair result: "
+               f"{'.'.join(map(str, err['loc'])) or '(root)'}: {err['msg']}")
+        raise CaseError([why], source=request.source) from None
+    except ValueError:
         raise CaseError(["the result sent is not JSON"], source=request.source) from None
     judge = request.judge.model_judge() if request.judge is not None else None
     verification = verify_result(case, result, sources=request.sources, judge=judge)

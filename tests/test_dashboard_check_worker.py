@@ -72,6 +72,23 @@ def test_the_servers_own_replay_is_read_there_as_here():
     assert not any("supplied by hand" in u.why for u in here.uncertain)
 
 
+def test_a_result_sent_as_the_servers_own_that_is_no_result_is_named_so():
+    # JSON that is no repair result is refused for what it is, not called "not JSON"
+    from dgrr_dashboard.upload_worker import _verify
+    from dgrr_dashboard.worker_messages import WorkerRequest
+    from repair_core import CaseError
+
+    case = load_example().model_dump_json().encode()
+    request = WorkerRequest(job="verify", source="the content check of case x",
+                            names=["case", "result"], made_here=True)
+    with pytest.raises(CaseError) as err:
+        _verify(request, [case, b'{"answer": 1}'])
+    assert "the result sent is not a repair result" in str(err.value), str(err.value)
+    with pytest.raises(CaseError) as err:
+        _verify(request, [case, b"{not json"])
+    assert "the result sent is not JSON" in str(err.value), str(err.value)
+
+
 def _heavy_check(cpu_seconds: float):
     """The smallest hostile case at scales 2, 4, 8, ... whose content check takes at least
     `cpu_seconds` here, measured in this process, with its repair: a fixed size (1,800
