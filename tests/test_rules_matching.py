@@ -730,6 +730,26 @@ def test_json_unicode_escapes_read_as_the_characters():
     assert canonical('"a\\\\u0044" "\\u0000" "\\u00e9"') == '"a\\\\u0044" "\\u0000" "é"'
 
 
+@rule("match.base64")
+def test_a_base64_run_of_printable_text_reads_as_the_text():
+    # round 16's blind carrier cb-381: the IBAN stored as a base64 payee token
+    iban = signature_of("Landlord Braun's new account from April: DE12 5001 0517 0648 4898 90.",
+                        node="f")
+    token = "payee Braun, payee_token REUxMjUwMDEwNTE3MDY0ODQ4OTg5MA=="
+    assert match(iban, token) is not None
+    assert match(iban, token.replace("OTg5MA==", "OTg5MQ==")) is None  # ...891
+    # unpadded, and inside a JSON string
+    assert match(iban, '{"t":"REUxMjUwMDEwNTE3MDY0ODQ4OTg5MA"}') is not None
+    # ids, hashes and words of the base64 alphabet decode to no printable text and stay
+    for text in ("ref Ab12Cd34Ef56Gh78", "sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822c",
+                 "/usr/local/bin/python3 ThisIsAVeryLongCamelWord 12345678901234567890"):
+        assert canonical(text) == text.lower()
+    # a run longer than BASE64_LONGEST is an attachment and stays as written
+    from repair_core._encoded import BASE64_LONGEST
+    long_run = "QUJD" * (BASE64_LONGEST // 4 + 1)
+    assert canonical(long_run) == long_run.lower()
+
+
 @rule("match.spelled")
 def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
     host = signature_of("Reset your password at https://login-kaxe2.io/reset today.", node="f")

@@ -89,6 +89,9 @@ TOKENS: dict[str, Shape] = {
     "format characters": repeated("\u00ad\u200b\u200d\u2060\ufeff\u200e"),
     "JSON escapes": repeated("\\u0044"),
     "escaped backslashes before u": repeated("\\\\u0044"),
+    "base64 runs of text": repeated("REUxMjUwMDEwNTE3MDY0ODQ4OTg5MA== "),
+    "one long base64 run": repeated("QUJD"),
+    "base64 runs just under the longest": repeated("QUJD" * 1023 + " "),
 }
 """Shapes the token finders and the scan read (match.linear)."""
 
