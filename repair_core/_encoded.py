@@ -13,7 +13,8 @@ from __future__ import annotations
 import binascii
 import re
 
-__all__ = ["BASE64_LONGEST", "BASE64_SHORTEST", "base64_read", "json_unescaped"]
+__all__ = ["BASE64_LONGEST", "BASE64_SHORTEST", "base64_read", "json_unescaped",
+           "markdown_unemphasised"]
 
 
 _JSON_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*+)\\u([0-9A-Fa-f]{4})")
@@ -74,3 +75,29 @@ def base64_read(text: str) -> str:
     'payee_token DE12500105170648489890 id Ab12Cd34Ef56Gh78'
     """
     return _BASE64_RUN.sub(_decoded, text)
+
+
+_EMPHASIS = re.compile(r"(?<=[^\W_])[*`~]++(?=[^\W_])")
+_MARKED_WORD = re.compile(r"(?<!\S)[^\s*`~]*+[*`~][^\s]*+")
+
+
+def _unmarked(m: re.Match[str]) -> str:
+    word = m.group(0)
+    # Markdown's marks come in pairs (`**b**`, `` `code` ``, `~~s~~`): a word with an odd
+    # number of any of them is no emphasis (`2*3`, `a~b`) and stays as written
+    if word.count("*") % 2 or word.count("`") % 2 or word.count("~") % 2:
+        return word
+    return _EMPHASIS.sub("", word)
+
+
+def markdown_unemphasised(text: str) -> str:
+    """`text` with each run of Markdown emphasis or code marks (`*`, `` ` ``, `~`) between
+    two letters or digits of a word read as nothing, as Markdown shows it, when the word
+    holds each mark an even number of times.
+
+    >>> markdown_unemphasised("to `GB12`**SRLG**6083*7138*251946 now, 2*3=6, **bold** a*b")
+    'to `GB12SRLG60837138251946 now, 2*3=6, **bold** a*b'
+    """
+    if "*" not in text and "`" not in text and "~" not in text:
+        return text
+    return _MARKED_WORD.sub(_unmarked, text)

@@ -750,6 +750,19 @@ def test_a_base64_run_of_printable_text_reads_as_the_text():
     assert canonical(long_run) == long_run.lower()
 
 
+@rule("match.markdown-emphasis")
+def test_markdown_emphasis_inside_a_word_reads_as_markdown_shows_it():
+    # round 16's blind carrier cb-396: the IBAN's groups in code, bold and italics
+    iban = signature_of("Hartley's new account: GB12 SRLG 6083 7138 2519 46.", node="f")
+    note = "## Stage 3\nPay £8,400 to `GB12`**SRLG**6083*7138*251946 before 12 May."
+    assert match(iban, note) is not None
+    assert match(iban, note.replace("7138", "7139")) is None  # another account
+    assert match(iban, "pay ~~GB12~~SRLG6083_7138_251946") is None  # `_` joins no group
+    # a mark with no pair in its word is no emphasis: a product, a footnote
+    for text in ("2*3=6", "5550*1234", "a~b", "see note*", "`code` and **bold**"):
+        assert canonical(text) == text
+
+
 @rule("match.spelled")
 def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
     host = signature_of("Reset your password at https://login-kaxe2.io/reset today.", node="f")

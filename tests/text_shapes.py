@@ -92,6 +92,8 @@ TOKENS: dict[str, Shape] = {
     "base64 runs of text": repeated("REUxMjUwMDEwNTE3MDY0ODQ4OTg5MA== "),
     "one long base64 run": repeated("QUJD"),
     "base64 runs just under the longest": repeated("QUJD" * 1023 + " "),
+    "Markdown marks in a word": repeated("a**b*c`"),
+    "Markdown marks paired": repeated("`GB12`**SRLG**6083*7138*2519 "),
 }
 """Shapes the token finders and the scan read (match.linear)."""
 
