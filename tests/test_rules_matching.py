@@ -763,6 +763,21 @@ def test_markdown_emphasis_inside_a_word_reads_as_markdown_shows_it():
         assert canonical(text) == text
 
 
+@rule("match.form-bodies")
+def test_a_form_bodys_plus_reads_as_a_blank():
+    # round 16's blind carrier cb-382: a saved form body, `+` for each blank of the IBAN
+    iban = signature_of("Hartley's new account: GB12 SRLG 6083 7138 2519 46.", node="f")
+    body = ("Saved form body for resubmission: payee=Hartley+Builders&iban=GB12+SRLG+6083+"
+            "7138+2519+46&amount=8400.00&ref=Stage+3")
+    assert match(iban, body) is not None
+    assert match(iban, body.replace("7138", "7139")) is None
+    assert canonical("/search?q=stage+3") == "/search?q=stage 3"  # a query's one field
+    # outside a form's values a `+` is a plus: arithmetic, a name, a country code
+    for text in ("2+2=4 and x=a+b", "a+b=c&d=e", "tel=+4420&x=1", "c++"):
+        assert canonical(text) == text
+    assert canonical("q=a%2Bb&r=1") == "q=a+b&r=1"  # an encoded plus is a plus
+
+
 @rule("match.spelled")
 def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
     host = signature_of("Reset your password at https://login-kaxe2.io/reset today.", node="f")

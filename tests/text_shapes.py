@@ -94,6 +94,9 @@ TOKENS: dict[str, Shape] = {
     "base64 runs just under the longest": repeated("QUJD" * 1023 + " "),
     "Markdown marks in a word": repeated("a**b*c`"),
     "Markdown marks paired": repeated("`GB12`**SRLG**6083*7138*2519 "),
+    "form bodies": repeated("a=b+c&"),
+    "form names without values": repeated("a&b"),
+    "equals signs": repeated("a=b=c+"),
 }
 """Shapes the token finders and the scan read (match.linear)."""
 
