@@ -155,8 +155,8 @@ def _verify(request: WorkerRequest, files: list[bytes]) -> Verified:
         raise CaseError(["the result sent is not JSON"], source=request.source) from None
     judge = request.judge.model_judge() if request.judge is not None else None
     verification = verify_result(case, result, sources=request.sources, judge=judge)
-    if request.recompute:
-        replay_again(case, result)  # rule gate.replay-recomputed
+    if request.recompute:  # rule gate.replay-recomputed, which reads the result's JSON
+        replay_again(case, json.loads(files[1]) if request.made_here else result)
     return Verified(verification=verification.model_dump(mode="json"))
 
 

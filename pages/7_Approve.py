@@ -114,7 +114,8 @@ def _checked_elsewhere() -> tuple[Verification | None, str | None, list[str]]:
             return None, None, []
     except CaseError as exc:
         return None, SETTING_UNUSABLE, [str(x) for x in exc.problems]
-    # the session's replay object is the server's own; a result read from a file is JSON
+    # the session's result is the server's own replay (restored ones included: the
+    # server wrote them); anything else would be read as a file is
     made_here = hasattr(res, "model_dump_json")
     data = res.model_dump_json() if made_here else json.dumps(res)
     return check_in_worker(p.case, data, check_sources(p), judge=judge,

@@ -18,7 +18,7 @@ from dgrr_dashboard import result_check, upload_client
 from dgrr_dashboard.replay_job import ReplayJob
 from dgrr_dashboard.result_check import LIMIT_REACHED
 from dgrr_dashboard.upload_client import LimitExceeded, WorkerLimits, verify_in_worker
-from repair_core import load_example, parse_case, plan_case, repair
+from repair_core import CaseError, load_example, parse_case, plan_case, repair
 from repair_core.approvals import check_sources
 from repair_core.model import POLICIES, ModelClient
 from repair_core.verification import verify_result
@@ -66,6 +66,14 @@ def test_the_servers_own_replay_is_read_there_as_here():
     there = verify_in_worker(plan.case, sent, check_sources(plan), limits=ROOMY,
                              made_here=True)
     assert there == here
+    # made again there too (as the Apply panel asks): the recomputation reads its JSON
+    assert verify_in_worker(plan.case, sent, check_sources(plan), limits=ROOMY,
+                            made_here=True, recompute=True) == here
+    edited = json.loads(sent)
+    edited["answer"] = "Something else."
+    with pytest.raises(CaseError, match="answer"):
+        verify_in_worker(plan.case, json.dumps(edited), check_sources(plan), limits=ROOMY,
+                         made_here=True, recompute=True)
     as_file = verify_in_worker(plan.case, sent, check_sources(plan), limits=ROOMY)
     assert as_file != here
     assert any("an output was supplied by hand" in u.why for u in as_file.uncertain)
