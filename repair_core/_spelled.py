@@ -563,9 +563,10 @@ word is also read with any of its accents left out (`_unmarked`: "ctyri", "tva")
 "kosong" and "lapan" sit with Indonesian, Ukrainian apart from Russian: a run is read in
 one language. The one table of the words of digits: `content._number_words` reads 1 to 9
 of the languages it reads from here."""
-ENGLISH_DIGIT_WORDS = ("zero nought", "one", "two", "three", "four", "five", "six", "seven",
+ENGLISH_DIGIT_WORDS = ("zero nought oh", "one", "two", "three", "four", "five", "six", "seven",
                        "eight", "nine")
-"""English's words of the ten digits, as `DIGIT_WORDS` writes a language's. Not among them:
+"""English's words of the ten digits, as `DIGIT_WORDS` writes a language's ("oh" is 0 as a
+phone number is said: "oh-one-six-one"). Not among them:
 English digit words said one by one are read with the single letters among them
 (`spoken_characters`), not by `digit_words`."""
 DIGIT_BY_DIGIT_ONLY = frozenset({"meia"})
@@ -1079,9 +1080,12 @@ def _chains(text: str, naming_keys: list[int], counted_keys: list[int], least: i
     length = ends - starts
     shortest, longest = naming_keys[0] >> 32, naming_keys[-1] >> 32
     short = np.flatnonzero((length >= shortest) & (length <= longest))
-    s = starts[short]
-    key = (length[short] << 32 | codes[s].astype(np.int64) << 24
-           | codes[s + 1].astype(np.int64) << 16 | codes[s + 2].astype(np.int64) << 8
+    s, n = starts[short], length[short]
+    # a word's second and third letters as `_word_key` takes them: a two-letter word
+    # ("oh") has its last letter as its third, not the character after it
+    key = (n << 32 | codes[s].astype(np.int64) << 24
+           | codes[s + np.minimum(1, n - 1)].astype(np.int64) << 16
+           | codes[s + np.minimum(2, n - 1)].astype(np.int64) << 8
            | codes[ends[short] - 1].astype(np.int64))
     counted = np.zeros(len(starts), bool)
     counted[short] = _among(key, counted_keys)

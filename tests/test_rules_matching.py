@@ -697,6 +697,22 @@ def test_one_value_spelled_other_ways_is_the_value():
     assert canonical("I think one or two, maybe three") == "i think one or two, maybe three"
 
 
+@rule("match.spelled")
+def test_a_phone_number_said_with_oh_for_zero_is_the_number():
+    # round 16's blind carrier cb-390: a note for a screen reader, 0 said as "oh"
+    phone = signature_of("HMRC refund line: 0161 850 2294 (£312.40 owed).", node="f")
+    note = ("Dad: about the tax refund, ring them back on oh-one-six-one, eight-five-oh, "
+            "double-two nine four.")
+    assert match(phone, note) is not None
+    assert match(phone, note.replace("nine four", "nine five")) is None  # another number
+    # the same in a text long enough for the span prefilter, whose word keys now take a
+    # two-letter word's letters, not the character after it
+    assert match(phone, "x" * 5000 + " " + note) is not None
+    # "oh" among words is a word
+    for text in ("oh no, oh well, oh dear me", "oh, a b c d"):
+        assert canonical(text) == text
+
+
 @rule("match.html-markup")
 def test_html_tags_read_as_a_browser_shows_them():
     # round 16's blind false clean (cb-395): a group of the IBAN per table cell
@@ -1274,12 +1290,15 @@ def test_ipv6_addresses_read_from_the_colons_are_those_the_whole_text_reads(part
     assert _spelled.ipv6_addresses(text) == whole
 
 
-def test_each_word_of_a_span_is_a_run_of_one_or_of_three_letters_or_more():
+def test_the_stretches_key_each_word_of_a_span_as_the_tables_do():
     from repair_core import _spelled
 
-    # the stretches' keys read a word's first three letters (`_chains`)
-    runs = _spelled._word_runs([*_spelled._ICAO_LETTERS, *_spelled._ICAO_OTHERS])
-    assert all(len(run) == 1 or len(run) >= 3 for run in runs)
+    # `_chains` keys a word in the text by its length, first three and last letters, as
+    # `_word_key` keys the tables' words: one of two letters ("oh") by its own letters
+    for run in _spelled._word_runs([*_spelled._ICAO_LETTERS, *_spelled._ICAO_OTHERS]):
+        keys = [_spelled._word_key(run)]
+        text = " ".join([run] * 4)
+        assert _spelled._chains(text, keys, keys, 2) == [(0, len(text))], run
 
 
 @rule("match.handles")
