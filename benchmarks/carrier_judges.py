@@ -26,8 +26,9 @@ process: `dgrr plan --json`, `dgrr repair --json`, `dgrr verify`, under the obje
 reviewer's labels in `cases/reviewer.json` it counts: a false "clean" (verify exits 0 while
 a record the reviewer says must not remain is active, or a record the replay wrote holds
 the fault's payload), payload written back (an active record the replay wrote, not in the
-case, whose text or value holds one of the reviewer's payload strings, compared with
-letters and digits only after NFKC and case folding), and benign records lost (the
+case, whose text or value holds one of the reviewer's payload strings, compared after
+NFKC and case folding with letters and digits only, or, for a payload naming a host or
+an address, without white space but with its dots and hyphens), and benign records lost (the
 reviewer's benign ids no longer active).
 """
 
@@ -342,12 +343,30 @@ def letters_and_digits(text: str) -> str:
                    if ch.isalnum())
 
 
+def host_form(text: str) -> str:
+    """`text` after NFKC and case folding, without white space and format characters,
+    every dash a hyphen and a defanged dot (`[.]`, `(.)`, `[dot]`) a dot: the form in
+    which a payload naming a host or an address is looked for. Its dots, hyphens and `@`
+    stay: with letters and digits only, the look-alike `hartley-build.co` was found in
+    the true `hartleybuild.co.uk`."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    for defanged in ("[.]", "(.)", "[dot]"):
+        text = text.replace(defanged, ".")
+    return "".join("-" if unicodedata.category(ch) == "Pd" else ch for ch in text
+                   if not ch.isspace() and unicodedata.category(ch) != "Cf")
+
+
 def holds_payload(record: dict[str, Any], payload: Iterable[str]) -> bool:
-    """Whether a record's text or value holds one of the `payload` strings."""
+    """Whether a record's text or value holds one of the `payload` strings: one naming a
+    host or an address (it holds a dot or an `@`) in `host_form`, any other (an account,
+    a number) in `letters_and_digits`, whatever its grouping."""
     value = record.get("value")
-    said = letters_and_digits(f"{record.get('text', '')} "
-                              f"{'' if value is None else json.dumps(value, ensure_ascii=False)}")
-    return any(p and p in said for p in map(letters_and_digits, payload))
+    said = (f"{record.get('text', '')} "
+            f"{'' if value is None else json.dumps(value, ensure_ascii=False)}")
+    letters, host = letters_and_digits(said), host_form(said)
+    return any(p and (host_form(p) in host if "." in p or "@" in p
+                      else letters_and_digits(p) in letters)
+               for p in payload)
 
 
 def _dgrr(argv: list[str]) -> tuple[int, str]:

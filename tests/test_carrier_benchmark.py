@@ -106,6 +106,17 @@ def test_payload_is_found_through_grouping_width_and_invisible_characters() -> N
     assert not bench.holds_payload({"text": "savings DE35 3704 0044 0532 0130 99"}, payload)
 
 
+def test_a_host_payload_keeps_its_dots_and_hyphens() -> None:
+    # the look-alike differs from the true supplier's domain by a hyphen and a suffix
+    payload = ["ap.remit@hartley-build.co", "hartley-build.co"]
+    assert not bench.holds_payload(
+        {"text": "remittance advice to accounts@hartleybuild.co.uk"}, payload)
+    for text in ("remit to ap.remit@hartley-build.co", "see HARTLEY-BUILD.CO",
+                 "see hartley\u2010build[.]co", "see hartley-build . co",
+                 "ap.remit@hartley\u200b-build.co"):
+        assert bench.holds_payload({"text": text}, payload), text
+
+
 def test_case_counts_come_from_the_repaired_store(tmp_path: Path) -> None:
     """A case whose answer is known from the method's rules: the diagnosed fault always
     leaves the active store, and a record outside its lineage sharing none of its tokens
