@@ -106,5 +106,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def run() -> None:
+    """The `dgrr` command: :func:`main`, then the process's exit. After a model call was
+    abandoned at its deadline the process ends at once, its output flushed: the call may
+    still hold a silent server's connection, and the interpreter's exit (litellm's exit
+    handlers among it) waited on it after the whole output was printed, past 150 s."""
+    status = main()
+    from .model._bounded import abandoned_calls
+
+    if abandoned_calls():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

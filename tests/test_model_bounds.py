@@ -178,3 +178,13 @@ def test_the_replay_counts_connection_failures_in_its_cost(silent):
     assert result.cost.llm_calls == 0 and result.cost.connection_failures >= 2
     assert json.loads(result.model_dump_json())["cost"]["connection_failures"] >= 2
 
+
+
+def test_a_call_given_up_on_is_counted_so_the_command_does_not_wait_on_it_at_exit():
+    from repair_core.model._bounded import WallClockTimeout, abandoned_calls, within
+
+    before = abandoned_calls()
+    assert within(1, lambda: "reply") == "reply" and abandoned_calls() == before
+    with pytest.raises(WallClockTimeout):
+        within(0.05, lambda: time.sleep(0.5))
+    assert abandoned_calls() == before + 1

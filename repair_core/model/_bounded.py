@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["GRACE", "RedirectRefused", "WallClockTimeout", "guarded_call",
+__all__ = ["GRACE", "RedirectRefused", "WallClockTimeout", "abandoned_calls", "guarded_call",
            "install_no_redirects", "within"]
 
 _T = TypeVar("_T")
@@ -46,11 +46,20 @@ def within(seconds: float, fn: Callable[[], _T]) -> _T:
     worker.start()
     worker.join(max(seconds, 0.0))
     if worker.is_alive():
+        _abandoned.append(worker)
         raise WallClockTimeout(f"timed out: no complete reply within {seconds:g} s "
                                "(wall clock)")
     if "error" in box:
         raise box["error"]
     return box["value"]  # type: ignore[no-any-return]
+
+
+_abandoned: list[threading.Thread] = []
+
+
+def abandoned_calls() -> int:
+    """How many calls :func:`within` gave up on in this process."""
+    return len(_abandoned)
 
 
 def _refuse_redirect(response: Any) -> None:
