@@ -4,10 +4,24 @@ tests/test_rules_answer_oracle_*.py files of the languages read through word lis
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from repair_core.bench import judge_recovery
 from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
 
-UA511 = (["UA511", "22C", "aisle"], ["middle", "22B", "H-3896"])  # ctl-001
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
+
+
+def case_labels(name: str) -> tuple[list[str], list[str]]:
+    """(required facts, forbidden facts) of the committed case `name` (its path under
+    sample_traces/ without `.json`), read from its `eval`: the truth the answers are
+    judged against is the suite's, not a copy that could drift from it."""
+    facts = json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8"))["eval"]
+    return list(facts["required_facts"]), list(facts["forbidden_facts"])
+
+
+UA511 = case_labels("controlled/ctl-001-travel-wrong-user")
 RJ220 = (["RJ-220", "white", "size XL"], ["black"])  # ctl-028
 RS310 = (["RS-310", "size 7", "green"], ["size 9"])  # ctl-031
 O8471 = (["O-8471", "processing", "Thursday"], ["O-6672"])  # ctl-004

@@ -6,13 +6,14 @@ tests; the labels are those of ctl-001."""
 from __future__ import annotations
 
 import pytest
+from answer_languages import UA511
 
 from repair_core.bench import judge_recovery
 from repair_core.bench._language import ANSWER_READER_LANGUAGES, guess_language
 
 rule = pytest.mark.rule
 
-LABELS = (["UA511", "22C", "aisle"], ["middle", "22B", "H-3896"])
+LABELS = UA511
 BOOK = "Book me a flight from my home airport to Seattle next Wednesday."
 
 

@@ -9,6 +9,7 @@ recovered. Each answer was written for these tests; the labels are those of ctl-
 from __future__ import annotations
 
 import pytest
+from answer_languages import UA511
 
 from repair_core.bench import judge_recovery
 from repair_core.bench._language import (
@@ -19,7 +20,7 @@ from repair_core.bench._language import (
 
 rule = pytest.mark.rule
 
-LABELS = (["UA511", "22C", "aisle"], ["middle", "22B", "H-3896"])
+LABELS = UA511
 BOOK = "Book me a flight from my home airport to Seattle next Wednesday."
 
 NOT_BOOKED = [
