@@ -172,13 +172,7 @@ def _approval_refused(at, shown: list[str], tmp_path) -> None:
 
 def test_a_check_past_the_limit_is_not_certified_and_cannot_be_approved(tmp_path, monkeypatch):
     at = _replayed(monkeypatch)
-
-    def over_limit(case, *args, **kwargs):
-        raise LimitExceeded(["refused: it needs more than the 1 CPU seconds an upload may "
-                             "use here (setting upload_cpu_seconds / "
-                             "$DGRR_UPLOAD_CPU_SECONDS)"], source="the content check")
-
-    monkeypatch.setattr(result_check, "verify_in_worker", over_limit)
+    monkeypatch.setattr(result_check, "verify_in_worker", _over_limit)
     page(at, "7_Approve")
     shown = texts(at)
     assert ("Content check of what the agent reads next: not certified: the check ran out "
