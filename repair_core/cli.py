@@ -8,6 +8,7 @@ print their message on stderr and exit 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -115,8 +116,10 @@ def run() -> None:
     from .model._bounded import abandoned_calls
 
     if abandoned_calls():
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            # its reader gone: nothing more can reach it, as `main` treats a closed pipe
+            with contextlib.suppress(BrokenPipeError):
+                stream.flush()
         os._exit(status)
     sys.exit(status)
 

@@ -4,6 +4,7 @@ counted apart from model calls. The servers here bind 127.0.0.1 and are stopped 
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -188,3 +189,27 @@ def test_a_call_given_up_on_is_counted_so_the_command_does_not_wait_on_it_at_exi
     with pytest.raises(WallClockTimeout):
         within(0.05, lambda: time.sleep(0.5))
     assert abandoned_calls() == before + 1
+
+
+def test_the_command_exits_cleanly_into_a_closed_pipe_after_a_call_given_up_on():
+    # `dgrr repair ... | head` after a call was abandoned: the output held in stdout's
+    # buffer cannot be flushed, as when `main` meets a closed pipe, and the command ends
+    # with main's status and no traceback, not waiting on the abandoned call
+    code = ("import sys, time\n"
+            "from repair_core import cli\n"
+            "from repair_core.model._bounded import WallClockTimeout, within\n"
+            "try:\n"
+            "    within(0.01, lambda: time.sleep(60))\n"
+            "except WallClockTimeout:\n"
+            "    pass\n"
+            "cli.main = lambda: (print('the summary'), 3)[1]\n"
+            "cli.run()\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    read, write = os.pipe()
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=write,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    os.close(write)
+    os.close(read)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 3, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
