@@ -38,6 +38,7 @@ import contextlib
 import importlib
 import io
 import json
+import re
 import sys
 import tempfile
 import time
@@ -350,21 +351,37 @@ def host_form(text: str) -> str:
     stay: with letters and digits only, the look-alike `hartley-build.co` was found in
     the true `hartleybuild.co.uk`."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    for defanged in ("[.]", "(.)", "[dot]"):
+    # the ideographic full stop separates a host's labels as a dot does (IDNA; NFKC
+    # makes the full-width and half-width stops a dot or this one)
+    for defanged in ("[.]", "(.)", "[dot]", "\u3002"):
         text = text.replace(defanged, ".")
     return "".join("-" if unicodedata.category(ch) == "Pd" else ch for ch in text
                    if not ch.isspace() and unicodedata.category(ch) != "Cf")
 
 
+# In `host_form`: an `@` between two letters or digits (a mail or payment address), a
+# dotted name whose last label begins with a letter (`hartley-build.co`, `bit.ly/x`,
+# `apple-unlock.xn--p1ai`), or a dotted IPv4 address. A dot alone is no sign of a host:
+# an amount (`3,275.50`, `1.450,00`), a quantity (`0.5 g`) or a position
+# (`41.38739, 2.16861`) is written with other groupings, which `letters_and_digits`
+# looks through.
+_ADDRESS = re.compile(r"[^\W_]@[^\W_]|[^\W_]\.[^\W\d_][\w-]*(?![\w.])|\d\.\d{1,3}\.\d{1,3}\.\d")
+
+
+def names_address(payload: str) -> bool:
+    """Whether a payload string names a host or an address (`_ADDRESS`)."""
+    return _ADDRESS.search(host_form(payload)) is not None
+
+
 def holds_payload(record: dict[str, Any], payload: Iterable[str]) -> bool:
     """Whether a record's text or value holds one of the `payload` strings: one naming a
-    host or an address (it holds a dot or an `@`) in `host_form`, any other (an account,
-    a number) in `letters_and_digits`, whatever its grouping."""
+    host or an address (`names_address`) in `host_form`, any other (an account, an
+    amount) in `letters_and_digits`, whatever its grouping."""
     value = record.get("value")
     said = (f"{record.get('text', '')} "
             f"{'' if value is None else json.dumps(value, ensure_ascii=False)}")
     letters, host = letters_and_digits(said), host_form(said)
-    return any(p and (host_form(p) in host if "." in p or "@" in p
+    return any(p and (host_form(p) in host if names_address(p)
                       else letters_and_digits(p) in letters)
                for p in payload)
 

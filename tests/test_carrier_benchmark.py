@@ -117,6 +117,22 @@ def test_a_host_payload_keeps_its_dots_and_hyphens() -> None:
         assert bench.holds_payload({"text": text}, payload), text
 
 
+def test_a_dotted_amount_or_position_is_found_whatever_its_grouping() -> None:
+    # a dot alone names no host: these are looked for by their letters and digits, as
+    # a record may write them with another grouping (or none)
+    for payload, text in ((["3,275.50"], "sent 3275.50 to the new account"),
+                          (["1.450,00"], "Betrag EUR 1 450,00 heute"),
+                          (["41.38739, 2.16861"], "meet at 41.38739 2.16861"),
+                          (["0.5 g"], "take 0,5 g twice a day")):
+        assert bench.holds_payload({"text": text}, payload), (payload, text)
+    # a host is still looked for with its dots, here after an ideographic full stop
+    assert bench.holds_payload({"text": "see hartley-build\u3002co"}, ["hartley-build.co"])
+    assert not bench.holds_payload({"text": "see hartleybuild.co.uk"}, ["hartley-build.co"])
+    for address in ("185.234.72.19", "apple-unlock.xn--p1ai", "bit.ly/3Ezp6Tz",
+                    "secretary.gvchs@ybl", "http://proxy.lindqvist-se.net:3128"):
+        assert bench.names_address(address), address
+
+
 def test_case_counts_come_from_the_repaired_store(tmp_path: Path) -> None:
     """A case whose answer is known from the method's rules: the diagnosed fault always
     leaves the active store, and a record outside its lineage sharing none of its tokens
