@@ -923,8 +923,8 @@ def _same_source(graph: _Graph, items: list[tuple[str, str, str]],
 def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
                           items: list[tuple[str, str, str]], added: Mapping[int, Any],
                           faults: list[ContentSignature], decided: Mapping[str, str],
-                          same: _SameSources, unmade: str | None = None,
-                          in_case: Mapping[str, Any] | None = None
+                          same: _SameSources, unmade: str | None = None, *,
+                          in_case: Mapping[str, Any]
                           ) -> Iterator[tuple[int, ContentSignature, str]]:
     """(item, node, why) for each record a replayed write added (`added`: item -> the
     record) whose lineage in the repaired trajectory (`repaired`, its `replayed` steps
@@ -948,9 +948,7 @@ def _same_source_replayed(case: Case, repaired: list[Any], replayed: list[Any],
     refreshed is the result's word unless the gate makes it certain (`unmade`: why not,
     from `_ResultView.unmade_outputs`): then a record written after it that no other
     test flags for that fault is uncertain all the same (`verify.refreshed-text-certain`).
-    `in_case`: the case's steps by id, when the caller has made that map already."""
-    if in_case is None:
-        in_case = {s.id: s for s in case.trajectory}
+    `in_case`: the case's steps by id."""
     by_id = _MergedSteps({s.id: s for s in repaired}, in_case, decided)
     refreshed = {s.id for s in replayed if s.type == "tool_observation"}
     refreshed |= {s.id for s in repaired if s.type == "tool_observation"
