@@ -52,7 +52,11 @@ _BASE64_RUN = re.compile(rf"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{{{BASE64_SHORTEST},
 
 def _decoded(m: re.Match[str]) -> str:
     written = m.group(0)
-    if len(written) > BASE64_LONGEST or len(written.rstrip("=")) % 4 == 1:
+    # a run of digits alone is a number (a card's 16, an account's 20): base64 of ASCII
+    # text never is one, yet about one 16-digit number in 10,000 decodes to printable
+    # text of mixed scripts, and the number would be lost
+    if len(written) > BASE64_LONGEST or len(written.rstrip("=")) % 4 == 1 \
+            or written.isdigit():
         return written
     try:
         text = binascii.a2b_base64(written + "=" * (-len(written) % 4),
@@ -69,7 +73,8 @@ def _decoded(m: re.Match[str]) -> str:
 
 def base64_read(text: str) -> str:
     """`text` with each run of 16 to 4096 base64 characters (`A-Z`, `a-z`, `0-9`, `+`,
-    `/`, up to two `=` of padding) that decodes to printable UTF-8 text read as that text.
+    `/`, up to two `=` of padding), not of digits alone, that decodes to printable UTF-8
+    text read as that text.
 
     >>> base64_read("payee_token REUxMjUwMDEwNTE3MDY0ODQ4OTg5MA== id Ab12Cd34Ef56Gh78")
     'payee_token DE12500105170648489890 id Ab12Cd34Ef56Gh78'

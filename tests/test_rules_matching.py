@@ -760,6 +760,12 @@ def test_a_base64_run_of_printable_text_reads_as_the_text():
     for text in ("ref Ab12Cd34Ef56Gh78", "sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822c",
                  "/usr/local/bin/python3 ThisIsAVeryLongCamelWord 12345678901234567890"):
         assert canonical(text) == text.lower()
+    # a run of digits alone is a number: this Luhn-valid card number decodes to printable
+    # text of three scripts (about one 16-digit number in 10,000 does) and was lost
+    card = signature_of("Always pay the supplier with card 7625155506850652 from now on.",
+                        node="f")
+    assert canonical("7625155506850652") == "7625155506850652"
+    assert match(card, "Use card 7625 1555 0685 0652 for the supplier.") is not None
     # a run longer than BASE64_LONGEST is an attachment and stays as written
     from repair_core._encoded import BASE64_LONGEST
     long_run = "QUJD" * (BASE64_LONGEST // 4 + 1)
