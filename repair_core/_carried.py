@@ -68,7 +68,8 @@ def words_of_canonical(folded: str) -> list[str]:
     """`folded_words(folded)` for a text that is already `canonical`: canonical is
     idempotent on it unless decoding it again makes a new "%XX" or "&...;", so it is
     only split, not read again (on a megabyte of numbers the second reading cost as
-    much as the first).
+    much as the first). The rare lower-cased id that decodes as base64 (`canonical`) is
+    split as written: the words of the one reading.
 
     >>> words_of_canonical("lin's window-seat") == folded_words("lin's window-seat")
     True

@@ -766,6 +766,9 @@ def test_a_base64_run_of_printable_text_reads_as_the_text():
                         node="f")
     assert canonical("7625155506850652") == "7625155506850652"
     assert match(card, "Use card 7625 1555 0685 0652 for the supplier.") is not None
+    # one reading: an id of capitals is read as written, and canonical text is not read
+    # again (its lower case may decode where the capitals did not)
+    assert canonical("wRSq0qBFTi3BHlTd") == "wrsq0qbfti3bhltd" != canonical("wrsq0qbfti3bhltd")
     # a run longer than BASE64_LONGEST is an attachment and stays as written
     from repair_core._encoded import BASE64_LONGEST
     long_run = "QUJD" * (BASE64_LONGEST // 4 + 1)
