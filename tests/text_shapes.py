@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from stdnum import iban
+
 Shape = Callable[[int], str]
 
 
@@ -33,8 +35,7 @@ def _cjk_word(i: int) -> str:
 def _iban(i: int) -> str:
     """A German IBAN whose account number is `i`, with the check digits that make it valid."""
     bban = f"37040044{i:010d}"
-    number = int("".join(str(int(c, 36)) for c in bban + "DE00"))
-    return f"DE{98 - number % 97:02d}{bban}"
+    return f"DE{iban.calc_check_digits('DE00' + bban)}{bban}"
 
 
 TOKENS: dict[str, Shape] = {
