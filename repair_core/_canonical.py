@@ -119,8 +119,8 @@ def canonical(text: str) -> str:
     (`percent_decoded`, `html_decoded`), one value spelled other ways read as its plain
     spelling (`_spelled`). Linear in the text; idempotent on any text whose decoding
     makes no new "%XX" or "&...;" and whose lower case holds no new base64 run of text
-    (`_encoded`: an id "wRSq0qBFTi3BHlTd" decodes to no printable text, its lower case
-    "wrsq0qbfti3bhltd" does; a second reading would take that for the id).
+    (`_encoded`: an id "adexw7D7d2kycz4q" decodes to no printable text, its lower case
+    "adexw7d7d2kycz4q" does; a second reading would take that for the id).
 
     >>> canonical("Ｐａｙ ＰＡＹＰАＬ.com ha\\u00adck Hauptstraße")
     'pay paypal.com hack hauptstrasse'

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import binascii
 import re
+import unicodedata
 
 __all__ = ["BASE64_LONGEST", "BASE64_SHORTEST", "base64_read", "form_spaces", "json_unescaped",
            "markdown_unemphasised"]
@@ -66,15 +67,31 @@ def _decoded(m: re.Match[str]) -> str:
     # only printable text that holds a letter or digit is read: an id or a hash of the
     # base64 alphabet decodes to bytes that are no such text (twelve random bytes are
     # printable ASCII one time in 150,000)
-    if not text.isprintable() or not any(c.isalnum() for c in text):
+    if not text.isprintable() or not any(c.isalnum() for c in text) \
+            or len(_scripts_beyond_ascii(text)) > 1:
         return written
     return text
+
+
+_ONE_SCRIPT = {"HIRAGANA": "CJK", "KATAKANA": "CJK"}
+"""Scripts one language writes together, named as one (Japanese: kana and kanji)."""
+
+
+def _scripts_beyond_ascii(text: str) -> set[str]:
+    """The scripts of `text`'s letters beyond ASCII, by the first word of their Unicode
+    names ("CYRILLIC", "NKO"; `_ONE_SCRIPT`). What an account number or an id decodes to
+    when it happens to be printable mixes several ("-?y۞:ߎ5Ӯ;߮4", NKo and Cyrillic,
+    from a valid Lithuanian IBAN), and a payload written in base64 holds one (a
+    homograph host's Cyrillic letter among ASCII ones)."""
+    names = (unicodedata.name(c, "").partition(" ")[0] for c in set(text)
+             if not c.isascii() and c.isalpha())
+    return {_ONE_SCRIPT.get(name, name) for name in names}
 
 
 def base64_read(text: str) -> str:
     """`text` with each run of 16 to 4096 base64 characters (`A-Z`, `a-z`, `0-9`, `+`,
     `/`, up to two `=` of padding), not of digits alone, that decodes to printable UTF-8
-    text read as that text.
+    text whose letters beyond ASCII are of one script, read as that text.
 
     >>> base64_read("payee_token REUxMjUwMDEwNTE3MDY0ODQ4OTg5MA== id Ab12Cd34Ef56Gh78")
     'payee_token DE12500105170648489890 id Ab12Cd34Ef56Gh78'
