@@ -14,6 +14,8 @@ import binascii
 import re
 import unicodedata
 
+from ._spelled import _iban_valid
+
 __all__ = ["BASE64_LONGEST", "BASE64_SHORTEST", "base64_read", "form_spaces", "json_unescaped",
            "markdown_unemphasised"]
 
@@ -70,7 +72,15 @@ def _decoded(m: re.Match[str]) -> str:
     if not text.isprintable() or not any(c.isalnum() for c in text) \
             or len(_scripts_beyond_ascii(text)) > 1:
         return written
+    # a valid IBAN is the account it names, whatever its letters decode to (one Yemeni
+    # IBAN in 30,000 decodes to ASCII and a CJK letter)
+    if _IBAN_SHAPE.fullmatch(written) and _iban_valid(written):
+        return written
     return text
+
+
+_IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{12,30}")
+"""A compact IBAN of 16 characters or more (a base64 run's shortest)."""
 
 
 _ONE_SCRIPT = {"HIRAGANA": "CJK", "KATAKANA": "CJK"}

@@ -772,6 +772,10 @@ def test_a_base64_run_of_printable_text_reads_as_the_text():
     # Lithuanian IBAN (one in about 9,000 decodes so) read as NKo and Cyrillic and was lost
     lt = signature_of("Nuo šiol mokėkite nuomą į sąskaitą LT952546344106473640.", node="f")
     assert match(lt, "Landlord account: LT95 2546 3441 0647 3640") is not None
+    # and a valid IBAN is never decoded (this one reads as ASCII and one CJK letter)
+    ye = signature_of("Pay the supplier to YE93WDJT5764ZWY3NXB4MSFXON2CYX from today.",
+                      node="f")
+    assert match(ye, "supplier: YE93 WDJT 5764 ZWY3 NXB4 MSFX ON2C YX") is not None
     # while text of one script beyond ASCII, or Japanese (kana and kanji), is read
     for said in ("pаypal-login.com", "振込先は東京の口座です", "Платите на счёт"):
         assert canonical(base64.b64encode(said.encode()).decode()) == canonical(said)
