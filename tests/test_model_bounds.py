@@ -140,12 +140,12 @@ def test_bounds_must_be_positive(kwargs):
         ModelClient(**kwargs)
 
 
-def test_cli_repair_against_a_silent_server_ends_with_a_clear_message(silent):
+def test_cli_repair_against_a_silent_server_ends_with_a_clear_message(silent, tmp_path):
     start = time.monotonic()
     out = subprocess.run(
         [sys.executable, "-m", "repair_core", "repair", str(SAMPLES / "figure1-travel.json"),
          "--model", "openai/dgrr-reference", "--api-base", f"http://127.0.0.1:{silent.port}/v1",
-         "--timeout", "1", "--deadline", "3"],
+         "--timeout", "1", "--deadline", "3", "--out", str(tmp_path / "out")],
         capture_output=True, text=True, timeout=150)
     took = time.monotonic() - start
     assert out.returncode == 1, out.stderr
@@ -153,6 +153,11 @@ def test_cli_repair_against_a_silent_server_ends_with_a_clear_message(silent):
     assert "no reply from http://127.0.0.1" in out.stdout and "deadline of 3 s passed" in out.stdout
     assert "Cost: 0 LLM calls, 0 tokens" in out.stdout and "connection failure" in out.stdout
     assert "no model reply" in out.stderr
+    # the calls given up on end the process at once (`cli.run`): what the command wrote
+    # before is whole, not cut short by that exit
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["failure.json"]
+    assert json.loads((tmp_path / "out" / "failure.json").read_text())
+    assert "Wrote only failure.json to" in out.stdout
     # the deadline plus litellm's import, which takes up to a minute on a loaded 2-core
     # machine; unbounded, this run took 36 minutes (120 s x 3 SDK tries x 2 attempts x 3)
     assert took < 150
