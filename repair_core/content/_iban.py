@@ -8,14 +8,12 @@ one `int`. `tests/test_iban_valid.py` compares it with stdnum's on generated num
 from __future__ import annotations
 
 import re
-import string
 from functools import cache
 from typing import Any
 
-__all__ = ["iban_is_valid"]
+from .._spelled import _MOD97  # an upper-case letter as its base-36 value (A is 10)
 
-_BASE36 = str.maketrans({c: str(int(c, 36)) for c in string.ascii_uppercase})
-"""An upper-case letter as its base-36 value (A is 10): the digits mod 97-10 reads."""
+__all__ = ["iban_is_valid"]
 
 
 def iban_is_valid(number: str) -> bool:
@@ -33,7 +31,7 @@ def iban_is_valid(number: str) -> bool:
         from stdnum import iban
 
         return iban.is_valid(number)
-    if int((number[4:] + number[:4]).translate(_BASE36)) % 97 != 1:
+    if int((number[4:] + number[:4]).translate(_MOD97)) % 97 != 1:
         return False
     country = _country(number[:2])
     if country is None:
