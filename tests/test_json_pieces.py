@@ -184,3 +184,25 @@ def test_a_lone_surrogate_is_refused_as_before():
         _whole(store)
     with pytest.raises(UnicodeEncodeError):
         _pieced(store, {"active": None, "quarantine": None})
+
+
+_FINITE_VALUES = st.recursive(  # what `json_bytes` writes: no NaN or infinity
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(), lambda inner: st.lists(inner, max_size=3), max_leaves=6)
+_OBJECTS = st.recursive(
+    st.dictionaries(st.text(max_size=5), _FINITE_VALUES, max_size=3),
+    lambda inner: st.dictionaries(st.text(max_size=5), inner | _FINITE_VALUES, max_size=3),
+    max_leaves=8)
+
+
+def _members(value: dict) -> dict:
+    return {k: _members(v) if isinstance(v, dict) else json_bytes(v) for k, v in value.items()}
+
+
+@settings(max_examples=200, deadline=None)
+@given(_OBJECTS)
+def test_objects_inside_objects_at_any_depth_are_the_whole_dump(value):
+    """Each object inside another is laid out at its own depth (`LaidOut`), not indented
+    again by every object around it: at any depth, with empty objects, keys of any text
+    and values holding new lines, the pieces are the whole text."""
+    assert b"".join(object_pieces(_members(value))) == json_bytes(value)
