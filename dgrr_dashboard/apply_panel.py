@@ -19,11 +19,11 @@ from typing import Any
 import streamlit as st
 from pydantic import BaseModel
 
-from repair_core import CaseError, DgrrError
+from repair_core import DgrrError
 from repair_core.replay import replay_again
 
 from .judge_settings import JudgeSettings
-from .result_check import SETTING_UNUSABLE, UNFINISHED, check_in_worker, checked_here
+from .result_check import SETTING_UNUSABLE, UNFINISHED, check_in_worker, where_checked
 from .settings import apply_target, approvals_log, trust_setting
 from .state import session_ended
 from .text import code
@@ -65,11 +65,10 @@ def run_apply(url: str, plan: Any, result: Any, *, write: bool, reviewer: str | 
                         "no store is configured ([dgrr] apply_to and apply_store)")
     data = result_data(result) or {}
     verification, unchecked = None, None
-    try:
-        here = checked_here()
-    except CaseError as exc:
+    here, unusable = where_checked()
+    if unusable:
         return ApplyRun(repair="", write=write, lines=[],
-                        refusal=f"{SETTING_UNUSABLE}: " + "; ".join(map(str, exc.problems)))
+                        refusal=f"{SETTING_UNUSABLE}: " + "; ".join(unusable))
     if not here:
         # as `dgrr apply`: no suspected source but those the result names; the result
         # made again there too, not in the server's process (a large case's repair would

@@ -18,7 +18,7 @@ from .judge_settings import JudgeSettings
 from .upload_client import LimitExceeded, use_worker, verify_in_worker
 
 __all__ = ["LIMIT_REACHED", "SETTING_UNUSABLE", "UNFINISHED", "check_in_worker", "check_result_in_worker",
-           "checked_here"]
+           "checked_here", "where_checked"]
 
 LIMIT_REACHED = "the check ran out of its CPU/memory limit"
 """Why a check past the worker's limits is not certified."""
@@ -36,6 +36,16 @@ def checked_here() -> bool:
     have run in the worker never falls back to the server's process (the Load page and
     the planner refuse the same way), so it is not certified until the setting is fixed."""
     return not use_worker()
+
+
+def where_checked() -> tuple[bool, list[str]]:
+    """(whether the content checks run in this interpreter, []); (False, the setting's
+    problems) when the `upload_worker` setting is unusable: then no check runs anywhere,
+    and what asked for one is not certified (`SETTING_UNUSABLE`) until it is fixed."""
+    try:
+        return checked_here(), []
+    except CaseError as exc:
+        return False, [str(x) for x in exc.problems]
 
 
 def check_in_worker(case: Case, result_json: str, sources: Sequence[str], *,

@@ -12,7 +12,7 @@ import streamlit as st
 from dgrr_dashboard import state
 from dgrr_dashboard.apply_panel import apply_panel
 from dgrr_dashboard.identity import reviewer_identity
-from dgrr_dashboard.result_check import SETTING_UNUSABLE, check_in_worker, checked_here
+from dgrr_dashboard.result_check import SETTING_UNUSABLE, check_in_worker, where_checked
 from dgrr_dashboard.settings import (
     ApprovalsLogSettings,
     approvals_log,
@@ -34,7 +34,7 @@ from dgrr_dashboard.widgets import (
     require_plan,
     show_problems,
 )
-from repair_core import CaseError, DgrrError
+from repair_core import DgrrError
 from repair_core._text import plural
 from repair_core.approvals import (
     CARRIER_WARNING,
@@ -109,11 +109,11 @@ def _checked_elsewhere() -> tuple[Verification | None, str | None, list[str]]:
     is for `approval_summary` to run here (no result, or the worker not used)."""
     if res is None:
         return None, None, []
-    try:
-        if checked_here():
-            return None, None, []
-    except CaseError as exc:
-        return None, SETTING_UNUSABLE, [str(x) for x in exc.problems]
+    here, unusable = where_checked()
+    if unusable:
+        return None, SETTING_UNUSABLE, unusable
+    if here:
+        return None, None, []
     # the session's result is the server's own replay (restored ones included: the
     # server wrote them); anything else would be read as a file is
     made_here = hasattr(res, "model_dump_json")
