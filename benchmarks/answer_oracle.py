@@ -1,6 +1,7 @@
 """Error rates of the answer oracles on hand-written free-text answers
 (`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl`,
-`round5.jsonl` to `round14.jsonl`, `heldout-15.jsonl`, `heldout-16.jsonl`), per split
+`round5.jsonl` to `round14.jsonl`, `heldout-15.jsonl`, `heldout-16.jsonl`,
+`heldout-17.jsonl`), per split
 and per category:
 
     python benchmarks/answer_oracle.py                # print the section
@@ -38,7 +39,9 @@ ran, or, from `heldout-15.jsonl`, `english-heldout15` and `other-languages-heldo
 by a helper who had not read the oracle, verdicts fixed before it ran, or, from
 `heldout-16.jsonl`, `english-heldout16` and `other-languages-heldout16` (Yoruba, Zulu,
 Luxembourgish, Slovenian, Serbian in both scripts and eight languages no earlier set
-writes), written blind the same way. An oracle
+writes), written blind the same way, or, from `heldout-17.jsonl`, `english-heldout17` and
+`other-languages-heldout17` (fifteen languages earlier sets write and nine none does),
+written blind the same way. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
 counts as not recovered in the error rate, so a right answer left unsure is an error
@@ -72,6 +75,8 @@ HELDOUT_15 = ROOT / "benchmarks" / "answers" / "heldout-15.jsonl"
 """The round-15 held-out set, written blind after round 14."""
 HELDOUT_16 = ROOT / "benchmarks" / "answers" / "heldout-16.jsonl"
 """The round-16 held-out set, written blind after round 15's mends."""
+HELDOUT_17 = ROOT / "benchmarks" / "answers" / "heldout-17.jsonl"
+"""The round-17 held-out set, written blind after round 16's mends."""
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
@@ -83,7 +88,8 @@ Split = Literal["dev", "held-out", "fresh", "languages", "languages-fresh", "eng
                 "other-languages-round10", "english-round11", "other-languages-round11",
                 "english-round12", "other-languages-round12", "english-round13",
                 "other-languages-round13", "other-languages-round14", "english-heldout15",
-                "other-languages-heldout15", "english-heldout16", "other-languages-heldout16"]
+                "other-languages-heldout15", "english-heldout16", "other-languages-heldout16",
+                "english-heldout17", "other-languages-heldout17"]
 SPLITS: tuple[str, ...] = get_args(Split)
 
 
@@ -155,11 +161,15 @@ class Answer(BaseModel):
     `other-languages-heldout16`: 91 English answers and 47 in Yoruba, Zulu, Luxembourgish,
     Slovenian, Serbian (Latin and Cyrillic), Macedonian, Hausa, Xhosa, Haitian Creole,
     Malagasy, Kazakh, Javanese and Maori over 28 controlled, adapted and multi-session
-    cases (`heldout-16.jsonl`), written blind the same way."""
+    cases (`heldout-16.jsonl`), written blind the same way; `english-heldout17` and
+    `other-languages-heldout17`: 88 English answers and 48 in fifteen languages earlier
+    sets write and nine none does (Bulgarian, Belarusian, Mongolian, Bengali, Urdu,
+    Nepali, Punjabi, Scottish Gaelic, Sundanese) over 30 controlled, adapted and
+    multi-session cases (`heldout-17.jsonl`), written blind the same way."""
 
 
 def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, *ROUNDS, HELDOUT_15,
-                                           HELDOUT_16)
+                                           HELDOUT_16, HELDOUT_17)
                  ) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
