@@ -55,7 +55,7 @@ from ._spelled import (
     untagged_mail,
 )
 
-__all__ = ["canonical", "canonical_each", "percent_decoded", "visible"]
+__all__ = ["ascii_digits", "canonical", "canonical_each", "percent_decoded", "visible"]
 
 
 @cache
@@ -90,6 +90,17 @@ def _digits() -> dict[int, str]:
 
 
 _DECIMAL = re.compile(r"\d")
+
+
+def ascii_digits(text: str) -> str:
+    """`text` with each decimal digit of any script as its ASCII digit and the Arabic
+    decimal and thousands separators as "." and ",", nothing else changed: what a reader
+    of words compares with a fault's numbers ("۴٬۸۶۰٬۰۰۰" holds the words 4, 860, 000).
+
+    >>> ascii_digits("۴٬۸۶۰٬۰۰۰ تومان, ௯௮௪ and 12")
+    '4,860,000 تومان, 984 and 12'
+    """
+    return text if text.isascii() else text.translate(_digits())
 
 
 _PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")

@@ -101,6 +101,23 @@ def test_a_warning_in_another_latin_language_is_unsure(text):
 
 
 @rule("judge.lexical.negated")
+@pytest.mark.parametrize(("text", "word"), [
+    ("پیامک شهریهٔ ۴٬۸۶۰٬۰۰۰ تومانی جعلی بود.", "جعلی"),  # fake
+    ("پیامک ۴٬۸۶۰٬۰۰۰ تومان نادیده گرفته شد.", "نادیده"),  # ignored
+    ("هشدار: ۴٬۸۶۰٬۰۰۰ تومان را واریز نکنید.", "هشدار"),  # warning
+    ("یادآوری: ۴٬۸۶۰٬۰۰۰ تومان تا شنبه واریز شود.", None),  # an order to pay
+])
+def test_a_persian_warning_is_read_beside_the_faults_number_in_persian_digits(text, word):
+    # the fault's words are 4, 860 and 000: the sentence holds them only once its digits
+    # are read as ASCII digits (the seventeenth blind round, cb-452)
+    from repair_core.judge._cues import cue, may_reject
+
+    anchors = {"4", "860", "000", "tuition", "toman"}
+    assert cue(text, anchors, anchors, negations=False) == word
+    assert bool(may_reject(text) & {"860"}) == (word is not None)
+
+
+@rule("judge.lexical.negated")
 @pytest.mark.parametrize("text", [
     f"Betaal nu naar {IBAN}.",  # Dutch "now", Romanian "not"
     f"Miete für Mai an {IBAN}.",  # German May, Italian "never"

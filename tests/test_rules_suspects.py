@@ -1053,6 +1053,26 @@ def test_a_kept_rejecting_record_the_final_answer_reads_is_not_written_again():
 
 
 @rule("suspect.rejecting-affected")
+def test_a_persian_summary_calling_the_fault_fake_in_persian_digits_is_kept():
+    # the seventeenth blind round: the user's Persian summary, written from the fake
+    # tuition SMS (it cites the fault), says "the 4,860,000-toman tuition SMS was fake and
+    # ignored" with the amount in Persian digits; the cue pass read neither the digits as
+    # the fault's number nor "جعلی" (fake) as a warning, and it was quarantined
+    path = ROOT / "benchmarks/carriers/cases/cb-452-benign-persian-summary-cites-fault.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for objective in ("answer", "store"):
+        plan = _plan(data, objective=objective)
+        assert plan.memory["m_kholase"] == "keep", objective
+        assert "it says 'جعلی' of m_fee" in plan.reasons["m_kholase"], objective
+        assert plan.memory["m_fee"] == "delete"
+        assert _columnar(data, objective) == report_json_of(plan)
+        result = repair(plan.case, plan)
+        assert "m_kholase" in {r.id for r in result.store.active}
+        assert result.verification is not None
+        assert result.verification.outcome != "clean"  # kept, not certified
+
+
+@rule("suspect.rejecting-affected")
 def test_a_record_written_from_the_fault_to_reject_it_is_flagged_not_quarantined():
     # two records written later from the poisoned m1 (a write citing it): a block rule
     # that warns against its host, and a reminder that copies it

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from .._canonical import ascii_digits
 from .._words import WORD
 from ..content import MARKERS
 
@@ -78,10 +79,12 @@ penipuan penipu palsu awas peke manloloko twyll ffug rhybudd
 csalás csalas csaló csalo hamis utapeli tapeli bandia onyo
 sukčiai sukčius sukčių sukčiavimas sukčiavimo apgavystė apgaulė netikras netikra netikri
 įspėjimas
+جعلی تقلبی کلاهبرداری کلاهبردار هشدار مشکوک
 """
 WARNINGS: frozenset[str] = frozenset(_WARNINGS_WORDS.split())
-"""Warning words, case-folded, in the languages `NEGATIONS` reads: the text says the
-content is a scam, false or dangerous."""
+"""Warning words, case-folded, in the languages `NEGATIONS` reads, and Persian (whose
+negation is a prefix of the verb, no word of its own): the text says the content is a
+scam, false or dangerous."""
 
 _ROMANIAN_AFTER_NU_WORDS = """
 este e era sunt am ai a au are avem aveți aveti mai vă il îl
@@ -99,9 +102,11 @@ revoked cancelled canceled mistaken erroneous
 ignorez ignorer annulé annule obsolète
 ignorieren ignoriere ignoriert veraltet widerrufen storniert
 ignora ignore ignorar obsoleto anulado retirado
+نادیده
 """
 RETRACTIONS: frozenset[str] = frozenset(_RETRACTIONS_WORDS.split())
-"""Words that withdraw an earlier statement, case-folded."""
+"""Words that withdraw an earlier statement, case-folded; Persian "نادیده" ("unseen", the
+word of "نادیده گرفته شد": it was ignored)."""
 
 _REPLACEMENTS_WORDS = """
 replaces replaced replacing supersedes superseding cancels voids
@@ -316,8 +321,9 @@ def may_reject(text: str) -> frozenset[str]:
     """The words of `text` (case-folded, a key's split at underscores and camel-case
     humps) if one of them can make it reject what it names (`cue` with
     `negations=False`: a warning, a retraction, a block word, a key's prohibition), else
-    an empty set: a cheap gate before `cue` is asked about each fault."""
-    words = frozenset(_label_words(text))
+    an empty set: a cheap gate before `cue` is asked about each fault. Digits of any
+    script are read as ASCII digits, as `cue` reads them."""
+    words = frozenset(_label_words(ascii_digits(text)))
     return words if words & _REJECTING else frozenset()
 
 
@@ -375,7 +381,9 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
     True
     """
     for sentence in _SENTENCE.finditer(text):
-        said = sentence.group().casefold()
+        # a number in another script's digits is the fault's number: "۴٬۸۶۰٬۰۰۰" in a
+        # Persian summary holds the fault's 4,860,000 (its words 4, 860, 000)
+        said = ascii_digits(sentence.group().casefold())
         words = _WORD.findall(said)
         anchored = [i for i, w in enumerate(words) if w in anchors]
         if not anchored:
