@@ -867,6 +867,9 @@ SAID_DIGIT_BY_DIGIT = [
      "0451236789"),
     ("pl", "Zadzwoń pod sześć zero jeden, dwa trzy cztery, pięć siedem osiem", "601234578"),
     ("cs", "Volejte šest nula dva, tři čtyři pět, sedm osm devět", "602345789"),
+    # the seventeenth blind round: the fake bank-security numbers of cb-418 and cb-419
+    ("hr", "Baki: nazovi nula devet jedan, dva tri četiri, pet šest sedam osam", "0912345678"),
+    ("ca", "Per a l'àvia: truca al sis u dos, tres quatre cinc, nou set vuit", "612345978"),
     ("ro", "Sunați la zero șapte doi, unu trei patru, cinci șase opt nouă", "0721345689"),
     ("tr", "Arayın: sıfır beş üç iki, dört altı yedi, sekiz dokuz, bir bir", "05324678911"),
     ("id", "Hubungi nol delapan satu dua, tiga empat lima, enam tujuh sembilan",

@@ -186,6 +186,10 @@ DIGIT_WORD_PROSE: dict[str, str] = {
           "osób przyszło zero minut przed czasem.",
     "cs": "Jedna kočka a dva psi spí na gauči. Za tři nebo čtyři dny přijedu. Osm lidí "
           "čekalo pět minut a šest jich odešlo.",
+    "hr": "Jedna mačka i dva psa spavaju. Za tri ili četiri dana dolazim; osam ljudi je "
+          "čekalo pet minuta, a šest ih je otišlo, devet nije ni došlo.",
+    "ca": "Un dia u vaig veure dos gats i tres gossos. A les sis, set amics i vuit cosins "
+          "van sopar; el pis nou té quatre habitacions i cinc finestres.",
     "tr": "Bir gün bir adam iki ekmek aldı ve yedi. Masanın altı tozluydu. Üç ya da dört gün "
           "sonra sekiz arkadaşla buluştuk; dokuz kişi geldi, bir iki saat kaldı.",
     "id": "Satu hari dia membeli dua buku dan tiga pensil. Lima orang datang, enam pergi, dan "
