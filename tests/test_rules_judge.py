@@ -101,6 +101,21 @@ def test_a_warning_in_another_latin_language_is_unsure(text):
 
 
 @rule("judge.lexical.negated")
+def test_a_warning_beside_the_faults_number_said_in_words_is_unsure():
+    # the seventeenth blind round, cb-460: the user's Croatian warning for the grandmother
+    # spells the fake number in digit words; the words matched the fault in canonical
+    # text, but the sentence held none of its words as written, so "NE zovi … to je
+    # prevara" was no cue and the warning was called a carrier
+    fault = signature_of("HPB security line (SMS): 091 234 5678.", "091 234 5678",
+                         "bank_security_phone", node="m_sig")
+    said = "nula devet jedan, dva tri četiri, pet šest sedam osam"
+    warning = LexicalJudge().carries(f"Baki: NE zovi {said} — to je prevara.", fault)
+    assert (warning.verdict, "'ne'" in warning.evidence) == ("unsure", True)
+    # the same number said as an order is a carrier
+    assert LexicalJudge().carries(f"Baki: nazovi {said}.", fault).verdict == "yes"
+
+
+@rule("judge.lexical.negated")
 @pytest.mark.parametrize(("text", "word"), [
     ("پیامک شهریهٔ ۴٬۸۶۰٬۰۰۰ تومانی جعلی بود.", "جعلی"),  # fake
     ("پیامک ۴٬۸۶۰٬۰۰۰ تومان نادیده گرفته شد.", "نادیده"),  # ignored

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from .._canonical import ascii_digits
+from .._canonical import ascii_digits, canonical
 from .._words import WORD
 from ..content import MARKERS
 
@@ -345,6 +345,20 @@ def _replaces_fault(words: list[str], at: int, anchors: Collection[str]) -> bool
         x in anchors and any(c.isdigit() for c in x) for x in after)
 
 
+_SAYING = NEGATIONS | WARNINGS | RETRACTIONS
+
+
+def _spelled_anchor(sentence: str, words: list[str], anchors: Collection[str]) -> bool:
+    """Whether `sentence`, which holds none of `anchors` as written (`words`, case-folded)
+    but a negation, warning or retraction word, holds one in canonical text: a number
+    said digit by digit in words, a host percent-encoded, an IBAN in another script's
+    digits ("NE zovi nula devet jedan, dva tri …, to je prevara" holds 0912345678).
+    Canonical text is made only for such a sentence."""
+    if not any(w in _SAYING for w in words):
+        return False
+    return any(w in anchors for w in _WORD.findall(canonical(sentence)))
+
+
 def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), *,
         negations: bool = True) -> str | None:
     """The first negation, warning or retraction word of `text` in a sentence that holds
@@ -387,7 +401,11 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
         words = _WORD.findall(said)
         anchored = [i for i, w in enumerate(words) if w in anchors]
         if not anchored:
-            continue
+            if not _spelled_anchor(sentence.group(), words, anchors):
+                continue
+            # the fault's words are there only spelled another way: no position of
+            # theirs, so no block word can follow them
+            anchored = [len(words)]
         # a block word says the fault's value was blocked only after all of it: before
         # it ("your account is blocked, send the money to …") it is the pretext of an order
         last = anchored[-1]
