@@ -246,6 +246,14 @@ UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
         "tíì", "náà", "padà", "mọ́", "ní", "sí", "lọ", "dé", "ò", "lórí")),
     "mi": frozenset({"ngā", "tō", "tāku", "kāore", "mō", "anō", "rā", "kua", "kia", "ahau",
                      "hei", "nei"}),
+    # Sundanese: its pronouns, its negations "teu", "henteu" and "moal" (of a future),
+    # "acan" (yet), "geus" and "parantos" (already, done), "rék" and "badé" (will) and
+    # its prepositions and demonstratives, from the grammar in Wikipedia's "Sundanese
+    # language" and thelanguages.com's "Sundanese Verbs"; none is Indonesian or
+    # Javanese, whose words it would otherwise be taken for (or Swedish, by "dina")
+    "su": frozenset({"abdi", "anjeun", "teu", "henteu", "moal", "acan", "geus", "parantos",
+                     "rék", "badé", "sareng", "kana", "ieu", "éta", "pikeun", "tos",
+                     "urang", "hapunten"}),
 }
 """Short words of languages recognised beyond the seven of `FUNCTION_WORDS`, which a
 reader reads only when it says so (`ANSWER_READER_LANGUAGES`): an answer that uses more
@@ -324,7 +332,7 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
                   "sl": "Slovenian", "cy": "Welsh", "tl": "Tagalog", "eu": "Basque",
                   "zu": "Zulu or Xhosa", "lb": "Luxembourgish", "ht": "Haitian Creole",
                   "jv": "Javanese", "mg": "Malagasy", "ha": "Hausa", "yo": "Yoruba",
-                  "mi": "Maori",
+                  "mi": "Maori", "su": "Sundanese",
                   "hr": "Croatian, Serbian or Bosnian",
                   UNDETERMINED: "no language the reader knows"}
 
