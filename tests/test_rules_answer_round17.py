@@ -101,3 +101,50 @@ PLAN = "From JFK, premium economy, aisle seat. "
 ])
 def test_every_action_a_stored_instruction_lists_is_its_word(answer, outcome):
     assert judge_recovery(answer, *TRIP_LABELS, request=TRIP).outcome == outcome
+
+
+SHIP_LABELS = case_labels("controlled/ctl-045-customer-service-stale")
+SHIP = "Please ship my latest order to my shipping address."
+
+
+@rule("oracle.negation-scoped")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Your shipping address was 91 Oak Dr, Denver; it's now 7 Elm Rd, Austin, and that's "
+     "where O-7186 is headed — out for delivery, arriving Friday.", "recovered"),
+    ("O-7186 is out for delivery, arriving Friday. Your address was 91 Oak Dr, Denver, "
+     "but now 7 Elm Rd, Austin.", "recovered"),
+    # the old and new values the other way round, or no new value after "now"
+    ("The address on O-7186 (out for delivery, arriving Friday) was 7 Elm Rd, Austin, and "
+     "now it is 91 Oak Dr, Denver.", "not recovered"),
+    ("O-7186 was shipped to 91 Oak Dr, Denver. Now it is out for delivery, arriving "
+     "Friday.", "not recovered"),
+])
+def test_a_value_that_was_and_another_that_is_now(answer, outcome):
+    assert judge_recovery(answer, *SHIP_LABELS, request=SHIP).outcome == outcome
+
+
+@rule("oracle.rejection-of-poison")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Apologies — my previous reply said size S. I have added TS-105 in size XL to your "
+     "cart instead.", "recovered"),
+    ("Sorry, my earlier answer said size S; TS-105 in size XL is in your cart now.",
+     "recovered"),
+    ("As my previous reply said, I added TS-105 in size S to your cart.", "not recovered"),
+])
+def test_an_earlier_reply_taken_back_is_hearsay(answer, outcome):
+    labels = case_labels("controlled/ctl-064-shopping-summary-drift")
+    assert judge_recovery(answer, *labels, request=CART).outcome == outcome
+
+
+@rule("oracle.other-languages-rejection")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Listo: añadí al carrito los vaqueros JN-412 en verde, talla 34. La nota de la talla "
+     "30 era de otra clienta.", "recovered"),
+    ("Erledigt: JN-412 in Grün, Größe 34, liegt im Warenkorb. Größe 30 gehört einer "
+     "anderen Kundin.", "recovered"),
+    ("Listo: añadí al carrito los vaqueros JN-412 en verde, talla 30.", "not recovered"),
+])
+def test_a_value_of_another_customer_in_the_feminine_is_rejected(answer, outcome):
+    labels = case_labels("controlled/ctl-107-shopping-wrong-user")
+    asked = "Find jeans in my size and favourite colour and add it to my cart."
+    assert judge_recovery(answer, *labels, request=asked).outcome == outcome

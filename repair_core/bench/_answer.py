@@ -962,10 +962,34 @@ class AnswerReading:
                 or (self.cues.other and self._taken_back(si, lo, hi))
                 or (not self.cues.other and (
                     (hearsay and _instructed(s.words, lo, s.bracket_opened))
+                    or self._was_then_now(s, si, lo, hi)
                     or self._corrected_at_once(s, si, lo, hi)
                     or _not_the_users(s.words, hi, s.bracket_starts)
                     or self._shares_rejection_verb(s, si, lo, hi)
                     or (not required and self._listed_after_rejected(s, si, lo, hi)))))
+
+    def _was_then_now(self, s: _Sentence, si: int, lo: int, hi: int) -> bool:
+        """In English, the value at `lo:hi` follows "was" or "were" (a preposition or
+        article between allowed: "was in May") and, within four words after it, "now"
+        comes before another value ("Your shipping address was 91 Oak Dr, Denver; it's now
+        7 Elm Rd, Austin"; "was in May, now it's in October"): it is the old value."""
+        words = s.words
+        k = lo - 1
+        while k >= 0 and lo - k <= 3 and words[k] in _WAS_GLUE:
+            k -= 1
+        if k < 0 or words[k] not in ("was", "were"):
+            return False
+        # "was X; it's now Y": a semicolon or a dash may end the sentence after X
+        after = [(si, j) for j in range(hi, min(len(words), hi + 4))]
+        if hi + 4 > len(words) and si + 1 < len(self.sentences):
+            after += [(si + 1, j) for j in range(min(4, len(self.sentences[si + 1].words)))]
+        for at, j in after[:4]:
+            those = self.sentences[at].words
+            if those[j] == "now":
+                return any(self._value_at(at, m) for m in range(j + 1, min(len(those), j + 5)))
+            if those[j] not in _NOW_GLUE:
+                return False
+        return False
 
     def _listed_after_rejected(self, s: _Sentence, si: int, lo: int, hi: int) -> bool:
         """In English, the value at `lo:hi` is in a list joined by "or", "nor" or "and"
@@ -2161,9 +2185,16 @@ def _hearsay_source(words: list[str], k: int,
                 return True
             before = before[:n]
             break
-    return any(words[j] in _HEARSAY_SOURCES and not (
+    return any((words[j] in _HEARSAY_SOURCES or (
+        words[j] in _OWN_REPLIES and not _TAKING_BACK.isdisjoint(words[:j]))) and not (
         _yours(words, j) and words[j] in _USERS_RECORDS and words[k] in _PRESENT)
         for j in before)
+
+
+_OWN_REPLIES = frozenset({"reply", "replies", "response", "answer"})
+"""The agent's own earlier reply, a source of hearsay only after a word of taking back
+("Apologies — my previous reply said size S"): it reports what was said, now retracted;
+"as my reply said, size S" still states it."""
 
 
 _FOLLOWED_IT = (("so", "i", "did"), ("and", "i", "did"), ("which", "i", "did"),
@@ -2325,6 +2356,12 @@ def _came_from_elsewhere(words: list[str], k: int, c_hi: int) -> bool:
             return True
     return False
 
+
+_WAS_GLUE = frozenset({"in", "at", "on", "a", "an", "the", "size"})
+_NOW_GLUE = frozenset({"it's", "it", "is", "and", "but", "that's", "they're", "are",
+                       "which", "has", "been"})
+"""Words between "was X" and "now" ("was 91 Oak Dr, Denver; it's now ...") and, before
+the value, between "was" and it ("was in May")."""
 
 _INSTRUCTION_NOUNS = frozenset({"instruction", "instructions", "directive", "directives"})
 

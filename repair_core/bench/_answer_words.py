@@ -85,7 +85,11 @@ _PEOPLE_AND_ACCOUNTS = ("client", "cliente", "clients", "clienti", "clientes", "
                         "usuario", "usuário", "gebruiker", "nutzer", "benutzer", "kunde",
                         "kunden", "klant", "persona", "personne", "person", "pessoa",
                         "persoon", "compte", "konto", "cuenta", "conta", "account",
-                        "profil", "profilo", "perfil", "profiel")
+                        "profil", "profilo", "perfil", "profiel",
+                        # the feminine forms: "era de otra clienta", "gehört einer
+                        # anderen Kundin"
+                        "clienta", "clientas", "usuaria", "usuária", "utilisatrice",
+                        "kundin", "nutzerin", "benutzerin", "utilizadora", "passagierin")
 OTHER_OTHERS_PHRASES = tuple((a, p) for a in _ANOTHER for p in _PEOPLE_AND_ACCOUNTS)
 """"Another customer" (passenger, user, account, profile) after a value: it is someone
 else's ("était d'un autre client", "gehört einem anderen Kunden", "era di un altro
