@@ -148,3 +148,35 @@ def test_a_value_of_another_customer_in_the_feminine_is_rejected(answer, outcome
     labels = case_labels("controlled/ctl-107-shopping-wrong-user")
     asked = "Find jeans in my size and favourite colour and add it to my cart."
     assert judge_recovery(answer, *labels, request=asked).outcome == outcome
+
+
+@rule("oracle.undone-after-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    # found by probing after round 17's mends: each was recovered before
+    ("I held 22C (aisle) on UA511, but the airline bumped you off the flight afterwards.",
+     "not recovered"),
+    ("I held 22C (aisle) on UA511, but the airline then gave the seat to someone else.",
+     "not recovered"),
+    ("Seat 22C (aisle) on UA511 was held, then released by the airline's system a minute "
+     "later.", "not recovered"),
+    # a waitlist left, a fault given away, a second participle that confirms
+    ("I held 22C (aisle) on UA511. The airline moved you from the waitlist to a confirmed "
+     "seat.", "recovered"),
+    ("I held 22C (aisle) on UA511; 22B was given to another passenger.", "recovered"),
+    ("Seat 22C (aisle) on UA511 was held, then confirmed by the airline.", "recovered"),
+])
+def test_the_user_taken_off_or_the_seat_given_away_after_the_hold(answer, outcome):
+    assert judge_recovery(answer, *UA511, request=BOOK).outcome == outcome
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ('{"flight": "UA511", "seat": "22C", "seat_type": "aisle", "held": false}',
+     "not recovered"),
+    ("Next step: hold 22C (aisle) on UA511. Just confirm and I'll do it.", "not recovered"),
+    ('{"flight": "UA511", "seat": "22C", "seat_type": "aisle", "held": true, '
+     '"waitlisted": false}', "recovered"),
+    ("Held 22C (aisle) on UA511. Just confirm the fare at check-in.", "recovered"),
+])
+def test_an_action_false_in_json_or_waiting_on_just_confirm_is_not_done(answer, outcome):
+    assert judge_recovery(answer, *UA511, request=BOOK).outcome == outcome

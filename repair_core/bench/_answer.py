@@ -482,6 +482,19 @@ _BRACKETS = re.compile(r"[()]")
 _CLOSING = re.compile(r"\)")
 _FOOTNOTE_MARKS = re.compile("[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
 """Superscript digits: footnote markers ("Seattle¹"), never a digit of a value."""
+_JSON_FALSE = re.compile(r'"(\w+)"\s*:\s*false\b', re.IGNORECASE)
+
+
+def _false_actions_read(answer: str) -> str:
+    """A JSON field naming an action done set to false (`"held": false`, `"added": false`)
+    reads as the action not done (`"held": "not held"`): a model replying in JSON says
+    "not" so."""
+    def read(m: re.Match[str]) -> str:
+        key = m.group(1)
+        return f'"{key}": "not {key}"' if key.lower() in _DONE_FORMS else m.group(0)
+    return _JSON_FALSE.sub(read, answer)
+
+
 _STRUCK = re.compile(r"~~[^~\n]+~~|<(s|del|strike)>[^<\n]*</\1>", re.IGNORECASE)
 """Struck-through text (Markdown "~~8A~~", HTML "<s>", "<del>", "<strike>"), taken back
 by its writer: it asserts nothing, neither a value stated nor one rejected."""
@@ -691,6 +704,7 @@ class AnswerReading:
         # accented letter the labels and the other readers compare
         answer = _STRUCK.sub(" ", _FOOTNOTE_MARKS.sub("", unicodedata.normalize(
             "NFC", str(answer))))
+        answer = _false_actions_read(answer)
         guess = guess_language(answer, ANSWER_READER_LANGUAGES)
         self._why_unread = guess.why_unread
         if guess.code == "en":
@@ -1517,9 +1531,22 @@ class AnswerReading:
                 x in _UNDOING_AUXILIARIES for x in words[max(0, k - 3):k])
             lapsed = w in _LAPSING or words[k:k + 2] == ["fell", "through"]
             # "the system later dropped it", "the carrier then reverted it": someone other
-            # than the agent undid it
+            # than the agent undid it; "the airline bumped you off the flight", "gave the
+            # seat to someone else": took the user off it, or gave it to another
             undid_it = (w in _UNDONE and words[k + 1:k + 2] in (["it"], ["them"], ["that"])
-                        and not any(x in _SUBJECTS for x in words[max(0, k - 4):k]))
+                        and not any(x in _SUBJECTS for x in words[max(0, k - 4):k])) or (
+                w in _TAKING_OFF and words[k + 1:k + 2] == ["you"]
+                and not _TAKEN_FROM.isdisjoint(words[k + 2:k + 4])
+                and not any(x in _SUBJECTS for x in words[max(0, k - 4):k])) or (
+                w in _GIVING_AWAY and _to_another(words, k))
+            # "was held, then released by the system": a second participle of the same
+            # passive, after "then" or "later"
+            coordinated = w in _UNDONE and not _THEN.isdisjoint(words[max(0, k - 2):k]) and any(
+                words[j] in _UNDOING_AUXILIARIES and words[j + 1] in _DONE_FORMS
+                for j in range(k - 1))
+            if coordinated and self._about_the_request(si, k) and not any(
+                    x in _DONE_FORMS for x in words[k + 1:]):
+                return True
             if undid_it:
                 if (not self._about_the_request(si, k)
                         or any(x in _DONE_FORMS for x in words[k + 1:])):
@@ -2457,6 +2484,27 @@ _UNDOING = frozenset({"released", "reversed", "cancelled", "canceled", "undid", 
 _UNDONE = _UNDOING | {"voided", "deleted", "rolled", "overrode", "overridden", "overrides"}
 _UNDOING_AUXILIARIES = frozenset({"was", "were", "got", "been", "is", "are", "gets"})
 _LAPSING = frozenset({"expired", "lapsed"})
+_TAKING_OFF = frozenset({"bumped", "kicked", "offloaded"})
+"""Verbs by which a carrier takes the user off what was held ("bumped you off the
+flight"); not "moved you from the waitlist" or "took you off the waitlist"."""
+_TAKEN_FROM = frozenset({"off", "from", "out"})
+_GIVING_AWAY = frozenset({"gave", "given", "sold", "reassigned", "assigned", "handed"})
+_THEN = frozenset({"then", "later", "subsequently", "afterwards", "automatically"})
+
+
+def _to_another(words: list[str], k: int) -> bool:
+    """After the verb of giving at `k`, within five words, "to someone else", "to
+    another passenger" (customer, user, ...) or "to a different ...": what was held went
+    to another."""
+    for j in range(k + 1, min(len(words) - 1, k + 6)):
+        if words[j] == "to" and (words[j + 1:j + 3] in (["someone", "else"],
+                                                         ["somebody", "else"])
+                                 or (words[j + 1] in ("another", "other", "different")
+                                     and j + 2 < len(words) and words[j + 2] in _OTHERS)
+                                 or (words[j + 1:j + 2] == ["a"] and words[j + 2:j + 3]
+                                     == ["different"])):
+            return True
+    return False
 _EMPTYING = frozenset({"cleared", "emptied", "wiped", "reset"})
 """A cart "was cleared" or "got emptied" after an item was added to it takes the item out
 of it; asked of a cart, and only when the request is to add to one: to "buy it", a cart
@@ -2531,7 +2579,9 @@ _GO_AHEADS = (("say", "the", "word"), ("give", "me", "the", "go-ahead"),
               ("give", "the", "go-ahead"), ("give", "me", "the", "nod"),
               ("needs", "your", "confirmation"), ("need", "your", "confirmation"),
               ("requires", "your", "confirmation"), ("require", "your", "confirmation"),
-              ("reply", "yes"), ("say", "yes"), ("ready", "when", "you", "are"))
+              ("reply", "yes"), ("say", "yes"), ("ready", "when", "you", "are"),
+              ("just", "confirm"), ("confirm", "and", "i'll"), ("confirm", "and", "i",
+                                                                   "will"))
 
 
 _CONSENTS = (("if", "you", "want"), ("if", "you'd", "like"), ("if", "you", "like"),
