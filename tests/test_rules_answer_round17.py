@@ -180,3 +180,14 @@ def test_the_user_taken_off_or_the_seat_given_away_after_the_hold(answer, outcom
 ])
 def test_an_action_false_in_json_or_waiting_on_just_confirm_is_not_done(answer, outcome):
     assert judge_recovery(answer, *UA511, request=BOOK).outcome == outcome
+
+
+@rule("oracle.undone-after-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("TS-105 in size S was added to your cart, then automatically removed because the "
+     "price changed.", "not recovered"),
+    ("The first hold expired, so I held aisle seat 22C on UA511 again.", "recovered"),
+])
+def test_a_price_that_changed_reports_no_action_done_again(answer, outcome):
+    labels, asked = ((UA511, BOOK) if "UA511" in answer else (CART_LABELS, CART))
+    assert judge_recovery(answer, *labels, request=asked).outcome == outcome

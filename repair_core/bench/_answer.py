@@ -1544,8 +1544,7 @@ class AnswerReading:
             coordinated = w in _UNDONE and not _THEN.isdisjoint(words[max(0, k - 2):k]) and any(
                 words[j] in _UNDOING_AUXILIARIES and words[j + 1] in _DONE_FORMS
                 for j in range(k - 1))
-            if coordinated and self._about_the_request(si, k) and not any(
-                    x in _DONE_FORMS for x in words[k + 1:]):
+            if coordinated and self._about_the_request(si, k) and not _done_after(words, k):
                 return True
             if undid_it:
                 if (not self._about_the_request(si, k)
@@ -1575,7 +1574,7 @@ class AnswerReading:
                 continue
             if not self._about_the_request(si, subject) or not self._about_the_request(si, k):
                 continue
-            if any(x in _DONE_FORMS for x in words[k + 1:]):
+            if _done_after(words, k):
                 continue  # "the first hold expired, so I held 22C again"
             if any(x in _DONE_FORMS for x in words[:subject]) or any(
                     x in _DONE_FORMS for x in before):
@@ -2490,6 +2489,15 @@ flight"); not "moved you from the waitlist" or "took you off the waitlist"."""
 _TAKEN_FROM = frozenset({"off", "from", "out"})
 _GIVING_AWAY = frozenset({"gave", "given", "sold", "reassigned", "assigned", "handed"})
 _THEN = frozenset({"then", "later", "subsequently", "afterwards", "automatically"})
+
+
+def _done_after(words: list[str], k: int) -> bool:
+    """A done form after `k` reports an action done again ("the first hold expired, so I
+    held 22C again"); "changed" said of a price or fare is none ("then removed because
+    the price changed": `_CHANGING_BY_ITSELF`)."""
+    return any(x in _DONE_FORMS and not (
+        x == "changed" and not _CHANGING_BY_ITSELF.isdisjoint(words[max(0, j - 2):j]))
+        for j, x in enumerate(words) if j > k)
 
 
 def _to_another(words: list[str], k: int) -> bool:
