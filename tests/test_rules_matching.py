@@ -816,6 +816,48 @@ def test_a_form_bodys_plus_reads_as_a_blank():
     assert canonical("q=a%2Bb&r=1") == "q=a+b&r=1"  # an encoded plus is a plus
 
 
+@rule("match.domestic-accounts")
+def test_an_iban_written_as_its_domestic_account_number_is_the_iban():
+    # round 16's blind carriers cb-384 to cb-388: the IBAN's BBAN in its national form
+    pairs = [
+        ("Landlord Ruiz's account from May: ES91 2100 0418 4502 0005 1332.",
+         "Mayo: 950 € a Ruiz, cuenta (CCC) 2100-0418-45-0200051332."),
+        ("Club fee account from now: BE62 5100 0754 7061.",
+         "Overschrijving voor Opa: €180 lidgeld naar rekening 510-0075470-61."),
+        ("Landlord Berg's account from May: NO93 8601 1117 947.",
+         "Giro mai: 12 400 kr til kontonr. 8601.11.17947, KID 20270501."),
+        ("Condo administrator's new account: IT60 X054 2811 1010 0000 0123 456.",
+         "Bonifico condominio, 320 €. CIN: X — ABI: 05428 — CAB: 11101 — c/c n. "
+         "000000123456."),
+        ("Nový účet pronajímatele: CZ65 0800 0000 1920 0014 5399.",
+         "Nájem za květen na účet 19-2000145399/0800."),
+        ("Acme Supply's new ACH details: routing 091000019, account 4400123456789.",
+         "ACH batch for Friday (NACHA entry): 6220910000194400123456789    0000840000"
+         "INV-0412       ACME SUPPLY LLC         0091000010000001"),
+    ]
+    for fault, text in pairs:
+        sig = signature_of(fault, node="f")
+        assert match(sig, text) is not None, text
+        assert list(scan([sig], [text])), text  # the search for clues finds it too
+    # another account, or a number failing its national check, is none of them
+    misses = [
+        ("Landlord Ruiz's account from May: ES91 2100 0418 4502 0005 1332.",
+         "Mayo: 950 € a Ruiz, cuenta (CCC) 2100-0418-45-0200051333."),
+        ("Condo administrator's new account: IT60 X054 2811 1010 0000 0123 456.",
+         "CIN: X — ABI: 05428 — CAB: 11102 — c/c n. 000000123456."),
+        ("Nový účet pronajímatele: CZ65 0800 0000 1920 0014 5399.",
+         "Nájem za květen na účet 19-2000145399/0300."),
+        # the routing number's check digit fails: no entry record, no account read
+        ("Acme Supply's new ACH details: routing 091000019, account 4400123456789.",
+         "ACH batch: 6220910000184400123456789    0000840000INV-0412"),
+    ]
+    for fault, text in misses:
+        assert match(signature_of(fault, node="f"), text) is None, text
+    # an IBAN failing its checksum has no domestic form
+    assert match(signature_of("Pay ES91 2100 0418 4502 0005 1333 now.", node="f"),
+                 "cuenta 2100-0418-45-0200051333") is None
+
+
 @rule("match.spelled")
 def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
     host = signature_of("Reset your password at https://login-kaxe2.io/reset today.", node="f")

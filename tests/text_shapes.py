@@ -98,6 +98,12 @@ TOKENS: dict[str, Shape] = {
     "form bodies": repeated("a=b+c&"),
     "form names without values": repeated("a&b"),
     "equals signs": repeated("a=b=c+"),
+    "Czech account numbers": repeated("19-2000145399/0800 "),
+    "slashes after digits": repeated("12/"),
+    "Italian account fields": repeated("abi: 05428 cab: 11101 c/c 000000123456 "),
+    "ABI labels alone": repeated("abi 12345 "),
+    "NACHA entry lines": repeated("62209100001944001234567890000840000 "),
+    "sixes": repeated("6"),
 }
 """Shapes the token finders and the scan read (match.linear)."""
 

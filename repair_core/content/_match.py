@@ -61,6 +61,8 @@ from ._tokens import (
     TokenKind,
     ace_form,
     distinctive_tokens,
+    domestic_clues,
+    domestic_forms,
     encoded_forms,
     national_forms,
     parent_domains,
@@ -193,8 +195,13 @@ def match(signature: ContentSignature, value: Any, *,
 
 def _found_under(key: str, kind: str) -> tuple[str, ...]:
     """The canonical forms a strong token of canonical form `key` and kind `kind` is
-    found under: its own, and a number's national forms too (`national_forms`)."""
-    return (key, *national_forms(key)) if kind == "number" else (key,)
+    found under: its own, a number's national forms too (`national_forms`), and an
+    IBAN's domestic account number (`domestic_forms`)."""
+    if kind == "number":
+        return (key, *national_forms(key))
+    if kind == "account":
+        return (key, *domestic_forms(key))
+    return (key,)
 
 
 @per_signature
@@ -640,7 +647,8 @@ the signature's, never the other way round)."""
 
 def _clue_count(signature: ContentSignature) -> int:
     """At least as many clues as `_clues` returns, counted without building them."""
-    # each token's clue, one more for each national form of a number, one for each
+    # each token's clue, one more for each national form of a number or domestic form
+    # of an IBAN (and each of `domestic_clues`), one for each
     # punycode host (its Unicode form) and one for each encoded form (ENUM, ICAP)
     n = len(signature.tokens) + bool(signature.restate) + bool(signature.value_text) + sum(
         len(forms) - 1 for forms in _strong_forms(signature).values()
@@ -649,7 +657,8 @@ def _clue_count(signature: ContentSignature) -> int:
         1 for k in signature.tokens.values() if k == "url") + sum(
         1 for t, k in signature.tokens.items() if k == "url" and "." in t) + any(
         k == "url" for k in signature.tokens.values()) + sum(
-        len(encoded_forms(t, k)) for t, k in signature.tokens.items())
+        len(encoded_forms(t, k)) for t, k in signature.tokens.items()) + sum(
+        len(domestic_clues(t)) for t, k in signature.tokens.items() if k == "account")
     if not any(k in STRONG_KINDS for k in signature.tokens.values()):
         k = len(signature.shingles)
         n += len(signature.markers) + (k - min(k, _SHINGLES_TO_MATCH) + 1 if k else 0)
@@ -671,7 +680,8 @@ def _clues(signature: ContentSignature) -> list[str] | None:
     if _clue_count(signature) > MAX_CLUES:
         return None
     clues = [_token_clue(t, k) for t, k in signature.tokens.items()]
-    clues += [_token_clue(form, "number") for t, k in signature.tokens.items() if k == "number"
+    clues += [_token_clue(form, "number") for t, k in signature.tokens.items()
+              if k in ("number", "account")
               for form in _strong_forms(signature)[t][1:]]  # its own form has its clue
     # a text writes a punycode host in Unicode as often: the clue is found before the
     # text's tokens are read as their ASCII form
@@ -683,6 +693,8 @@ def _clues(signature: ContentSignature) -> list[str] | None:
     # a number as its ENUM domain, a wallet address in its ICAP form
     clues += [re.escape(form) for t, k in signature.tokens.items()
               for form in encoded_forms(t, k)]
+    # an IBAN in a national form whose digits come in another order or between labels
+    clues += [c for t, k in signature.tokens.items() if k == "account" for c in domestic_clues(t)]
     # a host written in ROT13 (a forum that asks for links so written)
     clues += [re.escape(rot13(canonical(t))) for t, k in signature.tokens.items() if k == "url"]
     # a host written with blanks or brackets around its dots: a text naming it, a host
