@@ -121,6 +121,23 @@ def base64_read(text: str) -> str:
 
 _EMPHASIS = re.compile(r"(?<=[^\W_])[*`~]++(?=[^\W_])")
 _MARKED_WORD = re.compile(r"(?<!\S)[^\s*`~]*+[*`~][^\s]*+")
+_MARK_RUN = re.compile(r"\*++|`++|~++")
+
+
+def _paired_runs(word: str) -> set[int]:
+    """The starts of the runs of one mark in `word` (`**`, `` ` ``, `~~`) that open or
+    close a pair: each run paired with the next run of the same mark and length, as
+    Markdown closes `**` with `**` and `*` with `*`; a run with no such partner is none."""
+    paired: set[int] = set()
+    open_runs: dict[str, tuple[int, int]] = {}  # a mark -> (start, length) of its open run
+    for r in _MARK_RUN.finditer(word):
+        mark, length = word[r.start()], r.end() - r.start()
+        opened = open_runs.pop(mark, None)
+        if opened is not None and opened[1] == length:
+            paired.update((opened[0], r.start()))
+        else:
+            open_runs[mark] = (r.start(), length)
+    return paired
 
 
 def _unmarked(m: re.Match[str]) -> str:
@@ -129,16 +146,27 @@ def _unmarked(m: re.Match[str]) -> str:
     # number of any of them is no emphasis (`2*3`, `a~b`) and stays as written
     if word.count("*") % 2 or word.count("`") % 2 or word.count("~") % 2:
         return word
-    return _EMPHASIS.sub("", word)
+    paired = _paired_runs(word)
+
+    def gone(e: re.Match[str]) -> str:
+        # every run of the marks between the two letters or digits opens or closes a
+        # pair: a lone `**` is an exponent (`2**10`), not bold, and the number stays whole
+        runs = _MARK_RUN.finditer(word, e.start(), e.end())
+        return "" if all(r.start() in paired for r in runs) else e.group(0)
+
+    return _EMPHASIS.sub(gone, word)
 
 
 def markdown_unemphasised(text: str) -> str:
     """`text` with each run of Markdown emphasis or code marks (`*`, `` ` ``, `~`) between
     two letters or digits of a word read as nothing, as Markdown shows it, when the word
-    holds each mark an even number of times.
+    holds each mark an even number of times and each of those runs opens or closes a
+    pair (`_paired_runs`).
 
     >>> markdown_unemphasised("to `GB12`**SRLG**6083*7138*251946 now, 2*3=6, **bold** a*b")
     'to `GB12SRLG60837138251946 now, 2*3=6, **bold** a*b'
+    >>> markdown_unemphasised("2**10 is 1024, a*b**c")
+    '2**10 is 1024, a*b**c'
     """
     if "*" not in text and "`" not in text and "~" not in text:
         return text

@@ -799,6 +799,11 @@ def test_markdown_emphasis_inside_a_word_reads_as_markdown_shows_it():
     # a mark with no pair in its word is no emphasis: a product, a footnote
     for text in ("2*3=6", "5550*1234", "a~b", "see note*", "`code` and **bold**"):
         assert canonical(text) == text
+    # a run of marks that opens no pair in its word is no emphasis either: an exponent
+    # keeps its number whole, and a bold run closed by an italic one is no pair
+    for text in ("2**10", "2**10=1024", "a**b*", "a*b**c**d"):
+        assert canonical(text) == text, text
+    assert canonical("2**10**3") == "2103"  # paired: Markdown shows 2, bold 10, 3
 
 
 @rule("match.form-bodies")
