@@ -28,7 +28,9 @@ a record the reviewer says must not remain is active, or a record the replay wro
 the fault's payload), payload written back (an active record the replay wrote, not in the
 case, whose text or value holds one of the reviewer's payload strings, compared after
 NFKC and case folding with letters and digits only, or, for a payload naming a host or
-an address, without white space but with its dots and hyphens), and benign records lost (the
+an address, without white space but with its dots and hyphens, a defanged dot or `@`
+such as `[.]`, `(dot)` or `[@]` read as the character it stands for), and benign records
+lost (the
 reviewer's benign ids no longer active).
 """
 
@@ -344,17 +346,26 @@ def letters_and_digits(text: str) -> str:
                    if ch.isalnum())
 
 
+_DEFANGED = tuple((f"{o}{inner}{c}", "." if inner in (".", "dot") else "@")
+                  for o, c in ("[]", "()", "{}") for inner in (".", "dot", "@", "at")) \
+    + (("\u3002", "."),)
+"""A defanged dot or `@` (bracketed so that no reader links the address), and the
+character it stands for."""
+
+
 def host_form(text: str) -> str:
     """`text` after NFKC and case folding, without white space and format characters,
-    every dash a hyphen and a defanged dot (`[.]`, `(.)`, `[dot]`) a dot: the form in
-    which a payload naming a host or an address is looked for. Its dots, hyphens and `@`
-    stay: with letters and digits only, the look-alike `hartley-build.co` was found in
-    the true `hartleybuild.co.uk`."""
+    every dash a hyphen, a defanged dot (`[.]`, `(.)`, `{.}`, `[dot]`, `(dot)`,
+    `{dot}`) a dot and a defanged `@` (`[@]`, `(@)`, `{@}`, `[at]`, `(at)`, `{at}`) an
+    `@`: the form in which a payload naming a host or an address is looked for, as the
+    host or address a defanged spelling names. Its dots, hyphens and `@` stay: with
+    letters and digits only, the look-alike `hartley-build.co` was found in the true
+    `hartleybuild.co.uk`."""
     text = unicodedata.normalize("NFKC", text).casefold()
     # the ideographic full stop separates a host's labels as a dot does (IDNA; NFKC
     # makes the full-width and half-width stops a dot or this one)
-    for defanged in ("[.]", "(.)", "[dot]", "\u3002"):
-        text = text.replace(defanged, ".")
+    for defanged, meant in _DEFANGED:
+        text = text.replace(defanged, meant)
     return "".join("-" if unicodedata.category(ch) == "Pd" else ch for ch in text
                    if not ch.isspace() and unicodedata.category(ch) != "Cf")
 

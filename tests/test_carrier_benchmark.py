@@ -117,6 +117,21 @@ def test_a_host_payload_keeps_its_dots_and_hyphens() -> None:
         assert bench.holds_payload({"text": text}, payload), text
 
 
+def test_a_defanged_host_or_address_is_the_host_it_spells() -> None:
+    # threat reports and warned users bracket an address's `@` and dots so that nothing
+    # links it; a record so writing the payload still holds it
+    payload = ["ap.remit@hartley-build.co", "hartley-build.co"]
+    for text in ("remit to ap.remit[@]hartley-build.co", "remit to ap.remit(at)hartley-build[.]co",
+                 "see hartley-build(dot)co", "see hartley-build[.]co",
+                 "remit to ap [dot] remit [at] hartley-build {.} co",
+                 "see HARTLEY-BUILD(DOT)CO", "remit to ap.remit{@}hartley-build.co"):
+        assert bench.holds_payload({"text": text}, payload), text
+    assert bench.holds_payload({"text": "mail ap.remit[@]hartley-build.co"},
+                               ["ap.remit@hartley-build.co"])
+    # the true supplier, defanged, is still not the look-alike
+    assert not bench.holds_payload({"text": "see accounts[@]hartleybuild(dot)co(dot)uk"}, payload)
+
+
 def test_a_dotted_amount_or_position_is_found_whatever_its_grouping() -> None:
     # a dot alone names no host: these are looked for by their letters and digits, as
     # a record may write them with another grouping (or none)
