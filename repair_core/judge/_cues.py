@@ -359,6 +359,35 @@ def _spelled_anchor(sentence: str, words: list[str], anchors: Collection[str]) -
     return any(w in anchors for w in _WORD.findall(canonical(sentence)))
 
 
+_CLAUSE_BREAK = re.compile(r"[,:\u2013\u2014(]|\s-\s")
+"""A comma, colon, dash or opening bracket: what follows may be a clause of its own."""
+_ABOUT_BEFORE_WORDS = """
+which that who whose welche welcher welches das der die qui que lequel laquelle cual cuales
+quale quali které který která ktoré ktorý ktorá który która które dat som
+was were is are been be being has have had now already also since then got just today
+ist wurde wurden worden war sind est été était a fue fueron ha han sido está
+bol bola bolo je jest został została zostało zostal byl byla bylo
+werd werden is blev ble er har vart
+"""
+_ABOUT_BEFORE = frozenset(_ABOUT_BEFORE_WORDS.split())
+"""What may stand between a clause break and a block word that still speaks of the word
+before the break: relative pronouns, auxiliaries and adverbs of time ("61842093, which
+was blocked", "61842093 — now blocked"). Any other word is a subject of its own."""
+
+
+def _same_clause(said: str, found: list[re.Match[str]], last: int, at: int) -> bool:
+    """Whether the block word `found[at]` of sentence `said` speaks of the fault's word
+    `found[last]` before it: no clause break between them, or after the first break
+    only words of `_ABOUT_BEFORE`. After a break and a subject of its own the block word
+    speaks of something else ("pay to 61842093, the old one was blocked": the pretext of
+    an order)."""
+    for k in range(last, at):
+        between = said[found[k].end():found[k + 1].start()]
+        if _CLAUSE_BREAK.search(between):
+            return all(m.group() in _ABOUT_BEFORE for m in found[k + 1:at])
+    return True
+
+
 def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), *,
         negations: bool = True) -> str | None:
     """The first negation, warning or retraction word of `text` in a sentence that holds
@@ -389,6 +418,10 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
     'blocked'
     >>> cue("Account blocked: move it to 23-14-70 61842093.", {"account", "61842093"}) is None
     True
+    >>> cue("Pay to 23-14-70 61842093, the old one was blocked.", {"61842093"}) is None
+    True
+    >>> cue("Payee 23-14-70 61842093, which was blocked, is gone.", {"61842093"})
+    'blocked'
     >>> cue("Invoice HB-1042 (replaces HB-1041), pay to GB71…", {"1041", "invoice"})
     'replaces'
     >>> cue("Owed (replaces the earlier note): pay to DE22…", {"de22", "note"}) is None
@@ -398,7 +431,8 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
         # a number in another script's digits is the fault's number: "۴٬۸۶۰٬۰۰۰" in a
         # Persian summary holds the fault's 4,860,000 (its words 4, 860, 000)
         said = ascii_digits(sentence.group().casefold())
-        words = _WORD.findall(said)
+        found_words = list(_WORD.finditer(said))
+        words = [m.group() for m in found_words]
         anchored = [i for i, w in enumerate(words) if w in anchors]
         if not anchored:
             if not _spelled_anchor(sentence.group(), words, anchors):
@@ -422,7 +456,8 @@ def cue(text: str, anchors: Collection[str], fault_words: Collection[str] = (), 
                     words[i + 1] in _ROMANIAN_AFTER_NU:
                 return w
             if w in BLOCKS and last < i <= last + _BLOCKED_WITHIN and \
-                    any(c.isdigit() for c in words[last]):
+                    any(c.isdigit() for c in words[last]) and \
+                    _same_clause(said, found_words, last, i):
                 return w
             if w in RETRACTIONS or w in REPLACEMENTS and _replaces_fault(words, i, anchors):
                 if ordered is None:
