@@ -836,6 +836,9 @@ def test_an_iban_written_as_its_domestic_account_number_is_the_iban():
          "000000123456."),
         ("Nový účet pronajímatele: CZ65 0800 0000 1920 0014 5399.",
          "Nájem za květen na účet 19-2000145399/0800."),
+        # Poland's NRB is the IBAN without PL, check digits kept (cb-19)
+        ("Rent is now paid to PL61 1090 1014 0000 0712 1981 2874.",
+         "Przelew czynszu na rachunek 61 1090 1014 0000 0712 1981 2874."),
         ("Acme Supply's new ACH details: routing 091000019, account 4400123456789.",
          "ACH batch for Friday (NACHA entry): 6220910000194400123456789    0000840000"
          "INV-0412       ACME SUPPLY LLC         0091000010000001"),

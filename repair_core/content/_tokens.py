@@ -927,7 +927,8 @@ def domestic_forms(account: str) -> tuple[str, ...]:
     Italy's and San Marino's without the CIN letter before them (ABI, CAB and account,
     as their labelled fields give them, `_domestic_accounts`). The BBAN is the same
     account at home, so a record writing it carries the IBAN; only in the countries
-    of `_BBAN_AT_HOME` and `_CIN_COUNTRIES`. Any other token has none.
+    of `_BBAN_AT_HOME` and `_CIN_COUNTRIES`, and Poland's NRB, the IBAN without its
+    country code (`_CHECKED_AT_HOME`). Any other token has none.
 
     >>> domestic_forms("es9121000418450200051332"), domestic_forms("IT60X0542811101000000123456")
     (('21000418450200051332',), ('0542811101000000123456',))
@@ -944,6 +945,8 @@ def domestic_forms(account: str) -> tuple[str, ...]:
         return (bban,)
     if upper[:2] in _CIN_COUNTRIES and bban[1:].isdigit():
         return (bban[1:],)
+    if upper[:2] in _CHECKED_AT_HOME and upper[2:].isdigit():
+        return (upper[2:],)
     return ()
 
 
@@ -970,6 +973,9 @@ BBAN's order however grouped (Spain's CCC, Portugal's NIB, Belgium's 3-7-2, Norw
 is read into that order (`_domestic_accounts`: the Czech form). Elsewhere the BBAN is
 not one number at home (Germany's and Austria's bank code and account are two, written
 apart; a dotted `DE89.3704…` is only a near miss, `judge.lexical.near-miss`)."""
+_CHECKED_AT_HOME = frozenset({"PL"})
+"""Countries whose domestic account number is the IBAN without its country code, check
+digits and all (Poland's NRB: `61 1090 1014 0000 0712 1981 2874`)."""
 _CIN_COUNTRIES = frozenset({"IT", "SM"})
 """The countries whose BBAN opens with a check letter (the CIN) before its digits."""
 
