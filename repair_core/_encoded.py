@@ -70,13 +70,45 @@ def _decoded(m: re.Match[str]) -> str:
     # base64 alphabet decodes to bytes that are no such text (twelve random bytes are
     # printable ASCII one time in 150,000)
     if not text.isprintable() or not any(c.isalnum() for c in text) \
-            or len(_scripts_beyond_ascii(text)) > 1:
+            or len(_scripts_beyond_ascii(text)) > 1 or not _reads_as_text(text):
         return written
     # a valid IBAN is the account it names, whatever its letters decode to (one Yemeni
     # IBAN in 30,000 decodes to ASCII and a CJK letter)
     if _IBAN_SHAPE.fullmatch(written) and _iban_valid(written):
         return written
     return text
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+_ADDRESS_IN = re.compile(r"[A-Za-z][a-z+.-]{1,20}://[^\W_][\w-]{0,62}\.|"
+                         r"[\w.+-]@[^\W_][\w-]{0,62}\.[^\W\d_]{2}")
+"""A URL's scheme and the start of its host, or an e-mail address's `@` and domain."""
+_MARKS_PER_CHARACTER = 1 / 3
+"""The largest share of a decoding's non-blank characters that may be neither letters
+nor digits, unless it holds a URL or an e-mail address (`_ADDRESS_IN`)."""
+
+
+def _reads_as_text(text: str) -> bool:
+    """Whether a decoding reads as something written: each run of letters in one case
+    form (lower case, capitals, or a capital and lower case: a word, an acronym, a name;
+    letters without case count as any), its digits of one script, and at most a third
+    of the non-blank characters marks, unless it holds a URL or an e-mail address (JSON
+    claims and HTML are mostly marks). What random bytes decode to when printable
+    switches case inside its words ("LD5)aE)M5gNR", "gj5.uLJÃmyU") or is mostly marks
+    ("Z<Ż>vu,g&m&")."""
+    if len({unicodedata.digit(c, -1) >= 0 and unicodedata.name(c, "").partition(" ")[0]
+            for c in text if c.isdigit()} - {False}) > 1:
+        return False  # digits of two scripts ("ep4P6I۴Bg"): no one writes so
+    for m in _LETTERS.finditer(text):
+        word = m.group()
+        if not (word.islower() or word.isupper() or word.istitle()) \
+                and any(c.isupper() or c.islower() for c in word):
+            return False
+    if _ADDRESS_IN.search(text):
+        return True
+    seen = [c for c in text if not c.isspace()]
+    marks = sum(1 for c in seen if not c.isalnum())
+    return marks <= len(seen) * _MARKS_PER_CHARACTER
 
 
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{12,30}")
