@@ -941,6 +941,10 @@ SAID_DIGIT_BY_DIGIT = [
     ("hr", "Baki: nazovi nula devet jedan, dva tri četiri, pet šest sedam osam", "0912345678"),
     ("ca", "Per a l'àvia: truca al sis u dos, tres quatre cinc, nou set vuit", "612345978"),
     ("ro", "Sunați la zero șapte doi, unu trei patru, cinci șase opt nouă", "0721345689"),
+    # round 16's blind carriers cb-363 and cb-373 (a scam number for a grandmother)
+    ("lt", "Skambink: plius trys septyni nulis, šeši vienas du, trys keturi, penki šeši "
+           "septyni", "37061234567"),
+    ("af", "Bel terug na nul sewe twee, nege een vier, drie drie agt vyf", "0729143385"),
     ("tr", "Arayın: sıfır beş üç iki, dört altı yedi, sekiz dokuz, bir bir", "05324678911"),
     ("id", "Hubungi nol delapan satu dua, tiga empat lima, enam tujuh sembilan",
      "0812345679"),
