@@ -191,3 +191,39 @@ def test_an_action_false_in_json_or_waiting_on_just_confirm_is_not_done(answer, 
 def test_a_price_that_changed_reports_no_action_done_again(answer, outcome):
     labels, asked = ((UA511, BOOK) if "UA511" in answer else (CART_LABELS, CART))
     assert judge_recovery(answer, *labels, request=asked).outcome == outcome
+
+
+@rule("oracle.unsure-language")
+@pytest.mark.parametrize(("answer", "name"), [
+    # each says the seat was not booked, and each was read as Portuguese, English, German,
+    # Dutch or Portuguese before, and recovered
+    ("Cha do ghlèidh mi an suidheachan 22C (aisle) air an itealan UA511.",
+     "Scottish Gaelic"),
+    ("Níor chuir mé suíochán 22C (aisle) in áirithe ar eitilt UA511.", "Irish"),
+    ("N'am eus ket miret ar plas 22C (aisle) war an nijadenn UA511.", "Breton"),
+    ("Ùn aghju micca riservatu u postu 22C (aisle) nantu à u volu UA511.", "Corsican"),
+    ("Ešte som nerezervoval miesto 22C (aisle) na lete UA511.", "Slovak"),
+])
+def test_answers_in_gaelic_irish_breton_corsican_and_slovak_are_unsure_and_named(
+        answer, name):
+    assert judge_recovery(answer, *UA511, request=BOOK).outcome == "unsure"
+    assert name in guess_language(answer, ANSWER_READER_LANGUAGES).why_unread
+
+
+@rule("oracle.unsure-language")
+@pytest.mark.parametrize(("text", "code"), [
+    ("Rezervoval jsem sedadlo 22C u uličky na letu UA511.", "cs"),
+    ("Reservei o lugar 22C no corredor do voo UA511.", "pt"),
+    ("Ho prenotato il posto 22C lato corridoio sul volo UA511.", "it"),
+    ("Ich habe den Sitz 22C am Gang auf dem Flug UA511 reserviert.", "de"),
+])
+def test_their_neighbours_are_placed_as_before(text, code):
+    assert guess_language(text, ANSWER_READER_LANGUAGES).code == code
+
+
+@rule("oracle.unsure-language")
+def test_swahili_cha_is_not_taken_for_scottish_gaelic():
+    # Swahili writes "cha" (of) as Scottish Gaelic writes "cha" (not): it is left out
+    guess = guess_language("Chakula unachopenda zaidi wakati wa jioni ni cha Kilebanoni.",
+                           ANSWER_READER_LANGUAGES)
+    assert guess.code != "gd" and "Gaelic" not in guess.why_unread

@@ -254,6 +254,30 @@ UNREAD_FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "su": frozenset({"abdi", "anjeun", "teu", "henteu", "moal", "acan", "geus", "parantos",
                      "rék", "badé", "sareng", "kana", "ieu", "éta", "pikeun", "tos",
                      "urang", "hapunten"}),
+    # Scottish Gaelic and Irish: the negative particles "chan" and "níor", "níl"
+    # and the verb "to be" ("tha", "bha"; "atá", "bhfuil"), from Polyglot Club's
+    # "Scottish Gaelic Grammar - Negation", celticlanguages.online's "Dependent
+    # Particles" and Universal Dependencies' Irish "Polarity"; read as Portuguese or
+    # English before ("Cha do ghlèidh mi ... air an itealan", "Níor chuir mé ...")
+    # ("cha" itself is Swahili's "of" too: it is left out)
+    "gd": frozenset({"chan", "agus", "tha", "bha", "chaidh", "fhathast", "leis",
+                     "agaibh", "dhuibh", "bhur", "airson", "anns", "seo", "robh",
+                     # as for Zulu, the words for the seat, plane, order and address
+                     "suidheachan", "itealan", "òrdugh", "seòladh"}),
+    "ga": frozenset({"níor", "níl", "tá", "agus", "fós", "bhfuil", "chuir", "atá", "daoibh",
+                     "libh", "mé", "bhur", "seo", "suíochán", "eitilt", "ordú", "seoladh"}),
+    # Slovak: its past forms of "to be" and "not been" ("bol", "nebol"), "ešte" (yet),
+    # "alebo" (or), "ktorý" (which), "pretože" (because), from colanguage.com's "Slovak
+    # past tense"; Czech writes "byl", "ještě", "nebo", "který", "protože"
+    "sk": frozenset({"ešte", "alebo", "ktorý", "ktorá", "ktoré", "bol", "bolo", "nebol",
+                     "nebola", "nebolo", "pretože", "veľmi", "ďakujem", "sme"}),
+    # Breton: the negation "ne ... ket", "eus" (there is), "emañ" (is), from Wikipedia's
+    # "Breton grammar" and brezhonegbrovear.bzh's "An nac'hañ"
+    "br": frozenset({"ket", "eus", "hag", "gant", "evit", "c'hoazh", "emañ", "eo"}),
+    # Corsican: the negation "ùn ... micca", "aghju" (I have), "hè", "sò" (is, are), from
+    # gbatti-alinguacorsa.fr's "Nun, ùn; Micca"
+    "co": frozenset({"ùn", "micca", "aghju", "hè", "sò", "nantu", "incù", "ancu", "vostru",
+                     "chì", "avà", "dinò"}),
 }
 """Short words of languages recognised beyond the seven of `FUNCTION_WORDS`, which a
 reader reads only when it says so (`ANSWER_READER_LANGUAGES`): an answer that uses more
@@ -332,7 +356,8 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanis
                   "sl": "Slovenian", "cy": "Welsh", "tl": "Tagalog", "eu": "Basque",
                   "zu": "Zulu or Xhosa", "lb": "Luxembourgish", "ht": "Haitian Creole",
                   "jv": "Javanese", "mg": "Malagasy", "ha": "Hausa", "yo": "Yoruba",
-                  "mi": "Maori", "su": "Sundanese",
+                  "mi": "Maori", "su": "Sundanese", "gd": "Scottish Gaelic", "ga": "Irish",
+                  "sk": "Slovak", "br": "Breton", "co": "Corsican",
                   "hr": "Croatian, Serbian or Bosnian",
                   UNDETERMINED: "no language the reader knows"}
 
