@@ -362,6 +362,29 @@ def test_two_processes_decline_what_one_declines(forking: list, change) -> None:
     assert len(forking) == 1 and reaped(forking)
 
 
+@pytest.mark.parametrize(("kind", "name"), [
+    ("memory_read", lambda d: d["trajectory"][0]["id"]),  # a step's id
+    ("memory_write", lambda d: d["session"][0]["id"]),  # a turn's
+    ("memory_read", lambda d: "m" * 65),  # longer than any node id
+    ("memory_write", lambda d: "m" * 200_000),
+])
+@pytest.mark.parametrize("which", [0, -1])  # in the first process's part, the second's
+def test_a_read_or_write_naming_no_record_is_declined(forking: list, kind: str, name,
+                                                      which: int) -> None:
+    # the ids reads return and writes target are looked up with the premises, at the end
+    data = json.loads(synth_raw(600, 5))
+    assert read_columns(json.dumps(data).encode(), parallel=True) is not None
+    step = [s for s in data["trajectory"] if s["type"] == kind][which]
+    field = "returned" if kind == "memory_read" else "target"
+    step[field] = [*step[field], name(data)]
+    with pytest.raises(ValueError, match="unknown memory record"):
+        case_from_data(data)
+    raw = json.dumps(data).encode()
+    assert read_columns(raw) is None
+    assert read_columns(raw, parallel=True) is None
+    assert len(forking) == 2 and reaped(forking)
+
+
 def test_an_id_in_both_processes_parts_is_declined(forking: list) -> None:
     # a step of the second part, which nothing refers to, takes the id of one of the first
     data = json.loads(synth_raw(600, 5))

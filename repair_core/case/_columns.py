@@ -396,9 +396,10 @@ def _need(ok: bool | np.bool_) -> None:
 
 
 class _Reader:
-    """One pass over the items, a batch at a time: turns, then records (so that reads and
-    writes can be checked against the record ids), then steps. Node numbers are fixed from
-    the list lengths, so each batch writes straight into its slice of the arrays."""
+    """One pass over the items, a batch at a time: turns, then records (so that a faulty
+    record's text is known before the steps are searched for it), then steps. Node
+    numbers are fixed from the list lengths, so each batch writes straight into its slice
+    of the arrays; every id an item names is looked up at the end, all at once."""
 
     def __init__(self, doc: _Case, short: dict[str, Any], keep_text: bool,
                  fault_content: bool, faults_override: list[str] | None,
@@ -471,8 +472,6 @@ class _Reader:
             active, statuses, record_dep_ids, record_counts, record_labels, record_suff = \
                 self._records(ids, seq, texts, index)
             type_code[first_record:] = TYPE_CODE["record"]
-            _need(len(index) == n_t + n_r)  # no repeated id among turns and records
-            self.issuperset = set(ids[first_record:]).issuperset
             if child is not None:  # the records' share of the faults' text search
                 self._early_record_hits(index)
             if meeting is None or child is None:
@@ -538,6 +537,7 @@ class _Reader:
                 fault_outputs.update(part.fault_outputs)
         step_counts = np.concatenate([p.counts for p in parts])
         premise_parts = [p.premises for p in parts]
+        member_parts = [p.members for p in parts]
         label_parts = [p.label for p in parts]
         suff_parts = [p.sufficient for p in parts]
         del parts
@@ -550,16 +550,20 @@ class _Reader:
         _need((type_code == TYPE_CODE["answer"]).any())
 
         # dependency edges: dependents in file order (steps, then records); every
-        # premise and fault looked up at once, and every id checked to be distinct
+        # premise, every record a read returned or a write targets, and every fault
+        # looked up at once, and every id checked to be distinct
         fault_ids = [*self.short["faults"], *(self.faults_override or ())]
-        wanted = _joined_ids([*premise_parts, _id_array(record_dep_ids),
+        members = _joined_ids(member_parts)
+        wanted = _joined_ids([*premise_parts, _id_array(record_dep_ids), members,
                               _id_array(fault_ids)])
-        del premise_parts, record_dep_ids
+        del premise_parts, member_parts, record_dep_ids
         nodes = _nodes_of(ids, wanted)
         del wanted
-        edges = len(nodes) - len(fault_ids)
+        edges = len(nodes) - len(members) - len(fault_ids)
         src = nodes[:edges]
-        node_of = dict(zip(fault_ids, nodes[edges:].tolist(), strict=True))
+        # a read's returned ids and a write's targets are records
+        _need(not (nodes[edges:edges + len(members)] < first_record).any())
+        node_of = dict(zip(fault_ids, nodes[edges + len(members):].tolist(), strict=True))
         _need(not (src < 0).any())  # an unknown id
         label = np.concatenate([*label_parts, *record_labels]).astype(np.int8, copy=False)
         sufficient = np.concatenate([*suff_parts, *record_suff]).astype(bool, copy=False)
@@ -609,8 +613,9 @@ class _Reader:
     def _records(self, ids: list[str], seq: np.ndarray, texts: list[str],
                  index: dict[str, int]) -> tuple[np.ndarray, list[str], list[str], np.ndarray,
                                                  list[np.ndarray], list[np.ndarray]]:
-        """Read the records into their slices of `ids`, `seq` and `texts`, and add their
-        ids to `index`; their premises are looked up once every id is known."""
+        """Read the records into their slices of `ids`, `seq` and `texts`, and add the
+        faulty ones' ids to `index`; every id a record names is looked up once every id
+        is known (`_nodes_of`, which also finds a repeated id)."""
         doc, n, n_r = self.doc, len(ids), self.n_r
         first_record = n - n_r
         active = np.zeros(n, bool)
@@ -618,11 +623,12 @@ class _Reader:
         record_dep_ids: list[str] = []
         record_counts = np.empty(n_r, np.int64)
         record_labels, record_suff = [], []
+        fault_set = self.fault_set
         done = 0
         for batch in _batches(doc.memory, _RECORDS, self.release):
             k, at = len(batch), first_record + done
             ids[at:at + k] = map(_ID, batch)
-            index.update(zip(ids[at:at + k], range(at, at + k), strict=True))
+            index.update(_faulty(ids[at:at + k], at, fault_set))
             created = [*map(_CREATED, batch)]
             if None in created:
                 self.predating += (at + i for i, c in enumerate(created) if c is None)
@@ -653,12 +659,12 @@ class _Reader:
         batch at a time. The premises are kept as ids (`premises`), joined to the nodes
         once every part is read (`_nodes_of`)."""
         n_t, keep_text, fault_content = self.n_t, self.keep_text, self.fault_content
-        turn_index, issuperset = self.turn_index, self.issuperset
+        turn_index = self.turn_index
         part = _StepPart(first)
         ids: list[str] = part.ids
         seqs, codes_parts, failed_parts, step_turns, count_parts = [], [], [], [], []
         claim_parts, verified_parts, label_parts, suff_parts = [], [], [], []
-        tool_parts, claim_key_parts, premise_parts = [], [], []
+        tool_parts, claim_key_parts, premise_parts, member_parts = [], [], [], []
         done = 0
         for batch in _batches(items, _STEPS, self.release):
             k, at = len(batch), n_t + first + done
@@ -676,8 +682,11 @@ class _Reader:
                 map(turn_index.get, map(_TURN, batch), repeat(-1)), np.int64, k))
             reads = np.flatnonzero(codes == _READ_CODE).tolist()
             writes = np.flatnonzero(codes == _WRITE_CODE).tolist()
-            _need(all(map(issuperset, map(_RETURNED, map(pick, reads))))
-                  and all(map(issuperset, map(_TARGET, map(pick, writes)))))
+            # looked up with the premises (`_nodes_of`): a set of every record id asked
+            # for each cost 0.8 us an id at 1M steps, its strings all over the heap
+            member_parts.append(_id_array([
+                *chain.from_iterable(map(_RETURNED, map(pick, reads))),
+                *chain.from_iterable(map(_TARGET, map(pick, writes)))], _MAX_ID_CHARS))
             keys = [*map(_KEY, map(pick, claims.tolist()))]
             if None in keys:  # a claim that names no slot
                 named = [i for i, key in enumerate(keys) if key is not None]
@@ -723,6 +732,7 @@ class _Reader:
             # cast: mypy joins the lists' element types, to `object` on some runs
             setattr(part, name, _joined(cast("list[np.ndarray]", arrays), _ARRAYS[name]))
         part.premises = _joined_ids(premise_parts)
+        part.members = _joined_ids(member_parts)
         return part
 
     def _claimed_part(self, items: list[msgspec.Raw], meeting: _Meeting, front: bool,
@@ -846,6 +856,9 @@ class _StepPart:
     """Node -> output of each tool observation named as a fault (planning)."""
     premises: np.ndarray = field(default_factory=lambda: np.zeros(0, "U1"))
     """The premise id of each dependency edge, in order (fixed-width strings)."""
+    members: np.ndarray = field(default_factory=lambda: np.zeros(0, "U1"))
+    """The ids a read returned and a write targets, in order (fixed-width strings): each
+    must be a record's."""
     hits: list[tuple[int, set[int]]] | None = None
     """`text_hits` of the part's observations (searched by the second process, when
     every fault is a turn or a record)."""
@@ -978,6 +991,7 @@ def _merged(parts: list[_StepPart], first: int) -> _StepPart:
             arrays = [a + s for a, s in zip(arrays, starts, strict=True)]
         setattr(whole, name, _joined(arrays, _ARRAYS[name]))
     whole.premises = _joined_ids([p.premises for p in parts])
+    whole.members = _joined_ids([p.members for p in parts])
     return whole
 
 
@@ -1011,7 +1025,7 @@ def _fork_part(reader: _Reader, items: list[msgspec.Raw], index: dict[str, int],
     def work() -> bytes:
         part: _StepPart | _Declined
         try:
-            reader.issuperset = _with_record_ids(reader, index)
+            _fault_records(reader, index)
             part = reader._claimed_part(items, meeting, False)
             fault_texts = reader._early_fault_texts(index)
             if fault_texts is not None:
@@ -1041,21 +1055,30 @@ _RECORD_IDS = msgspec.json.Decoder(list[_Id])
 _RECORD_TEXT = msgspec.json.Decoder(_IdText)
 
 
-def _with_record_ids(reader: _Reader, index: dict[str, int]) -> Callable[[Any], bool]:
-    """In the second process: add the record ids to `index` and the faulty records'
-    texts to `content_text` (only these fields are decoded: the first process checks
-    the records whole and searches their texts); return the record ids' `issuperset`."""
+def _fault_records(reader: _Reader, index: dict[str, int]) -> None:
+    """In the second process, when the faults' content is read: add the faulty records'
+    ids to `index` and their texts to `content_text` (only the records' ids and those
+    texts are decoded: the first process checks the records whole and searches their
+    texts)."""
+    if not reader.fault_content:
+        return
     memory = reader.doc.memory
     ids = [*map(_ID, _RECORD_IDS.decode(b"".join((b"[", b",".join(memory), b"]"))))]
     first_record = reader.n_t + reader.n_s
-    index.update(zip(ids, range(first_record, first_record + len(ids)), strict=True))
-    if reader.fault_content:
-        for fault in reader.fault_ids:
-            node = index.get(fault, -1)
-            if node >= first_record:
-                reader.content_text[node] = _RECORD_TEXT.decode(
-                    memory[node - first_record]).text
-    return set(ids).issuperset
+    index.update(_faulty(ids, first_record, reader.fault_set))
+    for fault in reader.fault_ids:
+        node = index.get(fault, -1)
+        if node >= first_record:
+            reader.content_text[node] = _RECORD_TEXT.decode(memory[node - first_record]).text
+
+
+def _faulty(ids: list[str], first: int, fault_set: frozenset[str]
+            ) -> Iterator[tuple[str, int]]:
+    """(id, node) of each id of `ids` (nodes `first`, `first + 1`, ...) that is a fault's.
+    Only the faults' ids are kept in a dictionary: the rest are looked up with the
+    premises (`_nodes_of`)."""
+    if not fault_set.isdisjoint(ids):
+        yield from ((key, first + i) for i, key in enumerate(ids) if key in fault_set)
 
 
 _STRING_LISTS = ("ids", "texts", "observation_texts", "contents", "tool_names",
@@ -1079,11 +1102,15 @@ def _unpack(state: dict[str, Any]) -> _StepPart:
     return _StepPart(**state)
 
 
-def _id_array(keys: list[str]) -> np.ndarray:
+def _id_array(keys: list[str], longest: int | None = None) -> np.ndarray:
     """`keys` as a numpy array of fixed-width strings, as wide as the longest: of bytes
-    when every id is ASCII (a quarter of the memory), else of code points."""
+    when every id is ASCII (a quarter of the memory), else of code points. Declines when
+    a key is longer than `longest` (given for text no decode has bounded: such a key
+    names no node, and one long text would make every row that wide)."""
     if not keys:
         return np.zeros(0, "S1")
+    if longest is not None and max(map(len, keys)) > longest:
+        raise _Declined
     try:
         return np.array(keys, dtype="S")
     except UnicodeEncodeError:
