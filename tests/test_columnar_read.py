@@ -385,6 +385,39 @@ def test_a_read_or_write_naming_no_record_is_declined(forking: list, kind: str, 
     assert len(forking) == 2 and reaped(forking)
 
 
+@pytest.mark.parametrize("escaped", [False, True])
+def test_the_second_process_finds_a_faulty_record_by_its_id(
+        forking: list, monkeypatch: pytest.MonkeyPatch, escaped: bool) -> None:
+    # the second process looks for the fault's id as JSON in the records' bytes: a
+    # record that holds it as a key is passed over, and an id written with an escape
+    # is not found there, so the first process searches the observations instead
+    data = json.loads(synth_raw(600, 6))
+    record = data["memory"][-1]
+    data["memory"][0]["value"] = {record["id"]: "a decoy"}
+    observation = [s for s in data["trajectory"] if s["type"] == "tool_observation"][-1]
+    observation["output"] = f"Result: {record['text']}"
+    raw = json.dumps(data).encode()
+    if escaped:
+        written = b'"id": "%s"' % record["id"].encode()
+        assert raw.count(written) == 1
+        raw = raw.replace(written, b'"id": "\\u%04x%s"' % (ord(record["id"][0]),
+                                                            record["id"][1:].encode()))
+    searched_by_child = []
+    real = _columns._Reader._fault_content
+
+    def seen(self: typing.Any, *args: typing.Any) -> typing.Any:
+        searched_by_child.append(self.child_hits is not None)
+        return real(self, *args)
+
+    monkeypatch.setattr(_columns._Reader, "_fault_content", seen)
+    one = read_columns(raw, faults_override=[record["id"]])
+    two = read_columns(raw, faults_override=[record["id"]], parallel=True)
+    assert one is not None and two is not None and len(forking) == 1
+    same_columns(one, two)
+    assert observation["id"] in {one.ids[node] for node, _, _ in one.carry_hits}
+    assert searched_by_child == [False, not escaped]
+
+
 def test_an_id_in_both_processes_parts_is_declined(forking: list) -> None:
     # a step of the second part, which nothing refers to, takes the id of one of the first
     data = json.loads(synth_raw(600, 5))

@@ -1042,34 +1042,40 @@ def _fork_part(reader: _Reader, items: list[msgspec.Raw], index: dict[str, int],
     return _Child.start(work)
 
 
-class _Id(msgspec.Struct, gc=False):
-    id: str
-
-
 class _IdText(msgspec.Struct, gc=False):
     id: str
     text: str
 
 
-_RECORD_IDS = msgspec.json.Decoder(list[_Id])
 _RECORD_TEXT = msgspec.json.Decoder(_IdText)
 
 
 def _fault_records(reader: _Reader, index: dict[str, int]) -> None:
     """In the second process, when the faults' content is read: add the faulty records'
-    ids to `index` and their texts to `content_text` (only the records' ids and those
-    texts are decoded: the first process checks the records whole and searches their
-    texts)."""
+    ids to `index` and their texts to `content_text`. Each fault's id is looked for as
+    JSON in the records' bytes and only the records it occurs in are decoded (decoding
+    every record's id cost this process 0.1-0.3 CPU s at 1M steps); the first process
+    checks the records whole. A fault written otherwise (an escaped character) is not
+    found here: this process then leaves the faults' text search to the first."""
     if not reader.fault_content:
         return
     memory = reader.doc.memory
-    ids = [*map(_ID, _RECORD_IDS.decode(b"".join((b"[", b",".join(memory), b"]"))))]
     first_record = reader.n_t + reader.n_s
-    index.update(_faulty(ids, first_record, reader.fault_set))
+    joined = b"".join(memory)
+    ends = np.cumsum(np.fromiter(map(len, memory), np.int64, len(memory)))
     for fault in reader.fault_ids:
-        node = index.get(fault, -1)
-        if node >= first_record:
-            reader.content_text[node] = _RECORD_TEXT.decode(memory[node - first_record]).text
+        if fault in index:  # a turn's
+            continue
+        needle = msgspec.json.encode(fault)
+        at = joined.find(needle)
+        while at >= 0:
+            item = int(np.searchsorted(ends, at, side="right"))
+            record = _RECORD_TEXT.decode(memory[item])
+            if record.id == fault:
+                index[fault] = first_record + item
+                reader.content_text[first_record + item] = record.text
+                break
+            at = joined.find(needle, int(ends[item]))
 
 
 def _faulty(ids: list[str], first: int, fault_set: frozenset[str]
