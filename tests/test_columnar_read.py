@@ -418,6 +418,26 @@ def test_the_second_process_finds_a_faulty_record_by_its_id(
     assert searched_by_child == [False, not escaped]
 
 
+def test_the_folding_tables_are_built_before_the_second_process_starts(
+        forking: list, monkeypatch: pytest.MonkeyPatch) -> None:
+    # both processes search texts for the faults': built after the fork, each built its own
+    from repair_core import _canonical, _spelled
+
+    _canonical._tables.cache_clear()
+    _spelled._digit_table.cache_clear()
+    built = []
+    real = _columns._fork_part
+
+    def fork(*args: typing.Any) -> typing.Any:
+        built.append((_canonical._tables.cache_info().currsize,
+                      _spelled._digit_table.cache_info().currsize))
+        return real(*args)
+
+    monkeypatch.setattr(_columns, "_fork_part", fork)
+    assert read_columns(synth_raw(600, 6), parallel=True) is not None
+    assert built == [(1, 1)] and len(forking) == 1
+
+
 def test_an_id_in_both_processes_parts_is_declined(forking: list) -> None:
     # a step of the second part, which nothing refers to, takes the id of one of the first
     data = json.loads(synth_raw(600, 5))
