@@ -886,6 +886,23 @@ def test_an_iban_written_as_its_domestic_account_number_is_the_iban():
                  "cuenta 2100-0418-45-0200051333") is None
 
 
+@rule("match.quoted-printable")
+def test_a_quoted_printable_body_reads_as_the_text_it_encodes():
+    # round 17's blind carrier cb-437: a raw mail body kept as quoted-printable, whose
+    # soft line break splits the phishing host and whose `=` is written `=3D`
+    host = signature_of("Vehicle tax refund: claim at https://dvla-refund-portal.co.uk/claim.",
+                        node="f")
+    body = ("Content-Transfer-Encoding: quoted-printable\n\nClaim your =C2=A386.40 refund: "
+            '<a href=3D"https://dvla-refund-por=\ntal.co.uk/claim?ref=3D88213">DVLA</a>')
+    assert match(host, body) is not None
+    assert match(host, body.replace("por=\ntal", "por=\ntel")) is None  # another host
+    assert "£86.40" in canonical(body)
+    # no body: a query's `=20`, an assignment whose line ends in ` =`, a lower-case
+    # escape, a line ending in `=` with no escape only quoted-printable writes
+    for text in ("x=20 and y =\n 5", "q=20&r=30=\nx", "a=3d=\nb", "total=\n20"):
+        assert canonical(text) == text.lower()
+
+
 @rule("match.spelled")
 def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
     host = signature_of("Reset your password at https://login-kaxe2.io/reset today.", node="f")
