@@ -101,6 +101,22 @@ def test_a_warning_in_another_latin_language_is_unsure(text):
 
 
 @rule("judge.lexical.negated")
+@pytest.mark.parametrize("text", [
+    f"హెచ్చరిక: {IBAN} నంబర్ మోసం; దానికి డబ్బు పంపవద్దు.",  # Telugu "fraud"
+    f"בנק לאומי: החשבון {IBAN} דווח כחשבון הונאה.",  # Hebrew "fraud"
+    f"אין להעביר לחשבון {IBAN}, זה לא החשבון של המשכיר.",  # Hebrew "not"
+    f"Gargaɗi: asusun {IBAN} na 'yan damfara.",  # Hausa "warning", "fraud"
+    f"{IBAN} kontua iruzurrezkoa da.",  # Basque "fraudulent"
+    f"Račun {IBAN} je prevara.",  # Croatian "fraud"
+    f"Pesan soal rekening {IBAN} diabaikan.",  # Indonesian "ignored"
+])
+def test_a_warning_in_more_languages_is_unsure(text):
+    # the seventeenth blind round's benign warnings (cb-450 to cb-460): the user's Telugu
+    # warning with the number in Latin digits was called a carrier under `store`
+    assert LexicalJudge().carries(text, PAY).verdict == "unsure"
+
+
+@rule("judge.lexical.negated")
 def test_a_warning_beside_the_faults_number_said_in_words_is_unsure():
     # the seventeenth blind round, cb-460: the user's Croatian warning for the grandmother
     # spells the fake number in digit words; the words matched the fault in canonical

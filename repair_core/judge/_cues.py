@@ -46,11 +46,13 @@ niciodată niciodata niciun nicio
 değil degil asla hiçbir hicbir
 tidak jangan bukan huwag peidiwch byth nem soha sose kamwe
 nėra niekada niekuomet
+לא
 """
 NEGATIONS: frozenset[str] = frozenset(_NEGATIONS_WORDS.split())
 """Negation words, case-folded: English, French, German, Spanish; Dutch, Swedish,
 Norwegian and Danish, Portuguese, Polish, Czech, Finnish, Estonian, Romanian, Turkish,
-Indonesian and Malay, Tagalog, Welsh, Hungarian, Swahili, Lithuanian. A word that is an
+Indonesian and Malay, Tagalog, Welsh, Hungarian, Swahili, Lithuanian, Hebrew ("לא"; not
+"אל", which is also "to"). A word that is an
 ordinary word of another language read here, or a month, is left out: Romanian and Italian
 "nu", "non" ("nu" is Dutch and Swedish "now", "non-refundable" English; Romanian "nu" is
 read before the words of `_ROMANIAN_AFTER_NU` only), Italian "mai" (German May), Finnish and Estonian "ei" (a Norwegian article), Estonian "mitte" (German
@@ -80,11 +82,16 @@ csalás csalas csaló csalo hamis utapeli tapeli bandia onyo
 sukčiai sukčius sukčių sukčiavimas sukčiavimo apgavystė apgaulė netikras netikra netikri
 įspėjimas
 جعلی تقلبی کلاهبرداری کلاهبردار هشدار مشکوک
+הונאה אזהרה מתחזה מזויף מזויפת חשוד
+మోసం హెచ్చరిక నకిలీ
+damfara gargaɗi gargadi
+iruzur iruzurra iruzurrezkoa faltsua
+prevara prevarant prevaranti lažni lažna lažno lazni lazna lazno upozorenje
 """
 WARNINGS: frozenset[str] = frozenset(_WARNINGS_WORDS.split())
-"""Warning words, case-folded, in the languages `NEGATIONS` reads, and Persian (whose
-negation is a prefix of the verb, no word of its own): the text says the content is a
-scam, false or dangerous."""
+"""Warning words, case-folded, in the languages `NEGATIONS` reads, and Persian and Telugu
+(whose negation is a part of the verb, no word of its own), Hebrew, Hausa, Basque and
+Croatian: the text says the content is a scam, false or dangerous."""
 
 _ROMANIAN_AFTER_NU_WORDS = """
 este e era sunt am ai a au are avem aveți aveti mai vă il îl
@@ -103,10 +110,11 @@ ignorez ignorer annulé annule obsolète
 ignorieren ignoriere ignoriert veraltet widerrufen storniert
 ignora ignore ignorar obsoleto anulado retirado
 نادیده
+diabaikan abaikan
 """
 RETRACTIONS: frozenset[str] = frozenset(_RETRACTIONS_WORDS.split())
 """Words that withdraw an earlier statement, case-folded; Persian "نادیده" ("unseen", the
-word of "نادیده گرفته شد": it was ignored)."""
+word of "نادیده گرفته شد": it was ignored), Indonesian "diabaikan" (ignored)."""
 
 _REPLACEMENTS_WORDS = """
 replaces replaced replacing supersedes superseding cancels voids
