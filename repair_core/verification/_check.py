@@ -269,7 +269,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
 
     texts = [t for _, _, t in items]
     sig_list = list(sigs.signatures.values())
-    for i, fault, j, hit in LexicalJudge().screen_scored(sig_list, texts, slots):
+    for i, fault, j, hit in _screened_once(sig_list, texts, slots):
         judged.add((i, fault.node))
         score = hit.score if j.verdict == "yes" and hit is not None else 0.0
         if j.verdict == "unsure" and model is not None:
@@ -385,6 +385,47 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     out.judge_use = _spent(before, _use(model))
     out.checked = checked
     return out
+
+
+def _screened_once(faults: list[ContentSignature], texts: list[str],
+                   slots: Mapping[int, tuple[Any, Any]]
+                   ) -> Iterator[tuple[int, ContentSignature, Judgement, CarrierMatch | None]]:
+    """`LexicalJudge().screen_scored(faults, texts, slots)`, the same tuples in the same
+    order, with each distinct text and slot screened once: a judgement depends on the
+    text, its slot and the faults alone, and a large store holds the same text again and
+    again (the 300k-step synthetic case: 60,000 records of a few thousand texts). A slot
+    of values other than plain scalars is screened on its own; a plain one is told apart
+    by its values' types too (True and 1 are equal)."""
+    first: dict[tuple[Any, ...], int] = {}  # (text, slot) -> its index among the screened
+    of: list[int] = []  # item -> the index of the screened text standing for it
+    screened: list[str] = []
+    screened_slots: dict[int, tuple[Any, Any]] = {}
+    for i, text in enumerate(texts):
+        slot = slots.get(i)
+        key: tuple[Any, ...] | None
+        if slot is None:
+            key = (text,)
+        elif all(type(v) in _PLAIN_SCALARS for v in slot):
+            key = (text, type(slot[0]), slot[0], type(slot[1]), slot[1])
+        else:
+            key = None
+        at = first.get(key) if key is not None else None
+        if at is None:
+            at = len(screened)
+            if key is not None:
+                first[key] = at
+            screened.append(text)
+            if slot is not None:
+                screened_slots[at] = slot
+        of.append(at)
+    found: dict[int, list[tuple[ContentSignature, Judgement, CarrierMatch | None]]] = {}
+    for k, fault, j, hit in LexicalJudge().screen_scored(faults, screened, screened_slots):
+        found.setdefault(k, []).append((fault, j, hit))
+    if not found:
+        return
+    for i, k in enumerate(of):
+        for fault, j, hit in found.get(k, ()):
+            yield i, fault, j, hit
 
 
 def _untrusted_after(case: Case, items: list[tuple[str, str, str]], records: Iterable[Any],
@@ -1433,12 +1474,21 @@ def _unexplained_words(graph: _Graph, items: list[tuple[str, str, str]],
     memo: dict[str, str] = {}
     barred = {f.node for f in faults}
     stems_of: dict[str, frozenset[str]] = {}
+    # a text's stems and own words depend on the text alone: a store holds the same text
+    # again and again, each read once
+    text_stems_of: dict[str, frozenset[str]] = {}
+    own_of: dict[str, dict[str, str]] = {}
+
+    def stems(text: str) -> frozenset[str]:
+        got = text_stems_of.get(text)
+        if got is None:
+            got = text_stems_of[text] = text_stems(text, memo)
+        return got
 
     def read(node: str) -> frozenset[str]:
         got = stems_of.get(node)
         if got is None:
-            got = stems_of[node] = (frozenset() if node in barred
-                                    else text_stems(graph.text(node), memo))
+            got = stems_of[node] = frozenset() if node in barred else stems(graph.text(node))
         return got
 
     # item -> (seq, fault, its own words: stem -> word)
@@ -1447,7 +1497,10 @@ def _unexplained_words(graph: _Graph, items: list[tuple[str, str, str]],
         fault = next((f for f, at in bounds if seq > at), None)
         if fault is None:
             continue
-        own = own_words(items[i][2], memo)
+        text = items[i][2]
+        own = own_of.get(text)
+        if own is None:
+            own = own_of[text] = own_words(text, memo)
         if len(own) >= UNEXPLAINED_WORDS:
             owned[i] = (seq, fault, own)
     if not owned:
