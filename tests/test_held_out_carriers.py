@@ -79,3 +79,25 @@ def test_the_true_invoice_from_the_same_sender_stays(tmp_path, capsys, objective
     if objective == "store":
         assert "m_draft" not in active
     assert code in (1, 3)
+
+
+@pytest.mark.parametrize("objective", ["answer", "store"])
+def test_a_carrier_written_from_the_same_mail_before_the_fault_is_suspected(tmp_path, capsys,
+                                                                           objective):
+    # m_april was written at seq 5 from the attacker's mail (seq 4) the fault (seq 6) came
+    # from, citing only the true rent record: the carrier search began at the fault's
+    # seed, so the plan never suspected it and it stayed active with the IBAN (exit 1)
+    name = "cb-378-carrier-written-before-fault-same-mail.json"
+    assert main(["plan", str(CASES / name), "--objective", objective, "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    carriers = {s["id"]: s for s in plan["suspected"] if s["role"] == "carrier"}
+    assert carriers["m_april"]["fault"] == "m_neu"
+    result, code = _run(tmp_path, name, objective, capsys)
+    active = {m["id"] for m in result["store"]["active"]}
+    assert "m_neu" not in active and "m_miete" in active
+    if objective == "store":
+        assert carriers["m_april"]["action"] == "quarantine"
+        assert "m_april" not in active and code == 0
+    else:  # the answer objective changes no record: flagged, found and kept
+        assert carriers["m_april"]["action"] == "flag"
+        assert "m_april" in active and code == 1

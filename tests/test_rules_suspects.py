@@ -207,6 +207,80 @@ def test_a_record_older_than_the_fault_is_not_its_carrier():
     assert plan.memory["m9"] == "keep"
 
 
+NEW_IBAN = "DE12 5001 0517 0648 4898 90"
+
+
+def _same_mail_case(*extra, fault_inputs="s4:cite u1:initiate"):
+    """The attacker's mail (s4) is read at seq 4; the agent notes its IBAN twice: in
+    m_april (seq 6, its write cites only the true rent record) and in the diagnosed m_neu
+    (seq 7, written from the mail). A bank statement (s2) was read before the mail."""
+    return case_data(
+        turn("u1", 0, "Read Braun's mail and my bank statement and note what changes."),
+        rec("m_miete", text="Rent 1,150 EUR to landlord Braun, DE89 3704 0044 0532 0130 00.",
+            key="rent_account", value="DE89 3704 0044 0532 0130 00", created_seq=None),
+        step("s1", 1, "tool_action", "u1:initiate", tool="read_statement"),
+        step("s2", 2, "tool_observation", "s1:produce",
+             text="Statement: rent 1,150 EUR paid to Braun on 1 March; balance 2,310 EUR."),
+        step("s3", 3, "tool_action", "u1:initiate", tool="read_email"),
+        step("s4", 4, "tool_observation", "s3:produce",
+             text=f"Braun: ab April bitte auf mein neues Konto {NEW_IBAN} überweisen."),
+        step("s5", 5, "memory_write", "s2:cite u1:initiate", target=["m_paid"]),
+        rec("m_paid", "s5:produce", text="March rent of 1,150 EUR to Braun is paid.",
+            key="rent_paid", value="March"),
+        step("s6", 6, "memory_write", "m_miete:cite u1:initiate", target=["m_april"]),
+        rec("m_april", "s6:produce", text=f"Rent from April: 1,150 EUR to {NEW_IBAN} (Braun).",
+            key="rent_april", value="1,150 EUR"),
+        step("s7", 7, "memory_write", fault_inputs, target=["m_neu"]),
+        rec("m_neu", "s7:produce", text=f"Landlord Braun's new account from April: {NEW_IBAN}.",
+            key="rent_new_account", value=NEW_IBAN),
+        step("s8", 8, "answer", "s4:cite", text="Noted."),
+        *extra, faults=["m_neu"])
+
+
+@rule("suspect.carrier")
+@pytest.mark.parametrize("objective", ["answer", "store", "both"])
+def test_a_carrier_written_from_the_faults_source_before_the_fault_is_its_carrier(objective):
+    # m_april was written one step before the fault, after the mail the fault came from:
+    # the payload was in the run from the mail's seq on, so m_april is no record the
+    # fault may have copied, and the seed's seq alone left it active with the IBAN
+    data = _same_mail_case()
+    plan = _plan(data, objective=objective)
+    found = {s.id: s for s in plan.suspected}
+    assert (found["s4"].role, found["s4"].action) == ("source", "clean")
+    assert (found["m_april"].role, found["m_april"].fault) == ("carrier", "m_neu")
+    if objective == "answer":
+        assert found["m_april"].action == "flag" and plan.memory["m_april"] == "keep"
+    else:
+        assert found["m_april"].action == "quarantine"
+        assert plan.memory["m_april"] == "quarantine"
+        result = repair(plan.case, plan)
+        assert not [m for m in result.store.active if "0648" in m.text]
+    # the statement's benign note, written after the mail from another source, the true
+    # rent record older than the run, and the statement itself stay out of it
+    assert {"m_paid", "m_miete", "s2"}.isdisjoint(found)
+    assert plan.memory["m_paid"] == "keep" and plan.memory["m_miete"] == "keep"
+    assert _columnar(data, objective) == report_json_of(plan)
+
+
+@rule("suspect.carrier")
+def test_an_input_only_beside_the_source_moves_no_carrier_bound():
+    # the fault's producer also read the statement (s2, seq 2), which explains nothing of
+    # the fault: flagged by lineage, never cleaned, and the bound stays at the mail's seq,
+    # so a record written between the two (seq 3) is older than the payload's source
+    data = _same_mail_case(
+        rec("m_early", text=f"Braun's account noted: {NEW_IBAN}.", key="braun_account",
+            value=NEW_IBAN, created_seq=3),
+        fault_inputs="s2:cite s4:cite u1:initiate")
+    for objective in ("answer", "store"):
+        plan = _plan(data, objective=objective)
+        found = {s.id: s for s in plan.suspected}
+        assert (found["s2"].role, found["s2"].action) == ("source", "flag")
+        assert "s2" not in plan.analysis.faults and plan.steps["s2"] == "keep"
+        assert "m_early" not in found and plan.memory["m_early"] == "keep"
+        assert found["m_april"].role == "carrier"
+        assert _columnar(data, objective) == report_json_of(plan)
+
+
 @rule("suspect.carrier")
 def test_a_step_output_carrier_is_listed_and_changes_no_step():
     data = _derived([step("s6", 6, "claim", "u1:initiate",

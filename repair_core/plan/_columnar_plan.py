@@ -977,6 +977,7 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
     node_of: dict[str, int] = {}
     made_by: dict[int, list[int]] = {}  # the diagnosed records' producers
     inputs: dict[str, list[tuple[int, ProducerInput]]] = {}
+    derived_from: dict[str, list[str]] = {}
     if suspects != "off":
         from ._suspects import find_sources
 
@@ -987,7 +988,7 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
         sources = find_sources(
             sigs, {f: [x for _n, x in rows] for f, rows in inputs.items()},
             {c.ids[f] for f in diagnosed}, unmarked, suspects,  # type: ignore[arg-type]
-            cleaned_by)
+            cleaned_by, derived_from)
         cleaned = [node_of[n] for n, s in sources.items() if s.action == "clean"]
         if cleaned:
             c = _with_faults(c, cleaned)
@@ -1105,7 +1106,7 @@ def _decide(c: CaseColumns, objective: str, suspects: str = "quarantine",
         rederived: dict[str, str] = {}
         writes = _CarrierProducers(c)
         carriers = _carriers(pl, seeds, diagnosed, sigs, sources, unmarked, node_of, memory,
-                             objective, suspects, writes, rederived)
+                             objective, suspects, writes, derived_from, rederived)
         first_record = c.n_turns + c.n_steps
         at = writes.record_at() if carriers else {}
         wanted = set(rederived.values())
@@ -1267,9 +1268,10 @@ def _carriers(pl: _Planner, seeds: dict[int, int], diagnosed: list[int],
               sigs: dict[str, Any], sources: dict[str, Suspected], unmarked: frozenset[str],
               source_nodes: Mapping[str, int], memory: dict[int, str], objective: str,
               suspects: str, writes: _CarrierProducers,
+              derived_from: Mapping[str, list[str]],
               rederived: dict[str, str] | None = None) -> list[Suspected]:
     """`_plan._carriers` over the columns (`source_nodes`: each suspected source's node)."""
-    from ._suspects import find_carriers
+    from ._suspects import carrier_bounds, find_carriers
 
     c = pl.c
     first_record = c.n_turns + c.n_steps
@@ -1292,7 +1294,14 @@ def _carriers(pl: _Planner, seeds: dict[int, int], diagnosed: list[int],
         decided = np.zeros(pl.n, bool)
         decided[np.fromiter(memory, np.int64, len(memory))] = True
         quarantinable.update(np.flatnonzero(c.active[records] & ~decided[records]).tolist())
-    bounds = {c.ids[f]: pl.bound(seeds[f]) for f in diagnosed if f in seeds}
+
+    def time_of(source: str) -> float | None:  # a step's seq, a record's write
+        node = source_nodes[source]
+        at = c.seq[node] if node < first_record else c.record_created[node - first_record]
+        return None if at is None else float(at)
+
+    bounds = carrier_bounds({c.ids[f]: pl.bound(seeds[f]) for f in diagnosed if f in seeds},
+                            derived_from, time_of)
     return find_carriers(
         sigs, bounds, [*map(c.ids.__getitem__, nodes)],
         ["record"] * len(records) + ["step"] * len(steps), times,

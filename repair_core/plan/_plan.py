@@ -48,6 +48,7 @@ from ._suspects import (
     ProducerInput,
     Suspected,
     SuspectMode,
+    carrier_bounds,
     carrier_reason,
     find_carriers,
     find_sources,
@@ -246,7 +247,9 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
     cleaned_by = dict(clean_source or {})
     sigs = signatures(case) if suspects != "off" else {}
     inputs = _producer_inputs(case)
-    sources = find_sources(sigs, inputs, set(case.faults), unmarked, suspects, cleaned_by)
+    derived_from: dict[str, list[str]] = {}
+    sources = find_sources(sigs, inputs, set(case.faults), unmarked, suspects, cleaned_by,
+                           derived_from)
     if analysis is not None:
         a = analysis
     else:
@@ -296,7 +299,7 @@ def plan_case(case: Case, analysis: Analysis | None = None, *,
                                           cleaned_by.get(node))
     rederived: dict[str, str] = {}
     carriers = _carriers(case, a, sigs, sources, unmarked, memory, objective, suspects,
-                         rederived)
+                         derived_from, rederived)
     for c in carriers:
         if c.action == "quarantine":
             memory[c.id] = "quarantine"
@@ -398,11 +401,13 @@ def _keep_rejecting(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
 def _carriers(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
               sources: dict[str, Suspected], unmarked: frozenset[str],
               memory: dict[str, MemoryAction], objective: Objective, mode: SuspectMode,
+              derived_from: Mapping[str, list[str]],
               rederived: dict[str, str] | None = None) -> list[Suspected]:
     """The suspected carriers (`_suspects.find_carriers`) among the records (store order)
     and steps (seq order) that the affected set, the faults, the sources and the
-    reviewer's un-marking leave out; `rederived` gets each folding carrier whose producer
-    is replayed (`suspect.carrier-rederive`)."""
+    reviewer's un-marking leave out, each fault's bound moved back to the sources it was
+    derived from (`derived_from`, `_suspects.carrier_bounds`); `rederived` gets each
+    folding carrier whose producer is replayed (`suspect.carrier-rederive`)."""
     if mode == "off" or not sigs:
         return []
     skip = a.affected | a.faults | sources.keys() | unmarked
@@ -411,7 +416,15 @@ def _carriers(case: Case, a: Analysis, sigs: dict[str, ContentSignature],
     n_records = sum(1 for n in nodes if isinstance(n, MemoryRecord))
     seq_of = {s.id: s.seq for s in case.trajectory}
     seq_of.update((t.id, t.seq) for t in case.session)
-    bounds = {f: float(seq_of.get(a.seeds[f], float("-inf"))) for f in sigs if f in a.seeds}
+    written = {m.id: m.created_seq for m in case.memory}
+
+    def time_of(node: str) -> float | None:  # a source's: a step's seq, a record's write
+        at = seq_of[node] if node in seq_of else written.get(node)
+        return None if at is None else float(at)
+
+    bounds = carrier_bounds(
+        {f: float(seq_of.get(a.seeds[f], float("-inf"))) for f in sigs if f in a.seeds},
+        derived_from, time_of)
     store = objective != "answer"
     every: dict[str, Any] = {}
 

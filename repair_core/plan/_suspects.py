@@ -58,7 +58,8 @@ from ._carrier_producers import (
 )
 
 __all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "ProducerInput", "find_sources",
-           "find_carriers", "same_inputs", "held_seeds", "cleaned_by_reviewer",
+           "find_carriers", "carrier_bounds", "same_inputs", "held_seeds",
+           "cleaned_by_reviewer",
            "what_it_holds", "holds", "rejecting_word", "unsure_line", "folded_facts", "facts_line",
            "source_reason", "carrier_reason", "CONTENT_KINDS", "rejecting_records",
            "scan_distinct"]
@@ -115,7 +116,8 @@ class ProducerInput:
 def find_sources(signatures: Mapping[str, ContentSignature],
                  inputs: Mapping[str, Sequence[ProducerInput]],
                  diagnosed: Container[str], not_suspect: Container[str],
-                 mode: SuspectMode, cleaned: Mapping[str, str] | None = None
+                 mode: SuspectMode, cleaned: Mapping[str, str] | None = None,
+                 derived_from: dict[str, list[str]] | None = None
                  ) -> dict[str, Suspected]:
     """The suspected sources of each diagnosed record (a key of `inputs`, taken by id),
     each mapped to the first fault it is found for, or to the first that cleans it where
@@ -133,8 +135,14 @@ def find_sources(signatures: Mapping[str, ContentSignature],
       poisoned one.
 
     `cleaned`: the suspected sources a reviewer cleans -> the reviewer's reason
-    (`cleaned_by_reviewer`); each is cleaned whatever the rules did with it."""
+    (`cleaned_by_reviewer`); each is cleaned whatever the rules did with it.
+
+    `derived_from` gets, per fault, the sources it was derived from, whatever `mode`
+    does with them: those that carry it by content, the one by lineage that alone
+    explains it, and those a reviewer cleans (the carriers' time bound, `carrier_bounds`).
+    A user turn is never one: its words are the user's own."""
     found: dict[str, Suspected] = {}
+    derived = derived_from if derived_from is not None else {}
     if mode == "off":
         return cleaned_by_reviewer(found, cleaned or {}, not_suspect, mode)
     # faults by id and a tie in score by the input's id, never by the order a case lists
@@ -153,6 +161,8 @@ def find_sources(signatures: Mapping[str, ContentSignature],
             hit = match(sig, cand.content, threshold=SOURCE_THRESHOLD)
             if hit is not None:
                 explained = True
+                if cand.kind != "turn":
+                    derived.setdefault(fault, []).append(node)
                 if node not in found or _weaker(found[node], mode):
                     found[node] = Suspected(
                         id=node, kind=cand.kind, role="source", fault=fault,
@@ -165,6 +175,8 @@ def find_sources(signatures: Mapping[str, ContentSignature],
         others = [c for c in candidates if c.kind != "turn" and c.id not in diagnosed
                   and c.id not in not_suspect]
         alone = not explained and len(others) == 1
+        if alone and lineage:
+            derived.setdefault(fault, []).append(lineage[0][2].id)
         for score, _rank, cand, partial in sorted(lineage, key=lambda x: (-x[0], x[2].id)):
             if cand.id in found and not (alone and _weaker(found[cand.id], mode)):
                 continue
@@ -173,7 +185,27 @@ def find_sources(signatures: Mapping[str, ContentSignature],
                 id=cand.id, kind=cand.kind, role="source", fault=fault,
                 action="clean" if alone and mode == "quarantine" else "flag",
                 evidence=_lineage_evidence(cand, shared, alone), score=round(score, 4))
+    for node in sorted(cleaned or ()):  # the reviewer's word: the fault came from it
+        if node in found and node not in derived.get(found[node].fault, ()):
+            derived.setdefault(found[node].fault, []).append(node)
     return cleaned_by_reviewer(found, cleaned or {}, not_suspect, mode)
+
+
+def carrier_bounds(seed_bounds: Mapping[str, float], derived_from: Mapping[str, list[str]],
+                   time_of: Callable[[str], float | None]) -> dict[str, float]:
+    """Each fault's time bound for its carriers (rule `suspect.carrier`): the earliest of
+    its seed's (`seed_bounds`) and the times of the sources it was derived from
+    (`find_sources`' `derived_from`; `time_of`: a step's seq, a record's `created_seq`,
+    None for a record without one). From the first of those the payload was in the run,
+    so a record written after it that carries the fault is a copy, not what the fault
+    copied; an input that only sat beside the source moves no bound, and a source with no
+    write time cannot be placed, so it moves none either."""
+    out = dict(seed_bounds)
+    for fault, bound in seed_bounds.items():
+        times = [t for t in map(time_of, derived_from.get(fault, ())) if t is not None]
+        if times:
+            out[fault] = min(bound, *times)
+    return out
 
 
 def cleaned_by_reviewer(found: dict[str, Suspected], cleaned: Mapping[str, str],
