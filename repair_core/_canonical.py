@@ -37,6 +37,9 @@ import json
 import re
 import sys
 import unicodedata
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from importlib.resources import files
 
@@ -63,7 +66,8 @@ from ._spelled import (
     untagged_mail,
 )
 
-__all__ = ["ascii_digits", "canonical", "canonical_each", "percent_decoded", "visible"]
+__all__ = ["ascii_digits", "canonical", "canonical_each", "canonical_joined",
+           "long_texts_read_once", "percent_decoded", "visible"]
 
 
 @cache
@@ -131,6 +135,32 @@ def percent_decoded(text: str) -> str:
     return _PERCENT.sub(_decoded, text) if "%" in text else text
 
 
+_LONG_TEXT = 1 << 16
+"""The fewest characters of a text whose canonical form `long_texts_read_once` keeps: so
+long that reading it again costs (a megabyte of number words in ten languages, 0.5 CPU s
+a reading), so few of them that keeping their forms for one call costs little memory."""
+_read_once: ContextVar[dict[str, str] | None] = ContextVar("canonical_long_texts",
+                                                            default=None)
+
+
+@contextmanager
+def long_texts_read_once() -> Iterator[None]:
+    """Inside the block, `canonical` of a text of `_LONG_TEXT` characters or more is worked
+    out once and given again to every later call with that text (alone, or as one of
+    `canonical_each`'s texts): the carrier search, the rejecting-records rule and their
+    facts each fold a long record. Kept for the block only, never process-wide (a case's
+    texts do not outlive the call: tests/test_case_texts_not_retained.py); a nested block
+    shares its enclosing one's."""
+    if _read_once.get() is not None:
+        yield
+        return
+    token = _read_once.set({})
+    try:
+        yield
+    finally:
+        _read_once.reset(token)
+
+
 def canonical(text: str) -> str:
     """`text` as matching compares it: NFKC, case-folded, without format characters,
     decimal digits of any script read as ASCII digits, confusable characters read as
@@ -146,6 +176,15 @@ def canonical(text: str) -> str:
     >>> canonical("SA٩٣ ٠٥٠٠ and ٢٢٬٥٠٠ at evil%2Dsite%2Ecom")
     'sa93 0500 and 22,500 at evil-site.com'
     """
+    if len(text) >= _LONG_TEXT and (kept := _read_once.get()) is not None:
+        out = kept.get(text)
+        if out is None:
+            out = kept[text] = _canonical(text)
+        return out
+    return _canonical(text)
+
+
+def _canonical(text: str) -> str:
     text = percent_decoded(html_decoded(html_untagged(encodings_read(text))))
     if text.isascii():
         out = spoken_mail(_numbers_read(text).lower())
@@ -186,7 +225,30 @@ def canonical_each(texts: list[str]) -> list[str]:
     joined = "\0".join(texts)
     if joined.count("\0") != len(texts) - 1:  # a text holds NUL: each on its own
         return [canonical(t) for t in texts]
-    return canonical(joined).split("\0")
+    del joined
+    return canonical_joined(texts).split("\0")
+
+
+def canonical_joined(texts: Iterable[str]) -> str:
+    """`canonical` of `texts` joined by NUL (`canonical_each`'s one call), with each long
+    text (`_LONG_TEXT`) read on its own inside `long_texts_read_once`, so that it is read
+    once there; the joined text itself is never kept (at a million steps the carrier
+    search joins hundreds of megabytes)."""
+    if _read_once.get() is None:
+        return _canonical("\0".join(texts))
+    out: list[str] = []
+    short: list[str] = []
+    for text in texts:
+        if len(text) < _LONG_TEXT:
+            short.append(text)
+            continue
+        if short:
+            out.append(_canonical("\0".join(short)))
+            short = []
+        out.append(canonical(text))
+    if short:
+        out.append(_canonical("\0".join(short)))
+    return "\0".join(out)
 
 
 def visible(text: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from typing import Any, Generic, TypeVar
 
-from ._canonical import canonical, canonical_each
+from ._canonical import canonical, canonical_each, canonical_joined
 from ._words import WORD
 
 __all__ = ["SPAN_TOKENS", "MIN_TOKENS", "carries", "field_of", "folded_texts", "folded_words",
@@ -110,7 +110,7 @@ def folded_texts(texts: Sequence[str]) -> tuple[str, list[int]]:
         # half the characters or more are texts written again (an agent repeats its tool
         # outputs and records: the 100k-step synthetic case's first call is 1.17M
         # characters, 137k of them distinct texts): each distinct text is folded once
-        pieces = canonical("\0".join(distinct)).split("\0")
+        pieces = canonical_joined(distinct).split("\0")
         if len(pieces) != len(distinct):
             raise ValueError("a text contains NUL")
         folds = [*map(dict(zip(distinct, pieces, strict=True)).__getitem__, texts)]
@@ -120,7 +120,7 @@ def folded_texts(texts: Sequence[str]) -> tuple[str, list[int]]:
         starts.pop()  # where a text after the last would start
         return folded, starts
     del distinct
-    folded = canonical("\0".join(texts))
+    folded = canonical_joined(texts)
     starts = [0]
     at = folded.find("\0")
     while at >= 0:

@@ -10,6 +10,7 @@ from typing import Any, Literal
 import networkx as nx
 from pydantic import BaseModel, Field
 
+from .._canonical import long_texts_read_once
 from .._errors import ObjectiveError
 from .._perf import without_gc
 from .._text import plural
@@ -212,6 +213,7 @@ def resolve_objective(case: Case, objective: str | None, default: Objective = "a
 
 
 @without_gc
+@long_texts_read_once()  # the carrier search, rejecting records and their facts fold each
 def plan_case(case: Case, analysis: Analysis | None = None, *,
               objective: Objective | None = None, suspects: SuspectMode = "quarantine",
               not_suspect: Iterable[str] = (),

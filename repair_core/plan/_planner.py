@@ -148,7 +148,9 @@ _T = TypeVar("_T")
 def _planned(path: str | Path | bytes, progress: Progress | None, faults: list[str] | None,
              plan: Callable[[CaseColumns], _T], keep_text: bool = False) -> _T | None:
     """`plan` of the columns of the case file at `path` (or of its bytes, read already;
-    None when the reader declines), read and planned with the collector paused."""
+    None when the reader declines), read and planned with the collector paused, each long
+    text made canonical once (`long_texts_read_once`)."""
+    from .._canonical import long_texts_read_once
     from .._io import map_input
     from .._perf import gc_paused
     from ..case._columns import read_columns
@@ -163,7 +165,8 @@ def _planned(path: str | Path | bytes, progress: Progress | None, faults: list[s
         if cols is None:
             return None
         bar.stage("plan")
-        return plan(cols)
+        with long_texts_read_once():
+            return plan(cols)
 
 
 def _utf8_buffer(out: TextIO) -> BinaryIO | None:

@@ -1,0 +1,77 @@
+"""A long text is made canonical once per plan (`_canonical.long_texts_read_once`): the
+carrier search, the rejecting-records rule and their facts each fold a record, and a
+megabyte of number words in ten languages cost 0.5 CPU s a reading. What is read once
+is what each reading gives, and nothing is kept after the block."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from repair_core import _canonical, case_from_data, plan_case
+from repair_core._canonical import (
+    canonical,
+    canonical_each,
+    canonical_joined,
+    long_texts_read_once,
+)
+from repair_core._carried import folded_texts
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+
+def _counted(monkeypatch) -> list[int]:
+    lengths: list[int] = []
+    read = _canonical._canonical
+
+    def counting(text: str) -> str:
+        lengths.append(len(text))
+        return read(text)
+
+    monkeypatch.setattr(_canonical, "_canonical", counting)
+    return lengths
+
+
+LONG = "Ｐａｙ DE89 37O4 OO44 O532 Ol3O OO dos tres cuatro cinco " * 2000
+SHORT = ["Straße", "one two three four five six", "ＡＢＣ%2Dx", ""]
+
+
+def test_a_long_text_is_read_once_inside_the_block_and_gives_what_each_reading_gives(
+        monkeypatch):
+    assert len(LONG) >= _canonical._LONG_TEXT
+    alone, each = canonical(LONG), canonical_each([*SHORT, LONG, *SHORT])
+    joined, texts = canonical("\0".join([LONG, *SHORT, LONG])), folded_texts([LONG, *SHORT])
+    lengths = _counted(monkeypatch)
+    with long_texts_read_once():
+        assert canonical(LONG) == alone
+        assert canonical_each([*SHORT, LONG, *SHORT]) == each
+        assert canonical_joined([LONG, *SHORT, LONG]) == joined
+        assert folded_texts([LONG, *SHORT]) == texts
+        with long_texts_read_once():  # a nested block shares the outer one's
+            assert canonical(LONG) == alone
+    assert lengths.count(len(LONG)) == 1
+    # the joined runs of short texts are read as they come, never kept
+    assert all(n < _canonical._LONG_TEXT for n in lengths if n != len(LONG))
+
+
+def test_nothing_is_kept_after_the_block(monkeypatch):
+    with long_texts_read_once():
+        canonical(LONG)
+        assert _canonical._read_once.get() == {LONG: canonical(LONG)}
+    assert _canonical._read_once.get() is None
+    lengths = _counted(monkeypatch)
+    canonical(LONG)
+    canonical(LONG)
+    assert lengths.count(len(LONG)) == 2  # outside a block each call reads
+
+
+def test_a_plan_reads_a_long_record_once(monkeypatch):
+    from content_scale import shape_case
+    from text_shapes import TOKENS
+
+    text = TOKENS["number words of ten languages"](200_000)
+    case = case_from_data(shape_case(text, "record"))
+    lengths = _counted(monkeypatch)
+    plan_case(case)
+    record = len(f"{text} ")  # the record's text: the shape and a short fault's at its end
+    assert sum(1 for n in lengths if n >= record) == 1, sorted(lengths)[-5:]
