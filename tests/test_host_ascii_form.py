@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repair_core.content._tokens import _ZEROS, _punycode, _url_spans
+from repair_core.content._tokens import _ZEROS, _ace_host, _punycode, _url_spans
 
 _PIECES = ["abz09-", "фрдёЁЖщ", "αβγΣς", "ßÄäöüÉé", "ＡＢｃ１", "שלוםא", "مرحبا", "中文字",
            "\u0301\u00ad\u200d", "İıǅǈǉ", "ﬁ", "\U0001f600", "\u0378\u08a0", "。．｡", "ᏚᎢ",
@@ -64,3 +64,29 @@ _CHUNK_PIECES = ["http://", "https://", "hTTp://", "www.", "WWW.", ".", "..", "-
 def test_a_chunks_host_spans_do_not_depend_on_which_digits_it_holds(chunk):
     # `_urls` reads the spans of a chunk beyond ASCII once per shape, its digits as 0
     assert _url_spans(chunk) == _url_spans(chunk.translate(_ZEROS))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_HOST, st.lists(st.text(alphabet="0123456789", min_size=12, max_size=12), min_size=1,
+                       max_size=4))
+def test_a_hosts_form_made_from_its_shapes_is_the_codecs(host, digit_sets):
+    # `_ace_host` writes a host's form from the first host of its shape (ASCII digits
+    # read as 0) with its own digits put in: hosts that differ in their digits alone,
+    # read one after another with one memo, each get the codec's form
+    def with_digits(digits: str) -> str:
+        it = iter(digits * 30)
+        return "".join(next(it) if c in "0123456789" else c for c in host)
+
+    aces: dict = {}
+    for variant in [host, *map(with_digits, digit_sets), host]:
+        assert _ace_host(variant, aces, variant.translate(_ZEROS)) == _by_codec(variant), \
+            (variant, aces)
+
+
+def test_the_digits_of_a_host_beyond_ascii_go_where_they_stand():
+    aces: dict = {}
+    hosts = ["ф0.рф", "ф17.рф", "7ф3.рф", "ф42.рф", "a1ф2.b3.рф4", "a9ф8.b7.рф6", "ф\u0660.рф",
+             "ф1-2.рф", "ф9-9.рф", "ф" + "1" * 58 + ".рф", "ф" + "2" * 58 + ".рф",
+             "ф" + "1" * 60 + ".рф"]
+    for host in hosts + hosts[::-1]:
+        assert _ace_host(host, aces, host.translate(_ZEROS)) == _by_codec(host), host

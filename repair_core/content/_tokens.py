@@ -9,10 +9,11 @@ import ipaddress
 import re
 import stringprep
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from functools import cache, lru_cache
 from itertools import islice
-from typing import Literal, cast
+from operator import itemgetter
+from typing import Any, Literal, TypeVar, cast
 
 from .._spelled import IPV6, iban_formats, ipv6_reader, public_suffixes
 from .._words import WORD
@@ -318,14 +319,15 @@ def distinctive_tokens(text: str, common: Iterable[str] = (), *, names: bool = T
         _ipv4_hosts(text, found["url"])
     parts = re.split(r"(\s+)", text)  # chunks at even indices, whitespace between
     consumed: dict[str, bool] = {}  # a chunk said again is read once
-    by_shape: dict[bytes | str, tuple[_UrlSpan, ...]] = {}
+    by_shape: dict[bytes, tuple[_UrlSpan, ...]] = {}
+    aces: dict[tuple[bytes, int], _AceTemplate | None] = {}
     for i in [i for i in range(0, len(parts), 2) if "@" in parts[i] or "." in parts[i]]:
         chunk = parts[i]
         gone = consumed.get(chunk)
         if gone is None:
             gone = consumed[chunk] = ("@" in chunk and _emails(chunk, found["email"],
                                                                found["id"])) or (
-                "." in chunk and _urls(chunk, found["url"], by_shape))
+                "." in chunk and _urls(chunk, found["url"], by_shape, aces))
             if gone and "/" in chunk:
                 _path_ids(chunk, found["id"])
         if gone:
@@ -535,24 +537,26 @@ digits it copies (`_ace_label`) do not depend on which digits it holds."""
 
 
 def _urls(chunk: str, found: dict[str, TokenKind],
-          by_shape: dict[bytes | str, tuple[_UrlSpan, ...]]) -> bool:
+          by_shape: dict[bytes, tuple[_UrlSpan, ...]],
+          aces: dict[tuple[bytes, int], _AceTemplate | None]) -> bool:
     """Adds the URL hosts of `chunk` to `found`; whether there was one. `by_shape`: the
     spans of the chunks read before, by their shape (an ASCII chunk's `_ALNUM_SHAPE`, else
-    `_DIGIT_SHAPE`, as bytes; another's `_ZEROS`, as a str): a text of thousands of hosts
-    ("x1.com/ x2.com/ ...", "ф1.рф ф2.рф ...") has a handful of shapes."""
+    `_DIGIT_SHAPE` of its UTF-8 bytes): a text of thousands of hosts ("x1.com/ x2.com/
+    ...", "ф1.рф ф2.рф ...") has a handful of shapes. `aces`: the IDNA forms of the hosts
+    beyond ASCII read before, by their chunk's shape and where they start in it
+    (`_ace_template`)."""
     if chunk.isascii():
         plain = "://" not in chunk and "www." not in chunk.lower()
         shape = chunk.encode().translate(_ALNUM_SHAPE if plain else _DIGIT_SHAPE)
-        spans = by_shape.get(shape)
-        if spans is None:
-            spans = by_shape[shape] = _url_spans(shape.decode())
     else:
         # letters stay as written (lower() may change a non-ASCII text's length); an
-        # ASCII digit is read as 0, as each of them reads alike there
-        wide = chunk.translate(_ZEROS)
-        spans = by_shape.get(wide)
-        if spans is None:
-            spans = by_shape[wide] = _url_spans(wide)
+        # ASCII digit is read as 0, as each of them reads alike there. In UTF-8 no byte of
+        # another character is an ASCII digit's, so the bytes' table reads the digits as
+        # a str's mapping would, several times faster
+        shape = chunk.encode("utf-8", "surrogatepass").translate(_DIGIT_SHAPE)
+    spans = by_shape.get(shape)
+    if spans is None:
+        spans = by_shape[shape] = _url_spans(shape.decode("utf-8", "surrogatepass"))
     hit = False
     tops, rules = public_suffixes()
     for start, end, bare in spans:
@@ -566,10 +570,61 @@ def _urls(chunk: str, found: dict[str, TokenKind],
         else:
             host = host.removeprefix("www.")
         if not host.isascii():
-            host = _punycode(host)
+            host = _ace_host(host, aces, (shape, start))
         found.setdefault(host, "url")
         hit = True
     return hit
+
+
+_AceTemplate = tuple[str, "Callable[[str], Any] | None"]
+"""A host shape's IDNA form with "{}" where each ASCII digit of a host of that shape goes,
+in order, and what picks those digits out of the host (None: it holds none)."""
+
+
+def _ace_host(host: str, aces: dict[_Key, _AceTemplate | None], shape: _Key) -> str:
+    """`_punycode(host)`, worked out once per `shape` of host (its ASCII digits read as 0;
+    `_urls` names it by its chunk's shape and where it starts there) where `_ace_label`
+    can write each of its labels: its ASCII digits are copied into the form in order (an
+    ASCII label is copied whole, a label beyond ASCII begins with its ASCII characters),
+    so a host of the shape has the shape's form with its own digits put in. The 111,111
+    hosts of a megabyte "ф0.рф ф1.рф ..." have six shapes."""
+    if shape in aces:
+        template = aces[shape]
+    else:
+        # lower() (which made `host`) makes no ASCII digit and keeps each
+        template = aces[shape] = _ace_template(host.translate(_ZEROS))
+    if template is None:
+        return _punycode(host)
+    form, digits = template
+    return form if digits is None else form.format(*digits(host))
+
+
+_Key = TypeVar("_Key", bound=Hashable)
+
+
+def _ace_template(shape: str) -> _AceTemplate | None:
+    """The `_AceTemplate` of a host shape; None where `_punycode` must read each host
+    (a label the codec decides, an empty one, or an IDNA dot other than ".")."""
+    labels = shape.split(".")
+    if not all(labels) or not _IDNA_DOTS.isdisjoint(shape):
+        return None
+    ace = [*map(_ace_label, labels)]
+    if None in ace:
+        return None
+    # a host holds no brace (`_HOSTNAME`: letters, digits, "." and "-"), nor does its
+    # IDNA form: each "0" (an ASCII digit of the host) a label's form copies is a slot;
+    # a label beyond ASCII copies its ASCII characters after "xn--", then its punycode
+    # writes digits of its own
+    form = ".".join(
+        label.replace("0", "{}") if label.isascii() else
+        "xn--" + (basic := label.encode("ascii", "ignore").decode("ascii")).replace("0", "{}")
+        + cast("str", written)[4 + len(basic):]
+        for label, written in zip(labels, ace, strict=True))
+    at = [i for i, c in enumerate(shape) if c == "0"]
+    if not at:
+        return form, None
+    # one place: itemgetter gives the character, which `*` spreads as itself
+    return form, itemgetter(*at)
 
 
 def unicode_host(host: str) -> str | None:
