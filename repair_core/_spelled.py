@@ -210,11 +210,13 @@ def _read_ipv6(written: str) -> str | None:
     return ":".join(groups[:best_at]) + "::" + ":".join(groups[best_at + best_len:])
 
 
-def _ipv6(m: re.Match[str], address: Callable[[str], str | None]) -> str:
+def _ipv6_rewritten(m: re.Match[str], address: Callable[[str], str | None]) -> str | None:
+    """What the `IPV6` match `m` is written as (`ipv6_addresses`); None where it is
+    written so already."""
     opened, written, closed = m.groups()
     read = address(written)
     if read is None or read == written:
-        return m.group(0)
+        return None
     if "." in read and opened and closed:
         return read  # a URL's host "[::ffff:a.b.c.d]" is the IPv4 host
     return opened + read + closed
@@ -230,24 +232,42 @@ def ipv6_addresses(text: str) -> str:
     ...                "http://[::ffff:c000:207]/ at 10:30:45")
     'http://[2001:db8::1]:8080/ dns 192.0.2.7, http://192.0.2.7/ at 10:30:45'
     """
-    if "::" not in text and text.count(":") < 7:
+    colons = text.count(":")
+    if colons < 7 and "::" not in text:
         return text
     address = ipv6_reader()
     out: list[str] = []
     done = 0
-    for lo, hi in _ipv6_spans(text):
-        pos = max(lo, done)
-        # a match starting by `hi` ends and is looked ahead of before this end
-        while pos <= hi and (m := IPV6.search(text, pos, hi + _IPV6_LONGEST + 1)) is not None \
-                and m.start() <= hi:
-            out += [text[done:m.start()], _ipv6(m, address)]
-            done = pos = m.end()
+    # a text of many colons (a log of addresses) is searched whole: trying every place
+    # costs less than looking for the places around its colons
+    for m in IPV6.finditer(text) if colons * _IPV6_DENSE > len(text) else _ipv6_matches(text):
+        read = _ipv6_rewritten(m, address)
+        if read is not None:
+            out += [text[done:m.start()], read]
+            done = m.end()
     if not out:
         return text
     out.append(text[done:])
     return "".join(out)
 
 
+def _ipv6_matches(text: str) -> Iterator[re.Match[str]]:
+    """`IPV6.finditer(text)`, searched only around the places where a match may start
+    (`_ipv6_spans`)."""
+    done = 0
+    for lo, hi in _ipv6_spans(text):
+        pos = max(lo, done)
+        # a match starting by `hi` ends and is looked ahead of before this end
+        while pos <= hi and (m := IPV6.search(text, pos, hi + _IPV6_LONGEST + 1)) is not None \
+                and m.start() <= hi:
+            yield m
+            done = pos = m.end()
+
+
+_IPV6_DENSE = 20
+"""A text holding more than one colon in this many characters is searched for IPv6
+addresses whole (36 ns a character) rather than around each pair of colons (about 0.7 µs
+a colon, on a megabyte of addresses)."""
 _IPV6_LONGEST = 52
 """The most characters an `IPV6` match holds: a bracket, seven groups of four hex digits
 each with its colon, a dotted IPv4 tail of 15 and a bracket."""

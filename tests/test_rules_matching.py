@@ -1414,12 +1414,17 @@ def test_iban_starts_found_with_numpy_are_those_the_search_finds(parts, window):
     ["2001", "db8", "DB8", "0", "0000", "ffff", "c000", "207", "::", ":", "[", "]", "1",
      "192.0.2.7", "10:30:45", "x", " ", ".", "g", "12345", "/", "\u2003"]), max_size=40))
 def test_ipv6_addresses_read_from_the_colons_are_those_the_whole_text_reads(parts):
+    from unittest import mock
+
     from repair_core import _spelled
 
     text = "".join(parts)
     reader = _spelled.ipv6_reader()
-    whole = _spelled.IPV6.sub(lambda m: _spelled._ipv6(m, reader), text)
-    assert _spelled.ipv6_addresses(text) == whole
+    whole = _spelled.IPV6.sub(lambda m: _spelled._ipv6_rewritten(m, reader) or m.group(0), text)
+    # searched around its colons, and (a text dense with colons) whole
+    for dense in (0, len(text) + 1):
+        with mock.patch.object(_spelled, "_IPV6_DENSE", dense):
+            assert _spelled.ipv6_addresses(text) == whole
 
 
 def test_the_stretches_key_each_word_of_a_span_as_the_tables_do():
