@@ -159,8 +159,8 @@ def test_a_text_written_many_times_is_scored_once_with_the_same_result(monkeypat
     assert sorted(scored) == sorted([carrier, near, near])
 
 
-def test_scan_distinct_gives_what_scan_gives_reading_each_text_once(monkeypatch):
-    from repair_core.plan import _suspects
+def test_scan_gives_what_reading_every_text_gives_reading_each_distinct_text_once(monkeypatch):
+    from repair_core.content import _match
 
     city = signature_of("Lin's home city is Denver, she said on Monday.", key="home_city",
                         value="Denver", node="m1")
@@ -173,13 +173,13 @@ def test_scan_distinct_gives_what_scan_gives_reading_each_text_once(monkeypatch)
     # its text
     slots = {1: ("home_city", "Denver"), 5: ("home_city", "Denver"),
              9: ("home_city", "Lisbon"), 13: ("other", "Denver"), 2: ("home_city", "Denver")}
-    expected = list(scan([city, mail], texts, slots))
+    expected = list(_match._scan_each([city, mail], texts, slots))
     assert {1, 5} <= {i for i, _m in expected} and not {9, 13} & {i for i, _m in expected}
     read: list[list[str]] = []
-    real = _suspects.scan
-    monkeypatch.setattr(_suspects, "scan",
+    real = _match._scan_each
+    monkeypatch.setattr(_match, "_scan_each",
                         lambda sigs, xs, sl: read.append(list(xs)) or real(sigs, xs, sl))
-    assert list(_suspects.scan_distinct([city, mail], texts, slots)) == expected
+    assert list(scan([city, mail], texts, slots)) == expected
     # the four texts, then the near miss and the double carrier as records holding it
     assert len(read) == 1 and sorted(read[0]) == sorted([carrier, near, both,
                                                          "an unrelated note", near, both])

@@ -29,11 +29,9 @@ only flag, with a reason (`cleaned`: rule `suspect.reviewer-clean`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
-
-import numpy as np
 
 from .._canonical import canonical_each
 from .._carried import words_of_canonical
@@ -61,8 +59,7 @@ __all__ = ["SuspectMode", "SUSPECT_MODES", "Suspected", "ProducerInput", "find_s
            "find_carriers", "carrier_bounds", "same_inputs", "held_seeds",
            "cleaned_by_reviewer",
            "what_it_holds", "holds", "rejecting_word", "unsure_line", "folded_facts", "facts_line",
-           "source_reason", "carrier_reason", "CONTENT_KINDS", "rejecting_records",
-           "scan_distinct"]
+           "source_reason", "carrier_reason", "CONTENT_KINDS", "rejecting_records"]
 
 SuspectMode = Literal["quarantine", "flag", "off"]
 SUSPECT_MODES: tuple[str, ...] = SuspectMode.__args__  # type: ignore[attr-defined]
@@ -333,7 +330,7 @@ def find_carriers(signatures: Mapping[str, ContentSignature], bounds: Mapping[st
     sigs = list(signatures.values())
     best: dict[int, tuple[float, int, Any]] = {}
     order = {s.node: k for k, s in enumerate(sigs)}
-    for i, hit in scan_distinct(sigs, contents, slots):
+    for i, hit in scan(sigs, contents, slots):
         if times[i] < bounds.get(hit.node, float("-inf")):
             continue
         rank = (hit.score, -order[hit.node])
@@ -375,51 +372,6 @@ def find_carriers(signatures: Mapping[str, ContentSignature], bounds: Mapping[st
     return out
 
 
-def scan_distinct(signatures: Sequence[ContentSignature], texts: Sequence[str],
-                  slots: Mapping[int, tuple[str | None, Any]]
-                  ) -> Iterator[tuple[int, CarrierMatch]]:
-    """`scan(signatures, texts, slots)`, the same pairs in the same order, with each
-    distinct text searched and scored once. A text's matches depend on the text and on
-    which signatures' slots its record holds only (`scan`), so each text is read once
-    for each such set of signatures it is held with, however often it is written: an agent copies its records and repeats its tool outputs (the
-    1M-step synthetic case's 653k candidate carriers are 38k distinct texts, a tenth of
-    the characters)."""
-    from ..content._match import _holds_slot
-
-    keyed = [s for s in signatures if s.key is not None and s.value is not None]
-    keys = {s.key for s in keyed}
-    number = {t: u for u, t in enumerate(dict.fromkeys(texts))}
-    distinct = list(number)
-    unit_of = np.fromiter(map(number.__getitem__, texts), np.int64, len(texts))
-    del number
-    # a record holding a slot is read with it, once for its text and the signatures
-    # whose slot it holds; holding none, it reads as its text alone
-    unit_slots: dict[int, tuple[str | None, Any]] = {}
-    held_unit: dict[tuple[str, tuple[bool, ...]], int] = {}
-    for i, kv in slots.items():
-        if kv[0] not in keys:
-            continue
-        held = tuple(_holds_slot(s, kv) for s in keyed)
-        if not any(held):
-            continue
-        u = held_unit.setdefault((texts[i], held), len(distinct))
-        if u == len(distinct):
-            unit_slots[u] = kv
-            distinct.append(texts[i])
-        unit_of[i] = u
-    hits: dict[int, list[CarrierMatch]] = {}
-    for u, hit in scan(signatures, distinct, unit_slots):
-        hits.setdefault(u, []).append(hit)
-    if not hits:
-        return
-    found = np.zeros(len(distinct), bool)
-    found[np.fromiter(hits, np.int64, len(hits))] = True
-    at = np.flatnonzero(found[unit_of])
-    for i, u in zip(at.tolist(), unit_of[at].tolist(), strict=True):
-        for hit in hits[u]:
-            yield i, hit
-
-
 def rejecting_records(signatures: Mapping[str, ContentSignature], ids: Sequence[str],
                       contents: Sequence[str], slots: Mapping[int, tuple[str | None, Any]],
                       timed: Container[int] = ()) -> dict[str, tuple[str, str]]:
@@ -451,7 +403,7 @@ def rejecting_records(signatures: Mapping[str, ContentSignature], ids: Sequence[
     sigs = list(signatures.values())
     order = {f.node: k for k, f in enumerate(sigs)}
     first: dict[int, ContentSignature] = {}
-    for i, hit in scan_distinct(sigs, contents, slots):
+    for i, hit in scan(sigs, contents, slots):
         if i not in first or order[hit.node] < order[first[i].node]:
             first[i] = signatures[hit.node]
     out: dict[str, tuple[str, str]] = {}
