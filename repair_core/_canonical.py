@@ -37,7 +37,7 @@ import json
 import re
 import sys
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -139,8 +139,9 @@ _LONG_TEXT = 1 << 16
 """The fewest characters of a text whose canonical form `long_texts_read_once` keeps: so
 long that reading it again costs (a megabyte of number words in ten languages, 0.5 CPU s
 a reading), so few of them that keeping their forms for one call costs little memory."""
-_read_once: ContextVar[dict[str, str] | None] = ContextVar("canonical_long_texts",
-                                                            default=None)
+_read_once: ContextVar[dict[tuple[str, str], str] | None] = ContextVar(
+    "canonical_long_texts", default=None)
+"""Inside `long_texts_read_once`: (what was read, the long text) -> what it reads as."""
 
 
 @contextmanager
@@ -148,7 +149,9 @@ def long_texts_read_once() -> Iterator[None]:
     """Inside the block, `canonical` of a text of `_LONG_TEXT` characters or more is worked
     out once and given again to every later call with that text (alone, or as one of
     `canonical_each`'s texts): the carrier search, the rejecting-records rule and their
-    facts each fold a long record. Kept for the block only, never process-wide (a case's
+    facts each fold a long record. So are the readings `canonical` and `visible` share
+    (the encodings and references decoded, NFKC, the letters read as digits): a
+    fault's signature reads its text both ways. Kept for the block only, never process-wide (a case's
     texts do not outlive the call: tests/test_case_texts_not_retained.py); a nested block
     shares its enclosing one's."""
     if _read_once.get() is not None:
@@ -176,26 +179,54 @@ def canonical(text: str) -> str:
     >>> canonical("SA٩٣ ٠٥٠٠ and ٢٢٬٥٠٠ at evil%2Dsite%2Ecom")
     'sa93 0500 and 22,500 at evil-site.com'
     """
+    return _once("canonical", text, _canonical_of_one)
+
+
+def _canonical_of_one(text: str) -> str:
+    return _canonical(text, _once)
+
+
+def _once(reading: str, text: str, read: Callable[[str], str]) -> str:
+    """`read(text)`, inside `long_texts_read_once` worked out once for a long text
+    (`reading` names what `read` does)."""
     if len(text) >= _LONG_TEXT and (kept := _read_once.get()) is not None:
-        out = kept.get(text)
+        out = kept.get((reading, text))
         if out is None:
-            out = kept[text] = _canonical(text)
+            out = kept[(reading, text)] = read(text)
         return out
-    return _canonical(text)
+    return read(text)
 
 
-def _canonical(text: str) -> str:
-    text = percent_decoded(html_decoded(html_untagged(encodings_read(text))))
+def _each_time(_reading: str, text: str, read: Callable[[str], str]) -> str:
+    """`read(text)`: `_once`'s stand-in for a text that is many joined (the carrier
+    search's hundreds of megabytes at a million steps), never kept."""
+    return read(text)
+
+
+def _encodings_decoded(text: str) -> str:
+    return percent_decoded(html_decoded(html_untagged(encodings_read(text))))
+
+
+def _normalised(text: str) -> str:
+    # CJK numerals before NFKC's compatibility forms and the confusables, which would
+    # read "〇" as "o"
+    return unicodedata.normalize("NFKC", cjk_digits(text))
+
+
+def _canonical(text: str, once: Callable[[str, str, Callable[[str], str]], str] = _each_time
+               ) -> str:
+    """`canonical(text)`; `once`: `_once` for one text, whose readings `visible` shares."""
+    text = once("decoded", text, _encodings_decoded)
     if text.isascii():
-        out = spoken_mail(_numbers_read(text).lower())
+        out = spoken_mail(once("numbers", text, _numbers_read).lower())
     else:
         mapped, _ = _tables()
         # CJK numerals before the confusables, which would read "〇" as "o"; the letters
         # read as digits in a number or an IBAN before case-folding, which would make "O"
         # an "o" and "I" an "i"; an address spoken in words before them too, which would
         # read a Cyrillic "собака" as Latin letters
-        out = spoken_mail(_numbers_read(unicodedata.normalize(
-            "NFKC", cjk_digits(text))).casefold()).translate(mapped)
+        out = spoken_mail(_numbers_read(once("normalised", text, _normalised)
+                                        ).casefold()).translate(mapped)
         # a prototype may be a combining mark that composes with the character before it
         if not out.isascii():
             out = unicodedata.normalize("NFKC", out)
@@ -262,11 +293,11 @@ def visible(text: str) -> str:
     >>> visible("Ali\\u200bce at ｅｖｉｌ.com, SA٩٣")
     'Alice at evil.com, SA93'
     """
-    text = percent_decoded(html_decoded(html_untagged(encodings_read(text))))
+    text = _once("decoded", text, _encodings_decoded)
     if not text.isascii():
         _, formats = _tables()
-        text = unicodedata.normalize("NFKC", cjk_digits(text)).translate(formats)
-    return numeric_hosts(untagged_mail(spoken_mail(_numbers_read(text))))
+        text = _once("normalised", text, _normalised).translate(formats)
+    return numeric_hosts(untagged_mail(spoken_mail(_once("numbers", text, _numbers_read))))
 
 
 def encodings_read(text: str) -> str:

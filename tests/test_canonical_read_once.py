@@ -24,9 +24,9 @@ def _counted(monkeypatch) -> list[int]:
     lengths: list[int] = []
     read = _canonical._canonical
 
-    def counting(text: str) -> str:
+    def counting(text: str, *once) -> str:
         lengths.append(len(text))
-        return read(text)
+        return read(text, *once)
 
     monkeypatch.setattr(_canonical, "_canonical", counting)
     return lengths
@@ -57,7 +57,7 @@ def test_a_long_text_is_read_once_inside_the_block_and_gives_what_each_reading_g
 def test_nothing_is_kept_after_the_block(monkeypatch):
     with long_texts_read_once():
         canonical(LONG)
-        assert _canonical._read_once.get() == {LONG: canonical(LONG)}
+        assert _canonical._read_once.get()[("canonical", LONG)] == canonical(LONG)
     assert _canonical._read_once.get() is None
     lengths = _counted(monkeypatch)
     canonical(LONG)
@@ -75,3 +75,21 @@ def test_a_plan_reads_a_long_record_once(monkeypatch):
     plan_case(case)
     record = len(f"{text} ")  # the record's text: the shape and a short fault's at its end
     assert sum(1 for n in lengths if n >= record) == 1, sorted(lengths)[-5:]
+
+
+def test_canonical_and_visible_share_their_readings_of_a_long_text(monkeypatch):
+    from repair_core._canonical import visible
+
+    for text in (LONG, LONG.replace("Ｐａｙ", "Pay")):  # beyond ASCII, and ASCII
+        seen, shown = canonical(text), visible(text)
+        numbers: list[int] = []
+        real = _canonical._numbers_read
+        monkeypatch.setattr(_canonical, "_numbers_read",
+                            lambda t, real=real: numbers.append(len(t)) or real(t))
+        with long_texts_read_once():
+            assert (canonical(text), visible(text)) == (seen, shown)
+            assert (canonical(text), visible(text)) == (seen, shown)
+        # once for canonical and once for visible, which reads its format characters
+        # dropped; an ASCII text once for both
+        assert len(numbers) == (1 if text.isascii() else 2), numbers
+        monkeypatch.undo()
