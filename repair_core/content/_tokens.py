@@ -256,15 +256,16 @@ def proper_names(text: str, common: Iterable[str] = ()) -> list[str]:
     ordinary = COMMON_CAPITALISED | {w.casefold() for w in common}
     german = _reads_german(text)
     visible = _first_visible(text)
-    runs: list[tuple[list[str], bool]] = []
+    # each run as written and whether it starts a sentence, once however often it is
+    # written: what it is decided to be depends on nothing else
+    runs: dict[tuple[str, bool], None] = {}
     nouns: set[str] = set()
     for m in _name_patterns()[0].finditer(text):
-        parts = m.group(0).split()
-        runs.append((parts, _starts_sentence(text, m.start(), visible)))
+        runs[(m.group(0), _starts_sentence(text, m.start(), visible))] = None
         if german:
             # a capitalised word after a determiner, in the run or just before it
             follows = _after_determiner(text, m.start())
-            for part in parts:
+            for part in m.group(0).split():
                 folded = part.casefold()
                 if follows and folded not in _GERMAN_DETERMINERS:
                     nouns.add(folded)
@@ -273,7 +274,8 @@ def proper_names(text: str, common: Iterable[str] = ()) -> list[str]:
         ordinary |= _GERMAN_COMMON
     never = COMMON_CAPITALISED | _GERMAN_COMMON | nouns if german else COMMON_CAPITALISED
     found: dict[str, None] = {}
-    for parts, initial in runs:
+    for run, initial in runs:
+        parts = run.split()
         first, last = 0, len(parts)
         while first < last:
             word = parts[first].casefold().split("'")[0].split("’")[0]
