@@ -56,7 +56,9 @@ with: a text holding none of them, read case-blind, holds no such marker. Lookin
 them first is a few fast searches; each pattern, case-blind with a word boundary in
 front, tries every place of the text (0.05-0.1 CPU s per megabyte each)."""
 
-_TO_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_FOLDED_TO_ASCII = "\u0130\u0131\u017f\u212a"
+"""The characters `_TO_ASCII` maps."""
+_TO_ASCII = str.maketrans(dict(zip(_FOLDED_TO_ASCII, "iisk", strict=True)))
 """The characters besides ASCII letters that Python's case-blind patterns read as an
 ASCII letter, each to that letter: dotted and dotless I, long s, the Kelvin sign
 (`str.lower` alone leaves the long s and makes the dotted I two characters)."""
@@ -71,6 +73,9 @@ def instruction_markers(text: str) -> list[MarkerKind]:
     >>> instruction_markers("Lin prefers window seats; ignore the aisle.")
     []
     """
-    folded = (text if text.isascii() else text.translate(_TO_ASCII)).lower()
+    # (a mapping's translation reads each character of a text beyond ASCII through the
+    # table, 0.06 CPU s a megabyte: only a text holding one of the four is translated)
+    folded = (text if text.isascii() or not any(c in text for c in _FOLDED_TO_ASCII)
+              else text.translate(_TO_ASCII)).lower()
     return [kind for kind, pattern in MARKERS.items()  # type: ignore[misc]
             if any(lead in folded for lead in _LEADS[kind]) and pattern.search(text)]
