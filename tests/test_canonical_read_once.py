@@ -85,7 +85,7 @@ def test_canonical_and_visible_share_their_readings_of_a_long_text(monkeypatch):
         numbers: list[int] = []
         real = _canonical._numbers_read
         monkeypatch.setattr(_canonical, "_numbers_read",
-                            lambda t, real=real: numbers.append(len(t)) or real(t))
+                            lambda t, real=real, numbers=numbers: numbers.append(len(t)) or real(t))
         with long_texts_read_once():
             assert (canonical(text), visible(text)) == (seen, shown)
             assert (canonical(text), visible(text)) == (seen, shown)
