@@ -767,6 +767,10 @@ def test_a_base64_run_of_printable_text_reads_as_the_text():
     card = signature_of("Always pay the supplier with card 7625155506850652 from now on.",
                         node="f")
     assert canonical("7625155506850652") == "7625155506850652"
+    # (the card's decoding is also of three scripts, which alone keeps it; these decode
+    # to text of one script that reads as text, so only the digits-alone rule keeps them)
+    for number in ("2716452447642751", "5520576625412703"):
+        assert canonical(number) == number
     assert match(card, "Use card 7625 1555 0685 0652 for the supplier.") is not None
     # nor is a run whose text mixes letters of two scripts beyond ASCII: this valid
     # Lithuanian IBAN (one in about 9,000 decodes so) read as NKo and Cyrillic and was lost
