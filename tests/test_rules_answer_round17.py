@@ -173,6 +173,13 @@ def test_the_user_taken_off_or_the_seat_given_away_after_the_hold(answer, outcom
 @pytest.mark.parametrize(("answer", "outcome"), [
     ('{"flight": "UA511", "seat": "22C", "seat_type": "aisle", "held": false}',
      "not recovered"),
+    # the same field written as a string or in YAML says the same
+    ('{"flight": "UA511", "seat": "22C", "seat_type": "aisle", "held": "false"}',
+     "not recovered"),
+    ("flight: UA511\nseat: 22C\nseat_type: aisle\nheld: false", "not recovered"),
+    ("- flight: UA511\n  seat: 22C (aisle)\n  held: False", "not recovered"),
+    ("flight: UA511\nseat: 22C\nseat_type: aisle\nheld: true\nwaitlisted: false",
+     "recovered"),
     ("Next step: hold 22C (aisle) on UA511. Just confirm and I'll do it.", "not recovered"),
     ('{"flight": "UA511", "seat": "22C", "seat_type": "aisle", "held": true, '
      '"waitlisted": false}', "recovered"),

@@ -482,17 +482,24 @@ _BRACKETS = re.compile(r"[()]")
 _CLOSING = re.compile(r"\)")
 _FOOTNOTE_MARKS = re.compile("[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
 """Superscript digits: footnote markers ("Seattle¹"), never a digit of a value."""
-_JSON_FALSE = re.compile(r'"(\w+)"\s*:\s*false\b', re.IGNORECASE)
+_FALSE_FIELD = re.compile(
+    r'(?:"(\w+)"\s*:\s*|^[ \t-]*(\w+)[ \t]*:[ \t]*)("?)false\3(?![\w"])',
+    re.IGNORECASE | re.MULTILINE)
+"""A field set to false: a JSON key (`"held": false`, or the string `"held": "false"`)
+or a YAML key at the start of a line (`held: false`, `- held: false`), whose value a
+model may write either way."""
 
 
 def _false_actions_read(answer: str) -> str:
-    """A JSON field naming an action done set to false (`"held": false`, `"added": false`)
-    reads as the action not done (`"held": "not held"`): a model replying in JSON says
-    "not" so."""
+    """A JSON or YAML field naming an action done set to false (`"held": false`,
+    `"added": "false"`, `held: false`) reads as the action not done (`"held": "not
+    held"`): a model replying in JSON or YAML says "not" so."""
     def read(m: re.Match[str]) -> str:
-        key = m.group(1)
-        return f'"{key}": "not {key}"' if key.lower() in _DONE_FORMS else m.group(0)
-    return _JSON_FALSE.sub(read, answer)
+        key = m.group(1) or m.group(2)
+        if key.lower() not in _DONE_FORMS:
+            return m.group(0)
+        return f'{m.group(0)[:m.start(3) - m.start()]}"not {key}"'
+    return _FALSE_FIELD.sub(read, answer)
 
 
 _STRUCK = re.compile(r"~~[^~\n]+~~|<(s|del|strike)>[^<\n]*</\1>", re.IGNORECASE)
