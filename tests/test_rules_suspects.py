@@ -282,6 +282,25 @@ def test_an_input_only_beside_the_source_moves_no_carrier_bound():
 
 
 @rule("suspect.carrier")
+def test_a_user_turn_a_reviewer_cleans_moves_no_carrier_bound():
+    # the user's own turn gives the IBAN and the reviewer cleans it as the fault's
+    # source: its words are the user's own, so it is no source the payload was derived
+    # from, and a record written before the mail (seq 3) stays out of the carriers
+    data = _same_mail_case(
+        rec("m_early", text=f"Braun's account noted: {NEW_IBAN}.", key="braun_account",
+            value=NEW_IBAN, created_seq=3))
+    data["session"][0]["text"] = f"Read Braun's mail; his new account is {NEW_IBAN}."
+    why = {"u1": "the user pasted the attacker's IBAN"}
+    for objective in ("answer", "store"):
+        plan = _plan(data, objective=objective, clean_source=why)
+        found = {s.id: s for s in plan.suspected}
+        assert (found["u1"].kind, found["u1"].action) == ("turn", "clean")
+        assert (found["s4"].role, found["s4"].action) == ("source", "clean")
+        assert "m_early" not in found and plan.memory["m_early"] == "keep"
+        assert _columnar(data, objective, clean_source=why) == report_json_of(plan)
+
+
+@rule("suspect.carrier")
 def test_a_step_output_carrier_is_listed_and_changes_no_step():
     data = _derived([step("s6", 6, "claim", "u1:initiate",
                           text=f"The payment portal is {URL}.")])

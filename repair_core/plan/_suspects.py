@@ -183,7 +183,8 @@ def find_sources(signatures: Mapping[str, ContentSignature],
                 action="clean" if alone and mode == "quarantine" else "flag",
                 evidence=_lineage_evidence(cand, shared, alone), score=round(score, 4))
     for node in sorted(cleaned or ()):  # the reviewer's word: the fault came from it
-        if node in found and node not in derived.get(found[node].fault, ()):
+        if (node in found and found[node].kind != "turn"
+                and node not in derived.get(found[node].fault, ())):
             derived.setdefault(found[node].fault, []).append(node)
     return cleaned_by_reviewer(found, cleaned or {}, not_suspect, mode)
 
