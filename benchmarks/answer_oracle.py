@@ -1,7 +1,7 @@
 """Error rates of the answer oracles on hand-written free-text answers
 (`benchmarks/answers/answers.jsonl`, and `languages-fresh.jsonl`, `round4.jsonl`,
 `round5.jsonl` to `round14.jsonl`, `heldout-15.jsonl`, `heldout-16.jsonl`,
-`heldout-17.jsonl`), per split
+`heldout-17.jsonl`, `heldout-18.jsonl`), per split
 and per category:
 
     python benchmarks/answer_oracle.py                # print the section
@@ -41,6 +41,8 @@ by a helper who had not read the oracle, verdicts fixed before it ran, or, from
 Luxembourgish, Slovenian, Serbian in both scripts and eight languages no earlier set
 writes), written blind the same way, or, from `heldout-17.jsonl`, `english-heldout17` and
 `other-languages-heldout17` (fifteen languages earlier sets write and nine none does),
+written blind the same way, or, from `heldout-18.jsonl`, `english-heldout18` and
+`other-languages-heldout18` (eleven languages earlier sets write and nine none does),
 written blind the same way. An oracle
 errs on an answer when it decides wrong (accepts a wrong one or rejects a right one); the
 strict rule may also be *unsure* (it defers the answer to a judge), and an unsure answer
@@ -77,6 +79,8 @@ HELDOUT_16 = ROOT / "benchmarks" / "answers" / "heldout-16.jsonl"
 """The round-16 held-out set, written blind after round 15's mends."""
 HELDOUT_17 = ROOT / "benchmarks" / "answers" / "heldout-17.jsonl"
 """The round-17 held-out set, written blind after round 16's mends."""
+HELDOUT_18 = ROOT / "benchmarks" / "answers" / "heldout-18.jsonl"
+"""The round-18 held-out set, written blind after round 17's mends."""
 Outcome = Literal["recovered", "not recovered", "unsure"]
 BEGIN, END = "<!-- answer-oracle:begin -->", "<!-- answer-oracle:end -->"
 DOC = ROOT / "docs" / "benchmark.md"
@@ -89,7 +93,8 @@ Split = Literal["dev", "held-out", "fresh", "languages", "languages-fresh", "eng
                 "english-round12", "other-languages-round12", "english-round13",
                 "other-languages-round13", "other-languages-round14", "english-heldout15",
                 "other-languages-heldout15", "english-heldout16", "other-languages-heldout16",
-                "english-heldout17", "other-languages-heldout17"]
+                "english-heldout17", "other-languages-heldout17", "english-heldout18",
+                "other-languages-heldout18"]
 SPLITS: tuple[str, ...] = get_args(Split)
 
 
@@ -165,11 +170,16 @@ class Answer(BaseModel):
     `other-languages-heldout17`: 88 English answers and 48 in fifteen languages earlier
     sets write and nine none does (Bulgarian, Belarusian, Mongolian, Bengali, Urdu,
     Nepali, Punjabi, Scottish Gaelic, Sundanese) over 30 controlled, adapted and
-    multi-session cases (`heldout-17.jsonl`), written blind the same way."""
+    multi-session cases (`heldout-17.jsonl`), written blind the same way;
+    `english-heldout18` and `other-languages-heldout18`: 80 English answers and 48 in
+    eleven languages earlier sets write and nine none does (Marathi, Gujarati, Telugu,
+    Kannada, West Frisian, Yiddish, Latin, Kurmanji, Tajik) over 33 controlled-noisy,
+    controlled, adapted and multi-session cases (`heldout-18.jsonl`), written blind the
+    same way."""
 
 
 def load_answers(paths: tuple[Path, ...] = (ANSWERS, LANGUAGES_FRESH, *ROUNDS, HELDOUT_15,
-                                           HELDOUT_16, HELDOUT_17)
+                                           HELDOUT_16, HELDOUT_17, HELDOUT_18)
                  ) -> list[Answer]:
     return [Answer.model_validate_json(line) for path in paths for line in
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
