@@ -14,7 +14,7 @@ from typing import Any
 from repair_core import Case, RepairPlan, repair
 
 from .judge_settings import JudgeSettings
-from .result_check import check_result_in_worker, checked_here
+from .result_check import replay_and_check
 
 __all__ = ["ReplayCancelled", "ReplayJob", "replay_estimate", "calls_by_step"]
 
@@ -113,13 +113,13 @@ class ReplayJob:
         try:
             if self._cancel.is_set():
                 raise ReplayCancelled
-            here = checked_here()
-            judge = self.judge.model_judge() if here and self.judge is not None else None
-            self.result = repair(case, plan, client=client, observations=observations,
-                                 on_progress=self._progress, judge=judge, check=here)
-            if not here:
-                self.check_unfinished, self.check_problems = check_result_in_worker(
-                    plan, self.result, judge=self.judge, ended=self._session_ended)
+            def replay(here: bool) -> Any:
+                judge = self.judge.model_judge() if here and self.judge is not None else None
+                return repair(case, plan, client=client, observations=observations,
+                              on_progress=self._progress, judge=judge, check=here)
+
+            self.result, self.check_unfinished, self.check_problems = replay_and_check(
+                plan, replay, judge=self.judge, ended=self._session_ended)
         except ReplayCancelled:
             self.cancelled = True
         except Exception as exc:  # noqa: BLE001 - shown to the reviewer on the page

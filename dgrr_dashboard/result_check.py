@@ -8,7 +8,7 @@ server's interpreter."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from repair_core import Case, CaseError, RepairPlan
 from repair_core.approvals import check_sources
@@ -18,7 +18,7 @@ from .judge_settings import JudgeSettings
 from .upload_client import LimitExceeded, use_worker, verify_in_worker
 
 __all__ = ["LIMIT_REACHED", "SETTING_UNUSABLE", "UNFINISHED", "check_in_worker", "check_result_in_worker",
-           "checked_here", "where_checked"]
+           "checked_here", "replay_and_check", "where_checked"]
 
 LIMIT_REACHED = "the check ran out of its CPU/memory limit"
 """Why a check past the worker's limits is not certified."""
@@ -82,3 +82,29 @@ def check_result_in_worker(plan: RepairPlan, result: Any, *,
     if verification is not None:
         result.verification = verification
     return why, problems
+
+
+Replayed = TypeVar("Replayed")
+
+
+def replay_and_check(plan: RepairPlan, replay: Callable[[bool], Replayed], *,
+                     judge: JudgeSettings | None = None,
+                     ended: Callable[[], bool] | None = None,
+                     checking: Callable[[], None] | None = None
+                     ) -> tuple[Replayed, str | None, list[str]]:
+    """Run `replay(check_here)` — the replay of `plan`, with its content check made in this
+    interpreter when `check_here` — then, when checks run in the worker, the check of its
+    result there (`checking()` is called first, to say so): (the result, None, []) when it
+    was checked, else (the result, why it is not certified, the problems). An unusable
+    `upload_worker` setting does not lose the replay: it is kept, unchecked, and not
+    certified (`SETTING_UNUSABLE`), as the Approve page and the Apply panel say."""
+    here, unusable = where_checked()
+    result = replay(here)
+    if unusable:
+        return result, SETTING_UNUSABLE, unusable
+    if here:
+        return result, None, []
+    if checking is not None:
+        checking()
+    why, problems = check_result_in_worker(plan, result, judge=judge, ended=ended)
+    return result, why, problems

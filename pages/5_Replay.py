@@ -13,7 +13,7 @@ from dgrr_dashboard import state
 from dgrr_dashboard.identity import reviewer_identity
 from dgrr_dashboard.kept_replays import REPLAYS_KEPT
 from dgrr_dashboard.replay_job import ReplayJob, calls_by_step, replay_estimate
-from dgrr_dashboard.result_check import check_result_in_worker, checked_here
+from dgrr_dashboard.result_check import replay_and_check
 from dgrr_dashboard.settings import (
     REFERENCE,
     offered_models,
@@ -183,16 +183,17 @@ elif run:
     try:
         client = _client()
         judge = operator_judge_settings()[0]
-        here = checked_here()
-        res = repair(c, p, client=client, observations=observations or None,
-                     on_progress=on_progress, check=here,
-                     judge=judge.model_judge() if here and judge is not None else None)
-        if not here:
-            bar.progress(1.0, text="content check of the result…")
-            unfinished = check_result_in_worker(p, res, judge=judge,
-                                                ended=state.session_ended())
-            if unfinished[0] is not None:
-                st.session_state[CHECK_FLASH] = unfinished
+
+        def replay(here: bool) -> Any:
+            return repair(c, p, client=client, observations=observations or None,
+                          on_progress=on_progress, check=here,
+                          judge=judge.model_judge() if here and judge is not None else None)
+
+        res, why, problems = replay_and_check(
+            p, replay, judge=judge, ended=state.session_ended(),
+            checking=lambda: bar.progress(1.0, text="content check of the result…"))
+        if why is not None:
+            st.session_state[CHECK_FLASH] = (why, problems)
     except Exception as exc:  # a user-facing page: show the error, keep the state
         with progress_slot:
             show_problems("Replay failed", [f"{type(exc).__name__}: {exc}"])

@@ -242,3 +242,40 @@ def test_a_replay_beside_the_page_has_its_check_made_in_the_worker(monkeypatch):
     assert job.wait(120) and job.error is None, job.error
     assert job.check_unfinished == LIMIT_REACHED
     assert job.result.verification is None
+
+
+def _no_check_here(monkeypatch):
+    from repair_core.replay import _executor
+
+    def checked_here(*args, **kwargs):
+        raise AssertionError("the server ran the content check in its own interpreter")
+
+    monkeypatch.setattr(_executor, "verify_result", checked_here)
+
+
+def test_an_unusable_worker_setting_keeps_the_replay_not_certified(monkeypatch):
+    # the setting broke after the case was loaded: the replay is kept, its check is not run
+    # in the server in the worker's place, and the page says why it is not certified
+    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "on")
+    at = loaded()
+    page(at, "5_Replay")  # plans the case, in the worker
+    _no_check_here(monkeypatch)
+    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "sometimes")
+    at = _ok(at.button(key="dgrr_w_run_replay").click().run())
+    shown = texts(at)
+    assert "Replay failed" not in shown
+    assert at.session_state["dgrr_result"].verification is None  # not checked: not clean
+    assert ("Content check of what the agent reads next: not certified: the upload_worker "
+            "setting is not usable, so no check ran") in shown
+    assert "'sometimes': expected auto, on or off" in shown
+
+
+def test_an_unusable_worker_setting_keeps_a_background_replay_not_certified(monkeypatch):
+    _no_check_here(monkeypatch)
+    monkeypatch.setenv("DGRR_UPLOAD_WORKER", "sometimes")
+    plan = plan_case(load_example())
+    job = ReplayJob(plan.case, plan, client=ModelClient()).start()
+    assert job.wait(120) and job.error is None, job.error
+    assert job.result is not None and job.result.verification is None
+    assert job.check_unfinished == result_check.SETTING_UNUSABLE
+    assert any("'sometimes': expected auto, on or off" in p for p in job.check_problems)
