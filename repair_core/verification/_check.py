@@ -42,6 +42,7 @@ from ..content import (
     node_parts,
     quantities,
     scan,
+    shingles,
     signatures,
     words,
 )
@@ -188,6 +189,7 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
     read_from: dict[int, tuple[int, list[str]]] = {}  # item -> (seq, tool outputs it read)
     lineaged: dict[int, int] = {}  # item -> seq of a record of the case with a lineage
     added: dict[int, Any] = {}  # item -> a record a replayed write added
+    as_in_case: dict[int, Any] = {}  # item -> the case's record, when the repair kept it as is
     final = view.final_answer_id()
     replayed = list(view.replayed_steps())
     answer = view.answer
@@ -222,6 +224,8 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
                 lineaged[len(items)] = seq
         if rec.id not in in_case:
             added[len(items)] = rec
+        elif node_content(rec) == node_content(in_case[rec.id]):
+            as_in_case[len(items)] = in_case[rec.id]
         slots[len(items)] = (rec.key, rec.value)
         items.append(("record", rec.id, node_content(rec)))
     blocked = view.blocked_writes()
@@ -269,8 +273,20 @@ def verify_result(case: Case, result: Any, *, sources: Iterable[str] = (),
 
     texts = [t for _, _, t in items]
     sig_list = list(sigs.signatures.values())
+    who_writes = _WhoWrites(case, sig_list, in_case, steps)
     for i, fault, j, hit in _screened_once(sig_list, texts, slots):
         judged.add((i, fault.node))
+        if j.verdict == "yes" and hit is not None and i in as_in_case \
+                and names_only(hit, fault):
+            record = as_in_case[i]
+            if who_writes.older(record):
+                continue  # rule verify.older-record-names
+            why = who_writes.own_lineage(record, texts[i], fault, hit)
+            if why is not None:  # rule verify.own-lineage-names
+                j = Judgement(verdict="unsure", judge=LEXICAL, evidence=(
+                    f"shares only {why} with {fault.node} ({hit.evidence()}), each held by "
+                    "its own recorded lineage, which reaches no fault or suspected source"
+                    + ("" if model else "; only the lexical judge read it")))
         score = hit.score if j.verdict == "yes" and hit is not None else 0.0
         if j.verdict == "unsure" and model is not None:
             put(i, fault, j, score, "judge-unsure", 0)
@@ -426,6 +442,78 @@ def _screened_once(faults: list[ContentSignature], texts: list[str],
     for i, k in enumerate(of):
         for fault, j, hit in found.get(k, ()):
             yield i, fault, j, hit
+
+
+NAME_KINDS = frozenset({"name", "id", "email"})
+"""The token kinds that say who wrote or whom a text is about (a name, a reference, a
+sender's address), not where money, a click or a call goes (an account, a URL, a number)."""
+
+
+def names_only(hit: CarrierMatch, fault: ContentSignature) -> bool:
+    """Whether `hit`, a text's match of `fault`, rests on names, references and e-mail
+    addresses of the fault (`NAME_KINDS`) and shared wording alone: no account, URL or
+    number token of it, no slot value, no instruction marker, no restatement or copy."""
+    if hit.slot is not None or hit.markers or hit.restated or hit.copied or not hit.tokens:
+        return False
+    kinds = {t.casefold(): k for t, k in fault.tokens.items()}
+    return all(kinds.get(t.casefold()) in NAME_KINDS for t in hit.tokens)
+
+
+class _WhoWrites:
+    """When a record of the case was written against the faults and suspected sources a
+    check reads, and what its own recorded lineage holds: the two tests of a record that
+    shares only names, references and a sender with one of them (`names_only`)."""
+
+    def __init__(self, case: Case, faults: list[ContentSignature],
+                 records: Mapping[str, Any], steps: Mapping[str, Any]) -> None:
+        self._case = case
+        self._nodes = {f.node for f in faults}
+        self._records = records
+        self._steps = steps
+
+    @cached_property
+    def _first(self) -> int | None:
+        """The earliest seq of a fault or suspected source, or None when one of them has
+        none (it predates the execution: no record of the case is older than it)."""
+        at = _seqs(self._case, sorted(self._nodes))
+        return None if not self._nodes or len(at) < len(self._nodes) else min(at.values())
+
+    @cached_property
+    def _graph(self) -> _Graph:
+        return _Graph(self._case, self._records, self._steps)
+
+    def _lineage(self, record: Any) -> list[str]:
+        return list(walk_back(record.id, self._graph.deps))
+
+    def older(self, record: Any) -> bool:
+        """Whether `record` was written before every fault and suspected source (the store
+        held it before the run, or its `created_seq` is earlier than each of theirs) and
+        its recorded lineage reaches none of them (rule `verify.older-record-names`)."""
+        first = self._first
+        if first is None:
+            return False
+        seq = record.created_seq
+        if seq is not None and seq >= first:
+            return False
+        return self._nodes.isdisjoint(self._lineage(record))
+
+    def own_lineage(self, record: Any, text: str, fault: ContentSignature,
+                    hit: CarrierMatch) -> str | None:
+        """What `record` (its content `text`) shares with `fault` ("'Weber',
+        'k.weber@…'", `hit` its match), when its recorded lineage reaches no fault or
+        suspected source and its texts hold each of those tokens and every 5-word run of
+        the fault's that `text` holds (rule `verify.own-lineage-names`); else None."""
+        lineage = self._lineage(record)
+        if not lineage or not self._nodes.isdisjoint(lineage):
+            return None
+        held = list(self._graph.texts(lineage).values())
+        said = " ".join(held).casefold()
+        if not all(t.casefold() in said for t in hit.tokens):
+            return None
+        runs = shingles(text) & fault.shingles
+        if runs and not runs <= frozenset().union(*map(shingles, held)):
+            return None
+        return ", ".join(repr(t) for t in hit.tokens)
 
 
 def _untrusted_after(case: Case, items: list[tuple[str, str, str]], records: Iterable[Any],
