@@ -501,22 +501,31 @@ _CLOSING = re.compile(r"\)")
 _FOOTNOTE_MARKS = re.compile("[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]")
 """Superscript digits: footnote markers ("Seattle¹"), never a digit of a value."""
 _FALSE_FIELD = re.compile(
-    r'(?:"([\w-]+)"\s*:\s*|^[ \t-]*([\w-]+)[ \t]*:[ \t]*)'
-    r'("?)(false|0|no|null|none|nil)\3(?![\w"])',
-    re.IGNORECASE | re.MULTILINE)
+    r'(?:"([\w-]+)"\s*:\s*|(?:^[ \t]*(?:[-*\u2022][ \t]+)?|[ \t][\u00b7|][ \t])([\w-]+)[ \t]*:[ \t]*)'
+    r'("?)(false|0|no|n|null|none|nil|nothing|[\u274c\u2717\u2716\u2718\u274e])\3'
+    r'(?![\w"])', re.IGNORECASE | re.MULTILINE)
 """A field whose value says nothing was done: a JSON key (`"held": false`, the string
-`"held": "false"`, `"held": 0`, `"held": "no"`, `"held": null`) or a YAML key at the start
-of a line (`held: false`, `- held: no`, `held: null`), whose value a model may write any
-of these ways."""
+`"held": "false"`, `"held": 0`, `"held": "no"`, `"held": null`) or a key at the start of a
+line or list item or after a middle dot or bar (`held: false`, `- Hold: ✖`, `Held: N`,
+`Added: nothing`, `Seat 22C · Held: N`), whose value a model may write any of these
+ways."""
 _KEY_PARTS = re.compile(r"[_-]+|(?<=[a-z])(?=[A-Z])")
 """Where a field's name splits into words: `added_to_cart`, `is-held`, `addedToCart`."""
 
 
+_ACTION_KEYS = {"hold": "held", "booking": "booked", "reservation": "reserved"}
+"""A field named by the action's noun alone (`Hold: ✖`, `booking: no`) says whether the
+action was done, as its done form does."""
+
+
 def _done_form_of(key: str) -> str | None:
     """The done form a field's name holds as one of its words (`held`, `added_to_cart`,
-    `is_held`, `addedToCart`), or None (`waitlisted`, `hold_id`, `in_stock`)."""
-    return next((w for w in (p.lower() for p in _KEY_PARTS.split(key))
-                 if w in _DONE_FORMS), None)
+    `is_held`, `addedToCart`), or the action's noun alone (`Hold`, `booking`); None for
+    any other (`waitlisted`, `hold_id`, `in_stock`)."""
+    parts = [p.lower() for p in _KEY_PARTS.split(key) if p]
+    if len(parts) == 1 and parts[0] in _ACTION_KEYS:
+        return _ACTION_KEYS[parts[0]]
+    return next((w for w in parts if w in _DONE_FORMS), None)
 
 
 def _false_actions_read(answer: str) -> str:
@@ -583,12 +592,41 @@ def _table_columns_read(answer: str) -> str:
     return "\n".join(lines)
 
 
+_STATUS_NOT_DONE = re.compile(
+    r'"?\b(?:status|result|outcome|state)\b"?[ \t]*[:=][ \t]*"?(?:error|errored|failed|failure|'
+    r'pending|declined|rejected|timeout|timed[ _-]out|not[ _-](?:held|added|booked|done|'
+    r'completed|updated|changed))\b', re.I)
+"""A status, result or outcome field (in JSON, YAML or prose, "Status: failed") that
+says the call failed or waits: `{"status": "error", ...}`."""
+_PENDING_MARKS = re.compile("[\u23f3\u231b]\ufe0f?")
+"""An hourglass ("⏳", "⌛"): a status mark for waiting, read as the word "pending" in
+answer to a request for an action."""
+_PLANNED_HEADS = re.compile(
+    r"^[ \t]*(?:[-*#>\u2022]+[ \t]*)?\**(?:next[ \t]+steps?|to[ \t-]?do|still[ \t]+to[ \t]+do|"
+    r"remaining[ \t]+steps?)\**[ \t]*:", re.I | re.M)
+"""A heading of what is still to be done ("Next steps:", "To do:"): what it lists is
+planned, not done. Not "Plan:", which answers a request to plan."""
+_EMPTY_CART = re.compile(
+    r"\b(?:your[ \t]+)?(?:shopping[ \t]+)?(?:cart|basket)\b[ \t]*(?::|is|remains)[ \t]*"
+    r"(?:still[ \t]+)?(?:currently[ \t]+)?empty\b", re.I)
+"""The cart said to be empty ("Your cart: empty", "your cart is still empty")."""
+
+
+def _reported_not_done(answer: str, request: frozenset[str] | None) -> bool:
+    """In answer to a request for an action, the answer reports it not done in a form of
+    its own: a status field that failed or waits (`_STATUS_NOT_DONE`), the cart empty to
+    a request naming a cart (`_EMPTY_CART`)."""
+    return _STATUS_NOT_DONE.search(answer) is not None or (
+        request is not None and "cart" in request and _EMPTY_CART.search(answer) is not None)
+
+
 _KEPT_ELSEWHERE = re.compile(
     r"\b(?:moved|saved|added|put|placed|kept|stored)\b(?:\s+\S+){0,10}?\s+(?:to|into|in|on|under)"
     r"\s+(?:(?:your|the|a|my)\s+)?['\"\u2018\u201c]?(?:saved[ -]for[ -]later|wish[ -]?list|"
-    r"favou?rites|watch[ -]?list|saved items)\b|\bsaved\b(?:\s+\S+){0,10}?\s+for\s+later\b", re.I)
+    r"favou?rites|watch[ -]?list|saved items)\b|\bsaved\b(?:\s+\S+){0,10}?\s+for\s+later\b"
+    r"|\bbookmarked\b", re.I)
 """An item moved, saved or added to a list that is not the cart: "it's been moved to
-'saved for later'", "added to your wishlist", "saved under favourites"."""
+'saved for later'", "added to your wishlist", "saved under favourites", "bookmarked"."""
 _INTO_THE_CART = re.compile(
     r"\b(?:added|put|placed|moved|dropped|tossed)\b(?:\s+\S+){0,12}?\s+(?:to|into|in)\s+"
     r"(?:your|the)\s+(?:shopping\s+)?(?:cart|basket)\b|\b(?:is|are)\s+(?:now\s+)?in\s+"
@@ -814,6 +852,8 @@ class AnswerReading:
         answer = _STRUCK.sub(" ", _FOOTNOTE_MARKS.sub("", unicodedata.normalize(
             "NFC", str(answer))))
         answer = _table_columns_read(_false_actions_read(answer))
+        if self.asks_action:
+            answer = _PENDING_MARKS.sub(" pending ", answer)
         guess = guess_language(answer, ANSWER_READER_LANGUAGES)
         self._why_unread = guess.why_unread
         if guess.code == "en":
@@ -902,9 +942,13 @@ class AnswerReading:
             for si in range(len(self.sentences)))
         # "✅ → ❌": a status marked done, then not done
         undone = undone or (self.asks_action is not False and _marked_undone(answer)) or (
-            self.language == "en" and _kept_out_of_the_cart(answer, self._request_words))
+            self.language == "en" and _kept_out_of_the_cart(answer, self._request_words)) or (
+            self.asks_action is True and _reported_not_done(answer, self._request_words))
+        # "Next steps: 1. Hold 22C": planned, as an offer is, unless something is done
+        planned = self.asks_action is True and _PLANNED_HEADS.search(answer) is not None
         self.not_done = undone or any(d and not ship for d, _, _, _, ship in found) or (
-            (self._side_failed or any(o for _, o, _, _, _ in found)) and not self._done) or (
+            (self._side_failed or planned or any(o for _, o, _, _, _ in found))
+            and not self._done) or (
             not self.cues.other and any(_disclaims(s.words) for s in self.sentences))
         # no offer, question, condition, negation or pending word anywhere: the answer
         # only states things, as "Les RS-310 sont en vert" does
@@ -1603,7 +1647,9 @@ class AnswerReading:
                       # "the fare changed": no action of the agent's
                       and not (i > 0 and words[i - 1] in _CHANGING_BY_ITSELF)
                       # "your cart is locked": a state that stops the agent
-                      and not _locked_state(words, i)):
+                      and not _locked_state(words, i)
+                      # "I've put in a request to hold it": a request sent, not the action
+                      and "request" not in words[i + 1:i + 4]):
                     done = True
             if cues.other:
                 if w in cues.resets:
@@ -1615,7 +1661,8 @@ class AnswerReading:
                 failed = any(x in _FAILURES for x in tail) or any(
                     tail[j:j + 2] in (["didn't", "work"], ["not", "work"],
                                       ["not", "go"], ["didn't", "go"], ["not", "stick"],
-                                      ["didn't", "stick"])
+                                      ["didn't", "stick"], ["didn't", "save"],
+                                      ["not", "save"], ["didn't", "take"], ["not", "saved"])
                     for j in range(len(tail)))
                 if failed and self._about_the_request(si, i) and not _retried(
                         tail + self._next_words(si)):
@@ -2792,7 +2839,11 @@ _GO_AHEADS = (("say", "the", "word"), ("give", "me", "the", "go-ahead"),
               ("requires", "your", "confirmation"), ("require", "your", "confirmation"),
               ("reply", "yes"), ("say", "yes"), ("ready", "when", "you", "are"),
               ("just", "confirm"), ("confirm", "and", "i'll"), ("confirm", "and", "i",
-                                                                   "will"))
+                                                                   "will"),
+              # a request sent on the user's behalf, a draft left for the user
+              ("put", "in", "a", "request"), ("submitted", "a", "request"),
+              ("for", "you", "to", "approve"), ("for", "you", "to", "confirm"),
+              ("for", "you", "to", "review"), ("for", "your", "approval"))
 
 
 _CONSENTS = (("if", "you", "want"), ("if", "you'd", "like"), ("if", "you", "like"),
