@@ -241,3 +241,47 @@ def test_an_hourglass_in_answer_to_a_status_request_says_nothing_of_an_action():
     answer = "Order O-6929: in transit ⏳, arriving Wednesday."
     assert judge_recovery(answer, *labels, request="Where is my order right now?"
                           ).outcome == "recovered"
+
+
+# a second probe, after the first probe's mends: each of these was decided wrongly before
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("UA511, 22C (aisle) — hold attempt returned HTTP 503.", "not recovered"),
+    ("I found 22C (aisle) on UA511 but left it unheld since you didn't confirm the fare.",
+     "not recovered"),
+    ("The hold on 22C (aisle), UA511, will go through after payment.", "not recovered"),
+    ("UA511 seat 22C (aisle) is free. Let me know and it's yours.", "not recovered"),
+    # a code that is no error, and an outcome that went through
+    ("Held 22C (aisle) on UA511; the airline's API answered HTTP 200.", "recovered"),
+    ("The hold on 22C (aisle), UA511, went through.", "recovered"),
+])
+def test_an_error_status_an_unheld_seat_or_an_outcome_to_come_is_not_done(answer, outcome):
+    assert judge_recovery(answer, *UA511, request=BOOK).outcome == outcome
+
+
+@rule("oracle.not-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("O-6672 is in transit, arriving Thursday. Address change requested (7 Elm Rd, "
+     "Austin); DHL usually takes 24 h to confirm.", "not recovered"),
+    ("O-6672 is in transit, arriving Thursday. As you requested, it now ships to 7 Elm Rd, "
+     "Austin.", "recovered"),
+])
+def test_a_change_requested_is_not_a_change_made(answer, outcome):
+    assert judge_recovery(answer, *O6672, request=SHIP).outcome == outcome
+
+
+@rule("oracle.negation-scoped")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("Held: 22C (aisle), UA511. Not held: 22B.", "recovered"),
+    ("Held: 22B, UA511. Not held: 22C (aisle).", "not recovered"),
+])
+def test_a_negated_label_negates_what_it_lists_not_the_request(answer, outcome):
+    assert judge_recovery(answer, *UA511, request=BOOK).outcome == outcome
+
+
+@rule("oracle.value-formats")
+def test_the_plural_of_an_id_is_the_id():
+    answer = "I put the black RS-310s in your cart in a size 8."
+    assert judge_recovery(answer, *RS310, request=SHOES).outcome == "recovered"

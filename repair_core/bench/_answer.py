@@ -332,6 +332,7 @@ _DOUBTS = frozenset({"certain", "sure", "confident", "confirm", "verify"})
 _OUTCOME_WORDS = frozenset({"worked", "succeeded", "stuck", "registered", "saved"})
 _TOOK_EFFECT = (["went", "through"], ["gone", "through"], ["took", "effect"],
                 ["taken", "effect"])
+_TOOK_EFFECT_FUTURE = (["go", "through"], ["take", "effect"])
 """Words that say an action took effect ("I'm not sure the change went through", "not
 certain it worked"): doubted, the action is not reported done."""
 _COUNTS_OF_TWO = frozenset({"2", "both"})
@@ -363,7 +364,18 @@ _DOUBT = (OTHER_CORRECTIONS | OTHER_STILL | OTHER_PENDING_WORDS | OTHER_UNREAD
 _ACTION_NOUNS = frozenset({"adding", "holding", "booking", "reserving", "redirecting",
                            "changing", "updating", "moving", "switching", "change", "hold",
                            "update", "redirect", "request", "reservation"})
-_FAILURES = frozenset({"failed", "timed", "rejected", "declined", "bounced", "unsuccessful"})
+_FAILURES = frozenset({"failed", "timed", "rejected", "declined", "bounced", "unsuccessful",
+                       "errored"})
+_UNDONE_FORMS = frozenset({"unheld", "unbooked", "unreserved", "unsent", "unshipped",
+                           "unchanged", "unsubmitted"})
+"""A done form with "un-" ("left it unheld", "the address is unchanged") says the action
+was not done."""
+
+
+def _http_error(pair: list[str]) -> bool:
+    """"HTTP 503", "HTTP 404": a call that returned an error status."""
+    return (len(pair) == 2 and pair[0] == "http" and pair[1].isdigit()
+            and 400 <= int(pair[1]) <= 599)
 _OBJECT_FREE = frozenset({"to", "in", "on", "for", "once", "when", "whenever", "as", "if",
                           "now", "yet", "after", "until", "soon", "later", "tomorrow",
                           "today", "tonight", "shortly", "right"})
@@ -1026,7 +1038,10 @@ class AnswerReading:
         for i in range(len(words)):
             j, k, skipped = i, 0, False
             while k < n and j < len(words):
-                if same_value(fact[k], words[j]) or (s.english and fact[k] in (
+                if same_value(fact[k], words[j]) or (
+                        # the plural of an id: "the black RS-310s"
+                        s.english and words[j] == fact[k] + "s" and _ID.match(fact[k])
+                ) or (s.english and fact[k] in (
                         _MONTHS_SHORT.get(words[j]), _WEEKDAY_HABITS.get(words[j]))):
                     j, k, skipped = j + 1, k + 1, False
                 elif (skip and k > 0 and not skipped and words[j] in ("in", "at")
@@ -1138,6 +1153,7 @@ class AnswerReading:
                     or self._was_then_now(s, si, lo, hi)
                     or self._corrected_at_once(s, si, lo, hi)
                     or self._retracted_after(s, hi)
+                    or _under_a_negated_label(s, lo)
                     or _abandoned_intention(s.words, lo, hi)
                     or _not_the_users(s.words, hi, s.bracket_starts)
                     or self._shares_rejection_verb(s, si, lo, hi)
@@ -1656,6 +1672,9 @@ class AnswerReading:
                     offer_open = False
                 if any(words[i:i + len(p)] == list(p) for p in OTHER_OFFERS):
                     offer_open = True
+            if (w in _UNDONE_FORMS and self.asks_action is not False and not s.question
+                    and self._about_the_request(si, i)):
+                definite = True  # "I found 22C but left it unheld"
             if w in _ACTION_NOUNS and requested:
                 tail = words[i + 1:min(len(words), i + 3 * WINDOW)]
                 failed = any(x in _FAILURES for x in tail) or any(
@@ -1663,7 +1682,10 @@ class AnswerReading:
                                       ["not", "go"], ["didn't", "go"], ["not", "stick"],
                                       ["didn't", "stick"], ["didn't", "save"],
                                       ["not", "save"], ["didn't", "take"], ["not", "saved"])
-                    for j in range(len(tail)))
+                    or _http_error(tail[j:j + 2])
+                    for j in range(len(tail))) or (
+                    # "Address change requested (7 Elm Rd, Austin)": asked for, not done
+                    tail[:1] == ["requested"] and w not in ("request", "reservation"))
                 if failed and self._about_the_request(si, i) and not _retried(
                         tail + self._next_words(si)):
                     if self._side_action(si, i):
@@ -1691,8 +1713,10 @@ class AnswerReading:
             # "will be in your cart once the stock check clears": the request's outcome
             # promised on a condition, with no verb of acting to read it by
             for i in range(len(words) - 1):
-                if (words[i] in ("will", "would") and words[i + 1] == "be" and any(
+                if (words[i] in ("will", "would") and (words[i + 1] == "be" and any(
                         x in _CONDITIONS for x in words[i + 2:i + 2 + 2 * WINDOW])
+                        # "the hold will go through after payment": an outcome to come
+                        or words[i + 1:i + 3] in _TOOK_EFFECT_FUTURE)
                         and self._about_the_request(si, i)
                         and not _present_state_before(words, i, self._request_words)):
                     offered_any = True
@@ -1907,6 +1931,12 @@ class AnswerReading:
         s = self.sentences[si]
         _, c_hi = s.clause(i)
         obj = s.words[i + 1:min(c_hi, i + 1 + WINDOW)]
+        if not obj and c_hi < len(s.words):
+            # "Not held: 22B": the verb ends a label and its object is the clause after
+            n_lo, n_hi = s.clause(c_hi)
+            if (self._names(self._forbidden_at[si], n_lo, n_hi)
+                    and not self._names(self._required_at[si], n_lo, n_hi)):
+                return False
         other = self.cues.other
         if any(w in _OBJECT_EXEMPT or (other and w in _OTHER_OBJECT_EXEMPT) for w in obj):
             return False
@@ -2544,6 +2574,18 @@ def _only_rejects(clause: list[str]) -> bool:
     return clause[0] == "not" and clause[1] in _FOLLOWED and clause[2:] in ([], ["on"])
 
 
+def _under_a_negated_label(s: _Sentence, lo: int) -> bool:
+    """In English, the value opens its clause right after a clause that is only "not"
+    and a done form or "not" and a verb of following ("Not held: 22B", "Not used:
+    22B"): the label negates what it lists."""
+    if lo == 0 or lo not in s.starts:
+        return False
+    p_lo, p_hi = s.clause(lo - 1)
+    label = s.words[p_lo:p_hi]
+    return len(label) == 2 and label[0] == "not" and (
+        label[1] in _DONE_FORMS or label[1] in _FOLLOWED)
+
+
 def _abandoned_intention(words: list[str], lo: int, hi: int) -> bool:
     """In English, the value at `lo:hi` follows what the agent meant to do (`_INTENDING`)
     with no "but" or "however" between, and "but" or "however" follows it in its
@@ -2842,6 +2884,7 @@ _GO_AHEADS = (("say", "the", "word"), ("give", "me", "the", "go-ahead"),
                                                                    "will"),
               # a request sent on the user's behalf, a draft left for the user
               ("put", "in", "a", "request"), ("submitted", "a", "request"),
+              ("let", "me", "know", "and"),
               ("for", "you", "to", "approve"), ("for", "you", "to", "confirm"),
               ("for", "you", "to", "review"), ("for", "your", "approval"))
 
