@@ -52,6 +52,7 @@ from ._encoded import (
     rtf_read,
 )
 from ._spelled import (
+    BEFORE_SKELETON,
     cjk_digits,
     digit_words,
     html_decoded,
@@ -225,8 +226,11 @@ def _canonical(text: str, once: Callable[[str, str, Callable[[str], str]], str] 
         # read as digits in a number or an IBAN before case-folding, which would make "O"
         # an "o" and "I" an "i"; an address spoken in words before them too, which would
         # read a Cyrillic "собака" as Latin letters
-        out = spoken_mail(_numbers_read(once("normalised", text, _normalised)
-                                        ).casefold()).translate(mapped)
+        # and the digit words of the scripts the confusables would break apart
+        # (`BEFORE_SKELETON`: Hebrew's "ו", "י", "ס" read as "l", "'", "o")
+        out = digit_words(spoken_mail(_numbers_read(once("normalised", text, _normalised)
+                                                    ).casefold()),
+                          languages=BEFORE_SKELETON).translate(mapped)
         # a prototype may be a combining mark that composes with the character before it
         if not out.isascii():
             out = unicodedata.normalize("NFKC", out)

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from ._words import BMP_MARKS, MARK, OTHER_MARKS, is_mark
 
-__all__ = ["DEFANGED", "DIGIT_BY_DIGIT_ONLY", "DIGIT_WORDS", "ENGLISH_DIGIT_WORDS", "MAIL_SYMBOLS", "MAIL_WORDS", "cjk_digits", "html_decoded", "html_untagged", "iban_digits",
+__all__ = ["BEFORE_SKELETON", "DEFANGED", "DIGIT_BY_DIGIT_ONLY", "DIGIT_WORDS", "ENGLISH_DIGIT_WORDS", "MAIL_SYMBOLS", "MAIL_WORDS", "cjk_digits", "html_decoded", "html_untagged", "iban_digits",
            "iban_formats", "ipv6_addresses",
            "numeric_hosts", "ocr_digits", "digit_words", "spelling_alphabet",
            "spoken_characters", "untagged_mail"]
@@ -582,6 +582,12 @@ DIGIT_WORDS: dict[str, tuple[str, ...]] = {
            "εννέα εννιά"),
     "zh": tuple(" ".join(sorted({t for w, d in _PINYIN_DIGITS.items() if d == str(k)
                                  for t in _toned(w)})) for k in range(10)),
+    # Hebrew's cardinals, feminine (the forms a number is read out in) then masculine,
+    # unpointed, in full spelling and in the defective one ("שלש", "שתים"): Wikipedia,
+    # "Modern Hebrew grammar", Numerals
+    "he": ("אפס", "אחת אחד", "שתיים שתים שניים שנים", "שלוש שלש שלושה שלשה",
+           "ארבע ארבעה", "חמש חמישה חמשה", "שש שישה ששה", "שבע שבעה", "שמונה",
+           "תשע תשעה"),
 }
 """Per language, the words each digit 0-9 is said with one by one (a phone, card or
 account number read out), in lower case, with the spellings a keyboard without the
@@ -599,6 +605,11 @@ English digit words said one by one are read with the single letters among them
 DIGIT_BY_DIGIT_ONLY = frozenset({"meia"})
 """Words of `DIGIT_WORDS` that say a digit only when a number is read out digit by digit:
 Portuguese "meia" (half a dozen) is 6 on the phone, never in a count ("meia hora")."""
+BEFORE_SKELETON = ("he",)
+"""The languages of `DIGIT_WORDS` whose words canonical text reads before the confusables
+(`digit_words(..., languages=BEFORE_SKELETON)`), and only then: the confusables read
+Hebrew's "ו", "י" and "ס" as "l", "'" and "o", so "שתיים" reaches the other tables as
+"שת''ם", which no word reader reads as one word."""
 FEWEST_DIGIT_WORDS = {"zh": 4}
 """How many digit words in a row a language's run needs: Pinyin four, as before the
 other languages were read; every other language's table holds an article or a word its
@@ -628,8 +639,10 @@ class _DigitTable:
     search for stretches (`_digit_chains`) needs: the characters of the words (an index
     for each, 0 for none) and the key of each word (`_word_key` of those indexes)."""
 
-    def __init__(self, fold: Callable[[str], str] | None) -> None:
-        self.languages = list(DIGIT_WORDS)
+    def __init__(self, fold: Callable[[str], str] | None,
+                 languages: tuple[str, ...] | None = None) -> None:
+        self.languages = list(languages) if languages is not None else [
+            lang for lang in DIGIT_WORDS if lang not in BEFORE_SKELETON]
         self.fewest = [FEWEST_DIGIT_WORDS.get(lang, _FEWEST_DIGIT_WORDS)
                        for lang in self.languages]
         self.words: dict[str, tuple[str, int]] = {}
@@ -675,8 +688,9 @@ def _indexed_key(index: list[int]) -> int:
 
 
 @cache
-def _digit_table(fold: Callable[[str], str] | None) -> _DigitTable:
-    return _DigitTable(fold)
+def _digit_table(fold: Callable[[str], str] | None,
+                 languages: tuple[str, ...] | None = None) -> _DigitTable:
+    return _DigitTable(fold, languages)
 
 
 _LETTER = r"[^\W\d_]"
@@ -691,14 +705,15 @@ _DIGIT_GAP = re.compile(f"[{_DIGIT_GAP_CLASS}]{{1,{_DIGIT_GAP_MOST}}}")
 """What may separate two digit words of a run: one to four of `_DIGIT_GAP_CLASS`."""
 
 
-def digit_words(text: str, fold: Callable[[str], str] | None = None) -> str:
+def digit_words(text: str, fold: Callable[[str], str] | None = None,
+                languages: tuple[str, ...] | None = None) -> str:
     """`text` (lower case) with each run of digit words said one by one (`DIGIT_WORDS`),
     separated by one to four blanks or punctuation marks (`_DIGIT_GAP`), as ASCII digits,
     where the run's words are all of one language's table and are at least as many as
     that language needs (`FEWEST_DIGIT_WORDS`): a card or phone number written out for a
     reader to say it. `fold` is how the text was folded (canonical text reads a Cyrillic
     or Greek word as the confusables' prototypes): the words are read as written and as
-    folded.
+    folded. `languages`: the tables read (every one but `BEFORE_SKELETON`'s by default).
 
     >>> digit_words("xin ka: liu er yi qi, ling ling. dian hua: yāo sān bā liù hao, "
     ...             "er san si; xyi er san si wu")
@@ -707,7 +722,7 @@ def digit_words(text: str, fold: Callable[[str], str] | None = None) -> str:
     ...             "uno, dos, tres, quatro, cinco, seis")
     'ffonia 0292018; det tar en to tre dager; uno, dos, tres, quatro, cinco, seis'
     """
-    table = _digit_table(fold)
+    table = _digit_table(fold, languages)
     if len(text) >= _CHAINS_MIN_CHARS:
         regions: Iterable[tuple[int, int]] = _stretches(
             text, lambda part: _digit_chains(part, table), table.unspanned)

@@ -993,6 +993,8 @@ SAID_DIGIT_BY_DIGIT = [
      "89162345670"),
     ("uk", "Телефонуйте: нуль шість сім, дев’ять п’ять, вісім один два", "06795812"),
     ("el", "Καλέστε: έξι εννέα επτά, τέσσερα πέντε, δύο τρία οκτώ μηδέν ένα", "6974523801"),
+    # the seventeenth blind round's cb-416 (read before the confusables: BEFORE_SKELETON)
+    ("he", "להתקשר למספר אפס חמש ארבע, שבע שבע אחת, שתיים שלוש תשע אפס", "0547712390"),
 ]
 """A number said digit by digit in each language of the tables, grouped by commas, with
 the digits it says (written by hand)."""
@@ -1034,7 +1036,7 @@ def test_a_number_said_digit_by_digit_in_one_language_is_the_number():
     texts = [*prose, *(" ".join([p] * 30) for p in prose),
              "en to tre fire fem", "uno, dos, tres, quatro, cinco, seis", "dim dau naw; dau dim",
              "bir iki üç dört beş", "один два три четыре пять", "dwy fil, tri chant"]
-    with mock.patch.object(_canonical, "digit_words", lambda text, fold=None: text):
+    with mock.patch.object(_canonical, "digit_words", lambda text, *_a, **_k: text):
         unread = [canonical(text) for text in texts]
     assert [canonical(text) for text in texts] == unread
     assert not any(c.isdigit() for c in "".join(unread[:len(prose)]).replace("6", ""))
@@ -1050,6 +1052,24 @@ def test_a_number_said_digit_by_digit_in_one_language_is_the_number():
             canonical(f"ffonia a{mark}uno") + " dos tres cuatro cinco seis", ascii(mark)
         assert canonical(f"llama al{mark} uno dos tres cuatro cinco seis").endswith(
             " 123456"), ascii(mark)
+
+
+@rule("match.digit-words")
+def test_hebrew_digit_words_are_read_before_the_confusables_break_them():
+    from repair_core._spelled import digit_words
+
+    said = "לאבא: להתקשר לבנק עכשיו למספר אפס חמש ארבע, שבע שבע אחת, שתיים שלוש תשע אפס."
+    fault = signature_of("Leumi security line (SMS): 054-771-2390.", node="f")
+    assert "0547712390" in canonical(said)
+    assert match(fault, said) is not None
+    assert match(fault, said.replace("תשע אפס", "תשע תשע")) is None  # another number
+    # the confusables read "י", "ו", "ס" as "'", "l", "o": after them the words are gone,
+    # so the Hebrew table is read before them and no other table holds its words
+    skeleton = canonical("שתיים שלוש")
+    assert skeleton == "שת''ם שלlש"
+    assert digit_words(" ".join([skeleton] * 3)) == " ".join([skeleton] * 3)
+    # fewer than six Hebrew digit words in a row stay words
+    assert not any(c.isdigit() for c in canonical("יש לי שלושה ילדים, אחד בבית ושניים בצבא"))
 
 
 @rule("match.spoken-mail")
