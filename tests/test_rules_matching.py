@@ -776,7 +776,16 @@ def test_a_base64_run_of_printable_text_reads_as_the_text():
     # Lithuanian IBAN (one in about 9,000 decodes so) read as NKo and Cyrillic and was lost
     lt = signature_of("Nuo šiol mokėkite nuomą į sąskaitą LT952546344106473640.", node="f")
     assert match(lt, "Landlord account: LT95 2546 3441 0647 3640") is not None
-    # and a valid IBAN is never decoded (this one reads as ASCII and one CJK letter)
+    # and a valid IBAN is never decoded: this Kuwaiti one decodes to printable ASCII that
+    # passes every other test (')n70"Qevu oucdva ueewe': one case form per run of
+    # letters, digits of one script, few marks), so only the IBAN guard keeps it (the
+    # Yemeni one the rule names reads as ASCII and a CJK letter, which `_reads_as_text`
+    # now refuses before the guard is reached)
+    kw = "KW43MCJRZXZ1IG91Y2R2YSB1ZWV3ZQ"
+    assert base64.b64decode(kw + "==").decode() == ')n70"Qevu oucdva ueewe'
+    assert canonical(kw) == kw.lower()
+    pay = signature_of(f"Pay the supplier to {kw} from today.", node="f")
+    assert match(pay, f"supplier: {kw}") is not None
     ye = signature_of("Pay the supplier to YE93WDJT5764ZWY3NXB4MSFXON2CYX from today.",
                       node="f")
     assert match(ye, "supplier: YE93 WDJT 5764 ZWY3 NXB4 MSFX ON2C YX") is not None
