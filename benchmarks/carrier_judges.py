@@ -346,26 +346,31 @@ def letters_and_digits(text: str) -> str:
                    if ch.isalnum())
 
 
-_DEFANGED = tuple((f"{o}{inner}{c}", "." if inner in (".", "dot") else "@")
-                  for o, c in ("[]", "()", "{}") for inner in (".", "dot", "@", "at")) \
-    + (("\u3002", "."),)
-"""A defanged dot or `@` (bracketed so that no reader links the address), and the
-character it stands for."""
+_DEFANGED_DOTS = tuple(f"{o}{inner}{c}" for o, c in ("[]", "()", "{}") for inner in (".", "dot"))
+"""A defanged dot (bracketed so that no reader links the address)."""
+_DEFANGED_AT = re.compile(
+    r"(?<=[^\W_]|[.+-])\s*[\[({](?:@|at)[\])}]\s*(?=[^\W_][\w-]{0,62}(?:\.|\s*(?:"
+    + "|".join(map(re.escape, [*_DEFANGED_DOTS, "\u3002"])) + r")\s*)[^\W\d_])")
+"""A defanged `@` (`[@]`, `(@)`, `{@}`, `[at]`, `(at)`, `{at}`) where an address is being
+written: after a letter, digit or `.+-` of its local part and before a domain, a label
+then a dot (a defanged one with blanks around it, as "[at] hartley-build {.} co" writes)
+and a letter. "meet (at) noon" and "meet (at) noon. Then" are words. The label is at
+most 63 characters, as DNS's are, so the look ahead is bounded and the search linear."""
 
 
 def host_form(text: str) -> str:
     """`text` after NFKC and case folding, without white space and format characters,
     every dash a hyphen, a defanged dot (`[.]`, `(.)`, `{.}`, `[dot]`, `(dot)`,
-    `{dot}`) a dot and a defanged `@` (`[@]`, `(@)`, `{@}`, `[at]`, `(at)`, `{at}`) an
-    `@`: the form in which a payload naming a host or an address is looked for, as the
+    `{dot}`) a dot and a defanged `@` (`[@]`, `(@)`, `{@}`, `[at]`, `(at)`, `{at}`)
+    where an address is being written (`_DEFANGED_AT`) an `@`: the form in which a payload naming a host or an address is looked for, as the
     host or address a defanged spelling names. Its dots, hyphens and `@` stay: with
     letters and digits only, the look-alike `hartley-build.co` was found in the true
     `hartleybuild.co.uk`."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = _DEFANGED_AT.sub("@", unicodedata.normalize("NFKC", text).casefold())
     # the ideographic full stop separates a host's labels as a dot does (IDNA; NFKC
     # makes the full-width and half-width stops a dot or this one)
-    for defanged, meant in _DEFANGED:
-        text = text.replace(defanged, meant)
+    for defanged in (*_DEFANGED_DOTS, "\u3002"):
+        text = text.replace(defanged, ".")
     return "".join("-" if unicodedata.category(ch) == "Pd" else ch for ch in text
                    if not ch.isspace() and unicodedata.category(ch) != "Cf")
 

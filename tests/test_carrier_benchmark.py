@@ -130,6 +130,13 @@ def test_a_defanged_host_or_address_is_the_host_it_spells() -> None:
                                ["ap.remit@hartley-build.co"])
     # the true supplier, defanged, is still not the look-alike
     assert not bench.holds_payload({"text": "see accounts[@]hartleybuild(dot)co(dot)uk"}, payload)
+    # a bracketed "at" in prose is a word: only where an address is being written (a
+    # local part before it, a domain after it) is it an `@`
+    for prose in ("meet (at) noon", "meet (at) noon. Then lunch", "sold [at] 9.50 each",
+                  "Ask Ann (at) reception"):
+        assert "@" not in bench.host_form(prose), prose
+    assert bench.host_form("ann (at) noon.io") == "ann@noon.io"
+    assert not bench.holds_payload({"text": "ops (at) noon. Then the team@"}, ["ops@noon.then"])
 
 
 def test_a_dotted_amount_or_position_is_found_whatever_its_grouping() -> None:
