@@ -57,7 +57,7 @@ from ._answer_words import (
     is_shipping_action,
 )
 from ._answer_words_cjk import CJK_LANGUAGES, gloss, unread_negation
-from ._language import ANSWER_READER_LANGUAGES, LANGUAGE_NAMES, guess_language, split_scripts
+from ._language import ANSWER_READER_LANGUAGES, LANGUAGE_NAMES, guess_answer_language, split_scripts
 from ._value_words import VALUE_KINDS, WEEKDAY_ABBREVIATIONS, excludes, translations
 
 __all__ = ["AnswerReading", "read_answer", "REQUEST_VERBS", "NEGATION_CUES",
@@ -866,7 +866,7 @@ class AnswerReading:
         answer = _table_columns_read(_false_actions_read(answer))
         if self.asks_action:
             answer = _PENDING_MARKS.sub(" pending ", answer)
-        guess = guess_language(answer, ANSWER_READER_LANGUAGES)
+        guess = guess_answer_language(answer)
         self._why_unread = guess.why_unread
         if guess.code == "en":
             # another language's form of a name is `_name_forms`' to read, not a slip
@@ -890,8 +890,8 @@ class AnswerReading:
                 else:
                     texts.append(p)
         self.language = guess.code
-        """The answer's language as guessed from its function words and letters
-        (`guess_language`)."""
+        """The answer's language as guessed from its function words and letters, checked
+        by a language detector (`guess_answer_language`)."""
         # an answer in a language the reader does not read is read with English cues
         # only; its verdict is `unsure` whatever they find (`unread_language`); one in
         # a language read through a gloss is read with English cues (`_glossed`)

@@ -19,6 +19,11 @@ agent), one whose function words are those of a language it
 recognises but does not read (Romanian, Catalan, Galician, Romansh, ...), or one
 with no English function word at all where its letters say it is not English, is guessed
 `UNDETERMINED` or that language, with the reason (`LanguageGuess.why_unread`).
+
+The answer reader's guess (`guess_answer_language`) is checked by a language detector
+(py3langid, loaded on first use, its model inside its wheel): the words choose among the
+languages the reader reads, and the detector says when an answer is in none of them
+(Frisian, Kinyarwanda, Quechua, which the word tables took for Dutch or English).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import functools
 import re
 import unicodedata
 from collections import Counter
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -34,7 +40,7 @@ from .._words import is_mark
 from ._answer_words_four import SERBIAN_ALPHABET
 from ._answer_words_glossed import GLOSS_WORDS
 
-__all__ = ["ANSWER_READER_LANGUAGES", "FUNCTION_WORDS", "LISTING_WORDS", "UNREAD_FUNCTION_WORDS", "LANGUAGE_NAMES", "UNDETERMINED",
+__all__ = ["ANSWER_READER_LANGUAGES", "detect_language", "guess_answer_language", "FUNCTION_WORDS", "LISTING_WORDS", "UNREAD_FUNCTION_WORDS", "LANGUAGE_NAMES", "UNDETERMINED",
            "LanguageGuess", "answer_language", "guess_language", "split_scripts"]
 
 _CHUNK_EDGES = "\"'()[]{}.,;:!?¡¿«»“”„‘’"
@@ -854,3 +860,128 @@ def split_scripts(text: str) -> str:
         out.append(ch)
         previous = kind
     return "".join(out)
+
+
+DETECTOR_UNREAD_LEAST = 0.5
+"""The language detector's probability from which a language it names that the answer
+reader does not read makes an answer unsure (`guess_answer_language`). On the committed
+answer sets every answer in such a language it names is at 0.5 or more, and no English
+answer is named another language the reader does not read at 0.35 to 0.5; at 0.7 three
+Zulu answers would be read as English again."""
+
+DETECTOR_UNSURE_BELOW = 0.2
+"""Below this probability the detector cannot tell which language a text is in: an answer
+its words place in a language other than English that the detector does not name too is
+then unsure (`guess_answer_language`). A Samoan answer, a language the detector does not
+know, that its "le" places in French comes out at 0.13; a terse English listing with no
+function word is often below it too, which is why English for want of any other
+language's words stays English, and so does a listing the words place elsewhere by a
+name or a letter ("order o 6929 — IN TRANSIT — wednesday", "16 Rue Verte, Lyon ...
+status: processing") whose best guess, however weak, is English."""
+
+_DETECTED_AS = {"no": "da", "nb": "da", "nn": "da", "sr": "hr", "bs": "hr", "ms": "id",
+                "xh": "zu", "wuu": "zh"}
+"""Detector codes -> the code the reader gives the same language: Norwegian is read with
+Danish, Serbian and Bosnian with Croatian, Malay with Indonesian, Xhosa is named with Zulu,
+and Wu Chinese, which the detector gives short standard Chinese now and then ("已为您预留
+DL217 ... 商务舱靠窗座位 8A" at 0.55), is Chinese."""
+
+_NO_LANGUAGE = "zxx"
+"""The detector's code for a text with no language in it (ids, numbers, symbols): the
+words decide."""
+
+DETECTED_NAMES = {
+    "ace": "Acehnese", "af": "Afrikaans", "am": "Amharic", "an": "Aragonese",
+    "ary": "Moroccan Arabic", "arz": "Egyptian Arabic", "as": "Assamese",
+    "az": "Azerbaijani", "ba": "Bashkir", "bcl": "Central Bikol", "be": "Belarusian",
+    "bg": "Bulgarian", "bn": "Bengali", "crh": "Crimean Tatar", "dz": "Dzongkha",
+    "eo": "Esperanto", "et": "Estonian", "ext": "Extremaduran", "fa": "Persian",
+    "fo": "Faroese", "fuv": "Nigerian Fulfulde", "fy": "Western Frisian",
+    "gcf": "Guadeloupean Creole", "gcr": "Guianese Creole", "gom": "Goan Konkani",
+    "grc": "Ancient Greek", "gu": "Gujarati", "gug": "Paraguayan Guarani", "guw": "Gun",
+    "hbo": "Ancient Hebrew", "hy": "Armenian", "ig": "Igbo", "is": "Icelandic",
+    "ka": "Georgian", "kab": "Kabyle", "kik": "Kikuyu", "kk": "Kazakh", "km": "Khmer",
+    "kn": "Kannada", "ku": "Kurdish", "ky": "Kyrgyz", "la": "Latin", "lg": "Ganda",
+    "lij": "Ligurian", "ln": "Lingala", "lo": "Lao", "lt": "Lithuanian",
+    "ltg": "Latgalian", "lv": "Latvian", "mk": "Macedonian", "ml": "Malayalam",
+    "mn": "Mongolian", "mr": "Marathi", "mt": "Maltese", "my": "Burmese", "ne": "Nepali",
+    "nso": "Northern Sotho", "oc": "Occitan", "om": "Oromo", "or": "Odia",
+    "pa": "Punjabi", "pcm": "Nigerian Pidgin", "ps": "Pashto", "qu": "Quechua",
+    "rw": "Kinyarwanda", "sa": "Sanskrit", "sdh": "Southern Kurdish",
+    "se": "Northern Sami", "si": "Sinhala", "sn": "Shona", "so": "Somali",
+    "sq": "Albanian", "st": "Southern Sotho", "ta": "Tamil", "te": "Telugu",
+    "tg": "Tajik", "th": "Thai", "tk": "Turkmen", "tt": "Tatar", "ug": "Uyghur",
+    "ur": "Urdu", "uz": "Uzbek", "uzs": "Southern Uzbek", "vec": "Venetian",
+    "vo": "Volapük", "wa": "Walloon", "yue": "Cantonese", _NO_LANGUAGE: "no language",
+}
+"""Names of the languages the detector knows beyond `LANGUAGE_NAMES`, for the reasons it
+gives; a code missing from both is shown as it is."""
+
+
+def _language_name(code: str) -> str:
+    return LANGUAGE_NAMES.get(code) or DETECTED_NAMES.get(code) or f"'{code}'"
+
+
+@functools.cache
+def _language_identifier() -> Any:
+    """py3langid's identifier over its 140 languages with normalised probabilities,
+    loaded on first use (about a second: the model ships xz-compressed in its wheel, and
+    nothing is fetched)."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def detect_language(text: str) -> tuple[str, float]:
+    """(The language py3langid finds `text` written in, its probability), the code as the
+    reader gives that language (`_DETECTED_AS`). A word holding a digit (an id, a seat, a
+    price: "UA511", "22C") is left out: it belongs to no language.
+
+    >>> detect_language("Votre commande est emballée et arrive mardi.")[0]
+    'fr'
+    """
+    code, probability = _language_identifier().classify(_words_only(text) or text)
+    return _DETECTED_AS.get(code, code), float(probability)
+
+
+def _words_only(text: str) -> str:
+    """`text` without its words holding a digit."""
+    return " ".join(w for w in text.split() if not any(ch.isdigit() for ch in w))
+
+
+def guess_answer_language(text: str) -> LanguageGuess:
+    """The language of an answer for the answer reader: `guess_language` over
+    `ANSWER_READER_LANGUAGES`, checked by a language detector (`detect_language`). The
+    word tables say which language the reader reads an answer in; the detector, which
+    knows 140 languages, says when an answer is in none of them. An answer the words
+    place in a language is unsure (`UNDETERMINED`, with the reason) when the detector
+    names a language the reader does not read at `DETECTOR_UNREAD_LEAST` or more
+    (Frisian taken for Dutch by its "de" and "op"; Kinyarwanda and Quechua taken for
+    English for want of any other language's words), or when the words place it in a
+    language other than English that the detector does not name and the detector's best,
+    not English either, is below `DETECTOR_UNSURE_BELOW` in a text of `BARE_WORDS` words
+    or more (Samoan taken for French by "le"; on fewer words no detector can say, "No
+    reservé 22C en UA511." is at 0.13). A language the detector names that the reader reads but the words do not name
+    leaves the words' guess as it is, and so does a text with no language in it.
+
+    >>> guess_answer_language("Ntabwo nafashe intebe 22C mu ndege UA511.").why_unread
+    'the language detector reads it as Kinyarwanda (0.99), which the reader does not read'
+    >>> guess_answer_language("Held 22C on UA511.").code
+    'en'
+    """
+    guess = guess_language(text, ANSWER_READER_LANGUAGES)
+    if guess.code == UNDETERMINED:
+        return guess
+    detected, probability = detect_language(text)
+    if detected in (guess.code, _NO_LANGUAGE):
+        return guess
+    if detected not in ANSWER_READER_LANGUAGES and probability >= DETECTOR_UNREAD_LEAST:
+        return LanguageGuess(code=UNDETERMINED, why_unread=(
+            f"the language detector reads it as {_language_name(detected)} "
+            f"({probability:.2f}), which the reader does not read"))
+    if (guess.code != "en" and detected != "en" and probability < DETECTOR_UNSURE_BELOW
+            and len(_words_only(text).split()) >= BARE_WORDS):
+        return LanguageGuess(code=UNDETERMINED, why_unread=(
+            f"its words say {LANGUAGE_NAMES[guess.code]}, but the language detector "
+            f"cannot tell which language it is (its best, {_language_name(detected)}, "
+            f"at {probability:.2f})"))
+    return guess
