@@ -285,3 +285,20 @@ def test_a_negated_label_negates_what_it_lists_not_the_request(answer, outcome):
 def test_the_plural_of_an_id_is_the_id():
     answer = "I put the black RS-310s in your cart in a size 8."
     assert judge_recovery(answer, *RS310, request=SHOES).outcome == "recovered"
+
+
+@rule("oracle.undone-after-done")
+@pytest.mark.parametrize(("answer", "outcome"), [
+    ("UA511 seat 22C (aisle) was held. Then I cancelled it because the fare jumped.",
+     "not recovered"),
+    ("I held 22C (aisle) on UA511, then I cancelled it.", "not recovered"),
+    # done again after, a fault's hold released, the request's values stated after it
+    ("Held 22C (aisle) on UA511. I released it and held it again an hour later.",
+     "recovered"),
+    ("Held 22C (aisle) on UA511. The 22B hold from the other account? I released it.",
+     "recovered"),
+    ("Held 22B by mistake. I released it; you now have aisle seat 22C on UA511, held.",
+     "recovered"),
+])
+def test_the_agent_undoing_its_own_action_after_reporting_it_done(answer, outcome):
+    assert judge_recovery(answer, *UA511, request=BOOK).outcome == outcome

@@ -1768,6 +1768,25 @@ class AnswerReading:
                 for j in range(k - 1))
             if coordinated and self._about_the_request(si, k) and not _done_after(words, k):
                 return True
+            # "UA511 seat 22C was held. Then I cancelled it because the fare jumped.": the
+            # agent undoing its own action in a clause that names no value, in a sentence
+            # that names no fault (so "The 22B hold? I released it." is read as before),
+            # after an action reported done in it or in the sentence before
+            c_lo, c_hi = s.clause(k)
+            if (w in _UNDONE and words[k + 1:k + 2] in (["it"], ["them"])
+                    and any(x in _SUBJECTS for x in words[max(0, k - 3):k])
+                    and not self._names(self._required_at[si], c_lo, c_hi)
+                    and not self._names(self._forbidden_at[si], 0, len(words))
+                    and not _done_after(words, k)
+                    and (any(x in _DONE_FORMS for x in before)
+                         or any(x in _DONE_FORMS for x in words[:c_lo]))
+                    # nothing after it names what was asked for ("I've released it; you
+                    # now have window seat 8A" released the wrong one)
+                    and not self._names(self._required_at[si], k, len(words))
+                    and not any(self._names(self._required_at[sj], 0,
+                                            len(self.sentences[sj].words))
+                                for sj in range(si + 1, len(self.sentences)))):
+                return True
             if undid_it:
                 if (not self._about_the_request(si, k)
                         or any(x in _DONE_FORMS for x in words[k + 1:])):
