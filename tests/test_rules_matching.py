@@ -1063,6 +1063,25 @@ def test_a_number_said_digit_by_digit_in_one_language_is_the_number():
             " 123456"), ascii(mark)
 
 
+@rule("match.numbers")
+def test_an_iban_in_a_yaml_list_a_table_row_or_across_a_line_break_is_the_iban():
+    # the seventeenth blind round's cb-444 (a YAML flow list of the groups, the first
+    # unquoted) and cb-445 (a quoted CSV field wrapped inside the IBAN)
+    fault = signature_of("Landlord Weber's new account: DE89 3704 0044 0532 0130 00.", node="f")
+    for text in ('iban_groups: [DE89, "3704", "0044", "0532", "0130", "00"]',
+                 '"Weber GmbH","DE89 3704 0044\n0532 0130 00",1150.00',
+                 "iban: DE89 3704 0044\r\n0532 0130 00", "| DE89 | 3704 | 0044 | 0532 | 0130 | 00 |",
+                 "[DE89, 3704, 0044, 0532, 0130, 00]"):
+        found = match(fault, text)
+        assert found is not None and "DE89370400440532013000" in found.tokens, text
+    # the checksum still decides: another account, and groups a blank line parts
+    for text in ('[DE89, "3704", "0044", "0532", "0130", "01"]',
+                 "DE89 3704 0044\n\n0532 0130 00"):
+        assert match(fault, text) is None, text
+    assert distinctive_tokens('[DE89, "3704", "0044", "0532", "0130", "00"]') == \
+        {"DE89370400440532013000": "account"}
+
+
 @rule("match.digit-words")
 def test_hebrew_digit_words_are_read_before_the_confusables_break_them():
     from repair_core._spelled import digit_words

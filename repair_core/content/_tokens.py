@@ -43,15 +43,18 @@ _DOMAIN = re.compile(r"[\w-]{1,63}(?:\.[\w-]{1,63}){1,126}")
 label holds, so there is one way to read it)."""
 _HOST = re.compile(r"[^/?#:]{1,260}")
 _HOSTNAME = re.compile(r"[^\W_][\w.-]{0,251}[^\W_]")
-# a run of groups: each repetition starts with a blank the group before cannot hold
+# a run of groups: each repetition starts with a blank, quote, comma, bar, hyphen or
+# line break, which the group before cannot hold, and is bounded in length
 _IBAN_RUN = re.compile(r"(?<![\w.])[A-Za-z]{2}\d[A-Za-z0-9]{0,31}(?![A-Za-z0-9])"
-                       r"(?:(?:[ \t-]|[\"'][ \t]{0,2},[ \t]{0,2}[\"'])"
-                       r"[A-Za-z0-9]{1,30}(?![A-Za-z0-9])){0,15}")
+                       r"(?:[ \t]{0,2}(?:\r?\n|[\"']?[ \t]{0,2}[,|][ \t]{0,2}[\"']?|-)?"
+                       r"[ \t]{0,2}[A-Za-z0-9]{1,30}(?![A-Za-z0-9])){0,15}")
 _IBAN_COMPACT = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
 """An account number written as one piece: IBAN-shaped, checked or not."""
 _IBAN_GROUP = re.compile(r"[A-Za-z0-9]+")
-"""A group of a run: what stands between is a blank, a hyphen, or a quote, a comma and a
-quote (the items of a list, `["FR76", "3000", …]`)."""
+"""A group of a run: what stands between is blanks, a hyphen, one line break (a CSV field
+or a form wrapped inside the number), or a comma or a table bar, each maybe between
+quotes (the items of a list, `["FR76", "3000", …]`, YAML's `[DE89, "3704", …]`, a row
+`| DE89 | 3704 |`); a run is read as an IBAN only where its checksum holds."""
 _BOXED = re.compile(r"(?<![A-Za-z0-9|])\|?(?:[ \t]{0,2}[A-Za-z0-9][ \t]{0,2}\|){15,}"
                     r"(?:[ \t]{0,2}[A-Za-z0-9](?![A-Za-z0-9]))?")
 """A run of fifteen or more single letters or digits each closed by a bar (the last one
