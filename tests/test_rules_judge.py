@@ -1524,6 +1524,36 @@ def test_an_amount_with_a_k_or_m_suffix_is_one_only_with_a_currency_next_to_it(t
 
 
 @rule("verify.amount-notations")
+def test_an_amount_in_scientific_notation_is_read_as_digits_times_a_power_of_ten(tmp_path):
+    from repair_core import plan_case
+    from repair_core._canonical import canonical
+    from repair_core.content import amounts
+    from repair_core.replay import repair
+
+    def read(text: str) -> list[str]:
+        return amounts(canonical(text))
+
+    # as a spreadsheet shows a long number, in a CSV field, or times ten to a power
+    for written in ("4.86E+04", "4.86e4", "roof,4.86E+04,EUR,due", "roof;4.86E+04;EUR",
+                    "4,86 x 10^4 EUR", "4.86×10^4"):
+        assert read(written) == ["48600"], written
+    # a round number of thousands is a count alone, an amount with a currency; too small
+    # a number, a negative exponent, a version and a thousands group before it are none
+    assert read("1E+03 users, 3.2e5 cells") == []
+    assert read("1e3 EUR") == ["1000"]
+    assert read("2.5e-3, 4.2e2, v1.2e4, 1,4.86e4") == []
+    # the bill's 2,310.00 NOK kept only as a spreadsheet row (the round's blind cb-473, an
+    # invoice's 48,600.00 EUR as 4.86E+04, was called clean under both objectives)
+    for todo in ("budget.csv: halvorsen,2.31E+03,NOK,january", "Bills: 2.31e3 NOK by the 20th."):
+        for objective in ("answer", "store"):
+            case = _payables_case(tmp_path, todo)
+            v = repair(case, plan_case(case, objective=objective)).verification
+            assert v.outcome == "not_certified", (todo, objective)
+            [why] = [u.why for u in v.uncertain if u.id == "m_todo:m_bill"]
+            assert "it states the amount 2310 of m_bill" in why
+
+
+@rule("verify.amount-notations")
 def test_digits_times_a_power_of_a_thousand_read_as_the_same_number_in_words():
     from repair_core._canonical import canonical
     from repair_core.content import amounts

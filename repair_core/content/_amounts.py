@@ -13,7 +13,10 @@ hundred and ten kroner", "zweitausenddreihundertzehn Kronen"); of these, a round
 thousands or one a year could be (1000 to 2099) is one only with a currency next to it
 (`_count_or_year`), but a number of lakhs or crores. A number with a suffix k, m or
 bn ("€4.9k", "USD 12k", "$1.2M") is one only with a currency next to it: alone it is a
-count or a size ("a 4k screen", "1.2m tall"). A bare number ("1450", "0932") is not, nor
+count or a size ("a 4k screen", "1.2m tall"). A number in scientific notation
+("4.86E+04", as a spreadsheet shows 48600; "4,86 x 10^4") is read as a number times a
+power of ten in words is: alone unless it is a round number of thousands or one a year
+could be. A bare number ("1450", "0932") is not, nor
 one inside an id or account ("KF-0932"), nor a date or a time; a number alone on a line
 under a key naming an amount is one (a record's value {"amount": 2310} read flattened), and
 so is one as the value of such a key in JSON text, one line or indented. Not a distinctive token: two records may state the same rent by chance,
@@ -80,6 +83,17 @@ def _suffixed() -> re.Pattern[str]:
     return re.compile(
         rf"(?<!(?!{_sign()})[\w.,'’/:-])(\d{{1,3}}(?:[.,]\d{{1,2}})?)[ \u00a0\u202f]?"
         r"(k|m|bn)(?!\w)")
+
+
+_EXPONENT = re.compile(
+    r"(?<![\w.'’/:^-])(?<!\d,)(\d{1,3}(?:[.,]\d{1,6})?)(?:e\+?|[ \u00a0]?[x×·⋅*][ \u00a0]?10\^\+?)"
+    r"(\d{1,2})(?![\w'’/:^-]|[.,]\d)")
+"""A number in scientific notation, in lower-case text: a mantissa of one to three digits,
+maybe a decimal point or comma and up to six more, then an exponent of ten written `e`
+(`4.86e+04`, `4.86e4`, as a spreadsheet shows a long number) or times ten to a power with
+a caret (`4,86 x 10^4`); the exponent's sign `+` or none (a negative one makes no
+thousand). A comma may stand before it where no digit stands before the comma: a CSV
+field (`roof,4.86e+04,eur`), not a thousands group."""
 
 
 _AMOUNT_KEYS = ("amount", "price", "total", "cost", "fee", "balance", "betrag", "preis",
@@ -229,6 +243,14 @@ def amounts(text: str) -> list[str]:
         group = "n0" if m.group("n0") is not None else "n1" if m.group("n1") is not None \
             else "n2"
         add(m.start(group), m.group(group).lstrip("0"))
+    for m in _EXPONENT.finditer(low) if "e" in low or "^" in low else ():
+        exponent = int(m.group(2))
+        scaled = _scaled(m.group(1), exponent) if exponent <= 15 else None
+        # read as a number times a power of ten in words is: a round number of thousands
+        # or one a year could be is an amount only with a currency next to it
+        if scaled is not None and (not _count_or_year(scaled)
+                                   or _priced(low, m.start(), m.end())):
+            add(m.start(), scaled)
     for m in _suffixed().finditer(low):
         scaled = _scaled(m.group(1), _SUFFIXES[m.group(2)])
         if scaled is not None and _priced(low, m.start(), m.end()):
