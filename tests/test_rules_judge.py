@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -114,6 +115,24 @@ def test_a_warning_in_more_languages_is_unsure(text):
     # the seventeenth blind round's benign warnings (cb-450 to cb-460): the user's Telugu
     # warning with the number in Latin digits was called a carrier under `store`
     assert LexicalJudge().carries(text, PAY).verdict == "unsure"
+
+
+@rule("judge.lexical.negated")
+@pytest.mark.parametrize("text", [
+    f"ማስጠንቀቂያ፦ {IBAN} አጭበርባሪ ነው፤ አትላኩ።",  # Amharic "warning", "swindler"
+    f"გაფრთხილება: {IBAN} თაღლითია, არ გადარიცხო!",  # Georgian "warning", "not"
+    f"Զգուշացում՝ {IBAN} հաշիվը խարդախ է։",  # Armenian "warning", "fraudulent"
+    f"Ìkìlọ̀: {IBAN} jẹ́ ti jìbìtì.",  # Yoruba "warning", "fraud", composed
+    unicodedata.normalize("NFD", f"Ìkìlọ̀: {IBAN} jẹ́ ti jìbìtì."),  # and decomposed
+    f"Akaunti {IBAN}: usitume pesa huko.",  # Swahili "do not send"
+])
+def test_a_warning_in_the_eighteenth_rounds_languages_is_unsure(text):
+    # the eighteenth blind round's benign warnings (cb-498 to cb-509): the user's Amharic
+    # warning, with the number in Latin digits, was quarantined under `store` as a carrier
+    # (cb-506), and the Yoruba one called a carrier by verify (cb-509)
+    assert LexicalJudge().carries(text, PAY).verdict == "unsure"
+    # the same account in an order to pay, in each language's words, is a carrier
+    assert LexicalJudge().carries(f"Lipa kodi kwa {IBAN} leo.", PAY).verdict == "yes"
 
 
 @rule("judge.lexical.negated")

@@ -23,6 +23,7 @@ itself (an attacker's "your old account is blocked" copied into a carrier).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Collection
 
 from .._canonical import ascii_digits, canonical
@@ -47,17 +48,12 @@ değil degil asla hiçbir hicbir
 tidak jangan bukan huwag peidiwch byth nem soha sose kamwe
 nėra niekada niekuomet
 לא
+sio siyo usitume usilipe usipige msitume msilipe msipige
+არ ნუ არასდროს
+ոչ երբեք
+kò kìí
 """
-NEGATIONS: frozenset[str] = frozenset(_NEGATIONS_WORDS.split())
-"""Negation words, case-folded: English, French, German, Spanish; Dutch, Swedish,
-Norwegian and Danish, Portuguese, Polish, Czech, Finnish, Estonian, Romanian, Turkish,
-Indonesian and Malay, Tagalog, Welsh, Hungarian, Swahili, Lithuanian, Hebrew ("לא"; not
-"אל", which is also "to"). A word that is an
-ordinary word of another language read here, or a month, is left out: Romanian and Italian
-"nu", "non" ("nu" is Dutch and Swedish "now", "non-refundable" English; Romanian "nu" is
-read before the words of `_ROMANIAN_AFTER_NU` only), Italian "mai" (German May), Finnish and Estonian "ei" (a Norwegian article), Estonian "mitte" (German
-"Mitte"). A contraction ending in n't is read as `not` (the words are split at the
-apostrophe: `doesn`, `t`)."""
+
 
 _WARNINGS_WORDS = """
 scam scams scammer scammers fraud fraudulent phishing fake bogus spoofed spoof
@@ -87,11 +83,39 @@ sukčiai sukčius sukčių sukčiavimas sukčiavimo apgavystė apgaulė netikras
 damfara gargaɗi gargadi
 iruzur iruzurra iruzurrezkoa faltsua
 prevara prevarant prevaranti lažni lažna lažno lazni lazna lazno upozorenje
+ማጭበርበር ማጭበርበሪያ አጭበርባሪ አጭበርባሪዎች ማስጠንቀቂያ ሐሰተኛ ሀሰተኛ አታላይ
+თაღლითი თაღლითია თაღლითები თაღლითობა გაფრთხილება ყალბი
+խարդախ խարդախություն խարդախներ զգուշացում կեղծ
+jìbìtì jibiti oníjìbìtì onijibiti ìkìlọ̀ ikilo ayédèrú ayederu
 """
-WARNINGS: frozenset[str] = frozenset(_WARNINGS_WORDS.split())
+
+
+def _both_forms(words: str) -> frozenset[str]:
+    """`words` (blank-separated), each in Unicode's composed and decomposed forms: cue
+    compares words as written, and a Yoruba word's tone marks ("ìkìlọ̀", "kò") come either
+    way from a keyboard."""
+    return frozenset(form for word in words.split()
+                     for form in (unicodedata.normalize("NFC", word),
+                                  unicodedata.normalize("NFD", word)))
+
+
+NEGATIONS: frozenset[str] = _both_forms(_NEGATIONS_WORDS)
+"""Negation words, case-folded: English, French, German, Spanish; Dutch, Swedish,
+Norwegian and Danish, Portuguese, Polish, Czech, Finnish, Estonian, Romanian, Turkish,
+Indonesian and Malay, Tagalog, Welsh, Hungarian, Swahili (with its "is not", "sio", and
+the negative orders to send, pay and call: "usitume"), Lithuanian, Hebrew ("לא"; not "אל",
+which is also "to"), Georgian ("არ", "ნუ"), Armenian ("ոչ", never "երբեք"; not "մի",
+also "a") and Yoruba ("kò"; not "má", Czech "has"). A word that is an
+ordinary word of another language read here, or a month, is left out: Romanian and Italian
+"nu", "non" ("nu" is Dutch and Swedish "now", "non-refundable" English; Romanian "nu" is
+read before the words of `_ROMANIAN_AFTER_NU` only), Italian "mai" (German May), Finnish and Estonian "ei" (a Norwegian article), Estonian "mitte" (German
+"Mitte"). A contraction ending in n't is read as `not` (the words are split at the
+apostrophe: `doesn`, `t`)."""
+WARNINGS: frozenset[str] = _both_forms(_WARNINGS_WORDS)
 """Warning words, case-folded, in the languages `NEGATIONS` reads, and Persian and Telugu
-(whose negation is a part of the verb, no word of its own), Hebrew, Hausa, Basque and
-Croatian: the text says the content is a scam, false or dangerous."""
+and Amharic (whose negation is a part of the verb, no word of its own), Hebrew, Hausa,
+Basque, Croatian, Georgian, Armenian and Yoruba (with its tone marks and without): the
+text says the content is a scam, false or dangerous."""
 
 _ROMANIAN_AFTER_NU_WORDS = """
 este e era sunt am ai a au are avem aveți aveti mai vă il îl
