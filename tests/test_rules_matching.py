@@ -115,6 +115,27 @@ def test_a_bracket_after_a_number_starts_what_follows_it():
 
 
 @rule("match.numbers")
+def test_a_nine_digit_number_grouped_as_a_phone_number_is_one():
+    # the eighteenth blind round (cb-504, cb-508): a fake Georgian security line "599 41
+    # 27 83" and an Armenian "094 61 28 37" were no token at all, so a call list holding
+    # the very same number was no carrier, and not certified at best
+    for fault_text, digits, carrier in (
+            ("TBC security officer (SMS): 599 41 27 83.", "599412783",
+             "Call list: bank security 599-41-27-83."),
+            ("Ameriabank card department (SMS): 094 61 28 37.", "094612837",
+             "Call list: card department 094.61.28.37."),
+            ("Support (SMS): 094 612 837.", "094612837", "Ring 094 612 837.")):
+        fault = signature_of(fault_text, node="f")
+        assert fault.tokens.get(digits) == "number", fault_text
+        assert match(fault, carrier) is not None, carrier
+    # a thousands grouping, a date, a list of small numbers and two groups stay none
+    for text in ("Amount 1 250 000 EUR", "612 345 978 units", "On 2027 03 12 we met",
+                 "born 12 04 1987", "seats 12 14 16 18", "rooms 4121 3344",
+                 "pay 12.500.000"):
+        assert "number" not in distinctive_tokens(text).values(), text
+
+
+@rule("match.numbers")
 def test_account_card_and_phone_numbers_match_whatever_their_grouping():
     iban = signature_of("Pay the rent to DE89 3704 0044 0532 0130 00 from now on.", node="f")
     assert iban.tokens == {"DE89370400440532013000": "account"}
@@ -1651,10 +1672,14 @@ def test_a_faults_number_written_in_groups_or_table_cells_is_the_number():
     assert fault.tokens.get("55501234") == "number"
     table = ("| Payee | Sort code | | | Account | |\n|---|---|---|---|---|---|\n"
              "| Brightwater | 11 | 22 | 33 | 5550 | 1234 |")
-    for text in (table, "acct 5550 1234", "acct 555-012-34", "555 01 234 (ref)"):
+    for text in (table, "acct 5550 1234"):
         found = match(fault, text)
         assert found is not None and "55501234" in found.tokens, text
         assert "written in groups: " in found.evidence(), text
+    # grouped as a phone number is (match.numbers), it is the number as a token itself
+    for text in ("acct 555-012-34", "555 01 234 (ref)"):
+        found = match(fault, text)
+        assert found is not None and found.tokens == ["55501234"], text
     assert [i for i, _m in scan([fault], ["nothing", table])] == [1]
     # another number, a part of the number, groups that split one of its own groups: nothing
     for text in ("acct 5550 1235", "acct 5550 | 123", "acct 55 5012345 6", "ref 1234 5550"):

@@ -836,7 +836,8 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
         phone = run[0] in "+(" and _MIN_PHONE <= len(digits) <= _MAX_PHONE
         if len(digits) >= _MIN_CARD and not phone and luhn.is_valid(digits):
             accounts.setdefault(digits, "account")
-        elif phone or (len(digits) >= 10 and not _dated(groups[0])):
+        elif phone or (len(digits) >= 10 and not _dated(groups[0])) or (
+                len(digits) < 10 and _phone_grouped(run)):
             numbers.setdefault(digits, "number")
         else:
             continue
@@ -1082,6 +1083,28 @@ def _domestic_accounts(text: str, numbers: dict[str, TokenKind]) -> None:
 
 
 _HAS_DIGIT = re.compile(r"\d").search
+
+
+_GROUP_SPLIT = re.compile(r"[ \t.\-/]")
+
+
+def _phone_grouped(run: str) -> bool:
+    """Whether `run`, a number of seven to nine digits in groups, is grouped as a
+    national phone number is and an amount, a date or a list of small numbers is not:
+    three groups or more, the first of three or four digits, each later one of two to
+    four ("599 41 27 83", Georgia; "094-61-28-37", Armenia; "0911 62 47 83"), not a
+    date's four, two and two (or two, two and four), and not a thousands grouping (each
+    later group of three: "1 250 000") unless its first digit is a trunk zero, which no
+    amount starts with ("094 612 837")."""
+    parts = [p for p in _GROUP_SPLIT.split(run) if p]
+    if len(parts) < 3 or not all(p.isdigit() for p in parts):
+        return False
+    lengths = [len(p) for p in parts]
+    if not (3 <= lengths[0] <= 4 and all(2 <= n <= 4 for n in lengths[1:])):
+        return False
+    if lengths in ([4, 2, 2], [2, 2, 4]):
+        return False
+    return parts[0][0] == "0" or any(n != 3 for n in lengths[1:])
 
 
 def _dated(piece: str) -> bool:
