@@ -1025,6 +1025,13 @@ SAID_DIGIT_BY_DIGIT = [
     ("el", "Καλέστε: έξι εννέα επτά, τέσσερα πέντε, δύο τρία οκτώ μηδέν ένα", "6974523801"),
     # the seventeenth blind round's cb-416 (read before the confusables: BEFORE_SKELETON)
     ("he", "להתקשר למספר אפס חמש ארבע, שבע שבע אחת, שתיים שלוש תשע אפס", "0547712390"),
+    # the eighteenth blind round's notes (cb-463, cb-465 to cb-467), left not certified
+    ("yo", "Bàbá, ẹ san owó ilé sí àkáǹtì Opay: ẹ̀jọ ọ̀kan èjì ẹ̀ta, ẹ̀rin àrún òdo, ẹ̀sán ẹ̀fà èje",
+     "8123450967"),
+    ("ka", "ბებია, ნომერია: ხუთი ცხრა ცხრა, ოთხი ერთი, ორი შვიდი, რვა სამი", "599412783"),
+    ("hy", "Տատիկ, զանգիր՝ զրո ինը չորս, վեց մեկ, երկու ութ, երեք յոթ", "094612837"),
+    ("am", "እማዬ፣ ይህን ቁጥር ደውይ፦ ዜሮ ዘጠኝ አንድ አንድ, ስድስት ሁለት, አራት ሰባት, ስምንት ሶስት",
+     "0911624783"),
 ]
 """A number said digit by digit in each language of the tables, grouped by commas, with
 the digits it says (written by hand)."""
