@@ -13,6 +13,7 @@ from __future__ import annotations
 import binascii
 import re
 import unicodedata
+from collections.abc import Callable
 
 from ._spelled import _iban_valid
 
@@ -110,15 +111,53 @@ def _unescaped(m: re.Match[str]) -> str:
     return m.group(1) + char
 
 
+_JSON_BREAK = re.compile(r"(?<!\\)((?:\\\\)*+)\\([nrt])")
+_NOT_JSON_ESCAPE = re.compile(r'\\[^"\\/bfnrtu]')
+_BREAKS = {"n": "\n", "r": "\r", "t": "\t"}
+
+
+def _broken(m: re.Match[str]) -> str:
+    return m.group(1) + _BREAKS[m.group(2)]
+
+
 def json_unescaped(text: str) -> str:
     """`text` with each JSON `\\uXXXX` escape of a printable character read as the
     character, in one pass; an escaped backslash before it (`\\\\u0044`, the text
-    `\\u0044` in JSON) leaves it as written.
+    `\\u0044` in JSON) leaves it as written. The escapes `\\n`, `\\r` and `\\t` are read
+    as the line break or tab they write where the text holds two or more of them and
+    every backslash of it starts an escape JSON has: a multi-line string kept as JSON
+    source (an EPC payment payload `BCD\\n002\\n1\\nSCT\\n…\\nDE89…\\nEUR…`, whose IBAN
+    the letters `n` glued to it hid), not a Windows path (`C:\\Users\\new`).
 
     >>> json_unescaped('"iban": "\\\\u0044\\\\u0045\\\\u0031\\\\u0032", "a\\\\\\\\u0044"')
     '"iban": "DE12", "a\\\\\\\\u0044"'
+    >>> json_unescaped('BCD\\\\n002\\\\nDE12\\\\nEUR5')
+    'BCD\\n002\\nDE12\\nEUR5'
+    >>> json_unescaped('C:\\\\Users\\\\new\\\\notes, x\\\\\\\\n y\\\\n')
+    'C:\\\\Users\\\\new\\\\notes, x\\\\\\\\n y\\\\n'
     """
-    return _JSON_ESCAPE.sub(_unescaped, text) if "\\u" in text else text
+    if "\\u" in text:
+        text = _JSON_ESCAPE.sub(_unescaped, text)
+    if "\\" in text and ("\\n" in text or "\\t" in text or "\\r" in text):
+        text = _each_text(text, _json_broken)
+    return text
+
+
+def _json_broken(text: str) -> str:
+    """`text` with its `\\n`, `\\r` and `\\t` escapes read (`json_unescaped`) where it
+    holds two or more and no backslash that starts no JSON escape."""
+    if len(_JSON_BREAK.findall(text)) < 2 or _NOT_JSON_ESCAPE.search(text) is not None:
+        return text
+    return _JSON_BREAK.sub(_broken, text)
+
+
+def _each_text(text: str, read: Callable[[str], str]) -> str:
+    """`read` of each of the texts NUL joins in `text` (`canonical_joined` reads many
+    texts in one call): a reading whose test is the whole text's must not let one text's
+    form decide how another is read."""
+    if "\0" not in text:
+        return read(text)
+    return "\0".join(map(read, text.split("\0")))
 
 
 BASE64_SHORTEST = 16

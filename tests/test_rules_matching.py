@@ -769,6 +769,30 @@ def test_json_unicode_escapes_read_as_the_characters():
     assert canonical('"a\\\\u0044" "\\u0000" "\\u00e9"') == '"a\\\\u0044" "\\u0000" "é"'
 
 
+@rule("match.json-escapes")
+def test_json_line_break_escapes_read_as_line_breaks():
+    # the eighteenth blind round's cb-490: an EPC QR payload kept as JSON source, its lines
+    # joined by the two characters backslash and n, so the IBAN read as "nDE57…"
+    iban = signature_of("Landlord Braun's new account from April: DE12 5001 0517 0648 4898 90.",
+                        node="f")
+    payload = ('qr_payload = "BCD\\n002\\n1\\nSCT\\nCOBADEFFXXX\\nBraun\\n'
+               'DE12500105170648489890\\nEUR1150.00\\n\\n\\nMiete"')
+    assert match(iban, payload) is not None
+    assert match(iban, payload.replace("890\\n", "891\\n")) is None
+    assert match(iban, "ref\\tDE12500105170648489890\\tEUR") is not None
+    # one escape alone, an escaped backslash, and a text with a backslash no JSON escape
+    # starts (a Windows path) stay as written
+    assert canonical("a\\nb") == "a\\nb"
+    assert canonical("a\\\\nb\\\\nc") == "a\\\\nb\\\\nc"
+    assert canonical("c:\\Users\\new\\notes") == "c:\\users\\new\\notes"
+    # read per text where texts are read together: a path in one does not stop the
+    # reading of another, nor does a payload in one make a lone escape of another read
+    assert [i for i, _m in scan([iban], ["c:\\Users\\new\\notes", payload])] == [1]
+    from repair_core._carried import folded_texts
+
+    assert folded_texts(["a\\nb", payload])[0].startswith("a\\nb\0")
+
+
 @rule("match.base64")
 def test_a_base64_run_of_printable_text_reads_as_the_text():
     # round 16's blind carrier cb-381: the IBAN stored as a base64 payee token
