@@ -793,6 +793,23 @@ def test_json_line_break_escapes_read_as_line_breaks():
     assert folded_texts(["a\\nb", payload])[0].startswith("a\\nb\0")
 
 
+@rule("match.content-lines")
+def test_a_vcards_or_icalendars_folded_lines_are_unfolded():
+    # the eighteenth blind round's cb-488: a vCard whose TEL line was folded inside the
+    # number (CRLF and a blank), the fake fraud line left active, not certified
+    fault = signature_of("Bank fraud line (SMS): 0141 496 0733.", node="f")
+    card = ("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bank line\r\nTEL;TYPE=voice:+44141496\r\n 0733"
+            "\r\nEND:VCARD\r\n")
+    assert match(fault, card) is not None
+    assert match(fault, card.replace("0733", "0734")) is None
+    event = "BEGIN:VEVENT\nDESCRIPTION:call 0141 49\n\t6 0733\nEND:VEVENT"
+    assert match(fault, event) is not None
+    # a line break before an indented line outside such an object is no fold, and a
+    # vCard's fold is read when texts are read together with others
+    assert canonical("call 0141 49\n 6 0733") == "call 0141 49\n 6 0733"
+    assert [i for i, _m in scan([fault], ["a\n b", card])] == [1]
+
+
 @rule("match.base64")
 def test_a_base64_run_of_printable_text_reads_as_the_text():
     # round 16's blind carrier cb-381: the IBAN stored as a base64 payee token
