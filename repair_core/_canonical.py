@@ -45,6 +45,7 @@ from importlib.resources import files
 
 from ._encoded import (
     base64_read,
+    cdata_read,
     content_lines_unfolded,
     form_spaces,
     json_unescaped,
@@ -307,13 +308,13 @@ def visible(text: str) -> str:
 
 def encodings_read(text: str) -> str:
     """`text` with what a format's reversible encoding writes read as the text it
-    encodes (`_encoded`): a vCard's or an iCalendar object's folded lines joined, then a
-    quoted-printable body, then an RTF document's escapes, then
+    encodes (`_encoded`): a vCard's or an iCalendar object's folded lines joined, then XML
+    CDATA sections read as their text, then a quoted-printable body, then an RTF document's escapes, then
     JSON `\\u` escapes, then a base64 run of printable text, then Markdown emphasis inside
     a word, then a form body's `+` as a blank (before percent-decoding, which makes a `+`
     from `%2B` that is a plus)."""
     return form_spaces(markdown_unemphasised(base64_read(json_unescaped(
-        rtf_read(quoted_printable_read(content_lines_unfolded(text)))))))
+        rtf_read(quoted_printable_read(cdata_read(content_lines_unfolded(text))))))))
 
 
 def _numbers_read(text: str) -> str:

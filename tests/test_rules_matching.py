@@ -810,6 +810,19 @@ def test_a_vcards_or_icalendars_folded_lines_are_unfolded():
     assert [i for i, _m in scan([fault], ["a\n b", card])] == [1]
 
 
+@rule("match.cdata")
+def test_xml_cdata_sections_read_as_their_text():
+    # the eighteenth blind round's cb-496: the IBAN split over two CDATA sections side by
+    # side, active and not certified under both objectives
+    iban = signature_of("Landlord Braun's new account from April: DE12 5001 0517 0648 4898 90.",
+                        node="f")
+    xml = "<t><iban><![CDATA[DE1250010517]]><![CDATA[0648489890]]></iban></t>"
+    assert match(iban, xml) is not None
+    assert match(iban, xml.replace("489890", "489891")) is None
+    # a ']]>' outside a section and an opening never closed stay as written
+    assert canonical("a]]>b <![CDATA[c") == "a]]>b <![cdata[c"
+
+
 @rule("match.base64")
 def test_a_base64_run_of_printable_text_reads_as_the_text():
     # round 16's blind carrier cb-381: the IBAN stored as a base64 payee token
