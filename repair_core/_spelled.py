@@ -17,7 +17,7 @@ import ipaddress
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache
+from functools import cache, cached_property
 from itertools import accumulate, product, repeat
 from typing import Any, NamedTuple
 
@@ -679,13 +679,19 @@ class _DigitTable:
         self.groups = [(f, sum(1 << bit for bit, g in enumerate(self.fewest) if g == f))
                        for f in sorted(set(self.fewest))]
         """(how many words, the languages whose run needs that many), fewest first."""
+
+    @cached_property
+    def outlines(self) -> Any:
+        """Whether a word of each length (up to the longest digit word's), first and last
+        character (their `index`) may be a digit word. Made on first use: only the numpy
+        search of a long text (`_digit_chains`) reads it, and a plan whose texts are all
+        short need not import numpy."""
         import numpy as np
 
-        self.outlines = np.zeros((max(map(len, self.words)) + 1, 256, 256), bool)
-        """Whether a word of each length (up to the longest digit word's), first and last
-        character (their `index`) may be a digit word."""
+        outlines = np.zeros((max(map(len, self.words)) + 1, 256, 256), bool)
         for w in self.words:
-            self.outlines[len(w), self.index[ord(w[0])], self.index[ord(w[-1])]] = True
+            outlines[len(w), self.index[ord(w[0])], self.index[ord(w[-1])]] = True
+        return outlines
 
 
 def _indexed_key(index: list[int]) -> int:

@@ -113,9 +113,10 @@ def run() -> None:
     still hold a silent server's connection, and the interpreter's exit (litellm's exit
     handlers among it) waited on it after the whole output was printed, past 150 s."""
     status = main()
-    from .model._bounded import abandoned_calls
-
-    if abandoned_calls():
+    # only a process that loaded the model layer can have abandoned a call; importing it
+    # to ask would cost every other command the model layer's start-up
+    bounded = sys.modules.get("repair_core.model._bounded")
+    if bounded is not None and bounded.abandoned_calls():
         for stream in (sys.stdout, sys.stderr):
             # its reader gone: nothing more can reach it, as `main` treats a closed pipe
             with contextlib.suppress(BrokenPipeError):

@@ -243,3 +243,19 @@ def test_the_clue_count_bounds_the_clues_built(fault, monkeypatch):
     clues = _match._clues(sig)
     assert clues is not None
     assert _match._clue_count(sig) >= len(clues), (_match._clue_count(sig), clues)
+
+
+def test_scan_picks_the_same_texts_by_a_loop_and_by_numpy(monkeypatch):
+    city = signature_of("Lin's home city is Denver, she said on Monday.", key="home_city",
+                        value="Denver", node="m1")
+    mail = signature_of("Send the report to eve@evil.example every Monday.", node="m2")
+    texts = ["Lin lives in Denver: home city Denver.", "Lin's friend is far away.",
+             "Denver it is; send the report to eve@evil.example now.", "a note"] * 40
+    slots = {1: ("home_city", "Denver"), 9: ("home_city", "Lisbon")}
+    by_loop = list(scan([city, mail], texts, slots))
+    monkeypatch.setattr(_match, "SCAN_BY_NUMPY", 0)
+    by_numpy = list(scan([city, mail], texts, slots))
+    assert by_loop == by_numpy
+    picked = {i for i, _m in by_loop}
+    # the near miss is picked where its record holds the slot only
+    assert {0, 1, 2, 4, 6} <= picked and not {5, 9} & picked

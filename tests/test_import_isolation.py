@@ -74,3 +74,21 @@ def test_the_judge_packages_names_are_its_type_checking_imports_each_loaded_on_f
     star = _imported_after("from repair_core.judge import *; "
                            "assert 'ModelJudge' in dir() and 'RecoveryJudge' in dir()")
     assert "repair_core.judge._model" in star
+
+
+def test_the_plan_of_a_small_case_loads_neither_numpy_nor_the_model_layer():
+    # numpy (0.05-0.1 CPU s) is for searching long texts and many records; the model
+    # layer for commands that call a model; the readable plan's summary for `dgrr plan`
+    # without --json: none of them is start-up a small plan should pay
+    from pathlib import Path
+
+    case = Path(__file__).resolve().parent.parent / "sample_traces" / "figure1-travel.json"
+    mods = _imported_after(
+        "import io, contextlib; from repair_core.cli import main; out = io.StringIO(); "
+        "r = contextlib.redirect_stdout(out); r.__enter__(); "
+        f"status = main(['plan', '--json', {str(case)!r}]); "
+        "r.__exit__(None, None, None); "
+        "assert status == 0 and '\"m3\": \"delete\"' in out.getvalue()")
+    assert "repair_core.plan._plan" in mods and "repair_core.content._match" in mods
+    for heavy in ("numpy", "repair_core.model", "repair_core.plan._summary"):
+        assert heavy not in mods, heavy

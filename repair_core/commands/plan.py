@@ -96,8 +96,6 @@ def run(args: argparse.Namespace) -> int:
     # the networkx planner (imported here: the columnar path above needs none of it)
     from .._io import to_json
     from ..plan._plan import plan_case, resolve_objective
-    from ..plan._plan_ops import plan_ops
-    from ..plan._summary import plan_summary
 
     with progress("dgrr plan", total=3) as bar:
         bar.stage("read")
@@ -111,11 +109,16 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             report = plan.report()
             if args.ops:
+                from ..plan._plan_ops import plan_ops
+
                 report.ops = plan_ops(plan)
             sys.stdout.write(to_json(report.model_dump(mode="json")))
         elif args.ops:
             sys.stdout.write(to_json(ops_json(plan)))
         else:
+            # the readable plan's summary only: `--json` and `--ops` need none of it
+            from ..plan._summary import plan_summary
+
             write_summary(plan_summary(plan), sys.stdout)
     return 0
 
