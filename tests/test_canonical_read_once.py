@@ -93,3 +93,22 @@ def test_canonical_and_visible_share_their_readings_of_a_long_text(monkeypatch):
         # dropped; an ASCII text once for both
         assert len(numbers) == (1 if text.isascii() else 2), numbers
         monkeypatch.undo()
+
+
+def test_the_columnar_planner_reads_a_long_fault_once_across_reading_and_planning(
+        monkeypatch, tmp_path, capsys):
+    # the reader's carried-text search folds the fault's text, and so does its signature
+    import json
+
+    from content_scale import shape_case
+    from text_shapes import TOKENS
+
+    from repair_core.cli import main
+
+    text = TOKENS["distinct Cyrillic hosts"](100_000)
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(shape_case(text, "fault")), encoding="utf-8")
+    lengths = _counted(monkeypatch)
+    assert main(["plan", "--json", "--planner", "columnar", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["memory"]["m1"] == "delete"
+    assert lengths.count(len(text)) == 1, sorted(lengths)[-5:]

@@ -149,14 +149,15 @@ def _planned(path: str | Path | bytes, progress: Progress | None, faults: list[s
              plan: Callable[[CaseColumns], _T], keep_text: bool = False) -> _T | None:
     """`plan` of the columns of the case file at `path` (or of its bytes, read already;
     None when the reader declines), read and planned with the collector paused, each long
-    text made canonical once (`long_texts_read_once`)."""
+    text made canonical once (`long_texts_read_once`) across both: the reader's carried-text
+    search folds a fault's text, and so does its signature when planning."""
     from .._canonical import long_texts_read_once
     from .._io import map_input
     from .._perf import gc_paused
     from ..case._columns import read_columns
 
     bar = progress or Progress()
-    with gc_paused():
+    with gc_paused(), long_texts_read_once():
         bar.stage("read")
         # the file's bytes (or its mapping, whose pages count as this process's memory
         # while it is mapped) are dropped once decoded: planning does not hold them
@@ -165,8 +166,7 @@ def _planned(path: str | Path | bytes, progress: Progress | None, faults: list[s
         if cols is None:
             return None
         bar.stage("plan")
-        with long_texts_read_once():
-            return plan(cols)
+        return plan(cols)
 
 
 def _utf8_buffer(out: TextIO) -> BinaryIO | None:
