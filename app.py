@@ -11,12 +11,17 @@ from pathlib import Path
 import streamlit as st
 
 from dgrr_dashboard import state
+from dgrr_dashboard.preload import preload_once
 from dgrr_dashboard.text import code, md
 from dgrr_dashboard.widgets import answer_diff_html, graph_frame, page_setup, show_problems
 from repair_core import CaseError, repair
 from repair_core._text import plural, ratio_text
 
 PAGES = Path(__file__).resolve().parent / "pages"
+
+# what the pages import, imported by the server's first page run and never again by a
+# session while another waits on it (dgrr_dashboard/preload.py)
+preload_once()
 
 
 def home() -> None:
