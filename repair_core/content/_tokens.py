@@ -780,6 +780,14 @@ def _inner_url_spans(piece: str, start: int) -> list[_UrlSpan]:
     return out
 
 
+def _luhn_valid(digits: str) -> bool:
+    """python-stdnum's Luhn check, its package imported on the first card-length number
+    (importing it costs 0.02 CPU s, and most texts hold none)."""
+    from stdnum import luhn
+
+    return bool(luhn.is_valid(digits))
+
+
 def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, TokenKind]
              ) -> str:
     """Adds the account numbers (IBANs in any grouping, checksum-checked when grouped;
@@ -787,8 +795,6 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
     phone numbers, grouped numbers of 10+ digits, by their digits) of `text`, and gives
     `text` with each grouped one blanked. The runs of groups are found by bounded
     patterns with no choice between two ways of reading a character."""
-    from stdnum import luhn
-
     _domestic_accounts(text, numbers)
     blank: list[tuple[int, int]] = []
     for m in _BOXED.finditer(text):
@@ -834,7 +840,7 @@ def _numbers(text: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
                 or len(digits) > _MAX_CARD:
             continue
         phone = run[0] in "+(" and _MIN_PHONE <= len(digits) <= _MAX_PHONE
-        if len(digits) >= _MIN_CARD and not phone and luhn.is_valid(digits):
+        if len(digits) >= _MIN_CARD and not phone and _luhn_valid(digits):
             accounts.setdefault(digits, "account")
         elif phone or (len(digits) >= 10 and not _dated(groups[0])) or (
                 len(digits) < 10 and _phone_grouped(run)):
@@ -1132,15 +1138,13 @@ def _id_parts(run: str, accounts: dict[str, TokenKind], numbers: dict[str, Token
     ("invoice_DE89370400440532013000", "remit-to-DE89…"): an IBAN-shaped part (by its
     checksum, or as written when of IBAN shape, as a compact IBAN counts), a card number
     passing the Luhn check, or 7 or more digits."""
-    from stdnum import luhn
-
     for part in _ID_PART_SEPARATORS.split(run):
         upper = part.upper()
         if _IBAN_COMPACT.fullmatch(upper) and (
                 iban_is_valid(upper) or len(upper) == _iban_lengths().get(upper[:2], 0)):
             accounts.setdefault(upper, "account")
         elif part.isdigit() and len(part) >= _MIN_PHONE:
-            if _MIN_CARD <= len(part) <= _MAX_CARD and luhn.is_valid(part):
+            if _MIN_CARD <= len(part) <= _MAX_CARD and _luhn_valid(part):
                 accounts.setdefault(part, "account")
             else:
                 numbers.setdefault(part, "number")
