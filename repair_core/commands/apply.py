@@ -10,10 +10,6 @@ from typing import Any
 
 from .._errors import DgrrError
 from .._text import printable
-from ..case._load import load_case
-from ..integrations import journal_dir
-from ..integrations._target import open_mem0, with_langgraph
-from ..integrations.apply_result import log_checks, recorder, vault_path
 from . import plural, read_json
 from .judging import add_judge_arguments, judge_from
 
@@ -82,8 +78,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here, not at the module's top: `dgrr --help` registers every command
     from ..approvals import ApprovalStore
-    from ..integrations.apply_result import ApplyTarget, apply_result
+    from ..case._load import load_case
+    from ..integrations import journal_dir
+    from ..integrations.apply_result import ApplyTarget, apply_result, log_checks
 
     target = ApplyTarget(to=args.to, store=args.store, vault=args.vault,
                          journal=args.journal)
@@ -149,6 +148,8 @@ def _finish(args: argparse.Namespace, folder: Any) -> int:
     from ..approvals import ApplyEvents, ApprovalStore, load_trust, row_signer
     from ..integrations import Journal, resume_apply, rollback_apply
     from ..integrations._identity import langgraph_identity, mem0_identity
+    from ..integrations._target import open_mem0, with_langgraph
+    from ..integrations.apply_result import log_checks, recorder, vault_path
 
     flag = "--resume" if args.resume else "--rollback"
     if not args.reviewer or not args.reviewer.strip():

@@ -9,9 +9,6 @@ import sys
 
 from .._errors import DgrrError
 from .._text import printable
-from ..case._owner import OWNER_ACK_PREFIX, acknowledged_owners, owner_ack
-from ..integrations._target import result_clean_source, result_objective, result_suspects
-from ..plan._plan import plan_case
 from . import (
     add_case_argument,
     add_suspects_argument,
@@ -116,7 +113,11 @@ def missing_database(db: str | None) -> str | None:
 
 
 def run_approve(args: argparse.Namespace) -> int:
+    # imported here, not at the module's top: `dgrr --help` registers every command
     from ..approvals import ApprovalStore, record_decision
+    from ..case._owner import OWNER_ACK_PREFIX, acknowledged_owners, owner_ack
+    from ..integrations._target import result_clean_source, result_objective, result_suspects
+    from ..plan._plan import plan_case
     from ..replay import replay_again
 
     result = read_json(args.result, "--result") if args.result else None

@@ -7,7 +7,6 @@ import argparse
 from .._errors import DgrrError
 from .._text import printable_lines
 from ..case._case import STEP_TYPES
-from ..plan._plan import plan_case
 from ..viz import COLOUR_BY, colour_summary
 from . import add_case_argument, read_case
 
@@ -38,6 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dgrr_dashboard.graph_html import write_graph_html
+
+    from ..plan._plan import plan_case
 
     types = None
     if args.types is not None:

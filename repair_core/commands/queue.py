@@ -308,8 +308,8 @@ def run_rule(args: argparse.Namespace) -> int:
 
 
 def run_worker(args: argparse.Namespace) -> int:
+    from ..integrations.apply_result import log_checks
     from ..queue import apply_next
-    from .apply import log_checks
 
     name = args.name or f"worker@{socket.gethostname()}:{os.getpid()}"
     failed = 0
