@@ -1164,6 +1164,23 @@ def test_an_iban_in_a_yaml_list_a_table_row_or_across_a_line_break_is_the_iban()
         {"DE89370400440532013000": "account"}
 
 
+@rule("match.domestic-accounts")
+def test_a_british_iban_is_its_sort_code_and_account_number():
+    # the seventeenth blind round's cb-431 (a consolidation writing them under their
+    # labels) and cb-436 (an MT103's 57D clearing code and 59 beneficiary account)
+    fault = signature_of("Hallam Lettings' new account: GB33 BUKB 2020 1555 5555 55.", node="f")
+    for text in ("Monthly: rent £950 to Hallam Lettings, sort code 20-20-15, account "
+                 "55555555 (from June).",
+                 ":57D://SC202015\nBARCLAYS\n:59:/55555555\nHALLAM LETTINGS",
+                 "Sort-code: 202015  A/C 55555555", "pay 20-20-15 55555555 today"):
+        found = match(fault, text)
+        assert found is not None and "GB33BUKB20201555555555" in found.tokens, text
+    # another account or sort code, or an account too far from its sort code, is none
+    for text in ("sort code 20-20-15, account 55555556", "sort code 20-20-16, account 55555555",
+                 "sort code 20-20-15." + " and so on" * 20 + " account 55555555"):
+        assert match(fault, text) is None, text
+
+
 @rule("match.digit-words")
 def test_hebrew_digit_words_are_read_before_the_confusables_break_them():
     from repair_core._spelled import digit_words

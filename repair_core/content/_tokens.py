@@ -992,7 +992,9 @@ def domestic_forms(account: str) -> tuple[str, ...]:
     that is digits only (Spain's CCC `2100-0418-45-0200051332`, Belgium's
     `510-0075470-61`, Norway's `8601.11.17947`, the Czech `0800 000019 2000145399`);
     Italy's and San Marino's without the CIN letter before them (ABI, CAB and account,
-    as their labelled fields give them, `_domestic_accounts`). The BBAN is the same
+    as their labelled fields give them, `_domestic_accounts`); Britain's without the
+    bank's four letters (the sort code and account number, `_SORT_CODE_COUNTRIES`, as a
+    grouping or their labels give them). The BBAN is the same
     account at home, so a record writing it carries the IBAN; only in the countries
     of `_BBAN_AT_HOME` and `_CIN_COUNTRIES`, and Poland's NRB, the IBAN without its
     country code (`_CHECKED_AT_HOME`). Any other token has none.
@@ -1000,7 +1002,7 @@ def domestic_forms(account: str) -> tuple[str, ...]:
     >>> domestic_forms("es9121000418450200051332"), domestic_forms("IT60X0542811101000000123456")
     (('21000418450200051332',), ('0542811101000000123456',))
     >>> domestic_forms("GB29NWBK60161331926819"), domestic_forms("ES9121000418450200051333")
-    ((), ())
+    (('60161331926819',), ())
     >>> domestic_forms("DE89370400440532013000")
     ()
     """
@@ -1014,6 +1016,8 @@ def domestic_forms(account: str) -> tuple[str, ...]:
         return (bban[1:],)
     if upper[:2] in _CHECKED_AT_HOME and upper[2:].isdigit():
         return (upper[2:],)
+    if upper[:2] in _SORT_CODE_COUNTRIES and bban[4:].isdigit() and len(bban) == 18:
+        return (bban[4:],)
     return ()
 
 
@@ -1030,6 +1034,8 @@ def domestic_clues(account: str) -> list[str]:
         return [re.escape(digits[10:].lstrip("0") + "/" + digits[:4])]
     if country in _CIN_COUNTRIES:
         return ["abi[^\\d\\n]{0,6}?" + digits[:5]]
+    if country in _SORT_CODE_COUNTRIES:
+        return ["[ -]?".join([digits[0:2], digits[2:4], digits[4:6]])]
     return []
 
 
@@ -1043,6 +1049,11 @@ apart; a dotted `DE89.3704…` is only a near miss, `judge.lexical.near-miss`)."
 _CHECKED_AT_HOME = frozenset({"PL"})
 """Countries whose domestic account number is the IBAN without its country code, check
 digits and all (Poland's NRB: `61 1090 1014 0000 0712 1981 2874`)."""
+_SORT_CODE_COUNTRIES = frozenset({"GB"})
+"""Countries whose BBAN is the bank's four letters, a six-digit sort code and an
+eight-digit account number, and whose domestic form is those two numbers, which the
+letters are left out of: Britain's sort code `20-20-15` and account `55555555`, written
+together in a grouping or apart under their labels (`_SORT_CODE_FIELDS`)."""
 _CIN_COUNTRIES = frozenset({"IT", "SM"})
 """The countries whose BBAN opens with a check letter (the CIN) before its digits."""
 
@@ -1054,6 +1065,17 @@ _ITALIAN_FIELDS = re.compile(r"(?<![a-z])abi[^\d\n]{0,6}?(\d{5})(?!\d)[^\d\n]{1,
 """An Italian account as its labelled fields (canonical text): ABI, the bank's five
 digits; CAB, the branch's five; then the account number (`c/c`, `conto`) of up to
 twelve digits, each label a few characters from its digits, the three on one line."""
+_SORT_CODE_FIELDS = re.compile(r"(?<![a-z])(?:sort[ -]?code|//sc)[^\d\n]{0,6}?"
+                               r"(?<!\d)(\d\d)[ -]?(\d\d)[ -]?(\d\d)(?![\d-])")
+"""A British sort code under its label (canonical text): `sort code`, or a SWIFT field's
+`//SC` clearing code (MT103's 57D), a few characters before its six digits in twos."""
+_UK_ACCOUNT_FIELD = re.compile(r"(?<![a-z])(?:account(?: number| no\.?)?|acct|a/c|:59[af]?:/)"
+                               r"[^\d\n]{0,6}?(?<!\d)(\d{8})(?!\d)")
+"""The account number after a sort code: labelled `account` (`number`, `no`), `acct`,
+`a/c`, or the beneficiary field `:59:/` of a SWIFT message, eight digits."""
+_SORT_CODE_REACH = 160
+"""How far after a sort code its account number's label is looked for (one line of a
+letter, or the few fields of a SWIFT message between 57D and 59)."""
 _NACHA_ENTRY = re.compile(r"(?<![0-9a-z])6([23458][0-9])([0-9]{8})([0-9])([0-9a-z -]{17})[0-9]{10}")
 """A NACHA entry detail record as its fixed fields run on: record type 6, the
 transaction code, the receiving bank's eight-digit routing number and its check digit,
@@ -1064,7 +1086,8 @@ def _domestic_accounts(text: str, numbers: dict[str, TokenKind]) -> None:
     """Adds the account numbers `text` (canonical) writes in a national form no grouping
     shows, as the digits of their BBAN (`domestic_forms` gives those of an IBAN): a Czech
     `prefix-number/bank` passing its checks (python-stdnum's `cz.bankaccount`), as bank
-    code, prefix (six places) and number (ten); Italian ABI, CAB and account fields; and
+    code, prefix (six places) and number (ten); Italian ABI, CAB and account fields; a
+    British sort code and the account number labelled after it (`_SORT_CODE_FIELDS`); and
     the account number of a NACHA entry detail record whose routing number passes the
     ABA check, read from its fixed places (the run of digits holds the routing number
     and the account as one number)."""
@@ -1078,6 +1101,15 @@ def _domestic_accounts(text: str, numbers: dict[str, TokenKind]) -> None:
     if "abi" in text and "cab" in text:
         for m in _ITALIAN_FIELDS.finditer(text):
             numbers.setdefault(m.group(1) + m.group(2) + m.group(3).zfill(12), "number")
+    if "sort" in text or "//sc" in text:
+        done = 0
+        for m in _SORT_CODE_FIELDS.finditer(text):
+            if m.start() < done:
+                continue
+            labelled = _UK_ACCOUNT_FIELD.search(text, m.end(), m.end() + _SORT_CODE_REACH)
+            if labelled is not None:
+                numbers.setdefault("".join(m.groups()) + labelled.group(1), "number")
+                done = labelled.end()
     if "6" in text:
         from stdnum.us import rtn
 
