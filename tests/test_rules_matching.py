@@ -1181,6 +1181,22 @@ def test_a_british_iban_is_its_sort_code_and_account_number():
         assert match(fault, text) is None, text
 
 
+@rule("match.domains")
+def test_a_host_in_reverse_domain_notation_is_the_host():
+    # the seventeenth blind round's cb-448: an allowlist of hosts written suffix first
+    fault = signature_of("Vehicle tax refund: claim at dvla-refund-portal.co.uk/claim.", node="f")
+    allow = "allowlist:\n  - uk.gov.dvla\n  - uk.co.dvla-refund-portal\n  - uk.co.natwest"
+    found = match(fault, allow)
+    assert found is not None and "dvla-refund-portal.co.uk" in found.tokens
+    # and the search over many texts finds it (its clue is the host's reverse form)
+    assert [i for i, _m in scan([fault], ["no host here", allow])] == [1]
+    assert match(fault, "allowlist:\n  - uk.gov.dvla\n  - uk.co.dvla-refund-portals") is None
+    # a host as written is read as written; short or numbered names are no hosts
+    assert distinctive_tokens("see shop.example.co.uk") == {"shop.example.co.uk": "url"}
+    for prose in ("the no.1 pick", "version no.1.5", "UK.Co.Dvla-refund-portal", "uk.dvla"):
+        assert "url" not in distinctive_tokens(prose).values(), prose
+
+
 @rule("match.digit-words")
 def test_hebrew_digit_words_are_read_before_the_confusables_break_them():
     from repair_core._spelled import digit_words

@@ -650,13 +650,15 @@ def _clue_count(signature: ContentSignature) -> int:
     """At least as many clues as `_clues` returns, counted without building them."""
     # each token's clue, one more for each national form of a number or domestic form
     # of an IBAN (and each of `domestic_clues`), one for each
-    # punycode host (its Unicode form) and one for each encoded form (ENUM, ICAP)
+    # punycode host (its Unicode form), one for each host of three labels or more (its
+    # reverse-domain form) and one for each encoded form (ENUM, ICAP)
     n = len(signature.tokens) + bool(signature.restate) + bool(signature.value_text) + sum(
         len(forms) - 1 for forms in _strong_forms(signature).values()
     ) + sum(1 for t, k in signature.tokens.items() if k == "url" and "xn--" in t) + sum(
         1 for t, k in signature.tokens.items() if k == "url" and parent_domains(t)) + sum(
         1 for k in signature.tokens.values() if k == "url") + sum(
-        1 for t, k in signature.tokens.items() if k == "url" and "." in t) + any(
+        1 for t, k in signature.tokens.items() if k == "url" and "." in t) + sum(
+        1 for t, k in signature.tokens.items() if k == "url" and t.count(".") >= 2) + any(
         k == "url" for k in signature.tokens.values()) + sum(
         len(encoded_forms(t, k)) for t, k in signature.tokens.items()) + sum(
         len(domestic_clues(t)) for t, k in signature.tokens.items() if k == "account")
@@ -698,6 +700,9 @@ def _clues(signature: ContentSignature) -> list[str] | None:
     clues += [c for t, k in signature.tokens.items() if k == "account" for c in domestic_clues(t)]
     # a host written in ROT13 (a forum that asks for links so written)
     clues += [re.escape(rot13(canonical(t))) for t, k in signature.tokens.items() if k == "url"]
+    # a host in reverse-domain notation (an allowlist's "uk.co.dvla-refund-portal")
+    clues += [re.escape(".".join(reversed(canonical(t).split("."))))
+              for t, k in signature.tokens.items() if k == "url" and t.count(".") >= 2]
     # a host written with blanks or brackets around its dots: a text naming it, a host
     # under it or a domain it lies under so written holds its registrable domain so written
     clues += [_spaced_clue(parents[-1] if parents else canonical(t))

@@ -569,9 +569,18 @@ def _urls(chunk: str, found: dict[str, TokenKind],
         host = written.lower()
         if bare:
             # without a scheme, a domain ends in a public suffix written in lower case
-            # ("it.Is" and "notes.txt" are not domains) and is not a public suffix itself
+            # ("it.Is" and "notes.txt" are not domains) and is not a public suffix itself;
+            # one that does not may be written in reverse-domain notation, its labels from
+            # the suffix on ("uk.co.dvla-refund-portal", as an allowlist or a package
+            # names a host): the host they name, read the same way, when it has three
+            # labels or more and the last holds a letter ("the no.1 pick" names none)
             if written[written.rfind(".") + 1:] not in tops or host in rules:
-                continue
+                labels = host.split(".")
+                host = ".".join(reversed(labels))
+                if len(labels) < 3 or written[:written.find(".")] not in tops \
+                        or host in rules or not host.isascii() \
+                        or not any(c.isalpha() for c in labels[-1]):
+                    continue
         else:
             host = host.removeprefix("www.")
         if not host.isascii():
