@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -251,10 +252,15 @@ def signatures(case: Case, nodes: Iterable[str] | None = None) -> dict[str, Cont
     """Each diagnosed fault of `case` (or each of `nodes`: records, steps or turns) ->
     its content signature (`signatures_from`), with the words of the user's turns held
     before it was written left out (`written_at`)."""
-    by_id: dict[str, Any] = {m.id: m for m in case.memory}
-    by_id.update((s.id, s) for s in case.trajectory)
-    by_id.update((t.id, t) for t in case.session)
-    wanted = [n for n in (case.faults if nodes is None else nodes) if n in by_id]
+    asked = list(case.faults if nodes is None else nodes)
+    looked_for = set(asked)
+    # only the nodes asked about are kept (a later list's node wins, as it would in one
+    # index of every node): that index of a 300k-step case took a third of a CPU second
+    # to find six nodes
+    by_id: dict[str, Any] = {}
+    for items in (case.memory, case.trajectory, case.session):
+        by_id.update((x.id, x) for x in items if x.id in looked_for)
+    wanted = [n for n in asked if n in by_id]
     return signatures_from({n: node_parts(by_id[n]) for n in wanted},
                            {t.id: t.text for t in case.session}, _vocabulary(case),
                            turn_seq={t.id: t.seq for t in case.session},
@@ -265,9 +271,17 @@ def written_at(case: Case, nodes: Iterable[str]) -> dict[str, float]:
     """When each of `nodes` was written, as a seq: a step's or turn's own seq; a
     record's `created_seq`, else the seq of its earliest producing step (a `produce`
     edge), else minus infinity (it was in the store before the run)."""
-    step_seq = {s.id: s.seq for s in case.trajectory}
-    seq = {**step_seq, **{t.id: t.seq for t in case.session}}
-    records = {m.id: m for m in case.memory}
+    nodes = list(nodes)
+    asked = set(nodes)
+    records = {m.id: m for m in case.memory if m.id in asked}
+    # the seqs read are those of the nodes that are not records and of the producers of
+    # the records without a created_seq: only those are kept, not an index of every step
+    # and turn (two of them, a third of a CPU second at 300k steps)
+    looked_up = (asked - records.keys()) | {
+        d.id for n in nodes if (m := records.get(n)) is not None and m.created_seq is None
+        for d in m.deps if d.label == "produce"}
+    step_seq = {s.id: s.seq for s in case.trajectory if s.id in looked_up}
+    seq = {**step_seq, **{t.id: t.seq for t in case.session if t.id in looked_up}}
     out: dict[str, float] = {}
     for n in nodes:
         m = records.get(n)
@@ -304,18 +318,31 @@ def signatures_from(parts: Mapping[str, tuple[str, str | None, Any]],
     starters = set().union(*(r.starts for r in read.values()))
     common = lower_case_uses(starters, vocabulary) if starters else set()
     # the user's side of each distinct set of turns, made once
-    sides: dict[frozenset[str], _UserSide] = {}
+    sides: dict[tuple[Any, str | None], _UserSide] = {}
     never = float("inf")
+    # the turns' seqs read once, and sorted once: the turns said by the time a node was
+    # written are those of a seq at most that time, so how many there are (a bisection)
+    # names the set; a set of every turn's id per node cost a pass over them all each
+    seqs = [turn_seq.get(t, never) for t in turns] if turn_seq is not None else []
+    ordered = sorted(seqs)
 
     def user_side(node: str) -> _UserSide:
         if turn_seq is None or written is None:
-            said = frozenset(t for t in turns if t != node)
+            key: tuple[Any, str | None] = ("every", node if node in turns else None)
+            at = never
         else:
             at = written.get(node, never)
-            said = frozenset(t for t in turns if t != node and turn_seq.get(t, never) <= at)
-        if said not in sides:
-            sides[said] = _UserSide.of([text for t, text in turns.items() if t in said])
-        return sides[said]
+            # a NaN time holds no turn, and a bisection cannot say so
+            count = bisect_right(ordered, at) if at == at else "none"
+            key = (count, node if node in turns and turn_seq.get(node, never) <= at
+                   else None)
+        if key not in sides:
+            texts = [text for t, text in turns.items() if t != node] \
+                if turn_seq is None or written is None else \
+                [text for (t, text), s in zip(turns.items(), seqs, strict=True)
+                 if t != node and s <= at]
+            sides[key] = _UserSide.of(texts)
+        return sides[key]
 
     made = {n: _signature(read[n], value, key, node=n, common=common, user=user_side(n))
             for n, (_text, key, value) in parts.items()}
