@@ -147,3 +147,47 @@ def test_a_later_record_whose_own_lineage_holds_the_shared_names_is_not_certifie
     write = next(s for s in raw["trajectory"] if s["id"] == "t3w4")
     write["deps"].append({"id": "t1o3", "label": "cite"})
     assert "judge-unsure" not in _found(_checked(tmp_path, raw), "m_friday").values()
+
+
+@rule("verify.own-lineage-names")
+def test_a_record_is_never_explained_by_its_own_text(tmp_path):
+    # the later mail no longer names the sender or the reference; a later update of
+    # `m_friday` (it failed) was made from a read of `m_friday` itself, so the record's
+    # lineage comes back to it, and only its own text holds what it shares with the
+    # fault: a carrier, as before the rule
+    raw = _school_case()
+    mail = next(s for s in raw["trajectory"] if s["id"] == "t3o3")
+    mail["text"] = mail["output"] = "The Year 6 trip leaves on Friday at 8:15."
+    next(m for m in raw["memory"] if m["id"] == "m_friday")["deps"].append(
+        {"id": "t3w7", "label": "update"})
+    raw["trajectory"] += [
+        {"id": "t3r6", "type": "memory_read", "text": "read m_friday", "seq": 17,
+         "turn": "u3", "deps": [{"id": "m_friday", "label": "cite"}]},
+        {"id": "t3w7", "type": "memory_write", "text": "update m_friday: 8:30.",
+         "op": "update", "target": ["m_friday"], "status": "failed", "seq": 18,
+         "turn": "u3", "deps": [{"id": "t3r6", "label": "derive"}]}]
+    assert set(_found(_checked(tmp_path, raw), "m_friday").values()) == {"carrier"}
+
+
+@rule("verify.own-lineage-names")
+@pytest.mark.parametrize(("hops", "found"), [(10, "judge-unsure"), (300, "carrier")])
+def test_the_lineage_read_for_what_a_record_shares_is_bounded(tmp_path, hops, found):
+    # the mail that holds the sender and the reference sits `hops` relays behind the
+    # write: read within `LINEAGE_READ` nodes it explains them; past it the record keeps
+    # the verdict it had, a carrier, so a deep chain costs no more than the bound
+    from repair_core.verification._check import LINEAGE_READ
+
+    assert 10 < LINEAGE_READ < 300
+    raw = _school_case()
+    write = next(s for s in raw["trajectory"] if s["id"] == "t3w4")
+    before = "t3o3"
+    for k in range(hops):
+        raw["trajectory"].append({
+            "id": f"relay{k}", "type": "claim", "text": "Noted.", "seq": 1000 + k,
+            "turn": "u3", "deps": [{"id": before, "label": "derive"}]})
+        before = f"relay{k}"
+    write["deps"] = [{"id": before, "label": "cite"}, {"id": "u3", "label": "initiate"}]
+    write["seq"] = 2000
+    next(m for m in raw["memory"] if m["id"] == "m_friday")["created_seq"] = 2000
+    next(s for s in raw["trajectory"] if s["id"] == "t3x5")["seq"] = 2001
+    assert set(_found(_checked(tmp_path, raw), "m_friday").values()) == {found}

@@ -21,8 +21,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left
+from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from functools import cached_property
+from itertools import islice
 from types import SimpleNamespace
 from typing import Any, Literal, TypeVar
 
@@ -459,6 +461,13 @@ def names_only(hit: CarrierMatch, fault: ContentSignature) -> bool:
     return all(kinds.get(t.casefold()) in NAME_KINDS for t in hit.tokens)
 
 
+LINEAGE_READ = 256
+"""How many nodes of a record's lineage `_WhoWrites.own_lineage` reads at most, nearest
+first: a genuine record's own inputs hold what it shares within a few; past this many
+the record keeps the verdict it had (a carrier), so the rule never costs more than this
+per record it is asked about, however deep a chain of summaries goes."""
+
+
 class _WhoWrites:
     """When a record of the case was written against the faults and suspected sources a
     check reads, and what its own recorded lineage holds: the two tests of a record that
@@ -470,6 +479,7 @@ class _WhoWrites:
         self._nodes = {f.node for f in faults}
         self._records = records
         self._steps = steps
+        self._held: dict[str, tuple[str, frozenset[str]]] = {}
 
     @cached_property
     def _first(self) -> int | None:
@@ -482,8 +492,12 @@ class _WhoWrites:
     def _graph(self) -> _Graph:
         return _Graph(self._case, self._records, self._steps)
 
-    def _lineage(self, record: Any) -> list[str]:
-        return list(walk_back(record.id, self._graph.deps))
+    @cached_property
+    def _reaching(self) -> set[str]:
+        """The nodes whose recorded lineage reaches a fault or suspected source, found in
+        one pass forward from them, never by walking each record's lineage back."""
+        graph = self._graph
+        return _reaching(graph, {n for n in self._nodes if n in graph.deps})
 
     def older(self, record: Any) -> bool:
         """Whether `record` was written before every fault and suspected source (the store
@@ -495,25 +509,50 @@ class _WhoWrites:
         seq = record.created_seq
         if seq is not None and seq >= first:
             return False
-        return self._nodes.isdisjoint(self._lineage(record))
+        return record.id not in self._reaching
 
     def own_lineage(self, record: Any, text: str, fault: ContentSignature,
                     hit: CarrierMatch) -> str | None:
         """What `record` (its content `text`) shares with `fault` ("'Weber',
         'k.weber@…'", `hit` its match), when its recorded lineage reaches no fault or
         suspected source and its texts hold each of those tokens and every 5-word run of
-        the fault's that `text` holds (rule `verify.own-lineage-names`); else None."""
-        lineage = self._lineage(record)
-        if not lineage or not self._nodes.isdisjoint(lineage):
+        the fault's that `text` holds (rule `verify.own-lineage-names`); else None. The
+        lineage is read nearest first and no further than what it holds needs, at most
+        `LINEAGE_READ` nodes."""
+        if record.id in self._reaching:
             return None
-        held = list(self._graph.texts(lineage).values())
-        said = " ".join(held).casefold()
-        if not all(t.casefold() in said for t in hit.tokens):
-            return None
-        runs = shingles(text) & fault.shingles
-        if runs and not runs <= frozenset().union(*map(shingles, held)):
-            return None
-        return ", ".join(repr(t) for t in hit.tokens)
+        graph = self._graph
+        tokens = {t.casefold() for t in hit.tokens}
+        runs = set(shingles(text) & fault.shingles)
+        for node in islice(_nearest_first(record.id, graph.deps), LINEAGE_READ):
+            said, runs_held = self._read(node)
+            tokens = {t for t in tokens if t not in said}
+            runs -= runs_held
+            if not tokens and not runs:
+                return ", ".join(repr(t) for t in hit.tokens)
+        return None
+
+    def _read(self, node: str) -> tuple[str, frozenset[str]]:
+        """A node's content text case-folded and its 5-word runs, read once per check."""
+        got = self._held.get(node)
+        if got is None:
+            text = self._graph.text(node)
+            got = self._held[node] = (text.casefold(), shingles(text))
+        return got
+
+
+def _nearest_first(node: str, deps: Mapping[str, list[str]]) -> Iterator[str]:
+    """The nodes `node`'s recorded deps reach, each once, nearest first (breadth first),
+    as `walk_back` meets them otherwise: ids that are not keys of `deps` left out."""
+    seen = {node}
+    queue = deque([node])
+    while queue:
+        for d in deps.get(queue.popleft(), ()):
+            if d not in seen:
+                seen.add(d)
+                if d in deps:
+                    yield d
+                    queue.append(d)
 
 
 def _untrusted_after(case: Case, items: list[tuple[str, str, str]], records: Iterable[Any],
