@@ -171,10 +171,12 @@ NEGATION_WORDS: frozenset[str] = (frozenset(plain(w) for w in NEGATIONS) | _word
 non nessun nessuno nessuna niente nulla né
 não nunca nenhum nenhuma nada nem jamais
 niet nooit geen niets niemand
-""")) - {"noch"}
+""")) - {"noch", "ko"}
 """The content judge's negations (`repair_core.judge.NEGATIONS`) and those of Italian,
 Portuguese and Dutch. German and Dutch "noch" is left out: alone it is "still" ("noch
-heute", today still), and in "weder … noch" the "weder" negates. Italian "mai" is left out: it is French for May, and an Italian
+heute", today still), and in "weder … noch" the "weder" negates. Yoruba "kò" is left out:
+read plain, without its tone mark, it is Hindi and Urdu "ko" ("to", the object marker),
+a word of nearly every Hinglish order ("password ko … change kar do"). Italian "mai" is left out: it is French for May, and an Italian
 order never to do something says "non … mai" anyway."""
 
 WARNING_WORDS: frozenset[str] = frozenset(plain(w) for w in WARNINGS) | _words("""
