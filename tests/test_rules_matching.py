@@ -1179,6 +1179,15 @@ def test_a_british_iban_is_its_sort_code_and_account_number():
     for text in ("sort code 20-20-15, account 55555556", "sort code 20-20-16, account 55555555",
                  "sort code 20-20-15." + " and so on" * 20 + " account 55555555"):
         assert match(fault, text) is None, text
+    # a longer number whose first eight digits end where the search for the account
+    # stops is no eight-digit account either
+    from repair_core.content._tokens import _SORT_CODE_REACH
+
+    label = "account number "
+    text = ("sort code 20-20-15" + " " * (_SORT_CODE_REACH - len(label) - 8) + label
+            + "555555551234")
+    assert "20201555555555" not in distinctive_tokens(text), distinctive_tokens(text)
+    assert match(fault, text) is None
 
 
 @rule("match.domains")

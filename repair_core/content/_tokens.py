@@ -1116,7 +1116,9 @@ def _domestic_accounts(text: str, numbers: dict[str, TokenKind]) -> None:
             if m.start() < done:
                 continue
             labelled = _UK_ACCOUNT_FIELD.search(text, m.end(), m.end() + _SORT_CODE_REACH)
-            if labelled is not None:
+            # the search ends at the reach, where `(?!\d)` sees no digit after: a longer
+            # number running past it is no eight-digit account
+            if labelled is not None and not text[labelled.end():labelled.end() + 1].isdigit():
                 numbers.setdefault("".join(m.groups()) + labelled.group(1), "number")
                 done = labelled.end()
     if "6" in text:
